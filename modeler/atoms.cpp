@@ -49,7 +49,11 @@ const char *op_name(Op op)
 
 // ---------------------------------------------------------------- Ex -------
 
-const Node &Ex::node() const { return st_->node(id_); }
+const Node &Ex::node() const
+{
+    if (!valid()) throw AlgebraError("use of an empty expression handle (a default-constructed Ex)");
+    return st_->node(id_);
+}
 std::string Ex::str() const { return st_ ? st_->str(*this) : std::string("<invalid>"); }
 
 static Store *common_store(Ex a, Ex b)
@@ -325,6 +329,10 @@ Ex Store::neg(Ex a)
     case Op::Num: return num(-number(a.id()));
     case Op::Neg: return ex(A.a);
     case Op::Sub: return sub(ex(A.b), ex(A.a));
+    case Op::Add:   // −(x + c) = (−c) − x, the form (−x) + (−c) also reaches
+        if (node(A.a).op == Op::Num) return sub(num(-number(A.a)), ex(A.b));
+        if (node(A.b).op == Op::Num) return sub(num(-number(A.b)), ex(A.a));
+        break;
     case Op::Mul:
         if (node(A.a).op == Op::Num) return mul(num(-number(A.a)), ex(A.b));
         break;

@@ -1,0 +1,245 @@
+# Makefile — builds, tests, benchmarks and demos railsym.  docs/build.md explains
+# the conventions; the short version:
+#
+#   make          build/railsym, build/librailsym_sym.a, build/librailsym_rt.a
+#   make test     build, run every tests/test_* program, then rebuild everything
+#                 in build-asan/ under AddressSanitizer + UBSan and run them again
+#   make bench    run every tests/bench_* program (prints BENCH lines)
+#   make demo     run scripts/demo.sh (every tests/demo_* program, and more)
+#   make deps     check (as root: install) the Debian packages; every target
+#                 runs this step first
+#   make clean    remove build/ and build-asan/
+#
+# Sources are found by wildcard, so new files need no Makefile edit:
+#   modeler/*.cpp, codegen/*.cpp (but codegen/railsym.cpp) -> librailsym_sym.a
+#   runtime/*.c                                            -> librailsym_rt.a
+#   codegen/railsym.cpp + both libraries                   -> railsym
+#   tests/{test,bench,demo}_*.cpp  C++ programs: + tests/support/*.cpp, both libs
+#   tests/{test,bench,demo}_*.c    C programs:   + tests/support/*.c, runtime lib
+# V=1 shows full command lines.
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+# Parallel by default (one job per core), so that a plain `make test`, as CI
+# runs it, stays well inside its time budget; a -j on the command line wins
+# (`make -j1` for a serial build).  Sub-makes share the parent's jobserver.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(JOBS)
+endif
+# `make clean all`: never clean and build at the same time.
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+SANITIZE   ?= 0
+
+# Make's built-in default for CC is `cc`; the conventions say gcc.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+ifeq ($(origin CXX),default)
+CXX := g++
+endif
+
+CFLAGS   ?= -O2 -g
+CXXFLAGS ?= -O2 -g
+LDFLAGS  ?=
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ifeq ($(SANITIZE),1)
+SAN := $(SAN_FLAGS)
+endif
+
+# pkg-config is asked lazily, once, and only by recipes: recipes run after the
+# `deps` step, so on a fresh machine pkg-config exists by the time it is asked.
+GINAC_CFLAGS = $(eval GINAC_CFLAGS := $$(shell pkg-config --cflags ginac))$(GINAC_CFLAGS)
+GINAC_LIBS   = $(eval GINAC_LIBS := $$(shell pkg-config --libs ginac))$(GINAC_LIBS)
+CHECK_CFLAGS = $(eval CHECK_CFLAGS := $$(shell pkg-config --cflags check))$(CHECK_CFLAGS)
+CHECK_LIBS   = $(eval CHECK_LIBS := $$(shell pkg-config --libs check))$(CHECK_LIBS)
+
+WARN        := -Wall -Wextra
+DEPFLAGS    := -MMD -MP
+ALL_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) $(SAN) $(DEPFLAGS) $(GINAC_CFLAGS) \
+               $(CHECK_CFLAGS) -I modeler -I codegen -I runtime
+ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS) $(SAN) $(DEPFLAGS) $(CHECK_CFLAGS) -I runtime
+ALL_LDFLAGS  = $(LDFLAGS) $(SAN)
+SYS_LIBS    := -ltcc -ldl -lklu -lm -lpthread
+
+# ---------------------------------------------------------------- sources
+MAIN_SRC    := codegen/railsym.cpp
+SYM_SRCS    := $(sort $(wildcard modeler/*.cpp) $(filter-out $(MAIN_SRC),$(wildcard codegen/*.cpp)))
+RT_SRCS     := $(sort $(wildcard runtime/*.c))
+SUPPORT_CXX := $(sort $(wildcard tests/support/*.cpp))
+SUPPORT_C   := $(sort $(wildcard tests/support/*.c))
+
+# Objects keep the source's path and extension: build/obj/modeler/atoms.cpp.o,
+# so tests/foo.c and tests/foo.cpp never collide.
+obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
+
+SYM_OBJS         := $(call obj,$(SYM_SRCS))
+RT_OBJS          := $(call obj,$(RT_SRCS))
+MAIN_OBJ         := $(call obj,$(MAIN_SRC))
+SUPPORT_CXX_OBJS := $(call obj,$(SUPPORT_CXX))
+SUPPORT_C_OBJS   := $(call obj,$(SUPPORT_C))
+
+LIBSYM  := $(BUILD)/librailsym_sym.a
+LIBRT   := $(BUILD)/librailsym_rt.a
+RAILSYM := $(BUILD)/railsym
+
+# Programs: tests/KIND_NAME.cpp|c -> $(BUILD)/DIR/KIND_NAME, DIR per kind.
+progs = $(patsubst tests/%.$(2),$(BUILD)/$(3)/%,$(sort $(wildcard tests/$(1)_*.$(2))))
+TESTS_CXX  := $(call progs,test,cpp,tests)
+TESTS_C    := $(call progs,test,c,tests)
+BENCH_CXX  := $(call progs,bench,cpp,bench)
+BENCH_C    := $(call progs,bench,c,bench)
+DEMO_CXX   := $(call progs,demo,cpp,demo)
+DEMO_C     := $(call progs,demo,c,demo)
+TESTS      := $(TESTS_CXX) $(TESTS_C)
+BENCHES    := $(BENCH_CXX) $(BENCH_C)
+DEMOS      := $(DEMO_CXX) $(DEMO_C)
+
+ALL_OBJS  := $(SYM_OBJS) $(RT_OBJS) $(MAIN_OBJ) $(SUPPORT_CXX_OBJS) $(SUPPORT_C_OBJS) \
+             $(patsubst %,$(BUILD)/obj/tests/%.cpp.o,$(notdir $(TESTS_CXX) $(BENCH_CXX) $(DEMO_CXX))) \
+             $(patsubst %,$(BUILD)/obj/tests/%.c.o,$(notdir $(TESTS_C) $(BENCH_C) $(DEMO_C)))
+
+# ---------------------------------------------------------------- echo
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+# ---------------------------------------------------------------- targets
+.PHONY: all deps test test-quick tests bench benches demo demos programs clean FORCE
+
+# Every target runs the dependency step first, through `all`.
+all: $(RAILSYM) $(LIBSYM) $(LIBRT) | deps
+
+tests:   all $(TESTS)
+benches: all $(BENCHES)
+demos:   all $(DEMOS)
+programs: all $(TESTS) $(BENCHES) $(DEMOS)
+
+# The dependency step.  Phony, so it runs once per make invocation; the
+# script keeps it cheap with its stamp.  Everything built depends on it
+# order-only: it runs first but never makes a file out of date.
+deps:
+	@scripts/deps.sh $(BUILD)/.deps.stamp
+
+# Pass 1 runs the tests of the normal build; pass 2 rebuilds everything in
+# $(ASAN_BUILD)/ with the sanitizers and runs them again.  Both passes always
+# run; the target fails if either failed.
+test: tests
+	@echo "==> make test: pass 1 of 2: normal build ($(BUILD)/)"
+	@scripts/run-tests.sh $(BUILD); pass1=$$?; \
+	echo "==> make test: pass 2 of 2: AddressSanitizer + UBSan build ($(ASAN_BUILD)/)"; \
+	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE=1 tests \
+	  && scripts/run-tests.sh $(ASAN_BUILD); pass2=$$?; \
+	echo "==> make test: pass 1 (normal): $$( [ $$pass1 = 0 ] && echo ok || echo FAILED )," \
+	     "pass 2 (sanitizers): $$( [ $$pass2 = 0 ] && echo ok || echo FAILED )"; \
+	[ $$pass1 = 0 ] && [ $$pass2 = 0 ]
+
+# Pass 1 only, for quick iterations; `make test` is what CI runs.
+test-quick: tests
+	@scripts/run-tests.sh $(BUILD)
+
+bench: benches
+	@scripts/run-bench.sh $(BUILD)
+
+demo: demos
+	@scripts/demo.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# ---------------------------------------------------------------- flags files
+# Each holds a compiler and its flags and is rewritten only when they change,
+# so changing CFLAGS rebuilds the C objects, CXXFLAGS the C++ ones, LDFLAGS
+# relinks, and nothing else is touched.
+define flags_file
+$(BUILD)/.$(1): FORCE | deps
+	@mkdir -p $$(@D)
+	@echo '$$($(2))' | cmp -s - $$@ || echo '$$($(2))' > $$@
+endef
+C_SIG   = $(CC) $(ALL_CFLAGS)
+CXX_SIG = $(CXX) $(ALL_CXXFLAGS)
+LD_SIG  = $(CC) $(CXX) $(ALL_LDFLAGS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+$(eval $(call flags_file,cflags,C_SIG))
+$(eval $(call flags_file,cxxflags,CXX_SIG))
+$(eval $(call flags_file,ldflags,LD_SIG))
+
+# ---------------------------------------------------------------- compile
+# Test, benchmark and demo sources include their shared helpers by bare name.
+$(BUILD)/obj/tests/%.o: TEST_INC := -I tests/support
+
+$(BUILD)/obj/%.cpp.o: %.cpp $(BUILD)/.cxxflags | deps
+	$(call say,CXX,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(ALL_CXXFLAGS) $(TEST_INC) -c -o $@ $<
+
+$(BUILD)/obj/%.c.o: %.c $(BUILD)/.cflags | deps
+	$(call say,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_INC) -c -o $@ $<
+
+# ---------------------------------------------------------------- libraries
+# Rebuilt from scratch so a deleted source leaves no stale member.  With no
+# sources yet, ar writes a valid empty archive, which links fine.
+$(LIBSYM): $(SYM_OBJS) | deps
+	$(call say,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBRT): $(RT_OBJS) | deps
+	$(call say,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# ---------------------------------------------------------------- link
+# Library order matters for static archives: sym uses rt, never the reverse.
+CXX_LINK_LIBS = $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+C_LINK_LIBS   = $(LIBRT) $(CHECK_LIBS) $(SYS_LIBS)
+
+$(RAILSYM): $(MAIN_OBJ) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
+	$(call say,LINK,$@)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS)
+
+define link_cxx
+	$(call say,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(CXX_LINK_LIBS)
+endef
+define link_c
+	$(call say,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(C_LINK_LIBS)
+endef
+
+CXX_PROG_DEPS := $(SUPPORT_CXX_OBJS) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags
+C_PROG_DEPS   := $(SUPPORT_C_OBJS) $(LIBRT) $(BUILD)/.ldflags
+
+$(TESTS_CXX): $(BUILD)/tests/%: $(BUILD)/obj/tests/%.cpp.o $(CXX_PROG_DEPS) | deps
+	$(link_cxx)
+$(BENCH_CXX): $(BUILD)/bench/%: $(BUILD)/obj/tests/%.cpp.o $(CXX_PROG_DEPS) | deps
+	$(link_cxx)
+$(DEMO_CXX): $(BUILD)/demo/%: $(BUILD)/obj/tests/%.cpp.o $(CXX_PROG_DEPS) | deps
+	$(link_cxx)
+$(TESTS_C): $(BUILD)/tests/%: $(BUILD)/obj/tests/%.c.o $(C_PROG_DEPS) | deps
+	$(link_c)
+$(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/tests/%.c.o $(C_PROG_DEPS) | deps
+	$(link_c)
+$(DEMO_C): $(BUILD)/demo/%: $(BUILD)/obj/tests/%.c.o $(C_PROG_DEPS) | deps
+	$(link_c)
+
+# Per-program extra libraries go here as target-specific variables, e.g.
+#   $(BUILD)/tests/test_mpi_sweep: C_LINK_LIBS += $(shell pkg-config --libs ompi-c)
+
+# ---------------------------------------------------------------- header deps
+-include $(ALL_OBJS:.o=.d)

@@ -1,0 +1,157 @@
+// cmd_run.cpp — `railsym run MODEL.vdl|DIR [--scenario FILE] [--out FILE.csv]
+// [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime]`.
+//
+// The command only resolves paths and options; the run itself is the C
+// driver (runtime/rs_driver.h), so embedded and scripted users get the same
+// behaviour without C++.  A .vdl file is compiled first into a temporary
+// folder (removed afterwards); a folder is a model `railsym compile` wrote.
+// Exit status: 0 ok, 1 user error (bad model, scenario or numbers), 2 usage.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <unistd.h>
+
+#include "cli.hpp"
+#include "descriptor.hpp"
+#include "vdl_compile.hpp"
+
+extern "C" {
+#include "rs_driver.h"
+}
+
+namespace fs = std::filesystem;
+
+namespace railsym {
+
+namespace {
+
+// A temporary folder removed when the run is over, whatever happened.
+struct TempDir {
+    std::string path;
+    ~TempDir() {
+        if (!path.empty()) {
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    }
+};
+
+bool ends_with(const std::string &s, const std::string &tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Where rs_abi.h and rs_model.h are, for the loaders' compilers:
+// $RAILSYM_RUNTIME_DIR, ./runtime, or runtime/ beside an ancestor of the
+// executable (build/railsym -> runtime/), so `railsym run` works from any
+// working directory of a checkout.
+std::string runtime_dir() {
+    if (const char *e = std::getenv("RAILSYM_RUNTIME_DIR"); e && *e) return e;
+    std::error_code ec;
+    if (fs::exists("runtime/rs_model.h", ec)) return "runtime";
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
+            if (fs::exists(p / "runtime" / "rs_model.h", ec)) return (p / "runtime").string();
+    return "runtime";
+}
+
+// Compiles MODEL.vdl into tmp/<model>/ and returns that folder.
+std::string compile_to_temp(const std::string &vdl, TempDir &tmp) {
+    vdl::CompiledModel cm;
+    std::string errors;
+    if (!vdl::compile_model(vdl, cm, errors)) {
+        std::fputs(errors.c_str(), stderr);
+        throw cli::UserError(vdl + " not compiled; nothing run");
+    }
+    const std::string cname = codegen::c_identifier(cm.name);
+    if (!cm.files.count(codegen::descriptor_file_name(cm.name)))
+        throw cli::UserError("the compiler of this build does not emit the model descriptor (" +
+                             codegen::descriptor_file_name(cm.name) + "): run a compiled folder instead");
+    std::string templ = (fs::temp_directory_path() / "railsym-run-XXXXXX").string();
+    if (!mkdtemp(templ.data())) throw cli::UserError("cannot create a temporary folder under " + fs::temp_directory_path().string());
+    tmp.path = templ;
+    const std::string dir = tmp.path + "/" + cname;
+    std::string err;
+    if (!vdl::write_folder(dir, cm.files, err)) throw cli::UserError(err);
+    return dir;
+}
+
+}  // namespace
+
+int cmd_run(int argc, char **argv) {
+    const std::vector<cli::Option> options = {
+        {"scenario", 's', "FILE", "duration, step, initial state, parameters, inputs"},
+        {"out", 'o', "FILE.csv", "results (default: results/<model>.csv)"},
+        {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
+        {"method", 0, "imex|rk4", "integrator (default: the scenario's, else imex)"},
+        {"threads", 'j', "N", "worker threads (trains; one model runs on one)"},
+        {"realtime", 0, "", "pace the simulation to the wall clock"},
+        {"quiet", 'q', "", "no progress and no summary on stderr"},
+    };
+    cli::Args args = cli::parse_options(argc, argv, options);
+    cli::expect_positional(args, 1, 1, "MODEL.vdl|DIR");
+    const std::string target = args.positional[0];
+
+    rs_run_config cfg;
+    rs_run_config_default(&cfg);
+    const std::string loader = args.value("loader", "tcc");
+    if (loader == "tcc") cfg.loader = RS_LOAD_TCC;
+    else if (loader == "dlopen") cfg.loader = RS_LOAD_DLOPEN;
+    else throw cli::UsageError("--loader must be tcc or dlopen, not '" + loader + "'");
+    if (args.has("method")) {
+        const std::string m = args.value("method");
+        if (m == "imex") cfg.method = RS_IMEX_EULER;
+        else if (m == "rk4") cfg.method = RS_RK4;
+        else throw cli::UsageError("--method must be imex or rk4, not '" + m + "'");
+    }
+    (void)args.integer("threads", 1, 1, 4096);   // validated; a single model runs on one thread
+    cfg.realtime = args.has("realtime");
+    const bool quiet = args.has("quiet");
+    if (quiet) cfg.progress = 0;
+
+    std::error_code ec;
+    if (ends_with(target, ".train"))
+        throw cli::UserError("'" + target + "': trains are not supported by this version; run one vehicle's "
+                             "model (MODEL.vdl or its compiled folder)");
+    if (!fs::exists(target, ec)) throw cli::UserError("cannot read '" + target + "': no such file or folder");
+    TempDir tmp;
+    std::string dir;
+    if (fs::is_directory(target, ec)) {
+        dir = target;
+    } else if (ends_with(target, ".vdl")) {
+        dir = compile_to_temp(target, tmp);
+    } else {
+        throw cli::UserError("'" + target + "' is neither a model folder (from `railsym compile`) nor a .vdl file");
+    }
+    char name[256];
+    rs_driver_model_name(dir.c_str(), name, sizeof name);
+    const std::string model = name;
+    if (!fs::exists(fs::path(dir) / (model + "_model.c"), ec))
+        throw cli::UserError("'" + dir + "' has no model descriptor '" + model +
+                             "_model.c': compile the model again with `railsym compile MODEL.vdl -o " + dir + "`");
+
+    const std::string scenario = args.value("scenario");
+    if (!scenario.empty()) cfg.scenario = scenario.c_str();
+    const std::string out = args.value("out", "results/" + model + ".csv");
+    const fs::path parent = fs::path(out).parent_path();
+    if (!parent.empty()) {
+        fs::create_directories(parent, ec);
+        if (ec) throw cli::UserError("cannot create folder '" + parent.string() + "': " + ec.message());
+    }
+    cfg.out = out.c_str();
+    cfg.model_dir = dir.c_str();
+    const std::string include = runtime_dir();
+    cfg.include_dir = include.c_str();
+
+    rs_run_report rep;
+    char err[2048];
+    if (rs_driver_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);
+    if (!quiet)
+        std::fprintf(stderr, "railsym run: %s: %ld steps, t = %g to %g s, %ld rows -> %s\n", model.c_str(), rep.steps,
+                     rep.t_start, rep.t_end, rep.rows, out.c_str());
+    return cli::kExitOk;
+}
+
+}  // namespace railsym

@@ -1,0 +1,320 @@
+// codegen.cpp — writes atomized Functions as C99 source and header.
+//
+// Each Function becomes
+//
+//     int MODEL_FN(const double *const *in, double *const *out)
+//     {
+//         const double *q = in[RS_IN_Q];          // only the slots it reads
+//         const double a0 = sin(q[0]);            // needed atoms, ascending id
+//         const double a1 = a0 * p[2];
+//         if (out[0]) { double *const o = out[0]; o[0] = a1; ... }
+//         return RS_ABI_OK;
+//     }
+//
+// Why this form: locals in ascending atom id are a topological order that
+// depends only on how the store was built (never on pointers or hashes), so
+// the text is reproducible byte for byte; `const` locals let the C compiler
+// keep them in registers and warn about nothing; symbols and numbers are
+// written inline because naming them would only add copies.  Sparse outputs
+// are written in the order of their compressed-column pattern, emitted as
+// const arrays next to the function so the runtime can hand it to KLU once.
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "codegen_impl.hpp"
+#include "rs_abi.h"
+
+namespace railsym {
+namespace codegen {
+
+namespace {
+
+// Per symbol kind: the local array name and the input slot (rs_abi.h).
+// Indexed by SymKind; the order is fixed by the ABI.
+static_assert(RS_IN_COUNT == kNumSymKinds && RS_IN_T == int(SymKind::Time) &&
+                  RS_IN_Q == int(SymKind::Coord) && RS_IN_QD == int(SymKind::Vel) &&
+                  RS_IN_QDD == int(SymKind::Acc) && RS_IN_S == int(SymKind::Aux) &&
+                  RS_IN_SD == int(SymKind::AuxVel) && RS_IN_SDD == int(SymKind::AuxAcc) &&
+                  RS_IN_P == int(SymKind::Param) && RS_IN_U == int(SymKind::Input) &&
+                  RS_IN_K == int(SymKind::Const),
+              "rs_abi.h input slots and railsym::SymKind must be in the same order");
+struct KindC {
+    const char *array, *slot;
+};
+const KindC kKindC[kNumSymKinds] = {
+    {"t", "RS_IN_T"},   {"q", "RS_IN_Q"},     {"qd", "RS_IN_QD"}, {"qdd", "RS_IN_QDD"},
+    {"s", "RS_IN_S"},   {"sd", "RS_IN_SD"},   {"sdd", "RS_IN_SDD"}, {"p", "RS_IN_P"},
+    {"u", "RS_IN_U"},   {"k", "RS_IN_K"},
+};
+
+// A double literal: %.17g (enough digits to round-trip), always with '.' or
+// 'e' so C reads it as a double.  std::to_chars does not depend on the locale.
+std::string c_double(double x) {
+    if (!std::isfinite(x))
+        throw std::invalid_argument("codegen: a numeric constant does not fit in a double");
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 17);
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+}
+
+// Text safe inside a C block comment: no "*/", no control characters.
+std::string comment_safe(const std::string &text) {
+    std::string s;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '*' && i + 1 < text.size() && text[i + 1] == '/')
+            s += "* ";
+        else
+            s += ((unsigned char)c < 0x20) ? ' ' : c;
+    }
+    return s;
+}
+
+std::string upper(std::string s) {
+    for (char &c : s)
+        if (c >= 'a' && c <= 'z') c = char(c - 'a' + 'A');
+    return s;
+}
+
+// Writes `values` as a C initializer list, 16 per line.  C has no empty
+// arrays, so an empty list gets one unused 0 (sizes say how many count).
+void write_int_list(std::ostringstream &os, const std::vector<int> &values) {
+    os << "{";
+    if (values.empty()) os << "0";
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (i) os << ",";
+        os << ((i % 16 == 0) ? "\n    " : " ") << values[i];
+    }
+    os << "\n};\n";
+}
+
+class FunctionWriter {
+public:
+    FunctionWriter(const Store &st, const std::string &cname, const Function &f)
+        : st_(st), cname_(cname), f_(f) {}
+
+    void write(std::ostringstream &src, std::ostringstream &hdr) {
+        const std::vector<int> needed = detail::needed_nodes(st_, f_);
+        local_.assign(needed.empty() ? 0 : (size_t)needed.back() + 1, -1);
+        bool used_kind[kNumSymKinds] = {};
+        int nlocal = 0;
+        for (int id : needed) {
+            const Node &nd = st_.node(id);
+            if (nd.op == Op::Sym)
+                used_kind[int(st_.sym(id).kind)] = true;
+            else if (nd.op != Op::Num)
+                local_[(size_t)id] = nlocal++;
+        }
+        const OpCount ops = detail::count_nodes(st_, needed);
+
+        hdr << "/* " << cname_ << ":";
+        for (size_t i = 0; i < f_.outputs.size(); ++i) {
+            const Output &o = f_.outputs[i];
+            hdr << (i ? "," : "") << " out[" << i << "] " << comment_safe(o.name) << " (" << shape_name(o.shape);
+            if (o.shape != Shape::Scalar) hdr << " " << o.rows << "x" << o.cols;
+            hdr << ")";
+        }
+        if (f_.outputs.empty()) hdr << " no outputs";
+        hdr << " */\n";
+        hdr << "int " << cname_ << "(const double *const *in, double *const *out);\n";
+        write_patterns(src, hdr);
+        write_comment(src, ops, used_kind);
+
+        src << "int " << cname_ << "(const double *const *in, double *const *out)\n{\n";
+        bool any_in = false;
+        for (int k = 0; k < kNumSymKinds; ++k) {
+            if (!used_kind[k]) continue;
+            src << "    const double *" << kKindC[k].array << " = in[" << kKindC[k].slot
+                << "];\n";
+            any_in = true;
+        }
+        if (!any_in) src << "    (void)in;\n";
+        if (f_.outputs.empty()) src << "    (void)out;\n";
+        for (int id : needed)
+            if (local_[(size_t)id] >= 0)
+                src << "    const double a" << local_[(size_t)id] << " = " << expr(id) << ";\n";
+        for (size_t i = 0; i < f_.outputs.size(); ++i) {
+            const Output &o = f_.outputs[i];
+            src << "    if (out[" << i << "]) {   /* " << comment_safe(o.name) << " */\n";
+            if (!o.values.empty()) src << "        double *const o = out[" << i << "];\n";
+            for (size_t k = 0; k < o.values.size(); ++k)
+                src << "        o[" << k << "] = " << value(o.values[k].id()) << ";\n";
+            src << "    }\n";
+        }
+        src << "    return RS_ABI_OK;\n}\n";
+    }
+
+private:
+    // The name of a pattern array or size of output o.
+    std::string pattern_name(const Output &o, const char *what) const {
+        return cname_ + "_" + c_identifier(o.name) + "_" + what;
+    }
+
+    void write_comment(std::ostringstream &src, const OpCount &ops, const bool *used_kind) const {
+        src << "\n/*\n * " << cname_ << "\n";
+        if (!f_.doc.empty()) {
+            std::istringstream doc(f_.doc);
+            std::string line;
+            while (std::getline(doc, line)) src << " *   " << comment_safe(line) << "\n";
+        }
+        src << " * Outputs:" << (f_.outputs.empty() ? " none" : "") << "\n";
+        for (size_t i = 0; i < f_.outputs.size(); ++i) {
+            const Output &o = f_.outputs[i];
+            src << " *   out[" << i << "]  " << comment_safe(o.name) << "  " << shape_name(o.shape);
+            switch (o.shape) {
+            case Shape::Scalar: break;
+            case Shape::Vector: src << " [" << o.rows << "]"; break;
+            case Shape::Dense: src << " " << o.rows << "x" << o.cols << ", row-major"; break;
+            case Shape::Sparse:
+                src << " " << o.rows << "x" << o.cols << ", " << o.nnz()
+                    << " non-zeros in the order of " << pattern_name(o, "colptr") << "/_rowidx";
+                break;
+            }
+            src << "\n";
+        }
+        src << " * Inputs:";
+        bool any = false;
+        for (int k = 0; k < kNumSymKinds; ++k)
+            if (used_kind[k]) {
+                src << " " << kKindC[k].array;
+                any = true;
+            }
+        if (!any) src << " none";
+        src << "\n * Atoms " << ops.atoms << ", operations " << ops.total() << " (add/sub "
+            << ops.adds << ", mul " << ops.muls << ", div " << ops.divs;
+        for (const auto &c : ops.calls) src << ", " << c.first << " " << c.second;
+        src << ")\n */\n";
+    }
+
+    void write_patterns(std::ostringstream &src, std::ostringstream &hdr) const {
+        for (const Output &o : f_.outputs) {
+            if (o.shape != Shape::Sparse) continue;
+            const std::string base = cname_ + "_" + c_identifier(o.name);
+            const std::string B = upper(base);
+            hdr << "#define " << B << "_ROWS " << o.rows << "\n"
+                << "#define " << B << "_COLS " << o.cols << "\n"
+                << "#define " << B << "_NNZ " << o.nnz() << "\n"
+                << "extern const int " << base << "_nrows, " << base << "_ncols, " << base
+                << "_nnz;\n"
+                << "extern const int " << base << "_colptr[];   /* " << B << "_COLS + 1 */\n"
+                << "extern const int " << base << "_rowidx[];   /* " << B << "_NNZ */\n";
+            src << "\n/* Pattern of " << cname_ << " output " << comment_safe(o.name)
+                << ": compressed sparse columns. */\n"
+                << "const int " << base << "_nrows = " << o.rows << ";\n"
+                << "const int " << base << "_ncols = " << o.cols << ";\n"
+                << "const int " << base << "_nnz = " << o.nnz() << ";\n"
+                << "const int " << base << "_colptr[" << o.colptr.size() << "] = ";
+            write_int_list(src, o.colptr);
+            src << "const int " << base << "_rowidx[" << (o.rowidx.empty() ? 1 : o.rowidx.size())
+                << "] = ";
+            write_int_list(src, o.rowidx);
+        }
+    }
+
+    // A symbol, number or atom as an operand.
+    std::string value(int id) const {
+        const Node &nd = st_.node(id);
+        if (nd.op == Op::Num) return c_double(st_.number_value(id));
+        if (nd.op == Op::Sym) {
+            const SymInfo &si = st_.sym(id);
+            return std::string(kKindC[int(si.kind)].array) + "[" + std::to_string(si.slot) + "]";
+        }
+        return "a" + std::to_string(local_[(size_t)id]);
+    }
+    // The same, parenthesized when it starts with a minus sign, so that
+    // `a - -1.5` or `-(-x)` never appear.
+    std::string operand(int id) const {
+        std::string s = value(id);
+        return s[0] == '-' ? "(" + s + ")" : s;
+    }
+
+    std::string expr(int id) const {
+        const Node &nd = st_.node(id);
+        switch (nd.op) {
+        case Op::Add: return operand(nd.a) + " + " + operand(nd.b);
+        case Op::Sub: return operand(nd.a) + " - " + operand(nd.b);
+        case Op::Mul: return operand(nd.a) + " * " + operand(nd.b);
+        case Op::Div: return operand(nd.a) + " / " + operand(nd.b);
+        case Op::Neg: return "-" + operand(nd.a);
+        case Op::Pow: return "pow(" + value(nd.a) + ", " + value(nd.b) + ")";
+        case Op::Atan2: return "atan2(" + value(nd.a) + ", " + value(nd.b) + ")";
+        case Op::Sin: case Op::Cos: case Op::Tan: case Op::Sqrt: case Op::Exp: case Op::Log:
+        case Op::Abs:
+            return std::string(detail::c_call_name(nd.op)) + "(" + value(nd.a) + ")";
+        case Op::Num: case Op::Sym: break;
+        }
+        throw std::logic_error("codegen: atom " + std::to_string(id) + " has an unknown operation");
+    }
+
+    const Store &st_;
+    const std::string &cname_;
+    const Function &f_;
+    std::vector<int> local_;   // node id -> local atom number, -1 for leaves / unused
+};
+
+}  // namespace
+
+std::string c_identifier(const std::string &name) {
+    std::string s;
+    for (char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                        c == '_';
+        s += ok ? c : '_';
+    }
+    if (s.empty() || (s[0] >= '0' && s[0] <= '9')) s = "rs_" + s;
+    return s;
+}
+
+std::string c_function_name(const std::string &model_name, const std::string &fn_name) {
+    return c_identifier(model_name) + "_" + c_identifier(fn_name);
+}
+
+GeneratedCode generate_c(const Store &st, const std::string &model_name,
+                         const std::vector<Function> &fns) {
+    const std::string model = c_identifier(model_name);
+    // Every file-scope name must be unique after sanitizing.
+    std::set<std::string> globals;
+    auto claim = [&](const std::string &n, const std::string &what) {
+        if (!globals.insert(n).second)
+            throw std::invalid_argument("codegen: model " + model_name + ": " + what +
+                                        " gives the C name " + n + " twice");
+    };
+    for (const Function &f : fns) {
+        const std::string cname = c_function_name(model_name, f.name);
+        claim(cname, "function " + f.name);
+        std::set<std::string> outs;
+        for (const Output &o : f.outputs) {
+            if (!outs.insert(c_identifier(o.name)).second)
+                throw std::invalid_argument("codegen: function " + f.name + ": output name " +
+                                            o.name + " used twice");
+            if (o.shape == Shape::Sparse)
+                for (const char *w : {"_nrows", "_ncols", "_nnz", "_colptr", "_rowidx"})
+                    claim(cname + "_" + c_identifier(o.name) + w, "output " + o.name);
+        }
+    }
+
+    std::ostringstream src, hdr;
+    const std::string guard = "RAILSYM_GEN_" + upper(model) + "_H";
+    hdr << "/* " << model << ".h — generated by railsym; do not edit.\n"
+        << " * Functions follow rs_abi.h: int f(const double *const *in, double *const *out). */\n"
+        << "#ifndef " << guard << "\n#define " << guard << "\n\n#include \"rs_abi.h\"\n\n"
+        << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+    src << "/* " << model << " — generated by railsym; do not edit.\n"
+        << " * C99; no globals except const sparsity patterns; see rs_abi.h. */\n"
+        << "#include <math.h>\n#include \"rs_abi.h\"\n";
+    for (const Function &f : fns) {
+        const std::string cname = c_function_name(model_name, f.name);
+        hdr << "\n";
+        FunctionWriter(st, cname, f).write(src, hdr);
+    }
+    hdr << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+    return GeneratedCode{hdr.str(), src.str()};
+}
+
+}  // namespace codegen
+}  // namespace railsym

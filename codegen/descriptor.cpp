@@ -1,0 +1,406 @@
+// descriptor.cpp — the rs_model descriptor as C99 source; default.scn.
+//
+// The text is assembled from the Function list and the model's symbols only,
+// in their given order (slot order, function order), never from pointers or
+// hashes: emitting twice gives the same bytes.
+#include "descriptor.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "system.hpp"
+
+namespace railsym {
+namespace codegen {
+
+namespace {
+
+// Shortest decimal text that reads back as the same double ("0.3", not
+// "0.29999999999999999"); '.0' added so C reads a double.
+std::string c_num(double x, const std::string &what) {
+    if (!std::isfinite(x)) throw std::invalid_argument("descriptor: " + what + " is not a finite number");
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x);   // shortest round-trip form
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".en") == std::string::npos) s += ".0";
+    return s;
+}
+
+// A C string literal; characters outside printable ASCII as octal escapes
+// (never hex: a hex escape swallows following hex digits).
+std::string c_str(const std::string &s) {
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += (char)c;
+        } else if (c < 0x20 || c >= 0x7f) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\%03o", c);
+            o += b;
+        } else {
+            o += (char)c;
+        }
+    }
+    return o + "\"";
+}
+
+const Function *find_fn(const std::vector<Function> &fns, const std::string &name) {
+    for (const Function &f : fns)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+int find_out(const Function &f, const std::string &name) {
+    for (size_t i = 0; i < f.outputs.size(); ++i)
+        if (f.outputs[i].name == name) return (int)i;
+    return -1;
+}
+
+int find_sparse(const Function &f) {
+    for (size_t i = 0; i < f.outputs.size(); ++i)
+        if (f.outputs[i].shape == Shape::Sparse) return (int)i;
+    return -1;
+}
+
+int out_size(const Output &o) {
+    switch (o.shape) {
+    case Shape::Scalar: return 1;
+    case Shape::Vector: return o.rows;
+    case Shape::Dense: return o.rows * o.cols;
+    case Shape::Sparse: return o.nnz();
+    }
+    return 0;
+}
+
+[[noreturn]] void bad(const std::string &model, const std::string &what) {
+    throw std::invalid_argument("descriptor of model '" + model + "': " + what);
+}
+
+// One entry of the runtime's function table.
+struct Entry {
+    std::string id;                      // "RS_FN_M", ...
+    std::string tag;                     // short name used in static identifiers
+    std::string target;                  // the generated C function
+    const Function *fn = nullptr;
+    // Retargeting: runtime out[k] is generated output map[k] (whole array).
+    std::vector<int> map;
+    // Gathering (gather == true): every generated output is written into
+    // runtime out[0] at its offset.
+    bool gather = false;
+    std::vector<int> out_len;
+    std::vector<std::string> out_names;
+
+    bool direct() const {
+        if (gather) return fn->outputs.size() == 1 && fn->outputs[0].shape != Shape::Sparse;
+        if (map.size() != fn->outputs.size()) return false;
+        for (size_t k = 0; k < map.size(); ++k)
+            if (map[k] != (int)k) return false;
+        return true;
+    }
+};
+
+std::string int_array(const std::vector<int> &v) {
+    std::ostringstream os;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i % 16 == 0) os << (i ? ",\n    " : "    ");
+        else os << ", ";
+        os << v[i];
+    }
+    return os.str();
+}
+
+std::string names_array(const std::string &cname, const std::vector<std::string> &names) {
+    std::ostringstream os;
+    os << "static const char *const " << cname << "[" << names.size() << "] = {\n";
+    for (size_t i = 0; i < names.size(); ++i) os << "    " << c_str(names[i]) << (i + 1 < names.size() ? ",\n" : "\n");
+    os << "};\n";
+    return os.str();
+}
+
+}  // namespace
+
+ModelSymbols model_symbols(const System &sys) {
+    const std::vector<Ex> q = sys.coords();
+    if (q.empty()) throw std::invalid_argument("descriptor: the model has no coordinate");
+    const Store &st = *q[0].store();
+    ModelSymbols m;
+    auto names = [&](SymKind k) {
+        std::vector<std::string> v;
+        for (const Ex &e : st.symbols_of(k)) v.push_back(st.sym(e.id()).name);
+        return v;
+    };
+    m.q = names(SymKind::Coord);
+    m.s = names(SymKind::Aux);
+    m.p = names(SymKind::Param);
+    m.u = names(SymKind::Input);
+    m.n_k = st.count(SymKind::Const);
+    for (const NamedEx &c : sys.constraints()) m.phi.push_back(c.name);
+    const SymValues d = sys.defaults();
+    for (size_t i = 0; i < m.p.size(); ++i) m.p_default.push_back(d.get(SymKind::Param, (int)i));
+    return m;
+}
+
+std::string descriptor_file_name(const std::string &model) { return c_identifier(model) + "_model.c"; }
+
+std::string emit_descriptor_c(const System &sys, const std::string &model, const std::vector<Function> &fns) {
+    return emit_descriptor_c(model_symbols(sys), model, fns);
+}
+
+std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model, const std::vector<Function> &fns) {
+    const std::string P = c_identifier(model);
+    const int n_q = (int)sym.q.size(), n_phi = (int)sym.phi.size();
+    if (n_q == 0) bad(model, "no coordinate");
+    if (sym.p_default.size() != sym.p.size()) bad(model, "one default value per parameter expected");
+    for (const Function &f : fns)
+        if (f.name == "model") bad(model, "a generated function may not be called 'model' (the descriptor's name)");
+
+    auto need = [&](const std::string &name) -> const Function & {
+        const Function *f = find_fn(fns, name);
+        if (!f) bad(model, "function '" + name + "' is missing");
+        return *f;
+    };
+    auto need_out = [&](const Function &f, const std::string &name, Shape shape, int len) {
+        int j = find_out(f, name);
+        if (j < 0) bad(model, "function '" + f.name + "' has no output '" + name + "'");
+        const Output &o = f.outputs[j];
+        if (o.shape != shape || out_size(o) != len)
+            bad(model, "output '" + name + "' of '" + f.name + "' is " + shape_name(o.shape) + " of " +
+                           std::to_string(out_size(o)) + " values, expected " + shape_name(shape) + " of " +
+                           std::to_string(len));
+        return j;
+    };
+    auto need_sparse = [&](const Function &f, int rows, int cols) {
+        int j = find_sparse(f);
+        if (j < 0) bad(model, "function '" + f.name + "' has no sparse output (the runtime needs its pattern)");
+        const Output &o = f.outputs[j];
+        if (o.rows != rows || o.cols != cols || (int)o.colptr.size() != cols + 1 || o.colptr[cols] != o.nnz() ||
+            (int)o.rowidx.size() != o.nnz())
+            bad(model, "sparse output '" + o.name + "' of '" + f.name + "' is not a consistent " +
+                           std::to_string(rows) + "x" + std::to_string(cols) + " compressed-column pattern");
+        return j;
+    };
+
+    std::vector<Entry> entries;
+    auto retarget = [&](const char *id, const char *tag, const Function &f, std::vector<int> map,
+                        std::vector<std::string> names) {
+        Entry e;
+        e.id = id;
+        e.tag = tag;
+        e.fn = &f;
+        e.target = c_function_name(model, f.name);
+        e.map = std::move(map);
+        for (int j : e.map) e.out_len.push_back(out_size(f.outputs[j]));
+        e.out_names = std::move(names);
+        entries.push_back(e);
+    };
+
+    // M and its pattern.
+    const Function &fM = need("M");
+    const int jM = need_sparse(fM, n_q, n_q);
+    const Output &oM = fM.outputs[jM];
+    retarget("RS_FN_M", "M", fM, {jM}, {"M"});
+    // δ
+    const Function &fd = need("delta");
+    retarget("RS_FN_DELTA", "delta", fd, {need_out(fd, "delta", Shape::Vector, n_q)}, {"delta"});
+    // constraints
+    const Output *oG = nullptr;
+    if (n_phi > 0) {
+        const Function &fp = need("phi");
+        retarget("RS_FN_PHI", "phi", fp, {need_out(fp, "phi", Shape::Vector, n_phi)}, {"phi"});
+        const Function &fq = need("phi_q");
+        const int jG = need_sparse(fq, n_phi, n_q);
+        oG = &fq.outputs[jG];
+        retarget("RS_FN_PHI_Q", "phi_q", fq, {jG}, {"phi_q"});
+        const Function &fb = need("beta");
+        retarget("RS_FN_BETA", "beta", fb, {need_out(fb, "beta", Shape::Vector, n_phi)}, {"beta"});
+        const Function &fg = need("gamma");
+        retarget("RS_FN_GAMMA", "gamma", fg, {need_out(fg, "gamma", Shape::Vector, n_phi)}, {"gamma"});
+    } else if (find_fn(fns, "phi")) {
+        bad(model, "function 'phi' given but the model names no constraint");
+    }
+    // energy (optional)
+    if (const Function *fe = find_fn(fns, "energy"))
+        retarget("RS_FN_ENERGY", "energy", *fe,
+                 {need_out(*fe, "kinetic", Shape::Scalar, 1), need_out(*fe, "potential", Shape::Scalar, 1)},
+                 {"kinetic", "potential"});
+    // user outputs and hoisted constants: every output gathered into out[0]
+    std::vector<std::string> out_names;
+    auto gather = [&](const char *id, const char *tag, const Function &f, std::vector<std::string> *names) {
+        Entry e;
+        e.id = id;
+        e.tag = tag;
+        e.fn = &f;
+        e.target = c_function_name(model, f.name);
+        e.gather = true;
+        int total = 0;
+        for (const Output &o : f.outputs) {
+            if (o.shape == Shape::Sparse) bad(model, "output '" + o.name + "' of '" + f.name + "' may not be sparse");
+            const int len = out_size(o);
+            if (names) {
+                if (len == 1) names->push_back(o.name);
+                else
+                    for (int i = 0; i < len; ++i) names->push_back(o.name + "_" + std::to_string(i));
+            }
+            total += len;
+        }
+        e.out_len = {total};
+        e.out_names = {tag};
+        entries.push_back(e);
+        return total;
+    };
+    if (const Function *fo = find_fn(fns, "outputs")) gather("RS_FN_OUTPUTS", "outputs", *fo, &out_names);
+    if (sym.n_k > 0) {
+        const Function &fk = need("constants");
+        if (gather("RS_FN_CONSTANTS", "constants", fk, nullptr) != sym.n_k)
+            bad(model, "function 'constants' writes a number of values other than the " + std::to_string(sym.n_k) +
+                           " hoisted constants");
+    }
+
+    // ------------------------------------------------------------ the text
+    std::ostringstream os;
+    os << "/* " << P << "_model.c — the rs_model descriptor of model '" << model
+       << "'; generated by railsym, do not edit.\n"
+       << " * Names, default parameters, sparsity patterns and the function table the\n"
+       << " * runtime uses (runtime/rs_model.h).  C99; no globals but constants. */\n"
+       << "#include \"rs_model.h\"\n\n";
+
+    os << "/* The generated functions (" << P << ".c). */\n";
+    for (const Entry &e : entries)
+        os << "int " << e.target << "(const double *const *in, double *const *out);\n";
+    os << "const rs_model *" << P << "_model(void);\n\n";
+
+    auto names_or_null = [&](const std::string &cname, const std::vector<std::string> &v) {
+        if (v.empty()) return std::string("0");
+        os << names_array(cname, v);
+        return cname;
+    };
+    os << "/* Names per symbol kind, in slot order. */\n";
+    const std::string qn = names_or_null("rsd_q_names", sym.q);
+    const std::string sn = names_or_null("rsd_s_names", sym.s);
+    const std::string pn = names_or_null("rsd_p_names", sym.p);
+    const std::string un = names_or_null("rsd_u_names", sym.u);
+    const std::string cn = names_or_null("rsd_phi_names", sym.phi);
+    const std::string on = names_or_null("rsd_output_names", out_names);
+    std::string pd = "0";
+    if (!sym.p.empty()) {
+        os << "\n/* Default parameter values [SI]. */\nstatic const double rsd_p_default[" << sym.p.size() << "] = {\n";
+        for (size_t i = 0; i < sym.p.size(); ++i)
+            os << "    " << c_num(sym.p_default[i], "the default of parameter '" + sym.p[i] + "'")
+               << (i + 1 < sym.p.size() ? ",   /* " : "    /* ") << sym.p[i] << " */\n";
+        os << "};\n";
+        pd = "rsd_p_default";
+    }
+
+    auto pattern = [&](const char *tag, const Output &o) {
+        os << "\n/* Pattern of " << tag << " (" << o.rows << " x " << o.cols << ", " << o.nnz()
+           << " non-zeros), compressed columns. */\n";
+        os << "static const int rsd_" << tag << "_colptr[" << o.colptr.size() << "] = {\n" << int_array(o.colptr)
+           << "\n};\n";
+        std::string rows = "0";
+        if (o.nnz() > 0) {
+            os << "static const int rsd_" << tag << "_rowind[" << o.rowidx.size() << "] = {\n"
+               << int_array(o.rowidx) << "\n};\n";
+            rows = std::string("rsd_") + tag + "_rowind";
+        }
+        return "{" + std::to_string(o.rows) + ", " + std::to_string(o.cols) + ", rsd_" + tag + "_colptr, " + rows +
+               "}";
+    };
+    const std::string patM = pattern("M", oM);
+    const std::string patG = oG ? pattern("phi_q", *oG) : "{0, " + std::to_string(n_q) + ", 0, 0}";
+
+    os << "\n/* Wrappers where the runtime's out[] differs from the generated function's. */\n";
+    for (const Entry &e : entries) {
+        if (e.direct()) continue;
+        const Function &f = *e.fn;
+        const size_t n = f.outputs.size();
+        os << "static int rsd_" << e.tag << "(const double *const *in, double *const *out)\n{\n";
+        if (e.gather) {
+            os << "    double *const y = out[0];\n";
+            os << "    double *const o[" << n << "] = {\n";
+            int off = 0;
+            for (size_t j = 0; j < n; ++j) {
+                os << "        y ? y + " << off << " : 0" << (j + 1 < n ? ",\n" : "\n");
+                off += out_size(f.outputs[j]);
+            }
+            os << "    };\n";
+        } else {
+            os << "    double *const o[" << n << "] = {";
+            for (size_t j = 0; j < n; ++j) {
+                std::string v = "0";
+                for (size_t k = 0; k < e.map.size(); ++k)
+                    if (e.map[k] == (int)j) v = "out[" + std::to_string(k) + "]";
+                os << (j ? ", " : "") << v;
+            }
+            os << "};\n";
+        }
+        os << "    return " << e.target << "(in, o);\n}\n\n";
+    }
+
+    os << "/* Shapes of what each function writes for the runtime. */\n";
+    for (const Entry &e : entries) {
+        os << "static const int rsd_" << e.tag << "_len[" << e.out_len.size() << "] = {" << int_array(e.out_len).substr(4)
+           << "};\n";
+        os << "static const char *const rsd_" << e.tag << "_outs[" << e.out_names.size() << "] = {";
+        for (size_t k = 0; k < e.out_names.size(); ++k) os << (k ? ", " : "") << c_str(e.out_names[k]);
+        os << "};\n";
+    }
+
+    os << "\nstatic const rs_model rsd_model = {\n"
+       << "    .magic = RS_MODEL_MAGIC,\n"
+       << "    .version = RS_MODEL_VERSION,\n"
+       << "    .name = " << c_str(P) << ",\n"
+       << "    .n_q = " << n_q << ",\n"
+       << "    .n_s = " << sym.s.size() << ",\n"
+       << "    .n_p = " << sym.p.size() << ",\n"
+       << "    .n_u = " << sym.u.size() << ",\n"
+       << "    .n_k = " << sym.n_k << ",\n"
+       << "    .n_phi = " << n_phi << ",\n"
+       << "    .n_out = " << out_names.size() << ",\n"
+       << "    .q_names = " << qn << ",\n"
+       << "    .s_names = " << sn << ",\n"
+       << "    .p_names = " << pn << ",\n"
+       << "    .u_names = " << un << ",\n"
+       << "    .phi_names = " << cn << ",\n"
+       << "    .output_names = " << on << ",\n"
+       << "    .p_default = " << pd << ",\n"
+       << "    .M_pattern = " << patM << ",\n"
+       << "    .phi_q_pattern = " << patG << ",\n"
+       << "    .fn = {\n";
+    for (const Entry &e : entries)
+        os << "        [" << e.id << "] = {" << (e.direct() ? e.target : "rsd_" + e.tag) << ", " << e.out_len.size()
+           << ", rsd_" << e.tag << "_len, rsd_" << e.tag << "_outs},\n";
+    os << "    },\n};\n\n";
+    os << "const rs_model *" << P << "_model(void)\n{\n    return &rsd_model;\n}\n";
+    return os.str();
+}
+
+std::string emit_default_scenario(const System &sys, const std::string &model) {
+    const std::vector<Ex> q = sys.coords();
+    if (q.empty()) throw std::invalid_argument("default scenario: the model has no coordinate");
+    const Store &st = *q[0].store();
+    const SymValues d = sys.defaults();
+    std::ostringstream os;
+    os << "# default.scn — initial state and inputs of model '" << model << "' as its\n"
+       << "# description gives them; generated by railsym, do not edit.  `railsym run`\n"
+       << "# reads this first; a --scenario file overrides any line (docs/scenario.md).\n";
+    for (const Ex &e : st.symbols_of(SymKind::Coord)) {
+        const SymInfo &s = st.sym(e.id());
+        os << "initial " << s.name << " = " << c_num(d.get(SymKind::Coord, s.slot), "initial " + s.name) << "\n";
+    }
+    for (const Ex &e : st.symbols_of(SymKind::Coord)) {
+        const SymInfo &s = st.sym(e.id());
+        os << "initial " << s.name << "_dot = " << c_num(d.get(SymKind::Vel, s.slot), "initial " + s.name + "_dot")
+           << "\n";
+    }
+    for (const Ex &e : st.symbols_of(SymKind::Input)) {
+        const SymInfo &s = st.sym(e.id());
+        os << "input " << s.name << " = " << c_num(d.get(SymKind::Input, s.slot), "input " + s.name) << "\n";
+    }
+    return os.str();
+}
+
+}  // namespace codegen
+}  // namespace railsym

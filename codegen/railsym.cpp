@@ -1,0 +1,268 @@
+// railsym.cpp — the `railsym` command: global options, the subcommand table
+// and the dispatcher.  Everything else lives in the libraries.
+//
+// HOW TO ADD (OR IMPLEMENT) A SUBCOMMAND NAME — one function, one entry:
+//   1. Write codegen/cmd_NAME.cpp (the Makefile finds it by wildcard and puts
+//      it in librailsym_sym.a) defining, in namespace railsym,
+//          int cmd_NAME(int argc, char **argv);   // argv[0] is "NAME"
+//      Parse with cli::parse_options(argc, argv, options) (cli.hpp); throw
+//      cli::UsageError for bad usage (exit 2) and cli::UserError for bad
+//      input (exit 1); return 0 on success.  Never call exit().
+//   2. Declare it in the block "implemented commands" below and put cmd_NAME
+//      in the `run` field of its entry in kCommands (replacing nullptr), or
+//      add a new entry.  Keep the entry's usage/help text in step with the
+//      options the command accepts: `railsym NAME --help` (and -h) is
+//      answered here from the entry, before cmd_NAME is called.
+// The command names and their arguments are contracts (DESIGN.md,
+// "Contracts"): add freely, rename none.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <ginac/version.h>
+
+#include "cli.hpp"
+#include "version.hpp"
+
+namespace railsym {
+
+// ---- implemented commands: declare each cmd_NAME here.
+int cmd_compile(int argc, char **argv);   // codegen/cmd_compile.cpp
+int cmd_ops(int argc, char **argv);       // codegen/cmd_ops.cpp
+
+namespace {
+
+struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv);   // nullptr: not implemented yet
+    const char *pending;                 // where the missing work is tracked
+    const char *summary;                 // one line for `railsym --help`
+    const char *usage;                   // the synopsis after "railsym NAME "
+    const char *help;                    // description, arguments, options
+};
+
+const Command kCommands[] = {
+    {"compile", cmd_compile, "issue 5",
+     "compile a .vdl model into C code, op counts and sparsity patterns",
+     "MODEL.vdl [-o DIR]",
+     "Compiles the vehicle description MODEL.vdl: writes the C file and header\n"
+     "of the model's generated functions, the operation-count report (text and\n"
+     "JSON), the sparsity patterns and the model descriptor into DIR.  The\n"
+     "folder is written under a temporary name and renamed into place at the\n"
+     "end, so an interrupted compile never leaves a folder that looks complete.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl             the model description\n"
+     "options:\n"
+     "  -o, --output DIR      output folder (default: generated/<model>/)\n"
+     "  -v, --verbose         print every phase of the compile\n"
+     "  -h, --help            show this help\n"},
+
+    {"ops", cmd_ops, "issue 5",
+     "print atoms and operations per generated function",
+     "MODEL.vdl|DIR [--json]",
+     "Prints the table of atoms and operations (additions/subtractions,\n"
+     "multiplications, divisions, function calls) of every generated function\n"
+     "of a model, in the form of Table 2 of the seed paper.  Given a .vdl file\n"
+     "it compiles the model first; given a folder it reads the report a\n"
+     "previous `railsym compile` wrote there.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR         a model description or a compiled model folder\n"
+     "options:\n"
+     "      --json            print JSON instead of the table\n"
+     "  -h, --help            show this help\n"},
+
+    {"run", nullptr, "issue 6",
+     "simulate a model or a train and write the results as CSV",
+     "MODEL.vdl|DIR|TRAIN.train [--scenario FILE] [--out FILE.csv]\n"
+     "                   [--loader tcc|dlopen] [--threads N] [--realtime]",
+     "Runs a simulation of a compiled model (or compiles a .vdl first), or of\n"
+     "a train of vehicles.  Results are CSV: one header row of names, SI\n"
+     "units, time first, written as the run goes.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR|TRAIN.train   what to simulate\n"
+     "options:\n"
+     "      --scenario FILE   duration, step, initial state, parameters, inputs\n"
+     "      --out FILE.csv    where to write the results\n"
+     "      --loader tcc|dlopen\n"
+     "                        how the generated code is loaded (default: tcc,\n"
+     "                        in-memory compilation, no external compiler)\n"
+     "      --threads N       worker threads (trains)\n"
+     "      --realtime        pace the simulation to the wall clock\n"
+     "  -h, --help            show this help\n"},
+
+    {"plot", nullptr, "issue 6",
+     "plot columns of a results CSV with gnuplot",
+     "RESULT.csv COLUMN... -o FILE.png",
+     "Draws the named columns of a results CSV against time with gnuplot.\n"
+     "\n"
+     "arguments:\n"
+     "  RESULT.csv            a CSV written by `railsym run`\n"
+     "  COLUMN...             the names of the columns to draw\n"
+     "options:\n"
+     "  -o, --output FILE.png the picture to write\n"
+     "  -h, --help            show this help\n"},
+
+    {"sweep", nullptr, "DESIGN.md \"Many runs\", not yet issued",
+     "run many parameter variants, on local threads or over MPI",
+     "MODEL.vdl|DIR --scenario FILE [options]",
+     "Runs variants of one scenario with different parameter values (no\n"
+     "recompilation: parameters are run-time values), the heaviest variant\n"
+     "first to the first free worker: threads locally, ranks under mpirun.\n"
+     "The options are not fixed yet; see DESIGN.md, \"Many runs\".\n"
+     "\n"
+     "options:\n"
+     "  -h, --help            show this help\n"},
+
+    {"critical-speed", nullptr, "DESIGN.md, not yet issued",
+     "find the speed above which a vehicle's hunting motion is unstable",
+     "MODEL.vdl|DIR [options]",
+     "Searches the critical speed of a rail vehicle: the lowest speed at which\n"
+     "the lateral (hunting) oscillation of its wheelsets stops decaying.\n"
+     "The options are not fixed yet.\n"
+     "\n"
+     "options:\n"
+     "  -h, --help            show this help\n"},
+};
+
+constexpr const char *kProg = "railsym";
+
+const Command *find_command(std::string_view name) {
+    for (const Command &c : kCommands)
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
+std::vector<std::string> command_names() {
+    std::vector<std::string> names;
+    for (const Command &c : kCommands) names.emplace_back(c.name);
+    names.emplace_back("help");
+    return names;
+}
+
+void print_main_usage(std::FILE *f) {
+    std::fprintf(f, "usage: %s [--help] [--version] COMMAND [ARGS...]\n", kProg);
+}
+
+void print_main_help() {
+    print_main_usage(stdout);
+    std::printf("\nrailsym compiles multibody vehicle descriptions (.vdl) into C code and\n"
+                "runs it (see README.md and docs/).\n\ncommands:\n");
+    for (const Command &c : kCommands) std::printf("  %-16s %s\n", c.name, c.summary);
+    std::printf("  %-16s %s\n", "help", "show the help of a command");
+    std::printf("\noptions:\n"
+                "  -h, --help         show this help\n"
+                "  -V, --version      show the version\n"
+                "\nRun '%s COMMAND --help' for the usage of a command.\n"
+                "Exit status: 0 success, 1 error in the input, 2 bad usage.\n",
+                kProg);
+}
+
+void print_command_help(const Command &c) {
+    std::printf("usage: %s %s %s\n\n%s\n\n%s", kProg, c.name, c.usage, c.summary, c.help);
+    if (!c.run) std::printf("\n(not implemented yet: see %s)\n", c.pending);
+}
+
+int unknown_command(std::string_view name) {
+    std::fprintf(stderr, "%s: unknown command '%.*s'%s\n", kProg, static_cast<int>(name.size()),
+                 name.data(), cli::did_you_mean(name, command_names()).c_str());
+    std::fprintf(stderr, "Run '%s --help' for the list of commands.\n", kProg);
+    return cli::kExitUsage;
+}
+
+// Runs one subcommand: --help, the not-implemented message, or the
+// command itself with its exceptions turned into messages and statuses.
+int run_command(const Command &c, int argc, char **argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0) break;
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+            print_command_help(c);
+            return cli::kExitOk;
+        }
+    }
+    const std::string prog = std::string(kProg) + " " + c.name;
+    if (!c.run) return cli::print_error(prog, cli::kExitUser, std::string("not implemented yet (see ") + c.pending + ")");
+    try {
+        return c.run(argc, argv);
+    } catch (const cli::UsageError &e) {
+        cli::print_error(prog, cli::kExitUsage, e.what());
+        std::fprintf(stderr, "usage: %s %s\nRun '%s --help' for more.\n", prog.c_str(), c.usage, prog.c_str());
+        return cli::kExitUsage;
+    } catch (const cli::UserError &e) {
+        return cli::print_error(prog, cli::kExitUser, e.what());
+    } catch (const std::bad_alloc &) {
+        return cli::print_error(prog, cli::kExitUser, "out of memory");
+    } catch (const std::exception &e) {
+        return cli::print_error(prog, cli::kExitUser, std::string("error: ") + e.what());
+    }
+}
+
+int bad_global_option(std::string_view arg) {
+    std::fprintf(stderr, "%s: unknown option '%.*s'%s\n", kProg, static_cast<int>(arg.size()), arg.data(),
+                 cli::did_you_mean(arg, {"--help", "--version"}).c_str());
+    print_main_usage(stderr);
+    return cli::kExitUsage;
+}
+
+}  // namespace
+
+int main_(int argc, char **argv) {
+    int i = 1;
+    for (; i < argc; ++i) {                       // global options, before COMMAND
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h") {
+            print_main_help();
+            return cli::kExitOk;
+        }
+        if (a == "--version" || a == "-V") {
+            std::printf("%s %s (GiNaC %d.%d.%d)\n", kProg, RAILSYM_VERSION, GINACLIB_MAJOR_VERSION,
+                        GINACLIB_MINOR_VERSION, GINACLIB_MICRO_VERSION);
+            return cli::kExitOk;
+        }
+        if (a == "--") {
+            ++i;
+            break;
+        }
+        if (a.size() > 1 && a[0] == '-') return bad_global_option(a);
+        break;
+    }
+    if (i >= argc) {
+        std::fprintf(stderr, "%s: missing command\n", kProg);
+        print_main_usage(stderr);
+        std::fprintf(stderr, "Run '%s --help' for the list of commands.\n", kProg);
+        return cli::kExitUsage;
+    }
+    const std::string_view name = argv[i];
+    if (name == "help") {                          // railsym help [COMMAND]
+        if (i + 1 >= argc) {
+            print_main_help();
+            return cli::kExitOk;
+        }
+        const Command *c = find_command(argv[i + 1]);
+        if (!c) return unknown_command(argv[i + 1]);
+        print_command_help(*c);
+        return cli::kExitOk;
+    }
+    const Command *c = find_command(name);
+    if (!c) return unknown_command(name);
+    return run_command(*c, argc - i, argv + i);
+}
+
+}  // namespace railsym
+
+int main(int argc, char **argv) {
+    const int status = railsym::main_(argc, argv);
+    // A write error on stdout (a full disk, a closed pipe) must not pass
+    // silently as success.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "railsym: error writing to standard output\n");
+        return status == 0 ? railsym::cli::kExitUser : status;
+    }
+    return status;
+}

@@ -1,0 +1,59 @@
+// forces.hpp — force elements and the loads they put on points and bases.
+//
+// A force element (gravity, spring-damper, bushing, applied force or torque,
+// any force/torque expression) is stored as its definition; when the
+// equations are built it is turned into loads:
+//   PointLoad: a force F acting at a point — at the tree point itself, or, when
+//              a body is named, at the material point of that body that
+//              coincides with it (the load is then carried to the body's
+//              centre of mass as F plus the couple r_G_P × F, which is what
+//              "attached to the body" means for a point defined on other
+//              bases, e.g. a wheel contact point held in a non-spinning base);
+//   BaseLoad:  a torque T acting on a base (a body's base).
+// and into a potential energy (gravity, springs, bushings) for energy().
+#ifndef RAILSYM_FORCES_HPP
+#define RAILSYM_FORCES_HPP
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "vectors.hpp"
+
+namespace railsym {
+
+class System;
+
+enum class ForceKind { Gravity, SpringDamper, Bushing, Force, Torque };
+
+struct ForceElement {
+    std::string name;
+    ForceKind kind;
+    Vector vec;                    // Gravity: g; Force: F; Torque: T
+    int point = -1, body = -1;     // Force: where it acts (body -1: the tree point)
+    int base = -1;                 // Torque: the base it acts on
+    int reaction_point = -1, reaction_body = -1, reaction_base = -1;   // −F / −T, optional
+    int p1 = -1, p2 = -1, body1 = -1, body2 = -1;                      // SpringDamper
+    Ex k, c, L0;                                                       // SpringDamper
+    int f1 = -1, f2 = -1;                                              // Bushing frames
+    std::array<Ex, 6> kb, cb;      // Bushing: stiffness/damping, x y z then rx ry rz
+};
+
+struct PointLoad {
+    int point;
+    int body;      // -1: the tree point; else the body's material point there
+    Vector F;
+};
+struct BaseLoad {
+    int base;
+    Vector T;
+};
+
+// Appends the loads of one element.
+void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl, std::vector<BaseLoad> &bl);
+// Its potential energy (zero for non-conservative elements).
+Ex force_potential(System &sys, const ForceElement &f);
+
+}  // namespace railsym
+
+#endif

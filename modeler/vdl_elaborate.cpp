@@ -1,0 +1,877 @@
+// vdl_elaborate.cpp — typed evaluation of .vdl expressions and the
+// statements that feed them to the System.
+#include "vdl_elaborate.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "vdl_parser.hpp"
+#include "vdl_templates.hpp"
+
+namespace railsym {
+namespace vdl {
+
+namespace {
+
+// An error at a location; an empty message means "already reported" (a use
+// of a name whose definition failed), which is dropped silently.
+struct ElabError {
+    Loc loc;
+    std::string msg;
+};
+
+struct Val {
+    enum K { Scalar, RawVec, RawMat, Vec, Ten, Point, Base, Frame, Body, Axis, Str, List } k = Scalar;
+    Ex s;
+    V3 v;
+    M3 m;
+    Vector vec;
+    Tensor ten;
+    std::string name;    // Point: the point (or parent when offset); Base, Frame, Body: the name; Str: text
+    std::string base;    // unnamed Frame (`P in B`): the base
+    std::string fpoint;  // unnamed Frame: the point (offset in `off` when has_off)
+    bool has_off = false;
+    Vector off;          // Point: offset from `name`; unnamed Frame: from `fpoint`
+    railsym::Axis axis = railsym::Axis::X;
+    std::vector<Ex> list;   // List: scalars (bushing stiffnesses)
+};
+
+const char *kind_text(Val::K k) {
+    switch (k) {
+    case Val::Scalar: return "a scalar";
+    case Val::RawVec: return "a vector without a base";
+    case Val::RawMat: return "a matrix without a base";
+    case Val::Vec: return "a vector";
+    case Val::Ten: return "a tensor";
+    case Val::Point: return "a point";
+    case Val::Base: return "a base";
+    case Val::Frame: return "a frame";
+    case Val::Body: return "a body";
+    case Val::Axis: return "an axis";
+    case Val::Str: return "a string";
+    case Val::List: return "a list";
+    }
+    return "?";
+}
+
+std::string describe_val(const Val &v) {
+    std::string s = kind_text(v.k);
+    if ((v.k == Val::Point && !v.has_off) || v.k == Val::Base || v.k == Val::Body ||
+        (v.k == Val::Frame && !v.name.empty()))
+        s += " '" + v.name + "'";
+    return s;
+}
+
+// Exact rational value of a decimal literal ("1.25e-3" -> 1/800).
+GiNaC::numeric parse_number(const std::string &t, Loc at) {
+    std::string digits;
+    long exp10 = 0;
+    size_t i = 0;
+    for (; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) digits += t[i];
+    if (i < t.size() && t[i] == '.') {
+        for (++i; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) {
+            digits += t[i];
+            --exp10;
+        }
+    }
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        bool neg = false;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-')) neg = t[i++] == '-';
+        long e = 0;
+        for (; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) {
+            e = e * 10 + (t[i] - '0');
+            if (e > 100000) break;
+        }
+        exp10 += neg ? -e : e;
+    }
+    size_t nz = digits.find_first_not_of('0');
+    digits = nz == std::string::npos ? "0" : digits.substr(nz);
+    if (digits.size() > 400 || std::labs(exp10) > 400)
+        throw ElabError{at, "the number " + t + " is out of range (at most 400 digits and exponents within ±400)"};
+    GiNaC::numeric mant(digits.c_str());
+    GiNaC::numeric scale = GiNaC::numeric(10).power(GiNaC::numeric(std::labs(exp10)));
+    return exp10 >= 0 ? mant * scale : mant / scale;
+}
+
+class Elaborator {
+public:
+    Elaborator(System &sys, Diagnostics &d, ModelInfo *info) : sys_(sys), st_(sys.store()), d_(d), info_(info) {
+        for (const char *n : {"ground", "O", "t", "pi"}) builtin_.insert(n);
+    }
+
+    void run(const std::vector<StmtP> &stmts) {
+        for (const auto &s : stmts) {
+            cur_ = s.get();
+            try {
+                statement(*s);
+            } catch (const ElabError &e) {
+                fail_stmt(*s);
+                if (!e.msg.empty()) report(*s, e.loc, e.msg);
+            } catch (const ModelError &e) {
+                fail_stmt(*s);
+                report(*s, s->decls.empty() ? s->loc : s->decls[0].loc, e.what());
+            } catch (const AlgebraError &e) {
+                fail_stmt(*s);
+                report(*s, s->loc, std::string("invalid arithmetic: ") + e.what());
+            } catch (const std::invalid_argument &e) {
+                fail_stmt(*s);
+                report(*s, s->loc, e.what());
+            }
+        }
+    }
+
+private:
+    System &sys_;
+    Store &st_;
+    Diagnostics &d_;
+    ModelInfo *info_;
+    const Stmt *cur_ = nullptr;
+    std::map<std::string, Loc> declared_;        // every name declared so far
+    std::set<std::string> failed_;               // names whose definition failed
+    std::set<std::string> builtin_;
+    std::map<std::string, Ex> scalars_;          // outputs and constraints by name
+    int gravity_count_ = 0;
+
+    void report(const Stmt &s, Loc at, const std::string &msg) {
+        d_.error(at, msg);
+        for (auto it = s.trace.rbegin(); it != s.trace.rend(); ++it)
+            d_.note(it->use_loc, "in instance '" + it->instance + "' of template '" + it->templ + "'");
+    }
+    void fail_stmt(const Stmt &s) {
+        for (const auto &dc : s.decls)
+            if (!dc.name.empty()) failed_.insert(dc.name);
+    }
+
+    // ---- names ----
+    void declare(const Decl &dc, const std::string &name) {
+        if (builtin_.count(name))
+            throw ElabError{dc.loc, "'" + name + "' is a built-in name (" +
+                                        (name == "ground" ? std::string("the ground base and frame")
+                                         : name == "O"    ? std::string("the origin point")
+                                         : name == "t"    ? std::string("time")
+                                                          : std::string("the constant pi")) +
+                                        ") and cannot be redefined"};
+        auto it = declared_.find(name);
+        if (it != declared_.end()) {
+            report(*cur_, dc.loc, "'" + name + "' is already defined");
+            d_.note(it->second, "previous definition of '" + name + "'");
+            throw ElabError{dc.loc, ""};
+        }
+        declared_[name] = dc.loc;
+    }
+
+    std::vector<std::string> known_names() const {
+        std::vector<std::string> v;
+        for (const auto &kv : declared_) v.push_back(kv.first);
+        for (const auto &b : builtin_) v.push_back(b);
+        return v;
+    }
+
+    Val lookup(const Expr &e) {
+        const std::string &n = e.text;
+        if (failed_.count(n)) throw ElabError{e.loc, ""};
+        Val v;
+        if (n == "t") {
+            v.s = sys_.time();
+            return v;
+        }
+        if (n == "pi") {
+            v.s = st_.num(M_PI);
+            return v;
+        }
+        auto sc = scalars_.find(n);
+        if (sc != scalars_.end()) {
+            v.s = sc->second;
+            return v;
+        }
+        if (st_.has_symbol(n)) {   // parameters, coordinates and their rates (NAME_d, NAME_dd), ...
+            v.s = st_.find_symbol(n);
+            return v;
+        }
+        std::string k = sys_.kind_of(n);
+        v.name = n;
+        if (k == "base") {
+            v.k = Val::Base;
+            return v;
+        }
+        if (k == "point") {
+            v.k = Val::Point;
+            return v;
+        }
+        if (k == "frame") {
+            v.k = Val::Frame;
+            return v;
+        }
+        if (k == "body") {
+            v.k = Val::Body;
+            return v;
+        }
+        if (!k.empty()) throw ElabError{e.loc, "'" + n + "' is a " + k + " and cannot be used in an expression"};
+        std::string hint;
+        size_t dot = n.find('.');
+        if (dot != std::string::npos && !has_prefix(n.substr(0, dot + 1)))
+            hint = " (no template instance is named '" + n.substr(0, dot) + "')";
+        throw ElabError{e.loc, "unknown name '" + n + "'" + hint + suggestion(n, known_names())};
+    }
+    bool has_prefix(const std::string &p) const {
+        auto it = declared_.lower_bound(p);
+        return it != declared_.end() && it->first.compare(0, p.size(), p) == 0;
+    }
+
+    // ---- conversions ----
+    [[noreturn]] void type_error(const Expr &e, const Val &v, const std::string &want) {
+        std::string extra;
+        if (v.k == Val::RawVec) extra = "; give it a base: " + expr_str(e) + " in BASE";
+        if (v.k == Val::RawMat) extra = "; give it a base: " + expr_str(e) + " in BASE";
+        if (e.kind == Expr::Num) throw ElabError{e.loc, "expected " + want + ", found the number " + e.text};
+        throw ElabError{e.loc, "expected " + want + ", found " + describe_val(v) + extra};
+    }
+    Ex scalar(const Expr &e) {
+        Val v = eval(e);
+        if (v.k != Val::Scalar) type_error(e, v, "a scalar");
+        return v.s;
+    }
+    Vector vector(const Expr &e) {
+        Val v = eval(e);
+        if (v.k != Val::Vec) type_error(e, v, "a vector with a base ([x, y, z] in BASE)");
+        return v.vec;
+    }
+    std::string base_name(const Expr &e) {
+        Val v = eval(e);
+        if (v.k != Val::Base) type_error(e, v, "a base");
+        return v.name;
+    }
+    std::string body_name(const Expr &e) {
+        Val v = eval(e);
+        if (v.k != Val::Body) type_error(e, v, "a body");
+        return v.name;
+    }
+    // A point name; a point with an offset becomes a hidden point `hidden`.
+    std::string point_name(const Expr &e, const std::string &hidden) {
+        Val v = eval(e);
+        if (v.k != Val::Point) type_error(e, v, "a point");
+        return materialize(v, hidden);
+    }
+    std::string materialize(const Val &v, const std::string &hidden) {
+        if (!v.has_off) return v.name;
+        sys_.add_point(hidden, v.name, v.off);
+        return hidden;
+    }
+    // A frame name: a named frame, "ground", or `P in B` (a hidden frame).
+    std::string frame_name(const Expr &e, const std::string &hidden) {
+        Val v = eval(e);
+        if (v.k == Val::Base && v.name == "ground") return "ground";
+        if (v.k != Val::Frame) type_error(e, v, "a frame (a frame name or POINT in BASE)");
+        if (!v.name.empty()) return v.name;
+        return make_frame_named(v, hidden);
+    }
+    // Defines frame `name` from an unnamed frame value (POINT in BASE).
+    std::string make_frame_named(const Val &v, const std::string &name) {
+        std::string point = v.fpoint;
+        if (v.has_off) {
+            point = name + "/point";
+            sys_.add_point(point, v.fpoint, v.off);
+        }
+        sys_.add_frame(name, point, v.base);
+        return name;
+    }
+
+    // ---- expressions ----
+    Val scal(Ex s) {
+        Val v;
+        v.s = s;
+        return v;
+    }
+    Val vecv(const Vector &x) {
+        Val v;
+        v.k = Val::Vec;
+        v.vec = x;
+        return v;
+    }
+
+    Val eval(const Expr &e) {
+        switch (e.kind) {
+        case Expr::Num: return scal(st_.num(parse_number(e.text, e.loc)));
+        case Expr::Name: return lookup(e);
+        case Expr::Str: {
+            Val v;
+            v.k = Val::Str;
+            v.name = e.text;
+            return v;
+        }
+        case Expr::Axis:
+            throw ElabError{e.loc, "'" + e.text + "' names an axis only as the second argument of rotate()"};
+        case Expr::Neg: {
+            Val a = eval(*e.args[0]);
+            if (a.k == Val::Scalar) return scal(-a.s);
+            if (a.k == Val::Vec) return vecv(-a.vec);
+            type_error(*e.args[0], a, "a scalar or a vector after '-'");
+        }
+        case Expr::Add:
+        case Expr::Sub: return add_sub(e);
+        case Expr::Mul: return mul(e);
+        case Expr::Div: {
+            Val a = eval(*e.args[0]);
+            Ex b = scalar(*e.args[1]);
+            if (b.is_zero()) throw ElabError{e.loc, "division by zero"};
+            if (a.k == Val::Scalar) return scal(a.s / b);
+            if (a.k == Val::Vec) return vecv(a.vec / b);
+            type_error(*e.args[0], a, "a scalar or a vector before '/'");
+        }
+        case Expr::Pow: {
+            Ex b = scalar(*e.args[0]);
+            Ex x = scalar(*e.args[1]);
+            if (!x.is_number())
+                throw ElabError{e.args[1]->loc, "the exponent must be a constant number (write exp(y*log(x)) for x^y)"};
+            const GiNaC::numeric &r = st_.number(x.id());
+            if (!r.is_rational()) throw ElabError{e.args[1]->loc, "the exponent must be a rational number"};
+            if (r.is_integer() && GiNaC::abs(r) > 1000) throw ElabError{e.args[1]->loc, "the exponent is too large"};
+            return scal(st_.pow(b, r));
+        }
+        case Expr::Call: return call(e);
+        case Expr::List: return list(e);
+        case Expr::In: return in(e);
+        }
+        throw ElabError{e.loc, "unsupported expression"};
+    }
+
+    Val add_sub(const Expr &e) {
+        bool sub = e.kind == Expr::Sub;
+        Val a = eval(*e.args[0]);
+        Val b = eval(*e.args[1]);
+        if (a.k == Val::Scalar && b.k == Val::Scalar) return scal(sub ? a.s - b.s : a.s + b.s);
+        if (a.k == Val::Vec && b.k == Val::Vec) return vecv(sub ? a.vec - b.vec : a.vec + b.vec);
+        if (a.k == Val::Point && b.k == Val::Vec) {
+            Vector d = sub ? -b.vec : b.vec;
+            a.off = a.has_off ? a.off + d : d;
+            a.has_off = true;
+            return a;
+        }
+        if (a.k == Val::Point && b.k == Val::Point && sub) {
+            // Q - P: the position vector from P to Q, in ground.
+            std::string p = materialize(b, fresh("point")), q = materialize(a, fresh("point"));
+            return vecv(sys_.position(p, q, "ground"));
+        }
+        std::string op = sub ? "-" : "+";
+        if (a.k == Val::Scalar && b.k == Val::Vec)
+            throw ElabError{e.loc, "cannot " + std::string(sub ? "subtract a vector from" : "add a vector to") + " a scalar"};
+        if (b.k == Val::RawVec || b.k == Val::RawMat) type_error(*e.args[1], b, "a vector with a base");
+        if (a.k == Val::RawVec || a.k == Val::RawMat) type_error(*e.args[0], a, "a vector with a base");
+        throw ElabError{e.loc, "cannot apply '" + op + "' to " + describe_val(a) + " and " + describe_val(b)};
+    }
+
+    Val mul(const Expr &e) {
+        Val a = eval(*e.args[0]);
+        Val b = eval(*e.args[1]);
+        if (a.k == Val::Scalar && b.k == Val::Scalar) return scal(a.s * b.s);
+        if (a.k == Val::Scalar && b.k == Val::Vec) return vecv(a.s * b.vec);
+        if (a.k == Val::Vec && b.k == Val::Scalar) return vecv(b.s * a.vec);
+        if (a.k == Val::Ten && b.k == Val::Vec) return vecv(a.ten * b.vec);
+        if (a.k == Val::Scalar && (b.k == Val::RawVec || b.k == Val::RawMat)) {
+            for (auto &x : b.v) x = a.s * x;
+            for (auto &r : b.m)
+                for (auto &x : r) x = a.s * x;
+            return b;
+        }
+        if (a.k == Val::Scalar && b.k == Val::Ten) {
+            for (auto &r : b.ten.m)
+                for (auto &x : r) x = a.s * x;
+            return b;
+        }
+        if (a.k == Val::Vec && b.k == Val::Vec)
+            throw ElabError{e.loc, "'*' between two vectors is ambiguous: write dot(u, v) or cross(u, v)"};
+        throw ElabError{e.loc, "cannot multiply " + describe_val(a) + " by " + describe_val(b)};
+    }
+
+    Val list(const Expr &e) {
+        Val v;
+        bool all_lists = true, any_list = false;
+        for (const auto &x : e.args) {
+            all_lists = all_lists && x->kind == Expr::List;
+            any_list = any_list || x->kind == Expr::List;
+        }
+        if (any_list && !all_lists) throw ElabError{e.loc, "a matrix is written [[a, b, c], [d, e, f], [g, h, i]]"};
+        if (all_lists) {
+            if (e.args.size() != 3) throw ElabError{e.loc, "a matrix needs 3 rows, found " + std::to_string(e.args.size())};
+            v.k = Val::RawMat;
+            for (int i = 0; i < 3; ++i) {
+                const Expr &row = *e.args[i];
+                if (row.args.size() != 3)
+                    throw ElabError{row.loc, "a matrix row needs 3 entries, found " + std::to_string(row.args.size())};
+                for (int j = 0; j < 3; ++j) v.m[i][j] = scalar(*row.args[j]);
+            }
+            return v;
+        }
+        for (const auto &x : e.args) v.list.push_back(scalar(*x));
+        if (v.list.size() == 3) {
+            v.k = Val::RawVec;
+            v.v = V3{v.list[0], v.list[1], v.list[2]};
+        } else {
+            v.k = Val::List;
+        }
+        return v;
+    }
+
+    Val in(const Expr &e) {
+        Val x = eval(*e.args[0]);
+        std::string b = base_name(*e.args[1]);
+        int bi = sys_.base(b);
+        switch (x.k) {
+        case Val::RawVec: return vecv(sys_.vec(x.v, b));
+        case Val::RawMat: {
+            Val v;
+            v.k = Val::Ten;
+            v.ten = sys_.tensor(x.m, b);
+            return v;
+        }
+        case Val::Vec: return vecv(x.vec.in(bi));
+        case Val::Ten: x.ten = x.ten.in(bi); return x;
+        case Val::Point: {
+            Val f;   // an unnamed frame: the point (and offset) plus the base
+            f.k = Val::Frame;
+            f.fpoint = x.name;
+            f.has_off = x.has_off;
+            f.off = x.off;
+            f.base = b;
+            return f;
+        }
+        case Val::List:
+            throw ElabError{e.args[0]->loc, "a vector in a base has 3 components, found " + std::to_string(x.list.size())};
+        default: type_error(*e.args[0], x, "a vector, a tensor or a point before 'in'");
+        }
+    }
+    Val call(const Expr &e) {
+        const std::string &f = e.text;
+        auto argc = [&](size_t lo, size_t hi) {
+            if (e.args.size() < lo || e.args.size() > hi) {
+                std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi);
+                throw ElabError{e.loc, f + "() takes " + want + " argument" + (hi == 1 ? "" : "s") + ", " +
+                                           std::to_string(e.args.size()) + " given"};
+            }
+        };
+        static const std::map<std::string, Op> unary = {{"sin", Op::Sin},   {"cos", Op::Cos}, {"tan", Op::Tan},
+                                                        {"sqrt", Op::Sqrt}, {"exp", Op::Exp}, {"log", Op::Log},
+                                                        {"abs", Op::Abs}};
+        auto u = unary.find(f);
+        if (u != unary.end()) {
+            argc(1, 1);
+            Ex a = scalar(*e.args[0]);
+            if (f == "abs") {
+                Val v = scal(st_.fn(Op::Abs, a));
+                return v;
+            }
+            return scal(st_.fn(u->second, a));
+        }
+        if (f == "atan2") {
+            argc(2, 2);
+            return scal(st_.atan2(scalar(*e.args[0]), scalar(*e.args[1])));
+        }
+        if (f == "dt") {
+            argc(1, 1);
+            Val a = eval(*e.args[0]);
+            if (a.k == Val::Scalar) return scal(st_.dt(a.s));
+            if (a.k == Val::Vec) return vecv(dt_in_base(a.vec));
+            type_error(*e.args[0], a, "a scalar or a vector");
+        }
+        if (f == "dot" || f == "cross") {
+            argc(2, 2);
+            Vector a = vector(*e.args[0]), b = vector(*e.args[1]);
+            return f == "dot" ? scal(railsym::dot(a, b)) : vecv(railsym::cross(a, b));
+        }
+        if (f == "norm") {
+            argc(1, 1);
+            return scal(railsym::norm(vector(*e.args[0])));
+        }
+        if (f == "x" || f == "y" || f == "z") {
+            argc(1, 1);
+            Vector a = vector(*e.args[0]);
+            return scal(a[f == "x" ? 0 : f == "y" ? 1 : 2]);
+        }
+        if (f == "ex" || f == "ey" || f == "ez") {
+            argc(1, 1);
+            std::string b = base_name(*e.args[0]);
+            Ex z = st_.zero(), o = st_.one();
+            return vecv(sys_.vec(f == "ex" ? o : z, f == "ey" ? o : z, f == "ez" ? o : z, b));
+        }
+        if (f == "pos") {
+            argc(2, 2);
+            std::string p = point_name(*e.args[0], fresh("point")), q = point_name(*e.args[1], fresh("point"));
+            return vecv(sys_.position(p, q, "ground"));
+        }
+        if (f == "vel" || f == "acc") {
+            argc(1, 2);
+            std::string p = point_name(*e.args[0], fresh("point"));
+            std::string fr = e.args.size() > 1 ? frame_name(*e.args[1], fresh("frame")) : "ground";
+            return vecv(f == "vel" ? sys_.velocity(p, fr) : sys_.acceleration(p, fr));
+        }
+        if (f == "omega" || f == "alpha") {
+            argc(1, 2);
+            std::string b = base_or_body_base(*e.args[0]);
+            std::string rel = e.args.size() > 1 ? base_or_body_base(*e.args[1]) : "ground";
+            return vecv(f == "omega" ? sys_.omega(b, rel) : sys_.alpha(b, rel));
+        }
+        if (f == "diag") {
+            argc(3, 3);
+            Val v;
+            v.k = Val::RawMat;
+            v.m = m3_diag(scalar(*e.args[0]), scalar(*e.args[1]), scalar(*e.args[2]));
+            return v;
+        }
+        if (f == "rotate" || f == "euler" || f == "matrix")
+            throw ElabError{e.loc, f + "() defines a base; use it as 'base NAME = " + f + "(...)'"};
+        static const std::vector<std::string> fns = {"sin", "cos", "tan", "sqrt", "exp", "log", "abs", "atan2",
+                                                     "dt", "dot", "cross", "norm", "x", "y", "z", "ex", "ey", "ez",
+                                                     "pos", "vel", "acc", "omega", "alpha", "diag", "rotate",
+                                                     "euler", "matrix"};
+        throw ElabError{e.loc, "unknown function '" + f + "'" + suggestion(f, fns)};
+    }
+
+    std::string base_or_body_base(const Expr &e) {
+        Val v = eval(e);
+        if (v.k == Val::Base) return v.name;
+        if (v.k == Val::Body) return sys_.bases().name(sys_.bodies()[sys_.body(v.name)].base);
+        type_error(e, v, "a base or a body");
+    }
+
+    int hidden_ = 0;
+    std::string fresh(const std::string &what) {
+        std::string owner = cur_ && !cur_->decls.empty() && !cur_->decls[0].name.empty() ? cur_->decls[0].name : "anon";
+        return owner + "/" + what + std::to_string(++hidden_);
+    }
+
+    // ---- statements ----
+    double constant(const Expr &e, const char *what) {
+        Ex v = scalar(e);
+        KindSet allowed = kind_bit(SymKind::Param) | kind_bit(SymKind::Const);
+        if (v.kinds() & ~allowed)
+            throw ElabError{e.loc, std::string("the ") + what +
+                                       " must be a constant: numbers and parameters only (it is evaluated once, with "
+                                       "the parameters' defaults)"};
+        double x = st_.eval(v, sys_.defaults());
+        if (!std::isfinite(x)) throw ElabError{e.loc, std::string("the ") + what + " is not a finite number"};
+        return x;
+    }
+
+    const std::vector<ExprP> &need(const Stmt &s, const char *kw) {
+        const auto *c = s.clause(kw);
+        if (!c)
+            throw ElabError{s.decls[0].loc, std::string(stmt_keyword(s.kind)) + " '" + s.decls[0].name + "' needs '" +
+                                               kw + " ...'"};
+        return *c;
+    }
+    const Expr *opt(const Stmt &s, const char *kw, size_t i = 0) {
+        const auto *c = s.clause(kw);
+        return c ? (*c)[i].get() : nullptr;
+    }
+
+    void statement(const Stmt &s) {
+        switch (s.kind) {
+        case Stmt::Param:
+        case Stmt::Coord:
+        case Stmt::Aux:
+        case Stmt::Input: symbols(s); return;
+        case Stmt::Base: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            define_base(dc.name, *dc.value, 0);
+            return;
+        }
+        case Stmt::Point: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            Val v = eval(*dc.value);
+            if (v.k != Val::Point) type_error(*dc.value, v, "a point (PARENT + [x, y, z] in BASE)");
+            Vector off = v.has_off ? v.off : sys_.vec(st_.zero(), st_.zero(), st_.zero(), "ground");
+            sys_.add_point(dc.name, v.name, off);
+            return;
+        }
+        case Stmt::Frame: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            Val v = eval(*dc.value);
+            if (v.k != Val::Frame || !v.name.empty()) type_error(*dc.value, v, "POINT in BASE");
+            make_frame_named(v, dc.name);
+            return;
+        }
+        case Stmt::Body: body(s); return;
+        case Stmt::Gravity: {
+            Vector g = vector(*s.decls[0].value);
+            ++gravity_count_;
+            sys_.add_gravity(g, gravity_count_ == 1 ? "gravity" : "gravity" + std::to_string(gravity_count_));
+            return;
+        }
+        case Stmt::Spring: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            const auto &bt = need(s, "between");
+            std::string p1 = point_name(*bt[0], dc.name + "/p1"), p2 = point_name(*bt[1], dc.name + "/p2");
+            Ex k = scalar(*need(s, "k")[0]);
+            Ex c = opt(s, "c") ? scalar(*opt(s, "c")) : st_.zero();
+            Ex L0 = opt(s, "length") ? scalar(*opt(s, "length")) : st_.zero();
+            std::string b1 = opt(s, "of1") ? body_name(*opt(s, "of1")) : "";
+            std::string b2 = opt(s, "of2") ? body_name(*opt(s, "of2")) : "";
+            sys_.add_spring_damper(dc.name, p1, p2, k, c, L0, b1, b2);
+            return;
+        }
+        case Stmt::Bushing: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            const auto &bt = need(s, "between");
+            std::string f1 = frame_name(*bt[0], dc.name + "/f1"), f2 = frame_name(*bt[1], dc.name + "/f2");
+            std::array<Ex, 6> k = six(*need(s, "k")[0], "k");
+            std::array<Ex, 6> c;
+            if (opt(s, "c"))
+                c = six(*opt(s, "c"), "c");
+            else
+                c.fill(st_.zero());
+            std::string b1 = opt(s, "of1") ? body_name(*opt(s, "of1")) : "";
+            std::string b2 = opt(s, "of2") ? body_name(*opt(s, "of2")) : "";
+            sys_.add_bushing(dc.name, f1, f2, k, c, b1, b2);
+            return;
+        }
+        case Stmt::Force: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            if (!dc.value) throw ElabError{dc.loc, "force '" + dc.name + "' needs its value: = [fx, fy, fz] in BASE"};
+            std::string body = opt(s, "on") ? body_name(*opt(s, "on")) : "";
+            std::string p = point_name(*need(s, "at")[0], dc.name + "/at");
+            Vector F = vector(*dc.value);
+            std::string rb = opt(s, "reaction") ? body_name(*opt(s, "reaction")) : "";
+            std::string rp = opt(s, "reaction_at") ? point_name(*opt(s, "reaction_at"), dc.name + "/reaction_at")
+                             : rb.empty()           ? ""
+                                                    : p;
+            sys_.add_force(dc.name, p, F, body, rp, rb);
+            return;
+        }
+        case Stmt::Torque: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            if (!dc.value) throw ElabError{dc.loc, "torque '" + dc.name + "' needs its value: = [tx, ty, tz] in BASE"};
+            std::string on = body_or_base(*need(s, "on")[0]);
+            Vector T = vector(*dc.value);
+            std::string r = opt(s, "reaction") ? body_or_base(*opt(s, "reaction")) : "";
+            sys_.add_torque(dc.name, on, T, r);
+            return;
+        }
+        case Stmt::Constraint:
+        case Stmt::Output: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            Val v = eval(*dc.value);
+            bool con = s.kind == Stmt::Constraint;
+            if (v.k == Val::Scalar) {
+                if (con) {
+                    KindSet moving = kind_bit(SymKind::Coord) | kind_bit(SymKind::Aux) | kind_bit(SymKind::Time);
+                    if (!(v.s.kinds() & moving))
+                        throw ElabError{dc.value->loc, "constraint '" + dc.name +
+                                                           "' does not depend on any coordinate or on time"};
+                    sys_.add_constraint(dc.name, v.s);
+                } else {
+                    sys_.add_output(dc.name, v.s);
+                }
+                scalars_[dc.name] = v.s;
+                return;
+            }
+            if (v.k != Val::Vec) type_error(*dc.value, v, "a scalar or a vector");
+            // A vector: one equation (or output) per component, named NAME.x
+            // NAME.y NAME.z; constraint components that are identically zero
+            // are left out (a planar loop closes with two equations).
+            static const char *comp[3] = {"x", "y", "z"};
+            int added = 0;
+            for (int i = 0; i < 3; ++i) {
+                std::string n = dc.name + "." + comp[i];
+                if (con && v.vec[i].is_number()) {
+                    if (v.vec[i].is_zero()) continue;
+                    throw ElabError{dc.value->loc, "component " + std::string(comp[i]) + " of constraint '" +
+                                                       dc.name + "' is the constant " + v.vec[i].str()};
+                }
+                if (con)
+                    sys_.add_constraint(n, v.vec[i]);
+                else
+                    sys_.add_output(n, v.vec[i]);
+                scalars_[n] = v.vec[i];
+                declared_[n] = dc.loc;
+                ++added;
+            }
+            if (con && added == 0)
+                throw ElabError{dc.value->loc, "constraint '" + dc.name + "' is identically zero"};
+            return;
+        }
+        case Stmt::Contact: {
+            const Decl &dc = s.decls[0];
+            declare(dc, dc.name);
+            throw ElabError{s.loc, "contact elements arrive with the wheel-rail contact issue: 'contact " + dc.name +
+                                       "' is valid syntax but cannot be compiled yet"};
+        }
+        case Stmt::Template:
+        case Stmt::Use: return;   // expanded before elaboration
+        }
+    }
+
+    std::string body_or_base(const Expr &e) {
+        Val v = eval(e);
+        if (v.k == Val::Base || v.k == Val::Body) return v.name;
+        type_error(e, v, "a body or a base");
+    }
+
+    std::array<Ex, 6> six(const Expr &e, const char *what) {
+        Val v = eval(e);
+        if (v.k != Val::List || v.list.size() != 6) {
+            if (v.k == Val::List || v.k == Val::RawVec)
+                throw ElabError{e.loc, std::string("'") + what + "' of a bushing has 6 entries [x, y, z, rx, ry, rz], found " +
+                                           std::to_string(v.list.size())};
+            type_error(e, v, "6 entries [x, y, z, rx, ry, rz]");
+        }
+        return std::array<Ex, 6>{v.list[0], v.list[1], v.list[2], v.list[3], v.list[4], v.list[5]};
+    }
+
+    void symbols(const Stmt &s) {
+        for (const auto &dc : s.decls) {
+            try {
+                declare(dc, dc.name);
+                double x = dc.value ? constant(*dc.value, s.kind == Stmt::Param || s.kind == Stmt::Input
+                                                              ? "default value"
+                                                              : "initial value")
+                                    : 0.0;
+                SymbolInfo info{dc.name, x, s.comment};
+                switch (s.kind) {
+                case Stmt::Param: sys_.param(dc.name, x); if (info_) info_->params.push_back(info); break;
+                case Stmt::Coord:
+                    declare_rates(sys_.coord(dc.name, x), dc.loc);
+                    if (info_) info_->coords.push_back(info);
+                    break;
+                case Stmt::Aux:
+                    declare_rates(sys_.aux(dc.name, x), dc.loc);
+                    if (info_) info_->aux.push_back(info);
+                    break;
+                default: sys_.input(dc.name, x); if (info_) info_->inputs.push_back(info); break;
+                }
+            } catch (const ElabError &e) {
+                failed_.insert(dc.name);
+                if (!e.msg.empty()) report(s, e.loc, e.msg);
+            } catch (const std::exception &e) {
+                failed_.insert(dc.name);
+                report(s, dc.loc, e.what());
+            }
+        }
+    }
+
+    // The velocity and acceleration symbols of a coordinate are names too
+    // (the store calls them NAME_d and NAME_dd).
+    void declare_rates(Ex q, Loc at) {
+        Ex v = st_.dot(q);
+        declared_[st_.sym(v.id()).name] = at;
+        declared_[st_.sym(st_.dot(v).id()).name] = at;
+    }
+
+    // base NAME = rotate(PARENT, AXIS, ANGLE) | euler(PARENT, e0, e1, e2, e3)
+    //           | matrix(PARENT, [[...], [...], [...]]); PARENT may itself be
+    // one of these calls, which defines a hidden intermediate base NAME/1, ...
+    std::string define_base(const std::string &name, const Expr &e, int depth) {
+        if (e.kind != Expr::Call || (e.text != "rotate" && e.text != "euler" && e.text != "matrix")) {
+            Val v = eval(e);
+            type_error(e, v, "rotate(PARENT, AXIS, ANGLE), euler(PARENT, e0, e1, e2, e3) or matrix(PARENT, [[..], [..], [..]])");
+        }
+        size_t want = e.text == "rotate" ? 3 : e.text == "euler" ? 5 : 2;
+        if (e.args.size() != want)
+            throw ElabError{e.loc, e.text + "() takes " + std::to_string(want) + " arguments, " +
+                                       std::to_string(e.args.size()) + " given"};
+        const Expr &pe = *e.args[0];
+        std::string parent = pe.kind == Expr::Call ? define_base(name + "/" + std::to_string(depth + 1), pe, depth + 1)
+                                                   : base_name(pe);
+        if (e.text == "rotate") {
+            const Expr &ax = *e.args[1];
+            Ex angle = scalar(*e.args[2]);
+            if (ax.kind == Expr::Axis) {
+                railsym::Axis a = ax.text == "x" ? railsym::Axis::X : ax.text == "y" ? railsym::Axis::Y : railsym::Axis::Z;
+                sys_.add_base(name, parent, a, angle);
+            } else {
+                Val v = eval(ax);
+                V3 axis;
+                if (v.k == Val::RawVec)
+                    axis = v.v;
+                else if (v.k == Val::Vec)
+                    axis = v.vec.in(parent).c;
+                else
+                    type_error(ax, v, "an axis: x, y, z or [ax, ay, az]");
+                sys_.add_base(name, parent, axis, angle);
+            }
+        } else if (e.text == "euler") {
+            sys_.add_base_euler(name, parent, scalar(*e.args[1]), scalar(*e.args[2]), scalar(*e.args[3]),
+                                scalar(*e.args[4]));
+        } else {
+            Val v = eval(*e.args[1]);
+            if (v.k != Val::RawMat) type_error(*e.args[1], v, "a matrix [[..], [..], [..]] (entries in the parent base)");
+            sys_.add_base_matrix(name, parent, v.m);
+        }
+        return name;
+    }
+
+    void body(const Stmt &s) {
+        const Decl &dc = s.decls[0];
+        declare(dc, dc.name);
+        Ex mass = scalar(*need(s, "mass")[0]);
+        std::string cg = point_name(*need(s, "cg")[0], dc.name + "/cg");
+        const Expr &ie = *need(s, "inertia")[0];
+        Val iv = eval(ie);
+        if (iv.k != Val::Ten) type_error(ie, iv, "an inertia tensor (diag(A, B, C) in BASE or [[..], [..], [..]] in BASE)");
+        std::string frame;
+        if (const Expr *fe = opt(s, "frame")) {
+            Val fv = eval(*fe);
+            if (fv.k == Val::Base || (fv.k == Val::Frame && !fv.name.empty()))
+                frame = fv.name;
+            else if (fv.k == Val::Frame)
+                frame = make_frame_named(fv, dc.name + "/frame");
+            else
+                type_error(*fe, fv, "a frame or a base");
+        } else {
+            frame = sys_.bases().name(iv.ten.base);
+        }
+        sys_.add_body(dc.name, mass, cg, iv.ten, frame);
+    }
+};
+
+}  // namespace
+
+bool elaborate(const std::vector<StmtP> &stmts, System &sys, Diagnostics &diags, ModelInfo *info) {
+    Elaborator el(sys, diags, info);
+    try {
+        el.run(stmts);
+    } catch (const TooManyErrors &) {
+    }
+    return diags.ok();
+}
+
+std::string model_name_of(const std::string &path) {
+    std::filesystem::path p(path);
+    return p.stem().string();
+}
+
+static bool finish(Program &prog, System &sys, Diagnostics &diags, ModelInfo *info) {
+    if (info) {
+        info->name = model_name_of(prog.main_path);
+        info->files.clear();
+        for (int i = 0; i < diags.sources().count(); ++i) info->files.push_back(diags.sources().path(i));
+    }
+    if (diags.stopped()) return false;
+    std::vector<StmtP> flat = expand_templates(prog, diags);
+    if (diags.stopped()) return false;
+    elaborate(flat, sys, diags, info);
+    return diags.ok();
+}
+
+bool load_file(const std::string &path, System &sys, Diagnostics &diags, ModelInfo *info) {
+    Program prog = parse_file(path, diags);
+    return finish(prog, sys, diags, info);
+}
+
+bool load_text(const std::string &path, const std::string &text, System &sys, Diagnostics &diags, ModelInfo *info) {
+    Program prog = parse_text(path, text, diags);
+    return finish(prog, sys, diags, info);
+}
+
+}  // namespace vdl
+}  // namespace railsym

@@ -1,0 +1,206 @@
+/* rs_csv.c — see rs_csv.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_csv.h"
+
+struct rs_csv {
+    FILE *f;
+    int ncol;
+    int status;
+    rs_var *vars;       /* ncol, when bound to a workspace    */
+    int need_outputs;
+    double *values;     /* ncol                               */
+    double *outputs;    /* n_out of the bound model           */
+};
+
+static void csv_free(rs_csv *c)
+{
+    if (c->f)
+        fclose(c->f);
+    free(c->vars);
+    free(c->values);
+    free(c->outputs);
+    free(c);
+}
+
+int rs_csv_open(rs_csv **out, const char *path, int ncol, const char *const *names,
+                char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!path || ncol < 0 || (ncol > 0 && !names)) {
+        snprintf(err, errlen, "rs_csv_open: bad arguments");
+        return RS_E_ARG;
+    }
+    rs_csv *c = calloc(1, sizeof *c);
+    if (!c || !(c->values = calloc((size_t)ncol + 1, sizeof(double)))) {
+        free(c);
+        snprintf(err, errlen, "out of memory");
+        return RS_E_NOMEM;
+    }
+    c->ncol = ncol;
+    if (!(c->f = fopen(path, "w"))) {
+        snprintf(err, errlen, "cannot write '%s'", path);
+        csv_free(c);
+        return RS_E_IO;
+    }
+    fputs("time", c->f);
+    for (int i = 0; i < ncol; i++)
+        fprintf(c->f, ",%s", names[i]);
+    fputc('\n', c->f);
+    if (fflush(c->f) != 0 || ferror(c->f)) {
+        snprintf(err, errlen, "cannot write '%s'", path);
+        csv_free(c);
+        return RS_E_IO;
+    }
+    *out = c;
+    return RS_OK;
+}
+
+int rs_csv_row(rs_csv *c, double t, const double *v)
+{
+    if (!c)
+        return RS_E_ARG;
+    fprintf(c->f, "%.17g", t);
+    for (int i = 0; i < c->ncol; i++)
+        fprintf(c->f, ",%.17g", v[i]);
+    fputc('\n', c->f);
+    if (fflush(c->f) != 0 || ferror(c->f)) {
+        if (!c->status)
+            c->status = RS_E_IO;
+        return RS_E_IO;
+    }
+    return RS_OK;
+}
+
+int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
+                   const char *const *names, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!ws) {
+        snprintf(err, errlen, "rs_csv_open_ws: workspace is NULL");
+        return RS_E_ARG;
+    }
+    const rs_model *m = rs_ws_model(ws);
+    char **defaults = NULL;
+    if (!names) {
+        /* every coordinate, velocity, multiplier and output */
+        ncol = 2 * m->n_q + m->n_phi + m->n_out;
+        defaults = calloc((size_t)ncol + 1, sizeof *defaults);
+        if (!defaults) {
+            snprintf(err, errlen, "out of memory");
+            return RS_E_NOMEM;
+        }
+        int k = 0, bad = 0;
+        for (int i = 0; i < m->n_q; i++) {
+            size_t len = strlen(m->q_names[i]) + 5;
+            if ((defaults[k] = malloc(len)))
+                snprintf(defaults[k], len, "%s", m->q_names[i]);
+            bad |= !defaults[k++];
+        }
+        for (int i = 0; i < m->n_q; i++) {
+            size_t len = strlen(m->q_names[i]) + 5;
+            if ((defaults[k] = malloc(len)))
+                snprintf(defaults[k], len, "%s_dot", m->q_names[i]);
+            bad |= !defaults[k++];
+        }
+        for (int i = 0; i < m->n_phi; i++) {
+            size_t len = strlen(m->phi_names[i]) + 8;
+            if ((defaults[k] = malloc(len)))
+                snprintf(defaults[k], len, "lambda_%s", m->phi_names[i]);
+            bad |= !defaults[k++];
+        }
+        for (int i = 0; i < m->n_out; i++) {
+            size_t len = strlen(m->output_names[i]) + 1;
+            if ((defaults[k] = malloc(len)))
+                memcpy(defaults[k], m->output_names[i], len);
+            bad |= !defaults[k++];
+        }
+        names = (const char *const *)defaults;
+        if (bad) {
+            snprintf(err, errlen, "out of memory");
+            ncol = k;
+            goto fail_nomem;
+        }
+    }
+    rs_var *vars = calloc((size_t)ncol + 1, sizeof *vars);
+    if (!vars) {
+        snprintf(err, errlen, "out of memory");
+        goto fail_nomem;
+    }
+    int need_outputs = 0;
+    for (int i = 0; i < ncol; i++) {
+        if (rs_model_find(m, names[i], &vars[i]) != RS_OK) {
+            snprintf(err, errlen, "model '%s' has no quantity named '%s' (column %d)", m->name,
+                     names[i], i + 1);
+            free(vars);
+            if (defaults)
+                for (int k = 0; k < ncol; k++)
+                    free(defaults[k]);
+            free(defaults);
+            return RS_E_NOTFOUND;
+        }
+        need_outputs |= vars[i].kind == RS_VAR_OUTPUT;
+    }
+    int st = rs_csv_open(out, path, ncol, names, err, errlen);
+    if (defaults)
+        for (int k = 0; k < ncol; k++)
+            free(defaults[k]);
+    free(defaults);
+    if (st) {
+        free(vars);
+        return st;
+    }
+    (*out)->vars = vars;
+    (*out)->need_outputs = need_outputs;
+    if (!((*out)->outputs = calloc((size_t)m->n_out + 1, sizeof(double)))) {
+        csv_free(*out);
+        *out = NULL;
+        snprintf(err, errlen, "out of memory");
+        return RS_E_NOMEM;
+    }
+    return RS_OK;
+fail_nomem:
+    if (defaults)
+        for (int k = 0; k < ncol; k++)
+            free(defaults[k]);
+    free(defaults);
+    return RS_E_NOMEM;
+}
+
+int rs_csv_write_ws(rs_csv *c, rs_ws *ws)
+{
+    if (!c || !c->vars || !ws)
+        return RS_E_ARG;
+    int st;
+    if (c->need_outputs && (st = rs_ws_outputs(ws, c->outputs))) {
+        if (!c->status)
+            c->status = st;
+        return st;
+    }
+    for (int i = 0; i < c->ncol; i++)
+        c->values[i] = rs_ws_value(ws, c->vars[i], c->outputs);
+    return rs_csv_row(c, rs_ws_time(ws), c->values);
+}
+
+int rs_csv_output(rs_ws *ws, void *ctx)
+{
+    return rs_csv_write_ws(ctx, ws) != RS_OK;
+}
+
+int rs_csv_status(const rs_csv *c) { return c ? c->status : RS_E_ARG; }
+
+int rs_csv_close(rs_csv **cp)
+{
+    if (!cp || !*cp)
+        return RS_OK;
+    rs_csv *c = *cp;
+    int st = c->status;
+    if (fclose(c->f) != 0 && !st)
+        st = RS_E_IO;
+    c->f = NULL;
+    csv_free(c);
+    *cp = NULL;
+    return st;
+}

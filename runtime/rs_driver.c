@@ -1,0 +1,298 @@
+/*
+ * rs_driver.c — see rs_driver.h.
+ *
+ * The run uses rs_run with an output interval of one step, so its callback
+ * sees every step: it writes a CSV row every `every` steps (and at the end),
+ * paces the run to the wall clock when asked, and prints progress.  The
+ * callback is cheap (a counter and one clock read) next to a step.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rs_csv.h"
+#include "rs_driver.h"
+
+void rs_run_config_default(rs_run_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->loader = RS_LOAD_TCC;
+    c->use_default_scenario = 1;
+    c->method = -1;
+    c->progress = -1;
+    c->progress_after = 2.0;
+    c->progress_every = 1.0;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+char *rs_driver_model_name(const char *dir, char *buf, size_t len)
+{
+    if (!len)
+        return buf;
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t start = n;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    size_t k = 0;
+    if (start == n || (dir[start] >= '0' && dir[start] <= '9')) {
+        const char *pre = "rs_";
+        while (*pre && k + 1 < len)
+            buf[k++] = *pre++;
+    }
+    for (size_t i = start; i < n && k + 1 < len; i++) {
+        char ch = dir[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+        buf[k++] = ok ? ch : '_';
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* State of one run, seen by the per-step callback. */
+typedef struct run_ctx {
+    const rs_run_config *c;
+    FILE *log;
+    int tty;
+    rs_csv *csv;
+    long n, every, k, rows;
+    double t0, t_end, wall0, next_progress;
+    int shown, csv_failed;
+} run_ctx;
+
+static void fmt_duration(char *buf, size_t len, double s)
+{
+    if (s < 60)
+        snprintf(buf, len, "%.0f s", s);
+    else if (s < 3600)
+        snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
+    else
+        snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+static void progress_line(run_ctx *x, double t, double wall)
+{
+    const double span = x->t_end - x->t0, done = t - x->t0;
+    char eta[32] = "?";
+    if (done > 0)
+        fmt_duration(eta, sizeof eta, wall * (span - done) / done);
+    fprintf(x->log, "%srailsym run: t = %.4g s of %.4g s (%3.0f%%), %.3gx real time, ETA %s%s",
+            x->tty ? "\r" : "", t, x->t_end, span > 0 ? 100.0 * done / span : 100.0,
+            wall > 0 ? done / wall : 0.0, eta, x->tty ? "   " : "\n");
+    fflush(x->log);
+}
+
+static int on_step(rs_ws *ws, void *vctx)
+{
+    run_ctx *x = vctx;
+    const long k = x->k++;
+    if (k % x->every == 0 || k == x->n) {
+        if (rs_csv_write_ws(x->csv, ws) != RS_OK) {
+            x->csv_failed = 1;
+            return 1;
+        }
+        x->rows++;
+    }
+    const rs_run_config *c = x->c;
+    if (!c->realtime && c->progress == 0)
+        return 0;
+    const double t = rs_ws_time(ws);
+    double wall = wall_now() - x->wall0;
+    if (c->realtime) {
+        const double ahead = (t - x->t0) - wall;
+        if (ahead > 1e-4) {
+            struct timespec ts = {(time_t)ahead, (long)((ahead - floor(ahead)) * 1e9)};
+            while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+            }
+            wall = wall_now() - x->wall0;
+        }
+    }
+    if (c->progress != 0 && wall >= x->next_progress &&
+        (c->progress == 1 || wall >= c->progress_after)) {
+        progress_line(x, t, wall);
+        x->shown = 1;
+        x->next_progress = wall + c->progress_every;
+    }
+    return 0;
+}
+
+int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_run_config *c,
+                       rs_run_report *report, char *err, size_t errlen)
+{
+    rs_run_report rep_local;
+    rs_run_report *rep = report ? report : &rep_local;
+    memset(rep, 0, sizeof *rep);
+    if (err && errlen)
+        err[0] = '\0';
+    if (!m || !c || !c->out) {
+        snprintf(err, errlen, "rs_driver_simulate: model, configuration or output path missing");
+        return rep->status = RS_E_ARG;
+    }
+    rs_scenario empty;
+    rs_scenario_init(&empty);
+    const rs_scenario *scn = scn_in ? scn_in : &empty;
+
+    rs_binding *b = NULL;
+    rs_ws *ws = NULL;
+    rs_csv *csv = NULL;
+    char msg[512];
+    int st = rs_scenario_bind(scn, m, &b, err, errlen);
+    if (st)
+        goto done;
+    rs_options opt;
+    rs_options_default(&opt);
+    rs_binding_options(b, &opt);
+    if (c->method >= 0)
+        opt.method = (rs_method)c->method;
+    if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
+        snprintf(err, errlen, "model '%s': %s", m->name, msg);
+        goto done;
+    }
+    if ((st = rs_binding_apply(b, ws, msg, sizeof msg))) {
+        snprintf(err, errlen, "model '%s': %s", m->name, msg);
+        goto done;
+    }
+    if ((st = rs_ws_init(ws))) {
+        snprintf(err, errlen, "model '%s': initial state: %s", m->name, rs_ws_error(ws));
+        goto done;
+    }
+    int ncol;
+    const char *const *cols = rs_binding_columns(b, &ncol);
+    if ((st = rs_csv_open_ws(&csv, c->out, ws, ncol, cols, msg, sizeof msg))) {
+        snprintf(err, errlen, "%s", msg);
+        goto done;
+    }
+
+    run_ctx x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    x.log = c->log ? c->log : stderr;
+    x.tty = isatty(fileno(x.log));
+    x.csv = csv;
+    const double dt = rs_binding_step(b);
+    x.t0 = rs_ws_time(ws);
+    x.t_end = x.t0 + rs_binding_duration(b);
+    x.n = lround((x.t_end - x.t0) / dt);
+    x.every = lround(rs_binding_output(b) / dt);
+    if (x.every < 1)
+        x.every = 1;
+    x.wall0 = wall_now();
+    x.next_progress = 0;
+    rep->t_start = x.t0;
+
+    st = rs_run(ws, x.t_end, dt, on_step, &x);
+
+    const double wall = wall_now() - x.wall0;
+    const rs_stats *stats = rs_ws_stats(ws);
+    rep->steps = stats->steps;
+    rep->rows = x.rows;
+    rep->t_end = rs_ws_time(ws);
+    rep->wall_s = wall;
+    rep->proj_iters_max = stats->proj_iters_max;
+    if (x.shown) {
+        if (x.tty)
+            fputc('\n', x.log);
+        fprintf(x.log, "railsym run: %ld steps to t = %.6g s in %.3g s (%.3gx real time)\n", rep->steps,
+                rep->t_end, wall, wall > 0 ? (rep->t_end - x.t0) / wall : 0.0);
+        fflush(x.log);
+    }
+    if (x.csv_failed) {
+        snprintf(err, errlen, "cannot write '%s' (disk full or file removed?): results end at t = %.6g s",
+                 c->out, rep->t_end);
+        st = RS_E_IO;
+    } else if (st < 0) {
+        snprintf(err, errlen, "model '%s': simulation failed (%s): %s; '%s' holds the results up to t = %.6g s",
+                 m->name, rs_status_name(st), rs_ws_error(ws), c->out, rep->t_end);
+    } else if (st == RS_STOPPED) {
+        snprintf(err, errlen, "model '%s': run stopped at t = %.6g s", m->name, rep->t_end);
+    }
+done:
+    if (csv) {
+        int cst = rs_csv_close(&csv);
+        if (cst && !st) {
+            snprintf(err, errlen, "cannot write '%s': the results may be incomplete", c->out);
+            st = cst;
+        }
+    }
+    rs_ws_free(&ws);
+    rs_binding_free(&b);
+    return rep->status = st;
+}
+
+/* 1 if `path` names a readable regular file. */
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    fclose(f);
+    return 1;
+}
+
+int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size_t errlen)
+{
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (!c || !c->model_dir || !c->out) {
+        snprintf(err, errlen, "rs_driver_run: model folder or output path missing");
+        return RS_E_ARG;
+    }
+    int st;
+    rs_scenario scn, top;
+    rs_scenario_init(&scn);
+    rs_scenario_init(&top);
+    char *path = NULL;
+    rs_loaded *h = NULL;
+    char name[256], msg[1024];
+
+    if (c->use_default_scenario) {
+        size_t len = strlen(c->model_dir) + sizeof "/default.scn";
+        if (!(path = malloc(len))) {
+            snprintf(err, errlen, "out of memory");
+            return RS_E_NOMEM;
+        }
+        snprintf(path, len, "%s/default.scn", c->model_dir);
+        if (file_exists(path) && (st = rs_scenario_read(path, &scn, err, errlen)))
+            goto done;
+    }
+    if (c->scenario) {
+        if ((st = rs_scenario_read(c->scenario, &top, err, errlen)))
+            goto done;
+        if ((st = rs_scenario_overlay(&scn, &top))) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    rs_load_options lo;
+    rs_load_options_default(&lo);
+    if (c->include_dir)
+        lo.include_dir = c->include_dir;
+    lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
+    if (!(h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg))) {
+        snprintf(err, errlen, "cannot load model folder '%s': %s", c->model_dir, msg);
+        st = RS_E_LOAD;
+        goto done;
+    }
+    st = rs_driver_simulate(rs_loaded_model(h), &scn, c, report, err, errlen);
+done:
+    rs_unload(&h);
+    rs_scenario_free(&scn);
+    rs_scenario_free(&top);
+    free(path);
+    if (report)
+        report->status = st;
+    return st;
+}

@@ -1,0 +1,164 @@
+/*
+ * rs_hertz.c — exact Hertz coefficients m, n and the contact ellipse.
+ *
+ * The unknown is t = ln k, k = b/a in (0, 1].  In t the function
+ * g(t) = ln(B/A)(t) − ln(B/A)* is smooth, decreasing and nearly linear
+ * (slope −3/2 near the circle, → −2 for slender ellipses), so a secant
+ * iteration kept inside a bracket converges in a handful of steps.  The
+ * bracket [−L, −L/2], L = ln(B/A)*, always holds the root because
+ * k^{-1} < B/A(k) < k^{-2} for 0 < k < 1 (the second from 2E < (1 + k²)K).
+ */
+#include "rs_hertz.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#define RS_PI 3.14159265358979323846
+
+double rs_hertz_radius(double f1, double f2)
+{
+    if (f2 == 0.0)
+        return INFINITY;
+    double q = 1.0 + f1 * f1;
+    return q * sqrt(q) / fabs(f2);
+}
+
+double rs_hertz_profile_radius(double f1, double f2)
+{
+    if (f2 == 0.0)
+        return INFINITY;
+    double q = 1.0 + f1 * f1;
+    return -q * sqrt(q) / f2;
+}
+
+void rs_hertz_curvature_sums(double R_wx, double R_wy, double R_rx,
+                             double R_ry, double *A, double *B)
+{
+    /* 1/INFINITY = 0: a straight direction adds no curvature */
+    *A = 0.5 * (1.0 / R_wx + 1.0 / R_rx);
+    *B = 0.5 * (1.0 / R_wy + 1.0 / R_ry);
+}
+
+/* B/A as a function of t = ln(b/a) < 0, with K and E of modulus
+ * e = sqrt(1 − k²).  K − E = K S and E − k² K = K (e² − S) where
+ * S = Σ 2^{j−1} c_j² is the AGM's sum; both are sums of positive terms,
+ * so the ratio keeps full precision as k → 1. */
+static double curvature_ratio(double t, double *K_out, double *E_out)
+{
+    double k = exp(t);
+    double e2 = -expm1(2.0 * t);       /* 1 − k², exact as k → 1 */
+    double a = 1.0, b = k;
+    double S = 0.5 * e2, w = 0.5;
+    for (int j = 0; j < 40; j++) {
+        double an = 0.5 * (a + b);
+        double bn = sqrt(a * b);
+        double cn = 0.5 * (a - b);
+        w *= 2.0;
+        S += w * cn * cn;
+        a = an;
+        b = bn;
+        if (cn < 1e-9 * a)          /* next terms below 1e-18 relative */
+            break;
+    }
+    double K = RS_PI / (2.0 * a);
+    if (K_out)
+        *K_out = K;
+    if (E_out)
+        *E_out = K * (1.0 - S);
+    return (e2 - S) / (k * k * S);
+}
+
+int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters)
+{
+    if (iters)
+        *iters = 0;
+    if (!isfinite(r) || !(r >= 1.0))
+        return RS_HERTZ_E_ARG;
+    if (r > RS_HERTZ_MAX_RATIO)
+        return RS_HERTZ_E_NONHERTZ;
+    if (r == 1.0) {
+        *m = 1.0;
+        *n = 1.0;
+        return RS_HERTZ_OK;
+    }
+    double L = log(r);
+    double lo = -L, hi = -0.5 * L;     /* g(lo) > 0 > g(hi) */
+    double t = -(2.0 / 3.0) * L;       /* Greenwood's b/a ≈ (A/B)^{2/3} */
+    double K = 0.0, E = 0.0;
+    double g = log(curvature_ratio(t, &K, &E)) - L;
+    double tp = t, gp = g;
+    int it = 1;
+    double slope = -1.5;               /* first step: near-circle slope */
+    while (it < RS_HERTZ_MAX_ITER) {
+        if (g == 0.0)
+            break;
+        if (g > 0.0)
+            lo = t;
+        else
+            hi = t;
+        double tn = t - g / slope;
+        if (!(tn > lo && tn < hi))     /* secant left the bracket: bisect */
+            tn = 0.5 * (lo + hi);
+        double dt = tn - t;
+        tp = t;
+        gp = g;
+        t = tn;
+        g = log(curvature_ratio(t, &K, &E)) - L;
+        it++;
+        if (fabs(dt) <= 1e-15 + 1e-13 * fabs(t))
+            break;
+        if (t != tp && g != gp)
+            slope = (g - gp) / (t - tp);
+        if (!(slope < 0.0))
+            slope = -1.5;
+    }
+    if (iters)
+        *iters = it;
+    if (it >= RS_HERTZ_MAX_ITER || !isfinite(E))
+        return RS_HERTZ_E_NOCONV;
+    double k = exp(t);
+    double mm = cbrt(2.0 * E / (RS_PI * k * k));
+    *m = mm;
+    *n = mm * k;
+    return RS_HERTZ_OK;
+}
+
+int rs_hertz_mn(double theta, double *m, double *n)
+{
+    if (!isfinite(theta) || !(theta > 0.0) || theta > 0.5 * RS_PI + 1e-15)
+        return RS_HERTZ_E_ARG;
+    /* B/A = (1 + cos θ)/(1 − cos θ) = cot²(θ/2), without cancellation */
+    double c = 1.0 / tan(0.5 * theta);
+    double r = c * c;
+    if (r < 1.0)                       /* rounding at θ = 90° */
+        r = 1.0;
+    return rs_hertz_mn_ratio(r, m, n, NULL);
+}
+
+int rs_hertz_ellipse_compute(double N, double E, double nu, double A, double B,
+                             rs_hertz_ellipse *out)
+{
+    if (!out || !isfinite(N) || !isfinite(E) || !isfinite(nu) || !isfinite(A)
+        || !isfinite(B) || !(E > 0.0) || !(nu >= 0.0) || !(nu < 0.5))
+        return RS_HERTZ_E_ARG;
+    if (N < 0.0)
+        return RS_HERTZ_E_LOAD;
+    if (!(A > 0.0) || !(B > 0.0))
+        return RS_HERTZ_E_NONHERTZ;
+    double small = A < B ? A : B, large = A < B ? B : A;
+    double m, n;
+    int rc = rs_hertz_mn_ratio(large / small, &m, &n, NULL);
+    if (rc != RS_HERTZ_OK)
+        return rc;
+    double c = cbrt(1.5 * N * (1.0 - nu * nu) / (E * (A + B)));
+    out->A = A;
+    out->B = B;
+    out->theta = acos((large - small) / (A + B));
+    out->m = m;
+    out->n = n;
+    /* the long axis m c lies along the direction of the smaller sum */
+    out->a = (A <= B ? m : n) * c;
+    out->b = (A <= B ? n : m) * c;
+    out->p0 = N > 0.0 ? 1.5 * N / (RS_PI * out->a * out->b) : 0.0;
+    return RS_HERTZ_OK;
+}

@@ -1,0 +1,65 @@
+/*
+ * rs_klu.h — private shim between the runtime and SuiteSparse KLU.
+ *
+ * Every system the runtime solves has the block form
+ *
+ *     K = [ A          s·φ_qᵀ ]      A = M (+ Δt·C later), or the identity
+ *         [ φ_q        0      ]      s = Δt (IMEX) or 1 (RK4, projections)
+ *
+ * of order n = n_q + n_phi.  Its pattern is the union of M's pattern, the
+ * diagonal of the A block, and φ_q's pattern placed twice; it is built once
+ * per workspace with index maps from each model output into K's values, so a
+ * step only scatters values and calls klu_refactor.  One KLU Symbolic object
+ * (klu_analyze, once) serves several Numeric objects (one per kind of
+ * matrix, so each keeps the pivot order that suits it).
+ *
+ * KLU's integer type is int (SuiteSparse 5.12, klu_* not klu_l_*).
+ */
+#ifndef RS_KLU_H
+#define RS_KLU_H
+
+#include <suitesparse/klu.h>
+#include "rs_ws.h"
+
+typedef struct rs_kmat {
+    int n, n_q, n_phi, nnz;
+    int *Ap, *Ai;          /* CSC pattern of K, n+1 and nnz entries        */
+    double *Ax;            /* values, nnz                                  */
+    int *map_M;            /* M value k      -> position in Ax             */
+    int *map_diag;         /* A(j,j)         -> position in Ax, n_q        */
+    int *map_G;            /* φ_q value k    -> position of (n_q+i, j)     */
+    int *map_GT;           /* φ_q value k    -> position of (j, n_q+i)     */
+    int nnz_M, nnz_G;
+    klu_common common;
+    klu_symbolic *sym;
+} rs_kmat;
+
+/* One numeric factorization of K's pattern. */
+typedef struct rs_kfac {
+    klu_numeric *num;      /* NULL until the first klu_factor              */
+    double rcond_ref;      /* rcond right after the last full factorization */
+} rs_kfac;
+
+/* Builds the pattern of K for `m` and analyzes it.  Returns RS_OK,
+ * RS_E_NOMEM or RS_E_SOLVER (message in err). */
+int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_allocator *a,
+                  char *err, size_t errlen);
+void rs_kmat_free(rs_kmat *K, const rs_allocator *a);
+
+/* Scatters values into K: A = M (Mv != NULL) or I (Mv == NULL), lower-left
+ * φ_q = Gv, upper-right gt_scale·φ_qᵀ. */
+void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scale);
+
+/* Refactors F with K's current values (klu_factor the first time, again when
+ * refactorization fails or rcond drops below rcond_drop × its value at the
+ * last full factorization).  Returns RS_OK, RS_E_SINGULAR (*bad_col: the
+ * column of K KLU found singular, or -1), RS_E_NOMEM or RS_E_SOLVER. */
+int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
+                   rs_stats *st, int *bad_col);
+
+/* Solves K x = b in place (b has n entries). */
+int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st);
+
+void rs_kfac_free(rs_kmat *K, rs_kfac *F);
+
+#endif /* RS_KLU_H */

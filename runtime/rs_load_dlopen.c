@@ -1,0 +1,152 @@
+/*
+ * rs_load_dlopen.c — compile a model folder with the system C compiler into
+ * a shared object and open it.
+ *
+ * The compiler runs through posix_spawnp with an argument vector (no shell,
+ * so paths need no quoting); its stdout and stderr go to a log file whose
+ * text is returned in err when compilation fails.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rs_load_impl.h"
+#include "rs_status.h"
+
+extern char **environ;
+
+#define MAX_FLAGS 64
+
+/* Appends up to errlen bytes of the compiler log to err. */
+static void append_log(const char *log, char *err, size_t errlen)
+{
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    size_t used = strlen(err);
+    if (used + 2 < errlen) {
+        err[used++] = '\n';
+        size_t got = fread(err + used, 1, errlen - used - 1, f);
+        err[used + got] = '\0';
+    }
+    fclose(f);
+}
+
+static int run_compiler(const char *const *files, int n, const rs_load_options *o,
+                        const char *so, const char *log, char *err, size_t errlen)
+{
+    char flags[1024];
+    snprintf(flags, sizeof flags, "%s", o->cflags);
+    const size_t max_argv = (size_t)n + MAX_FLAGS + 10;
+    char **argv = calloc(max_argv, sizeof *argv);
+    if (!argv) {
+        snprintf(err, errlen, "out of memory");
+        return RS_E_NOMEM;
+    }
+    size_t a = 0;
+    argv[a++] = (char *)o->cc;
+    for (char *save = NULL, *tok = strtok_r(flags, " \t\n", &save); tok;
+         tok = strtok_r(NULL, " \t\n", &save)) {
+        if (a >= MAX_FLAGS) {
+            free(argv);
+            snprintf(err, errlen, "too many compiler flags (more than %d)", MAX_FLAGS);
+            return RS_E_ARG;
+        }
+        argv[a++] = tok;
+    }
+    argv[a++] = "-shared";
+    argv[a++] = "-I";
+    argv[a++] = (char *)o->include_dir;
+    argv[a++] = "-o";
+    argv[a++] = (char *)so;
+    for (int i = 0; i < n; i++)
+        argv[a++] = (char *)files[i];
+    argv[a++] = "-lm";
+    argv[a] = NULL;
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, o->cc, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    free(argv);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot run the C compiler '%s': %s", o->cc, strerror(rc));
+        return RS_E_LOAD;
+    }
+    int wst = 0;
+    while (waitpid(pid, &wst, 0) < 0)
+        ;
+    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+        snprintf(err, errlen, "C compiler '%s' failed (exit %d) on %s%s:", o->cc,
+                 WIFEXITED(wst) ? WEXITSTATUS(wst) : -1, files[0], n > 1 ? " ..." : "");
+        append_log(log, err, errlen);
+        return RS_E_LOAD;
+    }
+    return RS_OK;
+}
+
+int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const char *symbol,
+                        const rs_load_options *o, char *err, size_t errlen)
+{
+    char dir[4096], so[4200], log[4200];
+    int tmp = !o->keep_dir;
+    if (tmp) {
+        const char *base = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/rs_load_XXXXXX", base && base[0] ? base : "/tmp");
+        if (!mkdtemp(dir)) {
+            snprintf(err, errlen, "cannot create a temporary folder in %s",
+                     base && base[0] ? base : "/tmp");
+            return RS_E_IO;
+        }
+    } else {
+        snprintf(dir, sizeof dir, "%s", o->keep_dir);
+        mkdir(dir, 0755); /* may exist already */
+    }
+    snprintf(so, sizeof so, "%s/%s.so", dir, symbol);
+    snprintf(log, sizeof log, "%s/%s.log", dir, symbol);
+
+    int st = run_compiler(files, n, o, so, log, err, errlen);
+    if (st == RS_OK) {
+        h->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+        if (!h->dl) {
+            snprintf(err, errlen, "dlopen(%s): %s", so, dlerror());
+            st = RS_E_LOAD;
+        }
+    }
+    if (st == RS_OK) {
+        /* POSIX: a function pointer travels through void * from dlsym. */
+        rs_model_fn fn;
+        void *sym = dlsym(h->dl, symbol);
+        memcpy(&fn, &sym, sizeof fn);
+        if (!sym) {
+            snprintf(err, errlen, "%s: no symbol '%s' (is the model name right?)", files[0],
+                     symbol);
+            st = RS_E_LOAD;
+        } else {
+            h->model = fn();
+        }
+    }
+    if (tmp) {
+        /* The mapping stays valid after unlink; nothing is left behind. */
+        unlink(so);
+        unlink(log);
+        rmdir(dir);
+    }
+    return st;
+}
+
+void rs_unload_dlopen_impl(rs_loaded *h)
+{
+    dlclose(h->dl);
+    h->dl = NULL;
+}

@@ -1,0 +1,204 @@
+/*
+ * rs_model.c — checks of a model descriptor and name look-up.
+ *
+ * Validation is the always-on check at the public entry (rs_ws_create and
+ * the loaders): it says which field is wrong, so a stale generated folder or
+ * a hand-written descriptor fails with a message instead of a crash.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rs_ws.h"
+
+static int fail(char *err, size_t errlen, const char *name, const char *what)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "model '%s': %s", name ? name : "?", what);
+    return RS_E_MODEL;
+}
+
+/* CSC pattern of nrow × ncol, rows strictly increasing in each column. */
+static int check_pattern(const rs_pattern *pat, int nrow, int ncol,
+                         const char *mname, const char *pname, char *err, size_t errlen)
+{
+    char msg[160];
+    if (pat->nrow != nrow || pat->ncol != ncol) {
+        snprintf(msg, sizeof msg, "%s is %d x %d, expected %d x %d", pname,
+                 pat->nrow, pat->ncol, nrow, ncol);
+        return fail(err, errlen, mname, msg);
+    }
+    if (ncol == 0 || (nrow == 0 && !pat->colptr))
+        return RS_OK; /* empty: no constraints need no pattern arrays */
+    if (!pat->colptr || pat->colptr[0] != 0) {
+        snprintf(msg, sizeof msg, "%s: colptr missing or colptr[0] != 0", pname);
+        return fail(err, errlen, mname, msg);
+    }
+    if (pat->colptr[ncol] > 0 && !pat->rowind) {
+        snprintf(msg, sizeof msg, "%s: rowind missing", pname);
+        return fail(err, errlen, mname, msg);
+    }
+    for (int j = 0; j < ncol; j++) {
+        if (pat->colptr[j + 1] < pat->colptr[j]) {
+            snprintf(msg, sizeof msg, "%s: colptr decreases at column %d", pname, j);
+            return fail(err, errlen, mname, msg);
+        }
+        for (int k = pat->colptr[j]; k < pat->colptr[j + 1]; k++) {
+            int r = pat->rowind[k];
+            if (r < 0 || r >= nrow || (k > pat->colptr[j] && r <= pat->rowind[k - 1])) {
+                snprintf(msg, sizeof msg,
+                         "%s: row index %d of column %d out of range or not increasing",
+                         pname, r, j);
+                return fail(err, errlen, mname, msg);
+            }
+        }
+    }
+    return RS_OK;
+}
+
+static int check_names(const char *const *names, int n, const char *mname,
+                       const char *kind, char *err, size_t errlen)
+{
+    char msg[160];
+    if (n > 0 && !names) {
+        snprintf(msg, sizeof msg, "%d %s but no names", n, kind);
+        return fail(err, errlen, mname, msg);
+    }
+    for (int i = 0; i < n; i++)
+        if (!names[i] || !names[i][0]) {
+            snprintf(msg, sizeof msg, "%s name %d missing", kind, i);
+            return fail(err, errlen, mname, msg);
+        }
+    return RS_OK;
+}
+
+int rs_model_validate(const rs_model *m, char *err, size_t errlen)
+{
+    char msg[200];
+    int st;
+    if (!m)
+        return fail(err, errlen, NULL, "descriptor is NULL");
+    if (m->magic != RS_MODEL_MAGIC)
+        return fail(err, errlen, NULL, "bad magic: not an rs_model descriptor");
+    if (m->version != RS_MODEL_VERSION) {
+        snprintf(msg, sizeof msg, "descriptor version %u, runtime expects %u: regenerate the model",
+                 m->version, (unsigned)RS_MODEL_VERSION);
+        return fail(err, errlen, m->name, msg);
+    }
+    if (!m->name || !m->name[0])
+        return fail(err, errlen, NULL, "model has no name");
+    if (m->n_q < 1 || m->n_s < 0 || m->n_p < 0 || m->n_u < 0 || m->n_k < 0 ||
+        m->n_phi < 0 || m->n_out < 0)
+        return fail(err, errlen, m->name, "negative size, or no coordinate");
+    if ((st = check_names(m->q_names, m->n_q, m->name, "coordinates", err, errlen)) ||
+        (st = check_names(m->s_names, m->n_s, m->name, "auxiliary coordinates", err, errlen)) ||
+        (st = check_names(m->p_names, m->n_p, m->name, "parameters", err, errlen)) ||
+        (st = check_names(m->u_names, m->n_u, m->name, "inputs", err, errlen)) ||
+        (st = check_names(m->phi_names, m->n_phi, m->name, "constraints", err, errlen)) ||
+        (st = check_names(m->output_names, m->n_out, m->name, "outputs", err, errlen)))
+        return st;
+    if (m->n_p > 0 && !m->p_default)
+        return fail(err, errlen, m->name, "parameters without default values");
+    if ((st = check_pattern(&m->M_pattern, m->n_q, m->n_q, m->name, "M_pattern", err, errlen)) ||
+        (st = check_pattern(&m->phi_q_pattern, m->n_phi, m->n_q, m->name, "phi_q_pattern",
+                            err, errlen)))
+        return st;
+
+    /* Length of out[0] each function must write; -1: function optional. */
+    const int nnzM = m->M_pattern.colptr[m->n_q];
+    const int nnzG = m->n_phi > 0 ? m->phi_q_pattern.colptr[m->n_q] : 0;
+    static const char *const fname[RS_FN_COUNT] = {
+        "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants"};
+    const int need[RS_FN_COUNT] = {
+        [RS_FN_M] = nnzM, [RS_FN_DELTA] = m->n_q, [RS_FN_PHI] = m->n_phi,
+        [RS_FN_PHI_Q] = nnzG, [RS_FN_BETA] = m->n_phi, [RS_FN_GAMMA] = m->n_phi,
+        [RS_FN_ENERGY] = 1, [RS_FN_OUTPUTS] = m->n_out, [RS_FN_CONSTANTS] = m->n_k};
+    const int required[RS_FN_COUNT] = {
+        [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
+        [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
+        [RS_FN_GAMMA] = m->n_phi > 0, [RS_FN_OUTPUTS] = m->n_out > 0,
+        [RS_FN_CONSTANTS] = m->n_k > 0};
+    for (int f = 0; f < RS_FN_COUNT; f++) {
+        const rs_func *fn = &m->fn[f];
+        if (!fn->fn) {
+            if (required[f]) {
+                snprintf(msg, sizeof msg, "function %s is required but missing", fname[f]);
+                return fail(err, errlen, m->name, msg);
+            }
+            continue;
+        }
+        if (fn->n_out < 1 || fn->n_out > RS_FN_MAX_OUT || !fn->out_len || fn->out_len[0] != need[f] ||
+            (f == RS_FN_ENERGY && (fn->n_out < 2 || fn->out_len[1] != 1))) {
+            snprintf(msg, sizeof msg,
+                     "function %s writes %d output(s), out[0] of length %d; expected length %d%s",
+                     fname[f], fn->n_out, fn->out_len && fn->n_out > 0 ? fn->out_len[0] : -1,
+                     need[f], f == RS_FN_ENERGY ? " and out[1] of length 1" : "");
+            return fail(err, errlen, m->name, msg);
+        }
+    }
+    return RS_OK;
+}
+
+static int find_in(const char *const *names, int n, const char *name, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
+int rs_model_find(const rs_model *m, const char *name, rs_var *var)
+{
+    if (!m || !name || !var)
+        return RS_E_ARG;
+    size_t len = strlen(name);
+    int i;
+    if (strcmp(name, "time") == 0) {
+        var->kind = RS_VAR_TIME;
+        var->index = 0;
+        return RS_OK;
+    }
+    if ((i = find_in(m->q_names, m->n_q, name, len)) >= 0) {
+        var->kind = RS_VAR_Q;
+        var->index = i;
+        return RS_OK;
+    }
+    if ((i = find_in(m->s_names, m->n_s, name, len)) >= 0) {
+        var->kind = RS_VAR_S;
+        var->index = i;
+        return RS_OK;
+    }
+    if (len > 4 && strcmp(name + len - 4, "_dot") == 0) {
+        if ((i = find_in(m->q_names, m->n_q, name, len - 4)) >= 0) {
+            var->kind = RS_VAR_QD;
+            var->index = i;
+            return RS_OK;
+        }
+        if ((i = find_in(m->s_names, m->n_s, name, len - 4)) >= 0) {
+            var->kind = RS_VAR_SD;
+            var->index = i;
+            return RS_OK;
+        }
+    }
+    if (strncmp(name, "lambda_", 7) == 0 &&
+        (i = find_in(m->phi_names, m->n_phi, name + 7, len - 7)) >= 0) {
+        var->kind = RS_VAR_LAMBDA;
+        var->index = i;
+        return RS_OK;
+    }
+    if ((i = find_in(m->output_names, m->n_out, name, len)) >= 0) {
+        var->kind = RS_VAR_OUTPUT;
+        var->index = i;
+        return RS_OK;
+    }
+    if ((i = find_in(m->p_names, m->n_p, name, len)) >= 0) {
+        var->kind = RS_VAR_P;
+        var->index = i;
+        return RS_OK;
+    }
+    if ((i = find_in(m->u_names, m->n_u, name, len)) >= 0) {
+        var->kind = RS_VAR_U;
+        var->index = i;
+        return RS_OK;
+    }
+    return RS_E_NOTFOUND;
+}

@@ -1,0 +1,114 @@
+/*
+ * rs_model.h — the constant descriptor of one compiled model.
+ *
+ * Plain C99 with no system headers: generated code includes this file, and
+ * an embedded user builds generated/<model>/ plus runtime/ with any C
+ * compiler.  The code generator emits, per model,
+ *
+ *     const rs_model *MODEL_model(void);   (returns a pointer to a static const)
+ *
+ * Invariants (checked by rs_model_validate before any use):
+ *   - magic == RS_MODEL_MAGIC and version == RS_MODEL_VERSION;
+ *   - every size is >= 0, every name array has exactly that many entries;
+ *   - every pattern is compressed-column (CSC): colptr has ncol+1 entries,
+ *     colptr[0] == 0, non-decreasing; row indices inside a column strictly
+ *     increasing and in [0, nrow); nnz = colptr[ncol];
+ *   - each function's out_len[0] equals the size its RS_FN_* entry states.
+ * A descriptor is immutable and shared: any number of workspaces and threads
+ * use one descriptor at once.
+ *
+ * Sign conventions (the same in the modeler, the code generator and here):
+ *   M(q,t) q̈ = δ(q,q̇,t) − φ_qᵀ λ            (λ: multipliers, force units)
+ *   φ(q,t) = 0,  φ_q q̇ = β,  φ_q q̈ = γ      (β = −∂φ/∂t, γ = −(φ_q)˙ q̇ − (∂φ/∂t)˙)
+ */
+#ifndef RS_MODEL_H
+#define RS_MODEL_H
+
+#include "rs_abi.h"
+
+/* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
+#define RS_MODEL_MAGIC   0x52534d31u
+#define RS_MODEL_VERSION 1
+
+/* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
+ * function outputs are the structurally non-zero values in this order. */
+typedef struct rs_pattern {
+    int nrow, ncol;
+    const int *colptr;   /* ncol+1 entries; colptr[ncol] = nnz            */
+    const int *rowind;   /* nnz entries, increasing within each column    */
+} rs_pattern;
+
+/* Functions of a model.  For each: what out[0] holds and its length.  A
+ * function may write more outputs after out[0] (listed in its rs_func);
+ * the runtime relies only on out[0] unless stated.
+ *   RS_FN_M          M, values in the order of rs_model.M_pattern (n_q × n_q)
+ *   RS_FN_DELTA      δ, n_q; generalized forces minus velocity terms [N, N·m]
+ *   RS_FN_PHI        φ, n_phi
+ *   RS_FN_PHI_Q      φ_q, values in the order of rs_model.phi_q_pattern
+ *                    (n_phi × n_q)
+ *   RS_FN_BETA       β, n_phi
+ *   RS_FN_GAMMA      γ, n_phi
+ *   RS_FN_ENERGY     out[0]: kinetic energy T (1 value) [J];
+ *                    out[1]: potential energy V (1 value) [J]
+ *   RS_FN_OUTPUTS    user outputs, n_out (names in output_names)
+ *   RS_FN_CONSTANTS  hoisted constants k (the RS_IN_K slot), n_k, from p only
+ * Functions read only the input slots they need; the runtime always passes
+ * every slot (arrays of size 0 are passed as valid pointers). */
+enum rs_fn_id {
+    RS_FN_M = 0,
+    RS_FN_DELTA,
+    RS_FN_PHI,
+    RS_FN_PHI_Q,
+    RS_FN_BETA,
+    RS_FN_GAMMA,
+    RS_FN_ENERGY,
+    RS_FN_OUTPUTS,
+    RS_FN_CONSTANTS,
+    RS_FN_COUNT
+};
+
+/* Most out[] pointers one function may write. */
+#define RS_FN_MAX_OUT 16
+
+/* One generated function and the shape of what it writes. */
+typedef struct rs_func {
+    rs_fn fn;                      /* NULL when the model lacks it          */
+    int n_out;                     /* number of out[] pointers it writes    */
+    const int *out_len;            /* length of each out[k] array           */
+    const char *const *out_names;  /* meaning of each out[k] (may be NULL)  */
+} rs_func;
+
+typedef struct rs_model {
+    unsigned magic;                /* RS_MODEL_MAGIC                        */
+    unsigned version;              /* RS_MODEL_VERSION                      */
+    const char *name;              /* model name, [a-z0-9_]                 */
+
+    /* sizes */
+    int n_q;                       /* generalized coordinates               */
+    int n_s;                       /* auxiliary coordinates (contact)       */
+    int n_p;                       /* parameters                            */
+    int n_u;                       /* inputs                                */
+    int n_k;                       /* hoisted constants                     */
+    int n_phi;                     /* holonomic constraints                 */
+    int n_out;                     /* user outputs                          */
+
+    /* names of every symbol, per kind (arrays of the sizes above) */
+    const char *const *q_names;
+    const char *const *s_names;
+    const char *const *p_names;
+    const char *const *u_names;
+    const char *const *phi_names;  /* constraint names (multiplier columns) */
+    const char *const *output_names;
+
+    const double *p_default;       /* n_p default parameter values (SI)     */
+
+    rs_pattern M_pattern;          /* n_q × n_q                             */
+    rs_pattern phi_q_pattern;      /* n_phi × n_q (n_phi = 0: arrays may be NULL) */
+
+    rs_func fn[RS_FN_COUNT];       /* indexed by enum rs_fn_id              */
+} rs_model;
+
+/* The descriptor function every generated model exports. */
+typedef const rs_model *(*rs_model_fn)(void);
+
+#endif /* RS_MODEL_H */

@@ -1,0 +1,431 @@
+/*
+ * rs_profile.c — reader and checker of profile files (rs_profile.h).
+ *
+ * The whole file is read into memory, then parsed line by line with explicit
+ * lengths (no line-length limit, NUL bytes detected).  Every rejection names
+ * the file, the line and the fix.
+ */
+#include "rs_profile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOKENS 4
+#define TOKEN_MAX 128
+
+typedef struct parser {
+    const char *fname;
+    int line;
+    char *err;
+    size_t errlen;
+} parser;
+
+static int fail(const parser *ps, int code, const char *fmt, ...)
+{
+    if (ps->err && ps->errlen > 0) {
+        int k = snprintf(ps->err, ps->errlen, "%s:%d: ", ps->fname, ps->line);
+        if (k >= 0 && (size_t)k < ps->errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(ps->err + k, ps->errlen - (size_t)k, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return code;
+}
+
+void rs_profile_free(rs_profile *p)
+{
+    if (!p)
+        return;
+    free(p->y);
+    free(p->z);
+    rs_spline_free(&p->spline);
+    memset(p, 0, sizeof *p);
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Split [s, s+len) (comment already cut) into at most MAX_TOKENS tokens of at
+ * most TOKEN_MAX-1 characters.  Returns the token count, MAX_TOKENS + 1 when
+ * there are more, or -1 when a token is too long. */
+static int split(const char *s, size_t len, char tok[MAX_TOKENS][TOKEN_MAX])
+{
+    int nt = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && is_space(s[i]))
+            i++;
+        if (i >= len)
+            break;
+        size_t st = i;
+        while (i < len && !is_space(s[i]))
+            i++;
+        if (nt == MAX_TOKENS)
+            return MAX_TOKENS + 1;
+        if (i - st >= TOKEN_MAX)
+            return -1;
+        memcpy(tok[nt], s + st, i - st);
+        tok[nt][i - st] = '\0';
+        nt++;
+    }
+    return nt;
+}
+
+/* 1 when tok is a complete number (finite or not), with the value in *v. */
+static int parse_number(const char *tok, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(tok, &end);
+    return end != tok && *end == '\0';
+}
+
+/* A table line starts with something numeric: a digit, sign or point, or a
+ * whole word strtod takes (nan, inf), so that those get the finite-value
+ * message rather than "unknown keyword". */
+static int starts_number(const char *tok)
+{
+    char c = tok[0];
+    double v;
+    if (c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'))
+        return 1;
+    return parse_number(tok, &v);
+}
+
+static int name_ok(const char *s)
+{
+    for (; *s; s++) {
+        char c = *s;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+              || c == '_' || c == '.' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+static int number_arg(const parser *ps, const char *kw, const char *tok, double *v)
+{
+    if (!parse_number(tok, v))
+        return fail(ps, RS_PROFILE_E_SYNTAX,
+                    "'%s' of '%s' is not a number; write a decimal number in metres", tok, kw);
+    if (!isfinite(*v))
+        return fail(ps, RS_PROFILE_E_TABLE,
+                    "'%s' of '%s' is not finite; give a finite value in metres", tok, kw);
+    return 0;
+}
+
+int rs_profile_parse(rs_profile *p, const char *text, size_t len,
+                     const char *fname, char *err, size_t errlen)
+{
+    parser ps = { fname ? fname : "<profile>", 0, err, errlen };
+    if (err && errlen)
+        err[0] = '\0';
+    if (!p)
+        return fail(&ps, RS_PROFILE_E_ARG, "NULL profile");
+    memset(p, 0, sizeof *p);
+    if (!text)
+        return fail(&ps, RS_PROFILE_E_ARG, "NULL text");
+
+    int have_header = 0, have_units = 0, in_table = 0;
+    int name_line = 0, kind_line = 0, units_line = 0, gauge_line = 0, top_line = 0;
+    int last_line = 0;
+    size_t cap = 0;
+    char tok[MAX_TOKENS][TOKEN_MAX];
+    int rc = RS_PROFILE_OK;
+
+    size_t pos = 0;
+    while (pos < len) {
+        size_t eol = pos;
+        while (eol < len && text[eol] != '\n' && text[eol] != '\0')
+            eol++;
+        ps.line++;
+        if (eol < len && text[eol] == '\0') {
+            rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                      "NUL byte: this is not a text file; save the profile as plain text");
+            goto out;
+        }
+        size_t l = eol - pos;
+        const char *hash = memchr(text + pos, '#', l);
+        if (hash)
+            l = (size_t)(hash - (text + pos));
+        int nt = split(text + pos, l, tok);
+        pos = eol + 1;
+        if (nt == 0)
+            continue;
+        if (nt < 0) {
+            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "a word longer than %d characters; "
+                      "split it or shorten it", TOKEN_MAX - 1);
+            goto out;
+        }
+        last_line = ps.line;
+
+        if (!have_header) {
+            if (strcmp(tok[0], "railsym-profile") != 0) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                          "expected the header 'railsym-profile 1' on the first "
+                          "non-comment line; add it at the top of the file");
+                goto out;
+            }
+            if (nt != 2 || strcmp(tok[1], "1") != 0) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                          "unsupported header '%s%s%s': this railsym reads "
+                          "'railsym-profile 1'", tok[0], nt > 1 ? " " : "", nt > 1 ? tok[1] : "");
+                goto out;
+            }
+            have_header = 1;
+            continue;
+        }
+
+        if (starts_number(tok[0])) {
+            /* a table line */
+            if (!in_table) {
+                if (!name_line) {
+                    rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                              "'name' missing before the table; add e.g. 'name S1002'");
+                    goto out;
+                }
+                if (!kind_line) {
+                    rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'kind' missing before the table; "
+                              "add 'kind wheel' or 'kind rail'");
+                    goto out;
+                }
+                if (!have_units) {
+                    rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                              "'units' missing before the table; add 'units m'");
+                    goto out;
+                }
+                in_table = 1;
+            }
+            if (nt != 2) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                          "expected two numbers 'y z' on a table line, found %s%d fields",
+                          nt > MAX_TOKENS ? "more than " : "", nt > MAX_TOKENS ? MAX_TOKENS : nt);
+                goto out;
+            }
+            double v[2];
+            for (int k = 0; k < 2; k++) {
+                if (!parse_number(tok[k], &v[k])) {
+                    rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' is not a number; write "
+                              "decimal numbers in metres, e.g. -0.0125", tok[k]);
+                    goto out;
+                }
+                if (!isfinite(v[k])) {
+                    rc = fail(&ps, RS_PROFILE_E_TABLE, "%s = '%s' is not finite (NaN or Inf); "
+                              "replace it with a measured value or delete the line",
+                              k == 0 ? "y" : "z", tok[k]);
+                    goto out;
+                }
+            }
+            if (p->n > 0 && !(v[0] > p->y[p->n - 1])) {
+                rc = fail(&ps, RS_PROFILE_E_TABLE,
+                          "y = %.17g is not greater than y = %.17g on the previous point; "
+                          "sort the points by strictly increasing y and remove duplicates",
+                          v[0], p->y[p->n - 1]);
+                goto out;
+            }
+            if ((size_t)p->n == cap) {
+                size_t nc = cap ? 2 * cap : 256;
+                double *ny = realloc(p->y, nc * sizeof(double));
+                if (!ny) {
+                    rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory at point %d", p->n + 1);
+                    goto out;
+                }
+                p->y = ny;
+                double *nz = realloc(p->z, nc * sizeof(double));
+                if (!nz) {
+                    rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory at point %d", p->n + 1);
+                    goto out;
+                }
+                p->z = nz;
+                cap = nc;
+            }
+            p->y[p->n] = v[0];
+            p->z[p->n] = v[1];
+            p->n++;
+            continue;
+        }
+
+        /* a keyword line */
+        if (in_table) {
+            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' after the table; keywords go above "
+                      "the first point (or is this a mistyped number?)", tok[0]);
+            goto out;
+        }
+        const char *kw = tok[0];
+        if (strcmp(kw, "railsym-profile") == 0) {
+            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "second 'railsym-profile' header; remove it");
+            goto out;
+        } else if (strcmp(kw, "name") == 0) {
+            if (name_line) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'name' given twice (first on line %d); "
+                          "keep one", name_line);
+                goto out;
+            }
+            if (nt != 2 || strlen(tok[1]) >= RS_PROFILE_NAME_MAX || !name_ok(tok[1])) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'name' takes one word of at most %d "
+                          "characters from [A-Za-z0-9_.-], e.g. 'name S1002'",
+                          RS_PROFILE_NAME_MAX - 1);
+                goto out;
+            }
+            strcpy(p->name, tok[1]);
+            name_line = ps.line;
+        } else if (strcmp(kw, "kind") == 0) {
+            if (kind_line) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'kind' given twice (first on line %d); "
+                          "keep one", kind_line);
+                goto out;
+            }
+            if (nt == 2 && strcmp(tok[1], "wheel") == 0)
+                p->kind = RS_PROFILE_WHEEL;
+            else if (nt == 2 && strcmp(tok[1], "rail") == 0)
+                p->kind = RS_PROFILE_RAIL;
+            else {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                          "'kind' must be 'kind wheel' or 'kind rail'");
+                goto out;
+            }
+            kind_line = ps.line;
+        } else if (strcmp(kw, "units") == 0) {
+            if (units_line) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'units' given twice (first on line %d); "
+                          "keep one", units_line);
+                goto out;
+            }
+            if (nt != 2 || strcmp(tok[1], "m") != 0) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                          "units '%s' not supported: convert the table to metres and "
+                          "write 'units m'", nt >= 2 ? tok[1] : "");
+                goto out;
+            }
+            have_units = 1;
+            units_line = ps.line;
+        } else if (strcmp(kw, "gauge_point") == 0 || strcmp(kw, "top_point") == 0) {
+            int gauge = kw[0] == 'g';
+            int *seen = gauge ? &gauge_line : &top_line;
+            if (*seen) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' given twice (first on line %d); "
+                          "keep one", kw, *seen);
+                goto out;
+            }
+            if (nt != 3) {
+                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' takes two numbers 'y z' in metres",
+                          kw);
+                goto out;
+            }
+            double gy, gz;
+            if ((rc = number_arg(&ps, kw, tok[1], &gy)) || (rc = number_arg(&ps, kw, tok[2], &gz)))
+                goto out;
+            if (gauge) {
+                p->has_gauge = 1;
+                p->gauge_y = gy;
+                p->gauge_z = gz;
+            } else {
+                p->has_top = 1;
+                p->top_y = gy;
+                p->top_z = gz;
+            }
+            *seen = ps.line;
+        } else {
+            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "unknown keyword '%s'; expected name, kind, "
+                      "units, gauge_point, top_point or a table line 'y z'", kw);
+            goto out;
+        }
+    }
+
+    ps.line = last_line > 0 ? last_line : ps.line;
+    if (!have_header) {
+        ps.line = ps.line > 0 ? ps.line : 1;
+        rc = fail(&ps, RS_PROFILE_E_SYNTAX, "empty profile: no 'railsym-profile 1' header "
+                  "and no points");
+        goto out;
+    }
+    if (p->kind == RS_PROFILE_WHEEL && (gauge_line || top_line)) {
+        ps.line = gauge_line ? gauge_line : top_line;
+        rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' is for rails; remove it or write 'kind rail'",
+                  gauge_line ? "gauge_point" : "top_point");
+        goto out;
+    }
+    if (p->n < RS_SPLINE_MIN_POINTS) {
+        rc = fail(&ps, RS_PROFILE_E_TABLE, "only %d point%s; a profile needs at least %d "
+                  "(the not-a-knot spline): add points", p->n, p->n == 1 ? "" : "s",
+                  RS_SPLINE_MIN_POINTS);
+        goto out;
+    }
+    char serr[160];
+    int src = rs_spline_fit(&p->spline, p->y, p->z, p->n, serr, sizeof serr);
+    if (src != RS_SPLINE_OK) {
+        rc = fail(&ps, src == RS_SPLINE_E_NOMEM ? RS_PROFILE_E_NOMEM : RS_PROFILE_E_TABLE,
+                  "%s", serr);
+        goto out;
+    }
+    return RS_PROFILE_OK;
+
+out:
+    rs_profile_free(p);
+    return rc;
+}
+
+int rs_profile_load(rs_profile *p, const char *path, char *err, size_t errlen)
+{
+    parser ps = { path ? path : "<profile>", 0, err, errlen };
+    if (!p || !path) {
+        if (p)
+            memset(p, 0, sizeof *p);
+        return fail(&ps, RS_PROFILE_E_ARG, "NULL argument");
+    }
+    memset(p, 0, sizeof *p);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(&ps, RS_PROFILE_E_IO, "cannot open: %s; check the path", strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    int rc = RS_PROFILE_OK;
+    if (!buf) {
+        rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory reading the file");
+        goto done;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap >= (size_t)RS_PROFILE_FILE_MAX) {
+                rc = fail(&ps, RS_PROFILE_E_IO, "file larger than %ld bytes; "
+                          "a profile needs far fewer points", RS_PROFILE_FILE_MAX);
+                goto done;
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory reading the file");
+                goto done;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                rc = fail(&ps, RS_PROFILE_E_IO, "read error; check the file");
+                goto done;
+            }
+            break;
+        }
+    }
+    rc = rs_profile_parse(p, buf, len, path, err, errlen);
+done:
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+double rs_profile_eval(const rs_profile *p, double y, int *hint,
+                       double *dz, double *d2z)
+{
+    return rs_spline_eval(&p->spline, y, hint, dz, d2z);
+}

@@ -1,0 +1,1312 @@
+/*
+ * rs_scenario.c — see rs_scenario.h; the format is docs/scenario.md.
+ *
+ * Parsing works line by line on the whole text in memory: a line is split
+ * into tokens (words, '=', quoted strings), comments start at '#'.  Each
+ * statement keeps its file and line so that binding, which happens later and
+ * against a model, can still point at the line to fix.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_scenario.h"
+
+#define MAX_TOKENS 64
+
+static const char *const kStatements[] = {
+    "duration", "step", "output", "method", "tolerance", "iterations",
+    "param", "initial", "input", "columns", "end"};
+#define N_STATEMENTS ((int)(sizeof kStatements / sizeof kStatements[0]))
+
+/* ------------------------------------------------------------ small helpers */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Grows *arr (elements of `size` bytes) to hold at least n+1 elements. */
+static int grow(void **arr, int n, size_t size)
+{
+    /* capacity is kept implicit: powers of two from 4 */
+    if (n >= 4 && (n & (n - 1)) != 0)
+        return 0;
+    size_t cap = n < 4 ? 4 : (size_t)n * 2;
+    void *p = realloc(*arr, cap * size);
+    if (!p)
+        return -1;
+    *arr = p;
+    return 0;
+}
+
+static void errf(char *err, size_t errlen, const char *file, int line, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    int k = line > 0 ? snprintf(err, errlen, "%s:%d: ", file, line) : snprintf(err, errlen, "%s: ", file);
+    if (k < 0 || (size_t)k >= errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+/* Levenshtein distance with adjacent transpositions (optimal string
+ * alignment), as the command line's cli::edit_distance. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64 || m > 64)
+        return (size_t)-1 / 2; /* names that long are never typos of each other here */
+    size_t d[65][65];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1;
+            d[i][j] = c;
+        }
+    return d[n][m];
+}
+
+const char *rs_closest_name(const char *word, const char *const *cand, int n)
+{
+    size_t len = strlen(word), limit = len / 3 > 1 ? len / 3 : 1, best_d = (size_t)-1;
+    const char *best = NULL, *prefix_of = NULL;
+    int n_prefix = 0;
+    for (int i = 0; i < n; i++) {
+        size_t d = edit_distance(word, cand[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = cand[i];
+        }
+        if (len > 0 && strncmp(cand[i], word, len) == 0) {
+            n_prefix++;
+            prefix_of = cand[i];
+        }
+    }
+    if (best && best_d <= limit && best_d > 0)
+        return best;
+    if (n_prefix == 1)
+        return prefix_of;
+    return NULL;
+}
+
+/* Reads a number that must fill the whole token and be finite. */
+static int parse_num(const char *tok, double *x)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(tok, &end);
+    if (end == tok || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *x = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------ tokenizer */
+
+typedef struct line_tokens {
+    int n;
+    const char *tok[MAX_TOKENS];
+    int quoted[MAX_TOKENS];
+} line_tokens;
+
+/* Splits `line` (modified in place) into tokens.  Returns 0, or -1 with a
+ * message for an unterminated quote or too many tokens. */
+static int tokenize(char *line, line_tokens *lt, const char **why)
+{
+    lt->n = 0;
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (*p == '\0' || *p == '#')
+            return 0;
+        if (lt->n == MAX_TOKENS) {
+            *why = "too many words on one line";
+            return -1;
+        }
+        if (*p == '"') {
+            char *start = ++p;
+            while (*p && *p != '"')
+                p++;
+            if (*p != '"') {
+                *why = "missing closing '\"'";
+                return -1;
+            }
+            *p++ = '\0';
+            lt->quoted[lt->n] = 1;
+            lt->tok[lt->n++] = start;
+            continue;
+        }
+        if (*p == '=') {
+            *p++ = '\0';
+            lt->quoted[lt->n] = 0;
+            lt->tok[lt->n++] = "=";
+            continue;
+        }
+        char *start = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#' && *p != '=' && *p != '"')
+            p++;
+        char c = *p;
+        *p = '\0';
+        lt->quoted[lt->n] = 0;
+        lt->tok[lt->n++] = start;
+        if (c == '\0' || c == '#')
+            return 0;
+        if (c == '"') {
+            *why = "put a blank before '\"'";
+            return -1;
+        }
+        if (c == '=') {
+            if (lt->n == MAX_TOKENS) {
+                *why = "too many words on one line";
+                return -1;
+            }
+            lt->quoted[lt->n] = 0;
+            lt->tok[lt->n++] = "=";
+        }
+        p++;
+    }
+}
+
+/* ------------------------------------------------------------ scenario */
+
+void rs_scenario_init(rs_scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    s->duration = RS_SCN_DEFAULT_DURATION;
+    s->step = RS_SCN_DEFAULT_STEP;
+    s->output = RS_SCN_DEFAULT_OUTPUT;
+    s->method = RS_IMEX_EULER;
+    s->tolerance = 1e-6;
+    s->iterations = 10;
+}
+
+static void free_where(rs_scn_where *w) { free(w->file); w->file = NULL; }
+
+void rs_scenario_free(rs_scenario *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < 6; i++)
+        free_where(&s->set_at[i]);
+    for (int i = 0; i < s->n_params; i++) {
+        free(s->params[i].name);
+        free_where(&s->params[i].at);
+    }
+    for (int i = 0; i < s->n_initial; i++) {
+        free(s->initial[i].name);
+        free_where(&s->initial[i].at);
+    }
+    for (int i = 0; i < s->n_inputs; i++) {
+        free(s->inputs[i].name);
+        free(s->inputs[i].t);
+        free(s->inputs[i].v);
+        free_where(&s->inputs[i].at);
+    }
+    for (int i = 0; i < s->n_columns; i++) {
+        free(s->columns[i].name);
+        free_where(&s->columns[i].at);
+    }
+    free(s->params);
+    free(s->initial);
+    free(s->inputs);
+    free(s->columns);
+    rs_scenario_init(s);
+}
+
+double rs_scenario_duration(const rs_scenario *s) { return s->set & RS_SCN_DURATION ? s->duration : RS_SCN_DEFAULT_DURATION; }
+double rs_scenario_step(const rs_scenario *s) { return s->set & RS_SCN_STEP ? s->step : RS_SCN_DEFAULT_STEP; }
+double rs_scenario_output(const rs_scenario *s)
+{
+    double out = s->set & RS_SCN_OUTPUT ? s->output : RS_SCN_DEFAULT_OUTPUT;
+    double step = rs_scenario_step(s);
+    return out < step ? step : out;
+}
+
+/* Parser state for one text. */
+typedef struct parser {
+    const char *file;
+    rs_scenario *s;
+    char *err;
+    size_t errlen;
+} parser;
+
+static int nomem(parser *ps, int line)
+{
+    errf(ps->err, ps->errlen, ps->file, line, "out of memory");
+    return RS_E_NOMEM;
+}
+
+static int set_where(parser *ps, rs_scn_where *w, int line)
+{
+    if (!(w->file = dup_str(ps->file)))
+        return -1;
+    w->line = line;
+    return 0;
+}
+
+/* statement: a setting with one value. */
+static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
+{
+    const char *kw = lt->tok[0];
+    int idx = 0;
+    while ((1 << idx) != bit)
+        idx++;
+    rs_scenario *s = ps->s;
+    if (s->set & (unsigned)bit) {
+        errf(ps->err, ps->errlen, ps->file, line, "'%s' is given twice (first at line %d): keep one",
+             kw, s->set_at[idx].line);
+        return RS_E_ARG;
+    }
+    int k = 1;
+    if (k < lt->n && strcmp(lt->tok[k], "=") == 0 && !lt->quoted[k])
+        k++;
+    static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
+                                          "method rk4", "tolerance 1e-6", "iterations 10"};
+    if (k >= lt->n) {
+        errf(ps->err, ps->errlen, ps->file, line, "'%s' needs a value, e.g. '%s'", kw, example[idx]);
+        return RS_E_ARG;
+    }
+    if (k + 1 < lt->n) {
+        errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after the value of '%s': one setting per line",
+             lt->tok[k + 1], kw);
+        return RS_E_ARG;
+    }
+    const char *val = lt->tok[k];
+    if (bit == RS_SCN_METHOD) {
+        if (strcmp(val, "imex") == 0)
+            s->method = RS_IMEX_EULER;
+        else if (strcmp(val, "rk4") == 0)
+            s->method = RS_RK4;
+        else {
+            errf(ps->err, ps->errlen, ps->file, line, "unknown method '%s': write 'method imex' or 'method rk4'", val);
+            return RS_E_ARG;
+        }
+    } else {
+        double x;
+        if (parse_num(val, &x)) {
+            errf(ps->err, ps->errlen, ps->file, line, "'%s' is not a number: write e.g. '%s'", val, example[idx]);
+            return RS_E_ARG;
+        }
+        switch (bit) {
+        case RS_SCN_DURATION:
+        case RS_SCN_STEP:
+        case RS_SCN_TOLERANCE:
+            if (!(x > 0)) {
+                errf(ps->err, ps->errlen, ps->file, line, "%s must be positive (got %s): write e.g. '%s'",
+                     kw, val, example[idx]);
+                return RS_E_ARG;
+            }
+            if (bit == RS_SCN_DURATION)
+                s->duration = x;
+            else if (bit == RS_SCN_STEP)
+                s->step = x;
+            else
+                s->tolerance = x;
+            break;
+        case RS_SCN_OUTPUT:
+            if (!(x >= 0)) {
+                errf(ps->err, ps->errlen, ps->file, line,
+                     "output interval must be >= 0 s (got %s; 0 writes every step)", val);
+                return RS_E_ARG;
+            }
+            s->output = x;
+            break;
+        case RS_SCN_ITERATIONS:
+            if (x != floor(x) || x < 0 || x > 1000) {
+                errf(ps->err, ps->errlen, ps->file, line,
+                     "iterations must be a whole number from 0 to 1000 (got %s)", val);
+                return RS_E_ARG;
+            }
+            s->iterations = (int)x;
+            break;
+        }
+    }
+    s->set |= (unsigned)bit;
+    if (set_where(ps, &s->set_at[idx], line))
+        return nomem(ps, line);
+    return RS_OK;
+}
+
+/* NAME [=] VALUE into a list; `what` names the kind in messages. */
+static int parse_assign(parser *ps, const line_tokens *lt, int line, rs_scn_assign **list, int *n,
+                        const char *what, const char *example)
+{
+    const char *kw = lt->tok[0];
+    int k = 2;
+    if (k < lt->n && strcmp(lt->tok[k], "=") == 0 && !lt->quoted[k])
+        k++;
+    if (lt->n < 2 || strcmp(lt->tok[1], "=") == 0 || k >= lt->n) {
+        errf(ps->err, ps->errlen, ps->file, line, "'%s' needs NAME = VALUE, e.g. '%s'", kw, example);
+        return RS_E_ARG;
+    }
+    double x;
+    if (parse_num(lt->tok[k], &x)) {
+        errf(ps->err, ps->errlen, ps->file, line, "'%s' is not a number: write e.g. '%s'", lt->tok[k], example);
+        return RS_E_ARG;
+    }
+    if (k + 1 < lt->n) {
+        errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after the value: one %s per line",
+             lt->tok[k + 1], what);
+        return RS_E_ARG;
+    }
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*list)[i].name, lt->tok[1]) == 0) {
+            errf(ps->err, ps->errlen, ps->file, line, "%s '%s' is set twice (first at line %d): keep one",
+                 what, lt->tok[1], (*list)[i].at.line);
+            return RS_E_ARG;
+        }
+    if (grow((void **)list, *n, sizeof **list))
+        return nomem(ps, line);
+    rs_scn_assign *a = &(*list)[*n];
+    memset(a, 0, sizeof *a);
+    a->value = x;
+    if (!(a->name = dup_str(lt->tok[1])) || set_where(ps, &a->at, line)) {
+        free(a->name);
+        return nomem(ps, line);
+    }
+    (*n)++;
+    return RS_OK;
+}
+
+/* Appends a fresh input entry (name, where) and returns it, or NULL. */
+static rs_scn_input *new_input(parser *ps, const char *name, int line)
+{
+    rs_scenario *s = ps->s;
+    if (grow((void **)&s->inputs, s->n_inputs, sizeof *s->inputs))
+        return NULL;
+    rs_scn_input *in = &s->inputs[s->n_inputs];
+    memset(in, 0, sizeof *in);
+    if (!(in->name = dup_str(name)) || set_where(ps, &in->at, line)) {
+        free(in->name);
+        in->name = NULL;
+        return NULL;
+    }
+    s->n_inputs++;
+    return in;
+}
+
+/* Appends a row to an input table. */
+static int table_push(rs_scn_input *in, double t, double v)
+{
+    if (grow((void **)&in->t, in->n, sizeof(double)))
+        return -1;
+    if (grow((void **)&in->v, in->n, sizeof(double)))
+        return -1;
+    in->t[in->n] = t;
+    in->v[in->n] = v;
+    in->n++;
+    return 0;
+}
+
+/* Splits a CSV line (modified) at commas into fields, trimming blanks and
+ * one pair of double quotes.  Returns the count (at most max). */
+static int csv_fields(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        char *start = p;
+        while (*p && *p != ',')
+            p++;
+        char c = *p;
+        *p = '\0';
+        while (*start == ' ' || *start == '\t')
+            start++;
+        char *e = start + strlen(start);
+        while (e > start && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            *--e = '\0';
+        if (e - start >= 2 && start[0] == '"' && e[-1] == '"') {
+            e[-1] = '\0';
+            start++;
+        }
+        if (n < max)
+            f[n] = start;
+        n++;
+        if (c == '\0')
+            return n;
+        p++;
+    }
+}
+
+static char *read_all(const char *path, const char **why)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *why = strerror(errno);
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            *why = "out of memory";
+            fclose(f);
+            return NULL;
+        }
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (n < cap - 1)
+            break;
+        cap *= 2;
+        char *nb = realloc(buf, cap);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        *why = "read error";
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The path of `rel` as seen from the folder of `file`. */
+static char *resolve(const char *file, const char *rel)
+{
+    const char *slash = strrchr(file, '/');
+    if (rel[0] == '/' || !slash) return dup_str(rel);
+    size_t dn = (size_t)(slash - file) + 1, rn = strlen(rel);
+    char *p = malloc(dn + rn + 1);
+    if (p) {
+        memcpy(p, file, dn);
+        memcpy(p + dn, rel, rn + 1);
+    }
+    return p;
+}
+
+#define CSV_MAX_COLS 256
+
+/* input NAME file "PATH" [column COL]: reads the table from a CSV file
+ * whose first column is time. */
+static int parse_input_file(parser *ps, rs_scn_input *in, const char *rel, const char *col, int line)
+{
+    const char *why = NULL;
+    char *path = resolve(ps->file, rel);
+    if (!path)
+        return nomem(ps, line);
+    char *text = read_all(path, &why);
+    if (!text) {
+        errf(ps->err, ps->errlen, ps->file, line, "input '%s': cannot read '%s': %s", in->name, path, why);
+        free(path);
+        return strcmp(why, "out of memory") == 0 ? RS_E_NOMEM : RS_E_IO;
+    }
+    int st = RS_OK, ncol = 0, want = -1, lineno = 0;
+    char *hdr[CSV_MAX_COLS];
+    char *save = text, *l;
+    /* header: the first line that is not blank or a comment */
+    while ((l = save)) {
+        char *nl = strchr(l, '\n');
+        if (nl) { *nl = '\0'; save = nl + 1; } else save = NULL;
+        lineno++;
+        char *p = l;
+        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+        if (*p == '\0' || *p == '#')
+            continue;
+        ncol = csv_fields(l, hdr, CSV_MAX_COLS);
+        break;
+    }
+    if (ncol < 2 || ncol > CSV_MAX_COLS) {
+        errf(ps->err, ps->errlen, path, lineno > 0 ? lineno : 1,
+             "expected a header row 'time,NAME,...' with 2 to %d columns (input '%s' of %s:%d)",
+             CSV_MAX_COLS, in->name, ps->file, line);
+        st = RS_E_ARG;
+        goto done;
+    }
+    const char *colname = col ? col : in->name;
+    for (int i = 1; i < ncol; i++)
+        if (strcmp(hdr[i], colname) == 0)
+            want = i;
+    if (want < 0 && !col && ncol == 2)
+        want = 1; /* one value column: take it */
+    if (want < 0) {
+        const char *sug = rs_closest_name(colname, (const char *const *)hdr + 1, ncol - 1);
+        char list[512] = "";
+        for (int i = 0; i < ncol; i++) {
+            size_t k = strlen(list);
+            snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", hdr[i]);
+        }
+        if (sug)
+            errf(ps->err, ps->errlen, ps->file, line, "input '%s': '%s' has no column '%s' (did you mean '%s'?); "
+                 "its columns: %s", in->name, path, colname, sug, list);
+        else
+            errf(ps->err, ps->errlen, ps->file, line, "input '%s': '%s' has no column '%s'; its columns: %s; "
+                 "choose one with 'column NAME'", in->name, path, colname, list);
+        st = RS_E_NOTFOUND;
+        goto done;
+    }
+    while ((l = save)) {
+        char *nl = strchr(l, '\n');
+        if (nl) { *nl = '\0'; save = nl + 1; } else save = NULL;
+        lineno++;
+        char *p = l;
+        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+        if (*p == '\0' || *p == '#')
+            continue;
+        char *f[CSV_MAX_COLS];
+        int n = csv_fields(l, f, CSV_MAX_COLS);
+        double t, v;
+        if (n != ncol) {
+            errf(ps->err, ps->errlen, path, lineno, "row has %d fields, the header %d (input '%s' of %s:%d)",
+                 n, ncol, in->name, ps->file, line);
+            st = RS_E_ARG;
+            goto done;
+        }
+        if (parse_num(f[0], &t) || parse_num(f[want], &v)) {
+            errf(ps->err, ps->errlen, path, lineno, "'%s' is not a number (input '%s' of %s:%d)",
+                 parse_num(f[0], &t) ? f[0] : f[want], in->name, ps->file, line);
+            st = RS_E_ARG;
+            goto done;
+        }
+        if (in->n > 0 && !(t > in->t[in->n - 1])) {
+            errf(ps->err, ps->errlen, path, lineno, "times must increase: %s after %.17g (input '%s' of %s:%d)",
+                 f[0], in->t[in->n - 1], in->name, ps->file, line);
+            st = RS_E_ARG;
+            goto done;
+        }
+        if (table_push(in, t, v)) {
+            st = nomem(ps, line);
+            goto done;
+        }
+    }
+    if (in->n == 0) {
+        errf(ps->err, ps->errlen, path, lineno, "no data rows after the header (input '%s' of %s:%d)",
+             in->name, ps->file, line);
+        st = RS_E_ARG;
+    }
+done:
+    free(text);
+    free(path);
+    return st;
+}
+
+/* The next line of the text: returns it (NUL-terminated in place) or NULL. */
+static char *next_line(char **cursor)
+{
+    char *l = *cursor;
+    if (!l)
+        return NULL;
+    char *nl = strchr(l, '\n');
+    if (nl) {
+        *nl = '\0';
+        *cursor = nl + 1;
+    } else {
+        *cursor = NULL;
+    }
+    return l;
+}
+
+static int parse_text(parser *ps, char *text)
+{
+    char *cursor = text;
+    int line = 0;
+    char *l;
+    line_tokens lt;
+    const char *why = NULL;
+    rs_scenario *s = ps->s;
+    while ((l = next_line(&cursor))) {
+        line++;
+        if (tokenize(l, &lt, &why)) {
+            errf(ps->err, ps->errlen, ps->file, line, "%s", why);
+            return RS_E_ARG;
+        }
+        if (lt.n == 0)
+            continue;
+        const char *kw = lt.tok[0];
+        int st = RS_OK;
+        if (lt.quoted[0] || strcmp(kw, "=") == 0) {
+            errf(ps->err, ps->errlen, ps->file, line, "a line starts with a statement name, e.g. 'step 1e-3'");
+            return RS_E_ARG;
+        }
+        if (strcmp(kw, "duration") == 0) st = parse_setting(ps, RS_SCN_DURATION, &lt, line);
+        else if (strcmp(kw, "step") == 0) st = parse_setting(ps, RS_SCN_STEP, &lt, line);
+        else if (strcmp(kw, "output") == 0) st = parse_setting(ps, RS_SCN_OUTPUT, &lt, line);
+        else if (strcmp(kw, "method") == 0) st = parse_setting(ps, RS_SCN_METHOD, &lt, line);
+        else if (strcmp(kw, "tolerance") == 0) st = parse_setting(ps, RS_SCN_TOLERANCE, &lt, line);
+        else if (strcmp(kw, "iterations") == 0) st = parse_setting(ps, RS_SCN_ITERATIONS, &lt, line);
+        else if (strcmp(kw, "param") == 0)
+            st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
+        else if (strcmp(kw, "initial") == 0)
+            st = parse_assign(ps, &lt, line, &s->initial, &s->n_initial, "initial value", "initial x = 0.1");
+        else if (strcmp(kw, "columns") == 0) {
+            if (lt.n < 2) {
+                errf(ps->err, ps->errlen, ps->file, line, "'columns' needs at least one name, e.g. 'columns x x_dot'");
+                return RS_E_ARG;
+            }
+            for (int i = 1; i < lt.n; i++) {
+                if (strcmp(lt.tok[i], "=") == 0 && !lt.quoted[i]) {
+                    errf(ps->err, ps->errlen, ps->file, line, "'columns' takes names separated by blanks, e.g. "
+                         "'columns x x_dot'");
+                    return RS_E_ARG;
+                }
+                if (grow((void **)&s->columns, s->n_columns, sizeof *s->columns))
+                    return nomem(ps, line);
+                rs_scn_column *c = &s->columns[s->n_columns];
+                memset(c, 0, sizeof *c);
+                if (!(c->name = dup_str(lt.tok[i])) || set_where(ps, &c->at, line)) {
+                    free(c->name);
+                    return nomem(ps, line);
+                }
+                s->n_columns++;
+            }
+        } else if (strcmp(kw, "input") == 0) {
+            const char *ex = "e.g. 'input F = 10', 'input F table' or 'input F file \"F.csv\"'";
+            if (lt.n < 3 || strcmp(lt.tok[1], "=") == 0) {
+                errf(ps->err, ps->errlen, ps->file, line, "'input' needs NAME and a value, %s", ex);
+                return RS_E_ARG;
+            }
+            const char *name = lt.tok[1];
+            for (int i = 0; i < s->n_inputs; i++)
+                if (strcmp(s->inputs[i].name, name) == 0) {
+                    errf(ps->err, ps->errlen, ps->file, line, "input '%s' is set twice (first at line %d): keep one",
+                         name, s->inputs[i].at.line);
+                    return RS_E_ARG;
+                }
+            const char *how = lt.tok[2];
+            if (!lt.quoted[2] && strcmp(how, "table") == 0) {
+                if (lt.n > 3) {
+                    errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after 'table': rows go on the "
+                         "following lines, 'TIME VALUE', then 'end'", lt.tok[3]);
+                    return RS_E_ARG;
+                }
+                rs_scn_input *in = new_input(ps, name, line);
+                if (!in)
+                    return nomem(ps, line);
+                int start = line, ended = 0;
+                while ((l = next_line(&cursor))) {
+                    line++;
+                    if (tokenize(l, &lt, &why)) {
+                        errf(ps->err, ps->errlen, ps->file, line, "%s", why);
+                        return RS_E_ARG;
+                    }
+                    if (lt.n == 0)
+                        continue;
+                    if (lt.n == 1 && strcmp(lt.tok[0], "end") == 0) {
+                        ended = 1;
+                        break;
+                    }
+                    double t, v;
+                    if (lt.n != 2 || parse_num(lt.tok[0], &t) || parse_num(lt.tok[1], &v)) {
+                        errf(ps->err, ps->errlen, ps->file, line, "input '%s': a table row is two numbers, "
+                             "TIME VALUE (or 'end' after the last row)", name);
+                        return RS_E_ARG;
+                    }
+                    if (in->n > 0 && !(t > in->t[in->n - 1])) {
+                        errf(ps->err, ps->errlen, ps->file, line, "input '%s': table times must increase "
+                             "(%s after %.17g)", name, lt.tok[0], in->t[in->n - 1]);
+                        return RS_E_ARG;
+                    }
+                    if (table_push(in, t, v))
+                        return nomem(ps, line);
+                }
+                if (!ended) {
+                    errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table has no 'end': add a line "
+                         "'end' after its last row", name);
+                    return RS_E_ARG;
+                }
+                if (in->n == 0) {
+                    errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table is empty: give rows "
+                         "'TIME VALUE' before 'end'", name);
+                    return RS_E_ARG;
+                }
+            } else if (!lt.quoted[2] && strcmp(how, "file") == 0) {
+                const char *col = NULL;
+                if (lt.n < 4 || !lt.quoted[3]) {
+                    errf(ps->err, ps->errlen, ps->file, line, "'input %s file' needs a quoted path, e.g. "
+                         "'input %s file \"%s.csv\"'", name, name, name);
+                    return RS_E_ARG;
+                }
+                if (lt.n == 6 && strcmp(lt.tok[4], "column") == 0)
+                    col = lt.tok[5];
+                else if (lt.n != 4) {
+                    errf(ps->err, ps->errlen, ps->file, line, "after the path, only 'column NAME' may follow, e.g. "
+                         "'input %s file \"%s\" column %s'", name, lt.tok[3], name);
+                    return RS_E_ARG;
+                }
+                rs_scn_input *in = new_input(ps, name, line);
+                if (!in)
+                    return nomem(ps, line);
+                if ((st = parse_input_file(ps, in, lt.tok[3], col, line)))
+                    return st;
+            } else {
+                int k = 2;
+                if (strcmp(how, "=") == 0 && !lt.quoted[2])
+                    k = 3;
+                double v;
+                if (k >= lt.n || lt.quoted[k] || parse_num(lt.tok[k], &v)) {
+                    errf(ps->err, ps->errlen, ps->file, line, "input '%s': expected a number, 'table' or 'file', %s",
+                         name, ex);
+                    return RS_E_ARG;
+                }
+                if (k + 1 < lt.n) {
+                    errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after the value: one input per line",
+                         lt.tok[k + 1]);
+                    return RS_E_ARG;
+                }
+                rs_scn_input *in = new_input(ps, name, line);
+                if (!in || !(in->v = malloc(sizeof(double))))
+                    return nomem(ps, line);
+                in->v[0] = v;
+                in->n = 1;
+            }
+        } else if (strcmp(kw, "end") == 0) {
+            errf(ps->err, ps->errlen, ps->file, line, "'end' without a table: it closes 'input NAME table'");
+            return RS_E_ARG;
+        } else {
+            const char *sug = rs_closest_name(kw, kStatements, N_STATEMENTS - 1);
+            if (sug)
+                errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s' (did you mean '%s'?)", kw, sug);
+            else
+                errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s'; statements are duration, step, "
+                     "output, method, tolerance, iterations, param, initial, input, columns", kw);
+            return RS_E_ARG;
+        }
+        if (st)
+            return st;
+    }
+    return RS_OK;
+}
+
+int rs_scenario_parse(const char *text, const char *file, rs_scenario *s, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    rs_scenario_init(s);
+    if (!text || !file) {
+        errf(err, errlen, file ? file : "scenario", 0, "no text to parse");
+        return RS_E_ARG;
+    }
+    char *copy = dup_str(text);
+    if (!copy) {
+        errf(err, errlen, file, 0, "out of memory");
+        return RS_E_NOMEM;
+    }
+    parser ps = {file, s, err, errlen};
+    int st = parse_text(&ps, copy);
+    free(copy);
+    if (st)
+        rs_scenario_free(s);
+    return st;
+}
+
+int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen)
+{
+    rs_scenario_init(s);
+    const char *why = NULL;
+    char *text = read_all(path, &why);
+    if (!text) {
+        if (err && errlen)
+            snprintf(err, errlen, "cannot read scenario '%s': %s", path, why);
+        return strcmp(why, "out of memory") == 0 ? RS_E_NOMEM : RS_E_IO;
+    }
+    int st = rs_scenario_parse(text, path, s, err, errlen);
+    free(text);
+    return st;
+}
+
+/* ------------------------------------------------------------ overlay */
+
+static int copy_where(rs_scn_where *d, const rs_scn_where *s)
+{
+    d->line = s->line;
+    d->file = s->file ? dup_str(s->file) : NULL;
+    return s->file && !d->file ? -1 : 0;
+}
+
+static int append_assigns(rs_scn_assign **list, int *n, const rs_scn_assign *src, int ns)
+{
+    for (int i = 0; i < ns; i++) {
+        if (grow((void **)list, *n, sizeof **list))
+            return -1;
+        rs_scn_assign *a = &(*list)[*n];
+        memset(a, 0, sizeof *a);
+        a->value = src[i].value;
+        if (!(a->name = dup_str(src[i].name)) || copy_where(&a->at, &src[i].at)) {
+            free(a->name);
+            return -1;
+        }
+        (*n)++;
+    }
+    return 0;
+}
+
+int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
+{
+    for (int i = 0; i < 6; i++) {
+        unsigned bit = 1u << i;
+        if (!(top->set & bit))
+            continue;
+        free_where(&b->set_at[i]);
+        if (copy_where(&b->set_at[i], &top->set_at[i]))
+            return RS_E_NOMEM;
+        b->set |= bit;
+    }
+    if (top->set & RS_SCN_DURATION) b->duration = top->duration;
+    if (top->set & RS_SCN_STEP) b->step = top->step;
+    if (top->set & RS_SCN_OUTPUT) b->output = top->output;
+    if (top->set & RS_SCN_METHOD) b->method = top->method;
+    if (top->set & RS_SCN_TOLERANCE) b->tolerance = top->tolerance;
+    if (top->set & RS_SCN_ITERATIONS) b->iterations = top->iterations;
+    if (append_assigns(&b->params, &b->n_params, top->params, top->n_params) ||
+        append_assigns(&b->initial, &b->n_initial, top->initial, top->n_initial))
+        return RS_E_NOMEM;
+    for (int i = 0; i < top->n_inputs; i++) {
+        const rs_scn_input *src = &top->inputs[i];
+        rs_scn_input *in = NULL;
+        for (int j = 0; j < b->n_inputs; j++)
+            if (strcmp(b->inputs[j].name, src->name) == 0)
+                in = &b->inputs[j];
+        if (in) { /* replace in place */
+            free(in->t);
+            free(in->v);
+            free_where(&in->at);
+            in->t = in->v = NULL;
+            in->n = 0;
+        } else {
+            if (grow((void **)&b->inputs, b->n_inputs, sizeof *b->inputs))
+                return RS_E_NOMEM;
+            in = &b->inputs[b->n_inputs];
+            memset(in, 0, sizeof *in);
+            if (!(in->name = dup_str(src->name)))
+                return RS_E_NOMEM;
+            b->n_inputs++;
+        }
+        if (copy_where(&in->at, &src->at))
+            return RS_E_NOMEM;
+        in->v = malloc((size_t)src->n * sizeof(double));
+        in->t = src->t ? malloc((size_t)src->n * sizeof(double)) : NULL;
+        if (!in->v || (src->t && !in->t))
+            return RS_E_NOMEM;
+        memcpy(in->v, src->v, (size_t)src->n * sizeof(double));
+        if (src->t)
+            memcpy(in->t, src->t, (size_t)src->n * sizeof(double));
+        in->n = src->n;
+    }
+    if (top->n_columns > 0) {
+        for (int i = 0; i < b->n_columns; i++) {
+            free(b->columns[i].name);
+            free_where(&b->columns[i].at);
+        }
+        b->n_columns = 0;
+        for (int i = 0; i < top->n_columns; i++) {
+            if (grow((void **)&b->columns, b->n_columns, sizeof *b->columns))
+                return RS_E_NOMEM;
+            rs_scn_column *c = &b->columns[b->n_columns];
+            memset(c, 0, sizeof *c);
+            if (!(c->name = dup_str(top->columns[i].name)) || copy_where(&c->at, &top->columns[i].at)) {
+                free(c->name);
+                return RS_E_NOMEM;
+            }
+            b->n_columns++;
+        }
+    }
+    return RS_OK;
+}
+
+/* ------------------------------------------------------------ interpolation */
+
+double rs_scn_interp(const double *t, const double *v, int n, double x)
+{
+    if (n <= 1 || !t)
+        return v[0];
+    if (!(x > t[0]))
+        return v[0];
+    if (x >= t[n - 1])
+        return v[n - 1];
+    int lo = 0, hi = n - 1; /* t[lo] < x < t[hi] */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (t[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double w = (x - t[lo]) / (t[hi] - t[lo]);
+    return v[lo] + w * (v[hi] - v[lo]);
+}
+
+/* ------------------------------------------------------------ binding */
+
+struct rs_binding {
+    const rs_model *m;
+    unsigned set;
+    double duration, step, output, tolerance;
+    rs_method method;
+    int iterations;
+    int n_p;
+    int *p_idx;
+    double *p_val;
+    int n_init;
+    rs_var *init_var;
+    double *init_val;
+    int n_in;
+    int *in_slot, *in_n;
+    double **in_t, **in_v;
+    int n_col;
+    char **cols;
+};
+
+void rs_binding_free(rs_binding **bp)
+{
+    if (!bp || !*bp)
+        return;
+    rs_binding *b = *bp;
+    for (int i = 0; i < b->n_in; i++) {
+        free(b->in_t[i]);
+        free(b->in_v[i]);
+    }
+    for (int i = 0; i < b->n_col; i++)
+        free(b->cols[i]);
+    free(b->p_idx);
+    free(b->p_val);
+    free(b->init_var);
+    free(b->init_val);
+    free(b->in_slot);
+    free(b->in_n);
+    free(b->in_t);
+    free(b->in_v);
+    free(b->cols);
+    free(b);
+    *bp = NULL;
+}
+
+/* A kind of quantity in words, for "'x' is a coordinate, not a parameter". */
+static const char *kind_words(rs_var_kind k)
+{
+    switch (k) {
+    case RS_VAR_TIME: return "the time";
+    case RS_VAR_Q: return "a coordinate";
+    case RS_VAR_QD: return "a velocity";
+    case RS_VAR_S: return "an auxiliary coordinate";
+    case RS_VAR_SD: return "an auxiliary velocity";
+    case RS_VAR_P: return "a parameter";
+    case RS_VAR_U: return "an input";
+    case RS_VAR_LAMBDA: return "a multiplier";
+    case RS_VAR_OUTPUT: return "an output";
+    }
+    return "a quantity";
+}
+
+/* The statement that sets a kind, for the fix in messages. */
+static const char *kind_statement(rs_var_kind k)
+{
+    switch (k) {
+    case RS_VAR_P: return "param";
+    case RS_VAR_Q: case RS_VAR_QD: case RS_VAR_S: case RS_VAR_SD: return "initial";
+    case RS_VAR_U: return "input";
+    default: return NULL;
+    }
+}
+
+/* Candidate names, owned strings (velocities and multipliers need building). */
+typedef struct names {
+    int n;
+    char **v;
+} names;
+
+static void names_free(names *ns)
+{
+    for (int i = 0; i < ns->n; i++)
+        free(ns->v[i]);
+    free(ns->v);
+    ns->v = NULL;
+    ns->n = 0;
+}
+
+static int names_add(names *ns, const char *a, const char *b)
+{
+    if (grow((void **)&ns->v, ns->n, sizeof *ns->v))
+        return -1;
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 1);
+    if (!s)
+        return -1;
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb + 1);
+    ns->v[ns->n++] = s;
+    return 0;
+}
+
+enum { CAND_P = 1, CAND_INIT = 2, CAND_U = 4, CAND_COLUMNS = 8 };
+
+static int candidates(const rs_model *m, int which, names *ns)
+{
+    int bad = 0;
+    if (which & (CAND_INIT | CAND_COLUMNS)) {
+        for (int i = 0; i < m->n_q; i++)
+            bad |= names_add(ns, m->q_names[i], "");
+        for (int i = 0; i < m->n_q; i++)
+            bad |= names_add(ns, m->q_names[i], "_dot");
+        for (int i = 0; i < m->n_s; i++)
+            bad |= names_add(ns, m->s_names[i], "");
+        for (int i = 0; i < m->n_s; i++)
+            bad |= names_add(ns, m->s_names[i], "_dot");
+    }
+    if (which & CAND_COLUMNS) {
+        for (int i = 0; i < m->n_phi; i++)
+            bad |= names_add(ns, "lambda_", m->phi_names[i]);
+        for (int i = 0; i < m->n_out; i++)
+            bad |= names_add(ns, m->output_names[i], "");
+    }
+    if (which & (CAND_P | CAND_COLUMNS))
+        for (int i = 0; i < m->n_p; i++)
+            bad |= names_add(ns, m->p_names[i], "");
+    if (which & (CAND_U | CAND_COLUMNS))
+        for (int i = 0; i < m->n_u; i++)
+            bad |= names_add(ns, m->u_names[i], "");
+    return bad ? -1 : 0;
+}
+
+/* "unknown parameter 'x' (did you mean 'y'?)" or, with no close name, the
+ * list of what the model has. */
+static int unknown(const rs_model *m, const rs_scn_where *at, const char *what, int which,
+                   const char *name, char *err, size_t errlen)
+{
+    names ns = {0, NULL};
+    if (candidates(m, which, &ns)) {
+        names_free(&ns);
+        errf(err, errlen, at->file, at->line, "out of memory");
+        return RS_E_NOMEM;
+    }
+    const char *sug = rs_closest_name(name, (const char *const *)ns.v, ns.n);
+    if (sug) {
+        errf(err, errlen, at->file, at->line, "unknown %s '%s' (did you mean '%s'?)", what, name, sug);
+    } else if (ns.n == 0) {
+        errf(err, errlen, at->file, at->line, "unknown %s '%s': model '%s' has no %ss; remove the line",
+             what, name, m->name, what);
+    } else {
+        char list[400] = "";
+        int shown = 0;
+        for (int i = 0; i < ns.n; i++) {
+            size_t k = strlen(list);
+            if (k + strlen(ns.v[i]) + 8 >= sizeof list)
+                break;
+            snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", ns.v[i]);
+            shown++;
+        }
+        errf(err, errlen, at->file, at->line, "unknown %s '%s'; model '%s' has: %s%s", what, name, m->name,
+             list, shown < ns.n ? ", ..." : "");
+    }
+    names_free(&ns);
+    return RS_E_NOTFOUND;
+}
+
+/* A name that exists but is of another kind: say which statement sets it. */
+static int wrong_kind(const rs_scn_where *at, const char *name, rs_var_kind k, const char *stmt,
+                      char *err, size_t errlen)
+{
+    const char *fix = kind_statement(k);
+    if (fix)
+        errf(err, errlen, at->file, at->line, "'%s' is %s, not set by '%s': write '%s %s = ...'", name,
+             kind_words(k), stmt, fix, name);
+    else
+        errf(err, errlen, at->file, at->line, "'%s' is %s: a scenario cannot set it with '%s'", name,
+             kind_words(k), stmt);
+    return RS_E_NOTFOUND;
+}
+
+int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    *bp = NULL;
+    if (!s || !m) {
+        errf(err, errlen, "scenario", 0, "rs_scenario_bind: scenario or model is NULL");
+        return RS_E_ARG;
+    }
+    rs_binding *b = calloc(1, sizeof *b);
+    if (!b) {
+        errf(err, errlen, "scenario", 0, "out of memory");
+        return RS_E_NOMEM;
+    }
+    b->m = m;
+    b->set = s->set;
+    b->duration = rs_scenario_duration(s);
+    b->step = rs_scenario_step(s);
+    b->output = rs_scenario_output(s);
+    b->tolerance = s->tolerance;
+    b->method = s->method;
+    b->iterations = s->iterations;
+    int st = RS_OK;
+    const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
+    b->p_idx = calloc(np, sizeof *b->p_idx);
+    b->p_val = calloc(np, sizeof *b->p_val);
+    b->init_var = calloc(ni, sizeof *b->init_var);
+    b->init_val = calloc(ni, sizeof *b->init_val);
+    b->in_slot = calloc(nu, sizeof *b->in_slot);
+    b->in_n = calloc(nu, sizeof *b->in_n);
+    b->in_t = calloc(nu, sizeof *b->in_t);
+    b->in_v = calloc(nu, sizeof *b->in_v);
+    b->cols = calloc((size_t)s->n_columns + 1, sizeof *b->cols);
+    if (!b->p_idx || !b->p_val || !b->init_var || !b->init_val || !b->in_slot || !b->in_n || !b->in_t ||
+        !b->in_v || !b->cols) {
+        errf(err, errlen, "scenario", 0, "out of memory");
+        st = RS_E_NOMEM;
+        goto fail;
+    }
+    rs_var v;
+    for (int i = 0; i < s->n_params; i++) {
+        const rs_scn_assign *a = &s->params[i];
+        if (rs_model_find(m, a->name, &v) != RS_OK) {
+            st = unknown(m, &a->at, "parameter", CAND_P, a->name, err, errlen);
+            goto fail;
+        }
+        if (v.kind != RS_VAR_P) {
+            st = wrong_kind(&a->at, a->name, v.kind, "param", err, errlen);
+            goto fail;
+        }
+        b->p_idx[b->n_p] = v.index;
+        b->p_val[b->n_p++] = a->value;
+    }
+    for (int i = 0; i < s->n_initial; i++) {
+        const rs_scn_assign *a = &s->initial[i];
+        if (rs_model_find(m, a->name, &v) != RS_OK) {
+            st = unknown(m, &a->at, "coordinate or velocity", CAND_INIT, a->name, err, errlen);
+            goto fail;
+        }
+        if (v.kind != RS_VAR_Q && v.kind != RS_VAR_QD && v.kind != RS_VAR_S && v.kind != RS_VAR_SD) {
+            st = wrong_kind(&a->at, a->name, v.kind, "initial", err, errlen);
+            goto fail;
+        }
+        b->init_var[b->n_init] = v;
+        b->init_val[b->n_init++] = a->value;
+    }
+    for (int i = 0; i < s->n_inputs; i++) {
+        const rs_scn_input *in = &s->inputs[i];
+        if (rs_model_find(m, in->name, &v) != RS_OK) {
+            st = unknown(m, &in->at, "input", CAND_U, in->name, err, errlen);
+            goto fail;
+        }
+        if (v.kind != RS_VAR_U) {
+            st = wrong_kind(&in->at, in->name, v.kind, "input", err, errlen);
+            goto fail;
+        }
+        int k = b->n_in;
+        b->in_slot[k] = v.index;
+        b->in_n[k] = in->n;
+        b->in_v[k] = malloc((size_t)in->n * sizeof(double));
+        if (in->t)
+            b->in_t[k] = malloc((size_t)in->n * sizeof(double));
+        b->n_in++;
+        if (!b->in_v[k] || (in->t && !b->in_t[k])) {
+            errf(err, errlen, in->at.file, in->at.line, "out of memory");
+            st = RS_E_NOMEM;
+            goto fail;
+        }
+        memcpy(b->in_v[k], in->v, (size_t)in->n * sizeof(double));
+        if (in->t)
+            memcpy(b->in_t[k], in->t, (size_t)in->n * sizeof(double));
+    }
+    for (int i = 0; i < s->n_columns; i++) {
+        const rs_scn_column *c = &s->columns[i];
+        if (strcmp(c->name, "time") == 0) {
+            errf(err, errlen, c->at.file, c->at.line, "'time' is always the first column: leave it out of 'columns'");
+            st = RS_E_ARG;
+            goto fail;
+        }
+        if (rs_model_find(m, c->name, &v) != RS_OK) {
+            st = unknown(m, &c->at, "column", CAND_COLUMNS, c->name, err, errlen);
+            goto fail;
+        }
+        if (!(b->cols[b->n_col] = dup_str(c->name))) {
+            errf(err, errlen, c->at.file, c->at.line, "out of memory");
+            st = RS_E_NOMEM;
+            goto fail;
+        }
+        b->n_col++;
+    }
+    *bp = b;
+    return RS_OK;
+fail:
+    rs_binding_free(&b);
+    return st;
+}
+
+void rs_binding_options(const rs_binding *b, rs_options *opt)
+{
+    opt->dt = b->step;
+    if (b->set & RS_SCN_METHOD)
+        opt->method = b->method;
+    if (b->set & RS_SCN_TOLERANCE)
+        opt->proj_tol = b->tolerance;
+    if (b->set & RS_SCN_ITERATIONS)
+        opt->proj_maxiter = b->iterations;
+    if (b->n_in > 0) {
+        opt->input = rs_binding_input;
+        opt->input_ctx = (void *)b;
+    }
+}
+
+int rs_binding_input(void *ctx, double t, double *u, int n_u)
+{
+    const rs_binding *b = ctx;
+    for (int i = 0; i < b->n_in; i++) {
+        if (b->in_slot[i] >= n_u)
+            return -1;
+        u[b->in_slot[i]] = rs_scn_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);
+    }
+    return 0;
+}
+
+int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen)
+{
+    if (!b || !ws || rs_ws_model(ws) != b->m) {
+        if (err && errlen)
+            snprintf(err, errlen, "rs_binding_apply: the workspace is not one of the bound model");
+        return RS_E_ARG;
+    }
+    int st;
+    for (int i = 0; i < b->n_p; i++)
+        if ((st = rs_ws_set_param_index(ws, b->p_idx[i], b->p_val[i]))) {
+            if (err && errlen)
+                snprintf(err, errlen, "parameter '%s' = %g: %s", b->m->p_names[b->p_idx[i]], b->p_val[i],
+                         rs_ws_error(ws));
+            return st;
+        }
+    for (int i = 0; i < b->n_init; i++) {
+        const rs_var v = b->init_var[i];
+        double *x = v.kind == RS_VAR_Q ? rs_ws_q(ws) : v.kind == RS_VAR_QD ? rs_ws_qd(ws)
+                  : v.kind == RS_VAR_S ? rs_ws_s(ws) : rs_ws_sd(ws);
+        x[v.index] = b->init_val[i];
+    }
+    if (b->n_in > 0 && rs_binding_input((void *)b, rs_ws_time(ws), rs_ws_u(ws), b->m->n_u)) {
+        if (err && errlen)
+            snprintf(err, errlen, "an input slot is outside the model");
+        return RS_E_INPUT;
+    }
+    return RS_OK;
+}
+
+const char *const *rs_binding_columns(const rs_binding *b, int *n)
+{
+    *n = b->n_col;
+    return b->n_col > 0 ? (const char *const *)b->cols : NULL;
+}
+
+double rs_binding_duration(const rs_binding *b) { return b->duration; }
+double rs_binding_step(const rs_binding *b) { return b->step; }
+double rs_binding_output(const rs_binding *b) { return b->output; }

@@ -1,0 +1,160 @@
+/*
+ * rs_scenario.h — scenario files: what one simulation run does (docs/scenario.md).
+ *
+ * Two stages, so a scenario can be read without a model and checked against
+ * any model:
+ *   1. rs_scenario_read / rs_scenario_parse turn the text into an
+ *      rs_scenario: settings, name = value assignments and input tables, each
+ *      remembering its file and line.  No model knowledge: only the syntax and
+ *      the numbers are checked.
+ *   2. rs_scenario_bind checks every name against an rs_model and produces an
+ *      rs_binding: indices instead of names, ready to apply to a workspace.
+ *      Unknown names fail with "file:line: unknown parameter 'x' (did you
+ *      mean 'y'?)".
+ * Every error message starts with "file:line: " and says what to write
+ * instead.  Parameters are run-time values: a scenario changes them without
+ * recompiling the model.
+ *
+ * Layers: rs_scenario_overlay puts one scenario over another (a compiled
+ * model's default.scn under the user's file): settings and inputs of the top
+ * replace those of the base; assignments are applied base first, top last.
+ *
+ * Not for real-time threads (parsing and binding allocate); the input
+ * callback rs_binding_input is allocation-free and bounded (binary search).
+ */
+#ifndef RS_SCENARIO_H
+#define RS_SCENARIO_H
+
+#include <stddef.h>
+#include "rs_ws.h"
+
+/* Which settings a scenario gives (bits of rs_scenario.set). */
+enum {
+    RS_SCN_DURATION = 1 << 0,
+    RS_SCN_STEP = 1 << 1,
+    RS_SCN_OUTPUT = 1 << 2,
+    RS_SCN_METHOD = 1 << 3,
+    RS_SCN_TOLERANCE = 1 << 4,
+    RS_SCN_ITERATIONS = 1 << 5
+};
+
+/* Built-in values of settings a scenario leaves out. */
+#define RS_SCN_DEFAULT_DURATION 1.0    /* s */
+#define RS_SCN_DEFAULT_STEP 1e-3       /* s */
+#define RS_SCN_DEFAULT_OUTPUT 1e-2     /* s (never less than the step) */
+
+/* Where a line came from. */
+typedef struct rs_scn_where {
+    char *file;
+    int line;
+} rs_scn_where;
+
+/* NAME = VALUE (a parameter, or an initial coordinate or velocity). */
+typedef struct rs_scn_assign {
+    char *name;
+    double value;
+    rs_scn_where at;
+} rs_scn_assign;
+
+/* An input: a constant (n == 1, t == NULL) or a table of n rows (t
+ * strictly increasing), interpolated linearly, held constant outside. */
+typedef struct rs_scn_input {
+    char *name;
+    int n;
+    double *t;        /* n times [s], NULL for a constant */
+    double *v;        /* n values */
+    rs_scn_where at;
+} rs_scn_input;
+
+/* One output column chosen by name. */
+typedef struct rs_scn_column {
+    char *name;
+    rs_scn_where at;
+} rs_scn_column;
+
+typedef struct rs_scenario {
+    unsigned set;                 /* RS_SCN_* bits of the settings given     */
+    double duration;              /* s, simulated time after the start       */
+    double step;                  /* s                                       */
+    double output;                /* s, output interval (0: every step)      */
+    rs_method method;
+    double tolerance;             /* projection tolerance                    */
+    int iterations;               /* projection iteration limit              */
+    rs_scn_where set_at[6];       /* where each setting was given (bit order) */
+
+    int n_params, n_initial, n_inputs, n_columns;
+    rs_scn_assign *params;        /* param NAME = VALUE                      */
+    rs_scn_assign *initial;       /* initial NAME = VALUE (q or q_dot)       */
+    rs_scn_input *inputs;
+    rs_scn_column *columns;       /* none: every coordinate, velocity,
+                                     multiplier and output                   */
+} rs_scenario;
+
+/* An empty scenario (every setting at its built-in value, nothing assigned). */
+void rs_scenario_init(rs_scenario *s);
+
+/* Frees what the scenario holds and empties it (rs_scenario_init). */
+void rs_scenario_free(rs_scenario *s);
+
+/* Parses scenario text; `file` names it in messages and resolves relative
+ * paths of input files (its folder).  Returns RS_OK, or RS_E_ARG (a syntax
+ * or value error), RS_E_IO (an input file that cannot be read) or
+ * RS_E_NOMEM, with "file:line: ..." in err; *s is then empty.  */
+int rs_scenario_parse(const char *text, const char *file, rs_scenario *s,
+                      char *err, size_t errlen);
+
+/* Reads and parses a scenario file. */
+int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen);
+
+/* Puts `top` over `base` (both parsed): base receives deep copies.  Returns
+ * RS_OK or RS_E_NOMEM. */
+int rs_scenario_overlay(rs_scenario *base, const rs_scenario *top);
+
+/* Effective settings: the scenario's or the built-in ones. */
+double rs_scenario_duration(const rs_scenario *s);
+double rs_scenario_step(const rs_scenario *s);
+double rs_scenario_output(const rs_scenario *s);
+
+/* ---------------------------------------------------------------- binding */
+
+typedef struct rs_binding rs_binding;
+
+/* Checks every name of `s` against `m` and builds the binding (s may be
+ * freed afterwards).  Unknown names: RS_E_NOTFOUND with
+ * "file:line: unknown parameter 'x' (did you mean 'y'?)"; a name of the wrong
+ * kind says which statement to use.  Returns RS_OK or an error. */
+int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **b,
+                     char *err, size_t errlen);
+
+void rs_binding_free(rs_binding **b);
+
+/* Writes the scenario's step, method, tolerance and iteration limit into
+ * opt, and the input callback when the scenario gives inputs (ctx = b; the
+ * binding must outlive every workspace created with opt). */
+void rs_binding_options(const rs_binding *b, rs_options *opt);
+
+/* Sets parameters, initial coordinates, velocities and inputs in ws (a
+ * workspace of the bound model, before rs_ws_init). */
+int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen);
+
+/* The rs_input_fn of a binding: fills every input the scenario gives at
+ * time t (inputs it does not give are left as they are). */
+int rs_binding_input(void *ctx, double t, double *u, int n_u);
+
+/* The output columns chosen (n == 0 and NULL: the default, all). */
+const char *const *rs_binding_columns(const rs_binding *b, int *n);
+
+/* Effective duration, step and output interval of the bound scenario. */
+double rs_binding_duration(const rs_binding *b);
+double rs_binding_step(const rs_binding *b);
+double rs_binding_output(const rs_binding *b);
+
+/* Value at t of a table of n rows (t strictly increasing), linear between
+ * rows, held at the end values outside; also used by rs_binding_input. */
+double rs_scn_interp(const double *t, const double *v, int n, double x);
+
+/* The candidate closest to `word` by edit distance (a plausible typo), or
+ * NULL; the same rule as the command line's suggestions. */
+const char *rs_closest_name(const char *word, const char *const *cand, int n);
+
+#endif /* RS_SCENARIO_H */

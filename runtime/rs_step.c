@@ -1,0 +1,382 @@
+/*
+ * rs_step.c — the integrators: IMEX Euler (seed 003 §4) and RK4 on the
+ * index-1 form, the position and velocity projections, and rs_run.
+ *
+ * Invariants of a step: no allocation (KLU's full re-factorization when
+ * rcond degrades is the one stated exception, see rs_ws.h), no I/O, every
+ * loop bounded by the model's sizes or proj_maxiter.  A failing step
+ * restores q, q̇ and t to their values at its start.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "rs_ws_impl.h"
+
+/* ---- small sparse kernels on the model's CSC patterns ------------------ */
+
+/* y += A x for CSC pattern P with values v. */
+static void csc_gaxpy(const rs_pattern *P, const double *v, const double *x, double *y)
+{
+    for (int j = 0; j < P->ncol; j++)
+        for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
+            y[P->rowind[k]] += v[k] * x[j];
+}
+
+static double max_abs(const double *v, int n, int *where)
+{
+    double r = 0;
+    *where = 0;
+    for (int i = 0; i < n; i++)
+        if (fabs(v[i]) > r) {
+            r = fabs(v[i]);
+            *where = i;
+        }
+    return r;
+}
+
+/* ---- factorization with messages that name the unknown ----------------- */
+
+static int factor(rs_ws *ws, rs_kfac *F, const char *what)
+{
+    int bad;
+    int st = rs_kfac_factor(&ws->K, F, ws->opt.rcond_min, ws->opt.rcond_drop, &ws->stats, &bad);
+    if (st == RS_OK)
+        return RS_OK;
+    const rs_model *m = ws->model;
+    if (st == RS_E_SINGULAR) {
+        if (bad >= 0 && bad < m->n_q)
+            return rs_ws_fail(ws, st, "%s matrix is singular (rcond %.3g) at the column of "
+                              "velocity '%s'", what, ws->stats.rcond_last, m->q_names[bad]);
+        if (bad >= m->n_q && bad < m->n_q + m->n_phi)
+            return rs_ws_fail(ws, st, "%s matrix is singular (rcond %.3g) at the multiplier of "
+                              "constraint '%s'", what, ws->stats.rcond_last,
+                              m->phi_names[bad - m->n_q]);
+        return rs_ws_fail(ws, st, "%s matrix is singular (rcond %.3g)", what,
+                          ws->stats.rcond_last);
+    }
+    return rs_ws_fail(ws, st, "%s matrix: KLU failed (status %d)", what, ws->K.common.status);
+}
+
+static int solve(rs_ws *ws, rs_kfac *F, const char *what)
+{
+    int st = rs_kfac_solve(&ws->K, F, ws->rhs, &ws->stats);
+    if (st)
+        return rs_ws_fail(ws, st, "%s: klu_solve failed (status %d)", what, ws->K.common.status);
+    return RS_OK;
+}
+
+/* Evaluates M and δ (and φ_q, γ when constrained) at the bound state. */
+static int eval_dynamics(rs_ws *ws)
+{
+    const rs_model *m = ws->model;
+    int st;
+    if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)) ||
+        (st = rs_ws_call(ws, RS_FN_DELTA, ws->delta, NULL)))
+        return st;
+    if (m->n_phi > 0 && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+                         (st = rs_ws_call(ws, RS_FN_GAMMA, ws->gamma, NULL))))
+        return st;
+    if (ws->opt.check_finite &&
+        ((st = rs_ws_check_finite(ws, ws->Mv, ws->K.nnz_M, "mass matrix value M", NULL)) ||
+         (st = rs_ws_check_finite(ws, ws->delta, m->n_q, "generalized force delta", m->q_names)) ||
+         (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
+                                  NULL)) ||
+         (st = rs_ws_check_finite(ws, ws->gamma, m->n_phi, "gamma", m->phi_names))))
+        return st;
+    return RS_OK;
+}
+
+/* ---- projections ------------------------------------------------------- */
+
+/* Newton on φ(q, t) = 0 with the minimum-norm correction
+ *   [I φ_qᵀ; φ_q 0] [Δq; μ] = [0; −φ]   ⇒   Δq = −φ_qᵀ (φ_q φ_qᵀ)⁻¹ φ. */
+static int project_position(rs_ws *ws, double t)
+{
+    const rs_model *m = ws->model;
+    const int nq = m->n_q, nphi = m->n_phi;
+    int it = 0, worst, st;
+    double r;
+    rs_ws_bind(ws, t, ws->q, ws->qd);
+    for (;;) {
+        if ((st = rs_ws_call(ws, RS_FN_PHI, ws->phi, NULL)) ||
+            (st = rs_ws_check_finite(ws, ws->phi, nphi, "constraint phi", m->phi_names)))
+            return st;
+        r = max_abs(ws->phi, nphi, &worst);
+        if (r <= ws->opt.proj_tol)
+            break;
+        if (it >= ws->opt.proj_maxiter)
+            return rs_ws_fail(ws, RS_E_NOCONV,
+                              "position projection: |phi| = %.3g at constraint '%s' exceeds the "
+                              "tolerance %.3g after %d iteration(s) (limit %d)",
+                              r, m->phi_names[worst], ws->opt.proj_tol, it,
+                              ws->opt.proj_maxiter);
+        if ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+            (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
+                                     NULL)))
+            return st;
+        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
+        if ((st = factor(ws, &ws->fac_proj, "position projection")))
+            return st;
+        memset(ws->rhs, 0, (size_t)nq * sizeof(double));
+        for (int i = 0; i < nphi; i++)
+            ws->rhs[nq + i] = -ws->phi[i];
+        if ((st = solve(ws, &ws->fac_proj, "position projection")))
+            return st;
+        for (int j = 0; j < nq; j++)
+            ws->q[j] += ws->rhs[j];
+        it++;
+    }
+    ws->stats.proj_iters += it;
+    ws->stats.proj_iters_last = it;
+    if (it > ws->stats.proj_iters_max)
+        ws->stats.proj_iters_max = it;
+    ws->stats.pos_residual = r;
+    return RS_OK;
+}
+
+/* φ_q q̇ = β, minimum-norm change of q̇:
+ *   [I φ_qᵀ; φ_q 0] [Δq̇; μ] = [0; β − φ_q q̇].  The equation is linear in q̇,
+ * so one solve is exact; skipped when the residual is already below tol. */
+static int project_velocity(rs_ws *ws, double t)
+{
+    const rs_model *m = ws->model;
+    const int nq = m->n_q, nphi = m->n_phi;
+    int worst, st;
+    double r;
+    rs_ws_bind(ws, t, ws->q, ws->qd);
+    if ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+        (st = rs_ws_call(ws, RS_FN_BETA, ws->beta, NULL)) ||
+        (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
+                                 NULL)) ||
+        (st = rs_ws_check_finite(ws, ws->beta, nphi, "beta", m->phi_names)))
+        return st;
+    /* residual ρ = β − φ_q q̇ */
+    for (int i = 0; i < nphi; i++)
+        ws->rhs[nq + i] = ws->beta[i];
+    for (int j = 0; j < nq; j++)
+        for (int k = m->phi_q_pattern.colptr[j]; k < m->phi_q_pattern.colptr[j + 1]; k++)
+            ws->rhs[nq + m->phi_q_pattern.rowind[k]] -= ws->Gv[k] * ws->qd[j];
+    r = max_abs(ws->rhs + nq, nphi, &worst);
+    if (r > ws->opt.proj_tol) {
+        memset(ws->rhs, 0, (size_t)nq * sizeof(double));
+        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
+        if ((st = factor(ws, &ws->fac_proj, "velocity projection")) ||
+            (st = solve(ws, &ws->fac_proj, "velocity projection")))
+            return st;
+        for (int j = 0; j < nq; j++)
+            ws->qd[j] += ws->rhs[j];
+        ws->stats.vel_projections++;
+        for (int i = 0; i < nphi; i++)
+            ws->rhs[nq + i] = ws->beta[i];
+        for (int j = 0; j < nq; j++)
+            for (int k = m->phi_q_pattern.colptr[j]; k < m->phi_q_pattern.colptr[j + 1]; k++)
+                ws->rhs[nq + m->phi_q_pattern.rowind[k]] -= ws->Gv[k] * ws->qd[j];
+        r = max_abs(ws->rhs + nq, nphi, &worst);
+        if (!(r <= ws->opt.proj_tol))
+            return rs_ws_fail(ws, RS_E_NOCONV,
+                              "velocity projection: |phi_q qd - beta| = %.3g at constraint '%s' "
+                              "exceeds the tolerance %.3g",
+                              r, m->phi_names[worst], ws->opt.proj_tol);
+    }
+    ws->stats.vel_residual = r;
+    return RS_OK;
+}
+
+static int project(rs_ws *ws, double t)
+{
+    if (ws->model->n_phi == 0)
+        return RS_OK;
+    int st = project_position(ws, t);
+    return st ? st : project_velocity(ws, t);
+}
+
+/* ---- IMEX Euler -------------------------------------------------------- */
+
+/*   [ M       Δt φ_qᵀ ] [ q̇(t+Δt) ]   [ Δt δ + M q̇(t)   ]
+ *   [ φ_q     0       ] [ λ        ] = [ Δt γ + φ_q q̇(t) ]
+ *   q(t+Δt) = q(t) + Δt (q̇(t) + q̇(t+Δt)) / 2,  all functions at t;
+ * then the projections at t+Δt.  (C = 0: no contact yet.) */
+static int step_imex(rs_ws *ws, double t1)
+{
+    const rs_model *m = ws->model;
+    const int nq = m->n_q, nphi = m->n_phi;
+    const double h = ws->dt;
+    int st;
+    if ((st = rs_ws_inputs(ws, ws->t)))
+        return st;
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    if ((st = eval_dynamics(ws)))
+        return st;
+    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, h);
+    if ((st = factor(ws, &ws->fac_dyn, "IMEX system")))
+        return st;
+    for (int j = 0; j < nq; j++)
+        ws->rhs[j] = h * ws->delta[j];
+    for (int i = 0; i < nphi; i++)
+        ws->rhs[nq + i] = h * ws->gamma[i];
+    csc_gaxpy(&m->M_pattern, ws->Mv, ws->qd, ws->rhs);
+    if (nphi > 0)
+        csc_gaxpy(&m->phi_q_pattern, ws->Gv, ws->qd, ws->rhs + nq);
+    if ((st = solve(ws, &ws->fac_dyn, "IMEX system")))
+        return st;
+    if (ws->opt.check_finite &&
+        (st = rs_ws_check_finite(ws, ws->rhs, nq, "new velocity qd", m->q_names)))
+        return st;
+    for (int j = 0; j < nq; j++) {
+        ws->q[j] += 0.5 * h * (ws->qd[j] + ws->rhs[j]);
+        ws->qd[j] = ws->rhs[j];
+    }
+    for (int i = 0; i < nphi; i++)
+        ws->lambda[i] = ws->rhs[nq + i];
+    return project(ws, t1);
+}
+
+/* ---- RK4 on the index-1 form ------------------------------------------- */
+
+/* [M φ_qᵀ; φ_q 0] [q̈; λ] = [δ; γ] at (t, q, q̇). */
+static int accel(rs_ws *ws, double t, const double *q, const double *qd, double *qdd)
+{
+    const rs_model *m = ws->model;
+    const int nq = m->n_q, nphi = m->n_phi;
+    int st;
+    if ((st = rs_ws_inputs(ws, t)))
+        return st;
+    rs_ws_bind(ws, t, q, qd);
+    if ((st = eval_dynamics(ws)))
+        return st;
+    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, 1.0);
+    if ((st = factor(ws, &ws->fac_dyn, "index-1 system")))
+        return st;
+    memcpy(ws->rhs, ws->delta, (size_t)nq * sizeof(double));
+    if (nphi > 0)
+        memcpy(ws->rhs + nq, ws->gamma, (size_t)nphi * sizeof(double));
+    if ((st = solve(ws, &ws->fac_dyn, "index-1 system")))
+        return st;
+    if (ws->opt.check_finite &&
+        (st = rs_ws_check_finite(ws, ws->rhs, nq, "acceleration qdd", m->q_names)))
+        return st;
+    memcpy(qdd, ws->rhs, (size_t)nq * sizeof(double));
+    for (int i = 0; i < nphi; i++)
+        ws->lambda[i] = ws->rhs[nq + i];
+    return RS_OK;
+}
+
+static int step_rk4(rs_ws *ws, double t1)
+{
+    const int nq = ws->model->n_q;
+    const double h = ws->dt, t = ws->t;
+    static const double c[4] = {0.0, 0.5, 0.5, 1.0};
+    int st;
+    for (int s = 0; s < 4; s++) {
+        /* stage state: q + c h kq[s-1], q̇ + c h kv[s-1] */
+        for (int j = 0; j < nq; j++) {
+            ws->qs[j] = s ? ws->q[j] + c[s] * h * ws->kq[s - 1][j] : ws->q[j];
+            ws->qds[j] = s ? ws->qd[j] + c[s] * h * ws->kv[s - 1][j] : ws->qd[j];
+        }
+        memcpy(ws->kq[s], ws->qds, (size_t)nq * sizeof(double));
+        if ((st = accel(ws, t + c[s] * h, ws->qs, ws->qds, ws->kv[s])))
+            return st;
+    }
+    for (int j = 0; j < nq; j++) {
+        ws->q[j] += h / 6 * (ws->kq[0][j] + 2 * ws->kq[1][j] + 2 * ws->kq[2][j] + ws->kq[3][j]);
+        ws->qd[j] += h / 6 * (ws->kv[0][j] + 2 * ws->kv[1][j] + 2 * ws->kv[2][j] + ws->kv[3][j]);
+    }
+    memcpy(ws->qdd, ws->kv[3], (size_t)nq * sizeof(double));
+    return project(ws, t1);
+}
+
+/* ---- public entry points ----------------------------------------------- */
+
+static int state_finite(rs_ws *ws, const char *when)
+{
+    const rs_model *m = ws->model;
+    for (int j = 0; j < m->n_q; j++) {
+        if (!isfinite(ws->q[j]))
+            return rs_ws_fail(ws, RS_E_NONFINITE, "%s coordinate q[%d] ('%s') is %g", when, j,
+                              m->q_names[j], ws->q[j]);
+        if (!isfinite(ws->qd[j]))
+            return rs_ws_fail(ws, RS_E_NONFINITE, "%s velocity qd[%d] ('%s_dot') is %g", when, j,
+                              m->q_names[j], ws->qd[j]);
+    }
+    return RS_OK;
+}
+
+int rs_ws_init(rs_ws *ws)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC)
+        return RS_E_ARG;
+    const rs_model *m = ws->model;
+    int st;
+    ws->in_init = 1;
+    ws->err[0] = '\0';
+    if ((st = rs_ws_update_constants(ws)) || (st = rs_ws_inputs(ws, ws->t)) ||
+        (st = state_finite(ws, "initial")))
+        goto done;
+    if (m->n_phi > 0 && ws->opt.project_initial && (st = project(ws, ws->t)))
+        goto done;
+    /* First full factorizations, so that steps only refactor. */
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    if ((st = eval_dynamics(ws)))
+        goto done;
+    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
+    if ((st = factor(ws, &ws->fac_dyn, "initial system")))
+        goto done;
+    if (m->n_phi > 0 && !ws->fac_proj.num) {
+        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
+        if ((st = factor(ws, &ws->fac_proj, "initial projection")))
+            goto done;
+    }
+    ws->ready = 1;
+done:
+    ws->in_init = 0;
+    return st;
+}
+
+int rs_step(rs_ws *ws)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC)
+        return RS_E_ARG;
+    int st;
+    if (!ws->ready && (st = rs_ws_init(ws)))
+        return st;
+    const int nq = ws->model->n_q;
+    const double t1 = ws->t_base + (double)(ws->n_since_base + 1) * ws->dt;
+    memcpy(ws->q0, ws->q, (size_t)nq * sizeof(double));
+    memcpy(ws->qd0, ws->qd, (size_t)nq * sizeof(double));
+    if ((st = rs_ws_update_constants(ws)) || (st = state_finite(ws, "state:")))
+        goto fail;
+    st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
+    if (st || (st = state_finite(ws, "new state:")))
+        goto fail;
+    ws->n_since_base++;
+    ws->t = t1;
+    ws->stats.steps++;
+    return RS_OK;
+fail:
+    memcpy(ws->q, ws->q0, (size_t)nq * sizeof(double));
+    memcpy(ws->qd, ws->qd0, (size_t)nq * sizeof(double));
+    return st;
+}
+
+int rs_run(rs_ws *ws, double t_end, double out_dt, rs_output_fn out, void *ctx)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || !isfinite(t_end) || !(t_end >= ws->t) ||
+        !(out_dt >= 0))
+        return RS_E_ARG;
+    int st;
+    if (!ws->ready && (st = rs_ws_init(ws)))
+        return st;
+    const long n = lround((t_end - ws->t) / ws->dt);
+    long every = out_dt > 0 ? lround(out_dt / ws->dt) : 1;
+    if (every < 1)
+        every = 1;
+    if (out && out(ws, ctx))
+        return RS_STOPPED;
+    for (long i = 1; i <= n; i++) {
+        if ((st = rs_step(ws)))
+            return st;
+        if (out && (i % every == 0 || i == n) && out(ws, ctx))
+            return RS_STOPPED;
+    }
+    return RS_OK;
+}

@@ -1,0 +1,173 @@
+/*
+ * rs_ws.h — one simulation instance of a model: the workspace, its state,
+ * and the step.
+ *
+ * A workspace holds everything one simulation needs (state, parameters,
+ * inputs, constants, function outputs, scratch, the assembled sparse system
+ * and its KLU objects).  It is sized and allocated once by rs_ws_create;
+ * rs_step then allocates nothing, does no I/O, and runs loops bounded by the
+ * model's sizes and the iteration limit.  The one exception, stated once:
+ * when KLU's refactorization degrades (rcond) or fails, the step calls
+ * klu_factor again, which allocates (counted in rs_stats.factors).
+ *
+ * Threads: the model descriptor is shared and read-only; each thread uses
+ * its own workspace.  A workspace is not safe to use from two threads at once.
+ *
+ * Errors: every function returns an rs_status (rs_status.h); the message of
+ * the last error, naming the step, the time and the offending quantity, is
+ * rs_ws_error(ws).  When rs_step fails, the state is left as it was before
+ * that step (time, q, q̇), so results written so far stay valid.
+ */
+#ifndef RS_WS_H
+#define RS_WS_H
+
+#include <stddef.h>
+#include "rs_model.h"
+#include "rs_status.h"
+
+typedef struct rs_ws rs_ws;
+
+typedef enum rs_method {
+    RS_IMEX_EULER = 0,   /* seed 003 §4: velocity-implicit system, trapezoidal q */
+    RS_RK4 = 1           /* classical RK4 on the index-1 form, for accuracy checks */
+} rs_method;
+
+/* Injectable allocator (all allocations of the runtime itself go through
+ * it; KLU allocates through SuiteSparse's own configuration).  alloc must
+ * return zeroed memory or NULL. */
+typedef struct rs_allocator {
+    void *(*alloc)(void *ctx, size_t size);
+    void (*release)(void *ctx, void *ptr);
+    void *ctx;
+} rs_allocator;
+
+/* Called at each time the model is evaluated (step start, RK4 stages) to
+ * fill the inputs u[0..n_u).  Return 0, or non-zero to fail the step. */
+typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
+
+typedef struct rs_options {
+    rs_method method;     /* default RS_IMEX_EULER                          */
+    double dt;            /* step [s], default 1e-3                         */
+    double proj_tol;      /* max |φ| [constraint units] and max |φ_q q̇ − β|
+                             accepted after projection, default 1e-6         */
+    int proj_maxiter;     /* Newton iterations of the position projection,
+                             default 10 (0: only check the residual)         */
+    int project_initial;  /* rs_ws_init projects the initial state, default 1 */
+    double rcond_min;     /* below this after a fresh factorization: singular,
+                             default 1e-14                                   */
+    double rcond_drop;    /* refactor's rcond below rcond_drop × rcond of the
+                             last full factorization: factor again, default 1e-3 */
+    int check_finite;     /* check state and model outputs for NaN/Inf each
+                             step, default 1                                 */
+    rs_allocator allocator;   /* alloc == NULL: calloc/free                 */
+    rs_input_fn input;    /* NULL: inputs stay as set by the caller          */
+    void *input_ctx;
+} rs_options;
+
+typedef struct rs_stats {
+    long steps;            /* steps completed                               */
+    long factors;          /* full KLU factorizations (klu_factor)          */
+    long refactors;        /* numeric refactorizations (klu_refactor)       */
+    long solves;           /* triangular solves                             */
+    long proj_iters;       /* Newton iterations of position projection, total */
+    int proj_iters_last;   /* ... in the last step                          */
+    int proj_iters_max;    /* ... most in one step                          */
+    long vel_projections;  /* velocity projections performed                */
+    double rcond_last;     /* KLU's crude reciprocal condition, last factor */
+    double pos_residual;   /* max |φ| after the last step                   */
+    double vel_residual;   /* max |φ_q q̇ − β| after the last step           */
+} rs_stats;
+
+/* Fills *opt with the defaults above. */
+void rs_options_default(rs_options *opt);
+
+/* Validates `model` and allocates a workspace for it (opt NULL: defaults).
+ * State is zero, parameters are the model's defaults, time 0.
+ * Returns RS_OK and sets *ws, or an error and sets *ws = NULL; when err is
+ * not NULL it receives a message (the workspace does not exist yet). */
+int rs_ws_create(const rs_model *model, const rs_options *opt, rs_ws **ws,
+                 char *err, size_t errlen);
+
+/* Frees the workspace and sets *ws = NULL.  NULL and *ws == NULL are fine. */
+void rs_ws_free(rs_ws **ws);
+
+/* The message of the last error ("" if none). */
+const char *rs_ws_error(const rs_ws *ws);
+
+const rs_model *rs_ws_model(const rs_ws *ws);
+const rs_options *rs_ws_options(const rs_ws *ws);
+const rs_stats *rs_ws_stats(const rs_ws *ws);
+
+/* State arrays, owned by the workspace, valid until rs_ws_free.  Writing q,
+ * q̇, s, ṡ, u directly is allowed between steps. */
+double *rs_ws_q(rs_ws *ws);          /* n_q  */
+double *rs_ws_qd(rs_ws *ws);         /* n_q  */
+double *rs_ws_s(rs_ws *ws);          /* n_s  */
+double *rs_ws_sd(rs_ws *ws);         /* n_s  */
+double *rs_ws_u(rs_ws *ws);          /* n_u  */
+const double *rs_ws_p(const rs_ws *ws);      /* n_p: set through rs_ws_set_param* */
+const double *rs_ws_lambda(const rs_ws *ws); /* n_phi multipliers of the last solve */
+double rs_ws_time(const rs_ws *ws);
+
+/* Setting parameters marks the hoisted constants for recomputation before
+ * the next evaluation (no recompilation). */
+int rs_ws_set_param(rs_ws *ws, const char *name, double value);
+int rs_ws_set_param_index(rs_ws *ws, int i, double value);
+int rs_ws_set_q(rs_ws *ws, const char *name, double value);
+int rs_ws_set_qd(rs_ws *ws, const char *name, double value);
+int rs_ws_set_u(rs_ws *ws, const char *name, double value);
+int rs_ws_set_time(rs_ws *ws, double t);
+/* Changes the step size (takes effect at the next step). */
+int rs_ws_set_dt(rs_ws *ws, double dt);
+
+/* Evaluates the constants, calls the input callback, checks the state, and
+ * (project_initial) projects it onto φ = 0 and φ_q q̇ = β; performs the first
+ * full factorizations.  Call after setting the initial state; rs_step calls
+ * it itself if needed, so only a caller that counts allocations must. */
+int rs_ws_init(rs_ws *ws);
+
+/* One step of size dt with the workspace's method.  Allocation-free (see
+ * the header comment for the refactorization exception). */
+int rs_step(rs_ws *ws);
+
+/* Called by rs_run at the initial time and every output interval.  Return 0
+ * to continue, non-zero to stop (rs_run then returns RS_STOPPED). */
+typedef int (*rs_output_fn)(rs_ws *ws, void *ctx);
+
+/* Steps until t_end (the number of steps is round((t_end − t)/dt)), calling
+ * `out` (if not NULL) at the start and every round(out_dt/dt) steps (at
+ * least every step), and once more at the end if the last step was not an
+ * output step. */
+int rs_run(rs_ws *ws, double t_end, double out_dt, rs_output_fn out, void *ctx);
+
+/* Evaluations at the current state (outside a step; no allocation). */
+int rs_ws_outputs(rs_ws *ws, double *out);                /* n_out values */
+int rs_ws_energy(rs_ws *ws, double *kinetic, double *potential);
+int rs_ws_residuals(rs_ws *ws, double *pos, double *vel); /* max |φ|, max |φ_q q̇ − β| */
+
+/* Named quantities (columns of results). */
+typedef enum rs_var_kind {
+    RS_VAR_TIME, RS_VAR_Q, RS_VAR_QD, RS_VAR_S, RS_VAR_SD, RS_VAR_P,
+    RS_VAR_U, RS_VAR_LAMBDA, RS_VAR_OUTPUT
+} rs_var_kind;
+
+typedef struct rs_var {
+    rs_var_kind kind;
+    int index;
+} rs_var;
+
+/* Name scheme: "time"; a coordinate by its name; its velocity "<name>_dot";
+ * an auxiliary coordinate by its name, its velocity "<name>_dot"; a
+ * parameter, an input or an output by its name; a multiplier
+ * "lambda_<constraint name>".  Returns RS_OK or RS_E_NOTFOUND. */
+int rs_model_find(const rs_model *model, const char *name, rs_var *var);
+
+/* Value of a quantity at the current state.  Outputs need an evaluation:
+ * `outputs` holds the n_out values of rs_ws_outputs (may be NULL when no
+ * output is asked for). */
+double rs_ws_value(const rs_ws *ws, rs_var var, const double *outputs);
+
+/* Checks a descriptor; on failure writes a message naming the bad field. */
+int rs_model_validate(const rs_model *model, char *err, size_t errlen);
+
+#endif /* RS_WS_H */

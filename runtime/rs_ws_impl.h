@@ -1,0 +1,88 @@
+/*
+ * rs_ws_impl.h — private: the layout of a workspace and helpers shared by
+ * rs_ws.c (set-up, accessors) and rs_step.c (the step).  Not installed.
+ *
+ * Invariants: every array is allocated in rs_ws_create and sized from the
+ * model; `in` always points at valid arrays (size-0 kinds point at a dummy),
+ * so generated functions never see NULL input slots.
+ */
+#ifndef RS_WS_IMPL_H
+#define RS_WS_IMPL_H
+
+#include "rs_klu.h"
+#include "rs_ws.h"
+
+#define RS_WS_MAGIC 0x52535753u /* "RSWS": cheap check that a pointer is a workspace */
+
+struct rs_ws {
+    unsigned magic;
+    const rs_model *model;
+    rs_options opt;
+
+    /* time: t = t_base + steps_since_base·dt, so long runs do not
+     * accumulate rounding in t. */
+    double t, t_base, dt;
+    long n_since_base;
+    double t_in;                   /* time slot seen by model functions    */
+
+    /* state and inputs (RS_IN_* slots) */
+    double *q, *qd, *qdd, *s, *sd, *sdd, *p, *u, *k;
+    double *lambda;                /* n_phi                                */
+    double dummy[1];               /* target of slots of size 0            */
+    const double *in[RS_IN_COUNT];
+
+    /* model function outputs */
+    double *Mv, *delta, *phi, *Gv, *beta, *gamma;
+    double energy[2];
+
+    /* scratch */
+    double *rhs;                   /* n_q + n_phi                          */
+    double *q0, *qd0;              /* state at step start (restored on failure) */
+    double *kq[4], *kv[4];         /* RK4 stage velocities / accelerations */
+    double *qs, *qds;              /* RK4 stage state                      */
+    double *block;                 /* the one allocation behind all doubles */
+
+    rs_kmat K;                     /* pattern of the block systems         */
+    rs_kfac fac_dyn;               /* A = M: IMEX and RK4 stages           */
+    rs_kfac fac_proj;              /* A = I: projections                   */
+
+    int constants_dirty;
+    int ready;                     /* rs_ws_init done                      */
+    int in_init;                   /* error messages say "initialization"  */
+    rs_stats stats;
+    char err[320];
+};
+
+/* Allocation through the workspace's allocator (zeroed memory). */
+void *rs_alloc_array(const rs_allocator *a, size_t n, size_t size);
+void rs_release(const rs_allocator *a, void *p);
+
+/* Records an error "step N, t = T s: <message>" and returns status. */
+int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Recomputes the hoisted constants if parameters changed. */
+int rs_ws_update_constants(rs_ws *ws);
+
+/* Points the time, q and q̇ input slots at (t, q, qd). */
+void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd);
+
+/* Calls model function `id` with out[0] = out0 (and out[1] = out1);
+ * a non-zero return becomes RS_E_MODELFN with a message. */
+int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1);
+
+/* RS_OK if v[0..n) are finite, else RS_E_NONFINITE naming `what`[i]
+ * (names may be NULL: then only the index is given). */
+int rs_ws_check_finite(rs_ws *ws, const double *v, int n, const char *what,
+                       const char *const *names);
+
+/* max |φ|, max |φ_q q̇ − β| at the bound state (clobbers phi, Gv, beta, rhs). */
+int rs_ws_eval_residuals(rs_ws *ws, double *pos, double *vel);
+
+/* Calls the input callback (if any) for time t. */
+int rs_ws_inputs(rs_ws *ws, double t);
+
+#endif /* RS_WS_IMPL_H */

@@ -1,0 +1,90 @@
+/*
+ * rt_fixtures.c — see rt_fixtures.h.  The fixture models are compiled into
+ * the C tests by including their sources (their internals are static and
+ * prefixed, so they share this unit); the dlopen and tcc loaders compile the
+ * same files from their folders.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rt_fixtures.h"
+
+#include "rt_models/rt_pendulum/rt_pendulum.c"
+#include "rt_models/rt_cartpend/rt_cartpend.c"
+#include "rt_models/rt_fourbar/rt_fourbar.c"
+
+double rt_ellip_k(double k)
+{
+    double a = 1.0, b = sqrt(1.0 - k * k);
+    for (int i = 0; i < 64 && fabs(a - b) > 1e-16 * a; i++) {
+        double an = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = an;
+    }
+    return acos(-1.0) / (2.0 * a);
+}
+
+double rt_jacobi_sn(double u, double k)
+{
+    double a[64], c[64];
+    double b = sqrt(1.0 - k * k);
+    int n = 0;
+    a[0] = 1.0;
+    c[0] = k;
+    while (fabs(c[n]) > 1e-16 && n < 62) {
+        a[n + 1] = 0.5 * (a[n] + b);
+        c[n + 1] = 0.5 * (a[n] - b);
+        b = sqrt(a[n] * b);
+        n++;
+    }
+    double phi = ldexp(a[n] * u, n);
+    for (int i = n; i > 0; i--)
+        phi = 0.5 * (phi + asin(c[i] * sin(phi) / a[i]));
+    return sin(phi);
+}
+
+double rt_pendulum_exact(double t, double theta0, double g, double L)
+{
+    const double k = sin(0.5 * theta0), w0 = sqrt(g / L);
+    return 2.0 * asin(k * rt_jacobi_sn(rt_ellip_k(k) - w0 * t, k));
+}
+
+double rt_pendulum_period(double theta0, double g, double L)
+{
+    return 4.0 * rt_ellip_k(sin(0.5 * theta0)) / sqrt(g / L);
+}
+
+int rt_fourbar_assemble(const double *p, double th1, double *q)
+{
+    const double L1 = p[0], L2 = p[1], L3 = p[2], d = p[3];
+    const double ax = L1 * cos(th1), ay = L1 * sin(th1);
+    const double dx = d - ax, dy = -ay, r = hypot(dx, dy);
+    if (r > L2 + L3 || r < fabs(L2 - L3))
+        return -1;
+    /* distance from A along A→D to the chord of the two circles */
+    const double s = (L2 * L2 - L3 * L3 + r * r) / (2 * r), h = sqrt(L2 * L2 - s * s);
+    const double ux = dx / r, uy = dy / r;
+    const double bx = ax + s * ux - h * uy, by = ay + s * uy + h * ux;
+    q[0] = th1;
+    q[1] = atan2(by - ay, bx - ax);
+    q[2] = atan2(by, bx - d);
+    return 0;
+}
+
+rs_ws *rt_ws_new(const rs_model *m, rs_method method, double dt, double tol)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.method = method;
+    o.dt = dt;
+    o.proj_tol = tol;
+    rs_ws *ws = NULL;
+    char err[256];
+    int st = rs_ws_create(m, &o, &ws, err, sizeof err);
+    if (st) {
+        fprintf(stderr, "rt_ws_new: %s (%s)\n", err, rs_status_str(st));
+        abort();
+    }
+    return ws;
+}

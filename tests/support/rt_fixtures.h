@@ -1,0 +1,42 @@
+/*
+ * rt_fixtures.h — hand-written test models (tests/support/rt_models/, in the
+ * generated-code ABI) linked statically, and exact answers the runtime does
+ * not compute: the pendulum by Jacobi elliptic functions, the four-bar's
+ * assembly by circle intersection.
+ */
+#ifndef RT_FIXTURES_H
+#define RT_FIXTURES_H
+
+#include "rs_runtime.h"
+
+const rs_model *rt_pendulum_model(void);
+const rs_model *rt_cartpend_model(void);
+const rs_model *rt_fourbar_model(void);
+
+/* Folder of a fixture, for the dlopen and tcc loaders ("tests/support/rt_models/NAME"). */
+#define RT_MODELS_DIR "tests/support/rt_models"
+
+/* Complete elliptic integral of the first kind K(k), modulus k < 1, by the
+ * arithmetic-geometric mean: K = π / (2 AGM(1, √(1−k²))). */
+double rt_ellip_k(double k);
+
+/* Jacobi sn(u, k) by the descending AGM (Abramowitz & Stegun 16.4). */
+double rt_jacobi_sn(double u, double k);
+
+/* Exact angle of a pendulum released from rest at theta0 (|theta0| < π):
+ * θ(t) = 2 asin(k sn(K − ω0 t, k)), k = sin(θ0/2), ω0 = √(g/L). */
+double rt_pendulum_exact(double t, double theta0, double g, double L);
+
+/* Exact period 4 K(k) / ω0. */
+double rt_pendulum_period(double theta0, double g, double L);
+
+/* Four-bar with parameters p (the order of rt_fourbar's p_names), crank at
+ * th1: coupler and rocker angles closing the loop (B above the line A-D),
+ * by intersecting the circles about A (radius L2) and D (radius L3).
+ * Returns 0, or -1 if the loop cannot close. */
+int rt_fourbar_assemble(const double *p, double th1, double *q);
+
+/* Creates a workspace or aborts the test with the message. */
+rs_ws *rt_ws_new(const rs_model *m, rs_method method, double dt, double tol);
+
+#endif /* RT_FIXTURES_H */
