@@ -33,6 +33,8 @@ namespace railsym {
 // ---- implemented commands: declare each cmd_NAME here.
 int cmd_compile(int argc, char **argv);   // codegen/cmd_compile.cpp
 int cmd_ops(int argc, char **argv);       // codegen/cmd_ops.cpp
+int cmd_run(int argc, char **argv);       // codegen/cmd_run.cpp
+int cmd_plot(int argc, char **argv);      // codegen/cmd_plot.cpp
 
 namespace {
 
@@ -77,36 +79,41 @@ const Command kCommands[] = {
      "      --json            print JSON instead of the table\n"
      "  -h, --help            show this help\n"},
 
-    {"run", nullptr, "issue 6",
+    {"run", cmd_run, "issue 6",
      "simulate a model or a train and write the results as CSV",
      "MODEL.vdl|DIR|TRAIN.train [--scenario FILE] [--out FILE.csv]\n"
-     "                   [--loader tcc|dlopen] [--threads N] [--realtime]",
-     "Runs a simulation of a compiled model (or compiles a .vdl first), or of\n"
-     "a train of vehicles.  Results are CSV: one header row of names, SI\n"
-     "units, time first, written as the run goes.\n"
+     "                   [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime]",
+     "Runs a simulation of a compiled model folder (a .vdl file is compiled\n"
+     "first, into a temporary folder), or of a train of vehicles.  Results are\n"
+     "CSV: one header row of names, SI units, time first, written and flushed\n"
+     "as the run goes.  Progress goes to stderr.\n"
      "\n"
      "arguments:\n"
      "  MODEL.vdl|DIR|TRAIN.train   what to simulate\n"
      "options:\n"
-     "      --scenario FILE   duration, step, initial state, parameters, inputs\n"
-     "      --out FILE.csv    where to write the results\n"
+     "  -s, --scenario FILE   duration, step, initial state, parameters, inputs\n"
+     "  -o, --out FILE.csv    results (default: results/<model>.csv)\n"
      "      --loader tcc|dlopen\n"
      "                        how the generated code is loaded (default: tcc,\n"
      "                        in-memory compilation, no external compiler)\n"
-     "      --threads N       worker threads (trains)\n"
+     "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
+     "  -j, --threads N       worker threads (trains; one model runs on one)\n"
      "      --realtime        pace the simulation to the wall clock\n"
+     "  -q, --quiet           no progress and no summary on stderr\n"
      "  -h, --help            show this help\n"},
 
-    {"plot", nullptr, "issue 6",
+    {"plot", cmd_plot, "issue 6",
      "plot columns of a results CSV with gnuplot",
-     "RESULT.csv COLUMN... -o FILE.png",
-     "Draws the named columns of a results CSV against time with gnuplot.\n"
+     "RESULT.csv COLUMN... -o FILE.png [--title TEXT]",
+     "Draws the named columns of a results CSV against time (its first\n"
+     "column) with gnuplot, into a PNG picture.\n"
      "\n"
      "arguments:\n"
      "  RESULT.csv            a CSV written by `railsym run`\n"
      "  COLUMN...             the names of the columns to draw\n"
      "options:\n"
      "  -o, --output FILE.png the picture to write\n"
+     "  -t, --title TEXT      title above the plot (default: the CSV's name)\n"
      "  -h, --help            show this help\n"},
 
     {"sweep", nullptr, "DESIGN.md \"Many runs\", not yet issued",

@@ -107,8 +107,9 @@ Store::Store()
     num_id(numeric(1));   // node 1
 }
 
-int Store::num_id(const numeric &x)
+int Store::num_id(const numeric &x_ref)
 {
+    const numeric x = x_ref;   // a copy: x_ref may point into numbers_, which grows below
     if (!x.is_rational()) throw AlgebraError("internal: a non-rational number reached the atom store");
     auto it = number_ids_.find(x);
     if (it != number_ids_.end()) return it->second;
@@ -260,7 +261,7 @@ Ex Store::add(Ex a, Ex b)
     if (is_num(*this, a) && is_num(*this, b)) return num(number(a.id()) + number(b.id()));
     if (a.is_zero()) return b;
     if (b.is_zero()) return a;
-    const Node &A = node(a.id()), &B = node(b.id());
+    const Node A = node(a.id()), B = node(b.id());   // copies: builders below may grow nodes_
     if (A.op == Op::Neg && B.op == Op::Neg) return neg(add(ex(A.a), ex(B.a)));
     if (B.op == Op::Neg) return sub(a, ex(B.a));
     if (A.op == Op::Neg) return sub(b, ex(A.a));
@@ -277,7 +278,7 @@ Ex Store::sub(Ex a, Ex b)
     if (a == b) return zero();
     if (b.is_zero()) return a;
     if (a.is_zero()) return neg(b);
-    const Node &A = node(a.id()), &B = node(b.id());
+    const Node A = node(a.id()), B = node(b.id());   // copies: builders below may grow nodes_
     if (B.op == Op::Neg) return add(a, ex(B.a));
     if (A.op == Op::Neg) return neg(add(ex(A.a), b));
     if (B.op == Op::Num && number(b.id()).is_negative()) return add(a, num(-number(b.id())));
@@ -291,9 +292,9 @@ Ex Store::mul(Ex a, Ex b)
     if (a.is_one()) return b;
     if (b.is_one()) return a;
     if (is_num(*this, b)) std::swap(a, b);   // a number, if any, comes first
-    const Node &A = node(a.id()), &B = node(b.id());
+    const Node A = node(a.id()), B = node(b.id());   // copies: builders below may grow nodes_
     if (A.op == Op::Num) {
-        const numeric &c = number(a.id());
+        const numeric c = number(a.id());   // a copy: num() may grow numbers_
         if (c == numeric(-1)) return neg(b);
         if (B.op == Op::Neg) return mul(num(-c), ex(B.a));            // c·(−x) = (−c)·x
         if (B.op == Op::Mul && node(B.a).op == Op::Num)               // c·(d·x) = (cd)·x
@@ -316,7 +317,7 @@ Ex Store::div(Ex a, Ex b)
     if (b.is_one()) return a;
     if (a == b) return one();
     if (is_num(*this, b)) return mul(num(number(b.id()).inverse()), a);   // x/c = (1/c)·x
-    const Node &A = node(a.id()), &B = node(b.id());
+    const Node A = node(a.id()), B = node(b.id());   // copies: builders below may grow nodes_
     if (A.op == Op::Neg) return neg(div(ex(A.a), b));
     if (B.op == Op::Neg) return neg(div(a, ex(B.a)));
     return make(Op::Div, a.id(), b.id(), KindSet(A.kinds | B.kinds));
@@ -324,7 +325,7 @@ Ex Store::div(Ex a, Ex b)
 
 Ex Store::neg(Ex a)
 {
-    const Node &A = node(a.id());
+    const Node A = node(a.id());   // a copy: builders below may grow nodes_
     switch (A.op) {
     case Op::Num: return num(-number(a.id()));
     case Op::Neg: return ex(A.a);
@@ -344,13 +345,14 @@ Ex Store::neg(Ex a)
     return make(Op::Neg, a.id(), -1, A.kinds);
 }
 
-Ex Store::pow(Ex a, const numeric &r)
+Ex Store::pow(Ex a, const numeric &r_ref)
 {
+    const numeric r = r_ref;   // a copy: r_ref may point into numbers_, which num() grows
     if (!r.is_rational()) throw AlgebraError("power with a non-rational exponent: (" + str(a) + ")^" + numstr(r));
     if (r.is_zero()) return one();
     if (r == numeric(1)) return a;
     if (is_num(*this, a)) {
-        const numeric &x = number(a.id());
+        const numeric x = number(a.id());
         if (x.is_zero()) {
             if (r.is_negative()) throw AlgebraError("division by zero: 0^" + numstr(r));
             return zero();
@@ -383,7 +385,7 @@ Ex Store::pow(Ex a, const numeric &r)
 
 Ex Store::fn(Op op, Ex a)
 {
-    const Node &A = node(a.id());
+    const Node A = node(a.id());   // a copy: builders below may grow nodes_
     bool n = A.op == Op::Num;
     switch (op) {
     case Op::Sin:
@@ -400,7 +402,7 @@ Ex Store::fn(Op op, Ex a)
         break;
     case Op::Sqrt:
         if (n) {
-            const numeric &x = number(a.id());
+            const numeric x = number(a.id());
             if (x.is_negative()) throw AlgebraError("sqrt of a negative number: sqrt(" + str(a) + ")");
             GiNaC::ex exact = GiNaC::sqrt(GiNaC::ex(x));
             if (GiNaC::is_a<numeric>(exact) && GiNaC::ex_to<numeric>(exact).is_rational())
@@ -458,7 +460,7 @@ namespace {
 // atoms with the values.
 Ex chain_rule(Store &s, int id, Ex da, Ex db)
 {
-    const Node &N = s.node(id);
+    const Node N = s.node(id);
     Ex self = s.ex(id), a = s.ex(N.a);
     Ex b = N.b >= 0 ? s.ex(N.b) : Ex();
     switch (N.op) {
@@ -492,7 +494,7 @@ std::vector<int> collect(const Store &s, int root, Want want)
         stack.pop_back();
         if (!want(id)) continue;
         out.push_back(id);
-        const Node &N = s.node(id);
+        const Node N = s.node(id);
         if (N.op == Op::Num || N.op == Op::Sym) continue;
         for (int c : {N.a, N.b})
             if (c >= 0 && seen.insert(c).second) stack.push_back(c);
@@ -519,7 +521,7 @@ Ex Store::diff(Ex e, Ex v)
     if (known(e.id()) >= 0) return ex(known(e.id()));
     std::vector<int> todo = collect(*this, e.id(), [&](int id) { return known(id) < 0; });
     for (int id : todo) {
-        const Node &N = node(id);
+        const Node N = node(id);
         int result;
         if (N.op == Op::Sym) {
             result = 0;  // another symbol of the same kind
@@ -546,7 +548,7 @@ Ex Store::dt(Ex e)
     if (known(e.id()) >= 0) return ex(known(e.id()));
     std::vector<int> todo = collect(*this, e.id(), [&](int id) { return known(id) < 0; });
     for (int id : todo) {
-        const Node &N = node(id);
+        const Node N = node(id);
         int result;
         if (N.op == Op::Sym) {
             const SymInfo &s = syms_[N.a];
@@ -583,7 +585,7 @@ Ex Substitution::apply(Ex e)
     if (it0 != map_.end()) return s.ex(it0->second);
     std::vector<int> todo = collect(s, e.id(), [&](int id) { return map_.find(id) == map_.end(); });
     for (int id : todo) {
-        const Node &N = s.node(id);
+        const Node N = s.node(id);
         if (N.op == Op::Num || N.op == Op::Sym) {
             map_[id] = id;
             continue;
@@ -663,7 +665,7 @@ std::vector<double> Store::eval(const std::vector<Ex> &roots, const SymValues &v
 namespace {
 void print_node(const Store &s, int id, std::string &out, long &budget)
 {
-    const Node &N = s.node(id);
+    const Node N = s.node(id);
     if (N.op == Op::Num) {
         std::ostringstream os;
         os << GiNaC::ex(s.number(id));

@@ -166,7 +166,7 @@ public:
     Ex one() { return Ex(this, 1); }
     // A new symbol (name unique in the store; asking again with the same kind
     // returns it, with another kind throws).  `coordinate` makes q, q̇, q̈ linked
-    // by time derivatives (names NAME, d_NAME, dd_NAME); `auxiliary` the same
+    // by time derivatives (names NAME, NAME_d, NAME_dd); `auxiliary` the same
     // for s; `time` is the one time symbol t.
     Ex symbol(const std::string &name, SymKind kind);
     Ex coordinate(const std::string &name);     // returns q; velocity() and acceleration() reach the others
