@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "descriptor.hpp"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
 
@@ -136,6 +137,8 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         std::string cname = codegen::c_identifier(info.name);
         out.files[cname + ".h"] = code.header;
         out.files[cname + ".c"] = code.source;
+        out.files[codegen::descriptor_file_name(info.name)] = codegen::emit_descriptor_c(sys, info.name, fns);
+        out.files["default.scn"] = codegen::emit_default_scenario(sys, info.name);
     } catch (const ModelError &e) {
         errors = path + ": error: " + e.what() + "\n";
         return false;

@@ -45,5 +45,7 @@ for prog in "$build"/demo/demo_*; do
     step "${prog##*/}" "$prog"
 done
 
+step "compile, run and plot a shipped example" scripts/demo_example.sh "$build" "$OUT"
+
 echo
 echo "==> demo: done ($step_no steps; outputs in $OUT/)"
