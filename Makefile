@@ -61,6 +61,12 @@ GINAC_CFLAGS = $(eval GINAC_CFLAGS := $$(shell pkg-config --cflags ginac))$(GINA
 GINAC_LIBS   = $(eval GINAC_LIBS := $$(shell pkg-config --libs ginac))$(GINAC_LIBS)
 CHECK_CFLAGS = $(eval CHECK_CFLAGS := $$(shell pkg-config --cflags check))$(CHECK_CFLAGS)
 CHECK_LIBS   = $(eval CHECK_LIBS := $$(shell pkg-config --libs check))$(CHECK_LIBS)
+# MPI (issue 11, docs/sweeps.md): Debian 12's Open MPI is `ompi-c` to
+# pkg-config.  Only runtime/rs_sweep_mpi.c includes <mpi.h> (flags below, on
+# that one object) and only the railsym command links libmpi; MPI_Init runs
+# only for `railsym sweep --mpi`, so a plain `railsym run` never starts MPI.
+MPI_CFLAGS   = $(eval MPI_CFLAGS := $$(shell pkg-config --cflags ompi-c))$(MPI_CFLAGS)
+MPI_LIBS     = $(eval MPI_LIBS := $$(shell pkg-config --libs ompi-c))$(MPI_LIBS)
 
 WARN        := -Wall -Wextra
 DEPFLAGS    := -MMD -MP
@@ -170,7 +176,7 @@ $(BUILD)/.$(1): FORCE | deps
 endef
 C_SIG   = $(CC) $(ALL_CFLAGS)
 CXX_SIG = $(CXX) $(ALL_CXXFLAGS)
-LD_SIG  = $(CC) $(CXX) $(ALL_LDFLAGS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+LD_SIG  = $(CC) $(CXX) $(ALL_LDFLAGS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 $(eval $(call flags_file,cflags,C_SIG))
 $(eval $(call flags_file,cxxflags,CXX_SIG))
 $(eval $(call flags_file,ldflags,LD_SIG))
@@ -178,6 +184,10 @@ $(eval $(call flags_file,ldflags,LD_SIG))
 # ---------------------------------------------------------------- compile
 # Test, benchmark and demo sources include their shared helpers by bare name.
 $(BUILD)/obj/tests/%.o: TEST_INC := -I tests/support
+
+# The MPI headers for the one file that uses them (`private`: not passed on
+# to the object's prerequisites, so the shared .cflags file never sees them).
+$(BUILD)/obj/runtime/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
 
 $(BUILD)/obj/%.cpp.o: %.cpp $(BUILD)/.cxxflags | deps
 	$(call say,CXX,$<)
@@ -209,7 +219,7 @@ C_LINK_LIBS   = $(LIBRT) $(CHECK_LIBS) $(SYS_LIBS)
 
 $(RAILSYM): $(MAIN_OBJ) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
 	$(call say,LINK,$@)
-	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 
 define link_cxx
 	$(call say,LINK,$@)

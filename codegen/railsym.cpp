@@ -35,6 +35,7 @@ int cmd_compile(int argc, char **argv);   // codegen/cmd_compile.cpp
 int cmd_ops(int argc, char **argv);       // codegen/cmd_ops.cpp
 int cmd_run(int argc, char **argv);       // codegen/cmd_run.cpp
 int cmd_plot(int argc, char **argv);      // codegen/cmd_plot.cpp
+int cmd_sweep(int argc, char **argv);     // codegen/cmd_sweep.cpp
 
 namespace {
 
@@ -116,15 +117,45 @@ const Command kCommands[] = {
      "  -t, --title TEXT      title above the plot (default: the CSV's name)\n"
      "  -h, --help            show this help\n"},
 
-    {"sweep", nullptr, "DESIGN.md \"Many runs\", not yet issued",
+    {"sweep", cmd_sweep, "issue 11",
      "run many parameter variants, on local threads or over MPI",
-     "MODEL.vdl|DIR --scenario FILE [options]",
-     "Runs variants of one scenario with different parameter values (no\n"
-     "recompilation: parameters are run-time values), the heaviest variant\n"
-     "first to the first free worker: threads locally, ranks under mpirun.\n"
-     "The options are not fixed yet; see DESIGN.md, \"Many runs\".\n"
+     "MODEL.vdl|DIR [--scenario FILE] --vary NAME=LO:HI:N ... [--list FILE.csv]\n"
+     "                   [--jobs J] [--out DIR] [--figure KIND:COLUMN ...] [--mpi]",
+     "Runs variants of one scenario with different parameter values or initial\n"
+     "coordinates and velocities, from the same compiled code (parameters are\n"
+     "run-time values: no recompilation).  The variants are the rows of --list\n"
+     "times the grid of the --vary axes; the heaviest pending variant goes to\n"
+     "the first free worker: threads locally, ranks under mpirun.  Each variant\n"
+     "writes DIR/vNNNN.csv (the same bytes as `railsym run` with its values),\n"
+     "under a temporary name renamed when complete; a failed variant writes\n"
+     "vNNNN.failed (its message) and vNNNN.partial.csv, and the sweep goes on.\n"
+     "DIR/summary.csv has one row per variant: number, status, values, figures,\n"
+     "message.  Re-running the same command skips finished variants, so an\n"
+     "interrupted sweep resumes.  See docs/sweeps.md.\n"
      "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR         a model description or a compiled model folder\n"
      "options:\n"
+     "  -s, --scenario FILE   the base scenario every variant starts from\n"
+     "      --vary NAME=LO:HI:N\n"
+     "                        a grid axis of N values from LO to HI (repeat);\n"
+     "                        NAME=V1,V2,... gives the values; NAME is a\n"
+     "                        parameter, a coordinate or a velocity (<q>_dot)\n"
+     "      --list FILE.csv   explicit variants: a header of names, one row each\n"
+     "  -f, --figure KIND:COLUMN\n"
+     "                        a figure per variant over a results column (repeat):\n"
+     "                        max, min, absmax, rms, mean or final, e.g. max:y\n"
+     "  -j, --jobs J          local worker threads (default 1)\n"
+     "  -o, --out DIR         output folder (default: results/<model>-sweep)\n"
+     "      --mpi             run as a rank of an MPI job:\n"
+     "                        mpirun -np K railsym sweep ... --mpi (rank 0\n"
+     "                        coordinates, ranks 1..K-1 run variants)\n"
+     "      --loader tcc|dlopen\n"
+     "                        how the generated code is loaded (default: tcc)\n"
+     "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
+     "      --retry-failed    run again the variants recorded as failed\n"
+     "      --max-variants N  start at most N variants now (the rest on a re-run)\n"
+     "  -q, --quiet           no progress lines on stderr\n"
      "  -h, --help            show this help\n"},
 
     {"critical-speed", nullptr, "DESIGN.md, not yet issued",

@@ -1,0 +1,566 @@
+/*
+ * rs_sweep_spec.c — what varies in a sweep (grid axes, an explicit list)
+ * and which figures each variant reports.  See rs_sweep.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_status.h"
+#include "rs_sweep.h"
+#include "rs_sweep_impl.h"
+
+int rs_sweep_spec_create(rs_sweep_spec **s)
+{
+    *s = calloc(1, sizeof **s);
+    return *s ? RS_OK : RS_E_NOMEM;
+}
+
+void rs_sweep_spec_free(rs_sweep_spec **ps)
+{
+    if (!ps || !*ps)
+        return;
+    rs_sweep_spec *s = *ps;
+    for (int a = 0; a < s->n_axes; a++) {
+        free(s->axes[a].name);
+        free(s->axes[a].v);
+    }
+    free(s->axes);
+    for (int j = 0; j < s->list_ncol; j++)
+        free(s->list_names[j]);
+    free(s->list_names);
+    free(s->list_vals);
+    for (int f = 0; f < s->n_fig; f++) {
+        free(s->fig[f].column);
+        free(s->fig[f].name);
+    }
+    free(s->fig);
+    free(s);
+    *ps = NULL;
+}
+
+static char *dup_n(const char *p, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, p, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+/* The text between p and p+n without surrounding blanks, as a new string. */
+static char *dup_trim(const char *p, size_t n)
+{
+    while (n && isspace((unsigned char)*p))
+        p++, n--;
+    while (n && isspace((unsigned char)p[n - 1]))
+        n--;
+    return dup_n(p, n);
+}
+
+/* A whole finite number, or -1. */
+static int parse_number(const char *text, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(text, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end == text || *end || errno == ERANGE || !isfinite(*v))
+        return -1;
+    return 0;
+}
+
+static int name_taken(const rs_sweep_spec *s, const char *name)
+{
+    for (int j = 0; j < rs_sweep_spec_nvars(s); j++)
+        if (strcmp(rs_sweep_spec_var(s, j), name) == 0)
+            return 1;
+    return 0;
+}
+
+static int valid_name(const char *name)
+{
+    if (!*name)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+int rs_sweep_spec_axis(rs_sweep_spec *s, const char *name, int n, const double *values,
+                       char *err, size_t errlen)
+{
+    if (!valid_name(name)) {
+        snprintf(err, errlen, "'%s' is not a name (letters, digits, '_' and '.')", name);
+        return RS_E_ARG;
+    }
+    if (name_taken(s, name)) {
+        snprintf(err, errlen, "'%s' is varied twice: give it once", name);
+        return RS_E_ARG;
+    }
+    if (n < 1) {
+        snprintf(err, errlen, "'%s': no values", name);
+        return RS_E_ARG;
+    }
+    rs_sweep_axis *ax = realloc(s->axes, (size_t)(s->n_axes + 1) * sizeof *ax);
+    if (!ax)
+        return RS_E_NOMEM;
+    s->axes = ax;
+    rs_sweep_axis *a = &ax[s->n_axes];
+    a->name = dup_n(name, strlen(name));
+    a->v = malloc((size_t)n * sizeof(double));
+    if (!a->name || !a->v) {
+        free(a->name);
+        free(a->v);
+        return RS_E_NOMEM;
+    }
+    memcpy(a->v, values, (size_t)n * sizeof(double));
+    a->n = n;
+    s->n_axes++;
+    return RS_OK;
+}
+
+int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq) {
+        snprintf(err, errlen, "--vary '%s': write NAME=LO:HI:N or NAME=V1,V2,...", arg);
+        return RS_E_ARG;
+    }
+    char *name = dup_trim(arg, (size_t)(eq - arg));
+    if (!name)
+        return RS_E_NOMEM;
+    const char *rest = eq + 1;
+    double *vals = NULL;
+    int n = 0, st = RS_E_ARG;
+    if (strchr(rest, ':')) {
+        /* LO:HI:N */
+        const char *c1 = strchr(rest, ':');
+        const char *c2 = strchr(c1 + 1, ':');
+        char *lo_s = dup_trim(rest, (size_t)(c1 - rest));
+        char *hi_s = c2 ? dup_trim(c1 + 1, (size_t)(c2 - c1 - 1)) : NULL;
+        char *n_s = c2 ? dup_trim(c2 + 1, strlen(c2 + 1)) : NULL;
+        double lo, hi, nn;
+        if (!c2 || !lo_s || !hi_s || !n_s || parse_number(lo_s, &lo) || parse_number(hi_s, &hi) ||
+            parse_number(n_s, &nn) || nn != floor(nn) || nn < 1 || nn > 1e7) {
+            snprintf(err, errlen, "--vary '%s': write NAME=LO:HI:N with numbers LO, HI and a count N >= 1 "
+                     "(e.g. k=1e5:4e5:4)", arg);
+        } else if (nn == 1 && lo != hi) {
+            snprintf(err, errlen, "--vary '%s': one value but LO != HI: write %s=%s:%s:N with N >= 2, or %s=%s",
+                     arg, name, lo_s, hi_s, name, lo_s);
+        } else {
+            n = (int)nn;
+            if ((vals = malloc((size_t)n * sizeof *vals))) {
+                for (int k = 0; k < n; k++)
+                    vals[k] = n == 1 ? lo : (k == n - 1 ? hi : lo + (hi - lo) * (double)k / (double)(n - 1));
+                st = RS_OK;
+            } else {
+                st = RS_E_NOMEM;
+            }
+        }
+        free(lo_s);
+        free(hi_s);
+        free(n_s);
+    } else {
+        /* V1,V2,... */
+        int cap = 1;
+        for (const char *p = rest; *p; p++)
+            cap += *p == ',';
+        vals = malloc((size_t)cap * sizeof *vals);
+        if (!vals) {
+            free(name);
+            return RS_E_NOMEM;
+        }
+        st = RS_OK;
+        const char *p = rest;
+        for (;;) {
+            const char *q = strchr(p, ',');
+            size_t len = q ? (size_t)(q - p) : strlen(p);
+            char *item = dup_trim(p, len);
+            if (!item || parse_number(item, &vals[n])) {
+                snprintf(err, errlen, "--vary '%s': '%s' is not a number: write NAME=LO:HI:N or NAME=V1,V2,...",
+                         arg, item ? item : "");
+                free(item);
+                st = RS_E_ARG;
+                break;
+            }
+            free(item);
+            n++;
+            if (!q)
+                break;
+            p = q + 1;
+        }
+    }
+    if (st == RS_OK)
+        st = rs_sweep_spec_axis(s, name, n, vals, err, errlen);
+    free(vals);
+    free(name);
+    return st;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (len + 1 < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+        }
+        buf = nb;
+    }
+    if (buf)
+        buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Splits a line at commas into trimmed fields (at most max); returns the count. */
+static int split_fields(char *line, char **field, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        char *c = strchr(p, ',');
+        if (c)
+            *c = '\0';
+        while (isspace((unsigned char)*p))
+            p++;
+        char *e = p + strlen(p);
+        while (e > p && isspace((unsigned char)e[-1]))
+            *--e = '\0';
+        if (n < max)
+            field[n] = p;
+        n++;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    return n;
+}
+
+int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t errlen)
+{
+    if (s->list_ncol) {
+        snprintf(err, errlen, "--list '%s': only one list of variants can be given", path);
+        return RS_E_ARG;
+    }
+    char *text = read_text(path);
+    if (!text) {
+        snprintf(err, errlen, "cannot read the list of variants '%s': %s", path, strerror(errno));
+        return RS_E_IO;
+    }
+    int st = RS_E_ARG, lineno = 0, ncol = 0, nrow = 0, cap = 0;
+    char **names = NULL, **field = NULL;
+    double *vals = NULL;
+    char *cursor = text;
+    while (cursor && *cursor) {
+        char *line = cursor;
+        char *nl = strchr(cursor, '\n');
+        if (nl) {
+            *nl = '\0';
+            cursor = nl + 1;
+        } else {
+            cursor = NULL;
+        }
+        lineno++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r')
+            line[--len] = '\0';
+        const char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        if (!ncol) {
+            int n = 1;
+            for (const char *c = line; *c; c++)
+                n += *c == ',';
+            names = calloc((size_t)n, sizeof *names);
+            field = calloc((size_t)n, sizeof *field);
+            if (!names || !field) {
+                st = RS_E_NOMEM;
+                goto done;
+            }
+            split_fields(line, field, n);
+            for (int j = 0; j < n; j++) {
+                if (!valid_name(field[j])) {
+                    snprintf(err, errlen, "%s:%d: column %d: '%s' is not a name: the first line names "
+                             "the varied parameters or coordinates", path, lineno, j + 1, field[j]);
+                    goto done;
+                }
+                for (int k = 0; k < j; k++)
+                    if (strcmp(names[k], field[j]) == 0) {
+                        snprintf(err, errlen, "%s:%d: '%s' is named twice", path, lineno, field[j]);
+                        goto done;
+                    }
+                if (name_taken(s, field[j])) {
+                    snprintf(err, errlen, "%s:%d: '%s' is also given by --vary: give it once", path, lineno,
+                             field[j]);
+                    goto done;
+                }
+                if (!(names[j] = dup_n(field[j], strlen(field[j])))) {
+                    st = RS_E_NOMEM;
+                    goto done;
+                }
+                ncol = j + 1;
+            }
+            continue;
+        }
+        int n = split_fields(line, field, ncol);
+        if (n != ncol) {
+            snprintf(err, errlen, "%s:%d: row has %d fields, the header %d", path, lineno, n, ncol);
+            goto done;
+        }
+        if (nrow == cap) {
+            cap = cap ? 2 * cap : 16;
+            double *nv = realloc(vals, (size_t)cap * (size_t)ncol * sizeof *vals);
+            if (!nv) {
+                st = RS_E_NOMEM;
+                goto done;
+            }
+            vals = nv;
+        }
+        for (int j = 0; j < ncol; j++)
+            if (parse_number(field[j], &vals[(size_t)nrow * (size_t)ncol + (size_t)j])) {
+                snprintf(err, errlen, "%s:%d: '%s' (column '%s') is not a finite number", path, lineno,
+                         field[j], names[j]);
+                goto done;
+            }
+        nrow++;
+    }
+    if (!ncol || !nrow) {
+        snprintf(err, errlen, "%s: no variants: write a header line of names, then one line of values per variant",
+                 path);
+        goto done;
+    }
+    s->list_names = names;
+    s->list_vals = vals;
+    s->list_ncol = ncol;
+    s->list_nrow = nrow;
+    names = NULL;
+    vals = NULL;
+    st = RS_OK;
+done:
+    if (names)
+        for (int j = 0; j < ncol; j++)
+            free(names[j]);
+    free(names);
+    free(field);
+    free(vals);
+    free(text);
+    return st;
+}
+
+static const char *const kFigNames[] = {"max", "min", "absmax", "rms", "mean", "final"};
+#define N_FIG_KINDS ((int)(sizeof kFigNames / sizeof kFigNames[0]))
+
+int rs_sweep_spec_figure(rs_sweep_spec *s, const char *arg, char *err, size_t errlen)
+{
+    const char *colon = strchr(arg, ':');
+    int kind = -1;
+    if (colon)
+        for (int k = 0; k < N_FIG_KINDS; k++)
+            if (strlen(kFigNames[k]) == (size_t)(colon - arg) && strncmp(arg, kFigNames[k], (size_t)(colon - arg)) == 0)
+                kind = k;
+    if (!colon || kind < 0 || !valid_name(colon + 1)) {
+        snprintf(err, errlen, "--figure '%s': write KIND:COLUMN, KIND one of max, min, absmax, rms, mean, final "
+                 "(e.g. max:y)", arg);
+        return RS_E_ARG;
+    }
+    rs_sweep_figure_def *nf = realloc(s->fig, (size_t)(s->n_fig + 1) * sizeof *nf);
+    if (!nf)
+        return RS_E_NOMEM;
+    s->fig = nf;
+    rs_sweep_figure_def *f = &nf[s->n_fig];
+    f->kind = (rs_fig_kind)kind;
+    f->column = dup_n(colon + 1, strlen(colon + 1));
+    size_t len = strlen(arg) + 3;
+    f->name = malloc(len);
+    if (!f->column || !f->name) {
+        free(f->column);
+        free(f->name);
+        return RS_E_NOMEM;
+    }
+    snprintf(f->name, len, "%s(%s)", kFigNames[kind], f->column);
+    s->n_fig++;
+    return RS_OK;
+}
+
+static int grid_count(const rs_sweep_spec *s)
+{
+    long n = 1;
+    for (int a = 0; a < s->n_axes; a++) {
+        n *= s->axes[a].n;
+        if (n > 100000000L)
+            return -1;
+    }
+    return (int)n;
+}
+
+int rs_sweep_spec_count(const rs_sweep_spec *s)
+{
+    const int g = grid_count(s);
+    if (g < 0)
+        return -1;
+    const long n = (long)g * (s->list_ncol ? s->list_nrow : 1);
+    return n > 100000000L ? -1 : (int)n;
+}
+
+int rs_sweep_spec_nvars(const rs_sweep_spec *s) { return s->list_ncol + s->n_axes; }
+
+const char *rs_sweep_spec_var(const rs_sweep_spec *s, int j)
+{
+    return j < s->list_ncol ? s->list_names[j] : s->axes[j - s->list_ncol].name;
+}
+
+int rs_sweep_spec_nfigures(const rs_sweep_spec *s) { return s->n_fig; }
+const char *rs_sweep_spec_figure_name(const rs_sweep_spec *s, int f) { return s->fig[f].name; }
+
+void rs_sweep_spec_values(const rs_sweep_spec *s, int i, double *vals)
+{
+    const int g = grid_count(s);
+    const int row = i / g;
+    int rem = i % g;
+    for (int j = 0; j < s->list_ncol; j++)
+        vals[j] = s->list_vals[(size_t)row * (size_t)s->list_ncol + (size_t)j];
+    /* the last axis varies fastest */
+    for (int a = s->n_axes - 1; a >= 0; a--) {
+        vals[s->list_ncol + a] = s->axes[a].v[rem % s->axes[a].n];
+        rem /= s->axes[a].n;
+    }
+}
+
+/* ---------------------------------------------------------------- figures */
+
+int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len, double *fig,
+                            char *err, size_t errlen)
+{
+    const int nf = s->n_fig;
+    if (!nf)
+        return RS_OK;
+    const char *end = text + len;
+    const char *nl = memchr(text, '\n', len);
+    if (!nl) {
+        snprintf(err, errlen, "the results have no header line");
+        return RS_E_ARG;
+    }
+    /* column index of every figure, from the header */
+    int *col = malloc((size_t)nf * sizeof *col);
+    double *acc = calloc((size_t)nf * 5, sizeof *acc);  /* max, min, absmax, sum, sumsq */
+    double *last = calloc((size_t)nf, sizeof *last);
+    if (!col || !acc || !last) {
+        free(col);
+        free(acc);
+        free(last);
+        return RS_E_NOMEM;
+    }
+    int st = RS_OK;
+    for (int f = 0; f < nf; f++) {
+        col[f] = -1;
+        const size_t cl = strlen(s->fig[f].column);
+        int k = 0;
+        for (const char *p = text; p <= nl && col[f] < 0; k++) {
+            const char *q = p;
+            while (q < nl && *q != ',')
+                q++;
+            if ((size_t)(q - p) == cl && memcmp(p, s->fig[f].column, cl) == 0)
+                col[f] = k;
+            p = q + 1;
+        }
+        if (col[f] < 0) {
+            snprintf(err, errlen, "figure '%s': the results have no column '%s'", s->fig[f].name, s->fig[f].column);
+            st = RS_E_ARG;
+            goto done;
+        }
+    }
+    long rows = 0;
+    char numbuf[64];
+    for (const char *line = nl + 1; line < end;) {
+        const char *le = memchr(line, '\n', (size_t)(end - line));
+        if (!le)
+            le = end;
+        if (le == line) {
+            line = le + 1;
+            continue;
+        }
+        /* walk the fields once; pick those the figures want */
+        int k = 0;
+        for (const char *p = line; p <= le; k++) {
+            const char *q = p;
+            while (q < le && *q != ',')
+                q++;
+            for (int f = 0; f < nf; f++) {
+                if (col[f] != k)
+                    continue;
+                size_t fl = (size_t)(q - p);
+                double v;
+                if (fl >= sizeof numbuf || (memcpy(numbuf, p, fl), numbuf[fl] = '\0', parse_number(numbuf, &v))) {
+                    snprintf(err, errlen, "figure '%s': row %ld: '%.*s' is not a finite number", s->fig[f].name,
+                             rows + 1, (int)(fl < 40 ? fl : 40), p);
+                    st = RS_E_ARG;
+                    goto done;
+                }
+                double *a = &acc[5 * f];
+                if (rows == 0) {
+                    a[0] = a[1] = v;
+                    a[2] = fabs(v);
+                } else {
+                    if (v > a[0]) a[0] = v;
+                    if (v < a[1]) a[1] = v;
+                    if (fabs(v) > a[2]) a[2] = fabs(v);
+                }
+                a[3] += v;
+                a[4] += v * v;
+                last[f] = v;
+            }
+            p = q + 1;
+        }
+        for (int f = 0; f < nf; f++)
+            if (col[f] >= k) {
+                snprintf(err, errlen, "results row %ld has %d fields: no column '%s'", rows + 1, k,
+                         s->fig[f].column);
+                st = RS_E_ARG;
+                goto done;
+            }
+        rows++;
+        line = le + 1;
+    }
+    if (!rows) {
+        snprintf(err, errlen, "the results have no rows");
+        st = RS_E_ARG;
+        goto done;
+    }
+    for (int f = 0; f < nf; f++) {
+        const double *a = &acc[5 * f];
+        switch (s->fig[f].kind) {
+        case RS_FIG_MAX: fig[f] = a[0]; break;
+        case RS_FIG_MIN: fig[f] = a[1]; break;
+        case RS_FIG_ABSMAX: fig[f] = a[2]; break;
+        case RS_FIG_RMS: fig[f] = sqrt(a[4] / (double)rows); break;
+        case RS_FIG_MEAN: fig[f] = a[3] / (double)rows; break;
+        default: fig[f] = last[f]; break;
+        }
+    }
+done:
+    free(col);
+    free(acc);
+    free(last);
+    return st;
+}

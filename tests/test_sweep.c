@@ -1,0 +1,559 @@
+/*
+ * test_sweep.c — parameter sweeps (issue 11, items 1) and the thread pool.
+ *
+ *   spec      --vary/--list parsing, grid order, figures of a CSV by hand
+ *   pool      greedy longest-first plan against a hand-worked example; every
+ *             task runs exactly once per section, on its planned thread;
+ *             thousands of sections (the barrier); dynamic = heaviest first
+ *   sweep     12 variants with --jobs 2 give, file by file, the bytes of 12
+ *             separate `railsym run` calls; figures against the test's own
+ *             computation from those files; a failing variant is recorded
+ *             with its message while the others complete; a sweep killed
+ *             after a few variants and re-run finishes the rest without
+ *             touching finished files, and its summary equals an
+ *             uninterrupted sweep's; the command's errors
+ *
+ * The command is $RAILSYM_BIN (the sanitizer pass tests the sanitizer
+ * build); the model is the shipped generated/pendulum.
+ */
+#define _GNU_SOURCE
+
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "rs_pool.h"
+#include "rs_status.h"
+#include "rs_sweep.h"
+#include "test_sweep_util.h"
+
+#define MODEL "generated/pendulum"
+
+/* ---------------------------------------------------------------- spec */
+
+START_TEST(vary_range_hits_both_ends_exactly)
+{
+    rs_sweep_spec *s;
+    char err[512];
+    ck_assert_int_eq(rs_sweep_spec_create(&s), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_vary(s, "k = 1:2:5", err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_count(s), 5);
+    const double want[] = {1, 1.25, 1.5, 1.75, 2};
+    for (int i = 0; i < 5; i++) {
+        double v;
+        rs_sweep_spec_values(s, i, &v);
+        ck_assert(v == want[i]);
+    }
+    ck_assert_str_eq(rs_sweep_spec_var(s, 0), "k");
+    rs_sweep_spec_free(&s);
+}
+END_TEST
+
+START_TEST(vary_rejects_bad_syntax)
+{
+    const char *bad[] = {"k", "k=1:2", "k=1:2:0", "k=1:2:2.5", "=1:2:3", "k=a,b", "k=1,,2", "k=1:2:1", "k-x=1"};
+    for (size_t n = 0; n < sizeof bad / sizeof bad[0]; n++) {
+        rs_sweep_spec *s;
+        char err[512] = "";
+        rs_sweep_spec_create(&s);
+        ck_assert_msg(rs_sweep_spec_vary(s, bad[n], err, sizeof err) == RS_E_ARG, "%s accepted", bad[n]);
+        ck_assert_msg(err[0] != '\0', "%s: no message", bad[n]);
+        rs_sweep_spec_free(&s);
+    }
+    rs_sweep_spec *s;
+    char err[512];
+    rs_sweep_spec_create(&s);
+    ck_assert_int_eq(rs_sweep_spec_vary(s, "k=1,2", err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_vary(s, "k=3:4:2", err, sizeof err), RS_E_ARG);
+    ck_assert_ptr_nonnull(strstr(err, "twice"));
+    ck_assert_int_eq(rs_sweep_spec_figure(s, "peak:y", err, sizeof err), RS_E_ARG);
+    ck_assert_int_eq(rs_sweep_spec_figure(s, "max", err, sizeof err), RS_E_ARG);
+    rs_sweep_spec_free(&s);
+}
+END_TEST
+
+/* List rows times the grid; the first axis slowest, the last fastest. */
+START_TEST(list_times_grid_in_order)
+{
+    char dir[512], path[600], err[512];
+    sweep_scratch(dir, sizeof dir, "spec");
+    snprintf(path, sizeof path, "%s/list.csv", dir);
+    sweep_write(path, "# two rows\nm , J\n2, 0.1\n\n3,0.2\n");
+    rs_sweep_spec *s;
+    rs_sweep_spec_create(&s);
+    ck_assert_int_eq(rs_sweep_spec_vary(s, "a=1,2", err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_vary(s, "b=10:30:3", err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_list(s, path, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_count(s), 12);
+    ck_assert_int_eq(rs_sweep_spec_nvars(s), 4);
+    ck_assert_str_eq(rs_sweep_spec_var(s, 0), "m");
+    ck_assert_str_eq(rs_sweep_spec_var(s, 1), "J");
+    ck_assert_str_eq(rs_sweep_spec_var(s, 2), "a");
+    ck_assert_str_eq(rs_sweep_spec_var(s, 3), "b");
+    double v[4];
+    rs_sweep_spec_values(s, 4, v);   /* row 0, a = 2, b = 20 */
+    ck_assert(v[0] == 2 && v[1] == 0.1 && v[2] == 2 && v[3] == 20);
+    rs_sweep_spec_values(s, 11, v);  /* row 1, a = 2, b = 30 */
+    ck_assert(v[0] == 3 && v[1] == 0.2 && v[2] == 2 && v[3] == 30);
+    rs_sweep_spec_free(&s);
+
+    sweep_write(path, "m,J\n2,0.1\n3\n");
+    rs_sweep_spec_create(&s);
+    ck_assert_int_eq(rs_sweep_spec_list(s, path, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, ":3: row has 1 fields, the header 2") != NULL, "%s", err);
+    rs_sweep_spec_free(&s);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+START_TEST(figures_of_a_csv_by_hand)
+{
+    rs_sweep_spec *s;
+    char err[512];
+    rs_sweep_spec_create(&s);
+    const char *figs[] = {"max:x", "min:y", "absmax:y", "rms:x", "mean:y", "final:x", "max:time"};
+    for (int f = 0; f < 7; f++)
+        ck_assert_int_eq(rs_sweep_spec_figure(s, figs[f], err, sizeof err), RS_OK);
+    ck_assert_str_eq(rs_sweep_spec_figure_name(s, 3), "rms(x)");
+    const char *csv = "time,x,y\n0,1,-3\n0.5,3,4\n1,2,0.5\n";
+    double fig[7];
+    ck_assert_int_eq(rs_sweep_figures_of_csv(s, csv, strlen(csv), fig, err, sizeof err), RS_OK);
+    ck_assert(fig[0] == 3);
+    ck_assert(fig[1] == -3);
+    ck_assert(fig[2] == 4);
+    ck_assert_double_eq_tol(fig[3], sqrt((1.0 + 9.0 + 4.0) / 3.0), 1e-15);
+    ck_assert_double_eq_tol(fig[4], 0.5, 1e-15);
+    ck_assert(fig[5] == 2);
+    ck_assert(fig[6] == 1);
+    const char *bad = "time,x\n0,1\n";
+    ck_assert_int_eq(rs_sweep_figures_of_csv(s, bad, strlen(bad), fig, err, sizeof err), RS_E_ARG);
+    ck_assert_ptr_nonnull(strstr(err, "no column 'y'"));
+    rs_sweep_spec_free(&s);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- pool */
+
+typedef struct pool_probe {
+    atomic_int runs[64];
+    int thread_of[64];
+    int seq[64];
+    atomic_int nseq;
+} pool_probe;
+
+static void probe_task(void *ctx, int task, int thread)
+{
+    pool_probe *p = ctx;
+    atomic_fetch_add(&p->runs[task], 1);
+    p->thread_of[task] = thread;
+    p->seq[atomic_fetch_add(&p->nseq, 1)] = task;
+}
+
+/* Seed 000 §2.3 on costs 7 5 4 3 3 2 and two threads: 7|5, 4 -> B (5 < 7),
+ * 3 -> A (7 < 9), 3 -> B (9 < 10), 2 -> A (10 < 12): loads 12 and 12. */
+START_TEST(plan_is_greedy_longest_first)
+{
+    rs_pool *p;
+    char err[256];
+    ck_assert_int_eq(rs_pool_create(&p, 2, 16, err, sizeof err), RS_OK);
+    const double cost[6] = {3, 7, 2, 5, 4, 3};   /* the same costs, shuffled */
+    ck_assert_int_eq(rs_pool_plan(p, 6, cost), RS_OK);
+    const int want[6] = {0, 0, 0, 1, 1, 1};       /* task -> thread */
+    for (int t = 0; t < 6; t++)
+        ck_assert_int_eq(rs_pool_plan_thread(p, t), want[t]);
+    ck_assert(rs_pool_plan_load(p, 0) == 12 && rs_pool_plan_load(p, 1) == 12);
+    pool_probe probe;
+    memset(&probe, 0, sizeof probe);
+    ck_assert_int_eq(rs_pool_run(p, 6, probe_task, &probe), RS_OK);
+    for (int t = 0; t < 6; t++) {
+        ck_assert_int_eq(atomic_load(&probe.runs[t]), 1);
+        ck_assert_int_eq(probe.thread_of[t], want[t]);
+    }
+    ck_assert_int_eq(rs_pool_run(p, 5, probe_task, &probe), RS_E_ARG);   /* not the planned n */
+    int order[6];
+    rs_pool_sort_by_cost(6, cost, order);
+    const int sorted[6] = {1, 3, 4, 0, 5, 2};     /* ties (3, 3) by index */
+    for (int k = 0; k < 6; k++)
+        ck_assert_int_eq(order[k], sorted[k]);
+    rs_pool_free(&p);
+    ck_assert_ptr_null(p);
+}
+END_TEST
+
+static void sum_task(void *ctx, int task, int thread)
+{
+    (void)thread;
+    atomic_fetch_add((atomic_long *)ctx, task + 1);
+}
+
+START_TEST(thousands_of_sections_every_task_once)
+{
+    rs_pool *p;
+    ck_assert_int_eq(rs_pool_create(&p, 3, 40, NULL, 0), RS_OK);
+    double cost[40];
+    for (int i = 0; i < 40; i++)
+        cost[i] = (double)((i * 7919) % 13);
+    ck_assert_int_eq(rs_pool_plan(p, 40, cost), RS_OK);
+    atomic_long sum = 0;
+    for (int k = 0; k < 3000; k++) {
+        switch (k % 3) {
+        case 0: rs_pool_run(p, 40, sum_task, &sum); break;
+        case 1: rs_pool_run_dynamic(p, 40, cost, sum_task, &sum); break;
+        default: rs_pool_parallel(p, sum_task, &sum); break;   /* tasks 0, 1, 2 */
+        }
+    }
+    ck_assert_int_eq(atomic_load(&sum), 1000L * 820 + 1000L * 820 + 1000L * 6);
+    rs_pool_set_timing(p, 1);
+    rs_pool_run(p, 40, sum_task, &sum);
+    for (int i = 0; i < 40; i++)
+        ck_assert(rs_pool_task_seconds(p)[i] >= 0);
+    rs_pool_free(&p);
+}
+END_TEST
+
+START_TEST(dynamic_runs_heaviest_first)
+{
+    rs_pool *p;
+    ck_assert_int_eq(rs_pool_create(&p, 1, 8, NULL, 0), RS_OK);
+    const double cost[5] = {1, 9, 4, 9, 0.5};
+    pool_probe probe;
+    memset(&probe, 0, sizeof probe);
+    ck_assert_int_eq(rs_pool_run_dynamic(p, 5, cost, probe_task, &probe), RS_OK);
+    const int want[5] = {1, 3, 2, 0, 4};
+    for (int k = 0; k < 5; k++)
+        ck_assert_int_eq(probe.seq[k], want[k]);
+    rs_pool_free(&p);
+    ck_assert_int_eq(rs_pool_create(&p, 0, 8, NULL, 0), RS_E_ARG);
+    ck_assert_ptr_null(p);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- sweeps */
+
+static const char *kBase =
+    "duration 2\nstep 1e-3\noutput 0.01\nmethod rk4\ninitial th = 2.5\ncolumns th th_dot height\n";
+
+/* Values of variant i (1-based) as variants.csv lists them. */
+static int variant_values(const char *dir, int i, char *names, size_t nlen, double *v, int max)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/variants.csv", dir);
+    char *text = sweep_slurp(path, NULL);
+    if (!text)
+        return -1;
+    char *save, *line = strtok_r(text, "\n", &save);
+    snprintf(names, nlen, "%s", line);
+    int n = -1;
+    for (int k = 1; (line = strtok_r(NULL, "\n", &save)); k++)
+        if (k == i) {
+            char *p = strchr(line, ',');
+            n = 0;
+            while (p && n < max) {
+                v[n++] = strtod(p + 1, &p);
+                p = *p == ',' ? p : NULL;
+            }
+        }
+    free(text);
+    return n;
+}
+
+/* max and rms of a column of a results file, computed here. */
+static void column_figures(const char *path, int col, double *max, double *rms)
+{
+    char *text = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    char *save, *line = strtok_r(text, "\n", &save);
+    double mx = -INFINITY, ss = 0;
+    long n = 0;
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *p = line;
+        for (int k = 0; k < col; k++)
+            p = strchr(p, ',') + 1;
+        const double v = strtod(p, NULL);
+        mx = v > mx ? v : mx;
+        ss += v * v;
+        n++;
+    }
+    *max = mx;
+    *rms = sqrt(ss / (double)n);
+    free(text);
+}
+
+START_TEST(sweep_equals_separate_runs)
+{
+    char dir[512], base[600], out[600], log[600];
+    sweep_scratch(dir, sizeof dir, "sweep");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/sweep.log", dir);
+    sweep_write(base, kBase);
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--scenario", base, "--vary", "l=0.5:1.6:4",
+                    "--vary", "th_dot=0:2:3", "--figure", "max:th", "--figure", "rms:th_dot", "--jobs", "2",
+                    "--out", out, NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    char summary[700];
+    snprintf(summary, sizeof summary, "%s/summary.csv", out);
+    char *sum = sweep_slurp(summary, NULL);
+    ck_assert_ptr_nonnull(sum);
+    ck_assert(strncmp(sum, "variant,status,l,th_dot,max(th),rms(th_dot),message\n", 52) == 0);
+    char *row = strchr(sum, '\n') + 1;
+    for (int i = 1; i <= 12; i++) {
+        char names[256], scn[700], csv[700], mine[700];
+        double v[2];
+        ck_assert_int_eq(variant_values(out, i, names, sizeof names, v, 2), 2);
+        ck_assert_str_eq(names, "variant,l,th_dot");
+        /* the grid, independently: l slowest, th_dot fastest, ends exact */
+        const double l_want[4] = {0.5, 0.5 + 1.1 / 3, 0.5 + 2.2 / 3, 1.6};
+        ck_assert_double_eq_tol(v[0], l_want[(i - 1) / 3], 1e-15);
+        ck_assert(v[1] == (double)((i - 1) % 3));
+        snprintf(scn, sizeof scn, "%s/v%d.scn", dir, i);
+        char text[600];
+        snprintf(text, sizeof text, "%sparam l = %.17g\ninitial th_dot = %.17g\n", kBase, v[0], v[1]);
+        sweep_write(scn, text);
+        snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
+        char *run[] = {(char *)sweep_railsym_bin(), "run", MODEL, "--scenario", scn, "--out", mine, "--quiet", NULL};
+        ck_assert_int_eq(sweep_run(run, NULL), 0);
+        snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
+        ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+        /* its summary row: number, ok, values, figures from the file */
+        double mx, rms;
+        column_figures(mine, 1, &mx, &rms);
+        double rms2;
+        column_figures(mine, 2, &(double){0}, &rms2);
+        char want[512];
+        snprintf(want, sizeof want, "%d,ok,%.17g,%.17g,%.17g,", i, v[0], v[1], mx);
+        ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "row %d: %.80s, want %s", i, row, want);
+        const double rms_row = strtod(row + strlen(want), NULL);
+        ck_assert_double_eq_tol(rms_row, rms2, 1e-14 * rms2);
+        row = strchr(row, '\n') + 1;
+    }
+    free(sum);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+START_TEST(failed_variant_is_recorded_and_others_complete)
+{
+    char dir[512], base[600], out[600], list[600], log[600];
+    sweep_scratch(dir, sizeof dir, "sweepfail");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(list, sizeof list, "%s/list.csv", dir);
+    snprintf(log, sizeof log, "%s/sweep.log", dir);
+    sweep_write(base, kBase);
+    /* m = J = 0: a singular mass matrix, an invalid variant */
+    sweep_write(list, "m,J\n2,0.1\n0,0\n1,0.05\n");
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "-s", base, "--list", list, "--vary", "l=0.5,1",
+                    "-f", "absmax:th", "-j", "2", "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/summary.csv", out);
+    char *sum = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(sum);
+    int ok = 0, failed = 0;
+    for (char *r = strchr(sum, '\n') + 1; *r; r = strchr(r, '\n') + 1) {
+        int i = atoi(r);
+        const int is_failed = strstr(r, ",failed,") && strstr(r, ",failed,") < strchr(r, '\n');
+        ck_assert_int_eq(is_failed, i == 3 || i == 4);
+        if (is_failed) {
+            ck_assert_msg(strstr(r, "singular") && strstr(r, "singular") < strchr(r, '\n'), "%.200s", r);
+            snprintf(path, sizeof path, "%s/v%04d.failed", out, i);
+            char *msg = sweep_slurp(path, NULL);
+            ck_assert_ptr_nonnull(msg);
+            ck_assert_ptr_nonnull(strstr(msg, "singular"));
+            free(msg);
+        } else {
+            snprintf(path, sizeof path, "%s/v%04d.csv", out, i);
+            ck_assert_int_eq(access(path, R_OK), 0);
+        }
+        ok += !is_failed;
+        failed += is_failed;
+    }
+    ck_assert_int_eq(ok, 4);
+    ck_assert_int_eq(failed, 2);
+    free(sum);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(strstr(text, "6 variants: 4 ok, 2 failed, 0 pending"));
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+static int count_results(const char *out)
+{
+    DIR *d = opendir(out);
+    int n = 0;
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] == 'v' && strstr(e->d_name, ".csv") && !strstr(e->d_name, "variants");
+    closedir(d);
+    return n;
+}
+
+START_TEST(interrupted_sweep_resumes)
+{
+    char dir[512], base[600], out[600], ref[600], log[600];
+    sweep_scratch(dir, sizeof dir, "sweepkill");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(ref, sizeof ref, "%s/ref", dir);
+    snprintf(log, sizeof log, "%s/sweep.log", dir);
+    /* long enough variants (about 0.1 s each) to kill the sweep midway */
+    char text[512];
+    snprintf(text, sizeof text, "duration %d\nstep 1e-3\noutput 0.05\nmethod rk4\ninitial th = 2.5\n",
+             sweep_sanitized() ? 30 : 150);
+    sweep_write(base, text);
+    enum { N = 8 };
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "-s", base, "--vary", "l=0.5:1.2:8", "-f", "max:th",
+                    "-f", "rms:th_dot", "-j", "1", "-o", out, NULL};
+    pid_t pid = sweep_spawn(argv, log);
+    int done = 0;
+    for (int k = 0; k < 60000 && (done = count_results(out)) < 3; k++)
+        usleep(1000);
+    kill(pid, SIGKILL);
+    sweep_wait(pid);
+    done = count_results(out);
+    ck_assert_msg(done >= 3 && done < N, "killed after %d of %d variants", done, N);
+    /* what is there: identity (inode) and time of every finished file */
+    struct stat before[N + 1];
+    int had[N + 1];
+    char path[700];
+    for (int i = 1; i <= N; i++) {
+        snprintf(path, sizeof path, "%s/v%04d.csv", out, i);
+        had[i] = stat(path, &before[i]) == 0;
+    }
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    char *msg = sweep_slurp(log, NULL);
+    char want[128];
+    snprintf(want, sizeof want, "(%d run now, %d done before)", N - done, done);
+    ck_assert_msg(strstr(msg, want) != NULL, "%s", msg);
+    free(msg);
+    for (int i = 1; i <= N; i++) {
+        struct stat now;
+        snprintf(path, sizeof path, "%s/v%04d.csv", out, i);
+        ck_assert_int_eq(stat(path, &now), 0);
+        if (had[i]) {
+            ck_assert_msg(now.st_ino == before[i].st_ino && now.st_mtim.tv_sec == before[i].st_mtim.tv_sec &&
+                              now.st_mtim.tv_nsec == before[i].st_mtim.tv_nsec,
+                          "v%04d was run again", i);
+        }
+    }
+    /* no temporary file survives */
+    DIR *d = opendir(out);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        ck_assert_msg(strstr(e->d_name, ".tmp") == NULL, "left over: %s", e->d_name);
+    closedir(d);
+    /* the same sweep uninterrupted */
+    char *argv2[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "-s", base, "--vary", "l=0.5:1.2:8", "-f", "max:th",
+                     "-f", "rms:th_dot", "-j", "2", "-o", ref, "-q", NULL};
+    ck_assert_int_eq(sweep_run(argv2, NULL), 0);
+    char a[700], b[700];
+    snprintf(a, sizeof a, "%s/summary.csv", out);
+    snprintf(b, sizeof b, "%s/summary.csv", ref);
+    ck_assert(sweep_same_file(a, b));
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+/* Resuming in batches: --max-variants, then the rest. */
+START_TEST(batches_resume_to_the_same_summary)
+{
+    char dir[512], base[600], out[600], ref[600];
+    sweep_scratch(dir, sizeof dir, "sweepbatch");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(ref, sizeof ref, "%s/ref", dir);
+    sweep_write(base, kBase);
+    char *a1[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "-s", base, "--vary", "g=5:15:6", "-f", "final:th",
+                  "--max-variants", "4", "-o", out, "-q", NULL};
+    ck_assert_int_eq(sweep_run(a1, NULL), 0);
+    ck_assert_int_eq(count_results(out), 4);
+    char path[700];
+    snprintf(path, sizeof path, "%s/summary.csv", out);
+    char *s = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(strstr(s, ",pending,"));
+    free(s);
+    a1[10] = "0";
+    ck_assert_int_eq(sweep_run(a1, NULL), 0);
+    char *a2[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "-s", base, "--vary", "g=5:15:6", "-f", "final:th",
+                  "-j", "2", "-o", ref, "-q", NULL};
+    ck_assert_int_eq(sweep_run(a2, NULL), 0);
+    char p2[700];
+    snprintf(p2, sizeof p2, "%s/summary.csv", ref);
+    ck_assert(sweep_same_file(path, p2));
+    /* a different sweep into the same folder is refused */
+    char *a3[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "-s", base, "--vary", "g=5:15:7", "-o", out, NULL};
+    char log[700];
+    snprintf(log, sizeof log, "%s/refused.log", dir);
+    ck_assert_int_eq(sweep_run(a3, log), 1);
+    s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "holds another sweep") != NULL, "%s", s);
+    free(s);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+START_TEST(command_errors)
+{
+    char dir[512], log[600], out[600];
+    sweep_scratch(dir, sizeof dir, "sweeperr");
+    snprintf(log, sizeof log, "%s/err.log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    char *unknown[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "th_dott=1,2", "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(unknown, log), 1);
+    char *s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "unknown name 'th_dott' to vary") && strstr(s, "did you mean 'th_dot'?"), "%s", s);
+    free(s);
+    char *output[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "height=1,2", "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(output, log), 1);
+    char *syntax[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "l=1:2", "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(syntax, log), 2);
+    char *none[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(none, log), 2);
+    char *fig[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "l=1,2", "-f", "max:zz", "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(fig, log), 1);
+    s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "no quantity named 'zz'") != NULL, "%s", s);
+    free(s);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+static Suite *sweep_suite(void)
+{
+    Suite *s = suite_create("sweep");
+    TCase *spec = tcase_create("spec");
+    tcase_add_test(spec, vary_range_hits_both_ends_exactly);
+    tcase_add_test(spec, vary_rejects_bad_syntax);
+    tcase_add_test(spec, list_times_grid_in_order);
+    tcase_add_test(spec, figures_of_a_csv_by_hand);
+    suite_add_tcase(s, spec);
+    TCase *pool = tcase_create("pool");
+    tcase_add_test(pool, plan_is_greedy_longest_first);
+    tcase_add_test(pool, thousands_of_sections_every_task_once);
+    tcase_add_test(pool, dynamic_runs_heaviest_first);
+    suite_add_tcase(s, pool);
+    TCase *run = tcase_create("run");
+    tcase_set_timeout(run, 120);
+    tcase_add_test(run, sweep_equals_separate_runs);
+    tcase_add_test(run, failed_variant_is_recorded_and_others_complete);
+    tcase_add_test(run, interrupted_sweep_resumes);
+    tcase_add_test(run, batches_resume_to_the_same_summary);
+    tcase_add_test(run, command_errors);
+    suite_add_tcase(s, run);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(sweep_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
