@@ -572,7 +572,7 @@ void Substitution::set(Ex from, Ex to)
 {
     if (!from.valid() || !to.valid() || from.store() != st_ || to.store() != st_)
         throw AlgebraError("substitution with an expression of another store");
-    if (!subs_.empty() || !map_.empty()) map_ = subs_;   // new rule: forget memoized results
+    if (map_.size() != subs_.size()) map_ = subs_;   // memoized results exist: a new rule voids them
     subs_[from.id()] = to.id();
     map_[from.id()] = to.id();
 }

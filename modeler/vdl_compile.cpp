@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "descriptor.hpp"
+#include "hoist.hpp"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
 
@@ -130,6 +131,9 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
     try {
         if (progress) progress("building the equations of motion", sys.store().size());
         fns = sys.functions();
+        // Atoms of parameters only are computed once per parameter set, not per step.
+        codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
+        if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);
         if (progress) progress("counting operations", sys.store().size());
         for (const auto &f : fns) out.ops.emplace_back(f.name, codegen::count_ops(sys.store(), f));
         if (progress) progress("generating C code", sys.store().size());

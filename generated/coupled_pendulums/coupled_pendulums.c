@@ -20,26 +20,23 @@ const int coupled_pendulums_M_M_sparse_rowidx[2] = {
  * Outputs:
  *   out[0]  M  dense 2x2, row-major
  *   out[1]  M_sparse  sparse 2x2, 2 non-zeros in the order of coupled_pendulums_M_M_sparse_colptr/_rowidx
- * Inputs: p
- * Atoms 3, operations 3 (add/sub 1, mul 2, div 0)
+ * Inputs: k
+ * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
  */
 int coupled_pendulums_M(const double *const *in, double *const *out)
 {
-    const double *p = in[RS_IN_P];
-    const double a0 = p[0] * p[1];
-    const double a1 = p[1] * a0;
-    const double a2 = p[2] + a1;
+    const double *k = in[RS_IN_K];
     if (out[0]) {   /* M */
         double *const o = out[0];
-        o[0] = a2;
+        o[0] = k[3];
         o[1] = 0.0;
         o[2] = 0.0;
-        o[3] = a2;
+        o[3] = k[3];
     }
     if (out[1]) {   /* M_sparse */
         double *const o = out[1];
-        o[0] = a2;
-        o[1] = a2;
+        o[0] = k[3];
+        o[1] = k[3];
     }
     return RS_ABI_OK;
 }
@@ -49,62 +46,60 @@ int coupled_pendulums_M(const double *const *in, double *const *out)
  *   generalized forces delta = -E(q'' = 0)
  * Outputs:
  *   out[0]  delta  vector [2]
- * Inputs: q p
- * Atoms 45, operations 45 (add/sub 14, mul 24, div 2, cos 2, sin 2, sqrt 1)
+ * Inputs: q p k
+ * Atoms 42, operations 42 (add/sub 14, mul 21, div 2, cos 2, sin 2, sqrt 1)
  */
 int coupled_pendulums_delta(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *p = in[RS_IN_P];
-    const double a0 = (-0.5) * p[5];
-    const double a1 = 0.5 * p[5];
-    const double a2 = cos(q[0]);
-    const double a3 = sin(q[0]);
-    const double a4 = cos(q[1]);
-    const double a5 = sin(q[1]);
-    const double a6 = p[0] * p[3];
-    const double a7 = a3 * a5;
-    const double a8 = a2 * a4;
-    const double a9 = a7 + a8;
-    const double a10 = a2 * a5;
-    const double a11 = a3 * a4;
-    const double a12 = a11 - a10;
-    const double a13 = a10 - a11;
-    const double a14 = p[1] * a12;
-    const double a15 = p[1] * a9;
-    const double a16 = a0 * a4;
-    const double a17 = a0 * a5;
-    const double a18 = a16 - a14;
-    const double a19 = a17 - a15;
-    const double a20 = a1 * a4;
-    const double a21 = a1 * a5;
-    const double a22 = a21 - p[1];
-    const double a23 = a20 - a18;
-    const double a24 = a22 - a19;
-    const double a25 = a24 * a24;
-    const double a26 = a23 * a23;
-    const double a27 = a25 + a26;
-    const double a28 = sqrt(a27);
-    const double a29 = a23 / a28;
-    const double a30 = a24 / a28;
-    const double a31 = a28 - p[5];
-    const double a32 = p[4] * a31;
-    const double a33 = a29 * a32;
-    const double a34 = a30 * a32;
-    const double a35 = a5 * a6;
-    const double a36 = a3 * a6;
-    const double a37 = a13 * a34;
-    const double a38 = a9 * a33;
-    const double a39 = a37 + a38;
-    const double a40 = a36 + a39;
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = a1 * a3;
+    const double a5 = a0 * a2;
+    const double a6 = a4 + a5;
+    const double a7 = a0 * a3;
+    const double a8 = a1 * a2;
+    const double a9 = a8 - a7;
+    const double a10 = a7 - a8;
+    const double a11 = p[1] * a9;
+    const double a12 = p[1] * a6;
+    const double a13 = a2 * k[0];
+    const double a14 = a3 * k[0];
+    const double a15 = a13 - a11;
+    const double a16 = a14 - a12;
+    const double a17 = a2 * k[1];
+    const double a18 = a3 * k[1];
+    const double a19 = a18 - p[1];
+    const double a20 = a17 - a15;
+    const double a21 = a19 - a16;
+    const double a22 = a21 * a21;
+    const double a23 = a20 * a20;
+    const double a24 = a22 + a23;
+    const double a25 = sqrt(a24);
+    const double a26 = a20 / a25;
+    const double a27 = a21 / a25;
+    const double a28 = a25 - p[5];
+    const double a29 = p[4] * a28;
+    const double a30 = a26 * a29;
+    const double a31 = a27 * a29;
+    const double a32 = a1 * k[2];
+    const double a33 = a10 * a31;
+    const double a34 = a6 * a30;
+    const double a35 = a33 + a34;
+    const double a36 = a32 + a35;
+    const double a37 = p[1] * a36;
+    const double a38 = -a37;
+    const double a39 = a3 * k[2];
+    const double a40 = a30 - a39;
     const double a41 = p[1] * a40;
-    const double a42 = -a41;
-    const double a43 = a33 - a35;
-    const double a44 = p[1] * a43;
     if (out[0]) {   /* delta */
         double *const o = out[0];
-        o[0] = a42;
-        o[1] = a44;
+        o[0] = a38;
+        o[1] = a41;
     }
     return RS_ABI_OK;
 }
@@ -115,75 +110,73 @@ int coupled_pendulums_delta(const double *const *in, double *const *out)
  * Outputs:
  *   out[0]  kinetic  scalar
  *   out[1]  potential  scalar
- * Inputs: q qd p
- * Atoms 54, operations 54 (add/sub 14, mul 35, div 0, cos 2, sin 2, sqrt 1)
+ * Inputs: q qd p k
+ * Atoms 51, operations 51 (add/sub 14, mul 32, div 0, cos 2, sin 2, sqrt 1)
  */
 int coupled_pendulums_energy(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *qd = in[RS_IN_QD];
     const double *p = in[RS_IN_P];
-    const double a0 = (-0.5) * p[5];
-    const double a1 = 0.5 * p[5];
-    const double a2 = cos(q[0]);
-    const double a3 = sin(q[0]);
-    const double a4 = cos(q[1]);
-    const double a5 = sin(q[1]);
-    const double a6 = p[1] * a2;
-    const double a7 = p[1] * a4;
-    const double a8 = p[1] * qd[0];
-    const double a9 = p[2] * qd[0];
-    const double a10 = p[1] * qd[1];
-    const double a11 = p[2] * qd[1];
-    const double a12 = a3 * a5;
-    const double a13 = a2 * a4;
-    const double a14 = a12 + a13;
-    const double a15 = a2 * a5;
-    const double a16 = a3 * a4;
-    const double a17 = a16 - a15;
-    const double a18 = p[1] * a17;
-    const double a19 = p[1] * a14;
-    const double a20 = a0 * a4;
-    const double a21 = a0 * a5;
-    const double a22 = a20 - a18;
-    const double a23 = a21 - a19;
-    const double a24 = a1 * a4;
-    const double a25 = a1 * a5;
-    const double a26 = a25 - p[1];
-    const double a27 = a24 - a22;
-    const double a28 = a26 - a23;
-    const double a29 = a28 * a28;
-    const double a30 = a27 * a27;
-    const double a31 = a29 + a30;
-    const double a32 = sqrt(a31);
-    const double a33 = a32 - p[5];
-    const double a34 = qd[0] * a9;
-    const double a35 = a8 * a8;
-    const double a36 = p[0] * a35;
-    const double a37 = a34 + a36;
-    const double a38 = 0.5 * a37;
-    const double a39 = qd[1] * a11;
-    const double a40 = a10 * a10;
-    const double a41 = p[0] * a40;
-    const double a42 = a39 + a41;
-    const double a43 = 0.5 * a42;
-    const double a44 = a38 + a43;
-    const double a45 = p[3] * a6;
-    const double a46 = p[0] * a45;
-    const double a47 = p[3] * a7;
-    const double a48 = p[0] * a47;
-    const double a49 = a46 + a48;
-    const double a50 = 0.5 * p[4];
-    const double a51 = a33 * a50;
-    const double a52 = a33 * a51;
-    const double a53 = a52 - a49;
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = p[1] * a0;
+    const double a5 = p[1] * a2;
+    const double a6 = p[1] * qd[0];
+    const double a7 = p[2] * qd[0];
+    const double a8 = p[1] * qd[1];
+    const double a9 = p[2] * qd[1];
+    const double a10 = a1 * a3;
+    const double a11 = a0 * a2;
+    const double a12 = a10 + a11;
+    const double a13 = a0 * a3;
+    const double a14 = a1 * a2;
+    const double a15 = a14 - a13;
+    const double a16 = p[1] * a15;
+    const double a17 = p[1] * a12;
+    const double a18 = qd[0] * a7;
+    const double a19 = a6 * a6;
+    const double a20 = p[0] * a19;
+    const double a21 = a18 + a20;
+    const double a22 = 0.5 * a21;
+    const double a23 = qd[1] * a9;
+    const double a24 = a8 * a8;
+    const double a25 = p[0] * a24;
+    const double a26 = a23 + a25;
+    const double a27 = 0.5 * a26;
+    const double a28 = a22 + a27;
+    const double a29 = p[3] * a4;
+    const double a30 = p[0] * a29;
+    const double a31 = p[3] * a5;
+    const double a32 = p[0] * a31;
+    const double a33 = a30 + a32;
+    const double a34 = a2 * k[0];
+    const double a35 = a3 * k[0];
+    const double a36 = a34 - a16;
+    const double a37 = a35 - a17;
+    const double a38 = a2 * k[1];
+    const double a39 = a3 * k[1];
+    const double a40 = a39 - p[1];
+    const double a41 = a38 - a36;
+    const double a42 = a40 - a37;
+    const double a43 = a42 * a42;
+    const double a44 = a41 * a41;
+    const double a45 = a43 + a44;
+    const double a46 = sqrt(a45);
+    const double a47 = a46 - p[5];
+    const double a48 = k[4] * a47;
+    const double a49 = a47 * a48;
+    const double a50 = a49 - a33;
     if (out[0]) {   /* kinetic */
         double *const o = out[0];
-        o[0] = a44;
+        o[0] = a28;
     }
     if (out[1]) {   /* potential */
         double *const o = out[1];
-        o[0] = a53;
+        o[0] = a50;
     }
     return RS_ABI_OK;
 }
@@ -193,34 +186,62 @@ int coupled_pendulums_energy(const double *const *in, double *const *out)
  *   user outputs
  * Outputs:
  *   out[0]  gap  scalar
- * Inputs: q p
- * Atoms 18, operations 18 (add/sub 5, mul 8, div 0, cos 2, sin 2, sqrt 1)
+ * Inputs: q p k
+ * Atoms 16, operations 16 (add/sub 5, mul 6, div 0, cos 2, sin 2, sqrt 1)
  */
 int coupled_pendulums_outputs(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *p = in[RS_IN_P];
-    const double a0 = (-0.5) * p[5];
-    const double a1 = 0.5 * p[5];
-    const double a2 = cos(q[0]);
-    const double a3 = sin(q[0]);
-    const double a4 = cos(q[1]);
-    const double a5 = sin(q[1]);
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = p[1] * a1;
+    const double a5 = p[1] * a0;
     const double a6 = p[1] * a3;
     const double a7 = p[1] * a2;
-    const double a8 = a0 - a6;
-    const double a9 = p[1] * a5;
-    const double a10 = p[1] * a4;
-    const double a11 = a1 - a9;
-    const double a12 = a11 - a8;
-    const double a13 = a7 - a10;
-    const double a14 = a13 * a13;
-    const double a15 = a12 * a12;
-    const double a16 = a14 + a15;
-    const double a17 = sqrt(a16);
+    const double a8 = a5 - a7;
+    const double a9 = a8 * a8;
+    const double a10 = k[0] - a4;
+    const double a11 = k[1] - a6;
+    const double a12 = a11 - a10;
+    const double a13 = a12 * a12;
+    const double a14 = a9 + a13;
+    const double a15 = sqrt(a14);
     if (out[0]) {   /* gap */
         double *const o = out[0];
-        o[0] = a17;
+        o[0] = a15;
+    }
+    return RS_ABI_OK;
+}
+
+/*
+ * coupled_pendulums_constants
+ *   Hoisted constants k[] from the parameters p; run when parameters change.
+ * Outputs:
+ *   out[0]  k  vector [5]
+ * Inputs: p
+ * Atoms 7, operations 7 (add/sub 1, mul 6, div 0)
+ */
+int coupled_pendulums_constants(const double *const *in, double *const *out)
+{
+    const double *p = in[RS_IN_P];
+    const double a0 = (-0.5) * p[5];
+    const double a1 = 0.5 * p[5];
+    const double a2 = p[0] * p[3];
+    const double a3 = p[0] * p[1];
+    const double a4 = p[1] * a3;
+    const double a5 = p[2] + a4;
+    const double a6 = 0.5 * p[4];
+    if (out[0]) {   /* k */
+        double *const o = out[0];
+        o[0] = a0;
+        o[1] = a1;
+        o[2] = a2;
+        o[3] = a5;
+        o[4] = a6;
     }
     return RS_ABI_OK;
 }

@@ -27,6 +27,9 @@ int coupled_pendulums_energy(const double *const *in, double *const *out);
 /* coupled_pendulums_outputs: out[0] gap (scalar) */
 int coupled_pendulums_outputs(const double *const *in, double *const *out);
 
+/* coupled_pendulums_constants: out[0] k (vector 5x1) */
+int coupled_pendulums_constants(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

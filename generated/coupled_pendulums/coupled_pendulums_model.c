@@ -8,6 +8,7 @@ int coupled_pendulums_M(const double *const *in, double *const *out);
 int coupled_pendulums_delta(const double *const *in, double *const *out);
 int coupled_pendulums_energy(const double *const *in, double *const *out);
 int coupled_pendulums_outputs(const double *const *in, double *const *out);
+int coupled_pendulums_constants(const double *const *in, double *const *out);
 const rs_model *coupled_pendulums_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -61,6 +62,8 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_outputs_len[1] = {1};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
+static const int rsd_constants_len[1] = {5};
+static const char *const rsd_constants_outs[1] = {"constants"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -70,7 +73,7 @@ static const rs_model rsd_model = {
     .n_s = 0,
     .n_p = 6,
     .n_u = 0,
-    .n_k = 0,
+    .n_k = 5,
     .n_phi = 0,
     .n_out = 1,
     .q_names = rsd_q_names,
@@ -87,6 +90,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA] = {coupled_pendulums_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {coupled_pendulums_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_OUTPUTS] = {coupled_pendulums_outputs, 1, rsd_outputs_len, rsd_outputs_outs},
+        [RS_FN_CONSTANTS] = {coupled_pendulums_constants, 1, rsd_constants_len, rsd_constants_outs},
     },
 };
 

@@ -20,49 +20,46 @@ const int double_pendulum_M_M_sparse_rowidx[4] = {
  * Outputs:
  *   out[0]  M  dense 2x2, row-major
  *   out[1]  M_sparse  sparse 2x2, 4 non-zeros in the order of double_pendulum_M_M_sparse_colptr/_rowidx
- * Inputs: q p
- * Atoms 23, operations 23 (add/sub 8, mul 13, div 0, cos 1, sin 1)
+ * Inputs: q p k
+ * Atoms 19, operations 19 (add/sub 7, mul 10, div 0, cos 1, sin 1)
  */
 int double_pendulum_M(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
     const double a0 = cos(q[1]);
     const double a1 = sin(q[1]);
-    const double a2 = p[0] * p[2];
-    const double a3 = p[2] * a0;
-    const double a4 = p[3] + a3;
-    const double a5 = p[2] * a1;
+    const double a2 = p[2] * a0;
+    const double a3 = p[3] + a2;
+    const double a4 = p[2] * a1;
+    const double a5 = p[1] * a3;
     const double a6 = p[1] * a4;
-    const double a7 = p[1] * a5;
-    const double a8 = p[3] * a6;
-    const double a9 = a1 * a7;
-    const double a10 = a0 * a6;
-    const double a11 = a9 + a10;
-    const double a12 = a2 + a11;
+    const double a7 = p[3] * a5;
+    const double a8 = a1 * a6;
+    const double a9 = a0 * a5;
+    const double a10 = a8 + a9;
+    const double a11 = p[5] + a7;
+    const double a12 = a10 + k[2];
     const double a13 = p[2] * a12;
-    const double a14 = p[5] + a8;
-    const double a15 = p[4] + a13;
-    const double a16 = a14 + a15;
-    const double a17 = p[1] * p[3];
-    const double a18 = p[3] * a17;
-    const double a19 = a0 * a17;
-    const double a20 = p[2] * a19;
-    const double a21 = p[5] + a18;
-    const double a22 = a20 + a21;
+    const double a14 = p[4] + a13;
+    const double a15 = a11 + a14;
+    const double a16 = a0 * k[3];
+    const double a17 = p[2] * a16;
+    const double a18 = k[4] + a17;
     if (out[0]) {   /* M */
         double *const o = out[0];
-        o[0] = a16;
-        o[1] = a22;
-        o[2] = a14;
-        o[3] = a21;
+        o[0] = a15;
+        o[1] = a18;
+        o[2] = a11;
+        o[3] = k[4];
     }
     if (out[1]) {   /* M_sparse */
         double *const o = out[1];
-        o[0] = a16;
-        o[1] = a14;
-        o[2] = a22;
-        o[3] = a21;
+        o[0] = a15;
+        o[1] = a11;
+        o[2] = a18;
+        o[3] = k[4];
     }
     return RS_ABI_OK;
 }
@@ -72,14 +69,15 @@ int double_pendulum_M(const double *const *in, double *const *out)
  *   generalized forces delta = -E(q'' = 0)
  * Outputs:
  *   out[0]  delta  vector [2]
- * Inputs: q qd p
- * Atoms 41, operations 41 (add/sub 12, mul 25, div 0, cos 2, sin 2)
+ * Inputs: q qd p k
+ * Atoms 39, operations 39 (add/sub 12, mul 23, div 0, cos 2, sin 2)
  */
 int double_pendulum_delta(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *qd = in[RS_IN_QD];
     const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
     const double a0 = cos(q[0]);
     const double a1 = sin(q[0]);
     const double a2 = cos(q[1]);
@@ -96,35 +94,33 @@ int double_pendulum_delta(const double *const *in, double *const *out)
     const double a13 = a4 * a12;
     const double a14 = qd[1] * a2;
     const double a15 = a4 * a14;
-    const double a16 = p[0] * p[6];
-    const double a17 = p[1] * p[6];
-    const double a18 = a1 * a3;
-    const double a19 = a0 * a2;
-    const double a20 = a19 - a18;
-    const double a21 = a1 * a2;
-    const double a22 = a0 * a3;
-    const double a23 = a21 + a22;
-    const double a24 = a17 * a23;
-    const double a25 = a17 * a20;
-    const double a26 = a1 * a16;
-    const double a27 = a10 - a13;
-    const double a28 = a11 - a15;
-    const double a29 = p[1] * a27;
-    const double a30 = p[1] * a28;
-    const double a31 = a24 + a29;
-    const double a32 = a25 + a30;
-    const double a33 = p[3] * a31;
-    const double a34 = a3 * a32;
-    const double a35 = a2 * a31;
-    const double a36 = a34 - a35;
-    const double a37 = a36 - a26;
-    const double a38 = p[2] * a37;
-    const double a39 = a38 - a33;
-    const double a40 = -a33;
+    const double a16 = a1 * a3;
+    const double a17 = a0 * a2;
+    const double a18 = a17 - a16;
+    const double a19 = a1 * a2;
+    const double a20 = a0 * a3;
+    const double a21 = a19 + a20;
+    const double a22 = a10 - a13;
+    const double a23 = a11 - a15;
+    const double a24 = p[1] * a22;
+    const double a25 = p[1] * a23;
+    const double a26 = a21 * k[1];
+    const double a27 = a18 * k[1];
+    const double a28 = a1 * k[0];
+    const double a29 = a24 + a26;
+    const double a30 = a25 + a27;
+    const double a31 = p[3] * a29;
+    const double a32 = a3 * a30;
+    const double a33 = a2 * a29;
+    const double a34 = a32 - a33;
+    const double a35 = a34 - a28;
+    const double a36 = p[2] * a35;
+    const double a37 = a36 - a31;
+    const double a38 = -a31;
     if (out[0]) {   /* delta */
         double *const o = out[0];
-        o[0] = a39;
-        o[1] = a40;
+        o[0] = a37;
+        o[1] = a38;
     }
     return RS_ABI_OK;
 }
@@ -187,6 +183,34 @@ int double_pendulum_energy(const double *const *in, double *const *out)
     if (out[1]) {   /* potential */
         double *const o = out[1];
         o[0] = a36;
+    }
+    return RS_ABI_OK;
+}
+
+/*
+ * double_pendulum_constants
+ *   Hoisted constants k[] from the parameters p; run when parameters change.
+ * Outputs:
+ *   out[0]  k  vector [5]
+ * Inputs: p
+ * Atoms 6, operations 6 (add/sub 1, mul 5, div 0)
+ */
+int double_pendulum_constants(const double *const *in, double *const *out)
+{
+    const double *p = in[RS_IN_P];
+    const double a0 = p[0] * p[6];
+    const double a1 = p[1] * p[6];
+    const double a2 = p[0] * p[2];
+    const double a3 = p[1] * p[3];
+    const double a4 = p[3] * a3;
+    const double a5 = p[5] + a4;
+    if (out[0]) {   /* k */
+        double *const o = out[0];
+        o[0] = a0;
+        o[1] = a1;
+        o[2] = a2;
+        o[3] = a3;
+        o[4] = a5;
     }
     return RS_ABI_OK;
 }

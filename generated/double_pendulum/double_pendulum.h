@@ -24,6 +24,9 @@ int double_pendulum_delta(const double *const *in, double *const *out);
 /* double_pendulum_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int double_pendulum_energy(const double *const *in, double *const *out);
 
+/* double_pendulum_constants: out[0] k (vector 5x1) */
+int double_pendulum_constants(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 int double_pendulum_M(const double *const *in, double *const *out);
 int double_pendulum_delta(const double *const *in, double *const *out);
 int double_pendulum_energy(const double *const *in, double *const *out);
+int double_pendulum_constants(const double *const *in, double *const *out);
 const rs_model *double_pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -57,6 +58,8 @@ static const int rsd_delta_len[1] = {2};
 static const char *const rsd_delta_outs[1] = {"delta"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
+static const int rsd_constants_len[1] = {5};
+static const char *const rsd_constants_outs[1] = {"constants"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -66,7 +69,7 @@ static const rs_model rsd_model = {
     .n_s = 0,
     .n_p = 7,
     .n_u = 0,
-    .n_k = 0,
+    .n_k = 5,
     .n_phi = 0,
     .n_out = 0,
     .q_names = rsd_q_names,
@@ -82,6 +85,7 @@ static const rs_model rsd_model = {
         [RS_FN_M] = {rsd_M, 1, rsd_M_len, rsd_M_outs},
         [RS_FN_DELTA] = {double_pendulum_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {double_pendulum_energy, 2, rsd_energy_len, rsd_energy_outs},
+        [RS_FN_CONSTANTS] = {double_pendulum_constants, 1, rsd_constants_len, rsd_constants_outs},
     },
 };
 

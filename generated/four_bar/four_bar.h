@@ -42,6 +42,9 @@ int four_bar_gamma(const double *const *in, double *const *out);
 /* four_bar_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int four_bar_energy(const double *const *in, double *const *out);
 
+/* four_bar_constants: out[0] k (vector 16x1) */
+int four_bar_constants(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@ int four_bar_phi_q(const double *const *in, double *const *out);
 int four_bar_beta(const double *const *in, double *const *out);
 int four_bar_gamma(const double *const *in, double *const *out);
 int four_bar_energy(const double *const *in, double *const *out);
+int four_bar_constants(const double *const *in, double *const *out);
 const rs_model *four_bar_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -98,6 +99,8 @@ static const int rsd_gamma_len[1] = {2};
 static const char *const rsd_gamma_outs[1] = {"gamma"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
+static const int rsd_constants_len[1] = {16};
+static const char *const rsd_constants_outs[1] = {"constants"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -107,7 +110,7 @@ static const rs_model rsd_model = {
     .n_s = 0,
     .n_p = 12,
     .n_u = 0,
-    .n_k = 0,
+    .n_k = 16,
     .n_phi = 2,
     .n_out = 0,
     .q_names = rsd_q_names,
@@ -127,6 +130,7 @@ static const rs_model rsd_model = {
         [RS_FN_BETA] = {four_bar_beta, 1, rsd_beta_len, rsd_beta_outs},
         [RS_FN_GAMMA] = {four_bar_gamma, 1, rsd_gamma_len, rsd_gamma_outs},
         [RS_FN_ENERGY] = {four_bar_energy, 2, rsd_energy_len, rsd_energy_outs},
+        [RS_FN_CONSTANTS] = {four_bar_constants, 1, rsd_constants_len, rsd_constants_outs},
     },
 };
 

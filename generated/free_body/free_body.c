@@ -142,14 +142,15 @@ int free_body_M(const double *const *in, double *const *out)
  *   generalized forces delta = -E(q'' = 0)
  * Outputs:
  *   out[0]  delta  vector [6]
- * Inputs: q qd p
- * Atoms 153, operations 153 (add/sub 58, mul 89, div 0, cos 3, sin 3)
+ * Inputs: q qd p k
+ * Atoms 152, operations 152 (add/sub 58, mul 88, div 0, cos 3, sin 3)
  */
 int free_body_delta(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *qd = in[RS_IN_QD];
     const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
     const double a0 = cos(q[3]);
     const double a1 = sin(q[3]);
     const double a2 = cos(q[4]);
@@ -199,118 +200,117 @@ int free_body_delta(const double *const *in, double *const *out)
     const double a46 = qd[4] * a41;
     const double a47 = a7 * a41;
     const double a48 = qd[4] * a42;
-    const double a49 = p[0] * p[1];
-    const double a50 = a0 * a2;
-    const double a51 = a0 * a3;
-    const double a52 = a1 * a2;
-    const double a53 = a1 * a3;
-    const double a54 = a5 * a51;
-    const double a55 = a1 * a4;
-    const double a56 = a54 - a55;
-    const double a57 = a4 * a51;
-    const double a58 = a1 * a5;
-    const double a59 = a57 + a58;
-    const double a60 = a5 * a53;
-    const double a61 = a0 * a4;
-    const double a62 = a60 + a61;
-    const double a63 = a4 * a53;
-    const double a64 = a0 * a5;
-    const double a65 = a63 - a64;
-    const double a66 = a2 * a5;
-    const double a67 = a2 * a4;
-    const double a68 = p[13] * a59;
-    const double a69 = p[12] * a56;
-    const double a70 = p[11] * a50;
-    const double a71 = a69 + a70;
-    const double a72 = a68 + a71;
-    const double a73 = p[13] * a65;
-    const double a74 = p[12] * a62;
-    const double a75 = p[11] * a52;
-    const double a76 = a74 + a75;
-    const double a77 = a73 + a76;
-    const double a78 = p[13] * a67;
-    const double a79 = p[12] * a66;
-    const double a80 = p[11] * a3;
-    const double a81 = a79 - a80;
-    const double a82 = a78 + a81;
-    const double a83 = q[0] + a72;
-    const double a84 = q[1] + a77;
-    const double a85 = q[2] + a82;
-    const double a86 = p[8] * a83;
-    const double a87 = p[9] * a84;
-    const double a88 = p[10] * a85;
+    const double a49 = a0 * a2;
+    const double a50 = a0 * a3;
+    const double a51 = a1 * a2;
+    const double a52 = a1 * a3;
+    const double a53 = a5 * a50;
+    const double a54 = a1 * a4;
+    const double a55 = a53 - a54;
+    const double a56 = a4 * a50;
+    const double a57 = a1 * a5;
+    const double a58 = a56 + a57;
+    const double a59 = a5 * a52;
+    const double a60 = a0 * a4;
+    const double a61 = a59 + a60;
+    const double a62 = a4 * a52;
+    const double a63 = a0 * a5;
+    const double a64 = a62 - a63;
+    const double a65 = a2 * a5;
+    const double a66 = a2 * a4;
+    const double a67 = p[13] * a58;
+    const double a68 = p[12] * a55;
+    const double a69 = p[11] * a49;
+    const double a70 = a68 + a69;
+    const double a71 = a67 + a70;
+    const double a72 = p[13] * a64;
+    const double a73 = p[12] * a61;
+    const double a74 = p[11] * a51;
+    const double a75 = a73 + a74;
+    const double a76 = a72 + a75;
+    const double a77 = p[13] * a66;
+    const double a78 = p[12] * a65;
+    const double a79 = p[11] * a3;
+    const double a80 = a78 - a79;
+    const double a81 = a77 + a80;
+    const double a82 = q[0] + a71;
+    const double a83 = q[1] + a76;
+    const double a84 = q[2] + a81;
+    const double a85 = p[8] * a82;
+    const double a86 = p[9] * a83;
+    const double a87 = p[10] * a84;
+    const double a88 = -a85;
     const double a89 = -a86;
-    const double a90 = -a87;
-    const double a91 = a82 * a87;
-    const double a92 = a77 * a88;
-    const double a93 = a92 - a91;
-    const double a94 = a72 * a88;
-    const double a95 = a82 * a86;
-    const double a96 = a95 - a94;
-    const double a97 = a77 * a86;
-    const double a98 = a72 * a87;
-    const double a99 = a98 - a97;
-    const double a100 = a3 * a99;
-    const double a101 = a52 * a96;
-    const double a102 = a50 * a93;
-    const double a103 = a101 + a102;
-    const double a104 = a103 - a100;
-    const double a105 = a0 * a96;
-    const double a106 = a1 * a93;
-    const double a107 = a105 - a106;
-    const double a108 = a2 * a99;
-    const double a109 = a53 * a96;
-    const double a110 = a51 * a93;
-    const double a111 = a109 + a110;
-    const double a112 = a108 + a111;
-    const double a113 = a49 + a88;
-    const double a114 = -a113;
-    const double a115 = a5 * a44;
-    const double a116 = a45 - a115;
-    const double a117 = a116 - a46;
-    const double a118 = a4 * a44;
-    const double a119 = a47 + a118;
-    const double a120 = a48 + a119;
-    const double a121 = p[6] * a120;
-    const double a122 = p[5] * a117;
-    const double a123 = p[2] * a43;
-    const double a124 = a122 - a123;
-    const double a125 = a124 - a121;
-    const double a126 = p[7] * a120;
-    const double a127 = p[3] * a117;
-    const double a128 = p[5] * a43;
-    const double a129 = a127 - a128;
-    const double a130 = a129 - a126;
-    const double a131 = p[4] * a120;
-    const double a132 = p[7] * a117;
-    const double a133 = p[6] * a43;
-    const double a134 = a132 - a133;
-    const double a135 = a134 - a131;
-    const double a136 = a32 + a125;
-    const double a137 = a35 + a130;
-    const double a138 = a38 + a135;
-    const double a139 = a4 * a138;
-    const double a140 = a5 * a137;
-    const double a141 = a139 + a140;
-    const double a142 = a104 + a136;
-    const double a143 = a112 + a141;
-    const double a144 = a2 * a143;
-    const double a145 = a3 * a142;
+    const double a90 = a81 * a86;
+    const double a91 = a76 * a87;
+    const double a92 = a91 - a90;
+    const double a93 = a71 * a87;
+    const double a94 = a81 * a85;
+    const double a95 = a94 - a93;
+    const double a96 = a76 * a85;
+    const double a97 = a71 * a86;
+    const double a98 = a97 - a96;
+    const double a99 = a3 * a98;
+    const double a100 = a51 * a95;
+    const double a101 = a49 * a92;
+    const double a102 = a100 + a101;
+    const double a103 = a102 - a99;
+    const double a104 = a0 * a95;
+    const double a105 = a1 * a92;
+    const double a106 = a104 - a105;
+    const double a107 = a2 * a98;
+    const double a108 = a52 * a95;
+    const double a109 = a50 * a92;
+    const double a110 = a108 + a109;
+    const double a111 = a107 + a110;
+    const double a112 = a5 * a44;
+    const double a113 = a45 - a112;
+    const double a114 = a113 - a46;
+    const double a115 = a4 * a44;
+    const double a116 = a47 + a115;
+    const double a117 = a48 + a116;
+    const double a118 = p[6] * a117;
+    const double a119 = p[5] * a114;
+    const double a120 = p[2] * a43;
+    const double a121 = a119 - a120;
+    const double a122 = a121 - a118;
+    const double a123 = p[7] * a117;
+    const double a124 = p[3] * a114;
+    const double a125 = p[5] * a43;
+    const double a126 = a124 - a125;
+    const double a127 = a126 - a123;
+    const double a128 = p[4] * a117;
+    const double a129 = p[7] * a114;
+    const double a130 = p[6] * a43;
+    const double a131 = a129 - a130;
+    const double a132 = a131 - a128;
+    const double a133 = a32 + a122;
+    const double a134 = a35 + a127;
+    const double a135 = a38 + a132;
+    const double a136 = a4 * a135;
+    const double a137 = a5 * a134;
+    const double a138 = a136 + a137;
+    const double a139 = a103 + a133;
+    const double a140 = a111 + a138;
+    const double a141 = a2 * a140;
+    const double a142 = a3 * a139;
+    const double a143 = a142 - a141;
+    const double a144 = a5 * a135;
+    const double a145 = a4 * a134;
     const double a146 = a145 - a144;
-    const double a147 = a5 * a138;
-    const double a148 = a4 * a137;
-    const double a149 = a148 - a147;
-    const double a150 = a107 + a149;
+    const double a147 = a106 + a146;
+    const double a148 = -a147;
+    const double a149 = -a139;
+    const double a150 = a87 + k[0];
     const double a151 = -a150;
-    const double a152 = -a142;
     if (out[0]) {   /* delta */
         double *const o = out[0];
-        o[0] = a89;
-        o[1] = a90;
-        o[2] = a114;
-        o[3] = a146;
-        o[4] = a151;
-        o[5] = a152;
+        o[0] = a88;
+        o[1] = a89;
+        o[2] = a151;
+        o[3] = a143;
+        o[4] = a148;
+        o[5] = a149;
     }
     return RS_ABI_OK;
 }
@@ -321,14 +321,15 @@ int free_body_delta(const double *const *in, double *const *out)
  * Outputs:
  *   out[0]  kinetic  scalar
  *   out[1]  potential  scalar
- * Inputs: q qd p
- * Atoms 93, operations 93 (add/sub 30, mul 57, div 0, cos 3, sin 3)
+ * Inputs: q qd p k
+ * Atoms 90, operations 90 (add/sub 30, mul 54, div 0, cos 3, sin 3)
  */
 int free_body_energy(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *qd = in[RS_IN_QD];
     const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
     const double a0 = cos(q[3]);
     const double a1 = sin(q[3]);
     const double a2 = cos(q[4]);
@@ -410,25 +411,47 @@ int free_body_energy(const double *const *in, double *const *out)
     const double a78 = 0.5 * a77;
     const double a79 = p[1] * q[2];
     const double a80 = p[0] * a79;
-    const double a81 = 0.5 * p[8];
+    const double a81 = a63 * k[1];
     const double a82 = a63 * a81;
-    const double a83 = a63 * a82;
-    const double a84 = 0.5 * p[9];
-    const double a85 = a64 * a84;
-    const double a86 = a64 * a85;
-    const double a87 = a83 + a86;
-    const double a88 = 0.5 * p[10];
-    const double a89 = a65 * a88;
-    const double a90 = a65 * a89;
-    const double a91 = a87 + a90;
-    const double a92 = a80 + a91;
+    const double a83 = a64 * k[2];
+    const double a84 = a64 * a83;
+    const double a85 = a82 + a84;
+    const double a86 = a65 * k[3];
+    const double a87 = a65 * a86;
+    const double a88 = a85 + a87;
+    const double a89 = a80 + a88;
     if (out[0]) {   /* kinetic */
         double *const o = out[0];
         o[0] = a78;
     }
     if (out[1]) {   /* potential */
         double *const o = out[1];
-        o[0] = a92;
+        o[0] = a89;
+    }
+    return RS_ABI_OK;
+}
+
+/*
+ * free_body_constants
+ *   Hoisted constants k[] from the parameters p; run when parameters change.
+ * Outputs:
+ *   out[0]  k  vector [4]
+ * Inputs: p
+ * Atoms 4, operations 4 (add/sub 0, mul 4, div 0)
+ */
+int free_body_constants(const double *const *in, double *const *out)
+{
+    const double *p = in[RS_IN_P];
+    const double a0 = p[0] * p[1];
+    const double a1 = 0.5 * p[8];
+    const double a2 = 0.5 * p[9];
+    const double a3 = 0.5 * p[10];
+    if (out[0]) {   /* k */
+        double *const o = out[0];
+        o[0] = a0;
+        o[1] = a1;
+        o[2] = a2;
+        o[3] = a3;
     }
     return RS_ABI_OK;
 }

@@ -24,6 +24,9 @@ int free_body_delta(const double *const *in, double *const *out);
 /* free_body_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int free_body_energy(const double *const *in, double *const *out);
 
+/* free_body_constants: out[0] k (vector 4x1) */
+int free_body_constants(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

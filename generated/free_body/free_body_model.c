@@ -7,6 +7,7 @@
 int free_body_M(const double *const *in, double *const *out);
 int free_body_delta(const double *const *in, double *const *out);
 int free_body_energy(const double *const *in, double *const *out);
+int free_body_constants(const double *const *in, double *const *out);
 const rs_model *free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -75,6 +76,8 @@ static const int rsd_delta_len[1] = {6};
 static const char *const rsd_delta_outs[1] = {"delta"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
+static const int rsd_constants_len[1] = {4};
+static const char *const rsd_constants_outs[1] = {"constants"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -84,7 +87,7 @@ static const rs_model rsd_model = {
     .n_s = 0,
     .n_p = 14,
     .n_u = 0,
-    .n_k = 0,
+    .n_k = 4,
     .n_phi = 0,
     .n_out = 0,
     .q_names = rsd_q_names,
@@ -100,6 +103,7 @@ static const rs_model rsd_model = {
         [RS_FN_M] = {rsd_M, 1, rsd_M_len, rsd_M_outs},
         [RS_FN_DELTA] = {free_body_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {free_body_energy, 2, rsd_energy_len, rsd_energy_outs},
+        [RS_FN_CONSTANTS] = {free_body_constants, 1, rsd_constants_len, rsd_constants_outs},
     },
 };
 

@@ -20,22 +20,19 @@ const int pendulum_M_M_sparse_rowidx[1] = {
  * Outputs:
  *   out[0]  M  dense 1x1, row-major
  *   out[1]  M_sparse  sparse 1x1, 1 non-zeros in the order of pendulum_M_M_sparse_colptr/_rowidx
- * Inputs: p
- * Atoms 3, operations 3 (add/sub 1, mul 2, div 0)
+ * Inputs: k
+ * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
  */
 int pendulum_M(const double *const *in, double *const *out)
 {
-    const double *p = in[RS_IN_P];
-    const double a0 = p[0] * p[1];
-    const double a1 = p[1] * a0;
-    const double a2 = p[2] + a1;
+    const double *k = in[RS_IN_K];
     if (out[0]) {   /* M */
         double *const o = out[0];
-        o[0] = a2;
+        o[0] = k[1];
     }
     if (out[1]) {   /* M_sparse */
         double *const o = out[1];
-        o[0] = a2;
+        o[0] = k[1];
     }
     return RS_ABI_OK;
 }
@@ -45,21 +42,21 @@ int pendulum_M(const double *const *in, double *const *out)
  *   generalized forces delta = -E(q'' = 0)
  * Outputs:
  *   out[0]  delta  vector [1]
- * Inputs: q p
- * Atoms 5, operations 5 (add/sub 1, mul 3, div 0, sin 1)
+ * Inputs: q p k
+ * Atoms 4, operations 4 (add/sub 1, mul 2, div 0, sin 1)
  */
 int pendulum_delta(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
     const double a0 = sin(q[0]);
-    const double a1 = p[0] * p[3];
-    const double a2 = a0 * a1;
-    const double a3 = p[1] * a2;
-    const double a4 = -a3;
+    const double a1 = a0 * k[0];
+    const double a2 = p[1] * a1;
+    const double a3 = -a2;
     if (out[0]) {   /* delta */
         double *const o = out[0];
-        o[0] = a4;
+        o[0] = a3;
     }
     return RS_ABI_OK;
 }
@@ -119,6 +116,29 @@ int pendulum_outputs(const double *const *in, double *const *out)
     if (out[0]) {   /* height */
         double *const o = out[0];
         o[0] = a2;
+    }
+    return RS_ABI_OK;
+}
+
+/*
+ * pendulum_constants
+ *   Hoisted constants k[] from the parameters p; run when parameters change.
+ * Outputs:
+ *   out[0]  k  vector [2]
+ * Inputs: p
+ * Atoms 4, operations 4 (add/sub 1, mul 3, div 0)
+ */
+int pendulum_constants(const double *const *in, double *const *out)
+{
+    const double *p = in[RS_IN_P];
+    const double a0 = p[0] * p[3];
+    const double a1 = p[0] * p[1];
+    const double a2 = p[1] * a1;
+    const double a3 = p[2] + a2;
+    if (out[0]) {   /* k */
+        double *const o = out[0];
+        o[0] = a0;
+        o[1] = a3;
     }
     return RS_ABI_OK;
 }

@@ -27,6 +27,9 @@ int pendulum_energy(const double *const *in, double *const *out);
 /* pendulum_outputs: out[0] height (scalar) */
 int pendulum_outputs(const double *const *in, double *const *out);
 
+/* pendulum_constants: out[0] k (vector 2x1) */
+int pendulum_constants(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,13 +20,14 @@ const int spinning_top_M_M_sparse_rowidx[7] = {
  * Outputs:
  *   out[0]  M  dense 3x3, row-major
  *   out[1]  M_sparse  sparse 3x3, 7 non-zeros in the order of spinning_top_M_M_sparse_colptr/_rowidx
- * Inputs: q p
- * Atoms 34, operations 34 (add/sub 7, mul 23, div 0, cos 2, sin 2)
+ * Inputs: q p k
+ * Atoms 32, operations 32 (add/sub 7, mul 21, div 0, cos 2, sin 2)
  */
 int spinning_top_M(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
     const double a0 = cos(q[1]);
     const double a1 = sin(q[1]);
     const double a2 = cos(q[2]);
@@ -55,19 +56,17 @@ int spinning_top_M(const double *const *in, double *const *out)
     const double a25 = a3 * a9;
     const double a26 = a2 * a7;
     const double a27 = a26 - a25;
-    const double a28 = p[0] * p[1];
-    const double a29 = p[1] * a28;
-    const double a30 = a3 * a20;
-    const double a31 = a2 * a19;
-    const double a32 = a30 + a31;
-    const double a33 = a29 + a32;
+    const double a28 = a3 * a20;
+    const double a29 = a2 * a19;
+    const double a30 = a28 + a29;
+    const double a31 = a30 + k[1];
     if (out[0]) {   /* M */
         double *const o = out[0];
         o[0] = a18;
         o[1] = a24;
         o[2] = a10;
         o[3] = a27;
-        o[4] = a33;
+        o[4] = a31;
         o[5] = 0.0;
         o[6] = a10;
         o[7] = 0.0;
@@ -79,7 +78,7 @@ int spinning_top_M(const double *const *in, double *const *out)
         o[1] = a27;
         o[2] = a10;
         o[3] = a24;
-        o[4] = a33;
+        o[4] = a31;
         o[5] = a10;
         o[6] = p[3];
     }
@@ -91,14 +90,15 @@ int spinning_top_M(const double *const *in, double *const *out)
  *   generalized forces delta = -E(q'' = 0)
  * Outputs:
  *   out[0]  delta  vector [3]
- * Inputs: q qd p
- * Atoms 73, operations 73 (add/sub 22, mul 47, div 0, cos 2, sin 2)
+ * Inputs: q qd p k
+ * Atoms 72, operations 72 (add/sub 22, mul 46, div 0, cos 2, sin 2)
  */
 int spinning_top_delta(const double *const *in, double *const *out)
 {
     const double *q = in[RS_IN_Q];
     const double *qd = in[RS_IN_QD];
     const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
     const double a0 = cos(q[1]);
     const double a1 = sin(q[1]);
     const double a2 = cos(q[2]);
@@ -138,45 +138,44 @@ int spinning_top_delta(const double *const *in, double *const *out)
     const double a36 = qd[1] * a32;
     const double a37 = qd[1] * a1;
     const double a38 = qd[0] * a37;
-    const double a39 = p[0] * p[4];
-    const double a40 = a1 * a39;
-    const double a41 = p[1] * a11;
-    const double a42 = a8 + a41;
-    const double a43 = p[0] * a42;
-    const double a44 = a3 * a11;
-    const double a45 = a33 + a44;
-    const double a46 = a45 - a34;
-    const double a47 = p[2] * a46;
-    const double a48 = a2 * a11;
-    const double a49 = a48 - a35;
-    const double a50 = a49 - a36;
-    const double a51 = p[2] * a50;
-    const double a52 = p[3] * a38;
-    const double a53 = a24 + a47;
-    const double a54 = a27 + a51;
-    const double a55 = a30 - a52;
-    const double a56 = p[1] * a43;
-    const double a57 = a2 * a54;
-    const double a58 = a3 * a53;
-    const double a59 = a57 + a58;
-    const double a60 = a56 + a59;
-    const double a61 = a0 * a55;
-    const double a62 = a1 * a60;
-    const double a63 = a61 + a62;
-    const double a64 = -a63;
-    const double a65 = p[0] * a9;
-    const double a66 = a40 + a65;
-    const double a67 = p[1] * a66;
-    const double a68 = a3 * a54;
-    const double a69 = a2 * a53;
-    const double a70 = a69 - a68;
-    const double a71 = a67 - a70;
-    const double a72 = a52 - a30;
+    const double a39 = p[1] * a11;
+    const double a40 = a8 + a39;
+    const double a41 = p[0] * a40;
+    const double a42 = a3 * a11;
+    const double a43 = a33 + a42;
+    const double a44 = a43 - a34;
+    const double a45 = p[2] * a44;
+    const double a46 = a2 * a11;
+    const double a47 = a46 - a35;
+    const double a48 = a47 - a36;
+    const double a49 = p[2] * a48;
+    const double a50 = p[3] * a38;
+    const double a51 = a24 + a45;
+    const double a52 = a27 + a49;
+    const double a53 = a30 - a50;
+    const double a54 = p[1] * a41;
+    const double a55 = a2 * a52;
+    const double a56 = a3 * a51;
+    const double a57 = a55 + a56;
+    const double a58 = a54 + a57;
+    const double a59 = a0 * a53;
+    const double a60 = a1 * a58;
+    const double a61 = a59 + a60;
+    const double a62 = -a61;
+    const double a63 = p[0] * a9;
+    const double a64 = a3 * a52;
+    const double a65 = a2 * a51;
+    const double a66 = a65 - a64;
+    const double a67 = a50 - a30;
+    const double a68 = a1 * k[0];
+    const double a69 = a63 + a68;
+    const double a70 = p[1] * a69;
+    const double a71 = a70 - a66;
     if (out[0]) {   /* delta */
         double *const o = out[0];
-        o[0] = a64;
+        o[0] = a62;
         o[1] = a71;
-        o[2] = a72;
+        o[2] = a67;
     }
     return RS_ABI_OK;
 }
@@ -234,6 +233,28 @@ int spinning_top_energy(const double *const *in, double *const *out)
     if (out[1]) {   /* potential */
         double *const o = out[1];
         o[0] = a31;
+    }
+    return RS_ABI_OK;
+}
+
+/*
+ * spinning_top_constants
+ *   Hoisted constants k[] from the parameters p; run when parameters change.
+ * Outputs:
+ *   out[0]  k  vector [2]
+ * Inputs: p
+ * Atoms 3, operations 3 (add/sub 0, mul 3, div 0)
+ */
+int spinning_top_constants(const double *const *in, double *const *out)
+{
+    const double *p = in[RS_IN_P];
+    const double a0 = p[0] * p[4];
+    const double a1 = p[0] * p[1];
+    const double a2 = p[1] * a1;
+    if (out[0]) {   /* k */
+        double *const o = out[0];
+        o[0] = a0;
+        o[1] = a2;
     }
     return RS_ABI_OK;
 }

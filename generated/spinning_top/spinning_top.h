@@ -24,6 +24,9 @@ int spinning_top_delta(const double *const *in, double *const *out);
 /* spinning_top_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int spinning_top_energy(const double *const *in, double *const *out);
 
+/* spinning_top_constants: out[0] k (vector 2x1) */
+int spinning_top_constants(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 int spinning_top_M(const double *const *in, double *const *out);
 int spinning_top_delta(const double *const *in, double *const *out);
 int spinning_top_energy(const double *const *in, double *const *out);
+int spinning_top_constants(const double *const *in, double *const *out);
 const rs_model *spinning_top_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -54,6 +55,8 @@ static const int rsd_delta_len[1] = {3};
 static const char *const rsd_delta_outs[1] = {"delta"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
+static const int rsd_constants_len[1] = {2};
+static const char *const rsd_constants_outs[1] = {"constants"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -63,7 +66,7 @@ static const rs_model rsd_model = {
     .n_s = 0,
     .n_p = 5,
     .n_u = 0,
-    .n_k = 0,
+    .n_k = 2,
     .n_phi = 0,
     .n_out = 0,
     .q_names = rsd_q_names,
@@ -79,6 +82,7 @@ static const rs_model rsd_model = {
         [RS_FN_M] = {rsd_M, 1, rsd_M_len, rsd_M_outs},
         [RS_FN_DELTA] = {spinning_top_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {spinning_top_energy, 2, rsd_energy_len, rsd_energy_outs},
+        [RS_FN_CONSTANTS] = {spinning_top_constants, 1, rsd_constants_len, rsd_constants_outs},
     },
 };
 
