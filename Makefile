@@ -123,7 +123,7 @@ say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps test test-quick tests bench benches demo demos programs clean FORCE
+.PHONY: all deps fuzz test test-quick tests bench benches demo demos programs clean FORCE
 
 # Every target runs the dependency step first, through `all`.
 all: $(RAILSYM) $(LIBSYM) $(LIBRT) | deps
@@ -148,13 +148,40 @@ test: tests
 	echo "==> make test: pass 2 of 2: AddressSanitizer + UBSan build ($(ASAN_BUILD)/)"; \
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE=1 tests \
 	  && scripts/run-tests.sh $(ASAN_BUILD); pass2=$$?; \
+	echo "==> make test: pass 3: fuzzing the .vdl parser for $(FUZZ_SECONDS) s"; \
+	$(MAKE) --no-print-directory fuzz; pass3=$$?; \
 	echo "==> make test: pass 1 (normal): $$( [ $$pass1 = 0 ] && echo ok || echo FAILED )," \
-	     "pass 2 (sanitizers): $$( [ $$pass2 = 0 ] && echo ok || echo FAILED )"; \
-	[ $$pass1 = 0 ] && [ $$pass2 = 0 ]
+	     "pass 2 (sanitizers): $$( [ $$pass2 = 0 ] && echo ok || echo FAILED )," \
+	     "pass 3 (fuzz): $$( [ $$pass3 = 0 ] && echo ok || echo FAILED )"; \
+	[ $$pass1 = 0 ] && [ $$pass2 = 0 ] && [ $$pass3 = 0 ]
 
 # Pass 1 only, for quick iterations; `make test` is what CI runs.
 test-quick: tests
 	@scripts/run-tests.sh $(BUILD)
+
+# The .vdl parser's fuzz harness (tests/fuzz_vdl.cpp), built with clang's
+# libFuzzer + ASan + UBSan and run for FUZZ_SECONDS over a seed corpus of the
+# shipped models and the error corpus; `make test` runs it as its last pass.
+# Only the sources the front end reaches are linked: the modeler and the
+# code generator's library part (not the CLI, which needs the C runtime).
+FUZZ_SECONDS ?= 60
+FUZZ_DIR  := $(BUILD)/fuzz
+FUZZ_SRCS := $(sort $(wildcard modeler/*.cpp) $(filter-out codegen/railsym.cpp codegen/cli.cpp \
+               $(wildcard codegen/cmd_*.cpp),$(wildcard codegen/*.cpp)))
+FUZZ_OBJS := $(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(FUZZ_SRCS) tests/fuzz_vdl.cpp)
+FUZZ_CXXFLAGS = -std=c++17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP \
+                $(GINAC_CFLAGS) -I modeler -I codegen -I runtime
+$(FUZZ_DIR)/obj/%.o: %.cpp | deps
+	@mkdir -p $(@D)
+	$(call say,FUZZCXX,$<)
+	$(Q)clang++ $(FUZZ_CXXFLAGS) -c $< -o $@
+$(FUZZ_DIR)/fuzz_vdl: $(FUZZ_OBJS)
+	$(call say,LINK,$@)
+	$(Q)clang++ -fsanitize=fuzzer,address,undefined $^ $(GINAC_LIBS) -o $@
+-include $(FUZZ_OBJS:.o=.d)
+
+fuzz: $(FUZZ_DIR)/fuzz_vdl
+	@scripts/fuzz.sh $(FUZZ_DIR)/fuzz_vdl $(FUZZ_SECONDS)
 
 bench: benches
 	@scripts/run-bench.sh $(BUILD)

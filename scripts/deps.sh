@@ -25,9 +25,11 @@ set -euo pipefail
 #   gnuplot-nox               `railsym plot` and the demo's PNG
 #   g++ gcc make              the toolchain
 #   valgrind hyperfine        instruction counts and timings in `make bench`
+#   clang libclang-rt-14-dev  libFuzzer for the .vdl parser's fuzz pass in `make test`
 PACKAGES=(
     libginac-dev libcln-dev libtcc-dev tcc libsuitesparse-dev check pkg-config
     openmpi-bin libopenmpi-dev gnuplot-nox g++ gcc make valgrind hyperfine
+    clang libclang-rt-14-dev
 )
 
 stamp=${1:-build/.deps.stamp}
