@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "contact.hpp"   // wheel-rail contact block (end of class System)
 #include "forces.hpp"
 #include "points.hpp"
 #include "vectors.hpp"
@@ -188,6 +189,26 @@ private:
 
     bool built_ = false;
     std::vector<Ex> E_, M_, delta_;
+
+    // ==== wheel-rail contacts (modeler/contact.hpp, system_contact.cpp) ====
+public:
+    // Adds one contact element (creates its s, inputs, points Pw/Pr, creep
+    // force and torque, and the constraint φ^n); returns its index.
+    int add_contact(const ContactSpec &spec);
+    const std::vector<ContactElement> &contacts() const { return contacts_; }
+    // Slots of every contact, for the runtime's descriptor.
+    std::vector<ContactTableEntry> contact_table() const;
+    // δ with every creep force input set to zero.
+    std::vector<Ex> delta_nk();
+    // The contact functions (docs/contact_element.md): delta_nk, phi_n,
+    // phi_n_qd, gamma_n, beta_n, phi_d, phi_d_q, phi_d_s, beta_d, nu, V,
+    // radii, ddelta_df, dnu_dqd, and `creep` (the last five in one function).
+    // Empty when the model has no contacts.
+    std::vector<codegen::Function> contact_functions();
+
+private:
+    std::vector<ContactElement> contacts_;
+    // ==== end of wheel-rail contacts ====
 };
 
 }  // namespace railsym

@@ -90,34 +90,13 @@ static void base_name(const char *dir, char *out, size_t outlen)
     out[len] = '\0';
 }
 
-static int finish(rs_loaded *h, char *err, size_t errlen)
+/* Releases what the folder loaders opened (rs_loaded.release). */
+static void release_folder_model(rs_loaded *h)
 {
-    char msg[256];
-    if (rs_model_validate(h->model, msg, sizeof msg) != RS_OK) {
-        snprintf(err, errlen, "%s", msg);
-        return RS_E_MODEL;
-    }
-    return RS_OK;
-}
-
-rs_loaded *rs_load_static(rs_model_fn fn, char *err, size_t errlen)
-{
-    if (!fn) {
-        snprintf(err, errlen, "rs_load_static: descriptor function is NULL");
-        return NULL;
-    }
-    rs_loaded *h = calloc(1, sizeof *h);
-    if (!h) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    h->kind = RS_LOAD_STATIC;
-    h->model = fn();
-    if (finish(h, err, errlen)) {
-        free(h);
-        return NULL;
-    }
-    return h;
+    if (h->dl)
+        rs_unload_dlopen_impl(h);
+    if (h->tcc)
+        rs_unload_tcc_impl(h);
 }
 
 rs_loaded *rs_load(const char *dir, rs_loader kind, char *err, size_t errlen)
@@ -177,29 +156,14 @@ rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *op
         return NULL;
     }
     h->kind = kind;
+    h->release = release_folder_model;
     int st = kind == RS_LOAD_DLOPEN
                  ? rs_load_dlopen_impl(h, (const char *const *)files, n, symbol, &o, err, errlen)
                  : rs_load_tcc_impl(h, (const char *const *)files, n, symbol, &o, err, errlen);
     free_list(files, n);
-    if (st || finish(h, err, errlen)) {
+    if (st || rs_load_finish(h, err, errlen)) {
         rs_unload(&h);
         return NULL;
     }
     return h;
-}
-
-const rs_model *rs_loaded_model(const rs_loaded *h) { return h ? h->model : NULL; }
-rs_loader rs_loaded_kind(const rs_loaded *h) { return h->kind; }
-
-void rs_unload(rs_loaded **hp)
-{
-    if (!hp || !*hp)
-        return;
-    rs_loaded *h = *hp;
-    if (h->dl)
-        rs_unload_dlopen_impl(h);
-    if (h->tcc)
-        rs_unload_tcc_impl(h);
-    free(h);
-    *hp = NULL;
 }

@@ -12,7 +12,14 @@ struct rs_loaded {
     const rs_model *model;
     void *dl;       /* dlopen handle (RS_LOAD_DLOPEN)  */
     void *tcc;      /* TCCState * (RS_LOAD_TCC)        */
+    /* Releases dl / tcc; NULL for static models.  A pointer, not a call,
+     * so rs_unload (rs_load_static.c) links without libtcc or libdl: an
+     * embedded build needs only rs_load_static.c. */
+    void (*release)(struct rs_loaded *h);
 };
+
+/* Validates h->model; 0 or RS_E_MODEL with err set. */
+int rs_load_finish(rs_loaded *h, char *err, size_t errlen);
 
 /* Each fills h->model and h->dl / h->tcc, or returns non-zero with err set.
  * files: n paths of the folder's .c files, sorted; symbol: "<name>_model". */

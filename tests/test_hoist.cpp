@@ -20,7 +20,7 @@ using namespace railsym;
 namespace {
 
 const char *const kExamples[] = {"pendulum", "double_pendulum", "spinning_top",
-                                 "four_bar", "free_body",       "coupled_pendulums"};
+                                 "four_bar", "free_body",       "coupled_pendulums", "torque_free_body"};
 
 std::unique_ptr<System> load_example(const std::string &name)
 {

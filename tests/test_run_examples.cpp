@@ -36,7 +36,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *const kExamples[] = {"pendulum", "double_pendulum", "spinning_top", "four_bar",
-                                 "coupled_pendulums", "free_body"};
+                                 "coupled_pendulums", "free_body", "torque_free_body"};
 
 // vehicles/examples/NAME.vdl -> DIR/NAME with the generated functions, the
 // descriptor and default.scn (what `railsym compile` writes once it emits

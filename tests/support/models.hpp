@@ -42,6 +42,20 @@ std::unique_ptr<System> four_bar(bool driven = false);
 // (k even) of the previous link; per-link params m_k, L_k, Ixx_k, Iyy_k, Izz_k.
 std::unique_ptr<System> chain(int n);
 
+// ==== wheelset with wheel-rail contacts (tests/support/models_wheelset.cpp) ====
+// A single wheelset on a track (docs/contact_element.md): q = x (absent when
+// `driven`: x = v t), y, z, roll (about x), yaw (about z), spin (about the
+// axle); bases B_yaw, B_nsw (non-spinning), B_ws (spinning); wheel centres
+// W_left/W_right at ±b0 on the axle; contacts "left" (side +1) and "right"
+// (side −1) with rail offset b_r; a bushing (ky, kz, k_roll, k_yaw and
+// dampings) to a carrier frame that follows x; gravity.  Params m_ws, Ix,
+// Iy, r0, b0, b_r, g, ky, kz, kroll, kyaw, cy, cz, croll, cyaw (and v).
+struct WheelsetOptions {
+    bool driven = false;
+};
+std::unique_ptr<System> wheelset(const WheelsetOptions &opt = WheelsetOptions());
+// ==== end of wheelset ====
+
 // The four-bar's consistent configuration for a given th1 (th2, th3 solved
 // numerically), for tests that need a state on the constraint manifold.
 std::vector<double> four_bar_closure(const System &sys, double th1);

@@ -1,0 +1,329 @@
+/*
+ * rs_track_irreg.c — irregularities: analytic sines and measured tables,
+ * each active on a window [a, b] with an optional taper, and the sum of all
+ * of them on top of the design geometry (rs_trk_exact).
+ *
+ * A sine is A sin(2π s/λ + φ) in the track's own s (so phases of several
+ * irregularities compare directly).  A table is a two-column file "s, value"
+ * interpolated linearly or by a not-a-knot spline; it is 0 outside its range.
+ * The taper multiplies by the quintic smoothstep 10t³ − 15t⁴ + 6t⁵ over T
+ * metres at both window ends (C²: value, slope and curvature start at 0), so
+ * a window can start anywhere without a step in the rail.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_track_impl.h"
+
+void rs_trk_irr_free(rs_trk_irr *ir)
+{
+    free(ir->ts);
+    free(ir->tv);
+    ir->ts = ir->tv = NULL;
+    rs_spline_free(&ir->sp);
+}
+
+/* ------------------------------------------------------------- table file */
+
+static int num_tok(const char *s, size_t n, double *v)
+{
+    char buf[128];
+    if (n == 0 || n >= sizeof buf) return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    errno = 0;
+    *v = strtod(buf, &end);
+    return *end == '\0' && end != buf && isfinite(*v);
+}
+
+int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        rs_trk_msg(err, errlen, path, 0, "cannot open the table (%s): check the name; "
+                   "tables are looked for next to the .trk file", strerror(errno));
+        return RS_TRACK_E_IO;
+    }
+    int cap = 0, n = 0, line = 0, rc = RS_TRACK_OK, seen_data = 0, prev_line = 0;
+    double *ts = NULL, *tv = NULL;
+    char buf[1024];
+    long total = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        size_t len = strlen(buf);
+        total += (long)len;
+        if (total > RS_TRACK_FILE_MAX) {
+            rs_trk_msg(err, errlen, path, line, "the table is larger than %ld bytes: "
+                       "thin it out or split the track", (long)RS_TRACK_FILE_MAX);
+            rc = RS_TRACK_E_SYNTAX;
+            break;
+        }
+        if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
+            rs_trk_msg(err, errlen, path, line, "line longer than %d characters: "
+                       "one \"s, value\" pair a line", (int)sizeof buf - 2);
+            rc = RS_TRACK_E_SYNTAX;
+            break;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash) *hash = '\0';
+        /* split on comma, semicolon, blanks */
+        const char *tok[3];
+        size_t tl[3];
+        int nt = 0;
+        for (char *p = buf; *p;) {
+            while (*p == ' ' || *p == '\t' || *p == ',' || *p == ';' || *p == '\r' || *p == '\n')
+                p++;
+            if (!*p) break;
+            char *q = p;
+            while (*q && !(*q == ' ' || *q == '\t' || *q == ',' || *q == ';' || *q == '\r' ||
+                           *q == '\n'))
+                q++;
+            if (nt < 3) { tok[nt] = p; tl[nt] = (size_t)(q - p); }
+            nt++;
+            p = q;
+        }
+        if (nt == 0) continue;
+        double s, v;
+        int ok0 = num_tok(tok[0], tl[0], &s);
+        if (!seen_data && !ok0) {          /* one header line, e.g. "s,value" */
+            seen_data = 1;
+            continue;
+        }
+        seen_data = 1;
+        if (nt != 2) {
+            rs_trk_msg(err, errlen, path, line, "expected two numbers \"s, value\", found %d "
+                       "field%s", nt, nt == 1 ? "" : "s");
+            rc = RS_TRACK_E_SYNTAX;
+            break;
+        }
+        if (!ok0 || !num_tok(tok[1], tl[1], &v)) {
+            rs_trk_msg(err, errlen, path, line, "'%.*s' is not a finite number: write "
+                       "\"s, value\" in metres", (int)(ok0 ? tl[1] : tl[0]),
+                       ok0 ? tok[1] : tok[0]);
+            rc = RS_TRACK_E_SYNTAX;
+            break;
+        }
+        if (n > 0 && !(s > ts[n - 1])) {
+            rs_trk_msg(err, errlen, path, line, "s = %.9g is not greater than the previous "
+                       "s = %.9g (line %d): sort the table by s and remove duplicates",
+                       s, ts[n - 1], prev_line);
+            rc = RS_TRACK_E_SYNTAX;
+            break;
+        }
+        if (n == cap) {
+            int nc = cap ? 2 * cap : 64;
+            double *a = realloc(ts, (size_t)nc * sizeof *a);
+            if (!a) { rc = RS_TRACK_E_NOMEM; break; }
+            ts = a;
+            double *b = realloc(tv, (size_t)nc * sizeof *b);
+            if (!b) { rc = RS_TRACK_E_NOMEM; break; }
+            tv = b;
+            cap = nc;
+        }
+        ts[n] = s;
+        tv[n] = v * ir->scale;
+        n++;
+        prev_line = line;
+    }
+    if (rc == RS_TRACK_OK && ferror(f)) {
+        rs_trk_msg(err, errlen, path, line, "read error: check the file");
+        rc = RS_TRACK_E_IO;
+    }
+    fclose(f);
+    int need = ir->shape == RS_IRR_SPLINE ? RS_SPLINE_MIN_POINTS : 2;
+    if (rc == RS_TRACK_OK && n < need) {
+        rs_trk_msg(err, errlen, path, line, "the table has %d point%s; %s interpolation needs "
+                   "at least %d", n, n == 1 ? "" : "s",
+                   ir->shape == RS_IRR_SPLINE ? "spline" : "linear", need);
+        rc = RS_TRACK_E_SYNTAX;
+    }
+    if (rc == RS_TRACK_OK && ir->shape == RS_IRR_SPLINE) {
+        char e2[160];
+        if (rs_spline_fit(&ir->sp, ts, tv, n, e2, sizeof e2) != RS_SPLINE_OK) {
+            rs_trk_msg(err, errlen, path, 0, "%s", e2);
+            rc = RS_TRACK_E_SYNTAX;
+        }
+    }
+    if (rc != RS_TRACK_OK) {
+        free(ts);
+        free(tv);
+        return rc;
+    }
+    ir->ts = ts;
+    ir->tv = tv;
+    ir->n = n;
+    return RS_TRACK_OK;
+}
+
+/* --------------------------------------------------------------- evaluate */
+
+static void base_eval(const rs_trk_irr *ir, double s, double v[3])
+{
+    if (ir->shape == RS_IRR_SINE) {
+        double k = 2.0 * M_PI / ir->wavelength, a = k * s + ir->phase;
+        double sn = sin(a), c = cos(a);
+        v[0] = ir->amp * sn;
+        v[1] = ir->amp * k * c;
+        v[2] = -ir->amp * k * k * sn;
+        return;
+    }
+    if (s < ir->ts[0] || s > ir->ts[ir->n - 1]) {
+        v[0] = v[1] = v[2] = 0.0;
+        return;
+    }
+    if (ir->shape == RS_IRR_SPLINE) {
+        v[0] = rs_spline_eval(&ir->sp, s, NULL, &v[1], &v[2]);
+        return;
+    }
+    int lo = 0, hi = ir->n - 1;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (ir->ts[mid] <= s) lo = mid; else hi = mid;
+    }
+    double sl = (ir->tv[hi] - ir->tv[lo]) / (ir->ts[hi] - ir->ts[lo]);
+    v[0] = ir->tv[lo] + sl * (s - ir->ts[lo]);
+    v[1] = sl;
+    v[2] = 0.0;
+}
+
+void rs_trk_irr_eval(const rs_trk_irr *ir, double s, double v[3])
+{
+    if (!(s >= ir->a && s <= ir->b)) {
+        v[0] = v[1] = v[2] = 0.0;
+        return;
+    }
+    base_eval(ir, s, v);
+    double T = ir->taper;
+    if (T <= 0.0) return;
+    double t, sg;
+    if (s < ir->a + T) { t = (s - ir->a) / T; sg = 1.0; }
+    else if (s > ir->b - T) { t = (ir->b - s) / T; sg = -1.0; }
+    else return;
+    double w = t * t * t * (10.0 + t * (-15.0 + 6.0 * t));
+    double w1 = sg * 30.0 * t * t * (1.0 - t) * (1.0 - t) / T;
+    double w2 = 60.0 * t * (1.0 - t) * (1.0 - 2.0 * t) / (T * T);
+    double f = v[0], f1 = v[1], f2 = v[2];
+    v[0] = w * f;
+    v[1] = w1 * f + w * f1;
+    v[2] = w2 * f + 2.0 * w1 * f1 + w * f2;
+}
+
+static const char *kind_name(int k)
+{
+    static const char *names[RS_IRR_NKINDS] = { "lateral", "vertical", "cant",
+                                                 "vertical_left", "vertical_right" };
+    return (k >= 0 && k < RS_IRR_NKINDS) ? names[k] : "?";
+}
+
+int rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err, size_t errlen)
+{
+    for (int i = 0; i < d->ni; i++) {
+        rs_trk_irr *ir = &d->irr[i];
+        double a = ir->has_from ? ir->from : d->s_begin;
+        double b = ir->has_to ? ir->to : d->s_end;
+        if (ir->has_from && (a < d->s_begin - 1e-9 || a > d->s_end)) {
+            rs_trk_msg(err, errlen, fname, ir->line, "`from %.6g` lies outside the track "
+                       "(s = %.6g .. %.6g m): give an s on the track", a, d->s_begin, d->s_end);
+            return RS_TRACK_E_VALUE;
+        }
+        if (ir->has_to && (b > d->s_end + 1e-9 || b < d->s_begin)) {
+            rs_trk_msg(err, errlen, fname, ir->line, "`to %.6g` lies outside the track "
+                       "(s = %.6g .. %.6g m): give an s on the track", b, d->s_begin, d->s_end);
+            return RS_TRACK_E_VALUE;
+        }
+        if (ir->shape != RS_IRR_SINE) {
+            a = fmax(a, ir->ts[0]);
+            b = fmin(b, ir->ts[ir->n - 1]);
+        }
+        a = fmax(a, d->s_begin);
+        b = fmin(b, d->s_end);
+        if (!(b > a)) {
+            rs_trk_msg(err, errlen, fname, ir->line, "the %s irregularity covers no part of "
+                       "the track (s = %.6g .. %.6g m): check `from`/`to` and the table's s",
+                       kind_name(ir->kind), d->s_begin, d->s_end);
+            return RS_TRACK_E_VALUE;
+        }
+        if (2.0 * ir->taper > b - a) {
+            rs_trk_msg(err, errlen, fname, ir->line, "taper %.6g m is longer than half the "
+                       "window (%.6g m): shorten the taper", ir->taper, b - a);
+            return RS_TRACK_E_VALUE;
+        }
+        ir->a = a;
+        ir->b = b;
+        /* Without a taper a window edge inside the track must sit where the
+         * function is 0, or the rail would have a step the splines cannot
+         * follow. */
+        if (ir->taper == 0.0) {
+            double v[3];
+            for (int e = 0; e < 2; e++) {
+                double s = e ? b : a;
+                int inside = e ? (b < d->s_end - 1e-9) : (a > d->s_begin + 1e-9);
+                if (!inside) continue;
+                base_eval(ir, s, v);
+                if (fabs(v[0]) > 1e-9) {
+                    rs_trk_msg(err, errlen, fname, ir->line,
+                               "the %s irregularity steps from 0 to %.6g m at s = %.6g m, the "
+                               "%s of its window: add `taper LENGTH` or let the window %s "
+                               "where the function is 0", kind_name(ir->kind),
+                               v[0], s, e ? "end" : "start", e ? "end" : "start");
+                    return RS_TRACK_E_VALUE;
+                }
+            }
+        }
+    }
+    return RS_TRACK_OK;
+}
+
+/* ----------------------------------------------------------- full exact */
+
+void rs_trk_exact(const rs_trk_design *d, double s, int *hint, rs_track_exact *o)
+{
+    double psi, k, dk, g, th, dth;
+    if (!(s >= d->s_begin)) s = d->s_begin;
+    if (s > d->s_end) s = d->s_end;
+    rs_trk_geom_eval(d, s, hint, o->pos, o->d1, o->d2, &psi, &k, &dk, &g, &th, &dth);
+    o->heading = psi;
+    o->curvature = k;
+    o->grade = g;
+    o->design_cant = th;
+    double sum[RS_IRR_NKINDS][3] = { { 0 } };
+    for (int i = 0; i < d->ni; i++) {
+        double v[3];
+        rs_trk_irr_eval(&d->irr[i], s, v);
+        for (int j = 0; j < 3; j++) sum[d->irr[i].kind][j] += v[j];
+    }
+    const double *lat = sum[RS_IRR_LATERAL];
+    double c = cos(psi), sn = sin(psi);
+    double n[3] = { -sn, c, 0.0 };
+    double n1[3] = { -k * c, -k * sn, 0.0 };
+    double n2[3] = { -dk * c + k * k * sn, -dk * sn - k * k * c, 0.0 };
+    for (int j = 0; j < 2; j++) {
+        o->pos[j] += lat[0] * n[j];
+        o->d1[j] += lat[1] * n[j] + lat[0] * n1[j];
+        o->d2[j] += lat[2] * n[j] + 2.0 * lat[1] * n1[j] + lat[0] * n2[j];
+    }
+    const double *vv = sum[RS_IRR_VERTICAL], *vl = sum[RS_IRR_VLEFT], *vr = sum[RS_IRR_VRIGHT];
+    double zc[3], cl[3];
+    for (int j = 0; j < 3; j++) {
+        zc[j] = vv[j] + 0.5 * (vl[j] + vr[j]);
+        cl[j] = sum[RS_IRR_CANT][j] + vl[j] - vr[j];
+    }
+    o->pos[2] += zc[0];
+    o->d1[2] += zc[1];
+    o->d2[2] += zc[2];
+    double b = d->cant_base;
+    double H = b * sin(th) + cl[0], H1 = b * cos(th) * dth + cl[1];
+    double r = H / b;
+    if (r > 1.0) r = 1.0;
+    if (r < -1.0) r = -1.0;
+    o->cant = asin(r);
+    double cc = cos(o->cant);
+    o->cant_d1 = cc > 1e-12 ? H1 / (b * cc) : 0.0;
+    o->lateral = lat[0];
+    o->vertical = zc[0];
+    o->cross_level = cl[0];
+}
