@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.hpp"
+#include "model_dir.hpp"
 #include "descriptor.hpp"
 #include "vdl_compile.hpp"
 
@@ -30,53 +31,6 @@ namespace fs = std::filesystem;
 namespace railsym {
 
 namespace {
-
-// The helpers below repeat cmd_run.cpp's (private there): a temporary
-// folder for a compiled .vdl, and where the runtime headers are.
-struct TempDir {
-    std::string path;
-    ~TempDir() {
-        if (!path.empty()) {
-            std::error_code ec;
-            fs::remove_all(path, ec);
-        }
-    }
-};
-
-bool ends_with(const std::string &s, const std::string &tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-std::string runtime_dir() {
-    if (const char *e = std::getenv("RAILSYM_RUNTIME_DIR"); e && *e) return e;
-    std::error_code ec;
-    if (fs::exists("runtime/rs_model.h", ec)) return "runtime";
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
-            if (fs::exists(p / "runtime" / "rs_model.h", ec)) return (p / "runtime").string();
-    return "runtime";
-}
-
-std::string compile_to_temp(const std::string &vdl, TempDir &tmp) {
-    vdl::CompiledModel cm;
-    std::string errors;
-    if (!vdl::compile_model(vdl, cm, errors)) {
-        std::fputs(errors.c_str(), stderr);
-        throw cli::UserError(vdl + " not compiled; nothing run");
-    }
-    const std::string cname = codegen::c_identifier(cm.name);
-    if (!cm.files.count(codegen::descriptor_file_name(cm.name)))
-        throw cli::UserError("the compiler of this build does not emit the model descriptor (" +
-                             codegen::descriptor_file_name(cm.name) + "): sweep a compiled folder instead");
-    std::string templ = (fs::temp_directory_path() / "railsym-sweep-XXXXXX").string();
-    if (!mkdtemp(templ.data())) throw cli::UserError("cannot create a temporary folder under " + fs::temp_directory_path().string());
-    tmp.path = templ;
-    const std::string dir = tmp.path + "/" + cname;
-    std::string err;
-    if (!vdl::write_folder(dir, cm.files, err)) throw cli::UserError(err);
-    return dir;
-}
 
 // The spec, freed with the command.
 struct Spec {
@@ -152,7 +106,7 @@ int cmd_sweep(int argc, char **argv) {
     TempDir tmp;
     std::string dir;
     if (fs::is_directory(target, ec)) dir = target;
-    else if (ends_with(target, ".vdl")) dir = compile_to_temp(target, tmp);
+    else if (ends_with(target, ".vdl")) dir = compile_to_temp(target, tmp, "sweep");
     else throw cli::UserError("'" + target + "' is neither a model folder (from `railsym compile`) nor a .vdl file");
     char name[256];
     rs_driver_model_name(dir.c_str(), name, sizeof name);
