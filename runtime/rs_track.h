@@ -19,8 +19,9 @@
  * ((a(s−s_bp)+b)(s−s_bp)+c)(s−s_bp)+d exactly as rs_spline_segment writes it.
  * Knots are placed every `spacing` metres, at every element joint, and are
  * refined until the splines match the exact geometry (sampled at three
- * points per segment) within `tolerance` (position, m; cant, rad; second
- * derivative of x, y, 1/m) — see docs/contact.md for the measured errors.
+ * points per segment) within `tolerance` (position, m; cant, rad) and
+ * 2·tolerance (second derivative of x, y, 1/m) — see docs/contact.md for the
+ * measured errors.
  *
  * Ownership: rs_track_load* fill a caller's struct and allocate; rs_track_free
  * releases.  Queries never allocate and are thread-safe on one track, each

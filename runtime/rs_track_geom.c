@@ -282,12 +282,22 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Where x'' or y'' of the exact geometry jumps: joints with a curvature
+ * jump, and the ends of gradient ramps (h' = −g g'/h jumps there). */
 int rs_trk_geom_jumps(const rs_trk_design *d, double *s, int cap)
 {
     int n = 0;
     for (int i = 1; i < d->ne; i++) {
         if (fabs(d->e[i].k0 - d->e[i - 1].k1) > 1e-12) {
             if (n < cap) s[n] = d->e[i].s0;
+            n++;
+        }
+    }
+    for (int i = 0; i < d->ng; i++) {
+        if (d->g[i].ramp > 0.0) {
+            if (n < cap) s[n] = d->g[i].s_at;
+            n++;
+            if (n < cap) s[n] = d->g[i].s_at + d->g[i].ramp;
             n++;
         }
     }

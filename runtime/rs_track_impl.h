@@ -20,6 +20,8 @@
 #include "rs_spline.h"
 #include "rs_track.h"
 
+#define RS_TRK_PI 3.14159265358979323846
+
 enum { RS_TRK_STRAIGHT = 0, RS_TRK_CLOTHOID = 1, RS_TRK_CURVE = 2 };
 
 typedef struct rs_trk_elem {
@@ -27,8 +29,9 @@ typedef struct rs_trk_elem {
     double len;
     double k0, k1;          /* curvature at start / end (1/m, + = left)        */
     int    k0_given, k1_given;  /* clothoid: written in the file               */
-    int    has_cant;        /* curve: cant given                               */
-    double cant_outer;      /* curve: cant angle raising the outer rail (rad)  */
+    int    has_cant;        /* curve: 0 none, 1 height (m), 2 angle (rad)      */
+    double cant_outer;      /* curve: cant raising the outer rail (rad after
+                               parsing; the height until then)               */
     double s0;              /* resolved start                                  */
     double th0, th1;        /* resolved signed design cant at the ends (rad)   */
 } rs_trk_elem;

@@ -164,7 +164,7 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
 static void base_eval(const rs_trk_irr *ir, double s, double v[3])
 {
     if (ir->shape == RS_IRR_SINE) {
-        double k = 2.0 * M_PI / ir->wavelength, a = k * s + ir->phase;
+        double k = 2.0 * RS_TRK_PI / ir->wavelength, a = k * s + ir->phase;
         double sn = sin(a), c = cos(a);
         v[0] = ir->amp * sn;
         v[1] = ir->amp * k * c;
