@@ -9,7 +9,8 @@
 #include "rs_ws_impl.h"
 
 static const char *const fn_names[RS_FN_COUNT] = {
-    "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants"};
+    "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
+    "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep"};
 
 void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd)
 {

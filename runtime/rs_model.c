@@ -107,16 +107,30 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     const int nnzM = m->M_pattern.colptr[m->n_q];
     const int nnzG = m->n_phi > 0 ? m->phi_q_pattern.colptr[m->n_q] : 0;
     static const char *const fname[RS_FN_COUNT] = {
-        "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants"};
+        "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
+        "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep"};
+    if (m->n_contact < 0 || (m->n_contact > 0 && !m->contacts))
+        return fail(err, errlen, m->name, "contact table missing");
+    const int nc = m->n_contact;
+    if (nc > 0 &&
+        ((st = check_pattern(&m->phi_d_q_pattern, 4 * nc, m->n_q, m->name, "phi_d_q_pattern", err, errlen)) ||
+         (st = check_pattern(&m->ddelta_df_pattern, m->n_q, 3 * nc, m->name, "ddelta_df_pattern", err, errlen)) ||
+         (st = check_pattern(&m->dnu_dqd_pattern, 3 * nc, m->n_q, m->name, "dnu_dqd_pattern", err, errlen))))
+        return st;
     const int need[RS_FN_COUNT] = {
         [RS_FN_M] = nnzM, [RS_FN_DELTA] = m->n_q, [RS_FN_PHI] = m->n_phi,
         [RS_FN_PHI_Q] = nnzG, [RS_FN_BETA] = m->n_phi, [RS_FN_GAMMA] = m->n_phi,
-        [RS_FN_ENERGY] = 1, [RS_FN_OUTPUTS] = m->n_out, [RS_FN_CONSTANTS] = m->n_k};
+        [RS_FN_ENERGY] = 1, [RS_FN_OUTPUTS] = m->n_out, [RS_FN_CONSTANTS] = m->n_k,
+        [RS_FN_DELTA_NK] = m->n_q, [RS_FN_PHI_D] = 4 * nc,
+        [RS_FN_PHI_D_Q] = nc > 0 ? m->phi_d_q_pattern.colptr[m->n_q] : 0,
+        [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
         [RS_FN_GAMMA] = m->n_phi > 0, [RS_FN_OUTPUTS] = m->n_out > 0,
-        [RS_FN_CONSTANTS] = m->n_k > 0};
+        [RS_FN_CONSTANTS] = m->n_k > 0, [RS_FN_DELTA_NK] = nc > 0, [RS_FN_PHI_D] = nc > 0,
+        [RS_FN_PHI_D_Q] = nc > 0, [RS_FN_PHI_D_S] = nc > 0, [RS_FN_BETA_D] = nc > 0,
+        [RS_FN_CREEP] = nc > 0};
     for (int f = 0; f < RS_FN_COUNT; f++) {
         const rs_func *fn = &m->fn[f];
         if (!fn->fn) {

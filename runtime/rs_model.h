@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 1
+#define RS_MODEL_VERSION 2
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -52,6 +52,20 @@ typedef struct rs_pattern {
  *                    out[1]: potential energy V (1 value) [J]
  *   RS_FN_OUTPUTS    user outputs, n_out (names in output_names)
  *   RS_FN_CONSTANTS  hoisted constants k (the RS_IN_K slot), n_k, from p only
+ * Wheel-rail contact (models with n_contact > 0; docs/contact_element.md is
+ * the contract; nc = n_contact; the normal constraints φ^n are rows
+ * rs_contact.phi_row of φ, so PHI/PHI_Q/BETA/GAMMA include them):
+ *   RS_FN_DELTA_NK   δ with every creep force input = 0, n_q
+ *   RS_FN_PHI_D      φ^d, 4 nc (per contact t_x^r·r, t_y^r·r, t_x^w·n^r, t_y^w·n^r)
+ *   RS_FN_PHI_D_Q    ∂φ^d/∂q, values in the order of rs_model.phi_d_q_pattern
+ *                    (4nc × n_q)
+ *   RS_FN_PHI_D_S    ∂φ^d/∂s, dense 4nc × 4 row-major: rows 4i..4i+3 are
+ *                    contact i's block over its own θ_w, u_w, s_r, u_r
+ *   RS_FN_BETA_D     β^d, 4 nc: φ^d_q q̇ + φ^d_s ṡ = β^d
+ *   RS_FN_CREEP      out[0] ν (3 nc), out[1] V (nc), out[2] radii R_x^w,
+ *                    R_y^w, R_y^r (3 nc), out[3] ∂δ/∂f in the order of
+ *                    ddelta_df_pattern (n_q × 3nc), out[4] ∂ν/∂q̇ in the
+ *                    order of dnu_dqd_pattern (3nc × n_q)
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */
 enum rs_fn_id {
@@ -64,6 +78,12 @@ enum rs_fn_id {
     RS_FN_ENERGY,
     RS_FN_OUTPUTS,
     RS_FN_CONSTANTS,
+    RS_FN_DELTA_NK,
+    RS_FN_PHI_D,
+    RS_FN_PHI_D_Q,
+    RS_FN_PHI_D_S,
+    RS_FN_BETA_D,
+    RS_FN_CREEP,
     RS_FN_COUNT
 };
 
@@ -77,6 +97,32 @@ typedef struct rs_func {
     const int *out_len;            /* length of each out[k] array           */
     const char *const *out_names;  /* meaning of each out[k] (may be NULL)  */
 } rs_func;
+
+/* One cubic spline of a contact, ((a t + b) t + c) t + d with t = u − u_bp:
+ * the input slots of its five coefficients, the auxiliary coordinate whose
+ * value selects the segment, and the file the model names for it. */
+typedef struct rs_contact_spline {
+    int u_slot[5];                 /* u slots of a, b, c, d, u_bp           */
+    int s_slot;                    /* s slot that selects the segment       */
+    const char *file;              /* profile or track file, "" if none     */
+} rs_contact_spline;
+
+/* Splines of a contact, in this order. */
+enum rs_contact_spline_id {
+    RS_SPLINE_WHEEL = 0, RS_SPLINE_RAIL, RS_SPLINE_TRACK_X, RS_SPLINE_TRACK_Y,
+    RS_SPLINE_TRACK_Z, RS_SPLINE_CANT, RS_SPLINE_COUNT
+};
+
+/* One wheel-rail contact (docs/contact_element.md "Symbols and input slots"). */
+typedef struct rs_contact {
+    const char *name;              /* element name, e.g. "front.ws1.left"   */
+    const char *wheel_body;        /* body the creep forces act on          */
+    int side;                      /* +1 left wheel, −1 right wheel         */
+    int s_slot[4];                 /* s slots of θ_w, u_w, s_r, u_r         */
+    rs_contact_spline spline[RS_SPLINE_COUNT];
+    int force_slot[3];             /* u slots of f_x, f_y, m_z (on the wheel) */
+    int phi_row;                   /* row of φ^n in φ; N = −λ[phi_row]      */
+} rs_contact;
 
 typedef struct rs_model {
     unsigned magic;                /* RS_MODEL_MAGIC                        */
@@ -106,6 +152,13 @@ typedef struct rs_model {
     rs_pattern phi_q_pattern;      /* n_phi × n_q (n_phi = 0: arrays may be NULL) */
 
     rs_func fn[RS_FN_COUNT];       /* indexed by enum rs_fn_id              */
+
+    /* wheel-rail contact (n_contact = 0: the rest may be NULL / empty)     */
+    int n_contact;
+    const rs_contact *contacts;    /* n_contact entries                     */
+    rs_pattern phi_d_q_pattern;    /* 4 n_contact × n_q                     */
+    rs_pattern ddelta_df_pattern;  /* n_q × 3 n_contact                     */
+    rs_pattern dnu_dqd_pattern;    /* 3 n_contact × n_q                     */
 } rs_model;
 
 /* The descriptor function every generated model exports. */
