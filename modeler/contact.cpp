@@ -3,6 +3,8 @@
 // in docs/contact_element.md).
 #include "contact.hpp"
 
+#include <cmath>
+
 #include "system.hpp"
 
 namespace railsym {
@@ -35,6 +37,21 @@ Ex contact_cubic(const std::array<Ex, 5> &c, Ex u)
 {
     Ex t = u - c[4];
     return ((c[0] * t + c[1]) * t + c[2]) * t + c[3];
+}
+
+int infer_contact_side(System &S, const std::string &wheel_body, const std::string &wheel_centre,
+                       const std::string &wheel_base)
+{
+    const std::string ctx = "contact on '" + wheel_body + "' at '" + wheel_centre + "'";
+    const Body &b = S.bodies()[S.body(wheel_body, ctx)];
+    int wb = S.base(wheel_base, ctx), wc = S.point(wheel_centre, ctx);
+    Ex y = S.points().position(b.cg, wc, wb)[1];
+    double v = S.store().eval(y, S.defaults());
+    if (!(std::fabs(v) > 0) || !std::isfinite(v))
+        throw ModelError(ctx + ": the wheel centre is not beside the centre of mass along the axle (lateral "
+                               "offset " + std::to_string(v) + " m), so the side of the wheel is unknown; "
+                               "give the side explicitly");
+    return v > 0 ? +1 : -1;
 }
 
 ContactElement build_contact(System &S, const ContactSpec &spec)

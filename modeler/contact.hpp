@@ -116,6 +116,14 @@ struct ContactTableEntry {
 // contact into `sys` (System::add_contact calls it after checking names).
 ContactElement build_contact(System &sys, const ContactSpec &spec);
 
+// The side of a wheel from where its centre lies: the lateral (y) component,
+// in the non-spinning base, of the vector from the body's centre of mass to
+// the wheel centre, evaluated at the System's default values: > 0 gives +1
+// (left), < 0 gives −1 (right); zero or not finite throws ModelError.  For
+// front ends that do not name the side (the .vdl `contact` statement).
+int infer_contact_side(System &sys, const std::string &wheel_body, const std::string &wheel_centre,
+                       const std::string &wheel_base);
+
 // The cubic ((a t + b) t + c) t + d, t = u − u_bp, of 5 coefficients.
 Ex contact_cubic(const std::array<Ex, 5> &c, Ex u);
 
