@@ -138,9 +138,17 @@ ModelSymbols model_symbols(const System &sys) {
     m.u = names(SymKind::Input);
     m.n_k = st.count(SymKind::Const);
     for (const NamedEx &c : sys.constraints()) m.phi.push_back(c.name);
+    m.contacts = sys.contact_table();
     const SymValues d = sys.defaults();
     for (size_t i = 0; i < m.p.size(); ++i) m.p_default.push_back(d.get(SymKind::Param, (int)i));
     return m;
+}
+
+std::vector<Function> runtime_contact_functions(const std::vector<Function> &contact_fns) {
+    std::vector<Function> out;
+    for (const char *name : {"delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep"})
+        if (const Function *f = find_fn(contact_fns, name)) out.push_back(*f);
+    return out;
 }
 
 std::string descriptor_file_name(const std::string &model) { return c_identifier(model) + "_model.c"; }
@@ -179,6 +187,18 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
         if (o.rows != rows || o.cols != cols || (int)o.colptr.size() != cols + 1 || o.colptr[cols] != o.nnz() ||
             (int)o.rowidx.size() != o.nnz())
             bad(model, "sparse output '" + o.name + "' of '" + f.name + "' is not a consistent " +
+                           std::to_string(rows) + "x" + std::to_string(cols) + " compressed-column pattern");
+        return j;
+    };
+
+    auto need_sparse_named = [&](const Function &f, const std::string &name, int rows, int cols) {
+        const int j = find_out(f, name);
+        if (j < 0 || f.outputs[j].shape != Shape::Sparse)
+            bad(model, "function '" + f.name + "' has no sparse output '" + name + "'");
+        const Output &o = f.outputs[j];
+        if (o.rows != rows || o.cols != cols || (int)o.colptr.size() != cols + 1 || o.colptr[cols] != o.nnz() ||
+            (int)o.rowidx.size() != o.nnz())
+            bad(model, "sparse output '" + name + "' of '" + f.name + "' is not a consistent " +
                            std::to_string(rows) + "x" + std::to_string(cols) + " compressed-column pattern");
         return j;
     };
@@ -259,6 +279,51 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
                            " hoisted constants");
     }
 
+    // wheel-rail contacts: the table, their functions and three patterns
+    const int nc = (int)sym.contacts.size();
+    const Output *oDq = nullptr, *oDf = nullptr, *oNq = nullptr;
+    if (nc > 0) {
+        const int n_s = (int)sym.s.size(), n_u = (int)sym.u.size();
+        auto check_slot = [&](const ContactTableEntry &c, int v, int n, const char *what) {
+            if (v < 0 || v >= n)
+                bad(model, "contact '" + c.name + "': " + what + " slot " + std::to_string(v) + " is outside 0.." +
+                               std::to_string(n - 1));
+        };
+        for (const ContactTableEntry &c : sym.contacts) {
+            if (c.side != 1 && c.side != -1) bad(model, "contact '" + c.name + "': side must be +1 or -1");
+            for (int v : c.s_slot) check_slot(c, v, n_s, "auxiliary coordinate");
+            for (const ContactTableEntry::Spline &sp : c.spline) {
+                for (int v : sp.u_slot) check_slot(c, v, n_u, "spline input");
+                check_slot(c, sp.s_slot, n_s, "spline selector");
+            }
+            for (int v : c.force_slot) check_slot(c, v, n_u, "creep force input");
+            check_slot(c, c.phi_row, n_phi, "normal constraint row");
+        }
+        const Function &fdn = need("delta_nk");
+        retarget("RS_FN_DELTA_NK", "delta_nk", fdn, {need_out(fdn, "delta_nk", Shape::Vector, n_q)}, {"delta_nk"});
+        const Function &fpd = need("phi_d");
+        retarget("RS_FN_PHI_D", "phi_d", fpd, {need_out(fpd, "phi_d", Shape::Vector, 4 * nc)}, {"phi_d"});
+        const Function &fpq = need("phi_d_q");
+        const int jDq = need_sparse_named(fpq, "phi_d_q", 4 * nc, n_q);
+        oDq = &fpq.outputs[jDq];
+        retarget("RS_FN_PHI_D_Q", "phi_d_q", fpq, {jDq}, {"phi_d_q"});
+        const Function &fps = need("phi_d_s");
+        retarget("RS_FN_PHI_D_S", "phi_d_s", fps, {need_out(fps, "phi_d_s", Shape::Dense, 16 * nc)}, {"phi_d_s"});
+        const Function &fbd = need("beta_d");
+        retarget("RS_FN_BETA_D", "beta_d", fbd, {need_out(fbd, "beta_d", Shape::Vector, 4 * nc)}, {"beta_d"});
+        const Function &fc = need("creep");
+        const int jDf = need_sparse_named(fc, "ddelta_df", n_q, 3 * nc);
+        const int jNq = need_sparse_named(fc, "dnu_dqd", 3 * nc, n_q);
+        oDf = &fc.outputs[jDf];
+        oNq = &fc.outputs[jNq];
+        retarget("RS_FN_CREEP", "creep", fc,
+                 {need_out(fc, "nu", Shape::Vector, 3 * nc), need_out(fc, "V", Shape::Vector, nc),
+                  need_out(fc, "radii", Shape::Vector, 3 * nc), jDf, jNq},
+                 {"nu", "V", "radii", "ddelta_df", "dnu_dqd"});
+    } else if (find_fn(fns, "creep")) {
+        bad(model, "function 'creep' given but the model has no contact");
+    }
+
     // ------------------------------------------------------------ the text
     std::ostringstream os;
     os << "/* " << P << "_model.c — the rs_model descriptor of model '" << model
@@ -310,6 +375,31 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
     };
     const std::string patM = pattern("M", oM);
     const std::string patG = oG ? pattern("phi_q", *oG) : "{0, " + std::to_string(n_q) + ", 0, 0}";
+
+    std::string patDq, patDf, patNq;
+    if (nc > 0) {
+        patDq = pattern("phi_d_q", *oDq);
+        patDf = pattern("ddelta_df", *oDf);
+        patNq = pattern("dnu_dqd", *oNq);
+        os << "\n/* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,\n"
+           << " * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of\n"
+           << " * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of\n"
+           << " * fx, fy, mz; the row of phi_n in phi. */\n"
+           << "static const rs_contact rsd_contacts[" << nc << "] = {\n";
+        for (const ContactTableEntry &c : sym.contacts) {
+            os << "    {" << c_str(c.name) << ", " << c_str(c.wheel_body) << ", " << c.side << ", {"
+               << int_array(std::vector<int>(c.s_slot.begin(), c.s_slot.end())).substr(4) << "},\n     {";
+            for (int k = 0; k < kContactSplines; ++k) {
+                const ContactTableEntry::Spline &sp = c.spline[k];
+                os << (k ? ",\n      " : "") << "{{"
+                   << int_array(std::vector<int>(sp.u_slot.begin(), sp.u_slot.end())).substr(4) << "}, " << sp.s_slot
+                   << ", " << c_str(sp.file) << "}";
+            }
+            os << "},\n     {" << int_array(std::vector<int>(c.force_slot.begin(), c.force_slot.end())).substr(4)
+               << "}, " << c.phi_row << "},\n";
+        }
+        os << "};\n";
+    }
 
     os << "\n/* Wrappers where the runtime's out[] differs from the generated function's. */\n";
     for (const Entry &e : entries) {
@@ -372,7 +462,14 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
     for (const Entry &e : entries)
         os << "        [" << e.id << "] = {" << (e.direct() ? e.target : "rsd_" + e.tag) << ", " << e.out_len.size()
            << ", rsd_" << e.tag << "_len, rsd_" << e.tag << "_outs},\n";
-    os << "    },\n};\n\n";
+    os << "    },\n";
+    if (nc > 0)
+        os << "    .n_contact = " << nc << ",\n"
+           << "    .contacts = rsd_contacts,\n"
+           << "    .phi_d_q_pattern = " << patDq << ",\n"
+           << "    .ddelta_df_pattern = " << patDf << ",\n"
+           << "    .dnu_dqd_pattern = " << patNq << ",\n";
+    os << "};\n\n";
     os << "const rs_model *" << P << "_model(void)\n{\n    return &rsd_model;\n}\n";
     return os.str();
 }

@@ -17,6 +17,12 @@
 //   RS_FN_ENERGY     "energy": out[0] = "kinetic", out[1] = "potential"
 //   RS_FN_OUTPUTS    "outputs": its scalars gathered into one array
 //   RS_FN_CONSTANTS  "constants" (hoisted constants), when the store has any
+//   RS_FN_DELTA_NK, RS_FN_PHI_D, RS_FN_PHI_D_Q, RS_FN_PHI_D_S, RS_FN_BETA_D,
+//   RS_FN_CREEP      "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d",
+//                    "creep" of System::contact_functions(), when the model
+//                    has contacts; with the contact table (rs_contact, from
+//                    System::contact_table()) and the patterns of phi_d_q,
+//                    creep's ddelta_df and dnu_dqd
 // Where the runtime's out[] differs from the generated function's (M writes a
 // dense copy first; outputs are separate scalars), a small static wrapper
 // re-targets the pointers; otherwise the table points at the generated
@@ -32,6 +38,7 @@
 #include <vector>
 
 #include "codegen.hpp"
+#include "contact.hpp"
 
 namespace railsym {
 class System;
@@ -45,10 +52,12 @@ struct ModelSymbols {
     std::vector<std::string> phi;          // constraint names (multiplier columns)
     std::vector<double> p_default;         // one per parameter [SI]
     int n_k = 0;                           // hoisted constants (RS_IN_K slot)
+    std::vector<ContactTableEntry> contacts;   // wheel-rail contacts (System::contact_table())
 };
 
 // The symbols of a System: names from its Store (symbols_of, slot order),
-// defaults from System::defaults(), constraint names from constraints().
+// defaults from System::defaults(), constraint names from constraints(),
+// the contact table from contact_table().
 ModelSymbols model_symbols(const System &sys);
 
 // C99 source of `const rs_model *MODEL_model(void)` (MODEL = c_identifier(model)),
@@ -57,6 +66,12 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
                               const std::vector<Function> &fns);
 std::string emit_descriptor_c(const System &sys, const std::string &model,
                               const std::vector<Function> &fns);
+
+// The functions of System::contact_functions() the runtime's table uses
+// (delta_nk, phi_d, phi_d_q, phi_d_s, beta_d, creep), in that order; the
+// others (phi_n, nu, ... one by one) duplicate System::functions()' phi or
+// creep's outputs and are left out of generated models.
+std::vector<Function> runtime_contact_functions(const std::vector<Function> &contact_fns);
 
 // The file name the descriptor goes to: "MODEL_model.c".
 std::string descriptor_file_name(const std::string &model);

@@ -76,6 +76,31 @@ std::string ints_json(const std::vector<int> &v) {
     return s + "]";
 }
 
+// The contact table (System::contact_table()): slots inside each kind's input
+// array, as the C descriptor's rs_contact entries carry them.
+std::string contacts_json(const std::vector<ContactTableEntry> &table) {
+    std::ostringstream os;
+    os << "[";
+    for (size_t i = 0; i < table.size(); ++i) {
+        const ContactTableEntry &c = table[i];
+        os << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_str(c.name) << ", \"wheel_body\": "
+           << json_str(c.wheel_body) << ", \"side\": " << c.side
+           << ", \"s_slot\": " << ints_json(std::vector<int>(c.s_slot.begin(), c.s_slot.end()))
+           << ", \"force_slot\": " << ints_json(std::vector<int>(c.force_slot.begin(), c.force_slot.end()))
+           << ", \"phi_row\": " << c.phi_row << ",\n     \"splines\": [";
+        for (int k = 0; k < kContactSplines; ++k) {
+            const ContactTableEntry::Spline &sp = c.spline[k];
+            os << (k ? ",\n                 " : "") << "{\"role\": " << json_str(sp.role)
+               << ", \"file\": " << json_str(sp.file)
+               << ", \"u_slot\": " << ints_json(std::vector<int>(sp.u_slot.begin(), sp.u_slot.end()))
+               << ", \"s_slot\": " << sp.s_slot << "}";
+        }
+        os << "]}";
+    }
+    os << (table.empty() ? "]" : "\n  ]");
+    return os.str();
+}
+
 std::string descriptor(const ModelInfo &info, System &sys, const std::vector<codegen::Function> &fns) {
     std::ostringstream os;
     std::vector<std::string> cons, outs, fnames;
@@ -83,17 +108,34 @@ std::string descriptor(const ModelInfo &info, System &sys, const std::vector<cod
     for (const auto &o : sys.outputs()) outs.push_back(o.name);
     for (const auto &f : fns) fnames.push_back(f.name);
     std::string src = fs::path(info.files.empty() ? "" : info.files[0]).filename().string();
+    // Symbols the description did not declare itself (a contact's auxiliary
+    // coordinates and spline/force inputs) join the lists with their defaults.
+    std::vector<SymbolInfo> aux = info.aux, inputs = info.inputs;
+    auto complete = [&](std::vector<SymbolInfo> &v, SymKind kind) {
+        const Store &st = sys.store();
+        const SymValues d = sys.defaults();
+        for (const Ex &e : st.symbols_of(kind)) {
+            const SymInfo &si = st.sym(e.id());
+            bool listed = false;
+            for (const SymbolInfo &x : v) listed = listed || x.name == si.name;
+            if (!listed) v.push_back(SymbolInfo{si.name, d.get(kind, si.slot), ""});
+        }
+    };
+    complete(aux, SymKind::Aux);
+    complete(inputs, SymKind::Input);
     os << "{\n  \"name\": " << json_str(info.name) << ",\n  \"c_prefix\": " << json_str(codegen::c_identifier(info.name))
        << ",\n  \"source\": " << json_str(src) << ",\n  \"sizes\": {\"q\": " << info.coords.size()
-       << ", \"s\": " << info.aux.size() << ", \"p\": " << info.params.size() << ", \"u\": " << info.inputs.size()
+       << ", \"s\": " << aux.size() << ", \"p\": " << info.params.size() << ", \"u\": " << inputs.size()
        << ", \"constraints\": " << cons.size() << ", \"outputs\": " << outs.size() << "},\n"
        << "  \"params\": " << symbols_json(info.params, "default") << ",\n"
        << "  \"coords\": " << symbols_json(info.coords, "initial") << ",\n"
-       << "  \"aux\": " << symbols_json(info.aux, "initial") << ",\n"
-       << "  \"inputs\": " << symbols_json(info.inputs, "default") << ",\n"
+       << "  \"aux\": " << symbols_json(aux, "initial") << ",\n"
+       << "  \"inputs\": " << symbols_json(inputs, "default") << ",\n"
        << "  \"constraints\": " << names_json(cons) << ",\n"
        << "  \"outputs\": " << names_json(outs) << ",\n"
-       << "  \"functions\": " << names_json(fnames) << "\n}\n";
+       << "  \"functions\": " << names_json(fnames);
+    if (!sys.contacts().empty()) os << ",\n  \"contacts\": " << contacts_json(sys.contact_table());
+    os << "\n}\n";
     return os.str();
 }
 
@@ -131,6 +173,11 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
     try {
         if (progress) progress("building the equations of motion", sys.store().size());
         fns = sys.functions();
+        // Wheel-rail contacts: the functions the runtime's table uses, added
+        // before hoisting so their parameter-only atoms join the shared constants.
+        if (!sys.contacts().empty())
+            for (codegen::Function &f : codegen::runtime_contact_functions(sys.contact_functions()))
+                fns.push_back(std::move(f));
         // Atoms of parameters only are computed once per parameter set, not per step.
         codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
         if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);

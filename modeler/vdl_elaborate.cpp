@@ -700,12 +700,7 @@ private:
                 throw ElabError{dc.value->loc, "constraint '" + dc.name + "' is identically zero"};
             return;
         }
-        case Stmt::Contact: {
-            const Decl &dc = s.decls[0];
-            declare(dc, dc.name);
-            throw ElabError{s.loc, "contact elements arrive with the wheel-rail contact issue: 'contact " + dc.name +
-                                       "' is valid syntax but cannot be compiled yet"};
-        }
+        case Stmt::Contact: contact(s); return;
         case Stmt::Template:
         case Stmt::Use: return;   // expanded before elaboration
         }
@@ -808,6 +803,75 @@ private:
             sys_.add_base_matrix(name, parent, v.m);
         }
         return name;
+    }
+
+    // contact NAME wheel BODY at POINT in BASE [side left|right] radius R0
+    //         offset B_R profile "wheel.prf" rail "rail.prf" track "track.trk"
+    // BASE is the wheelset's non-spinning base (its y axis the axle); POINT
+    // the wheel centre in the taping-line plane.  Without `side`, the side
+    // comes from where the centre lies (infer_contact_side).
+    void contact(const Stmt &s) {
+        const Decl &dc = s.decls[0];
+        declare(dc, dc.name);
+        ContactSpec c;
+        c.name = dc.name;
+        c.wheel_body = body_name(*need(s, "wheel")[0]);
+        const Expr &at = *need(s, "at")[0];
+        Val fv = eval(at);
+        if (fv.k == Val::Point && fv.has_off)
+            throw ElabError{at.loc, "expected the wheel centre in the non-spinning wheelset base: POINT in BASE, found a "
+                                    "point without a base; an offset point needs parentheses: (P + [x, y, z] in B) in BASE"};
+        if (fv.k != Val::Frame || !fv.name.empty())
+            type_error(at, fv, "the wheel centre in the non-spinning wheelset base: POINT in BASE");
+        c.wheel_base = fv.base;
+        c.wheel_centre = fv.fpoint;
+        if (fv.has_off) {
+            c.wheel_centre = dc.name + "/centre";
+            sys_.add_point(c.wheel_centre, fv.fpoint, fv.off);
+        }
+        c.r0 = scalar(*need(s, "radius")[0]);
+        c.rail_offset = scalar(*need(s, "offset")[0]);
+        if (const Expr *se = opt(s, "side")) {
+            // A name `left` may have been prefixed by a template that also
+            // declares something called `left` (a contact, say): only the
+            // last part of the name counts.
+            std::string w = se->kind == Expr::Name ? se->text.substr(se->text.rfind('.') + 1) : "";
+            if (w != "left" && w != "right")
+                throw ElabError{se->loc, "the side of contact '" + dc.name + "' is 'left' or 'right', found " +
+                                             (se->kind == Expr::Name ? "'" + se->text + "'" : "'" + expr_str(*se) + "'")};
+            c.side = w == "left" ? +1 : -1;
+        } else {
+            c.side = infer_contact_side(sys_, c.wheel_body, c.wheel_centre, c.wheel_base);   // ModelError: reported at the name
+        }
+        c.wheel_profile = data_file(s, "profile", "wheel profile");
+        c.rail_profile = data_file(s, "rail", "rail profile");
+        c.track = data_file(s, "track", "track");
+        sys_.add_contact(c);
+    }
+
+    // A file named by a clause: relative to the file the clause is written
+    // in; it must exist.  The path kept is relative to the working directory
+    // (as the .vdl path given usually is), so generated files do not depend
+    // on where the repository lies.
+    std::string data_file(const Stmt &s, const char *kw, const char *what) {
+        const Expr &e = *need(s, kw)[0];
+        if (e.kind != Expr::Str)
+            throw ElabError{e.loc, std::string("the ") + what + " is a file name in quotes: " + kw + " \"FILE\", found '" +
+                                       expr_str(e) + "'"};
+        if (e.text.empty()) throw ElabError{e.loc, std::string("the ") + what + " file name is empty"};
+        namespace fs = std::filesystem;
+        fs::path p(e.text);
+        if (p.is_relative() && e.loc.file >= 0) p = fs::path(d_.sources().path(e.loc.file)).parent_path() / p;
+        p = p.lexically_normal();
+        std::error_code ec;
+        if (p.is_absolute()) {
+            fs::path rel = p.lexically_relative(fs::current_path(ec));
+            if (!ec && !rel.empty() && *rel.begin() != "..") p = rel;
+        }
+        if (!fs::is_regular_file(p, ec))
+            throw ElabError{e.loc, std::string("cannot find the ") + what + " '" + e.text + "' (looked for '" +
+                                       p.string() + "')"};
+        return p.string();
     }
 
     void body(const Stmt &s) {
