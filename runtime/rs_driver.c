@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_contact.h"
 #include "rs_csv.h"
 #include "rs_driver.h"
 
@@ -157,6 +158,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rs_binding_options(b, &opt);
     if (c->method >= 0)
         opt.method = (rs_method)c->method;
+    rs_contact_link();   /* the driver runs contact models: take their support from the archive */
     if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
         snprintf(err, errlen, "model '%s': %s", m->name, msg);
         goto done;

@@ -9,21 +9,23 @@
 #include "rs_klu.h"
 #include "rs_ws_impl.h"
 
-int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_allocator *a,
-                  char *err, size_t errlen)
+int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
+                  const rs_allocator *a, char *err, size_t errlen)
 {
     memset(K, 0, sizeof *K);
     const int nq = m->n_q, nphi = m->n_phi, n = nq + nphi;
     const rs_pattern *PM = &m->M_pattern, *PG = &m->phi_q_pattern;
     const int nnzM = PM->colptr[nq];
     const int nnzG = nphi > 0 ? PG->colptr[nq] : 0;
-    const int cap = nnzM + nq + 2 * nnzG;
+    const int nnzX = extra ? extra->colptr[nq] : 0;
+    const int cap = nnzM + nq + nnzX + 2 * nnzG;
 
     K->n = n;
     K->n_q = nq;
     K->n_phi = nphi;
     K->nnz_M = nnzM;
     K->nnz_G = nnzG;
+    K->nnz_X = nnzX;
     K->Ap = rs_alloc_array(a, (size_t)n + 1, sizeof(int));
     K->Ai = rs_alloc_array(a, (size_t)cap, sizeof(int));
     K->Ax = rs_alloc_array(a, (size_t)cap, sizeof(double));
@@ -31,33 +33,39 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_allocator *a,
     K->map_diag = rs_alloc_array(a, (size_t)nq, sizeof(int));
     K->map_G = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
     K->map_GT = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
+    K->map_X = rs_alloc_array(a, (size_t)nnzX + 1, sizeof(int));
     int *cnt = rs_alloc_array(a, (size_t)nphi + 1, sizeof(int));
     if (!K->Ap || !K->Ai || !K->Ax || !K->map_M || !K->map_diag || !K->map_G ||
-        !K->map_GT || !cnt) {
+        !K->map_GT || !K->map_X || !cnt) {
         rs_release(a, cnt);
         rs_kmat_free(K, a);
         snprintf(err, errlen, "out of memory assembling the system pattern");
         return RS_E_NOMEM;
     }
 
-    /* Columns of the A block: M's rows merged with the diagonal (both
-     * increasing), then φ_q's rows shifted by n_q (all >= n_q). */
+    /* Columns of the A block: the sorted union of M's rows, the diagonal
+     * and the extra pattern's rows (all increasing: a three-way merge),
+     * then φ_q's rows shifted by n_q (all >= n_q). */
     int p = 0;
     for (int j = 0; j < nq; j++) {
         K->Ap[j] = p;
         int k = PM->colptr[j], kend = PM->colptr[j + 1], diag_done = 0;
-        while (k < kend || !diag_done) {
-            int r = k < kend ? PM->rowind[k] : nq;
-            if (!diag_done && j <= r) {
+        int x = extra ? extra->colptr[j] : 0, xend = extra ? extra->colptr[j + 1] : 0;
+        while (k < kend || x < xend || !diag_done) {
+            int r = diag_done ? nq : j;
+            if (k < kend && PM->rowind[k] < r)
+                r = PM->rowind[k];
+            if (x < xend && extra->rowind[x] < r)
+                r = extra->rowind[x];
+            if (r == j && !diag_done) {
                 K->map_diag[j] = p;
-                if (r == j)
-                    K->map_M[k++] = p;
-                K->Ai[p++] = j;
                 diag_done = 1;
-            } else {
-                K->map_M[k++] = p;
-                K->Ai[p++] = r;
             }
+            if (k < kend && PM->rowind[k] == r)
+                K->map_M[k++] = p;
+            if (x < xend && extra->rowind[x] == r)
+                K->map_X[x++] = p;
+            K->Ai[p++] = r;
         }
         if (nphi > 0)
             for (k = PG->colptr[j]; k < PG->colptr[j + 1]; k++) {
@@ -110,6 +118,7 @@ void rs_kmat_free(rs_kmat *K, const rs_allocator *a)
     rs_release(a, K->map_diag);
     rs_release(a, K->map_G);
     rs_release(a, K->map_GT);
+    rs_release(a, K->map_X);
     memset(K, 0, sizeof *K);
 }
 
@@ -126,6 +135,12 @@ void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scal
         K->Ax[K->map_G[k]] = Gv[k];
         K->Ax[K->map_GT[k]] = gt_scale * Gv[k];
     }
+}
+
+void rs_kmat_add_extra(rs_kmat *K, const double *Xv, double scale)
+{
+    for (int k = 0; k < K->nnz_X; k++)
+        K->Ax[K->map_X[k]] += scale * Xv[k];
 }
 
 /* isfinite and >= threshold; a NaN rcond counts as singular. */

@@ -29,7 +29,8 @@ typedef struct rs_kmat {
     int *map_diag;         /* A(j,j)         -> position in Ax, n_q        */
     int *map_G;            /* φ_q value k    -> position of (n_q+i, j)     */
     int *map_GT;           /* φ_q value k    -> position of (j, n_q+i)     */
-    int nnz_M, nnz_G;
+    int *map_X;            /* extra A-block value k (contact C^K_qq) -> Ax */
+    int nnz_M, nnz_G, nnz_X;
     klu_common common;
     klu_symbolic *sym;
 } rs_kmat;
@@ -40,15 +41,22 @@ typedef struct rs_kfac {
     double rcond_ref;      /* rcond right after the last full factorization */
 } rs_kfac;
 
-/* Builds the pattern of K for `m` and analyzes it.  Returns RS_OK,
- * RS_E_NOMEM or RS_E_SOLVER (message in err). */
-int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_allocator *a,
-                  char *err, size_t errlen);
+/* Builds the pattern of K for `m` and analyzes it.  `extra` (NULL: none) is
+ * an n_q × n_q CSC pattern merged into the A block besides M and its
+ * diagonal: the wheel-rail creep matrix C^K_qq of A = M + Δt C^K_qq
+ * (rs_contact.h), so the pattern stays fixed for the whole run.  Returns
+ * RS_OK, RS_E_NOMEM or RS_E_SOLVER (message in err). */
+int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
+                  const rs_allocator *a, char *err, size_t errlen);
 void rs_kmat_free(rs_kmat *K, const rs_allocator *a);
 
 /* Scatters values into K: A = M (Mv != NULL) or I (Mv == NULL), lower-left
  * φ_q = Gv, upper-right gt_scale·φ_qᵀ. */
 void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scale);
+
+/* Adds scale·Xv (values in the order of build's `extra` pattern) to the A
+ * block after rs_kmat_fill.  No-op without an extra pattern. */
+void rs_kmat_add_extra(rs_kmat *K, const double *Xv, double scale);
 
 /* Refactors F with K's current values (klu_factor the first time, again when
  * refactorization fails or rcond drops below rcond_drop × its value at the

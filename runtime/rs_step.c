@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rs_contact.h"
 #include "rs_ws_impl.h"
 
 /* ---- small sparse kernels on the model's CSC patterns ------------------ */
@@ -70,8 +71,10 @@ static int eval_dynamics(rs_ws *ws)
 {
     const rs_model *m = ws->model;
     int st;
+    /* With contact the creep forces enter implicitly (C^K_qq): the explicit
+     * force is δ^NK, δ with the creep force inputs at 0. */
     if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)) ||
-        (st = rs_ws_call(ws, RS_FN_DELTA, ws->delta, NULL)))
+        (st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, ws->delta, NULL)))
         return st;
     if (m->n_phi > 0 && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
                          (st = rs_ws_call(ws, RS_FN_GAMMA, ws->gamma, NULL))))
@@ -192,26 +195,39 @@ static int project(rs_ws *ws, double t)
 
 /* ---- IMEX Euler -------------------------------------------------------- */
 
-/*   [ M       Δt φ_qᵀ ] [ q̇(t+Δt) ]   [ Δt δ + M q̇(t)   ]
- *   [ φ_q     0       ] [ λ        ] = [ Δt γ + φ_q q̇(t) ]
+/*   [ M + Δt C^K   Δt φ_qᵀ ] [ q̇(t+Δt) ]   [ Δt (δ^NK − D Cb ν_t) + M q̇(t) ]
+ *   [ φ_q          0       ] [ λ        ] = [ Δt γ + φ_q q̇(t)               ]
  *   q(t+Δt) = q(t) + Δt (q̇(t) + q̇(t+Δt)) / 2,  all functions at t;
- * then the projections at t+Δt.  (C = 0: no contact yet.) */
+ * then (contact) s ← s + Δt ṡ and Newton on φ^d for s, the projections at
+ * t+Δt, and (contact) ṡ from the φ^d velocity equation.  Without contact
+ * C^K = 0, ν_t = 0 and δ^NK = δ: the plain step. */
 static int step_imex(rs_ws *ws, double t1)
 {
     const rs_model *m = ws->model;
     const int nq = m->n_q, nphi = m->n_phi;
     const double h = ws->dt;
+    rs_contact_ws *ct = ws->ct;
     int st;
     if ((st = rs_ws_inputs(ws, ws->t)))
         return st;
+    if (ct)
+        ws->cops->fill(ct, -1, ws->s, ws->u); /* after the input callback */
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    if ((st = eval_dynamics(ws)))
+    if ((st = eval_dynamics(ws)) || (ct && (st = ws->cops->creep(ws))))
         return st;
     rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, h);
+    if (ct)
+        rs_kmat_add_extra(&ws->K, ct->CKv, h);
     if ((st = factor(ws, &ws->fac_dyn, "IMEX system")))
         return st;
     for (int j = 0; j < nq; j++)
         ws->rhs[j] = h * ws->delta[j];
+    if (ct) { /* − Δt D (Cb ν_t): creep of the prescribed motion, explicit */
+        const rs_pattern *D = &m->ddelta_df_pattern;
+        for (int c = 0; c < D->ncol; c++)
+            for (int k = D->colptr[c]; k < D->colptr[c + 1]; k++)
+                ws->rhs[D->rowind[k]] -= h * ct->Dv[k] * ct->nu_t[c];
+    }
     for (int i = 0; i < nphi; i++)
         ws->rhs[nq + i] = h * ws->gamma[i];
     csc_gaxpy(&m->M_pattern, ws->Mv, ws->qd, ws->rhs);
@@ -222,13 +238,28 @@ static int step_imex(rs_ws *ws, double t1)
     if (ws->opt.check_finite &&
         (st = rs_ws_check_finite(ws, ws->rhs, nq, "new velocity qd", m->q_names)))
         return st;
+    for (int i = 0; i < nphi; i++)
+        ws->lambda[i] = ws->rhs[nq + i];
+    if (ct && (st = ws->cops->after_solve(ws, ws->rhs)))
+        return st;
     for (int j = 0; j < nq; j++) {
         ws->q[j] += 0.5 * h * (ws->qd[j] + ws->rhs[j]);
         ws->qd[j] = ws->rhs[j];
     }
-    for (int i = 0; i < nphi; i++)
-        ws->lambda[i] = ws->rhs[nq + i];
-    return project(ws, t1);
+    if (!ct)
+        return project(ws, t1);
+    for (int k = 0; k < m->n_s; k++) /* s prediction */
+        ws->s[k] += h * ws->sd[k];
+    if ((st = ws->cops->solve_s(ws, t1)) || (st = project(ws, t1)))
+        return st;
+    /* the q projection moved q: φ^d again (usually already within tol) */
+    int it = ws->stats.contact_iters_last;
+    if ((st = ws->cops->solve_s(ws, t1)))
+        return st;
+    ws->stats.contact_iters_last += it;
+    if (ws->stats.contact_iters_last > ws->stats.contact_iters_max)
+        ws->stats.contact_iters_max = ws->stats.contact_iters_last;
+    return ws->cops->solve_sd(ws, t1);
 }
 
 /* ---- RK4 on the index-1 form ------------------------------------------- */
@@ -312,7 +343,12 @@ int rs_ws_init(rs_ws *ws)
     if ((st = rs_ws_update_constants(ws)) || (st = rs_ws_inputs(ws, ws->t)) ||
         (st = state_finite(ws, "initial")))
         goto done;
+    if (ws->ct && (st = ws->cops->solve_s(ws, ws->t)))
+        goto done; /* contact points first: φ^n depends on s */
     if (m->n_phi > 0 && ws->opt.project_initial && (st = project(ws, ws->t)))
+        goto done;
+    if (ws->ct && ((st = ws->cops->solve_s(ws, ws->t)) ||
+                   (st = ws->cops->solve_sd(ws, ws->t))))
         goto done;
     /* First full factorizations, so that steps only refactor. */
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
@@ -321,6 +357,21 @@ int rs_ws_init(rs_ws *ws)
     rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
     if ((st = factor(ws, &ws->fac_dyn, "initial system")))
         goto done;
+    if (ws->ct) {
+        /* Hertz needs the previous step's normal forces: take λ of one
+         * creep-free IMEX solve at the initial state. */
+        for (int j = 0; j < m->n_q; j++)
+            ws->rhs[j] = ws->dt * ws->delta[j];
+        for (int i = 0; i < m->n_phi; i++)
+            ws->rhs[m->n_q + i] = ws->dt * ws->gamma[i];
+        csc_gaxpy(&m->M_pattern, ws->Mv, ws->qd, ws->rhs);
+        if (m->n_phi > 0)
+            csc_gaxpy(&m->phi_q_pattern, ws->Gv, ws->qd, ws->rhs + m->n_q);
+        if ((st = solve(ws, &ws->fac_dyn, "initial system")))
+            goto done;
+        for (int i = 0; i < m->n_phi; i++)
+            ws->lambda[i] = ws->rhs[m->n_q + i];
+    }
     if (m->n_phi > 0 && !ws->fac_proj.num) {
         rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
         if ((st = factor(ws, &ws->fac_proj, "initial projection")))
@@ -343,6 +394,10 @@ int rs_step(rs_ws *ws)
     const double t1 = ws->t_base + (double)(ws->n_since_base + 1) * ws->dt;
     memcpy(ws->q0, ws->q, (size_t)nq * sizeof(double));
     memcpy(ws->qd0, ws->qd, (size_t)nq * sizeof(double));
+    if (ws->ct) { /* contact coordinates are state too */
+        memcpy(ws->ct->s0, ws->s, (size_t)ws->model->n_s * sizeof(double));
+        memcpy(ws->ct->sd0, ws->sd, (size_t)ws->model->n_s * sizeof(double));
+    }
     if ((st = rs_ws_update_constants(ws)) || (st = state_finite(ws, "state:")))
         goto fail;
     st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
@@ -355,6 +410,11 @@ int rs_step(rs_ws *ws)
 fail:
     memcpy(ws->q, ws->q0, (size_t)nq * sizeof(double));
     memcpy(ws->qd, ws->qd0, (size_t)nq * sizeof(double));
+    if (ws->ct) {
+        memcpy(ws->s, ws->ct->s0, (size_t)ws->model->n_s * sizeof(double));
+        memcpy(ws->sd, ws->ct->sd0, (size_t)ws->model->n_s * sizeof(double));
+        ws->cops->fill(ws->ct, -1, ws->s, ws->u);
+    }
     return st;
 }
 

@@ -11,7 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_contact.h"
 #include "rs_ws_impl.h"
+
+/* Contact support, referenced weakly so that contact-free programs link with
+ * the core files only (see rs_contact.h). */
+#if defined(__GNUC__)
+extern const rs_contact_ops rs_contact_ops_impl __attribute__((weak));
+#else
+extern const rs_contact_ops rs_contact_ops_impl;
+#endif
 
 static void *default_alloc(void *ctx, size_t size)
 {
@@ -51,6 +60,10 @@ void rs_options_default(rs_options *o)
     o->rcond_min = 1e-14;
     o->rcond_drop = 1e-3;
     o->check_finite = 1;
+    o->contact_E = 2.1e11;
+    o->contact_nu = 0.28;
+    o->contact_vmin = 0.01;
+    o->contact_tol = 1e-9;
 }
 
 int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
@@ -85,9 +98,12 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     int st = rs_model_validate(m, err, errlen);
     if (st)
         return st;
-    if (m->n_s > 0)
+    /* Auxiliary coordinates are integrated only as the 4 contact
+     * coordinates of each wheel-rail contact (rs_contact.h). */
+    if (m->n_s > 0 && (m->n_contact == 0 || m->n_s != 4 * m->n_contact))
         return set_err(err, errlen, RS_E_UNSUPPORTED,
-                       "rs_ws_create: auxiliary coordinates (contact) are not integrated yet");
+                       "rs_ws_create: auxiliary coordinates other than the 4 of each "
+                       "wheel-rail contact are not integrated");
     rs_options o;
     if (opt)
         o = *opt;
@@ -99,6 +115,13 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         return set_err(err, errlen, RS_E_ARG,
                        "rs_ws_create: bad options (need dt > 0, proj_tol > 0, "
                        "proj_maxiter >= 0, a known method)");
+    if (m->n_contact > 0 &&
+        (o.method != RS_IMEX_EULER || !(o.contact_E > 0) || !(o.contact_nu >= 0) ||
+         !(o.contact_nu < 0.5) || !(o.contact_vmin > 0) || !(o.contact_tol > 0)))
+        return set_err(err, errlen, RS_E_ARG,
+                       "rs_ws_create: a model with wheel-rail contact needs method "
+                       "RS_IMEX_EULER, contact_E > 0, contact_nu in [0, 0.5), "
+                       "contact_vmin > 0 and contact_tol > 0");
     if (!o.allocator.alloc || !o.allocator.release) {
         o.allocator.alloc = default_alloc;
         o.allocator.release = default_release;
@@ -158,8 +181,26 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     ws->in[RS_IN_U] = m->n_u ? ws->u : ws->dummy;
     ws->in[RS_IN_K] = m->n_k ? ws->k : ws->dummy;
 
-    char kerr[200] = "";
-    st = rs_kmat_build(&ws->K, m, a, kerr, sizeof kerr);
+    char kerr[600] = "";
+    if (m->n_contact > 0) {
+        const rs_contact_ops *ops = &rs_contact_ops_impl;
+        if (!ops) {
+            rs_ws_free(&ws);
+            return set_err(err, errlen, RS_E_UNSUPPORTED,
+                           "rs_ws_create: the model has wheel-rail contacts but the contact "
+                           "support is not linked in: add runtime/rs_contact.c, "
+                           "rs_contact_step.c, rs_profile.c, rs_spline.c, rs_track*.c, "
+                           "rs_hertz.c and rs_kalker.c, or call rs_contact_link()");
+        }
+        ws->cops = ops;
+        if ((st = ops->create(m, &o, a, &ws->ct, kerr, sizeof kerr))) {
+            set_err(err, errlen, st, kerr);
+            rs_ws_free(&ws);
+            return st;
+        }
+    }
+    /* with contact, A = M + Δt C^K_qq: C^K's pattern joins M's */
+    st = rs_kmat_build(&ws->K, m, ws->ct ? &ws->ct->ck : NULL, a, kerr, sizeof kerr);
     if (st) {
         set_err(err, errlen, st, kerr);
         rs_ws_free(&ws);
@@ -178,6 +219,8 @@ void rs_ws_free(rs_ws **wsp)
     rs_kfac_free(&ws->K, &ws->fac_dyn);
     rs_kfac_free(&ws->K, &ws->fac_proj);
     rs_kmat_free(&ws->K, &a);
+    if (ws->cops)
+        ws->cops->release(&ws->ct, &a);
     rs_release(&a, ws->block);
     ws->magic = 0;
     rs_release(&a, ws);

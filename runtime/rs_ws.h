@@ -62,6 +62,17 @@ typedef struct rs_options {
     rs_allocator allocator;   /* alloc == NULL: calloc/free                 */
     rs_input_fn input;    /* NULL: inputs stay as set by the caller          */
     void *input_ctx;
+    /* Wheel-rail contact (models with n_contact > 0 only; rs_contact.h). */
+    const char *contact_dir;  /* folder the table's profile/track file names
+                                 are relative to; NULL or "": the working
+                                 directory                                   */
+    double contact_E;     /* Young's modulus of wheel and rail [Pa], 2.1e11  */
+    double contact_nu;    /* Poisson ratio, in [0, 0.5), default 0.28        */
+    double contact_vmin;  /* standstill regularization of the creepage
+                             reference speed: V_eff = sqrt(V² + vmin²) [m/s],
+                             default 0.01                                    */
+    double contact_tol;   /* max |φ^d| of the contact-point Newton, default
+                             1e-9 (m for rows 1-2, dimensionless for 3-4)   */
 } rs_options;
 
 typedef struct rs_stats {
@@ -76,6 +87,9 @@ typedef struct rs_stats {
     double rcond_last;     /* KLU's crude reciprocal condition, last factor */
     double pos_residual;   /* max |φ| after the last step                   */
     double vel_residual;   /* max |φ_q q̇ − β| after the last step           */
+    long contact_iters;    /* Newton iterations on φ^d for s, total (contact) */
+    int contact_iters_last;/* ... in the last step                          */
+    int contact_iters_max; /* ... most in one step                          */
 } rs_stats;
 
 /* Fills *opt with the defaults above. */

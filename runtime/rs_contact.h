@@ -1,0 +1,132 @@
+/*
+ * rs_contact.h — runtime state of the wheel-rail contacts of one workspace
+ * (DESIGN.md "Wheel-rail contact" and "Integration"; the contract with the
+ * generated functions is docs/contact_element.md; the algorithm is in
+ * docs/runtime.md "Wheel-rail contact").
+ *
+ * Created by rs_ws_create when the model has n_contact > 0: it loads the
+ * profiles and tracks the contact table names (a file named by several
+ * contacts is loaded once), keeps one segment hint per spline, fills the five
+ * coefficient input slots of each spline from the segment holding the
+ * current value of the selecting s coordinate, and holds the scratch of the
+ * contact-point Newton and of the creep matrix C^K_qq = D blockdiag(C_i/V_i) N
+ * (D = ∂δ/∂f, N = ∂ν/∂q̇), whose structural pattern is computed once here.
+ * Nothing here allocates after rs_contact_create.
+ */
+#ifndef RS_CONTACT_H
+#define RS_CONTACT_H
+
+#include <stddef.h>
+
+#include "rs_model.h"
+#include "rs_profile.h"
+#include "rs_track.h"
+#include "rs_ws.h"
+
+typedef struct rs_contact_ws {
+    int nc, nq;
+    const rs_model *model;
+    /* splines: sp[6 i + k] (NULL: file "" — the default straight level track,
+     * cylindrical wheel, flat rail are written instead) and their hints */
+    const rs_spline **sp;
+    int *hint;
+    rs_profile *prof;  int n_prof;   /* owned, loaded once per file name */
+    rs_track *trk;     int n_trk;
+
+    /* outputs of the contact functions */
+    double *phid, *phids, *phidq, *betad;       /* 4nc, 16nc, nnz, 4nc  */
+    double *nu, *V, *radii, *Dv, *Nv;           /* creep outputs        */
+    double *Cb;        /* 9 nc: C_i / V_eff,i (row-major 3×3 per contact) */
+    double *nu_t;      /* 3 nc: ν − N q̇, then Cb ν_t                     */
+    double *a, *b;     /* nc: Hertz semi-axes of the last creep update    */
+    double *f;         /* 3 nc: creep forces of the last step (on wheel)  */
+
+    /* C^K_qq pattern (n_q × n_q CSC) and values */
+    rs_pattern ck;
+    int *ck_colptr, *ck_rowind;
+    double *CKv;
+    int *pos;          /* n_q scratch: row -> position in a CK column     */
+    double *s0, *sd0;  /* n_s: s, ṡ at step start (restored on failure)   */
+} rs_contact_ws;
+
+/* Loads the files and sizes everything for model m (n_contact > 0).  Paths in
+ * the table are relative to opt->contact_dir (NULL/"": working directory).
+ * Returns RS_OK or an error with a message naming the contact and the file. */
+int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
+                      rs_contact_ws **out, char *err, size_t errlen);
+void rs_contact_free(rs_contact_ws **c, const rs_allocator *a);
+
+/* Fills the 5 coefficient u slots of every spline of contact i (or of all
+ * contacts when i < 0) from the segment holding s[s_slot], starting from the
+ * hint. */
+void rs_contact_fill(rs_contact_ws *c, int i, const double *s, double *u);
+
+/* Solves the 4×4 system A x = b in place (A row-major, destroyed; b becomes
+ * x) by LU with partial pivoting.  Returns 0, or -1 if a pivot is below
+ * 1e-300 or not finite. */
+int rs_contact_solve4(double A[16], double b[4]);
+
+/* Creep matrix of one contact over the regularized reference speed:
+ *   N_h = max(N, 0); Hertz ellipse from the radii (R_x^w, R_y^w, ∞, R_y^r)
+ *   and N_h; Kalker's C(a/b, ν) → Cm (rs_kalker_creep_matrix);
+ *   Cb = Cm / V_eff, V_eff = sqrt(V² + vmin²).
+ * N_h = 0 gives a = b = 0 and Cb = 0.  Returns 0, or a negative rs_hertz /
+ * rs_kalker code. */
+int rs_contact_creep_block(double N, const double radii[3], double V, double E, double nu,
+                           double vmin, double Cb[9], double *a, double *b);
+
+/* C^K values (in the order of c->ck) from c->Dv, c->Cb, c->Nv. */
+void rs_contact_ck_values(rs_contact_ws *c);
+
+/* Builds the structural pattern of D blockdiag(3×3) N from the CSC patterns
+ * D (n × 3nc) and N (3nc × n) into colptr (n+1) / rowind (*nnz entries, at
+ * most cap); mark: n ints of scratch.  Returns 0, or -1 if cap is too small
+ * (rowind may then be NULL to only count into *nnz). */
+int rs_contact_ck_pattern(const rs_pattern *D, const rs_pattern *N, int *colptr, int *rowind,
+                          int cap, int *nnz, int *mark);
+
+/* ---- used by the step (rs_contact_step.c; ws internals) ---------------- */
+struct rs_ws;
+
+/* Newton on φ^d(q, s) = 0 for s at (t, ws->q): per contact
+ * φ^d_s,i Δs_i = −φ^d_i, splines refilled after each update, at most
+ * proj_maxiter iterations to contact_tol; counts in rs_stats.contact_iters. */
+int rs_contact_solve_s(struct rs_ws *ws, double t);
+
+/* ṡ from φ^d_s ṡ = β^d − φ^d_q q̇ at (t, ws->q, ws->qd). */
+int rs_contact_solve_sd(struct rs_ws *ws, double t);
+
+/* At the bound state: evaluates the creep function, the creep blocks from
+ * the normal forces N_i = −λ[phi_row] of the last solve, the C^K_qq values
+ * and Cb ν_t (ν_t = ν − N q̇, nonzero for prescribed motion) into nu_t. */
+int rs_contact_creep(struct rs_ws *ws);
+
+/* After a solve: RS_E_LIFTOFF naming the contact, the time and the position
+ * if some N_i = −λ[phi_row] < 0.  Also stores f_i = −Cb_i (N_i q̇ + ν_t,i)
+ * (the creep force the step applied) into c->f and the force input slots. */
+int rs_contact_after_solve(struct rs_ws *ws, const double *qd_new);
+
+/* The entry points the workspace calls, as one table.  rs_ws.c refers to it
+ * WEAKLY (GCC/Clang): a program for models without contact links with the
+ * core files alone (rs_ws, rs_step, rs_eval, rs_klu, rs_model, rs_status —
+ * the embedded build's list), and rs_ws_create then refuses a contact model
+ * with RS_E_UNSUPPORTED naming the files to add.  From a static library the
+ * table is linked in when the program references any rs_contact_* function
+ * (or rs_contact_link()).  Other compilers: a strong reference. */
+typedef struct rs_contact_ops {
+    int (*create)(const rs_model *, const rs_options *, const rs_allocator *, rs_contact_ws **,
+                  char *, size_t);
+    void (*release)(rs_contact_ws **, const rs_allocator *);
+    void (*fill)(rs_contact_ws *, int, const double *, double *);
+    int (*solve_s)(struct rs_ws *, double);
+    int (*solve_sd)(struct rs_ws *, double);
+    int (*creep)(struct rs_ws *);
+    int (*after_solve)(struct rs_ws *, const double *);
+} rs_contact_ops;
+
+/* Call once anywhere in a program that runs contact models from
+ * librailsym_rt.a without calling other rs_contact_* functions: it makes
+ * the linker take the contact support from the archive. */
+void rs_contact_link(void);
+
+#endif /* RS_CONTACT_H */

@@ -1,0 +1,200 @@
+/*
+ * rs_contact_step.c — the contact parts of the IMEX step (docs/runtime.md
+ * "Wheel-rail contact"): contact-point Newton on φ^d for s, the ṡ velocity
+ * equation, the creep matrix from Hertz + Kalker, and the lift-off check.
+ * No allocation; loops bounded by n_contact, n_q and proj_maxiter.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "rs_contact.h"
+#include "rs_ws_impl.h"
+
+#define RS_CONTACT_MAX_DU 0.002   /* m: largest u_w, u_r change per Newton iteration */
+#define RS_CONTACT_MAX_DTH 0.02   /* rad: largest θ_w change per iteration          */
+#define RS_CONTACT_INIT_ITER 200  /* Newton iterations allowed at initialization    */
+
+/* Calls a contact function with up to 5 outputs. */
+static int call(rs_ws *ws, int id, double *o0, double *o1, double *o2, double *o3, double *o4)
+{
+    const rs_func *f = &ws->model->fn[id];
+    double *out[RS_FN_MAX_OUT] = {o0, o1, o2, o3, o4};
+    if (!f->fn)
+        return rs_ws_fail(ws, RS_E_MODEL, "model '%s' lacks contact function %d",
+                          ws->model->name, id);
+    int r = f->fn(ws->in, out);
+    if (r != RS_ABI_OK)
+        return rs_ws_fail(ws, RS_E_MODELFN, "contact function %d returned %d", id, r);
+    return RS_OK;
+}
+
+int rs_contact_solve_s(rs_ws *ws, double t)
+{
+    rs_contact_ws *c = ws->ct;
+    const rs_model *m = ws->model;
+    int it = 0, st;
+    double r;
+    rs_ws_bind(ws, t, ws->q, ws->qd);
+    rs_contact_fill(c, -1, ws->s, ws->u);
+    for (;;) {
+        if ((st = call(ws, RS_FN_PHI_D, c->phid, NULL, NULL, NULL, NULL)))
+            return st;
+        int worst = 0;
+        r = 0;
+        for (int k = 0; k < 4 * c->nc; k++)
+            if (!(fabs(c->phid[k]) <= r)) { /* NaN counts as worst */
+                r = fabs(c->phid[k]);
+                worst = k;
+            }
+        if (r <= ws->opt.contact_tol)
+            break;
+        /* at initialization s may start far off (e.g. all 0): more room */
+        const int limit = ws->in_init ? RS_CONTACT_INIT_ITER : ws->opt.proj_maxiter;
+        if (it >= limit || !isfinite(r))
+            return rs_ws_fail(ws, RS_E_NOCONV,
+                              "contact '%s': contact-point Newton on phi_d: |phi_d[%d]| = %.3g "
+                              "exceeds %.3g after %d iteration(s) (s_r = %.9g m, u_w = %.6g m, "
+                              "u_r = %.6g m)",
+                              m->contacts[worst / 4].name, worst % 4, r, ws->opt.contact_tol, it,
+                              ws->s[m->contacts[worst / 4].s_slot[2]],
+                              ws->s[m->contacts[worst / 4].s_slot[1]],
+                              ws->s[m->contacts[worst / 4].s_slot[3]]);
+        if ((st = call(ws, RS_FN_PHI_D_S, c->phids, NULL, NULL, NULL, NULL)))
+            return st;
+        for (int i = 0; i < c->nc; i++) {
+            const rs_contact *ct = &m->contacts[i];
+            double b[4];
+            for (int k = 0; k < 4; k++)
+                b[k] = -c->phid[4 * i + k];
+            if (rs_contact_solve4(c->phids + 16 * i, b))
+                return rs_ws_fail(ws, RS_E_SINGULAR,
+                                  "contact '%s': the 4x4 block phi_d_s is singular at s_r = "
+                                  "%.9g m (wheel and rail surfaces parallel nowhere?)",
+                                  ct->name, ws->s[ct->s_slot[2]]);
+            /* Damped Newton: far from the solution (a start from s = 0, a
+             * jump of the state) the profiles' curvature changes (flange,
+             * rail-head arcs) can throw a full step far outside the profile
+             * tables, where the extrapolated cubics diverge.  Scale the step
+             * so no profile coordinate moves more than RS_CONTACT_MAX_DU and
+             * θ_w no more than RS_CONTACT_MAX_DTH per iteration; s_r is free
+             * (the track is smooth and the wheel may be far along it). */
+            double scale = 1;
+            if (fabs(b[1]) * scale > RS_CONTACT_MAX_DU)
+                scale = RS_CONTACT_MAX_DU / fabs(b[1]);
+            if (fabs(b[3]) * scale > RS_CONTACT_MAX_DU)
+                scale = RS_CONTACT_MAX_DU / fabs(b[3]);
+            if (fabs(b[0]) * scale > RS_CONTACT_MAX_DTH)
+                scale = RS_CONTACT_MAX_DTH / fabs(b[0]);
+            for (int k = 0; k < 4; k++)
+                ws->s[ct->s_slot[k]] += scale * b[k];
+        }
+        rs_contact_fill(c, -1, ws->s, ws->u); /* segments may have changed */
+        it++;
+    }
+    ws->stats.contact_iters += it;
+    ws->stats.contact_iters_last = it;
+    if (it > ws->stats.contact_iters_max)
+        ws->stats.contact_iters_max = it;
+    return RS_OK;
+}
+
+int rs_contact_solve_sd(rs_ws *ws, double t)
+{
+    rs_contact_ws *c = ws->ct;
+    const rs_model *m = ws->model;
+    const rs_pattern *P = &m->phi_d_q_pattern;
+    int st;
+    rs_ws_bind(ws, t, ws->q, ws->qd);
+    if ((st = call(ws, RS_FN_PHI_D_S, c->phids, NULL, NULL, NULL, NULL)) ||
+        (st = call(ws, RS_FN_PHI_D_Q, c->phidq, NULL, NULL, NULL, NULL)) ||
+        (st = call(ws, RS_FN_BETA_D, c->betad, NULL, NULL, NULL, NULL)))
+        return st;
+    for (int j = 0; j < m->n_q; j++) /* β^d − φ^d_q q̇ */
+        for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
+            c->betad[P->rowind[k]] -= c->phidq[k] * ws->qd[j];
+    for (int i = 0; i < c->nc; i++) {
+        const rs_contact *ct = &m->contacts[i];
+        double *b = c->betad + 4 * i;
+        if (rs_contact_solve4(c->phids + 16 * i, b))
+            return rs_ws_fail(ws, RS_E_SINGULAR,
+                              "contact '%s': the 4x4 block phi_d_s is singular at s_r = %.9g m",
+                              ct->name, ws->s[ct->s_slot[2]]);
+        for (int k = 0; k < 4; k++)
+            ws->sd[ct->s_slot[k]] = b[k];
+    }
+    return RS_OK;
+}
+
+int rs_contact_creep(rs_ws *ws)
+{
+    rs_contact_ws *c = ws->ct;
+    const rs_model *m = ws->model;
+    const rs_pattern *Np = &m->dnu_dqd_pattern;
+    int st;
+    if ((st = call(ws, RS_FN_CREEP, c->nu, c->V, c->radii, c->Dv, c->Nv)))
+        return st;
+    if (ws->opt.check_finite &&
+        ((st = rs_ws_check_finite(ws, c->nu, 3 * c->nc, "creepage numerator nu", NULL)) ||
+         (st = rs_ws_check_finite(ws, c->V, c->nc, "reference speed V", NULL))))
+        return st;
+    for (int i = 0; i < c->nc; i++) {
+        const rs_contact *ct = &m->contacts[i];
+        const double N = -ws->lambda[ct->phi_row]; /* previous solve */
+        int r = rs_contact_creep_block(N, c->radii + 3 * i, c->V[i], ws->opt.contact_E,
+                                       ws->opt.contact_nu, ws->opt.contact_vmin, c->Cb + 9 * i,
+                                       &c->a[i], &c->b[i]);
+        if (r)
+            return rs_ws_fail(ws, RS_E_NONFINITE,
+                              "contact '%s': Hertz/Kalker failed (code %d) for N = %.6g N, "
+                              "radii %.6g, %.6g, %.6g m at s_r = %.9g m (conformal or saddle "
+                              "contact?)",
+                              ct->name, r, N, c->radii[3 * i], c->radii[3 * i + 1],
+                              c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
+    }
+    rs_contact_ck_values(c);
+    /* ν_t = ν − N q̇, then Cb ν_t (explicit part, docs/contact_element.md §4) */
+    const double *qd = ws->in[RS_IN_QD];
+    for (int j = 0; j < m->n_q; j++)
+        for (int k = Np->colptr[j]; k < Np->colptr[j + 1]; k++)
+            c->nu[Np->rowind[k]] -= c->Nv[k] * qd[j];
+    for (int i = 0; i < c->nc; i++)
+        for (int k = 0; k < 3; k++) {
+            const double *row = c->Cb + 9 * i + 3 * k;
+            c->nu_t[3 * i + k] =
+                row[0] * c->nu[3 * i] + row[1] * c->nu[3 * i + 1] + row[2] * c->nu[3 * i + 2];
+        }
+    return RS_OK;
+}
+
+int rs_contact_after_solve(rs_ws *ws, const double *qd_new)
+{
+    rs_contact_ws *c = ws->ct;
+    const rs_model *m = ws->model;
+    const rs_pattern *Np = &m->dnu_dqd_pattern;
+    for (int i = 0; i < c->nc; i++) {
+        const rs_contact *ct = &m->contacts[i];
+        const double N = -ws->lambda[ct->phi_row];
+        if (N < 0)
+            return rs_ws_fail(ws, RS_E_LIFTOFF,
+                              "contact '%s' (wheel of body '%s') lifts off: normal force "
+                              "N = %.6g N < 0 at s_r = %.9g m along the track (u_w = %.6g m, "
+                              "u_r = %.6g m); the single-point bilateral contact cannot "
+                              "represent it",
+                              ct->name, ct->wheel_body, N, ws->s[ct->s_slot[2]],
+                              ws->s[ct->s_slot[1]], ws->s[ct->s_slot[3]]);
+    }
+    /* f = −Cb (N q̇_new + ν_t): the creep force the implicit step applied */
+    for (int k = 0; k < 3 * c->nc; k++)
+        c->nu[k] = 0;
+    for (int j = 0; j < m->n_q; j++)
+        for (int k = Np->colptr[j]; k < Np->colptr[j + 1]; k++)
+            c->nu[Np->rowind[k]] += c->Nv[k] * qd_new[j];
+    for (int i = 0; i < c->nc; i++)
+        for (int k = 0; k < 3; k++) {
+            const double *row = c->Cb + 9 * i + 3 * k;
+            c->f[3 * i + k] = -(row[0] * c->nu[3 * i] + row[1] * c->nu[3 * i + 1] +
+                                row[2] * c->nu[3 * i + 2]) - c->nu_t[3 * i + k];
+            ws->u[m->contacts[i].force_slot[k]] = c->f[3 * i + k];
+        }
+    return RS_OK;
+}
