@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_contact.h"
 #include "rs_runtime.h"
 #include "rs_scenario.h"
 
@@ -25,7 +26,7 @@
 
 static const char *const examples[] = {"pendulum",   "double_pendulum",   "spinning_top",
                                        "four_bar",   "free_body",         "coupled_pendulums",
-                                       "torque_free_body"};
+                                       "torque_free_body", "wheelset", "wheelset_cone"};
 
 static const struct way {
     rs_loader kind;
@@ -116,6 +117,7 @@ static int bench(const char *name, const rs_model *m, const char *suffix)
 
 int main(void)
 {
+    rs_contact_link();   /* the wheelset models need the contact support of librailsym_rt.a */
     int bad = 0;
     const double start = now_us();
     for (size_t e = 0; e < sizeof examples / sizeof examples[0]; e++)
