@@ -165,7 +165,9 @@ START_TEST(contact_table_slots_are_the_symbols) {
         const ContactTableEntry &c = table[i];
         ck_assert_str_eq(c.wheel_body.c_str(), "wheelset");
         ck_assert_int_eq(c.phi_row, (int)i);
-        ck_assert_str_eq(sys->constraints()[c.phi_row].name.c_str(), (c.name + ".phi_n").c_str());
+        // Named locals: ck_assert_str_eq keeps the pointers beyond the full expression.
+        const std::string phi_name = sys->constraints()[c.phi_row].name, want_phi = c.name + ".phi_n";
+        ck_assert_str_eq(phi_name.c_str(), want_phi.c_str());
         for (int k = 0; k < 4; ++k) ck_assert_int_eq(c.s_slot[k], slot(c.name + "." + aux[k], SymKind::Aux));
         for (int sp = 0; sp < 6; ++sp) {
             ck_assert_str_eq(c.spline[sp].role.c_str(), role[sp]);
