@@ -93,6 +93,17 @@ struct rs_ws;
  * proj_maxiter iterations to contact_tol; counts in rs_stats.contact_iters. */
 int rs_contact_solve_s(struct rs_ws *ws, double t);
 
+/* Global search for contact i's point at the bound (t, q) when Newton
+ * failed (rs_contact_search.c): follows rows 0–2 of φ^d over a grid of u_w
+ * spanning the wheel table, brackets the sign changes of row 3, polishes
+ * each with Newton and keeps the root of smallest gap φ^n.  Returns 0 with
+ * s set to it, or -1 with s unchanged.  Counts in rs_stats.contact_searches. */
+int rs_contact_search(struct rs_ws *ws, int i);
+
+/* The abscissa range [lo, hi] of spline k (RS_SPLINE_*) of contact i's
+ * table; 0 when it has none (default cylinder, flat rail). */
+int rs_contact_table_range(const rs_contact_ws *c, int i, int k, double *lo, double *hi);
+
 /* ṡ from φ^d_s ṡ = β^d − φ^d_q q̇ at (t, ws->q, ws->qd). */
 int rs_contact_solve_sd(struct rs_ws *ws, double t);
 

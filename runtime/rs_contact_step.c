@@ -32,7 +32,7 @@ int rs_contact_solve_s(rs_ws *ws, double t)
 {
     rs_contact_ws *c = ws->ct;
     const rs_model *m = ws->model;
-    int it = 0, st;
+    int it = 0, st, searched = 0, extra = 0;
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
     rs_contact_fill(c, -1, ws->s, ws->u);
@@ -46,10 +46,52 @@ int rs_contact_solve_s(rs_ws *ws, double t)
                 r = fabs(c->phid[k]);
                 worst = k;
             }
-        if (r <= ws->opt.contact_tol)
-            break;
+        if (r <= ws->opt.contact_tol) {
+            /* a root on the extrapolated end cubics is not a contact point */
+            int off = 0;
+            for (int i = 0; i < c->nc && !off; i++)
+                for (int k = 0; k < 2; k++) {
+                    double lo, hi;
+                    const double u = ws->s[m->contacts[i].s_slot[k ? 3 : 1]];
+                    if (rs_contact_table_range(c, i, k ? RS_SPLINE_RAIL : RS_SPLINE_WHEEL, &lo, &hi) &&
+                        (u < lo || u > hi)) {
+                        off = 1;
+                        worst = 4 * i + 1 + 2 * k;
+                        r = INFINITY;
+                    }
+                }
+            if (!off)
+                break;
+        }
         /* at initialization s may start far off (e.g. all 0): more room */
-        const int limit = ws->in_init ? RS_CONTACT_INIT_ITER : ws->opt.proj_maxiter;
+        const int limit = (ws->in_init ? RS_CONTACT_INIT_ITER : ws->opt.proj_maxiter) + extra;
+        if ((it >= limit || !isfinite(r)) && !searched) {
+            /* Newton lost its root (a contact-point jump, or a start far
+             * off): search each unconverged contact globally, once, then
+             * polish all with Newton again (rs_contact_search.c). */
+            searched = 1;
+            int found = 1;
+            for (int i = 0; i < c->nc; i++) {
+                double ri = 0;
+                for (int k = 0; k < 4; k++)
+                    if (!(fabs(c->phid[4 * i + k]) <= ri))
+                        ri = fabs(c->phid[4 * i + k]);
+                for (int k = 0; k < 2; k++) {
+                    double lo, hi;
+                    const double u = ws->s[m->contacts[i].s_slot[k ? 3 : 1]];
+                    if (rs_contact_table_range(c, i, k ? RS_SPLINE_RAIL : RS_SPLINE_WHEEL, &lo, &hi) &&
+                        (u < lo || u > hi))
+                        ri = INFINITY;
+                }
+                if (ri > ws->opt.contact_tol && rs_contact_search(ws, i) != 0)
+                    found = 0;
+            }
+            if (found) {
+                extra = it + ws->opt.proj_maxiter - limit + extra;
+                rs_contact_fill(c, -1, ws->s, ws->u);
+                continue;
+            }
+        }
         if (it >= limit || !isfinite(r))
             return rs_ws_fail(ws, RS_E_NOCONV,
                               "contact '%s': contact-point Newton on phi_d: |phi_d[%d]| = %.3g "

@@ -90,6 +90,8 @@ typedef struct rs_stats {
     long contact_iters;    /* Newton iterations on φ^d for s, total (contact) */
     int contact_iters_last;/* ... in the last step                          */
     int contact_iters_max; /* ... most in one step                          */
+    long contact_searches; /* global contact-point searches (Newton had lost
+                              its root: a contact-point jump)                */
 } rs_stats;
 
 /* Fills *opt with the defaults above. */

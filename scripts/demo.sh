@@ -7,8 +7,6 @@
 # root.  To extend the demo, add a step at the end of the list below: a step
 # is a title and a command; it runs with BUILD_DIR's railsym in $RAILSYM and
 # stops the demo if it fails.  Outputs belong under $BUILD/demo-out/.
-# (When the locomotive exists, its steps are: compile vehicles/…vdl, run a
-# scenario, plot the CSV.)
 set -euo pipefail
 
 if (( $# != 1 )); then
@@ -46,6 +44,8 @@ for prog in "$build"/demo/demo_*; do
 done
 
 step "compile, run and plot a shipped example" scripts/demo_example.sh "$build" "$OUT"
+
+step "the FEVE 3000 locomotive: compile, run, plot" scripts/demo_feve3000.sh "$build" "$OUT"
 
 echo
 echo "==> demo: done ($step_no steps; outputs in $OUT/)"

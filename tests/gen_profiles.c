@@ -10,6 +10,11 @@
  *   cone_1in40.prf   conical wheel, taper 1:40
  *   cone_1in20.prf   conical wheel, taper 1:20
  *   arc_r300.prf     circular-arc rail head, radius 300 mm
+ *   cone_1in13.prf   conical wheel, taper 1:13 (= 0.01/0.13: the FEVE 3000
+ *                    authors' analytical wheel, their v6/v72 models)
+ *   arc_r160.prf     circular-arc rail head, radius 160 mm (the same models)
+ *   feve_wheel.prf   FEVE 3000 metre-gauge wheel and rail, from the seed
+ *   feve_rail.prf    authors' piecewise cubics (gen_profiles_feve.c)
  *
  * Only + − × / and sqrt are used (all correctly rounded in IEEE 754; C11
  * compilers do not contract to FMA in ISO mode), so the files are the same
@@ -357,40 +362,50 @@ static int gen_cone(const char *dir, int k, char *err, size_t errlen)
     return close_out(f, bad, file, err, errlen);
 }
 
-static int gen_arc(const char *dir, char *err, size_t errlen)
+/* Circular-arc rail head of radius R mm over |y| <= 36 mm. */
+static int gen_arc(const char *dir, int R, char *err, size_t errlen)
 {
     double y[145], z[145];
-    const double R = 300.0;
     for (int i = 0; i < 145; i++) {
         y[i] = -36.0 + 0.5 * i;
-        z[i] = -y[i] * y[i] / (R + sqrt(R * R - y[i] * y[i]));   /* R − √(R² − y²) */
+        z[i] = -y[i] * y[i] / (R + sqrt((double)R * R - y[i] * y[i]));   /* R − √(R² − y²) */
     }
-    FILE *f = open_out(dir, "arc_r300.prf", err, errlen);
+    char file[64], name[64];
+    snprintf(file, sizeof file, "arc_r%d.prf", R);
+    snprintf(name, sizeof name, "arc_r%d", R);
+    FILE *f = open_out(dir, file, err, errlen);
     if (!f)
         return -1;
-    fprintf(f, "# Circular-arc rail head, radius 300 mm, top at the origin:\n"
+    fprintf(f, "# Circular-arc rail head, radius %d mm, top at the origin:\n"
                "# z = -(R - sqrt(R^2 - y^2)) (the parabola z = -y^2/(2R) is its\n"
-               "# small-slope approximation).  For analytic tests.\n");
-    int bad = write_header(f, GEN_NOTE, "arc_r300", "rail");
+               "# small-slope approximation).%s\n", R,
+            R == 160 ? "  The FEVE 3000 authors' analytical rail\n"
+                       "# head (their v6/v72 models, ../shared/reference/feve3000.md 3.4)."
+                     : "  For analytic tests.");
+    int bad = write_header(f, GEN_NOTE, name, "rail");
     bad |= write_points(f, y, z, 145);
-    return close_out(f, bad, "arc_r300.prf", err, errlen);
+    return close_out(f, bad, file, err, errlen);
 }
+
+#include "gen_profiles_feve.c"
 
 /* Write every shipped profile into dir.  0 on success, else -1 and err. */
 static int gen_profiles_all(const char *dir, char *err, size_t errlen)
 {
     if (gen_s1002(dir, err, errlen) || gen_rail60(dir, 40, err, errlen)
         || gen_rail60(dir, 20, err, errlen) || gen_cone(dir, 40, err, errlen)
-        || gen_cone(dir, 20, err, errlen) || gen_arc(dir, err, errlen))
+        || gen_cone(dir, 20, err, errlen) || gen_arc(dir, 300, err, errlen)
+        || gen_cone(dir, 13, err, errlen) || gen_arc(dir, 160, err, errlen)
+        || gen_feve(dir, err, errlen))
         return -1;
     return 0;
 }
 
 static const char *const gen_profiles_files[] = {
     "s1002.prf", "60e1_1in40.prf", "60e1_1in20.prf", "cone_1in40.prf", "cone_1in20.prf",
-    "arc_r300.prf",
+    "arc_r300.prf", "cone_1in13.prf", "arc_r160.prf", "feve_wheel.prf", "feve_rail.prf",
 };
-#define GEN_PROFILES_NFILES 6
+#define GEN_PROFILES_NFILES 10
 
 #ifndef GEN_PROFILES_NO_MAIN
 int main(int argc, char **argv)

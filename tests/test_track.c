@@ -228,9 +228,16 @@ START_TEST(reference_track_s_curve)
         rs_track_eval(&t, s, &hint, &p);
         ck_assert_double_eq_tol(p.curvature, 1.0 / R, 1e-6);
     }
-    /* irregularities: right rail A sin(2πs/10), left rail A cos */
+    /* irregularities: right rail A sin(2πs/10), left rail A cos, in full
+     * from s = 30 m (they fade in from s = 10 m; the taper also fades them
+     * out over the last 20 m), nothing before s = 10 m */
+    for (int i = 0; i < 200; i++) {
+        double s = t.s_begin + urand() * (10.0 - t.s_begin);
+        rs_track_exact_eval(&t, s, NULL, &ex);
+        ck_assert(ex.vertical == 0.0 && ex.cross_level == 0.0);
+    }
     for (int i = 0; i < 2000; i++) {
-        double s = t.s_begin + urand() * (t.s_end - t.s_begin);
+        double s = 30.0 + urand() * (t.s_end - 20.0 - 30.0);
         rs_track_eval(&t, s, &hint, &p);
         rs_track_exact_eval(&t, s, NULL, &ex);
         double zr = 0.010 * sin(2 * PI * s / 10.0), zl = 0.010 * cos(2 * PI * s / 10.0);
