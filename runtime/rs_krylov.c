@@ -1,0 +1,721 @@
+/*
+ * rs_krylov.c — see rs_krylov.h.
+ *
+ * Invariants:
+ *   - every vector is split into blocks; a thread writes only the blocks it
+ *     owns (team->list) and reads other blocks only after a barrier that
+ *     follows their last write;
+ *   - every scalar a decision depends on is a sum of per-block partials
+ *     added in block order by every thread, so all threads hold the same
+ *     bits and take the same branch;
+ *   - partial-sum arrays are used in rotation so that no array is written
+ *     while another thread may still be reading it (each is rewritten only
+ *     two or more barriers after it was read).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_krylov.h"
+
+/* ================================================================ barrier */
+
+int rs_barrier_init(rs_barrier *b, int n, int spin)
+{
+    memset(b, 0, sizeof *b);
+    b->n = n < 1 ? 1 : n;
+    b->spin = spin < 0 ? 0 : spin;
+    atomic_init(&b->count, 0);
+    atomic_init(&b->gen, 0u);
+    if (pthread_mutex_init(&b->mu, NULL) != 0)
+        return RS_E_NOMEM;
+    if (pthread_cond_init(&b->cv, NULL) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        return RS_E_NOMEM;
+    }
+    b->ok = 1;
+    return RS_OK;
+}
+
+void rs_barrier_destroy(rs_barrier *b)
+{
+    if (!b || !b->ok)
+        return;
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->mu);
+    b->ok = 0;
+}
+
+void rs_barrier_wait(rs_barrier *b)
+{
+    if (!b || b->n <= 1)
+        return;
+    /* The generation cannot change before this thread arrives, so reading
+     * it first is safe. */
+    const unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == b->n - 1) {
+        /* Last to arrive: reset, then open the next generation.  The mutex
+         * makes the wake-up race-free with threads about to sleep. */
+        atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+        pthread_mutex_lock(&b->mu);
+        atomic_store_explicit(&b->gen, g + 1u, memory_order_release);
+        pthread_cond_broadcast(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+        return;
+    }
+    for (int i = 0; i < b->spin; i++)
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
+            return;
+    pthread_mutex_lock(&b->mu);
+    while (atomic_load_explicit(&b->gen, memory_order_acquire) == g)
+        pthread_cond_wait(&b->cv, &b->mu);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* ================================================================ dense */
+
+int rs_dense_chol(double *A, int n, int *bad)
+{
+    for (int j = 0; j < n; j++) {
+        double d = A[j + j * n];
+        for (int k = 0; k < j; k++)
+            d -= A[j + k * n] * A[j + k * n];
+        if (!(d > 0.0)) {
+            if (bad)
+                *bad = j;
+            return RS_E_SINGULAR;
+        }
+        d = sqrt(d);
+        A[j + j * n] = d;
+        for (int i = j + 1; i < n; i++) {
+            double s = A[i + j * n];
+            for (int k = 0; k < j; k++)
+                s -= A[i + k * n] * A[j + k * n];
+            A[i + j * n] = s / d;
+        }
+    }
+    return RS_OK;
+}
+
+void rs_dense_chol_solve(const double *L, int n, double *b)
+{
+    for (int i = 0; i < n; i++) {          /* L y = b */
+        double s = b[i];
+        for (int k = 0; k < i; k++)
+            s -= L[i + k * n] * b[k];
+        b[i] = s / L[i + i * n];
+    }
+    for (int i = n - 1; i >= 0; i--) {     /* Lᵀ x = y */
+        double s = b[i];
+        for (int k = i + 1; k < n; k++)
+            s -= L[k + i * n] * b[k];
+        b[i] = s / L[i + i * n];
+    }
+}
+
+int rs_dense_lu(double *A, int n, int *piv, int *bad)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        double best = fabs(A[k + k * n]);
+        for (int i = k + 1; i < n; i++)
+            if (fabs(A[i + k * n]) > best) {
+                best = fabs(A[i + k * n]);
+                p = i;
+            }
+        piv[k] = p;
+        if (!(best > 0.0)) {
+            if (bad)
+                *bad = k;
+            return RS_E_SINGULAR;
+        }
+        if (p != k)
+            for (int j = 0; j < n; j++) {
+                const double t = A[k + j * n];
+                A[k + j * n] = A[p + j * n];
+                A[p + j * n] = t;
+            }
+        const double d = A[k + k * n];
+        for (int i = k + 1; i < n; i++)
+            A[i + k * n] /= d;
+        for (int j = k + 1; j < n; j++) {
+            const double akj = A[k + j * n];
+            if (akj != 0.0)
+                for (int i = k + 1; i < n; i++)
+                    A[i + j * n] -= A[i + k * n] * akj;
+        }
+    }
+    return RS_OK;
+}
+
+void rs_dense_lu_solve(const double *LU, int n, const int *piv, double *b)
+{
+    for (int k = 0; k < n; k++)
+        if (piv[k] != k) {
+            const double t = b[k];
+            b[k] = b[piv[k]];
+            b[piv[k]] = t;
+        }
+    for (int i = 0; i < n; i++) {          /* unit lower */
+        double s = b[i];
+        for (int k = 0; k < i; k++)
+            s -= LU[i + k * n] * b[k];
+        b[i] = s;
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        double s = b[i];
+        for (int k = i + 1; k < n; k++)
+            s -= LU[i + k * n] * b[k];
+        b[i] = s / LU[i + i * n];
+    }
+}
+
+/* ================================================================ memory */
+
+static void *xalloc(const rs_allocator *a, size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1;
+    if (size && n > (size_t)-1 / size)
+        return NULL;
+    if (a && a->alloc)
+        return a->alloc(a->ctx, n * size);
+    return calloc(n, size);
+}
+
+static void xfree(const rs_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a && a->alloc)
+        a->release(a->ctx, p);
+    else
+        free(p);
+}
+
+/* ================================================================ bsm */
+
+struct rs_bsm {
+    rs_allocator alloc;
+    int nb, np, n;
+    int *off;            /* nb + 1: first row of each block        */
+    int *doff;           /* nb + 1: first value of each D_b        */
+    int *poff;           /* np + 1: first value of each P_k        */
+    rs_bsm_piece_spec *ps;   /* np, ri/ci pointing into idx         */
+    int *idx;            /* row and column index lists of pieces   */
+    int *row_start;      /* nb + 1 */
+    int *row_piece;      /* np: pieces by row block, in k order     */
+    double *val;         /* diagonal blocks, then pieces           */
+};
+
+#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
+
+int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_piece_spec *pieces,
+                  const rs_allocator *alloc, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out || nb < 1 || !bsize || np < 0 || (np > 0 && !pieces)) {
+        ERR("rs_bsm_create: need nb >= 1 blocks with sizes and np >= 0 pieces");
+        return RS_E_ARG;
+    }
+    for (int b = 0; b < nb; b++)
+        if (bsize[b] < 1 || bsize[b] > 100000) {
+            ERR("rs_bsm_create: block %d has size %d (must be 1..100000)", b, bsize[b]);
+            return RS_E_ARG;
+        }
+    size_t nidx = 0;
+    for (int k = 0; k < np; k++) {
+        const rs_bsm_piece_spec *p = &pieces[k];
+        if (p->rb < 0 || p->rb >= nb || p->cb < 0 || p->cb >= nb || p->rb == p->cb) {
+            ERR("rs_bsm_create: piece %d joins blocks %d and %d (must be distinct, in 0..%d)", k, p->rb, p->cb,
+                nb - 1);
+            return RS_E_ARG;
+        }
+        if (p->nr < 1 || p->nc < 1 || !p->ri || !p->ci) {
+            ERR("rs_bsm_create: piece %d has no rows or columns", k);
+            return RS_E_ARG;
+        }
+        for (int i = 0; i < p->nr; i++)
+            if (p->ri[i] < 0 || p->ri[i] >= bsize[p->rb]) {
+                ERR("rs_bsm_create: piece %d: row %d is outside block %d (size %d)", k, p->ri[i], p->rb,
+                    bsize[p->rb]);
+                return RS_E_ARG;
+            }
+        for (int i = 0; i < p->nc; i++)
+            if (p->ci[i] < 0 || p->ci[i] >= bsize[p->cb]) {
+                ERR("rs_bsm_create: piece %d: column %d is outside block %d (size %d)", k, p->ci[i], p->cb,
+                    bsize[p->cb]);
+                return RS_E_ARG;
+            }
+        nidx += (size_t)p->nr + (size_t)p->nc;
+    }
+    rs_allocator a = {0};
+    if (alloc && alloc->alloc && alloc->release)
+        a = *alloc;
+    rs_bsm *A = xalloc(&a, 1, sizeof *A);
+    if (!A)
+        goto nomem;
+    A->alloc = a;
+    A->nb = nb;
+    A->np = np;
+    A->off = xalloc(&a, (size_t)nb + 1, sizeof(int));
+    A->doff = xalloc(&a, (size_t)nb + 1, sizeof(int));
+    A->poff = xalloc(&a, (size_t)np + 1, sizeof(int));
+    A->ps = xalloc(&a, (size_t)np, sizeof *A->ps);
+    A->idx = xalloc(&a, nidx, sizeof(int));
+    A->row_start = xalloc(&a, (size_t)nb + 1, sizeof(int));
+    A->row_piece = xalloc(&a, (size_t)np, sizeof(int));
+    if (!A->off || !A->doff || !A->poff || !A->ps || !A->idx || !A->row_start || !A->row_piece)
+        goto nomem;
+    size_t nval = 0;
+    for (int b = 0; b < nb; b++) {
+        A->off[b + 1] = A->off[b] + bsize[b];
+        A->doff[b] = (int)nval;
+        nval += (size_t)bsize[b] * (size_t)bsize[b];
+    }
+    A->doff[nb] = (int)nval;
+    A->n = A->off[nb];
+    size_t w = 0;
+    for (int k = 0; k < np; k++) {
+        A->ps[k] = pieces[k];
+        int *ri = A->idx + w, *ci = ri + pieces[k].nr;
+        memcpy(ri, pieces[k].ri, (size_t)pieces[k].nr * sizeof(int));
+        memcpy(ci, pieces[k].ci, (size_t)pieces[k].nc * sizeof(int));
+        A->ps[k].ri = ri;
+        A->ps[k].ci = ci;
+        w += (size_t)pieces[k].nr + (size_t)pieces[k].nc;
+        A->poff[k] = (int)nval;
+        nval += (size_t)pieces[k].nr * (size_t)pieces[k].nc;
+        A->row_start[pieces[k].rb + 1]++;
+    }
+    A->poff[np] = (int)nval;
+    if (nval > 0x7fffffff)
+        goto nomem;
+    for (int b = 0; b < nb; b++)
+        A->row_start[b + 1] += A->row_start[b];
+    for (int b = 0; b < nb; b++) {   /* pieces of each row in k order */
+        int r = A->row_start[b];
+        for (int k = 0; k < np; k++)
+            if (pieces[k].rb == b)
+                A->row_piece[r++] = k;
+    }
+    A->val = xalloc(&a, nval, sizeof(double));
+    if (!A->val)
+        goto nomem;
+    *out = A;
+    return RS_OK;
+nomem:
+    ERR("rs_bsm_create: out of memory (%d blocks, %d pieces)", nb, np);
+    rs_bsm_free(&A);
+    return RS_E_NOMEM;
+}
+
+void rs_bsm_free(rs_bsm **pA)
+{
+    if (!pA || !*pA)
+        return;
+    rs_bsm *A = *pA;
+    const rs_allocator a = A->alloc;
+    xfree(&a, A->off);
+    xfree(&a, A->doff);
+    xfree(&a, A->poff);
+    xfree(&a, A->ps);
+    xfree(&a, A->idx);
+    xfree(&a, A->row_start);
+    xfree(&a, A->row_piece);
+    xfree(&a, A->val);
+    xfree(&a, A);
+    *pA = NULL;
+}
+
+int rs_bsm_n(const rs_bsm *A) { return A->n; }
+int rs_bsm_nblocks(const rs_bsm *A) { return A->nb; }
+int rs_bsm_npieces(const rs_bsm *A) { return A->np; }
+int rs_bsm_bsize(const rs_bsm *A, int b) { return A->off[b + 1] - A->off[b]; }
+int rs_bsm_offset(const rs_bsm *A, int b) { return A->off[b]; }
+double *rs_bsm_diag(rs_bsm *A, int b) { return A->val + A->doff[b]; }
+const double *rs_bsm_diag_c(const rs_bsm *A, int b) { return A->val + A->doff[b]; }
+double *rs_bsm_piece(rs_bsm *A, int k) { return A->val + A->poff[k]; }
+const rs_bsm_piece_spec *rs_bsm_piece_spec_of(const rs_bsm *A, int k) { return &A->ps[k]; }
+
+void rs_bsm_mul_block(const rs_bsm *A, int b, const double *x, double *y)
+{
+    const int o = A->off[b], n = A->off[b + 1] - o;
+    const double *D = A->val + A->doff[b];
+    double *yb = y + o;
+    const double *xb = x + o;
+    for (int i = 0; i < n; i++)
+        yb[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+        const double xj = xb[j];
+        const double *Dj = D + (size_t)j * (size_t)n;
+        for (int i = 0; i < n; i++)
+            yb[i] += Dj[i] * xj;
+    }
+    for (int r = A->row_start[b]; r < A->row_start[b + 1]; r++) {
+        const int k = A->row_piece[r];
+        const rs_bsm_piece_spec *p = &A->ps[k];
+        const double *P = A->val + A->poff[k];
+        const double *xc = x + A->off[p->cb];
+        for (int c = 0; c < p->nc; c++) {
+            const double xv = xc[p->ci[c]];
+            const double *Pc = P + (size_t)c * (size_t)p->nr;
+            for (int i = 0; i < p->nr; i++)
+                yb[p->ri[i]] += Pc[i] * xv;
+        }
+    }
+}
+
+void rs_bsm_mul(const rs_bsm *A, const double *x, double *y)
+{
+    for (int b = 0; b < A->nb; b++)
+        rs_bsm_mul_block(A, b, x, y);
+}
+
+/* ================================================================ krylov */
+
+enum { NVEC = 8 };
+
+struct rs_krylov {
+    rs_allocator alloc;
+    rs_krylov_opts opts;
+    int nb, n;
+    const int *off;      /* the matrix's block offsets (borrowed shape) */
+    int *foff;           /* nb + 1: factor storage offsets */
+    double *fac;         /* factored diagonal blocks */
+    int *piv;            /* n: LU pivots, block b at off[b] */
+    unsigned char *chol; /* nb: 1 when block b holds a Cholesky factor */
+    double *vec;         /* NVEC vectors of n */
+    double *pa, *pb, *pc;   /* partial sums: nb, 3 nb, 3 nb */
+    int *ident;          /* nb: 0, 1, ..., nb-1 (the one-thread team's list) */
+};
+
+void rs_krylov_opts_default(rs_krylov_opts *o)
+{
+    o->method = RS_KRYLOV_AUTO;
+    o->tol = 1e-10;
+    o->maxiter = 200;
+}
+
+int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opts, const rs_allocator *alloc,
+                     char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !A) {
+        ERR("rs_krylov_create: no matrix");
+        return RS_E_ARG;
+    }
+    rs_krylov_opts o;
+    rs_krylov_opts_default(&o);
+    if (opts)
+        o = *opts;
+    if (!(o.tol > 0.0) || o.maxiter < 0 || (int)o.method < 0 || (int)o.method > RS_KRYLOV_BICGSTAB) {
+        ERR("rs_krylov_create: tolerance must be > 0 (got %g), maxiter >= 0 (got %d), method 0..2 (got %d)", o.tol,
+            o.maxiter, (int)o.method);
+        return RS_E_ARG;
+    }
+    rs_allocator a = {0};
+    if (alloc && alloc->alloc && alloc->release)
+        a = *alloc;
+    rs_krylov *kr = xalloc(&a, 1, sizeof *kr);
+    if (!kr)
+        goto nomem;
+    kr->alloc = a;
+    kr->opts = o;
+    kr->nb = A->nb;
+    kr->n = A->n;
+    kr->off = A->off;
+    kr->foff = xalloc(&a, (size_t)A->nb + 1, sizeof(int));
+    kr->fac = xalloc(&a, (size_t)A->doff[A->nb], sizeof(double));
+    kr->piv = xalloc(&a, (size_t)A->n, sizeof(int));
+    kr->chol = xalloc(&a, (size_t)A->nb, 1);
+    kr->vec = xalloc(&a, (size_t)NVEC * (size_t)A->n, sizeof(double));
+    kr->pa = xalloc(&a, (size_t)A->nb, sizeof(double));
+    kr->pb = xalloc(&a, 3 * (size_t)A->nb, sizeof(double));
+    kr->pc = xalloc(&a, 3 * (size_t)A->nb, sizeof(double));
+    kr->ident = xalloc(&a, (size_t)A->nb, sizeof(int));
+    if (!kr->foff || !kr->fac || !kr->piv || !kr->chol || !kr->vec || !kr->pa || !kr->pb || !kr->pc || !kr->ident)
+        goto nomem;
+    for (int b = 0; b < A->nb; b++)
+        kr->ident[b] = b;
+    memcpy(kr->foff, A->doff, ((size_t)A->nb + 1) * sizeof(int));
+    *out = kr;
+    return RS_OK;
+nomem:
+    ERR("rs_krylov_create: out of memory (order %d)", A->n);
+    rs_krylov_free(&kr);
+    return RS_E_NOMEM;
+}
+
+void rs_krylov_free(rs_krylov **pk)
+{
+    if (!pk || !*pk)
+        return;
+    rs_krylov *kr = *pk;
+    const rs_allocator a = kr->alloc;
+    xfree(&a, kr->foff);
+    xfree(&a, kr->fac);
+    xfree(&a, kr->piv);
+    xfree(&a, kr->chol);
+    xfree(&a, kr->vec);
+    xfree(&a, kr->pa);
+    xfree(&a, kr->pb);
+    xfree(&a, kr->pc);
+    xfree(&a, kr->ident);
+    xfree(&a, kr);
+    *pk = NULL;
+}
+
+void rs_krylov_set_opts(rs_krylov *kr, const rs_krylov_opts *opts)
+{
+    if (opts && opts->tol > 0.0 && opts->maxiter >= 0)
+        kr->opts = *opts;
+}
+
+int rs_krylov_factor_block(rs_krylov *kr, const rs_bsm *A, int b, int symmetric, int *bad_col)
+{
+    const int n = A->off[b + 1] - A->off[b];
+    double *F = kr->fac + kr->foff[b];
+    memcpy(F, A->val + A->doff[b], (size_t)n * (size_t)n * sizeof(double));
+    kr->chol[b] = symmetric ? 1 : 0;
+    if (symmetric)
+        return rs_dense_chol(F, n, bad_col);
+    return rs_dense_lu(F, n, kr->piv + A->off[b], bad_col);
+}
+
+/* v_b ← D_b⁻¹ v_b */
+static void prec_block(const rs_krylov *kr, int b, double *v)
+{
+    const int o = kr->off[b], n = kr->off[b + 1] - o;
+    const double *F = kr->fac + kr->foff[b];
+    if (kr->chol[b])
+        rs_dense_chol_solve(F, n, v + o);
+    else
+        rs_dense_lu_solve(F, n, kr->piv + o, v + o);
+}
+
+static double dot_block(const rs_krylov *kr, int b, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = kr->off[b]; i < kr->off[b + 1]; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+/* Σ_b p[b] in block order. */
+static double sum_parts(const double *p, int nb)
+{
+    double s = 0.0;
+    for (int b = 0; b < nb; b++)
+        s += p[b];
+    return s;
+}
+
+#define FOR_OWN(b)                                                                    \
+    for (int k_ = team->start[thread], b; k_ < team->start[thread + 1] && (b = team->list[k_], 1); k_++)
+
+static void sync(const rs_team *team)
+{
+    if (team->threads > 1)
+        rs_barrier_wait(team->bar);
+}
+
+static int finish(rs_krylov_result *res, int status, int it, double rr, double bb, int method)
+{
+    if (res) {
+        res->status = status;
+        res->iterations = it;
+        res->relres = bb > 0.0 ? sqrt(rr / bb) : 0.0;
+        res->method = method;
+    }
+    return status;
+}
+
+static int solve_cg(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, const rs_team *team, int thread,
+                    rs_krylov_result *res)
+{
+    const int nb = kr->nb, n = kr->n;
+    double *r = kr->vec, *z = r + n, *d = z + n, *q = d + n;
+    double *pa = kr->pa, *pc = kr->pc;
+    FOR_OWN(blk) {
+        const int o = kr->off[blk], m = kr->off[blk + 1] - o;
+        memcpy(x + o, b + o, (size_t)m * sizeof(double));
+        prec_block(kr, blk, x);
+    }
+    sync(team);
+    FOR_OWN(blk) {
+        const int o = kr->off[blk], m = kr->off[blk + 1] - o;
+        rs_bsm_mul_block(A, blk, x, r);
+        for (int i = o; i < o + m; i++) {
+            r[i] = b[i] - r[i];
+            z[i] = r[i];
+        }
+        prec_block(kr, blk, z);
+        pc[blk] = dot_block(kr, blk, r, z);
+        pc[nb + blk] = dot_block(kr, blk, r, r);
+        pc[2 * nb + blk] = dot_block(kr, blk, b, b);
+    }
+    sync(team);
+    double rho = sum_parts(pc, nb), rr = sum_parts(pc + nb, nb);
+    const double bb = sum_parts(pc + 2 * nb, nb);
+    const double tol2 = kr->opts.tol * kr->opts.tol * bb;
+    double rho_old = 1.0;
+    int it = 0;
+    for (;;) {
+        if (!isfinite(rr) || !isfinite(rho))
+            return finish(res, RS_E_NONFINITE, it, rr, bb, RS_KRYLOV_CG);
+        if (rr <= tol2)
+            return finish(res, RS_OK, it, rr, bb, RS_KRYLOV_CG);
+        if (it >= kr->opts.maxiter)
+            return finish(res, RS_E_NOCONV, it, rr, bb, RS_KRYLOV_CG);
+        const double gamma = it == 0 ? 0.0 : rho / rho_old;
+        FOR_OWN(blk) {
+            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++)
+                d[i] = z[i] + gamma * d[i];
+        }
+        sync(team);
+        FOR_OWN(blk) {
+            rs_bsm_mul_block(A, blk, d, q);
+            pa[blk] = dot_block(kr, blk, d, q);
+        }
+        sync(team);
+        const double dq = sum_parts(pa, nb);
+        if (!(dq > 0.0))   /* not positive definite (or NaN): CG cannot go on */
+            return finish(res, isfinite(dq) ? RS_E_SOLVER : RS_E_NONFINITE, it, rr, bb, RS_KRYLOV_CG);
+        const double alpha = rho / dq;
+        FOR_OWN(blk) {
+            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
+                x[i] += alpha * d[i];
+                r[i] -= alpha * q[i];
+                z[i] = r[i];
+            }
+            prec_block(kr, blk, z);
+            pc[blk] = dot_block(kr, blk, r, z);
+            pc[nb + blk] = dot_block(kr, blk, r, r);
+        }
+        sync(team);
+        rho_old = rho;
+        rho = sum_parts(pc, nb);
+        rr = sum_parts(pc + nb, nb);
+        it++;
+    }
+}
+
+static int solve_bicgstab(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, const rs_team *team,
+                          int thread, rs_krylov_result *res)
+{
+    const int nb = kr->nb, n = kr->n;
+    double *r = kr->vec, *rh = r + n, *p = rh + n, *v = p + n, *y = v + n, *s = y + n, *z = s + n, *t = z + n;
+    double *pa = kr->pa, *pb = kr->pb, *pc = kr->pc;
+    FOR_OWN(blk) {
+        const int o = kr->off[blk], m = kr->off[blk + 1] - o;
+        memcpy(x + o, b + o, (size_t)m * sizeof(double));
+        prec_block(kr, blk, x);
+    }
+    sync(team);
+    FOR_OWN(blk) {
+        const int o = kr->off[blk], m = kr->off[blk + 1] - o;
+        rs_bsm_mul_block(A, blk, x, r);
+        for (int i = o; i < o + m; i++) {
+            r[i] = b[i] - r[i];
+            rh[i] = r[i];
+            p[i] = 0.0;
+            v[i] = 0.0;
+        }
+        pc[blk] = dot_block(kr, blk, rh, r);
+        pc[nb + blk] = dot_block(kr, blk, r, r);
+        pc[2 * nb + blk] = dot_block(kr, blk, b, b);
+    }
+    sync(team);
+    double rho = sum_parts(pc, nb), rr = sum_parts(pc + nb, nb);
+    const double bb = sum_parts(pc + 2 * nb, nb);
+    const double tol2 = kr->opts.tol * kr->opts.tol * bb;
+    double rho_old = 1.0, alpha = 1.0, omega = 1.0;
+    int it = 0;
+    for (;;) {
+        if (!isfinite(rr) || !isfinite(rho))
+            return finish(res, RS_E_NONFINITE, it, rr, bb, RS_KRYLOV_BICGSTAB);
+        if (rr <= tol2)
+            return finish(res, RS_OK, it, rr, bb, RS_KRYLOV_BICGSTAB);
+        if (it >= kr->opts.maxiter)
+            return finish(res, RS_E_NOCONV, it, rr, bb, RS_KRYLOV_BICGSTAB);
+        if (rho == 0.0 || omega == 0.0)   /* breakdown */
+            return finish(res, RS_E_SOLVER, it, rr, bb, RS_KRYLOV_BICGSTAB);
+        const double beta = (rho / rho_old) * (alpha / omega);
+        FOR_OWN(blk) {
+            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
+                p[i] = r[i] + beta * (p[i] - omega * v[i]);
+                y[i] = p[i];
+            }
+            prec_block(kr, blk, y);
+        }
+        sync(team);
+        FOR_OWN(blk) {
+            rs_bsm_mul_block(A, blk, y, v);
+            pa[blk] = dot_block(kr, blk, rh, v);
+        }
+        sync(team);
+        const double rhv = sum_parts(pa, nb);
+        if (rhv == 0.0 || !isfinite(rhv))
+            return finish(res, isfinite(rhv) ? RS_E_SOLVER : RS_E_NONFINITE, it, rr, bb, RS_KRYLOV_BICGSTAB);
+        alpha = rho / rhv;
+        FOR_OWN(blk) {
+            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
+                s[i] = r[i] - alpha * v[i];
+                z[i] = s[i];
+            }
+            prec_block(kr, blk, z);
+        }
+        sync(team);
+        FOR_OWN(blk) {
+            rs_bsm_mul_block(A, blk, z, t);
+            pb[blk] = dot_block(kr, blk, t, s);
+            pb[nb + blk] = dot_block(kr, blk, t, t);
+        }
+        sync(team);
+        const double ts = sum_parts(pb, nb), tt = sum_parts(pb + nb, nb);
+        omega = tt > 0.0 ? ts / tt : 0.0;
+        FOR_OWN(blk) {
+            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
+                x[i] += alpha * y[i] + omega * z[i];
+                r[i] = s[i] - omega * t[i];
+            }
+            pc[blk] = dot_block(kr, blk, rh, r);
+            pc[nb + blk] = dot_block(kr, blk, r, r);
+        }
+        sync(team);
+        rho_old = rho;
+        rho = sum_parts(pc, nb);
+        rr = sum_parts(pc + nb, nb);
+        it++;
+    }
+}
+
+int rs_krylov_solve(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x, int symmetric,
+                    const rs_team *team, int thread, rs_krylov_result *res)
+{
+    int method = kr->opts.method;
+    if (method == RS_KRYLOV_AUTO)
+        method = symmetric ? RS_KRYLOV_CG : RS_KRYLOV_BICGSTAB;
+    if (method == RS_KRYLOV_CG)
+        return solve_cg(kr, A, rhs, x, team, thread, res);
+    return solve_bicgstab(kr, A, rhs, x, team, thread, res);
+}
+
+int rs_krylov_solve_serial(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x, int symmetric,
+                           rs_krylov_result *res)
+{
+    for (int b = 0; b < kr->nb; b++) {
+        const int st = rs_krylov_factor_block(kr, A, b, symmetric, NULL);
+        if (st != RS_OK)
+            return finish(res, st, 0, 0.0, 0.0, 0);
+    }
+    const int start[2] = {0, kr->nb};
+    const rs_team team = {1, NULL, start, kr->ident};
+    return rs_krylov_solve(kr, A, rhs, x, symmetric, &team, 0, res);
+}

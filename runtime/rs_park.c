@@ -1,0 +1,791 @@
+/*
+ * rs_park.c — see rs_park.h.
+ *
+ * Invariants:
+ *   - a block's arrays (state, history, predictor, M/F/K/C, right-hand
+ *     side, timing) are written only by the thread the plan gives that
+ *     block, a link's (port scratch, F/K/C, its two off-diagonal pieces)
+ *     only by its link's thread;
+ *   - a thread reads another block's predictor only in PS2, after the
+ *     barrier that ends PS1, and link outputs only in PS3, after the
+ *     barrier that ends PS2;
+ *   - M'_i and Q_i add the block's own terms first, then its links in link
+ *     order, whatever the plan: sums are the same bits for every plan and
+ *     thread count (and so are the Krylov reductions, rs_krylov.c);
+ *   - every decision that ends a section early (an error flag, a Krylov
+ *     failure) is taken by all threads from the same data after a barrier,
+ *     so no thread waits at a barrier the others have left.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rs_park.h"
+#include "rs_pool.h"
+
+enum { MODE_INIT, MODE_STEP };
+enum { SAMPLE_STEPS = 8 };
+
+/* What went wrong, for the message; key = phase × (nb + nl + 1) + index
+ * orders errors so the reported one does not depend on the plan. */
+enum { E_BLOCKFN = 1, E_LINKFN, E_NONFINITE, E_SINGULAR };
+
+typedef struct terr {
+    int key;            /* INT_MAX: none */
+    int kind, index, col, code;
+} terr;
+
+struct rs_park {
+    rs_allocator alloc;
+    rs_park_opts opt;
+    int nb, nl, n, symmetric;
+    rs_park_block_fn bfn;
+    rs_park_link_fn lfn;
+    void *ctx;
+    const char **bname, **lname;
+
+    int *off;           /* nb + 1: first coordinate of each block          */
+    int *moff;          /* nb + 1: first entry of each block's n×n matrices */
+    int *la, *lb, *lna, *lnb;
+    int *lpoff;         /* nl + 1: first port (of p = na + nb) of each link */
+    int *lports;        /* port local indices: a's then b's, per link      */
+    int *lmoff;         /* nl + 1: first entry of each link's p×p matrices */
+    int *bl_start, *bl_link, *bl_side;   /* links touching each block, link order */
+
+    double *M, *F, *K, *C;      /* block outputs (n×n, n, n×n, n×n)        */
+    double *lq, *lqd, *lF, *lK, *lC;   /* link port values and outputs      */
+    double *q, *qd, *qdd, *q1, *q2, *qd1, *qd2, *qp, *qdp, *qddp, *rhs, *x;
+
+    rs_bsm *A;
+    rs_krylov *kr;
+    rs_pool *pool;
+    rs_barrier bar;
+    int have_bar;
+
+    int *bstart, *blist, *bthread;   /* plan of blocks: threads + 1, nb, nb */
+    int *lstart, *llist, *lthread;   /* plan of links                       */
+    double *bcost, *lcost;           /* measured seconds, accumulated       */
+    long sampled;                    /* steps measured since the last plan  */
+    long clock_steps;                /* steps since create (sampling clock) */
+    int timing;                      /* measuring in this section           */
+
+    int mode, hist;
+    double t, t_base;
+    long k_steps;                    /* steps since t_base                  */
+    double cbeta, cbeta2, srhs, beta;
+
+    terr *terr;                      /* one per thread                      */
+    rs_krylov_result kres;
+    int kfail;
+    long iters_this_step;
+    rs_park_stats st;
+    char msg[512];
+};
+
+#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
+
+static void *xalloc(const rs_allocator *a, size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1;
+    if (size && n > (size_t)-1 / size)
+        return NULL;
+    return a->alloc ? a->alloc(a->ctx, n * size) : calloc(n, size);
+}
+
+static void xfree(const rs_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a->alloc)
+        a->release(a->ctx, p);
+    else
+        free(p);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void rs_park_opts_default(rs_park_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->h = 1e-3;
+    o->threads = 1;
+    rs_krylov_opts_default(&o->krylov);
+    o->corrections = 1;
+    o->rebalance = 200;
+    o->spin = 4000;
+    o->check_finite = 1;
+}
+
+/* ------------------------------------------------------------ plans */
+
+/* Greedy longest-first (rs_pool_plan), then each thread's share in index
+ * order (the order does not change results, only memory locality). */
+static void make_plan(rs_park *pk, int n, const double *cost, int *start, int *list, int *thread)
+{
+    const int T = pk->opt.threads;
+    if (n == 0) {
+        for (int t = 0; t <= T; t++)
+            start[t] = 0;
+        return;
+    }
+    rs_pool_plan(pk->pool, n, cost);
+    for (int i = 0; i < n; i++)
+        thread[i] = rs_pool_plan_thread(pk->pool, i);
+    start[0] = 0;
+    for (int t = 0; t < T; t++) {
+        int w = start[t];
+        for (int i = 0; i < n; i++)
+            if (thread[i] == t)
+                list[w++] = i;
+        start[t + 1] = w;
+    }
+}
+
+static void plan_all(rs_park *pk, int measured)
+{
+    if (!measured) {   /* static estimate: dense factor + products */
+        for (int b = 0; b < pk->nb; b++) {
+            const double m = pk->off[b + 1] - pk->off[b];
+            pk->bcost[b] = m * m * m / 3.0 + 4.0 * m * m + 10.0;
+        }
+        for (int l = 0; l < pk->nl; l++) {
+            const double p = pk->lpoff[l + 1] - pk->lpoff[l];
+            pk->lcost[l] = 3.0 * p * p + 10.0;
+        }
+    }
+    make_plan(pk, pk->nb, pk->bcost, pk->bstart, pk->blist, pk->bthread);
+    make_plan(pk, pk->nl, pk->lcost, pk->lstart, pk->llist, pk->lthread);
+    pk->st.plans++;
+    for (int b = 0; b < pk->nb; b++)
+        pk->bcost[b] = 0.0;
+    for (int l = 0; l < pk->nl; l++)
+        pk->lcost[l] = 0.0;
+    pk->sampled = 0;
+}
+
+void rs_park_replan(rs_park *pk) { plan_all(pk, pk->sampled > 0); }
+int rs_park_block_thread(const rs_park *pk, int b) { return b >= 0 && b < pk->nb ? pk->bthread[b] : -1; }
+int rs_park_link_thread(const rs_park *pk, int l) { return l >= 0 && l < pk->nl ? pk->lthread[l] : -1; }
+
+/* ------------------------------------------------------------ create */
+
+void rs_park_free(rs_park **ppk)
+{
+    if (!ppk || !*ppk)
+        return;
+    rs_park *pk = *ppk;
+    const rs_allocator a = pk->alloc;
+    rs_pool_free(&pk->pool);
+    if (pk->have_bar)
+        rs_barrier_destroy(&pk->bar);
+    rs_krylov_free(&pk->kr);
+    rs_bsm_free(&pk->A);
+    void *arrays[] = {pk->bname, pk->lname, pk->off, pk->moff, pk->la, pk->lb, pk->lna, pk->lnb, pk->lpoff,
+                      pk->lports, pk->lmoff, pk->bl_start, pk->bl_link, pk->bl_side, pk->M, pk->lq, pk->q,
+                      pk->bstart, pk->blist, pk->bthread, pk->lstart, pk->llist, pk->lthread, pk->bcost,
+                      pk->lcost, pk->terr};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        xfree(&a, arrays[i]);
+    xfree(&a, pk);
+    *ppk = NULL;
+}
+
+int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *opts, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !sys || sys->nb < 1 || !sys->blocks || !sys->block_fn || sys->nl < 0 ||
+        (sys->nl > 0 && (!sys->links || !sys->link_fn))) {
+        ERR("rs_park_create: the system needs nb >= 1 blocks, their function, and (with links) the links and "
+            "their function");
+        return RS_E_ARG;
+    }
+    rs_park_opts o;
+    rs_park_opts_default(&o);
+    if (opts)
+        o = *opts;
+    if (!(o.h > 0.0) || !isfinite(o.h) || o.threads < 1 || o.threads > 256 || o.corrections < 1 ||
+        o.corrections > 20 || o.rebalance < 0 || o.spin < 0 || !(o.krylov.tol > 0.0) || o.krylov.maxiter < 0) {
+        ERR("rs_park_create: options out of range: h > 0 (%g), threads 1..256 (%d), corrections 1..20 (%d), "
+            "rebalance >= 0 (%d), spin >= 0 (%d), Krylov tolerance > 0 (%g), maxiter >= 0 (%d)",
+            o.h, o.threads, o.corrections, o.rebalance, o.spin, o.krylov.tol, o.krylov.maxiter);
+        return RS_E_ARG;
+    }
+    if (!o.allocator.alloc || !o.allocator.release)
+        o.allocator = (rs_allocator){0};
+    const int nb = sys->nb, nl = sys->nl;
+    for (int b = 0; b < nb; b++)
+        if (sys->blocks[b].n < 1 || sys->blocks[b].n > 10000) {
+            ERR("rs_park_create: block %d ('%s') has %d coordinates (must be 1..10000)", b,
+                sys->blocks[b].name ? sys->blocks[b].name : "?", sys->blocks[b].n);
+            return RS_E_ARG;
+        }
+    for (int l = 0; l < nl; l++) {
+        const rs_park_link *L = &sys->links[l];
+        const char *ln = L->name ? L->name : "?";
+        if (L->a < 0 || L->a >= nb || L->b < 0 || L->b >= nb || L->a == L->b) {
+            ERR("rs_park_create: link %d ('%s') joins blocks %d and %d: they must be distinct, in 0..%d", l, ln,
+                L->a, L->b, nb - 1);
+            return RS_E_ARG;
+        }
+        const int na = sys->blocks[L->a].n, nbb = sys->blocks[L->b].n;
+        if (L->na < 1 || L->na > na || L->nb < 1 || L->nb > nbb || !L->ia || !L->ib) {
+            ERR("rs_park_create: link %d ('%s') needs 1..%d ports on block %d and 1..%d on block %d", l, ln, na,
+                L->a, nbb, L->b);
+            return RS_E_ARG;
+        }
+        for (int s = 0; s < 2; s++) {
+            const int *ix = s ? L->ib : L->ia, np = s ? L->nb : L->na, m = s ? nbb : na;
+            for (int i = 0; i < np; i++) {
+                if (ix[i] < 0 || ix[i] >= m) {
+                    ERR("rs_park_create: link %d ('%s'): port %d = %d is outside block %d (%d coordinates)", l, ln,
+                        i, ix[i], s ? L->b : L->a, m);
+                    return RS_E_ARG;
+                }
+                for (int j = 0; j < i; j++)
+                    if (ix[j] == ix[i]) {
+                        ERR("rs_park_create: link %d ('%s'): port coordinate %d appears twice on one side", l, ln,
+                            ix[i]);
+                        return RS_E_ARG;
+                    }
+            }
+        }
+    }
+
+    const rs_allocator *a = &o.allocator;
+    rs_park *pk = xalloc(a, 1, sizeof *pk);
+    if (!pk) {
+        ERR("rs_park_create: out of memory");
+        return RS_E_NOMEM;
+    }
+    pk->alloc = o.allocator;
+    pk->opt = o;
+    pk->nb = nb;
+    pk->nl = nl;
+    pk->symmetric = sys->symmetric != 0;
+    pk->bfn = sys->block_fn;
+    pk->lfn = sys->link_fn;
+    pk->ctx = sys->ctx;
+    const int T = o.threads;
+    int st = RS_E_NOMEM;
+    rs_bsm_piece_spec *spec = NULL;
+    int *bsize = NULL;
+
+    pk->bname = xalloc(a, (size_t)nb, sizeof(char *));
+    pk->lname = xalloc(a, (size_t)nl, sizeof(char *));
+    pk->off = xalloc(a, (size_t)nb + 1, sizeof(int));
+    pk->moff = xalloc(a, (size_t)nb + 1, sizeof(int));
+    pk->la = xalloc(a, (size_t)nl, sizeof(int));
+    pk->lb = xalloc(a, (size_t)nl, sizeof(int));
+    pk->lna = xalloc(a, (size_t)nl, sizeof(int));
+    pk->lnb = xalloc(a, (size_t)nl, sizeof(int));
+    pk->lpoff = xalloc(a, (size_t)nl + 1, sizeof(int));
+    pk->lmoff = xalloc(a, (size_t)nl + 1, sizeof(int));
+    pk->bl_start = xalloc(a, (size_t)nb + 1, sizeof(int));
+    pk->bl_link = xalloc(a, 2 * (size_t)nl, sizeof(int));
+    pk->bl_side = xalloc(a, 2 * (size_t)nl, sizeof(int));
+    pk->bstart = xalloc(a, (size_t)T + 1, sizeof(int));
+    pk->blist = xalloc(a, (size_t)nb, sizeof(int));
+    pk->bthread = xalloc(a, (size_t)nb, sizeof(int));
+    pk->lstart = xalloc(a, (size_t)T + 1, sizeof(int));
+    pk->llist = xalloc(a, (size_t)nl, sizeof(int));
+    pk->lthread = xalloc(a, (size_t)nl, sizeof(int));
+    pk->bcost = xalloc(a, (size_t)nb, sizeof(double));
+    pk->lcost = xalloc(a, (size_t)nl, sizeof(double));
+    pk->terr = xalloc(a, (size_t)T, sizeof(terr));
+    bsize = xalloc(a, (size_t)nb, sizeof(int));
+    spec = xalloc(a, 2 * (size_t)nl, sizeof *spec);
+    if (!pk->bname || !pk->lname || !pk->off || !pk->moff || !pk->la || !pk->lb || !pk->lna || !pk->lnb ||
+        !pk->lpoff || !pk->lmoff || !pk->bl_start || !pk->bl_link || !pk->bl_side || !pk->bstart || !pk->blist ||
+        !pk->bthread || !pk->lstart || !pk->llist || !pk->lthread || !pk->bcost || !pk->lcost || !pk->terr ||
+        !bsize || !spec)
+        goto fail;
+
+    size_t nm = 0, np = 0, nlm = 0;
+    for (int b = 0; b < nb; b++) {
+        const int m = sys->blocks[b].n;
+        pk->bname[b] = sys->blocks[b].name ? sys->blocks[b].name : "?";
+        bsize[b] = m;
+        pk->off[b + 1] = pk->off[b] + m;
+        pk->moff[b] = (int)nm;
+        nm += (size_t)m * (size_t)m;
+    }
+    pk->moff[nb] = (int)nm;
+    pk->n = pk->off[nb];
+    for (int l = 0; l < nl; l++) {
+        const rs_park_link *L = &sys->links[l];
+        const size_t p = (size_t)L->na + (size_t)L->nb;
+        pk->lname[l] = L->name ? L->name : "?";
+        pk->la[l] = L->a;
+        pk->lb[l] = L->b;
+        pk->lna[l] = L->na;
+        pk->lnb[l] = L->nb;
+        pk->lpoff[l] = (int)np;
+        pk->lmoff[l] = (int)nlm;
+        np += p;
+        nlm += p * p;
+        pk->bl_start[L->a + 1]++;
+        pk->bl_start[L->b + 1]++;
+    }
+    pk->lpoff[nl] = (int)np;
+    pk->lmoff[nl] = (int)nlm;
+    if (nm > INT_MAX / 2 || nlm > INT_MAX / 2 || pk->n > INT_MAX / 16)
+        goto fail;
+    for (int b = 0; b < nb; b++)
+        pk->bl_start[b + 1] += pk->bl_start[b];
+    for (int b = 0; b < nb; b++) {
+        int w = pk->bl_start[b];
+        for (int l = 0; l < nl; l++) {
+            if (pk->la[l] == b) {
+                pk->bl_link[w] = l;
+                pk->bl_side[w++] = 0;
+            }
+            if (pk->lb[l] == b) {
+                pk->bl_link[w] = l;
+                pk->bl_side[w++] = 1;
+            }
+        }
+    }
+    pk->lports = xalloc(a, np, sizeof(int));
+    pk->M = xalloc(a, 3 * nm + (size_t)pk->n, sizeof(double));
+    pk->lq = xalloc(a, 3 * np + 2 * nlm, sizeof(double));
+    pk->q = xalloc(a, 12 * (size_t)pk->n, sizeof(double));
+    if (!pk->lports || !pk->M || !pk->lq || !pk->q)
+        goto fail;
+    pk->K = pk->M + nm;
+    pk->C = pk->K + nm;
+    pk->F = pk->C + nm;
+    pk->lqd = pk->lq + np;
+    pk->lF = pk->lqd + np;
+    pk->lK = pk->lF + np;
+    pk->lC = pk->lK + nlm;
+    double *v = pk->q;
+    double **vecs[] = {&pk->q, &pk->qd, &pk->qdd, &pk->q1, &pk->q2, &pk->qd1,
+                       &pk->qd2, &pk->qp, &pk->qdp, &pk->qddp, &pk->rhs, &pk->x};
+    for (int i = 0; i < 12; i++)
+        *vecs[i] = v + (size_t)i * (size_t)pk->n;
+    for (int l = 0; l < nl; l++) {
+        const rs_park_link *L = &sys->links[l];
+        int *pp = pk->lports + pk->lpoff[l];
+        memcpy(pp, L->ia, (size_t)L->na * sizeof(int));
+        memcpy(pp + L->na, L->ib, (size_t)L->nb * sizeof(int));
+        spec[2 * l] = (rs_bsm_piece_spec){L->a, L->b, L->na, L->nb, pp, pp + L->na};
+        spec[2 * l + 1] = (rs_bsm_piece_spec){L->b, L->a, L->nb, L->na, pp + L->na, pp};
+    }
+    st = rs_bsm_create(&pk->A, nb, bsize, 2 * nl, spec, a, err, errlen);
+    if (st != RS_OK)
+        goto fail_st;
+    st = rs_krylov_create(&pk->kr, pk->A, &o.krylov, a, err, errlen);
+    if (st != RS_OK)
+        goto fail_st;
+    if (rs_barrier_init(&pk->bar, T, o.spin) != RS_OK)
+        goto fail;
+    pk->have_bar = 1;
+    st = rs_pool_create(&pk->pool, T, nb > nl ? nb : nl, err, errlen);
+    if (st != RS_OK)
+        goto fail_st;
+    xfree(a, bsize);
+    xfree(a, spec);
+    plan_all(pk, 0);
+    pk->msg[0] = '\0';
+    *out = pk;
+    return RS_OK;
+fail:
+    st = RS_E_NOMEM;
+    ERR("rs_park_create: out of memory (%d blocks, %d links)", nb, nl);
+fail_st:
+    xfree(a, bsize);
+    xfree(a, spec);
+    rs_park_free(&pk);
+    return st;
+}
+
+int rs_park_n(const rs_park *pk) { return pk->n; }
+int rs_park_offset(const rs_park *pk, int b) { return b >= 0 && b <= pk->nb ? pk->off[b] : -1; }
+int rs_park_threads(const rs_park *pk) { return pk->opt.threads; }
+double rs_park_h(const rs_park *pk) { return pk->opt.h; }
+double *rs_park_q(rs_park *pk) { return pk->q; }
+double *rs_park_qd(rs_park *pk) { return pk->qd; }
+const double *rs_park_qdd(const rs_park *pk) { return pk->qdd; }
+double rs_park_t(const rs_park *pk) { return pk->t; }
+const rs_park_stats *rs_park_get_stats(const rs_park *pk) { return &pk->st; }
+const char *rs_park_error(const rs_park *pk) { return pk->msg; }
+
+void rs_park_set_t(rs_park *pk, double t)
+{
+    pk->t = t;
+    pk->t_base = t;
+    pk->k_steps = 0;
+}
+
+/* ------------------------------------------------------------ the section */
+
+static void set_err(rs_park *pk, terr *E, int kind, int index, int col, int code)
+{
+    const int key = (kind <= E_LINKFN ? kind - 1 : 2) * (pk->nb + pk->nl + 1) + index;
+    if (key < E->key) {
+        E->key = key;
+        E->kind = kind;
+        E->index = index;
+        E->col = col;
+        E->code = code;
+    }
+}
+
+static int all_finite(const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+/* PS1 (evaluation part): the block function at the predictor. */
+static void eval_block(rs_park *pk, int b, double t1, terr *E)
+{
+    const int o = pk->off[b], m = pk->off[b + 1] - o;
+    const size_t mm = (size_t)m * (size_t)m;
+    double *M = pk->M + pk->moff[b], *K = pk->K + pk->moff[b], *C = pk->C + pk->moff[b], *F = pk->F + o;
+    memset(M, 0, mm * sizeof(double));
+    memset(K, 0, mm * sizeof(double));
+    memset(C, 0, mm * sizeof(double));
+    memset(F, 0, (size_t)m * sizeof(double));
+    const int code = pk->bfn(pk->ctx, b, t1, pk->qp + o, pk->qdp + o, M, F, K, C);
+    if (code != 0)
+        set_err(pk, E, E_BLOCKFN, b, -1, code);
+}
+
+/* PS2: one link's forces and Jacobians; writes its two off-diagonal pieces
+ * βC + β²K and keeps the rest for PS3. */
+static void eval_link(rs_park *pk, int l, double t1, terr *E)
+{
+    const int na = pk->lna[l], p = na + pk->lnb[l];
+    const int oa = pk->off[pk->la[l]], ob = pk->off[pk->lb[l]];
+    const int *ports = pk->lports + pk->lpoff[l];
+    double *q = pk->lq + pk->lpoff[l], *qd = pk->lqd + pk->lpoff[l], *F = pk->lF + pk->lpoff[l];
+    double *K = pk->lK + pk->lmoff[l], *C = pk->lC + pk->lmoff[l];
+    for (int i = 0; i < p; i++) {
+        const int g = (i < na ? oa : ob) + ports[i];
+        q[i] = pk->qp[g];
+        qd[i] = pk->qdp[g];
+        F[i] = 0.0;
+    }
+    memset(K, 0, (size_t)p * (size_t)p * sizeof(double));
+    memset(C, 0, (size_t)p * (size_t)p * sizeof(double));
+    const int code = pk->lfn(pk->ctx, l, t1, q, qd, F, K, C);
+    if (code != 0)
+        set_err(pk, E, E_LINKFN, l, -1, code);
+    const double cb = pk->cbeta, cb2 = pk->cbeta2;
+    const int nbb = p - na;
+    double *Pab = rs_bsm_piece(pk->A, 2 * l), *Pba = rs_bsm_piece(pk->A, 2 * l + 1);
+    for (int j = 0; j < nbb; j++)
+        for (int i = 0; i < na; i++) {
+            const size_t k = (size_t)i + (size_t)(na + j) * (size_t)p;
+            Pab[i + j * na] = cb * C[k] + cb2 * K[k];
+        }
+    for (int j = 0; j < na; j++)
+        for (int i = 0; i < nbb; i++) {
+            const size_t k = (size_t)(na + i) + (size_t)j * (size_t)p;
+            Pba[i + j * nbb] = cb * C[k] + cb2 * K[k];
+        }
+}
+
+/* PS3: M'_b = M + βC + β²K (+ links), Q_b = β²(F + links − M q̈^p), factor. */
+static void assemble_block(rs_park *pk, int b, terr *E)
+{
+    const int o = pk->off[b], m = pk->off[b + 1] - o;
+    const size_t mm = (size_t)m * (size_t)m;
+    const double *M = pk->M + pk->moff[b], *K = pk->K + pk->moff[b], *C = pk->C + pk->moff[b];
+    double *F = pk->F + o;   /* becomes the total force (links added) */
+    double *D = rs_bsm_diag(pk->A, b), *r = pk->rhs + o;
+    const double cb = pk->cbeta, cb2 = pk->cbeta2;
+    for (size_t k = 0; k < mm; k++)
+        D[k] = M[k] + cb * C[k] + cb2 * K[k];
+    for (int w = pk->bl_start[b]; w < pk->bl_start[b + 1]; w++) {
+        const int l = pk->bl_link[w], side = pk->bl_side[w];
+        const int na = pk->lna[l], p = na + pk->lnb[l];
+        const int s0 = side ? na : 0, ns = side ? p - na : na;
+        const int *ports = pk->lports + pk->lpoff[l] + s0;
+        const double *lF = pk->lF + pk->lpoff[l], *lK = pk->lK + pk->lmoff[l], *lC = pk->lC + pk->lmoff[l];
+        for (int j = 0; j < ns; j++) {
+            for (int i = 0; i < ns; i++) {
+                const size_t k = (size_t)(s0 + i) + (size_t)(s0 + j) * (size_t)p;
+                D[ports[i] + (size_t)ports[j] * (size_t)m] += cb * lC[k] + cb2 * lK[k];
+            }
+            F[ports[j]] += lF[s0 + j];
+        }
+    }
+    const double *qddp = pk->qddp + o;
+    for (int i = 0; i < m; i++) {
+        double s = F[i];
+        for (int j = 0; j < m; j++)
+            s -= M[i + (size_t)j * (size_t)m] * qddp[j];
+        r[i] = pk->srhs * s;
+    }
+    if (pk->opt.check_finite && (!all_finite(D, mm) || !all_finite(r, (size_t)m))) {
+        set_err(pk, E, E_NONFINITE, b, -1, 0);
+        return;
+    }
+    int bad = -1;
+    if (rs_krylov_factor_block(pk->kr, pk->A, b, pk->symmetric, &bad) != RS_OK)
+        set_err(pk, E, E_SINGULAR, b, bad, 0);
+}
+
+static int any_error(const rs_park *pk)
+{
+    for (int t = 0; t < pk->opt.threads; t++)
+        if (pk->terr[t].key != INT_MAX)
+            return 1;
+    return 0;
+}
+
+#define OWN_BLOCKS(b) for (int k_ = pk->bstart[thread], b; k_ < pk->bstart[thread + 1] && (b = pk->blist[k_], 1); k_++)
+#define OWN_LINKS(l) for (int k_ = pk->lstart[thread], l; k_ < pk->lstart[thread + 1] && (l = pk->llist[k_], 1); k_++)
+
+static void sync(rs_park *pk)
+{
+    if (pk->opt.threads > 1)
+        rs_barrier_wait(&pk->bar);
+}
+
+static void section(void *ctx, int thread, int unused)
+{
+    (void)unused;
+    rs_park *pk = ctx;
+    terr *E = &pk->terr[thread];
+    E->key = INT_MAX;
+    const int timing = pk->timing;
+    const double h = pk->opt.h;
+    const double t1 = pk->mode == MODE_STEP ? pk->t_base + (double)(pk->k_steps + 1) * h : pk->t;
+    const rs_team team = {pk->opt.threads, &pk->bar, pk->bstart, pk->blist};
+
+    /* PS1, first part: the predictor (eq. 6 read backwards). */
+    double a0 = 1.0, a1 = -1.0, a2 = 0.0, a3 = 0.0;
+    if (pk->hist == 1) {
+        a0 = 1.5, a1 = -2.0, a2 = 0.5;
+    } else if (pk->hist >= 2) {
+        a0 = 10.0 / 6.0, a1 = -15.0 / 6.0, a2 = 1.0, a3 = -1.0 / 6.0;
+    }
+    OWN_BLOCKS(b) {
+        for (int i = pk->off[b]; i < pk->off[b + 1]; i++) {
+            if (pk->mode == MODE_INIT) {
+                pk->qp[i] = pk->q[i];
+                pk->qdp[i] = pk->qd[i];
+                pk->qddp[i] = 0.0;
+                continue;
+            }
+            const double qp = pk->q[i] + h * pk->qd[i] + 0.5 * h * h * pk->qdd[i];
+            const double qdp = (a0 * qp + a1 * pk->q[i] + a2 * pk->q1[i] + a3 * pk->q2[i]) / h;
+            pk->qp[i] = qp;
+            pk->qdp[i] = qdp;
+            pk->qddp[i] = (a0 * qdp + a1 * pk->qd[i] + a2 * pk->qd1[i] + a3 * pk->qd2[i]) / h;
+        }
+    }
+    const int ncorr = pk->mode == MODE_STEP ? pk->opt.corrections : 1;
+    for (int c = 0; c < ncorr; c++) {
+        /* PS1: block functions */
+        OWN_BLOCKS(b) {
+            const double t0 = timing ? now_s() : 0.0;
+            eval_block(pk, b, t1, E);
+            if (timing)
+                pk->bcost[b] += now_s() - t0;
+        }
+        sync(pk);
+        /* PS2: link functions */
+        OWN_LINKS(l) {
+            const double t0 = timing ? now_s() : 0.0;
+            eval_link(pk, l, t1, E);
+            if (timing)
+                pk->lcost[l] += now_s() - t0;
+        }
+        sync(pk);
+        /* PS3: preconditioner blocks and right-hand side */
+        OWN_BLOCKS(b) {
+            const double t0 = timing ? now_s() : 0.0;
+            assemble_block(pk, b, E);
+            if (timing)
+                pk->bcost[b] += now_s() - t0;
+        }
+        sync(pk);
+        if (any_error(pk))
+            return;
+        /* PS4-PS7: Krylov */
+        rs_krylov_result res;
+        const int st = rs_krylov_solve(pk->kr, pk->A, pk->rhs, pk->x, pk->symmetric, &team, thread, &res);
+        if (thread == 0) {
+            pk->kres = res;
+            pk->kfail = st;
+            pk->iters_this_step += res.iterations;
+            pk->st.solves++;
+            pk->st.krylov_iters += res.iterations;
+            if (res.iterations > pk->st.krylov_max)
+                pk->st.krylov_max = res.iterations;
+            pk->st.relres_last = res.relres;
+        }
+        if (st != RS_OK)
+            return;
+        /* PS8: the corrector into the predicted state */
+        if (pk->mode == MODE_STEP) {
+            const double ib = 1.0 / pk->beta, ib2 = ib * ib;
+            OWN_BLOCKS(b) {
+                for (int i = pk->off[b]; i < pk->off[b + 1]; i++) {
+                    const double dq = pk->x[i];
+                    pk->qp[i] += dq;
+                    pk->qdp[i] += dq * ib;
+                    pk->qddp[i] += dq * ib2;
+                }
+            }
+        }
+    }
+    /* PS9: new state and history */
+    OWN_BLOCKS(b) {
+        for (int i = pk->off[b]; i < pk->off[b + 1]; i++) {
+            if (pk->mode == MODE_INIT) {
+                pk->qdd[i] = pk->x[i];
+                continue;
+            }
+            pk->q2[i] = pk->q1[i];
+            pk->q1[i] = pk->q[i];
+            pk->q[i] = pk->qp[i];
+            pk->qd2[i] = pk->qd1[i];
+            pk->qd1[i] = pk->qd[i];
+            pk->qd[i] = pk->qdp[i];
+            pk->qdd[i] = pk->qddp[i];
+        }
+    }
+}
+
+/* ------------------------------------------------------------ driving */
+
+static int report(rs_park *pk, const char *what)
+{
+    const terr *best = NULL;
+    for (int t = 0; t < pk->opt.threads; t++)
+        if (pk->terr[t].key != INT_MAX && (!best || pk->terr[t].key < best->key))
+            best = &pk->terr[t];
+    char head[96];
+    if (pk->mode == MODE_STEP)
+        snprintf(head, sizeof head, "step %ld, t = %.10g s", pk->st.steps + 1, pk->t);
+    else
+        snprintf(head, sizeof head, "%s, t = %.10g s", what, pk->t);
+    int status;
+    if (best) {
+        const char *bn = best->kind == E_LINKFN ? pk->lname[best->index] : pk->bname[best->index];
+        switch (best->kind) {
+        case E_BLOCKFN:
+            snprintf(pk->msg, sizeof pk->msg, "%s: the model function of vehicle '%s' failed (code %d)", head, bn,
+                     best->code);
+            status = RS_E_MODELFN;
+            break;
+        case E_LINKFN:
+            snprintf(pk->msg, sizeof pk->msg, "%s: the force function of coupler '%s' failed (code %d)", head, bn,
+                     best->code);
+            status = RS_E_MODELFN;
+            break;
+        case E_NONFINITE:
+            snprintf(pk->msg, sizeof pk->msg,
+                     "%s: vehicle '%s': non-finite force or matrix (M + beta C + beta^2 K or the right-hand side)",
+                     head, bn);
+            status = RS_E_NONFINITE;
+            break;
+        default:
+            snprintf(pk->msg, sizeof pk->msg,
+                     "%s: vehicle '%s': the block M + beta C + beta^2 K is singular%s at its coordinate %d", head,
+                     bn, pk->symmetric ? " or not positive definite (Cholesky)" : " (LU)", best->col);
+            status = RS_E_SINGULAR;
+            break;
+        }
+        return status;
+    }
+    const char *mn = pk->kres.method == RS_KRYLOV_CG ? "PCG" : "BiCGStab";
+    switch (pk->kfail) {
+    case RS_E_NOCONV:
+        snprintf(pk->msg, sizeof pk->msg,
+                 "%s: %s did not converge in %d iterations (relative residual %.3g, tolerance %.3g): a smaller "
+                 "step or a larger iteration limit may help",
+                 head, mn, pk->kres.iterations, pk->kres.relres, pk->opt.krylov.tol);
+        break;
+    case RS_E_NONFINITE:
+        snprintf(pk->msg, sizeof pk->msg, "%s: %s: non-finite residual after %d iterations", head, mn,
+                 pk->kres.iterations);
+        break;
+    default:
+        snprintf(pk->msg, sizeof pk->msg,
+                 "%s: %s broke down after %d iterations%s", head, mn, pk->kres.iterations,
+                 pk->kres.method == RS_KRYLOV_CG ? " (the system is not positive definite: is it really symmetric?)"
+                                                 : "");
+        break;
+    }
+    return pk->kfail;
+}
+
+/* Runs one section.  A failed section leaves q, q̇, q̈ and the history as
+ * they were: the failure exits return before PS9, which alone writes them. */
+static int run_section(rs_park *pk)
+{
+    pk->kfail = RS_OK;
+    pk->iters_this_step = 0;
+    for (int t = 0; t < pk->opt.threads; t++)
+        pk->terr[t].key = INT_MAX;
+    rs_pool_parallel(pk->pool, section, pk);
+    if (any_error(pk) || pk->kfail != RS_OK)
+        return report(pk, "initialization");
+    return RS_OK;
+}
+
+int rs_park_init(rs_park *pk)
+{
+    pk->mode = MODE_INIT;
+    pk->cbeta = pk->cbeta2 = 0.0;
+    pk->srhs = 1.0;
+    pk->timing = 0;
+    pk->msg[0] = '\0';
+    const int st = run_section(pk);
+    if (st == RS_OK) {
+        pk->hist = 0;
+        pk->t_base = pk->t;
+        pk->k_steps = 0;
+    }
+    return st;
+}
+
+int rs_park_step(rs_park *pk)
+{
+    pk->mode = MODE_STEP;
+    const double h = pk->opt.h;
+    const double a0 = pk->hist == 0 ? 1.0 : pk->hist == 1 ? 1.5 : 10.0 / 6.0;
+    pk->beta = h / a0;
+    pk->cbeta = pk->beta;
+    pk->cbeta2 = pk->beta * pk->beta;
+    pk->srhs = pk->cbeta2;
+    const int R = pk->opt.rebalance;
+    const int W = R < SAMPLE_STEPS ? R : SAMPLE_STEPS;
+    pk->timing = pk->opt.threads > 1 && R > 0 && pk->clock_steps % R < W;
+    const int st = run_section(pk);
+    if (st != RS_OK)
+        return st;
+    pk->k_steps++;
+    pk->t = pk->t_base + (double)pk->k_steps * h;
+    if (pk->hist < 2)
+        pk->hist++;
+    pk->st.steps++;
+    pk->st.krylov_last = (int)pk->iters_this_step;
+    if (pk->timing) {
+        pk->sampled++;
+        if (pk->clock_steps % R == W - 1)
+            plan_all(pk, 1);
+    }
+    pk->clock_steps++;
+    return RS_OK;
+}
