@@ -1,5 +1,7 @@
 // cmd_run.cpp — `railsym run MODEL.vdl|DIR [--scenario FILE] [--out FILE.csv]
-// [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime]`.
+// [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime
+// [--rt-pace step|output] [--rt-lock] [--rt-fifo PRIO] [--rt-cpu N]
+// [--rt-strict] [--rt-report FILE]]`.
 //
 // The command only resolves paths and options; the run itself is the C
 // driver (runtime/rs_driver.h), so embedded and scripted users get the same
@@ -33,7 +35,13 @@ int cmd_run(int argc, char **argv) {
         {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
         {"method", 0, "imex|rk4", "integrator (default: the scenario's, else imex)"},
         {"threads", 'j', "N", "worker threads (trains; one model runs on one)"},
-        {"realtime", 0, "", "pace the simulation to the wall clock"},
+        {"realtime", 0, "", "pace the simulation to the wall clock; report step times and misses"},
+        {"rt-pace", 0, "step|output", "one deadline per step (default) or per output interval"},
+        {"rt-lock", 0, "", "lock memory (mlockall) for the run"},
+        {"rt-fifo", 0, "PRIO", "run under SCHED_FIFO at priority PRIO (1-99)"},
+        {"rt-cpu", 0, "N", "pin the run to CPU N"},
+        {"rt-strict", 0, "", "a refused --rt-lock/--rt-fifo/--rt-cpu is an error, not a warning"},
+        {"rt-report", 0, "FILE", "write the real-time figures (RT lines) to FILE"},
         {"quiet", 'q', "", "no progress and no summary on stderr"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
@@ -54,6 +62,18 @@ int cmd_run(int argc, char **argv) {
     }
     (void)args.integer("threads", 1, 1, 4096);   // validated; a single model runs on one thread
     cfg.realtime = args.has("realtime");
+    for (const char *rt : {"rt-pace", "rt-lock", "rt-fifo", "rt-cpu", "rt-strict", "rt-report"})
+        if (args.has(rt) && !cfg.realtime)
+            throw cli::UsageError(std::string("--") + rt + " needs --realtime");
+    const std::string pace = args.value("rt-pace", "step");
+    if (pace == "output") cfg.rt_pace_output = 1;
+    else if (pace != "step") throw cli::UsageError("--rt-pace must be step or output, not '" + pace + "'");
+    cfg.rt_lock = args.has("rt-lock");
+    cfg.rt_fifo = (int)args.integer("rt-fifo", 0, 1, 99);
+    cfg.rt_cpu = (int)args.integer("rt-cpu", -1, 0, 4095);
+    cfg.rt_strict = args.has("rt-strict");
+    const std::string rt_report = args.value("rt-report");
+    if (!rt_report.empty()) cfg.rt_report = rt_report.c_str();
     const bool quiet = args.has("quiet");
     if (quiet) cfg.progress = 0;
 

@@ -83,7 +83,9 @@ const Command kCommands[] = {
     {"run", cmd_run, "issue 6",
      "simulate a model or a train and write the results as CSV",
      "MODEL.vdl|DIR|TRAIN.train [--scenario FILE] [--out FILE.csv]\n"
-     "                   [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime]",
+     "                   [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime]\n"
+     "                   [--rt-pace step|output] [--rt-lock] [--rt-fifo PRIO] [--rt-cpu N]\n"
+     "                   [--rt-strict] [--rt-report FILE]",
      "Runs a simulation of a compiled model folder (a .vdl file is compiled\n"
      "first, into a temporary folder), or of a train of vehicles.  Results are\n"
      "CSV: one header row of names, SI units, time first, written and flushed\n"
@@ -99,7 +101,21 @@ const Command kCommands[] = {
      "                        in-memory compilation, no external compiler)\n"
      "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
      "  -j, --threads N       worker threads (trains; one model runs on one)\n"
-     "      --realtime        pace the simulation to the wall clock\n"
+     "      --realtime        pace the simulation to the wall clock: each step\n"
+     "                        waits for its absolute deadline t0 + k*dt; at the\n"
+     "                        end, step times (median, p99, p99.9, max), wake-up\n"
+     "                        latency and deadline misses on stderr, also as\n"
+     "                        `RT <model>.<figure> <value> <unit>` lines\n"
+     "                        (docs/realtime.md)\n"
+     "      --rt-pace step|output\n"
+     "                        one deadline per step (default) or per output\n"
+     "                        interval\n"
+     "      --rt-lock         lock the process in memory (mlockall)\n"
+     "      --rt-fifo PRIO    SCHED_FIFO real-time priority PRIO (1-99)\n"
+     "      --rt-cpu N        pin the run to CPU N\n"
+     "      --rt-strict       a refused --rt-lock/--rt-fifo/--rt-cpu fails the\n"
+     "                        run (exit 1) instead of a warning\n"
+     "      --rt-report FILE  write the RT lines to FILE\n"
      "  -q, --quiet           no progress and no summary on stderr\n"
      "  -h, --help            show this help\n"},
 

@@ -2,9 +2,11 @@
  * rs_driver.c — see rs_driver.h.
  *
  * The run uses rs_run with an output interval of one step, so its callback
- * sees every step: it writes a CSV row every `every` steps (and at the end),
- * paces the run to the wall clock when asked, and prints progress.  The
- * callback is cheap (a counter and one clock read) next to a step.
+ * sees every step: it writes a CSV row every `every` steps (and at the end)
+ * and prints progress.  The callback is cheap (a counter and one clock read)
+ * next to a step.  A real-time run steps in its own loop (run_paced: the
+ * same steps and callbacks as rs_run) so that each rs_step is timed alone
+ * and each deadline is waited for with an absolute sleep (rs_rt.h).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,6 +31,8 @@ void rs_run_config_default(rs_run_config *c)
     c->progress = -1;
     c->progress_after = 2.0;
     c->progress_every = 1.0;
+    c->rt_cpu = -1;
+    c->rt_cpu_time = 1;
 }
 
 static double wall_now(void)
@@ -108,19 +112,10 @@ static int on_step(rs_ws *ws, void *vctx)
         x->rows++;
     }
     const rs_run_config *c = x->c;
-    if (!c->realtime && c->progress == 0)
+    if (c->progress == 0)
         return 0;
     const double t = rs_ws_time(ws);
-    double wall = wall_now() - x->wall0;
-    if (c->realtime) {
-        const double ahead = (t - x->t0) - wall;
-        if (ahead > 1e-4) {
-            struct timespec ts = {(time_t)ahead, (long)((ahead - floor(ahead)) * 1e9)};
-            while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-            }
-            wall = wall_now() - x->wall0;
-        }
-    }
+    const double wall = wall_now() - x->wall0;
     if (c->progress != 0 && wall >= x->next_progress &&
         (c->progress == 1 || wall >= c->progress_after)) {
         progress_line(x, t, wall);
@@ -128,6 +123,104 @@ static int on_step(rs_ws *ws, void *vctx)
         x->next_progress = wall + c->progress_every;
     }
     return 0;
+}
+
+/* rs_run(ws, t_end, dt, on_step, x) under a real-time loop: the same steps
+ * and callbacks, each rs_step timed alone (rs_rt_begin/end), then an
+ * absolute wait for the deadline of the steps done since the last wait:
+ * every step, or every output interval when c->rt_pace_output. */
+static int run_paced(rs_ws *ws, run_ctx *x, rs_rt_loop *L)
+{
+    const long n = x->n, pace = x->c->rt_pace_output ? x->every : 1;
+    if (on_step(ws, x))
+        return RS_STOPPED;
+    rs_rt_start(L);
+    long since = 0;
+    for (long i = 1; i <= n; i++) {
+        rs_rt_begin(L);
+        int st = rs_step(ws);
+        rs_rt_end(L);
+        if (st)
+            return st;
+        if (on_step(ws, x))
+            return RS_STOPPED;
+        if (++since == pace || i == n) {
+            if ((st = rs_rt_wait_ticks(L, since)) < 0)
+                return st;
+            since = 0;
+        }
+    }
+    return RS_OK;
+}
+
+/* Appends "what: message" to the report's notes. */
+static void add_note(rs_run_report *rep, const char *what, const char *msg)
+{
+    size_t n = strlen(rep->rt_notes);
+    snprintf(rep->rt_notes + n, sizeof rep->rt_notes - n, "%s%s: %s", n ? "; " : "", what, msg);
+}
+
+/* The optional system settings of a real-time run.  A refusal is a note
+ * (printed as a warning) unless c->rt_strict: then it is the run's error. */
+static int rt_settings(const rs_run_config *c, rs_run_report *rep, FILE *log, int quiet,
+                       int *locked, char *err, size_t errlen)
+{
+    char msg[400];
+    int st;
+    struct {
+        int asked;
+        const char *what;
+    } items[3] = {{c->rt_lock, "--rt-lock (mlockall)"},
+                  {c->rt_cpu >= 0, "--rt-cpu"},
+                  {c->rt_fifo > 0, "--rt-fifo (SCHED_FIFO)"}};
+    for (int k = 0; k < 3; k++) {
+        if (!items[k].asked)
+            continue;
+        msg[0] = '\0';
+        st = k == 0 ? rs_rt_lock_memory(256 * 1024, msg, sizeof msg)
+             : k == 1 ? rs_rt_pin_cpu(c->rt_cpu, msg, sizeof msg)
+                      : rs_rt_set_fifo(c->rt_fifo, msg, sizeof msg);
+        if (st == RS_OK) {
+            if (k == 0)
+                *locked = 1;
+            continue;
+        }
+        if (c->rt_strict) {
+            snprintf(err, errlen, "%s refused: %s", items[k].what, msg);
+            return st;
+        }
+        add_note(rep, items[k].what, msg);
+        if (!quiet)
+            fprintf(log, "railsym run: warning: %s not applied: %s (continuing without it)\n",
+                    items[k].what, msg);
+    }
+    return RS_OK;
+}
+
+/* The figures of a real-time run: summary and RT lines on the log (unless
+ * quiet), RT lines into c->rt_report.  Returns RS_OK or RS_E_IO. */
+static int rt_output(const rs_run_config *c, const rs_model *m, const rs_run_report *rep, FILE *log,
+                     int quiet, char *err, size_t errlen)
+{
+    char text[1024], lines[4096];
+    rs_rt_stats_text(&rep->rt, text, sizeof text);
+    rs_rt_stats_lines(&rep->rt, m->name, lines, sizeof lines);
+    if (!quiet) {
+        fprintf(log, "railsym run: %s%s", text, lines);
+        fflush(log);
+    }
+    if (c->rt_report) {
+        FILE *f = fopen(c->rt_report, "w");
+        int ok = f && fputs(lines, f) >= 0;
+        if (f && fclose(f) != 0)
+            ok = 0;
+        if (!ok) {
+            snprintf(err, errlen, "cannot write the real-time report '%s': %s", c->rt_report,
+                     strerror(errno));
+            return RS_E_IO;
+        }
+    }
+    return RS_OK;
 }
 
 int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_run_config *c,
@@ -149,6 +242,9 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rs_binding *b = NULL;
     rs_ws *ws = NULL;
     rs_csv *csv = NULL;
+    rs_rt_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
+    rs_rt_saved saved;
+    int have_saved = 0, locked = 0;
     char msg[512];
     int st = rs_scenario_bind(scn, m, &b, err, errlen);
     if (st)
@@ -195,7 +291,22 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     x.next_progress = 0;
     rep->t_start = x.t0;
 
-    st = rs_run(ws, x.t_end, dt, on_step, &x);
+    if (c->realtime) {
+        if (!(rt = malloc(sizeof *rt))) {
+            snprintf(err, errlen, "out of memory");
+            st = RS_E_NOMEM;
+            goto done;
+        }
+        rs_rt_init(rt, dt, c->rt_cpu_time ? RS_RT_CPU_TIME : 0);
+        rs_rt_save(&saved);
+        have_saved = 1;
+        if ((st = rt_settings(c, rep, x.log, c->progress == 0, &locked, err, errlen)))
+            goto done;
+        x.wall0 = wall_now();
+        st = run_paced(ws, &x, rt);
+    } else {
+        st = rs_run(ws, x.t_end, dt, on_step, &x);
+    }
 
     const double wall = wall_now() - x.wall0;
     const rs_stats *stats = rs_ws_stats(ws);
@@ -221,7 +332,20 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     } else if (st == RS_STOPPED) {
         snprintf(err, errlen, "model '%s': run stopped at t = %.6g s", m->name, rep->t_end);
     }
+    if (rt) {
+        rep->realtime = 1;
+        rs_rt_get_stats(rt, &rep->rt);
+        int rst = rt_output(c, m, rep, x.log, c->progress == 0, st ? msg : err,
+                            st ? sizeof msg : errlen);
+        if (rst && !st)
+            st = rst;
+    }
 done:
+    if (have_saved)
+        rs_rt_restore(&saved);
+    if (locked)
+        rs_rt_unlock_memory();
+    free(rt);
     if (csv) {
         int cst = rs_csv_close(&csv);
         if (cst && !st) {

@@ -16,6 +16,14 @@
  * valid file of what it computed); print progress on the log stream for runs
  * longer than a couple of seconds (simulated time, real-time factor, ETA).
  *
+ * Real time (c->realtime): the steps run under an rs_rt_loop whose tick is
+ * the step, each step (or each output interval) waiting with an absolute
+ * sleep for its deadline t0 + k·dt; optional memory locking, SCHED_FIFO and
+ * CPU pinning are applied for the run and restored afterwards (refusals are
+ * warnings unless rt_strict).  At the end the log gets a human summary and
+ * the machine-readable "RT wheelset.step_p99_us 31.2 us" lines (and
+ * c->rt_report gets the lines); report->rt has the figures.
+ *
  * Errors come back as an rs_status and a message; nothing here exits.  A
  * failed step gives the runtime's message (step, time, quantity) and says up
  * to which time the CSV holds results.
@@ -25,6 +33,7 @@
 
 #include <stdio.h>
 #include "rs_load.h"
+#include "rs_rt.h"
 #include "rs_scenario.h"
 #include "rs_ws.h"
 
@@ -36,7 +45,18 @@ typedef struct rs_run_config {
     int use_default_scenario;  /* read MODEL_DIR/default.scn first, default 1       */
     const char *out;           /* CSV to write (required)                           */
     int method;                /* -1 (default): the scenario's; else an rs_method   */
-    int realtime;              /* pace simulated time to the wall clock             */
+    int realtime;              /* pace simulated time to the wall clock (rs_rt.h):
+                                  absolute deadlines t0 + k·dt on CLOCK_MONOTONIC,
+                                  step-time histograms, misses in the report  */
+    int rt_pace_output;        /* 1: one deadline per output interval instead of
+                                  per step (fewer wake-ups for small steps)    */
+    int rt_lock;               /* mlockall + pre-faulted stack                  */
+    int rt_fifo;               /* > 0: SCHED_FIFO at this priority              */
+    int rt_cpu;                /* >= 0: pin the run to this CPU; -1 (default) no */
+    int rt_strict;             /* a refused rt_lock/rt_fifo/rt_cpu is an error
+                                  (RS_E_PERM...) instead of a warning          */
+    int rt_cpu_time;           /* record per-step thread CPU time, default 1    */
+    const char *rt_report;     /* file for the RT lines (rs_rt_stats_lines), NULL: none */
     int progress;              /* -1 (default): after progress_after s; 0 never; 1 always */
     double progress_after;     /* s of wall time before progress shows, default 2   */
     double progress_every;     /* s between progress lines, default 1               */
@@ -51,6 +71,9 @@ typedef struct rs_run_report {
     double t_start, t_end;     /* simulated time at the start and reached [s]       */
     double wall_s;             /* wall-clock seconds of the run (not the loading)   */
     int proj_iters_max;        /* most projection iterations in one step            */
+    int realtime;              /* the run was paced: rt holds its figures           */
+    rs_rt_stats rt;            /* step times, wake-up latency, deadline misses      */
+    char rt_notes[512];        /* settings that were refused (warnings), "" if none */
 } rs_run_report;
 
 void rs_run_config_default(rs_run_config *c);

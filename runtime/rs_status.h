@@ -25,7 +25,8 @@
     X(RS_E_NOTFOUND,   -11, "unknown name")                                   \
     X(RS_E_LOAD,       -12, "model loading failed")                           \
     X(RS_E_IO,         -13, "input/output error")                            \
-    X(RS_E_LIFTOFF,    -14, "a wheel lifts off the rail (negative normal force)")
+    X(RS_E_LIFTOFF,    -14, "a wheel lifts off the rail (negative normal force)") \
+    X(RS_E_PERM,       -15, "not permitted by the system (privileges or limits)")
 
 typedef enum rs_status {
 #define RS_STATUS_ENUM(name, value, text) name = value,
