@@ -7,8 +7,6 @@
 // and shown if it fails.  Columns are checked against the CSV header before
 // gnuplot runs, with a suggestion for a misspelt name.
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,14 +14,8 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "cli.hpp"
-
-extern char **environ;
+#include "gnuplot.hpp"
 
 namespace fs = std::filesystem;
 
@@ -55,60 +47,6 @@ std::vector<std::string> read_header(const std::string &csv, bool &has_rows) {
             break;
         }
     return cols;
-}
-
-// gnuplot's single-quoted string: a quote is written twice.
-std::string gq(const std::string &s) {
-    std::string o = "'";
-    for (char c : s) {
-        if (c == '\'') o += "''";
-        else if (c == '\n' || c == '\r') o += ' ';
-        else o += c;
-    }
-    return o + "'";
-}
-
-// The gnuplot program: $RAILSYM_GNUPLOT, else "gnuplot" found on PATH.
-std::string find_gnuplot() {
-    if (const char *e = std::getenv("RAILSYM_GNUPLOT"); e && *e) {
-        if (access(e, X_OK) == 0) return e;
-        throw cli::UserError(std::string("RAILSYM_GNUPLOT='") + e + "' is not an executable program");
-    }
-    const char *path = std::getenv("PATH");
-    std::stringstream ss(path ? path : "/usr/bin:/bin");
-    std::string d;
-    while (std::getline(ss, d, ':')) {
-        const std::string p = (d.empty() ? std::string(".") : d) + "/gnuplot";
-        if (access(p.c_str(), X_OK) == 0) return p;
-    }
-    throw cli::UserError("gnuplot is not installed (not found on PATH): install it, on Debian with "
-                         "`apt-get install gnuplot-nox`, or set RAILSYM_GNUPLOT to the program");
-}
-
-// Runs `prog script`, its output into `log`; returns the exit status (-1:
-// could not start or killed).
-int run_gnuplot(const std::string &prog, const std::string &script, const std::string &log) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    std::vector<char *> argv = {const_cast<char *>(prog.c_str()), const_cast<char *>(script.c_str()), nullptr};
-    pid_t pid;
-    int rc = posix_spawn(&pid, prog.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) return -1;
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string slurp(const std::string &path) {
-    std::ifstream in(path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 }  // namespace
@@ -147,18 +85,8 @@ int cmd_plot(int argc, char **argv) {
         index.push_back(k + 1);   // gnuplot counts columns from 1
     }
     if (!has_rows) throw cli::UserError("'" + csv + "' has a header but no data rows: nothing to plot");
-    const std::string gnuplot = find_gnuplot();
-
-    std::string tmpl = (fs::temp_directory_path() / "railsym-plot-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw cli::UserError("cannot create a temporary folder: " + std::string(std::strerror(errno)));
-    struct Cleanup {
-        std::string dir;
-        ~Cleanup() {
-            std::error_code ec;
-            fs::remove_all(dir, ec);
-        }
-    } cleanup{tmpl};
-    const std::string script = tmpl + "/plot.gp", log = tmpl + "/gnuplot.log";
+    const std::string prog = gnuplot::find();
+    const auto gq = gnuplot::quote;
 
     std::ostringstream gp;
     const std::string title = args.value("title", fs::path(csv).filename().string());
@@ -175,20 +103,7 @@ int cmd_plot(int argc, char **argv) {
         gp << (i ? ", \\\n     " : "") << gq(csv) << " using 1:" << index[i] << " skip 1 with lines lw 1.5 title "
            << gq(header[index[i] - 1]);
     gp << "\nset output\n";
-    {
-        std::ofstream f(script);
-        f << gp.str();
-        if (!f) throw cli::UserError("cannot write the gnuplot script " + script);
-    }
-    const int rc = run_gnuplot(gnuplot, script, log);
-    std::error_code ec;
-    if (rc != 0 || !fs::exists(png, ec) || fs::file_size(png, ec) == 0) {
-        std::string msg = slurp(log);
-        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-        throw cli::UserError("gnuplot could not draw '" + png + "'" +
-                             (rc < 0 ? std::string(" (could not run ") + gnuplot + ")" : "") +
-                             (msg.empty() ? "" : ":\n" + msg));
-    }
+    gnuplot::draw(prog, gp.str(), png);
     return cli::kExitOk;
 }
 

@@ -36,6 +36,7 @@ int cmd_ops(int argc, char **argv);       // codegen/cmd_ops.cpp
 int cmd_run(int argc, char **argv);       // codegen/cmd_run.cpp
 int cmd_plot(int argc, char **argv);      // codegen/cmd_plot.cpp
 int cmd_sweep(int argc, char **argv);     // codegen/cmd_sweep.cpp
+int cmd_critical(int argc, char **argv);  // codegen/cmd_critical.cpp
 
 namespace {
 
@@ -174,14 +175,48 @@ const Command kCommands[] = {
      "  -q, --quiet           no progress lines on stderr\n"
      "  -h, --help            show this help\n"},
 
-    {"critical-speed", nullptr, "DESIGN.md, not yet issued",
+    {"critical-speed", cmd_critical, "issue 11",
      "find the speed above which a vehicle's hunting motion is unstable",
-     "MODEL.vdl|DIR [options]",
-     "Searches the critical speed of a rail vehicle: the lowest speed at which\n"
-     "the lateral (hunting) oscillation of its wheelsets stops decaying.\n"
-     "The options are not fixed yet.\n"
+     "MODEL.vdl|DIR --scenario FILE [--range LO:HI] [--jobs J] [--out DIR]",
+     "Searches the critical speed of a rail vehicle: the lowest speed above\n"
+     "which a lateral disturbance of its wheelset no longer dies away.  Each run\n"
+     "starts at speed V (forward velocity V, wheel spin V / r0) with a lateral\n"
+     "offset; the growth rate of the lateral oscillation's envelope is fitted\n"
+     "to its successive peaks (< 0: stable).  Bisection: the first round runs\n"
+     "speeds spread over the range, both ends included; each later round runs\n"
+     "J speeds spread inside the bracket between the highest stable and the\n"
+     "lowest unstable speed, in parallel.  The critical speed is where the\n"
+     "rate, interpolated across the final bracket, crosses zero.  Writes\n"
+     "DIR/critical_speed.csv (speed,rate,freq,status,round), DIR/critical_speed.png\n"
+     "and each round's runs in DIR/roundNN/ (a sweep folder: re-running the\n"
+     "same command resumes).  See docs/sweeps.md.\n"
      "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR         a model description or a compiled model folder\n"
      "options:\n"
+     "  -s, --scenario FILE   every run's scenario: duration (several hunting\n"
+     "                        periods), step, parameters (required)\n"
+     "  -r, --range LO:HI     speeds to search, m/s (default 20:100); LO must be\n"
+     "                        stable and HI unstable\n"
+     "  -j, --jobs J          runs in parallel per round (default 1)\n"
+     "  -o, --out DIR         output folder (default: results/<model>-critical)\n"
+     "      --tol REL         stop when the bracket is narrower than REL x speed\n"
+     "                        (default 0.005)\n"
+     "      --rounds N        at most N rounds of runs (default 10)\n"
+     "      --lateral NAME    coordinate disturbed and measured (default: y, or\n"
+     "                        the first coordinate named <body>.y)\n"
+     "      --offset M        its initial value, m (default 0.002)\n"
+     "      --forward NAME    a coordinate whose velocity is set to V (repeat;\n"
+     "                        default: every coordinate named x or <body>.x)\n"
+     "      --spin NAME       a coordinate whose velocity is set to V / radius\n"
+     "                        (repeat; default: every spin or <body>.spin)\n"
+     "      --radius R        rolling radius for the spin, m (default: the\n"
+     "                        parameter r0, the scenario's value if it sets one)\n"
+     "      --loader tcc|dlopen\n"
+     "                        how the generated code is loaded (default: tcc)\n"
+     "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
+     "      --no-plot         do not draw critical_speed.png\n"
+     "  -q, --quiet           no progress lines on stderr\n"
      "  -h, --help            show this help\n"},
 };
 

@@ -308,12 +308,15 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     if (c->include_dir)
         lo.include_dir = c->include_dir;
     lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
-    if (!(sw->h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg))) {
+    if (c->model) {
+        sw->m = c->model;
+    } else if (!(sw->h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg))) {
         snprintf(err, errlen, "cannot load model folder '%s': %s", c->model_dir, msg);
         st = RS_E_LOAD;
         goto fail;
+    } else {
+        sw->m = rs_loaded_model(sw->h);
     }
-    sw->m = rs_loaded_model(sw->h);
     for (int j = 0; j < sw->nv; j++)
         if ((st = check_var(sw, j, err, errlen)))
             goto fail;

@@ -60,7 +60,10 @@ typedef enum rs_fig_kind {
     RS_FIG_ABSMAX,   /* largest |value|          */
     RS_FIG_RMS,      /* sqrt(mean(value²))       */
     RS_FIG_MEAN,     /* mean                     */
-    RS_FIG_FINAL     /* value of the last row    */
+    RS_FIG_FINAL,    /* value of the last row    */
+    RS_FIG_RATE,     /* growth rate of the oscillation's envelope, 1/s
+                        (rs_envelope.h; < 0: decaying; NaN: too few peaks) */
+    RS_FIG_FREQ      /* its frequency, Hz (NaN: too few peaks)            */
 } rs_fig_kind;
 
 typedef struct rs_sweep_spec rs_sweep_spec;
@@ -82,8 +85,13 @@ int rs_sweep_spec_axis(rs_sweep_spec *s, const char *name, int n, const double *
  * list.  Errors name the file and line. */
 int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t errlen);
 
+/* Explicit variants from memory: ncol names, nrow rows of ncol values
+ * (row-major), copied.  The same as a list file with those lines. */
+int rs_sweep_spec_rows(rs_sweep_spec *s, int ncol, const char *const *names, int nrow, const double *values,
+                       char *err, size_t errlen);
+
 /* A figure from text "KIND:COLUMN", KIND one of max, min, absmax, rms,
- * mean, final. */
+ * mean, final, rate, freq (rate and freq: against the first column, time). */
 int rs_sweep_spec_figure(rs_sweep_spec *s, const char *arg, char *err, size_t errlen);
 
 int rs_sweep_spec_count(const rs_sweep_spec *s);        /* variants (1 if nothing varies) */
@@ -111,6 +119,10 @@ typedef struct rs_sweep_config {
                                   tests of interruption and for batches           */
     FILE *log;                 /* progress lines (NULL: stderr)                   */
     int quiet;                 /* no progress lines                               */
+    const rs_model *model;     /* the model already loaded from model_dir (NULL:
+                                  rs_sweep_open loads it); it must outlive the
+                                  sweep.  Sweeps run one after another (a
+                                  critical-speed search) load it once.          */
 } rs_sweep_config;
 
 typedef struct rs_sweep_report {

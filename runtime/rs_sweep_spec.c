@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_envelope.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
 #include "rs_sweep_impl.h"
@@ -368,7 +369,60 @@ done:
     return st;
 }
 
-static const char *const kFigNames[] = {"max", "min", "absmax", "rms", "mean", "final"};
+int rs_sweep_spec_rows(rs_sweep_spec *s, int ncol, const char *const *names, int nrow, const double *values,
+                       char *err, size_t errlen)
+{
+    if (s->list_ncol) {
+        snprintf(err, errlen, "only one list of variants can be given");
+        return RS_E_ARG;
+    }
+    if (ncol < 1 || nrow < 1 || !names || !values) {
+        snprintf(err, errlen, "no variants: give at least one name and one row");
+        return RS_E_ARG;
+    }
+    for (int j = 0; j < ncol; j++) {
+        if (!names[j] || !valid_name(names[j])) {
+            snprintf(err, errlen, "'%s' is not a name", names[j] ? names[j] : "(null)");
+            return RS_E_ARG;
+        }
+        for (int k = 0; k < j; k++)
+            if (strcmp(names[k], names[j]) == 0) {
+                snprintf(err, errlen, "'%s' is named twice", names[j]);
+                return RS_E_ARG;
+            }
+        if (name_taken(s, names[j])) {
+            snprintf(err, errlen, "'%s' is also given by --vary: give it once", names[j]);
+            return RS_E_ARG;
+        }
+    }
+    for (size_t k = 0; k < (size_t)nrow * (size_t)ncol; k++)
+        if (!isfinite(values[k])) {
+            snprintf(err, errlen, "row %d: the value of '%s' is not finite", (int)(k / (size_t)ncol) + 1,
+                     names[k % (size_t)ncol]);
+            return RS_E_ARG;
+        }
+    char **nm = calloc((size_t)ncol, sizeof *nm);
+    double *v = malloc((size_t)nrow * (size_t)ncol * sizeof *v);
+    int ok = nm && v;
+    for (int j = 0; ok && j < ncol; j++)
+        ok = (nm[j] = dup_n(names[j], strlen(names[j]))) != NULL;
+    if (!ok) {
+        if (nm)
+            for (int j = 0; j < ncol; j++)
+                free(nm[j]);
+        free(nm);
+        free(v);
+        return RS_E_NOMEM;
+    }
+    memcpy(v, values, (size_t)nrow * (size_t)ncol * sizeof *v);
+    s->list_names = nm;
+    s->list_vals = v;
+    s->list_ncol = ncol;
+    s->list_nrow = nrow;
+    return RS_OK;
+}
+
+static const char *const kFigNames[] = {"max", "min", "absmax", "rms", "mean", "final", "rate", "freq"};
 #define N_FIG_KINDS ((int)(sizeof kFigNames / sizeof kFigNames[0]))
 
 int rs_sweep_spec_figure(rs_sweep_spec *s, const char *arg, char *err, size_t errlen)
@@ -380,8 +434,8 @@ int rs_sweep_spec_figure(rs_sweep_spec *s, const char *arg, char *err, size_t er
             if (strlen(kFigNames[k]) == (size_t)(colon - arg) && strncmp(arg, kFigNames[k], (size_t)(colon - arg)) == 0)
                 kind = k;
     if (!colon || kind < 0 || !valid_name(colon + 1)) {
-        snprintf(err, errlen, "--figure '%s': write KIND:COLUMN, KIND one of max, min, absmax, rms, mean, final "
-                 "(e.g. max:y)", arg);
+        snprintf(err, errlen, "--figure '%s': write KIND:COLUMN, KIND one of max, min, absmax, rms, mean, final, "
+                 "rate, freq (e.g. max:y)", arg);
         return RS_E_ARG;
     }
     rs_sweep_figure_def *nf = realloc(s->fig, (size_t)(s->n_fig + 1) * sizeof *nf);
@@ -465,12 +519,16 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
     int *col = malloc((size_t)nf * sizeof *col);
     double *acc = calloc((size_t)nf * 5, sizeof *acc);  /* max, min, absmax, sum, sumsq */
     double *last = calloc((size_t)nf, sizeof *last);
-    if (!col || !acc || !last) {
+    rs_peaks *pk = calloc((size_t)nf, sizeof *pk);   /* rate, freq: extrema against time */
+    if (!col || !acc || !last || !pk) {
         free(col);
         free(acc);
         free(last);
+        free(pk);
         return RS_E_NOMEM;
     }
+    for (int f = 0; f < nf; f++)
+        rs_peaks_init(&pk[f]);
     int st = RS_OK;
     for (int f = 0; f < nf; f++) {
         col[f] = -1;
@@ -502,10 +560,21 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
         }
         /* walk the fields once; pick those the figures want */
         int k = 0;
+        double t_row = 0;
         for (const char *p = line; p <= le; k++) {
             const char *q = p;
             while (q < le && *q != ',')
                 q++;
+            if (k == 0) {   /* time: for rate and freq */
+                const size_t fl = (size_t)(q - p);
+                t_row = NAN;
+                if (fl < sizeof numbuf) {
+                    memcpy(numbuf, p, fl);
+                    numbuf[fl] = '\0';
+                    if (parse_number(numbuf, &t_row))
+                        t_row = NAN;
+                }
+            }
             for (int f = 0; f < nf; f++) {
                 if (col[f] != k)
                     continue;
@@ -529,6 +598,11 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
                 a[3] += v;
                 a[4] += v * v;
                 last[f] = v;
+                if ((s->fig[f].kind == RS_FIG_RATE || s->fig[f].kind == RS_FIG_FREQ) &&
+                    rs_peaks_add(&pk[f], t_row, v)) {
+                    st = RS_E_NOMEM;
+                    goto done;
+                }
             }
             p = q + 1;
         }
@@ -555,10 +629,20 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
         case RS_FIG_ABSMAX: fig[f] = a[2]; break;
         case RS_FIG_RMS: fig[f] = sqrt(a[4] / (double)rows); break;
         case RS_FIG_MEAN: fig[f] = a[3] / (double)rows; break;
+        case RS_FIG_RATE:
+        case RS_FIG_FREQ: {
+            rs_envelope e;
+            rs_envelope_fit(&pk[f], &e);
+            fig[f] = s->fig[f].kind == RS_FIG_RATE ? e.rate : e.freq;
+            break;
+        }
         default: fig[f] = last[f]; break;
         }
     }
 done:
+    for (int f = 0; f < nf; f++)
+        rs_peaks_free(&pk[f]);
+    free(pk);
     free(col);
     free(acc);
     free(last);

@@ -1,0 +1,552 @@
+/*
+ * rs_critical.c — critical-speed search by parallel bisection over sweeps.
+ * See rs_critical.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rs_critical.h"
+#include "rs_driver.h"
+#include "rs_scenario.h"
+#include "rs_status.h"
+#include "rs_sweep.h"
+#include "rs_ws.h"
+
+void rs_crit_config_default(rs_crit_config *c)
+{
+    memset(c, 0, sizeof *c);
+    rs_sweep_config_default(&c->run);
+    c->tol = 0.005;
+    c->max_rounds = 10;
+    c->offset = 0.002;
+}
+
+void rs_crit_result_free(rs_crit_result *r)
+{
+    if (!r)
+        return;
+    free(r->pts);
+    r->pts = NULL;
+    r->n = 0;
+}
+
+/* ---------------------------------------------------------------- names */
+
+#define MAX_SET 64
+
+typedef struct crit_names {
+    int n_fwd, n_spin;
+    const char *fwd[MAX_SET];   /* coordinate names (the model's strings) */
+    const char *spin[MAX_SET];
+    const char *lateral;
+} crit_names;
+
+/* 1 when `name` is `last` or ends in ".last". */
+static int last_is(const char *name, const char *last)
+{
+    const size_t n = strlen(name), l = strlen(last);
+    if (n == l)
+        return strcmp(name, last) == 0;
+    return n > l && name[n - l - 1] == '.' && strcmp(name + n - l, last) == 0;
+}
+
+/* A coordinate of the model by name, with a suggestion when unknown. */
+static int find_coord(const rs_model *m, const char *name, const char *what, const char **out, char *err,
+                      size_t errlen)
+{
+    for (int i = 0; i < m->n_q; i++)
+        if (strcmp(m->q_names[i], name) == 0) {
+            *out = m->q_names[i];
+            return RS_OK;
+        }
+    const char *best = rs_closest_name(name, m->q_names, m->n_q);
+    char list[1024];
+    size_t k = 0;
+    list[0] = '\0';
+    for (int i = 0; i < m->n_q && k + 80 < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", m->q_names[i]);
+    snprintf(err, errlen, "%s '%s' is not a coordinate of model '%s'%s%s%s; its coordinates: %s", what, name, m->name,
+             best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "", list);
+    return RS_E_NOTFOUND;
+}
+
+static int resolve_names(const rs_crit_config *c, const rs_model *m, crit_names *nm, char *err, size_t errlen)
+{
+    memset(nm, 0, sizeof *nm);
+    int st;
+    if (c->forward) {
+        if (c->n_forward > MAX_SET) {
+            snprintf(err, errlen, "at most %d forward coordinates", MAX_SET);
+            return RS_E_ARG;
+        }
+        for (int j = 0; j < c->n_forward; j++)
+            if ((st = find_coord(m, c->forward[j], "forward coordinate", &nm->fwd[nm->n_fwd++], err, errlen)))
+                return st;
+    } else {
+        for (int i = 0; i < m->n_q && nm->n_fwd < MAX_SET; i++)
+            if (last_is(m->q_names[i], "x"))
+                nm->fwd[nm->n_fwd++] = m->q_names[i];
+        if (!nm->n_fwd) {
+            snprintf(err, errlen, "model '%s' has no coordinate named 'x' or '<body>.x' to set the forward speed "
+                     "of: name it with --forward COORDINATE", m->name);
+            return RS_E_NOTFOUND;
+        }
+    }
+    if (c->spin) {
+        if (c->n_spin > MAX_SET) {
+            snprintf(err, errlen, "at most %d spin coordinates", MAX_SET);
+            return RS_E_ARG;
+        }
+        for (int j = 0; j < c->n_spin; j++)
+            if ((st = find_coord(m, c->spin[j], "spin coordinate", &nm->spin[nm->n_spin++], err, errlen)))
+                return st;
+    } else {
+        for (int i = 0; i < m->n_q && nm->n_spin < MAX_SET; i++)
+            if (last_is(m->q_names[i], "spin"))
+                nm->spin[nm->n_spin++] = m->q_names[i];
+    }
+    if (c->lateral) {
+        if ((st = find_coord(m, c->lateral, "lateral coordinate", &nm->lateral, err, errlen)))
+            return st;
+    } else {
+        for (int i = 0; i < m->n_q && !nm->lateral; i++)
+            if (last_is(m->q_names[i], "y"))
+                nm->lateral = m->q_names[i];
+        if (!nm->lateral) {
+            snprintf(err, errlen, "model '%s' has no coordinate named 'y' or '<body>.y' to disturb and measure: "
+                     "name it with --lateral COORDINATE", m->name);
+            return RS_E_NOTFOUND;
+        }
+    }
+    for (int j = 0; j < nm->n_fwd; j++)
+        for (int k = 0; k < nm->n_spin; k++)
+            if (nm->fwd[j] == nm->spin[k]) {
+                snprintf(err, errlen, "'%s' is both a forward and a spin coordinate", nm->fwd[j]);
+                return RS_E_ARG;
+            }
+    for (int j = 0; j < nm->n_fwd + nm->n_spin; j++) {
+        const char *q = j < nm->n_fwd ? nm->fwd[j] : nm->spin[j - nm->n_fwd];
+        for (int k = 0; k < j; k++)
+            if (q == (k < nm->n_fwd ? nm->fwd[k] : nm->spin[k - nm->n_fwd])) {
+                snprintf(err, errlen, "coordinate '%s' is named twice", q);
+                return RS_E_ARG;
+            }
+    }
+    return RS_OK;
+}
+
+/* The wheel radius: c->radius, else the parameter r0 (the scenarios' last
+ * value, else the model's default). */
+static int find_radius(const rs_crit_config *c, const rs_model *m, double *r, char *err, size_t errlen)
+{
+    if (c->radius > 0) {
+        *r = c->radius;
+        return RS_OK;
+    }
+    int ip = -1;
+    for (int i = 0; i < m->n_p; i++)
+        if (strcmp(m->p_names[i], "r0") == 0)
+            ip = i;
+    if (ip < 0) {
+        snprintf(err, errlen, "model '%s' has spin coordinates but no parameter 'r0' (the rolling radius): give "
+                 "--radius R", m->name);
+        return RS_E_NOTFOUND;
+    }
+    *r = m->p_default[ip];
+    const char *files[2] = {NULL, c->run.scenario};
+    char def[4096];
+    if (c->run.use_default_scenario) {
+        snprintf(def, sizeof def, "%s/default.scn", c->run.model_dir);
+        struct stat st;
+        if (stat(def, &st) == 0)
+            files[0] = def;
+    }
+    for (int f = 0; f < 2; f++) {
+        if (!files[f])
+            continue;
+        rs_scenario s;
+        rs_scenario_init(&s);
+        int st = rs_scenario_read(files[f], &s, err, errlen);
+        if (st)
+            return st;
+        for (int k = 0; k < s.n_params; k++)
+            if (strcmp(s.params[k].name, "r0") == 0)
+                *r = s.params[k].value;
+        rs_scenario_free(&s);
+    }
+    if (!(*r > 0) || !isfinite(*r)) {
+        snprintf(err, errlen, "the rolling radius r0 = %g is not positive: give --radius R", *r);
+        return RS_E_ARG;
+    }
+    return RS_OK;
+}
+
+/* ---------------------------------------------------------------- rounds */
+
+typedef struct crit_state {
+    const rs_crit_config *c;
+    const rs_model *m;
+    crit_names nm;
+    double radius;
+    rs_crit_point *pts;
+    int n, cap;
+} crit_state;
+
+static int add_point(crit_state *s, const rs_crit_point *p)
+{
+    if (s->n == s->cap) {
+        const int cap = s->cap ? 2 * s->cap : 32;
+        rs_crit_point *np = realloc(s->pts, (size_t)cap * sizeof *np);
+        if (!np)
+            return RS_E_NOMEM;
+        s->pts = np;
+        s->cap = cap;
+    }
+    /* sorted by speed; a speed run twice keeps its first result */
+    int k = 0;
+    while (k < s->n && s->pts[k].v < p->v)
+        k++;
+    if (k < s->n && s->pts[k].v == p->v)
+        return RS_OK;
+    memmove(&s->pts[k + 1], &s->pts[k], (size_t)(s->n - k) * sizeof *s->pts);
+    s->pts[k] = *p;
+    s->n++;
+    return RS_OK;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    while (b) {
+        n += fread(b + n, 1, cap - n - 1, f);
+        if (n + 1 < cap)
+            break;
+        char *nb = realloc(b, cap *= 2);
+        if (!nb)
+            free(b);
+        b = nb;
+    }
+    fclose(f);
+    if (b) {
+        b[n] = '\0';
+        *len = n;
+    }
+    return b;
+}
+
+/* Runs the speeds v[0..k) as one sweep in out_dir/roundNN and adds their
+ * points. */
+static int run_round(crit_state *s, int round, const double *v, int k, char *err, size_t errlen)
+{
+    const rs_crit_config *c = s->c;
+    const crit_names *nm = &s->nm;
+    const int ncol = nm->n_fwd + nm->n_spin + 1;
+    char **names = calloc((size_t)ncol, sizeof *names);
+    double *vals = calloc((size_t)ncol * (size_t)k, sizeof *vals);
+    rs_sweep_spec *spec = NULL;
+    rs_sweep *sw = NULL;
+    int st = RS_E_NOMEM;
+    if (!names || !vals || rs_sweep_spec_create(&spec) != RS_OK)
+        goto done;
+    for (int j = 0; j < ncol; j++) {
+        const char *q = j < nm->n_fwd ? nm->fwd[j] : j < nm->n_fwd + nm->n_spin ? nm->spin[j - nm->n_fwd] : NULL;
+        const size_t len = (q ? strlen(q) : strlen(nm->lateral)) + 8;
+        if (!(names[j] = malloc(len)))
+            goto done;
+        if (q)
+            snprintf(names[j], len, "%s_dot", q);
+        else
+            snprintf(names[j], len, "%s", nm->lateral);
+    }
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < ncol; j++)
+            vals[(size_t)i * (size_t)ncol + (size_t)j] =
+                j < nm->n_fwd ? v[i] : j < nm->n_fwd + nm->n_spin ? v[i] / s->radius : c->offset;
+    char arg[300];
+    if ((st = rs_sweep_spec_rows(spec, ncol, (const char *const *)names, k, vals, err, errlen)))
+        goto done;
+    snprintf(arg, sizeof arg, "rate:%s", nm->lateral);
+    if ((st = rs_sweep_spec_figure(spec, arg, err, errlen)))
+        goto done;
+    snprintf(arg, sizeof arg, "freq:%s", nm->lateral);
+    if ((st = rs_sweep_spec_figure(spec, arg, err, errlen)))
+        goto done;
+
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/round%02d", c->out_dir, round);
+    rs_sweep_config sc = c->run;
+    sc.out_dir = dir;
+    sc.model = s->m;
+    sc.quiet = 1;
+    sc.max_variants = 0;
+    sc.retry_failed = 0;
+    if ((st = rs_sweep_open(&sw, &sc, spec, err, errlen)) || (st = rs_sweep_attach(sw, err, errlen)))
+        goto done;
+    rs_sweep_report rep;
+    memset(&rep, 0, sizeof rep);
+    if ((st = rs_sweep_run_local(sw, &rep, err, errlen)))
+        goto done;
+    FILE *log = c->run.log ? c->run.log : stderr;
+    for (int i = 0; i < k; i++) {
+        rs_crit_point p;
+        memset(&p, 0, sizeof p);
+        p.v = v[i];
+        p.round = round;
+        p.rate = rs_sweep_figure(sw, i, 0);
+        p.freq = rs_sweep_figure(sw, i, 1);
+        const int vs = rs_sweep_status(sw, i);
+        if (vs == RS_VAR_FAILED) {
+            /* rated on what it computed before failing */
+            p.run_failed = 1;
+            char path[4200], why[512];
+            snprintf(path, sizeof path, "%s/v%04d.partial.csv", dir, i + 1);
+            size_t len = 0;
+            char *text = slurp(path, &len);
+            double fig[2] = {NAN, NAN};
+            if (text && rs_sweep_figures_of_csv(spec, text, len, fig, why, sizeof why) == RS_OK) {
+                p.rate = fig[0];
+                p.freq = fig[1];
+            }
+            free(text);
+        } else if (vs != RS_VAR_OK) {
+            snprintf(err, errlen, "round %d: the run at %.6g m/s did not finish", round, v[i]);
+            st = RS_E_IO;
+            goto done;
+        }
+        if (isnan(p.rate)) {
+            if (!p.run_failed) {
+                snprintf(err, errlen, "the run at %.6g m/s (%s/v%04d.csv) shows fewer than 4 extrema of '%s': "
+                         "lengthen 'duration' in the scenario (several periods of the hunting motion are needed)",
+                         v[i], dir, i + 1, nm->lateral);
+                st = RS_E_ARG;
+                goto done;
+            }
+            p.status = RS_CRIT_FAILED;
+        } else {
+            p.status = p.rate < 0 ? RS_CRIT_STABLE : RS_CRIT_UNSTABLE;
+        }
+        if (!c->run.quiet) {
+            fprintf(log, "railsym critical-speed: round %d: %10.6g m/s: rate %+.4g 1/s, %.4g Hz: %s%s\n", round, p.v,
+                     p.rate, p.freq, p.status == RS_CRIT_STABLE ? "stable" : p.status == RS_CRIT_UNSTABLE ? "unstable"
+                                                                                                  : "failed",
+                     p.run_failed ? " (the run failed; rated on its partial results)" : "");
+            fflush(log);
+        }
+        if ((st = add_point(s, &p)))
+            goto done;
+    }
+    st = RS_OK;
+done:
+    if (st == RS_E_NOMEM && err && !err[0])
+        snprintf(err, errlen, "out of memory");
+    rs_sweep_close(&sw);
+    rs_sweep_spec_free(&spec);
+    if (names)
+        for (int j = 0; j < ncol; j++)
+            free(names[j]);
+    free(names);
+    free(vals);
+    return st;
+}
+
+/* The bracket: the lowest unstable (or failed) speed and the highest stable
+ * speed below it.  Returns 1 when both exist. */
+static int bracket(const crit_state *s, int *ilo, int *ihi)
+{
+    *ilo = *ihi = -1;
+    for (int k = 0; k < s->n && *ihi < 0; k++) {
+        if (s->pts[k].status == RS_CRIT_STABLE)
+            *ilo = k;
+        else
+            *ihi = k;
+    }
+    return *ilo >= 0 && *ihi >= 0;
+}
+
+static int write_csv(const crit_state *s, char *err, size_t errlen)
+{
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/critical_speed.csv", s->c->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+        return RS_E_IO;
+    }
+    fputs("speed,rate,freq,status,round\n", f);
+    for (int k = 0; k < s->n; k++) {
+        const rs_crit_point *p = &s->pts[k];
+        fprintf(f, "%.17g,%.17g,%.17g,%s,%d\n", p->v, p->rate, p->freq,
+                p->status == RS_CRIT_STABLE ? "stable" : p->status == RS_CRIT_UNSTABLE ? "unstable" : "failed",
+                p->round);
+    }
+    const int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        snprintf(err, errlen, "cannot write '%s'", path);
+        return RS_E_IO;
+    }
+    return RS_OK;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+int rs_critical_speed(const rs_crit_config *c, rs_crit_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->v_crit = r->freq_crit = NAN;
+    if (err && errlen)
+        err[0] = '\0';
+    if (!c || !c->run.model_dir || !c->out_dir || !*c->out_dir) {
+        snprintf(err, errlen, "rs_critical_speed: model folder or output folder missing");
+        return RS_E_ARG;
+    }
+    if (!(c->v_lo > 0) || !(c->v_hi > c->v_lo) || !isfinite(c->v_hi)) {
+        snprintf(err, errlen, "the speed range %g:%g is not a range of positive speeds LO < HI", c->v_lo, c->v_hi);
+        return RS_E_ARG;
+    }
+    if (!(c->tol > 0) || !(c->max_rounds >= 1) || c->max_rounds > 99 || !isfinite(c->offset) || c->offset == 0) {
+        snprintf(err, errlen, "tolerance must be > 0, rounds in 1..99, and the lateral offset non-zero");
+        return RS_E_ARG;
+    }
+    crit_state s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    rs_loaded *h = NULL;
+    int st = RS_OK;
+    if (c->run.model) {
+        s.m = c->run.model;
+    } else {
+        char name[256], msg[1024];
+        rs_load_options lo;
+        rs_load_options_default(&lo);
+        if (c->run.include_dir)
+            lo.include_dir = c->run.include_dir;
+        lo.model_name = rs_driver_model_name(c->run.model_dir, name, sizeof name);
+        if (!(h = rs_load_ex(c->run.model_dir, c->run.loader, &lo, msg, sizeof msg))) {
+            snprintf(err, errlen, "cannot load model folder '%s': %s", c->run.model_dir, msg);
+            return RS_E_LOAD;
+        }
+        s.m = rs_loaded_model(h);
+    }
+    if ((st = resolve_names(c, s.m, &s.nm, err, errlen)))
+        goto done;
+    if (s.nm.n_spin && (st = find_radius(c, s.m, &s.radius, err, errlen)))
+        goto done;
+    if (mkdir_p(c->out_dir) != 0) {
+        snprintf(err, errlen, "cannot create the output folder '%s': %s", c->out_dir, strerror(errno));
+        st = RS_E_IO;
+        goto done;
+    }
+    snprintf(r->lateral, sizeof r->lateral, "%s", s.nm.lateral);
+    r->radius = s.nm.n_spin ? s.radius : 0;
+    {
+        size_t k = 0;
+        for (int j = 0; j < s.nm.n_fwd + s.nm.n_spin && k + 100 < sizeof r->set; j++) {
+            if (j < s.nm.n_fwd)
+                k += (size_t)snprintf(r->set + k, sizeof r->set - k, "%s%s_dot = V", j ? ", " : "", s.nm.fwd[j]);
+            else
+                k += (size_t)snprintf(r->set + k, sizeof r->set - k, ", %s_dot = V / %.6g", s.nm.spin[j - s.nm.n_fwd],
+                                      s.radius);
+        }
+        if (k + 100 < sizeof r->set)
+            snprintf(r->set + k, sizeof r->set - k, ", %s = %.6g", s.nm.lateral, c->offset);
+        if (!c->run.quiet) {
+            FILE *log = c->run.log ? c->run.log : stderr;
+            fprintf(log, "railsym critical-speed: model '%s': each run at speed V sets %s\n", s.m->name, r->set);
+            fflush(log);
+        }
+    }
+
+    const int jobs = c->run.jobs < 1 ? 1 : c->run.jobs;
+    int k = jobs < 2 ? 2 : jobs;
+    double *v = calloc((size_t)(k > jobs ? k : jobs), sizeof *v);
+    if (!v) {
+        st = RS_E_NOMEM;
+        goto done;
+    }
+    for (int i = 0; i < k; i++)
+        v[i] = i == k - 1 ? c->v_hi : c->v_lo + (c->v_hi - c->v_lo) * i / (k - 1);
+    int round = 1;
+    int ilo = -1, ihi = -1;
+    for (;; round++) {
+        if ((st = run_round(&s, round, v, k, err, errlen)))
+            break;
+        r->rounds = round;
+        if (!bracket(&s, &ilo, &ihi)) {
+            if (ihi == 0) {
+                const rs_crit_point *p = &s.pts[0];
+                snprintf(err, errlen, "already %s at the lowest speed %g m/s (rate %+.4g 1/s): lower the range's "
+                         "start (--range LO:HI)%s", p->status == RS_CRIT_FAILED ? "failed" : "unstable", p->v,
+                         p->rate, p->status == RS_CRIT_FAILED ? ", or check the run's message in the round's folder"
+                                                              : "");
+            } else {
+                const rs_crit_point *p = &s.pts[s.n - 1];
+                snprintf(err, errlen, "still stable at the highest speed %g m/s (rate %+.4g 1/s): raise the range's "
+                         "end (--range LO:HI)", p->v, p->rate);
+            }
+            st = RS_E_ARG;
+            break;
+        }
+        const double lo = s.pts[ilo].v, hi = s.pts[ihi].v;
+        if (hi - lo <= c->tol * hi || round >= c->max_rounds)
+            break;
+        k = jobs;
+        for (int i = 0; i < k; i++)
+            v[i] = lo + (hi - lo) * (i + 1) / (k + 1);
+    }
+    free(v);
+    if (s.n) {
+        char e2[8600];
+        const int st2 = write_csv(&s, e2, sizeof e2);
+        if (st2 && !st) {
+            snprintf(err, errlen, "%s", e2);
+            st = st2;
+        }
+    }
+    if (!st) {
+        const rs_crit_point *a = &s.pts[ilo], *b = &s.pts[ihi];
+        r->lo = a->v;
+        r->hi = b->v;
+        if (isfinite(a->rate) && isfinite(b->rate) && b->rate > a->rate) {
+            const double w = -a->rate / (b->rate - a->rate);
+            r->v_crit = a->v + w * (b->v - a->v);
+            if (isfinite(a->freq) && isfinite(b->freq))
+                r->freq_crit = a->freq + w * (b->freq - a->freq);
+            else
+                r->freq_crit = a->freq;
+        } else {
+            r->v_crit = 0.5 * (a->v + b->v);
+            r->freq_crit = a->freq;
+        }
+    }
+done:
+    r->pts = s.pts;
+    r->n = s.n;
+    rs_unload(&h);
+    return st;
+}

@@ -1,0 +1,579 @@
+/*
+ * test_critical_speed.c — `railsym critical-speed` (issue 11, item 3): the
+ * hunting critical speed of a suspended wheelset against an eigenvalue
+ * analysis of its linearized equations, written here.
+ *
+ *   envelope   rs_envelope's rate and frequency of sampled damped sines
+ *              A e^{σt} sin(ωt + φ) (the answer is σ and ω/2π); a decaying
+ *              second mode (the transient) and a motion dying into noise;
+ *              the rate/freq figures of a sweep on a CSV text
+ *   linear     the test's own linear model: a free wheelset (k_y = k_ψ = 0)
+ *              is unstable at every speed; with m, I → 0 it sways at
+ *              Klingel's frequency V / (2π) · sqrt(λ / (r b))
+ *   command    generated/wheelset_cone (1:40 cone on a 300 mm arc rail head,
+ *              lateral and yaw springs of 1e5 to a carrier moving with x):
+ *              the critical speed of `railsym critical-speed` at two steps
+ *              against the root of the Routh–Hurwitz determinant of the
+ *              linear model (3 % for the finer step, 1 % extrapolated to
+ *              Δt → 0: the IMEX Euler step is first order, its error in the
+ *              critical speed halves with the step); the hunting frequency
+ *              at the critical speed against the eigenvalue's imaginary
+ *              part; the CSV and the picture; a re-run redoes nothing; the
+ *              command's errors and exit statuses
+ *
+ * The linear model (state y, ψ; Wickens 1965, e.g. Knothe & Stichel, Rail
+ * Vehicle Dynamics, ch. 7; reference/contact.md "Wickens-type stability"):
+ *
+ *   m' ÿ + 2 f22 κ (κ ẏ/V − ψ) + 2 κ f23 ψ̇/V + (k_y + k_g) y = 0
+ *   I ψ̈ + 2 (f11 b² + f33) ψ̇/V + 2 f11 b λ y / r − 2 f23 (κ ẏ/V − ψ)
+ *        + I_y (V/r) ρ ẏ + k_ψ ψ = 0
+ *
+ * with every parameter derived here from the model's data, not from the
+ * runtime:
+ *   - contact geometry of a cone (taper γ) on a circular rail head (radius
+ *     R, crown at b_r): the contact sits where the slopes match, Rγ inboard
+ *     of the crown: b = b_r − R sin δ0, r = r0 + γ (b0 − b); a lateral shift
+ *     y rolls the axle by ρ y, ρ = γ / (b − γ r), and the rolling radii
+ *     differ by 2 λ y with λ = γ b_r / (b − γ r) (first-order cross-section
+ *     geometry, worked out in docs/sweeps.md) — 2.6 % above γ;
+ *   - creep coefficients f11 = G a b C11, f22 = G a b C22,
+ *     f23 = G (ab)^{3/2} C23, f33 = G (ab)² C33 at the static load
+ *     N = m g / (2 cos δ0): the Hertz ellipse from Johnson's exact relations
+ *     (complete elliptic integrals by the AGM, the eccentricity by
+ *     bisection), curvatures cos δ0 / r (wheel, rolling direction) and 1/R
+ *     (rail); Kalker's C_ij from his published table (Kalker 1990, Table E.3,
+ *     the rows of ../shared/reference/kalker_linear_coefficients.csv near
+ *     a/b = 1.31), a parabola through 1/C in ν and linear in b/a;
+ *   - roll coupling: the contact point moves laterally by ẏ + r ρ ẏ
+ *     (κ = 1 + r ρ), roll inertia adds I_x ρ² to the mass, the normal forces
+ *     tilt with the roll (gravitational stiffness k_g = m g ρ, 0.4 % of k_y);
+ *   - gyroscopic yaw moment of the spinning axle, I_y Ω ρ ẏ (Ω = V / r): it
+ *     raises the critical speed by 3.6 % here and cannot be left out.
+ * Neglected: the gravitational yaw moment of the tilted normals (≈ m g b γ,
+ * 0.2 % of k_ψ) and the lateral force of the gyroscopic load transfer
+ * (< 0.1 %).  The test prints the critical speed of every simpler model
+ * too, down to the plain Wickens model with f = G a b C11 on both axes.
+ */
+#define _GNU_SOURCE
+
+#include <check.h>
+#include <complex.h>
+#include <dirent.h>
+#include <math.h>
+
+#include "rs_envelope.h"
+#include "rs_status.h"
+#include "rs_sweep.h"
+#include "test_sweep_util.h"
+
+#define PI 3.14159265358979323846
+#define MODEL "generated/wheelset_cone"
+
+/* ================================================================ envelope */
+
+START_TEST(envelope_of_damped_sines)
+{
+    const double sig[] = {-0.8, -0.05, 0.0, 0.3, 1.5};
+    const double fr[] = {1.7, 0.9, 2.4};
+    for (size_t i = 0; i < sizeof sig / sizeof sig[0]; i++)
+        for (size_t j = 0; j < sizeof fr / sizeof fr[0]; j++) {
+            const double w = 2 * PI * fr[j], dt = 0.002;
+            enum { N = 2001 };
+            static double t[N], y[N];
+            for (int k = 0; k < N; k++) {
+                t[k] = k * dt;
+                y[k] = 0.003 * exp(sig[i] * t[k]) * sin(w * t[k] + 0.4);
+            }
+            rs_envelope e;
+            ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_OK);
+            ck_assert_msg(fabs(e.rate - sig[i]) < 2e-4, "sigma %g f %g: rate %.6g", sig[i], fr[j], e.rate);
+            ck_assert_msg(fabs(e.freq - fr[j]) < 1e-4 * fr[j], "sigma %g f %g: freq %.6g", sig[i], fr[j], e.freq);
+            /* 4 s, two extrema per period, the first left out of the fit */
+            ck_assert_int_ge(e.extrema, (int)(8 * fr[j]) - 1);
+            ck_assert_int_eq(e.fitted, e.extrema - 1);
+        }
+}
+END_TEST
+
+START_TEST(envelope_transient_noise_and_too_few)
+{
+    enum { N = 3001 };
+    static double t[N], y[N];
+    /* a fast, heavily damped mode on top of the hunting mode */
+    for (int k = 0; k < N; k++) {
+        t[k] = k * 1e-3;
+        y[k] = 0.002 * exp(-0.1 * t[k]) * cos(2 * PI * 1.6 * t[k]) + 0.002 * exp(-25 * t[k]) * cos(2 * PI * 5 * t[k]);
+    }
+    rs_envelope e;
+    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_OK);
+    ck_assert_msg(fabs(e.rate + 0.1) < 2e-3, "rate %.6g", e.rate);
+    ck_assert_msg(fabs(e.freq - 1.6) < 2e-3, "freq %.6g", e.freq);
+    /* a motion that dies into rounding noise: the fit stops at the floor */
+    for (int k = 0; k < N; k++)
+        y[k] = 1e-3 * exp(-8 * t[k]) * sin(2 * PI * 2 * t[k]) + 1e-15 * sin(2 * PI * 37 * t[k]);
+    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_OK);
+    ck_assert_msg(fabs(e.rate + 8) < 0.02, "rate %.6g", e.rate);
+    ck_assert_msg(e.t_last < 2.0, "fitted into the noise up to %g s", e.t_last);
+    /* fewer than three extrema after the first: no rate */
+    for (int k = 0; k < N; k++)
+        y[k] = 1e-3 * sin(2 * PI * 0.5 * t[k]);
+    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_FEW);
+    ck_assert(isnan(e.rate) && isnan(e.freq));
+}
+END_TEST
+
+/* The sweep's rate and freq figures read the same extrema from a CSV. */
+START_TEST(rate_and_freq_figures_of_a_csv)
+{
+    rs_sweep_spec *s;
+    char err[512];
+    ck_assert_int_eq(rs_sweep_spec_create(&s), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_figure(s, "rate:y", err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_figure(s, "freq:y", err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_sweep_spec_figure(s, "max:x", err, sizeof err), RS_OK);
+    ck_assert_str_eq(rs_sweep_spec_figure_name(s, 0), "rate(y)");
+    size_t cap = 200000, len = 0;
+    char *csv = malloc(cap);
+    len += (size_t)snprintf(csv + len, cap - len, "time,x,y\n");
+    for (int k = 0; k <= 1500; k++) {
+        const double tk = k * 0.002;
+        len += (size_t)snprintf(csv + len, cap - len, "%.17g,%d,%.17g\n", tk, k,
+                                0.002 * exp(-0.37 * tk) * sin(2 * PI * 1.3 * tk));
+    }
+    double fig[3];
+    ck_assert_int_eq(rs_sweep_figures_of_csv(s, csv, len, fig, err, sizeof err), RS_OK);
+    ck_assert_msg(fabs(fig[0] + 0.37) < 2e-4, "rate %.6g", fig[0]);
+    ck_assert_msg(fabs(fig[1] - 1.3) < 2e-4, "freq %.6g", fig[1]);
+    ck_assert(fig[2] == 1500);
+    free(csv);
+    rs_sweep_spec_free(&s);
+}
+END_TEST
+
+/* ================================================================ linear model */
+
+/* The model's data (vehicles/examples/wheelset_cone.vdl, the profiles and
+ * the runtime's default E and ν), set again in the test's scenario. */
+static const double m_ws = 1250, Ix = 700, Iy = 100, r0 = 0.45, b0 = 0.75, b_r = 0.75, grav = 9.81;
+static const double ky = 1e5, kyaw = 1e5;
+static const double gam = 1.0 / 40, R_rail = 0.3;   /* cone_1in40.prf, arc_r300.prf */
+static const double E_young = 2.1e11, nu = 0.28;
+
+typedef struct lin {
+    double m, Iz, ky, kpsi;           /* mass (with roll inertia), yaw inertia, springs */
+    double f11, f22, f23, f33;        /* creep coefficients per wheel                  */
+    double b, r, lambda;              /* contact half distance, rolling radius, conicity */
+    double kappa, kg, gyro;           /* roll coupling, gravitational stiffness,
+                                         I_y ρ / r (gyroscopic yaw per unit V ẏ)       */
+    double a, bb, C[4], rho;          /* for the report                                */
+} lin;
+
+/* K(e), E(e) by the arithmetic-geometric mean. */
+static void elliptic(double e, double *K, double *E)
+{
+    double a = 1, b = sqrt(1 - e * e), c = e, s = 0.5 * e * e, p = 0.5;
+    for (int n = 0; n < 60 && fabs(c) > 1e-17; n++) {
+        const double an = 0.5 * (a + b), bn = sqrt(a * b);
+        c = 0.5 * (a - b);
+        a = an;
+        b = bn;
+        p *= 2;
+        s += p * c * c;
+    }
+    *K = PI / (2 * a);
+    *E = *K * (1 - s);
+}
+
+/* Hertz semi-axes (Johnson §4.2): A < B the curvature half sums; a (along
+ * the smaller sum) >= b.  B/A = ((a/b)² E − K) / (K − E), e² = 1 − (b/a)²;
+ * m³ = 2E / (π (1 − e²)), n = m sqrt(1 − e²). */
+static void hertz(double A, double B, double N, double *a, double *b)
+{
+    double lo = 1e-9, hi = 1 - 1e-15;
+    for (int i = 0; i < 200; i++) {
+        const double e = 0.5 * (lo + hi);
+        double K, E;
+        elliptic(e, &K, &E);
+        const double ratio = (E / (1 - e * e) - K) / (K - E);
+        if (ratio < B / A)
+            lo = e;
+        else
+            hi = e;
+    }
+    const double e = 0.5 * (lo + hi);
+    double K, E;
+    elliptic(e, &K, &E);
+    const double m = cbrt(2 * E / (PI * (1 - e * e))), n = m * sqrt(1 - e * e);
+    const double c = cbrt(1.5 * N * (1 - nu * nu) / (E_young * (A + B)));
+    *a = m * c;
+    *b = n * c;
+}
+
+/* Kalker 1990, Table E.3, branch b/a (a > b): rows b/a = 1, 0.9, 0.8, 0.7,
+ * 0.6; C11, C22, C23, C33 at ν = 0, 0.25, 0.5. */
+static const double kG[5] = {1, 0.9, 0.8, 0.7, 0.6};
+static const double kT[5][4][3] = {
+    {{3.4, 4.12, 5.2}, {3.4, 3.67, 3.98}, {1.33, 1.47, 1.63}, {1.21, 1.19, 1.16}},
+    {{3.51, 4.22, 5.3}, {3.51, 3.81, 4.16}, {1.44, 1.59, 1.77}, {1.16, 1.11, 1.06}},
+    {{3.65, 4.36, 5.42}, {3.65, 3.99, 4.39}, {1.58, 1.75, 1.94}, {1.1, 1.04, 0.954}},
+    {{3.82, 4.54, 5.58}, {3.82, 4.21, 4.67}, {1.76, 1.95, 2.18}, {1.05, 0.965, 0.852}},
+    {{4.06, 4.78, 5.8}, {4.06, 4.5, 5.04}, {2.01, 2.23, 2.5}, {1.01, 0.892, 0.751}}};
+
+static double in_nu(const double c[3])
+{
+    const double l0 = (nu - 0.25) * (nu - 0.5) / 0.125, l1 = -nu * (nu - 0.5) / 0.0625,
+                 l2 = nu * (nu - 0.25) / 0.125;
+    return 1 / (l0 / c[0] + l1 / c[1] + l2 / c[2]);
+}
+
+static void kalker(double a_over_b, double C[4])
+{
+    const double g = 1 / a_over_b;
+    ck_assert_msg(g <= 1 && g >= 0.6, "b/a = %g outside the embedded rows", g);
+    int i = 0;
+    while (i < 3 && g < kG[i + 1])
+        i++;
+    const double w = (kG[i] - g) / (kG[i] - kG[i + 1]);
+    for (int k = 0; k < 4; k++)
+        C[k] = (1 - w) * in_nu(kT[i][k]) + w * in_nu(kT[i + 1][k]);
+}
+
+/* Levels of the model, each adding to the one before:
+ *   0  Wickens as in reference/contact.md: f = G a b C11 on both axes,
+ *      nominal γ, b0, r0
+ *   1  f22 = G a b C22 for the lateral creep
+ *   2  the contact geometry of the cone on the arc: b, r, λ
+ *   3  spin creep: f23, f33
+ *   4  roll coupling: κ, k_g, roll inertia
+ *   5  gyroscopic yaw moment (the complete model) */
+static void lin_setup(lin *L, int level)
+{
+    memset(L, 0, sizeof *L);
+    const double d0 = atan(gam);
+    const double b = b_r - R_rail * sin(d0), r = r0 + gam * (b0 - b);
+    const double rho = gam / (b - gam * r);
+    const double N = m_ws * grav / (2 * cos(d0));
+    double a, bb;
+    hertz(cos(d0) / (2 * r), 1 / (2 * R_rail), N, &a, &bb);
+    kalker(a / bb, L->C);
+    const double G = E_young / (2 * (1 + nu));
+    L->a = a;
+    L->bb = bb;
+    L->rho = rho;
+    L->m = m_ws;
+    L->Iz = Ix;
+    L->ky = ky;
+    L->kpsi = kyaw;
+    L->kappa = 1;
+    L->f11 = L->f22 = G * a * bb * L->C[0];
+    L->b = b0;
+    L->r = r0;
+    L->lambda = gam;
+    if (level >= 1)
+        L->f22 = G * a * bb * L->C[1];
+    if (level >= 2) {
+        L->b = b;
+        L->r = r;
+        L->lambda = gam * b_r / (b - gam * r);
+    }
+    if (level >= 3) {
+        L->f23 = G * pow(a * bb, 1.5) * L->C[2];
+        L->f33 = G * a * a * bb * bb * L->C[3];
+    }
+    if (level >= 4) {
+        L->kappa = 1 + r * rho;
+        L->kg = m_ws * grav * rho;
+        L->m = m_ws + Ix * rho * rho;
+    }
+    if (level >= 5)
+        L->gyro = Iy * rho / r;
+}
+
+/* det(M s² + C s + K) = c[4] s⁴ + ... + c[0]. */
+static void char_poly(const lin *L, double V, double c[5])
+{
+    const double M11 = L->m, M22 = L->Iz;
+    const double C11 = 2 * L->f22 * L->kappa * L->kappa / V, C12 = 2 * L->kappa * L->f23 / V;
+    const double C21 = -2 * L->f23 * L->kappa / V + L->gyro * V, C22 = 2 * (L->f11 * L->b * L->b + L->f33) / V;
+    const double K11 = L->ky + L->kg, K12 = -2 * L->f22 * L->kappa;
+    const double K21 = 2 * L->f11 * L->b * L->lambda / L->r, K22 = L->kpsi + 2 * L->f23;
+    c[4] = M11 * M22;
+    c[3] = M11 * C22 + C11 * M22;
+    c[2] = M11 * K22 + C11 * C22 + K11 * M22 - C12 * C21;
+    c[1] = C11 * K22 + K11 * C22 - C12 * K21 - K12 * C21;
+    c[0] = K11 * K22 - K12 * K21;
+}
+
+/* Routh–Hurwitz for a quartic with c[4] > 0: stable iff every c[i] > 0 and
+ * c1 (c2 c3 − c1 c4) − c0 c3² > 0.  Returns that determinant, or −1 when a
+ * coefficient is not positive. */
+static double hurwitz(const lin *L, double V)
+{
+    double c[5];
+    char_poly(L, V, c);
+    for (int i = 0; i < 5; i++)
+        if (!(c[i] > 0))
+            return -1;
+    return c[1] * (c[2] * c[3] - c[1] * c[4]) - c[0] * c[3] * c[3];
+}
+
+/* The roots (Durand–Kerner): the largest real part and its |imaginary part|. */
+static double max_real(const lin *L, double V, double *imag)
+{
+    double c[5];
+    char_poly(L, V, c);
+    double complex z[4];
+    for (int k = 0; k < 4; k++)
+        z[k] = 10 * cpow(0.4 + 0.9 * I, k);
+    for (int it = 0; it < 3000; it++)
+        for (int k = 0; k < 4; k++) {
+            double complex p = c[4], d = c[4];
+            for (int j = 3; j >= 0; j--)
+                p = p * z[k] + c[j];
+            for (int j = 0; j < 4; j++)
+                if (j != k)
+                    d *= z[k] - z[j];
+            z[k] -= p / d;
+        }
+    double best = -INFINITY;
+    for (int k = 0; k < 4; k++)
+        if (creal(z[k]) > best) {
+            best = creal(z[k]);
+            *imag = fabs(cimag(z[k]));
+        }
+    return best;
+}
+
+/* The speed where the Hurwitz determinant changes sign, by bisection in
+ * [lo, hi] (stable at lo, unstable at hi); NaN if not bracketed. */
+static double lin_critical(const lin *L, double lo, double hi)
+{
+    if (!(hurwitz(L, lo) > 0) || hurwitz(L, hi) > 0)
+        return NAN;
+    for (int i = 0; i < 100; i++) {
+        const double mid = 0.5 * (lo + hi);
+        if (hurwitz(L, mid) > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+START_TEST(linear_model_sanity)
+{
+    lin L;
+    lin_setup(&L, 5);
+    /* a free wheelset hunts at every speed */
+    L.ky = L.kpsi = 0;
+    for (double V = 1; V < 300; V *= 1.7) {
+        double im;
+        ck_assert_msg(max_real(&L, V, &im) > 0, "free wheelset stable at %g m/s", V);
+        ck_assert(!(hurwitz(&L, V) > 0));
+    }
+    /* no inertia, no springs: Klingel's kinematic sway, ω = V sqrt(λ/(r b)) */
+    lin_setup(&L, 2);
+    L.ky = L.kpsi = 0;
+    L.m = L.Iz = 1e-6;
+    double im;
+    const double re = max_real(&L, 10, &im);
+    const double w = 10 * sqrt(L.lambda / (L.r * L.b));
+    ck_assert_msg(fabs(im - w) < 1e-4 * w && fabs(re) < 1e-4 * w, "root %g%+gi, Klingel %g", re, im, w);
+    /* the suspended wheelset: stable below, unstable above, a crossing pair */
+    lin_setup(&L, 5);
+    const double vc = lin_critical(&L, 5, 200);
+    ck_assert(isfinite(vc));
+    ck_assert(max_real(&L, 0.99 * vc, &im) < 0);
+    ck_assert(max_real(&L, 1.01 * vc, &im) > 0);
+    ck_assert(fabs(max_real(&L, vc, &im)) < 1e-6 && im > 1);
+}
+END_TEST
+
+/* ================================================================ command */
+
+/* Runs `railsym critical-speed` on the wheelset with step dt; the critical
+ * speed and frequency it prints. */
+static int run_critical(const char *dir, const char *tag, double dt, const char *extra, double *vc, double *fc,
+                        char *log, size_t loglen)
+{
+    char scn[600], out[600];
+    snprintf(scn, sizeof scn, "%s/%s.scn", dir, tag);
+    snprintf(out, sizeof out, "%s/%s", dir, tag);
+    snprintf(log, loglen, "%s/%s.log", dir, tag);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "duration 3\nstep %.17g\noutput 0.002\nmethod imex\n"
+             "param m_ws = %.17g\nparam Ix = %.17g\nparam Iy = %.17g\nparam r0 = %.17g\nparam b0 = %.17g\n"
+             "param b_r = %.17g\nparam g = %.17g\nparam ky = %.17g\nparam kyaw = %.17g\n"
+             "columns y yaw\n",
+             dt, m_ws, Ix, Iy, r0, b0, b_r, grav, ky, kyaw);
+    sweep_write(scn, text);
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", scn, "--range", "30:50",
+                    "--jobs", "2", "--tol", "0.003", "--out", out, (char *)extra, NULL};
+    const int st = sweep_run(argv, log);
+    char *s = sweep_slurp(log, NULL);
+    const char *p = s ? strstr(s, "critical speed: ") : NULL;
+    const char *q = s ? strstr(s, "hunting frequency ") : NULL;
+    *vc = p ? strtod(p + strlen("critical speed: "), NULL) : NAN;
+    *fc = q ? strtod(q + strlen("hunting frequency "), NULL) : NAN;
+    if (st != 0 || !p)
+        fprintf(stderr, "railsym critical-speed (%s) exited %d:\n%s\n", tag, st, s ? s : "");
+    free(s);
+    return st;
+}
+
+START_TEST(critical_speed_matches_eigenvalues)
+{
+    static const char *what[] = {"Wickens, f = G a b C11, gamma, b0, r0", "+ f22 = G a b C22",
+                                 "+ cone-on-arc contact geometry", "+ spin creep f23, f33",
+                                 "+ roll coupling, gravitational stiffness", "+ gyroscopic yaw moment"};
+    lin L;
+    double vlin[6];
+    for (int level = 0; level <= 5; level++) {
+        lin_setup(&L, level);
+        vlin[level] = lin_critical(&L, 5, 200);
+        printf("critical speed, linear model %d (%s): %.4f m/s\n", level, what[level], vlin[level]);
+    }
+    printf("  b = %.6f m, r = %.6f m, lambda = %.6f (gamma %.4f), roll %.5f rad/m, a = %.4g m, b = %.4g m "
+           "(a/b %.4f), C11 %.4f C22 %.4f C23 %.4f C33 %.4f, f11 %.4g N, f22 %.4g N, f23 %.4g N m, f33 %.4g N m^2\n",
+           L.b, L.r, L.lambda, gam, L.rho, L.a, L.bb, L.a / L.bb, L.C[0], L.C[1], L.C[2], L.C[3], L.f11, L.f22,
+           L.f23, L.f33);
+    const double vc = vlin[5];
+    double im;
+    ck_assert(fabs(max_real(&L, vc, &im)) < 1e-6);
+    const double fc = im / (2 * PI);
+
+    char dir[512], log[700];
+    sweep_scratch(dir, sizeof dir, "crit");
+    double v1, f1, v2, f2;
+    ck_assert_int_eq(run_critical(dir, "dt4", 4e-4, NULL, &v1, &f1, log, sizeof log), 0);
+    ck_assert_int_eq(run_critical(dir, "dt2", 2e-4, NULL, &v2, &f2, log, sizeof log), 0);
+    const double vx = 2 * v2 - v1, fx = 2 * f2 - f1;   /* first order: Richardson */
+    printf("critical speed, railsym critical-speed: %.4f m/s (dt 4e-4), %.4f m/s (dt 2e-4), %.4f m/s "
+           "extrapolated; eigenvalues %.4f m/s: %+.2f %%, %+.2f %%, %+.2f %%\n",
+           v1, v2, vx, vc, 100 * (v1 - vc) / vc, 100 * (v2 - vc) / vc, 100 * (vx - vc) / vc);
+    printf("hunting frequency at the critical speed: %.4f Hz (dt 2e-4), %.4f Hz extrapolated; eigenvalue %.4f Hz\n",
+           f2, fx, fc);
+    ck_assert_msg(fabs(v2 - vc) <= 0.03 * vc, "critical speed %.4f m/s, eigenvalues %.4f m/s", v2, vc);
+    ck_assert_msg(fabs(vx - vc) <= 0.01 * vc, "extrapolated %.4f m/s, eigenvalues %.4f m/s", vx, vc);
+    ck_assert_msg(fabs(f2 - fc) <= 0.03 * fc, "frequency %.4f Hz, eigenvalue %.4f Hz", f2, fc);
+    /* first order in the step: the finer step is closer, by about half */
+    ck_assert_msg(fabs(v2 - vc) < fabs(v1 - vc) && fabs(v2 - vc) > 0.3 * fabs(v1 - vc),
+                  "not first order: %.4f, %.4f, %.4f", v1, v2, vc);
+
+    /* the CSV: every run, sorted by speed, stable below, unstable above */
+    char path[700];
+    snprintf(path, sizeof path, "%s/dt2/critical_speed.csv", dir);
+    char *csv = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(csv);
+    ck_assert(strncmp(csv, "speed,rate,freq,status,round\n", 29) == 0);
+    int rows = 0;
+    double prev = 0;
+    for (char *line = strchr(csv, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        char *e;
+        const double v = strtod(line, &e);
+        const double rate = strtod(e + 1, &e);
+        ck_assert(v > prev);
+        ck_assert_msg((rate < 0) == (v < v2), "%.6g m/s: rate %g, critical %g", v, rate, v2);
+        ck_assert_ptr_nonnull(strstr(line, rate < 0 ? ",stable," : ",unstable,"));
+        prev = v;
+        rows++;
+    }
+    ck_assert_int_ge(rows, 6);
+    free(csv);
+    if (access("/usr/bin/gnuplot", X_OK) == 0 || getenv("RAILSYM_GNUPLOT")) {
+        snprintf(path, sizeof path, "%s/dt2/critical_speed.png", dir);
+        struct stat st;
+        ck_assert_int_eq(stat(path, &st), 0);
+        ck_assert_int_gt(st.st_size, 1000);
+    }
+
+    /* a re-run finds every run done: same answer, no result rewritten */
+    snprintf(path, sizeof path, "%s/dt2/round01/v0001.csv", dir);
+    struct stat before, after;
+    ck_assert_int_eq(stat(path, &before), 0);
+    double v3, f3;
+    ck_assert_int_eq(run_critical(dir, "dt2", 2e-4, "--no-plot", &v3, &f3, log, sizeof log), 0);
+    ck_assert(v3 == v2 && f3 == f2);
+    ck_assert_int_eq(stat(path, &after), 0);
+    ck_assert(before.st_ino == after.st_ino && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec &&
+              before.st_mtim.tv_sec == after.st_mtim.tv_sec);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+/* Errors: usage (2), input (1) with file:line or the name and a suggestion,
+ * and a range that brackets nothing (1, saying which way to move it). */
+START_TEST(command_errors)
+{
+    char dir[512], scn[600], bad[600], out[600], log[600];
+    sweep_scratch(dir, sizeof dir, "criterr");
+    snprintf(scn, sizeof scn, "%s/ok.scn", dir);
+    snprintf(bad, sizeof bad, "%s/bad.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/err.log", dir);
+    sweep_write(scn, "duration 3\nstep 1e-3\noutput 0.002\ncolumns y\n");
+    sweep_write(bad, "duration 2\nstepp 1e-3\n");
+    const char *bin = sweep_railsym_bin();
+    struct {
+        const char *args[12];
+        int status;
+        const char *want;
+    } cases[] = {
+        {{"critical-speed", MODEL, NULL}, 2, "missing --scenario"},
+        {{"critical-speed", MODEL, "-s", scn, "--range", "40", NULL}, 2, "write LO:HI"},
+        {{"critical-speed", MODEL, "-s", scn, "--range", "50:40", NULL}, 2, "0 < LO < HI"},
+        {{"critical-speed", MODEL, "-s", scn, "--jobs", "0", NULL}, 2, "--jobs"},
+        {{"critical-speed", MODEL, "-s", bad, "-o", out, NULL}, 1, "bad.scn:2: unknown statement 'stepp'"},
+        {{"critical-speed", MODEL, "-s", scn, "--lateral", "yy", "-o", out, NULL}, 1, "did you mean 'y'?"},
+        {{"critical-speed", "tests/no-such-model", "-s", scn, NULL}, 1, "no such file"},
+        {{"critical-speed", MODEL, "-s", scn, "--range", "60:80", "-o", out, "-q", NULL}, 1,
+         "already unstable at the lowest speed 60 m/s"},
+        {{"critical-speed", MODEL, "-s", scn, "--range", "25:30", "-o", out, "-q", NULL}, 1,
+         "still stable at the highest speed 30 m/s"},
+        {{"critical-speed", "--help", NULL}, 0, "usage: railsym critical-speed MODEL.vdl|DIR --scenario FILE"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *argv[16];
+        int n = 0;
+        argv[n++] = (char *)bin;
+        for (int j = 0; cases[k].args[j]; j++)
+            argv[n++] = (char *)cases[k].args[j];
+        argv[n] = NULL;
+        char o2[700];
+        snprintf(o2, sizeof o2, "%s%zu", out, k);
+        for (int j = 0; j < n; j++)
+            if (argv[j] == out)
+                argv[j] = o2;
+        const int st = sweep_run(argv, log);
+        char *text = sweep_slurp(log, NULL);
+        ck_assert_msg(st == cases[k].status && text && strstr(text, cases[k].want), "case %zu: exit %d, want %d "
+                      "and \"%s\":\n%s", k, st, cases[k].status, cases[k].want, text ? text : "");
+        free(text);
+    }
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("critical_speed");
+    TCase *env = tcase_create("envelope");
+    tcase_add_test(env, envelope_of_damped_sines);
+    tcase_add_test(env, envelope_transient_noise_and_too_few);
+    tcase_add_test(env, rate_and_freq_figures_of_a_csv);
+    suite_add_tcase(s, env);
+    TCase *lm = tcase_create("linear");
+    tcase_add_test(lm, linear_model_sanity);
+    suite_add_tcase(s, lm);
+    TCase *cmd = tcase_create("command");
+    tcase_set_timeout(cmd, 240);
+    tcase_add_test(cmd, critical_speed_matches_eigenvalues);
+    tcase_add_test(cmd, command_errors);
+    suite_add_tcase(s, cmd);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
