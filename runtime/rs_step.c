@@ -252,11 +252,15 @@ static int step_imex(rs_ws *ws, double t1)
         ws->s[k] += h * ws->sd[k];
     if ((st = ws->cops->solve_s(ws, t1)) || (st = project(ws, t1)))
         return st;
-    /* the q projection moved q: φ^d again (usually already within tol) */
+    /* If the q projection moved q, φ^d again (usually already within tol).
+     * If it took no Newton iteration, q is what the contact-point Newton
+     * just converged at (φ^d depends on t, q and s, not on q̇): evaluating
+     * φ^d again would only give back the converged residual, so skip it. */
     int it = ws->stats.contact_iters_last;
-    if ((st = ws->cops->solve_s(ws, t1)))
+    if (ws->stats.proj_iters_last > 0 && (st = ws->cops->solve_s(ws, t1)))
         return st;
-    ws->stats.contact_iters_last += it;
+    if (ws->stats.proj_iters_last > 0)
+        ws->stats.contact_iters_last += it;
     if (ws->stats.contact_iters_last > ws->stats.contact_iters_max)
         ws->stats.contact_iters_max = ws->stats.contact_iters_last;
     return ws->cops->solve_sd(ws, t1);
