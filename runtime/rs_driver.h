@@ -20,9 +20,10 @@
  * the step, each step (or each output interval) waiting with an absolute
  * sleep for its deadline t0 + k·dt; optional memory locking, SCHED_FIFO and
  * CPU pinning are applied for the run and restored afterwards (refusals are
- * warnings unless rt_strict).  At the end the log gets a human summary and
- * the machine-readable "RT wheelset.step_p99_us 31.2 us" lines (and
- * c->rt_report gets the lines); report->rt has the figures.
+ * warnings unless rt_strict).  At the end the log gets (unless progress is
+ * 0, i.e. quiet) a human summary and the machine-readable
+ * "RT wheelset.step_p99_us 31.2 us" lines; c->rt_report gets the lines in
+ * any case, and report->rt has the figures.
  *
  * Errors come back as an rs_status and a message; nothing here exits.  A
  * failed step gives the runtime's message (step, time, quantity) and says up

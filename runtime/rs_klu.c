@@ -2,9 +2,11 @@
  * rs_klu.c — the only file that calls KLU.  See rs_klu.h for the block
  * structure of the systems and why their pattern is assembled once.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime for the ordering trials */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "rs_klu.h"
 #include "rs_ws_impl.h"
@@ -91,19 +93,215 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     rs_release(a, cnt);
 
     klu_defaults(&K->common);
-    /* No BTF: these saddle-point systems are irreducible, and its maximum
-     * transversal would place the zero-diagonal multiplier columns on
-     * constraint entries that pass through zero as the mechanism moves,
-     * forcing full re-factorizations. */
-    K->common.btf = 0;
-    K->sym = klu_analyze(n, K->Ap, K->Ai, &K->common);
-    if (!K->sym) {
-        int st = K->common.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
+    /* AMD without BTF until told otherwise (rs_kmat_analyze/choose): these
+     * saddle-point systems are irreducible, and BTF's maximum transversal
+     * may place the zero-diagonal multiplier columns on constraint entries
+     * that pass through zero as the mechanism moves, forcing full
+     * re-factorizations. */
+    int st = rs_kmat_analyze(K, RS_KLU_AMD, 0);
+    if (st) {
         snprintf(err, errlen, "klu_analyze failed on the %d x %d system (KLU status %d)",
                  n, n, K->common.status);
         rs_kmat_free(K, a);
         return st;
     }
+    return RS_OK;
+}
+
+/* A fresh analysis of K's pattern; NULL on failure (status in c). */
+static klu_symbolic *analyze(rs_kmat *K, int ordering, int btf, klu_common *c)
+{
+    c->btf = btf;
+    if (ordering == RS_KLU_NATURAL) /* P = Q = NULL: the identity */
+        return klu_analyze_given(K->n, K->Ap, K->Ai, NULL, NULL, c);
+    c->ordering = ordering; /* KLU's codes: 0 AMD, 1 COLAMD */
+    return klu_analyze(K->n, K->Ap, K->Ai, c);
+}
+
+int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
+{
+    if (ordering < RS_KLU_AMD || ordering > RS_KLU_NATURAL || btf < 0 || btf > 1)
+        return RS_E_ARG;
+    klu_symbolic *sym = analyze(K, ordering, btf, &K->common);
+    if (!sym)
+        return K->common.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
+    if (K->sym)
+        klu_free_symbolic(&K->sym, &K->common);
+    K->sym = sym;
+    K->ordering = ordering;
+    K->btf = btf;
+    return RS_OK;
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e6 * (double)ts.tv_sec + 1e-3 * (double)ts.tv_nsec;
+}
+
+/* Pivots of a factorization of K that may vanish as the mechanism moves,
+ * so that a refactorization with them degrades (and falls back to a full
+ * factorization, which allocates).  K = [A sGᵀ; G 0] with A = M (+ΔtC) or
+ * I.  Pivots on A's diagonal are safe (M is positive definite, and so are
+ * its Schur complements).  A multiplier column n_q+i is safe when its pivot
+ * is its own diagonal and every coordinate of constraint row i was
+ * eliminated before it: the pivot is then −g_i A⁻¹ g_iᵀ restricted by the
+ * earlier constraints, which vanishes only where the constraints are
+ * dependent.  Any other pivot — off the diagonal (a constraint entry, which
+ * passes through zero as the mechanism moves; BTF's transversal does this),
+ * or a multiplier reached with part of its row not yet eliminated (a
+ * partial sum of g_ij²/m_j that can vanish) — is fragile.  pos: n ints. */
+static int fragile_pivots(const rs_kmat *K, const klu_symbolic *sym, const klu_numeric *num,
+                          int *pos)
+{
+    int bad = 0;
+    for (int k = 0; k < K->n; k++)
+        pos[sym->Q[k]] = k;
+    for (int k = 0; k < K->n; k++) {
+        const int col = sym->Q[k];
+        if (num->Pnum[k] != col) {
+            bad++;
+            continue;
+        }
+        if (col < K->n_q)
+            continue;
+        /* column n_q+i of K holds the coordinates j of row i of φ_q */
+        for (int p = K->Ap[col]; p < K->Ap[col + 1]; p++)
+            if (pos[K->Ai[p]] > k) {
+                bad++;
+                break;
+            }
+    }
+    return bad;
+}
+
+/* The trial of one candidate: factor, then the fastest of `trials` rounds
+ * of refactor + solve.  Returns the µs of that round, or -1 if it failed. */
+static double trial(rs_kmat *K, klu_symbolic *sym, const double *Ax_dyn, const double *Ax_proj,
+                    int trials, double rcond_min, double *b, int *pos, double *flops,
+                    int *lu_nnz, int *fragile)
+{
+    klu_common *c = &K->common;
+    klu_numeric *nd = NULL, *np = NULL;
+    double best = -1;
+    nd = klu_factor(K->Ap, K->Ai, (double *)Ax_dyn, sym, c);
+    if (!nd || !klu_rcond(sym, nd, c) || !(c->rcond >= rcond_min))
+        goto done;
+    if (Ax_proj) {
+        np = klu_factor(K->Ap, K->Ai, (double *)Ax_proj, sym, c);
+        if (!np || !klu_rcond(sym, np, c) || !(c->rcond >= rcond_min))
+            goto done;
+    }
+    *lu_nnz = nd->lnz + nd->unz - K->n + nd->nzoff; /* diagonal counted once */
+    *fragile = fragile_pivots(K, sym, nd, pos) + (np ? fragile_pivots(K, sym, np, pos) : 0);
+    *flops = klu_flops(sym, nd, c) ? c->flops : -1;
+    for (int r = 0; r < trials; r++) {
+        for (int i = 0; i < K->n; i++)
+            b[i] = 1.0;
+        const double t0 = now_us();
+        int ok = klu_refactor(K->Ap, K->Ai, (double *)Ax_dyn, sym, nd, c) &&
+                 klu_solve(sym, nd, K->n, 1, b, c);
+        if (ok && np) {
+            for (int i = 0; i < K->n; i++)
+                b[i] = 1.0;
+            ok = klu_refactor(K->Ap, K->Ai, (double *)Ax_proj, sym, np, c) &&
+                 klu_solve(sym, np, K->n, 1, b, c);
+        }
+        const double t = now_us() - t0;
+        if (!ok) {
+            best = -1;
+            goto done;
+        }
+        if (best < 0 || t < best)
+            best = t;
+    }
+done:
+    if (nd)
+        klu_free_numeric(&nd, c);
+    if (np)
+        klu_free_numeric(&np, c);
+    return best;
+}
+
+int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int btf,
+                   int trials, double rcond_min, const rs_allocator *a, rs_klu_info *info)
+{
+    for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
+        info->cand_us[k] = -1;
+        info->cand_flops[k] = -1;
+        info->cand_lu_nnz[k] = -1;
+        info->cand_fragile[k] = -1;
+    }
+    if (trials < 1)
+        trials = 1;
+    double *b = rs_alloc_array(a, (size_t)K->n, sizeof(double));
+    int *pos = rs_alloc_array(a, (size_t)K->n, sizeof(int));
+    if (!b || !pos) {
+        rs_release(a, b);
+        rs_release(a, pos);
+        return RS_E_NOMEM;
+    }
+    klu_common *c = &K->common;
+    int nomem = 0;
+    for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
+        const int ord = k / 2, bt = k % 2;
+        if (btf >= 0 && bt != btf)
+            continue;
+        klu_symbolic *sym = analyze(K, ord, bt, c);
+        if (!sym) {
+            nomem |= c->status == KLU_OUT_OF_MEMORY;
+            continue;
+        }
+        info->cand_us[k] = trial(K, sym, Ax_dyn, Ax_proj, trials, rcond_min, b, pos,
+                                 &info->cand_flops[k], &info->cand_lu_nnz[k],
+                                 &info->cand_fragile[k]);
+        nomem |= c->status == KLU_OUT_OF_MEMORY;
+        klu_free_symbolic(&sym, c);
+    }
+    rs_release(a, b);
+    rs_release(a, pos);
+    /* Robust first: only the candidates with the fewest fragile pivots (a
+     * refactor with a fragile pivot degrades as the mechanism moves, and
+     * the full factorization it then needs allocates in a step).  Among
+     * those, the fastest — and among the candidates within 15 % of it, a
+     * deterministic preference (fewest LU entries, fewest flops, BTF off,
+     * lowest ordering), so that timing noise between near-equal orderings
+     * does not change the choice from run to run. */
+    int fewest = -1;
+    for (int k = 0; k < RS_KLU_CANDIDATES; k++)
+        if (info->cand_us[k] >= 0 && (fewest < 0 || info->cand_fragile[k] < fewest))
+            fewest = info->cand_fragile[k];
+    if (fewest < 0)
+        return nomem ? RS_E_NOMEM : RS_E_SINGULAR;
+    double fastest = -1;
+    for (int k = 0; k < RS_KLU_CANDIDATES; k++)
+        if (info->cand_us[k] >= 0 && info->cand_fragile[k] == fewest &&
+            (fastest < 0 || info->cand_us[k] < fastest))
+            fastest = info->cand_us[k];
+    int pick = -1;
+    for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
+        if (info->cand_us[k] < 0 || info->cand_fragile[k] != fewest ||
+            info->cand_us[k] > 1.15 * fastest)
+            continue;
+        if (pick < 0)
+            pick = k;
+        else if (info->cand_lu_nnz[k] != info->cand_lu_nnz[pick]
+                     ? info->cand_lu_nnz[k] < info->cand_lu_nnz[pick]
+                 : info->cand_flops[k] != info->cand_flops[pick]
+                     ? info->cand_flops[k] < info->cand_flops[pick]
+                     : (k % 2) < (pick % 2))
+            pick = k;
+    }
+    int st = rs_kmat_analyze(K, pick / 2, pick % 2);
+    if (st)
+        return st;
+    info->ordering = K->ordering;
+    info->btf = K->btf;
+    info->chosen = 1;
+    info->n = K->n;
+    info->nnz = K->nnz;
+    info->nblocks = K->sym->nblocks;
     return RS_OK;
 }
 
@@ -160,10 +358,20 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
             klu_rcond(K->sym, F->num, c) &&
             rcond_ok(c->rcond, rcond_min) && rcond_ok(c->rcond, rcond_drop * F->rcond_ref)) {
             st->rcond_last = c->rcond;
-            return RS_OK;
+            /* Pivots fixed by the last full factorization may now multiply
+             * large multipliers although U's diagonal looks fine: klu_rgrowth
+             * (min over columns of max|A| / max|U|) catches the growth. */
+            if (!(K->rgrowth_drop > 0))
+                return RS_OK;
+            if (klu_rgrowth(K->Ap, K->Ai, K->Ax, K->sym, F->num, c)) {
+                st->rgrowth_last = c->rgrowth;
+                if (rcond_ok(c->rgrowth, K->rgrowth_drop * F->rgrowth_ref))
+                    return RS_OK;
+            }
         }
         /* The pivot order of the last full factorization no longer suits
          * these values: pivot afresh (this allocates, hence only here). */
+        st->refactor_fallbacks++;
         klu_free_numeric(&F->num, c);
     }
     st->factors++;
@@ -186,6 +394,10 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
     }
     F->rcond_ref = c->rcond;
     st->rcond_last = c->rcond;
+    if (K->rgrowth_drop > 0) {
+        F->rgrowth_ref = klu_rgrowth(K->Ap, K->Ai, K->Ax, K->sym, F->num, c) ? c->rgrowth : 0.0;
+        st->rgrowth_last = F->rgrowth_ref;
+    }
     return RS_OK;
 }
 

@@ -33,12 +33,17 @@ typedef struct rs_kmat {
     int nnz_M, nnz_G, nnz_X;
     klu_common common;
     klu_symbolic *sym;
+    int ordering, btf;     /* of sym: RS_KLU_AMD/COLAMD/NATURAL, BTF 0/1   */
+    double rgrowth_drop;   /* refactor's rgrowth below rgrowth_drop × its
+                              value at the last full factorization: factor
+                              again (0: not checked)                       */
 } rs_kmat;
 
 /* One numeric factorization of K's pattern. */
 typedef struct rs_kfac {
     klu_numeric *num;      /* NULL until the first klu_factor              */
     double rcond_ref;      /* rcond right after the last full factorization */
+    double rgrowth_ref;    /* rgrowth right after it (when checked)        */
 } rs_kfac;
 
 /* Builds the pattern of K for `m` and analyzes it.  `extra` (NULL: none) is
@@ -50,6 +55,29 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
                   const rs_allocator *a, char *err, size_t errlen);
 void rs_kmat_free(rs_kmat *K, const rs_allocator *a);
 
+/* Analyzes K's pattern again with another ordering (RS_KLU_AMD, _COLAMD,
+ * _NATURAL) and BTF on or off.  Numeric objects of the old analysis must be
+ * freed first.  Returns RS_OK, RS_E_NOMEM or RS_E_SOLVER (K keeps its old
+ * analysis on failure). */
+int rs_kmat_analyze(rs_kmat *K, int ordering, int btf);
+
+/* Times every candidate ordering ({AMD, COLAMD, natural} × BTF {off, on},
+ * or those `btf` allows: -1 both, 0 off, 1 on) on K's pattern with
+ * representative values: for each, analyze, factor Ax_dyn (and Ax_proj when
+ * not NULL), then the fastest of `trials` rounds of refactor + solve of
+ * each.  A candidate whose factorization fails or whose rcond is below
+ * rcond_min is skipped.  Only the candidates with the fewest fragile pivots
+ * (pivots that may vanish as the mechanism moves: off the diagonal, or a
+ * multiplier's before all its constraint's coordinates; see rs_klu.c) stay
+ * in; among them, of those within 15 % of the fastest, the one with the
+ * fewest LU entries, then the fewest flops, then BTF off, then the lowest
+ * ordering number — so the choice only depends on the timing when the
+ * timing really differs.  Records everything in *info;
+ * K ends analyzed with the choice.  Allocates (it runs at set-up).  Returns
+ * RS_OK, RS_E_NOMEM, or RS_E_SINGULAR when no candidate factors. */
+int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int btf,
+                   int trials, double rcond_min, const rs_allocator *a, rs_klu_info *info);
+
 /* Scatters values into K: A = M (Mv != NULL) or I (Mv == NULL), lower-left
  * φ_q = Gv, upper-right gt_scale·φ_qᵀ. */
 void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scale);
@@ -59,9 +87,12 @@ void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scal
 void rs_kmat_add_extra(rs_kmat *K, const double *Xv, double scale);
 
 /* Refactors F with K's current values (klu_factor the first time, again when
- * refactorization fails or rcond drops below rcond_drop × its value at the
- * last full factorization).  Returns RS_OK, RS_E_SINGULAR (*bad_col: the
- * column of K KLU found singular, or -1), RS_E_NOMEM or RS_E_SOLVER. */
+ * refactorization fails, rcond drops below rcond_drop × its value at the
+ * last full factorization, or the reciprocal pivot growth drops below
+ * K->rgrowth_drop × its value then: the pivots no longer suit the values;
+ * st->refactor_fallbacks counts those).  Returns RS_OK, RS_E_SINGULAR
+ * (*bad_col: the column of K KLU found singular, or -1), RS_E_NOMEM or
+ * RS_E_SOLVER. */
 int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
                    rs_stats *st, int *bad_col);
 

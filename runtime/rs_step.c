@@ -252,11 +252,15 @@ static int step_imex(rs_ws *ws, double t1)
         ws->s[k] += h * ws->sd[k];
     if ((st = ws->cops->solve_s(ws, t1)) || (st = project(ws, t1)))
         return st;
-    /* the q projection moved q: φ^d again (usually already within tol) */
+    /* If the q projection moved q, φ^d again (usually already within tol).
+     * If it took no Newton iteration, q is what the contact-point Newton
+     * just converged at (φ^d depends on t, q and s, not on q̇): evaluating
+     * φ^d again would only give back the converged residual, so skip it. */
     int it = ws->stats.contact_iters_last;
-    if ((st = ws->cops->solve_s(ws, t1)))
+    if (ws->stats.proj_iters_last > 0 && (st = ws->cops->solve_s(ws, t1)))
         return st;
-    ws->stats.contact_iters_last += it;
+    if (ws->stats.proj_iters_last > 0)
+        ws->stats.contact_iters_last += it;
     if (ws->stats.contact_iters_last > ws->stats.contact_iters_max)
         ws->stats.contact_iters_max = ws->stats.contact_iters_last;
     return ws->cops->solve_sd(ws, t1);
@@ -332,6 +336,43 @@ static int state_finite(rs_ws *ws, const char *when)
     return RS_OK;
 }
 
+/* RS_KLU_AUTO: times the candidate orderings on this workspace's two
+ * matrices at the current (initial, projected) state — the dynamics matrix
+ * as the step builds it and, when constrained, the projection matrix — and
+ * analyzes K with the fastest (rs_kmat_choose).  Numeric objects of the
+ * previous analysis are dropped; the callers factor again. */
+static int choose_ordering(rs_ws *ws)
+{
+    const rs_model *m = ws->model;
+    const rs_allocator *a = &ws->opt.allocator;
+    const int nnz = ws->K.nnz;
+    double *Ad = rs_alloc_array(a, (size_t)nnz, sizeof(double));
+    double *Ap = m->n_phi > 0 ? rs_alloc_array(a, (size_t)nnz, sizeof(double)) : NULL;
+    if (!Ad || (m->n_phi > 0 && !Ap)) {
+        rs_release(a, Ad);
+        rs_release(a, Ap);
+        return rs_ws_fail(ws, RS_E_NOMEM, "out of memory choosing the KLU ordering");
+    }
+    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
+    memcpy(Ad, ws->K.Ax, (size_t)nnz * sizeof(double));
+    if (Ap) {
+        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
+        memcpy(Ap, ws->K.Ax, (size_t)nnz * sizeof(double));
+    }
+    rs_kfac_free(&ws->K, &ws->fac_dyn);
+    rs_kfac_free(&ws->K, &ws->fac_proj);
+    int st = rs_kmat_choose(&ws->K, Ad, Ap, ws->opt.klu_btf, ws->opt.klu_trials,
+                            ws->opt.rcond_min, a, &ws->klu_info);
+    rs_release(a, Ad);
+    rs_release(a, Ap);
+    if (st == RS_E_SINGULAR)
+        return RS_OK; /* K keeps its analysis; the factorization says where */
+    if (st)
+        return rs_ws_fail(ws, st, "choosing the KLU ordering failed (KLU status %d)",
+                          ws->K.common.status);
+    return RS_OK;
+}
+
 int rs_ws_init(rs_ws *ws)
 {
     if (!ws || ws->magic != RS_WS_MAGIC)
@@ -353,6 +394,9 @@ int rs_ws_init(rs_ws *ws)
     /* First full factorizations, so that steps only refactor. */
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
     if ((st = eval_dynamics(ws)))
+        goto done;
+    if (ws->opt.klu_ordering == RS_KLU_AUTO && !ws->klu_info.chosen &&
+        (st = choose_ordering(ws)))
         goto done;
     rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
     if ((st = factor(ws, &ws->fac_dyn, "initial system")))

@@ -59,6 +59,10 @@ void rs_options_default(rs_options *o)
     o->project_initial = 1;
     o->rcond_min = 1e-14;
     o->rcond_drop = 1e-3;
+    o->rgrowth_drop = 1e-3;
+    o->klu_ordering = RS_KLU_AUTO;
+    o->klu_btf = -1;
+    o->klu_trials = 20;
     o->check_finite = 1;
     o->contact_E = 2.1e11;
     o->contact_nu = 0.28;
@@ -111,10 +115,13 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         rs_options_default(&o);
     if (!(o.dt > 0) || !isfinite(o.dt) || !(o.proj_tol > 0) || o.proj_maxiter < 0 ||
         (o.method != RS_IMEX_EULER && o.method != RS_RK4) || !(o.rcond_min >= 0) ||
-        !(o.rcond_drop >= 0))
+        !(o.rcond_drop >= 0) || !(o.rgrowth_drop >= 0) || o.klu_ordering < RS_KLU_AUTO ||
+        o.klu_ordering > RS_KLU_NATURAL || o.klu_btf < -1 || o.klu_btf > 1 || o.klu_trials < 0)
         return set_err(err, errlen, RS_E_ARG,
                        "rs_ws_create: bad options (need dt > 0, proj_tol > 0, "
-                       "proj_maxiter >= 0, a known method)");
+                       "proj_maxiter >= 0, a known method, rcond_min, rcond_drop and "
+                       "rgrowth_drop >= 0, klu_ordering RS_KLU_AUTO..RS_KLU_NATURAL, "
+                       "klu_btf -1..1, klu_trials >= 0)");
     if (m->n_contact > 0 &&
         (o.method != RS_IMEX_EULER || !(o.contact_E > 0) || !(o.contact_nu >= 0) ||
          !(o.contact_nu < 0.5) || !(o.contact_vmin > 0) || !(o.contact_tol > 0)))
@@ -201,10 +208,25 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     }
     /* with contact, A = M + Δt C^K_qq: C^K's pattern joins M's */
     st = rs_kmat_build(&ws->K, m, ws->ct ? &ws->ct->ck : NULL, a, kerr, sizeof kerr);
+    if (st == RS_OK && o.klu_ordering != RS_KLU_AUTO &&
+        (o.klu_ordering != RS_KLU_AMD || o.klu_btf == 1) &&
+        (st = rs_kmat_analyze(&ws->K, o.klu_ordering, o.klu_btf == 1)))
+        snprintf(kerr, sizeof kerr, "klu_analyze (%s) failed on the system pattern (KLU status %d)",
+                 rs_klu_ordering_name(o.klu_ordering, o.klu_btf == 1), ws->K.common.status);
     if (st) {
         set_err(err, errlen, st, kerr);
         rs_ws_free(&ws);
         return st;
+    }
+    ws->K.rgrowth_drop = o.rgrowth_drop;
+    ws->klu_info.ordering = ws->K.ordering;
+    ws->klu_info.btf = ws->K.btf;
+    ws->klu_info.n = ws->K.n;
+    ws->klu_info.nnz = ws->K.nnz;
+    ws->klu_info.nblocks = ws->K.sym->nblocks;
+    for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
+        ws->klu_info.cand_us[k] = ws->klu_info.cand_flops[k] = -1;
+        ws->klu_info.cand_lu_nnz[k] = ws->klu_info.cand_fragile[k] = -1;
     }
     *out = ws;
     return RS_OK;
@@ -225,6 +247,25 @@ void rs_ws_free(rs_ws **wsp)
     ws->magic = 0;
     rs_release(&a, ws);
     *wsp = NULL;
+}
+
+int rs_ws_klu_info(const rs_ws *ws, rs_klu_info *info)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || !info)
+        return RS_E_ARG;
+    *info = ws->klu_info;
+    return RS_OK;
+}
+
+const char *rs_klu_ordering_name(int ordering, int btf)
+{
+    static const char *const names[2][3] = {{"amd", "colamd", "natural"},
+                                            {"amd_btf", "colamd_btf", "natural_btf"}};
+    if (ordering == RS_KLU_AUTO)
+        return "auto";
+    if (ordering < RS_KLU_AMD || ordering > RS_KLU_NATURAL || btf < 0 || btf > 1)
+        return "?";
+    return names[btf][ordering];
 }
 
 const char *rs_ws_error(const rs_ws *ws) { return ws ? ws->err : "workspace is NULL"; }

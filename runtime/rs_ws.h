@@ -7,8 +7,11 @@
  * and its KLU objects).  It is sized and allocated once by rs_ws_create;
  * rs_step then allocates nothing, does no I/O, and runs loops bounded by the
  * model's sizes and the iteration limit.  The one exception, stated once:
- * when KLU's refactorization degrades (rcond) or fails, the step calls
- * klu_factor again, which allocates (counted in rs_stats.factors).
+ * when KLU's refactorization degrades (rcond or pivot growth) or fails, the
+ * step calls klu_factor again, which allocates (counted in
+ * rs_stats.refactor_fallbacks).  RS_KLU_AUTO (the default ordering) times
+ * the candidate orderings once, in rs_ws_init, and prefers those whose
+ * pivots cannot degrade that way (docs/runtime.md, "Orderings").
  *
  * Threads: the model descriptor is shared and read-only; each thread uses
  * its own workspace.  A workspace is not safe to use from two threads at once.
@@ -31,6 +34,17 @@ typedef enum rs_method {
     RS_IMEX_EULER = 0,   /* seed 003 §4: velocity-implicit system, trapezoidal q */
     RS_RK4 = 1           /* classical RK4 on the index-1 form, for accuracy checks */
 } rs_method;
+
+/* Fill-reducing orderings of the sparse LU (KLU), rs_options.klu_ordering. */
+typedef enum rs_klu_ordering {
+    RS_KLU_AUTO = -1,    /* time the candidates at rs_ws_init, keep the fastest */
+    RS_KLU_AMD = 0,      /* approximate minimum degree on A + Aᵀ               */
+    RS_KLU_COLAMD = 1,   /* column approximate minimum degree on AᵀA           */
+    RS_KLU_NATURAL = 2   /* the pattern's own order                            */
+} rs_klu_ordering;
+
+/* Candidates of RS_KLU_AUTO: index 2·ordering + btf. */
+#define RS_KLU_CANDIDATES 6
 
 /* Injectable allocator (all allocations of the runtime itself go through
  * it; KLU allocates through SuiteSparse's own configuration).  alloc must
@@ -57,6 +71,15 @@ typedef struct rs_options {
                              default 1e-14                                   */
     double rcond_drop;    /* refactor's rcond below rcond_drop × rcond of the
                              last full factorization: factor again, default 1e-3 */
+    double rgrowth_drop;  /* refactor's reciprocal pivot growth (klu_rgrowth)
+                             below rgrowth_drop × its value at the last full
+                             factorization: factor again, default 1e-3
+                             (0: not checked)                               */
+    int klu_ordering;     /* rs_klu_ordering, default RS_KLU_AUTO            */
+    int klu_btf;          /* BTF pre-ordering: -1 (default) AUTO tries both
+                             and a fixed ordering uses none, 0 off, 1 on     */
+    int klu_trials;       /* AUTO: rounds of refactor + solve timed per
+                             candidate (the fastest counts), default 20      */
     int check_finite;     /* check state and model outputs for NaN/Inf each
                              step, default 1                                 */
     rs_allocator allocator;   /* alloc == NULL: calloc/free                 */
@@ -87,6 +110,10 @@ typedef struct rs_stats {
     double rcond_last;     /* KLU's crude reciprocal condition, last factor */
     double pos_residual;   /* max |φ| after the last step                   */
     double vel_residual;   /* max |φ_q q̇ − β| after the last step           */
+    long refactor_fallbacks; /* refactors whose pivots had degraded (or that
+                              failed), redone by a full klu_factor          */
+    double rgrowth_last;   /* reciprocal pivot growth of the last refactor
+                              (when rgrowth_drop > 0)                      */
     long contact_iters;    /* Newton iterations on φ^d for s, total (contact) */
     int contact_iters_last;/* ... in the last step                          */
     int contact_iters_max; /* ... most in one step                          */
@@ -155,6 +182,31 @@ typedef int (*rs_output_fn)(rs_ws *ws, void *ctx);
  * least every step), and once more at the end if the last step was not an
  * output step. */
 int rs_run(rs_ws *ws, double t_end, double out_dt, rs_output_fn out, void *ctx);
+
+/* The sparse LU's ordering, how it was chosen, and what each candidate
+ * cost (rs_ws_klu_info). */
+typedef struct rs_klu_info {
+    int ordering;          /* rs_klu_ordering in use (never RS_KLU_AUTO)     */
+    int btf;               /* BTF pre-ordering in use                       */
+    int chosen;            /* 1: chosen by timing (AUTO, after rs_ws_init)  */
+    int n, nnz;            /* order and entries of the system matrix        */
+    int nblocks;           /* BTF blocks of the chosen analysis             */
+    /* per candidate, index 2·ordering + btf (AUTO only, after rs_ws_init): */
+    double cand_us[RS_KLU_CANDIDATES];   /* µs of one refactor + solve of the
+                                            dynamics matrix (+ projection's), the
+                                            fastest round; < 0: not tried or
+                                            failed                           */
+    double cand_flops[RS_KLU_CANDIDATES];/* flops of its factorization      */
+    int cand_lu_nnz[RS_KLU_CANDIDATES];  /* entries of L + U                */
+    int cand_fragile[RS_KLU_CANDIDATES]; /* pivots that may vanish as the
+                                            mechanism moves (rs_klu.c)      */
+} rs_klu_info;
+
+/* Fills *info.  RS_E_ARG for a bad workspace. */
+int rs_ws_klu_info(const rs_ws *ws, rs_klu_info *info);
+
+/* "amd", "colamd", "natural" (+ "_btf" when btf), "auto"; "?" otherwise. */
+const char *rs_klu_ordering_name(int ordering, int btf);
 
 /* Evaluations at the current state (outside a step; no allocation). */
 int rs_ws_outputs(rs_ws *ws, double *out);                /* n_out values */

@@ -45,6 +45,7 @@ struct rs_ws {
     rs_kmat K;                     /* pattern of the block systems         */
     rs_kfac fac_dyn;               /* A = M: IMEX and RK4 stages           */
     rs_kfac fac_proj;              /* A = I: projections                   */
+    rs_klu_info klu_info;          /* ordering in use, AUTO's trial figures */
     struct rs_contact_ws *ct;      /* wheel-rail contact state (rs_contact.h);
                                       NULL when the model has no contact   */
     const struct rs_contact_ops *cops; /* its entry points (set with ct)    */
