@@ -173,8 +173,10 @@ static int find_radius(const rs_crit_config *c, const rs_model *m, double *r, ch
         rs_scenario s;
         rs_scenario_init(&s);
         int st = rs_scenario_read(files[f], &s, err, errlen);
-        if (st)
+        if (st) {
+            rs_scenario_free(&s);
             return st;
+        }
         for (int k = 0; k < s.n_params; k++)
             if (strcmp(s.params[k].name, "r0") == 0)
                 *r = s.params[k].value;
