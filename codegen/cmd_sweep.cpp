@@ -50,7 +50,7 @@ int cmd_sweep(int argc, char **argv) {
         {"scenario", 's', "FILE", "the base scenario every variant starts from"},
         {"vary", 0, "NAME=LO:HI:N", "a grid axis (repeat); also NAME=V1,V2,..."},
         {"list", 0, "FILE.csv", "explicit variants: a header of names, one row each"},
-        {"figure", 'f', "KIND:COLUMN", "a per-variant figure (repeat): max|min|absmax|rms|mean|final"},
+        {"figure", 'f', "KIND:COLUMN", "a per-variant figure (repeat): max|min|absmax|rms|mean|final|rate|freq"},
         {"jobs", 'j', "J", "local worker threads (default 1)"},
         {"out", 'o', "DIR", "output folder (default: results/<model>-sweep)"},
         {"mpi", 0, "", "run as a rank of an MPI job (mpirun -np K railsym sweep ... --mpi)"},

@@ -173,8 +173,10 @@ static int find_radius(const rs_crit_config *c, const rs_model *m, double *r, ch
         rs_scenario s;
         rs_scenario_init(&s);
         int st = rs_scenario_read(files[f], &s, err, errlen);
-        if (st)
+        if (st) {
+            rs_scenario_free(&s);
             return st;
+        }
         for (int k = 0; k < s.n_params; k++)
             if (strcmp(s.params[k].name, "r0") == 0)
                 *r = s.params[k].value;
@@ -318,6 +320,13 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
                 p.freq = fig[1];
             }
             free(text);
+            snprintf(path, sizeof path, "%s/v%04d.failed", dir, i + 1);
+            if ((text = slurp(path, &len))) {
+                while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+                    text[--len] = '\0';
+                snprintf(p.message, sizeof p.message, "%s", text);
+                free(text);
+            }
         } else if (vs != RS_VAR_OK) {
             snprintf(err, errlen, "round %d: the run at %.6g m/s did not finish", round, v[i]);
             st = RS_E_IO;
@@ -336,10 +345,11 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
             p.status = p.rate < 0 ? RS_CRIT_STABLE : RS_CRIT_UNSTABLE;
         }
         if (!c->run.quiet) {
-            fprintf(log, "railsym critical-speed: round %d: %10.6g m/s: rate %+.4g 1/s, %.4g Hz: %s%s\n", round, p.v,
-                     p.rate, p.freq, p.status == RS_CRIT_STABLE ? "stable" : p.status == RS_CRIT_UNSTABLE ? "unstable"
-                                                                                                  : "failed",
-                     p.run_failed ? " (the run failed; rated on its partial results)" : "");
+            fprintf(log, "railsym critical-speed: round %d: %10.6g m/s: rate %+.4g 1/s, %.4g Hz: %s%s%s%s\n", round,
+                    p.v, p.rate, p.freq,
+                    p.status == RS_CRIT_STABLE ? "stable" : p.status == RS_CRIT_UNSTABLE ? "unstable" : "failed",
+                    p.run_failed ? " (the run failed, rated on what it computed: " : "",
+                    p.run_failed ? p.message : "", p.run_failed ? ")" : "");
             fflush(log);
         }
         if ((st = add_point(s, &p)))
@@ -500,10 +510,11 @@ int rs_critical_speed(const rs_crit_config *c, rs_crit_result *r, char *err, siz
         if (!bracket(&s, &ilo, &ihi)) {
             if (ihi == 0) {
                 const rs_crit_point *p = &s.pts[0];
-                snprintf(err, errlen, "already %s at the lowest speed %g m/s (rate %+.4g 1/s): lower the range's "
-                         "start (--range LO:HI)%s", p->status == RS_CRIT_FAILED ? "failed" : "unstable", p->v,
-                         p->rate, p->status == RS_CRIT_FAILED ? ", or check the run's message in the round's folder"
-                                                              : "");
+                if (p->status == RS_CRIT_FAILED)
+                    snprintf(err, errlen, "the run at the lowest speed %g m/s failed: %s", p->v, p->message);
+                else
+                    snprintf(err, errlen, "already unstable at the lowest speed %g m/s (rate %+.4g 1/s): lower the "
+                             "range's start (--range LO:HI)", p->v, p->rate);
             } else {
                 const rs_crit_point *p = &s.pts[s.n - 1];
                 snprintf(err, errlen, "still stable at the highest speed %g m/s (rate %+.4g 1/s): raise the range's "

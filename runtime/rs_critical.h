@@ -72,6 +72,7 @@ typedef struct rs_crit_point {
     int round;                 /* 1-based                                      */
     int run_failed;            /* the run stopped with an error (rated on its
                                   partial results)                            */
+    char message[512];         /* that error (the start of vNNNN.failed)       */
 } rs_crit_point;
 
 typedef struct rs_crit_result {

@@ -2,10 +2,15 @@
  * bench_sweep.c — throughput of sweeps and the cost of MPI per variant.
  *
  *   BENCH sweep.variants_per_min_j1 <v> 1/min          one local worker
- *   BENCH sweep.variants_per_min_j<ncores> <v> 1/min   every core
+ *   BENCH sweep.variants_per_min_j2 <v> 1/min          two (also on a 1-core machine)
+ *   BENCH sweep.variants_per_min_j<ncores> <v> 1/min   every core, when more than 2
  *   BENCH sweep.mpi_overhead_ms <v> ms                  coordinator round trip
  *                                                       minus the worker's run,
  *                                                       per variant, loopback
+ *
+ *   BENCH critical_speed.wheelset_cone_s_j2 <v> s      a whole critical-speed search
+ *   BENCH critical_speed.wheelset_cone_runs <n> runs   its runs (3 s each, dt 2e-4)
+ *   BENCH critical_speed.wheelset_cone_v <v> m/s       its answer
  *
  * The sweeps run generated/double_pendulum (RK4, 5 s at 1 ms) through the C
  * API (rs_sweep_run), writing every variant's CSV, as `railsym sweep` does.
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rs_status.h"
@@ -57,8 +63,10 @@ int main(void)
     long ncores = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncores < 1)
         ncores = 1;
-    const int jobs[2] = {1, (int)ncores};
-    for (int k = 0; k < 2; k++) {
+    /* j1 and j2 always (fixed names), and every core when there are more */
+    const int jobs[3] = {1, 2, (int)ncores};
+    const int njobs = ncores > 2 ? 3 : 2;
+    for (int k = 0; k < njobs; k++) {
         snprintf(out, sizeof out, "%s/j%d", dir, jobs[k]);
         int n;
         const double wall = run_local(scn, out, jobs[k], &n);
@@ -85,6 +93,37 @@ int main(void)
         return 1;
     }
     printf("BENCH sweep.mpi_overhead_ms %.3f ms\n", strtod(p + strlen("MPI overhead "), NULL));
+    free(text);
+    fflush(stdout);
+
+    /* A critical-speed search: the cone wheelset of tests/test_critical_speed.c */
+    snprintf(scn, sizeof scn, "%s/hunt.scn", dir);
+    sweep_write(scn, "duration 3\nstep 2e-4\noutput 0.002\nmethod imex\ncolumns y yaw\n");
+    snprintf(out, sizeof out, "%s/crit", dir);
+    snprintf(log, sizeof log, "%s/crit.log", dir);
+    char *crit[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/wheelset_cone", "-s", scn, "--range",
+                    "30:50", "-j", "2", "--tol", "0.003", "-o", out, "-q", "--no-plot", NULL};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const int cst = sweep_run(crit, log);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    text = sweep_slurp(log, NULL);
+    p = text ? strstr(text, "critical speed: ") : NULL;
+    const char *q = text ? strstr(text, "run(s)") : NULL;
+    if (cst != 0 || !p || !q) {
+        fprintf(stderr, "bench_sweep: critical-speed failed (%d):\n%s\n", cst, text ? text : "");
+        free(text);
+        sweep_rm_rf(dir);
+        return 1;
+    }
+    while (q > text && q[-1] == ' ')
+        q--;
+    while (q > text && q[-1] >= '0' && q[-1] <= '9')
+        q--;
+    const double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("BENCH critical_speed.wheelset_cone_s_j2 %.3f s\n", wall);
+    printf("BENCH critical_speed.wheelset_cone_runs %d runs\n", atoi(q));
+    printf("BENCH critical_speed.wheelset_cone_v %.4f m/s\n", strtod(p + strlen("critical speed: "), NULL));
     free(text);
     sweep_rm_rf(dir);
     return 0;
