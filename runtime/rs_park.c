@@ -121,6 +121,7 @@ void rs_park_opts_default(rs_park_opts *o)
     o->h = 1e-3;
     o->threads = 1;
     rs_krylov_opts_default(&o->krylov);
+    o->krylov.tol = 1e-8;   /* on δq: far below the step's truncation error */
     o->corrections = 1;
     o->rebalance = 200;
     o->spin = 4000;
