@@ -226,7 +226,7 @@ static int coupler_fn(void *ctx, int l, double t, const double *q, const double 
 
 /* ------------------------------------------------------------ checks */
 
-static int check_wagon(const rs_wagon *w, const char *name, char *err, size_t errlen)
+int rs_wagon_check(const rs_wagon *w, const char *name, char *err, size_t errlen)
 {
     struct {
         const char *p;
@@ -259,7 +259,7 @@ static int check_wagon(const rs_wagon *w, const char *name, char *err, size_t er
     return RS_OK;
 }
 
-static int check_coupler(const rs_coupler *c, const char *name, char *err, size_t errlen)
+int rs_coupler_check(const rs_coupler *c, const char *name, char *err, size_t errlen)
 {
     struct {
         const char *p;
@@ -330,7 +330,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         snprintf(name, sizeof name, "%s", vnames && vnames[v] ? vnames[v] : "?");
         if (!(vnames && vnames[v]))
             snprintf(name, sizeof name, "v%d", v);
-        const int st = check_wagon(&veh[v], name, err, errlen);
+        const int st = rs_wagon_check(&veh[v], name, err, errlen);
         if (st != RS_OK)
             return st;
     }
@@ -339,7 +339,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
             snprintf(name, sizeof name, "%s", cnames[c]);
         else
             snprintf(name, sizeof name, "c%d", c);
-        const int st = check_coupler(&cpl[c], name, err, errlen);
+        const int st = rs_coupler_check(&cpl[c], name, err, errlen);
         if (st != RS_OK)
             return st;
     }

@@ -104,6 +104,11 @@ void rs_wagon_eval(const rs_wagon *w, double t, const double *q, const double *q
 void rs_coupler_eval(const rs_coupler *c, const rs_wagon *ahead, const rs_wagon *behind, const double *q,
                      const double *qd, double *F, double *K, double *C);
 
+/* Parameter checks: RS_OK, or RS_E_ARG with "vehicle 'NAME': m_body = -1
+ * must be > 0" (coupler: "coupler 'NAME': ...") in err. */
+int rs_wagon_check(const rs_wagon *w, const char *name, char *err, size_t errlen);
+int rs_coupler_check(const rs_coupler *c, const char *name, char *err, size_t errlen);
+
 typedef struct rs_train rs_train;
 
 /* nv vehicles, front first, and the nv − 1 couplers between them (cpl[i]
