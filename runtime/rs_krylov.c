@@ -15,6 +15,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,30 +25,49 @@
 
 /* ================================================================ barrier */
 
-int rs_barrier_init(rs_barrier *b, int n, int spin)
+struct rs_barrier {
+    int n, spin;
+    atomic_int count;
+    atomic_uint gen;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+int rs_barrier_create(rs_barrier **out, int n, int spin)
 {
-    memset(b, 0, sizeof *b);
-    b->n = n < 1 ? 1 : n;
+    if (!out)
+        return RS_E_ARG;
+    *out = NULL;
+    if (n < 1)
+        return RS_E_ARG;
+    rs_barrier *b = calloc(1, sizeof *b);
+    if (!b)
+        return RS_E_NOMEM;
+    b->n = n;
     b->spin = spin < 0 ? 0 : spin;
     atomic_init(&b->count, 0);
     atomic_init(&b->gen, 0u);
-    if (pthread_mutex_init(&b->mu, NULL) != 0)
-        return RS_E_NOMEM;
-    if (pthread_cond_init(&b->cv, NULL) != 0) {
-        pthread_mutex_destroy(&b->mu);
+    if (pthread_mutex_init(&b->mu, NULL) != 0) {
+        free(b);
         return RS_E_NOMEM;
     }
-    b->ok = 1;
+    if (pthread_cond_init(&b->cv, NULL) != 0) {
+        pthread_mutex_destroy(&b->mu);
+        free(b);
+        return RS_E_NOMEM;
+    }
+    *out = b;
     return RS_OK;
 }
 
-void rs_barrier_destroy(rs_barrier *b)
+void rs_barrier_free(rs_barrier **pb)
 {
-    if (!b || !b->ok)
+    if (!pb || !*pb)
         return;
-    pthread_cond_destroy(&b->cv);
-    pthread_mutex_destroy(&b->mu);
-    b->ok = 0;
+    pthread_cond_destroy(&(*pb)->cv);
+    pthread_mutex_destroy(&(*pb)->mu);
+    free(*pb);
+    *pb = NULL;
 }
 
 void rs_barrier_wait(rs_barrier *b)

@@ -37,8 +37,6 @@
 #ifndef RS_KRYLOV_H
 #define RS_KRYLOV_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "rs_status.h"
@@ -48,19 +46,14 @@
 
 /* A reusable barrier for `n` threads that spins `spin` polls before it
  * sleeps on a condition variable (a pthread barrier always sleeps, which
- * costs microseconds per phase; a Krylov iteration has three phases). */
-typedef struct rs_barrier {
-    int n, spin;
-    atomic_int count;
-    atomic_uint gen;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int ok;
-} rs_barrier;
+ * costs microseconds per phase; a Krylov iteration has three phases).
+ * Opaque (it holds C11 atomics, which C++ callers of this header cannot
+ * see). */
+typedef struct rs_barrier rs_barrier;
 
-/* RS_OK or RS_E_NOMEM (mutex/condvar creation failed).  n >= 1. */
-int rs_barrier_init(rs_barrier *b, int n, int spin);
-void rs_barrier_destroy(rs_barrier *b);
+/* RS_OK, RS_E_ARG (n < 1) or RS_E_NOMEM. */
+int rs_barrier_create(rs_barrier **b, int n, int spin);
+void rs_barrier_free(rs_barrier **b);
 /* Returns when all n threads have called it (n == 1: at once).  A full
  * memory synchronization: what any thread wrote before it is visible to all
  * after it. */

@@ -64,8 +64,7 @@ struct rs_park {
     rs_bsm *A;
     rs_krylov *kr;
     rs_pool *pool;
-    rs_barrier bar;
-    int have_bar;
+    rs_barrier *bar;
 
     int *bstart, *blist, *bthread;   /* plan of blocks: threads + 1, nb, nb */
     int *lstart, *llist, *lthread;   /* plan of links                       */
@@ -188,8 +187,7 @@ void rs_park_free(rs_park **ppk)
     rs_park *pk = *ppk;
     const rs_allocator a = pk->alloc;
     rs_pool_free(&pk->pool);
-    if (pk->have_bar)
-        rs_barrier_destroy(&pk->bar);
+    rs_barrier_free(&pk->bar);
     rs_krylov_free(&pk->kr);
     rs_bsm_free(&pk->A);
     void *arrays[] = {pk->bname, pk->lname, pk->off, pk->moff, pk->la, pk->lb, pk->lna, pk->lnb, pk->lpoff,
@@ -390,9 +388,8 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     st = rs_krylov_create(&pk->kr, pk->A, &o.krylov, a, err, errlen);
     if (st != RS_OK)
         goto fail_st;
-    if (rs_barrier_init(&pk->bar, T, o.spin) != RS_OK)
+    if (rs_barrier_create(&pk->bar, T, o.spin) != RS_OK)
         goto fail;
-    pk->have_bar = 1;
     st = rs_pool_create(&pk->pool, T, nb > nl ? nb : nl, err, errlen);
     if (st != RS_OK)
         goto fail_st;
@@ -557,7 +554,7 @@ static int any_error(const rs_park *pk)
 static void sync(rs_park *pk)
 {
     if (pk->opt.threads > 1)
-        rs_barrier_wait(&pk->bar);
+        rs_barrier_wait(pk->bar);
 }
 
 static void section(void *ctx, int thread, int unused)
@@ -569,7 +566,7 @@ static void section(void *ctx, int thread, int unused)
     const int timing = pk->timing;
     const double h = pk->opt.h;
     const double t1 = pk->mode == MODE_STEP ? pk->t_base + (double)(pk->k_steps + 1) * h : pk->t;
-    const rs_team team = {pk->opt.threads, &pk->bar, pk->bstart, pk->blist};
+    const rs_team team = {pk->opt.threads, pk->bar, pk->bstart, pk->blist};
 
     /* PS1, first part: the predictor (eq. 6 read backwards). */
     double a0 = 1.0, a1 = -1.0, a2 = 0.0, a3 = 0.0;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rs_train_file.h"
@@ -195,6 +196,60 @@ START_TEST(test_run_csv)
 }
 END_TEST
 
+/* `railsym run TRAIN.train`: the command line over the same runner. */
+static int run_cmd(const char *args, char *out, size_t outlen)
+{
+    const char *bin = getenv("RAILSYM_BIN");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s run %s 2>&1", bin && *bin ? bin : "build/railsym", args);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    const size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    const int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_command_line)
+{
+    char dir[] = "/tmp/rs_train_cliXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char train[256], bad[256], csv[256], args[1024], out[4096];
+    snprintf(train, sizeof train, "%s/short.train", dir);
+    snprintf(bad, sizeof bad, "%s/bad.train", dir);
+    snprintf(csv, sizeof csv, "%s/out/short.csv", dir);
+    FILE *f = fopen(train, "w");
+    fputs("duration 0.5\nstep 1e-3\noutput 0.1\nspeed 3\norder\n loco\n wagon 5\nend\n", f);
+    fclose(f);
+    f = fopen(bad, "w");
+    fputs("duration 1\norder\n wagom 5\nend\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "%s --threads 2 --out %s", train, csv);
+    ck_assert_msg(run_cmd(args, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "6 vehicles (30 coordinates), 500 steps") != NULL, "%s", out);
+    char *text = slurp(csv);
+    ck_assert(strncmp(text, "time,loco1.x,loco1.v,wagon1.x", 29) == 0);
+    int rows = 0;
+    for (const char *p = text; *p; p++)
+        rows += *p == '\n';
+    ck_assert_int_eq(rows, 1 + 6);   /* header, t = 0, 0.1, ..., 0.5 */
+    free(text);
+    snprintf(args, sizeof args, "%s --out %s", bad, csv);
+    ck_assert_int_eq(run_cmd(args, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "bad.train:3: unknown vehicle type 'wagom' (did you mean 'wagon'?)") != NULL, "%s",
+                  out);
+    snprintf(args, sizeof args, "%s --scenario x.scn", train);
+    ck_assert_int_eq(run_cmd(args, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--scenario does not apply to a train") != NULL, "%s", out);
+    remove(csv);
+    snprintf(args, sizeof args, "%s/out", dir);
+    rmdir(args);
+    remove(train);
+    remove(bad);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("train_file");
@@ -204,6 +259,7 @@ int main(void)
     tcase_add_test(tc, test_statements);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_run_csv);
+    tcase_add_test(tc, test_command_line);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
