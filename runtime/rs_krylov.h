@@ -39,25 +39,9 @@
 
 #include <stddef.h>
 
+#include "rs_barrier.h"
 #include "rs_status.h"
 #include "rs_ws.h"   /* rs_allocator */
-
-/* ------------------------------------------------------------ barrier */
-
-/* A reusable barrier for `n` threads that spins `spin` polls before it
- * sleeps on a condition variable (a pthread barrier always sleeps, which
- * costs microseconds per phase; a Krylov iteration has three phases).
- * Opaque (it holds C11 atomics, which C++ callers of this header cannot
- * see). */
-typedef struct rs_barrier rs_barrier;
-
-/* RS_OK, RS_E_ARG (n < 1) or RS_E_NOMEM. */
-int rs_barrier_create(rs_barrier **b, int n, int spin);
-void rs_barrier_free(rs_barrier **b);
-/* Returns when all n threads have called it (n == 1: at once).  A full
- * memory synchronization: what any thread wrote before it is visible to all
- * after it. */
-void rs_barrier_wait(rs_barrier *b);
 
 /* A team: `threads` threads, each owning the blocks
  * list[start[t] .. start[t+1]) (a partition of 0..nb-1). */
