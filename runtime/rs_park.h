@@ -111,7 +111,7 @@ typedef struct rs_park_opts {
     int rebalance;           /* re-plan from measured costs every this many
                                 steps (measured over the first 8 of each
                                 period), default 200; 0: plan once, statically */
-    int spin;                /* barrier spin polls before sleeping, default 4000 */
+    int spin;                /* barrier spin polls before sleeping, default 50000 (tens of us) */
     int check_finite;        /* check forces and matrices each step, default 1 */
     rs_allocator allocator;  /* alloc == NULL: calloc/free                    */
 } rs_park_opts;

@@ -23,8 +23,9 @@
 
 enum { MODE_PLAN, MODE_DYNAMIC, MODE_PARALLEL };
 
-/* Barrier polls before sleeping: a few microseconds. */
-enum { POOL_SPIN = 4000 };
+/* Barrier polls before sleeping (tens of microseconds): a train step
+ * passes a dozen barriers, and a sleep and wake-up costs 20 us. */
+enum { POOL_SPIN = 50000 };
 
 struct rs_pool {
     int threads, max_tasks;
