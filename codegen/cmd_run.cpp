@@ -28,6 +28,8 @@ namespace fs = std::filesystem;
 
 namespace railsym {
 
+int cmd_run_train(const std::string &train, const cli::Args &args);   // cmd_run_train.cpp
+
 int cmd_run(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"scenario", 's', "FILE", "duration, step, initial state, parameters, inputs"},
@@ -78,9 +80,7 @@ int cmd_run(int argc, char **argv) {
     if (quiet) cfg.progress = 0;
 
     std::error_code ec;
-    if (ends_with(target, ".train"))
-        throw cli::UserError("'" + target + "': trains are not supported by this version; run one vehicle's "
-                             "model (MODEL.vdl or its compiled folder)");
+    if (ends_with(target, ".train")) return cmd_run_train(target, args);
     if (!fs::exists(target, ec)) throw cli::UserError("cannot read '" + target + "': no such file or folder");
     TempDir tmp;
     std::string dir;

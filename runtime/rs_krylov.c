@@ -21,60 +21,6 @@
 
 #include "rs_krylov.h"
 
-/* ================================================================ barrier */
-
-int rs_barrier_init(rs_barrier *b, int n, int spin)
-{
-    memset(b, 0, sizeof *b);
-    b->n = n < 1 ? 1 : n;
-    b->spin = spin < 0 ? 0 : spin;
-    atomic_init(&b->count, 0);
-    atomic_init(&b->gen, 0u);
-    if (pthread_mutex_init(&b->mu, NULL) != 0)
-        return RS_E_NOMEM;
-    if (pthread_cond_init(&b->cv, NULL) != 0) {
-        pthread_mutex_destroy(&b->mu);
-        return RS_E_NOMEM;
-    }
-    b->ok = 1;
-    return RS_OK;
-}
-
-void rs_barrier_destroy(rs_barrier *b)
-{
-    if (!b || !b->ok)
-        return;
-    pthread_cond_destroy(&b->cv);
-    pthread_mutex_destroy(&b->mu);
-    b->ok = 0;
-}
-
-void rs_barrier_wait(rs_barrier *b)
-{
-    if (!b || b->n <= 1)
-        return;
-    /* The generation cannot change before this thread arrives, so reading
-     * it first is safe. */
-    const unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
-    if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == b->n - 1) {
-        /* Last to arrive: reset, then open the next generation.  The mutex
-         * makes the wake-up race-free with threads about to sleep. */
-        atomic_store_explicit(&b->count, 0, memory_order_relaxed);
-        pthread_mutex_lock(&b->mu);
-        atomic_store_explicit(&b->gen, g + 1u, memory_order_release);
-        pthread_cond_broadcast(&b->cv);
-        pthread_mutex_unlock(&b->mu);
-        return;
-    }
-    for (int i = 0; i < b->spin; i++)
-        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
-            return;
-    pthread_mutex_lock(&b->mu);
-    while (atomic_load_explicit(&b->gen, memory_order_acquire) == g)
-        pthread_cond_wait(&b->cv, &b->mu);
-    pthread_mutex_unlock(&b->mu);
-}
-
 /* ================================================================ dense */
 
 int rs_dense_chol(double *A, int n, int *bad)

@@ -37,34 +37,11 @@
 #ifndef RS_KRYLOV_H
 #define RS_KRYLOV_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
+#include "rs_barrier.h"
 #include "rs_status.h"
 #include "rs_ws.h"   /* rs_allocator */
-
-/* ------------------------------------------------------------ barrier */
-
-/* A reusable barrier for `n` threads that spins `spin` polls before it
- * sleeps on a condition variable (a pthread barrier always sleeps, which
- * costs microseconds per phase; a Krylov iteration has three phases). */
-typedef struct rs_barrier {
-    int n, spin;
-    atomic_int count;
-    atomic_uint gen;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int ok;
-} rs_barrier;
-
-/* RS_OK or RS_E_NOMEM (mutex/condvar creation failed).  n >= 1. */
-int rs_barrier_init(rs_barrier *b, int n, int spin);
-void rs_barrier_destroy(rs_barrier *b);
-/* Returns when all n threads have called it (n == 1: at once).  A full
- * memory synchronization: what any thread wrote before it is visible to all
- * after it. */
-void rs_barrier_wait(rs_barrier *b);
 
 /* A team: `threads` threads, each owning the blocks
  * list[start[t] .. start[t+1]) (a partition of 0..nb-1). */

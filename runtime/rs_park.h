@@ -106,12 +106,12 @@ typedef struct rs_park_sys {
 typedef struct rs_park_opts {
     double h;                /* step [s], default 1e-3                        */
     int threads;             /* pool threads (the caller is one), default 1   */
-    rs_krylov_opts krylov;   /* default AUTO, tol 1e-10, 200 iterations       */
+    rs_krylov_opts krylov;   /* default AUTO, tol 1e-8, 200 iterations        */
     int corrections;         /* linearized corrector solves per step, 1..20, default 1 */
     int rebalance;           /* re-plan from measured costs every this many
                                 steps (measured over the first 8 of each
                                 period), default 200; 0: plan once, statically */
-    int spin;                /* barrier spin polls before sleeping, default 4000 */
+    int spin;                /* barrier spin polls before sleeping, default 50000 (tens of us) */
     int check_finite;        /* check forces and matrices each step, default 1 */
     rs_allocator allocator;  /* alloc == NULL: calloc/free                    */
 } rs_park_opts;

@@ -1,10 +1,12 @@
 /*
  * rs_pool.c — see rs_pool.h.
  *
- * One pthread barrier of `threads` parties carries every section: pass 1
+ * One barrier of `threads` parties carries every section: pass 1
  * releases the workers onto the published job, pass 2 joins them.  A
  * barrier wait is a full memory synchronization, so the job fields need no
- * atomics; only the dynamic rule's shared counter is atomic.
+ * atomics; only the dynamic rule's shared counter is atomic.  The barrier
+ * (rs_barrier.h) spins briefly before it sleeps, so the short sections of
+ * a train step (rs_park.h) do not pay a kernel round trip each.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -15,17 +17,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_barrier.h"
 #include "rs_pool.h"
 #include "rs_status.h"
 
 enum { MODE_PLAN, MODE_DYNAMIC, MODE_PARALLEL };
 
+/* Barrier polls before sleeping (tens of microseconds): a train step
+ * passes a dozen barriers, and a sleep and wake-up costs 20 us. */
+enum { POOL_SPIN = 50000 };
+
 struct rs_pool {
     int threads, max_tasks;
     pthread_t *tid;            /* threads - 1 workers (thread 1..)              */
     int started;               /* workers actually started                       */
-    pthread_barrier_t bar;
-    int have_bar;
+    rs_barrier *bar;
     int quit;
     /* start gate: workers wait here until every one of them exists (go = 1)
      * or creation failed (go = -1), so a pool never waits on a barrier that
@@ -109,11 +115,11 @@ static void *worker(void *varg)
     if (go < 0)
         return NULL;
     for (;;) {
-        pthread_barrier_wait(&p->bar);
+        rs_barrier_wait(p->bar);
         if (p->quit)
             break;
         do_share(p, thread);
-        pthread_barrier_wait(&p->bar);
+        rs_barrier_wait(p->bar);
     }
     return NULL;
 }
@@ -122,10 +128,10 @@ static void *worker(void *varg)
 static void section(rs_pool *p)
 {
     if (p->threads > 1)
-        pthread_barrier_wait(&p->bar);
+        rs_barrier_wait(p->bar);
     do_share(p, 0);
     if (p->threads > 1)
-        pthread_barrier_wait(&p->bar);
+        rs_barrier_wait(p->bar);
 }
 
 int rs_pool_create(rs_pool **pool, int threads, int max_tasks, char *err, size_t errlen)
@@ -155,9 +161,8 @@ int rs_pool_create(rs_pool **pool, int threads, int max_tasks, char *err, size_t
     if (!p->order || !p->plan_thread || !p->plan_list || !p->seconds || !p->plan_start || !p->load || !p->tid)
         goto nomem;
     if (threads > 1) {
-        if (pthread_barrier_init(&p->bar, NULL, (unsigned)threads) != 0)
+        if (rs_barrier_create(&p->bar, threads, POOL_SPIN) != 0)
             goto nomem;
-        p->have_bar = 1;
         if (pthread_mutex_init(&p->gate_mu, NULL) != 0)
             goto nomem;
         if (pthread_cond_init(&p->gate_cv, NULL) != 0) {
@@ -199,7 +204,7 @@ void rs_pool_free(rs_pool **pool)
     if (p->started) {
         if (p->go > 0) {
             p->quit = 1;
-            pthread_barrier_wait(&p->bar);
+            rs_barrier_wait(p->bar);
         } else {
             /* creation failed midway: the gate sends the started workers home */
             pthread_mutex_lock(&p->gate_mu);
@@ -214,8 +219,7 @@ void rs_pool_free(rs_pool **pool)
         pthread_cond_destroy(&p->gate_cv);
         pthread_mutex_destroy(&p->gate_mu);
     }
-    if (p->have_bar)
-        pthread_barrier_destroy(&p->bar);
+    rs_barrier_free(&p->bar);
     free(p->order);
     free(p->plan_thread);
     free(p->plan_list);

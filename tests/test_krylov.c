@@ -255,18 +255,18 @@ static rs_krylov_result solve_team(const sys *S, rs_krylov_method method, int sy
             if (owner[bk] == t)
                 list[start[t + 1]++] = bk;
     }
-    rs_barrier bar;
-    ck_assert_int_eq(rs_barrier_init(&bar, threads, 1000), RS_OK);
+    rs_barrier *bar;
+    ck_assert_int_eq(rs_barrier_create(&bar, threads, 1000), RS_OK);
     rs_pool *pool;
     ck_assert_int_eq(rs_pool_create(&pool, threads, 1, err, sizeof err), RS_OK);
-    job j = {kr, S->A, b, x, symmetric, {threads, &bar, start, list}, {0}, {{0}}};
+    job j = {kr, S->A, b, x, symmetric, {threads, bar, start, list}, {0}, {{0}}};
     ck_assert_int_eq(rs_pool_parallel(pool, thread_fn, &j), RS_OK);
     for (int t = 1; t < threads; t++) {
         ck_assert_int_eq(j.status[t], j.status[0]);
         ck_assert_int_eq(j.res[t].iterations, j.res[0].iterations);
     }
     rs_pool_free(&pool);
-    rs_barrier_destroy(&bar);
+    rs_barrier_free(&bar);
     rs_krylov_free(&kr);
     return j.res[0];
 }

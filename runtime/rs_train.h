@@ -1,0 +1,145 @@
+/*
+ * rs_train.h — long trains on the Park integrator (rs_park.h): vehicles as
+ * blocks, couplers as links (DESIGN.md "Trains", docs/trains.md).
+ *
+ * Vehicle model ("wagon", written in C for this layer; a locomotive is a
+ * wagon with traction).  Five coordinates, SI, x forward, z up:
+ *
+ *   0 x      car body (and bogies) longitudinal position [m]
+ *   1 z      car body vertical displacement [m]
+ *   2 theta  car body pitch, nose up positive [rad] (small-angle kinematics)
+ *   3 z1     front bogie vertical displacement [m] (0: wheels just touch)
+ *   4 z2     rear bogie vertical displacement [m]
+ *
+ * Forces, each with its exact Jacobian (K = −∂F/∂q, C = −∂F/∂q̇):
+ *   - gravity on body and bogies;
+ *   - secondary suspension per bogie k at s_k = ±a: linear spring-damper on
+ *     d_k = z + s_k θ − z_k (free length at d = 0);
+ *   - compliant Hertzian wheel-rail normal contact per bogie (its wheels
+ *     lumped): N = c_hertz δ^{3/2} + c_contact δ̇ for penetration δ = −z_k > 0,
+ *     no force (lift-off) for δ <= 0;
+ *   - rolling resistance on x: R = m_x g (r0 ẋ/√(ẋ² + v_s²) + r1 ẋ), the
+ *     constant part smoothed near standstill over v_s;
+ *   - traction on x: constant, or a table over time (linear between rows,
+ *     held outside).
+ * The longitudinal mass is m_x = m_body + 2 m_bogie.
+ *
+ * Coupler between vehicle i (ahead) and i+1 (behind), through ports
+ * (x, θ) of each; coupling points at x − l_rear − h θ of i and x + l_front
+ * − h θ of i+1 (h: their height above the body's centre of mass).
+ * Elongation e = (x_i − l_rear,i − h_i θ_i) − (x_{i+1} + l_front,i+1 −
+ * h_{i+1} θ_{i+1}) − length; tension positive:
+ *
+ *   |e| <= slack/2            F = 0 (free play: no spring, no damper)
+ *   e > slack/2               F = k (e − slack/2) + c ė
+ *   e < −slack/2              F = k (e + slack/2) + c ė
+ *     and e < −slack/2 − buffer_gap:  + k_buffer (e + slack/2 + buffer_gap)
+ *
+ * piecewise linear with its exact Jacobian (the slope of the active piece;
+ * at a kink, the piece the state is in).
+ *
+ * rs_train_step allocates nothing (rs_park_step); create and start do.
+ */
+#ifndef RS_TRAIN_H
+#define RS_TRAIN_H
+
+#include <stddef.h>
+
+#include "rs_park.h"
+
+enum { RS_WAGON_NQ = 5 };
+enum { RS_WAGON_X = 0, RS_WAGON_Z = 1, RS_WAGON_PITCH = 2, RS_WAGON_Z1 = 3, RS_WAGON_Z2 = 4 };
+
+typedef struct rs_wagon {
+    double m_body;        /* car body mass [kg]                              */
+    double i_pitch;       /* car body pitch inertia [kg m^2]                 */
+    double m_bogie;       /* each of the two bogies with wheelsets [kg]      */
+    double a;             /* half the bogie-centre distance [m]              */
+    double k_s, c_s;      /* secondary suspension per bogie [N/m], [N s/m]   */
+    double c_hertz;       /* Hertz constant of a bogie's wheels [N/m^1.5]    */
+    double c_contact;     /* contact damping while in contact [N s/m]        */
+    double l_front, l_rear;   /* centre of mass to coupling points [m]       */
+    double h_coupler;     /* coupling points above the centre of mass [m]    */
+    double r0;            /* rolling resistance, constant part [N/N]         */
+    double r1;            /* rolling resistance, linear part [N/N per m/s]   */
+    double v_s;           /* standstill smoothing speed of r0 [m/s], > 0     */
+    double g;             /* gravity [m/s^2]                                 */
+    double traction;      /* traction force [N] when no table is given       */
+    int traction_n;       /* rows of the traction table (0: constant)        */
+    const double *traction_t, *traction_f;   /* table: times [s] increasing, forces [N] */
+} rs_wagon;
+
+typedef struct rs_coupler {
+    double k;             /* draw-gear stiffness [N/m]                       */
+    double c;             /* damping while engaged [N s/m]                   */
+    double length;        /* neutral distance between coupling points [m]    */
+    double slack;         /* total free play [m], >= 0                       */
+    double buffer_gap;    /* compression travel past the slack before the buffers act [m] */
+    double k_buffer;      /* added buffer stiffness [N/m] (0: none)          */
+} rs_coupler;
+
+/* A loaded four-axle freight wagon (docs/trains.md gives the numbers). */
+void rs_wagon_default(rs_wagon *w);
+/* A six-axle locomotive: heavier, traction 0 until set. */
+void rs_loco_default(rs_wagon *w);
+void rs_coupler_default(rs_coupler *c);
+
+/* The vertical static equilibrium of a wagon on level track (pitch 0, no
+ * coupler force): writes z, theta, z1, z2 of q (x untouched). */
+void rs_wagon_static(const rs_wagon *w, double *q);
+
+/* The coupler force [N] (tension positive) and elongation [m] for port
+ * values q = (x_i, θ_i, x_{i+1}, θ_{i+1}), q̇ likewise; writes dF/de and
+ * dF/dė if the pointers are not NULL. */
+double rs_coupler_force(const rs_coupler *c, const rs_wagon *ahead, const rs_wagon *behind, const double *q,
+                        const double *qd, double *e_out, double *dfde, double *dfdv);
+
+/* The vehicle's M, F, K = −∂F/∂q, C = −∂F/∂q̇ at (t, q, q̇) (RS_WAGON_NQ
+ * coordinates; matrices column-major, zeroed by the caller; F is added to). */
+void rs_wagon_eval(const rs_wagon *w, double t, const double *q, const double *qd, double *M, double *F, double *K,
+                   double *C);
+
+/* The coupler's port forces F (4), K = −∂F/∂q and C = −∂F/∂q̇ (4 × 4,
+ * column-major, overwritten) for ports (x_a, θ_a, x_b, θ_b). */
+void rs_coupler_eval(const rs_coupler *c, const rs_wagon *ahead, const rs_wagon *behind, const double *q,
+                     const double *qd, double *F, double *K, double *C);
+
+/* Parameter checks: RS_OK, or RS_E_ARG with "vehicle 'NAME': m_body = -1
+ * must be > 0" (coupler: "coupler 'NAME': ...") in err. */
+int rs_wagon_check(const rs_wagon *w, const char *name, char *err, size_t errlen);
+int rs_coupler_check(const rs_coupler *c, const char *name, char *err, size_t errlen);
+
+typedef struct rs_train rs_train;
+
+/* nv vehicles, front first, and the nv − 1 couplers between them (cpl[i]
+ * joins vehicle i and i+1).  Names are copied (NULL: "v<i>", "c<i>");
+ * traction tables are copied.  Parameters are checked (message names the
+ * vehicle or coupler and the parameter).  RS_OK, RS_E_ARG, RS_E_NOMEM. */
+int rs_train_create(rs_train **tr, int nv, const rs_wagon *veh, const char *const *vnames, const rs_coupler *cpl,
+                    const char *const *cnames, const rs_park_opts *opts, char *err, size_t errlen);
+void rs_train_free(rs_train **tr);
+
+/* Puts the train at rest vertically (static equilibrium), the front
+ * vehicle's centre at x_front, each next one behind it with its coupler at
+ * e = 0, all moving at v0 [m/s]; t = t0; then rs_park_init. */
+int rs_train_start(rs_train *tr, double t0, double x_front, double v0);
+int rs_train_step(rs_train *tr);
+
+rs_park *rs_train_park(rs_train *tr);
+int rs_train_nvehicles(const rs_train *tr);
+const char *rs_train_vehicle_name(const rs_train *tr, int v);
+const char *rs_train_coupler_name(const rs_train *tr, int c);
+const rs_wagon *rs_train_vehicle(const rs_train *tr, int v);
+double rs_train_mass(const rs_train *tr);                 /* Σ m_x [kg] */
+double rs_train_vehicle_mx(const rs_train *tr, int v);   /* m_x of one [kg] */
+
+/* At the current state: a vehicle's coordinates (RS_WAGON_NQ), velocities,
+ * and a coupler's force [N] and elongation [m]. */
+const double *rs_train_q(const rs_train *tr, int v);
+const double *rs_train_qd(const rs_train *tr, int v);
+double rs_train_coupler(const rs_train *tr, int c, double *elongation);
+
+/* The traction force of a vehicle at time t [N]. */
+double rs_wagon_traction(const rs_wagon *w, double t);
+
+#endif /* RS_TRAIN_H */

@@ -1,0 +1,927 @@
+/*
+ * rs_train_file.c — see rs_train_file.h; the format is docs/trains.md.
+ *
+ * One pass over the lines with a small state machine (top level, a
+ * vehicle block, its traction table, a coupler block, the order block).
+ * Types are kept in growing arrays while parsing; the train is expanded
+ * from the order block at the end.  Every message starts "file:line: ".
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rs_scenario.h"   /* rs_closest_name */
+#include "rs_train_file.h"
+
+enum { NAME_MAX_LEN = 48, MAX_TOK = 16, MAX_VEHICLES = 100000 };
+
+typedef struct vtype {
+    char name[NAME_MAX_LEN];
+    rs_wagon w;
+    double *tt, *tf;   /* traction table */
+    int tn, tcap;
+    int line;
+} vtype;
+
+typedef struct ctype {
+    char name[NAME_MAX_LEN];
+    rs_coupler c;
+    int line;
+} ctype;
+
+typedef struct oentry {
+    int type, count, coupler;   /* coupler: type index or -1 (the default) */
+    int line;
+} oentry;
+
+typedef struct parser {
+    const char *file;
+    char *err;
+    size_t errlen;
+    vtype *vt;
+    int nvt, capvt;
+    ctype *ct;
+    int nct, capct;
+    oentry *oe;
+    int noe, capoe;
+    int default_coupler;   /* index into ct */
+    int have_order, order_line;
+    int seen[16];          /* line of each top-level setting, 0: not given */
+    rs_train_spec *spec;
+} parser;
+
+#define PERR(P, L, ...)                                                                     \
+    do {                                                                                    \
+        if ((P)->err && (P)->errlen) {                                                      \
+            int n_ = snprintf((P)->err, (P)->errlen, "%s:%d: ", (P)->file, (L));            \
+            if (n_ >= 0 && (size_t)n_ < (P)->errlen)                                        \
+                snprintf((P)->err + n_, (P)->errlen - (size_t)n_, __VA_ARGS__);             \
+        }                                                                                   \
+    } while (0)
+
+/* ------------------------------------------------------------ tables of names */
+
+typedef struct pdesc {
+    const char *name;
+    size_t off;
+} pdesc;
+
+static const pdesc wagon_params[] = {
+    {"m_body", offsetof(rs_wagon, m_body)},       {"i_pitch", offsetof(rs_wagon, i_pitch)},
+    {"m_bogie", offsetof(rs_wagon, m_bogie)},     {"a", offsetof(rs_wagon, a)},
+    {"k_s", offsetof(rs_wagon, k_s)},             {"c_s", offsetof(rs_wagon, c_s)},
+    {"c_hertz", offsetof(rs_wagon, c_hertz)},     {"c_contact", offsetof(rs_wagon, c_contact)},
+    {"l_front", offsetof(rs_wagon, l_front)},     {"l_rear", offsetof(rs_wagon, l_rear)},
+    {"h_coupler", offsetof(rs_wagon, h_coupler)}, {"r0", offsetof(rs_wagon, r0)},
+    {"r1", offsetof(rs_wagon, r1)},               {"v_s", offsetof(rs_wagon, v_s)},
+    {"g", offsetof(rs_wagon, g)},                 {"traction", offsetof(rs_wagon, traction)},
+};
+static const pdesc coupler_params[] = {
+    {"k", offsetof(rs_coupler, k)},         {"c", offsetof(rs_coupler, c)},
+    {"length", offsetof(rs_coupler, length)}, {"slack", offsetof(rs_coupler, slack)},
+    {"buffer_gap", offsetof(rs_coupler, buffer_gap)}, {"k_buffer", offsetof(rs_coupler, k_buffer)},
+};
+#define NWP ((int)(sizeof wagon_params / sizeof wagon_params[0]))
+#define NCP ((int)(sizeof coupler_params / sizeof coupler_params[0]))
+
+static const char *const settings[] = {"duration", "step",       "output",      "speed",     "solver",
+                                       "tolerance", "iterations", "corrections", "rebalance", "vehicle",
+                                       "coupler",  "couplers",   "order"};
+enum { S_DURATION, S_STEP, S_OUTPUT, S_SPEED, S_SOLVER, S_TOLERANCE, S_ITERATIONS, S_CORRECTIONS, S_REBALANCE,
+       S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_COUNT };
+
+/* ------------------------------------------------------------ helpers */
+
+static int grow(void **arr, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int nc = *cap ? 2 * *cap : 8;
+    while (nc < need)
+        nc *= 2;
+    void *p = realloc(*arr, (size_t)nc * size);
+    if (!p)
+        return -1;
+    memset((char *)p + (size_t)*cap * size, 0, (size_t)(nc - *cap) * size);
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+/* Splits a line into words: '#' ends it, '=' separates like a blank. */
+static int tokenize(char *line, char **tok)
+{
+    int n = 0;
+    char *h = strchr(line, '#');
+    if (h)
+        *h = '\0';
+    for (char *p = line; *p; p++)
+        if (*p == '=' || *p == '\t' || *p == '\r')
+            *p = ' ';
+    char *p = line;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            return n;
+        if (n == MAX_TOK)
+            return -1;
+        tok[n++] = p;
+        while (*p && *p != ' ')
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+}
+
+static int number(parser *P, int line, const char *tok, const char *what, double *v)
+{
+    char *end;
+    errno = 0;
+    const double x = strtod(tok, &end);
+    if (end == tok || *end != '\0' || errno == ERANGE || !isfinite(x)) {
+        PERR(P, line, "'%s' is not a number: write e.g. '%s 1e-3'", tok, what);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+static int integer(parser *P, int line, const char *tok, const char *what, long lo, long hi, long *v)
+{
+    char *end;
+    errno = 0;
+    const long x = strtol(tok, &end, 10);
+    if (end == tok || *end != '\0' || errno == ERANGE || x < lo || x > hi) {
+        PERR(P, line, "'%s' is not a whole number in %ld..%ld: write e.g. '%s %ld'", tok, lo, hi, what, lo);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+static void suggest(char *buf, size_t len, const char *word, const char *const *cand, int n)
+{
+    const char *c = rs_closest_name(word, cand, n);
+    if (c)
+        snprintf(buf, len, " (did you mean '%s'?)", c);
+    else
+        buf[0] = '\0';
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s || strlen(s) >= NAME_MAX_LEN - 8)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return 0;
+    return !(*s >= '0' && *s <= '9');
+}
+
+static int find_vtype(const parser *P, const char *name)
+{
+    for (int i = 0; i < P->nvt; i++)
+        if (strcmp(P->vt[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int find_ctype(const parser *P, const char *name)
+{
+    for (int i = 0; i < P->nct; i++)
+        if (strcmp(P->ct[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static void list_names(char *buf, size_t len, const char *const *names, int n)
+{
+    size_t w = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && w + 2 < len; i++) {
+        const int k = snprintf(buf + w, len - w, "%s%s", i ? ", " : "", names[i]);
+        if (k < 0)
+            break;
+        w += (size_t)k;
+    }
+}
+
+/* ------------------------------------------------------------ blocks */
+
+static int add_vtype(parser *P, const char *name, const rs_wagon *w, int line)
+{
+    if (grow((void **)&P->vt, &P->capvt, P->nvt + 1, sizeof *P->vt))
+        return -1;
+    vtype *t = &P->vt[P->nvt++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->w = *w;
+    t->line = line;
+    return 0;
+}
+
+static int add_ctype(parser *P, const char *name, const rs_coupler *c, int line)
+{
+    if (grow((void **)&P->ct, &P->capct, P->nct + 1, sizeof *P->ct))
+        return -1;
+    ctype *t = &P->ct[P->nct++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->c = *c;
+    t->line = line;
+    return 0;
+}
+
+/* NAME = VALUE inside a vehicle or coupler block. */
+static int set_param(parser *P, int line, char **tok, int n, int is_vehicle, int idx)
+{
+    const pdesc *tab = is_vehicle ? wagon_params : coupler_params;
+    const int nt = is_vehicle ? NWP : NCP;
+    const char *kind = is_vehicle ? "vehicle" : "coupler";
+    const char *tname = is_vehicle ? P->vt[idx].name : P->ct[idx].name;
+    int k = -1;
+    for (int i = 0; i < nt; i++)
+        if (strcmp(tok[0], tab[i].name) == 0)
+            k = i;
+    if (k < 0) {
+        const char *names[32];
+        for (int i = 0; i < nt; i++)
+            names[i] = tab[i].name;
+        char sug[96], all[512];
+        suggest(sug, sizeof sug, tok[0], names, nt);
+        list_names(all, sizeof all, names, nt);
+        PERR(P, line, "%s '%s': unknown parameter '%s'%s; parameters: %s", kind, tname, tok[0], sug, all);
+        return -1;
+    }
+    if (n != 2) {
+        PERR(P, line, "%s '%s': write '%s = VALUE' (one value)", kind, tname, tok[0]);
+        return -1;
+    }
+    double v;
+    if (number(P, line, tok[1], tok[0], &v))
+        return -1;
+    char msg[256];
+    if (is_vehicle) {
+        rs_wagon w = P->vt[idx].w;
+        *(double *)((char *)&w + tab[k].off) = v;
+        if (rs_wagon_check(&w, tname, msg, sizeof msg) != RS_OK) {
+            PERR(P, line, "%s", msg);
+            return -1;
+        }
+        P->vt[idx].w = w;
+    } else {
+        rs_coupler c = P->ct[idx].c;
+        *(double *)((char *)&c + tab[k].off) = v;
+        if (rs_coupler_check(&c, tname, msg, sizeof msg) != RS_OK) {
+            PERR(P, line, "%s", msg);
+            return -1;
+        }
+        P->ct[idx].c = c;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ parse */
+
+enum { ST_TOP, ST_VEHICLE, ST_TABLE, ST_COUPLER, ST_ORDER };
+
+static void free_parser(parser *P)
+{
+    for (int i = 0; i < P->nvt; i++) {
+        free(P->vt[i].tt);
+        free(P->vt[i].tf);
+    }
+    free(P->vt);
+    free(P->ct);
+    free(P->oe);
+}
+
+void rs_train_spec_free(rs_train_spec **ps)
+{
+    if (!ps || !*ps)
+        return;
+    rs_train_spec *s = *ps;
+    free(s->veh);
+    free(s->vname);
+    free(s->cpl);
+    free(s->cname);
+    free(s->tables);
+    free(s);
+    *ps = NULL;
+}
+
+static int expand(parser *P, rs_train_spec *S)
+{
+    long nv = 0;
+    for (int i = 0; i < P->noe; i++)
+        nv += P->oe[i].count;
+    if (nv < 1) {
+        if (P->have_order)
+            PERR(P, P->order_line, "the order block lists no vehicles: add lines 'TYPE [COUNT]' before 'end'");
+        else if (P->err && P->errlen)
+            snprintf(P->err, P->errlen,
+                     "%s: no 'order' block: add one listing the vehicles front first, e.g. lines 'order', 'loco', "
+                     "'wagon 40', 'end'",
+                     P->file);
+        return RS_E_ARG;
+    }
+    if (nv > MAX_VEHICLES) {
+        PERR(P, P->order_line, "the train has %ld vehicles; at most %d are supported", nv, MAX_VEHICLES);
+        return RS_E_ARG;
+    }
+    size_t ntab = 0;
+    for (int i = 0; i < P->noe; i++)
+        ntab += 2 * (size_t)P->vt[P->oe[i].type].tn;
+    S->nv = (int)nv;
+    S->veh = calloc((size_t)nv, sizeof *S->veh);
+    S->vname = calloc((size_t)nv, sizeof *S->vname);
+    S->cpl = calloc((size_t)nv, sizeof *S->cpl);
+    S->cname = calloc((size_t)nv, sizeof *S->cname);
+    S->tables = calloc(ntab + 1, sizeof(double));
+    int *used = calloc((size_t)P->nvt + 1, sizeof(int));
+    if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !used) {
+        free(used);
+        return RS_E_NOMEM;
+    }
+    double *tab = S->tables;
+    int v = 0;
+    for (int i = 0; i < P->noe; i++) {
+        const oentry *o = &P->oe[i];
+        vtype *t = &P->vt[o->type];
+        const double *tt = NULL, *tf = NULL;
+        if (t->tn > 0) {   /* one copy per order line, shared by its vehicles */
+            memcpy(tab, t->tt, (size_t)t->tn * sizeof(double));
+            memcpy(tab + t->tn, t->tf, (size_t)t->tn * sizeof(double));
+            tt = tab;
+            tf = tab + t->tn;
+            tab += 2 * t->tn;
+        }
+        const size_t len = strlen(t->name);
+        const int digit_end = len > 0 && t->name[len - 1] >= '0' && t->name[len - 1] <= '9';
+        for (int k = 0; k < o->count; k++, v++) {
+            S->veh[v] = t->w;
+            S->veh[v].traction_n = t->tn;
+            S->veh[v].traction_t = tt;
+            S->veh[v].traction_f = tf;
+            snprintf(S->vname[v], sizeof S->vname[v], "%s%s%d", t->name, digit_end ? "_" : "", ++used[o->type]);
+            if (v + 1 < nv) {
+                /* the coupler behind this vehicle */
+                const int ci = o->coupler >= 0 ? o->coupler : P->default_coupler;
+                S->cpl[v] = P->ct[ci].c;
+                snprintf(S->cname[v], sizeof S->cname[v], "c%d", v + 1);
+            }
+        }
+    }
+    free(used);
+    return RS_OK;
+}
+
+int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !text) {
+        if (err && errlen)
+            snprintf(err, errlen, "rs_train_spec_parse: no text");
+        return RS_E_ARG;
+    }
+    parser P;
+    memset(&P, 0, sizeof P);
+    P.file = file ? file : "<train>";
+    P.err = err;
+    P.errlen = errlen;
+    rs_train_spec *S = calloc(1, sizeof *S);
+    char *buf = malloc(strlen(text) + 1);
+    int st = RS_E_NOMEM;
+    if (!S || !buf)
+        goto done;
+    P.spec = S;
+    snprintf(S->file, sizeof S->file, "%s", P.file);
+    S->duration = 10.0;
+    S->step = 1e-3;
+    S->output = 1e-2;
+    S->speed = 0.0;
+    S->solver = RS_KRYLOV_AUTO;
+    S->tolerance = 1e-8;
+    S->iterations = 200;
+    S->corrections = 1;
+    S->rebalance = 200;
+    /* built-in types */
+    rs_wagon w;
+    rs_coupler c;
+    rs_wagon_default(&w);
+    if (add_vtype(&P, "wagon", &w, 0))
+        goto done;
+    rs_loco_default(&w);
+    if (add_vtype(&P, "loco", &w, 0))
+        goto done;
+    rs_coupler_default(&c);
+    if (add_ctype(&P, "default", &c, 0))
+        goto done;
+    P.default_coupler = 0;
+
+    strcpy(buf, text);
+    int state = ST_TOP, cur = -1, block_line = 0, line = 0, last_line = 0;
+    st = RS_E_ARG;
+    for (char *ln = buf; ln; line++) {
+        char *nl = strchr(ln, '\n');
+        if (nl)
+            *nl = '\0';
+        char *tok[MAX_TOK];
+        const int n = tokenize(ln, tok);
+        const int L = line + 1;
+        ln = nl ? nl + 1 : NULL;
+        if (n < 0) {
+            PERR(&P, L, "too many words on one line (at most %d)", MAX_TOK);
+            goto done;
+        }
+        if (n == 0)
+            continue;
+        last_line = L;
+        const int is_end = strcmp(tok[0], "end") == 0;
+        if (is_end && n != 1) {
+            PERR(&P, L, "'end' stands alone on its line");
+            goto done;
+        }
+        switch (state) {
+        case ST_TABLE: {
+            vtype *t = &P.vt[cur];
+            if (is_end) {
+                if (t->tn < 1) {
+                    PERR(&P, L, "vehicle '%s': the traction table has no rows: add rows 'TIME FORCE'", t->name);
+                    goto done;
+                }
+                state = ST_VEHICLE;
+                continue;
+            }
+            double tv, fv;
+            if (n != 2) {
+                PERR(&P, L, "vehicle '%s': a traction table row is 'TIME FORCE' (s, N); close the table with 'end'",
+                     t->name);
+                goto done;
+            }
+            if (number(&P, L, tok[0], "0.5", &tv) || number(&P, L, tok[1], "2e5", &fv))
+                goto done;
+            if (t->tn > 0 && !(tv > t->tt[t->tn - 1])) {
+                PERR(&P, L, "vehicle '%s': traction table times must increase (%g after %g)", t->name, tv,
+                     t->tt[t->tn - 1]);
+                goto done;
+            }
+            int cap = t->tcap;
+            if (grow((void **)&t->tt, &cap, t->tn + 1, sizeof(double)) ||
+                grow((void **)&t->tf, &t->tcap, t->tn + 1, sizeof(double))) {
+                st = RS_E_NOMEM;
+                goto done;
+            }
+            t->tt[t->tn] = tv;
+            t->tf[t->tn++] = fv;
+            continue;
+        }
+        case ST_VEHICLE:
+        case ST_COUPLER:
+            if (is_end) {
+                state = ST_TOP;
+                continue;
+            }
+            if (state == ST_VEHICLE && strcmp(tok[0], "traction") == 0 && n == 2 && strcmp(tok[1], "table") == 0) {
+                if (P.vt[cur].tn > 0) {
+                    PERR(&P, L, "vehicle '%s': the traction table is given twice: keep one", P.vt[cur].name);
+                    goto done;
+                }
+                state = ST_TABLE;
+                continue;
+            }
+            if (set_param(&P, L, tok, n, state == ST_VEHICLE, cur))
+                goto done;
+            continue;
+        case ST_ORDER: {
+            if (is_end) {
+                state = ST_TOP;
+                continue;
+            }
+            const int ti = find_vtype(&P, tok[0]);
+            if (ti < 0) {
+                const char *names[256];
+                const int nn = P.nvt < 256 ? P.nvt : 256;
+                for (int i = 0; i < nn; i++)
+                    names[i] = P.vt[i].name;
+                char sug[96], all[512];
+                suggest(sug, sizeof sug, tok[0], names, nn);
+                list_names(all, sizeof all, names, nn);
+                PERR(&P, L, "unknown vehicle type '%s'%s; types: %s (define others with 'vehicle NAME' ... 'end' "
+                     "before 'order')", tok[0], sug, all);
+                goto done;
+            }
+            long count = 1;
+            int k = 1, cpl = -1;
+            if (k < n && strcmp(tok[k], "coupler") != 0) {
+                if (integer(&P, L, tok[k], tok[0], 1, MAX_VEHICLES, &count))
+                    goto done;
+                k++;
+            }
+            if (k < n) {
+                if (strcmp(tok[k], "coupler") != 0 || k + 2 != n) {
+                    PERR(&P, L, "an order line is 'TYPE [COUNT] [coupler CTYPE]', e.g. 'wagon 40 coupler heavy'");
+                    goto done;
+                }
+                cpl = find_ctype(&P, tok[k + 1]);
+                if (cpl < 0) {
+                    const char *names[256];
+                    const int nn = P.nct < 256 ? P.nct : 256;
+                    for (int i = 0; i < nn; i++)
+                        names[i] = P.ct[i].name;
+                    char sug[96], all[512];
+                    suggest(sug, sizeof sug, tok[k + 1], names, nn);
+                    list_names(all, sizeof all, names, nn);
+                    PERR(&P, L, "unknown coupler type '%s'%s; types: %s", tok[k + 1], sug, all);
+                    goto done;
+                }
+            }
+            if (grow((void **)&P.oe, &P.capoe, P.noe + 1, sizeof *P.oe)) {
+                st = RS_E_NOMEM;
+                goto done;
+            }
+            P.oe[P.noe++] = (oentry){ti, (int)count, cpl, L};
+            continue;
+        }
+        default:
+            break;
+        }
+        /* top level */
+        if (is_end) {
+            PERR(&P, L, "'end' without a block: remove it");
+            goto done;
+        }
+        int s = -1;
+        for (int i = 0; i < S_COUNT; i++)
+            if (strcmp(tok[0], settings[i]) == 0)
+                s = i;
+        if (s < 0) {
+            char sug[96], all[512];
+            suggest(sug, sizeof sug, tok[0], settings, S_COUNT);
+            list_names(all, sizeof all, settings, S_COUNT);
+            PERR(&P, L, "unknown statement '%s'%s; statements: %s", tok[0], sug, all);
+            goto done;
+        }
+        if (s != S_VEHICLE && s != S_COUPLER) {
+            if (P.seen[s]) {
+                PERR(&P, L, "'%s' is given twice (first at line %d): keep one", tok[0], P.seen[s]);
+                goto done;
+            }
+            P.seen[s] = L;
+        }
+        if (s <= S_SPEED || s == S_TOLERANCE) {
+            double v;
+            if (n != 2) {
+                PERR(&P, L, "write '%s VALUE' (one number)", tok[0]);
+                goto done;
+            }
+            if (number(&P, L, tok[1], tok[0], &v))
+                goto done;
+            const int ok = s == S_SPEED ? 1 : s == S_OUTPUT ? v >= 0.0 : v > 0.0;
+            if (!ok) {
+                PERR(&P, L, "'%s' must be %s (got %g)", tok[0], s == S_OUTPUT ? ">= 0" : "> 0", v);
+                goto done;
+            }
+            double *dst[] = {&S->duration, &S->step, &S->output, &S->speed};
+            if (s == S_TOLERANCE)
+                S->tolerance = v;
+            else
+                *dst[s] = v;
+            continue;
+        }
+        if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE) {
+            long v;
+            if (n != 2) {
+                PERR(&P, L, "write '%s N' (one whole number)", tok[0]);
+                goto done;
+            }
+            const long lo = s == S_CORRECTIONS ? 1 : 0, hi = s == S_CORRECTIONS ? 20 : 1000000;
+            if (integer(&P, L, tok[1], tok[0], lo, hi, &v))
+                goto done;
+            if (s == S_ITERATIONS)
+                S->iterations = (int)v;
+            else if (s == S_CORRECTIONS)
+                S->corrections = (int)v;
+            else
+                S->rebalance = (int)v;
+            continue;
+        }
+        if (s == S_SOLVER) {
+            if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab"))) {
+                PERR(&P, L, "write 'solver auto', 'solver cg' or 'solver bicgstab'");
+                goto done;
+            }
+            S->solver = strcmp(tok[1], "cg") == 0        ? RS_KRYLOV_CG
+                        : strcmp(tok[1], "bicgstab") == 0 ? RS_KRYLOV_BICGSTAB
+                                                          : RS_KRYLOV_AUTO;
+            continue;
+        }
+        if (s == S_COUPLERS) {
+            if (n != 2) {
+                PERR(&P, L, "write 'couplers CTYPE' (the coupler type used where the order does not say)");
+                goto done;
+            }
+            const int ci = find_ctype(&P, tok[1]);
+            if (ci < 0) {
+                PERR(&P, L, "unknown coupler type '%s': define it first with 'coupler %s' ... 'end'", tok[1], tok[1]);
+                goto done;
+            }
+            P.default_coupler = ci;
+            continue;
+        }
+        if (s == S_ORDER) {
+            if (n != 1) {
+                PERR(&P, L, "'order' stands alone; list the vehicles on the following lines, then 'end'");
+                goto done;
+            }
+            P.have_order = 1;
+            P.order_line = L;
+            block_line = L;
+            state = ST_ORDER;
+            continue;
+        }
+        /* vehicle NAME [model wagon|loco] / coupler NAME */
+        const int veh = s == S_VEHICLE;
+        if (n < 2 || !valid_name(tok[1]) || (veh && n != 2 && !(n == 4 && strcmp(tok[2], "model") == 0)) ||
+            (!veh && n != 2)) {
+            PERR(&P, L, veh ? "write 'vehicle NAME [model wagon|loco]' (NAME: letters, digits, '_'), then "
+                              "'PARAM = VALUE' lines and 'end'"
+                            : "write 'coupler NAME' (NAME: letters, digits, '_'), then 'PARAM = VALUE' lines and "
+                              "'end'");
+            goto done;
+        }
+        const int prev = veh ? find_vtype(&P, tok[1]) : find_ctype(&P, tok[1]);
+        if (prev >= 0 && (veh ? P.vt[prev].line : P.ct[prev].line) != 0) {   /* line 0: a built-in type */
+            PERR(&P, L, "%s type '%s' is defined twice (first at line %d): rename one", veh ? "vehicle" : "coupler",
+                 tok[1], veh ? P.vt[prev].line : P.ct[prev].line);
+            goto done;
+        }
+        if (veh) {
+            rs_wagon base = P.vt[0].w;   /* built-in wagon */
+            if (n == 4) {
+                if (strcmp(tok[3], "wagon") && strcmp(tok[3], "loco")) {
+                    PERR(&P, L, "unknown model '%s': write 'model wagon' or 'model loco'", tok[3]);
+                    goto done;
+                }
+                base = strcmp(tok[3], "loco") == 0 ? P.vt[1].w : P.vt[0].w;
+            } else if (prev >= 0) {
+                base = P.vt[prev].w;   /* 'vehicle loco' changes the built-in loco */
+            }
+            if (prev >= 0) {
+                P.vt[prev].w = base;
+                P.vt[prev].line = L;
+                cur = prev;
+            } else {
+                if (add_vtype(&P, tok[1], &base, L)) {
+                    st = RS_E_NOMEM;
+                    goto done;
+                }
+                cur = P.nvt - 1;
+            }
+            state = ST_VEHICLE;
+        } else {
+            if (prev >= 0) {
+                P.ct[prev].line = L;
+                cur = prev;
+            } else {
+                rs_coupler_default(&c);
+                if (add_ctype(&P, tok[1], &c, L)) {
+                    st = RS_E_NOMEM;
+                    goto done;
+                }
+                cur = P.nct - 1;
+            }
+            state = ST_COUPLER;
+        }
+        block_line = L;
+    }
+    if (state != ST_TOP) {
+        const char *what = state == ST_ORDER ? "order block" : state == ST_TABLE ? "traction table" :
+                           state == ST_VEHICLE ? "vehicle block" : "coupler block";
+        PERR(&P, last_line, "the %s opened at line %d has no 'end': add a line 'end' after its last line", what,
+             block_line);
+        goto done;
+    }
+    if (S->output > 0.0 && S->output < S->step) {
+        PERR(&P, P.seen[S_OUTPUT], "'output' (%g s) is shorter than the step (%g s): write 'output 0' for every "
+             "step, or a longer interval", S->output, S->step);
+        goto done;
+    }
+    if (S->duration < S->step) {
+        PERR(&P, P.seen[S_DURATION] ? P.seen[S_DURATION] : P.seen[S_STEP],
+             "'duration' (%g s) is shorter than one step (%g s)", S->duration, S->step);
+        goto done;
+    }
+    st = expand(&P, S);
+done:
+    free(buf);
+    free_parser(&P);
+    if (st != RS_OK) {
+        if (st == RS_E_NOMEM && err && errlen)
+            snprintf(err, errlen, "%s: out of memory while reading the train", P.file);
+        rs_train_spec_free(&S);
+        return st;
+    }
+    *out = S;
+    return RS_OK;
+}
+
+int rs_train_spec_read(const char *path, rs_train_spec **out, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f) {
+        if (err && errlen)
+            snprintf(err, errlen, "cannot read '%s': %s", path ? path : "(null)", strerror(errno));
+        return RS_E_IO;
+    }
+    size_t cap = 4096, n = 0;
+    char *text = malloc(cap);
+    for (;;) {
+        if (!text) {
+            fclose(f);
+            if (err && errlen)
+                snprintf(err, errlen, "%s: out of memory", path);
+            return RS_E_NOMEM;
+        }
+        n += fread(text + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        cap *= 2;
+        char *t = realloc(text, cap);
+        if (!t)
+            free(text);
+        text = t;
+    }
+    const int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(text);
+        if (err && errlen)
+            snprintf(err, errlen, "cannot read '%s'", path);
+        return RS_E_IO;
+    }
+    text[n] = '\0';
+    if (memchr(text, '\0', n)) {
+        free(text);
+        if (err && errlen)
+            snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
+        return RS_E_ARG;
+    }
+    const int st = rs_train_spec_parse(text, path, out, err, errlen);
+    free(text);
+    return st;
+}
+
+void rs_train_spec_opts(const rs_train_spec *s, rs_park_opts *o)
+{
+    rs_park_opts_default(o);
+    o->h = s->step;
+    o->krylov.method = s->solver;
+    o->krylov.tol = s->tolerance;
+    o->krylov.maxiter = s->iterations;
+    o->corrections = s->corrections;
+    o->rebalance = s->rebalance;
+}
+
+/* ------------------------------------------------------------ runner */
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int write_row(FILE *f, const rs_train *tr, double t)
+{
+    const int nv = rs_train_nvehicles(tr);
+    fprintf(f, "%.17g", t);
+    for (int v = 0; v < nv; v++)
+        fprintf(f, ",%.17g,%.17g", rs_train_q(tr, v)[RS_WAGON_X], rs_train_qd(tr, v)[RS_WAGON_X]);
+    for (int c = 0; c + 1 < nv; c++) {
+        double e;
+        const double force = rs_train_coupler(tr, c, &e);
+        fprintf(f, ",%.17g,%.17g", force, e);
+    }
+    fputc('\n', f);
+    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen)
+{
+    rs_train_run_report r;
+    memset(&r, 0, sizeof r);
+    if (rep)
+        *rep = r;
+    if (!cfg || !cfg->train_file || !cfg->out || cfg->threads < 1) {
+        if (err && errlen)
+            snprintf(err, errlen, "rs_train_run: needs a train file, an output file and threads >= 1");
+        return RS_E_ARG;
+    }
+    rs_train_spec *S = NULL;
+    int st = rs_train_spec_read(cfg->train_file, &S, err, errlen);
+    if (st != RS_OK)
+        return st;
+    rs_park_opts o;
+    rs_train_spec_opts(S, &o);
+    o.threads = cfg->threads;
+    rs_train *tr = NULL;
+    const char **vnames = malloc((size_t)S->nv * sizeof *vnames), **cnames = malloc((size_t)S->nv * sizeof *cnames);
+    FILE *f = NULL;
+    if (!vnames || !cnames) {
+        st = RS_E_NOMEM;
+        if (err && errlen)
+            snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int v = 0; v < S->nv; v++) {
+        vnames[v] = S->vname[v];
+        cnames[v] = S->cname[v];
+    }
+    char msg[512];
+    st = rs_train_create(&tr, S->nv, S->veh, vnames, S->cpl, cnames, &o, msg, sizeof msg);
+    if (st != RS_OK) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: %s", S->file, msg);
+        goto done;
+    }
+    st = rs_train_start(tr, 0.0, 0.0, S->speed);
+    if (st != RS_OK) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: initialization failed: %s", S->file, rs_park_error(rs_train_park(tr)));
+        goto done;
+    }
+    f = fopen(cfg->out, "w");
+    if (!f) {
+        st = RS_E_IO;
+        if (err && errlen)
+            snprintf(err, errlen, "cannot write '%s': %s", cfg->out, strerror(errno));
+        goto done;
+    }
+    fputs("time", f);
+    for (int v = 0; v < S->nv; v++)
+        fprintf(f, ",%s.x,%s.v", S->vname[v], S->vname[v]);
+    for (int c = 0; c + 1 < S->nv; c++)
+        fprintf(f, ",%s.force,%s.elongation", S->cname[c], S->cname[c]);
+    fputc('\n', f);
+    rs_park *pk = rs_train_park(tr);
+    r.nv = S->nv;
+    r.n = rs_park_n(pk);
+    r.t_start = rs_park_t(pk);
+    const long steps = lround(S->duration / S->step);
+    const long every = S->output > 0.0 ? (lround(S->output / S->step) > 0 ? lround(S->output / S->step) : 1) : 1;
+    if (write_row(f, tr, rs_park_t(pk)) != 0)
+        goto io_error;
+    r.rows++;
+    r.t_end = r.t_start;
+    double wall = 0.0;
+    for (long s = 1; s <= steps; s++) {
+        const double w0 = wall_now();
+        st = rs_train_step(tr);
+        wall += wall_now() - w0;
+        if (st != RS_OK) {
+            if (err && errlen)
+                snprintf(err, errlen, "%s: simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
+                         S->file, rs_status_name(st), rs_park_error(pk), cfg->out, r.t_end);
+            goto done;
+        }
+        r.steps++;
+        if (s % every == 0 || s == steps) {
+            if (write_row(f, tr, rs_park_t(pk)) != 0)
+                goto io_error;
+            r.rows++;
+            r.t_end = rs_park_t(pk);
+        }
+    }
+    r.wall_s = wall;
+    r.krylov_per_step = r.steps ? (double)rs_park_get_stats(pk)->krylov_iters / (double)r.steps : 0.0;
+    st = RS_OK;
+    goto done;
+io_error:
+    st = RS_E_IO;
+    if (err && errlen)
+        snprintf(err, errlen, "cannot write '%s' (disk full?)", cfg->out);
+done:
+    if (f && fclose(f) != 0 && st == RS_OK) {
+        st = RS_E_IO;
+        if (err && errlen)
+            snprintf(err, errlen, "cannot write '%s' (disk full?)", cfg->out);
+    }
+    if (rep)
+        *rep = r;
+    rs_train_free(&tr);
+    free(vnames);
+    free(cnames);
+    rs_train_spec_free(&S);
+    return st;
+}

@@ -1,0 +1,63 @@
+/*
+ * rs_train_file.h — train files (docs/trains.md) and the train runner
+ * behind `railsym run TRAIN.train [--threads N] [--out FILE.csv]`.
+ *
+ * A train file names vehicle types (built-in `wagon` and `loco`, or blocks
+ * that change their parameters), coupler types, the order of the vehicles
+ * front first, the initial speed and the run's settings.  Every error is
+ * "file:line: message" and says what to write instead.  Parsing and
+ * building allocate; the run's steps do not (rs_train.h).
+ */
+#ifndef RS_TRAIN_FILE_H
+#define RS_TRAIN_FILE_H
+
+#include <stddef.h>
+
+#include "rs_train.h"
+
+typedef struct rs_train_spec {
+    char file[256];              /* as given, for messages                  */
+    double duration, step, output, speed;   /* s, s, s (0: every step), m/s */
+    rs_krylov_method solver;
+    double tolerance;            /* Krylov relative tolerance               */
+    int iterations;              /* Krylov iteration limit                  */
+    int corrections, rebalance;
+    int nv;                      /* vehicles, front first                   */
+    rs_wagon *veh;               /* nv; traction tables point into `tables` */
+    char (*vname)[64];           /* nv                                      */
+    rs_coupler *cpl;             /* nv - 1                                  */
+    char (*cname)[64];           /* nv - 1: c1, c2, ...                     */
+    double *tables;
+} rs_train_spec;
+
+/* Reads / parses a train file.  RS_OK, RS_E_IO (cannot read), RS_E_ARG
+ * (message "file:line: ..."), RS_E_NOMEM. */
+int rs_train_spec_read(const char *path, rs_train_spec **spec, char *err, size_t errlen);
+int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **spec, char *err, size_t errlen);
+void rs_train_spec_free(rs_train_spec **spec);
+
+/* The Park options the spec asks for (threads: 1; the caller sets them). */
+void rs_train_spec_opts(const rs_train_spec *spec, rs_park_opts *o);
+
+typedef struct rs_train_run_cfg {
+    const char *train_file;
+    const char *out;             /* CSV path                                */
+    int threads;                 /* >= 1                                    */
+} rs_train_run_cfg;
+
+typedef struct rs_train_run_report {
+    int nv, n;                   /* vehicles, coordinates                   */
+    long steps, rows;
+    double t_start, t_end;       /* simulated                               */
+    double wall_s;               /* wall time of the steps                  */
+    double krylov_per_step;      /* mean Krylov iterations per step         */
+} rs_train_run_report;
+
+/* Reads the file, builds the train, runs it and writes the CSV (header
+ * `time`, then `<vehicle>.x`, `<vehicle>.v` per vehicle, then
+ * `<coupler>.force`, `<coupler>.elongation` per coupler; SI; one row per
+ * output interval, flushed).  A failure midway says up to when the CSV
+ * holds results.  RS_OK or the failing status, with the message in err. */
+int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen);
+
+#endif /* RS_TRAIN_FILE_H */

@@ -1,0 +1,120 @@
+/*
+ * bench_train.c — Park steps of long trains (rs_train on rs_park):
+ *
+ *   BENCH train<N>.step_us_t1 <v> us              median µs per step, 1 thread
+ *   BENCH train<N>.step_us_t<P> <v> us            the same on P threads (P: every core)
+ *   BENCH train<N>.parallel_efficiency_t<P> <v> ratio   t1 / (P · tP)
+ *   BENCH train<N>.krylov_iters_per_step <v> iterations
+ *   BENCH train<N>.step_us_per_dof_t1 <v> us      t1 / coordinates
+ *
+ * for N = 1, 10, 50, 200 vehicles (a locomotive with a traction ramp and
+ * N − 1 loaded wagons, couplers with free play and buffers; 5 coordinates
+ * per vehicle), step 1 ms.  The median is over blocks of 50 steps after a
+ * warm-up (which also lets the longest-first plan settle on measured
+ * costs).  RAILSYM_BENCH_THREADS overrides P.  A benchmark prints figures;
+ * it never fails on time.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rs_train.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median µs per step; *iters: Krylov iterations per measured step. */
+static double bench(int nv, int threads, double *iters)
+{
+    rs_wagon *veh = calloc((size_t)nv, sizeof *veh);
+    rs_coupler *cpl = calloc((size_t)nv, sizeof *cpl);
+    static const double tt[2] = {0.0, 5.0}, ff[2] = {0.0, 3e5};
+    rs_loco_default(&veh[0]);
+    veh[0].traction_n = 2;
+    veh[0].traction_t = tt;
+    veh[0].traction_f = ff;
+    for (int v = 1; v < nv; v++)
+        rs_wagon_default(&veh[v]);
+    for (int c = 0; c + 1 < nv; c++) {
+        rs_coupler_default(&cpl[c]);
+        cpl[c].slack = 0.02;
+        cpl[c].k_buffer = 5e7;
+    }
+    rs_park_opts o;
+    rs_park_opts_default(&o);
+    o.h = 1e-3;
+    o.threads = threads;
+    rs_train *tr;
+    char err[256];
+    if (rs_train_create(&tr, nv, veh, NULL, cpl, NULL, &o, err, sizeof err) != RS_OK ||
+        rs_train_start(tr, 0.0, 0.0, 0.0) != RS_OK) {
+        fprintf(stderr, "bench_train: %s\n", err);
+        exit(1);
+    }
+    enum { WARM = 300, BLOCK = 50, NBLOCK = 30 };
+    for (int s = 0; s < WARM; s++)
+        if (rs_train_step(tr) != RS_OK) {
+            fprintf(stderr, "bench_train: %s\n", rs_park_error(rs_train_park(tr)));
+            exit(1);
+        }
+    const long it0 = rs_park_get_stats(rs_train_park(tr))->krylov_iters;
+    double us[NBLOCK];
+    for (int b = 0; b < NBLOCK; b++) {
+        const double t0 = now_s();
+        for (int s = 0; s < BLOCK; s++)
+            if (rs_train_step(tr) != RS_OK) {
+                fprintf(stderr, "bench_train: %s\n", rs_park_error(rs_train_park(tr)));
+                exit(1);
+            }
+        us[b] = 1e6 * (now_s() - t0) / BLOCK;
+    }
+    *iters = (double)(rs_park_get_stats(rs_train_park(tr))->krylov_iters - it0) / (NBLOCK * BLOCK);
+    rs_train_free(&tr);
+    free(veh);
+    free(cpl);
+    qsort(us, NBLOCK, sizeof us[0], cmp_double);
+    return us[NBLOCK / 2];
+}
+
+int main(void)
+{
+    long P = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("RAILSYM_BENCH_THREADS");
+    if (env && atoi(env) >= 1)
+        P = atoi(env);
+    if (P < 1)
+        P = 1;
+    if (P > 64)
+        P = 64;
+    const int sizes[4] = {1, 10, 50, 200};
+    for (int k = 0; k < 4; k++) {
+        const int nv = sizes[k];
+        double it1, itp;
+        const double t1 = bench(nv, 1, &it1);
+        printf("BENCH train%d.step_us_t1 %.2f us\n", nv, t1);
+        if (P > 1) {
+            const double tp = bench(nv, (int)P, &itp);
+            printf("BENCH train%d.step_us_t%ld %.2f us\n", nv, P, tp);
+            printf("BENCH train%d.parallel_efficiency_t%ld %.3f ratio\n", nv, P, t1 / (P * tp));
+        }
+        printf("BENCH train%d.krylov_iters_per_step %.2f iterations\n", nv, it1);
+        printf("BENCH train%d.step_us_per_dof_t1 %.4f us\n", nv, t1 / (nv * RS_WAGON_NQ));
+        fflush(stdout);
+    }
+    return 0;
+}

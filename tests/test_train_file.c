@@ -1,0 +1,269 @@
+/*
+ * test_train_file.c — train files (rs_train_file): the shipped example
+ * parses to the train it describes; each kind of mistake gives
+ * "file:line: message" with the fix; the runner writes the CSV it
+ * documents, identical byte for byte with 1 and 3 threads, with coupler
+ * forces that match F × (mass behind)/M once a traction force is steady.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rs_train_file.h"
+
+static rs_train_spec *parse_ok(const char *text)
+{
+    rs_train_spec *s;
+    char err[512];
+    ck_assert_msg(rs_train_spec_parse(text, "t.train", &s, err, sizeof err) == RS_OK, "%s", err);
+    return s;
+}
+
+static void parse_err(const char *text, const char *expect)
+{
+    rs_train_spec *s = (rs_train_spec *)1;
+    char err[512] = "";
+    ck_assert_int_eq(rs_train_spec_parse(text, "t.train", &s, err, sizeof err), RS_E_ARG);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err, expect) != NULL, "message '%s' lacks '%s'", err, expect);
+}
+
+START_TEST(test_example_file)
+{
+    rs_train_spec *s;
+    char err[512];
+    ck_assert_msg(rs_train_spec_read("vehicles/trains/freight.train", &s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(s->nv, 41);
+    ck_assert_str_eq(s->vname[0], "loco1");
+    ck_assert_str_eq(s->vname[1], "wagon1");
+    ck_assert_str_eq(s->vname[30], "wagon30");
+    ck_assert_str_eq(s->vname[31], "empty1");
+    ck_assert_str_eq(s->cname[0], "c1");
+    ck_assert_str_eq(s->cname[39], "c40");
+    ck_assert_double_eq(s->veh[31].m_body, 18000);
+    ck_assert_double_eq(s->veh[31].m_bogie, 4500);   /* from the built-in wagon */
+    ck_assert_int_eq(s->veh[0].traction_n, 2);
+    ck_assert_double_eq(s->veh[0].traction_f[1], 3e5);
+    ck_assert_double_eq(s->cpl[5].slack, 0.025);
+    ck_assert_double_eq(s->cpl[5].k_buffer, 5e7);
+    ck_assert_double_eq(s->step, 2e-3);
+    ck_assert_double_eq(s->duration, 60);
+    rs_train_spec_free(&s);
+}
+END_TEST
+
+START_TEST(test_statements)
+{
+    rs_train_spec *s = parse_ok("duration = 2\nstep 5e-4\noutput 0\nspeed 12.5\nsolver bicgstab\ntolerance 1e-9\n"
+                                "iterations 50\ncorrections 2\nrebalance 0\n"
+                                "coupler stiff\n k 5e7\nend\n"
+                                "vehicle w2 model loco   # a digit at the end\n m_body = 1e5\nend\n"
+                                "order\n loco\n w2 2 coupler stiff\n wagon\nend\n");
+    ck_assert_double_eq(s->duration, 2);
+    ck_assert_double_eq(s->speed, 12.5);
+    ck_assert_int_eq(s->solver, RS_KRYLOV_BICGSTAB);
+    ck_assert_int_eq(s->corrections, 2);
+    ck_assert_int_eq(s->rebalance, 0);
+    ck_assert_int_eq(s->nv, 4);
+    ck_assert_str_eq(s->vname[1], "w2_1");
+    ck_assert_str_eq(s->vname[2], "w2_2");
+    ck_assert_double_eq(s->veh[1].m_bogie, 15000);   /* loco's */
+    ck_assert_double_eq(s->cpl[0].k, 2e7);           /* behind the loco: default */
+    ck_assert_double_eq(s->cpl[1].k, 5e7);           /* behind each w2 */
+    ck_assert_double_eq(s->cpl[2].k, 5e7);
+    rs_park_opts o;
+    rs_train_spec_opts(s, &o);
+    ck_assert_double_eq(o.h, 5e-4);
+    ck_assert_double_eq(o.krylov.tol, 1e-9);
+    rs_train_spec_free(&s);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    parse_err("duraton 5\norder\nwagon\nend\n", "t.train:1: unknown statement 'duraton' (did you mean 'duration'?)");
+    parse_err("step 1e-3\nstep 2e-3\n", "t.train:2: 'step' is given twice (first at line 1): keep one");
+    parse_err("step 1ms\n", "t.train:1: '1ms' is not a number: write e.g. 'step 1e-3'");
+    parse_err("vehicle w\n m_bdy = 3\nend\n", "t.train:2: vehicle 'w': unknown parameter 'm_bdy' (did you mean "
+                                              "'m_body'?)");
+    parse_err("vehicle w\n m_bogie = -1\nend\n", "t.train:2: vehicle 'w': m_bogie = -1 must be > 0");
+    parse_err("coupler c\n slack -0.1\nend\n", "t.train:2: coupler 'c': slack = -0.1 must be >= 0");
+    parse_err("order\n wagn 3\nend\n", "t.train:2: unknown vehicle type 'wagn' (did you mean 'wagon'?)");
+    parse_err("order\n wagon 3 coupler stif\nend\n", "t.train:2: unknown coupler type 'stif'");
+    parse_err("order\n wagon 0\nend\n", "t.train:2: '0' is not a whole number in 1..100000");
+    parse_err("vehicle w\n m_body = 3\n", "t.train:2: the vehicle block opened at line 1 has no 'end'");
+    parse_err("vehicle l\n traction table\n 0 0\n 1 5\n 1 6\n end\nend\n",
+              "t.train:5: vehicle 'l': traction table times must increase (1 after 1)");
+    parse_err("duration 1\n", "t.train: no 'order' block: add one");
+    parse_err("order\nend\n", "t.train:1: the order block lists no vehicles");
+    parse_err("end\n", "t.train:1: 'end' without a block: remove it");
+    parse_err("vehicle a\nend\nvehicle a\nend\n", "t.train:3: vehicle type 'a' is defined twice (first at line 1)");
+    parse_err("couplers heavy\n", "t.train:1: unknown coupler type 'heavy': define it first");
+    parse_err("step 1e-2\noutput 1e-3\norder\nwagon\nend\n", "t.train:2: 'output' (0.001 s) is shorter than the step");
+    parse_err("solver gmres\n", "t.train:1: write 'solver auto', 'solver cg' or 'solver bicgstab'");
+    parse_err("vehicle 3x\nend\n", "t.train:1: write 'vehicle NAME [model wagon|loco]'");
+    rs_train_spec *s;
+    char err[256];
+    ck_assert_int_eq(rs_train_spec_read("no/such/file.train", &s, err, sizeof err), RS_E_IO);
+    ck_assert_msg(strstr(err, "cannot read 'no/such/file.train'") != NULL, "%s", err);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    ck_assert_int_eq(fread(b, 1, (size_t)n, f), n);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+START_TEST(test_run_csv)
+{
+    char dir[] = "/tmp/rs_train_fileXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char train[256], out1[256], out3[256];
+    snprintf(train, sizeof train, "%s/t.train", dir);
+    snprintf(out1, sizeof out1, "%s/t1.csv", dir);
+    snprintf(out3, sizeof out3, "%s/t3.csv", dir);
+    FILE *f = fopen(train, "w");
+    fputs("duration 30\nstep 2e-3\noutput 0.5\n"
+          "vehicle loco\n traction 2e5\n r0 0\nend\n"
+          "vehicle wagon\n r0 0\nend\n"
+          "coupler soft\n c 4e5\nend\ncouplers soft\n"
+          "order\n loco\n wagon 4\nend\n",
+          f);
+    fclose(f);
+    rs_train_run_report r1, r3;
+    char err[512];
+    rs_train_run_cfg cfg = {train, out1, 1};
+    ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
+    cfg.out = out3;
+    cfg.threads = 3;
+    ck_assert_msg(rs_train_run(&cfg, &r3, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(r1.steps, 15000);
+    ck_assert_int_eq(r1.rows, 61);
+    ck_assert_int_eq(r1.nv, 5);
+    ck_assert_double_eq_tol(r1.t_end, 30.0, 1e-9);
+    char *a = slurp(out1), *b = slurp(out3);
+    ck_assert_msg(strcmp(a, b) == 0, "the CSV of 3 threads differs from that of 1");
+    /* header */
+    const char *hdr = "time,loco1.x,loco1.v,wagon1.x,wagon1.v,wagon2.x,wagon2.v,wagon3.x,wagon3.v,wagon4.x,wagon4.v,"
+                      "c1.force,c1.elongation,c2.force,c2.elongation,c3.force,c3.elongation,c4.force,c4.elongation\n";
+    ck_assert_msg(strncmp(a, hdr, strlen(hdr)) == 0, "header: %.200s", a);
+    /* the last row: coupler k carries F × (mass behind)/M */
+    const char *last = a + strlen(a) - 1;
+    while (last > a && last[-1] != '\n')
+        last--;
+    double v[19];
+    const char *p = last;
+    for (int i = 0; i < 19; i++) {
+        char *end;
+        v[i] = strtod(p, &end);
+        p = end + 1;
+    }
+    ck_assert_double_eq_tol(v[0], 30.0, 1e-9);
+    rs_wagon lo, wa;
+    rs_loco_default(&lo);
+    rs_wagon_default(&wa);
+    const double mw = wa.m_body + 2 * wa.m_bogie, M = lo.m_body + 2 * lo.m_bogie + 4 * mw;
+    for (int c = 0; c < 4; c++) {
+        const double want = 2e5 * (4 - c) * mw / M;
+        ck_assert_msg(fabs(v[11 + 2 * c] / want - 1) < 0.01, "c%d: %g N vs %g N", c + 1, v[11 + 2 * c], want);
+    }
+    printf("train file: 5 vehicles, 15000 steps, coupler c1 %.1f N (F m_behind/M = %.1f N), Krylov/step %.2f\n",
+           v[11], 2e5 * 4 * mw / M, r1.krylov_per_step);
+    free(a);
+    free(b);
+    /* an unwritable output and a bad train say so */
+    cfg.out = "/nonexistent-dir/x.csv";
+    ck_assert_int_eq(rs_train_run(&cfg, &r1, err, sizeof err), RS_E_IO);
+    ck_assert_msg(strstr(err, "cannot write '/nonexistent-dir/x.csv'") != NULL, "%s", err);
+    remove(out1);
+    remove(out3);
+    remove(train);
+    rmdir(dir);
+}
+END_TEST
+
+/* `railsym run TRAIN.train`: the command line over the same runner. */
+static int run_cmd(const char *args, char *out, size_t outlen)
+{
+    const char *bin = getenv("RAILSYM_BIN");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s run %s 2>&1", bin && *bin ? bin : "build/railsym", args);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    const size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    const int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_command_line)
+{
+    char dir[] = "/tmp/rs_train_cliXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char train[256], bad[256], csv[256], args[1024], out[4096];
+    snprintf(train, sizeof train, "%s/short.train", dir);
+    snprintf(bad, sizeof bad, "%s/bad.train", dir);
+    snprintf(csv, sizeof csv, "%s/out/short.csv", dir);
+    FILE *f = fopen(train, "w");
+    fputs("duration 0.5\nstep 1e-3\noutput 0.1\nspeed 3\norder\n loco\n wagon 5\nend\n", f);
+    fclose(f);
+    f = fopen(bad, "w");
+    fputs("duration 1\norder\n wagom 5\nend\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "%s --threads 2 --out %s", train, csv);
+    ck_assert_msg(run_cmd(args, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "6 vehicles (30 coordinates), 500 steps") != NULL, "%s", out);
+    char *text = slurp(csv);
+    ck_assert(strncmp(text, "time,loco1.x,loco1.v,wagon1.x", 29) == 0);
+    int rows = 0;
+    for (const char *p = text; *p; p++)
+        rows += *p == '\n';
+    ck_assert_int_eq(rows, 1 + 6);   /* header, t = 0, 0.1, ..., 0.5 */
+    free(text);
+    snprintf(args, sizeof args, "%s --out %s", bad, csv);
+    ck_assert_int_eq(run_cmd(args, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "bad.train:3: unknown vehicle type 'wagom' (did you mean 'wagon'?)") != NULL, "%s",
+                  out);
+    snprintf(args, sizeof args, "%s --scenario x.scn", train);
+    ck_assert_int_eq(run_cmd(args, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--scenario does not apply to a train") != NULL, "%s", out);
+    remove(csv);
+    snprintf(args, sizeof args, "%s/out", dir);
+    rmdir(args);
+    remove(train);
+    remove(bad);
+    rmdir(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("train_file");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_example_file);
+    tcase_add_test(tc, test_statements);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_run_csv);
+    tcase_add_test(tc, test_command_line);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
