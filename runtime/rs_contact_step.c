@@ -22,7 +22,12 @@ static int call(rs_ws *ws, int id, double *o0, double *o1, double *o2, double *o
     if (!f->fn)
         return rs_ws_fail(ws, RS_E_MODEL, "model '%s' lacks contact function %d",
                           ws->model->name, id);
+    /* the creep function belongs to the Kalker phase (seed 003's Table 1,
+     * row 1), the others to the function evaluations */
+    const int prev = id == RS_FN_CREEP ? RS_PHASE_KALKER : rs_prof_enter(ws, RS_PHASE_FUNCTIONS);
     int r = f->fn(ws->in, out);
+    if (id != RS_FN_CREEP)
+        rs_prof_enter(ws, prev);
     if (r != RS_ABI_OK)
         return rs_ws_fail(ws, RS_E_MODELFN, "contact function %d returned %d", id, r);
     return RS_OK;
@@ -35,7 +40,9 @@ int rs_contact_solve_s(rs_ws *ws, double t)
     int it = 0, st;
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
+    int prev = rs_prof_enter(ws, RS_PHASE_SPLINE);
     rs_contact_fill(c, -1, ws->s, ws->u);
+    rs_prof_enter(ws, prev);
     for (;;) {
         if ((st = call(ws, RS_FN_PHI_D, c->phid, NULL, NULL, NULL, NULL)))
             return st;
@@ -88,7 +95,9 @@ int rs_contact_solve_s(rs_ws *ws, double t)
             for (int k = 0; k < 4; k++)
                 ws->s[ct->s_slot[k]] += scale * b[k];
         }
+        prev = rs_prof_enter(ws, RS_PHASE_SPLINE);
         rs_contact_fill(c, -1, ws->s, ws->u); /* segments may have changed */
+        rs_prof_enter(ws, prev);
         it++;
     }
     ws->stats.contact_iters += it;
@@ -131,6 +140,16 @@ int rs_contact_creep(rs_ws *ws)
     const rs_model *m = ws->model;
     const rs_pattern *Np = &m->dnu_dqd_pattern;
     int st;
+    if (!ws->opt.contact_creep) { /* frictionless: no creep force, C^K_qq = 0 */
+        const int nnz = c->ck_colptr[c->nq];
+        memset(c->CKv, 0, (size_t)nnz * sizeof(double));
+        memset(c->Cb, 0, (size_t)(9 * c->nc) * sizeof(double));
+        memset(c->nu_t, 0, (size_t)(3 * c->nc) * sizeof(double));
+        memset(c->Nv, 0, (size_t)m->dnu_dqd_pattern.colptr[m->n_q] * sizeof(double));
+        for (int i = 0; i < c->nc; i++)
+            c->a[i] = c->b[i] = 0;
+        return RS_OK;
+    }
     if ((st = call(ws, RS_FN_CREEP, c->nu, c->V, c->radii, c->Dv, c->Nv)))
         return st;
     if (ws->opt.check_finite &&
