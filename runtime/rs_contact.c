@@ -124,10 +124,12 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     c->pos = rs_alloc_array(a, (size_t)nq, sizeof(int));
     c->s0 = rs_alloc_array(a, (size_t)m->n_s, sizeof(double));
     c->sd0 = rs_alloc_array(a, (size_t)m->n_s, sizeof(double));
+    c->scan = rs_alloc_array(a, (size_t)(5 * RS_CONTACT_SCAN_MAX), sizeof(double));
     *out = c;
     if (!c->sp || !c->hint || !c->prof || !c->trk || !c->phid || !c->phids || !c->phidq ||
         !c->betad || !c->nu || !c->V || !c->radii || !c->Dv || !c->Nv || !c->Cb || !c->nu_t ||
-        !c->a || !c->b || !c->f || !c->ck_colptr || !c->pos || !c->s0 || !c->sd0)
+        !c->a || !c->b || !c->f || !c->ck_colptr || !c->pos || !c->s0 || !c->sd0 ||
+        !c->scan)
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
 
     /* C^K pattern: count, then fill. */
@@ -211,7 +213,8 @@ void rs_contact_free(rs_contact_ws **cp, const rs_allocator *a)
         rs_track_free(&c->trk[i]);
     void *arrays[] = {c->sp, c->hint, c->prof, c->trk, c->phid, c->phids, c->phidq,
                       c->betad, c->nu, c->V, c->radii, c->Dv, c->Nv, c->Cb, c->nu_t, c->a,
-                      c->b, c->f, c->ck_colptr, c->ck_rowind, c->CKv, c->pos, c->s0, c->sd0};
+                      c->b, c->f, c->ck_colptr, c->ck_rowind, c->CKv, c->pos, c->s0, c->sd0,
+                      c->scan};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_release(a, arrays[k]);
     rs_release(a, c);

@@ -47,7 +47,21 @@ typedef struct rs_contact_ws {
     double *CKv;
     int *pos;          /* n_q scratch: row -> position in a CK column     */
     double *s0, *sd0;  /* n_s: s, ṡ at step start (restored on failure)   */
+    double *scan;      /* 5 RS_CONTACT_SCAN_MAX: grid of the contact-point
+                          search (θ_w, u_w, s_r, u_r, φ^d_4 per point)     */
 } rs_contact_ws;
+
+/* The contact-point search (docs/runtime.md "Contact jumps"): when Newton on
+ * φ^d fails for a contact (its root has disappeared: the contact point
+ * jumps), and at initialization, u_w is scanned on a grid of
+ * RS_CONTACT_SCAN_STEP within ±RS_CONTACT_SCAN_HALF of its value (inside the
+ * wheel profile's table), solving the other three rows of φ^d at each point
+ * by continuation; every sign change of the slope row φ^d_4 brackets a root,
+ * refined by Newton; the root of smallest gap φ^n (largest penetration) is
+ * kept. */
+#define RS_CONTACT_SCAN_STEP 5e-4  /* m */
+#define RS_CONTACT_SCAN_HALF 0.04  /* m */
+#define RS_CONTACT_SCAN_MAX 161    /* grid points: 2 HALF / STEP + 1 */
 
 /* Loads the files and sizes everything for model m (n_contact > 0).  Paths in
  * the table are relative to opt->contact_dir (NULL/"": working directory).

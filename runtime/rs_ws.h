@@ -120,6 +120,9 @@ typedef struct rs_stats {
     long contact_iters;    /* Newton iterations on φ^d for s, total (contact) */
     int contact_iters_last;/* ... in the last step                          */
     int contact_iters_max; /* ... most in one step                          */
+    long contact_scans;    /* contact-point searches (contact jumps; at
+                              initialization one per contact)                */
+    long contact_jumps;    /* ... that moved a contact point to another root */
     double phase_s[RS_PHASE_COUNT]; /* seconds spent in each phase over all
                              steps (rs_options.profile; 0 otherwise)         */
 } rs_stats;

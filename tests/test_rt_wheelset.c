@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rs_contact.h"
@@ -340,6 +341,79 @@ START_TEST(test_ck_finite_differences)
 }
 END_TEST
 
+/* ---- S1002 on 60E1 1:40 off centre: contact jumps --------------------- *
+ * The wheelset released 3 mm off centre at 20 m/s: its contact points jump
+ * where a root of φ^d disappears (docs/runtime.md "Contact jumps"); the
+ * search over u_w keeps the run going with |φ^n| and |φ^d| < 1e-6 every step
+ * (φ^d from the generated function, evaluated here). */
+static double phi_d_max(rs_ws *ws)
+{
+    const rs_model *m = rs_ws_model(ws);
+    double out[64];
+    double *o[RS_FN_MAX_OUT] = {out};
+    ck_assert_int_le(4 * m->n_contact, 64);
+    rs_ws_bind(ws, rs_ws_time(ws), ws->q, ws->qd);
+    ck_assert_int_eq(m->fn[RS_FN_PHI_D].fn(ws->in, o), 0);
+    double r = 0;
+    for (int k = 0; k < 4 * m->n_contact; k++)
+        r = fmax(r, fabs(out[k]));
+    return r;
+}
+
+START_TEST(test_s1002_off_centre)
+{
+    if (access(DIR_S1002 "/wheelset_model.c", R_OK) != 0) {
+        printf("test_s1002_off_centre: " DIR_S1002 " absent, not run\n");
+        return;
+    }
+    rs_loaded *h = load(DIR_S1002);
+    const rs_model *m = rs_loaded_model(h);
+    rs_options o;
+    rs_options_default(&o);
+    o.dt = 1e-3;
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    const double v = 20, r0 = param(ws, "r0");
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", v), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", v / r0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    double worst = 0, worst_d = 0, ymin = 1, ymax = -1, uw_min = 1, uw_max = -1;
+    long jumps0 = rs_ws_stats(ws)->contact_jumps;
+    double tmax = 0;
+    for (int n = 0; n < 1000; n++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        tmax = fmax(tmax, (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) * 1e-3);
+        double pos, vel;
+        ck_assert_int_eq(rs_ws_residuals(ws, &pos, &vel), RS_OK);
+        worst = fmax(worst, pos);
+        worst_d = fmax(worst_d, phi_d_max(ws));
+        ymin = fmin(ymin, rs_ws_q(ws)[1]);
+        ymax = fmax(ymax, rs_ws_q(ws)[1]);
+        const double uw = rs_ws_s(ws)[m->contacts[0].s_slot[1]];
+        uw_min = fmin(uw_min, uw);
+        uw_max = fmax(uw_max, uw);
+    }
+    const rs_stats *st = rs_ws_stats(ws);
+    printf("S1002/60E1 released 3 mm off centre, 1 s at 20 m/s: max |phi_n| %.3g, max |phi_d| "
+           "%.3g, y in [%.4g, %.4g] m, left u_w in [%.4g, %.4g] m, searches %ld, jumps %ld "
+           "(%ld during the run), contact Newton iterations %.2f per step, longest step %.0f us "
+           "(libtcc)\n",
+           worst, worst_d, ymin, ymax, uw_min, uw_max, st->contact_scans, st->contact_jumps,
+           st->contact_jumps - jumps0, (double)st->contact_iters / (double)st->steps, tmax);
+    ck_assert_msg(st->contact_jumps > jumps0, "no contact jump: the search was not exercised");
+    ck_assert_msg(worst < 1e-6, "max |phi_n| %g", worst);
+    ck_assert_msg(worst_d < 1e-6, "max |phi_d| %g", worst_d);
+    ck_assert(rs_ws_q(ws)[0] > 19.9 && rs_ws_q(ws)[0] < 20.1);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
 int main(void)
 {
     rs_contact_link(); /* contact support from librailsym_rt.a */
@@ -348,6 +422,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_energy_no_creep);
     tcase_add_test(tc, test_ck_finite_differences);
+    tcase_add_test(tc, test_s1002_off_centre);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
