@@ -22,10 +22,80 @@ static int call(rs_ws *ws, int id, double *o0, double *o1, double *o2, double *o
     if (!f->fn)
         return rs_ws_fail(ws, RS_E_MODEL, "model '%s' lacks contact function %d",
                           ws->model->name, id);
+    /* the creep function belongs to the Kalker phase (seed 003's Table 1,
+     * row 1), the others to the function evaluations */
+    const int prev = id == RS_FN_CREEP ? RS_PHASE_KALKER : rs_prof_enter(ws, RS_PHASE_FUNCTIONS);
     int r = f->fn(ws->in, out);
+    if (id != RS_FN_CREEP)
+        rs_prof_enter(ws, prev);
     if (r != RS_ABI_OK)
         return rs_ws_fail(ws, RS_E_MODELFN, "contact function %d returned %d", id, r);
     return RS_OK;
+}
+
+/* max |φ^d| over the rows of contact i (NaN counts as infinite). */
+static double contact_residual(const rs_contact_ws *c, int i, int nrows)
+{
+    double r = 0;
+    for (int k = 0; k < nrows; k++) {
+        const double v = fabs(c->phid[4 * i + k]);
+        if (!(v <= r))
+            r = isnan(v) ? INFINITY : v;
+    }
+    return r;
+}
+
+/* Damped update of contact i's s by b (the Newton step): no profile
+ * coordinate moves more than RS_CONTACT_MAX_DU, θ_w no more than
+ * RS_CONTACT_MAX_DTH per iteration; s_r is free. */
+static void damped_update(rs_ws *ws, const rs_contact *ct, const double b[4])
+{
+    /* Far from the solution (a start from s = 0, a jump of the state) the
+     * profiles' curvature changes (flange, rail-head arcs) can throw a full
+     * step far outside the profile tables, where the extrapolated cubics
+     * diverge; s_r is free (the track is smooth and the wheel may be far
+     * along it). */
+    double scale = 1;
+    if (fabs(b[1]) * scale > RS_CONTACT_MAX_DU)
+        scale = RS_CONTACT_MAX_DU / fabs(b[1]);
+    if (fabs(b[3]) * scale > RS_CONTACT_MAX_DU)
+        scale = RS_CONTACT_MAX_DU / fabs(b[3]);
+    if (fabs(b[0]) * scale > RS_CONTACT_MAX_DTH)
+        scale = RS_CONTACT_MAX_DTH / fabs(b[0]);
+    for (int k = 0; k < 4; k++)
+        ws->s[ct->s_slot[k]] += scale * b[k];
+}
+
+/* 1 when contact i's current s lies off its wheel or rail profile table: a
+ * root there sits on the extrapolated end cubics and is no contact point. */
+static int off_table(rs_ws *ws, int i)
+{
+    const int *sl = ws->model->contacts[i].s_slot;
+    for (int k = 0; k < 2; k++) {
+        double lo, hi;
+        const double u = ws->s[sl[k ? 3 : 1]];
+        if (rs_contact_table_range(ws->ct, i, k ? RS_SPLINE_RAIL : RS_SPLINE_WHEEL, &lo, &hi) &&
+            (u < lo || u > hi))
+            return 1;
+    }
+    return 0;
+}
+
+/* The global search (rs_contact_search.c) of contact i, counting a jump
+ * when it moved the contact point. */
+static void search_one(rs_ws *ws, int i)
+{
+    const int *sl = ws->model->contacts[i].s_slot;
+    double before[4];
+    for (int k = 0; k < 4; k++)
+        before[k] = ws->s[sl[k]];
+    if (rs_contact_search(ws, i) != 0)
+        return;
+    for (int k = 0; k < 4; k++)
+        if (fabs(ws->s[sl[k]] - before[k]) > 1e-9 * (1 + fabs(before[k]))) {
+            ws->stats.contact_jumps++;
+            return;
+        }
 }
 
 int rs_contact_solve_s(rs_ws *ws, double t)
@@ -35,7 +105,9 @@ int rs_contact_solve_s(rs_ws *ws, double t)
     int it = 0, st, searched = 0, extra = 0;
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
+    int prev = rs_prof_enter(ws, RS_PHASE_SPLINE);
     rs_contact_fill(c, -1, ws->s, ws->u);
+    rs_prof_enter(ws, prev);
     for (;;) {
         if ((st = call(ws, RS_FN_PHI_D, c->phid, NULL, NULL, NULL, NULL)))
             return st;
@@ -47,21 +119,25 @@ int rs_contact_solve_s(rs_ws *ws, double t)
                 worst = k;
             }
         if (r <= ws->opt.contact_tol) {
-            /* a root on the extrapolated end cubics is not a contact point */
             int off = 0;
             for (int i = 0; i < c->nc && !off; i++)
-                for (int k = 0; k < 2; k++) {
-                    double lo, hi;
-                    const double u = ws->s[m->contacts[i].s_slot[k ? 3 : 1]];
-                    if (rs_contact_table_range(c, i, k ? RS_SPLINE_RAIL : RS_SPLINE_WHEEL, &lo, &hi) &&
-                        (u < lo || u > hi)) {
-                        off = 1;
-                        worst = 4 * i + 1 + 2 * k;
-                        r = INFINITY;
-                    }
+                if (off_table(ws, i)) {
+                    off = 1;
+                    worst = 4 * i + 1;
+                    r = INFINITY;
                 }
-            if (!off)
+            if (!off && (!ws->in_init || searched))
                 break;
+            if (!off) {
+                /* initialization: the root Newton found may be a local
+                 * minimum of the gap only; the search moves it where a root
+                 * of smaller gap exists, then Newton polishes again */
+                searched = 1;
+                for (int i = 0; i < c->nc; i++)
+                    search_one(ws, i);
+                rs_ws_bind(ws, t, ws->q, ws->qd);
+                continue;
+            }
         }
         /* at initialization s may start far off (e.g. all 0): more room */
         const int limit = (ws->in_init ? RS_CONTACT_INIT_ITER : ws->opt.proj_maxiter) + extra;
@@ -70,33 +146,18 @@ int rs_contact_solve_s(rs_ws *ws, double t)
              * off): search each unconverged contact globally, once, then
              * polish all with Newton again (rs_contact_search.c). */
             searched = 1;
-            int found = 1;
-            for (int i = 0; i < c->nc; i++) {
-                double ri = 0;
-                for (int k = 0; k < 4; k++)
-                    if (!(fabs(c->phid[4 * i + k]) <= ri))
-                        ri = fabs(c->phid[4 * i + k]);
-                for (int k = 0; k < 2; k++) {
-                    double lo, hi;
-                    const double u = ws->s[m->contacts[i].s_slot[k ? 3 : 1]];
-                    if (rs_contact_table_range(c, i, k ? RS_SPLINE_RAIL : RS_SPLINE_WHEEL, &lo, &hi) &&
-                        (u < lo || u > hi))
-                        ri = INFINITY;
-                }
-                if (ri > ws->opt.contact_tol && rs_contact_search(ws, i) != 0)
-                    found = 0;
-            }
-            if (found) {
-                extra = it + ws->opt.proj_maxiter - limit + extra;
-                rs_contact_fill(c, -1, ws->s, ws->u);
-                continue;
-            }
+            for (int i = 0; i < c->nc; i++)
+                if (contact_residual(c, i, 4) > ws->opt.contact_tol || off_table(ws, i))
+                    search_one(ws, i);
+            extra = it + ws->opt.proj_maxiter - limit + extra;
+            rs_ws_bind(ws, t, ws->q, ws->qd);
+            continue;
         }
         if (it >= limit || !isfinite(r))
             return rs_ws_fail(ws, RS_E_NOCONV,
                               "contact '%s': contact-point Newton on phi_d: |phi_d[%d]| = %.3g "
-                              "exceeds %.3g after %d iteration(s) (s_r = %.9g m, u_w = %.6g m, "
-                              "u_r = %.6g m)",
+                              "exceeds %.3g after %d iteration(s) and a search over u_w "
+                              "(s_r = %.9g m, u_w = %.6g m, u_r = %.6g m)",
                               m->contacts[worst / 4].name, worst % 4, r, ws->opt.contact_tol, it,
                               ws->s[m->contacts[worst / 4].s_slot[2]],
                               ws->s[m->contacts[worst / 4].s_slot[1]],
@@ -113,24 +174,11 @@ int rs_contact_solve_s(rs_ws *ws, double t)
                                   "contact '%s': the 4x4 block phi_d_s is singular at s_r = "
                                   "%.9g m (wheel and rail surfaces parallel nowhere?)",
                                   ct->name, ws->s[ct->s_slot[2]]);
-            /* Damped Newton: far from the solution (a start from s = 0, a
-             * jump of the state) the profiles' curvature changes (flange,
-             * rail-head arcs) can throw a full step far outside the profile
-             * tables, where the extrapolated cubics diverge.  Scale the step
-             * so no profile coordinate moves more than RS_CONTACT_MAX_DU and
-             * θ_w no more than RS_CONTACT_MAX_DTH per iteration; s_r is free
-             * (the track is smooth and the wheel may be far along it). */
-            double scale = 1;
-            if (fabs(b[1]) * scale > RS_CONTACT_MAX_DU)
-                scale = RS_CONTACT_MAX_DU / fabs(b[1]);
-            if (fabs(b[3]) * scale > RS_CONTACT_MAX_DU)
-                scale = RS_CONTACT_MAX_DU / fabs(b[3]);
-            if (fabs(b[0]) * scale > RS_CONTACT_MAX_DTH)
-                scale = RS_CONTACT_MAX_DTH / fabs(b[0]);
-            for (int k = 0; k < 4; k++)
-                ws->s[ct->s_slot[k]] += scale * b[k];
+            damped_update(ws, ct, b);
         }
+        prev = rs_prof_enter(ws, RS_PHASE_SPLINE);
         rs_contact_fill(c, -1, ws->s, ws->u); /* segments may have changed */
+        rs_prof_enter(ws, prev);
         it++;
     }
     ws->stats.contact_iters += it;
@@ -173,6 +221,16 @@ int rs_contact_creep(rs_ws *ws)
     const rs_model *m = ws->model;
     const rs_pattern *Np = &m->dnu_dqd_pattern;
     int st;
+    if (!ws->opt.contact_creep) { /* frictionless: no creep force, C^K_qq = 0 */
+        const int nnz = c->ck_colptr[c->nq];
+        memset(c->CKv, 0, (size_t)nnz * sizeof(double));
+        memset(c->Cb, 0, (size_t)(9 * c->nc) * sizeof(double));
+        memset(c->nu_t, 0, (size_t)(3 * c->nc) * sizeof(double));
+        memset(c->Nv, 0, (size_t)m->dnu_dqd_pattern.colptr[m->n_q] * sizeof(double));
+        for (int i = 0; i < c->nc; i++)
+            c->a[i] = c->b[i] = 0;
+        return RS_OK;
+    }
     if ((st = call(ws, RS_FN_CREEP, c->nu, c->V, c->radii, c->Dv, c->Nv)))
         return st;
     if (ws->opt.check_finite &&

@@ -3,8 +3,10 @@
  * error reporting for model functions and non-finite values, and the
  * evaluations a caller asks for between steps (outputs, energy, residuals).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime for the phase timers */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "rs_ws_impl.h"
 
@@ -19,6 +21,35 @@ void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd)
     ws->in[RS_IN_QD] = qd;
 }
 
+double rs_prof_now(void)
+{
+    struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+    timespec_get(&ts, TIME_UTC);
+#endif
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int rs_prof_switch(rs_ws *ws, int phase)
+{
+    const double now = rs_prof_now();
+    const int prev = ws->prof_phase;
+    if (prev >= 0 && prev < RS_PHASE_COUNT)
+        ws->stats.phase_s[prev] += now - ws->prof_t0;
+    ws->prof_t0 = now;
+    ws->prof_phase = phase;
+    return prev;
+}
+
+const char *rs_phase_name(int phase)
+{
+    static const char *const names[RS_PHASE_COUNT] = {
+        "kalker", "spline", "functions", "solve", "integration", "projection", "other"};
+    return phase >= 0 && phase < RS_PHASE_COUNT ? names[phase] : NULL;
+}
+
 int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1)
 {
     const rs_func *f = &ws->model->fn[id];
@@ -26,7 +57,9 @@ int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1)
     if (!f->fn)
         return rs_ws_fail(ws, RS_E_MODEL, "model '%s' has no function %s", ws->model->name,
                           fn_names[id]);
+    const int prev = rs_prof_enter(ws, RS_PHASE_FUNCTIONS);
     int r = f->fn(ws->in, out);
+    rs_prof_enter(ws, prev);
     if (r != RS_ABI_OK)
         return rs_ws_fail(ws, RS_E_MODELFN, "model function %s returned %d", fn_names[id], r);
     return RS_OK;

@@ -210,11 +210,20 @@ static int step_imex(rs_ws *ws, double t1)
     int st;
     if ((st = rs_ws_inputs(ws, ws->t)))
         return st;
-    if (ct)
+    if (ct) {
+        rs_prof_enter(ws, RS_PHASE_SPLINE);
         ws->cops->fill(ct, -1, ws->s, ws->u); /* after the input callback */
+        rs_prof_enter(ws, RS_PHASE_OTHER);
+    }
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    if ((st = eval_dynamics(ws)) || (ct && (st = ws->cops->creep(ws))))
+    if ((st = eval_dynamics(ws)))
         return st;
+    if (ct) {
+        rs_prof_enter(ws, RS_PHASE_KALKER);
+        if ((st = ws->cops->creep(ws)))
+            return st;
+    }
+    rs_prof_enter(ws, RS_PHASE_SOLVE);
     rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, h);
     if (ct)
         rs_kmat_add_extra(&ws->K, ct->CKv, h);
@@ -242,14 +251,18 @@ static int step_imex(rs_ws *ws, double t1)
         ws->lambda[i] = ws->rhs[nq + i];
     if (ct && (st = ws->cops->after_solve(ws, ws->rhs)))
         return st;
+    rs_prof_enter(ws, RS_PHASE_INTEGRATION);
     for (int j = 0; j < nq; j++) {
         ws->q[j] += 0.5 * h * (ws->qd[j] + ws->rhs[j]);
         ws->qd[j] = ws->rhs[j];
     }
-    if (!ct)
+    if (!ct) {
+        rs_prof_enter(ws, RS_PHASE_PROJECTION);
         return project(ws, t1);
+    }
     for (int k = 0; k < m->n_s; k++) /* s prediction */
         ws->s[k] += h * ws->sd[k];
+    rs_prof_enter(ws, RS_PHASE_PROJECTION);
     if ((st = ws->cops->solve_s(ws, t1)) || (st = project(ws, t1)))
         return st;
     /* If the q projection moved q, φ^d again (usually already within tol).
@@ -436,6 +449,11 @@ int rs_step(rs_ws *ws)
         return st;
     const int nq = ws->model->n_q;
     const double t1 = ws->t_base + (double)(ws->n_since_base + 1) * ws->dt;
+    if (ws->opt.profile) { /* phase timers: everything until the end is "other" */
+        ws->prof_on = 1;
+        ws->prof_phase = RS_PHASE_OTHER;
+        ws->prof_t0 = rs_prof_now();
+    }
     memcpy(ws->q0, ws->q, (size_t)nq * sizeof(double));
     memcpy(ws->qd0, ws->qd, (size_t)nq * sizeof(double));
     if (ws->ct) { /* contact coordinates are state too */
@@ -445,13 +463,22 @@ int rs_step(rs_ws *ws)
     if ((st = rs_ws_update_constants(ws)) || (st = state_finite(ws, "state:")))
         goto fail;
     st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
+    rs_prof_enter(ws, RS_PHASE_OTHER);
     if (st || (st = state_finite(ws, "new state:")))
         goto fail;
     ws->n_since_base++;
     ws->t = t1;
     ws->stats.steps++;
+    if (ws->prof_on) {
+        rs_prof_enter(ws, RS_PHASE_OTHER); /* closes the last interval */
+        ws->prof_on = 0;
+    }
     return RS_OK;
 fail:
+    if (ws->prof_on) {
+        rs_prof_enter(ws, RS_PHASE_OTHER);
+        ws->prof_on = 0;
+    }
     memcpy(ws->q, ws->q0, (size_t)nq * sizeof(double));
     memcpy(ws->qd, ws->qd0, (size_t)nq * sizeof(double));
     if (ws->ct) {

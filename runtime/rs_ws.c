@@ -68,6 +68,7 @@ void rs_options_default(rs_options *o)
     o->contact_nu = 0.28;
     o->contact_vmin = 0.01;
     o->contact_tol = 1e-9;
+    o->contact_creep = 1;
 }
 
 int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)

@@ -96,7 +96,37 @@ typedef struct rs_options {
                              default 0.01                                    */
     double contact_tol;   /* max |φ^d| of the contact-point Newton, default
                              1e-9 (m for rows 1-2, dimensionless for 3-4)   */
+    int contact_creep;    /* 1 (default): Kalker creep forces, implicit
+                             through C^K_qq; 0: no creep forces at all — a
+                             frictionless contact (δ^NK alone, C^K_qq = 0,
+                             force inputs 0), e.g. for energy checks        */
+    int profile;          /* 1: time the phases of each step into
+                             rs_stats.phase_s (seed 003's Table 1) with
+                             clock_gettime; default 0 (no clock calls)      */
 } rs_options;
+
+/* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;
+ * docs/runtime.md "Phase timers").  Each instant of rs_step belongs to
+ * exactly one phase, so the phases add up to the step's time. */
+typedef enum rs_phase {
+    RS_PHASE_KALKER = 0,  /* creep function (ν, V, radii, ∂δ/∂f, ∂ν/∂q̇), Hertz
+                             ellipse, Kalker coefficients, C^K_qq values   */
+    RS_PHASE_SPLINE,      /* spline look-up: the coefficient input slots    */
+    RS_PHASE_FUNCTIONS,   /* every other generated function: M, δ^NK, φ_q,
+                             γ, φ, β, φ^d, φ^d_q, φ^d_s, β^d              */
+    RS_PHASE_SOLVE,       /* dynamics solution: assembly, KLU refactor and
+                             solve, lift-off check, creep forces            */
+    RS_PHASE_INTEGRATION, /* q(t+Δt) and the s prediction                   */
+    RS_PHASE_PROJECTION,  /* projections' own work: Newton updates, 4×4 and
+                             KLU solves (their function evaluations and
+                             look-ups are counted above)                    */
+    RS_PHASE_OTHER,       /* the rest: input callback, state copies, checks */
+    RS_PHASE_COUNT
+} rs_phase;
+
+/* "kalker", "spline", "functions", "solve", "integration", "projection",
+ * "other"; NULL out of range. */
+const char *rs_phase_name(int phase);
 
 typedef struct rs_stats {
     long steps;            /* steps completed                               */
@@ -119,6 +149,9 @@ typedef struct rs_stats {
     int contact_iters_max; /* ... most in one step                          */
     long contact_searches; /* global contact-point searches (Newton had lost
                               its root: a contact-point jump)                */
+    long contact_jumps;    /* ... that moved a contact point to another root */
+    double phase_s[RS_PHASE_COUNT]; /* seconds spent in each phase over all
+                             steps (rs_options.profile; 0 otherwise)         */
 } rs_stats;
 
 /* Fills *opt with the defaults above. */

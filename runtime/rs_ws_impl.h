@@ -53,6 +53,9 @@ struct rs_ws {
     int constants_dirty;
     int ready;                     /* rs_ws_init done                      */
     int in_init;                   /* error messages say "initialization"  */
+    int prof_on;                   /* phase timers running (inside rs_step) */
+    int prof_phase;                /* the running phase (rs_phase)          */
+    double prof_t0;                /* when it started [s]                   */
     rs_stats stats;
     char err[320];
 };
@@ -88,5 +91,16 @@ int rs_ws_eval_residuals(rs_ws *ws, double *pos, double *vel);
 
 /* Calls the input callback (if any) for time t. */
 int rs_ws_inputs(rs_ws *ws, double t);
+
+/* Phase timers (rs_options.profile).  rs_prof_enter makes `phase` the
+ * running phase and returns the one it replaces (to re-enter it after a
+ * nested phase); without profiling it only returns `phase` (no clock call).
+ * rs_prof_now: a monotonic clock in seconds. */
+double rs_prof_now(void);
+int rs_prof_switch(rs_ws *ws, int phase);
+static inline int rs_prof_enter(rs_ws *ws, int phase)
+{
+    return ws->prof_on ? rs_prof_switch(ws, phase) : phase;
+}
 
 #endif /* RS_WS_IMPL_H */

@@ -26,7 +26,7 @@
 
 static const char *const examples[] = {"pendulum",   "double_pendulum",   "spinning_top",
                                        "four_bar",   "free_body",         "coupled_pendulums",
-                                       "torque_free_body", "wheelset", "wheelset_cone"};
+                                       "torque_free_body", "wheelset", "wheelset_cone", "bogie"};
 
 static const struct way {
     rs_loader kind;

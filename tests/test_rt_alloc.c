@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "rs_contact.h"
+#include "rs_load.h"
 #include "support/rt_fixtures.h"
 
 static void *(*real_malloc)(size_t);
@@ -172,6 +176,76 @@ END_TEST
 START_TEST(test_no_alloc_cartpend_rk4) { count_steps(rt_cartpend_model(), RS_RK4, 0); }
 END_TEST
 
+/* The contact step (generated/bogie: 4 contacts, creep, Hertz, Kalker,
+ * contact-point Newton) with the phase timers on allocates nothing either;
+ * the model is loaded (libtcc) before counting starts. */
+START_TEST(test_no_alloc_contact_bogie)
+{
+    if (access("generated/bogie/bogie_model.c", R_OK) != 0)
+        return;
+    char err[2000];
+    rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    rs_options o;
+    rs_options_default(&o);
+    o.profile = 1;
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    static const char *const vel[] = {"x_dot", "front.x_dot", "rear.x_dot"};
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(rs_ws_set_qd(ws, vel[k], 20.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "front.spin_dot", 20.0 / 0.46), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "rear.spin_dot", 20.0 / 0.46), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "front.y", 2e-4), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    double T, V;
+    n_calls = 0;
+    counting = 1;
+    int st = RS_OK;
+    for (int i = 0; i < 1000 && st == RS_OK; i++)
+        if ((st = rs_step(ws)) == RS_OK)
+            st = rs_ws_energy(ws, &T, &V);
+    counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    ck_assert_msg(n_calls == 0, "bogie: %ld allocator calls in 1000 contact steps", n_calls);
+    ck_assert(rs_ws_stats(ws)->phase_s[RS_PHASE_KALKER] > 0);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
+/* ... nor do the contact-point searches of the S1002 wheelset released
+ * off centre (its contact points jump several times in 1 s). */
+START_TEST(test_no_alloc_contact_search)
+{
+    if (access("generated/wheelset/wheelset_model.c", R_OK) != 0)
+        return;
+    char err[2000];
+    rs_loaded *h = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    rs_options o;
+    rs_options_default(&o);
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", 20.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", 20.0 / 0.45), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    const long scans = rs_ws_stats(ws)->contact_searches;
+    n_calls = 0;
+    counting = 1;
+    int st = RS_OK;
+    for (int i = 0; i < 1000 && st == RS_OK; i++)
+        st = rs_step(ws);
+    counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    ck_assert_msg(n_calls == 0, "wheelset: %ld allocator calls in 1000 contact steps", n_calls);
+    ck_assert_msg(rs_ws_stats(ws)->contact_searches > scans, "no contact-point search happened");
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
 START_TEST(test_create_survives_each_failed_allocation)
 {
     /* Fail allocation k = 0, 1, 2, ... of rs_ws_create (its own and KLU's)
@@ -240,6 +314,7 @@ END_TEST
 
 int main(void)
 {
+    rs_contact_link(); /* the bogie needs the contact support of librailsym_rt.a */
     Suite *s = suite_create("rt_alloc");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
@@ -248,6 +323,8 @@ int main(void)
     tcase_add_test(tc, test_no_alloc_fourbar_imex);
     tcase_add_test(tc, test_no_alloc_fourbar_rk4);
     tcase_add_test(tc, test_no_alloc_cartpend_rk4);
+    tcase_add_test(tc, test_no_alloc_contact_bogie);
+    tcase_add_test(tc, test_no_alloc_contact_search);
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
     tcase_add_test(tc, test_injected_allocator_is_used);
     suite_add_tcase(s, tc);
