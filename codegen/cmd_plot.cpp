@@ -1,12 +1,15 @@
-// cmd_plot.cpp — `railsym plot RESULT.csv COLUMN... -o FILE.png [--title TEXT]`.
+// cmd_plot.cpp — `railsym plot RESULT.csv COLUMN... -o FILE.png [--title TEXT]
+//                 [--x COLUMN] [--xrange LO:HI]`.
 //
 // Draws the named columns of a results CSV (time first, as `railsym run`
-// writes it) against time with gnuplot's pngcairo terminal.  The gnuplot
+// writes it) against time — or against another column (`--x x` draws a
+// trajectory y(x)) — with gnuplot's pngcairo terminal.  The gnuplot
 // script is generated into a temporary file and gnuplot runs as a child
 // process (no shell, so no quoting issues with paths); its messages are kept
 // and shown if it fails.  Columns are checked against the CSV header before
 // gnuplot runs, with a suggestion for a misspelt name.
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +58,8 @@ int cmd_plot(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"output", 'o', "FILE.png", "the picture to write"},
         {"title", 't', "TEXT", "title above the plot (default: the CSV's name)"},
+        {"x", 'x', "COLUMN", "the column on the x axis (default: the first, time)"},
+        {"xrange", 0, "LO:HI", "draw only this range of the x axis (a zoom)"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
     if (args.positional.empty()) throw cli::UsageError("missing argument: RESULT.csv");
@@ -68,12 +73,10 @@ int cmd_plot(int argc, char **argv) {
     const std::vector<std::string> header = read_header(csv, has_rows);
     std::vector<std::string> names(header.begin() + 1, header.end());
     std::vector<int> index;
-    for (size_t i = 1; i < args.positional.size(); ++i) {
-        const std::string &c = args.positional[i];
-        if (c == header[0])
-            throw cli::UserError("'" + c + "' is the x axis of every plot: name the columns to draw against it");
+    // gnuplot's column (from 1) of a name in the header, or an error
+    auto column_of = [&](const std::string &c) {
         int k = -1;
-        for (size_t j = 1; j < header.size(); ++j)
+        for (size_t j = 0; j < header.size(); ++j)
             if (header[j] == c) k = (int)j;
         if (k < 0) {
             std::string list;
@@ -82,7 +85,26 @@ int cmd_plot(int argc, char **argv) {
             throw cli::UserError("'" + csv + "' has no column '" + c + "'" + cli::did_you_mean(c, names) +
                                  "; its columns: " + list);
         }
-        index.push_back(k + 1);   // gnuplot counts columns from 1
+        return k + 1;   // gnuplot counts columns from 1
+    };
+    const int xcol = args.has("x") ? column_of(args.value("x")) : 1;
+    for (size_t i = 1; i < args.positional.size(); ++i) {
+        const std::string &c = args.positional[i];
+        if (c == header[xcol - 1])
+            throw cli::UserError("'" + c + "' is the x axis of the plot: name the columns to draw against it");
+        index.push_back(column_of(c));
+    }
+    std::string xrange;
+    if (args.has("xrange")) {
+        const std::string r = args.value("xrange");
+        const size_t colon = r.find(':');
+        char *e1 = nullptr, *e2 = nullptr;
+        const std::string lo = colon == std::string::npos ? "" : r.substr(0, colon);
+        const std::string hi = colon == std::string::npos ? "" : r.substr(colon + 1);
+        const double a = std::strtod(lo.c_str(), &e1), b = std::strtod(hi.c_str(), &e2);
+        if (lo.empty() || hi.empty() || *e1 || *e2 || !(a < b))
+            throw cli::UsageError("--xrange needs LO:HI with LO < HI, e.g. --xrange 320:470 (got '" + r + "')");
+        xrange = "[" + lo + ":" + hi + "]";
     }
     if (!has_rows) throw cli::UserError("'" + csv + "' has a header but no data rows: nothing to plot");
     const std::string prog = gnuplot::find();
@@ -95,12 +117,13 @@ int cmd_plot(int argc, char **argv) {
        << "set output " << gq(png) << "\n"
        << "set datafile separator ','\n"
        << "set title " << gq(title) << "\n"
-       << "set xlabel " << gq(header[0] == "time" ? "time [s]" : header[0]) << "\n"
+       << "set xlabel " << gq(header[xcol - 1] == "time" ? "time [s]" : header[xcol - 1] + " [SI]") << "\n"
        << "set ylabel " << gq(index.size() == 1 ? header[index[0] - 1] + " [SI]" : "value [SI]") << "\n"
        << "set grid\nset key top right\n"
+       << (xrange.empty() ? "" : "set xrange " + xrange + "\n")
        << "plot ";
     for (size_t i = 0; i < index.size(); ++i)
-        gp << (i ? ", \\\n     " : "") << gq(csv) << " using 1:" << index[i] << " skip 1 with lines lw 1.5 title "
+        gp << (i ? ", \\\n     " : "") << gq(csv) << " using " << xcol << ":" << index[i] << " skip 1 with lines lw 1.5 title "
            << gq(header[index[i] - 1]);
     gp << "\nset output\n";
     gnuplot::draw(prog, gp.str(), png);

@@ -62,6 +62,17 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
         snprintf(buf, len, "%s", name);
 }
 
+/* The file of spline k of contact i: the model's, or the replacement the
+ * options give (only where the model has a file: a cylinder stays one). */
+static const char *spline_file(const rs_model *m, const rs_options *opt, int i, int k)
+{
+    const char *file = m->contacts[i].spline[k].file;
+    const char *over = k == RS_SPLINE_WHEEL  ? opt->wheel_profile
+                       : k == RS_SPLINE_RAIL ? opt->rail_profile
+                                             : opt->track_file;
+    return file && file[0] && over && over[0] ? over : file;
+}
+
 int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
                       rs_contact_ws **out, char *err, size_t errlen)
 {
@@ -120,6 +131,7 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     c->a = rs_alloc_array(a, (size_t)nc, sizeof(double));
     c->b = rs_alloc_array(a, (size_t)nc, sizeof(double));
     c->f = rs_alloc_array(a, (size_t)(3 * nc), sizeof(double));
+    c->xi = rs_alloc_array(a, (size_t)(3 * nc), sizeof(double));
     c->ck_colptr = rs_alloc_array(a, (size_t)nq + 1, sizeof(int));
     c->pos = rs_alloc_array(a, (size_t)nq, sizeof(int));
     c->s0 = rs_alloc_array(a, (size_t)m->n_s, sizeof(double));
@@ -127,7 +139,7 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     *out = c;
     if (!c->sp || !c->hint || !c->prof || !c->trk || !c->phid || !c->phids || !c->phidq ||
         !c->betad || !c->nu || !c->V || !c->radii || !c->Dv || !c->Nv || !c->Cb || !c->nu_t ||
-        !c->a || !c->b || !c->f || !c->ck_colptr || !c->pos || !c->s0 || !c->sd0)
+        !c->a || !c->b || !c->f || !c->xi || !c->ck_colptr || !c->pos || !c->s0 || !c->sd0)
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
 
     /* C^K pattern: count, then fill. */
@@ -149,7 +161,8 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     for (int i = 0; i < nc; i++) {
         const rs_contact *ct = &m->contacts[i];
         for (int k = 0; k < RS_SPLINE_COUNT; k++) {
-            const char *file = ct->spline[k].file;
+            const char *file = spline_file(m, opt, i, k);
+            const int replaced = file != ct->spline[k].file;
             int is_track = k >= RS_SPLINE_TRACK_X;
             int tk = is_track ? k - RS_SPLINE_TRACK_X : 0;
             if (!file || !file[0])
@@ -160,7 +173,7 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                 for (int k2 = 0; k2 < RS_SPLINE_COUNT && !found; k2++) {
                     if ((i2 == i && k2 >= k) || (k2 >= RS_SPLINE_TRACK_X) != is_track)
                         continue;
-                    const char *f2 = m->contacts[i2].spline[k2].file;
+                    const char *f2 = spline_file(m, opt, i2, k2);
                     const rs_spline *s2 = c->sp[6 * i2 + k2];
                     if (s2 && f2 && !strcmp(f2, file)) {
                         if (is_track) /* same track: its spline of this kind */
@@ -170,7 +183,7 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                     }
                 }
             if (!found) {
-                join(path, sizeof path, opt->contact_dir, file);
+                join(path, sizeof path, replaced ? NULL : opt->contact_dir, file);
                 int r;
                 if (is_track) {
                     rs_track *t = &c->trk[c->n_trk];
@@ -187,12 +200,15 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                         found = &p->spline;
                     }
                 }
-                if (!found)
-                    return fail(err, errlen, RS_E_IO,
-                                "contact '%s': cannot load '%s': %s (file names in the contact "
-                                "table are relative to rs_options.contact_dir or the working "
-                                "directory)",
+                if (!found) {
+                    const size_t ml = strlen(msg);
+                    snprintf(msg + ml, sizeof msg - ml, "%s",
+                             replaced ? " (the scenario's replacement file)"
+                                      : " (file names in the contact table are relative to "
+                                        "rs_options.contact_dir or the working directory)");
+                    return fail(err, errlen, RS_E_IO, "contact '%s': cannot load '%s': %s",
                                 ct->name, path, msg);
+                }
             }
             c->sp[6 * i + k] = found;
         }
@@ -211,7 +227,7 @@ void rs_contact_free(rs_contact_ws **cp, const rs_allocator *a)
         rs_track_free(&c->trk[i]);
     void *arrays[] = {c->sp, c->hint, c->prof, c->trk, c->phid, c->phids, c->phidq,
                       c->betad, c->nu, c->V, c->radii, c->Dv, c->Nv, c->Cb, c->nu_t, c->a,
-                      c->b, c->f, c->ck_colptr, c->ck_rowind, c->CKv, c->pos, c->s0, c->sd0};
+                      c->b, c->f, c->xi, c->ck_colptr, c->ck_rowind, c->CKv, c->pos, c->s0, c->sd0};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_release(a, arrays[k]);
     rs_release(a, c);

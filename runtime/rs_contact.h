@@ -40,6 +40,7 @@ typedef struct rs_contact_ws {
     double *nu_t;      /* 3 nc: ν − N q̇, then Cb ν_t                     */
     double *a, *b;     /* nc: Hertz semi-axes of the last creep update    */
     double *f;         /* 3 nc: creep forces of the last step (on wheel)  */
+    double *xi;        /* 3 nc: creepages ξ_x, ξ_y, φ of the last step    */
 
     /* C^K_qq pattern (n_q × n_q CSC) and values */
     rs_pattern ck;

@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "rs_contact.h"
+#include "rs_kalker.h"
 #include "rs_ws_impl.h"
 
 #define RS_CONTACT_MAX_DU 0.002   /* m: largest u_w, u_r change per Newton iteration */
 #define RS_CONTACT_MAX_DTH 0.02   /* rad: largest θ_w change per iteration          */
 #define RS_CONTACT_INIT_ITER 200  /* Newton iterations allowed at initialization    */
+#define RS_TRACK_END_MARGIN 1.0   /* m a wheel may run beyond its track's table     */
 
 /* Calls a contact function with up to 5 outputs. */
 static int call(rs_ws *ws, int id, double *o0, double *o1, double *o2, double *o3, double *o4)
@@ -181,6 +183,20 @@ int rs_contact_solve_s(rs_ws *ws, double t)
         rs_prof_enter(ws, prev);
         it++;
     }
+    /* Beyond its table a track is the end cubic extrapolated: tolerated for
+     * RS_TRACK_END_MARGIN (a wheel that starts at the track's origin), then
+     * the run stops rather than follow an invented track. */
+    for (int i = 0; i < c->nc; i++) {
+        double lo, hi;
+        const double sr = ws->s[m->contacts[i].s_slot[2]];
+        if (rs_contact_table_range(c, i, RS_SPLINE_TRACK_X, &lo, &hi) &&
+            (sr < lo - RS_TRACK_END_MARGIN || sr > hi + RS_TRACK_END_MARGIN))
+            return rs_ws_fail(ws, RS_E_OFFTRACK,
+                              "contact '%s' ran off the end of its track: s_r = %.6g m, more "
+                              "than 1 m outside the track's [%.6g, %.6g] m (shorten the run's "
+                              "duration or lengthen the track)",
+                              m->contacts[i].name, sr, lo, hi);
+    }
     ws->stats.contact_iters += it;
     ws->stats.contact_iters_last = it;
     if (it > ws->stats.contact_iters_max)
@@ -226,6 +242,7 @@ int rs_contact_creep(rs_ws *ws)
         memset(c->CKv, 0, (size_t)nnz * sizeof(double));
         memset(c->Cb, 0, (size_t)(9 * c->nc) * sizeof(double));
         memset(c->nu_t, 0, (size_t)(3 * c->nc) * sizeof(double));
+        memset(c->nu, 0, (size_t)(3 * c->nc) * sizeof(double));
         memset(c->Nv, 0, (size_t)m->dnu_dqd_pattern.colptr[m->n_q] * sizeof(double));
         for (int i = 0; i < c->nc; i++)
             c->a[i] = c->b[i] = 0;
@@ -250,6 +267,16 @@ int rs_contact_creep(rs_ws *ws)
                               "contact?)",
                               ct->name, r, N, c->radii[3 * i], c->radii[3 * i + 1],
                               c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
+        if (ws->opt.contact_mu > 0) { /* friction limit: scale the block */
+            double *Cb = c->Cb + 9 * i;
+            const double *nu = c->nu + 3 * i;
+            const double fx = Cb[0] * nu[0] + Cb[1] * nu[1] + Cb[2] * nu[2];
+            const double fy = Cb[3] * nu[0] + Cb[4] * nu[1] + Cb[5] * nu[2];
+            const double eps = rs_creep_saturation(sqrt(fx * fx + fy * fy),
+                                                   ws->opt.contact_mu * (N > 0 ? N : 0));
+            for (int k = 0; k < 9; k++)
+                Cb[k] *= eps;
+        }
     }
     rs_contact_ck_values(c);
     /* ν_t = ν − N q̇, then Cb ν_t (explicit part, docs/contact_element.md §4) */
@@ -283,12 +310,20 @@ int rs_contact_after_solve(rs_ws *ws, const double *qd_new)
                               ct->name, ct->wheel_body, N, ws->s[ct->s_slot[2]],
                               ws->s[ct->s_slot[1]], ws->s[ct->s_slot[3]]);
     }
-    /* f = −Cb (N q̇_new + ν_t): the creep force the implicit step applied */
-    for (int k = 0; k < 3 * c->nc; k++)
+    /* f = −Cb (N q̇_new + ν_t): the creep force the implicit step applied;
+     * the creepages (ν_t + N q̇_new) / V for the results */
+    for (int k = 0; k < 3 * c->nc; k++) {
+        c->xi[k] = c->nu[k];   /* ν_t (rs_contact_creep) */
         c->nu[k] = 0;
+    }
     for (int j = 0; j < m->n_q; j++)
         for (int k = Np->colptr[j]; k < Np->colptr[j + 1]; k++)
             c->nu[Np->rowind[k]] += c->Nv[k] * qd_new[j];
+    for (int i = 0; i < c->nc; i++) {
+        const double V = sqrt(c->V[i] * c->V[i] + ws->opt.contact_vmin * ws->opt.contact_vmin);
+        for (int k = 0; k < 3; k++)
+            c->xi[3 * i + k] = (c->xi[3 * i + k] + c->nu[3 * i + k]) / V;
+    }
     for (int i = 0; i < c->nc; i++)
         for (int k = 0; k < 3; k++) {
             const double *row = c->Cb + 9 * i + 3 * k;

@@ -142,3 +142,13 @@ void rs_kalker_forces(double a, double b, double G, const double c[4],
     f[1] = -(Cm[4] * xi[1] + Cm[5] * xi[2]);
     f[2] = -(Cm[7] * xi[1] + Cm[8] * xi[2]);
 }
+
+double rs_creep_saturation(double f_lin, double f_max)
+{
+    if (!(f_max > 0) || !(f_lin > 0))
+        return 1;
+    const double beta = f_lin / f_max;
+    if (beta >= 3)
+        return 1 / beta;
+    return 1 - beta / 3 + beta * beta / 27;
+}

@@ -63,4 +63,13 @@ void rs_kalker_creep_matrix(double a, double b, double G, const double c[4],
 void rs_kalker_forces(double a, double b, double G, const double c[4],
                       const double xi[3], double f[3]);
 
+/* Saturation of the linear creep force at the friction limit (Shen, Hedrick
+ * and Elkins 1983, "A comparison of alternative creep force models for rail
+ * vehicle dynamic analysis"): with β = f_lin / f_max (f_lin the magnitude of
+ * the linear tangential force (Fx, Fy), f_max = μ N), the saturated magnitude
+ * is f_max (β − β²/3 + β³/27) for β < 3 and f_max beyond — smooth (C1) at
+ * β = 3, linear as β → 0.  Returns the factor ε = saturated / linear, in
+ * (0, 1], that multiplies Fx, Fy and Mz.  f_max <= 0 or f_lin <= 0: 1. */
+double rs_creep_saturation(double f_lin, double f_max);
+
 #endif /* RS_KALKER_H */

@@ -264,32 +264,28 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
     /* Robust first: only the candidates with the fewest fragile pivots (a
      * refactor with a fragile pivot degrades as the mechanism moves, and
      * the full factorization it then needs allocates in a step).  Among
-     * those, the fastest — and among the candidates within 15 % of it, a
-     * deterministic preference (fewest LU entries, fewest flops, BTF off,
-     * lowest ordering), so that timing noise between near-equal orderings
-     * does not change the choice from run to run. */
+     * those, the one KLU counts the fewest flops for (then fewest LU
+     * entries, BTF off, lowest ordering): a deterministic predictor of the
+     * refactor's time.  The measured times (info->cand_us) are reported but
+     * do not choose: under load they vary by more than the candidates
+     * differ, and a choice that changed from run to run would change the
+     * results in the last bits (pivot order). */
     int fewest = -1;
     for (int k = 0; k < RS_KLU_CANDIDATES; k++)
         if (info->cand_us[k] >= 0 && (fewest < 0 || info->cand_fragile[k] < fewest))
             fewest = info->cand_fragile[k];
     if (fewest < 0)
         return nomem ? RS_E_NOMEM : RS_E_SINGULAR;
-    double fastest = -1;
-    for (int k = 0; k < RS_KLU_CANDIDATES; k++)
-        if (info->cand_us[k] >= 0 && info->cand_fragile[k] == fewest &&
-            (fastest < 0 || info->cand_us[k] < fastest))
-            fastest = info->cand_us[k];
     int pick = -1;
     for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
-        if (info->cand_us[k] < 0 || info->cand_fragile[k] != fewest ||
-            info->cand_us[k] > 1.15 * fastest)
+        if (info->cand_us[k] < 0 || info->cand_fragile[k] != fewest)
             continue;
         if (pick < 0)
             pick = k;
-        else if (info->cand_lu_nnz[k] != info->cand_lu_nnz[pick]
-                     ? info->cand_lu_nnz[k] < info->cand_lu_nnz[pick]
-                 : info->cand_flops[k] != info->cand_flops[pick]
+        else if (info->cand_flops[k] != info->cand_flops[pick]
                      ? info->cand_flops[k] < info->cand_flops[pick]
+                 : info->cand_lu_nnz[k] != info->cand_lu_nnz[pick]
+                     ? info->cand_lu_nnz[k] < info->cand_lu_nnz[pick]
                      : (k % 2) < (pick % 2))
             pick = k;
     }

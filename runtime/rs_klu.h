@@ -69,10 +69,11 @@ int rs_kmat_analyze(rs_kmat *K, int ordering, int btf);
  * rcond_min is skipped.  Only the candidates with the fewest fragile pivots
  * (pivots that may vanish as the mechanism moves: off the diagonal, or a
  * multiplier's before all its constraint's coordinates; see rs_klu.c) stay
- * in; among them, of those within 15 % of the fastest, the one with the
- * fewest LU entries, then the fewest flops, then BTF off, then the lowest
- * ordering number — so the choice only depends on the timing when the
- * timing really differs.  Records everything in *info;
+ * in; among them, the one with the fewest flops (KLU's count), then the
+ * fewest LU entries, then BTF off, then the lowest ordering number — a
+ * deterministic choice (the timings are recorded, they do not choose: the
+ * same model and state always get the same ordering, hence bit-identical
+ * results run to run).  Records everything in *info;
  * K ends analyzed with the choice.  Allocates (it runs at set-up).  Returns
  * RS_OK, RS_E_NOMEM, or RS_E_SINGULAR when no candidate factors. */
 int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int btf,

@@ -204,6 +204,23 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
         var->index = i;
         return RS_OK;
     }
+    for (int c = 0; c < m->n_contact; c++) {   /* "<contact>.<suffix>" */
+        static const char *const suffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y", "spin", "N"};
+        const size_t cl = strlen(m->contacts[c].name);
+        if (len <= cl + 1 || strncmp(name, m->contacts[c].name, cl) != 0 || name[cl] != '.')
+            continue;
+        for (int k = 0; k < RS_CONTACT_VAR_COUNT; k++)
+            if (strcmp(name + cl + 1, suffix[k]) == 0) {
+                var->kind = RS_VAR_CONTACT;
+                var->index = RS_CONTACT_VAR_COUNT * c + k;
+                return RS_OK;
+            }
+    }
+    if (strcmp(name, "newton_contact") == 0 || strcmp(name, "newton_position") == 0) {
+        var->kind = RS_VAR_STAT;
+        var->index = name[7] == 'c' ? RS_STAT_VAR_NEWTON_CONTACT : RS_STAT_VAR_NEWTON_POSITION;
+        return RS_OK;
+    }
     if ((i = find_in(m->p_names, m->n_p, name, len)) >= 0) {
         var->kind = RS_VAR_P;
         var->index = i;

@@ -19,8 +19,12 @@
 #define MAX_TOKENS 64
 
 static const char *const kStatements[] = {
-    "duration", "step", "output", "method", "tolerance", "iterations",
-    "param", "initial", "input", "columns", "end"};
+    "duration", "step", "output", "method", "tolerance", "iterations", "friction",
+    "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
+
+/* The contact file statements, in RS_SCN_FILE_* order. */
+static const char *const kFileStatements[RS_SCN_FILE_COUNT] = {"track", "wheel_profile",
+                                                               "rail_profile"};
 #define N_STATEMENTS ((int)(sizeof kStatements / sizeof kStatements[0]))
 
 /* ------------------------------------------------------------ small helpers */
@@ -208,7 +212,7 @@ void rs_scenario_free(rs_scenario *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < RS_SCN_N_SETTINGS; i++)
         free_where(&s->set_at[i]);
     for (int i = 0; i < s->n_params; i++) {
         free(s->params[i].name);
@@ -227,6 +231,10 @@ void rs_scenario_free(rs_scenario *s)
     for (int i = 0; i < s->n_columns; i++) {
         free(s->columns[i].name);
         free_where(&s->columns[i].at);
+    }
+    for (int i = 0; i < RS_SCN_FILE_COUNT; i++) {
+        free(s->file[i]);
+        free_where(&s->file_at[i]);
     }
     free(s->params);
     free(s->initial);
@@ -283,7 +291,8 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
     if (k < lt->n && strcmp(lt->tok[k], "=") == 0 && !lt->quoted[k])
         k++;
     static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
-                                          "method rk4", "tolerance 1e-6", "iterations 10"};
+                                          "method rk4", "tolerance 1e-6", "iterations 10",
+                                          "friction 0.3"};
     if (k >= lt->n) {
         errf(ps->err, ps->errlen, ps->file, line, "'%s' needs a value, e.g. '%s'", kw, example[idx]);
         return RS_E_ARG;
@@ -340,6 +349,15 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                 return RS_E_ARG;
             }
             s->iterations = (int)x;
+            break;
+        case RS_SCN_FRICTION:
+            if (!(x >= 0 && x <= 10)) {
+                errf(ps->err, ps->errlen, ps->file, line,
+                     "friction must be a coefficient from 0 to 10 (got %s; 0: linear creep "
+                     "without saturation)", val);
+                return RS_E_ARG;
+            }
+            s->friction = x;
             break;
         }
     }
@@ -604,6 +622,49 @@ done:
     return st;
 }
 
+/* RS_SCN_FILE_* of a contact file statement, or -1. */
+static int file_statement(const char *kw)
+{
+    for (int k = 0; k < RS_SCN_FILE_COUNT; k++)
+        if (strcmp(kw, kFileStatements[k]) == 0)
+            return k;
+    return -1;
+}
+
+/* track "PATH" | wheel_profile "PATH" | rail_profile "PATH": the file,
+ * relative to the scenario's folder, must be readable now (its contents
+ * are checked when a workspace loads it). */
+static int parse_file_statement(parser *ps, int k, const line_tokens *lt, int line)
+{
+    const char *kw = kFileStatements[k];
+    rs_scenario *s = ps->s;
+    if (lt->n != 2 || !lt->quoted[1]) {
+        errf(ps->err, ps->errlen, ps->file, line, "'%s' takes one quoted path, e.g. '%s \"%s\"'", kw,
+             kw, k == RS_SCN_FILE_TRACK ? "../tracks/straight.trk" : "../profiles/s1002.prf");
+        return RS_E_ARG;
+    }
+    if (s->file[k]) {
+        errf(ps->err, ps->errlen, ps->file, line, "'%s' given twice (first at line %d): keep one", kw,
+             s->file_at[k].line);
+        return RS_E_ARG;
+    }
+    char *path = resolve(ps->file, lt->tok[1]);
+    if (!path)
+        return nomem(ps, line);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        errf(ps->err, ps->errlen, ps->file, line, "%s: cannot open '%s' (%s); a relative path is "
+             "relative to the scenario's folder", kw, path, strerror(errno));
+        free(path);
+        return RS_E_IO;
+    }
+    fclose(f);
+    s->file[k] = path;
+    if (set_where(ps, &s->file_at[k], line))
+        return nomem(ps, line);
+    return RS_OK;
+}
+
 /* The next line of the text: returns it (NUL-terminated in place) or NULL. */
 static char *next_line(char **cursor)
 {
@@ -648,6 +709,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "method") == 0) st = parse_setting(ps, RS_SCN_METHOD, &lt, line);
         else if (strcmp(kw, "tolerance") == 0) st = parse_setting(ps, RS_SCN_TOLERANCE, &lt, line);
         else if (strcmp(kw, "iterations") == 0) st = parse_setting(ps, RS_SCN_ITERATIONS, &lt, line);
+        else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCN_FRICTION, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
         else if (strcmp(kw, "initial") == 0)
@@ -773,6 +835,8 @@ static int parse_text(parser *ps, char *text)
                 in->v[0] = v;
                 in->n = 1;
             }
+        } else if (file_statement(kw) >= 0) {
+            st = parse_file_statement(ps, file_statement(kw), &lt, line);
         } else if (strcmp(kw, "end") == 0) {
             errf(ps->err, ps->errlen, ps->file, line, "'end' without a table: it closes 'input NAME table'");
             return RS_E_ARG;
@@ -782,7 +846,8 @@ static int parse_text(parser *ps, char *text)
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s' (did you mean '%s'?)", kw, sug);
             else
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s'; statements are duration, step, "
-                     "output, method, tolerance, iterations, param, initial, input, columns", kw);
+                     "output, method, tolerance, iterations, friction, param, initial, input, columns, "
+                     "track, wheel_profile, rail_profile", kw);
             return RS_E_ARG;
         }
         if (st)
@@ -856,7 +921,7 @@ static int append_assigns(rs_scn_assign **list, int *n, const rs_scn_assign *src
 
 int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
 {
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < RS_SCN_N_SETTINGS; i++) {
         unsigned bit = 1u << i;
         if (!(top->set & bit))
             continue;
@@ -871,6 +936,15 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCN_METHOD) b->method = top->method;
     if (top->set & RS_SCN_TOLERANCE) b->tolerance = top->tolerance;
     if (top->set & RS_SCN_ITERATIONS) b->iterations = top->iterations;
+    if (top->set & RS_SCN_FRICTION) b->friction = top->friction;
+    for (int k = 0; k < RS_SCN_FILE_COUNT; k++) {
+        if (!top->file[k])
+            continue;
+        free(b->file[k]);
+        free_where(&b->file_at[k]);
+        if (!(b->file[k] = dup_str(top->file[k])) || copy_where(&b->file_at[k], &top->file_at[k]))
+            return RS_E_NOMEM;
+    }
     if (append_assigns(&b->params, &b->n_params, top->params, top->n_params) ||
         append_assigns(&b->initial, &b->n_initial, top->initial, top->n_initial))
         return RS_E_NOMEM;
@@ -954,7 +1028,7 @@ double rs_scn_interp(const double *t, const double *v, int n, double x)
 struct rs_binding {
     const rs_model *m;
     unsigned set;
-    double duration, step, output, tolerance;
+    double duration, step, output, tolerance, friction;
     rs_method method;
     int iterations;
     int n_p;
@@ -968,6 +1042,7 @@ struct rs_binding {
     double **in_t, **in_v;
     int n_col;
     char **cols;
+    char *file[RS_SCN_FILE_COUNT];  /* contact file replacements (rs_scenario) */
 };
 
 void rs_binding_free(rs_binding **bp)
@@ -981,6 +1056,8 @@ void rs_binding_free(rs_binding **bp)
     }
     for (int i = 0; i < b->n_col; i++)
         free(b->cols[i]);
+    for (int k = 0; k < RS_SCN_FILE_COUNT; k++)
+        free(b->file[k]);
     free(b->p_idx);
     free(b->p_val);
     free(b->init_var);
@@ -1007,6 +1084,8 @@ static const char *kind_words(rs_var_kind k)
     case RS_VAR_U: return "an input";
     case RS_VAR_LAMBDA: return "a multiplier";
     case RS_VAR_OUTPUT: return "an output";
+    case RS_VAR_CONTACT: return "a contact quantity";
+    case RS_VAR_STAT: return "a step statistic";
     }
     return "a quantity";
 }
@@ -1151,6 +1230,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->tolerance = s->tolerance;
     b->method = s->method;
     b->iterations = s->iterations;
+    b->friction = s->friction;
     int st = RS_OK;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
@@ -1167,6 +1247,22 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         errf(err, errlen, "scenario", 0, "out of memory");
         st = RS_E_NOMEM;
         goto fail;
+    }
+    for (int k = 0; k < RS_SCN_FILE_COUNT; k++) {
+        if (!s->file[k])
+            continue;
+        if (m->n_contact == 0) {
+            errf(err, errlen, s->file_at[k].file, s->file_at[k].line,
+                 "'%s' replaces the wheel-rail contacts' files, but model '%s' has no contacts: "
+                 "remove the line", kFileStatements[k], m->name);
+            st = RS_E_ARG;
+            goto fail;
+        }
+        if (!(b->file[k] = dup_str(s->file[k]))) {
+            errf(err, errlen, "scenario", 0, "out of memory");
+            st = RS_E_NOMEM;
+            goto fail;
+        }
     }
     rs_var v;
     for (int i = 0; i < s->n_params; i++) {
@@ -1255,6 +1351,14 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->proj_tol = b->tolerance;
     if (b->set & RS_SCN_ITERATIONS)
         opt->proj_maxiter = b->iterations;
+    if (b->set & RS_SCN_FRICTION)
+        opt->contact_mu = b->friction;
+    if (b->file[RS_SCN_FILE_TRACK])
+        opt->track_file = b->file[RS_SCN_FILE_TRACK];
+    if (b->file[RS_SCN_FILE_WHEEL])
+        opt->wheel_profile = b->file[RS_SCN_FILE_WHEEL];
+    if (b->file[RS_SCN_FILE_RAIL])
+        opt->rail_profile = b->file[RS_SCN_FILE_RAIL];
     if (b->n_in > 0) {
         opt->input = rs_binding_input;
         opt->input_ctx = (void *)b;

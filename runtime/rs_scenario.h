@@ -35,8 +35,10 @@ enum {
     RS_SCN_OUTPUT = 1 << 2,
     RS_SCN_METHOD = 1 << 3,
     RS_SCN_TOLERANCE = 1 << 4,
-    RS_SCN_ITERATIONS = 1 << 5
+    RS_SCN_ITERATIONS = 1 << 5,
+    RS_SCN_FRICTION = 1 << 6
 };
+#define RS_SCN_N_SETTINGS 7
 
 /* Built-in values of settings a scenario leaves out. */
 #define RS_SCN_DEFAULT_DURATION 1.0    /* s */
@@ -72,6 +74,11 @@ typedef struct rs_scn_column {
     rs_scn_where at;
 } rs_scn_column;
 
+/* Contact data files a scenario puts in place of the model's, for every
+ * contact that has one: `track "PATH"`, `wheel_profile "PATH"`,
+ * `rail_profile "PATH"` (rs_scenario.file, in this order). */
+enum { RS_SCN_FILE_TRACK = 0, RS_SCN_FILE_WHEEL, RS_SCN_FILE_RAIL, RS_SCN_FILE_COUNT };
+
 typedef struct rs_scenario {
     unsigned set;                 /* RS_SCN_* bits of the settings given     */
     double duration;              /* s, simulated time after the start       */
@@ -80,7 +87,10 @@ typedef struct rs_scenario {
     rs_method method;
     double tolerance;             /* projection tolerance                    */
     int iterations;               /* projection iteration limit              */
-    rs_scn_where set_at[6];       /* where each setting was given (bit order) */
+    double friction;              /* wheel-rail friction coefficient μ (0:
+                                     linear creep, rs_options.contact_mu)    */
+    rs_scn_where set_at[RS_SCN_N_SETTINGS]; /* where each setting was given
+                                     (bit order)                             */
 
     int n_params, n_initial, n_inputs, n_columns;
     rs_scn_assign *params;        /* param NAME = VALUE                      */
@@ -88,6 +98,11 @@ typedef struct rs_scenario {
     rs_scn_input *inputs;
     rs_scn_column *columns;       /* none: every coordinate, velocity,
                                      multiplier and output                   */
+    char *file[RS_SCN_FILE_COUNT];  /* RS_SCN_FILE_*: the path as seen from
+                                     the working directory (a relative path
+                                     in the file is relative to the
+                                     scenario's folder); NULL: the model's */
+    rs_scn_where file_at[RS_SCN_FILE_COUNT];
 } rs_scenario;
 
 /* An empty scenario (every setting at its built-in value, nothing assigned). */

@@ -26,7 +26,8 @@
     X(RS_E_LOAD,       -12, "model loading failed")                           \
     X(RS_E_IO,         -13, "input/output error")                            \
     X(RS_E_LIFTOFF,    -14, "a wheel lifts off the rail (negative normal force)") \
-    X(RS_E_PERM,       -15, "not permitted by the system (privileges or limits)")
+    X(RS_E_PERM,       -15, "not permitted by the system (privileges or limits)") \
+    X(RS_E_OFFTRACK,   -16, "a wheel ran off the end of its track")
 
 typedef enum rs_status {
 #define RS_STATUS_ENUM(name, value, text) name = value,

@@ -140,6 +140,8 @@ static const char *kind_word(rs_var_kind k)
     case RS_VAR_U: return "an input (give it in the scenario)";
     case RS_VAR_LAMBDA: return "a multiplier";
     case RS_VAR_OUTPUT: return "an output";
+    case RS_VAR_CONTACT: return "a contact quantity";
+    case RS_VAR_STAT: return "a step statistic";
     default: return "not variable";
     }
 }

@@ -368,6 +368,15 @@ double rs_ws_value(const rs_ws *ws, rs_var v, const double *outputs)
     case RS_VAR_U: return ws->u[v.index];
     case RS_VAR_LAMBDA: return ws->lambda[v.index];
     case RS_VAR_OUTPUT: return outputs ? outputs[v.index] : NAN;
+    case RS_VAR_CONTACT: {
+        const int i = v.index / RS_CONTACT_VAR_COUNT, k = v.index % RS_CONTACT_VAR_COUNT;
+        if (k == RS_CONTACT_VAR_N)
+            return -ws->lambda[ws->model->contacts[i].phi_row];
+        return ws->ct ? ws->ct->xi[3 * i + k] : NAN;
+    }
+    case RS_VAR_STAT:
+        return v.index == RS_STAT_VAR_NEWTON_CONTACT ? ws->stats.contact_iters_last
+                                                     : ws->stats.proj_iters_last;
     }
     return NAN;
 }

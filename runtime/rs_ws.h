@@ -37,7 +37,8 @@ typedef enum rs_method {
 
 /* Fill-reducing orderings of the sparse LU (KLU), rs_options.klu_ordering. */
 typedef enum rs_klu_ordering {
-    RS_KLU_AUTO = -1,    /* time the candidates at rs_ws_init, keep the fastest */
+    RS_KLU_AUTO = -1,    /* try the candidates at rs_ws_init, keep the robust one
+                            with the fewest flops (deterministic)         */
     RS_KLU_AMD = 0,      /* approximate minimum degree on A + Aᵀ               */
     RS_KLU_COLAMD = 1,   /* column approximate minimum degree on AᵀA           */
     RS_KLU_NATURAL = 2   /* the pattern's own order                            */
@@ -89,6 +90,11 @@ typedef struct rs_options {
     const char *contact_dir;  /* folder the table's profile/track file names
                                  are relative to; NULL or "": the working
                                  directory                                   */
+    const char *track_file;     /* non-NULL: replaces every contact's track
+                                   file (a path as given: not under
+                                   contact_dir); read at rs_ws_create only */
+    const char *wheel_profile;  /* ... every wheel profile file               */
+    const char *rail_profile;   /* ... every rail profile file                */
     double contact_E;     /* Young's modulus of wheel and rail [Pa], 2.1e11  */
     double contact_nu;    /* Poisson ratio, in [0, 0.5), default 0.28        */
     double contact_vmin;  /* standstill regularization of the creepage
@@ -100,6 +106,11 @@ typedef struct rs_options {
                              through C^K_qq; 0: no creep forces at all — a
                              frictionless contact (δ^NK alone, C^K_qq = 0,
                              force inputs 0), e.g. for energy checks        */
+    double contact_mu;    /* friction coefficient μ: > 0 saturates each
+                             contact's creep forces at μ N (Shen-Hedrick-
+                             Elkins, rs_creep_saturation, factor from the
+                             step's start state); 0 (default): Kalker's
+                             linear law unbounded, as seed 003            */
     int profile;          /* 1: time the phases of each step into
                              rs_stats.phase_s (seed 003's Table 1) with
                              clock_gettime; default 0 (no clock calls)      */
@@ -249,8 +260,22 @@ int rs_ws_residuals(rs_ws *ws, double *pos, double *vel); /* max |φ|, max |φ_q
 /* Named quantities (columns of results). */
 typedef enum rs_var_kind {
     RS_VAR_TIME, RS_VAR_Q, RS_VAR_QD, RS_VAR_S, RS_VAR_SD, RS_VAR_P,
-    RS_VAR_U, RS_VAR_LAMBDA, RS_VAR_OUTPUT
+    RS_VAR_U, RS_VAR_LAMBDA, RS_VAR_OUTPUT,
+    RS_VAR_CONTACT,  /* per contact i: index 4 i + k, k = RS_CONTACT_VAR_*   */
+    RS_VAR_STAT      /* per step: RS_STAT_VAR_*                              */
 } rs_var_kind;
+
+/* Contact quantities of the last step, "<contact>.<suffix>": creepages
+ * ξ_x = ν_x / V, ξ_y = ν_y / V (dimensionless), spin φ = ν_φ / V (1/m), at
+ * the step's end velocities (the ones the creep forces act with; V the
+ * regularized reference speed); the normal force N = −λ (N).  0 before the
+ * first step and with creep switched off (N stays). */
+enum { RS_CONTACT_VAR_XI_X = 0, RS_CONTACT_VAR_XI_Y, RS_CONTACT_VAR_SPIN, RS_CONTACT_VAR_N,
+       RS_CONTACT_VAR_COUNT };
+/* Step statistics: "newton_contact" (contact-point Newton iterations on φ^d
+ * in the last step), "newton_position" (position-projection Newton
+ * iterations in the last step). */
+enum { RS_STAT_VAR_NEWTON_CONTACT = 0, RS_STAT_VAR_NEWTON_POSITION, RS_STAT_VAR_COUNT };
 
 typedef struct rs_var {
     rs_var_kind kind;
@@ -260,7 +285,8 @@ typedef struct rs_var {
 /* Name scheme: "time"; a coordinate by its name; its velocity "<name>_dot";
  * an auxiliary coordinate by its name, its velocity "<name>_dot"; a
  * parameter, an input or an output by its name; a multiplier
- * "lambda_<constraint name>".  Returns RS_OK or RS_E_NOTFOUND. */
+ * "lambda_<constraint name>"; a contact's "<contact>.xi_x", ".xi_y",
+ * ".spin", ".N"; "newton_contact", "newton_position".  Returns RS_OK or RS_E_NOTFOUND. */
 int rs_model_find(const rs_model *model, const char *name, rs_var *var);
 
 /* Value of a quantity at the current state.  Outputs need an evaluation:

@@ -2,8 +2,9 @@
 # demo_feve3000.sh — the FEVE 3000 locomotive part of `make demo` (issue 8):
 # compile the model (into a scratch folder, to show the compile time; the
 # run uses the committed generated/feve3000/), run vehicles/feve3000/demo.scn
-# (20 s at 23.7 m/s on the irregular metre-gauge straight), write the CSV and
-# the plots, and say where they are.
+# (seed 003's reference run: 19.5 s at 23.7 m/s over the irregular S-curve
+# track), write the CSV and the plots of the seed's Figs. 11-14, and say
+# where they are.
 #
 #   scripts/demo_feve3000.sh BUILD_DIR OUT_DIR
 set -euo pipefail
@@ -26,20 +27,28 @@ else
 fi
 "$railsym" ops generated/feve3000 | head -20
 
-echo "--- running vehicles/feve3000/demo.scn"
+echo "--- running vehicles/feve3000/demo.scn (seed 003's reference run)"
 csv=$out/feve3000.csv
 "$railsym" run generated/feve3000 --scenario vehicles/feve3000/demo.scn --out "$csv"
 
-"$railsym" plot "$csv" y -o "$out/feve3000_lateral.png" \
-    --title "FEVE 3000: carbody lateral position y (m), 23.7 m/s, irregular straight"
-"$railsym" plot "$csv" yaw front.yaw rear.yaw -o "$out/feve3000_yaw.png" \
-    --title "FEVE 3000: carbody and slider yaw angles (rad)"
-"$railsym" plot "$csv" lambda_rear.wf.right.phi_n lambda_rear.wf.left.phi_n \
-    lambda_front.wf.right.phi_n lambda_front.wf.left.phi_n -o "$out/feve3000_normal.png" \
-    --title "FEVE 3000: contact multipliers (N = -lambda, N) of the leading wheelsets"
-"$railsym" plot "$csv" rear.wf.right.fx rear.wf.right.fy -o "$out/feve3000_creep.png" \
-    --title "FEVE 3000: creep forces of the rear bogie's front-right wheel (N)"
-"$railsym" plot "$csv" rear.wf.right.u_w rear.wf.right.u_r -o "$out/feve3000_contact_point.png" \
-    --title "FEVE 3000: contact point of the rear bogie's front-right wheel (m)"
+plot() { "$railsym" plot "$csv" "$@"; }
+plot y --x x -o "$out/feve3000_trajectory.png" \
+    --title "FEVE 3000 (seed 003 Fig. 11): carbody centre y (m) against x (m) over the reference track"
+plot y --x x --xrange 330:470 -o "$out/feve3000_zoom.png" \
+    --title "FEVE 3000 (Fig. 12): zoom on the final straight - lateral hunting of the carbody y (m)"
+plot z --x x --xrange 330:470 -o "$out/feve3000_vertical.png" \
+    --title "FEVE 3000 (Fig. 12): carbody height z (m) - the 10 m vertical irregularities"
+plot rear.wf.right.xi_x rear.wf.right.xi_y -o "$out/feve3000_creepages.png" \
+    --title "FEVE 3000 (Fig. 13): longitudinal and lateral creepages, rear bogie front-right wheel"
+plot rear.wf.right.spin -o "$out/feve3000_spin.png" \
+    --title "FEVE 3000 (Fig. 13): spin creepage (1/m), rear bogie front-right wheel"
+plot rear.wf.right.fx rear.wf.right.fy -o "$out/feve3000_creep.png" \
+    --title "FEVE 3000 (Fig. 13): creep forces (N), rear bogie front-right wheel"
+plot newton_contact newton_position -o "$out/feve3000_newton.png" \
+    --title "FEVE 3000 (Fig. 14): Newton iterations per step - contact points (phi_d) and positions (phi)"
+plot front.wf.right.N front.wf.left.N rear.wf.right.N rear.wf.left.N -o "$out/feve3000_normal.png" \
+    --title "FEVE 3000: normal forces (N) of the leading wheelsets"
+plot front.wf.right.u_w front.wf.left.u_w rear.wf.right.u_w -o "$out/feve3000_contact_point.png" \
+    --title "FEVE 3000: contact points on the wheels u_w (m; flange contact below -0.03)"
 echo "--- FEVE 3000 results: $csv"
 ls "$out"/feve3000_*.png | sed 's/^/    /'

@@ -15,6 +15,9 @@
  *   arc_r160.prf     circular-arc rail head, radius 160 mm (the same models)
  *   feve_wheel.prf   FEVE 3000 metre-gauge wheel and rail, from the seed
  *   feve_rail.prf    authors' piecewise cubics (gen_profiles_feve.c)
+ *   cone_1in13_flange.prf  the 1:13 cone with a flange, and the R 160 head
+ *   arc_r160_corner.prf    with a gauge corner, for single-point contact
+ *                          without jumps (gen_profiles_flange.c)
  *
  * Only + − × / and sqrt are used (all correctly rounded in IEEE 754; C11
  * compilers do not contract to FMA in ISO mode), so the files are the same
@@ -388,6 +391,7 @@ static int gen_arc(const char *dir, int R, char *err, size_t errlen)
 }
 
 #include "gen_profiles_feve.c"
+#include "gen_profiles_flange.c"
 
 /* Write every shipped profile into dir.  0 on success, else -1 and err. */
 static int gen_profiles_all(const char *dir, char *err, size_t errlen)
@@ -396,7 +400,7 @@ static int gen_profiles_all(const char *dir, char *err, size_t errlen)
         || gen_rail60(dir, 20, err, errlen) || gen_cone(dir, 40, err, errlen)
         || gen_cone(dir, 20, err, errlen) || gen_arc(dir, 300, err, errlen)
         || gen_cone(dir, 13, err, errlen) || gen_arc(dir, 160, err, errlen)
-        || gen_feve(dir, err, errlen))
+        || gen_feve(dir, err, errlen) || gen_flange(dir, err, errlen))
         return -1;
     return 0;
 }
@@ -404,8 +408,9 @@ static int gen_profiles_all(const char *dir, char *err, size_t errlen)
 static const char *const gen_profiles_files[] = {
     "s1002.prf", "60e1_1in40.prf", "60e1_1in20.prf", "cone_1in40.prf", "cone_1in20.prf",
     "arc_r300.prf", "cone_1in13.prf", "arc_r160.prf", "feve_wheel.prf", "feve_rail.prf",
+    "cone_1in13_flange.prf", "arc_r160_corner.prf",
 };
-#define GEN_PROFILES_NFILES 10
+#define GEN_PROFILES_NFILES 12
 
 #ifndef GEN_PROFILES_NO_MAIN
 int main(int argc, char **argv)

@@ -273,6 +273,94 @@ static const bad_case bad_cases[] = {
       5, "not finite" },
 };
 
+#define DEG_RAD (3.14159265358979323846 / 180)
+
+/* Curvature (1/m) of a profile at y: z'' / (1 + z'^2)^(3/2), and its slope. */
+static double curvature_at(const rs_profile *p, double y, double *slope)
+{
+    int hint = 0;
+    double d1, d2;
+    rs_profile_eval(p, y, &hint, &d1, &d2);
+    *slope = d1;
+    return d2 / pow(1 + d1 * d1, 1.5);
+}
+
+/* The y in [lo, hi] where the profile's slope equals `slope` (the slope is
+ * monotonic there), by bisection. */
+static double where_slope(const rs_profile *p, double lo, double hi, double slope)
+{
+    double s_lo, s_hi, s_mid;
+    curvature_at(p, lo, &s_lo);
+    curvature_at(p, hi, &s_hi);
+    ck_assert_msg((s_lo - slope) * (s_hi - slope) <= 0, "slope %g not bracketed in [%g, %g]",
+                  slope, lo, hi);
+    for (int it = 0; it < 80; it++) {
+        const double mid = 0.5 * (lo + hi);
+        curvature_at(p, mid, &s_mid);
+        if ((s_mid - slope) * (s_lo - slope) > 0)
+            lo = mid, s_lo = s_mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+START_TEST(flanged_pair_has_one_contact_point)
+{
+    rs_profile w, r;
+    load(&w, "cone_1in13_flange.prf");
+    load(&r, "arc_r160_corner.prf");
+    ck_assert_int_eq(w.kind, RS_PROFILE_WHEEL);
+    ck_assert_int_eq(r.kind, RS_PROFILE_RAIL);
+    int hint = 0;
+    /* the tread is the 1:13 cone and the crown the R 160 arc, exactly at the
+     * knots (file rounding 1e-12 m) and between them */
+    for (double y = -0.0155; y <= 0.06; y += 0.00025) {
+        const double e = fabs(rs_profile_eval(&w, y, &hint, NULL, NULL) + y / 13);
+        ck_assert_msg(e < 1e-11, "cone at y = %g: error %g m", y, e);
+    }
+    for (double y = -0.0135; y <= 0.036; y += 0.00025) {
+        const double ref = -(0.16 - sqrt(0.16 * 0.16 - y * y));
+        const double e = fabs(rs_profile_eval(&r, y, &hint, NULL, NULL) - ref);
+        ck_assert_msg(e < 2e-9, "crown at y = %g: error %g m", y, e);
+    }
+    /* the design radii: flange root R 16 mm, gauge corner R 13 mm (at 30°,
+     * mid-way in both), transition R 200 mm at 5.5°; rail crown R 160 mm */
+    const double ywr = w.y[0] + 1e-4, ywt = -0.016, yrr = r.y[0] + 1e-4, yrt = 0;
+    double sl;
+    double yw30 = where_slope(&w, ywr, ywt, -tan(30 * DEG_RAD));
+    double yr30 = where_slope(&r, yrr, yrt, tan(30 * DEG_RAD));
+    double kw = curvature_at(&w, yw30, &sl), kr = -curvature_at(&r, yr30, &sl);
+    ck_assert_msg(fabs(1 / kw - 0.016) < 0.016 * 0.01, "flange root radius %g m", 1 / kw);
+    ck_assert_msg(fabs(1 / kr - 0.013) < 0.013 * 0.01, "gauge corner radius %g m", 1 / kr);
+    double yw55 = where_slope(&w, ywr, ywt, -tan(5.5 * DEG_RAD));
+    kw = curvature_at(&w, yw55, &sl);
+    ck_assert_msg(fabs(1 / kw - 0.2) < 0.2 * 0.01, "transition radius %g m", 1 / kw);
+    /* Single contact point: at every contact angle beyond the cone's the
+     * wheel is less curved than the rail (by 10 % at least), so the lateral
+     * shift d(u_r - u_w)/dα = (R_w - R_r) cos α > 0 and the contact point
+     * moves continuously (no jump) from the tread to the flank.  Angles from
+     * just above the cone's (4.40°) to 71.5° (the flank is 71.6°). */
+    double worst = 1e9;
+    for (double a = 4.45; a <= 71.5; a += 0.05) {
+        const double t = tan(a * DEG_RAD);
+        const double yw = where_slope(&w, ywr, ywt, -t), yr = where_slope(&r, yrr, yrt, t);
+        kw = curvature_at(&w, yw, &sl);
+        kr = -curvature_at(&r, yr, &sl);
+        ck_assert_msg(kw < 0.9 * kr, "angle %.2f deg: wheel curvature %g >= 0.9 x rail %g", a,
+                      kw, kr);
+        if (kr / kw < worst)
+            worst = kr / kw;
+        /* rail and wheel contact points at that angle both lie on their
+         * tables' curved parts: inboard of the cone, gauge side of the crown */
+        ck_assert(yw < -0.016 && yr < 0);
+    }
+    printf("flanged pair: rail/wheel curvature ratio >= %.3f from 4.45 to 71.5 deg\n", worst);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
 START_TEST(bad_files_rejected)
 {
     for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
@@ -374,6 +462,7 @@ static Suite *profile_suite(void)
     tcase_add_test(tc, cones_exact);
     tcase_add_test(tc, arc_r300_radius);
     tcase_add_test(tc, rail_60e1);
+    tcase_add_test(tc, flanged_pair_has_one_contact_point);
     suite_add_tcase(s, tc);
     tc = tcase_create("reader");
     tcase_set_timeout(tc, 60);

@@ -100,7 +100,19 @@ static const struct {
 } bad[] = {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
-                           "method, tolerance, iterations, param, initial, input, columns"},
+                           "method, tolerance, iterations, friction, param, initial, input, columns, track, "
+                           "wheel_profile, rail_profile"},
+    {"friction -0.1\n", "t.scn:1: friction must be a coefficient from 0 to 10 (got -0.1; 0: linear "
+                        "creep without saturation)"},
+    {"friction 0.3\nfriction 0.2\n", "t.scn:2: 'friction' is given twice (first at line 1): keep one"},
+    {"track vehicles/tracks/straight.trk\n", "t.scn:1: 'track' takes one quoted path, e.g. 'track "
+                                             "\"../tracks/straight.trk\"'"},
+    {"rail_profile\n", "t.scn:1: 'rail_profile' takes one quoted path, e.g. 'rail_profile "
+                       "\"../profiles/s1002.prf\"'"},
+    {"track \"no/such.trk\"\n", "t.scn:1: track: cannot open 'no/such.trk' (No such file or "
+                                 "directory); a relative path is relative to the scenario's folder"},
+    {"wheel_profile \"vehicles/profiles/s1002.prf\"\nwheel_profile \"vehicles/profiles/s1002.prf\"\n",
+     "t.scn:2: 'wheel_profile' given twice (first at line 1): keep one"},
     {"step\n", "t.scn:1: 'step' needs a value, e.g. 'step 1e-3'"},
     {"step 1ms\n", "t.scn:1: '1ms' is not a number: write e.g. 'step 1e-3'"},
     {"step -1\n", "t.scn:1: step must be positive (got -1): write e.g. 'step 1e-3'"},
@@ -171,6 +183,8 @@ static const struct {
     {"input tau = 1\n", "t.scn:1: unknown input 'tau': model 'rt_pendulum' has no inputs; remove the line"},
     {"columns theta thta\n", "t.scn:1: unknown column 'thta' (did you mean 'theta'?)"},
     {"columns time theta\n", "t.scn:1: 'time' is always the first column: leave it out of 'columns'"},
+    {"\ntrack \"vehicles/tracks/straight.trk\"\n", "t.scn:2: 'track' replaces the wheel-rail contacts' "
+     "files, but model 'rt_pendulum' has no contacts: remove the line"},
 };
 
 START_TEST(test_bind_errors)
@@ -339,10 +353,21 @@ END_TEST
 START_TEST(test_overlay)
 {
     rs_scenario base, top;
-    parse_ok("initial theta = 0.3\nstep 1e-3\ncolumns theta\n", &base);
-    parse_ok("initial theta = 1.25\nstep 2e-3\nparam L = 2\n", &top);
+    parse_ok("initial theta = 0.3\nstep 1e-3\ncolumns theta\nfriction 0.2\n"
+             "track \"vehicles/tracks/straight.trk\"\n", &base);
+    parse_ok("initial theta = 1.25\nstep 2e-3\nparam L = 2\nfriction 0.4\n"
+             "rail_profile \"vehicles/profiles/arc_r300.prf\"\n", &top);
     ck_assert_int_eq(rs_scenario_overlay(&base, &top), RS_OK);
     rs_scenario_free(&top);
+    ck_assert_double_eq(base.friction, 0.4);
+    ck_assert_str_eq(base.file[RS_SCN_FILE_TRACK], "vehicles/tracks/straight.trk"); /* kept */
+    ck_assert_str_eq(base.file[RS_SCN_FILE_RAIL], "vehicles/profiles/arc_r300.prf");
+    ck_assert_ptr_null(base.file[RS_SCN_FILE_WHEEL]);
+    ck_assert_int_eq(base.file_at[RS_SCN_FILE_RAIL].line, 5);
+    free(base.file[RS_SCN_FILE_TRACK]); /* the pendulum has no contacts: bind would refuse */
+    base.file[RS_SCN_FILE_TRACK] = NULL;
+    free(base.file[RS_SCN_FILE_RAIL]);
+    base.file[RS_SCN_FILE_RAIL] = NULL;
     ck_assert_double_eq(rs_scenario_step(&base), 2e-3);
     ck_assert_int_eq(base.n_columns, 1); /* the top gave none: kept */
     rs_binding *b;

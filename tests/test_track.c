@@ -80,12 +80,13 @@ START_TEST(straight_is_an_exact_line)
 {
     rs_track t;
     load_file(&t, "straight.trk");
-    ck_assert_double_eq_tol(t.s_end - t.s_begin, 2000.0, 1e-12);
+    ck_assert_double_eq_tol(t.s_end - t.s_begin, 2010.0, 1e-12);
+    ck_assert_double_eq_tol(t.s_begin, -10.0, 1e-12);
     ck_assert(t.gauge == 1.435);
     ck_assert(t.inclination == 40.0);
     int hint = 0;
     for (int i = 0; i <= 4000; i++) {
-        double s = 2000.0 * i / 4000.0 + (i < 4000 ? 0.3 * urand() : 0.0);
+        double s = -10.0 + 2010.0 * i / 4000.0 + (i < 4000 ? 0.3 * urand() : 0.0);
         rs_track_point p;
         ck_assert_int_eq(rs_track_eval(&t, s, &hint, &p), 0);
         ck_assert_double_eq_tol(p.pos[0], s, 1e-11);
