@@ -90,11 +90,11 @@ static const pdesc coupler_params[] = {
 #define NWP ((int)(sizeof wagon_params / sizeof wagon_params[0]))
 #define NCP ((int)(sizeof coupler_params / sizeof coupler_params[0]))
 
-static const char *const settings[] = {"duration", "step",       "output",      "speed",     "solver",
-                                       "tolerance", "iterations", "corrections", "rebalance", "vehicle",
-                                       "coupler",  "couplers",   "order"};
+static const char *const settings[] = {"duration",  "step",       "output",      "speed",     "solver",
+                                       "tolerance", "iterations", "corrections", "rebalance", "restart",
+                                       "vehicle",   "coupler",    "couplers",    "order"};
 enum { S_DURATION, S_STEP, S_OUTPUT, S_SPEED, S_SOLVER, S_TOLERANCE, S_ITERATIONS, S_CORRECTIONS, S_REBALANCE,
-       S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_COUNT };
+       S_RESTART, S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_COUNT };
 
 /* ------------------------------------------------------------ helpers */
 
@@ -411,6 +411,7 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
     S->solver = RS_KRYLOV_AUTO;
     S->tolerance = 1e-8;
     S->iterations = 200;
+    S->restart = 30;
     S->corrections = 1;
     S->rebalance = 200;
     /* built-in types */
@@ -597,30 +598,35 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 *dst[s] = v;
             continue;
         }
-        if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE) {
+        if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE || s == S_RESTART) {
             long v;
             if (n != 2) {
                 PERR(&P, L, "write '%s N' (one whole number)", tok[0]);
                 goto done;
             }
-            const long lo = s == S_CORRECTIONS ? 1 : 0, hi = s == S_CORRECTIONS ? 20 : 1000000;
+            const long lo = s == S_CORRECTIONS || s == S_RESTART ? 1 : 0,
+                       hi = s == S_CORRECTIONS ? 20 : s == S_RESTART ? RS_KRYLOV_MAX_RESTART : 1000000;
             if (integer(&P, L, tok[1], tok[0], lo, hi, &v))
                 goto done;
             if (s == S_ITERATIONS)
                 S->iterations = (int)v;
             else if (s == S_CORRECTIONS)
                 S->corrections = (int)v;
+            else if (s == S_RESTART)
+                S->restart = (int)v;
             else
                 S->rebalance = (int)v;
             continue;
         }
         if (s == S_SOLVER) {
-            if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab"))) {
-                PERR(&P, L, "write 'solver auto', 'solver cg' or 'solver bicgstab'");
+            if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab") &&
+                           strcmp(tok[1], "gmres"))) {
+                PERR(&P, L, "write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
                 goto done;
             }
-            S->solver = strcmp(tok[1], "cg") == 0        ? RS_KRYLOV_CG
+            S->solver = strcmp(tok[1], "cg") == 0         ? RS_KRYLOV_CG
                         : strcmp(tok[1], "bicgstab") == 0 ? RS_KRYLOV_BICGSTAB
+                        : strcmp(tok[1], "gmres") == 0    ? RS_KRYLOV_GMRES
                                                           : RS_KRYLOV_AUTO;
             continue;
         }
@@ -789,6 +795,7 @@ void rs_train_spec_opts(const rs_train_spec *s, rs_park_opts *o)
     o->krylov.method = s->solver;
     o->krylov.tol = s->tolerance;
     o->krylov.maxiter = s->iterations;
+    o->krylov.restart = s->restart;
     o->corrections = s->corrections;
     o->rebalance = s->rebalance;
 }

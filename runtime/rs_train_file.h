@@ -21,6 +21,7 @@ typedef struct rs_train_spec {
     rs_krylov_method solver;
     double tolerance;            /* Krylov relative tolerance               */
     int iterations;              /* Krylov iteration limit                  */
+    int restart;                 /* GMRES restart length                    */
     int corrections, rebalance;
     int nv;                      /* vehicles, front first                   */
     rs_wagon *veh;               /* nv; traction tables point into `tables` */

@@ -80,6 +80,14 @@ START_TEST(test_statements)
     rs_train_spec_opts(s, &o);
     ck_assert_double_eq(o.h, 5e-4);
     ck_assert_double_eq(o.krylov.tol, 1e-9);
+    ck_assert_int_eq(o.krylov.restart, 30);
+    rs_train_spec_free(&s);
+    s = parse_ok("solver gmres\nrestart 12\norder\n loco\n wagon 2\nend\n");
+    ck_assert_int_eq(s->solver, RS_KRYLOV_GMRES);
+    ck_assert_int_eq(s->restart, 12);
+    rs_train_spec_opts(s, &o);
+    ck_assert_int_eq(o.krylov.method, RS_KRYLOV_GMRES);
+    ck_assert_int_eq(o.krylov.restart, 12);
     rs_train_spec_free(&s);
 }
 END_TEST
@@ -105,7 +113,8 @@ START_TEST(test_errors)
     parse_err("vehicle a\nend\nvehicle a\nend\n", "t.train:3: vehicle type 'a' is defined twice (first at line 1)");
     parse_err("couplers heavy\n", "t.train:1: unknown coupler type 'heavy': define it first");
     parse_err("step 1e-2\noutput 1e-3\norder\nwagon\nend\n", "t.train:2: 'output' (0.001 s) is shorter than the step");
-    parse_err("solver gmres\n", "t.train:1: write 'solver auto', 'solver cg' or 'solver bicgstab'");
+    parse_err("solver minres\n", "t.train:1: write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
+    parse_err("restart 0\n", "t.train:1: '0' is not a whole number in 1..64");
     parse_err("vehicle 3x\nend\n", "t.train:1: write 'vehicle NAME [model wagon|loco]'");
     rs_train_spec *s;
     char err[256];
