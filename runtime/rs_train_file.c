@@ -814,7 +814,7 @@ static int write_row(FILE *f, const rs_train *tr, double t)
     const int nv = rs_train_nvehicles(tr);
     fprintf(f, "%.17g", t);
     for (int v = 0; v < nv; v++)
-        fprintf(f, ",%.17g,%.17g", rs_train_q(tr, v)[RS_WAGON_X], rs_train_qd(tr, v)[RS_WAGON_X]);
+        fprintf(f, ",%.17g,%.17g", rs_train_x(tr, v), rs_train_v(tr, v));
     for (int c = 0; c + 1 < nv; c++) {
         double e;
         const double force = rs_train_coupler(tr, c, &e);
