@@ -323,6 +323,14 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
     } else if (find_fn(fns, "creep")) {
         bad(model, "function 'creep' given but the model has no contact");
     }
+    // force Jacobians (optional)
+    const Output *oK = nullptr, *oC = nullptr;
+    if (const Function *fj = find_fn(fns, "delta_jac")) {
+        const int jK = need_sparse_named(*fj, "K", n_q, n_q), jC = need_sparse_named(*fj, "C", n_q, n_q);
+        oK = &fj->outputs[jK];
+        oC = &fj->outputs[jC];
+        retarget("RS_FN_DELTA_JAC", "delta_jac", *fj, {jK, jC}, {"K", "C"});
+    }
 
     // ------------------------------------------------------------ the text
     std::ostringstream os;
@@ -401,6 +409,12 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
         os << "};\n";
     }
 
+    std::string patK, patC;
+    if (oK) {
+        patK = pattern("K", *oK);
+        patC = pattern("C", *oC);
+    }
+
     os << "\n/* Wrappers where the runtime's out[] differs from the generated function's. */\n";
     for (const Entry &e : entries) {
         if (e.direct()) continue;
@@ -469,6 +483,7 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
            << "    .phi_d_q_pattern = " << patDq << ",\n"
            << "    .ddelta_df_pattern = " << patDf << ",\n"
            << "    .dnu_dqd_pattern = " << patNq << ",\n";
+    if (oK) os << "    .K_pattern = " << patK << ",\n" << "    .C_pattern = " << patC << ",\n";
     os << "};\n\n";
     os << "const rs_model *" << P << "_model(void)\n{\n    return &rsd_model;\n}\n";
     return os.str();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "descriptor.hpp"
+#include "force_jacobians.hpp"
 #include "hoist.hpp"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
@@ -175,9 +176,16 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         fns = sys.functions();
         // Wheel-rail contacts: the functions the runtime's table uses, added
         // before hoisting so their parameter-only atoms join the shared constants.
-        if (!sys.contacts().empty())
+        // Exact force Jacobians K, C for implicit (train) integration go to
+        // models without wheel-rail contact (docs/trains.md: a contact model's
+        // train form needs its compliant normal force as well, not done yet;
+        // and leaving them out keeps the large contact models' code as it was).
+        if (!sys.contacts().empty()) {
             for (codegen::Function &f : codegen::runtime_contact_functions(sys.contact_functions()))
                 fns.push_back(std::move(f));
+        } else {
+            fns.push_back(force_jacobian_function(sys));
+        }
         // Atoms of parameters only are computed once per parameter set, not per step.
         codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
         if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);

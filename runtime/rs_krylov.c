@@ -338,6 +338,9 @@ struct rs_krylov {
     double *vec;         /* NVEC vectors of n */
     double *pa, *pb, *pc;   /* partial sums: nb, 3 nb, 3 nb */
     int *ident;          /* nb: 0, 1, ..., nb-1 (the one-thread team's list) */
+    int gm_m;            /* GMRES: restart length the work space holds */
+    double *gv;          /* GMRES: gm_m + 1 basis vectors of n, then z (n) */
+    double *pg;          /* GMRES: partial sums, (2 (gm_m + 1) + 3) nb */
 };
 
 void rs_krylov_opts_default(rs_krylov_opts *o)
@@ -345,6 +348,7 @@ void rs_krylov_opts_default(rs_krylov_opts *o)
     o->method = RS_KRYLOV_AUTO;
     o->tol = 1e-10;
     o->maxiter = 200;
+    o->restart = 30;
 }
 
 int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opts, const rs_allocator *alloc,
@@ -360,9 +364,11 @@ int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opt
     rs_krylov_opts_default(&o);
     if (opts)
         o = *opts;
-    if (!(o.tol > 0.0) || o.maxiter < 0 || (int)o.method < 0 || (int)o.method > RS_KRYLOV_BICGSTAB) {
-        ERR("rs_krylov_create: tolerance must be > 0 (got %g), maxiter >= 0 (got %d), method 0..2 (got %d)", o.tol,
-            o.maxiter, (int)o.method);
+    if (!(o.tol > 0.0) || o.maxiter < 0 || (int)o.method < 0 || (int)o.method > RS_KRYLOV_GMRES ||
+        o.restart < 1 || o.restart > RS_KRYLOV_MAX_RESTART) {
+        ERR("rs_krylov_create: tolerance must be > 0 (got %g), maxiter >= 0 (got %d), method 0..3 (got %d), "
+            "restart 1..%d (got %d)",
+            o.tol, o.maxiter, (int)o.method, RS_KRYLOV_MAX_RESTART, o.restart);
         return RS_E_ARG;
     }
     rs_allocator a = {0};
@@ -385,7 +391,11 @@ int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opt
     kr->pb = xalloc(&a, 3 * (size_t)A->nb, sizeof(double));
     kr->pc = xalloc(&a, 3 * (size_t)A->nb, sizeof(double));
     kr->ident = xalloc(&a, (size_t)A->nb, sizeof(int));
-    if (!kr->foff || !kr->fac || !kr->piv || !kr->chol || !kr->vec || !kr->pa || !kr->pb || !kr->pc || !kr->ident)
+    kr->gm_m = o.restart;
+    kr->gv = xalloc(&a, ((size_t)o.restart + 2) * (size_t)A->n, sizeof(double));
+    kr->pg = xalloc(&a, (2 * ((size_t)o.restart + 1) + 3) * (size_t)A->nb, sizeof(double));
+    if (!kr->foff || !kr->fac || !kr->piv || !kr->chol || !kr->vec || !kr->pa || !kr->pb || !kr->pc || !kr->ident ||
+        !kr->gv || !kr->pg)
         goto nomem;
     for (int b = 0; b < A->nb; b++)
         kr->ident[b] = b;
@@ -413,14 +423,20 @@ void rs_krylov_free(rs_krylov **pk)
     xfree(&a, kr->pb);
     xfree(&a, kr->pc);
     xfree(&a, kr->ident);
+    xfree(&a, kr->gv);
+    xfree(&a, kr->pg);
     xfree(&a, kr);
     *pk = NULL;
 }
 
 void rs_krylov_set_opts(rs_krylov *kr, const rs_krylov_opts *opts)
 {
-    if (opts && opts->tol > 0.0 && opts->maxiter >= 0)
+    if (opts && opts->tol > 0.0 && opts->maxiter >= 0 && (int)opts->method >= 0 &&
+        (int)opts->method <= RS_KRYLOV_GMRES) {
         kr->opts = *opts;
+        if (kr->opts.restart < 1 || kr->opts.restart > kr->gm_m)   /* the work space is fixed */
+            kr->opts.restart = kr->gm_m;
+    }
 }
 
 int rs_krylov_factor_block(rs_krylov *kr, const rs_bsm *A, int b, int symmetric, int *bad_col)
@@ -478,6 +494,7 @@ static int finish(rs_krylov_result *res, int status, int it, double rr, double b
         res->iterations = it;
         res->relres = bb > 0.0 ? sqrt(rr / bb) : 0.0;
         res->method = method;
+        res->restarts = 0;
     }
     return status;
 }
@@ -642,6 +659,178 @@ static int solve_bicgstab(rs_krylov *kr, const rs_bsm *A, const double *b, doubl
     }
 }
 
+/* Restarted GMRES(m), right-preconditioned: A D⁻¹ u = b − A x0, x = x0 + D⁻¹ u.
+ * Arnoldi with classical Gram-Schmidt applied twice (CGS2); the Hessenberg
+ * columns are reduced by Givens rotations as they come, so |g_{j+1}| is the
+ * residual norm of the current iterate (in exact arithmetic).  Each cycle ends
+ * (convergence estimate, m steps, maxiter or a lucky breakdown) by updating x
+ * and recomputing the true residual b − A x, which alone decides
+ * convergence.  Every thread keeps its own copy of the least-squares problem
+ * (R, the rotations, g: on its stack) and computes it from the same sums.
+ *
+ * Partial sums (kr->pg, nb per slot): P1 (m+1 slots) the first Gram-Schmidt
+ * products, P2 (m+1) the second, P3 (1) ‖w‖², P4 (2) ‖r‖², ‖b‖².  P1 is
+ * written after barrier 1 and read after barrier 2, P2 after 2 / after 3,
+ * P3 after 3 / after 4: a slot is rewritten only after every thread passed
+ * the barrier that follows its last read. */
+static int solve_gmres(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, const rs_team *team, int thread,
+                       rs_krylov_result *res)
+{
+    enum { MR = RS_KRYLOV_MAX_RESTART };
+    const int nb = kr->nb, n = kr->n;
+    int m = kr->opts.restart;
+    if (m < 1 || m > kr->gm_m)
+        m = kr->gm_m;
+    double *V = kr->gv, *z = V + (size_t)(m + 1) * (size_t)n;
+    double *P1 = kr->pg, *P2 = P1 + (size_t)(m + 1) * nb, *P3 = P2 + (size_t)(m + 1) * nb, *P4 = P3 + nb;
+    double R[(MR + 1) * MR], cs[MR], sn[MR], g[MR + 1], y[MR];
+    FOR_OWN(blk) {
+        const int o = kr->off[blk], mb = kr->off[blk + 1] - o;
+        memcpy(x + o, b + o, (size_t)mb * sizeof(double));
+        prec_block(kr, blk, x);
+        P4[nb + blk] = dot_block(kr, blk, b, b);
+    }
+    sync(team);
+    const double bb = sum_parts(P4 + nb, nb);
+    const double tol2 = kr->opts.tol * kr->opts.tol * bb, tol = sqrt(tol2);
+    int it = 0, cycles = 0, status;
+    double rr;
+    for (;;) {
+        /* r = b − A x into V_0 */
+        FOR_OWN(blk) {
+            rs_bsm_mul_block(A, blk, x, V);
+            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++)
+                V[i] = b[i] - V[i];
+            P4[blk] = dot_block(kr, blk, V, V);
+        }
+        sync(team);
+        rr = sum_parts(P4, nb);
+        if (!isfinite(rr)) {
+            status = RS_E_NONFINITE;
+            break;
+        }
+        if (rr <= tol2) {
+            status = RS_OK;
+            break;
+        }
+        if (it >= kr->opts.maxiter) {
+            status = RS_E_NOCONV;
+            break;
+        }
+        cycles++;
+        const double beta = sqrt(rr);
+        FOR_OWN(blk) {
+            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
+                V[i] /= beta;
+                z[i] = V[i];
+            }
+            prec_block(kr, blk, z);
+        }
+        g[0] = beta;
+        int j = 0, k = 0;   /* k: columns of R made */
+        status = RS_OK;
+        for (;;) {
+            sync(team);   /* 1: z complete */
+            double *w = V + (size_t)(j + 1) * (size_t)n;
+            FOR_OWN(blk) {
+                rs_bsm_mul_block(A, blk, z, w);
+                for (int i = 0; i <= j; i++)
+                    P1[(size_t)i * nb + blk] = dot_block(kr, blk, V + (size_t)i * n, w);
+            }
+            sync(team);   /* 2 */
+            double *h = R + (size_t)j * (MR + 1);
+            for (int i = 0; i <= j; i++)
+                h[i] = sum_parts(P1 + (size_t)i * nb, nb);
+            FOR_OWN(blk) {
+                for (int i = 0; i <= j; i++) {
+                    const double *vi = V + (size_t)i * n;
+                    for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
+                        w[l] -= h[i] * vi[l];
+                }
+                for (int i = 0; i <= j; i++)
+                    P2[(size_t)i * nb + blk] = dot_block(kr, blk, V + (size_t)i * n, w);
+            }
+            sync(team);   /* 3 */
+            double h2[MR + 1];
+            for (int i = 0; i <= j; i++) {
+                h2[i] = sum_parts(P2 + (size_t)i * nb, nb);
+                h[i] += h2[i];
+            }
+            FOR_OWN(blk) {
+                for (int i = 0; i <= j; i++) {
+                    const double *vi = V + (size_t)i * n;
+                    for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
+                        w[l] -= h2[i] * vi[l];
+                }
+                P3[blk] = dot_block(kr, blk, w, w);
+            }
+            sync(team);   /* 4 */
+            const double hn = sqrt(sum_parts(P3, nb));
+            it++;
+            if (!isfinite(hn)) {
+                status = RS_E_NONFINITE;
+                break;
+            }
+            /* rotate the new column by the previous rotations, make the next */
+            for (int i = 0; i < j; i++) {
+                const double t = cs[i] * h[i] + sn[i] * h[i + 1];
+                h[i + 1] = -sn[i] * h[i] + cs[i] * h[i + 1];
+                h[i] = t;
+            }
+            const double den = hypot(h[j], hn);
+            if (!(den > 0.0)) {   /* A D⁻¹ singular on the Krylov space */
+                status = RS_E_SOLVER;
+                break;
+            }
+            cs[j] = h[j] / den;
+            sn[j] = hn / den;
+            h[j] = den;
+            g[j + 1] = -sn[j] * g[j];
+            g[j] = cs[j] * g[j];
+            k = j + 1;
+            const int done = fabs(g[j + 1]) <= tol || j + 1 == m || it >= kr->opts.maxiter || hn == 0.0;
+            if (done)
+                break;
+            FOR_OWN(blk) {
+                double *vn = V + (size_t)(j + 1) * n;
+                for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
+                    vn[i] /= hn;
+                    z[i] = vn[i];
+                }
+                prec_block(kr, blk, z);
+            }
+            j++;
+        }
+        if (status != RS_OK) {
+            rr = fmax(rr, g[0] * g[0]);
+            break;
+        }
+        /* R y = g (upper triangular, k × k); x += D⁻¹ (V y) */
+        for (int i = k - 1; i >= 0; i--) {
+            double s = g[i];
+            for (int l = i + 1; l < k; l++)
+                s -= R[(size_t)l * (MR + 1) + i] * y[l];
+            y[i] = s / R[(size_t)i * (MR + 1) + i];
+        }
+        FOR_OWN(blk) {
+            for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++) {
+                double s = 0.0;
+                for (int i = 0; i < k; i++)
+                    s += y[i] * V[(size_t)i * n + l];
+                z[l] = s;
+            }
+            prec_block(kr, blk, z);
+            for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
+                x[l] += z[l];
+        }
+        sync(team);   /* x complete before the residual */
+    }
+    finish(res, status, it, rr, bb, RS_KRYLOV_GMRES);
+    if (res)
+        res->restarts = cycles > 0 ? cycles - 1 : 0;
+    return status;
+}
+
 int rs_krylov_solve(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x, int symmetric,
                     const rs_team *team, int thread, rs_krylov_result *res)
 {
@@ -650,6 +839,8 @@ int rs_krylov_solve(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x
         method = symmetric ? RS_KRYLOV_CG : RS_KRYLOV_BICGSTAB;
     if (method == RS_KRYLOV_CG)
         return solve_cg(kr, A, rhs, x, team, thread, res);
+    if (method == RS_KRYLOV_GMRES)
+        return solve_gmres(kr, A, rhs, x, team, thread, res);
     return solve_bicgstab(kr, A, rhs, x, team, thread, res);
 }
 

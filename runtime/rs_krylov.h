@@ -16,9 +16,16 @@
  *
  * The preconditioner is block-diagonal: each D_i factored densely
  * (Cholesky when the system is symmetric, LU with partial pivoting when it is
- * not — creep damping makes it so).  The solvers are PCG (symmetric) and
- * right-preconditioned BiCGStab (non-symmetric), started from x0 = D⁻¹ b,
- * stopping when ‖b − A x‖₂ ≤ tol ‖b‖₂ (the recursively updated residual).
+ * not — creep damping makes it so).  The solvers are PCG (symmetric),
+ * right-preconditioned BiCGStab and right-preconditioned restarted GMRES(m)
+ * (non-symmetric), started from x0 = D⁻¹ b, stopping when
+ * ‖b − A x‖₂ ≤ tol ‖b‖₂ (PCG, BiCGStab: the recursively updated residual;
+ * GMRES: the residual recomputed as b − A x at the end of each cycle).
+ * GMRES orthogonalizes by classical Gram-Schmidt done twice (CGS2: two
+ * block-ordered reductions of all j+1 products at once, not j+1 separate
+ * ones), so an Arnoldi step costs four barriers; every thread holds its own
+ * copy of the small Hessenberg least-squares problem and computes the same
+ * bits from the same sums.
  *
  * Determinism: every reduction (dot product, norm) is summed per block into
  * an array, and every thread then adds that array in block order.  The
@@ -28,7 +35,8 @@
  * Threads: rs_krylov_solve is called by every thread of a team at once
  * (inside one rs_pool_parallel section, say); each works on its own blocks
  * (team->list) and all meet at team->bar between phases: three barriers per
- * PCG iteration (PS5-PS7 of seed 000 §2.3), four per BiCGStab iteration.
+ * PCG iteration (PS5-PS7 of seed 000 §2.3), five per BiCGStab iteration,
+ * four per GMRES Arnoldi step (plus two per restart).
  * All threads take the same decisions (they hold the same sums), so no
  * extra broadcast is needed.  With one thread the barriers are no-ops.
  *
@@ -104,22 +112,32 @@ void rs_bsm_mul(const rs_bsm *A, const double *x, double *y);
 typedef enum rs_krylov_method {
     RS_KRYLOV_AUTO = 0,     /* PCG when symmetric, else BiCGStab */
     RS_KRYLOV_CG = 1,
-    RS_KRYLOV_BICGSTAB = 2
+    RS_KRYLOV_BICGSTAB = 2,
+    RS_KRYLOV_GMRES = 3     /* restarted GMRES(restart), right-preconditioned */
 } rs_krylov_method;
+
+/* Largest GMRES restart length (the Hessenberg matrix lives on each
+ * thread's stack: (m+1) m doubles). */
+#define RS_KRYLOV_MAX_RESTART 64
 
 typedef struct rs_krylov_opts {
     rs_krylov_method method;
     double tol;             /* relative residual, default 1e-10 */
-    int maxiter;            /* default 200 */
+    int maxiter;            /* default 200 (GMRES: Arnoldi steps, all cycles) */
+    int restart;            /* GMRES restart length m, 1..RS_KRYLOV_MAX_RESTART,
+                               default 30; the work space holds m + 1 basis
+                               vectors (fixed by rs_krylov_create) */
 } rs_krylov_opts;
 
 void rs_krylov_opts_default(rs_krylov_opts *o);
 
 typedef struct rs_krylov_result {
     int status;             /* RS_OK, RS_E_NOCONV, RS_E_NONFINITE, RS_E_SOLVER (breakdown) */
-    int iterations;         /* Krylov iterations (PCG: matrix products; BiCGStab: two each) */
+    int iterations;         /* Krylov iterations (PCG: matrix products; BiCGStab: two
+                               each; GMRES: Arnoldi steps, restarts not counted) */
     double relres;          /* ‖r‖ / ‖b‖ at the end */
-    int method;             /* the method used (CG or BiCGSTAB) */
+    int method;             /* the method used (CG, BiCGSTAB or GMRES) */
+    int restarts;           /* GMRES: cycles begun after the first (else 0) */
 } rs_krylov_result;
 
 typedef struct rs_krylov rs_krylov;

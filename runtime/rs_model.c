@@ -108,7 +108,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     const int nnzG = m->n_phi > 0 ? m->phi_q_pattern.colptr[m->n_q] : 0;
     static const char *const fname[RS_FN_COUNT] = {
         "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
-        "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep"};
+        "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac"};
     if (m->n_contact < 0 || (m->n_contact > 0 && !m->contacts))
         return fail(err, errlen, m->name, "contact table missing");
     const int nc = m->n_contact;
@@ -117,13 +117,19 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
          (st = check_pattern(&m->ddelta_df_pattern, m->n_q, 3 * nc, m->name, "ddelta_df_pattern", err, errlen)) ||
          (st = check_pattern(&m->dnu_dqd_pattern, 3 * nc, m->n_q, m->name, "dnu_dqd_pattern", err, errlen))))
         return st;
+    const int has_jac = m->fn[RS_FN_DELTA_JAC].fn != NULL;
+    if (has_jac &&
+        ((st = check_pattern(&m->K_pattern, m->n_q, m->n_q, m->name, "K_pattern", err, errlen)) ||
+         (st = check_pattern(&m->C_pattern, m->n_q, m->n_q, m->name, "C_pattern", err, errlen))))
+        return st;
     const int need[RS_FN_COUNT] = {
         [RS_FN_M] = nnzM, [RS_FN_DELTA] = m->n_q, [RS_FN_PHI] = m->n_phi,
         [RS_FN_PHI_Q] = nnzG, [RS_FN_BETA] = m->n_phi, [RS_FN_GAMMA] = m->n_phi,
         [RS_FN_ENERGY] = 1, [RS_FN_OUTPUTS] = m->n_out, [RS_FN_CONSTANTS] = m->n_k,
         [RS_FN_DELTA_NK] = m->n_q, [RS_FN_PHI_D] = 4 * nc,
         [RS_FN_PHI_D_Q] = nc > 0 ? m->phi_d_q_pattern.colptr[m->n_q] : 0,
-        [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc};
+        [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc,
+        [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
@@ -141,7 +147,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
             continue;
         }
         if (fn->n_out < 1 || fn->n_out > RS_FN_MAX_OUT || !fn->out_len || fn->out_len[0] != need[f] ||
-            (f == RS_FN_ENERGY && (fn->n_out < 2 || fn->out_len[1] != 1))) {
+            (f == RS_FN_ENERGY && (fn->n_out < 2 || fn->out_len[1] != 1)) ||
+            (f == RS_FN_DELTA_JAC && (fn->n_out < 2 || fn->out_len[1] != m->C_pattern.colptr[m->n_q]))) {
             snprintf(msg, sizeof msg,
                      "function %s writes %d output(s), out[0] of length %d; expected length %d%s",
                      fname[f], fn->n_out, fn->out_len && fn->n_out > 0 ? fn->out_len[0] : -1,

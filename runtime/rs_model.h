@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 2
+#define RS_MODEL_VERSION 3
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -66,6 +66,10 @@ typedef struct rs_pattern {
  *                    R_y^w, R_y^r (3 nc), out[3] ∂δ/∂f in the order of
  *                    ddelta_df_pattern (n_q × 3nc), out[4] ∂ν/∂q̇ in the
  *                    order of dnu_dqd_pattern (3nc × n_q)
+ * Force Jacobians (docs/trains.md; optional: NULL in models compiled without):
+ *   RS_FN_DELTA_JAC  out[0] K = −∂δ/∂q in the order of rs_model.K_pattern,
+ *                    out[1] C = −∂δ/∂q̇ in the order of C_pattern (n_q × n_q
+ *                    each; inputs u and auxiliary coordinates s held fixed)
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */
 enum rs_fn_id {
@@ -84,6 +88,7 @@ enum rs_fn_id {
     RS_FN_PHI_D_S,
     RS_FN_BETA_D,
     RS_FN_CREEP,
+    RS_FN_DELTA_JAC,
     RS_FN_COUNT
 };
 
@@ -159,6 +164,10 @@ typedef struct rs_model {
     rs_pattern phi_d_q_pattern;    /* 4 n_contact × n_q                     */
     rs_pattern ddelta_df_pattern;  /* n_q × 3 n_contact                     */
     rs_pattern dnu_dqd_pattern;    /* 3 n_contact × n_q                     */
+
+    /* force Jacobians (fn[RS_FN_DELTA_JAC] NULL: both empty)                */
+    rs_pattern K_pattern;          /* n_q × n_q                             */
+    rs_pattern C_pattern;          /* n_q × n_q                             */
 } rs_model;
 
 /* The descriptor function every generated model exports. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rs_train.h"
+#include "rs_train_model.h"
 
 #define NQ RS_WAGON_NQ
 #define AT(i, j) ((i) + (j) * NQ)
@@ -26,10 +27,13 @@ struct rs_train {
     rs_park_link *links;
     rs_park *pk;
     double mass;
+    double *mx;             /* nv: longitudinal mass of each vehicle */
+    int *ports;             /* 2 nv: x and pitch coordinate of each vehicle (pitch -1: none) */
+    int *nports;            /* nv: 1 or 2 */
+    rs_mveh **mv;           /* nv: compiled vehicles' instances (NULL: built-in) */
 };
 
 enum { NAME_LEN = 64 };
-static const int coupler_ports[2] = {RS_WAGON_X, RS_WAGON_PITCH};
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
@@ -163,7 +167,20 @@ static int wagon_fn(void *ctx, int b, double t, const double *q, const double *q
                     double *C)
 {
     const rs_train *tr = ctx;
-    rs_wagon_eval(&tr->veh[b], t, q, qd, M, F, K, C);
+    const rs_wagon *w = &tr->veh[b];
+    if (!tr->mv[b]) {
+        rs_wagon_eval(w, t, q, qd, M, F, K, C);
+        return 0;
+    }
+    /* a compiled model: its M, δ, K, C, then traction and rolling
+     * resistance on the x coordinate, as for the built-in model */
+    const int st = rs_mveh_eval(tr->mv[b], t, q, qd, M, F, K, C);
+    if (st != RS_OK)
+        return st;
+    const int ix = w->port_x, n = tr->blocks[b].n;
+    const double mx = tr->mx[b], v = qd[ix], den = sqrt(v * v + w->v_s * w->v_s);
+    F[ix] += rs_wagon_traction(w, t) - mx * w->g * (w->r0 * v / den + w->r1 * v);
+    C[ix + ix * n] += mx * w->g * (w->r0 * w->v_s * w->v_s / (den * den * den) + w->r1);
     return 0;
 }
 
@@ -220,7 +237,31 @@ static int coupler_fn(void *ctx, int l, double t, const double *q, const double 
 {
     (void)t;
     const rs_train *tr = ctx;
-    rs_coupler_eval(&tr->cpl[l], &tr->veh[l], &tr->veh[l + 1], q, qd, F, K, C);
+    const int na = tr->nports[l], nb = tr->nports[l + 1];
+    if (na == 2 && nb == 2) {
+        rs_coupler_eval(&tr->cpl[l], &tr->veh[l], &tr->veh[l + 1], q, qd, F, K, C);
+        return 0;
+    }
+    /* a side without a pitch port: its pitch is 0 in the coupler law and
+     * its row and column are dropped */
+    const int pos[4] = {0, na == 2 ? 1 : -1, na, nb == 2 ? na + 1 : -1};
+    double q4[4], v4[4], F4[4], K4[16], C4[16];
+    for (int i = 0; i < 4; i++) {
+        q4[i] = pos[i] >= 0 ? q[pos[i]] : 0.0;
+        v4[i] = pos[i] >= 0 ? qd[pos[i]] : 0.0;
+    }
+    rs_coupler_eval(&tr->cpl[l], &tr->veh[l], &tr->veh[l + 1], q4, v4, F4, K4, C4);
+    const int p = na + nb;
+    for (int i = 0; i < 4; i++) {
+        if (pos[i] < 0)
+            continue;
+        F[pos[i]] = F4[i];
+        for (int j = 0; j < 4; j++)
+            if (pos[j] >= 0) {
+                K[pos[i] + p * pos[j]] = K4[i + 4 * j];
+                C[pos[i] + p * pos[j]] = C4[i + 4 * j];
+            }
+    }
     return 0;
 }
 
@@ -306,6 +347,13 @@ void rs_train_free(rs_train **ptr)
     rs_train *tr = *ptr;
     const rs_allocator a = tr->alloc;
     rs_park_free(&tr->pk);
+    if (tr->mv)
+        for (int v = 0; v < tr->nv; v++)
+            rs_mveh_free(&tr->mv[v]);
+    xfree(&a, tr->mv);
+    xfree(&a, tr->mx);
+    xfree(&a, tr->ports);
+    xfree(&a, tr->nports);
     xfree(&a, tr->veh);
     xfree(&a, tr->cpl);
     xfree(&a, tr->tables);
@@ -330,9 +378,25 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         snprintf(name, sizeof name, "%s", vnames && vnames[v] ? vnames[v] : "?");
         if (!(vnames && vnames[v]))
             snprintf(name, sizeof name, "v%d", v);
-        const int st = rs_wagon_check(&veh[v], name, err, errlen);
+        int st = rs_wagon_check(&veh[v], name, err, errlen);
         if (st != RS_OK)
             return st;
+        if (veh[v].model) {
+            const rs_model *m = veh[v].model;
+            char e2[200];
+            if (veh[v].port_x < 0 || veh[v].port_x >= m->n_q || veh[v].port_pitch < -1 ||
+                veh[v].port_pitch >= m->n_q || veh[v].port_pitch == veh[v].port_x) {
+                ERR("vehicle '%s': port coordinates x = %d, pitch = %d are not distinct coordinates of model '%s' "
+                    "(0..%d; pitch -1: none)",
+                    name, veh[v].port_x, veh[v].port_pitch, m->name ? m->name : "?", m->n_q - 1);
+                return RS_E_ARG;
+            }
+            st = rs_mveh_check_model(m, m->q_names[veh[v].port_x], NULL, NULL, NULL, e2, sizeof e2);
+            if (st != RS_OK) {
+                ERR("vehicle '%s': %s", name, e2);
+                return st;
+            }
+        }
     }
     for (int c = 0; c + 1 < nv; c++) {
         if (cnames && cnames[c])
@@ -362,7 +426,12 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     tr->names = xalloc(&a, 2 * (size_t)nv, NAME_LEN);
     tr->blocks = xalloc(&a, (size_t)nv, sizeof *tr->blocks);
     tr->links = xalloc(&a, (size_t)nv, sizeof *tr->links);
-    if (!tr->veh || !tr->cpl || !tr->tables || !tr->names || !tr->blocks || !tr->links) {
+    tr->mx = xalloc(&a, (size_t)nv, sizeof *tr->mx);
+    tr->ports = xalloc(&a, 2 * (size_t)nv, sizeof *tr->ports);
+    tr->nports = xalloc(&a, (size_t)nv, sizeof *tr->nports);
+    tr->mv = xalloc(&a, (size_t)nv, sizeof *tr->mv);
+    if (!tr->veh || !tr->cpl || !tr->tables || !tr->names || !tr->blocks || !tr->links || !tr->mx || !tr->ports ||
+        !tr->nports || !tr->mv) {
         ERR("rs_train_create: out of memory (%d vehicles)", nv);
         rs_train_free(&tr);
         return RS_E_NOMEM;
@@ -384,7 +453,44 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         else
             snprintf(nm, NAME_LEN, "v%d", v);
         tr->blocks[v] = (rs_park_block){nm, NQ};
-        tr->mass += mx_of(&veh[v]);
+        tr->mx[v] = mx_of(&veh[v]);
+        tr->ports[2 * v] = RS_WAGON_X;
+        tr->ports[2 * v + 1] = RS_WAGON_PITCH;
+        tr->nports[v] = 2;
+        if (veh[v].model) {
+            const rs_model *m = veh[v].model;
+            const int st = rs_mveh_create(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, &a, err, errlen);
+            if (st != RS_OK) {
+                rs_train_free(&tr);
+                return st;
+            }
+            tr->blocks[v].n = m->n_q;
+            tr->ports[2 * v] = veh[v].port_x;
+            tr->ports[2 * v + 1] = veh[v].port_pitch;
+            tr->nports[v] = veh[v].port_pitch >= 0 ? 2 : 1;
+            /* m_x: the mass matrix's x entry (at q = 0, q̇ = 0) */
+            const int n = m->n_q;
+            double *Mtmp = xalloc(&a, (size_t)n * (size_t)n, sizeof(double)), *q0 = xalloc(&a, (size_t)n, sizeof(double));
+            if (!Mtmp || !q0) {
+                xfree(&a, Mtmp);
+                xfree(&a, q0);
+                ERR("rs_train_create: out of memory (%d vehicles)", nv);
+                rs_train_free(&tr);
+                return RS_E_NOMEM;
+            }
+            const int se = rs_mveh_eval(tr->mv[v], 0.0, q0, q0, Mtmp, NULL, NULL, NULL);
+            const double mxv = Mtmp[veh[v].port_x * (n + 1)];
+            xfree(&a, Mtmp);
+            xfree(&a, q0);
+            if (se != RS_OK || !(mxv > 0.0) || !isfinite(mxv)) {
+                ERR("vehicle '%s': model '%s' has no positive mass on its x coordinate '%s' (M = %g)", nm, m->name,
+                    m->q_names[veh[v].port_x], mxv);
+                rs_train_free(&tr);
+                return RS_E_ARG;
+            }
+            tr->mx[v] = mxv;
+        }
+        tr->mass += tr->mx[v];
     }
     for (int c = 0; c + 1 < nv; c++) {
         tr->cpl[c] = cpl[c];
@@ -393,9 +499,14 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
             snprintf(nm, NAME_LEN, "%s", cnames[c]);
         else
             snprintf(nm, NAME_LEN, "c%d", c);
-        tr->links[c] = (rs_park_link){nm, c, c + 1, 2, 2, coupler_ports, coupler_ports};
+        tr->links[c] = (rs_park_link){nm, c, c + 1, tr->nports[c], tr->nports[c + 1], tr->ports + 2 * c,
+                                      tr->ports + 2 * (c + 1)};
     }
-    const rs_park_sys sys = {nv, nv - 1, tr->blocks, tr->links, wagon_fn, coupler_fn, tr, 1};
+    int symmetric = 1;
+    for (int v = 0; v < nv; v++)
+        if (tr->mv[v])
+            symmetric = 0;
+    const rs_park_sys sys = {nv, nv - 1, tr->blocks, tr->links, wagon_fn, coupler_fn, tr, symmetric};
     const int st = rs_park_create(&tr->pk, &sys, opts, err, errlen);
     if (st != RS_OK) {
         rs_train_free(&tr);
@@ -410,14 +521,25 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
     double *q = rs_park_q(tr->pk), *qd = rs_park_qd(tr->pk);
     double x = x_front;
     for (int v = 0; v < tr->nv; v++) {
-        double *qv = q + (size_t)v * NQ, *vv = qd + (size_t)v * NQ;
+        const int o = rs_park_offset(tr->pk, v), n = tr->blocks[v].n, ix = tr->ports[2 * v];
+        double *qv = q + o, *vv = qd + o;
         if (v > 0)
             x -= tr->veh[v - 1].l_rear + tr->cpl[v - 1].length + tr->veh[v].l_front;
-        qv[RS_WAGON_X] = x;
-        rs_wagon_static(&tr->veh[v], qv);
-        for (int i = 0; i < NQ; i++)
+        for (int i = 0; i < n; i++)
             vv[i] = 0.0;
-        vv[RS_WAGON_X] = v0;
+        if (tr->mv[v]) {
+            for (int i = 0; i < n; i++)
+                qv[i] = 0.0;
+            qv[ix] = x;
+            int bad = -1;
+            const int st = rs_mveh_static(tr->mv[v], t0, qv, ix, &bad);
+            if (st != RS_OK)
+                return st;   /* the model's coordinates without restoring stiffness (bad) */
+        } else {
+            qv[RS_WAGON_X] = x;
+            rs_wagon_static(&tr->veh[v], qv);
+        }
+        vv[ix] = v0;
     }
     rs_park_set_t(tr->pk, t0);
     return rs_park_init(tr->pk);
@@ -430,15 +552,19 @@ const char *rs_train_vehicle_name(const rs_train *tr, int v) { return tr->names 
 const char *rs_train_coupler_name(const rs_train *tr, int c) { return tr->names + (size_t)(tr->nv + c) * NAME_LEN; }
 const rs_wagon *rs_train_vehicle(const rs_train *tr, int v) { return &tr->veh[v]; }
 double rs_train_mass(const rs_train *tr) { return tr->mass; }
-double rs_train_vehicle_mx(const rs_train *tr, int v) { return mx_of(&tr->veh[v]); }
-const double *rs_train_q(const rs_train *tr, int v) { return rs_park_q(tr->pk) + (size_t)v * NQ; }
-const double *rs_train_qd(const rs_train *tr, int v) { return rs_park_qd(tr->pk) + (size_t)v * NQ; }
+double rs_train_vehicle_mx(const rs_train *tr, int v) { return tr->mx[v]; }
+const double *rs_train_q(const rs_train *tr, int v) { return rs_park_q(tr->pk) + rs_park_offset(tr->pk, v); }
+const double *rs_train_qd(const rs_train *tr, int v) { return rs_park_qd(tr->pk) + rs_park_offset(tr->pk, v); }
+int rs_train_vehicle_nq(const rs_train *tr, int v) { return tr->blocks[v].n; }
+double rs_train_x(const rs_train *tr, int v) { return rs_train_q(tr, v)[tr->ports[2 * v]]; }
+double rs_train_v(const rs_train *tr, int v) { return rs_train_qd(tr, v)[tr->ports[2 * v]]; }
 
 double rs_train_coupler(const rs_train *tr, int c, double *elongation)
 {
     const double *qa = rs_train_q(tr, c), *qb = rs_train_q(tr, c + 1);
     const double *va = rs_train_qd(tr, c), *vb = rs_train_qd(tr, c + 1);
-    const double q[4] = {qa[RS_WAGON_X], qa[RS_WAGON_PITCH], qb[RS_WAGON_X], qb[RS_WAGON_PITCH]};
-    const double qd[4] = {va[RS_WAGON_X], va[RS_WAGON_PITCH], vb[RS_WAGON_X], vb[RS_WAGON_PITCH]};
+    const int xa = tr->ports[2 * c], pa = tr->ports[2 * c + 1], xb = tr->ports[2 * c + 2], pb = tr->ports[2 * c + 3];
+    const double q[4] = {qa[xa], pa >= 0 ? qa[pa] : 0.0, qb[xb], pb >= 0 ? qb[pb] : 0.0};
+    const double qd[4] = {va[xa], pa >= 0 ? va[pa] : 0.0, vb[xb], pb >= 0 ? vb[pb] : 0.0};
     return rs_coupler_force(&tr->cpl[c], &tr->veh[c], &tr->veh[c + 1], q, qd, elongation, NULL, NULL);
 }

@@ -38,6 +38,11 @@
  * piecewise linear with its exact Jacobian (the slope of the active piece;
  * at a kink, the piece the state is in).
  *
+ * A vehicle may instead be a compiled railsym model (rs_wagon.model,
+ * rs_train_model.h); a train with one is integrated as non-symmetric (LU
+ * blocks; BiCGStab, or GMRES when chosen), since a model's K and C need not
+ * be symmetric (gyroscopic and follower terms).
+ *
  * rs_train_step allocates nothing (rs_park_step); create and start do.
  */
 #ifndef RS_TRAIN_H
@@ -45,6 +50,7 @@
 
 #include <stddef.h>
 
+#include "rs_model.h"
 #include "rs_park.h"
 
 enum { RS_WAGON_NQ = 5 };
@@ -67,6 +73,16 @@ typedef struct rs_wagon {
     double traction;      /* traction force [N] when no table is given       */
     int traction_n;       /* rows of the traction table (0: constant)        */
     const double *traction_t, *traction_f;   /* table: times [s] increasing, forces [N] */
+    /* A compiled railsym model instead of the built-in five coordinates
+     * (rs_train_model.h; NULL: built-in).  Then m_body ... c_contact are not
+     * used; traction and rolling resistance act on coordinate port_x, the
+     * coupler on port_x and port_pitch (-1: none, the coupler acts on x
+     * only); m_x is M[port_x][port_x].  The descriptor, model_p (n_p values,
+     * NULL: defaults) and model_u (n_u, NULL: 0) are borrowed by
+     * rs_train_create, which copies the values into its instance. */
+    const rs_model *model;
+    const double *model_p, *model_u;
+    int port_x, port_pitch;
 } rs_wagon;
 
 typedef struct rs_coupler {
@@ -133,10 +149,15 @@ const rs_wagon *rs_train_vehicle(const rs_train *tr, int v);
 double rs_train_mass(const rs_train *tr);                 /* Σ m_x [kg] */
 double rs_train_vehicle_mx(const rs_train *tr, int v);   /* m_x of one [kg] */
 
-/* At the current state: a vehicle's coordinates (RS_WAGON_NQ), velocities,
- * and a coupler's force [N] and elongation [m]. */
+/* At the current state: a vehicle's coordinates (rs_train_vehicle_nq of
+ * them: RS_WAGON_NQ for the built-in model), velocities, its longitudinal
+ * position and speed (the x port), and a coupler's force [N] and elongation
+ * [m]. */
 const double *rs_train_q(const rs_train *tr, int v);
 const double *rs_train_qd(const rs_train *tr, int v);
+int rs_train_vehicle_nq(const rs_train *tr, int v);
+double rs_train_x(const rs_train *tr, int v);
+double rs_train_v(const rs_train *tr, int v);
 double rs_train_coupler(const rs_train *tr, int c, double *elongation);
 
 /* The traction force of a vehicle at time t [N]. */

@@ -18,12 +18,15 @@
 
 #include "rs_scenario.h"   /* rs_closest_name */
 #include "rs_train_file.h"
+#include "rs_train_model.h"
 
 enum { NAME_MAX_LEN = 48, MAX_TOK = 16, MAX_VEHICLES = 100000 };
 
 typedef struct vtype {
     char name[NAME_MAX_LEN];
     rs_wagon w;
+    rs_loaded *h;      /* compiled model (w.model), NULL: built-in */
+    double *p;         /* its parameters (w.model_p) */
     double *tt, *tf;   /* traction table */
     int tn, tcap;
     int line;
@@ -90,11 +93,11 @@ static const pdesc coupler_params[] = {
 #define NWP ((int)(sizeof wagon_params / sizeof wagon_params[0]))
 #define NCP ((int)(sizeof coupler_params / sizeof coupler_params[0]))
 
-static const char *const settings[] = {"duration", "step",       "output",      "speed",     "solver",
-                                       "tolerance", "iterations", "corrections", "rebalance", "vehicle",
-                                       "coupler",  "couplers",   "order"};
+static const char *const settings[] = {"duration",  "step",       "output",      "speed",     "solver",
+                                       "tolerance", "iterations", "corrections", "rebalance", "restart",
+                                       "vehicle",   "coupler",    "couplers",    "order"};
 enum { S_DURATION, S_STEP, S_OUTPUT, S_SPEED, S_SOLVER, S_TOLERANCE, S_ITERATIONS, S_CORRECTIONS, S_REBALANCE,
-       S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_COUNT };
+       S_RESTART, S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_COUNT };
 
 /* ------------------------------------------------------------ helpers */
 
@@ -240,12 +243,86 @@ static int add_ctype(parser *P, const char *name, const rs_coupler *c, int line)
 }
 
 /* NAME = VALUE inside a vehicle or coupler block. */
+/* Train-side parameters of a compiled vehicle type (the rest of rs_wagon
+ * belongs to the built-in model). */
+static const char *const model_side[] = {"l_front", "l_rear", "h_coupler", "r0", "r1", "v_s", "g", "traction"};
+#define NMS ((int)(sizeof model_side / sizeof model_side[0]))
+
+/* A compiled vehicle type's lines: x_coord NAME, pitch_coord NAME|none,
+ * MODEL_PARAM = VALUE.  1: handled (0 returned through *rc), 0: not one. */
+static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
+{
+    vtype *t = &P->vt[idx];
+    const rs_model *m = t->w.model;
+    *rc = -1;
+    if (strcmp(tok[0], "x_coord") == 0 || strcmp(tok[0], "pitch_coord") == 0) {
+        const int pitch = tok[0][0] == 'p';
+        if (n != 2) {
+            PERR(P, line, "vehicle '%s': write '%s NAME' (a coordinate of model '%s'%s)", t->name, tok[0], m->name,
+                 pitch ? ", or 'none'" : "");
+            return 1;
+        }
+        if (pitch && strcmp(tok[1], "none") == 0) {
+            t->w.port_pitch = -1;
+            *rc = 0;
+            return 1;
+        }
+        int ix = -1;
+        char msg[600];
+        if (rs_mveh_check_model(m, pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1],
+                                pitch ? tok[1] : NULL, pitch ? NULL : &ix, pitch ? &ix : NULL, msg,
+                                sizeof msg) != RS_OK) {
+            PERR(P, line, "vehicle '%s': %s", t->name, msg);
+            return 1;
+        }
+        if (pitch)
+            t->w.port_pitch = ix;
+        else
+            t->w.port_x = ix;
+        *rc = 0;
+        return 1;
+    }
+    int k = -1;
+    for (int i = 0; i < m->n_p; i++)
+        if (strcmp(tok[0], m->p_names[i]) == 0)
+            k = i;
+    if (k < 0) {
+        int side = 0;
+        for (int i = 0; i < NMS; i++)
+            side |= strcmp(tok[0], model_side[i]) == 0;
+        if (side)
+            return 0;   /* a train-side parameter: set_param's */
+        char sug[96], all[512], ms[200];
+        suggest(sug, sizeof sug, tok[0], m->p_names, m->n_p);
+        list_names(all, sizeof all, m->p_names, m->n_p);
+        list_names(ms, sizeof ms, model_side, NMS);
+        PERR(P, line, "vehicle '%s': '%s' is not a parameter of model '%s'%s; its parameters: %s; train-side: %s, "
+             "x_coord, pitch_coord", t->name, tok[0], m->name, sug, all, ms);
+        return 1;
+    }
+    double v;
+    if (n != 2) {
+        PERR(P, line, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
+        return 1;
+    }
+    if (number(P, line, tok[1], tok[0], &v))
+        return 1;
+    t->p[k] = v;
+    *rc = 0;
+    return 1;
+}
+
 static int set_param(parser *P, int line, char **tok, int n, int is_vehicle, int idx)
 {
     const pdesc *tab = is_vehicle ? wagon_params : coupler_params;
     const int nt = is_vehicle ? NWP : NCP;
     const char *kind = is_vehicle ? "vehicle" : "coupler";
     const char *tname = is_vehicle ? P->vt[idx].name : P->ct[idx].name;
+    if (is_vehicle && P->vt[idx].w.model) {
+        int rc;
+        if (model_line(P, line, tok, n, idx, &rc))
+            return rc;
+    }
     int k = -1;
     for (int i = 0; i < nt; i++)
         if (strcmp(tok[0], tab[i].name) == 0)
@@ -297,6 +374,8 @@ static void free_parser(parser *P)
     for (int i = 0; i < P->nvt; i++) {
         free(P->vt[i].tt);
         free(P->vt[i].tf);
+        free(P->vt[i].p);
+        rs_unload(&P->vt[i].h);
     }
     free(P->vt);
     free(P->ct);
@@ -308,6 +387,12 @@ void rs_train_spec_free(rs_train_spec **ps)
     if (!ps || !*ps)
         return;
     rs_train_spec *s = *ps;
+    for (int i = 0; i < s->nmodels; i++) {
+        rs_unload(&s->models[i]);
+        free(s->model_params[i]);
+    }
+    free(s->models);
+    free(s->model_params);
     free(s->veh);
     free(s->vname);
     free(s->cpl);
@@ -411,6 +496,7 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
     S->solver = RS_KRYLOV_AUTO;
     S->tolerance = 1e-8;
     S->iterations = 200;
+    S->restart = 30;
     S->corrections = 1;
     S->rebalance = 200;
     /* built-in types */
@@ -487,6 +573,11 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
         case ST_VEHICLE:
         case ST_COUPLER:
             if (is_end) {
+                if (state == ST_VEHICLE && P.vt[cur].w.model && P.vt[cur].w.port_x < 0) {
+                    PERR(&P, L, "vehicle '%s': model '%s' has no coordinate 'x': name its longitudinal one with "
+                         "'x_coord NAME' before 'end'", P.vt[cur].name, P.vt[cur].w.model->name);
+                    goto done;
+                }
                 state = ST_TOP;
                 continue;
             }
@@ -597,30 +688,35 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 *dst[s] = v;
             continue;
         }
-        if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE) {
+        if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE || s == S_RESTART) {
             long v;
             if (n != 2) {
                 PERR(&P, L, "write '%s N' (one whole number)", tok[0]);
                 goto done;
             }
-            const long lo = s == S_CORRECTIONS ? 1 : 0, hi = s == S_CORRECTIONS ? 20 : 1000000;
+            const long lo = s == S_CORRECTIONS || s == S_RESTART ? 1 : 0,
+                       hi = s == S_CORRECTIONS ? 20 : s == S_RESTART ? RS_KRYLOV_MAX_RESTART : 1000000;
             if (integer(&P, L, tok[1], tok[0], lo, hi, &v))
                 goto done;
             if (s == S_ITERATIONS)
                 S->iterations = (int)v;
             else if (s == S_CORRECTIONS)
                 S->corrections = (int)v;
+            else if (s == S_RESTART)
+                S->restart = (int)v;
             else
                 S->rebalance = (int)v;
             continue;
         }
         if (s == S_SOLVER) {
-            if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab"))) {
-                PERR(&P, L, "write 'solver auto', 'solver cg' or 'solver bicgstab'");
+            if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab") &&
+                           strcmp(tok[1], "gmres"))) {
+                PERR(&P, L, "write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
                 goto done;
             }
-            S->solver = strcmp(tok[1], "cg") == 0        ? RS_KRYLOV_CG
+            S->solver = strcmp(tok[1], "cg") == 0         ? RS_KRYLOV_CG
                         : strcmp(tok[1], "bicgstab") == 0 ? RS_KRYLOV_BICGSTAB
+                        : strcmp(tok[1], "gmres") == 0    ? RS_KRYLOV_GMRES
                                                           : RS_KRYLOV_AUTO;
             continue;
         }
@@ -666,11 +762,51 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
         }
         if (veh) {
             rs_wagon base = P.vt[0].w;   /* built-in wagon */
-            if (n == 4) {
-                if (strcmp(tok[3], "wagon") && strcmp(tok[3], "loco")) {
-                    PERR(&P, L, "unknown model '%s': write 'model wagon' or 'model loco'", tok[3]);
+            rs_loaded *mh = NULL;
+            double *mp = NULL;
+            if (n == 4 && strcmp(tok[3], "wagon") && strcmp(tok[3], "loco")) {
+                /* a compiled model's folder, relative to the train file */
+                if (prev >= 0) {
+                    PERR(&P, L, "'%s' is a built-in type: give the compiled one another name", tok[1]);
                     goto done;
                 }
+                char dir[1024], lerr[2048];
+                const char *slash = strrchr(P.file, '/');
+                if (tok[3][0] == '/' || !slash)
+                    snprintf(dir, sizeof dir, "%s", tok[3]);
+                else
+                    snprintf(dir, sizeof dir, "%.*s/%s", (int)(slash - P.file), P.file, tok[3]);
+                mh = rs_load(dir, RS_LOAD_TCC, lerr, sizeof lerr);
+                if (!mh) {
+                    PERR(&P, L, "vehicle '%s': cannot load the compiled model '%s': %s (write 'model wagon', "
+                         "'model loco' or the folder `railsym compile` wrote)", tok[1], dir, lerr);
+                    goto done;
+                }
+                const rs_model *m = rs_loaded_model(mh);
+                int ix = -1, ip = -1;
+                char msg[600];
+                /* ports default to coordinates named x and pitch */
+                if (rs_mveh_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL) {
+                    PERR(&P, L, "vehicle '%s': %s", tok[1], msg);
+                    rs_unload(&mh);
+                    goto done;
+                }
+                rs_mveh_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
+                if (rs_mveh_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
+                    ip = -1;
+                mp = malloc(((size_t)m->n_p + 1) * sizeof(double));
+                if (!mp) {
+                    rs_unload(&mh);
+                    st = RS_E_NOMEM;
+                    goto done;
+                }
+                for (int i = 0; i < m->n_p; i++)
+                    mp[i] = m->p_default[i];
+                base.model = m;
+                base.model_p = mp;
+                base.port_x = ix;
+                base.port_pitch = ip;
+            } else if (n == 4) {
                 base = strcmp(tok[3], "loco") == 0 ? P.vt[1].w : P.vt[0].w;
             } else if (prev >= 0) {
                 base = P.vt[prev].w;   /* 'vehicle loco' changes the built-in loco */
@@ -681,10 +817,14 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 cur = prev;
             } else {
                 if (add_vtype(&P, tok[1], &base, L)) {
+                    rs_unload(&mh);
+                    free(mp);
                     st = RS_E_NOMEM;
                     goto done;
                 }
                 cur = P.nvt - 1;
+                P.vt[cur].h = mh;
+                P.vt[cur].p = mp;
             }
             state = ST_VEHICLE;
         } else {
@@ -721,6 +861,24 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
         goto done;
     }
     st = expand(&P, S);
+    if (st == RS_OK) {   /* the spec owns the compiled models from here */
+        int nm = 0;
+        for (int i = 0; i < P.nvt; i++)
+            nm += P.vt[i].h != NULL;
+        S->models = calloc((size_t)nm + 1, sizeof *S->models);
+        S->model_params = calloc((size_t)nm + 1, sizeof *S->model_params);
+        if (!S->models || !S->model_params) {
+            st = RS_E_NOMEM;
+            goto done;
+        }
+        for (int i = 0; i < P.nvt; i++)
+            if (P.vt[i].h) {
+                S->models[S->nmodels] = P.vt[i].h;
+                S->model_params[S->nmodels++] = P.vt[i].p;
+                P.vt[i].h = NULL;
+                P.vt[i].p = NULL;
+            }
+    }
 done:
     free(buf);
     free_parser(&P);
@@ -789,6 +947,7 @@ void rs_train_spec_opts(const rs_train_spec *s, rs_park_opts *o)
     o->krylov.method = s->solver;
     o->krylov.tol = s->tolerance;
     o->krylov.maxiter = s->iterations;
+    o->krylov.restart = s->restart;
     o->corrections = s->corrections;
     o->rebalance = s->rebalance;
 }
@@ -807,7 +966,7 @@ static int write_row(FILE *f, const rs_train *tr, double t)
     const int nv = rs_train_nvehicles(tr);
     fprintf(f, "%.17g", t);
     for (int v = 0; v < nv; v++)
-        fprintf(f, ",%.17g,%.17g", rs_train_q(tr, v)[RS_WAGON_X], rs_train_qd(tr, v)[RS_WAGON_X]);
+        fprintf(f, ",%.17g,%.17g", rs_train_x(tr, v), rs_train_v(tr, v));
     for (int c = 0; c + 1 < nv; c++) {
         double e;
         const double force = rs_train_coupler(tr, c, &e);

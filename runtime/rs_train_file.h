@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "rs_load.h"
 #include "rs_train.h"
 
 typedef struct rs_train_spec {
@@ -21,6 +22,7 @@ typedef struct rs_train_spec {
     rs_krylov_method solver;
     double tolerance;            /* Krylov relative tolerance               */
     int iterations;              /* Krylov iteration limit                  */
+    int restart;                 /* GMRES restart length                    */
     int corrections, rebalance;
     int nv;                      /* vehicles, front first                   */
     rs_wagon *veh;               /* nv; traction tables point into `tables` */
@@ -28,6 +30,9 @@ typedef struct rs_train_spec {
     rs_coupler *cpl;             /* nv - 1                                  */
     char (*cname)[64];           /* nv - 1: c1, c2, ...                     */
     double *tables;
+    int nmodels;                 /* compiled vehicle types' models, owned:  */
+    rs_loaded **models;          /* nmodels loaded folders                  */
+    double **model_params;       /* nmodels parameter arrays (veh[].model_p) */
 } rs_train_spec;
 
 /* Reads / parses a train file.  RS_OK, RS_E_IO (cannot read), RS_E_ARG

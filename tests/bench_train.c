@@ -13,6 +13,17 @@
  * warm-up (which also lets the longest-first plan settle on measured
  * costs).  RAILSYM_BENCH_THREADS overrides P.  A benchmark prints figures;
  * it never fails on time.
+ *
+ * Compiled vehicles (docs/trains.md "Compiled vehicles"): the same
+ * locomotive and N − 1 wagons of vehicles/trains/freight_wagon.vdl
+ * (generated/freight_wagon, loaded with libtcc; 11 coordinates each, LU
+ * blocks, non-symmetric solver), N = 21 and 101:
+ *
+ *   BENCH train_compiled<N>.step_us_t1 <v> us            GMRES(20)
+ *   BENCH train_compiled<N>.step_us_t<P> <v> us          GMRES(20)
+ *   BENCH train_compiled<N>.krylov_iters_per_step <v> iterations   GMRES
+ *   BENCH train_compiled<N>.step_us_t1_bicgstab <v> us
+ *   BENCH train_compiled<N>.bicgstab_iters_per_step <v> iterations
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,7 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_load.h"
 #include "rs_train.h"
+
+static const rs_model *g_model;   /* compiled wagons (NULL: built-in) */
+static rs_krylov_method g_method = RS_KRYLOV_AUTO;
 
 static double now_s(void)
 {
@@ -48,8 +63,18 @@ static double bench(int nv, int threads, double *iters)
     veh[0].traction_n = 2;
     veh[0].traction_t = tt;
     veh[0].traction_f = ff;
-    for (int v = 1; v < nv; v++)
+    for (int v = 1; v < nv; v++) {
         rs_wagon_default(&veh[v]);
+        if (g_model) {
+            veh[v].model = g_model;
+            for (int i = 0; i < g_model->n_q; i++) {
+                if (strcmp(g_model->q_names[i], "x") == 0)
+                    veh[v].port_x = i;
+                if (strcmp(g_model->q_names[i], "pitch") == 0)
+                    veh[v].port_pitch = i;
+            }
+        }
+    }
     for (int c = 0; c + 1 < nv; c++) {
         rs_coupler_default(&cpl[c]);
         cpl[c].slack = 0.02;
@@ -59,6 +84,8 @@ static double bench(int nv, int threads, double *iters)
     rs_park_opts_default(&o);
     o.h = 1e-3;
     o.threads = threads;
+    o.krylov.method = g_method;
+    o.krylov.restart = 20;
     rs_train *tr;
     char err[256];
     if (rs_train_create(&tr, nv, veh, NULL, cpl, NULL, &o, err, sizeof err) != RS_OK ||
@@ -116,5 +143,31 @@ int main(void)
         printf("BENCH train%d.step_us_per_dof_t1 %.4f us\n", nv, t1 / (nv * RS_WAGON_NQ));
         fflush(stdout);
     }
+    char err[4096];
+    rs_loaded *h = rs_load("generated/freight_wagon", RS_LOAD_TCC, err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "bench_train: %s\n", err);
+        return 1;
+    }
+    g_model = rs_loaded_model(h);
+    const int csizes[2] = {21, 101};
+    for (int k = 0; k < 2; k++) {
+        const int nv = csizes[k];
+        double it1, itp, itb;
+        g_method = RS_KRYLOV_GMRES;
+        const double t1 = bench(nv, 1, &it1);
+        printf("BENCH train_compiled%d.step_us_t1 %.2f us\n", nv, t1);
+        if (P > 1) {
+            const double tp = bench(nv, (int)P, &itp);
+            printf("BENCH train_compiled%d.step_us_t%ld %.2f us\n", nv, P, tp);
+        }
+        printf("BENCH train_compiled%d.krylov_iters_per_step %.2f iterations\n", nv, it1);
+        g_method = RS_KRYLOV_BICGSTAB;
+        const double tb = bench(nv, 1, &itb);
+        printf("BENCH train_compiled%d.step_us_t1_bicgstab %.2f us\n", nv, tb);
+        printf("BENCH train_compiled%d.bicgstab_iters_per_step %.2f iterations\n", nv, itb);
+        fflush(stdout);
+    }
+    rs_unload(&h);
     return 0;
 }

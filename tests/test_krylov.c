@@ -234,6 +234,8 @@ static void thread_fn(void *ctx, int thread, int unused)
 
 /* Solves with `threads` threads, blocks dealt at random; returns the result
  * of thread 0 and checks all threads agree. */
+static int g_restart = 30;   /* GMRES restart length of solve_team */
+
 static rs_krylov_result solve_team(const sys *S, rs_krylov_method method, int symmetric, double tol, int threads,
                                    const double *b, double *x, unsigned long long deal_seed)
 {
@@ -243,6 +245,7 @@ static rs_krylov_result solve_team(const sys *S, rs_krylov_method method, int sy
     o.method = method;
     o.tol = tol;
     o.maxiter = 1000;
+    o.restart = g_restart;
     rs_krylov *kr;
     ck_assert_msg(rs_krylov_create(&kr, S->A, &o, NULL, err, sizeof err) == RS_OK, "%s", err);
     int owner[MAXB], start[9] = {0}, list[MAXB];
@@ -264,6 +267,8 @@ static rs_krylov_result solve_team(const sys *S, rs_krylov_method method, int sy
     for (int t = 1; t < threads; t++) {
         ck_assert_int_eq(j.status[t], j.status[0]);
         ck_assert_int_eq(j.res[t].iterations, j.res[0].iterations);
+        ck_assert_int_eq(j.res[t].restarts, j.res[0].restarts);
+        ck_assert(j.res[t].relres == j.res[0].relres);
     }
     rs_pool_free(&pool);
     rs_barrier_free(&bar);
@@ -279,6 +284,59 @@ static double rel_diff(const double *x, const double *y, int n)
         m = fmax(m, fabs(y[i]));
     }
     return d / m;
+}
+
+static const char *method_name(int m)
+{
+    return m == RS_KRYLOV_CG ? "PCG" : m == RS_KRYLOV_BICGSTAB ? "BiCGStab" : m == RS_KRYLOV_GMRES ? "GMRES" : "?";
+}
+
+/* Solves S (built with make_sys) by `method` with 1-4 threads: equal to KLU
+ * to 1e-10, bit-identical across thread counts.  Returns the iterations. */
+static int check_method(int nb, int symmetric, double coupling, unsigned long long seed, rs_krylov_method method)
+{
+    sys S;
+    make_sys(&S, nb, symmetric, coupling, seed);
+    const int n = S.n;
+    double *b = malloc((size_t)n * sizeof(double)), *xd = malloc((size_t)n * sizeof(double));
+    double *x[4];
+    for (int i = 0; i < n; i++)
+        b[i] = srand1();
+    klu_direct(&S, b, xd);
+    rs_krylov_result r1 = {0};
+    for (int t = 0; t < 4; t++) {
+        x[t] = malloc((size_t)n * sizeof(double));
+        rs_krylov_result r = solve_team(&S, method, symmetric, 1e-13, t + 1, b, x[t], seed + 17u * (unsigned)t);
+        ck_assert_msg(r.status == RS_OK, "%s nb=%d threads=%d: status %d after %d iterations (relres %g)",
+                      method_name(method), nb, t + 1, r.status, r.iterations, r.relres);
+        ck_assert_int_eq(r.method, method);
+        if (t == 0)
+            r1 = r;
+        ck_assert_int_eq(r.iterations, r1.iterations);
+        ck_assert_msg(memcmp(x[t], x[0], (size_t)n * sizeof(double)) == 0,
+                      "%d threads: solution differs from the one-thread solution", t + 1);
+    }
+    /* the reported residual is the true one */
+    double *ax = malloc((size_t)n * sizeof(double)), rn = 0, bn = 0;
+    rs_bsm_mul(S.A, x[0], ax);
+    for (int i = 0; i < n; i++) {
+        rn += (b[i] - ax[i]) * (b[i] - ax[i]);
+        bn += b[i] * b[i];
+    }
+    ck_assert_double_le(sqrt(rn / bn), 1e-13 * 1.01);
+    const double e = rel_diff(x[0], xd, n);
+    printf("krylov: %-8s blocks %3d order %4d coupling %-5g restart %2d iterations %3d restarts %2d relres %.2e "
+           "|x - x_klu|/|x_klu| %.2e\n",
+           method_name(method), nb, n, coupling, method == RS_KRYLOV_GMRES ? g_restart : 0, r1.iterations,
+           r1.restarts, r1.relres, e);
+    ck_assert_msg(e < 1e-10, "%s vs KLU: relative difference %g", method_name(method), e);
+    for (int t = 0; t < 4; t++)
+        free(x[t]);
+    free(ax);
+    free(b);
+    free(xd);
+    free_sys(&S);
+    return r1.iterations;
 }
 
 static void check_case(int nb, int symmetric, double coupling, unsigned long long seed)
@@ -377,6 +435,73 @@ START_TEST(test_nonsym_vs_klu)
 }
 END_TEST
 
+START_TEST(test_gmres_vs_klu)
+{
+    /* non-symmetric (creep-like) systems, GMRES(30) */
+    g_restart = 30;
+    check_method(40, 0, 0.5, 21, RS_KRYLOV_GMRES);
+    check_method(120, 0, 2.0, 22, RS_KRYLOV_GMRES);
+    const int it30 = check_method(200, 0, 5.0, 23, RS_KRYLOV_GMRES);
+    /* short restarts: many cycles, the same answer */
+    g_restart = 4;
+    const int it4 = check_method(200, 0, 5.0, 23, RS_KRYLOV_GMRES);
+    ck_assert_int_ge(it4, it30);   /* restarting loses information, never gains iterations */
+    g_restart = 1;   /* GMRES(1): minimal-residual steepest descent, still converges here */
+    check_method(40, 0, 0.5, 21, RS_KRYLOV_GMRES);
+    /* SPD systems are non-symmetric ones that happen to be symmetric */
+    g_restart = RS_KRYLOV_MAX_RESTART;
+    check_method(120, 1, 2.0, 12, RS_KRYLOV_GMRES);
+    g_restart = 30;
+}
+END_TEST
+
+START_TEST(test_gmres_limits)
+{
+    /* maxiter bounds the Arnoldi steps over all cycles; a zero right-hand
+     * side is solved by x = 0 in no iteration; bad options are refused */
+    sys S;
+    make_sys(&S, 120, 0, 5.0, 41);
+    const int n = S.n;
+    double *b = calloc((size_t)n, sizeof(double)), *x = malloc((size_t)n * sizeof(double));
+    char err[256];
+    rs_krylov_opts o;
+    rs_krylov_opts_default(&o);
+    ck_assert_int_eq(o.restart, 30);
+    o.method = RS_KRYLOV_GMRES;
+    o.tol = 1e-14;
+    o.maxiter = 7;
+    o.restart = 3;
+    rs_krylov *kr;
+    ck_assert_msg(rs_krylov_create(&kr, S.A, &o, NULL, err, sizeof err) == RS_OK, "%s", err);
+    rs_krylov_result r;
+    ck_assert_int_eq(rs_krylov_solve_serial(kr, S.A, b, x, 0, &r), RS_OK);
+    ck_assert_int_eq(r.iterations, 0);
+    for (int i = 0; i < n; i++)
+        ck_assert(x[i] == 0.0);
+    for (int i = 0; i < n; i++)
+        b[i] = srand1();
+    ck_assert_int_eq(rs_krylov_solve_serial(kr, S.A, b, x, 0, &r), RS_E_NOCONV);
+    ck_assert_int_eq(r.iterations, 7);
+    ck_assert_int_eq(r.restarts, 2);   /* 3 + 3 + 1 steps */
+    ck_assert(r.relres > 1e-14 && r.relres < 1.0);
+    /* set_opts cannot grow the basis beyond what was allocated */
+    o.restart = 50;
+    o.maxiter = 1000;
+    rs_krylov_set_opts(kr, &o);
+    ck_assert_int_eq(rs_krylov_solve_serial(kr, S.A, b, x, 0, &r), RS_OK);
+    ck_assert_int_ge(r.restarts, 1);
+    rs_krylov_free(&kr);
+    o.restart = 0;
+    ck_assert_int_eq(rs_krylov_create(&kr, S.A, &o, NULL, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "restart") != NULL, "%s", err);
+    o.restart = RS_KRYLOV_MAX_RESTART + 1;
+    ck_assert_int_eq(rs_krylov_create(&kr, S.A, &o, NULL, err, sizeof err), RS_E_ARG);
+    free(b);
+    free(x);
+    free_sys(&S);
+}
+END_TEST
+
 START_TEST(test_train_like)
 {
     /* Park-like scaling: mass-dominated diagonal, coupling β²k small
@@ -442,6 +567,8 @@ int main(void)
     tcase_add_test(tc, test_dense);
     tcase_add_test(tc, test_spd_vs_klu);
     tcase_add_test(tc, test_nonsym_vs_klu);
+    tcase_add_test(tc, test_gmres_vs_klu);
+    tcase_add_test(tc, test_gmres_limits);
     tcase_add_test(tc, test_train_like);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);

@@ -380,6 +380,31 @@ START_TEST(test_nonsymmetric_order)
 }
 END_TEST
 
+START_TEST(test_gmres_agrees)
+{
+    /* the skew (non-symmetric) chain: restarted GMRES with LU blocks gives
+     * BiCGStab's trajectory to the solver tolerance, and the same bits for
+     * 1, 2 and 3 threads */
+    const double T = 1.0, h = 1e-3, eta = 3.0;
+    run_result b = run_eta(h, T, 1, RS_KRYLOV_BICGSTAB, 0, 0, eta);
+    run_result g1 = run_eta(h, T, 1, RS_KRYLOV_GMRES, 0, 1, eta);
+    double d = 0;
+    for (int i = 0; i < NM; i++)
+        d = fmax(d, fabs(g1.qT[i] - b.qT[i]));
+    printf("park (non-symmetric): GMRES vs BiCGStab max |dq(T)| %.2e, GMRES iterations/step %.2f (max %d)\n", d,
+           (double)g1.iters / lround(T / h), g1.iters_max);
+    ck_assert_msg(d < 1e-11, "GMRES vs BiCGStab: %g", d);
+    for (int th = 2; th <= 3; th++) {
+        run_result g = run_eta(h, T, th, RS_KRYLOV_GMRES, 0, 1, eta);
+        ck_assert_msg(memcmp(g.traj, g1.traj, (size_t)lround(T / h) * NM * sizeof(double)) == 0,
+                      "GMRES: %d threads differ from one", th);
+        ck_assert_int_eq(g.iters, g1.iters);
+        free(g.traj);
+    }
+    free(g1.traj);
+}
+END_TEST
+
 START_TEST(test_threads_bit_identical)
 {
     const double T = 1.0, h = 1e-3;
@@ -442,6 +467,7 @@ int main(void)
     tcase_add_test(tc, test_order);
     tcase_add_test(tc, test_bicgstab_agrees);
     tcase_add_test(tc, test_nonsymmetric_order);
+    tcase_add_test(tc, test_gmres_agrees);
     tcase_add_test(tc, test_threads_bit_identical);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);

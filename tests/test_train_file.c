@@ -80,6 +80,14 @@ START_TEST(test_statements)
     rs_train_spec_opts(s, &o);
     ck_assert_double_eq(o.h, 5e-4);
     ck_assert_double_eq(o.krylov.tol, 1e-9);
+    ck_assert_int_eq(o.krylov.restart, 30);
+    rs_train_spec_free(&s);
+    s = parse_ok("solver gmres\nrestart 12\norder\n loco\n wagon 2\nend\n");
+    ck_assert_int_eq(s->solver, RS_KRYLOV_GMRES);
+    ck_assert_int_eq(s->restart, 12);
+    rs_train_spec_opts(s, &o);
+    ck_assert_int_eq(o.krylov.method, RS_KRYLOV_GMRES);
+    ck_assert_int_eq(o.krylov.restart, 12);
     rs_train_spec_free(&s);
 }
 END_TEST
@@ -105,7 +113,8 @@ START_TEST(test_errors)
     parse_err("vehicle a\nend\nvehicle a\nend\n", "t.train:3: vehicle type 'a' is defined twice (first at line 1)");
     parse_err("couplers heavy\n", "t.train:1: unknown coupler type 'heavy': define it first");
     parse_err("step 1e-2\noutput 1e-3\norder\nwagon\nend\n", "t.train:2: 'output' (0.001 s) is shorter than the step");
-    parse_err("solver gmres\n", "t.train:1: write 'solver auto', 'solver cg' or 'solver bicgstab'");
+    parse_err("solver minres\n", "t.train:1: write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
+    parse_err("restart 0\n", "t.train:1: '0' is not a whole number in 1..64");
     parse_err("vehicle 3x\nend\n", "t.train:1: write 'vehicle NAME [model wagon|loco]'");
     rs_train_spec *s;
     char err[256];
@@ -250,6 +259,69 @@ START_TEST(test_command_line)
 }
 END_TEST
 
+START_TEST(test_compiled_vehicles)
+{
+    /* the example file: a built-in loco and 20 compiled wagons */
+    rs_train_spec *s;
+    char err[2048];
+    ck_assert_msg(rs_train_spec_read("vehicles/trains/compiled.train", &s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(s->nv, 21);
+    ck_assert_int_eq(s->nmodels, 1);
+    ck_assert_ptr_null(s->veh[0].model);
+    ck_assert_ptr_nonnull(s->veh[1].model);
+    ck_assert_str_eq(s->veh[1].model->name, "freight_wagon");
+    ck_assert_str_eq(s->vname[20], "fw20");
+    ck_assert_int_eq(s->solver, RS_KRYLOV_GMRES);
+    ck_assert_double_eq(s->veh[1].l_front, 7.0);
+    ck_assert_double_eq(s->veh[1].h_coupler, -0.9);
+    rs_train_spec_free(&s);
+
+    /* a short train from text: model parameters by name, ports, train-side
+     * parameters; pulled from rest, coupler forces F m_behind/M */
+    s = parse_ok("step 1e-3\n"
+                 "vehicle fw model generated/freight_wagon\n m_c = 50000\n r0 = 0\n traction = 120000\nend\n"
+                 "vehicle fw2 model generated/freight_wagon\n pitch_coord none\n r0 = 0\nend\n"
+                 "order\n fw\n fw2 3\nend\n");
+    ck_assert_int_eq(s->nv, 4);
+    ck_assert_int_eq(s->nmodels, 2);
+    ck_assert_int_eq(s->veh[1].port_pitch, -1);
+    ck_assert_int_ge(s->veh[0].port_pitch, 0);
+    rs_park_opts o;
+    rs_train_spec_opts(s, &o);
+    const char *vn[4] = {s->vname[0], s->vname[1], s->vname[2], s->vname[3]};
+    rs_train *tr;
+    ck_assert_msg(rs_train_create(&tr, s->nv, s->veh, vn, s->cpl, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    const double M = rs_train_mass(tr), m1 = rs_train_vehicle_mx(tr, 0), F = 120000;
+    ck_assert_double_eq_tol(m1, 50000 + 2 * (2600 + 2 * 1300), 1e-6);   /* m_c took; the rest from the .vdl */
+    ck_assert_int_eq(rs_train_start(tr, 0, 0, 0), RS_OK);
+    double fmean = 0;
+    for (int k = 0; k < 20000; k++) {
+        ck_assert_msg(rs_train_step(tr) == RS_OK, "%s", rs_park_error(rs_train_park(tr)));
+        if (k >= 10000)
+            fmean += rs_train_coupler(tr, 0, NULL) / 10000;
+    }
+    const double want = F * (M - m1) / M;
+    printf("train file: compiled wagons: coupler c1 mean %.1f N (F m_behind/M = %.1f N)\n", fmean, want);
+    ck_assert(fabs(fmean - want) < 0.01 * want);
+    rs_train_free(&tr);
+    rs_train_spec_free(&s);
+
+    /* errors */
+    parse_err("vehicle fw model no/such/folder\nend\n", "t.train:1: vehicle 'fw': cannot load the compiled model");
+    parse_err("vehicle fw model generated/freight_wagon\n m_cc = 1\nend\n",
+              "t.train:2: vehicle 'fw': 'm_cc' is not a parameter of model 'freight_wagon' (did you mean 'm_c'?)");
+    parse_err("vehicle fw model generated/freight_wagon\n m_body = 1\nend\n",
+              "'m_body' is not a parameter of model 'freight_wagon'");
+    parse_err("vehicle fw model generated/freight_wagon\n x_coord xx\nend\n",
+              "t.train:2: vehicle 'fw': model 'freight_wagon' has no coordinate 'xx'; coordinates: x, z, pitch");
+    parse_err("vehicle fw model generated/pendulum\nend\n",
+              "t.train:2: vehicle 'fw': model 'pendulum' has no coordinate 'x': name its longitudinal one with "
+              "'x_coord NAME'");
+    parse_err("vehicle fw model generated/four_bar\nend\n", "model 'four_bar' has constraints");
+    parse_err("vehicle wagon model generated/freight_wagon\nend\n", "'wagon' is a built-in type");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("train_file");
@@ -257,6 +329,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_example_file);
     tcase_add_test(tc, test_statements);
+    tcase_add_test(tc, test_compiled_vehicles);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_run_csv);
     tcase_add_test(tc, test_command_line);

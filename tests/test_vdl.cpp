@@ -398,6 +398,7 @@ START_TEST(generated_examples_are_up_to_date) {
     std::vector<fs::path> vdls;
     for (auto &e : fs::directory_iterator("vehicles/examples")) vdls.push_back(e.path());
     vdls.push_back("vehicles/feve3000/feve3000.vdl");
+    vdls.push_back("vehicles/trains/freight_wagon.vdl");
     for (const fs::path &vdl : vdls) {
         if (vdl.extension() != ".vdl") continue;
         ++n;

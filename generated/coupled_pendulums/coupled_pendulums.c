@@ -217,6 +217,150 @@ int coupled_pendulums_outputs(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
+/* Pattern of coupled_pendulums_delta_jac output K: compressed sparse columns. */
+const int coupled_pendulums_delta_jac_K_nrows = 2;
+const int coupled_pendulums_delta_jac_K_ncols = 2;
+const int coupled_pendulums_delta_jac_K_nnz = 4;
+const int coupled_pendulums_delta_jac_K_colptr[3] = {
+    0, 2, 4
+};
+const int coupled_pendulums_delta_jac_K_rowidx[4] = {
+    0, 1, 0, 1
+};
+
+/* Pattern of coupled_pendulums_delta_jac output C: compressed sparse columns. */
+const int coupled_pendulums_delta_jac_C_nrows = 2;
+const int coupled_pendulums_delta_jac_C_ncols = 2;
+const int coupled_pendulums_delta_jac_C_nnz = 0;
+const int coupled_pendulums_delta_jac_C_colptr[3] = {
+    0, 0, 0
+};
+const int coupled_pendulums_delta_jac_C_rowidx[1] = {0
+};
+
+/*
+ * coupled_pendulums_delta_jac
+ *   force Jacobians K = -d(delta)/dq, C = -d(delta)/dq' (inputs and s held fixed)
+ * Outputs:
+ *   out[0]  K  sparse 2x2, 4 non-zeros in the order of coupled_pendulums_delta_jac_K_colptr/_rowidx
+ *   out[1]  C  sparse 2x2, 0 non-zeros in the order of coupled_pendulums_delta_jac_C_colptr/_rowidx
+ * Inputs: q p k
+ * Atoms 97, operations 97 (add/sub 32, mul 52, div 8, cos 2, sin 2, sqrt 1)
+ */
+int coupled_pendulums_delta_jac(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = a1 * a3;
+    const double a5 = a0 * a2;
+    const double a6 = a4 + a5;
+    const double a7 = a0 * a3;
+    const double a8 = a1 * a2;
+    const double a9 = a8 - a7;
+    const double a10 = a7 - a8;
+    const double a11 = p[1] * a9;
+    const double a12 = p[1] * a6;
+    const double a13 = p[1] * a10;
+    const double a14 = a2 * k[0];
+    const double a15 = a3 * k[0];
+    const double a16 = a14 - a11;
+    const double a17 = a15 - a12;
+    const double a18 = a2 * k[1];
+    const double a19 = a3 * k[1];
+    const double a20 = a19 - p[1];
+    const double a21 = a18 - a16;
+    const double a22 = a20 - a17;
+    const double a23 = a22 * a22;
+    const double a24 = a21 * a21;
+    const double a25 = a23 + a24;
+    const double a26 = sqrt(a25);
+    const double a27 = a21 / a26;
+    const double a28 = a22 / a26;
+    const double a29 = a26 - p[5];
+    const double a30 = p[4] * a29;
+    const double a31 = a27 * a30;
+    const double a32 = a28 * a30;
+    const double a33 = a0 * k[2];
+    const double a34 = a6 * a32;
+    const double a35 = a13 * a22;
+    const double a36 = 2.0 * a35;
+    const double a37 = a12 * a21;
+    const double a38 = 2.0 * a37;
+    const double a39 = a36 + a38;
+    const double a40 = 2.0 * a26;
+    const double a41 = a39 / a40;
+    const double a42 = a27 * a41;
+    const double a43 = a12 - a42;
+    const double a44 = a43 / a26;
+    const double a45 = a28 * a41;
+    const double a46 = a13 - a45;
+    const double a47 = a46 / a26;
+    const double a48 = p[4] * a41;
+    const double a49 = a27 * a48;
+    const double a50 = a30 * a44;
+    const double a51 = a49 + a50;
+    const double a52 = a28 * a48;
+    const double a53 = a30 * a47;
+    const double a54 = a52 + a53;
+    const double a55 = a10 * a54;
+    const double a56 = a55 - a34;
+    const double a57 = a6 * a51;
+    const double a58 = a10 * a31;
+    const double a59 = a57 + a58;
+    const double a60 = a56 + a59;
+    const double a61 = a33 + a60;
+    const double a62 = p[1] * a61;
+    const double a63 = p[1] * a51;
+    const double a64 = -a63;
+    const double a65 = a9 * a31;
+    const double a66 = a12 - a15;
+    const double a67 = a19 + a66;
+    const double a68 = a21 * a22;
+    const double a69 = 2.0 * a68;
+    const double a70 = a21 * a67;
+    const double a71 = (-2.0) * a70;
+    const double a72 = a69 + a71;
+    const double a73 = a72 / a40;
+    const double a74 = a27 * a73;
+    const double a75 = a67 + a74;
+    const double a76 = a75 / a26;
+    const double a77 = a28 * a73;
+    const double a78 = a21 - a77;
+    const double a79 = a78 / a26;
+    const double a80 = p[4] * a73;
+    const double a81 = a27 * a80;
+    const double a82 = a30 * a76;
+    const double a83 = a81 - a82;
+    const double a84 = a28 * a80;
+    const double a85 = a30 * a79;
+    const double a86 = a84 + a85;
+    const double a87 = a10 * a86;
+    const double a88 = a34 + a87;
+    const double a89 = a6 * a83;
+    const double a90 = a65 + a89;
+    const double a91 = a88 + a90;
+    const double a92 = p[1] * a91;
+    const double a93 = a2 * k[2];
+    const double a94 = a83 - a93;
+    const double a95 = p[1] * a94;
+    const double a96 = -a95;
+    if (out[0]) {   /* K */
+        double *const o = out[0];
+        o[0] = a62;
+        o[1] = a64;
+        o[2] = a92;
+        o[3] = a96;
+    }
+    if (out[1]) {   /* C */
+    }
+    return RS_ABI_OK;
+}
+
 /*
  * coupled_pendulums_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.

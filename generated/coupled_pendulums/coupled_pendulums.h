@@ -27,6 +27,21 @@ int coupled_pendulums_energy(const double *const *in, double *const *out);
 /* coupled_pendulums_outputs: out[0] gap (scalar) */
 int coupled_pendulums_outputs(const double *const *in, double *const *out);
 
+/* coupled_pendulums_delta_jac: out[0] K (sparse 2x2), out[1] C (sparse 2x2) */
+int coupled_pendulums_delta_jac(const double *const *in, double *const *out);
+#define COUPLED_PENDULUMS_DELTA_JAC_K_ROWS 2
+#define COUPLED_PENDULUMS_DELTA_JAC_K_COLS 2
+#define COUPLED_PENDULUMS_DELTA_JAC_K_NNZ 4
+extern const int coupled_pendulums_delta_jac_K_nrows, coupled_pendulums_delta_jac_K_ncols, coupled_pendulums_delta_jac_K_nnz;
+extern const int coupled_pendulums_delta_jac_K_colptr[];   /* COUPLED_PENDULUMS_DELTA_JAC_K_COLS + 1 */
+extern const int coupled_pendulums_delta_jac_K_rowidx[];   /* COUPLED_PENDULUMS_DELTA_JAC_K_NNZ */
+#define COUPLED_PENDULUMS_DELTA_JAC_C_ROWS 2
+#define COUPLED_PENDULUMS_DELTA_JAC_C_COLS 2
+#define COUPLED_PENDULUMS_DELTA_JAC_C_NNZ 0
+extern const int coupled_pendulums_delta_jac_C_nrows, coupled_pendulums_delta_jac_C_ncols, coupled_pendulums_delta_jac_C_nnz;
+extern const int coupled_pendulums_delta_jac_C_colptr[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_COLS + 1 */
+extern const int coupled_pendulums_delta_jac_C_rowidx[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_NNZ */
+
 /* coupled_pendulums_constants: out[0] k (vector 5x1) */
 int coupled_pendulums_constants(const double *const *in, double *const *out);
 

@@ -9,6 +9,7 @@ int coupled_pendulums_delta(const double *const *in, double *const *out);
 int coupled_pendulums_energy(const double *const *in, double *const *out);
 int coupled_pendulums_outputs(const double *const *in, double *const *out);
 int coupled_pendulums_constants(const double *const *in, double *const *out);
+int coupled_pendulums_delta_jac(const double *const *in, double *const *out);
 const rs_model *coupled_pendulums_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -46,6 +47,19 @@ static const int rsd_M_rowind[2] = {
     0, 1
 };
 
+/* Pattern of K (2 x 2, 4 non-zeros), compressed columns. */
+static const int rsd_K_colptr[3] = {
+    0, 2, 4
+};
+static const int rsd_K_rowind[4] = {
+    0, 1, 0, 1
+};
+
+/* Pattern of C (2 x 2, 0 non-zeros), compressed columns. */
+static const int rsd_C_colptr[3] = {
+    0, 0, 0
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -64,6 +78,8 @@ static const int rsd_outputs_len[1] = {1};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
 static const int rsd_constants_len[1] = {5};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_delta_jac_len[2] = {4, 0};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -91,7 +107,10 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {coupled_pendulums_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_OUTPUTS] = {coupled_pendulums_outputs, 1, rsd_outputs_len, rsd_outputs_outs},
         [RS_FN_CONSTANTS] = {coupled_pendulums_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_DELTA_JAC] = {coupled_pendulums_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
     },
+    .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {2, 2, rsd_C_colptr, 0},
 };
 
 const rs_model *coupled_pendulums_model(void)

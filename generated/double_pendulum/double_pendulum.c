@@ -187,6 +187,139 @@ int double_pendulum_energy(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
+/* Pattern of double_pendulum_delta_jac output K: compressed sparse columns. */
+const int double_pendulum_delta_jac_K_nrows = 2;
+const int double_pendulum_delta_jac_K_ncols = 2;
+const int double_pendulum_delta_jac_K_nnz = 4;
+const int double_pendulum_delta_jac_K_colptr[3] = {
+    0, 2, 4
+};
+const int double_pendulum_delta_jac_K_rowidx[4] = {
+    0, 1, 0, 1
+};
+
+/* Pattern of double_pendulum_delta_jac output C: compressed sparse columns. */
+const int double_pendulum_delta_jac_C_nrows = 2;
+const int double_pendulum_delta_jac_C_ncols = 2;
+const int double_pendulum_delta_jac_C_nnz = 3;
+const int double_pendulum_delta_jac_C_colptr[3] = {
+    0, 2, 3
+};
+const int double_pendulum_delta_jac_C_rowidx[3] = {
+    0, 1, 0
+};
+
+/*
+ * double_pendulum_delta_jac
+ *   force Jacobians K = -d(delta)/dq, C = -d(delta)/dq' (inputs and s held fixed)
+ * Outputs:
+ *   out[0]  K  sparse 2x2, 4 non-zeros in the order of double_pendulum_delta_jac_K_colptr/_rowidx
+ *   out[1]  C  sparse 2x2, 3 non-zeros in the order of double_pendulum_delta_jac_C_colptr/_rowidx
+ * Inputs: q qd p k
+ * Atoms 80, operations 80 (add/sub 29, mul 47, div 0, cos 2, sin 2)
+ */
+int double_pendulum_delta_jac(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = p[2] * qd[0];
+    const double a5 = a2 * a4;
+    const double a6 = a3 * a4;
+    const double a7 = qd[0] + qd[1];
+    const double a8 = p[3] * a7;
+    const double a9 = a5 + a8;
+    const double a10 = a6 * a7;
+    const double a11 = a7 * a9;
+    const double a12 = qd[1] * a3;
+    const double a13 = a4 * a12;
+    const double a14 = qd[1] * a2;
+    const double a15 = a4 * a14;
+    const double a16 = a1 * a3;
+    const double a17 = a0 * a2;
+    const double a18 = a17 - a16;
+    const double a19 = a1 * a2;
+    const double a20 = a0 * a3;
+    const double a21 = a19 + a20;
+    const double a22 = p[2] * a2;
+    const double a23 = p[3] + a22;
+    const double a24 = p[2] * a3;
+    const double a25 = a10 - a13;
+    const double a26 = a11 - a15;
+    const double a27 = p[1] * a25;
+    const double a28 = p[1] * a26;
+    const double a29 = a7 * a24;
+    const double a30 = a6 + a29;
+    const double a31 = a7 * a23;
+    const double a32 = a9 + a31;
+    const double a33 = p[2] * a12;
+    const double a34 = p[2] * a14;
+    const double a35 = a30 - a33;
+    const double a36 = a32 - a34;
+    const double a37 = p[1] * a35;
+    const double a38 = p[1] * a36;
+    const double a39 = p[3] * a37;
+    const double a40 = a3 * a38;
+    const double a41 = a2 * a37;
+    const double a42 = a40 - a41;
+    const double a43 = p[2] * a42;
+    const double a44 = a39 - a43;
+    const double a45 = a5 * a7;
+    const double a46 = a45 - a15;
+    const double a47 = a13 - a10;
+    const double a48 = p[1] * a46;
+    const double a49 = p[1] * a47;
+    const double a50 = a8 + a9;
+    const double a51 = a50 - a5;
+    const double a52 = p[1] * a51;
+    const double a53 = a3 * a52;
+    const double a54 = p[2] * a53;
+    const double a55 = -a54;
+    const double a56 = a21 * k[1];
+    const double a57 = a18 * k[1];
+    const double a58 = a27 + a56;
+    const double a59 = a28 + a57;
+    const double a60 = a0 * k[0];
+    const double a61 = p[3] * a57;
+    const double a62 = a3 * a56;
+    const double a63 = a2 * a57;
+    const double a64 = a62 + a63;
+    const double a65 = a60 + a64;
+    const double a66 = p[2] * a65;
+    const double a67 = a61 + a66;
+    const double a68 = a48 + a57;
+    const double a69 = a49 - a56;
+    const double a70 = p[3] * a68;
+    const double a71 = a3 * a69;
+    const double a72 = a2 * a59;
+    const double a73 = a71 + a72;
+    const double a74 = a2 * a68;
+    const double a75 = a3 * a58;
+    const double a76 = a74 - a75;
+    const double a77 = a73 - a76;
+    const double a78 = p[2] * a77;
+    const double a79 = a70 - a78;
+    if (out[0]) {   /* K */
+        double *const o = out[0];
+        o[0] = a67;
+        o[1] = a61;
+        o[2] = a79;
+        o[3] = a70;
+    }
+    if (out[1]) {   /* C */
+        double *const o = out[1];
+        o[0] = a44;
+        o[1] = a39;
+        o[2] = a55;
+    }
+    return RS_ABI_OK;
+}
+
 /*
  * double_pendulum_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.

@@ -24,6 +24,21 @@ int double_pendulum_delta(const double *const *in, double *const *out);
 /* double_pendulum_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int double_pendulum_energy(const double *const *in, double *const *out);
 
+/* double_pendulum_delta_jac: out[0] K (sparse 2x2), out[1] C (sparse 2x2) */
+int double_pendulum_delta_jac(const double *const *in, double *const *out);
+#define DOUBLE_PENDULUM_DELTA_JAC_K_ROWS 2
+#define DOUBLE_PENDULUM_DELTA_JAC_K_COLS 2
+#define DOUBLE_PENDULUM_DELTA_JAC_K_NNZ 4
+extern const int double_pendulum_delta_jac_K_nrows, double_pendulum_delta_jac_K_ncols, double_pendulum_delta_jac_K_nnz;
+extern const int double_pendulum_delta_jac_K_colptr[];   /* DOUBLE_PENDULUM_DELTA_JAC_K_COLS + 1 */
+extern const int double_pendulum_delta_jac_K_rowidx[];   /* DOUBLE_PENDULUM_DELTA_JAC_K_NNZ */
+#define DOUBLE_PENDULUM_DELTA_JAC_C_ROWS 2
+#define DOUBLE_PENDULUM_DELTA_JAC_C_COLS 2
+#define DOUBLE_PENDULUM_DELTA_JAC_C_NNZ 3
+extern const int double_pendulum_delta_jac_C_nrows, double_pendulum_delta_jac_C_ncols, double_pendulum_delta_jac_C_nnz;
+extern const int double_pendulum_delta_jac_C_colptr[];   /* DOUBLE_PENDULUM_DELTA_JAC_C_COLS + 1 */
+extern const int double_pendulum_delta_jac_C_rowidx[];   /* DOUBLE_PENDULUM_DELTA_JAC_C_NNZ */
+
 /* double_pendulum_constants: out[0] k (vector 5x1) */
 int double_pendulum_constants(const double *const *in, double *const *out);
 

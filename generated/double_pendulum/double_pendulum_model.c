@@ -8,6 +8,7 @@ int double_pendulum_M(const double *const *in, double *const *out);
 int double_pendulum_delta(const double *const *in, double *const *out);
 int double_pendulum_energy(const double *const *in, double *const *out);
 int double_pendulum_constants(const double *const *in, double *const *out);
+int double_pendulum_delta_jac(const double *const *in, double *const *out);
 const rs_model *double_pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -44,6 +45,22 @@ static const int rsd_M_rowind[4] = {
     0, 1, 0, 1
 };
 
+/* Pattern of K (2 x 2, 4 non-zeros), compressed columns. */
+static const int rsd_K_colptr[3] = {
+    0, 2, 4
+};
+static const int rsd_K_rowind[4] = {
+    0, 1, 0, 1
+};
+
+/* Pattern of C (2 x 2, 3 non-zeros), compressed columns. */
+static const int rsd_C_colptr[3] = {
+    0, 2, 3
+};
+static const int rsd_C_rowind[3] = {
+    0, 1, 0
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -60,6 +77,8 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_constants_len[1] = {5};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_delta_jac_len[2] = {4, 3};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -86,7 +105,10 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA] = {double_pendulum_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {double_pendulum_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {double_pendulum_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_DELTA_JAC] = {double_pendulum_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
     },
+    .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {2, 2, rsd_C_colptr, rsd_C_rowind},
 };
 
 const rs_model *double_pendulum_model(void)

@@ -90,14 +90,14 @@ int four_bar_M(const double *const *in, double *const *out)
     const double a59 = k[12] + a52;
     const double a60 = a58 + a59;
     const double a61 = a57 + a60;
-    const double a62 = a3 * k[13];
-    const double a63 = a2 * k[13];
+    const double a62 = a3 * k[14];
+    const double a63 = a2 * k[14];
     const double a64 = p[2] * a63;
     const double a65 = a0 * a63;
     const double a66 = a1 * a62;
     const double a67 = a65 - a66;
     const double a68 = p[1] * a67;
-    const double a69 = k[14] - a64;
+    const double a69 = k[15] - a64;
     const double a70 = a69 - a68;
     if (out[0]) {   /* M */
         double *const o = out[0];
@@ -109,7 +109,7 @@ int four_bar_M(const double *const *in, double *const *out)
         o[5] = a69;
         o[6] = a39;
         o[7] = a58;
-        o[8] = k[14];
+        o[8] = k[15];
     }
     if (out[1]) {   /* M_sparse */
         double *const o = out[1];
@@ -121,7 +121,7 @@ int four_bar_M(const double *const *in, double *const *out)
         o[5] = a58;
         o[6] = a70;
         o[7] = a69;
-        o[8] = k[14];
+        o[8] = k[15];
     }
     return RS_ABI_OK;
 }
@@ -649,7 +649,7 @@ int four_bar_energy(const double *const *in, double *const *out)
     const double a86 = p[7] * a85;
     const double a87 = p[6] * a86;
     const double a88 = a83 + a87;
-    const double a89 = k[15] * a52;
+    const double a89 = k[16] * a52;
     const double a90 = a52 * a89;
     const double a91 = a90 - a88;
     if (out[0]) {   /* kinetic */
@@ -663,11 +663,472 @@ int four_bar_energy(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
+/* Pattern of four_bar_delta_jac output K: compressed sparse columns. */
+const int four_bar_delta_jac_K_nrows = 3;
+const int four_bar_delta_jac_K_ncols = 3;
+const int four_bar_delta_jac_K_nnz = 9;
+const int four_bar_delta_jac_K_colptr[4] = {
+    0, 3, 6, 9
+};
+const int four_bar_delta_jac_K_rowidx[9] = {
+    0, 1, 2, 0, 1, 2, 0, 1, 2
+};
+
+/* Pattern of four_bar_delta_jac output C: compressed sparse columns. */
+const int four_bar_delta_jac_C_nrows = 3;
+const int four_bar_delta_jac_C_ncols = 3;
+const int four_bar_delta_jac_C_nnz = 8;
+const int four_bar_delta_jac_C_colptr[4] = {
+    0, 3, 6, 8
+};
+const int four_bar_delta_jac_C_rowidx[8] = {
+    0, 1, 2, 0, 1, 2, 0, 1
+};
+
+/*
+ * four_bar_delta_jac
+ *   force Jacobians K = -d(delta)/dq, C = -d(delta)/dq' (inputs and s held fixed)
+ * Outputs:
+ *   out[0]  K  sparse 3x3, 9 non-zeros in the order of four_bar_delta_jac_K_colptr/_rowidx
+ *   out[1]  C  sparse 3x3, 8 non-zeros in the order of four_bar_delta_jac_C_colptr/_rowidx
+ * Inputs: q qd p k
+ * Atoms 398, operations 398 (add/sub 176, mul 207, div 8, cos 3, sin 3, sqrt 1)
+ */
+int four_bar_delta_jac(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = cos(q[2]);
+    const double a5 = sin(q[2]);
+    const double a6 = a1 * a3;
+    const double a7 = a0 * a2;
+    const double a8 = a7 - a6;
+    const double a9 = a1 * a2;
+    const double a10 = a0 * a3;
+    const double a11 = a9 + a10;
+    const double a12 = a5 * a11;
+    const double a13 = a4 * a8;
+    const double a14 = a13 - a12;
+    const double a15 = a4 * a11;
+    const double a16 = a5 * a8;
+    const double a17 = a15 + a16;
+    const double a18 = p[1] * qd[0];
+    const double a19 = a3 * a18;
+    const double a20 = a2 * a18;
+    const double a21 = qd[0] + qd[1];
+    const double a22 = a19 * a21;
+    const double a23 = qd[1] * a2;
+    const double a24 = a18 * a23;
+    const double a25 = qd[1] * a3;
+    const double a26 = a18 * a25;
+    const double a27 = p[2] * a21;
+    const double a28 = a20 + a27;
+    const double a29 = a5 * a28;
+    const double a30 = a4 * a19;
+    const double a31 = a29 + a30;
+    const double a32 = a4 * a28;
+    const double a33 = a5 * a19;
+    const double a34 = a33 - a32;
+    const double a35 = qd[2] + a21;
+    const double a36 = a31 * a35;
+    const double a37 = qd[2] * a5;
+    const double a38 = qd[2] * a4;
+    const double a39 = a28 * a38;
+    const double a40 = a19 * a37;
+    const double a41 = a28 * a37;
+    const double a42 = a19 * a38;
+    const double a43 = p[11] * a11;
+    const double a44 = p[11] * a8;
+    const double a45 = p[1] * a2;
+    const double a46 = p[1] * a3;
+    const double a47 = p[2] + a45;
+    const double a48 = a5 * a47;
+    const double a49 = a4 * a46;
+    const double a50 = a48 + a49;
+    const double a51 = a4 * a47;
+    const double a52 = a5 * a46;
+    const double a53 = a52 - a51;
+    const double a54 = p[2] * a5;
+    const double a55 = p[2] * a4;
+    const double a56 = a22 - a26;
+    const double a57 = p[5] * a56;
+    const double a58 = a5 * a26;
+    const double a59 = a39 - a58;
+    const double a60 = a4 * a24;
+    const double a61 = a60 - a40;
+    const double a62 = a59 + a61;
+    const double a63 = a4 * a26;
+    const double a64 = a41 + a63;
+    const double a65 = a5 * a24;
+    const double a66 = a42 + a65;
+    const double a67 = a64 + a66;
+    const double a68 = a67 - a36;
+    const double a69 = p[6] * a68;
+    const double a70 = a21 * a46;
+    const double a71 = a19 + a70;
+    const double a72 = p[1] * a23;
+    const double a73 = p[1] * a25;
+    const double a74 = a35 * a50;
+    const double a75 = a31 + a74;
+    const double a76 = a38 * a47;
+    const double a77 = a37 * a46;
+    const double a78 = a37 * a47;
+    const double a79 = a38 * a46;
+    const double a80 = a71 - a73;
+    const double a81 = p[5] * a80;
+    const double a82 = a5 * a73;
+    const double a83 = a76 - a82;
+    const double a84 = a4 * a72;
+    const double a85 = a84 - a77;
+    const double a86 = a83 + a85;
+    const double a87 = a4 * a73;
+    const double a88 = a78 + a87;
+    const double a89 = a5 * a72;
+    const double a90 = a79 + a89;
+    const double a91 = a88 + a90;
+    const double a92 = a91 - a75;
+    const double a93 = p[6] * a92;
+    const double a94 = a5 * a93;
+    const double a95 = a4 * a93;
+    const double a96 = a20 * a21;
+    const double a97 = a4 * a20;
+    const double a98 = a97 - a33;
+    const double a99 = a5 * a20;
+    const double a100 = a30 + a99;
+    const double a101 = a35 * a100;
+    const double a102 = a35 * a98;
+    const double a103 = a20 * a37;
+    const double a104 = a20 * a38;
+    const double a105 = a96 - a24;
+    const double a106 = p[5] * a105;
+    const double a107 = a63 + a103;
+    const double a108 = a66 + a107;
+    const double a109 = a104 - a58;
+    const double a110 = a61 + a109;
+    const double a111 = a101 - a108;
+    const double a112 = a110 - a102;
+    const double a113 = p[6] * a111;
+    const double a114 = p[6] * a112;
+    const double a115 = a35 * a54;
+    const double a116 = a31 + a115;
+    const double a117 = p[2] * a38;
+    const double a118 = p[2] * a37;
+    const double a119 = a117 - a33;
+    const double a120 = a97 + a119;
+    const double a121 = a30 + a118;
+    const double a122 = a99 + a121;
+    const double a123 = a122 - a116;
+    const double a124 = p[6] * a123;
+    const double a125 = a5 * a124;
+    const double a126 = a4 * a124;
+    const double a127 = a32 - a33;
+    const double a128 = a35 * a127;
+    const double a129 = a36 - a67;
+    const double a130 = a62 - a128;
+    const double a131 = p[6] * a129;
+    const double a132 = p[6] * a130;
+    const double a133 = a45 + k[1];
+    const double a134 = a53 - k[2];
+    const double a135 = a55 + k[2];
+    const double a136 = a21 * k[1];
+    const double a137 = a20 + a136;
+    const double a138 = a21 * a137;
+    const double a139 = a35 * k[2];
+    const double a140 = a34 - a139;
+    const double a141 = a35 * a140;
+    const double a142 = a8 * k[3];
+    const double a143 = a142 - a43;
+    const double a144 = a11 * k[3];
+    const double a145 = a44 + a144;
+    const double a146 = a133 - a143;
+    const double a147 = a46 - a145;
+    const double a148 = a147 * a147;
+    const double a149 = a146 * a146;
+    const double a150 = a148 + a149;
+    const double a151 = sqrt(a150);
+    const double a152 = a146 / a151;
+    const double a153 = a147 / a151;
+    const double a154 = a137 * a153;
+    const double a155 = a19 * a152;
+    const double a156 = a155 - a154;
+    const double a157 = p[9] * a156;
+    const double a158 = a151 - p[10];
+    const double a159 = p[8] * a158;
+    const double a160 = a157 + a159;
+    const double a161 = a152 * a160;
+    const double a162 = a153 * a160;
+    const double a163 = a17 * k[9];
+    const double a164 = a14 * k[9];
+    const double a165 = a11 * k[8];
+    const double a166 = a8 * k[8];
+    const double a167 = a24 - a138;
+    const double a168 = p[5] * a167;
+    const double a169 = a62 + a141;
+    const double a170 = p[6] * a169;
+    const double a171 = a170 - a163;
+    const double a172 = a69 + a164;
+    const double a173 = a161 + a168;
+    const double a174 = a162 - a57;
+    const double a175 = a173 - a165;
+    const double a176 = a166 + a174;
+    const double a177 = a5 * a172;
+    const double a178 = a4 * a171;
+    const double a179 = a177 + a178;
+    const double a180 = a4 * a172;
+    const double a181 = a5 * a171;
+    const double a182 = a180 - a181;
+    const double a183 = a175 + a179;
+    const double a184 = a176 + a182;
+    const double a185 = a1 * k[7];
+    const double a186 = a43 - a142;
+    const double a187 = a147 * a186;
+    const double a188 = 2.0 * a187;
+    const double a189 = a145 * a146;
+    const double a190 = 2.0 * a189;
+    const double a191 = a188 + a190;
+    const double a192 = 2.0 * a151;
+    const double a193 = a191 / a192;
+    const double a194 = a152 * a193;
+    const double a195 = a145 - a194;
+    const double a196 = a195 / a151;
+    const double a197 = a153 * a193;
+    const double a198 = a186 - a197;
+    const double a199 = a198 / a151;
+    const double a200 = a137 * a199;
+    const double a201 = a19 * a196;
+    const double a202 = a201 - a200;
+    const double a203 = p[9] * a202;
+    const double a204 = p[8] * a193;
+    const double a205 = a203 + a204;
+    const double a206 = a152 * a205;
+    const double a207 = a160 * a196;
+    const double a208 = a206 + a207;
+    const double a209 = a153 * a205;
+    const double a210 = a160 * a199;
+    const double a211 = a209 + a210;
+    const double a212 = k[2] * a163;
+    const double a213 = a208 - a166;
+    const double a214 = a211 - a165;
+    const double a215 = k[1] * a214;
+    const double a216 = k[0] * a185;
+    const double a217 = a5 * a163;
+    const double a218 = a4 * a164;
+    const double a219 = a217 + a218;
+    const double a220 = a4 * a163;
+    const double a221 = a5 * a164;
+    const double a222 = a221 - a220;
+    const double a223 = p[2] * a222;
+    const double a224 = a213 - a219;
+    const double a225 = a214 + a222;
+    const double a226 = a2 * a225;
+    const double a227 = a3 * a224;
+    const double a228 = a226 - a227;
+    const double a229 = p[1] * a228;
+    const double a230 = a215 + a223;
+    const double a231 = a230 - a212;
+    const double a232 = a229 - a216;
+    const double a233 = a231 + a232;
+    const double a234 = -a233;
+    const double a235 = a212 - a230;
+    const double a236 = a145 - a46;
+    const double a237 = a45 - a143;
+    const double a238 = a147 * a237;
+    const double a239 = 2.0 * a238;
+    const double a240 = a146 * a236;
+    const double a241 = 2.0 * a240;
+    const double a242 = a239 + a241;
+    const double a243 = a242 / a192;
+    const double a244 = a152 * a243;
+    const double a245 = a236 - a244;
+    const double a246 = a245 / a151;
+    const double a247 = a153 * a243;
+    const double a248 = a237 - a247;
+    const double a249 = a248 / a151;
+    const double a250 = a137 * a249;
+    const double a251 = a19 * a153;
+    const double a252 = a250 - a251;
+    const double a253 = a19 * a246;
+    const double a254 = a20 * a152;
+    const double a255 = a253 + a254;
+    const double a256 = a255 - a252;
+    const double a257 = p[9] * a256;
+    const double a258 = p[8] * a243;
+    const double a259 = a257 + a258;
+    const double a260 = a152 * a259;
+    const double a261 = a160 * a246;
+    const double a262 = a260 + a261;
+    const double a263 = a153 * a259;
+    const double a264 = a160 * a249;
+    const double a265 = a263 + a264;
+    const double a266 = a113 - a164;
+    const double a267 = a114 - a163;
+    const double a268 = k[2] * a267;
+    const double a269 = a57 + a262;
+    const double a270 = a265 - a106;
+    const double a271 = a269 - a166;
+    const double a272 = a270 - a165;
+    const double a273 = k[1] * a272;
+    const double a274 = a5 * a267;
+    const double a275 = a4 * a266;
+    const double a276 = a274 + a275;
+    const double a277 = a4 * a267;
+    const double a278 = a5 * a266;
+    const double a279 = a277 - a278;
+    const double a280 = p[2] * a279;
+    const double a281 = a271 + a276;
+    const double a282 = a272 + a279;
+    const double a283 = a2 * a282;
+    const double a284 = a3 * a184;
+    const double a285 = a283 - a284;
+    const double a286 = a3 * a281;
+    const double a287 = a2 * a183;
+    const double a288 = a286 + a287;
+    const double a289 = a285 - a288;
+    const double a290 = p[1] * a289;
+    const double a291 = a273 + a280;
+    const double a292 = a268 + a291;
+    const double a293 = a290 + a292;
+    const double a294 = -a293;
+    const double a295 = -a292;
+    const double a296 = -a268;
+    const double a297 = a131 - a164;
+    const double a298 = a132 - a163;
+    const double a299 = k[2] * a298;
+    const double a300 = a5 * a298;
+    const double a301 = a180 + a300;
+    const double a302 = a4 * a297;
+    const double a303 = a302 - a181;
+    const double a304 = a301 + a303;
+    const double a305 = a4 * a298;
+    const double a306 = a305 - a177;
+    const double a307 = a5 * a297;
+    const double a308 = a178 + a307;
+    const double a309 = a306 - a308;
+    const double a310 = p[2] * a309;
+    const double a311 = a2 * a309;
+    const double a312 = a3 * a304;
+    const double a313 = a311 - a312;
+    const double a314 = p[1] * a313;
+    const double a315 = a299 + a310;
+    const double a316 = a314 + a315;
+    const double a317 = -a316;
+    const double a318 = -a315;
+    const double a319 = -a299;
+    const double a320 = a21 * a133;
+    const double a321 = a137 + a320;
+    const double a322 = a35 * a134;
+    const double a323 = a140 + a322;
+    const double a324 = a133 * a153;
+    const double a325 = a46 * a152;
+    const double a326 = a325 - a324;
+    const double a327 = p[9] * a326;
+    const double a328 = a152 * a327;
+    const double a329 = a153 * a327;
+    const double a330 = a72 - a321;
+    const double a331 = p[5] * a330;
+    const double a332 = a86 + a323;
+    const double a333 = p[6] * a332;
+    const double a334 = a93 * k[2];
+    const double a335 = a328 + a331;
+    const double a336 = a329 - a81;
+    const double a337 = k[1] * a336;
+    const double a338 = a4 * a333;
+    const double a339 = a94 + a338;
+    const double a340 = a5 * a333;
+    const double a341 = a95 - a340;
+    const double a342 = p[2] * a341;
+    const double a343 = a335 + a339;
+    const double a344 = a336 + a341;
+    const double a345 = a2 * a344;
+    const double a346 = a3 * a343;
+    const double a347 = a345 - a346;
+    const double a348 = p[1] * a347;
+    const double a349 = a337 + a342;
+    const double a350 = a334 + a349;
+    const double a351 = a348 + a350;
+    const double a352 = -a351;
+    const double a353 = -a350;
+    const double a354 = -a334;
+    const double a355 = a136 + a137;
+    const double a356 = a35 * a135;
+    const double a357 = a140 - a356;
+    const double a358 = k[1] * a153;
+    const double a359 = p[9] * a358;
+    const double a360 = a152 * a359;
+    const double a361 = a153 * a359;
+    const double a362 = a20 - a355;
+    const double a363 = p[5] * a362;
+    const double a364 = a120 + a357;
+    const double a365 = p[6] * a364;
+    const double a366 = a124 * k[2];
+    const double a367 = a363 - a360;
+    const double a368 = k[1] * a361;
+    const double a369 = a4 * a365;
+    const double a370 = a125 + a369;
+    const double a371 = a5 * a365;
+    const double a372 = a126 - a371;
+    const double a373 = p[2] * a372;
+    const double a374 = a367 + a370;
+    const double a375 = a372 - a361;
+    const double a376 = a2 * a375;
+    const double a377 = a3 * a374;
+    const double a378 = a376 - a377;
+    const double a379 = p[1] * a378;
+    const double a380 = a373 - a368;
+    const double a381 = a366 + a380;
+    const double a382 = a379 + a381;
+    const double a383 = -a382;
+    const double a384 = -a381;
+    const double a385 = -a366;
+    const double a386 = a35 * k[13];
+    const double a387 = a140 + a386;
+    const double a388 = a127 + a387;
+    const double a389 = p[6] * a388;
+    const double a390 = a4 * a389;
+    const double a391 = a5 * a389;
+    const double a392 = p[2] * a391;
+    const double a393 = a2 * a391;
+    const double a394 = a3 * a390;
+    const double a395 = a393 + a394;
+    const double a396 = p[1] * a395;
+    const double a397 = a392 + a396;
+    if (out[0]) {   /* K */
+        double *const o = out[0];
+        o[0] = a234;
+        o[1] = a235;
+        o[2] = a212;
+        o[3] = a294;
+        o[4] = a295;
+        o[5] = a296;
+        o[6] = a317;
+        o[7] = a318;
+        o[8] = a319;
+    }
+    if (out[1]) {   /* C */
+        double *const o = out[1];
+        o[0] = a352;
+        o[1] = a353;
+        o[2] = a354;
+        o[3] = a383;
+        o[4] = a384;
+        o[5] = a385;
+        o[6] = a397;
+        o[7] = a392;
+    }
+    return RS_ABI_OK;
+}
+
 /*
  * four_bar_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.
  * Outputs:
- *   out[0]  k  vector [16]
+ *   out[0]  k  vector [17]
  * Inputs: p
  * Atoms 27, operations 27 (add/sub 3, mul 24, div 0)
  */
@@ -716,9 +1177,10 @@ int four_bar_constants(const double *const *in, double *const *out)
         o[10] = a18;
         o[11] = a19;
         o[12] = a21;
-        o[13] = a23;
-        o[14] = a25;
-        o[15] = a26;
+        o[13] = a22;
+        o[14] = a23;
+        o[15] = a25;
+        o[16] = a26;
     }
     return RS_ABI_OK;
 }

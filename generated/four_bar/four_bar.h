@@ -42,7 +42,22 @@ int four_bar_gamma(const double *const *in, double *const *out);
 /* four_bar_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int four_bar_energy(const double *const *in, double *const *out);
 
-/* four_bar_constants: out[0] k (vector 16x1) */
+/* four_bar_delta_jac: out[0] K (sparse 3x3), out[1] C (sparse 3x3) */
+int four_bar_delta_jac(const double *const *in, double *const *out);
+#define FOUR_BAR_DELTA_JAC_K_ROWS 3
+#define FOUR_BAR_DELTA_JAC_K_COLS 3
+#define FOUR_BAR_DELTA_JAC_K_NNZ 9
+extern const int four_bar_delta_jac_K_nrows, four_bar_delta_jac_K_ncols, four_bar_delta_jac_K_nnz;
+extern const int four_bar_delta_jac_K_colptr[];   /* FOUR_BAR_DELTA_JAC_K_COLS + 1 */
+extern const int four_bar_delta_jac_K_rowidx[];   /* FOUR_BAR_DELTA_JAC_K_NNZ */
+#define FOUR_BAR_DELTA_JAC_C_ROWS 3
+#define FOUR_BAR_DELTA_JAC_C_COLS 3
+#define FOUR_BAR_DELTA_JAC_C_NNZ 8
+extern const int four_bar_delta_jac_C_nrows, four_bar_delta_jac_C_ncols, four_bar_delta_jac_C_nnz;
+extern const int four_bar_delta_jac_C_colptr[];   /* FOUR_BAR_DELTA_JAC_C_COLS + 1 */
+extern const int four_bar_delta_jac_C_rowidx[];   /* FOUR_BAR_DELTA_JAC_C_NNZ */
+
+/* four_bar_constants: out[0] k (vector 17x1) */
 int four_bar_constants(const double *const *in, double *const *out);
 
 #ifdef __cplusplus

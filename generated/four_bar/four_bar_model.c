@@ -12,6 +12,7 @@ int four_bar_beta(const double *const *in, double *const *out);
 int four_bar_gamma(const double *const *in, double *const *out);
 int four_bar_energy(const double *const *in, double *const *out);
 int four_bar_constants(const double *const *in, double *const *out);
+int four_bar_delta_jac(const double *const *in, double *const *out);
 const rs_model *four_bar_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -71,6 +72,22 @@ static const int rsd_phi_q_rowind[6] = {
     0, 1, 0, 1, 0, 1
 };
 
+/* Pattern of K (3 x 3, 9 non-zeros), compressed columns. */
+static const int rsd_K_colptr[4] = {
+    0, 3, 6, 9
+};
+static const int rsd_K_rowind[9] = {
+    0, 1, 2, 0, 1, 2, 0, 1, 2
+};
+
+/* Pattern of C (3 x 3, 8 non-zeros), compressed columns. */
+static const int rsd_C_colptr[4] = {
+    0, 3, 6, 8
+};
+static const int rsd_C_rowind[8] = {
+    0, 1, 2, 0, 1, 2, 0, 1
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -99,8 +116,10 @@ static const int rsd_gamma_len[1] = {2};
 static const char *const rsd_gamma_outs[1] = {"gamma"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
-static const int rsd_constants_len[1] = {16};
+static const int rsd_constants_len[1] = {17};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_delta_jac_len[2] = {9, 8};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -110,7 +129,7 @@ static const rs_model rsd_model = {
     .n_s = 0,
     .n_p = 12,
     .n_u = 0,
-    .n_k = 16,
+    .n_k = 17,
     .n_phi = 2,
     .n_out = 0,
     .q_names = rsd_q_names,
@@ -131,7 +150,10 @@ static const rs_model rsd_model = {
         [RS_FN_GAMMA] = {four_bar_gamma, 1, rsd_gamma_len, rsd_gamma_outs},
         [RS_FN_ENERGY] = {four_bar_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {four_bar_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_DELTA_JAC] = {four_bar_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
     },
+    .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
 };
 
 const rs_model *four_bar_model(void)

@@ -24,6 +24,21 @@ int free_body_delta(const double *const *in, double *const *out);
 /* free_body_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int free_body_energy(const double *const *in, double *const *out);
 
+/* free_body_delta_jac: out[0] K (sparse 6x6), out[1] C (sparse 6x6) */
+int free_body_delta_jac(const double *const *in, double *const *out);
+#define FREE_BODY_DELTA_JAC_K_ROWS 6
+#define FREE_BODY_DELTA_JAC_K_COLS 6
+#define FREE_BODY_DELTA_JAC_K_NNZ 29
+extern const int free_body_delta_jac_K_nrows, free_body_delta_jac_K_ncols, free_body_delta_jac_K_nnz;
+extern const int free_body_delta_jac_K_colptr[];   /* FREE_BODY_DELTA_JAC_K_COLS + 1 */
+extern const int free_body_delta_jac_K_rowidx[];   /* FREE_BODY_DELTA_JAC_K_NNZ */
+#define FREE_BODY_DELTA_JAC_C_ROWS 6
+#define FREE_BODY_DELTA_JAC_C_COLS 6
+#define FREE_BODY_DELTA_JAC_C_NNZ 9
+extern const int free_body_delta_jac_C_nrows, free_body_delta_jac_C_ncols, free_body_delta_jac_C_nnz;
+extern const int free_body_delta_jac_C_colptr[];   /* FREE_BODY_DELTA_JAC_C_COLS + 1 */
+extern const int free_body_delta_jac_C_rowidx[];   /* FREE_BODY_DELTA_JAC_C_NNZ */
+
 /* free_body_constants: out[0] k (vector 4x1) */
 int free_body_constants(const double *const *in, double *const *out);
 

@@ -120,6 +120,53 @@ int pendulum_outputs(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
+/* Pattern of pendulum_delta_jac output K: compressed sparse columns. */
+const int pendulum_delta_jac_K_nrows = 1;
+const int pendulum_delta_jac_K_ncols = 1;
+const int pendulum_delta_jac_K_nnz = 1;
+const int pendulum_delta_jac_K_colptr[2] = {
+    0, 1
+};
+const int pendulum_delta_jac_K_rowidx[1] = {
+    0
+};
+
+/* Pattern of pendulum_delta_jac output C: compressed sparse columns. */
+const int pendulum_delta_jac_C_nrows = 1;
+const int pendulum_delta_jac_C_ncols = 1;
+const int pendulum_delta_jac_C_nnz = 0;
+const int pendulum_delta_jac_C_colptr[2] = {
+    0, 0
+};
+const int pendulum_delta_jac_C_rowidx[1] = {0
+};
+
+/*
+ * pendulum_delta_jac
+ *   force Jacobians K = -d(delta)/dq, C = -d(delta)/dq' (inputs and s held fixed)
+ * Outputs:
+ *   out[0]  K  sparse 1x1, 1 non-zeros in the order of pendulum_delta_jac_K_colptr/_rowidx
+ *   out[1]  C  sparse 1x1, 0 non-zeros in the order of pendulum_delta_jac_C_colptr/_rowidx
+ * Inputs: q p k
+ * Atoms 3, operations 3 (add/sub 0, mul 2, div 0, cos 1)
+ */
+int pendulum_delta_jac(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = a0 * k[0];
+    const double a2 = p[1] * a1;
+    if (out[0]) {   /* K */
+        double *const o = out[0];
+        o[0] = a2;
+    }
+    if (out[1]) {   /* C */
+    }
+    return RS_ABI_OK;
+}
+
 /*
  * pendulum_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.

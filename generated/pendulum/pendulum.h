@@ -27,6 +27,21 @@ int pendulum_energy(const double *const *in, double *const *out);
 /* pendulum_outputs: out[0] height (scalar) */
 int pendulum_outputs(const double *const *in, double *const *out);
 
+/* pendulum_delta_jac: out[0] K (sparse 1x1), out[1] C (sparse 1x1) */
+int pendulum_delta_jac(const double *const *in, double *const *out);
+#define PENDULUM_DELTA_JAC_K_ROWS 1
+#define PENDULUM_DELTA_JAC_K_COLS 1
+#define PENDULUM_DELTA_JAC_K_NNZ 1
+extern const int pendulum_delta_jac_K_nrows, pendulum_delta_jac_K_ncols, pendulum_delta_jac_K_nnz;
+extern const int pendulum_delta_jac_K_colptr[];   /* PENDULUM_DELTA_JAC_K_COLS + 1 */
+extern const int pendulum_delta_jac_K_rowidx[];   /* PENDULUM_DELTA_JAC_K_NNZ */
+#define PENDULUM_DELTA_JAC_C_ROWS 1
+#define PENDULUM_DELTA_JAC_C_COLS 1
+#define PENDULUM_DELTA_JAC_C_NNZ 0
+extern const int pendulum_delta_jac_C_nrows, pendulum_delta_jac_C_ncols, pendulum_delta_jac_C_nnz;
+extern const int pendulum_delta_jac_C_colptr[];   /* PENDULUM_DELTA_JAC_C_COLS + 1 */
+extern const int pendulum_delta_jac_C_rowidx[];   /* PENDULUM_DELTA_JAC_C_NNZ */
+
 /* pendulum_constants: out[0] k (vector 2x1) */
 int pendulum_constants(const double *const *in, double *const *out);
 

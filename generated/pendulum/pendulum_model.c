@@ -9,6 +9,7 @@ int pendulum_delta(const double *const *in, double *const *out);
 int pendulum_energy(const double *const *in, double *const *out);
 int pendulum_outputs(const double *const *in, double *const *out);
 int pendulum_constants(const double *const *in, double *const *out);
+int pendulum_delta_jac(const double *const *in, double *const *out);
 const rs_model *pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -41,6 +42,19 @@ static const int rsd_M_rowind[1] = {
     0
 };
 
+/* Pattern of K (1 x 1, 1 non-zeros), compressed columns. */
+static const int rsd_K_colptr[2] = {
+    0, 1
+};
+static const int rsd_K_rowind[1] = {
+    0
+};
+
+/* Pattern of C (1 x 1, 0 non-zeros), compressed columns. */
+static const int rsd_C_colptr[2] = {
+    0, 0
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -59,6 +73,8 @@ static const int rsd_outputs_len[1] = {1};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
 static const int rsd_constants_len[1] = {2};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_delta_jac_len[2] = {1, 0};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -86,7 +102,10 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {pendulum_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_OUTPUTS] = {pendulum_outputs, 1, rsd_outputs_len, rsd_outputs_outs},
         [RS_FN_CONSTANTS] = {pendulum_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_DELTA_JAC] = {pendulum_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
     },
+    .K_pattern = {1, 1, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {1, 1, rsd_C_colptr, 0},
 };
 
 const rs_model *pendulum_model(void)

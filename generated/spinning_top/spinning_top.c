@@ -237,6 +237,312 @@ int spinning_top_energy(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
+/* Pattern of spinning_top_delta_jac output K: compressed sparse columns. */
+const int spinning_top_delta_jac_K_nrows = 3;
+const int spinning_top_delta_jac_K_ncols = 3;
+const int spinning_top_delta_jac_K_nnz = 5;
+const int spinning_top_delta_jac_K_colptr[4] = {
+    0, 0, 3, 5
+};
+const int spinning_top_delta_jac_K_rowidx[5] = {
+    0, 1, 2, 0, 1
+};
+
+/* Pattern of spinning_top_delta_jac output C: compressed sparse columns. */
+const int spinning_top_delta_jac_C_nrows = 3;
+const int spinning_top_delta_jac_C_ncols = 3;
+const int spinning_top_delta_jac_C_nnz = 8;
+const int spinning_top_delta_jac_C_colptr[4] = {
+    0, 3, 6, 8
+};
+const int spinning_top_delta_jac_C_rowidx[8] = {
+    0, 1, 2, 0, 1, 2, 0, 1
+};
+
+/*
+ * spinning_top_delta_jac
+ *   force Jacobians K = -d(delta)/dq, C = -d(delta)/dq' (inputs and s held fixed)
+ * Outputs:
+ *   out[0]  K  sparse 3x3, 5 non-zeros in the order of spinning_top_delta_jac_K_colptr/_rowidx
+ *   out[1]  C  sparse 3x3, 8 non-zeros in the order of spinning_top_delta_jac_C_colptr/_rowidx
+ * Inputs: q qd p k
+ * Atoms 247, operations 247 (add/sub 90, mul 153, div 0, cos 2, sin 2)
+ */
+int spinning_top_delta_jac(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[1]);
+    const double a1 = sin(q[1]);
+    const double a2 = cos(q[2]);
+    const double a3 = sin(q[2]);
+    const double a4 = qd[0] * a1;
+    const double a5 = qd[0] * a0;
+    const double a6 = p[1] * a4;
+    const double a7 = p[1] * qd[1];
+    const double a8 = a5 * a7;
+    const double a9 = a4 * a6;
+    const double a10 = qd[1] * a0;
+    const double a11 = qd[0] * a10;
+    const double a12 = a3 * a4;
+    const double a13 = qd[1] * a2;
+    const double a14 = a12 + a13;
+    const double a15 = a2 * a4;
+    const double a16 = qd[1] * a3;
+    const double a17 = a15 - a16;
+    const double a18 = qd[2] + a5;
+    const double a19 = p[2] * a14;
+    const double a20 = p[2] * a17;
+    const double a21 = p[3] * a18;
+    const double a22 = a18 * a20;
+    const double a23 = a17 * a21;
+    const double a24 = a23 - a22;
+    const double a25 = a14 * a21;
+    const double a26 = a18 * a19;
+    const double a27 = a26 - a25;
+    const double a28 = a17 * a19;
+    const double a29 = a14 * a20;
+    const double a30 = a29 - a28;
+    const double a31 = qd[2] * a3;
+    const double a32 = qd[2] * a2;
+    const double a33 = a4 * a32;
+    const double a34 = qd[1] * a31;
+    const double a35 = a4 * a31;
+    const double a36 = qd[1] * a32;
+    const double a37 = qd[1] * a1;
+    const double a38 = qd[0] * a37;
+    const double a39 = p[1] * a1;
+    const double a40 = a1 * a3;
+    const double a41 = p[2] * a40;
+    const double a42 = a1 * a2;
+    const double a43 = p[2] * a42;
+    const double a44 = p[3] * a0;
+    const double a45 = p[2] * a2;
+    const double a46 = p[2] * a3;
+    const double a47 = p[1] * a11;
+    const double a48 = a8 + a47;
+    const double a49 = p[0] * a48;
+    const double a50 = a3 * a11;
+    const double a51 = a33 + a50;
+    const double a52 = a51 - a34;
+    const double a53 = p[2] * a52;
+    const double a54 = a2 * a11;
+    const double a55 = a54 - a35;
+    const double a56 = a55 - a36;
+    const double a57 = p[2] * a56;
+    const double a58 = p[3] * a38;
+    const double a59 = a24 + a53;
+    const double a60 = a27 + a57;
+    const double a61 = a30 - a58;
+    const double a62 = p[1] * a49;
+    const double a63 = a2 * a60;
+    const double a64 = a3 * a59;
+    const double a65 = a63 + a64;
+    const double a66 = a62 + a65;
+    const double a67 = a3 * a60;
+    const double a68 = a2 * a59;
+    const double a69 = a0 * a7;
+    const double a70 = a18 * a43;
+    const double a71 = a0 * a20;
+    const double a72 = a70 + a71;
+    const double a73 = a17 * a44;
+    const double a74 = a21 * a42;
+    const double a75 = a73 + a74;
+    const double a76 = a75 - a72;
+    const double a77 = a14 * a44;
+    const double a78 = a21 * a40;
+    const double a79 = a77 + a78;
+    const double a80 = a18 * a41;
+    const double a81 = a0 * a19;
+    const double a82 = a80 + a81;
+    const double a83 = a82 - a79;
+    const double a84 = a17 * a41;
+    const double a85 = a19 * a42;
+    const double a86 = a84 + a85;
+    const double a87 = a14 * a43;
+    const double a88 = a20 * a40;
+    const double a89 = a87 + a88;
+    const double a90 = a89 - a86;
+    const double a91 = a1 * a32;
+    const double a92 = a1 * a31;
+    const double a93 = p[1] * a10;
+    const double a94 = a69 + a93;
+    const double a95 = p[0] * a94;
+    const double a96 = a3 * a10;
+    const double a97 = a91 + a96;
+    const double a98 = p[2] * a97;
+    const double a99 = a2 * a10;
+    const double a100 = a99 - a92;
+    const double a101 = p[2] * a100;
+    const double a102 = p[3] * a37;
+    const double a103 = a76 + a98;
+    const double a104 = a83 + a101;
+    const double a105 = a90 - a102;
+    const double a106 = p[1] * a95;
+    const double a107 = a2 * a104;
+    const double a108 = a3 * a103;
+    const double a109 = a107 + a108;
+    const double a110 = a106 + a109;
+    const double a111 = a0 * a105;
+    const double a112 = a1 * a110;
+    const double a113 = a111 + a112;
+    const double a114 = a4 * a7;
+    const double a115 = a3 * a5;
+    const double a116 = a2 * a5;
+    const double a117 = p[2] * a115;
+    const double a118 = p[2] * a116;
+    const double a119 = p[3] * a4;
+    const double a120 = a18 * a118;
+    const double a121 = a4 * a20;
+    const double a122 = a120 - a121;
+    const double a123 = a17 * a119;
+    const double a124 = a21 * a116;
+    const double a125 = a124 - a123;
+    const double a126 = a125 - a122;
+    const double a127 = a14 * a119;
+    const double a128 = a21 * a115;
+    const double a129 = a128 - a127;
+    const double a130 = a18 * a117;
+    const double a131 = a4 * a19;
+    const double a132 = a130 - a131;
+    const double a133 = a132 - a129;
+    const double a134 = a17 * a117;
+    const double a135 = a19 * a116;
+    const double a136 = a134 + a135;
+    const double a137 = a14 * a118;
+    const double a138 = a20 * a115;
+    const double a139 = a137 + a138;
+    const double a140 = a139 - a136;
+    const double a141 = a5 * a32;
+    const double a142 = a5 * a31;
+    const double a143 = p[1] * a38;
+    const double a144 = a114 + a143;
+    const double a145 = p[0] * a144;
+    const double a146 = a3 * a38;
+    const double a147 = a141 - a146;
+    const double a148 = p[2] * a147;
+    const double a149 = a2 * a38;
+    const double a150 = a142 + a149;
+    const double a151 = p[2] * a150;
+    const double a152 = p[3] * a11;
+    const double a153 = a126 + a148;
+    const double a154 = a133 - a151;
+    const double a155 = a140 - a152;
+    const double a156 = p[1] * a145;
+    const double a157 = a2 * a154;
+    const double a158 = a3 * a153;
+    const double a159 = a157 + a158;
+    const double a160 = a159 - a156;
+    const double a161 = a0 * a155;
+    const double a162 = a1 * a61;
+    const double a163 = a161 - a162;
+    const double a164 = a1 * a160;
+    const double a165 = a0 * a66;
+    const double a166 = a164 + a165;
+    const double a167 = a163 + a166;
+    const double a168 = p[1] * a5;
+    const double a169 = a18 * a46;
+    const double a170 = a3 * a21;
+    const double a171 = a169 - a170;
+    const double a172 = a2 * a21;
+    const double a173 = a18 * a45;
+    const double a174 = a173 - a172;
+    const double a175 = a17 * a45;
+    const double a176 = a3 * a19;
+    const double a177 = a175 - a176;
+    const double a178 = a14 * a46;
+    const double a179 = a2 * a20;
+    const double a180 = a179 - a178;
+    const double a181 = a180 - a177;
+    const double a182 = 2.0 * a168;
+    const double a183 = p[0] * a182;
+    const double a184 = a115 - a31;
+    const double a185 = p[2] * a184;
+    const double a186 = a116 - a32;
+    const double a187 = p[2] * a186;
+    const double a188 = a171 + a185;
+    const double a189 = a174 + a187;
+    const double a190 = a181 - a119;
+    const double a191 = p[1] * a183;
+    const double a192 = a2 * a189;
+    const double a193 = a3 * a188;
+    const double a194 = a192 + a193;
+    const double a195 = a191 + a194;
+    const double a196 = a0 * a190;
+    const double a197 = a1 * a195;
+    const double a198 = a196 + a197;
+    const double a199 = a22 - a23;
+    const double a200 = a34 - a51;
+    const double a201 = p[2] * a200;
+    const double a202 = a199 + a201;
+    const double a203 = a2 * a202;
+    const double a204 = a203 - a67;
+    const double a205 = a67 + a68;
+    const double a206 = a204 + a205;
+    const double a207 = a1 * a206;
+    const double a208 = p[3] * a17;
+    const double a209 = a208 - a20;
+    const double a210 = p[3] * a14;
+    const double a211 = a19 - a210;
+    const double a212 = a20 + a209;
+    const double a213 = a211 - a19;
+    const double a214 = a2 * a213;
+    const double a215 = a3 * a212;
+    const double a216 = a214 + a215;
+    const double a217 = a1 * a216;
+    const double a218 = a5 * a39;
+    const double a219 = a0 * a6;
+    const double a220 = a218 + a219;
+    const double a221 = p[0] * a220;
+    const double a222 = p[1] * a221;
+    const double a223 = a3 * a104;
+    const double a224 = a2 * a103;
+    const double a225 = a224 - a223;
+    const double a226 = a225 - a222;
+    const double a227 = a5 * a168;
+    const double a228 = a227 - a9;
+    const double a229 = p[0] * a228;
+    const double a230 = a3 * a154;
+    const double a231 = a2 * a153;
+    const double a232 = a231 - a230;
+    const double a233 = a3 * a189;
+    const double a234 = a2 * a188;
+    const double a235 = a234 - a233;
+    const double a236 = a3 * a202;
+    const double a237 = a63 + a236;
+    const double a238 = a63 - a64;
+    const double a239 = a238 - a237;
+    const double a240 = a3 * a213;
+    const double a241 = a2 * a212;
+    const double a242 = a241 - a240;
+    const double a243 = a0 * k[0];
+    const double a244 = a229 + a243;
+    const double a245 = p[1] * a244;
+    const double a246 = a232 - a245;
+    if (out[0]) {   /* K */
+        double *const o = out[0];
+        o[0] = a167;
+        o[1] = a246;
+        o[2] = a155;
+        o[3] = a207;
+        o[4] = a239;
+    }
+    if (out[1]) {   /* C */
+        double *const o = out[1];
+        o[0] = a113;
+        o[1] = a226;
+        o[2] = a105;
+        o[3] = a198;
+        o[4] = a235;
+        o[5] = a190;
+        o[6] = a217;
+        o[7] = a242;
+    }
+    return RS_ABI_OK;
+}
+
 /*
  * spinning_top_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.

@@ -24,6 +24,21 @@ int spinning_top_delta(const double *const *in, double *const *out);
 /* spinning_top_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int spinning_top_energy(const double *const *in, double *const *out);
 
+/* spinning_top_delta_jac: out[0] K (sparse 3x3), out[1] C (sparse 3x3) */
+int spinning_top_delta_jac(const double *const *in, double *const *out);
+#define SPINNING_TOP_DELTA_JAC_K_ROWS 3
+#define SPINNING_TOP_DELTA_JAC_K_COLS 3
+#define SPINNING_TOP_DELTA_JAC_K_NNZ 5
+extern const int spinning_top_delta_jac_K_nrows, spinning_top_delta_jac_K_ncols, spinning_top_delta_jac_K_nnz;
+extern const int spinning_top_delta_jac_K_colptr[];   /* SPINNING_TOP_DELTA_JAC_K_COLS + 1 */
+extern const int spinning_top_delta_jac_K_rowidx[];   /* SPINNING_TOP_DELTA_JAC_K_NNZ */
+#define SPINNING_TOP_DELTA_JAC_C_ROWS 3
+#define SPINNING_TOP_DELTA_JAC_C_COLS 3
+#define SPINNING_TOP_DELTA_JAC_C_NNZ 8
+extern const int spinning_top_delta_jac_C_nrows, spinning_top_delta_jac_C_ncols, spinning_top_delta_jac_C_nnz;
+extern const int spinning_top_delta_jac_C_colptr[];   /* SPINNING_TOP_DELTA_JAC_C_COLS + 1 */
+extern const int spinning_top_delta_jac_C_rowidx[];   /* SPINNING_TOP_DELTA_JAC_C_NNZ */
+
 /* spinning_top_constants: out[0] k (vector 2x1) */
 int spinning_top_constants(const double *const *in, double *const *out);
 

@@ -8,6 +8,7 @@ int spinning_top_M(const double *const *in, double *const *out);
 int spinning_top_delta(const double *const *in, double *const *out);
 int spinning_top_energy(const double *const *in, double *const *out);
 int spinning_top_constants(const double *const *in, double *const *out);
+int spinning_top_delta_jac(const double *const *in, double *const *out);
 const rs_model *spinning_top_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -41,6 +42,22 @@ static const int rsd_M_rowind[7] = {
     0, 1, 2, 0, 1, 0, 2
 };
 
+/* Pattern of K (3 x 3, 5 non-zeros), compressed columns. */
+static const int rsd_K_colptr[4] = {
+    0, 0, 3, 5
+};
+static const int rsd_K_rowind[5] = {
+    0, 1, 2, 0, 1
+};
+
+/* Pattern of C (3 x 3, 8 non-zeros), compressed columns. */
+static const int rsd_C_colptr[4] = {
+    0, 3, 6, 8
+};
+static const int rsd_C_rowind[8] = {
+    0, 1, 2, 0, 1, 2, 0, 1
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -57,6 +74,8 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_constants_len[1] = {2};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_delta_jac_len[2] = {5, 8};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -83,7 +102,10 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA] = {spinning_top_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {spinning_top_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {spinning_top_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_DELTA_JAC] = {spinning_top_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
     },
+    .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
 };
 
 const rs_model *spinning_top_model(void)

@@ -24,6 +24,21 @@ int torque_free_body_delta(const double *const *in, double *const *out);
 /* torque_free_body_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int torque_free_body_energy(const double *const *in, double *const *out);
 
+/* torque_free_body_delta_jac: out[0] K (sparse 6x6), out[1] C (sparse 6x6) */
+int torque_free_body_delta_jac(const double *const *in, double *const *out);
+#define TORQUE_FREE_BODY_DELTA_JAC_K_ROWS 6
+#define TORQUE_FREE_BODY_DELTA_JAC_K_COLS 6
+#define TORQUE_FREE_BODY_DELTA_JAC_K_NNZ 6
+extern const int torque_free_body_delta_jac_K_nrows, torque_free_body_delta_jac_K_ncols, torque_free_body_delta_jac_K_nnz;
+extern const int torque_free_body_delta_jac_K_colptr[];   /* TORQUE_FREE_BODY_DELTA_JAC_K_COLS + 1 */
+extern const int torque_free_body_delta_jac_K_rowidx[];   /* TORQUE_FREE_BODY_DELTA_JAC_K_NNZ */
+#define TORQUE_FREE_BODY_DELTA_JAC_C_ROWS 6
+#define TORQUE_FREE_BODY_DELTA_JAC_C_COLS 6
+#define TORQUE_FREE_BODY_DELTA_JAC_C_NNZ 9
+extern const int torque_free_body_delta_jac_C_nrows, torque_free_body_delta_jac_C_ncols, torque_free_body_delta_jac_C_nnz;
+extern const int torque_free_body_delta_jac_C_colptr[];   /* TORQUE_FREE_BODY_DELTA_JAC_C_COLS + 1 */
+extern const int torque_free_body_delta_jac_C_rowidx[];   /* TORQUE_FREE_BODY_DELTA_JAC_C_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 int torque_free_body_M(const double *const *in, double *const *out);
 int torque_free_body_delta(const double *const *in, double *const *out);
 int torque_free_body_energy(const double *const *in, double *const *out);
+int torque_free_body_delta_jac(const double *const *in, double *const *out);
 const rs_model *torque_free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -47,6 +48,22 @@ static const int rsd_M_rowind[12] = {
     0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5
 };
 
+/* Pattern of K (6 x 6, 6 non-zeros), compressed columns. */
+static const int rsd_K_colptr[7] = {
+    0, 0, 0, 0, 0, 3, 6
+};
+static const int rsd_K_rowind[6] = {
+    3, 4, 5, 3, 4, 5
+};
+
+/* Pattern of C (6 x 6, 9 non-zeros), compressed columns. */
+static const int rsd_C_colptr[7] = {
+    0, 0, 0, 0, 3, 6, 9
+};
+static const int rsd_C_rowind[9] = {
+    3, 4, 5, 3, 4, 5, 3, 4, 5
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -61,6 +78,8 @@ static const int rsd_delta_len[1] = {6};
 static const char *const rsd_delta_outs[1] = {"delta"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
+static const int rsd_delta_jac_len[2] = {6, 9};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -86,7 +105,10 @@ static const rs_model rsd_model = {
         [RS_FN_M] = {rsd_M, 1, rsd_M_len, rsd_M_outs},
         [RS_FN_DELTA] = {torque_free_body_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {torque_free_body_energy, 2, rsd_energy_len, rsd_energy_outs},
+        [RS_FN_DELTA_JAC] = {torque_free_body_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
     },
+    .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
 };
 
 const rs_model *torque_free_body_model(void)

@@ -1,0 +1,308 @@
+/*
+ * rs_train_model.c — see rs_train_model.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_krylov.h"   /* rs_dense_lu */
+#include "rs_train_model.h"
+
+struct rs_mveh {
+    rs_allocator alloc;
+    const rs_model *m;
+    int n, nnz_m, nnz_k, nnz_c;
+    double t;
+    double *p, *u, *k, *zero;   /* zero: n zeros (q̈ and empty slots) */
+    double *mval, *dval, *kval, *cval;
+    double *kd, *rhs;           /* static equilibrium: n × n, n */
+    int *piv, *map;             /* n, n */
+    const double *in[RS_IN_COUNT];
+};
+
+#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
+
+static void *xalloc(const rs_allocator *a, size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1;
+    if (size && n > (size_t)-1 / size)
+        return NULL;
+    return a->alloc ? a->alloc(a->ctx, n * size) : calloc(n, size);
+}
+
+static void xfree(const rs_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a->alloc)
+        a->release(a->ctx, p);
+    else
+        free(p);
+}
+
+static int find_q(const rs_model *m, const char *name)
+{
+    for (int i = 0; i < m->n_q; i++)
+        if (strcmp(m->q_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void list_q(const rs_model *m, char *buf, size_t len)
+{
+    size_t w = 0;
+    buf[0] = 0;
+    for (int i = 0; i < m->n_q && w + 1 < len; i++) {
+        const int r = snprintf(buf + w, len - w, "%s%s", i ? ", " : "", m->q_names[i]);
+        if (r < 0)
+            break;
+        w += (size_t)r;
+    }
+}
+
+int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_pitch, int *ix, int *ipitch,
+                        char *err, size_t errlen)
+{
+    if (!m) {
+        ERR("no model");
+        return RS_E_ARG;
+    }
+    int st = rs_model_validate(m, err, errlen);
+    if (st != RS_OK)
+        return st;
+    if (m->n_phi > 0 || m->n_contact > 0) {
+        ERR("model '%s' has %s: a train vehicle must be an ODE (no constraints, no wheel-rail contact element; "
+            "write the wheel-rail contact as compliant forces)",
+            m->name, m->n_phi > 0 ? "constraints" : "wheel-rail contacts");
+        return RS_E_MODEL;
+    }
+    if (!m->fn[RS_FN_DELTA_JAC].fn) {
+        ERR("model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
+        return RS_E_MODEL;
+    }
+    char all[512];
+    list_q(m, all, sizeof all);
+    const int x = port_x && port_x[0] ? find_q(m, port_x) : -2;
+    if (x < 0) {
+        if (x == -2)
+            ERR("model '%s': name its longitudinal coordinate ('x = NAME'); coordinates: %s", m->name, all);
+        else
+            ERR("model '%s' has no coordinate '%s'; coordinates: %s", m->name, port_x, all);
+        return RS_E_ARG;
+    }
+    int p = -1;
+    if (port_pitch && port_pitch[0]) {
+        p = find_q(m, port_pitch);
+        if (p < 0) {
+            ERR("model '%s' has no coordinate '%s'; coordinates: %s", m->name, port_pitch, all);
+            return RS_E_ARG;
+        }
+        if (p == x) {
+            ERR("model '%s': the pitch port '%s' is the longitudinal one", m->name, port_pitch);
+            return RS_E_ARG;
+        }
+    }
+    if (ix)
+        *ix = x;
+    if (ipitch)
+        *ipitch = p;
+    return RS_OK;
+}
+
+void rs_mveh_free(rs_mveh **pv)
+{
+    if (!pv || !*pv)
+        return;
+    rs_mveh *v = *pv;
+    const rs_allocator a = v->alloc;
+    xfree(&a, v->p);
+    xfree(&a, v->u);
+    xfree(&a, v->k);
+    xfree(&a, v->zero);
+    xfree(&a, v->mval);
+    xfree(&a, v->dval);
+    xfree(&a, v->kval);
+    xfree(&a, v->cval);
+    xfree(&a, v->kd);
+    xfree(&a, v->rhs);
+    xfree(&a, v->piv);
+    xfree(&a, v->map);
+    xfree(&a, v);
+    *pv = NULL;
+}
+
+int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const double *u, const rs_allocator *alloc,
+                   char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out)
+        return RS_E_ARG;
+    int ix;
+    const rs_model *mm = m;
+    int st = RS_OK;
+    if (!m || !m->q_names || m->n_q < 1) {
+        ERR("rs_mveh_create: no model");
+        return RS_E_ARG;
+    }
+    st = rs_mveh_check_model(mm, m->q_names[0], NULL, &ix, NULL, err, errlen);
+    if (st != RS_OK)
+        return st;
+    rs_allocator a = {0};
+    if (alloc && alloc->alloc && alloc->release)
+        a = *alloc;
+    rs_mveh *v = xalloc(&a, 1, sizeof *v);
+    if (!v)
+        goto nomem;
+    v->alloc = a;
+    v->m = m;
+    const int n = v->n = m->n_q;
+    v->nnz_m = m->M_pattern.colptr[n];
+    v->nnz_k = m->K_pattern.colptr[n];
+    v->nnz_c = m->C_pattern.colptr[n];
+    v->p = xalloc(&a, (size_t)m->n_p, sizeof(double));
+    v->u = xalloc(&a, (size_t)m->n_u, sizeof(double));
+    v->k = xalloc(&a, (size_t)m->n_k, sizeof(double));
+    v->zero = xalloc(&a, (size_t)n, sizeof(double));
+    v->mval = xalloc(&a, (size_t)v->nnz_m, sizeof(double));
+    v->dval = xalloc(&a, (size_t)n, sizeof(double));
+    v->kval = xalloc(&a, (size_t)v->nnz_k, sizeof(double));
+    v->cval = xalloc(&a, (size_t)v->nnz_c, sizeof(double));
+    v->kd = xalloc(&a, (size_t)n * (size_t)n, sizeof(double));
+    v->rhs = xalloc(&a, (size_t)n, sizeof(double));
+    v->piv = xalloc(&a, (size_t)n, sizeof(int));
+    v->map = xalloc(&a, (size_t)n, sizeof(int));
+    if (!v->p || !v->u || !v->k || !v->zero || !v->mval || !v->dval || !v->kval || !v->cval || !v->kd || !v->rhs ||
+        !v->piv || !v->map)
+        goto nomem;
+    for (int i = 0; i < m->n_p; i++)
+        v->p[i] = p ? p[i] : m->p_default[i];
+    for (int i = 0; i < m->n_u; i++)
+        v->u[i] = u ? u[i] : 0.0;
+    v->in[RS_IN_T] = &v->t;
+    v->in[RS_IN_Q] = v->zero;
+    v->in[RS_IN_QD] = v->zero;
+    v->in[RS_IN_QDD] = v->zero;
+    v->in[RS_IN_S] = v->zero;     /* n_s = 0 for a vehicle: never read */
+    v->in[RS_IN_SD] = v->zero;
+    v->in[RS_IN_SDD] = v->zero;
+    v->in[RS_IN_P] = v->p;
+    v->in[RS_IN_U] = v->u;
+    v->in[RS_IN_K] = v->k;
+    if (m->n_k > 0) {
+        double *o[RS_FN_MAX_OUT] = {v->k};
+        if (m->fn[RS_FN_CONSTANTS].fn(v->in, o) != RS_ABI_OK) {
+            ERR("model '%s': the constants function failed", m->name);
+            rs_mveh_free(&v);
+            return RS_E_MODELFN;
+        }
+        for (int i = 0; i < m->n_k; i++)
+            if (!isfinite(v->k[i])) {
+                ERR("model '%s': hoisted constant %d is not finite with these parameters", m->name, i);
+                rs_mveh_free(&v);
+                return RS_E_NONFINITE;
+            }
+    }
+    *out = v;
+    return RS_OK;
+nomem:
+    ERR("rs_mveh_create: out of memory");
+    rs_mveh_free(&v);
+    return RS_E_NOMEM;
+}
+
+const rs_model *rs_mveh_model(const rs_mveh *v) { return v->m; }
+double *rs_mveh_u(rs_mveh *v) { return v->u; }
+const double *rs_mveh_p(const rs_mveh *v) { return v->p; }
+
+/* Sparse values in the order of pat into dense column-major D (n × n). */
+static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
+{
+    for (int j = 0; j < n; j++)
+        for (int k = pat->colptr[j]; k < pat->colptr[j + 1]; k++)
+            D[pat->rowind[k] + (size_t)j * (size_t)n] += val[k];
+}
+
+int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
+                 double *C)
+{
+    const rs_model *m = v->m;
+    const int n = v->n;
+    const double *in[RS_IN_COUNT];
+    memcpy(in, v->in, sizeof in);
+    double tt = t;
+    in[RS_IN_T] = &tt;
+    in[RS_IN_Q] = q;
+    in[RS_IN_QD] = qd;
+    if (M) {
+        double *o[RS_FN_MAX_OUT] = {v->mval};
+        if (m->fn[RS_FN_M].fn(in, o) != RS_ABI_OK)
+            return RS_E_MODELFN;
+        scatter(&m->M_pattern, v->mval, n, M);
+    }
+    if (F) {
+        double *o[RS_FN_MAX_OUT] = {v->dval};
+        if (m->fn[RS_FN_DELTA].fn(in, o) != RS_ABI_OK)
+            return RS_E_MODELFN;
+        for (int i = 0; i < n; i++)
+            F[i] += v->dval[i];
+    }
+    if (K || C) {
+        double *o[RS_FN_MAX_OUT] = {v->kval, v->cval};
+        if (m->fn[RS_FN_DELTA_JAC].fn(in, o) != RS_ABI_OK)
+            return RS_E_MODELFN;
+        if (K)
+            scatter(&m->K_pattern, v->kval, n, K);
+        if (C)
+            scatter(&m->C_pattern, v->cval, n, C);
+    }
+    return RS_OK;
+}
+
+int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad)
+{
+    const int n = v->n;
+    int r = 0;   /* reduced order: every coordinate but `fixed` */
+    for (int i = 0; i < n; i++)
+        if (i != fixed)
+            v->map[r++] = i;
+    if (r == 0)
+        return RS_OK;
+    for (int it = 0; it < 50; it++) {
+        memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
+        memset(v->rhs, 0, (size_t)n * sizeof(double));
+        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, v->kd, NULL);
+        if (st != RS_OK)
+            return st;
+        /* K_rr dq_r = δ_r   (δ(q + dq) ≈ δ − K dq = 0); compact in place:
+         * reduced entry (a, b) comes from (map[a], map[b]) with map
+         * increasing, so it never overwrites an entry still to be read */
+        for (int b = 0; b < r; b++)
+            for (int a = 0; a < r; a++)
+                v->kd[a + (size_t)b * (size_t)r] = v->kd[v->map[a] + (size_t)v->map[b] * (size_t)n];
+        for (int a = 0; a < r; a++)
+            v->rhs[a] = v->rhs[v->map[a]];
+        int col = -1;
+        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
+            if (bad)
+                *bad = col >= 0 && col < r ? v->map[col] : -1;
+            return RS_E_SINGULAR;
+        }
+        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        double worst = 0.0;
+        for (int a = 0; a < r; a++) {
+            const int i = v->map[a];
+            if (!isfinite(v->rhs[a]))
+                return RS_E_NONFINITE;
+            q[i] += v->rhs[a];
+            worst = fmax(worst, fabs(v->rhs[a]) / (1.0 + fabs(q[i])));
+        }
+        if (worst < 1e-12)
+            return RS_OK;
+    }
+    return RS_E_NOCONV;
+}

@@ -1,0 +1,62 @@
+/*
+ * rs_train_model.h — a compiled railsym model as a vehicle of the train mode
+ * (docs/trains.md "Compiled vehicles").
+ *
+ * One descriptor (rs_model: the generated code) is shared by every vehicle
+ * of its type; each vehicle is an rs_mveh instance with its own parameters,
+ * inputs, hoisted constants and scratch, so any number of instances are
+ * evaluated at once from different threads.  The model must be an ODE:
+ * no constraints (n_phi = 0) and no wheel-rail contact, and it must carry the
+ * force Jacobians K = −∂δ/∂q, C = −∂δ/∂q̇ (RS_FN_DELTA_JAC), which `railsym
+ * compile` emits for every model without contact.
+ *
+ *     M(q) q̈ = δ(q, q̇, t) + (traction on the x coordinate)
+ *
+ * rs_mveh_eval writes M, F = δ, K and C dense as an rs_park block function
+ * wants them (column-major n × n); it allocates nothing.  The term ∂M/∂q q̈
+ * of the linearization is left out, as in seed 000's method.
+ */
+#ifndef RS_TRAIN_MODEL_H
+#define RS_TRAIN_MODEL_H
+
+#include <stddef.h>
+
+#include "rs_model.h"
+#include "rs_status.h"
+#include "rs_ws.h"   /* rs_allocator */
+
+typedef struct rs_mveh rs_mveh;
+
+/* Checks that model m can be a vehicle (ODE, Jacobians present) and that
+ * coordinate names port_x (required) and port_pitch (NULL or "": none) exist;
+ * writes their indices.  RS_OK or RS_E_ARG / RS_E_MODEL with a message
+ * naming the model and what to do. */
+int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_pitch, int *ix, int *ipitch,
+                        char *err, size_t errlen);
+
+/* An instance of model m with parameters p (n_p values; NULL: the model's
+ * defaults) and inputs u (n_u; NULL: 0).  Computes the hoisted constants.
+ * alloc NULL: calloc/free. */
+int rs_mveh_create(rs_mveh **v, const rs_model *m, const double *p, const double *u, const rs_allocator *alloc,
+                   char *err, size_t errlen);
+void rs_mveh_free(rs_mveh **v);
+
+const rs_model *rs_mveh_model(const rs_mveh *v);
+double *rs_mveh_u(rs_mveh *v);                  /* n_u inputs, writable between steps */
+const double *rs_mveh_p(const rs_mveh *v);
+
+/* M (n × n), F += δ, K = −∂δ/∂q, C = −∂δ/∂q̇ at (t, q, q̇); matrices dense
+ * column-major, zeroed by the caller (rs_park does).  Any of M, F, K, C may be
+ * NULL.  Allocation-free; concurrent calls on different instances are safe.
+ * RS_OK, RS_E_MODELFN (a generated function returned non-zero). */
+int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
+                 double *C);
+
+/* Static equilibrium: Newton on δ(q, 0, t) = 0 over every coordinate but
+ * `fixed` (−1: none) from the q given, with the exact K.  RS_OK when the
+ * Newton step is below 1e-12 (relative to 1 + |q|) within 50 iterations;
+ * RS_E_SINGULAR (a coordinate without restoring stiffness: *bad its index)
+ * or RS_E_NOCONV.  Allocation-free (uses the instance's scratch). */
+int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad);
+
+#endif /* RS_TRAIN_MODEL_H */
