@@ -40,11 +40,14 @@ typedef enum rs_klu_ordering {
     RS_KLU_AUTO = -1,    /* time the candidates at rs_ws_init, keep the fastest */
     RS_KLU_AMD = 0,      /* approximate minimum degree on A + Aᵀ               */
     RS_KLU_COLAMD = 1,   /* column approximate minimum degree on AᵀA           */
-    RS_KLU_NATURAL = 2   /* the pattern's own order                            */
+    RS_KLU_NATURAL = 2,  /* the pattern's own order                            */
+    RS_KLU_AMD_SCHUR = 3 /* AMD on the coordinates' block alone, multipliers
+                            last: diagonal pivots on M (+ΔtC), then the dense
+                            Schur complement −Δt φ_q A⁻¹ φ_qᵀ                */
 } rs_klu_ordering;
 
 /* Candidates of RS_KLU_AUTO: index 2·ordering + btf. */
-#define RS_KLU_CANDIDATES 6
+#define RS_KLU_CANDIDATES 8
 
 /* Injectable allocator (all allocations of the runtime itself go through
  * it; KLU allocates through SuiteSparse's own configuration).  alloc must
