@@ -69,6 +69,7 @@ void rs_options_default(rs_options *o)
     o->contact_vmin = 0.01;
     o->contact_tol = 1e-9;
     o->contact_creep = 1;
+    o->fast = RS_FAST_ALL;
 }
 
 int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
@@ -149,9 +150,10 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     const size_t nq = (size_t)m->n_q, ns = (size_t)m->n_s, nphi = (size_t)m->n_phi;
     const size_t nnzM = (size_t)m->M_pattern.colptr[m->n_q];
     const size_t nnzG = nphi ? (size_t)m->phi_q_pattern.colptr[m->n_q] : 0;
+    const size_t nproj = nphi <= RS_DENSE_PROJ_MAX ? nphi : 0; /* dense projection */
     const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_k +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 8 * nq +
-                         2 * nq;
+                         2 * nq + nproj * nproj + nproj;
     ws->block = rs_alloc_array(a, total, sizeof(double));
     if (!ws->block) {
         rs_release(a, ws);
@@ -172,6 +174,7 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         CARVE(kv[i], nq);
     }
     CARVE(qs, nq); CARVE(qds, nq);
+    CARVE(S, nproj * nproj); CARVE(mu, nproj);
 #undef CARVE
 
     for (int i = 0; i < m->n_p; i++)

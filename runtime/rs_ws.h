@@ -106,7 +106,19 @@ typedef struct rs_options {
     int profile;          /* 1: time the phases of each step into
                              rs_stats.phase_s (seed 003's Table 1) with
                              clock_gettime; default 0 (no clock calls)      */
+    unsigned fast;        /* RS_FAST_* bits: the speed-ups a step may use
+                             (docs/performance.md), default RS_FAST_ALL;
+                             each gives the same results within rounding,
+                             and clearing one measures what it buys        */
 } rs_options;
+
+/* rs_options.fast bits. */
+#define RS_FAST_DENSE_PROJ 0x1u  /* projections with at most RS_DENSE_PROJ_MAX
+                                    constraints solve the normal equations
+                                    (φ_q φ_qᵀ) μ = r by a dense Cholesky,
+                                    Δ = φ_qᵀ μ (KLU when it fails)          */
+#define RS_FAST_ALL 0x1u
+#define RS_DENSE_PROJ_MAX 32
 
 /* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;
  * docs/runtime.md "Phase timers").  Each instant of rs_step belongs to
@@ -155,6 +167,8 @@ typedef struct rs_stats {
     long contact_jumps;    /* ... that moved a contact point to another root */
     double phase_s[RS_PHASE_COUNT]; /* seconds spent in each phase over all
                              steps (rs_options.profile; 0 otherwise)         */
+    long dense_solves;     /* projections solved by the dense normal
+                              equations (RS_FAST_DENSE_PROJ) instead of KLU */
 } rs_stats;
 
 /* Fills *opt with the defaults above. */

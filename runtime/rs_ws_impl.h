@@ -40,6 +40,8 @@ struct rs_ws {
     double *q0, *qd0;              /* state at step start (restored on failure) */
     double *kq[4], *kv[4];         /* RK4 stage velocities / accelerations */
     double *qs, *qds;              /* RK4 stage state                      */
+    double *S, *mu;                /* dense projection: φ_q φ_qᵀ (n_phi², 0
+                                      above RS_DENSE_PROJ_MAX) and μ      */
     double *block;                 /* the one allocation behind all doubles */
 
     rs_kmat K;                     /* pattern of the block systems         */
