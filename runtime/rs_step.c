@@ -71,14 +71,31 @@ static int eval_dynamics(rs_ws *ws)
 {
     const rs_model *m = ws->model;
     int st;
-    /* With contact the creep forces enter implicitly (C^K_qq): the explicit
-     * force is δ^NK, δ with the creep force inputs at 0. */
-    if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)) ||
-        (st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, ws->delta, NULL)))
-        return st;
-    if (m->n_phi > 0 && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
-                         (st = rs_ws_call(ws, RS_FN_GAMMA, ws->gamma, NULL))))
-        return st;
+    ws->creep_ready = 0;
+    if (rs_ws_combined(ws, RS_FN_STEP)) {
+        /* one atom set for M, δ^NK, φ_q, γ and the creep pieces */
+        rs_contact_ws *c = ws->ct;
+        double *out[RS_FN_MAX_OUT] = {ws->Mv, ws->delta, ws->Gv, ws->gamma};
+        if (c) {
+            out[4] = c->nu;
+            out[5] = c->V;
+            out[6] = c->radii;
+            out[7] = c->Dv;
+            out[8] = c->Nv;
+        }
+        if ((st = rs_ws_call_n(ws, RS_FN_STEP, out)))
+            return st;
+        ws->creep_ready = c != NULL;
+    } else {
+        /* With contact the creep forces enter implicitly (C^K_qq): the
+         * explicit force is δ^NK, δ with the creep force inputs at 0. */
+        if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)) ||
+            (st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, ws->delta, NULL)))
+            return st;
+        if (m->n_phi > 0 && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+                             (st = rs_ws_call(ws, RS_FN_GAMMA, ws->gamma, NULL))))
+            return st;
+    }
     if (ws->opt.check_finite &&
         ((st = rs_ws_check_finite(ws, ws->Mv, ws->K.nnz_M, "mass matrix value M", NULL)) ||
          (st = rs_ws_check_finite(ws, ws->delta, m->n_q, "generalized force delta", m->q_names)) ||
@@ -184,7 +201,9 @@ static int project_position(rs_ws *ws, double t)
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
     for (;;) {
-        if ((st = rs_ws_call(ws, RS_FN_PHI, ws->phi, NULL)) ||
+        /* RS_FN_PROJ already evaluated φ and φ_q here (the contact Newton's
+         * last pass) */
+        if ((!ws->proj_ready && (st = rs_ws_call(ws, RS_FN_PHI, ws->phi, NULL))) ||
             (st = rs_ws_check_finite(ws, ws->phi, nphi, "constraint phi", m->phi_names)))
             return st;
         r = max_abs(ws->phi, nphi, &worst);
@@ -196,10 +215,11 @@ static int project_position(rs_ws *ws, double t)
                               "tolerance %.3g after %d iteration(s) (limit %d)",
                               r, m->phi_names[worst], ws->opt.proj_tol, it,
                               ws->opt.proj_maxiter);
-        if ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+        if ((!ws->proj_ready && (st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL))) ||
             (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
                                      NULL)))
             return st;
+        ws->proj_ready = 0; /* q moves */
         for (int i = 0; i < nphi; i++)
             ws->rhs[nq + i] = -ws->phi[i];
         if ((st = min_norm(ws, "position projection")))
@@ -226,8 +246,8 @@ static int project_velocity(rs_ws *ws, double t)
     int worst, st;
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
-    if ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
-        (st = rs_ws_call(ws, RS_FN_BETA, ws->beta, NULL)) ||
+    if ((!ws->proj_ready && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+                             (st = rs_ws_call(ws, RS_FN_BETA, ws->beta, NULL)))) ||
         (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
                                  NULL)) ||
         (st = rs_ws_check_finite(ws, ws->beta, nphi, "beta", m->phi_names)))
@@ -284,6 +304,7 @@ static int step_imex(rs_ws *ws, double t1)
     const double h = ws->dt;
     rs_contact_ws *ct = ws->ct;
     int st;
+    ws->proj_ready = ws->s_predicted = 0;
     if ((st = rs_ws_inputs(ws, ws->t)))
         return st;
     if (ct) {
@@ -338,6 +359,7 @@ static int step_imex(rs_ws *ws, double t1)
     }
     for (int k = 0; k < m->n_s; k++) /* s prediction */
         ws->s[k] += h * ws->sd[k];
+    ws->s_predicted = 1;
     rs_prof_enter(ws, RS_PHASE_PROJECTION);
     if ((st = ws->cops->solve_s(ws, t1)) || (st = project(ws, t1)))
         return st;
@@ -470,6 +492,7 @@ int rs_ws_init(rs_ws *ws)
     int st;
     ws->in_init = 1;
     ws->err[0] = '\0';
+    ws->proj_ready = ws->s_predicted = 0;
     if ((st = rs_ws_update_constants(ws)) || (st = rs_ws_inputs(ws, ws->t)) ||
         (st = state_finite(ws, "initial")))
         goto done;

@@ -117,7 +117,10 @@ typedef struct rs_options {
                                     constraints solve the normal equations
                                     (φ_q φ_qᵀ) μ = r by a dense Cholesky,
                                     Δ = φ_qᵀ μ (KLU when it fails)          */
-#define RS_FAST_ALL 0x1u
+#define RS_FAST_STEP_FN 0x2u     /* the model's combined functions
+                                    (RS_FN_STEP, _PROJ, _NEWTON: one atom set
+                                    per stage of a step) when it has them   */
+#define RS_FAST_ALL 0x3u
 #define RS_DENSE_PROJ_MAX 32
 
 /* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;

@@ -9,6 +9,7 @@ int coupled_pendulums_delta(const double *const *in, double *const *out);
 int coupled_pendulums_energy(const double *const *in, double *const *out);
 int coupled_pendulums_outputs(const double *const *in, double *const *out);
 int coupled_pendulums_constants(const double *const *in, double *const *out);
+int coupled_pendulums_step(const double *const *in, double *const *out);
 const rs_model *coupled_pendulums_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -64,6 +65,8 @@ static const int rsd_outputs_len[1] = {1};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
 static const int rsd_constants_len[1] = {5};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_step_len[2] = {2, 2};
+static const char *const rsd_step_outs[2] = {"M", "delta"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -91,6 +94,7 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {coupled_pendulums_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_OUTPUTS] = {coupled_pendulums_outputs, 1, rsd_outputs_len, rsd_outputs_outs},
         [RS_FN_CONSTANTS] = {coupled_pendulums_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_STEP] = {coupled_pendulums_step, 2, rsd_step_len, rsd_step_outs},
     },
 };
 

@@ -12,6 +12,7 @@ int four_bar_beta(const double *const *in, double *const *out);
 int four_bar_gamma(const double *const *in, double *const *out);
 int four_bar_energy(const double *const *in, double *const *out);
 int four_bar_constants(const double *const *in, double *const *out);
+int four_bar_step(const double *const *in, double *const *out);
 const rs_model *four_bar_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -101,6 +102,8 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_constants_len[1] = {16};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_step_len[4] = {9, 3, 6, 2};
+static const char *const rsd_step_outs[4] = {"M", "delta", "phi_q", "gamma"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -131,6 +134,7 @@ static const rs_model rsd_model = {
         [RS_FN_GAMMA] = {four_bar_gamma, 1, rsd_gamma_len, rsd_gamma_outs},
         [RS_FN_ENERGY] = {four_bar_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {four_bar_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_STEP] = {four_bar_step, 4, rsd_step_len, rsd_step_outs},
     },
 };
 

@@ -8,6 +8,7 @@ int free_body_M(const double *const *in, double *const *out);
 int free_body_delta(const double *const *in, double *const *out);
 int free_body_energy(const double *const *in, double *const *out);
 int free_body_constants(const double *const *in, double *const *out);
+int free_body_step(const double *const *in, double *const *out);
 const rs_model *free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -78,6 +79,8 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_constants_len[1] = {4};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_step_len[2] = {12, 6};
+static const char *const rsd_step_outs[2] = {"M", "delta"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -104,6 +107,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA] = {free_body_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {free_body_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {free_body_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_STEP] = {free_body_step, 2, rsd_step_len, rsd_step_outs},
     },
 };
 

@@ -9,6 +9,7 @@ int pendulum_delta(const double *const *in, double *const *out);
 int pendulum_energy(const double *const *in, double *const *out);
 int pendulum_outputs(const double *const *in, double *const *out);
 int pendulum_constants(const double *const *in, double *const *out);
+int pendulum_step(const double *const *in, double *const *out);
 const rs_model *pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -59,6 +60,8 @@ static const int rsd_outputs_len[1] = {1};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
 static const int rsd_constants_len[1] = {2};
 static const char *const rsd_constants_outs[1] = {"constants"};
+static const int rsd_step_len[2] = {1, 1};
+static const char *const rsd_step_outs[2] = {"M", "delta"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -86,6 +89,7 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {pendulum_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_OUTPUTS] = {pendulum_outputs, 1, rsd_outputs_len, rsd_outputs_outs},
         [RS_FN_CONSTANTS] = {pendulum_constants, 1, rsd_constants_len, rsd_constants_outs},
+        [RS_FN_STEP] = {pendulum_step, 2, rsd_step_len, rsd_step_outs},
     },
 };
 
