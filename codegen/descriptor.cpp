@@ -5,6 +5,7 @@
 // hashes: emitting twice gives the same bytes.
 #include "descriptor.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -331,6 +332,29 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
         oC = &fj->outputs[jC];
         retarget("RS_FN_DELTA_JAC", "delta_jac", *fj, {jK, jC}, {"K", "C"});
     }
+
+    // combined functions (codegen/stepfn.hpp): their outputs are already in
+    // the runtime's order; only the sizes are checked
+    auto combined = [&](const char *id, const char *tag, std::vector<int> lens, std::vector<std::string> names) {
+        const Function *f = find_fn(fns, tag);
+        if (!f) return;
+        lens.resize(std::min(lens.size(), f->outputs.size()));
+        bool ok = f->outputs.size() == (size_t)(nc > 0 ? names.size() : n_phi > 0 ? 4 : 2) &&
+                  (nc > 0 || std::string(tag) == "step");
+        for (size_t k = 0; ok && k < f->outputs.size(); ++k) ok = out_size(f->outputs[k]) == lens[k];
+        if (!ok) bad(model, std::string("combined function '") + tag + "' does not match the model's sizes");
+        std::vector<int> map;
+        for (size_t k = 0; k < f->outputs.size(); ++k) map.push_back((int)k);
+        names.resize(f->outputs.size());
+        retarget(id, tag, *f, map, names);
+    };
+    const int nnzG = oG ? oG->nnz() : 0;
+    combined("RS_FN_STEP", "step",
+             {oM.nnz(), n_q, nnzG, n_phi, 3 * nc, nc, 3 * nc, oDf ? oDf->nnz() : 0, oNq ? oNq->nnz() : 0},
+             {"M", nc > 0 ? "delta_nk" : "delta", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"});
+    combined("RS_FN_PROJ", "proj", {4 * nc, n_phi, nnzG, n_phi, 16 * nc, oDq ? oDq->nnz() : 0, 4 * nc},
+             {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"});
+    combined("RS_FN_NEWTON", "newton", {4 * nc, 16 * nc}, {"phi_d", "phi_d_s"});
 
     // ------------------------------------------------------------ the text
     std::ostringstream os;

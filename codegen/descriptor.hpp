@@ -23,6 +23,9 @@
 //                    has contacts; with the contact table (rs_contact, from
 //                    System::contact_table()) and the patterns of phi_d_q,
 //                    creep's ddelta_df and dnu_dqd
+//   RS_FN_STEP, RS_FN_PROJ, RS_FN_NEWTON
+//                    the combined functions "step", "proj", "newton"
+//                    (codegen/stepfn.hpp), when present
 // Where the runtime's out[] differs from the generated function's (M writes a
 // dense copy first; outputs are separate scalars), a small static wrapper
 // re-targets the pointers; otherwise the table points at the generated

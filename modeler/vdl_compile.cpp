@@ -14,6 +14,7 @@
 #include "descriptor.hpp"
 #include "force_jacobians.hpp"
 #include "hoist.hpp"
+#include "stepfn.hpp"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
 
@@ -189,6 +190,8 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         // Atoms of parameters only are computed once per parameter set, not per step.
         codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
         if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);
+        // One atom set per stage of a step (codegen/stepfn.hpp).
+        for (codegen::Function &f : codegen::step_functions(sys.store(), fns, sys.defaults())) fns.push_back(std::move(f));
         if (progress) progress("counting operations", sys.store().size());
         for (const auto &f : fns) out.ops.emplace_back(f.name, codegen::count_ops(sys.store(), f));
         if (progress) progress("generating C code", sys.store().size());

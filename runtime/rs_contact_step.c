@@ -110,9 +110,31 @@ int rs_contact_solve_s(rs_ws *ws, double t)
     int prev = rs_prof_enter(ws, RS_PHASE_SPLINE);
     rs_contact_fill(c, -1, ws->s, ws->u);
     rs_prof_enter(ws, prev);
+    /* Combined functions (RS_FAST_STEP_FN): the pass right after the s
+     * prediction always iterates, so it takes φ^d and φ^d_s together
+     * (RS_FN_NEWTON); every later pass evaluates RS_FN_PROJ, whose φ^d_s
+     * serves a further iteration and whose other outputs, when this pass
+     * converges, are the projections' and ṡ's (ws->proj_ready). */
+    const int fast = !ws->in_init && rs_ws_combined(ws, RS_FN_NEWTON) &&
+                     rs_ws_combined(ws, RS_FN_PROJ);
     for (;;) {
-        if ((st = call(ws, RS_FN_PHI_D, c->phid, NULL, NULL, NULL, NULL)))
+        int have_phids = 0;
+        ws->proj_ready = 0;
+        if (fast && ws->s_predicted) {
+            double *out[RS_FN_MAX_OUT] = {c->phid, c->phids};
+            if ((st = rs_ws_call_n(ws, RS_FN_NEWTON, out)))
+                return st;
+            have_phids = 1;
+        } else if (fast) {
+            double *out[RS_FN_MAX_OUT] = {c->phid, ws->phi, ws->Gv, ws->beta, c->phids, c->phidq,
+                                          c->betad};
+            if ((st = rs_ws_call_n(ws, RS_FN_PROJ, out)))
+                return st;
+            have_phids = ws->proj_ready = 1;
+        } else if ((st = call(ws, RS_FN_PHI_D, c->phid, NULL, NULL, NULL, NULL))) {
             return st;
+        }
+        ws->s_predicted = 0;
         int worst = 0;
         r = 0;
         for (int k = 0; k < 4 * c->nc; k++)
@@ -164,8 +186,9 @@ int rs_contact_solve_s(rs_ws *ws, double t)
                               ws->s[m->contacts[worst / 4].s_slot[2]],
                               ws->s[m->contacts[worst / 4].s_slot[1]],
                               ws->s[m->contacts[worst / 4].s_slot[3]]);
-        if ((st = call(ws, RS_FN_PHI_D_S, c->phids, NULL, NULL, NULL, NULL)))
+        if (!have_phids && (st = call(ws, RS_FN_PHI_D_S, c->phids, NULL, NULL, NULL, NULL)))
             return st;
+        ws->proj_ready = 0; /* s moves */
         for (int i = 0; i < c->nc; i++) {
             const rs_contact *ct = &m->contacts[i];
             double b[4];
@@ -211,9 +234,10 @@ int rs_contact_solve_sd(rs_ws *ws, double t)
     const rs_pattern *P = &m->phi_d_q_pattern;
     int st;
     rs_ws_bind(ws, t, ws->q, ws->qd);
-    if ((st = call(ws, RS_FN_PHI_D_S, c->phids, NULL, NULL, NULL, NULL)) ||
-        (st = call(ws, RS_FN_PHI_D_Q, c->phidq, NULL, NULL, NULL, NULL)) ||
-        (st = call(ws, RS_FN_BETA_D, c->betad, NULL, NULL, NULL, NULL)))
+    if (!ws->proj_ready && /* else RS_FN_PROJ gave them at this q and s */
+        ((st = call(ws, RS_FN_PHI_D_S, c->phids, NULL, NULL, NULL, NULL)) ||
+         (st = call(ws, RS_FN_PHI_D_Q, c->phidq, NULL, NULL, NULL, NULL)) ||
+         (st = call(ws, RS_FN_BETA_D, c->betad, NULL, NULL, NULL, NULL))))
         return st;
     for (int j = 0; j < m->n_q; j++) /* β^d − φ^d_q q̇ */
         for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
@@ -248,8 +272,10 @@ int rs_contact_creep(rs_ws *ws)
             c->a[i] = c->b[i] = 0;
         return RS_OK;
     }
-    if ((st = call(ws, RS_FN_CREEP, c->nu, c->V, c->radii, c->Dv, c->Nv)))
+    /* RS_FN_STEP may have written the creep pieces already */
+    if (!ws->creep_ready && (st = call(ws, RS_FN_CREEP, c->nu, c->V, c->radii, c->Dv, c->Nv)))
         return st;
+    ws->creep_ready = 0;
     if (ws->opt.check_finite &&
         ((st = rs_ws_check_finite(ws, c->nu, 3 * c->nc, "creepage numerator nu", NULL)) ||
          (st = rs_ws_check_finite(ws, c->V, c->nc, "reference speed V", NULL))))

@@ -12,7 +12,8 @@
 
 static const char *const fn_names[RS_FN_COUNT] = {
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
-    "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep"};
+    "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", "step", "proj",
+    "newton"};
 
 void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd)
 {
@@ -52,8 +53,13 @@ const char *rs_phase_name(int phase)
 
 int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1)
 {
-    const rs_func *f = &ws->model->fn[id];
     double *out[RS_FN_MAX_OUT] = {out0, out1};
+    return rs_ws_call_n(ws, id, out);
+}
+
+int rs_ws_call_n(rs_ws *ws, int id, double *const *out)
+{
+    const rs_func *f = &ws->model->fn[id];
     if (!f->fn)
         return rs_ws_fail(ws, RS_E_MODEL, "model '%s' has no function %s", ws->model->name,
                           fn_names[id]);

@@ -11,6 +11,54 @@
 #include "rs_klu.h"
 #include "rs_ws_impl.h"
 
+/* K->perm_schur: the AMD order of the A block's own pattern (the leading
+ * n_q × n_q part of K: M, its diagonal, the extra pattern), found by KLU's
+ * AMD on that sub-matrix, followed by the multipliers in order.  Eliminating
+ * the coordinates first (leaves of the bodies' tree before their parents, as
+ * AMD orders them) keeps the fill inside the tree's ancestors, and every
+ * pivot on A's diagonal; the multipliers then meet the dense Schur
+ * complement −s φ_q A⁻¹ φ_qᵀ, again on its diagonal (no fragile pivot, see
+ * fragile_pivots). */
+static int schur_order(rs_kmat *K, const rs_allocator *a)
+{
+    const int nq = K->n_q;
+    for (int i = 0; i < K->n; i++)
+        K->perm_schur[i] = i;
+    if (nq < 2)
+        return RS_OK;
+    int *Bp = rs_alloc_array(a, (size_t)nq + 1, sizeof(int));
+    int *Bi = rs_alloc_array(a, (size_t)K->Ap[nq] + 1, sizeof(int));
+    if (!Bp || !Bi) {
+        rs_release(a, Bp);
+        rs_release(a, Bi);
+        return RS_E_NOMEM;
+    }
+    int p = 0;
+    for (int j = 0; j < nq; j++) {
+        Bp[j] = p;
+        for (int k = K->Ap[j]; k < K->Ap[j + 1]; k++)
+            if (K->Ai[k] < nq)
+                Bi[p++] = K->Ai[k];
+    }
+    Bp[nq] = p;
+    klu_common c = K->common;
+    c.btf = 0;
+    c.ordering = 0; /* AMD */
+    klu_symbolic *sym = klu_analyze(nq, Bp, Bi, &c);
+    int st = RS_OK;
+    if (sym) {
+        for (int k = 0; k < nq; k++)
+            K->perm_schur[k] = sym->Q[k];
+        klu_free_symbolic(&sym, &c);
+    } else {
+        K->common.status = c.status;
+        st = c.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
+    }
+    rs_release(a, Bp);
+    rs_release(a, Bi);
+    return st;
+}
+
 int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
                   const rs_allocator *a, char *err, size_t errlen)
 {
@@ -36,9 +84,10 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     K->map_G = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
     K->map_GT = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
     K->map_X = rs_alloc_array(a, (size_t)nnzX + 1, sizeof(int));
+    K->perm_schur = rs_alloc_array(a, (size_t)n, sizeof(int));
     int *cnt = rs_alloc_array(a, (size_t)nphi + 1, sizeof(int));
     if (!K->Ap || !K->Ai || !K->Ax || !K->map_M || !K->map_diag || !K->map_G ||
-        !K->map_GT || !K->map_X || !cnt) {
+        !K->map_GT || !K->map_X || !K->perm_schur || !cnt) {
         rs_release(a, cnt);
         rs_kmat_free(K, a);
         snprintf(err, errlen, "out of memory assembling the system pattern");
@@ -93,6 +142,12 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     rs_release(a, cnt);
 
     klu_defaults(&K->common);
+    if ((p = schur_order(K, a)) != RS_OK) {
+        snprintf(err, errlen, "ordering the %d x %d coordinate block failed (KLU status %d)",
+                 nq, nq, K->common.status);
+        rs_kmat_free(K, a);
+        return p;
+    }
     /* AMD without BTF until told otherwise (rs_kmat_analyze/choose): these
      * saddle-point systems are irreducible, and BTF's maximum transversal
      * may place the zero-diagonal multiplier columns on constraint entries
@@ -114,13 +169,15 @@ static klu_symbolic *analyze(rs_kmat *K, int ordering, int btf, klu_common *c)
     c->btf = btf;
     if (ordering == RS_KLU_NATURAL) /* P = Q = NULL: the identity */
         return klu_analyze_given(K->n, K->Ap, K->Ai, NULL, NULL, c);
+    if (ordering == RS_KLU_AMD_SCHUR)
+        return klu_analyze_given(K->n, K->Ap, K->Ai, K->perm_schur, K->perm_schur, c);
     c->ordering = ordering; /* KLU's codes: 0 AMD, 1 COLAMD */
     return klu_analyze(K->n, K->Ap, K->Ai, c);
 }
 
 int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
 {
-    if (ordering < RS_KLU_AMD || ordering > RS_KLU_NATURAL || btf < 0 || btf > 1)
+    if (ordering < RS_KLU_AMD || ordering > RS_KLU_AMD_SCHUR || btf < 0 || btf > 1)
         return RS_E_ARG;
     klu_symbolic *sym = analyze(K, ordering, btf, &K->common);
     if (!sym)
@@ -313,6 +370,7 @@ void rs_kmat_free(rs_kmat *K, const rs_allocator *a)
     rs_release(a, K->map_G);
     rs_release(a, K->map_GT);
     rs_release(a, K->map_X);
+    rs_release(a, K->perm_schur);
     memset(K, 0, sizeof *K);
 }
 

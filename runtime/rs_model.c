@@ -71,6 +71,41 @@ static int check_names(const char *const *names, int n, const char *mname,
     return RS_OK;
 }
 
+/* The combined functions (RS_FN_STEP, _PROJ, _NEWTON): every out[k]'s
+ * length, since the runtime hands each its own array. */
+static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size_t errlen)
+{
+    const int nc = m->n_contact, nq = m->n_q, nphi = m->n_phi;
+    const int nDq = nc > 0 ? m->phi_d_q_pattern.colptr[nq] : 0;
+    const int nDf = nc > 0 ? m->ddelta_df_pattern.colptr[3 * nc] : 0;
+    const int nNq = nc > 0 ? m->dnu_dqd_pattern.colptr[nq] : 0;
+    const int step[9] = {nnzM, nq, nnzG, nphi, 3 * nc, nc, 3 * nc, nDf, nNq};
+    const int proj[7] = {4 * nc, nphi, nnzG, nphi, 16 * nc, nDq, 4 * nc};
+    const int newton[2] = {4 * nc, 16 * nc};
+    const struct {
+        int id, n;
+        const int *len;
+        const char *name;
+    } c[3] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step, "step"},
+              {RS_FN_PROJ, 7, proj, "proj"},
+              {RS_FN_NEWTON, 2, newton, "newton"}};
+    for (int i = 0; i < 3; i++) {
+        const rs_func *fn = &m->fn[c[i].id];
+        if (!fn->fn)
+            continue;
+        int ok = fn->n_out == c[i].n && (c[i].id == RS_FN_STEP || nc > 0);
+        for (int k = 0; ok && k < c[i].n; k++)
+            ok = fn->out_len[k] == c[i].len[k];
+        if (!ok) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "combined function %s: %d output(s) or a length differ "
+                     "from the model's sizes (expected %d outputs)", c[i].name, fn->n_out, c[i].n);
+            return fail(err, errlen, m->name, msg);
+        }
+    }
+    return RS_OK;
+}
+
 int rs_model_validate(const rs_model *m, char *err, size_t errlen)
 {
     char msg[200];
@@ -108,7 +143,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     const int nnzG = m->n_phi > 0 ? m->phi_q_pattern.colptr[m->n_q] : 0;
     static const char *const fname[RS_FN_COUNT] = {
         "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
-        "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac"};
+        "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac",
+        "step", "proj", "newton"};
     if (m->n_contact < 0 || (m->n_contact > 0 && !m->contacts))
         return fail(err, errlen, m->name, "contact table missing");
     const int nc = m->n_contact;
@@ -129,7 +165,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_DELTA_NK] = m->n_q, [RS_FN_PHI_D] = 4 * nc,
         [RS_FN_PHI_D_Q] = nc > 0 ? m->phi_d_q_pattern.colptr[m->n_q] : 0,
         [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc,
-        [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0};
+        [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
+        [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
@@ -156,7 +193,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
             return fail(err, errlen, m->name, msg);
         }
     }
-    return RS_OK;
+    return check_combined(m, nnzM, nnzG, err, errlen);
 }
 
 static int find_in(const char *const *names, int n, const char *name, size_t len)

@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 3
+#define RS_MODEL_VERSION 4
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -70,6 +70,18 @@ typedef struct rs_pattern {
  *   RS_FN_DELTA_JAC  out[0] K = −∂δ/∂q in the order of rs_model.K_pattern,
  *                    out[1] C = −∂δ/∂q̇ in the order of C_pattern (n_q × n_q
  *                    each; inputs u and auxiliary coordinates s held fixed)
+ * Combined functions (optional; codegen/stepfn.hpp): one atom set for what
+ * one stage of an IMEX step evaluates at one state, every out[k] exactly as
+ * the separate function states it.  n_out tells which are present: 2 (no
+ * constraint), 4 (no contact) or 9; the rs_func lists each length.
+ *   RS_FN_STEP       the start of a step: out[0] M, out[1] δ^NK (δ without
+ *                    contacts), out[2] φ_q, out[3] γ, out[4] ν, out[5] V,
+ *                    out[6] radii, out[7] ∂δ/∂f, out[8] ∂ν/∂q̇
+ *   RS_FN_PROJ       the end of a step (contacts): out[0] φ^d, out[1] φ,
+ *                    out[2] φ_q, out[3] β, out[4] φ^d_s, out[5] φ^d_q,
+ *                    out[6] β^d
+ *   RS_FN_NEWTON     a contact-point Newton iteration: out[0] φ^d,
+ *                    out[1] φ^d_s
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */
 enum rs_fn_id {
@@ -89,6 +101,9 @@ enum rs_fn_id {
     RS_FN_BETA_D,
     RS_FN_CREEP,
     RS_FN_DELTA_JAC,
+    RS_FN_STEP,
+    RS_FN_PROJ,
+    RS_FN_NEWTON,
     RS_FN_COUNT
 };
 

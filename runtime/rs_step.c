@@ -71,14 +71,31 @@ static int eval_dynamics(rs_ws *ws)
 {
     const rs_model *m = ws->model;
     int st;
-    /* With contact the creep forces enter implicitly (C^K_qq): the explicit
-     * force is δ^NK, δ with the creep force inputs at 0. */
-    if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)) ||
-        (st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, ws->delta, NULL)))
-        return st;
-    if (m->n_phi > 0 && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
-                         (st = rs_ws_call(ws, RS_FN_GAMMA, ws->gamma, NULL))))
-        return st;
+    ws->creep_ready = 0;
+    if (rs_ws_combined(ws, RS_FN_STEP)) {
+        /* one atom set for M, δ^NK, φ_q, γ and the creep pieces */
+        rs_contact_ws *c = ws->ct;
+        double *out[RS_FN_MAX_OUT] = {ws->Mv, ws->delta, ws->Gv, ws->gamma};
+        if (c) {
+            out[4] = c->nu;
+            out[5] = c->V;
+            out[6] = c->radii;
+            out[7] = c->Dv;
+            out[8] = c->Nv;
+        }
+        if ((st = rs_ws_call_n(ws, RS_FN_STEP, out)))
+            return st;
+        ws->creep_ready = c != NULL;
+    } else {
+        /* With contact the creep forces enter implicitly (C^K_qq): the
+         * explicit force is δ^NK, δ with the creep force inputs at 0. */
+        if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)) ||
+            (st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, ws->delta, NULL)))
+            return st;
+        if (m->n_phi > 0 && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+                             (st = rs_ws_call(ws, RS_FN_GAMMA, ws->gamma, NULL))))
+            return st;
+    }
     if (ws->opt.check_finite &&
         ((st = rs_ws_check_finite(ws, ws->Mv, ws->K.nnz_M, "mass matrix value M", NULL)) ||
          (st = rs_ws_check_finite(ws, ws->delta, m->n_q, "generalized force delta", m->q_names)) ||
@@ -91,6 +108,89 @@ static int eval_dynamics(rs_ws *ws)
 
 /* ---- projections ------------------------------------------------------- */
 
+/* Dense Cholesky of S = φ_q φ_qᵀ (n_phi ≤ RS_DENSE_PROJ_MAX), then
+ * μ = S⁻¹ r and Δ = φ_qᵀ μ: the minimum-norm Δ with φ_q Δ = r, the same
+ * as the KLU solve of [I φ_qᵀ; φ_q 0] below.  S is formed column by column
+ * of φ_q's pattern (the rows of one column pair up), in its upper triangle.
+ * r: ws->rhs[n_q..); Δ: ws->rhs[0..n_q).  Returns 0, or -1 when a pivot is
+ * not clearly positive (dependent constraints: the caller uses KLU, which
+ * names the culprit). */
+static int dense_min_norm(rs_ws *ws)
+{
+    const rs_model *m = ws->model;
+    const rs_pattern *P = &m->phi_q_pattern;
+    const int nq = m->n_q, n = m->n_phi;
+    double *S = ws->S, *mu = ws->mu;
+    const double *g = ws->Gv;
+    memset(S, 0, (size_t)n * (size_t)n * sizeof(double));
+    for (int j = 0; j < nq; j++)
+        for (int k1 = P->colptr[j]; k1 < P->colptr[j + 1]; k1++) {
+            double *row = S + (size_t)P->rowind[k1] * (size_t)n;
+            for (int k2 = k1; k2 < P->colptr[j + 1]; k2++)
+                row[P->rowind[k2]] += g[k1] * g[k2];
+        }
+    double dmax = 0;
+    for (int i = 0; i < n; i++)
+        if (S[i * n + i] > dmax)
+            dmax = S[i * n + i];
+    /* S = Rᵀ R, R upper triangular, in place */
+    for (int k = 0; k < n; k++) {
+        double *rk = S + k * n;
+        double d = rk[k];
+        for (int l = 0; l < k; l++)
+            d -= S[l * n + k] * S[l * n + k];
+        if (!(d > 1e-12 * dmax))
+            return -1;
+        rk[k] = sqrt(d);
+        const double inv = 1.0 / rk[k];
+        for (int c = k + 1; c < n; c++) {
+            double v = rk[c];
+            for (int l = 0; l < k; l++)
+                v -= S[l * n + k] * S[l * n + c];
+            rk[c] = v * inv;
+        }
+    }
+    const double *r = ws->rhs + nq;
+    for (int k = 0; k < n; k++) { /* Rᵀ y = r */
+        double v = r[k];
+        for (int l = 0; l < k; l++)
+            v -= S[l * n + k] * mu[l];
+        mu[k] = v / S[k * n + k];
+    }
+    for (int k = n - 1; k >= 0; k--) { /* R μ = y */
+        double v = mu[k];
+        for (int c = k + 1; c < n; c++)
+            v -= S[k * n + c] * mu[c];
+        mu[k] = v / S[k * n + k];
+    }
+    for (int j = 0; j < nq; j++) {
+        double v = 0;
+        for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
+            v += g[k] * mu[P->rowind[k]];
+        ws->rhs[j] = v;
+    }
+    ws->stats.dense_solves++;
+    return 0;
+}
+
+/* The minimum-norm correction Δ with φ_q Δ = r (φ_q in ws->Gv, r in
+ * ws->rhs[n_q..), Δ written to ws->rhs[0..n_q)): the dense normal equations
+ * when allowed (RS_FAST_DENSE_PROJ) and they work, else KLU on
+ *   [I φ_qᵀ; φ_q 0] [Δ; −μ] = [0; r]. */
+static int min_norm(rs_ws *ws, const char *what)
+{
+    const int nq = ws->model->n_q;
+    int st;
+    if ((ws->opt.fast & RS_FAST_DENSE_PROJ) && ws->model->n_phi <= RS_DENSE_PROJ_MAX &&
+        dense_min_norm(ws) == 0)
+        return RS_OK;
+    memset(ws->rhs, 0, (size_t)nq * sizeof(double));
+    rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
+    if ((st = factor(ws, &ws->fac_proj, what)))
+        return st;
+    return solve(ws, &ws->fac_proj, what);
+}
+
 /* Newton on φ(q, t) = 0 with the minimum-norm correction
  *   [I φ_qᵀ; φ_q 0] [Δq; μ] = [0; −φ]   ⇒   Δq = −φ_qᵀ (φ_q φ_qᵀ)⁻¹ φ. */
 static int project_position(rs_ws *ws, double t)
@@ -101,7 +201,9 @@ static int project_position(rs_ws *ws, double t)
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
     for (;;) {
-        if ((st = rs_ws_call(ws, RS_FN_PHI, ws->phi, NULL)) ||
+        /* RS_FN_PROJ already evaluated φ and φ_q here (the contact Newton's
+         * last pass) */
+        if ((!ws->proj_ready && (st = rs_ws_call(ws, RS_FN_PHI, ws->phi, NULL))) ||
             (st = rs_ws_check_finite(ws, ws->phi, nphi, "constraint phi", m->phi_names)))
             return st;
         r = max_abs(ws->phi, nphi, &worst);
@@ -113,17 +215,14 @@ static int project_position(rs_ws *ws, double t)
                               "tolerance %.3g after %d iteration(s) (limit %d)",
                               r, m->phi_names[worst], ws->opt.proj_tol, it,
                               ws->opt.proj_maxiter);
-        if ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+        if ((!ws->proj_ready && (st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL))) ||
             (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
                                      NULL)))
             return st;
-        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
-        if ((st = factor(ws, &ws->fac_proj, "position projection")))
-            return st;
-        memset(ws->rhs, 0, (size_t)nq * sizeof(double));
+        ws->proj_ready = 0; /* q moves */
         for (int i = 0; i < nphi; i++)
             ws->rhs[nq + i] = -ws->phi[i];
-        if ((st = solve(ws, &ws->fac_proj, "position projection")))
+        if ((st = min_norm(ws, "position projection")))
             return st;
         for (int j = 0; j < nq; j++)
             ws->q[j] += ws->rhs[j];
@@ -147,8 +246,8 @@ static int project_velocity(rs_ws *ws, double t)
     int worst, st;
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
-    if ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
-        (st = rs_ws_call(ws, RS_FN_BETA, ws->beta, NULL)) ||
+    if ((!ws->proj_ready && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
+                             (st = rs_ws_call(ws, RS_FN_BETA, ws->beta, NULL)))) ||
         (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
                                  NULL)) ||
         (st = rs_ws_check_finite(ws, ws->beta, nphi, "beta", m->phi_names)))
@@ -161,10 +260,7 @@ static int project_velocity(rs_ws *ws, double t)
             ws->rhs[nq + m->phi_q_pattern.rowind[k]] -= ws->Gv[k] * ws->qd[j];
     r = max_abs(ws->rhs + nq, nphi, &worst);
     if (r > ws->opt.proj_tol) {
-        memset(ws->rhs, 0, (size_t)nq * sizeof(double));
-        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
-        if ((st = factor(ws, &ws->fac_proj, "velocity projection")) ||
-            (st = solve(ws, &ws->fac_proj, "velocity projection")))
+        if ((st = min_norm(ws, "velocity projection")))
             return st;
         for (int j = 0; j < nq; j++)
             ws->qd[j] += ws->rhs[j];
@@ -208,6 +304,7 @@ static int step_imex(rs_ws *ws, double t1)
     const double h = ws->dt;
     rs_contact_ws *ct = ws->ct;
     int st;
+    ws->proj_ready = ws->s_predicted = 0;
     if ((st = rs_ws_inputs(ws, ws->t)))
         return st;
     if (ct) {
@@ -262,6 +359,7 @@ static int step_imex(rs_ws *ws, double t1)
     }
     for (int k = 0; k < m->n_s; k++) /* s prediction */
         ws->s[k] += h * ws->sd[k];
+    ws->s_predicted = 1;
     rs_prof_enter(ws, RS_PHASE_PROJECTION);
     if ((st = ws->cops->solve_s(ws, t1)) || (st = project(ws, t1)))
         return st;
@@ -394,6 +492,7 @@ int rs_ws_init(rs_ws *ws)
     int st;
     ws->in_init = 1;
     ws->err[0] = '\0';
+    ws->proj_ready = ws->s_predicted = 0;
     if ((st = rs_ws_update_constants(ws)) || (st = rs_ws_inputs(ws, ws->t)) ||
         (st = state_finite(ws, "initial")))
         goto done;

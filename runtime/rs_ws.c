@@ -69,6 +69,7 @@ void rs_options_default(rs_options *o)
     o->contact_vmin = 0.01;
     o->contact_tol = 1e-9;
     o->contact_creep = 1;
+    o->fast = RS_FAST_ALL;
 }
 
 int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
@@ -117,11 +118,11 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     if (!(o.dt > 0) || !isfinite(o.dt) || !(o.proj_tol > 0) || o.proj_maxiter < 0 ||
         (o.method != RS_IMEX_EULER && o.method != RS_RK4) || !(o.rcond_min >= 0) ||
         !(o.rcond_drop >= 0) || !(o.rgrowth_drop >= 0) || o.klu_ordering < RS_KLU_AUTO ||
-        o.klu_ordering > RS_KLU_NATURAL || o.klu_btf < -1 || o.klu_btf > 1 || o.klu_trials < 0)
+        o.klu_ordering > RS_KLU_AMD_SCHUR || o.klu_btf < -1 || o.klu_btf > 1 || o.klu_trials < 0)
         return set_err(err, errlen, RS_E_ARG,
                        "rs_ws_create: bad options (need dt > 0, proj_tol > 0, "
                        "proj_maxiter >= 0, a known method, rcond_min, rcond_drop and "
-                       "rgrowth_drop >= 0, klu_ordering RS_KLU_AUTO..RS_KLU_NATURAL, "
+                       "rgrowth_drop >= 0, klu_ordering RS_KLU_AUTO..RS_KLU_AMD_SCHUR, "
                        "klu_btf -1..1, klu_trials >= 0)");
     if (m->n_contact > 0 &&
         (o.method != RS_IMEX_EULER || !(o.contact_E > 0) || !(o.contact_nu >= 0) ||
@@ -149,9 +150,10 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     const size_t nq = (size_t)m->n_q, ns = (size_t)m->n_s, nphi = (size_t)m->n_phi;
     const size_t nnzM = (size_t)m->M_pattern.colptr[m->n_q];
     const size_t nnzG = nphi ? (size_t)m->phi_q_pattern.colptr[m->n_q] : 0;
+    const size_t nproj = nphi <= RS_DENSE_PROJ_MAX ? nphi : 0; /* dense projection */
     const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_k +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 8 * nq +
-                         2 * nq;
+                         2 * nq + nproj * nproj + nproj;
     ws->block = rs_alloc_array(a, total, sizeof(double));
     if (!ws->block) {
         rs_release(a, ws);
@@ -172,6 +174,7 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         CARVE(kv[i], nq);
     }
     CARVE(qs, nq); CARVE(qds, nq);
+    CARVE(S, nproj * nproj); CARVE(mu, nproj);
 #undef CARVE
 
     for (int i = 0; i < m->n_p; i++)
@@ -260,11 +263,12 @@ int rs_ws_klu_info(const rs_ws *ws, rs_klu_info *info)
 
 const char *rs_klu_ordering_name(int ordering, int btf)
 {
-    static const char *const names[2][3] = {{"amd", "colamd", "natural"},
-                                            {"amd_btf", "colamd_btf", "natural_btf"}};
+    static const char *const names[2][4] = {
+        {"amd", "colamd", "natural", "amd_schur"},
+        {"amd_btf", "colamd_btf", "natural_btf", "amd_schur_btf"}};
     if (ordering == RS_KLU_AUTO)
         return "auto";
-    if (ordering < RS_KLU_AMD || ordering > RS_KLU_NATURAL || btf < 0 || btf > 1)
+    if (ordering < RS_KLU_AMD || ordering > RS_KLU_AMD_SCHUR || btf < 0 || btf > 1)
         return "?";
     return names[btf][ordering];
 }

@@ -41,11 +41,14 @@ typedef enum rs_klu_ordering {
                             with the fewest flops (deterministic)         */
     RS_KLU_AMD = 0,      /* approximate minimum degree on A + Aᵀ               */
     RS_KLU_COLAMD = 1,   /* column approximate minimum degree on AᵀA           */
-    RS_KLU_NATURAL = 2   /* the pattern's own order                            */
+    RS_KLU_NATURAL = 2,  /* the pattern's own order                            */
+    RS_KLU_AMD_SCHUR = 3 /* AMD on the coordinates' block alone, multipliers
+                            last: diagonal pivots on M (+ΔtC), then the dense
+                            Schur complement −Δt φ_q A⁻¹ φ_qᵀ                */
 } rs_klu_ordering;
 
 /* Candidates of RS_KLU_AUTO: index 2·ordering + btf. */
-#define RS_KLU_CANDIDATES 6
+#define RS_KLU_CANDIDATES 8
 
 /* Injectable allocator (all allocations of the runtime itself go through
  * it; KLU allocates through SuiteSparse's own configuration).  alloc must
@@ -114,7 +117,22 @@ typedef struct rs_options {
     int profile;          /* 1: time the phases of each step into
                              rs_stats.phase_s (seed 003's Table 1) with
                              clock_gettime; default 0 (no clock calls)      */
+    unsigned fast;        /* RS_FAST_* bits: the speed-ups a step may use
+                             (docs/performance.md), default RS_FAST_ALL;
+                             each gives the same results within rounding,
+                             and clearing one measures what it buys        */
 } rs_options;
+
+/* rs_options.fast bits. */
+#define RS_FAST_DENSE_PROJ 0x1u  /* projections with at most RS_DENSE_PROJ_MAX
+                                    constraints solve the normal equations
+                                    (φ_q φ_qᵀ) μ = r by a dense Cholesky,
+                                    Δ = φ_qᵀ μ (KLU when it fails)          */
+#define RS_FAST_STEP_FN 0x2u     /* the model's combined functions
+                                    (RS_FN_STEP, _PROJ, _NEWTON: one atom set
+                                    per stage of a step) when it has them   */
+#define RS_FAST_ALL 0x3u
+#define RS_DENSE_PROJ_MAX 32
 
 /* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;
  * docs/runtime.md "Phase timers").  Each instant of rs_step belongs to
@@ -163,6 +181,8 @@ typedef struct rs_stats {
     long contact_jumps;    /* ... that moved a contact point to another root */
     double phase_s[RS_PHASE_COUNT]; /* seconds spent in each phase over all
                              steps (rs_options.profile; 0 otherwise)         */
+    long dense_solves;     /* projections solved by the dense normal
+                              equations (RS_FAST_DENSE_PROJ) instead of KLU */
 } rs_stats;
 
 /* Fills *opt with the defaults above. */

@@ -40,6 +40,8 @@ struct rs_ws {
     double *q0, *qd0;              /* state at step start (restored on failure) */
     double *kq[4], *kv[4];         /* RK4 stage velocities / accelerations */
     double *qs, *qds;              /* RK4 stage state                      */
+    double *S, *mu;                /* dense projection: φ_q φ_qᵀ (n_phi², 0
+                                      above RS_DENSE_PROJ_MAX) and μ      */
     double *block;                 /* the one allocation behind all doubles */
 
     rs_kmat K;                     /* pattern of the block systems         */
@@ -49,6 +51,15 @@ struct rs_ws {
     struct rs_contact_ws *ct;      /* wheel-rail contact state (rs_contact.h);
                                       NULL when the model has no contact   */
     const struct rs_contact_ops *cops; /* its entry points (set with ct)    */
+
+    /* combined functions (RS_FAST_STEP_FN), valid inside one step only */
+    int creep_ready;               /* RS_FN_STEP wrote the creep outputs    */
+    int s_predicted;               /* s was just predicted: the contact
+                                      Newton's first pass will iterate, so
+                                      it evaluates RS_FN_NEWTON            */
+    int proj_ready;                /* RS_FN_PROJ's outputs (φ^d, φ, φ_q, β,
+                                      φ^d_s, φ^d_q, β^d) hold at the current
+                                      t, q and s                            */
 
     int constants_dirty;
     int ready;                     /* rs_ws_init done                      */
@@ -80,6 +91,14 @@ void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd);
 /* Calls model function `id` with out[0] = out0 (and out[1] = out1);
  * a non-zero return becomes RS_E_MODELFN with a message. */
 int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1);
+/* The same with every out[] pointer given (RS_FN_MAX_OUT of them). */
+int rs_ws_call_n(rs_ws *ws, int id, double *const *out);
+/* 1 when the step may use combined function `id` (RS_FAST_STEP_FN set and
+ * the model has it). */
+static inline int rs_ws_combined(const rs_ws *ws, int id)
+{
+    return (ws->opt.fast & RS_FAST_STEP_FN) && ws->model->fn[id].fn != 0;
+}
 
 /* RS_OK if v[0..n) are finite, else RS_E_NONFINITE naming `what`[i]
  * (names may be NULL: then only the index is given). */

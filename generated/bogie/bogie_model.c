@@ -18,6 +18,9 @@ int bogie_phi_d_q(const double *const *in, double *const *out);
 int bogie_phi_d_s(const double *const *in, double *const *out);
 int bogie_beta_d(const double *const *in, double *const *out);
 int bogie_creep(const double *const *in, double *const *out);
+int bogie_step(const double *const *in, double *const *out);
+int bogie_proj(const double *const *in, double *const *out);
+int bogie_newton(const double *const *in, double *const *out);
 const rs_model *bogie_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -382,6 +385,12 @@ static const int rsd_beta_d_len[1] = {16};
 static const char *const rsd_beta_d_outs[1] = {"beta_d"};
 static const int rsd_creep_len[5] = {12, 4, 12, 60, 60};
 static const char *const rsd_creep_outs[5] = {"nu", "V", "radii", "ddelta_df", "dnu_dqd"};
+static const int rsd_step_len[9] = {28, 18, 20, 4, 12, 4, 12, 60, 60};
+static const char *const rsd_step_outs[9] = {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"};
+static const int rsd_proj_len[7] = {16, 4, 20, 4, 64, 56, 16};
+static const char *const rsd_proj_outs[7] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
+static const int rsd_newton_len[2] = {16, 64};
+static const char *const rsd_newton_outs[2] = {"phi_d", "phi_d_s"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -418,6 +427,9 @@ static const rs_model rsd_model = {
         [RS_FN_PHI_D_S] = {bogie_phi_d_s, 1, rsd_phi_d_s_len, rsd_phi_d_s_outs},
         [RS_FN_BETA_D] = {bogie_beta_d, 1, rsd_beta_d_len, rsd_beta_d_outs},
         [RS_FN_CREEP] = {bogie_creep, 5, rsd_creep_len, rsd_creep_outs},
+        [RS_FN_STEP] = {bogie_step, 9, rsd_step_len, rsd_step_outs},
+        [RS_FN_PROJ] = {bogie_proj, 7, rsd_proj_len, rsd_proj_outs},
+        [RS_FN_NEWTON] = {bogie_newton, 2, rsd_newton_len, rsd_newton_outs},
     },
     .n_contact = 4,
     .contacts = rsd_contacts,

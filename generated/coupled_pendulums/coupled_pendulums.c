@@ -389,3 +389,84 @@ int coupled_pendulums_constants(const double *const *in, double *const *out)
     }
     return RS_ABI_OK;
 }
+
+/* Pattern of coupled_pendulums_step output M.M_sparse: compressed sparse columns. */
+const int coupled_pendulums_step_M_M_sparse_nrows = 2;
+const int coupled_pendulums_step_M_M_sparse_ncols = 2;
+const int coupled_pendulums_step_M_M_sparse_nnz = 2;
+const int coupled_pendulums_step_M_M_sparse_colptr[3] = {
+    0, 1, 2
+};
+const int coupled_pendulums_step_M_M_sparse_rowidx[2] = {
+    0, 1
+};
+
+/*
+ * coupled_pendulums_step
+ *   everything the start of one IMEX step evaluates, in one atom set:
+ *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
+ * Outputs:
+ *   out[0]  M.M_sparse  sparse 2x2, 2 non-zeros in the order of coupled_pendulums_step_M_M_sparse_colptr/_rowidx
+ *   out[1]  delta.delta  vector [2]
+ * Inputs: q p k
+ * Atoms 42, operations 42 (add/sub 14, mul 21, div 2, cos 2, sin 2, sqrt 1)
+ */
+int coupled_pendulums_step(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = a1 * a3;
+    const double a5 = a0 * a2;
+    const double a6 = a4 + a5;
+    const double a7 = a0 * a3;
+    const double a8 = a1 * a2;
+    const double a9 = a8 - a7;
+    const double a10 = a7 - a8;
+    const double a11 = p[1] * a9;
+    const double a12 = p[1] * a6;
+    const double a13 = a2 * k[0];
+    const double a14 = a3 * k[0];
+    const double a15 = a13 - a11;
+    const double a16 = a14 - a12;
+    const double a17 = a2 * k[1];
+    const double a18 = a3 * k[1];
+    const double a19 = a18 - p[1];
+    const double a20 = a17 - a15;
+    const double a21 = a19 - a16;
+    const double a22 = a21 * a21;
+    const double a23 = a20 * a20;
+    const double a24 = a22 + a23;
+    const double a25 = sqrt(a24);
+    const double a26 = a20 / a25;
+    const double a27 = a21 / a25;
+    const double a28 = a25 - p[5];
+    const double a29 = p[4] * a28;
+    const double a30 = a26 * a29;
+    const double a31 = a27 * a29;
+    const double a32 = a1 * k[2];
+    const double a33 = a10 * a31;
+    const double a34 = a6 * a30;
+    const double a35 = a33 + a34;
+    const double a36 = a32 + a35;
+    const double a37 = p[1] * a36;
+    const double a38 = -a37;
+    const double a39 = a3 * k[2];
+    const double a40 = a30 - a39;
+    const double a41 = p[1] * a40;
+    if (out[0]) {   /* M.M_sparse */
+        double *const o = out[0];
+        o[0] = k[3];
+        o[1] = k[3];
+    }
+    if (out[1]) {   /* delta.delta */
+        double *const o = out[1];
+        o[0] = a38;
+        o[1] = a41;
+    }
+    return RS_ABI_OK;
+}

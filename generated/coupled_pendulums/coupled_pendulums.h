@@ -45,6 +45,15 @@ extern const int coupled_pendulums_delta_jac_C_rowidx[];   /* COUPLED_PENDULUMS_
 /* coupled_pendulums_constants: out[0] k (vector 5x1) */
 int coupled_pendulums_constants(const double *const *in, double *const *out);
 
+/* coupled_pendulums_step: out[0] M.M_sparse (sparse 2x2), out[1] delta.delta (vector 2x1) */
+int coupled_pendulums_step(const double *const *in, double *const *out);
+#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_ROWS 2
+#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_COLS 2
+#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_NNZ 2
+extern const int coupled_pendulums_step_M_M_sparse_nrows, coupled_pendulums_step_M_M_sparse_ncols, coupled_pendulums_step_M_M_sparse_nnz;
+extern const int coupled_pendulums_step_M_M_sparse_colptr[];   /* COUPLED_PENDULUMS_STEP_M_M_SPARSE_COLS + 1 */
+extern const int coupled_pendulums_step_M_M_sparse_rowidx[];   /* COUPLED_PENDULUMS_STEP_M_M_SPARSE_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

@@ -347,3 +347,101 @@ int double_pendulum_constants(const double *const *in, double *const *out)
     }
     return RS_ABI_OK;
 }
+
+/* Pattern of double_pendulum_step output M.M_sparse: compressed sparse columns. */
+const int double_pendulum_step_M_M_sparse_nrows = 2;
+const int double_pendulum_step_M_M_sparse_ncols = 2;
+const int double_pendulum_step_M_M_sparse_nnz = 4;
+const int double_pendulum_step_M_M_sparse_colptr[3] = {
+    0, 2, 4
+};
+const int double_pendulum_step_M_M_sparse_rowidx[4] = {
+    0, 1, 0, 1
+};
+
+/*
+ * double_pendulum_step
+ *   everything the start of one IMEX step evaluates, in one atom set:
+ *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
+ * Outputs:
+ *   out[0]  M.M_sparse  sparse 2x2, 4 non-zeros in the order of double_pendulum_step_M_M_sparse_colptr/_rowidx
+ *   out[1]  delta.delta  vector [2]
+ * Inputs: q qd p k
+ * Atoms 56, operations 56 (add/sub 19, mul 33, div 0, cos 2, sin 2)
+ */
+int double_pendulum_step(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = p[2] * qd[0];
+    const double a5 = a2 * a4;
+    const double a6 = a3 * a4;
+    const double a7 = qd[0] + qd[1];
+    const double a8 = p[3] * a7;
+    const double a9 = a5 + a8;
+    const double a10 = a6 * a7;
+    const double a11 = a7 * a9;
+    const double a12 = qd[1] * a3;
+    const double a13 = a4 * a12;
+    const double a14 = qd[1] * a2;
+    const double a15 = a4 * a14;
+    const double a16 = a1 * a3;
+    const double a17 = a0 * a2;
+    const double a18 = a17 - a16;
+    const double a19 = a1 * a2;
+    const double a20 = a0 * a3;
+    const double a21 = a19 + a20;
+    const double a22 = p[2] * a2;
+    const double a23 = p[3] + a22;
+    const double a24 = p[2] * a3;
+    const double a25 = p[1] * a23;
+    const double a26 = p[1] * a24;
+    const double a27 = p[3] * a25;
+    const double a28 = a3 * a26;
+    const double a29 = a2 * a25;
+    const double a30 = a28 + a29;
+    const double a31 = p[5] + a27;
+    const double a32 = a10 - a13;
+    const double a33 = a11 - a15;
+    const double a34 = p[1] * a32;
+    const double a35 = p[1] * a33;
+    const double a36 = a30 + k[2];
+    const double a37 = p[2] * a36;
+    const double a38 = p[4] + a37;
+    const double a39 = a31 + a38;
+    const double a40 = a2 * k[3];
+    const double a41 = p[2] * a40;
+    const double a42 = k[4] + a41;
+    const double a43 = a21 * k[1];
+    const double a44 = a18 * k[1];
+    const double a45 = a1 * k[0];
+    const double a46 = a34 + a43;
+    const double a47 = a35 + a44;
+    const double a48 = p[3] * a46;
+    const double a49 = a3 * a47;
+    const double a50 = a2 * a46;
+    const double a51 = a49 - a50;
+    const double a52 = a51 - a45;
+    const double a53 = p[2] * a52;
+    const double a54 = a53 - a48;
+    const double a55 = -a48;
+    if (out[0]) {   /* M.M_sparse */
+        double *const o = out[0];
+        o[0] = a39;
+        o[1] = a31;
+        o[2] = a42;
+        o[3] = k[4];
+    }
+    if (out[1]) {   /* delta.delta */
+        double *const o = out[1];
+        o[0] = a54;
+        o[1] = a55;
+    }
+    return RS_ABI_OK;
+}

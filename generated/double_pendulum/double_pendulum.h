@@ -42,6 +42,15 @@ extern const int double_pendulum_delta_jac_C_rowidx[];   /* DOUBLE_PENDULUM_DELT
 /* double_pendulum_constants: out[0] k (vector 5x1) */
 int double_pendulum_constants(const double *const *in, double *const *out);
 
+/* double_pendulum_step: out[0] M.M_sparse (sparse 2x2), out[1] delta.delta (vector 2x1) */
+int double_pendulum_step(const double *const *in, double *const *out);
+#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_ROWS 2
+#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_COLS 2
+#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_NNZ 4
+extern const int double_pendulum_step_M_M_sparse_nrows, double_pendulum_step_M_M_sparse_ncols, double_pendulum_step_M_M_sparse_nnz;
+extern const int double_pendulum_step_M_M_sparse_colptr[];   /* DOUBLE_PENDULUM_STEP_M_M_SPARSE_COLS + 1 */
+extern const int double_pendulum_step_M_M_sparse_rowidx[];   /* DOUBLE_PENDULUM_STEP_M_M_SPARSE_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1184,3 +1184,369 @@ int four_bar_constants(const double *const *in, double *const *out)
     }
     return RS_ABI_OK;
 }
+
+/* Pattern of four_bar_step output M.M_sparse: compressed sparse columns. */
+const int four_bar_step_M_M_sparse_nrows = 3;
+const int four_bar_step_M_M_sparse_ncols = 3;
+const int four_bar_step_M_M_sparse_nnz = 9;
+const int four_bar_step_M_M_sparse_colptr[4] = {
+    0, 3, 6, 9
+};
+const int four_bar_step_M_M_sparse_rowidx[9] = {
+    0, 1, 2, 0, 1, 2, 0, 1, 2
+};
+
+/* Pattern of four_bar_step output phi_q.phi_q_sparse: compressed sparse columns. */
+const int four_bar_step_phi_q_phi_q_sparse_nrows = 2;
+const int four_bar_step_phi_q_phi_q_sparse_ncols = 3;
+const int four_bar_step_phi_q_phi_q_sparse_nnz = 6;
+const int four_bar_step_phi_q_phi_q_sparse_colptr[4] = {
+    0, 2, 4, 6
+};
+const int four_bar_step_phi_q_phi_q_sparse_rowidx[6] = {
+    0, 1, 0, 1, 0, 1
+};
+
+/*
+ * four_bar_step
+ *   everything the start of one IMEX step evaluates, in one atom set:
+ *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
+ * Outputs:
+ *   out[0]  M.M_sparse  sparse 3x3, 9 non-zeros in the order of four_bar_step_M_M_sparse_colptr/_rowidx
+ *   out[1]  delta.delta  vector [3]
+ *   out[2]  phi_q.phi_q_sparse  sparse 2x3, 6 non-zeros in the order of four_bar_step_phi_q_phi_q_sparse_colptr/_rowidx
+ *   out[3]  gamma.gamma  vector [2]
+ * Inputs: q qd p k
+ * Atoms 291, operations 291 (add/sub 123, mul 159, div 2, cos 3, sin 3, sqrt 1)
+ */
+int four_bar_step(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = cos(q[2]);
+    const double a5 = sin(q[2]);
+    const double a6 = a1 * a3;
+    const double a7 = a0 * a2;
+    const double a8 = a7 - a6;
+    const double a9 = a1 * a2;
+    const double a10 = a0 * a3;
+    const double a11 = a9 + a10;
+    const double a12 = a5 * a11;
+    const double a13 = a4 * a8;
+    const double a14 = a13 - a12;
+    const double a15 = a4 * a11;
+    const double a16 = a5 * a8;
+    const double a17 = a15 + a16;
+    const double a18 = p[3] * a14;
+    const double a19 = p[3] * a17;
+    const double a20 = -a19;
+    const double a21 = p[2] * a8;
+    const double a22 = p[2] * a11;
+    const double a23 = p[1] * a0;
+    const double a24 = p[1] * a1;
+    const double a25 = a21 + a23;
+    const double a26 = a22 + a24;
+    const double a27 = a18 + a25;
+    const double a28 = a19 + a26;
+    const double a29 = -a28;
+    const double a30 = p[1] * qd[0];
+    const double a31 = a3 * a30;
+    const double a32 = a2 * a30;
+    const double a33 = qd[0] + qd[1];
+    const double a34 = a31 * a33;
+    const double a35 = qd[1] * a2;
+    const double a36 = a30 * a35;
+    const double a37 = qd[1] * a3;
+    const double a38 = a30 * a37;
+    const double a39 = p[2] * a33;
+    const double a40 = a32 + a39;
+    const double a41 = a5 * a40;
+    const double a42 = a4 * a31;
+    const double a43 = a41 + a42;
+    const double a44 = a4 * a40;
+    const double a45 = a5 * a31;
+    const double a46 = a45 - a44;
+    const double a47 = qd[2] + a33;
+    const double a48 = a43 * a47;
+    const double a49 = qd[2] * a5;
+    const double a50 = qd[2] * a4;
+    const double a51 = a40 * a50;
+    const double a52 = a31 * a49;
+    const double a53 = a40 * a49;
+    const double a54 = a31 * a50;
+    const double a55 = p[11] * a11;
+    const double a56 = p[11] * a8;
+    const double a57 = p[1] * a2;
+    const double a58 = p[1] * a3;
+    const double a59 = p[5] * a58;
+    const double a60 = p[2] + a57;
+    const double a61 = a5 * a60;
+    const double a62 = a4 * a58;
+    const double a63 = a61 + a62;
+    const double a64 = a4 * a60;
+    const double a65 = a5 * a58;
+    const double a66 = a65 - a64;
+    const double a67 = p[6] * a63;
+    const double a68 = a4 * a67;
+    const double a69 = a5 * a67;
+    const double a70 = p[2] * a5;
+    const double a71 = p[2] * a4;
+    const double a72 = p[6] * a70;
+    const double a73 = a4 * a72;
+    const double a74 = a5 * a72;
+    const double a75 = a34 - a38;
+    const double a76 = p[5] * a75;
+    const double a77 = a5 * a38;
+    const double a78 = a51 - a77;
+    const double a79 = a4 * a36;
+    const double a80 = a79 - a52;
+    const double a81 = a78 + a80;
+    const double a82 = a4 * a38;
+    const double a83 = a53 + a82;
+    const double a84 = a5 * a36;
+    const double a85 = a54 + a84;
+    const double a86 = a83 + a85;
+    const double a87 = a86 - a48;
+    const double a88 = p[6] * a87;
+    const double a89 = a19 + a22;
+    const double a90 = -a89;
+    const double a91 = -a27;
+    const double a92 = a18 + a21;
+    const double a93 = -a92;
+    const double a94 = -a18;
+    const double a95 = qd[0] * a1;
+    const double a96 = qd[0] * a0;
+    const double a97 = a1 * a35;
+    const double a98 = a3 * a96;
+    const double a99 = a97 + a98;
+    const double a100 = a0 * a37;
+    const double a101 = a2 * a95;
+    const double a102 = a100 + a101;
+    const double a103 = a99 + a102;
+    const double a104 = a1 * a37;
+    const double a105 = a2 * a96;
+    const double a106 = a105 - a104;
+    const double a107 = a0 * a35;
+    const double a108 = a3 * a95;
+    const double a109 = a107 - a108;
+    const double a110 = a106 + a109;
+    const double a111 = qd[1] * a37;
+    const double a112 = qd[1] * a35;
+    const double a113 = qd[2] * a50;
+    const double a114 = qd[2] * a49;
+    const double a115 = qd[0] * a96;
+    const double a116 = qd[0] * a95;
+    const double a117 = a35 * a96;
+    const double a118 = a37 * a95;
+    const double a119 = a37 * a96;
+    const double a120 = a35 * a95;
+    const double a121 = a50 * a110;
+    const double a122 = a49 * a103;
+    const double a123 = a1 * a111;
+    const double a124 = a117 - a123;
+    const double a125 = a3 * a116;
+    const double a126 = a117 - a125;
+    const double a127 = a124 + a126;
+    const double a128 = a0 * a112;
+    const double a129 = a128 - a118;
+    const double a130 = a2 * a115;
+    const double a131 = a130 - a118;
+    const double a132 = a129 + a131;
+    const double a133 = a127 + a132;
+    const double a134 = a1 * a112;
+    const double a135 = a119 + a134;
+    const double a136 = a2 * a116;
+    const double a137 = a119 + a136;
+    const double a138 = a135 + a137;
+    const double a139 = a0 * a111;
+    const double a140 = a120 + a139;
+    const double a141 = a3 * a115;
+    const double a142 = a120 + a141;
+    const double a143 = a140 + a142;
+    const double a144 = a138 + a143;
+    const double a145 = a5 * a144;
+    const double a146 = a121 - a145;
+    const double a147 = a11 * a114;
+    const double a148 = a121 - a147;
+    const double a149 = a146 + a148;
+    const double a150 = a4 * a133;
+    const double a151 = a150 - a122;
+    const double a152 = a8 * a113;
+    const double a153 = a152 - a122;
+    const double a154 = a151 + a153;
+    const double a155 = a149 + a154;
+    const double a156 = p[3] * a155;
+    const double a157 = p[2] * a133;
+    const double a158 = p[1] * a115;
+    const double a159 = a157 + a158;
+    const double a160 = a156 + a159;
+    const double a161 = a49 * a110;
+    const double a162 = a50 * a103;
+    const double a163 = a4 * a144;
+    const double a164 = a161 + a163;
+    const double a165 = a11 * a113;
+    const double a166 = a161 + a165;
+    const double a167 = a164 + a166;
+    const double a168 = a5 * a133;
+    const double a169 = a162 + a168;
+    const double a170 = a8 * a114;
+    const double a171 = a162 + a170;
+    const double a172 = a169 + a171;
+    const double a173 = a167 + a172;
+    const double a174 = p[3] * a173;
+    const double a175 = p[2] * a144;
+    const double a176 = p[1] * a116;
+    const double a177 = a175 + a176;
+    const double a178 = a174 + a177;
+    const double a179 = -a178;
+    const double a180 = a57 + k[1];
+    const double a181 = p[5] * a180;
+    const double a182 = a66 - k[2];
+    const double a183 = p[6] * a182;
+    const double a184 = k[2] * a183;
+    const double a185 = k[1] * a181;
+    const double a186 = a5 * a183;
+    const double a187 = a68 + a186;
+    const double a188 = a4 * a183;
+    const double a189 = a188 - a69;
+    const double a190 = p[2] * a189;
+    const double a191 = a59 + a187;
+    const double a192 = a189 - a181;
+    const double a193 = a2 * a192;
+    const double a194 = a3 * a191;
+    const double a195 = a193 - a194;
+    const double a196 = p[1] * a195;
+    const double a197 = k[6] - a184;
+    const double a198 = k[5] + a185;
+    const double a199 = a198 - a190;
+    const double a200 = a197 + a199;
+    const double a201 = k[10] - a196;
+    const double a202 = a200 + a201;
+    const double a203 = a71 + k[2];
+    const double a204 = p[6] * a203;
+    const double a205 = k[2] * a204;
+    const double a206 = a5 * a204;
+    const double a207 = a73 - a206;
+    const double a208 = a4 * a204;
+    const double a209 = a74 + a208;
+    const double a210 = p[2] * a209;
+    const double a211 = k[11] + a209;
+    const double a212 = a2 * a211;
+    const double a213 = a3 * a207;
+    const double a214 = a212 + a213;
+    const double a215 = p[1] * a214;
+    const double a216 = k[6] + a205;
+    const double a217 = k[12] + a210;
+    const double a218 = a216 + a217;
+    const double a219 = a215 + a218;
+    const double a220 = a5 * k[14];
+    const double a221 = a4 * k[14];
+    const double a222 = p[2] * a221;
+    const double a223 = a2 * a221;
+    const double a224 = a3 * a220;
+    const double a225 = a223 - a224;
+    const double a226 = p[1] * a225;
+    const double a227 = k[15] - a222;
+    const double a228 = a227 - a226;
+    const double a229 = a33 * k[1];
+    const double a230 = a32 + a229;
+    const double a231 = a33 * a230;
+    const double a232 = a47 * k[2];
+    const double a233 = a46 - a232;
+    const double a234 = a47 * a233;
+    const double a235 = a8 * k[3];
+    const double a236 = a235 - a55;
+    const double a237 = a11 * k[3];
+    const double a238 = a56 + a237;
+    const double a239 = a180 - a236;
+    const double a240 = a58 - a238;
+    const double a241 = a240 * a240;
+    const double a242 = a239 * a239;
+    const double a243 = a241 + a242;
+    const double a244 = sqrt(a243);
+    const double a245 = a239 / a244;
+    const double a246 = a240 / a244;
+    const double a247 = a230 * a246;
+    const double a248 = a31 * a245;
+    const double a249 = a248 - a247;
+    const double a250 = p[9] * a249;
+    const double a251 = a244 - p[10];
+    const double a252 = p[8] * a251;
+    const double a253 = a250 + a252;
+    const double a254 = a245 * a253;
+    const double a255 = a246 * a253;
+    const double a256 = a17 * k[9];
+    const double a257 = a14 * k[9];
+    const double a258 = a11 * k[8];
+    const double a259 = a8 * k[8];
+    const double a260 = a0 * k[7];
+    const double a261 = a36 - a231;
+    const double a262 = p[5] * a261;
+    const double a263 = a81 + a234;
+    const double a264 = p[6] * a263;
+    const double a265 = a264 - a256;
+    const double a266 = a88 + a257;
+    const double a267 = k[2] * a266;
+    const double a268 = a254 + a262;
+    const double a269 = a255 - a76;
+    const double a270 = a268 - a258;
+    const double a271 = a259 + a269;
+    const double a272 = k[1] * a271;
+    const double a273 = k[0] * a260;
+    const double a274 = a5 * a266;
+    const double a275 = a4 * a265;
+    const double a276 = a274 + a275;
+    const double a277 = a4 * a266;
+    const double a278 = a5 * a265;
+    const double a279 = a277 - a278;
+    const double a280 = p[2] * a279;
+    const double a281 = a270 + a276;
+    const double a282 = a271 + a279;
+    const double a283 = a2 * a282;
+    const double a284 = a3 * a281;
+    const double a285 = a283 - a284;
+    const double a286 = p[1] * a285;
+    const double a287 = a272 + a280;
+    const double a288 = a267 + a287;
+    const double a289 = a273 + a286;
+    const double a290 = a288 + a289;
+    if (out[0]) {   /* M.M_sparse */
+        double *const o = out[0];
+        o[0] = a202;
+        o[1] = a200;
+        o[2] = a197;
+        o[3] = a219;
+        o[4] = a218;
+        o[5] = a216;
+        o[6] = a228;
+        o[7] = a227;
+        o[8] = k[15];
+    }
+    if (out[1]) {   /* delta.delta */
+        double *const o = out[1];
+        o[0] = a290;
+        o[1] = a288;
+        o[2] = a267;
+    }
+    if (out[2]) {   /* phi_q.phi_q_sparse */
+        double *const o = out[2];
+        o[0] = a29;
+        o[1] = a91;
+        o[2] = a90;
+        o[3] = a93;
+        o[4] = a20;
+        o[5] = a94;
+    }
+    if (out[3]) {   /* gamma.gamma */
+        double *const o = out[3];
+        o[0] = a160;
+        o[1] = a179;
+    }
+    return RS_ABI_OK;
+}

@@ -60,6 +60,21 @@ extern const int four_bar_delta_jac_C_rowidx[];   /* FOUR_BAR_DELTA_JAC_C_NNZ */
 /* four_bar_constants: out[0] k (vector 17x1) */
 int four_bar_constants(const double *const *in, double *const *out);
 
+/* four_bar_step: out[0] M.M_sparse (sparse 3x3), out[1] delta.delta (vector 3x1), out[2] phi_q.phi_q_sparse (sparse 2x3), out[3] gamma.gamma (vector 2x1) */
+int four_bar_step(const double *const *in, double *const *out);
+#define FOUR_BAR_STEP_M_M_SPARSE_ROWS 3
+#define FOUR_BAR_STEP_M_M_SPARSE_COLS 3
+#define FOUR_BAR_STEP_M_M_SPARSE_NNZ 9
+extern const int four_bar_step_M_M_sparse_nrows, four_bar_step_M_M_sparse_ncols, four_bar_step_M_M_sparse_nnz;
+extern const int four_bar_step_M_M_sparse_colptr[];   /* FOUR_BAR_STEP_M_M_SPARSE_COLS + 1 */
+extern const int four_bar_step_M_M_sparse_rowidx[];   /* FOUR_BAR_STEP_M_M_SPARSE_NNZ */
+#define FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_ROWS 2
+#define FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_COLS 3
+#define FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_NNZ 6
+extern const int four_bar_step_phi_q_phi_q_sparse_nrows, four_bar_step_phi_q_phi_q_sparse_ncols, four_bar_step_phi_q_phi_q_sparse_nnz;
+extern const int four_bar_step_phi_q_phi_q_sparse_colptr[];   /* FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
+extern const int four_bar_step_phi_q_phi_q_sparse_rowidx[];   /* FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

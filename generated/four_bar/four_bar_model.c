@@ -13,6 +13,7 @@ int four_bar_gamma(const double *const *in, double *const *out);
 int four_bar_energy(const double *const *in, double *const *out);
 int four_bar_constants(const double *const *in, double *const *out);
 int four_bar_delta_jac(const double *const *in, double *const *out);
+int four_bar_step(const double *const *in, double *const *out);
 const rs_model *four_bar_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -120,6 +121,8 @@ static const int rsd_constants_len[1] = {17};
 static const char *const rsd_constants_outs[1] = {"constants"};
 static const int rsd_delta_jac_len[2] = {9, 8};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
+static const int rsd_step_len[4] = {9, 3, 6, 2};
+static const char *const rsd_step_outs[4] = {"M", "delta", "phi_q", "gamma"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -151,6 +154,7 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {four_bar_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {four_bar_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {four_bar_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
+        [RS_FN_STEP] = {four_bar_step, 4, rsd_step_len, rsd_step_outs},
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},

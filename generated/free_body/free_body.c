@@ -1139,3 +1139,256 @@ int free_body_constants(const double *const *in, double *const *out)
     }
     return RS_ABI_OK;
 }
+
+/* Pattern of free_body_step output M.M_sparse: compressed sparse columns. */
+const int free_body_step_M_M_sparse_nrows = 6;
+const int free_body_step_M_M_sparse_ncols = 6;
+const int free_body_step_M_M_sparse_nnz = 12;
+const int free_body_step_M_M_sparse_colptr[7] = {
+    0, 1, 2, 3, 6, 9, 12
+};
+const int free_body_step_M_M_sparse_rowidx[12] = {
+    0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5
+};
+
+/*
+ * free_body_step
+ *   everything the start of one IMEX step evaluates, in one atom set:
+ *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
+ * Outputs:
+ *   out[0]  M.M_sparse  sparse 6x6, 12 non-zeros in the order of free_body_step_M_M_sparse_colptr/_rowidx
+ *   out[1]  delta.delta  vector [6]
+ * Inputs: q qd p k
+ * Atoms 199, operations 199 (add/sub 75, mul 118, div 0, cos 3, sin 3)
+ */
+int free_body_step(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[3]);
+    const double a1 = sin(q[3]);
+    const double a2 = cos(q[4]);
+    const double a3 = sin(q[4]);
+    const double a4 = cos(q[5]);
+    const double a5 = sin(q[5]);
+    const double a6 = qd[3] * a3;
+    const double a7 = qd[3] * a2;
+    const double a8 = a5 * a7;
+    const double a9 = qd[4] * a4;
+    const double a10 = a8 + a9;
+    const double a11 = a4 * a7;
+    const double a12 = qd[4] * a5;
+    const double a13 = a11 - a12;
+    const double a14 = qd[5] - a6;
+    const double a15 = p[6] * a13;
+    const double a16 = p[5] * a10;
+    const double a17 = p[2] * a14;
+    const double a18 = a16 + a17;
+    const double a19 = a15 + a18;
+    const double a20 = p[7] * a13;
+    const double a21 = p[3] * a10;
+    const double a22 = p[5] * a14;
+    const double a23 = a21 + a22;
+    const double a24 = a20 + a23;
+    const double a25 = p[4] * a13;
+    const double a26 = p[7] * a10;
+    const double a27 = p[6] * a14;
+    const double a28 = a26 + a27;
+    const double a29 = a25 + a28;
+    const double a30 = a13 * a24;
+    const double a31 = a10 * a29;
+    const double a32 = a31 - a30;
+    const double a33 = a14 * a29;
+    const double a34 = a13 * a19;
+    const double a35 = a34 - a33;
+    const double a36 = a10 * a19;
+    const double a37 = a14 * a24;
+    const double a38 = a37 - a36;
+    const double a39 = qd[4] * a3;
+    const double a40 = qd[4] * a2;
+    const double a41 = qd[5] * a5;
+    const double a42 = qd[5] * a4;
+    const double a43 = qd[3] * a40;
+    const double a44 = qd[3] * a39;
+    const double a45 = a7 * a42;
+    const double a46 = qd[4] * a41;
+    const double a47 = a7 * a41;
+    const double a48 = qd[4] * a42;
+    const double a49 = a0 * a2;
+    const double a50 = a0 * a3;
+    const double a51 = a1 * a2;
+    const double a52 = a1 * a3;
+    const double a53 = a5 * a50;
+    const double a54 = a1 * a4;
+    const double a55 = a53 - a54;
+    const double a56 = a4 * a50;
+    const double a57 = a1 * a5;
+    const double a58 = a56 + a57;
+    const double a59 = a5 * a52;
+    const double a60 = a0 * a4;
+    const double a61 = a59 + a60;
+    const double a62 = a4 * a52;
+    const double a63 = a0 * a5;
+    const double a64 = a62 - a63;
+    const double a65 = a2 * a5;
+    const double a66 = a2 * a4;
+    const double a67 = p[13] * a58;
+    const double a68 = p[12] * a55;
+    const double a69 = p[11] * a49;
+    const double a70 = a68 + a69;
+    const double a71 = a67 + a70;
+    const double a72 = p[13] * a64;
+    const double a73 = p[12] * a61;
+    const double a74 = p[11] * a51;
+    const double a75 = a73 + a74;
+    const double a76 = a72 + a75;
+    const double a77 = p[13] * a66;
+    const double a78 = p[12] * a65;
+    const double a79 = p[11] * a3;
+    const double a80 = a78 - a79;
+    const double a81 = a77 + a80;
+    const double a82 = q[0] + a71;
+    const double a83 = q[1] + a76;
+    const double a84 = q[2] + a81;
+    const double a85 = p[8] * a82;
+    const double a86 = p[9] * a83;
+    const double a87 = p[10] * a84;
+    const double a88 = -a85;
+    const double a89 = -a86;
+    const double a90 = a81 * a86;
+    const double a91 = a76 * a87;
+    const double a92 = a91 - a90;
+    const double a93 = a71 * a87;
+    const double a94 = a81 * a85;
+    const double a95 = a94 - a93;
+    const double a96 = a76 * a85;
+    const double a97 = a71 * a86;
+    const double a98 = a97 - a96;
+    const double a99 = a3 * a98;
+    const double a100 = a51 * a95;
+    const double a101 = a49 * a92;
+    const double a102 = a100 + a101;
+    const double a103 = a102 - a99;
+    const double a104 = a0 * a95;
+    const double a105 = a1 * a92;
+    const double a106 = a104 - a105;
+    const double a107 = a2 * a98;
+    const double a108 = a52 * a95;
+    const double a109 = a50 * a92;
+    const double a110 = a108 + a109;
+    const double a111 = a107 + a110;
+    const double a112 = p[6] * a66;
+    const double a113 = p[5] * a65;
+    const double a114 = p[2] * a3;
+    const double a115 = a113 - a114;
+    const double a116 = a112 + a115;
+    const double a117 = p[7] * a66;
+    const double a118 = p[3] * a65;
+    const double a119 = p[5] * a3;
+    const double a120 = a118 - a119;
+    const double a121 = a117 + a120;
+    const double a122 = p[4] * a66;
+    const double a123 = p[7] * a65;
+    const double a124 = p[6] * a3;
+    const double a125 = a123 - a124;
+    const double a126 = a122 + a125;
+    const double a127 = a4 * a126;
+    const double a128 = a5 * a121;
+    const double a129 = a127 + a128;
+    const double a130 = a2 * a129;
+    const double a131 = a3 * a116;
+    const double a132 = a130 - a131;
+    const double a133 = p[6] * a5;
+    const double a134 = p[5] * a4;
+    const double a135 = a134 - a133;
+    const double a136 = p[7] * a5;
+    const double a137 = p[3] * a4;
+    const double a138 = a137 - a136;
+    const double a139 = p[4] * a5;
+    const double a140 = p[7] * a4;
+    const double a141 = a140 - a139;
+    const double a142 = a4 * a141;
+    const double a143 = a5 * a138;
+    const double a144 = a142 + a143;
+    const double a145 = a2 * a144;
+    const double a146 = a3 * a135;
+    const double a147 = a145 - a146;
+    const double a148 = p[6] * a4;
+    const double a149 = p[5] * a5;
+    const double a150 = a148 + a149;
+    const double a151 = a2 * a150;
+    const double a152 = a151 - a114;
+    const double a153 = a5 * a44;
+    const double a154 = a45 - a153;
+    const double a155 = a154 - a46;
+    const double a156 = a4 * a44;
+    const double a157 = a47 + a156;
+    const double a158 = a48 + a157;
+    const double a159 = p[6] * a158;
+    const double a160 = p[5] * a155;
+    const double a161 = p[2] * a43;
+    const double a162 = a160 - a161;
+    const double a163 = a162 - a159;
+    const double a164 = p[7] * a158;
+    const double a165 = p[3] * a155;
+    const double a166 = p[5] * a43;
+    const double a167 = a165 - a166;
+    const double a168 = a167 - a164;
+    const double a169 = p[4] * a158;
+    const double a170 = p[7] * a155;
+    const double a171 = p[6] * a43;
+    const double a172 = a170 - a171;
+    const double a173 = a172 - a169;
+    const double a174 = a32 + a163;
+    const double a175 = a35 + a168;
+    const double a176 = a38 + a173;
+    const double a177 = a4 * a176;
+    const double a178 = a5 * a175;
+    const double a179 = a177 + a178;
+    const double a180 = a103 + a174;
+    const double a181 = a111 + a179;
+    const double a182 = a2 * a181;
+    const double a183 = a3 * a180;
+    const double a184 = a183 - a182;
+    const double a185 = a5 * a126;
+    const double a186 = a4 * a121;
+    const double a187 = a186 - a185;
+    const double a188 = a5 * a141;
+    const double a189 = a4 * a138;
+    const double a190 = a189 - a188;
+    const double a191 = a5 * a176;
+    const double a192 = a4 * a175;
+    const double a193 = a192 - a191;
+    const double a194 = a106 + a193;
+    const double a195 = -a194;
+    const double a196 = -a180;
+    const double a197 = a87 + k[0];
+    const double a198 = -a197;
+    if (out[0]) {   /* M.M_sparse */
+        double *const o = out[0];
+        o[0] = p[0];
+        o[1] = p[0];
+        o[2] = p[0];
+        o[3] = a132;
+        o[4] = a187;
+        o[5] = a116;
+        o[6] = a147;
+        o[7] = a190;
+        o[8] = a135;
+        o[9] = a152;
+        o[10] = a135;
+        o[11] = p[2];
+    }
+    if (out[1]) {   /* delta.delta */
+        double *const o = out[1];
+        o[0] = a88;
+        o[1] = a89;
+        o[2] = a198;
+        o[3] = a184;
+        o[4] = a195;
+        o[5] = a196;
+    }
+    return RS_ABI_OK;
+}

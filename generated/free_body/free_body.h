@@ -42,6 +42,15 @@ extern const int free_body_delta_jac_C_rowidx[];   /* FREE_BODY_DELTA_JAC_C_NNZ 
 /* free_body_constants: out[0] k (vector 4x1) */
 int free_body_constants(const double *const *in, double *const *out);
 
+/* free_body_step: out[0] M.M_sparse (sparse 6x6), out[1] delta.delta (vector 6x1) */
+int free_body_step(const double *const *in, double *const *out);
+#define FREE_BODY_STEP_M_M_SPARSE_ROWS 6
+#define FREE_BODY_STEP_M_M_SPARSE_COLS 6
+#define FREE_BODY_STEP_M_M_SPARSE_NNZ 12
+extern const int free_body_step_M_M_sparse_nrows, free_body_step_M_M_sparse_ncols, free_body_step_M_M_sparse_nnz;
+extern const int free_body_step_M_M_sparse_colptr[];   /* FREE_BODY_STEP_M_M_SPARSE_COLS + 1 */
+extern const int free_body_step_M_M_sparse_rowidx[];   /* FREE_BODY_STEP_M_M_SPARSE_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

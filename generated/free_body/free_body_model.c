@@ -9,6 +9,7 @@ int free_body_delta(const double *const *in, double *const *out);
 int free_body_energy(const double *const *in, double *const *out);
 int free_body_constants(const double *const *in, double *const *out);
 int free_body_delta_jac(const double *const *in, double *const *out);
+int free_body_step(const double *const *in, double *const *out);
 const rs_model *free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -98,6 +99,8 @@ static const int rsd_constants_len[1] = {4};
 static const char *const rsd_constants_outs[1] = {"constants"};
 static const int rsd_delta_jac_len[2] = {29, 9};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
+static const int rsd_step_len[2] = {12, 6};
+static const char *const rsd_step_outs[2] = {"M", "delta"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -125,6 +128,7 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {free_body_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {free_body_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {free_body_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
+        [RS_FN_STEP] = {free_body_step, 2, rsd_step_len, rsd_step_outs},
     },
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},

@@ -42,6 +42,15 @@ extern const int freight_wagon_delta_jac_C_rowidx[];   /* FREIGHT_WAGON_DELTA_JA
 /* freight_wagon_constants: out[0] k (vector 13x1) */
 int freight_wagon_constants(const double *const *in, double *const *out);
 
+/* freight_wagon_step: out[0] M.M_sparse (sparse 11x11), out[1] delta.delta (vector 11x1) */
+int freight_wagon_step(const double *const *in, double *const *out);
+#define FREIGHT_WAGON_STEP_M_M_SPARSE_ROWS 11
+#define FREIGHT_WAGON_STEP_M_M_SPARSE_COLS 11
+#define FREIGHT_WAGON_STEP_M_M_SPARSE_NNZ 11
+extern const int freight_wagon_step_M_M_sparse_nrows, freight_wagon_step_M_M_sparse_ncols, freight_wagon_step_M_M_sparse_nnz;
+extern const int freight_wagon_step_M_M_sparse_colptr[];   /* FREIGHT_WAGON_STEP_M_M_SPARSE_COLS + 1 */
+extern const int freight_wagon_step_M_M_sparse_rowidx[];   /* FREIGHT_WAGON_STEP_M_M_SPARSE_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@ int freight_wagon_delta(const double *const *in, double *const *out);
 int freight_wagon_energy(const double *const *in, double *const *out);
 int freight_wagon_constants(const double *const *in, double *const *out);
 int freight_wagon_delta_jac(const double *const *in, double *const *out);
+int freight_wagon_step(const double *const *in, double *const *out);
 const rs_model *freight_wagon_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -122,6 +123,8 @@ static const int rsd_constants_len[1] = {13};
 static const char *const rsd_constants_outs[1] = {"constants"};
 static const int rsd_delta_jac_len[2] = {49, 56};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
+static const int rsd_step_len[2] = {11, 11};
+static const char *const rsd_step_outs[2] = {"M", "delta"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -149,6 +152,7 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {freight_wagon_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {freight_wagon_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {freight_wagon_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
+        [RS_FN_STEP] = {freight_wagon_step, 2, rsd_step_len, rsd_step_outs},
     },
     .K_pattern = {11, 11, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {11, 11, rsd_C_colptr, rsd_C_rowind},

@@ -189,3 +189,44 @@ int pendulum_constants(const double *const *in, double *const *out)
     }
     return RS_ABI_OK;
 }
+
+/* Pattern of pendulum_step output M.M_sparse: compressed sparse columns. */
+const int pendulum_step_M_M_sparse_nrows = 1;
+const int pendulum_step_M_M_sparse_ncols = 1;
+const int pendulum_step_M_M_sparse_nnz = 1;
+const int pendulum_step_M_M_sparse_colptr[2] = {
+    0, 1
+};
+const int pendulum_step_M_M_sparse_rowidx[1] = {
+    0
+};
+
+/*
+ * pendulum_step
+ *   everything the start of one IMEX step evaluates, in one atom set:
+ *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
+ * Outputs:
+ *   out[0]  M.M_sparse  sparse 1x1, 1 non-zeros in the order of pendulum_step_M_M_sparse_colptr/_rowidx
+ *   out[1]  delta.delta  vector [1]
+ * Inputs: q p k
+ * Atoms 4, operations 4 (add/sub 1, mul 2, div 0, sin 1)
+ */
+int pendulum_step(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = sin(q[0]);
+    const double a1 = a0 * k[0];
+    const double a2 = p[1] * a1;
+    const double a3 = -a2;
+    if (out[0]) {   /* M.M_sparse */
+        double *const o = out[0];
+        o[0] = k[1];
+    }
+    if (out[1]) {   /* delta.delta */
+        double *const o = out[1];
+        o[0] = a3;
+    }
+    return RS_ABI_OK;
+}

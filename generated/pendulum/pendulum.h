@@ -45,6 +45,15 @@ extern const int pendulum_delta_jac_C_rowidx[];   /* PENDULUM_DELTA_JAC_C_NNZ */
 /* pendulum_constants: out[0] k (vector 2x1) */
 int pendulum_constants(const double *const *in, double *const *out);
 
+/* pendulum_step: out[0] M.M_sparse (sparse 1x1), out[1] delta.delta (vector 1x1) */
+int pendulum_step(const double *const *in, double *const *out);
+#define PENDULUM_STEP_M_M_SPARSE_ROWS 1
+#define PENDULUM_STEP_M_M_SPARSE_COLS 1
+#define PENDULUM_STEP_M_M_SPARSE_NNZ 1
+extern const int pendulum_step_M_M_sparse_nrows, pendulum_step_M_M_sparse_ncols, pendulum_step_M_M_sparse_nnz;
+extern const int pendulum_step_M_M_sparse_colptr[];   /* PENDULUM_STEP_M_M_SPARSE_COLS + 1 */
+extern const int pendulum_step_M_M_sparse_rowidx[];   /* PENDULUM_STEP_M_M_SPARSE_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

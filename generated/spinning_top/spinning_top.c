@@ -564,3 +564,149 @@ int spinning_top_constants(const double *const *in, double *const *out)
     }
     return RS_ABI_OK;
 }
+
+/* Pattern of spinning_top_step output M.M_sparse: compressed sparse columns. */
+const int spinning_top_step_M_M_sparse_nrows = 3;
+const int spinning_top_step_M_M_sparse_ncols = 3;
+const int spinning_top_step_M_M_sparse_nnz = 7;
+const int spinning_top_step_M_M_sparse_colptr[4] = {
+    0, 3, 5, 7
+};
+const int spinning_top_step_M_M_sparse_rowidx[7] = {
+    0, 1, 2, 0, 1, 0, 2
+};
+
+/*
+ * spinning_top_step
+ *   everything the start of one IMEX step evaluates, in one atom set:
+ *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
+ * Outputs:
+ *   out[0]  M.M_sparse  sparse 3x3, 7 non-zeros in the order of spinning_top_step_M_M_sparse_colptr/_rowidx
+ *   out[1]  delta.delta  vector [3]
+ * Inputs: q qd p k
+ * Atoms 100, operations 100 (add/sub 29, mul 67, div 0, cos 2, sin 2)
+ */
+int spinning_top_step(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[1]);
+    const double a1 = sin(q[1]);
+    const double a2 = cos(q[2]);
+    const double a3 = sin(q[2]);
+    const double a4 = qd[0] * a1;
+    const double a5 = qd[0] * a0;
+    const double a6 = p[1] * a4;
+    const double a7 = p[1] * qd[1];
+    const double a8 = a5 * a7;
+    const double a9 = a5 * a6;
+    const double a10 = qd[1] * a0;
+    const double a11 = qd[0] * a10;
+    const double a12 = a3 * a4;
+    const double a13 = qd[1] * a2;
+    const double a14 = a12 + a13;
+    const double a15 = a2 * a4;
+    const double a16 = qd[1] * a3;
+    const double a17 = a15 - a16;
+    const double a18 = qd[2] + a5;
+    const double a19 = p[2] * a14;
+    const double a20 = p[2] * a17;
+    const double a21 = p[3] * a18;
+    const double a22 = a18 * a20;
+    const double a23 = a17 * a21;
+    const double a24 = a23 - a22;
+    const double a25 = a14 * a21;
+    const double a26 = a18 * a19;
+    const double a27 = a26 - a25;
+    const double a28 = a17 * a19;
+    const double a29 = a14 * a20;
+    const double a30 = a29 - a28;
+    const double a31 = qd[2] * a3;
+    const double a32 = qd[2] * a2;
+    const double a33 = a4 * a32;
+    const double a34 = qd[1] * a31;
+    const double a35 = a4 * a31;
+    const double a36 = qd[1] * a32;
+    const double a37 = qd[1] * a1;
+    const double a38 = qd[0] * a37;
+    const double a39 = p[1] * a1;
+    const double a40 = p[0] * a39;
+    const double a41 = a1 * a3;
+    const double a42 = p[2] * a41;
+    const double a43 = a1 * a2;
+    const double a44 = p[2] * a43;
+    const double a45 = p[3] * a0;
+    const double a46 = p[1] * a40;
+    const double a47 = a2 * a44;
+    const double a48 = a3 * a42;
+    const double a49 = a47 + a48;
+    const double a50 = a46 + a49;
+    const double a51 = a0 * a45;
+    const double a52 = a1 * a50;
+    const double a53 = a51 + a52;
+    const double a54 = p[2] * a2;
+    const double a55 = p[2] * a3;
+    const double a56 = a2 * a55;
+    const double a57 = a3 * a54;
+    const double a58 = a57 - a56;
+    const double a59 = a1 * a58;
+    const double a60 = p[1] * a11;
+    const double a61 = a8 + a60;
+    const double a62 = p[0] * a61;
+    const double a63 = a3 * a11;
+    const double a64 = a33 + a63;
+    const double a65 = a64 - a34;
+    const double a66 = p[2] * a65;
+    const double a67 = a2 * a11;
+    const double a68 = a67 - a35;
+    const double a69 = a68 - a36;
+    const double a70 = p[2] * a69;
+    const double a71 = p[3] * a38;
+    const double a72 = a24 + a66;
+    const double a73 = a27 + a70;
+    const double a74 = a30 - a71;
+    const double a75 = p[1] * a62;
+    const double a76 = a2 * a73;
+    const double a77 = a3 * a72;
+    const double a78 = a76 + a77;
+    const double a79 = a75 + a78;
+    const double a80 = a0 * a74;
+    const double a81 = a1 * a79;
+    const double a82 = a80 + a81;
+    const double a83 = -a82;
+    const double a84 = a3 * a44;
+    const double a85 = a2 * a42;
+    const double a86 = a85 - a84;
+    const double a87 = a3 * a55;
+    const double a88 = a2 * a54;
+    const double a89 = a87 + a88;
+    const double a90 = p[0] * a9;
+    const double a91 = a3 * a73;
+    const double a92 = a2 * a72;
+    const double a93 = a92 - a91;
+    const double a94 = a71 - a30;
+    const double a95 = a89 + k[1];
+    const double a96 = a1 * k[0];
+    const double a97 = a90 + a96;
+    const double a98 = p[1] * a97;
+    const double a99 = a98 - a93;
+    if (out[0]) {   /* M.M_sparse */
+        double *const o = out[0];
+        o[0] = a53;
+        o[1] = a86;
+        o[2] = a45;
+        o[3] = a59;
+        o[4] = a95;
+        o[5] = a45;
+        o[6] = p[3];
+    }
+    if (out[1]) {   /* delta.delta */
+        double *const o = out[1];
+        o[0] = a83;
+        o[1] = a99;
+        o[2] = a94;
+    }
+    return RS_ABI_OK;
+}

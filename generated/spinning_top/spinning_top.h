@@ -42,6 +42,15 @@ extern const int spinning_top_delta_jac_C_rowidx[];   /* SPINNING_TOP_DELTA_JAC_
 /* spinning_top_constants: out[0] k (vector 2x1) */
 int spinning_top_constants(const double *const *in, double *const *out);
 
+/* spinning_top_step: out[0] M.M_sparse (sparse 3x3), out[1] delta.delta (vector 3x1) */
+int spinning_top_step(const double *const *in, double *const *out);
+#define SPINNING_TOP_STEP_M_M_SPARSE_ROWS 3
+#define SPINNING_TOP_STEP_M_M_SPARSE_COLS 3
+#define SPINNING_TOP_STEP_M_M_SPARSE_NNZ 7
+extern const int spinning_top_step_M_M_sparse_nrows, spinning_top_step_M_M_sparse_ncols, spinning_top_step_M_M_sparse_nnz;
+extern const int spinning_top_step_M_M_sparse_colptr[];   /* SPINNING_TOP_STEP_M_M_SPARSE_COLS + 1 */
+extern const int spinning_top_step_M_M_sparse_rowidx[];   /* SPINNING_TOP_STEP_M_M_SPARSE_NNZ */
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@ int spinning_top_delta(const double *const *in, double *const *out);
 int spinning_top_energy(const double *const *in, double *const *out);
 int spinning_top_constants(const double *const *in, double *const *out);
 int spinning_top_delta_jac(const double *const *in, double *const *out);
+int spinning_top_step(const double *const *in, double *const *out);
 const rs_model *spinning_top_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -76,6 +77,8 @@ static const int rsd_constants_len[1] = {2};
 static const char *const rsd_constants_outs[1] = {"constants"};
 static const int rsd_delta_jac_len[2] = {5, 8};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
+static const int rsd_step_len[2] = {7, 3};
+static const char *const rsd_step_outs[2] = {"M", "delta"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -103,6 +106,7 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {spinning_top_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_CONSTANTS] = {spinning_top_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {spinning_top_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
+        [RS_FN_STEP] = {spinning_top_step, 2, rsd_step_len, rsd_step_outs},
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},

@@ -706,3 +706,186 @@ int torque_free_body_delta_jac(const double *const *in, double *const *out)
     }
     return RS_ABI_OK;
 }
+
+/* Pattern of torque_free_body_step output M.M_sparse: compressed sparse columns. */
+const int torque_free_body_step_M_M_sparse_nrows = 6;
+const int torque_free_body_step_M_M_sparse_ncols = 6;
+const int torque_free_body_step_M_M_sparse_nnz = 12;
+const int torque_free_body_step_M_M_sparse_colptr[7] = {
+    0, 1, 2, 3, 6, 9, 12
+};
+const int torque_free_body_step_M_M_sparse_rowidx[12] = {
+    0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5
+};
+
+/*
+ * torque_free_body_step
+ *   everything the start of one IMEX step evaluates, in one atom set:
+ *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
+ * Outputs:
+ *   out[0]  M.M_sparse  sparse 6x6, 12 non-zeros in the order of torque_free_body_step_M_M_sparse_colptr/_rowidx
+ *   out[1]  delta.delta  vector [6]
+ * Inputs: q qd p
+ * Atoms 130, operations 130 (add/sub 46, mul 80, div 0, cos 2, sin 2)
+ */
+int torque_free_body_step(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double a0 = cos(q[4]);
+    const double a1 = sin(q[4]);
+    const double a2 = cos(q[5]);
+    const double a3 = sin(q[5]);
+    const double a4 = qd[3] * a1;
+    const double a5 = qd[3] * a0;
+    const double a6 = a3 * a5;
+    const double a7 = qd[4] * a2;
+    const double a8 = a6 + a7;
+    const double a9 = a2 * a5;
+    const double a10 = qd[4] * a3;
+    const double a11 = a9 - a10;
+    const double a12 = qd[5] - a4;
+    const double a13 = p[5] * a11;
+    const double a14 = p[4] * a8;
+    const double a15 = p[1] * a12;
+    const double a16 = a14 + a15;
+    const double a17 = a13 + a16;
+    const double a18 = p[6] * a11;
+    const double a19 = p[2] * a8;
+    const double a20 = p[4] * a12;
+    const double a21 = a19 + a20;
+    const double a22 = a18 + a21;
+    const double a23 = p[3] * a11;
+    const double a24 = p[6] * a8;
+    const double a25 = p[5] * a12;
+    const double a26 = a24 + a25;
+    const double a27 = a23 + a26;
+    const double a28 = a11 * a22;
+    const double a29 = a8 * a27;
+    const double a30 = a29 - a28;
+    const double a31 = a12 * a27;
+    const double a32 = a11 * a17;
+    const double a33 = a32 - a31;
+    const double a34 = a8 * a17;
+    const double a35 = a12 * a22;
+    const double a36 = a35 - a34;
+    const double a37 = qd[4] * a1;
+    const double a38 = qd[4] * a0;
+    const double a39 = qd[5] * a3;
+    const double a40 = qd[5] * a2;
+    const double a41 = qd[3] * a38;
+    const double a42 = qd[3] * a37;
+    const double a43 = a5 * a40;
+    const double a44 = qd[4] * a39;
+    const double a45 = a5 * a39;
+    const double a46 = qd[4] * a40;
+    const double a47 = a0 * a3;
+    const double a48 = a0 * a2;
+    const double a49 = p[5] * a48;
+    const double a50 = p[4] * a47;
+    const double a51 = p[1] * a1;
+    const double a52 = a50 - a51;
+    const double a53 = a49 + a52;
+    const double a54 = p[6] * a48;
+    const double a55 = p[2] * a47;
+    const double a56 = p[4] * a1;
+    const double a57 = a55 - a56;
+    const double a58 = a54 + a57;
+    const double a59 = p[3] * a48;
+    const double a60 = p[6] * a47;
+    const double a61 = p[5] * a1;
+    const double a62 = a60 - a61;
+    const double a63 = a59 + a62;
+    const double a64 = a2 * a63;
+    const double a65 = a3 * a58;
+    const double a66 = a64 + a65;
+    const double a67 = a0 * a66;
+    const double a68 = a1 * a53;
+    const double a69 = a67 - a68;
+    const double a70 = p[5] * a3;
+    const double a71 = p[4] * a2;
+    const double a72 = a71 - a70;
+    const double a73 = p[6] * a3;
+    const double a74 = p[2] * a2;
+    const double a75 = a74 - a73;
+    const double a76 = p[3] * a3;
+    const double a77 = p[6] * a2;
+    const double a78 = a77 - a76;
+    const double a79 = a2 * a78;
+    const double a80 = a3 * a75;
+    const double a81 = a79 + a80;
+    const double a82 = a0 * a81;
+    const double a83 = a1 * a72;
+    const double a84 = a82 - a83;
+    const double a85 = p[5] * a2;
+    const double a86 = p[4] * a3;
+    const double a87 = a85 + a86;
+    const double a88 = a0 * a87;
+    const double a89 = a88 - a51;
+    const double a90 = a3 * a42;
+    const double a91 = a43 - a90;
+    const double a92 = a91 - a44;
+    const double a93 = a2 * a42;
+    const double a94 = a45 + a93;
+    const double a95 = a46 + a94;
+    const double a96 = p[5] * a95;
+    const double a97 = p[4] * a92;
+    const double a98 = p[1] * a41;
+    const double a99 = a97 - a98;
+    const double a100 = a99 - a96;
+    const double a101 = p[6] * a95;
+    const double a102 = p[2] * a92;
+    const double a103 = p[4] * a41;
+    const double a104 = a102 - a103;
+    const double a105 = a104 - a101;
+    const double a106 = p[3] * a95;
+    const double a107 = p[6] * a92;
+    const double a108 = p[5] * a41;
+    const double a109 = a107 - a108;
+    const double a110 = a109 - a106;
+    const double a111 = a30 + a100;
+    const double a112 = a33 + a105;
+    const double a113 = a36 + a110;
+    const double a114 = a2 * a113;
+    const double a115 = a3 * a112;
+    const double a116 = a114 + a115;
+    const double a117 = a0 * a116;
+    const double a118 = a1 * a111;
+    const double a119 = a118 - a117;
+    const double a120 = a3 * a63;
+    const double a121 = a2 * a58;
+    const double a122 = a121 - a120;
+    const double a123 = a3 * a78;
+    const double a124 = a2 * a75;
+    const double a125 = a124 - a123;
+    const double a126 = a3 * a113;
+    const double a127 = a2 * a112;
+    const double a128 = a126 - a127;
+    const double a129 = -a111;
+    if (out[0]) {   /* M.M_sparse */
+        double *const o = out[0];
+        o[0] = p[0];
+        o[1] = p[0];
+        o[2] = p[0];
+        o[3] = a69;
+        o[4] = a122;
+        o[5] = a53;
+        o[6] = a84;
+        o[7] = a125;
+        o[8] = a72;
+        o[9] = a89;
+        o[10] = a72;
+        o[11] = p[1];
+    }
+    if (out[1]) {   /* delta.delta */
+        double *const o = out[1];
+        o[0] = 0.0;
+        o[1] = 0.0;
+        o[2] = 0.0;
+        o[3] = a119;
+        o[4] = a128;
+        o[5] = a129;
+    }
+    return RS_ABI_OK;
+}

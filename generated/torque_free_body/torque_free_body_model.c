@@ -8,6 +8,7 @@ int torque_free_body_M(const double *const *in, double *const *out);
 int torque_free_body_delta(const double *const *in, double *const *out);
 int torque_free_body_energy(const double *const *in, double *const *out);
 int torque_free_body_delta_jac(const double *const *in, double *const *out);
+int torque_free_body_step(const double *const *in, double *const *out);
 const rs_model *torque_free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -80,6 +81,8 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_delta_jac_len[2] = {6, 9};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
+static const int rsd_step_len[2] = {12, 6};
+static const char *const rsd_step_outs[2] = {"M", "delta"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -106,6 +109,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA] = {torque_free_body_delta, 1, rsd_delta_len, rsd_delta_outs},
         [RS_FN_ENERGY] = {torque_free_body_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_DELTA_JAC] = {torque_free_body_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
+        [RS_FN_STEP] = {torque_free_body_step, 2, rsd_step_len, rsd_step_outs},
     },
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
