@@ -33,9 +33,9 @@ static long calls[RS_FN_COUNT];
         return orig[i](in, out);                                               \
     }
 WRAP(0) WRAP(1) WRAP(2) WRAP(3) WRAP(4) WRAP(5) WRAP(6) WRAP(7) WRAP(8) WRAP(9) WRAP(10)
-WRAP(11) WRAP(12) WRAP(13) WRAP(14)
+WRAP(11) WRAP(12) WRAP(13) WRAP(14) WRAP(15)
 static const rs_fn wraps[] = {wrap0, wrap1, wrap2,  wrap3,  wrap4,  wrap5,  wrap6, wrap7,
-                              wrap8, wrap9, wrap10, wrap11, wrap12, wrap13, wrap14};
+                              wrap8, wrap9, wrap10, wrap11, wrap12, wrap13, wrap14, wrap15};
 
 #define NSTEPS 400
 
