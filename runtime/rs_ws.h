@@ -120,7 +120,12 @@ typedef struct rs_options {
 #define RS_FAST_STEP_FN 0x2u     /* the model's combined functions
                                     (RS_FN_STEP, _PROJ, _NEWTON: one atom set
                                     per stage of a step) when it has them   */
-#define RS_FAST_ALL 0x3u
+#define RS_FAST_CK 0x4u          /* C^K_qq = Σ D_i Cb_i N_i with each
+                                    contact's three N entries of a column
+                                    combined through Cb_i first (one scatter
+                                    of D_i's columns per contact and column
+                                    instead of one per N entry)             */
+#define RS_FAST_ALL 0x7u
 #define RS_DENSE_PROJ_MAX 32
 
 /* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;
