@@ -24,7 +24,7 @@ static int call(rs_ws *ws, int id, double *o0, double *o1, double *o2, double *o
                           ws->model->name, id);
     /* the creep function belongs to the Kalker phase (seed 003's Table 1,
      * row 1), the others to the function evaluations */
-    const int prev = id == RS_FN_CREEP ? RS_PHASE_KALKER : rs_prof_enter(ws, RS_PHASE_FUNCTIONS);
+    const int prev = id == RS_FN_CREEP ? RS_PHASE_KALKER : rs_prof_enter(ws, rs_fn_phase(ws));
     int r = f->fn(ws->in, out);
     if (id != RS_FN_CREEP)
         rs_prof_enter(ws, prev);

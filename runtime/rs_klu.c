@@ -321,7 +321,8 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
     /* Robust first: only the candidates with the fewest fragile pivots (a
      * refactor with a fragile pivot degrades as the mechanism moves, and
      * the full factorization it then needs allocates in a step).  Among
-     * those, the fastest — and among the candidates within 15 % of it, a
+     * those, the fastest — and among the candidates within 15 % (or 1 µs,
+     * for tiny systems whose trials are mostly clock noise) of it, a
      * deterministic preference (fewest LU entries, fewest flops, BTF off,
      * lowest ordering), so that timing noise between near-equal orderings
      * does not change the choice from run to run. */
@@ -339,7 +340,7 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
     int pick = -1;
     for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
         if (info->cand_us[k] < 0 || info->cand_fragile[k] != fewest ||
-            info->cand_us[k] > 1.15 * fastest)
+            (info->cand_us[k] > 1.15 * fastest && info->cand_us[k] > fastest + 1.0))
             continue;
         if (pick < 0)
             pick = k;

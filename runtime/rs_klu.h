@@ -73,7 +73,7 @@ int rs_kmat_analyze(rs_kmat *K, int ordering, int btf);
  * rcond_min is skipped.  Only the candidates with the fewest fragile pivots
  * (pivots that may vanish as the mechanism moves: off the diagonal, or a
  * multiplier's before all its constraint's coordinates; see rs_klu.c) stay
- * in; among them, of those within 15 % of the fastest, the one with the
+ * in; among them, of those within 15 % (or 1 µs) of the fastest, the one with the
  * fewest LU entries, then the fewest flops, then BTF off, then the lowest
  * ordering number — so the choice only depends on the timing when the
  * timing really differs.  Records everything in *info;

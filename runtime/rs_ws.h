@@ -144,11 +144,16 @@ typedef enum rs_phase {
                              KLU solves (their function evaluations and
                              look-ups are counted above)                    */
     RS_PHASE_OTHER,       /* the rest: input callback, state copies, checks */
+    RS_PHASE_CONSTRAINTS, /* generated functions evaluated by the projections
+                             and the contact Newton (φ, φ_q, β, φ^d, φ^d_s,
+                             φ^d_q, β^d; RS_FN_PROJ, RS_FN_NEWTON): seed 003
+                             Table 1's sixth row; "functions" keeps those of
+                             the step's start                               */
     RS_PHASE_COUNT
 } rs_phase;
 
 /* "kalker", "spline", "functions", "solve", "integration", "projection",
- * "other"; NULL out of range. */
+ * "other", "constraints" (the order of rs_phase); NULL out of range. */
 const char *rs_phase_name(int phase);
 
 typedef struct rs_stats {
