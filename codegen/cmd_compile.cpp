@@ -36,6 +36,7 @@ int cmd_compile(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"output", 'o', "DIR", "output folder (default: generated/<model>/)"},
         {"verbose", 'v', "", "print every phase of the compile"},
+        {"no-hoist", 0, "", "no constants function: parameter-only atoms stay in every function"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
     cli::expect_positional(args, 1, 1, "MODEL.vdl");
@@ -50,7 +51,8 @@ int cmd_compile(int argc, char **argv) {
     pp.verbose = args.has("verbose");
     vdl::CompiledModel cm;
     std::string errors;
-    bool ok = vdl::compile_model(model, cm, errors, [&](const std::string &ph, long atoms) { pp(ph, atoms); });
+    bool ok = vdl::compile_model(model, cm, errors, [&](const std::string &ph, long atoms) { pp(ph, atoms); },
+                                 !args.has("no-hoist"));
     if (!ok) {
         std::fputs(errors.c_str(), stderr);
         std::fprintf(stderr, "railsym compile: %s not compiled; nothing written\n", model.c_str());

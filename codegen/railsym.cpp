@@ -64,6 +64,8 @@ const Command kCommands[] = {
      "options:\n"
      "  -o, --output DIR      output folder (default: generated/<model>/)\n"
      "  -v, --verbose         print every phase of the compile\n"
+     "      --no-hoist        no constants function: parameter-only atoms stay in\n"
+     "                        every function (a reference for checking hoisting)\n"
      "  -h, --help            show this help\n"},
 
     {"ops", cmd_ops, "issue 5",

@@ -160,7 +160,8 @@ std::string sparsity_json(const std::vector<codegen::Function> &fns) {
 
 }  // namespace
 
-bool compile_model(const std::string &path, CompiledModel &out, std::string &errors, const Progress &progress) {
+bool compile_model(const std::string &path, CompiledModel &out, std::string &errors, const Progress &progress,
+                   bool hoist) {
     Sources src;
     Diagnostics diags(src);
     System sys;
@@ -188,8 +189,10 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
             fns.push_back(force_jacobian_function(sys));
         }
         // Atoms of parameters only are computed once per parameter set, not per step.
-        codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
-        if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);
+        if (hoist) {
+            codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
+            if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);
+        }
         // One atom set per stage of a step (codegen/stepfn.hpp).
         for (codegen::Function &f : codegen::step_functions(sys.store(), fns, sys.defaults())) fns.push_back(std::move(f));
         if (progress) progress("counting operations", sys.store().size());

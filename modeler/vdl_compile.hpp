@@ -38,8 +38,11 @@ using Progress = std::function<void(const std::string &phase, long atoms)>;
 // Compiles the model.  On a user error (diagnostics, or a ModelError while
 // building the equations) returns false with the formatted messages in
 // `errors`.
+// hoist = false keeps parameter-only atoms inside every function (no
+// constants function, no k slots): the unoptimized reference that
+// `railsym compile --no-hoist` writes (docs/performance.md).
 bool compile_model(const std::string &path, CompiledModel &out, std::string &errors,
-                   const Progress &progress = nullptr);
+                   const Progress &progress = nullptr, bool hoist = true);
 
 // Writes `files` into `dir` atomically: into a fresh temporary folder next
 // to it, then renamed into place (an existing `dir` is replaced).  On

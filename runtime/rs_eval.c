@@ -47,7 +47,8 @@ int rs_prof_switch(rs_ws *ws, int phase)
 const char *rs_phase_name(int phase)
 {
     static const char *const names[RS_PHASE_COUNT] = {
-        "kalker", "spline", "functions", "solve", "integration", "projection", "other"};
+        "kalker", "spline", "functions", "solve", "integration", "projection", "other",
+        "constraints"};
     return phase >= 0 && phase < RS_PHASE_COUNT ? names[phase] : NULL;
 }
 
@@ -63,7 +64,7 @@ int rs_ws_call_n(rs_ws *ws, int id, double *const *out)
     if (!f->fn)
         return rs_ws_fail(ws, RS_E_MODEL, "model '%s' has no function %s", ws->model->name,
                           fn_names[id]);
-    const int prev = rs_prof_enter(ws, RS_PHASE_FUNCTIONS);
+    const int prev = rs_prof_enter(ws, rs_fn_phase(ws));
     int r = f->fn(ws->in, out);
     rs_prof_enter(ws, prev);
     if (r != RS_ABI_OK)

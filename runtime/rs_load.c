@@ -17,7 +17,7 @@ void rs_load_options_default(rs_load_options *o)
 {
     memset(o, 0, sizeof *o);
     o->cc = "cc";
-    o->cflags = RS_CFLAGS_O2;
+    o->cflags = RS_CFLAGS_O3_NATIVE;
     o->include_dir = RS_RUNTIME_INCLUDE_DIR;
 }
 

@@ -131,7 +131,12 @@ typedef struct rs_options {
 #define RS_FAST_STEP_FN 0x2u     /* the model's combined functions
                                     (RS_FN_STEP, _PROJ, _NEWTON: one atom set
                                     per stage of a step) when it has them   */
-#define RS_FAST_ALL 0x3u
+#define RS_FAST_CK 0x4u          /* C^K_qq = Σ D_i Cb_i N_i with each
+                                    contact's three N entries of a column
+                                    combined through Cb_i first (one scatter
+                                    of D_i's columns per contact and column
+                                    instead of one per N entry)             */
+#define RS_FAST_ALL 0x7u
 #define RS_DENSE_PROJ_MAX 32
 
 /* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;
@@ -150,11 +155,16 @@ typedef enum rs_phase {
                              KLU solves (their function evaluations and
                              look-ups are counted above)                    */
     RS_PHASE_OTHER,       /* the rest: input callback, state copies, checks */
+    RS_PHASE_CONSTRAINTS, /* generated functions evaluated by the projections
+                             and the contact Newton (φ, φ_q, β, φ^d, φ^d_s,
+                             φ^d_q, β^d; RS_FN_PROJ, RS_FN_NEWTON): seed 003
+                             Table 1's sixth row; "functions" keeps those of
+                             the step's start                               */
     RS_PHASE_COUNT
 } rs_phase;
 
 /* "kalker", "spline", "functions", "solve", "integration", "projection",
- * "other"; NULL out of range. */
+ * "other", "constraints" (the order of rs_phase); NULL out of range. */
 const char *rs_phase_name(int phase);
 
 typedef struct rs_stats {

@@ -121,5 +121,11 @@ static inline int rs_prof_enter(rs_ws *ws, int phase)
 {
     return ws->prof_on ? rs_prof_switch(ws, phase) : phase;
 }
+/* The phase of a generated function called now: "constraints" inside the
+ * projections (and the contact Newton), "functions" elsewhere. */
+static inline int rs_fn_phase(const rs_ws *ws)
+{
+    return ws->prof_phase == RS_PHASE_PROJECTION ? RS_PHASE_CONSTRAINTS : RS_PHASE_FUNCTIONS;
+}
 
 #endif /* RS_WS_IMPL_H */

@@ -10,8 +10,11 @@
  * is the median over the steps of its time in that step.  Prints
  *   BENCH <m>.t1_kalker_us       creep function, Hertz, Kalker, C^K_qq values
  *   BENCH <m>.t1_spline_us       spline look-up (coefficient input slots)
- *   BENCH <m>.t1_functions_us    other generated functions (M, δ^NK, φ_q, γ,
- *                                φ, β, φ^d, φ^d_q, φ^d_s, β^d)
+ *   BENCH <m>.t1_functions_us    generated functions of the step's start
+ *                                (M, δ^NK, φ_q, γ, or the combined step)
+ *   BENCH <m>.t1_constraints_us  those of the projections and contact Newton
+ *                                (φ, φ_q, β, φ^d, φ^d_q, φ^d_s, β^d, or the
+ *                                combined proj and newton)
  *   BENCH <m>.t1_solve_us        dynamics solution: assembly, KLU refactor, solve
  *   BENCH <m>.t1_integration_us  q update and s prediction
  *   BENCH <m>.t1_projection_us   projections' own work (Newton updates, solves)
@@ -30,24 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_phases.h"
 #include "rs_contact.h"
 #include "rs_runtime.h"
 #include "rs_scenario.h"
 
 #define WARMUP 500
 #define NSTEPS 5000
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static int read_scenario(const char *name, const rs_model *m, rs_binding **b)
 {
@@ -74,7 +66,6 @@ static int read_scenario(const char *name, const rs_model *m, rs_binding **b)
 
 static int bench(const char *name)
 {
-    static double ph[RS_PHASE_COUNT][NSTEPS], total[NSTEPS];
     char dir[256], err[4096];
     snprintf(dir, sizeof dir, "generated/%s", name);
     rs_loaded *h = rs_load(dir, RS_LOAD_DLOPEN, err, sizeof err);
@@ -107,26 +98,15 @@ static int bench(const char *name)
         it_p0 = s->proj_iters;
         steps0 = s->steps;
     }
-    for (int i = 0; st == RS_OK && i < NSTEPS; i++) {
-        double before[RS_PHASE_COUNT];
-        memcpy(before, rs_ws_stats(ws)->phase_s, sizeof before);
-        if ((st = rs_step(ws)) != RS_OK) {
-            snprintf(err, sizeof err, "%s", rs_ws_error(ws));
-            break;
-        }
-        const double *after = rs_ws_stats(ws)->phase_s;
-        total[i] = 0;
-        for (int k = 0; k < RS_PHASE_COUNT; k++) {
-            ph[k][i] = 1e6 * (after[k] - before[k]);
-            total[i] += ph[k][i];
-        }
-    }
+    double med[RS_PHASE_COUNT], total = 0;
+    if (st == RS_OK)
+        st = bench_phase_medians(ws, NSTEPS, med, &total, err, sizeof err);
     if (st == RS_OK) {
         const rs_stats *s = rs_ws_stats(ws);
         const double n = (double)(s->steps - steps0);
         for (int k = 0; k < RS_PHASE_COUNT; k++)
-            printf("BENCH %s.t1_%s_us %.3f us\n", name, rs_phase_name(k), median(ph[k], NSTEPS));
-        printf("BENCH %s.t1_total_us %.3f us\n", name, median(total, NSTEPS));
+            printf("BENCH %s.t1_%s_us %.3f us\n", name, rs_phase_name(k), med[k]);
+        printf("BENCH %s.t1_total_us %.3f us\n", name, total);
         printf("BENCH %s.newton_iters_per_step %.3f iterations\n", name,
                (double)(s->contact_iters - it_c0 + s->proj_iters - it_p0) / n);
         printf("BENCH %s.contact_newton_iters_per_step %.3f iterations\n", name,

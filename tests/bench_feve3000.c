@@ -1,20 +1,34 @@
 /*
- * bench_feve3000.c — the FEVE 3000 locomotive's figures (issue 8), next to
- * seed 003's:
- *   BENCH feve3000.compile_s          symbolic compile of vehicles/feve3000/
- *                                     feve3000.vdl by railsym (seed's
- *                                     generator: 26 min 17 s, 225 MB here)
- *   BENCH feve3000.compile_peak_mb    peak memory of that compile
- *   BENCH feve3000.step_us_median     µs per 1 ms IMEX step, gcc -O2 model
- *                                     (dlopen), median of the steps of the
- *                                     demo run's first 2.5 s (2500 steps)
- *   BENCH feve3000.step_us_median_tcc the same, libtcc-compiled
- *   BENCH feve3000.ops_<fn>, atoms_<fn> the rows of seed 003's Table 2, with
- *                                     the seed's counts printed beside them
- * The CPU is named.  Table 1's per-phase split needs phase timers in the
- * runtime (issue 7/9 work): not printed yet.
+ * bench_feve3000.c — the FEVE 3000 locomotive's figures (issues 8 and 9),
+ * next to seed 003's; the CPU is named.  The demo run (default.scn under
+ * vehicles/feve3000/demo.scn), NSTEPS = 2500 steps of 1 ms (the first 2.5 s):
+ *   BENCH feve3000.compile_s, compile_peak_mb   symbolic compile by railsym
+ *   BENCH feve3000.ops_<fn>, atoms_<fn>  seed 003's Table 2 rows (its counts
+ *                                     printed beside), and the combined
+ *                                     functions step, proj, newton
+ *   BENCH feve3000.step_ops           operations one step evaluates (step +
+ *                                     newton + proj), step_ops_separate the
+ *                                     same with the separate functions,
+ *                                     step_ops_vs_seed over seed 003's rows
+ *   BENCH feve3000.step_us_median<_c> median µs per step, gcc-compiled model
+ *                                     (dlopen); each speed-up of issue 9 added
+ *                                     in turn, in this one run: _before,
+ *                                     _klu_schur, _dense_proj, _step_fn, _o2,
+ *                                     then the default (no suffix: all of
+ *                                     them, gcc -O3 -march=native)
+ *   BENCH feve3000.t1_<phase>_us<_before>  seed 003's Table 1 from the phase
+ *                                     timers (medians over NSTEPS steps),
+ *                                     before and with every speed-up
+ *   BENCH feve3000.step_instructions  (= instructions_per_step) callgrind's
+ *                                     count inside rs_step, per step (every
+ *                                     speed-up, the gcc -O2 build: valgrind
+ *                                     cannot run -march=native code on every
+ *                                     CPU), and instructions_per_op over
+ *                                     step_ops
+ *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  */
-#define _DEFAULT_SOURCE   /* wait4 */
+#define _DEFAULT_SOURCE   /* wait4, mkdtemp */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_phases.h"
 #include "rs_contact.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
@@ -37,12 +52,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static void cpu_name(char *buf, size_t n)
@@ -95,63 +104,138 @@ static void bench_compile(void)
         fprintf(stderr, "bench_feve3000: could not remove %s\n", dir);
 }
 
-static int bench_steps(rs_loader kind, const char *suffix)
+/* The demo run's workspace: default.scn under vehicles/feve3000/demo.scn.
+ * Its input callback reads the binding: free both with demo_free. */
+static rs_binding *demo_binding;
+
+static void demo_free(rs_ws **ws)
 {
-    char err[2000];
-    rs_loaded *h = rs_load(DIR, kind, err, sizeof err);
-    if (!h) {
-        fprintf(stderr, "bench_feve3000: %s\n", err);
-        return 1;
-    }
-    const rs_model *m = rs_loaded_model(h);
+    rs_ws_free(ws);
+    rs_binding_free(&demo_binding);
+}
+
+static rs_ws *demo_ws(const rs_model *m, unsigned fast, int ordering, int profile, char *err,
+                      size_t errlen)
+{
     rs_scenario base, top;
     rs_scenario_init(&base);
     rs_scenario_init(&top);
     rs_binding *b = NULL;
     rs_ws *ws = NULL;
-    int st = rs_scenario_read(DIR "/default.scn", &base, err, sizeof err);
+    int st = rs_scenario_read(DIR "/default.scn", &base, err, errlen);
     if (!st)
-        st = rs_scenario_read("vehicles/feve3000/demo.scn", &top, err, sizeof err);
+        st = rs_scenario_read("vehicles/feve3000/demo.scn", &top, err, errlen);
     if (!st)
         st = rs_scenario_overlay(&base, &top);
     if (!st)
-        st = rs_scenario_bind(&base, m, &b, err, sizeof err);
+        st = rs_scenario_bind(&base, m, &b, err, errlen);
     rs_options o;
     rs_options_default(&o);
     if (!st) {
         rs_binding_options(b, &o);
-        st = rs_ws_create(m, &o, &ws, err, sizeof err);
+        o.fast = fast;
+        o.klu_ordering = ordering;
+        o.profile = profile;
+        st = rs_ws_create(m, &o, &ws, err, errlen);
     }
     if (!st)
-        st = rs_binding_apply(b, ws, err, sizeof err);
+        st = rs_binding_apply(b, ws, err, errlen);
     if (!st && (st = rs_ws_init(ws)))
-        snprintf(err, sizeof err, "%s", rs_ws_error(ws));
-    static double us[NSTEPS];
-    int n = 0;
-    for (; !st && n < NSTEPS; n++) {
-        double t0 = now_s();
-        if ((st = rs_step(ws)))
-            snprintf(err, sizeof err, "%s", rs_ws_error(ws));
-        us[n] = (now_s() - t0) * 1e6;
-    }
-    if (!st) {
-        const rs_stats *s = rs_ws_stats(ws);
-        qsort(us, NSTEPS, sizeof us[0], cmp_double);
-        printf("BENCH feve3000.step_us_median%s %.2f us\n", suffix, us[NSTEPS / 2]);
-        printf("BENCH feve3000.contact_newton_per_step%s %.3f iterations\n", suffix,
-               (double)s->contact_iters / NSTEPS);
-        printf("BENCH feve3000.proj_newton_per_step%s %.3f iterations\n", suffix,
-               (double)s->proj_iters / NSTEPS);
-        printf("BENCH feve3000.contact_searches%s %ld searches\n", suffix, s->contact_searches);
-    } else {
-        fprintf(stderr, "bench_feve3000: %s\n", err);
-    }
-    rs_ws_free(&ws);
-    rs_binding_free(&b);
+        snprintf(err, errlen, "%s", rs_ws_error(ws));
     rs_scenario_free(&top);
     rs_scenario_free(&base);
-    rs_unload(&h);
-    return st != 0;
+    demo_binding = b;
+    if (st)
+        demo_free(&ws);
+    return ws;
+}
+
+/* Median µs per step over NSTEPS unprofiled steps of the demo run; < 0 on
+ * failure.  The run's iteration counts and KLU ordering go to *info. */
+typedef struct step_info {
+    double contact_newton, proj_newton;
+    long searches;
+    char ordering[32];
+} step_info;
+
+static double median_step_us(const rs_model *m, unsigned fast, int ordering, step_info *info)
+{
+    char err[2000];
+    rs_ws *ws = demo_ws(m, fast, ordering, 0, err, sizeof err);
+    if (!ws) {
+        fprintf(stderr, "bench_feve3000: %s\n", err);
+        return -1;
+    }
+    static double us[NSTEPS];
+    int st = 0;
+    for (int n = 0; !st && n < NSTEPS; n++) {
+        double t0 = now_s();
+        if ((st = rs_step(ws)))
+            fprintf(stderr, "bench_feve3000: %s\n", rs_ws_error(ws));
+        us[n] = (now_s() - t0) * 1e6;
+    }
+    if (info) {
+        const rs_stats *s = rs_ws_stats(ws);
+        rs_klu_info ki;
+        rs_ws_klu_info(ws, &ki);
+        info->contact_newton = (double)s->contact_iters / NSTEPS;
+        info->proj_newton = (double)s->proj_iters / NSTEPS;
+        info->searches = s->contact_searches;
+        snprintf(info->ordering, sizeof info->ordering, "%s",
+                 rs_klu_ordering_name(ki.ordering, ki.btf));
+    }
+    demo_free(&ws);
+    return st ? -1 : bench_median(us, NSTEPS);
+}
+
+/* Seed 003's Table 1 (µs per 1 ms step on its Core i5 at 3.5 GHz) and the
+ * phase of railsym's timers that holds each row. */
+static const struct t1row {
+    int phase;
+    double seed_us;
+    const char *task;
+} table1[] = {
+    {RS_PHASE_KALKER, 30, "contact area, Kalker coefficients, creep matrices (x8)"},
+    {RS_PHASE_SPLINE, 1, "wheel, rail, track spline look-up (x8)"},
+    {RS_PHASE_FUNCTIONS, 55, "evaluate M, delta, gamma (railsym: + phi_q)"},
+    {RS_PHASE_SOLVE, 103, "dynamics solution -> qd, lambda"},
+    {RS_PHASE_INTEGRATION, 1, "time integration -> q"},
+    {RS_PHASE_CONSTRAINTS, 29, "evaluate phi, phi_d, their Jacobians, beta"},
+    {RS_PHASE_PROJECTION, 37, "projection solution -> q, qd, s, sd"},
+    {RS_PHASE_OTHER, -1, "other (inputs, state copies, checks)"},
+};
+
+/* Table 1 of the demo run with phase timers (median over NSTEPS steps). */
+static int bench_table1(const rs_model *m, unsigned fast, int ordering, const char *suffix,
+                        const char *cpu)
+{
+    char err[2000];
+    rs_ws *ws = demo_ws(m, fast, ordering, 1, err, sizeof err);
+    double med[RS_PHASE_COUNT], total = 0;
+    int st = ws ? bench_phase_medians(ws, NSTEPS, med, &total, err, sizeof err) : 1;
+    demo_free(&ws);
+    if (st) {
+        fprintf(stderr, "bench_feve3000: %s\n", err);
+        return 1;
+    }
+    printf("    seed 003 Table 1 vs railsym%s (us per 1 ms step, medians over %d steps;\n"
+           "    seed: Core i5 3.5 GHz; railsym: %s)\n", suffix, NSTEPS, cpu);
+    printf("    %-56s %8s %9s\n", "task", "seed", "railsym");
+    double seed_total = 0;
+    for (size_t i = 0; i < sizeof table1 / sizeof table1[0]; i++) {
+        const struct t1row *r = &table1[i];
+        if (r->seed_us >= 0) {
+            printf("    %-56s %8.0f %9.2f\n", r->task, r->seed_us, med[r->phase]);
+            seed_total += r->seed_us;
+        } else {
+            printf("    %-56s %8s %9.2f\n", r->task, "-", med[r->phase]);
+        }
+    }
+    printf("    %-56s %8.0f %9.2f\n", "total (median of the step's sum)", seed_total, total);
+    for (int k = 0; k < RS_PHASE_COUNT; k++)
+        printf("BENCH feve3000.t1_%s_us%s %.3f us\n", rs_phase_name(k), suffix, med[k]);
+    printf("BENCH feve3000.t1_total_us%s %.3f us\n", suffix, total);
+    return 0;
 }
 
 /* Table 2 of seed 003 (the authors' generator, their v8.2 model): atoms and
@@ -166,6 +250,21 @@ static const struct row {
     {"phi_d_s", "phi^d_sd", 1119, 6953}, {"gamma", "gamma^n", 3799, 23386},
     {"creep", "8 creep matrices", 8 * 308, 8 * 1603},
 };
+
+/* Operations of one function in ops.txt (-1 if absent). */
+static long ops_of(const char *fn)
+{
+    FILE *f = fopen(DIR "/ops.txt", "r");
+    if (!f)
+        return -1;
+    char line[512], name[64];
+    long atoms, ops, r = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%63s %ld %ld", name, &atoms, &ops) == 3 && !strcmp(name, fn))
+            r = ops;
+    fclose(f);
+    return r;
+}
 
 static void bench_table2(void)
 {
@@ -189,24 +288,206 @@ static void bench_table2(void)
                 printf("BENCH feve3000.ops_%s %ld ops\n", name, ops);
                 printf("BENCH feve3000.atoms_%s %ld atoms\n", name, atoms);
             }
+        if (!strcmp(name, "step") || !strcmp(name, "proj") || !strcmp(name, "newton") ||
+            !strcmp(name, "constants")) {
+            printf("BENCH feve3000.ops_%s %ld ops\n", name, ops);
+            printf("BENCH feve3000.atoms_%s %ld atoms\n", name, atoms);
+        }
     }
     fclose(f);
 }
 
-int main(void)
+/* Operations one step evaluates (its usual path: one contact-Newton
+ * iteration, no position-projection iteration), with the combined
+ * functions and with the separate ones, next to seed 003's Table 2 rows a
+ * step needs (M, δ, φ^n, φ^d, φ^n_q̇, φ^d_q̇, φ^d_ṡ, β^n, γ^n and eight creep
+ * matrices; the paper's counts). */
+static long bench_step_ops(void)
 {
+    const long step = ops_of("step"), proj = ops_of("proj"), newton = ops_of("newton");
+    const long sep = ops_of("M") + ops_of("delta_nk") + ops_of("phi_q") + ops_of("gamma") +
+                     ops_of("creep") + 2 * ops_of("phi_d") + 2 * ops_of("phi_d_s") +
+                     ops_of("phi") + ops_of("phi_q") + ops_of("beta") + ops_of("phi_d_q") +
+                     ops_of("beta_d");
+    if (step < 0 || proj < 0 || newton < 0)
+        return -1;
+    const long seed_step = 10910 + 19015 + 1709 + 2150 + 4116 + 6574 + 8437 + 0 + 25870 + 8 * 1917;
+    const long seed_dyn = 10910 + 19015 + 4116 + 25870 + 8 * 1917; /* what "step" holds */
+    const long ops = step + proj + newton;
+    printf("BENCH feve3000.step_ops %ld ops\n", ops);
+    printf("BENCH feve3000.step_ops_separate %ld ops\n", sep);
+    printf("BENCH feve3000.step_ops_seed %ld ops\n", seed_step);
+    printf("BENCH feve3000.step_ops_vs_seed %.3f ratio\n", (double)ops / seed_step);
+    printf("BENCH feve3000.ops_step_vs_seed %.3f ratio\n", (double)step / seed_dyn);
+    printf("    (a step: step %ld + newton %ld + proj %ld = %ld operations; with the separate\n"
+           "     functions %ld; seed 003's Table 2 rows a step needs: %ld, of which M, delta,\n"
+           "     phi^n_qd, gamma^n and the 8 creep matrices (the combined step's content) %ld)\n",
+           step, newton, proj, ops, sep, seed_step, seed_dyn);
+    return ops;
+}
+
+/* Instructions per step under callgrind: this program runs itself as
+ * `--callgrind-child SO N` under valgrind (counting inside rs_step only),
+ * on the shared object the dlopen loader built (kept in a folder). */
+#define CG_STEPS 300
+static int callgrind_child(const char *so, int n)
+{
+    void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+        fprintf(stderr, "bench_feve3000: dlopen %s: %s\n", so, dlerror());
+        return 1;
+    }
+    rs_model_fn fn;
+    void *sym = dlsym(dl, "feve3000_model");
+    memcpy(&fn, &sym, sizeof fn);
+    char err[2000];
+    rs_loaded *h = sym ? rs_load_static(fn, err, sizeof err) : NULL;
+    rs_ws *ws = h ? demo_ws(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, 0, err, sizeof err)
+                  : NULL;
+    int st = ws ? 0 : 1;
+    for (int i = 0; !st && i < n; i++)
+        st = rs_step(ws);
+    if (st)
+        fprintf(stderr, "bench_feve3000: %s\n", ws ? rs_ws_error(ws) : err);
+    demo_free(&ws);
+    rs_unload(&h);
+    dlclose(dl);
+    return st != 0;
+}
+
+static void bench_callgrind(const char *so, long step_ops)
+{
+    char out[] = "/tmp/railsym_bench_cg_XXXXXX";
+    int fd = mkstemp(out);
+    if (fd < 0)
+        return;
+    close(fd);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "valgrind --tool=callgrind --toggle-collect=rs_step --callgrind-out-file=%s "
+             "/proc/%ld/exe --callgrind-child %s %d >/dev/null 2>&1",
+             out, (long)getpid(), so, CG_STEPS);
+    long total = -1;
+    if (system(cmd) == 0) {
+        FILE *f = fopen(out, "r");
+        char line[256];
+        while (f && fgets(line, sizeof line, f))
+            if (!strncmp(line, "summary:", 8) || (total < 0 && !strncmp(line, "totals:", 7)))
+                total = atol(strchr(line, ':') + 1);
+        if (f)
+            fclose(f);
+    }
+    unlink(out);
+    if (total < 0) {
+        printf("    (valgrind --tool=callgrind unavailable or failed: no instruction count)\n");
+        return;
+    }
+    const double per = (double)total / CG_STEPS;
+    printf("    (callgrind, %d steps of the demo run, every speed-up, gcc -O2 build)\n", CG_STEPS);
+    printf("BENCH feve3000.step_instructions %.0f instructions\n", per);
+    printf("BENCH feve3000.instructions_per_step %.0f instructions\n", per);
+    if (step_ops > 0)
+        printf("BENCH feve3000.instructions_per_op %.2f ratio\n", per / (double)step_ops);
+}
+
+/* The speed-ups of issue 9 one after the other, every figure in this run:
+ * "before" is the runtime as it was (separate functions, KLU projections,
+ * COLAMD — AUTO's choice then —, the original C^K_qq kernel, gcc -O2). */
+static const struct config {
+    const char *suffix, *what;
+    unsigned fast;
+    int ordering;
+} configs[] = {
+    {"_before", "before: separate functions, KLU projections, COLAMD, gcc -O2", 0,
+     RS_KLU_COLAMD},
+    {"_klu_schur", "+ KLU ordering AMD-Schur (AUTO)", 0, RS_KLU_AUTO},
+    {"_dense_proj", "+ dense projections", RS_FAST_DENSE_PROJ, RS_KLU_AUTO},
+    {"_step_fn", "+ combined step/proj/newton functions",
+     RS_FAST_DENSE_PROJ | RS_FAST_STEP_FN, RS_KLU_AUTO},
+    {"_o2", "+ C^K_qq kernel (all runtime changes, gcc -O2)", RS_FAST_ALL, RS_KLU_AUTO},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "--callgrind-child")) {
+        rs_contact_link();
+        return callgrind_child(argv[2], atoi(argv[3]));
+    }
     if (access(DIR "/feve3000_model.c", R_OK) != 0) {
         fprintf(stderr, "bench_feve3000: " DIR " missing\n");
         return 1;
     }
     rs_contact_link();
-    char cpu[256];
+    char cpu[256], err[2000];
     cpu_name(cpu, sizeof cpu);
     printf("    FEVE 3000 locomotive (30 coordinates, 8 contacts) on: %s\n", cpu);
     bench_compile();
     bench_table2();
-    int bad = bench_steps(RS_LOAD_DLOPEN, "");
-    bad |= bench_steps(RS_LOAD_TCC, "_tcc");
+    const long step_ops = bench_step_ops();
+    int bad = 0;
+
+    /* gcc -O2 (the old default); the .so is kept for callgrind, which
+     * cannot run -march=native code on every CPU (AVX-512) */
+    char keep[] = "/tmp/railsym_bench_so_XXXXXX";
+    if (!mkdtemp(keep))
+        return 1;
+    rs_load_options lo;
+    rs_load_options_default(&lo);
+    lo.cflags = RS_CFLAGS_O2;
+    lo.keep_dir = keep;
+    rs_loaded *h = rs_load_ex(DIR, RS_LOAD_DLOPEN, &lo, err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "bench_feve3000: %s\n", err);
+        return 1;
+    }
+    step_info info;
+    for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+        const double us = median_step_us(rs_loaded_model(h), configs[c].fast, configs[c].ordering,
+                                         &info);
+        bad |= us < 0;
+        printf("    %-62s %7.2f us (KLU %s)\n", configs[c].what, us, info.ordering);
+        printf("BENCH feve3000.step_us_median%s %.2f us\n", configs[c].suffix, us);
+    }
+    bad |= bench_table1(rs_loaded_model(h), 0, RS_KLU_COLAMD, "_before", cpu);
+    rs_unload(&h);
+    char so[200], cmd[300];
+    snprintf(so, sizeof so, "%s/feve3000_model.so", keep);
+    bench_callgrind(so, step_ops);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", keep);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench_feve3000: could not remove %s\n", keep);
+
+    /* the default: every speed-up, gcc -O3 -march=native */
+    rs_load_options_default(&lo);
+    h = rs_load_ex(DIR, RS_LOAD_DLOPEN, &lo, err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "bench_feve3000: %s\n", err);
+        return 1;
+    }
+    const double us = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, &info);
+    bad |= us < 0;
+    printf("    %-62s %7.2f us (KLU %s)\n", "+ gcc -O3 -march=native (the default)", us, info.ordering);
+    printf("BENCH feve3000.step_us_median %.2f us\n", us);
+    printf("BENCH feve3000.contact_newton_per_step %.3f iterations\n", info.contact_newton);
+    printf("BENCH feve3000.proj_newton_per_step %.3f iterations\n", info.proj_newton);
+    printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);
+    printf("    KLU ordering chosen by RS_KLU_AUTO (fewest flops) for the FEVE 3000: %s\n", info.ordering);
+    bad |= bench_table1(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, "", cpu);
+    rs_unload(&h);
+
+    /* libtcc, before and after */
+    h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "bench_feve3000: %s\n", err);
+        return 1;
+    }
+    const double tb = median_step_us(rs_loaded_model(h), 0, RS_KLU_COLAMD, NULL);
+    const double ta = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, &info);
+    bad |= tb < 0 || ta < 0;
+    printf("BENCH feve3000.step_us_median_tcc_before %.2f us\n", tb);
+    printf("BENCH feve3000.step_us_median_tcc %.2f us\n", ta);
+    printf("BENCH feve3000.contact_newton_per_step_tcc %.3f iterations\n", info.contact_newton);
+    rs_unload(&h);
     printf("    (seed 003: 256 us per step, 203 us in its journal version; the authors'\n"
            "     v8.2 model runs 75 us per step on these machines)\n");
     return bad;
