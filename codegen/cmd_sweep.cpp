@@ -48,7 +48,7 @@ struct Spec {
 int cmd_sweep(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"scenario", 's', "FILE", "the base scenario every variant starts from"},
-        {"vary", 0, "NAME=LO:HI:N", "a grid axis (repeat); also NAME=V1,V2,..."},
+        {"vary", 0, "NAME=LO:HI:N", "a grid axis (repeat); also NAME=V1,V2,... and track=F1,F2,..."},
         {"list", 0, "FILE.csv", "explicit variants: a header of names, one row each"},
         {"figure", 'f', "KIND:COLUMN", "a per-variant figure (repeat): max|min|absmax|rms|mean|final|rate|freq"},
         {"jobs", 'j', "J", "local worker threads (default 1)"},

@@ -504,7 +504,7 @@ static char *read_all(const char *path, const char **why)
 }
 
 /* The path of `rel` as seen from the folder of `file`. */
-static char *resolve(const char *file, const char *rel)
+char *rs_path_beside(const char *file, const char *rel)
 {
     const char *slash = strrchr(file, '/');
     if (rel[0] == '/' || !slash) return dup_str(rel);
@@ -524,7 +524,7 @@ static char *resolve(const char *file, const char *rel)
 static int parse_input_file(parser *ps, rs_scn_input *in, const char *rel, const char *col, int line)
 {
     const char *why = NULL;
-    char *path = resolve(ps->file, rel);
+    char *path = rs_path_beside(ps->file, rel);
     if (!path)
         return nomem(ps, line);
     char *text = read_all(path, &why);
@@ -622,8 +622,7 @@ done:
     return st;
 }
 
-/* RS_SCN_FILE_* of a contact file statement, or -1. */
-static int file_statement(const char *kw)
+int rs_scenario_file_kind(const char *kw)
 {
     for (int k = 0; k < RS_SCN_FILE_COUNT; k++)
         if (strcmp(kw, kFileStatements[k]) == 0)
@@ -648,7 +647,7 @@ static int parse_file_statement(parser *ps, int k, const line_tokens *lt, int li
              s->file_at[k].line);
         return RS_E_ARG;
     }
-    char *path = resolve(ps->file, lt->tok[1]);
+    char *path = rs_path_beside(ps->file, lt->tok[1]);
     if (!path)
         return nomem(ps, line);
     FILE *f = fopen(path, "r");
@@ -835,8 +834,8 @@ static int parse_text(parser *ps, char *text)
                 in->v[0] = v;
                 in->n = 1;
             }
-        } else if (file_statement(kw) >= 0) {
-            st = parse_file_statement(ps, file_statement(kw), &lt, line);
+        } else if (rs_scenario_file_kind(kw) >= 0) {
+            st = parse_file_statement(ps, rs_scenario_file_kind(kw), &lt, line);
         } else if (strcmp(kw, "end") == 0) {
             errf(ps->err, ps->errlen, ps->file, line, "'end' without a table: it closes 'input NAME table'");
             return RS_E_ARG;

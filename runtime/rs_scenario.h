@@ -79,6 +79,15 @@ typedef struct rs_scn_column {
  * `rail_profile "PATH"` (rs_scenario.file, in this order). */
 enum { RS_SCN_FILE_TRACK = 0, RS_SCN_FILE_WHEEL, RS_SCN_FILE_RAIL, RS_SCN_FILE_COUNT };
 
+/* RS_SCN_FILE_* of a file statement's keyword ("track", "wheel_profile",
+ * "rail_profile"), or -1. */
+int rs_scenario_file_kind(const char *kw);
+
+/* `rel` as seen from the working directory when a file at path `file`
+ * names it (an absolute `rel` as it is; else relative to `file`'s folder).
+ * A new string (malloc), or NULL when out of memory. */
+char *rs_path_beside(const char *file, const char *rel);
+
 typedef struct rs_scenario {
     unsigned set;                 /* RS_SCN_* bits of the settings given     */
     double duration;              /* s, simulated time after the start       */

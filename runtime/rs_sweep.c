@@ -35,7 +35,8 @@ struct rs_sweep {
     const rs_model *m;
     rs_scenario base;          /* default.scn with the user's scenario over it */
     int n, nv, nf, width;
-    char *is_param;            /* nv: 1 "param", 0 "initial"                 */
+    char *is_param;            /* nv: 1 "param", 0 "initial", 2 a file
+                                  statement (track, wheel_profile, ...)    */
 
     pthread_mutex_t mu;        /* guards everything below                    */
     unsigned char *state;      /* n: RS_VAR_*                                */
@@ -152,6 +153,15 @@ static int check_var(rs_sweep *sw, int j, char *err, size_t errlen)
     const char *name = rs_sweep_spec_var(sw->s, j);
     const rs_model *m = sw->m;
     rs_var v;
+    if (rs_sweep_spec_is_file(sw->s, j)) {
+        if (m->n_contact == 0) {
+            snprintf(err, errlen, "cannot vary '%s': it replaces the wheel-rail contacts' files, and model "
+                     "'%s' has no contacts", name, m->name);
+            return RS_E_ARG;
+        }
+        sw->is_param[j] = 2;
+        return RS_OK;
+    }
     if (rs_model_find(m, name, &v) == RS_OK) {
         if (v.kind == RS_VAR_P) {
             sw->is_param[j] = 1;
@@ -417,6 +427,8 @@ static char *variants_text(const rs_sweep *sw, size_t *len)
     size_t cap = 256 + (size_t)sw->n * (size_t)(12 + 26 * sw->nv);
     for (int j = 0; j < sw->nv; j++)
         cap += strlen(rs_sweep_spec_var(sw->s, j)) + 1;
+    for (int k = 0; k < sw->s->n_texts; k++)   /* a path in every variant, at worst */
+        cap += (size_t)sw->n * (strlen(sw->s->texts[k]) + 3);
     char *t = malloc(cap);
     double *v = calloc((size_t)sw->nv + 1, sizeof *v);
     if (!t || !v) {
@@ -431,8 +443,10 @@ static char *variants_text(const rs_sweep *sw, size_t *len)
     for (int i = 0; i < sw->n; i++) {
         rs_sweep_spec_values(sw->s, i, v);
         k += (size_t)snprintf(t + k, cap - k, "%d", i + 1);
-        for (int j = 0; j < sw->nv; j++)
-            k += (size_t)snprintf(t + k, cap - k, ",%.17g", v[j]);
+        for (int j = 0; j < sw->nv; j++) {
+            t[k++] = ',';
+            k += rs_sweep_spec_format(sw->s, j, v[j], t + k, cap - k);
+        }
         t[k++] = '\n';
     }
     t[k] = '\0';
@@ -569,8 +583,10 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
     }
     /* The variant's scenario: its values as param/initial lines, over the base. */
     size_t cap = 64;
-    for (int j = 0; j < sw->nv; j++)
-        cap += strlen(rs_sweep_spec_var(sw->s, j)) + 40;
+    for (int j = 0; j < sw->nv; j++) {
+        const char *file = rs_sweep_spec_file(sw->s, j, values[j]);
+        cap += strlen(rs_sweep_spec_var(sw->s, j)) + 40 + (file ? strlen(file) : 0);
+    }
     char *text = malloc(cap);
     rs_scenario top, scn;
     rs_scenario_init(&top);
@@ -578,12 +594,24 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
     int st = RS_E_NOMEM;
     if (text) {
         size_t k = 0;
-        for (int j = 0; j < sw->nv; j++)
-            k += (size_t)snprintf(text + k, cap - k, "%s %s = %.17g\n", sw->is_param[j] ? "param" : "initial",
-                                  rs_sweep_spec_var(sw->s, j), values[j]);
+        for (int j = 0; j < sw->nv; j++) {
+            const char *file = rs_sweep_spec_file(sw->s, j, values[j]);
+            if (sw->is_param[j] == 2 && !file) {   /* an index no spec made (MPI message) */
+                snprintf(r->message, sizeof r->message, "variant %d: no file number %.17g for '%s'", i + 1,
+                         values[j], rs_sweep_spec_var(sw->s, j));
+                st = RS_E_ARG;
+                break;
+            }
+            if (sw->is_param[j] == 2)
+                k += (size_t)snprintf(text + k, cap - k, "%s \"%s\"\n", rs_sweep_spec_var(sw->s, j), file);
+            else
+                k += (size_t)snprintf(text + k, cap - k, "%s %s = %.17g\n", sw->is_param[j] ? "param" : "initial",
+                                      rs_sweep_spec_var(sw->s, j), values[j]);
+        }
         char label[64];
         snprintf(label, sizeof label, "variant %d", i + 1);
-        st = rs_scenario_parse(text, label, &top, r->message, sizeof r->message);
+        if (!r->message[0])
+            st = rs_scenario_parse(text, label, &top, r->message, sizeof r->message);
         if (!st && (rs_scenario_overlay(&scn, &sw->base) || rs_scenario_overlay(&scn, &top))) {
             st = RS_E_NOMEM;
             snprintf(r->message, sizeof r->message, "out of memory");
@@ -775,8 +803,11 @@ int rs_sweep_write_summary(rs_sweep *sw, char *err, size_t errlen)
         const int state = sw->state[i];
         fprintf(f, "%d,%s", i + 1, state == RS_VAR_OK ? "ok" : state == RS_VAR_FAILED ? "failed" : "pending");
         rs_sweep_spec_values(sw->s, i, v);
-        for (int j = 0; j < sw->nv; j++)
-            fprintf(f, ",%.17g", v[j]);
+        for (int j = 0; j < sw->nv; j++) {
+            char field[4200];
+            rs_sweep_spec_format(sw->s, j, v[j], field, sizeof field);
+            fprintf(f, ",%s", field);
+        }
         for (int k = 0; k < sw->nf; k++) {
             if (state == RS_VAR_OK)
                 fprintf(f, ",%.17g", sw->fig[(size_t)i * (size_t)sw->nf + (size_t)k]);

@@ -76,13 +76,32 @@ void rs_sweep_spec_free(rs_sweep_spec **s);
  * a message on bad syntax or a name given twice. */
 int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errlen);
 
-/* A grid axis from values (copied). */
+/* A grid axis from values (copied).  Not for the file-valued names. */
 int rs_sweep_spec_axis(rs_sweep_spec *s, const char *name, int n, const double *values,
                        char *err, size_t errlen);
 
+/* File-valued names: `track`, `wheel_profile`, `rail_profile` — a variant
+ * runs with the scenario statement `NAME "PATH"` (every contact's track or
+ * profile replaced; the model must have contacts).  --vary takes
+ * NAME=F1,F2,... (paths as seen from the working directory), a list file a
+ * column of paths (relative to the list's folder).  Each file must be
+ * readable when the spec is made.  A variant's value for such a name is
+ * the path's index in the spec (rs_sweep_spec_values); rs_sweep_spec_file
+ * gives the path back. */
+int rs_sweep_spec_axis_files(rs_sweep_spec *s, const char *name, int n, const char *const *paths,
+                             char *err, size_t errlen);
+/* 1 when variable j is file-valued. */
+int rs_sweep_spec_is_file(const rs_sweep_spec *s, int j);
+/* The path of value v of variable j, or NULL when j is not file-valued. */
+const char *rs_sweep_spec_file(const rs_sweep_spec *s, int j, double v);
+/* Value v of variable j as a CSV field: %.17g, or the path in quotes;
+ * returns the length snprintf would write. */
+size_t rs_sweep_spec_format(const rs_sweep_spec *s, int j, double v, char *buf, size_t len);
+
 /* Explicit variants from a CSV file: a header row of names, then one row of
- * numbers per variant ('#' lines and blank lines skipped).  At most one
- * list.  Errors name the file and line. */
+ * numbers (paths in the columns of file-valued names) per variant ('#'
+ * lines and blank lines skipped).  At most one list.  Errors name the file
+ * and line. */
 int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t errlen);
 
 /* Explicit variants from memory: ncol names, nrow rows of ncol values

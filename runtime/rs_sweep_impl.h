@@ -27,6 +27,10 @@ struct rs_sweep_spec {
     double *list_vals;         /* list_nrow × list_ncol, row-major   */
     int n_fig;
     rs_sweep_figure_def *fig;
+    int n_texts;
+    char **texts;              /* file names of the file-valued names (track,
+                                  wheel_profile, rail_profile): their values
+                                  are indices into this table              */
 };
 
 #endif /* RS_SWEEP_IMPL_H */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rs_envelope.h"
+#include "rs_scenario.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
 #include "rs_sweep_impl.h"
@@ -41,6 +42,9 @@ void rs_sweep_spec_free(rs_sweep_spec **ps)
         free(s->fig[f].name);
     }
     free(s->fig);
+    for (int k = 0; k < s->n_texts; k++)
+        free(s->texts[k]);
+    free(s->texts);
     free(s);
     *ps = NULL;
 }
@@ -96,8 +100,105 @@ static int valid_name(const char *name)
     return 1;
 }
 
+/* File-valued names: the scenario's file statements (track, wheel_profile,
+ * rail_profile).  Their values are paths, kept in the spec's text table; the
+ * numeric value of a variant is the path's index there. */
+static int is_file_name(const char *name) { return rs_scenario_file_kind(name) >= 0; }
+
+/* Checks a path a file-valued name takes (readable, writable into a
+ * scenario line) and adds it to the text table: its index into *idx.
+ * `where` starts the message ("--vary 'track=...'", "list.csv:3"). */
+static int add_file(rs_sweep_spec *s, const char *where, const char *name, const char *path, double *idx,
+                    char *err, size_t errlen)
+{
+    if (!*path) {
+        snprintf(err, errlen, "%s: '%s' takes file names, and one is empty", where, name);
+        return RS_E_ARG;
+    }
+    for (const char *p = path; *p; p++)
+        if (*p == '"' || iscntrl((unsigned char)*p)) {
+            snprintf(err, errlen, "%s: the file name '%s' holds a quote or a control character: rename the file",
+                     where, path);
+            return RS_E_ARG;
+        }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s: cannot open '%s' (%s)", where, name, path, strerror(errno));
+        return RS_E_IO;
+    }
+    fclose(f);
+    for (int k = 0; k < s->n_texts; k++)
+        if (strcmp(s->texts[k], path) == 0) {
+            *idx = k;
+            return RS_OK;
+        }
+    char **nt = realloc(s->texts, (size_t)(s->n_texts + 1) * sizeof *nt);
+    if (!nt)
+        return RS_E_NOMEM;
+    s->texts = nt;
+    if (!(nt[s->n_texts] = dup_n(path, strlen(path))))
+        return RS_E_NOMEM;
+    *idx = s->n_texts++;
+    return RS_OK;
+}
+
+int rs_sweep_spec_is_file(const rs_sweep_spec *s, int j) { return is_file_name(rs_sweep_spec_var(s, j)); }
+
+const char *rs_sweep_spec_file(const rs_sweep_spec *s, int j, double v)
+{
+    if (!rs_sweep_spec_is_file(s, j) || !(v >= 0 && v < s->n_texts))
+        return NULL;
+    return s->texts[(int)v];
+}
+
+size_t rs_sweep_spec_format(const rs_sweep_spec *s, int j, double v, char *buf, size_t len)
+{
+    const char *path = rs_sweep_spec_file(s, j, v);
+    if (!path)
+        return (size_t)snprintf(buf, len, "%.17g", v);
+    /* CSV quoting: the path has no quote (add_file), commas are possible */
+    return (size_t)snprintf(buf, len, "\"%s\"", path);
+}
+
+static int new_axis(rs_sweep_spec *s, const char *name, int n, const double *values, char *err, size_t errlen);
+
 int rs_sweep_spec_axis(rs_sweep_spec *s, const char *name, int n, const double *values,
                        char *err, size_t errlen)
+{
+    if (is_file_name(name)) {
+        snprintf(err, errlen, "'%s' takes file names: use rs_sweep_spec_axis_files", name);
+        return RS_E_ARG;
+    }
+    return new_axis(s, name, n, values, err, errlen);
+}
+
+int rs_sweep_spec_axis_files(rs_sweep_spec *s, const char *name, int n, const char *const *paths,
+                             char *err, size_t errlen)
+{
+    if (!is_file_name(name)) {
+        snprintf(err, errlen, "'%s' is not a file-valued name: those are track, wheel_profile, rail_profile",
+                 name);
+        return RS_E_ARG;
+    }
+    if (n < 1 || !paths) {
+        snprintf(err, errlen, "'%s': no files", name);
+        return RS_E_ARG;
+    }
+    double *idx = malloc((size_t)n * sizeof *idx);
+    if (!idx)
+        return RS_E_NOMEM;
+    char where[300];
+    snprintf(where, sizeof where, "'%s'", name);
+    int st = RS_OK;
+    for (int k = 0; k < n && !st; k++)
+        st = add_file(s, where, name, paths[k] ? paths[k] : "", &idx[k], err, errlen);
+    if (!st)
+        st = new_axis(s, name, n, idx, err, errlen);
+    free(idx);
+    return st;
+}
+
+static int new_axis(rs_sweep_spec *s, const char *name, int n, const double *values, char *err, size_t errlen)
 {
     if (!valid_name(name)) {
         snprintf(err, errlen, "'%s' is not a name (letters, digits, '_' and '.')", name);
@@ -129,6 +230,57 @@ int rs_sweep_spec_axis(rs_sweep_spec *s, const char *name, int n, const double *
     return RS_OK;
 }
 
+/* The comma-separated file names of `--vary NAME=F1,F2,...` as an axis. */
+static int vary_files(rs_sweep_spec *s, const char *arg, const char *name, const char *rest, char *err,
+                      size_t errlen)
+{
+    int cap = 1;
+    for (const char *p = rest; *p; p++)
+        cap += *p == ',';
+    char **item = calloc((size_t)cap, sizeof *item);
+    if (!item)
+        return RS_E_NOMEM;
+    int n = 0, st = RS_OK;
+    for (const char *p = rest;;) {
+        const char *q = strchr(p, ',');
+        if (!(item[n] = dup_trim(p, q ? (size_t)(q - p) : strlen(p)))) {
+            st = RS_E_NOMEM;
+            break;
+        }
+        n++;
+        if (!q)
+            break;
+        p = q + 1;
+    }
+    if (!st && strchr(rest, ':') && n == 1) {
+        /* LO:HI:N is for numbers; a lone name with ':' is still a path */
+        FILE *f = fopen(item[0], "r");
+        if (!f) {
+            snprintf(err, errlen, "--vary '%s': '%s' takes file names, NAME=F1,F2,... (e.g. "
+                     "%s=a.trk,b.trk), not LO:HI:N", arg, name, name);
+            st = RS_E_ARG;
+        } else {
+            fclose(f);
+        }
+    }
+    if (!st) {
+        char where[300];
+        snprintf(where, sizeof where, "--vary '%.200s'", arg);
+        double *idx = malloc((size_t)n * sizeof *idx);
+        if (!idx)
+            st = RS_E_NOMEM;
+        for (int k = 0; k < n && !st; k++)
+            st = add_file(s, where, name, item[k], &idx[k], err, errlen);
+        if (!st)
+            st = new_axis(s, name, n, idx, err, errlen);
+        free(idx);
+    }
+    for (int k = 0; k < n; k++)
+        free(item[k]);
+    free(item);
+    return st;
+}
+
 int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
@@ -142,6 +294,12 @@ int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errl
     const char *rest = eq + 1;
     double *vals = NULL;
     int n = 0, st = RS_E_ARG;
+    if (is_file_name(name)) {
+        /* F1,F2,...: file names, relative to the working directory */
+        st = vary_files(s, arg, name, rest, err, errlen);
+        free(name);
+        return st;
+    }
     if (strchr(rest, ':')) {
         /* LO:HI:N */
         const char *c1 = strchr(rest, ':');
@@ -338,12 +496,33 @@ int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t err
             }
             vals = nv;
         }
-        for (int j = 0; j < ncol; j++)
-            if (parse_number(field[j], &vals[(size_t)nrow * (size_t)ncol + (size_t)j])) {
+        for (int j = 0; j < ncol; j++) {
+            double *slot = &vals[(size_t)nrow * (size_t)ncol + (size_t)j];
+            if (is_file_name(names[j])) {
+                /* a path relative to the list's folder */
+                char where[4200], *full = rs_path_beside(path, field[j]);
+                snprintf(where, sizeof where, "%s:%d", path, lineno);
+                if (!full) {
+                    st = RS_E_NOMEM;
+                    goto done;
+                }
+                st = add_file(s, where, names[j], full, slot, err, errlen);
+                free(full);
+                if (st) {
+                    if (st == RS_E_IO)
+                        snprintf(err + strlen(err), errlen - strlen(err),
+                                 "; a relative path is relative to the list's folder");
+                    goto done;
+                }
+                st = RS_E_ARG;
+                continue;
+            }
+            if (parse_number(field[j], slot)) {
                 snprintf(err, errlen, "%s:%d: '%s' (column '%s') is not a finite number", path, lineno,
                          field[j], names[j]);
                 goto done;
             }
+        }
         nrow++;
     }
     if (!ncol || !nrow) {
@@ -392,6 +571,11 @@ int rs_sweep_spec_rows(rs_sweep_spec *s, int ncol, const char *const *names, int
             }
         if (name_taken(s, names[j])) {
             snprintf(err, errlen, "'%s' is also given by --vary: give it once", names[j]);
+            return RS_E_ARG;
+        }
+        if (is_file_name(names[j])) {
+            snprintf(err, errlen, "'%s' takes file names: give it by a list file or rs_sweep_spec_axis_files",
+                     names[j]);
             return RS_E_ARG;
         }
     }

@@ -11,7 +11,10 @@
  *             with its message while the others complete; a sweep killed
  *             after a few variants and re-run finishes the rest without
  *             touching finished files, and its summary equals an
- *             uninterrupted sweep's; the command's errors
+ *             uninterrupted sweep's; the command's errors; track and
+ *             profile files as variables (a list of tracks times a --vary
+ *             of wheel profiles on the conical wheelset: separate runs'
+ *             bytes, a raised track lifts it by 10 mm)
  *
  * The command is $RAILSYM_BIN (the sanitizer pass tests the sanitizer
  * build); the model is the shipped generated/pendulum.
@@ -334,6 +337,98 @@ START_TEST(sweep_equals_separate_runs)
 }
 END_TEST
 
+/* Track and profile files as sweep variables: a --list column of tracks
+ * (relative to the list's folder) times a --vary axis of wheel profiles on
+ * the conical wheelset.  Each variant's CSV must be the bytes of a separate
+ * `railsym run` whose scenario names the same files; and the files must
+ * really be used: the track raised by 10 mm lifts the wheelset by 10 mm
+ * (final z), and the two tapers give different lateral motions. */
+START_TEST(sweep_over_track_and_profile_files)
+{
+    char dir[512], base[600], out[600], log[600], list[600], path[700], cwd[2048];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    sweep_scratch(dir, sizeof dir, "sweepfiles");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/sweep.log", dir);
+    snprintf(list, sizeof list, "%s/tracks.csv", dir);
+    static const char kScn[] = "duration 0.3\nstep 1e-3\noutput 0.05\ninitial x_dot = 10\n"
+                               "initial spin_dot = 20\ninitial y = 0.002\ncolumns z y yaw\n";
+    sweep_write(base, kScn);
+    snprintf(path, sizeof path, "%s/level.trk", dir);
+    sweep_write(path, "railsym-track 1\nname level\ngauge 1.435\ninclination 1:40\n"
+                      "origin x -10 y 0 z 0 heading 0 s -10\nstraight 2010\n");
+    snprintf(path, sizeof path, "%s/raised.trk", dir);
+    sweep_write(path, "railsym-track 1\nname raised\ngauge 1.435\ninclination 1:40\n"
+                      "origin x -10 y 0 z 0.01 heading 0 s -10\nstraight 2010\n");
+    sweep_write(list, "track\nlevel.trk\nraised.trk\n");
+    char prof[2][2200], vary[4500];
+    snprintf(prof[0], sizeof prof[0], "%s/vehicles/profiles/cone_1in20.prf", cwd);
+    snprintf(prof[1], sizeof prof[1], "%s/vehicles/profiles/cone_1in40.prf", cwd);
+    snprintf(vary, sizeof vary, "wheel_profile=%s,%s", prof[0], prof[1]);
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--scenario", base,
+                    "--list", list, "--vary", vary, "--figure", "final:z", "--figure", "absmax:y",
+                    "--jobs", "2", "--out", out, NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    snprintf(path, sizeof path, "%s/summary.csv", out);
+    char *sum = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(sum);
+    ck_assert_msg(strncmp(sum, "variant,status,track,wheel_profile,final(z),absmax(y),message\n", 62) == 0, "%s", sum);
+    char *row = strchr(sum, '\n') + 1;
+    double z[4], y[4];
+    for (int i = 1; i <= 4; i++) {
+        const char *trk = (i - 1) / 2 ? "raised.trk" : "level.trk";
+        const char *whl = prof[(i - 1) % 2];
+        /* the row names the files: the track as seen from here */
+        char want[5000];
+        snprintf(want, sizeof want, "%d,ok,\"%s/%s\",\"%s\",", i, dir, trk, whl);
+        ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "row %d: %.300s\nwant %s", i, row, want);
+        char *end;
+        z[i - 1] = strtod(row + strlen(want), &end);
+        y[i - 1] = strtod(end + 1, NULL);
+        row = strchr(row, '\n') + 1;
+        /* a separate run of the same files */
+        char scn[700], mine[700], csv[700], text[6000];
+        snprintf(scn, sizeof scn, "%s/v%d.scn", dir, i);
+        snprintf(text, sizeof text, "%strack \"%s\"\nwheel_profile \"%s\"\n", kScn, trk, whl);
+        sweep_write(scn, text);
+        snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
+        char *run[] = {(char *)sweep_railsym_bin(), "run", "generated/wheelset_cone", "--scenario", scn,
+                       "--out", mine, "--quiet", NULL};
+        ck_assert_int_eq(sweep_run(run, NULL), 0);
+        snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
+        ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+    }
+    printf("sweep over files: final z %.12f / %.12f m (level), %.12f / %.12f m (raised); "
+           "max |y| %.6g (1:20) vs %.6g m (1:40)\n", z[0], z[1], z[2], z[3], y[0], y[1]);
+    for (int k = 0; k < 2; k++)
+        ck_assert_msg(fabs(z[2 + k] - z[k] - 0.01) < 1e-9, "raised track: z %g vs %g", z[2 + k], z[k]);
+    ck_assert_msg(fabs(y[0] - y[1]) > 1e-7, "the tapers gave the same motion: %g %g", y[0], y[1]);
+    free(sum);
+
+    /* errors: a missing file, LO:HI:N for files, a model without contacts */
+    char *missing[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--vary",
+                       "track=nowhere.trk", "-o", out, NULL};
+    ck_assert_int_ne(sweep_run(missing, log), 0);
+    char *s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "track: cannot open 'nowhere.trk'") != NULL, "%s", s);
+    free(s);
+    char *range[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--vary", "track=0:1:3",
+                     "-o", out, NULL};
+    ck_assert_int_ne(sweep_run(range, log), 0);
+    s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "takes file names") != NULL, "%s", s);
+    free(s);
+    snprintf(vary, sizeof vary, "track=%s/level.trk", dir);
+    char *nocontact[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", vary, "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(nocontact, log), 1);
+    s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "has no contacts") != NULL, "%s", s);
+    free(s);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 START_TEST(failed_variant_is_recorded_and_others_complete)
 {
     char dir[512], base[600], out[600], list[600], log[600];
@@ -541,6 +636,7 @@ static Suite *sweep_suite(void)
     TCase *run = tcase_create("run");
     tcase_set_timeout(run, 120);
     tcase_add_test(run, sweep_equals_separate_runs);
+    tcase_add_test(run, sweep_over_track_and_profile_files);
     tcase_add_test(run, failed_variant_is_recorded_and_others_complete);
     tcase_add_test(run, interrupted_sweep_resumes);
     tcase_add_test(run, batches_resume_to_the_same_summary);
