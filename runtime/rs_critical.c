@@ -89,9 +89,10 @@ static int resolve_names(const rs_crit_config *c, const rs_model *m, crit_names 
             if ((st = find_coord(m, c->forward[j], "forward coordinate", &nm->fwd[nm->n_fwd++], err, errlen)))
                 return st;
     } else {
-        for (int i = 0; i < m->n_q && nm->n_fwd < MAX_SET; i++)
-            if (last_is(m->q_names[i], "x"))
-                nm->fwd[nm->n_fwd++] = m->q_names[i];
+        int idx[MAX_SET], spin_idx[MAX_SET], n_spin;
+        rs_model_speed_coords(m, idx, &nm->n_fwd, spin_idx, &n_spin, MAX_SET);
+        for (int j = 0; j < nm->n_fwd; j++)
+            nm->fwd[j] = m->q_names[idx[j]];
         if (!nm->n_fwd) {
             snprintf(err, errlen, "model '%s' has no coordinate named 'x' or '<body>.x' to set the forward speed "
                      "of: name it with --forward COORDINATE", m->name);
@@ -107,9 +108,10 @@ static int resolve_names(const rs_crit_config *c, const rs_model *m, crit_names 
             if ((st = find_coord(m, c->spin[j], "spin coordinate", &nm->spin[nm->n_spin++], err, errlen)))
                 return st;
     } else {
-        for (int i = 0; i < m->n_q && nm->n_spin < MAX_SET; i++)
-            if (last_is(m->q_names[i], "spin"))
-                nm->spin[nm->n_spin++] = m->q_names[i];
+        int fwd_idx[MAX_SET], idx[MAX_SET], n_fwd;
+        rs_model_speed_coords(m, fwd_idx, &n_fwd, idx, &nm->n_spin, MAX_SET);
+        for (int j = 0; j < nm->n_spin; j++)
+            nm->spin[j] = m->q_names[idx[j]];
     }
     if (c->lateral) {
         if ((st = find_coord(m, c->lateral, "lateral coordinate", &nm->lateral, err, errlen)))

@@ -204,6 +204,26 @@ static int find_in(const char *const *names, int n, const char *name, size_t len
     return -1;
 }
 
+/* 1 when `name` is `last` or ends in ".last". */
+static int last_is(const char *name, const char *last)
+{
+    const size_t n = strlen(name), l = strlen(last);
+    if (n == l)
+        return strcmp(name, last) == 0;
+    return n > l && name[n - l - 1] == '.' && strcmp(name + n - l, last) == 0;
+}
+
+void rs_model_speed_coords(const rs_model *m, int *fwd, int *n_fwd, int *spin, int *n_spin, int max)
+{
+    *n_fwd = *n_spin = 0;
+    for (int i = 0; i < m->n_q; i++) {
+        if (last_is(m->q_names[i], "x") && *n_fwd < max)
+            fwd[(*n_fwd)++] = i;
+        else if (last_is(m->q_names[i], "spin") && *n_spin < max)
+            spin[(*n_spin)++] = i;
+    }
+}
+
 int rs_model_find(const rs_model *m, const char *name, rs_var *var)
 {
     if (!m || !name || !var)

@@ -28,6 +28,8 @@
 #include "rs_sweep.h"
 #include "rs_sweep_impl.h"
 
+#define RS_SWEEP_SPEED_MAX 64
+
 struct rs_sweep {
     const rs_sweep_config *c;
     const rs_sweep_spec *s;
@@ -36,7 +38,11 @@ struct rs_sweep {
     rs_scenario base;          /* default.scn with the user's scenario over it */
     int n, nv, nf, width;
     char *is_param;            /* nv: 1 "param", 0 "initial", 2 a file
-                                  statement (track, wheel_profile, ...)    */
+                                  statement (track, wheel_profile, ...),
+                                  3 the forward speed (below)              */
+    int speed_fwd[RS_SWEEP_SPEED_MAX], n_speed_fwd;   /* `speed`: coordinates */
+    int speed_spin[RS_SWEEP_SPEED_MAX], n_speed_spin; /* rs_model_speed_coords */
+    int r0_param, r0_var;      /* r0's parameter index, its variable (or -1) */
 
     pthread_mutex_t mu;        /* guards everything below                    */
     unsigned char *state;      /* n: RS_VAR_*                                */
@@ -147,6 +153,59 @@ static const char *kind_word(rs_var_kind k)
     }
 }
 
+/* The sweep variable `speed` (variable j): the forward speed V, applied as
+ * `initial F_dot = V` to the forward coordinates and `initial S_dot = V / r0`
+ * to the spin coordinates (rs_model_speed_coords), r0 the variant's value
+ * when r0 is varied too, else the base scenario's, else the model's. */
+static int check_speed(rs_sweep *sw, int j, char *err, size_t errlen)
+{
+    const rs_model *m = sw->m;
+    rs_model_speed_coords(m, sw->speed_fwd, &sw->n_speed_fwd, sw->speed_spin, &sw->n_speed_spin,
+                          RS_SWEEP_SPEED_MAX);
+    if (!sw->n_speed_fwd) {
+        snprintf(err, errlen, "cannot vary 'speed': model '%s' has no coordinate named 'x' or '<body>.x'; vary "
+                 "the forward velocity by name (<coordinate>_dot)", m->name);
+        return RS_E_ARG;
+    }
+    sw->r0_param = sw->r0_var = -1;
+    for (int i = 0; i < m->n_p; i++)
+        if (strcmp(m->p_names[i], "r0") == 0)
+            sw->r0_param = i;
+    if (sw->n_speed_spin && sw->r0_param < 0) {
+        snprintf(err, errlen, "cannot vary 'speed': model '%s' has spin coordinates but no parameter 'r0' (the "
+                 "rolling radius); vary the velocities by name (<coordinate>_dot) in a --list", m->name);
+        return RS_E_ARG;
+    }
+    /* a velocity the speed sets cannot be varied as well */
+    for (int k = 0; k < sw->nv; k++) {
+        const char *other = rs_sweep_spec_var(sw->s, k);
+        if (strcmp(other, "r0") == 0)
+            sw->r0_var = k;
+        rs_var v;
+        if (rs_model_find(m, other, &v) != RS_OK || v.kind != RS_VAR_QD)
+            continue;
+        for (int f = 0; f < sw->n_speed_fwd + sw->n_speed_spin; f++)
+            if (v.index == (f < sw->n_speed_fwd ? sw->speed_fwd[f] : sw->speed_spin[f - sw->n_speed_fwd])) {
+                snprintf(err, errlen, "'speed' sets '%s', which is varied too: vary one of them", other);
+                return RS_E_ARG;
+            }
+    }
+    sw->is_param[j] = 3;
+    return RS_OK;
+}
+
+/* The rolling radius of a variant for `speed` (see check_speed). */
+static double speed_radius(const rs_sweep *sw, const double *values)
+{
+    if (sw->r0_var >= 0)
+        return values[sw->r0_var];
+    double r = sw->m->p_default[sw->r0_param];
+    for (int k = 0; k < sw->base.n_params; k++)
+        if (strcmp(sw->base.params[k].name, "r0") == 0)
+            r = sw->base.params[k].value;
+    return r;
+}
+
 /* Checks a varied name against the model: parameter or initial state. */
 static int check_var(rs_sweep *sw, int j, char *err, size_t errlen)
 {
@@ -162,6 +221,8 @@ static int check_var(rs_sweep *sw, int j, char *err, size_t errlen)
         sw->is_param[j] = 2;
         return RS_OK;
     }
+    if (strcmp(name, "speed") == 0 && rs_model_find(m, name, &v) != RS_OK)
+        return check_speed(sw, j, err, errlen);
     if (rs_model_find(m, name, &v) == RS_OK) {
         if (v.kind == RS_VAR_P) {
             sw->is_param[j] = 1;
@@ -587,6 +648,9 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         const char *file = rs_sweep_spec_file(sw->s, j, values[j]);
         cap += strlen(rs_sweep_spec_var(sw->s, j)) + 40 + (file ? strlen(file) : 0);
     }
+    const rs_model *m = sw->m;
+    for (int f = 0; f < sw->n_speed_fwd + sw->n_speed_spin; f++)
+        cap += strlen(m->q_names[f < sw->n_speed_fwd ? sw->speed_fwd[f] : sw->speed_spin[f - sw->n_speed_fwd]]) + 50;
     char *text = malloc(cap);
     rs_scenario top, scn;
     rs_scenario_init(&top);
@@ -602,9 +666,17 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
                 st = RS_E_ARG;
                 break;
             }
-            if (sw->is_param[j] == 2)
+            if (sw->is_param[j] == 2) {
                 k += (size_t)snprintf(text + k, cap - k, "%s \"%s\"\n", rs_sweep_spec_var(sw->s, j), file);
-            else
+            } else if (sw->is_param[j] == 3) {
+                const double r = speed_radius(sw, values);
+                for (int f = 0; f < sw->n_speed_fwd; f++)
+                    k += (size_t)snprintf(text + k, cap - k, "initial %s_dot = %.17g\n",
+                                          m->q_names[sw->speed_fwd[f]], values[j]);
+                for (int f = 0; f < sw->n_speed_spin; f++)
+                    k += (size_t)snprintf(text + k, cap - k, "initial %s_dot = %.17g\n",
+                                          m->q_names[sw->speed_spin[f]], values[j] / r);
+            } else
                 k += (size_t)snprintf(text + k, cap - k, "%s %s = %.17g\n", sw->is_param[j] ? "param" : "initial",
                                       rs_sweep_spec_var(sw->s, j), values[j]);
         }

@@ -319,6 +319,14 @@ typedef struct rs_var {
  * ".spin", ".N"; "newton_contact", "newton_position".  Returns RS_OK or RS_E_NOTFOUND. */
 int rs_model_find(const rs_model *model, const char *name, rs_var *var);
 
+/* The coordinates a forward speed V sets by convention (critical-speed
+ * search, the sweep variable `speed`): forward coordinates, named `x` or
+ * ending in `.x` (their velocity is V), and spin coordinates, named `spin`
+ * or ending in `.spin` (their velocity is V / r0, rolling without slip).
+ * Writes at most `max` indices of each; returns the forward count in
+ * *n_fwd and the spin count in *n_spin. */
+void rs_model_speed_coords(const rs_model *model, int *fwd, int *n_fwd, int *spin, int *n_spin, int max);
+
 /* Value of a quantity at the current state.  Outputs need an evaluation:
  * `outputs` holds the n_out values of rs_ws_outputs (may be NULL when no
  * output is asked for). */

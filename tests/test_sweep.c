@@ -14,7 +14,8 @@
  *             uninterrupted sweep's; the command's errors; track and
  *             profile files as variables (a list of tracks times a --vary
  *             of wheel profiles on the conical wheelset: separate runs'
- *             bytes, a raised track lifts it by 10 mm)
+ *             bytes, a raised track lifts it by 10 mm); the variable
+ *             `speed` (forward and spin velocities, r0 varied too)
  *
  * The command is $RAILSYM_BIN (the sanitizer pass tests the sanitizer
  * build); the model is the shipped generated/pendulum.
@@ -429,6 +430,51 @@ START_TEST(sweep_over_track_and_profile_files)
 }
 END_TEST
 
+/* The sweep variable `speed` sets every forward velocity to V and every spin
+ * velocity to V / r0 (the variant's r0 when r0 is varied as well): each
+ * variant equals a separate run with those `initial` lines written here. */
+START_TEST(sweep_over_speed_sets_rolling_velocities)
+{
+    char dir[512], base[600], out[600], log[600];
+    sweep_scratch(dir, sizeof dir, "sweepspeed");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/sweep.log", dir);
+    static const char kScn[] = "duration 0.2\nstep 1e-3\noutput 0.05\ninitial y = 0.002\ncolumns y yaw\n";
+    sweep_write(base, kScn);
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--scenario", base,
+                    "--vary", "speed=10,25", "--vary", "r0=0.45,0.5", "--jobs", "2", "--out", out, NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    for (int i = 1; i <= 4; i++) {
+        const double v = i <= 2 ? 10 : 25, r0 = (i - 1) % 2 ? 0.5 : 0.45;
+        char scn[700], mine[700], csv[700], text[1000];
+        snprintf(scn, sizeof scn, "%s/v%d.scn", dir, i);
+        snprintf(text, sizeof text, "%sparam r0 = %.17g\ninitial x_dot = %.17g\ninitial spin_dot = %.17g\n", kScn,
+                 r0, v, v / r0);
+        sweep_write(scn, text);
+        snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
+        char *run[] = {(char *)sweep_railsym_bin(), "run", "generated/wheelset_cone", "--scenario", scn,
+                       "--out", mine, "--quiet", NULL};
+        ck_assert_int_eq(sweep_run(run, NULL), 0);
+        snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
+        ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+    }
+    /* errors: a speed and a velocity it sets; a model without a forward coordinate */
+    char *both[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--vary", "speed=1,2",
+                    "--vary", "spin_dot=1", "-o", out, NULL};
+    ck_assert_int_ne(sweep_run(both, log), 0);
+    char *s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "'speed' sets 'spin_dot', which is varied too") != NULL, "%s", s);
+    free(s);
+    char *nofwd[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "speed=1,2", "-o", out, NULL};
+    ck_assert_int_ne(sweep_run(nofwd, log), 0);
+    s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "has no coordinate named 'x'") != NULL, "%s", s);
+    free(s);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 START_TEST(failed_variant_is_recorded_and_others_complete)
 {
     char dir[512], base[600], out[600], list[600], log[600];
@@ -637,6 +683,7 @@ static Suite *sweep_suite(void)
     tcase_set_timeout(run, 120);
     tcase_add_test(run, sweep_equals_separate_runs);
     tcase_add_test(run, sweep_over_track_and_profile_files);
+    tcase_add_test(run, sweep_over_speed_sets_rolling_velocities);
     tcase_add_test(run, failed_variant_is_recorded_and_others_complete);
     tcase_add_test(run, interrupted_sweep_resumes);
     tcase_add_test(run, batches_resume_to_the_same_summary);
