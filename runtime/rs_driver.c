@@ -42,9 +42,41 @@ static double wall_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The "c_prefix" of DIR/model.json (what `railsym compile` wrote), into
+ * buf; 0 when the file or the key is missing or not an identifier. */
+static int prefix_from_json(const char *dir, char *buf, size_t len)
+{
+    char path[4096], text[512];
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    const size_t n = fread(text, 1, sizeof text - 1, f);   /* the key is in the first lines */
+    fclose(f);
+    text[n] = '\0';
+    const char *key = strstr(text, "\"c_prefix\": \"");
+    if (!key)
+        return 0;
+    key += strlen("\"c_prefix\": \"");
+    size_t k = 0;
+    for (; key[k] && key[k] != '"'; k++) {
+        const char ch = key[k];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_') ||
+            k + 1 >= len)
+            return 0;
+        buf[k] = ch;
+    }
+    if (key[k] != '"' || k == 0)
+        return 0;
+    buf[k] = '\0';
+    return 1;
+}
+
 char *rs_driver_model_name(const char *dir, char *buf, size_t len)
 {
     if (!len)
+        return buf;
+    if (prefix_from_json(dir, buf, len))
         return buf;
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/')

@@ -88,9 +88,10 @@ int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size
 int rs_driver_simulate(const rs_model *m, const rs_scenario *scn, const rs_run_config *c,
                        rs_run_report *report, char *err, size_t errlen);
 
-/* The descriptor symbol's model name for a folder: its base name made a C
- * identifier (as the code generator names "<model>_model").  Writes into
- * buf; returns buf. */
+/* The descriptor symbol's model name for a folder: the "c_prefix" its
+ * model.json names (so a compiled folder may be renamed or copied), else
+ * its base name made a C identifier (as the code generator names
+ * "<model>_model").  Writes into buf; returns buf. */
 char *rs_driver_model_name(const char *dir, char *buf, size_t len);
 
 #endif /* RS_DRIVER_H */

@@ -246,6 +246,27 @@ START_TEST(test_model_name)
     ck_assert_str_eq(rs_driver_model_name("generated/four_bar/", b, sizeof b), "four_bar");
     ck_assert_str_eq(rs_driver_model_name("x/my-model", b, sizeof b), "my_model");
     ck_assert_str_eq(rs_driver_model_name("2stage", b, sizeof b), "rs_2stage");
+    /* a compiled folder copied under another name: its model.json names
+     * the descriptor, and a run of the copy works */
+    char copy[128], cmd[512];
+    snprintf(copy, sizeof copy, "%s/my copy", dir);
+    snprintf(cmd, sizeof cmd, "cp -r generated/pendulum '%s'", copy);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_str_eq(rs_driver_model_name(copy, b, sizeof b), "pendulum");
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = copy;
+    c.out = csv;
+    c.progress = 0;
+    rs_run_report rep;
+    FILE *f = fopen(scn_path, "w");
+    fputs("duration 0.01\nstep 1e-3\n", f);
+    fclose(f);
+    c.scenario = scn_path;
+    ck_assert_msg(rs_driver_run(&c, &rep, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rep.steps, 10);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", copy);
+    ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
