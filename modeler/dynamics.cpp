@@ -221,7 +221,21 @@ std::vector<Ex> System::gamma()
     for (const Ex &q : coords()) zero_acc.set(st_->dot(st_->dot(q)), st_->zero());
     for (const Ex &s : auxs()) zero_acc.set(st_->dot(st_->dot(s)), st_->zero());
     std::vector<Ex> out;
-    for (const NamedEx &c : constraints_) out.push_back(-zero_acc.apply(st_->dt(st_->dt(c.value))));
+    for (size_t k = 0; k < constraints_.size(); ++k) {
+        const ContactElement *ce = nullptr;
+        for (const ContactElement &c : contacts_)
+            if (c.constraint == (int)k) ce = &c;
+        if (ce) {
+            // φ^n = n_r · r with r = P_w − P_r.  On the constraint manifold
+            // (φ^n = φ^d = 0) r = 0, and at consistent velocities ṙ = 0, so
+            // φ̈^n = n_r · r̈: the second derivatives of the rail normal drop out.
+            Ex acc = st_->zero();
+            for (int i = 0; i < 3; ++i) acc = acc + ce->n_r[i] * st_->dt(st_->dt(ce->r[i]));
+            out.push_back(-zero_acc.apply(acc));
+        } else {
+            out.push_back(-zero_acc.apply(st_->dt(st_->dt(constraints_[k].value))));
+        }
+    }
     return out;
 }
 

@@ -122,6 +122,74 @@ START_TEST(mass_matrix_along_a_run)
 }
 END_TEST
 
+/* φ^n of every contact at (q + τ q̇, s + τ ṡ), the spline slots held (a
+ * straight line in (q, s): its second derivative at τ = 0 is φ̈^n with
+ * q̈ = s̈ = 0, i.e. −γ). */
+static void phi_along(rs_ws *ws, double tau, double *phi)
+{
+    const rs_model *m = ws->model;
+    static double q[64], s[64];
+    for (int i = 0; i < m->n_q; i++)
+        q[i] = ws->q[i] + tau * ws->qd[i];
+    for (int i = 0; i < m->n_s; i++)
+        s[i] = ws->s[i] + tau * ws->sd[i];
+    const double *s_keep = ws->in[RS_IN_S];
+    ws->in[RS_IN_S] = s;
+    rs_ws_bind(ws, ws->t, q, ws->qd);
+    ck_assert_int_eq(rs_ws_call(ws, RS_FN_PHI, phi, NULL), RS_OK);
+    ws->in[RS_IN_S] = s_keep;
+}
+
+/* The generated γ (the modeler writes γ^n = −n_r · r̈ at q̈ = s̈ = 0, exact
+ * where the contact constraints hold: docs/modeler.md) against a central
+ * difference of φ^n itself along the motion, at states of a run over the
+ * reference track (curves, irregularities: the rail normal turns). */
+START_TEST(gamma_is_the_second_derivative_of_phi_n)
+{
+    rs_loaded *h = load();
+    const rs_model *m = rs_loaded_model(h);
+    rs_ws *ws = workspace(m, 1e-3);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", 20.0), RS_OK);
+    static const char *const spins[4] = {"front.wf.spin_dot", "front.wr.spin_dot",
+                                         "rear.wf.spin_dot", "rear.wr.spin_dot"};
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(rs_ws_set_qd(ws, spins[i], 40.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_f.rotor_dot", -170.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_r.rotor_dot", -170.0), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    double worst = 0, scale = 0;
+    for (int n = 1; n <= 800; n++) {
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        if (n % 100)
+            continue;
+        for (int i = 0; i < m->n_contact; i++)
+            rs_contact_fill(ws->ct, i, ws->s, ws->u);
+        double g[8], p0[8], pp[8], pm[8], pp2[8], pm2[8];
+        rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+        ck_assert_int_eq(rs_ws_call(ws, RS_FN_GAMMA, g, NULL), RS_OK);
+        const double tau = 2e-4;
+        phi_along(ws, 0, p0);
+        phi_along(ws, tau, pp);
+        phi_along(ws, -tau, pm);
+        phi_along(ws, 2 * tau, pp2);
+        phi_along(ws, -2 * tau, pm2);
+        for (int c = 0; c < 8; c++) {
+            /* fourth-order central second difference */
+            const double d2 = (-pp2[c] + 16 * pp[c] - 30 * p0[c] + 16 * pm[c] - pm2[c]) / (12 * tau * tau);
+            worst = fmax(worst, fabs(g[c] + d2));
+            scale = fmax(scale, fabs(d2));
+        }
+    }
+    printf("gamma vs the second difference of phi_n along the motion: worst %.3g m/s^2 (|gamma| up to %.3g)\n",
+           worst, scale);
+    ck_assert(scale > 1e-3);   /* the check sees real curvature terms */
+    ck_assert_msg(worst < 1e-5 * scale + 1e-6, "gamma differs from -phi_n'' by %g", worst);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
 START_TEST(static_equilibrium)
 {
     rs_loaded *h = load();
@@ -176,6 +244,7 @@ int main(void)
     tcase_add_test(tc, sizes);
     tcase_add_test(tc, mass_matrix_along_a_run);
     tcase_add_test(tc, static_equilibrium);
+    tcase_add_test(tc, gamma_is_the_second_derivative_of_phi_n);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
