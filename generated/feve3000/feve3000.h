@@ -84,6 +84,9 @@ extern const int feve3000_creep_dnu_dqd_nrows, feve3000_creep_dnu_dqd_ncols, fev
 extern const int feve3000_creep_dnu_dqd_colptr[];   /* FEVE3000_CREEP_DNU_DQD_COLS + 1 */
 extern const int feve3000_creep_dnu_dqd_rowidx[];   /* FEVE3000_CREEP_DNU_DQD_NNZ */
 
+/* feve3000_power: out[0] power (vector 4x1) */
+int feve3000_power(const double *const *in, double *const *out);
+
 /* feve3000_constants: out[0] k (vector 45x1) */
 int feve3000_constants(const double *const *in, double *const *out);
 

@@ -1125,6 +1125,86 @@ int four_bar_delta_jac(const double *const *in, double *const *out)
 }
 
 /*
+ * four_bar_power
+ *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
+ *   other (written forces' position parts): d(T+V)/dt = inputs - damping - creep + other
+ * Outputs:
+ *   out[0]  power  vector [4]
+ * Inputs: q qd p k
+ * Atoms 55, operations 55 (add/sub 18, mul 30, div 2, cos 2, sin 2, sqrt 1)
+ */
+int four_bar_power(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = a1 * a3;
+    const double a5 = a0 * a2;
+    const double a6 = a5 - a4;
+    const double a7 = a1 * a2;
+    const double a8 = a0 * a3;
+    const double a9 = a7 + a8;
+    const double a10 = p[1] * qd[0];
+    const double a11 = a3 * a10;
+    const double a12 = a2 * a10;
+    const double a13 = qd[0] + qd[1];
+    const double a14 = p[11] * a9;
+    const double a15 = p[11] * a6;
+    const double a16 = p[1] * a2;
+    const double a17 = p[1] * a3;
+    const double a18 = a16 + k[1];
+    const double a19 = a13 * k[1];
+    const double a20 = a12 + a19;
+    const double a21 = a6 * k[3];
+    const double a22 = a21 - a14;
+    const double a23 = a9 * k[3];
+    const double a24 = a15 + a23;
+    const double a25 = a18 - a22;
+    const double a26 = a17 - a24;
+    const double a27 = a26 * a26;
+    const double a28 = a25 * a25;
+    const double a29 = a27 + a28;
+    const double a30 = sqrt(a29);
+    const double a31 = a25 / a30;
+    const double a32 = a26 / a30;
+    const double a33 = a20 * a32;
+    const double a34 = a11 * a31;
+    const double a35 = a34 - a33;
+    const double a36 = p[9] * a35;
+    const double a37 = a30 - p[10];
+    const double a38 = p[8] * a37;
+    const double a39 = a36 + a38;
+    const double a40 = a31 * a39;
+    const double a41 = a32 * a39;
+    const double a42 = a31 * a38;
+    const double a43 = a32 * a38;
+    const double a44 = a42 - a40;
+    const double a45 = a43 - a41;
+    const double a46 = k[1] * a45;
+    const double a47 = a2 * a45;
+    const double a48 = a3 * a44;
+    const double a49 = a47 - a48;
+    const double a50 = p[1] * a49;
+    const double a51 = a46 + a50;
+    const double a52 = qd[0] * a51;
+    const double a53 = qd[1] * a46;
+    const double a54 = a52 + a53;
+    if (out[0]) {   /* power */
+        double *const o = out[0];
+        o[0] = 0.0;
+        o[1] = a54;
+        o[2] = 0.0;
+        o[3] = 0.0;
+    }
+    return RS_ABI_OK;
+}
+
+/*
  * four_bar_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.
  * Outputs:
