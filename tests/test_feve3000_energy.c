@@ -16,6 +16,7 @@
  * order, so the residual must shrink like Δt (a missing or wrong term would
  * not).  The kinetic energy at the start against ½ m v² + ½ I ω² by hand.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <check.h>
 
 #include "rs_contact.h"
+#include "rs_driver.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws_impl.h"
@@ -186,6 +188,66 @@ START_TEST(balance_centred)
 }
 END_TEST
 
+/* The balance from the CSV of `railsym run`'s driver with energy.scn's
+ * columns: the residual of the energy and power columns, integrated by the
+ * trapezoid rule over the rows (every step: `output 0`). */
+static double csv_residual(double *w_inputs)
+{
+    char err[2000], path[] = "/tmp/railsym_energy_XXXXXX";
+    const int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    close(fd);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = DIR;
+    c.scenario = SCN;
+    c.out = path;
+    c.progress = 0;
+    ck_assert_msg(rs_driver_run(&c, NULL, err, sizeof err) == RS_OK, "%s", err);
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    static const char *const want[7] = {"energy.kinetic", "energy.potential", "power.inputs",
+                                        "power.damping", "power.creep", "power.other", "time"};
+    int col[7], nh = 0;
+    char line[4096];
+    ck_assert(fgets(line, sizeof line, f) != NULL);
+    for (int k = 0; k < 7; k++)
+        col[k] = -1;
+    for (char *tok = strtok(line, ",\n"); tok; tok = strtok(NULL, ",\n"), nh++)
+        for (int k = 0; k < 7; k++)
+            if (strcmp(tok, want[k]) == 0)
+                col[k] = nh;
+    for (int k = 0; k < 7; k++)
+        ck_assert_msg(col[k] >= 0, "no column %s", want[k]);
+    double v[7] = {0}, prev[7] = {0}, first[7] = {0}, w[4] = {0};
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *p = line;
+        double all[64];
+        int n = 0;
+        while (n < 64 && *p && *p != '\n') {
+            all[n++] = strtod(p, &p);
+            if (*p == ',')
+                p++;
+        }
+        ck_assert_int_eq(n, nh);
+        for (int k = 0; k < 7; k++)
+            v[k] = all[col[k]];
+        if (rows == 0)
+            memcpy(first, v, sizeof v);
+        else
+            for (int k = 0; k < 4; k++)
+                w[k] += 0.5 * (v[6] - prev[6]) * (prev[2 + k] + v[2 + k]);
+        memcpy(prev, v, sizeof v);
+        rows++;
+    }
+    fclose(f);
+    unlink(path);
+    ck_assert_int_eq(rows, 3001);
+    *w_inputs = w[0];
+    return (v[0] + v[1]) - (first[0] + first[1]) - (w[0] - w[1] - w[2] + w[3]);
+}
+
 /* 5 mm off centre (energy.scn as written), and the residual against Δt. */
 START_TEST(balance_offset_and_order)
 {
@@ -194,6 +256,14 @@ START_TEST(balance_offset_and_order)
     check_terms(&b1);
     run(5e-4, 0.005, &b2);
     check_terms(&b2);
+    double w_csv;
+    const double r_csv = csv_residual(&w_csv);
+    fprintf(stderr, "feve3000 energy from the driver's CSV: residual %.4f J, motor work %.3f J\n",
+            r_csv, w_csv);
+    ck_assert_msg(fabs(w_csv - b1.w[RS_POWER_INPUTS]) < 1e-9 * w_csv &&
+                      fabs(r_csv - b1.residual) < 1e-3,
+                  "CSV: residual %g J, motor work %g J; API %g J, %g J", r_csv, w_csv,
+                  b1.residual, b1.w[RS_POWER_INPUTS]);
     const double order = log2(fabs(b1.residual / b2.residual));
     fprintf(stderr, "feve3000 energy residual: %.4f J at 1 ms, %.4f J at 0.5 ms: order %.2f\n",
             b1.residual, b2.residual, order);
