@@ -205,6 +205,16 @@ static int find_in(const char *const *names, int n, const char *name, size_t len
     return -1;
 }
 
+const char *rs_energy_var_name(const rs_model *m, int k)
+{
+    static const char *const name[RS_ENERGY_VAR_COUNT] = {
+        "energy.kinetic", "energy.potential", "power.inputs", "power.damping", "power.creep",
+        "power.other"};
+    if (!m || k < 0 || k >= RS_ENERGY_VAR_COUNT)
+        return "";
+    return m->fn[k < RS_ENERGY_VAR_POWER ? RS_FN_ENERGY : RS_FN_POWER].fn ? name[k] : "";
+}
+
 int rs_model_find(const rs_model *m, const char *name, rs_var *var)
 {
     if (!m || !name || !var)
@@ -261,18 +271,12 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
                 return RS_OK;
             }
     }
-    {   /* energy and power terms, where the model has their function */
-        static const char *const ename[RS_ENERGY_VAR_COUNT] = {
-            "energy.kinetic", "energy.potential", "power.inputs", "power.damping",
-            "power.creep", "power.other"};
-        for (int k = 0; k < RS_ENERGY_VAR_COUNT; k++)
-            if (strcmp(name, ename[k]) == 0 &&
-                m->fn[k < RS_ENERGY_VAR_POWER ? RS_FN_ENERGY : RS_FN_POWER].fn) {
-                var->kind = RS_VAR_ENERGY;
-                var->index = k;
-                return RS_OK;
-            }
-    }
+    for (int k = 0; k < RS_ENERGY_VAR_COUNT; k++)
+        if (strcmp(name, rs_energy_var_name(m, k)) == 0) {
+            var->kind = RS_VAR_ENERGY;
+            var->index = k;
+            return RS_OK;
+        }
     if (strcmp(name, "newton_contact") == 0 || strcmp(name, "newton_position") == 0) {
         var->kind = RS_VAR_STAT;
         var->index = name[7] == 'c' ? RS_STAT_VAR_NEWTON_CONTACT : RS_STAT_VAR_NEWTON_POSITION;

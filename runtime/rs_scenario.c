@@ -1151,6 +1151,9 @@ static int candidates(const rs_model *m, int which, names *ns)
             bad |= names_add(ns, "lambda_", m->phi_names[i]);
         for (int i = 0; i < m->n_out; i++)
             bad |= names_add(ns, m->output_names[i], "");
+        for (int k = 0; k < RS_ENERGY_VAR_COUNT; k++)
+            if (*rs_energy_var_name(m, k))
+                bad |= names_add(ns, rs_energy_var_name(m, k), "");
     }
     if (which & (CAND_P | CAND_COLUMNS))
         for (int i = 0; i < m->n_p; i++)

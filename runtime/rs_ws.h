@@ -322,6 +322,10 @@ enum { RS_ENERGY_VAR_KINETIC = 0, RS_ENERGY_VAR_POTENTIAL,
        RS_ENERGY_VAR_POWER /* + rs_power_id */,
        RS_ENERGY_VAR_COUNT = RS_ENERGY_VAR_POWER + RS_POWER_COUNT };
 
+/* The name of energy/power term k (RS_ENERGY_VAR_*), "" when the model
+ * lacks its function (or k is out of range). */
+const char *rs_energy_var_name(const rs_model *model, int k);
+
 typedef struct rs_var {
     rs_var_kind kind;
     int index;
