@@ -271,7 +271,7 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
                 return RS_OK;
             }
     }
-    for (int k = 0; k < RS_ENERGY_VAR_COUNT; k++)
+    for (int k = 0; k < RS_ENERGY_VAR_COUNT && len > 0; k++)
         if (strcmp(name, rs_energy_var_name(m, k)) == 0) {
             var->kind = RS_VAR_ENERGY;
             var->index = k;
