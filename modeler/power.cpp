@@ -55,25 +55,30 @@ std::vector<Ex> power_terms(System &sys)
     for (const Ex &s : sys.auxs()) no_u_v.set(st.dot(s), st.zero());
 
     Loads in, damp, other;
+    Ex dV = st.zero();   // Σ dV_e/dt of the elements with a potential
     for (const ForceElement &f : sys.forces()) {
         if (creep_elements.count(f.name)) continue;
         std::vector<PointLoad> pl;
         std::vector<BaseLoad> bl;
         force_loads(sys, f, pl, bl);
-        // Gravity, springs and bushings have their position part in V.
-        const bool has_potential = f.kind == ForceKind::Gravity || f.kind == ForceKind::SpringDamper ||
-                                   f.kind == ForceKind::Bushing;
+        // Gravity, springs and bushings have a potential V_e in V; their
+        // position part's power is −dV_e/dt only where V_e is its exact
+        // potential (not for a bushing's rotation beyond small angles, or an
+        // anisotropic bushing whose first frame turns), so `other` gets
+        // Q(F_k)·q̇ + dV_e/dt: what V misses, zero where it is exact.
+        if (f.kind == ForceKind::Gravity || f.kind == ForceKind::SpringDamper || f.kind == ForceKind::Bushing)
+            dV = dV + st.dt(no_u.apply(force_potential(sys, f)));
         for (const PointLoad &l : pl) {
             Vector F0 = substituted(no_u, l.F), Fk = substituted(no_u_v, l.F);
             in.pl.push_back(PointLoad{l.point, l.body, l.F - F0});
             damp.pl.push_back(PointLoad{l.point, l.body, F0 - Fk});
-            if (!has_potential) other.pl.push_back(PointLoad{l.point, l.body, Fk});
+            other.pl.push_back(PointLoad{l.point, l.body, Fk});
         }
         for (const BaseLoad &l : bl) {
             Vector T0 = substituted(no_u, l.T), Tk = substituted(no_u_v, l.T);
             in.bl.push_back(BaseLoad{l.base, l.T - T0});
             damp.bl.push_back(BaseLoad{l.base, T0 - Tk});
-            if (!has_potential) other.bl.push_back(BaseLoad{l.base, Tk});
+            other.bl.push_back(BaseLoad{l.base, Tk});
         }
     }
     std::vector<Ex> P(kPowerTerms, st.zero());
@@ -83,7 +88,7 @@ std::vector<Ex> power_terms(System &sys)
     for (const ContactElement &c : sys.contacts())
         for (int k = 0; k < 3; ++k) creep = creep + c.force[k] * c.nu[k];
     P[kPowerCreep] = -creep;
-    P[kPowerOther] = power_of(sys, other);
+    P[kPowerOther] = power_of(sys, other) + dV;
     return P;
 }
 
@@ -91,7 +96,7 @@ codegen::Function power_function(System &sys)
 {
     return codegen::Function{"power", {codegen::Output::vector("power", power_terms(sys))},
                              "energy-balance power terms: inputs, damping (dissipated), creep (dissipated),\n"
-                             "other (written forces' position parts): d(T+V)/dt = inputs - damping - creep + other"};
+                             "other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other"};
 }
 
 }  // namespace railsym

@@ -17,14 +17,20 @@
 //                                   times the slip velocities ν = (v(P_w)·t_x^r,
 //                                   v(P_w)·t_y^r, ω·n^r) of the wheel's material
 //                                   point (the rail is fixed); ≥ 0 for Kalker's law
-//   P_other   = Σ Q(F_k)·q̇ over written forces and torques, whose position part
-//                                   has no potential in V (e.g. a gear mesh's
-//                                   spring written as a force expression)
+//   P_other   = Σ Q(F_k)·q̇ + dV/dt    the power of the position- and time-
+//                                   dependent forces that V does not account
+//                                   for: written forces and torques (no
+//                                   potential: e.g. a gear mesh's spring written
+//                                   as a force expression), and for gravity,
+//                                   springs and bushings what their V_e misses
+//                                   (zero where V_e is the exact potential; not
+//                                   so for a bushing's rotation beyond small
+//                                   angles, V_e = ½ k θ², θ = vee(skew R), or an
+//                                   anisotropic bushing whose first frame turns)
 // "User inputs" are every input but those a contact owns (spline
-// coefficients and creep forces).  The position parts of gravity, springs and
-// bushings are −dV/dt (V: potential_energy(); the rotational bushing's V is
-// that of its small-angle law).  The normal contact forces do no work: with
-// φ^d = 0 the gap φ^n is stationary in s, so φ^n_q q̇ = 0 on a fixed track.
+// coefficients and creep forces); V = potential_energy().  The normal contact
+// forces do no work: with φ^d = 0 the gap φ^n is stationary in s, so
+// φ^n_q q̇ = 0 on a fixed track.
 #ifndef RAILSYM_POWER_HPP
 #define RAILSYM_POWER_HPP
 

@@ -86,8 +86,8 @@ typedef struct rs_pattern {
  *   RS_FN_POWER      out[0] 4 values [W]: P_inputs (power of the input forces
  *                    and torques), P_damping (dissipated by the velocity-
  *                    dependent parts of force elements), P_creep (dissipated
- *                    by the creep forces, −Σ f·ν), P_other (position parts of
- *                    written forces, which have no potential in V); along a
+ *                    by the creep forces, −Σ f·ν), P_other (power of the
+ *                    position forces that V does not account for); along a
  *                    motion d(T + V)/dt = P_inputs − P_damping − P_creep + P_other
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */

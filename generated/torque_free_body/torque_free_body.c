@@ -710,7 +710,7 @@ int torque_free_body_delta_jac(const double *const *in, double *const *out)
 /*
  * torque_free_body_power
  *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
- *   other (written forces' position parts): d(T+V)/dt = inputs - damping - creep + other
+ *   other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other
  * Outputs:
  *   out[0]  power  vector [4]
  * Inputs: none

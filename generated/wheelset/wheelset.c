@@ -11786,11 +11786,11 @@ int wheelset_creep(const double *const *in, double *const *out)
 /*
  * wheelset_power
  *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
- *   other (written forces' position parts): d(T+V)/dt = inputs - damping - creep + other
+ *   other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other
  * Outputs:
  *   out[0]  power  vector [4]
- * Inputs: q qd s p u
- * Atoms 663, operations 663 (add/sub 255, mul 362, div 22, cos 7, sin 7, sqrt 10)
+ * Inputs: q qd s p u k
+ * Atoms 713, operations 713 (add/sub 272, mul 395, div 22, cos 7, sin 7, sqrt 10)
  */
 int wheelset_power(const double *const *in, double *const *out)
 {
@@ -11799,6 +11799,7 @@ int wheelset_power(const double *const *in, double *const *out)
     const double *s = in[RS_IN_S];
     const double *p = in[RS_IN_P];
     const double *u = in[RS_IN_U];
+    const double *k = in[RS_IN_K];
     const double a0 = cos(q[4]);
     const double a1 = sin(q[4]);
     const double a2 = cos(q[3]);
@@ -12412,62 +12413,112 @@ int wheelset_power(const double *const *in, double *const *out)
     const double a610 = a312 * a569;
     const double a611 = a609 + a610;
     const double a612 = a608 + a611;
-    const double a613 = a6 - p[3];
-    const double a614 = a3 + a256;
-    const double a615 = 0.5 * a614;
-    const double a616 = a1 + a253;
+    const double a613 = qd[3] * a3;
+    const double a614 = qd[3] * a2;
+    const double a615 = a6 - p[3];
+    const double a616 = a3 + a256;
     const double a617 = 0.5 * a616;
-    const double a618 = a254 * a258;
-    const double a619 = a253 * a257;
-    const double a620 = qd[3] * a0;
-    const double a621 = a620 - a619;
-    const double a622 = a618 + a621;
-    const double a623 = a2 * a258;
-    const double a624 = a3 * a257;
-    const double a625 = a623 + a624;
-    const double a626 = p[11] * qd[1];
-    const double a627 = p[12] * qd[2];
-    const double a628 = p[7] * q[1];
-    const double a629 = p[8] * a613;
-    const double a630 = a626 + a628;
-    const double a631 = a627 + a629;
-    const double a632 = p[13] * a622;
-    const double a633 = p[14] * a625;
-    const double a634 = p[9] * a615;
-    const double a635 = p[10] * a617;
-    const double a636 = a632 + a634;
-    const double a637 = a633 + a635;
-    const double a638 = a628 - a630;
-    const double a639 = a629 - a631;
-    const double a640 = a634 - a636;
-    const double a641 = a635 - a637;
-    const double a642 = a0 * a640;
-    const double a643 = qd[1] * a638;
-    const double a644 = qd[2] * a639;
-    const double a645 = a643 + a644;
-    const double a646 = qd[3] * a642;
-    const double a647 = a645 + a646;
-    const double a648 = qd[4] * a641;
-    const double a649 = a647 + a648;
-    const double a650 = -a649;
-    const double a651 = u[30] * a302;
-    const double a652 = u[31] * a307;
-    const double a653 = a651 + a652;
-    const double a654 = u[32] * a325;
-    const double a655 = a653 + a654;
-    const double a656 = u[63] * a602;
-    const double a657 = a655 + a656;
-    const double a658 = u[64] * a607;
-    const double a659 = a657 - a658;
-    const double a660 = u[65] * a612;
+    const double a618 = a1 + a253;
+    const double a619 = 0.5 * a618;
+    const double a620 = a254 * a258;
+    const double a621 = a253 * a257;
+    const double a622 = qd[3] * a0;
+    const double a623 = a622 - a621;
+    const double a624 = a620 + a623;
+    const double a625 = a2 * a258;
+    const double a626 = a3 * a257;
+    const double a627 = a625 + a626;
+    const double a628 = p[11] * qd[1];
+    const double a629 = p[12] * qd[2];
+    const double a630 = p[7] * q[1];
+    const double a631 = p[8] * a615;
+    const double a632 = a628 + a630;
+    const double a633 = a629 + a631;
+    const double a634 = p[13] * a624;
+    const double a635 = p[14] * a627;
+    const double a636 = p[9] * a617;
+    const double a637 = p[10] * a619;
+    const double a638 = a634 + a636;
+    const double a639 = a635 + a637;
+    const double a640 = qd[4] * a1;
+    const double a641 = qd[4] * a0;
+    const double a642 = a1 * a613;
+    const double a643 = a2 * a641;
+    const double a644 = a643 - a642;
+    const double a645 = a0 * a614;
+    const double a646 = a3 * a640;
+    const double a647 = a645 - a646;
+    const double a648 = p[6] * qd[2];
+    const double a649 = p[0] * a648;
+    const double a650 = a614 + a647;
+    const double a651 = 0.5 * a650;
+    const double a652 = a641 + a644;
+    const double a653 = 0.5 * a652;
+    const double a654 = a630 - a632;
+    const double a655 = a631 - a633;
+    const double a656 = a636 - a638;
+    const double a657 = a637 - a639;
+    const double a658 = a0 * a656;
+    const double a659 = qd[1] * a654;
+    const double a660 = qd[2] * a655;
     const double a661 = a659 + a660;
-    const double a662 = -a661;
+    const double a662 = qd[3] * a658;
+    const double a663 = a661 + a662;
+    const double a664 = qd[4] * a657;
+    const double a665 = a663 + a664;
+    const double a666 = -a665;
+    const double a667 = u[30] * a302;
+    const double a668 = u[31] * a307;
+    const double a669 = a667 + a668;
+    const double a670 = u[32] * a325;
+    const double a671 = a669 + a670;
+    const double a672 = u[63] * a602;
+    const double a673 = a671 + a672;
+    const double a674 = u[64] * a607;
+    const double a675 = a673 - a674;
+    const double a676 = u[65] * a612;
+    const double a677 = a675 + a676;
+    const double a678 = -a677;
+    const double a679 = a0 * a636;
+    const double a680 = qd[1] * a630;
+    const double a681 = qd[3] * a679;
+    const double a682 = qd[4] * a637;
+    const double a683 = a617 * k[1];
+    const double a684 = q[1] * k[2];
+    const double a685 = a615 * k[3];
+    const double a686 = a619 * k[4];
+    const double a687 = a651 * k[1];
+    const double a688 = a617 * a687;
+    const double a689 = a651 * a683;
+    const double a690 = a688 + a689;
+    const double a691 = qd[1] * k[2];
+    const double a692 = q[1] * a691;
+    const double a693 = qd[1] * a684;
+    const double a694 = a692 + a693;
+    const double a695 = a690 + a694;
+    const double a696 = qd[2] * k[3];
+    const double a697 = a615 * a696;
+    const double a698 = qd[2] * a685;
+    const double a699 = a697 + a698;
+    const double a700 = a695 + a699;
+    const double a701 = a653 * k[4];
+    const double a702 = a619 * a701;
+    const double a703 = a653 * a686;
+    const double a704 = a702 + a703;
+    const double a705 = a700 + a704;
+    const double a706 = a649 + a705;
+    const double a707 = a631 + k[0];
+    const double a708 = qd[2] * a707;
+    const double a709 = a680 + a708;
+    const double a710 = a681 + a709;
+    const double a711 = a682 + a710;
+    const double a712 = a706 - a711;
     if (out[0]) {   /* power */
         double *const o = out[0];
         o[0] = 0.0;
-        o[1] = a650;
-        o[2] = a662;
-        o[3] = 0.0;
+        o[1] = a666;
+        o[2] = a678;
+        o[3] = a712;
     }
     return RS_ABI_OK;
 }
