@@ -355,6 +355,9 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
     combined("RS_FN_PROJ", "proj", {4 * nc, n_phi, nnzG, n_phi, 16 * nc, oDq ? oDq->nnz() : 0, 4 * nc},
              {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"});
     combined("RS_FN_NEWTON", "newton", {4 * nc, 16 * nc}, {"phi_d", "phi_d_s"});
+    // energy-balance power terms (optional; modeler/power.hpp)
+    if (const Function *fw = find_fn(fns, "power"))
+        retarget("RS_FN_POWER", "power", *fw, {need_out(*fw, "power", Shape::Vector, 4)}, {"power"});
 
     // ------------------------------------------------------------ the text
     std::ostringstream os;

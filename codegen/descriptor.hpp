@@ -26,6 +26,7 @@
 //   RS_FN_STEP, RS_FN_PROJ, RS_FN_NEWTON
 //                    the combined functions "step", "proj", "newton"
 //                    (codegen/stepfn.hpp), when present
+//   RS_FN_POWER      "power" (modeler/power.hpp): out[0] = its 4 power terms
 // Where the runtime's out[] differs from the generated function's (M writes a
 // dense copy first; outputs are separate scalars), a small static wrapper
 // re-targets the pointers; otherwise the table points at the generated

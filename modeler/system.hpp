@@ -160,6 +160,12 @@ public:
     // Virtual-power generalized forces of the applied loads alone (Σ F·∂v/∂q̇_j
     // + T·∂ω/∂q̇_j), for checks.
     std::vector<Ex> applied_generalized_forces();
+    // Generalized forces of any load set (the sums δ is made of), e.g. one
+    // class of force elements for the power terms (power.hpp).
+    std::vector<Ex> generalized_forces(const std::vector<PointLoad> &pl, const std::vector<BaseLoad> &bl)
+    {
+        return generalized(pl, bl);
+    }
 
     // The functions for code generation: M (dense and sparse), delta, phi,
     // phi_q, phi_s, beta, gamma, energy (T, V), outputs.  Empty ones left out.

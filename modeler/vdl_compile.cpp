@@ -14,6 +14,7 @@
 #include "descriptor.hpp"
 #include "force_jacobians.hpp"
 #include "hoist.hpp"
+#include "power.hpp"
 #include "stepfn.hpp"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
@@ -188,6 +189,9 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         } else {
             fns.push_back(force_jacobian_function(sys));
         }
+        // The energy balance's power terms (power.hpp), built last so the
+        // atoms of every other function keep their order.
+        fns.push_back(power_function(sys));
         // Atoms of parameters only are computed once per parameter set, not per step.
         if (hoist) {
             codegen::Function constants = codegen::hoist_constants(sys.store(), fns);

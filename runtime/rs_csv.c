@@ -11,6 +11,7 @@ struct rs_csv {
     int status;
     rs_var *vars;       /* ncol, when bound to a workspace    */
     int need_outputs;
+    int need_energy, need_power;   /* energy.* / power.* columns */
     double *values;     /* ncol                               */
     double *outputs;    /* n_out of the bound model           */
 };
@@ -129,7 +130,7 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
         snprintf(err, errlen, "out of memory");
         goto fail_nomem;
     }
-    int need_outputs = 0;
+    int need_outputs = 0, need_energy = 0, need_power = 0;
     for (int i = 0; i < ncol; i++) {
         if (rs_model_find(m, names[i], &vars[i]) != RS_OK) {
             snprintf(err, errlen, "model '%s' has no quantity named '%s' (column %d)", m->name,
@@ -142,6 +143,8 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
             return RS_E_NOTFOUND;
         }
         need_outputs |= vars[i].kind == RS_VAR_OUTPUT;
+        need_energy |= vars[i].kind == RS_VAR_ENERGY && vars[i].index < RS_ENERGY_VAR_POWER;
+        need_power |= vars[i].kind == RS_VAR_ENERGY && vars[i].index >= RS_ENERGY_VAR_POWER;
     }
     int st = rs_csv_open(out, path, ncol, names, err, errlen);
     if (defaults)
@@ -154,6 +157,8 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
     }
     (*out)->vars = vars;
     (*out)->need_outputs = need_outputs;
+    (*out)->need_energy = need_energy;
+    (*out)->need_power = need_power;
     if (!((*out)->outputs = calloc((size_t)m->n_out + 1, sizeof(double)))) {
         csv_free(*out);
         *out = NULL;
@@ -174,7 +179,9 @@ int rs_csv_write_ws(rs_csv *c, rs_ws *ws)
     if (!c || !c->vars || !ws)
         return RS_E_ARG;
     int st;
-    if (c->need_outputs && (st = rs_ws_outputs(ws, c->outputs))) {
+    if ((c->need_outputs && (st = rs_ws_outputs(ws, c->outputs))) ||
+        (c->need_energy && (st = rs_ws_energy(ws, NULL, NULL))) ||
+        (c->need_power && (st = rs_ws_power(ws, NULL)))) {
         if (!c->status)
             c->status = st;
         return st;

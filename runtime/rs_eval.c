@@ -13,7 +13,7 @@
 static const char *const fn_names[RS_FN_COUNT] = {
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
     "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", "step", "proj",
-    "newton"};
+    "newton", "power"};
 
 void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd)
 {
@@ -146,6 +146,21 @@ int rs_ws_energy(rs_ws *ws, double *kinetic, double *potential)
         *kinetic = ws->energy[0];
     if (potential)
         *potential = ws->energy[1];
+    return RS_OK;
+}
+
+int rs_ws_power(rs_ws *ws, double *power)
+{
+    if (!check_ws(ws))
+        return RS_E_ARG;
+    int st = rs_ws_update_constants(ws);
+    if (st)
+        return st;
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    if ((st = rs_ws_call(ws, RS_FN_POWER, ws->power, NULL)))
+        return st;
+    if (power)
+        memcpy(power, ws->power, sizeof ws->power);
     return RS_OK;
 }
 

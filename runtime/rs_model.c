@@ -144,7 +144,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     static const char *const fname[RS_FN_COUNT] = {
         "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
         "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac",
-        "step", "proj", "newton"};
+        "step", "proj", "newton", "power"};
     if (m->n_contact < 0 || (m->n_contact > 0 && !m->contacts))
         return fail(err, errlen, m->name, "contact table missing");
     const int nc = m->n_contact;
@@ -166,7 +166,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_PHI_D_Q] = nc > 0 ? m->phi_d_q_pattern.colptr[m->n_q] : 0,
         [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc,
         [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
-        [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc};
+        [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
+        [RS_FN_POWER] = RS_POWER_COUNT};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
@@ -222,6 +223,16 @@ void rs_model_speed_coords(const rs_model *m, int *fwd, int *n_fwd, int *spin, i
         else if (last_is(m->q_names[i], "spin") && *n_spin < max)
             spin[(*n_spin)++] = i;
     }
+}
+
+const char *rs_energy_var_name(const rs_model *m, int k)
+{
+    static const char *const name[RS_ENERGY_VAR_COUNT] = {
+        "energy.kinetic", "energy.potential", "power.inputs", "power.damping", "power.creep",
+        "power.other"};
+    if (!m || k < 0 || k >= RS_ENERGY_VAR_COUNT)
+        return "";
+    return m->fn[k < RS_ENERGY_VAR_POWER ? RS_FN_ENERGY : RS_FN_POWER].fn ? name[k] : "";
 }
 
 int rs_model_find(const rs_model *m, const char *name, rs_var *var)
@@ -280,6 +291,12 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
                 return RS_OK;
             }
     }
+    for (int k = 0; k < RS_ENERGY_VAR_COUNT && len > 0; k++)
+        if (strcmp(name, rs_energy_var_name(m, k)) == 0) {
+            var->kind = RS_VAR_ENERGY;
+            var->index = k;
+            return RS_OK;
+        }
     if (strcmp(name, "newton_contact") == 0 || strcmp(name, "newton_position") == 0) {
         var->kind = RS_VAR_STAT;
         var->index = name[7] == 'c' ? RS_STAT_VAR_NEWTON_CONTACT : RS_STAT_VAR_NEWTON_POSITION;

@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 4
+#define RS_MODEL_VERSION 5
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -82,6 +82,13 @@ typedef struct rs_pattern {
  *                    out[6] β^d
  *   RS_FN_NEWTON     a contact-point Newton iteration: out[0] φ^d,
  *                    out[1] φ^d_s
+ * Energy balance (optional; modeler/power.hpp):
+ *   RS_FN_POWER      out[0] 4 values [W]: P_inputs (power of the input forces
+ *                    and torques), P_damping (dissipated by the velocity-
+ *                    dependent parts of force elements), P_creep (dissipated
+ *                    by the creep forces, −Σ f·ν), P_other (power of the
+ *                    position forces that V does not account for); along a
+ *                    motion d(T + V)/dt = P_inputs − P_damping − P_creep + P_other
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */
 enum rs_fn_id {
@@ -104,7 +111,13 @@ enum rs_fn_id {
     RS_FN_STEP,
     RS_FN_PROJ,
     RS_FN_NEWTON,
+    RS_FN_POWER,
     RS_FN_COUNT
+};
+
+/* The values of RS_FN_POWER's out[0], in this order [W]. */
+enum rs_power_id {
+    RS_POWER_INPUTS = 0, RS_POWER_DAMPING, RS_POWER_CREEP, RS_POWER_OTHER, RS_POWER_COUNT
 };
 
 /* Most out[] pointers one function may write. */

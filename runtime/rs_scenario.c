@@ -1085,6 +1085,7 @@ static const char *kind_words(rs_var_kind k)
     case RS_VAR_OUTPUT: return "an output";
     case RS_VAR_CONTACT: return "a contact quantity";
     case RS_VAR_STAT: return "a step statistic";
+    case RS_VAR_ENERGY: return "an energy or power term";
     }
     return "a quantity";
 }
@@ -1149,6 +1150,9 @@ static int candidates(const rs_model *m, int which, names *ns)
             bad |= names_add(ns, "lambda_", m->phi_names[i]);
         for (int i = 0; i < m->n_out; i++)
             bad |= names_add(ns, m->output_names[i], "");
+        for (int k = 0; k < RS_ENERGY_VAR_COUNT; k++)
+            if (*rs_energy_var_name(m, k))
+                bad |= names_add(ns, rs_energy_var_name(m, k), "");
     }
     if (which & (CAND_P | CAND_COLUMNS))
         for (int i = 0; i < m->n_p; i++)

@@ -149,6 +149,7 @@ static const char *kind_word(rs_var_kind k)
     case RS_VAR_OUTPUT: return "an output";
     case RS_VAR_CONTACT: return "a contact quantity";
     case RS_VAR_STAT: return "a step statistic";
+    case RS_VAR_ENERGY: return "an energy or power term";
     default: return "not variable";
     }
 }

@@ -381,6 +381,9 @@ double rs_ws_value(const rs_ws *ws, rs_var v, const double *outputs)
     case RS_VAR_STAT:
         return v.index == RS_STAT_VAR_NEWTON_CONTACT ? ws->stats.contact_iters_last
                                                      : ws->stats.proj_iters_last;
+    case RS_VAR_ENERGY:
+        return v.index < RS_ENERGY_VAR_POWER ? ws->energy[v.index]
+                                             : ws->power[v.index - RS_ENERGY_VAR_POWER];
     }
     return NAN;
 }

@@ -285,6 +285,11 @@ const char *rs_klu_ordering_name(int ordering, int btf);
 /* Evaluations at the current state (outside a step; no allocation). */
 int rs_ws_outputs(rs_ws *ws, double *out);                /* n_out values */
 int rs_ws_energy(rs_ws *ws, double *kinetic, double *potential);
+/* The energy balance's power terms (RS_FN_POWER; RS_POWER_COUNT values in
+ * rs_power_id order, W; `power` may be NULL): d(T + V)/dt = inputs − damping
+ * − creep + other.  Inputs u as the last step left them (creep forces: the
+ * last step's).  RS_E_MODEL when the model has no power function. */
+int rs_ws_power(rs_ws *ws, double *power);
 int rs_ws_residuals(rs_ws *ws, double *pos, double *vel); /* max |φ|, max |φ_q q̇ − β| */
 
 /* Named quantities (columns of results). */
@@ -292,7 +297,8 @@ typedef enum rs_var_kind {
     RS_VAR_TIME, RS_VAR_Q, RS_VAR_QD, RS_VAR_S, RS_VAR_SD, RS_VAR_P,
     RS_VAR_U, RS_VAR_LAMBDA, RS_VAR_OUTPUT,
     RS_VAR_CONTACT,  /* per contact i: index 4 i + k, k = RS_CONTACT_VAR_*   */
-    RS_VAR_STAT      /* per step: RS_STAT_VAR_*                              */
+    RS_VAR_STAT,     /* per step: RS_STAT_VAR_*                              */
+    RS_VAR_ENERGY    /* energy and power terms: RS_ENERGY_VAR_*              */
 } rs_var_kind;
 
 /* Contact quantities of the last step, "<contact>.<suffix>": creepages
@@ -307,6 +313,19 @@ enum { RS_CONTACT_VAR_XI_X = 0, RS_CONTACT_VAR_XI_Y, RS_CONTACT_VAR_SPIN, RS_CON
  * iterations in the last step). */
 enum { RS_STAT_VAR_NEWTON_CONTACT = 0, RS_STAT_VAR_NEWTON_POSITION, RS_STAT_VAR_COUNT };
 
+/* Energy and power terms: "energy.kinetic", "energy.potential" (J; models
+ * with RS_FN_ENERGY) and "power.inputs", "power.damping", "power.creep",
+ * "power.other" (W; models with RS_FN_POWER; see rs_ws_power).  They need an
+ * evaluation: rs_ws_value gives the values of the last rs_ws_energy /
+ * rs_ws_power call (rs_csv calls them for every row that has such a column). */
+enum { RS_ENERGY_VAR_KINETIC = 0, RS_ENERGY_VAR_POTENTIAL,
+       RS_ENERGY_VAR_POWER /* + rs_power_id */,
+       RS_ENERGY_VAR_COUNT = RS_ENERGY_VAR_POWER + RS_POWER_COUNT };
+
+/* The name of energy/power term k (RS_ENERGY_VAR_*), "" when the model
+ * lacks its function (or k is out of range). */
+const char *rs_energy_var_name(const rs_model *model, int k);
+
 typedef struct rs_var {
     rs_var_kind kind;
     int index;
@@ -316,7 +335,8 @@ typedef struct rs_var {
  * an auxiliary coordinate by its name, its velocity "<name>_dot"; a
  * parameter, an input or an output by its name; a multiplier
  * "lambda_<constraint name>"; a contact's "<contact>.xi_x", ".xi_y",
- * ".spin", ".N"; "newton_contact", "newton_position".  Returns RS_OK or RS_E_NOTFOUND. */
+ * ".spin", ".N"; "newton_contact", "newton_position"; "energy.kinetic",
+ * "energy.potential", "power.<term>".  Returns RS_OK or RS_E_NOTFOUND. */
 int rs_model_find(const rs_model *model, const char *name, rs_var *var);
 
 /* The coordinates a forward speed V sets by convention (critical-speed

@@ -34,6 +34,7 @@ struct rs_ws {
     /* model function outputs */
     double *Mv, *delta, *phi, *Gv, *beta, *gamma;
     double energy[2];
+    double power[RS_POWER_COUNT];  /* rs_ws_power's last values            */
 
     /* scratch */
     double *rhs;                   /* n_q + n_phi                          */

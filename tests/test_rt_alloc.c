@@ -198,13 +198,13 @@ START_TEST(test_no_alloc_contact_bogie)
     ck_assert_int_eq(rs_ws_set_qd(ws, "rear.spin_dot", 20.0 / 0.46), RS_OK);
     ck_assert_int_eq(rs_ws_set_q(ws, "front.y", 2e-4), RS_OK);
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
-    double T, V;
+    double T, V, P[RS_POWER_COUNT];
     n_calls = 0;
     counting = 1;
     int st = RS_OK;
     for (int i = 0; i < 1000 && st == RS_OK; i++)
-        if ((st = rs_step(ws)) == RS_OK)
-            st = rs_ws_energy(ws, &T, &V);
+        if ((st = rs_step(ws)) == RS_OK && (st = rs_ws_energy(ws, &T, &V)) == RS_OK)
+            st = rs_ws_power(ws, P);
     counting = 0;
     ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
     ck_assert_msg(n_calls == 0, "bogie: %ld allocator calls in 1000 contact steps", n_calls);

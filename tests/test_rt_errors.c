@@ -285,6 +285,11 @@ START_TEST(test_names)
     ck_assert_int_eq(rs_model_find(m, "time", &v), RS_OK);
     ck_assert_int_eq(rs_model_find(m, "th4", &v), RS_E_NOTFOUND);
     ck_assert_int_eq(rs_model_find(m, "_dot", &v), RS_E_NOTFOUND);
+    /* energy terms where the model has the function (this fixture: energy, no power) */
+    ck_assert_int_eq(rs_model_find(m, "energy.potential", &v), RS_OK);
+    ck_assert(v.kind == RS_VAR_ENERGY && v.index == RS_ENERGY_VAR_POTENTIAL);
+    ck_assert_int_eq(rs_model_find(m, "power.inputs", &v), RS_E_NOTFOUND);
+    ck_assert_int_eq(rs_model_find(m, "", &v), RS_E_NOTFOUND);
 }
 END_TEST
 

@@ -182,6 +182,10 @@ static const struct {
     {"initial x = 1\n", "t.scn:1: 'x' is an output: a scenario cannot set it with 'initial'"},
     {"input tau = 1\n", "t.scn:1: unknown input 'tau': model 'rt_pendulum' has no inputs; remove the line"},
     {"columns theta thta\n", "t.scn:1: unknown column 'thta' (did you mean 'theta'?)"},
+    {"columns energy.kinetc\n", "t.scn:1: unknown column 'energy.kinetc' (did you mean 'energy.kinetic'?)"},
+    /* the hand-written fixture has energy but no power function */
+    {"columns power.inputs\n", "t.scn:1: unknown column 'power.inputs'; model 'rt_pendulum' has: theta, "
+     "theta_dot, x, y, energy.kinetic, energy.potential, m, L, g"},
     {"columns time theta\n", "t.scn:1: 'time' is always the first column: leave it out of 'columns'"},
     {"\ntrack \"vehicles/tracks/straight.trk\"\n", "t.scn:2: 'track' replaces the wheel-rail contacts' "
      "files, but model 'rt_pendulum' has no contacts: remove the line"},

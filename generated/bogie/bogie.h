@@ -81,6 +81,9 @@ extern const int bogie_creep_dnu_dqd_nrows, bogie_creep_dnu_dqd_ncols, bogie_cre
 extern const int bogie_creep_dnu_dqd_colptr[];   /* BOGIE_CREEP_DNU_DQD_COLS + 1 */
 extern const int bogie_creep_dnu_dqd_rowidx[];   /* BOGIE_CREEP_DNU_DQD_NNZ */
 
+/* bogie_power: out[0] power (vector 4x1) */
+int bogie_power(const double *const *in, double *const *out);
+
 /* bogie_constants: out[0] k (vector 15x1) */
 int bogie_constants(const double *const *in, double *const *out);
 

@@ -21,6 +21,7 @@ int bogie_creep(const double *const *in, double *const *out);
 int bogie_step(const double *const *in, double *const *out);
 int bogie_proj(const double *const *in, double *const *out);
 int bogie_newton(const double *const *in, double *const *out);
+int bogie_power(const double *const *in, double *const *out);
 const rs_model *bogie_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -391,6 +392,8 @@ static const int rsd_proj_len[7] = {16, 4, 20, 4, 64, 56, 16};
 static const char *const rsd_proj_outs[7] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
 static const int rsd_newton_len[2] = {16, 64};
 static const char *const rsd_newton_outs[2] = {"phi_d", "phi_d_s"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -430,6 +433,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {bogie_step, 9, rsd_step_len, rsd_step_outs},
         [RS_FN_PROJ] = {bogie_proj, 7, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {bogie_newton, 2, rsd_newton_len, rsd_newton_outs},
+        [RS_FN_POWER] = {bogie_power, 1, rsd_power_len, rsd_power_outs},
     },
     .n_contact = 4,
     .contacts = rsd_contacts,

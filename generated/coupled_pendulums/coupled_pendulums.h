@@ -42,6 +42,9 @@ extern const int coupled_pendulums_delta_jac_C_nrows, coupled_pendulums_delta_ja
 extern const int coupled_pendulums_delta_jac_C_colptr[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_COLS + 1 */
 extern const int coupled_pendulums_delta_jac_C_rowidx[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_NNZ */
 
+/* coupled_pendulums_power: out[0] power (vector 4x1) */
+int coupled_pendulums_power(const double *const *in, double *const *out);
+
 /* coupled_pendulums_constants: out[0] k (vector 5x1) */
 int coupled_pendulums_constants(const double *const *in, double *const *out);
 

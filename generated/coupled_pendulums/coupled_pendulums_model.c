@@ -11,6 +11,7 @@ int coupled_pendulums_outputs(const double *const *in, double *const *out);
 int coupled_pendulums_constants(const double *const *in, double *const *out);
 int coupled_pendulums_delta_jac(const double *const *in, double *const *out);
 int coupled_pendulums_step(const double *const *in, double *const *out);
+int coupled_pendulums_power(const double *const *in, double *const *out);
 const rs_model *coupled_pendulums_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -83,6 +84,8 @@ static const int rsd_delta_jac_len[2] = {4, 0};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[2] = {2, 2};
 static const char *const rsd_step_outs[2] = {"M", "delta"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -112,6 +115,7 @@ static const rs_model rsd_model = {
         [RS_FN_CONSTANTS] = {coupled_pendulums_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {coupled_pendulums_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {coupled_pendulums_step, 2, rsd_step_len, rsd_step_outs},
+        [RS_FN_POWER] = {coupled_pendulums_power, 1, rsd_power_len, rsd_power_outs},
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, 0},

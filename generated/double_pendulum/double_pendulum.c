@@ -321,6 +321,74 @@ int double_pendulum_delta_jac(const double *const *in, double *const *out)
 }
 
 /*
+ * double_pendulum_power
+ *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
+ *   other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other
+ * Outputs:
+ *   out[0]  power  vector [4]
+ * Inputs: q qd p k
+ * Atoms 43, operations 43 (add/sub 12, mul 27, div 0, cos 2, sin 2)
+ */
+int double_pendulum_power(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = qd[1] * a3;
+    const double a5 = qd[1] * a2;
+    const double a6 = a1 * a3;
+    const double a7 = a0 * a2;
+    const double a8 = a7 - a6;
+    const double a9 = a1 * a2;
+    const double a10 = a0 * a3;
+    const double a11 = a9 + a10;
+    const double a12 = qd[0] * a1;
+    const double a13 = qd[0] * a0;
+    const double a14 = a1 * a5;
+    const double a15 = a3 * a13;
+    const double a16 = a14 + a15;
+    const double a17 = a0 * a4;
+    const double a18 = a2 * a12;
+    const double a19 = a17 + a18;
+    const double a20 = a16 + a19;
+    const double a21 = p[2] * a12;
+    const double a22 = p[6] * a21;
+    const double a23 = p[0] * a22;
+    const double a24 = p[3] * a20;
+    const double a25 = a21 + a24;
+    const double a26 = p[6] * a25;
+    const double a27 = p[1] * a26;
+    const double a28 = a23 + a27;
+    const double a29 = a11 * k[1];
+    const double a30 = a8 * k[1];
+    const double a31 = a1 * k[0];
+    const double a32 = p[3] * a29;
+    const double a33 = a3 * a30;
+    const double a34 = a2 * a29;
+    const double a35 = a34 - a33;
+    const double a36 = a31 + a35;
+    const double a37 = p[2] * a36;
+    const double a38 = a32 + a37;
+    const double a39 = qd[0] * a38;
+    const double a40 = qd[1] * a32;
+    const double a41 = a39 + a40;
+    const double a42 = a28 - a41;
+    if (out[0]) {   /* power */
+        double *const o = out[0];
+        o[0] = 0.0;
+        o[1] = 0.0;
+        o[2] = 0.0;
+        o[3] = a42;
+    }
+    return RS_ABI_OK;
+}
+
+/*
  * double_pendulum_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.
  * Outputs:

@@ -39,6 +39,9 @@ extern const int double_pendulum_delta_jac_C_nrows, double_pendulum_delta_jac_C_
 extern const int double_pendulum_delta_jac_C_colptr[];   /* DOUBLE_PENDULUM_DELTA_JAC_C_COLS + 1 */
 extern const int double_pendulum_delta_jac_C_rowidx[];   /* DOUBLE_PENDULUM_DELTA_JAC_C_NNZ */
 
+/* double_pendulum_power: out[0] power (vector 4x1) */
+int double_pendulum_power(const double *const *in, double *const *out);
+
 /* double_pendulum_constants: out[0] k (vector 5x1) */
 int double_pendulum_constants(const double *const *in, double *const *out);
 

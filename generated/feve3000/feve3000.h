@@ -84,7 +84,10 @@ extern const int feve3000_creep_dnu_dqd_nrows, feve3000_creep_dnu_dqd_ncols, fev
 extern const int feve3000_creep_dnu_dqd_colptr[];   /* FEVE3000_CREEP_DNU_DQD_COLS + 1 */
 extern const int feve3000_creep_dnu_dqd_rowidx[];   /* FEVE3000_CREEP_DNU_DQD_NNZ */
 
-/* feve3000_constants: out[0] k (vector 45x1) */
+/* feve3000_power: out[0] power (vector 4x1) */
+int feve3000_power(const double *const *in, double *const *out);
+
+/* feve3000_constants: out[0] k (vector 47x1) */
 int feve3000_constants(const double *const *in, double *const *out);
 
 /* feve3000_step: out[0] M.M_sparse (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q_sparse (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */

@@ -22,6 +22,7 @@ int feve3000_creep(const double *const *in, double *const *out);
 int feve3000_step(const double *const *in, double *const *out);
 int feve3000_proj(const double *const *in, double *const *out);
 int feve3000_newton(const double *const *in, double *const *out);
+int feve3000_power(const double *const *in, double *const *out);
 const rs_model *feve3000_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -757,7 +758,7 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_outputs_len[1] = {2};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
-static const int rsd_constants_len[1] = {45};
+static const int rsd_constants_len[1] = {47};
 static const char *const rsd_constants_outs[1] = {"constants"};
 static const int rsd_delta_nk_len[1] = {30};
 static const char *const rsd_delta_nk_outs[1] = {"delta_nk"};
@@ -777,6 +778,8 @@ static const int rsd_proj_len[7] = {32, 8, 96, 8, 128, 304, 32};
 static const char *const rsd_proj_outs[7] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
 static const int rsd_newton_len[2] = {32, 128};
 static const char *const rsd_newton_outs[2] = {"phi_d", "phi_d_s"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -786,7 +789,7 @@ static const rs_model rsd_model = {
     .n_s = 32,
     .n_p = 68,
     .n_u = 270,
-    .n_k = 45,
+    .n_k = 47,
     .n_phi = 8,
     .n_out = 2,
     .q_names = rsd_q_names,
@@ -817,6 +820,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {feve3000_step, 9, rsd_step_len, rsd_step_outs},
         [RS_FN_PROJ] = {feve3000_proj, 7, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {feve3000_newton, 2, rsd_newton_len, rsd_newton_outs},
+        [RS_FN_POWER] = {feve3000_power, 1, rsd_power_len, rsd_power_outs},
     },
     .n_contact = 8,
     .contacts = rsd_contacts,

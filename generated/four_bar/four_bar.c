@@ -1125,6 +1125,193 @@ int four_bar_delta_jac(const double *const *in, double *const *out)
 }
 
 /*
+ * four_bar_power
+ *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
+ *   other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other
+ * Outputs:
+ *   out[0]  power  vector [4]
+ * Inputs: q qd p k
+ * Atoms 162, operations 162 (add/sub 55, mul 97, div 3, cos 3, sin 3, sqrt 1)
+ */
+int four_bar_power(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[0]);
+    const double a1 = sin(q[0]);
+    const double a2 = cos(q[1]);
+    const double a3 = sin(q[1]);
+    const double a4 = cos(q[2]);
+    const double a5 = sin(q[2]);
+    const double a6 = a1 * a3;
+    const double a7 = a0 * a2;
+    const double a8 = a7 - a6;
+    const double a9 = a1 * a2;
+    const double a10 = a0 * a3;
+    const double a11 = a9 + a10;
+    const double a12 = a5 * a11;
+    const double a13 = a4 * a8;
+    const double a14 = a13 - a12;
+    const double a15 = a4 * a11;
+    const double a16 = a5 * a8;
+    const double a17 = a15 + a16;
+    const double a18 = p[1] * qd[0];
+    const double a19 = a3 * a18;
+    const double a20 = a2 * a18;
+    const double a21 = qd[0] + qd[1];
+    const double a22 = qd[1] * a2;
+    const double a23 = qd[1] * a3;
+    const double a24 = qd[2] * a5;
+    const double a25 = qd[2] * a4;
+    const double a26 = p[11] * a11;
+    const double a27 = p[11] * a8;
+    const double a28 = p[1] * a2;
+    const double a29 = p[1] * a3;
+    const double a30 = qd[0] * a1;
+    const double a31 = qd[0] * a0;
+    const double a32 = a1 * a22;
+    const double a33 = a3 * a31;
+    const double a34 = a32 + a33;
+    const double a35 = a0 * a23;
+    const double a36 = a2 * a30;
+    const double a37 = a35 + a36;
+    const double a38 = a34 + a37;
+    const double a39 = a1 * a23;
+    const double a40 = a2 * a31;
+    const double a41 = a40 - a39;
+    const double a42 = a0 * a22;
+    const double a43 = a3 * a30;
+    const double a44 = a42 - a43;
+    const double a45 = a41 + a44;
+    const double a46 = a4 * a45;
+    const double a47 = a11 * a24;
+    const double a48 = a46 - a47;
+    const double a49 = a5 * a38;
+    const double a50 = a8 * a25;
+    const double a51 = a50 - a49;
+    const double a52 = a48 + a51;
+    const double a53 = p[2] * a45;
+    const double a54 = p[1] * a31;
+    const double a55 = a53 + a54;
+    const double a56 = p[1] * a22;
+    const double a57 = p[1] * a23;
+    const double a58 = p[11] * a45;
+    const double a59 = p[11] * a38;
+    const double a60 = a28 + k[1];
+    const double a61 = a21 * k[1];
+    const double a62 = a20 + a61;
+    const double a63 = a8 * k[3];
+    const double a64 = a63 - a26;
+    const double a65 = a11 * k[3];
+    const double a66 = a27 + a65;
+    const double a67 = a60 - a64;
+    const double a68 = a29 - a66;
+    const double a69 = a68 * a68;
+    const double a70 = a67 * a67;
+    const double a71 = a69 + a70;
+    const double a72 = sqrt(a71);
+    const double a73 = a67 / a72;
+    const double a74 = a68 / a72;
+    const double a75 = a62 * a74;
+    const double a76 = a19 * a73;
+    const double a77 = a76 - a75;
+    const double a78 = p[9] * a77;
+    const double a79 = a72 - p[10];
+    const double a80 = p[8] * a79;
+    const double a81 = a78 + a80;
+    const double a82 = a73 * a81;
+    const double a83 = a74 * a81;
+    const double a84 = a17 * k[9];
+    const double a85 = a14 * k[9];
+    const double a86 = a11 * k[8];
+    const double a87 = a8 * k[8];
+    const double a88 = a0 * k[7];
+    const double a89 = k[0] * a88;
+    const double a90 = k[16] * a79;
+    const double a91 = 2.0 * a72;
+    const double a92 = a5 * a84;
+    const double a93 = a4 * a85;
+    const double a94 = a92 + a93;
+    const double a95 = a4 * a84;
+    const double a96 = a5 * a85;
+    const double a97 = a73 * a80;
+    const double a98 = a74 * a80;
+    const double a99 = a97 - a82;
+    const double a100 = a98 - a83;
+    const double a101 = k[1] * a100;
+    const double a102 = a2 * a100;
+    const double a103 = a3 * a99;
+    const double a104 = a102 - a103;
+    const double a105 = p[1] * a104;
+    const double a106 = a101 + a105;
+    const double a107 = qd[0] * a106;
+    const double a108 = qd[1] * a101;
+    const double a109 = a107 + a108;
+    const double a110 = a31 * k[0];
+    const double a111 = p[7] * a110;
+    const double a112 = p[4] * a111;
+    const double a113 = a45 * k[1];
+    const double a114 = a54 + a113;
+    const double a115 = p[7] * a114;
+    const double a116 = p[5] * a115;
+    const double a117 = a112 + a116;
+    const double a118 = a52 * k[2];
+    const double a119 = a55 + a118;
+    const double a120 = p[7] * a119;
+    const double a121 = p[6] * a120;
+    const double a122 = a117 + a121;
+    const double a123 = a38 * k[3];
+    const double a124 = a58 + a123;
+    const double a125 = a45 * k[3];
+    const double a126 = a125 - a59;
+    const double a127 = a124 - a57;
+    const double a128 = a56 - a126;
+    const double a129 = a68 * a128;
+    const double a130 = 2.0 * a129;
+    const double a131 = a67 * a127;
+    const double a132 = 2.0 * a131;
+    const double a133 = a130 + a132;
+    const double a134 = a133 / a91;
+    const double a135 = k[16] * a134;
+    const double a136 = a79 * a135;
+    const double a137 = a90 * a134;
+    const double a138 = a136 + a137;
+    const double a139 = a138 - a122;
+    const double a140 = k[2] * a85;
+    const double a141 = a86 - a97;
+    const double a142 = a87 + a98;
+    const double a143 = k[1] * a142;
+    const double a144 = a95 - a96;
+    const double a145 = p[2] * a94;
+    const double a146 = a141 + a144;
+    const double a147 = a94 + a142;
+    const double a148 = a2 * a147;
+    const double a149 = a3 * a146;
+    const double a150 = a148 + a149;
+    const double a151 = p[1] * a150;
+    const double a152 = a143 + a145;
+    const double a153 = a140 + a152;
+    const double a154 = a89 + a151;
+    const double a155 = a153 + a154;
+    const double a156 = qd[0] * a155;
+    const double a157 = qd[1] * a153;
+    const double a158 = a156 + a157;
+    const double a159 = qd[2] * a140;
+    const double a160 = a158 + a159;
+    const double a161 = a139 + a160;
+    if (out[0]) {   /* power */
+        double *const o = out[0];
+        o[0] = 0.0;
+        o[1] = a109;
+        o[2] = 0.0;
+        o[3] = a161;
+    }
+    return RS_ABI_OK;
+}
+
+/*
  * four_bar_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.
  * Outputs:

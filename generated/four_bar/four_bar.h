@@ -57,6 +57,9 @@ extern const int four_bar_delta_jac_C_nrows, four_bar_delta_jac_C_ncols, four_ba
 extern const int four_bar_delta_jac_C_colptr[];   /* FOUR_BAR_DELTA_JAC_C_COLS + 1 */
 extern const int four_bar_delta_jac_C_rowidx[];   /* FOUR_BAR_DELTA_JAC_C_NNZ */
 
+/* four_bar_power: out[0] power (vector 4x1) */
+int four_bar_power(const double *const *in, double *const *out);
+
 /* four_bar_constants: out[0] k (vector 17x1) */
 int four_bar_constants(const double *const *in, double *const *out);
 

@@ -14,6 +14,7 @@ int four_bar_energy(const double *const *in, double *const *out);
 int four_bar_constants(const double *const *in, double *const *out);
 int four_bar_delta_jac(const double *const *in, double *const *out);
 int four_bar_step(const double *const *in, double *const *out);
+int four_bar_power(const double *const *in, double *const *out);
 const rs_model *four_bar_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -123,6 +124,8 @@ static const int rsd_delta_jac_len[2] = {9, 8};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[4] = {9, 3, 6, 2};
 static const char *const rsd_step_outs[4] = {"M", "delta", "phi_q", "gamma"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -155,6 +158,7 @@ static const rs_model rsd_model = {
         [RS_FN_CONSTANTS] = {four_bar_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {four_bar_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {four_bar_step, 4, rsd_step_len, rsd_step_outs},
+        [RS_FN_POWER] = {four_bar_power, 1, rsd_power_len, rsd_power_outs},
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},

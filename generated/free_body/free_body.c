@@ -1116,6 +1116,204 @@ int free_body_delta_jac(const double *const *in, double *const *out)
 }
 
 /*
+ * free_body_power
+ *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
+ *   other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other
+ * Outputs:
+ *   out[0]  power  vector [4]
+ * Inputs: q qd p k
+ * Atoms 173, operations 173 (add/sub 62, mul 105, div 0, cos 3, sin 3)
+ */
+int free_body_power(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = cos(q[3]);
+    const double a1 = sin(q[3]);
+    const double a2 = cos(q[4]);
+    const double a3 = sin(q[4]);
+    const double a4 = cos(q[5]);
+    const double a5 = sin(q[5]);
+    const double a6 = qd[4] * a3;
+    const double a7 = qd[4] * a2;
+    const double a8 = qd[5] * a5;
+    const double a9 = qd[5] * a4;
+    const double a10 = a0 * a2;
+    const double a11 = a0 * a3;
+    const double a12 = a1 * a2;
+    const double a13 = a1 * a3;
+    const double a14 = a5 * a11;
+    const double a15 = a1 * a4;
+    const double a16 = a14 - a15;
+    const double a17 = a4 * a11;
+    const double a18 = a1 * a5;
+    const double a19 = a17 + a18;
+    const double a20 = a5 * a13;
+    const double a21 = a0 * a4;
+    const double a22 = a20 + a21;
+    const double a23 = a4 * a13;
+    const double a24 = a0 * a5;
+    const double a25 = a23 - a24;
+    const double a26 = a2 * a5;
+    const double a27 = a2 * a4;
+    const double a28 = p[13] * a19;
+    const double a29 = p[12] * a16;
+    const double a30 = p[11] * a10;
+    const double a31 = a29 + a30;
+    const double a32 = a28 + a31;
+    const double a33 = p[13] * a25;
+    const double a34 = p[12] * a22;
+    const double a35 = p[11] * a12;
+    const double a36 = a34 + a35;
+    const double a37 = a33 + a36;
+    const double a38 = p[13] * a27;
+    const double a39 = p[12] * a26;
+    const double a40 = p[11] * a3;
+    const double a41 = a39 - a40;
+    const double a42 = a38 + a41;
+    const double a43 = q[0] + a32;
+    const double a44 = q[1] + a37;
+    const double a45 = q[2] + a42;
+    const double a46 = qd[3] * a1;
+    const double a47 = qd[3] * a0;
+    const double a48 = a0 * a6;
+    const double a49 = a2 * a46;
+    const double a50 = a48 + a49;
+    const double a51 = a0 * a7;
+    const double a52 = a3 * a46;
+    const double a53 = a51 - a52;
+    const double a54 = a5 * a53;
+    const double a55 = a9 * a11;
+    const double a56 = a54 + a55;
+    const double a57 = a1 * a8;
+    const double a58 = a4 * a47;
+    const double a59 = a58 - a57;
+    const double a60 = a56 - a59;
+    const double a61 = a4 * a53;
+    const double a62 = a8 * a11;
+    const double a63 = a61 - a62;
+    const double a64 = a1 * a9;
+    const double a65 = a5 * a47;
+    const double a66 = a64 + a65;
+    const double a67 = a63 + a66;
+    const double a68 = p[13] * a67;
+    const double a69 = p[12] * a60;
+    const double a70 = p[11] * a50;
+    const double a71 = a69 - a70;
+    const double a72 = a68 + a71;
+    const double a73 = qd[0] + a72;
+    const double a74 = a1 * a6;
+    const double a75 = a2 * a47;
+    const double a76 = a75 - a74;
+    const double a77 = a1 * a7;
+    const double a78 = a3 * a47;
+    const double a79 = a77 + a78;
+    const double a80 = a5 * a79;
+    const double a81 = a9 * a13;
+    const double a82 = a80 + a81;
+    const double a83 = a0 * a8;
+    const double a84 = a4 * a46;
+    const double a85 = a83 + a84;
+    const double a86 = a82 - a85;
+    const double a87 = a4 * a79;
+    const double a88 = a8 * a13;
+    const double a89 = a87 - a88;
+    const double a90 = a0 * a9;
+    const double a91 = a5 * a46;
+    const double a92 = a90 - a91;
+    const double a93 = a89 - a92;
+    const double a94 = p[13] * a93;
+    const double a95 = p[12] * a86;
+    const double a96 = p[11] * a76;
+    const double a97 = a95 + a96;
+    const double a98 = a94 + a97;
+    const double a99 = qd[1] + a98;
+    const double a100 = a2 * a9;
+    const double a101 = a5 * a6;
+    const double a102 = a100 - a101;
+    const double a103 = a2 * a8;
+    const double a104 = a4 * a6;
+    const double a105 = a103 + a104;
+    const double a106 = p[13] * a105;
+    const double a107 = p[12] * a102;
+    const double a108 = p[11] * a7;
+    const double a109 = a107 - a108;
+    const double a110 = a109 - a106;
+    const double a111 = qd[2] + a110;
+    const double a112 = p[8] * a43;
+    const double a113 = p[9] * a44;
+    const double a114 = p[10] * a45;
+    const double a115 = a42 * a113;
+    const double a116 = a37 * a114;
+    const double a117 = a32 * a114;
+    const double a118 = a42 * a112;
+    const double a119 = a37 * a112;
+    const double a120 = a32 * a113;
+    const double a121 = p[1] * qd[2];
+    const double a122 = p[0] * a121;
+    const double a123 = a115 - a116;
+    const double a124 = a117 - a118;
+    const double a125 = a119 - a120;
+    const double a126 = a3 * a125;
+    const double a127 = a12 * a124;
+    const double a128 = a10 * a123;
+    const double a129 = a127 + a128;
+    const double a130 = a129 - a126;
+    const double a131 = a0 * a124;
+    const double a132 = a1 * a123;
+    const double a133 = a131 - a132;
+    const double a134 = a2 * a125;
+    const double a135 = a13 * a124;
+    const double a136 = a11 * a123;
+    const double a137 = a135 + a136;
+    const double a138 = a134 + a137;
+    const double a139 = a2 * a138;
+    const double a140 = a3 * a130;
+    const double a141 = a139 - a140;
+    const double a142 = qd[0] * a112;
+    const double a143 = qd[1] * a113;
+    const double a144 = a142 + a143;
+    const double a145 = qd[3] * a141;
+    const double a146 = qd[4] * a133;
+    const double a147 = qd[5] * a130;
+    const double a148 = a114 + k[0];
+    const double a149 = a43 * k[1];
+    const double a150 = a44 * k[2];
+    const double a151 = a45 * k[3];
+    const double a152 = a73 * k[1];
+    const double a153 = a43 * a152;
+    const double a154 = a73 * a149;
+    const double a155 = a153 + a154;
+    const double a156 = a99 * k[2];
+    const double a157 = a44 * a156;
+    const double a158 = a99 * a150;
+    const double a159 = a157 + a158;
+    const double a160 = a155 + a159;
+    const double a161 = a111 * k[3];
+    const double a162 = a45 * a161;
+    const double a163 = a111 * a151;
+    const double a164 = a162 + a163;
+    const double a165 = a160 + a164;
+    const double a166 = a122 + a165;
+    const double a167 = qd[2] * a148;
+    const double a168 = a144 + a167;
+    const double a169 = a145 - a168;
+    const double a170 = a146 + a169;
+    const double a171 = a147 + a170;
+    const double a172 = a166 + a171;
+    if (out[0]) {   /* power */
+        double *const o = out[0];
+        o[0] = 0.0;
+        o[1] = 0.0;
+        o[2] = 0.0;
+        o[3] = a172;
+    }
+    return RS_ABI_OK;
+}
+
+/*
  * free_body_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.
  * Outputs:

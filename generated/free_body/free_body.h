@@ -39,6 +39,9 @@ extern const int free_body_delta_jac_C_nrows, free_body_delta_jac_C_ncols, free_
 extern const int free_body_delta_jac_C_colptr[];   /* FREE_BODY_DELTA_JAC_C_COLS + 1 */
 extern const int free_body_delta_jac_C_rowidx[];   /* FREE_BODY_DELTA_JAC_C_NNZ */
 
+/* free_body_power: out[0] power (vector 4x1) */
+int free_body_power(const double *const *in, double *const *out);
+
 /* free_body_constants: out[0] k (vector 4x1) */
 int free_body_constants(const double *const *in, double *const *out);
 

@@ -39,6 +39,9 @@ extern const int freight_wagon_delta_jac_C_nrows, freight_wagon_delta_jac_C_ncol
 extern const int freight_wagon_delta_jac_C_colptr[];   /* FREIGHT_WAGON_DELTA_JAC_C_COLS + 1 */
 extern const int freight_wagon_delta_jac_C_rowidx[];   /* FREIGHT_WAGON_DELTA_JAC_C_NNZ */
 
+/* freight_wagon_power: out[0] power (vector 4x1) */
+int freight_wagon_power(const double *const *in, double *const *out);
+
 /* freight_wagon_constants: out[0] k (vector 13x1) */
 int freight_wagon_constants(const double *const *in, double *const *out);
 

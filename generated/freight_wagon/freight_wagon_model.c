@@ -10,6 +10,7 @@ int freight_wagon_energy(const double *const *in, double *const *out);
 int freight_wagon_constants(const double *const *in, double *const *out);
 int freight_wagon_delta_jac(const double *const *in, double *const *out);
 int freight_wagon_step(const double *const *in, double *const *out);
+int freight_wagon_power(const double *const *in, double *const *out);
 const rs_model *freight_wagon_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -125,6 +126,8 @@ static const int rsd_delta_jac_len[2] = {49, 56};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[2] = {11, 11};
 static const char *const rsd_step_outs[2] = {"M", "delta"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -153,6 +156,7 @@ static const rs_model rsd_model = {
         [RS_FN_CONSTANTS] = {freight_wagon_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {freight_wagon_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {freight_wagon_step, 2, rsd_step_len, rsd_step_outs},
+        [RS_FN_POWER] = {freight_wagon_power, 1, rsd_power_len, rsd_power_outs},
     },
     .K_pattern = {11, 11, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {11, 11, rsd_C_colptr, rsd_C_rowind},

@@ -168,6 +168,40 @@ int pendulum_delta_jac(const double *const *in, double *const *out)
 }
 
 /*
+ * pendulum_power
+ *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
+ *   other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other
+ * Outputs:
+ *   out[0]  power  vector [4]
+ * Inputs: q qd p k
+ * Atoms 9, operations 9 (add/sub 1, mul 7, div 0, sin 1)
+ */
+int pendulum_power(const double *const *in, double *const *out)
+{
+    const double *q = in[RS_IN_Q];
+    const double *qd = in[RS_IN_QD];
+    const double *p = in[RS_IN_P];
+    const double *k = in[RS_IN_K];
+    const double a0 = sin(q[0]);
+    const double a1 = qd[0] * a0;
+    const double a2 = p[1] * a1;
+    const double a3 = p[3] * a2;
+    const double a4 = p[0] * a3;
+    const double a5 = a0 * k[0];
+    const double a6 = p[1] * a5;
+    const double a7 = qd[0] * a6;
+    const double a8 = a4 - a7;
+    if (out[0]) {   /* power */
+        double *const o = out[0];
+        o[0] = 0.0;
+        o[1] = 0.0;
+        o[2] = 0.0;
+        o[3] = a8;
+    }
+    return RS_ABI_OK;
+}
+
+/*
  * pendulum_constants
  *   Hoisted constants k[] from the parameters p; run when parameters change.
  * Outputs:

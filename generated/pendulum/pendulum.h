@@ -42,6 +42,9 @@ extern const int pendulum_delta_jac_C_nrows, pendulum_delta_jac_C_ncols, pendulu
 extern const int pendulum_delta_jac_C_colptr[];   /* PENDULUM_DELTA_JAC_C_COLS + 1 */
 extern const int pendulum_delta_jac_C_rowidx[];   /* PENDULUM_DELTA_JAC_C_NNZ */
 
+/* pendulum_power: out[0] power (vector 4x1) */
+int pendulum_power(const double *const *in, double *const *out);
+
 /* pendulum_constants: out[0] k (vector 2x1) */
 int pendulum_constants(const double *const *in, double *const *out);
 

@@ -11,6 +11,7 @@ int pendulum_outputs(const double *const *in, double *const *out);
 int pendulum_constants(const double *const *in, double *const *out);
 int pendulum_delta_jac(const double *const *in, double *const *out);
 int pendulum_step(const double *const *in, double *const *out);
+int pendulum_power(const double *const *in, double *const *out);
 const rs_model *pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -78,6 +79,8 @@ static const int rsd_delta_jac_len[2] = {1, 0};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[2] = {1, 1};
 static const char *const rsd_step_outs[2] = {"M", "delta"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -107,6 +110,7 @@ static const rs_model rsd_model = {
         [RS_FN_CONSTANTS] = {pendulum_constants, 1, rsd_constants_len, rsd_constants_outs},
         [RS_FN_DELTA_JAC] = {pendulum_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {pendulum_step, 2, rsd_step_len, rsd_step_outs},
+        [RS_FN_POWER] = {pendulum_power, 1, rsd_power_len, rsd_power_outs},
     },
     .K_pattern = {1, 1, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {1, 1, rsd_C_colptr, 0},

@@ -39,6 +39,9 @@ extern const int spinning_top_delta_jac_C_nrows, spinning_top_delta_jac_C_ncols,
 extern const int spinning_top_delta_jac_C_colptr[];   /* SPINNING_TOP_DELTA_JAC_C_COLS + 1 */
 extern const int spinning_top_delta_jac_C_rowidx[];   /* SPINNING_TOP_DELTA_JAC_C_NNZ */
 
+/* spinning_top_power: out[0] power (vector 4x1) */
+int spinning_top_power(const double *const *in, double *const *out);
+
 /* spinning_top_constants: out[0] k (vector 2x1) */
 int spinning_top_constants(const double *const *in, double *const *out);
 

@@ -707,6 +707,28 @@ int torque_free_body_delta_jac(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
+/*
+ * torque_free_body_power
+ *   energy-balance power terms: inputs, damping (dissipated), creep (dissipated),
+ *   other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other
+ * Outputs:
+ *   out[0]  power  vector [4]
+ * Inputs: none
+ * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
+ */
+int torque_free_body_power(const double *const *in, double *const *out)
+{
+    (void)in;
+    if (out[0]) {   /* power */
+        double *const o = out[0];
+        o[0] = 0.0;
+        o[1] = 0.0;
+        o[2] = 0.0;
+        o[3] = 0.0;
+    }
+    return RS_ABI_OK;
+}
+
 /* Pattern of torque_free_body_step output M.M_sparse: compressed sparse columns. */
 const int torque_free_body_step_M_M_sparse_nrows = 6;
 const int torque_free_body_step_M_M_sparse_ncols = 6;

@@ -39,6 +39,9 @@ extern const int torque_free_body_delta_jac_C_nrows, torque_free_body_delta_jac_
 extern const int torque_free_body_delta_jac_C_colptr[];   /* TORQUE_FREE_BODY_DELTA_JAC_C_COLS + 1 */
 extern const int torque_free_body_delta_jac_C_rowidx[];   /* TORQUE_FREE_BODY_DELTA_JAC_C_NNZ */
 
+/* torque_free_body_power: out[0] power (vector 4x1) */
+int torque_free_body_power(const double *const *in, double *const *out);
+
 /* torque_free_body_step: out[0] M.M_sparse (sparse 6x6), out[1] delta.delta (vector 6x1) */
 int torque_free_body_step(const double *const *in, double *const *out);
 #define TORQUE_FREE_BODY_STEP_M_M_SPARSE_ROWS 6

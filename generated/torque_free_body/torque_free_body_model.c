@@ -9,6 +9,7 @@ int torque_free_body_delta(const double *const *in, double *const *out);
 int torque_free_body_energy(const double *const *in, double *const *out);
 int torque_free_body_delta_jac(const double *const *in, double *const *out);
 int torque_free_body_step(const double *const *in, double *const *out);
+int torque_free_body_power(const double *const *in, double *const *out);
 const rs_model *torque_free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -83,6 +84,8 @@ static const int rsd_delta_jac_len[2] = {6, 9};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[2] = {12, 6};
 static const char *const rsd_step_outs[2] = {"M", "delta"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -110,6 +113,7 @@ static const rs_model rsd_model = {
         [RS_FN_ENERGY] = {torque_free_body_energy, 2, rsd_energy_len, rsd_energy_outs},
         [RS_FN_DELTA_JAC] = {torque_free_body_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {torque_free_body_step, 2, rsd_step_len, rsd_step_outs},
+        [RS_FN_POWER] = {torque_free_body_power, 1, rsd_power_len, rsd_power_outs},
     },
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},

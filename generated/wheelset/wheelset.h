@@ -81,6 +81,9 @@ extern const int wheelset_creep_dnu_dqd_nrows, wheelset_creep_dnu_dqd_ncols, whe
 extern const int wheelset_creep_dnu_dqd_colptr[];   /* WHEELSET_CREEP_DNU_DQD_COLS + 1 */
 extern const int wheelset_creep_dnu_dqd_rowidx[];   /* WHEELSET_CREEP_DNU_DQD_NNZ */
 
+/* wheelset_power: out[0] power (vector 4x1) */
+int wheelset_power(const double *const *in, double *const *out);
+
 /* wheelset_constants: out[0] k (vector 5x1) */
 int wheelset_constants(const double *const *in, double *const *out);
 

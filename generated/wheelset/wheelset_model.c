@@ -21,6 +21,7 @@ int wheelset_creep(const double *const *in, double *const *out);
 int wheelset_step(const double *const *in, double *const *out);
 int wheelset_proj(const double *const *in, double *const *out);
 int wheelset_newton(const double *const *in, double *const *out);
+int wheelset_power(const double *const *in, double *const *out);
 const rs_model *wheelset_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -265,6 +266,8 @@ static const int rsd_proj_len[7] = {8, 2, 10, 2, 32, 28, 8};
 static const char *const rsd_proj_outs[7] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
 static const int rsd_newton_len[2] = {8, 32};
 static const char *const rsd_newton_outs[2] = {"phi_d", "phi_d_s"};
+static const int rsd_power_len[1] = {4};
+static const char *const rsd_power_outs[1] = {"power"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -304,6 +307,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {wheelset_step, 9, rsd_step_len, rsd_step_outs},
         [RS_FN_PROJ] = {wheelset_proj, 7, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {wheelset_newton, 2, rsd_newton_len, rsd_newton_outs},
+        [RS_FN_POWER] = {wheelset_power, 1, rsd_power_len, rsd_power_outs},
     },
     .n_contact = 2,
     .contacts = rsd_contacts,
