@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rs_krylov.h"   /* rs_dense_lu */
+#include "rs_train_contact.h"
 #include "rs_train_model.h"
 
 struct rs_mveh {
@@ -20,6 +21,9 @@ struct rs_mveh {
     double *mval, *dval, *kval, *cval;
     double *kd, *rhs;           /* static equilibrium: n × n, n */
     int *piv, *map;             /* n, n */
+    double *f2, *qs;            /* n, n: static equilibrium of a contact vehicle */
+    unsigned char *fix;         /* n: coordinates held by rs_mveh_static_mask */
+    rs_tcontact *tc;            /* wheel-rail contacts (NULL: none)          */
     const double *in[RS_IN_COUNT];
 };
 
@@ -74,10 +78,12 @@ int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_
     int st = rs_model_validate(m, err, errlen);
     if (st != RS_OK)
         return st;
-    if (m->n_phi > 0 || m->n_contact > 0) {
-        ERR("model '%s' has %s: a train vehicle must be an ODE (no constraints, no wheel-rail contact element; "
-            "write the wheel-rail contact as compliant forces)",
-            m->name, m->n_phi > 0 ? "constraints" : "wheel-rail contacts");
+    /* the contacts' normal constraints become compliant Hertz forces
+     * (rs_train_contact.h); any other constraint cannot */
+    if (m->n_phi > m->n_contact) {
+        ERR("model '%s' has constraints: a train vehicle must be an ODE (no constraints other than the "
+            "wheel-rail contacts', which become compliant)",
+            m->name);
         return RS_E_MODEL;
     }
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
@@ -131,12 +137,22 @@ void rs_mveh_free(rs_mveh **pv)
     xfree(&a, v->rhs);
     xfree(&a, v->piv);
     xfree(&a, v->map);
+    xfree(&a, v->f2);
+    xfree(&a, v->qs);
+    xfree(&a, v->fix);
+    rs_tcontact_free(&v->tc);
     xfree(&a, v);
     *pv = NULL;
 }
 
 int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const double *u, const rs_allocator *alloc,
                    char *err, size_t errlen)
+{
+    return rs_mveh_create_contact(out, m, p, u, NULL, alloc, err, errlen);
+}
+
+int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, const double *u,
+                           const rs_tcontact_opts *co, const rs_allocator *alloc, char *err, size_t errlen)
 {
     if (out)
         *out = NULL;
@@ -176,8 +192,11 @@ int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const doub
     v->rhs = xalloc(&a, (size_t)n, sizeof(double));
     v->piv = xalloc(&a, (size_t)n, sizeof(int));
     v->map = xalloc(&a, (size_t)n, sizeof(int));
+    v->f2 = xalloc(&a, (size_t)n, sizeof(double));
+    v->qs = xalloc(&a, (size_t)n, sizeof(double));
+    v->fix = xalloc(&a, (size_t)n, 1);
     if (!v->p || !v->u || !v->k || !v->zero || !v->mval || !v->dval || !v->kval || !v->cval || !v->kd || !v->rhs ||
-        !v->piv || !v->map)
+        !v->piv || !v->map || !v->f2 || !v->qs || !v->fix)
         goto nomem;
     for (int i = 0; i < m->n_p; i++)
         v->p[i] = p ? p[i] : m->p_default[i];
@@ -193,6 +212,17 @@ int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const doub
     v->in[RS_IN_P] = v->p;
     v->in[RS_IN_U] = v->u;
     v->in[RS_IN_K] = v->k;
+    if (m->n_contact > 0) {
+        /* the contact instance owns a workspace of the model (its own
+         * parameters, constants, splines); v->p stays a copy for callers */
+        st = rs_tcontact_create(&v->tc, m, v->p, co, &a, err, errlen);
+        if (st != RS_OK) {
+            rs_mveh_free(&v);
+            return st;
+        }
+        *out = v;
+        return RS_OK;
+    }
     if (m->n_k > 0) {
         double *o[RS_FN_MAX_OUT] = {v->k};
         if (m->fn[RS_FN_CONSTANTS].fn(v->in, o) != RS_ABI_OK) {
@@ -230,6 +260,8 @@ static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
 int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
                  double *C)
 {
+    if (v->tc)
+        return rs_tcontact_eval(v->tc, t, q, qd, M, F, K, C);
     const rs_model *m = v->m;
     const int n = v->n;
     const double *in[RS_IN_COUNT];
@@ -265,11 +297,23 @@ int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double
 
 int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad)
 {
+    memset(v->fix, 0, (size_t)v->n);
+    if (fixed >= 0 && fixed < v->n)
+        v->fix[fixed] = 1;
+    return rs_mveh_static_mask(v, t, q, v->fix, bad);
+}
+
+static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad);
+
+int rs_mveh_static_mask(rs_mveh *v, double t, double *q, const unsigned char *fixed, int *bad)
+{
     const int n = v->n;
-    int r = 0;   /* reduced order: every coordinate but `fixed` */
+    int r = 0;   /* reduced order: every coordinate not fixed */
     for (int i = 0; i < n; i++)
-        if (i != fixed)
+        if (!fixed || !fixed[i])
             v->map[r++] = i;
+    if (v->tc)
+        return static_contact(v, t, q, r, bad);
     if (r == 0)
         return RS_OK;
     for (int it = 0; it < 50; it++) {
@@ -306,3 +350,131 @@ int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad)
     }
     return RS_E_NOCONV;
 }
+
+/* Largest |F| over the free coordinates map[0..r). */
+static double free_max(const rs_mveh *v, const double *F, int r)
+{
+    double w = 0.0;
+    for (int a = 0; a < r; a++)
+        w = fmax(w, fabs(F[v->map[a]]));
+    return w;
+}
+
+/* Static equilibrium of a vehicle with compliant contacts.  Its K lacks the
+ * geometric stiffness of the contacts (rs_train_contact.h), which is all
+ * that holds a wheelset laterally at rest, so Newton runs here on a
+ * central-difference Jacobian of F(q, 0) (2r evaluations per iteration,
+ * at start-up only).  A coordinate without any stiffness (a wheelset's
+ * spin, a bogie's yaw on straight track) gets the regularization
+ * μ = 1e-10 max |J_aa|, which leaves it where it is when its force is 0; a
+ * step is scaled to at most 2 mm (or 2 mrad), so a start with the wheels
+ * off the rails (no contact stiffness yet) descends onto them. */
+static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
+{
+    const int n = v->n;
+    double f0 = -1.0;
+    for (int it = 0; it < 200; it++) {
+        memset(v->rhs, 0, (size_t)n * sizeof(double));
+        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
+        if (st != RS_OK)
+            return st;
+        const double fm = free_max(v, v->rhs, r);
+        if (f0 < 0.0)
+            f0 = fmax(fm, 1e-300);
+        if (fm <= 1e-12 * f0 || fm < 1e-300)
+            return RS_OK;
+        memcpy(v->qs, q, (size_t)n * sizeof(double));
+        memset(v->kd, 0, (size_t)r * (size_t)r * sizeof(double));
+        double dmax = 0.0;
+        for (int b = 0; b < r; b++) {
+            const int j = v->map[b];
+            const double h = 1e-7 * (1.0 + fabs(q[j]));
+            for (int sgn = 1; sgn >= -1; sgn -= 2) {
+                v->qs[j] = q[j] + sgn * h;
+                memset(v->f2, 0, (size_t)n * sizeof(double));
+                if ((st = rs_mveh_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
+                    return st;
+                for (int a = 0; a < r; a++)   /* −∂F/∂q: K */
+                    v->kd[a + (size_t)b * (size_t)r] += -sgn * v->f2[v->map[a]] / (2.0 * h);
+            }
+            v->qs[j] = q[j];
+            dmax = fmax(dmax, fabs(v->kd[b + (size_t)b * (size_t)r]));
+        }
+        for (int b = 0; b < r; b++)
+            v->kd[b + (size_t)b * (size_t)r] += 1e-10 * dmax;
+        for (int a = 0; a < r; a++)
+            v->rhs[a] = v->rhs[v->map[a]];
+        int col = -1;
+        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
+            if (bad)
+                *bad = col >= 0 && col < r ? v->map[col] : -1;
+            return RS_E_SINGULAR;
+        }
+        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        double big = 0.0;
+        for (int a = 0; a < r; a++) {
+            if (!isfinite(v->rhs[a]))
+                return RS_E_NONFINITE;
+            big = fmax(big, fabs(v->rhs[a]));
+        }
+        const double scale = big > 2e-3 ? 2e-3 / big : 1.0;
+        for (int a = 0; a < r; a++)
+            q[v->map[a]] += scale * v->rhs[a];
+    }
+    return RS_E_NOCONV;
+}
+
+int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsigned char *fixed, int *bad)
+{
+    const int n = v->n;
+    int r = 0;
+    for (int i = 0; i < n; i++)
+        if (!fixed || !fixed[i])
+            v->map[r++] = i;
+    if (r == 0)
+        return RS_OK;
+    double f0 = -1.0;
+    for (int it = 0; it < 50; it++) {
+        memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
+        memset(v->rhs, 0, (size_t)n * sizeof(double));
+        int st = rs_mveh_eval(v, t, q, qd, NULL, v->rhs, NULL, v->kd);
+        if (st != RS_OK)
+            return st;
+        const double fm = free_max(v, v->rhs, r);
+        if (f0 < 0.0)
+            f0 = fmax(fm, 1e-300);
+        if (fm <= 1e-12 * f0 || fm < 1e-300)
+            return RS_OK;
+        /* C_rr dq̇_r = F_r; compacted in place as in rs_mveh_static */
+        double dmax = 0.0;
+        for (int b = 0; b < r; b++)
+            for (int a = 0; a < r; a++) {
+                v->kd[a + (size_t)b * (size_t)r] = v->kd[v->map[a] + (size_t)v->map[b] * (size_t)n];
+                if (a == b)
+                    dmax = fmax(dmax, fabs(v->kd[a + (size_t)b * (size_t)r]));
+            }
+        for (int b = 0; b < r; b++)   /* an undamped velocity stays put */
+            v->kd[b + (size_t)b * (size_t)r] += 1e-10 * dmax + 1e-300;
+        for (int a = 0; a < r; a++)
+            v->rhs[a] = v->rhs[v->map[a]];
+        int col = -1;
+        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
+            if (bad)
+                *bad = col >= 0 && col < r ? v->map[col] : -1;
+            return RS_E_SINGULAR;
+        }
+        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        double worst = 0.0;
+        for (int a = 0; a < r; a++) {
+            if (!isfinite(v->rhs[a]))
+                return RS_E_NONFINITE;
+            qd[v->map[a]] += v->rhs[a];
+            worst = fmax(worst, fabs(v->rhs[a]) / (1.0 + fabs(qd[v->map[a]])));
+        }
+        if (worst < 1e-13)
+            return RS_OK;
+    }
+    return RS_E_NOCONV;
+}
+
+rs_tcontact *rs_mveh_contact(rs_mveh *v) { return v->tc; }
