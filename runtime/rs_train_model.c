@@ -366,13 +366,68 @@ static double free_max(const rs_mveh *v, const double *F, int r)
  * central-difference Jacobian of F(q, 0) (2r evaluations per iteration,
  * at start-up only).  A coordinate without any stiffness (a wheelset's
  * spin, a bogie's yaw on straight track) gets the regularization
- * μ = 1e-10 max |J_aa|, which leaves it where it is when its force is 0; a
- * step is scaled to at most 2 mm (or 2 mrad), so a start with the wheels
- * off the rails (no contact stiffness yet) descends onto them. */
+ * μ = 1e-10 max |J_aa|, which leaves it where it is when its force is 0
+ * (one whose column of J is zero altogether is held where it is); a
+ * step is scaled to at most 2 mm (or 2 mrad) and halved until max |F|
+ * decreases, so a start with the wheels off the rails (no contact
+ * stiffness yet) descends onto them. */
+/* Puts every wheel on its rail with the penetration p_t, the least change
+ * of the free coordinates map[0..r) doing so (Gauss-Newton, minimum norm:
+ * Δq = Gᵀ (G Gᵀ)⁻¹ (p_t − p) over the free columns of G = φ^n_q): the
+ * start of the static Newton, which from wheels in the air has no contact
+ * stiffness to work with. */
+static int touch_down(rs_mveh *v, double t, double *q, int r)
+{
+    enum { PT_MAXC = 16 };
+    const int n = v->n, nc = rs_tcontact_count(v->tc);
+    const double pt = 2e-5;   /* m: a wheel's Hertz penetration at ~15 kN (S1002 on 60E1) */
+    if (nc > PT_MAXC || nc > n)
+        return RS_OK;         /* no room: the static Newton starts from q as it is */
+    double A[PT_MAXC * PT_MAXC], b[PT_MAXC];
+    for (int it = 0; it < 30; it++) {
+        memset(v->rhs, 0, (size_t)n * sizeof(double));
+        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
+        if (st != RS_OK)
+            return st;
+        double worst = 0.0;
+        for (int i = 0; i < nc; i++) {
+            b[i] = pt - rs_tcontact_point_get(v->tc, i)->pen;
+            worst = fmax(worst, fabs(b[i]));
+        }
+        if (worst < 1e-9)
+            return RS_OK;
+        for (int i = 0; i < nc; i++)   /* A = G_f G_fᵀ; p = −φ^n so Δp = −G Δq */
+            for (int k = 0; k < nc; k++) {
+                const double *gi = rs_tcontact_gap_q(v->tc, i), *gk = rs_tcontact_gap_q(v->tc, k);
+                double sum = 0.0;
+                for (int a = 0; a < r; a++)
+                    sum += gi[v->map[a]] * gk[v->map[a]];
+                A[i + k * nc] = sum;
+            }
+        int col = -1;
+        if (rs_dense_lu(A, nc, v->piv, &col) != RS_OK)
+            return RS_OK;   /* contacts not independent: leave it to Newton */
+        rs_dense_lu_solve(A, nc, v->piv, b);
+        for (int a = 0; a < r; a++) {
+            double d = 0.0;
+            for (int i = 0; i < nc; i++)
+                d -= rs_tcontact_gap_q(v->tc, i)[v->map[a]] * b[i];
+            v->qs[a] = d;
+        }
+        for (int a = 0; a < r; a++)
+            q[v->map[a]] += v->qs[a];
+    }
+    return RS_OK;
+}
+
 static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
 {
     const int n = v->n;
+    int st0 = touch_down(v, t, q, r);
+    if (st0 != RS_OK)
+        return st0;
     double f0 = -1.0;
+    int checked = 0;
     for (int it = 0; it < 200; it++) {
         memset(v->rhs, 0, (size_t)n * sizeof(double));
         int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
@@ -400,6 +455,25 @@ static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
             v->qs[j] = q[j];
             dmax = fmax(dmax, fabs(v->kd[b + (size_t)b * (size_t)r]));
         }
+        if (!checked && fm < 1e-2 * f0) {
+            /* near the equilibrium (the wheels on the rails), a coordinate
+             * without any stiffness at rest (a wheelset's spin: no creep
+             * force at q̇ = 0) is held: the tiny moments left on it (the
+             * normal forces of a yawed wheelset) have no equilibrium */
+            checked = 1;
+            int r2 = 0;
+            for (int b = 0; b < r; b++) {
+                double col = 0.0;
+                for (int a = 0; a < r; a++)
+                    col = fmax(col, fabs(v->kd[a + (size_t)b * (size_t)r]));
+                if (col > 1e-9 * dmax)
+                    v->map[r2++] = v->map[b];
+            }
+            if (r2 < r) {
+                r = r2;
+                continue;
+            }
+        }
         for (int b = 0; b < r; b++)
             v->kd[b + (size_t)b * (size_t)r] += 1e-10 * dmax;
         for (int a = 0; a < r; a++)
@@ -417,9 +491,23 @@ static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
                 return RS_E_NONFINITE;
             big = fmax(big, fabs(v->rhs[a]));
         }
-        const double scale = big > 2e-3 ? 2e-3 / big : 1.0;
-        for (int a = 0; a < r; a++)
-            q[v->map[a]] += scale * v->rhs[a];
+        /* backtracking on max |F|: a step from wheels above the rails (no
+         * contact stiffness yet) or a Newton overshoot on p^{3/2} would push
+         * them deep into the rails */
+        double lam = big > 2e-3 ? 2e-3 / big : 1.0;
+        for (int k = 0; k < 40; k++, lam *= 0.5) {
+            memcpy(v->qs, q, (size_t)n * sizeof(double));
+            for (int a = 0; a < r; a++)
+                v->qs[v->map[a]] += lam * v->rhs[a];
+            memset(v->f2, 0, (size_t)n * sizeof(double));
+            if ((st = rs_mveh_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
+                return st;
+            if (free_max(v, v->f2, r) < fm)
+                break;
+        }
+        if (!(free_max(v, v->f2, r) < fm))
+            return fm <= 1e-9 * f0 ? RS_OK : RS_E_NOCONV;   /* no descent left: as far as it goes */
+        memcpy(q, v->qs, (size_t)n * sizeof(double));
     }
     return RS_E_NOCONV;
 }
@@ -427,17 +515,37 @@ static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
 int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsigned char *fixed, int *bad)
 {
     const int n = v->n;
+    /* the unknowns: cyclic coordinates (no stiffness: K's column is zero,
+     * a wheelset's spin), whose speed the creep forces set; the others keep
+     * the velocities given (an undamped coordinate has no steady speed) */
+    memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
+    int st = rs_mveh_eval(v, t, q, qd, NULL, NULL, v->kd, NULL);
+    if (st != RS_OK)
+        return st;
     int r = 0;
-    for (int i = 0; i < n; i++)
-        if (!fixed || !fixed[i])
+    for (int i = 0; i < n; i++) {
+        int zero = 1;
+        for (int a = 0; a < n; a++)
+            zero &= v->kd[a + (size_t)i * (size_t)n] == 0.0;
+        if ((!fixed || !fixed[i]) && zero)
             v->map[r++] = i;
+    }
+    /* ... and damped (frictionless contacts: a spin has no steady speed) */
+    memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
+    if ((st = rs_mveh_eval(v, t, q, qd, NULL, NULL, NULL, v->kd)) != RS_OK)
+        return st;
+    int r2 = 0;
+    for (int a = 0; a < r; a++)
+        if (v->kd[v->map[a] * (size_t)(n + 1)] > 0.0)
+            v->map[r2++] = v->map[a];
+    r = r2;
     if (r == 0)
         return RS_OK;
     double f0 = -1.0;
     for (int it = 0; it < 50; it++) {
         memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
         memset(v->rhs, 0, (size_t)n * sizeof(double));
-        int st = rs_mveh_eval(v, t, q, qd, NULL, v->rhs, NULL, v->kd);
+        st = rs_mveh_eval(v, t, q, qd, NULL, v->rhs, NULL, v->kd);
         if (st != RS_OK)
             return st;
         const double fm = free_max(v, v->rhs, r);

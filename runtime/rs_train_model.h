@@ -76,9 +76,11 @@ int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad);
  * max |F| ≤ 1e-12 of the first residual (rs_train_model.c). */
 int rs_mveh_static_mask(rs_mveh *v, double t, double *q, const unsigned char *fixed, int *bad);
 
-/* Steady motion at the positions q: Newton on F(q, q̇, t) = 0 over the
- * velocities not fixed, with C (a wheelset then rolls at the speed its
- * centre moves: the creep forces vanish).  Same returns as rs_mveh_static. */
+/* Steady rolling at the positions q: Newton on F(q, q̇, t) = 0, with C,
+ * over the velocities of the cyclic coordinates not fixed (those without
+ * stiffness: K's column is zero — a wheelset's spin), so that a wheelset
+ * rolls at the speed its centre moves (its longitudinal creep vanishes);
+ * the other velocities stay as given.  Same returns as rs_mveh_static. */
 int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsigned char *fixed, int *bad);
 
 #endif /* RS_TRAIN_MODEL_H */

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <suitesparse/klu.h>
+
 #include "rs_hertz.h"
 #include "rs_krylov.h"
 #include "rs_park.h"
@@ -321,6 +323,236 @@ START_TEST(test_jacobians)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- trains */
+
+static const char *const k_track = "vehicles/tracks/long_straight.trk";
+
+/* nb bogies (frame x the coupler's port, no pitch port), traction F on the
+ * first, no rolling resistance; vehicle 1's front wheelset starts 2 mm to
+ * the left (dy) so that the run has lateral creep. */
+static rs_train *bogie_train(int nb, double F, double dy, int threads, rs_krylov_method meth, double tol,
+                             double *y0, unsigned char *yset)
+{
+    static rs_tcontact_opts co;
+    rs_tcontact_opts_default(&co);
+    co.track = k_track;
+    rs_wagon w[16];
+    rs_coupler c[16];
+    ck_assert(nb <= 16);
+    memset(y0, 0, NQ * sizeof(double));
+    memset(yset, 0, NQ);
+    y0[qi("front.y")] = dy;
+    yset[qi("front.y")] = 1;
+    for (int v = 0; v < nb; v++) {
+        rs_wagon_default(&w[v]);
+        w[v].model = g_m;
+        w[v].port_x = qi("x");
+        w[v].port_pitch = -1;
+        w[v].r0 = 0.0;
+        w[v].l_front = w[v].l_rear = 2.0;
+        w[v].model_contact = &co;
+        if (v == 1 && dy != 0.0) {
+            w[v].init_q = y0;
+            w[v].init_q_set = yset;
+        }
+        if (v < nb - 1)
+            rs_coupler_default(&c[v]);
+    }
+    w[0].traction = F;
+    rs_park_opts o;
+    rs_park_opts_default(&o);
+    o.h = 1e-3;
+    o.threads = threads;
+    o.rebalance = 10;
+    o.krylov.method = meth;
+    o.krylov.tol = tol;
+    o.krylov.maxiter = 400;
+    rs_train *tr;
+    char err[512];
+    ck_assert_msg(rs_train_create(&tr, nb, w, NULL, c, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    return tr;
+}
+
+static void start(rs_train *tr, double v0)
+{
+    const int st = rs_train_start(tr, 0.0, 0.0, v0);
+    ck_assert_msg(st == RS_OK, "start: %s: %s", rs_status_name(st), rs_train_error(tr));
+}
+
+static void step(rs_train *tr)
+{
+    const int st = rs_train_step(tr);
+    ck_assert_msg(st == RS_OK, "step: %s: %s", rs_status_name(st), rs_park_error(rs_train_park(tr)));
+}
+
+/* KLU on the dense expansion of the assembled block system (the layout of
+ * rs_krylov.h: diagonal blocks and pieces, column-major). */
+static void klu_direct(const rs_bsm *A, const double *b, double *x, double *asym)
+{
+    const int n = rs_bsm_n(A);
+    double *Dn = calloc((size_t)n * n, sizeof(double));
+    ck_assert(Dn);
+    for (int k = 0; k < rs_bsm_nblocks(A); k++) {
+        const int o = rs_bsm_offset(A, k), m = rs_bsm_bsize(A, k);
+        const double *D = rs_bsm_diag_c(A, k);
+        for (int j = 0; j < m; j++)
+            for (int i = 0; i < m; i++)
+                Dn[(o + i) + (size_t)(o + j) * n] += D[i + j * m];
+    }
+    for (int k = 0; k < rs_bsm_npieces(A); k++) {
+        const rs_bsm_piece_spec *p = rs_bsm_piece_spec_of(A, k);
+        const double *P = rs_bsm_piece((rs_bsm *)A, k);
+        const int orow = rs_bsm_offset(A, p->rb), ocol = rs_bsm_offset(A, p->cb);
+        for (int j = 0; j < p->nc; j++)
+            for (int i = 0; i < p->nr; i++)
+                Dn[(orow + p->ri[i]) + (size_t)(ocol + p->ci[j]) * n] += P[i + j * p->nr];
+    }
+    double num = 0, den = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            num = fmax(num, fabs(Dn[i + (size_t)j * n] - Dn[j + (size_t)i * n]));
+            den = fmax(den, fabs(Dn[i + (size_t)j * n]));
+        }
+    *asym = num / den;
+    int *Ap = calloc((size_t)n + 1, sizeof(int)), *Ai = calloc((size_t)n * n, sizeof(int));
+    double *Ax = calloc((size_t)n * n, sizeof(double));
+    ck_assert(Ap && Ai && Ax);
+    int nnz = 0;
+    for (int j = 0; j < n; j++) {
+        Ap[j] = nnz;
+        for (int i = 0; i < n; i++)
+            if (Dn[i + (size_t)j * n] != 0.0) {
+                Ai[nnz] = i;
+                Ax[nnz++] = Dn[i + (size_t)j * n];
+            }
+    }
+    Ap[n] = nnz;
+    memcpy(x, b, (size_t)n * sizeof(double));
+    klu_common cm;
+    klu_defaults(&cm);
+    klu_symbolic *sym = klu_analyze(n, Ap, Ai, &cm);
+    ck_assert(sym);
+    klu_numeric *nm = klu_factor(Ap, Ai, Ax, sym, &cm);
+    ck_assert(nm);
+    ck_assert(klu_solve(sym, nm, n, 1, x, &cm));
+    klu_free_numeric(&nm, &cm);
+    klu_free_symbolic(&sym, &cm);
+    free(Ap);
+    free(Ai);
+    free(Ax);
+    free(Dn);
+}
+
+START_TEST(test_krylov_vs_klu)
+{
+    load_once();
+    const rs_krylov_method meth[2] = {RS_KRYLOV_GMRES, RS_KRYLOV_BICGSTAB};
+    for (int k = 0; k < 2; k++) {
+        double y0[NQ];
+        unsigned char ys[NQ];
+        rs_train *tr = bogie_train(4, 2e4, 2e-3, 2, meth[k], 1e-13, y0, ys);
+        start(tr, 10.0);
+        rs_park *pk = rs_train_park(tr);
+        const int n = rs_park_n(pk);
+        double *xd = calloc((size_t)n, sizeof(double));
+        double worst = 0, asym = 0;
+        long it0 = 0;
+        for (int s = 1; s <= 100; s++) {
+            step(tr);
+            if (s % 20)
+                continue;
+            const rs_bsm *A;
+            const double *b, *x;
+            rs_park_last_system(pk, &A, &b, &x);
+            klu_direct(A, b, xd, &asym);
+            double num = 0, den = 0;
+            for (int i = 0; i < n; i++) {
+                num = fmax(num, fabs(x[i] - xd[i]));
+                den = fmax(den, fabs(xd[i]));
+            }
+            worst = fmax(worst, num / den);
+            ck_assert_msg(num <= 1e-10 * den, "step %d: |x - x_klu| %.3g, |x_klu| %.3g", s, num, den);
+        }
+        const rs_park_stats *st = rs_park_get_stats(pk);
+        it0 = st->krylov_iters;
+        printf("krylov vs KLU (%s, 4 bogies, 72 coordinates, 10 m/s with creep, tol 1e-13): 5 sampled steps, "
+               "max |x - x_klu|/|x_klu| = %.2e; |A - A^T|/|A| = %.2e; %.2f iterations per step\n",
+               k ? "BiCGStab" : "GMRES", worst, asym, (double)it0 / (double)st->steps);
+        ck_assert(asym > 1e-8);   /* creep makes it non-symmetric */
+        free(xd);
+        rs_train_free(&tr);
+    }
+}
+END_TEST
+
+START_TEST(test_threads_identical)
+{
+    load_once();
+    const int nb = 6, nsteps = 150;
+    double *ref = NULL;
+    size_t nbytes = 0;
+    for (int th = 1; th <= 4; th *= 2) {
+        double y0[NQ];
+        unsigned char ys[NQ];
+        rs_train *tr = bogie_train(nb, 3e4, 2e-3, th, RS_KRYLOV_GMRES, 1e-8, y0, ys);
+        start(tr, 5.0);
+        for (int s = 0; s < nsteps; s++)
+            step(tr);
+        rs_park *pk = rs_train_park(tr);
+        const int n = rs_park_n(pk);
+        nbytes = (size_t)n * sizeof(double);
+        double *cur = malloc(2 * nbytes);
+        memcpy(cur, rs_park_q(pk), nbytes);
+        memcpy(cur + n, rs_park_qd(pk), nbytes);
+        if (!ref)
+            ref = cur;
+        else {
+            ck_assert_msg(memcmp(ref, cur, 2 * nbytes) == 0, "%d threads differ from 1", th);
+            free(cur);
+        }
+        rs_train_free(&tr);
+    }
+    printf("threads: %d bogies, %d steps with creep: 1, 2, 4 threads bit-identical\n", nb, nsteps);
+    free(ref);
+}
+END_TEST
+
+START_TEST(test_pulled_from_rest)
+{
+    load_once();
+    const int nb = 5;
+    const double F = 2e4;
+    double y0[NQ];
+    unsigned char ys[NQ];
+    rs_train *tr = bogie_train(nb, F, 0.0, 1, RS_KRYLOV_AUTO, 1e-8, y0, ys);
+    start(tr, 0.0);
+    /* M: every body's mass moves with the train; each wheelset also spins
+     * up, adding I_y / r² (rolling radius r ≈ r0 at the centred contact) */
+    const double r0 = par("r0");
+    const double Mv = par("m_f") + 2 * par("m_ws") + 2 * par("Iwy") / (r0 * r0);
+    const double a_ref = F / (nb * Mv);
+    double v1[16];
+    const int s1 = 1000, s2 = 2000;
+    for (int s = 1; s <= s2; s++) {
+        step(tr);
+        if (s == s1)
+            for (int v = 0; v < nb; v++)
+                v1[v] = rs_train_v(tr, v);
+    }
+    double worst = 0;
+    for (int v = 0; v < nb; v++) {
+        const double a = (rs_train_v(tr, v) - v1[v]) / ((s2 - s1) * 1e-3);
+        worst = fmax(worst, fabs(a - a_ref) / a_ref);
+    }
+    const rs_park_stats *st = rs_park_get_stats(rs_train_park(tr));
+    printf("pulled from rest: %d bogies, F = %g N: a = F/M = %.6f m/s^2 (M with spin inertia %.1f kg per bogie); "
+           "worst |a - F/M|/(F/M) over 1-2 s = %.2e; %.2f Krylov iterations per step\n",
+           nb, F, a_ref, Mv, worst, (double)st->krylov_iters / (double)st->steps);
+    ck_assert_msg(worst <= 0.01, "acceleration off by %.3g", worst);
+    rs_train_free(&tr);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("train_contact");
@@ -329,6 +561,9 @@ int main(void)
     tcase_add_test(tc, test_hertz_sphere);
     tcase_add_test(tc, test_static_equilibrium);
     tcase_add_test(tc, test_jacobians);
+    tcase_add_test(tc, test_krylov_vs_klu);
+    tcase_add_test(tc, test_threads_identical);
+    tcase_add_test(tc, test_pulled_from_rest);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
