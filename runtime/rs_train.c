@@ -354,11 +354,12 @@ void rs_train_free(rs_train **ptr)
         for (int v = 0; v < tr->nv; v++)
             rs_mveh_free(&tr->mv[v]);
     xfree(&a, tr->mv);
-    if (tr->init)
-        for (int v = 0; v < tr->nv; v++) {
+    for (int v = 0; v < tr->nv; v++) {
+        if (tr->init)
             xfree(&a, tr->init[v]);
+        if (tr->iset)
             xfree(&a, tr->iset[v]);
-        }
+    }
     xfree(&a, tr->init);
     xfree(&a, tr->iset);
     xfree(&a, tr->mx);
