@@ -479,7 +479,10 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
             const int st = rs_mveh_create_contact(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, veh[v].model_contact,
                                                   &a, e2, sizeof e2);
             if (st != RS_OK) {
-                ERR("vehicle '%s': %s", nm, e2);
+                ERR("vehicle '%s': %s%s", nm, e2,
+                    st == RS_E_IO && m->n_contact > 0
+                        ? " (a train file names that folder with 'contact_files FOLDER' in the vehicle block)"
+                        : "");
                 rs_train_free(&tr);
                 return st;
             }

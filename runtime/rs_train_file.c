@@ -390,6 +390,8 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
             return 0;   /* a train-side parameter: set_param's */
         char sug[96], all[512], ms[200];
         suggest(sug, sizeof sug, tok[0], m->p_names, m->n_p);
+        if (!sug[0])   /* a misspelt coordinate */
+            suggest(sug, sizeof sug, tok[0], m->q_names, m->n_q);
         list_names(all, sizeof all, m->p_names, m->n_p);
         list_names(ms, sizeof ms, model_side, NMS);
         char qs[512];
