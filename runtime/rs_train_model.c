@@ -87,7 +87,12 @@ int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_
         return RS_E_MODEL;
     }
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
-        ERR("model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
+        if (m->n_contact > 4)
+            ERR("model '%s' has no force Jacobians (delta_jac): `railsym compile` gives none to models with more "
+                "than 4 wheel-rail contacts (it has %d), so it cannot be a train vehicle",
+                m->name, m->n_contact);
+        else
+            ERR("model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
         return RS_E_MODEL;
     }
     char all[512];
