@@ -573,14 +573,12 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
     const unsigned char *qs = tr->iset[v], *qds = qs + n;
     unsigned char *fix = tr->iset[v] + 2 * n, *vfix = fix + n;
     const char *vn = rs_train_vehicle_name(tr, v);
-    int given_qd = 0;
     for (int i = 0; i < n; i++) {
         const int along = moves_with(m->q_names[i], m->q_names[ix]);
         qv[i] = (along ? x : 0.0) + (qs[i] ? q0[i] : 0.0);
         vv[i] = qds[i] ? qd0[i] : along ? (qds[ix] ? qd0[ix] : v0) : 0.0;
         fix[i] = i == ix || qs[i];
         vfix[i] = i == ix || qds[i];
-        given_qd |= qds[i];
     }
     rs_mveh *mv = tr->mv[v];
     rs_tcontact *tc = rs_mveh_contact(mv);
@@ -599,7 +597,6 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
     }
     if (!tc)
         return RS_OK;
-    (void)given_qd;
     st = rs_mveh_steady(mv, t0, qv, vv, vfix, &bad);
     if (st != RS_OK) {
         snprintf(tr->err, sizeof tr->err, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,

@@ -21,13 +21,14 @@
  * and the vehicle's generalized force is F = δ(q, q̇, s, f) + Σ φ^n_qᵀ N
  * with Jacobians (K = −∂F/∂q, C = −∂F/∂q̇)
  *
- *   K = K_δ (delta_jac, f and s held) + Σ c_N' φ^n_qᵀ φ^n_q,  c_N' = 3/2 c_H p^{1/2}
- *   C = C_δ + Σ c_N φ^n_qᵀ φ^n_q + Σ D_i C_b,i ∂ν_i/∂q̇        (C^K: not symmetric)
+ *   K = K_δ (delta_jac, f and s held) + Σ N' (φ^n_q + h)ᵀ ⊗ φ^n_q,   N' = 3/2 c_H p^{1/2}
+ *   C = C_δ + Σ c_N (φ^n_q + h)ᵀ ⊗ φ^n_q + Σ D_i C_b,i ∂ν_i/∂q̇   (C^K: not symmetric)
  *
- * Left out (documented and measured by tests/test_train_contact.c): the
- * geometric stiffness Σ N ∂φ^n_q/∂q (contact-point motion included), the
- * creep terms D C_b ∂ν/∂q, and the derivatives of c_H, C_b (through N, V
- * and the curvatures).
+ * with h = D ∂f/∂N (creep forces grow with the contact area).  Left out
+ * (documented and measured by tests/test_train_contact.c): the geometric
+ * stiffness Σ N ∂φ^n_q/∂q (contact-point motion included), the damper's
+ * c_N ∂φ^n_q/∂q q̇, the creep terms D C_b ∂ν/∂q, c_H's variation with the
+ * curvatures, C_b's with V and the saturation factor's derivatives.
  *
  * One instance per vehicle: it owns an rs_ws of the model (profiles, track,
  * contact scratch), so instances are evaluated concurrently; nothing
