@@ -807,3 +807,13 @@ int rs_park_step(rs_park *pk)
     pk->clock_steps++;
     return RS_OK;
 }
+
+void rs_park_last_system(const rs_park *pk, const rs_bsm **A, const double **rhs, const double **x)
+{
+    if (A)
+        *A = pk->A;
+    if (rhs)
+        *rhs = pk->rhs;
+    if (x)
+        *x = pk->x;
+}

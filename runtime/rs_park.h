@@ -162,6 +162,13 @@ int rs_park_block_thread(const rs_park *pk, int block);
 int rs_park_link_thread(const rs_park *pk, int link);
 
 const rs_park_stats *rs_park_get_stats(const rs_park *pk);
+
+/* The linear system (M' − ΔJ) δq = Q of the last corrector solve (after
+ * rs_park_step or rs_park_init): A (diagonal blocks M'_i, off-diagonal link
+ * pieces), the right-hand side Q and the Krylov solution δq (rs_park_n
+ * values each).  Valid until the next step; for checks against a direct
+ * solver (tests/test_train_contact.c).  Any pointer may be NULL. */
+void rs_park_last_system(const rs_park *pk, const rs_bsm **A, const double **rhs, const double **x);
 const char *rs_park_error(const rs_park *pk);
 
 #endif /* RS_PARK_H */

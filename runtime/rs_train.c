@@ -31,6 +31,9 @@ struct rs_train {
     int *ports;             /* 2 nv: x and pitch coordinate of each vehicle (pitch -1: none) */
     int *nports;            /* nv: 1 or 2 */
     rs_mveh **mv;           /* nv: compiled vehicles' instances (NULL: built-in) */
+    double **init;          /* nv: compiled vehicles' q0, q̇0 (2 n), NULL: none */
+    unsigned char **iset;   /* nv: their set flags (2 n), then 2 n scratch flags */
+    char err[512];
 };
 
 enum { NAME_LEN = 64 };
@@ -351,6 +354,14 @@ void rs_train_free(rs_train **ptr)
         for (int v = 0; v < tr->nv; v++)
             rs_mveh_free(&tr->mv[v]);
     xfree(&a, tr->mv);
+    for (int v = 0; v < tr->nv; v++) {
+        if (tr->init)
+            xfree(&a, tr->init[v]);
+        if (tr->iset)
+            xfree(&a, tr->iset[v]);
+    }
+    xfree(&a, tr->init);
+    xfree(&a, tr->iset);
     xfree(&a, tr->mx);
     xfree(&a, tr->ports);
     xfree(&a, tr->nports);
@@ -430,8 +441,10 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     tr->ports = xalloc(&a, 2 * (size_t)nv, sizeof *tr->ports);
     tr->nports = xalloc(&a, (size_t)nv, sizeof *tr->nports);
     tr->mv = xalloc(&a, (size_t)nv, sizeof *tr->mv);
+    tr->init = xalloc(&a, (size_t)nv, sizeof *tr->init);
+    tr->iset = xalloc(&a, (size_t)nv, sizeof *tr->iset);
     if (!tr->veh || !tr->cpl || !tr->tables || !tr->names || !tr->blocks || !tr->links || !tr->mx || !tr->ports ||
-        !tr->nports || !tr->mv) {
+        !tr->nports || !tr->mv || !tr->init || !tr->iset) {
         ERR("rs_train_create: out of memory (%d vehicles)", nv);
         rs_train_free(&tr);
         return RS_E_NOMEM;
@@ -439,6 +452,9 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     double *tab = tr->tables;
     for (int v = 0; v < nv; v++) {
         tr->veh[v] = veh[v];
+        tr->veh[v].model_contact = NULL;   /* borrowed: used at create only */
+        tr->veh[v].init_q = tr->veh[v].init_qd = NULL;
+        tr->veh[v].init_q_set = tr->veh[v].init_qd_set = NULL;
         const int n = veh[v].traction_n;
         if (n > 0) {
             memcpy(tab, veh[v].traction_t, (size_t)n * sizeof(double));
@@ -459,10 +475,34 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         tr->nports[v] = 2;
         if (veh[v].model) {
             const rs_model *m = veh[v].model;
-            const int st = rs_mveh_create(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, &a, err, errlen);
+            char e2[400];
+            const int st = rs_mveh_create_contact(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, veh[v].model_contact,
+                                                  &a, e2, sizeof e2);
             if (st != RS_OK) {
+                ERR("vehicle '%s': %s%s", nm, e2,
+                    st == RS_E_IO && m->n_contact > 0
+                        ? " (a train file names that folder with 'contact_files FOLDER' in the vehicle block)"
+                        : "");
                 rs_train_free(&tr);
                 return st;
+            }
+            const size_t nq = (size_t)m->n_q;
+            tr->init[v] = xalloc(&a, 2 * nq, sizeof(double));
+            tr->iset[v] = xalloc(&a, 4 * nq, 1);
+            if (!tr->init[v] || !tr->iset[v]) {
+                ERR("rs_train_create: out of memory (%d vehicles)", nv);
+                rs_train_free(&tr);
+                return RS_E_NOMEM;
+            }
+            for (size_t i = 0; i < nq; i++) {
+                if (veh[v].init_q && veh[v].init_q_set && veh[v].init_q_set[i]) {
+                    tr->init[v][i] = veh[v].init_q[i];
+                    tr->iset[v][i] = 1;
+                }
+                if (veh[v].init_qd && veh[v].init_qd_set && veh[v].init_qd_set[i]) {
+                    tr->init[v][nq + i] = veh[v].init_qd[i];
+                    tr->iset[v][nq + i] = 1;
+                }
             }
             tr->blocks[v].n = m->n_q;
             tr->ports[2 * v] = veh[v].port_x;
@@ -516,10 +556,61 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     return RS_OK;
 }
 
+/* 1 when coordinate name c moves with the vehicle whose x port is named
+ * x: c is x, or ends in ".x" (a template's copy). */
+static int moves_with(const char *c, const char *x)
+{
+    const size_t lc = strlen(c), lx = strlen(x);
+    return strcmp(c, x) == 0 || (lc > lx + 1 && c[lc - lx - 1] == '.' && strcmp(c + lc - lx, x) == 0);
+}
+
+/* Places compiled vehicle v at x moving at v0 (rs_train_start's rules). */
+static int start_model(rs_train *tr, int v, double t0, double x, double v0, double *qv, double *vv)
+{
+    const rs_model *m = tr->veh[v].model;
+    const int n = m->n_q, ix = tr->ports[2 * v];
+    const double *q0 = tr->init[v], *qd0 = q0 + n;
+    const unsigned char *qs = tr->iset[v], *qds = qs + n;
+    unsigned char *fix = tr->iset[v] + 2 * n, *vfix = fix + n;
+    const char *vn = rs_train_vehicle_name(tr, v);
+    for (int i = 0; i < n; i++) {
+        const int along = moves_with(m->q_names[i], m->q_names[ix]);
+        qv[i] = (along ? x : 0.0) + (qs[i] ? q0[i] : 0.0);
+        vv[i] = qds[i] ? qd0[i] : along ? (qds[ix] ? qd0[ix] : v0) : 0.0;
+        fix[i] = i == ix || qs[i];
+        vfix[i] = i == ix || qds[i];
+    }
+    rs_mveh *mv = tr->mv[v];
+    rs_tcontact *tc = rs_mveh_contact(mv);
+    int bad = -1;
+    int st = rs_mveh_static_mask(mv, t0, qv, fix, &bad);
+    if (st != RS_OK) {
+        if (st == RS_E_SINGULAR && bad >= 0)
+            snprintf(tr->err, sizeof tr->err,
+                     "vehicle '%s': no static equilibrium: coordinate '%s' has no restoring stiffness (set its "
+                     "value in the train file to hold it)",
+                     vn, m->q_names[bad]);
+        else
+            snprintf(tr->err, sizeof tr->err, "vehicle '%s': no static equilibrium (%s)%s%s", vn,
+                     rs_status_name(st), tc ? ": " : "", tc ? rs_tcontact_error(tc) : "");
+        return st;
+    }
+    if (!tc)
+        return RS_OK;
+    st = rs_mveh_steady(mv, t0, qv, vv, vfix, &bad);
+    if (st != RS_OK) {
+        snprintf(tr->err, sizeof tr->err, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
+                 rs_status_name(st), rs_tcontact_error(tc)[0] ? ": " : "", rs_tcontact_error(tc));
+        return st;
+    }
+    return RS_OK;
+}
+
 int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
 {
     double *q = rs_park_q(tr->pk), *qd = rs_park_qd(tr->pk);
     double x = x_front;
+    tr->err[0] = 0;
     for (int v = 0; v < tr->nv; v++) {
         const int o = rs_park_offset(tr->pk, v), n = tr->blocks[v].n, ix = tr->ports[2 * v];
         double *qv = q + o, *vv = qd + o;
@@ -528,22 +619,24 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
         for (int i = 0; i < n; i++)
             vv[i] = 0.0;
         if (tr->mv[v]) {
-            for (int i = 0; i < n; i++)
-                qv[i] = 0.0;
-            qv[ix] = x;
-            int bad = -1;
-            const int st = rs_mveh_static(tr->mv[v], t0, qv, ix, &bad);
+            const int st = start_model(tr, v, t0, x, v0, qv, vv);
             if (st != RS_OK)
-                return st;   /* the model's coordinates without restoring stiffness (bad) */
+                return st;
         } else {
             qv[RS_WAGON_X] = x;
             rs_wagon_static(&tr->veh[v], qv);
+            vv[ix] = v0;
         }
-        vv[ix] = v0;
     }
     rs_park_set_t(tr->pk, t0);
-    return rs_park_init(tr->pk);
+    const int st = rs_park_init(tr->pk);
+    if (st != RS_OK)
+        snprintf(tr->err, sizeof tr->err, "%s", rs_park_error(tr->pk));
+    return st;
 }
+
+const char *rs_train_error(const rs_train *tr) { return tr->err; }
+rs_tcontact *rs_train_contact(rs_train *tr, int v) { return tr->mv[v] ? rs_mveh_contact(tr->mv[v]) : NULL; }
 
 int rs_train_step(rs_train *tr) { return rs_park_step(tr->pk); }
 rs_park *rs_train_park(rs_train *tr) { return tr->pk; }

@@ -83,6 +83,14 @@ typedef struct rs_wagon {
     const rs_model *model;
     const double *model_p, *model_u;
     int port_x, port_pitch;
+    /* A model with wheel-rail contacts: its contact options (NULL: the
+     * defaults of rs_tcontact_opts_default; copied at create).  Any compiled
+     * model: initial coordinates and velocities (n_q values each, NULL:
+     * none) where init_q_set / init_qd_set (n_q bytes) are non-zero; copied
+     * at create, applied by rs_train_start. */
+    const struct rs_tcontact_opts *model_contact;
+    const double *init_q, *init_qd;
+    const unsigned char *init_q_set, *init_qd_set;
 } rs_wagon;
 
 typedef struct rs_coupler {
@@ -137,9 +145,20 @@ void rs_train_free(rs_train **tr);
 
 /* Puts the train at rest vertically (static equilibrium), the front
  * vehicle's centre at x_front, each next one behind it with its coupler at
- * e = 0, all moving at v0 [m/s]; t = t0; then rs_park_init. */
+ * e = 0, all moving at v0 [m/s]; t = t0; then rs_park_init.
+ * A compiled vehicle: every coordinate named like its x port or ending in
+ * ".<x port name>" (a template's copy, e.g. front.x) is placed at the
+ * vehicle's position (plus its init_q value, if set) and moves at v0 (or
+ * its init_qd value); the other coordinates start at their init_q values or
+ * 0 and the static equilibrium holds the x port and every set coordinate.
+ * A vehicle with contacts then gets the steady motion at those speeds
+ * (rs_mveh_steady: its wheelsets roll) over the velocities not set.
+ * On failure rs_train_error says which vehicle and why. */
 int rs_train_start(rs_train *tr, double t0, double x_front, double v0);
 int rs_train_step(rs_train *tr);
+const char *rs_train_error(const rs_train *tr);
+/* The contacts of vehicle v (NULL: none or built-in). */
+struct rs_tcontact *rs_train_contact(rs_train *tr, int v);
 
 rs_park *rs_train_park(rs_train *tr);
 int rs_train_nvehicles(const rs_train *tr);

@@ -18,15 +18,29 @@
 
 #include "rs_scenario.h"   /* rs_closest_name */
 #include "rs_train_file.h"
+#include "rs_train_contact.h"
 #include "rs_train_model.h"
 
 enum { NAME_MAX_LEN = 48, MAX_TOK = 16, MAX_VEHICLES = 100000 };
+
+/* What a compiled vehicle type holds besides its parameters: contact
+ * options, initial values and their flags (2 n_q bytes after the struct).
+ * It lives in the same allocation as the parameters (vtype.p, then the
+ * spec's model_params), after n_p + 1 + 2 n_q doubles. */
+typedef struct mext {
+    rs_tcontact_opts co;
+    char dir[1024], track[1024];
+    int outputs;           /* contact_outputs: N, fx, fy per contact in the CSV */
+    unsigned char set[];   /* q set (n_q), then q̇ set (n_q) */
+} mext;
 
 typedef struct vtype {
     char name[NAME_MAX_LEN];
     rs_wagon w;
     rs_loaded *h;      /* compiled model (w.model), NULL: built-in */
-    double *p;         /* its parameters (w.model_p) */
+    double *p;         /* its parameters (w.model_p), then q0, q̇0, then an mext */
+    double *q0, *qd0;
+    mext *x;
     double *tt, *tf;   /* traction table */
     int tn, tcap;
     int line;
@@ -282,10 +296,92 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
         *rc = 0;
         return 1;
     }
+    if (strcmp(tok[0], "contact_files") == 0 || strcmp(tok[0], "track") == 0) {
+        const int tr = tok[0][0] == 't';
+        if (m->n_contact == 0 || n != 2) {
+            PERR(P, line, "vehicle '%s': %s", t->name,
+                 m->n_contact == 0 ? "its model has no wheel-rail contact: no contact files or track to set"
+                                   : tr ? "write 'track FILE' (relative to the train file)"
+                                        : "write 'contact_files FOLDER' (the folder the model's profile and "
+                                          "track names are relative to, relative to the train file)");
+            return 1;
+        }
+        char *dst = tr ? t->x->track : t->x->dir;
+        const char *slash = strrchr(P->file, '/');
+        if (tok[1][0] == '/' || !slash)
+            snprintf(dst, sizeof t->x->dir, "%s", tok[1]);
+        else
+            snprintf(dst, sizeof t->x->dir, "%.*s/%s", (int)(slash - P->file), P->file, tok[1]);
+        if (tr)
+            t->x->co.track = t->x->track;
+        else
+            t->x->co.dir = t->x->dir;
+        *rc = 0;
+        return 1;
+    }
+    if (strcmp(tok[0], "contact_outputs") == 0) {
+        if (m->n_contact == 0 || n != 1) {
+            PERR(P, line, "vehicle '%s': %s", t->name,
+                 m->n_contact == 0 ? "its model has no wheel-rail contact: no contact outputs"
+                                   : "write 'contact_outputs' alone (no value)");
+            return 1;
+        }
+        t->x->outputs = 1;
+        *rc = 0;
+        return 1;
+    }
+    static const char *const contact_keys[] = {"contact_damping", "contact_mu"};
+    for (int c = 0; c < 2; c++) {
+        if (strcmp(tok[0], contact_keys[c]) != 0)
+            continue;
+        double v;
+        if (m->n_contact == 0) {
+            PERR(P, line, "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply", t->name,
+                 tok[0]);
+            return 1;
+        }
+        if (n != 2) {
+            PERR(P, line, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
+            return 1;
+        }
+        if (number(P, line, tok[1], tok[0], &v))
+            return 1;
+        if (!(v >= 0)) {
+            PERR(P, line, "vehicle '%s': %s = %g must be >= 0", t->name, tok[0], v);
+            return 1;
+        }
+        *(c ? &t->x->co.mu : &t->x->co.c_damp) = v;
+        *rc = 0;
+        return 1;
+    }
     int k = -1;
     for (int i = 0; i < m->n_p; i++)
         if (strcmp(tok[0], m->p_names[i]) == 0)
             k = i;
+    /* an initial value: COORD = VALUE, COORD_dot = VALUE */
+    int qk = -1, dot = 0;
+    if (k < 0) {
+        const size_t len = strlen(tok[0]);
+        dot = len > 4 && strcmp(tok[0] + len - 4, "_dot") == 0;
+        for (int i = 0; i < m->n_q; i++)
+            if (dot ? strlen(m->q_names[i]) == len - 4 && strncmp(tok[0], m->q_names[i], len - 4) == 0
+                    : strcmp(tok[0], m->q_names[i]) == 0)
+                qk = i;
+    }
+    if (qk >= 0) {
+        double v;
+        if (n != 2) {
+            PERR(P, line, "vehicle '%s': write '%s = VALUE' (its initial %s)", t->name, tok[0],
+                 dot ? "velocity" : "value");
+            return 1;
+        }
+        if (number(P, line, tok[1], tok[0], &v))
+            return 1;
+        (dot ? t->qd0 : t->q0)[qk] = v;
+        t->x->set[(dot ? m->n_q : 0) + qk] = 1;
+        *rc = 0;
+        return 1;
+    }
     if (k < 0) {
         int side = 0;
         for (int i = 0; i < NMS; i++)
@@ -294,10 +390,16 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
             return 0;   /* a train-side parameter: set_param's */
         char sug[96], all[512], ms[200];
         suggest(sug, sizeof sug, tok[0], m->p_names, m->n_p);
+        if (!sug[0])   /* a misspelt coordinate */
+            suggest(sug, sizeof sug, tok[0], m->q_names, m->n_q);
         list_names(all, sizeof all, m->p_names, m->n_p);
         list_names(ms, sizeof ms, model_side, NMS);
-        PERR(P, line, "vehicle '%s': '%s' is not a parameter of model '%s'%s; its parameters: %s; train-side: %s, "
-             "x_coord, pitch_coord", t->name, tok[0], m->name, sug, all, ms);
+        char qs[512];
+        list_names(qs, sizeof qs, m->q_names, m->n_q);
+        PERR(P, line, "vehicle '%s': '%s' is not a parameter or coordinate of model '%s'%s; its parameters: %s; "
+             "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s; train-side: %s, x_coord, "
+             "pitch_coord%s", t->name, tok[0], m->name, sug, all, qs, ms,
+             m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_outputs" : "");
         return 1;
     }
     double v;
@@ -398,6 +500,7 @@ void rs_train_spec_free(rs_train_spec **ps)
     free(s->cpl);
     free(s->cname);
     free(s->tables);
+    free(s->contact_out);
     free(s);
     *ps = NULL;
 }
@@ -430,8 +533,9 @@ static int expand(parser *P, rs_train_spec *S)
     S->cpl = calloc((size_t)nv, sizeof *S->cpl);
     S->cname = calloc((size_t)nv, sizeof *S->cname);
     S->tables = calloc(ntab + 1, sizeof(double));
+    S->contact_out = calloc((size_t)nv, 1);
     int *used = calloc((size_t)P->nvt + 1, sizeof(int));
-    if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !used) {
+    if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !S->contact_out || !used) {
         free(used);
         return RS_E_NOMEM;
     }
@@ -455,6 +559,7 @@ static int expand(parser *P, rs_train_spec *S)
             S->veh[v].traction_n = t->tn;
             S->veh[v].traction_t = tt;
             S->veh[v].traction_f = tf;
+            S->contact_out[v] = t->x && t->x->outputs;
             snprintf(S->vname[v], sizeof S->vname[v], "%s%s%d", t->name, digit_end ? "_" : "", ++used[o->type]);
             if (v + 1 < nv) {
                 /* the coupler behind this vehicle */
@@ -794,7 +899,8 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 rs_mveh_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
                 if (rs_mveh_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
                     ip = -1;
-                mp = malloc(((size_t)m->n_p + 1) * sizeof(double));
+                const size_t nd = (size_t)m->n_p + 1 + 2 * (size_t)m->n_q;
+                mp = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q);
                 if (!mp) {
                     rs_unload(&mh);
                     st = RS_E_NOMEM;
@@ -802,8 +908,15 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 }
                 for (int i = 0; i < m->n_p; i++)
                     mp[i] = m->p_default[i];
+                mext *mx = (mext *)(void *)(mp + nd);
+                rs_tcontact_opts_default(&mx->co);
                 base.model = m;
                 base.model_p = mp;
+                base.init_q = mp + m->n_p + 1;
+                base.init_qd = mp + m->n_p + 1 + m->n_q;
+                base.init_q_set = mx->set;
+                base.init_qd_set = mx->set + m->n_q;
+                base.model_contact = m->n_contact ? &mx->co : NULL;
                 base.port_x = ix;
                 base.port_pitch = ip;
             } else if (n == 4) {
@@ -825,6 +938,12 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 cur = P.nvt - 1;
                 P.vt[cur].h = mh;
                 P.vt[cur].p = mp;
+                if (mp) {
+                    const rs_model *m = rs_loaded_model(mh);
+                    P.vt[cur].q0 = mp + m->n_p + 1;
+                    P.vt[cur].qd0 = P.vt[cur].q0 + m->n_q;
+                    P.vt[cur].x = (mext *)(void *)(P.vt[cur].qd0 + m->n_q);
+                }
             }
             state = ST_VEHICLE;
         } else {
@@ -961,7 +1080,7 @@ static double wall_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int write_row(FILE *f, const rs_train *tr, double t)
+static int write_row(FILE *f, rs_train *tr, const rs_train_spec *S, double t)
 {
     const int nv = rs_train_nvehicles(tr);
     fprintf(f, "%.17g", t);
@@ -971,6 +1090,13 @@ static int write_row(FILE *f, const rs_train *tr, double t)
         double e;
         const double force = rs_train_coupler(tr, c, &e);
         fprintf(f, ",%.17g,%.17g", force, e);
+    }
+    for (int v = 0; v < nv; v++) {
+        const rs_tcontact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
+        for (int i = 0; tc && i < rs_tcontact_count(tc); i++) {
+            const rs_tcontact_point *p = rs_tcontact_point_get(tc, i);
+            fprintf(f, ",%.17g,%.17g,%.17g", p->N, p->f[0], p->f[1]);
+        }
     }
     fputc('\n', f);
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;
@@ -1017,7 +1143,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     st = rs_train_start(tr, 0.0, 0.0, S->speed);
     if (st != RS_OK) {
         if (err && errlen)
-            snprintf(err, errlen, "%s: initialization failed: %s", S->file, rs_park_error(rs_train_park(tr)));
+            snprintf(err, errlen, "%s: initialization failed: %s", S->file, rs_train_error(tr));
         goto done;
     }
     f = fopen(cfg->out, "w");
@@ -1032,6 +1158,13 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         fprintf(f, ",%s.x,%s.v", S->vname[v], S->vname[v]);
     for (int c = 0; c + 1 < S->nv; c++)
         fprintf(f, ",%s.force,%s.elongation", S->cname[c], S->cname[c]);
+    for (int v = 0; v < S->nv; v++) {
+        const rs_tcontact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
+        for (int i = 0; tc && i < rs_tcontact_count(tc); i++) {
+            const char *cn = rs_tcontact_name(tc, i);
+            fprintf(f, ",%s.%s.N,%s.%s.fx,%s.%s.fy", S->vname[v], cn, S->vname[v], cn, S->vname[v], cn);
+        }
+    }
     fputc('\n', f);
     rs_park *pk = rs_train_park(tr);
     r.nv = S->nv;
@@ -1039,7 +1172,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     r.t_start = rs_park_t(pk);
     const long steps = lround(S->duration / S->step);
     const long every = S->output > 0.0 ? (lround(S->output / S->step) > 0 ? lround(S->output / S->step) : 1) : 1;
-    if (write_row(f, tr, rs_park_t(pk)) != 0)
+    if (write_row(f, tr, S, rs_park_t(pk)) != 0)
         goto io_error;
     r.rows++;
     r.t_end = r.t_start;
@@ -1056,7 +1189,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         }
         r.steps++;
         if (s % every == 0 || s == steps) {
-            if (write_row(f, tr, rs_park_t(pk)) != 0)
+            if (write_row(f, tr, S, rs_park_t(pk)) != 0)
                 goto io_error;
             r.rows++;
             r.t_end = rs_park_t(pk);

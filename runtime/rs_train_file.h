@@ -30,6 +30,7 @@ typedef struct rs_train_spec {
     rs_coupler *cpl;             /* nv - 1                                  */
     char (*cname)[64];           /* nv - 1: c1, c2, ...                     */
     double *tables;
+    unsigned char *contact_out;  /* nv: 1 where the CSV gets the contact forces */
     int nmodels;                 /* compiled vehicle types' models, owned:  */
     rs_loaded **models;          /* nmodels loaded folders                  */
     double **model_params;       /* nmodels parameter arrays (veh[].model_p) */

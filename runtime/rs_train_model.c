@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rs_krylov.h"   /* rs_dense_lu */
+#include "rs_train_contact.h"
 #include "rs_train_model.h"
 
 struct rs_mveh {
@@ -20,6 +21,9 @@ struct rs_mveh {
     double *mval, *dval, *kval, *cval;
     double *kd, *rhs;           /* static equilibrium: n × n, n */
     int *piv, *map;             /* n, n */
+    double *f2, *qs;            /* n, n: static equilibrium of a contact vehicle */
+    unsigned char *fix;         /* n: coordinates held by rs_mveh_static_mask */
+    rs_tcontact *tc;            /* wheel-rail contacts (NULL: none)          */
     const double *in[RS_IN_COUNT];
 };
 
@@ -74,14 +78,21 @@ int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_
     int st = rs_model_validate(m, err, errlen);
     if (st != RS_OK)
         return st;
-    if (m->n_phi > 0 || m->n_contact > 0) {
-        ERR("model '%s' has %s: a train vehicle must be an ODE (no constraints, no wheel-rail contact element; "
-            "write the wheel-rail contact as compliant forces)",
-            m->name, m->n_phi > 0 ? "constraints" : "wheel-rail contacts");
+    /* the contacts' normal constraints become compliant Hertz forces
+     * (rs_train_contact.h); any other constraint cannot */
+    if (m->n_phi > m->n_contact) {
+        ERR("model '%s' has constraints: a train vehicle must be an ODE (no constraints other than the "
+            "wheel-rail contacts', which become compliant)",
+            m->name);
         return RS_E_MODEL;
     }
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
-        ERR("model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
+        if (m->n_contact > 4)
+            ERR("model '%s' has no force Jacobians (delta_jac): `railsym compile` gives none to models with more "
+                "than 4 wheel-rail contacts (it has %d), so it cannot be a train vehicle",
+                m->name, m->n_contact);
+        else
+            ERR("model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
         return RS_E_MODEL;
     }
     char all[512];
@@ -131,12 +142,22 @@ void rs_mveh_free(rs_mveh **pv)
     xfree(&a, v->rhs);
     xfree(&a, v->piv);
     xfree(&a, v->map);
+    xfree(&a, v->f2);
+    xfree(&a, v->qs);
+    xfree(&a, v->fix);
+    rs_tcontact_free(&v->tc);
     xfree(&a, v);
     *pv = NULL;
 }
 
 int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const double *u, const rs_allocator *alloc,
                    char *err, size_t errlen)
+{
+    return rs_mveh_create_contact(out, m, p, u, NULL, alloc, err, errlen);
+}
+
+int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, const double *u,
+                           const rs_tcontact_opts *co, const rs_allocator *alloc, char *err, size_t errlen)
 {
     if (out)
         *out = NULL;
@@ -176,8 +197,11 @@ int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const doub
     v->rhs = xalloc(&a, (size_t)n, sizeof(double));
     v->piv = xalloc(&a, (size_t)n, sizeof(int));
     v->map = xalloc(&a, (size_t)n, sizeof(int));
+    v->f2 = xalloc(&a, (size_t)n, sizeof(double));
+    v->qs = xalloc(&a, (size_t)n, sizeof(double));
+    v->fix = xalloc(&a, (size_t)n, 1);
     if (!v->p || !v->u || !v->k || !v->zero || !v->mval || !v->dval || !v->kval || !v->cval || !v->kd || !v->rhs ||
-        !v->piv || !v->map)
+        !v->piv || !v->map || !v->f2 || !v->qs || !v->fix)
         goto nomem;
     for (int i = 0; i < m->n_p; i++)
         v->p[i] = p ? p[i] : m->p_default[i];
@@ -193,6 +217,17 @@ int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const doub
     v->in[RS_IN_P] = v->p;
     v->in[RS_IN_U] = v->u;
     v->in[RS_IN_K] = v->k;
+    if (m->n_contact > 0) {
+        /* the contact instance owns a workspace of the model (its own
+         * parameters, constants, splines); v->p stays a copy for callers */
+        st = rs_tcontact_create(&v->tc, m, v->p, co, &a, err, errlen);
+        if (st != RS_OK) {
+            rs_mveh_free(&v);
+            return st;
+        }
+        *out = v;
+        return RS_OK;
+    }
     if (m->n_k > 0) {
         double *o[RS_FN_MAX_OUT] = {v->k};
         if (m->fn[RS_FN_CONSTANTS].fn(v->in, o) != RS_ABI_OK) {
@@ -230,6 +265,8 @@ static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
 int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
                  double *C)
 {
+    if (v->tc)
+        return rs_tcontact_eval(v->tc, t, q, qd, M, F, K, C);
     const rs_model *m = v->m;
     const int n = v->n;
     const double *in[RS_IN_COUNT];
@@ -265,11 +302,23 @@ int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double
 
 int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad)
 {
+    memset(v->fix, 0, (size_t)v->n);
+    if (fixed >= 0 && fixed < v->n)
+        v->fix[fixed] = 1;
+    return rs_mveh_static_mask(v, t, q, v->fix, bad);
+}
+
+static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad);
+
+int rs_mveh_static_mask(rs_mveh *v, double t, double *q, const unsigned char *fixed, int *bad)
+{
     const int n = v->n;
-    int r = 0;   /* reduced order: every coordinate but `fixed` */
+    int r = 0;   /* reduced order: every coordinate not fixed */
     for (int i = 0; i < n; i++)
-        if (i != fixed)
+        if (!fixed || !fixed[i])
             v->map[r++] = i;
+    if (v->tc)
+        return static_contact(v, t, q, r, bad);
     if (r == 0)
         return RS_OK;
     for (int it = 0; it < 50; it++) {
@@ -306,3 +355,239 @@ int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad)
     }
     return RS_E_NOCONV;
 }
+
+/* Largest |F| over the free coordinates map[0..r). */
+static double free_max(const rs_mveh *v, const double *F, int r)
+{
+    double w = 0.0;
+    for (int a = 0; a < r; a++)
+        w = fmax(w, fabs(F[v->map[a]]));
+    return w;
+}
+
+/* Static equilibrium of a vehicle with compliant contacts.  Its K lacks the
+ * geometric stiffness of the contacts (rs_train_contact.h), which is all
+ * that holds a wheelset laterally at rest, so Newton runs here on a
+ * central-difference Jacobian of F(q, 0) (2r evaluations per iteration,
+ * at start-up only).  A coordinate without any stiffness (a wheelset's
+ * spin, a bogie's yaw on straight track) gets the regularization
+ * μ = 1e-10 max |J_aa|, which leaves it where it is when its force is 0
+ * (one whose column of J is zero altogether is held where it is); a
+ * step is scaled to at most 2 mm (or 2 mrad) and halved until max |F|
+ * decreases, so a start with the wheels off the rails (no contact
+ * stiffness yet) descends onto them. */
+/* Puts every wheel on its rail with the penetration p_t, the least change
+ * of the free coordinates map[0..r) doing so (Gauss-Newton, minimum norm:
+ * Δq = Gᵀ (G Gᵀ)⁻¹ (p_t − p) over the free columns of G = φ^n_q): the
+ * start of the static Newton, which from wheels in the air has no contact
+ * stiffness to work with. */
+static int touch_down(rs_mveh *v, double t, double *q, int r)
+{
+    enum { PT_MAXC = 16 };
+    const int n = v->n, nc = rs_tcontact_count(v->tc);
+    const double pt = 2e-5;   /* m: a wheel's Hertz penetration at ~15 kN (S1002 on 60E1) */
+    if (nc > PT_MAXC || nc > n)
+        return RS_OK;         /* no room: the static Newton starts from q as it is */
+    double A[PT_MAXC * PT_MAXC], b[PT_MAXC];
+    for (int it = 0; it < 30; it++) {
+        memset(v->rhs, 0, (size_t)n * sizeof(double));
+        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
+        if (st != RS_OK)
+            return st;
+        double worst = 0.0;
+        for (int i = 0; i < nc; i++) {
+            b[i] = pt - rs_tcontact_point_get(v->tc, i)->pen;
+            worst = fmax(worst, fabs(b[i]));
+        }
+        if (worst < 1e-9)
+            return RS_OK;
+        for (int i = 0; i < nc; i++)   /* A = G_f G_fᵀ; p = −φ^n so Δp = −G Δq */
+            for (int k = 0; k < nc; k++) {
+                const double *gi = rs_tcontact_gap_q(v->tc, i), *gk = rs_tcontact_gap_q(v->tc, k);
+                double sum = 0.0;
+                for (int a = 0; a < r; a++)
+                    sum += gi[v->map[a]] * gk[v->map[a]];
+                A[i + k * nc] = sum;
+            }
+        int col = -1;
+        if (rs_dense_lu(A, nc, v->piv, &col) != RS_OK)
+            return RS_OK;   /* contacts not independent: leave it to Newton */
+        rs_dense_lu_solve(A, nc, v->piv, b);
+        for (int a = 0; a < r; a++) {
+            double d = 0.0;
+            for (int i = 0; i < nc; i++)
+                d -= rs_tcontact_gap_q(v->tc, i)[v->map[a]] * b[i];
+            v->qs[a] = d;
+        }
+        for (int a = 0; a < r; a++)
+            q[v->map[a]] += v->qs[a];
+    }
+    return RS_OK;
+}
+
+static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
+{
+    const int n = v->n;
+    int st0 = touch_down(v, t, q, r);
+    if (st0 != RS_OK)
+        return st0;
+    double f0 = -1.0;
+    int checked = 0;
+    for (int it = 0; it < 200; it++) {
+        memset(v->rhs, 0, (size_t)n * sizeof(double));
+        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
+        if (st != RS_OK)
+            return st;
+        const double fm = free_max(v, v->rhs, r);
+        if (f0 < 0.0)
+            f0 = fmax(fm, 1e-300);
+        if (fm <= 1e-12 * f0 || fm < 1e-300)
+            return RS_OK;
+        memcpy(v->qs, q, (size_t)n * sizeof(double));
+        memset(v->kd, 0, (size_t)r * (size_t)r * sizeof(double));
+        double dmax = 0.0;
+        for (int b = 0; b < r; b++) {
+            const int j = v->map[b];
+            const double h = 1e-7 * (1.0 + fabs(q[j]));
+            for (int sgn = 1; sgn >= -1; sgn -= 2) {
+                v->qs[j] = q[j] + sgn * h;
+                memset(v->f2, 0, (size_t)n * sizeof(double));
+                if ((st = rs_mveh_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
+                    return st;
+                for (int a = 0; a < r; a++)   /* −∂F/∂q: K */
+                    v->kd[a + (size_t)b * (size_t)r] += -sgn * v->f2[v->map[a]] / (2.0 * h);
+            }
+            v->qs[j] = q[j];
+            dmax = fmax(dmax, fabs(v->kd[b + (size_t)b * (size_t)r]));
+        }
+        if (!checked && fm < 1e-2 * f0) {
+            /* near the equilibrium (the wheels on the rails), a coordinate
+             * without any stiffness at rest (a wheelset's spin: no creep
+             * force at q̇ = 0) is held: the tiny moments left on it (the
+             * normal forces of a yawed wheelset) have no equilibrium */
+            checked = 1;
+            int r2 = 0;
+            for (int b = 0; b < r; b++) {
+                double col = 0.0;
+                for (int a = 0; a < r; a++)
+                    col = fmax(col, fabs(v->kd[a + (size_t)b * (size_t)r]));
+                if (col > 1e-9 * dmax)
+                    v->map[r2++] = v->map[b];
+            }
+            if (r2 < r) {
+                r = r2;
+                continue;
+            }
+        }
+        for (int b = 0; b < r; b++)
+            v->kd[b + (size_t)b * (size_t)r] += 1e-10 * dmax;
+        for (int a = 0; a < r; a++)
+            v->rhs[a] = v->rhs[v->map[a]];
+        int col = -1;
+        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
+            if (bad)
+                *bad = col >= 0 && col < r ? v->map[col] : -1;
+            return RS_E_SINGULAR;
+        }
+        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        double big = 0.0;
+        for (int a = 0; a < r; a++) {
+            if (!isfinite(v->rhs[a]))
+                return RS_E_NONFINITE;
+            big = fmax(big, fabs(v->rhs[a]));
+        }
+        /* backtracking on max |F|: a step from wheels above the rails (no
+         * contact stiffness yet) or a Newton overshoot on p^{3/2} would push
+         * them deep into the rails */
+        double lam = big > 2e-3 ? 2e-3 / big : 1.0;
+        for (int k = 0; k < 40; k++, lam *= 0.5) {
+            memcpy(v->qs, q, (size_t)n * sizeof(double));
+            for (int a = 0; a < r; a++)
+                v->qs[v->map[a]] += lam * v->rhs[a];
+            memset(v->f2, 0, (size_t)n * sizeof(double));
+            if ((st = rs_mveh_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
+                return st;
+            if (free_max(v, v->f2, r) < fm)
+                break;
+        }
+        if (!(free_max(v, v->f2, r) < fm))
+            return fm <= 1e-9 * f0 ? RS_OK : RS_E_NOCONV;   /* no descent left: as far as it goes */
+        memcpy(q, v->qs, (size_t)n * sizeof(double));
+    }
+    return RS_E_NOCONV;
+}
+
+int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsigned char *fixed, int *bad)
+{
+    const int n = v->n;
+    /* the unknowns: cyclic coordinates (no stiffness: K's column is zero,
+     * a wheelset's spin), whose speed the creep forces set; the others keep
+     * the velocities given (an undamped coordinate has no steady speed) */
+    memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
+    int st = rs_mveh_eval(v, t, q, qd, NULL, NULL, v->kd, NULL);
+    if (st != RS_OK)
+        return st;
+    int r = 0;
+    for (int i = 0; i < n; i++) {
+        int zero = 1;
+        for (int a = 0; a < n; a++)
+            zero &= v->kd[a + (size_t)i * (size_t)n] == 0.0;
+        if ((!fixed || !fixed[i]) && zero)
+            v->map[r++] = i;
+    }
+    /* ... and damped (frictionless contacts: a spin has no steady speed) */
+    memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
+    if ((st = rs_mveh_eval(v, t, q, qd, NULL, NULL, NULL, v->kd)) != RS_OK)
+        return st;
+    int r2 = 0;
+    for (int a = 0; a < r; a++)
+        if (v->kd[v->map[a] * (size_t)(n + 1)] > 0.0)
+            v->map[r2++] = v->map[a];
+    r = r2;
+    if (r == 0)
+        return RS_OK;
+    double f0 = -1.0;
+    for (int it = 0; it < 50; it++) {
+        memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
+        memset(v->rhs, 0, (size_t)n * sizeof(double));
+        st = rs_mveh_eval(v, t, q, qd, NULL, v->rhs, NULL, v->kd);
+        if (st != RS_OK)
+            return st;
+        const double fm = free_max(v, v->rhs, r);
+        if (f0 < 0.0)
+            f0 = fmax(fm, 1e-300);
+        if (fm <= 1e-12 * f0 || fm < 1e-300)
+            return RS_OK;
+        /* C_rr dq̇_r = F_r; compacted in place as in rs_mveh_static */
+        double dmax = 0.0;
+        for (int b = 0; b < r; b++)
+            for (int a = 0; a < r; a++) {
+                v->kd[a + (size_t)b * (size_t)r] = v->kd[v->map[a] + (size_t)v->map[b] * (size_t)n];
+                if (a == b)
+                    dmax = fmax(dmax, fabs(v->kd[a + (size_t)b * (size_t)r]));
+            }
+        for (int b = 0; b < r; b++)   /* an undamped velocity stays put */
+            v->kd[b + (size_t)b * (size_t)r] += 1e-10 * dmax + 1e-300;
+        for (int a = 0; a < r; a++)
+            v->rhs[a] = v->rhs[v->map[a]];
+        int col = -1;
+        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
+            if (bad)
+                *bad = col >= 0 && col < r ? v->map[col] : -1;
+            return RS_E_SINGULAR;
+        }
+        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        double worst = 0.0;
+        for (int a = 0; a < r; a++) {
+            if (!isfinite(v->rhs[a]))
+                return RS_E_NONFINITE;
+            qd[v->map[a]] += v->rhs[a];
+            worst = fmax(worst, fabs(v->rhs[a]) / (1.0 + fabs(qd[v->map[a]])));
+        }
+        if (worst < 1e-13)
+            return RS_OK;
+    }
+    return RS_E_NOCONV;
+}
+
+rs_tcontact *rs_mveh_contact(rs_mveh *v) { return v->tc; }

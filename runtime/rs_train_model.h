@@ -5,10 +5,11 @@
  * One descriptor (rs_model: the generated code) is shared by every vehicle
  * of its type; each vehicle is an rs_mveh instance with its own parameters,
  * inputs, hoisted constants and scratch, so any number of instances are
- * evaluated at once from different threads.  The model must be an ODE:
- * no constraints (n_phi = 0) and no wheel-rail contact, and it must carry the
- * force Jacobians K = −∂δ/∂q, C = −∂δ/∂q̇ (RS_FN_DELTA_JAC), which `railsym
- * compile` emits for every model without contact.
+ * evaluated at once from different threads.  The model must be an ODE
+ * (no constraints) but for its wheel-rail contacts, whose normal constraints
+ * become compliant Hertz forces with creep (rs_train_contact.h), and it must
+ * carry the force Jacobians K = −∂δ/∂q, C = −∂δ/∂q̇ (RS_FN_DELTA_JAC), which
+ * `railsym compile` emits for every model with at most 4 contacts.
  *
  *     M(q) q̈ = δ(q, q̇, t) + (traction on the x coordinate)
  *
@@ -23,6 +24,7 @@
 
 #include "rs_model.h"
 #include "rs_status.h"
+#include "rs_train_contact.h"
 #include "rs_ws.h"   /* rs_allocator */
 
 typedef struct rs_mveh rs_mveh;
@@ -39,7 +41,15 @@ int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_
  * alloc NULL: calloc/free. */
 int rs_mveh_create(rs_mveh **v, const rs_model *m, const double *p, const double *u, const rs_allocator *alloc,
                    char *err, size_t errlen);
+/* The same with the contact options of a model with wheel-rail contacts
+ * (co NULL: rs_tcontact_opts_default; ignored without contacts). */
+int rs_mveh_create_contact(rs_mveh **v, const rs_model *m, const double *p, const double *u,
+                           const rs_tcontact_opts *co, const rs_allocator *alloc, char *err, size_t errlen);
 void rs_mveh_free(rs_mveh **v);
+
+/* The contacts of a vehicle (NULL: none): per-contact forces of the last
+ * evaluation, error messages. */
+rs_tcontact *rs_mveh_contact(rs_mveh *v);
 
 const rs_model *rs_mveh_model(const rs_mveh *v);
 double *rs_mveh_u(rs_mveh *v);                  /* n_u inputs, writable between steps */
@@ -58,5 +68,19 @@ int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double
  * RS_E_SINGULAR (a coordinate without restoring stiffness: *bad its index)
  * or RS_E_NOCONV.  Allocation-free (uses the instance's scratch). */
 int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad);
+
+/* The same holding every coordinate i with fixed[i] != 0 (NULL: none).  A
+ * vehicle with contacts runs Newton on a central-difference Jacobian
+ * instead (its K lacks the contacts' geometric stiffness), regularized for
+ * coordinates without stiffness and with steps of at most 2 mm, to
+ * max |F| ≤ 1e-12 of the first residual (rs_train_model.c). */
+int rs_mveh_static_mask(rs_mveh *v, double t, double *q, const unsigned char *fixed, int *bad);
+
+/* Steady rolling at the positions q: Newton on F(q, q̇, t) = 0, with C,
+ * over the velocities of the cyclic coordinates not fixed (those without
+ * stiffness: K's column is zero — a wheelset's spin), so that a wheelset
+ * rolls at the speed its centre moves (its longitudinal creep vanishes);
+ * the other velocities stay as given.  Same returns as rs_mveh_static. */
+int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsigned char *fixed, int *bad);
 
 #endif /* RS_TRAIN_MODEL_H */

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_runtime.h"
 #include "rs_train.h"
+#include "rs_train_contact.h"
 static void *(*real_malloc)(size_t);
 static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);
@@ -181,6 +183,55 @@ static void count_steps(int threads)
     rs_train_free(&tr);
 }
 
+/* Contact vehicles (rs_train_contact.h): the contact-point Newton, Hertz,
+ * Kalker and the generated functions allocate nothing in a step either. */
+static void count_contact_steps(int threads)
+{
+    char err[4096];
+    rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(h);
+    rs_tcontact_opts co;
+    rs_tcontact_opts_default(&co);
+    co.track = "vehicles/tracks/long_straight.trk";
+    co.mu = 0.3;   /* the saturation's path too */
+    rs_wagon veh[3];
+    rs_coupler cpl[2];
+    for (int v = 0; v < 3; v++) {
+        rs_wagon_default(&veh[v]);
+        veh[v].model = m;
+        veh[v].port_x = 0;   /* x */
+        veh[v].port_pitch = -1;
+        veh[v].l_front = veh[v].l_rear = 2.0;
+        veh[v].model_contact = &co;
+        if (v < 2)
+            rs_coupler_default(&cpl[v]);
+    }
+    veh[0].traction = 2e4;
+    rs_park_opts o;
+    rs_park_opts_default(&o);
+    o.threads = threads;
+    o.rebalance = 20;
+    o.krylov.method = RS_KRYLOV_GMRES;
+    rs_train *tr;
+    ck_assert_msg(rs_train_create(&tr, 3, veh, NULL, cpl, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_train_start(tr, 0.0, 0.0, 3.0) == RS_OK, "%s", rs_train_error(tr));
+    n_calls = 0;
+    counting = 1;
+    int st = RS_OK;
+    for (int i = 0; i < 200 && st == RS_OK; i++)
+        st = rs_train_step(tr);
+    counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_park_error(rs_train_park(tr)));
+    ck_assert_msg(n_calls == 0, "%d threads: %ld allocator calls in 200 steps of contact vehicles", threads,
+                  n_calls);
+    rs_train_free(&tr);
+    rs_unload(&h);
+}
+
+START_TEST(test_no_alloc_contact) { count_contact_steps(1); count_contact_steps(2); }
+END_TEST
+
 START_TEST(test_no_alloc_one_thread) { count_steps(1); }
 END_TEST
 START_TEST(test_no_alloc_three_threads) { count_steps(3); }
@@ -253,6 +304,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_no_alloc_one_thread);
     tcase_add_test(tc, test_no_alloc_three_threads);
+    tcase_add_test(tc, test_no_alloc_contact);
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
     tcase_add_test(tc, test_injected_allocator_is_used);
     suite_add_tcase(s, tc);

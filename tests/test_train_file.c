@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rs_train_contact.h"
 #include "rs_train_file.h"
 
 static rs_train_spec *parse_ok(const char *text)
@@ -309,9 +310,10 @@ START_TEST(test_compiled_vehicles)
     /* errors */
     parse_err("vehicle fw model no/such/folder\nend\n", "t.train:1: vehicle 'fw': cannot load the compiled model");
     parse_err("vehicle fw model generated/freight_wagon\n m_cc = 1\nend\n",
-              "t.train:2: vehicle 'fw': 'm_cc' is not a parameter of model 'freight_wagon' (did you mean 'm_c'?)");
+              "t.train:2: vehicle 'fw': 'm_cc' is not a parameter or coordinate of model 'freight_wagon' (did you "
+              "mean 'm_c'?)");
     parse_err("vehicle fw model generated/freight_wagon\n m_body = 1\nend\n",
-              "'m_body' is not a parameter of model 'freight_wagon'");
+              "'m_body' is not a parameter or coordinate of model 'freight_wagon'");
     parse_err("vehicle fw model generated/freight_wagon\n x_coord xx\nend\n",
               "t.train:2: vehicle 'fw': model 'freight_wagon' has no coordinate 'xx'; coordinates: x, z, pitch");
     parse_err("vehicle fw model generated/pendulum\nend\n",
@@ -319,6 +321,103 @@ START_TEST(test_compiled_vehicles)
               "'x_coord NAME'");
     parse_err("vehicle fw model generated/four_bar\nend\n", "model 'four_bar' has constraints");
     parse_err("vehicle wagon model generated/freight_wagon\nend\n", "'wagon' is a built-in type");
+}
+END_TEST
+
+/* Vehicles with wheel-rail contacts: the shipped bogies.train, initial
+ * values by coordinate name, the contact statements, their errors, and a
+ * short run's CSV with contact columns, the same for 1 and 2 threads. */
+START_TEST(test_contact_vehicles)
+{
+    rs_train_spec *s;
+    char err[4096];
+    ck_assert_msg(rs_train_spec_read("vehicles/trains/bogies.train", &s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(s->nv, 11);
+    ck_assert_str_eq(s->vname[1], "lead1");
+    ck_assert_str_eq(s->veh[1].model->name, "bogie");
+    ck_assert_int_eq(s->veh[1].port_pitch, -1);
+    ck_assert(s->contact_out[1] && !s->contact_out[2]);
+    const rs_model *m = s->veh[1].model;
+    int iy = -1;
+    for (int i = 0; i < m->n_q; i++)
+        if (strcmp(m->q_names[i], "front.y") == 0)
+            iy = i;
+    ck_assert(iy >= 0 && s->veh[1].init_q_set[iy] && s->veh[1].init_q[iy] == 0.003);
+    ck_assert(!s->veh[2].init_q_set[iy]);
+    ck_assert_ptr_nonnull(s->veh[1].model_contact);
+    ck_assert_str_eq(s->veh[1].model_contact->dir, "vehicles/trains/../..");
+    ck_assert_double_eq(s->veh[2].model_contact->c_damp, 1e5);
+    rs_train_spec_free(&s);
+
+    s = parse_ok("vehicle b model generated/bogie\n front.y = 0.001\n front.spin_dot = 3\n contact_mu = 0.3\n"
+                 " contact_damping = 2e4\n track vehicles/tracks/long_straight.trk\nend\norder\n b 2\nend\n");
+    ck_assert_double_eq(s->veh[0].model_contact->mu, 0.3);
+    ck_assert_double_eq(s->veh[0].model_contact->c_damp, 2e4);
+    ck_assert_str_eq(s->veh[0].model_contact->track, "vehicles/tracks/long_straight.trk");
+    ck_assert_double_eq(s->veh[1].init_qd[11], 3.0);   /* front.spin: coordinate 11 */
+    rs_train_spec_free(&s);
+
+    parse_err("vehicle b model generated/bogie\n front.yy = 1\nend\n",
+              "t.train:2: vehicle 'b': 'front.yy' is not a parameter or coordinate of model 'bogie' (did you mean "
+              "'front.y'?)");
+    parse_err("vehicle b model generated/bogie\n front.yy = 1\nend\n",
+              "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): x, y, z");
+    parse_err("vehicle b model generated/bogie\n front.y_dott = 1\nend\n", "'front.y_dott' is not a parameter");
+    parse_err("vehicle b model generated/bogie\n front.y 1 2\nend\n",
+              "t.train:2: vehicle 'b': write 'front.y = VALUE' (its initial value)");
+    parse_err("vehicle b model generated/bogie\n contact_mu = -1\nend\n",
+              "t.train:2: vehicle 'b': contact_mu = -1 must be >= 0");
+    parse_err("vehicle b model generated/bogie\n track\nend\n",
+              "t.train:2: vehicle 'b': write 'track FILE' (relative to the train file)");
+    parse_err("vehicle fw model generated/freight_wagon\n contact_outputs\nend\n",
+              "t.train:2: vehicle 'fw': its model has no wheel-rail contact: no contact outputs");
+    parse_err("vehicle fw model generated/freight_wagon\n contact_mu = 0.3\nend\n",
+              "its model has no wheel-rail contact: 'contact_mu' does not apply");
+
+    /* a run: CSV columns for the contact forces, the same bytes on 1 and 2 threads */
+    char dir[] = "/tmp/rs_train_contactXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char train[256], out1[256], out2[256];
+    snprintf(train, sizeof train, "%s/t.train", dir);
+    snprintf(out1, sizeof out1, "%s/t1.csv", dir);
+    snprintf(out2, sizeof out2, "%s/t2.csv", dir);
+    char cwd[1024];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    FILE *f = fopen(train, "w");
+    fprintf(f,
+            "duration 0.1\nstep 1e-3\noutput 0.05\nspeed 5\nsolver gmres\n"
+            "vehicle b model %s/generated/bogie\n contact_files %s\n track %s/vehicles/tracks/long_straight.trk\n"
+            " pitch_coord none\n l_front = 2\n l_rear = 2\n front.y = 0.002\n contact_outputs\n traction = 1e4\nend\n"
+            "order\n b 3\nend\n",
+            cwd, cwd, cwd);
+    fclose(f);
+    rs_train_run_report r1, r2;
+    rs_train_run_cfg cfg = {train, out1, 1};
+    ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
+    cfg.out = out2;
+    cfg.threads = 2;
+    ck_assert_msg(rs_train_run(&cfg, &r2, err, sizeof err) == RS_OK, "%s", err);
+    char *a = slurp(out1), *b = slurp(out2);
+    ck_assert_msg(strcmp(a, b) == 0, "the CSV of 2 threads differs from that of 1");
+    ck_assert_int_eq(r1.rows, 3);
+    ck_assert_msg(strstr(a, ",c2.force,c2.elongation,b1.front.left.N,b1.front.left.fx,b1.front.left.fy,") &&
+                      strstr(a, ",b3.rear.right.N,b3.rear.right.fx,b3.rear.right.fy\n"),
+                  "header: %.600s", a);
+    free(a);
+    free(b);
+    remove(out1);
+    remove(out2);
+    /* a model file that is not there: the start says which vehicle and file */
+    f = fopen(train, "w");
+    fprintf(f, "vehicle b model %s/generated/bogie\n contact_files /nonexistent\nend\norder\n b\nend\n", cwd);
+    fclose(f);
+    cfg.out = out1;
+    ck_assert_int_ne(rs_train_run(&cfg, &r1, err, sizeof err), RS_OK);
+    ck_assert_msg(strstr(err, "vehicle 'b1'") && strstr(err, "/nonexistent"), "%s", err);
+    printf("train file: contact vehicles: %s\n", err);
+    remove(out1);
+    remove(train);
+    rmdir(dir);
 }
 END_TEST
 
@@ -330,6 +429,7 @@ int main(void)
     tcase_add_test(tc, test_example_file);
     tcase_add_test(tc, test_statements);
     tcase_add_test(tc, test_compiled_vehicles);
+    tcase_add_test(tc, test_contact_vehicles);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_run_csv);
     tcase_add_test(tc, test_command_line);

@@ -81,6 +81,21 @@ extern const int bogie_creep_dnu_dqd_nrows, bogie_creep_dnu_dqd_ncols, bogie_cre
 extern const int bogie_creep_dnu_dqd_colptr[];   /* BOGIE_CREEP_DNU_DQD_COLS + 1 */
 extern const int bogie_creep_dnu_dqd_rowidx[];   /* BOGIE_CREEP_DNU_DQD_NNZ */
 
+/* bogie_delta_jac: out[0] K (sparse 18x18), out[1] C (sparse 18x18) */
+int bogie_delta_jac(const double *const *in, double *const *out);
+#define BOGIE_DELTA_JAC_K_ROWS 18
+#define BOGIE_DELTA_JAC_K_COLS 18
+#define BOGIE_DELTA_JAC_K_NNZ 168
+extern const int bogie_delta_jac_K_nrows, bogie_delta_jac_K_ncols, bogie_delta_jac_K_nnz;
+extern const int bogie_delta_jac_K_colptr[];   /* BOGIE_DELTA_JAC_K_COLS + 1 */
+extern const int bogie_delta_jac_K_rowidx[];   /* BOGIE_DELTA_JAC_K_NNZ */
+#define BOGIE_DELTA_JAC_C_ROWS 18
+#define BOGIE_DELTA_JAC_C_COLS 18
+#define BOGIE_DELTA_JAC_C_NNZ 172
+extern const int bogie_delta_jac_C_nrows, bogie_delta_jac_C_ncols, bogie_delta_jac_C_nnz;
+extern const int bogie_delta_jac_C_colptr[];   /* BOGIE_DELTA_JAC_C_COLS + 1 */
+extern const int bogie_delta_jac_C_rowidx[];   /* BOGIE_DELTA_JAC_C_NNZ */
+
 /* bogie_power: out[0] power (vector 4x1) */
 int bogie_power(const double *const *in, double *const *out);
 

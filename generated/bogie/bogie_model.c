@@ -18,6 +18,7 @@ int bogie_phi_d_q(const double *const *in, double *const *out);
 int bogie_phi_d_s(const double *const *in, double *const *out);
 int bogie_beta_d(const double *const *in, double *const *out);
 int bogie_creep(const double *const *in, double *const *out);
+int bogie_delta_jac(const double *const *in, double *const *out);
 int bogie_step(const double *const *in, double *const *out);
 int bogie_proj(const double *const *in, double *const *out);
 int bogie_newton(const double *const *in, double *const *out);
@@ -344,6 +345,44 @@ static const rs_contact rsd_contacts[4] = {
      {129, 130, 131}, 3},
 };
 
+/* Pattern of K (18 x 18, 168 non-zeros), compressed columns. */
+static const int rsd_K_colptr[19] = {
+    0, 12, 24, 36, 54, 72, 90, 99, 108, 117, 123, 129, 129, 138, 147, 156,
+    162, 168, 168
+};
+static const int rsd_K_rowind[168] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5,
+    6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 3, 4, 5, 9, 10, 11, 3, 4, 5, 9, 10,
+    11, 0, 1, 2, 3, 4, 5, 12, 13, 14, 0, 1, 2, 3, 4, 5,
+    12, 13, 14, 0, 1, 2, 3, 4, 5, 12, 13, 14, 3, 4, 5, 15,
+    16, 17, 3, 4, 5, 15, 16, 17
+};
+
+/* Pattern of C (18 x 18, 172 non-zeros), compressed columns. */
+static const int rsd_C_colptr[19] = {
+    0, 12, 24, 36, 54, 72, 90, 99, 108, 117, 123, 129, 131, 140, 149, 158,
+    164, 170, 172
+};
+static const int rsd_C_rowind[172] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5,
+    6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 3, 4, 5, 9, 10, 11, 3, 4, 5, 9, 10,
+    11, 9, 10, 0, 1, 2, 3, 4, 5, 12, 13, 14, 0, 1, 2, 3,
+    4, 5, 12, 13, 14, 0, 1, 2, 3, 4, 5, 12, 13, 14, 3, 4,
+    5, 15, 16, 17, 3, 4, 5, 15, 16, 17, 15, 16
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -386,6 +425,8 @@ static const int rsd_beta_d_len[1] = {16};
 static const char *const rsd_beta_d_outs[1] = {"beta_d"};
 static const int rsd_creep_len[5] = {12, 4, 12, 60, 60};
 static const char *const rsd_creep_outs[5] = {"nu", "V", "radii", "ddelta_df", "dnu_dqd"};
+static const int rsd_delta_jac_len[2] = {168, 172};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[9] = {28, 18, 20, 4, 12, 4, 12, 60, 60};
 static const char *const rsd_step_outs[9] = {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"};
 static const int rsd_proj_len[7] = {16, 4, 20, 4, 64, 56, 16};
@@ -430,6 +471,7 @@ static const rs_model rsd_model = {
         [RS_FN_PHI_D_S] = {bogie_phi_d_s, 1, rsd_phi_d_s_len, rsd_phi_d_s_outs},
         [RS_FN_BETA_D] = {bogie_beta_d, 1, rsd_beta_d_len, rsd_beta_d_outs},
         [RS_FN_CREEP] = {bogie_creep, 5, rsd_creep_len, rsd_creep_outs},
+        [RS_FN_DELTA_JAC] = {bogie_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {bogie_step, 9, rsd_step_len, rsd_step_outs},
         [RS_FN_PROJ] = {bogie_proj, 7, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {bogie_newton, 2, rsd_newton_len, rsd_newton_outs},
@@ -440,6 +482,8 @@ static const rs_model rsd_model = {
     .phi_d_q_pattern = {16, 18, rsd_phi_d_q_colptr, rsd_phi_d_q_rowind},
     .ddelta_df_pattern = {18, 12, rsd_ddelta_df_colptr, rsd_ddelta_df_rowind},
     .dnu_dqd_pattern = {12, 18, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
+    .K_pattern = {18, 18, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {18, 18, rsd_C_colptr, rsd_C_rowind},
 };
 
 const rs_model *bogie_model(void)

@@ -81,6 +81,21 @@ extern const int wheelset_creep_dnu_dqd_nrows, wheelset_creep_dnu_dqd_ncols, whe
 extern const int wheelset_creep_dnu_dqd_colptr[];   /* WHEELSET_CREEP_DNU_DQD_COLS + 1 */
 extern const int wheelset_creep_dnu_dqd_rowidx[];   /* WHEELSET_CREEP_DNU_DQD_NNZ */
 
+/* wheelset_delta_jac: out[0] K (sparse 6x6), out[1] C (sparse 6x6) */
+int wheelset_delta_jac(const double *const *in, double *const *out);
+#define WHEELSET_DELTA_JAC_K_ROWS 6
+#define WHEELSET_DELTA_JAC_K_COLS 6
+#define WHEELSET_DELTA_JAC_K_NNZ 8
+extern const int wheelset_delta_jac_K_nrows, wheelset_delta_jac_K_ncols, wheelset_delta_jac_K_nnz;
+extern const int wheelset_delta_jac_K_colptr[];   /* WHEELSET_DELTA_JAC_K_COLS + 1 */
+extern const int wheelset_delta_jac_K_rowidx[];   /* WHEELSET_DELTA_JAC_K_NNZ */
+#define WHEELSET_DELTA_JAC_C_ROWS 6
+#define WHEELSET_DELTA_JAC_C_COLS 6
+#define WHEELSET_DELTA_JAC_C_NNZ 10
+extern const int wheelset_delta_jac_C_nrows, wheelset_delta_jac_C_ncols, wheelset_delta_jac_C_nnz;
+extern const int wheelset_delta_jac_C_colptr[];   /* WHEELSET_DELTA_JAC_C_COLS + 1 */
+extern const int wheelset_delta_jac_C_rowidx[];   /* WHEELSET_DELTA_JAC_C_NNZ */
+
 /* wheelset_power: out[0] power (vector 4x1) */
 int wheelset_power(const double *const *in, double *const *out);
 

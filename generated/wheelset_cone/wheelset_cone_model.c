@@ -18,6 +18,7 @@ int wheelset_cone_phi_d_q(const double *const *in, double *const *out);
 int wheelset_cone_phi_d_s(const double *const *in, double *const *out);
 int wheelset_cone_beta_d(const double *const *in, double *const *out);
 int wheelset_cone_creep(const double *const *in, double *const *out);
+int wheelset_cone_delta_jac(const double *const *in, double *const *out);
 int wheelset_cone_step(const double *const *in, double *const *out);
 int wheelset_cone_proj(const double *const *in, double *const *out);
 int wheelset_cone_newton(const double *const *in, double *const *out);
@@ -218,6 +219,22 @@ static const rs_contact rsd_contacts[2] = {
      {63, 64, 65}, 1},
 };
 
+/* Pattern of K (6 x 6, 8 non-zeros), compressed columns. */
+static const int rsd_K_colptr[7] = {
+    0, 0, 1, 2, 5, 8, 8
+};
+static const int rsd_K_rowind[8] = {
+    1, 2, 3, 4, 5, 3, 4, 5
+};
+
+/* Pattern of C (6 x 6, 10 non-zeros), compressed columns. */
+static const int rsd_C_colptr[7] = {
+    0, 0, 1, 2, 5, 8, 10
+};
+static const int rsd_C_rowind[10] = {
+    1, 2, 3, 4, 5, 3, 4, 5, 3, 4
+};
+
 /* Wrappers where the runtime's out[] differs from the generated function's. */
 static int rsd_M(const double *const *in, double *const *out)
 {
@@ -260,6 +277,8 @@ static const int rsd_beta_d_len[1] = {8};
 static const char *const rsd_beta_d_outs[1] = {"beta_d"};
 static const int rsd_creep_len[5] = {6, 2, 6, 30, 30};
 static const char *const rsd_creep_outs[5] = {"nu", "V", "radii", "ddelta_df", "dnu_dqd"};
+static const int rsd_delta_jac_len[2] = {8, 10};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[9] = {9, 6, 10, 2, 6, 2, 6, 30, 30};
 static const char *const rsd_step_outs[9] = {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"};
 static const int rsd_proj_len[7] = {8, 2, 10, 2, 32, 28, 8};
@@ -304,6 +323,7 @@ static const rs_model rsd_model = {
         [RS_FN_PHI_D_S] = {wheelset_cone_phi_d_s, 1, rsd_phi_d_s_len, rsd_phi_d_s_outs},
         [RS_FN_BETA_D] = {wheelset_cone_beta_d, 1, rsd_beta_d_len, rsd_beta_d_outs},
         [RS_FN_CREEP] = {wheelset_cone_creep, 5, rsd_creep_len, rsd_creep_outs},
+        [RS_FN_DELTA_JAC] = {wheelset_cone_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {wheelset_cone_step, 9, rsd_step_len, rsd_step_outs},
         [RS_FN_PROJ] = {wheelset_cone_proj, 7, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {wheelset_cone_newton, 2, rsd_newton_len, rsd_newton_outs},
@@ -314,6 +334,8 @@ static const rs_model rsd_model = {
     .phi_d_q_pattern = {8, 6, rsd_phi_d_q_colptr, rsd_phi_d_q_rowind},
     .ddelta_df_pattern = {6, 6, rsd_ddelta_df_colptr, rsd_ddelta_df_rowind},
     .dnu_dqd_pattern = {6, 6, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
+    .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
 };
 
 const rs_model *wheelset_cone_model(void)
