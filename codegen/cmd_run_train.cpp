@@ -35,7 +35,7 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
         fs::create_directories(parent, ec);
         if (ec) throw cli::UserError("cannot create folder '" + parent.string() + "': " + ec.message());
     }
-    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads};
+    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, nullptr};
     rs_train_run_report rep;
     char err[2048];
     if (rs_train_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);

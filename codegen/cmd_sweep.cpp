@@ -52,6 +52,7 @@ int cmd_sweep(int argc, char **argv) {
         {"list", 0, "FILE.csv", "explicit variants: a header of names, one row each"},
         {"figure", 'f', "KIND:COLUMN", "a per-variant figure (repeat): max|min|absmax|rms|mean|final|rate|freq"},
         {"jobs", 'j', "J", "local worker threads (default 1)"},
+        {"threads", 't', "T", "threads per variant of a train (default 1)"},
         {"out", 'o', "DIR", "output folder (default: results/<model>-sweep)"},
         {"mpi", 0, "", "run as a rank of an MPI job (mpirun -np K railsym sweep ... --mpi)"},
         {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
@@ -103,23 +104,48 @@ int cmd_sweep(int argc, char **argv) {
 
     std::error_code ec;
     if (!fs::exists(target, ec)) throw cli::UserError("cannot read '" + target + "': no such file or folder");
+    cfg.threads = static_cast<int>(args.integer("threads", 1, 1, 4096));
+    const bool train = ends_with(target, ".train");
+    if (train) {
+        for (const char *opt : {"scenario", "loader", "method"})
+            if (args.has(opt))
+                throw cli::UsageError(std::string("--") + opt + " is for models; a train file holds its own "
+                                      "settings (vary them with --vary speed=..., --vary TYPE.PARAM=...)");
+    } else if (args.has("threads")) {
+        throw cli::UsageError("--threads is for train files (threads per variant); a model's variants run "
+                              "one per --jobs thread");
+    }
+    std::string dir, model;
+    if (train) {
+        cfg.train_file = target.c_str();
+        model = fs::path(target).stem().string();
+    }
     TempDir tmp;
-    std::string dir;
-    if (fs::is_directory(target, ec)) dir = target;
-    else if (ends_with(target, ".vdl")) dir = compile_to_temp(target, tmp, "sweep");
-    else throw cli::UserError("'" + target + "' is neither a model folder (from `railsym compile`) nor a .vdl file");
-    char name[256];
-    rs_driver_model_name(dir.c_str(), name, sizeof name);
-    const std::string model = name;
-    if (!fs::exists(fs::path(dir) / (model + "_model.c"), ec))
-        throw cli::UserError("'" + dir + "' has no model descriptor '" + model +
-                             "_model.c': compile the model again with `railsym compile MODEL.vdl -o " + dir + "`");
+    if (train) {
+        // nothing to load here: the train file names its vehicles
+    } else if (fs::is_directory(target, ec)) {
+        dir = target;
+    } else if (ends_with(target, ".vdl")) {
+        dir = compile_to_temp(target, tmp, "sweep");
+    } else {
+        throw cli::UserError("'" + target + "' is neither a model folder (from `railsym compile`), a .vdl file "
+                             "nor a .train file");
+    }
+    if (!train) {
+        char name[256];
+        rs_driver_model_name(dir.c_str(), name, sizeof name);
+        model = name;
+        if (!fs::exists(fs::path(dir) / (model + "_model.c"), ec))
+            throw cli::UserError("'" + dir + "' has no model descriptor '" + model +
+                                 "_model.c': compile the model again with `railsym compile MODEL.vdl -o " + dir +
+                                 "`");
+        cfg.model_dir = dir.c_str();
+    }
 
     const std::string scenario = args.value("scenario");
     if (!scenario.empty()) cfg.scenario = scenario.c_str();
     const std::string out = args.value("out", "results/" + model + "-sweep");
     cfg.out_dir = out.c_str();
-    cfg.model_dir = dir.c_str();
     const std::string include = runtime_dir();
     cfg.include_dir = include.c_str();
 

@@ -138,8 +138,8 @@ const Command kCommands[] = {
 
     {"sweep", cmd_sweep, "issue 11",
      "run many parameter variants, on local threads or over MPI",
-     "MODEL.vdl|DIR [--scenario FILE] --vary NAME=LO:HI:N ... [--list FILE.csv]\n"
-     "                   [--jobs J] [--out DIR] [--figure KIND:COLUMN ...] [--mpi]",
+     "MODEL.vdl|DIR|TRAIN.train [--scenario FILE] --vary NAME=LO:HI:N ... [--list FILE.csv]\n"
+     "                   [--jobs J] [--threads T] [--out DIR] [--figure KIND:COLUMN ...] [--mpi]",
      "Runs variants of one scenario with different parameter values, initial\n"
      "coordinates and velocities, or track and profile files, from the same\n"
      "compiled code (parameters are run-time values: no recompilation).  The\n"
@@ -153,8 +153,14 @@ const Command kCommands[] = {
      "message.  Re-running the same command skips finished variants, so an\n"
      "interrupted sweep resumes.  See docs/sweeps.md.\n"
      "\n"
+     "A train file's variants vary its parameters with 'set NAME = V' lines\n"
+     "read after the file (NAME: TYPE.PARAM of a vehicle or coupler type, or a\n"
+     "setting such as speed), each run on --threads threads.\n"
+     "\n"
      "arguments:\n"
-     "  MODEL.vdl|DIR         a model description or a compiled model folder\n"
+     "  MODEL.vdl|DIR|TRAIN.train\n"
+     "                        a model description, a compiled model folder or a\n"
+     "                        train file\n"
      "options:\n"
      "  -s, --scenario FILE   the base scenario every variant starts from\n"
      "      --vary NAME=LO:HI:N\n"
@@ -171,6 +177,7 @@ const Command kCommands[] = {
      "                        max, min, absmax, rms, mean, final, or rate and\n"
      "                        freq (growth rate, frequency), e.g. max:y\n"
      "  -j, --jobs J          local worker threads (default 1)\n"
+     "  -t, --threads T       threads per variant of a train (default 1)\n"
      "  -o, --out DIR         output folder (default: results/<model>-sweep)\n"
      "      --mpi             run as a rank of an MPI job:\n"
      "                        mpirun -np K railsym sweep ... --mpi (rank 0\n"

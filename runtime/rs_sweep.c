@@ -27,6 +27,7 @@
 #include "rs_status.h"
 #include "rs_sweep.h"
 #include "rs_sweep_impl.h"
+#include "rs_sweep_train.h"
 
 #define RS_SWEEP_SPEED_MAX 64
 
@@ -65,6 +66,7 @@ void rs_sweep_config_default(rs_sweep_config *c)
     c->loader = RS_LOAD_TCC;
     c->use_default_scenario = 1;
     c->jobs = 1;
+    c->threads = 1;
     c->method = -1;
 }
 
@@ -335,7 +337,7 @@ static int read_scenarios(rs_sweep *sw, char *err, size_t errlen)
 int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec *s, char *err, size_t errlen)
 {
     *out = NULL;
-    if (!c || !s || !c->model_dir) {
+    if (!c || !s || (!c->model_dir && !c->train_file)) {
         snprintf(err, errlen, "rs_sweep_open: configuration, specification or model folder missing");
         return RS_E_ARG;
     }
@@ -374,6 +376,18 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
         snprintf(err, errlen, "out of memory for %d variants", n);
         goto fail;
     }
+    double train_est = 0;
+    if (c->train_file) {
+        if ((st = rs_sweep_train_check(c->train_file, s, &train_est, err, errlen)))
+            goto fail;
+        for (int j = 0; j < sw->nv; j++)
+            sw->is_param[j] = 4;
+        for (int i = 0; i < n; i++) {
+            sw->est[i] = train_est;
+            sw->dist[i] = INFINITY;
+        }
+        goto norm;
+    }
     if ((st = read_scenarios(sw, err, errlen)))
         goto fail;
     char name[256], msg[1024];
@@ -403,6 +417,11 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     const double size = (double)(m->M_pattern.colptr[m->n_q] + 2 * (m->n_phi ? m->phi_q_pattern.colptr[m->n_q] : 0) +
                                  m->n_q + m->n_phi + m->n_out + 1);
     const double steps = ceil(rs_scenario_duration(&sw->base) / rs_scenario_step(&sw->base));
+    for (int i = 0; i < n; i++) {
+        sw->est[i] = size * steps;
+        sw->dist[i] = INFINITY;
+    }
+norm:;
     double *vals = calloc((size_t)sw->nv + 1, sizeof *vals);
     double *lo_v = calloc((size_t)sw->nv + 1, sizeof *lo_v);
     double *hi_v = calloc((size_t)sw->nv + 1, sizeof *hi_v);
@@ -414,8 +433,6 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
         goto fail;
     }
     for (int i = 0; i < n; i++) {
-        sw->est[i] = size * steps;
-        sw->dist[i] = INFINITY;
         rs_sweep_spec_values(s, i, vals);
         for (int j = 0; j < sw->nv; j++) {
             sw->norm[(size_t)i * (size_t)sw->nv + (size_t)j] = vals[j];
@@ -642,6 +659,17 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
             return r->status = RS_E_NOMEM;
         rs_sweep_spec_values(sw->s, i, own);
         values = own;
+    }
+    if (sw->c->train_file) {
+        const double t0 = now_s();
+        int st = rs_sweep_train_variant(sw->c->train_file, sw->s, values, path, sw->c->threads, &r->steps,
+                                        r->message, sizeof r->message);
+        r->wall_s = now_s() - t0;
+        char final[64];
+        snprintf(final, sizeof final, "v%0*d.partial.csv", sw->width, i + 1);
+        replace_all(r->message, sizeof r->message, path, final);
+        free(own);
+        return r->status = st;
     }
     /* The variant's scenario: its values as param/initial lines, over the base. */
     size_t cap = 64;

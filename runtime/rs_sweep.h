@@ -126,6 +126,12 @@ void rs_sweep_spec_values(const rs_sweep_spec *s, int i, double *vals);
 
 typedef struct rs_sweep_config {
     const char *model_dir;     /* compiled model folder                           */
+    const char *train_file;    /* or a train file (rs_train_file.h): the variants
+                                  vary `set NAME = V` lines (TYPE.PARAM or a
+                                  setting); model_dir and the scenario are then
+                                  not used                                      */
+    int threads;               /* trains: threads per variant (default 1), so
+                                  jobs × threads cores are busy                  */
     rs_loader loader;          /* RS_LOAD_TCC (default) or RS_LOAD_DLOPEN          */
     const char *include_dir;   /* runtime headers for the loader (NULL: default)  */
     const char *scenario;      /* base scenario file (NULL: none)                 */

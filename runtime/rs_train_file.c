@@ -109,9 +109,9 @@ static const pdesc coupler_params[] = {
 
 static const char *const settings[] = {"duration",  "step",       "output",      "speed",     "solver",
                                        "tolerance", "iterations", "corrections", "rebalance", "restart",
-                                       "vehicle",   "coupler",    "couplers",    "order"};
+                                       "vehicle",   "coupler",    "couplers",    "order",     "set"};
 enum { S_DURATION, S_STEP, S_OUTPUT, S_SPEED, S_SOLVER, S_TOLERANCE, S_ITERATIONS, S_CORRECTIONS, S_REBALANCE,
-       S_RESTART, S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_COUNT };
+       S_RESTART, S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_SET, S_COUNT };
 
 /* ------------------------------------------------------------ helpers */
 
@@ -626,7 +626,7 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
         if (nl)
             *nl = '\0';
         char *tok[MAX_TOK];
-        const int n = tokenize(ln, tok);
+        int n = tokenize(ln, tok);
         const int L = line + 1;
         ln = nl ? nl + 1 : NULL;
         if (n < 0) {
@@ -759,6 +759,45 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
         for (int i = 0; i < S_COUNT; i++)
             if (strcmp(tok[0], settings[i]) == 0)
                 s = i;
+        /* set TYPE.PARAM = VALUE | set SETTING = VALUE: a value given over the
+         * file's (sweep variants; what-ifs without editing the blocks) */
+        int via_set = 0;
+        if (s == S_SET) {
+            const char *dot = n == 3 ? strchr(tok[1], '.') : NULL;
+            if (n != 3) {
+                PERR(&P, L, "write 'set TYPE.PARAM = VALUE' (a vehicle or coupler type's parameter) or 'set "
+                     "SETTING = VALUE' (duration, step, output, speed, solver, tolerance, iterations, corrections, "
+                     "rebalance, restart)");
+                goto done;
+            }
+            if (dot) {
+                char tname[NAME_MAX_LEN];
+                const size_t tl = (size_t)(dot - tok[1]);
+                snprintf(tname, sizeof tname, "%.*s", (int)(tl < sizeof tname ? tl : sizeof tname - 1), tok[1]);
+                const int vi = find_vtype(&P, tname), ci = vi < 0 ? find_ctype(&P, tname) : -1;
+                if (vi < 0 && ci < 0) {
+                    PERR(&P, L, "set: '%s' is no vehicle or coupler type defined before this line", tname);
+                    goto done;
+                }
+                char *ptok[2] = {(char *)dot + 1, tok[2]};
+                if (set_param(&P, L, ptok, 2, vi >= 0, vi >= 0 ? vi : ci))
+                    goto done;
+                continue;
+            }
+            s = -1;
+            for (int i = 0; i <= S_RESTART; i++)
+                if (strcmp(tok[1], settings[i]) == 0)
+                    s = i;
+            if (s < 0) {
+                PERR(&P, L, "set: '%s' is not a setting (duration, step, output, speed, solver, tolerance, "
+                     "iterations, corrections, rebalance, restart) nor TYPE.PARAM", tok[1]);
+                goto done;
+            }
+            tok[0] = tok[1];
+            tok[1] = tok[2];
+            n = 2;
+            via_set = 1;
+        }
         if (s < 0) {
             char sug[96], all[512];
             suggest(sug, sizeof sug, tok[0], settings, S_COUNT);
@@ -766,7 +805,7 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
             PERR(&P, L, "unknown statement '%s'%s; statements: %s", tok[0], sug, all);
             goto done;
         }
-        if (s != S_VEHICLE && s != S_COUPLER) {
+        if (s != S_VEHICLE && s != S_COUPLER && !via_set) {
             if (P.seen[s]) {
                 PERR(&P, L, "'%s' is given twice (first at line %d): keep one", tok[0], P.seen[s]);
                 goto done;
@@ -1013,8 +1052,14 @@ done:
 
 int rs_train_spec_read(const char *path, rs_train_spec **out, char *err, size_t errlen)
 {
+    return rs_train_spec_read_extra(path, NULL, out, err, errlen);
+}
+
+int rs_train_spec_read_extra(const char *path, const char *extra, rs_train_spec **out, char *err, size_t errlen)
+{
     if (out)
         *out = NULL;
+    const size_t extra_len = extra ? strlen(extra) + 1 : 0;
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f) {
         if (err && errlen)
@@ -1030,8 +1075,8 @@ int rs_train_spec_read(const char *path, rs_train_spec **out, char *err, size_t 
                 snprintf(err, errlen, "%s: out of memory", path);
             return RS_E_NOMEM;
         }
-        n += fread(text + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
+        n += fread(text + n, 1, cap - n - 1 - extra_len, f);
+        if (n < cap - 1 - extra_len)
             break;
         cap *= 2;
         char *t = realloc(text, cap);
@@ -1053,6 +1098,12 @@ int rs_train_spec_read(const char *path, rs_train_spec **out, char *err, size_t 
         if (err && errlen)
             snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
         return RS_E_ARG;
+    }
+    if (extra) {   /* room was kept: cap - 1 - extra_len > n */
+        text[n++] = '\n';
+        memcpy(text + n, extra, extra_len - 1);
+        n += extra_len - 1;
+        text[n] = '\0';
     }
     const int st = rs_train_spec_parse(text, path, out, err, errlen);
     free(text);
@@ -1114,7 +1165,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         return RS_E_ARG;
     }
     rs_train_spec *S = NULL;
-    int st = rs_train_spec_read(cfg->train_file, &S, err, errlen);
+    int st = rs_train_spec_read_extra(cfg->train_file, cfg->extra, &S, err, errlen);
     if (st != RS_OK)
         return st;
     rs_park_opts o;

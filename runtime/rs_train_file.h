@@ -39,6 +39,10 @@ typedef struct rs_train_spec {
 /* Reads / parses a train file.  RS_OK, RS_E_IO (cannot read), RS_E_ARG
  * (message "file:line: ..."), RS_E_NOMEM. */
 int rs_train_spec_read(const char *path, rs_train_spec **spec, char *err, size_t errlen);
+/* The same with `extra` (NULL: none) read after the file's last line, as if
+ * appended to it: e.g. the 'set' lines of a sweep variant. */
+int rs_train_spec_read_extra(const char *path, const char *extra, rs_train_spec **spec, char *err,
+                             size_t errlen);
 int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **spec, char *err, size_t errlen);
 void rs_train_spec_free(rs_train_spec **spec);
 
@@ -49,6 +53,7 @@ typedef struct rs_train_run_cfg {
     const char *train_file;
     const char *out;             /* CSV path                                */
     int threads;                 /* >= 1                                    */
+    const char *extra;           /* lines read after the file's (NULL: none) */
 } rs_train_run_cfg;
 
 typedef struct rs_train_run_report {

@@ -15,7 +15,9 @@
  *             profile files as variables (a list of tracks times a --vary
  *             of wheel profiles on the conical wheelset: separate runs'
  *             bytes, a raised track lifts it by 10 mm); the variable
- *             `speed` (forward and spin velocities, r0 varied too)
+ *             `speed` (forward and spin velocities, r0 varied too); a
+ *             train file's variants (set lines, --threads) against
+ *             separate runs
  *
  * The command is $RAILSYM_BIN (the sanitizer pass tests the sanitizer
  * build); the model is the shipped generated/pendulum.
@@ -475,6 +477,66 @@ START_TEST(sweep_over_speed_sets_rolling_velocities)
 }
 END_TEST
 
+/* A sweep over a train file: `set` lines for a vehicle type's parameter and
+ * the train's speed, two variants at a time with two threads each; every
+ * variant's CSV is the bytes of `railsym run` of the file with the same set
+ * lines appended (on one thread: trains are bit-identical for any thread
+ * count), and the set lines take effect (a heavier wagon pulls harder on
+ * the first coupler's mean force: F m_behind / M). */
+START_TEST(train_sweep_equals_separate_runs)
+{
+    char dir[512], train[600], out[600], log[600];
+    sweep_scratch(dir, sizeof dir, "sweeptrain");
+    snprintf(train, sizeof train, "%s/t.train", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/sweep.log", dir);
+    static const char kTrain[] = "duration 0.5\nstep 1e-3\noutput 0.1\nvehicle loco\n  traction = 3e5\nend\n"
+                                 "order\n  loco\n  wagon 4\nend\n";
+    sweep_write(train, kTrain);
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", train, "--vary", "wagon.m_body=40000,80000", "--vary",
+                    "speed=0,1", "--figure", "mean:c1.force", "--jobs", "2", "--threads", "2", "--out", out, NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/summary.csv", out);
+    char *sum = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(sum);
+    ck_assert_msg(strncmp(sum, "variant,status,wagon.m_body,speed,mean(c1.force),message\n", 56) == 0, "%s", sum);
+    double mean_force[4];
+    char *row = strchr(sum, '\n') + 1;
+    for (int i = 1; i <= 4; i++) {
+        const double m = i <= 2 ? 40000 : 80000, v = (i - 1) % 2;
+        char want[200];
+        snprintf(want, sizeof want, "%d,ok,%.17g,%.17g,", i, m, v);
+        ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "row %d: %.200s", i, row);
+        mean_force[i - 1] = strtod(row + strlen(want), NULL);
+        row = strchr(row, '\n') + 1;
+        char mine_train[700], mine[700], csv[700], text[1000];
+        snprintf(mine_train, sizeof mine_train, "%s/v%d.train", dir, i);
+        snprintf(text, sizeof text, "%s\nset wagon.m_body = %.17g\nset speed = %.17g\n", kTrain, m, v);
+        sweep_write(mine_train, text);
+        snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
+        char *run[] = {(char *)sweep_railsym_bin(), "run", mine_train, "--out", mine, "--quiet", NULL};
+        ck_assert_int_eq(sweep_run(run, NULL), 0);
+        snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
+        ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+    }
+    printf("train sweep: mean first-coupler force %.0f N (40 t wagons), %.0f N (80 t)\n", mean_force[0],
+           mean_force[2]);
+    ck_assert_msg(mean_force[2] > mean_force[0] * 1.1, "the wagon mass had no effect: %g %g", mean_force[0],
+                  mean_force[2]);
+    free(sum);
+    /* errors: an unknown parameter named; --threads for a model */
+    char *bad[] = {(char *)sweep_railsym_bin(), "sweep", train, "--vary", "wagon.m_bdy=1,2", "-o", out, NULL};
+    ck_assert_int_ne(sweep_run(bad, log), 0);
+    char *s = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(s, "cannot vary 'wagon.m_bdy'") && strstr(s, "did you mean 'm_body'?"), "%s", s);
+    free(s);
+    char *thr[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "l=1,2", "--threads", "2", "-o", out, NULL};
+    ck_assert_int_eq(sweep_run(thr, log), 2);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 START_TEST(failed_variant_is_recorded_and_others_complete)
 {
     char dir[512], base[600], out[600], list[600], log[600];
@@ -684,6 +746,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(run, sweep_equals_separate_runs);
     tcase_add_test(run, sweep_over_track_and_profile_files);
     tcase_add_test(run, sweep_over_speed_sets_rolling_velocities);
+    tcase_add_test(run, train_sweep_equals_separate_runs);
     tcase_add_test(run, failed_variant_is_recorded_and_others_complete);
     tcase_add_test(run, interrupted_sweep_resumes);
     tcase_add_test(run, batches_resume_to_the_same_summary);

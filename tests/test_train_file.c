@@ -90,6 +90,16 @@ START_TEST(test_statements)
     ck_assert_int_eq(o.krylov.method, RS_KRYLOV_GMRES);
     ck_assert_int_eq(o.krylov.restart, 12);
     rs_train_spec_free(&s);
+    /* set: over the blocks and the settings, wherever it stands */
+    s = parse_ok("speed 3\ncoupler stiff\n k 5e7\nend\nset stiff.k = 6e7\norder\n loco\n wagon 2 coupler stiff\nend\n"
+                 "set wagon.m_body = 5e4\nset speed = 4\nset duration 7\n");
+    ck_assert_double_eq(s->speed, 4);
+    ck_assert_double_eq(s->duration, 7);
+    ck_assert_double_eq(s->veh[1].m_body, 5e4);
+    ck_assert_double_eq(s->veh[2].m_body, 5e4);
+    ck_assert_double_eq(s->veh[0].m_body, 90000);   /* the loco keeps its own */
+    ck_assert_double_eq(s->cpl[1].k, 6e7);
+    rs_train_spec_free(&s);
 }
 END_TEST
 
@@ -97,6 +107,10 @@ START_TEST(test_errors)
 {
     parse_err("duraton 5\norder\nwagon\nend\n", "t.train:1: unknown statement 'duraton' (did you mean 'duration'?)");
     parse_err("step 1e-3\nstep 2e-3\n", "t.train:2: 'step' is given twice (first at line 1): keep one");
+    parse_err("set wagn.m_body = 1\n", "t.train:1: set: 'wagn' is no vehicle or coupler type defined before this line");
+    parse_err("set durr = 1\n", "t.train:1: set: 'durr' is not a setting");
+    parse_err("set speed\n", "t.train:1: write 'set TYPE.PARAM = VALUE'");
+    parse_err("set wagon.m_body = -1\n", "t.train:1: vehicle 'wagon': m_body = -1 must be > 0");
     parse_err("step 1ms\n", "t.train:1: '1ms' is not a number: write e.g. 'step 1e-3'");
     parse_err("vehicle w\n m_bdy = 3\nend\n", "t.train:2: vehicle 'w': unknown parameter 'm_bdy' (did you mean "
                                               "'m_body'?)");
@@ -156,7 +170,7 @@ START_TEST(test_run_csv)
     fclose(f);
     rs_train_run_report r1, r3;
     char err[512];
-    rs_train_run_cfg cfg = {train, out1, 1};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out3;
     cfg.threads = 3;
@@ -392,7 +406,7 @@ START_TEST(test_contact_vehicles)
             cwd, cwd, cwd);
     fclose(f);
     rs_train_run_report r1, r2;
-    rs_train_run_cfg cfg = {train, out1, 1};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out2;
     cfg.threads = 2;
