@@ -330,7 +330,7 @@ static long bench_step_ops(void)
  * `--callgrind-child SO N` under valgrind (counting inside rs_step only),
  * on the shared object the dlopen loader built (kept in a folder). */
 #define CG_STEPS 300
-static int callgrind_child(const char *so, int n)
+static int callgrind_child(const char *so, int n, unsigned fast)
 {
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
@@ -342,7 +342,7 @@ static int callgrind_child(const char *so, int n)
     memcpy(&fn, &sym, sizeof fn);
     char err[2000];
     rs_loaded *h = sym ? rs_load_static(fn, err, sizeof err) : NULL;
-    rs_ws *ws = h ? demo_ws(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, 0, err, sizeof err)
+    rs_ws *ws = h ? demo_ws(rs_loaded_model(h), fast, RS_KLU_AUTO, 0, err, sizeof err)
                   : NULL;
     int st = ws ? 0 : 1;
     for (int i = 0; !st && i < n; i++)
@@ -409,9 +409,9 @@ static const struct config {
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && !strcmp(argv[1], "--callgrind-child")) {
+    if (argc == 5 && !strcmp(argv[1], "--callgrind-child")) {
         rs_contact_link();
-        return callgrind_child(argv[2], atoi(argv[3]));
+        return callgrind_child(argv[2], atoi(argv[3]), (unsigned)strtoul(argv[4], NULL, 0));
     }
     if (access(DIR "/feve3000_model.c", R_OK) != 0) {
         fprintf(stderr, "bench_feve3000: " DIR " missing\n");
