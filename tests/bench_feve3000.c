@@ -14,8 +14,10 @@
  *                                     (dlopen); each speed-up of issue 9 added
  *                                     in turn, in this one run: _before,
  *                                     _klu_schur, _dense_proj, _step_fn, _o2,
+ *                                     _lu_fixed,
  *                                     then the default (no suffix: all of
- *                                     them, gcc -O3 -march=native)
+ *                                     them, gcc -O3 -march=native); _lu_fixed
+ *                                     is every runtime change at gcc -O2
  *   BENCH feve3000.t1_<phase>_us<_before>  seed 003's Table 1 from the phase
  *                                     timers (medians over NSTEPS steps),
  *                                     before and with every speed-up
@@ -24,7 +26,8 @@
  *                                     speed-up, the gcc -O2 build: valgrind
  *                                     cannot run -march=native code on every
  *                                     CPU), and instructions_per_op over
- *                                     step_ops
+ *                                     step_ops; step_instructions_klu: the
+ *                                     same without the fixed-order LU
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  */
 #define _DEFAULT_SOURCE   /* wait4, mkdtemp */
@@ -327,7 +330,7 @@ static long bench_step_ops(void)
 }
 
 /* Instructions per step under callgrind: this program runs itself as
- * `--callgrind-child SO N` under valgrind (counting inside rs_step only),
+ * `--callgrind-child SO N FAST` under valgrind (counting inside rs_step only),
  * on the shared object the dlopen loader built (kept in a folder). */
 #define CG_STEPS 300
 static int callgrind_child(const char *so, int n, unsigned fast)
@@ -355,18 +358,18 @@ static int callgrind_child(const char *so, int n, unsigned fast)
     return st != 0;
 }
 
-static void bench_callgrind(const char *so, long step_ops)
+static double callgrind_per_step(const char *so, unsigned fast)
 {
     char out[] = "/tmp/railsym_bench_cg_XXXXXX";
     int fd = mkstemp(out);
     if (fd < 0)
-        return;
+        return -1;
     close(fd);
     char cmd[1200];
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --toggle-collect=rs_step --callgrind-out-file=%s "
-             "/proc/%ld/exe --callgrind-child %s %d >/dev/null 2>&1",
-             out, (long)getpid(), so, CG_STEPS);
+             "/proc/%ld/exe --callgrind-child %s %d %u >/dev/null 2>&1",
+             out, (long)getpid(), so, CG_STEPS, fast);
     long total = -1;
     if (system(cmd) == 0) {
         FILE *f = fopen(out, "r");
@@ -378,12 +381,22 @@ static void bench_callgrind(const char *so, long step_ops)
             fclose(f);
     }
     unlink(out);
-    if (total < 0) {
+    return total < 0 ? -1 : (double)total / CG_STEPS;
+}
+
+/* Instructions per step with every speed-up, and with every one but the
+ * fixed-order LU (KLU's refactorization, the "before" of that change). */
+static void bench_callgrind(const char *so, long step_ops)
+{
+    const double per = callgrind_per_step(so, RS_FAST_ALL);
+    const double klu = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_LU_FIXED);
+    if (per < 0 || klu < 0) {
         printf("    (valgrind --tool=callgrind unavailable or failed: no instruction count)\n");
         return;
     }
-    const double per = (double)total / CG_STEPS;
-    printf("    (callgrind, %d steps of the demo run, every speed-up, gcc -O2 build)\n", CG_STEPS);
+    printf("    (callgrind, %d steps of the demo run, gcc -O2 build: every speed-up, and\n"
+           "     every one but the fixed-order LU)\n", CG_STEPS);
+    printf("BENCH feve3000.step_instructions_klu %.0f instructions\n", klu);
     printf("BENCH feve3000.step_instructions %.0f instructions\n", per);
     printf("BENCH feve3000.instructions_per_step %.0f instructions\n", per);
     if (step_ops > 0)
@@ -404,7 +417,9 @@ static const struct config {
     {"_dense_proj", "+ dense projections", RS_FAST_DENSE_PROJ, RS_KLU_AUTO},
     {"_step_fn", "+ combined step/proj/newton functions",
      RS_FAST_DENSE_PROJ | RS_FAST_STEP_FN, RS_KLU_AUTO},
-    {"_o2", "+ C^K_qq kernel (all runtime changes, gcc -O2)", RS_FAST_ALL, RS_KLU_AUTO},
+    {"_o2", "+ C^K_qq kernel (gcc -O2)", RS_FAST_DENSE_PROJ | RS_FAST_STEP_FN | RS_FAST_CK,
+     RS_KLU_AUTO},
+    {"_lu_fixed", "+ fixed-order LU (all runtime changes, gcc -O2)", RS_FAST_ALL, RS_KLU_AUTO},
 };
 
 int main(int argc, char **argv)
