@@ -133,9 +133,11 @@ typedef struct rs_options {
                                     per stage of a step) when it has them   */
 #define RS_FAST_CK 0x4u          /* C^K_qq = Σ D_i Cb_i N_i with each
                                     contact's three N entries of a column
-                                    combined through Cb_i first (one scatter
-                                    of D_i's columns per contact and column
-                                    instead of one per N entry)             */
+                                    combined through Cb_i first, then D_i's
+                                    rows added once per contact and column
+                                    at positions found at set-up
+                                    (rs_contact_ck.h) instead of a scatter
+                                    per N entry                             */
 #define RS_FAST_LU_FIXED 0x8u    /* refactorizations of the KLU systems by a
                                     sparse LU in the pivot order of KLU's
                                     full factorization, set up once (flat
