@@ -443,6 +443,7 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
         klu_free_numeric(&F->num, c);
     } else if (F->num) {
         st->refactors++;
+        F->fx_holds = 0; /* KLU's factors from here on */
         if (klu_refactor(K->Ap, K->Ai, K->Ax, K->sym, F->num, c) &&
             klu_rcond(K->sym, F->num, c) &&
             rcond_ok(c->rcond, rcond_min) && rcond_ok(c->rcond, rcond_drop * F->rcond_ref)) {

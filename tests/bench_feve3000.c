@@ -29,6 +29,9 @@
  *                                     step_ops; step_instructions_klu: the
  *                                     same without the fixed-order LU
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
+ *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
+ *                                     refactorization + solve by KLU and by
+ *                                     the fixed-order LU (medians of LU_REPS)
  */
 #define _DEFAULT_SOURCE   /* wait4, mkdtemp */
 #include <dlfcn.h>
@@ -46,6 +49,7 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws.h"
+#include "rs_ws_impl.h" /* the dynamics factorization, for the LU figures */
 
 #define DIR "generated/feve3000"
 #define NSTEPS 2500
@@ -403,6 +407,60 @@ static void bench_callgrind(const char *so, long step_ops)
         printf("BENCH feve3000.instructions_per_op %.2f ratio\n", per / (double)step_ops);
 }
 
+/* Refactorization + solve of the dynamics matrix (its values at step 20 of
+ * the demo run), by KLU (klu_refactor, rcond, rgrowth, klu_solve) and by
+ * the fixed-order LU, medians over LU_REPS each, same workspace. */
+#define LU_REPS 20000
+static int bench_lu(const rs_model *m)
+{
+    char err[2000];
+    rs_ws *ws = demo_ws(m, RS_FAST_ALL, RS_KLU_AUTO, 0, err, sizeof err);
+    int st = ws ? 0 : 1;
+    for (int i = 0; !st && i < 20; i++)
+        st = rs_step(ws);
+    if (st || !ws->fac_dyn.fx_on) {
+        fprintf(stderr, "bench_feve3000: LU figures: %s\n",
+                ws ? (st ? rs_ws_error(ws) : "fixed-order LU not in use") : err);
+        demo_free(&ws);
+        return 1;
+    }
+    const int n = ws->K.n, nnz = ws->K.nnz;
+    double *Ax = malloc(sizeof(double) * (size_t)nnz), *us = malloc(sizeof(double) * LU_REPS);
+    if (!Ax || !us) {
+        free(Ax);
+        free(us);
+        demo_free(&ws);
+        return 1;
+    }
+    memcpy(Ax, ws->K.Ax, sizeof(double) * (size_t)nnz);
+    double med[2];
+    for (int mode = 0; mode < 2 && !st; mode++) {
+        ws->fac_dyn.fx_on = mode == 1; /* 0: KLU refactors (its factors of set-up) */
+        for (int r = 0; r < LU_REPS && !st; r++) {
+            int bad;
+            memcpy(ws->K.Ax, Ax, sizeof(double) * (size_t)nnz);
+            for (int i = 0; i < n; i++)
+                ws->rhs[i] = 1.0 + i;
+            const double t0 = now_s();
+            st = rs_kfac_factor(&ws->K, &ws->fac_dyn, ws->opt.rcond_min, ws->opt.rcond_drop,
+                                &ws->stats, &bad) ||
+                 rs_kfac_solve(&ws->K, &ws->fac_dyn, ws->rhs, &ws->stats);
+            us[r] = (now_s() - t0) * 1e6;
+        }
+        med[mode] = bench_median(us, LU_REPS);
+    }
+    if (!st) {
+        printf("    dynamics matrix (n %d, %d entries): refactorization + solve, KLU %.2f us, "
+               "fixed-order LU %.2f us\n", n, nnz, med[0], med[1]);
+        printf("BENCH feve3000.lu_us_klu %.3f us\n", med[0]);
+        printf("BENCH feve3000.lu_us_fixed %.3f us\n", med[1]);
+    }
+    free(Ax);
+    free(us);
+    demo_free(&ws);
+    return st != 0;
+}
+
 /* The speed-ups of issue 9 one after the other, every figure in this run:
  * "before" is the runtime as it was (separate functions, KLU projections,
  * COLAMD — AUTO's choice then —, the original C^K_qq kernel, gcc -O2). */
@@ -488,6 +546,7 @@ int main(int argc, char **argv)
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);
     printf("    KLU ordering chosen by RS_KLU_AUTO (fewest flops) for the FEVE 3000: %s\n", info.ordering);
     bad |= bench_table1(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, "", cpu);
+    bad |= bench_lu(rs_loaded_model(h));
     rs_unload(&h);
 
     /* libtcc, before and after */
