@@ -13,9 +13,11 @@
  * The saddle-point systems of the step fill a trailing block completely
  * (amd_schur on the FEVE 3000: the last 24 of 38 pivots, 70 % of the
  * flops).  There, indexed updates cost about seven instructions a
- * multiply-add; the block is therefore gathered into a dense column-major
- * array after the sparse columns' updates and factored by contiguous
- * axpys, which the compiler turns into paired SIMD operations.
+ * multiply-add; each column of the block is therefore gathered into a dense
+ * column-major array after the sparse columns' updates and finished there
+ * by contiguous axpys with the block's earlier columns, two at a time (one
+ * load and store of the column per pair), which the compiler turns into
+ * paired SIMD operations: under three instructions a multiply-add.
  */
 #include <float.h>
 #include <math.h>
@@ -65,23 +67,20 @@ static inline void axpy_neg(double *restrict y, const double *restrict a, double
         y[i] -= a[i] * u;
 }
 
-/* The same for two columns at once: y1 −= u1·a, y2 −= u2·a, loading a once
- * (two at a time, paired the same way). */
-static inline void axpy2_neg(double *restrict y1, double *restrict y2, const double *restrict a,
-                             double u1, double u2, int len)
+/* y −= u0·a + u1·b: two updates of one column at once, so y is loaded and
+ * stored once per pair (four rows at a time, paired the same way). */
+static inline void axpy2_neg(double *restrict y, const double *restrict a, const double *restrict b,
+                             double u0, double u1, int len)
 {
     int i = 0;
-    for (; i + 2 <= len; i += 2) {
-        const double a0 = a[i], a1 = a[i + 1];
-        y1[i] -= a0 * u1;
-        y1[i + 1] -= a1 * u1;
-        y2[i] -= a0 * u2;
-        y2[i + 1] -= a1 * u2;
+    for (; i + 4 <= len; i += 4) {
+        y[i] -= a[i] * u0 + b[i] * u1;
+        y[i + 1] -= a[i + 1] * u0 + b[i + 1] * u1;
+        y[i + 2] -= a[i + 2] * u0 + b[i + 2] * u1;
+        y[i + 3] -= a[i + 3] * u0 + b[i + 3] * u1;
     }
-    if (i < len) {
-        y1[i] -= a[i] * u1;
-        y2[i] -= a[i] * u2;
-    }
+    for (; i < len; i++)
+        y[i] -= a[i] * u0 + b[i] * u1;
 }
 
 /* The first pivot of the trailing block where L + U is full: column t
@@ -287,11 +286,37 @@ int rs_lu_fixed_factor(rs_lu_fixed *F, const double *Ax, double drop, double rco
                 x[Li[q]] -= Lx[q] * u;
         }
         if (j >= s) { /* the rest of this column is the dense block's */
-            double *tj = T + (size_t)(j - s) * (size_t)m;
+            const int jl = j - s;
+            double *tj = T + (size_t)jl * (size_t)m;
             for (int i = s; i < n; i++) {
                 tj[i - s] = x[i];
                 x[i] = 0;
             }
+            /* left-looking in the block: U(k, j) = tj[k] is final once the
+             * block's columns before k have updated it */
+            int k = 0;
+            for (; k + 2 <= jl; k += 2) {
+                const double *l0 = T + (size_t)k * (size_t)m, *l1 = l0 + m;
+                tj[k + 1] -= l0[k + 1] * tj[k];
+                axpy2_neg(tj + k + 2, l0 + k + 2, l1 + k + 2, tj[k], tj[k + 1], m - k - 2);
+            }
+            if (k < jl)
+                axpy_neg(tj + k + 1, T + (size_t)k * (size_t)m + k + 1, tj[k], m - k - 1);
+            const double d = tj[jl], ad = fabs(d);
+            if (!pivot_ok(F, j, ad, check_ref, drop)) {
+                *rcond = 0;
+                return j + 1;
+            }
+            if (ad < dmin) {
+                dmin = ad;
+                bad_min = j + 1;
+            }
+            if (ad > dmax)
+                dmax = ad;
+            const double inv = 1.0 / d;
+            F->Dinv[j] = inv;
+            for (int i = jl + 1; i < m; i++)
+                tj[i] *= inv;
             continue;
         }
         const double d = x[j], ad = fabs(d);
@@ -314,35 +339,6 @@ int rs_lu_fixed_factor(rs_lu_fixed *F, const double *Ax, double drop, double rco
         for (int q = Lp[j]; q < Lp[j + 1]; q++) {
             Lx[q] = x[Li[q]] * inv;
             x[Li[q]] = 0;
-        }
-    }
-    /* the dense block, right-looking: column k scaled, then every later
-     * column updated by it */
-    for (int k = 0; k < m; k++) {
-        double *tk = T + (size_t)k * (size_t)m;
-        const double d = tk[k], ad = fabs(d);
-        if (!pivot_ok(F, s + k, ad, check_ref, drop)) {
-            *rcond = 0;
-            return s + k + 1;
-        }
-        if (ad < dmin) {
-            dmin = ad;
-            bad_min = s + k + 1;
-        }
-        if (ad > dmax)
-            dmax = ad;
-        const double inv = 1.0 / d;
-        F->Dinv[s + k] = inv;
-        for (int i = k + 1; i < m; i++)
-            tk[i] *= inv;
-        int j = k + 1;
-        for (; j + 2 <= m; j += 2) {
-            double *t1 = T + (size_t)j * (size_t)m, *t2 = t1 + m;
-            axpy2_neg(t1 + k + 1, t2 + k + 1, tk + k + 1, t1[k], t2[k], m - k - 1);
-        }
-        if (j < m) {
-            double *tj = T + (size_t)j * (size_t)m;
-            axpy_neg(tj + k + 1, tk + k + 1, tj[k], m - k - 1);
         }
     }
     *rcond = dmin / dmax;
