@@ -152,6 +152,11 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
     rs_contact_ck_pattern(&m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->ck_colptr,
                           c->ck_rowind, nnz, &nnz, c->pos);
+    int st = rs_ck_plan_create(&c->ckp, &m->ddelta_df_pattern, &m->dnu_dqd_pattern, nc,
+                               c->ck_colptr, c->ck_rowind, a);
+    if (st)
+        return fail(err, errlen, st, "rs_ws_create: %s%s%s",
+                    st == RS_E_NOMEM ? "out of memory" : "C^K_qq plan: pattern mismatch", "", "");
     c->ck.nrow = c->ck.ncol = nq;
     c->ck.colptr = c->ck_colptr;
     c->ck.rowind = c->ck_rowind;
@@ -221,6 +226,7 @@ void rs_contact_free(rs_contact_ws **cp, const rs_allocator *a)
     if (!cp || !*cp)
         return;
     rs_contact_ws *c = *cp;
+    rs_ck_plan_free(&c->ckp, a);
     for (int i = 0; i < c->n_prof; i++)
         rs_profile_free(&c->prof[i]);
     for (int i = 0; i < c->n_trk; i++)

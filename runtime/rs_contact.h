@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "rs_contact_ck.h"
 #include "rs_model.h"
 #include "rs_profile.h"
 #include "rs_track.h"
@@ -47,6 +48,7 @@ typedef struct rs_contact_ws {
     int *ck_colptr, *ck_rowind;
     double *CKv;
     int *pos;          /* n_q scratch: row -> position in a CK column     */
+    rs_ck_plan ckp;    /* C^K contact by contact (RS_FAST_CK)             */
     double *s0, *sd0;  /* n_s: s, ṡ at step start (restored on failure)   */
 } rs_contact_ws;
 

@@ -257,37 +257,15 @@ int rs_contact_solve_sd(rs_ws *ws, double t)
 
 /* C^K_qq's values, Σ_i D_i Cb_i N_i in its pattern (ck_colptr/rowind), as
  * rs_contact_ck_values computes them but with fewer operations: column j of
- * C^K is Σ_i Σ_k w_ik D[:, 3i+k] with w_ik = Σ_l Cb_i[k][l] N[3i+l, j], so
- * the (up to three) N entries of contact i in column j are combined through
- * Cb_i before D_i's three columns are scattered once each — instead of
- * scattering all three D_i columns for every N entry.  N's rows in a column
- * increase, so a contact's entries are consecutive. */
+ * C^K is Σ_i D_i w_i with w_i = Cb_i N_i(:, j), so the (up to three) N
+ * entries of contact i in column j are combined through Cb_i first, and
+ * D_i's three columns are then added to column j in one pass over the rows
+ * D_i touches, through positions found at set-up (rs_contact_ck.c) — instead
+ * of scattering all three D_i columns for every N entry, each entry looking
+ * its row's position up. */
 static void ck_values(rs_contact_ws *c)
 {
-    const rs_pattern *D = &c->model->ddelta_df_pattern, *Np = &c->model->dnu_dqd_pattern;
-    for (int j = 0; j < c->nq; j++) {
-        for (int p = c->ck_colptr[j]; p < c->ck_colptr[j + 1]; p++) {
-            c->pos[c->ck_rowind[p]] = p;
-            c->CKv[p] = 0;
-        }
-        for (int kk = Np->colptr[j]; kk < Np->colptr[j + 1];) {
-            const int i = Np->rowind[kk] / 3;
-            double w[3] = {0, 0, 0};
-            for (; kk < Np->colptr[j + 1] && Np->rowind[kk] / 3 == i; kk++) {
-                const int l = Np->rowind[kk] % 3;
-                const double *cb = c->Cb + 9 * i + l;
-                w[0] += cb[0] * c->Nv[kk];
-                w[1] += cb[3] * c->Nv[kk];
-                w[2] += cb[6] * c->Nv[kk];
-            }
-            for (int k = 0; k < 3; k++) {
-                if (w[k] == 0)
-                    continue;
-                for (int d = D->colptr[3 * i + k]; d < D->colptr[3 * i + k + 1]; d++)
-                    c->CKv[c->pos[D->rowind[d]]] += w[k] * c->Dv[d];
-            }
-        }
-    }
+    rs_ck_plan_values(&c->ckp, c->Dv, c->Nv, c->Cb, c->CKv);
 }
 
 int rs_contact_creep(rs_ws *ws)

@@ -401,13 +401,49 @@ static int rcond_ok(double rcond, double threshold)
     return rcond == rcond && rcond >= threshold;
 }
 
+static int full_factor(rs_kmat *K, rs_kfac *F, double rcond_min, rs_stats *st, int *bad_col);
+
+/* After a full factorization that a failed fixed-order pivot check forced:
+ * if KLU kept the pivot order of the fixed LU, that order still suits the
+ * values (partial pivoting chose it again), so the fixed LU factors them as
+ * its new reference; otherwise it is switched off for F. */
+static void fixed_rebase(rs_kmat *K, rs_kfac *F, double rcond_min)
+{
+    double rc;
+    for (int k = 0; k < K->n; k++)
+        if (F->num->Pnum[k] != F->fx.prow[k] || K->sym->Q[k] != F->fx.pcol[k]) {
+            F->fx_on = 0;
+            return;
+        }
+    F->fx.has_ref = 0;
+    if (rs_lu_fixed_factor(&F->fx, K->Ax, 0.0, rcond_min, 1, &rc) == 0)
+        F->fx_holds = 1;
+    else
+        F->fx_on = 0;
+}
+
 int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
                    rs_stats *st, int *bad_col)
 {
     klu_common *c = &K->common;
     *bad_col = -1;
-    if (F->num) {
+    if (F->num && F->fx_on) {
+        /* the fixed-order LU in KLU's last pivot order: no search, no
+         * scaling, no rgrowth pass; its per-pivot check replaces rcond's */
+        double rc;
         st->refactors++;
+        if (rs_lu_fixed_factor(&F->fx, K->Ax, rcond_drop, rcond_min, 0, &rc) == 0) {
+            F->fx_holds = 1;
+            st->rcond_last = rc;
+            st->lu_fixed_refactors++;
+            return RS_OK;
+        }
+        st->refactor_fallbacks++;
+        F->fx_holds = 0;
+        klu_free_numeric(&F->num, c);
+    } else if (F->num) {
+        st->refactors++;
+        F->fx_holds = 0; /* KLU's factors from here on */
         if (klu_refactor(K->Ap, K->Ai, K->Ax, K->sym, F->num, c) &&
             klu_rcond(K->sym, F->num, c) &&
             rcond_ok(c->rcond, rcond_min) && rcond_ok(c->rcond, rcond_drop * F->rcond_ref)) {
@@ -428,6 +464,18 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
         st->refactor_fallbacks++;
         klu_free_numeric(&F->num, c);
     }
+    int s = full_factor(K, F, rcond_min, st, bad_col);
+    if (s == RS_OK && F->fx_on)
+        fixed_rebase(K, F, rcond_min);
+    return s;
+}
+
+/* klu_factor with fresh pivoting (allocates), its rcond and rgrowth as the
+ * references of later refactorizations. */
+static int full_factor(rs_kmat *K, rs_kfac *F, double rcond_min, rs_stats *st, int *bad_col)
+{
+    klu_common *c = &K->common;
+    F->fx_holds = 0;
     st->factors++;
     F->num = klu_factor(K->Ap, K->Ai, K->Ax, K->sym, c);
     if (!F->num) {
@@ -455,9 +503,36 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
     return RS_OK;
 }
 
+int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allocator *a)
+{
+    if (F->fx.n > 0 || !F->num || K->sym->nblocks != 1 || K->n > RS_LU_FIXED_MAX_N)
+        return RS_OK;
+    int *pos = rs_alloc_array(a, (size_t)K->n, sizeof(int));
+    if (!pos)
+        return RS_E_NOMEM;
+    const int fragile = fragile_pivots(K, K->sym, F->num, pos);
+    rs_release(a, pos);
+    if (fragile > 0)
+        return RS_OK; /* a refactorization in this order may degrade: KLU's checks */
+    int st = rs_lu_fixed_create(&F->fx, K->n, K->Ap, K->Ai, F->num->Pnum, K->sym->Q, a);
+    if (st)
+        return st == RS_E_NOMEM ? st : RS_OK;
+    double rc;
+    if (rs_lu_fixed_factor(&F->fx, K->Ax, 0.0, rcond_min, 1, &rc) != 0) {
+        rs_lu_fixed_free(&F->fx); /* KLU managed, the fixed order did not */
+        return RS_OK;
+    }
+    F->fx_on = F->fx_holds = 1;
+    return RS_OK;
+}
+
 int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st)
 {
     st->solves++;
+    if (F->fx_holds) {
+        rs_lu_fixed_solve(&F->fx, b);
+        return RS_OK;
+    }
     if (!F->num || !klu_solve(K->sym, F->num, K->n, 1, b, &K->common))
         return RS_E_SOLVER;
     return RS_OK;
@@ -467,4 +542,6 @@ void rs_kfac_free(rs_kmat *K, rs_kfac *F)
 {
     if (F->num)
         klu_free_numeric(&F->num, &K->common);
+    rs_lu_fixed_free(&F->fx);
+    F->fx_on = F->fx_holds = 0;
 }

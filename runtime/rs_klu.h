@@ -19,6 +19,7 @@
 #define RS_KLU_H
 
 #include <suitesparse/klu.h>
+#include "rs_lu_fixed.h"
 #include "rs_ws.h"
 
 typedef struct rs_kmat {
@@ -47,6 +48,12 @@ typedef struct rs_kfac {
     klu_numeric *num;      /* NULL until the first klu_factor              */
     double rcond_ref;      /* rcond right after the last full factorization */
     double rgrowth_ref;    /* rgrowth right after it (when checked)        */
+    /* RS_FAST_LU_FIXED (rs_kfac_fixed_enable): refactorizations by the
+     * fixed-order LU in the pivot order of KLU's full factorization        */
+    rs_lu_fixed fx;        /* set up when fx.n > 0                          */
+    int fx_on;             /* refactor with fx (0 once KLU pivoted
+                              differently after a fallback)                 */
+    int fx_holds;          /* the current factors are fx's (solves use it) */
 } rs_kfac;
 
 /* Builds the pattern of K for `m` and analyzes it.  `extra` (NULL: none) is
@@ -100,6 +107,20 @@ void rs_kmat_add_extra(rs_kmat *K, const double *Xv, double scale);
  * RS_E_SOLVER. */
 int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
                    rs_stats *st, int *bad_col);
+
+/* RS_FAST_LU_FIXED: right after a full factorization of F (K->Ax still
+ * holding its values), sets up F's fixed-order LU in KLU's pivot order when
+ * that order has no fragile pivot (see rs_kmat_choose) and one block (no
+ * BTF), and factors those values with it as the reference of its pivot
+ * check.  From then on rs_kfac_factor refactors with it (no allocation) and
+ * falls back to KLU's full factorization when a pivot fails the check
+ * (rs_lu_fixed_factor with drop = rcond_drop): counted in
+ * refactor_fallbacks as before; if KLU then keeps the same pivot order the
+ * fixed LU takes the new values as its reference, otherwise it is switched
+ * off for F (KLU refactors from then on).  Allocates (set-up only).  Does
+ * nothing when F already has it or the order does not qualify.  Returns
+ * RS_OK or RS_E_NOMEM. */
+int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allocator *a);
 
 /* Solves K x = b in place (b has n entries). */
 int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st);

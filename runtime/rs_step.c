@@ -484,6 +484,16 @@ static int choose_ordering(rs_ws *ws)
     return RS_OK;
 }
 
+/* RS_FAST_LU_FIXED: F was just factored with K's current values; from now
+ * on its refactorizations use the fixed-order LU when the order allows. */
+static int fixed_lu(rs_ws *ws, rs_kfac *F)
+{
+    if (!(ws->opt.fast & RS_FAST_LU_FIXED))
+        return RS_OK;
+    int st = rs_kfac_fixed_enable(&ws->K, F, ws->opt.rcond_min, &ws->opt.allocator);
+    return st ? rs_ws_fail(ws, st, "out of memory setting up the fixed-order LU") : RS_OK;
+}
+
 int rs_ws_init(rs_ws *ws)
 {
     if (!ws || ws->magic != RS_WS_MAGIC)
@@ -511,7 +521,8 @@ int rs_ws_init(rs_ws *ws)
         (st = choose_ordering(ws)))
         goto done;
     rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
-    if ((st = factor(ws, &ws->fac_dyn, "initial system")))
+    if ((st = factor(ws, &ws->fac_dyn, "initial system")) ||
+        (st = fixed_lu(ws, &ws->fac_dyn)))
         goto done;
     if (ws->ct) {
         /* Hertz needs the previous step's normal forces: take λ of one
@@ -528,9 +539,12 @@ int rs_ws_init(rs_ws *ws)
         for (int i = 0; i < m->n_phi; i++)
             ws->lambda[i] = ws->rhs[m->n_q + i];
     }
-    if (m->n_phi > 0 && !ws->fac_proj.num) {
+    if (m->n_phi > 0) {
+        /* (the initial projection may have factored it already, in the
+         * same pivot order: the fixed LU takes its order from KLU's) */
         rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
-        if ((st = factor(ws, &ws->fac_proj, "initial projection")))
+        if ((!ws->fac_proj.num && (st = factor(ws, &ws->fac_proj, "initial projection"))) ||
+            (st = fixed_lu(ws, &ws->fac_proj)))
             goto done;
     }
     ws->ready = 1;

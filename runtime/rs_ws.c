@@ -200,7 +200,7 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
             return set_err(err, errlen, RS_E_UNSUPPORTED,
                            "rs_ws_create: the model has wheel-rail contacts but the contact "
                            "support is not linked in: add runtime/rs_contact.c, "
-                           "rs_contact_step.c, rs_profile.c, rs_spline.c, rs_track*.c, "
+                           "rs_contact_step.c, rs_contact_ck.c, rs_profile.c, rs_spline.c, rs_track*.c, "
                            "rs_hertz.c and rs_kalker.c, or call rs_contact_link()");
         }
         ws->cops = ops;

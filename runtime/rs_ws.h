@@ -133,10 +133,19 @@ typedef struct rs_options {
                                     per stage of a step) when it has them   */
 #define RS_FAST_CK 0x4u          /* C^K_qq = Σ D_i Cb_i N_i with each
                                     contact's three N entries of a column
-                                    combined through Cb_i first (one scatter
-                                    of D_i's columns per contact and column
-                                    instead of one per N entry)             */
-#define RS_FAST_ALL 0x7u
+                                    combined through Cb_i first, then D_i's
+                                    rows added once per contact and column
+                                    at positions found at set-up
+                                    (rs_contact_ck.h) instead of a scatter
+                                    per N entry                             */
+#define RS_FAST_LU_FIXED 0x8u    /* refactorizations of the KLU systems by a
+                                    sparse LU in the pivot order of KLU's
+                                    full factorization, set up once (flat
+                                    index loops, no scaling or rgrowth pass);
+                                    only for orders without fragile pivots
+                                    (rs_lu_fixed.h); a pivot that collapses
+                                    falls back to KLU                       */
+#define RS_FAST_ALL 0xFu
 #define RS_DENSE_PROJ_MAX 32
 
 /* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;
@@ -193,6 +202,8 @@ typedef struct rs_stats {
                              steps (rs_options.profile; 0 otherwise)         */
     long dense_solves;     /* projections solved by the dense normal
                               equations (RS_FAST_DENSE_PROJ) instead of KLU */
+    long lu_fixed_refactors; /* refactorizations done by the fixed-order LU
+                              (RS_FAST_LU_FIXED; included in refactors)    */
 } rs_stats;
 
 /* Fills *opt with the defaults above. */

@@ -14,8 +14,10 @@
  *                                     (dlopen); each speed-up of issue 9 added
  *                                     in turn, in this one run: _before,
  *                                     _klu_schur, _dense_proj, _step_fn, _o2,
+ *                                     _lu_fixed,
  *                                     then the default (no suffix: all of
- *                                     them, gcc -O3 -march=native)
+ *                                     them, gcc -O3 -march=native); _lu_fixed
+ *                                     is every runtime change at gcc -O2
  *   BENCH feve3000.t1_<phase>_us<_before>  seed 003's Table 1 from the phase
  *                                     timers (medians over NSTEPS steps),
  *                                     before and with every speed-up
@@ -24,8 +26,12 @@
  *                                     speed-up, the gcc -O2 build: valgrind
  *                                     cannot run -march=native code on every
  *                                     CPU), and instructions_per_op over
- *                                     step_ops
+ *                                     step_ops; step_instructions_klu: the
+ *                                     same without the fixed-order LU
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
+ *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
+ *                                     refactorization + solve by KLU and by
+ *                                     the fixed-order LU (medians of LU_REPS)
  */
 #define _DEFAULT_SOURCE   /* wait4, mkdtemp */
 #include <dlfcn.h>
@@ -43,6 +49,7 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws.h"
+#include "rs_ws_impl.h" /* the dynamics factorization, for the LU figures */
 
 #define DIR "generated/feve3000"
 #define NSTEPS 2500
@@ -327,10 +334,10 @@ static long bench_step_ops(void)
 }
 
 /* Instructions per step under callgrind: this program runs itself as
- * `--callgrind-child SO N` under valgrind (counting inside rs_step only),
+ * `--callgrind-child SO N FAST` under valgrind (counting inside rs_step only),
  * on the shared object the dlopen loader built (kept in a folder). */
 #define CG_STEPS 300
-static int callgrind_child(const char *so, int n)
+static int callgrind_child(const char *so, int n, unsigned fast)
 {
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
@@ -342,7 +349,7 @@ static int callgrind_child(const char *so, int n)
     memcpy(&fn, &sym, sizeof fn);
     char err[2000];
     rs_loaded *h = sym ? rs_load_static(fn, err, sizeof err) : NULL;
-    rs_ws *ws = h ? demo_ws(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, 0, err, sizeof err)
+    rs_ws *ws = h ? demo_ws(rs_loaded_model(h), fast, RS_KLU_AUTO, 0, err, sizeof err)
                   : NULL;
     int st = ws ? 0 : 1;
     for (int i = 0; !st && i < n; i++)
@@ -355,18 +362,18 @@ static int callgrind_child(const char *so, int n)
     return st != 0;
 }
 
-static void bench_callgrind(const char *so, long step_ops)
+static double callgrind_per_step(const char *so, unsigned fast)
 {
     char out[] = "/tmp/railsym_bench_cg_XXXXXX";
     int fd = mkstemp(out);
     if (fd < 0)
-        return;
+        return -1;
     close(fd);
     char cmd[1200];
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --toggle-collect=rs_step --callgrind-out-file=%s "
-             "/proc/%ld/exe --callgrind-child %s %d >/dev/null 2>&1",
-             out, (long)getpid(), so, CG_STEPS);
+             "/proc/%ld/exe --callgrind-child %s %d %u >/dev/null 2>&1",
+             out, (long)getpid(), so, CG_STEPS, fast);
     long total = -1;
     if (system(cmd) == 0) {
         FILE *f = fopen(out, "r");
@@ -378,16 +385,78 @@ static void bench_callgrind(const char *so, long step_ops)
             fclose(f);
     }
     unlink(out);
-    if (total < 0) {
+    return total < 0 ? -1 : (double)total / CG_STEPS;
+}
+
+/* Instructions per step with every speed-up, and with every one but the
+ * fixed-order LU (KLU's refactorization, the "before" of that change). */
+static void bench_callgrind(const char *so, long step_ops)
+{
+    const double per = callgrind_per_step(so, RS_FAST_ALL);
+    const double klu = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_LU_FIXED);
+    if (per < 0 || klu < 0) {
         printf("    (valgrind --tool=callgrind unavailable or failed: no instruction count)\n");
         return;
     }
-    const double per = (double)total / CG_STEPS;
-    printf("    (callgrind, %d steps of the demo run, every speed-up, gcc -O2 build)\n", CG_STEPS);
+    printf("    (callgrind, %d steps of the demo run, gcc -O2 build: every speed-up, and\n"
+           "     every one but the fixed-order LU)\n", CG_STEPS);
+    printf("BENCH feve3000.step_instructions_klu %.0f instructions\n", klu);
     printf("BENCH feve3000.step_instructions %.0f instructions\n", per);
     printf("BENCH feve3000.instructions_per_step %.0f instructions\n", per);
     if (step_ops > 0)
         printf("BENCH feve3000.instructions_per_op %.2f ratio\n", per / (double)step_ops);
+}
+
+/* Refactorization + solve of the dynamics matrix (its values at step 20 of
+ * the demo run), by KLU (klu_refactor, rcond, rgrowth, klu_solve) and by
+ * the fixed-order LU, medians over LU_REPS each, same workspace. */
+#define LU_REPS 20000
+static int bench_lu(const rs_model *m)
+{
+    char err[2000];
+    rs_ws *ws = demo_ws(m, RS_FAST_ALL, RS_KLU_AUTO, 0, err, sizeof err);
+    int st = ws ? 0 : 1;
+    for (int i = 0; !st && i < 20; i++)
+        st = rs_step(ws);
+    if (st || !ws->fac_dyn.fx_on) {
+        fprintf(stderr, "bench_feve3000: LU figures: %s\n",
+                ws ? (st ? rs_ws_error(ws) : "fixed-order LU not in use") : err);
+        demo_free(&ws);
+        return 1;
+    }
+    const int n = ws->K.n, nnz = ws->K.nnz;
+    double *Ax = malloc(sizeof(double) * (size_t)nnz), *us = malloc(sizeof(double) * 2 * LU_REPS);
+    if (!Ax || !us) {
+        free(Ax);
+        free(us);
+        demo_free(&ws);
+        return 1;
+    }
+    memcpy(Ax, ws->K.Ax, sizeof(double) * (size_t)nnz);
+    /* the two alternate, so that a change of the machine's load hits both */
+    for (int r = 0; r < 2 * LU_REPS && !st; r++) {
+        int bad;
+        ws->fac_dyn.fx_on = r % 2; /* 0: KLU refactors (its factors of set-up) */
+        memcpy(ws->K.Ax, Ax, sizeof(double) * (size_t)nnz);
+        for (int i = 0; i < n; i++)
+            ws->rhs[i] = 1.0 + i;
+        const double t0 = now_s();
+        st = rs_kfac_factor(&ws->K, &ws->fac_dyn, ws->opt.rcond_min, ws->opt.rcond_drop,
+                            &ws->stats, &bad) ||
+             rs_kfac_solve(&ws->K, &ws->fac_dyn, ws->rhs, &ws->stats);
+        us[(r % 2) * LU_REPS + r / 2] = (now_s() - t0) * 1e6;
+    }
+    double med[2] = {bench_median(us, LU_REPS), bench_median(us + LU_REPS, LU_REPS)};
+    if (!st) {
+        printf("    dynamics matrix (n %d, %d entries): refactorization + solve, KLU %.2f us, "
+               "fixed-order LU %.2f us\n", n, nnz, med[0], med[1]);
+        printf("BENCH feve3000.lu_us_klu %.3f us\n", med[0]);
+        printf("BENCH feve3000.lu_us_fixed %.3f us\n", med[1]);
+    }
+    free(Ax);
+    free(us);
+    demo_free(&ws);
+    return st != 0;
 }
 
 /* The speed-ups of issue 9 one after the other, every figure in this run:
@@ -404,14 +473,16 @@ static const struct config {
     {"_dense_proj", "+ dense projections", RS_FAST_DENSE_PROJ, RS_KLU_AUTO},
     {"_step_fn", "+ combined step/proj/newton functions",
      RS_FAST_DENSE_PROJ | RS_FAST_STEP_FN, RS_KLU_AUTO},
-    {"_o2", "+ C^K_qq kernel (all runtime changes, gcc -O2)", RS_FAST_ALL, RS_KLU_AUTO},
+    {"_o2", "+ C^K_qq kernel (gcc -O2)", RS_FAST_DENSE_PROJ | RS_FAST_STEP_FN | RS_FAST_CK,
+     RS_KLU_AUTO},
+    {"_lu_fixed", "+ fixed-order LU (all runtime changes, gcc -O2)", RS_FAST_ALL, RS_KLU_AUTO},
 };
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && !strcmp(argv[1], "--callgrind-child")) {
+    if (argc == 5 && !strcmp(argv[1], "--callgrind-child")) {
         rs_contact_link();
-        return callgrind_child(argv[2], atoi(argv[3]));
+        return callgrind_child(argv[2], atoi(argv[3]), (unsigned)strtoul(argv[4], NULL, 0));
     }
     if (access(DIR "/feve3000_model.c", R_OK) != 0) {
         fprintf(stderr, "bench_feve3000: " DIR " missing\n");
@@ -473,6 +544,7 @@ int main(int argc, char **argv)
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);
     printf("    KLU ordering chosen by RS_KLU_AUTO (fewest flops) for the FEVE 3000: %s\n", info.ordering);
     bad |= bench_table1(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, "", cpu);
+    bad |= bench_lu(rs_loaded_model(h));
     rs_unload(&h);
 
     /* libtcc, before and after */

@@ -34,10 +34,11 @@
 #define STR(x) STR_(x)
 
 /* The runtime files an embedded program needs (docs/runtime.md, "Embedded
- * use"): workspace, step, evaluation, KLU, descriptor check, status text. */
+ * use"): workspace, step, evaluation, KLU and the fixed-order LU, descriptor
+ * check, status text. */
 static const char *const EMBED_CORE_SRCS =
     "runtime/rs_ws.c runtime/rs_step.c runtime/rs_eval.c runtime/rs_klu.c "
-    "runtime/rs_model.c runtime/rs_status.c";
+    "runtime/rs_lu_fixed.c runtime/rs_model.c runtime/rs_status.c";
 /* rs_load_static alone: no libtcc, no libdl (rs_load_static.c). */
 static const char *const EMBED_LOADER_SRCS = "runtime/rs_load_static.c";
 static const char *const EMBED_LOADER_LIBS = "";

@@ -12,7 +12,8 @@
  * no combined step/proj/newton functions, KLU projections, the original
  * C^K_qq kernel) and the COLAMD ordering AUTO chose before RS_KLU_AMD_SCHUR.
  * Against it: each optimisation alone (hoisting; the combined functions;
- * the dense projections; the C^K_qq kernel; the Schur ordering) and all of
+ * the dense projections; the C^K_qq kernel; the Schur ordering; the
+ * fixed-order LU, in COLAMD's order and in the Schur ordering's) and all of
  * them together, hoisted or not.  The runs also take the same Newton
  * iterations.  Both models are compiled in memory by libtcc.
  */
@@ -39,6 +40,7 @@
 typedef struct run {
     double sig[NREC][NSIG];
     long contact_iters, proj_iters;
+    long refactors, lu_fixed_refactors, fallbacks;
 } run;
 
 static char nohoist_dir[64];
@@ -85,6 +87,9 @@ static void run_demo(const rs_model *m, unsigned fast, int ordering, run *r)
     }
     r->contact_iters = rs_ws_stats(ws)->contact_iters;
     r->proj_iters = rs_ws_stats(ws)->proj_iters;
+    r->refactors = rs_ws_stats(ws)->refactors;
+    r->lu_fixed_refactors = rs_ws_stats(ws)->lu_fixed_refactors;
+    r->fallbacks = rs_ws_stats(ws)->refactor_fallbacks;
     rs_ws_free(&ws);
     rs_binding_free(&b);
     rs_scenario_free(&top);
@@ -144,6 +149,8 @@ START_TEST(optimisations_change_no_result)
         {0, RS_FAST_DENSE_PROJ, RS_KLU_COLAMD, "dense projections alone"},
         {0, RS_FAST_CK, RS_KLU_COLAMD, "C^K_qq kernel alone"},
         {0, 0, RS_KLU_AMD_SCHUR, "Schur ordering alone"},
+        {0, RS_FAST_LU_FIXED, RS_KLU_COLAMD, "fixed-order LU alone"},
+        {0, RS_FAST_LU_FIXED, RS_KLU_AMD_SCHUR, "fixed-order LU, Schur ordering"},
         {0, RS_FAST_ALL, RS_KLU_AUTO, "all but hoisting"},
         {1, RS_FAST_ALL, RS_KLU_AUTO, "all (the default)"},
     };
@@ -153,6 +160,14 @@ START_TEST(optimisations_change_no_result)
                       cases[c].what);
         ck_assert_int_eq(r.contact_iters, ref.contact_iters);
         ck_assert_int_eq(r.proj_iters, ref.proj_iters);
+        /* the fixed-order LU did every refactorization, with no fallback */
+        if (cases[c].fast & RS_FAST_LU_FIXED) {
+            ck_assert_int_gt(r.refactors, 0);
+            ck_assert_int_eq(r.lu_fixed_refactors, r.refactors);
+            ck_assert_int_eq(r.fallbacks, 0);
+        } else {
+            ck_assert_int_eq(r.lu_fixed_refactors, 0);
+        }
     }
     rs_unload(&hn);
     rs_unload(&h);

@@ -8,7 +8,8 @@
  *    profiles' and the track's own evaluation, across segment crossings;
  *  - the 4×4 LU against its residual on random systems needing pivoting;
  *  - C^K_qq = D blockdiag(C_i) N against a dense product from random sparse
- *    D, N and random blocks, and its pattern covering every product entry;
+ *    D, N and random blocks (the general kernel and RS_FAST_CK's
+ *    contact-by-contact one), and its pattern covering every product entry;
  *  - the KLU pattern union (M ∪ diag ∪ C^K) against a dense solve;
  *  - creep blocks against Kalker's law written out here from the reference
  *    table (a circular Hertz contact, a/b = 1, ν = 0.25 and 0.5: table rows),
@@ -319,6 +320,19 @@ START_TEST(test_ck_dense)
             for (int j = 0; j < NQ; j++)
                 ck_assert_msg(fabs(G[r][j] - S[r][j]) < 1e-12, "(%d,%d): %g vs %g", r, j,
                               G[r][j], S[r][j]);
+        /* the contact-by-contact kernel of RS_FAST_CK (rs_contact_ck.c) */
+        rs_ck_plan P;
+        ck_assert_int_eq(rs_ck_plan_create(&P, &m.ddelta_df_pattern, &m.dnu_dqd_pattern, NC,
+                                           colptr, rowind, &ALLOC),
+                         RS_OK);
+        for (int k = 0; k < nnz; k++)
+            CKv[k] = NAN; /* every value written */
+        rs_ck_plan_values(&P, Dv, Nv, Cb, CKv);
+        for (int j = 0; j < NQ; j++)
+            for (int k = colptr[j]; k < colptr[j + 1]; k++)
+                ck_assert_msg(fabs(CKv[k] - S[rowind[k]][j]) < 1e-12, "plan (%d,%d): %g vs %g",
+                              rowind[k], j, CKv[k], S[rowind[k]][j]);
+        rs_ck_plan_free(&P, &ALLOC);
     }
 }
 END_TEST

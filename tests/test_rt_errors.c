@@ -4,12 +4,14 @@
  * state stays at the last good step; results written so far stay valid.
  */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "rs_ws_impl.h" /* rs_ws_check_finite */
 #include "support/rt_fixtures.h"
 
 static void assert_has(const char *msg, const char *part)
@@ -293,6 +295,33 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* The finiteness check (summed x − x, then a scan for the message) finds
+ * +inf, −inf and NaN at every position of short and long arrays, names the
+ * index, and passes the largest finite values (whose sum would overflow). */
+START_TEST(test_check_finite_every_position)
+{
+    rs_ws *ws = pendulum_after_steps(0);
+    double v[11];
+    const double bad[3] = {INFINITY, -INFINITY, NAN};
+    char want[32];
+    for (int n = 1; n <= 11; n++) {
+        for (int i = 0; i < n; i++)
+            v[i] = i % 2 ? DBL_MAX : -DBL_MAX;
+        ck_assert_int_eq(rs_ws_check_finite(ws, v, n, "v", NULL), RS_OK);
+        for (int p = 0; p < n; p++)
+            for (int b = 0; b < 3; b++) {
+                const double keep = v[p];
+                v[p] = bad[b];
+                ck_assert_int_eq(rs_ws_check_finite(ws, v, n, "v", NULL), RS_E_NONFINITE);
+                snprintf(want, sizeof want, "v[%d] is", p);
+                assert_has(rs_ws_error(ws), want);
+                v[p] = keep;
+            }
+    }
+    rs_ws_free(&ws);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rt_errors");
@@ -309,6 +338,7 @@ int main(void)
     tcase_add_test(tc, test_bad_descriptors);
     tcase_add_test(tc, test_status_strings);
     tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_check_finite_every_position);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -168,7 +168,8 @@ START_TEST(test_embedded_build)
     snprintf(cmd, sizeof cmd,
              "cc -std=c11 -O2 -Wall -Wextra -Werror -I runtime -o %s/sim %s "
              "tests/support/rt_models/rt_fourbar/rt_fourbar.c runtime/rs_ws.c runtime/rs_step.c "
-             "runtime/rs_eval.c runtime/rs_klu.c runtime/rs_model.c runtime/rs_status.c "
+             "runtime/rs_eval.c runtime/rs_klu.c runtime/rs_lu_fixed.c runtime/rs_model.c "
+             "runtime/rs_status.c "
              "-lklu -lm 2>&1 && %s/sim",
              dir, path, dir);
     FILE *p = popen(cmd, "r");
