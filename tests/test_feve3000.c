@@ -46,6 +46,23 @@ static rs_ws *workspace(const rs_model *m, double dt)
     return ws;
 }
 
+/* A workspace rolling at 20 m/s, 3 mm off centre (wheels and rotors at
+ * their rolling speeds), initialized. */
+static rs_ws *rolling(const rs_model *m)
+{
+    rs_ws *ws = workspace(m, 1e-3);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", 20.0), RS_OK);
+    static const char *const spins[4] = {"front.wf.spin_dot", "front.wr.spin_dot",
+                                         "rear.wf.spin_dot", "rear.wr.spin_dot"};
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(rs_ws_set_qd(ws, spins[i], 40.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_f.rotor_dot", -170.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_r.rotor_dot", -170.0), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    return ws;
+}
+
 START_TEST(sizes)
 {
     rs_loaded *h = load();
@@ -99,16 +116,7 @@ START_TEST(mass_matrix_along_a_run)
 {
     rs_loaded *h = load();
     const rs_model *m = rs_loaded_model(h);
-    rs_ws *ws = workspace(m, 1e-3);
-    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", 20.0), RS_OK);
-    static const char *const spins[4] = {"front.wf.spin_dot", "front.wr.spin_dot",
-                                         "rear.wf.spin_dot", "rear.wr.spin_dot"};
-    for (int i = 0; i < 4; i++)
-        ck_assert_int_eq(rs_ws_set_qd(ws, spins[i], 40.0), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_f.rotor_dot", -170.0), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_r.rotor_dot", -170.0), RS_OK);
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    rs_ws *ws = rolling(m);
     for (int n = 0; n < 600; n++) {
         ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
         if (n % 100 == 0) {
@@ -148,16 +156,7 @@ START_TEST(gamma_is_the_second_derivative_of_phi_n)
 {
     rs_loaded *h = load();
     const rs_model *m = rs_loaded_model(h);
-    rs_ws *ws = workspace(m, 1e-3);
-    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", 20.0), RS_OK);
-    static const char *const spins[4] = {"front.wf.spin_dot", "front.wr.spin_dot",
-                                         "rear.wf.spin_dot", "rear.wr.spin_dot"};
-    for (int i = 0; i < 4; i++)
-        ck_assert_int_eq(rs_ws_set_qd(ws, spins[i], 40.0), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_f.rotor_dot", -170.0), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "motor_r.rotor_dot", -170.0), RS_OK);
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    rs_ws *ws = rolling(m);
     double worst = 0, scale = 0;
     for (int n = 1; n <= 800; n++) {
         ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));

@@ -340,6 +340,33 @@ START_TEST(sweep_equals_separate_runs)
 }
 END_TEST
 
+/* Runs argv, which must fail (exit status != 0) with `want` in its output. */
+static void expect_failure(char *const argv[], const char *log, const char *want)
+{
+    ck_assert_int_ne(sweep_run(argv, log), 0);
+    char *s = sweep_slurp(log, NULL);
+    ck_assert_msg(s && strstr(s, want) != NULL, "'%s' not in: %s", want, s ? s : "(no output)");
+    free(s);
+}
+
+/* Writes `text` to DIR/vI.EXT (a scenario or a train file), runs `railsym
+ * run TARGET` with it (a model's --scenario, or the train file itself), and
+ * requires its CSV to be the bytes of the sweep's OUT/vNNNN.csv. */
+static void same_as_separate_run(const char *dir, const char *out, int i, const char *target, const char *ext,
+                                 const char *text)
+{
+    char file[700], mine[700], csv[700];
+    snprintf(file, sizeof file, "%s/v%d.%s", dir, i, ext);
+    sweep_write(file, text);
+    snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
+    char *scn_run[] = {(char *)sweep_railsym_bin(), "run", (char *)target, "--scenario", file,
+                       "--out", mine, "--quiet", NULL};
+    char *train_run[] = {(char *)sweep_railsym_bin(), "run", file, "--out", mine, "--quiet", NULL};
+    ck_assert_int_eq(sweep_run(target ? scn_run : train_run, NULL), 0);
+    snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
+    ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+}
+
 /* Track and profile files as sweep variables: a --list column of tracks
  * (relative to the list's folder) times a --vary axis of wheel profiles on
  * the conical wheelset.  Each variant's CSV must be the bytes of a separate
@@ -391,16 +418,9 @@ START_TEST(sweep_over_track_and_profile_files)
         y[i - 1] = strtod(end + 1, NULL);
         row = strchr(row, '\n') + 1;
         /* a separate run of the same files */
-        char scn[700], mine[700], csv[700], text[6000];
-        snprintf(scn, sizeof scn, "%s/v%d.scn", dir, i);
+        char text[6000];
         snprintf(text, sizeof text, "%strack \"%s\"\nwheel_profile \"%s\"\n", kScn, trk, whl);
-        sweep_write(scn, text);
-        snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
-        char *run[] = {(char *)sweep_railsym_bin(), "run", "generated/wheelset_cone", "--scenario", scn,
-                       "--out", mine, "--quiet", NULL};
-        ck_assert_int_eq(sweep_run(run, NULL), 0);
-        snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
-        ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+        same_as_separate_run(dir, out, i, "generated/wheelset_cone", "scn", text);
     }
     printf("sweep over files: final z %.12f / %.12f m (level), %.12f / %.12f m (raised); "
            "max |y| %.6g (1:20) vs %.6g m (1:40)\n", z[0], z[1], z[2], z[3], y[0], y[1]);
@@ -412,22 +432,13 @@ START_TEST(sweep_over_track_and_profile_files)
     /* errors: a missing file, LO:HI:N for files, a model without contacts */
     char *missing[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--vary",
                        "track=nowhere.trk", "-o", out, NULL};
-    ck_assert_int_ne(sweep_run(missing, log), 0);
-    char *s = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(s, "track: cannot open 'nowhere.trk'") != NULL, "%s", s);
-    free(s);
+    expect_failure(missing, log, "track: cannot open 'nowhere.trk'");
     char *range[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--vary", "track=0:1:3",
                      "-o", out, NULL};
-    ck_assert_int_ne(sweep_run(range, log), 0);
-    s = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(s, "takes file names") != NULL, "%s", s);
-    free(s);
+    expect_failure(range, log, "takes file names");
     snprintf(vary, sizeof vary, "track=%s/level.trk", dir);
     char *nocontact[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", vary, "-o", out, NULL};
-    ck_assert_int_eq(sweep_run(nocontact, log), 1);
-    s = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(s, "has no contacts") != NULL, "%s", s);
-    free(s);
+    expect_failure(nocontact, log, "has no contacts");
     sweep_rm_rf(dir);
 }
 END_TEST
@@ -449,30 +460,17 @@ START_TEST(sweep_over_speed_sets_rolling_velocities)
     ck_assert_int_eq(sweep_run(argv, log), 0);
     for (int i = 1; i <= 4; i++) {
         const double v = i <= 2 ? 10 : 25, r0 = (i - 1) % 2 ? 0.5 : 0.45;
-        char scn[700], mine[700], csv[700], text[1000];
-        snprintf(scn, sizeof scn, "%s/v%d.scn", dir, i);
+        char text[1000];
         snprintf(text, sizeof text, "%sparam r0 = %.17g\ninitial x_dot = %.17g\ninitial spin_dot = %.17g\n", kScn,
                  r0, v, v / r0);
-        sweep_write(scn, text);
-        snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
-        char *run[] = {(char *)sweep_railsym_bin(), "run", "generated/wheelset_cone", "--scenario", scn,
-                       "--out", mine, "--quiet", NULL};
-        ck_assert_int_eq(sweep_run(run, NULL), 0);
-        snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
-        ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+        same_as_separate_run(dir, out, i, "generated/wheelset_cone", "scn", text);
     }
     /* errors: a speed and a velocity it sets; a model without a forward coordinate */
     char *both[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--vary", "speed=1,2",
                     "--vary", "spin_dot=1", "-o", out, NULL};
-    ck_assert_int_ne(sweep_run(both, log), 0);
-    char *s = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(s, "'speed' sets 'spin_dot', which is varied too") != NULL, "%s", s);
-    free(s);
+    expect_failure(both, log, "'speed' sets 'spin_dot', which is varied too");
     char *nofwd[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "speed=1,2", "-o", out, NULL};
-    ck_assert_int_ne(sweep_run(nofwd, log), 0);
-    s = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(s, "has no coordinate named 'x'") != NULL, "%s", s);
-    free(s);
+    expect_failure(nofwd, log, "has no coordinate named 'x'");
     sweep_rm_rf(dir);
 }
 END_TEST
@@ -510,15 +508,9 @@ START_TEST(train_sweep_equals_separate_runs)
         ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "row %d: %.200s", i, row);
         mean_force[i - 1] = strtod(row + strlen(want), NULL);
         row = strchr(row, '\n') + 1;
-        char mine_train[700], mine[700], csv[700], text[1000];
-        snprintf(mine_train, sizeof mine_train, "%s/v%d.train", dir, i);
+        char text[1000];
         snprintf(text, sizeof text, "%s\nset wagon.m_body = %.17g\nset speed = %.17g\n", kTrain, m, v);
-        sweep_write(mine_train, text);
-        snprintf(mine, sizeof mine, "%s/run%d.csv", dir, i);
-        char *run[] = {(char *)sweep_railsym_bin(), "run", mine_train, "--out", mine, "--quiet", NULL};
-        ck_assert_int_eq(sweep_run(run, NULL), 0);
-        snprintf(csv, sizeof csv, "%s/v%04d.csv", out, i);
-        ck_assert_msg(sweep_same_file(csv, mine), "variant %d differs from its separate run", i);
+        same_as_separate_run(dir, out, i, NULL, "train", text);
     }
     printf("train sweep: mean first-coupler force %.0f N (40 t wagons), %.0f N (80 t)\n", mean_force[0],
            mean_force[2]);
@@ -527,10 +519,8 @@ START_TEST(train_sweep_equals_separate_runs)
     free(sum);
     /* errors: an unknown parameter named; --threads for a model */
     char *bad[] = {(char *)sweep_railsym_bin(), "sweep", train, "--vary", "wagon.m_bdy=1,2", "-o", out, NULL};
-    ck_assert_int_ne(sweep_run(bad, log), 0);
-    char *s = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(s, "cannot vary 'wagon.m_bdy'") && strstr(s, "did you mean 'm_body'?"), "%s", s);
-    free(s);
+    expect_failure(bad, log, "cannot vary 'wagon.m_bdy' in");
+    expect_failure(bad, log, "did you mean 'm_body'?");
     char *thr[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "l=1,2", "--threads", "2", "-o", out, NULL};
     ck_assert_int_eq(sweep_run(thr, log), 2);
     sweep_rm_rf(dir);
