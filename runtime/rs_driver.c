@@ -99,6 +99,46 @@ char *rs_driver_model_name(const char *dir, char *buf, size_t len)
     return buf;
 }
 
+/* The first contact file the model's table names that a scenario does not
+ * replace ("" when none). */
+static const char *first_table_file(const rs_model *m, const rs_options *opt)
+{
+    for (int i = 0; i < m->n_contact; i++)
+        for (int k = 0; k < RS_SPLINE_COUNT; k++) {
+            const char *f = m->contacts[i].spline[k].file;
+            const char *over = k == RS_SPLINE_WHEEL ? opt->wheel_profile
+                               : k == RS_SPLINE_RAIL ? opt->rail_profile
+                                                     : opt->track_file;
+            if (f && f[0] && f[0] != '/' && !(over && over[0]))
+                return f;
+        }
+    return "";
+}
+
+/* The contact table's file names are relative to the folder `railsym
+ * compile` ran in (the project's root, usually).  Runs from elsewhere find
+ * that folder by looking for the first table file from the model folder
+ * upwards: DIR/.., DIR/../.., ...  Writes it into buf and returns 1 when the
+ * file is not found from the working directory but from such a folder. */
+static int find_contact_dir(const rs_model *m, const rs_options *opt, const char *model_dir, char *buf,
+                            size_t len)
+{
+    const char *file = first_table_file(m, opt);
+    if (!file[0] || access(file, R_OK) == 0)
+        return 0;
+    char probe[8192];
+    size_t k = (size_t)snprintf(buf, len, "%s", model_dir);
+    for (int up = 0; up < 32 && k + 4 < len; up++) {
+        k += (size_t)snprintf(buf + k, len - k, "/..");
+        snprintf(probe, sizeof probe, "%s/%s", buf, file);
+        if (access(probe, R_OK) == 0)
+            return 1;
+        if (access(buf, F_OK) != 0)   /* climbed past the root's reach */
+            break;
+    }
+    return 0;
+}
+
 /* State of one run, seen by the per-step callback. */
 typedef struct run_ctx {
     const rs_run_config *c;
@@ -284,6 +324,9 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rs_options opt;
     rs_options_default(&opt);
     rs_binding_options(b, &opt);
+    char contact_dir[4096];
+    if (!opt.contact_dir && c->model_dir && find_contact_dir(m, &opt, c->model_dir, contact_dir, sizeof contact_dir))
+        opt.contact_dir = contact_dir;
     if (c->method >= 0)
         opt.method = (rs_method)c->method;
     rs_contact_link();   /* the driver runs contact models: take their support from the archive */

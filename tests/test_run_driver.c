@@ -270,6 +270,34 @@ START_TEST(test_model_name)
 }
 END_TEST
 
+/* A contact model run from another working directory: its table's files
+ * (relative to the folder `railsym compile` ran in, the repository here)
+ * are found from the model folder upwards. */
+START_TEST(test_contact_files_from_elsewhere)
+{
+    char root[2048], model[2200], include[2200];
+    ck_assert_ptr_nonnull(getcwd(root, sizeof root));
+    snprintf(model, sizeof model, "%s/generated/wheelset_cone", root);
+    snprintf(include, sizeof include, "%s/runtime", root);   /* as the command passes it */
+    FILE *f = fopen(scn_path, "w");
+    fputs("duration 0.01\nstep 1e-3\ninitial x_dot = 5\ninitial spin_dot = 11.1\n", f);
+    fclose(f);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = model;
+    c.include_dir = include;
+    c.scenario = scn_path;
+    c.out = csv;
+    c.progress = 0;
+    ck_assert_int_eq(chdir(dir), 0);
+    rs_run_report rep;
+    const int st = rs_driver_run(&c, &rep, err, sizeof err);
+    ck_assert_int_eq(chdir(root), 0);
+    ck_assert_msg(st == RS_OK, "%s", err);
+    ck_assert_int_eq(rep.steps, 10);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("run_driver");
@@ -284,6 +312,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, test_failure_midway_keeps_csv);
     tcase_add_test(t, test_progress_lines);
     tcase_add_test(t, test_model_name);
+    tcase_add_test(t, test_contact_files_from_elsewhere);
     suite_add_tcase(s, t);
     return s;
 }
