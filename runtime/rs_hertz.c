@@ -45,11 +45,12 @@ void rs_hertz_curvature_sums(double R_wx, double R_wy, double R_rx,
  * so the ratio keeps full precision as k → 1.  Also returns
  * g'(t) = d ln(B/A)/dt = −2 − k²/(e² − S) + (1 − S)/S (from
  * dK/dt = (k²K − E)/e², dE/dt = k²(K − E)/e²) and dE/dt = k² K S/e². */
-static double curvature_ratio(double t, double *K_out, double *E_out, double *slope,
-                              double *dE)
+static double curvature_ratio(double t, double *k_out, double *K_out, double *E_out,
+                              double *slope, double *dE)
 {
-    double k = exp(t);
-    double e2 = -expm1(2.0 * t);       /* 1 − k², exact as k → 1 */
+    const double em = expm1(t);        /* k − 1 < 0 */
+    double k = 1.0 + em;
+    double e2 = -em * (2.0 + em);      /* 1 − k², exact as k → 1 */
     double a = 1.0, b = k;
     double S = 0.5 * e2, w = 0.5;
     for (int j = 0; j < 40; j++) {
@@ -65,6 +66,7 @@ static double curvature_ratio(double t, double *K_out, double *E_out, double *sl
     }
     double K = RS_PI / (2.0 * a);
     double k2 = k * k;
+    *k_out = k;
     *K_out = K;
     *E_out = K * (1.0 - S);
     *slope = -2.0 - k2 / (e2 - S) + (1.0 - S) / S;
@@ -107,7 +109,7 @@ int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters)
     double t = start_ratio(L);
     if (!(t > lo && t < hi))
         t = -(2.0 / 3.0) * L;          /* Greenwood's b/a ≈ (A/B)^{2/3} */
-    double K = 0.0, E = 0.0;
+    double K = 0.0, E = 0.0, k = 1.0;
     int it = 0;
     /* Newton in t with the exact slope, kept inside the bracket.  Once a
      * step is below 1e-8 (1 + |t|), the next one would be below about
@@ -115,7 +117,7 @@ int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters)
      * another evaluation, moving E along dE/dt to the new t. */
     while (it < RS_HERTZ_MAX_ITER) {
         double slope, dE;
-        double g = log(curvature_ratio(t, &K, &E, &slope, &dE)) - L;
+        double g = log(curvature_ratio(t, &k, &K, &E, &slope, &dE)) - L;
         it++;
         if (g == 0.0)
             break;
@@ -134,6 +136,7 @@ int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters)
         if (fabs(dt) <= 1e-8 * (1.0 + fabs(t))) {
             if (isfinite(dE))
                 E += dE * dt;
+            k *= 1.0 + dt * (1.0 + 0.5 * dt); /* exp(dt), |dt| <= 1e-8 (1 + |t|) */
             t = tn;
             break;
         }
@@ -143,8 +146,7 @@ int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters)
         *iters = it;
     if (it >= RS_HERTZ_MAX_ITER || !isfinite(E))
         return RS_HERTZ_E_NOCONV;
-    double k = exp(t);
-    double mm = cbrt(2.0 * E / (RS_PI * k * k));
+    double mm = cbrt(2.0 * E / (RS_PI * k * k)); /* k = e^t of the last evaluation */
     *m = mm;
     *n = mm * k;
     return RS_HERTZ_OK;
