@@ -3,9 +3,10 @@
  *
  * The unknown is t = ln k, k = b/a in (0, 1].  In t the function
  * g(t) = ln(B/A)(t) − ln(B/A)* is smooth, decreasing and nearly linear
- * (slope −3/2 near the circle, → −2 for slender ellipses), so a secant
- * iteration kept inside a bracket converges in a handful of steps.  The
- * bracket [−L, −L/2], L = ln(B/A)*, always holds the root because
+ * (slope −3/2 near the circle, → −2 for slender ellipses).  Newton with
+ * the exact slope from a fitted start (start_ratio, within 3e-5 of the root)
+ * converges in two evaluations; it is kept inside a bracket (bisection
+ * when a step leaves it).  The bracket [−L, −L/2], L = ln(B/A)*, always holds the root because
  * k^{-1} < B/A(k) < k^{-2} for 0 < k < 1 (the second from 2E < (1 + k²)K).
  */
 #include "rs_hertz.h"
