@@ -115,6 +115,10 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     const int nnzN = m->dnu_dqd_pattern.colptr[nq];
     c->sp = rs_alloc_array(a, (size_t)(6 * nc), sizeof *c->sp);
     c->hint = rs_alloc_array(a, (size_t)(6 * nc), sizeof(int));
+    c->seg_v = rs_alloc_array(a, (size_t)(6 * nc), sizeof(int));
+    c->u_ok = rs_alloc_array(a, (size_t)(6 * nc), sizeof(int));
+    c->v = rs_alloc_array(a, (size_t)(30 * nc), sizeof(double));
+    c->u_dirty = 1;
     c->prof = rs_alloc_array(a, (size_t)(2 * nc), sizeof(rs_profile));
     c->trk = rs_alloc_array(a, (size_t)nc, sizeof(rs_track));
     c->phid = rs_alloc_array(a, (size_t)(4 * nc), sizeof(double));
@@ -137,7 +141,7 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     c->s0 = rs_alloc_array(a, (size_t)m->n_s, sizeof(double));
     c->sd0 = rs_alloc_array(a, (size_t)m->n_s, sizeof(double));
     *out = c;
-    if (!c->sp || !c->hint || !c->prof || !c->trk || !c->phid || !c->phids || !c->phidq ||
+    if (!c->sp || !c->hint || !c->seg_v || !c->u_ok || !c->v || !c->prof || !c->trk || !c->phid || !c->phids || !c->phidq ||
         !c->betad || !c->nu || !c->V || !c->radii || !c->Dv || !c->Nv || !c->Cb || !c->nu_t ||
         !c->a || !c->b || !c->f || !c->xi || !c->ck_colptr || !c->pos || !c->s0 || !c->sd0)
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
@@ -218,6 +222,13 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
             c->sp[6 * i + k] = found;
         }
     }
+    /* the fill's cache: no segment yet; a spline without a file has one
+     * constant segment (the straight level track has f_x = s) */
+    for (int j = 0; j < 6 * nc; j++) {
+        c->seg_v[j] = c->sp[j] ? -1 : 0;
+        for (int l = 0; l < 5; l++)
+            c->v[5 * j + l] = !c->sp[j] && j % 6 == RS_SPLINE_TRACK_X && l == 2 ? 1.0 : 0.0;
+    }
     return RS_OK;
 }
 
@@ -231,7 +242,7 @@ void rs_contact_free(rs_contact_ws **cp, const rs_allocator *a)
         rs_profile_free(&c->prof[i]);
     for (int i = 0; i < c->n_trk; i++)
         rs_track_free(&c->trk[i]);
-    void *arrays[] = {c->sp, c->hint, c->prof, c->trk, c->phid, c->phids, c->phidq,
+    void *arrays[] = {c->sp, c->hint, c->seg_v, c->u_ok, c->v, c->prof, c->trk, c->phid, c->phids, c->phidq,
                       c->betad, c->nu, c->V, c->radii, c->Dv, c->Nv, c->Cb, c->nu_t, c->a,
                       c->b, c->f, c->xi, c->ck_colptr, c->ck_rowind, c->CKv, c->pos, c->s0, c->sd0};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
@@ -242,21 +253,38 @@ void rs_contact_free(rs_contact_ws **cp, const rs_allocator *a)
 
 void rs_contact_fill(rs_contact_ws *c, int i, const double *s, double *u)
 {
+    if (c->u_dirty) { /* u written from outside: rewrite every spline's slots */
+        for (int j = 0; j < 6 * c->nc; j++)
+            c->u_ok[j] = 0;
+        c->u_dirty = 0;
+    }
     const int i0 = i < 0 ? 0 : i, i1 = i < 0 ? c->nc : i + 1;
     for (i = i0; i < i1; i++) {
         const rs_contact *ct = &c->model->contacts[i];
         for (int k = 0; k < RS_SPLINE_COUNT; k++) {
-            const rs_contact_spline *cs = &ct->spline[k];
-            const rs_spline *sp = c->sp[6 * i + k];
-            double v[5] = {0, 0, 0, 0, 0};
+            const int j = 6 * i + k;
+            const rs_spline *sp = c->sp[j];
+            double *v = c->v + 5 * j;
             if (sp) {
-                int seg = rs_spline_find(sp, s[cs->s_slot], &c->hint[6 * i + k], NULL);
-                rs_spline_segment(sp, seg, v);
-            } else if (k == RS_SPLINE_TRACK_X) {
-                v[2] = 1; /* no track file: f_x = s, straight level track */
+                const double x = s[ct->spline[k].s_slot];
+                const int h = c->seg_v[j];
+                /* unless v's segment still holds x (then rs_spline_find
+                 * would return it: x[h] <= x < x[h + 1] has one answer) */
+                if (!(h >= 0 && sp->x[h] <= x && x < sp->x[h + 1])) {
+                    const int seg = rs_spline_find(sp, x, &c->hint[j], NULL);
+                    if (seg != h) {
+                        rs_spline_segment(sp, seg, v);
+                        c->seg_v[j] = seg;
+                        c->u_ok[j] = 0;
+                    }
+                }
             }
-            for (int j = 0; j < 5; j++) /* slots need not be consecutive */
-                u[cs->u_slot[j]] = v[j];
+            if (c->u_ok[j])
+                continue;
+            const int *slot = ct->spline[k].u_slot;
+            for (int l = 0; l < 5; l++) /* slots need not be consecutive */
+                u[slot[l]] = v[l];
+            c->u_ok[j] = 1;
         }
     }
 }

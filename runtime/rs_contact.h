@@ -31,6 +31,15 @@ typedef struct rs_contact_ws {
      * cylindrical wheel, flat rail are written instead) and their hints */
     const rs_spline **sp;
     int *hint;
+    /* Spline j = 6 i + k: seg_v[j] the segment whose 5 coefficients
+     * v[5 j ..] holds (-1: none yet), u_ok[j] = 1 while u's slots of the
+     * spline hold v's, so that a fill evaluates a spline only when its
+     * segment changed and writes u only where needed.  u_dirty = 1 (set
+     * wherever u may be written from outside: rs_ws_inputs' callback,
+     * rs_ws_u, rs_ws_set_u) clears every u_ok at the next fill. */
+    int *seg_v, *u_ok;
+    double *v;
+    int u_dirty;
     rs_profile *prof;  int n_prof;   /* owned, loaded once per file name */
     rs_track *trk;     int n_trk;
 
@@ -61,7 +70,9 @@ void rs_contact_free(rs_contact_ws **c, const rs_allocator *a);
 
 /* Fills the 5 coefficient u slots of every spline of contact i (or of all
  * contacts when i < 0) from the segment holding s[s_slot], starting from the
- * hint. */
+ * hint; a spline whose segment is the one its slots already hold (seg_u,
+ * unless u_dirty) is skipped.  Whoever writes u's spline slots other than
+ * through this function must set c->u_dirty = 1. */
 void rs_contact_fill(rs_contact_ws *c, int i, const double *s, double *u);
 
 /* Solves the 4×4 system A x = b in place (A row-major, destroyed; b becomes

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_contact.h"
 #include "rs_ws_impl.h"
 
 static const char *const fn_names[RS_FN_COUNT] = {
@@ -112,6 +113,8 @@ int rs_ws_inputs(rs_ws *ws, double t)
     if (!ws->opt.input)
         return RS_OK;
     int r = ws->opt.input(ws->opt.input_ctx, t, ws->u, ws->model->n_u);
+    if (ws->ct) /* the callback may have written the spline slots */
+        ws->ct->u_dirty = 1;
     if (r)
         return rs_ws_fail(ws, RS_E_INPUT, "input callback returned %d at t = %.9g s", r, t);
     if (ws->opt.check_finite)

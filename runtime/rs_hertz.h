@@ -13,8 +13,8 @@
  * of modulus e,
  *   B/A = (E/k² − K) / (K − E)   (the larger over the smaller sum),
  *   m³  = 2E / (π k²),   n = m k,
- * by one safeguarded secant solve in ln k (bracketed, at most
- * RS_HERTZ_MAX_ITER evaluations); K and E by the arithmetic-geometric mean,
+ * by one safeguarded Newton solve in ln k from a fitted start (bracketed;
+ * two evaluations over 1 < B/A <= 1e12, at most RS_HERTZ_MAX_ITER); K and E by the arithmetic-geometric mean,
  * with K − E summed directly (no cancellation near the circle).
  *
  * Sign convention of radii: POSITIVE = convex towards the other body,

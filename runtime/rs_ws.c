@@ -281,7 +281,12 @@ double *rs_ws_q(rs_ws *ws) { return ws->q; }
 double *rs_ws_qd(rs_ws *ws) { return ws->qd; }
 double *rs_ws_s(rs_ws *ws) { return ws->s; }
 double *rs_ws_sd(rs_ws *ws) { return ws->sd; }
-double *rs_ws_u(rs_ws *ws) { return ws->u; }
+double *rs_ws_u(rs_ws *ws)
+{
+    if (ws->ct) /* the caller may write the spline slots: refill them all */
+        ws->ct->u_dirty = 1;
+    return ws->u;
+}
 const double *rs_ws_p(const rs_ws *ws) { return ws->p; }
 const double *rs_ws_lambda(const rs_ws *ws) { return ws->lambda; }
 double rs_ws_time(const rs_ws *ws) { return ws->t; }
@@ -334,8 +339,11 @@ int rs_ws_set_qd(rs_ws *ws, const char *name, double value)
 int rs_ws_set_u(rs_ws *ws, const char *name, double value)
 {
     int i, st = lookup(ws, name, RS_VAR_U, "input", &i);
-    if (!st)
+    if (!st) {
         ws->u[i] = value;
+        if (ws->ct)
+            ws->ct->u_dirty = 1;
+    }
     return st;
 }
 

@@ -280,6 +280,80 @@ START_TEST(hertz_relations)
 }
 END_TEST
 
+/* Reference root of ln(B/A)(t) = L, t = ln(b/a): bisection to the last bit
+ * in long double, K and E by the AGM in long double (independent of the
+ * runtime's start and Newton), then m = (2E/(π k²))^{1/3}, n = m k. */
+static long double ref_ratio(long double t, long double *E)
+{
+    long double k = expl(t), e2 = -expm1l(2 * t), a = 1, b = k, S = e2 / 2, w = 0.5L;
+    for (int j = 0; j < 60; j++) {
+        long double an = (a + b) / 2, bn = sqrtl(a * b), cn = (a - b) / 2;
+        w *= 2;
+        S += w * cn * cn;
+        a = an;
+        b = bn;
+        if (cn <= 1e-15L * a)       /* the next c is below 1e-30: stop before
+                                       rounding noise (w grows as 2^j) */
+            break;
+    }
+    long double K = 3.14159265358979323846264338327950288L / (2 * a);
+    *E = K * (1 - S);
+    return (e2 - S) / (k * k * S);
+}
+
+static void ref_mn(double r, double *m, double *n)
+{
+    long double L = logl(r), lo = -L, hi = -L / 2, E;
+    for (int i = 0; i < 200 && lo < hi; i++) {
+        long double mid = (lo + hi) / 2;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (logl(ref_ratio(mid, &E)) > L)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    long double t = (lo + hi) / 2, k = expl(t);
+    ref_ratio(t, &E);
+    long double mm = cbrtl(2 * E / (3.14159265358979323846264338327950288L * k * k));
+    *m = (double)mm;
+    *n = (double)(mm * k);
+}
+
+START_TEST(hertz_start_converges)
+{
+    /* the closed-form start + Newton reach the converged root to 1e-13 over
+     * curvature ratios A/B 1e-3 … 1e3 (both orders), in at most 2
+     * evaluations, and up to the largest ratio accepted */
+    int itmax = 0;
+    for (double lg = -3; lg <= 3.0001; lg += 0.0125) {
+        double A = 1.0, B = pow(10, lg);
+        double r = A > B ? A / B : B / A;
+        double m, n, mr, nr;
+        int it;
+        ck_assert_int_eq(rs_hertz_mn_ratio(r, &m, &n, &it), RS_HERTZ_OK);
+        ref_mn(r, &mr, &nr);
+        double e = fmax(rel(m, mr), rel(n, nr));
+        ck_assert_msg(e < 1e-13, "A/B = %.6g: m %.17g vs %.17g, n %.17g vs %.17g", A / B, m,
+                      mr, n, nr);
+        itmax = it > itmax ? it : itmax;
+        rs_hertz_ellipse el;
+        ck_assert_int_eq(rs_hertz_ellipse_compute(1e4, 210e9, 0.3, A, B, &el), RS_HERTZ_OK);
+        ck_assert(el.m == m && el.n == n);
+    }
+    ck_assert_msg(itmax <= 2, "evaluations %d", itmax);
+    for (double L = 1e-12; L < log(RS_HERTZ_MAX_RATIO); L *= 1.37) {
+        double m, n, mr, nr;
+        int it;
+        ck_assert_int_eq(rs_hertz_mn_ratio(exp(L), &m, &n, &it), RS_HERTZ_OK);
+        ref_mn(exp(L), &mr, &nr);
+        ck_assert_msg(fmax(rel(m, mr), rel(n, nr)) < 1e-13, "ln(B/A) = %g: m %.17g vs %.17g", L,
+                      m, mr);
+        ck_assert_msg(it <= 3, "evaluations %d at ln(B/A) = %g", it, L);
+    }
+}
+END_TEST
+
 START_TEST(hertz_sphere)
 {
     /* A = B: m = n = 1 and the Hertz sphere on a plane,
@@ -565,6 +639,7 @@ static Suite *contact_suite(void)
     tcase_add_test(tc, hertz_classic_table);
     tcase_add_test(tc, hertz_high_precision);
     tcase_add_test(tc, hertz_relations);
+    tcase_add_test(tc, hertz_start_converges);
     tcase_add_test(tc, hertz_sphere);
     tcase_add_test(tc, hertz_axes_and_errors);
     tcase_add_test(tc, hertz_radii);

@@ -176,6 +176,84 @@ START_TEST(test_fill_slots)
 }
 END_TEST
 
+/* The fill rewrites only the splines whose segment changed: after random
+ * moves of s (small ones inside a segment, jumps, outside the tables, one
+ * contact or all) and after u's slots were overwritten from outside
+ * (u_dirty), every slot equals a fill from scratch (fresh hints, every
+ * spline evaluated), bit for bit. */
+static void fill_scratch(const rs_contact_ws *c, int i, const double *s, double *u)
+{
+    for (int k = 0; k < RS_SPLINE_COUNT; k++) {
+        const rs_contact_spline *cs = &tbl[i].spline[k];
+        const rs_spline *sp = c->sp[6 * i + k];
+        double v[5] = {0, 0, 0, 0, 0};
+        int hint = 0;
+        if (sp)
+            rs_spline_segment(sp, rs_spline_find(sp, s[cs->s_slot], &hint, NULL), v);
+        else if (k == RS_SPLINE_TRACK_X)
+            v[2] = 1;
+        for (int j = 0; j < 5; j++)
+            u[cs->u_slot[j]] = v[j];
+    }
+}
+
+START_TEST(test_fill_cached)
+{
+    for (int files = 0; files < 2; files++) {
+        rs_model m;
+        fake_model(&m, files ? PRF_WHEEL : "", files ? TRK_CURVE : "");
+        tbl[1].spline[RS_SPLINE_RAIL].file = files ? PRF_RAIL : ""; /* mixed */
+        rs_options o;
+        rs_options_default(&o);
+        rs_contact_ws *c = NULL;
+        char err[600];
+        ck_assert_msg(rs_contact_create(&m, &o, &ALLOC, &c, err, sizeof err) == RS_OK, "%s",
+                      err);
+        double s[8] = {0, 0.001, 10, -0.002, 0, -0.001, 20, 0.003}, u[80], ref[80];
+        for (int j = 0; j < 80; j++)
+            u[j] = ref[j] = -7;
+        srand(17);
+        long skipped = 0;
+        for (int n = 0; n < 4000; n++) {
+            const int kind = rand() % 10;
+            for (int j = 0; j < 8; j++) {
+                if (kind < 7) /* drift: mostly the same segment */
+                    s[j] += (j % 4 == 2 ? 0.02 : 2e-5) * urand();
+                else if (kind == 7) /* jump anywhere */
+                    s[j] = j % 4 == 2 ? 500 * (urand() + 1) : 0.04 * urand();
+                else if (kind == 8 && rand() % 4 == 0) /* outside the tables */
+                    s[j] = j % 4 == 2 ? (urand() < 0 ? -50.0 : 1e6) : 0.5 * urand();
+            }
+            if (kind == 6) /* exactly on a knot (the first and the last too) */
+                for (int i = 0; i < 2; i++)
+                    for (int k = 0; k <= RS_SPLINE_TRACK_X; k++) {
+                        const rs_spline *sp = c->sp[6 * i + k];
+                        if (sp)
+                            s[tbl[i].spline[k].s_slot] = sp->x[rand() % sp->n];
+                    }
+            if (kind == 9) { /* slots overwritten from outside */
+                for (int j = 0; j < 80; j++)
+                    u[j] = ref[j] = urand();
+                c->u_dirty = 1;
+            }
+            const int i = rand() % 3 - 1; /* -1: all contacts */
+            rs_contact_fill(c, i, s, u);
+            for (int ii = 0; ii < 2; ii++)
+                if (i < 0 || ii == i)
+                    fill_scratch(c, ii, s, ref);
+            for (int j = 0; j < 80; j++)
+                ck_assert_msg(u[j] == ref[j] || (isnan(u[j]) && isnan(ref[j])),
+                              "files %d, step %d: u[%d] = %.17g, from scratch %.17g", files, n,
+                              j, u[j], ref[j]);
+            for (int j = 0; j < 12; j++)
+                skipped += c->u_ok[j];
+        }
+        ck_assert(skipped > 0);
+        rs_contact_free(&c, &ALLOC);
+    }
+}
+END_TEST
+
 START_TEST(test_fill_defaults_and_errors)
 {
     rs_model m;
@@ -868,6 +946,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_fill_slots);
+    tcase_add_test(tc, test_fill_cached);
     tcase_add_test(tc, test_fill_defaults_and_errors);
     tcase_add_test(tc, test_solve4);
     tcase_add_test(tc, test_ck_dense);
