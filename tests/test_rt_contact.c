@@ -864,10 +864,18 @@ END_TEST
 
 /* RS_FAST_STEP_CACHE: a step that starts where the previous step's proj
  * wrote the cache reads it (RS_FN_STEP_CACHED); a change of q, s or a
- * parameter between steps must make the step compute everything again.
+ * parameter between steps, rs_ws_init or a failed step must make the next
+ * step compute everything again.
  * Two workspaces, with and without the cache, take the same changes: their
  * states stay bit-identical (libtcc: the same operations in the same
  * order), and the cache serves exactly the steps without a change. */
+static int cache_fail_now; /* the input callback fails while set */
+static int cache_inputs(void *ctx, double t, double *u, int n_u)
+{
+    (void)ctx, (void)t, (void)u, (void)n_u;
+    return cache_fail_now;
+}
+
 START_TEST(test_step_cache_invalidation)
 {
     if (access("generated/wheelset/wheelset_model.c", R_OK) != 0) {
@@ -888,6 +896,7 @@ START_TEST(test_step_cache_invalidation)
         ck_assert(o.fast & RS_FAST_STEP_CACHE); /* on by default */
         if (w)
             o.fast &= ~RS_FAST_STEP_CACHE;
+        o.input = cache_inputs;
         ck_assert_msg(rs_ws_create(m, &o, &ws[w], err, sizeof err) == RS_OK, "%s", err);
         ck_assert_int_eq(rs_ws_set_qd(ws[w], "x_dot", 20.0), RS_OK);
         ck_assert_int_eq(rs_model_find(m, "r0", &v), RS_OK);
@@ -901,6 +910,13 @@ START_TEST(test_step_cache_invalidation)
     long expect = 0;
     for (int n = 1; n <= 40; n++) {
         const long before = rs_ws_stats(ws[0])->step_cache_hits;
+        if (n == 5) { /* a failed step: the state is restored, the cache dropped */
+            cache_fail_now = 1;
+            for (int w = 0; w < 2; w++)
+                ck_assert_int_ne(rs_step(ws[w]), RS_OK);
+            cache_fail_now = 0;
+            ck_assert_int_eq(rs_ws_stats(ws[0])->step_cache_hits, before);
+        }
         int changed = 1;
         for (int w = 0; w < 2; w++)
             switch (n) {
@@ -910,7 +926,8 @@ START_TEST(test_step_cache_invalidation)
             case 25: ck_assert_int_eq(rs_ws_set_param(ws[w], "kz", 1e3), RS_OK); break; /* p */
             case 30: ck_assert_msg(rs_ws_init(ws[w]) == RS_OK, "%s", rs_ws_error(ws[w])); break;
             case 35: rs_ws_qd(ws[w])[iy] += 1e-3; changed = 0; break;      /* q̇ only: cache holds */
-            default: changed = n == 1; /* the first step follows init's separate functions */
+            default: changed = n == 1 || n == 5; /* the first step follows init's separate
+                                                     functions; 5 follows a failed step */
             }
         for (int w = 0; w < 2; w++)
             ck_assert_msg(rs_step(ws[w]) == RS_OK, "step %d: %s", n, rs_ws_error(ws[w]));
@@ -924,7 +941,8 @@ START_TEST(test_step_cache_invalidation)
     }
     ck_assert_int_eq(rs_ws_stats(ws[0])->step_cache_hits, expect);
     ck_assert_int_eq(rs_ws_stats(ws[1])->step_cache_hits, 0);
-    printf("step cache: %ld of 40 steps from the cache, states bit-identical to without\n", expect);
+    printf("step cache: %ld of 40 steps from the cache (changes of q, s, p, re-init and a failed "
+           "step before the others), states bit-identical to without\n", expect);
     for (int w = 0; w < 2; w++)
         rs_ws_free(&ws[w]);
     rs_unload(&h);
