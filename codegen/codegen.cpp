@@ -103,6 +103,12 @@ public:
         local_.assign(needed.empty() ? 0 : (size_t)needed.back() + 1, -1);
         bool used_kind[kNumSymKinds] = {};
         int nlocal = 0;
+        // atoms read from the cache: in[RS_IN_U][n_u + i]
+        std::vector<int> cache_at(local_.size(), -1);
+        for (size_t i = 0; i < f_.cached.size(); ++i)
+            if (f_.cached[i] >= 0 && (size_t)f_.cached[i] < cache_at.size()) cache_at[(size_t)f_.cached[i]] = (int)i;
+        bool any_cached = false;
+        for (int id : needed) any_cached |= cache_at[(size_t)id] >= 0;
         for (int id : needed) {
             const Node &nd = st_.node(id);
             if (nd.op == Op::Sym)
@@ -110,7 +116,7 @@ public:
             else if (nd.op != Op::Num)
                 local_[(size_t)id] = nlocal++;
         }
-        const OpCount ops = detail::count_nodes(st_, needed);
+        const OpCount ops = detail::count_function(st_, f_, needed);
 
         hdr << "/* " << cname_ << ":";
         for (size_t i = 0; i < f_.outputs.size(); ++i) {
@@ -123,7 +129,7 @@ public:
         hdr << " */\n";
         hdr << "int " << cname_ << "(const double *const *in, double *const *out);\n";
         write_patterns(src, hdr);
-        write_comment(src, ops, used_kind);
+        write_comment(src, ops, used_kind, any_cached);
 
         src << "int " << cname_ << "(const double *const *in, double *const *out)\n{\n";
         bool any_in = false;
@@ -133,11 +139,19 @@ public:
                 << "];\n";
             any_in = true;
         }
+        if (any_cached) {
+            src << "    const double *c = in[RS_IN_U] + " << st_.count(SymKind::Input) << ";   /* the cache */\n";
+            any_in = true;
+        }
         if (!any_in) src << "    (void)in;\n";
         if (f_.outputs.empty()) src << "    (void)out;\n";
         for (int id : needed)
-            if (local_[(size_t)id] >= 0)
-                src << "    const double a" << local_[(size_t)id] << " = " << expr(id) << ";\n";
+            if (local_[(size_t)id] >= 0) {
+                if (cache_at[(size_t)id] >= 0)
+                    src << "    const double a" << local_[(size_t)id] << " = c[" << cache_at[(size_t)id] << "];\n";
+                else
+                    src << "    const double a" << local_[(size_t)id] << " = " << expr(id) << ";\n";
+            }
         for (size_t i = 0; i < f_.outputs.size(); ++i) {
             const Output &o = f_.outputs[i];
             src << "    if (out[" << i << "]) {   /* " << comment_safe(o.name) << " */\n";
@@ -155,7 +169,7 @@ private:
         return cname_ + "_" + c_identifier(o.name) + "_" + what;
     }
 
-    void write_comment(std::ostringstream &src, const OpCount &ops, const bool *used_kind) const {
+    void write_comment(std::ostringstream &src, const OpCount &ops, const bool *used_kind, bool cached) const {
         src << "\n/*\n * " << cname_ << "\n";
         if (!f_.doc.empty()) {
             std::istringstream doc(f_.doc);
@@ -184,6 +198,10 @@ private:
                 src << " " << kKindC[k].array;
                 any = true;
             }
+        if (cached) {
+            src << " cache";
+            any = true;
+        }
         if (!any) src << " none";
         src << "\n * Atoms " << ops.atoms << ", operations " << ops.total() << " (add/sub "
             << ops.adds << ", mul " << ops.muls << ", div " << ops.divs;

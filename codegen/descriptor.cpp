@@ -340,7 +340,7 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
         if (!f) return;
         lens.resize(std::min(lens.size(), f->outputs.size()));
         bool ok = f->outputs.size() == (size_t)(nc > 0 ? names.size() : n_phi > 0 ? 4 : 2) &&
-                  (nc > 0 || std::string(tag) == "step");
+                  (nc > 0 || std::string(tag) == "step") && (nc > 0 || std::string(tag) != "step_cached");
         for (size_t k = 0; ok && k < f->outputs.size(); ++k) ok = out_size(f->outputs[k]) == lens[k];
         if (!ok) bad(model, std::string("combined function '") + tag + "' does not match the model's sizes");
         std::vector<int> map;
@@ -352,9 +352,23 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
     combined("RS_FN_STEP", "step",
              {oM.nnz(), n_q, nnzG, n_phi, 3 * nc, nc, 3 * nc, oDf ? oDf->nnz() : 0, oNq ? oNq->nnz() : 0},
              {"M", nc > 0 ? "delta_nk" : "delta", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"});
-    combined("RS_FN_PROJ", "proj", {4 * nc, n_phi, nnzG, n_phi, 16 * nc, oDq ? oDq->nnz() : 0, 4 * nc},
-             {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"});
+    // with step_cached, proj writes the cache as out[7]
+    const Function *fsc = find_fn(fns, "step_cached");
+    const Function *fpj = find_fn(fns, "proj");
+    std::vector<int> proj_lens = {4 * nc, n_phi, nnzG, n_phi, 16 * nc, oDq ? oDq->nnz() : 0, 4 * nc};
+    std::vector<std::string> proj_names = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
+    if (fsc) {
+        if (!fpj || fpj->outputs.size() != 8 || fpj->outputs[7].name != "cache" ||
+            out_size(fpj->outputs[7]) != (int)fsc->cached.size())
+            bad(model, "step_cached without proj's cache output of its size");
+        proj_lens.push_back((int)fsc->cached.size());
+        proj_names.push_back("cache");
+    }
+    combined("RS_FN_PROJ", "proj", proj_lens, proj_names);
     combined("RS_FN_NEWTON", "newton", {4 * nc, 16 * nc}, {"phi_d", "phi_d_s"});
+    combined("RS_FN_STEP_CACHED", "step_cached",
+             {oM.nnz(), n_q, nnzG, n_phi, 3 * nc, nc, 3 * nc, oDf ? oDf->nnz() : 0, oNq ? oNq->nnz() : 0},
+             {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"});
     // energy-balance power terms (optional; modeler/power.hpp)
     if (const Function *fw = find_fn(fns, "power"))
         retarget("RS_FN_POWER", "power", *fw, {need_out(*fw, "power", Shape::Vector, 4)}, {"power"});

@@ -5,6 +5,8 @@
 // Neg count as additions, Mul as a multiplication, Div as a division, Pow and
 // each function as a call by its C name.  Symbols and numbers are read, not
 // computed, and count nothing.  An atom shared by several outputs counts once.
+#include <algorithm>
+
 #include "codegen_impl.hpp"
 
 namespace railsym {
@@ -26,7 +28,26 @@ OpCount detail::count_nodes(const Store &st, const std::vector<int> &nodes) {
     return c;
 }
 
-OpCount count_ops(const Store &st, const Function &f) { return detail::count_nodes(st, detail::needed_nodes(st, f)); }
+OpCount detail::count_function(const Store &st, const Function &f, const std::vector<int> &needed) {
+    OpCount c = detail::count_nodes(st, needed);
+    if (f.cached.empty()) return c;
+    // atoms read from the cache are loads, not operations
+    std::vector<int> read;
+    for (int id : f.cached)
+        if (std::binary_search(needed.begin(), needed.end(), id)) read.push_back(id);
+    const OpCount r = detail::count_nodes(st, read);
+    c.atoms -= r.atoms;
+    c.adds -= r.adds;
+    c.muls -= r.muls;
+    c.divs -= r.divs;
+    for (const auto &k : r.calls)
+        if ((c.calls[k.first] -= k.second) == 0) c.calls.erase(k.first);
+    return c;
+}
+
+OpCount count_ops(const Store &st, const Function &f) {
+    return detail::count_function(st, f, detail::needed_nodes(st, f));
+}
 
 }  // namespace codegen
 }  // namespace railsym

@@ -165,13 +165,15 @@ std::vector<int> needed_nodes(const Store &st, const Function &f) {
             if (e.id() > top) top = e.id();
         }
     }
-    std::vector<char> mark((size_t)(top + 1), 0);
+    std::vector<char> mark((size_t)(top + 1), 0), cut((size_t)(top + 1), 0);
     for (const Output &o : f.outputs)
         for (const Ex &e : o.values) mark[(size_t)e.id()] = 1;
+    for (int id : f.cached)   // read from the cache: operands not needed
+        if (id >= 0 && id <= top) cut[(size_t)id] = 1;
     // Operands are always older than their atom, so one descending sweep
     // marks everything reachable; checking that here makes it safe.
     for (int id = top; id >= 0; --id) {
-        if (!mark[(size_t)id]) continue;
+        if (!mark[(size_t)id] || cut[(size_t)id]) continue;
         const Node &nd = st.node(id);
         if (is_leaf(nd.op)) continue;
         const int ops[2] = {nd.a, is_binary(nd.op) ? nd.b : -1};

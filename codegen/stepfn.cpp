@@ -1,9 +1,14 @@
 // stepfn.cpp — see stepfn.hpp.
 #include "stepfn.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include <cmath>
 #include <random>
 #include <stdexcept>
+
+#include "codegen_impl.hpp"
 
 namespace railsym {
 namespace codegen {
@@ -76,10 +81,55 @@ Output ddelta_df(const Store &st, const std::vector<Function> &fns, const SymVal
     return T;
 }
 
+// The cache proj leaves for the next step's step (docs/performance.md item 8):
+// the atoms both evaluate that depend on position-level symbols only (q, s,
+// p, k and the inputs in static_inputs, which the runtime sets from s), cut
+// at the frontier step needs: those step reads from its other atoms or
+// writes as outputs.  Ascending atom ids.  Empty when the loads and stores
+// would cost more than the operations saved (fewer than 2 per cached value).
+std::vector<int> step_cache(const Store &st, const Function &step, const Function &proj,
+                            const std::vector<int> &static_inputs) {
+    const std::vector<int> ns = detail::needed_nodes(st, step), np = detail::needed_nodes(st, proj);
+    const std::set<int> statics(static_inputs.begin(), static_inputs.end());
+    std::vector<char> pos((size_t)st.size(), 0), in_proj((size_t)st.size(), 0), shared((size_t)st.size(), 0);
+    for (int id : np) {   // ascending: operands first
+        const Node &nd = st.node(id);
+        in_proj[(size_t)id] = 1;
+        if (nd.op == Op::Num) {
+            pos[(size_t)id] = 1;
+        } else if (nd.op == Op::Sym) {
+            const SymInfo &si = st.sym(id);
+            pos[(size_t)id] = si.kind == SymKind::Coord || si.kind == SymKind::Aux || si.kind == SymKind::Param ||
+                              si.kind == SymKind::Const || (si.kind == SymKind::Input && statics.count(si.slot));
+        } else {
+            pos[(size_t)id] = pos[(size_t)nd.a] && (!detail::is_binary(nd.op) || pos[(size_t)nd.b]);
+        }
+    }
+    long saved = 0;
+    for (int id : ns)
+        if (in_proj[(size_t)id] && pos[(size_t)id] && !detail::is_leaf(st.node(id).op)) {
+            shared[(size_t)id] = 1;
+            ++saved;
+        }
+    std::set<int> frontier;
+    for (int id : ns) {
+        const Node &nd = st.node(id);
+        if (shared[(size_t)id] || detail::is_leaf(nd.op)) continue;
+        if (shared[(size_t)nd.a]) frontier.insert(nd.a);
+        if (detail::is_binary(nd.op) && shared[(size_t)nd.b]) frontier.insert(nd.b);
+    }
+    for (const Output &o : step.outputs)
+        for (const Ex &e : o.values)
+            if (shared[(size_t)e.id()]) frontier.insert(e.id());
+    std::vector<int> out(frontier.begin(), frontier.end());
+    if (saved < 2 * (long)out.size()) out.clear();
+    return out;
+}
+
 }  // namespace
 
 std::vector<Function> step_functions(const Store &st, const std::vector<Function> &fns,
-                                     const SymValues &defaults) {
+                                     const SymValues &defaults, const std::vector<int> &static_inputs) {
     std::vector<Function> out;
     if (!find(fns, "M") || !find(fns, "delta")) return out;
     const bool constrained = find(fns, "phi") != nullptr;
@@ -103,8 +153,10 @@ std::vector<Function> step_functions(const Store &st, const std::vector<Function
         step.outputs.back().name = "creep.ddelta_df";
         take(step, fns, "creep", "dnu_dqd");
     }
-    out.push_back(std::move(step));
-    if (!contact) return out;
+    if (!contact) {
+        out.push_back(std::move(step));
+        return out;
+    }
 
     Function proj{"proj", {},
                   "the end of one IMEX step at the converged contact point, in one atom set:\n"
@@ -116,12 +168,26 @@ std::vector<Function> step_functions(const Store &st, const std::vector<Function
     take(proj, fns, "phi_d_s", "phi_d_s");
     take(proj, fns, "phi_d_q", "phi_d_q");
     take(proj, fns, "beta_d", "beta_d");
+
+    const std::vector<int> cache = step_cache(st, step, proj, static_inputs);
+    Function step_cached{"step_cached", step.outputs,
+                         "step, reading the atoms it shares with proj (position level: q, s, p, k\n"
+                         "and the spline inputs) from the cache proj wrote at the same q and s"};
+    if (!cache.empty()) {
+        std::vector<Ex> values;
+        for (int id : cache) values.emplace_back(const_cast<Store *>(&st), id);
+        proj.outputs.push_back(Output::vector("cache", values));
+        proj.doc += ",\nand the cache for step_cached";
+        step_cached.cached = cache;
+    }
+    out.push_back(std::move(step));
     out.push_back(std::move(proj));
 
     Function newton{"newton", {}, "one contact-point Newton iteration, in one atom set: phi_d, phi_d_s"};
     take(newton, fns, "phi_d", "phi_d");
     take(newton, fns, "phi_d_s", "phi_d_s");
     out.push_back(std::move(newton));
+    if (!cache.empty()) out.push_back(std::move(step_cached));
     return out;
 }
 

@@ -24,6 +24,14 @@
 //               equation
 //   "newton"    (contacts only) one contact-point Newton iteration: φ^d and
 //               φ^d_s
+//   "step_cached" (contacts only, when worth it) step's outputs, with the
+//               atoms step shares with proj that depend on position-level
+//               symbols only (q, s, p, k and `static_inputs`: the spline
+//               coefficient slots the runtime fills from s) read from a
+//               cache instead of computed: proj then has one more output,
+//               "cache", the frontier of those atoms (Function::cached),
+//               which the runtime passes to step_cached as u[n_u ...]
+//               when the next step starts at the same q and s
 // Output names are "<function>.<output>" of the functions they come from.
 #ifndef RAILSYM_STEPFN_HPP
 #define RAILSYM_STEPFN_HPP
@@ -36,12 +44,13 @@ namespace railsym {
 namespace codegen {
 
 // The combined functions of `fns` (see above), in the order step, proj,
-// newton; empty when fns lacks M or δ.  `defaults` gives the parameter
+// newton, step_cached; empty when fns lacks M or δ.  `defaults` gives the parameter
 // values of the numerical check (the constants function, when fns has one,
 // turns them into the k slots).  Throws std::invalid_argument when a
 // function it needs lacks the output it takes.
 std::vector<Function> step_functions(const Store &st, const std::vector<Function> &fns,
-                                     const SymValues &defaults);
+                                     const SymValues &defaults,
+                                     const std::vector<int> &static_inputs = {});
 
 }  // namespace codegen
 }  // namespace railsym

@@ -201,7 +201,14 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
             if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);
         }
         // One atom set per stage of a step (codegen/stepfn.hpp).
-        for (codegen::Function &f : codegen::step_functions(sys.store(), fns, sys.defaults())) fns.push_back(std::move(f));
+        // The spline coefficients: inputs the runtime sets from s alone.
+        std::vector<int> spline_inputs;
+        if (!sys.contacts().empty())
+            for (const ContactTableEntry &c : sys.contact_table())
+                for (const ContactTableEntry::Spline &sp : c.spline)
+                    spline_inputs.insert(spline_inputs.end(), sp.u_slot.begin(), sp.u_slot.end());
+        for (codegen::Function &f : codegen::step_functions(sys.store(), fns, sys.defaults(), spline_inputs))
+            fns.push_back(std::move(f));
         if (progress) progress("counting operations", sys.store().size());
         for (const auto &f : fns) out.ops.emplace_back(f.name, codegen::count_ops(sys.store(), f));
         if (progress) progress("generating C code", sys.store().size());

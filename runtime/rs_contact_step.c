@@ -127,10 +127,16 @@ int rs_contact_solve_s(rs_ws *ws, double t)
             have_phids = 1;
         } else if (fast) {
             double *out[RS_FN_MAX_OUT] = {c->phid, ws->phi, ws->Gv, ws->beta, c->phids, c->phidq,
-                                          c->betad};
+                                          c->betad, ws->cache};
+            ws->cache_valid = 0;
             if ((st = rs_ws_call_n(ws, RS_FN_PROJ, out)))
                 return st;
             have_phids = ws->proj_ready = 1;
+            if (ws->n_cache) { /* RS_FN_STEP_CACHED's cache, at this q and s */
+                memcpy(ws->cache_q, ws->in[RS_IN_Q], (size_t)m->n_q * sizeof(double));
+                memcpy(ws->cache_s, ws->s, (size_t)m->n_s * sizeof(double));
+                ws->cache_valid = 1;
+            }
         } else if ((st = call(ws, RS_FN_PHI_D, c->phid, NULL, NULL, NULL, NULL))) {
             return st;
         }

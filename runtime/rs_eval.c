@@ -126,6 +126,7 @@ int rs_ws_update_constants(rs_ws *ws)
 {
     if (!ws->constants_dirty)
         return RS_OK;
+    ws->cache_valid = 0; /* RS_FN_PROJ wrote it with the old p and k */
     int st = rs_ws_check_finite(ws, ws->p, ws->model->n_p, "parameter p", ws->model->p_names);
     if (st)
         return st;

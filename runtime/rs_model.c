@@ -80,16 +80,23 @@ static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size
     const int nDf = nc > 0 ? m->ddelta_df_pattern.colptr[3 * nc] : 0;
     const int nNq = nc > 0 ? m->dnu_dqd_pattern.colptr[nq] : 0;
     const int step[9] = {nnzM, nq, nnzG, nphi, 3 * nc, nc, 3 * nc, nDf, nNq};
-    const int proj[7] = {4 * nc, nphi, nnzG, nphi, 16 * nc, nDq, 4 * nc};
+    const int cached = m->fn[RS_FN_STEP_CACHED].fn != NULL;
+    const int K = cached && m->fn[RS_FN_PROJ].fn && m->fn[RS_FN_PROJ].n_out == 8 ?
+                      m->fn[RS_FN_PROJ].out_len[7] : 0;
+    const int proj[8] = {4 * nc, nphi, nnzG, nphi, 16 * nc, nDq, 4 * nc, K};
     const int newton[2] = {4 * nc, 16 * nc};
     const struct {
         int id, n;
         const int *len;
         const char *name;
-    } c[3] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step, "step"},
-              {RS_FN_PROJ, 7, proj, "proj"},
-              {RS_FN_NEWTON, 2, newton, "newton"}};
-    for (int i = 0; i < 3; i++) {
+    } c[4] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step, "step"},
+              {RS_FN_PROJ, cached ? 8 : 7, proj, "proj"},
+              {RS_FN_NEWTON, 2, newton, "newton"},
+              {RS_FN_STEP_CACHED, 9, step, "step_cached"}};
+    if (cached && (K < 1 || !m->fn[RS_FN_STEP].fn))
+        return fail(err, errlen, m->name,
+                    "combined function step_cached without step, or without proj's cache output");
+    for (int i = 0; i < 4; i++) {
         const rs_func *fn = &m->fn[c[i].id];
         if (!fn->fn)
             continue;
@@ -144,7 +151,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     static const char *const fname[RS_FN_COUNT] = {
         "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
         "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac",
-        "step", "proj", "newton", "power"};
+        "step", "proj", "newton", "power", "step_cached"};
     if (m->n_contact < 0 || (m->n_contact > 0 && !m->contacts))
         return fail(err, errlen, m->name, "contact table missing");
     const int nc = m->n_contact;
@@ -167,7 +174,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc,
         [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
         [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
-        [RS_FN_POWER] = RS_POWER_COUNT};
+        [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,

@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 5
+#define RS_MODEL_VERSION 6
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -82,6 +82,14 @@ typedef struct rs_pattern {
  *                    out[6] β^d
  *   RS_FN_NEWTON     a contact-point Newton iteration: out[0] φ^d,
  *                    out[1] φ^d_s
+ *   RS_FN_STEP_CACHED (optional, contacts) RS_FN_STEP's outputs, reading
+ *                    the atoms it shares with RS_FN_PROJ at position level
+ *                    (q, s, p, k, spline inputs) from a cache of K doubles
+ *                    at in[RS_IN_U] + n_u instead of computing them.  When
+ *                    present, RS_FN_PROJ has an out[7] of length K that
+ *                    writes that cache (rs_model_cache_len); the runtime
+ *                    calls RS_FN_STEP_CACHED only at the q and s RS_FN_PROJ
+ *                    last wrote it at (docs/runtime.md "The step cache")
  * Energy balance (optional; modeler/power.hpp):
  *   RS_FN_POWER      out[0] 4 values [W]: P_inputs (power of the input forces
  *                    and torques), P_damping (dissipated by the velocity-
@@ -112,6 +120,7 @@ enum rs_fn_id {
     RS_FN_PROJ,
     RS_FN_NEWTON,
     RS_FN_POWER,
+    RS_FN_STEP_CACHED,
     RS_FN_COUNT
 };
 
@@ -197,6 +206,14 @@ typedef struct rs_model {
     rs_pattern K_pattern;          /* n_q × n_q                             */
     rs_pattern C_pattern;          /* n_q × n_q                             */
 } rs_model;
+
+/* K, the length of RS_FN_STEP_CACHED's cache (RS_FN_PROJ's out[7]); 0 when
+ * the model has no RS_FN_STEP_CACHED. */
+static inline int rs_model_cache_len(const rs_model *m)
+{
+    return m->fn[RS_FN_STEP_CACHED].fn && m->fn[RS_FN_PROJ].fn && m->fn[RS_FN_PROJ].n_out == 8 ?
+               m->fn[RS_FN_PROJ].out_len[7] : 0;
+}
 
 /* The descriptor function every generated model exports. */
 typedef const rs_model *(*rs_model_fn)(void);

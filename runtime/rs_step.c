@@ -83,8 +83,14 @@ static int eval_dynamics(rs_ws *ws)
             out[7] = c->Dv;
             out[8] = c->Nv;
         }
-        if ((st = rs_ws_call_n(ws, RS_FN_STEP, out)))
+        /* RS_FAST_STEP_CACHE: at the q and s where RS_FN_PROJ wrote the
+         * cache, the atoms the two share are read from it */
+        const int cached = ws->cache_valid && (ws->opt.fast & RS_FAST_STEP_CACHE) &&
+                           !memcmp(ws->in[RS_IN_Q], ws->cache_q, (size_t)m->n_q * sizeof(double)) &&
+                           !memcmp(ws->s, ws->cache_s, (size_t)m->n_s * sizeof(double));
+        if ((st = rs_ws_call_n(ws, cached ? RS_FN_STEP_CACHED : RS_FN_STEP, out)))
             return st;
+        ws->stats.step_cache_hits += cached;
         ws->creep_ready = c != NULL;
     } else {
         /* With contact the creep forces enter implicitly (C^K_qq): the
@@ -502,7 +508,7 @@ int rs_ws_init(rs_ws *ws)
     int st;
     ws->in_init = 1;
     ws->err[0] = '\0';
-    ws->proj_ready = ws->s_predicted = 0;
+    ws->proj_ready = ws->s_predicted = ws->cache_valid = 0;
     if ((st = rs_ws_update_constants(ws)) || (st = rs_ws_inputs(ws, ws->t)) ||
         (st = state_finite(ws, "initial")))
         goto done;
@@ -594,6 +600,7 @@ fail:
     }
     memcpy(ws->q, ws->q0, (size_t)nq * sizeof(double));
     memcpy(ws->qd, ws->qd0, (size_t)nq * sizeof(double));
+    ws->cache_valid = 0;
     if (ws->ct) {
         memcpy(ws->s, ws->ct->s0, (size_t)ws->model->n_s * sizeof(double));
         memcpy(ws->sd, ws->ct->sd0, (size_t)ws->model->n_s * sizeof(double));

@@ -151,7 +151,9 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     const size_t nnzM = (size_t)m->M_pattern.colptr[m->n_q];
     const size_t nnzG = nphi ? (size_t)m->phi_q_pattern.colptr[m->n_q] : 0;
     const size_t nproj = nphi <= RS_DENSE_PROJ_MAX ? nphi : 0; /* dense projection */
+    const size_t ncache = (size_t)rs_model_cache_len(m);
     const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_k +
+                         ncache + (ncache ? nq + ns : 0) +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 8 * nq +
                          2 * nq + nproj * nproj + nproj;
     ws->block = rs_alloc_array(a, total, sizeof(double));
@@ -163,7 +165,13 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
 #define CARVE(field, count) (ws->field = b, b += (count))
     CARVE(q, nq); CARVE(qd, nq); CARVE(qdd, nq);
     CARVE(s, ns); CARVE(sd, ns); CARVE(sdd, ns);
-    CARVE(p, (size_t)m->n_p); CARVE(u, (size_t)m->n_u); CARVE(k, (size_t)m->n_k);
+    CARVE(p, (size_t)m->n_p); CARVE(u, (size_t)m->n_u + ncache); CARVE(k, (size_t)m->n_k);
+    if (ncache) {
+        ws->n_cache = (int)ncache;
+        ws->cache = ws->u + m->n_u;
+        CARVE(cache_q, nq);
+        CARVE(cache_s, ns);
+    }
     CARVE(lambda, nphi);
     CARVE(Mv, nnzM); CARVE(delta, nq);
     CARVE(phi, nphi); CARVE(beta, nphi); CARVE(gamma, nphi); CARVE(Gv, nnzG);
@@ -189,7 +197,7 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     ws->in[RS_IN_SD] = ns ? ws->sd : ws->dummy;
     ws->in[RS_IN_SDD] = ns ? ws->sdd : ws->dummy;
     ws->in[RS_IN_P] = m->n_p ? ws->p : ws->dummy;
-    ws->in[RS_IN_U] = m->n_u ? ws->u : ws->dummy;
+    ws->in[RS_IN_U] = m->n_u + ncache ? ws->u : ws->dummy;
     ws->in[RS_IN_K] = m->n_k ? ws->k : ws->dummy;
 
     char kerr[600] = "";

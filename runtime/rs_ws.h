@@ -145,7 +145,14 @@ typedef struct rs_options {
                                     only for orders without fragile pivots
                                     (rs_lu_fixed.h); a pivot that collapses
                                     falls back to KLU                       */
-#define RS_FAST_ALL 0xFu
+#define RS_FAST_STEP_CACHE 0x10u /* with RS_FAST_STEP_FN: a step that starts
+                                    at the q and s where the previous step's
+                                    RS_FN_PROJ wrote its cache evaluates
+                                    RS_FN_STEP_CACHED, which reads the atoms
+                                    the two share (position level) from it
+                                    instead of computing them again, when
+                                    the model has it                        */
+#define RS_FAST_ALL 0x1Fu
 #define RS_DENSE_PROJ_MAX 32
 
 /* Phases of a step timed when rs_options.profile is set (seed 003, Table 1;
@@ -204,6 +211,8 @@ typedef struct rs_stats {
                               equations (RS_FAST_DENSE_PROJ) instead of KLU */
     long lu_fixed_refactors; /* refactorizations done by the fixed-order LU
                               (RS_FAST_LU_FIXED; included in refactors)    */
+    long step_cache_hits;  /* step starts that evaluated RS_FN_STEP_CACHED
+                              from the cache (RS_FAST_STEP_CACHE)           */
 } rs_stats;
 
 /* Fills *opt with the defaults above. */

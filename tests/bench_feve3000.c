@@ -5,9 +5,12 @@
  *   BENCH feve3000.compile_s, compile_peak_mb   symbolic compile by railsym
  *   BENCH feve3000.ops_<fn>, atoms_<fn>  seed 003's Table 2 rows (its counts
  *                                     printed beside), and the combined
- *                                     functions step, proj, newton
- *   BENCH feve3000.step_ops           operations one step evaluates (step +
- *                                     newton + proj), step_ops_separate the
+ *                                     functions step, proj, newton,
+ *                                     step_cached
+ *   BENCH feve3000.step_ops           operations one step evaluates
+ *                                     (step_cached, or step without it, +
+ *                                     newton + proj), step_ops_nocache with
+ *                                     step, step_ops_separate the
  *                                     same with the separate functions,
  *                                     step_ops_vs_seed over seed 003's rows
  *   BENCH feve3000.step_us_median<_c> median µs per step, gcc-compiled model
@@ -27,7 +30,9 @@
  *                                     cannot run -march=native code on every
  *                                     CPU), and instructions_per_op over
  *                                     step_ops; step_instructions_klu: the
- *                                     same without the fixed-order LU
+ *                                     same without the fixed-order LU;
+ *                                     step_instructions_nocache: without
+ *                                     the step cache (RS_FAST_STEP_CACHE)
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
  *                                     refactorization + solve by KLU and by
@@ -296,7 +301,7 @@ static void bench_table2(void)
                 printf("BENCH feve3000.atoms_%s %ld atoms\n", name, atoms);
             }
         if (!strcmp(name, "step") || !strcmp(name, "proj") || !strcmp(name, "newton") ||
-            !strcmp(name, "constants")) {
+            !strcmp(name, "step_cached") || !strcmp(name, "constants")) {
             printf("BENCH feve3000.ops_%s %ld ops\n", name, ops);
             printf("BENCH feve3000.atoms_%s %ld atoms\n", name, atoms);
         }
@@ -320,16 +325,23 @@ static long bench_step_ops(void)
         return -1;
     const long seed_step = 10910 + 19015 + 1709 + 2150 + 4116 + 6574 + 8437 + 0 + 25870 + 8 * 1917;
     const long seed_dyn = 10910 + 19015 + 4116 + 25870 + 8 * 1917; /* what "step" holds */
-    const long ops = step + proj + newton;
+    /* with the step cache (RS_FAST_STEP_CACHE) a step starts with
+     * step_cached, which reads the atoms it shares with proj */
+    const long cached = ops_of("step_cached");
+    const long ops = (cached >= 0 ? cached : step) + proj + newton;
     printf("BENCH feve3000.step_ops %ld ops\n", ops);
+    printf("BENCH feve3000.step_ops_nocache %ld ops\n", step + proj + newton);
     printf("BENCH feve3000.step_ops_separate %ld ops\n", sep);
     printf("BENCH feve3000.step_ops_seed %ld ops\n", seed_step);
     printf("BENCH feve3000.step_ops_vs_seed %.3f ratio\n", (double)ops / seed_step);
     printf("BENCH feve3000.ops_step_vs_seed %.3f ratio\n", (double)step / seed_dyn);
+    if (cached >= 0)
+        printf("    (with the step cache: step_cached %ld, the %ld operations step shares with proj\n"
+               "     read from proj's cache)\n", cached, step - cached);
     printf("    (a step: step %ld + newton %ld + proj %ld = %ld operations; with the separate\n"
            "     functions %ld; seed 003's Table 2 rows a step needs: %ld, of which M, delta,\n"
            "     phi^n_qd, gamma^n and the 8 creep matrices (the combined step's content) %ld)\n",
-           step, newton, proj, ops, sep, seed_step, seed_dyn);
+           step, newton, proj, step + newton + proj, sep, seed_step, seed_dyn);
     return ops;
 }
 
@@ -394,13 +406,15 @@ static void bench_callgrind(const char *so, long step_ops)
 {
     const double per = callgrind_per_step(so, RS_FAST_ALL);
     const double klu = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_LU_FIXED);
-    if (per < 0 || klu < 0) {
+    const double nocache = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_STEP_CACHE);
+    if (per < 0 || klu < 0 || nocache < 0) {
         printf("    (valgrind --tool=callgrind unavailable or failed: no instruction count)\n");
         return;
     }
     printf("    (callgrind, %d steps of the demo run, gcc -O2 build: every speed-up, and\n"
-           "     every one but the fixed-order LU)\n", CG_STEPS);
+           "     every one but the fixed-order LU, and every one but the step cache)\n", CG_STEPS);
     printf("BENCH feve3000.step_instructions_klu %.0f instructions\n", klu);
+    printf("BENCH feve3000.step_instructions_nocache %.0f instructions\n", nocache);
     printf("BENCH feve3000.step_instructions %.0f instructions\n", per);
     printf("BENCH feve3000.instructions_per_step %.0f instructions\n", per);
     if (step_ops > 0)

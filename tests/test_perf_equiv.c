@@ -13,8 +13,9 @@
  * C^K_qq kernel) and the COLAMD ordering AUTO chose before RS_KLU_AMD_SCHUR.
  * Against it: each optimisation alone (hoisting; the combined functions;
  * the dense projections; the C^K_qq kernel; the Schur ordering; the
- * fixed-order LU, in COLAMD's order and in the Schur ordering's) and all of
- * them together, hoisted or not.  The runs also take the same Newton
+ * fixed-order LU, in COLAMD's order and in the Schur ordering's; the step
+ * cache with the combined functions) and all of them together, hoisted or
+ * not; the step cache must also leave the run bit-identical.  The runs also take the same Newton
  * iterations.  Both models are compiled in memory by libtcc.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -41,6 +42,7 @@ typedef struct run {
     double sig[NREC][NSIG];
     long contact_iters, proj_iters;
     long refactors, lu_fixed_refactors, fallbacks;
+    long cache_hits;
 } run;
 
 static char nohoist_dir[64];
@@ -90,6 +92,7 @@ static void run_demo(const rs_model *m, unsigned fast, int ordering, run *r)
     r->refactors = rs_ws_stats(ws)->refactors;
     r->lu_fixed_refactors = rs_ws_stats(ws)->lu_fixed_refactors;
     r->fallbacks = rs_ws_stats(ws)->refactor_fallbacks;
+    r->cache_hits = rs_ws_stats(ws)->step_cache_hits;
     rs_ws_free(&ws);
     rs_binding_free(&b);
     rs_scenario_free(&top);
@@ -151,6 +154,7 @@ START_TEST(optimisations_change_no_result)
         {0, 0, RS_KLU_AMD_SCHUR, "Schur ordering alone"},
         {0, RS_FAST_LU_FIXED, RS_KLU_COLAMD, "fixed-order LU alone"},
         {0, RS_FAST_LU_FIXED, RS_KLU_AMD_SCHUR, "fixed-order LU, Schur ordering"},
+        {1, RS_FAST_STEP_FN | RS_FAST_STEP_CACHE, RS_KLU_COLAMD, "step cache (+ combined functions)"},
         {0, RS_FAST_ALL, RS_KLU_AUTO, "all but hoisting"},
         {1, RS_FAST_ALL, RS_KLU_AUTO, "all (the default)"},
     };
@@ -168,7 +172,22 @@ START_TEST(optimisations_change_no_result)
         } else {
             ck_assert_int_eq(r.lu_fixed_refactors, 0);
         }
+        /* the step cache served every step but the first (init's proj is
+         * not the combined one) and the few whose q projection moved q */
+        if ((cases[c].fast & (RS_FAST_STEP_FN | RS_FAST_STEP_CACHE)) ==
+            (RS_FAST_STEP_FN | RS_FAST_STEP_CACHE))
+            ck_assert_int_gt(r.cache_hits, NSTEPS / 2);
+        else
+            ck_assert_int_eq(r.cache_hits, 0);
     }
+    /* the cache changes no bit: the same atoms, the same operations */
+    static run a;
+    run_demo(m, RS_FAST_STEP_FN, RS_KLU_COLAMD, &a);
+    run_demo(m, RS_FAST_STEP_FN | RS_FAST_STEP_CACHE, RS_KLU_COLAMD, &r);
+    ck_assert_int_gt(r.cache_hits, NSTEPS / 2);
+    ck_assert_msg(memcmp(a.sig, r.sig, sizeof a.sig) == 0, "the step cache changes a bit of the run");
+    printf("feve3000 2 s, step cache: %ld of %d steps from the cache, bit-identical to without\n",
+           r.cache_hits, NSTEPS);
     rs_unload(&hn);
     rs_unload(&h);
 }

@@ -940,6 +940,93 @@ START_TEST(test_wheelset_e2e)
 }
 END_TEST
 
+/* RS_FAST_STEP_CACHE: a step that starts where the previous step's proj
+ * wrote the cache reads it (RS_FN_STEP_CACHED); a change of q, s or a
+ * parameter between steps, rs_ws_init or a failed step must make the next
+ * step compute everything again.
+ * Two workspaces, with and without the cache, take the same changes: their
+ * states stay bit-identical (libtcc: the same operations in the same
+ * order), and the cache serves exactly the steps without a change. */
+static int cache_fail_now; /* the input callback fails while set */
+static int cache_inputs(void *ctx, double t, double *u, int n_u)
+{
+    (void)ctx, (void)t, (void)u, (void)n_u;
+    return cache_fail_now;
+}
+
+START_TEST(test_step_cache_invalidation)
+{
+    if (access("generated/wheelset/wheelset_model.c", R_OK) != 0) {
+        printf("test_step_cache_invalidation: generated/wheelset/ absent, not run\n");
+        return;
+    }
+    char err[2000];
+    rs_loaded *h = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(h);
+    ck_assert_ptr_nonnull(m->fn[RS_FN_STEP_CACHED].fn);
+    ck_assert_int_gt(rs_model_cache_len(m), 0);
+    rs_ws *ws[2];
+    rs_var v;
+    for (int w = 0; w < 2; w++) {
+        rs_options o;
+        rs_options_default(&o);
+        ck_assert(o.fast & RS_FAST_STEP_CACHE); /* on by default */
+        if (w)
+            o.fast &= ~RS_FAST_STEP_CACHE;
+        o.input = cache_inputs;
+        ck_assert_msg(rs_ws_create(m, &o, &ws[w], err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_int_eq(rs_ws_set_qd(ws[w], "x_dot", 20.0), RS_OK);
+        ck_assert_int_eq(rs_model_find(m, "r0", &v), RS_OK);
+        ck_assert_int_eq(rs_ws_set_qd(ws[w], "spin_dot", 20.0 / rs_ws_p(ws[w])[v.index]), RS_OK);
+        ck_assert_int_eq(rs_ws_set_q(ws[w], "y", 0.003), RS_OK);
+        ck_assert_msg(rs_ws_init(ws[w]) == RS_OK, "%s", rs_ws_error(ws[w]));
+    }
+    ck_assert_int_eq(rs_model_find(m, "y", &v), RS_OK);
+    const int iy = v.index;
+    const int is = m->contacts[0].s_slot[1];
+    long expect = 0;
+    for (int n = 1; n <= 40; n++) {
+        const long before = rs_ws_stats(ws[0])->step_cache_hits;
+        if (n == 5) { /* a failed step: the state is restored, the cache dropped */
+            cache_fail_now = 1;
+            for (int w = 0; w < 2; w++)
+                ck_assert_int_ne(rs_step(ws[w]), RS_OK);
+            cache_fail_now = 0;
+            ck_assert_int_eq(rs_ws_stats(ws[0])->step_cache_hits, before);
+        }
+        int changed = 1;
+        for (int w = 0; w < 2; w++)
+            switch (n) {
+            case 10: rs_ws_q(ws[w])[iy] += 1e-5; break;                    /* q */
+            case 15: ck_assert_int_eq(rs_ws_set_q(ws[w], "y", rs_ws_q(ws[w])[iy] - 1e-5), RS_OK); break;
+            case 20: rs_ws_s(ws[w])[is] += 1e-7; break;                     /* s */
+            case 25: ck_assert_int_eq(rs_ws_set_param(ws[w], "kz", 1e3), RS_OK); break; /* p */
+            case 30: ck_assert_msg(rs_ws_init(ws[w]) == RS_OK, "%s", rs_ws_error(ws[w])); break;
+            case 35: rs_ws_qd(ws[w])[iy] += 1e-3; changed = 0; break;      /* q̇ only: cache holds */
+            default: changed = n == 1 || n == 5; /* the first step follows init's separate
+                                                     functions; 5 follows a failed step */
+            }
+        for (int w = 0; w < 2; w++)
+            ck_assert_msg(rs_step(ws[w]) == RS_OK, "step %d: %s", n, rs_ws_error(ws[w]));
+        const long hit = rs_ws_stats(ws[0])->step_cache_hits - before;
+        ck_assert_msg(hit == !changed, "step %d: cache used %ld time(s), expected %d", n, hit, !changed);
+        expect += !changed;
+        ck_assert_msg(!memcmp(rs_ws_q(ws[0]), rs_ws_q(ws[1]), (size_t)m->n_q * sizeof(double)) &&
+                          !memcmp(rs_ws_qd(ws[0]), rs_ws_qd(ws[1]), (size_t)m->n_q * sizeof(double)) &&
+                          !memcmp(rs_ws_s(ws[0]), rs_ws_s(ws[1]), (size_t)m->n_s * sizeof(double)),
+                      "step %d: the runs with and without the cache differ", n);
+    }
+    ck_assert_int_eq(rs_ws_stats(ws[0])->step_cache_hits, expect);
+    ck_assert_int_eq(rs_ws_stats(ws[1])->step_cache_hits, 0);
+    printf("step cache: %ld of 40 steps from the cache (changes of q, s, p, re-init and a failed "
+           "step before the others), states bit-identical to without\n", expect);
+    for (int w = 0; w < 2; w++)
+        rs_ws_free(&ws[w]);
+    rs_unload(&h);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rt_contact");
@@ -955,6 +1042,7 @@ int main(void)
     tcase_add_test(tc, test_toy_rolling);
     tcase_add_test(tc, test_toy_static_and_liftoff);
     tcase_add_test(tc, test_wheelset_e2e);
+    tcase_add_test(tc, test_step_cache_invalidation);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

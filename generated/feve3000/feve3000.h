@@ -117,7 +117,7 @@ extern const int feve3000_step_creep_dnu_dqd_nrows, feve3000_step_creep_dnu_dqd_
 extern const int feve3000_step_creep_dnu_dqd_colptr[];   /* FEVE3000_STEP_CREEP_DNU_DQD_COLS + 1 */
 extern const int feve3000_step_creep_dnu_dqd_rowidx[];   /* FEVE3000_STEP_CREEP_DNU_DQD_NNZ */
 
-/* feve3000_proj: out[0] phi_d.phi_d (vector 32x1), out[1] phi.phi (vector 8x1), out[2] phi_q.phi_q_sparse (sparse 8x30), out[3] beta.beta (vector 8x1), out[4] phi_d_s.phi_d_s (dense 32x4), out[5] phi_d_q.phi_d_q (sparse 32x30), out[6] beta_d.beta_d (vector 32x1) */
+/* feve3000_proj: out[0] phi_d.phi_d (vector 32x1), out[1] phi.phi (vector 8x1), out[2] phi_q.phi_q_sparse (sparse 8x30), out[3] beta.beta (vector 8x1), out[4] phi_d_s.phi_d_s (dense 32x4), out[5] phi_d_q.phi_d_q (sparse 32x30), out[6] beta_d.beta_d (vector 32x1), out[7] cache (vector 720x1) */
 int feve3000_proj(const double *const *in, double *const *out);
 #define FEVE3000_PROJ_PHI_Q_PHI_Q_SPARSE_ROWS 8
 #define FEVE3000_PROJ_PHI_Q_PHI_Q_SPARSE_COLS 30
@@ -134,6 +134,33 @@ extern const int feve3000_proj_phi_d_q_phi_d_q_rowidx[];   /* FEVE3000_PROJ_PHI_
 
 /* feve3000_newton: out[0] phi_d.phi_d (vector 32x1), out[1] phi_d_s.phi_d_s (dense 32x4) */
 int feve3000_newton(const double *const *in, double *const *out);
+
+/* feve3000_step_cached: out[0] M.M_sparse (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q_sparse (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */
+int feve3000_step_cached(const double *const *in, double *const *out);
+#define FEVE3000_STEP_CACHED_M_M_SPARSE_ROWS 30
+#define FEVE3000_STEP_CACHED_M_M_SPARSE_COLS 30
+#define FEVE3000_STEP_CACHED_M_M_SPARSE_NNZ 418
+extern const int feve3000_step_cached_M_M_sparse_nrows, feve3000_step_cached_M_M_sparse_ncols, feve3000_step_cached_M_M_sparse_nnz;
+extern const int feve3000_step_cached_M_M_sparse_colptr[];   /* FEVE3000_STEP_CACHED_M_M_SPARSE_COLS + 1 */
+extern const int feve3000_step_cached_M_M_sparse_rowidx[];   /* FEVE3000_STEP_CACHED_M_M_SPARSE_NNZ */
+#define FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_ROWS 8
+#define FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS 30
+#define FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ 96
+extern const int feve3000_step_cached_phi_q_phi_q_sparse_nrows, feve3000_step_cached_phi_q_phi_q_sparse_ncols, feve3000_step_cached_phi_q_phi_q_sparse_nnz;
+extern const int feve3000_step_cached_phi_q_phi_q_sparse_colptr[];   /* FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
+extern const int feve3000_step_cached_phi_q_phi_q_sparse_rowidx[];   /* FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ */
+#define FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_ROWS 30
+#define FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_COLS 24
+#define FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_NNZ 272
+extern const int feve3000_step_cached_creep_ddelta_df_nrows, feve3000_step_cached_creep_ddelta_df_ncols, feve3000_step_cached_creep_ddelta_df_nnz;
+extern const int feve3000_step_cached_creep_ddelta_df_colptr[];   /* FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_COLS + 1 */
+extern const int feve3000_step_cached_creep_ddelta_df_rowidx[];   /* FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_NNZ */
+#define FEVE3000_STEP_CACHED_CREEP_DNU_DQD_ROWS 24
+#define FEVE3000_STEP_CACHED_CREEP_DNU_DQD_COLS 30
+#define FEVE3000_STEP_CACHED_CREEP_DNU_DQD_NNZ 272
+extern const int feve3000_step_cached_creep_dnu_dqd_nrows, feve3000_step_cached_creep_dnu_dqd_ncols, feve3000_step_cached_creep_dnu_dqd_nnz;
+extern const int feve3000_step_cached_creep_dnu_dqd_colptr[];   /* FEVE3000_STEP_CACHED_CREEP_DNU_DQD_COLS + 1 */
+extern const int feve3000_step_cached_creep_dnu_dqd_rowidx[];   /* FEVE3000_STEP_CACHED_CREEP_DNU_DQD_NNZ */
 
 #ifdef __cplusplus
 }

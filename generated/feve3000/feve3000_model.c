@@ -22,6 +22,7 @@ int feve3000_creep(const double *const *in, double *const *out);
 int feve3000_step(const double *const *in, double *const *out);
 int feve3000_proj(const double *const *in, double *const *out);
 int feve3000_newton(const double *const *in, double *const *out);
+int feve3000_step_cached(const double *const *in, double *const *out);
 int feve3000_power(const double *const *in, double *const *out);
 const rs_model *feve3000_model(void);
 
@@ -774,10 +775,12 @@ static const int rsd_creep_len[5] = {24, 8, 24, 272, 272};
 static const char *const rsd_creep_outs[5] = {"nu", "V", "radii", "ddelta_df", "dnu_dqd"};
 static const int rsd_step_len[9] = {418, 30, 96, 8, 24, 8, 24, 272, 272};
 static const char *const rsd_step_outs[9] = {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"};
-static const int rsd_proj_len[7] = {32, 8, 96, 8, 128, 304, 32};
-static const char *const rsd_proj_outs[7] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
+static const int rsd_proj_len[8] = {32, 8, 96, 8, 128, 304, 32, 720};
+static const char *const rsd_proj_outs[8] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d", "cache"};
 static const int rsd_newton_len[2] = {32, 128};
 static const char *const rsd_newton_outs[2] = {"phi_d", "phi_d_s"};
+static const int rsd_step_cached_len[9] = {418, 30, 96, 8, 24, 8, 24, 272, 272};
+static const char *const rsd_step_cached_outs[9] = {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 
@@ -818,8 +821,9 @@ static const rs_model rsd_model = {
         [RS_FN_BETA_D] = {feve3000_beta_d, 1, rsd_beta_d_len, rsd_beta_d_outs},
         [RS_FN_CREEP] = {feve3000_creep, 5, rsd_creep_len, rsd_creep_outs},
         [RS_FN_STEP] = {feve3000_step, 9, rsd_step_len, rsd_step_outs},
-        [RS_FN_PROJ] = {feve3000_proj, 7, rsd_proj_len, rsd_proj_outs},
+        [RS_FN_PROJ] = {feve3000_proj, 8, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {feve3000_newton, 2, rsd_newton_len, rsd_newton_outs},
+        [RS_FN_STEP_CACHED] = {feve3000_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_POWER] = {feve3000_power, 1, rsd_power_len, rsd_power_outs},
     },
     .n_contact = 8,

@@ -129,7 +129,7 @@ extern const int wheelset_cone_step_creep_dnu_dqd_nrows, wheelset_cone_step_cree
 extern const int wheelset_cone_step_creep_dnu_dqd_colptr[];   /* WHEELSET_CONE_STEP_CREEP_DNU_DQD_COLS + 1 */
 extern const int wheelset_cone_step_creep_dnu_dqd_rowidx[];   /* WHEELSET_CONE_STEP_CREEP_DNU_DQD_NNZ */
 
-/* wheelset_cone_proj: out[0] phi_d.phi_d (vector 8x1), out[1] phi.phi (vector 2x1), out[2] phi_q.phi_q_sparse (sparse 2x6), out[3] beta.beta (vector 2x1), out[4] phi_d_s.phi_d_s (dense 8x4), out[5] phi_d_q.phi_d_q (sparse 8x6), out[6] beta_d.beta_d (vector 8x1) */
+/* wheelset_cone_proj: out[0] phi_d.phi_d (vector 8x1), out[1] phi.phi (vector 2x1), out[2] phi_q.phi_q_sparse (sparse 2x6), out[3] beta.beta (vector 2x1), out[4] phi_d_s.phi_d_s (dense 8x4), out[5] phi_d_q.phi_d_q (sparse 8x6), out[6] beta_d.beta_d (vector 8x1), out[7] cache (vector 142x1) */
 int wheelset_cone_proj(const double *const *in, double *const *out);
 #define WHEELSET_CONE_PROJ_PHI_Q_PHI_Q_SPARSE_ROWS 2
 #define WHEELSET_CONE_PROJ_PHI_Q_PHI_Q_SPARSE_COLS 6
@@ -146,6 +146,33 @@ extern const int wheelset_cone_proj_phi_d_q_phi_d_q_rowidx[];   /* WHEELSET_CONE
 
 /* wheelset_cone_newton: out[0] phi_d.phi_d (vector 8x1), out[1] phi_d_s.phi_d_s (dense 8x4) */
 int wheelset_cone_newton(const double *const *in, double *const *out);
+
+/* wheelset_cone_step_cached: out[0] M.M_sparse (sparse 6x6), out[1] delta_nk.delta_nk (vector 6x1), out[2] phi_q.phi_q_sparse (sparse 2x6), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 6x6), out[8] creep.dnu_dqd (sparse 6x6) */
+int wheelset_cone_step_cached(const double *const *in, double *const *out);
+#define WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_ROWS 6
+#define WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_COLS 6
+#define WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_NNZ 9
+extern const int wheelset_cone_step_cached_M_M_sparse_nrows, wheelset_cone_step_cached_M_M_sparse_ncols, wheelset_cone_step_cached_M_M_sparse_nnz;
+extern const int wheelset_cone_step_cached_M_M_sparse_colptr[];   /* WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_COLS + 1 */
+extern const int wheelset_cone_step_cached_M_M_sparse_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_NNZ */
+#define WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_ROWS 2
+#define WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS 6
+#define WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ 10
+extern const int wheelset_cone_step_cached_phi_q_phi_q_sparse_nrows, wheelset_cone_step_cached_phi_q_phi_q_sparse_ncols, wheelset_cone_step_cached_phi_q_phi_q_sparse_nnz;
+extern const int wheelset_cone_step_cached_phi_q_phi_q_sparse_colptr[];   /* WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
+extern const int wheelset_cone_step_cached_phi_q_phi_q_sparse_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ */
+#define WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_ROWS 6
+#define WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_COLS 6
+#define WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_NNZ 30
+extern const int wheelset_cone_step_cached_creep_ddelta_df_nrows, wheelset_cone_step_cached_creep_ddelta_df_ncols, wheelset_cone_step_cached_creep_ddelta_df_nnz;
+extern const int wheelset_cone_step_cached_creep_ddelta_df_colptr[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_COLS + 1 */
+extern const int wheelset_cone_step_cached_creep_ddelta_df_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_NNZ */
+#define WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_ROWS 6
+#define WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_COLS 6
+#define WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_NNZ 30
+extern const int wheelset_cone_step_cached_creep_dnu_dqd_nrows, wheelset_cone_step_cached_creep_dnu_dqd_ncols, wheelset_cone_step_cached_creep_dnu_dqd_nnz;
+extern const int wheelset_cone_step_cached_creep_dnu_dqd_colptr[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_COLS + 1 */
+extern const int wheelset_cone_step_cached_creep_dnu_dqd_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_NNZ */
 
 #ifdef __cplusplus
 }

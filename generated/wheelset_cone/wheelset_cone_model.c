@@ -22,6 +22,7 @@ int wheelset_cone_delta_jac(const double *const *in, double *const *out);
 int wheelset_cone_step(const double *const *in, double *const *out);
 int wheelset_cone_proj(const double *const *in, double *const *out);
 int wheelset_cone_newton(const double *const *in, double *const *out);
+int wheelset_cone_step_cached(const double *const *in, double *const *out);
 int wheelset_cone_power(const double *const *in, double *const *out);
 const rs_model *wheelset_cone_model(void);
 
@@ -281,10 +282,12 @@ static const int rsd_delta_jac_len[2] = {8, 10};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[9] = {9, 6, 10, 2, 6, 2, 6, 30, 30};
 static const char *const rsd_step_outs[9] = {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"};
-static const int rsd_proj_len[7] = {8, 2, 10, 2, 32, 28, 8};
-static const char *const rsd_proj_outs[7] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
+static const int rsd_proj_len[8] = {8, 2, 10, 2, 32, 28, 8, 142};
+static const char *const rsd_proj_outs[8] = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d", "cache"};
 static const int rsd_newton_len[2] = {8, 32};
 static const char *const rsd_newton_outs[2] = {"phi_d", "phi_d_s"};
+static const int rsd_step_cached_len[9] = {9, 6, 10, 2, 6, 2, 6, 30, 30};
+static const char *const rsd_step_cached_outs[9] = {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 
@@ -325,8 +328,9 @@ static const rs_model rsd_model = {
         [RS_FN_CREEP] = {wheelset_cone_creep, 5, rsd_creep_len, rsd_creep_outs},
         [RS_FN_DELTA_JAC] = {wheelset_cone_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {wheelset_cone_step, 9, rsd_step_len, rsd_step_outs},
-        [RS_FN_PROJ] = {wheelset_cone_proj, 7, rsd_proj_len, rsd_proj_outs},
+        [RS_FN_PROJ] = {wheelset_cone_proj, 8, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {wheelset_cone_newton, 2, rsd_newton_len, rsd_newton_outs},
+        [RS_FN_STEP_CACHED] = {wheelset_cone_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_POWER] = {wheelset_cone_power, 1, rsd_power_len, rsd_power_outs},
     },
     .n_contact = 2,
