@@ -121,27 +121,6 @@ void rs_dense_lu_solve(const double *LU, int n, const int *piv, double *b)
 
 /* ================================================================ memory */
 
-static void *xalloc(const rs_allocator *a, size_t n, size_t size)
-{
-    if (n == 0)
-        n = 1;
-    if (size && n > (size_t)-1 / size)
-        return NULL;
-    if (a && a->alloc)
-        return a->alloc(a->ctx, n * size);
-    return calloc(n, size);
-}
-
-static void xfree(const rs_allocator *a, void *p)
-{
-    if (!p)
-        return;
-    if (a && a->alloc)
-        a->release(a->ctx, p);
-    else
-        free(p);
-}
-
 /* ================================================================ bsm */
 
 struct rs_bsm {
@@ -202,19 +181,19 @@ int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_p
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_bsm *A = xalloc(&a, 1, sizeof *A);
+    rs_bsm *A = rs_alloc_zeroed(&a, 1, sizeof *A);
     if (!A)
         goto nomem;
     A->alloc = a;
     A->nb = nb;
     A->np = np;
-    A->off = xalloc(&a, (size_t)nb + 1, sizeof(int));
-    A->doff = xalloc(&a, (size_t)nb + 1, sizeof(int));
-    A->poff = xalloc(&a, (size_t)np + 1, sizeof(int));
-    A->ps = xalloc(&a, (size_t)np, sizeof *A->ps);
-    A->idx = xalloc(&a, nidx, sizeof(int));
-    A->row_start = xalloc(&a, (size_t)nb + 1, sizeof(int));
-    A->row_piece = xalloc(&a, (size_t)np, sizeof(int));
+    A->off = rs_alloc_zeroed(&a, (size_t)nb + 1, sizeof(int));
+    A->doff = rs_alloc_zeroed(&a, (size_t)nb + 1, sizeof(int));
+    A->poff = rs_alloc_zeroed(&a, (size_t)np + 1, sizeof(int));
+    A->ps = rs_alloc_zeroed(&a, (size_t)np, sizeof *A->ps);
+    A->idx = rs_alloc_zeroed(&a, nidx, sizeof(int));
+    A->row_start = rs_alloc_zeroed(&a, (size_t)nb + 1, sizeof(int));
+    A->row_piece = rs_alloc_zeroed(&a, (size_t)np, sizeof(int));
     if (!A->off || !A->doff || !A->poff || !A->ps || !A->idx || !A->row_start || !A->row_piece)
         goto nomem;
     size_t nval = 0;
@@ -249,7 +228,7 @@ int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_p
             if (pieces[k].rb == b)
                 A->row_piece[r++] = k;
     }
-    A->val = xalloc(&a, nval, sizeof(double));
+    A->val = rs_alloc_zeroed(&a, nval, sizeof(double));
     if (!A->val)
         goto nomem;
     *out = A;
@@ -266,15 +245,15 @@ void rs_bsm_free(rs_bsm **pA)
         return;
     rs_bsm *A = *pA;
     const rs_allocator a = A->alloc;
-    xfree(&a, A->off);
-    xfree(&a, A->doff);
-    xfree(&a, A->poff);
-    xfree(&a, A->ps);
-    xfree(&a, A->idx);
-    xfree(&a, A->row_start);
-    xfree(&a, A->row_piece);
-    xfree(&a, A->val);
-    xfree(&a, A);
+    rs_free_with(&a, A->off);
+    rs_free_with(&a, A->doff);
+    rs_free_with(&a, A->poff);
+    rs_free_with(&a, A->ps);
+    rs_free_with(&a, A->idx);
+    rs_free_with(&a, A->row_start);
+    rs_free_with(&a, A->row_piece);
+    rs_free_with(&a, A->val);
+    rs_free_with(&a, A);
     *pA = NULL;
 }
 
@@ -374,7 +353,7 @@ int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opt
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_krylov *kr = xalloc(&a, 1, sizeof *kr);
+    rs_krylov *kr = rs_alloc_zeroed(&a, 1, sizeof *kr);
     if (!kr)
         goto nomem;
     kr->alloc = a;
@@ -382,18 +361,18 @@ int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opt
     kr->nb = A->nb;
     kr->n = A->n;
     kr->off = A->off;
-    kr->foff = xalloc(&a, (size_t)A->nb + 1, sizeof(int));
-    kr->fac = xalloc(&a, (size_t)A->doff[A->nb], sizeof(double));
-    kr->piv = xalloc(&a, (size_t)A->n, sizeof(int));
-    kr->chol = xalloc(&a, (size_t)A->nb, 1);
-    kr->vec = xalloc(&a, (size_t)NVEC * (size_t)A->n, sizeof(double));
-    kr->pa = xalloc(&a, (size_t)A->nb, sizeof(double));
-    kr->pb = xalloc(&a, 3 * (size_t)A->nb, sizeof(double));
-    kr->pc = xalloc(&a, 3 * (size_t)A->nb, sizeof(double));
-    kr->ident = xalloc(&a, (size_t)A->nb, sizeof(int));
+    kr->foff = rs_alloc_zeroed(&a, (size_t)A->nb + 1, sizeof(int));
+    kr->fac = rs_alloc_zeroed(&a, (size_t)A->doff[A->nb], sizeof(double));
+    kr->piv = rs_alloc_zeroed(&a, (size_t)A->n, sizeof(int));
+    kr->chol = rs_alloc_zeroed(&a, (size_t)A->nb, 1);
+    kr->vec = rs_alloc_zeroed(&a, (size_t)NVEC * (size_t)A->n, sizeof(double));
+    kr->pa = rs_alloc_zeroed(&a, (size_t)A->nb, sizeof(double));
+    kr->pb = rs_alloc_zeroed(&a, 3 * (size_t)A->nb, sizeof(double));
+    kr->pc = rs_alloc_zeroed(&a, 3 * (size_t)A->nb, sizeof(double));
+    kr->ident = rs_alloc_zeroed(&a, (size_t)A->nb, sizeof(int));
     kr->gm_m = o.restart;
-    kr->gv = xalloc(&a, ((size_t)o.restart + 2) * (size_t)A->n, sizeof(double));
-    kr->pg = xalloc(&a, (2 * ((size_t)o.restart + 1) + 3) * (size_t)A->nb, sizeof(double));
+    kr->gv = rs_alloc_zeroed(&a, ((size_t)o.restart + 2) * (size_t)A->n, sizeof(double));
+    kr->pg = rs_alloc_zeroed(&a, (2 * ((size_t)o.restart + 1) + 3) * (size_t)A->nb, sizeof(double));
     if (!kr->foff || !kr->fac || !kr->piv || !kr->chol || !kr->vec || !kr->pa || !kr->pb || !kr->pc || !kr->ident ||
         !kr->gv || !kr->pg)
         goto nomem;
@@ -414,18 +393,18 @@ void rs_krylov_free(rs_krylov **pk)
         return;
     rs_krylov *kr = *pk;
     const rs_allocator a = kr->alloc;
-    xfree(&a, kr->foff);
-    xfree(&a, kr->fac);
-    xfree(&a, kr->piv);
-    xfree(&a, kr->chol);
-    xfree(&a, kr->vec);
-    xfree(&a, kr->pa);
-    xfree(&a, kr->pb);
-    xfree(&a, kr->pc);
-    xfree(&a, kr->ident);
-    xfree(&a, kr->gv);
-    xfree(&a, kr->pg);
-    xfree(&a, kr);
+    rs_free_with(&a, kr->foff);
+    rs_free_with(&a, kr->fac);
+    rs_free_with(&a, kr->piv);
+    rs_free_with(&a, kr->chol);
+    rs_free_with(&a, kr->vec);
+    rs_free_with(&a, kr->pa);
+    rs_free_with(&a, kr->pb);
+    rs_free_with(&a, kr->pc);
+    rs_free_with(&a, kr->ident);
+    rs_free_with(&a, kr->gv);
+    rs_free_with(&a, kr->pg);
+    rs_free_with(&a, kr);
     *pk = NULL;
 }
 

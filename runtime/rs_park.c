@@ -89,25 +89,6 @@ struct rs_park {
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
-static void *xalloc(const rs_allocator *a, size_t n, size_t size)
-{
-    if (n == 0)
-        n = 1;
-    if (size && n > (size_t)-1 / size)
-        return NULL;
-    return a->alloc ? a->alloc(a->ctx, n * size) : calloc(n, size);
-}
-
-static void xfree(const rs_allocator *a, void *p)
-{
-    if (!p)
-        return;
-    if (a->alloc)
-        a->release(a->ctx, p);
-    else
-        free(p);
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -214,8 +195,8 @@ void rs_park_free(rs_park **ppk)
                       pk->bstart, pk->blist, pk->bthread, pk->lstart, pk->llist, pk->lthread, pk->bcost,
                       pk->lcost, pk->ccost, pk->terr};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-        xfree(&a, arrays[i]);
-    xfree(&a, pk);
+        rs_free_with(&a, arrays[i]);
+    rs_free_with(&a, pk);
     *ppk = NULL;
 }
 
@@ -282,7 +263,7 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     }
 
     const rs_allocator *a = &o.allocator;
-    rs_park *pk = xalloc(a, 1, sizeof *pk);
+    rs_park *pk = rs_alloc_zeroed(a, 1, sizeof *pk);
     if (!pk) {
         ERR("rs_park_create: out of memory");
         return RS_E_NOMEM;
@@ -300,31 +281,31 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     rs_bsm_piece_spec *spec = NULL;
     int *bsize = NULL;
 
-    pk->bname = xalloc(a, (size_t)nb, sizeof(char *));
-    pk->lname = xalloc(a, (size_t)nl, sizeof(char *));
-    pk->off = xalloc(a, (size_t)nb + 1, sizeof(int));
-    pk->moff = xalloc(a, (size_t)nb + 1, sizeof(int));
-    pk->la = xalloc(a, (size_t)nl, sizeof(int));
-    pk->lb = xalloc(a, (size_t)nl, sizeof(int));
-    pk->lna = xalloc(a, (size_t)nl, sizeof(int));
-    pk->lnb = xalloc(a, (size_t)nl, sizeof(int));
-    pk->lpoff = xalloc(a, (size_t)nl + 1, sizeof(int));
-    pk->lmoff = xalloc(a, (size_t)nl + 1, sizeof(int));
-    pk->bl_start = xalloc(a, (size_t)nb + 1, sizeof(int));
-    pk->bl_link = xalloc(a, 2 * (size_t)nl, sizeof(int));
-    pk->bl_side = xalloc(a, 2 * (size_t)nl, sizeof(int));
-    pk->bstart = xalloc(a, (size_t)T + 1, sizeof(int));
-    pk->blist = xalloc(a, (size_t)nb, sizeof(int));
-    pk->bthread = xalloc(a, (size_t)nb, sizeof(int));
-    pk->lstart = xalloc(a, (size_t)T + 1, sizeof(int));
-    pk->llist = xalloc(a, (size_t)nl, sizeof(int));
-    pk->lthread = xalloc(a, (size_t)nl, sizeof(int));
-    pk->bcost = xalloc(a, (size_t)nb, sizeof(double));
-    pk->lcost = xalloc(a, (size_t)nl, sizeof(double));
-    pk->ccost = xalloc(a, (size_t)(nb > nl ? nb : nl), sizeof(double));
-    pk->terr = xalloc(a, (size_t)T, sizeof(terr));
-    bsize = xalloc(a, (size_t)nb, sizeof(int));
-    spec = xalloc(a, 2 * (size_t)nl, sizeof *spec);
+    pk->bname = rs_alloc_zeroed(a, (size_t)nb, sizeof(char *));
+    pk->lname = rs_alloc_zeroed(a, (size_t)nl, sizeof(char *));
+    pk->off = rs_alloc_zeroed(a, (size_t)nb + 1, sizeof(int));
+    pk->moff = rs_alloc_zeroed(a, (size_t)nb + 1, sizeof(int));
+    pk->la = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
+    pk->lb = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
+    pk->lna = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
+    pk->lnb = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
+    pk->lpoff = rs_alloc_zeroed(a, (size_t)nl + 1, sizeof(int));
+    pk->lmoff = rs_alloc_zeroed(a, (size_t)nl + 1, sizeof(int));
+    pk->bl_start = rs_alloc_zeroed(a, (size_t)nb + 1, sizeof(int));
+    pk->bl_link = rs_alloc_zeroed(a, 2 * (size_t)nl, sizeof(int));
+    pk->bl_side = rs_alloc_zeroed(a, 2 * (size_t)nl, sizeof(int));
+    pk->bstart = rs_alloc_zeroed(a, (size_t)T + 1, sizeof(int));
+    pk->blist = rs_alloc_zeroed(a, (size_t)nb, sizeof(int));
+    pk->bthread = rs_alloc_zeroed(a, (size_t)nb, sizeof(int));
+    pk->lstart = rs_alloc_zeroed(a, (size_t)T + 1, sizeof(int));
+    pk->llist = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
+    pk->lthread = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
+    pk->bcost = rs_alloc_zeroed(a, (size_t)nb, sizeof(double));
+    pk->lcost = rs_alloc_zeroed(a, (size_t)nl, sizeof(double));
+    pk->ccost = rs_alloc_zeroed(a, (size_t)(nb > nl ? nb : nl), sizeof(double));
+    pk->terr = rs_alloc_zeroed(a, (size_t)T, sizeof(terr));
+    bsize = rs_alloc_zeroed(a, (size_t)nb, sizeof(int));
+    spec = rs_alloc_zeroed(a, 2 * (size_t)nl, sizeof *spec);
     if (!pk->bname || !pk->lname || !pk->off || !pk->moff || !pk->la || !pk->lb || !pk->lna || !pk->lnb ||
         !pk->lpoff || !pk->lmoff || !pk->bl_start || !pk->bl_link || !pk->bl_side || !pk->bstart || !pk->blist ||
         !pk->bthread || !pk->lstart || !pk->llist || !pk->lthread || !pk->bcost || !pk->lcost || !pk->ccost || !pk->terr ||
@@ -376,10 +357,10 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
             }
         }
     }
-    pk->lports = xalloc(a, np, sizeof(int));
-    pk->M = xalloc(a, 3 * nm + (size_t)pk->n, sizeof(double));
-    pk->lq = xalloc(a, 3 * np + 2 * nlm, sizeof(double));
-    pk->q = xalloc(a, 12 * (size_t)pk->n, sizeof(double));
+    pk->lports = rs_alloc_zeroed(a, np, sizeof(int));
+    pk->M = rs_alloc_zeroed(a, 3 * nm + (size_t)pk->n, sizeof(double));
+    pk->lq = rs_alloc_zeroed(a, 3 * np + 2 * nlm, sizeof(double));
+    pk->q = rs_alloc_zeroed(a, 12 * (size_t)pk->n, sizeof(double));
     if (!pk->lports || !pk->M || !pk->lq || !pk->q)
         goto fail;
     pk->K = pk->M + nm;
@@ -413,8 +394,8 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     st = rs_pool_create(&pk->pool, T, nb > nl ? nb : nl, err, errlen);
     if (st != RS_OK)
         goto fail_st;
-    xfree(a, bsize);
-    xfree(a, spec);
+    rs_free_with(a, bsize);
+    rs_free_with(a, spec);
     plan_all(pk, 0);
     pk->msg[0] = '\0';
     *out = pk;
@@ -423,8 +404,8 @@ fail:
     st = RS_E_NOMEM;
     ERR("rs_park_create: out of memory (%d blocks, %d links)", nb, nl);
 fail_st:
-    xfree(a, bsize);
-    xfree(a, spec);
+    rs_free_with(a, bsize);
+    rs_free_with(a, spec);
     rs_park_free(&pk);
     return st;
 }

@@ -48,28 +48,6 @@ void rs_tcontact_opts_default(rs_tcontact_opts *o)
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
-static void *xalloc(const rs_allocator *a, size_t n, size_t size)
-{
-    if (n == 0)
-        n = 1;
-    if (size && n > (size_t)-1 / size)
-        return NULL;
-    void *p = a->alloc ? a->alloc(a->ctx, n * size) : calloc(n, size);
-    if (p && a->alloc)
-        memset(p, 0, n * size);
-    return p;
-}
-
-static void xfree(const rs_allocator *a, void *p)
-{
-    if (!p)
-        return;
-    if (a->alloc)
-        a->release(a->ctx, p);
-    else
-        free(p);
-}
-
 void rs_tcontact_free(rs_tcontact **ptc)
 {
     if (!ptc || !*ptc)
@@ -77,15 +55,15 @@ void rs_tcontact_free(rs_tcontact **ptc)
     rs_tcontact *tc = *ptc;
     const rs_allocator a = tc->alloc;
     rs_ws_free(&tc->ws);
-    xfree(&a, tc->kval);
-    xfree(&a, tc->cval);
-    xfree(&a, tc->G);
-    xfree(&a, tc->Cb);
-    xfree(&a, tc->scale);
-    xfree(&a, tc->dfdN);
-    xfree(&a, tc->h);
-    xfree(&a, tc->pt);
-    xfree(&a, tc);
+    rs_free_with(&a, tc->kval);
+    rs_free_with(&a, tc->cval);
+    rs_free_with(&a, tc->G);
+    rs_free_with(&a, tc->Cb);
+    rs_free_with(&a, tc->scale);
+    rs_free_with(&a, tc->dfdN);
+    rs_free_with(&a, tc->h);
+    rs_free_with(&a, tc->pt);
+    rs_free_with(&a, tc);
     *ptc = NULL;
 }
 
@@ -117,7 +95,7 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_tcontact *tc = xalloc(&a, 1, sizeof *tc);
+    rs_tcontact *tc = rs_alloc_zeroed(&a, 1, sizeof *tc);
     if (!tc) {
         ERR("rs_tcontact_create: out of memory");
         return RS_E_NOMEM;
@@ -146,14 +124,14 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
         return st;
     }
     const int n = tc->n, nc = tc->nc;
-    tc->kval = xalloc(&a, (size_t)m->K_pattern.colptr[n], sizeof(double));
-    tc->cval = xalloc(&a, (size_t)m->C_pattern.colptr[n], sizeof(double));
-    tc->G = xalloc(&a, (size_t)nc * (size_t)n, sizeof(double));
-    tc->Cb = xalloc(&a, 9 * (size_t)nc, sizeof(double));
-    tc->scale = xalloc(&a, (size_t)nc, sizeof(double));
-    tc->pt = xalloc(&a, (size_t)nc, sizeof(rs_tcontact_point));
-    tc->dfdN = xalloc(&a, 3 * (size_t)nc, sizeof(double));
-    tc->h = xalloc(&a, (size_t)n, sizeof(double));
+    tc->kval = rs_alloc_zeroed(&a, (size_t)m->K_pattern.colptr[n], sizeof(double));
+    tc->cval = rs_alloc_zeroed(&a, (size_t)m->C_pattern.colptr[n], sizeof(double));
+    tc->G = rs_alloc_zeroed(&a, (size_t)nc * (size_t)n, sizeof(double));
+    tc->Cb = rs_alloc_zeroed(&a, 9 * (size_t)nc, sizeof(double));
+    tc->scale = rs_alloc_zeroed(&a, (size_t)nc, sizeof(double));
+    tc->pt = rs_alloc_zeroed(&a, (size_t)nc, sizeof(rs_tcontact_point));
+    tc->dfdN = rs_alloc_zeroed(&a, 3 * (size_t)nc, sizeof(double));
+    tc->h = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
     if (!tc->kval || !tc->cval || !tc->G || !tc->Cb || !tc->scale || !tc->pt || !tc->dfdN || !tc->h) {
         ERR("rs_tcontact_create: out of memory");
         rs_tcontact_free(&tc);

@@ -29,25 +29,6 @@ struct rs_mveh {
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
-static void *xalloc(const rs_allocator *a, size_t n, size_t size)
-{
-    if (n == 0)
-        n = 1;
-    if (size && n > (size_t)-1 / size)
-        return NULL;
-    return a->alloc ? a->alloc(a->ctx, n * size) : calloc(n, size);
-}
-
-static void xfree(const rs_allocator *a, void *p)
-{
-    if (!p)
-        return;
-    if (a->alloc)
-        a->release(a->ctx, p);
-    else
-        free(p);
-}
-
 static int find_q(const rs_model *m, const char *name)
 {
     for (int i = 0; i < m->n_q; i++)
@@ -130,23 +111,23 @@ void rs_mveh_free(rs_mveh **pv)
         return;
     rs_mveh *v = *pv;
     const rs_allocator a = v->alloc;
-    xfree(&a, v->p);
-    xfree(&a, v->u);
-    xfree(&a, v->k);
-    xfree(&a, v->zero);
-    xfree(&a, v->mval);
-    xfree(&a, v->dval);
-    xfree(&a, v->kval);
-    xfree(&a, v->cval);
-    xfree(&a, v->kd);
-    xfree(&a, v->rhs);
-    xfree(&a, v->piv);
-    xfree(&a, v->map);
-    xfree(&a, v->f2);
-    xfree(&a, v->qs);
-    xfree(&a, v->fix);
+    rs_free_with(&a, v->p);
+    rs_free_with(&a, v->u);
+    rs_free_with(&a, v->k);
+    rs_free_with(&a, v->zero);
+    rs_free_with(&a, v->mval);
+    rs_free_with(&a, v->dval);
+    rs_free_with(&a, v->kval);
+    rs_free_with(&a, v->cval);
+    rs_free_with(&a, v->kd);
+    rs_free_with(&a, v->rhs);
+    rs_free_with(&a, v->piv);
+    rs_free_with(&a, v->map);
+    rs_free_with(&a, v->f2);
+    rs_free_with(&a, v->qs);
+    rs_free_with(&a, v->fix);
     rs_tcontact_free(&v->tc);
-    xfree(&a, v);
+    rs_free_with(&a, v);
     *pv = NULL;
 }
 
@@ -176,7 +157,7 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_mveh *v = xalloc(&a, 1, sizeof *v);
+    rs_mveh *v = rs_alloc_zeroed(&a, 1, sizeof *v);
     if (!v)
         goto nomem;
     v->alloc = a;
@@ -185,21 +166,21 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
     v->nnz_m = m->M_pattern.colptr[n];
     v->nnz_k = m->K_pattern.colptr[n];
     v->nnz_c = m->C_pattern.colptr[n];
-    v->p = xalloc(&a, (size_t)m->n_p, sizeof(double));
-    v->u = xalloc(&a, (size_t)m->n_u, sizeof(double));
-    v->k = xalloc(&a, (size_t)m->n_k, sizeof(double));
-    v->zero = xalloc(&a, (size_t)n, sizeof(double));
-    v->mval = xalloc(&a, (size_t)v->nnz_m, sizeof(double));
-    v->dval = xalloc(&a, (size_t)n, sizeof(double));
-    v->kval = xalloc(&a, (size_t)v->nnz_k, sizeof(double));
-    v->cval = xalloc(&a, (size_t)v->nnz_c, sizeof(double));
-    v->kd = xalloc(&a, (size_t)n * (size_t)n, sizeof(double));
-    v->rhs = xalloc(&a, (size_t)n, sizeof(double));
-    v->piv = xalloc(&a, (size_t)n, sizeof(int));
-    v->map = xalloc(&a, (size_t)n, sizeof(int));
-    v->f2 = xalloc(&a, (size_t)n, sizeof(double));
-    v->qs = xalloc(&a, (size_t)n, sizeof(double));
-    v->fix = xalloc(&a, (size_t)n, 1);
+    v->p = rs_alloc_zeroed(&a, (size_t)m->n_p, sizeof(double));
+    v->u = rs_alloc_zeroed(&a, (size_t)m->n_u, sizeof(double));
+    v->k = rs_alloc_zeroed(&a, (size_t)m->n_k, sizeof(double));
+    v->zero = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+    v->mval = rs_alloc_zeroed(&a, (size_t)v->nnz_m, sizeof(double));
+    v->dval = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+    v->kval = rs_alloc_zeroed(&a, (size_t)v->nnz_k, sizeof(double));
+    v->cval = rs_alloc_zeroed(&a, (size_t)v->nnz_c, sizeof(double));
+    v->kd = rs_alloc_zeroed(&a, (size_t)n * (size_t)n, sizeof(double));
+    v->rhs = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+    v->piv = rs_alloc_zeroed(&a, (size_t)n, sizeof(int));
+    v->map = rs_alloc_zeroed(&a, (size_t)n, sizeof(int));
+    v->f2 = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+    v->qs = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+    v->fix = rs_alloc_zeroed(&a, (size_t)n, 1);
     if (!v->p || !v->u || !v->k || !v->zero || !v->mval || !v->dval || !v->kval || !v->cval || !v->kd || !v->rhs ||
         !v->piv || !v->map || !v->f2 || !v->qs || !v->fix)
         goto nomem;

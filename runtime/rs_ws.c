@@ -49,6 +49,30 @@ void rs_release(const rs_allocator *a, void *p)
         a->release(a->ctx, p);
 }
 
+void *rs_alloc_zeroed(const rs_allocator *a, size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1;
+    if (size && n > (size_t)-1 / size)
+        return NULL;
+    if (!a || !a->alloc)
+        return calloc(n, size);
+    void *p = a->alloc(a->ctx, n * size);
+    if (p)   /* an injected allocator need not zero: the callers rely on it */
+        memset(p, 0, n * size);
+    return p;
+}
+
+void rs_free_with(const rs_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a && a->alloc)
+        a->release(a->ctx, p);
+    else
+        free(p);
+}
+
 void rs_options_default(rs_options *o)
 {
     memset(o, 0, sizeof *o);

@@ -59,6 +59,12 @@ typedef struct rs_allocator {
     void *ctx;
 } rs_allocator;
 
+/* Set-up allocations of the train layers (rs_krylov, rs_park, rs_train*):
+ * n × size bytes, zeroed, from `a` (NULL, or a->alloc NULL: calloc); NULL on
+ * overflow or failure.  rs_free_with gives them back (NULL p: nothing). */
+void *rs_alloc_zeroed(const rs_allocator *a, size_t n, size_t size);
+void rs_free_with(const rs_allocator *a, void *p);
+
 /* Called at each time the model is evaluated (step start, RK4 stages) to
  * fill the inputs u[0..n_u).  Return 0, or non-zero to fail the step. */
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
