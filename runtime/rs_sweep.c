@@ -31,6 +31,15 @@
 
 #define RS_SWEEP_SPEED_MAX 64
 
+/* How a varied name reaches a variant's run. */
+enum var_how {
+    HOW_INITIAL = 0,   /* `initial NAME = V` (a coordinate or velocity)        */
+    HOW_PARAM,         /* `param NAME = V`                                     */
+    HOW_FILE,          /* `NAME "PATH"` (track, wheel_profile, rail_profile)   */
+    HOW_SPEED,         /* the forward speed: forward and spin velocities       */
+    HOW_TRAIN          /* a train file's `set NAME = V` (rs_sweep_train.c)     */
+};
+
 struct rs_sweep {
     const rs_sweep_config *c;
     const rs_sweep_spec *s;
@@ -38,9 +47,7 @@ struct rs_sweep {
     const rs_model *m;
     rs_scenario base;          /* default.scn with the user's scenario over it */
     int n, nv, nf, width;
-    char *is_param;            /* nv: 1 "param", 0 "initial", 2 a file
-                                  statement (track, wheel_profile, ...),
-                                  3 the forward speed (below)              */
+    unsigned char *how;        /* nv: how each variable is applied (var_how) */
     int speed_fwd[RS_SWEEP_SPEED_MAX], n_speed_fwd;   /* `speed`: coordinates */
     int speed_spin[RS_SWEEP_SPEED_MAX], n_speed_spin; /* rs_model_speed_coords */
     int r0_param, r0_var;      /* r0's parameter index, its variable (or -1) */
@@ -193,7 +200,7 @@ static int check_speed(rs_sweep *sw, int j, char *err, size_t errlen)
                 return RS_E_ARG;
             }
     }
-    sw->is_param[j] = 3;
+    sw->how[j] = HOW_SPEED;
     return RS_OK;
 }
 
@@ -221,18 +228,18 @@ static int check_var(rs_sweep *sw, int j, char *err, size_t errlen)
                      "'%s' has no contacts", name, m->name);
             return RS_E_ARG;
         }
-        sw->is_param[j] = 2;
+        sw->how[j] = HOW_FILE;
         return RS_OK;
     }
     if (strcmp(name, "speed") == 0 && rs_model_find(m, name, &v) != RS_OK)
         return check_speed(sw, j, err, errlen);
     if (rs_model_find(m, name, &v) == RS_OK) {
         if (v.kind == RS_VAR_P) {
-            sw->is_param[j] = 1;
+            sw->how[j] = HOW_PARAM;
             return RS_OK;
         }
         if (v.kind == RS_VAR_Q || v.kind == RS_VAR_QD) {
-            sw->is_param[j] = 0;
+            sw->how[j] = HOW_INITIAL;
             return RS_OK;
         }
         snprintf(err, errlen, "cannot vary '%s': it is %s; a sweep varies parameters, coordinates and "
@@ -361,7 +368,7 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
         sw->width++;
     rs_scenario_init(&sw->base);
     const size_t un = (size_t)n;
-    sw->is_param = calloc((size_t)sw->nv + 1, 1);
+    sw->how = calloc((size_t)sw->nv + 1, 1);
     sw->state = calloc(un, 1);
     sw->fig = calloc(un * (size_t)sw->nf + 1, sizeof *sw->fig);
     sw->msg = calloc(un, sizeof *sw->msg);
@@ -371,7 +378,7 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     sw->dist = calloc(un, sizeof *sw->dist);
     sw->norm = calloc(un * (size_t)sw->nv + 1, sizeof *sw->norm);
     int st = RS_E_NOMEM;
-    if (!sw->is_param || !sw->state || !sw->fig || !sw->msg || !sw->est || !sw->cost || !sw->pred || !sw->dist ||
+    if (!sw->how || !sw->state || !sw->fig || !sw->msg || !sw->est || !sw->cost || !sw->pred || !sw->dist ||
         !sw->norm) {
         snprintf(err, errlen, "out of memory for %d variants", n);
         goto fail;
@@ -381,7 +388,7 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
         if ((st = rs_sweep_train_check(c->train_file, s, &train_est, err, errlen)))
             goto fail;
         for (int j = 0; j < sw->nv; j++)
-            sw->is_param[j] = 4;
+            sw->how[j] = HOW_TRAIN;
         for (int i = 0; i < n; i++) {
             sw->est[i] = train_est;
             sw->dist[i] = INFINITY;
@@ -466,7 +473,7 @@ void rs_sweep_close(rs_sweep **psw)
         for (int i = 0; i < sw->n; i++)
             free(sw->msg[i]);
     free(sw->msg);
-    free(sw->is_param);
+    free(sw->how);
     free(sw->state);
     free(sw->fig);
     free(sw->est);
@@ -689,15 +696,15 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         size_t k = 0;
         for (int j = 0; j < sw->nv; j++) {
             const char *file = rs_sweep_spec_file(sw->s, j, values[j]);
-            if (sw->is_param[j] == 2 && !file) {   /* an index no spec made (MPI message) */
+            if (sw->how[j] == HOW_FILE && !file) {   /* an index no spec made (MPI message) */
                 snprintf(r->message, sizeof r->message, "variant %d: no file number %.17g for '%s'", i + 1,
                          values[j], rs_sweep_spec_var(sw->s, j));
                 st = RS_E_ARG;
                 break;
             }
-            if (sw->is_param[j] == 2) {
+            if (sw->how[j] == HOW_FILE) {
                 k += (size_t)snprintf(text + k, cap - k, "%s \"%s\"\n", rs_sweep_spec_var(sw->s, j), file);
-            } else if (sw->is_param[j] == 3) {
+            } else if (sw->how[j] == HOW_SPEED) {
                 const double r = speed_radius(sw, values);
                 for (int f = 0; f < sw->n_speed_fwd; f++)
                     k += (size_t)snprintf(text + k, cap - k, "initial %s_dot = %.17g\n",
@@ -706,7 +713,7 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
                     k += (size_t)snprintf(text + k, cap - k, "initial %s_dot = %.17g\n",
                                           m->q_names[sw->speed_spin[f]], values[j] / r);
             } else
-                k += (size_t)snprintf(text + k, cap - k, "%s %s = %.17g\n", sw->is_param[j] ? "param" : "initial",
+                k += (size_t)snprintf(text + k, cap - k, "%s %s = %.17g\n", sw->how[j] == HOW_PARAM ? "param" : "initial",
                                       rs_sweep_spec_var(sw->s, j), values[j]);
         }
         char label[64];
