@@ -59,6 +59,112 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
     return st;
 }
 
+/* K->perm_tree (RS_KLU_TREE): the coordinates children before parents, and
+ * each multiplier as soon as its pivot is robust and its elimination adds
+ * no fill beyond what its coordinates already made.
+ *
+ * A model lists a body's joint coordinates after its parent's (the modeler
+ * walks the bodies' tree from the ground), so the model's coordinate order
+ * reversed eliminates leaves first: with relative coordinates M couples a
+ * coordinate only with its ancestors and descendants, so eliminating a leaf
+ * fills nothing.  The elimination tree (etree) of the A block in that order
+ * is then the bodies' tree.  A multiplier (a constraint row) goes right
+ * after the first coordinate k such that some of its row is eliminated by k
+ * and the rest of its row lies on k's path to the etree's root (eliminating
+ * it then couples only coordinates already coupled), moved up while k's
+ * parent has k as its only child (the rest of the same body's chain: its
+ * pivot −s g_E A_EE⁻¹ g_Eᵀ then holds every coordinate of that branch).
+ * For a wheel-rail contact: after the wheelset's own coordinates, before
+ * its bogie's.  A closed loop spanning two branches waits for their common
+ * ancestor; a model whose order does not follow its tree just gets a
+ * candidate with more flops, which RS_KLU_AUTO does not pick.  Whether an
+ * early multiplier's pivot is robust is judged by fragile_pivots. */
+static int tree_order(rs_kmat *K, const rs_allocator *a)
+{
+    const int nq = K->n_q, n = K->n;
+    for (int k = 0; k < n; k++)
+        K->perm_tree[k] = k;
+    if (nq < 1 || n == nq)
+        return RS_OK;
+    int *pos = rs_alloc_array(a, (size_t)nq, sizeof(int));
+    int *parent = rs_alloc_array(a, (size_t)nq, sizeof(int));
+    int *anc = rs_alloc_array(a, (size_t)nq, sizeof(int));
+    int *nchild = rs_alloc_array(a, (size_t)nq, sizeof(int));
+    int *after = rs_alloc_array(a, (size_t)(n - nq), sizeof(int));
+    unsigned char *adj = rs_alloc_array(a, (size_t)nq * (size_t)nq, 1);
+    int st = RS_E_NOMEM;
+    if (!pos || !parent || !anc || !nchild || !after || !adj)
+        goto done;
+    /* symmetric pattern of the A block, in elimination positions */
+    for (int j = 0; j < nq; j++)
+        pos[j] = nq - 1 - j;
+    for (int j = 0; j < nq; j++)
+        for (int p = K->Ap[j]; p < K->Ap[j + 1]; p++)
+            if (K->Ai[p] < nq) {
+                adj[(size_t)pos[j] * (size_t)nq + (size_t)pos[K->Ai[p]]] = 1;
+                adj[(size_t)pos[K->Ai[p]] * (size_t)nq + (size_t)pos[j]] = 1;
+            }
+    /* etree (Liu's algorithm with path compression through anc) */
+    for (int k = 0; k < nq; k++) {
+        parent[k] = anc[k] = -1;
+        for (int i = 0; i < k; i++) {
+            if (!adj[(size_t)k * (size_t)nq + (size_t)i])
+                continue;
+            for (int r = i; r != -1 && r < k;) {
+                const int next = anc[r];
+                anc[r] = k;
+                if (next == -1)
+                    parent[r] = k;
+                r = next;
+            }
+        }
+    }
+    for (int k = 0; k < nq; k++)
+        if (parent[k] >= 0)
+            nchild[parent[k]]++;
+    for (int i = 0; i < n - nq; i++) {
+        const int col = nq + i; /* its rows: the coordinates of constraint i */
+        int at = nq - 1;
+        for (int k = 0; k < nq && at == nq - 1; k++) {
+            int some = 0, on_path = 1;
+            for (int p = K->Ap[col]; p < K->Ap[col + 1] && on_path; p++) {
+                if (K->Ai[p] >= nq)
+                    continue;
+                const int q = pos[K->Ai[p]];
+                if (q <= k) {
+                    some = 1;
+                    continue;
+                }
+                int r = k;
+                while (r != -1 && r != q)
+                    r = parent[r];
+                on_path = r == q;
+            }
+            if (some && on_path)
+                at = k;
+        }
+        while (parent[at] >= 0 && nchild[parent[at]] == 1)
+            at = parent[at];
+        after[i] = at;
+    }
+    int t = 0;
+    for (int k = 0; k < nq; k++) {
+        K->perm_tree[t++] = nq - 1 - k;
+        for (int i = 0; i < n - nq; i++)
+            if (after[i] == k)
+                K->perm_tree[t++] = nq + i;
+    }
+    st = RS_OK;
+done:
+    rs_release(a, pos);
+    rs_release(a, parent);
+    rs_release(a, anc);
+    rs_release(a, nchild);
+    rs_release(a, after);
+    rs_release(a, adj);
+    return st;
+}
+
 int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
                   const rs_allocator *a, char *err, size_t errlen)
 {
@@ -85,9 +191,11 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     K->map_GT = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
     K->map_X = rs_alloc_array(a, (size_t)nnzX + 1, sizeof(int));
     K->perm_schur = rs_alloc_array(a, (size_t)n, sizeof(int));
+    K->perm_tree = rs_alloc_array(a, (size_t)n, sizeof(int));
+    K->mob_w = rs_alloc_array(a, (size_t)nq + 1, sizeof(double));
     int *cnt = rs_alloc_array(a, (size_t)nphi + 1, sizeof(int));
     if (!K->Ap || !K->Ai || !K->Ax || !K->map_M || !K->map_diag || !K->map_G ||
-        !K->map_GT || !K->map_X || !K->perm_schur || !cnt) {
+        !K->map_GT || !K->map_X || !K->perm_schur || !K->perm_tree || !K->mob_w || !cnt) {
         rs_release(a, cnt);
         rs_kmat_free(K, a);
         snprintf(err, errlen, "out of memory assembling the system pattern");
@@ -142,7 +250,7 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     rs_release(a, cnt);
 
     klu_defaults(&K->common);
-    if ((p = schur_order(K, a)) != RS_OK) {
+    if ((p = schur_order(K, a)) != RS_OK || (p = tree_order(K, a)) != RS_OK) {
         snprintf(err, errlen, "ordering the %d x %d coordinate block failed (KLU status %d)",
                  nq, nq, K->common.status);
         rs_kmat_free(K, a);
@@ -171,13 +279,15 @@ static klu_symbolic *analyze(rs_kmat *K, int ordering, int btf, klu_common *c)
         return klu_analyze_given(K->n, K->Ap, K->Ai, NULL, NULL, c);
     if (ordering == RS_KLU_AMD_SCHUR)
         return klu_analyze_given(K->n, K->Ap, K->Ai, K->perm_schur, K->perm_schur, c);
+    if (ordering == RS_KLU_TREE)
+        return klu_analyze_given(K->n, K->Ap, K->Ai, K->perm_tree, K->perm_tree, c);
     c->ordering = ordering; /* KLU's codes: 0 AMD, 1 COLAMD */
     return klu_analyze(K->n, K->Ap, K->Ai, c);
 }
 
 int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
 {
-    if (ordering < RS_KLU_AMD || ordering > RS_KLU_AMD_SCHUR || btf < 0 || btf > 1)
+    if (ordering < RS_KLU_AMD || ordering > RS_KLU_TREE || btf < 0 || btf > 1)
         return RS_E_ARG;
     klu_symbolic *sym = analyze(K, ordering, btf, &K->common);
     if (!sym)
@@ -200,17 +310,26 @@ static double now_us(void)
 /* Pivots of a factorization of K that may vanish as the mechanism moves,
  * so that a refactorization with them degrades (and falls back to a full
  * factorization, which allocates).  K = [A sGᵀ; G 0] with A = M (+ΔtC) or
- * I.  Pivots on A's diagonal are safe (M is positive definite, and so are
- * its Schur complements).  A multiplier column n_q+i is safe when its pivot
- * is its own diagonal and every coordinate of constraint row i was
- * eliminated before it: the pivot is then −g_i A⁻¹ g_iᵀ restricted by the
- * earlier constraints, which vanishes only where the constraints are
- * dependent.  Any other pivot — off the diagonal (a constraint entry, which
- * passes through zero as the mechanism moves; BTF's transversal does this),
- * or a multiplier reached with part of its row not yet eliminated (a
- * partial sum of g_ij²/m_j that can vanish) — is fragile.  pos: n ints. */
+ * I, values Ax.  Pivots on A's diagonal are safe (M is positive definite,
+ * and so are its Schur complements).  A multiplier column n_q+i on its own
+ * diagonal is safe when every coordinate of constraint row i was eliminated
+ * before it: the pivot is then −s g_i A⁻¹ g_iᵀ restricted by the earlier
+ * constraints, which vanishes only where the constraints are dependent.  It
+ * is safe too when the coordinates eliminated before it (E) carry at least
+ * RS_KLU_MOBILITY_SHARE of the row's mobility Σ_j g_ij² / M_jj (M's
+ * diagonal at the first fill with M, K->mob_w, for every matrix: a unit
+ * free yardstick of how much each coordinate moves the constraint; RS_KLU_TREE
+ * places a wheel's normal contact after its wheelset's coordinates: about
+ * 0.6 of it on the FEVE 3000): its pivot −s g_E A_EE⁻¹ g_Eᵀ then holds the
+ * constraint's main motion, which does not pass through zero as the
+ * mechanism moves (the fixed-order LU's pivot check stays the guard).  Any
+ * other pivot — off the diagonal (a constraint entry, which passes through
+ * zero as the mechanism moves; BTF's transversal does this), or a
+ * multiplier reached with a minor part of its row eliminated — is
+ * fragile.  pos: n ints. */
+#define RS_KLU_MOBILITY_SHARE 0.5
 static int fragile_pivots(const rs_kmat *K, const klu_symbolic *sym, const klu_numeric *num,
-                          int *pos)
+                          const double *Ax, int *pos)
 {
     int bad = 0;
     for (int k = 0; k < K->n; k++)
@@ -223,12 +342,18 @@ static int fragile_pivots(const rs_kmat *K, const klu_symbolic *sym, const klu_n
         }
         if (col < K->n_q)
             continue;
-        /* column n_q+i of K holds the coordinates j of row i of φ_q */
-        for (int p = K->Ap[col]; p < K->Ap[col + 1]; p++)
-            if (pos[K->Ai[p]] > k) {
-                bad++;
-                break;
-            }
+        /* column n_q+i of K holds s·g_ij at the coordinates j of row i */
+        double all = 0, before = 0;
+        for (int p = K->Ap[col]; p < K->Ap[col + 1]; p++) {
+            const int j = K->Ai[p];
+            const double mjj = K->mob_set ? K->mob_w[j] : 1.0;
+            const double w = mjj > 0 ? Ax[p] * Ax[p] / mjj : INFINITY;
+            all += w;
+            if (pos[j] < k)
+                before += w;
+        }
+        if (!(before == all || before >= RS_KLU_MOBILITY_SHARE * all))
+            bad++;
     }
     return bad;
 }
@@ -251,7 +376,8 @@ static double trial(rs_kmat *K, klu_symbolic *sym, const double *Ax_dyn, const d
             goto done;
     }
     *lu_nnz = nd->lnz + nd->unz - K->n + nd->nzoff; /* diagonal counted once */
-    *fragile = fragile_pivots(K, sym, nd, pos) + (np ? fragile_pivots(K, sym, np, pos) : 0);
+    *fragile = fragile_pivots(K, sym, nd, Ax_dyn, pos) +
+               (np ? fragile_pivots(K, sym, np, Ax_proj, pos) : 0);
     *flops = klu_flops(sym, nd, c) ? c->flops : -1;
     for (int r = 0; r < trials; r++) {
         for (int i = 0; i < K->n; i++)
@@ -371,6 +497,8 @@ void rs_kmat_free(rs_kmat *K, const rs_allocator *a)
     rs_release(a, K->map_GT);
     rs_release(a, K->map_X);
     rs_release(a, K->perm_schur);
+    rs_release(a, K->perm_tree);
+    rs_release(a, K->mob_w);
     memset(K, 0, sizeof *K);
 }
 
@@ -383,6 +511,11 @@ void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scal
     else
         for (int j = 0; j < K->n_q; j++)
             K->Ax[K->map_diag[j]] = 1.0;
+    if (Mv && !K->mob_set) { /* fragile_pivots' yardstick, once */
+        for (int j = 0; j < K->n_q; j++)
+            K->mob_w[j] = fabs(K->Ax[K->map_diag[j]]);
+        K->mob_set = 1;
+    }
     for (int k = 0; k < K->nnz_G; k++) {
         K->Ax[K->map_G[k]] = Gv[k];
         K->Ax[K->map_GT[k]] = gt_scale * Gv[k];
@@ -510,7 +643,7 @@ int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allo
     int *pos = rs_alloc_array(a, (size_t)K->n, sizeof(int));
     if (!pos)
         return RS_E_NOMEM;
-    const int fragile = fragile_pivots(K, K->sym, F->num, pos);
+    const int fragile = fragile_pivots(K, K->sym, F->num, K->Ax, pos);
     rs_release(a, pos);
     if (fragile > 0)
         return RS_OK; /* a refactorization in this order may degrade: KLU's checks */

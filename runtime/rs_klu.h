@@ -34,10 +34,14 @@ typedef struct rs_kmat {
     int nnz_M, nnz_G, nnz_X;
     klu_common common;
     klu_symbolic *sym;
-    int ordering, btf;     /* of sym: RS_KLU_AMD/COLAMD/NATURAL/AMD_SCHUR,
+    int ordering, btf;     /* of sym: RS_KLU_AMD/COLAMD/NATURAL/AMD_SCHUR/TREE,
                               BTF 0/1                                      */
     int *perm_schur;       /* RS_KLU_AMD_SCHUR's order: AMD of the A block's
                               pattern, then the multipliers n_q..n-1       */
+    int *perm_tree;        /* RS_KLU_TREE's order (rs_klu.c tree_order)    */
+    double *mob_w;         /* |M_jj| at the first fill with M (mob_set):
+                              fragile_pivots' yardstick of mobility        */
+    int mob_set;
     double rgrowth_drop;   /* refactor's rgrowth below rgrowth_drop × its
                               value at the last full factorization: factor
                               again (0: not checked)                       */
@@ -66,12 +70,12 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
 void rs_kmat_free(rs_kmat *K, const rs_allocator *a);
 
 /* Analyzes K's pattern again with another ordering (RS_KLU_AMD, _COLAMD,
- * _NATURAL, _AMD_SCHUR) and BTF on or off.  Numeric objects of the old analysis must be
+ * _NATURAL, _AMD_SCHUR, _TREE) and BTF on or off.  Numeric objects of the old analysis must be
  * freed first.  Returns RS_OK, RS_E_NOMEM or RS_E_SOLVER (K keeps its old
  * analysis on failure). */
 int rs_kmat_analyze(rs_kmat *K, int ordering, int btf);
 
-/* Times every candidate ordering ({AMD, COLAMD, natural, AMD Schur} × BTF
+/* Times every candidate ordering ({AMD, COLAMD, natural, AMD Schur, tree} × BTF
  * {off, on},
  * or those `btf` allows: -1 both, 0 off, 1 on) on K's pattern with
  * representative values: for each, analyze, factor Ax_dyn (and Ax_proj when

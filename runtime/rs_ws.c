@@ -142,11 +142,11 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     if (!(o.dt > 0) || !isfinite(o.dt) || !(o.proj_tol > 0) || o.proj_maxiter < 0 ||
         (o.method != RS_IMEX_EULER && o.method != RS_RK4) || !(o.rcond_min >= 0) ||
         !(o.rcond_drop >= 0) || !(o.rgrowth_drop >= 0) || o.klu_ordering < RS_KLU_AUTO ||
-        o.klu_ordering > RS_KLU_AMD_SCHUR || o.klu_btf < -1 || o.klu_btf > 1 || o.klu_trials < 0)
+        o.klu_ordering > RS_KLU_TREE || o.klu_btf < -1 || o.klu_btf > 1 || o.klu_trials < 0)
         return set_err(err, errlen, RS_E_ARG,
                        "rs_ws_create: bad options (need dt > 0, proj_tol > 0, "
                        "proj_maxiter >= 0, a known method, rcond_min, rcond_drop and "
-                       "rgrowth_drop >= 0, klu_ordering RS_KLU_AUTO..RS_KLU_AMD_SCHUR, "
+                       "rgrowth_drop >= 0, klu_ordering RS_KLU_AUTO..RS_KLU_TREE, "
                        "klu_btf -1..1, klu_trials >= 0)");
     if (m->n_contact > 0 &&
         (o.method != RS_IMEX_EULER || !(o.contact_E > 0) || !(o.contact_nu >= 0) ||
@@ -295,12 +295,12 @@ int rs_ws_klu_info(const rs_ws *ws, rs_klu_info *info)
 
 const char *rs_klu_ordering_name(int ordering, int btf)
 {
-    static const char *const names[2][4] = {
-        {"amd", "colamd", "natural", "amd_schur"},
-        {"amd_btf", "colamd_btf", "natural_btf", "amd_schur_btf"}};
+    static const char *const names[2][5] = {
+        {"amd", "colamd", "natural", "amd_schur", "tree"},
+        {"amd_btf", "colamd_btf", "natural_btf", "amd_schur_btf", "tree_btf"}};
     if (ordering == RS_KLU_AUTO)
         return "auto";
-    if (ordering < RS_KLU_AMD || ordering > RS_KLU_AMD_SCHUR || btf < 0 || btf > 1)
+    if (ordering < RS_KLU_AMD || ordering > RS_KLU_TREE || btf < 0 || btf > 1)
         return "?";
     return names[btf][ordering];
 }

@@ -42,13 +42,18 @@ typedef enum rs_klu_ordering {
     RS_KLU_AMD = 0,      /* approximate minimum degree on A + Aᵀ               */
     RS_KLU_COLAMD = 1,   /* column approximate minimum degree on AᵀA           */
     RS_KLU_NATURAL = 2,  /* the pattern's own order                            */
-    RS_KLU_AMD_SCHUR = 3 /* AMD on the coordinates' block alone, multipliers
+    RS_KLU_AMD_SCHUR = 3,/* AMD on the coordinates' block alone, multipliers
                             last: diagonal pivots on M (+ΔtC), then the dense
                             Schur complement −Δt φ_q A⁻¹ φ_qᵀ                */
+    RS_KLU_TREE = 4      /* the bodies' tree: coordinates children first (the
+                            model's order reversed), each multiplier right
+                            after the branch that holds its constraint (a
+                            wheel's contact after its wheelset): diagonal
+                            pivots, no dense Schur block (rs_klu.c)       */
 } rs_klu_ordering;
 
 /* Candidates of RS_KLU_AUTO: index 2·ordering + btf. */
-#define RS_KLU_CANDIDATES 8
+#define RS_KLU_CANDIDATES 10
 
 /* Injectable allocator (all allocations of the runtime itself go through
  * it; KLU allocates through SuiteSparse's own configuration).  alloc must

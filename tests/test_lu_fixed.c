@@ -548,6 +548,36 @@ START_TEST(test_feve3000_matrix)
            ki.cand_flops[cand], rs_lu_fixed_nnz(F), F->flops, F->m, F->m, F->s);
     ck_assert_int_eq(rs_lu_fixed_nnz(F), ki.cand_lu_nnz[cand]);
     ck_assert_double_eq((double)F->flops, ki.cand_flops[cand]);
+    /* AUTO's pick is the bodies' tree order (fewer flops than the Schur
+     * order, no fragile pivot): leaves first, each wheel's contact
+     * multiplier after its wheelset's coordinates and before its bogie's */
+    const int schur = 2 * RS_KLU_AMD_SCHUR + 0;
+    printf("FEVE 3000 dynamics matrix: tree order %.0f flops, Schur order %.0f\n",
+           ki.cand_flops[2 * RS_KLU_TREE], ki.cand_flops[schur]);
+    ck_assert_int_eq(ki.ordering, RS_KLU_TREE);
+    ck_assert_int_eq(ki.cand_fragile[cand], 0);
+    ck_assert(ki.cand_flops[cand] < 0.6 * ki.cand_flops[schur]);
+    int where[NMAX];
+    for (int k = 0; k < ws->K.n; k++)
+        where[ws->K.sym->Q[k]] = k;
+    for (int c = 0; c < m->n_contact; c++) {
+        const rs_contact *ct = &m->contacts[c];
+        char ws_z[96], bogie_z[96];
+        /* "front.wf.right" -> wheelset "front.wf", bogie "front" */
+        const char *dot2 = strrchr(ct->name, '.');
+        const int lw = (int)(dot2 - ct->name), lb = (int)(strchr(ct->name, '.') - ct->name);
+        snprintf(ws_z, sizeof ws_z, "%.*s.z", lw, ct->name);
+        snprintf(bogie_z, sizeof bogie_z, "%.*s.z", lb, ct->name);
+        int iw = -1, ib = -1;
+        for (int j = 0; j < m->n_q; j++) {
+            iw = strcmp(m->q_names[j], ws_z) ? iw : j;
+            ib = strcmp(m->q_names[j], bogie_z) ? ib : j;
+        }
+        ck_assert_msg(iw >= 0 && ib >= 0, "%s: no %s or %s", ct->name, ws_z, bogie_z);
+        const int lam = where[m->n_q + ct->phi_row];
+        ck_assert_msg(where[iw] < lam && lam < where[ib], "%s: multiplier at %d, %s at %d, %s at %d",
+                      ct->name, lam, ws_z, where[iw], bogie_z, where[ib]);
+    }
     /* K.Ax holds the last step's dynamics matrix (the dense projections do
      * not touch K): the fixed LU's solve against a dense one */
     const rs_kmat *K = &ws->K;
