@@ -123,8 +123,17 @@ int rs_contact_solve_sd(struct rs_ws *ws, double t);
 
 /* At the bound state: evaluates the creep function, the creep blocks from
  * the normal forces N_i = −λ[phi_row] of the last solve, the C^K_qq values
- * and Cb ν_t (ν_t = ν − N q̇, nonzero for prescribed motion) into nu_t. */
+ * (c->CKv; with RS_FAST_CK not formed: rs_contact_add_ck adds them to K) and
+ * Cb ν_t (ν_t = ν − N q̇, nonzero for prescribed motion) into nu_t. */
 int rs_contact_creep(struct rs_ws *ws);
+
+/* The IMEX matrix's A = M + Δt C^K_qq: adds scale·C^K_qq (from the pieces
+ * rs_contact_creep left) to the system matrix's values after rs_kmat_fill,
+ * straight (RS_FAST_CK, through positions bound at set-up) or from c->CKv. */
+void rs_contact_add_ck(struct rs_ws *ws, double scale);
+
+/* Set-up, once the system matrix exists: the C^K plan's positions in it. */
+void rs_contact_bind_k(struct rs_ws *ws);
 
 /* After a solve: RS_E_LIFTOFF naming the contact, the time and the position
  * if some N_i = −λ[phi_row] < 0.  Also stores f_i = −Cb_i (N_i q̇ + ν_t,i)
@@ -147,6 +156,8 @@ typedef struct rs_contact_ops {
     int (*solve_sd)(struct rs_ws *, double);
     int (*creep)(struct rs_ws *);
     int (*after_solve)(struct rs_ws *, const double *);
+    void (*add_ck)(struct rs_ws *, double);
+    void (*bind_k)(struct rs_ws *);
 } rs_contact_ops;
 
 /* Call once anywhere in a program that runs contact models from

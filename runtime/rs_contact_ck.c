@@ -9,7 +9,8 @@
 
 void rs_ck_plan_free(rs_ck_plan *P, const rs_allocator *a)
 {
-    void *arrays[] = {P->roff, P->dpos, P->Dd, P->goff, P->gk0, P->gk1, P->toff, P->tgt};
+    void *arrays[] = {P->roff, P->dpos, P->Dd, P->goff, P->gk0, P->gk1, P->toff, P->tgt,
+                      P->tgt_k};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_release(a, arrays[k]);
     memset(P, 0, sizeof *P);
@@ -85,7 +86,9 @@ int rs_ck_plan_create(rs_ck_plan *P, const rs_pattern *D, const rs_pattern *N, i
     P->gk1 = rs_alloc_array(a, (size_t)ng, sizeof(int));
     P->toff = rs_alloc_array(a, (size_t)ng, sizeof(int));
     P->tgt = rs_alloc_array(a, (size_t)nt, sizeof(int));
-    if (!P->Dd || !P->gk0 || !P->gk1 || !P->toff || !P->tgt)
+    P->tgt_k = rs_alloc_array(a, (size_t)nt, sizeof(int));
+    P->nt = nt;
+    if (!P->Dd || !P->gk0 || !P->gk1 || !P->toff || !P->tgt || !P->tgt_k)
         goto done;
     memset(P->Dd, 0, 3 * (size_t)P->roff[nc] * sizeof(double));
     for (int r = 0; r < nq; r++)
@@ -125,19 +128,31 @@ done:
     return st;
 }
 
-void rs_ck_plan_values(rs_ck_plan *P, const double *Dv, const double *Nv, const double *Cb,
-                       double *CKv)
+void rs_ck_plan_bind(rs_ck_plan *P, const int *map)
 {
-    const int *Nrow = P->N->rowind;
-    memset(CKv, 0, (size_t)P->nnz_ck * sizeof(double));
+    for (int t = 0; t < P->nt; t++)
+        P->tgt_k[t] = map[P->tgt[t]];
+}
+
+/* Gathers D's values into the plan's dense per-contact blocks (P->Dd). */
+static void gather_d(const rs_ck_plan *P, const double *Dv)
+{
     for (int d = 0; d < P->D->colptr[3 * P->nc]; d++)
         P->Dd[P->dpos[d]] = Dv[d];
+}
+
+/* The kernel of rs_ck_plan_values and rs_ck_plan_add: for each contact i
+ * and column j of N_i, w = scale·Cb_i N_i(:, j), then out[t[r]] +=
+ * D_i(R_i[r], :) w. */
+static void add_products(const rs_ck_plan *P, const int *tgt, const double *Nv, const double *Cb,
+                         double scale, double *out)
+{
+    const int *Nrow = P->N->rowind;
     for (int i = 0; i < P->nc; i++) {
         const int nr = P->roff[i + 1] - P->roff[i];
         const double *d0 = P->Dd + 3 * P->roff[i], *d1 = d0 + nr, *d2 = d1 + nr;
         const double *cb = Cb + 9 * i;
         for (int g = P->goff[i]; g < P->goff[i + 1]; g++) {
-            /* w = Cb_i N_i(:, j) */
             double w0 = 0, w1 = 0, w2 = 0;
             for (int k = P->gk0[g]; k < P->gk1[g]; k++) {
                 const int l = Nrow[k] - 3 * i;
@@ -145,9 +160,27 @@ void rs_ck_plan_values(rs_ck_plan *P, const double *Dv, const double *Nv, const 
                 w1 += cb[3 + l] * Nv[k];
                 w2 += cb[6 + l] * Nv[k];
             }
-            const int *t = P->tgt + P->toff[g];
+            w0 *= scale;
+            w1 *= scale;
+            w2 *= scale;
+            const int *t = tgt + P->toff[g];
             for (int r = 0; r < nr; r++)
-                CKv[t[r]] += d0[r] * w0 + d1[r] * w1 + d2[r] * w2;
+                out[t[r]] += d0[r] * w0 + d1[r] * w1 + d2[r] * w2;
         }
     }
+}
+
+void rs_ck_plan_add(const rs_ck_plan *P, const double *Dv, const double *Nv, const double *Cb,
+                    double scale, double *Ax)
+{
+    gather_d(P, Dv);
+    add_products(P, P->tgt_k, Nv, Cb, scale, Ax);
+}
+
+void rs_ck_plan_values(rs_ck_plan *P, const double *Dv, const double *Nv, const double *Cb,
+                       double *CKv)
+{
+    memset(CKv, 0, (size_t)P->nnz_ck * sizeof(double));
+    gather_d(P, Dv);
+    add_products(P, P->tgt, Nv, Cb, 1.0, CKv);
 }

@@ -28,6 +28,9 @@ typedef struct rs_ck_plan {
     int *gk0, *gk1;/* per group: its N entries [gk0, gk1) (rows 3i..3i+2)  */
     int *toff;     /* per group: its nr_i positions in tgt start here      */
     int *tgt;      /* positions in C^K's values of (R_i[r], j)             */
+    int *tgt_k;    /* the same entries' positions in the system matrix's
+                      values (rs_ck_plan_bind; rs_ck_plan_add)             */
+    int nt;        /* entries of tgt and tgt_k                              */
     int nnz_ck;
 } rs_ck_plan;
 
@@ -43,5 +46,16 @@ void rs_ck_plan_free(rs_ck_plan *P, const rs_allocator *a);
  * N's values Nv and the 3 × 3 row-major blocks Cb (9 per contact). */
 void rs_ck_plan_values(rs_ck_plan *P, const double *Dv, const double *Nv, const double *Cb,
                        double *CKv);
+
+/* Sets tgt_k from map (C^K's value k -> its position in the system
+ * matrix's values: rs_kmat's map_X).  No allocation. */
+void rs_ck_plan_bind(rs_ck_plan *P, const int *map);
+
+/* Adds scale·C^K to the system matrix's values Ax (tgt_k's positions) the
+ * same way, without forming C^K: the IMEX step's A = M + Δt C^K_qq written
+ * straight into K after rs_kmat_fill, instead of C^K's memset and a second
+ * indexed pass (rs_kmat_add_extra).  Needs rs_ck_plan_bind first. */
+void rs_ck_plan_add(const rs_ck_plan *P, const double *Dv, const double *Nv, const double *Cb,
+                    double scale, double *Ax);
 
 #endif /* RS_CONTACT_CK_H */

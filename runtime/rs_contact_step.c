@@ -261,17 +261,28 @@ int rs_contact_solve_sd(rs_ws *ws, double t)
     return RS_OK;
 }
 
-/* C^K_qq's values, Σ_i D_i Cb_i N_i in its pattern (ck_colptr/rowind), as
- * rs_contact_ck_values computes them but with fewer operations: column j of
- * C^K is Σ_i D_i w_i with w_i = Cb_i N_i(:, j), so the (up to three) N
+/* RS_FAST_CK: C^K_qq = Σ_i D_i Cb_i N_i is not formed in its own pattern;
+ * rs_contact_add_ck adds Δt C^K_qq straight into the system matrix: column
+ * j of C^K is Σ_i D_i w_i with w_i = Cb_i N_i(:, j), so the (up to three) N
  * entries of contact i in column j are combined through Cb_i first, and
  * D_i's three columns are then added to column j in one pass over the rows
- * D_i touches, through positions found at set-up (rs_contact_ck.c) — instead
- * of scattering all three D_i columns for every N entry, each entry looking
- * its row's position up. */
-static void ck_values(rs_contact_ws *c)
+ * D_i touches, through positions found at set-up (rs_contact_ck.c) —
+ * instead of scattering all three D_i columns for every N entry, each entry
+ * looking its row's position up, then adding C^K to K in a second pass. */
+void rs_contact_add_ck(rs_ws *ws, double scale)
 {
-    rs_ck_plan_values(&c->ckp, c->Dv, c->Nv, c->Cb, c->CKv);
+    rs_contact_ws *c = ws->ct;
+    if (ws->opt.fast & RS_FAST_CK) {
+        if (ws->opt.contact_creep) /* frictionless: C^K_qq = 0 */
+            rs_ck_plan_add(&c->ckp, c->Dv, c->Nv, c->Cb, scale, ws->K.Ax);
+    } else {
+        rs_kmat_add_extra(&ws->K, c->CKv, scale);
+    }
+}
+
+void rs_contact_bind_k(rs_ws *ws)
+{
+    rs_ck_plan_bind(&ws->ct->ckp, ws->K.map_X);
 }
 
 int rs_contact_creep(rs_ws *ws)
@@ -323,9 +334,7 @@ int rs_contact_creep(rs_ws *ws)
                 Cb[k] *= eps;
         }
     }
-    if (ws->opt.fast & RS_FAST_CK)
-        ck_values(c);
-    else
+    if (!(ws->opt.fast & RS_FAST_CK)) /* else rs_contact_add_ck, straight into K */
         rs_contact_ck_values(c);
     /* ν_t = ν − N q̇, then Cb ν_t (explicit part, docs/contact_element.md §4) */
     const double *qd = ws->in[RS_IN_QD];

@@ -193,9 +193,11 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     K->perm_schur = rs_alloc_array(a, (size_t)n, sizeof(int));
     K->perm_tree = rs_alloc_array(a, (size_t)n, sizeof(int));
     K->mob_w = rs_alloc_array(a, (size_t)nq + 1, sizeof(double));
+    K->zero_pos = rs_alloc_array(a, (size_t)nq + (size_t)nnzX + 1, sizeof(int));
     int *cnt = rs_alloc_array(a, (size_t)nphi + 1, sizeof(int));
     if (!K->Ap || !K->Ai || !K->Ax || !K->map_M || !K->map_diag || !K->map_G ||
-        !K->map_GT || !K->map_X || !K->perm_schur || !K->perm_tree || !K->mob_w || !cnt) {
+        !K->map_GT || !K->map_X || !K->perm_schur || !K->perm_tree || !K->mob_w ||
+        !K->zero_pos || !cnt) {
         rs_release(a, cnt);
         rs_kmat_free(K, a);
         snprintf(err, errlen, "out of memory assembling the system pattern");
@@ -222,6 +224,8 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
             }
             if (k < kend && PM->rowind[k] == r)
                 K->map_M[k++] = p;
+            else
+                K->zero_pos[K->n_zero++] = p; /* no M entry: rs_kmat_fill zeroes it */
             if (x < xend && extra->rowind[x] == r)
                 K->map_X[x++] = p;
             K->Ai[p++] = r;
@@ -499,18 +503,24 @@ void rs_kmat_free(rs_kmat *K, const rs_allocator *a)
     rs_release(a, K->perm_schur);
     rs_release(a, K->perm_tree);
     rs_release(a, K->mob_w);
+    rs_release(a, K->zero_pos);
     memset(K, 0, sizeof *K);
 }
 
 void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scale)
 {
-    memset(K->Ax, 0, (size_t)K->nnz * sizeof(double));
-    if (Mv)
+    if (Mv) {
+        /* every position is M's, φ_q's or φ_qᵀ's (assigned below) or in
+         * zero_pos (the diagonal or C^K's pattern without an M entry) */
+        for (int k = 0; k < K->n_zero; k++)
+            K->Ax[K->zero_pos[k]] = 0.0;
         for (int k = 0; k < K->nnz_M; k++)
-            K->Ax[K->map_M[k]] += Mv[k];
-    else
+            K->Ax[K->map_M[k]] = Mv[k];
+    } else {
+        memset(K->Ax, 0, (size_t)K->nnz * sizeof(double));
         for (int j = 0; j < K->n_q; j++)
             K->Ax[K->map_diag[j]] = 1.0;
+    }
     if (Mv && !K->mob_set) { /* fragile_pivots' yardstick, once */
         for (int j = 0; j < K->n_q; j++)
             K->mob_w[j] = fabs(K->Ax[K->map_diag[j]]);

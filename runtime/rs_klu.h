@@ -42,6 +42,9 @@ typedef struct rs_kmat {
     double *mob_w;         /* |M_jj| at the first fill with M (mob_set):
                               fragile_pivots' yardstick of mobility        */
     int mob_set;
+    int *zero_pos;         /* A-block positions without an M entry (the
+                              diagonal or the extra pattern's only)        */
+    int n_zero;
     double rgrowth_drop;   /* refactor's rgrowth below rgrowth_drop × its
                               value at the last full factorization: factor
                               again (0: not checked)                       */

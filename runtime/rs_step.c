@@ -329,7 +329,7 @@ static int step_imex(rs_ws *ws, double t1)
     rs_prof_enter(ws, RS_PHASE_SOLVE);
     rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, h);
     if (ct)
-        rs_kmat_add_extra(&ws->K, ct->CKv, h);
+        ws->cops->add_ck(ws, h);
     if ((st = factor(ws, &ws->fac_dyn, "IMEX system")))
         return st;
     for (int j = 0; j < nq; j++)

@@ -244,6 +244,8 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     }
     /* with contact, A = M + Δt C^K_qq: C^K's pattern joins M's */
     st = rs_kmat_build(&ws->K, m, ws->ct ? &ws->ct->ck : NULL, a, kerr, sizeof kerr);
+    if (st == RS_OK && ws->ct)
+        ws->cops->bind_k(ws);
     if (st == RS_OK && o.klu_ordering != RS_KLU_AUTO &&
         (o.klu_ordering != RS_KLU_AMD || o.klu_btf == 1) &&
         (st = rs_kmat_analyze(&ws->K, o.klu_ordering, o.klu_btf == 1)))

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "rs_contact.h"
+#include "rs_contact_ck.h"
 #include "rs_load.h"
 #include "rs_ws.h"
 #include "rs_ws_impl.h" /* the C^K check evaluates functions at the workspace state */
@@ -284,6 +285,16 @@ static void check_ck_fd(const char *dir, int nstates, double y_max, unsigned see
         rs_ws_bind(ws, ws->t, ws->q, ws->qd);
         rs_contact_fill(c, -1, ws->s, ws->u);
         ck_assert_msg(rs_contact_creep(ws) == RS_OK, "%s", rs_ws_error(ws));
+        if (ws->opt.fast & RS_FAST_CK) {
+            /* the step adds C^K straight into K's values (rs_contact_add_ck):
+             * form it in its own pattern here, and check that the step's way
+             * puts the same values at K's positions */
+            rs_ck_plan_values(&c->ckp, c->Dv, c->Nv, c->Cb, c->CKv);
+            memset(ws->K.Ax, 0, (size_t)ws->K.nnz * sizeof(double));
+            rs_contact_add_ck(ws, 1.0);
+            for (int p = 0; p < c->ck_colptr[nq]; p++)
+                ck_assert_double_eq(ws->K.Ax[ws->K.map_X[p]], c->CKv[p]);
+        }
         double CK[NQMAX][NQMAX] = {{0}};
         for (int j = 0; j < nq; j++)
             for (int p = c->ck_colptr[j]; p < c->ck_colptr[j + 1]; p++)
