@@ -1039,6 +1039,7 @@ struct rs_binding {
     int n_in;
     int *in_slot, *in_n;
     double **in_t, **in_v;
+    int n_var, *in_var;             /* the inputs that change with time     */
     int n_col;
     char **cols;
     char *file[RS_SCN_FILE_COUNT];  /* contact file replacements (rs_scenario) */
@@ -1065,6 +1066,7 @@ void rs_binding_free(rs_binding **bp)
     free(b->in_n);
     free(b->in_t);
     free(b->in_v);
+    free(b->in_var);
     free(b->cols);
     free(b);
     *bp = NULL;
@@ -1244,9 +1246,10 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->in_n = calloc(nu, sizeof *b->in_n);
     b->in_t = calloc(nu, sizeof *b->in_t);
     b->in_v = calloc(nu, sizeof *b->in_v);
+    b->in_var = calloc(nu, sizeof *b->in_var);
     b->cols = calloc((size_t)s->n_columns + 1, sizeof *b->cols);
     if (!b->p_idx || !b->p_val || !b->init_var || !b->init_val || !b->in_slot || !b->in_n || !b->in_t ||
-        !b->in_v || !b->cols) {
+        !b->in_v || !b->in_var || !b->cols) {
         errf(err, errlen, "scenario", 0, "out of memory");
         st = RS_E_NOMEM;
         goto fail;
@@ -1319,6 +1322,11 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         memcpy(b->in_v[k], in->v, (size_t)in->n * sizeof(double));
         if (in->t)
             memcpy(b->in_t[k], in->t, (size_t)in->n * sizeof(double));
+        int varies = 0;
+        for (int r = 1; in->t && r < in->n; r++)
+            varies |= in->v[r] != in->v[0];
+        if (varies)
+            b->in_var[b->n_var++] = k;
     }
     for (int i = 0; i < s->n_columns; i++) {
         const rs_scn_column *c = &s->columns[i];
@@ -1362,8 +1370,12 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->wheel_profile = b->file[RS_SCN_FILE_WHEEL];
     if (b->file[RS_SCN_FILE_RAIL])
         opt->rail_profile = b->file[RS_SCN_FILE_RAIL];
-    if (b->n_in > 0) {
-        opt->input = rs_binding_input;
+    /* constant inputs are set once, by rs_binding_apply: a callback that
+     * wrote them every step cost the FEVE 3000 its 270 input slots (the
+     * default scenario names every input, spline coefficients included, and
+     * an input write makes the contact fill rewrite every spline's slots) */
+    if (b->n_var > 0) {
+        opt->input = rs_binding_input_varying;
         opt->input_ctx = (void *)b;
     }
 }
@@ -1372,6 +1384,18 @@ int rs_binding_input(void *ctx, double t, double *u, int n_u)
 {
     const rs_binding *b = ctx;
     for (int i = 0; i < b->n_in; i++) {
+        if (b->in_slot[i] >= n_u)
+            return -1;
+        u[b->in_slot[i]] = rs_scn_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);
+    }
+    return 0;
+}
+
+int rs_binding_input_varying(void *ctx, double t, double *u, int n_u)
+{
+    const rs_binding *b = ctx;
+    for (int j = 0; j < b->n_var; j++) {
+        const int i = b->in_var[j];
         if (b->in_slot[i] >= n_u)
             return -1;
         u[b->in_slot[i]] = rs_scn_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);

@@ -20,7 +20,8 @@
  * replace those of the base; assignments are applied base first, top last.
  *
  * Not for real-time threads (parsing and binding allocate); the input
- * callback rs_binding_input is allocation-free and bounded (binary search).
+ * callbacks rs_binding_input and rs_binding_input_varying are
+ * allocation-free and bounded (binary search).
  */
 #ifndef RS_SCENARIO_H
 #define RS_SCENARIO_H
@@ -153,17 +154,24 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **b,
 void rs_binding_free(rs_binding **b);
 
 /* Writes the scenario's step, method, tolerance and iteration limit into
- * opt, and the input callback when the scenario gives inputs (ctx = b; the
- * binding must outlive every workspace created with opt). */
+ * opt, and the input callback rs_binding_input_varying when the scenario
+ * gives inputs that change with time (ctx = b; the binding must outlive
+ * every workspace created with opt).  Constant inputs are set once by
+ * rs_binding_apply: whatever writes such a slot later (the contact support
+ * writes the creep-force slots) is not overwritten each step. */
 void rs_binding_options(const rs_binding *b, rs_options *opt);
 
 /* Sets parameters, initial coordinates, velocities and inputs in ws (a
  * workspace of the bound model, before rs_ws_init). */
 int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen);
 
-/* The rs_input_fn of a binding: fills every input the scenario gives at
- * time t (inputs it does not give are left as they are). */
+/* Fills every input the scenario gives at time t (inputs it does not give
+ * are left as they are). */
 int rs_binding_input(void *ctx, double t, double *u, int n_u);
+
+/* The rs_input_fn rs_binding_options installs: the same for the inputs that
+ * change with time only (a table with different values). */
+int rs_binding_input_varying(void *ctx, double t, double *u, int n_u);
 
 /* The output columns chosen (n == 0 and NULL: the default, all). */
 const char *const *rs_binding_columns(const rs_binding *b, int *n);

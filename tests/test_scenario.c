@@ -248,7 +248,10 @@ START_TEST(test_table_input_and_apply)
     ck_assert_int_eq(o.method, RS_RK4);
     ck_assert_double_eq(o.proj_tol, 1e-8);
     ck_assert_int_eq(o.proj_maxiter, 7);
-    ck_assert(o.input == rs_binding_input);
+    ck_assert(o.input == rs_binding_input_varying); /* a table input */
+    double uv[1] = {7};
+    ck_assert_int_eq(rs_binding_input_varying(o.input_ctx, 1.75, uv, 1), 0);
+    ck_assert_double_eq_tol(uv[0], -1.0, 1e-15);
     double u[1];
     ck_assert_int_eq(rs_binding_input(o.input_ctx, 0.5, u, 1), 0);
     ck_assert_double_eq_tol(u[0], 1.0, 1e-15);
@@ -271,6 +274,37 @@ START_TEST(test_table_input_and_apply)
     rs_ws_free(&ws);
     rs_binding_free(&b);
     ck_assert_ptr_null(b);
+}
+END_TEST
+
+/* A constant input is set once by rs_binding_apply, and no callback runs
+ * each step for it: what else writes the slot (the contact support writes
+ * its creep-force slots) is kept; a constant table is constant too. */
+START_TEST(test_constant_inputs_set_once)
+{
+    const char *const texts[] = {"input tau = 3\n", "input tau table\n0 3\n1 3\nend\n"};
+    for (int k = 0; k < 2; k++) {
+        rs_scenario s;
+        parse_ok(texts[k], &s);
+        rs_binding *b;
+        ck_assert_int_eq(rs_scenario_bind(&s, rt_fourbar_model(), &b, err, sizeof err), RS_OK);
+        rs_scenario_free(&s);
+        rs_options o;
+        rs_options_default(&o);
+        rs_binding_options(b, &o);
+        ck_assert_ptr_null(o.input);
+        rs_ws *ws;
+        ck_assert_int_eq(rs_ws_create(rt_fourbar_model(), &o, &ws, err, sizeof err), RS_OK);
+        ck_assert_int_eq(rs_binding_apply(b, ws, err, sizeof err), RS_OK);
+        ck_assert_double_eq(rs_ws_u(ws)[0], 3);
+        rs_ws_u(ws)[0] = 5; /* written from elsewhere: kept */
+        ck_assert_int_eq(rt_fourbar_assemble(rs_ws_p(ws), 0.5, rs_ws_q(ws)), 0);
+        ck_assert_int_eq(rs_ws_init(ws), RS_OK);
+        ck_assert_int_eq(rs_step(ws), RS_OK);
+        ck_assert_double_eq(rs_ws_u(ws)[0], 5);
+        rs_ws_free(&ws);
+        rs_binding_free(&b);
+    }
 }
 END_TEST
 
@@ -412,6 +446,7 @@ static Suite *scenario_suite(void)
     TCase *b = tcase_create("bind");
     tcase_add_loop_test(b, test_bind_errors, 0, (int)(sizeof unbound / sizeof unbound[0]));
     tcase_add_test(b, test_bind_input_suggestion);
+    tcase_add_test(b, test_constant_inputs_set_once);
     tcase_add_test(b, test_interp);
     tcase_add_test(b, test_table_input_and_apply);
     tcase_add_test(b, test_table_from_csv);
