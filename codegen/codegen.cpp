@@ -4,20 +4,32 @@
 //
 //     int MODEL_FN(const double *const *in, double *const *out)
 //     {
-//         const double *q = in[RS_IN_Q];          // only the slots it reads
-//         const double a0 = sin(q[0]);            // needed atoms, ascending id
+//         const double *restrict q = in[RS_IN_Q];   // only the slots it reads
+//         double sink[N];                            // longest output
+//         double *const o0 = out[0] ? out[0] : sink;
+//         const double a0 = sin(q[0]);               // atoms, operands first
 //         const double a1 = a0 * p[2];
-//         if (out[0]) { double *const o = out[0]; o[0] = a1; ... }
+//         o0[0] = a1;                                // right after its atom
+//         ...
+//         o0[3] = 0.0;                               // inputs, numbers: at the end
 //         return RS_ABI_OK;
 //     }
 //
-// Why this form: locals in ascending atom id are a topological order that
-// depends only on how the store was built (never on pointers or hashes), so
-// the text is reproducible byte for byte; `const` locals let the C compiler
-// keep them in registers and warn about nothing; symbols and numbers are
-// written inline because naming them would only add copies.  Sparse outputs
-// are written in the order of their compressed-column pattern, emitted as
-// const arrays next to the function so the runtime can hand it to KLU once.
+// Why this form: the atoms are written depth first from the outputs (each
+// after the last of its operands, see emission_order), which depends only on
+// the store and the function, so the text is reproducible byte for byte, and
+// each output value is stored as soon as it exists.  gcc allocates
+// registers in source order: in the store's creation order (ascending id)
+// whole layers of kinematics were computed long before their uses and every
+// output stayed live to the end, and gcc spilled thousands of values (the
+// FEVE 3000's step: 11 % fewer machine instructions, 3 % less time this
+// way).  `restrict` inputs tell it the stores do not change them; an
+// unwanted output (NULL) goes to `sink`, so a store needs no test.  `const`
+// locals warn about nothing; symbols and numbers are written inline because
+// naming them would only add copies.  Sparse outputs are written in the
+// order of their compressed-column pattern, emitted as const arrays next to
+// the function so the runtime can hand it to KLU once.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
@@ -109,13 +121,10 @@ public:
             if (f_.cached[i] >= 0 && (size_t)f_.cached[i] < cache_at.size()) cache_at[(size_t)f_.cached[i]] = (int)i;
         bool any_cached = false;
         for (int id : needed) any_cached |= cache_at[(size_t)id] >= 0;
-        for (int id : needed) {
-            const Node &nd = st_.node(id);
-            if (nd.op == Op::Sym)
-                used_kind[int(st_.sym(id).kind)] = true;
-            else if (nd.op != Op::Num)
-                local_[(size_t)id] = nlocal++;
-        }
+        const std::vector<int> order = emission_order(needed, cache_at);
+        for (int id : needed)
+            if (st_.node(id).op == Op::Sym) used_kind[int(st_.sym(id).kind)] = true;
+        for (int id : order) local_[(size_t)id] = nlocal++;
         const OpCount ops = detail::count_function(st_, f_, needed);
 
         hdr << "/* " << cname_ << ":";
@@ -135,35 +144,90 @@ public:
         bool any_in = false;
         for (int k = 0; k < kNumSymKinds; ++k) {
             if (!used_kind[k]) continue;
-            src << "    const double *" << kKindC[k].array << " = in[" << kKindC[k].slot
+            src << "    const double *restrict " << kKindC[k].array << " = in[" << kKindC[k].slot
                 << "];\n";
             any_in = true;
         }
         if (any_cached) {
-            src << "    const double *c = in[RS_IN_U] + " << st_.count(SymKind::Input) << ";   /* the cache */\n";
+            src << "    const double *restrict c = in[RS_IN_U] + " << st_.count(SymKind::Input) << ";   /* the cache */\n";
             any_in = true;
         }
         if (!any_in) src << "    (void)in;\n";
-        if (f_.outputs.empty()) src << "    (void)out;\n";
-        for (int id : needed)
+        bool any_value = false;
+        for (const Output &o : f_.outputs) any_value |= !o.values.empty();
+        if (!any_value) src << "    (void)out;\n";
+        std::vector<std::vector<std::pair<int, int>>> early(local_.size());
+        for (size_t i = 0; i < f_.outputs.size(); ++i)
+            for (size_t k = 0; k < f_.outputs[i].values.size(); ++k) {
+                const int id = f_.outputs[i].values[k].id();
+                if (is_early(id)) early[(size_t)id].push_back({(int)i, (int)k});
+            }
+        size_t sink_len = 0;
+        for (const Output &o : f_.outputs) sink_len = std::max(sink_len, o.values.size());
+        if (sink_len > 0) src << "    double sink[" << sink_len << "];\n";
+        for (size_t i = 0; i < f_.outputs.size(); ++i)
+            if (!f_.outputs[i].values.empty())
+                src << "    double *const o" << i << " = out[" << i << "] ? out[" << i << "] : sink;   /* "
+                    << comment_safe(f_.outputs[i].name) << " */\n";
+        for (int id : order)
             if (local_[(size_t)id] >= 0) {
                 if (cache_at[(size_t)id] >= 0)
                     src << "    const double a" << local_[(size_t)id] << " = c[" << cache_at[(size_t)id] << "];\n";
                 else
                     src << "    const double a" << local_[(size_t)id] << " = " << expr(id) << ";\n";
+                for (const auto &ik : early[(size_t)id])
+                    src << "    o" << ik.first << "[" << ik.second << "] = a" << local_[(size_t)id] << ";\n";
             }
         for (size_t i = 0; i < f_.outputs.size(); ++i) {
             const Output &o = f_.outputs[i];
-            src << "    if (out[" << i << "]) {   /* " << comment_safe(o.name) << " */\n";
-            if (!o.values.empty()) src << "        double *const o = out[" << i << "];\n";
             for (size_t k = 0; k < o.values.size(); ++k)
-                src << "        o[" << k << "] = " << value(o.values[k].id()) << ";\n";
-            src << "    }\n";
+                if (!is_early(o.values[k].id()))
+                    src << "    o" << i << "[" << k << "] = " << value(o.values[k].id()) << ";\n";
         }
         src << "    return RS_ABI_OK;\n}\n";
     }
 
 private:
+    // The order the atoms are written in: depth first from the outputs, in
+    // output order, each atom right after the last of its operands (post
+    // order), the cache's atoms where first used.  The C compiler allocates
+    // registers in source order; the atoms' creation order (ascending id)
+    // computes whole layers of kinematics long before their uses, so gcc
+    // kept thousands of values live and spilled them.  Deterministic: it
+    // depends only on the store and the function.
+    std::vector<int> emission_order(const std::vector<int> &needed, const std::vector<int> &cache_at) const {
+        std::vector<int> order;
+        std::vector<char> state(local_.size(), 0);   // 0 new, 1 on the stack, 2 written
+        std::vector<std::pair<int, int>> stack;      // (atom, next operand to visit)
+        auto visit = [&](int root) {
+            if (root < 0 || (size_t)root >= state.size() || state[(size_t)root]) return;
+            stack.push_back({root, 0});
+            state[(size_t)root] = 1;
+            while (!stack.empty()) {
+                const int id = stack.back().first;
+                const Node &nd = st_.node(id);
+                const int nops = (nd.op == Op::Sym || nd.op == Op::Num || cache_at[(size_t)id] >= 0)
+                                     ? 0 : (detail::is_binary(nd.op) ? 2 : 1);
+                const int k = stack.back().second++;
+                if (k < nops) {
+                    const int c = k == 0 ? nd.a : nd.b;
+                    if (c >= 0 && (size_t)c < state.size() && !state[(size_t)c]) {
+                        state[(size_t)c] = 1;
+                        stack.push_back({c, 0});
+                    }
+                    continue;
+                }
+                stack.pop_back();
+                state[(size_t)id] = 2;
+                if (nd.op != Op::Sym && nd.op != Op::Num) order.push_back(id);
+            }
+        };
+        for (const Output &o : f_.outputs)
+            for (const Ex &e : o.values) visit(e.id());
+        for (int id : needed) visit(id);   // nothing left in practice; kept safe
+        return order;
+    }
+
     // The name of a pattern array or size of output o.
     std::string pattern_name(const Output &o, const char *what) const {
         return cname_ + "_" + c_identifier(o.name) + "_" + what;
@@ -235,6 +299,10 @@ private:
     }
 
     // A symbol, number or atom as an operand.
+    bool is_early(int id) const {
+        return id >= 0 && (size_t)id < local_.size() && local_[(size_t)id] >= 0;
+    }
+
     std::string value(int id) const {
         const Node &nd = st_.node(id);
         if (nd.op == Op::Num) return c_double(st_.number_value(id));

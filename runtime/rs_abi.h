@@ -13,6 +13,11 @@
  * function reads only the slots it needs; those must be non-NULL.
  * `out` holds one pointer per named output of the function, in the order the
  * function's header comment lists them; a NULL output pointer is skipped.
+ * Output arrays must not overlap the input elements the function reads (its
+ * input pointers are `restrict`; the step cache, which RS_FN_PROJ writes into
+ * u past the model's n_u inputs, is such a separate range).  Outputs are
+ * written as their values are computed rather than all at the end: no other
+ * thread may read an output array while the call runs.
  * Sparse outputs are written as their structurally non-zero values in the
  * order of the compressed-column pattern emitted beside the function.
  * The return value is 0 (RS_ABI_OK).  Generated functions keep no state

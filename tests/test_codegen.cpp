@@ -240,11 +240,16 @@ START_TEST(test_code_form) {
     GeneratedCode c = generate_c(st, "form", fns);
     const std::string &s = c.source;
     // Symbols and numbers written inline, numbers always as doubles.
-    ck_assert(contains(s, "o[0] = p[0];"));
-    ck_assert(contains(s, "o[0] = 3.0;"));
-    ck_assert(contains(s, "o[0] = 0.33333333333333331;"));
-    ck_assert(contains(s, "o[0] = -1.25;"));
-    // Each atom once, locals renumbered from 0 per function, in id order.
+    ck_assert(contains(s, "o0[0] = p[0];"));
+    ck_assert(contains(s, "o1[0] = 3.0;"));
+    ck_assert(contains(s, "o2[0] = 0.33333333333333331;"));
+    ck_assert(contains(s, "o3[0] = -1.25;"));
+    // An unwanted (NULL) output goes to the sink; an atom's output value is
+    // stored right after the atom.
+    ck_assert(contains(s, "double *const o0 = out[0] ? out[0] : sink;"));
+    ck_assert(contains(s, "const double a1 = p[0] * a0;\n    o0[0] = a1;") ||
+              contains(s, "const double a1 = a0 * p[0];\n    o0[0] = a1;"));
+    // Each atom once, locals renumbered from 0 per function, operands first.
     ck_assert(contains(s, "const double a0 = sin(q[0]);"));
     ck_assert(contains(s, "const double a1 = p[0] * a0;") || contains(s, "const double a1 = a0 * p[0];"));
     std::string shared = s.substr(s.find("int form_shared("));
@@ -255,7 +260,7 @@ START_TEST(test_code_form) {
     // Only the input slots a function reads get a pointer.
     std::string po = s.substr(s.find("int form_params_only("));
     po = po.substr(0, po.find("\n}\n"));
-    ck_assert(contains(po, "const double *p = in[RS_IN_P];"));
+    ck_assert(contains(po, "const double *restrict p = in[RS_IN_P];"));
     ck_assert(!contains(po, "RS_IN_Q"));
     // Header: guard and prototypes.
     ck_assert(contains(c.header, "#ifndef RAILSYM_GEN_FORM_H"));
@@ -360,6 +365,16 @@ START_TEST(test_sparse_pattern) {
         const double X = 0.7, Y = -1.1, P = 3.0;
         const double want[6] = {X, Y, std::cos(Y), P * Y, std::sin(X), 2.0};
         for (int k = 0; k < 6; ++k) ck_assert_msg(std::fabs(vals[k] - want[k]) < 1e-15, "value %d", k);
+        // A NULL output is skipped (its values go to the function's sink):
+        // the other output is written all the same, the NULL one untouched.
+        double sparse_only[6];
+        double *out_null[2] = {nullptr, sparse_only};
+        ck_assert_int_eq(cc->fn("sp_jac")(in.ptr, out_null), RS_ABI_OK);
+        for (int k = 0; k < 6; ++k) ck_assert(sparse_only[k] == vals[k]);
+        double scalar_only = std::nan("");
+        double *out_null2[2] = {&scalar_only, nullptr};
+        ck_assert_int_eq(cc->fn("sp_jac")(in.ptr, out_null2), RS_ABI_OK);
+        ck_assert(std::fabs(scalar_only - X * Y) < 1e-15);
     }
     // An all-zero sparse output is still valid C.
     Function e{"e", {Output::sparse("Z", 2, 2, {Z, Z, Z, Z})}, ""};

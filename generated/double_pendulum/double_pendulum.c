@@ -25,42 +25,39 @@ const int double_pendulum_M_M_sparse_rowidx[4] = {
  */
 int double_pendulum_M(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[4];
+    double *const o0 = out[0] ? out[0] : sink;   /* M */
+    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     const double a0 = cos(q[1]);
-    const double a1 = sin(q[1]);
-    const double a2 = p[2] * a0;
-    const double a3 = p[3] + a2;
-    const double a4 = p[2] * a1;
-    const double a5 = p[1] * a3;
-    const double a6 = p[1] * a4;
-    const double a7 = p[3] * a5;
-    const double a8 = a1 * a6;
-    const double a9 = a0 * a5;
-    const double a10 = a8 + a9;
-    const double a11 = p[5] + a7;
-    const double a12 = a10 + k[2];
+    const double a1 = p[2] * a0;
+    const double a2 = p[3] + a1;
+    const double a3 = p[1] * a2;
+    const double a4 = p[3] * a3;
+    const double a5 = p[5] + a4;
+    o0[2] = a5;
+    o1[1] = a5;
+    const double a6 = sin(q[1]);
+    const double a7 = p[2] * a6;
+    const double a8 = p[1] * a7;
+    const double a9 = a6 * a8;
+    const double a10 = a0 * a3;
+    const double a11 = a9 + a10;
+    const double a12 = a11 + k[2];
     const double a13 = p[2] * a12;
     const double a14 = p[4] + a13;
-    const double a15 = a11 + a14;
+    const double a15 = a5 + a14;
+    o0[0] = a15;
+    o1[0] = a15;
     const double a16 = a0 * k[3];
     const double a17 = p[2] * a16;
     const double a18 = k[4] + a17;
-    if (out[0]) {   /* M */
-        double *const o = out[0];
-        o[0] = a15;
-        o[1] = a18;
-        o[2] = a11;
-        o[3] = k[4];
-    }
-    if (out[1]) {   /* M_sparse */
-        double *const o = out[1];
-        o[0] = a15;
-        o[1] = a11;
-        o[2] = a18;
-        o[3] = k[4];
-    }
+    o0[1] = a18;
+    o1[2] = a18;
+    o0[3] = k[4];
+    o1[3] = k[4];
     return RS_ABI_OK;
 }
 
@@ -74,54 +71,53 @@ int double_pendulum_M(const double *const *in, double *const *out)
  */
 int double_pendulum_delta(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *qd = in[RS_IN_QD];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
-    const double a0 = cos(q[0]);
-    const double a1 = sin(q[0]);
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict qd = in[RS_IN_QD];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[2];
+    double *const o0 = out[0] ? out[0] : sink;   /* delta */
+    const double a0 = sin(q[1]);
+    const double a1 = qd[0] + qd[1];
     const double a2 = cos(q[1]);
-    const double a3 = sin(q[1]);
-    const double a4 = p[2] * qd[0];
-    const double a5 = a2 * a4;
-    const double a6 = a3 * a4;
-    const double a7 = qd[0] + qd[1];
-    const double a8 = p[3] * a7;
-    const double a9 = a5 + a8;
-    const double a10 = a6 * a7;
-    const double a11 = a7 * a9;
-    const double a12 = qd[1] * a3;
-    const double a13 = a4 * a12;
-    const double a14 = qd[1] * a2;
-    const double a15 = a4 * a14;
-    const double a16 = a1 * a3;
-    const double a17 = a0 * a2;
-    const double a18 = a17 - a16;
-    const double a19 = a1 * a2;
+    const double a3 = p[2] * qd[0];
+    const double a4 = a2 * a3;
+    const double a5 = p[3] * a1;
+    const double a6 = a4 + a5;
+    const double a7 = a1 * a6;
+    const double a8 = qd[1] * a2;
+    const double a9 = a3 * a8;
+    const double a10 = a7 - a9;
+    const double a11 = p[1] * a10;
+    const double a12 = cos(q[0]);
+    const double a13 = a12 * a2;
+    const double a14 = sin(q[0]);
+    const double a15 = a14 * a0;
+    const double a16 = a13 - a15;
+    const double a17 = a16 * k[1];
+    const double a18 = a11 + a17;
+    const double a19 = a0 * a18;
     const double a20 = a0 * a3;
-    const double a21 = a19 + a20;
-    const double a22 = a10 - a13;
-    const double a23 = a11 - a15;
-    const double a24 = p[1] * a22;
-    const double a25 = p[1] * a23;
-    const double a26 = a21 * k[1];
-    const double a27 = a18 * k[1];
-    const double a28 = a1 * k[0];
-    const double a29 = a24 + a26;
-    const double a30 = a25 + a27;
-    const double a31 = p[3] * a29;
-    const double a32 = a3 * a30;
-    const double a33 = a2 * a29;
+    const double a21 = a20 * a1;
+    const double a22 = qd[1] * a0;
+    const double a23 = a3 * a22;
+    const double a24 = a21 - a23;
+    const double a25 = p[1] * a24;
+    const double a26 = a14 * a2;
+    const double a27 = a12 * a0;
+    const double a28 = a26 + a27;
+    const double a29 = a28 * k[1];
+    const double a30 = a25 + a29;
+    const double a31 = a2 * a30;
+    const double a32 = a19 - a31;
+    const double a33 = a14 * k[0];
     const double a34 = a32 - a33;
-    const double a35 = a34 - a28;
-    const double a36 = p[2] * a35;
-    const double a37 = a36 - a31;
-    const double a38 = -a31;
-    if (out[0]) {   /* delta */
-        double *const o = out[0];
-        o[0] = a37;
-        o[1] = a38;
-    }
+    const double a35 = p[2] * a34;
+    const double a36 = p[3] * a30;
+    const double a37 = a35 - a36;
+    o0[0] = a37;
+    const double a38 = -a36;
+    o0[1] = a38;
     return RS_ABI_OK;
 }
 
@@ -136,54 +132,51 @@ int double_pendulum_delta(const double *const *in, double *const *out)
  */
 int double_pendulum_energy(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *qd = in[RS_IN_QD];
-    const double *p = in[RS_IN_P];
-    const double a0 = cos(q[0]);
-    const double a1 = sin(q[0]);
-    const double a2 = cos(q[1]);
-    const double a3 = sin(q[1]);
-    const double a4 = p[2] * qd[0];
-    const double a5 = p[4] * qd[0];
-    const double a6 = a2 * a4;
-    const double a7 = a3 * a4;
-    const double a8 = qd[0] + qd[1];
-    const double a9 = p[3] * a8;
-    const double a10 = a6 + a9;
-    const double a11 = p[5] * a8;
-    const double a12 = a1 * a3;
-    const double a13 = a0 * a2;
-    const double a14 = a13 - a12;
-    const double a15 = qd[0] * a5;
-    const double a16 = a4 * a4;
-    const double a17 = p[0] * a16;
-    const double a18 = a15 + a17;
-    const double a19 = 0.5 * a18;
-    const double a20 = a8 * a11;
-    const double a21 = a7 * a7;
-    const double a22 = a10 * a10;
-    const double a23 = a21 + a22;
-    const double a24 = p[1] * a23;
-    const double a25 = a20 + a24;
-    const double a26 = 0.5 * a25;
-    const double a27 = a19 + a26;
-    const double a28 = p[2] * a0;
-    const double a29 = p[6] * a28;
-    const double a30 = p[0] * a29;
-    const double a31 = p[3] * a14;
-    const double a32 = a28 + a31;
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict qd = in[RS_IN_QD];
+    const double *restrict p = in[RS_IN_P];
+    double sink[1];
+    double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
+    double *const o1 = out[1] ? out[1] : sink;   /* potential */
+    const double a0 = p[4] * qd[0];
+    const double a1 = qd[0] * a0;
+    const double a2 = p[2] * qd[0];
+    const double a3 = a2 * a2;
+    const double a4 = p[0] * a3;
+    const double a5 = a1 + a4;
+    const double a6 = 0.5 * a5;
+    const double a7 = qd[0] + qd[1];
+    const double a8 = p[5] * a7;
+    const double a9 = a7 * a8;
+    const double a10 = sin(q[1]);
+    const double a11 = a10 * a2;
+    const double a12 = a11 * a11;
+    const double a13 = cos(q[1]);
+    const double a14 = a13 * a2;
+    const double a15 = p[3] * a7;
+    const double a16 = a14 + a15;
+    const double a17 = a16 * a16;
+    const double a18 = a12 + a17;
+    const double a19 = p[1] * a18;
+    const double a20 = a9 + a19;
+    const double a21 = 0.5 * a20;
+    const double a22 = a6 + a21;
+    o0[0] = a22;
+    const double a23 = cos(q[0]);
+    const double a24 = p[2] * a23;
+    const double a25 = p[6] * a24;
+    const double a26 = p[0] * a25;
+    const double a27 = a23 * a13;
+    const double a28 = sin(q[0]);
+    const double a29 = a28 * a10;
+    const double a30 = a27 - a29;
+    const double a31 = p[3] * a30;
+    const double a32 = a24 + a31;
     const double a33 = p[6] * a32;
     const double a34 = p[1] * a33;
-    const double a35 = a30 + a34;
+    const double a35 = a26 + a34;
     const double a36 = -a35;
-    if (out[0]) {   /* kinetic */
-        double *const o = out[0];
-        o[0] = a27;
-    }
-    if (out[1]) {   /* potential */
-        double *const o = out[1];
-        o[0] = a36;
-    }
+    o1[0] = a36;
     return RS_ABI_OK;
 }
 
@@ -220,103 +213,100 @@ const int double_pendulum_delta_jac_C_rowidx[3] = {
  */
 int double_pendulum_delta_jac(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *qd = in[RS_IN_QD];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict qd = in[RS_IN_QD];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[4];
+    double *const o0 = out[0] ? out[0] : sink;   /* K */
+    double *const o1 = out[1] ? out[1] : sink;   /* C */
     const double a0 = cos(q[0]);
-    const double a1 = sin(q[0]);
-    const double a2 = cos(q[1]);
-    const double a3 = sin(q[1]);
-    const double a4 = p[2] * qd[0];
-    const double a5 = a2 * a4;
-    const double a6 = a3 * a4;
-    const double a7 = qd[0] + qd[1];
+    const double a1 = cos(q[1]);
+    const double a2 = a0 * a1;
+    const double a3 = sin(q[0]);
+    const double a4 = sin(q[1]);
+    const double a5 = a3 * a4;
+    const double a6 = a2 - a5;
+    const double a7 = a6 * k[1];
     const double a8 = p[3] * a7;
-    const double a9 = a5 + a8;
-    const double a10 = a6 * a7;
-    const double a11 = a7 * a9;
-    const double a12 = qd[1] * a3;
-    const double a13 = a4 * a12;
-    const double a14 = qd[1] * a2;
-    const double a15 = a4 * a14;
-    const double a16 = a1 * a3;
-    const double a17 = a0 * a2;
-    const double a18 = a17 - a16;
-    const double a19 = a1 * a2;
-    const double a20 = a0 * a3;
-    const double a21 = a19 + a20;
-    const double a22 = p[2] * a2;
-    const double a23 = p[3] + a22;
-    const double a24 = p[2] * a3;
-    const double a25 = a10 - a13;
-    const double a26 = a11 - a15;
-    const double a27 = p[1] * a25;
-    const double a28 = p[1] * a26;
-    const double a29 = a7 * a24;
-    const double a30 = a6 + a29;
-    const double a31 = a7 * a23;
-    const double a32 = a9 + a31;
-    const double a33 = p[2] * a12;
-    const double a34 = p[2] * a14;
-    const double a35 = a30 - a33;
-    const double a36 = a32 - a34;
-    const double a37 = p[1] * a35;
-    const double a38 = p[1] * a36;
-    const double a39 = p[3] * a37;
-    const double a40 = a3 * a38;
-    const double a41 = a2 * a37;
-    const double a42 = a40 - a41;
-    const double a43 = p[2] * a42;
-    const double a44 = a39 - a43;
-    const double a45 = a5 * a7;
-    const double a46 = a45 - a15;
-    const double a47 = a13 - a10;
-    const double a48 = p[1] * a46;
-    const double a49 = p[1] * a47;
-    const double a50 = a8 + a9;
-    const double a51 = a50 - a5;
-    const double a52 = p[1] * a51;
-    const double a53 = a3 * a52;
-    const double a54 = p[2] * a53;
-    const double a55 = -a54;
-    const double a56 = a21 * k[1];
-    const double a57 = a18 * k[1];
-    const double a58 = a27 + a56;
-    const double a59 = a28 + a57;
-    const double a60 = a0 * k[0];
-    const double a61 = p[3] * a57;
-    const double a62 = a3 * a56;
-    const double a63 = a2 * a57;
-    const double a64 = a62 + a63;
-    const double a65 = a60 + a64;
-    const double a66 = p[2] * a65;
-    const double a67 = a61 + a66;
-    const double a68 = a48 + a57;
-    const double a69 = a49 - a56;
-    const double a70 = p[3] * a68;
-    const double a71 = a3 * a69;
-    const double a72 = a2 * a59;
-    const double a73 = a71 + a72;
-    const double a74 = a2 * a68;
-    const double a75 = a3 * a58;
-    const double a76 = a74 - a75;
-    const double a77 = a73 - a76;
+    o0[1] = a8;
+    const double a9 = a0 * k[0];
+    const double a10 = a3 * a1;
+    const double a11 = a0 * a4;
+    const double a12 = a10 + a11;
+    const double a13 = a12 * k[1];
+    const double a14 = a4 * a13;
+    const double a15 = a1 * a7;
+    const double a16 = a14 + a15;
+    const double a17 = a9 + a16;
+    const double a18 = p[2] * a17;
+    const double a19 = a8 + a18;
+    o0[0] = a19;
+    const double a20 = p[2] * qd[0];
+    const double a21 = a1 * a20;
+    const double a22 = qd[0] + qd[1];
+    const double a23 = a21 * a22;
+    const double a24 = qd[1] * a1;
+    const double a25 = a20 * a24;
+    const double a26 = a23 - a25;
+    const double a27 = p[1] * a26;
+    const double a28 = a27 + a7;
+    const double a29 = p[3] * a28;
+    o0[3] = a29;
+    const double a30 = qd[1] * a4;
+    const double a31 = a20 * a30;
+    const double a32 = a4 * a20;
+    const double a33 = a32 * a22;
+    const double a34 = a31 - a33;
+    const double a35 = p[1] * a34;
+    const double a36 = a35 - a13;
+    const double a37 = a4 * a36;
+    const double a38 = p[3] * a22;
+    const double a39 = a21 + a38;
+    const double a40 = a22 * a39;
+    const double a41 = a40 - a25;
+    const double a42 = p[1] * a41;
+    const double a43 = a42 + a7;
+    const double a44 = a1 * a43;
+    const double a45 = a37 + a44;
+    const double a46 = a1 * a28;
+    const double a47 = a33 - a31;
+    const double a48 = p[1] * a47;
+    const double a49 = a48 + a13;
+    const double a50 = a4 * a49;
+    const double a51 = a46 - a50;
+    const double a52 = a45 - a51;
+    const double a53 = p[2] * a52;
+    const double a54 = a29 - a53;
+    o0[2] = a54;
+    const double a55 = p[2] * a4;
+    const double a56 = a22 * a55;
+    const double a57 = a32 + a56;
+    const double a58 = p[2] * a30;
+    const double a59 = a57 - a58;
+    const double a60 = p[1] * a59;
+    const double a61 = p[3] * a60;
+    o1[1] = a61;
+    const double a62 = p[2] * a1;
+    const double a63 = p[3] + a62;
+    const double a64 = a22 * a63;
+    const double a65 = a39 + a64;
+    const double a66 = p[2] * a24;
+    const double a67 = a65 - a66;
+    const double a68 = p[1] * a67;
+    const double a69 = a4 * a68;
+    const double a70 = a1 * a60;
+    const double a71 = a69 - a70;
+    const double a72 = p[2] * a71;
+    const double a73 = a61 - a72;
+    o1[0] = a73;
+    const double a74 = a38 + a39;
+    const double a75 = a74 - a21;
+    const double a76 = p[1] * a75;
+    const double a77 = a4 * a76;
     const double a78 = p[2] * a77;
-    const double a79 = a70 - a78;
-    if (out[0]) {   /* K */
-        double *const o = out[0];
-        o[0] = a67;
-        o[1] = a61;
-        o[2] = a79;
-        o[3] = a70;
-    }
-    if (out[1]) {   /* C */
-        double *const o = out[1];
-        o[0] = a44;
-        o[1] = a39;
-        o[2] = a55;
-    }
+    const double a79 = -a78;
+    o1[2] = a79;
     return RS_ABI_OK;
 }
 
@@ -331,60 +321,59 @@ int double_pendulum_delta_jac(const double *const *in, double *const *out)
  */
 int double_pendulum_power(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *qd = in[RS_IN_QD];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
-    const double a0 = cos(q[0]);
-    const double a1 = sin(q[0]);
-    const double a2 = cos(q[1]);
-    const double a3 = sin(q[1]);
-    const double a4 = qd[1] * a3;
-    const double a5 = qd[1] * a2;
-    const double a6 = a1 * a3;
-    const double a7 = a0 * a2;
-    const double a8 = a7 - a6;
-    const double a9 = a1 * a2;
-    const double a10 = a0 * a3;
-    const double a11 = a9 + a10;
-    const double a12 = qd[0] * a1;
-    const double a13 = qd[0] * a0;
-    const double a14 = a1 * a5;
-    const double a15 = a3 * a13;
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict qd = in[RS_IN_QD];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[4];
+    double *const o0 = out[0] ? out[0] : sink;   /* power */
+    const double a0 = sin(q[0]);
+    const double a1 = qd[0] * a0;
+    const double a2 = p[2] * a1;
+    const double a3 = p[6] * a2;
+    const double a4 = p[0] * a3;
+    const double a5 = cos(q[1]);
+    const double a6 = qd[1] * a5;
+    const double a7 = a0 * a6;
+    const double a8 = sin(q[1]);
+    const double a9 = cos(q[0]);
+    const double a10 = qd[0] * a9;
+    const double a11 = a8 * a10;
+    const double a12 = a7 + a11;
+    const double a13 = qd[1] * a8;
+    const double a14 = a9 * a13;
+    const double a15 = a5 * a1;
     const double a16 = a14 + a15;
-    const double a17 = a0 * a4;
-    const double a18 = a2 * a12;
-    const double a19 = a17 + a18;
-    const double a20 = a16 + a19;
-    const double a21 = p[2] * a12;
-    const double a22 = p[6] * a21;
-    const double a23 = p[0] * a22;
-    const double a24 = p[3] * a20;
-    const double a25 = a21 + a24;
-    const double a26 = p[6] * a25;
-    const double a27 = p[1] * a26;
-    const double a28 = a23 + a27;
-    const double a29 = a11 * k[1];
-    const double a30 = a8 * k[1];
-    const double a31 = a1 * k[0];
-    const double a32 = p[3] * a29;
-    const double a33 = a3 * a30;
-    const double a34 = a2 * a29;
-    const double a35 = a34 - a33;
-    const double a36 = a31 + a35;
+    const double a17 = a12 + a16;
+    const double a18 = p[3] * a17;
+    const double a19 = a2 + a18;
+    const double a20 = p[6] * a19;
+    const double a21 = p[1] * a20;
+    const double a22 = a4 + a21;
+    const double a23 = a0 * a5;
+    const double a24 = a9 * a8;
+    const double a25 = a23 + a24;
+    const double a26 = a25 * k[1];
+    const double a27 = p[3] * a26;
+    const double a28 = a0 * k[0];
+    const double a29 = a5 * a26;
+    const double a30 = a9 * a5;
+    const double a31 = a0 * a8;
+    const double a32 = a30 - a31;
+    const double a33 = a32 * k[1];
+    const double a34 = a8 * a33;
+    const double a35 = a29 - a34;
+    const double a36 = a28 + a35;
     const double a37 = p[2] * a36;
-    const double a38 = a32 + a37;
+    const double a38 = a27 + a37;
     const double a39 = qd[0] * a38;
-    const double a40 = qd[1] * a32;
+    const double a40 = qd[1] * a27;
     const double a41 = a39 + a40;
-    const double a42 = a28 - a41;
-    if (out[0]) {   /* power */
-        double *const o = out[0];
-        o[0] = 0.0;
-        o[1] = 0.0;
-        o[2] = 0.0;
-        o[3] = a42;
-    }
+    const double a42 = a22 - a41;
+    o0[3] = a42;
+    o0[0] = 0.0;
+    o0[1] = 0.0;
+    o0[2] = 0.0;
     return RS_ABI_OK;
 }
 
@@ -398,21 +387,20 @@ int double_pendulum_power(const double *const *in, double *const *out)
  */
 int double_pendulum_constants(const double *const *in, double *const *out)
 {
-    const double *p = in[RS_IN_P];
+    const double *restrict p = in[RS_IN_P];
+    double sink[5];
+    double *const o0 = out[0] ? out[0] : sink;   /* k */
     const double a0 = p[0] * p[6];
+    o0[0] = a0;
     const double a1 = p[1] * p[6];
+    o0[1] = a1;
     const double a2 = p[0] * p[2];
+    o0[2] = a2;
     const double a3 = p[1] * p[3];
+    o0[3] = a3;
     const double a4 = p[3] * a3;
     const double a5 = p[5] + a4;
-    if (out[0]) {   /* k */
-        double *const o = out[0];
-        o[0] = a0;
-        o[1] = a1;
-        o[2] = a2;
-        o[3] = a3;
-        o[4] = a5;
-    }
+    o0[4] = a5;
     return RS_ABI_OK;
 }
 
@@ -439,77 +427,74 @@ const int double_pendulum_step_M_M_sparse_rowidx[4] = {
  */
 int double_pendulum_step(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *qd = in[RS_IN_QD];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
-    const double a0 = cos(q[0]);
-    const double a1 = sin(q[0]);
-    const double a2 = cos(q[1]);
-    const double a3 = sin(q[1]);
-    const double a4 = p[2] * qd[0];
-    const double a5 = a2 * a4;
-    const double a6 = a3 * a4;
-    const double a7 = qd[0] + qd[1];
-    const double a8 = p[3] * a7;
-    const double a9 = a5 + a8;
-    const double a10 = a6 * a7;
-    const double a11 = a7 * a9;
-    const double a12 = qd[1] * a3;
-    const double a13 = a4 * a12;
-    const double a14 = qd[1] * a2;
-    const double a15 = a4 * a14;
-    const double a16 = a1 * a3;
-    const double a17 = a0 * a2;
-    const double a18 = a17 - a16;
-    const double a19 = a1 * a2;
-    const double a20 = a0 * a3;
-    const double a21 = a19 + a20;
-    const double a22 = p[2] * a2;
-    const double a23 = p[3] + a22;
-    const double a24 = p[2] * a3;
-    const double a25 = p[1] * a23;
-    const double a26 = p[1] * a24;
-    const double a27 = p[3] * a25;
-    const double a28 = a3 * a26;
-    const double a29 = a2 * a25;
-    const double a30 = a28 + a29;
-    const double a31 = p[5] + a27;
-    const double a32 = a10 - a13;
-    const double a33 = a11 - a15;
-    const double a34 = p[1] * a32;
-    const double a35 = p[1] * a33;
-    const double a36 = a30 + k[2];
-    const double a37 = p[2] * a36;
-    const double a38 = p[4] + a37;
-    const double a39 = a31 + a38;
-    const double a40 = a2 * k[3];
-    const double a41 = p[2] * a40;
-    const double a42 = k[4] + a41;
-    const double a43 = a21 * k[1];
-    const double a44 = a18 * k[1];
-    const double a45 = a1 * k[0];
-    const double a46 = a34 + a43;
-    const double a47 = a35 + a44;
-    const double a48 = p[3] * a46;
-    const double a49 = a3 * a47;
-    const double a50 = a2 * a46;
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict qd = in[RS_IN_QD];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[4];
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
+    const double a0 = cos(q[1]);
+    const double a1 = p[2] * a0;
+    const double a2 = p[3] + a1;
+    const double a3 = p[1] * a2;
+    const double a4 = p[3] * a3;
+    const double a5 = p[5] + a4;
+    o0[1] = a5;
+    const double a6 = sin(q[1]);
+    const double a7 = p[2] * a6;
+    const double a8 = p[1] * a7;
+    const double a9 = a6 * a8;
+    const double a10 = a0 * a3;
+    const double a11 = a9 + a10;
+    const double a12 = a11 + k[2];
+    const double a13 = p[2] * a12;
+    const double a14 = p[4] + a13;
+    const double a15 = a5 + a14;
+    o0[0] = a15;
+    const double a16 = a0 * k[3];
+    const double a17 = p[2] * a16;
+    const double a18 = k[4] + a17;
+    o0[2] = a18;
+    const double a19 = qd[0] + qd[1];
+    const double a20 = p[2] * qd[0];
+    const double a21 = a0 * a20;
+    const double a22 = p[3] * a19;
+    const double a23 = a21 + a22;
+    const double a24 = a19 * a23;
+    const double a25 = qd[1] * a0;
+    const double a26 = a20 * a25;
+    const double a27 = a24 - a26;
+    const double a28 = p[1] * a27;
+    const double a29 = cos(q[0]);
+    const double a30 = a29 * a0;
+    const double a31 = sin(q[0]);
+    const double a32 = a31 * a6;
+    const double a33 = a30 - a32;
+    const double a34 = a33 * k[1];
+    const double a35 = a28 + a34;
+    const double a36 = a6 * a35;
+    const double a37 = a6 * a20;
+    const double a38 = a37 * a19;
+    const double a39 = qd[1] * a6;
+    const double a40 = a20 * a39;
+    const double a41 = a38 - a40;
+    const double a42 = p[1] * a41;
+    const double a43 = a31 * a0;
+    const double a44 = a29 * a6;
+    const double a45 = a43 + a44;
+    const double a46 = a45 * k[1];
+    const double a47 = a42 + a46;
+    const double a48 = a0 * a47;
+    const double a49 = a36 - a48;
+    const double a50 = a31 * k[0];
     const double a51 = a49 - a50;
-    const double a52 = a51 - a45;
-    const double a53 = p[2] * a52;
-    const double a54 = a53 - a48;
-    const double a55 = -a48;
-    if (out[0]) {   /* M.M_sparse */
-        double *const o = out[0];
-        o[0] = a39;
-        o[1] = a31;
-        o[2] = a42;
-        o[3] = k[4];
-    }
-    if (out[1]) {   /* delta.delta */
-        double *const o = out[1];
-        o[0] = a54;
-        o[1] = a55;
-    }
+    const double a52 = p[2] * a51;
+    const double a53 = p[3] * a47;
+    const double a54 = a52 - a53;
+    o1[0] = a54;
+    const double a55 = -a53;
+    o1[1] = a55;
+    o0[3] = k[4];
     return RS_ABI_OK;
 }

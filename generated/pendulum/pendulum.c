@@ -25,15 +25,12 @@ const int pendulum_M_M_sparse_rowidx[1] = {
  */
 int pendulum_M(const double *const *in, double *const *out)
 {
-    const double *k = in[RS_IN_K];
-    if (out[0]) {   /* M */
-        double *const o = out[0];
-        o[0] = k[1];
-    }
-    if (out[1]) {   /* M_sparse */
-        double *const o = out[1];
-        o[0] = k[1];
-    }
+    const double *restrict k = in[RS_IN_K];
+    double sink[1];
+    double *const o0 = out[0] ? out[0] : sink;   /* M */
+    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
+    o0[0] = k[1];
+    o1[0] = k[1];
     return RS_ABI_OK;
 }
 
@@ -47,17 +44,16 @@ int pendulum_M(const double *const *in, double *const *out)
  */
 int pendulum_delta(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[1];
+    double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = sin(q[0]);
     const double a1 = a0 * k[0];
     const double a2 = p[1] * a1;
     const double a3 = -a2;
-    if (out[0]) {   /* delta */
-        double *const o = out[0];
-        o[0] = a3;
-    }
+    o0[0] = a3;
     return RS_ABI_OK;
 }
 
@@ -72,29 +68,26 @@ int pendulum_delta(const double *const *in, double *const *out)
  */
 int pendulum_energy(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *qd = in[RS_IN_QD];
-    const double *p = in[RS_IN_P];
-    const double a0 = cos(q[0]);
-    const double a1 = p[1] * a0;
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict qd = in[RS_IN_QD];
+    const double *restrict p = in[RS_IN_P];
+    double sink[1];
+    double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
+    double *const o1 = out[1] ? out[1] : sink;   /* potential */
+    const double a0 = p[2] * qd[0];
+    const double a1 = qd[0] * a0;
     const double a2 = p[1] * qd[0];
-    const double a3 = p[2] * qd[0];
-    const double a4 = qd[0] * a3;
-    const double a5 = a2 * a2;
-    const double a6 = p[0] * a5;
-    const double a7 = a4 + a6;
-    const double a8 = 0.5 * a7;
-    const double a9 = p[3] * a1;
+    const double a3 = a2 * a2;
+    const double a4 = p[0] * a3;
+    const double a5 = a1 + a4;
+    const double a6 = 0.5 * a5;
+    o0[0] = a6;
+    const double a7 = cos(q[0]);
+    const double a8 = p[1] * a7;
+    const double a9 = p[3] * a8;
     const double a10 = p[0] * a9;
     const double a11 = -a10;
-    if (out[0]) {   /* kinetic */
-        double *const o = out[0];
-        o[0] = a8;
-    }
-    if (out[1]) {   /* potential */
-        double *const o = out[1];
-        o[0] = a11;
-    }
+    o1[0] = a11;
     return RS_ABI_OK;
 }
 
@@ -108,15 +101,14 @@ int pendulum_energy(const double *const *in, double *const *out)
  */
 int pendulum_outputs(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *p = in[RS_IN_P];
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[1];
+    double *const o0 = out[0] ? out[0] : sink;   /* height */
     const double a0 = cos(q[0]);
     const double a1 = p[1] * a0;
     const double a2 = -a1;
-    if (out[0]) {   /* height */
-        double *const o = out[0];
-        o[0] = a2;
-    }
+    o0[0] = a2;
     return RS_ABI_OK;
 }
 
@@ -152,18 +144,15 @@ const int pendulum_delta_jac_C_rowidx[1] = {0
  */
 int pendulum_delta_jac(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[1];
+    double *const o0 = out[0] ? out[0] : sink;   /* K */
     const double a0 = cos(q[0]);
     const double a1 = a0 * k[0];
     const double a2 = p[1] * a1;
-    if (out[0]) {   /* K */
-        double *const o = out[0];
-        o[0] = a2;
-    }
-    if (out[1]) {   /* C */
-    }
+    o0[0] = a2;
     return RS_ABI_OK;
 }
 
@@ -178,10 +167,12 @@ int pendulum_delta_jac(const double *const *in, double *const *out)
  */
 int pendulum_power(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *qd = in[RS_IN_QD];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict qd = in[RS_IN_QD];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[4];
+    double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = sin(q[0]);
     const double a1 = qd[0] * a0;
     const double a2 = p[1] * a1;
@@ -191,13 +182,10 @@ int pendulum_power(const double *const *in, double *const *out)
     const double a6 = p[1] * a5;
     const double a7 = qd[0] * a6;
     const double a8 = a4 - a7;
-    if (out[0]) {   /* power */
-        double *const o = out[0];
-        o[0] = 0.0;
-        o[1] = 0.0;
-        o[2] = 0.0;
-        o[3] = a8;
-    }
+    o0[3] = a8;
+    o0[0] = 0.0;
+    o0[1] = 0.0;
+    o0[2] = 0.0;
     return RS_ABI_OK;
 }
 
@@ -211,16 +199,15 @@ int pendulum_power(const double *const *in, double *const *out)
  */
 int pendulum_constants(const double *const *in, double *const *out)
 {
-    const double *p = in[RS_IN_P];
+    const double *restrict p = in[RS_IN_P];
+    double sink[2];
+    double *const o0 = out[0] ? out[0] : sink;   /* k */
     const double a0 = p[0] * p[3];
+    o0[0] = a0;
     const double a1 = p[0] * p[1];
     const double a2 = p[1] * a1;
     const double a3 = p[2] + a2;
-    if (out[0]) {   /* k */
-        double *const o = out[0];
-        o[0] = a0;
-        o[1] = a3;
-    }
+    o0[1] = a3;
     return RS_ABI_OK;
 }
 
@@ -247,20 +234,17 @@ const int pendulum_step_M_M_sparse_rowidx[1] = {
  */
 int pendulum_step(const double *const *in, double *const *out)
 {
-    const double *q = in[RS_IN_Q];
-    const double *p = in[RS_IN_P];
-    const double *k = in[RS_IN_K];
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    const double *restrict k = in[RS_IN_K];
+    double sink[1];
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
     const double a0 = sin(q[0]);
     const double a1 = a0 * k[0];
     const double a2 = p[1] * a1;
     const double a3 = -a2;
-    if (out[0]) {   /* M.M_sparse */
-        double *const o = out[0];
-        o[0] = k[1];
-    }
-    if (out[1]) {   /* delta.delta */
-        double *const o = out[1];
-        o[0] = a3;
-    }
+    o1[0] = a3;
+    o0[0] = k[1];
     return RS_ABI_OK;
 }
