@@ -190,13 +190,23 @@ public:
 private:
     // The order the atoms are written in: depth first from the outputs, in
     // output order, each atom right after the last of its operands (post
-    // order), the cache's atoms where first used.  The C compiler allocates
+    // order), the heavier operand (more atoms below it) walked first, as
+    // Sethi and Ullman order an expression tree for fewest registers; the
+    // cache's atoms where first used.  The C compiler allocates
     // registers in source order; the atoms' creation order (ascending id)
     // computes whole layers of kinematics long before their uses, so gcc
     // kept thousands of values live and spilled them.  Deterministic: it
     // depends only on the store and the function.
     std::vector<int> emission_order(const std::vector<int> &needed, const std::vector<int> &cache_at) const {
         std::vector<int> order;
+        weight_.assign(local_.size(), 0.0);
+        for (int id : needed) {   // ascending: operands first
+            const Node &nd = st_.node(id);
+            if (nd.op == Op::Sym || nd.op == Op::Num || cache_at[(size_t)id] >= 0) continue;
+            double w = 1 + weight_[(size_t)nd.a];
+            if (detail::is_binary(nd.op)) w += weight_[(size_t)nd.b];
+            weight_[(size_t)id] = w;
+        }
         std::vector<char> state(local_.size(), 0);   // 0 new, 1 on the stack, 2 written
         std::vector<std::pair<int, int>> stack;      // (atom, next operand to visit)
         auto visit = [&](int root) {
@@ -210,7 +220,10 @@ private:
                                      ? 0 : (detail::is_binary(nd.op) ? 2 : 1);
                 const int k = stack.back().second++;
                 if (k < nops) {
-                    const int c = k == 0 ? nd.a : nd.b;
+                    // the heavier operand first (Sethi-Ullman): its values
+                    // are dead before the lighter one's are made
+                    const bool swap = nops == 2 && weight_[(size_t)nd.b] > weight_[(size_t)nd.a];
+                    const int c = (k == 0) != swap ? nd.a : nd.b;
                     if (c >= 0 && (size_t)c < state.size() && !state[(size_t)c]) {
                         state[(size_t)c] = 1;
                         stack.push_back({c, 0});
@@ -341,6 +354,7 @@ private:
     const std::string &cname_;
     const Function &f_;
     std::vector<int> local_;   // node id -> local atom number, -1 for leaves / unused
+    mutable std::vector<double> weight_;  // emission_order: atoms below each (with sharing)
 };
 
 }  // namespace

@@ -74,12 +74,12 @@ int pendulum_energy(const double *const *in, double *const *out)
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
     double *const o1 = out[1] ? out[1] : sink;   /* potential */
-    const double a0 = p[2] * qd[0];
-    const double a1 = qd[0] * a0;
-    const double a2 = p[1] * qd[0];
-    const double a3 = a2 * a2;
-    const double a4 = p[0] * a3;
-    const double a5 = a1 + a4;
+    const double a0 = p[1] * qd[0];
+    const double a1 = a0 * a0;
+    const double a2 = p[0] * a1;
+    const double a3 = p[2] * qd[0];
+    const double a4 = qd[0] * a3;
+    const double a5 = a4 + a2;
     const double a6 = 0.5 * a5;
     o0[0] = a6;
     const double a7 = cos(q[0]);
