@@ -556,6 +556,16 @@ int main(int argc, char **argv)
     printf("    %-62s %7.2f us (KLU %s)\n", "+ gcc -O3 -march=native -ffp-contract=fast (default)", us,
            info.ordering);
     printf("BENCH feve3000.step_us_median %.2f us\n", us);
+    /* This machine is shared: a burst of other work during one measurement
+     * moves its median by tens of per cent.  Two more measurements of the
+     * same; the least disturbed median of the three is printed beside. */
+    double best = us;
+    for (int r = 0; r < 2 && us >= 0; r++) {
+        const double again = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, NULL);
+        if (again >= 0 && again < best)
+            best = again;
+    }
+    printf("BENCH feve3000.step_us_median_best_of_3 %.2f us\n", best);
     printf("BENCH feve3000.contact_newton_per_step %.3f iterations\n", info.contact_newton);
     printf("BENCH feve3000.proj_newton_per_step %.3f iterations\n", info.proj_newton);
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);
