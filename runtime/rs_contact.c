@@ -376,6 +376,7 @@ extern const rs_contact_ops rs_contact_ops_impl;
 const rs_contact_ops rs_contact_ops_impl = {rs_contact_create, rs_contact_free, rs_contact_fill,
                                             rs_contact_solve_s, rs_contact_solve_sd,
                                             rs_contact_creep, rs_contact_after_solve,
-                                            rs_contact_add_ck, rs_contact_bind_k};
+                                            rs_contact_add_ck, rs_contact_bind_k,
+                                            rs_contact_track_force};
 
 void rs_contact_link(void) {}

@@ -135,6 +135,17 @@ void rs_contact_add_ck(struct rs_ws *ws, double scale);
 /* Set-up, once the system matrix exists: the C^K plan's positions in it. */
 void rs_contact_bind_k(struct rs_ws *ws);
 
+/* Contact i's force on the wheel in the track's cross-section, after a step:
+ * k = RS_CONTACT_VAR_Y, _Q or _Y_Q (rs_ws.h).  With f' the rail profile's
+ * slope at u_r (the profile holds the height in the track's canted plane,
+ * inclination included), the contact base's normal and lateral tangent lie
+ * in that plane along (−σ f', 1) and (1, σ f') / √(1 + f'²) (lateral to the
+ * left, up), so  Q = (N + σ f' f_y) / √(1 + f'²)  and
+ * Y = (f' N − σ f_y) / √(1 + f'²)  (inwards: −σ times the leftward part).
+ * t_x^r is taken along the track (exact on straight track; in curves its
+ * tilt is of the order of the rail's offset times the curvature). */
+double rs_contact_track_force(const struct rs_ws *ws, int i, int k);
+
 /* After a solve: RS_E_LIFTOFF naming the contact, the time and the position
  * if some N_i = −λ[phi_row] < 0.  Also stores f_i = −Cb_i (N_i q̇ + ν_t,i)
  * (the creep force the step applied) into c->f and the force input slots. */
@@ -158,6 +169,7 @@ typedef struct rs_contact_ops {
     int (*after_solve)(struct rs_ws *, const double *);
     void (*add_ck)(struct rs_ws *, double);
     void (*bind_k)(struct rs_ws *);
+    double (*track_force)(const struct rs_ws *, int, int);
 } rs_contact_ops;
 
 /* Call once anywhere in a program that runs contact models from

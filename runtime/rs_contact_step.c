@@ -9,6 +9,7 @@
 
 #include "rs_contact.h"
 #include "rs_kalker.h"
+#include "rs_spline.h"
 #include "rs_ws_impl.h"
 
 #define RS_CONTACT_MAX_DU 0.002   /* m: largest u_w, u_r change per Newton iteration */
@@ -283,6 +284,20 @@ void rs_contact_add_ck(rs_ws *ws, double scale)
 void rs_contact_bind_k(rs_ws *ws)
 {
     rs_ck_plan_bind(&ws->ct->ckp, ws->K.map_X);
+}
+
+double rs_contact_track_force(const rs_ws *ws, int i, int k)
+{
+    const rs_contact_ws *c = ws->ct;
+    const rs_contact *ct = &ws->model->contacts[i];
+    const double sigma = ct->side, N = -ws->lambda[ct->phi_row], fy = c->f[3 * i + 1];
+    double slope;
+    /* the rail spline's current segment (rs_contact_fill keeps it at the
+     * step's final s) */
+    rs_spline_cubic5(c->v + 5 * (6 * i + RS_SPLINE_RAIL), ws->s[ct->s_slot[3]], &slope, NULL);
+    const double w = 1.0 / sqrt(1.0 + slope * slope);
+    const double Q = (N + sigma * slope * fy) * w, Y = (slope * N - sigma * fy) * w;
+    return k == RS_CONTACT_VAR_Y ? Y : k == RS_CONTACT_VAR_Q ? Q : Y / Q;
 }
 
 int rs_contact_creep(rs_ws *ws)

@@ -287,7 +287,8 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
         return RS_OK;
     }
     for (int c = 0; c < m->n_contact; c++) {   /* "<contact>.<suffix>" */
-        static const char *const suffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y", "spin", "N"};
+        static const char *const suffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y", "spin", "N",
+                                                                      "Y",    "Q",    "Y_Q"};
         const size_t cl = strlen(m->contacts[c].name);
         if (len <= cl + 1 || strncmp(name, m->contacts[c].name, cl) != 0 || name[cl] != '.')
             continue;

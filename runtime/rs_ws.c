@@ -418,7 +418,11 @@ double rs_ws_value(const rs_ws *ws, rs_var v, const double *outputs)
         const int i = v.index / RS_CONTACT_VAR_COUNT, k = v.index % RS_CONTACT_VAR_COUNT;
         if (k == RS_CONTACT_VAR_N)
             return -ws->lambda[ws->model->contacts[i].phi_row];
-        return ws->ct ? ws->ct->xi[3 * i + k] : NAN;
+        if (!ws->ct)
+            return NAN;
+        if (k >= RS_CONTACT_VAR_Y)
+            return ws->cops->track_force(ws, i, k);
+        return ws->ct->xi[3 * i + k];
     }
     case RS_VAR_STAT:
         return v.index == RS_STAT_VAR_NEWTON_CONTACT ? ws->stats.contact_iters_last

@@ -327,7 +327,8 @@ int rs_ws_residuals(rs_ws *ws, double *pos, double *vel); /* max |φ|, max |φ_q
 typedef enum rs_var_kind {
     RS_VAR_TIME, RS_VAR_Q, RS_VAR_QD, RS_VAR_S, RS_VAR_SD, RS_VAR_P,
     RS_VAR_U, RS_VAR_LAMBDA, RS_VAR_OUTPUT,
-    RS_VAR_CONTACT,  /* per contact i: index 4 i + k, k = RS_CONTACT_VAR_*   */
+    RS_VAR_CONTACT,  /* per contact i: index RS_CONTACT_VAR_COUNT i + k,
+                        k = RS_CONTACT_VAR_*                            */
     RS_VAR_STAT,     /* per step: RS_STAT_VAR_*                              */
     RS_VAR_ENERGY    /* energy and power terms: RS_ENERGY_VAR_*              */
 } rs_var_kind;
@@ -336,9 +337,14 @@ typedef enum rs_var_kind {
  * ξ_x = ν_x / V, ξ_y = ν_y / V (dimensionless), spin φ = ν_φ / V (1/m), at
  * the step's end velocities (the ones the creep forces act with; V the
  * regularized reference speed); the normal force N = −λ (N).  0 before the
- * first step and with creep switched off (N stays). */
+ * first step and with creep switched off (N stays).  Y and Q (N): the
+ * contact force on the wheel (N along n^r plus the creep force f_y along
+ * t_y^r) resolved in the track's cross-section at the contact (its canted
+ * plane): Q up, Y towards the track's centre line (positive when the rail
+ * pushes the wheel inwards, as on a flange); Y_Q = Y / Q, the derailment
+ * quotient (docs/scenario.md). */
 enum { RS_CONTACT_VAR_XI_X = 0, RS_CONTACT_VAR_XI_Y, RS_CONTACT_VAR_SPIN, RS_CONTACT_VAR_N,
-       RS_CONTACT_VAR_COUNT };
+       RS_CONTACT_VAR_Y, RS_CONTACT_VAR_Q, RS_CONTACT_VAR_Y_Q, RS_CONTACT_VAR_COUNT };
 /* Step statistics: "newton_contact" (contact-point Newton iterations on φ^d
  * in the last step), "newton_position" (position-projection Newton
  * iterations in the last step). */

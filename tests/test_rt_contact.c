@@ -897,6 +897,22 @@ START_TEST(test_wheelset_e2e)
                rs_ws_s(ws)[c->s_slot[1]], rs_ws_s(ws)[c->s_slot[3]]);
         ck_assert_msg(fabs(N[i] * cosa - mass * g / 2) < 1e-6 * mass * g, "%s: %g vs %g",
                       c->name, N[i] * cosa, mass * g / 2);
+        /* Y and Q in the track's plane: each wheel carries half the weight,
+         * and the rail pushes it inwards with Q tan(alpha) */
+        char name[128];
+        double yq[3];
+        static const char *const sfx[3] = {"Y", "Q", "Y_Q"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(name, sizeof name, "%s.%s", c->name, sfx[k]);
+            ck_assert_int_eq(rs_model_find(m, name, &v), RS_OK);
+            yq[k] = rs_ws_value(ws, v, NULL);
+        }
+        printf("wheelset statics: %s Y = %.6f N, Q = %.6f N, Y/Q = %.6f, tan(alpha) = %.6f\n",
+               c->name, yq[0], yq[1], yq[2], d1);
+        ck_assert_msg(fabs(yq[1] - mass * g / 2) < 1e-6 * mass * g, "%s: Q %g", c->name, yq[1]);
+        ck_assert_msg(yq[0] > 0 && fabs(yq[0] - yq[1] * d1) < 1e-6 * mass * g, "%s: Y %g",
+                      c->name, yq[0]);
+        ck_assert(fabs(yq[2] - d1) < 1e-9);
     }
     ck_assert(fabs(N[0] - N[1]) < 1e-9 * N[0]);
     rs_profile_free(&rail);
