@@ -199,13 +199,16 @@ private:
     // depends only on the store and the function.
     std::vector<int> emission_order(const std::vector<int> &needed, const std::vector<int> &cache_at) const {
         std::vector<int> order;
-        weight_.assign(local_.size(), 0.0);
+        std::vector<double> weight(local_.size(), 0.0);   // atoms below each, shared ones again
+        size_t n_atoms = 0;
         for (int id : needed) {   // ascending: operands first
             const Node &nd = st_.node(id);
-            if (nd.op == Op::Sym || nd.op == Op::Num || cache_at[(size_t)id] >= 0) continue;
-            double w = 1 + weight_[(size_t)nd.a];
-            if (detail::is_binary(nd.op)) w += weight_[(size_t)nd.b];
-            weight_[(size_t)id] = w;
+            if (detail::is_leaf(nd.op)) continue;
+            ++n_atoms;
+            if (cache_at[(size_t)id] >= 0) continue;
+            double w = 1 + weight[(size_t)nd.a];
+            if (detail::is_binary(nd.op)) w += weight[(size_t)nd.b];
+            weight[(size_t)id] = w;
         }
         std::vector<char> state(local_.size(), 0);   // 0 new, 1 on the stack, 2 written
         std::vector<std::pair<int, int>> stack;      // (atom, next operand to visit)
@@ -216,13 +219,13 @@ private:
             while (!stack.empty()) {
                 const int id = stack.back().first;
                 const Node &nd = st_.node(id);
-                const int nops = (nd.op == Op::Sym || nd.op == Op::Num || cache_at[(size_t)id] >= 0)
+                const int nops = (detail::is_leaf(nd.op) || cache_at[(size_t)id] >= 0)
                                      ? 0 : (detail::is_binary(nd.op) ? 2 : 1);
                 const int k = stack.back().second++;
                 if (k < nops) {
                     // the heavier operand first (Sethi-Ullman): its values
                     // are dead before the lighter one's are made
-                    const bool swap = nops == 2 && weight_[(size_t)nd.b] > weight_[(size_t)nd.a];
+                    const bool swap = nops == 2 && weight[(size_t)nd.b] > weight[(size_t)nd.a];
                     const int c = (k == 0) != swap ? nd.a : nd.b;
                     if (c >= 0 && (size_t)c < state.size() && !state[(size_t)c]) {
                         state[(size_t)c] = 1;
@@ -232,12 +235,14 @@ private:
                 }
                 stack.pop_back();
                 state[(size_t)id] = 2;
-                if (nd.op != Op::Sym && nd.op != Op::Num) order.push_back(id);
+                if (!detail::is_leaf(nd.op)) order.push_back(id);
             }
         };
         for (const Output &o : f_.outputs)
             for (const Ex &e : o.values) visit(e.id());
-        for (int id : needed) visit(id);   // nothing left in practice; kept safe
+        if (order.size() != n_atoms)   // needed_nodes marks exactly what the outputs reach
+            throw std::logic_error("codegen: function " + f_.name + ": " + std::to_string(n_atoms - order.size()) +
+                                   " needed atom(s) not reached from its outputs");
         return order;
     }
 
@@ -354,7 +359,6 @@ private:
     const std::string &cname_;
     const Function &f_;
     std::vector<int> local_;   // node id -> local atom number, -1 for leaves / unused
-    mutable std::vector<double> weight_;  // emission_order: atoms below each (with sharing)
 };
 
 }  // namespace

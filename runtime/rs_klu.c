@@ -79,6 +79,27 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
  * ancestor; a model whose order does not follow its tree just gets a
  * candidate with more flops, which RS_KLU_AUTO does not pick.  Whether an
  * early multiplier's pivot is robust is judged by fragile_pivots. */
+/* parent[k]: the elimination tree of the n × n symmetric pattern adj
+ * (row-major, positions in elimination order), -1 at a root; Liu's
+ * algorithm with path compression through anc (n ints of scratch). */
+static void etree(const unsigned char *adj, int n, int *parent, int *anc)
+{
+    for (int k = 0; k < n; k++) {
+        parent[k] = anc[k] = -1;
+        for (int i = 0; i < k; i++) {
+            if (!adj[(size_t)k * (size_t)n + (size_t)i])
+                continue;
+            for (int r = i; r != -1 && r < k;) {
+                const int next = anc[r];
+                anc[r] = k;
+                if (next == -1)
+                    parent[r] = k;
+                r = next;
+            }
+        }
+    }
+}
+
 static int tree_order(rs_kmat *K, const rs_allocator *a)
 {
     const int nq = K->n_q, n = K->n;
@@ -104,21 +125,7 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
                 adj[(size_t)pos[j] * (size_t)nq + (size_t)pos[K->Ai[p]]] = 1;
                 adj[(size_t)pos[K->Ai[p]] * (size_t)nq + (size_t)pos[j]] = 1;
             }
-    /* etree (Liu's algorithm with path compression through anc) */
-    for (int k = 0; k < nq; k++) {
-        parent[k] = anc[k] = -1;
-        for (int i = 0; i < k; i++) {
-            if (!adj[(size_t)k * (size_t)nq + (size_t)i])
-                continue;
-            for (int r = i; r != -1 && r < k;) {
-                const int next = anc[r];
-                anc[r] = k;
-                if (next == -1)
-                    parent[r] = k;
-                r = next;
-            }
-        }
-    }
+    etree(adj, nq, parent, anc);
     for (int k = 0; k < nq; k++)
         if (parent[k] >= 0)
             nchild[parent[k]]++;

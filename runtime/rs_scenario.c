@@ -1380,26 +1380,30 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
     }
 }
 
+/* Input i of the binding at time t into u; -1 if its slot is outside. */
+static int set_input(const rs_binding *b, int i, double t, double *u, int n_u)
+{
+    if (b->in_slot[i] >= n_u)
+        return -1;
+    u[b->in_slot[i]] = rs_scn_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);
+    return 0;
+}
+
 int rs_binding_input(void *ctx, double t, double *u, int n_u)
 {
     const rs_binding *b = ctx;
-    for (int i = 0; i < b->n_in; i++) {
-        if (b->in_slot[i] >= n_u)
+    for (int i = 0; i < b->n_in; i++)
+        if (set_input(b, i, t, u, n_u))
             return -1;
-        u[b->in_slot[i]] = rs_scn_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);
-    }
     return 0;
 }
 
 int rs_binding_input_varying(void *ctx, double t, double *u, int n_u)
 {
     const rs_binding *b = ctx;
-    for (int j = 0; j < b->n_var; j++) {
-        const int i = b->in_var[j];
-        if (b->in_slot[i] >= n_u)
+    for (int j = 0; j < b->n_var; j++)
+        if (set_input(b, b->in_var[j], t, u, n_u))
             return -1;
-        u[b->in_slot[i]] = rs_scn_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);
-    }
     return 0;
 }
 
