@@ -3,14 +3,18 @@
 //
 // The run itself is the C runtime's rs_train_run (runtime/rs_train_file.h):
 // parse the train file, build the vehicles and couplers on the Park
-// integrator with N threads, write the CSV.  Options of single-model runs
-// (--scenario, --loader, --method, --realtime) do not apply to trains: a
-// train file holds its own settings.
+// integrator with N threads, write the CSV.  --loader says how the compiled
+// vehicle types are loaded (each folder once).  Options of single-model
+// runs (--scenario, --method, --realtime) do not apply to trains: a train
+// file holds its own settings.
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "cli.hpp"
+#include "model_dir.hpp"
 
 extern "C" {
 #include "rs_train_file.h"
@@ -21,7 +25,7 @@ namespace fs = std::filesystem;
 namespace railsym {
 
 int cmd_run_train(const std::string &train, const cli::Args &args) {
-    for (const char *opt : {"scenario", "loader", "method", "realtime"})
+    for (const char *opt : {"scenario", "method", "realtime"})
         if (args.has(opt))
             throw cli::UsageError(std::string("--") + opt +
                                   " does not apply to a train: the train file holds its settings (docs/trains.md)");
@@ -35,7 +39,16 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
         fs::create_directories(parent, ec);
         if (ec) throw cli::UserError("cannot create folder '" + parent.string() + "': " + ec.message());
     }
-    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, nullptr};
+    const std::string loader = args.value("loader", "tcc");   // cmd_run checked the word
+    rs_load_options lo;
+    rs_load_options_default(&lo);
+    const std::string include = runtime_dir();
+    lo.include_dir = include.c_str();
+    std::unique_ptr<rs_load_cache, void (*)(rs_load_cache *)> models(
+        rs_load_cache_create(loader == "dlopen" ? RS_LOAD_DLOPEN : RS_LOAD_TCC, &lo),
+        [](rs_load_cache *c) { rs_load_cache_free(&c); });
+    if (!models) throw std::bad_alloc();
+    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, nullptr, models.get()};
     rs_train_run_report rep;
     char err[2048];
     if (rs_train_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);

@@ -107,7 +107,7 @@ int cmd_sweep(int argc, char **argv) {
     cfg.threads = static_cast<int>(args.integer("threads", 1, 1, 4096));
     const bool train = ends_with(target, ".train");
     if (train) {
-        for (const char *opt : {"scenario", "loader", "method"})
+        for (const char *opt : {"scenario", "method"})
             if (args.has(opt))
                 throw cli::UsageError(std::string("--") + opt + " is for models; a train file holds its own "
                                       "settings (vary them with --vary speed=..., --vary TYPE.PARAM=...)");

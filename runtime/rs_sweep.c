@@ -45,6 +45,7 @@ struct rs_sweep {
     const rs_sweep_spec *s;
     rs_loaded *h;
     const rs_model *m;
+    rs_load_cache *trains;     /* a train sweep's compiled vehicles, loaded once */
     rs_scenario base;          /* default.scn with the user's scenario over it */
     int n, nv, nf, width;
     unsigned char *how;        /* nv: how each variable is applied (var_how) */
@@ -385,8 +386,23 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     }
     double train_est = 0;
     if (c->train_file) {
-        if ((st = rs_sweep_train_check(c->train_file, s, &train_est, err, errlen)))
+        rs_load_options lo;
+        rs_load_options_default(&lo);
+        if (c->include_dir)
+            lo.include_dir = c->include_dir;
+        if (!(sw->trains = rs_load_cache_create(c->loader, &lo))) {
+            snprintf(err, errlen, "out of memory");
+            st = RS_E_NOMEM;
             goto fail;
+        }
+        if ((st = rs_sweep_train_check(c->train_file, sw->trains, s, &train_est, err, errlen)))
+            goto fail;
+        const int loads = rs_load_cache_loads(sw->trains);
+        if (loads && !c->quiet) {
+            FILE *log = c->log ? c->log : stderr;
+            fprintf(log, "railsym sweep: %d compiled vehicle model%s loaded (%s), shared by every variant\n", loads,
+                    loads == 1 ? "" : "s", c->loader == RS_LOAD_DLOPEN ? "dlopen" : "libtcc");
+        }
         for (int j = 0; j < sw->nv; j++)
             sw->how[j] = HOW_TRAIN;
         for (int i = 0; i < n; i++) {
@@ -483,6 +499,7 @@ void rs_sweep_close(rs_sweep **psw)
     free(sw->norm);
     rs_scenario_free(&sw->base);
     rs_unload(&sw->h);
+    rs_load_cache_free(&sw->trains);
     pthread_mutex_destroy(&sw->mu);
     free(sw);
     *psw = NULL;
@@ -669,7 +686,7 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
     }
     if (sw->c->train_file) {
         const double t0 = now_s();
-        int st = rs_sweep_train_variant(sw->c->train_file, sw->s, values, path, sw->c->threads, &r->steps,
+        int st = rs_sweep_train_variant(sw->c->train_file, sw->trains, sw->s, values, path, sw->c->threads, &r->steps,
                                         r->message, sizeof r->message);
         r->wall_s = now_s() - t0;
         char final[64];

@@ -88,8 +88,8 @@ static int has_column(const rs_train_spec *S, const char *want)
     return 0;
 }
 
-int rs_sweep_train_check(const char *file, const rs_sweep_spec *s, double *est_per_variant, char *err,
-                         size_t errlen)
+int rs_sweep_train_check(const char *file, rs_load_cache *cache, const rs_sweep_spec *s, double *est_per_variant,
+                         char *err, size_t errlen)
 {
     const int nv = rs_sweep_spec_nvars(s);
     double *v0 = calloc((size_t)nv + 1, sizeof *v0);
@@ -110,7 +110,7 @@ int rs_sweep_train_check(const char *file, const rs_sweep_spec *s, double *est_p
         }
         char line[400];
         snprintf(line, sizeof line, "set %s = %.17g\n", rs_sweep_spec_var(s, j), v0[j]);
-        if ((st = rs_train_spec_read_extra(file, line, &S, msg, sizeof msg)) != RS_OK) {
+        if ((st = rs_train_spec_read_extra(file, line, cache, &S, msg, sizeof msg)) != RS_OK) {
             snprintf(err, errlen, "cannot vary '%s' in %s: %s", rs_sweep_spec_var(s, j), file,
                      without_location(msg, file));
             if (st != RS_E_NOMEM && st != RS_E_IO)
@@ -121,7 +121,7 @@ int rs_sweep_train_check(const char *file, const rs_sweep_spec *s, double *est_p
     char *all = st == RS_OK ? set_lines(s, v0) : NULL;
     if (st == RS_OK && !all)
         st = RS_E_NOMEM;
-    if (st == RS_OK && (st = rs_train_spec_read_extra(file, all, &S, err, errlen)) == RS_OK) {
+    if (st == RS_OK && (st = rs_train_spec_read_extra(file, all, cache, &S, err, errlen)) == RS_OK) {
         for (int f = 0; f < rs_sweep_spec_nfigures(s) && st == RS_OK; f++) {
             const char *name = rs_sweep_spec_figure_name(s, f);
             const char *open = strchr(name, '(');
@@ -151,15 +151,15 @@ int rs_sweep_train_check(const char *file, const rs_sweep_spec *s, double *est_p
     return st;
 }
 
-int rs_sweep_train_variant(const char *file, const rs_sweep_spec *s, const double *values, const char *path,
-                           int threads, long *steps, char *msg, size_t msglen)
+int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_sweep_spec *s, const double *values,
+                           const char *path, int threads, long *steps, char *msg, size_t msglen)
 {
     char *extra = set_lines(s, values);
     if (!extra) {
         snprintf(msg, msglen, "out of memory");
         return RS_E_NOMEM;
     }
-    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra};
+    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache};
     rs_train_run_report rep;
     const int st = rs_train_run(&cfg, &rep, msg, msglen);
     *steps = rep.steps;

@@ -37,8 +37,8 @@ typedef struct mext {
 typedef struct vtype {
     char name[NAME_MAX_LEN];
     rs_wagon w;
-    rs_loaded *h;      /* compiled model (w.model), NULL: built-in */
-    double *p;         /* its parameters (w.model_p), then q0, q̇0, then an mext */
+    double *p;         /* a compiled type's parameters (w.model_p), then q0,
+                          q̇0, then an mext; NULL: built-in */
     double *q0, *qd0;
     mext *x;
     double *tt, *tf;   /* traction table */
@@ -71,6 +71,8 @@ typedef struct parser {
     int have_order, order_line;
     int seen[16];          /* line of each top-level setting, 0: not given */
     rs_train_spec *spec;
+    rs_load_cache *cache;  /* the caller's, or NULL: the spec's own, made
+                              at the first compiled vehicle type */
 } parser;
 
 #define PERR(P, L, ...)                                                                     \
@@ -477,7 +479,6 @@ static void free_parser(parser *P)
         free(P->vt[i].tt);
         free(P->vt[i].tf);
         free(P->vt[i].p);
-        rs_unload(&P->vt[i].h);
     }
     free(P->vt);
     free(P->ct);
@@ -489,12 +490,10 @@ void rs_train_spec_free(rs_train_spec **ps)
     if (!ps || !*ps)
         return;
     rs_train_spec *s = *ps;
-    for (int i = 0; i < s->nmodels; i++) {
-        rs_unload(&s->models[i]);
+    for (int i = 0; i < s->nmodels; i++)
         free(s->model_params[i]);
-    }
-    free(s->models);
     free(s->model_params);
+    rs_load_cache_free(&s->own_cache);
     free(s->veh);
     free(s->vname);
     free(s->cpl);
@@ -575,6 +574,12 @@ static int expand(parser *P, rs_train_spec *S)
 
 int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out, char *err, size_t errlen)
 {
+    return rs_train_spec_parse_cached(text, file, NULL, out, err, errlen);
+}
+
+int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache *cache, rs_train_spec **out,
+                               char *err, size_t errlen)
+{
     if (out)
         *out = NULL;
     if (!out || !text) {
@@ -587,6 +592,7 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
     P.file = file ? file : "<train>";
     P.err = err;
     P.errlen = errlen;
+    P.cache = cache;
     rs_train_spec *S = calloc(1, sizeof *S);
     char *buf = malloc(strlen(text) + 1);
     int st = RS_E_NOMEM;
@@ -906,7 +912,7 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
         }
         if (veh) {
             rs_wagon base = P.vt[0].w;   /* built-in wagon */
-            rs_loaded *mh = NULL;
+            const rs_model *m = NULL;
             double *mp = NULL;
             if (n == 4 && strcmp(tok[3], "wagon") && strcmp(tok[3], "loco")) {
                 /* a compiled model's folder, relative to the train file */
@@ -920,19 +926,20 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                     snprintf(dir, sizeof dir, "%s", tok[3]);
                 else
                     snprintf(dir, sizeof dir, "%.*s/%s", (int)(slash - P.file), P.file, tok[3]);
-                mh = rs_load(dir, RS_LOAD_TCC, lerr, sizeof lerr);
-                if (!mh) {
+                if (!P.cache && !(P.cache = S->own_cache = rs_load_cache_create(RS_LOAD_TCC, NULL))) {
+                    st = RS_E_NOMEM;
+                    goto done;
+                }
+                if (!(m = rs_load_cache_get(P.cache, dir, lerr, sizeof lerr))) {
                     PERR(&P, L, "vehicle '%s': cannot load the compiled model '%s': %s (write 'model wagon', "
                          "'model loco' or the folder `railsym compile` wrote)", tok[1], dir, lerr);
                     goto done;
                 }
-                const rs_model *m = rs_loaded_model(mh);
                 int ix = -1, ip = -1;
                 char msg[600];
                 /* ports default to coordinates named x and pitch */
                 if (rs_mveh_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL) {
                     PERR(&P, L, "vehicle '%s': %s", tok[1], msg);
-                    rs_unload(&mh);
                     goto done;
                 }
                 rs_mveh_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
@@ -941,7 +948,6 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 const size_t nd = (size_t)m->n_p + 1 + 2 * (size_t)m->n_q;
                 mp = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q);
                 if (!mp) {
-                    rs_unload(&mh);
                     st = RS_E_NOMEM;
                     goto done;
                 }
@@ -969,16 +975,13 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
                 cur = prev;
             } else {
                 if (add_vtype(&P, tok[1], &base, L)) {
-                    rs_unload(&mh);
                     free(mp);
                     st = RS_E_NOMEM;
                     goto done;
                 }
                 cur = P.nvt - 1;
-                P.vt[cur].h = mh;
                 P.vt[cur].p = mp;
                 if (mp) {
-                    const rs_model *m = rs_loaded_model(mh);
                     P.vt[cur].q0 = mp + m->n_p + 1;
                     P.vt[cur].qd0 = P.vt[cur].q0 + m->n_q;
                     P.vt[cur].x = (mext *)(void *)(P.vt[cur].qd0 + m->n_q);
@@ -1019,21 +1022,18 @@ int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out,
         goto done;
     }
     st = expand(&P, S);
-    if (st == RS_OK) {   /* the spec owns the compiled models from here */
+    if (st == RS_OK) {   /* the spec owns the compiled types' parameters from here */
         int nm = 0;
         for (int i = 0; i < P.nvt; i++)
-            nm += P.vt[i].h != NULL;
-        S->models = calloc((size_t)nm + 1, sizeof *S->models);
+            nm += P.vt[i].p != NULL;
         S->model_params = calloc((size_t)nm + 1, sizeof *S->model_params);
-        if (!S->models || !S->model_params) {
+        if (!S->model_params) {
             st = RS_E_NOMEM;
             goto done;
         }
         for (int i = 0; i < P.nvt; i++)
-            if (P.vt[i].h) {
-                S->models[S->nmodels] = P.vt[i].h;
+            if (P.vt[i].p) {
                 S->model_params[S->nmodels++] = P.vt[i].p;
-                P.vt[i].h = NULL;
                 P.vt[i].p = NULL;
             }
     }
@@ -1052,10 +1052,11 @@ done:
 
 int rs_train_spec_read(const char *path, rs_train_spec **out, char *err, size_t errlen)
 {
-    return rs_train_spec_read_extra(path, NULL, out, err, errlen);
+    return rs_train_spec_read_extra(path, NULL, NULL, out, err, errlen);
 }
 
-int rs_train_spec_read_extra(const char *path, const char *extra, rs_train_spec **out, char *err, size_t errlen)
+int rs_train_spec_read_extra(const char *path, const char *extra, rs_load_cache *cache, rs_train_spec **out,
+                             char *err, size_t errlen)
 {
     if (out)
         *out = NULL;
@@ -1105,7 +1106,7 @@ int rs_train_spec_read_extra(const char *path, const char *extra, rs_train_spec 
         n += extra_len - 1;
         text[n] = '\0';
     }
-    const int st = rs_train_spec_parse(text, path, out, err, errlen);
+    const int st = rs_train_spec_parse_cached(text, path, cache, out, err, errlen);
     free(text);
     return st;
 }
@@ -1165,7 +1166,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         return RS_E_ARG;
     }
     rs_train_spec *S = NULL;
-    int st = rs_train_spec_read_extra(cfg->train_file, cfg->extra, &S, err, errlen);
+    int st = rs_train_spec_read_extra(cfg->train_file, cfg->extra, cfg->models, &S, err, errlen);
     if (st != RS_OK)
         return st;
     rs_park_opts o;

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "rs_load.h"
+#include "rs_load_cache.h"
 #include "rs_train.h"
 
 typedef struct rs_train_spec {
@@ -31,19 +31,26 @@ typedef struct rs_train_spec {
     char (*cname)[64];           /* nv - 1: c1, c2, ...                     */
     double *tables;
     unsigned char *contact_out;  /* nv: 1 where the CSV gets the contact forces */
-    int nmodels;                 /* compiled vehicle types' models, owned:  */
-    rs_loaded **models;          /* nmodels loaded folders                  */
+    int nmodels;                 /* compiled vehicle types:                 */
     double **model_params;       /* nmodels parameter arrays (veh[].model_p) */
+    rs_load_cache *own_cache;    /* the compiled models when the reader was
+                                    given no cache (libtcc), else NULL      */
 } rs_train_spec;
 
 /* Reads / parses a train file.  RS_OK, RS_E_IO (cannot read), RS_E_ARG
- * (message "file:line: ..."), RS_E_NOMEM. */
+ * (message "file:line: ..."), RS_E_NOMEM.  Compiled vehicle types are
+ * loaded with libtcc into a cache the spec owns (each folder once). */
 int rs_train_spec_read(const char *path, rs_train_spec **spec, char *err, size_t errlen);
-/* The same with `extra` (NULL: none) read after the file's last line, as if
- * appended to it: e.g. the 'set' lines of a sweep variant. */
-int rs_train_spec_read_extra(const char *path, const char *extra, rs_train_spec **spec, char *err,
-                             size_t errlen);
 int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **spec, char *err, size_t errlen);
+/* The same with `extra` (NULL: none) read after the file's last line, as if
+ * appended to it (e.g. the 'set' lines of a sweep variant), and the
+ * compiled models taken from `cache` (NULL: the spec's own, libtcc), which
+ * must outlive the spec: a sweep's variants share one, so every variant
+ * runs the same compiled code and none compiles it again. */
+int rs_train_spec_read_extra(const char *path, const char *extra, rs_load_cache *cache, rs_train_spec **spec,
+                             char *err, size_t errlen);
+int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache *cache, rs_train_spec **spec,
+                               char *err, size_t errlen);
 void rs_train_spec_free(rs_train_spec **spec);
 
 /* The Park options the spec asks for (threads: 1; the caller sets them). */
@@ -54,6 +61,9 @@ typedef struct rs_train_run_cfg {
     const char *out;             /* CSV path                                */
     int threads;                 /* >= 1                                    */
     const char *extra;           /* lines read after the file's (NULL: none) */
+    rs_load_cache *models;       /* compiled vehicle models (NULL: loaded
+                                    with libtcc for this run); it sets the
+                                    loader (tcc or dlopen) and include folder */
 } rs_train_run_cfg;
 
 typedef struct rs_train_run_report {

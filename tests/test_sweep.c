@@ -494,7 +494,7 @@ START_TEST(train_sweep_equals_separate_runs)
     char *argv[] = {(char *)sweep_railsym_bin(), "sweep", train, "--vary", "wagon.m_body=40000,80000", "--vary",
                     "speed=0,1", "--figure", "mean:c1.force", "--jobs", "2", "--threads", "2", "--out", out, NULL};
     ck_assert_int_eq(sweep_run(argv, log), 0);
-    char path[700];
+    char path[800];
     snprintf(path, sizeof path, "%s/summary.csv", out);
     char *sum = sweep_slurp(path, NULL);
     ck_assert_ptr_nonnull(sum);
@@ -523,6 +523,35 @@ START_TEST(train_sweep_equals_separate_runs)
     expect_failure(bad, log, "did you mean 'm_body'?");
     char *thr[] = {(char *)sweep_railsym_bin(), "sweep", MODEL, "--vary", "l=1,2", "--threads", "2", "-o", out, NULL};
     ck_assert_int_eq(sweep_run(thr, log), 2);
+
+    /* compiled vehicles: loaded once for the whole sweep, by cc (dlopen) */
+    char cwd[512], text[1400], out2[700];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(text, sizeof text, "duration 0.05\nstep 1e-3\noutput 0.05\nvehicle fw model %s/generated/freight_wagon\n"
+             " traction = 1e5\nend\norder\n fw 3\nend\n", cwd);
+    sweep_write(train, text);
+    snprintf(out2, sizeof out2, "%s/out2", dir);
+    char *cc[] = {(char *)sweep_railsym_bin(), "sweep", train, "--vary", "fw.m_c=50000,60000,70000", "--loader",
+                  "dlopen", "--figure", "final:fw1.v", "--jobs", "2", "--out", out2, NULL};
+    ck_assert_int_eq(sweep_run(cc, log), 0);
+    char *lg = sweep_slurp(log, NULL);
+    ck_assert_msg(strstr(lg, "1 compiled vehicle model loaded (dlopen), shared by every variant"), "%s", lg);
+    free(lg);
+    snprintf(path, sizeof path, "%s/summary.csv", out2);
+    sum = sweep_slurp(path, NULL);
+    double v_final[3];
+    row = strchr(sum, '\n') + 1;
+    for (int i = 1; i <= 3; i++) {
+        char want[100];
+        snprintf(want, sizeof want, "%d,ok,%d,", i, 40000 + 10000 * i);
+        ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "row %d: %.200s", i, row);
+        v_final[i - 1] = strtod(row + strlen(want), NULL);
+        row = strchr(row, '\n') + 1;
+    }
+    /* the same traction on heavier wagons: a slower train */
+    ck_assert_msg(v_final[0] > v_final[1] && v_final[1] > v_final[2] && v_final[2] > 0, "%g %g %g", v_final[0],
+                  v_final[1], v_final[2]);
+    free(sum);
     sweep_rm_rf(dir);
 }
 END_TEST

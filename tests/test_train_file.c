@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,7 @@ START_TEST(test_run_csv)
     fclose(f);
     rs_train_run_report r1, r3;
     char err[512];
-    rs_train_run_cfg cfg = {train, out1, 1, NULL};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out3;
     cfg.threads = 3;
@@ -265,6 +266,36 @@ START_TEST(test_command_line)
     snprintf(args, sizeof args, "%s --scenario x.scn", train);
     ck_assert_int_eq(run_cmd(args, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "--scenario does not apply to a train") != NULL, "%s", out);
+    snprintf(args, sizeof args, "%s --loader gcc", train);
+    ck_assert_int_eq(run_cmd(args, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--loader must be tcc or dlopen") != NULL, "%s", out);
+    /* compiled vehicles, run from another folder (the loader finds the
+     * runtime's headers next to railsym), built by cc with --loader dlopen */
+    char cwd[1024], cmd[2048], compiled[300];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(compiled, sizeof compiled, "%s/compiled.train", dir);
+    f = fopen(compiled, "w");
+    fprintf(f, "duration 0.05\nstep 1e-3\noutput 0.05\nvehicle fw model %s/generated/freight_wagon\nend\n"
+               "order\n loco\n fw 2\nend\n", cwd);
+    fclose(f);
+    const char *bin = getenv("RAILSYM_BIN");
+    if (!bin || !*bin)
+        bin = "build/railsym";
+    char absbin[1200];
+    snprintf(absbin, sizeof absbin, "%s%s%s", *bin == '/' ? "" : cwd, *bin == '/' ? "" : "/", bin);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s run compiled.train --loader %s --out c.csv 2>&1", dir, absbin,
+                 k ? "dlopen" : "tcc");
+        FILE *p = popen(cmd, "r");
+        ck_assert_ptr_nonnull(p);
+        const size_t n = fread(out, 1, sizeof out - 1, p);
+        out[n] = '\0';
+        ck_assert_msg(pclose(p) == 0, "%s: %s", cmd, out);
+        ck_assert_msg(strstr(out, "3 vehicles (27 coordinates), 50 steps") != NULL, "%s", out);
+    }
+    snprintf(args, sizeof args, "%s/c.csv", dir);
+    remove(args);
+    remove(compiled);
     remove(csv);
     snprintf(args, sizeof args, "%s/out", dir);
     rmdir(args);
@@ -406,7 +437,7 @@ START_TEST(test_contact_vehicles)
             cwd, cwd, cwd);
     fclose(f);
     rs_train_run_report r1, r2;
-    rs_train_run_cfg cfg = {train, out1, 1, NULL};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out2;
     cfg.threads = 2;
@@ -435,6 +466,136 @@ START_TEST(test_contact_vehicles)
 }
 END_TEST
 
+/* Compiled vehicle models come from a load cache: a folder named by two
+ * vehicle types, twice over, or through another path is loaded once; specs
+ * read with the cache share its descriptor and leave it loaded when freed
+ * (a sweep's variants); a spec read without one owns its own.  The cache
+ * is safe to fill from two threads at once.  Its loader is the user's:
+ * dlopen (cc -O3) and libtcc runs of the same train agree to 1e-9. */
+static void *get_wagon(void *cache)
+{
+    char err[2048];
+    const rs_model *m = rs_load_cache_get(cache, "generated/freight_wagon", err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return (void *)m;
+}
+
+/* The largest difference between two CSVs of the same shape, each column
+ * scaled by its largest magnitude in `a`. */
+static double csv_max_rel_diff(const char *a, const char *b)
+{
+    enum { MAXCOL = 64 };
+    double scale[MAXCOL] = {0}, worst = 0;
+    a = strchr(a, '\n') + 1;
+    b = strchr(b, '\n') + 1;
+    for (int pass = 0; pass < 2; pass++) {
+        const char *p = a, *q = b;
+        for (int col = 0; *p && *q; col = (col + 1) % MAXCOL) {
+            char *ep, *eq;
+            const double x = strtod(p, &ep), y = strtod(q, &eq);
+            ck_assert_msg(ep != p && eq != q, "not a number at '%.40s' / '%.40s'", p, q);
+            if (pass == 0)
+                scale[col] = fmax(scale[col], fabs(x));
+            else if (scale[col] > 0)
+                worst = fmax(worst, fabs(x - y) / scale[col]);
+            if (*ep == '\n')
+                col = -1;
+            p = *ep ? ep + 1 : ep;
+            q = *eq ? eq + 1 : eq;
+        }
+        ck_assert_msg(!*p && !*q, "the two CSVs have different lengths");
+    }
+    return worst;
+}
+
+START_TEST(test_model_cache)
+{
+    static const char text[] = "duration 0.2\nstep 1e-3\noutput 0.1\n"
+                               "vehicle fw model generated/freight_wagon\n traction = 1e5\nend\n"
+                               "vehicle fw2 model generated/../generated/freight_wagon\n m_c = 60000\nend\n"
+                               "order\n fw\n fw2 2\nend\n";
+    char err[2048];
+    rs_load_cache *cache = rs_load_cache_create(RS_LOAD_TCC, NULL);
+    ck_assert_ptr_nonnull(cache);
+    rs_train_spec *a, *b, *own;
+    ck_assert_msg(rs_train_spec_parse_cached(text, "t.train", cache, &a, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_train_spec_parse_cached(text, "t.train", cache, &b, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_load_cache_loads(cache), 1);
+    ck_assert_int_eq(a->nmodels, 2);   /* two types, their own parameters */
+    ck_assert_ptr_eq(a->veh[0].model, a->veh[1].model);
+    ck_assert_ptr_eq(a->veh[0].model, b->veh[2].model);
+    ck_assert_ptr_ne(a->veh[0].model_p, b->veh[0].model_p);
+    ck_assert_ptr_null(a->own_cache);
+    const rs_model *m = a->veh[0].model;
+    rs_train_spec_free(&a);
+    rs_train_spec_free(&b);
+    ck_assert_str_eq(m->name, "freight_wagon");   /* still loaded: the cache holds it */
+    own = parse_ok(text);
+    ck_assert_ptr_nonnull(own->own_cache);
+    ck_assert_int_eq(rs_load_cache_loads(own->own_cache), 1);
+    ck_assert_ptr_ne(own->veh[0].model, m);
+    rs_train_spec_free(&own);
+    /* a folder that is not there: the loader's message, the cache unchanged */
+    ck_assert_ptr_null(rs_load_cache_get(cache, "generated/no_such_model", err, sizeof err));
+    ck_assert_msg(strstr(err, "no_such_model") != NULL, "%s", err);
+    ck_assert_int_eq(rs_load_cache_loads(cache), 1);
+    rs_load_cache_free(&cache);
+    ck_assert_ptr_null(cache);
+
+    /* two threads asking for a new folder at once load it once */
+    cache = rs_load_cache_create(RS_LOAD_TCC, NULL);
+    pthread_t t1, t2;
+    void *m1, *m2;
+    ck_assert_int_eq(pthread_create(&t1, NULL, get_wagon, cache), 0);
+    ck_assert_int_eq(pthread_create(&t2, NULL, get_wagon, cache), 0);
+    pthread_join(t1, &m1);
+    pthread_join(t2, &m2);
+    ck_assert_ptr_eq(m1, m2);
+    ck_assert_int_eq(rs_load_cache_loads(cache), 1);
+    ck_assert_int_eq(rs_load_cache_kind(cache), RS_LOAD_TCC);
+
+    /* the same train run with libtcc's code and with cc -O3's */
+    char dir[] = "/tmp/rs_train_cacheXXXXXX", train[600], out_tcc[600], out_cc[600];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(train, sizeof train, "%s/t.train", dir);
+    snprintf(out_tcc, sizeof out_tcc, "%s/tcc.csv", dir);
+    snprintf(out_cc, sizeof out_cc, "%s/cc.csv", dir);
+    char cwd[1024];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    FILE *f = fopen(train, "w");
+    fprintf(f, "duration 0.3\nstep 1e-3\noutput 0.05\nsolver gmres\ntolerance 1e-12\n"
+               "vehicle fw model %s/generated/freight_wagon\n traction = 1e5\n r0 = 0\nend\n"
+               "vehicle fw2 model %s/generated/freight_wagon\n r0 = 0\nend\norder\n fw\n fw2 2\nend\n",
+            cwd, cwd);
+    fclose(f);
+    rs_train_run_report r;
+    rs_train_run_cfg cfg = {train, out_tcc, 1, NULL, cache};
+    ck_assert_msg(rs_train_run(&cfg, &r, err, sizeof err) == RS_OK, "%s", err);
+    rs_load_options lo;
+    rs_load_options_default(&lo);
+    lo.cflags = RS_CFLAGS_O3_NATIVE;
+    rs_load_cache *cc = rs_load_cache_create(RS_LOAD_DLOPEN, &lo);
+    ck_assert_ptr_nonnull(cc);
+    ck_assert_int_eq(rs_load_cache_kind(cc), RS_LOAD_DLOPEN);
+    cfg.out = out_cc;
+    cfg.models = cc;
+    ck_assert_msg(rs_train_run(&cfg, &r, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_load_cache_loads(cc), 1);
+    char *x = slurp(out_tcc), *y = slurp(out_cc);
+    const double d = csv_max_rel_diff(x, y);
+    printf("train file: libtcc and cc -O3 runs of 3 compiled wagons differ by %.3g (of each column's largest value)\n", d);
+    ck_assert_msg(d < 1e-9, "libtcc and cc -O3 runs differ by %g", d);
+    free(x);
+    free(y);
+    rs_load_cache_free(&cc);
+    rs_load_cache_free(&cache);
+    remove(train);
+    remove(out_tcc);
+    remove(out_cc);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("train_file");
@@ -443,6 +604,7 @@ int main(void)
     tcase_add_test(tc, test_example_file);
     tcase_add_test(tc, test_statements);
     tcase_add_test(tc, test_compiled_vehicles);
+    tcase_add_test(tc, test_model_cache);
     tcase_add_test(tc, test_contact_vehicles);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_run_csv);
