@@ -83,14 +83,8 @@ const rs_model *rs_load_cache_get(rs_load_cache *c, const char *dir, char *err, 
         c->e = e;
         c->cap = cap;
     }
-    rs_load_options o;
-    rs_load_options_default(&o);
-    if (c->cc)
-        o.cc = c->cc;
-    if (c->cflags)
-        o.cflags = c->cflags;
-    if (c->include_dir)
-        o.include_dir = c->include_dir;
+    /* NULL fields: rs_load_ex's defaults; model_name: the folder's name */
+    const rs_load_options o = {.cc = c->cc, .cflags = c->cflags, .include_dir = c->include_dir};
     char *path = strdup(key);
     rs_loaded *h = path ? rs_load_ex(dir, c->kind, &o, err, errlen) : NULL;
     if (!path)

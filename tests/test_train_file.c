@@ -221,18 +221,25 @@ START_TEST(test_run_csv)
 }
 END_TEST
 
-/* `railsym run TRAIN.train`: the command line over the same runner. */
-static int run_cmd(const char *args, char *out, size_t outlen)
+/* Runs a shell command; its output (stdout and stderr) into out; its exit
+ * status. */
+static int shell(const char *cmd, char *out, size_t outlen)
 {
-    const char *bin = getenv("RAILSYM_BIN");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s run %s 2>&1", bin && *bin ? bin : "build/railsym", args);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
     const size_t n = fread(out, 1, outlen - 1, p);
     out[n] = '\0';
     const int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `railsym run TRAIN.train`: the command line over the same runner. */
+static int run_cmd(const char *args, char *out, size_t outlen)
+{
+    const char *bin = getenv("RAILSYM_BIN");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s run %s 2>&1", bin && *bin ? bin : "build/railsym", args);
+    return shell(cmd, out, outlen);
 }
 
 START_TEST(test_command_line)
@@ -286,11 +293,7 @@ START_TEST(test_command_line)
     for (int k = 0; k < 2; k++) {
         snprintf(cmd, sizeof cmd, "cd %s && %s run compiled.train --loader %s --out c.csv 2>&1", dir, absbin,
                  k ? "dlopen" : "tcc");
-        FILE *p = popen(cmd, "r");
-        ck_assert_ptr_nonnull(p);
-        const size_t n = fread(out, 1, sizeof out - 1, p);
-        out[n] = '\0';
-        ck_assert_msg(pclose(p) == 0, "%s: %s", cmd, out);
+        ck_assert_msg(shell(cmd, out, sizeof out) == 0, "%s: %s", cmd, out);
         ck_assert_msg(strstr(out, "3 vehicles (27 coordinates), 50 steps") != NULL, "%s", out);
     }
     snprintf(args, sizeof args, "%s/c.csv", dir);
