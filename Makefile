@@ -148,7 +148,7 @@ test: tests
 	echo "==> make test: pass 2 of 2: AddressSanitizer + UBSan build ($(ASAN_BUILD)/)"; \
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE=1 tests \
 	  && scripts/run-tests.sh $(ASAN_BUILD); pass2=$$?; \
-	echo "==> make test: pass 3: fuzzing the .vdl parser for $(FUZZ_SECONDS) s"; \
+	echo "==> make test: pass 3: fuzzing the .vdl parser for $(FUZZ_SECONDS) s, the file readers for $(FUZZ_INPUT_SECONDS) s"; \
 	$(MAKE) --no-print-directory fuzz; pass3=$$?; \
 	echo "==> make test: pass 1 (normal): $$( [ $$pass1 = 0 ] && echo ok || echo FAILED )," \
 	     "pass 2 (sanitizers): $$( [ $$pass2 = 0 ] && echo ok || echo FAILED )," \
@@ -180,8 +180,28 @@ $(FUZZ_DIR)/fuzz_vdl: $(FUZZ_OBJS)
 	$(Q)clang++ -fsanitize=fuzzer,address,undefined $^ $(GINAC_LIBS) -o $@
 -include $(FUZZ_OBJS:.o=.d)
 
-fuzz: $(FUZZ_DIR)/fuzz_vdl
+# The runtime's readers of scenario, track, profile and train files
+# (tests/fuzz_inputs.c), built the same way over the runtime's C sources
+# (all but the MPI one, which nothing here reaches), from an archive so
+# only what the readers use is linked.
+FUZZ_INPUT_SECONDS ?= 40
+FUZZ_RT_SRCS := $(filter-out runtime/rs_sweep_mpi.c,$(RT_SRCS))
+FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_RT_SRCS))
+FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -I runtime
+$(FUZZ_DIR)/obj/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(call say,FUZZCC,$<)
+	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_DIR)/librt_fuzz.a: $(FUZZ_RT_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(FUZZ_DIR)/fuzz_inputs: $(FUZZ_DIR)/obj/tests/fuzz_inputs.o $(FUZZ_DIR)/librt_fuzz.a
+	$(call say,LINK,$@)
+	$(Q)clang -fsanitize=fuzzer,address,undefined $^ $(SYS_LIBS) -o $@
+-include $(FUZZ_RT_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz_inputs.d
+
+fuzz: $(FUZZ_DIR)/fuzz_vdl $(FUZZ_DIR)/fuzz_inputs
 	@scripts/fuzz.sh $(FUZZ_DIR)/fuzz_vdl $(FUZZ_SECONDS)
+	@scripts/fuzz.sh $(FUZZ_DIR)/fuzz_inputs $(FUZZ_INPUT_SECONDS)
 
 bench: benches
 	@scripts/run-bench.sh $(BUILD)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rs_file.h"
 #include "rs_critical.h"
 #include "rs_driver.h"
 #include "rs_scenario.h"
@@ -224,30 +225,6 @@ static int add_point(crit_state *s, const rs_crit_point *p)
     return RS_OK;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    while (b) {
-        n += fread(b + n, 1, cap - n - 1, f);
-        if (n + 1 < cap)
-            break;
-        char *nb = realloc(b, cap *= 2);
-        if (!nb)
-            free(b);
-        b = nb;
-    }
-    fclose(f);
-    if (b) {
-        b[n] = '\0';
-        *len = n;
-    }
-    return b;
-}
-
 /* Runs the speeds v[0..k) as one sweep in out_dir/roundNN and adds their
  * points. */
 static int run_round(crit_state *s, int round, const double *v, int k, char *err, size_t errlen)
@@ -315,7 +292,8 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
             char path[4200], why[512];
             snprintf(path, sizeof path, "%s/v%04d.partial.csv", dir, i + 1);
             size_t len = 0;
-            char *text = slurp(path, &len);
+            char *text;
+            rs_read_file(path, 0, 0, &text, &len);
             double fig[2] = {NAN, NAN};
             if (text && rs_sweep_figures_of_csv(spec, text, len, fig, why, sizeof why) == RS_OK) {
                 p.rate = fig[0];
@@ -323,7 +301,7 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
             }
             free(text);
             snprintf(path, sizeof path, "%s/v%04d.failed", dir, i + 1);
-            if ((text = slurp(path, &len))) {
+            if (rs_read_file(path, 0, 0, &text, &len) == 0) {
                 while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
                     text[--len] = '\0';
                 snprintf(p.message, sizeof p.message, "%s", text);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_file.h"
 #include "rs_contact.h"
 #include "rs_csv.h"
 #include "rs_driver.h"
@@ -33,13 +34,6 @@ void rs_run_config_default(rs_run_config *c)
     c->progress_every = 1.0;
     c->rt_cpu = -1;
     c->rt_cpu_time = 1;
-}
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The "c_prefix" of DIR/model.json (what `railsym compile` wrote), into
@@ -187,7 +181,7 @@ static int on_step(rs_ws *ws, void *vctx)
     if (c->progress == 0)
         return 0;
     const double t = rs_ws_time(ws);
-    const double wall = wall_now() - x->wall0;
+    const double wall = rs_now_s() - x->wall0;
     if (c->progress != 0 && wall >= x->next_progress &&
         (c->progress == 1 || wall >= c->progress_after)) {
         progress_line(x, t, wall);
@@ -362,7 +356,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     x.every = lround(rs_binding_output(b) / dt);
     if (x.every < 1)
         x.every = 1;
-    x.wall0 = wall_now();
+    x.wall0 = rs_now_s();
     x.next_progress = 0;
     rep->t_start = x.t0;
 
@@ -377,13 +371,13 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         have_saved = 1;
         if ((st = rt_settings(c, rep, x.log, c->progress == 0, &locked, err, errlen)))
             goto done;
-        x.wall0 = wall_now();
+        x.wall0 = rs_now_s();
         st = run_paced(ws, &x, rt);
     } else {
         st = rs_run(ws, x.t_end, dt, on_step, &x);
     }
 
-    const double wall = wall_now() - x.wall0;
+    const double wall = rs_now_s() - x.wall0;
     const rs_stats *stats = rs_ws_stats(ws);
     rep->steps = stats->steps;
     rep->rows = x.rows;

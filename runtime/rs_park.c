@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_file.h"
 #include "rs_park.h"
 #include "rs_pool.h"
 
@@ -88,13 +89,6 @@ struct rs_park {
 };
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void rs_park_opts_default(rs_park_opts *o)
 {
@@ -595,26 +589,26 @@ static void section(void *ctx, int thread, int unused)
     for (int c = 0; c < ncorr; c++) {
         /* PS1: block functions */
         OWN_BLOCKS(b) {
-            const double t0 = timing ? now_s() : 0.0;
+            const double t0 = timing ? rs_now_s() : 0.0;
             eval_block(pk, b, t1, E);
             if (timing)
-                pk->bcost[b] += now_s() - t0;
+                pk->bcost[b] += rs_now_s() - t0;
         }
         sync(pk);
         /* PS2: link functions */
         OWN_LINKS(l) {
-            const double t0 = timing ? now_s() : 0.0;
+            const double t0 = timing ? rs_now_s() : 0.0;
             eval_link(pk, l, t1, E);
             if (timing)
-                pk->lcost[l] += now_s() - t0;
+                pk->lcost[l] += rs_now_s() - t0;
         }
         sync(pk);
         /* PS3: preconditioner blocks and right-hand side */
         OWN_BLOCKS(b) {
-            const double t0 = timing ? now_s() : 0.0;
+            const double t0 = timing ? rs_now_s() : 0.0;
             assemble_block(pk, b, E);
             if (timing)
-                pk->bcost[b] += now_s() - t0;
+                pk->bcost[b] += rs_now_s() - t0;
         }
         sync(pk);
         if (any_error(pk))

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_file.h"
 #include "rs_barrier.h"
 #include "rs_pool.h"
 #include "rs_status.h"
@@ -57,19 +58,12 @@ struct rs_pool {
     double *seconds;           /* max_tasks: measured wall time                 */
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void run_task(rs_pool *p, int task, int thread)
 {
     if (p->timing) {
-        const double t0 = now_s();
+        const double t0 = rs_now_s();
         p->fn(p->ctx, task, thread);
-        p->seconds[task] = now_s() - t0;
+        p->seconds[task] = rs_now_s() - t0;
     } else {
         p->fn(p->ctx, task, thread);
     }

@@ -6,6 +6,7 @@
  * the file, the line and the fix.
  */
 #include "rs_profile.h"
+#include "rs_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -382,45 +383,24 @@ int rs_profile_load(rs_profile *p, const char *path, char *err, size_t errlen)
         return fail(&ps, RS_PROFILE_E_ARG, "NULL argument");
     }
     memset(p, 0, sizeof *p);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(&ps, RS_PROFILE_E_IO, "cannot open: %s; check the path", strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    int rc = RS_PROFILE_OK;
-    if (!buf) {
-        rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory reading the file");
-        goto done;
+    char *buf;
+    size_t len;
+    const int why = rs_read_file(path, (size_t)RS_PROFILE_FILE_MAX, 0, &buf, &len);
+    switch (why) {
+    case 0:
+        break;
+    case EFBIG:
+        return fail(&ps, RS_PROFILE_E_IO, "file larger than %ld bytes; a profile needs far fewer points",
+                    RS_PROFILE_FILE_MAX);
+    case ENOMEM:
+        return fail(&ps, RS_PROFILE_E_NOMEM, "out of memory reading the file");
+    case EIO:
+        return fail(&ps, RS_PROFILE_E_IO, "read error; check the file");
+    default:
+        return fail(&ps, RS_PROFILE_E_IO, "cannot open: %s; check the path", strerror(why));
     }
-    for (;;) {
-        if (len == cap) {
-            if (cap >= (size_t)RS_PROFILE_FILE_MAX) {
-                rc = fail(&ps, RS_PROFILE_E_IO, "file larger than %ld bytes; "
-                          "a profile needs far fewer points", RS_PROFILE_FILE_MAX);
-                goto done;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory reading the file");
-                goto done;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                rc = fail(&ps, RS_PROFILE_E_IO, "read error; check the file");
-                goto done;
-            }
-            break;
-        }
-    }
-    rc = rs_profile_parse(p, buf, len, path, err, errlen);
-done:
+    const int rc = rs_profile_parse(p, buf, len, path, err, errlen);
     free(buf);
-    fclose(f);
     return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_file.h"
 #include "rs_scenario.h"
 
 #define MAX_TOKENS 64
@@ -468,41 +469,6 @@ static int csv_fields(char *line, char **f, int max)
     }
 }
 
-static char *read_all(const char *path, const char **why)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *why = strerror(errno);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            *why = "out of memory";
-            fclose(f);
-            return NULL;
-        }
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1)
-            break;
-        cap *= 2;
-        char *nb = realloc(buf, cap);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        *why = "read error";
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
 /* The path of `rel` as seen from the folder of `file`. */
 char *rs_path_beside(const char *file, const char *rel)
 {
@@ -523,15 +489,16 @@ char *rs_path_beside(const char *file, const char *rel)
  * whose first column is time. */
 static int parse_input_file(parser *ps, rs_scn_input *in, const char *rel, const char *col, int line)
 {
-    const char *why = NULL;
     char *path = rs_path_beside(ps->file, rel);
     if (!path)
         return nomem(ps, line);
-    char *text = read_all(path, &why);
-    if (!text) {
-        errf(ps->err, ps->errlen, ps->file, line, "input '%s': cannot read '%s': %s", in->name, path, why);
+    char *text;
+    const int why = rs_read_file(path, 0, 0, &text, NULL);
+    if (why) {
+        errf(ps->err, ps->errlen, ps->file, line, "input '%s': cannot read '%s': %s", in->name, path,
+             strerror(why));
         free(path);
-        return strcmp(why, "out of memory") == 0 ? RS_E_NOMEM : RS_E_IO;
+        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
     }
     int st = RS_OK, ncol = 0, want = -1, lineno = 0;
     char *hdr[CSV_MAX_COLS];
@@ -880,12 +847,12 @@ int rs_scenario_parse(const char *text, const char *file, rs_scenario *s, char *
 int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen)
 {
     rs_scenario_init(s);
-    const char *why = NULL;
-    char *text = read_all(path, &why);
-    if (!text) {
+    char *text;
+    const int why = rs_read_file(path, 0, 0, &text, NULL);
+    if (why) {
         if (err && errlen)
-            snprintf(err, errlen, "cannot read scenario '%s': %s", path, why);
-        return strcmp(why, "out of memory") == 0 ? RS_E_NOMEM : RS_E_IO;
+            snprintf(err, errlen, "cannot read scenario '%s': %s", path, strerror(why));
+        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
     }
     int st = rs_scenario_parse(text, path, s, err, errlen);
     free(text);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_file.h"
 #include "rs_driver.h"
 #include "rs_pool.h"
 #include "rs_scenario.h"
@@ -76,41 +77,6 @@ void rs_sweep_config_default(rs_sweep_config *c)
     c->jobs = 1;
     c->threads = 1;
     c->method = -1;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n + 1 < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    }
-    return buf;
 }
 
 /* Writes `text` to path atomically: a temporary name in the same folder,
@@ -568,8 +534,8 @@ static void load_variant(rs_sweep *sw, int i)
     free(sw->msg[i]);
     sw->msg[i] = NULL;
     var_path(sw, i, ".csv", path, sizeof path);
-    char *text = read_file(path, &len);
-    if (text) {
+    char *text;
+    if (rs_read_file(path, 0, 0, &text, &len) == 0) {
         if (rs_sweep_figures_of_csv(sw->s, text, len, &sw->fig[(size_t)i * (size_t)sw->nf], why, sizeof why) == RS_OK) {
             sw->state[i] = RS_VAR_OK;
         } else {
@@ -580,7 +546,7 @@ static void load_variant(rs_sweep *sw, int i)
         return;
     }
     var_path(sw, i, ".failed", path, sizeof path);
-    if ((text = read_file(path, &len))) {
+    if (rs_read_file(path, 0, 0, &text, &len) == 0) {
         while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
             text[--len] = '\0';
         sw->state[i] = RS_VAR_FAILED;
@@ -629,7 +595,8 @@ int rs_sweep_attach(rs_sweep *sw, char *err, size_t errlen)
     if (!text)
         return RS_E_NOMEM;
     snprintf(path, sizeof path, "%s/variants.csv", dir);
-    char *old = read_file(path, &old_len);
+    char *old;
+    rs_read_file(path, 0, 0, &old, &old_len);
     int st = RS_OK;
     if (old) {
         if (old_len != len || memcmp(old, text, len) != 0) {
@@ -685,10 +652,10 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         values = own;
     }
     if (sw->c->train_file) {
-        const double t0 = now_s();
+        const double t0 = rs_now_s();
         int st = rs_sweep_train_variant(sw->c->train_file, sw->trains, sw->s, values, path, sw->c->threads, &r->steps,
                                         r->message, sizeof r->message);
-        r->wall_s = now_s() - t0;
+        r->wall_s = rs_now_s() - t0;
         char final[64];
         snprintf(final, sizeof final, "v%0*d.partial.csv", sw->width, i + 1);
         replace_all(r->message, sizeof r->message, path, final);
@@ -750,9 +717,9 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         rc.method = sw->c->method;
         rc.progress = 0;
         rs_run_report rep;
-        const double t0 = now_s();
+        const double t0 = rs_now_s();
         st = rs_driver_simulate(sw->m, &scn, &rc, &rep, r->message, sizeof r->message);
-        r->wall_s = now_s() - t0;
+        r->wall_s = rs_now_s() - t0;
         r->steps = rep.steps;
         /* The message names where the partial results will be, not the
          * temporary file, so it is the same wherever the variant ran. */
@@ -1047,7 +1014,7 @@ int rs_sweep_run_local(rs_sweep *sw, rs_sweep_report *rep, char *err, size_t err
     local_ctx x;
     memset(&x, 0, sizeof x);
     x.sw = sw;
-    sw->last_summary = now_s();
+    sw->last_summary = rs_now_s();
     pthread_mutex_init(&x.mu, NULL);
     rs_pool_parallel(pool, local_worker, &x);
     pthread_mutex_destroy(&x.mu);
@@ -1070,7 +1037,7 @@ int rs_sweep_run_local(rs_sweep *sw, rs_sweep_report *rep, char *err, size_t err
 int rs_sweep_summary_due(rs_sweep *sw, double every_s)
 {
     pthread_mutex_lock(&sw->mu);
-    const double t = now_s();
+    const double t = rs_now_s();
     const int due = t - sw->last_summary > every_s;
     if (due)
         sw->last_summary = t;
@@ -1084,7 +1051,7 @@ int rs_sweep_run(const rs_sweep_config *c, const rs_sweep_spec *s, rs_sweep_repo
     rs_sweep_report rep_local;
     rs_sweep_report *rep = report ? report : &rep_local;
     memset(rep, 0, sizeof *rep);
-    const double t0 = now_s();
+    const double t0 = rs_now_s();
     rs_sweep *sw = NULL;
     int st = rs_sweep_open(&sw, c, s, err, errlen);
     if (!st)
@@ -1092,6 +1059,6 @@ int rs_sweep_run(const rs_sweep_config *c, const rs_sweep_spec *s, rs_sweep_repo
     if (!st)
         st = rs_sweep_run_local(sw, rep, err, errlen);
     rs_sweep_close(&sw);
-    rep->wall_s = now_s() - t0;
+    rep->wall_s = rs_now_s() - t0;
     return st;
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_file.h"
 #include "rs_status.h"
 #include "rs_sweep_mpi.h"
 
@@ -35,36 +36,6 @@ typedef struct result_head {
     uint64_t msg_len;
     uint64_t csv_len;
 } result_head;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    fclose(f);
-    if (buf)
-        *len = n;
-    return buf;
-}
 
 /* Sends variant i (or STOP when i < 0) to worker w. */
 static void send_task(rs_sweep *sw, int w, int i, double *vals, unsigned char *buf)
@@ -100,7 +71,7 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
     for (int w = 1; w < size; w++) {
         const int i = st ? -1 : rs_sweep_next(sw);
         send_task(sw, w, i, vals, tbuf);
-        t_sent[w] = now_s();
+        t_sent[w] = rs_now_s();
         active += i >= 0;
     }
     char tmp[4096], e2[1024];
@@ -125,7 +96,7 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
             cap = (size_t)count + 1;
         }
         MPI_Recv(buf, count, MPI_BYTE, w, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        const double rtt = now_s() - t_sent[w];
+        const double rtt = rs_now_s() - t_sent[w];
         result_head h;
         memcpy(&h, buf, sizeof h);
         memset(r, 0, sizeof *r);
@@ -160,7 +131,7 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
             rs_sweep_write_summary(sw, e2, sizeof e2);
         const int next = st ? -1 : rs_sweep_next(sw);
         send_task(sw, w, next, vals, tbuf);
-        t_sent[w] = now_s();
+        t_sent[w] = rs_now_s();
         if (next < 0)
             active--;
     }
@@ -216,7 +187,8 @@ static int worker(rs_sweep *sw, int rank, char *err, size_t errlen)
         unlink(path);
         rs_sweep_run_variant(sw, i, vals, path, r);
         size_t csv_len = 0;
-        char *csv = slurp(path, &csv_len);
+        char *csv;
+        rs_read_file(path, 0, 0, &csv, &csv_len);
         unlink(path);
         const size_t ml = strlen(r->message);
         result_head h = {i, r->status, r->steps, r->wall_s, ml, csv_len};
@@ -255,7 +227,7 @@ int rs_sweep_mpi_run(int *argc, char ***argv, const rs_sweep_config *c, const rs
     memset(rep, 0, sizeof *rep);
     if (err && errlen)
         err[0] = '\0';
-    const double t0 = now_s();
+    const double t0 = rs_now_s();
     int inited = 0, we_init = 0;
     MPI_Initialized(&inited);
     if (!inited) {
@@ -297,7 +269,7 @@ int rs_sweep_mpi_run(int *argc, char ***argv, const rs_sweep_config *c, const rs
         st = worker(sw, rank, err, errlen);
     }
     rs_sweep_close(&sw);
-    rep->wall_s = now_s() - t0;
+    rep->wall_s = rs_now_s() - t0;
     if (we_init)
         MPI_Finalize();
     return st;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_file.h"
 #include "rs_envelope.h"
 #include "rs_scenario.h"
 #include "rs_status.h"
@@ -365,31 +366,6 @@ int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errl
     return st;
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (len + 1 < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-        }
-        buf = nb;
-    }
-    if (buf)
-        buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* Splits a line at commas into trimmed fields (at most max); returns the count. */
 static int split_fields(char *line, char **field, int max)
 {
@@ -420,10 +396,11 @@ int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t err
         snprintf(err, errlen, "--list '%s': only one list of variants can be given", path);
         return RS_E_ARG;
     }
-    char *text = read_text(path);
-    if (!text) {
-        snprintf(err, errlen, "cannot read the list of variants '%s': %s", path, strerror(errno));
-        return RS_E_IO;
+    char *text;
+    const int why = rs_read_file(path, 0, 0, &text, NULL);
+    if (why) {
+        snprintf(err, errlen, "cannot read the list of variants '%s': %s", path, strerror(why));
+        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
     }
     int st = RS_E_ARG, lineno = 0, ncol = 0, nrow = 0, cap = 0;
     char **names = NULL, **field = NULL;

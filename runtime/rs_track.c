@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_file.h"
 #include "rs_track_impl.h"
 
 #define DEFAULT_SPACING   0.5
@@ -327,42 +328,25 @@ int rs_track_load(rs_track *t, const char *path, char *err, size_t errlen)
     if (!t) return RS_TRACK_E_ARG;
     memset(t, 0, sizeof *t);
     if (!path) return RS_TRACK_E_ARG;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        rs_trk_msg(err, errlen, path, 0, "cannot open (%s): check the path", strerror(errno));
+    char *buf;
+    size_t n;
+    const int why = rs_read_file(path, (size_t)RS_TRACK_FILE_MAX, 0, &buf, &n);
+    switch (why) {
+    case 0:
+        break;
+    case EFBIG:
+        rs_trk_msg(err, errlen, path, 0, "the file is larger than %ld bytes: is it a track file?",
+                   (long)RS_TRACK_FILE_MAX);
+        return RS_TRACK_E_SYNTAX;
+    case ENOMEM:
+        rs_trk_msg(err, errlen, path, 0, "out of memory");
+        return RS_TRACK_E_NOMEM;
+    case EIO:
+        rs_trk_msg(err, errlen, path, 0, "read error: check the file");
         return RS_TRACK_E_IO;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    int rc = buf ? RS_TRACK_OK : RS_TRACK_E_NOMEM;
-    while (!rc) {
-        if (n == cap) {
-            if (cap > (size_t)RS_TRACK_FILE_MAX) {
-                rs_trk_msg(err, errlen, path, 0, "the file is larger than %ld bytes: is it a "
-                           "track file?", (long)RS_TRACK_FILE_MAX);
-                rc = RS_TRACK_E_SYNTAX;
-                break;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { rc = RS_TRACK_E_NOMEM; break; }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                rs_trk_msg(err, errlen, path, 0, "read error: check the file");
-                rc = RS_TRACK_E_IO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    if (rc) {
-        if (rc == RS_TRACK_E_NOMEM) rs_trk_msg(err, errlen, path, 0, "out of memory");
-        free(buf);
-        return rc;
+    default:
+        rs_trk_msg(err, errlen, path, 0, "cannot open (%s): check the path", strerror(why));
+        return RS_TRACK_E_IO;
     }
     /* Tables are looked for in the file's folder. */
     char dir[512];
@@ -374,7 +358,7 @@ int rs_track_load(rs_track *t, const char *path, char *err, size_t errlen)
     } else {
         snprintf(dir, sizeof dir, ".");
     }
-    rc = rs_track_parse(t, buf, n, path, dir, err, errlen);
+    const int rc = rs_track_parse(t, buf, n, path, dir, err, errlen);
     free(buf);
     return rc;
 }

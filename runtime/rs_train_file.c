@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_file.h"
 #include "rs_scenario.h"   /* rs_closest_name */
 #include "rs_train_file.h"
 #include "rs_train_contact.h"
@@ -1061,46 +1062,21 @@ int rs_train_spec_read_extra(const char *path, const char *extra, rs_load_cache 
     if (out)
         *out = NULL;
     const size_t extra_len = extra ? strlen(extra) + 1 : 0;
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
+    char *text;
+    size_t n;
+    const int why = rs_read_file(path, 0, extra_len, &text, &n);
+    if (why) {
         if (err && errlen)
-            snprintf(err, errlen, "cannot read '%s': %s", path ? path : "(null)", strerror(errno));
-        return RS_E_IO;
+            snprintf(err, errlen, "cannot read '%s': %s", path ? path : "(null)", strerror(why));
+        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
     }
-    size_t cap = 4096, n = 0;
-    char *text = malloc(cap);
-    for (;;) {
-        if (!text) {
-            fclose(f);
-            if (err && errlen)
-                snprintf(err, errlen, "%s: out of memory", path);
-            return RS_E_NOMEM;
-        }
-        n += fread(text + n, 1, cap - n - 1 - extra_len, f);
-        if (n < cap - 1 - extra_len)
-            break;
-        cap *= 2;
-        char *t = realloc(text, cap);
-        if (!t)
-            free(text);
-        text = t;
-    }
-    const int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(text);
-        if (err && errlen)
-            snprintf(err, errlen, "cannot read '%s'", path);
-        return RS_E_IO;
-    }
-    text[n] = '\0';
     if (memchr(text, '\0', n)) {
         free(text);
         if (err && errlen)
             snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
         return RS_E_ARG;
     }
-    if (extra) {   /* room was kept: cap - 1 - extra_len > n */
+    if (extra) {   /* rs_read_file kept extra_len bytes after the NUL */
         text[n++] = '\n';
         memcpy(text + n, extra, extra_len - 1);
         n += extra_len - 1;
@@ -1124,13 +1100,6 @@ void rs_train_spec_opts(const rs_train_spec *s, rs_park_opts *o)
 }
 
 /* ------------------------------------------------------------ runner */
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int write_row(FILE *f, rs_train *tr, const rs_train_spec *S, double t)
 {
@@ -1230,9 +1199,9 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     r.t_end = r.t_start;
     double wall = 0.0;
     for (long s = 1; s <= steps; s++) {
-        const double w0 = wall_now();
+        const double w0 = rs_now_s();
         st = rs_train_step(tr);
-        wall += wall_now() - w0;
+        wall += rs_now_s() - w0;
         if (st != RS_OK) {
             if (err && errlen)
                 snprintf(err, errlen, "%s: simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
