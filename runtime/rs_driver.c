@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "rs_file.h"
+#include "rs_progress.h"
 #include "rs_contact.h"
 #include "rs_csv.h"
 #include "rs_driver.h"
@@ -137,34 +138,12 @@ static int find_contact_dir(const rs_model *m, const rs_options *opt, const char
 typedef struct run_ctx {
     const rs_run_config *c;
     FILE *log;
-    int tty;
     rs_csv *csv;
     long n, every, k, rows;
-    double t0, t_end, wall0, next_progress;
-    int shown, csv_failed;
+    double t0, t_end;
+    rs_progress pr;
+    int csv_failed;
 } run_ctx;
-
-static void fmt_duration(char *buf, size_t len, double s)
-{
-    if (s < 60)
-        snprintf(buf, len, "%.0f s", s);
-    else if (s < 3600)
-        snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
-    else
-        snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)fmod(s / 60, 60));
-}
-
-static void progress_line(run_ctx *x, double t, double wall)
-{
-    const double span = x->t_end - x->t0, done = t - x->t0;
-    char eta[32] = "?";
-    if (done > 0)
-        fmt_duration(eta, sizeof eta, wall * (span - done) / done);
-    fprintf(x->log, "%srailsym run: t = %.4g s of %.4g s (%3.0f%%), %.3gx real time, ETA %s%s",
-            x->tty ? "\r" : "", t, x->t_end, span > 0 ? 100.0 * done / span : 100.0,
-            wall > 0 ? done / wall : 0.0, eta, x->tty ? "   " : "\n");
-    fflush(x->log);
-}
 
 static int on_step(rs_ws *ws, void *vctx)
 {
@@ -177,17 +156,7 @@ static int on_step(rs_ws *ws, void *vctx)
         }
         x->rows++;
     }
-    const rs_run_config *c = x->c;
-    if (c->progress == 0)
-        return 0;
-    const double t = rs_ws_time(ws);
-    const double wall = rs_now_s() - x->wall0;
-    if (c->progress != 0 && wall >= x->next_progress &&
-        (c->progress == 1 || wall >= c->progress_after)) {
-        progress_line(x, t, wall);
-        x->shown = 1;
-        x->next_progress = wall + c->progress_every;
-    }
+    rs_progress_tick(&x->pr, rs_ws_time(ws));
     return 0;
 }
 
@@ -347,7 +316,6 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     memset(&x, 0, sizeof x);
     x.c = c;
     x.log = c->log ? c->log : stderr;
-    x.tty = isatty(fileno(x.log));
     x.csv = csv;
     const double dt = rs_binding_step(b);
     x.t0 = rs_ws_time(ws);
@@ -356,8 +324,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     x.every = lround(rs_binding_output(b) / dt);
     if (x.every < 1)
         x.every = 1;
-    x.wall0 = rs_now_s();
-    x.next_progress = 0;
+    rs_progress_start(&x.pr, x.log, c->progress, c->progress_after, c->progress_every, x.t0, x.t_end);
     rep->t_start = x.t0;
 
     if (c->realtime) {
@@ -371,26 +338,20 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         have_saved = 1;
         if ((st = rt_settings(c, rep, x.log, c->progress == 0, &locked, err, errlen)))
             goto done;
-        x.wall0 = rs_now_s();
+        rs_progress_start(&x.pr, x.log, c->progress, c->progress_after, c->progress_every, x.t0, x.t_end);
         st = run_paced(ws, &x, rt);
     } else {
         st = rs_run(ws, x.t_end, dt, on_step, &x);
     }
 
-    const double wall = rs_now_s() - x.wall0;
+    const double wall = rs_progress_wall(&x.pr);
     const rs_stats *stats = rs_ws_stats(ws);
     rep->steps = stats->steps;
     rep->rows = x.rows;
     rep->t_end = rs_ws_time(ws);
     rep->wall_s = wall;
     rep->proj_iters_max = stats->proj_iters_max;
-    if (x.shown) {
-        if (x.tty)
-            fputc('\n', x.log);
-        fprintf(x.log, "railsym run: %ld steps to t = %.6g s in %.3g s (%.3gx real time)\n", rep->steps,
-                rep->t_end, wall, wall > 0 ? (rep->t_end - x.t0) / wall : 0.0);
-        fflush(x.log);
-    }
+    rs_progress_end(&x.pr, rep->steps, rep->t_end);
     if (x.csv_failed) {
         snprintf(err, errlen, "cannot write '%s' (disk full or file removed?): results end at t = %.6g s",
                  c->out, rep->t_end);

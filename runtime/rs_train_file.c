@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "rs_file.h"
+#include "rs_progress.h"
 #include "rs_scenario.h"   /* rs_closest_name */
 #include "rs_train_file.h"
 #include "rs_train_contact.h"
@@ -1198,17 +1199,21 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     r.rows++;
     r.t_end = r.t_start;
     double wall = 0.0;
+    rs_progress pr;
+    rs_progress_start(&pr, cfg->log, cfg->progress, 2.0, 1.0, r.t_start, r.t_start + (double)steps * S->step);
     for (long s = 1; s <= steps; s++) {
         const double w0 = rs_now_s();
         st = rs_train_step(tr);
         wall += rs_now_s() - w0;
         if (st != RS_OK) {
+            rs_progress_end(&pr, r.steps, rs_park_t(pk));
             if (err && errlen)
                 snprintf(err, errlen, "%s: simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
                          S->file, rs_status_name(st), rs_park_error(pk), cfg->out, r.t_end);
             goto done;
         }
         r.steps++;
+        rs_progress_tick(&pr, rs_park_t(pk));
         if (s % every == 0 || s == steps) {
             if (write_row(f, tr, S, rs_park_t(pk)) != 0)
                 goto io_error;
@@ -1216,6 +1221,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
             r.t_end = rs_park_t(pk);
         }
     }
+    rs_progress_end(&pr, r.steps, rs_park_t(pk));
     r.wall_s = wall;
     r.krylov_per_step = r.steps ? (double)rs_park_get_stats(pk)->krylov_iters / (double)r.steps : 0.0;
     st = RS_OK;

@@ -12,6 +12,7 @@
 #define RS_TRAIN_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "rs_load_cache.h"
 #include "rs_train.h"
@@ -64,6 +65,10 @@ typedef struct rs_train_run_cfg {
     rs_load_cache *models;       /* compiled vehicle models (NULL: loaded
                                     with libtcc for this run); it sets the
                                     loader (tcc or dlopen) and include folder */
+    int progress;                /* 0 (default): none; -1: a progress line
+                                    each second once the run has taken 2 s;
+                                    1: from the first step (rs_progress.h)  */
+    FILE *log;                   /* progress stream (NULL: stderr)          */
 } rs_train_run_cfg;
 
 typedef struct rs_train_run_report {
