@@ -40,9 +40,8 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
         if (ec) throw cli::UserError("cannot create folder '" + parent.string() + "': " + ec.message());
     }
     const std::string loader = args.value("loader", "tcc");   // cmd_run checked the word
-    rs_load_options lo;
-    rs_load_options_default(&lo);
     const std::string include = runtime_dir();
+    rs_load_options lo{};   // null fields: the loader's defaults
     lo.include_dir = include.c_str();
     std::unique_ptr<rs_load_cache, void (*)(rs_load_cache *)> models(
         rs_load_cache_create(loader == "dlopen" ? RS_LOAD_DLOPEN : RS_LOAD_TCC, &lo),

@@ -352,10 +352,7 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     }
     double train_est = 0;
     if (c->train_file) {
-        rs_load_options lo;
-        rs_load_options_default(&lo);
-        if (c->include_dir)
-            lo.include_dir = c->include_dir;
+        const rs_load_options lo = {.include_dir = c->include_dir};   /* NULL fields: the loader's defaults */
         if (!(sw->trains = rs_load_cache_create(c->loader, &lo))) {
             snprintf(err, errlen, "out of memory");
             st = RS_E_NOMEM;
