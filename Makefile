@@ -11,11 +11,18 @@
 #   make clean    remove build/ and build-asan/
 #
 # Sources are found by wildcard, so new files need no Makefile edit:
-#   modeler/*.cpp, codegen/*.cpp (but codegen/railsym.cpp) -> librailsym_sym.a
-#   runtime/*.c                                            -> librailsym_rt.a
-#   codegen/railsym.cpp + both libraries                   -> railsym
-#   tests/{test,bench,demo}_*.cpp  C++ programs: + tests/support/*.cpp, both libs
-#   tests/{test,bench,demo}_*.c    C programs:   + tests/support/*.c, runtime lib
+#   modeler/*/*.cpp, codegen/*.cpp      -> librailsym_sym.a
+#   runtime/*/*.c                       -> librailsym_rt.a
+#   runtime/core/*.c, runtime/contact/*.c -> librailsym_core.a (what an embedded
+#                                          program links: no libtcc, no libdl)
+#   cli/*.cpp but cli/railsym.cpp       -> librailsym_cli.a
+#   cli/railsym.cpp + the libraries     -> railsym
+#   tests/*/{test,bench,demo}_*.cpp  C++ programs: + tests/support/*.cpp, the libs
+#   tests/*/{test,bench,demo}_*.c    C programs:   + tests/support/*.c, runtime lib
+# Each folder compiles with only the include paths its layer may use
+# (INC_* below; docs/architecture.md), so an include across a forbidden
+# boundary fails the build; scripts/check-layout.sh also checks the rules
+# and that no include cycle exists.
 # V=1 shows full command lines.
 
 .DEFAULT_GOAL := all
@@ -62,7 +69,7 @@ GINAC_LIBS   = $(eval GINAC_LIBS := $$(shell pkg-config --libs ginac))$(GINAC_LI
 CHECK_CFLAGS = $(eval CHECK_CFLAGS := $$(shell pkg-config --cflags check))$(CHECK_CFLAGS)
 CHECK_LIBS   = $(eval CHECK_LIBS := $$(shell pkg-config --libs check))$(CHECK_LIBS)
 # MPI (issue 11, docs/sweeps.md): Debian 12's Open MPI is `ompi-c` to
-# pkg-config.  Only runtime/rs_sweep_mpi.c includes <mpi.h> (flags below, on
+# pkg-config.  Only runtime/app/rs_sweep_mpi.c includes <mpi.h> (flags below, on
 # that one object) and only the railsym command links libmpi; MPI_Init runs
 # only for `railsym sweep --mpi`, so a plain `railsym run` never starts MPI.
 MPI_CFLAGS   = $(eval MPI_CFLAGS := $$(shell pkg-config --cflags ompi-c))$(MPI_CFLAGS)
@@ -70,35 +77,62 @@ MPI_LIBS     = $(eval MPI_LIBS := $$(shell pkg-config --libs ompi-c))$(MPI_LIBS)
 
 WARN        := -Wall -Wextra
 DEPFLAGS    := -MMD -MP
-ALL_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) $(SAN) $(DEPFLAGS) $(GINAC_CFLAGS) \
-               $(CHECK_CFLAGS) -I modeler -I codegen -I runtime
-ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS) $(SAN) $(DEPFLAGS) $(CHECK_CFLAGS) -I runtime
+ALL_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) $(SAN) $(DEPFLAGS) $(GINAC_CFLAGS) $(CHECK_CFLAGS)
+ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS) $(SAN) $(DEPFLAGS) $(CHECK_CFLAGS)
 ALL_LDFLAGS  = $(LDFLAGS) $(SAN)
 SYS_LIBS    := -ltcc -ldl -lklu -lm -lpthread
 
+# ---------------------------------------------------------------- layers
+# The include paths of each folder: a layer sees its own headers and those
+# of the layers below it, nothing else (docs/architecture.md has the picture).
+INC_abi        := -I abi
+INC_core       := -I abi -I runtime/core
+INC_contact    := $(INC_core) -I runtime/contact
+INC_load       := $(INC_core) -I runtime/load
+INC_train      := $(INC_contact) -I runtime/train
+INC_app        := $(INC_train) -I runtime/load -I runtime/app
+INC_algebra    := -I modeler/algebra
+INC_kinematics := $(INC_algebra) -I modeler/kinematics
+INC_mechanics  := $(INC_kinematics) -I modeler/mechanics
+INC_vdl        := $(INC_mechanics) -I modeler/vdl
+INC_codegen    := $(INC_vdl) -I abi -I codegen
+INC_cli        := $(INC_codegen) -I runtime/core -I runtime/contact -I runtime/train \
+                  -I runtime/load -I runtime/app -I cli
+INC_tests      := $(INC_cli) -I tests/support -I tests/tools
+
 # ---------------------------------------------------------------- sources
-MAIN_SRC    := codegen/railsym.cpp
-SYM_SRCS    := $(sort $(wildcard modeler/*.cpp) $(filter-out $(MAIN_SRC),$(wildcard codegen/*.cpp)))
-RT_SRCS     := $(sort $(wildcard runtime/*.c))
+MAIN_SRC    := cli/railsym.cpp
+SYM_SRCS    := $(sort $(wildcard modeler/*/*.cpp) $(wildcard codegen/*.cpp))
+CLI_SRCS    := $(sort $(filter-out $(MAIN_SRC),$(wildcard cli/*.cpp)))
+RT_SRCS     := $(sort $(wildcard runtime/*/*.c))
+CORE_SRCS   := $(sort $(wildcard runtime/core/*.c runtime/contact/*.c))
 SUPPORT_CXX := $(sort $(wildcard tests/support/*.cpp))
 SUPPORT_C   := $(sort $(wildcard tests/support/*.c))
 
 # Objects keep the source's path and extension: build/obj/modeler/atoms.cpp.o,
-# so tests/foo.c and tests/foo.cpp never collide.
+# so tests/unit/foo.c and tests/unit/foo.cpp never collide.
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
 
 SYM_OBJS         := $(call obj,$(SYM_SRCS))
+CLI_OBJS         := $(call obj,$(CLI_SRCS))
 RT_OBJS          := $(call obj,$(RT_SRCS))
+CORE_OBJS        := $(call obj,$(CORE_SRCS))
 MAIN_OBJ         := $(call obj,$(MAIN_SRC))
 SUPPORT_CXX_OBJS := $(call obj,$(SUPPORT_CXX))
 SUPPORT_C_OBJS   := $(call obj,$(SUPPORT_C))
 
 LIBSYM  := $(BUILD)/librailsym_sym.a
+LIBCLI  := $(BUILD)/librailsym_cli.a
 LIBRT   := $(BUILD)/librailsym_rt.a
+LIBCORE := $(BUILD)/librailsym_core.a
 RAILSYM := $(BUILD)/railsym
 
-# Programs: tests/KIND_NAME.cpp|c -> $(BUILD)/DIR/KIND_NAME, DIR per kind.
-progs = $(patsubst tests/%.$(2),$(BUILD)/$(3)/%,$(sort $(wildcard tests/$(1)_*.$(2))))
+# Programs: tests/GROUP/KIND_NAME.cpp|c -> $(BUILD)/DIR/KIND_NAME, DIR per
+# kind (tests, bench, demo), whatever the group (unit, physics, e2e, bench,
+# demo): test names are unique across groups.
+prog_srcs  = $(sort $(filter-out tests/support/% tests/tools/%,$(wildcard tests/*/$(1)_*.$(2))))
+prog_of    = $(BUILD)/$(2)/$(basename $(notdir $(1)))
+progs      = $(foreach f,$(call prog_srcs,$(1),$(2)),$(call prog_of,$(f),$(3)))
 TESTS_CXX  := $(call progs,test,cpp,tests)
 TESTS_C    := $(call progs,test,c,tests)
 BENCH_CXX  := $(call progs,bench,cpp,bench)
@@ -108,10 +142,10 @@ DEMO_C     := $(call progs,demo,c,demo)
 TESTS      := $(TESTS_CXX) $(TESTS_C)
 BENCHES    := $(BENCH_CXX) $(BENCH_C)
 DEMOS      := $(DEMO_CXX) $(DEMO_C)
+PROG_SRCS  := $(foreach k,test bench demo,$(call prog_srcs,$(k),cpp) $(call prog_srcs,$(k),c))
 
-ALL_OBJS  := $(SYM_OBJS) $(RT_OBJS) $(MAIN_OBJ) $(SUPPORT_CXX_OBJS) $(SUPPORT_C_OBJS) \
-             $(patsubst %,$(BUILD)/obj/tests/%.cpp.o,$(notdir $(TESTS_CXX) $(BENCH_CXX) $(DEMO_CXX))) \
-             $(patsubst %,$(BUILD)/obj/tests/%.c.o,$(notdir $(TESTS_C) $(BENCH_C) $(DEMO_C)))
+ALL_OBJS  := $(SYM_OBJS) $(CLI_OBJS) $(RT_OBJS) $(MAIN_OBJ) $(SUPPORT_CXX_OBJS) $(SUPPORT_C_OBJS) \
+             $(call obj,$(PROG_SRCS))
 
 # ---------------------------------------------------------------- echo
 ifeq ($(V),1)
@@ -123,10 +157,10 @@ say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps fuzz test test-quick tests bench benches demo demos programs clean FORCE
+.PHONY: all deps check-layout fuzz test test-quick tests bench benches demo demos programs clean FORCE
 
 # Every target runs the dependency step first, through `all`.
-all: $(RAILSYM) $(LIBSYM) $(LIBRT) | deps
+all: $(RAILSYM) $(LIBSYM) $(LIBRT) $(LIBCORE) | deps
 
 tests:   all $(TESTS)
 benches: all $(BENCHES)
@@ -143,8 +177,8 @@ deps:
 # $(ASAN_BUILD)/ with the sanitizers and runs them again.  Both passes always
 # run; the target fails if either failed.
 test: tests
-	@echo "==> make test: pass 1 of 2: normal build ($(BUILD)/)"
-	@scripts/run-tests.sh $(BUILD); pass1=$$?; \
+	@echo "==> make test: pass 1 of 2: normal build ($(BUILD)/), layout rules"
+	@scripts/check-layout.sh --self-test && scripts/run-tests.sh $(BUILD); pass1=$$?; \
 	echo "==> make test: pass 2 of 2: AddressSanitizer + UBSan build ($(ASAN_BUILD)/)"; \
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE=1 tests \
 	  && scripts/run-tests.sh $(ASAN_BUILD); pass2=$$?; \
@@ -157,20 +191,23 @@ test: tests
 
 # Pass 1 only, for quick iterations; `make test` is what CI runs.
 test-quick: tests
-	@scripts/run-tests.sh $(BUILD)
+	@scripts/check-layout.sh --self-test && scripts/run-tests.sh $(BUILD)
 
-# The .vdl parser's fuzz harness (tests/fuzz_vdl.cpp), built with clang's
+# The folder rules and include cycles alone (docs/architecture.md).
+check-layout:
+	@scripts/check-layout.sh --self-test
+
+# The .vdl parser's fuzz harness (tests/fuzz/fuzz_vdl.cpp), built with clang's
 # libFuzzer + ASan + UBSan and run for FUZZ_SECONDS over a seed corpus of the
 # shipped models and the error corpus; `make test` runs it as its last pass.
 # Only the sources the front end reaches are linked: the modeler and the
 # code generator's library part (not the CLI, which needs the C runtime).
 FUZZ_SECONDS ?= 60
 FUZZ_DIR  := $(BUILD)/fuzz
-FUZZ_SRCS := $(sort $(wildcard modeler/*.cpp) $(filter-out codegen/railsym.cpp codegen/cli.cpp \
-               $(wildcard codegen/cmd_*.cpp),$(wildcard codegen/*.cpp)))
-FUZZ_OBJS := $(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(FUZZ_SRCS) tests/fuzz_vdl.cpp)
+FUZZ_SRCS := $(SYM_SRCS)
+FUZZ_OBJS := $(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(FUZZ_SRCS) tests/fuzz/fuzz_vdl.cpp)
 FUZZ_CXXFLAGS = -std=c++17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP \
-                $(GINAC_CFLAGS) -I modeler -I codegen -I runtime
+                $(GINAC_CFLAGS) $(INC_codegen)
 $(FUZZ_DIR)/obj/%.o: %.cpp | deps
 	@mkdir -p $(@D)
 	$(call say,FUZZCXX,$<)
@@ -181,23 +218,23 @@ $(FUZZ_DIR)/fuzz_vdl: $(FUZZ_OBJS)
 -include $(FUZZ_OBJS:.o=.d)
 
 # The runtime's readers of scenario, track, profile and train files
-# (tests/fuzz_inputs.c), built the same way over the runtime's C sources
+# (tests/fuzz/fuzz_inputs.c), built the same way over the runtime's C sources
 # (all but the MPI one, which nothing here reaches), from an archive so
 # only what the readers use is linked.
 FUZZ_INPUT_SECONDS ?= 40
-FUZZ_RT_SRCS := $(filter-out runtime/rs_sweep_mpi.c,$(RT_SRCS))
+FUZZ_RT_SRCS := $(filter-out runtime/app/rs_sweep_mpi.c,$(RT_SRCS))
 FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_RT_SRCS))
-FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -I runtime
+FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP $(INC_app)
 $(FUZZ_DIR)/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(call say,FUZZCC,$<)
 	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_DIR)/librt_fuzz.a: $(FUZZ_RT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
-$(FUZZ_DIR)/fuzz_inputs: $(FUZZ_DIR)/obj/tests/fuzz_inputs.o $(FUZZ_DIR)/librt_fuzz.a
+$(FUZZ_DIR)/fuzz_inputs: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_inputs.o $(FUZZ_DIR)/librt_fuzz.a
 	$(call say,LINK,$@)
 	$(Q)clang -fsanitize=fuzzer,address,undefined $^ $(SYS_LIBS) -o $@
--include $(FUZZ_RT_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz_inputs.d
+-include $(FUZZ_RT_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/fuzz_inputs.d
 
 fuzz: $(FUZZ_DIR)/fuzz_vdl $(FUZZ_DIR)/fuzz_inputs
 	@scripts/fuzz.sh $(FUZZ_DIR)/fuzz_vdl $(FUZZ_SECONDS)
@@ -229,22 +266,35 @@ $(eval $(call flags_file,cxxflags,CXX_SIG))
 $(eval $(call flags_file,ldflags,LD_SIG))
 
 # ---------------------------------------------------------------- compile
-# Test, benchmark and demo sources include their shared helpers by bare name.
-$(BUILD)/obj/tests/%.o: TEST_INC := -I tests/support
+# Each folder's include paths (the layers above).  Tests, benchmarks and
+# demos see everything, and include their shared helpers by bare name.
+$(BUILD)/obj/abi/%.o:                LAYER_INC := $(INC_abi)
+$(BUILD)/obj/runtime/core/%.o:       LAYER_INC := $(INC_core)
+$(BUILD)/obj/runtime/contact/%.o:    LAYER_INC := $(INC_contact)
+$(BUILD)/obj/runtime/load/%.o:       LAYER_INC := $(INC_load)
+$(BUILD)/obj/runtime/train/%.o:      LAYER_INC := $(INC_train)
+$(BUILD)/obj/runtime/app/%.o:        LAYER_INC := $(INC_app)
+$(BUILD)/obj/modeler/algebra/%.o:    LAYER_INC := $(INC_algebra)
+$(BUILD)/obj/modeler/kinematics/%.o: LAYER_INC := $(INC_kinematics)
+$(BUILD)/obj/modeler/mechanics/%.o:  LAYER_INC := $(INC_mechanics)
+$(BUILD)/obj/modeler/vdl/%.o:        LAYER_INC := $(INC_vdl)
+$(BUILD)/obj/codegen/%.o:            LAYER_INC := $(INC_codegen)
+$(BUILD)/obj/cli/%.o:                LAYER_INC := $(INC_cli)
+$(BUILD)/obj/tests/%.o:              LAYER_INC := $(INC_tests)
 
 # The MPI headers for the one file that uses them (`private`: not passed on
 # to the object's prerequisites, so the shared .cflags file never sees them).
-$(BUILD)/obj/runtime/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/obj/runtime/app/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
 
 $(BUILD)/obj/%.cpp.o: %.cpp $(BUILD)/.cxxflags | deps
 	$(call say,CXX,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(ALL_CXXFLAGS) $(TEST_INC) -c -o $@ $<
+	$(Q)$(CXX) $(ALL_CXXFLAGS) $(LAYER_INC) -c -o $@ $<
 
 $(BUILD)/obj/%.c.o: %.c $(BUILD)/.cflags | deps
 	$(call say,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_INC) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(LAYER_INC) -c -o $@ $<
 
 # ---------------------------------------------------------------- libraries
 # Rebuilt from scratch so a deleted source leaves no stale member.  With no
@@ -259,14 +309,25 @@ $(LIBRT): $(RT_OBJS) | deps
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(LIBCORE): $(CORE_OBJS) | deps
+	$(call say,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBCLI): $(CLI_OBJS) | deps
+	$(call say,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 # ---------------------------------------------------------------- link
-# Library order matters for static archives: sym uses rt, never the reverse.
-CXX_LINK_LIBS = $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+# Library order matters for static archives: cli uses sym and rt; sym and
+# rt never use each other.
+CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
 C_LINK_LIBS   = $(LIBRT) $(CHECK_LIBS) $(SYS_LIBS)
 
-$(RAILSYM): $(MAIN_OBJ) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
+$(RAILSYM): $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
 	$(call say,LINK,$@)
-	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 
 define link_cxx
 	$(call say,LINK,$@)
@@ -279,21 +340,17 @@ define link_c
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(C_LINK_LIBS)
 endef
 
-CXX_PROG_DEPS := $(SUPPORT_CXX_OBJS) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags
+CXX_PROG_DEPS := $(SUPPORT_CXX_OBJS) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags
 C_PROG_DEPS   := $(SUPPORT_C_OBJS) $(LIBRT) $(BUILD)/.ldflags
 
-$(TESTS_CXX): $(BUILD)/tests/%: $(BUILD)/obj/tests/%.cpp.o $(CXX_PROG_DEPS) | deps
-	$(link_cxx)
-$(BENCH_CXX): $(BUILD)/bench/%: $(BUILD)/obj/tests/%.cpp.o $(CXX_PROG_DEPS) | deps
-	$(link_cxx)
-$(DEMO_CXX): $(BUILD)/demo/%: $(BUILD)/obj/tests/%.cpp.o $(CXX_PROG_DEPS) | deps
-	$(link_cxx)
-$(TESTS_C): $(BUILD)/tests/%: $(BUILD)/obj/tests/%.c.o $(C_PROG_DEPS) | deps
-	$(link_c)
-$(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/tests/%.c.o $(C_PROG_DEPS) | deps
-	$(link_c)
-$(DEMO_C): $(BUILD)/demo/%: $(BUILD)/obj/tests/%.c.o $(C_PROG_DEPS) | deps
-	$(link_c)
+# One rule per program: SOURCE, output folder.
+define prog_rule
+$(call prog_of,$(1),$(2)): $(call obj,$(1)) $(if $(filter %.cpp,$(1)),$$(CXX_PROG_DEPS),$$(C_PROG_DEPS)) | deps
+	$(if $(filter %.cpp,$(1)),$$(link_cxx),$$(link_c))
+endef
+$(foreach k,test:tests bench:bench demo:demo,\
+  $(foreach f,$(call prog_srcs,$(word 1,$(subst :, ,$(k))),cpp) $(call prog_srcs,$(word 1,$(subst :, ,$(k))),c),\
+    $(eval $(call prog_rule,$(f),$(word 2,$(subst :, ,$(k)))))))
 
 # Per-program extra libraries go here as target-specific variables, e.g.
 #   $(BUILD)/tests/test_mpi_sweep: C_LINK_LIBS += $(shell pkg-config --libs ompi-c)

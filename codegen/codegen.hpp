@@ -3,7 +3,7 @@
 // A Function is a named list of Outputs (scalars, vectors, dense matrices,
 // sparse matrices with a fixed compressed-column pattern), each a list of
 // atoms of one Store.  generate_c() writes one C99 function per Function,
-// with the ABI of runtime/rs_abi.h:
+// with the ABI of abi/rs_abi.h:
 //
 //     int MODEL_FN(const double *const *in, double *const *out);
 //

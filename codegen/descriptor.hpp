@@ -1,4 +1,4 @@
-// descriptor.hpp — the model descriptor (runtime/rs_model.h) as C99 source,
+// descriptor.hpp — the model descriptor (abi/rs_model.h) as C99 source,
 // and the default scenario of a compiled model.
 //
 // The code generator writes one C function per codegen::Function; the
@@ -19,14 +19,14 @@
 //   RS_FN_CONSTANTS  "constants" (hoisted constants), when the store has any
 //   RS_FN_DELTA_NK, RS_FN_PHI_D, RS_FN_PHI_D_Q, RS_FN_PHI_D_S, RS_FN_BETA_D,
 //   RS_FN_CREEP      "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d",
-//                    "creep" of System::contact_functions(), when the model
+//                    "creep" of contact_functions() (model_functions.hpp), when the model
 //                    has contacts; with the contact table (rs_contact, from
 //                    System::contact_table()) and the patterns of phi_d_q,
 //                    creep's ddelta_df and dnu_dqd
 //   RS_FN_STEP, RS_FN_PROJ, RS_FN_NEWTON
 //                    the combined functions "step", "proj", "newton"
 //                    (codegen/stepfn.hpp), when present
-//   RS_FN_POWER      "power" (modeler/power.hpp): out[0] = its 4 power terms
+//   RS_FN_POWER      "power" (modeler/mechanics/power.hpp): out[0] = its 4 power terms
 // Where the runtime's out[] differs from the generated function's (M writes a
 // dense copy first; outputs are separate scalars), a small static wrapper
 // re-targets the pointers; otherwise the table points at the generated
@@ -71,7 +71,7 @@ std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model,
 std::string emit_descriptor_c(const System &sys, const std::string &model,
                               const std::vector<Function> &fns);
 
-// The functions of System::contact_functions() the runtime's table uses
+// The functions of contact_functions() (model_functions.hpp) the runtime's table uses
 // (delta_nk, phi_d, phi_d_q, phi_d_s, beta_d, creep), in that order; the
 // others (phi_n, nu, ... one by one) duplicate System::functions()' phi or
 // creep's outputs and are left out of generated models.

@@ -2,7 +2,7 @@
 # fuzz.sh HARNESS SECONDS — runs a libFuzzer harness for a bounded time over
 # a seed corpus: for fuzz_vdl the shipped models and the .vdl error corpus;
 # for fuzz_inputs the shipped scenario, track, profile and train files, each
-# behind the byte that selects its reader (tests/fuzz_inputs.c).
+# behind the byte that selects its reader (tests/fuzz/fuzz_inputs.c).
 # Fails on any crash, hang (10 s per input) or sanitizer report; the crashing
 # input is left in the harness's folder as crash-* for the regression corpus.
 set -euo pipefail

@@ -13,7 +13,7 @@
 # subprocesses whose exit status the program did not check).
 #
 # Programs find the build they belong to through RAILSYM_BUILD_DIR and the
-# command under test through RAILSYM_BIN (tests/test_cli.c uses it), so the
+# command under test through RAILSYM_BIN (tests/e2e/test_cli.c uses it), so the
 # sanitizer pass tests the sanitizer-built railsym.
 set -uo pipefail
 

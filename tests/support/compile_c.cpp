@@ -73,9 +73,9 @@ void tcc_error_to_string(void *opaque, const char *msg) {
 
 }  // namespace
 
-std::string runtime_include_dir() {
-    char *p = realpath("runtime", nullptr);
-    if (!p) return "runtime";
+std::string abi_include_dir() {
+    char *p = realpath("abi", nullptr);
+    if (!p) return "abi";
     std::string s = p;
     free(p);
     return s;
@@ -94,7 +94,7 @@ std::unique_ptr<CompiledC> CompiledC::gcc(const std::string &source, std::string
         return nullptr;
     }
     const std::string cmd = std::string("gcc ") + kStrictCFlags + " -shared -fPIC " + extra_flags +
-                            " -I'" + runtime_include_dir() + "' '" + src + "' -o '" + so + "' -lm > '" +
+                            " -I'" + abi_include_dir() + "' '" + src + "' -o '" + so + "' -lm > '" +
                             log + "' 2>&1";
     if (!run(cmd)) {
         set_err(err, "gcc failed:\n" + read_file(log));
@@ -118,7 +118,7 @@ std::unique_ptr<CompiledC> CompiledC::tcc(const std::string &source, std::string
         return nullptr;
     }
     tcc_set_error_func(s, &msgs, tcc_error_to_string);
-    const std::string inc = runtime_include_dir();
+    const std::string inc = abi_include_dir();
     bool ok = tcc_set_output_type(s, TCC_OUTPUT_MEMORY) == 0;
     ok = ok && tcc_add_include_path(s, inc.c_str()) == 0;
     ok = ok && tcc_add_library(s, "m") == 0;
@@ -167,7 +167,7 @@ std::string gcc_object_nm(const std::string &source, std::string *err) {
         set_err(err, "cannot write " + src);
         return "";
     }
-    const std::string cmd = std::string("gcc ") + kStrictCFlags + " -c -I'" + runtime_include_dir() +
+    const std::string cmd = std::string("gcc ") + kStrictCFlags + " -c -I'" + abi_include_dir() +
                             "' '" + src + "' -o '" + obj + "' > '" + log + "' 2>&1";
     if (!run(cmd)) {
         set_err(err, "gcc failed:\n" + read_file(log));

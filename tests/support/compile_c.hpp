@@ -54,7 +54,7 @@ private:
 std::string gcc_object_nm(const std::string &source, std::string *err = nullptr);
 
 // The absolute path of the runtime/ include folder.
-std::string runtime_include_dir();
+std::string abi_include_dir();
 
 }  // namespace testsupport
 }  // namespace railsym

@@ -13,6 +13,7 @@
 #include "rt_models/rt_pendulum/rt_pendulum.c"
 #include "rt_models/rt_cartpend/rt_cartpend.c"
 #include "rt_models/rt_fourbar/rt_fourbar.c"
+#include "rs_contact.h"
 
 double rt_ellip_k(double k)
 {
@@ -76,6 +77,7 @@ rs_ws *rt_ws_new(const rs_model *m, rs_method method, double dt, double tol)
 {
     rs_options o;
     rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
     o.method = method;
     o.dt = dt;
     o.proj_tol = tol;

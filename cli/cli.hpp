@@ -1,0 +1,103 @@
+// cli.hpp — small helpers shared by the `railsym` subcommands: option parsing,
+// closest-name suggestions, and the exit-status conventions.
+//
+// Exit statuses (DESIGN.md, "Contracts"): 0 success, 1 user error (bad input,
+// with a message), 2 bad usage (unknown command or option, missing argument).
+//
+// A subcommand reports problems by throwing: UsageError for bad usage,
+// UserError for bad input.  The dispatcher in cli/railsym.cpp catches
+// them, prints "railsym NAME: message" (plus the usage line for UsageError)
+// and returns the matching status, so commands never call exit().
+#ifndef RAILSYM_CLI_HPP
+#define RAILSYM_CLI_HPP
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace railsym::cli {
+
+enum ExitStatus : int {
+    kExitOk = 0,     // success
+    kExitUser = 1,   // user error: bad input file, unknown model name, ...
+    kExitUsage = 2,  // bad usage: unknown command/option, missing argument
+};
+
+// Bad usage: exit status 2, the command's usage line is printed after it.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Bad input: exit status 1.  The message should name the file (and line)
+// and say what to do.
+struct UserError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// One option a command accepts.
+struct Option {
+    std::string name;         // long name without "--", e.g. "out"
+    char short_name = 0;      // e.g. 'o' for -o, or 0 for none
+    std::string value_name;   // empty: a flag; else it takes a value, e.g. "DIR"
+    std::string help;         // one line for the option table
+
+    bool takes_value() const { return !value_name.empty(); }
+};
+
+// The result of parse_options: positional arguments in order, and the
+// options given, in order (an option may repeat).
+class Args {
+public:
+    std::vector<std::string> positional;
+    std::vector<std::pair<std::string, std::string>> given;  // (long name, value)
+
+    bool has(std::string_view name) const;
+    // The value of the last occurrence of `name`, or `fallback` if absent.
+    std::string value(std::string_view name, const std::string &fallback = "") const;
+    // All values of `name`, in order.
+    std::vector<std::string> values(std::string_view name) const;
+    // The value as an integer in [lo, hi]; UsageError if not one.
+    long integer(std::string_view name, long fallback, long lo, long hi) const;
+    // The value as a finite number; UsageError if not one.
+    double number(std::string_view name, double fallback) const;
+};
+
+// Parses argv[first..argc) against `options`, GNU style:
+//   --name value, --name=value, -n value, -nvalue; flags: --name, -n;
+//   options and positional arguments may be mixed; "--" ends the options
+//   (everything after it is positional); "-" alone is positional (stdin).
+// Throws UsageError for an unknown option (suggesting the closest one), a
+// missing value, or a value given to a flag.
+Args parse_options(int argc, char **argv, const std::vector<Option> &options, int first = 1);
+
+// The option table for --help: one line per option, aligned.
+std::string format_options(const std::vector<Option> &options);
+
+// Throws UsageError unless min <= positional count <= max.  `what` names
+// the expected arguments, e.g. "MODEL.vdl".
+void expect_positional(const Args &args, std::size_t min, std::size_t max, std::string_view what);
+
+// Edit distance: Levenshtein's (insertions, deletions, substitutions, each
+// 1) with a swap of two adjacent characters also counting 1.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `word`, or "" if none is close enough to be a
+// plausible typo: within edit distance max(1, |word|/3), or `word` being a
+// prefix of exactly one candidate.  Ties go to the earliest candidate, so
+// the answer is deterministic.
+std::string closest_name(std::string_view word, const std::vector<std::string> &candidates);
+
+// " (did you mean 'X'?)" for the closest candidate, or "" if there is none.
+std::string did_you_mean(std::string_view word, const std::vector<std::string> &candidates);
+
+// Prints "PROG: MESSAGE" to stderr and returns `status`, for example
+// (not named `fail`: Check's check.h defines a macro of that name)
+//   return cli::print_error("railsym ops", cli::kExitUser, "cannot read " + path);
+int print_error(std::string_view prog, int status, std::string_view message);
+
+}  // namespace railsym::cli
+
+#endif  // RAILSYM_CLI_HPP

@@ -1,0 +1,69 @@
+// model_dir.cpp — see model_dir.hpp.
+#include "model_dir.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <unistd.h>
+
+#include "cli.hpp"
+#include "descriptor.hpp"
+#include "vdl_compile.hpp"
+
+namespace fs = std::filesystem;
+
+namespace railsym {
+
+TempDir::~TempDir()
+{
+    if (!path.empty()) {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+}
+
+bool ends_with(const std::string &s, const std::string &tail)
+{
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::string abi_dir()
+{
+    if (const char *e = std::getenv("RAILSYM_ABI_DIR"); e && *e) return e;
+    std::error_code ec;
+    if (fs::exists("abi/rs_model.h", ec)) return "abi";
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
+            if (fs::exists(p / "abi" / "rs_model.h", ec)) return (p / "abi").string();
+            // an installed railsym (make install): PREFIX/bin/railsym, PREFIX/include/railsym/
+            if (fs::exists(p / "include" / "railsym" / "rs_model.h", ec))
+                return (p / "include" / "railsym").string();
+        }
+    return "abi";
+}
+
+std::string compile_to_temp(const std::string &vdl, TempDir &tmp, const std::string &verb)
+{
+    vdl::CompiledModel cm;
+    std::string errors;
+    if (!vdl::compile_model(vdl, cm, errors)) {
+        std::fputs(errors.c_str(), stderr);
+        throw cli::UserError(vdl + " not compiled; nothing to " + verb);
+    }
+    const std::string cname = codegen::c_identifier(cm.name);
+    if (!cm.files.count(codegen::descriptor_file_name(cm.name)))
+        throw cli::UserError("the compiler of this build does not emit the model descriptor (" +
+                             codegen::descriptor_file_name(cm.name) + "): " + verb + " a compiled folder instead");
+    std::string templ = (fs::temp_directory_path() / ("railsym-" + verb + "-XXXXXX")).string();
+    if (!mkdtemp(templ.data()))
+        throw cli::UserError("cannot create a temporary folder under " + fs::temp_directory_path().string());
+    tmp.path = templ;
+    const std::string dir = tmp.path + "/" + cname;
+    std::string err;
+    if (!vdl::write_folder(dir, cm.files, err)) throw cli::UserError(err);
+    return dir;
+}
+
+}  // namespace railsym

@@ -1,0 +1,34 @@
+// model_dir.hpp — what the commands that run models (run, sweep) share:
+// turning MODEL.vdl into a compiled folder, and finding runtime/ headers.
+#ifndef RAILSYM_MODEL_DIR_HPP
+#define RAILSYM_MODEL_DIR_HPP
+
+#include <string>
+
+namespace railsym {
+
+// A temporary folder removed when the command is over, whatever happened.
+struct TempDir {
+    std::string path;
+    TempDir() = default;
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    ~TempDir();
+};
+
+bool ends_with(const std::string &s, const std::string &tail);
+
+// Where rs_abi.h and rs_model.h are, for the loaders' compilers:
+// $RAILSYM_ABI_DIR, ./abi, or abi/ beside an ancestor of the executable
+// (build/railsym -> abi/), or include/railsym/ of an installed prefix, so
+// the commands work from any working directory of a checkout or install.
+std::string abi_dir();
+
+// Compiles MODEL.vdl into tmp/<model>/ and returns that folder; `verb` names
+// what the command does with it ("run", "sweep") in messages.  Throws
+// cli::UserError with the compiler's diagnostics printed first.
+std::string compile_to_temp(const std::string &vdl, TempDir &tmp, const std::string &verb);
+
+}  // namespace railsym
+
+#endif

@@ -1,0 +1,372 @@
+// railsym.cpp — the `railsym` command: global options, the subcommand table
+// and the dispatcher.  Everything else lives in the libraries.
+//
+// HOW TO ADD (OR IMPLEMENT) A SUBCOMMAND NAME — one function, one entry:
+//   1. Write cli/cmd_NAME.cpp (the Makefile finds it by wildcard and puts
+//      it in librailsym_sym.a) defining, in namespace railsym,
+//          int cmd_NAME(int argc, char **argv);   // argv[0] is "NAME"
+//      Parse with cli::parse_options(argc, argv, options) (cli.hpp); throw
+//      cli::UsageError for bad usage (exit 2) and cli::UserError for bad
+//      input (exit 1); return 0 on success.  Never call exit().
+//   2. Declare it in the block "implemented commands" below and put cmd_NAME
+//      in the `run` field of its entry in kCommands (replacing nullptr), or
+//      add a new entry.  Keep the entry's usage/help text in step with the
+//      options the command accepts: `railsym NAME --help` (and -h) is
+//      answered here from the entry, before cmd_NAME is called.
+// The command names and their arguments are contracts (DESIGN.md,
+// "Contracts"): add freely, rename none.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <ginac/version.h>
+
+#include "cli.hpp"
+#include "version.hpp"
+
+namespace railsym {
+
+// ---- implemented commands: declare each cmd_NAME here.
+int cmd_compile(int argc, char **argv);   // cli/cmd_compile.cpp
+int cmd_ops(int argc, char **argv);       // cli/cmd_ops.cpp
+int cmd_run(int argc, char **argv);       // cli/cmd_run.cpp
+int cmd_plot(int argc, char **argv);      // cli/cmd_plot.cpp
+int cmd_sweep(int argc, char **argv);     // cli/cmd_sweep.cpp
+int cmd_critical(int argc, char **argv);  // cli/cmd_critical.cpp
+
+namespace {
+
+struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv);   // nullptr: not implemented yet
+    const char *pending;                 // where the missing work is tracked
+    const char *summary;                 // one line for `railsym --help`
+    const char *usage;                   // the synopsis after "railsym NAME "
+    const char *help;                    // description, arguments, options
+};
+
+const Command kCommands[] = {
+    {"compile", cmd_compile, "issue 5",
+     "compile a .vdl model into C code, op counts and sparsity patterns",
+     "MODEL.vdl [-o DIR]",
+     "Compiles the vehicle description MODEL.vdl: writes the C file and header\n"
+     "of the model's generated functions, the operation-count report (text and\n"
+     "JSON), the sparsity patterns and the model descriptor into DIR.  The\n"
+     "folder is written under a temporary name and renamed into place at the\n"
+     "end, so an interrupted compile never leaves a folder that looks complete.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl             the model description\n"
+     "options:\n"
+     "  -o, --output DIR      output folder (default: generated/<model>/)\n"
+     "  -v, --verbose         print every phase of the compile\n"
+     "      --no-hoist        no constants function: parameter-only atoms stay in\n"
+     "                        every function (a reference for checking hoisting)\n"
+     "  -h, --help            show this help\n"},
+
+    {"ops", cmd_ops, "issue 5",
+     "print atoms and operations per generated function",
+     "MODEL.vdl|DIR [--json]",
+     "Prints the table of atoms and operations (additions/subtractions,\n"
+     "multiplications, divisions, function calls) of every generated function\n"
+     "of a model, in the form of Table 2 of the seed paper.  Given a .vdl file\n"
+     "it compiles the model first; given a folder it reads the report a\n"
+     "previous `railsym compile` wrote there.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR         a model description or a compiled model folder\n"
+     "options:\n"
+     "      --json            print JSON instead of the table\n"
+     "  -h, --help            show this help\n"},
+
+    {"run", cmd_run, "issue 6",
+     "simulate a model or a train and write the results as CSV",
+     "MODEL.vdl|DIR|TRAIN.train [--scenario FILE] [--out FILE.csv]\n"
+     "                   [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime]\n"
+     "                   [--rt-pace step|output] [--rt-lock] [--rt-fifo PRIO] [--rt-cpu N]\n"
+     "                   [--rt-strict] [--rt-report FILE]",
+     "Runs a simulation of a compiled model folder (a .vdl file is compiled\n"
+     "first, into a temporary folder), or of a train of vehicles.  Results are\n"
+     "CSV: one header row of names, SI units, time first, written and flushed\n"
+     "as the run goes.  Progress goes to stderr.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR|TRAIN.train   what to simulate\n"
+     "options:\n"
+     "  -s, --scenario FILE   duration, step, initial state, parameters, inputs\n"
+     "  -o, --out FILE.csv    results (default: results/<model>.csv)\n"
+     "      --loader tcc|dlopen\n"
+     "                        how the generated code is loaded (default: tcc,\n"
+     "                        in-memory compilation, no external compiler)\n"
+     "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
+     "  -j, --threads N       worker threads (trains; one model runs on one)\n"
+     "      --realtime        pace the simulation to the wall clock: each step\n"
+     "                        waits for its absolute deadline t0 + k*dt; at the\n"
+     "                        end, step times (median, p99, p99.9, max), wake-up\n"
+     "                        latency and deadline misses on stderr, also as\n"
+     "                        `RT <model>.<figure> <value> <unit>` lines\n"
+     "                        (docs/realtime.md)\n"
+     "      --rt-pace step|output\n"
+     "                        one deadline per step (default) or per output\n"
+     "                        interval\n"
+     "      --rt-lock         lock the process in memory (mlockall)\n"
+     "      --rt-fifo PRIO    SCHED_FIFO real-time priority PRIO (1-99)\n"
+     "      --rt-cpu N        pin the run to CPU N\n"
+     "      --rt-strict       a refused --rt-lock/--rt-fifo/--rt-cpu fails the\n"
+     "                        run (exit 1) instead of a warning\n"
+     "      --rt-report FILE  write the RT lines to FILE\n"
+     "  -q, --quiet           no progress and no summary on stderr\n"
+     "  -h, --help            show this help\n"},
+
+    {"plot", cmd_plot, "issue 6",
+     "plot columns of a results CSV with gnuplot",
+     "RESULT.csv COLUMN... -o FILE.png [--title TEXT]",
+     "Draws the named columns of a results CSV against time (its first\n"
+     "column) with gnuplot, into a PNG picture.\n"
+     "\n"
+     "arguments:\n"
+     "  RESULT.csv            a CSV written by `railsym run`\n"
+     "  COLUMN...             the names of the columns to draw\n"
+     "options:\n"
+     "  -o, --output FILE.png the picture to write\n"
+     "  -t, --title TEXT      title above the plot (default: the CSV's name)\n"
+     "  -h, --help            show this help\n"},
+
+    {"sweep", cmd_sweep, "issue 11",
+     "run many parameter variants, on local threads or over MPI",
+     "MODEL.vdl|DIR|TRAIN.train [--scenario FILE] --vary NAME=LO:HI:N ... [--list FILE.csv]\n"
+     "                   [--jobs J] [--threads T] [--out DIR] [--figure KIND:COLUMN ...] [--mpi]",
+     "Runs variants of one scenario with different parameter values, initial\n"
+     "coordinates and velocities, or track and profile files, from the same\n"
+     "compiled code (parameters are run-time values: no recompilation).  The\n"
+     "variants are the rows of --list\n"
+     "times the grid of the --vary axes; the heaviest pending variant goes to\n"
+     "the first free worker: threads locally, ranks under mpirun.  Each variant\n"
+     "writes DIR/vNNNN.csv (the same bytes as `railsym run` with its values),\n"
+     "under a temporary name renamed when complete; a failed variant writes\n"
+     "vNNNN.failed (its message) and vNNNN.partial.csv, and the sweep goes on.\n"
+     "DIR/summary.csv has one row per variant: number, status, values, figures,\n"
+     "message.  Re-running the same command skips finished variants, so an\n"
+     "interrupted sweep resumes.  See docs/sweeps.md.\n"
+     "\n"
+     "A train file's variants vary its parameters with 'set NAME = V' lines\n"
+     "read after the file (NAME: TYPE.PARAM of a vehicle or coupler type, or a\n"
+     "setting such as speed), each run on --threads threads.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR|TRAIN.train\n"
+     "                        a model description, a compiled model folder or a\n"
+     "                        train file\n"
+     "options:\n"
+     "  -s, --scenario FILE   the base scenario every variant starts from\n"
+     "      --vary NAME=LO:HI:N\n"
+     "                        a grid axis of N values from LO to HI (repeat);\n"
+     "                        NAME=V1,V2,... gives the values; NAME is a\n"
+     "                        parameter, a coordinate, a velocity (<q>_dot),\n"
+     "                        speed (forward and spin velocities: V, V/r0);\n"
+     "                        track=F1,F2,..., wheel_profile=... and\n"
+     "                        rail_profile=... vary the contact files\n"
+     "      --list FILE.csv   explicit variants: a header of names, one row each\n"
+     "                        (paths relative to the list's folder)\n"
+     "  -f, --figure KIND:COLUMN\n"
+     "                        a figure per variant over a results column (repeat):\n"
+     "                        max, min, absmax, rms, mean, final, or rate and\n"
+     "                        freq (growth rate, frequency), e.g. max:y\n"
+     "  -j, --jobs J          local worker threads (default 1)\n"
+     "  -t, --threads T       threads per variant of a train (default 1)\n"
+     "  -o, --out DIR         output folder (default: results/<model>-sweep)\n"
+     "      --mpi             run as a rank of an MPI job:\n"
+     "                        mpirun -np K railsym sweep ... --mpi (rank 0\n"
+     "                        coordinates, ranks 1..K-1 run variants)\n"
+     "      --loader tcc|dlopen\n"
+     "                        how the generated code is loaded (default: tcc)\n"
+     "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
+     "      --retry-failed    run again the variants recorded as failed\n"
+     "      --max-variants N  start at most N variants now (the rest on a re-run)\n"
+     "  -q, --quiet           no progress lines on stderr\n"
+     "  -h, --help            show this help\n"},
+
+    {"critical-speed", cmd_critical, "issue 11",
+     "find the speed above which a vehicle's hunting motion is unstable",
+     "MODEL.vdl|DIR --scenario FILE [--range LO:HI] [--jobs J] [--out DIR]",
+     "Searches the critical speed of a rail vehicle: the lowest speed above\n"
+     "which a lateral disturbance of its wheelset no longer dies away.  Each run\n"
+     "starts at speed V (forward velocity V, wheel spin V / r0) with a lateral\n"
+     "offset; the growth rate of the lateral oscillation's envelope is fitted\n"
+     "to its successive peaks (< 0: stable).  Bisection: the first round runs\n"
+     "speeds spread over the range, both ends included; each later round runs\n"
+     "J speeds spread inside the bracket between the highest stable and the\n"
+     "lowest unstable speed, in parallel.  The critical speed is where the\n"
+     "rate, interpolated across the final bracket, crosses zero.  Writes\n"
+     "DIR/critical_speed.csv (speed,rate,freq,status,round), DIR/critical_speed.png\n"
+     "and each round's runs in DIR/roundNN/ (a sweep folder: re-running the\n"
+     "same command resumes).  See docs/sweeps.md.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR         a model description or a compiled model folder\n"
+     "options:\n"
+     "  -s, --scenario FILE   every run's scenario: duration (several hunting\n"
+     "                        periods), step, parameters (required)\n"
+     "  -r, --range LO:HI     speeds to search, m/s (default 20:100); LO must be\n"
+     "                        stable and HI unstable\n"
+     "  -j, --jobs J          runs in parallel per round (default 1)\n"
+     "  -o, --out DIR         output folder (default: results/<model>-critical)\n"
+     "      --tol REL         stop when the bracket is narrower than REL x speed\n"
+     "                        (default 0.005)\n"
+     "      --rounds N        at most N rounds of runs (default 10)\n"
+     "      --lateral NAME    coordinate disturbed and measured (default: y, or\n"
+     "                        the first coordinate named <body>.y)\n"
+     "      --offset M        its initial value, m (default 0.002)\n"
+     "      --forward NAME    a coordinate whose velocity is set to V (repeat;\n"
+     "                        default: every coordinate named x or <body>.x)\n"
+     "      --spin NAME       a coordinate whose velocity is set to V / radius\n"
+     "                        (repeat; default: every spin or <body>.spin)\n"
+     "      --radius R        rolling radius for the spin, m (default: the\n"
+     "                        parameter r0, the scenario's value if it sets one)\n"
+     "      --loader tcc|dlopen\n"
+     "                        how the generated code is loaded (default: tcc)\n"
+     "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
+     "      --no-plot         do not draw critical_speed.png\n"
+     "  -q, --quiet           no progress lines on stderr\n"
+     "  -h, --help            show this help\n"},
+};
+
+constexpr const char *kProg = "railsym";
+
+const Command *find_command(std::string_view name) {
+    for (const Command &c : kCommands)
+        if (name == c.name) return &c;
+    return nullptr;
+}
+
+std::vector<std::string> command_names() {
+    std::vector<std::string> names;
+    for (const Command &c : kCommands) names.emplace_back(c.name);
+    names.emplace_back("help");
+    return names;
+}
+
+void print_main_usage(std::FILE *f) {
+    std::fprintf(f, "usage: %s [--help] [--version] COMMAND [ARGS...]\n", kProg);
+}
+
+void print_main_help() {
+    print_main_usage(stdout);
+    std::printf("\nrailsym compiles multibody vehicle descriptions (.vdl) into C code and\n"
+                "runs it (see README.md and docs/).\n\ncommands:\n");
+    for (const Command &c : kCommands) std::printf("  %-16s %s\n", c.name, c.summary);
+    std::printf("  %-16s %s\n", "help", "show the help of a command");
+    std::printf("\noptions:\n"
+                "  -h, --help         show this help\n"
+                "  -V, --version      show the version\n"
+                "\nRun '%s COMMAND --help' for the usage of a command.\n"
+                "Exit status: 0 success, 1 error in the input, 2 bad usage.\n",
+                kProg);
+}
+
+void print_command_help(const Command &c) {
+    std::printf("usage: %s %s %s\n\n%s\n\n%s", kProg, c.name, c.usage, c.summary, c.help);
+    if (!c.run) std::printf("\n(not implemented yet: see %s)\n", c.pending);
+}
+
+int unknown_command(std::string_view name) {
+    std::fprintf(stderr, "%s: unknown command '%.*s'%s\n", kProg, static_cast<int>(name.size()),
+                 name.data(), cli::did_you_mean(name, command_names()).c_str());
+    std::fprintf(stderr, "Run '%s --help' for the list of commands.\n", kProg);
+    return cli::kExitUsage;
+}
+
+// Runs one subcommand: --help, the not-implemented message, or the
+// command itself with its exceptions turned into messages and statuses.
+int run_command(const Command &c, int argc, char **argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0) break;
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+            print_command_help(c);
+            return cli::kExitOk;
+        }
+    }
+    const std::string prog = std::string(kProg) + " " + c.name;
+    if (!c.run) return cli::print_error(prog, cli::kExitUser, std::string("not implemented yet (see ") + c.pending + ")");
+    try {
+        return c.run(argc, argv);
+    } catch (const cli::UsageError &e) {
+        cli::print_error(prog, cli::kExitUsage, e.what());
+        std::fprintf(stderr, "usage: %s %s\nRun '%s --help' for more.\n", prog.c_str(), c.usage, prog.c_str());
+        return cli::kExitUsage;
+    } catch (const cli::UserError &e) {
+        return cli::print_error(prog, cli::kExitUser, e.what());
+    } catch (const std::bad_alloc &) {
+        return cli::print_error(prog, cli::kExitUser, "out of memory");
+    } catch (const std::exception &e) {
+        return cli::print_error(prog, cli::kExitUser, std::string("error: ") + e.what());
+    }
+}
+
+int bad_global_option(std::string_view arg) {
+    std::fprintf(stderr, "%s: unknown option '%.*s'%s\n", kProg, static_cast<int>(arg.size()), arg.data(),
+                 cli::did_you_mean(arg, {"--help", "--version"}).c_str());
+    print_main_usage(stderr);
+    return cli::kExitUsage;
+}
+
+}  // namespace
+
+int main_(int argc, char **argv) {
+    int i = 1;
+    for (; i < argc; ++i) {                       // global options, before COMMAND
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h") {
+            print_main_help();
+            return cli::kExitOk;
+        }
+        if (a == "--version" || a == "-V") {
+            std::printf("%s %s (GiNaC %d.%d.%d)\n", kProg, RAILSYM_VERSION, GINACLIB_MAJOR_VERSION,
+                        GINACLIB_MINOR_VERSION, GINACLIB_MICRO_VERSION);
+            return cli::kExitOk;
+        }
+        if (a == "--") {
+            ++i;
+            break;
+        }
+        if (a.size() > 1 && a[0] == '-') return bad_global_option(a);
+        break;
+    }
+    if (i >= argc) {
+        std::fprintf(stderr, "%s: missing command\n", kProg);
+        print_main_usage(stderr);
+        std::fprintf(stderr, "Run '%s --help' for the list of commands.\n", kProg);
+        return cli::kExitUsage;
+    }
+    const std::string_view name = argv[i];
+    if (name == "help") {                          // railsym help [COMMAND]
+        if (i + 1 >= argc) {
+            print_main_help();
+            return cli::kExitOk;
+        }
+        const Command *c = find_command(argv[i + 1]);
+        if (!c) return unknown_command(argv[i + 1]);
+        print_command_help(*c);
+        return cli::kExitOk;
+    }
+    const Command *c = find_command(name);
+    if (!c) return unknown_command(name);
+    return run_command(*c, argc - i, argv + i);
+}
+
+}  // namespace railsym
+
+int main(int argc, char **argv) {
+    const int status = railsym::main_(argc, argv);
+    // A write error on stdout (a full disk, a closed pipe) must not pass
+    // silently as success.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "railsym: error writing to standard output\n");
+        return status == 0 ? railsym::cli::kExitUser : status;
+    }
+    return status;
+}

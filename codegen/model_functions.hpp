@@ -1,0 +1,33 @@
+// model_functions.hpp — the generated functions of a model: a System's
+// equations (modeler/mechanics) packed as codegen::Function sets.
+//
+// Function names and output order are a contract with the runtime (the
+// RS_FN_* ids of abi/rs_model.h, docs/contact_element.md):
+//   model_functions    M (dense and M_sparse), delta, phi, phi_q (dense and
+//                      phi_q_sparse), phi_s, beta, gamma (with constraints),
+//                      energy (kinetic, potential), outputs (user outputs)
+//   contact_functions  delta_nk, phi_n, phi_n_qd, gamma_n, beta_n, phi_d,
+//                      phi_d_q, phi_d_s, beta_d, nu, V, radii, ddelta_df,
+//                      dnu_dqd, and `creep` (the last five in one function);
+//                      empty without contacts
+//   power_function     "power": the energy balance's four terms (power.hpp)
+//   force_jacobian_function  "delta_jac": K = −∂δ/∂q, C = −∂δ/∂q̇, sparse
+//                      (force_jacobians.hpp)
+#ifndef RAILSYM_MODEL_FUNCTIONS_HPP
+#define RAILSYM_MODEL_FUNCTIONS_HPP
+
+#include <vector>
+
+#include "codegen.hpp"
+#include "system.hpp"
+
+namespace railsym {
+
+std::vector<codegen::Function> model_functions(System &sys);
+std::vector<codegen::Function> contact_functions(System &sys);
+codegen::Function power_function(System &sys);
+codegen::Function force_jacobian_function(System &sys);
+
+}  // namespace railsym
+
+#endif

@@ -1,0 +1,310 @@
+// vdl_compile.cpp — model -> generated files, and the atomic folder write.
+#include "vdl_compile.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "descriptor.hpp"
+#include "force_jacobians.hpp"
+#include "hoist.hpp"
+#include "model_functions.hpp"
+#include "power.hpp"
+#include "stepfn.hpp"
+#include "system.hpp"
+#include "vdl_elaborate.hpp"
+
+namespace fs = std::filesystem;
+
+namespace railsym {
+namespace vdl {
+
+namespace {
+
+std::string json_str(const std::string &s) {
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += (char)c;
+        } else if (c == '\n') {
+            o += "\\n";
+        } else if (c < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", c);
+            o += b;
+        } else {
+            o += (char)c;
+        }
+    }
+    return o + "\"";
+}
+
+// Shortest text that reads back as the same double (deterministic).
+std::string json_num(double x) {
+    if (!std::isfinite(x)) return "null";
+    char b[40];
+    for (int p = 15; p <= 17; ++p) {
+        std::snprintf(b, sizeof b, "%.*g", p, x);
+        if (std::strtod(b, nullptr) == x) break;
+    }
+    return b;
+}
+
+std::string symbols_json(const std::vector<SymbolInfo> &v, const char *value_key) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) {
+        s += (i ? ",\n    " : "\n    ");
+        s += "{\"name\": " + json_str(v[i].name) + ", \"" + value_key + "\": " + json_num(v[i].value);
+        if (!v[i].comment.empty()) s += ", \"comment\": " + json_str(v[i].comment);
+        s += "}";
+    }
+    return s + (v.empty() ? "]" : "\n  ]");
+}
+
+std::string names_json(const std::vector<std::string> &v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + json_str(v[i]);
+    return s + "]";
+}
+
+std::string ints_json(const std::vector<int> &v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+// The contact table (System::contact_table()): slots inside each kind's input
+// array, as the C descriptor's rs_contact entries carry them.
+std::string contacts_json(const std::vector<ContactTableEntry> &table) {
+    std::ostringstream os;
+    os << "[";
+    for (size_t i = 0; i < table.size(); ++i) {
+        const ContactTableEntry &c = table[i];
+        os << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_str(c.name) << ", \"wheel_body\": "
+           << json_str(c.wheel_body) << ", \"side\": " << c.side
+           << ", \"s_slot\": " << ints_json(std::vector<int>(c.s_slot.begin(), c.s_slot.end()))
+           << ", \"force_slot\": " << ints_json(std::vector<int>(c.force_slot.begin(), c.force_slot.end()))
+           << ", \"phi_row\": " << c.phi_row << ",\n     \"splines\": [";
+        for (int k = 0; k < kContactSplines; ++k) {
+            const ContactTableEntry::Spline &sp = c.spline[k];
+            os << (k ? ",\n                 " : "") << "{\"role\": " << json_str(sp.role)
+               << ", \"file\": " << json_str(sp.file)
+               << ", \"u_slot\": " << ints_json(std::vector<int>(sp.u_slot.begin(), sp.u_slot.end()))
+               << ", \"s_slot\": " << sp.s_slot << "}";
+        }
+        os << "]}";
+    }
+    os << (table.empty() ? "]" : "\n  ]");
+    return os.str();
+}
+
+std::string descriptor(const ModelInfo &info, System &sys, const std::vector<codegen::Function> &fns) {
+    std::ostringstream os;
+    std::vector<std::string> cons, outs, fnames;
+    for (const auto &c : sys.constraints()) cons.push_back(c.name);
+    for (const auto &o : sys.outputs()) outs.push_back(o.name);
+    for (const auto &f : fns) fnames.push_back(f.name);
+    std::string src = fs::path(info.files.empty() ? "" : info.files[0]).filename().string();
+    // Symbols the description did not declare itself (a contact's auxiliary
+    // coordinates and spline/force inputs) join the lists with their defaults.
+    std::vector<SymbolInfo> aux = info.aux, inputs = info.inputs;
+    auto complete = [&](std::vector<SymbolInfo> &v, SymKind kind) {
+        const Store &st = sys.store();
+        const SymValues d = sys.defaults();
+        for (const Ex &e : st.symbols_of(kind)) {
+            const SymInfo &si = st.sym(e.id());
+            bool listed = false;
+            for (const SymbolInfo &x : v) listed = listed || x.name == si.name;
+            if (!listed) v.push_back(SymbolInfo{si.name, d.get(kind, si.slot), ""});
+        }
+    };
+    complete(aux, SymKind::Aux);
+    complete(inputs, SymKind::Input);
+    os << "{\n  \"name\": " << json_str(info.name) << ",\n  \"c_prefix\": " << json_str(codegen::c_identifier(info.name))
+       << ",\n  \"source\": " << json_str(src) << ",\n  \"sizes\": {\"q\": " << info.coords.size()
+       << ", \"s\": " << aux.size() << ", \"p\": " << info.params.size() << ", \"u\": " << inputs.size()
+       << ", \"constraints\": " << cons.size() << ", \"outputs\": " << outs.size() << "},\n"
+       << "  \"params\": " << symbols_json(info.params, "default") << ",\n"
+       << "  \"coords\": " << symbols_json(info.coords, "initial") << ",\n"
+       << "  \"aux\": " << symbols_json(aux, "initial") << ",\n"
+       << "  \"inputs\": " << symbols_json(inputs, "default") << ",\n"
+       << "  \"constraints\": " << names_json(cons) << ",\n"
+       << "  \"outputs\": " << names_json(outs) << ",\n"
+       << "  \"functions\": " << names_json(fnames);
+    if (!sys.contacts().empty()) os << ",\n  \"contacts\": " << contacts_json(sys.contact_table());
+    os << "\n}\n";
+    return os.str();
+}
+
+std::string sparsity_json(const std::vector<codegen::Function> &fns) {
+    std::ostringstream os;
+    os << "{\n  \"format\": \"compressed columns (KLU): colptr has cols+1 entries, rowidx nnz\",\n  \"patterns\": [";
+    bool first = true;
+    for (const auto &f : fns)
+        for (const auto &o : f.outputs) {
+            if (o.shape != codegen::Shape::Sparse) continue;
+            os << (first ? "\n" : ",\n") << "    {\"function\": " << json_str(f.name) << ", \"output\": "
+               << json_str(o.name) << ", \"rows\": " << o.rows << ", \"cols\": " << o.cols << ", \"nnz\": " << o.nnz()
+               << ",\n     \"colptr\": " << ints_json(o.colptr) << ",\n     \"rowidx\": " << ints_json(o.rowidx)
+               << "}";
+            first = false;
+        }
+    os << (first ? "]\n}\n" : "\n  ]\n}\n");
+    return os.str();
+}
+
+}  // namespace
+
+bool compile_model(const std::string &path, CompiledModel &out, std::string &errors, const Progress &progress,
+                   bool hoist) {
+    Sources src;
+    Diagnostics diags(src);
+    System sys;
+    ModelInfo info;
+    if (progress) progress("reading and elaborating " + path, 0);
+    if (!load_file(path, sys, diags, &info)) {
+        errors = diags.format();
+        return false;
+    }
+    out.name = info.name;
+    std::vector<codegen::Function> fns;
+    try {
+        if (progress) progress("building the equations of motion", sys.store().size());
+        fns = model_functions(sys);
+        // Wheel-rail contacts: the functions the runtime's table uses, added
+        // before hoisting so their parameter-only atoms join the shared constants.
+        // Exact force Jacobians K, C for implicit (train) integration
+        // (docs/trains.md).  For contact models they are δ's derivatives with the
+        // creep force inputs and s held fixed; the runtime adds the compliant
+        // normal force's and the creep damping's parts.  Models with more than
+        // kMaxJacContacts contacts (feve3000: 8) are left without them: their
+        // Jacobian would add some 44 500 operations and 1.9 MB of C to every
+        // build of a model that has no train use yet.
+        constexpr size_t kMaxJacContacts = 4;
+        if (!sys.contacts().empty()) {
+            for (codegen::Function &f : codegen::runtime_contact_functions(contact_functions(sys)))
+                fns.push_back(std::move(f));
+        }
+        if (sys.contacts().size() <= kMaxJacContacts) fns.push_back(force_jacobian_function(sys));
+        // The energy balance's power terms (power.hpp), built last so the
+        // atoms of every other function keep their order.
+        fns.push_back(power_function(sys));
+        // Atoms of parameters only are computed once per parameter set, not per step.
+        if (hoist) {
+            codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
+            if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);
+        }
+        // One atom set per stage of a step (codegen/stepfn.hpp).
+        // The spline coefficients: inputs the runtime sets from s alone.
+        std::vector<int> spline_inputs;
+        if (!sys.contacts().empty())
+            for (const ContactTableEntry &c : sys.contact_table())
+                for (const ContactTableEntry::Spline &sp : c.spline)
+                    spline_inputs.insert(spline_inputs.end(), sp.u_slot.begin(), sp.u_slot.end());
+        for (codegen::Function &f : codegen::step_functions(sys.store(), fns, sys.defaults(), spline_inputs))
+            fns.push_back(std::move(f));
+        if (progress) progress("counting operations", sys.store().size());
+        for (const auto &f : fns) out.ops.emplace_back(f.name, codegen::count_ops(sys.store(), f));
+        if (progress) progress("generating C code", sys.store().size());
+        codegen::GeneratedCode code = codegen::generate_c(sys.store(), info.name, fns);
+        std::string cname = codegen::c_identifier(info.name);
+        out.files[cname + ".h"] = code.header;
+        out.files[cname + ".c"] = code.source;
+        out.files[codegen::descriptor_file_name(info.name)] = codegen::emit_descriptor_c(sys, info.name, fns);
+        out.files["default.scn"] = codegen::emit_default_scenario(sys, info.name);
+    } catch (const ModelError &e) {
+        errors = path + ": error: " + e.what() + "\n";
+        return false;
+    } catch (const AlgebraError &e) {
+        errors = path + ": error: invalid arithmetic while building the equations: " + e.what() + "\n";
+        return false;
+    } catch (const std::invalid_argument &e) {
+        errors = path + ": error: " + e.what() + "\n";
+        return false;
+    }
+    out.files["ops.txt"] = codegen::ops_table(out.ops);
+    out.files["ops.json"] = codegen::ops_json(out.ops);
+    out.files["sparsity.json"] = sparsity_json(fns);
+    out.files["model.json"] = descriptor(info, sys, fns);
+    out.atoms = sys.store().size();
+    return true;
+}
+
+bool write_folder(const std::string &dir_in, const std::map<std::string, std::string> &files, std::string &error) {
+    std::error_code ec;
+    fs::path dir = fs::path(dir_in);
+    if (dir.filename().empty()) dir = dir.parent_path();   // "out/" -> "out"
+    fs::path parent = dir.parent_path();
+    if (parent.empty()) parent = ".";
+    fs::create_directories(parent, ec);
+    if (ec) {
+        error = "cannot create folder '" + parent.string() + "': " + ec.message();
+        return false;
+    }
+    std::string tag = std::to_string((long)getpid());
+    fs::path tmp = parent / ("." + dir.filename().string() + ".tmp-" + tag);
+    fs::remove_all(tmp, ec);
+    if (!fs::create_directory(tmp, ec) || ec) {
+        error = "cannot create folder '" + tmp.string() + "': " + (ec ? ec.message() : std::string("it exists"));
+        return false;
+    }
+    auto cleanup = [&]() {
+        std::error_code e2;
+        fs::remove_all(tmp, e2);
+    };
+    for (const auto &f : files) {
+        fs::path p = tmp / f.first;
+        std::FILE *fp = std::fopen(p.string().c_str(), "wb");
+        if (!fp) {
+            error = "cannot write '" + (dir / f.first).string() + "': " + std::strerror(errno);
+            cleanup();
+            return false;
+        }
+        size_t n = std::fwrite(f.second.data(), 1, f.second.size(), fp);
+        int flush_err = std::fflush(fp);
+        int saved = errno;
+        int close_err = std::fclose(fp);
+        if (n != f.second.size() || flush_err != 0 || close_err != 0) {
+            error = "cannot write '" + (dir / f.first).string() + "': " + std::strerror(saved ? saved : errno);
+            cleanup();
+            return false;
+        }
+    }
+    // Move an existing folder aside, put the new one in place, drop the old.
+    fs::path old = parent / ("." + dir.filename().string() + ".old-" + tag);
+    bool had_old = fs::exists(dir, ec);
+    if (had_old) {
+        if (!fs::is_directory(dir, ec)) {
+            error = "'" + dir.string() + "' exists and is not a folder";
+            cleanup();
+            return false;
+        }
+        fs::remove_all(old, ec);
+        fs::rename(dir, old, ec);
+        if (ec) {
+            error = "cannot replace '" + dir.string() + "': " + ec.message();
+            cleanup();
+            return false;
+        }
+    }
+    fs::rename(tmp, dir, ec);
+    if (ec) {
+        error = "cannot rename '" + tmp.string() + "' to '" + dir.string() + "': " + ec.message();
+        std::error_code e2;
+        if (had_old) fs::rename(old, dir, e2);
+        cleanup();
+        return false;
+    }
+    if (had_old) fs::remove_all(old, ec);
+    return true;
+}
+
+}  // namespace vdl
+}  // namespace railsym

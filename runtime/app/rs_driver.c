@@ -1,0 +1,454 @@
+/*
+ * rs_driver.c — see rs_driver.h.
+ *
+ * The run uses rs_run with an output interval of one step, so its callback
+ * sees every step: it writes a CSV row every `every` steps (and at the end)
+ * and prints progress.  The callback is cheap (a counter and one clock read)
+ * next to a step.  A real-time run steps in its own loop (run_paced: the
+ * same steps and callbacks as rs_run) so that each rs_step is timed alone
+ * and each deadline is waited for with an absolute sleep (rs_rt.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rs_file.h"
+#include "rs_progress.h"
+#include "rs_contact.h"
+#include "rs_csv.h"
+#include "rs_driver.h"
+
+void rs_run_config_default(rs_run_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->loader = RS_LOAD_TCC;
+    c->use_default_scenario = 1;
+    c->method = -1;
+    c->progress = -1;
+    c->progress_after = 2.0;
+    c->progress_every = 1.0;
+    c->rt_cpu = -1;
+    c->rt_cpu_time = 1;
+}
+
+/* The "c_prefix" of DIR/model.json (what `railsym compile` wrote), into
+ * buf; 0 when the file or the key is missing or not an identifier. */
+static int prefix_from_json(const char *dir, char *buf, size_t len)
+{
+    char path[4096], text[512];
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    const size_t n = fread(text, 1, sizeof text - 1, f);   /* the key is in the first lines */
+    fclose(f);
+    text[n] = '\0';
+    const char *key = strstr(text, "\"c_prefix\": \"");
+    if (!key)
+        return 0;
+    key += strlen("\"c_prefix\": \"");
+    size_t k = 0;
+    for (; key[k] && key[k] != '"'; k++) {
+        const char ch = key[k];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_') ||
+            k + 1 >= len)
+            return 0;
+        buf[k] = ch;
+    }
+    if (key[k] != '"' || k == 0)
+        return 0;
+    buf[k] = '\0';
+    return 1;
+}
+
+char *rs_driver_model_name(const char *dir, char *buf, size_t len)
+{
+    if (!len)
+        return buf;
+    if (prefix_from_json(dir, buf, len))
+        return buf;
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t start = n;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    size_t k = 0;
+    if (start == n || (dir[start] >= '0' && dir[start] <= '9')) {
+        const char *pre = "rs_";
+        while (*pre && k + 1 < len)
+            buf[k++] = *pre++;
+    }
+    for (size_t i = start; i < n && k + 1 < len; i++) {
+        char ch = dir[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+        buf[k++] = ok ? ch : '_';
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* The first contact file the model's table names that a scenario does not
+ * replace ("" when none). */
+static const char *first_table_file(const rs_model *m, const rs_options *opt)
+{
+    for (int i = 0; i < m->n_contact; i++)
+        for (int k = 0; k < RS_SPLINE_COUNT; k++) {
+            const char *f = m->contacts[i].spline[k].file;
+            const char *over = k == RS_SPLINE_WHEEL ? opt->wheel_profile
+                               : k == RS_SPLINE_RAIL ? opt->rail_profile
+                                                     : opt->track_file;
+            if (f && f[0] && f[0] != '/' && !(over && over[0]))
+                return f;
+        }
+    return "";
+}
+
+/* The contact table's file names are relative to the folder `railsym
+ * compile` ran in (the project's root, usually).  Runs from elsewhere find
+ * that folder by looking for the first table file from the model folder
+ * upwards: DIR/.., DIR/../.., ...  Writes it into buf and returns 1 when the
+ * file is not found from the working directory but from such a folder. */
+static int find_contact_dir(const rs_model *m, const rs_options *opt, const char *model_dir, char *buf,
+                            size_t len)
+{
+    const char *file = first_table_file(m, opt);
+    if (!file[0] || access(file, R_OK) == 0)
+        return 0;
+    char probe[8192];
+    size_t k = (size_t)snprintf(buf, len, "%s", model_dir);
+    for (int up = 0; up < 32 && k + 4 < len; up++) {
+        k += (size_t)snprintf(buf + k, len - k, "/..");
+        snprintf(probe, sizeof probe, "%s/%s", buf, file);
+        if (access(probe, R_OK) == 0)
+            return 1;
+        if (access(buf, F_OK) != 0)   /* climbed past the root's reach */
+            break;
+    }
+    return 0;
+}
+
+/* State of one run, seen by the per-step callback. */
+typedef struct run_ctx {
+    const rs_run_config *c;
+    FILE *log;
+    rs_csv *csv;
+    long n, every, k, rows;
+    double t0, t_end;
+    rs_progress pr;
+    int csv_failed;
+} run_ctx;
+
+static int on_step(rs_ws *ws, void *vctx)
+{
+    run_ctx *x = vctx;
+    const long k = x->k++;
+    if (k % x->every == 0 || k == x->n) {
+        if (rs_csv_write_ws(x->csv, ws) != RS_OK) {
+            x->csv_failed = 1;
+            return 1;
+        }
+        x->rows++;
+    }
+    rs_progress_tick(&x->pr, rs_ws_time(ws));
+    return 0;
+}
+
+/* rs_run(ws, t_end, dt, on_step, x) under a real-time loop: the same steps
+ * and callbacks, each rs_step timed alone (rs_rt_begin/end), then an
+ * absolute wait for the deadline of the steps done since the last wait:
+ * every step, or every output interval when c->rt_pace_output. */
+static int run_paced(rs_ws *ws, run_ctx *x, rs_rt_loop *L)
+{
+    const long n = x->n, pace = x->c->rt_pace_output ? x->every : 1;
+    if (on_step(ws, x))
+        return RS_STOPPED;
+    rs_rt_start(L);
+    long since = 0;
+    for (long i = 1; i <= n; i++) {
+        rs_rt_begin(L);
+        int st = rs_step(ws);
+        rs_rt_end(L);
+        if (st)
+            return st;
+        if (on_step(ws, x))
+            return RS_STOPPED;
+        if (++since == pace || i == n) {
+            if ((st = rs_rt_wait_ticks(L, since)) < 0)
+                return st;
+            since = 0;
+        }
+    }
+    return RS_OK;
+}
+
+/* Appends "what: message" to the report's notes. */
+static void add_note(rs_run_report *rep, const char *what, const char *msg)
+{
+    size_t n = strlen(rep->rt_notes);
+    snprintf(rep->rt_notes + n, sizeof rep->rt_notes - n, "%s%s: %s", n ? "; " : "", what, msg);
+}
+
+/* The optional system settings of a real-time run.  A refusal is a note
+ * (printed as a warning) unless c->rt_strict: then it is the run's error. */
+static int rt_settings(const rs_run_config *c, rs_run_report *rep, FILE *log, int quiet,
+                       int *locked, char *err, size_t errlen)
+{
+    char msg[400];
+    int st;
+    struct {
+        int asked;
+        const char *what;
+    } items[3] = {{c->rt_lock, "--rt-lock (mlockall)"},
+                  {c->rt_cpu >= 0, "--rt-cpu"},
+                  {c->rt_fifo > 0, "--rt-fifo (SCHED_FIFO)"}};
+    for (int k = 0; k < 3; k++) {
+        if (!items[k].asked)
+            continue;
+        msg[0] = '\0';
+        st = k == 0 ? rs_rt_lock_memory(256 * 1024, msg, sizeof msg)
+             : k == 1 ? rs_rt_pin_cpu(c->rt_cpu, msg, sizeof msg)
+                      : rs_rt_set_fifo(c->rt_fifo, msg, sizeof msg);
+        if (st == RS_OK) {
+            if (k == 0)
+                *locked = 1;
+            continue;
+        }
+        if (c->rt_strict) {
+            snprintf(err, errlen, "%s refused: %s", items[k].what, msg);
+            return st;
+        }
+        add_note(rep, items[k].what, msg);
+        if (!quiet)
+            fprintf(log, "railsym run: warning: %s not applied: %s (continuing without it)\n",
+                    items[k].what, msg);
+    }
+    return RS_OK;
+}
+
+/* The figures of a real-time run: summary and RT lines on the log (unless
+ * quiet), RT lines into c->rt_report.  Returns RS_OK or RS_E_IO. */
+static int rt_output(const rs_run_config *c, const rs_model *m, const rs_run_report *rep, FILE *log,
+                     int quiet, char *err, size_t errlen)
+{
+    char text[1024], lines[4096];
+    rs_rt_stats_text(&rep->rt, text, sizeof text);
+    rs_rt_stats_lines(&rep->rt, m->name, lines, sizeof lines);
+    if (!quiet) {
+        fprintf(log, "railsym run: %s%s", text, lines);
+        fflush(log);
+    }
+    if (c->rt_report) {
+        FILE *f = fopen(c->rt_report, "w");
+        int ok = f && fputs(lines, f) >= 0;
+        if (f && fclose(f) != 0)
+            ok = 0;
+        if (!ok) {
+            snprintf(err, errlen, "cannot write the real-time report '%s': %s", c->rt_report,
+                     strerror(errno));
+            return RS_E_IO;
+        }
+    }
+    return RS_OK;
+}
+
+int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_run_config *c,
+                       rs_run_report *report, char *err, size_t errlen)
+{
+    rs_run_report rep_local;
+    rs_run_report *rep = report ? report : &rep_local;
+    memset(rep, 0, sizeof *rep);
+    if (err && errlen)
+        err[0] = '\0';
+    if (!m || !c || !c->out) {
+        snprintf(err, errlen, "rs_driver_simulate: model, configuration or output path missing");
+        return rep->status = RS_E_ARG;
+    }
+    rs_scenario empty;
+    rs_scenario_init(&empty);
+    const rs_scenario *scn = scn_in ? scn_in : &empty;
+
+    rs_binding *b = NULL;
+    rs_ws *ws = NULL;
+    rs_csv *csv = NULL;
+    rs_rt_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
+    rs_rt_saved saved;
+    int have_saved = 0, locked = 0;
+    char msg[512];
+    int st = rs_scenario_bind(scn, m, &b, err, errlen);
+    if (st)
+        goto done;
+    rs_options opt;
+    rs_options_default(&opt);
+    rs_binding_options(b, &opt);
+    char contact_dir[4096];
+    if (!opt.contact_dir && c->model_dir && find_contact_dir(m, &opt, c->model_dir, contact_dir, sizeof contact_dir))
+        opt.contact_dir = contact_dir;
+    if (c->method >= 0)
+        opt.method = (rs_method)c->method;
+    opt.contact = rs_wheel_rail_contact(); /* the driver runs contact models */
+    if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
+        snprintf(err, errlen, "model '%s': %s", m->name, msg);
+        goto done;
+    }
+    if ((st = rs_binding_apply(b, ws, msg, sizeof msg))) {
+        snprintf(err, errlen, "model '%s': %s", m->name, msg);
+        goto done;
+    }
+    if ((st = rs_ws_init(ws))) {
+        snprintf(err, errlen, "model '%s': initial state: %s", m->name, rs_ws_error(ws));
+        goto done;
+    }
+    int ncol;
+    const char *const *cols = rs_binding_columns(b, &ncol);
+    if ((st = rs_csv_open_ws(&csv, c->out, ws, ncol, cols, msg, sizeof msg))) {
+        snprintf(err, errlen, "%s", msg);
+        goto done;
+    }
+
+    run_ctx x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    x.log = c->log ? c->log : stderr;
+    x.csv = csv;
+    const double dt = rs_binding_step(b);
+    x.t0 = rs_ws_time(ws);
+    x.t_end = x.t0 + rs_binding_duration(b);
+    x.n = lround((x.t_end - x.t0) / dt);
+    x.every = lround(rs_binding_output(b) / dt);
+    if (x.every < 1)
+        x.every = 1;
+    rs_progress_start(&x.pr, x.log, c->progress, c->progress_after, c->progress_every, x.t0, x.t_end);
+    rep->t_start = x.t0;
+
+    if (c->realtime) {
+        if (!(rt = malloc(sizeof *rt))) {
+            snprintf(err, errlen, "out of memory");
+            st = RS_E_NOMEM;
+            goto done;
+        }
+        rs_rt_init(rt, dt, c->rt_cpu_time ? RS_RT_CPU_TIME : 0);
+        rs_rt_save(&saved);
+        have_saved = 1;
+        if ((st = rt_settings(c, rep, x.log, c->progress == 0, &locked, err, errlen)))
+            goto done;
+        rs_progress_start(&x.pr, x.log, c->progress, c->progress_after, c->progress_every, x.t0, x.t_end);
+        st = run_paced(ws, &x, rt);
+    } else {
+        st = rs_run(ws, x.t_end, dt, on_step, &x);
+    }
+
+    const double wall = rs_progress_wall(&x.pr);
+    const rs_stats *stats = rs_ws_stats(ws);
+    rep->steps = stats->steps;
+    rep->rows = x.rows;
+    rep->t_end = rs_ws_time(ws);
+    rep->wall_s = wall;
+    rep->proj_iters_max = stats->proj_iters_max;
+    rs_progress_end(&x.pr, rep->steps, rep->t_end);
+    if (x.csv_failed) {
+        snprintf(err, errlen, "cannot write '%s' (disk full or file removed?): results end at t = %.6g s",
+                 c->out, rep->t_end);
+        st = RS_E_IO;
+    } else if (st < 0) {
+        snprintf(err, errlen, "model '%s': simulation failed (%s): %s; '%s' holds the results up to t = %.6g s",
+                 m->name, rs_status_name(st), rs_ws_error(ws), c->out, rep->t_end);
+    } else if (st == RS_STOPPED) {
+        snprintf(err, errlen, "model '%s': run stopped at t = %.6g s", m->name, rep->t_end);
+    }
+    if (rt) {
+        rep->realtime = 1;
+        rs_rt_get_stats(rt, &rep->rt);
+        int rst = rt_output(c, m, rep, x.log, c->progress == 0, st ? msg : err,
+                            st ? sizeof msg : errlen);
+        if (rst && !st)
+            st = rst;
+    }
+done:
+    if (have_saved)
+        rs_rt_restore(&saved);
+    if (locked)
+        rs_rt_unlock_memory();
+    free(rt);
+    if (csv) {
+        int cst = rs_csv_close(&csv);
+        if (cst && !st) {
+            snprintf(err, errlen, "cannot write '%s': the results may be incomplete", c->out);
+            st = cst;
+        }
+    }
+    rs_ws_free(&ws);
+    rs_binding_free(&b);
+    return rep->status = st;
+}
+
+/* 1 if `path` names a readable regular file. */
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    fclose(f);
+    return 1;
+}
+
+int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size_t errlen)
+{
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (!c || !c->model_dir || !c->out) {
+        snprintf(err, errlen, "rs_driver_run: model folder or output path missing");
+        return RS_E_ARG;
+    }
+    int st;
+    rs_scenario scn, top;
+    rs_scenario_init(&scn);
+    rs_scenario_init(&top);
+    char *path = NULL;
+    rs_loaded *h = NULL;
+    char name[256], msg[1024];
+
+    if (c->use_default_scenario) {
+        size_t len = strlen(c->model_dir) + sizeof "/default.scn";
+        if (!(path = malloc(len))) {
+            snprintf(err, errlen, "out of memory");
+            return RS_E_NOMEM;
+        }
+        snprintf(path, len, "%s/default.scn", c->model_dir);
+        if (file_exists(path) && (st = rs_scenario_read(path, &scn, err, errlen)))
+            goto done;
+    }
+    if (c->scenario) {
+        if ((st = rs_scenario_read(c->scenario, &top, err, errlen)))
+            goto done;
+        if ((st = rs_scenario_overlay(&scn, &top))) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    rs_load_options lo;
+    rs_load_options_default(&lo);
+    if (c->include_dir)
+        lo.include_dir = c->include_dir;
+    lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
+    if (!(h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg))) {
+        snprintf(err, errlen, "cannot load model folder '%s': %s", c->model_dir, msg);
+        st = RS_E_LOAD;
+        goto done;
+    }
+    st = rs_driver_simulate(rs_loaded_model(h), &scn, c, report, err, errlen);
+done:
+    rs_unload(&h);
+    rs_scenario_free(&scn);
+    rs_scenario_free(&top);
+    free(path);
+    if (report)
+        report->status = st;
+    return st;
+}

@@ -1,0 +1,97 @@
+/*
+ * rs_driver.h — one simulation run from files to files: the C side of
+ * `railsym run`, reusable by embedded and scripted users.
+ *
+ *   rs_run_config c;  rs_run_config_default(&c);
+ *   c.model_dir = "generated/pendulum";  c.scenario = "vehicles/examples/pendulum.scn";
+ *   c.out = "results/pendulum.csv";
+ *   if (rs_driver_run(&c, NULL, err, sizeof err)) fprintf(stderr, "%s\n", err);
+ *
+ * Steps: load the model folder (libtcc by default, or dlopen); read the
+ * folder's default.scn (the initial state and inputs its description gives)
+ * if present, and the scenario file over it; bind both to the model (unknown
+ * names fail with file:line and a suggestion); create a workspace; apply
+ * parameters, initial state and inputs; run with rs_run, writing the chosen
+ * columns as CSV (flushed row by row, so a failed or interrupted run keeps a
+ * valid file of what it computed); print progress on the log stream for runs
+ * longer than a couple of seconds (simulated time, real-time factor, ETA).
+ *
+ * Real time (c->realtime): the steps run under an rs_rt_loop whose tick is
+ * the step, each step (or each output interval) waiting with an absolute
+ * sleep for its deadline t0 + k·dt; optional memory locking, SCHED_FIFO and
+ * CPU pinning are applied for the run and restored afterwards (refusals are
+ * warnings unless rt_strict).  At the end the log gets (unless progress is
+ * 0, i.e. quiet) a human summary and the machine-readable
+ * "RT wheelset.step_p99_us 31.2 us" lines; c->rt_report gets the lines in
+ * any case, and report->rt has the figures.
+ *
+ * Errors come back as an rs_status and a message; nothing here exits.  A
+ * failed step gives the runtime's message (step, time, quantity) and says up
+ * to which time the CSV holds results.
+ */
+#ifndef RS_DRIVER_H
+#define RS_DRIVER_H
+
+#include <stdio.h>
+#include "rs_load.h"
+#include "rs_realtime.h"
+#include "rs_scenario.h"
+#include "rs_ws.h"
+
+typedef struct rs_run_config {
+    const char *model_dir;     /* generated folder (rs_driver_run)                 */
+    rs_loader loader;          /* RS_LOAD_TCC (default) or RS_LOAD_DLOPEN           */
+    const char *include_dir;   /* runtime headers for the loaders (NULL: default)  */
+    const char *scenario;      /* scenario file, NULL: none                         */
+    int use_default_scenario;  /* read MODEL_DIR/default.scn first, default 1       */
+    const char *out;           /* CSV to write (required)                           */
+    int method;                /* -1 (default): the scenario's; else an rs_method   */
+    int realtime;              /* pace simulated time to the wall clock (rs_rt.h):
+                                  absolute deadlines t0 + k·dt on CLOCK_MONOTONIC,
+                                  step-time histograms, misses in the report  */
+    int rt_pace_output;        /* 1: one deadline per output interval instead of
+                                  per step (fewer wake-ups for small steps)    */
+    int rt_lock;               /* mlockall + pre-faulted stack                  */
+    int rt_fifo;               /* > 0: SCHED_FIFO at this priority              */
+    int rt_cpu;                /* >= 0: pin the run to this CPU; -1 (default) no */
+    int rt_strict;             /* a refused rt_lock/rt_fifo/rt_cpu is an error
+                                  (RS_E_PERM...) instead of a warning          */
+    int rt_cpu_time;           /* record per-step thread CPU time, default 1    */
+    const char *rt_report;     /* file for the RT lines (rs_rt_stats_lines), NULL: none */
+    int progress;              /* -1 (default): after progress_after s; 0 never; 1 always */
+    double progress_after;     /* s of wall time before progress shows, default 2   */
+    double progress_every;     /* s between progress lines, default 1               */
+    FILE *log;                 /* progress stream, NULL: stderr                     */
+} rs_run_config;
+
+/* What a run did. */
+typedef struct rs_run_report {
+    int status;                /* the rs_run status                                 */
+    long steps;                /* steps completed                                   */
+    long rows;                 /* CSV rows written (header excluded)                */
+    double t_start, t_end;     /* simulated time at the start and reached [s]       */
+    double wall_s;             /* wall-clock seconds of the run (not the loading)   */
+    int proj_iters_max;        /* most projection iterations in one step            */
+    int realtime;              /* the run was paced: rt holds its figures           */
+    rs_rt_stats rt;            /* step times, wake-up latency, deadline misses      */
+    char rt_notes[512];        /* settings that were refused (warnings), "" if none */
+} rs_run_report;
+
+void rs_run_config_default(rs_run_config *c);
+
+/* Loads c->model_dir and runs it (see the header comment).  report may be
+ * NULL.  Returns RS_OK or an error with the message in err. */
+int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size_t errlen);
+
+/* The run with a model already in memory (a static link, or loaded by the
+ * caller) and a parsed scenario (NULL: built-in defaults). */
+int rs_driver_simulate(const rs_model *m, const rs_scenario *scn, const rs_run_config *c,
+                       rs_run_report *report, char *err, size_t errlen);
+
+/* The descriptor symbol's model name for a folder: the "c_prefix" its
+ * model.json names (so a compiled folder may be renamed or copied), else
+ * its base name made a C identifier (as the code generator names
+ * "<model>_model").  Writes into buf; returns buf. */
+char *rs_driver_model_name(const char *dir, char *buf, size_t len);
+
+#endif /* RS_DRIVER_H */

@@ -1,0 +1,423 @@
+/*
+ * rs_ws.c — creating and freeing a workspace, its accessors and setters.
+ *
+ * All doubles of a workspace live in one block allocated here (one failure
+ * point, one free); the sparse pattern and KLU's Symbolic object are built
+ * here too, so the step only refactors.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_ws_impl.h"
+
+static void *default_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return calloc(1, size);
+}
+
+static void default_release(void *ctx, void *p)
+{
+    (void)ctx;
+    free(p);
+}
+
+void *rs_alloc_array(const rs_allocator *a, size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1; /* a valid pointer even for empty arrays */
+    if (n > ((size_t)-1) / size)
+        return NULL;
+    return a->alloc(a->ctx, n * size);
+}
+
+void rs_release(const rs_allocator *a, void *p)
+{
+    if (p)
+        a->release(a->ctx, p);
+}
+
+void *rs_alloc_zeroed(const rs_allocator *a, size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1;
+    if (size && n > (size_t)-1 / size)
+        return NULL;
+    if (!a || !a->alloc)
+        return calloc(n, size);
+    void *p = a->alloc(a->ctx, n * size);
+    if (p)   /* an injected allocator need not zero: the callers rely on it */
+        memset(p, 0, n * size);
+    return p;
+}
+
+void rs_free_with(const rs_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a && a->alloc)
+        a->release(a->ctx, p);
+    else
+        free(p);
+}
+
+void rs_options_default(rs_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = RS_IMEX_EULER;
+    o->dt = 1e-3;
+    o->proj_tol = 1e-6;
+    o->proj_maxiter = 10;
+    o->project_initial = 1;
+    o->rcond_min = 1e-14;
+    o->rcond_drop = 1e-3;
+    o->rgrowth_drop = 1e-3;
+    o->klu_ordering = RS_KLU_AUTO;
+    o->klu_btf = -1;
+    o->klu_trials = 20;
+    o->check_finite = 1;
+    o->contact_E = 2.1e11;
+    o->contact_nu = 0.28;
+    o->contact_vmin = 0.01;
+    o->contact_tol = 1e-9;
+    o->contact_creep = 1;
+    o->fast = RS_FAST_ALL;
+}
+
+int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
+{
+    /* The step being computed (1-based) and the time it starts from. */
+    int n = ws->in_init
+                ? snprintf(ws->err, sizeof ws->err, "initialization, t = %.9g s: ", ws->t)
+                : snprintf(ws->err, sizeof ws->err, "step %ld, t = %.9g s: ", ws->stats.steps + 1,
+                           ws->t);
+    if (n < 0 || (size_t)n >= sizeof ws->err)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ws->err + n, sizeof ws->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static int set_err(char *err, size_t errlen, int status, const char *msg)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s", msg);
+    return status;
+}
+
+int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
+                 char *err, size_t errlen)
+{
+    if (!out)
+        return set_err(err, errlen, RS_E_ARG, "rs_ws_create: out is NULL");
+    *out = NULL;
+    int st = rs_model_validate(m, err, errlen);
+    if (st)
+        return st;
+    /* Auxiliary coordinates are integrated only as the 4 contact
+     * coordinates of each wheel-rail contact (rs_contact.h). */
+    if (m->n_s > 0 && (m->n_contact == 0 || m->n_s != 4 * m->n_contact))
+        return set_err(err, errlen, RS_E_UNSUPPORTED,
+                       "rs_ws_create: auxiliary coordinates other than the 4 of each "
+                       "wheel-rail contact are not integrated");
+    rs_options o;
+    if (opt)
+        o = *opt;
+    else
+        rs_options_default(&o);
+    if (!(o.dt > 0) || !isfinite(o.dt) || !(o.proj_tol > 0) || o.proj_maxiter < 0 ||
+        (o.method != RS_IMEX_EULER && o.method != RS_RK4) || !(o.rcond_min >= 0) ||
+        !(o.rcond_drop >= 0) || !(o.rgrowth_drop >= 0) || o.klu_ordering < RS_KLU_AUTO ||
+        o.klu_ordering > RS_KLU_TREE || o.klu_btf < -1 || o.klu_btf > 1 || o.klu_trials < 0)
+        return set_err(err, errlen, RS_E_ARG,
+                       "rs_ws_create: bad options (need dt > 0, proj_tol > 0, "
+                       "proj_maxiter >= 0, a known method, rcond_min, rcond_drop and "
+                       "rgrowth_drop >= 0, klu_ordering RS_KLU_AUTO..RS_KLU_TREE, "
+                       "klu_btf -1..1, klu_trials >= 0)");
+    if (m->n_contact > 0 &&
+        (o.method != RS_IMEX_EULER || !(o.contact_E > 0) || !(o.contact_nu >= 0) ||
+         !(o.contact_nu < 0.5) || !(o.contact_vmin > 0) || !(o.contact_tol > 0)))
+        return set_err(err, errlen, RS_E_ARG,
+                       "rs_ws_create: a model with wheel-rail contact needs method "
+                       "RS_IMEX_EULER, contact_E > 0, contact_nu in [0, 0.5), "
+                       "contact_vmin > 0 and contact_tol > 0");
+    if (!o.allocator.alloc || !o.allocator.release) {
+        o.allocator.alloc = default_alloc;
+        o.allocator.release = default_release;
+        o.allocator.ctx = NULL;
+    }
+    const rs_allocator *a = &o.allocator;
+
+    rs_ws *ws = a->alloc(a->ctx, sizeof *ws);
+    if (!ws)
+        return set_err(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
+    memset(ws, 0, sizeof *ws);
+    ws->magic = RS_WS_MAGIC;
+    ws->model = m;
+    ws->opt = o;
+    ws->dt = o.dt;
+
+    const size_t nq = (size_t)m->n_q, ns = (size_t)m->n_s, nphi = (size_t)m->n_phi;
+    const size_t nnzM = (size_t)m->M_pattern.colptr[m->n_q];
+    const size_t nnzG = nphi ? (size_t)m->phi_q_pattern.colptr[m->n_q] : 0;
+    const size_t nproj = nphi <= RS_DENSE_PROJ_MAX ? nphi : 0; /* dense projection */
+    const size_t ncache = (size_t)rs_model_cache_len(m);
+    const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_k +
+                         ncache + (ncache ? nq + ns : 0) +
+                         nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
+                         2 * nq + nproj * nproj + nproj;
+    ws->block = rs_alloc_array(a, total, sizeof(double));
+    if (!ws->block) {
+        rs_release(a, ws);
+        return set_err(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
+    }
+    double *b = ws->block;
+#define CARVE(field, count) (ws->field = b, b += (count))
+    CARVE(q, nq); CARVE(qd, nq); CARVE(qdd, nq);
+    CARVE(s, ns); CARVE(sd, ns); CARVE(sdd, ns);
+    CARVE(p, (size_t)m->n_p); CARVE(u, (size_t)m->n_u + ncache); CARVE(k, (size_t)m->n_k);
+    if (ncache) {
+        ws->n_cache = (int)ncache;
+        ws->cache = ws->u + m->n_u;
+        CARVE(cache_q, nq);
+        CARVE(cache_s, ns);
+    }
+    CARVE(lambda, nphi);
+    CARVE(Mv, nnzM); CARVE(delta, nq);
+    CARVE(phi, nphi); CARVE(beta, nphi); CARVE(gamma, nphi); CARVE(Gv, nnzG);
+    CARVE(rhs, nq + nphi);
+    CARVE(q0, nq); CARVE(qd0, nq); CARVE(s0, ns); CARVE(sd0, ns);
+    for (int i = 0; i < 4; i++) {
+        CARVE(kq[i], nq);
+        CARVE(kv[i], nq);
+    }
+    CARVE(qs, nq); CARVE(qds, nq);
+    CARVE(S, nproj * nproj); CARVE(mu, nproj);
+#undef CARVE
+
+    for (int i = 0; i < m->n_p; i++)
+        ws->p[i] = m->p_default[i];
+    ws->constants_dirty = 1;
+
+    ws->in[RS_IN_T] = &ws->t_in;
+    ws->in[RS_IN_Q] = ws->q;
+    ws->in[RS_IN_QD] = ws->qd;
+    ws->in[RS_IN_QDD] = ws->qdd;
+    ws->in[RS_IN_S] = ns ? ws->s : ws->dummy;
+    ws->in[RS_IN_SD] = ns ? ws->sd : ws->dummy;
+    ws->in[RS_IN_SDD] = ns ? ws->sdd : ws->dummy;
+    ws->in[RS_IN_P] = m->n_p ? ws->p : ws->dummy;
+    ws->in[RS_IN_U] = m->n_u + ncache ? ws->u : ws->dummy;
+    ws->in[RS_IN_K] = m->n_k ? ws->k : ws->dummy;
+
+    char kerr[600] = "";
+    if (m->n_contact > 0) {
+        const rs_contact_ops *ops = o.contact;
+        if (!ops) {
+            rs_ws_free(&ws);
+            return set_err(err, errlen, RS_E_UNSUPPORTED,
+                           "rs_ws_create: the model has wheel-rail contacts but no contact "
+                           "implementation was given: set rs_options.contact = "
+                           "rs_wheel_rail_contact() (rs_contact.h, runtime/contact/)");
+        }
+        ws->cops = ops;
+        if ((st = ops->create(m, &o, a, &ws->ct, kerr, sizeof kerr))) {
+            set_err(err, errlen, st, kerr);
+            rs_ws_free(&ws);
+            return st;
+        }
+    }
+    /* with contact, A = M + Δt C^K_qq: C^K's pattern joins M's */
+    st = rs_kmat_build(&ws->K, m, ws->ct ? ws->cops->ck_pattern(ws->ct) : NULL, a, kerr, sizeof kerr);
+    if (st == RS_OK && ws->ct)
+        ws->cops->bind_k(ws);
+    if (st == RS_OK && o.klu_ordering != RS_KLU_AUTO &&
+        (o.klu_ordering != RS_KLU_AMD || o.klu_btf == 1) &&
+        (st = rs_kmat_analyze(&ws->K, o.klu_ordering, o.klu_btf == 1)))
+        snprintf(kerr, sizeof kerr, "klu_analyze (%s) failed on the system pattern (KLU status %d)",
+                 rs_klu_ordering_name(o.klu_ordering, o.klu_btf == 1), ws->K.common.status);
+    if (st) {
+        set_err(err, errlen, st, kerr);
+        rs_ws_free(&ws);
+        return st;
+    }
+    ws->K.rgrowth_drop = o.rgrowth_drop;
+    ws->klu_info.ordering = ws->K.ordering;
+    ws->klu_info.btf = ws->K.btf;
+    ws->klu_info.n = ws->K.n;
+    ws->klu_info.nnz = ws->K.nnz;
+    ws->klu_info.nblocks = ws->K.sym->nblocks;
+    for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
+        ws->klu_info.cand_us[k] = ws->klu_info.cand_flops[k] = -1;
+        ws->klu_info.cand_lu_nnz[k] = ws->klu_info.cand_fragile[k] = -1;
+    }
+    *out = ws;
+    return RS_OK;
+}
+
+void rs_ws_free(rs_ws **wsp)
+{
+    if (!wsp || !*wsp)
+        return;
+    rs_ws *ws = *wsp;
+    rs_allocator a = ws->opt.allocator;
+    rs_kfac_free(&ws->K, &ws->fac_dyn);
+    rs_kfac_free(&ws->K, &ws->fac_proj);
+    rs_kmat_free(&ws->K, &a);
+    if (ws->cops)
+        ws->cops->release(&ws->ct, &a);
+    rs_release(&a, ws->block);
+    ws->magic = 0;
+    rs_release(&a, ws);
+    *wsp = NULL;
+}
+
+int rs_ws_klu_info(const rs_ws *ws, rs_klu_info *info)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || !info)
+        return RS_E_ARG;
+    *info = ws->klu_info;
+    return RS_OK;
+}
+
+const char *rs_klu_ordering_name(int ordering, int btf)
+{
+    static const char *const names[2][5] = {
+        {"amd", "colamd", "natural", "amd_schur", "tree"},
+        {"amd_btf", "colamd_btf", "natural_btf", "amd_schur_btf", "tree_btf"}};
+    if (ordering == RS_KLU_AUTO)
+        return "auto";
+    if (ordering < RS_KLU_AMD || ordering > RS_KLU_TREE || btf < 0 || btf > 1)
+        return "?";
+    return names[btf][ordering];
+}
+
+const char *rs_ws_error(const rs_ws *ws) { return ws ? ws->err : "workspace is NULL"; }
+const rs_model *rs_ws_model(const rs_ws *ws) { return ws->model; }
+const rs_options *rs_ws_options(const rs_ws *ws) { return &ws->opt; }
+const rs_stats *rs_ws_stats(const rs_ws *ws) { return &ws->stats; }
+double *rs_ws_q(rs_ws *ws) { return ws->q; }
+double *rs_ws_qd(rs_ws *ws) { return ws->qd; }
+double *rs_ws_s(rs_ws *ws) { return ws->s; }
+double *rs_ws_sd(rs_ws *ws) { return ws->sd; }
+double *rs_ws_u(rs_ws *ws)
+{
+    if (ws->ct) /* the caller may write the spline slots: refill them all */
+        ws->cops->inputs_changed(ws->ct);
+    return ws->u;
+}
+const double *rs_ws_p(const rs_ws *ws) { return ws->p; }
+const double *rs_ws_lambda(const rs_ws *ws) { return ws->lambda; }
+double rs_ws_time(const rs_ws *ws) { return ws->t; }
+
+static int lookup(rs_ws *ws, const char *name, rs_var_kind kind, const char *what, int *index)
+{
+    rs_var v;
+    if (!ws || ws->magic != RS_WS_MAGIC || !name)
+        return RS_E_ARG;
+    if (rs_model_find(ws->model, name, &v) != RS_OK || v.kind != kind) {
+        snprintf(ws->err, sizeof ws->err, "model '%s' has no %s named '%s'", ws->model->name,
+                 what, name);
+        return RS_E_NOTFOUND;
+    }
+    *index = v.index;
+    return RS_OK;
+}
+
+int rs_ws_set_param_index(rs_ws *ws, int i, double value)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || i < 0 || i >= ws->model->n_p)
+        return RS_E_ARG;
+    ws->p[i] = value;
+    ws->constants_dirty = 1;
+    return RS_OK;
+}
+
+int rs_ws_set_param(rs_ws *ws, const char *name, double value)
+{
+    int i, st = lookup(ws, name, RS_VAR_P, "parameter", &i);
+    return st ? st : rs_ws_set_param_index(ws, i, value);
+}
+
+int rs_ws_set_q(rs_ws *ws, const char *name, double value)
+{
+    int i, st = lookup(ws, name, RS_VAR_Q, "coordinate", &i);
+    if (!st)
+        ws->q[i] = value;
+    return st;
+}
+
+int rs_ws_set_qd(rs_ws *ws, const char *name, double value)
+{
+    int i, st = lookup(ws, name, RS_VAR_QD, "velocity", &i);
+    if (!st)
+        ws->qd[i] = value;
+    return st;
+}
+
+int rs_ws_set_u(rs_ws *ws, const char *name, double value)
+{
+    int i, st = lookup(ws, name, RS_VAR_U, "input", &i);
+    if (!st) {
+        ws->u[i] = value;
+        if (ws->ct)
+            ws->cops->inputs_changed(ws->ct);
+    }
+    return st;
+}
+
+int rs_ws_set_time(rs_ws *ws, double t)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || !isfinite(t))
+        return RS_E_ARG;
+    ws->t = ws->t_base = t;
+    ws->n_since_base = 0;
+    return RS_OK;
+}
+
+int rs_ws_set_dt(rs_ws *ws, double dt)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || !(dt > 0) || !isfinite(dt))
+        return RS_E_ARG;
+    /* Restart the time base so t stays t_base + n·dt with one dt. */
+    ws->t_base = ws->t;
+    ws->n_since_base = 0;
+    ws->dt = dt;
+    ws->opt.dt = dt;
+    return RS_OK;
+}
+
+double rs_ws_value(const rs_ws *ws, rs_var v, const double *outputs)
+{
+    switch (v.kind) {
+    case RS_VAR_TIME: return ws->t;
+    case RS_VAR_Q: return ws->q[v.index];
+    case RS_VAR_QD: return ws->qd[v.index];
+    case RS_VAR_S: return ws->s[v.index];
+    case RS_VAR_SD: return ws->sd[v.index];
+    case RS_VAR_P: return ws->p[v.index];
+    case RS_VAR_U: return ws->u[v.index];
+    case RS_VAR_LAMBDA: return ws->lambda[v.index];
+    case RS_VAR_OUTPUT: return outputs ? outputs[v.index] : NAN;
+    case RS_VAR_CONTACT: {
+        const int i = v.index / RS_CONTACT_VAR_COUNT, k = v.index % RS_CONTACT_VAR_COUNT;
+        if (k == RS_CONTACT_VAR_N)
+            return -ws->lambda[ws->model->contacts[i].phi_row];
+        if (!ws->ct)
+            return NAN;
+        return ws->cops->value(ws, i, k);
+    }
+    case RS_VAR_STAT:
+        return v.index == RS_STAT_VAR_NEWTON_CONTACT ? ws->stats.contact_iters_last
+                                                     : ws->stats.proj_iters_last;
+    case RS_VAR_ENERGY:
+        return v.index < RS_ENERGY_VAR_POWER ? ws->energy[v.index]
+                                             : ws->power[v.index - RS_ENERGY_VAR_POWER];
+    }
+    return NAN;
+}

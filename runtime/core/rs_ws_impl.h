@@ -1,0 +1,142 @@
+/*
+ * rs_ws_impl.h — private: the layout of a workspace and helpers shared by
+ * rs_ws.c (set-up, accessors) and rs_step.c (the step).  Not installed.
+ *
+ * Invariants: every array is allocated in rs_ws_create and sized from the
+ * model; `in` always points at valid arrays (size-0 kinds point at a dummy),
+ * so generated functions never see NULL input slots.
+ */
+#ifndef RS_WS_IMPL_H
+#define RS_WS_IMPL_H
+
+#include "rs_klu.h"
+#include "rs_ws.h"
+
+#define RS_WS_MAGIC 0x52535753u /* "RSWS": cheap check that a pointer is a workspace */
+
+struct rs_ws {
+    unsigned magic;
+    const rs_model *model;
+    rs_options opt;
+
+    /* time: t = t_base + steps_since_base·dt, so long runs do not
+     * accumulate rounding in t. */
+    double t, t_base, dt;
+    long n_since_base;
+    double t_in;                   /* time slot seen by model functions    */
+
+    /* state and inputs (RS_IN_* slots) */
+    double *q, *qd, *qdd, *s, *sd, *sdd, *p, *u, *k;
+    double *lambda;                /* n_phi                                */
+    double dummy[1];               /* target of slots of size 0            */
+    const double *in[RS_IN_COUNT];
+
+    /* model function outputs */
+    double *Mv, *delta, *phi, *Gv, *beta, *gamma;
+    double energy[2];
+    double power[RS_POWER_COUNT];  /* rs_ws_power's last values            */
+
+    /* scratch */
+    double *rhs;                   /* n_q + n_phi                          */
+    double *q0, *qd0;              /* state at step start (restored on failure) */
+    double *kq[4], *kv[4];         /* RK4 stage velocities / accelerations */
+    double *qs, *qds;              /* RK4 stage state                      */
+    double *S, *mu;                /* dense projection: φ_q φ_qᵀ (n_phi², 0
+                                      above RS_DENSE_PROJ_MAX) and μ      */
+    double *block;                 /* the one allocation behind all doubles */
+
+    rs_kmat K;                     /* pattern of the block systems         */
+    rs_kfac fac_dyn;               /* A = M: IMEX and RK4 stages           */
+    rs_kfac fac_proj;              /* A = I: projections                   */
+    rs_klu_info klu_info;          /* ordering in use, AUTO's trial figures */
+    rs_contact_ws *ct;             /* wheel-rail contact state (opaque: the
+                                      plug-in's, rs_contact_ops.h); NULL
+                                      when the model has no contact        */
+    const rs_contact_ops *cops;    /* its entry points (set with ct)       */
+    double *s0, *sd0;              /* n_s: s, ṡ at step start (restored on
+                                      failure)                             */
+
+    /* combined functions (RS_FAST_STEP_FN), valid inside one step only */
+    int creep_ready;               /* RS_FN_STEP wrote the creep outputs    */
+    int s_predicted;               /* s was just predicted: the contact
+                                      Newton's first pass will iterate, so
+                                      it evaluates RS_FN_NEWTON            */
+    /* RS_FAST_STEP_CACHE: RS_FN_PROJ's out[7], read by RS_FN_STEP_CACHED
+     * as u[n_u ...]; valid at (cache_q, cache_s) while cache_valid (parameters,
+     * constants and spline data unchanged since) */
+    int n_cache;                   /* K (rs_model_cache_len), 0 without     */
+    double *cache;                 /* u + n_u                               */
+    double *cache_q, *cache_s;     /* the q and s RS_FN_PROJ wrote it at    */
+    int cache_valid;
+    int proj_ready;                /* RS_FN_PROJ's outputs (φ^d, φ, φ_q, β,
+                                      φ^d_s, φ^d_q, β^d) hold at the current
+                                      t, q and s                            */
+
+    int constants_dirty;
+    int ready;                     /* rs_ws_init done                      */
+    int in_init;                   /* error messages say "initialization"  */
+    int prof_on;                   /* phase timers running (inside rs_step) */
+    int prof_phase;                /* the running phase (rs_phase)          */
+    double prof_t0;                /* when it started [s]                   */
+    rs_stats stats;
+    char err[320];
+};
+
+/* Allocation through the workspace's allocator (zeroed memory). */
+void *rs_alloc_array(const rs_allocator *a, size_t n, size_t size);
+void rs_release(const rs_allocator *a, void *p);
+
+/* Records an error "step N, t = T s: <message>" and returns status. */
+int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Recomputes the hoisted constants if parameters changed. */
+int rs_ws_update_constants(rs_ws *ws);
+
+/* Points the time, q and q̇ input slots at (t, q, qd). */
+void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd);
+
+/* Calls model function `id` with out[0] = out0 (and out[1] = out1);
+ * a non-zero return becomes RS_E_MODELFN with a message. */
+int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1);
+/* The same with every out[] pointer given (RS_FN_MAX_OUT of them). */
+int rs_ws_call_n(rs_ws *ws, int id, double *const *out);
+/* 1 when the step may use combined function `id` (RS_FAST_STEP_FN set and
+ * the model has it). */
+static inline int rs_ws_combined(const rs_ws *ws, int id)
+{
+    return (ws->opt.fast & RS_FAST_STEP_FN) && ws->model->fn[id].fn != 0;
+}
+
+/* RS_OK if v[0..n) are finite, else RS_E_NONFINITE naming `what`[i]
+ * (names may be NULL: then only the index is given). */
+int rs_ws_check_finite(rs_ws *ws, const double *v, int n, const char *what,
+                       const char *const *names);
+
+/* max |φ|, max |φ_q q̇ − β| at the bound state (clobbers phi, Gv, beta, rhs). */
+int rs_ws_eval_residuals(rs_ws *ws, double *pos, double *vel);
+
+/* Calls the input callback (if any) for time t. */
+int rs_ws_inputs(rs_ws *ws, double t);
+
+/* Phase timers (rs_options.profile).  rs_prof_enter makes `phase` the
+ * running phase and returns the one it replaces (to re-enter it after a
+ * nested phase); without profiling it only returns `phase` (no clock call).
+ * rs_prof_now: a monotonic clock in seconds. */
+double rs_prof_now(void);
+int rs_prof_switch(rs_ws *ws, int phase);
+static inline int rs_prof_enter(rs_ws *ws, int phase)
+{
+    return ws->prof_on ? rs_prof_switch(ws, phase) : phase;
+}
+/* The phase of a generated function called now: "constraints" inside the
+ * projections (and the contact Newton), "functions" elsewhere. */
+static inline int rs_fn_phase(const rs_ws *ws)
+{
+    return ws->prof_phase == RS_PHASE_PROJECTION ? RS_PHASE_CONSTRAINTS : RS_PHASE_FUNCTIONS;
+}
+
+#endif /* RS_WS_IMPL_H */

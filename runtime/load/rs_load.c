@@ -1,0 +1,169 @@
+/*
+ * rs_load.c — the loader handle: folder scan, dispatch to the dlopen and
+ * libtcc loaders, validation of what they found.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_load_impl.h"
+#include "rs_status.h"
+#include "rs_ws.h"
+
+#define RS_LOAD_MAX_FILES 256
+
+void rs_load_options_default(rs_load_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->cc = "cc";
+    o->cflags = RS_CFLAGS_O3_NATIVE;
+    o->include_dir = RS_ABI_INCLUDE_DIR;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void free_list(char **files, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(files[i]);
+}
+
+/* Collects dir/NAME.c sorted by name (deterministic compile order). */
+static int scan(const char *dir, char **files, int *n, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    *n = 0;
+    if (!d) {
+        snprintf(err, errlen, "cannot open model folder '%s'", dir);
+        return RS_E_LOAD;
+    }
+    struct dirent *e;
+    char *names[RS_LOAD_MAX_FILES];
+    int k = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || e->d_name[0] == '.' || strcmp(e->d_name + len - 2, ".c") != 0)
+            continue;
+        if (k == RS_LOAD_MAX_FILES) {
+            free_list(names, k);
+            closedir(d);
+            snprintf(err, errlen, "model folder '%s' holds more than %d .c files", dir,
+                     RS_LOAD_MAX_FILES);
+            return RS_E_LOAD;
+        }
+        size_t sz = strlen(dir) + len + 2;
+        if (!(names[k] = malloc(sz))) {
+            free_list(names, k);
+            closedir(d);
+            snprintf(err, errlen, "out of memory");
+            return RS_E_NOMEM;
+        }
+        snprintf(names[k], sz, "%s/%s", dir, e->d_name);
+        k++;
+    }
+    closedir(d);
+    if (k == 0) {
+        snprintf(err, errlen, "model folder '%s' holds no .c file", dir);
+        return RS_E_LOAD;
+    }
+    qsort(names, (size_t)k, sizeof names[0], cmp_str);
+    memcpy(files, names, (size_t)k * sizeof names[0]);
+    *n = k;
+    return RS_OK;
+}
+
+/* Base name of a folder path, trailing slashes ignored, into out. */
+static void base_name(const char *dir, char *out, size_t outlen)
+{
+    size_t end = strlen(dir);
+    while (end > 1 && dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    size_t len = end - start < outlen - 1 ? end - start : outlen - 1;
+    memcpy(out, dir + start, len);
+    out[len] = '\0';
+}
+
+/* Releases what the folder loaders opened (rs_loaded.release). */
+static void release_folder_model(rs_loaded *h)
+{
+    if (h->dl)
+        rs_unload_dlopen_impl(h);
+    if (h->tcc)
+        rs_unload_tcc_impl(h);
+}
+
+rs_loaded *rs_load(const char *dir, rs_loader kind, char *err, size_t errlen)
+{
+    return rs_load_ex(dir, kind, NULL, err, errlen);
+}
+
+rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *opt,
+                      char *err, size_t errlen)
+{
+    char dummy[1];
+    if (!err || !errlen) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = '\0';
+    if (!dir) {
+        snprintf(err, errlen, "rs_load: folder is NULL");
+        return NULL;
+    }
+    if (kind == RS_LOAD_STATIC) {
+        snprintf(err, errlen, "rs_load: a static model is linked in: use rs_load_static(%s)",
+                 "MODEL_model");
+        return NULL;
+    }
+    if (kind != RS_LOAD_DLOPEN && kind != RS_LOAD_TCC) {
+        snprintf(err, errlen, "rs_load: unknown loader %d", (int)kind);
+        return NULL;
+    }
+    rs_load_options o;
+    rs_load_options_default(&o);
+    if (opt) {
+        if (opt->cc)
+            o.cc = opt->cc;
+        if (opt->cflags)
+            o.cflags = opt->cflags;
+        if (opt->include_dir)
+            o.include_dir = opt->include_dir;
+        o.model_name = opt->model_name;
+        o.keep_dir = opt->keep_dir;
+    }
+    char name[128], symbol[160];
+    if (o.model_name)
+        snprintf(name, sizeof name, "%s", o.model_name);
+    else
+        base_name(dir, name, sizeof name);
+    snprintf(symbol, sizeof symbol, "%s_model", name);
+
+    char *files[RS_LOAD_MAX_FILES];
+    int n = 0;
+    if (scan(dir, files, &n, err, errlen))
+        return NULL;
+    rs_loaded *h = calloc(1, sizeof *h);
+    if (!h) {
+        free_list(files, n);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    h->kind = kind;
+    h->release = release_folder_model;
+    int st = kind == RS_LOAD_DLOPEN
+                 ? rs_load_dlopen_impl(h, (const char *const *)files, n, symbol, &o, err, errlen)
+                 : rs_load_tcc_impl(h, (const char *const *)files, n, symbol, &o, err, errlen);
+    free_list(files, n);
+    if (st || rs_load_finish(h, err, errlen)) {
+        rs_unload(&h);
+        return NULL;
+    }
+    return h;
+}

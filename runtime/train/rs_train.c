@@ -1,0 +1,644 @@
+/*
+ * rs_train.c — see rs_train.h.  The vehicle and coupler functions are the
+ * rs_park block and link functions; each writes its forces and their exact
+ * Jacobians (tests/physics/test_train.c checks them against central differences).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_train.h"
+#include "rs_train_model.h"
+
+#define NQ RS_WAGON_NQ
+#define AT(i, j) ((i) + (j) * NQ)
+
+struct rs_train {
+    rs_allocator alloc;
+    int nv;
+    rs_wagon *veh;          /* nv, traction tables point into `tables` */
+    rs_coupler *cpl;        /* nv - 1 */
+    double *tables;
+    char *names;            /* vehicle names then coupler names, 64 each */
+    rs_park_block *blocks;
+    rs_park_link *links;
+    rs_park *pk;
+    double mass;
+    double *mx;             /* nv: longitudinal mass of each vehicle */
+    int *ports;             /* 2 nv: x and pitch coordinate of each vehicle (pitch -1: none) */
+    int *nports;            /* nv: 1 or 2 */
+    rs_mveh **mv;           /* nv: compiled vehicles' instances (NULL: built-in) */
+    double **init;          /* nv: compiled vehicles' q0, q̇0 (2 n), NULL: none */
+    unsigned char **iset;   /* nv: their set flags (2 n), then 2 n scratch flags */
+    char err[512];
+};
+
+enum { NAME_LEN = 64 };
+
+#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
+
+void rs_wagon_default(rs_wagon *w)
+{
+    memset(w, 0, sizeof *w);
+    w->m_body = 71000.0;
+    w->i_pitch = 1.16e6;
+    w->m_bogie = 4500.0;
+    w->a = 4.5;
+    w->k_s = 4e6;
+    w->c_s = 5e4;
+    w->c_hertz = 4e11;
+    w->c_contact = 2e5;
+    w->l_front = 7.5;
+    w->l_rear = 7.5;
+    w->h_coupler = -0.7;
+    w->r0 = 0.0015;
+    w->r1 = 0.0;
+    w->v_s = 0.05;
+    w->g = 9.81;
+    w->traction = 0.0;
+}
+
+void rs_loco_default(rs_wagon *w)
+{
+    rs_wagon_default(w);
+    w->m_body = 90000.0;
+    w->i_pitch = 2.7e6;
+    w->m_bogie = 15000.0;
+    w->a = 5.5;
+    w->k_s = 8e6;
+    w->c_s = 1e5;
+    w->c_hertz = 6e11;
+    w->l_front = 10.0;
+    w->l_rear = 10.0;
+}
+
+void rs_coupler_default(rs_coupler *c)
+{
+    memset(c, 0, sizeof *c);
+    c->k = 2e7;
+    c->c = 1e5;
+    c->length = 0.0;
+    c->slack = 0.0;
+    c->buffer_gap = 0.08;
+    c->k_buffer = 0.0;
+}
+
+static double mx_of(const rs_wagon *w) { return w->m_body + 2.0 * w->m_bogie; }
+
+double rs_wagon_traction(const rs_wagon *w, double t)
+{
+    const int n = w->traction_n;
+    if (n <= 0)
+        return w->traction;
+    const double *T = w->traction_t, *F = w->traction_f;
+    if (t <= T[0])
+        return F[0];
+    if (t >= T[n - 1])
+        return F[n - 1];
+    int lo = 0, hi = n - 1;   /* T[lo] <= t < T[hi] */
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        if (T[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return F[lo] + (F[hi] - F[lo]) * (t - T[lo]) / (T[hi] - T[lo]);
+}
+
+void rs_wagon_static(const rs_wagon *w, double *q)
+{
+    const double load = 0.5 * w->m_body * w->g + w->m_bogie * w->g;   /* on each bogie's wheels */
+    const double delta = load > 0.0 ? pow(load / w->c_hertz, 2.0 / 3.0) : 0.0;
+    const double d = -0.5 * w->m_body * w->g / w->k_s;                /* suspension, compressed */
+    q[RS_WAGON_Z1] = -delta;
+    q[RS_WAGON_Z2] = -delta;
+    q[RS_WAGON_PITCH] = 0.0;
+    q[RS_WAGON_Z] = -delta + d;
+}
+
+void rs_wagon_eval(const rs_wagon *w, double t, const double *q, const double *qd, double *M, double *F, double *K,
+                   double *C)
+{
+    const double mx = mx_of(w), g = w->g;
+    M[AT(0, 0)] = mx;
+    M[AT(1, 1)] = w->m_body;
+    M[AT(2, 2)] = w->i_pitch;
+    M[AT(3, 3)] = w->m_bogie;
+    M[AT(4, 4)] = w->m_bogie;
+    /* longitudinal: traction minus rolling resistance */
+    const double v = qd[RS_WAGON_X], den = sqrt(v * v + w->v_s * w->v_s);
+    F[RS_WAGON_X] = rs_wagon_traction(w, t) - mx * g * (w->r0 * v / den + w->r1 * v);
+    C[AT(0, 0)] = mx * g * (w->r0 * w->v_s * w->v_s / (den * den * den) + w->r1);
+    /* gravity */
+    F[RS_WAGON_Z] -= w->m_body * g;
+    F[RS_WAGON_Z1] -= w->m_bogie * g;
+    F[RS_WAGON_Z2] -= w->m_bogie * g;
+    for (int k = 0; k < 2; k++) {
+        const int iz = k == 0 ? RS_WAGON_Z1 : RS_WAGON_Z2;
+        const double s = k == 0 ? w->a : -w->a;
+        /* suspension: d = z + s θ − z_k, force f = k_s d + c_s ḋ pushes
+         * body and bogie apart when compressed */
+        const double d = q[RS_WAGON_Z] + s * q[RS_WAGON_PITCH] - q[iz];
+        const double dd = qd[RS_WAGON_Z] + s * qd[RS_WAGON_PITCH] - qd[iz];
+        const double f = w->k_s * d + w->c_s * dd;
+        const int idx[3] = {RS_WAGON_Z, RS_WAGON_PITCH, iz};
+        const double gv[3] = {1.0, s, -1.0};
+        for (int i = 0; i < 3; i++) {
+            F[idx[i]] -= f * gv[i];
+            for (int j = 0; j < 3; j++) {
+                K[AT(idx[i], idx[j])] += w->k_s * gv[i] * gv[j];
+                C[AT(idx[i], idx[j])] += w->c_s * gv[i] * gv[j];
+            }
+        }
+        /* Hertzian normal contact of the bogie's wheels */
+        const double delta = -q[iz];
+        if (delta > 0.0) {
+            const double sq = sqrt(delta);
+            F[iz] += w->c_hertz * delta * sq - w->c_contact * qd[iz];
+            K[AT(iz, iz)] += 1.5 * w->c_hertz * sq;
+            C[AT(iz, iz)] += w->c_contact;
+        }
+    }
+}
+
+/* The vehicle as an rs_park block function. */
+static int wagon_fn(void *ctx, int b, double t, const double *q, const double *qd, double *M, double *F, double *K,
+                    double *C)
+{
+    const rs_train *tr = ctx;
+    const rs_wagon *w = &tr->veh[b];
+    if (!tr->mv[b]) {
+        rs_wagon_eval(w, t, q, qd, M, F, K, C);
+        return 0;
+    }
+    /* a compiled model: its M, δ, K, C, then traction and rolling
+     * resistance on the x coordinate, as for the built-in model */
+    const int st = rs_mveh_eval(tr->mv[b], t, q, qd, M, F, K, C);
+    if (st != RS_OK)
+        return st;
+    const int ix = w->port_x, n = tr->blocks[b].n;
+    const double mx = tr->mx[b], v = qd[ix], den = sqrt(v * v + w->v_s * w->v_s);
+    F[ix] += rs_wagon_traction(w, t) - mx * w->g * (w->r0 * v / den + w->r1 * v);
+    C[ix + ix * n] += mx * w->g * (w->r0 * w->v_s * w->v_s / (den * den * den) + w->r1);
+    return 0;
+}
+
+double rs_coupler_force(const rs_coupler *c, const rs_wagon *ahead, const rs_wagon *behind, const double *q,
+                        const double *qd, double *e_out, double *dfde, double *dfdv)
+{
+    const double ha = ahead->h_coupler, hb = behind->h_coupler;
+    const double e = (q[0] - ahead->l_rear - ha * q[1]) - (q[2] + behind->l_front - hb * q[3]) - c->length;
+    const double ed = qd[0] - ha * qd[1] - qd[2] + hb * qd[3];
+    const double half = 0.5 * c->slack;
+    double f = 0.0, kf = 0.0, cf = 0.0;
+    if (e > half) {
+        kf = c->k;
+        f = c->k * (e - half);
+    } else if (e < -half) {
+        kf = c->k;
+        f = c->k * (e + half);
+        const double eb = e + half + c->buffer_gap;
+        if (c->k_buffer > 0.0 && eb < 0.0) {
+            kf += c->k_buffer;
+            f += c->k_buffer * eb;
+        }
+    }
+    if (kf > 0.0) {   /* engaged: the damper acts too */
+        cf = c->c;
+        f += c->c * ed;
+    }
+    if (e_out)
+        *e_out = e;
+    if (dfde)
+        *dfde = kf;
+    if (dfdv)
+        *dfdv = cf;
+    return f;
+}
+
+void rs_coupler_eval(const rs_coupler *c, const rs_wagon *a, const rs_wagon *b, const double *q, const double *qd,
+                     double *F, double *K, double *C)
+{
+    double kf, cf;
+    const double f = rs_coupler_force(c, a, b, q, qd, NULL, &kf, &cf);
+    const double gv[4] = {1.0, -a->h_coupler, -1.0, b->h_coupler};   /* ∂e/∂(ports) */
+    for (int i = 0; i < 4; i++) {
+        F[i] = -f * gv[i];
+        for (int j = 0; j < 4; j++) {
+            K[i + 4 * j] = kf * gv[i] * gv[j];
+            C[i + 4 * j] = cf * gv[i] * gv[j];
+        }
+    }
+}
+
+/* The coupler as an rs_park link function: ports (x_a, θ_a, x_b, θ_b). */
+static int coupler_fn(void *ctx, int l, double t, const double *q, const double *qd, double *F, double *K, double *C)
+{
+    (void)t;
+    const rs_train *tr = ctx;
+    const int na = tr->nports[l], nb = tr->nports[l + 1];
+    if (na == 2 && nb == 2) {
+        rs_coupler_eval(&tr->cpl[l], &tr->veh[l], &tr->veh[l + 1], q, qd, F, K, C);
+        return 0;
+    }
+    /* a side without a pitch port: its pitch is 0 in the coupler law and
+     * its row and column are dropped */
+    const int pos[4] = {0, na == 2 ? 1 : -1, na, nb == 2 ? na + 1 : -1};
+    double q4[4], v4[4], F4[4], K4[16], C4[16];
+    for (int i = 0; i < 4; i++) {
+        q4[i] = pos[i] >= 0 ? q[pos[i]] : 0.0;
+        v4[i] = pos[i] >= 0 ? qd[pos[i]] : 0.0;
+    }
+    rs_coupler_eval(&tr->cpl[l], &tr->veh[l], &tr->veh[l + 1], q4, v4, F4, K4, C4);
+    const int p = na + nb;
+    for (int i = 0; i < 4; i++) {
+        if (pos[i] < 0)
+            continue;
+        F[pos[i]] = F4[i];
+        for (int j = 0; j < 4; j++)
+            if (pos[j] >= 0) {
+                K[pos[i] + p * pos[j]] = K4[i + 4 * j];
+                C[pos[i] + p * pos[j]] = C4[i + 4 * j];
+            }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ checks */
+
+int rs_wagon_check(const rs_wagon *w, const char *name, char *err, size_t errlen)
+{
+    struct {
+        const char *p;
+        double v;
+        int positive;   /* 1: > 0, 0: >= 0, -1: finite */
+    } c[] = {{"m_body", w->m_body, 1}, {"i_pitch", w->i_pitch, 1}, {"m_bogie", w->m_bogie, 1},
+             {"a", w->a, 1}, {"k_s", w->k_s, 1}, {"c_s", w->c_s, 0}, {"c_hertz", w->c_hertz, 1},
+             {"c_contact", w->c_contact, 0}, {"l_front", w->l_front, 0}, {"l_rear", w->l_rear, 0},
+             {"h_coupler", w->h_coupler, -1}, {"r0", w->r0, 0}, {"r1", w->r1, 0}, {"v_s", w->v_s, 1},
+             {"g", w->g, 0}, {"traction", w->traction, -1}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        const double v = c[i].v;
+        if (!isfinite(v) || (c[i].positive == 1 && !(v > 0.0)) || (c[i].positive == 0 && v < 0.0)) {
+            ERR("vehicle '%s': %s = %g must be %s", name, c[i].p, v,
+                c[i].positive == 1 ? "> 0" : c[i].positive == 0 ? ">= 0" : "finite");
+            return RS_E_ARG;
+        }
+    }
+    if (w->traction_n < 0 || (w->traction_n > 0 && (!w->traction_t || !w->traction_f))) {
+        ERR("vehicle '%s': traction table with %d rows and no data", name, w->traction_n);
+        return RS_E_ARG;
+    }
+    for (int i = 0; i < w->traction_n; i++) {
+        if (!isfinite(w->traction_t[i]) || !isfinite(w->traction_f[i]) ||
+            (i > 0 && !(w->traction_t[i] > w->traction_t[i - 1]))) {
+            ERR("vehicle '%s': traction table row %d: times must increase and values be finite", name, i + 1);
+            return RS_E_ARG;
+        }
+    }
+    return RS_OK;
+}
+
+int rs_coupler_check(const rs_coupler *c, const char *name, char *err, size_t errlen)
+{
+    struct {
+        const char *p;
+        double v;
+        int positive;
+    } k[] = {{"k", c->k, 1},         {"c", c->c, 0},           {"length", c->length, -1},
+             {"slack", c->slack, 0}, {"buffer_gap", c->buffer_gap, 0}, {"k_buffer", c->k_buffer, 0}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        const double v = k[i].v;
+        if (!isfinite(v) || (k[i].positive == 1 && !(v > 0.0)) || (k[i].positive == 0 && v < 0.0)) {
+            ERR("coupler '%s': %s = %g must be %s", name, k[i].p, v,
+                k[i].positive == 1 ? "> 0" : k[i].positive == 0 ? ">= 0" : "finite");
+            return RS_E_ARG;
+        }
+    }
+    return RS_OK;
+}
+
+/* ------------------------------------------------------------ train */
+
+void rs_train_free(rs_train **ptr)
+{
+    if (!ptr || !*ptr)
+        return;
+    rs_train *tr = *ptr;
+    const rs_allocator a = tr->alloc;
+    rs_park_free(&tr->pk);
+    if (tr->mv)
+        for (int v = 0; v < tr->nv; v++)
+            rs_mveh_free(&tr->mv[v]);
+    rs_free_with(&a, tr->mv);
+    for (int v = 0; v < tr->nv; v++) {
+        if (tr->init)
+            rs_free_with(&a, tr->init[v]);
+        if (tr->iset)
+            rs_free_with(&a, tr->iset[v]);
+    }
+    rs_free_with(&a, tr->init);
+    rs_free_with(&a, tr->iset);
+    rs_free_with(&a, tr->mx);
+    rs_free_with(&a, tr->ports);
+    rs_free_with(&a, tr->nports);
+    rs_free_with(&a, tr->veh);
+    rs_free_with(&a, tr->cpl);
+    rs_free_with(&a, tr->tables);
+    rs_free_with(&a, tr->names);
+    rs_free_with(&a, tr->blocks);
+    rs_free_with(&a, tr->links);
+    rs_free_with(&a, tr);
+    *ptr = NULL;
+}
+
+int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *const *vnames, const rs_coupler *cpl,
+                    const char *const *cnames, const rs_park_opts *opts, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out || nv < 1 || !veh || (nv > 1 && !cpl)) {
+        ERR("rs_train_create: a train needs at least one vehicle (and nv - 1 couplers)");
+        return RS_E_ARG;
+    }
+    char name[NAME_LEN];
+    for (int v = 0; v < nv; v++) {
+        snprintf(name, sizeof name, "%s", vnames && vnames[v] ? vnames[v] : "?");
+        if (!(vnames && vnames[v]))
+            snprintf(name, sizeof name, "v%d", v);
+        int st = rs_wagon_check(&veh[v], name, err, errlen);
+        if (st != RS_OK)
+            return st;
+        if (veh[v].model) {
+            const rs_model *m = veh[v].model;
+            char e2[200];
+            if (veh[v].port_x < 0 || veh[v].port_x >= m->n_q || veh[v].port_pitch < -1 ||
+                veh[v].port_pitch >= m->n_q || veh[v].port_pitch == veh[v].port_x) {
+                ERR("vehicle '%s': port coordinates x = %d, pitch = %d are not distinct coordinates of model '%s' "
+                    "(0..%d; pitch -1: none)",
+                    name, veh[v].port_x, veh[v].port_pitch, m->name ? m->name : "?", m->n_q - 1);
+                return RS_E_ARG;
+            }
+            st = rs_mveh_check_model(m, m->q_names[veh[v].port_x], NULL, NULL, NULL, e2, sizeof e2);
+            if (st != RS_OK) {
+                ERR("vehicle '%s': %s", name, e2);
+                return st;
+            }
+        }
+    }
+    for (int c = 0; c + 1 < nv; c++) {
+        if (cnames && cnames[c])
+            snprintf(name, sizeof name, "%s", cnames[c]);
+        else
+            snprintf(name, sizeof name, "c%d", c);
+        const int st = rs_coupler_check(&cpl[c], name, err, errlen);
+        if (st != RS_OK)
+            return st;
+    }
+    rs_allocator a = {0};
+    if (opts && opts->allocator.alloc && opts->allocator.release)
+        a = opts->allocator;
+    rs_train *tr = rs_alloc_zeroed(&a, 1, sizeof *tr);
+    if (!tr) {
+        ERR("rs_train_create: out of memory");
+        return RS_E_NOMEM;
+    }
+    tr->alloc = a;
+    tr->nv = nv;
+    size_t ntab = 0;
+    for (int v = 0; v < nv; v++)
+        ntab += 2 * (size_t)veh[v].traction_n;
+    tr->veh = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->veh);
+    tr->cpl = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->cpl);
+    tr->tables = rs_alloc_zeroed(&a, ntab, sizeof(double));
+    tr->names = rs_alloc_zeroed(&a, 2 * (size_t)nv, NAME_LEN);
+    tr->blocks = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->blocks);
+    tr->links = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->links);
+    tr->mx = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->mx);
+    tr->ports = rs_alloc_zeroed(&a, 2 * (size_t)nv, sizeof *tr->ports);
+    tr->nports = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->nports);
+    tr->mv = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->mv);
+    tr->init = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->init);
+    tr->iset = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->iset);
+    if (!tr->veh || !tr->cpl || !tr->tables || !tr->names || !tr->blocks || !tr->links || !tr->mx || !tr->ports ||
+        !tr->nports || !tr->mv || !tr->init || !tr->iset) {
+        ERR("rs_train_create: out of memory (%d vehicles)", nv);
+        rs_train_free(&tr);
+        return RS_E_NOMEM;
+    }
+    double *tab = tr->tables;
+    for (int v = 0; v < nv; v++) {
+        tr->veh[v] = veh[v];
+        tr->veh[v].model_contact = NULL;   /* borrowed: used at create only */
+        tr->veh[v].init_q = tr->veh[v].init_qd = NULL;
+        tr->veh[v].init_q_set = tr->veh[v].init_qd_set = NULL;
+        const int n = veh[v].traction_n;
+        if (n > 0) {
+            memcpy(tab, veh[v].traction_t, (size_t)n * sizeof(double));
+            memcpy(tab + n, veh[v].traction_f, (size_t)n * sizeof(double));
+            tr->veh[v].traction_t = tab;
+            tr->veh[v].traction_f = tab + n;
+            tab += 2 * n;
+        }
+        char *nm = tr->names + (size_t)v * NAME_LEN;
+        if (vnames && vnames[v])
+            snprintf(nm, NAME_LEN, "%s", vnames[v]);
+        else
+            snprintf(nm, NAME_LEN, "v%d", v);
+        tr->blocks[v] = (rs_park_block){nm, NQ};
+        tr->mx[v] = mx_of(&veh[v]);
+        tr->ports[2 * v] = RS_WAGON_X;
+        tr->ports[2 * v + 1] = RS_WAGON_PITCH;
+        tr->nports[v] = 2;
+        if (veh[v].model) {
+            const rs_model *m = veh[v].model;
+            char e2[400];
+            const int st = rs_mveh_create_contact(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, veh[v].model_contact,
+                                                  &a, e2, sizeof e2);
+            if (st != RS_OK) {
+                ERR("vehicle '%s': %s%s", nm, e2,
+                    st == RS_E_IO && m->n_contact > 0
+                        ? " (a train file names that folder with 'contact_files FOLDER' in the vehicle block)"
+                        : "");
+                rs_train_free(&tr);
+                return st;
+            }
+            const size_t nq = (size_t)m->n_q;
+            tr->init[v] = rs_alloc_zeroed(&a, 2 * nq, sizeof(double));
+            tr->iset[v] = rs_alloc_zeroed(&a, 4 * nq, 1);
+            if (!tr->init[v] || !tr->iset[v]) {
+                ERR("rs_train_create: out of memory (%d vehicles)", nv);
+                rs_train_free(&tr);
+                return RS_E_NOMEM;
+            }
+            for (size_t i = 0; i < nq; i++) {
+                if (veh[v].init_q && veh[v].init_q_set && veh[v].init_q_set[i]) {
+                    tr->init[v][i] = veh[v].init_q[i];
+                    tr->iset[v][i] = 1;
+                }
+                if (veh[v].init_qd && veh[v].init_qd_set && veh[v].init_qd_set[i]) {
+                    tr->init[v][nq + i] = veh[v].init_qd[i];
+                    tr->iset[v][nq + i] = 1;
+                }
+            }
+            tr->blocks[v].n = m->n_q;
+            tr->ports[2 * v] = veh[v].port_x;
+            tr->ports[2 * v + 1] = veh[v].port_pitch;
+            tr->nports[v] = veh[v].port_pitch >= 0 ? 2 : 1;
+            /* m_x: the mass matrix's x entry (at q = 0, q̇ = 0) */
+            const int n = m->n_q;
+            double *Mtmp = rs_alloc_zeroed(&a, (size_t)n * (size_t)n, sizeof(double)), *q0 = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+            if (!Mtmp || !q0) {
+                rs_free_with(&a, Mtmp);
+                rs_free_with(&a, q0);
+                ERR("rs_train_create: out of memory (%d vehicles)", nv);
+                rs_train_free(&tr);
+                return RS_E_NOMEM;
+            }
+            const int se = rs_mveh_eval(tr->mv[v], 0.0, q0, q0, Mtmp, NULL, NULL, NULL);
+            const double mxv = Mtmp[veh[v].port_x * (n + 1)];
+            rs_free_with(&a, Mtmp);
+            rs_free_with(&a, q0);
+            if (se != RS_OK || !(mxv > 0.0) || !isfinite(mxv)) {
+                ERR("vehicle '%s': model '%s' has no positive mass on its x coordinate '%s' (M = %g)", nm, m->name,
+                    m->q_names[veh[v].port_x], mxv);
+                rs_train_free(&tr);
+                return RS_E_ARG;
+            }
+            tr->mx[v] = mxv;
+        }
+        tr->mass += tr->mx[v];
+    }
+    for (int c = 0; c + 1 < nv; c++) {
+        tr->cpl[c] = cpl[c];
+        char *nm = tr->names + (size_t)(nv + c) * NAME_LEN;
+        if (cnames && cnames[c])
+            snprintf(nm, NAME_LEN, "%s", cnames[c]);
+        else
+            snprintf(nm, NAME_LEN, "c%d", c);
+        tr->links[c] = (rs_park_link){nm, c, c + 1, tr->nports[c], tr->nports[c + 1], tr->ports + 2 * c,
+                                      tr->ports + 2 * (c + 1)};
+    }
+    int symmetric = 1;
+    for (int v = 0; v < nv; v++)
+        if (tr->mv[v])
+            symmetric = 0;
+    const rs_park_sys sys = {nv, nv - 1, tr->blocks, tr->links, wagon_fn, coupler_fn, tr, symmetric};
+    const int st = rs_park_create(&tr->pk, &sys, opts, err, errlen);
+    if (st != RS_OK) {
+        rs_train_free(&tr);
+        return st;
+    }
+    *out = tr;
+    return RS_OK;
+}
+
+/* 1 when coordinate name c moves with the vehicle whose x port is named
+ * x: c is x, or ends in ".x" (a template's copy). */
+static int moves_with(const char *c, const char *x)
+{
+    const size_t lc = strlen(c), lx = strlen(x);
+    return strcmp(c, x) == 0 || (lc > lx + 1 && c[lc - lx - 1] == '.' && strcmp(c + lc - lx, x) == 0);
+}
+
+/* Places compiled vehicle v at x moving at v0 (rs_train_start's rules). */
+static int start_model(rs_train *tr, int v, double t0, double x, double v0, double *qv, double *vv)
+{
+    const rs_model *m = tr->veh[v].model;
+    const int n = m->n_q, ix = tr->ports[2 * v];
+    const double *q0 = tr->init[v], *qd0 = q0 + n;
+    const unsigned char *qs = tr->iset[v], *qds = qs + n;
+    unsigned char *fix = tr->iset[v] + 2 * n, *vfix = fix + n;
+    const char *vn = rs_train_vehicle_name(tr, v);
+    for (int i = 0; i < n; i++) {
+        const int along = moves_with(m->q_names[i], m->q_names[ix]);
+        qv[i] = (along ? x : 0.0) + (qs[i] ? q0[i] : 0.0);
+        vv[i] = qds[i] ? qd0[i] : along ? (qds[ix] ? qd0[ix] : v0) : 0.0;
+        fix[i] = i == ix || qs[i];
+        vfix[i] = i == ix || qds[i];
+    }
+    rs_mveh *mv = tr->mv[v];
+    rs_tcontact *tc = rs_mveh_contact(mv);
+    int bad = -1;
+    int st = rs_mveh_static_mask(mv, t0, qv, fix, &bad);
+    if (st != RS_OK) {
+        if (st == RS_E_SINGULAR && bad >= 0)
+            snprintf(tr->err, sizeof tr->err,
+                     "vehicle '%s': no static equilibrium: coordinate '%s' has no restoring stiffness (set its "
+                     "value in the train file to hold it)",
+                     vn, m->q_names[bad]);
+        else
+            snprintf(tr->err, sizeof tr->err, "vehicle '%s': no static equilibrium (%s)%s%s", vn,
+                     rs_status_name(st), tc ? ": " : "", tc ? rs_tcontact_error(tc) : "");
+        return st;
+    }
+    if (!tc)
+        return RS_OK;
+    st = rs_mveh_steady(mv, t0, qv, vv, vfix, &bad);
+    if (st != RS_OK) {
+        snprintf(tr->err, sizeof tr->err, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
+                 rs_status_name(st), rs_tcontact_error(tc)[0] ? ": " : "", rs_tcontact_error(tc));
+        return st;
+    }
+    return RS_OK;
+}
+
+int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
+{
+    double *q = rs_park_q(tr->pk), *qd = rs_park_qd(tr->pk);
+    double x = x_front;
+    tr->err[0] = 0;
+    for (int v = 0; v < tr->nv; v++) {
+        const int o = rs_park_offset(tr->pk, v), n = tr->blocks[v].n, ix = tr->ports[2 * v];
+        double *qv = q + o, *vv = qd + o;
+        if (v > 0)
+            x -= tr->veh[v - 1].l_rear + tr->cpl[v - 1].length + tr->veh[v].l_front;
+        for (int i = 0; i < n; i++)
+            vv[i] = 0.0;
+        if (tr->mv[v]) {
+            const int st = start_model(tr, v, t0, x, v0, qv, vv);
+            if (st != RS_OK)
+                return st;
+        } else {
+            qv[RS_WAGON_X] = x;
+            rs_wagon_static(&tr->veh[v], qv);
+            vv[ix] = v0;
+        }
+    }
+    rs_park_set_t(tr->pk, t0);
+    const int st = rs_park_init(tr->pk);
+    if (st != RS_OK)
+        snprintf(tr->err, sizeof tr->err, "%s", rs_park_error(tr->pk));
+    return st;
+}
+
+const char *rs_train_error(const rs_train *tr) { return tr->err; }
+rs_tcontact *rs_train_contact(rs_train *tr, int v) { return tr->mv[v] ? rs_mveh_contact(tr->mv[v]) : NULL; }
+
+int rs_train_step(rs_train *tr) { return rs_park_step(tr->pk); }
+rs_park *rs_train_park(rs_train *tr) { return tr->pk; }
+int rs_train_nvehicles(const rs_train *tr) { return tr->nv; }
+const char *rs_train_vehicle_name(const rs_train *tr, int v) { return tr->names + (size_t)v * NAME_LEN; }
+const char *rs_train_coupler_name(const rs_train *tr, int c) { return tr->names + (size_t)(tr->nv + c) * NAME_LEN; }
+const rs_wagon *rs_train_vehicle(const rs_train *tr, int v) { return &tr->veh[v]; }
+double rs_train_mass(const rs_train *tr) { return tr->mass; }
+double rs_train_vehicle_mx(const rs_train *tr, int v) { return tr->mx[v]; }
+const double *rs_train_q(const rs_train *tr, int v) { return rs_park_q(tr->pk) + rs_park_offset(tr->pk, v); }
+const double *rs_train_qd(const rs_train *tr, int v) { return rs_park_qd(tr->pk) + rs_park_offset(tr->pk, v); }
+int rs_train_vehicle_nq(const rs_train *tr, int v) { return tr->blocks[v].n; }
+double rs_train_x(const rs_train *tr, int v) { return rs_train_q(tr, v)[tr->ports[2 * v]]; }
+double rs_train_v(const rs_train *tr, int v) { return rs_train_qd(tr, v)[tr->ports[2 * v]]; }
+
+double rs_train_coupler(const rs_train *tr, int c, double *elongation)
+{
+    const double *qa = rs_train_q(tr, c), *qb = rs_train_q(tr, c + 1);
+    const double *va = rs_train_qd(tr, c), *vb = rs_train_qd(tr, c + 1);
+    const int xa = tr->ports[2 * c], pa = tr->ports[2 * c + 1], xb = tr->ports[2 * c + 2], pb = tr->ports[2 * c + 3];
+    const double q[4] = {qa[xa], pa >= 0 ? qa[pa] : 0.0, qb[xb], pb >= 0 ? qb[pb] : 0.0};
+    const double qd[4] = {va[xa], pa >= 0 ? va[pa] : 0.0, vb[xb], pb >= 0 ? vb[pb] : 0.0};
+    return rs_coupler_force(&tr->cpl[c], &tr->veh[c], &tr->veh[c + 1], q, qd, elongation, NULL, NULL);
+}

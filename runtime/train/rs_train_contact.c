@@ -1,0 +1,423 @@
+/*
+ * rs_train_contact.c — see rs_train_contact.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_contact.h"
+#include "rs_hertz.h"
+#include "rs_kalker.h"
+#include "rs_train_contact.h"
+#include "rs_ws_impl.h"
+
+struct rs_tcontact {
+    rs_allocator alloc;
+    rs_ws *ws;                 /* owns the contact state, profiles, track */
+    const rs_model *m;
+    int n, nc, first;
+    rs_tcontact_opts o;
+    double *kval, *cval;       /* delta_jac outputs                       */
+    double *G;                 /* nc × n dense: row i = φ^n_q of contact i */
+    double *Cb;                /* 9 nc                                    */
+    double *scale;             /* nc: c_N used in C (0: N clamped)        */
+    double *dfdN;              /* 3 nc: ∂f_i/∂N_i (Kalker, unsaturated)   */
+    double *h;                 /* n: D_i ∂f_i/∂N_i                        */
+    rs_tcontact_point *pt;     /* nc                                      */
+    char err[400];
+};
+
+void rs_tcontact_opts_default(rs_tcontact_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->E = 2.1e11;
+    o->nu = 0.28;
+    /* c_N: about 5 % of critical damping of a 1 t unsprung mass on the
+     * linearized Hertz spring of a 50 kN wheel (~1e9 N/m): enough to calm
+     * the wheel-rail resonance (~200 Hz), negligible in the load paths */
+    o->c_damp = 1e5;
+    o->vmin = 0.01;
+    /* s to 1e-12 m: the contact forces are then smooth enough in q for
+     * central differences (the tests) and the Newton stays quadratic */
+    o->tol = 1e-12;
+    o->creep = 1;
+}
+
+#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
+
+void rs_tcontact_free(rs_tcontact **ptc)
+{
+    if (!ptc || !*ptc)
+        return;
+    rs_tcontact *tc = *ptc;
+    const rs_allocator a = tc->alloc;
+    rs_ws_free(&tc->ws);
+    rs_free_with(&a, tc->kval);
+    rs_free_with(&a, tc->cval);
+    rs_free_with(&a, tc->G);
+    rs_free_with(&a, tc->Cb);
+    rs_free_with(&a, tc->scale);
+    rs_free_with(&a, tc->dfdN);
+    rs_free_with(&a, tc->h);
+    rs_free_with(&a, tc->pt);
+    rs_free_with(&a, tc);
+    *ptc = NULL;
+}
+
+int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, const rs_tcontact_opts *o,
+                       const rs_allocator *alloc, char *err, size_t errlen)
+{
+    if (!out) {
+        ERR("rs_tcontact_create: out is NULL");
+        return RS_E_ARG;
+    }
+    *out = NULL;
+    if (!m || m->n_contact < 1 || !m->fn[RS_FN_DELTA_JAC].fn || !m->fn[RS_FN_CREEP].fn) {
+        ERR("model '%s' has no wheel-rail contact or no force Jacobians (delta_jac): recompile it with this "
+            "railsym (models with more than 4 contacts get none)",
+            m && m->name ? m->name : "?");
+        return RS_E_MODEL;
+    }
+    rs_tcontact_opts oo;
+    if (o)
+        oo = *o;
+    else
+        rs_tcontact_opts_default(&oo);
+    if (!(oo.E > 0) || !(oo.nu >= 0 && oo.nu < 0.5) || !(oo.c_damp >= 0) || !(oo.mu >= 0) || !(oo.vmin > 0) ||
+        !(oo.tol > 0)) {
+        ERR("model '%s': contact options need E > 0, nu in [0, 0.5), c_damp >= 0, mu >= 0, vmin > 0, tol > 0",
+            m->name);
+        return RS_E_ARG;
+    }
+    rs_allocator a = {0};
+    if (alloc && alloc->alloc && alloc->release)
+        a = *alloc;
+    rs_tcontact *tc = rs_alloc_zeroed(&a, 1, sizeof *tc);
+    if (!tc) {
+        ERR("rs_tcontact_create: out of memory");
+        return RS_E_NOMEM;
+    }
+    tc->alloc = a;
+    tc->m = m;
+    tc->o = oo;
+    tc->n = m->n_q;
+    tc->nc = m->n_contact;
+    tc->first = 1;
+    rs_options wo;
+    rs_options_default(&wo);
+    wo.allocator = a;
+    wo.contact_dir = oo.dir;
+    wo.track_file = oo.track;
+    wo.contact_E = oo.E;
+    wo.contact_nu = oo.nu;
+    wo.contact_vmin = oo.vmin;
+    wo.contact_tol = oo.tol;
+    wo.contact_mu = oo.mu;
+    wo.contact_creep = oo.creep;
+    wo.proj_maxiter = 20;
+    wo.contact = rs_wheel_rail_contact();
+    int st = rs_ws_create(m, &wo, &tc->ws, err, errlen);
+    if (st != RS_OK) {
+        rs_tcontact_free(&tc);
+        return st;
+    }
+    const int n = tc->n, nc = tc->nc;
+    tc->kval = rs_alloc_zeroed(&a, (size_t)m->K_pattern.colptr[n], sizeof(double));
+    tc->cval = rs_alloc_zeroed(&a, (size_t)m->C_pattern.colptr[n], sizeof(double));
+    tc->G = rs_alloc_zeroed(&a, (size_t)nc * (size_t)n, sizeof(double));
+    tc->Cb = rs_alloc_zeroed(&a, 9 * (size_t)nc, sizeof(double));
+    tc->scale = rs_alloc_zeroed(&a, (size_t)nc, sizeof(double));
+    tc->pt = rs_alloc_zeroed(&a, (size_t)nc, sizeof(rs_tcontact_point));
+    tc->dfdN = rs_alloc_zeroed(&a, 3 * (size_t)nc, sizeof(double));
+    tc->h = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+    if (!tc->kval || !tc->cval || !tc->G || !tc->Cb || !tc->scale || !tc->pt || !tc->dfdN || !tc->h) {
+        ERR("rs_tcontact_create: out of memory");
+        rs_tcontact_free(&tc);
+        return RS_E_NOMEM;
+    }
+    rs_ws *ws = tc->ws;
+    if (p) {
+        memcpy(ws->p, p, (size_t)m->n_p * sizeof(double));
+        ws->constants_dirty = 1;
+    }
+    if ((st = rs_ws_update_constants(ws)) != RS_OK) {
+        ERR("model '%s': %s", m->name, ws->err);
+        rs_tcontact_free(&tc);
+        return st;
+    }
+    *out = tc;
+    return RS_OK;
+}
+
+int rs_tcontact_count(const rs_tcontact *tc) { return tc->nc; }
+const rs_tcontact_point *rs_tcontact_point_get(const rs_tcontact *tc, int i) { return &tc->pt[i]; }
+const char *rs_tcontact_name(const rs_tcontact *tc, int i) { return tc->m->contacts[i].name; }
+const char *rs_tcontact_error(const rs_tcontact *tc) { return tc->err; }
+void rs_tcontact_creep_gen(const rs_tcontact *tc, int i, double *g)
+{
+    const rs_pattern *D = &tc->m->ddelta_df_pattern;
+    const rs_contact_ws *c = tc->ws->ct;
+    memset(g, 0, (size_t)tc->n * sizeof(double));
+    for (int k = 0; k < 3; k++)
+        for (int d = D->colptr[3 * i + k]; d < D->colptr[3 * i + k + 1]; d++)
+            g[D->rowind[d]] += c->Dv[d] * tc->pt[i].f[k];
+}
+
+const double *rs_tcontact_gap_q(const rs_tcontact *tc, int i) { return tc->G + (size_t)i * (size_t)tc->n; }
+double *rs_tcontact_params(rs_tcontact *tc) { return tc->ws->p; }
+
+/* K(e) of modulus e = sqrt(1 − k²), k in (0, 1], by the arithmetic-geometric
+ * mean: K = π / (2 AGM(1, k)). */
+static double ellip_k(double k)
+{
+    double a = 1.0, b = k;
+    for (int i = 0; i < 40 && fabs(a - b) > 1e-16 * a; i++) {
+        const double an = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = an;
+    }
+    return 1.5707963267948966 / a;   /* π / 2 over the mean */
+}
+
+double rs_tcontact_hertz_stiffness(const double radii[3], double E, double nu, double *a1, double *b1)
+{
+    double A, B;
+    rs_hertz_curvature_sums(radii[0], radii[1], INFINITY, radii[2], &A, &B);
+    rs_hertz_ellipse el;
+    const int r = rs_hertz_ellipse_compute(1.0, E, nu, A, B, &el);
+    if (r != RS_HERTZ_OK)
+        return r;
+    /* approach of two identical elastic bodies at N = 1 N (Johnson §4.2):
+     * δ = p0 b K(e) / E*, b the smaller semi-axis, E* = E / (2 (1 − ν²)) */
+    const double lo = fmin(el.a, el.b), hi = fmax(el.a, el.b);
+    const double Estar = E / (2.0 * (1.0 - nu * nu));
+    const double d1 = el.p0 * lo * ellip_k(lo / hi) / Estar;
+    if (a1)
+        *a1 = el.a;
+    if (b1)
+        *b1 = el.b;
+    return pow(d1, -1.5);
+}
+
+/* Sparse values in the order of pat into dense column-major D (n × n). */
+static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
+{
+    for (int j = 0; j < n; j++)
+        for (int k = pat->colptr[j]; k < pat->colptr[j + 1]; k++)
+            D[pat->rowind[k] + (size_t)j * (size_t)n] += val[k];
+}
+
+static int fail(rs_tcontact *tc, int st)
+{
+    snprintf(tc->err, sizeof tc->err, "%s", tc->ws->err);
+    return st;
+}
+
+/* Normal force, c_H and C_b of contact i from the penetration and the creep
+ * function's outputs. */
+static int contact_law(rs_tcontact *tc, int i, const double *qd)
+{
+    rs_ws *ws = tc->ws;
+    rs_contact_ws *c = ws->ct;
+    const rs_contact *ct = &tc->m->contacts[i];
+    const int n = tc->n;
+    rs_tcontact_point *pt = &tc->pt[i];
+    const double *g = tc->G + (size_t)i * (size_t)n;
+    double gd = 0.0;
+    for (int j = 0; j < n; j++)
+        gd += g[j] * qd[j];
+    pt->pen = -ws->phi[ct->phi_row];
+    pt->pen_dot = -gd;   /* φ̇^n = φ^n_q q̇ + φ^n_s ṡ, φ^n_s = 0 at the contact point */
+    pt->N = pt->k_n = pt->c_hertz = pt->v_eff = 0.0;
+    pt->f[0] = pt->f[1] = pt->f[2] = 0.0;
+    tc->scale[i] = 0.0;
+    double *Cb = tc->Cb + 9 * i, *dfdN = tc->dfdN + 3 * i;
+    memset(Cb, 0, 9 * sizeof(double));
+    dfdN[0] = dfdN[1] = dfdN[2] = 0.0;
+    if (!(pt->pen > 0.0))
+        return RS_OK;   /* lift-off: no force, no stiffness */
+    double a1, b1;
+    const double cH = rs_tcontact_hertz_stiffness(c->radii + 3 * i, tc->o.E, tc->o.nu, &a1, &b1);
+    if (!(cH > 0.0) || !isfinite(cH)) {
+        snprintf(tc->err, sizeof tc->err,
+                 "contact '%s': no Hertz ellipse (code %g) for radii %.6g, %.6g, %.6g m at s_r = %.9g m "
+                 "(conformal or saddle contact?)",
+                 ct->name, cH, c->radii[3 * i], c->radii[3 * i + 1], c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
+        return RS_E_NONFINITE;
+    }
+    const double sp = sqrt(pt->pen);
+    pt->c_hertz = cH;
+    double N = cH * pt->pen * sp + tc->o.c_damp * pt->pen_dot;
+    if (N > 0.0) {
+        pt->k_n = 1.5 * cH * sp;
+        tc->scale[i] = tc->o.c_damp;
+    } else {
+        N = 0.0;   /* separating faster than the damper allows: no pull */
+    }
+    pt->N = N;
+    if (!tc->o.creep || N == 0.0)
+        return RS_OK;
+    /* Kalker's linear law over V_eff, the ellipse scaled from N = 1 N
+     * (semi-axes ∝ N^{1/3}); as rs_contact_creep_block */
+    const double s3 = cbrt(N), a = a1 * s3, b = b1 * s3;
+    double coef[4], Cm[9];
+    const int r = rs_kalker_coeffs(a / b, tc->o.nu, coef);
+    if (r < 0) {
+        snprintf(tc->err, sizeof tc->err, "contact '%s': Kalker coefficients failed (code %d) for a/b = %.6g",
+                 ct->name, r, a / b);
+        return RS_E_NONFINITE;
+    }
+    rs_kalker_creep_matrix(a, b, rs_kalker_shear_modulus(tc->o.E, tc->o.nu), coef, Cm);
+    const double V = c->V[i], Veff = sqrt(V * V + tc->o.vmin * tc->o.vmin);
+    pt->v_eff = Veff;
+    for (int k = 0; k < 9; k++)
+        Cb[k] = Cm[k] / Veff;
+    const double *nu = c->nu + 3 * i;
+    if (tc->o.mu > 0.0) {
+        const double fx = Cb[0] * nu[0] + Cb[1] * nu[1] + Cb[2] * nu[2];
+        const double fy = Cb[3] * nu[0] + Cb[4] * nu[1] + Cb[5] * nu[2];
+        const double eps = rs_creep_saturation(sqrt(fx * fx + fy * fy), tc->o.mu * N);
+        for (int k = 0; k < 9; k++)
+            Cb[k] *= eps;
+    }
+    /* Kalker's entries grow as (ab)^e with ab ∝ N^{2/3}: C11, C22 as
+     * N^{2/3}, C23 as N, C33 as N^{4/3} (rs_kalker_creep_matrix), so
+     * ∂f/∂N = −(e ∘ C_b) ν / N; the saturation factor's own N-dependence
+     * is left out */
+    static const double ex[9] = {2.0 / 3, 0, 0, 0, 2.0 / 3, 1, 0, 1, 4.0 / 3};
+    for (int k = 0; k < 3; k++) {
+        pt->f[k] = -(Cb[3 * k] * nu[0] + Cb[3 * k + 1] * nu[1] + Cb[3 * k + 2] * nu[2]);
+        dfdN[k] = -(ex[3 * k] * Cb[3 * k] * nu[0] + ex[3 * k + 1] * Cb[3 * k + 1] * nu[1] +
+                    ex[3 * k + 2] * Cb[3 * k + 2] * nu[2]) / N;
+    }
+    return RS_OK;
+}
+
+/* C += Σ_i D_i C_b,i N_i (C^K_qq, as the IMEX step's), dense. */
+static void add_ck(rs_tcontact *tc, double *C)
+{
+    const rs_model *m = tc->m;
+    const rs_contact_ws *c = tc->ws->ct;
+    const rs_pattern *D = &m->ddelta_df_pattern, *Np = &m->dnu_dqd_pattern;
+    const int n = tc->n;
+    for (int j = 0; j < n; j++) {
+        double *col = C + (size_t)j * (size_t)n;
+        /* rows of N in a column increase: one contact's entries are consecutive */
+        for (int kk = Np->colptr[j]; kk < Np->colptr[j + 1];) {
+            const int i = Np->rowind[kk] / 3;
+            double w[3] = {0, 0, 0};
+            for (; kk < Np->colptr[j + 1] && Np->rowind[kk] / 3 == i; kk++) {
+                const int l = Np->rowind[kk] % 3;
+                const double *cb = tc->Cb + 9 * i + l;
+                w[0] += cb[0] * c->Nv[kk];
+                w[1] += cb[3] * c->Nv[kk];
+                w[2] += cb[6] * c->Nv[kk];
+            }
+            for (int k = 0; k < 3; k++)
+                if (w[k] != 0.0)
+                    for (int d = D->colptr[3 * i + k]; d < D->colptr[3 * i + k + 1]; d++)
+                        col[D->rowind[d]] += w[k] * c->Dv[d];
+        }
+    }
+}
+
+int rs_tcontact_eval(rs_tcontact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
+                     double *C)
+{
+    rs_ws *ws = tc->ws;
+    rs_contact_ws *c = ws->ct;
+    const rs_model *m = tc->m;
+    const int n = tc->n, nc = tc->nc;
+    int st;
+    tc->err[0] = 0;
+    memcpy(ws->q, q, (size_t)n * sizeof(double));
+    memcpy(ws->qd, qd, (size_t)n * sizeof(double));
+    ws->t = t;
+    /* the first search is global (a start from s = 0), later ones Newton
+     * from the previous contact point */
+    ws->in_init = tc->first;
+    ws->s_predicted = 0;
+    st = rs_contact_solve_s(ws, t);
+    ws->in_init = 0;
+    if (st != RS_OK)
+        return fail(tc, st);
+    tc->first = 0;
+    rs_ws_bind(ws, t, ws->q, ws->qd);
+    if (!ws->proj_ready && ((st = rs_ws_call(ws, RS_FN_PHI, ws->phi, NULL)) ||
+                            (st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL))))
+        return fail(tc, st);
+    ws->proj_ready = 0;
+    memset(tc->G, 0, (size_t)nc * (size_t)n * sizeof(double));
+    {
+        const rs_pattern *P = &m->phi_q_pattern;
+        for (int j = 0; j < n; j++)
+            for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
+                for (int i = 0; i < nc; i++)
+                    if (m->contacts[i].phi_row == P->rowind[k])
+                        tc->G[(size_t)i * (size_t)n + j] = ws->Gv[k];
+    }
+    {
+        double *o[RS_FN_MAX_OUT] = {c->nu, c->V, c->radii, c->Dv, c->Nv};
+        if ((st = rs_ws_call_n(ws, RS_FN_CREEP, o)))
+            return fail(tc, st);
+    }
+    for (int i = 0; i < nc; i++) {
+        if ((st = contact_law(tc, i, qd)) != RS_OK)
+            return st;
+        for (int k = 0; k < 3; k++)
+            ws->u[m->contacts[i].force_slot[k]] = tc->pt[i].f[k];
+    }
+    if (M) {
+        if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)))
+            return fail(tc, st);
+        scatter(&m->M_pattern, ws->Mv, n, M);
+    }
+    if (F) {
+        if ((st = rs_ws_call(ws, RS_FN_DELTA, ws->delta, NULL)))
+            return fail(tc, st);
+        for (int j = 0; j < n; j++)
+            F[j] += ws->delta[j];
+        for (int i = 0; i < nc; i++) {
+            const double *g = tc->G + (size_t)i * (size_t)n;
+            for (int j = 0; j < n; j++)
+                F[j] += g[j] * tc->pt[i].N;
+        }
+    }
+    if (K || C) {
+        if ((st = rs_ws_call(ws, RS_FN_DELTA_JAC, tc->kval, tc->cval)))
+            return fail(tc, st);
+        const rs_pattern *D = &m->ddelta_df_pattern;
+        for (int i = 0; i < nc; i++) {
+            const double *g = tc->G + (size_t)i * (size_t)n;
+            const double kn = tc->pt[i].k_n, cn = tc->scale[i];
+            /* h = D_i ∂f_i/∂N: the creep forces follow N (contact area) */
+            memset(tc->h, 0, (size_t)n * sizeof(double));
+            for (int k = 0; k < 3; k++)
+                if (tc->dfdN[3 * i + k] != 0.0)
+                    for (int d = D->colptr[3 * i + k]; d < D->colptr[3 * i + k + 1]; d++)
+                        tc->h[D->rowind[d]] += c->Dv[d] * tc->dfdN[3 * i + k];
+            /* −∂/∂q of φ^n_qᵀ N + D f(N): N' = −k_n φ^n_q (and −c_N φ^n_q in q̇) */
+            for (int b = 0; b < n; b++) {
+                if (g[b] == 0.0)
+                    continue;
+                for (int a = 0; a < n; a++) {
+                    const double w = (g[a] + tc->h[a]) * g[b];
+                    if (K)
+                        K[a + (size_t)b * (size_t)n] += kn * w;
+                    if (C)
+                        C[a + (size_t)b * (size_t)n] += cn * w;
+                }
+            }
+        }
+        if (K)
+            scatter(&m->K_pattern, tc->kval, n, K);
+        if (C) {
+            scatter(&m->C_pattern, tc->cval, n, C);
+            add_ck(tc, C);
+        }
+    }
+    return RS_OK;
+}

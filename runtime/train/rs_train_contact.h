@@ -1,0 +1,99 @@
+/*
+ * rs_train_contact.h — the wheel-rail contacts of a compiled vehicle in train
+ * mode (docs/trains.md "Compliant wheel-rail contact").
+ *
+ * In a train every vehicle is an ODE: the normal constraint φ^n = 0 of each
+ * contact is replaced by a compliant Hertzian normal force.  Per contact and
+ * per evaluation at (t, q, q̇):
+ *
+ *   s      the contact point, by the runtime's own Newton on φ^d(q, s) = 0
+ *          with q fixed (rs_contact_solve_s, warm-started from the previous
+ *          evaluation; its global search on the first one);
+ *   p      = −φ^n, the penetration (φ^n is the gap, positive when the wheel
+ *          is above the rail: docs/contact_element.md); ṗ = −φ^n_q q̇;
+ *   N      = c_H p^{3/2} + c_N ṗ for p > 0, clamped at ≥ 0; 0 for p ≤ 0
+ *          (lift-off allowed); c_H from the Hertz ellipse at the contact's
+ *          curvatures (rs_hertz.h): the approach δ = p0 b K(e) / E* of an
+ *          elliptical Hertz contact (Johnson, Contact Mechanics §4.2);
+ *   f      = −C_b ν, C_b = Kalker's matrix over V_eff (rs_contact_creep's
+ *          law; saturated per rs_creep_saturation when mu > 0);
+ *
+ * and the vehicle's generalized force is F = δ(q, q̇, s, f) + Σ φ^n_qᵀ N
+ * with Jacobians (K = −∂F/∂q, C = −∂F/∂q̇)
+ *
+ *   K = K_δ (delta_jac, f and s held) + Σ N' (φ^n_q + h)ᵀ ⊗ φ^n_q,   N' = 3/2 c_H p^{1/2}
+ *   C = C_δ + Σ c_N (φ^n_q + h)ᵀ ⊗ φ^n_q + Σ D_i C_b,i ∂ν_i/∂q̇   (C^K: not symmetric)
+ *
+ * with h = D ∂f/∂N (creep forces grow with the contact area).  Left out
+ * (documented and measured by tests/physics/test_train_contact.c): the geometric
+ * stiffness Σ N ∂φ^n_q/∂q (contact-point motion included), the damper's
+ * c_N ∂φ^n_q/∂q q̇, the creep terms D C_b ∂ν/∂q, c_H's variation with the
+ * curvatures, C_b's with V and the saturation factor's derivatives.
+ *
+ * One instance per vehicle: it owns an rs_ws of the model (profiles, track,
+ * contact scratch), so instances are evaluated concurrently; nothing
+ * allocates after rs_tcontact_create.
+ */
+#ifndef RS_TRAIN_CONTACT_H
+#define RS_TRAIN_CONTACT_H
+
+#include <stddef.h>
+
+#include "rs_model.h"
+#include "rs_ws.h"
+
+typedef struct rs_tcontact rs_tcontact;
+
+typedef struct rs_tcontact_opts {
+    const char *dir;      /* folder the model's profile/track names are relative
+                             to (NULL or "": the working directory)            */
+    const char *track;    /* non-NULL: replaces every contact's track file     */
+    double E, nu;         /* wheel and rail steel: 2.1e11 Pa, 0.28             */
+    double c_damp;        /* c_N, normal damping per contact [N s/m], 1e5      */
+    double mu;            /* friction coefficient; 0: Kalker linear, unbounded */
+    double vmin;          /* V_eff = sqrt(V² + vmin²) [m/s], 0.01              */
+    double tol;           /* |φ^d| of the contact-point Newton, 1e-12          */
+    int creep;            /* 1: creep forces; 0: frictionless                  */
+} rs_tcontact_opts;
+
+void rs_tcontact_opts_default(rs_tcontact_opts *o);
+
+/* Per contact, from the last evaluation. */
+typedef struct rs_tcontact_point {
+    double pen, pen_dot;  /* p = −φ^n [m], ṗ [m/s]                            */
+    double c_hertz;       /* c_H [N/m^1.5] (0 when p ≤ 0)                      */
+    double N;             /* normal force [N]                                  */
+    double k_n;           /* dN/dp used in K [N/m]                             */
+    double f[3];          /* creep force fx, fy [N] and spin moment mz [N m]   */
+    double v_eff;         /* sqrt(V² + vmin²), the creepages' denominator [m/s] */
+} rs_tcontact_point;
+
+/* Model m must have contacts and delta_jac.  p: n_p values (NULL: defaults). */
+int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, const rs_tcontact_opts *o,
+                       const rs_allocator *alloc, char *err, size_t errlen);
+void rs_tcontact_free(rs_tcontact **tc);
+
+/* M (n × n), F += force, K += −∂F/∂q, C += −∂F/∂q̇ (dense column-major,
+ * any may be NULL) at (t, q, q̇).  RS_OK, or an rs_status code with
+ * rs_tcontact_error saying why (contact-point Newton, Hertz, a model
+ * function).  Allocation-free. */
+int rs_tcontact_eval(rs_tcontact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
+                     double *C);
+
+int rs_tcontact_count(const rs_tcontact *tc);
+const rs_tcontact_point *rs_tcontact_point_get(const rs_tcontact *tc, int i);
+const char *rs_tcontact_name(const rs_tcontact *tc, int i);
+const char *rs_tcontact_error(const rs_tcontact *tc);
+/* g = ∂δ/∂f_i f_i: contact i's creep forces as generalized forces (n
+ * values), at the last evaluation. */
+void rs_tcontact_creep_gen(const rs_tcontact *tc, int i, double *g);
+/* φ^n_q of contact i at the last evaluation (n values). */
+const double *rs_tcontact_gap_q(const rs_tcontact *tc, int i);
+double *rs_tcontact_params(rs_tcontact *tc);   /* n_p values (read them only) */
+
+/* c_H of a Hertz contact with the radii (R_x^w, R_y^w, R_y^r) (rs_hertz.h
+ * signs), N = c_H p^{3/2}; the semi-axes at N = 1 N into a1, b1 (may be
+ * NULL).  Returns c_H > 0, or a negative rs_hertz code. */
+double rs_tcontact_hertz_stiffness(const double radii[3], double E, double nu, double *a1, double *b1);
+
+#endif /* RS_TRAIN_CONTACT_H */

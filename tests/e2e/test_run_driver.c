@@ -1,0 +1,327 @@
+/*
+ * test_run_driver.c — the run driver (runtime/app/rs_driver.h), the C side of
+ * `railsym run`: a scenario applied to a model, the CSV it writes (header,
+ * rows at the output interval, values consistent with the model), loading
+ * a model folder with libtcc, progress lines, and failures: a bad name in
+ * the scenario (file:line), an unwritable output, a run that breaks midway
+ * (the message names step, time and quantity; the CSV stays valid).
+ */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rs_driver.h"
+#include "rt_fixtures.h"
+
+static char dir[64], csv[128], scn_path[128];
+static char err[2048];
+
+static void setup(void)
+{
+    strcpy(dir, "/tmp/rs_drv_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(csv, sizeof csv, "%s/out.csv", dir);
+    snprintf(scn_path, sizeof scn_path, "%s/run.scn", dir);
+}
+
+static void teardown(void)
+{
+    unlink(csv);
+    unlink(scn_path);
+    rmdir(dir);
+}
+
+static void parse(const char *text, rs_scenario *s)
+{
+    ck_assert_msg(rs_scenario_parse(text, "run.scn", s, err, sizeof err) == RS_OK, "%s", err);
+}
+
+/* Reads the CSV: returns the number of data rows; header in hdr. Every row
+ * must have the header's number of fields and parse as numbers. */
+static int read_csv(char *hdr, size_t len, double rows[][8], int max_rows)
+{
+    FILE *f = fopen(csv, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(hdr, (int)len, f));
+    int ncol = 1;
+    for (const char *p = hdr; *p; p++)
+        ncol += *p == ',';
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        ck_assert_msg(line[strlen(line) - 1] == '\n', "a row is cut: %s", line);
+        int k = 0;
+        char *tok = strtok(line, ",\n");
+        while (tok) {
+            char *end;
+            double v = strtod(tok, &end);
+            ck_assert_msg(*end == '\0', "not a number: %s", tok);
+            if (n < max_rows && k < 8)
+                rows[n][k] = v;
+            k++;
+            tok = strtok(NULL, ",\n");
+        }
+        ck_assert_int_eq(k, ncol);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+START_TEST(test_simulate_writes_csv)
+{
+    rs_scenario s;
+    parse("duration 0.1\nstep 1e-3\noutput 0.01\nmethod rk4\n"
+          "param L = 2\ninitial theta = 1\ncolumns theta x\n", &s);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.out = csv;
+    rs_run_report rep;
+    ck_assert_msg(rs_driver_simulate(rt_pendulum_model(), &s, &c, &rep, err, sizeof err) == RS_OK, "%s", err);
+    rs_scenario_free(&s);
+    ck_assert_int_eq(rep.steps, 100);
+    ck_assert_int_eq(rep.rows, 11);
+    ck_assert_double_eq_tol(rep.t_end, 0.1, 1e-12);
+    char hdr[256];
+    static double rows[64][8];
+    ck_assert_int_eq(read_csv(hdr, sizeof hdr, rows, 64), 11);
+    ck_assert_str_eq(hdr, "time,theta,x\n");
+    ck_assert_double_eq(rows[0][1], 1.0);
+    for (int i = 0; i < 11; i++) {
+        ck_assert_double_eq_tol(rows[i][0], 0.01 * i, 1e-12);
+        ck_assert_double_eq_tol(rows[i][2], 2 * sin(rows[i][1]), 1e-14); /* x = L sin θ with L = 2 */
+    }
+    /* released from rest, the angle decreases */
+    ck_assert(rows[10][1] < 1.0);
+}
+END_TEST
+
+START_TEST(test_default_columns_and_scenario)
+{
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.out = csv;
+    rs_run_report rep;
+    /* no scenario: built-in 1 s at 1 ms, output every 10 ms */
+    ck_assert_msg(rs_driver_simulate(rt_pendulum_model(), NULL, &c, &rep, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rep.steps, 1000);
+    ck_assert_int_eq(rep.rows, 101);
+    char hdr[256];
+    static double rows[128][8];
+    ck_assert_int_eq(read_csv(hdr, sizeof hdr, rows, 128), 101);
+    ck_assert_str_eq(hdr, "time,theta,theta_dot,x,y\n");
+}
+END_TEST
+
+/* The whole path of `railsym run DIR`: a folder compiled by libtcc. */
+START_TEST(test_run_folder_with_tcc)
+{
+    FILE *f = fopen(scn_path, "w");
+    fputs("duration 0.05\nstep 1e-3\noutput 0\ninitial theta = 0.5\n", f);
+    fclose(f);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = RT_MODELS_DIR "/rt_pendulum";
+    c.scenario = scn_path;
+    c.out = csv;
+    rs_run_report rep;
+    ck_assert_msg(rs_driver_run(&c, &rep, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rep.rows, 51); /* output 0: every step */
+    char hdr[256];
+    static double rows[64][8];
+    ck_assert_int_eq(read_csv(hdr, sizeof hdr, rows, 64), 51);
+    ck_assert_str_eq(hdr, "time,theta,theta_dot,x,y\n");
+    ck_assert_double_eq(rows[0][1], 0.5);
+}
+END_TEST
+
+START_TEST(test_bad_names_fail_before_running)
+{
+    FILE *f = fopen(scn_path, "w");
+    fputs("duration 0.05\nparam Lenght = 2\n", f);
+    fclose(f);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = RT_MODELS_DIR "/rt_pendulum";
+    c.scenario = scn_path;
+    c.out = csv;
+    ck_assert_int_eq(rs_driver_run(&c, NULL, err, sizeof err), RS_E_NOTFOUND);
+    char want[256];
+    snprintf(want, sizeof want, "%s:2: unknown parameter 'Lenght'; model 'rt_pendulum' has: m, L, g", scn_path);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_ne(access(csv, F_OK), 0); /* nothing written */
+
+    c.scenario = "tests/no-such.scn";
+    ck_assert_int_eq(rs_driver_run(&c, NULL, err, sizeof err), RS_E_IO);
+    ck_assert_str_eq(err, "cannot read scenario 'tests/no-such.scn': No such file or directory");
+
+    c.scenario = NULL;
+    c.model_dir = "tests/no-such-model";
+    ck_assert_int_eq(rs_driver_run(&c, NULL, err, sizeof err), RS_E_LOAD);
+    ck_assert_msg(strstr(err, "cannot load model folder 'tests/no-such-model'") == err, "%s", err);
+}
+END_TEST
+
+START_TEST(test_unwritable_output)
+{
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.out = "/nonexistent-folder/out.csv";
+    ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err), RS_E_IO);
+    ck_assert_str_eq(err, "cannot write '/nonexistent-folder/out.csv'");
+}
+END_TEST
+
+/* A run that breaks midway: the input grows to overflow the state.  The
+ * message names the step and time; the CSV holds complete rows up to it. */
+START_TEST(test_failure_midway_keeps_csv)
+{
+    rs_scenario s;
+    parse("duration 1\nstep 1e-3\noutput 1e-3\ninitial th1 = 0.9\n"
+          "input tau table\n0 0\n0.02 0\n0.021 1e308\nend\n", &s);
+    double q[3];
+    const rs_model *m = rt_fourbar_model();
+    ck_assert_int_eq(rt_fourbar_assemble(m->p_default, 0.9, q), 0);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.out = csv;
+    /* start on the constraint manifold */
+    char text[256];
+    snprintf(text, sizeof text, "initial th2 = %.17g\ninitial th3 = %.17g\n", q[1], q[2]);
+    rs_scenario s2;
+    parse(text, &s2);
+    ck_assert_int_eq(rs_scenario_overlay(&s, &s2), RS_OK);
+    rs_scenario_free(&s2);
+    rs_run_report rep;
+    int st = rs_driver_simulate(m, &s, &c, &rep, err, sizeof err);
+    rs_scenario_free(&s);
+    ck_assert_int_lt(st, 0);
+    ck_assert_msg(strstr(err, "model 'rt_fourbar': simulation failed (RS_E_") == err, "%s", err);
+    /* the huge input first acts in step 22, which starts at t = 0.021 s */
+    ck_assert_msg(strstr(err, "): step 22, t = 0.021 s: "), "%s", err);
+    ck_assert_msg(strstr(err, "holds the results up to t = 0.021 s"), "%s", err);
+    char hdr[256];
+    static double rows[64][8];
+    int n = read_csv(hdr, sizeof hdr, rows, 64);
+    ck_assert_int_eq(n, rep.rows);
+    ck_assert_int_ge(n, 20);
+    ck_assert_double_eq_tol(rows[n - 1][0], rep.t_end, 1e-12);
+}
+END_TEST
+
+START_TEST(test_progress_lines)
+{
+    FILE *log = tmpfile();
+    ck_assert_ptr_nonnull(log);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.out = csv;
+    c.progress = 1;
+    c.progress_every = 0; /* every step, to see it in a short run */
+    c.log = log;
+    ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err), RS_OK);
+    rewind(log);
+    char line[256];
+    int n = 0, last = 0;
+    while (fgets(line, sizeof line, log)) {
+        if (strstr(line, "railsym run: t = ") == line) {
+            ck_assert_msg(strstr(line, "real time, ETA"), "%s", line);
+            n++;
+        }
+        last = strstr(line, "railsym run: 1000 steps to t = 1 s in") == line;
+    }
+    ck_assert_int_ge(n, 100);
+    ck_assert(last);
+    fclose(log);
+}
+END_TEST
+
+START_TEST(test_model_name)
+{
+    char b[64];
+    ck_assert_str_eq(rs_driver_model_name("generated/four_bar/", b, sizeof b), "four_bar");
+    ck_assert_str_eq(rs_driver_model_name("x/my-model", b, sizeof b), "my_model");
+    ck_assert_str_eq(rs_driver_model_name("2stage", b, sizeof b), "rs_2stage");
+    /* a compiled folder copied under another name: its model.json names
+     * the descriptor, and a run of the copy works */
+    char copy[128], cmd[512];
+    snprintf(copy, sizeof copy, "%s/my copy", dir);
+    snprintf(cmd, sizeof cmd, "cp -r generated/pendulum '%s'", copy);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_str_eq(rs_driver_model_name(copy, b, sizeof b), "pendulum");
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = copy;
+    c.out = csv;
+    c.progress = 0;
+    rs_run_report rep;
+    FILE *f = fopen(scn_path, "w");
+    fputs("duration 0.01\nstep 1e-3\n", f);
+    fclose(f);
+    c.scenario = scn_path;
+    ck_assert_msg(rs_driver_run(&c, &rep, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rep.steps, 10);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", copy);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* A contact model run from another working directory: its table's files
+ * (relative to the folder `railsym compile` ran in, the repository here)
+ * are found from the model folder upwards. */
+START_TEST(test_contact_files_from_elsewhere)
+{
+    char root[2048], model[2200], include[2200];
+    ck_assert_ptr_nonnull(getcwd(root, sizeof root));
+    snprintf(model, sizeof model, "%s/generated/wheelset_cone", root);
+    snprintf(include, sizeof include, "%s/abi", root);   /* as the command passes it */
+    FILE *f = fopen(scn_path, "w");
+    fputs("duration 0.01\nstep 1e-3\ninitial x_dot = 5\ninitial spin_dot = 11.1\n", f);
+    fclose(f);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = model;
+    c.include_dir = include;
+    c.scenario = scn_path;
+    c.out = csv;
+    c.progress = 0;
+    ck_assert_int_eq(chdir(dir), 0);
+    rs_run_report rep;
+    const int st = rs_driver_run(&c, &rep, err, sizeof err);
+    ck_assert_int_eq(chdir(root), 0);
+    ck_assert_msg(st == RS_OK, "%s", err);
+    ck_assert_int_eq(rep.steps, 10);
+}
+END_TEST
+
+static Suite *driver_suite(void)
+{
+    Suite *s = suite_create("run_driver");
+    TCase *t = tcase_create("driver");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_simulate_writes_csv);
+    tcase_add_test(t, test_default_columns_and_scenario);
+    tcase_add_test(t, test_run_folder_with_tcc);
+    tcase_add_test(t, test_bad_names_fail_before_running);
+    tcase_add_test(t, test_unwritable_output);
+    tcase_add_test(t, test_failure_midway_keeps_csv);
+    tcase_add_test(t, test_progress_lines);
+    tcase_add_test(t, test_model_name);
+    tcase_add_test(t, test_contact_files_from_elsewhere);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(driver_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

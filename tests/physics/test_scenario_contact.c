@@ -1,0 +1,272 @@
+/*
+ * test_scenario_contact.c — what a scenario does to the wheel-rail contacts
+ * (docs/scenario.md): `track "FILE"` runs the same compiled model on another
+ * track (a track raised by 10 mm lifts the wheelset by exactly 10 mm);
+ * `friction MU` saturates the creep forces at μ N (Shen-Hedrick-Elkins,
+ * checked against the formula written here); the contact quantities
+ * `<contact>.xi_x/.xi_y/.spin/.N` and `newton_contact` as results (the spin
+ * creepage of a rolling cone is sin(δ)/r, δ the contact angle).
+ */
+#define _DEFAULT_SOURCE   /* mkdtemp */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "rs_contact.h"
+#include "rs_kalker.h"
+#include "rs_load.h"
+#include "rs_scenario.h"
+#include "rs_ws_impl.h"
+
+#define DIR "generated/wheelset_cone"
+
+static char err[2000];
+
+/* Bindings stay alive while their workspaces run (the input callback reads
+ * them); freed by free_bindings at the end of each test. */
+static rs_binding *bindings[8];
+static int n_bindings;
+
+static void free_bindings(void)
+{
+    while (n_bindings > 0)
+        rs_binding_free(&bindings[--n_bindings]);
+}
+
+/* A workspace of the cone wheelset with its default.scn and then `text`
+ * (a scenario written to dir/run.scn) over it; V: forward speed. */
+static rs_ws *wheelset(rs_loaded *h, const char *dir, const char *text, double V)
+{
+    const rs_model *m = rs_loaded_model(h);
+    char path[512];
+    snprintf(path, sizeof path, "%s/run.scn", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    rs_scenario base, top;
+    ck_assert_msg(rs_scenario_read(DIR "/default.scn", &base, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_scenario_read(path, &top, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_scenario_overlay(&base, &top), RS_OK);
+    rs_binding *b;
+    ck_assert_msg(rs_scenario_bind(&base, m, &b, err, sizeof err) == RS_OK, "%s", err);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    rs_binding_options(b, &o);
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_binding_apply(b, ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_lt(n_bindings, 8);
+    bindings[n_bindings++] = b;
+    rs_scenario_free(&base);
+    rs_scenario_free(&top);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", V), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", V / 0.45), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    return ws;
+}
+
+static double value(rs_ws *ws, const char *name)
+{
+    rs_var v;
+    ck_assert_msg(rs_model_find(ws->model, name, &v) == RS_OK, "no '%s'", name);
+    return rs_ws_value(ws, v, NULL);
+}
+
+START_TEST(track_replacement)
+{
+    char dir[] = "/tmp/rs_scn_contact_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[512];
+    snprintf(path, sizeof path, "%s/raised.trk", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("railsym-track 1\nname raised\ngauge 1.435\ninclination 1:40\n"
+          "origin x 0 y 0 z 0.01 heading 0 s 0\nstraight 2000\n", f);
+    fclose(f);
+    rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    rs_ws *a = wheelset(h, dir, "step 1e-3\n", 10);
+    rs_ws *b = wheelset(h, dir, "step 1e-3\ntrack \"raised.trk\"   # beside run.scn\n", 10);
+    const double za = value(a, "z"), zb = value(b, "z");
+    printf("track replacement: wheelset z %.9f m on straight.trk, %.9f m on raised.trk\n", za, zb);
+    ck_assert_msg(fabs(zb - za - 0.01) < 1e-9, "z %g vs %g", zb, za);
+    for (int n = 0; n < 50; n++) {
+        ck_assert_msg(rs_step(a) == RS_OK, "%s", rs_ws_error(a));
+        ck_assert_msg(rs_step(b) == RS_OK, "%s", rs_ws_error(b));
+    }
+    ck_assert_msg(fabs(value(b, "z") - value(a, "z") - 0.01) < 1e-9, "after 50 steps");
+    rs_ws_free(&a);
+    rs_ws_free(&b);
+    free_bindings();
+    /* a 0.3 m track: at 10 m/s the wheels are 1 m beyond its end (the
+     * margin of extrapolation allowed) after 0.13 s */
+    snprintf(path, sizeof path, "%s/short.trk", dir);
+    f = fopen(path, "w");
+    fputs("railsym-track 1\nname short\ngauge 1.435\ninclination 1:40\n"
+          "origin x 0 y 0 z 0 heading 0 s 0\nstraight 0.3\n", f);
+    fclose(f);
+    rs_ws *c = wheelset(h, dir, "track \"short.trk\"\n", 10);
+    int st = RS_OK, n = 0;
+    while (st == RS_OK && n++ < 1000)
+        st = rs_step(c);
+    ck_assert_int_eq(st, RS_E_OFFTRACK);
+    ck_assert_msg(n > 125 && n < 140, "off the track after %d steps", n);
+    ck_assert_msg(strstr(rs_ws_error(c), "ran off the end of its track"), "%s", rs_ws_error(c));
+    printf("short track: %s\n", rs_ws_error(c));
+    rs_ws_free(&c);
+    free_bindings();
+    unlink(path);
+    /* a file that is no track: the workspace names the scenario's file */
+    snprintf(path, sizeof path, "%s/run.scn", dir);
+    f = fopen(path, "w");
+    fputs("track \"run.scn\"\n", f);
+    fclose(f);
+    rs_scenario s;
+    rs_binding *bd;
+    ck_assert_msg(rs_scenario_read(path, &s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_scenario_bind(&s, rs_loaded_model(h), &bd, err, sizeof err), RS_OK);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    rs_binding_options(bd, &o);
+    rs_ws *ws = NULL;
+    ck_assert_int_ne(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err), RS_OK);
+    ck_assert_msg(strstr(err, "run.scn") && strstr(err, "the scenario's replacement file"), "%s",
+                  err);
+    rs_binding_free(&bd);
+    rs_scenario_free(&s);
+    rs_unload(&h);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/raised.trk", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* Shen-Hedrick-Elkins, written out: saturated magnitude over μN. */
+static double she(double beta)
+{
+    return beta < 3 ? beta - beta * beta / 3 + beta * beta * beta / 27 : 1;
+}
+
+START_TEST(saturation_law)
+{
+    const double fmax = 1000;
+    for (double beta = 0.01; beta < 8; beta += 0.01) {
+        const double eps = rs_creep_saturation(beta * fmax, fmax);
+        ck_assert_msg(fabs(eps * beta - she(beta)) < 1e-12, "beta %g: %g vs %g", beta, eps * beta,
+                      she(beta));
+        ck_assert(eps > 0 && eps <= 1);
+        ck_assert(eps * beta <= 1 + 1e-15); /* never above μN */
+    }
+    ck_assert_double_eq(rs_creep_saturation(5, 0), 1);   /* no friction limit */
+    ck_assert_double_eq(rs_creep_saturation(0, 10), 1);  /* no force */
+    /* C1 at β = 3: the slope of ε β is 0 from both sides */
+    const double d = 1e-6;
+    const double slope = (rs_creep_saturation((3 - d) * fmax, fmax) * (3 - d) -
+                          rs_creep_saturation((3 - 2 * d) * fmax, fmax) * (3 - 2 * d)) / d;
+    ck_assert_msg(fabs(slope) < 1e-5, "slope %g", slope);
+}
+END_TEST
+
+START_TEST(friction_limits_creep_forces)
+{
+    char dir[] = "/tmp/rs_scn_friction_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    /* released at a 2 mrad yaw angle at 20 m/s: lateral creepage ~2e-3,
+     * far beyond saturation at μ = 0.1 */
+    rs_ws *lin = wheelset(h, dir, "initial yaw = 0.002\n", 20);
+    rs_ws *sat = wheelset(h, dir, "initial yaw = 0.002\nfriction 0.1\n", 20);
+    double worst_lin = 0, worst_sat = 0;
+    for (int n = 0; n < 200; n++) {
+        ck_assert_msg(rs_step(lin) == RS_OK, "%s", rs_ws_error(lin));
+        ck_assert_msg(rs_step(sat) == RS_OK, "%s", rs_ws_error(sat));
+        for (int i = 0; i < 2; i++) {
+            const char *c = i ? "right" : "left";
+            char nf[64];
+            snprintf(nf, sizeof nf, "%s.N", c);
+            const double Nl = value(lin, nf), Ns = value(sat, nf);
+            const double *fl = lin->ct->f + 3 * i, *fs = sat->ct->f + 3 * i;
+            worst_lin = fmax(worst_lin, hypot(fl[0], fl[1]) / (0.1 * Nl));
+            if (n > 0)   /* the first step's factor is from the initial state */
+                worst_sat = fmax(worst_sat, hypot(fs[0], fs[1]) / (0.1 * Ns));
+        }
+    }
+    printf("friction 0.1: max |f_t| / (mu N) %.3f linear, %.4f saturated\n", worst_lin, worst_sat);
+    ck_assert_msg(worst_lin > 2, "the linear force never exceeded mu N (%g)", worst_lin);
+    ck_assert_msg(worst_sat < 1.02, "saturated force %g x mu N", worst_sat);
+    rs_ws_free(&lin);
+    rs_ws_free(&sat);
+    free_bindings();
+    rs_unload(&h);
+    char path[512];
+    snprintf(path, sizeof path, "%s/run.scn", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(contact_quantities)
+{
+    char dir[] = "/tmp/rs_scn_quant_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    rs_ws *ws = wheelset(h, dir, "step 1e-3\n", 15);
+    for (int n = 0; n < 20; n++)
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+    /* centred, rolling: no longitudinal or lateral creepage; spin creepage
+     * of the 1:40 cone sin(δ)/r with δ = atan(1/40) the contact angle, of
+     * opposite sign on the two wheels; N = −λ */
+    const double spin = sin(atan(1.0 / 40)) / 0.45;
+    const double sl = value(ws, "left.spin"), sr = value(ws, "right.spin");
+    printf("spin creepage: left %.6f, right %.6f, sin(delta)/r0 = %.6f 1/m\n", sl, sr, spin);
+    ck_assert_msg(fabs(fabs(sl) - spin) < 0.01 * spin && fabs(fabs(sr) - spin) < 0.01 * spin,
+                  "spin %g %g vs %g", sl, sr, spin);
+    ck_assert(sl * sr < 0);
+    ck_assert(fabs(value(ws, "left.xi_x")) < 1e-6 && fabs(value(ws, "left.xi_y")) < 1e-6);
+    ck_assert_double_eq(value(ws, "left.N"), -value(ws, "lambda_left.phi_n"));
+    ck_assert(value(ws, "left.N") > 0);
+    ck_assert_double_eq(value(ws, "newton_contact"), rs_ws_stats(ws)->contact_iters_last);
+    ck_assert_double_eq(value(ws, "newton_position"), rs_ws_stats(ws)->proj_iters_last);
+    rs_var v;
+    ck_assert_int_eq(rs_model_find(ws->model, "left.xi", &v), RS_E_NOTFOUND);
+    ck_assert_int_eq(rs_model_find(ws->model, "middle.N", &v), RS_E_NOTFOUND);
+    rs_ws_free(&ws);
+    free_bindings();
+    rs_unload(&h);
+    char path[512];
+    snprintf(path, sizeof path, "%s/run.scn", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+int main(void)
+{
+    if (access(DIR "/wheelset_cone_model.c", R_OK) != 0) {
+        printf("test_scenario_contact: " DIR " absent, not run\n");
+        return 1;
+    }
+    Suite *s = suite_create("scenario_contact");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, track_replacement);
+    tcase_add_test(tc, saturation_law);
+    tcase_add_test(tc, friction_limits_creep_forces);
+    tcase_add_test(tc, contact_quantities);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

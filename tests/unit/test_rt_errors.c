@@ -1,0 +1,353 @@
+/*
+ * test_rt_errors.c — bad numbers and bad descriptors come back as status
+ * codes with a message naming the step, the time and the quantity; the
+ * state stays at the last good step; results written so far stay valid.
+ */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rs_ws_impl.h" /* rs_ws_check_finite */
+#include "rt_fixtures.h"
+#include "rs_contact.h"
+
+static void assert_has(const char *msg, const char *part)
+{
+    ck_assert_msg(strstr(msg, part) != NULL, "message '%s' lacks '%s'", msg, part);
+}
+
+static rs_ws *pendulum_after_steps(int n)
+{
+    rs_ws *ws = rt_ws_new(rt_pendulum_model(), RS_IMEX_EULER, 1e-3, 1e-6);
+    rs_ws_q(ws)[0] = 1.0;
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(rs_step(ws), RS_OK);
+    return ws;
+}
+
+START_TEST(test_nan_in_state)
+{
+    rs_ws *ws = pendulum_after_steps(10);
+    rs_ws_q(ws)[0] = NAN;
+    ck_assert_int_eq(rs_step(ws), RS_E_NONFINITE);
+    const char *m = rs_ws_error(ws);
+    assert_has(m, "step 11");
+    assert_has(m, "t = 0.01 s");
+    assert_has(m, "'theta'");
+    assert_has(m, "nan");
+    ck_assert(fabs(rs_ws_time(ws) - 0.01) < 1e-15); /* time did not advance */
+    ck_assert_int_eq(rs_ws_stats(ws)->steps, 10);
+    rs_ws_free(&ws);
+}
+END_TEST
+
+START_TEST(test_inf_in_velocity)
+{
+    rs_ws *ws = pendulum_after_steps(3);
+    rs_ws_qd(ws)[0] = INFINITY;
+    ck_assert_int_eq(rs_step(ws), RS_E_NONFINITE);
+    assert_has(rs_ws_error(ws), "'theta_dot'");
+    assert_has(rs_ws_error(ws), "inf");
+    rs_ws_free(&ws);
+}
+END_TEST
+
+START_TEST(test_nan_parameter)
+{
+    rs_ws *ws = pendulum_after_steps(3);
+    ck_assert_int_eq(rs_ws_set_param(ws, "g", NAN), RS_OK);
+    ck_assert_int_eq(rs_step(ws), RS_E_NONFINITE);
+    assert_has(rs_ws_error(ws), "'g'");
+    rs_ws_free(&ws);
+}
+END_TEST
+
+static int nan_input(void *ctx, double t, double *u, int n)
+{
+    (void)ctx;
+    (void)n;
+    u[0] = t > 0.0105 ? NAN : 0.0;
+    return 0;
+}
+
+START_TEST(test_singular_initial)
+{
+    /* Bob at the pivot: φ_q = 0, the multiplier's column is empty. */
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    o.project_initial = 0;
+    rs_ws *ws = NULL;
+    char err[200];
+    ck_assert_int_eq(rs_ws_create(rt_cartpend_model(), &o, &ws, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_ws_init(ws), RS_E_SINGULAR);
+    assert_has(rs_ws_error(ws), "initialization");
+    assert_has(rs_ws_error(ws), "singular");
+    assert_has(rs_ws_error(ws), "'rod'");
+    rs_ws_free(&ws);
+}
+END_TEST
+
+START_TEST(test_singular_during_run)
+{
+    /* Mass set to zero between steps: M = 0, the IMEX matrix is singular. */
+    rs_ws *ws = rt_ws_new(rt_fourbar_model(), RS_IMEX_EULER, 1e-3, 1e-6);
+    rt_fourbar_assemble(rs_ws_p(ws), 0.6, rs_ws_q(ws));
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(rs_step(ws), RS_OK);
+    double q[3];
+    memcpy(q, rs_ws_q(ws), sizeof q);
+    for (int i = 4; i < 7; i++)
+        ck_assert_int_eq(rs_ws_set_param_index(ws, i, 0.0), RS_OK);
+    ck_assert_int_eq(rs_step(ws), RS_E_SINGULAR);
+    assert_has(rs_ws_error(ws), "step 6");
+    assert_has(rs_ws_error(ws), "IMEX system matrix is singular");
+    ck_assert(memcmp(q, rs_ws_q(ws), sizeof q) == 0); /* state kept */
+    /* recoverable: restore masses and go on */
+    ck_assert_int_eq(rs_ws_set_param(ws, "m1", 1.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_param(ws, "m2", 2.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_param(ws, "m3", 1.5), RS_OK);
+    ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+    rs_ws_free(&ws);
+}
+END_TEST
+
+static rs_ws *cartpend_maxiter(int maxiter)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    o.proj_maxiter = maxiter;
+    rs_ws *ws = NULL;
+    char err[200];
+    ck_assert_int_eq(rs_ws_create(rt_cartpend_model(), &o, &ws, err, sizeof err), RS_OK);
+    rs_ws_q(ws)[0] = 0.6;
+    rs_ws_q(ws)[1] = -0.8;
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    ck_assert_int_eq(rs_step(ws), RS_OK);
+    return ws;
+}
+
+START_TEST(test_projection_maxiter0)
+{
+    rs_ws *ws = cartpend_maxiter(0);
+    rs_ws_q(ws)[0] *= 1.5;
+    ck_assert_int_eq(rs_step(ws), RS_E_NOCONV);
+    assert_has(rs_ws_error(ws), "step 2");
+    assert_has(rs_ws_error(ws), "position projection");
+    assert_has(rs_ws_error(ws), "'rod'");
+    assert_has(rs_ws_error(ws), "0 iteration");
+    rs_ws_free(&ws);
+}
+END_TEST
+
+START_TEST(test_projection_maxiter1_big_perturbation)
+{
+    rs_ws *ws = cartpend_maxiter(1);
+    rs_ws_q(ws)[0] = 30.0;
+    rs_ws_q(ws)[1] = -40.0;
+    ck_assert_int_eq(rs_step(ws), RS_E_NOCONV);
+    assert_has(rs_ws_error(ws), "after 1 iteration");
+    /* the state is the one before the failed step */
+    ck_assert(rs_ws_q(ws)[0] == 30.0 && rs_ws_q(ws)[1] == -40.0);
+    rs_ws_free(&ws);
+}
+END_TEST
+
+START_TEST(test_csv_valid_after_failure)
+{
+    /* An input turns NaN at t ≈ 10.5 ms: rs_run stops with the status,
+     * the CSV holds a header and complete rows up to the last good step. */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/rt_errors_test_%ld.csv", (long)getpid());
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    o.input = nan_input;
+    rs_ws *ws = NULL;
+    char err[200];
+    ck_assert_int_eq(rs_ws_create(rt_fourbar_model(), &o, &ws, err, sizeof err), RS_OK);
+    rt_fourbar_assemble(rs_ws_p(ws), 0.6, rs_ws_q(ws));
+    rs_csv *csv = NULL;
+    ck_assert_int_eq(rs_csv_open_ws(&csv, path, ws, 0, NULL, err, sizeof err), RS_OK);
+    int st = rs_run(ws, 1.0, 0.002, rs_csv_output, csv);
+    ck_assert_int_eq(st, RS_E_NONFINITE);
+    assert_has(rs_ws_error(ws), "'tau'");
+    ck_assert_int_eq(rs_csv_close(&csv), RS_OK);
+
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[1024];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "time,th1,th2,th3,th1_dot,th2_dot,th3_dot,lambda_loop_x,"
+                           "lambda_loop_y,Bx,By\n");
+    int rows = 0;
+    double last_t = -1;
+    while (fgets(line, sizeof line, f)) {
+        int fields = 1;
+        for (char *c = line; *c; c++)
+            fields += *c == ',';
+        ck_assert_int_eq(fields, 11);
+        ck_assert(line[strlen(line) - 1] == '\n');
+        char *end;
+        double t = strtod(line, &end);
+        ck_assert(end != line && t > last_t);
+        last_t = t;
+        rows++;
+    }
+    fclose(f);
+    remove(path);
+    ck_assert_int_eq(rows, 6); /* t = 0, 2, 4, 6, 8, 10 ms */
+    ck_assert(fabs(last_t - 0.010) < 1e-12);
+    rs_ws_free(&ws);
+}
+END_TEST
+
+START_TEST(test_bad_descriptors)
+{
+    char err[256];
+    rs_ws *ws = (rs_ws *)1;
+    rs_model m = *rt_fourbar_model();
+    m.magic = 0;
+    ck_assert_int_eq(rs_ws_create(&m, NULL, &ws, err, sizeof err), RS_E_MODEL);
+    ck_assert_ptr_null(ws);
+    assert_has(err, "magic");
+
+    m = *rt_fourbar_model();
+    m.version = RS_MODEL_VERSION + 1;
+    ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
+    assert_has(err, "regenerate");
+
+    static const int bad_rows[] = {1, 0, 0, 1, 2}; /* column 0 not increasing */
+    m = *rt_fourbar_model();
+    m.M_pattern.rowind = bad_rows;
+    ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
+    assert_has(err, "M_pattern");
+
+    m = *rt_fourbar_model();
+    m.fn[RS_FN_GAMMA].fn = NULL;
+    ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
+    assert_has(err, "gamma");
+
+    static const int wrong_len[] = {4};
+    m = *rt_fourbar_model();
+    m.fn[RS_FN_M].out_len = wrong_len;
+    ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
+    assert_has(err, "function M");
+
+    m = *rt_fourbar_model();
+    m.n_s = 1;
+    static const char *const s_names[] = {"theta_w"};
+    m.s_names = s_names;
+    ck_assert_int_eq(rs_ws_create(&m, NULL, &ws, err, sizeof err), RS_E_UNSUPPORTED);
+
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    o.dt = 0;
+    ck_assert_int_eq(rs_ws_create(rt_fourbar_model(), &o, &ws, err, sizeof err), RS_E_ARG);
+    ck_assert_int_eq(rs_ws_create(NULL, NULL, &ws, err, sizeof err), RS_E_MODEL);
+    ck_assert_int_eq(rs_step(NULL), RS_E_ARG);
+}
+END_TEST
+
+START_TEST(test_status_strings)
+{
+    static const int codes[] = {
+#define RS_STATUS_CODE(name, value, text) value,
+        RS_STATUS_LIST(RS_STATUS_CODE)
+#undef RS_STATUS_CODE
+    };
+    const int n = (int)(sizeof codes / sizeof codes[0]);
+    for (int i = 0; i < n; i++) {
+        ck_assert_str_ne(rs_status_str(codes[i]), "unknown status");
+        for (int j = 0; j < i; j++) {
+            ck_assert_int_ne(codes[i], codes[j]);
+            ck_assert_str_ne(rs_status_str(codes[i]), rs_status_str(codes[j]));
+        }
+    }
+    ck_assert_str_eq(rs_status_str(12345), "unknown status");
+    ck_assert_str_eq(rs_status_name(RS_E_SINGULAR), "RS_E_SINGULAR");
+}
+END_TEST
+
+START_TEST(test_names)
+{
+    const rs_model *m = rt_fourbar_model();
+    rs_var v;
+    ck_assert_int_eq(rs_model_find(m, "th2", &v), RS_OK);
+    ck_assert(v.kind == RS_VAR_Q && v.index == 1);
+    ck_assert_int_eq(rs_model_find(m, "th3_dot", &v), RS_OK);
+    ck_assert(v.kind == RS_VAR_QD && v.index == 2);
+    ck_assert_int_eq(rs_model_find(m, "lambda_loop_y", &v), RS_OK);
+    ck_assert(v.kind == RS_VAR_LAMBDA && v.index == 1);
+    ck_assert_int_eq(rs_model_find(m, "By", &v), RS_OK);
+    ck_assert(v.kind == RS_VAR_OUTPUT && v.index == 1);
+    ck_assert_int_eq(rs_model_find(m, "tau", &v), RS_OK);
+    ck_assert(v.kind == RS_VAR_U);
+    ck_assert_int_eq(rs_model_find(m, "time", &v), RS_OK);
+    ck_assert_int_eq(rs_model_find(m, "th4", &v), RS_E_NOTFOUND);
+    ck_assert_int_eq(rs_model_find(m, "_dot", &v), RS_E_NOTFOUND);
+    /* energy terms where the model has the function (this fixture: energy, no power) */
+    ck_assert_int_eq(rs_model_find(m, "energy.potential", &v), RS_OK);
+    ck_assert(v.kind == RS_VAR_ENERGY && v.index == RS_ENERGY_VAR_POTENTIAL);
+    ck_assert_int_eq(rs_model_find(m, "power.inputs", &v), RS_E_NOTFOUND);
+    ck_assert_int_eq(rs_model_find(m, "", &v), RS_E_NOTFOUND);
+}
+END_TEST
+
+/* The finiteness check (summed x − x, then a scan for the message) finds
+ * +inf, −inf and NaN at every position of short and long arrays, names the
+ * index, and passes the largest finite values (whose sum would overflow). */
+START_TEST(test_check_finite_every_position)
+{
+    rs_ws *ws = pendulum_after_steps(0);
+    double v[11];
+    const double bad[3] = {INFINITY, -INFINITY, NAN};
+    char want[32];
+    for (int n = 1; n <= 11; n++) {
+        for (int i = 0; i < n; i++)
+            v[i] = i % 2 ? DBL_MAX : -DBL_MAX;
+        ck_assert_int_eq(rs_ws_check_finite(ws, v, n, "v", NULL), RS_OK);
+        for (int p = 0; p < n; p++)
+            for (int b = 0; b < 3; b++) {
+                const double keep = v[p];
+                v[p] = bad[b];
+                ck_assert_int_eq(rs_ws_check_finite(ws, v, n, "v", NULL), RS_E_NONFINITE);
+                snprintf(want, sizeof want, "v[%d] is", p);
+                assert_has(rs_ws_error(ws), want);
+                v[p] = keep;
+            }
+    }
+    rs_ws_free(&ws);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rt_errors");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_nan_in_state);
+    tcase_add_test(tc, test_inf_in_velocity);
+    tcase_add_test(tc, test_nan_parameter);
+    tcase_add_test(tc, test_singular_initial);
+    tcase_add_test(tc, test_singular_during_run);
+    tcase_add_test(tc, test_projection_maxiter0);
+    tcase_add_test(tc, test_projection_maxiter1_big_perturbation);
+    tcase_add_test(tc, test_csv_valid_after_failure);
+    tcase_add_test(tc, test_bad_descriptors);
+    tcase_add_test(tc, test_status_strings);
+    tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_check_finite_every_position);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,94 @@
+/*
+ * test_rt_file.c — rs_read_file (runtime/core/rs_file.h), the one whole-file
+ * reader of the runtime: every size around its buffer's growth steps comes
+ * back byte for byte with a NUL after it and the asked-for room free; an
+ * empty file, a missing one, a folder and a file over the limit give the
+ * documented errno values.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rs_file.h"
+
+static char dir[] = "/tmp/rs_fileXXXXXX";
+
+static void write_bytes(const char *path, const char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, n, f), n);
+    fclose(f);
+}
+
+START_TEST(sizes_round_trip)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/f.txt", dir);
+    enum { BIG = 3 * 8192 + 7 };
+    char *data = malloc(BIG);
+    for (int i = 0; i < BIG; i++)
+        data[i] = (char)('a' + (i * 7) % 26);
+    data[100] = '\0';   /* a NUL inside is kept: the callers check for it */
+    static const size_t sizes[] = {0, 1, 4094, 4095, 4096, 4097, 8190, 8191, 8192, 8193, BIG};
+    static const size_t rooms[] = {0, 1, 100, 5000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (size_t r = 0; r < sizeof rooms / sizeof *rooms; r++) {
+            write_bytes(path, data, sizes[k]);
+            char *text = (char *)1;
+            size_t len = 12345;
+            ck_assert_int_eq(rs_read_file(path, 0, rooms[r], &text, &len), 0);
+            ck_assert_uint_eq(len, sizes[k]);
+            ck_assert(memcmp(text, data, len) == 0);
+            ck_assert_int_eq(text[len], '\0');
+            memset(text + len + 1, 'x', rooms[r]);   /* the room is there (ASan checks) */
+            free(text);
+        }
+    /* the limit: at max bytes read, one more refused */
+    write_bytes(path, data, 5000);
+    char *text;
+    size_t len;
+    ck_assert_int_eq(rs_read_file(path, 5000, 0, &text, &len), 0);
+    free(text);
+    ck_assert_int_eq(rs_read_file(path, 4999, 0, &text, &len), EFBIG);
+    ck_assert_ptr_null(text);
+    ck_assert_uint_eq(len, 0);
+    remove(path);
+    free(data);
+    /* a missing file, a folder, no path */
+    ck_assert_int_eq(rs_read_file(path, 0, 0, &text, NULL), ENOENT);
+    ck_assert_int_eq(rs_read_file(dir, 0, 0, &text, NULL), EIO);
+    ck_assert_ptr_null(text);
+    ck_assert_int_eq(rs_read_file(NULL, 0, 0, &text, NULL), ENOENT);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(clock_moves_forward)
+{
+    const double a = rs_now_s();
+    nanosleep(&(struct timespec){0, 20000000}, NULL);
+    const double b = rs_now_s();
+    ck_assert_msg(b - a >= 0.019 && b - a < 5.0, "20 ms measured as %g s", b - a);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("rt_file");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, sizes_round_trip);
+    tcase_add_test(tc, clock_moves_forward);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
