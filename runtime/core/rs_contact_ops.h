@@ -1,0 +1,63 @@
+/*
+ * rs_contact_ops.h — the plug-in interface between the workspace (core) and
+ * a wheel-rail contact implementation.
+ *
+ * The core knows contacts only through this table: a model with
+ * n_contact > 0 needs rs_options.contact set to an implementation, e.g. the
+ * one of runtime/contact/ (rs_wheel_rail_contact() in rs_contact.h).  The
+ * core never includes a contact header and never links contact code, so an
+ * embedded program for a contact-free model builds from runtime/core/ alone,
+ * and one for a contact model adds runtime/contact/ and passes the table.
+ *
+ * rs_contact_ws is the implementation's own state, opaque here.  Every entry
+ * that takes a struct rs_ws may use the workspace's internals
+ * (rs_ws_impl.h): the implementation is a layer above the core.
+ */
+#ifndef RS_CONTACT_OPS_H
+#define RS_CONTACT_OPS_H
+
+#include <stddef.h>
+
+#include "rs_model.h"
+
+struct rs_ws;
+struct rs_options;
+struct rs_allocator;
+typedef struct rs_contact_ws rs_contact_ws;
+
+typedef struct rs_contact_ops {
+    /* Loads the profiles and tracks and sizes everything for model m
+     * (n_contact > 0); RS_OK, or an error with a message in err. */
+    int (*create)(const rs_model *m, const struct rs_options *opt, const struct rs_allocator *a,
+                  rs_contact_ws **out, char *err, size_t errlen);
+    void (*release)(rs_contact_ws **c, const struct rs_allocator *a);
+    /* The structural pattern of C^K_qq (n_q × n_q), joined to M's in the
+     * system matrix. */
+    const rs_pattern *(*ck_pattern)(const rs_contact_ws *c);
+    /* Set-up, once the system matrix exists: C^K's positions in it. */
+    void (*bind_k)(struct rs_ws *ws);
+    /* The spline coefficient input slots of contact i (all when i < 0) from
+     * the segments holding s. */
+    void (*fill)(rs_contact_ws *c, int i, const double *s, double *u);
+    /* u was written from outside (input callback, rs_ws_u, rs_ws_set_u):
+     * the next fill rewrites every spline slot. */
+    void (*inputs_changed)(rs_contact_ws *c);
+    /* Where RS_FN_STEP writes its creep outputs 4..8 (ν, V, radii, ∂δ/∂f,
+     * ∂ν/∂q̇): out[0..4] are set. */
+    void (*step_outputs)(rs_contact_ws *c, double **out);
+    /* Newton on φ^d = 0 for s, and ṡ from the φ^d velocity equation. */
+    int (*solve_s)(struct rs_ws *ws, double t);
+    int (*solve_sd)(struct rs_ws *ws, double t);
+    /* Creep matrices from the last normal forces, at the step's start. */
+    int (*creep)(struct rs_ws *ws);
+    /* The system matrix += scale · C^K_qq; the right-hand side
+     * rhs[0..n_q) −= scale · D (Cb ν_t) (creep of prescribed motion). */
+    void (*add_ck)(struct rs_ws *ws, double scale);
+    void (*add_explicit_creep)(const struct rs_ws *ws, double scale, double *rhs);
+    /* After the solve: lift-off check, creep forces into their inputs. */
+    int (*after_solve)(struct rs_ws *ws, const double *qd_new);
+    /* Contact i's result quantity k (RS_CONTACT_VAR_*, rs_ws.h; not N). */
+    double (*value)(const struct rs_ws *ws, int i, int k);
+} rs_contact_ops;
+
+#endif /* RS_CONTACT_OPS_H */
