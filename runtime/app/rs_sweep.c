@@ -27,7 +27,7 @@
 #include "rs_scenario.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
-#include "rs_sweep_impl.h"
+#include "rs_sweep_spec_impl.h"
 #include "rs_sweep_train.h"
 
 #define RS_SWEEP_SPEED_MAX 64

@@ -171,11 +171,4 @@ const rs_sweep_config *rs_sweep_get_config(const rs_sweep *sw);
 /* Estimated cost of variant i before any measurement (model size × steps). */
 double rs_sweep_estimate(const rs_sweep *sw, int i);
 
-/* Figures of one CSV text (header + rows) for the spec's figures, into
- * fig[nfigures].  Shared by every path (local, MPI, resume), so a summary
- * never depends on how a variant ran.  RS_E_ARG if a column is missing or
- * a number cannot be read (message in err). */
-int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len, double *fig,
-                            char *err, size_t errlen);
-
 #endif /* RS_SWEEP_H */

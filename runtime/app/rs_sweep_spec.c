@@ -15,8 +15,7 @@
 #include "rs_envelope.h"
 #include "rs_scenario.h"
 #include "rs_status.h"
-#include "rs_sweep.h"
-#include "rs_sweep_impl.h"
+#include "rs_sweep_spec_impl.h"
 
 int rs_sweep_spec_create(rs_sweep_spec **s)
 {

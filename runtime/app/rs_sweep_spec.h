@@ -78,4 +78,11 @@ const char *rs_sweep_spec_figure_name(const rs_sweep_spec *s, int f);
 /* Values of variant i (0-based) into vals[nvars]. */
 void rs_sweep_spec_values(const rs_sweep_spec *s, int i, double *vals);
 
+/* Figures of one CSV text (header + rows) for the spec's figures, into
+ * fig[nfigures].  Shared by every path (local, MPI, resume), so a summary
+ * never depends on how a variant ran.  RS_E_ARG if a column is missing or
+ * a number cannot be read (message in err). */
+int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len, double *fig,
+                            char *err, size_t errlen);
+
 #endif /* RS_SWEEP_SPEC_H */

@@ -1,10 +1,10 @@
 /*
  * test_embedded_build.c — the embedded path, proved on a shipped example:
- * generated/four_bar/ (as `railsym compile` wrote it) plus runtime/ built by
- * the plain system C compiler into an executable, with a small main written
- * here.  No C++, no GiNaC, no libtcc: the generated files are compiled as
- * strict C99 (-std=c99 -pedantic), the runtime's core as C11, and the program
- * links only -lklu -lm.  Its output (the state after 300 IMEX and 300 RK4
+ * generated/four_bar/ (as `railsym compile` wrote it) plus the folder
+ * runtime/core/ built by the plain system C compiler into an executable, with
+ * a small main written here.  No C++, no GiNaC, no libtcc: the generated files
+ * and the core are compiled as strict C99 (-std=c99 -pedantic) with only abi/
+ * and runtime/core/ on the include path, and the program links only -lklu -lm.  Its output (the state after 300 IMEX and 300 RK4
  * steps) must equal the same run of the same folder loaded in this process
  * by libtcc to 1e-12.
  *
@@ -34,9 +34,8 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* The runtime files an embedded program needs (docs/runtime.md, "Embedded
- * use"): workspace, step, evaluation, KLU and the fixed-order LU, descriptor
- * check, status text. */
+/* The runtime an embedded program needs (docs/runtime.md, "Embedded use"):
+ * the core folder, whole. */
 static const char *const EMBED_CORE_SRCS = "runtime/core/*.c";
 /* rs_load_static alone: no libtcc, no libdl (rs_load_static.c). */
 static const char *const EMBED_LOADER_SRCS = "runtime/load/rs_load_static.c";

@@ -1,9 +1,9 @@
 /*
- * rs_sweep_impl.h — private layout of a sweep's specification, shared by
+ * rs_sweep_spec_impl.h — private layout of a sweep's specification, shared by
  * rs_sweep_spec.c and rs_sweep.c only.
  */
-#ifndef RS_SWEEP_IMPL_H
-#define RS_SWEEP_IMPL_H
+#ifndef RS_SWEEP_SPEC_IMPL_H
+#define RS_SWEEP_SPEC_IMPL_H
 
 #include "rs_sweep_spec.h"
 
@@ -33,4 +33,4 @@ struct rs_sweep_spec {
                                   are indices into this table              */
 };
 
-#endif /* RS_SWEEP_IMPL_H */
+#endif /* RS_SWEEP_SPEC_IMPL_H */
