@@ -195,14 +195,14 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                 if (is_track) {
                     rs_track *t = &c->trk[c->n_trk];
                     r = rs_track_load(t, path, msg, sizeof msg);
-                    if (r == RS_TRACK_OK) {
+                    if (r == RS_OK) {
                         c->n_trk++;
                         found = &t->f[tk];
                     }
                 } else {
                     rs_profile *p = &c->prof[c->n_prof];
                     r = rs_profile_load(p, path, msg, sizeof msg);
-                    if (r == RS_PROFILE_OK) {
+                    if (r == RS_OK) {
                         c->n_prof++;
                         found = &p->spline;
                     }
@@ -334,7 +334,7 @@ int rs_contact_creep_block(double N, const double radii[3], double V, double E, 
     rs_hertz_curvature_sums(radii[0], radii[1], INFINITY, radii[2], &A, &B);
     rs_hertz_ellipse el;
     int r = rs_hertz_ellipse_compute(Nh, E, nu, A, B, &el);
-    if (r != RS_HERTZ_OK)
+    if (r != RS_OK)
         return r;
     r = rs_kalker_coeffs(el.a / el.b, nu, coef);
     if (r < 0)

@@ -188,7 +188,7 @@ double rs_tcontact_hertz_stiffness(const double radii[3], double E, double nu, d
     rs_hertz_curvature_sums(radii[0], radii[1], INFINITY, radii[2], &A, &B);
     rs_hertz_ellipse el;
     const int r = rs_hertz_ellipse_compute(1.0, E, nu, A, B, &el);
-    if (r != RS_HERTZ_OK)
+    if (r != RS_OK)
         return r;
     /* approach of two identical elastic bodies at N = 1 N (Johnson §4.2):
      * δ = p0 b K(e) / E*, b the smaller semi-axis, E* = E / (2 (1 − ν²)) */

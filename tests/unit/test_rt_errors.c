@@ -263,8 +263,12 @@ START_TEST(test_status_strings)
 #undef RS_STATUS_CODE
     };
     const int n = (int)(sizeof codes / sizeof codes[0]);
+    /* one list: every value and every text distinct, no empty text, and the
+     * sign tells an error (RS_E_*) from a success (0 or a positive remark) */
     for (int i = 0; i < n; i++) {
         ck_assert_str_ne(rs_status_str(codes[i]), "unknown status");
+        ck_assert_int_gt((int)strlen(rs_status_str(codes[i])), 0);
+        ck_assert_int_eq(strncmp(rs_status_name(codes[i]), "RS_E_", 5) == 0, codes[i] < 0);
         for (int j = 0; j < i; j++) {
             ck_assert_int_ne(codes[i], codes[j]);
             ck_assert_str_ne(rs_status_str(codes[i]), rs_status_str(codes[j]));
