@@ -2,11 +2,9 @@
  * rs_klu.c — the only file that calls KLU.  See rs_klu.h for the block
  * structure of the systems and why their pattern is assembled once.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime for the ordering trials */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "rs_klu.h"
 #include "rs_ws_impl.h"
@@ -313,9 +311,7 @@ int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
 
 static double now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e6 * (double)ts.tv_sec + 1e-3 * (double)ts.tv_nsec;
+    return 1e-3 * (double)rs_now_ns();
 }
 
 /* Pivots of a factorization of K that may vanish as the mechanism moves,

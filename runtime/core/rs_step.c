@@ -561,7 +561,7 @@ int rs_step(rs_ws *ws)
     if (ws->opt.profile) { /* phase timers: everything until the end is "other" */
         ws->prof_on = 1;
         ws->prof_phase = RS_PHASE_OTHER;
-        ws->prof_t0 = rs_prof_now();
+        ws->prof_t0 = rs_now_s();
     }
     memcpy(ws->q0, ws->q, (size_t)nq * sizeof(double));
     memcpy(ws->qd0, ws->qd, (size_t)nq * sizeof(double));

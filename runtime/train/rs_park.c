@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rs_file.h"
+#include "rs_clock.h"
 #include "rs_park.h"
 #include "rs_pool.h"
 
