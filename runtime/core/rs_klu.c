@@ -24,11 +24,11 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
         K->perm_schur[i] = i;
     if (nq < 2)
         return RS_OK;
-    int *Bp = rs_alloc_array(a, (size_t)nq + 1, sizeof(int));
-    int *Bi = rs_alloc_array(a, (size_t)K->Ap[nq] + 1, sizeof(int));
+    int *Bp = rs_alloc(a, (size_t)nq + 1, sizeof(int));
+    int *Bi = rs_alloc(a, (size_t)K->Ap[nq] + 1, sizeof(int));
     if (!Bp || !Bi) {
-        rs_release(a, Bp);
-        rs_release(a, Bi);
+        rs_free(a, Bp);
+        rs_free(a, Bi);
         return RS_E_NOMEM;
     }
     int p = 0;
@@ -52,8 +52,8 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
         K->common.status = c.status;
         st = c.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
     }
-    rs_release(a, Bp);
-    rs_release(a, Bi);
+    rs_free(a, Bp);
+    rs_free(a, Bi);
     return st;
 }
 
@@ -105,12 +105,12 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
         K->perm_tree[k] = k;
     if (nq < 1 || n == nq)
         return RS_OK;
-    int *pos = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *parent = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *anc = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *nchild = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *after = rs_alloc_array(a, (size_t)(n - nq), sizeof(int));
-    unsigned char *adj = rs_alloc_array(a, (size_t)nq * (size_t)nq, 1);
+    int *pos = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *parent = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *anc = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *nchild = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *after = rs_alloc(a, (size_t)(n - nq), sizeof(int));
+    unsigned char *adj = rs_alloc(a, (size_t)nq * (size_t)nq, 1);
     int st = RS_E_NOMEM;
     if (!pos || !parent || !anc || !nchild || !after || !adj)
         goto done;
@@ -161,12 +161,12 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
     }
     st = RS_OK;
 done:
-    rs_release(a, pos);
-    rs_release(a, parent);
-    rs_release(a, anc);
-    rs_release(a, nchild);
-    rs_release(a, after);
-    rs_release(a, adj);
+    rs_free(a, pos);
+    rs_free(a, parent);
+    rs_free(a, anc);
+    rs_free(a, nchild);
+    rs_free(a, after);
+    rs_free(a, adj);
     return st;
 }
 
@@ -187,23 +187,23 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     K->nnz_M = nnzM;
     K->nnz_G = nnzG;
     K->nnz_X = nnzX;
-    K->Ap = rs_alloc_array(a, (size_t)n + 1, sizeof(int));
-    K->Ai = rs_alloc_array(a, (size_t)cap, sizeof(int));
-    K->Ax = rs_alloc_array(a, (size_t)cap, sizeof(double));
-    K->map_M = rs_alloc_array(a, (size_t)nnzM + 1, sizeof(int));
-    K->map_diag = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    K->map_G = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
-    K->map_GT = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
-    K->map_X = rs_alloc_array(a, (size_t)nnzX + 1, sizeof(int));
-    K->perm_schur = rs_alloc_array(a, (size_t)n, sizeof(int));
-    K->perm_tree = rs_alloc_array(a, (size_t)n, sizeof(int));
-    K->mob_w = rs_alloc_array(a, (size_t)nq + 1, sizeof(double));
-    K->zero_pos = rs_alloc_array(a, (size_t)nq + (size_t)nnzX + 1, sizeof(int));
-    int *cnt = rs_alloc_array(a, (size_t)nphi + 1, sizeof(int));
+    K->Ap = rs_alloc(a, (size_t)n + 1, sizeof(int));
+    K->Ai = rs_alloc(a, (size_t)cap, sizeof(int));
+    K->Ax = rs_alloc(a, (size_t)cap, sizeof(double));
+    K->map_M = rs_alloc(a, (size_t)nnzM + 1, sizeof(int));
+    K->map_diag = rs_alloc(a, (size_t)nq, sizeof(int));
+    K->map_G = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
+    K->map_GT = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
+    K->map_X = rs_alloc(a, (size_t)nnzX + 1, sizeof(int));
+    K->perm_schur = rs_alloc(a, (size_t)n, sizeof(int));
+    K->perm_tree = rs_alloc(a, (size_t)n, sizeof(int));
+    K->mob_w = rs_alloc(a, (size_t)nq + 1, sizeof(double));
+    K->zero_pos = rs_alloc(a, (size_t)nq + (size_t)nnzX + 1, sizeof(int));
+    int *cnt = rs_alloc(a, (size_t)nphi + 1, sizeof(int));
     if (!K->Ap || !K->Ai || !K->Ax || !K->map_M || !K->map_diag || !K->map_G ||
         !K->map_GT || !K->map_X || !K->perm_schur || !K->perm_tree || !K->mob_w ||
         !K->zero_pos || !cnt) {
-        rs_release(a, cnt);
+        rs_free(a, cnt);
         rs_kmat_free(K, a);
         snprintf(err, errlen, "out of memory assembling the system pattern");
         return RS_E_NOMEM;
@@ -256,7 +256,7 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
             K->Ai[cnt[i]++] = j;
         }
     K->nnz = K->Ap[n];
-    rs_release(a, cnt);
+    rs_free(a, cnt);
 
     klu_defaults(&K->common);
     if ((p = schur_order(K, a)) != RS_OK || (p = tree_order(K, a)) != RS_OK) {
@@ -425,11 +425,11 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
     }
     if (trials < 1)
         trials = 1;
-    double *b = rs_alloc_array(a, (size_t)K->n, sizeof(double));
-    int *pos = rs_alloc_array(a, (size_t)K->n, sizeof(int));
+    double *b = rs_alloc(a, (size_t)K->n, sizeof(double));
+    int *pos = rs_alloc(a, (size_t)K->n, sizeof(int));
     if (!b || !pos) {
-        rs_release(a, b);
-        rs_release(a, pos);
+        rs_free(a, b);
+        rs_free(a, pos);
         return RS_E_NOMEM;
     }
     klu_common *c = &K->common;
@@ -449,8 +449,8 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
         nomem |= c->status == KLU_OUT_OF_MEMORY;
         klu_free_symbolic(&sym, c);
     }
-    rs_release(a, b);
-    rs_release(a, pos);
+    rs_free(a, b);
+    rs_free(a, pos);
     /* Robust first: only the candidates with the fewest fragile pivots (a
      * refactor with a fragile pivot degrades as the mechanism moves, and
      * the full factorization it then needs allocates in a step).  Among
@@ -495,18 +495,18 @@ void rs_kmat_free(rs_kmat *K, const rs_allocator *a)
 {
     if (K->sym)
         klu_free_symbolic(&K->sym, &K->common);
-    rs_release(a, K->Ap);
-    rs_release(a, K->Ai);
-    rs_release(a, K->Ax);
-    rs_release(a, K->map_M);
-    rs_release(a, K->map_diag);
-    rs_release(a, K->map_G);
-    rs_release(a, K->map_GT);
-    rs_release(a, K->map_X);
-    rs_release(a, K->perm_schur);
-    rs_release(a, K->perm_tree);
-    rs_release(a, K->mob_w);
-    rs_release(a, K->zero_pos);
+    rs_free(a, K->Ap);
+    rs_free(a, K->Ai);
+    rs_free(a, K->Ax);
+    rs_free(a, K->map_M);
+    rs_free(a, K->map_diag);
+    rs_free(a, K->map_G);
+    rs_free(a, K->map_GT);
+    rs_free(a, K->map_X);
+    rs_free(a, K->perm_schur);
+    rs_free(a, K->perm_tree);
+    rs_free(a, K->mob_w);
+    rs_free(a, K->zero_pos);
     memset(K, 0, sizeof *K);
 }
 
@@ -653,11 +653,11 @@ int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allo
 {
     if (F->fx.n > 0 || !F->num || K->sym->nblocks != 1 || K->n > RS_LU_FIXED_MAX_N)
         return RS_OK;
-    int *pos = rs_alloc_array(a, (size_t)K->n, sizeof(int));
+    int *pos = rs_alloc(a, (size_t)K->n, sizeof(int));
     if (!pos)
         return RS_E_NOMEM;
     const int fragile = fragile_pivots(K, K->sym, F->num, K->Ax, pos);
-    rs_release(a, pos);
+    rs_free(a, pos);
     if (fragile > 0)
         return RS_OK; /* a refactorization in this order may degrade: KLU's checks */
     int st = rs_lu_fixed_create(&F->fx, K->n, K->Ap, K->Ai, F->num->Pnum, K->sym->Q, a);

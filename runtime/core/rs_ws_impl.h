@@ -83,10 +83,6 @@ struct rs_ws {
     char err[320];
 };
 
-/* Allocation through the workspace's allocator (zeroed memory). */
-void *rs_alloc_array(const rs_allocator *a, size_t n, size_t size);
-void rs_release(const rs_allocator *a, void *p);
-
 /* Records an error "step N, t = T s: <message>" and returns status. */
 int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
 #if defined(__GNUC__)
