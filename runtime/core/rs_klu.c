@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rs_assert.h"
 #include "rs_klu.h"
 #include "rs_ws_impl.h"
 
@@ -296,8 +297,8 @@ static klu_symbolic *analyze(rs_kmat *K, int ordering, int btf, klu_common *c)
 
 int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
 {
-    if (ordering < RS_KLU_AMD || ordering > RS_KLU_TREE || btf < 0 || btf > 1)
-        return RS_E_ARG;
+    /* the workspace checked the options: a concrete ordering is an invariant */
+    RS_ASSERT(ordering >= RS_KLU_AMD && ordering <= RS_KLU_TREE && btf >= 0 && btf <= 1);
     klu_symbolic *sym = analyze(K, ordering, btf, &K->common);
     if (!sym)
         return K->common.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
@@ -679,7 +680,8 @@ int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st)
         rs_lu_fixed_solve(&F->fx, b);
         return RS_OK;
     }
-    if (!F->num || !klu_solve(K->sym, F->num, K->n, 1, b, &K->common))
+    RS_ASSERT(F->num);   /* the step solves only after a factorization succeeded */
+    if (!klu_solve(K->sym, F->num, K->n, 1, b, &K->common))
         return RS_E_SOLVER;
     return RS_OK;
 }
