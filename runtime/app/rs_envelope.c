@@ -35,13 +35,13 @@ static int push(rs_peaks *p, double t, double a)
         double *nt = realloc(p->t, (size_t)cap * sizeof *nt);
         if (!nt) {
             p->nomem = 1;
-            return -1;
+            return RS_E_NOMEM;
         }
         p->t = nt;
         double *na = realloc(p->a, (size_t)cap * sizeof *na);
         if (!na) {
             p->nomem = 1;
-            return -1;
+            return RS_E_NOMEM;
         }
         p->a = na;
         p->cap = cap;
@@ -91,7 +91,7 @@ int rs_envelope_fit(const rs_peaks *p, rs_envelope *e)
     memset(e, 0, sizeof *e);
     e->rate = e->freq = NAN;
     if (p->nomem)
-        return RS_ENVELOPE_NOMEM;
+        return RS_E_NOMEM;
     e->extrema = p->n;
     double amax = 0;
     for (int k = 0; k < p->n; k++)
@@ -118,13 +118,13 @@ int rs_envelope_fit(const rs_peaks *p, rs_envelope *e)
     }
     e->fitted = n;
     if (n < 3)
-        return RS_ENVELOPE_FEW;
+        return RS_FEW_EXTREMA;
     const double den = (double)n * stt - st * st;
     if (!(den > 0))
-        return RS_ENVELOPE_FEW;
+        return RS_FEW_EXTREMA;
     e->rate = ((double)n * sty - st * sy) / den;
     e->freq = (double)(n - 1) / (2.0 * (e->t_last - e->t_first));
-    return RS_ENVELOPE_OK;
+    return RS_OK;
 }
 
 int rs_envelope_of(const double *t, const double *y, size_t n, rs_envelope *e)

@@ -23,7 +23,7 @@
  * their |y| grow by e^{σπ/ω} from one to the next: the slope is σ exactly.
  * Frequency: (number of extrema − 1) / (2 × their time span), over the same
  * extrema.  Fewer than 3 extrema fitted: rate and frequency are NaN (status
- * RS_ENVELOPE_FEW).
+ * RS_FEW_EXTREMA).
  *
  * Allocation: rs_peaks_add grows an array of extrema (post-processing, never
  * inside a step).
@@ -33,6 +33,8 @@
 
 #include <stddef.h>
 
+#include "rs_status.h"
+
 typedef struct rs_peaks {
     double *t, *a;             /* extrema: times and signed values        */
     int n, cap;
@@ -41,7 +43,6 @@ typedef struct rs_peaks {
     int nomem;                 /* an allocation failed: rs_envelope_fit fails */
 } rs_peaks;
 
-enum { RS_ENVELOPE_OK = 0, RS_ENVELOPE_FEW = 1, RS_ENVELOPE_NOMEM = -1 };
 
 typedef struct rs_envelope {
     double rate;               /* 1/s, > 0 growing, < 0 decaying; NaN if too few extrema */
@@ -59,8 +60,8 @@ void rs_peaks_free(rs_peaks *p);
  * the fit fails too). */
 int rs_peaks_add(rs_peaks *p, double t, double y);
 
-/* Rate and frequency of what was added.  Returns RS_ENVELOPE_OK,
- * RS_ENVELOPE_FEW (rate, freq NaN) or RS_ENVELOPE_NOMEM. */
+/* Rate and frequency of what was added.  Returns RS_OK,
+ * RS_FEW_EXTREMA (rate, freq NaN) or RS_E_NOMEM. */
 int rs_envelope_fit(const rs_peaks *p, rs_envelope *e);
 
 /* The same for arrays t[n], y[n] (allocates the extrema; returns as above). */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "rs_file.h"
+#include "rs_clock.h"
 #include "rs_progress.h"
 
 void rs_progress_start(rs_progress *p, FILE *log, int mode, double after, double every, double t0,

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #endif
 
+#include "rs_clock.h"
 #include "rs_realtime.h"
 
 /* ---- histogram --------------------------------------------------------- */
@@ -145,11 +146,11 @@ static int64_t ts_ns(const struct timespec *ts)
     return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
 }
 
+/* The runtime's one clock (rs_clock.h), which is CLOCK_MONOTONIC where
+ * the deadlines below are slept to. */
 int64_t rs_rt_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts_ns(&ts);
+    return rs_now_ns();
 }
 
 int64_t rs_rt_cpu_ns(void)
@@ -174,20 +175,20 @@ int rs_rt_init(rs_rt_loop *L, double period_s, unsigned flags)
 
 void rs_rt_start(rs_rt_loop *L)
 {
-    L->t0_ns = rs_rt_now_ns();
+    L->t0_ns = rs_now_ns();
     L->tick = 0;
 }
 
 void rs_rt_begin(rs_rt_loop *L)
 {
-    L->mark_wall_ns = rs_rt_now_ns();
+    L->mark_wall_ns = rs_now_ns();
     if (L->flags & RS_RT_CPU_TIME)
         L->mark_cpu_ns = rs_rt_cpu_ns();
 }
 
 void rs_rt_end(rs_rt_loop *L)
 {
-    const int64_t now = rs_rt_now_ns();
+    const int64_t now = rs_now_ns();
     if (L->flags & RS_RT_CPU_TIME)
         rs_rt_hist_add(&L->cpu, rs_rt_cpu_ns() - L->mark_cpu_ns);
     rs_rt_hist_add(&L->wall, now - L->mark_wall_ns);
@@ -202,7 +203,7 @@ int rs_rt_wait_ticks(rs_rt_loop *L, long ticks)
     L->waits++;
     /* from the tick count, so the schedule never drifts */
     const int64_t deadline = L->t0_ns + (int64_t)llround((double)L->tick * L->period_s * 1e9);
-    int64_t now = rs_rt_now_ns();
+    int64_t now = rs_now_ns();
     if (now > deadline) {
         L->misses++;
         if (now - deadline > L->lateness_max_ns)
@@ -219,7 +220,7 @@ int rs_rt_wait_ticks(rs_rt_loop *L, long ticks)
     }
     if (rc != 0)
         return RS_E_UNSUPPORTED;
-    now = rs_rt_now_ns();
+    now = rs_now_ns();
     rs_rt_hist_add(&L->wake, now - deadline);
     L->elapsed_ns = now - L->t0_ns;
     return RS_OK;

@@ -123,7 +123,8 @@ void rs_rt_end(rs_rt_loop *L);
 int rs_rt_wait_ticks(rs_rt_loop *L, long ticks);
 int rs_rt_wait(rs_rt_loop *L);   /* rs_rt_wait_ticks(L, 1) */
 
-/* Nanoseconds of CLOCK_MONOTONIC and of this thread's CPU time. */
+/* Nanoseconds of the runtime's clock (rs_clock.h's rs_now_ns: CLOCK_MONOTONIC)
+ * and of this thread's CPU time. */
 int64_t rs_rt_now_ns(void);
 int64_t rs_rt_cpu_ns(void);
 

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_clock.h"
 #include "rs_file.h"
 #include "rs_driver.h"
 #include "rs_pool.h"

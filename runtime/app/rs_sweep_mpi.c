@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_clock.h"
 #include "rs_file.h"
 #include "rs_status.h"
 #include "rs_sweep_mpi.h"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_clock.h"
 #include "rs_file.h"
 #include "rs_progress.h"
 #include "rs_scenario.h"   /* rs_closest_name */

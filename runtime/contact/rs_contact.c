@@ -104,7 +104,7 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     if (m->fn[RS_FN_CREEP].n_out < 5)
         return fail(err, errlen, RS_E_MODEL,
                     "model '%s': the creep function must write 5 outputs%s%s", m->name, "", "");
-    rs_contact_ws *c = rs_alloc_array(a, 1, sizeof *c);
+    rs_contact_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
     c->nc = nc;
@@ -113,31 +113,31 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     const int nnzPQ = m->phi_d_q_pattern.colptr[nq];
     const int nnzD = m->ddelta_df_pattern.colptr[3 * nc];
     const int nnzN = m->dnu_dqd_pattern.colptr[nq];
-    c->sp = rs_alloc_array(a, (size_t)(6 * nc), sizeof *c->sp);
-    c->hint = rs_alloc_array(a, (size_t)(6 * nc), sizeof(int));
-    c->seg_v = rs_alloc_array(a, (size_t)(6 * nc), sizeof(int));
-    c->u_ok = rs_alloc_array(a, (size_t)(6 * nc), sizeof(int));
-    c->v = rs_alloc_array(a, (size_t)(30 * nc), sizeof(double));
+    c->sp = rs_alloc(a, (size_t)(6 * nc), sizeof *c->sp);
+    c->hint = rs_alloc(a, (size_t)(6 * nc), sizeof(int));
+    c->seg_v = rs_alloc(a, (size_t)(6 * nc), sizeof(int));
+    c->u_ok = rs_alloc(a, (size_t)(6 * nc), sizeof(int));
+    c->v = rs_alloc(a, (size_t)(30 * nc), sizeof(double));
     c->u_dirty = 1;
-    c->prof = rs_alloc_array(a, (size_t)(2 * nc), sizeof(rs_profile));
-    c->trk = rs_alloc_array(a, (size_t)nc, sizeof(rs_track));
-    c->phid = rs_alloc_array(a, (size_t)(4 * nc), sizeof(double));
-    c->phids = rs_alloc_array(a, (size_t)(16 * nc), sizeof(double));
-    c->phidq = rs_alloc_array(a, (size_t)nnzPQ, sizeof(double));
-    c->betad = rs_alloc_array(a, (size_t)(4 * nc), sizeof(double));
-    c->nu = rs_alloc_array(a, (size_t)(3 * nc), sizeof(double));
-    c->V = rs_alloc_array(a, (size_t)nc, sizeof(double));
-    c->radii = rs_alloc_array(a, (size_t)(3 * nc), sizeof(double));
-    c->Dv = rs_alloc_array(a, (size_t)nnzD, sizeof(double));
-    c->Nv = rs_alloc_array(a, (size_t)nnzN, sizeof(double));
-    c->Cb = rs_alloc_array(a, (size_t)(9 * nc), sizeof(double));
-    c->nu_t = rs_alloc_array(a, (size_t)(3 * nc), sizeof(double));
-    c->a = rs_alloc_array(a, (size_t)nc, sizeof(double));
-    c->b = rs_alloc_array(a, (size_t)nc, sizeof(double));
-    c->f = rs_alloc_array(a, (size_t)(3 * nc), sizeof(double));
-    c->xi = rs_alloc_array(a, (size_t)(3 * nc), sizeof(double));
-    c->ck_colptr = rs_alloc_array(a, (size_t)nq + 1, sizeof(int));
-    c->pos = rs_alloc_array(a, (size_t)nq, sizeof(int));
+    c->prof = rs_alloc(a, (size_t)(2 * nc), sizeof(rs_profile));
+    c->trk = rs_alloc(a, (size_t)nc, sizeof(rs_track));
+    c->phid = rs_alloc(a, (size_t)(4 * nc), sizeof(double));
+    c->phids = rs_alloc(a, (size_t)(16 * nc), sizeof(double));
+    c->phidq = rs_alloc(a, (size_t)nnzPQ, sizeof(double));
+    c->betad = rs_alloc(a, (size_t)(4 * nc), sizeof(double));
+    c->nu = rs_alloc(a, (size_t)(3 * nc), sizeof(double));
+    c->V = rs_alloc(a, (size_t)nc, sizeof(double));
+    c->radii = rs_alloc(a, (size_t)(3 * nc), sizeof(double));
+    c->Dv = rs_alloc(a, (size_t)nnzD, sizeof(double));
+    c->Nv = rs_alloc(a, (size_t)nnzN, sizeof(double));
+    c->Cb = rs_alloc(a, (size_t)(9 * nc), sizeof(double));
+    c->nu_t = rs_alloc(a, (size_t)(3 * nc), sizeof(double));
+    c->a = rs_alloc(a, (size_t)nc, sizeof(double));
+    c->b = rs_alloc(a, (size_t)nc, sizeof(double));
+    c->f = rs_alloc(a, (size_t)(3 * nc), sizeof(double));
+    c->xi = rs_alloc(a, (size_t)(3 * nc), sizeof(double));
+    c->ck_colptr = rs_alloc(a, (size_t)nq + 1, sizeof(int));
+    c->pos = rs_alloc(a, (size_t)nq, sizeof(int));
     *out = c;
     if (!c->sp || !c->hint || !c->seg_v || !c->u_ok || !c->v || !c->prof || !c->trk || !c->phid || !c->phids || !c->phidq ||
         !c->betad || !c->nu || !c->V || !c->radii || !c->Dv || !c->Nv || !c->Cb || !c->nu_t ||
@@ -148,8 +148,8 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     int nnz = 0;
     rs_contact_ck_pattern(&m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->ck_colptr, NULL, 0,
                           &nnz, c->pos);
-    c->ck_rowind = rs_alloc_array(a, (size_t)nnz, sizeof(int));
-    c->CKv = rs_alloc_array(a, (size_t)nnz, sizeof(double));
+    c->ck_rowind = rs_alloc(a, (size_t)nnz, sizeof(int));
+    c->CKv = rs_alloc(a, (size_t)nnz, sizeof(double));
     if (!c->ck_rowind || !c->CKv)
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
     rs_contact_ck_pattern(&m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->ck_colptr,
@@ -195,14 +195,14 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                 if (is_track) {
                     rs_track *t = &c->trk[c->n_trk];
                     r = rs_track_load(t, path, msg, sizeof msg);
-                    if (r == RS_TRACK_OK) {
+                    if (r == RS_OK) {
                         c->n_trk++;
                         found = &t->f[tk];
                     }
                 } else {
                     rs_profile *p = &c->prof[c->n_prof];
                     r = rs_profile_load(p, path, msg, sizeof msg);
-                    if (r == RS_PROFILE_OK) {
+                    if (r == RS_OK) {
                         c->n_prof++;
                         found = &p->spline;
                     }
@@ -244,8 +244,8 @@ void rs_contact_free(rs_contact_ws **cp, const rs_allocator *a)
                       c->betad, c->nu, c->V, c->radii, c->Dv, c->Nv, c->Cb, c->nu_t, c->a,
                       c->b, c->f, c->xi, c->ck_colptr, c->ck_rowind, c->CKv, c->pos};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
-        rs_release(a, arrays[k]);
-    rs_release(a, c);
+        rs_free(a, arrays[k]);
+    rs_free(a, c);
     *cp = NULL;
 }
 
@@ -334,7 +334,7 @@ int rs_contact_creep_block(double N, const double radii[3], double V, double E, 
     rs_hertz_curvature_sums(radii[0], radii[1], INFINITY, radii[2], &A, &B);
     rs_hertz_ellipse el;
     int r = rs_hertz_ellipse_compute(Nh, E, nu, A, B, &el);
-    if (r != RS_HERTZ_OK)
+    if (r != RS_OK)
         return r;
     r = rs_kalker_coeffs(el.a / el.b, nu, coef);
     if (r < 0)

@@ -12,7 +12,7 @@ void rs_ck_plan_free(rs_ck_plan *P, const rs_allocator *a)
     void *arrays[] = {P->roff, P->dpos, P->Dd, P->goff, P->gk0, P->gk1, P->toff, P->tgt,
                       P->tgt_k};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
-        rs_release(a, arrays[k]);
+        rs_free(a, arrays[k]);
     memset(P, 0, sizeof *P);
 }
 
@@ -54,12 +54,12 @@ int rs_ck_plan_create(rs_ck_plan *P, const rs_pattern *D, const rs_pattern *N, i
     P->D = D;
     P->N = N;
     P->nnz_ck = colptr[nq];
-    int *mark = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *lmap = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *rows = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    P->roff = rs_alloc_array(a, (size_t)nc + 1, sizeof(int));
-    P->goff = rs_alloc_array(a, (size_t)nc + 1, sizeof(int));
-    P->dpos = rs_alloc_array(a, (size_t)D->colptr[3 * nc], sizeof(int));
+    int *mark = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *lmap = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *rows = rs_alloc(a, (size_t)nq, sizeof(int));
+    P->roff = rs_alloc(a, (size_t)nc + 1, sizeof(int));
+    P->goff = rs_alloc(a, (size_t)nc + 1, sizeof(int));
+    P->dpos = rs_alloc(a, (size_t)D->colptr[3 * nc], sizeof(int));
     int st = RS_E_NOMEM;
     if (!mark || !lmap || !rows || !P->roff || !P->goff || !P->dpos)
         goto done;
@@ -81,12 +81,12 @@ int rs_ck_plan_create(rs_ck_plan *P, const rs_pattern *D, const rs_pattern *N, i
         }
     }
     P->goff[nc] = ng;
-    P->Dd = rs_alloc_array(a, 3 * (size_t)P->roff[nc], sizeof(double));
-    P->gk0 = rs_alloc_array(a, (size_t)ng, sizeof(int));
-    P->gk1 = rs_alloc_array(a, (size_t)ng, sizeof(int));
-    P->toff = rs_alloc_array(a, (size_t)ng, sizeof(int));
-    P->tgt = rs_alloc_array(a, (size_t)nt, sizeof(int));
-    P->tgt_k = rs_alloc_array(a, (size_t)nt, sizeof(int));
+    P->Dd = rs_alloc(a, 3 * (size_t)P->roff[nc], sizeof(double));
+    P->gk0 = rs_alloc(a, (size_t)ng, sizeof(int));
+    P->gk1 = rs_alloc(a, (size_t)ng, sizeof(int));
+    P->toff = rs_alloc(a, (size_t)ng, sizeof(int));
+    P->tgt = rs_alloc(a, (size_t)nt, sizeof(int));
+    P->tgt_k = rs_alloc(a, (size_t)nt, sizeof(int));
     P->nt = nt;
     if (!P->Dd || !P->gk0 || !P->gk1 || !P->toff || !P->tgt || !P->tgt_k)
         goto done;
@@ -120,9 +120,9 @@ int rs_ck_plan_create(rs_ck_plan *P, const rs_pattern *D, const rs_pattern *N, i
     }
     st = RS_OK;
 done:
-    rs_release(a, mark);
-    rs_release(a, lmap);
-    rs_release(a, rows);
+    rs_free(a, mark);
+    rs_free(a, lmap);
+    rs_free(a, rows);
     if (st)
         rs_ck_plan_free(P, a);
     return st;

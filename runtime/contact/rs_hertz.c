@@ -97,13 +97,13 @@ int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters)
     if (iters)
         *iters = 0;
     if (!isfinite(r) || !(r >= 1.0))
-        return RS_HERTZ_E_ARG;
+        return RS_E_ARG;
     if (r > RS_HERTZ_MAX_RATIO)
-        return RS_HERTZ_E_NONHERTZ;
+        return RS_E_NONHERTZ;
     if (r == 1.0) {
         *m = 1.0;
         *n = 1.0;
-        return RS_HERTZ_OK;
+        return RS_OK;
     }
     double L = log(r);
     double lo = -L, hi = -0.5 * L;     /* g(lo) > 0 > g(hi) */
@@ -146,17 +146,17 @@ int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters)
     if (iters)
         *iters = it;
     if (it >= RS_HERTZ_MAX_ITER || !isfinite(E))
-        return RS_HERTZ_E_NOCONV;
+        return RS_E_NOCONV;
     double mm = cbrt(2.0 * E / (RS_PI * k * k)); /* k = e^t of the last evaluation */
     *m = mm;
     *n = mm * k;
-    return RS_HERTZ_OK;
+    return RS_OK;
 }
 
 int rs_hertz_mn(double theta, double *m, double *n)
 {
     if (!isfinite(theta) || !(theta > 0.0) || theta > 0.5 * RS_PI + 1e-15)
-        return RS_HERTZ_E_ARG;
+        return RS_E_ARG;
     /* B/A = (1 + cos θ)/(1 − cos θ) = cot²(θ/2), without cancellation */
     double c = 1.0 / tan(0.5 * theta);
     double r = c * c;
@@ -170,15 +170,15 @@ int rs_hertz_ellipse_compute(double N, double E, double nu, double A, double B,
 {
     if (!out || !isfinite(N) || !isfinite(E) || !isfinite(nu) || !isfinite(A)
         || !isfinite(B) || !(E > 0.0) || !(nu >= 0.0) || !(nu < 0.5))
-        return RS_HERTZ_E_ARG;
+        return RS_E_ARG;
     if (N < 0.0)
-        return RS_HERTZ_E_LOAD;
+        return RS_E_LIFTOFF;
     if (!(A > 0.0) || !(B > 0.0))
-        return RS_HERTZ_E_NONHERTZ;
+        return RS_E_NONHERTZ;
     double small = A < B ? A : B, large = A < B ? B : A;
     double m, n;
     int rc = rs_hertz_mn_ratio(large / small, &m, &n, NULL);
-    if (rc != RS_HERTZ_OK)
+    if (rc != RS_OK)
         return rc;
     double c = cbrt(1.5 * N * (1.0 - nu * nu) / (E * (A + B)));
     out->A = A;
@@ -190,5 +190,5 @@ int rs_hertz_ellipse_compute(double N, double E, double nu, double A, double B,
     out->a = (A <= B ? m : n) * c;
     out->b = (A <= B ? n : m) * c;
     out->p0 = N > 0.0 ? 1.5 * N / (RS_PI * out->a * out->b) : 0.0;
-    return RS_HERTZ_OK;
+    return RS_OK;
 }

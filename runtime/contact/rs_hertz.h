@@ -24,14 +24,11 @@
 #ifndef RS_HERTZ_H
 #define RS_HERTZ_H
 
-enum {
-    RS_HERTZ_OK          = 0,
-    RS_HERTZ_E_ARG       = -1,  /* NaN/Inf, E <= 0, nu outside [0, 0.5)     */
-    RS_HERTZ_E_LOAD      = -2,  /* N < 0: the wheel would lift off          */
-    RS_HERTZ_E_NONHERTZ  = -3,  /* A <= 0 or B <= 0 (conformal / saddle) or
-                                   B/A beyond RS_HERTZ_MAX_RATIO            */
-    RS_HERTZ_E_NOCONV    = -4   /* root solve failed (should not happen)    */
-};
+/* Returns RS_OK, or RS_E_ARG (NaN/Inf, E <= 0, nu outside [0, 0.5)),
+ * RS_E_LIFTOFF (N < 0: the wheel would lift off), RS_E_NONHERTZ (A <= 0 or
+ * B <= 0, conformal or saddle, or B/A beyond RS_HERTZ_MAX_RATIO), RS_E_NOCONV
+ * (root solve failed; should not happen): the codes of rs_status.h. */
+#include "rs_status.h"
 
 #define RS_HERTZ_MAX_ITER  60
 #define RS_HERTZ_MAX_RATIO 1e12   /* largest B/A accepted (theta ≈ 1.1e-4°) */
@@ -62,7 +59,7 @@ double rs_hertz_profile_radius(double f1, double f2);
 void rs_hertz_curvature_sums(double R_wx, double R_wy, double R_rx,
                              double R_ry, double *A, double *B);
 
-/* m(θ), n(θ) for θ in (0, π/2] radians.  Returns RS_HERTZ_OK or an error. */
+/* m(θ), n(θ) for θ in (0, π/2] radians.  Returns RS_OK or an error. */
 int rs_hertz_mn(double theta, double *m, double *n);
 
 /* The same from the curvature ratio r = max(A,B)/min(A,B) >= 1 (no trig):

@@ -70,14 +70,14 @@ static void row_at_nu(int r, const double w[3], double out[4])
 int rs_kalker_coeffs(double a_over_b, double nu, double c[4])
 {
     if (!isfinite(a_over_b) || !(a_over_b > 0.0) || !(nu >= 0.0) || !(nu <= 0.5))
-        return RS_KALKER_E_ARG;
+        return RS_E_ARG;
 
     double w[3] = {
         (nu - 0.25) * (nu - 0.5) / 0.125,
         -nu * (nu - 0.5) / 0.0625,
         nu * (nu - 0.25) / 0.125,
     };
-    int rc = RS_KALKER_OK;
+    int rc = RS_OK;
 
     if (a_over_b < 0.1) {
         /* CONTACT's slender-ellipse asymptotes (a/b → 0) */
@@ -89,7 +89,7 @@ int rs_kalker_coeffs(double a_over_b, double nu, double c[4])
         double at01[4];
         row_at_nu(0, w, at01);
         c[RS_KALKER_C33] = at01[RS_KALKER_C33] * 0.1 / g;   /* railsym's choice */
-        return RS_KALKER_ASYMPTOTE;
+        return RS_ASYMPTOTE;
     }
 
     /* Position on the g axis of the branch, 0.1 .. 1.0 in steps of 0.1. */
@@ -97,7 +97,7 @@ int rs_kalker_coeffs(double a_over_b, double nu, double c[4])
     double g = ab ? a_over_b : 1.0 / a_over_b;
     if (g < 0.1) {                  /* b/a < 0.1: hold the last row */
         g = 0.1;
-        rc = RS_KALKER_CLAMPED;
+        rc = RS_CLAMPED;
     }
     double s = (g - 0.1) * 10.0;    /* 0 .. 9 */
     int j = (int)s;

@@ -19,27 +19,25 @@
  *     C33 (no published asymptote) = C33(0.1, ν) · 0.1 / (a/b), railsym's
  *     own choice following the table's 1/g growth.  The asymptotes do not
  *     join the table continuously at 0.1 (jumps of a few %, documented in
- *     docs/contact.md).  Returns RS_KALKER_ASYMPTOTE;
+ *     docs/contact.md).  Returns RS_ASYMPTOTE;
  *   - b/a < 0.1 (a/b > 10): no published asymptote; the coefficients are
- *     held at their b/a = 0.1 values.  Returns RS_KALKER_CLAMPED.
+ *     held at their b/a = 0.1 values.  Returns RS_CLAMPED.
  * No allocation, no state: thread-safe.
  */
 #ifndef RS_KALKER_H
 #define RS_KALKER_H
 
-enum {
-    RS_KALKER_OK        = 0,
-    RS_KALKER_ASYMPTOTE = 1,    /* a/b < 0.1: slender-ellipse asymptotes   */
-    RS_KALKER_CLAMPED   = 2,    /* a/b > 10: held at the table's last row  */
-    RS_KALKER_E_ARG     = -1    /* a/b <= 0 or not finite, ν outside [0, 0.5] */
-};
+/* rs_kalker_coeffs returns RS_OK, RS_ASYMPTOTE (a/b < 0.1: slender-ellipse
+ * asymptotes), RS_CLAMPED (a/b > 10: held at the table's last row), or
+ * RS_E_ARG (a/b <= 0 or not finite, nu outside [0, 0.5]): rs_status.h. */
+#include "rs_status.h"
 
 enum { RS_KALKER_C11 = 0, RS_KALKER_C22 = 1, RS_KALKER_C23 = 2, RS_KALKER_C33 = 3 };
 
 #define RS_KALKER_ROWS 19
 
-/* C11, C22, C23, C33 at a/b and ν into c[0..3].  Returns RS_KALKER_OK,
- * RS_KALKER_ASYMPTOTE or RS_KALKER_CLAMPED (c valid), or RS_KALKER_E_ARG
+/* C11, C22, C23, C33 at a/b and ν into c[0..3].  Returns RS_OK,
+ * RS_ASYMPTOTE or RS_CLAMPED (c valid), or RS_E_ARG
  * (c untouched). */
 int rs_kalker_coeffs(double a_over_b, double nu, double c[4]);
 

@@ -115,10 +115,10 @@ static int name_ok(const char *s)
 static int number_arg(const parser *ps, const char *kw, const char *tok, double *v)
 {
     if (!parse_number(tok, v))
-        return fail(ps, RS_PROFILE_E_SYNTAX,
+        return fail(ps, RS_E_SYNTAX,
                     "'%s' of '%s' is not a number; write a decimal number in metres", tok, kw);
     if (!isfinite(*v))
-        return fail(ps, RS_PROFILE_E_TABLE,
+        return fail(ps, RS_E_TABLE,
                     "'%s' of '%s' is not finite; give a finite value in metres", tok, kw);
     return 0;
 }
@@ -130,17 +130,17 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
     if (err && errlen)
         err[0] = '\0';
     if (!p)
-        return fail(&ps, RS_PROFILE_E_ARG, "NULL profile");
+        return fail(&ps, RS_E_ARG, "NULL profile");
     memset(p, 0, sizeof *p);
     if (!text)
-        return fail(&ps, RS_PROFILE_E_ARG, "NULL text");
+        return fail(&ps, RS_E_ARG, "NULL text");
 
     int have_header = 0, have_units = 0, in_table = 0;
     int name_line = 0, kind_line = 0, units_line = 0, gauge_line = 0, top_line = 0;
     int last_line = 0;
     size_t cap = 0;
     char tok[MAX_TOKENS][TOKEN_MAX];
-    int rc = RS_PROFILE_OK;
+    int rc = RS_OK;
 
     size_t pos = 0;
     while (pos < len) {
@@ -149,7 +149,7 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
             eol++;
         ps.line++;
         if (eol < len && text[eol] == '\0') {
-            rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+            rc = fail(&ps, RS_E_SYNTAX,
                       "NUL byte: this is not a text file; save the profile as plain text");
             goto out;
         }
@@ -162,7 +162,7 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
         if (nt == 0)
             continue;
         if (nt < 0) {
-            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "a word longer than %d characters; "
+            rc = fail(&ps, RS_E_SYNTAX, "a word longer than %d characters; "
                       "split it or shorten it", TOKEN_MAX - 1);
             goto out;
         }
@@ -170,13 +170,13 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
 
         if (!have_header) {
             if (strcmp(tok[0], "railsym-profile") != 0) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                rc = fail(&ps, RS_E_SYNTAX,
                           "expected the header 'railsym-profile 1' on the first "
                           "non-comment line; add it at the top of the file");
                 goto out;
             }
             if (nt != 2 || strcmp(tok[1], "1") != 0) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                rc = fail(&ps, RS_E_SYNTAX,
                           "unsupported header '%s%s%s': this railsym reads "
                           "'railsym-profile 1'", tok[0], nt > 1 ? " " : "", nt > 1 ? tok[1] : "");
                 goto out;
@@ -189,24 +189,24 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
             /* a table line */
             if (!in_table) {
                 if (!name_line) {
-                    rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                    rc = fail(&ps, RS_E_SYNTAX,
                               "'name' missing before the table; add e.g. 'name S1002'");
                     goto out;
                 }
                 if (!kind_line) {
-                    rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'kind' missing before the table; "
+                    rc = fail(&ps, RS_E_SYNTAX, "'kind' missing before the table; "
                               "add 'kind wheel' or 'kind rail'");
                     goto out;
                 }
                 if (!have_units) {
-                    rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                    rc = fail(&ps, RS_E_SYNTAX,
                               "'units' missing before the table; add 'units m'");
                     goto out;
                 }
                 in_table = 1;
             }
             if (nt != 2) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                rc = fail(&ps, RS_E_SYNTAX,
                           "expected two numbers 'y z' on a table line, found %s%d fields",
                           nt > MAX_TOKENS ? "more than " : "", nt > MAX_TOKENS ? MAX_TOKENS : nt);
                 goto out;
@@ -214,19 +214,19 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
             double v[2];
             for (int k = 0; k < 2; k++) {
                 if (!parse_number(tok[k], &v[k])) {
-                    rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' is not a number; write "
+                    rc = fail(&ps, RS_E_SYNTAX, "'%s' is not a number; write "
                               "decimal numbers in metres, e.g. -0.0125", tok[k]);
                     goto out;
                 }
                 if (!isfinite(v[k])) {
-                    rc = fail(&ps, RS_PROFILE_E_TABLE, "%s = '%s' is not finite (NaN or Inf); "
+                    rc = fail(&ps, RS_E_TABLE, "%s = '%s' is not finite (NaN or Inf); "
                               "replace it with a measured value or delete the line",
                               k == 0 ? "y" : "z", tok[k]);
                     goto out;
                 }
             }
             if (p->n > 0 && !(v[0] > p->y[p->n - 1])) {
-                rc = fail(&ps, RS_PROFILE_E_TABLE,
+                rc = fail(&ps, RS_E_TABLE,
                           "y = %.17g is not greater than y = %.17g on the previous point; "
                           "sort the points by strictly increasing y and remove duplicates",
                           v[0], p->y[p->n - 1]);
@@ -236,13 +236,13 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
                 size_t nc = cap ? 2 * cap : 256;
                 double *ny = realloc(p->y, nc * sizeof(double));
                 if (!ny) {
-                    rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory at point %d", p->n + 1);
+                    rc = fail(&ps, RS_E_NOMEM, "out of memory at point %d", p->n + 1);
                     goto out;
                 }
                 p->y = ny;
                 double *nz = realloc(p->z, nc * sizeof(double));
                 if (!nz) {
-                    rc = fail(&ps, RS_PROFILE_E_NOMEM, "out of memory at point %d", p->n + 1);
+                    rc = fail(&ps, RS_E_NOMEM, "out of memory at point %d", p->n + 1);
                     goto out;
                 }
                 p->z = nz;
@@ -256,22 +256,22 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
 
         /* a keyword line */
         if (in_table) {
-            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' after the table; keywords go above "
+            rc = fail(&ps, RS_E_SYNTAX, "'%s' after the table; keywords go above "
                       "the first point (or is this a mistyped number?)", tok[0]);
             goto out;
         }
         const char *kw = tok[0];
         if (strcmp(kw, "railsym-profile") == 0) {
-            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "second 'railsym-profile' header; remove it");
+            rc = fail(&ps, RS_E_SYNTAX, "second 'railsym-profile' header; remove it");
             goto out;
         } else if (strcmp(kw, "name") == 0) {
             if (name_line) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'name' given twice (first on line %d); "
+                rc = fail(&ps, RS_E_SYNTAX, "'name' given twice (first on line %d); "
                           "keep one", name_line);
                 goto out;
             }
             if (nt != 2 || strlen(tok[1]) >= RS_PROFILE_NAME_MAX || !name_ok(tok[1])) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'name' takes one word of at most %d "
+                rc = fail(&ps, RS_E_SYNTAX, "'name' takes one word of at most %d "
                           "characters from [A-Za-z0-9_.-], e.g. 'name S1002'",
                           RS_PROFILE_NAME_MAX - 1);
                 goto out;
@@ -280,7 +280,7 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
             name_line = ps.line;
         } else if (strcmp(kw, "kind") == 0) {
             if (kind_line) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'kind' given twice (first on line %d); "
+                rc = fail(&ps, RS_E_SYNTAX, "'kind' given twice (first on line %d); "
                           "keep one", kind_line);
                 goto out;
             }
@@ -289,19 +289,19 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
             else if (nt == 2 && strcmp(tok[1], "rail") == 0)
                 p->kind = RS_PROFILE_RAIL;
             else {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                rc = fail(&ps, RS_E_SYNTAX,
                           "'kind' must be 'kind wheel' or 'kind rail'");
                 goto out;
             }
             kind_line = ps.line;
         } else if (strcmp(kw, "units") == 0) {
             if (units_line) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'units' given twice (first on line %d); "
+                rc = fail(&ps, RS_E_SYNTAX, "'units' given twice (first on line %d); "
                           "keep one", units_line);
                 goto out;
             }
             if (nt != 2 || strcmp(tok[1], "m") != 0) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX,
+                rc = fail(&ps, RS_E_SYNTAX,
                           "units '%s' not supported: convert the table to metres and "
                           "write 'units m'", nt >= 2 ? tok[1] : "");
                 goto out;
@@ -312,12 +312,12 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
             int gauge = kw[0] == 'g';
             int *seen = gauge ? &gauge_line : &top_line;
             if (*seen) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' given twice (first on line %d); "
+                rc = fail(&ps, RS_E_SYNTAX, "'%s' given twice (first on line %d); "
                           "keep one", kw, *seen);
                 goto out;
             }
             if (nt != 3) {
-                rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' takes two numbers 'y z' in metres",
+                rc = fail(&ps, RS_E_SYNTAX, "'%s' takes two numbers 'y z' in metres",
                           kw);
                 goto out;
             }
@@ -335,7 +335,7 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
             }
             *seen = ps.line;
         } else {
-            rc = fail(&ps, RS_PROFILE_E_SYNTAX, "unknown keyword '%s'; expected name, kind, "
+            rc = fail(&ps, RS_E_SYNTAX, "unknown keyword '%s'; expected name, kind, "
                       "units, gauge_point, top_point or a table line 'y z'", kw);
             goto out;
         }
@@ -344,30 +344,30 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
     ps.line = last_line > 0 ? last_line : ps.line;
     if (!have_header) {
         ps.line = ps.line > 0 ? ps.line : 1;
-        rc = fail(&ps, RS_PROFILE_E_SYNTAX, "empty profile: no 'railsym-profile 1' header "
+        rc = fail(&ps, RS_E_SYNTAX, "empty profile: no 'railsym-profile 1' header "
                   "and no points");
         goto out;
     }
     if (p->kind == RS_PROFILE_WHEEL && (gauge_line || top_line)) {
         ps.line = gauge_line ? gauge_line : top_line;
-        rc = fail(&ps, RS_PROFILE_E_SYNTAX, "'%s' is for rails; remove it or write 'kind rail'",
+        rc = fail(&ps, RS_E_SYNTAX, "'%s' is for rails; remove it or write 'kind rail'",
                   gauge_line ? "gauge_point" : "top_point");
         goto out;
     }
     if (p->n < RS_SPLINE_MIN_POINTS) {
-        rc = fail(&ps, RS_PROFILE_E_TABLE, "only %d point%s; a profile needs at least %d "
+        rc = fail(&ps, RS_E_TABLE, "only %d point%s; a profile needs at least %d "
                   "(the not-a-knot spline): add points", p->n, p->n == 1 ? "" : "s",
                   RS_SPLINE_MIN_POINTS);
         goto out;
     }
     char serr[160];
     int src = rs_spline_fit(&p->spline, p->y, p->z, p->n, serr, sizeof serr);
-    if (src != RS_SPLINE_OK) {
-        rc = fail(&ps, src == RS_SPLINE_E_NOMEM ? RS_PROFILE_E_NOMEM : RS_PROFILE_E_TABLE,
+    if (src != RS_OK) {
+        rc = fail(&ps, src == RS_E_NOMEM ? RS_E_NOMEM : RS_E_TABLE,
                   "%s", serr);
         goto out;
     }
-    return RS_PROFILE_OK;
+    return RS_OK;
 
 out:
     rs_profile_free(p);
@@ -380,7 +380,7 @@ int rs_profile_load(rs_profile *p, const char *path, char *err, size_t errlen)
     if (!p || !path) {
         if (p)
             memset(p, 0, sizeof *p);
-        return fail(&ps, RS_PROFILE_E_ARG, "NULL argument");
+        return fail(&ps, RS_E_ARG, "NULL argument");
     }
     memset(p, 0, sizeof *p);
     char *buf;
@@ -390,14 +390,14 @@ int rs_profile_load(rs_profile *p, const char *path, char *err, size_t errlen)
     case 0:
         break;
     case EFBIG:
-        return fail(&ps, RS_PROFILE_E_IO, "file larger than %ld bytes; a profile needs far fewer points",
+        return fail(&ps, RS_E_IO, "file larger than %ld bytes; a profile needs far fewer points",
                     RS_PROFILE_FILE_MAX);
     case ENOMEM:
-        return fail(&ps, RS_PROFILE_E_NOMEM, "out of memory reading the file");
+        return fail(&ps, RS_E_NOMEM, "out of memory reading the file");
     case EIO:
-        return fail(&ps, RS_PROFILE_E_IO, "read error; check the file");
+        return fail(&ps, RS_E_IO, "read error; check the file");
     default:
-        return fail(&ps, RS_PROFILE_E_IO, "cannot open: %s; check the path", strerror(why));
+        return fail(&ps, RS_E_IO, "cannot open: %s; check the path", strerror(why));
     }
     const int rc = rs_profile_parse(p, buf, len, path, err, errlen);
     free(buf);

@@ -28,14 +28,10 @@
 
 #include "rs_spline.h"
 
-enum {
-    RS_PROFILE_OK       = 0,
-    RS_PROFILE_E_ARG    = -1,   /* NULL argument                          */
-    RS_PROFILE_E_IO     = -2,   /* cannot open or read the file           */
-    RS_PROFILE_E_SYNTAX = -3,   /* bad header, keyword or number          */
-    RS_PROFILE_E_TABLE  = -4,   /* table checks: order, count, NaN/Inf    */
-    RS_PROFILE_E_NOMEM  = -5
-};
+/* Functions return RS_OK, or RS_E_ARG (NULL argument), RS_E_IO (cannot open
+ * or read the file), RS_E_SYNTAX (bad header, keyword or number), RS_E_TABLE
+ * (table checks: order, count, NaN/Inf), RS_E_NOMEM: rs_status.h's codes. */
+#include "rs_status.h"
 
 enum { RS_PROFILE_WHEEL = 1, RS_PROFILE_RAIL = 2 };
 

@@ -45,24 +45,24 @@ int rs_spline_fit(rs_spline *s, const double *x, const double *y, int n,
 {
     if (!s) {
         set_err(err, errlen, "spline: NULL spline");
-        return RS_SPLINE_E_ARG;
+        return RS_E_ARG;
     }
     s->n = 0;
     s->x = NULL;
     s->coef = NULL;
     if (!x || !y || n < RS_SPLINE_MIN_POINTS) {
         set_err(err, errlen, "spline: need at least %d points", RS_SPLINE_MIN_POINTS);
-        return RS_SPLINE_E_ARG;
+        return RS_E_ARG;
     }
     for (int i = 0; i < n; i++) {
         if (!isfinite(x[i]) || !isfinite(y[i])) {
             set_err(err, errlen, "spline: point %d is not finite (NaN or Inf)", i);
-            return RS_SPLINE_E_NONFIN;
+            return RS_E_NONFINITE;
         }
         if (i > 0 && !(x[i] > x[i - 1])) {
             set_err(err, errlen,
                     "spline: abscissa of point %d is not greater than the previous one", i);
-            return RS_SPLINE_E_ORDER;
+            return RS_E_ORDER;
         }
     }
 
@@ -73,7 +73,7 @@ int rs_spline_fit(rs_spline *s, const double *x, const double *y, int n,
         free(blk);
         free(work);
         set_err(err, errlen, "spline: out of memory for %d points", n);
-        return RS_SPLINE_E_NOMEM;
+        return RS_E_NOMEM;
     }
     double *M = work;           /* n second derivatives          */
     double *up = work + n;      /* modified upper diagonal       */
@@ -127,7 +127,7 @@ int rs_spline_fit(rs_spline *s, const double *x, const double *y, int n,
         c[3] = y[i];
     }
     free(work);
-    return RS_SPLINE_OK;
+    return RS_OK;
 }
 
 int rs_spline_find(const rs_spline *s, double u, int *hint, int *outside)

@@ -27,14 +27,10 @@
 
 #include <stddef.h>
 
-/* Return codes of the fitting functions (0 = ok, negative = error). */
-enum {
-    RS_SPLINE_OK        = 0,
-    RS_SPLINE_E_ARG     = -1,   /* NULL pointer or n < 4                */
-    RS_SPLINE_E_ORDER   = -2,   /* abscissae not strictly increasing    */
-    RS_SPLINE_E_NONFIN  = -3,   /* NaN or Inf in the table              */
-    RS_SPLINE_E_NOMEM   = -4    /* allocation failed                    */
-};
+/* The fitting functions return RS_OK, or RS_E_ARG (NULL pointer or n < 4),
+ * RS_E_ORDER (abscissae not strictly increasing), RS_E_NONFINITE (NaN or Inf
+ * in the table), RS_E_NOMEM: the codes of rs_status.h. */
+#include "rs_status.h"
 
 #define RS_SPLINE_MIN_POINTS 4
 
@@ -47,7 +43,7 @@ typedef struct rs_spline {
 /* Fit the not-a-knot spline through (x[i], y[i]), i < n.  On failure *s is
  * left empty (safe to free) and, if err != NULL, a message is written
  * there (at most errlen bytes, NUL-terminated) naming the offending index.
- * Returns RS_SPLINE_OK or a negative RS_SPLINE_E_* code. */
+ * Returns RS_OK or a negative RS_SPLINE_E_* code. */
 int rs_spline_fit(rs_spline *s, const double *x, const double *y, int n,
                   char *err, size_t errlen);
 

@@ -65,14 +65,14 @@ static int push(dvec *a, double x)
 {
     if (a->n == a->cap) {
         int nc = a->cap ? 2 * a->cap : 256;
-        if (nc > 4 * MAX_KNOTS) return RS_TRACK_E_NOMEM;
+        if (nc > 4 * MAX_KNOTS) return RS_E_NOMEM;
         double *v = realloc(a->v, (size_t)nc * sizeof *v);
-        if (!v) return RS_TRACK_E_NOMEM;
+        if (!v) return RS_E_NOMEM;
         a->v = v;
         a->cap = nc;
     }
     a->v[a->n++] = x;
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 static int features(const rs_trk_design *d, dvec *f)
@@ -101,7 +101,7 @@ static int features(const rs_trk_design *d, dvec *f)
         f->v[m++] = s;
     }
     f->n = m;
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 static int initial_knots(const rs_trk_design *d, double h, dvec *k)
@@ -121,7 +121,7 @@ static int initial_knots(const rs_trk_design *d, double h, dvec *k)
     free(f.v);
     if (rc) return rc;
     qsort(k->v, (size_t)k->n, sizeof *k->v, cmp_double);
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 /* ------------------------------------------------------------ fit */
@@ -153,12 +153,12 @@ static int fit_all(rs_track *t, const char *fname, const double *knots, int n, d
         rs_spline_free(&t->f[k]);
         char e2[160];
         int rc = rs_spline_fit(&t->f[k], knots, buf + (size_t)k * (size_t)n, n, e2, sizeof e2);
-        if (rc != RS_SPLINE_OK) {
+        if (rc != RS_OK) {
             rs_trk_msg(err, errlen, fname, 0, "spline fit failed: %s", e2);
-            return rc == RS_SPLINE_E_NOMEM ? RS_TRACK_E_NOMEM : RS_TRACK_E_FIT;
+            return rc == RS_E_NOMEM ? RS_E_NOMEM : RS_E_FIT;
         }
     }
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 static int near_jump(const double *jumps, int nj, double s)
@@ -173,7 +173,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     rs_trk_design *d = t->design;
     int rc = rs_trk_geom_build(d, fname, err, errlen);
     if (rc) {
-        if (rc == RS_TRACK_E_NOMEM) rs_trk_msg(err, errlen, fname, 0, "out of memory");
+        if (rc == RS_E_NOMEM) rs_trk_msg(err, errlen, fname, 0, "out of memory");
         return rc;
     }
     rc = rs_trk_irr_resolve(d, fname, err, errlen);
@@ -189,7 +189,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     if (L / h > 0.5 * MAX_KNOTS) {
         rs_trk_msg(err, errlen, fname, 0, "%.6g m of track at `spacing %g` needs more than "
                    "%d knots: raise `spacing` or split the track", L, h, MAX_KNOTS / 2);
-        return RS_TRACK_E_VALUE;
+        return RS_E_VALUE;
     }
     const double tol = t->tolerance, tol_d2 = 2.0 * t->tolerance;
     const double hmin_pos = h / 4096.0, hmin_d2 = h / 64.0;
@@ -205,14 +205,14 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
                 rs_trk_msg(err, errlen, fname, 0, "at s = %.6g m the rails differ in height "
                            "by %.4g m, more than half the cant base %.4g m: check the cant and "
                            "the cant/vertical irregularities", s, H, d->cant_base);
-                return RS_TRACK_E_VALUE;
+                return RS_E_VALUE;
             }
         }
     }
 
     int nj = rs_trk_geom_jumps(d, NULL, 0);
     double *jumps = nj ? malloc((size_t)nj * sizeof *jumps) : NULL;
-    if (nj && !jumps) return RS_TRACK_E_NOMEM;
+    if (nj && !jumps) return RS_E_NOMEM;
     rs_trk_geom_jumps(d, jumps, nj);
 
     dvec k = { 0 }, nk = { 0 };
@@ -226,7 +226,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
         free(flag);
         buf = malloc((size_t)4 * (size_t)n * sizeof *buf);
         flag = calloc((size_t)n, 1);
-        if (!buf || !flag) { rc = RS_TRACK_E_NOMEM; break; }
+        if (!buf || !flag) { rc = RS_E_NOMEM; break; }
         rc = fit_all(t, fname, k.v, n, buf, err, errlen);
         if (rc) break;
         double ep = 0.0, ec = 0.0, e2 = 0.0, worst = 0.0;
@@ -266,7 +266,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
             rs_trk_msg(err, errlen, fname, 0, "the splines need more than %d knots to meet the "
                        "tolerance %g: raise `tolerance`, smooth the irregularities, or split "
                        "the track", MAX_KNOTS, tol);
-            rc = RS_TRACK_E_FIT;
+            rc = RS_E_FIT;
             break;
         }
         nk.n = 0;
@@ -284,7 +284,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     free(nk.v);
     free(jumps);
     if (rc) {
-        if (rc == RS_TRACK_E_NOMEM) rs_trk_msg(err, errlen, fname, 0, "out of memory");
+        if (rc == RS_E_NOMEM) rs_trk_msg(err, errlen, fname, 0, "out of memory");
         return rc;
     }
     if (!(t->fit_err_pos <= tol && t->fit_err_cant <= tol)) {
@@ -293,9 +293,9 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
                    "faster than %g m knots can follow (a step or kink in a table or window?); "
                    "smooth it, add a taper, or raise `tolerance`",
                    t->fit_err_pos, t->fit_err_cant, worst_s, tol, hmin_pos);
-        return RS_TRACK_E_FIT;
+        return RS_E_FIT;
     }
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 /* ------------------------------------------------------------ entry points */
@@ -304,14 +304,14 @@ int rs_track_parse(rs_track *t, const char *text, size_t len, const char *fname,
                    const char *dir, char *err, size_t errlen)
 {
     if (err && errlen) err[0] = '\0';
-    if (!t) return RS_TRACK_E_ARG;
+    if (!t) return RS_E_ARG;
     memset(t, 0, sizeof *t);
-    if (!text && len) return RS_TRACK_E_ARG;
+    if (!text && len) return RS_E_ARG;
     if (!fname) fname = "<track>";
     t->design = calloc(1, sizeof *t->design);
     if (!t->design) {
         rs_trk_msg(err, errlen, fname, 0, "out of memory");
-        return RS_TRACK_E_NOMEM;
+        return RS_E_NOMEM;
     }
     t->spacing = DEFAULT_SPACING;
     t->tolerance = DEFAULT_TOLERANCE;
@@ -325,9 +325,9 @@ int rs_track_parse(rs_track *t, const char *text, size_t len, const char *fname,
 int rs_track_load(rs_track *t, const char *path, char *err, size_t errlen)
 {
     if (err && errlen) err[0] = '\0';
-    if (!t) return RS_TRACK_E_ARG;
+    if (!t) return RS_E_ARG;
     memset(t, 0, sizeof *t);
-    if (!path) return RS_TRACK_E_ARG;
+    if (!path) return RS_E_ARG;
     char *buf;
     size_t n;
     const int why = rs_read_file(path, (size_t)RS_TRACK_FILE_MAX, 0, &buf, &n);
@@ -337,16 +337,16 @@ int rs_track_load(rs_track *t, const char *path, char *err, size_t errlen)
     case EFBIG:
         rs_trk_msg(err, errlen, path, 0, "the file is larger than %ld bytes: is it a track file?",
                    (long)RS_TRACK_FILE_MAX);
-        return RS_TRACK_E_SYNTAX;
+        return RS_E_SYNTAX;
     case ENOMEM:
         rs_trk_msg(err, errlen, path, 0, "out of memory");
-        return RS_TRACK_E_NOMEM;
+        return RS_E_NOMEM;
     case EIO:
         rs_trk_msg(err, errlen, path, 0, "read error: check the file");
-        return RS_TRACK_E_IO;
+        return RS_E_IO;
     default:
         rs_trk_msg(err, errlen, path, 0, "cannot open (%s): check the path", strerror(why));
-        return RS_TRACK_E_IO;
+        return RS_E_IO;
     }
     /* Tables are looked for in the file's folder. */
     char dir[512];
@@ -389,7 +389,7 @@ static void cross3(const double a[3], const double b[3], double o[3])
 
 int rs_track_eval(const rs_track *t, double s, int *hint, rs_track_point *o)
 {
-    if (!t || !o || t->f[0].n < 2) return RS_TRACK_E_ARG;
+    if (!t || !o || t->f[0].n < 2) return RS_E_ARG;
     int outside = 0;
     int seg = rs_spline_find(&t->f[0], s, hint, &outside);
     o->s = s;
@@ -414,14 +414,14 @@ int rs_track_eval(const rs_track *t, double s, int *hint, rs_track_point *o)
 
 int rs_track_exact_eval(const rs_track *t, double s, int *hint, rs_track_exact *out)
 {
-    if (!t || !out || !t->design || !t->design->p) return RS_TRACK_E_ARG;
+    if (!t || !out || !t->design || !t->design->p) return RS_E_ARG;
     rs_trk_exact(t->design, s, hint, out);
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 int rs_track_project(const rs_track *t, const double p[2], double s0, int *hint, double *s)
 {
-    if (!t || !p || !s || t->f[0].n < 2) return RS_TRACK_E_ARG;
+    if (!t || !p || !s || t->f[0].n < 2) return RS_E_ARG;
     double x = s0;
     if (!(x >= t->s_begin)) x = t->s_begin;     /* NaN too */
     if (x > t->s_end) x = t->s_end;
@@ -440,9 +440,9 @@ int rs_track_project(const rs_track *t, const double p[2], double s0, int *hint,
             if (x == edge) { *s = edge; return 1; }
             xn = edge;
         }
-        if (fabs(xn - x) < 1e-10) { *s = xn; return RS_TRACK_OK; }
+        if (fabs(xn - x) < 1e-10) { *s = xn; return RS_OK; }
         x = xn;
     }
     *s = x;
-    return RS_TRACK_E_VALUE;
+    return RS_E_VALUE;
 }

@@ -35,15 +35,11 @@
 
 #include "rs_spline.h"
 
-enum {
-    RS_TRACK_OK       = 0,
-    RS_TRACK_E_ARG    = -1,   /* NULL argument                             */
-    RS_TRACK_E_IO     = -2,   /* cannot open or read a file                */
-    RS_TRACK_E_SYNTAX = -3,   /* bad header, keyword, number, table        */
-    RS_TRACK_E_VALUE  = -4,   /* value out of range, inconsistent geometry */
-    RS_TRACK_E_NOMEM  = -5,
-    RS_TRACK_E_FIT    = -6    /* splines miss the geometry beyond tolerance */
-};
+/* Functions return RS_OK, or RS_E_ARG (NULL argument), RS_E_IO (cannot open
+ * or read a file), RS_E_SYNTAX (bad header, keyword, number, table),
+ * RS_E_VALUE (value out of range, inconsistent geometry), RS_E_NOMEM, RS_E_FIT
+ * (splines miss the geometry beyond tolerance): the codes of rs_status.h. */
+#include "rs_status.h"
 
 /* Indices of the four splines and of rs_track_segment's rows. */
 enum { RS_TRACK_X = 0, RS_TRACK_Y = 1, RS_TRACK_Z = 2, RS_TRACK_THETA = 3 };
@@ -114,7 +110,7 @@ void rs_track_free(rs_track *t);
 int rs_track_find(const rs_track *t, double s, int *hint, int *outside);
 
 /* Spline track at s.  Returns 0 inside [s_begin, s_end], +1 when the end
- * cubics are extrapolated, RS_TRACK_E_ARG on NULL arguments. */
+ * cubics are extrapolated, RS_E_ARG on NULL arguments. */
 int rs_track_eval(const rs_track *t, double s, int *hint, rs_track_point *out);
 
 /* Number of segments (knots − 1) and the coefficients of segment seg
@@ -124,14 +120,14 @@ int  rs_track_segments(const rs_track *t);
 void rs_track_segment(const rs_track *t, int seg, double c[4][5]);
 
 /* The exact geometry at s (clamped to the track); hint as above but over the
- * alignment pieces (its own int).  Returns 0, or RS_TRACK_E_ARG. */
+ * alignment pieces (its own int).  Returns 0, or RS_E_ARG. */
 int rs_track_exact_eval(const rs_track *t, double s, int *hint,
                         rs_track_exact *out);
 
 /* Arc length of the spline centre line point nearest to p in plan (x, y):
  * Newton on (p − c(s))·c'(s) = 0 from s0 (a guess, e.g. the last answer).
  * Returns 0 when converged (|Δs| < 1e-10 m), +1 if the point projects outside
- * the track (s clamped), RS_TRACK_E_VALUE if Newton did not converge. */
+ * the track (s clamped), RS_E_VALUE if Newton did not converge. */
 int rs_track_project(const rs_track *t, const double p[2], double s0,
                      int *hint, double *s);
 

@@ -130,7 +130,7 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
             rs_trk_msg(err, errlen, fname, e->line,
                        "a clothoid at the start of the track needs its start curvature: "
                        "write `clothoid %g from K0 to K1`", e->len);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         const rs_trk_elem *q = &d->e[i - 1];
         if (q->kind == RS_TRK_CLOTHOID && !q->k1_given) {
@@ -138,7 +138,7 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
                        "cannot infer this clothoid's start curvature from the clothoid before it "
                        "(line %d), whose end is not given either: write `from K0` here or "
                        "`to K1` there", q->line);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         e->k0 = elem_k_end(q);
         e->k0_given = 2;               /* inferred */
@@ -150,7 +150,7 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
             rs_trk_msg(err, errlen, fname, e->line,
                        "a clothoid at the end of the track needs its end curvature: "
                        "write `clothoid %g from K0 to K1`", e->len);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         const rs_trk_elem *q = &d->e[i + 1];
         if (q->kind == RS_TRK_CLOTHOID && !q->k0_given) {
@@ -158,7 +158,7 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
                        "cannot infer this clothoid's end curvature from the clothoid after it "
                        "(line %d), whose start is not given either: write `to K1` here or "
                        "`from K0` there", q->line);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         e->k1 = q->k0;
         e->k1_given = 2;
@@ -175,10 +175,10 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
                        "line %d: a rounded value? write it exactly (e.g. `to 1/300`) or leave "
                        "`from`/`to` out to take the neighbour's curvature",
                        a, b, 100.0 * j / m, d->e[i - 1].line);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
     }
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 /* Signed design cant: constant on straights (0) and curves, linear on
@@ -203,7 +203,7 @@ static int resolve_cant(rs_trk_design *d, const char *fname, char *err, size_t e
                        "the cant jumps from %.6g to %.6g rad at the joint with line %d: put a "
                        "`clothoid` transition between them (cant ramps linearly over "
                        "transitions)", a->th1, b->th0, a->line);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
     }
     int i = 0;
@@ -224,7 +224,7 @@ static int resolve_cant(rs_trk_design *d, const char *fname, char *err, size_t e
         }
         i = j;
     }
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 /* Grade at s and its slope, from the gradient statements. */
@@ -255,25 +255,25 @@ static int resolve_grades(rs_trk_design *d, const char *fname, char *err, size_t
                        "a change of gradient inside the track needs a vertical curve: write "
                        "`gradient %g ramp LENGTH` (the grade then changes linearly over LENGTH m)",
                        q->g);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         if (q->s_at < prev_end - 1e-9) {
             rs_trk_msg(err, errlen, fname, q->line,
                        "this gradient change starts at s = %.6g m, before the previous ramp ends "
                        "(s = %.6g m): move it after more elements or shorten the ramp",
                        q->s_at, prev_end);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         if (q->s_at + q->ramp > d->s_end + 1e-9) {
             rs_trk_msg(err, errlen, fname, q->line,
                        "the gradient ramp ends at s = %.6g m, past the end of the track "
                        "(s = %.6g m): shorten the ramp or add elements after it",
                        q->s_at + q->ramp, d->s_end);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         prev_end = q->s_at + q->ramp;
     }
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -326,7 +326,7 @@ int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err, size_t err
     /* Cut points: joints and grade breakpoints. */
     int ncut = 0, cap = d->ne + 2 * d->ng + 2;
     double *cut = malloc((size_t)cap * sizeof *cut);
-    if (!cut) return RS_TRACK_E_NOMEM;
+    if (!cut) return RS_E_NOMEM;
     for (int i = 0; i < d->ne; i++) cut[ncut++] = d->e[i].s0;
     for (int i = 0; i < d->ng; i++) {
         cut[ncut++] = d->g[i].s_at;
@@ -343,7 +343,7 @@ int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err, size_t err
     /* m cut points including both ends: m-1 pieces */
     d->np = m - 1;
     d->p = calloc((size_t)d->np, sizeof *d->p);
-    if (!d->p) { free(cut); return RS_TRACK_E_NOMEM; }
+    if (!d->p) { free(cut); return RS_E_NOMEM; }
     int nanch = 0;
     int ei = 0;
     for (int i = 0; i < d->np; i++) {
@@ -377,7 +377,7 @@ int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err, size_t err
     if (nanch > 0) {
         d->ax = malloc((size_t)nanch * sizeof *d->ax);
         d->ay = malloc((size_t)nanch * sizeof *d->ay);
-        if (!d->ax || !d->ay) return RS_TRACK_E_NOMEM;
+        if (!d->ax || !d->ay) return RS_E_NOMEM;
     }
     /* Integrate piece by piece: start values are the previous piece's end. */
     double x = d->ox, y = d->oy, z = d->oz, psi = d->opsi;
@@ -401,5 +401,5 @@ int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err, size_t err
         z = p->z0 + p->len * (p->g0 + 0.5 * p->dg * p->len);
         psi = piece_psi(p, p->len);
     }
-    return RS_TRACK_OK;
+    return RS_OK;
 }

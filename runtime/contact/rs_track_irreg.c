@@ -46,9 +46,9 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
     if (!f) {
         rs_trk_msg(err, errlen, path, 0, "cannot open the table (%s): check the name; "
                    "tables are looked for next to the .trk file", strerror(errno));
-        return RS_TRACK_E_IO;
+        return RS_E_IO;
     }
-    int cap = 0, n = 0, line = 0, rc = RS_TRACK_OK, seen_data = 0, prev_line = 0;
+    int cap = 0, n = 0, line = 0, rc = RS_OK, seen_data = 0, prev_line = 0;
     double *ts = NULL, *tv = NULL;
     char buf[1024];
     long total = 0;
@@ -59,13 +59,13 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
         if (total > RS_TRACK_FILE_MAX) {
             rs_trk_msg(err, errlen, path, line, "the table is larger than %ld bytes: "
                        "thin it out or split the track", (long)RS_TRACK_FILE_MAX);
-            rc = RS_TRACK_E_SYNTAX;
+            rc = RS_E_SYNTAX;
             break;
         }
         if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
             rs_trk_msg(err, errlen, path, line, "line longer than %d characters: "
                        "one \"s, value\" pair a line", (int)sizeof buf - 2);
-            rc = RS_TRACK_E_SYNTAX;
+            rc = RS_E_SYNTAX;
             break;
         }
         char *hash = strchr(buf, '#');
@@ -97,30 +97,30 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
         if (nt != 2) {
             rs_trk_msg(err, errlen, path, line, "expected two numbers \"s, value\", found %d "
                        "field%s", nt, nt == 1 ? "" : "s");
-            rc = RS_TRACK_E_SYNTAX;
+            rc = RS_E_SYNTAX;
             break;
         }
         if (!ok0 || !num_tok(tok[1], tl[1], &v)) {
             rs_trk_msg(err, errlen, path, line, "'%.*s' is not a finite number: write "
                        "\"s, value\" in metres", (int)(ok0 ? tl[1] : tl[0]),
                        ok0 ? tok[1] : tok[0]);
-            rc = RS_TRACK_E_SYNTAX;
+            rc = RS_E_SYNTAX;
             break;
         }
         if (n > 0 && !(s > ts[n - 1])) {
             rs_trk_msg(err, errlen, path, line, "s = %.9g is not greater than the previous "
                        "s = %.9g (line %d): sort the table by s and remove duplicates",
                        s, ts[n - 1], prev_line);
-            rc = RS_TRACK_E_SYNTAX;
+            rc = RS_E_SYNTAX;
             break;
         }
         if (n == cap) {
             int nc = cap ? 2 * cap : 64;
             double *a = realloc(ts, (size_t)nc * sizeof *a);
-            if (!a) { rc = RS_TRACK_E_NOMEM; break; }
+            if (!a) { rc = RS_E_NOMEM; break; }
             ts = a;
             double *b = realloc(tv, (size_t)nc * sizeof *b);
-            if (!b) { rc = RS_TRACK_E_NOMEM; break; }
+            if (!b) { rc = RS_E_NOMEM; break; }
             tv = b;
             cap = nc;
         }
@@ -129,26 +129,26 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
         n++;
         prev_line = line;
     }
-    if (rc == RS_TRACK_OK && ferror(f)) {
+    if (rc == RS_OK && ferror(f)) {
         rs_trk_msg(err, errlen, path, line, "read error: check the file");
-        rc = RS_TRACK_E_IO;
+        rc = RS_E_IO;
     }
     fclose(f);
     int need = ir->shape == RS_IRR_SPLINE ? RS_SPLINE_MIN_POINTS : 2;
-    if (rc == RS_TRACK_OK && n < need) {
+    if (rc == RS_OK && n < need) {
         rs_trk_msg(err, errlen, path, line, "the table has %d point%s; %s interpolation needs "
                    "at least %d", n, n == 1 ? "" : "s",
                    ir->shape == RS_IRR_SPLINE ? "spline" : "linear", need);
-        rc = RS_TRACK_E_SYNTAX;
+        rc = RS_E_SYNTAX;
     }
-    if (rc == RS_TRACK_OK && ir->shape == RS_IRR_SPLINE) {
+    if (rc == RS_OK && ir->shape == RS_IRR_SPLINE) {
         char e2[160];
-        if (rs_spline_fit(&ir->sp, ts, tv, n, e2, sizeof e2) != RS_SPLINE_OK) {
+        if (rs_spline_fit(&ir->sp, ts, tv, n, e2, sizeof e2) != RS_OK) {
             rs_trk_msg(err, errlen, path, 0, "%s", e2);
-            rc = RS_TRACK_E_SYNTAX;
+            rc = RS_E_SYNTAX;
         }
     }
-    if (rc != RS_TRACK_OK) {
+    if (rc != RS_OK) {
         free(ts);
         free(tv);
         return rc;
@@ -156,7 +156,7 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
     ir->ts = ts;
     ir->tv = tv;
     ir->n = n;
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 /* --------------------------------------------------------------- evaluate */
@@ -228,12 +228,12 @@ int rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err, size_t er
         if (ir->has_from && (a < d->s_begin - 1e-9 || a > d->s_end)) {
             rs_trk_msg(err, errlen, fname, ir->line, "`from %.6g` lies outside the track "
                        "(s = %.6g .. %.6g m): give an s on the track", a, d->s_begin, d->s_end);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         if (ir->has_to && (b > d->s_end + 1e-9 || b < d->s_begin)) {
             rs_trk_msg(err, errlen, fname, ir->line, "`to %.6g` lies outside the track "
                        "(s = %.6g .. %.6g m): give an s on the track", b, d->s_begin, d->s_end);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         if (ir->shape != RS_IRR_SINE) {
             a = fmax(a, ir->ts[0]);
@@ -245,12 +245,12 @@ int rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err, size_t er
             rs_trk_msg(err, errlen, fname, ir->line, "the %s irregularity covers no part of "
                        "the track (s = %.6g .. %.6g m): check `from`/`to` and the table's s",
                        kind_name(ir->kind), d->s_begin, d->s_end);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         if (2.0 * ir->taper > b - a) {
             rs_trk_msg(err, errlen, fname, ir->line, "taper %.6g m is longer than half the "
                        "window (%.6g m): shorten the taper", ir->taper, b - a);
-            return RS_TRACK_E_VALUE;
+            return RS_E_VALUE;
         }
         ir->a = a;
         ir->b = b;
@@ -270,12 +270,12 @@ int rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err, size_t er
                                "%s of its window: add `taper LENGTH` or let the window %s "
                                "where the function is 0", kind_name(ir->kind),
                                v[0], s, e ? "end" : "start", e ? "end" : "start");
-                    return RS_TRACK_E_VALUE;
+                    return RS_E_VALUE;
                 }
             }
         }
     }
-    return RS_TRACK_OK;
+    return RS_OK;
 }
 
 /* ----------------------------------------------------------- full exact */

@@ -3,10 +3,8 @@
  * error reporting for model functions and non-finite values, and the
  * evaluations a caller asks for between steps (outputs, energy, residuals).
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime for the phase timers */
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "rs_ws_impl.h"
 
@@ -22,20 +20,9 @@ void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd)
     ws->in[RS_IN_QD] = qd;
 }
 
-double rs_prof_now(void)
-{
-    struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-    timespec_get(&ts, TIME_UTC);
-#endif
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int rs_prof_switch(rs_ws *ws, int phase)
 {
-    const double now = rs_prof_now();
+    const double now = rs_now_s();
     const int prev = ws->prof_phase;
     if (prev >= 0 && prev < RS_PHASE_COUNT)
         ws->stats.phase_s[prev] += now - ws->prof_t0;

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "rs_file.h"
 
@@ -47,11 +46,4 @@ int rs_read_file(const char *path, size_t max, size_t room, char **text, size_t 
     if (len)
         *len = n;
     return 0;
-}
-
-double rs_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

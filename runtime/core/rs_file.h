@@ -1,7 +1,7 @@
 /*
- * rs_file.h — two helpers every reader and runner of the runtime needs:
- * a whole file into memory, and the monotonic clock in seconds.  Not part
- * of the embedded core (rs_ws, rs_step, ... never read files).
+ * rs_file.h — what every reader of the runtime needs: a whole file into
+ * memory.  Not used by the embedded core (rs_ws, rs_step, ... never read
+ * files).  The clock that used to live here is rs_clock.h.
  */
 #ifndef RS_FILE_H
 #define RS_FILE_H
@@ -14,8 +14,5 @@
  * value for the caller's message: the open's (ENOENT, EACCES, ...), EIO
  * (a read error), EFBIG (over max), ENOMEM.  *text is NULL on failure. */
 int rs_read_file(const char *path, size_t max, size_t room, char **text, size_t *len);
-
-/* CLOCK_MONOTONIC in seconds: for wall times of runs and variants. */
-double rs_now_s(void);
 
 #endif /* RS_FILE_H */

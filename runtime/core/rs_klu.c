@@ -2,12 +2,11 @@
  * rs_klu.c — the only file that calls KLU.  See rs_klu.h for the block
  * structure of the systems and why their pattern is assembled once.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime for the ordering trials */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "rs_assert.h"
 #include "rs_klu.h"
 #include "rs_ws_impl.h"
 
@@ -26,11 +25,11 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
         K->perm_schur[i] = i;
     if (nq < 2)
         return RS_OK;
-    int *Bp = rs_alloc_array(a, (size_t)nq + 1, sizeof(int));
-    int *Bi = rs_alloc_array(a, (size_t)K->Ap[nq] + 1, sizeof(int));
+    int *Bp = rs_alloc(a, (size_t)nq + 1, sizeof(int));
+    int *Bi = rs_alloc(a, (size_t)K->Ap[nq] + 1, sizeof(int));
     if (!Bp || !Bi) {
-        rs_release(a, Bp);
-        rs_release(a, Bi);
+        rs_free(a, Bp);
+        rs_free(a, Bi);
         return RS_E_NOMEM;
     }
     int p = 0;
@@ -54,8 +53,8 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
         K->common.status = c.status;
         st = c.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
     }
-    rs_release(a, Bp);
-    rs_release(a, Bi);
+    rs_free(a, Bp);
+    rs_free(a, Bi);
     return st;
 }
 
@@ -107,12 +106,12 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
         K->perm_tree[k] = k;
     if (nq < 1 || n == nq)
         return RS_OK;
-    int *pos = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *parent = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *anc = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *nchild = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    int *after = rs_alloc_array(a, (size_t)(n - nq), sizeof(int));
-    unsigned char *adj = rs_alloc_array(a, (size_t)nq * (size_t)nq, 1);
+    int *pos = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *parent = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *anc = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *nchild = rs_alloc(a, (size_t)nq, sizeof(int));
+    int *after = rs_alloc(a, (size_t)(n - nq), sizeof(int));
+    unsigned char *adj = rs_alloc(a, (size_t)nq * (size_t)nq, 1);
     int st = RS_E_NOMEM;
     if (!pos || !parent || !anc || !nchild || !after || !adj)
         goto done;
@@ -163,12 +162,12 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
     }
     st = RS_OK;
 done:
-    rs_release(a, pos);
-    rs_release(a, parent);
-    rs_release(a, anc);
-    rs_release(a, nchild);
-    rs_release(a, after);
-    rs_release(a, adj);
+    rs_free(a, pos);
+    rs_free(a, parent);
+    rs_free(a, anc);
+    rs_free(a, nchild);
+    rs_free(a, after);
+    rs_free(a, adj);
     return st;
 }
 
@@ -189,23 +188,23 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     K->nnz_M = nnzM;
     K->nnz_G = nnzG;
     K->nnz_X = nnzX;
-    K->Ap = rs_alloc_array(a, (size_t)n + 1, sizeof(int));
-    K->Ai = rs_alloc_array(a, (size_t)cap, sizeof(int));
-    K->Ax = rs_alloc_array(a, (size_t)cap, sizeof(double));
-    K->map_M = rs_alloc_array(a, (size_t)nnzM + 1, sizeof(int));
-    K->map_diag = rs_alloc_array(a, (size_t)nq, sizeof(int));
-    K->map_G = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
-    K->map_GT = rs_alloc_array(a, (size_t)nnzG + 1, sizeof(int));
-    K->map_X = rs_alloc_array(a, (size_t)nnzX + 1, sizeof(int));
-    K->perm_schur = rs_alloc_array(a, (size_t)n, sizeof(int));
-    K->perm_tree = rs_alloc_array(a, (size_t)n, sizeof(int));
-    K->mob_w = rs_alloc_array(a, (size_t)nq + 1, sizeof(double));
-    K->zero_pos = rs_alloc_array(a, (size_t)nq + (size_t)nnzX + 1, sizeof(int));
-    int *cnt = rs_alloc_array(a, (size_t)nphi + 1, sizeof(int));
+    K->Ap = rs_alloc(a, (size_t)n + 1, sizeof(int));
+    K->Ai = rs_alloc(a, (size_t)cap, sizeof(int));
+    K->Ax = rs_alloc(a, (size_t)cap, sizeof(double));
+    K->map_M = rs_alloc(a, (size_t)nnzM + 1, sizeof(int));
+    K->map_diag = rs_alloc(a, (size_t)nq, sizeof(int));
+    K->map_G = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
+    K->map_GT = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
+    K->map_X = rs_alloc(a, (size_t)nnzX + 1, sizeof(int));
+    K->perm_schur = rs_alloc(a, (size_t)n, sizeof(int));
+    K->perm_tree = rs_alloc(a, (size_t)n, sizeof(int));
+    K->mob_w = rs_alloc(a, (size_t)nq + 1, sizeof(double));
+    K->zero_pos = rs_alloc(a, (size_t)nq + (size_t)nnzX + 1, sizeof(int));
+    int *cnt = rs_alloc(a, (size_t)nphi + 1, sizeof(int));
     if (!K->Ap || !K->Ai || !K->Ax || !K->map_M || !K->map_diag || !K->map_G ||
         !K->map_GT || !K->map_X || !K->perm_schur || !K->perm_tree || !K->mob_w ||
         !K->zero_pos || !cnt) {
-        rs_release(a, cnt);
+        rs_free(a, cnt);
         rs_kmat_free(K, a);
         snprintf(err, errlen, "out of memory assembling the system pattern");
         return RS_E_NOMEM;
@@ -258,7 +257,7 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
             K->Ai[cnt[i]++] = j;
         }
     K->nnz = K->Ap[n];
-    rs_release(a, cnt);
+    rs_free(a, cnt);
 
     klu_defaults(&K->common);
     if ((p = schur_order(K, a)) != RS_OK || (p = tree_order(K, a)) != RS_OK) {
@@ -298,8 +297,8 @@ static klu_symbolic *analyze(rs_kmat *K, int ordering, int btf, klu_common *c)
 
 int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
 {
-    if (ordering < RS_KLU_AMD || ordering > RS_KLU_TREE || btf < 0 || btf > 1)
-        return RS_E_ARG;
+    /* the workspace checked the options: a concrete ordering is an invariant */
+    RS_ASSERT(ordering >= RS_KLU_AMD && ordering <= RS_KLU_TREE && btf >= 0 && btf <= 1);
     klu_symbolic *sym = analyze(K, ordering, btf, &K->common);
     if (!sym)
         return K->common.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
@@ -313,9 +312,7 @@ int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
 
 static double now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e6 * (double)ts.tv_sec + 1e-3 * (double)ts.tv_nsec;
+    return 1e-3 * (double)rs_now_ns();
 }
 
 /* Pivots of a factorization of K that may vanish as the mechanism moves,
@@ -429,11 +426,11 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
     }
     if (trials < 1)
         trials = 1;
-    double *b = rs_alloc_array(a, (size_t)K->n, sizeof(double));
-    int *pos = rs_alloc_array(a, (size_t)K->n, sizeof(int));
+    double *b = rs_alloc(a, (size_t)K->n, sizeof(double));
+    int *pos = rs_alloc(a, (size_t)K->n, sizeof(int));
     if (!b || !pos) {
-        rs_release(a, b);
-        rs_release(a, pos);
+        rs_free(a, b);
+        rs_free(a, pos);
         return RS_E_NOMEM;
     }
     klu_common *c = &K->common;
@@ -453,8 +450,8 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
         nomem |= c->status == KLU_OUT_OF_MEMORY;
         klu_free_symbolic(&sym, c);
     }
-    rs_release(a, b);
-    rs_release(a, pos);
+    rs_free(a, b);
+    rs_free(a, pos);
     /* Robust first: only the candidates with the fewest fragile pivots (a
      * refactor with a fragile pivot degrades as the mechanism moves, and
      * the full factorization it then needs allocates in a step).  Among
@@ -499,18 +496,18 @@ void rs_kmat_free(rs_kmat *K, const rs_allocator *a)
 {
     if (K->sym)
         klu_free_symbolic(&K->sym, &K->common);
-    rs_release(a, K->Ap);
-    rs_release(a, K->Ai);
-    rs_release(a, K->Ax);
-    rs_release(a, K->map_M);
-    rs_release(a, K->map_diag);
-    rs_release(a, K->map_G);
-    rs_release(a, K->map_GT);
-    rs_release(a, K->map_X);
-    rs_release(a, K->perm_schur);
-    rs_release(a, K->perm_tree);
-    rs_release(a, K->mob_w);
-    rs_release(a, K->zero_pos);
+    rs_free(a, K->Ap);
+    rs_free(a, K->Ai);
+    rs_free(a, K->Ax);
+    rs_free(a, K->map_M);
+    rs_free(a, K->map_diag);
+    rs_free(a, K->map_G);
+    rs_free(a, K->map_GT);
+    rs_free(a, K->map_X);
+    rs_free(a, K->perm_schur);
+    rs_free(a, K->perm_tree);
+    rs_free(a, K->mob_w);
+    rs_free(a, K->zero_pos);
     memset(K, 0, sizeof *K);
 }
 
@@ -657,11 +654,11 @@ int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allo
 {
     if (F->fx.n > 0 || !F->num || K->sym->nblocks != 1 || K->n > RS_LU_FIXED_MAX_N)
         return RS_OK;
-    int *pos = rs_alloc_array(a, (size_t)K->n, sizeof(int));
+    int *pos = rs_alloc(a, (size_t)K->n, sizeof(int));
     if (!pos)
         return RS_E_NOMEM;
     const int fragile = fragile_pivots(K, K->sym, F->num, K->Ax, pos);
-    rs_release(a, pos);
+    rs_free(a, pos);
     if (fragile > 0)
         return RS_OK; /* a refactorization in this order may degrade: KLU's checks */
     int st = rs_lu_fixed_create(&F->fx, K->n, K->Ap, K->Ai, F->num->Pnum, K->sym->Q, a);
@@ -683,7 +680,8 @@ int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st)
         rs_lu_fixed_solve(&F->fx, b);
         return RS_OK;
     }
-    if (!F->num || !klu_solve(K->sym, F->num, K->n, 1, b, &K->common))
+    RS_ASSERT(F->num);   /* the step solves only after a factorization succeeded */
+    if (!klu_solve(K->sym, F->num, K->n, 1, b, &K->common))
         return RS_E_SOLVER;
     return RS_OK;
 }

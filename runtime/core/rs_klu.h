@@ -75,7 +75,8 @@ void rs_kmat_free(rs_kmat *K, const rs_allocator *a);
 /* Analyzes K's pattern again with another ordering (RS_KLU_AMD, _COLAMD,
  * _NATURAL, _AMD_SCHUR, _TREE) and BTF on or off.  Numeric objects of the old analysis must be
  * freed first.  Returns RS_OK, RS_E_NOMEM or RS_E_SOLVER (K keeps its old
- * analysis on failure). */
+ * analysis on failure); RS_E_INTERNAL (RS_ASSERT) for an ordering out of
+ * range, which the workspace's option check rules out. */
 int rs_kmat_analyze(rs_kmat *K, int ordering, int btf);
 
 /* Times every candidate ordering ({AMD, COLAMD, natural, AMD Schur, tree} × BTF
@@ -129,7 +130,8 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
  * RS_OK or RS_E_NOMEM. */
 int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allocator *a);
 
-/* Solves K x = b in place (b has n entries). */
+/* Solves K x = b in place (b has n entries).  RS_E_SOLVER if KLU fails;
+ * RS_E_INTERNAL (RS_ASSERT) if F holds no factorization. */
 int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st);
 
 void rs_kfac_free(rs_kmat *K, rs_kfac *F);

@@ -33,22 +33,22 @@ void rs_lu_fixed_free(rs_lu_fixed *F)
         memset(F, 0, sizeof *F);
         return;
     }
-    rs_release(a, F->prow);
-    rs_release(a, F->pcol);
-    rs_release(a, F->Bp);
-    rs_release(a, F->Bi);
-    rs_release(a, F->Bsrc);
-    rs_release(a, F->Lp);
-    rs_release(a, F->Li);
-    rs_release(a, F->Up);
-    rs_release(a, F->Ui);
-    rs_release(a, F->Lx);
-    rs_release(a, F->Ux);
-    rs_release(a, F->T);
-    rs_release(a, F->Dinv);
-    rs_release(a, F->ref);
-    rs_release(a, F->x);
-    rs_release(a, F->y);
+    rs_free(a, F->prow);
+    rs_free(a, F->pcol);
+    rs_free(a, F->Bp);
+    rs_free(a, F->Bi);
+    rs_free(a, F->Bsrc);
+    rs_free(a, F->Lp);
+    rs_free(a, F->Li);
+    rs_free(a, F->Up);
+    rs_free(a, F->Ui);
+    rs_free(a, F->Lx);
+    rs_free(a, F->Ux);
+    rs_free(a, F->T);
+    rs_free(a, F->Dinv);
+    rs_free(a, F->ref);
+    rs_free(a, F->x);
+    rs_free(a, F->y);
     memset(F, 0, sizeof *F);
 }
 
@@ -153,20 +153,20 @@ int rs_lu_fixed_create(rs_lu_fixed *F, int n, const int *Ap, const int *Ai, cons
     F->alloc = *a;
     const int nnz = Ap[n];
     const size_t lcap = (size_t)n * (size_t)(n - 1) / 2 + 1;
-    int *pinv = rs_alloc_array(a, (size_t)n, sizeof(int));
-    int *mark = rs_alloc_array(a, (size_t)n, sizeof(int));
-    int *Ltmp = rs_alloc_array(a, lcap, sizeof(int));
-    F->prow = rs_alloc_array(a, (size_t)n, sizeof(int));
-    F->pcol = rs_alloc_array(a, (size_t)n, sizeof(int));
-    F->Bp = rs_alloc_array(a, (size_t)n + 1, sizeof(int));
-    F->Bi = rs_alloc_array(a, (size_t)nnz, sizeof(int));
-    F->Bsrc = rs_alloc_array(a, (size_t)nnz, sizeof(int));
-    F->Lp = rs_alloc_array(a, (size_t)n + 1, sizeof(int));
-    F->Up = rs_alloc_array(a, (size_t)n + 1, sizeof(int));
-    F->Dinv = rs_alloc_array(a, (size_t)n, sizeof(double));
-    F->ref = rs_alloc_array(a, (size_t)n, sizeof(double));
-    F->x = rs_alloc_array(a, (size_t)n, sizeof(double));
-    F->y = rs_alloc_array(a, (size_t)n, sizeof(double));
+    int *pinv = rs_alloc(a, (size_t)n, sizeof(int));
+    int *mark = rs_alloc(a, (size_t)n, sizeof(int));
+    int *Ltmp = rs_alloc(a, lcap, sizeof(int));
+    F->prow = rs_alloc(a, (size_t)n, sizeof(int));
+    F->pcol = rs_alloc(a, (size_t)n, sizeof(int));
+    F->Bp = rs_alloc(a, (size_t)n + 1, sizeof(int));
+    F->Bi = rs_alloc(a, (size_t)nnz, sizeof(int));
+    F->Bsrc = rs_alloc(a, (size_t)nnz, sizeof(int));
+    F->Lp = rs_alloc(a, (size_t)n + 1, sizeof(int));
+    F->Up = rs_alloc(a, (size_t)n + 1, sizeof(int));
+    F->Dinv = rs_alloc(a, (size_t)n, sizeof(double));
+    F->ref = rs_alloc(a, (size_t)n, sizeof(double));
+    F->x = rs_alloc(a, (size_t)n, sizeof(double));
+    F->y = rs_alloc(a, (size_t)n, sizeof(double));
     int st = RS_E_NOMEM;
     if (!pinv || !mark || !Ltmp || !F->prow || !F->pcol || !F->Bp || !F->Bi || !F->Bsrc ||
         !F->Lp || !F->Up || !F->Dinv || !F->ref || !F->x || !F->y)
@@ -204,10 +204,10 @@ int rs_lu_fixed_create(rs_lu_fixed *F, int n, const int *Ap, const int *Ai, cons
         F->Lp[j + 1] = lnz; /* read by mark_column of later columns */
     }
     F->Up[n] = unz;
-    F->Li = rs_alloc_array(a, (size_t)lnz, sizeof(int));
-    F->Lx = rs_alloc_array(a, (size_t)lnz, sizeof(double));
-    F->Ui = rs_alloc_array(a, (size_t)unz, sizeof(int));
-    F->Ux = rs_alloc_array(a, (size_t)unz, sizeof(double));
+    F->Li = rs_alloc(a, (size_t)lnz, sizeof(int));
+    F->Lx = rs_alloc(a, (size_t)lnz, sizeof(double));
+    F->Ui = rs_alloc(a, (size_t)unz, sizeof(int));
+    F->Ux = rs_alloc(a, (size_t)unz, sizeof(double));
     st = RS_E_NOMEM;
     if (!F->Li || !F->Lx || !F->Ui || !F->Ux)
         goto fail;
@@ -237,18 +237,18 @@ int rs_lu_fixed_create(rs_lu_fixed *F, int n, const int *Ap, const int *Ai, cons
     F->Up[n] = w;
     for (int j = s0 + 1; j <= n; j++)
         F->Lp[j] = F->Lp[s0];
-    F->T = rs_alloc_array(a, (size_t)F->m * (size_t)F->m, sizeof(double));
+    F->T = rs_alloc(a, (size_t)F->m * (size_t)F->m, sizeof(double));
     if (!F->T)
         goto fail;
     memset(F->x, 0, (size_t)n * sizeof(double));
-    rs_release(a, pinv);
-    rs_release(a, mark);
-    rs_release(a, Ltmp);
+    rs_free(a, pinv);
+    rs_free(a, mark);
+    rs_free(a, Ltmp);
     return RS_OK;
 fail:
-    rs_release(a, pinv);
-    rs_release(a, mark);
-    rs_release(a, Ltmp);
+    rs_free(a, pinv);
+    rs_free(a, mark);
+    rs_free(a, Ltmp);
     rs_lu_fixed_free(F);
     return st;
 }

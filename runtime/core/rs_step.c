@@ -453,11 +453,11 @@ static int choose_ordering(rs_ws *ws)
     const rs_model *m = ws->model;
     const rs_allocator *a = &ws->opt.allocator;
     const int nnz = ws->K.nnz;
-    double *Ad = rs_alloc_array(a, (size_t)nnz, sizeof(double));
-    double *Ap = m->n_phi > 0 ? rs_alloc_array(a, (size_t)nnz, sizeof(double)) : NULL;
+    double *Ad = rs_alloc(a, (size_t)nnz, sizeof(double));
+    double *Ap = m->n_phi > 0 ? rs_alloc(a, (size_t)nnz, sizeof(double)) : NULL;
     if (!Ad || (m->n_phi > 0 && !Ap)) {
-        rs_release(a, Ad);
-        rs_release(a, Ap);
+        rs_free(a, Ad);
+        rs_free(a, Ap);
         return rs_ws_fail(ws, RS_E_NOMEM, "out of memory choosing the KLU ordering");
     }
     rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
@@ -470,8 +470,8 @@ static int choose_ordering(rs_ws *ws)
     rs_kfac_free(&ws->K, &ws->fac_proj);
     int st = rs_kmat_choose(&ws->K, Ad, Ap, ws->opt.klu_btf, ws->opt.klu_trials,
                             ws->opt.rcond_min, a, &ws->klu_info);
-    rs_release(a, Ad);
-    rs_release(a, Ap);
+    rs_free(a, Ad);
+    rs_free(a, Ap);
     if (st == RS_E_SINGULAR)
         return RS_OK; /* K keeps its analysis; the factorization says where */
     if (st)
@@ -561,7 +561,7 @@ int rs_step(rs_ws *ws)
     if (ws->opt.profile) { /* phase timers: everything until the end is "other" */
         ws->prof_on = 1;
         ws->prof_phase = RS_PHASE_OTHER;
-        ws->prof_t0 = rs_prof_now();
+        ws->prof_t0 = rs_now_s();
     }
     memcpy(ws->q0, ws->q, (size_t)nq * sizeof(double));
     memcpy(ws->qd0, ws->qd, (size_t)nq * sizeof(double));

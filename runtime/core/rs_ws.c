@@ -13,56 +13,6 @@
 
 #include "rs_ws_impl.h"
 
-static void *default_alloc(void *ctx, size_t size)
-{
-    (void)ctx;
-    return calloc(1, size);
-}
-
-static void default_release(void *ctx, void *p)
-{
-    (void)ctx;
-    free(p);
-}
-
-void *rs_alloc_array(const rs_allocator *a, size_t n, size_t size)
-{
-    if (n == 0)
-        n = 1; /* a valid pointer even for empty arrays */
-    if (n > ((size_t)-1) / size)
-        return NULL;
-    return a->alloc(a->ctx, n * size);
-}
-
-void rs_release(const rs_allocator *a, void *p)
-{
-    if (p)
-        a->release(a->ctx, p);
-}
-
-void *rs_alloc_zeroed(const rs_allocator *a, size_t n, size_t size)
-{
-    if (n == 0)
-        n = 1;
-    if (size && n > (size_t)-1 / size)
-        return NULL;
-    if (!a || !a->alloc)
-        return calloc(n, size);
-    void *p = a->alloc(a->ctx, n * size);
-    if (p)   /* an injected allocator need not zero: the callers rely on it */
-        memset(p, 0, n * size);
-    return p;
-}
-
-void rs_free_with(const rs_allocator *a, void *p)
-{
-    if (!p)
-        return;
-    if (a && a->alloc)
-        a->release(a->ctx, p);
-    else
-        free(p);
-}
 
 void rs_options_default(rs_options *o)
 {
@@ -146,17 +96,13 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
                        "rs_ws_create: a model with wheel-rail contact needs method "
                        "RS_IMEX_EULER, contact_E > 0, contact_nu in [0, 0.5), "
                        "contact_vmin > 0 and contact_tol > 0");
-    if (!o.allocator.alloc || !o.allocator.release) {
-        o.allocator.alloc = default_alloc;
-        o.allocator.release = default_release;
-        o.allocator.ctx = NULL;
-    }
+    if (!o.allocator.alloc || !o.allocator.release)
+        o.allocator = (rs_allocator){0};   /* rs_alloc.h: calloc/free */
     const rs_allocator *a = &o.allocator;
 
-    rs_ws *ws = a->alloc(a->ctx, sizeof *ws);
+    rs_ws *ws = rs_alloc(a, 1, sizeof *ws);
     if (!ws)
         return set_err(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
-    memset(ws, 0, sizeof *ws);
     ws->magic = RS_WS_MAGIC;
     ws->model = m;
     ws->opt = o;
@@ -171,9 +117,9 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
                          ncache + (ncache ? nq + ns : 0) +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
                          2 * nq + nproj * nproj + nproj;
-    ws->block = rs_alloc_array(a, total, sizeof(double));
+    ws->block = rs_alloc(a, total, sizeof(double));
     if (!ws->block) {
-        rs_release(a, ws);
+        rs_free(a, ws);
         return set_err(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     }
     double *b = ws->block;
@@ -271,9 +217,9 @@ void rs_ws_free(rs_ws **wsp)
     rs_kmat_free(&ws->K, &a);
     if (ws->cops)
         ws->cops->release(&ws->ct, &a);
-    rs_release(&a, ws->block);
+    rs_free(&a, ws->block);
     ws->magic = 0;
-    rs_release(&a, ws);
+    rs_free(&a, ws);
     *wsp = NULL;
 }
 

@@ -25,6 +25,7 @@
 #define RS_WS_H
 
 #include <stddef.h>
+#include "rs_alloc.h"   /* rs_allocator: the allocation contract */
 #include "rs_contact_ops.h"
 #include "rs_model.h"
 #include "rs_status.h"
@@ -56,21 +57,6 @@ typedef enum rs_klu_ordering {
 /* Candidates of RS_KLU_AUTO: index 2·ordering + btf. */
 #define RS_KLU_CANDIDATES 10
 
-/* Injectable allocator (all allocations of the runtime itself go through
- * it; KLU allocates through SuiteSparse's own configuration).  alloc must
- * return zeroed memory or NULL. */
-typedef struct rs_allocator {
-    void *(*alloc)(void *ctx, size_t size);
-    void (*release)(void *ctx, void *ptr);
-    void *ctx;
-} rs_allocator;
-
-/* Set-up allocations of the train layers (rs_krylov, rs_park, rs_train*):
- * n × size bytes, zeroed, from `a` (NULL, or a->alloc NULL: calloc); NULL on
- * overflow or failure.  rs_free_with gives them back (NULL p: nothing). */
-void *rs_alloc_zeroed(const rs_allocator *a, size_t n, size_t size);
-void rs_free_with(const rs_allocator *a, void *p);
-
 /* Called at each time the model is evaluated (step start, RK4 stages) to
  * fill the inputs u[0..n_u).  Return 0, or non-zero to fail the step. */
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
@@ -98,7 +84,7 @@ typedef struct rs_options {
                              candidate (the fastest counts), default 20      */
     int check_finite;     /* check state and model outputs for NaN/Inf each
                              step, default 1                                 */
-    rs_allocator allocator;   /* alloc == NULL: calloc/free                 */
+    rs_allocator allocator;   /* {0}: calloc/free; contract in rs_alloc.h   */
     rs_input_fn input;    /* NULL: inputs stay as set by the caller          */
     void *input_ctx;
     /* Wheel-rail contact (models with n_contact > 0 only). */

@@ -9,6 +9,7 @@
 #ifndef RS_WS_IMPL_H
 #define RS_WS_IMPL_H
 
+#include "rs_clock.h"
 #include "rs_klu.h"
 #include "rs_ws.h"
 
@@ -82,10 +83,6 @@ struct rs_ws {
     char err[320];
 };
 
-/* Allocation through the workspace's allocator (zeroed memory). */
-void *rs_alloc_array(const rs_allocator *a, size_t n, size_t size);
-void rs_release(const rs_allocator *a, void *p);
-
 /* Records an error "step N, t = T s: <message>" and returns status. */
 int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -124,9 +121,7 @@ int rs_ws_inputs(rs_ws *ws, double t);
 
 /* Phase timers (rs_options.profile).  rs_prof_enter makes `phase` the
  * running phase and returns the one it replaces (to re-enter it after a
- * nested phase); without profiling it only returns `phase` (no clock call).
- * rs_prof_now: a monotonic clock in seconds. */
-double rs_prof_now(void);
+ * nested phase); without profiling it only returns `phase` (no clock call). * The clock is rs_clock.h's rs_now_s. */
 int rs_prof_switch(rs_ws *ws, int phase);
 static inline int rs_prof_enter(rs_ws *ws, int phase)
 {

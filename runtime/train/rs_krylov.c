@@ -181,19 +181,19 @@ int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_p
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_bsm *A = rs_alloc_zeroed(&a, 1, sizeof *A);
+    rs_bsm *A = rs_alloc(&a, 1, sizeof *A);
     if (!A)
         goto nomem;
     A->alloc = a;
     A->nb = nb;
     A->np = np;
-    A->off = rs_alloc_zeroed(&a, (size_t)nb + 1, sizeof(int));
-    A->doff = rs_alloc_zeroed(&a, (size_t)nb + 1, sizeof(int));
-    A->poff = rs_alloc_zeroed(&a, (size_t)np + 1, sizeof(int));
-    A->ps = rs_alloc_zeroed(&a, (size_t)np, sizeof *A->ps);
-    A->idx = rs_alloc_zeroed(&a, nidx, sizeof(int));
-    A->row_start = rs_alloc_zeroed(&a, (size_t)nb + 1, sizeof(int));
-    A->row_piece = rs_alloc_zeroed(&a, (size_t)np, sizeof(int));
+    A->off = rs_alloc(&a, (size_t)nb + 1, sizeof(int));
+    A->doff = rs_alloc(&a, (size_t)nb + 1, sizeof(int));
+    A->poff = rs_alloc(&a, (size_t)np + 1, sizeof(int));
+    A->ps = rs_alloc(&a, (size_t)np, sizeof *A->ps);
+    A->idx = rs_alloc(&a, nidx, sizeof(int));
+    A->row_start = rs_alloc(&a, (size_t)nb + 1, sizeof(int));
+    A->row_piece = rs_alloc(&a, (size_t)np, sizeof(int));
     if (!A->off || !A->doff || !A->poff || !A->ps || !A->idx || !A->row_start || !A->row_piece)
         goto nomem;
     size_t nval = 0;
@@ -228,7 +228,7 @@ int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_p
             if (pieces[k].rb == b)
                 A->row_piece[r++] = k;
     }
-    A->val = rs_alloc_zeroed(&a, nval, sizeof(double));
+    A->val = rs_alloc(&a, nval, sizeof(double));
     if (!A->val)
         goto nomem;
     *out = A;
@@ -245,15 +245,15 @@ void rs_bsm_free(rs_bsm **pA)
         return;
     rs_bsm *A = *pA;
     const rs_allocator a = A->alloc;
-    rs_free_with(&a, A->off);
-    rs_free_with(&a, A->doff);
-    rs_free_with(&a, A->poff);
-    rs_free_with(&a, A->ps);
-    rs_free_with(&a, A->idx);
-    rs_free_with(&a, A->row_start);
-    rs_free_with(&a, A->row_piece);
-    rs_free_with(&a, A->val);
-    rs_free_with(&a, A);
+    rs_free(&a, A->off);
+    rs_free(&a, A->doff);
+    rs_free(&a, A->poff);
+    rs_free(&a, A->ps);
+    rs_free(&a, A->idx);
+    rs_free(&a, A->row_start);
+    rs_free(&a, A->row_piece);
+    rs_free(&a, A->val);
+    rs_free(&a, A);
     *pA = NULL;
 }
 
@@ -353,7 +353,7 @@ int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opt
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_krylov *kr = rs_alloc_zeroed(&a, 1, sizeof *kr);
+    rs_krylov *kr = rs_alloc(&a, 1, sizeof *kr);
     if (!kr)
         goto nomem;
     kr->alloc = a;
@@ -361,18 +361,18 @@ int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opt
     kr->nb = A->nb;
     kr->n = A->n;
     kr->off = A->off;
-    kr->foff = rs_alloc_zeroed(&a, (size_t)A->nb + 1, sizeof(int));
-    kr->fac = rs_alloc_zeroed(&a, (size_t)A->doff[A->nb], sizeof(double));
-    kr->piv = rs_alloc_zeroed(&a, (size_t)A->n, sizeof(int));
-    kr->chol = rs_alloc_zeroed(&a, (size_t)A->nb, 1);
-    kr->vec = rs_alloc_zeroed(&a, (size_t)NVEC * (size_t)A->n, sizeof(double));
-    kr->pa = rs_alloc_zeroed(&a, (size_t)A->nb, sizeof(double));
-    kr->pb = rs_alloc_zeroed(&a, 3 * (size_t)A->nb, sizeof(double));
-    kr->pc = rs_alloc_zeroed(&a, 3 * (size_t)A->nb, sizeof(double));
-    kr->ident = rs_alloc_zeroed(&a, (size_t)A->nb, sizeof(int));
+    kr->foff = rs_alloc(&a, (size_t)A->nb + 1, sizeof(int));
+    kr->fac = rs_alloc(&a, (size_t)A->doff[A->nb], sizeof(double));
+    kr->piv = rs_alloc(&a, (size_t)A->n, sizeof(int));
+    kr->chol = rs_alloc(&a, (size_t)A->nb, 1);
+    kr->vec = rs_alloc(&a, (size_t)NVEC * (size_t)A->n, sizeof(double));
+    kr->pa = rs_alloc(&a, (size_t)A->nb, sizeof(double));
+    kr->pb = rs_alloc(&a, 3 * (size_t)A->nb, sizeof(double));
+    kr->pc = rs_alloc(&a, 3 * (size_t)A->nb, sizeof(double));
+    kr->ident = rs_alloc(&a, (size_t)A->nb, sizeof(int));
     kr->gm_m = o.restart;
-    kr->gv = rs_alloc_zeroed(&a, ((size_t)o.restart + 2) * (size_t)A->n, sizeof(double));
-    kr->pg = rs_alloc_zeroed(&a, (2 * ((size_t)o.restart + 1) + 3) * (size_t)A->nb, sizeof(double));
+    kr->gv = rs_alloc(&a, ((size_t)o.restart + 2) * (size_t)A->n, sizeof(double));
+    kr->pg = rs_alloc(&a, (2 * ((size_t)o.restart + 1) + 3) * (size_t)A->nb, sizeof(double));
     if (!kr->foff || !kr->fac || !kr->piv || !kr->chol || !kr->vec || !kr->pa || !kr->pb || !kr->pc || !kr->ident ||
         !kr->gv || !kr->pg)
         goto nomem;
@@ -393,18 +393,18 @@ void rs_krylov_free(rs_krylov **pk)
         return;
     rs_krylov *kr = *pk;
     const rs_allocator a = kr->alloc;
-    rs_free_with(&a, kr->foff);
-    rs_free_with(&a, kr->fac);
-    rs_free_with(&a, kr->piv);
-    rs_free_with(&a, kr->chol);
-    rs_free_with(&a, kr->vec);
-    rs_free_with(&a, kr->pa);
-    rs_free_with(&a, kr->pb);
-    rs_free_with(&a, kr->pc);
-    rs_free_with(&a, kr->ident);
-    rs_free_with(&a, kr->gv);
-    rs_free_with(&a, kr->pg);
-    rs_free_with(&a, kr);
+    rs_free(&a, kr->foff);
+    rs_free(&a, kr->fac);
+    rs_free(&a, kr->piv);
+    rs_free(&a, kr->chol);
+    rs_free(&a, kr->vec);
+    rs_free(&a, kr->pa);
+    rs_free(&a, kr->pb);
+    rs_free(&a, kr->pc);
+    rs_free(&a, kr->ident);
+    rs_free(&a, kr->gv);
+    rs_free(&a, kr->pg);
+    rs_free(&a, kr);
     *pk = NULL;
 }
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rs_file.h"
+#include "rs_clock.h"
 #include "rs_park.h"
 #include "rs_pool.h"
 
@@ -189,8 +189,8 @@ void rs_park_free(rs_park **ppk)
                       pk->bstart, pk->blist, pk->bthread, pk->lstart, pk->llist, pk->lthread, pk->bcost,
                       pk->lcost, pk->ccost, pk->terr};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-        rs_free_with(&a, arrays[i]);
-    rs_free_with(&a, pk);
+        rs_free(&a, arrays[i]);
+    rs_free(&a, pk);
     *ppk = NULL;
 }
 
@@ -257,7 +257,7 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     }
 
     const rs_allocator *a = &o.allocator;
-    rs_park *pk = rs_alloc_zeroed(a, 1, sizeof *pk);
+    rs_park *pk = rs_alloc(a, 1, sizeof *pk);
     if (!pk) {
         ERR("rs_park_create: out of memory");
         return RS_E_NOMEM;
@@ -275,31 +275,31 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     rs_bsm_piece_spec *spec = NULL;
     int *bsize = NULL;
 
-    pk->bname = rs_alloc_zeroed(a, (size_t)nb, sizeof(char *));
-    pk->lname = rs_alloc_zeroed(a, (size_t)nl, sizeof(char *));
-    pk->off = rs_alloc_zeroed(a, (size_t)nb + 1, sizeof(int));
-    pk->moff = rs_alloc_zeroed(a, (size_t)nb + 1, sizeof(int));
-    pk->la = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
-    pk->lb = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
-    pk->lna = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
-    pk->lnb = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
-    pk->lpoff = rs_alloc_zeroed(a, (size_t)nl + 1, sizeof(int));
-    pk->lmoff = rs_alloc_zeroed(a, (size_t)nl + 1, sizeof(int));
-    pk->bl_start = rs_alloc_zeroed(a, (size_t)nb + 1, sizeof(int));
-    pk->bl_link = rs_alloc_zeroed(a, 2 * (size_t)nl, sizeof(int));
-    pk->bl_side = rs_alloc_zeroed(a, 2 * (size_t)nl, sizeof(int));
-    pk->bstart = rs_alloc_zeroed(a, (size_t)T + 1, sizeof(int));
-    pk->blist = rs_alloc_zeroed(a, (size_t)nb, sizeof(int));
-    pk->bthread = rs_alloc_zeroed(a, (size_t)nb, sizeof(int));
-    pk->lstart = rs_alloc_zeroed(a, (size_t)T + 1, sizeof(int));
-    pk->llist = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
-    pk->lthread = rs_alloc_zeroed(a, (size_t)nl, sizeof(int));
-    pk->bcost = rs_alloc_zeroed(a, (size_t)nb, sizeof(double));
-    pk->lcost = rs_alloc_zeroed(a, (size_t)nl, sizeof(double));
-    pk->ccost = rs_alloc_zeroed(a, (size_t)(nb > nl ? nb : nl), sizeof(double));
-    pk->terr = rs_alloc_zeroed(a, (size_t)T, sizeof(terr));
-    bsize = rs_alloc_zeroed(a, (size_t)nb, sizeof(int));
-    spec = rs_alloc_zeroed(a, 2 * (size_t)nl, sizeof *spec);
+    pk->bname = rs_alloc(a, (size_t)nb, sizeof(char *));
+    pk->lname = rs_alloc(a, (size_t)nl, sizeof(char *));
+    pk->off = rs_alloc(a, (size_t)nb + 1, sizeof(int));
+    pk->moff = rs_alloc(a, (size_t)nb + 1, sizeof(int));
+    pk->la = rs_alloc(a, (size_t)nl, sizeof(int));
+    pk->lb = rs_alloc(a, (size_t)nl, sizeof(int));
+    pk->lna = rs_alloc(a, (size_t)nl, sizeof(int));
+    pk->lnb = rs_alloc(a, (size_t)nl, sizeof(int));
+    pk->lpoff = rs_alloc(a, (size_t)nl + 1, sizeof(int));
+    pk->lmoff = rs_alloc(a, (size_t)nl + 1, sizeof(int));
+    pk->bl_start = rs_alloc(a, (size_t)nb + 1, sizeof(int));
+    pk->bl_link = rs_alloc(a, 2 * (size_t)nl, sizeof(int));
+    pk->bl_side = rs_alloc(a, 2 * (size_t)nl, sizeof(int));
+    pk->bstart = rs_alloc(a, (size_t)T + 1, sizeof(int));
+    pk->blist = rs_alloc(a, (size_t)nb, sizeof(int));
+    pk->bthread = rs_alloc(a, (size_t)nb, sizeof(int));
+    pk->lstart = rs_alloc(a, (size_t)T + 1, sizeof(int));
+    pk->llist = rs_alloc(a, (size_t)nl, sizeof(int));
+    pk->lthread = rs_alloc(a, (size_t)nl, sizeof(int));
+    pk->bcost = rs_alloc(a, (size_t)nb, sizeof(double));
+    pk->lcost = rs_alloc(a, (size_t)nl, sizeof(double));
+    pk->ccost = rs_alloc(a, (size_t)(nb > nl ? nb : nl), sizeof(double));
+    pk->terr = rs_alloc(a, (size_t)T, sizeof(terr));
+    bsize = rs_alloc(a, (size_t)nb, sizeof(int));
+    spec = rs_alloc(a, 2 * (size_t)nl, sizeof *spec);
     if (!pk->bname || !pk->lname || !pk->off || !pk->moff || !pk->la || !pk->lb || !pk->lna || !pk->lnb ||
         !pk->lpoff || !pk->lmoff || !pk->bl_start || !pk->bl_link || !pk->bl_side || !pk->bstart || !pk->blist ||
         !pk->bthread || !pk->lstart || !pk->llist || !pk->lthread || !pk->bcost || !pk->lcost || !pk->ccost || !pk->terr ||
@@ -351,10 +351,10 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
             }
         }
     }
-    pk->lports = rs_alloc_zeroed(a, np, sizeof(int));
-    pk->M = rs_alloc_zeroed(a, 3 * nm + (size_t)pk->n, sizeof(double));
-    pk->lq = rs_alloc_zeroed(a, 3 * np + 2 * nlm, sizeof(double));
-    pk->q = rs_alloc_zeroed(a, 12 * (size_t)pk->n, sizeof(double));
+    pk->lports = rs_alloc(a, np, sizeof(int));
+    pk->M = rs_alloc(a, 3 * nm + (size_t)pk->n, sizeof(double));
+    pk->lq = rs_alloc(a, 3 * np + 2 * nlm, sizeof(double));
+    pk->q = rs_alloc(a, 12 * (size_t)pk->n, sizeof(double));
     if (!pk->lports || !pk->M || !pk->lq || !pk->q)
         goto fail;
     pk->K = pk->M + nm;
@@ -388,8 +388,8 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     st = rs_pool_create(&pk->pool, T, nb > nl ? nb : nl, err, errlen);
     if (st != RS_OK)
         goto fail_st;
-    rs_free_with(a, bsize);
-    rs_free_with(a, spec);
+    rs_free(a, bsize);
+    rs_free(a, spec);
     plan_all(pk, 0);
     pk->msg[0] = '\0';
     *out = pk;
@@ -398,8 +398,8 @@ fail:
     st = RS_E_NOMEM;
     ERR("rs_park_create: out of memory (%d blocks, %d links)", nb, nl);
 fail_st:
-    rs_free_with(a, bsize);
-    rs_free_with(a, spec);
+    rs_free(a, bsize);
+    rs_free(a, spec);
     rs_park_free(&pk);
     return st;
 }

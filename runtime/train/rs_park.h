@@ -113,7 +113,7 @@ typedef struct rs_park_opts {
                                 period), default 200; 0: plan once, statically */
     int spin;                /* barrier spin polls before sleeping, default 50000 (tens of us) */
     int check_finite;        /* check forces and matrices each step, default 1 */
-    rs_allocator allocator;  /* alloc == NULL: calloc/free                    */
+    rs_allocator allocator;  /* {0}: calloc/free; contract in rs_alloc.h    */
 } rs_park_opts;
 
 void rs_park_opts_default(rs_park_opts *o);

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "rs_file.h"
 #include "rs_barrier.h"
+#include "rs_clock.h"
 #include "rs_pool.h"
 #include "rs_status.h"
 

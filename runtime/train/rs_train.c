@@ -334,25 +334,25 @@ void rs_train_free(rs_train **ptr)
     if (tr->mv)
         for (int v = 0; v < tr->nv; v++)
             rs_mveh_free(&tr->mv[v]);
-    rs_free_with(&a, tr->mv);
+    rs_free(&a, tr->mv);
     for (int v = 0; v < tr->nv; v++) {
         if (tr->init)
-            rs_free_with(&a, tr->init[v]);
+            rs_free(&a, tr->init[v]);
         if (tr->iset)
-            rs_free_with(&a, tr->iset[v]);
+            rs_free(&a, tr->iset[v]);
     }
-    rs_free_with(&a, tr->init);
-    rs_free_with(&a, tr->iset);
-    rs_free_with(&a, tr->mx);
-    rs_free_with(&a, tr->ports);
-    rs_free_with(&a, tr->nports);
-    rs_free_with(&a, tr->veh);
-    rs_free_with(&a, tr->cpl);
-    rs_free_with(&a, tr->tables);
-    rs_free_with(&a, tr->names);
-    rs_free_with(&a, tr->blocks);
-    rs_free_with(&a, tr->links);
-    rs_free_with(&a, tr);
+    rs_free(&a, tr->init);
+    rs_free(&a, tr->iset);
+    rs_free(&a, tr->mx);
+    rs_free(&a, tr->ports);
+    rs_free(&a, tr->nports);
+    rs_free(&a, tr->veh);
+    rs_free(&a, tr->cpl);
+    rs_free(&a, tr->tables);
+    rs_free(&a, tr->names);
+    rs_free(&a, tr->blocks);
+    rs_free(&a, tr->links);
+    rs_free(&a, tr);
     *ptr = NULL;
 }
 
@@ -402,7 +402,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     rs_allocator a = {0};
     if (opts && opts->allocator.alloc && opts->allocator.release)
         a = opts->allocator;
-    rs_train *tr = rs_alloc_zeroed(&a, 1, sizeof *tr);
+    rs_train *tr = rs_alloc(&a, 1, sizeof *tr);
     if (!tr) {
         ERR("rs_train_create: out of memory");
         return RS_E_NOMEM;
@@ -412,18 +412,18 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     size_t ntab = 0;
     for (int v = 0; v < nv; v++)
         ntab += 2 * (size_t)veh[v].traction_n;
-    tr->veh = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->veh);
-    tr->cpl = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->cpl);
-    tr->tables = rs_alloc_zeroed(&a, ntab, sizeof(double));
-    tr->names = rs_alloc_zeroed(&a, 2 * (size_t)nv, NAME_LEN);
-    tr->blocks = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->blocks);
-    tr->links = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->links);
-    tr->mx = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->mx);
-    tr->ports = rs_alloc_zeroed(&a, 2 * (size_t)nv, sizeof *tr->ports);
-    tr->nports = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->nports);
-    tr->mv = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->mv);
-    tr->init = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->init);
-    tr->iset = rs_alloc_zeroed(&a, (size_t)nv, sizeof *tr->iset);
+    tr->veh = rs_alloc(&a, (size_t)nv, sizeof *tr->veh);
+    tr->cpl = rs_alloc(&a, (size_t)nv, sizeof *tr->cpl);
+    tr->tables = rs_alloc(&a, ntab, sizeof(double));
+    tr->names = rs_alloc(&a, 2 * (size_t)nv, NAME_LEN);
+    tr->blocks = rs_alloc(&a, (size_t)nv, sizeof *tr->blocks);
+    tr->links = rs_alloc(&a, (size_t)nv, sizeof *tr->links);
+    tr->mx = rs_alloc(&a, (size_t)nv, sizeof *tr->mx);
+    tr->ports = rs_alloc(&a, 2 * (size_t)nv, sizeof *tr->ports);
+    tr->nports = rs_alloc(&a, (size_t)nv, sizeof *tr->nports);
+    tr->mv = rs_alloc(&a, (size_t)nv, sizeof *tr->mv);
+    tr->init = rs_alloc(&a, (size_t)nv, sizeof *tr->init);
+    tr->iset = rs_alloc(&a, (size_t)nv, sizeof *tr->iset);
     if (!tr->veh || !tr->cpl || !tr->tables || !tr->names || !tr->blocks || !tr->links || !tr->mx || !tr->ports ||
         !tr->nports || !tr->mv || !tr->init || !tr->iset) {
         ERR("rs_train_create: out of memory (%d vehicles)", nv);
@@ -468,8 +468,8 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
                 return st;
             }
             const size_t nq = (size_t)m->n_q;
-            tr->init[v] = rs_alloc_zeroed(&a, 2 * nq, sizeof(double));
-            tr->iset[v] = rs_alloc_zeroed(&a, 4 * nq, 1);
+            tr->init[v] = rs_alloc(&a, 2 * nq, sizeof(double));
+            tr->iset[v] = rs_alloc(&a, 4 * nq, 1);
             if (!tr->init[v] || !tr->iset[v]) {
                 ERR("rs_train_create: out of memory (%d vehicles)", nv);
                 rs_train_free(&tr);
@@ -491,18 +491,18 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
             tr->nports[v] = veh[v].port_pitch >= 0 ? 2 : 1;
             /* m_x: the mass matrix's x entry (at q = 0, q̇ = 0) */
             const int n = m->n_q;
-            double *Mtmp = rs_alloc_zeroed(&a, (size_t)n * (size_t)n, sizeof(double)), *q0 = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+            double *Mtmp = rs_alloc(&a, (size_t)n * (size_t)n, sizeof(double)), *q0 = rs_alloc(&a, (size_t)n, sizeof(double));
             if (!Mtmp || !q0) {
-                rs_free_with(&a, Mtmp);
-                rs_free_with(&a, q0);
+                rs_free(&a, Mtmp);
+                rs_free(&a, q0);
                 ERR("rs_train_create: out of memory (%d vehicles)", nv);
                 rs_train_free(&tr);
                 return RS_E_NOMEM;
             }
             const int se = rs_mveh_eval(tr->mv[v], 0.0, q0, q0, Mtmp, NULL, NULL, NULL);
             const double mxv = Mtmp[veh[v].port_x * (n + 1)];
-            rs_free_with(&a, Mtmp);
-            rs_free_with(&a, q0);
+            rs_free(&a, Mtmp);
+            rs_free(&a, q0);
             if (se != RS_OK || !(mxv > 0.0) || !isfinite(mxv)) {
                 ERR("vehicle '%s': model '%s' has no positive mass on its x coordinate '%s' (M = %g)", nm, m->name,
                     m->q_names[veh[v].port_x], mxv);

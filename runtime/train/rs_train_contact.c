@@ -55,15 +55,15 @@ void rs_tcontact_free(rs_tcontact **ptc)
     rs_tcontact *tc = *ptc;
     const rs_allocator a = tc->alloc;
     rs_ws_free(&tc->ws);
-    rs_free_with(&a, tc->kval);
-    rs_free_with(&a, tc->cval);
-    rs_free_with(&a, tc->G);
-    rs_free_with(&a, tc->Cb);
-    rs_free_with(&a, tc->scale);
-    rs_free_with(&a, tc->dfdN);
-    rs_free_with(&a, tc->h);
-    rs_free_with(&a, tc->pt);
-    rs_free_with(&a, tc);
+    rs_free(&a, tc->kval);
+    rs_free(&a, tc->cval);
+    rs_free(&a, tc->G);
+    rs_free(&a, tc->Cb);
+    rs_free(&a, tc->scale);
+    rs_free(&a, tc->dfdN);
+    rs_free(&a, tc->h);
+    rs_free(&a, tc->pt);
+    rs_free(&a, tc);
     *ptc = NULL;
 }
 
@@ -95,7 +95,7 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_tcontact *tc = rs_alloc_zeroed(&a, 1, sizeof *tc);
+    rs_tcontact *tc = rs_alloc(&a, 1, sizeof *tc);
     if (!tc) {
         ERR("rs_tcontact_create: out of memory");
         return RS_E_NOMEM;
@@ -125,14 +125,14 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
         return st;
     }
     const int n = tc->n, nc = tc->nc;
-    tc->kval = rs_alloc_zeroed(&a, (size_t)m->K_pattern.colptr[n], sizeof(double));
-    tc->cval = rs_alloc_zeroed(&a, (size_t)m->C_pattern.colptr[n], sizeof(double));
-    tc->G = rs_alloc_zeroed(&a, (size_t)nc * (size_t)n, sizeof(double));
-    tc->Cb = rs_alloc_zeroed(&a, 9 * (size_t)nc, sizeof(double));
-    tc->scale = rs_alloc_zeroed(&a, (size_t)nc, sizeof(double));
-    tc->pt = rs_alloc_zeroed(&a, (size_t)nc, sizeof(rs_tcontact_point));
-    tc->dfdN = rs_alloc_zeroed(&a, 3 * (size_t)nc, sizeof(double));
-    tc->h = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
+    tc->kval = rs_alloc(&a, (size_t)m->K_pattern.colptr[n], sizeof(double));
+    tc->cval = rs_alloc(&a, (size_t)m->C_pattern.colptr[n], sizeof(double));
+    tc->G = rs_alloc(&a, (size_t)nc * (size_t)n, sizeof(double));
+    tc->Cb = rs_alloc(&a, 9 * (size_t)nc, sizeof(double));
+    tc->scale = rs_alloc(&a, (size_t)nc, sizeof(double));
+    tc->pt = rs_alloc(&a, (size_t)nc, sizeof(rs_tcontact_point));
+    tc->dfdN = rs_alloc(&a, 3 * (size_t)nc, sizeof(double));
+    tc->h = rs_alloc(&a, (size_t)n, sizeof(double));
     if (!tc->kval || !tc->cval || !tc->G || !tc->Cb || !tc->scale || !tc->pt || !tc->dfdN || !tc->h) {
         ERR("rs_tcontact_create: out of memory");
         rs_tcontact_free(&tc);
@@ -188,7 +188,7 @@ double rs_tcontact_hertz_stiffness(const double radii[3], double E, double nu, d
     rs_hertz_curvature_sums(radii[0], radii[1], INFINITY, radii[2], &A, &B);
     rs_hertz_ellipse el;
     const int r = rs_hertz_ellipse_compute(1.0, E, nu, A, B, &el);
-    if (r != RS_HERTZ_OK)
+    if (r != RS_OK)
         return r;
     /* approach of two identical elastic bodies at N = 1 N (Johnson §4.2):
      * δ = p0 b K(e) / E*, b the smaller semi-axis, E* = E / (2 (1 − ν²)) */

@@ -111,23 +111,23 @@ void rs_mveh_free(rs_mveh **pv)
         return;
     rs_mveh *v = *pv;
     const rs_allocator a = v->alloc;
-    rs_free_with(&a, v->p);
-    rs_free_with(&a, v->u);
-    rs_free_with(&a, v->k);
-    rs_free_with(&a, v->zero);
-    rs_free_with(&a, v->mval);
-    rs_free_with(&a, v->dval);
-    rs_free_with(&a, v->kval);
-    rs_free_with(&a, v->cval);
-    rs_free_with(&a, v->kd);
-    rs_free_with(&a, v->rhs);
-    rs_free_with(&a, v->piv);
-    rs_free_with(&a, v->map);
-    rs_free_with(&a, v->f2);
-    rs_free_with(&a, v->qs);
-    rs_free_with(&a, v->fix);
+    rs_free(&a, v->p);
+    rs_free(&a, v->u);
+    rs_free(&a, v->k);
+    rs_free(&a, v->zero);
+    rs_free(&a, v->mval);
+    rs_free(&a, v->dval);
+    rs_free(&a, v->kval);
+    rs_free(&a, v->cval);
+    rs_free(&a, v->kd);
+    rs_free(&a, v->rhs);
+    rs_free(&a, v->piv);
+    rs_free(&a, v->map);
+    rs_free(&a, v->f2);
+    rs_free(&a, v->qs);
+    rs_free(&a, v->fix);
     rs_tcontact_free(&v->tc);
-    rs_free_with(&a, v);
+    rs_free(&a, v);
     *pv = NULL;
 }
 
@@ -157,7 +157,7 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_mveh *v = rs_alloc_zeroed(&a, 1, sizeof *v);
+    rs_mveh *v = rs_alloc(&a, 1, sizeof *v);
     if (!v)
         goto nomem;
     v->alloc = a;
@@ -166,21 +166,21 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
     v->nnz_m = m->M_pattern.colptr[n];
     v->nnz_k = m->K_pattern.colptr[n];
     v->nnz_c = m->C_pattern.colptr[n];
-    v->p = rs_alloc_zeroed(&a, (size_t)m->n_p, sizeof(double));
-    v->u = rs_alloc_zeroed(&a, (size_t)m->n_u, sizeof(double));
-    v->k = rs_alloc_zeroed(&a, (size_t)m->n_k, sizeof(double));
-    v->zero = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
-    v->mval = rs_alloc_zeroed(&a, (size_t)v->nnz_m, sizeof(double));
-    v->dval = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
-    v->kval = rs_alloc_zeroed(&a, (size_t)v->nnz_k, sizeof(double));
-    v->cval = rs_alloc_zeroed(&a, (size_t)v->nnz_c, sizeof(double));
-    v->kd = rs_alloc_zeroed(&a, (size_t)n * (size_t)n, sizeof(double));
-    v->rhs = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
-    v->piv = rs_alloc_zeroed(&a, (size_t)n, sizeof(int));
-    v->map = rs_alloc_zeroed(&a, (size_t)n, sizeof(int));
-    v->f2 = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
-    v->qs = rs_alloc_zeroed(&a, (size_t)n, sizeof(double));
-    v->fix = rs_alloc_zeroed(&a, (size_t)n, 1);
+    v->p = rs_alloc(&a, (size_t)m->n_p, sizeof(double));
+    v->u = rs_alloc(&a, (size_t)m->n_u, sizeof(double));
+    v->k = rs_alloc(&a, (size_t)m->n_k, sizeof(double));
+    v->zero = rs_alloc(&a, (size_t)n, sizeof(double));
+    v->mval = rs_alloc(&a, (size_t)v->nnz_m, sizeof(double));
+    v->dval = rs_alloc(&a, (size_t)n, sizeof(double));
+    v->kval = rs_alloc(&a, (size_t)v->nnz_k, sizeof(double));
+    v->cval = rs_alloc(&a, (size_t)v->nnz_c, sizeof(double));
+    v->kd = rs_alloc(&a, (size_t)n * (size_t)n, sizeof(double));
+    v->rhs = rs_alloc(&a, (size_t)n, sizeof(double));
+    v->piv = rs_alloc(&a, (size_t)n, sizeof(int));
+    v->map = rs_alloc(&a, (size_t)n, sizeof(int));
+    v->f2 = rs_alloc(&a, (size_t)n, sizeof(double));
+    v->qs = rs_alloc(&a, (size_t)n, sizeof(double));
+    v->fix = rs_alloc(&a, (size_t)n, 1);
     if (!v->p || !v->u || !v->k || !v->zero || !v->mval || !v->dval || !v->kval || !v->cval || !v->kd || !v->rhs ||
         !v->piv || !v->map || !v->f2 || !v->qs || !v->fix)
         goto nomem;

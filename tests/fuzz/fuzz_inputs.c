@@ -48,14 +48,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     case READER_TRACK: {
         rs_track t;
-        if (rs_track_parse(&t, text, n, "fuzz.trk", "/nonexistent", err, sizeof err) != RS_TRACK_OK && !err[0])
+        if (rs_track_parse(&t, text, n, "fuzz.trk", "/nonexistent", err, sizeof err) != RS_OK && !err[0])
             abort();
         rs_track_free(&t);
         break;
     }
     case READER_PROFILE: {
         rs_profile p;
-        if (rs_profile_parse(&p, text, n, "fuzz.prf", err, sizeof err) != RS_PROFILE_OK && !err[0])
+        if (rs_profile_parse(&p, text, n, "fuzz.prf", err, sizeof err) != RS_OK && !err[0])
             abort();
         rs_profile_free(&p);
         break;

@@ -85,7 +85,7 @@ START_TEST(envelope_of_damped_sines)
                 y[k] = 0.003 * exp(sig[i] * t[k]) * sin(w * t[k] + 0.4);
             }
             rs_envelope e;
-            ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_OK);
+            ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_OK);
             ck_assert_msg(fabs(e.rate - sig[i]) < 2e-4, "sigma %g f %g: rate %.6g", sig[i], fr[j], e.rate);
             ck_assert_msg(fabs(e.freq - fr[j]) < 1e-4 * fr[j], "sigma %g f %g: freq %.6g", sig[i], fr[j], e.freq);
             /* 4 s, two extrema per period, the first left out of the fit */
@@ -105,19 +105,19 @@ START_TEST(envelope_transient_noise_and_too_few)
         y[k] = 0.002 * exp(-0.1 * t[k]) * cos(2 * PI * 1.6 * t[k]) + 0.002 * exp(-25 * t[k]) * cos(2 * PI * 5 * t[k]);
     }
     rs_envelope e;
-    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_OK);
+    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_OK);
     ck_assert_msg(fabs(e.rate + 0.1) < 2e-3, "rate %.6g", e.rate);
     ck_assert_msg(fabs(e.freq - 1.6) < 2e-3, "freq %.6g", e.freq);
     /* a motion that dies into rounding noise: the fit stops at the floor */
     for (int k = 0; k < N; k++)
         y[k] = 1e-3 * exp(-8 * t[k]) * sin(2 * PI * 2 * t[k]) + 1e-15 * sin(2 * PI * 37 * t[k]);
-    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_OK);
+    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_OK);
     ck_assert_msg(fabs(e.rate + 8) < 0.02, "rate %.6g", e.rate);
     ck_assert_msg(e.t_last < 2.0, "fitted into the noise up to %g s", e.t_last);
     /* fewer than three extrema after the first: no rate */
     for (int k = 0; k < N; k++)
         y[k] = 1e-3 * sin(2 * PI * 0.5 * t[k]);
-    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_ENVELOPE_FEW);
+    ck_assert_int_eq(rs_envelope_of(t, y, N, &e), RS_FEW_EXTREMA);
     ck_assert(isnan(e.rate) && isnan(e.freq));
 }
 END_TEST

@@ -73,7 +73,7 @@ static void load(rs_profile *p, const char *file)
     char path[256], err[512];
     snprintf(path, sizeof path, "%s/%s", PROFILE_DIR, file);
     int rc = rs_profile_load(p, path, err, sizeof err);
-    ck_assert_msg(rc == RS_PROFILE_OK, "%s", err);
+    ck_assert_msg(rc == RS_OK, "%s", err);
 }
 
 START_TEST(s1002_definition)
@@ -238,38 +238,38 @@ typedef struct bad_case {
 #define PTS "0 0\n1 1\n2 0\n3 1\n"
 
 static const bad_case bad_cases[] = {
-    { "", RS_PROFILE_E_SYNTAX, 1, "empty profile" },
-    { "# only a comment\n\n", RS_PROFILE_E_SYNTAX, 2, "empty profile" },
-    { "name x\n", RS_PROFILE_E_SYNTAX, 1, "railsym-profile 1" },
-    { "railsym-profile 2\n", RS_PROFILE_E_SYNTAX, 1, "reads 'railsym-profile 1'" },
-    { HDR, RS_PROFILE_E_TABLE, 4, "only 0 points" },
-    { HDR "0 0\n1 1\n2 0\n", RS_PROFILE_E_TABLE, 7, "at least 4" },
-    { HDR "0 0\n1 1\n1 0\n3 1\n", RS_PROFILE_E_TABLE, 7, "strictly increasing" },
-    { HDR "0 0\n2 1\n1 0\n3 1\n", RS_PROFILE_E_TABLE, 7, "strictly increasing" },
-    { HDR "0 0\n1 nan\n2 0\n3 1\n", RS_PROFILE_E_TABLE, 6, "not finite" },
-    { HDR "0 0\n1 1\ninf 0\n3 1\n", RS_PROFILE_E_TABLE, 7, "not finite" },
-    { HDR "0 0\n1 1x\n2 0\n3 1\n", RS_PROFILE_E_SYNTAX, 6, "'1x' is not a number" },
-    { HDR "0 0\n1 1 1\n2 0\n3 1\n", RS_PROFILE_E_SYNTAX, 6, "two numbers" },
-    { HDR "0 0\n1\n2 0\n3 1\n", RS_PROFILE_E_SYNTAX, 6, "two numbers" },
-    { HDR "0 0\n1 1 2 3 4 5\n", RS_PROFILE_E_SYNTAX, 6, "more than" },
-    { HDR PTS "name again\n", RS_PROFILE_E_SYNTAX, 9, "after the table" },
-    { "railsym-profile 1\nkind rail\nunits m\n" PTS, RS_PROFILE_E_SYNTAX, 4, "'name' missing" },
-    { "railsym-profile 1\nname t\nunits m\n" PTS, RS_PROFILE_E_SYNTAX, 4, "'kind' missing" },
-    { "railsym-profile 1\nname t\nkind rail\n" PTS, RS_PROFILE_E_SYNTAX, 4, "'units' missing" },
-    { "railsym-profile 1\nname t\nkind rail\nunits mm\n" PTS, RS_PROFILE_E_SYNTAX, 4,
+    { "", RS_E_SYNTAX, 1, "empty profile" },
+    { "# only a comment\n\n", RS_E_SYNTAX, 2, "empty profile" },
+    { "name x\n", RS_E_SYNTAX, 1, "railsym-profile 1" },
+    { "railsym-profile 2\n", RS_E_SYNTAX, 1, "reads 'railsym-profile 1'" },
+    { HDR, RS_E_TABLE, 4, "only 0 points" },
+    { HDR "0 0\n1 1\n2 0\n", RS_E_TABLE, 7, "at least 4" },
+    { HDR "0 0\n1 1\n1 0\n3 1\n", RS_E_TABLE, 7, "strictly increasing" },
+    { HDR "0 0\n2 1\n1 0\n3 1\n", RS_E_TABLE, 7, "strictly increasing" },
+    { HDR "0 0\n1 nan\n2 0\n3 1\n", RS_E_TABLE, 6, "not finite" },
+    { HDR "0 0\n1 1\ninf 0\n3 1\n", RS_E_TABLE, 7, "not finite" },
+    { HDR "0 0\n1 1x\n2 0\n3 1\n", RS_E_SYNTAX, 6, "'1x' is not a number" },
+    { HDR "0 0\n1 1 1\n2 0\n3 1\n", RS_E_SYNTAX, 6, "two numbers" },
+    { HDR "0 0\n1\n2 0\n3 1\n", RS_E_SYNTAX, 6, "two numbers" },
+    { HDR "0 0\n1 1 2 3 4 5\n", RS_E_SYNTAX, 6, "more than" },
+    { HDR PTS "name again\n", RS_E_SYNTAX, 9, "after the table" },
+    { "railsym-profile 1\nkind rail\nunits m\n" PTS, RS_E_SYNTAX, 4, "'name' missing" },
+    { "railsym-profile 1\nname t\nunits m\n" PTS, RS_E_SYNTAX, 4, "'kind' missing" },
+    { "railsym-profile 1\nname t\nkind rail\n" PTS, RS_E_SYNTAX, 4, "'units' missing" },
+    { "railsym-profile 1\nname t\nkind rail\nunits mm\n" PTS, RS_E_SYNTAX, 4,
       "convert the table to metres" },
-    { "railsym-profile 1\nname t\nkind tram\n", RS_PROFILE_E_SYNTAX, 3, "'kind wheel' or" },
-    { "railsym-profile 1\nname t\nname u\n", RS_PROFILE_E_SYNTAX, 3, "given twice" },
-    { "railsym-profile 1\nname bad/name\n", RS_PROFILE_E_SYNTAX, 2, "one word" },
-    { "railsym-profile 1\nnmae t\n", RS_PROFILE_E_SYNTAX, 2, "unknown keyword 'nmae'" },
-    { "railsym-profile 1\nrailsym-profile 1\n", RS_PROFILE_E_SYNTAX, 2, "second" },
+    { "railsym-profile 1\nname t\nkind tram\n", RS_E_SYNTAX, 3, "'kind wheel' or" },
+    { "railsym-profile 1\nname t\nname u\n", RS_E_SYNTAX, 3, "given twice" },
+    { "railsym-profile 1\nname bad/name\n", RS_E_SYNTAX, 2, "one word" },
+    { "railsym-profile 1\nnmae t\n", RS_E_SYNTAX, 2, "unknown keyword 'nmae'" },
+    { "railsym-profile 1\nrailsym-profile 1\n", RS_E_SYNTAX, 2, "second" },
     { "railsym-profile 1\nname t\nkind wheel\nunits m\ngauge_point 0 0\n" PTS,
-      RS_PROFILE_E_SYNTAX, 5, "for rails" },
-    { "railsym-profile 1\nname t\nkind rail\nunits m\ngauge_point 0\n", RS_PROFILE_E_SYNTAX,
+      RS_E_SYNTAX, 5, "for rails" },
+    { "railsym-profile 1\nname t\nkind rail\nunits m\ngauge_point 0\n", RS_E_SYNTAX,
       5, "two numbers" },
-    { "railsym-profile 1\nname t\nkind rail\nunits m\ntop_point 0 q\n", RS_PROFILE_E_SYNTAX, 5,
+    { "railsym-profile 1\nname t\nkind rail\nunits m\ntop_point 0 q\n", RS_E_SYNTAX, 5,
       "not a number" },
-    { "railsym-profile 1\nname t\nkind rail\nunits m\ntop_point 0 nan\n", RS_PROFILE_E_TABLE,
+    { "railsym-profile 1\nname t\nkind rail\nunits m\ntop_point 0 nan\n", RS_E_TABLE,
       5, "not finite" },
 };
 
@@ -401,19 +401,19 @@ START_TEST(io_errors_and_binary)
 {
     rs_profile p;
     char err[512];
-    ck_assert_int_eq(rs_profile_load(&p, "no/such/file.prf", err, sizeof err), RS_PROFILE_E_IO);
+    ck_assert_int_eq(rs_profile_load(&p, "no/such/file.prf", err, sizeof err), RS_E_IO);
     ck_assert(strstr(err, "no/such/file.prf:") == err && strstr(err, "cannot open"));
-    ck_assert_int_eq(rs_profile_load(&p, "vehicles", err, sizeof err), RS_PROFILE_E_IO);
+    ck_assert_int_eq(rs_profile_load(&p, "vehicles", err, sizeof err), RS_E_IO);
     const char bin[] = "railsym-profile 1\nname t\0x\n";
     ck_assert_int_eq(rs_profile_parse(&p, bin, sizeof bin - 1, "b.prf", err, sizeof err),
-                     RS_PROFILE_E_SYNTAX);
+                     RS_E_SYNTAX);
     ck_assert(strstr(err, "b.prf:2: NUL byte") == err);
-    ck_assert_int_eq(rs_profile_load(NULL, "x", err, sizeof err), RS_PROFILE_E_ARG);
-    ck_assert_int_eq(rs_profile_parse(&p, NULL, 0, "x", err, sizeof err), RS_PROFILE_E_ARG);
+    ck_assert_int_eq(rs_profile_load(NULL, "x", err, sizeof err), RS_E_ARG);
+    ck_assert_int_eq(rs_profile_parse(&p, NULL, 0, "x", err, sizeof err), RS_E_ARG);
     /* a tiny error buffer truncates, never overflows */
     char small[8];
     ck_assert_int_eq(rs_profile_parse(&p, "x", 1, "long-name.prf", small, sizeof small),
-                     RS_PROFILE_E_SYNTAX);
+                     RS_E_SYNTAX);
     ck_assert_int_eq((int)strlen(small), 7);
 }
 END_TEST

@@ -315,6 +315,80 @@ START_TEST(test_injected_allocator_is_used)
 }
 END_TEST
 
+/* An allocator that hands out garbage, as a pool or malloc may: the
+ * contract (rs_alloc.h) does not ask it to zero, rs_alloc does. */
+static void *garbage_alloc(void *ctx, size_t n)
+{
+    tally *t = ctx;
+    t->live++;
+    t->total++;
+    void *p = malloc(n);
+    if (p)
+        memset(p, 0xA5, n);
+    return p;
+}
+
+static void run_fourbar(const rs_allocator *a, double q[3])
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    o.method = RS_IMEX_EULER;
+    o.dt = 1e-3;
+    o.proj_tol = 1e-10;
+    if (a)
+        o.allocator = *a;
+    rs_ws *ws = NULL;
+    char err[256];
+    ck_assert_msg(rs_ws_create(rt_fourbar_model(), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    rt_fourbar_assemble(rs_ws_p(ws), 0.6, rs_ws_q(ws));
+    rs_ws_qd(ws)[0] = 0.5;
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    for (int i = 0; i < 300; i++)
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+    memcpy(q, rs_ws_q(ws), 3 * sizeof *q);
+    rs_ws_free(&ws);
+}
+
+START_TEST(test_allocator_need_not_zero)
+{
+    tally t = {0, 0};
+    const rs_allocator g = {garbage_alloc, tally_release, &t};
+    /* rs_alloc zeroes whatever the allocator gives, empty arrays included */
+    static const size_t sizes[] = {0, 1, 7, 64, 4096};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        unsigned char *b = rs_alloc(&g, sizes[i], 1);
+        ck_assert_ptr_nonnull(b);
+        for (size_t k = 0; k < (sizes[i] ? sizes[i] : 1); k++)
+            ck_assert_uint_eq(b[k], 0);
+        rs_free(&g, b);
+    }
+    ck_assert_int_eq(t.total, 5);
+    ck_assert_int_eq(t.live, 0);
+    /* overflow of n × size: NULL, the allocator not called */
+    ck_assert_ptr_null(rs_alloc(&g, (size_t)-1 / 2, 4));
+    ck_assert_int_eq(t.total, 5);
+    /* half an allocator is none: calloc/free, its alloc never called */
+    const rs_allocator half = {garbage_alloc, NULL, &t};
+    double *d = rs_alloc(&half, 8, sizeof *d);
+    ck_assert_ptr_nonnull(d);
+    ck_assert(d[7] == 0.0);
+    rs_free(&half, d);
+    ck_assert_int_eq(t.total, 5);
+    rs_free(&g, NULL);
+    ck_assert_int_eq(t.live, 0);
+    /* a workspace built from garbage blocks runs bit for bit like one
+     * built from calloc: nothing in the runtime reads memory it did not set
+     * or rs_alloc did not zero */
+    double q_calloc[3], q_garbage[3];
+    run_fourbar(NULL, q_calloc);
+    run_fourbar(&g, q_garbage);
+    ck_assert_int_gt(t.total, 7);
+    ck_assert_int_eq(t.live, 0);
+    ck_assert_mem_eq(q_calloc, q_garbage, sizeof q_calloc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("rt_alloc");
@@ -329,6 +403,7 @@ int main(void)
     tcase_add_test(tc, test_no_alloc_contact_search);
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
     tcase_add_test(tc, test_injected_allocator_is_used);
+    tcase_add_test(tc, test_allocator_need_not_zero);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rs_assert.h"
 #include "rs_ws_impl.h" /* rs_ws_check_finite */
 #include "rt_fixtures.h"
 #include "rs_contact.h"
@@ -255,6 +256,26 @@ START_TEST(test_bad_descriptors)
 }
 END_TEST
 
+/* RS_ASSERT returns RS_E_INTERNAL from the function whose invariant broke
+ * (release builds: no exit, no print), and evaluates to nothing otherwise. */
+static int halve_even(int n, int *half)
+{
+    RS_ASSERT(n % 2 == 0);
+    *half = n / 2;
+    return RS_OK;
+}
+
+START_TEST(test_assert_returns_internal)
+{
+    int h = -1;
+    ck_assert_int_eq(halve_even(6, &h), RS_OK);
+    ck_assert_int_eq(h, 3);
+    ck_assert_int_eq(halve_even(7, &h), RS_E_INTERNAL);
+    ck_assert_int_eq(h, 3);   /* nothing after the failed RS_ASSERT ran */
+    ck_assert_str_eq(rs_status_name(RS_E_INTERNAL), "RS_E_INTERNAL");
+}
+END_TEST
+
 START_TEST(test_status_strings)
 {
     static const int codes[] = {
@@ -263,8 +284,12 @@ START_TEST(test_status_strings)
 #undef RS_STATUS_CODE
     };
     const int n = (int)(sizeof codes / sizeof codes[0]);
+    /* one list: every value and every text distinct, no empty text, and the
+     * sign tells an error (RS_E_*) from a success (0 or a positive remark) */
     for (int i = 0; i < n; i++) {
         ck_assert_str_ne(rs_status_str(codes[i]), "unknown status");
+        ck_assert_int_gt((int)strlen(rs_status_str(codes[i])), 0);
+        ck_assert_int_eq(strncmp(rs_status_name(codes[i]), "RS_E_", 5) == 0, codes[i] < 0);
         for (int j = 0; j < i; j++) {
             ck_assert_int_ne(codes[i], codes[j]);
             ck_assert_str_ne(rs_status_str(codes[i]), rs_status_str(codes[j]));
@@ -342,6 +367,7 @@ int main(void)
     tcase_add_test(tc, test_csv_valid_after_failure);
     tcase_add_test(tc, test_bad_descriptors);
     tcase_add_test(tc, test_status_strings);
+    tcase_add_test(tc, test_assert_returns_internal);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_check_finite_every_position);
     suite_add_tcase(s, tc);

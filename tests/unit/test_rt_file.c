@@ -3,7 +3,7 @@
  * reader of the runtime: every size around its buffer's growth steps comes
  * back byte for byte with a NUL after it and the asked-for room free; an
  * empty file, a missing one, a folder and a file over the limit give the
- * documented errno values.
+ * documented errno values.  And the runtime's one clock (rs_clock.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_clock.h"
 #include "rs_file.h"
 
 static char dir[] = "/tmp/rs_fileXXXXXX";
@@ -76,6 +77,13 @@ START_TEST(clock_moves_forward)
     nanosleep(&(struct timespec){0, 20000000}, NULL);
     const double b = rs_now_s();
     ck_assert_msg(b - a >= 0.019 && b - a < 5.0, "20 ms measured as %g s", b - a);
+    /* seconds and nanoseconds are one clock (rs_clock.h): readings in
+     * either unit interleave in order */
+    const int64_t n0 = rs_now_ns();
+    const double s1 = rs_now_s();
+    const int64_t n2 = rs_now_ns();
+    ck_assert(1e-9 * (double)n0 <= s1 + 1e-6 && s1 <= 1e-9 * (double)n2 + 1e-6);
+    ck_assert(n2 >= n0);
 }
 END_TEST
 

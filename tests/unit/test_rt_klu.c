@@ -253,6 +253,27 @@ static long fallback_case(const double second[4], double rcond_min, double rcond
     return st.refactor_fallbacks;
 }
 
+/* Internal invariants (RS_ASSERT) surface as RS_E_INTERNAL, never an exit:
+ * an ordering out of range reaching the analysis, a solve without a
+ * factorization. */
+START_TEST(test_invariants_return_internal)
+{
+    rs_model m;
+    rs_kmat K;
+    build2(&K, &m);
+    ck_assert_int_eq(rs_kmat_analyze(&K, RS_KLU_TREE + 1, 0), RS_E_INTERNAL);
+    ck_assert_int_eq(rs_kmat_analyze(&K, RS_KLU_AMD, 2), RS_E_INTERNAL);
+    ck_assert_int_eq(rs_kmat_analyze(&K, RS_KLU_AMD, 0), RS_OK);   /* K still usable */
+    rs_kfac F = {0};
+    rs_stats st;
+    memset(&st, 0, sizeof st);
+    double b[2] = {1.0, 2.0};
+    ck_assert_int_eq(rs_kfac_solve(&K, &F, b, &st), RS_E_INTERNAL);
+    ck_assert(b[0] == 1.0 && b[1] == 2.0);
+    rs_kmat_free(&K, &ALLOC);
+}
+END_TEST
+
 /* [1e-9 1; 1 1e-9]: with the old pivot order U = [1e-9 1; 0 −1e9]. */
 static const double BAD[4] = {1e-9, 1.0, 1.0, 1e-9};
 
@@ -355,6 +376,7 @@ int main(void)
     tcase_add_test(tc, test_no_fallback_on_mild_change);
     tcase_add_test(tc, test_ws_counts_fallbacks);
     tcase_add_test(tc, test_options);
+    tcase_add_test(tc, test_invariants_return_internal);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

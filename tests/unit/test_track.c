@@ -551,99 +551,99 @@ typedef struct bad {
 } bad;
 
 static const bad BAD[] = {
-    { "gauge 1.435\nstraight 10\n", "t.trk:1:", "railsym-track 1", RS_TRACK_E_SYNTAX },
-    { "railsym-track 2\n", "t.trk:1:", "unsupported header", RS_TRACK_E_SYNTAX },
-    { "", "t.trk:", "empty file", RS_TRACK_E_SYNTAX },
+    { "gauge 1.435\nstraight 10\n", "t.trk:1:", "railsym-track 1", RS_E_SYNTAX },
+    { "railsym-track 2\n", "t.trk:1:", "unsupported header", RS_E_SYNTAX },
+    { "", "t.trk:", "empty file", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstright 10\n", "t.trk:3:", "did you mean 'straight'",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight -5\n", "t.trk:3:", "must be positive",
-      RS_TRACK_E_VALUE },
+      RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight\n", "t.trk:3:", "needs its length",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight ten\n", "t.trk:3:", "not a length",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 0.0001\n", "t.trk:3:", "shorter than",
-      RS_TRACK_E_VALUE },
+      RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 200000\n", "t.trk:3:", "longer than the limit",
-      RS_TRACK_E_VALUE },
+      RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10 20\n", "t.trk:3:", "unexpected '20'",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 10 cant 0.1\n", "t.trk:3:", "no cant",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ncurve 100 left\n", "t.trk:3:", "needs its radius",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ncurve 100 radus 300\n", "t.trk:3:",
-      "did you mean 'radius'", RS_TRACK_E_SYNTAX },
+      "did you mean 'radius'", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ncurve 100 radius\n", "t.trk:3:", "missing radius",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ncurve 100 radius 0.5\n", "t.trk:3:", "out of range",
-      RS_TRACK_E_VALUE },
+      RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\ncurve 100 radius 300 left right\n", "t.trk:3:",
-      "side is given twice", RS_TRACK_E_SYNTAX },
+      "side is given twice", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ncurve 100 radius 300 cant 0.1 inch\n", "t.trk:3:",
-      "unknown cant unit 'inch'", RS_TRACK_E_SYNTAX },
+      "unknown cant unit 'inch'", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ncurve 100 radius 300 cant 150\n", "t.trk:3:",
-      "check the unit", RS_TRACK_E_VALUE },
+      "check the unit", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nclothoid 50\nstraight 10\n", "t.trk:3:",
-      "start of the track needs", RS_TRACK_E_VALUE },
+      "start of the track needs", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nclothoid 50\nclothoid 50\ncurve 10 radius 100\n",
-      "t.trk:5:", "cannot infer", RS_TRACK_E_VALUE },
+      "t.trk:5:", "cannot infer", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nclothoid 50 to 0.0033\ncurve 10 radius 300\n",
-      "t.trk:5:", "a rounded value?", RS_TRACK_E_VALUE },
+      "t.trk:5:", "a rounded value?", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nclothoid 50 from 0 to 2\n", "t.trk:4:",
-      "out of range", RS_TRACK_E_VALUE },
+      "out of range", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nclothoid 50 to 1/0\n", "t.trk:4:",
-      "not a number", RS_TRACK_E_SYNTAX },
+      "not a number", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nclothoid 50 cant 0.1\n", "t.trk:4:",
-      "ramps the cant", RS_TRACK_E_SYNTAX },
+      "ramps the cant", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 10\ncurve 10 radius 300 cant 0.1\n", "t.trk:4:",
-      "cant jumps", RS_TRACK_E_VALUE },
+      "cant jumps", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10\ngradient 0.01\nstraight 10\n", "t.trk:4:",
-      "needs a vertical curve", RS_TRACK_E_VALUE },
+      "needs a vertical curve", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10\ngradient 0.01 ramp 50\nstraight 10\n",
-      "t.trk:4:", "past the end", RS_TRACK_E_VALUE },
+      "t.trk:4:", "past the end", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\ngradient 0.5\nstraight 10\n", "t.trk:3:", "steeper",
-      RS_TRACK_E_VALUE },
+      RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\ngradient 1 percnt\nstraight 10\n", "t.trk:3:",
-      "did you mean 'percent'", RS_TRACK_E_SYNTAX },
+      "did you mean 'percent'", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 10\ngauge 1.0\n", "t.trk:4:",
-      "after the first alignment element", RS_TRACK_E_SYNTAX },
+      "after the first alignment element", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ngauge 1.0\nstraight 10\n", "t.trk:3:",
-      "given twice (first on line 2)", RS_TRACK_E_SYNTAX },
-    { "railsym-track 1\nstraight 10\n", "t.trk:1:", "missing `gauge`", RS_TRACK_E_SYNTAX },
+      "given twice (first on line 2)", RS_E_SYNTAX },
+    { "railsym-track 1\nstraight 10\n", "t.trk:1:", "missing `gauge`", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1435\nstraight 10\n", "t.trk:2:", "out of range",
-      RS_TRACK_E_VALUE },
+      RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\n", "t.trk:1:", "no alignment elements",
-      RS_TRACK_E_SYNTAX },
+      RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\ninclination 1:x\nstraight 10\n", "t.trk:3:",
-      "not an inclination", RS_TRACK_E_SYNTAX },
+      "not an inclination", RS_E_SYNTAX },
     { "railsym-track 1\nname bad/name\ngauge 1.435\nstraight 10\n", "t.trk:2:",
-      "one word", RS_TRACK_E_SYNTAX },
+      "one word", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\norigin x 1 headng 5\nstraight 10\n", "t.trk:3:",
-      "did you mean 'heading'", RS_TRACK_E_SYNTAX },
+      "did you mean 'heading'", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nirregularity lateal sine amplitude 0.01 "
-      "wavelength 5\n", "t.trk:4:", "did you mean 'lateral'", RS_TRACK_E_SYNTAX },
+      "wavelength 5\n", "t.trk:4:", "did you mean 'lateral'", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nirregularity lateral sine amplitude 0.01\n",
-      "t.trk:4:", "needs `amplitude A` and `wavelength L`", RS_TRACK_E_SYNTAX },
+      "t.trk:4:", "needs `amplitude A` and `wavelength L`", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nirregularity lateral sin amplitude 0.01\n",
-      "t.trk:4:", "did you mean 'sine'", RS_TRACK_E_SYNTAX },
+      "t.trk:4:", "did you mean 'sine'", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity vertical sine amplitude 0.01 "
       "wavelength 10 phase 90 deg from 20\n", "t.trk:4:", "add `taper LENGTH`",
-      RS_TRACK_E_VALUE },
+      RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity vertical sine amplitude 0.01 "
-      "wavelength 10 from 200\n", "t.trk:4:", "outside the track", RS_TRACK_E_VALUE },
+      "wavelength 10 from 200\n", "t.trk:4:", "outside the track", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity vertical sine amplitude 0.01 "
-      "wavelength 10 from 50 to 40\n", "t.trk:4:", "must be greater", RS_TRACK_E_VALUE },
+      "wavelength 10 from 50 to 40\n", "t.trk:4:", "must be greater", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity vertical sine amplitude 0.01 "
-      "wavelength 10 from 10 to 20 taper 6\n", "t.trk:4:", "longer than half", RS_TRACK_E_VALUE },
+      "wavelength 10 from 10 to 20 taper 6\n", "t.trk:4:", "longer than half", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity vertical table nosuch.csv\n",
-      "t.trk:4:", "cannot open the table", RS_TRACK_E_IO },
+      "t.trk:4:", "cannot open the table", RS_E_IO },
     { "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity cant sine amplitude 0.9 "
-      "wavelength 10\n", "t.trk:", "more than half the cant base", RS_TRACK_E_VALUE },
+      "wavelength 10\n", "t.trk:", "more than half the cant base", RS_E_VALUE },
     { "railsym-track 1\ngauge 1.435\nstraight 10\nrailsym-track 1\n", "t.trk:4:",
-      "header is given twice", RS_TRACK_E_SYNTAX },
+      "header is given twice", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nspacing 0.01\nstraight 20000\n", "t.trk:",
-      "raise `spacing`", RS_TRACK_E_VALUE },
+      "raise `spacing`", RS_E_VALUE },
 };
 
 static void expect_error(const char *text, size_t len, const char *dir, const char *where,
@@ -669,14 +669,14 @@ START_TEST(every_file_error_names_file_line_and_fix)
                      BAD[i].code);
     /* NUL byte, over-long line */
     const char nul[] = "railsym-track 1\ngauge 1.435\nstr\0aight 10\n";
-    expect_error(nul, sizeof nul - 1, NULL, "t.trk:3:", "NUL byte", RS_TRACK_E_SYNTAX);
+    expect_error(nul, sizeof nul - 1, NULL, "t.trk:3:", "NUL byte", RS_E_SYNTAX);
     char *longl = malloc(3000);
     ck_assert_ptr_nonnull(longl);
     snprintf(longl, 3000, "railsym-track 1\ngauge 1.435\n# ");
     size_t n = strlen(longl);
     memset(longl + n, 'x', 2000);
     strcpy(longl + n + 2000, "\nstraight 10\n");
-    expect_error(longl, strlen(longl), NULL, "t.trk:3:", "longer than", RS_TRACK_E_SYNTAX);
+    expect_error(longl, strlen(longl), NULL, "t.trk:3:", "longer than", RS_E_SYNTAX);
     free(longl);
 
     /* table errors name the table file and its line */
@@ -699,13 +699,13 @@ START_TEST(every_file_error_names_file_line_and_fix)
                  "irregularity vertical table tab.csv\n");
         char where[700];
         snprintf(where, sizeof where, "t.trk:4: in table 'tab.csv': %s%s", path, tb[i].line);
-        expect_error(text, strlen(text), dir, where, tb[i].what, RS_TRACK_E_SYNTAX);
+        expect_error(text, strlen(text), dir, where, tb[i].what, RS_E_SYNTAX);
     }
     /* a kink no C² spline can follow within tolerance: E_FIT, not a crash */
     write_file(path, "0,0\n10,0\n10.001,0.01\n30,0.01\n");
     snprintf(text, sizeof text, "railsym-track 1\ngauge 1.435\nstraight 30\n"
              "irregularity vertical table tab.csv linear\n");
-    expect_error(text, strlen(text), dir, "t.trk: ", "miss the geometry", RS_TRACK_E_FIT);
+    expect_error(text, strlen(text), dir, "t.trk: ", "miss the geometry", RS_E_FIT);
     unlink(path);
     rmdir(dir);
 
@@ -713,10 +713,10 @@ START_TEST(every_file_error_names_file_line_and_fix)
     rs_track t;
     char err[512];
     ck_assert_int_eq(rs_track_load(&t, "vehicles/tracks/nosuch.trk", err, sizeof err),
-                     RS_TRACK_E_IO);
+                     RS_E_IO);
     ck_assert_ptr_nonnull(strstr(err, "vehicles/tracks/nosuch.trk: cannot open"));
     rs_track_free(&t);
-    ck_assert_int_eq(rs_track_load(NULL, "x", err, sizeof err), RS_TRACK_E_ARG);
+    ck_assert_int_eq(rs_track_load(NULL, "x", err, sizeof err), RS_E_ARG);
 }
 END_TEST
 
