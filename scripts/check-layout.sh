@@ -16,7 +16,11 @@
 #      may use (the RULES table; the build's include paths say the same, so
 #      the compiler refuses a violation too: this gives the clearer message);
 #   2. no cycle between files (file A includes B includes ... A);
-#   3. no cycle between folders (runtime/core uses runtime/contact uses core).
+#   3. no cycle between the C runtime's modules: a module is a file's name without its
+#      extension and an `_impl` suffix (rs_ws.h, rs_ws.c and rs_ws_impl.h are
+#      the module rs_ws), so rs_ws.c including rs_klu.h while rs_klu.c
+#      includes rs_ws_impl.h is a cycle even though no file includes itself;
+#   4. no cycle between folders (runtime/core uses runtime/contact uses core).
 # Quoted includes with a path ("../x.h") are refused: the layers' include
 # paths are the only way across folders.
 set -uo pipefail
@@ -63,9 +67,10 @@ check_tree() {   # check_tree DIR: prints violations, returns 1 if any
         home[$name]=$d
     done < <(cd "$dir" && find abi modeler codegen runtime cli -type f \( -name '*.h' -o -name '*.hpp' \) 2>/dev/null | sort)
 
-    local edges folder_edges
+    local edges folder_edges module_edges
     edges=$(mktemp)
     folder_edges=$(mktemp)
+    module_edges=$(mktemp)
     local src n inc target from
     while IFS= read -r src; do
         from=${src%/*}
@@ -91,6 +96,14 @@ check_tree() {   # check_tree DIR: prints violations, returns 1 if any
                 bad=1
             fi
             echo "$src $target/$inc" >> "$edges"
+            local m_from=${src##*/} m_to=${inc}
+            m_from=${m_from%.*}; m_from=${m_from%_impl}
+            m_to=${m_to%.*}; m_to=${m_to%_impl}
+            # C runtime only: in the modeler, System and its elements' laws
+            # (forces.cpp, contact.cpp take a System&) are one unit by design
+            if [[ $from == runtime/* && $m_from != "$m_to" ]]; then
+                echo "$from/$m_from $target/$m_to" >> "$module_edges"
+            fi
             [[ $target != "$from" ]] && echo "$from $target" >> "$folder_edges"
         done < "$dir/$src"
     done < <(cd "$dir" && find abi modeler codegen runtime cli -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.c' -o -name '*.cpp' \) 2>/dev/null | sort)
@@ -103,13 +116,19 @@ check_tree() {   # check_tree DIR: prints violations, returns 1 if any
         echo "$loops" | sed 's/^/  /' >&2
         bad=1
     fi
+    loops=$(sort -u "$module_edges" | tsort 2>&1 >/dev/null)
+    if [[ -n $loops ]]; then
+        echo "check-layout: include cycle between modules (NAME.c, NAME.h, NAME_impl.h):" >&2
+        echo "$loops" | sed 's/^/  /' >&2
+        bad=1
+    fi
     loops=$(sort -u "$folder_edges" | tsort 2>&1 >/dev/null)
     if [[ -n $loops ]]; then
         echo "check-layout: include cycle between folders:" >&2
         echo "$loops" | sed 's/^/  /' >&2
         bad=1
     fi
-    rm -f "$edges" "$folder_edges"
+    rm -f "$edges" "$folder_edges" "$module_edges"
     return $bad
 }
 

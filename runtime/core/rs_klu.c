@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "rs_assert.h"
+#include "rs_clock.h"
 #include "rs_klu.h"
-#include "rs_ws_impl.h"
 
 /* K->perm_schur: the AMD order of the A block's own pattern (the leading
  * n_q × n_q part of K: M, its diagonal, the extra pattern), found by KLU's

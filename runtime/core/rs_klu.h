@@ -19,8 +19,11 @@
 #define RS_KLU_H
 
 #include <suitesparse/klu.h>
+#include "rs_alloc.h"
 #include "rs_lu_fixed.h"
-#include "rs_ws.h"
+#include "rs_model.h"
+#include "rs_options.h"
+#include "rs_stats.h"
 
 typedef struct rs_kmat {
     int n, n_q, n_phi, nnz;

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "rs_lu_fixed.h"
-#include "rs_ws_impl.h"
+#include "rs_status.h"
 
 void rs_lu_fixed_free(rs_lu_fixed *F)
 {

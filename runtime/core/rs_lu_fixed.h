@@ -19,7 +19,7 @@
 #ifndef RS_LU_FIXED_H
 #define RS_LU_FIXED_H
 
-#include "rs_ws.h"
+#include "rs_alloc.h"
 
 /* Largest order set up (the symbolic pass keeps an n(n-1)/2 bound of L's
  * entries during set-up); larger systems stay with KLU. */

@@ -1,0 +1,146 @@
+/*
+ * rs_options.h — how a workspace runs: the integration method, step size,
+ * tolerances, the sparse LU's ordering, the speed-ups, the allocator, the
+ * input callback and the contact implementation (rs_ws_create's options).
+ * Split from rs_ws.h so the solver layers (rs_klu.h) can name an ordering
+ * without seeing the workspace.
+ */
+#ifndef RS_OPTIONS_H
+#define RS_OPTIONS_H
+
+#include <stddef.h>
+#include "rs_alloc.h"   /* rs_allocator: the allocation contract */
+#include "rs_contact_ops.h"
+
+typedef enum rs_method {
+    RS_IMEX_EULER = 0,   /* seed 003 §4: velocity-implicit system, trapezoidal q */
+    RS_RK4 = 1           /* classical RK4 on the index-1 form, for accuracy checks */
+} rs_method;
+
+/* Fill-reducing orderings of the sparse LU (KLU), rs_options.klu_ordering. */
+typedef enum rs_klu_ordering {
+    RS_KLU_AUTO = -1,    /* try the candidates at rs_ws_init, keep the robust one
+                            with the fewest flops (deterministic)         */
+    RS_KLU_AMD = 0,      /* approximate minimum degree on A + Aᵀ               */
+    RS_KLU_COLAMD = 1,   /* column approximate minimum degree on AᵀA           */
+    RS_KLU_NATURAL = 2,  /* the pattern's own order                            */
+    RS_KLU_AMD_SCHUR = 3,/* AMD on the coordinates' block alone, multipliers
+                            last: diagonal pivots on M (+ΔtC), then the dense
+                            Schur complement −Δt φ_q A⁻¹ φ_qᵀ                */
+    RS_KLU_TREE = 4      /* the bodies' tree: coordinates children first (the
+                            model's order reversed), each multiplier right
+                            after the branch that holds its constraint (a
+                            wheel's contact after its wheelset): diagonal
+                            pivots, no dense Schur block (rs_klu.c)       */
+} rs_klu_ordering;
+
+/* Candidates of RS_KLU_AUTO: index 2·ordering + btf. */
+#define RS_KLU_CANDIDATES 10
+
+/* Called at each time the model is evaluated (step start, RK4 stages) to
+ * fill the inputs u[0..n_u).  Return 0, or non-zero to fail the step. */
+typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
+
+typedef struct rs_options {
+    rs_method method;     /* default RS_IMEX_EULER                          */
+    double dt;            /* step [s], default 1e-3                         */
+    double proj_tol;      /* max |φ| [constraint units] and max |φ_q q̇ − β|
+                             accepted after projection, default 1e-6         */
+    int proj_maxiter;     /* Newton iterations of the position projection,
+                             default 10 (0: only check the residual)         */
+    int project_initial;  /* rs_ws_init projects the initial state, default 1 */
+    double rcond_min;     /* below this after a fresh factorization: singular,
+                             default 1e-14                                   */
+    double rcond_drop;    /* refactor's rcond below rcond_drop × rcond of the
+                             last full factorization: factor again, default 1e-3 */
+    double rgrowth_drop;  /* refactor's reciprocal pivot growth (klu_rgrowth)
+                             below rgrowth_drop × its value at the last full
+                             factorization: factor again, default 1e-3
+                             (0: not checked)                               */
+    int klu_ordering;     /* rs_klu_ordering, default RS_KLU_AUTO            */
+    int klu_btf;          /* BTF pre-ordering: -1 (default) AUTO tries both
+                             and a fixed ordering uses none, 0 off, 1 on     */
+    int klu_trials;       /* AUTO: rounds of refactor + solve timed per
+                             candidate (the fastest counts), default 20      */
+    int check_finite;     /* check state and model outputs for NaN/Inf each
+                             step, default 1                                 */
+    rs_allocator allocator;   /* {0}: calloc/free; contract in rs_alloc.h   */
+    rs_input_fn input;    /* NULL: inputs stay as set by the caller          */
+    void *input_ctx;
+    /* Wheel-rail contact (models with n_contact > 0 only). */
+    const rs_contact_ops *contact; /* the implementation (rs_contact_ops.h):
+                                 rs_wheel_rail_contact() of runtime/contact/;
+                                 NULL (default): a contact model is refused
+                                 with RS_E_UNSUPPORTED                       */
+    const char *contact_dir;  /* folder the table's profile/track file names
+                                 are relative to; NULL or "": the working
+                                 directory                                   */
+    const char *track_file;     /* non-NULL: replaces every contact's track
+                                   file (a path as given: not under
+                                   contact_dir); read at rs_ws_create only */
+    const char *wheel_profile;  /* ... every wheel profile file               */
+    const char *rail_profile;   /* ... every rail profile file                */
+    double contact_E;     /* Young's modulus of wheel and rail [Pa], 2.1e11  */
+    double contact_nu;    /* Poisson ratio, in [0, 0.5), default 0.28        */
+    double contact_vmin;  /* standstill regularization of the creepage
+                             reference speed: V_eff = sqrt(V² + vmin²) [m/s],
+                             default 0.01                                    */
+    double contact_tol;   /* max |φ^d| of the contact-point Newton, default
+                             1e-9 (m for rows 1-2, dimensionless for 3-4)   */
+    int contact_creep;    /* 1 (default): Kalker creep forces, implicit
+                             through C^K_qq; 0: no creep forces at all — a
+                             frictionless contact (δ^NK alone, C^K_qq = 0,
+                             force inputs 0), e.g. for energy checks        */
+    double contact_mu;    /* friction coefficient μ: > 0 saturates each
+                             contact's creep forces at μ N (Shen-Hedrick-
+                             Elkins, rs_creep_saturation, factor from the
+                             step's start state); 0 (default): Kalker's
+                             linear law unbounded, as seed 003            */
+    int profile;          /* 1: time the phases of each step into
+                             rs_stats.phase_s (seed 003's Table 1) with
+                             clock_gettime; default 0 (no clock calls)      */
+    unsigned fast;        /* RS_FAST_* bits: the speed-ups a step may use
+                             (docs/performance.md), default RS_FAST_ALL;
+                             each gives the same results within rounding,
+                             and clearing one measures what it buys        */
+} rs_options;
+
+/* rs_options.fast bits. */
+#define RS_FAST_DENSE_PROJ 0x1u  /* projections with at most RS_DENSE_PROJ_MAX
+                                    constraints solve the normal equations
+                                    (φ_q φ_qᵀ) μ = r by a dense Cholesky,
+                                    Δ = φ_qᵀ μ (KLU when it fails)          */
+#define RS_FAST_STEP_FN 0x2u     /* the model's combined functions
+                                    (RS_FN_STEP, _PROJ, _NEWTON: one atom set
+                                    per stage of a step) when it has them   */
+#define RS_FAST_CK 0x4u          /* C^K_qq = Σ D_i Cb_i N_i with each
+                                    contact's three N entries of a column
+                                    combined through Cb_i first, then D_i's
+                                    rows added once per contact and column
+                                    at positions found at set-up
+                                    (rs_contact_ck.h) instead of a scatter
+                                    per N entry                             */
+#define RS_FAST_LU_FIXED 0x8u    /* refactorizations of the KLU systems by a
+                                    sparse LU in the pivot order of KLU's
+                                    full factorization, set up once (flat
+                                    index loops, no scaling or rgrowth pass);
+                                    only for orders without fragile pivots
+                                    (rs_lu_fixed.h); a pivot that collapses
+                                    falls back to KLU                       */
+#define RS_FAST_STEP_CACHE 0x10u /* with RS_FAST_STEP_FN: a step that starts
+                                    at the q and s where the previous step's
+                                    RS_FN_PROJ wrote its cache evaluates
+                                    RS_FN_STEP_CACHED, which reads the atoms
+                                    the two share (position level) from it
+                                    instead of computing them again, when
+                                    the model has it                        */
+#define RS_FAST_ALL 0x1Fu
+#define RS_DENSE_PROJ_MAX 32
+
+/* Fills *opt with the defaults above. */
+void rs_options_default(rs_options *opt);
+
+/* "amd", "colamd", "natural" (+ "_btf" when btf), "auto"; "?" otherwise. */
+const char *rs_klu_ordering_name(int ordering, int btf);
+
+#endif /* RS_OPTIONS_H */
