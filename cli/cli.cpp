@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 
 namespace railsym::cli {
 
@@ -162,55 +163,39 @@ void expect_positional(const Args &args, std::size_t min, std::size_t max, std::
 
 // ---------------------------------------------------------------- suggestions
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    // The dynamic programme of Levenshtein's distance, extended with the
-    // swap of two adjacent characters as one edit (optimal string
-    // alignment), the commonest typo: "plto" is 1 from "plot", not 2.
-    // d[i][j] = distance between a[0..i) and b[0..j); three rows suffice.
-    const std::size_t n = b.size();
-    std::vector<std::size_t> prev2(n + 1), prev(n + 1), cur(n + 1);
-    for (std::size_t j = 0; j <= n; ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= n; ++j) {
-            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            std::size_t d = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d = std::min(d, prev2[j - 2] + 1);
-            cur[j] = d;
-        }
-        std::swap(prev2, prev);
-        std::swap(prev, cur);
-    }
-    return prev[n];
-}
-
 std::string closest_name(std::string_view word, const std::vector<std::string> &candidates) {
-    const std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
-    std::string best;
-    std::size_t best_d = limit + 1;
-    for (const std::string &c : candidates) {
-        const std::size_t d = edit_distance(word, c);
-        if (d < best_d) {
-            best_d = d;
-            best = c;
-        }
-    }
-    if (!best.empty()) return best;
-    // An abbreviation: `word` starts exactly one candidate.
-    std::string only;
-    for (const std::string &c : candidates) {
-        if (!word.empty() && c.size() > word.size() && c.compare(0, word.size(), word) == 0) {
-            if (!only.empty()) return "";
-            only = c;
-        }
-    }
-    return only;
+    const std::string w(word);   // NUL-terminated for the C helper
+    std::vector<const char *> c;
+    c.reserve(candidates.size());
+    for (const std::string &s : candidates) c.push_back(s.c_str());
+    const char *best = rs_closest_name(w.c_str(), c.data(), static_cast<int>(c.size()));
+    return best ? std::string(best) : std::string();
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string> &candidates) {
     const std::string c = closest_name(word, candidates);
     return c.empty() ? std::string() : " (did you mean '" + c + "'?)";
+}
+
+LogSink::LogSink(std::string prefix, std::FILE *f)
+    : prefix_(std::move(prefix)), f_(f), tty_(isatty(fileno(f)) != 0) {}
+
+rs_log LogSink::log() { return rs_log{&LogSink::line, this}; }
+
+void LogSink::line(void *ctx, rs_log_kind kind, const char *text) {
+    auto *s = static_cast<LogSink *>(ctx);
+    const char *end_open = s->open_ ? "\n" : "";
+    if (kind == RS_LOG_RAW) {
+        std::fprintf(s->f_, "%s%s", end_open, text);
+        s->open_ = false;
+    } else if (kind == RS_LOG_PROGRESS && s->tty_) {
+        std::fprintf(s->f_, "\r%s%s   ", s->prefix_.c_str(), text);
+        s->open_ = true;
+    } else {
+        std::fprintf(s->f_, "%s%s%s\n", end_open, s->prefix_.c_str(), text);
+        s->open_ = false;
+    }
+    std::fflush(s->f_);
 }
 
 int print_error(std::string_view prog, int status, std::string_view message) {

@@ -12,11 +12,17 @@
 #define RAILSYM_CLI_HPP
 
 #include <cstddef>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+extern "C" {
+#include "rs_closest.h"
+#include "rs_log.h"
+}
 
 namespace railsym::cli {
 
@@ -80,18 +86,35 @@ std::string format_options(const std::vector<Option> &options);
 // the expected arguments, e.g. "MODEL.vdl".
 void expect_positional(const Args &args, std::size_t min, std::size_t max, std::string_view what);
 
-// Edit distance: Levenshtein's (insertions, deletions, substitutions, each
-// 1) with a swap of two adjacent characters also counting 1.
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
 // The candidate closest to `word`, or "" if none is close enough to be a
-// plausible typo: within edit distance max(1, |word|/3), or `word` being a
-// prefix of exactly one candidate.  Ties go to the earliest candidate, so
-// the answer is deterministic.
+// plausible typo: the runtime's rs_closest_name (runtime/core/rs_closest.h),
+// so the command and the file readers suggest alike: within edit distance
+// max(1, |word|/3) (a swap of two adjacent characters counting 1), or
+// `word` being a prefix of exactly one candidate.  Ties go to the earliest.
 std::string closest_name(std::string_view word, const std::vector<std::string> &candidates);
 
 // " (did you mean 'X'?)" for the closest candidate, or "" if there is none.
 std::string did_you_mean(std::string_view word, const std::vector<std::string> &candidates);
+
+// The sink of the runtime's log lines (runtime/core/rs_log.h) for one
+// subcommand: the library sends bare lines ("t = 3 s of 10 s ..."), the
+// command gives them its prefix ("railsym run: ") on stderr.  On a terminal
+// a progress line is rewritten in place until the next line ends it; in a
+// file each is a line of its own.  Lines arrive from one thread at a time
+// (sweep workers report through the sweep's lock) and each is one write.
+class LogSink {
+public:
+    explicit LogSink(std::string prefix, std::FILE *f = stderr);
+    // The rs_log to put in a run's configuration; valid while *this lives.
+    rs_log log();
+
+private:
+    static void line(void *ctx, rs_log_kind kind, const char *text);
+    std::string prefix_;
+    std::FILE *f_;
+    bool tty_;
+    bool open_ = false;   // a progress line waits for its newline
+};
 
 // Prints "PROG: MESSAGE" to stderr and returns `status`, for example
 // (not named `fail`: Check's check.h defines a macro of that name)

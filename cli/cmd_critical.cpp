@@ -125,6 +125,8 @@ int cmd_critical(int argc, char **argv) {
     cfg.radius = args.number("radius", 0);
     if (args.has("radius") && !(cfg.radius > 0)) throw cli::UsageError("--radius must be positive");
     cfg.run.quiet = args.has("quiet");
+    cli::LogSink log("railsym critical-speed: ");
+    cfg.run.log = log.log();
     const std::string lateral = args.value("lateral");
     if (!lateral.empty()) cfg.lateral = lateral.c_str();
     const std::vector<std::string> fwd = args.values("forward"), spin = args.values("spin");

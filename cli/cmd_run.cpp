@@ -78,6 +78,8 @@ int cmd_run(int argc, char **argv) {
     if (!rt_report.empty()) cfg.rt_report = rt_report.c_str();
     const bool quiet = args.has("quiet");
     if (quiet) cfg.progress = 0;
+    cli::LogSink log("railsym run: ");
+    cfg.log = log.log();
 
     std::error_code ec;
     if (ends_with(target, ".train")) return cmd_run_train(target, args);

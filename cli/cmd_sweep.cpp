@@ -81,6 +81,8 @@ int cmd_sweep(int argc, char **argv) {
     cfg.max_variants = static_cast<int>(args.integer("max-variants", 0, 0, 100000000));
     cfg.retry_failed = args.has("retry-failed");
     cfg.quiet = args.has("quiet");
+    cli::LogSink log("railsym sweep: ");
+    cfg.log = log.log();
     const bool mpi = args.has("mpi");
 
     // What varies and what is reported: syntax errors are usage errors.

@@ -14,6 +14,7 @@
 #include "rs_file.h"
 #include "rs_critical.h"
 #include "rs_driver.h"
+#include "rs_closest.h"
 #include "rs_scenario.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
@@ -277,7 +278,6 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
     memset(&rep, 0, sizeof rep);
     if ((st = rs_sweep_run_local(sw, &rep, err, errlen)))
         goto done;
-    FILE *log = c->run.log ? c->run.log : stderr;
     for (int i = 0; i < k; i++) {
         rs_crit_point p;
         memset(&p, 0, sizeof p);
@@ -325,12 +325,11 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
             p.status = p.rate < 0 ? RS_CRIT_STABLE : RS_CRIT_UNSTABLE;
         }
         if (!c->run.quiet) {
-            fprintf(log, "railsym critical-speed: round %d: %10.6g m/s: rate %+.4g 1/s, %.4g Hz: %s%s%s%s\n", round,
+            rs_logf(&c->run.log, RS_LOG_LINE, "round %d: %10.6g m/s: rate %+.4g 1/s, %.4g Hz: %s%s%s%s", round,
                     p.v, p.rate, p.freq,
                     p.status == RS_CRIT_STABLE ? "stable" : p.status == RS_CRIT_UNSTABLE ? "unstable" : "failed",
                     p.run_failed ? " (the run failed, rated on what it computed: " : "",
                     p.run_failed ? p.message : "", p.run_failed ? ")" : "");
-            fflush(log);
         }
         if ((st = add_point(s, &p)))
             goto done;
@@ -466,9 +465,7 @@ int rs_critical_speed(const rs_crit_config *c, rs_crit_result *r, char *err, siz
         if (k + 100 < sizeof r->set)
             snprintf(r->set + k, sizeof r->set - k, ", %s = %.6g", s.nm.lateral, c->offset);
         if (!c->run.quiet) {
-            FILE *log = c->run.log ? c->run.log : stderr;
-            fprintf(log, "railsym critical-speed: model '%s': each run at speed V sets %s\n", s.m->name, r->set);
-            fflush(log);
+            rs_logf(&c->run.log, RS_LOG_LINE, "model '%s': each run at speed V sets %s", s.m->name, r->set);
         }
     }
 

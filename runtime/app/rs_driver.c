@@ -137,7 +137,7 @@ static int find_contact_dir(const rs_model *m, const rs_options *opt, const char
 /* State of one run, seen by the per-step callback. */
 typedef struct run_ctx {
     const rs_run_config *c;
-    FILE *log;
+    const rs_log *log;
     rs_csv *csv;
     long n, every, k, rows;
     double t0, t_end;
@@ -197,7 +197,7 @@ static void add_note(rs_run_report *rep, const char *what, const char *msg)
 
 /* The optional system settings of a real-time run.  A refusal is a note
  * (printed as a warning) unless c->rt_strict: then it is the run's error. */
-static int rt_settings(const rs_run_config *c, rs_run_report *rep, FILE *log, int quiet,
+static int rt_settings(const rs_run_config *c, rs_run_report *rep, const rs_log *log, int quiet,
                        int *locked, char *err, size_t errlen)
 {
     char msg[400];
@@ -226,23 +226,28 @@ static int rt_settings(const rs_run_config *c, rs_run_report *rep, FILE *log, in
         }
         add_note(rep, items[k].what, msg);
         if (!quiet)
-            fprintf(log, "railsym run: warning: %s not applied: %s (continuing without it)\n",
-                    items[k].what, msg);
+            rs_logf(log, RS_LOG_LINE, "warning: %s not applied: %s (continuing without it)", items[k].what,
+                    msg);
     }
     return RS_OK;
 }
 
 /* The figures of a real-time run: summary and RT lines on the log (unless
  * quiet), RT lines into c->rt_report.  Returns RS_OK or RS_E_IO. */
-static int rt_output(const rs_run_config *c, const rs_model *m, const rs_run_report *rep, FILE *log,
+static int rt_output(const rs_run_config *c, const rs_model *m, const rs_run_report *rep, const rs_log *log,
                      int quiet, char *err, size_t errlen)
 {
     char text[1024], lines[4096];
     rs_rt_stats_text(&rep->rt, text, sizeof text);
     rs_rt_stats_lines(&rep->rt, m->name, lines, sizeof lines);
     if (!quiet) {
-        fprintf(log, "railsym run: %s%s", text, lines);
-        fflush(log);
+        /* the summary's first line is a log line; the rest of it and the RT
+         * lines are a report, passed through as they are */
+        const char *nl = strchr(text, '\n');
+        rs_logf(log, RS_LOG_LINE, "%.*s", nl ? (int)(nl - text) : (int)strlen(text), text);
+        if (nl && nl[1])
+            rs_log_text(log, RS_LOG_RAW, nl + 1);
+        rs_log_text(log, RS_LOG_RAW, lines);
     }
     if (c->rt_report) {
         FILE *f = fopen(c->rt_report, "w");
@@ -315,7 +320,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     run_ctx x;
     memset(&x, 0, sizeof x);
     x.c = c;
-    x.log = c->log ? c->log : stderr;
+    x.log = &c->log;
     x.csv = csv;
     const double dt = rs_binding_step(b);
     x.t0 = rs_ws_time(ws);

@@ -13,8 +13,10 @@
  * names fail with file:line and a suggestion); create a workspace; apply
  * parameters, initial state and inputs; run with rs_run, writing the chosen
  * columns as CSV (flushed row by row, so a failed or interrupted run keeps a
- * valid file of what it computed); print progress on the log stream for runs
- * longer than a couple of seconds (simulated time, real-time factor, ETA).
+ * valid file of what it computed); send progress lines to the caller's log
+ * sink (c->log, rs_log.h) for runs longer than a couple of seconds
+ * (simulated time, real-time factor, ETA).  Nothing here prints: the lines
+ * carry no "railsym run:" prefix, the command's sink adds it.
  *
  * Real time (c->realtime): the steps run under an rs_rt_loop whose tick is
  * the step, each step (or each output interval) waiting with an absolute
@@ -25,7 +27,8 @@
  * "RT wheelset.step_p99_us 31.2 us" lines; c->rt_report gets the lines in
  * any case, and report->rt has the figures.
  *
- * Errors come back as an rs_status and a message; nothing here exits.  A
+ * Errors come back as an rs_status and a message; nothing here exits or
+ * prints.  A
  * failed step gives the runtime's message (step, time, quantity) and says up
  * to which time the CSV holds results.
  */
@@ -34,6 +37,7 @@
 
 #include <stdio.h>
 #include "rs_load.h"
+#include "rs_log.h"
 #include "rs_realtime.h"
 #include "rs_scenario.h"
 #include "rs_ws.h"
@@ -61,7 +65,8 @@ typedef struct rs_run_config {
     int progress;              /* -1 (default): after progress_after s; 0 never; 1 always */
     double progress_after;     /* s of wall time before progress shows, default 2   */
     double progress_every;     /* s between progress lines, default 1               */
-    FILE *log;                 /* progress stream, NULL: stderr                     */
+    rs_log log;                /* progress, warning and summary lines (rs_log.h);
+                                  {0}: none.  The command's prefix is the sink's */
 } rs_run_config;
 
 /* What a run did. */

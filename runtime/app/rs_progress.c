@@ -1,24 +1,21 @@
 /*
  * rs_progress.c — see rs_progress.h.
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include <math.h>
-#include <unistd.h>
+#include <stdio.h>
 
 #include "rs_clock.h"
 #include "rs_progress.h"
 
-void rs_progress_start(rs_progress *p, FILE *log, int mode, double after, double every, double t0,
+void rs_progress_start(rs_progress *p, const rs_log *log, int mode, double after, double every, double t0,
                        double t_end)
 {
-    p->log = log ? log : stderr;
+    p->log = log ? *log : (rs_log){0};
     p->mode = mode;
     p->after = after;
     p->every = every;
     p->t0 = t0;
     p->t_end = t_end;
-    p->tty = isatty(fileno(p->log));
     p->shown = 0;
     p->next = 0.0;
     p->wall0 = rs_now_s();
@@ -38,7 +35,7 @@ double rs_progress_wall(const rs_progress *p) { return rs_now_s() - p->wall0; }
 
 void rs_progress_tick(rs_progress *p, double t)
 {
-    if (p->mode == 0)
+    if (p->mode == 0 || !p->log.fn)
         return;
     const double wall = rs_progress_wall(p);
     if (wall < p->next || (p->mode != 1 && wall < p->after))
@@ -47,10 +44,8 @@ void rs_progress_tick(rs_progress *p, double t)
     char eta[32] = "?";
     if (done > 0)
         fmt_duration(eta, sizeof eta, wall * (span - done) / done);
-    fprintf(p->log, "%srailsym run: t = %.4g s of %.4g s (%3.0f%%), %.3gx real time, ETA %s%s", p->tty ? "\r" : "",
-            t, p->t_end, span > 0 ? 100.0 * done / span : 100.0, wall > 0 ? done / wall : 0.0, eta,
-            p->tty ? "   " : "\n");
-    fflush(p->log);
+    rs_logf(&p->log, RS_LOG_PROGRESS, "t = %.4g s of %.4g s (%3.0f%%), %.3gx real time, ETA %s", t, p->t_end,
+            span > 0 ? 100.0 * done / span : 100.0, wall > 0 ? done / wall : 0.0, eta);
     p->shown = 1;
     p->next = wall + p->every;
 }
@@ -60,9 +55,6 @@ void rs_progress_end(rs_progress *p, long steps, double t)
     if (!p->shown)
         return;
     const double wall = rs_progress_wall(p);
-    if (p->tty)
-        fputc('\n', p->log);
-    fprintf(p->log, "railsym run: %ld steps to t = %.6g s in %.3g s (%.3gx real time)\n", steps, t, wall,
+    rs_logf(&p->log, RS_LOG_LINE, "%ld steps to t = %.6g s in %.3g s (%.3gx real time)", steps, t, wall,
             wall > 0 ? (t - p->t0) / wall : 0.0);
-    fflush(p->log);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_closest.h"
 #include "rs_file.h"
 #include "rs_scenario.h"
 
@@ -64,55 +65,6 @@ static void errf(char *err, size_t errlen, const char *file, int line, const cha
     va_start(ap, fmt);
     vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
     va_end(ap);
-}
-
-/* Levenshtein distance with adjacent transpositions (optimal string
- * alignment), as the command line's cli::edit_distance. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 64 || m > 64)
-        return (size_t)-1 / 2; /* names that long are never typos of each other here */
-    size_t d[65][65];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c)
-                c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c)
-                c = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
-                c = d[i - 2][j - 2] + 1;
-            d[i][j] = c;
-        }
-    return d[n][m];
-}
-
-const char *rs_closest_name(const char *word, const char *const *cand, int n)
-{
-    size_t len = strlen(word), limit = len / 3 > 1 ? len / 3 : 1, best_d = (size_t)-1;
-    const char *best = NULL, *prefix_of = NULL;
-    int n_prefix = 0;
-    for (int i = 0; i < n; i++) {
-        size_t d = edit_distance(word, cand[i]);
-        if (d < best_d) {
-            best_d = d;
-            best = cand[i];
-        }
-        if (len > 0 && strncmp(cand[i], word, len) == 0) {
-            n_prefix++;
-            prefix_of = cand[i];
-        }
-    }
-    if (best && best_d <= limit && best_d > 0)
-        return best;
-    if (n_prefix == 1)
-        return prefix_of;
-    return NULL;
 }
 
 /* Reads a number that must fill the whole token and be finite. */

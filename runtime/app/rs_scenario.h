@@ -185,8 +185,4 @@ double rs_binding_output(const rs_binding *b);
  * rows, held at the end values outside; also used by rs_binding_input. */
 double rs_scn_interp(const double *t, const double *v, int n, double x);
 
-/* The candidate closest to `word` by edit distance (a plausible typo), or
- * NULL; the same rule as the command line's suggestions. */
-const char *rs_closest_name(const char *word, const char *const *cand, int n);
-
 #endif /* RS_SCENARIO_H */

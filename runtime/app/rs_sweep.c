@@ -25,6 +25,7 @@
 #include "rs_file.h"
 #include "rs_driver.h"
 #include "rs_pool.h"
+#include "rs_closest.h"
 #include "rs_scenario.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
@@ -363,8 +364,7 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
             goto fail;
         const int loads = rs_load_cache_loads(sw->trains);
         if (loads && !c->quiet) {
-            FILE *log = c->log ? c->log : stderr;
-            fprintf(log, "railsym sweep: %d compiled vehicle model%s loaded (%s), shared by every variant\n", loads,
+            rs_logf(&c->log, RS_LOG_LINE, "%d compiled vehicle model%s loaded (%s), shared by every variant", loads,
                     loads == 1 ? "" : "s", c->loader == RS_LOAD_DLOPEN ? "dlopen" : "libtcc");
         }
         for (int j = 0; j < sw->nv; j++)
@@ -797,16 +797,15 @@ static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
 {
     if (sw->c->quiet)
         return;
-    FILE *log = sw->c->log ? sw->c->log : stderr;
     int done = 0;
     for (int k = 0; k < sw->n; k++)
         done += sw->state[k] == RS_VAR_OK || sw->state[k] == RS_VAR_FAILED;
     if (sw->state[i] == RS_VAR_OK)
-        fprintf(log, "railsym sweep: v%0*d ok in %.3g s (%d of %d done)\n", sw->width, i + 1, r->wall_s, done, sw->n);
+        rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d ok in %.3g s (%d of %d done)", sw->width, i + 1, r->wall_s, done,
+                sw->n);
     else
-        fprintf(log, "railsym sweep: v%0*d FAILED in %.3g s (%d of %d done): %s\n", sw->width, i + 1, r->wall_s,
-                done, sw->n, sw->msg[i] ? sw->msg[i] : "");
-    fflush(log);
+        rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d FAILED in %.3g s (%d of %d done): %s", sw->width, i + 1,
+                r->wall_s, done, sw->n, sw->msg[i] ? sw->msg[i] : "");
 }
 
 int rs_sweep_commit(rs_sweep *sw, int i, const char *tmp, const rs_variant_result *r, char *err, size_t errlen)

@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "rs_load.h"
+#include "rs_log.h"
 #include "rs_sweep_spec.h"
 
 /* ---------------------------------------------------------------- config */
@@ -72,7 +73,7 @@ typedef struct rs_sweep_config {
     int retry_failed;          /* run again variants recorded as failed           */
     int max_variants;          /* stop after starting this many (0: all); for
                                   tests of interruption and for batches           */
-    FILE *log;                 /* progress lines (NULL: stderr)                   */
+    rs_log log;                /* progress lines (rs_log.h); {0}: none            */
     int quiet;                 /* no progress lines                               */
     const rs_model *model;     /* the model already loaded from model_dir (NULL:
                                   rs_sweep_open loads it); it must outlive the

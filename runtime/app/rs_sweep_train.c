@@ -159,7 +159,7 @@ int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_swee
         snprintf(msg, msglen, "out of memory");
         return RS_E_NOMEM;
     }
-    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, NULL};   /* no progress */
+    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, {0}};   /* no progress */
     rs_train_run_report rep;
     const int st = rs_train_run(&cfg, &rep, msg, msglen);
     *steps = rep.steps;

@@ -19,7 +19,8 @@
 #include "rs_clock.h"
 #include "rs_file.h"
 #include "rs_progress.h"
-#include "rs_scenario.h"   /* rs_closest_name */
+#include "rs_closest.h"
+#include "rs_scenario.h"
 #include "rs_train_file.h"
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
@@ -1201,7 +1202,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     r.t_end = r.t_start;
     double wall = 0.0;
     rs_progress pr;
-    rs_progress_start(&pr, cfg->log, cfg->progress, 2.0, 1.0, r.t_start, r.t_start + (double)steps * S->step);
+    rs_progress_start(&pr, &cfg->log, cfg->progress, 2.0, 1.0, r.t_start, r.t_start + (double)steps * S->step);
     for (long s = 1; s <= steps; s++) {
         const double w0 = rs_now_s();
         st = rs_train_step(tr);

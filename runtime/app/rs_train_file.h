@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "rs_load_cache.h"
+#include "rs_log.h"
 #include "rs_train.h"
 
 typedef struct rs_train_spec {
@@ -68,7 +69,7 @@ typedef struct rs_train_run_cfg {
     int progress;                /* 0 (default): none; -1: a progress line
                                     each second once the run has taken 2 s;
                                     1: from the first step (rs_progress.h)  */
-    FILE *log;                   /* progress stream (NULL: stderr)          */
+    rs_log log;                  /* progress lines (rs_log.h); {0}: none    */
 } rs_train_run_cfg;
 
 typedef struct rs_train_run_report {

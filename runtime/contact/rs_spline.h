@@ -43,7 +43,7 @@ typedef struct rs_spline {
 /* Fit the not-a-knot spline through (x[i], y[i]), i < n.  On failure *s is
  * left empty (safe to free) and, if err != NULL, a message is written
  * there (at most errlen bytes, NUL-terminated) naming the offending index.
- * Returns RS_OK or a negative RS_SPLINE_E_* code. */
+ * Returns RS_OK or a negative rs_status code (above). */
 int rs_spline_fit(rs_spline *s, const double *x, const double *y, int n,
                   char *err, size_t errlen);
 

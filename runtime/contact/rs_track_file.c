@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_closest.h"
 #include "rs_track_impl.h"
 
 #define MAX_TOK   32
@@ -60,42 +61,17 @@ static const char *ALL_KW[] = { "name", "gauge", "inclination", "cant_base", "sp
 
 /* ------------------------------------------------------------ helpers */
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40) return 99;
-    size_t row[41];
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t prev = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cur = row[j];
-            size_t sub = prev + (tolower((unsigned char)a[i - 1]) !=
-                                 tolower((unsigned char)b[j - 1]));
-            size_t best = sub;
-            if (row[j] + 1 < best) best = row[j] + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
-/* " (did you mean 'x'?)" or "" */
+/* ": did you mean 'x'?" or "" */
 static const char *suggest(const char *w, const char *const *list, char *buf, size_t n)
 {
-    size_t best = 99;
-    const char *bw = NULL;
-    for (int i = 0; list[i]; i++) {
-        size_t dd = edit_distance(w, list[i]);
-        if (dd < best) { best = dd; bw = list[i]; }
-    }
-    size_t lim = strlen(w) / 3 + 1;
-    if (lim < 2) lim = 2;
-    if (bw && best <= lim) snprintf(buf, n, ": did you mean '%s'?", bw);
-    else buf[0] = '\0';
+    int k = 0;
+    while (list[k])
+        k++;
+    const char *bw = rs_closest_name(w, list, k);   /* the runtime's one rule */
+    if (bw)
+        snprintf(buf, n, ": did you mean '%s'?", bw);
+    else
+        buf[0] = '\0';
     return buf;
 }
 

@@ -354,7 +354,7 @@ START_TEST(test_driver_paced_run)
     c.out = csv;
     c.realtime = 1;
     c.rt_report = rep_path;
-    c.log = log;
+    c.log = rt_log_to(log);
     rs_run_report rep;
     ck_assert_msg(rs_driver_simulate(rt_pendulum_model(), &s, &c, &rep, err, sizeof err) == RS_OK,
                   "%s", err);
@@ -395,7 +395,7 @@ START_TEST(test_driver_paced_run)
     c.realtime = 0;
     c.rt_report = NULL;
     c.out = csv2;
-    c.log = NULL;
+    c.log = (rs_log){0};
     c.progress = 0;
     ck_assert_msg(rs_driver_simulate(rt_pendulum_model(), &s, &c, &rep, err, sizeof err) == RS_OK,
                   "%s", err);
@@ -442,19 +442,20 @@ START_TEST(test_driver_refused_settings)
     c.out = csv;
     c.realtime = 1;
     c.rt_cpu = 4000; /* no such CPU */
-    c.log = tmpfile();
+    FILE *logf = tmpfile();
+    c.log = rt_log_to(logf);
     rs_run_report rep;
     ck_assert_msg(rs_driver_simulate(rt_pendulum_model(), &s, &c, &rep, err, sizeof err) == RS_OK,
                   "%s", err);
     ck_assert_ptr_nonnull(strstr(rep.rt_notes, "--rt-cpu: CPU 4000 does not exist"));
     ck_assert_int_eq(rep.rt.wall.count, 10);
-    rewind(c.log);
+    rewind(logf);
     char text[4096];
-    size_t n = fread(text, 1, sizeof text - 1, c.log);
+    size_t n = fread(text, 1, sizeof text - 1, logf);
     text[n] = '\0';
     ck_assert_ptr_nonnull(strstr(text, "warning: --rt-cpu not applied: CPU 4000"));
-    fclose(c.log);
-    c.log = NULL;
+    fclose(logf);
+    c.log = (rs_log){0};
     c.progress = 0;
     c.rt_strict = 1;
     ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), &s, &c, &rep, err, sizeof err), RS_E_ARG);

@@ -222,7 +222,7 @@ START_TEST(test_progress_lines)
     c.out = csv;
     c.progress = 1;
     c.progress_every = 0; /* every step, to see it in a short run */
-    c.log = log;
+    c.log = rt_log_to(log);
     ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err), RS_OK);
     rewind(log);
     char line[256];
@@ -237,6 +237,37 @@ START_TEST(test_progress_lines)
     ck_assert_int_ge(n, 100);
     ck_assert(last);
     fclose(log);
+}
+END_TEST
+
+/* The library never prints: with no log sink, a run that would show
+ * progress lines every step writes nothing on stderr or stdout (the lines
+ * and their "railsym run:" prefix are the command's, cli::LogSink). */
+START_TEST(test_no_sink_no_output)
+{
+    FILE *cap = tmpfile();
+    ck_assert_ptr_nonnull(cap);
+    fflush(stdout);
+    fflush(stderr);
+    const int save_err = dup(2), save_out = dup(1);
+    ck_assert(save_err >= 0 && save_out >= 0);
+    ck_assert(dup2(fileno(cap), 2) >= 0 && dup2(fileno(cap), 1) >= 0);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.out = csv;
+    c.progress = 1;
+    c.progress_every = 0;
+    const int st = rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(save_err, 2);
+    dup2(save_out, 1);
+    close(save_err);
+    close(save_out);
+    ck_assert_int_eq(st, RS_OK);
+    ck_assert_int_eq(fseek(cap, 0, SEEK_END), 0);
+    ck_assert_int_eq(ftell(cap), 0);
+    fclose(cap);
 }
 END_TEST
 
@@ -311,6 +342,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, test_unwritable_output);
     tcase_add_test(t, test_failure_midway_keeps_csv);
     tcase_add_test(t, test_progress_lines);
+    tcase_add_test(t, test_no_sink_no_output);
     tcase_add_test(t, test_model_name);
     tcase_add_test(t, test_contact_files_from_elsewhere);
     suite_add_tcase(s, t);

@@ -17,6 +17,7 @@
 
 #include "rs_train_contact.h"
 #include "rs_train_file.h"
+#include "rt_fixtures.h"
 
 static rs_train_spec *parse_ok(const char *text)
 {
@@ -171,26 +172,27 @@ START_TEST(test_run_csv)
     fclose(f);
     rs_train_run_report r1, r3;
     char err[512];
-    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, NULL};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, {0}};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out3;
     cfg.threads = 3;
     /* with progress lines from the first step (a log file: one line each) */
     cfg.progress = 1;
-    cfg.log = tmpfile();
-    ck_assert_ptr_nonnull(cfg.log);
+    FILE *logf = tmpfile();
+    ck_assert_ptr_nonnull(logf);
+    cfg.log = rt_log_to(logf);
     ck_assert_msg(rs_train_run(&cfg, &r3, err, sizeof err) == RS_OK, "%s", err);
-    rewind(cfg.log);
+    rewind(logf);
     char line[300];
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, cfg.log));
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, logf));
     ck_assert_msg(strncmp(line, "railsym run: t = ", 17) == 0 && strstr(line, "s of 30 s (") &&
                       strstr(line, "real time, ETA"),
                   "%s", line);
     char last_line[300] = "";
-    while (fgets(line, sizeof line, cfg.log))
+    while (fgets(line, sizeof line, logf))
         snprintf(last_line, sizeof last_line, "%s", line);
     ck_assert_msg(strncmp(last_line, "railsym run: 15000 steps to t = 30 s in ", 40) == 0, "%s", last_line);
-    fclose(cfg.log);
+    fclose(logf);
     ck_assert_int_eq(r1.steps, 15000);
     ck_assert_int_eq(r1.rows, 61);
     ck_assert_int_eq(r1.nv, 5);
@@ -455,7 +457,7 @@ START_TEST(test_contact_vehicles)
             cwd, cwd, cwd);
     fclose(f);
     rs_train_run_report r1, r2;
-    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, NULL};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, {0}};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out2;
     cfg.threads = 2;
@@ -587,7 +589,7 @@ START_TEST(test_model_cache)
             cwd, cwd);
     fclose(f);
     rs_train_run_report r;
-    rs_train_run_cfg cfg = {train, out_tcc, 1, NULL, cache, 0, NULL};
+    rs_train_run_cfg cfg = {train, out_tcc, 1, NULL, cache, 0, {0}};
     ck_assert_msg(rs_train_run(&cfg, &r, err, sizeof err) == RS_OK, "%s", err);
     rs_load_options lo;
     rs_load_options_default(&lo);

@@ -73,6 +73,19 @@ int rt_fourbar_assemble(const double *p, double th1, double *q)
     return 0;
 }
 
+static void log_line(void *ctx, rs_log_kind kind, const char *text)
+{
+    if (kind == RS_LOG_RAW)
+        fputs(text, ctx);
+    else
+        fprintf(ctx, "railsym run: %s\n", text);
+}
+
+rs_log rt_log_to(FILE *f)
+{
+    return (rs_log){log_line, f};
+}
+
 rs_ws *rt_ws_new(const rs_model *m, rs_method method, double dt, double tol)
 {
     rs_options o;

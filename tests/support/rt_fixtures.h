@@ -7,6 +7,9 @@
 #ifndef RT_FIXTURES_H
 #define RT_FIXTURES_H
 
+#include <stdio.h>
+
+#include "rs_log.h"
 #include "rs_runtime.h"
 
 const rs_model *rt_pendulum_model(void);
@@ -35,6 +38,10 @@ double rt_pendulum_period(double theta0, double g, double L);
  * by intersecting the circles about A (radius L2) and D (radius L3).
  * Returns 0, or -1 if the loop cannot close. */
 int rt_fourbar_assemble(const double *p, double th1, double *q);
+
+/* A log sink (rs_log.h) writing each line to f as the command does:
+ * "railsym run: <line>\n", reports (RS_LOG_RAW) as they are. */
+rs_log rt_log_to(FILE *f);
 
 /* Creates a workspace or aborts the test with the message. */
 rs_ws *rt_ws_new(const rs_model *m, rs_method method, double dt, double tol);

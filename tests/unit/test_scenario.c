@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rs_closest.h"
 #include "rs_scenario.h"
 #include "rt_fixtures.h"
 #include "rs_contact.h"
@@ -433,6 +434,16 @@ START_TEST(test_closest_name)
     ck_assert_str_eq(rs_closest_name("stpe", c, 3), "step");   /* transposition */
     ck_assert_str_eq(rs_closest_name("dur", c, 3), "duration"); /* unique prefix */
     ck_assert_ptr_null(rs_closest_name("zzz", c, 3));
+    /* the one helper of the C runtime (runtime/core/rs_closest.h), the
+     * command line's rule: a swap counts 1, ties go to the earliest */
+    ck_assert_uint_eq(rs_edit_distance("plto", "plot"), 1);
+    ck_assert_uint_eq(rs_edit_distance("kitten", "sitting"), 3);
+    ck_assert_uint_eq(rs_edit_distance("", "abc"), 3);
+    ck_assert_uint_gt(rs_edit_distance("a", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), 1000);
+    const char *const t[] = {"cat", "bat", "rat"};
+    ck_assert_str_eq(rs_closest_name("hat", t, 3), "cat");
+    ck_assert_ptr_null(rs_closest_name("duration", c, 3));   /* exact: no typo */
+    ck_assert_ptr_null(rs_closest_name("step", c, 0));
 }
 END_TEST
 
