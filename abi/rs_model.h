@@ -124,6 +124,15 @@ enum rs_fn_id {
     RS_FN_COUNT
 };
 
+/* The name of each function, indexed by enum rs_fn_id: function id f of
+ * model MODEL is the C function MODEL_<name> (the descriptor's fn[f] points
+ * at it).  The one list of names: the code generator's function table
+ * (codegen/fn_table.cpp) and the runtime's messages both read it. */
+#define RS_FN_NAMES { \
+    "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
+    "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
+    "step", "proj", "newton", "power", "step_cached" }
+
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {
     RS_POWER_INPUTS = 0, RS_POWER_DAMPING, RS_POWER_CREEP, RS_POWER_OTHER, RS_POWER_COUNT

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "descriptor.hpp"
+#include "fn_table.hpp"
 #include "force_jacobians.hpp"
 #include "hoist.hpp"
 #include "model_functions.hpp"
@@ -196,6 +197,9 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         // The energy balance's power terms (power.hpp), built last so the
         // atoms of every other function keep their order.
         fns.push_back(power_function(sys));
+        // Only what the runtime's function table has an id for is compiled
+        // (fn_table.hpp): phi_s, say, is left out.
+        fns = codegen::runtime_functions(fns);
         // Atoms of parameters only are computed once per parameter set, not per step.
         if (hoist) {
             codegen::Function constants = codegen::hoist_constants(sys.store(), fns);

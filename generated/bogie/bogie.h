@@ -9,14 +9,14 @@
 extern "C" {
 #endif
 
-/* bogie_M: out[0] M (dense 18x18), out[1] M_sparse (sparse 18x18) */
+/* bogie_M: out[0] M (sparse 18x18) */
 int bogie_M(const double *const *in, double *const *out);
-#define BOGIE_M_M_SPARSE_ROWS 18
-#define BOGIE_M_M_SPARSE_COLS 18
-#define BOGIE_M_M_SPARSE_NNZ 28
-extern const int bogie_M_M_sparse_nrows, bogie_M_M_sparse_ncols, bogie_M_M_sparse_nnz;
-extern const int bogie_M_M_sparse_colptr[];   /* BOGIE_M_M_SPARSE_COLS + 1 */
-extern const int bogie_M_M_sparse_rowidx[];   /* BOGIE_M_M_SPARSE_NNZ */
+#define BOGIE_M_M_ROWS 18
+#define BOGIE_M_M_COLS 18
+#define BOGIE_M_M_NNZ 28
+extern const int bogie_M_M_nrows, bogie_M_M_ncols, bogie_M_M_nnz;
+extern const int bogie_M_M_colptr[];   /* BOGIE_M_M_COLS + 1 */
+extern const int bogie_M_M_rowidx[];   /* BOGIE_M_M_NNZ */
 
 /* bogie_delta: out[0] delta (vector 18x1) */
 int bogie_delta(const double *const *in, double *const *out);
@@ -24,17 +24,14 @@ int bogie_delta(const double *const *in, double *const *out);
 /* bogie_phi: out[0] phi (vector 4x1) */
 int bogie_phi(const double *const *in, double *const *out);
 
-/* bogie_phi_q: out[0] phi_q (dense 4x18), out[1] phi_q_sparse (sparse 4x18) */
+/* bogie_phi_q: out[0] phi_q (sparse 4x18) */
 int bogie_phi_q(const double *const *in, double *const *out);
-#define BOGIE_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_phi_q_phi_q_sparse_nrows, bogie_phi_q_phi_q_sparse_ncols, bogie_phi_q_phi_q_sparse_nnz;
-extern const int bogie_phi_q_phi_q_sparse_colptr[];   /* BOGIE_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_PHI_Q_PHI_Q_SPARSE_NNZ */
-
-/* bogie_phi_s: out[0] phi_s (dense 4x16) */
-int bogie_phi_s(const double *const *in, double *const *out);
+#define BOGIE_PHI_Q_PHI_Q_ROWS 4
+#define BOGIE_PHI_Q_PHI_Q_COLS 18
+#define BOGIE_PHI_Q_PHI_Q_NNZ 20
+extern const int bogie_phi_q_phi_q_nrows, bogie_phi_q_phi_q_ncols, bogie_phi_q_phi_q_nnz;
+extern const int bogie_phi_q_phi_q_colptr[];   /* BOGIE_PHI_Q_PHI_Q_COLS + 1 */
+extern const int bogie_phi_q_phi_q_rowidx[];   /* BOGIE_PHI_Q_PHI_Q_NNZ */
 
 /* bogie_beta: out[0] beta (vector 4x1) */
 int bogie_beta(const double *const *in, double *const *out);
@@ -102,20 +99,20 @@ int bogie_power(const double *const *in, double *const *out);
 /* bogie_constants: out[0] k (vector 15x1) */
 int bogie_constants(const double *const *in, double *const *out);
 
-/* bogie_step: out[0] M.M_sparse (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q_sparse (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
+/* bogie_step: out[0] M.M (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
 int bogie_step(const double *const *in, double *const *out);
-#define BOGIE_STEP_M_M_SPARSE_ROWS 18
-#define BOGIE_STEP_M_M_SPARSE_COLS 18
-#define BOGIE_STEP_M_M_SPARSE_NNZ 28
-extern const int bogie_step_M_M_sparse_nrows, bogie_step_M_M_sparse_ncols, bogie_step_M_M_sparse_nnz;
-extern const int bogie_step_M_M_sparse_colptr[];   /* BOGIE_STEP_M_M_SPARSE_COLS + 1 */
-extern const int bogie_step_M_M_sparse_rowidx[];   /* BOGIE_STEP_M_M_SPARSE_NNZ */
-#define BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_step_phi_q_phi_q_sparse_nrows, bogie_step_phi_q_phi_q_sparse_ncols, bogie_step_phi_q_phi_q_sparse_nnz;
-extern const int bogie_step_phi_q_phi_q_sparse_colptr[];   /* BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_step_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_NNZ */
+#define BOGIE_STEP_M_M_ROWS 18
+#define BOGIE_STEP_M_M_COLS 18
+#define BOGIE_STEP_M_M_NNZ 28
+extern const int bogie_step_M_M_nrows, bogie_step_M_M_ncols, bogie_step_M_M_nnz;
+extern const int bogie_step_M_M_colptr[];   /* BOGIE_STEP_M_M_COLS + 1 */
+extern const int bogie_step_M_M_rowidx[];   /* BOGIE_STEP_M_M_NNZ */
+#define BOGIE_STEP_PHI_Q_PHI_Q_ROWS 4
+#define BOGIE_STEP_PHI_Q_PHI_Q_COLS 18
+#define BOGIE_STEP_PHI_Q_PHI_Q_NNZ 20
+extern const int bogie_step_phi_q_phi_q_nrows, bogie_step_phi_q_phi_q_ncols, bogie_step_phi_q_phi_q_nnz;
+extern const int bogie_step_phi_q_phi_q_colptr[];   /* BOGIE_STEP_PHI_Q_PHI_Q_COLS + 1 */
+extern const int bogie_step_phi_q_phi_q_rowidx[];   /* BOGIE_STEP_PHI_Q_PHI_Q_NNZ */
 #define BOGIE_STEP_CREEP_DDELTA_DF_ROWS 18
 #define BOGIE_STEP_CREEP_DDELTA_DF_COLS 12
 #define BOGIE_STEP_CREEP_DDELTA_DF_NNZ 60
@@ -129,14 +126,14 @@ extern const int bogie_step_creep_dnu_dqd_nrows, bogie_step_creep_dnu_dqd_ncols,
 extern const int bogie_step_creep_dnu_dqd_colptr[];   /* BOGIE_STEP_CREEP_DNU_DQD_COLS + 1 */
 extern const int bogie_step_creep_dnu_dqd_rowidx[];   /* BOGIE_STEP_CREEP_DNU_DQD_NNZ */
 
-/* bogie_proj: out[0] phi_d.phi_d (vector 16x1), out[1] phi.phi (vector 4x1), out[2] phi_q.phi_q_sparse (sparse 4x18), out[3] beta.beta (vector 4x1), out[4] phi_d_s.phi_d_s (dense 16x4), out[5] phi_d_q.phi_d_q (sparse 16x18), out[6] beta_d.beta_d (vector 16x1), out[7] cache (vector 286x1) */
+/* bogie_proj: out[0] phi_d.phi_d (vector 16x1), out[1] phi.phi (vector 4x1), out[2] phi_q.phi_q (sparse 4x18), out[3] beta.beta (vector 4x1), out[4] phi_d_s.phi_d_s (dense 16x4), out[5] phi_d_q.phi_d_q (sparse 16x18), out[6] beta_d.beta_d (vector 16x1), out[7] cache (vector 286x1) */
 int bogie_proj(const double *const *in, double *const *out);
-#define BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_proj_phi_q_phi_q_sparse_nrows, bogie_proj_phi_q_phi_q_sparse_ncols, bogie_proj_phi_q_phi_q_sparse_nnz;
-extern const int bogie_proj_phi_q_phi_q_sparse_colptr[];   /* BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_proj_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ */
+#define BOGIE_PROJ_PHI_Q_PHI_Q_ROWS 4
+#define BOGIE_PROJ_PHI_Q_PHI_Q_COLS 18
+#define BOGIE_PROJ_PHI_Q_PHI_Q_NNZ 20
+extern const int bogie_proj_phi_q_phi_q_nrows, bogie_proj_phi_q_phi_q_ncols, bogie_proj_phi_q_phi_q_nnz;
+extern const int bogie_proj_phi_q_phi_q_colptr[];   /* BOGIE_PROJ_PHI_Q_PHI_Q_COLS + 1 */
+extern const int bogie_proj_phi_q_phi_q_rowidx[];   /* BOGIE_PROJ_PHI_Q_PHI_Q_NNZ */
 #define BOGIE_PROJ_PHI_D_Q_PHI_D_Q_ROWS 16
 #define BOGIE_PROJ_PHI_D_Q_PHI_D_Q_COLS 18
 #define BOGIE_PROJ_PHI_D_Q_PHI_D_Q_NNZ 56
@@ -147,20 +144,20 @@ extern const int bogie_proj_phi_d_q_phi_d_q_rowidx[];   /* BOGIE_PROJ_PHI_D_Q_PH
 /* bogie_newton: out[0] phi_d.phi_d (vector 16x1), out[1] phi_d_s.phi_d_s (dense 16x4) */
 int bogie_newton(const double *const *in, double *const *out);
 
-/* bogie_step_cached: out[0] M.M_sparse (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q_sparse (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
+/* bogie_step_cached: out[0] M.M (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
 int bogie_step_cached(const double *const *in, double *const *out);
-#define BOGIE_STEP_CACHED_M_M_SPARSE_ROWS 18
-#define BOGIE_STEP_CACHED_M_M_SPARSE_COLS 18
-#define BOGIE_STEP_CACHED_M_M_SPARSE_NNZ 28
-extern const int bogie_step_cached_M_M_sparse_nrows, bogie_step_cached_M_M_sparse_ncols, bogie_step_cached_M_M_sparse_nnz;
-extern const int bogie_step_cached_M_M_sparse_colptr[];   /* BOGIE_STEP_CACHED_M_M_SPARSE_COLS + 1 */
-extern const int bogie_step_cached_M_M_sparse_rowidx[];   /* BOGIE_STEP_CACHED_M_M_SPARSE_NNZ */
-#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_step_cached_phi_q_phi_q_sparse_nrows, bogie_step_cached_phi_q_phi_q_sparse_ncols, bogie_step_cached_phi_q_phi_q_sparse_nnz;
-extern const int bogie_step_cached_phi_q_phi_q_sparse_colptr[];   /* BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_step_cached_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ */
+#define BOGIE_STEP_CACHED_M_M_ROWS 18
+#define BOGIE_STEP_CACHED_M_M_COLS 18
+#define BOGIE_STEP_CACHED_M_M_NNZ 28
+extern const int bogie_step_cached_M_M_nrows, bogie_step_cached_M_M_ncols, bogie_step_cached_M_M_nnz;
+extern const int bogie_step_cached_M_M_colptr[];   /* BOGIE_STEP_CACHED_M_M_COLS + 1 */
+extern const int bogie_step_cached_M_M_rowidx[];   /* BOGIE_STEP_CACHED_M_M_NNZ */
+#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_ROWS 4
+#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_COLS 18
+#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_NNZ 20
+extern const int bogie_step_cached_phi_q_phi_q_nrows, bogie_step_cached_phi_q_phi_q_ncols, bogie_step_cached_phi_q_phi_q_nnz;
+extern const int bogie_step_cached_phi_q_phi_q_colptr[];   /* BOGIE_STEP_CACHED_PHI_Q_PHI_Q_COLS + 1 */
+extern const int bogie_step_cached_phi_q_phi_q_rowidx[];   /* BOGIE_STEP_CACHED_PHI_Q_PHI_Q_NNZ */
 #define BOGIE_STEP_CACHED_CREEP_DDELTA_DF_ROWS 18
 #define BOGIE_STEP_CACHED_CREEP_DDELTA_DF_COLS 12
 #define BOGIE_STEP_CACHED_CREEP_DDELTA_DF_NNZ 60

@@ -3,38 +3,32 @@
 #include <math.h>
 #include "rs_abi.h"
 
-/* Pattern of coupled_pendulums_M output M_sparse: compressed sparse columns. */
-const int coupled_pendulums_M_M_sparse_nrows = 2;
-const int coupled_pendulums_M_M_sparse_ncols = 2;
-const int coupled_pendulums_M_M_sparse_nnz = 2;
-const int coupled_pendulums_M_M_sparse_colptr[3] = {
+/* Pattern of coupled_pendulums_M output M: compressed sparse columns. */
+const int coupled_pendulums_M_M_nrows = 2;
+const int coupled_pendulums_M_M_ncols = 2;
+const int coupled_pendulums_M_M_nnz = 2;
+const int coupled_pendulums_M_M_colptr[3] = {
     0, 1, 2
 };
-const int coupled_pendulums_M_M_sparse_rowidx[2] = {
+const int coupled_pendulums_M_M_rowidx[2] = {
     0, 1
 };
 
 /*
  * coupled_pendulums_M
- *   mass matrix M = dE/dq'' (M q'' = delta)
+ *   mass matrix M = dE/dq'' (M q'' = delta), compressed columns
  * Outputs:
- *   out[0]  M  dense 2x2, row-major
- *   out[1]  M_sparse  sparse 2x2, 2 non-zeros in the order of coupled_pendulums_M_M_sparse_colptr/_rowidx
+ *   out[0]  M  sparse 2x2, 2 non-zeros in the order of coupled_pendulums_M_M_colptr/_rowidx
  * Inputs: k
  * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
  */
 int coupled_pendulums_M(const double *const *in, double *const *out)
 {
     const double *restrict k = in[RS_IN_K];
-    double sink[4];
+    double sink[2];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
-    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     o0[0] = k[3];
-    o0[1] = 0.0;
-    o0[2] = 0.0;
-    o0[3] = k[3];
-    o1[0] = k[3];
-    o1[1] = k[3];
+    o0[1] = k[3];
     return RS_ABI_OK;
 }
 
@@ -176,9 +170,9 @@ int coupled_pendulums_energy(const double *const *in, double *const *out)
 
 /*
  * coupled_pendulums_outputs
- *   user outputs
+ *   user outputs: gap
  * Outputs:
- *   out[0]  gap  scalar
+ *   out[0]  outputs  vector [1]
  * Inputs: q p k
  * Atoms 16, operations 16 (add/sub 5, mul 6, div 0, cos 2, sin 2, sqrt 1)
  */
@@ -188,7 +182,7 @@ int coupled_pendulums_outputs(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
     double sink[1];
-    double *const o0 = out[0] ? out[0] : sink;   /* gap */
+    double *const o0 = out[0] ? out[0] : sink;   /* outputs */
     const double a0 = sin(q[1]);
     const double a1 = p[1] * a0;
     const double a2 = k[1] - a1;
@@ -495,14 +489,14 @@ int coupled_pendulums_constants(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of coupled_pendulums_step output M.M_sparse: compressed sparse columns. */
-const int coupled_pendulums_step_M_M_sparse_nrows = 2;
-const int coupled_pendulums_step_M_M_sparse_ncols = 2;
-const int coupled_pendulums_step_M_M_sparse_nnz = 2;
-const int coupled_pendulums_step_M_M_sparse_colptr[3] = {
+/* Pattern of coupled_pendulums_step output M.M: compressed sparse columns. */
+const int coupled_pendulums_step_M_M_nrows = 2;
+const int coupled_pendulums_step_M_M_ncols = 2;
+const int coupled_pendulums_step_M_M_nnz = 2;
+const int coupled_pendulums_step_M_M_colptr[3] = {
     0, 1, 2
 };
-const int coupled_pendulums_step_M_M_sparse_rowidx[2] = {
+const int coupled_pendulums_step_M_M_rowidx[2] = {
     0, 1
 };
 
@@ -511,7 +505,7 @@ const int coupled_pendulums_step_M_M_sparse_rowidx[2] = {
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
  * Outputs:
- *   out[0]  M.M_sparse  sparse 2x2, 2 non-zeros in the order of coupled_pendulums_step_M_M_sparse_colptr/_rowidx
+ *   out[0]  M.M  sparse 2x2, 2 non-zeros in the order of coupled_pendulums_step_M_M_colptr/_rowidx
  *   out[1]  delta.delta  vector [2]
  * Inputs: q p k
  * Atoms 42, operations 42 (add/sub 14, mul 21, div 2, cos 2, sin 2, sqrt 1)
@@ -522,7 +516,7 @@ int coupled_pendulums_step(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
     double sink[2];
-    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
     const double a0 = sin(q[0]);
     const double a1 = sin(q[1]);

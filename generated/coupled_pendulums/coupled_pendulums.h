@@ -9,14 +9,14 @@
 extern "C" {
 #endif
 
-/* coupled_pendulums_M: out[0] M (dense 2x2), out[1] M_sparse (sparse 2x2) */
+/* coupled_pendulums_M: out[0] M (sparse 2x2) */
 int coupled_pendulums_M(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_M_M_SPARSE_ROWS 2
-#define COUPLED_PENDULUMS_M_M_SPARSE_COLS 2
-#define COUPLED_PENDULUMS_M_M_SPARSE_NNZ 2
-extern const int coupled_pendulums_M_M_sparse_nrows, coupled_pendulums_M_M_sparse_ncols, coupled_pendulums_M_M_sparse_nnz;
-extern const int coupled_pendulums_M_M_sparse_colptr[];   /* COUPLED_PENDULUMS_M_M_SPARSE_COLS + 1 */
-extern const int coupled_pendulums_M_M_sparse_rowidx[];   /* COUPLED_PENDULUMS_M_M_SPARSE_NNZ */
+#define COUPLED_PENDULUMS_M_M_ROWS 2
+#define COUPLED_PENDULUMS_M_M_COLS 2
+#define COUPLED_PENDULUMS_M_M_NNZ 2
+extern const int coupled_pendulums_M_M_nrows, coupled_pendulums_M_M_ncols, coupled_pendulums_M_M_nnz;
+extern const int coupled_pendulums_M_M_colptr[];   /* COUPLED_PENDULUMS_M_M_COLS + 1 */
+extern const int coupled_pendulums_M_M_rowidx[];   /* COUPLED_PENDULUMS_M_M_NNZ */
 
 /* coupled_pendulums_delta: out[0] delta (vector 2x1) */
 int coupled_pendulums_delta(const double *const *in, double *const *out);
@@ -24,7 +24,7 @@ int coupled_pendulums_delta(const double *const *in, double *const *out);
 /* coupled_pendulums_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int coupled_pendulums_energy(const double *const *in, double *const *out);
 
-/* coupled_pendulums_outputs: out[0] gap (scalar) */
+/* coupled_pendulums_outputs: out[0] outputs (vector 1x1) */
 int coupled_pendulums_outputs(const double *const *in, double *const *out);
 
 /* coupled_pendulums_delta_jac: out[0] K (sparse 2x2), out[1] C (sparse 2x2) */
@@ -48,14 +48,14 @@ int coupled_pendulums_power(const double *const *in, double *const *out);
 /* coupled_pendulums_constants: out[0] k (vector 5x1) */
 int coupled_pendulums_constants(const double *const *in, double *const *out);
 
-/* coupled_pendulums_step: out[0] M.M_sparse (sparse 2x2), out[1] delta.delta (vector 2x1) */
+/* coupled_pendulums_step: out[0] M.M (sparse 2x2), out[1] delta.delta (vector 2x1) */
 int coupled_pendulums_step(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_ROWS 2
-#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_COLS 2
-#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_NNZ 2
-extern const int coupled_pendulums_step_M_M_sparse_nrows, coupled_pendulums_step_M_M_sparse_ncols, coupled_pendulums_step_M_M_sparse_nnz;
-extern const int coupled_pendulums_step_M_M_sparse_colptr[];   /* COUPLED_PENDULUMS_STEP_M_M_SPARSE_COLS + 1 */
-extern const int coupled_pendulums_step_M_M_sparse_rowidx[];   /* COUPLED_PENDULUMS_STEP_M_M_SPARSE_NNZ */
+#define COUPLED_PENDULUMS_STEP_M_M_ROWS 2
+#define COUPLED_PENDULUMS_STEP_M_M_COLS 2
+#define COUPLED_PENDULUMS_STEP_M_M_NNZ 2
+extern const int coupled_pendulums_step_M_M_nrows, coupled_pendulums_step_M_M_ncols, coupled_pendulums_step_M_M_nnz;
+extern const int coupled_pendulums_step_M_M_colptr[];   /* COUPLED_PENDULUMS_STEP_M_M_COLS + 1 */
+extern const int coupled_pendulums_step_M_M_rowidx[];   /* COUPLED_PENDULUMS_STEP_M_M_NNZ */
 
 #ifdef __cplusplus
 }

@@ -3,23 +3,22 @@
 #include <math.h>
 #include "rs_abi.h"
 
-/* Pattern of double_pendulum_M output M_sparse: compressed sparse columns. */
-const int double_pendulum_M_M_sparse_nrows = 2;
-const int double_pendulum_M_M_sparse_ncols = 2;
-const int double_pendulum_M_M_sparse_nnz = 4;
-const int double_pendulum_M_M_sparse_colptr[3] = {
+/* Pattern of double_pendulum_M output M: compressed sparse columns. */
+const int double_pendulum_M_M_nrows = 2;
+const int double_pendulum_M_M_ncols = 2;
+const int double_pendulum_M_M_nnz = 4;
+const int double_pendulum_M_M_colptr[3] = {
     0, 2, 4
 };
-const int double_pendulum_M_M_sparse_rowidx[4] = {
+const int double_pendulum_M_M_rowidx[4] = {
     0, 1, 0, 1
 };
 
 /*
  * double_pendulum_M
- *   mass matrix M = dE/dq'' (M q'' = delta)
+ *   mass matrix M = dE/dq'' (M q'' = delta), compressed columns
  * Outputs:
- *   out[0]  M  dense 2x2, row-major
- *   out[1]  M_sparse  sparse 2x2, 4 non-zeros in the order of double_pendulum_M_M_sparse_colptr/_rowidx
+ *   out[0]  M  sparse 2x2, 4 non-zeros in the order of double_pendulum_M_M_colptr/_rowidx
  * Inputs: q p k
  * Atoms 19, operations 19 (add/sub 7, mul 10, div 0, cos 1, sin 1)
  */
@@ -30,7 +29,6 @@ int double_pendulum_M(const double *const *in, double *const *out)
     const double *restrict k = in[RS_IN_K];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
-    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     const double a0 = cos(q[1]);
     const double a1 = p[2] * a0;
     const double a2 = p[3] + a1;
@@ -46,18 +44,14 @@ int double_pendulum_M(const double *const *in, double *const *out)
     const double a12 = p[4] + a11;
     const double a13 = p[3] * a3;
     const double a14 = p[5] + a13;
-    o0[2] = a14;
-    o1[1] = a14;
+    o0[1] = a14;
     const double a15 = a14 + a12;
     o0[0] = a15;
-    o1[0] = a15;
     const double a16 = a0 * k[3];
     const double a17 = p[2] * a16;
     const double a18 = k[4] + a17;
-    o0[1] = a18;
-    o1[2] = a18;
+    o0[2] = a18;
     o0[3] = k[4];
-    o1[3] = k[4];
     return RS_ABI_OK;
 }
 
@@ -404,14 +398,14 @@ int double_pendulum_constants(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of double_pendulum_step output M.M_sparse: compressed sparse columns. */
-const int double_pendulum_step_M_M_sparse_nrows = 2;
-const int double_pendulum_step_M_M_sparse_ncols = 2;
-const int double_pendulum_step_M_M_sparse_nnz = 4;
-const int double_pendulum_step_M_M_sparse_colptr[3] = {
+/* Pattern of double_pendulum_step output M.M: compressed sparse columns. */
+const int double_pendulum_step_M_M_nrows = 2;
+const int double_pendulum_step_M_M_ncols = 2;
+const int double_pendulum_step_M_M_nnz = 4;
+const int double_pendulum_step_M_M_colptr[3] = {
     0, 2, 4
 };
-const int double_pendulum_step_M_M_sparse_rowidx[4] = {
+const int double_pendulum_step_M_M_rowidx[4] = {
     0, 1, 0, 1
 };
 
@@ -420,7 +414,7 @@ const int double_pendulum_step_M_M_sparse_rowidx[4] = {
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
  * Outputs:
- *   out[0]  M.M_sparse  sparse 2x2, 4 non-zeros in the order of double_pendulum_step_M_M_sparse_colptr/_rowidx
+ *   out[0]  M.M  sparse 2x2, 4 non-zeros in the order of double_pendulum_step_M_M_colptr/_rowidx
  *   out[1]  delta.delta  vector [2]
  * Inputs: q qd p k
  * Atoms 56, operations 56 (add/sub 19, mul 33, div 0, cos 2, sin 2)
@@ -432,7 +426,7 @@ int double_pendulum_step(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
     double sink[4];
-    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
     const double a0 = cos(q[1]);
     const double a1 = p[2] * a0;

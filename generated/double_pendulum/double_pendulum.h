@@ -9,14 +9,14 @@
 extern "C" {
 #endif
 
-/* double_pendulum_M: out[0] M (dense 2x2), out[1] M_sparse (sparse 2x2) */
+/* double_pendulum_M: out[0] M (sparse 2x2) */
 int double_pendulum_M(const double *const *in, double *const *out);
-#define DOUBLE_PENDULUM_M_M_SPARSE_ROWS 2
-#define DOUBLE_PENDULUM_M_M_SPARSE_COLS 2
-#define DOUBLE_PENDULUM_M_M_SPARSE_NNZ 4
-extern const int double_pendulum_M_M_sparse_nrows, double_pendulum_M_M_sparse_ncols, double_pendulum_M_M_sparse_nnz;
-extern const int double_pendulum_M_M_sparse_colptr[];   /* DOUBLE_PENDULUM_M_M_SPARSE_COLS + 1 */
-extern const int double_pendulum_M_M_sparse_rowidx[];   /* DOUBLE_PENDULUM_M_M_SPARSE_NNZ */
+#define DOUBLE_PENDULUM_M_M_ROWS 2
+#define DOUBLE_PENDULUM_M_M_COLS 2
+#define DOUBLE_PENDULUM_M_M_NNZ 4
+extern const int double_pendulum_M_M_nrows, double_pendulum_M_M_ncols, double_pendulum_M_M_nnz;
+extern const int double_pendulum_M_M_colptr[];   /* DOUBLE_PENDULUM_M_M_COLS + 1 */
+extern const int double_pendulum_M_M_rowidx[];   /* DOUBLE_PENDULUM_M_M_NNZ */
 
 /* double_pendulum_delta: out[0] delta (vector 2x1) */
 int double_pendulum_delta(const double *const *in, double *const *out);
@@ -45,14 +45,14 @@ int double_pendulum_power(const double *const *in, double *const *out);
 /* double_pendulum_constants: out[0] k (vector 5x1) */
 int double_pendulum_constants(const double *const *in, double *const *out);
 
-/* double_pendulum_step: out[0] M.M_sparse (sparse 2x2), out[1] delta.delta (vector 2x1) */
+/* double_pendulum_step: out[0] M.M (sparse 2x2), out[1] delta.delta (vector 2x1) */
 int double_pendulum_step(const double *const *in, double *const *out);
-#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_ROWS 2
-#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_COLS 2
-#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_NNZ 4
-extern const int double_pendulum_step_M_M_sparse_nrows, double_pendulum_step_M_M_sparse_ncols, double_pendulum_step_M_M_sparse_nnz;
-extern const int double_pendulum_step_M_M_sparse_colptr[];   /* DOUBLE_PENDULUM_STEP_M_M_SPARSE_COLS + 1 */
-extern const int double_pendulum_step_M_M_sparse_rowidx[];   /* DOUBLE_PENDULUM_STEP_M_M_SPARSE_NNZ */
+#define DOUBLE_PENDULUM_STEP_M_M_ROWS 2
+#define DOUBLE_PENDULUM_STEP_M_M_COLS 2
+#define DOUBLE_PENDULUM_STEP_M_M_NNZ 4
+extern const int double_pendulum_step_M_M_nrows, double_pendulum_step_M_M_ncols, double_pendulum_step_M_M_nnz;
+extern const int double_pendulum_step_M_M_colptr[];   /* DOUBLE_PENDULUM_STEP_M_M_COLS + 1 */
+extern const int double_pendulum_step_M_M_rowidx[];   /* DOUBLE_PENDULUM_STEP_M_M_NNZ */
 
 #ifdef __cplusplus
 }

@@ -3,23 +3,22 @@
 #include <math.h>
 #include "rs_abi.h"
 
-/* Pattern of four_bar_M output M_sparse: compressed sparse columns. */
-const int four_bar_M_M_sparse_nrows = 3;
-const int four_bar_M_M_sparse_ncols = 3;
-const int four_bar_M_M_sparse_nnz = 9;
-const int four_bar_M_M_sparse_colptr[4] = {
+/* Pattern of four_bar_M output M: compressed sparse columns. */
+const int four_bar_M_M_nrows = 3;
+const int four_bar_M_M_ncols = 3;
+const int four_bar_M_M_nnz = 9;
+const int four_bar_M_M_colptr[4] = {
     0, 3, 6, 9
 };
-const int four_bar_M_M_sparse_rowidx[9] = {
+const int four_bar_M_M_rowidx[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2
 };
 
 /*
  * four_bar_M
- *   mass matrix M = dE/dq'' (M q'' = delta)
+ *   mass matrix M = dE/dq'' (M q'' = delta), compressed columns
  * Outputs:
- *   out[0]  M  dense 3x3, row-major
- *   out[1]  M_sparse  sparse 3x3, 9 non-zeros in the order of four_bar_M_M_sparse_colptr/_rowidx
+ *   out[0]  M  sparse 3x3, 9 non-zeros in the order of four_bar_M_M_colptr/_rowidx
  * Inputs: q p k
  * Atoms 71, operations 71 (add/sub 28, mul 39, div 0, cos 2, sin 2)
  */
@@ -30,7 +29,6 @@ int four_bar_M(const double *const *in, double *const *out)
     const double *restrict k = in[RS_IN_K];
     double sink[9];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
-    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     const double a0 = cos(q[1]);
     const double a1 = p[1] * a0;
     const double a2 = p[2] + a1;
@@ -69,14 +67,11 @@ int four_bar_M(const double *const *in, double *const *out)
     const double a35 = a34 - a32;
     const double a36 = k[2] * a11;
     const double a37 = k[6] - a36;
-    o0[6] = a37;
-    o1[2] = a37;
+    o0[2] = a37;
     const double a38 = a37 + a35;
-    o0[3] = a38;
-    o1[1] = a38;
+    o0[1] = a38;
     const double a39 = a38 + a31;
     o0[0] = a39;
-    o1[0] = a39;
     const double a40 = p[2] * a3;
     const double a41 = a40 + k[2];
     const double a42 = p[6] * a41;
@@ -97,14 +92,11 @@ int four_bar_M(const double *const *in, double *const *out)
     const double a57 = k[12] + a56;
     const double a58 = k[2] * a42;
     const double a59 = k[6] + a58;
-    o0[7] = a59;
-    o1[5] = a59;
+    o0[5] = a59;
     const double a60 = a59 + a57;
     o0[4] = a60;
-    o1[4] = a60;
     const double a61 = a55 + a60;
-    o0[1] = a61;
-    o1[3] = a61;
+    o0[3] = a61;
     const double a62 = a3 * k[14];
     const double a63 = a0 * a62;
     const double a64 = a7 * k[14];
@@ -113,13 +105,10 @@ int four_bar_M(const double *const *in, double *const *out)
     const double a67 = p[1] * a66;
     const double a68 = p[2] * a62;
     const double a69 = k[15] - a68;
-    o0[5] = a69;
-    o1[7] = a69;
+    o0[7] = a69;
     const double a70 = a69 - a67;
-    o0[2] = a70;
-    o1[6] = a70;
+    o0[6] = a70;
     o0[8] = k[15];
-    o1[8] = k[15];
     return RS_ABI_OK;
 }
 
@@ -318,23 +307,22 @@ int four_bar_phi(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of four_bar_phi_q output phi_q_sparse: compressed sparse columns. */
-const int four_bar_phi_q_phi_q_sparse_nrows = 2;
-const int four_bar_phi_q_phi_q_sparse_ncols = 3;
-const int four_bar_phi_q_phi_q_sparse_nnz = 6;
-const int four_bar_phi_q_phi_q_sparse_colptr[4] = {
+/* Pattern of four_bar_phi_q output phi_q: compressed sparse columns. */
+const int four_bar_phi_q_phi_q_nrows = 2;
+const int four_bar_phi_q_phi_q_ncols = 3;
+const int four_bar_phi_q_phi_q_nnz = 6;
+const int four_bar_phi_q_phi_q_colptr[4] = {
     0, 2, 4, 6
 };
-const int four_bar_phi_q_phi_q_sparse_rowidx[6] = {
+const int four_bar_phi_q_phi_q_rowidx[6] = {
     0, 1, 0, 1, 0, 1
 };
 
 /*
  * four_bar_phi_q
- *   constraint Jacobian d(phi)/dq
+ *   constraint Jacobian d(phi)/dq, compressed columns
  * Outputs:
- *   out[0]  phi_q  dense 2x3, row-major
- *   out[1]  phi_q_sparse  sparse 2x3, 6 non-zeros in the order of four_bar_phi_q_phi_q_sparse_colptr/_rowidx
+ *   out[0]  phi_q  sparse 2x3, 6 non-zeros in the order of four_bar_phi_q_phi_q_colptr/_rowidx
  * Inputs: q p
  * Atoms 36, operations 36 (add/sub 16, mul 14, div 0, cos 3, sin 3)
  */
@@ -344,7 +332,6 @@ int four_bar_phi_q(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     double sink[6];
     double *const o0 = out[0] ? out[0] : sink;   /* phi_q */
-    double *const o1 = out[1] ? out[1] : sink;   /* phi_q_sparse */
     const double a0 = sin(q[0]);
     const double a1 = cos(q[1]);
     const double a2 = a0 * a1;
@@ -367,32 +354,26 @@ int four_bar_phi_q(const double *const *in, double *const *out)
     const double a19 = a15 + a18;
     const double a20 = -a19;
     o0[0] = a20;
-    o1[0] = a20;
-    const double a21 = a15 + a16;
-    const double a22 = -a21;
-    o0[1] = a22;
-    o1[2] = a22;
-    const double a23 = -a15;
-    o0[2] = a23;
-    o1[4] = a23;
-    const double a24 = a7 * a11;
-    const double a25 = a12 * a6;
-    const double a26 = a24 - a25;
-    const double a27 = p[3] * a26;
-    const double a28 = p[2] * a11;
-    const double a29 = p[1] * a3;
-    const double a30 = a28 + a29;
-    const double a31 = a27 + a30;
-    const double a32 = -a31;
-    o0[3] = a32;
-    o1[1] = a32;
-    const double a33 = a27 + a28;
-    const double a34 = -a33;
+    const double a21 = a7 * a11;
+    const double a22 = a12 * a6;
+    const double a23 = a21 - a22;
+    const double a24 = p[3] * a23;
+    const double a25 = p[2] * a11;
+    const double a26 = p[1] * a3;
+    const double a27 = a25 + a26;
+    const double a28 = a24 + a27;
+    const double a29 = -a28;
+    o0[1] = a29;
+    const double a30 = a15 + a16;
+    const double a31 = -a30;
+    o0[2] = a31;
+    const double a32 = a24 + a25;
+    const double a33 = -a32;
+    o0[3] = a33;
+    const double a34 = -a15;
     o0[4] = a34;
-    o1[3] = a34;
-    const double a35 = -a27;
+    const double a35 = -a24;
     o0[5] = a35;
-    o1[5] = a35;
     return RS_ABI_OK;
 }
 
@@ -1354,25 +1335,25 @@ int four_bar_constants(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of four_bar_step output M.M_sparse: compressed sparse columns. */
-const int four_bar_step_M_M_sparse_nrows = 3;
-const int four_bar_step_M_M_sparse_ncols = 3;
-const int four_bar_step_M_M_sparse_nnz = 9;
-const int four_bar_step_M_M_sparse_colptr[4] = {
+/* Pattern of four_bar_step output M.M: compressed sparse columns. */
+const int four_bar_step_M_M_nrows = 3;
+const int four_bar_step_M_M_ncols = 3;
+const int four_bar_step_M_M_nnz = 9;
+const int four_bar_step_M_M_colptr[4] = {
     0, 3, 6, 9
 };
-const int four_bar_step_M_M_sparse_rowidx[9] = {
+const int four_bar_step_M_M_rowidx[9] = {
     0, 1, 2, 0, 1, 2, 0, 1, 2
 };
 
-/* Pattern of four_bar_step output phi_q.phi_q_sparse: compressed sparse columns. */
-const int four_bar_step_phi_q_phi_q_sparse_nrows = 2;
-const int four_bar_step_phi_q_phi_q_sparse_ncols = 3;
-const int four_bar_step_phi_q_phi_q_sparse_nnz = 6;
-const int four_bar_step_phi_q_phi_q_sparse_colptr[4] = {
+/* Pattern of four_bar_step output phi_q.phi_q: compressed sparse columns. */
+const int four_bar_step_phi_q_phi_q_nrows = 2;
+const int four_bar_step_phi_q_phi_q_ncols = 3;
+const int four_bar_step_phi_q_phi_q_nnz = 6;
+const int four_bar_step_phi_q_phi_q_colptr[4] = {
     0, 2, 4, 6
 };
-const int four_bar_step_phi_q_phi_q_sparse_rowidx[6] = {
+const int four_bar_step_phi_q_phi_q_rowidx[6] = {
     0, 1, 0, 1, 0, 1
 };
 
@@ -1381,9 +1362,9 @@ const int four_bar_step_phi_q_phi_q_sparse_rowidx[6] = {
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
  * Outputs:
- *   out[0]  M.M_sparse  sparse 3x3, 9 non-zeros in the order of four_bar_step_M_M_sparse_colptr/_rowidx
+ *   out[0]  M.M  sparse 3x3, 9 non-zeros in the order of four_bar_step_M_M_colptr/_rowidx
  *   out[1]  delta.delta  vector [3]
- *   out[2]  phi_q.phi_q_sparse  sparse 2x3, 6 non-zeros in the order of four_bar_step_phi_q_phi_q_sparse_colptr/_rowidx
+ *   out[2]  phi_q.phi_q  sparse 2x3, 6 non-zeros in the order of four_bar_step_phi_q_phi_q_colptr/_rowidx
  *   out[3]  gamma.gamma  vector [2]
  * Inputs: q qd p k
  * Atoms 291, operations 291 (add/sub 123, mul 159, div 2, cos 3, sin 3, sqrt 1)
@@ -1395,9 +1376,9 @@ int four_bar_step(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
     double sink[9];
-    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
-    double *const o2 = out[2] ? out[2] : sink;   /* phi_q.phi_q_sparse */
+    double *const o2 = out[2] ? out[2] : sink;   /* phi_q.phi_q */
     double *const o3 = out[3] ? out[3] : sink;   /* gamma.gamma */
     const double a0 = cos(q[1]);
     const double a1 = p[1] * a0;

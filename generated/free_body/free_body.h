@@ -9,14 +9,14 @@
 extern "C" {
 #endif
 
-/* free_body_M: out[0] M (dense 6x6), out[1] M_sparse (sparse 6x6) */
+/* free_body_M: out[0] M (sparse 6x6) */
 int free_body_M(const double *const *in, double *const *out);
-#define FREE_BODY_M_M_SPARSE_ROWS 6
-#define FREE_BODY_M_M_SPARSE_COLS 6
-#define FREE_BODY_M_M_SPARSE_NNZ 12
-extern const int free_body_M_M_sparse_nrows, free_body_M_M_sparse_ncols, free_body_M_M_sparse_nnz;
-extern const int free_body_M_M_sparse_colptr[];   /* FREE_BODY_M_M_SPARSE_COLS + 1 */
-extern const int free_body_M_M_sparse_rowidx[];   /* FREE_BODY_M_M_SPARSE_NNZ */
+#define FREE_BODY_M_M_ROWS 6
+#define FREE_BODY_M_M_COLS 6
+#define FREE_BODY_M_M_NNZ 12
+extern const int free_body_M_M_nrows, free_body_M_M_ncols, free_body_M_M_nnz;
+extern const int free_body_M_M_colptr[];   /* FREE_BODY_M_M_COLS + 1 */
+extern const int free_body_M_M_rowidx[];   /* FREE_BODY_M_M_NNZ */
 
 /* free_body_delta: out[0] delta (vector 6x1) */
 int free_body_delta(const double *const *in, double *const *out);
@@ -45,14 +45,14 @@ int free_body_power(const double *const *in, double *const *out);
 /* free_body_constants: out[0] k (vector 4x1) */
 int free_body_constants(const double *const *in, double *const *out);
 
-/* free_body_step: out[0] M.M_sparse (sparse 6x6), out[1] delta.delta (vector 6x1) */
+/* free_body_step: out[0] M.M (sparse 6x6), out[1] delta.delta (vector 6x1) */
 int free_body_step(const double *const *in, double *const *out);
-#define FREE_BODY_STEP_M_M_SPARSE_ROWS 6
-#define FREE_BODY_STEP_M_M_SPARSE_COLS 6
-#define FREE_BODY_STEP_M_M_SPARSE_NNZ 12
-extern const int free_body_step_M_M_sparse_nrows, free_body_step_M_M_sparse_ncols, free_body_step_M_M_sparse_nnz;
-extern const int free_body_step_M_M_sparse_colptr[];   /* FREE_BODY_STEP_M_M_SPARSE_COLS + 1 */
-extern const int free_body_step_M_M_sparse_rowidx[];   /* FREE_BODY_STEP_M_M_SPARSE_NNZ */
+#define FREE_BODY_STEP_M_M_ROWS 6
+#define FREE_BODY_STEP_M_M_COLS 6
+#define FREE_BODY_STEP_M_M_NNZ 12
+extern const int free_body_step_M_M_nrows, free_body_step_M_M_ncols, free_body_step_M_M_nnz;
+extern const int free_body_step_M_M_colptr[];   /* FREE_BODY_STEP_M_M_COLS + 1 */
+extern const int free_body_step_M_M_rowidx[];   /* FREE_BODY_STEP_M_M_NNZ */
 
 #ifdef __cplusplus
 }

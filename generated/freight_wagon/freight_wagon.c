@@ -3,23 +3,22 @@
 #include <math.h>
 #include "rs_abi.h"
 
-/* Pattern of freight_wagon_M output M_sparse: compressed sparse columns. */
-const int freight_wagon_M_M_sparse_nrows = 11;
-const int freight_wagon_M_M_sparse_ncols = 11;
-const int freight_wagon_M_M_sparse_nnz = 11;
-const int freight_wagon_M_M_sparse_colptr[12] = {
+/* Pattern of freight_wagon_M output M: compressed sparse columns. */
+const int freight_wagon_M_M_nrows = 11;
+const int freight_wagon_M_M_ncols = 11;
+const int freight_wagon_M_M_nnz = 11;
+const int freight_wagon_M_M_colptr[12] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 };
-const int freight_wagon_M_M_sparse_rowidx[11] = {
+const int freight_wagon_M_M_rowidx[11] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 };
 
 /*
  * freight_wagon_M
- *   mass matrix M = dE/dq'' (M q'' = delta)
+ *   mass matrix M = dE/dq'' (M q'' = delta), compressed columns
  * Outputs:
- *   out[0]  M  dense 11x11, row-major
- *   out[1]  M_sparse  sparse 11x11, 11 non-zeros in the order of freight_wagon_M_M_sparse_colptr/_rowidx
+ *   out[0]  M  sparse 11x11, 11 non-zeros in the order of freight_wagon_M_M_colptr/_rowidx
  * Inputs: p k
  * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
  */
@@ -27,141 +26,19 @@ int freight_wagon_M(const double *const *in, double *const *out)
 {
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
-    double sink[121];
+    double sink[11];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
-    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     o0[0] = k[9];
-    o0[1] = 0.0;
-    o0[2] = 0.0;
-    o0[3] = 0.0;
-    o0[4] = 0.0;
-    o0[5] = 0.0;
-    o0[6] = 0.0;
-    o0[7] = 0.0;
-    o0[8] = 0.0;
-    o0[9] = 0.0;
-    o0[10] = 0.0;
-    o0[11] = 0.0;
-    o0[12] = p[0];
-    o0[13] = 0.0;
-    o0[14] = 0.0;
-    o0[15] = 0.0;
-    o0[16] = 0.0;
-    o0[17] = 0.0;
-    o0[18] = 0.0;
-    o0[19] = 0.0;
-    o0[20] = 0.0;
-    o0[21] = 0.0;
-    o0[22] = 0.0;
-    o0[23] = 0.0;
-    o0[24] = p[1];
-    o0[25] = 0.0;
-    o0[26] = 0.0;
-    o0[27] = 0.0;
-    o0[28] = 0.0;
-    o0[29] = 0.0;
-    o0[30] = 0.0;
-    o0[31] = 0.0;
-    o0[32] = 0.0;
-    o0[33] = 0.0;
-    o0[34] = 0.0;
-    o0[35] = 0.0;
-    o0[36] = p[4];
-    o0[37] = 0.0;
-    o0[38] = 0.0;
-    o0[39] = 0.0;
-    o0[40] = 0.0;
-    o0[41] = 0.0;
-    o0[42] = 0.0;
-    o0[43] = 0.0;
-    o0[44] = 0.0;
-    o0[45] = 0.0;
-    o0[46] = 0.0;
-    o0[47] = 0.0;
-    o0[48] = p[5];
-    o0[49] = 0.0;
-    o0[50] = 0.0;
-    o0[51] = 0.0;
-    o0[52] = 0.0;
-    o0[53] = 0.0;
-    o0[54] = 0.0;
-    o0[55] = 0.0;
-    o0[56] = 0.0;
-    o0[57] = 0.0;
-    o0[58] = 0.0;
-    o0[59] = 0.0;
-    o0[60] = p[8];
-    o0[61] = 0.0;
-    o0[62] = 0.0;
-    o0[63] = 0.0;
-    o0[64] = 0.0;
-    o0[65] = 0.0;
-    o0[66] = 0.0;
-    o0[67] = 0.0;
-    o0[68] = 0.0;
-    o0[69] = 0.0;
-    o0[70] = 0.0;
-    o0[71] = 0.0;
-    o0[72] = p[8];
-    o0[73] = 0.0;
-    o0[74] = 0.0;
-    o0[75] = 0.0;
-    o0[76] = 0.0;
-    o0[77] = 0.0;
-    o0[78] = 0.0;
-    o0[79] = 0.0;
-    o0[80] = 0.0;
-    o0[81] = 0.0;
-    o0[82] = 0.0;
-    o0[83] = 0.0;
-    o0[84] = p[4];
-    o0[85] = 0.0;
-    o0[86] = 0.0;
-    o0[87] = 0.0;
-    o0[88] = 0.0;
-    o0[89] = 0.0;
-    o0[90] = 0.0;
-    o0[91] = 0.0;
-    o0[92] = 0.0;
-    o0[93] = 0.0;
-    o0[94] = 0.0;
-    o0[95] = 0.0;
-    o0[96] = p[5];
-    o0[97] = 0.0;
-    o0[98] = 0.0;
-    o0[99] = 0.0;
-    o0[100] = 0.0;
-    o0[101] = 0.0;
-    o0[102] = 0.0;
-    o0[103] = 0.0;
-    o0[104] = 0.0;
-    o0[105] = 0.0;
-    o0[106] = 0.0;
-    o0[107] = 0.0;
-    o0[108] = p[8];
-    o0[109] = 0.0;
-    o0[110] = 0.0;
-    o0[111] = 0.0;
-    o0[112] = 0.0;
-    o0[113] = 0.0;
-    o0[114] = 0.0;
-    o0[115] = 0.0;
-    o0[116] = 0.0;
-    o0[117] = 0.0;
-    o0[118] = 0.0;
-    o0[119] = 0.0;
-    o0[120] = p[8];
-    o1[0] = k[9];
-    o1[1] = p[0];
-    o1[2] = p[1];
-    o1[3] = p[4];
-    o1[4] = p[5];
-    o1[5] = p[8];
-    o1[6] = p[8];
-    o1[7] = p[4];
-    o1[8] = p[5];
-    o1[9] = p[8];
-    o1[10] = p[8];
+    o0[1] = p[0];
+    o0[2] = p[1];
+    o0[3] = p[4];
+    o0[4] = p[5];
+    o0[5] = p[8];
+    o0[6] = p[8];
+    o0[7] = p[4];
+    o0[8] = p[5];
+    o0[9] = p[8];
+    o0[10] = p[8];
     return RS_ABI_OK;
 }
 
@@ -2754,14 +2631,14 @@ int freight_wagon_constants(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of freight_wagon_step output M.M_sparse: compressed sparse columns. */
-const int freight_wagon_step_M_M_sparse_nrows = 11;
-const int freight_wagon_step_M_M_sparse_ncols = 11;
-const int freight_wagon_step_M_M_sparse_nnz = 11;
-const int freight_wagon_step_M_M_sparse_colptr[12] = {
+/* Pattern of freight_wagon_step output M.M: compressed sparse columns. */
+const int freight_wagon_step_M_M_nrows = 11;
+const int freight_wagon_step_M_M_ncols = 11;
+const int freight_wagon_step_M_M_nnz = 11;
+const int freight_wagon_step_M_M_colptr[12] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 };
-const int freight_wagon_step_M_M_sparse_rowidx[11] = {
+const int freight_wagon_step_M_M_rowidx[11] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 };
 
@@ -2770,7 +2647,7 @@ const int freight_wagon_step_M_M_sparse_rowidx[11] = {
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
  * Outputs:
- *   out[0]  M.M_sparse  sparse 11x11, 11 non-zeros in the order of freight_wagon_step_M_M_sparse_colptr/_rowidx
+ *   out[0]  M.M  sparse 11x11, 11 non-zeros in the order of freight_wagon_step_M_M_colptr/_rowidx
  *   out[1]  delta.delta  vector [11]
  * Inputs: q qd p k
  * Atoms 320, operations 320 (add/sub 160, mul 128, div 16, cos 3, sin 3, sqrt 10)
@@ -2782,7 +2659,7 @@ int freight_wagon_step(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
     double sink[11];
-    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
     const double a0 = cos(q[8]);
     const double a1 = a0 * k[3];

@@ -3,23 +3,22 @@
 #include <math.h>
 #include "rs_abi.h"
 
-/* Pattern of pendulum_M output M_sparse: compressed sparse columns. */
-const int pendulum_M_M_sparse_nrows = 1;
-const int pendulum_M_M_sparse_ncols = 1;
-const int pendulum_M_M_sparse_nnz = 1;
-const int pendulum_M_M_sparse_colptr[2] = {
+/* Pattern of pendulum_M output M: compressed sparse columns. */
+const int pendulum_M_M_nrows = 1;
+const int pendulum_M_M_ncols = 1;
+const int pendulum_M_M_nnz = 1;
+const int pendulum_M_M_colptr[2] = {
     0, 1
 };
-const int pendulum_M_M_sparse_rowidx[1] = {
+const int pendulum_M_M_rowidx[1] = {
     0
 };
 
 /*
  * pendulum_M
- *   mass matrix M = dE/dq'' (M q'' = delta)
+ *   mass matrix M = dE/dq'' (M q'' = delta), compressed columns
  * Outputs:
- *   out[0]  M  dense 1x1, row-major
- *   out[1]  M_sparse  sparse 1x1, 1 non-zeros in the order of pendulum_M_M_sparse_colptr/_rowidx
+ *   out[0]  M  sparse 1x1, 1 non-zeros in the order of pendulum_M_M_colptr/_rowidx
  * Inputs: k
  * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
  */
@@ -28,9 +27,7 @@ int pendulum_M(const double *const *in, double *const *out)
     const double *restrict k = in[RS_IN_K];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
-    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     o0[0] = k[1];
-    o1[0] = k[1];
     return RS_ABI_OK;
 }
 
@@ -93,9 +90,9 @@ int pendulum_energy(const double *const *in, double *const *out)
 
 /*
  * pendulum_outputs
- *   user outputs
+ *   user outputs: height
  * Outputs:
- *   out[0]  height  scalar
+ *   out[0]  outputs  vector [1]
  * Inputs: q p
  * Atoms 3, operations 3 (add/sub 1, mul 1, div 0, cos 1)
  */
@@ -104,7 +101,7 @@ int pendulum_outputs(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
     double sink[1];
-    double *const o0 = out[0] ? out[0] : sink;   /* height */
+    double *const o0 = out[0] ? out[0] : sink;   /* outputs */
     const double a0 = cos(q[0]);
     const double a1 = p[1] * a0;
     const double a2 = -a1;
@@ -211,14 +208,14 @@ int pendulum_constants(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of pendulum_step output M.M_sparse: compressed sparse columns. */
-const int pendulum_step_M_M_sparse_nrows = 1;
-const int pendulum_step_M_M_sparse_ncols = 1;
-const int pendulum_step_M_M_sparse_nnz = 1;
-const int pendulum_step_M_M_sparse_colptr[2] = {
+/* Pattern of pendulum_step output M.M: compressed sparse columns. */
+const int pendulum_step_M_M_nrows = 1;
+const int pendulum_step_M_M_ncols = 1;
+const int pendulum_step_M_M_nnz = 1;
+const int pendulum_step_M_M_colptr[2] = {
     0, 1
 };
-const int pendulum_step_M_M_sparse_rowidx[1] = {
+const int pendulum_step_M_M_rowidx[1] = {
     0
 };
 
@@ -227,7 +224,7 @@ const int pendulum_step_M_M_sparse_rowidx[1] = {
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
  * Outputs:
- *   out[0]  M.M_sparse  sparse 1x1, 1 non-zeros in the order of pendulum_step_M_M_sparse_colptr/_rowidx
+ *   out[0]  M.M  sparse 1x1, 1 non-zeros in the order of pendulum_step_M_M_colptr/_rowidx
  *   out[1]  delta.delta  vector [1]
  * Inputs: q p k
  * Atoms 4, operations 4 (add/sub 1, mul 2, div 0, sin 1)
@@ -238,7 +235,7 @@ int pendulum_step(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
     double sink[1];
-    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
     const double a0 = sin(q[0]);
     const double a1 = a0 * k[0];

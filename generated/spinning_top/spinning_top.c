@@ -3,23 +3,22 @@
 #include <math.h>
 #include "rs_abi.h"
 
-/* Pattern of spinning_top_M output M_sparse: compressed sparse columns. */
-const int spinning_top_M_M_sparse_nrows = 3;
-const int spinning_top_M_M_sparse_ncols = 3;
-const int spinning_top_M_M_sparse_nnz = 7;
-const int spinning_top_M_M_sparse_colptr[4] = {
+/* Pattern of spinning_top_M output M: compressed sparse columns. */
+const int spinning_top_M_M_nrows = 3;
+const int spinning_top_M_M_ncols = 3;
+const int spinning_top_M_M_nnz = 7;
+const int spinning_top_M_M_colptr[4] = {
     0, 3, 5, 7
 };
-const int spinning_top_M_M_sparse_rowidx[7] = {
+const int spinning_top_M_M_rowidx[7] = {
     0, 1, 2, 0, 1, 0, 2
 };
 
 /*
  * spinning_top_M
- *   mass matrix M = dE/dq'' (M q'' = delta)
+ *   mass matrix M = dE/dq'' (M q'' = delta), compressed columns
  * Outputs:
- *   out[0]  M  dense 3x3, row-major
- *   out[1]  M_sparse  sparse 3x3, 7 non-zeros in the order of spinning_top_M_M_sparse_colptr/_rowidx
+ *   out[0]  M  sparse 3x3, 7 non-zeros in the order of spinning_top_M_M_colptr/_rowidx
  * Inputs: q p k
  * Atoms 32, operations 32 (add/sub 7, mul 21, div 0, cos 2, sin 2)
  */
@@ -28,9 +27,8 @@ int spinning_top_M(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
-    double sink[9];
+    double sink[7];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
-    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     const double a0 = sin(q[1]);
     const double a1 = cos(q[2]);
     const double a2 = a0 * a1;
@@ -49,36 +47,27 @@ int spinning_top_M(const double *const *in, double *const *out)
     const double a15 = cos(q[1]);
     const double a16 = p[3] * a15;
     o0[2] = a16;
-    o0[6] = a16;
-    o1[2] = a16;
-    o1[5] = a16;
+    o0[5] = a16;
     const double a17 = a15 * a16;
     const double a18 = a17 + a14;
     o0[0] = a18;
-    o1[0] = a18;
-    const double a19 = p[2] * a1;
-    const double a20 = a5 * a19;
-    const double a21 = p[2] * a5;
-    const double a22 = a1 * a21;
-    const double a23 = a20 - a22;
-    const double a24 = a0 * a23;
-    o0[1] = a24;
-    o1[3] = a24;
-    const double a25 = a1 * a7;
-    const double a26 = a5 * a3;
-    const double a27 = a25 - a26;
+    const double a19 = a1 * a7;
+    const double a20 = a5 * a3;
+    const double a21 = a19 - a20;
+    o0[1] = a21;
+    const double a22 = p[2] * a1;
+    const double a23 = a5 * a22;
+    const double a24 = p[2] * a5;
+    const double a25 = a1 * a24;
+    const double a26 = a23 - a25;
+    const double a27 = a0 * a26;
     o0[3] = a27;
-    o1[1] = a27;
-    const double a28 = a5 * a21;
-    const double a29 = a1 * a19;
+    const double a28 = a5 * a24;
+    const double a29 = a1 * a22;
     const double a30 = a28 + a29;
     const double a31 = a30 + k[1];
     o0[4] = a31;
-    o1[4] = a31;
-    o0[5] = 0.0;
-    o0[7] = 0.0;
-    o0[8] = p[3];
-    o1[6] = p[3];
+    o0[6] = p[3];
     return RS_ABI_OK;
 }
 
@@ -587,14 +576,14 @@ int spinning_top_constants(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of spinning_top_step output M.M_sparse: compressed sparse columns. */
-const int spinning_top_step_M_M_sparse_nrows = 3;
-const int spinning_top_step_M_M_sparse_ncols = 3;
-const int spinning_top_step_M_M_sparse_nnz = 7;
-const int spinning_top_step_M_M_sparse_colptr[4] = {
+/* Pattern of spinning_top_step output M.M: compressed sparse columns. */
+const int spinning_top_step_M_M_nrows = 3;
+const int spinning_top_step_M_M_ncols = 3;
+const int spinning_top_step_M_M_nnz = 7;
+const int spinning_top_step_M_M_colptr[4] = {
     0, 3, 5, 7
 };
-const int spinning_top_step_M_M_sparse_rowidx[7] = {
+const int spinning_top_step_M_M_rowidx[7] = {
     0, 1, 2, 0, 1, 0, 2
 };
 
@@ -603,7 +592,7 @@ const int spinning_top_step_M_M_sparse_rowidx[7] = {
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
  * Outputs:
- *   out[0]  M.M_sparse  sparse 3x3, 7 non-zeros in the order of spinning_top_step_M_M_sparse_colptr/_rowidx
+ *   out[0]  M.M  sparse 3x3, 7 non-zeros in the order of spinning_top_step_M_M_colptr/_rowidx
  *   out[1]  delta.delta  vector [3]
  * Inputs: q qd p k
  * Atoms 100, operations 100 (add/sub 29, mul 67, div 0, cos 2, sin 2)
@@ -615,7 +604,7 @@ int spinning_top_step(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict k = in[RS_IN_K];
     double sink[7];
-    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
     const double a0 = sin(q[1]);
     const double a1 = cos(q[2]);

@@ -9,14 +9,14 @@
 extern "C" {
 #endif
 
-/* spinning_top_M: out[0] M (dense 3x3), out[1] M_sparse (sparse 3x3) */
+/* spinning_top_M: out[0] M (sparse 3x3) */
 int spinning_top_M(const double *const *in, double *const *out);
-#define SPINNING_TOP_M_M_SPARSE_ROWS 3
-#define SPINNING_TOP_M_M_SPARSE_COLS 3
-#define SPINNING_TOP_M_M_SPARSE_NNZ 7
-extern const int spinning_top_M_M_sparse_nrows, spinning_top_M_M_sparse_ncols, spinning_top_M_M_sparse_nnz;
-extern const int spinning_top_M_M_sparse_colptr[];   /* SPINNING_TOP_M_M_SPARSE_COLS + 1 */
-extern const int spinning_top_M_M_sparse_rowidx[];   /* SPINNING_TOP_M_M_SPARSE_NNZ */
+#define SPINNING_TOP_M_M_ROWS 3
+#define SPINNING_TOP_M_M_COLS 3
+#define SPINNING_TOP_M_M_NNZ 7
+extern const int spinning_top_M_M_nrows, spinning_top_M_M_ncols, spinning_top_M_M_nnz;
+extern const int spinning_top_M_M_colptr[];   /* SPINNING_TOP_M_M_COLS + 1 */
+extern const int spinning_top_M_M_rowidx[];   /* SPINNING_TOP_M_M_NNZ */
 
 /* spinning_top_delta: out[0] delta (vector 3x1) */
 int spinning_top_delta(const double *const *in, double *const *out);
@@ -45,14 +45,14 @@ int spinning_top_power(const double *const *in, double *const *out);
 /* spinning_top_constants: out[0] k (vector 2x1) */
 int spinning_top_constants(const double *const *in, double *const *out);
 
-/* spinning_top_step: out[0] M.M_sparse (sparse 3x3), out[1] delta.delta (vector 3x1) */
+/* spinning_top_step: out[0] M.M (sparse 3x3), out[1] delta.delta (vector 3x1) */
 int spinning_top_step(const double *const *in, double *const *out);
-#define SPINNING_TOP_STEP_M_M_SPARSE_ROWS 3
-#define SPINNING_TOP_STEP_M_M_SPARSE_COLS 3
-#define SPINNING_TOP_STEP_M_M_SPARSE_NNZ 7
-extern const int spinning_top_step_M_M_sparse_nrows, spinning_top_step_M_M_sparse_ncols, spinning_top_step_M_M_sparse_nnz;
-extern const int spinning_top_step_M_M_sparse_colptr[];   /* SPINNING_TOP_STEP_M_M_SPARSE_COLS + 1 */
-extern const int spinning_top_step_M_M_sparse_rowidx[];   /* SPINNING_TOP_STEP_M_M_SPARSE_NNZ */
+#define SPINNING_TOP_STEP_M_M_ROWS 3
+#define SPINNING_TOP_STEP_M_M_COLS 3
+#define SPINNING_TOP_STEP_M_M_NNZ 7
+extern const int spinning_top_step_M_M_nrows, spinning_top_step_M_M_ncols, spinning_top_step_M_M_nnz;
+extern const int spinning_top_step_M_M_colptr[];   /* SPINNING_TOP_STEP_M_M_COLS + 1 */
+extern const int spinning_top_step_M_M_rowidx[];   /* SPINNING_TOP_STEP_M_M_NNZ */
 
 #ifdef __cplusplus
 }

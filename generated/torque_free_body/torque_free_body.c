@@ -3,23 +3,22 @@
 #include <math.h>
 #include "rs_abi.h"
 
-/* Pattern of torque_free_body_M output M_sparse: compressed sparse columns. */
-const int torque_free_body_M_M_sparse_nrows = 6;
-const int torque_free_body_M_M_sparse_ncols = 6;
-const int torque_free_body_M_M_sparse_nnz = 12;
-const int torque_free_body_M_M_sparse_colptr[7] = {
+/* Pattern of torque_free_body_M output M: compressed sparse columns. */
+const int torque_free_body_M_M_nrows = 6;
+const int torque_free_body_M_M_ncols = 6;
+const int torque_free_body_M_M_nnz = 12;
+const int torque_free_body_M_M_colptr[7] = {
     0, 1, 2, 3, 6, 9, 12
 };
-const int torque_free_body_M_M_sparse_rowidx[12] = {
+const int torque_free_body_M_M_rowidx[12] = {
     0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5
 };
 
 /*
  * torque_free_body_M
- *   mass matrix M = dE/dq'' (M q'' = delta)
+ *   mass matrix M = dE/dq'' (M q'' = delta), compressed columns
  * Outputs:
- *   out[0]  M  dense 6x6, row-major
- *   out[1]  M_sparse  sparse 6x6, 12 non-zeros in the order of torque_free_body_M_M_sparse_colptr/_rowidx
+ *   out[0]  M  sparse 6x6, 12 non-zeros in the order of torque_free_body_M_M_colptr/_rowidx
  * Inputs: q p
  * Atoms 53, operations 53 (add/sub 17, mul 32, div 0, cos 2, sin 2)
  */
@@ -27,9 +26,8 @@ int torque_free_body_M(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    double sink[36];
+    double sink[12];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
-    double *const o1 = out[1] ? out[1] : sink;   /* M_sparse */
     const double a0 = cos(q[4]);
     const double a1 = sin(q[5]);
     const double a2 = a0 * a1;
@@ -55,82 +53,46 @@ int torque_free_body_M(const double *const *in, double *const *out)
     const double a22 = a20 - a21;
     const double a23 = p[5] * a8;
     const double a24 = a23 + a22;
-    o0[33] = a24;
-    o1[5] = a24;
+    o0[5] = a24;
     const double a25 = a4 * a24;
     const double a26 = a19 - a25;
-    o0[21] = a26;
-    o1[3] = a26;
-    const double a27 = p[6] * a7;
-    const double a28 = p[3] * a1;
+    o0[3] = a26;
+    const double a27 = a7 * a16;
+    const double a28 = a1 * a10;
     const double a29 = a27 - a28;
-    const double a30 = a7 * a29;
-    const double a31 = p[2] * a7;
-    const double a32 = p[6] * a1;
-    const double a33 = a31 - a32;
-    const double a34 = a1 * a33;
-    const double a35 = a30 + a34;
-    const double a36 = a0 * a35;
-    const double a37 = p[4] * a7;
-    const double a38 = p[5] * a1;
-    const double a39 = a37 - a38;
-    o0[29] = a39;
-    o0[34] = a39;
-    o1[8] = a39;
-    o1[10] = a39;
-    const double a40 = a4 * a39;
-    const double a41 = a36 - a40;
-    o0[22] = a41;
-    o1[6] = a41;
-    const double a42 = p[5] * a7;
-    const double a43 = p[4] * a1;
-    const double a44 = a42 + a43;
-    const double a45 = a0 * a44;
-    const double a46 = a45 - a21;
-    o0[23] = a46;
-    o1[9] = a46;
-    const double a47 = a7 * a16;
-    const double a48 = a1 * a10;
-    const double a49 = a47 - a48;
-    o0[27] = a49;
-    o1[4] = a49;
-    const double a50 = a7 * a33;
-    const double a51 = a1 * a29;
-    const double a52 = a50 - a51;
-    o0[28] = a52;
-    o1[7] = a52;
+    o0[4] = a29;
+    const double a30 = p[6] * a7;
+    const double a31 = p[3] * a1;
+    const double a32 = a30 - a31;
+    const double a33 = a7 * a32;
+    const double a34 = p[2] * a7;
+    const double a35 = p[6] * a1;
+    const double a36 = a34 - a35;
+    const double a37 = a1 * a36;
+    const double a38 = a33 + a37;
+    const double a39 = a0 * a38;
+    const double a40 = p[4] * a7;
+    const double a41 = p[5] * a1;
+    const double a42 = a40 - a41;
+    o0[8] = a42;
+    o0[10] = a42;
+    const double a43 = a4 * a42;
+    const double a44 = a39 - a43;
+    o0[6] = a44;
+    const double a45 = a7 * a36;
+    const double a46 = a1 * a32;
+    const double a47 = a45 - a46;
+    o0[7] = a47;
+    const double a48 = p[5] * a7;
+    const double a49 = p[4] * a1;
+    const double a50 = a48 + a49;
+    const double a51 = a0 * a50;
+    const double a52 = a51 - a21;
+    o0[9] = a52;
     o0[0] = p[0];
-    o0[1] = 0.0;
-    o0[2] = 0.0;
-    o0[3] = 0.0;
-    o0[4] = 0.0;
-    o0[5] = 0.0;
-    o0[6] = 0.0;
-    o0[7] = p[0];
-    o0[8] = 0.0;
-    o0[9] = 0.0;
-    o0[10] = 0.0;
-    o0[11] = 0.0;
-    o0[12] = 0.0;
-    o0[13] = 0.0;
-    o0[14] = p[0];
-    o0[15] = 0.0;
-    o0[16] = 0.0;
-    o0[17] = 0.0;
-    o0[18] = 0.0;
-    o0[19] = 0.0;
-    o0[20] = 0.0;
-    o0[24] = 0.0;
-    o0[25] = 0.0;
-    o0[26] = 0.0;
-    o0[30] = 0.0;
-    o0[31] = 0.0;
-    o0[32] = 0.0;
-    o0[35] = p[1];
-    o1[0] = p[0];
-    o1[1] = p[0];
-    o1[2] = p[0];
-    o1[11] = p[1];
+    o0[1] = p[0];
+    o0[2] = p[0];
+    o0[11] = p[1];
     return RS_ABI_OK;
 }
 
@@ -718,14 +680,14 @@ int torque_free_body_power(const double *const *in, double *const *out)
     return RS_ABI_OK;
 }
 
-/* Pattern of torque_free_body_step output M.M_sparse: compressed sparse columns. */
-const int torque_free_body_step_M_M_sparse_nrows = 6;
-const int torque_free_body_step_M_M_sparse_ncols = 6;
-const int torque_free_body_step_M_M_sparse_nnz = 12;
-const int torque_free_body_step_M_M_sparse_colptr[7] = {
+/* Pattern of torque_free_body_step output M.M: compressed sparse columns. */
+const int torque_free_body_step_M_M_nrows = 6;
+const int torque_free_body_step_M_M_ncols = 6;
+const int torque_free_body_step_M_M_nnz = 12;
+const int torque_free_body_step_M_M_colptr[7] = {
     0, 1, 2, 3, 6, 9, 12
 };
-const int torque_free_body_step_M_M_sparse_rowidx[12] = {
+const int torque_free_body_step_M_M_rowidx[12] = {
     0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5
 };
 
@@ -734,7 +696,7 @@ const int torque_free_body_step_M_M_sparse_rowidx[12] = {
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces
  * Outputs:
- *   out[0]  M.M_sparse  sparse 6x6, 12 non-zeros in the order of torque_free_body_step_M_M_sparse_colptr/_rowidx
+ *   out[0]  M.M  sparse 6x6, 12 non-zeros in the order of torque_free_body_step_M_M_colptr/_rowidx
  *   out[1]  delta.delta  vector [6]
  * Inputs: q qd p
  * Atoms 130, operations 130 (add/sub 46, mul 80, div 0, cos 2, sin 2)
@@ -745,7 +707,7 @@ int torque_free_body_step(const double *const *in, double *const *out)
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
     double sink[12];
-    double *const o0 = out[0] ? out[0] : sink;   /* M.M_sparse */
+    double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */
     const double a0 = cos(q[4]);
     const double a1 = sin(q[5]);

@@ -10,6 +10,14 @@
 
 #include "rs_ws.h"
 
+/* Function names for messages, by id (the ABI's one list). */
+static const char *const fname[RS_FN_COUNT] = RS_FN_NAMES;
+
+const char *rs_fn_name(int id)
+{
+    return id >= 0 && id < RS_FN_COUNT ? fname[id] : "?";
+}
+
 static int fail(char *err, size_t errlen, const char *name, const char *what)
 {
     if (err && errlen)
@@ -88,11 +96,10 @@ static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size
     const struct {
         int id, n;
         const int *len;
-        const char *name;
-    } c[4] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step, "step"},
-              {RS_FN_PROJ, cached ? 8 : 7, proj, "proj"},
-              {RS_FN_NEWTON, 2, newton, "newton"},
-              {RS_FN_STEP_CACHED, 9, step, "step_cached"}};
+    } c[4] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step},
+              {RS_FN_PROJ, cached ? 8 : 7, proj},
+              {RS_FN_NEWTON, 2, newton},
+              {RS_FN_STEP_CACHED, 9, step}};
     if (cached && (K < 1 || !m->fn[RS_FN_STEP].fn))
         return fail(err, errlen, m->name,
                     "combined function step_cached without step, or without proj's cache output");
@@ -106,7 +113,7 @@ static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size
         if (!ok) {
             char msg[200];
             snprintf(msg, sizeof msg, "combined function %s: %d output(s) or a length differ "
-                     "from the model's sizes (expected %d outputs)", c[i].name, fn->n_out, c[i].n);
+                     "from the model's sizes (expected %d outputs)", fname[c[i].id], fn->n_out, c[i].n);
             return fail(err, errlen, m->name, msg);
         }
     }
@@ -148,10 +155,6 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     /* Length of out[0] each function must write; -1: function optional. */
     const int nnzM = m->M_pattern.colptr[m->n_q];
     const int nnzG = m->n_phi > 0 ? m->phi_q_pattern.colptr[m->n_q] : 0;
-    static const char *const fname[RS_FN_COUNT] = {
-        "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
-        "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac",
-        "step", "proj", "newton", "power", "step_cached"};
     if (m->n_contact < 0 || (m->n_contact > 0 && !m->contacts))
         return fail(err, errlen, m->name, "contact table missing");
     const int nc = m->n_contact;
