@@ -11,12 +11,6 @@ extern "C" {
 
 /* coupled_pendulums_M: out[0] M (sparse 2x2) */
 int coupled_pendulums_M(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_M_M_ROWS 2
-#define COUPLED_PENDULUMS_M_M_COLS 2
-#define COUPLED_PENDULUMS_M_M_NNZ 2
-extern const int coupled_pendulums_M_M_nrows, coupled_pendulums_M_M_ncols, coupled_pendulums_M_M_nnz;
-extern const int coupled_pendulums_M_M_colptr[];   /* COUPLED_PENDULUMS_M_M_COLS + 1 */
-extern const int coupled_pendulums_M_M_rowidx[];   /* COUPLED_PENDULUMS_M_M_NNZ */
 
 /* coupled_pendulums_delta: out[0] delta (vector 2x1) */
 int coupled_pendulums_delta(const double *const *in, double *const *out);
@@ -29,18 +23,6 @@ int coupled_pendulums_outputs(const double *const *in, double *const *out);
 
 /* coupled_pendulums_delta_jac: out[0] K (sparse 2x2), out[1] C (sparse 2x2) */
 int coupled_pendulums_delta_jac(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_DELTA_JAC_K_ROWS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_K_COLS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_K_NNZ 4
-extern const int coupled_pendulums_delta_jac_K_nrows, coupled_pendulums_delta_jac_K_ncols, coupled_pendulums_delta_jac_K_nnz;
-extern const int coupled_pendulums_delta_jac_K_colptr[];   /* COUPLED_PENDULUMS_DELTA_JAC_K_COLS + 1 */
-extern const int coupled_pendulums_delta_jac_K_rowidx[];   /* COUPLED_PENDULUMS_DELTA_JAC_K_NNZ */
-#define COUPLED_PENDULUMS_DELTA_JAC_C_ROWS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_C_COLS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_C_NNZ 0
-extern const int coupled_pendulums_delta_jac_C_nrows, coupled_pendulums_delta_jac_C_ncols, coupled_pendulums_delta_jac_C_nnz;
-extern const int coupled_pendulums_delta_jac_C_colptr[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_COLS + 1 */
-extern const int coupled_pendulums_delta_jac_C_rowidx[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_NNZ */
 
 /* coupled_pendulums_power: out[0] power (vector 4x1) */
 int coupled_pendulums_power(const double *const *in, double *const *out);
@@ -50,12 +32,6 @@ int coupled_pendulums_constants(const double *const *in, double *const *out);
 
 /* coupled_pendulums_step: out[0] M.M (sparse 2x2), out[1] delta.delta (vector 2x1) */
 int coupled_pendulums_step(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_STEP_M_M_ROWS 2
-#define COUPLED_PENDULUMS_STEP_M_M_COLS 2
-#define COUPLED_PENDULUMS_STEP_M_M_NNZ 2
-extern const int coupled_pendulums_step_M_M_nrows, coupled_pendulums_step_M_M_ncols, coupled_pendulums_step_M_M_nnz;
-extern const int coupled_pendulums_step_M_M_colptr[];   /* COUPLED_PENDULUMS_STEP_M_M_COLS + 1 */
-extern const int coupled_pendulums_step_M_M_rowidx[];   /* COUPLED_PENDULUMS_STEP_M_M_NNZ */
 
 #ifdef __cplusplus
 }

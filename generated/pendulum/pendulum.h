@@ -11,12 +11,6 @@ extern "C" {
 
 /* pendulum_M: out[0] M (sparse 1x1) */
 int pendulum_M(const double *const *in, double *const *out);
-#define PENDULUM_M_M_ROWS 1
-#define PENDULUM_M_M_COLS 1
-#define PENDULUM_M_M_NNZ 1
-extern const int pendulum_M_M_nrows, pendulum_M_M_ncols, pendulum_M_M_nnz;
-extern const int pendulum_M_M_colptr[];   /* PENDULUM_M_M_COLS + 1 */
-extern const int pendulum_M_M_rowidx[];   /* PENDULUM_M_M_NNZ */
 
 /* pendulum_delta: out[0] delta (vector 1x1) */
 int pendulum_delta(const double *const *in, double *const *out);
@@ -29,18 +23,6 @@ int pendulum_outputs(const double *const *in, double *const *out);
 
 /* pendulum_delta_jac: out[0] K (sparse 1x1), out[1] C (sparse 1x1) */
 int pendulum_delta_jac(const double *const *in, double *const *out);
-#define PENDULUM_DELTA_JAC_K_ROWS 1
-#define PENDULUM_DELTA_JAC_K_COLS 1
-#define PENDULUM_DELTA_JAC_K_NNZ 1
-extern const int pendulum_delta_jac_K_nrows, pendulum_delta_jac_K_ncols, pendulum_delta_jac_K_nnz;
-extern const int pendulum_delta_jac_K_colptr[];   /* PENDULUM_DELTA_JAC_K_COLS + 1 */
-extern const int pendulum_delta_jac_K_rowidx[];   /* PENDULUM_DELTA_JAC_K_NNZ */
-#define PENDULUM_DELTA_JAC_C_ROWS 1
-#define PENDULUM_DELTA_JAC_C_COLS 1
-#define PENDULUM_DELTA_JAC_C_NNZ 0
-extern const int pendulum_delta_jac_C_nrows, pendulum_delta_jac_C_ncols, pendulum_delta_jac_C_nnz;
-extern const int pendulum_delta_jac_C_colptr[];   /* PENDULUM_DELTA_JAC_C_COLS + 1 */
-extern const int pendulum_delta_jac_C_rowidx[];   /* PENDULUM_DELTA_JAC_C_NNZ */
 
 /* pendulum_power: out[0] power (vector 4x1) */
 int pendulum_power(const double *const *in, double *const *out);
@@ -50,12 +32,6 @@ int pendulum_constants(const double *const *in, double *const *out);
 
 /* pendulum_step: out[0] M.M (sparse 1x1), out[1] delta.delta (vector 1x1) */
 int pendulum_step(const double *const *in, double *const *out);
-#define PENDULUM_STEP_M_M_ROWS 1
-#define PENDULUM_STEP_M_M_COLS 1
-#define PENDULUM_STEP_M_M_NNZ 1
-extern const int pendulum_step_M_M_nrows, pendulum_step_M_M_ncols, pendulum_step_M_M_nnz;
-extern const int pendulum_step_M_M_colptr[];   /* PENDULUM_STEP_M_M_COLS + 1 */
-extern const int pendulum_step_M_M_rowidx[];   /* PENDULUM_STEP_M_M_NNZ */
 
 #ifdef __cplusplus
 }
