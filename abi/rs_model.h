@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 6
+#define RS_MODEL_VERSION 7
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -85,7 +85,7 @@ typedef struct rs_pattern {
  *   RS_FN_STEP_CACHED (optional, contacts) RS_FN_STEP's outputs, reading
  *                    the atoms it shares with RS_FN_PROJ at position level
  *                    (q, s, p, k, spline inputs) from a cache of K doubles
- *                    at in[RS_IN_U] + n_u instead of computing them.  When
+ *                    at in[RS_IN_CACHE] instead of computing them.  When
  *                    present, RS_FN_PROJ has an out[7] of length K that
  *                    writes that cache (rs_model_cache_len); the runtime
  *                    calls RS_FN_STEP_CACHED only at the q and s RS_FN_PROJ

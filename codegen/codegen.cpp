@@ -47,7 +47,7 @@ namespace {
 
 // Per symbol kind: the local array name and the input slot (rs_abi.h).
 // Indexed by SymKind; the order is fixed by the ABI.
-static_assert(RS_IN_COUNT == kNumSymKinds && RS_IN_T == int(SymKind::Time) &&
+static_assert(RS_IN_CACHE == kNumSymKinds && RS_IN_COUNT == kNumSymKinds + 1 && RS_IN_T == int(SymKind::Time) &&
                   RS_IN_Q == int(SymKind::Coord) && RS_IN_QD == int(SymKind::Vel) &&
                   RS_IN_QDD == int(SymKind::Acc) && RS_IN_S == int(SymKind::Aux) &&
                   RS_IN_SD == int(SymKind::AuxVel) && RS_IN_SDD == int(SymKind::AuxAcc) &&
@@ -104,7 +104,7 @@ public:
         local_.assign(needed.empty() ? 0 : (size_t)needed.back() + 1, -1);
         bool used_kind[kNumSymKinds] = {};
         int nlocal = 0;
-        // atoms read from the cache: in[RS_IN_U][n_u + i]
+        // atoms read from the cache: in[RS_IN_CACHE][i]
         std::vector<int> cache_at(local_.size(), -1);
         for (size_t i = 0; i < f_.cached.size(); ++i)
             if (f_.cached[i] >= 0 && (size_t)f_.cached[i] < cache_at.size()) cache_at[(size_t)f_.cached[i]] = (int)i;
@@ -137,7 +137,7 @@ public:
             any_in = true;
         }
         if (any_cached) {
-            src << "    const double *restrict c = in[RS_IN_U] + " << st_.count(SymKind::Input) << ";   /* the cache */\n";
+            src << "    const double *restrict c = in[RS_IN_CACHE];   /* the step cache */\n";
             any_in = true;
         }
         if (!any_in) src << "    (void)in;\n";

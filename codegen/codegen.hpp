@@ -63,8 +63,8 @@ struct Function {
     std::vector<Output> outputs;
     std::string doc;   // one line or more, copied into the header comment
     // Atoms read from a cache instead of computed (codegen/stepfn.hpp,
-    // "step_cached"): atom cached[i] is in[RS_IN_U][n_u + i], n_u the
-    // store's input count; the atoms only they need are not evaluated.
+    // "step_cached"): atom cached[i] is in[RS_IN_CACHE][i]; the atoms only
+    // they need are not evaluated.
     std::vector<int> cached = {};
 };
 

@@ -16280,7 +16280,7 @@ int wheelset_step_cached(const double *const *in, double *const *out)
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
     const double *restrict k = in[RS_IN_K];
-    const double *restrict c = in[RS_IN_U] + 66;   /* the cache */
+    const double *restrict c = in[RS_IN_CACHE];   /* the step cache */
     double sink[30];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta_nk.delta_nk */

@@ -32,7 +32,8 @@ struct Inputs {
     std::vector<double> v[RS_IN_COUNT];
     const double *ptr[RS_IN_COUNT];
     explicit Inputs(const Store &st) {
-        for (int k = 0; k < RS_IN_COUNT; ++k) v[k].assign((size_t)std::max(1, st.count(SymKind(k))), 0.0);
+        for (int k = 0; k < RS_IN_COUNT; ++k)   // RS_IN_CACHE, no symbol kind: one unused entry
+            v[k].assign((size_t)std::max(1, k < kNumSymKinds ? st.count(SymKind(k)) : 0), 0.0);
         sync();
     }
     void sync() {
@@ -40,7 +41,7 @@ struct Inputs {
     }
     SymValues values() const {
         SymValues s;
-        for (int k = 0; k < RS_IN_COUNT; ++k) s.v[k] = v[k];
+        for (int k = 0; k < kNumSymKinds; ++k) s.v[k] = v[k];
         return s;
     }
 };
