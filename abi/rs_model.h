@@ -214,6 +214,25 @@ typedef struct rs_model {
     /* force Jacobians (fn[RS_FN_DELTA_JAC] NULL: both empty)                */
     rs_pattern K_pattern;          /* n_q × n_q                             */
     rs_pattern C_pattern;          /* n_q × n_q                             */
+
+    /* The initial state the description gives (n_q values each; the .vdl's
+     * `coord NAME = VALUE`, 0 where it gives none, q̇ 0).  NULL: all zero. */
+    const double *q0;
+    const double *qd0;
+
+    /* Units of every symbol, per kind (arrays of the sizes above, "" where
+     * the compiler does not know it; docs/abi.md "Units").  A velocity's
+     * unit is its coordinate's per second.  NULL: all unknown. */
+    const char *const *q_units;
+    const char *const *s_units;
+    const char *const *p_units;
+    const char *const *u_units;
+    const char *const *output_units;
+
+    /* FNV-1a 64 of the bytes of the model.json written with this C by
+     * `railsym compile` (0: none): ties the descriptor to its model.json
+     * (the folder loaders check it, rs_load.h). */
+    unsigned long long content_hash;
 } rs_model;
 
 /* K, the length of RS_FN_STEP_CACHED's cache (RS_FN_PROJ's out[7]); 0 when

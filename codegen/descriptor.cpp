@@ -119,6 +119,7 @@ public:
         write_head();
         write_names();
         write_initial_and_defaults();
+        write_units();
         write_patterns();
         write_contacts();
         write_function_table();
@@ -340,6 +341,33 @@ private:
     void write_initial_and_defaults() {
         field("p_default", doubles("rsd_p_default", "Default parameter values [SI].", sym_.p_default, sym_.p,
                                    "the default of parameter"));
+        if (sym_.q0.size() != sym_.q.size() || sym_.qd0.size() != sym_.q.size())
+            bad("one initial value and velocity per coordinate expected");
+        last_fields_.push_back({"q0", doubles("rsd_q0", "Initial coordinates.", sym_.q0, sym_.q, "the initial value of")});
+        last_fields_.push_back(
+            {"qd0", doubles("rsd_qd0", "Initial velocities.", sym_.qd0, sym_.q, "the initial velocity of")});
+    }
+
+    // Units per kind: "" where unknown; an empty vector means all unknown.
+    void write_units() {
+        auto units = [&](const char *kind, const std::vector<std::string> &u, size_t n) {
+            if (u.empty() || n == 0) return std::string("0");
+            if (u.size() != n) bad(std::string("one unit per symbol of kind ") + kind + " expected");
+            const std::string cname = std::string("rsd_") + kind + "_units";
+            os_ << "static const char *const " << cname << "[" << n << "] = {";
+            for (size_t i = 0; i < n; ++i) os_ << (i % 8 ? ", " : (i ? ",\n    " : "\n    ")) << c_str(u[i]);
+            os_ << "\n};\n";
+            return cname;
+        };
+        os_ << "\n/* Units per symbol kind, in slot order (\"\": unknown; docs/abi.md). */\n";
+        last_fields_.push_back({"q_units", units("q", sym_.q_units, sym_.q.size())});
+        last_fields_.push_back({"s_units", units("s", sym_.s_units, sym_.s.size())});
+        last_fields_.push_back({"p_units", units("p", sym_.p_units, sym_.p.size())});
+        last_fields_.push_back({"u_units", units("u", sym_.u_units, sym_.u.size())});
+        last_fields_.push_back({"output_units", units("output", sym_.output_units, sym_.outputs.size())});
+        char h[32];
+        std::snprintf(h, sizeof h, "0x%016llxull", sym_.content_hash);
+        last_fields_.push_back({"content_hash", h});
     }
 
     std::string pattern(const char *tag, const Output &o) {
@@ -429,6 +457,7 @@ private:
         if (nc_ > 0) os_ << "    .n_contact = " << nc_ << ",\n" << "    .contacts = rsd_contacts,\n";
         for (const auto &f : tail_fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
         for (const auto &f : jac_fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
+        for (const auto &f : last_fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
         os_ << "};\n\n";
         os_ << "const rs_model *" << P_ << "_model(void)\n{\n    return &rsd_model;\n}\n";
     }
@@ -444,7 +473,7 @@ private:
     std::vector<Entry> entries_;
     std::ostringstream os_;
     // rs_model fields in declaration order: before .fn, after .contacts, last
-    std::vector<std::pair<std::string, std::string>> fields_, tail_fields_, jac_fields_;
+    std::vector<std::pair<std::string, std::string>> fields_, tail_fields_, jac_fields_, last_fields_;
 };
 
 }  // namespace
@@ -469,11 +498,44 @@ ModelSymbols model_symbols(const System &sys) {
     m.contacts = sys.contact_table();
     const SymValues d = sys.defaults();
     for (size_t i = 0; i < m.p.size(); ++i) m.p_default.push_back(d.get(SymKind::Param, (int)i));
+    for (size_t i = 0; i < m.q.size(); ++i) {
+        m.q0.push_back(d.get(SymKind::Coord, (int)i));
+        m.qd0.push_back(d.get(SymKind::Vel, (int)i));
+    }
+    // Units the modeler knows (see descriptor.hpp); "" elsewhere.
+    m.q_units.assign(m.q.size(), "");
+    m.s_units.assign(m.s.size(), "");
+    m.p_units.assign(m.p.size(), "");
+    m.u_units.assign(m.u.size(), "");
+    m.output_units.assign(m.outputs.size(), "");
+    const BaseTree &bt = sys.bases();
+    for (int b = 1; b < bt.size(); ++b)
+        for (const Ex &w : bt.omega_edge(b))   // θ̇·axis: a bare q̇ is a rotation angle's rate
+            if (w.valid() && w.is_symbol() && st.sym(w.id()).kind == SymKind::Vel)
+                m.q_units[(size_t)st.sym(w.id()).slot] = "rad";
+    for (const ContactTableEntry &c : m.contacts) {
+        static const char *const s_unit[4] = {"rad", "m", "m", "m"};   // θ_w, u_w, s_r, u_r
+        static const char *const f_unit[3] = {"N", "N", "N m"};        // f_x, f_y, m_z
+        for (int k = 0; k < 4; ++k)
+            if (c.s_slot[k] >= 0 && (size_t)c.s_slot[k] < m.s_units.size()) m.s_units[(size_t)c.s_slot[k]] = s_unit[k];
+        for (int k = 0; k < 3; ++k)
+            if (c.force_slot[k] >= 0 && (size_t)c.force_slot[k] < m.u_units.size())
+                m.u_units[(size_t)c.force_slot[k]] = f_unit[k];
+    }
     return m;
 }
 
 std::vector<Function> runtime_contact_functions(const std::vector<Function> &contact_fns) {
     return runtime_functions(contact_fns);
+}
+
+unsigned long long fnv1a64(const std::string &bytes) {
+    unsigned long long h = 0xcbf29ce484222325ull;
+    for (unsigned char c : bytes) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
 }
 
 std::string descriptor_file_name(const std::string &model) { return c_identifier(model) + "_model.c"; }

@@ -39,14 +39,24 @@ struct ModelSymbols {
     std::vector<std::string> q, s, p, u;   // coordinates, auxiliary, parameters, inputs
     std::vector<std::string> phi;          // constraint names (multiplier columns)
     std::vector<std::string> outputs;      // user output names (RS_FN_OUTPUTS' values)
+    std::vector<double> q0, qd0;           // initial coordinates and velocities (n_q each)
+    // Units per kind ("" where unknown; model_symbols says which it knows).
+    std::vector<std::string> q_units, s_units, p_units, u_units, output_units;
+    unsigned long long content_hash = 0;   // FNV-1a 64 of model.json (0: none)
     std::vector<double> p_default;         // one per parameter [SI]
     int n_k = 0;                           // hoisted constants (RS_IN_K slot)
     std::vector<ContactTableEntry> contacts;   // wheel-rail contacts (System::contact_table())
 };
 
 // The symbols of a System: names from its Store (symbols_of, slot order),
-// defaults from System::defaults(), constraint names from constraints(),
-// the contact table from contact_table().
+// defaults and the initial state from System::defaults(), constraint names
+// from constraints(), the contact table from contact_table().  Units are
+// those the modeler knows, "" elsewhere: "rad" for a coordinate that is a
+// base's rotation angle about an axis (its rate appears bare in that base's
+// angular velocity); a contact's θ_w "rad", u_w, s_r, u_r "m", its creep
+// force inputs "N", "N", "N m".  Parameters, other inputs and outputs carry
+// "" (the .vdl has no unit syntax; its trailing comments are free text).
+// content_hash stays 0 (compile_model sets it from model.json).
 ModelSymbols model_symbols(const System &sys);
 
 // C99 source of `const rs_model *MODEL_model(void)` (MODEL = c_identifier(model)),
@@ -61,6 +71,9 @@ std::string emit_descriptor_c(const System &sys, const std::string &model,
 // others (phi_n, nu, ... one by one) duplicate System::functions()' phi or
 // creep's outputs and are left out of generated models.
 std::vector<Function> runtime_contact_functions(const std::vector<Function> &contact_fns);
+
+// FNV-1a 64 of `bytes` (the descriptor's content_hash of model.json).
+unsigned long long fnv1a64(const std::string &bytes);
 
 // The file name the descriptor goes to: "MODEL_model.c".
 std::string descriptor_file_name(const std::string &model);

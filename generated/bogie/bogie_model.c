@@ -252,6 +252,85 @@ static const double rsd_p_default[20] = {
     4000.0    /* cpz */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[18] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.0,   /* z */
+    0.0,   /* roll */
+    0.0,   /* pitch */
+    0.0,   /* yaw */
+    0.0,   /* front.x */
+    0.0,   /* front.y */
+    0.0,   /* front.z */
+    0.0,   /* front.roll */
+    0.0,   /* front.yaw */
+    0.0,   /* front.spin */
+    0.0,   /* rear.x */
+    0.0,   /* rear.y */
+    0.0,   /* rear.z */
+    0.0,   /* rear.roll */
+    0.0,   /* rear.yaw */
+    0.0    /* rear.spin */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[18] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.0,   /* z */
+    0.0,   /* roll */
+    0.0,   /* pitch */
+    0.0,   /* yaw */
+    0.0,   /* front.x */
+    0.0,   /* front.y */
+    0.0,   /* front.z */
+    0.0,   /* front.roll */
+    0.0,   /* front.yaw */
+    0.0,   /* front.spin */
+    0.0,   /* rear.x */
+    0.0,   /* rear.y */
+    0.0,   /* rear.z */
+    0.0,   /* rear.roll */
+    0.0,   /* rear.yaw */
+    0.0    /* rear.spin */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[18] = {
+    "", "", "", "rad", "rad", "rad", "", "",
+    "", "rad", "rad", "rad", "", "", "", "rad",
+    "rad", "rad"
+};
+static const char *const rsd_s_units[16] = {
+    "rad", "m", "m", "m", "rad", "m", "m", "m",
+    "rad", "m", "m", "m", "rad", "m", "m", "m"
+};
+static const char *const rsd_p_units[20] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", ""
+};
+static const char *const rsd_u_units[132] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "N", "N",
+    "N m", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "N",
+    "N", "N m", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "N", "N", "N m", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "N", "N", "N m"
+};
+
 /* Pattern of M (18 x 18, 28 non-zeros), compressed columns. */
 static const int rsd_M_colptr[19] = {
     0, 1, 2, 3, 5, 7, 10, 11, 12, 13, 14, 17, 19, 20, 21, 22,
@@ -475,6 +554,14 @@ static const rs_model rsd_model = {
     .dnu_dqd_pattern = {12, 18, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
     .K_pattern = {18, 18, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {18, 18, rsd_C_colptr, rsd_C_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = rsd_s_units,
+    .p_units = rsd_p_units,
+    .u_units = rsd_u_units,
+    .output_units = 0,
+    .content_hash = 0x173344ff088e7b26ull,
 };
 
 const rs_model *bogie_model(void)

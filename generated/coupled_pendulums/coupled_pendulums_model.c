@@ -41,6 +41,29 @@ static const double rsd_p_default[6] = {
     0.5    /* d */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[2] = {
+    0.1,   /* left.th */
+    0.0    /* right.th */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[2] = {
+    0.0,   /* left.th */
+    0.0    /* right.th */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[2] = {
+    "rad", "rad"
+};
+static const char *const rsd_p_units[6] = {
+    "", "", "", "", "", ""
+};
+static const char *const rsd_output_units[1] = {
+    ""
+};
+
 /* Pattern of M (2 x 2, 2 non-zeros), compressed columns. */
 static const int rsd_M_colptr[3] = {
     0, 1, 2
@@ -112,6 +135,14 @@ static const rs_model rsd_model = {
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, 0},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = 0,
+    .p_units = rsd_p_units,
+    .u_units = 0,
+    .output_units = rsd_output_units,
+    .content_hash = 0x614b6244ce2f59f3ull,
 };
 
 const rs_model *coupled_pendulums_model(void)

@@ -39,6 +39,26 @@ static const double rsd_p_default[7] = {
     9.81    /* g */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[2] = {
+    0.2,   /* th1 */
+    -0.1    /* th2 */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[2] = {
+    0.0,   /* th1 */
+    0.0    /* th2 */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[2] = {
+    "rad", "rad"
+};
+static const char *const rsd_p_units[7] = {
+    "", "", "", "", "", "", ""
+};
+
 /* Pattern of M (2 x 2, 4 non-zeros), compressed columns. */
 static const int rsd_M_colptr[3] = {
     0, 2, 4
@@ -110,6 +130,14 @@ static const rs_model rsd_model = {
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, rsd_C_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = 0,
+    .p_units = rsd_p_units,
+    .u_units = 0,
+    .output_units = 0,
+    .content_hash = 0x7148d5e0fb58396dull,
 };
 
 const rs_model *double_pendulum_model(void)

@@ -522,6 +522,138 @@ static const double rsd_p_default[68] = {
     0.2784761904761905    /* r_WHS */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[30] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.5814,   /* z */
+    0.0,   /* roll */
+    0.0,   /* yaw */
+    -0.00209,   /* pitch */
+    0.0,   /* front.yaw */
+    -0.1304,   /* front.z */
+    0.00204,   /* front.pitch */
+    0.0,   /* front.roll */
+    0.0395,   /* front.wf.z */
+    0.0,   /* front.wf.roll */
+    0.0,   /* front.wf.spin */
+    0.0395,   /* front.wr.z */
+    0.0,   /* front.wr.roll */
+    0.0,   /* front.wr.spin */
+    0.0,   /* rear.yaw */
+    -0.1244,   /* rear.z */
+    0.00204,   /* rear.pitch */
+    0.0,   /* rear.roll */
+    0.0533,   /* rear.wf.z */
+    0.0,   /* rear.wf.roll */
+    0.0,   /* rear.wf.spin */
+    0.0533,   /* rear.wr.z */
+    0.0,   /* rear.wr.roll */
+    0.0,   /* rear.wr.spin */
+    0.00441,   /* motor_f.tilt */
+    0.0,   /* motor_f.rotor */
+    -0.00441,   /* motor_r.tilt */
+    0.0    /* motor_r.rotor */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[30] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.0,   /* z */
+    0.0,   /* roll */
+    0.0,   /* yaw */
+    0.0,   /* pitch */
+    0.0,   /* front.yaw */
+    0.0,   /* front.z */
+    0.0,   /* front.pitch */
+    0.0,   /* front.roll */
+    0.0,   /* front.wf.z */
+    0.0,   /* front.wf.roll */
+    0.0,   /* front.wf.spin */
+    0.0,   /* front.wr.z */
+    0.0,   /* front.wr.roll */
+    0.0,   /* front.wr.spin */
+    0.0,   /* rear.yaw */
+    0.0,   /* rear.z */
+    0.0,   /* rear.pitch */
+    0.0,   /* rear.roll */
+    0.0,   /* rear.wf.z */
+    0.0,   /* rear.wf.roll */
+    0.0,   /* rear.wf.spin */
+    0.0,   /* rear.wr.z */
+    0.0,   /* rear.wr.roll */
+    0.0,   /* rear.wr.spin */
+    0.0,   /* motor_f.tilt */
+    0.0,   /* motor_f.rotor */
+    0.0,   /* motor_r.tilt */
+    0.0    /* motor_r.rotor */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[30] = {
+    "", "", "", "rad", "rad", "rad", "rad", "",
+    "rad", "rad", "", "rad", "rad", "", "rad", "rad",
+    "rad", "", "rad", "rad", "", "rad", "rad", "",
+    "rad", "rad", "rad", "rad", "rad", "rad"
+};
+static const char *const rsd_s_units[32] = {
+    "rad", "m", "m", "m", "rad", "m", "m", "m",
+    "rad", "m", "m", "m", "rad", "m", "m", "m",
+    "rad", "m", "m", "m", "rad", "m", "m", "m",
+    "rad", "m", "m", "m", "rad", "m", "m", "m"
+};
+static const char *const rsd_p_units[68] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", ""
+};
+static const char *const rsd_u_units[270] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "N", "N",
+    "N m", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "N",
+    "N", "N m", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "N", "N", "N m", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "N", "N", "N m", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "N", "N", "N m", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "N", "N", "N m",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "N",
+    "N", "N m", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "N", "N", "N m", "", "", ""
+};
+static const char *const rsd_output_units[2] = {
+    "", ""
+};
+
 /* Pattern of M (30 x 30, 418 non-zeros), compressed columns. */
 static const int rsd_M_colptr[31] = {
     0, 22, 44, 66, 96, 126, 156, 172, 184, 200, 214, 225, 231, 237, 248, 254,
@@ -808,6 +940,14 @@ static const rs_model rsd_model = {
     .phi_d_q_pattern = {32, 30, rsd_phi_d_q_colptr, rsd_phi_d_q_rowind},
     .ddelta_df_pattern = {30, 24, rsd_ddelta_df_colptr, rsd_ddelta_df_rowind},
     .dnu_dqd_pattern = {24, 30, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = rsd_s_units,
+    .p_units = rsd_p_units,
+    .u_units = rsd_u_units,
+    .output_units = rsd_output_units,
+    .content_hash = 0xca23cc72b5bf0cceull,
 };
 
 const rs_model *feve3000_model(void)

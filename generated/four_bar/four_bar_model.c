@@ -58,6 +58,29 @@ static const double rsd_p_default[12] = {
     1.5    /* h */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[3] = {
+    1.0,   /* th1 */
+    0.0,   /* th2 */
+    0.0    /* th3 */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[3] = {
+    0.0,   /* th1 */
+    0.0,   /* th2 */
+    0.0    /* th3 */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[3] = {
+    "rad", "rad", "rad"
+};
+static const char *const rsd_p_units[12] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", ""
+};
+
 /* Pattern of M (3 x 3, 9 non-zeros), compressed columns. */
 static const int rsd_M_colptr[4] = {
     0, 3, 6, 9
@@ -149,6 +172,14 @@ static const rs_model rsd_model = {
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = 0,
+    .p_units = rsd_p_units,
+    .u_units = 0,
+    .output_units = 0,
+    .content_hash = 0x92e97ee5f4b3a1b4ull,
 };
 
 const rs_model *four_bar_model(void)

@@ -76,6 +76,47 @@ static const double rsd_p_default[21] = {
     9.81    /* g */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[11] = {
+    0.0,   /* x */
+    0.0,   /* z */
+    0.0,   /* pitch */
+    0.0,   /* front.z */
+    0.0,   /* front.pitch */
+    0.0,   /* front.w1 */
+    0.0,   /* front.w2 */
+    0.0,   /* rear.z */
+    0.0,   /* rear.pitch */
+    0.0,   /* rear.w1 */
+    0.0    /* rear.w2 */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[11] = {
+    0.0,   /* x */
+    0.0,   /* z */
+    0.0,   /* pitch */
+    0.0,   /* front.z */
+    0.0,   /* front.pitch */
+    0.0,   /* front.w1 */
+    0.0,   /* front.w2 */
+    0.0,   /* rear.z */
+    0.0,   /* rear.pitch */
+    0.0,   /* rear.w1 */
+    0.0    /* rear.w2 */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[11] = {
+    "", "", "rad", "", "rad", "", "", "",
+    "rad", "", ""
+};
+static const char *const rsd_p_units[21] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", ""
+};
+
 /* Pattern of M (11 x 11, 11 non-zeros), compressed columns. */
 static const int rsd_M_colptr[12] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -153,6 +194,14 @@ static const rs_model rsd_model = {
     },
     .K_pattern = {11, 11, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {11, 11, rsd_C_colptr, rsd_C_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = 0,
+    .p_units = rsd_p_units,
+    .u_units = 0,
+    .output_units = 0,
+    .content_hash = 0x68f3bbbc5f6a5b6eull,
 };
 
 const rs_model *freight_wagon_model(void)

@@ -36,6 +36,27 @@ static const double rsd_p_default[4] = {
     9.81    /* g */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[1] = {
+    0.3    /* th */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[1] = {
+    0.0    /* th */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[1] = {
+    "rad"
+};
+static const char *const rsd_p_units[4] = {
+    "", "", "", ""
+};
+static const char *const rsd_output_units[1] = {
+    ""
+};
+
 /* Pattern of M (1 x 1, 1 non-zeros), compressed columns. */
 static const int rsd_M_colptr[2] = {
     0, 1
@@ -107,6 +128,14 @@ static const rs_model rsd_model = {
     },
     .K_pattern = {1, 1, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {1, 1, rsd_C_colptr, 0},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = 0,
+    .p_units = rsd_p_units,
+    .u_units = 0,
+    .output_units = rsd_output_units,
+    .content_hash = 0xb721ad428faf23e9ull,
 };
 
 const rs_model *pendulum_model(void)

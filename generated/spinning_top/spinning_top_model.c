@@ -36,6 +36,28 @@ static const double rsd_p_default[5] = {
     9.81    /* g */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[3] = {
+    0.0,   /* psi */
+    0.4,   /* theta */
+    0.0    /* phi */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[3] = {
+    0.0,   /* psi */
+    0.0,   /* theta */
+    0.0    /* phi */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[3] = {
+    "rad", "rad", "rad"
+};
+static const char *const rsd_p_units[5] = {
+    "", "", "", "", ""
+};
+
 /* Pattern of M (3 x 3, 7 non-zeros), compressed columns. */
 static const int rsd_M_colptr[4] = {
     0, 3, 5, 7
@@ -107,6 +129,14 @@ static const rs_model rsd_model = {
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = 0,
+    .p_units = rsd_p_units,
+    .u_units = 0,
+    .output_units = 0,
+    .content_hash = 0xa32b05a16bbc0f71ull,
 };
 
 const rs_model *spinning_top_model(void)

@@ -42,6 +42,34 @@ static const double rsd_p_default[7] = {
     0.05    /* Iyz */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[6] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.0,   /* z */
+    0.0,   /* psi */
+    0.0,   /* theta */
+    0.0    /* phi */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[6] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.0,   /* z */
+    0.0,   /* psi */
+    0.0,   /* theta */
+    0.0    /* phi */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[6] = {
+    "", "", "", "rad", "rad", "rad"
+};
+static const char *const rsd_p_units[7] = {
+    "", "", "", "", "", "", ""
+};
+
 /* Pattern of M (6 x 6, 12 non-zeros), compressed columns. */
 static const int rsd_M_colptr[7] = {
     0, 1, 2, 3, 6, 9, 12
@@ -110,6 +138,14 @@ static const rs_model rsd_model = {
     },
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = 0,
+    .p_units = rsd_p_units,
+    .u_units = 0,
+    .output_units = 0,
+    .content_hash = 0xbac1d51d2e64837eull,
 };
 
 const rs_model *torque_free_body_model(void)

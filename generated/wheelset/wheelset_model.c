@@ -154,6 +154,49 @@ static const double rsd_p_default[15] = {
     0.0    /* cyaw */
 };
 
+/* Initial coordinates. */
+static const double rsd_q0[6] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.0,   /* z */
+    0.0,   /* roll */
+    0.0,   /* yaw */
+    0.0    /* spin */
+};
+
+/* Initial velocities. */
+static const double rsd_qd0[6] = {
+    0.0,   /* x */
+    0.0,   /* y */
+    0.0,   /* z */
+    0.0,   /* roll */
+    0.0,   /* yaw */
+    0.0    /* spin */
+};
+
+/* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
+static const char *const rsd_q_units[6] = {
+    "", "", "", "rad", "rad", "rad"
+};
+static const char *const rsd_s_units[8] = {
+    "rad", "m", "m", "m", "rad", "m", "m", "m"
+};
+static const char *const rsd_p_units[15] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", ""
+};
+static const char *const rsd_u_units[66] = {
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "N", "N",
+    "N m", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "",
+    "", "", "", "", "", "", "", "N",
+    "N", "N m"
+};
+
 /* Pattern of M (6 x 6, 9 non-zeros), compressed columns. */
 static const int rsd_M_colptr[7] = {
     0, 1, 2, 3, 4, 7, 9
@@ -327,6 +370,14 @@ static const rs_model rsd_model = {
     .dnu_dqd_pattern = {6, 6, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
+    .q0 = rsd_q0,
+    .qd0 = rsd_qd0,
+    .q_units = rsd_q_units,
+    .s_units = rsd_s_units,
+    .p_units = rsd_p_units,
+    .u_units = rsd_u_units,
+    .output_units = 0,
+    .content_hash = 0xfb345f6599a2bfd0ull,
 };
 
 const rs_model *wheelset_model(void)
