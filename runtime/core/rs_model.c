@@ -5,6 +5,7 @@
  * the loaders): it says which field is wrong, so a stale generated folder or
  * a hand-written descriptor fails with a message instead of a crash.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +80,19 @@ static int check_names(const char *const *names, int n, const char *mname,
     return RS_OK;
 }
 
+/* A units array: NULL, or n strings ("" where unknown, never NULL). */
+static int check_units(const char *const *units, int n, const char *mname, const char *field,
+                       char *err, size_t errlen)
+{
+    char msg[160];
+    for (int i = 0; units && i < n; i++)
+        if (!units[i]) {
+            snprintf(msg, sizeof msg, "%s[%d] is NULL (\"\" for an unknown unit)", field, i);
+            return fail(err, errlen, mname, msg);
+        }
+    return RS_OK;
+}
+
 /* The combined functions (RS_FN_STEP, _PROJ, _NEWTON): every out[k]'s
  * length, since the runtime hands each its own array. */
 static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size_t errlen)
@@ -147,6 +161,19 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         return st;
     if (m->n_p > 0 && !m->p_default)
         return fail(err, errlen, m->name, "parameters without default values");
+    /* the initial state (optional: NULL is all zero) must be numbers */
+    for (int i = 0; i < m->n_q; i++)
+        if ((m->q0 && !isfinite(m->q0[i])) || (m->qd0 && !isfinite(m->qd0[i]))) {
+            snprintf(msg, sizeof msg, "initial state of coordinate %d (q0 or qd0) is not finite", i);
+            return fail(err, errlen, m->name, msg);
+        }
+    /* units (optional: NULL is all unknown): one string per symbol */
+    if ((st = check_units(m->q_units, m->n_q, m->name, "q_units", err, errlen)) ||
+        (st = check_units(m->s_units, m->n_s, m->name, "s_units", err, errlen)) ||
+        (st = check_units(m->p_units, m->n_p, m->name, "p_units", err, errlen)) ||
+        (st = check_units(m->u_units, m->n_u, m->name, "u_units", err, errlen)) ||
+        (st = check_units(m->output_units, m->n_out, m->name, "output_units", err, errlen)))
+        return st;
     if ((st = check_pattern(&m->M_pattern, m->n_q, m->n_q, m->name, "M_pattern", err, errlen)) ||
         (st = check_pattern(&m->phi_q_pattern, m->n_phi, m->n_q, m->name, "phi_q_pattern",
                             err, errlen)))
