@@ -14,8 +14,9 @@
  * `out` holds one pointer per named output of the function, in the order the
  * function's header comment lists them; a NULL output pointer is skipped.
  * Output arrays must not overlap the input elements the function reads (its
- * input pointers are `restrict`; the step cache, which RS_FN_PROJ writes into
- * u past the model's n_u inputs, is such a separate range).  Outputs are
+ * input pointers are `restrict`: RS_FN_PROJ writes the step cache, which
+ * RS_FN_STEP_CACHED reads from its own slot RS_IN_CACHE, into an array that
+ * no input slot of that call points at).  Outputs are
  * written as their values are computed rather than all at the end: no other
  * thread may read an output array while the call runs.
  * Sparse outputs are written as their structurally non-zero values in the
@@ -27,7 +28,8 @@
 #ifndef RS_ABI_H
 #define RS_ABI_H
 
-/* Input slots.  The order matches railsym::SymKind in modeler/algebra/atoms.hpp. */
+/* Input slots.  RS_IN_T..RS_IN_K match railsym::SymKind in
+ * modeler/algebra/atoms.hpp, in that order; RS_IN_CACHE is no symbol kind. */
 enum rs_in_slot {
     RS_IN_T = 0,   /* time, a pointer to one double                     [s]   */
     RS_IN_Q,       /* generalized coordinates q                               */
@@ -39,6 +41,8 @@ enum rs_in_slot {
     RS_IN_P,       /* parameters p (numbers set at run time)                  */
     RS_IN_U,       /* inputs u (time-varying values, spline coefficients)     */
     RS_IN_K,       /* hoisted constants (atoms of parameters only)            */
+    RS_IN_CACHE,   /* the step cache: RS_FN_PROJ's last output, read by
+                      RS_FN_STEP_CACHED (rs_model_cache_len doubles)          */
     RS_IN_COUNT
 };
 

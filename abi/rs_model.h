@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 6
+#define RS_MODEL_VERSION 7
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -85,7 +85,7 @@ typedef struct rs_pattern {
  *   RS_FN_STEP_CACHED (optional, contacts) RS_FN_STEP's outputs, reading
  *                    the atoms it shares with RS_FN_PROJ at position level
  *                    (q, s, p, k, spline inputs) from a cache of K doubles
- *                    at in[RS_IN_U] + n_u instead of computing them.  When
+ *                    at in[RS_IN_CACHE] instead of computing them.  When
  *                    present, RS_FN_PROJ has an out[7] of length K that
  *                    writes that cache (rs_model_cache_len); the runtime
  *                    calls RS_FN_STEP_CACHED only at the q and s RS_FN_PROJ
@@ -123,6 +123,15 @@ enum rs_fn_id {
     RS_FN_STEP_CACHED,
     RS_FN_COUNT
 };
+
+/* The name of each function, indexed by enum rs_fn_id: function id f of
+ * model MODEL is the C function MODEL_<name> (the descriptor's fn[f] points
+ * at it).  The one list of names: the code generator's function table
+ * (codegen/fn_table.cpp) and the runtime's messages both read it. */
+#define RS_FN_NAMES { \
+    "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
+    "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
+    "step", "proj", "newton", "power", "step_cached" }
 
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {
@@ -205,6 +214,25 @@ typedef struct rs_model {
     /* force Jacobians (fn[RS_FN_DELTA_JAC] NULL: both empty)                */
     rs_pattern K_pattern;          /* n_q × n_q                             */
     rs_pattern C_pattern;          /* n_q × n_q                             */
+
+    /* The initial state the description gives (n_q values each; the .vdl's
+     * `coord NAME = VALUE`, 0 where it gives none, q̇ 0).  NULL: all zero. */
+    const double *q0;
+    const double *qd0;
+
+    /* Units of every symbol, per kind (arrays of the sizes above, "" where
+     * the compiler does not know it; docs/abi.md "Units").  A velocity's
+     * unit is its coordinate's per second.  NULL: all unknown. */
+    const char *const *q_units;
+    const char *const *s_units;
+    const char *const *p_units;
+    const char *const *u_units;
+    const char *const *output_units;
+
+    /* FNV-1a 64 of the bytes of the model.json written with this C by
+     * `railsym compile` (0: none): ties the descriptor to its model.json
+     * (the folder loaders check it, rs_load.h). */
+    unsigned long long content_hash;
 } rs_model;
 
 /* K, the length of RS_FN_STEP_CACHED's cache (RS_FN_PROJ's out[7]); 0 when

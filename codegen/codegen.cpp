@@ -27,8 +27,9 @@
 // unwanted output (NULL) goes to `sink`, so a store needs no test.  `const`
 // locals warn about nothing; symbols and numbers are written inline because
 // naming them would only add copies.  Sparse outputs are written in the
-// order of their compressed-column pattern, emitted as const arrays next to
-// the function so the runtime can hand it to KLU once.
+// order of their compressed-column pattern (Output::colptr/rowidx); the
+// pattern itself is not emitted here: a model's descriptor carries each one
+// once (descriptor.hpp), so the C has no globals at all.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -46,7 +47,7 @@ namespace {
 
 // Per symbol kind: the local array name and the input slot (rs_abi.h).
 // Indexed by SymKind; the order is fixed by the ABI.
-static_assert(RS_IN_COUNT == kNumSymKinds && RS_IN_T == int(SymKind::Time) &&
+static_assert(RS_IN_CACHE == kNumSymKinds && RS_IN_COUNT == kNumSymKinds + 1 && RS_IN_T == int(SymKind::Time) &&
                   RS_IN_Q == int(SymKind::Coord) && RS_IN_QD == int(SymKind::Vel) &&
                   RS_IN_QDD == int(SymKind::Acc) && RS_IN_S == int(SymKind::Aux) &&
                   RS_IN_SD == int(SymKind::AuxVel) && RS_IN_SDD == int(SymKind::AuxAcc) &&
@@ -93,18 +94,6 @@ std::string upper(std::string s) {
     return s;
 }
 
-// Writes `values` as a C initializer list, 16 per line.  C has no empty
-// arrays, so an empty list gets one unused 0 (sizes say how many count).
-void write_int_list(std::ostringstream &os, const std::vector<int> &values) {
-    os << "{";
-    if (values.empty()) os << "0";
-    for (size_t i = 0; i < values.size(); ++i) {
-        if (i) os << ",";
-        os << ((i % 16 == 0) ? "\n    " : " ") << values[i];
-    }
-    os << "\n};\n";
-}
-
 class FunctionWriter {
 public:
     FunctionWriter(const Store &st, const std::string &cname, const Function &f)
@@ -115,7 +104,7 @@ public:
         local_.assign(needed.empty() ? 0 : (size_t)needed.back() + 1, -1);
         bool used_kind[kNumSymKinds] = {};
         int nlocal = 0;
-        // atoms read from the cache: in[RS_IN_U][n_u + i]
+        // atoms read from the cache: in[RS_IN_CACHE][i]
         std::vector<int> cache_at(local_.size(), -1);
         for (size_t i = 0; i < f_.cached.size(); ++i)
             if (f_.cached[i] >= 0 && (size_t)f_.cached[i] < cache_at.size()) cache_at[(size_t)f_.cached[i]] = (int)i;
@@ -137,7 +126,6 @@ public:
         if (f_.outputs.empty()) hdr << " no outputs";
         hdr << " */\n";
         hdr << "int " << cname_ << "(const double *const *in, double *const *out);\n";
-        write_patterns(src, hdr);
         write_comment(src, ops, used_kind, any_cached);
 
         src << "int " << cname_ << "(const double *const *in, double *const *out)\n{\n";
@@ -149,7 +137,7 @@ public:
             any_in = true;
         }
         if (any_cached) {
-            src << "    const double *restrict c = in[RS_IN_U] + " << st_.count(SymKind::Input) << ";   /* the cache */\n";
+            src << "    const double *restrict c = in[RS_IN_CACHE];   /* the step cache */\n";
             any_in = true;
         }
         if (!any_in) src << "    (void)in;\n";
@@ -246,11 +234,6 @@ private:
         return order;
     }
 
-    // The name of a pattern array or size of output o.
-    std::string pattern_name(const Output &o, const char *what) const {
-        return cname_ + "_" + c_identifier(o.name) + "_" + what;
-    }
-
     void write_comment(std::ostringstream &src, const OpCount &ops, const bool *used_kind, bool cached) const {
         src << "\n/*\n * " << cname_ << "\n";
         if (!f_.doc.empty()) {
@@ -268,7 +251,7 @@ private:
             case Shape::Dense: src << " " << o.rows << "x" << o.cols << ", row-major"; break;
             case Shape::Sparse:
                 src << " " << o.rows << "x" << o.cols << ", " << o.nnz()
-                    << " non-zeros in the order of " << pattern_name(o, "colptr") << "/_rowidx";
+                    << " non-zeros, compressed-column order (pattern in the model's descriptor)";
                 break;
             }
             src << "\n";
@@ -289,31 +272,6 @@ private:
             << ops.adds << ", mul " << ops.muls << ", div " << ops.divs;
         for (const auto &c : ops.calls) src << ", " << c.first << " " << c.second;
         src << ")\n */\n";
-    }
-
-    void write_patterns(std::ostringstream &src, std::ostringstream &hdr) const {
-        for (const Output &o : f_.outputs) {
-            if (o.shape != Shape::Sparse) continue;
-            const std::string base = cname_ + "_" + c_identifier(o.name);
-            const std::string B = upper(base);
-            hdr << "#define " << B << "_ROWS " << o.rows << "\n"
-                << "#define " << B << "_COLS " << o.cols << "\n"
-                << "#define " << B << "_NNZ " << o.nnz() << "\n"
-                << "extern const int " << base << "_nrows, " << base << "_ncols, " << base
-                << "_nnz;\n"
-                << "extern const int " << base << "_colptr[];   /* " << B << "_COLS + 1 */\n"
-                << "extern const int " << base << "_rowidx[];   /* " << B << "_NNZ */\n";
-            src << "\n/* Pattern of " << cname_ << " output " << comment_safe(o.name)
-                << ": compressed sparse columns. */\n"
-                << "const int " << base << "_nrows = " << o.rows << ";\n"
-                << "const int " << base << "_ncols = " << o.cols << ";\n"
-                << "const int " << base << "_nnz = " << o.nnz() << ";\n"
-                << "const int " << base << "_colptr[" << o.colptr.size() << "] = ";
-            write_int_list(src, o.colptr);
-            src << "const int " << base << "_rowidx[" << (o.rowidx.empty() ? 1 : o.rowidx.size())
-                << "] = ";
-            write_int_list(src, o.rowidx);
-        }
     }
 
     // A symbol, number or atom as an operand.
@@ -396,9 +354,6 @@ GeneratedCode generate_c(const Store &st, const std::string &model_name,
             if (!outs.insert(c_identifier(o.name)).second)
                 throw std::invalid_argument("codegen: function " + f.name + ": output name " +
                                             o.name + " used twice");
-            if (o.shape == Shape::Sparse)
-                for (const char *w : {"_nrows", "_ncols", "_nnz", "_colptr", "_rowidx"})
-                    claim(cname + "_" + c_identifier(o.name) + w, "output " + o.name);
         }
     }
 
@@ -409,7 +364,7 @@ GeneratedCode generate_c(const Store &st, const std::string &model_name,
         << "#ifndef " << guard << "\n#define " << guard << "\n\n#include \"rs_abi.h\"\n\n"
         << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
     src << "/* " << model << " — generated by railsym; do not edit.\n"
-        << " * C99; no globals except const sparsity patterns; see rs_abi.h. */\n"
+        << " * C99; no globals; see rs_abi.h. */\n"
         << "#include <math.h>\n#include \"rs_abi.h\"\n";
     for (const Function &f : fns) {
         const std::string cname = c_function_name(model_name, f.name);

@@ -10,7 +10,8 @@
 // It evaluates exactly the atoms the outputs need, each once, as locals in
 // ascending atom id (a topological order of the store), so the text depends
 // only on how the store was built: byte-identical from run to run.  The
-// generated code has no globals except the const sparsity-pattern arrays.
+// generated code has no globals; sparse outputs are written in the order of
+// their pattern, which the model's descriptor carries (descriptor.hpp).
 //
 // count_ops() counts the same atoms: one elementary operation per atom
 // (Add/Sub/Neg are adds, Mul muls, Div divs, Pow and functions calls by
@@ -62,8 +63,8 @@ struct Function {
     std::vector<Output> outputs;
     std::string doc;   // one line or more, copied into the header comment
     // Atoms read from a cache instead of computed (codegen/stepfn.hpp,
-    // "step_cached"): atom cached[i] is in[RS_IN_U][n_u + i], n_u the
-    // store's input count; the atoms only they need are not evaluated.
+    // "step_cached"): atom cached[i] is in[RS_IN_CACHE][i]; the atoms only
+    // they need are not evaluated.
     std::vector<int> cached = {};
 };
 
@@ -83,9 +84,8 @@ struct GeneratedCode {
 };
 
 // One C99 header and source for the functions, prefixed by the model name
-// (sanitized to a C identifier).  The header has an include guard, the
-// prototypes, the pattern sizes as #defines and the pattern arrays as
-// extern const declarations.
+// (sanitized to a C identifier).  The header has an include guard and the
+// prototypes, each with a comment naming its outputs.
 GeneratedCode generate_c(const Store &st, const std::string &model_name,
                          const std::vector<Function> &fns);
 

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "fn_table.hpp"
+#include "rs_model.h"
 #include "system.hpp"
 
 namespace railsym {
@@ -48,23 +50,8 @@ std::string c_str(const std::string &s) {
     return o + "\"";
 }
 
-const Function *find_fn(const std::vector<Function> &fns, const std::string &name) {
-    for (const Function &f : fns)
-        if (f.name == name) return &f;
-    return nullptr;
-}
 
-int find_out(const Function &f, const std::string &name) {
-    for (size_t i = 0; i < f.outputs.size(); ++i)
-        if (f.outputs[i].name == name) return (int)i;
-    return -1;
-}
 
-int find_sparse(const Function &f) {
-    for (size_t i = 0; i < f.outputs.size(); ++i)
-        if (f.outputs[i].shape == Shape::Sparse) return (int)i;
-    return -1;
-}
 
 int out_size(const Output &o) {
     switch (o.shape) {
@@ -79,29 +66,6 @@ int out_size(const Output &o) {
 [[noreturn]] void bad(const std::string &model, const std::string &what) {
     throw std::invalid_argument("descriptor of model '" + model + "': " + what);
 }
-
-// One entry of the runtime's function table.
-struct Entry {
-    std::string id;                      // "RS_FN_M", ...
-    std::string tag;                     // short name used in static identifiers
-    std::string target;                  // the generated C function
-    const Function *fn = nullptr;
-    // Retargeting: runtime out[k] is generated output map[k] (whole array).
-    std::vector<int> map;
-    // Gathering (gather == true): every generated output is written into
-    // runtime out[0] at its offset.
-    bool gather = false;
-    std::vector<int> out_len;
-    std::vector<std::string> out_names;
-
-    bool direct() const {
-        if (gather) return fn->outputs.size() == 1 && fn->outputs[0].shape != Shape::Sparse;
-        if (map.size() != fn->outputs.size()) return false;
-        for (size_t k = 0; k < map.size(); ++k)
-            if (map[k] != (int)k) return false;
-        return true;
-    }
-};
 
 std::string int_array(const std::vector<int> &v) {
     std::ostringstream os;
@@ -121,6 +85,397 @@ std::string names_array(const std::string &cname, const std::vector<std::string>
     return os.str();
 }
 
+// What one output of a function id must be: its shape and size.
+struct Expect {
+    Shape shape;
+    int rows, cols;
+};
+
+// One function of the descriptor's table: its row of the ABI table and the
+// generated function, whose out[k] is the runtime's out[k].
+struct Entry {
+    const FnSpec *spec;
+    const Function *fn;
+    std::vector<int> out_len;
+};
+
+// The sparse patterns the descriptor carries (nullptr: the model has none).
+struct Patterns {
+    const Output *M = nullptr, *phi_q = nullptr, *phi_d_q = nullptr, *ddelta_df = nullptr, *dnu_dqd = nullptr,
+                 *K = nullptr, *C = nullptr;
+};
+
+// Checks the functions against the ABI table and the model's sizes, and
+// writes the descriptor's text from them, one section at a time.
+class DescriptorWriter {
+public:
+    DescriptorWriter(const ModelSymbols &sym, const std::string &model, const std::vector<Function> &fns)
+        : sym_(sym), model_(model), P_(c_identifier(model)), fns_(fns), n_q_((int)sym.q.size()),
+          n_phi_((int)sym.phi.size()), nc_((int)sym.contacts.size()) {}
+
+    std::string text() {
+        check_symbols();
+        collect_functions();
+        write_head();
+        write_names();
+        write_initial_and_defaults();
+        write_units();
+        write_patterns();
+        write_contacts();
+        write_function_table();
+        write_model();
+        return os_.str();
+    }
+
+private:
+    [[noreturn]] void bad(const std::string &what) const { codegen::bad(model_, what); }
+
+    const Function *find(const std::string &name) const {
+        for (const Function &f : fns_)
+            if (f.name == name) return &f;
+        return nullptr;
+    }
+
+    void check_symbols() const {
+        if (n_q_ == 0) bad("no coordinate");
+        if (sym_.p_default.size() != sym_.p.size()) bad("one default value per parameter expected");
+        for (const Function &f : fns_)
+            if (f.name == "model") bad("a generated function may not be called 'model' (the descriptor's name)");
+        const int n_s = (int)sym_.s.size(), n_u = (int)sym_.u.size();
+        auto check_slot = [&](const ContactTableEntry &c, int v, int n, const char *what) {
+            if (v < 0 || v >= n)
+                bad("contact '" + c.name + "': " + what + " slot " + std::to_string(v) + " is outside 0.." +
+                    std::to_string(n - 1));
+        };
+        for (const ContactTableEntry &c : sym_.contacts) {
+            if (c.side != 1 && c.side != -1) bad("contact '" + c.name + "': side must be +1 or -1");
+            for (int v : c.s_slot) check_slot(c, v, n_s, "auxiliary coordinate");
+            for (const ContactTableEntry::Spline &sp : c.spline) {
+                for (int v : sp.u_slot) check_slot(c, v, n_u, "spline input");
+                check_slot(c, sp.s_slot, n_s, "spline selector");
+            }
+            for (int v : c.force_slot) check_slot(c, v, n_u, "creep force input");
+            check_slot(c, c.phi_row, n_phi_, "normal constraint row");
+        }
+    }
+
+    // The outputs function id must have (not the combined ones).
+    std::vector<Expect> expected(int id) const {
+        const int n = n_q_, m = n_phi_, nc = nc_;
+        switch (id) {
+        case RS_FN_M: return {{Shape::Sparse, n, n}};
+        case RS_FN_DELTA: return {{Shape::Vector, n, 1}};
+        case RS_FN_PHI: case RS_FN_BETA: case RS_FN_GAMMA: return {{Shape::Vector, m, 1}};
+        case RS_FN_PHI_Q: return {{Shape::Sparse, m, n}};
+        case RS_FN_ENERGY: return {{Shape::Scalar, 1, 1}, {Shape::Scalar, 1, 1}};
+        case RS_FN_OUTPUTS: return {{Shape::Vector, (int)sym_.outputs.size(), 1}};
+        case RS_FN_CONSTANTS: return {{Shape::Vector, sym_.n_k, 1}};
+        case RS_FN_DELTA_NK: return {{Shape::Vector, n, 1}};
+        case RS_FN_PHI_D: case RS_FN_BETA_D: return {{Shape::Vector, 4 * nc, 1}};
+        case RS_FN_PHI_D_Q: return {{Shape::Sparse, 4 * nc, n}};
+        case RS_FN_PHI_D_S: return {{Shape::Dense, 4 * nc, 4}};
+        case RS_FN_CREEP:
+            return {{Shape::Vector, 3 * nc, 1}, {Shape::Vector, nc, 1}, {Shape::Vector, 3 * nc, 1},
+                    {Shape::Sparse, n, 3 * nc}, {Shape::Sparse, 3 * nc, n}};
+        case RS_FN_DELTA_JAC: return {{Shape::Sparse, n, n}, {Shape::Sparse, n, n}};
+        case RS_FN_POWER: return {{Shape::Vector, RS_POWER_COUNT, 1}};
+        }
+        return {};
+    }
+
+    // A separate function: outputs named and ordered as the ABI table says,
+    // each of the shape and size the model's dimensions give.
+    void check_outputs(const FnSpec &spec, const Function &f) const {
+        const std::vector<Expect> want = expected(spec.id);
+        if (f.outputs.size() != spec.outputs.size()) bad_outputs(spec, f);
+        for (size_t k = 0; k < want.size(); ++k) {
+            const Output &o = f.outputs[k];
+            if (o.name != spec.outputs[k]) bad_outputs(spec, f);
+            const Expect &e = want[k];
+            const bool dense_ok = o.shape == e.shape &&
+                                  (e.shape == Shape::Scalar || (o.rows == e.rows && o.cols == e.cols));
+            if (!dense_ok)
+                bad("output '" + o.name + "' of '" + f.name + "' is " + shape_name(o.shape) + " " +
+                    std::to_string(o.rows) + "x" + std::to_string(o.cols) + ", expected " + shape_name(e.shape) +
+                    " " + std::to_string(e.rows) + "x" + std::to_string(e.cols));
+            if (o.shape == Shape::Sparse &&
+                ((int)o.colptr.size() != o.cols + 1 || o.colptr[o.cols] != o.nnz() || (int)o.rowidx.size() != o.nnz()))
+                bad("sparse output '" + o.name + "' of '" + f.name + "' is not a consistent " +
+                    std::to_string(o.rows) + "x" + std::to_string(o.cols) + " compressed-column pattern");
+        }
+    }
+
+    [[noreturn]] void bad_outputs(const FnSpec &spec, const Function &f) const {
+        std::string want, got;
+        for (const std::string &o : spec.outputs) want += (want.empty() ? "" : ", ") + o;
+        for (const Output &o : f.outputs) got += (got.empty() ? "" : ", ") + o.name;
+        bad("function '" + f.name + "' writes (" + got + "); the ABI (" + spec.id_name + ") wants (" + want +
+            ") in this order");
+    }
+
+    // A combined function: which of its outputs exist (2: no constraint, 4:
+    // no contact, 9 with contacts; proj 7 or 8 with the cache) and their lengths.
+    void check_combined(const FnSpec &spec, const Function &f, size_t n_cache) const {
+        const int nnzM = pat_.M->nnz(), nnzG = pat_.phi_q ? pat_.phi_q->nnz() : 0;
+        const int nDq = pat_.phi_d_q ? pat_.phi_d_q->nnz() : 0, nDf = pat_.ddelta_df ? pat_.ddelta_df->nnz() : 0,
+                  nNq = pat_.dnu_dqd ? pat_.dnu_dqd->nnz() : 0;
+        const int nc = nc_;
+        std::vector<int> lens;
+        size_t count = 0;
+        switch (spec.id) {
+        case RS_FN_STEP: case RS_FN_STEP_CACHED:
+            lens = {nnzM, n_q_, nnzG, n_phi_, 3 * nc, nc, 3 * nc, nDf, nNq};
+            count = nc > 0 ? 9 : n_phi_ > 0 ? 4 : 2;
+            if (spec.id == RS_FN_STEP_CACHED && nc == 0) bad("combined function 'step_cached' without contacts");
+            break;
+        case RS_FN_PROJ:
+            lens = {4 * nc, n_phi_, nnzG, n_phi_, 16 * nc, nDq, 4 * nc, (int)n_cache};
+            count = n_cache ? 8 : 7;
+            break;
+        case RS_FN_NEWTON:
+            lens = {4 * nc, 16 * nc};
+            count = 2;
+            break;
+        }
+        if (spec.id != RS_FN_STEP && nc == 0) bad("combined function '" + f.name + "' without contacts");
+        bool ok = f.outputs.size() == count;
+        for (size_t k = 0; ok && k < count; ++k) ok = out_size(f.outputs[k]) == lens[k];
+        if (!ok) bad("combined function '" + f.name + "' does not match the model's sizes");
+    }
+
+    // Every function with a row in the ABI table, in id order; the
+    // required ones must be there; the patterns taken from them.
+    void collect_functions() {
+        for (const Function &f : fns_)
+            if (!fn_spec(f.name)) bad("function '" + f.name + "' has no RS_FN_* id (codegen/fn_table.cpp)");
+        auto required = [&](int id) {
+            switch (id) {
+            case RS_FN_M: case RS_FN_DELTA: return true;
+            case RS_FN_PHI: case RS_FN_PHI_Q: case RS_FN_BETA: case RS_FN_GAMMA: return n_phi_ > 0;
+            case RS_FN_OUTPUTS: return !sym_.outputs.empty();
+            case RS_FN_CONSTANTS: return sym_.n_k > 0;
+            case RS_FN_DELTA_NK: case RS_FN_PHI_D: case RS_FN_PHI_D_Q: case RS_FN_PHI_D_S: case RS_FN_BETA_D:
+            case RS_FN_CREEP: return nc_ > 0;
+            }
+            return false;
+        };
+        // separate functions first: the combined ones are checked against their patterns
+        for (const FnSpec &spec : fn_table()) {
+            if (spec.combined) continue;
+            const Function *f = find(spec.name);
+            if (!f) {
+                if (required(spec.id)) bad("function '" + spec.name + "' is missing");
+                continue;
+            }
+            if (n_phi_ == 0 && spec.id == RS_FN_PHI) bad("function 'phi' given but the model names no constraint");
+            if (nc_ == 0 && spec.id == RS_FN_CREEP) bad("function 'creep' given but the model has no contact");
+            check_outputs(spec, *f);
+            switch (spec.id) {
+            case RS_FN_M: pat_.M = &f->outputs[0]; break;
+            case RS_FN_PHI_Q: pat_.phi_q = &f->outputs[0]; break;
+            case RS_FN_PHI_D_Q: pat_.phi_d_q = &f->outputs[0]; break;
+            case RS_FN_CREEP: pat_.ddelta_df = &f->outputs[3], pat_.dnu_dqd = &f->outputs[4]; break;
+            case RS_FN_DELTA_JAC: pat_.K = &f->outputs[0], pat_.C = &f->outputs[1]; break;
+            }
+        }
+        const Function *fsc = find(fn_name(RS_FN_STEP_CACHED)), *fpj = find(fn_name(RS_FN_PROJ));
+        size_t n_cache = 0;
+        if (fsc) {
+            if (!fpj || fpj->outputs.size() != 8 || fpj->outputs[7].name != "cache" ||
+                out_size(fpj->outputs[7]) != (int)fsc->cached.size())
+                bad("step_cached without proj's cache output of its size");
+            n_cache = fsc->cached.size();
+        }
+        for (const FnSpec &spec : fn_table())
+            if (spec.combined)
+                if (const Function *f = find(spec.name)) check_combined(spec, *f, n_cache);
+        for (const FnSpec &spec : fn_table()) {
+            const Function *f = find(spec.name);
+            if (!f) continue;
+            Entry e{&spec, f, {}};
+            for (const Output &o : f->outputs) e.out_len.push_back(out_size(o));
+            entries_.push_back(e);
+        }
+    }
+
+    void write_head() {
+        os_ << "/* " << P_ << "_model.c — the rs_model descriptor of model '" << model_
+            << "'; generated by railsym, do not edit.\n"
+            << " * Names, default parameters, sparsity patterns and the function table the\n"
+            << " * runtime uses (abi/rs_model.h, docs/abi.md).  C99; no globals but constants. */\n"
+            << "#include \"rs_model.h\"\n\n";
+        os_ << "/* The generated functions (" << P_ << ".c). */\n";
+        for (const Entry &e : entries_)
+            os_ << "int " << c_function_name(model_, e.fn->name) << "(const double *const *in, double *const *out);\n";
+        os_ << "const rs_model *" << P_ << "_model(void);\n\n";
+    }
+
+    std::string names_or_null(const std::string &cname, const std::vector<std::string> &v) {
+        if (v.empty()) return "0";
+        os_ << names_array(cname, v);
+        return cname;
+    }
+
+    void write_names() {
+        os_ << "/* Names per symbol kind, in slot order. */\n";
+        field("q_names", names_or_null("rsd_q_names", sym_.q));
+        field("s_names", names_or_null("rsd_s_names", sym_.s));
+        field("p_names", names_or_null("rsd_p_names", sym_.p));
+        field("u_names", names_or_null("rsd_u_names", sym_.u));
+        field("phi_names", names_or_null("rsd_phi_names", sym_.phi));
+        field("output_names", names_or_null("rsd_output_names", sym_.outputs));
+    }
+
+    // A double array, one commented value per line; "0" when empty.
+    std::string doubles(const std::string &cname, const char *doc, const std::vector<double> &v,
+                        const std::vector<std::string> &names, const std::string &what) {
+        if (v.empty()) return "0";
+        os_ << "\n/* " << doc << " */\nstatic const double " << cname << "[" << v.size() << "] = {\n";
+        for (size_t i = 0; i < v.size(); ++i)
+            os_ << "    " << c_num(v[i], what + " '" + names[i] + "'") << (i + 1 < v.size() ? ",   /* " : "    /* ")
+                << names[i] << " */\n";
+        os_ << "};\n";
+        return cname;
+    }
+
+    void write_initial_and_defaults() {
+        field("p_default", doubles("rsd_p_default", "Default parameter values [SI].", sym_.p_default, sym_.p,
+                                   "the default of parameter"));
+        if (sym_.q0.size() != sym_.q.size() || sym_.qd0.size() != sym_.q.size())
+            bad("one initial value and velocity per coordinate expected");
+        last_fields_.push_back({"q0", doubles("rsd_q0", "Initial coordinates.", sym_.q0, sym_.q, "the initial value of")});
+        last_fields_.push_back(
+            {"qd0", doubles("rsd_qd0", "Initial velocities.", sym_.qd0, sym_.q, "the initial velocity of")});
+    }
+
+    // Units per kind: "" where unknown; an empty vector means all unknown.
+    void write_units() {
+        auto units = [&](const char *kind, const std::vector<std::string> &u, size_t n) {
+            if (u.empty() || n == 0) return std::string("0");
+            if (u.size() != n) bad(std::string("one unit per symbol of kind ") + kind + " expected");
+            const std::string cname = std::string("rsd_") + kind + "_units";
+            os_ << "static const char *const " << cname << "[" << n << "] = {";
+            for (size_t i = 0; i < n; ++i) os_ << (i % 8 ? ", " : (i ? ",\n    " : "\n    ")) << c_str(u[i]);
+            os_ << "\n};\n";
+            return cname;
+        };
+        os_ << "\n/* Units per symbol kind, in slot order (\"\": unknown; docs/abi.md). */\n";
+        last_fields_.push_back({"q_units", units("q", sym_.q_units, sym_.q.size())});
+        last_fields_.push_back({"s_units", units("s", sym_.s_units, sym_.s.size())});
+        last_fields_.push_back({"p_units", units("p", sym_.p_units, sym_.p.size())});
+        last_fields_.push_back({"u_units", units("u", sym_.u_units, sym_.u.size())});
+        last_fields_.push_back({"output_units", units("output", sym_.output_units, sym_.outputs.size())});
+        char h[32];
+        std::snprintf(h, sizeof h, "0x%016llxull", sym_.content_hash);
+        last_fields_.push_back({"content_hash", h});
+    }
+
+    std::string pattern(const char *tag, const Output &o) {
+        os_ << "\n/* Pattern of " << tag << " (" << o.rows << " x " << o.cols << ", " << o.nnz()
+            << " non-zeros), compressed columns. */\n";
+        os_ << "static const int rsd_" << tag << "_colptr[" << o.colptr.size() << "] = {\n" << int_array(o.colptr)
+            << "\n};\n";
+        std::string rows = "0";
+        if (o.nnz() > 0) {
+            os_ << "static const int rsd_" << tag << "_rowind[" << o.rowidx.size() << "] = {\n"
+                << int_array(o.rowidx) << "\n};\n";
+            rows = std::string("rsd_") + tag + "_rowind";
+        }
+        return "{" + std::to_string(o.rows) + ", " + std::to_string(o.cols) + ", rsd_" + tag + "_colptr, " + rows +
+               "}";
+    }
+
+    // Each pattern once: the functions' values follow them.
+    void write_patterns() {
+        field("M_pattern", pattern("M", *pat_.M));
+        field("phi_q_pattern", pat_.phi_q ? pattern("phi_q", *pat_.phi_q) : "{0, " + std::to_string(n_q_) + ", 0, 0}");
+        if (nc_ > 0) {
+            tail_fields_.push_back({"phi_d_q_pattern", pattern("phi_d_q", *pat_.phi_d_q)});
+            tail_fields_.push_back({"ddelta_df_pattern", pattern("ddelta_df", *pat_.ddelta_df)});
+            tail_fields_.push_back({"dnu_dqd_pattern", pattern("dnu_dqd", *pat_.dnu_dqd)});
+        }
+        if (pat_.K) {
+            jac_fields_.push_back({"K_pattern", pattern("K", *pat_.K)});
+            jac_fields_.push_back({"C_pattern", pattern("C", *pat_.C)});
+        }
+    }
+
+    void write_contacts() {
+        if (nc_ == 0) return;
+        os_ << "\n/* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,\n"
+            << " * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of\n"
+            << " * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of\n"
+            << " * fx, fy, mz; the row of phi_n in phi. */\n"
+            << "static const rs_contact rsd_contacts[" << nc_ << "] = {\n";
+        for (const ContactTableEntry &c : sym_.contacts) {
+            os_ << "    {" << c_str(c.name) << ", " << c_str(c.wheel_body) << ", " << c.side << ", {"
+                << int_array(std::vector<int>(c.s_slot.begin(), c.s_slot.end())).substr(4) << "},\n     {";
+            for (int k = 0; k < kContactSplines; ++k) {
+                const ContactTableEntry::Spline &sp = c.spline[k];
+                os_ << (k ? ",\n      " : "") << "{{"
+                    << int_array(std::vector<int>(sp.u_slot.begin(), sp.u_slot.end())).substr(4) << "}, "
+                    << sp.s_slot << ", " << c_str(sp.file) << "}";
+            }
+            os_ << "},\n     {" << int_array(std::vector<int>(c.force_slot.begin(), c.force_slot.end())).substr(4)
+                << "}, " << c.phi_row << "},\n";
+        }
+        os_ << "};\n";
+    }
+
+    // The generated functions themselves, their outputs in the runtime's
+    // order (fn_table.hpp): no wrapper between the runtime and them.
+    void write_function_table() {
+        os_ << "\n/* Shapes of what each function writes (out[k] as the runtime passes it). */\n";
+        for (const Entry &e : entries_) {
+            const std::string tag = "rsd_" + e.spec->name;
+            os_ << "static const int " << tag << "_len[" << e.out_len.size() << "] = {"
+                << int_array(e.out_len).substr(4) << "};\n";
+            os_ << "static const char *const " << tag << "_outs[" << e.out_len.size() << "] = {";
+            for (size_t k = 0; k < e.fn->outputs.size(); ++k) os_ << (k ? ", " : "") << c_str(e.fn->outputs[k].name);
+            os_ << "};\n";
+        }
+    }
+
+    void write_model() {
+        os_ << "\nstatic const rs_model rsd_model = {\n"
+            << "    .magic = RS_MODEL_MAGIC,\n"
+            << "    .version = RS_MODEL_VERSION,\n"
+            << "    .name = " << c_str(P_) << ",\n"
+            << "    .n_q = " << n_q_ << ",\n"
+            << "    .n_s = " << sym_.s.size() << ",\n"
+            << "    .n_p = " << sym_.p.size() << ",\n"
+            << "    .n_u = " << sym_.u.size() << ",\n"
+            << "    .n_k = " << sym_.n_k << ",\n"
+            << "    .n_phi = " << n_phi_ << ",\n"
+            << "    .n_out = " << sym_.outputs.size() << ",\n";
+        for (const auto &f : fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
+        os_ << "    .fn = {\n";
+        for (const Entry &e : entries_)
+            os_ << "        [" << e.spec->id_name << "] = {" << c_function_name(model_, e.fn->name) << ", "
+                << e.out_len.size() << ", rsd_" << e.spec->name << "_len, rsd_" << e.spec->name << "_outs},\n";
+        os_ << "    },\n";
+        if (nc_ > 0) os_ << "    .n_contact = " << nc_ << ",\n" << "    .contacts = rsd_contacts,\n";
+        for (const auto &f : tail_fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
+        for (const auto &f : jac_fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
+        for (const auto &f : last_fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
+        os_ << "};\n\n";
+        os_ << "const rs_model *" << P_ << "_model(void)\n{\n    return &rsd_model;\n}\n";
+    }
+
+    void field(const char *name, const std::string &value) { fields_.push_back({name, value}); }
+
+    const ModelSymbols &sym_;
+    const std::string &model_;
+    const std::string P_;
+    const std::vector<Function> &fns_;
+    const int n_q_, n_phi_, nc_;
+    Patterns pat_;
+    std::vector<Entry> entries_;
+    std::ostringstream os_;
+    // rs_model fields in declaration order: before .fn, after .contacts, last
+    std::vector<std::pair<std::string, std::string>> fields_, tail_fields_, jac_fields_, last_fields_;
+};
+
 }  // namespace
 
 ModelSymbols model_symbols(const System &sys) {
@@ -139,17 +494,48 @@ ModelSymbols model_symbols(const System &sys) {
     m.u = names(SymKind::Input);
     m.n_k = st.count(SymKind::Const);
     for (const NamedEx &c : sys.constraints()) m.phi.push_back(c.name);
+    for (const NamedEx &o : sys.outputs()) m.outputs.push_back(o.name);
     m.contacts = sys.contact_table();
     const SymValues d = sys.defaults();
     for (size_t i = 0; i < m.p.size(); ++i) m.p_default.push_back(d.get(SymKind::Param, (int)i));
+    for (size_t i = 0; i < m.q.size(); ++i) {
+        m.q0.push_back(d.get(SymKind::Coord, (int)i));
+        m.qd0.push_back(d.get(SymKind::Vel, (int)i));
+    }
+    // Units the modeler knows (see descriptor.hpp); "" elsewhere.
+    m.q_units.assign(m.q.size(), "");
+    m.s_units.assign(m.s.size(), "");
+    m.p_units.assign(m.p.size(), "");
+    m.u_units.assign(m.u.size(), "");
+    m.output_units.assign(m.outputs.size(), "");
+    const BaseTree &bt = sys.bases();
+    for (int b = 1; b < bt.size(); ++b)
+        for (const Ex &w : bt.omega_edge(b))   // θ̇·axis: a bare q̇ is a rotation angle's rate
+            if (w.valid() && w.is_symbol() && st.sym(w.id()).kind == SymKind::Vel)
+                m.q_units[(size_t)st.sym(w.id()).slot] = "rad";
+    for (const ContactTableEntry &c : m.contacts) {
+        static const char *const s_unit[4] = {"rad", "m", "m", "m"};   // θ_w, u_w, s_r, u_r
+        static const char *const f_unit[3] = {"N", "N", "N m"};        // f_x, f_y, m_z
+        for (int k = 0; k < 4; ++k)
+            if (c.s_slot[k] >= 0 && (size_t)c.s_slot[k] < m.s_units.size()) m.s_units[(size_t)c.s_slot[k]] = s_unit[k];
+        for (int k = 0; k < 3; ++k)
+            if (c.force_slot[k] >= 0 && (size_t)c.force_slot[k] < m.u_units.size())
+                m.u_units[(size_t)c.force_slot[k]] = f_unit[k];
+    }
     return m;
 }
 
 std::vector<Function> runtime_contact_functions(const std::vector<Function> &contact_fns) {
-    std::vector<Function> out;
-    for (const char *name : {"delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep"})
-        if (const Function *f = find_fn(contact_fns, name)) out.push_back(*f);
-    return out;
+    return runtime_functions(contact_fns);
+}
+
+unsigned long long fnv1a64(const std::string &bytes) {
+    unsigned long long h = 0xcbf29ce484222325ull;
+    for (unsigned char c : bytes) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
 }
 
 std::string descriptor_file_name(const std::string &model) { return c_identifier(model) + "_model.c"; }
@@ -159,375 +545,7 @@ std::string emit_descriptor_c(const System &sys, const std::string &model, const
 }
 
 std::string emit_descriptor_c(const ModelSymbols &sym, const std::string &model, const std::vector<Function> &fns) {
-    const std::string P = c_identifier(model);
-    const int n_q = (int)sym.q.size(), n_phi = (int)sym.phi.size();
-    if (n_q == 0) bad(model, "no coordinate");
-    if (sym.p_default.size() != sym.p.size()) bad(model, "one default value per parameter expected");
-    for (const Function &f : fns)
-        if (f.name == "model") bad(model, "a generated function may not be called 'model' (the descriptor's name)");
-
-    auto need = [&](const std::string &name) -> const Function & {
-        const Function *f = find_fn(fns, name);
-        if (!f) bad(model, "function '" + name + "' is missing");
-        return *f;
-    };
-    auto need_out = [&](const Function &f, const std::string &name, Shape shape, int len) {
-        int j = find_out(f, name);
-        if (j < 0) bad(model, "function '" + f.name + "' has no output '" + name + "'");
-        const Output &o = f.outputs[j];
-        if (o.shape != shape || out_size(o) != len)
-            bad(model, "output '" + name + "' of '" + f.name + "' is " + shape_name(o.shape) + " of " +
-                           std::to_string(out_size(o)) + " values, expected " + shape_name(shape) + " of " +
-                           std::to_string(len));
-        return j;
-    };
-    auto need_sparse = [&](const Function &f, int rows, int cols) {
-        int j = find_sparse(f);
-        if (j < 0) bad(model, "function '" + f.name + "' has no sparse output (the runtime needs its pattern)");
-        const Output &o = f.outputs[j];
-        if (o.rows != rows || o.cols != cols || (int)o.colptr.size() != cols + 1 || o.colptr[cols] != o.nnz() ||
-            (int)o.rowidx.size() != o.nnz())
-            bad(model, "sparse output '" + o.name + "' of '" + f.name + "' is not a consistent " +
-                           std::to_string(rows) + "x" + std::to_string(cols) + " compressed-column pattern");
-        return j;
-    };
-
-    auto need_sparse_named = [&](const Function &f, const std::string &name, int rows, int cols) {
-        const int j = find_out(f, name);
-        if (j < 0 || f.outputs[j].shape != Shape::Sparse)
-            bad(model, "function '" + f.name + "' has no sparse output '" + name + "'");
-        const Output &o = f.outputs[j];
-        if (o.rows != rows || o.cols != cols || (int)o.colptr.size() != cols + 1 || o.colptr[cols] != o.nnz() ||
-            (int)o.rowidx.size() != o.nnz())
-            bad(model, "sparse output '" + name + "' of '" + f.name + "' is not a consistent " +
-                           std::to_string(rows) + "x" + std::to_string(cols) + " compressed-column pattern");
-        return j;
-    };
-
-    std::vector<Entry> entries;
-    auto retarget = [&](const char *id, const char *tag, const Function &f, std::vector<int> map,
-                        std::vector<std::string> names) {
-        Entry e;
-        e.id = id;
-        e.tag = tag;
-        e.fn = &f;
-        e.target = c_function_name(model, f.name);
-        e.map = std::move(map);
-        for (int j : e.map) e.out_len.push_back(out_size(f.outputs[j]));
-        e.out_names = std::move(names);
-        entries.push_back(e);
-    };
-
-    // M and its pattern.
-    const Function &fM = need("M");
-    const int jM = need_sparse(fM, n_q, n_q);
-    const Output &oM = fM.outputs[jM];
-    retarget("RS_FN_M", "M", fM, {jM}, {"M"});
-    // δ
-    const Function &fd = need("delta");
-    retarget("RS_FN_DELTA", "delta", fd, {need_out(fd, "delta", Shape::Vector, n_q)}, {"delta"});
-    // constraints
-    const Output *oG = nullptr;
-    if (n_phi > 0) {
-        const Function &fp = need("phi");
-        retarget("RS_FN_PHI", "phi", fp, {need_out(fp, "phi", Shape::Vector, n_phi)}, {"phi"});
-        const Function &fq = need("phi_q");
-        const int jG = need_sparse(fq, n_phi, n_q);
-        oG = &fq.outputs[jG];
-        retarget("RS_FN_PHI_Q", "phi_q", fq, {jG}, {"phi_q"});
-        const Function &fb = need("beta");
-        retarget("RS_FN_BETA", "beta", fb, {need_out(fb, "beta", Shape::Vector, n_phi)}, {"beta"});
-        const Function &fg = need("gamma");
-        retarget("RS_FN_GAMMA", "gamma", fg, {need_out(fg, "gamma", Shape::Vector, n_phi)}, {"gamma"});
-    } else if (find_fn(fns, "phi")) {
-        bad(model, "function 'phi' given but the model names no constraint");
-    }
-    // energy (optional)
-    if (const Function *fe = find_fn(fns, "energy"))
-        retarget("RS_FN_ENERGY", "energy", *fe,
-                 {need_out(*fe, "kinetic", Shape::Scalar, 1), need_out(*fe, "potential", Shape::Scalar, 1)},
-                 {"kinetic", "potential"});
-    // user outputs and hoisted constants: every output gathered into out[0]
-    std::vector<std::string> out_names;
-    auto gather = [&](const char *id, const char *tag, const Function &f, std::vector<std::string> *names) {
-        Entry e;
-        e.id = id;
-        e.tag = tag;
-        e.fn = &f;
-        e.target = c_function_name(model, f.name);
-        e.gather = true;
-        int total = 0;
-        for (const Output &o : f.outputs) {
-            if (o.shape == Shape::Sparse) bad(model, "output '" + o.name + "' of '" + f.name + "' may not be sparse");
-            const int len = out_size(o);
-            if (names) {
-                if (len == 1) names->push_back(o.name);
-                else
-                    for (int i = 0; i < len; ++i) names->push_back(o.name + "_" + std::to_string(i));
-            }
-            total += len;
-        }
-        e.out_len = {total};
-        e.out_names = {tag};
-        entries.push_back(e);
-        return total;
-    };
-    if (const Function *fo = find_fn(fns, "outputs")) gather("RS_FN_OUTPUTS", "outputs", *fo, &out_names);
-    if (sym.n_k > 0) {
-        const Function &fk = need("constants");
-        if (gather("RS_FN_CONSTANTS", "constants", fk, nullptr) != sym.n_k)
-            bad(model, "function 'constants' writes a number of values other than the " + std::to_string(sym.n_k) +
-                           " hoisted constants");
-    }
-
-    // wheel-rail contacts: the table, their functions and three patterns
-    const int nc = (int)sym.contacts.size();
-    const Output *oDq = nullptr, *oDf = nullptr, *oNq = nullptr;
-    if (nc > 0) {
-        const int n_s = (int)sym.s.size(), n_u = (int)sym.u.size();
-        auto check_slot = [&](const ContactTableEntry &c, int v, int n, const char *what) {
-            if (v < 0 || v >= n)
-                bad(model, "contact '" + c.name + "': " + what + " slot " + std::to_string(v) + " is outside 0.." +
-                               std::to_string(n - 1));
-        };
-        for (const ContactTableEntry &c : sym.contacts) {
-            if (c.side != 1 && c.side != -1) bad(model, "contact '" + c.name + "': side must be +1 or -1");
-            for (int v : c.s_slot) check_slot(c, v, n_s, "auxiliary coordinate");
-            for (const ContactTableEntry::Spline &sp : c.spline) {
-                for (int v : sp.u_slot) check_slot(c, v, n_u, "spline input");
-                check_slot(c, sp.s_slot, n_s, "spline selector");
-            }
-            for (int v : c.force_slot) check_slot(c, v, n_u, "creep force input");
-            check_slot(c, c.phi_row, n_phi, "normal constraint row");
-        }
-        const Function &fdn = need("delta_nk");
-        retarget("RS_FN_DELTA_NK", "delta_nk", fdn, {need_out(fdn, "delta_nk", Shape::Vector, n_q)}, {"delta_nk"});
-        const Function &fpd = need("phi_d");
-        retarget("RS_FN_PHI_D", "phi_d", fpd, {need_out(fpd, "phi_d", Shape::Vector, 4 * nc)}, {"phi_d"});
-        const Function &fpq = need("phi_d_q");
-        const int jDq = need_sparse_named(fpq, "phi_d_q", 4 * nc, n_q);
-        oDq = &fpq.outputs[jDq];
-        retarget("RS_FN_PHI_D_Q", "phi_d_q", fpq, {jDq}, {"phi_d_q"});
-        const Function &fps = need("phi_d_s");
-        retarget("RS_FN_PHI_D_S", "phi_d_s", fps, {need_out(fps, "phi_d_s", Shape::Dense, 16 * nc)}, {"phi_d_s"});
-        const Function &fbd = need("beta_d");
-        retarget("RS_FN_BETA_D", "beta_d", fbd, {need_out(fbd, "beta_d", Shape::Vector, 4 * nc)}, {"beta_d"});
-        const Function &fc = need("creep");
-        const int jDf = need_sparse_named(fc, "ddelta_df", n_q, 3 * nc);
-        const int jNq = need_sparse_named(fc, "dnu_dqd", 3 * nc, n_q);
-        oDf = &fc.outputs[jDf];
-        oNq = &fc.outputs[jNq];
-        retarget("RS_FN_CREEP", "creep", fc,
-                 {need_out(fc, "nu", Shape::Vector, 3 * nc), need_out(fc, "V", Shape::Vector, nc),
-                  need_out(fc, "radii", Shape::Vector, 3 * nc), jDf, jNq},
-                 {"nu", "V", "radii", "ddelta_df", "dnu_dqd"});
-    } else if (find_fn(fns, "creep")) {
-        bad(model, "function 'creep' given but the model has no contact");
-    }
-    // force Jacobians (optional)
-    const Output *oK = nullptr, *oC = nullptr;
-    if (const Function *fj = find_fn(fns, "delta_jac")) {
-        const int jK = need_sparse_named(*fj, "K", n_q, n_q), jC = need_sparse_named(*fj, "C", n_q, n_q);
-        oK = &fj->outputs[jK];
-        oC = &fj->outputs[jC];
-        retarget("RS_FN_DELTA_JAC", "delta_jac", *fj, {jK, jC}, {"K", "C"});
-    }
-
-    // combined functions (codegen/stepfn.hpp): their outputs are already in
-    // the runtime's order; only the sizes are checked
-    auto combined = [&](const char *id, const char *tag, std::vector<int> lens, std::vector<std::string> names) {
-        const Function *f = find_fn(fns, tag);
-        if (!f) return;
-        lens.resize(std::min(lens.size(), f->outputs.size()));
-        bool ok = f->outputs.size() == (size_t)(nc > 0 ? names.size() : n_phi > 0 ? 4 : 2) &&
-                  (nc > 0 || std::string(tag) == "step") && (nc > 0 || std::string(tag) != "step_cached");
-        for (size_t k = 0; ok && k < f->outputs.size(); ++k) ok = out_size(f->outputs[k]) == lens[k];
-        if (!ok) bad(model, std::string("combined function '") + tag + "' does not match the model's sizes");
-        std::vector<int> map;
-        for (size_t k = 0; k < f->outputs.size(); ++k) map.push_back((int)k);
-        names.resize(f->outputs.size());
-        retarget(id, tag, *f, map, names);
-    };
-    const int nnzG = oG ? oG->nnz() : 0;
-    combined("RS_FN_STEP", "step",
-             {oM.nnz(), n_q, nnzG, n_phi, 3 * nc, nc, 3 * nc, oDf ? oDf->nnz() : 0, oNq ? oNq->nnz() : 0},
-             {"M", nc > 0 ? "delta_nk" : "delta", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"});
-    // with step_cached, proj writes the cache as out[7]
-    const Function *fsc = find_fn(fns, "step_cached");
-    const Function *fpj = find_fn(fns, "proj");
-    std::vector<int> proj_lens = {4 * nc, n_phi, nnzG, n_phi, 16 * nc, oDq ? oDq->nnz() : 0, 4 * nc};
-    std::vector<std::string> proj_names = {"phi_d", "phi", "phi_q", "beta", "phi_d_s", "phi_d_q", "beta_d"};
-    if (fsc) {
-        if (!fpj || fpj->outputs.size() != 8 || fpj->outputs[7].name != "cache" ||
-            out_size(fpj->outputs[7]) != (int)fsc->cached.size())
-            bad(model, "step_cached without proj's cache output of its size");
-        proj_lens.push_back((int)fsc->cached.size());
-        proj_names.push_back("cache");
-    }
-    combined("RS_FN_PROJ", "proj", proj_lens, proj_names);
-    combined("RS_FN_NEWTON", "newton", {4 * nc, 16 * nc}, {"phi_d", "phi_d_s"});
-    combined("RS_FN_STEP_CACHED", "step_cached",
-             {oM.nnz(), n_q, nnzG, n_phi, 3 * nc, nc, 3 * nc, oDf ? oDf->nnz() : 0, oNq ? oNq->nnz() : 0},
-             {"M", "delta_nk", "phi_q", "gamma", "nu", "V", "radii", "ddelta_df", "dnu_dqd"});
-    // energy-balance power terms (optional; modeler/mechanics/power.hpp)
-    if (const Function *fw = find_fn(fns, "power"))
-        retarget("RS_FN_POWER", "power", *fw, {need_out(*fw, "power", Shape::Vector, 4)}, {"power"});
-
-    // ------------------------------------------------------------ the text
-    std::ostringstream os;
-    os << "/* " << P << "_model.c — the rs_model descriptor of model '" << model
-       << "'; generated by railsym, do not edit.\n"
-       << " * Names, default parameters, sparsity patterns and the function table the\n"
-       << " * runtime uses (abi/rs_model.h).  C99; no globals but constants. */\n"
-       << "#include \"rs_model.h\"\n\n";
-
-    os << "/* The generated functions (" << P << ".c). */\n";
-    for (const Entry &e : entries)
-        os << "int " << e.target << "(const double *const *in, double *const *out);\n";
-    os << "const rs_model *" << P << "_model(void);\n\n";
-
-    auto names_or_null = [&](const std::string &cname, const std::vector<std::string> &v) {
-        if (v.empty()) return std::string("0");
-        os << names_array(cname, v);
-        return cname;
-    };
-    os << "/* Names per symbol kind, in slot order. */\n";
-    const std::string qn = names_or_null("rsd_q_names", sym.q);
-    const std::string sn = names_or_null("rsd_s_names", sym.s);
-    const std::string pn = names_or_null("rsd_p_names", sym.p);
-    const std::string un = names_or_null("rsd_u_names", sym.u);
-    const std::string cn = names_or_null("rsd_phi_names", sym.phi);
-    const std::string on = names_or_null("rsd_output_names", out_names);
-    std::string pd = "0";
-    if (!sym.p.empty()) {
-        os << "\n/* Default parameter values [SI]. */\nstatic const double rsd_p_default[" << sym.p.size() << "] = {\n";
-        for (size_t i = 0; i < sym.p.size(); ++i)
-            os << "    " << c_num(sym.p_default[i], "the default of parameter '" + sym.p[i] + "'")
-               << (i + 1 < sym.p.size() ? ",   /* " : "    /* ") << sym.p[i] << " */\n";
-        os << "};\n";
-        pd = "rsd_p_default";
-    }
-
-    auto pattern = [&](const char *tag, const Output &o) {
-        os << "\n/* Pattern of " << tag << " (" << o.rows << " x " << o.cols << ", " << o.nnz()
-           << " non-zeros), compressed columns. */\n";
-        os << "static const int rsd_" << tag << "_colptr[" << o.colptr.size() << "] = {\n" << int_array(o.colptr)
-           << "\n};\n";
-        std::string rows = "0";
-        if (o.nnz() > 0) {
-            os << "static const int rsd_" << tag << "_rowind[" << o.rowidx.size() << "] = {\n"
-               << int_array(o.rowidx) << "\n};\n";
-            rows = std::string("rsd_") + tag + "_rowind";
-        }
-        return "{" + std::to_string(o.rows) + ", " + std::to_string(o.cols) + ", rsd_" + tag + "_colptr, " + rows +
-               "}";
-    };
-    const std::string patM = pattern("M", oM);
-    const std::string patG = oG ? pattern("phi_q", *oG) : "{0, " + std::to_string(n_q) + ", 0, 0}";
-
-    std::string patDq, patDf, patNq;
-    if (nc > 0) {
-        patDq = pattern("phi_d_q", *oDq);
-        patDf = pattern("ddelta_df", *oDf);
-        patNq = pattern("dnu_dqd", *oNq);
-        os << "\n/* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,\n"
-           << " * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of\n"
-           << " * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of\n"
-           << " * fx, fy, mz; the row of phi_n in phi. */\n"
-           << "static const rs_contact rsd_contacts[" << nc << "] = {\n";
-        for (const ContactTableEntry &c : sym.contacts) {
-            os << "    {" << c_str(c.name) << ", " << c_str(c.wheel_body) << ", " << c.side << ", {"
-               << int_array(std::vector<int>(c.s_slot.begin(), c.s_slot.end())).substr(4) << "},\n     {";
-            for (int k = 0; k < kContactSplines; ++k) {
-                const ContactTableEntry::Spline &sp = c.spline[k];
-                os << (k ? ",\n      " : "") << "{{"
-                   << int_array(std::vector<int>(sp.u_slot.begin(), sp.u_slot.end())).substr(4) << "}, " << sp.s_slot
-                   << ", " << c_str(sp.file) << "}";
-            }
-            os << "},\n     {" << int_array(std::vector<int>(c.force_slot.begin(), c.force_slot.end())).substr(4)
-               << "}, " << c.phi_row << "},\n";
-        }
-        os << "};\n";
-    }
-
-    std::string patK, patC;
-    if (oK) {
-        patK = pattern("K", *oK);
-        patC = pattern("C", *oC);
-    }
-
-    os << "\n/* Wrappers where the runtime's out[] differs from the generated function's. */\n";
-    for (const Entry &e : entries) {
-        if (e.direct()) continue;
-        const Function &f = *e.fn;
-        const size_t n = f.outputs.size();
-        os << "static int rsd_" << e.tag << "(const double *const *in, double *const *out)\n{\n";
-        if (e.gather) {
-            os << "    double *const y = out[0];\n";
-            os << "    double *const o[" << n << "] = {\n";
-            int off = 0;
-            for (size_t j = 0; j < n; ++j) {
-                os << "        y ? y + " << off << " : 0" << (j + 1 < n ? ",\n" : "\n");
-                off += out_size(f.outputs[j]);
-            }
-            os << "    };\n";
-        } else {
-            os << "    double *const o[" << n << "] = {";
-            for (size_t j = 0; j < n; ++j) {
-                std::string v = "0";
-                for (size_t k = 0; k < e.map.size(); ++k)
-                    if (e.map[k] == (int)j) v = "out[" + std::to_string(k) + "]";
-                os << (j ? ", " : "") << v;
-            }
-            os << "};\n";
-        }
-        os << "    return " << e.target << "(in, o);\n}\n\n";
-    }
-
-    os << "/* Shapes of what each function writes for the runtime. */\n";
-    for (const Entry &e : entries) {
-        os << "static const int rsd_" << e.tag << "_len[" << e.out_len.size() << "] = {" << int_array(e.out_len).substr(4)
-           << "};\n";
-        os << "static const char *const rsd_" << e.tag << "_outs[" << e.out_names.size() << "] = {";
-        for (size_t k = 0; k < e.out_names.size(); ++k) os << (k ? ", " : "") << c_str(e.out_names[k]);
-        os << "};\n";
-    }
-
-    os << "\nstatic const rs_model rsd_model = {\n"
-       << "    .magic = RS_MODEL_MAGIC,\n"
-       << "    .version = RS_MODEL_VERSION,\n"
-       << "    .name = " << c_str(P) << ",\n"
-       << "    .n_q = " << n_q << ",\n"
-       << "    .n_s = " << sym.s.size() << ",\n"
-       << "    .n_p = " << sym.p.size() << ",\n"
-       << "    .n_u = " << sym.u.size() << ",\n"
-       << "    .n_k = " << sym.n_k << ",\n"
-       << "    .n_phi = " << n_phi << ",\n"
-       << "    .n_out = " << out_names.size() << ",\n"
-       << "    .q_names = " << qn << ",\n"
-       << "    .s_names = " << sn << ",\n"
-       << "    .p_names = " << pn << ",\n"
-       << "    .u_names = " << un << ",\n"
-       << "    .phi_names = " << cn << ",\n"
-       << "    .output_names = " << on << ",\n"
-       << "    .p_default = " << pd << ",\n"
-       << "    .M_pattern = " << patM << ",\n"
-       << "    .phi_q_pattern = " << patG << ",\n"
-       << "    .fn = {\n";
-    for (const Entry &e : entries)
-        os << "        [" << e.id << "] = {" << (e.direct() ? e.target : "rsd_" + e.tag) << ", " << e.out_len.size()
-           << ", rsd_" << e.tag << "_len, rsd_" << e.tag << "_outs},\n";
-    os << "    },\n";
-    if (nc > 0)
-        os << "    .n_contact = " << nc << ",\n"
-           << "    .contacts = rsd_contacts,\n"
-           << "    .phi_d_q_pattern = " << patDq << ",\n"
-           << "    .ddelta_df_pattern = " << patDf << ",\n"
-           << "    .dnu_dqd_pattern = " << patNq << ",\n";
-    if (oK) os << "    .K_pattern = " << patK << ",\n" << "    .C_pattern = " << patC << ",\n";
-    os << "};\n\n";
-    os << "const rs_model *" << P << "_model(void)\n{\n    return &rsd_model;\n}\n";
-    return os.str();
+    return DescriptorWriter(sym, model, fns).text();
 }
 
 std::string emit_default_scenario(const System &sys, const std::string &model) {

@@ -8,29 +8,13 @@
 // placed beside the generated MODEL.c in the same folder (the loaders compile
 // every *.c of a folder; a static build links both).
 //
-// Mapping from the modeler's Function sets (System::functions()) to the
-// runtime's function table (rs_model.fn[RS_FN_*]):
-//   RS_FN_M          the Sparse output of "M" (its values in its pattern order)
-//   RS_FN_DELTA      "delta"
-//   RS_FN_PHI, RS_FN_PHI_Q (the Sparse output of "phi_q"), RS_FN_BETA,
-//   RS_FN_GAMMA      when there are constraints
-//   RS_FN_ENERGY     "energy": out[0] = "kinetic", out[1] = "potential"
-//   RS_FN_OUTPUTS    "outputs": its scalars gathered into one array
-//   RS_FN_CONSTANTS  "constants" (hoisted constants), when the store has any
-//   RS_FN_DELTA_NK, RS_FN_PHI_D, RS_FN_PHI_D_Q, RS_FN_PHI_D_S, RS_FN_BETA_D,
-//   RS_FN_CREEP      "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d",
-//                    "creep" of contact_functions() (model_functions.hpp), when the model
-//                    has contacts; with the contact table (rs_contact, from
-//                    System::contact_table()) and the patterns of phi_d_q,
-//                    creep's ddelta_df and dnu_dqd
-//   RS_FN_STEP, RS_FN_PROJ, RS_FN_NEWTON
-//                    the combined functions "step", "proj", "newton"
-//                    (codegen/stepfn.hpp), when present
-//   RS_FN_POWER      "power" (modeler/mechanics/power.hpp): out[0] = its 4 power terms
-// Where the runtime's out[] differs from the generated function's (M writes a
-// dense copy first; outputs are separate scalars), a small static wrapper
-// re-targets the pointers; otherwise the table points at the generated
-// function itself.
+// The function table (rs_model.fn[RS_FN_*]) comes from the ABI's one table,
+// codegen/fn_table.hpp: fn[id] is the generated function named
+// fn_table()[id].name, whose outputs are already in the runtime's out[]
+// order (no wrapper); every function of `fns` must have an id.  The
+// descriptor carries each sparsity pattern once (M, phi_q, phi_d_q, creep's
+// ddelta_df and dnu_dqd, delta_jac's K and C), as static const arrays;
+// the generated functions write values in their order.
 //
 // Everything is deterministic: same inputs, byte-identical text.  Errors (a
 // missing required function or output, a size that does not match, a
@@ -54,14 +38,25 @@ namespace codegen {
 struct ModelSymbols {
     std::vector<std::string> q, s, p, u;   // coordinates, auxiliary, parameters, inputs
     std::vector<std::string> phi;          // constraint names (multiplier columns)
+    std::vector<std::string> outputs;      // user output names (RS_FN_OUTPUTS' values)
+    std::vector<double> q0, qd0;           // initial coordinates and velocities (n_q each)
+    // Units per kind ("" where unknown; model_symbols says which it knows).
+    std::vector<std::string> q_units, s_units, p_units, u_units, output_units;
+    unsigned long long content_hash = 0;   // FNV-1a 64 of model.json (0: none)
     std::vector<double> p_default;         // one per parameter [SI]
     int n_k = 0;                           // hoisted constants (RS_IN_K slot)
     std::vector<ContactTableEntry> contacts;   // wheel-rail contacts (System::contact_table())
 };
 
 // The symbols of a System: names from its Store (symbols_of, slot order),
-// defaults from System::defaults(), constraint names from constraints(),
-// the contact table from contact_table().
+// defaults and the initial state from System::defaults(), constraint names
+// from constraints(), the contact table from contact_table().  Units are
+// those the modeler knows, "" elsewhere: "rad" for a coordinate that is a
+// base's rotation angle about an axis (its rate appears bare in that base's
+// angular velocity); a contact's θ_w "rad", u_w, s_r, u_r "m", its creep
+// force inputs "N", "N", "N m".  Parameters, other inputs and outputs carry
+// "" (the .vdl has no unit syntax; its trailing comments are free text).
+// content_hash stays 0 (compile_model sets it from model.json).
 ModelSymbols model_symbols(const System &sys);
 
 // C99 source of `const rs_model *MODEL_model(void)` (MODEL = c_identifier(model)),
@@ -76,6 +71,9 @@ std::string emit_descriptor_c(const System &sys, const std::string &model,
 // others (phi_n, nu, ... one by one) duplicate System::functions()' phi or
 // creep's outputs and are left out of generated models.
 std::vector<Function> runtime_contact_functions(const std::vector<Function> &contact_fns);
+
+// FNV-1a 64 of `bytes` (the descriptor's content_hash of model.json).
+unsigned long long fnv1a64(const std::string &bytes);
 
 // The file name the descriptor goes to: "MODEL_model.c".
 std::string descriptor_file_name(const std::string &model);

@@ -1,16 +1,24 @@
 // model_functions.cpp — a System's equations as the codegen::Function sets
 // of model_functions.hpp.
 //
-// Function names (fixed: tests, the CLI and the runtime rely on them):
-//   M        outputs M (dense n×n, row-major) and M_sparse (compressed columns)
+// Names and outputs of the functions the runtime calls come from the ABI's
+// function table (fn_table.hpp), so every generated function writes its
+// outputs in the runtime's out[] order:
+//   M        M (sparse, compressed columns)
 //   delta    δ (n)
-//   phi, phi_q (dense + phi_q_sparse), phi_s, beta, gamma   when there are constraints
+//   phi, phi_q (sparse), beta, gamma   when there are constraints;
+//            phi_s (dense) besides, for tools and tests (no RS_FN_* id:
+//            compiled models leave it out)
 //   energy   kinetic, potential (scalars)
-//   outputs  one scalar per user output, by its name
+//   outputs  one vector of the user outputs, in their order
 #include "model_functions.hpp"
 
+#include <stdexcept>
+
+#include "fn_table.hpp"
 #include "force_jacobians.hpp"
 #include "power.hpp"
+#include "rs_model.h"
 
 namespace railsym {
 
@@ -23,38 +31,41 @@ std::vector<codegen::Function> model_functions(System &sys)
     const int m = (int)sys.constraints().size();
     const int ns = (int)sys.auxs().size();
 
-    Function fm{"M", {}, "mass matrix M = dE/dq'' (M q'' = delta)"};
-    fm.outputs.push_back(Output::dense("M", n, n, sys.mass_matrix()));
-    fm.outputs.push_back(Output::sparse("M_sparse", n, n, sys.mass_matrix()));
-    fns.push_back(fm);
+    using codegen::fn_name;
+    // out(id, k): the name of out[k] of function id, from the ABI's table.
+    auto out = [](int id, size_t k) { return codegen::fn_table()[(size_t)id].outputs.at(k); };
 
-    Function fd{"delta", {}, "generalized forces delta = -E(q'' = 0)"};
-    fd.outputs.push_back(Output::vector("delta", sys.delta()));
-    fns.push_back(fd);
+    fns.push_back(Function{fn_name(RS_FN_M), {Output::sparse(out(RS_FN_M, 0), n, n, sys.mass_matrix())},
+                           "mass matrix M = dE/dq'' (M q'' = delta), compressed columns"});
+    fns.push_back(Function{fn_name(RS_FN_DELTA), {Output::vector(out(RS_FN_DELTA, 0), sys.delta())},
+                           "generalized forces delta = -E(q'' = 0)"});
 
     if (m > 0) {
-        fns.push_back(Function{"phi", {Output::vector("phi", sys.phi())}, "constraints phi(q, s, t)"});
-        std::vector<Ex> pq = sys.phi_q();
-        Function fq{"phi_q", {}, "constraint Jacobian d(phi)/dq"};
-        fq.outputs.push_back(Output::dense("phi_q", m, n, pq));
-        fq.outputs.push_back(Output::sparse("phi_q_sparse", m, n, pq));
-        fns.push_back(fq);
+        fns.push_back(Function{fn_name(RS_FN_PHI), {Output::vector(out(RS_FN_PHI, 0), sys.phi())},
+                               "constraints phi(q, s, t)"});
+        fns.push_back(Function{fn_name(RS_FN_PHI_Q), {Output::sparse(out(RS_FN_PHI_Q, 0), m, n, sys.phi_q())},
+                               "constraint Jacobian d(phi)/dq, compressed columns"});
         if (ns > 0)
             fns.push_back(Function{"phi_s", {Output::dense("phi_s", m, ns, sys.phi_s())}, "d(phi)/ds"});
-        fns.push_back(Function{"beta", {Output::vector("beta", sys.beta())}, "velocity RHS: phi_q q' + phi_s s' = beta"});
-        fns.push_back(Function{"gamma", {Output::vector("gamma", sys.gamma())},
+        fns.push_back(Function{fn_name(RS_FN_BETA), {Output::vector(out(RS_FN_BETA, 0), sys.beta())},
+                               "velocity RHS: phi_q q' + phi_s s' = beta"});
+        fns.push_back(Function{fn_name(RS_FN_GAMMA), {Output::vector(out(RS_FN_GAMMA, 0), sys.gamma())},
                                "acceleration RHS: phi_q q'' + phi_s s'' = gamma"});
     }
 
-    Function fe{"energy", {}, "kinetic and potential energy"};
-    fe.outputs.push_back(Output::scalar("kinetic", sys.kinetic_energy()));
-    fe.outputs.push_back(Output::scalar("potential", sys.potential_energy()));
-    fns.push_back(fe);
+    fns.push_back(Function{fn_name(RS_FN_ENERGY),
+                           {Output::scalar(out(RS_FN_ENERGY, 0), sys.kinetic_energy()),
+                            Output::scalar(out(RS_FN_ENERGY, 1), sys.potential_energy())},
+                           "kinetic and potential energy"});
 
     if (!sys.outputs().empty()) {
-        Function fo{"outputs", {}, "user outputs"};
-        for (const NamedEx &o : sys.outputs()) fo.outputs.push_back(Output::scalar(o.name, o.value));
-        fns.push_back(fo);
+        std::vector<Ex> v;
+        std::string doc = "user outputs:";
+        for (const NamedEx &o : sys.outputs()) {
+            v.push_back(o.value);
+            doc += " " + o.name;
+        }
+        fns.push_back(Function{fn_name(RS_FN_OUTPUTS), {Output::vector(out(RS_FN_OUTPUTS, 0), v)}, doc});
     }
     return fns;
 }
@@ -71,7 +82,8 @@ std::vector<codegen::Function> contact_functions(System &sys)
                           &phid = e.phi_d, &phid_q = e.phi_d_q, &phid_s = e.phi_d_s, &betd = e.beta_d,
                           &nu = e.nu, &V = e.V, &radii = e.radii, &dnu = e.dnu_dqd, &ddf = e.ddelta_df;
 
-    fns.push_back(Function{"delta_nk", {Output::vector("delta_nk", e.delta_nk)},
+    using codegen::fn_name;
+    fns.push_back(Function{fn_name(RS_FN_DELTA_NK), {Output::vector("delta_nk", e.delta_nk)},
                            "delta with the creep force inputs (fx, fy, mz of every contact) set to zero"});
     fns.push_back(Function{"phi_n", {Output::vector("phi_n", phin)},
                            "normal contact constraints n_r . r(Pr->Pw), one per contact (a gap)"});
@@ -81,14 +93,14 @@ std::vector<codegen::Function> contact_functions(System &sys)
                            "acceleration RHS of phi_n: phi_n_q q'' + phi_n_s s'' = gamma_n"});
     fns.push_back(Function{"beta_n", {Output::vector("beta_n", betn)},
                            "velocity RHS of phi_n: phi_n_q q' + phi_n_s s' = beta_n"});
-    fns.push_back(Function{"phi_d", {Output::vector("phi_d", phid)},
+    fns.push_back(Function{fn_name(RS_FN_PHI_D), {Output::vector("phi_d", phid)},
                            "tangential contact constraints, 4 per contact: tx_r.r, ty_r.r, tx_w.n_r, ty_w.n_r"});
-    fns.push_back(Function{"phi_d_q", {Output::sparse("phi_d_q", 4 * nc, n, phid_q)},
+    fns.push_back(Function{fn_name(RS_FN_PHI_D_Q), {Output::sparse("phi_d_q", 4 * nc, n, phid_q)},
                            "d(phi_d)/dq, 4 rows per contact"});
-    fns.push_back(Function{"phi_d_s", {Output::dense("phi_d_s", 4 * nc, 4, phid_s)},
+    fns.push_back(Function{fn_name(RS_FN_PHI_D_S), {Output::dense("phi_d_s", 4 * nc, 4, phid_s)},
                            "d(phi_d)/ds: the 4x4 diagonal block of each contact, stacked;\n"
                            "columns theta_w, u_w, s_r, u_r of that contact"});
-    fns.push_back(Function{"beta_d", {Output::vector("beta_d", betd)},
+    fns.push_back(Function{fn_name(RS_FN_BETA_D), {Output::vector("beta_d", betd)},
                            "velocity RHS of phi_d: phi_d_q q' + phi_d_s s' = beta_d"});
     fns.push_back(Function{"nu", {Output::vector("nu", nu)},
                            "creepage numerators, 3 per contact: v(Pw).tx_r, v(Pw).ty_r, omega.n_r"});
@@ -101,19 +113,24 @@ std::vector<codegen::Function> contact_functions(System &sys)
                            "d(delta)/d(fx, fy, mz): coordinates x 3 columns per contact"});
     fns.push_back(Function{"dnu_dqd", {Output::sparse("dnu_dqd", 3 * nc, n, dnu)},
                            "d(nu)/dq': 3 rows per contact x coordinates"});
-    Function creep{"creep", {}, "nu, V, radii, ddelta_df, dnu_dqd in one call (atoms shared)"};
-    creep.outputs.push_back(Output::vector("nu", nu));
-    creep.outputs.push_back(Output::vector("V", V));
-    creep.outputs.push_back(Output::vector("radii", radii));
-    creep.outputs.push_back(Output::sparse("ddelta_df", n, 3 * nc, ddf));
-    creep.outputs.push_back(Output::sparse("dnu_dqd", 3 * nc, n, dnu));
+    // creep: the outputs in the ABI table's order
+    const std::vector<std::string> &co = codegen::fn_table()[RS_FN_CREEP].outputs;
+    Function creep{fn_name(RS_FN_CREEP), {}, "nu, V, radii, ddelta_df, dnu_dqd in one call (atoms shared)"};
+    for (const std::string &o : co) {
+        if (o == "nu") creep.outputs.push_back(Output::vector(o, nu));
+        else if (o == "V") creep.outputs.push_back(Output::vector(o, V));
+        else if (o == "radii") creep.outputs.push_back(Output::vector(o, radii));
+        else if (o == "ddelta_df") creep.outputs.push_back(Output::sparse(o, n, 3 * nc, ddf));
+        else if (o == "dnu_dqd") creep.outputs.push_back(Output::sparse(o, 3 * nc, n, dnu));
+        else throw std::logic_error("contact_functions: the ABI's creep output '" + o + "' is unknown here");
+    }
     fns.push_back(creep);
     return fns;
 }
 
 codegen::Function power_function(System &sys)
 {
-    return codegen::Function{"power", {codegen::Output::vector("power", power_terms(sys))},
+    return codegen::Function{codegen::fn_name(RS_FN_POWER), {codegen::Output::vector("power", power_terms(sys))},
                              "energy-balance power terms: inputs, damping (dissipated), creep (dissipated),\n"
                              "other (position forces V misses): d(T+V)/dt = inputs - damping - creep + other"};
 }
@@ -123,7 +140,7 @@ codegen::Function force_jacobian_function(System &sys)
     std::vector<Ex> K, C;
     force_jacobians(sys, K, C);
     const int n = (int)sys.coords().size();
-    codegen::Function f{"delta_jac", {},
+    codegen::Function f{codegen::fn_name(RS_FN_DELTA_JAC), {},
                         "force Jacobians K = -d(delta)/dq, C = -d(delta)/dq' (inputs and s held fixed)"};
     f.outputs.push_back(codegen::Output::sparse("K", n, n, K));
     f.outputs.push_back(codegen::Output::sparse("C", n, n, C));

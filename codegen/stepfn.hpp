@@ -30,7 +30,7 @@
 //               coefficient slots the runtime fills from s) read from a
 //               cache instead of computed: proj then has one more output,
 //               "cache", the frontier of those atoms (Function::cached),
-//               which the runtime passes to step_cached as u[n_u ...]
+//               which the runtime passes to step_cached in RS_IN_CACHE
 //               when the next step starts at the same q and s
 // Output names are "<function>.<output>" of the functions they come from.
 #ifndef RAILSYM_STEPFN_HPP

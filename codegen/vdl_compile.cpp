@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "descriptor.hpp"
+#include "fn_table.hpp"
 #include "force_jacobians.hpp"
 #include "hoist.hpp"
 #include "model_functions.hpp"
@@ -196,6 +197,9 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         // The energy balance's power terms (power.hpp), built last so the
         // atoms of every other function keep their order.
         fns.push_back(power_function(sys));
+        // Only what the runtime's function table has an id for is compiled
+        // (fn_table.hpp): phi_s, say, is left out.
+        fns = codegen::runtime_functions(fns);
         // Atoms of parameters only are computed once per parameter set, not per step.
         if (hoist) {
             codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
@@ -217,7 +221,11 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         std::string cname = codegen::c_identifier(info.name);
         out.files[cname + ".h"] = code.header;
         out.files[cname + ".c"] = code.source;
-        out.files[codegen::descriptor_file_name(info.name)] = codegen::emit_descriptor_c(sys, info.name, fns);
+        // model.json first: the descriptor carries the hash of its bytes
+        out.files["model.json"] = descriptor(info, sys, fns);
+            codegen::ModelSymbols sym = codegen::model_symbols(sys);
+        sym.content_hash = codegen::fnv1a64(out.files["model.json"]);
+        out.files[codegen::descriptor_file_name(info.name)] = codegen::emit_descriptor_c(sym, info.name, fns);
         out.files["default.scn"] = codegen::emit_default_scenario(sys, info.name);
     } catch (const ModelError &e) {
         errors = path + ": error: " + e.what() + "\n";
@@ -232,7 +240,6 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
     out.files["ops.txt"] = codegen::ops_table(out.ops);
     out.files["ops.json"] = codegen::ops_json(out.ops);
     out.files["sparsity.json"] = sparsity_json(fns);
-    out.files["model.json"] = descriptor(info, sys, fns);
     out.atoms = sys.store().size();
     return true;
 }

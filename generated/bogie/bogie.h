@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* bogie_M: out[0] M (dense 18x18), out[1] M_sparse (sparse 18x18) */
+/* bogie_M: out[0] M (sparse 18x18) */
 int bogie_M(const double *const *in, double *const *out);
-#define BOGIE_M_M_SPARSE_ROWS 18
-#define BOGIE_M_M_SPARSE_COLS 18
-#define BOGIE_M_M_SPARSE_NNZ 28
-extern const int bogie_M_M_sparse_nrows, bogie_M_M_sparse_ncols, bogie_M_M_sparse_nnz;
-extern const int bogie_M_M_sparse_colptr[];   /* BOGIE_M_M_SPARSE_COLS + 1 */
-extern const int bogie_M_M_sparse_rowidx[];   /* BOGIE_M_M_SPARSE_NNZ */
 
 /* bogie_delta: out[0] delta (vector 18x1) */
 int bogie_delta(const double *const *in, double *const *out);
@@ -24,17 +18,8 @@ int bogie_delta(const double *const *in, double *const *out);
 /* bogie_phi: out[0] phi (vector 4x1) */
 int bogie_phi(const double *const *in, double *const *out);
 
-/* bogie_phi_q: out[0] phi_q (dense 4x18), out[1] phi_q_sparse (sparse 4x18) */
+/* bogie_phi_q: out[0] phi_q (sparse 4x18) */
 int bogie_phi_q(const double *const *in, double *const *out);
-#define BOGIE_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_phi_q_phi_q_sparse_nrows, bogie_phi_q_phi_q_sparse_ncols, bogie_phi_q_phi_q_sparse_nnz;
-extern const int bogie_phi_q_phi_q_sparse_colptr[];   /* BOGIE_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_PHI_Q_PHI_Q_SPARSE_NNZ */
-
-/* bogie_phi_s: out[0] phi_s (dense 4x16) */
-int bogie_phi_s(const double *const *in, double *const *out);
 
 /* bogie_beta: out[0] beta (vector 4x1) */
 int bogie_beta(const double *const *in, double *const *out);
@@ -53,12 +38,6 @@ int bogie_phi_d(const double *const *in, double *const *out);
 
 /* bogie_phi_d_q: out[0] phi_d_q (sparse 16x18) */
 int bogie_phi_d_q(const double *const *in, double *const *out);
-#define BOGIE_PHI_D_Q_PHI_D_Q_ROWS 16
-#define BOGIE_PHI_D_Q_PHI_D_Q_COLS 18
-#define BOGIE_PHI_D_Q_PHI_D_Q_NNZ 56
-extern const int bogie_phi_d_q_phi_d_q_nrows, bogie_phi_d_q_phi_d_q_ncols, bogie_phi_d_q_phi_d_q_nnz;
-extern const int bogie_phi_d_q_phi_d_q_colptr[];   /* BOGIE_PHI_D_Q_PHI_D_Q_COLS + 1 */
-extern const int bogie_phi_d_q_phi_d_q_rowidx[];   /* BOGIE_PHI_D_Q_PHI_D_Q_NNZ */
 
 /* bogie_phi_d_s: out[0] phi_d_s (dense 16x4) */
 int bogie_phi_d_s(const double *const *in, double *const *out);
@@ -68,33 +47,9 @@ int bogie_beta_d(const double *const *in, double *const *out);
 
 /* bogie_creep: out[0] nu (vector 12x1), out[1] V (vector 4x1), out[2] radii (vector 12x1), out[3] ddelta_df (sparse 18x12), out[4] dnu_dqd (sparse 12x18) */
 int bogie_creep(const double *const *in, double *const *out);
-#define BOGIE_CREEP_DDELTA_DF_ROWS 18
-#define BOGIE_CREEP_DDELTA_DF_COLS 12
-#define BOGIE_CREEP_DDELTA_DF_NNZ 60
-extern const int bogie_creep_ddelta_df_nrows, bogie_creep_ddelta_df_ncols, bogie_creep_ddelta_df_nnz;
-extern const int bogie_creep_ddelta_df_colptr[];   /* BOGIE_CREEP_DDELTA_DF_COLS + 1 */
-extern const int bogie_creep_ddelta_df_rowidx[];   /* BOGIE_CREEP_DDELTA_DF_NNZ */
-#define BOGIE_CREEP_DNU_DQD_ROWS 12
-#define BOGIE_CREEP_DNU_DQD_COLS 18
-#define BOGIE_CREEP_DNU_DQD_NNZ 60
-extern const int bogie_creep_dnu_dqd_nrows, bogie_creep_dnu_dqd_ncols, bogie_creep_dnu_dqd_nnz;
-extern const int bogie_creep_dnu_dqd_colptr[];   /* BOGIE_CREEP_DNU_DQD_COLS + 1 */
-extern const int bogie_creep_dnu_dqd_rowidx[];   /* BOGIE_CREEP_DNU_DQD_NNZ */
 
 /* bogie_delta_jac: out[0] K (sparse 18x18), out[1] C (sparse 18x18) */
 int bogie_delta_jac(const double *const *in, double *const *out);
-#define BOGIE_DELTA_JAC_K_ROWS 18
-#define BOGIE_DELTA_JAC_K_COLS 18
-#define BOGIE_DELTA_JAC_K_NNZ 168
-extern const int bogie_delta_jac_K_nrows, bogie_delta_jac_K_ncols, bogie_delta_jac_K_nnz;
-extern const int bogie_delta_jac_K_colptr[];   /* BOGIE_DELTA_JAC_K_COLS + 1 */
-extern const int bogie_delta_jac_K_rowidx[];   /* BOGIE_DELTA_JAC_K_NNZ */
-#define BOGIE_DELTA_JAC_C_ROWS 18
-#define BOGIE_DELTA_JAC_C_COLS 18
-#define BOGIE_DELTA_JAC_C_NNZ 172
-extern const int bogie_delta_jac_C_nrows, bogie_delta_jac_C_ncols, bogie_delta_jac_C_nnz;
-extern const int bogie_delta_jac_C_colptr[];   /* BOGIE_DELTA_JAC_C_COLS + 1 */
-extern const int bogie_delta_jac_C_rowidx[];   /* BOGIE_DELTA_JAC_C_NNZ */
 
 /* bogie_power: out[0] power (vector 4x1) */
 int bogie_power(const double *const *in, double *const *out);
@@ -102,77 +57,17 @@ int bogie_power(const double *const *in, double *const *out);
 /* bogie_constants: out[0] k (vector 15x1) */
 int bogie_constants(const double *const *in, double *const *out);
 
-/* bogie_step: out[0] M.M_sparse (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q_sparse (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
+/* bogie_step: out[0] M.M (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
 int bogie_step(const double *const *in, double *const *out);
-#define BOGIE_STEP_M_M_SPARSE_ROWS 18
-#define BOGIE_STEP_M_M_SPARSE_COLS 18
-#define BOGIE_STEP_M_M_SPARSE_NNZ 28
-extern const int bogie_step_M_M_sparse_nrows, bogie_step_M_M_sparse_ncols, bogie_step_M_M_sparse_nnz;
-extern const int bogie_step_M_M_sparse_colptr[];   /* BOGIE_STEP_M_M_SPARSE_COLS + 1 */
-extern const int bogie_step_M_M_sparse_rowidx[];   /* BOGIE_STEP_M_M_SPARSE_NNZ */
-#define BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_step_phi_q_phi_q_sparse_nrows, bogie_step_phi_q_phi_q_sparse_ncols, bogie_step_phi_q_phi_q_sparse_nnz;
-extern const int bogie_step_phi_q_phi_q_sparse_colptr[];   /* BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_step_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_STEP_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define BOGIE_STEP_CREEP_DDELTA_DF_ROWS 18
-#define BOGIE_STEP_CREEP_DDELTA_DF_COLS 12
-#define BOGIE_STEP_CREEP_DDELTA_DF_NNZ 60
-extern const int bogie_step_creep_ddelta_df_nrows, bogie_step_creep_ddelta_df_ncols, bogie_step_creep_ddelta_df_nnz;
-extern const int bogie_step_creep_ddelta_df_colptr[];   /* BOGIE_STEP_CREEP_DDELTA_DF_COLS + 1 */
-extern const int bogie_step_creep_ddelta_df_rowidx[];   /* BOGIE_STEP_CREEP_DDELTA_DF_NNZ */
-#define BOGIE_STEP_CREEP_DNU_DQD_ROWS 12
-#define BOGIE_STEP_CREEP_DNU_DQD_COLS 18
-#define BOGIE_STEP_CREEP_DNU_DQD_NNZ 60
-extern const int bogie_step_creep_dnu_dqd_nrows, bogie_step_creep_dnu_dqd_ncols, bogie_step_creep_dnu_dqd_nnz;
-extern const int bogie_step_creep_dnu_dqd_colptr[];   /* BOGIE_STEP_CREEP_DNU_DQD_COLS + 1 */
-extern const int bogie_step_creep_dnu_dqd_rowidx[];   /* BOGIE_STEP_CREEP_DNU_DQD_NNZ */
 
-/* bogie_proj: out[0] phi_d.phi_d (vector 16x1), out[1] phi.phi (vector 4x1), out[2] phi_q.phi_q_sparse (sparse 4x18), out[3] beta.beta (vector 4x1), out[4] phi_d_s.phi_d_s (dense 16x4), out[5] phi_d_q.phi_d_q (sparse 16x18), out[6] beta_d.beta_d (vector 16x1), out[7] cache (vector 286x1) */
+/* bogie_proj: out[0] phi_d.phi_d (vector 16x1), out[1] phi.phi (vector 4x1), out[2] phi_q.phi_q (sparse 4x18), out[3] beta.beta (vector 4x1), out[4] phi_d_s.phi_d_s (dense 16x4), out[5] phi_d_q.phi_d_q (sparse 16x18), out[6] beta_d.beta_d (vector 16x1), out[7] cache (vector 286x1) */
 int bogie_proj(const double *const *in, double *const *out);
-#define BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_proj_phi_q_phi_q_sparse_nrows, bogie_proj_phi_q_phi_q_sparse_ncols, bogie_proj_phi_q_phi_q_sparse_nnz;
-extern const int bogie_proj_phi_q_phi_q_sparse_colptr[];   /* BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_proj_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define BOGIE_PROJ_PHI_D_Q_PHI_D_Q_ROWS 16
-#define BOGIE_PROJ_PHI_D_Q_PHI_D_Q_COLS 18
-#define BOGIE_PROJ_PHI_D_Q_PHI_D_Q_NNZ 56
-extern const int bogie_proj_phi_d_q_phi_d_q_nrows, bogie_proj_phi_d_q_phi_d_q_ncols, bogie_proj_phi_d_q_phi_d_q_nnz;
-extern const int bogie_proj_phi_d_q_phi_d_q_colptr[];   /* BOGIE_PROJ_PHI_D_Q_PHI_D_Q_COLS + 1 */
-extern const int bogie_proj_phi_d_q_phi_d_q_rowidx[];   /* BOGIE_PROJ_PHI_D_Q_PHI_D_Q_NNZ */
 
 /* bogie_newton: out[0] phi_d.phi_d (vector 16x1), out[1] phi_d_s.phi_d_s (dense 16x4) */
 int bogie_newton(const double *const *in, double *const *out);
 
-/* bogie_step_cached: out[0] M.M_sparse (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q_sparse (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
+/* bogie_step_cached: out[0] M.M (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
 int bogie_step_cached(const double *const *in, double *const *out);
-#define BOGIE_STEP_CACHED_M_M_SPARSE_ROWS 18
-#define BOGIE_STEP_CACHED_M_M_SPARSE_COLS 18
-#define BOGIE_STEP_CACHED_M_M_SPARSE_NNZ 28
-extern const int bogie_step_cached_M_M_sparse_nrows, bogie_step_cached_M_M_sparse_ncols, bogie_step_cached_M_M_sparse_nnz;
-extern const int bogie_step_cached_M_M_sparse_colptr[];   /* BOGIE_STEP_CACHED_M_M_SPARSE_COLS + 1 */
-extern const int bogie_step_cached_M_M_sparse_rowidx[];   /* BOGIE_STEP_CACHED_M_M_SPARSE_NNZ */
-#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_ROWS 4
-#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS 18
-#define BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ 20
-extern const int bogie_step_cached_phi_q_phi_q_sparse_nrows, bogie_step_cached_phi_q_phi_q_sparse_ncols, bogie_step_cached_phi_q_phi_q_sparse_nnz;
-extern const int bogie_step_cached_phi_q_phi_q_sparse_colptr[];   /* BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int bogie_step_cached_phi_q_phi_q_sparse_rowidx[];   /* BOGIE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define BOGIE_STEP_CACHED_CREEP_DDELTA_DF_ROWS 18
-#define BOGIE_STEP_CACHED_CREEP_DDELTA_DF_COLS 12
-#define BOGIE_STEP_CACHED_CREEP_DDELTA_DF_NNZ 60
-extern const int bogie_step_cached_creep_ddelta_df_nrows, bogie_step_cached_creep_ddelta_df_ncols, bogie_step_cached_creep_ddelta_df_nnz;
-extern const int bogie_step_cached_creep_ddelta_df_colptr[];   /* BOGIE_STEP_CACHED_CREEP_DDELTA_DF_COLS + 1 */
-extern const int bogie_step_cached_creep_ddelta_df_rowidx[];   /* BOGIE_STEP_CACHED_CREEP_DDELTA_DF_NNZ */
-#define BOGIE_STEP_CACHED_CREEP_DNU_DQD_ROWS 12
-#define BOGIE_STEP_CACHED_CREEP_DNU_DQD_COLS 18
-#define BOGIE_STEP_CACHED_CREEP_DNU_DQD_NNZ 60
-extern const int bogie_step_cached_creep_dnu_dqd_nrows, bogie_step_cached_creep_dnu_dqd_ncols, bogie_step_cached_creep_dnu_dqd_nnz;
-extern const int bogie_step_cached_creep_dnu_dqd_colptr[];   /* BOGIE_STEP_CACHED_CREEP_DNU_DQD_COLS + 1 */
-extern const int bogie_step_cached_creep_dnu_dqd_rowidx[];   /* BOGIE_STEP_CACHED_CREEP_DNU_DQD_NNZ */
 
 #ifdef __cplusplus
 }

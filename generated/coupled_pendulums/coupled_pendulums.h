@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* coupled_pendulums_M: out[0] M (dense 2x2), out[1] M_sparse (sparse 2x2) */
+/* coupled_pendulums_M: out[0] M (sparse 2x2) */
 int coupled_pendulums_M(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_M_M_SPARSE_ROWS 2
-#define COUPLED_PENDULUMS_M_M_SPARSE_COLS 2
-#define COUPLED_PENDULUMS_M_M_SPARSE_NNZ 2
-extern const int coupled_pendulums_M_M_sparse_nrows, coupled_pendulums_M_M_sparse_ncols, coupled_pendulums_M_M_sparse_nnz;
-extern const int coupled_pendulums_M_M_sparse_colptr[];   /* COUPLED_PENDULUMS_M_M_SPARSE_COLS + 1 */
-extern const int coupled_pendulums_M_M_sparse_rowidx[];   /* COUPLED_PENDULUMS_M_M_SPARSE_NNZ */
 
 /* coupled_pendulums_delta: out[0] delta (vector 2x1) */
 int coupled_pendulums_delta(const double *const *in, double *const *out);
@@ -24,23 +18,11 @@ int coupled_pendulums_delta(const double *const *in, double *const *out);
 /* coupled_pendulums_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int coupled_pendulums_energy(const double *const *in, double *const *out);
 
-/* coupled_pendulums_outputs: out[0] gap (scalar) */
+/* coupled_pendulums_outputs: out[0] outputs (vector 1x1) */
 int coupled_pendulums_outputs(const double *const *in, double *const *out);
 
 /* coupled_pendulums_delta_jac: out[0] K (sparse 2x2), out[1] C (sparse 2x2) */
 int coupled_pendulums_delta_jac(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_DELTA_JAC_K_ROWS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_K_COLS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_K_NNZ 4
-extern const int coupled_pendulums_delta_jac_K_nrows, coupled_pendulums_delta_jac_K_ncols, coupled_pendulums_delta_jac_K_nnz;
-extern const int coupled_pendulums_delta_jac_K_colptr[];   /* COUPLED_PENDULUMS_DELTA_JAC_K_COLS + 1 */
-extern const int coupled_pendulums_delta_jac_K_rowidx[];   /* COUPLED_PENDULUMS_DELTA_JAC_K_NNZ */
-#define COUPLED_PENDULUMS_DELTA_JAC_C_ROWS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_C_COLS 2
-#define COUPLED_PENDULUMS_DELTA_JAC_C_NNZ 0
-extern const int coupled_pendulums_delta_jac_C_nrows, coupled_pendulums_delta_jac_C_ncols, coupled_pendulums_delta_jac_C_nnz;
-extern const int coupled_pendulums_delta_jac_C_colptr[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_COLS + 1 */
-extern const int coupled_pendulums_delta_jac_C_rowidx[];   /* COUPLED_PENDULUMS_DELTA_JAC_C_NNZ */
 
 /* coupled_pendulums_power: out[0] power (vector 4x1) */
 int coupled_pendulums_power(const double *const *in, double *const *out);
@@ -48,14 +30,8 @@ int coupled_pendulums_power(const double *const *in, double *const *out);
 /* coupled_pendulums_constants: out[0] k (vector 5x1) */
 int coupled_pendulums_constants(const double *const *in, double *const *out);
 
-/* coupled_pendulums_step: out[0] M.M_sparse (sparse 2x2), out[1] delta.delta (vector 2x1) */
+/* coupled_pendulums_step: out[0] M.M (sparse 2x2), out[1] delta.delta (vector 2x1) */
 int coupled_pendulums_step(const double *const *in, double *const *out);
-#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_ROWS 2
-#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_COLS 2
-#define COUPLED_PENDULUMS_STEP_M_M_SPARSE_NNZ 2
-extern const int coupled_pendulums_step_M_M_sparse_nrows, coupled_pendulums_step_M_M_sparse_ncols, coupled_pendulums_step_M_M_sparse_nnz;
-extern const int coupled_pendulums_step_M_M_sparse_colptr[];   /* COUPLED_PENDULUMS_STEP_M_M_SPARSE_COLS + 1 */
-extern const int coupled_pendulums_step_M_M_sparse_rowidx[];   /* COUPLED_PENDULUMS_STEP_M_M_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* double_pendulum_M: out[0] M (dense 2x2), out[1] M_sparse (sparse 2x2) */
+/* double_pendulum_M: out[0] M (sparse 2x2) */
 int double_pendulum_M(const double *const *in, double *const *out);
-#define DOUBLE_PENDULUM_M_M_SPARSE_ROWS 2
-#define DOUBLE_PENDULUM_M_M_SPARSE_COLS 2
-#define DOUBLE_PENDULUM_M_M_SPARSE_NNZ 4
-extern const int double_pendulum_M_M_sparse_nrows, double_pendulum_M_M_sparse_ncols, double_pendulum_M_M_sparse_nnz;
-extern const int double_pendulum_M_M_sparse_colptr[];   /* DOUBLE_PENDULUM_M_M_SPARSE_COLS + 1 */
-extern const int double_pendulum_M_M_sparse_rowidx[];   /* DOUBLE_PENDULUM_M_M_SPARSE_NNZ */
 
 /* double_pendulum_delta: out[0] delta (vector 2x1) */
 int double_pendulum_delta(const double *const *in, double *const *out);
@@ -26,18 +20,6 @@ int double_pendulum_energy(const double *const *in, double *const *out);
 
 /* double_pendulum_delta_jac: out[0] K (sparse 2x2), out[1] C (sparse 2x2) */
 int double_pendulum_delta_jac(const double *const *in, double *const *out);
-#define DOUBLE_PENDULUM_DELTA_JAC_K_ROWS 2
-#define DOUBLE_PENDULUM_DELTA_JAC_K_COLS 2
-#define DOUBLE_PENDULUM_DELTA_JAC_K_NNZ 4
-extern const int double_pendulum_delta_jac_K_nrows, double_pendulum_delta_jac_K_ncols, double_pendulum_delta_jac_K_nnz;
-extern const int double_pendulum_delta_jac_K_colptr[];   /* DOUBLE_PENDULUM_DELTA_JAC_K_COLS + 1 */
-extern const int double_pendulum_delta_jac_K_rowidx[];   /* DOUBLE_PENDULUM_DELTA_JAC_K_NNZ */
-#define DOUBLE_PENDULUM_DELTA_JAC_C_ROWS 2
-#define DOUBLE_PENDULUM_DELTA_JAC_C_COLS 2
-#define DOUBLE_PENDULUM_DELTA_JAC_C_NNZ 3
-extern const int double_pendulum_delta_jac_C_nrows, double_pendulum_delta_jac_C_ncols, double_pendulum_delta_jac_C_nnz;
-extern const int double_pendulum_delta_jac_C_colptr[];   /* DOUBLE_PENDULUM_DELTA_JAC_C_COLS + 1 */
-extern const int double_pendulum_delta_jac_C_rowidx[];   /* DOUBLE_PENDULUM_DELTA_JAC_C_NNZ */
 
 /* double_pendulum_power: out[0] power (vector 4x1) */
 int double_pendulum_power(const double *const *in, double *const *out);
@@ -45,14 +27,8 @@ int double_pendulum_power(const double *const *in, double *const *out);
 /* double_pendulum_constants: out[0] k (vector 5x1) */
 int double_pendulum_constants(const double *const *in, double *const *out);
 
-/* double_pendulum_step: out[0] M.M_sparse (sparse 2x2), out[1] delta.delta (vector 2x1) */
+/* double_pendulum_step: out[0] M.M (sparse 2x2), out[1] delta.delta (vector 2x1) */
 int double_pendulum_step(const double *const *in, double *const *out);
-#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_ROWS 2
-#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_COLS 2
-#define DOUBLE_PENDULUM_STEP_M_M_SPARSE_NNZ 4
-extern const int double_pendulum_step_M_M_sparse_nrows, double_pendulum_step_M_M_sparse_ncols, double_pendulum_step_M_M_sparse_nnz;
-extern const int double_pendulum_step_M_M_sparse_colptr[];   /* DOUBLE_PENDULUM_STEP_M_M_SPARSE_COLS + 1 */
-extern const int double_pendulum_step_M_M_sparse_rowidx[];   /* DOUBLE_PENDULUM_STEP_M_M_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* feve3000_M: out[0] M (dense 30x30), out[1] M_sparse (sparse 30x30) */
+/* feve3000_M: out[0] M (sparse 30x30) */
 int feve3000_M(const double *const *in, double *const *out);
-#define FEVE3000_M_M_SPARSE_ROWS 30
-#define FEVE3000_M_M_SPARSE_COLS 30
-#define FEVE3000_M_M_SPARSE_NNZ 418
-extern const int feve3000_M_M_sparse_nrows, feve3000_M_M_sparse_ncols, feve3000_M_M_sparse_nnz;
-extern const int feve3000_M_M_sparse_colptr[];   /* FEVE3000_M_M_SPARSE_COLS + 1 */
-extern const int feve3000_M_M_sparse_rowidx[];   /* FEVE3000_M_M_SPARSE_NNZ */
 
 /* feve3000_delta: out[0] delta (vector 30x1) */
 int feve3000_delta(const double *const *in, double *const *out);
@@ -24,17 +18,8 @@ int feve3000_delta(const double *const *in, double *const *out);
 /* feve3000_phi: out[0] phi (vector 8x1) */
 int feve3000_phi(const double *const *in, double *const *out);
 
-/* feve3000_phi_q: out[0] phi_q (dense 8x30), out[1] phi_q_sparse (sparse 8x30) */
+/* feve3000_phi_q: out[0] phi_q (sparse 8x30) */
 int feve3000_phi_q(const double *const *in, double *const *out);
-#define FEVE3000_PHI_Q_PHI_Q_SPARSE_ROWS 8
-#define FEVE3000_PHI_Q_PHI_Q_SPARSE_COLS 30
-#define FEVE3000_PHI_Q_PHI_Q_SPARSE_NNZ 96
-extern const int feve3000_phi_q_phi_q_sparse_nrows, feve3000_phi_q_phi_q_sparse_ncols, feve3000_phi_q_phi_q_sparse_nnz;
-extern const int feve3000_phi_q_phi_q_sparse_colptr[];   /* FEVE3000_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int feve3000_phi_q_phi_q_sparse_rowidx[];   /* FEVE3000_PHI_Q_PHI_Q_SPARSE_NNZ */
-
-/* feve3000_phi_s: out[0] phi_s (dense 8x32) */
-int feve3000_phi_s(const double *const *in, double *const *out);
 
 /* feve3000_beta: out[0] beta (vector 8x1) */
 int feve3000_beta(const double *const *in, double *const *out);
@@ -45,7 +30,7 @@ int feve3000_gamma(const double *const *in, double *const *out);
 /* feve3000_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int feve3000_energy(const double *const *in, double *const *out);
 
-/* feve3000_outputs: out[0] body_x (scalar), out[1] body_y (scalar) */
+/* feve3000_outputs: out[0] outputs (vector 2x1) */
 int feve3000_outputs(const double *const *in, double *const *out);
 
 /* feve3000_delta_nk: out[0] delta_nk (vector 30x1) */
@@ -56,12 +41,6 @@ int feve3000_phi_d(const double *const *in, double *const *out);
 
 /* feve3000_phi_d_q: out[0] phi_d_q (sparse 32x30) */
 int feve3000_phi_d_q(const double *const *in, double *const *out);
-#define FEVE3000_PHI_D_Q_PHI_D_Q_ROWS 32
-#define FEVE3000_PHI_D_Q_PHI_D_Q_COLS 30
-#define FEVE3000_PHI_D_Q_PHI_D_Q_NNZ 304
-extern const int feve3000_phi_d_q_phi_d_q_nrows, feve3000_phi_d_q_phi_d_q_ncols, feve3000_phi_d_q_phi_d_q_nnz;
-extern const int feve3000_phi_d_q_phi_d_q_colptr[];   /* FEVE3000_PHI_D_Q_PHI_D_Q_COLS + 1 */
-extern const int feve3000_phi_d_q_phi_d_q_rowidx[];   /* FEVE3000_PHI_D_Q_PHI_D_Q_NNZ */
 
 /* feve3000_phi_d_s: out[0] phi_d_s (dense 32x4) */
 int feve3000_phi_d_s(const double *const *in, double *const *out);
@@ -71,18 +50,6 @@ int feve3000_beta_d(const double *const *in, double *const *out);
 
 /* feve3000_creep: out[0] nu (vector 24x1), out[1] V (vector 8x1), out[2] radii (vector 24x1), out[3] ddelta_df (sparse 30x24), out[4] dnu_dqd (sparse 24x30) */
 int feve3000_creep(const double *const *in, double *const *out);
-#define FEVE3000_CREEP_DDELTA_DF_ROWS 30
-#define FEVE3000_CREEP_DDELTA_DF_COLS 24
-#define FEVE3000_CREEP_DDELTA_DF_NNZ 272
-extern const int feve3000_creep_ddelta_df_nrows, feve3000_creep_ddelta_df_ncols, feve3000_creep_ddelta_df_nnz;
-extern const int feve3000_creep_ddelta_df_colptr[];   /* FEVE3000_CREEP_DDELTA_DF_COLS + 1 */
-extern const int feve3000_creep_ddelta_df_rowidx[];   /* FEVE3000_CREEP_DDELTA_DF_NNZ */
-#define FEVE3000_CREEP_DNU_DQD_ROWS 24
-#define FEVE3000_CREEP_DNU_DQD_COLS 30
-#define FEVE3000_CREEP_DNU_DQD_NNZ 272
-extern const int feve3000_creep_dnu_dqd_nrows, feve3000_creep_dnu_dqd_ncols, feve3000_creep_dnu_dqd_nnz;
-extern const int feve3000_creep_dnu_dqd_colptr[];   /* FEVE3000_CREEP_DNU_DQD_COLS + 1 */
-extern const int feve3000_creep_dnu_dqd_rowidx[];   /* FEVE3000_CREEP_DNU_DQD_NNZ */
 
 /* feve3000_power: out[0] power (vector 4x1) */
 int feve3000_power(const double *const *in, double *const *out);
@@ -90,77 +57,17 @@ int feve3000_power(const double *const *in, double *const *out);
 /* feve3000_constants: out[0] k (vector 47x1) */
 int feve3000_constants(const double *const *in, double *const *out);
 
-/* feve3000_step: out[0] M.M_sparse (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q_sparse (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */
+/* feve3000_step: out[0] M.M (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */
 int feve3000_step(const double *const *in, double *const *out);
-#define FEVE3000_STEP_M_M_SPARSE_ROWS 30
-#define FEVE3000_STEP_M_M_SPARSE_COLS 30
-#define FEVE3000_STEP_M_M_SPARSE_NNZ 418
-extern const int feve3000_step_M_M_sparse_nrows, feve3000_step_M_M_sparse_ncols, feve3000_step_M_M_sparse_nnz;
-extern const int feve3000_step_M_M_sparse_colptr[];   /* FEVE3000_STEP_M_M_SPARSE_COLS + 1 */
-extern const int feve3000_step_M_M_sparse_rowidx[];   /* FEVE3000_STEP_M_M_SPARSE_NNZ */
-#define FEVE3000_STEP_PHI_Q_PHI_Q_SPARSE_ROWS 8
-#define FEVE3000_STEP_PHI_Q_PHI_Q_SPARSE_COLS 30
-#define FEVE3000_STEP_PHI_Q_PHI_Q_SPARSE_NNZ 96
-extern const int feve3000_step_phi_q_phi_q_sparse_nrows, feve3000_step_phi_q_phi_q_sparse_ncols, feve3000_step_phi_q_phi_q_sparse_nnz;
-extern const int feve3000_step_phi_q_phi_q_sparse_colptr[];   /* FEVE3000_STEP_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int feve3000_step_phi_q_phi_q_sparse_rowidx[];   /* FEVE3000_STEP_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define FEVE3000_STEP_CREEP_DDELTA_DF_ROWS 30
-#define FEVE3000_STEP_CREEP_DDELTA_DF_COLS 24
-#define FEVE3000_STEP_CREEP_DDELTA_DF_NNZ 272
-extern const int feve3000_step_creep_ddelta_df_nrows, feve3000_step_creep_ddelta_df_ncols, feve3000_step_creep_ddelta_df_nnz;
-extern const int feve3000_step_creep_ddelta_df_colptr[];   /* FEVE3000_STEP_CREEP_DDELTA_DF_COLS + 1 */
-extern const int feve3000_step_creep_ddelta_df_rowidx[];   /* FEVE3000_STEP_CREEP_DDELTA_DF_NNZ */
-#define FEVE3000_STEP_CREEP_DNU_DQD_ROWS 24
-#define FEVE3000_STEP_CREEP_DNU_DQD_COLS 30
-#define FEVE3000_STEP_CREEP_DNU_DQD_NNZ 272
-extern const int feve3000_step_creep_dnu_dqd_nrows, feve3000_step_creep_dnu_dqd_ncols, feve3000_step_creep_dnu_dqd_nnz;
-extern const int feve3000_step_creep_dnu_dqd_colptr[];   /* FEVE3000_STEP_CREEP_DNU_DQD_COLS + 1 */
-extern const int feve3000_step_creep_dnu_dqd_rowidx[];   /* FEVE3000_STEP_CREEP_DNU_DQD_NNZ */
 
-/* feve3000_proj: out[0] phi_d.phi_d (vector 32x1), out[1] phi.phi (vector 8x1), out[2] phi_q.phi_q_sparse (sparse 8x30), out[3] beta.beta (vector 8x1), out[4] phi_d_s.phi_d_s (dense 32x4), out[5] phi_d_q.phi_d_q (sparse 32x30), out[6] beta_d.beta_d (vector 32x1), out[7] cache (vector 720x1) */
+/* feve3000_proj: out[0] phi_d.phi_d (vector 32x1), out[1] phi.phi (vector 8x1), out[2] phi_q.phi_q (sparse 8x30), out[3] beta.beta (vector 8x1), out[4] phi_d_s.phi_d_s (dense 32x4), out[5] phi_d_q.phi_d_q (sparse 32x30), out[6] beta_d.beta_d (vector 32x1), out[7] cache (vector 720x1) */
 int feve3000_proj(const double *const *in, double *const *out);
-#define FEVE3000_PROJ_PHI_Q_PHI_Q_SPARSE_ROWS 8
-#define FEVE3000_PROJ_PHI_Q_PHI_Q_SPARSE_COLS 30
-#define FEVE3000_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ 96
-extern const int feve3000_proj_phi_q_phi_q_sparse_nrows, feve3000_proj_phi_q_phi_q_sparse_ncols, feve3000_proj_phi_q_phi_q_sparse_nnz;
-extern const int feve3000_proj_phi_q_phi_q_sparse_colptr[];   /* FEVE3000_PROJ_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int feve3000_proj_phi_q_phi_q_sparse_rowidx[];   /* FEVE3000_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define FEVE3000_PROJ_PHI_D_Q_PHI_D_Q_ROWS 32
-#define FEVE3000_PROJ_PHI_D_Q_PHI_D_Q_COLS 30
-#define FEVE3000_PROJ_PHI_D_Q_PHI_D_Q_NNZ 304
-extern const int feve3000_proj_phi_d_q_phi_d_q_nrows, feve3000_proj_phi_d_q_phi_d_q_ncols, feve3000_proj_phi_d_q_phi_d_q_nnz;
-extern const int feve3000_proj_phi_d_q_phi_d_q_colptr[];   /* FEVE3000_PROJ_PHI_D_Q_PHI_D_Q_COLS + 1 */
-extern const int feve3000_proj_phi_d_q_phi_d_q_rowidx[];   /* FEVE3000_PROJ_PHI_D_Q_PHI_D_Q_NNZ */
 
 /* feve3000_newton: out[0] phi_d.phi_d (vector 32x1), out[1] phi_d_s.phi_d_s (dense 32x4) */
 int feve3000_newton(const double *const *in, double *const *out);
 
-/* feve3000_step_cached: out[0] M.M_sparse (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q_sparse (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */
+/* feve3000_step_cached: out[0] M.M (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */
 int feve3000_step_cached(const double *const *in, double *const *out);
-#define FEVE3000_STEP_CACHED_M_M_SPARSE_ROWS 30
-#define FEVE3000_STEP_CACHED_M_M_SPARSE_COLS 30
-#define FEVE3000_STEP_CACHED_M_M_SPARSE_NNZ 418
-extern const int feve3000_step_cached_M_M_sparse_nrows, feve3000_step_cached_M_M_sparse_ncols, feve3000_step_cached_M_M_sparse_nnz;
-extern const int feve3000_step_cached_M_M_sparse_colptr[];   /* FEVE3000_STEP_CACHED_M_M_SPARSE_COLS + 1 */
-extern const int feve3000_step_cached_M_M_sparse_rowidx[];   /* FEVE3000_STEP_CACHED_M_M_SPARSE_NNZ */
-#define FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_ROWS 8
-#define FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS 30
-#define FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ 96
-extern const int feve3000_step_cached_phi_q_phi_q_sparse_nrows, feve3000_step_cached_phi_q_phi_q_sparse_ncols, feve3000_step_cached_phi_q_phi_q_sparse_nnz;
-extern const int feve3000_step_cached_phi_q_phi_q_sparse_colptr[];   /* FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int feve3000_step_cached_phi_q_phi_q_sparse_rowidx[];   /* FEVE3000_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_ROWS 30
-#define FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_COLS 24
-#define FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_NNZ 272
-extern const int feve3000_step_cached_creep_ddelta_df_nrows, feve3000_step_cached_creep_ddelta_df_ncols, feve3000_step_cached_creep_ddelta_df_nnz;
-extern const int feve3000_step_cached_creep_ddelta_df_colptr[];   /* FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_COLS + 1 */
-extern const int feve3000_step_cached_creep_ddelta_df_rowidx[];   /* FEVE3000_STEP_CACHED_CREEP_DDELTA_DF_NNZ */
-#define FEVE3000_STEP_CACHED_CREEP_DNU_DQD_ROWS 24
-#define FEVE3000_STEP_CACHED_CREEP_DNU_DQD_COLS 30
-#define FEVE3000_STEP_CACHED_CREEP_DNU_DQD_NNZ 272
-extern const int feve3000_step_cached_creep_dnu_dqd_nrows, feve3000_step_cached_creep_dnu_dqd_ncols, feve3000_step_cached_creep_dnu_dqd_nnz;
-extern const int feve3000_step_cached_creep_dnu_dqd_colptr[];   /* FEVE3000_STEP_CACHED_CREEP_DNU_DQD_COLS + 1 */
-extern const int feve3000_step_cached_creep_dnu_dqd_rowidx[];   /* FEVE3000_STEP_CACHED_CREEP_DNU_DQD_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* four_bar_M: out[0] M (dense 3x3), out[1] M_sparse (sparse 3x3) */
+/* four_bar_M: out[0] M (sparse 3x3) */
 int four_bar_M(const double *const *in, double *const *out);
-#define FOUR_BAR_M_M_SPARSE_ROWS 3
-#define FOUR_BAR_M_M_SPARSE_COLS 3
-#define FOUR_BAR_M_M_SPARSE_NNZ 9
-extern const int four_bar_M_M_sparse_nrows, four_bar_M_M_sparse_ncols, four_bar_M_M_sparse_nnz;
-extern const int four_bar_M_M_sparse_colptr[];   /* FOUR_BAR_M_M_SPARSE_COLS + 1 */
-extern const int four_bar_M_M_sparse_rowidx[];   /* FOUR_BAR_M_M_SPARSE_NNZ */
 
 /* four_bar_delta: out[0] delta (vector 3x1) */
 int four_bar_delta(const double *const *in, double *const *out);
@@ -24,14 +18,8 @@ int four_bar_delta(const double *const *in, double *const *out);
 /* four_bar_phi: out[0] phi (vector 2x1) */
 int four_bar_phi(const double *const *in, double *const *out);
 
-/* four_bar_phi_q: out[0] phi_q (dense 2x3), out[1] phi_q_sparse (sparse 2x3) */
+/* four_bar_phi_q: out[0] phi_q (sparse 2x3) */
 int four_bar_phi_q(const double *const *in, double *const *out);
-#define FOUR_BAR_PHI_Q_PHI_Q_SPARSE_ROWS 2
-#define FOUR_BAR_PHI_Q_PHI_Q_SPARSE_COLS 3
-#define FOUR_BAR_PHI_Q_PHI_Q_SPARSE_NNZ 6
-extern const int four_bar_phi_q_phi_q_sparse_nrows, four_bar_phi_q_phi_q_sparse_ncols, four_bar_phi_q_phi_q_sparse_nnz;
-extern const int four_bar_phi_q_phi_q_sparse_colptr[];   /* FOUR_BAR_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int four_bar_phi_q_phi_q_sparse_rowidx[];   /* FOUR_BAR_PHI_Q_PHI_Q_SPARSE_NNZ */
 
 /* four_bar_beta: out[0] beta (vector 2x1) */
 int four_bar_beta(const double *const *in, double *const *out);
@@ -44,18 +32,6 @@ int four_bar_energy(const double *const *in, double *const *out);
 
 /* four_bar_delta_jac: out[0] K (sparse 3x3), out[1] C (sparse 3x3) */
 int four_bar_delta_jac(const double *const *in, double *const *out);
-#define FOUR_BAR_DELTA_JAC_K_ROWS 3
-#define FOUR_BAR_DELTA_JAC_K_COLS 3
-#define FOUR_BAR_DELTA_JAC_K_NNZ 9
-extern const int four_bar_delta_jac_K_nrows, four_bar_delta_jac_K_ncols, four_bar_delta_jac_K_nnz;
-extern const int four_bar_delta_jac_K_colptr[];   /* FOUR_BAR_DELTA_JAC_K_COLS + 1 */
-extern const int four_bar_delta_jac_K_rowidx[];   /* FOUR_BAR_DELTA_JAC_K_NNZ */
-#define FOUR_BAR_DELTA_JAC_C_ROWS 3
-#define FOUR_BAR_DELTA_JAC_C_COLS 3
-#define FOUR_BAR_DELTA_JAC_C_NNZ 8
-extern const int four_bar_delta_jac_C_nrows, four_bar_delta_jac_C_ncols, four_bar_delta_jac_C_nnz;
-extern const int four_bar_delta_jac_C_colptr[];   /* FOUR_BAR_DELTA_JAC_C_COLS + 1 */
-extern const int four_bar_delta_jac_C_rowidx[];   /* FOUR_BAR_DELTA_JAC_C_NNZ */
 
 /* four_bar_power: out[0] power (vector 4x1) */
 int four_bar_power(const double *const *in, double *const *out);
@@ -63,20 +39,8 @@ int four_bar_power(const double *const *in, double *const *out);
 /* four_bar_constants: out[0] k (vector 17x1) */
 int four_bar_constants(const double *const *in, double *const *out);
 
-/* four_bar_step: out[0] M.M_sparse (sparse 3x3), out[1] delta.delta (vector 3x1), out[2] phi_q.phi_q_sparse (sparse 2x3), out[3] gamma.gamma (vector 2x1) */
+/* four_bar_step: out[0] M.M (sparse 3x3), out[1] delta.delta (vector 3x1), out[2] phi_q.phi_q (sparse 2x3), out[3] gamma.gamma (vector 2x1) */
 int four_bar_step(const double *const *in, double *const *out);
-#define FOUR_BAR_STEP_M_M_SPARSE_ROWS 3
-#define FOUR_BAR_STEP_M_M_SPARSE_COLS 3
-#define FOUR_BAR_STEP_M_M_SPARSE_NNZ 9
-extern const int four_bar_step_M_M_sparse_nrows, four_bar_step_M_M_sparse_ncols, four_bar_step_M_M_sparse_nnz;
-extern const int four_bar_step_M_M_sparse_colptr[];   /* FOUR_BAR_STEP_M_M_SPARSE_COLS + 1 */
-extern const int four_bar_step_M_M_sparse_rowidx[];   /* FOUR_BAR_STEP_M_M_SPARSE_NNZ */
-#define FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_ROWS 2
-#define FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_COLS 3
-#define FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_NNZ 6
-extern const int four_bar_step_phi_q_phi_q_sparse_nrows, four_bar_step_phi_q_phi_q_sparse_ncols, four_bar_step_phi_q_phi_q_sparse_nnz;
-extern const int four_bar_step_phi_q_phi_q_sparse_colptr[];   /* FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int four_bar_step_phi_q_phi_q_sparse_rowidx[];   /* FOUR_BAR_STEP_PHI_Q_PHI_Q_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* free_body_M: out[0] M (dense 6x6), out[1] M_sparse (sparse 6x6) */
+/* free_body_M: out[0] M (sparse 6x6) */
 int free_body_M(const double *const *in, double *const *out);
-#define FREE_BODY_M_M_SPARSE_ROWS 6
-#define FREE_BODY_M_M_SPARSE_COLS 6
-#define FREE_BODY_M_M_SPARSE_NNZ 12
-extern const int free_body_M_M_sparse_nrows, free_body_M_M_sparse_ncols, free_body_M_M_sparse_nnz;
-extern const int free_body_M_M_sparse_colptr[];   /* FREE_BODY_M_M_SPARSE_COLS + 1 */
-extern const int free_body_M_M_sparse_rowidx[];   /* FREE_BODY_M_M_SPARSE_NNZ */
 
 /* free_body_delta: out[0] delta (vector 6x1) */
 int free_body_delta(const double *const *in, double *const *out);
@@ -26,18 +20,6 @@ int free_body_energy(const double *const *in, double *const *out);
 
 /* free_body_delta_jac: out[0] K (sparse 6x6), out[1] C (sparse 6x6) */
 int free_body_delta_jac(const double *const *in, double *const *out);
-#define FREE_BODY_DELTA_JAC_K_ROWS 6
-#define FREE_BODY_DELTA_JAC_K_COLS 6
-#define FREE_BODY_DELTA_JAC_K_NNZ 29
-extern const int free_body_delta_jac_K_nrows, free_body_delta_jac_K_ncols, free_body_delta_jac_K_nnz;
-extern const int free_body_delta_jac_K_colptr[];   /* FREE_BODY_DELTA_JAC_K_COLS + 1 */
-extern const int free_body_delta_jac_K_rowidx[];   /* FREE_BODY_DELTA_JAC_K_NNZ */
-#define FREE_BODY_DELTA_JAC_C_ROWS 6
-#define FREE_BODY_DELTA_JAC_C_COLS 6
-#define FREE_BODY_DELTA_JAC_C_NNZ 9
-extern const int free_body_delta_jac_C_nrows, free_body_delta_jac_C_ncols, free_body_delta_jac_C_nnz;
-extern const int free_body_delta_jac_C_colptr[];   /* FREE_BODY_DELTA_JAC_C_COLS + 1 */
-extern const int free_body_delta_jac_C_rowidx[];   /* FREE_BODY_DELTA_JAC_C_NNZ */
 
 /* free_body_power: out[0] power (vector 4x1) */
 int free_body_power(const double *const *in, double *const *out);
@@ -45,14 +27,8 @@ int free_body_power(const double *const *in, double *const *out);
 /* free_body_constants: out[0] k (vector 4x1) */
 int free_body_constants(const double *const *in, double *const *out);
 
-/* free_body_step: out[0] M.M_sparse (sparse 6x6), out[1] delta.delta (vector 6x1) */
+/* free_body_step: out[0] M.M (sparse 6x6), out[1] delta.delta (vector 6x1) */
 int free_body_step(const double *const *in, double *const *out);
-#define FREE_BODY_STEP_M_M_SPARSE_ROWS 6
-#define FREE_BODY_STEP_M_M_SPARSE_COLS 6
-#define FREE_BODY_STEP_M_M_SPARSE_NNZ 12
-extern const int free_body_step_M_M_sparse_nrows, free_body_step_M_M_sparse_ncols, free_body_step_M_M_sparse_nnz;
-extern const int free_body_step_M_M_sparse_colptr[];   /* FREE_BODY_STEP_M_M_SPARSE_COLS + 1 */
-extern const int free_body_step_M_M_sparse_rowidx[];   /* FREE_BODY_STEP_M_M_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* freight_wagon_M: out[0] M (dense 11x11), out[1] M_sparse (sparse 11x11) */
+/* freight_wagon_M: out[0] M (sparse 11x11) */
 int freight_wagon_M(const double *const *in, double *const *out);
-#define FREIGHT_WAGON_M_M_SPARSE_ROWS 11
-#define FREIGHT_WAGON_M_M_SPARSE_COLS 11
-#define FREIGHT_WAGON_M_M_SPARSE_NNZ 11
-extern const int freight_wagon_M_M_sparse_nrows, freight_wagon_M_M_sparse_ncols, freight_wagon_M_M_sparse_nnz;
-extern const int freight_wagon_M_M_sparse_colptr[];   /* FREIGHT_WAGON_M_M_SPARSE_COLS + 1 */
-extern const int freight_wagon_M_M_sparse_rowidx[];   /* FREIGHT_WAGON_M_M_SPARSE_NNZ */
 
 /* freight_wagon_delta: out[0] delta (vector 11x1) */
 int freight_wagon_delta(const double *const *in, double *const *out);
@@ -26,18 +20,6 @@ int freight_wagon_energy(const double *const *in, double *const *out);
 
 /* freight_wagon_delta_jac: out[0] K (sparse 11x11), out[1] C (sparse 11x11) */
 int freight_wagon_delta_jac(const double *const *in, double *const *out);
-#define FREIGHT_WAGON_DELTA_JAC_K_ROWS 11
-#define FREIGHT_WAGON_DELTA_JAC_K_COLS 11
-#define FREIGHT_WAGON_DELTA_JAC_K_NNZ 49
-extern const int freight_wagon_delta_jac_K_nrows, freight_wagon_delta_jac_K_ncols, freight_wagon_delta_jac_K_nnz;
-extern const int freight_wagon_delta_jac_K_colptr[];   /* FREIGHT_WAGON_DELTA_JAC_K_COLS + 1 */
-extern const int freight_wagon_delta_jac_K_rowidx[];   /* FREIGHT_WAGON_DELTA_JAC_K_NNZ */
-#define FREIGHT_WAGON_DELTA_JAC_C_ROWS 11
-#define FREIGHT_WAGON_DELTA_JAC_C_COLS 11
-#define FREIGHT_WAGON_DELTA_JAC_C_NNZ 56
-extern const int freight_wagon_delta_jac_C_nrows, freight_wagon_delta_jac_C_ncols, freight_wagon_delta_jac_C_nnz;
-extern const int freight_wagon_delta_jac_C_colptr[];   /* FREIGHT_WAGON_DELTA_JAC_C_COLS + 1 */
-extern const int freight_wagon_delta_jac_C_rowidx[];   /* FREIGHT_WAGON_DELTA_JAC_C_NNZ */
 
 /* freight_wagon_power: out[0] power (vector 4x1) */
 int freight_wagon_power(const double *const *in, double *const *out);
@@ -45,14 +27,8 @@ int freight_wagon_power(const double *const *in, double *const *out);
 /* freight_wagon_constants: out[0] k (vector 13x1) */
 int freight_wagon_constants(const double *const *in, double *const *out);
 
-/* freight_wagon_step: out[0] M.M_sparse (sparse 11x11), out[1] delta.delta (vector 11x1) */
+/* freight_wagon_step: out[0] M.M (sparse 11x11), out[1] delta.delta (vector 11x1) */
 int freight_wagon_step(const double *const *in, double *const *out);
-#define FREIGHT_WAGON_STEP_M_M_SPARSE_ROWS 11
-#define FREIGHT_WAGON_STEP_M_M_SPARSE_COLS 11
-#define FREIGHT_WAGON_STEP_M_M_SPARSE_NNZ 11
-extern const int freight_wagon_step_M_M_sparse_nrows, freight_wagon_step_M_M_sparse_ncols, freight_wagon_step_M_M_sparse_nnz;
-extern const int freight_wagon_step_M_M_sparse_colptr[];   /* FREIGHT_WAGON_STEP_M_M_SPARSE_COLS + 1 */
-extern const int freight_wagon_step_M_M_sparse_rowidx[];   /* FREIGHT_WAGON_STEP_M_M_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* pendulum_M: out[0] M (dense 1x1), out[1] M_sparse (sparse 1x1) */
+/* pendulum_M: out[0] M (sparse 1x1) */
 int pendulum_M(const double *const *in, double *const *out);
-#define PENDULUM_M_M_SPARSE_ROWS 1
-#define PENDULUM_M_M_SPARSE_COLS 1
-#define PENDULUM_M_M_SPARSE_NNZ 1
-extern const int pendulum_M_M_sparse_nrows, pendulum_M_M_sparse_ncols, pendulum_M_M_sparse_nnz;
-extern const int pendulum_M_M_sparse_colptr[];   /* PENDULUM_M_M_SPARSE_COLS + 1 */
-extern const int pendulum_M_M_sparse_rowidx[];   /* PENDULUM_M_M_SPARSE_NNZ */
 
 /* pendulum_delta: out[0] delta (vector 1x1) */
 int pendulum_delta(const double *const *in, double *const *out);
@@ -24,23 +18,11 @@ int pendulum_delta(const double *const *in, double *const *out);
 /* pendulum_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int pendulum_energy(const double *const *in, double *const *out);
 
-/* pendulum_outputs: out[0] height (scalar) */
+/* pendulum_outputs: out[0] outputs (vector 1x1) */
 int pendulum_outputs(const double *const *in, double *const *out);
 
 /* pendulum_delta_jac: out[0] K (sparse 1x1), out[1] C (sparse 1x1) */
 int pendulum_delta_jac(const double *const *in, double *const *out);
-#define PENDULUM_DELTA_JAC_K_ROWS 1
-#define PENDULUM_DELTA_JAC_K_COLS 1
-#define PENDULUM_DELTA_JAC_K_NNZ 1
-extern const int pendulum_delta_jac_K_nrows, pendulum_delta_jac_K_ncols, pendulum_delta_jac_K_nnz;
-extern const int pendulum_delta_jac_K_colptr[];   /* PENDULUM_DELTA_JAC_K_COLS + 1 */
-extern const int pendulum_delta_jac_K_rowidx[];   /* PENDULUM_DELTA_JAC_K_NNZ */
-#define PENDULUM_DELTA_JAC_C_ROWS 1
-#define PENDULUM_DELTA_JAC_C_COLS 1
-#define PENDULUM_DELTA_JAC_C_NNZ 0
-extern const int pendulum_delta_jac_C_nrows, pendulum_delta_jac_C_ncols, pendulum_delta_jac_C_nnz;
-extern const int pendulum_delta_jac_C_colptr[];   /* PENDULUM_DELTA_JAC_C_COLS + 1 */
-extern const int pendulum_delta_jac_C_rowidx[];   /* PENDULUM_DELTA_JAC_C_NNZ */
 
 /* pendulum_power: out[0] power (vector 4x1) */
 int pendulum_power(const double *const *in, double *const *out);
@@ -48,14 +30,8 @@ int pendulum_power(const double *const *in, double *const *out);
 /* pendulum_constants: out[0] k (vector 2x1) */
 int pendulum_constants(const double *const *in, double *const *out);
 
-/* pendulum_step: out[0] M.M_sparse (sparse 1x1), out[1] delta.delta (vector 1x1) */
+/* pendulum_step: out[0] M.M (sparse 1x1), out[1] delta.delta (vector 1x1) */
 int pendulum_step(const double *const *in, double *const *out);
-#define PENDULUM_STEP_M_M_SPARSE_ROWS 1
-#define PENDULUM_STEP_M_M_SPARSE_COLS 1
-#define PENDULUM_STEP_M_M_SPARSE_NNZ 1
-extern const int pendulum_step_M_M_sparse_nrows, pendulum_step_M_M_sparse_ncols, pendulum_step_M_M_sparse_nnz;
-extern const int pendulum_step_M_M_sparse_colptr[];   /* PENDULUM_STEP_M_M_SPARSE_COLS + 1 */
-extern const int pendulum_step_M_M_sparse_rowidx[];   /* PENDULUM_STEP_M_M_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* spinning_top_M: out[0] M (dense 3x3), out[1] M_sparse (sparse 3x3) */
+/* spinning_top_M: out[0] M (sparse 3x3) */
 int spinning_top_M(const double *const *in, double *const *out);
-#define SPINNING_TOP_M_M_SPARSE_ROWS 3
-#define SPINNING_TOP_M_M_SPARSE_COLS 3
-#define SPINNING_TOP_M_M_SPARSE_NNZ 7
-extern const int spinning_top_M_M_sparse_nrows, spinning_top_M_M_sparse_ncols, spinning_top_M_M_sparse_nnz;
-extern const int spinning_top_M_M_sparse_colptr[];   /* SPINNING_TOP_M_M_SPARSE_COLS + 1 */
-extern const int spinning_top_M_M_sparse_rowidx[];   /* SPINNING_TOP_M_M_SPARSE_NNZ */
 
 /* spinning_top_delta: out[0] delta (vector 3x1) */
 int spinning_top_delta(const double *const *in, double *const *out);
@@ -26,18 +20,6 @@ int spinning_top_energy(const double *const *in, double *const *out);
 
 /* spinning_top_delta_jac: out[0] K (sparse 3x3), out[1] C (sparse 3x3) */
 int spinning_top_delta_jac(const double *const *in, double *const *out);
-#define SPINNING_TOP_DELTA_JAC_K_ROWS 3
-#define SPINNING_TOP_DELTA_JAC_K_COLS 3
-#define SPINNING_TOP_DELTA_JAC_K_NNZ 5
-extern const int spinning_top_delta_jac_K_nrows, spinning_top_delta_jac_K_ncols, spinning_top_delta_jac_K_nnz;
-extern const int spinning_top_delta_jac_K_colptr[];   /* SPINNING_TOP_DELTA_JAC_K_COLS + 1 */
-extern const int spinning_top_delta_jac_K_rowidx[];   /* SPINNING_TOP_DELTA_JAC_K_NNZ */
-#define SPINNING_TOP_DELTA_JAC_C_ROWS 3
-#define SPINNING_TOP_DELTA_JAC_C_COLS 3
-#define SPINNING_TOP_DELTA_JAC_C_NNZ 8
-extern const int spinning_top_delta_jac_C_nrows, spinning_top_delta_jac_C_ncols, spinning_top_delta_jac_C_nnz;
-extern const int spinning_top_delta_jac_C_colptr[];   /* SPINNING_TOP_DELTA_JAC_C_COLS + 1 */
-extern const int spinning_top_delta_jac_C_rowidx[];   /* SPINNING_TOP_DELTA_JAC_C_NNZ */
 
 /* spinning_top_power: out[0] power (vector 4x1) */
 int spinning_top_power(const double *const *in, double *const *out);
@@ -45,14 +27,8 @@ int spinning_top_power(const double *const *in, double *const *out);
 /* spinning_top_constants: out[0] k (vector 2x1) */
 int spinning_top_constants(const double *const *in, double *const *out);
 
-/* spinning_top_step: out[0] M.M_sparse (sparse 3x3), out[1] delta.delta (vector 3x1) */
+/* spinning_top_step: out[0] M.M (sparse 3x3), out[1] delta.delta (vector 3x1) */
 int spinning_top_step(const double *const *in, double *const *out);
-#define SPINNING_TOP_STEP_M_M_SPARSE_ROWS 3
-#define SPINNING_TOP_STEP_M_M_SPARSE_COLS 3
-#define SPINNING_TOP_STEP_M_M_SPARSE_NNZ 7
-extern const int spinning_top_step_M_M_sparse_nrows, spinning_top_step_M_M_sparse_ncols, spinning_top_step_M_M_sparse_nnz;
-extern const int spinning_top_step_M_M_sparse_colptr[];   /* SPINNING_TOP_STEP_M_M_SPARSE_COLS + 1 */
-extern const int spinning_top_step_M_M_sparse_rowidx[];   /* SPINNING_TOP_STEP_M_M_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* torque_free_body_M: out[0] M (dense 6x6), out[1] M_sparse (sparse 6x6) */
+/* torque_free_body_M: out[0] M (sparse 6x6) */
 int torque_free_body_M(const double *const *in, double *const *out);
-#define TORQUE_FREE_BODY_M_M_SPARSE_ROWS 6
-#define TORQUE_FREE_BODY_M_M_SPARSE_COLS 6
-#define TORQUE_FREE_BODY_M_M_SPARSE_NNZ 12
-extern const int torque_free_body_M_M_sparse_nrows, torque_free_body_M_M_sparse_ncols, torque_free_body_M_M_sparse_nnz;
-extern const int torque_free_body_M_M_sparse_colptr[];   /* TORQUE_FREE_BODY_M_M_SPARSE_COLS + 1 */
-extern const int torque_free_body_M_M_sparse_rowidx[];   /* TORQUE_FREE_BODY_M_M_SPARSE_NNZ */
 
 /* torque_free_body_delta: out[0] delta (vector 6x1) */
 int torque_free_body_delta(const double *const *in, double *const *out);
@@ -26,30 +20,12 @@ int torque_free_body_energy(const double *const *in, double *const *out);
 
 /* torque_free_body_delta_jac: out[0] K (sparse 6x6), out[1] C (sparse 6x6) */
 int torque_free_body_delta_jac(const double *const *in, double *const *out);
-#define TORQUE_FREE_BODY_DELTA_JAC_K_ROWS 6
-#define TORQUE_FREE_BODY_DELTA_JAC_K_COLS 6
-#define TORQUE_FREE_BODY_DELTA_JAC_K_NNZ 6
-extern const int torque_free_body_delta_jac_K_nrows, torque_free_body_delta_jac_K_ncols, torque_free_body_delta_jac_K_nnz;
-extern const int torque_free_body_delta_jac_K_colptr[];   /* TORQUE_FREE_BODY_DELTA_JAC_K_COLS + 1 */
-extern const int torque_free_body_delta_jac_K_rowidx[];   /* TORQUE_FREE_BODY_DELTA_JAC_K_NNZ */
-#define TORQUE_FREE_BODY_DELTA_JAC_C_ROWS 6
-#define TORQUE_FREE_BODY_DELTA_JAC_C_COLS 6
-#define TORQUE_FREE_BODY_DELTA_JAC_C_NNZ 9
-extern const int torque_free_body_delta_jac_C_nrows, torque_free_body_delta_jac_C_ncols, torque_free_body_delta_jac_C_nnz;
-extern const int torque_free_body_delta_jac_C_colptr[];   /* TORQUE_FREE_BODY_DELTA_JAC_C_COLS + 1 */
-extern const int torque_free_body_delta_jac_C_rowidx[];   /* TORQUE_FREE_BODY_DELTA_JAC_C_NNZ */
 
 /* torque_free_body_power: out[0] power (vector 4x1) */
 int torque_free_body_power(const double *const *in, double *const *out);
 
-/* torque_free_body_step: out[0] M.M_sparse (sparse 6x6), out[1] delta.delta (vector 6x1) */
+/* torque_free_body_step: out[0] M.M (sparse 6x6), out[1] delta.delta (vector 6x1) */
 int torque_free_body_step(const double *const *in, double *const *out);
-#define TORQUE_FREE_BODY_STEP_M_M_SPARSE_ROWS 6
-#define TORQUE_FREE_BODY_STEP_M_M_SPARSE_COLS 6
-#define TORQUE_FREE_BODY_STEP_M_M_SPARSE_NNZ 12
-extern const int torque_free_body_step_M_M_sparse_nrows, torque_free_body_step_M_M_sparse_ncols, torque_free_body_step_M_M_sparse_nnz;
-extern const int torque_free_body_step_M_M_sparse_colptr[];   /* TORQUE_FREE_BODY_STEP_M_M_SPARSE_COLS + 1 */
-extern const int torque_free_body_step_M_M_sparse_rowidx[];   /* TORQUE_FREE_BODY_STEP_M_M_SPARSE_NNZ */
 
 #ifdef __cplusplus
 }

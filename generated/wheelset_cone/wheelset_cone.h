@@ -9,14 +9,8 @@
 extern "C" {
 #endif
 
-/* wheelset_cone_M: out[0] M (dense 6x6), out[1] M_sparse (sparse 6x6) */
+/* wheelset_cone_M: out[0] M (sparse 6x6) */
 int wheelset_cone_M(const double *const *in, double *const *out);
-#define WHEELSET_CONE_M_M_SPARSE_ROWS 6
-#define WHEELSET_CONE_M_M_SPARSE_COLS 6
-#define WHEELSET_CONE_M_M_SPARSE_NNZ 9
-extern const int wheelset_cone_M_M_sparse_nrows, wheelset_cone_M_M_sparse_ncols, wheelset_cone_M_M_sparse_nnz;
-extern const int wheelset_cone_M_M_sparse_colptr[];   /* WHEELSET_CONE_M_M_SPARSE_COLS + 1 */
-extern const int wheelset_cone_M_M_sparse_rowidx[];   /* WHEELSET_CONE_M_M_SPARSE_NNZ */
 
 /* wheelset_cone_delta: out[0] delta (vector 6x1) */
 int wheelset_cone_delta(const double *const *in, double *const *out);
@@ -24,17 +18,8 @@ int wheelset_cone_delta(const double *const *in, double *const *out);
 /* wheelset_cone_phi: out[0] phi (vector 2x1) */
 int wheelset_cone_phi(const double *const *in, double *const *out);
 
-/* wheelset_cone_phi_q: out[0] phi_q (dense 2x6), out[1] phi_q_sparse (sparse 2x6) */
+/* wheelset_cone_phi_q: out[0] phi_q (sparse 2x6) */
 int wheelset_cone_phi_q(const double *const *in, double *const *out);
-#define WHEELSET_CONE_PHI_Q_PHI_Q_SPARSE_ROWS 2
-#define WHEELSET_CONE_PHI_Q_PHI_Q_SPARSE_COLS 6
-#define WHEELSET_CONE_PHI_Q_PHI_Q_SPARSE_NNZ 10
-extern const int wheelset_cone_phi_q_phi_q_sparse_nrows, wheelset_cone_phi_q_phi_q_sparse_ncols, wheelset_cone_phi_q_phi_q_sparse_nnz;
-extern const int wheelset_cone_phi_q_phi_q_sparse_colptr[];   /* WHEELSET_CONE_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int wheelset_cone_phi_q_phi_q_sparse_rowidx[];   /* WHEELSET_CONE_PHI_Q_PHI_Q_SPARSE_NNZ */
-
-/* wheelset_cone_phi_s: out[0] phi_s (dense 2x8) */
-int wheelset_cone_phi_s(const double *const *in, double *const *out);
 
 /* wheelset_cone_beta: out[0] beta (vector 2x1) */
 int wheelset_cone_beta(const double *const *in, double *const *out);
@@ -53,12 +38,6 @@ int wheelset_cone_phi_d(const double *const *in, double *const *out);
 
 /* wheelset_cone_phi_d_q: out[0] phi_d_q (sparse 8x6) */
 int wheelset_cone_phi_d_q(const double *const *in, double *const *out);
-#define WHEELSET_CONE_PHI_D_Q_PHI_D_Q_ROWS 8
-#define WHEELSET_CONE_PHI_D_Q_PHI_D_Q_COLS 6
-#define WHEELSET_CONE_PHI_D_Q_PHI_D_Q_NNZ 28
-extern const int wheelset_cone_phi_d_q_phi_d_q_nrows, wheelset_cone_phi_d_q_phi_d_q_ncols, wheelset_cone_phi_d_q_phi_d_q_nnz;
-extern const int wheelset_cone_phi_d_q_phi_d_q_colptr[];   /* WHEELSET_CONE_PHI_D_Q_PHI_D_Q_COLS + 1 */
-extern const int wheelset_cone_phi_d_q_phi_d_q_rowidx[];   /* WHEELSET_CONE_PHI_D_Q_PHI_D_Q_NNZ */
 
 /* wheelset_cone_phi_d_s: out[0] phi_d_s (dense 8x4) */
 int wheelset_cone_phi_d_s(const double *const *in, double *const *out);
@@ -68,33 +47,9 @@ int wheelset_cone_beta_d(const double *const *in, double *const *out);
 
 /* wheelset_cone_creep: out[0] nu (vector 6x1), out[1] V (vector 2x1), out[2] radii (vector 6x1), out[3] ddelta_df (sparse 6x6), out[4] dnu_dqd (sparse 6x6) */
 int wheelset_cone_creep(const double *const *in, double *const *out);
-#define WHEELSET_CONE_CREEP_DDELTA_DF_ROWS 6
-#define WHEELSET_CONE_CREEP_DDELTA_DF_COLS 6
-#define WHEELSET_CONE_CREEP_DDELTA_DF_NNZ 30
-extern const int wheelset_cone_creep_ddelta_df_nrows, wheelset_cone_creep_ddelta_df_ncols, wheelset_cone_creep_ddelta_df_nnz;
-extern const int wheelset_cone_creep_ddelta_df_colptr[];   /* WHEELSET_CONE_CREEP_DDELTA_DF_COLS + 1 */
-extern const int wheelset_cone_creep_ddelta_df_rowidx[];   /* WHEELSET_CONE_CREEP_DDELTA_DF_NNZ */
-#define WHEELSET_CONE_CREEP_DNU_DQD_ROWS 6
-#define WHEELSET_CONE_CREEP_DNU_DQD_COLS 6
-#define WHEELSET_CONE_CREEP_DNU_DQD_NNZ 30
-extern const int wheelset_cone_creep_dnu_dqd_nrows, wheelset_cone_creep_dnu_dqd_ncols, wheelset_cone_creep_dnu_dqd_nnz;
-extern const int wheelset_cone_creep_dnu_dqd_colptr[];   /* WHEELSET_CONE_CREEP_DNU_DQD_COLS + 1 */
-extern const int wheelset_cone_creep_dnu_dqd_rowidx[];   /* WHEELSET_CONE_CREEP_DNU_DQD_NNZ */
 
 /* wheelset_cone_delta_jac: out[0] K (sparse 6x6), out[1] C (sparse 6x6) */
 int wheelset_cone_delta_jac(const double *const *in, double *const *out);
-#define WHEELSET_CONE_DELTA_JAC_K_ROWS 6
-#define WHEELSET_CONE_DELTA_JAC_K_COLS 6
-#define WHEELSET_CONE_DELTA_JAC_K_NNZ 8
-extern const int wheelset_cone_delta_jac_K_nrows, wheelset_cone_delta_jac_K_ncols, wheelset_cone_delta_jac_K_nnz;
-extern const int wheelset_cone_delta_jac_K_colptr[];   /* WHEELSET_CONE_DELTA_JAC_K_COLS + 1 */
-extern const int wheelset_cone_delta_jac_K_rowidx[];   /* WHEELSET_CONE_DELTA_JAC_K_NNZ */
-#define WHEELSET_CONE_DELTA_JAC_C_ROWS 6
-#define WHEELSET_CONE_DELTA_JAC_C_COLS 6
-#define WHEELSET_CONE_DELTA_JAC_C_NNZ 10
-extern const int wheelset_cone_delta_jac_C_nrows, wheelset_cone_delta_jac_C_ncols, wheelset_cone_delta_jac_C_nnz;
-extern const int wheelset_cone_delta_jac_C_colptr[];   /* WHEELSET_CONE_DELTA_JAC_C_COLS + 1 */
-extern const int wheelset_cone_delta_jac_C_rowidx[];   /* WHEELSET_CONE_DELTA_JAC_C_NNZ */
 
 /* wheelset_cone_power: out[0] power (vector 4x1) */
 int wheelset_cone_power(const double *const *in, double *const *out);
@@ -102,77 +57,17 @@ int wheelset_cone_power(const double *const *in, double *const *out);
 /* wheelset_cone_constants: out[0] k (vector 5x1) */
 int wheelset_cone_constants(const double *const *in, double *const *out);
 
-/* wheelset_cone_step: out[0] M.M_sparse (sparse 6x6), out[1] delta_nk.delta_nk (vector 6x1), out[2] phi_q.phi_q_sparse (sparse 2x6), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 6x6), out[8] creep.dnu_dqd (sparse 6x6) */
+/* wheelset_cone_step: out[0] M.M (sparse 6x6), out[1] delta_nk.delta_nk (vector 6x1), out[2] phi_q.phi_q (sparse 2x6), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 6x6), out[8] creep.dnu_dqd (sparse 6x6) */
 int wheelset_cone_step(const double *const *in, double *const *out);
-#define WHEELSET_CONE_STEP_M_M_SPARSE_ROWS 6
-#define WHEELSET_CONE_STEP_M_M_SPARSE_COLS 6
-#define WHEELSET_CONE_STEP_M_M_SPARSE_NNZ 9
-extern const int wheelset_cone_step_M_M_sparse_nrows, wheelset_cone_step_M_M_sparse_ncols, wheelset_cone_step_M_M_sparse_nnz;
-extern const int wheelset_cone_step_M_M_sparse_colptr[];   /* WHEELSET_CONE_STEP_M_M_SPARSE_COLS + 1 */
-extern const int wheelset_cone_step_M_M_sparse_rowidx[];   /* WHEELSET_CONE_STEP_M_M_SPARSE_NNZ */
-#define WHEELSET_CONE_STEP_PHI_Q_PHI_Q_SPARSE_ROWS 2
-#define WHEELSET_CONE_STEP_PHI_Q_PHI_Q_SPARSE_COLS 6
-#define WHEELSET_CONE_STEP_PHI_Q_PHI_Q_SPARSE_NNZ 10
-extern const int wheelset_cone_step_phi_q_phi_q_sparse_nrows, wheelset_cone_step_phi_q_phi_q_sparse_ncols, wheelset_cone_step_phi_q_phi_q_sparse_nnz;
-extern const int wheelset_cone_step_phi_q_phi_q_sparse_colptr[];   /* WHEELSET_CONE_STEP_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int wheelset_cone_step_phi_q_phi_q_sparse_rowidx[];   /* WHEELSET_CONE_STEP_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define WHEELSET_CONE_STEP_CREEP_DDELTA_DF_ROWS 6
-#define WHEELSET_CONE_STEP_CREEP_DDELTA_DF_COLS 6
-#define WHEELSET_CONE_STEP_CREEP_DDELTA_DF_NNZ 30
-extern const int wheelset_cone_step_creep_ddelta_df_nrows, wheelset_cone_step_creep_ddelta_df_ncols, wheelset_cone_step_creep_ddelta_df_nnz;
-extern const int wheelset_cone_step_creep_ddelta_df_colptr[];   /* WHEELSET_CONE_STEP_CREEP_DDELTA_DF_COLS + 1 */
-extern const int wheelset_cone_step_creep_ddelta_df_rowidx[];   /* WHEELSET_CONE_STEP_CREEP_DDELTA_DF_NNZ */
-#define WHEELSET_CONE_STEP_CREEP_DNU_DQD_ROWS 6
-#define WHEELSET_CONE_STEP_CREEP_DNU_DQD_COLS 6
-#define WHEELSET_CONE_STEP_CREEP_DNU_DQD_NNZ 30
-extern const int wheelset_cone_step_creep_dnu_dqd_nrows, wheelset_cone_step_creep_dnu_dqd_ncols, wheelset_cone_step_creep_dnu_dqd_nnz;
-extern const int wheelset_cone_step_creep_dnu_dqd_colptr[];   /* WHEELSET_CONE_STEP_CREEP_DNU_DQD_COLS + 1 */
-extern const int wheelset_cone_step_creep_dnu_dqd_rowidx[];   /* WHEELSET_CONE_STEP_CREEP_DNU_DQD_NNZ */
 
-/* wheelset_cone_proj: out[0] phi_d.phi_d (vector 8x1), out[1] phi.phi (vector 2x1), out[2] phi_q.phi_q_sparse (sparse 2x6), out[3] beta.beta (vector 2x1), out[4] phi_d_s.phi_d_s (dense 8x4), out[5] phi_d_q.phi_d_q (sparse 8x6), out[6] beta_d.beta_d (vector 8x1), out[7] cache (vector 142x1) */
+/* wheelset_cone_proj: out[0] phi_d.phi_d (vector 8x1), out[1] phi.phi (vector 2x1), out[2] phi_q.phi_q (sparse 2x6), out[3] beta.beta (vector 2x1), out[4] phi_d_s.phi_d_s (dense 8x4), out[5] phi_d_q.phi_d_q (sparse 8x6), out[6] beta_d.beta_d (vector 8x1), out[7] cache (vector 142x1) */
 int wheelset_cone_proj(const double *const *in, double *const *out);
-#define WHEELSET_CONE_PROJ_PHI_Q_PHI_Q_SPARSE_ROWS 2
-#define WHEELSET_CONE_PROJ_PHI_Q_PHI_Q_SPARSE_COLS 6
-#define WHEELSET_CONE_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ 10
-extern const int wheelset_cone_proj_phi_q_phi_q_sparse_nrows, wheelset_cone_proj_phi_q_phi_q_sparse_ncols, wheelset_cone_proj_phi_q_phi_q_sparse_nnz;
-extern const int wheelset_cone_proj_phi_q_phi_q_sparse_colptr[];   /* WHEELSET_CONE_PROJ_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int wheelset_cone_proj_phi_q_phi_q_sparse_rowidx[];   /* WHEELSET_CONE_PROJ_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define WHEELSET_CONE_PROJ_PHI_D_Q_PHI_D_Q_ROWS 8
-#define WHEELSET_CONE_PROJ_PHI_D_Q_PHI_D_Q_COLS 6
-#define WHEELSET_CONE_PROJ_PHI_D_Q_PHI_D_Q_NNZ 28
-extern const int wheelset_cone_proj_phi_d_q_phi_d_q_nrows, wheelset_cone_proj_phi_d_q_phi_d_q_ncols, wheelset_cone_proj_phi_d_q_phi_d_q_nnz;
-extern const int wheelset_cone_proj_phi_d_q_phi_d_q_colptr[];   /* WHEELSET_CONE_PROJ_PHI_D_Q_PHI_D_Q_COLS + 1 */
-extern const int wheelset_cone_proj_phi_d_q_phi_d_q_rowidx[];   /* WHEELSET_CONE_PROJ_PHI_D_Q_PHI_D_Q_NNZ */
 
 /* wheelset_cone_newton: out[0] phi_d.phi_d (vector 8x1), out[1] phi_d_s.phi_d_s (dense 8x4) */
 int wheelset_cone_newton(const double *const *in, double *const *out);
 
-/* wheelset_cone_step_cached: out[0] M.M_sparse (sparse 6x6), out[1] delta_nk.delta_nk (vector 6x1), out[2] phi_q.phi_q_sparse (sparse 2x6), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 6x6), out[8] creep.dnu_dqd (sparse 6x6) */
+/* wheelset_cone_step_cached: out[0] M.M (sparse 6x6), out[1] delta_nk.delta_nk (vector 6x1), out[2] phi_q.phi_q (sparse 2x6), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 6x6), out[8] creep.dnu_dqd (sparse 6x6) */
 int wheelset_cone_step_cached(const double *const *in, double *const *out);
-#define WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_ROWS 6
-#define WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_COLS 6
-#define WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_NNZ 9
-extern const int wheelset_cone_step_cached_M_M_sparse_nrows, wheelset_cone_step_cached_M_M_sparse_ncols, wheelset_cone_step_cached_M_M_sparse_nnz;
-extern const int wheelset_cone_step_cached_M_M_sparse_colptr[];   /* WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_COLS + 1 */
-extern const int wheelset_cone_step_cached_M_M_sparse_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_M_M_SPARSE_NNZ */
-#define WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_ROWS 2
-#define WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS 6
-#define WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ 10
-extern const int wheelset_cone_step_cached_phi_q_phi_q_sparse_nrows, wheelset_cone_step_cached_phi_q_phi_q_sparse_ncols, wheelset_cone_step_cached_phi_q_phi_q_sparse_nnz;
-extern const int wheelset_cone_step_cached_phi_q_phi_q_sparse_colptr[];   /* WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_COLS + 1 */
-extern const int wheelset_cone_step_cached_phi_q_phi_q_sparse_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_PHI_Q_PHI_Q_SPARSE_NNZ */
-#define WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_ROWS 6
-#define WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_COLS 6
-#define WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_NNZ 30
-extern const int wheelset_cone_step_cached_creep_ddelta_df_nrows, wheelset_cone_step_cached_creep_ddelta_df_ncols, wheelset_cone_step_cached_creep_ddelta_df_nnz;
-extern const int wheelset_cone_step_cached_creep_ddelta_df_colptr[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_COLS + 1 */
-extern const int wheelset_cone_step_cached_creep_ddelta_df_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DDELTA_DF_NNZ */
-#define WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_ROWS 6
-#define WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_COLS 6
-#define WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_NNZ 30
-extern const int wheelset_cone_step_cached_creep_dnu_dqd_nrows, wheelset_cone_step_cached_creep_dnu_dqd_ncols, wheelset_cone_step_cached_creep_dnu_dqd_nnz;
-extern const int wheelset_cone_step_cached_creep_dnu_dqd_colptr[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_COLS + 1 */
-extern const int wheelset_cone_step_cached_creep_dnu_dqd_rowidx[];   /* WHEELSET_CONE_STEP_CACHED_CREEP_DNU_DQD_NNZ */
 
 #ifdef __cplusplus
 }

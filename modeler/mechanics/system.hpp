@@ -76,6 +76,7 @@ public:
 
     Store &store() { return *st_; }
     BaseTree &bases() { return bases_; }
+    const BaseTree &bases() const { return bases_; }
     PointTree &points() { return points_; }
 
     // ---- symbols (asking again for an existing name returns it) ----

@@ -73,6 +73,24 @@ static const char *spline_file(const rs_model *m, const rs_options *opt, int i, 
     return file && file[0] && over && over[0] ? over : file;
 }
 
+/* The in-memory spline of `file` for spline kind k (RS_SPLINE_*) from the
+ * caller's sources: the profile's, or the track's spline of that kind. */
+static const rs_spline *source_spline(const rs_contact_sources *src, const char *file, int k)
+{
+    if (!src)
+        return NULL;
+    for (int i = 0; i < src->n; i++) {
+        const rs_contact_source *e = &src->items[i];
+        if (!e->file || strcmp(e->file, file) != 0)
+            continue;
+        if (k >= RS_SPLINE_TRACK_X && e->track)
+            return &e->track->f[k - RS_SPLINE_TRACK_X];
+        if (k < RS_SPLINE_TRACK_X && e->profile)
+            return &e->profile->spline;
+    }
+    return NULL;
+}
+
 int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
                       rs_contact_ws **out, char *err, size_t errlen)
 {
@@ -163,7 +181,9 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     c->ck.colptr = c->ck_colptr;
     c->ck.rowind = c->ck_rowind;
 
-    /* Files: each distinct name loaded once (profiles and tracks apart). */
+    /* Files: each distinct name loaded once (profiles and tracks apart);
+     * those the caller has in memory taken from there. */
+    const rs_contact_sources *sources = opt->contact_data;
     char path[1024], msg[400];
     for (int i = 0; i < nc; i++) {
         const rs_contact *ct = &m->contacts[i];
@@ -189,6 +209,13 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                             found = s2;
                     }
                 }
+            if (!found)
+                found = source_spline(sources, file, k);
+            if (!found && sources && sources->no_files)
+                return fail(err, errlen, RS_E_IO,
+                            "contact '%s': '%s' is not among the in-memory profiles and tracks "
+                            "(rs_contact_sources, no_files set)%s",
+                            ct->name, file, "");
             if (!found) {
                 join(path, sizeof path, replaced ? NULL : opt->contact_dir, file);
                 int r;

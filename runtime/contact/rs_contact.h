@@ -60,9 +60,30 @@ struct rs_contact_ws { /* typedef in rs_contact_ops.h */
     rs_ck_plan ckp;    /* C^K contact by contact (RS_FAST_CK)             */
 };
 
-/* Loads the files and sizes everything for model m (n_contact > 0).  Paths in
- * the table are relative to opt->contact_dir (NULL/"": working directory).
- * Returns RS_OK or an error with a message naming the contact and the file. */
+/* Profiles and tracks already in memory, for targets without a file system
+ * (rs_options.contact_data of rs_wheel_rail_contact()).  Each stands for the
+ * file name the model's contact table gives (rs_contact_spline.file, as
+ * written there, or the replacement of rs_options.wheel_profile /
+ * rail_profile / track_file); a spline whose file is found here uses it
+ * instead of reading the file.  Borrowed: they must outlive every workspace
+ * created with them, and are never freed by it. */
+typedef struct rs_contact_source {
+    const char *file;              /* the name the table (or option) gives    */
+    const rs_profile *profile;     /* for wheel and rail splines, or NULL     */
+    const rs_track *track;         /* for the track splines, or NULL          */
+} rs_contact_source;
+
+typedef struct rs_contact_sources {
+    const rs_contact_source *items;
+    int n;
+    int no_files;  /* 1: a file not among items is an error (RS_E_IO naming
+                      the contact and the name), never read from disk      */
+} rs_contact_sources;
+
+/* Loads the files (or takes them from opt->contact_data, rs_contact_sources)
+ * and sizes everything for model m (n_contact > 0).  Paths in the table are
+ * relative to opt->contact_dir (NULL/"": working directory).  Returns RS_OK
+ * or an error with a message naming the contact and the file. */
 int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
                       rs_contact_ws **out, char *err, size_t errlen);
 void rs_contact_free(rs_contact_ws **c, const rs_allocator *a);

@@ -8,11 +8,6 @@
 
 #include "rs_ws_impl.h"
 
-static const char *const fn_names[RS_FN_COUNT] = {
-    "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
-    "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", "step", "proj",
-    "newton", "power"};
-
 void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd)
 {
     ws->t_in = t;
@@ -50,12 +45,12 @@ int rs_ws_call_n(rs_ws *ws, int id, double *const *out)
     const rs_func *f = &ws->model->fn[id];
     if (!f->fn)
         return rs_ws_fail(ws, RS_E_MODEL, "model '%s' has no function %s", ws->model->name,
-                          fn_names[id]);
+                          rs_fn_name(id));
     const int prev = rs_prof_enter(ws, rs_fn_phase(ws));
     int r = f->fn(ws->in, out);
     rs_prof_enter(ws, prev);
     if (r != RS_ABI_OK)
-        return rs_ws_fail(ws, RS_E_MODELFN, "model function %s returned %d", fn_names[id], r);
+        return rs_ws_fail(ws, RS_E_MODELFN, "model function %s returned %d", rs_fn_name(id), r);
     return RS_OK;
 }
 

@@ -5,10 +5,19 @@
  * the loaders): it says which field is wrong, so a stale generated folder or
  * a hand-written descriptor fails with a message instead of a crash.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rs_ws.h"
+
+/* Function names for messages, by id (the ABI's one list). */
+static const char *const fname[RS_FN_COUNT] = RS_FN_NAMES;
+
+const char *rs_fn_name(int id)
+{
+    return id >= 0 && id < RS_FN_COUNT ? fname[id] : "?";
+}
 
 static int fail(char *err, size_t errlen, const char *name, const char *what)
 {
@@ -71,6 +80,19 @@ static int check_names(const char *const *names, int n, const char *mname,
     return RS_OK;
 }
 
+/* A units array: NULL, or n strings ("" where unknown, never NULL). */
+static int check_units(const char *const *units, int n, const char *mname, const char *field,
+                       char *err, size_t errlen)
+{
+    char msg[160];
+    for (int i = 0; units && i < n; i++)
+        if (!units[i]) {
+            snprintf(msg, sizeof msg, "%s[%d] is NULL (\"\" for an unknown unit)", field, i);
+            return fail(err, errlen, mname, msg);
+        }
+    return RS_OK;
+}
+
 /* The combined functions (RS_FN_STEP, _PROJ, _NEWTON): every out[k]'s
  * length, since the runtime hands each its own array. */
 static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size_t errlen)
@@ -88,11 +110,10 @@ static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size
     const struct {
         int id, n;
         const int *len;
-        const char *name;
-    } c[4] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step, "step"},
-              {RS_FN_PROJ, cached ? 8 : 7, proj, "proj"},
-              {RS_FN_NEWTON, 2, newton, "newton"},
-              {RS_FN_STEP_CACHED, 9, step, "step_cached"}};
+    } c[4] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step},
+              {RS_FN_PROJ, cached ? 8 : 7, proj},
+              {RS_FN_NEWTON, 2, newton},
+              {RS_FN_STEP_CACHED, 9, step}};
     if (cached && (K < 1 || !m->fn[RS_FN_STEP].fn))
         return fail(err, errlen, m->name,
                     "combined function step_cached without step, or without proj's cache output");
@@ -106,7 +127,7 @@ static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size
         if (!ok) {
             char msg[200];
             snprintf(msg, sizeof msg, "combined function %s: %d output(s) or a length differ "
-                     "from the model's sizes (expected %d outputs)", c[i].name, fn->n_out, c[i].n);
+                     "from the model's sizes (expected %d outputs)", fname[c[i].id], fn->n_out, c[i].n);
             return fail(err, errlen, m->name, msg);
         }
     }
@@ -140,6 +161,19 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         return st;
     if (m->n_p > 0 && !m->p_default)
         return fail(err, errlen, m->name, "parameters without default values");
+    /* the initial state (optional: NULL is all zero) must be numbers */
+    for (int i = 0; i < m->n_q; i++)
+        if ((m->q0 && !isfinite(m->q0[i])) || (m->qd0 && !isfinite(m->qd0[i]))) {
+            snprintf(msg, sizeof msg, "initial state of coordinate %d (q0 or qd0) is not finite", i);
+            return fail(err, errlen, m->name, msg);
+        }
+    /* units (optional: NULL is all unknown): one string per symbol */
+    if ((st = check_units(m->q_units, m->n_q, m->name, "q_units", err, errlen)) ||
+        (st = check_units(m->s_units, m->n_s, m->name, "s_units", err, errlen)) ||
+        (st = check_units(m->p_units, m->n_p, m->name, "p_units", err, errlen)) ||
+        (st = check_units(m->u_units, m->n_u, m->name, "u_units", err, errlen)) ||
+        (st = check_units(m->output_units, m->n_out, m->name, "output_units", err, errlen)))
+        return st;
     if ((st = check_pattern(&m->M_pattern, m->n_q, m->n_q, m->name, "M_pattern", err, errlen)) ||
         (st = check_pattern(&m->phi_q_pattern, m->n_phi, m->n_q, m->name, "phi_q_pattern",
                             err, errlen)))
@@ -148,10 +182,6 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     /* Length of out[0] each function must write; -1: function optional. */
     const int nnzM = m->M_pattern.colptr[m->n_q];
     const int nnzG = m->n_phi > 0 ? m->phi_q_pattern.colptr[m->n_q] : 0;
-    static const char *const fname[RS_FN_COUNT] = {
-        "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants",
-        "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac",
-        "step", "proj", "newton", "power", "step_cached"};
     if (m->n_contact < 0 || (m->n_contact > 0 && !m->contacts))
         return fail(err, errlen, m->name, "contact table missing");
     const int nc = m->n_contact;

@@ -80,6 +80,11 @@ typedef struct rs_options {
                                    contact_dir); read at rs_ws_create only */
     const char *wheel_profile;  /* ... every wheel profile file               */
     const char *rail_profile;   /* ... every rail profile file                */
+    const void *contact_data;   /* the contact implementation's own input,
+                                   opaque to the core; for
+                                   rs_wheel_rail_contact(): NULL, or a
+                                   const rs_contact_sources * (profiles and
+                                   tracks already in memory, rs_contact.h) */
     double contact_E;     /* Young's modulus of wheel and rail [Pa], 2.1e11  */
     double contact_nu;    /* Poisson ratio, in [0, 0.5), default 0.28        */
     double contact_vmin;  /* standstill regularization of the creepage

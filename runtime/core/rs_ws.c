@@ -126,10 +126,9 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
 #define CARVE(field, count) (ws->field = b, b += (count))
     CARVE(q, nq); CARVE(qd, nq); CARVE(qdd, nq);
     CARVE(s, ns); CARVE(sd, ns); CARVE(sdd, ns);
-    CARVE(p, (size_t)m->n_p); CARVE(u, (size_t)m->n_u + ncache); CARVE(k, (size_t)m->n_k);
+    CARVE(p, (size_t)m->n_p); CARVE(u, (size_t)m->n_u); CARVE(cache, ncache); CARVE(k, (size_t)m->n_k);
     if (ncache) {
         ws->n_cache = (int)ncache;
-        ws->cache = ws->u + m->n_u;
         CARVE(cache_q, nq);
         CARVE(cache_s, ns);
     }
@@ -158,8 +157,9 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     ws->in[RS_IN_SD] = ns ? ws->sd : ws->dummy;
     ws->in[RS_IN_SDD] = ns ? ws->sdd : ws->dummy;
     ws->in[RS_IN_P] = m->n_p ? ws->p : ws->dummy;
-    ws->in[RS_IN_U] = m->n_u + ncache ? ws->u : ws->dummy;
+    ws->in[RS_IN_U] = m->n_u ? ws->u : ws->dummy;
     ws->in[RS_IN_K] = m->n_k ? ws->k : ws->dummy;
+    ws->in[RS_IN_CACHE] = ncache ? ws->cache : ws->dummy;
 
     char kerr[600] = "";
     if (m->n_contact > 0) {

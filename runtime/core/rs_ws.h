@@ -173,4 +173,8 @@ double rs_ws_value(const rs_ws *ws, rs_var var, const double *outputs);
 /* Checks a descriptor; on failure writes a message naming the bad field. */
 int rs_model_validate(const rs_model *model, char *err, size_t errlen);
 
+/* The name of function id `id` (RS_FN_NAMES of rs_model.h; "?" outside
+ * 0..RS_FN_COUNT-1), for messages. */
+const char *rs_fn_name(int id);
+
 #endif /* RS_WS_H */

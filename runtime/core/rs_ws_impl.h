@@ -63,10 +63,10 @@ struct rs_ws {
                                       Newton's first pass will iterate, so
                                       it evaluates RS_FN_NEWTON            */
     /* RS_FAST_STEP_CACHE: RS_FN_PROJ's out[7], read by RS_FN_STEP_CACHED
-     * as u[n_u ...]; valid at (cache_q, cache_s) while cache_valid (parameters,
+     * from its input slot RS_IN_CACHE; valid at (cache_q, cache_s) while cache_valid (parameters,
      * constants and spline data unchanged since) */
     int n_cache;                   /* K (rs_model_cache_len), 0 without     */
-    double *cache;                 /* u + n_u                               */
+    double *cache;                 /* n_cache doubles: in[RS_IN_CACHE]      */
     double *cache_q, *cache_s;     /* the q and s RS_FN_PROJ wrote it at    */
     int cache_valid;
     int proj_ready;                /* RS_FN_PROJ's outputs (φ^d, φ, φ_q, β,

@@ -90,6 +90,53 @@ static void base_name(const char *dir, char *out, size_t outlen)
     out[len] = '\0';
 }
 
+#define FNV_OFFSET 0xcbf29ce484222325ull
+
+static unsigned long long fnv_update(unsigned long long h, const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+unsigned long long rs_fnv1a64(const void *bytes, size_t n)
+{
+    return fnv_update(FNV_OFFSET, bytes, n);
+}
+
+/* The descriptor's content_hash against DIR/model.json: a folder whose C
+ * was compiled from another model.json (an edit, a copy of one file) is
+ * refused.  No model.json or a hash of 0 (hand-written C): nothing to check. */
+static int check_model_json(const char *dir, const rs_model *m, char *err, size_t errlen)
+{
+    if (!m->content_hash)
+        return 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    unsigned long long h = FNV_OFFSET;
+    unsigned char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        h = fnv_update(h, buf, n);
+    const int read_err = ferror(f);
+    fclose(f);
+    if (read_err) {
+        snprintf(err, errlen, "%s: cannot read", path);
+        return RS_E_IO;
+    }
+    if (h != m->content_hash) {
+        snprintf(err, errlen, "%s does not match the model's C (content hash %016llx, the C says %016llx): "
+                 "recompile the model with railsym compile", path, h, m->content_hash);
+        return RS_E_MODEL;
+    }
+    return 0;
+}
+
 /* Releases what the folder loaders opened (rs_loaded.release). */
 static void release_folder_model(rs_loaded *h)
 {
@@ -161,7 +208,7 @@ rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *op
                  ? rs_load_dlopen_impl(h, (const char *const *)files, n, symbol, &o, err, errlen)
                  : rs_load_tcc_impl(h, (const char *const *)files, n, symbol, &o, err, errlen);
     free_list(files, n);
-    if (st || rs_load_finish(h, err, errlen)) {
+    if (st || rs_load_finish(h, err, errlen) || check_model_json(dir, h->model, err, errlen)) {
         rs_unload(&h);
         return NULL;
     }

@@ -73,6 +73,11 @@ rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *op
 rs_loaded *rs_load_static(rs_model_fn fn, char *err, size_t errlen);
 
 const rs_model *rs_loaded_model(const rs_loaded *h);
+
+/* FNV-1a 64 of n bytes: rs_model.content_hash is this of the folder's
+ * model.json.  rs_load/rs_load_ex refuse a folder whose model.json does not
+ * hash to its descriptor's content_hash (when both are there). */
+unsigned long long rs_fnv1a64(const void *bytes, size_t n);
 rs_loader rs_loaded_kind(const rs_loaded *h);
 
 /* Releases the handle (and the code it loaded); sets *h = NULL. */

@@ -198,6 +198,7 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
     v->in[RS_IN_P] = v->p;
     v->in[RS_IN_U] = v->u;
     v->in[RS_IN_K] = v->k;
+    v->in[RS_IN_CACHE] = v->zero; /* RS_FN_STEP_CACHED is not called here */
     if (m->n_contact > 0) {
         /* the contact instance owns a workspace of the model (its own
          * parameters, constants, splines); v->p stays a copy for callers */

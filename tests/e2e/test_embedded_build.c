@@ -2,9 +2,10 @@
  * test_embedded_build.c — the embedded path, proved on a shipped example:
  * generated/four_bar/ (as `railsym compile` wrote it) plus the folder
  * runtime/core/ built by the plain system C compiler into an executable, with
- * a small main written here.  No C++, no GiNaC, no libtcc: the generated files
- * and the core are compiled as strict C99 (-std=c99 -pedantic) with only abi/
- * and runtime/core/ on the include path, and the program links only -lklu -lm.  Its output (the state after 300 IMEX and 300 RK4
+ * the main of docs/examples/embedded_main.c (docs/abi.md's example).  No C++,
+ * no GiNaC, no libtcc: the generated files and the core are compiled as strict
+ * C99 (-std=c99 -pedantic) with only abi/ and runtime/core/ on the include
+ * path, and the program links only -lklu -lm.  Its output (the state after 300 IMEX and 300 RK4
  * steps) must equal the same run of the same folder loaded in this process
  * by libtcc to 1e-12.
  *
@@ -31,8 +32,6 @@
 #define MODEL_DIR "generated/four_bar"
 #define NSTEPS 300
 #define NVALS 9 /* t, q (3), q̇ (3), λ (2) */
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 /* The runtime an embedded program needs (docs/runtime.md, "Embedded use"):
  * the core folder, whole. */
@@ -41,47 +40,12 @@ static const char *const EMBED_CORE_SRCS = "runtime/core/*.c";
 static const char *const EMBED_LOADER_SRCS = "runtime/load/rs_load_static.c";
 static const char *const EMBED_LOADER_LIBS = "";
 
-/* The embedded user's program: the four-bar of four_bar.scn, crank pushed,
+/* The embedded user's program is docs/examples/embedded_main.c, the example
+ * docs/abi.md is built around: the four-bar of four_bar.scn, crank pushed,
  * NSTEPS steps of the method given as argv[1] (0 IMEX, 1 RK4), then the
- * state printed with 17 digits. */
-static const char *const MAIN_C =
-    "#include <stdio.h>\n"
-    "#include <stdlib.h>\n"
-    "#include \"rs_ws.h\"\n"
-    "#ifdef USE_LOAD_STATIC\n"
-    "#include \"rs_load.h\"\n"
-    "#endif\n"
-    "const rs_model *four_bar_model(void);\n"
-    "int main(int argc, char **argv)\n"
-    "{\n"
-    "    char err[256];\n"
-    "#ifdef USE_LOAD_STATIC\n"
-    "    rs_loaded *h = rs_load_static(four_bar_model, err, sizeof err);\n"
-    "    if (!h) { fprintf(stderr, \"%s\\n\", err); return 1; }\n"
-    "    const rs_model *m = rs_loaded_model(h);\n"
-    "#else\n"
-    "    const rs_model *m = four_bar_model();\n"
-    "#endif\n"
-    "    rs_options o;\n"
-    "    rs_options_default(&o);\n"
-    "    o.method = argc > 1 && atoi(argv[1]) ? RS_RK4 : RS_IMEX_EULER;\n"
-    "    o.proj_tol = 1e-10;\n"
-    "    rs_ws *ws;\n"
-    "    if (rs_ws_create(m, &o, &ws, err, sizeof err)) { fprintf(stderr, \"%s\\n\", err); return 1; }\n"
-    "    if (rs_ws_set_q(ws, \"th1\", 1.0) || rs_ws_set_q(ws, \"th2\", -0.43041149015824987) ||\n"
-    "        rs_ws_set_q(ws, \"th3\", -2.109978196204275) || rs_ws_set_qd(ws, \"th1_dot\", 2.0))\n"
-    "        return 1;\n"
-    "    for (int i = 0; i < " STR(NSTEPS) "; i++)\n"
-    "        if (rs_step(ws)) { fprintf(stderr, \"%s\\n\", rs_ws_error(ws)); return 1; }\n"
-    "    const double *q = rs_ws_q(ws), *qd = rs_ws_qd(ws), *l = rs_ws_lambda(ws);\n"
-    "    printf(\"%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\\n\", rs_ws_time(ws),\n"
-    "           q[0], q[1], q[2], qd[0], qd[1], qd[2], l[0], l[1]);\n"
-    "    rs_ws_free(&ws);\n"
-    "#ifdef USE_LOAD_STATIC\n"
-    "    rs_unload(&h);\n"
-    "#endif\n"
-    "    return 0;\n"
-    "}\n";
+ * state printed with 17 digits.  Built from the file itself, so the
+ * documented example cannot rot. */
+#define MAIN_C_PATH "docs/examples/embedded_main.c"
 
 /* Runs `cmd` through the shell; its stdout and stderr go into out.
  * Returns the exit status (-1 if it could not run). */
@@ -99,7 +63,7 @@ static int run(const char *cmd, char *out, size_t outlen)
     return rc;
 }
 
-/* The same run as MAIN_C, in this process, with the folder loaded by libtcc. */
+/* The same run as embedded_main.c, in this process, with the folder loaded by libtcc. */
 static void reference(rs_method meth, double *v)
 {
     char err[4096];
@@ -132,8 +96,14 @@ static void compare(const char *exe, rs_method meth, const double *ref)
     snprintf(cmd, sizeof cmd, "%s %d 2>&1", exe, (int)meth);
     int rc = run(cmd, out, sizeof out);
     ck_assert_msg(rc == 0, "%s failed (%d): %s", cmd, rc, out);
+    /* line 1: what the program read from the descriptor (names, units, the
+     * model.json hash); line 2: the state */
+    ck_assert_msg(strstr(out, "model four_bar: 3 coordinates (th1 [rad], ...), 2 constraints, model.json ") == out,
+                  "%s printed: %s", cmd, out);
+    const char *state = strchr(out, '\n');
+    ck_assert_msg(state != NULL, "%s printed: %s", cmd, out);
     double v[NVALS];
-    int n = sscanf(out, "%lg %lg %lg %lg %lg %lg %lg %lg %lg", &v[0], &v[1], &v[2], &v[3], &v[4],
+    int n = sscanf(state + 1, "%lg %lg %lg %lg %lg %lg %lg %lg %lg", &v[0], &v[1], &v[2], &v[3], &v[4],
                    &v[5], &v[6], &v[7], &v[8]);
     ck_assert_msg(n == NVALS, "%s printed: %s", cmd, out);
     double d = 0;
@@ -150,11 +120,8 @@ START_TEST(test_embedded_four_bar)
 {
     char dir[64] = "/tmp/rs_embedded_XXXXXX", path[256], cmd[4096], out[16384];
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/main.c", dir);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(MAIN_C, f);
-    ck_assert_int_eq(fclose(f), 0);
+    snprintf(path, sizeof path, "cp " MAIN_C_PATH " %s/main.c", dir);
+    ck_assert_msg(run(path, out, sizeof out) == 0, "cannot copy " MAIN_C_PATH ": %s", out);
 
     /* The generated folder and the core folder as strict C99, each file on
      * its own, with only abi/ and runtime/core/ on the include path (the

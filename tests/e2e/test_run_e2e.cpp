@@ -191,7 +191,8 @@ START_TEST(test_functions_through_descriptor) {
     for (int trial = 0; trial < 5; ++trial) {
         SymValues x = models::random_state(*sys, rng);
         std::vector<double> slot[RS_IN_COUNT];
-        for (int k = 0; k < RS_IN_COUNT; ++k) {
+        slot[RS_IN_CACHE].assign(1, 0.0);   // no symbol kind; not read by M or delta
+        for (int k = 0; k < kNumSymKinds; ++k) {
             slot[k].assign(std::max(1, sys->store().count(SymKind(k))), 0.0);
             for (size_t i = 0; i < slot[k].size(); ++i) slot[k][i] = x.get(SymKind(k), (int)i);
         }

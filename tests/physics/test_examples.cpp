@@ -206,7 +206,7 @@ START_TEST(test_codegen_matches_eval)
         std::vector<std::vector<double>> arrays(RS_IN_COUNT);
         const double *in[RS_IN_COUNT];
         for (int i = 0; i < RS_IN_COUNT; ++i) {
-            arrays[i] = x.v[i];
+            if (i < kNumSymKinds) arrays[i] = x.v[i];   // RS_IN_CACHE: no symbol kind
             arrays[i].resize(std::max<size_t>(arrays[i].size(), 1) + 64, 0.0);
             in[i] = arrays[i].data();
         }

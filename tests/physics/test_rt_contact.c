@@ -861,6 +861,105 @@ static double phi_d_max(rs_ws *ws)
     return r;
 }
 
+/* The whole of a text file, malloc'd (NUL-terminated), *len its size. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s is missing", path);
+    char *buf = malloc(1 << 20);
+    ck_assert_ptr_nonnull(buf);
+    *len = fread(buf, 1, (1 << 20) - 1, f);
+    ck_assert(feof(f));
+    fclose(f);
+    buf[*len] = 0;
+    return buf;
+}
+
+/* A contact workspace from profiles and tracks already in memory (an
+ * embedded target has no file system): the same steps, bit for bit, as
+ * from the files, without reading any (contact_dir points nowhere and
+ * no_files forbids the disk); a name missing from the sources is an error. */
+START_TEST(test_contact_from_memory)
+{
+    char err[2000];
+    ck_assert_msg(access("generated/wheelset/wheelset_model.c", R_OK) == 0,
+                  "generated/wheelset/ is missing: run build/railsym compile vehicles/examples/wheelset.vdl");
+    rs_loaded *h = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(h);
+    ck_assert_int_eq(m->n_contact, 2);
+
+    /* every distinct file of the table, parsed from text */
+    rs_profile prof[RS_SPLINE_COUNT * 2];
+    rs_track trk[2];
+    rs_contact_source item[RS_SPLINE_COUNT * 2];
+    int n = 0, np = 0, nt = 0;
+    for (int i = 0; i < m->n_contact; i++)
+        for (int k = 0; k < RS_SPLINE_COUNT; k++) {
+            const char *file = m->contacts[i].spline[k].file;
+            int seen = !file[0];
+            for (int j = 0; j < n && !seen; j++)
+                seen = !strcmp(item[j].file, file);
+            if (seen)
+                continue;
+            size_t len;
+            char *text = slurp(file, &len);
+            item[n] = (rs_contact_source){file, NULL, NULL};
+            if (k >= RS_SPLINE_TRACK_X) {
+                ck_assert_int_lt(nt, 2);
+                ck_assert_msg(rs_track_parse(&trk[nt], text, len, file, NULL, err, sizeof err) == 0, "%s", err);
+                item[n].track = &trk[nt++];
+            } else {
+                ck_assert_msg(rs_profile_parse(&prof[np], text, len, file, err, sizeof err) == 0, "%s", err);
+                item[n].profile = &prof[np++];
+            }
+            free(text);
+            n++;
+        }
+    ck_assert_int_eq(n, 3);   /* S1002, 60E1 1:40, the straight track */
+    rs_contact_sources src = {item, n, 1};
+
+    rs_options of, om;
+    rs_options_default(&of);
+    of.contact = rs_wheel_rail_contact();
+    om = of;
+    om.contact_data = &src;
+    om.contact_dir = "/nonexistent/railsym"; /* a file read would fail */
+    rs_ws *wf, *wm;
+    ck_assert_msg(rs_ws_create(m, &of, &wf, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_ws_create(m, &om, &wm, err, sizeof err) == RS_OK, "%s", err);
+    rs_ws *ws[2] = {wf, wm};
+    rs_var r0;
+    ck_assert_int_eq(rs_model_find(m, "r0", &r0), RS_OK);
+    for (int w = 0; w < 2; w++) {
+        ck_assert_int_eq(rs_ws_set_qd(ws[w], "x_dot", 20.0), RS_OK);
+        ck_assert_int_eq(rs_ws_set_qd(ws[w], "spin_dot", 20.0 / rs_ws_p(ws[w])[r0.index]), RS_OK);
+        ck_assert_int_eq(rs_ws_set_q(ws[w], "y", 0.003), RS_OK);
+        ck_assert_msg(rs_ws_init(ws[w]) == RS_OK, "%s", rs_ws_error(ws[w]));
+    }
+    const size_t bytes = (size_t)m->n_q * sizeof(double);
+    for (int step = 0; step < 300; step++) {
+        ck_assert_msg(rs_step(wf) == RS_OK, "%s", rs_ws_error(wf));
+        ck_assert_msg(rs_step(wm) == RS_OK, "%s", rs_ws_error(wm));
+        ck_assert_msg(!memcmp(rs_ws_q(wf), rs_ws_q(wm), bytes) && !memcmp(rs_ws_qd(wf), rs_ws_qd(wm), bytes),
+                      "step %d: from memory differs from the files", step);
+    }
+    printf("contact from memory: 300 steps bit-identical to the file-loaded workspace\n");
+    rs_ws_free(&wf);
+    rs_ws_free(&wm);
+
+    /* a file not among the sources, with no_files: refused, naming it */
+    src.n = 2;
+    ck_assert_int_eq(rs_ws_create(m, &om, &wm, err, sizeof err), RS_E_IO);
+    ck_assert_msg(strstr(err, item[2].file) && strstr(err, "in-memory"), "%s", err);
+    for (int i = 0; i < np; i++)
+        rs_profile_free(&prof[i]);
+    for (int i = 0; i < nt; i++)
+        rs_track_free(&trk[i]);
+    rs_unload(&h);
+}
+END_TEST
+
 START_TEST(test_wheelset_e2e)
 {
     if (access("generated/wheelset/wheelset_model.c", R_OK) != 0) {
@@ -1057,6 +1156,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_fill_slots);
     tcase_add_test(tc, test_fill_cached);
+    tcase_add_test(tc, test_contact_from_memory);
     tcase_add_test(tc, test_fill_defaults_and_errors);
     tcase_add_test(tc, test_solve4);
     tcase_add_test(tc, test_ck_dense);

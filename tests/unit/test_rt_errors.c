@@ -229,6 +229,18 @@ START_TEST(test_bad_descriptors)
     ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
     assert_has(err, "M_pattern");
 
+    /* the initial state and units the descriptor carries */
+    static const double bad_q0[3] = {0.0, NAN, 0.0};
+    m = *rt_fourbar_model();
+    m.q0 = bad_q0;
+    ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
+    assert_has(err, "q0");
+    static const char *const bad_units[3] = {"rad", NULL, "rad"};
+    m = *rt_fourbar_model();
+    m.q_units = bad_units;
+    ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
+    assert_has(err, "q_units[1]");
+
     m = *rt_fourbar_model();
     m.fn[RS_FN_GAMMA].fn = NULL;
     ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);

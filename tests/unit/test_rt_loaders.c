@@ -107,6 +107,76 @@ static void remove_folder(const char *dir)
     rmdir(dir);
 }
 
+/* Copies file `name` from folder `from` to folder `to`; returns its bytes
+ * (malloc'd, *len set). */
+static char *copy_file(const char *from, const char *to, const char *name, size_t *len)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", from, name);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s is missing: run build/railsym compile", path);
+    char *buf = malloc(1 << 20);
+    ck_assert_ptr_nonnull(buf);
+    *len = fread(buf, 1, 1 << 20, f);
+    ck_assert(feof(f));
+    fclose(f);
+    snprintf(path, sizeof path, "%s/%s", to, name);
+    f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(buf, 1, *len, f), *len);
+    fclose(f);
+    return buf;
+}
+
+/* The descriptor of a compiled model carries its initial state, the units
+ * the compiler knows and the hash of its model.json; a folder whose
+ * model.json is not the one its C was compiled with is refused. */
+START_TEST(test_descriptor_state_units_hash)
+{
+    char dir[64] = "/tmp/rt_loaders_json_XXXXXX", err[512];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *const names[3] = {"pendulum.c", "pendulum_model.c", "model.json"};
+    size_t len = 0;
+    char *json = NULL;
+    for (int i = 0; i < 3; i++) {
+        char *b = copy_file("generated/pendulum", dir, names[i], &len);
+        if (i == 2)
+            json = b;
+        else
+            free(b);
+    }
+    rs_load_options o;
+    rs_load_options_default(&o);
+    o.model_name = "pendulum";
+    rs_loaded *h = rs_load_ex(dir, RS_LOAD_TCC, &o, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(h);
+    ck_assert(m->content_hash == rs_fnv1a64(json, len));
+    ck_assert(m->content_hash != 0);
+    ck_assert(m->q0 && m->qd0);
+    ck_assert(m->q0[0] == 0.3 && m->qd0[0] == 0.0);   /* coord th = 0.3 in pendulum.vdl */
+    ck_assert(m->q_units && strcmp(m->q_units[0], "rad") == 0);   /* th is a rotation angle */
+    ck_assert(m->p_units && strcmp(m->p_units[0], "") == 0);
+    rs_unload(&h);
+    /* one byte more in model.json: refused, naming the file and the fix */
+    char path[400];
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    FILE *f = fopen(path, "ab");
+    ck_assert_ptr_nonnull(f);
+    fputc(' ', f);
+    fclose(f);
+    ck_assert_ptr_null(rs_load_ex(dir, RS_LOAD_TCC, &o, err, sizeof err));
+    ck_assert_msg(strstr(err, "model.json does not match the model's C") && strstr(err, "railsym compile"),
+                  "%s", err);
+    free(json);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     char err[2048], dir[64];
@@ -216,6 +286,7 @@ int main(void)
     tcase_add_test(tc, test_dlopen_o3_native);
     tcase_add_test(tc, test_tcc);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_descriptor_state_units_hash);
     tcase_add_test(tc, test_embedded_build);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -238,7 +238,7 @@ START_TEST(compiled_descriptor_loads_and_agrees) {
                             qdd = arr(SymKind::Acc), s = arr(SymKind::Aux), sd = arr(SymKind::AuxVel),
                             sdd = arr(SymKind::AuxAcc), p = arr(SymKind::Param), u = arr(SymKind::Input);
         std::vector<double> kc(std::max(1, m->n_k));
-        const double *in[10];
+        const double *in[RS_IN_COUNT] = {0};
         in[RS_IN_T] = t.data(), in[RS_IN_Q] = q.data(), in[RS_IN_QD] = qd.data(), in[RS_IN_QDD] = qdd.data();
         in[RS_IN_S] = s.data(), in[RS_IN_SD] = sd.data(), in[RS_IN_SDD] = sdd.data(), in[RS_IN_P] = p.data();
         in[RS_IN_U] = u.data(), in[RS_IN_K] = kc.data();
