@@ -107,7 +107,10 @@ CLI_SRCS    := $(sort $(filter-out $(MAIN_SRC),$(wildcard cli/*.cpp)))
 RT_SRCS     := $(sort $(wildcard runtime/*/*.c))
 CORE_SRCS   := $(sort $(wildcard runtime/core/*.c runtime/contact/*.c))
 SUPPORT_CXX := $(sort $(wildcard tests/support/*.cpp))
-SUPPORT_C   := $(sort $(wildcard tests/support/*.c))
+# The malloc interposer replaces the allocator of the program it is linked
+# into: only the programs listed below link it (tests/support/alloc_hook.h).
+ALLOC_HOOK  := tests/support/alloc_hook.c
+SUPPORT_C   := $(sort $(filter-out $(ALLOC_HOOK),$(wildcard tests/support/*.c)))
 
 # Objects keep the source's path and extension: build/obj/modeler/atoms.cpp.o,
 # so tests/unit/foo.c and tests/unit/foo.cpp never collide.
@@ -145,7 +148,7 @@ DEMOS      := $(DEMO_CXX) $(DEMO_C)
 PROG_SRCS  := $(foreach k,test bench demo,$(call prog_srcs,$(k),cpp) $(call prog_srcs,$(k),c))
 
 ALL_OBJS  := $(SYM_OBJS) $(CLI_OBJS) $(RT_OBJS) $(MAIN_OBJ) $(SUPPORT_CXX_OBJS) $(SUPPORT_C_OBJS) \
-             $(call obj,$(PROG_SRCS))
+             $(call obj,$(ALLOC_HOOK)) $(call obj,$(PROG_SRCS))
 
 # ---------------------------------------------------------------- echo
 ifeq ($(V),1)
@@ -354,6 +357,10 @@ $(foreach k,test:tests bench:bench demo:demo,\
 
 # Per-program extra libraries go here as target-specific variables, e.g.
 #   $(BUILD)/tests/test_mpi_sweep: C_LINK_LIBS += $(shell pkg-config --libs ompi-c)
+
+# The programs that interpose malloc (their objects come first on the link
+# line, so their malloc is the program's).
+$(BUILD)/tests/test_rt_alloc $(BUILD)/tests/test_train_alloc: $(call obj,$(ALLOC_HOOK))
 
 # ---------------------------------------------------------------- header deps
 -include $(ALL_OBJS:.o=.d)

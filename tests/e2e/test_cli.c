@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "version.hpp"
+#include "rs_test.h"
 
 #define OUT_MAX 65536
 
@@ -306,10 +307,4 @@ static Suite *cli_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(cli_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+RS_TEST_MAIN(cli_suite)

@@ -34,6 +34,7 @@
 #include "rs_status.h"
 #include "rs_sweep.h"
 #include "test_sweep_util.h"
+#include "rs_test.h"
 
 #define MODEL "generated/pendulum"
 
@@ -774,11 +775,4 @@ static Suite *sweep_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(sweep_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(sweep_suite)
