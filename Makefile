@@ -24,7 +24,7 @@
 #   cli/*.cpp but cli/railsym.cpp       -> librailsym_cli.a
 #   cli/railsym.cpp + the libraries     -> railsym
 #   tests/*/{test,bench,demo}_*.cpp  C++ programs: + tests/support/*.cpp, the libs
-#   tests/*/{test,bench,demo}_*.c    C programs:   + tests/support/*.c, runtime lib
+#   tests/*/{test,bench,demo}_*.c    C programs:   + tests/support/*.c (but alloc_hook.c), runtime lib
 # Each folder compiles with only the include paths its layer may use
 # (INC_* below; docs/architecture.md), so an include across a forbidden
 # boundary fails the build; scripts/check-layout.sh also checks the rules
