@@ -4,10 +4,16 @@
 #   make          build/railsym, build/librailsym_sym.a, build/librailsym_rt.a
 #   make test     build, run every tests/test_* program, then rebuild everything
 #                 in build-asan/ under AddressSanitizer + UBSan and run them again
-#   make bench    run every tests/bench_* program (prints BENCH lines)
+#   make test-quick  the first pass of `make test` only (normal build)
+#   make bench    run every tests/bench_* program (prints BENCH lines); first
+#                 checks (as root: installs) the benchmark tools (bench-deps)
 #   make demo     run scripts/demo.sh (every tests/demo_* program, and more)
-#   make deps     check (as root: install) the Debian packages; every target
-#                 runs this step first
+#   make deps     check (as root: install) the Debian packages building and
+#                 testing need; every target runs this step first
+#   make runtime-lib  build/librailsym_core.a alone: what an embedded program links
+#   make install  bin/railsym, the libraries, the abi/ runtime/core/
+#                 runtime/contact/ headers (include/railsym/) and railsym.pc
+#                 under PREFIX (default /usr/local), staged under DESTDIR
 #   make clean    remove build/ and build-asan/
 #
 # Sources are found by wildcard, so new files need no Makefile edit:
@@ -18,7 +24,7 @@
 #   cli/*.cpp but cli/railsym.cpp       -> librailsym_cli.a
 #   cli/railsym.cpp + the libraries     -> railsym
 #   tests/*/{test,bench,demo}_*.cpp  C++ programs: + tests/support/*.cpp, the libs
-#   tests/*/{test,bench,demo}_*.c    C programs:   + tests/support/*.c, runtime lib
+#   tests/*/{test,bench,demo}_*.c    C programs:   + tests/support/*.c (but alloc_hook.c), runtime lib
 # Each folder compiles with only the include paths its layer may use
 # (INC_* below; docs/architecture.md), so an include across a forbidden
 # boundary fails the build; scripts/check-layout.sh also checks the rules
@@ -107,7 +113,10 @@ CLI_SRCS    := $(sort $(filter-out $(MAIN_SRC),$(wildcard cli/*.cpp)))
 RT_SRCS     := $(sort $(wildcard runtime/*/*.c))
 CORE_SRCS   := $(sort $(wildcard runtime/core/*.c runtime/contact/*.c))
 SUPPORT_CXX := $(sort $(wildcard tests/support/*.cpp))
-SUPPORT_C   := $(sort $(wildcard tests/support/*.c))
+# The malloc interposer replaces the allocator of the program it is linked
+# into: only the programs listed below link it (tests/support/alloc_hook.h).
+ALLOC_HOOK  := tests/support/alloc_hook.c
+SUPPORT_C   := $(sort $(filter-out $(ALLOC_HOOK),$(wildcard tests/support/*.c)))
 
 # Objects keep the source's path and extension: build/obj/modeler/atoms.cpp.o,
 # so tests/unit/foo.c and tests/unit/foo.cpp never collide.
@@ -145,7 +154,7 @@ DEMOS      := $(DEMO_CXX) $(DEMO_C)
 PROG_SRCS  := $(foreach k,test bench demo,$(call prog_srcs,$(k),cpp) $(call prog_srcs,$(k),c))
 
 ALL_OBJS  := $(SYM_OBJS) $(CLI_OBJS) $(RT_OBJS) $(MAIN_OBJ) $(SUPPORT_CXX_OBJS) $(SUPPORT_C_OBJS) \
-             $(call obj,$(PROG_SRCS))
+             $(call obj,$(ALLOC_HOOK)) $(call obj,$(PROG_SRCS))
 
 # ---------------------------------------------------------------- echo
 ifeq ($(V),1)
@@ -157,7 +166,8 @@ say = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 # ---------------------------------------------------------------- targets
-.PHONY: all deps check-layout fuzz test test-quick tests bench benches demo demos programs clean FORCE
+.PHONY: all deps bench-deps check-layout fuzz test test-quick tests bench benches demo demos programs \
+        runtime-lib install clean FORCE
 
 # Every target runs the dependency step first, through `all`.
 all: $(RAILSYM) $(LIBSYM) $(LIBRT) $(LIBCORE) | deps
@@ -172,6 +182,23 @@ programs: all $(TESTS) $(BENCHES) $(DEMOS)
 # order-only: it runs first but never makes a file out of date.
 deps:
 	@scripts/deps.sh $(BUILD)/.deps.stamp
+
+# The benchmark tools (valgrind): `make bench`'s own step, so that building
+# and testing never install them.
+bench-deps:
+	@scripts/deps.sh --bench $(BUILD)/.deps-bench.stamp
+
+# The runtime-only library (runtime/core + runtime/contact): no C++, no
+# GiNaC, no libtcc, no libdl.
+runtime-lib: $(LIBCORE) | deps
+
+# `make install PREFIX=/opt/railsym DESTDIR=/tmp/stage`: scripts/install.sh
+# says what goes where; tests/e2e/test_install.c builds an embedded program
+# against an installed tree through pkg-config.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+install: all
+	@PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' scripts/install.sh $(BUILD)
 
 # Pass 1 runs the tests of the normal build; pass 2 rebuilds everything in
 # $(ASAN_BUILD)/ with the sanitizers and runs them again.  Both passes always
@@ -240,7 +267,7 @@ fuzz: $(FUZZ_DIR)/fuzz_vdl $(FUZZ_DIR)/fuzz_inputs
 	@scripts/fuzz.sh $(FUZZ_DIR)/fuzz_vdl $(FUZZ_SECONDS)
 	@scripts/fuzz.sh $(FUZZ_DIR)/fuzz_inputs $(FUZZ_INPUT_SECONDS)
 
-bench: benches
+bench: benches bench-deps
 	@scripts/run-bench.sh $(BUILD)
 
 demo: demos
@@ -354,6 +381,10 @@ $(foreach k,test:tests bench:bench demo:demo,\
 
 # Per-program extra libraries go here as target-specific variables, e.g.
 #   $(BUILD)/tests/test_mpi_sweep: C_LINK_LIBS += $(shell pkg-config --libs ompi-c)
+
+# The programs that interpose malloc (their objects come first on the link
+# line, so their malloc is the program's).
+$(BUILD)/tests/test_rt_alloc $(BUILD)/tests/test_train_alloc: $(call obj,$(ALLOC_HOOK))
 
 # ---------------------------------------------------------------- header deps
 -include $(ALL_OBJS:.o=.d)

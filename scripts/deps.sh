@@ -1,38 +1,52 @@
 #!/usr/bin/env bash
 # deps.sh — the dependency step every make target runs first.
 #
-#   scripts/deps.sh [STAMP]
+#   scripts/deps.sh [STAMP]            what building and testing need (`make deps`)
+#   scripts/deps.sh --bench [STAMP]    what `make bench` needs on top (its own step)
 #
 # Checks with dpkg-query that the Debian packages railsym needs are installed.
 # Missing ones are installed with apt-get when running as root (CI, fresh
 # containers); otherwise it stops and prints the exact command to run.
 #
 # To stay cheap on every `make`, a successful check writes STAMP (default
-# build/.deps.stamp) holding the package list.  The check is skipped while the
+# build/.deps.stamp, with --bench build/.deps-bench.stamp) holding the
+# package list.  The check is skipped while the
 # stamp exists, holds the same list and is newer than this script; editing the
 # list below (or this file) forces a new check.  Set RAILSYM_SKIP_DEPS=1 to
 # skip the step entirely (for non-Debian systems where you installed the
 # equivalents yourself).
 set -euo pipefail
 
-# The one list of packages.  Why each is here:
+# What building and testing need (`make`, `make test`), and why:
 #   libginac-dev libcln-dev   symbolic core (modeler/, codegen/)
 #   libtcc-dev tcc            in-memory compilation of generated code; tcc ships
 #                             libtcc1.a, without which tcc_relocate fails
 #   libsuitesparse-dev        KLU sparse LU (runtime/)
 #   check pkg-config          unit tests, compiler/linker flags
-#   openmpi-bin libopenmpi-dev  parameter sweeps across machines
-#   gnuplot-nox               `railsym plot` and the demo's PNG
+#   openmpi-bin libopenmpi-dev  parameter sweeps across machines (the command
+#                             links libmpi; tests/e2e/test_sweep_mpi runs mpirun)
+#   gnuplot-nox               `railsym plot` and the demo's PNG (tested)
 #   g++ gcc make              the toolchain
-#   valgrind hyperfine        instruction counts and timings in `make bench`
-#   clang libclang-rt-14-dev  libFuzzer for the .vdl parser's fuzz pass in `make test`
+#   clang libclang-rt-14-dev  libFuzzer for the fuzz pass of `make test`
 PACKAGES=(
     libginac-dev libcln-dev libtcc-dev tcc libsuitesparse-dev check pkg-config
-    openmpi-bin libopenmpi-dev gnuplot-nox g++ gcc make valgrind hyperfine
+    openmpi-bin libopenmpi-dev gnuplot-nox g++ gcc make
     clang libclang-rt-14-dev
 )
+# What `make bench` needs on top, checked by its own step only (a build
+# installs no benchmark tool):
+#   valgrind                  callgrind's instruction counts (bench_feve3000)
+BENCH_PACKAGES=(
+    valgrind
+)
 
-stamp=${1:-build/.deps.stamp}
+default_stamp=build/.deps.stamp
+if [[ ${1:-} == --bench ]]; then
+    shift
+    PACKAGES=("${BENCH_PACKAGES[@]}")
+    default_stamp=build/.deps-bench.stamp
+fi
+stamp=${1:-$default_stamp}
 self=${BASH_SOURCE[0]}
 want="${PACKAGES[*]}"
 

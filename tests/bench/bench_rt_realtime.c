@@ -12,13 +12,26 @@
  * and wheelset.rt_1ms_* for 2000 steps of 1 ms.  The machine is shared and
  * not tuned (no isolated core, no SCHED_FIFO): these are the figures of an
  * ordinary run; docs/realtime.md says how to get better ones.
+ *
+ * Then how late paced runs end past their last deadline (they never end
+ * early: tests/e2e/test_rt_realtime.c checks that), the figures that test
+ * once asserted as bounds and that depend on the machine's load:
+ *   BENCH rt_loop.overrun_ms                 50 ticks of 2 ms (0.1 ms of work
+ *                                            each): elapsed - 100 ms
+ *   BENCH rt_pendulum.paced_overrun_ms       0.2 s of the pendulum fixture at
+ *                                            1 ms, paced every step: wall - 0.2 s
+ *   BENCH rt_pendulum.paced_output_overrun_ms  the same paced per output
+ *                                            interval (10 steps)
+ * (the test's old bounds: 50 % + 50 ms, 25 % + 20 ms, 25 % + 20 ms).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "rs_contact.h"
 #include "rs_driver.h"
+#include "rs_realtime.h"
 #include "rs_scenario.h"
+#include "rt_fixtures.h"
 
 /* default.scn, the example's scenario, then `extra` over them. */
 static int scenario(rs_scenario *out, const char *extra, char *err, size_t errlen)
@@ -75,6 +88,63 @@ static int paced(const rs_model *m, const char *extra, const char *tag)
     return 0;
 }
 
+/* 50 ticks of 2 ms with 0.1 ms of work each: how long past 100 ms. */
+static int loop_overrun(void)
+{
+    static rs_rt_loop L; /* holds histograms: off the stack */
+    const double period = 2e-3;
+    const int K = 50;
+    if (rs_rt_init(&L, period, RS_RT_CPU_TIME) != RS_OK) {
+        fprintf(stderr, "bench_rt_realtime: rs_rt_init refused a 2 ms period\n");
+        return 1;
+    }
+    rs_rt_start(&L);
+    const int64_t t0 = L.t0_ns;
+    for (int k = 1; k <= K; k++) {
+        rs_rt_begin(&L);
+        const int64_t end = rs_rt_now_ns() + 100000;
+        while (rs_rt_now_ns() < end) {
+        }
+        rs_rt_end(&L);
+        rs_rt_wait(&L); /* RS_STOPPED (a miss) is a figure here, not an error */
+    }
+    const double elapsed = 1e-9 * (double)(rs_rt_now_ns() - t0);
+    printf("BENCH rt_loop.overrun_ms %.3f ms\n", 1e3 * (elapsed - K * period));
+    printf("BENCH rt_loop.misses %ld count\n", L.misses);
+    fflush(stdout);
+    return 0;
+}
+
+/* 0.2 s of the pendulum fixture at 1 ms, paced per step or per output
+ * interval: how long past 0.2 s the run ends. */
+static int pendulum_overrun(int per_output, const char *figure)
+{
+    char err[2048];
+    rs_scenario s;
+    if (rs_scenario_parse("duration 0.2\nstep 1e-3\noutput 0.01\nmethod imex\n"
+                          "initial theta = 1\ncolumns theta theta_dot x\n",
+                          "bench", &s, err, sizeof err) != RS_OK) {
+        fprintf(stderr, "bench_rt_realtime: %s\n", err);
+        return 1;
+    }
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.out = "/dev/null";
+    c.realtime = 1;
+    c.rt_pace_output = per_output;
+    c.progress = 0;
+    rs_run_report rep;
+    const int st = rs_driver_simulate(rt_pendulum_model(), &s, &c, &rep, err, sizeof err);
+    rs_scenario_free(&s);
+    if (st != RS_OK) {
+        fprintf(stderr, "bench_rt_realtime: %s\n", err);
+        return 1;
+    }
+    printf("BENCH rt_pendulum.%s %.3f ms\n", figure, 1e3 * (rep.wall_s - 0.2));
+    fflush(stdout);
+    return 0;
+}
+
 int main(void)
 {
     char err[4096];
@@ -88,5 +158,8 @@ int main(void)
     int bad = paced(rs_loaded_model(h), NULL, "");
     bad |= paced(rs_loaded_model(h), "step 1e-3\n", "_1ms");
     rs_unload(&h);
+    bad |= loop_overrun();
+    bad |= pendulum_overrun(0, "paced_overrun_ms");
+    bad |= pendulum_overrun(1, "paced_output_overrun_ms");
     return bad;
 }

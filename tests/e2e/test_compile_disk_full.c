@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include "rs_test.h"
 
 static const char *railsym_bin(void)
 {
@@ -68,9 +69,5 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, compile_on_full_disk_leaves_nothing);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rs_test_run(s);
 }

@@ -28,6 +28,7 @@
 
 #include "rs_runtime.h"
 #include "rs_contact.h"
+#include "rs_test.h"
 
 #define MODEL_DIR "generated/four_bar"
 #define NSTEPS 300
@@ -182,9 +183,5 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_embedded_four_bar);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

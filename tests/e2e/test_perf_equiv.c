@@ -31,6 +31,7 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws.h"
+#include "rs_test.h"
 
 #define DIR "generated/feve3000"
 #define NSTEPS 2000 /* 2 s */
@@ -195,10 +196,8 @@ END_TEST
 
 int main(void)
 {
-    if (access(DIR "/feve3000_model.c", R_OK) != 0) {
-        printf("test_perf_equiv: " DIR " absent, not run\n");
-        return EXIT_SUCCESS;
-    }
+    if (!rs_test_need_model("test_perf_equiv", "feve3000"))
+        return EXIT_FAILURE;
     const char *bin = getenv("RAILSYM_BIN");
     if (!bin || !*bin)
         bin = "build/railsym";
@@ -221,10 +220,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, optimisations_change_no_result);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    const int failed = rs_test_run(s) != EXIT_SUCCESS;
     snprintf(cmd, sizeof cmd, "rm -rf '%.*s'", (int)(strlen(nohoist_dir) - 2), nohoist_dir);
     if (system(cmd) != 0)
         fprintf(stderr, "test_perf_equiv: could not remove %s\n", nohoist_dir);

@@ -42,6 +42,7 @@
  * embedded path (the other loaders compile the same files from the folder). */
 #include "../../generated/four_bar/four_bar.c"
 #include "../../generated/four_bar/four_bar_model.c"
+#include "rs_test.h"
 
 #define T_END 10.0
 #define DT 1e-3
@@ -518,9 +519,5 @@ int main(void)
     tcase_add_test(tc, test_loader_dlopen_o3_native);
     tcase_add_test(tc, test_loader_tcc);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

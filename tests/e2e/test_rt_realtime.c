@@ -8,14 +8,20 @@
  *     documented 1/128; its bin layout (contiguous, each value in its bin);
  *   - the loop without the driver: every wait returns no earlier than its
  *     absolute deadline t0 + k·P (read from the clock here), a run of K
- *     ticks lasts at least K·P and not much more, a deliberate overrun is a
- *     counted miss and the schedule is kept, CPU time excludes a sleep;
+ *     ticks lasts at least K·P, a deliberate overrun is a counted miss and
+ *     the schedule is kept, CPU time excludes a sleep;
  *   - a paced driver run (0.2 s of the pendulum fixture at 1 ms): wall time
- *     >= simulated time and close to it, 200 step times and 200 deadlines
- *     reported, the CSV byte-identical to the unpaced run's; pacing per
- *     output interval; refused settings are warnings, or errors when strict;
+ *     >= simulated time, 200 step times and 200 deadlines reported, the CSV
+ *     byte-identical to the unpaced run's; pacing per output interval;
+ *     refused settings are warnings, or errors when strict;
  *   - `railsym run --realtime --rt-report FILE` writes the RT lines, and an
  *     --rt-* option without --realtime is bad usage.
+ *
+ * Only lower bounds on time are checked: a deadline is never met early,
+ * whatever the machine's load.  How *little* later than its deadline a run
+ * ends depends on the machine, so those figures are benchmarks, not tests:
+ * tests/bench/bench_rt_realtime.c prints them (rt_loop.overrun_ms,
+ * rt_pendulum.paced_overrun_ms, rt_pendulum.paced_output_overrun_ms).
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <check.h>
@@ -30,6 +36,7 @@
 #include "rs_driver.h"
 #include "rs_realtime.h"
 #include "rt_fixtures.h"
+#include "rs_test.h"
 
 static rs_rt_hist H;    /* ~18 KB: off the stack */
 static rs_rt_loop L;
@@ -196,7 +203,7 @@ START_TEST(test_loop_args)
 END_TEST
 
 /* Every return from a wait is at or after its absolute deadline; the run
- * lasts K·P and not much more. */
+ * lasts at least K·P (how much more: bench_rt_realtime's rt_loop.overrun_ms). */
 START_TEST(test_loop_deadlines)
 {
     const double period = 2e-3;
@@ -216,7 +223,6 @@ START_TEST(test_loop_deadlines)
     }
     const double elapsed = 1e-9 * (double)(rs_rt_now_ns() - t0);
     ck_assert(elapsed >= K * period);
-    ck_assert_msg(elapsed < K * period * 1.5 + 0.05, "elapsed %g s for %g s", elapsed, K * period);
     rs_rt_stats s;
     rs_rt_get_stats(&L, &s);
     ck_assert_int_eq(s.wall.count, K);
@@ -360,9 +366,9 @@ START_TEST(test_driver_paced_run)
                   "%s", err);
     ck_assert_int_eq(rep.steps, 200);
     ck_assert(rep.realtime);
-    /* wall time >= simulated time (absolute deadlines) and close to it */
+    /* wall time >= simulated time (absolute deadlines); how close it comes
+     * is bench_rt_realtime's rt_pendulum.paced_overrun_ms */
     ck_assert_msg(rep.wall_s >= 0.2, "wall %g s < 0.2 s simulated", rep.wall_s);
-    ck_assert_msg(rep.wall_s < 0.2 * 1.25 + 0.02, "wall %g s for 0.2 s simulated", rep.wall_s);
     ck_assert(rep.rt.elapsed_s >= 0.2);
     ck_assert_int_eq(rep.rt.wall.count, 200);
     ck_assert_int_eq(rep.rt.waits, 200);
@@ -422,7 +428,7 @@ START_TEST(test_driver_pace_per_output)
     rs_run_report rep;
     ck_assert_msg(rs_driver_simulate(rt_pendulum_model(), &s, &c, &rep, err, sizeof err) == RS_OK,
                   "%s", err);
-    ck_assert(rep.wall_s >= 0.2 && rep.wall_s < 0.2 * 1.25 + 0.02);
+    ck_assert(rep.wall_s >= 0.2); /* how close: rt_pendulum.paced_output_overrun_ms */
     ck_assert_int_eq(rep.rt.wall.count, 200);
     ck_assert_int_eq(rep.rt.waits, 20); /* one per 10-step output interval */
     ck_assert_int_eq(rep.rt.ticks, 200);
@@ -530,9 +536,5 @@ int main(void)
     tcase_add_test(tc, test_driver_refused_settings);
     tcase_add_test(tc, test_cli_realtime);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -16,6 +16,7 @@
 
 #include "rs_driver.h"
 #include "rt_fixtures.h"
+#include "rs_test.h"
 
 static char dir[64], csv[128], scn_path[128];
 static char err[2048];
@@ -349,11 +350,4 @@ static Suite *driver_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(driver_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(driver_suite)

@@ -33,6 +33,7 @@ extern "C" {
 #include "rs_driver.h"
 #include "rs_runtime.h"
 #include "rs_contact.h"
+#include "rs_test.h"
 }
 
 // Last: check.h defines a macro named `fail` that breaks C++ headers.
@@ -378,10 +379,9 @@ START_TEST(test_run_and_plot_commands) {
     }
 
     const std::string png = tmp.dir + "/th.png";
-    if (access("/usr/bin/gnuplot", X_OK) != 0 && !std::getenv("RAILSYM_GNUPLOT")) {
-        std::fprintf(stderr, "test_run_e2e: gnuplot not installed: plot not tested (make deps installs it)\n");
-        return;
-    }
+    if (!std::getenv("RAILSYM_GNUPLOT"))
+        RS_REQUIRE_PROGRAM("/usr/bin/gnuplot", "install it: make deps (Debian package gnuplot-nox), "
+                                               "or set RAILSYM_GNUPLOT to the program");
     ck_assert_int_eq(call(cmd_plot, {"plot", out, "th", "th_dot", "-o", png}), 0);
     std::ifstream p(png, std::ios::binary);
     char sig[8] = {};
@@ -427,10 +427,4 @@ static Suite *e2e_suite() {
     return s;
 }
 
-int main() {
-    SRunner *sr = srunner_create(e2e_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(e2e_suite)

@@ -27,6 +27,7 @@ extern "C" {
 #include "rs_driver.h"
 #include "rs_runtime.h"
 #include "rs_contact.h"
+#include "rs_test.h"
 }
 
 // Last: check.h defines a macro named `fail` that breaks C++ headers.
@@ -155,10 +156,4 @@ static Suite *examples_suite() {
     return s;
 }
 
-int main() {
-    SRunner *sr = srunner_create(examples_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(examples_suite)

@@ -23,6 +23,7 @@
 #include <dirent.h>
 
 #include "test_sweep_util.h"
+#include "rs_test.h"
 
 #define MODEL "generated/pendulum"
 
@@ -167,9 +168,5 @@ int main(void)
     tcase_add_test(tc, mpi_failed_variant_leaves_the_others);
     tcase_add_test(tc, mpi_resumes);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -17,6 +17,7 @@
 
 #include "rs_train_contact.h"
 #include "rs_train_file.h"
+#include "rs_test.h"
 #include "rt_fixtures.h"
 
 static rs_train_spec *parse_ok(const char *text)
@@ -630,9 +631,5 @@ int main(void)
     tcase_add_test(tc, test_run_csv);
     tcase_add_test(tc, test_command_line);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -25,6 +25,7 @@
 #include "rs_runtime.h"
 #include "rs_train.h"
 #include "rs_train_model.h"
+#include "rs_test.h"
 
 static rs_loaded *g_h;
 static const rs_model *g_m;
@@ -257,9 +258,5 @@ int main(void)
     tcase_add_test(tc, test_threads_and_gmres);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -23,6 +23,7 @@
 #include "model_functions.hpp"
 #include "compile_c.hpp"
 #include "models.hpp"
+#include "rs_test.h"
 
 #include <check.h>
 
@@ -622,10 +623,7 @@ int main()
     for (codegen::Function &f : contact_functions(*fx.sys)) fx.fn.emplace(f.name, f);
     fx.table = fx.sys->contact_table();
     g_fx = &fx;
-    SRunner *sr = srunner_create(contact_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    const int failed = rs_test_run(contact_suite()) != EXIT_SUCCESS;
     g_fx = nullptr;
     return failed == 0 ? 0 : 1;
 }

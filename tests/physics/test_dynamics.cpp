@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models.hpp"
+#include "rs_test.h"
 
 #include <check.h>
 
@@ -341,11 +342,4 @@ static Suite *dynamics_suite()
     return s;
 }
 
-int main()
-{
-    SRunner *sr = srunner_create(dynamics_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
-}
+RS_TEST_MAIN(dynamics_suite)

@@ -12,6 +12,7 @@
 #include "model_functions.hpp"
 #include "compile_c.hpp"
 #include "models.hpp"
+#include "rs_test.h"
 
 #include <check.h>
 
@@ -246,11 +247,4 @@ static Suite *examples_suite()
     return s;
 }
 
-int main()
-{
-    SRunner *sr = srunner_create(examples_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
-}
+RS_TEST_MAIN(examples_suite)

@@ -16,6 +16,7 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws_impl.h"
+#include "rs_test.h"
 
 #define DIR "generated/feve3000"
 
@@ -233,10 +234,8 @@ END_TEST
 
 int main(void)
 {
-    if (access(DIR "/feve3000_model.c", R_OK) != 0) {
-        printf("test_feve3000: " DIR " absent, not run\n");
-        return 1;
-    }
+    if (!rs_test_need_model("test_feve3000", "feve3000"))
+        return EXIT_FAILURE;
     Suite *s = suite_create("feve3000");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
@@ -245,9 +244,5 @@ int main(void)
     tcase_add_test(tc, static_equilibrium);
     tcase_add_test(tc, gamma_is_the_second_derivative_of_phi_n);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rs_test_run(s);
 }

@@ -30,6 +30,7 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws_impl.h"
+#include "rs_test.h"
 
 #define DIR "generated/feve3000"
 #define SCN "vehicles/feve3000/energy.scn"
@@ -294,10 +295,8 @@ END_TEST
 
 int main(void)
 {
-    if (access(DIR "/feve3000_model.c", R_OK) != 0) {
-        printf("test_feve3000_energy: " DIR " absent, not run\n");
-        return 1;
-    }
+    if (!rs_test_need_model("test_feve3000_energy", "feve3000"))
+        return EXIT_FAILURE;
     Suite *s = suite_create("feve3000_energy");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
@@ -305,9 +304,5 @@ int main(void)
     tcase_add_test(tc, balance_offset_and_order);
     tcase_add_test(tc, balance_reference_run);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rs_test_run(s);
 }

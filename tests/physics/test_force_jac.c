@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "rs_runtime.h"
+#include "rs_test.h"
 
 static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
 static double urand(void)
@@ -230,9 +231,5 @@ int main(void)
     tcase_add_test(tc, test_examples_vs_fd);
     tcase_add_test(tc, test_spring_analytic);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include "rs_test.h"
 
 static const char *railsym_bin(void)
 {
@@ -103,9 +104,5 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, klingel_wavelength);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rs_test_run(s);
 }

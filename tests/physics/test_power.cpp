@@ -9,6 +9,7 @@
 
 #include "power.hpp"
 #include "models.hpp"
+#include "rs_test.h"
 
 #include <check.h>
 
@@ -225,9 +226,5 @@ int main()
     tcase_add_loop_test(tc, test_balance_along_motion, 0, 2);
     tcase_add_test(tc, test_creep_power);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rs_test_run(s);
 }

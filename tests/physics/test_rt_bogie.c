@@ -27,6 +27,7 @@
 #include "rs_profile.h"
 #include "rs_ws.h"
 #include "rs_ws_impl.h" /* φ^d evaluated at the workspace state */
+#include "rs_test.h"
 
 #define DIR_BOGIE "generated/bogie"
 
@@ -34,14 +35,6 @@ static const char *railsym_bin(void)
 {
     const char *b = getenv("RAILSYM_BIN");
     return b && *b ? b : "build/railsym";
-}
-
-static int have_bogie(void)
-{
-    if (access(DIR_BOGIE "/bogie_model.c", R_OK) == 0)
-        return 1;
-    printf("generated/bogie/ absent, not run\n");
-    return 0;
 }
 
 static double param(rs_ws *ws, const char *name)
@@ -67,8 +60,7 @@ static double phi_d_max(rs_ws *ws)
 
 START_TEST(test_bogie_reproducible)
 {
-    if (!have_bogie())
-        return;
+    RS_REQUIRE_MODEL("bogie");
     char dir[] = "/tmp/railsym_bogie_XXXXXX", cmd[1200];
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(cmd, sizeof cmd, "%s compile vehicles/examples/bogie.vdl -o %s/bogie 2>&1",
@@ -84,8 +76,7 @@ END_TEST
 
 START_TEST(test_bogie_statics)
 {
-    if (!have_bogie())
-        return;
+    RS_REQUIRE_MODEL("bogie");
     char err[2000];
     rs_loaded *h = rs_load(DIR_BOGIE, RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -133,8 +124,7 @@ END_TEST
 
 START_TEST(test_bogie_run_constraints)
 {
-    if (!have_bogie())
-        return;
+    RS_REQUIRE_MODEL("bogie");
     char err[2000];
     rs_loaded *h = rs_load(DIR_BOGIE, RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -186,9 +176,5 @@ int main(void)
     tcase_add_test(tc, test_bogie_statics);
     tcase_add_test(tc, test_bogie_run_constraints);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf ? 1 : 0;
+    return rs_test_run(s);
 }

@@ -35,6 +35,7 @@
 #include "rs_track.h"
 #include "rs_ws.h"
 #include "rs_ws_impl.h" /* the e2e test evaluates phi_d at the workspace state */
+#include "rs_test.h"
 #include <unistd.h>
 
 #define PRF_WHEEL "vehicles/profiles/s1002.prf"
@@ -962,10 +963,7 @@ END_TEST
 
 START_TEST(test_wheelset_e2e)
 {
-    if (access("generated/wheelset/wheelset_model.c", R_OK) != 0) {
-        printf("test_wheelset_e2e: generated/wheelset/ absent, not run\n");
-        return;
-    }
+    RS_REQUIRE_MODEL("wheelset");
     char err[2000];
     rs_loaded *h = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -1029,8 +1027,7 @@ START_TEST(test_wheelset_e2e)
      * step (S1002 on 60E1 1:40: across contact jumps, docs/runtime.md). */
     static const char *const dirs[2] = {"generated/wheelset", "generated/wheelset_cone"};
     for (int d = 0; d < 2; d++) {
-        if (access(dirs[d], R_OK) != 0)
-            continue;
+        RS_REQUIRE_MODEL(dirs[d] + strlen("generated/"));
         h = rs_load(dirs[d], RS_LOAD_TCC, err, sizeof err);
         ck_assert_msg(h != NULL, "%s", err);
         m = rs_loaded_model(h);
@@ -1077,10 +1074,7 @@ static int cache_inputs(void *ctx, double t, double *u, int n_u)
 
 START_TEST(test_step_cache_invalidation)
 {
-    if (access("generated/wheelset/wheelset_model.c", R_OK) != 0) {
-        printf("test_step_cache_invalidation: generated/wheelset/ absent, not run\n");
-        return;
-    }
+    RS_REQUIRE_MODEL("wheelset");
     char err[2000];
     rs_loaded *h = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -1167,9 +1161,5 @@ int main(void)
     tcase_add_test(tc, test_wheelset_e2e);
     tcase_add_test(tc, test_step_cache_invalidation);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf ? 1 : 0;
+    return rs_test_run(s);
 }

@@ -13,6 +13,7 @@
 
 #include "rt_fixtures.h"
 #include "rs_contact.h"
+#include "rs_test.h"
 
 /* parameter order of rt_fourbar: L1 L2 L3 d m1 m2 m3 g */
 static const double P[8] = {0.3, 1.0, 0.8, 1.0, 1.0, 2.0, 1.5, 9.81};
@@ -308,9 +309,5 @@ int main(void)
     tcase_add_test(tc, test_energy_drift_rk4);
     tcase_add_test(tc, test_initial_projection);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "rt_fixtures.h"
+#include "rs_test.h"
 
 #define G 9.81
 #define L 1.0
@@ -246,9 +247,5 @@ int main(void)
     tcase_add_test(tc, test_imex_residual_each_step);
     tcase_add_test(tc, test_parameters_change_without_reload);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

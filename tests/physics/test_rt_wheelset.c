@@ -45,6 +45,7 @@
 #include "rs_load.h"
 #include "rs_ws.h"
 #include "rs_ws_impl.h" /* the C^K check evaluates functions at the workspace state */
+#include "rs_test.h"
 
 #define DIR_CONE "generated/wheelset_cone"
 #define DIR_S1002 "generated/wheelset"
@@ -123,10 +124,7 @@ static double energy_drift(const rs_model *m, double dt, double *E0, double *Eos
 
 START_TEST(test_energy_no_creep)
 {
-    if (access(DIR_CONE "/wheelset_cone_model.c", R_OK) != 0) {
-        printf("test_energy_no_creep: " DIR_CONE " absent, not run\n");
-        return;
-    }
+    RS_REQUIRE_MODEL("wheelset_cone");
     rs_loaded *h = load(DIR_CONE);
     const rs_model *m = rs_loaded_model(h);
     const double dt = 1e-3;
@@ -347,10 +345,10 @@ static void check_ck_fd(const char *dir, int nstates, double y_max, unsigned see
 
 START_TEST(test_ck_finite_differences)
 {
-    if (access(DIR_CONE "/wheelset_cone_model.c", R_OK) == 0)
-        check_ck_fd(DIR_CONE, 4, 0.004, 3);
-    if (access(DIR_S1002 "/wheelset_model.c", R_OK) == 0)
-        check_ck_fd(DIR_S1002, 3, 0.0002, 5);
+    RS_REQUIRE_MODEL("wheelset_cone");
+    RS_REQUIRE_MODEL("wheelset");
+    check_ck_fd(DIR_CONE, 4, 0.004, 3);
+    check_ck_fd(DIR_S1002, 3, 0.0002, 5);
 }
 END_TEST
 
@@ -375,10 +373,7 @@ static double phi_d_max(rs_ws *ws)
 
 START_TEST(test_s1002_off_centre)
 {
-    if (access(DIR_S1002 "/wheelset_model.c", R_OK) != 0) {
-        printf("test_s1002_off_centre: " DIR_S1002 " absent, not run\n");
-        return;
-    }
+    RS_REQUIRE_MODEL("wheelset");
     rs_loaded *h = load(DIR_S1002);
     const rs_model *m = rs_loaded_model(h);
     rs_options o;
@@ -437,9 +432,5 @@ int main(void)
     tcase_add_test(tc, test_ck_finite_differences);
     tcase_add_test(tc, test_s1002_off_centre);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf ? 1 : 0;
+    return rs_test_run(s);
 }

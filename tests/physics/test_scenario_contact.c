@@ -21,6 +21,7 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws_impl.h"
+#include "rs_test.h"
 
 #define DIR "generated/wheelset_cone"
 
@@ -252,10 +253,8 @@ END_TEST
 
 int main(void)
 {
-    if (access(DIR "/wheelset_cone_model.c", R_OK) != 0) {
-        printf("test_scenario_contact: " DIR " absent, not run\n");
-        return 1;
-    }
+    if (!rs_test_need_model("test_scenario_contact", "wheelset_cone"))
+        return EXIT_FAILURE;
     Suite *s = suite_create("scenario_contact");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
@@ -264,9 +263,5 @@ int main(void)
     tcase_add_test(tc, friction_limits_creep_forces);
     tcase_add_test(tc, contact_quantities);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rs_test_run(s);
 }

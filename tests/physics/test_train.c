@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "rs_train.h"
+#include "rs_test.h"
 
 #define NQ RS_WAGON_NQ
 
@@ -434,9 +435,5 @@ int main(void)
     tcase_add_test(tc, test_threads_bit_identical);
     tcase_add_test(tc, test_bad_parameters);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -37,6 +37,7 @@
 #include "rs_train.h"
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
+#include "rs_test.h"
 
 static rs_loaded *g_h;
 static const rs_model *g_m;
@@ -572,11 +573,7 @@ int main(void)
     tcase_add_test(tc, test_threads_identical);
     tcase_add_test(tc, test_pulled_from_rest);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    const int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    const int nf = rs_test_run_nofork(s) != EXIT_SUCCESS;
     if (g_h)
         rs_unload(&g_h);
     return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

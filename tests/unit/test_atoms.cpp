@@ -7,6 +7,7 @@
 #include <string>
 
 #include "atoms.hpp"
+#include "rs_test.h"
 
 // Last: check.h defines a macro named `fail` that breaks C++ headers.
 #include <check.h>
@@ -478,10 +479,4 @@ static Suite *atoms_suite() {
     return s;
 }
 
-int main() {
-    SRunner *sr = srunner_create(atoms_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+RS_TEST_MAIN(atoms_suite)

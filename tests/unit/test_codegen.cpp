@@ -14,6 +14,7 @@
 #include "codegen.hpp"
 #include "compile_c.hpp"
 #include "rotations.hpp"
+#include "rs_test.h"
 
 // Last: check.h defines a macro named `fail` that breaks C++ headers.
 #include <check.h>
@@ -549,10 +550,4 @@ static Suite *codegen_suite() {
     return s;
 }
 
-int main() {
-    SRunner *sr = srunner_create(codegen_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+RS_TEST_MAIN(codegen_suite)

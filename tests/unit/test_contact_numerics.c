@@ -15,6 +15,7 @@
 #include "rs_hertz.h"
 #include "rs_kalker.h"
 #include "rs_spline.h"
+#include "rs_test.h"
 
 #define PI 3.14159265358979323846
 
@@ -654,11 +655,4 @@ static Suite *contact_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(contact_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(contact_suite)

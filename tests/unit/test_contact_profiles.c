@@ -17,6 +17,7 @@
 
 #include "rs_hertz.h"
 #include "rs_profile.h"
+#include "rs_test.h"
 
 #define PROFILE_DIR "vehicles/profiles"
 
@@ -474,11 +475,4 @@ static Suite *profile_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(profile_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(profile_suite)

@@ -13,6 +13,7 @@
 #include "model_functions.hpp"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
+#include "rs_test.h"
 
 #include <check.h>
 
@@ -130,9 +131,5 @@ int main(void)
     tcase_add_loop_test(tc, test_no_constant_atom_left_and_no_growth, 0, n);
     tcase_add_test(tc, test_hoisting_twice_adds_nothing);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return rs_test_run(s);
 }

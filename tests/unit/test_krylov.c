@@ -17,6 +17,7 @@
 
 #include "rs_krylov.h"
 #include "rs_pool.h"
+#include "rs_test.h"
 
 /* ------------------------------------------------------------ random */
 
@@ -572,9 +573,5 @@ int main(void)
     tcase_add_test(tc, test_train_like);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

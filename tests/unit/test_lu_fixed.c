@@ -36,6 +36,7 @@
 #include "rs_scenario.h"
 #include "rs_ws_impl.h"
 #include "rt_fixtures.h"
+#include "rs_test.h"
 
 /* ---- an allocator that counts, and fails on request ----------------------- */
 
@@ -507,10 +508,7 @@ END_TEST
 
 START_TEST(test_feve3000_matrix)
 {
-    if (access("generated/feve3000/feve3000_model.c", R_OK) != 0) {
-        printf("test_lu_fixed: generated/feve3000 absent, FEVE case not run\n");
-        return;
-    }
+    RS_REQUIRE_MODEL("feve3000");
     char err[2000];
     rs_loaded *h = rs_load("generated/feve3000", RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -625,9 +623,5 @@ int main(void)
     tcase_add_test(tc, test_fragile_orders_stay_with_klu);
     tcase_add_test(tc, test_feve3000_matrix);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -2,128 +2,21 @@
  * test_rt_alloc.c — a step allocates nothing; workspace creation survives
  * the failure of each of its allocations without leaking.
  *
- * malloc, calloc, realloc, free (and the aligned variants) are defined in
- * this program, so every allocation of the process — the runtime's, KLU's,
- * libc's — passes through them; they forward to the next definition
- * (libc's, or the sanitizer's) found with dlsym(RTLD_NEXT).  dlsym itself
- * may allocate before the forwarders are known: those requests are served
- * from a small static arena.
+ * The malloc family is interposed (tests/support/alloc_hook.c, linked into
+ * this program): every allocation of the process passes through it.
  */
-#define _GNU_SOURCE
 #include <check.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <unistd.h>
 
+#include "alloc_hook.h"
 #include "rs_contact.h"
 #include "rs_load.h"
 #include "rt_fixtures.h"
-
-static void *(*real_malloc)(size_t);
-static void *(*real_calloc)(size_t, size_t);
-static void *(*real_realloc)(void *, size_t);
-static void (*real_free)(void *);
-static int (*real_posix_memalign)(void **, size_t, size_t);
-static void *(*real_aligned_alloc)(size_t, size_t);
-
-static _Alignas(16) char arena[1 << 16];
-static size_t arena_used;
-static int resolving;
-
-static volatile int counting;      /* count calls while set            */
-static volatile long n_calls;      /* allocation-family calls counted  */
-static volatile long fail_at = -1; /* fail the fail_at-th allocation   */
-static volatile long n_allocs;     /* allocations seen since reset     */
-
-static void resolve(void)
-{
-    if (real_malloc || resolving)
-        return;
-    resolving = 1;
-    real_calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
-    real_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
-    real_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-    real_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
-    real_posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
-    real_aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
-    resolving = 0;
-}
-
-static int in_arena(const void *p)
-{
-    return (const char *)p >= arena && (const char *)p < arena + sizeof arena;
-}
-
-static void *arena_alloc(size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    if (arena_used + n > sizeof arena)
-        return NULL;
-    void *p = arena + arena_used;
-    arena_used += n;
-    return p;
-}
-
-/* Counts one allocation; returns 1 if it must fail. */
-static int note_alloc(void)
-{
-    if (counting)
-        n_calls++;
-    return fail_at >= 0 && n_allocs++ == fail_at;
-}
-
-void *malloc(size_t n)
-{
-    resolve();
-    if (!real_malloc)
-        return arena_alloc(n);
-    return note_alloc() ? NULL : real_malloc(n);
-}
-
-void *calloc(size_t a, size_t b)
-{
-    resolve();
-    if (!real_calloc)
-        return arena_alloc(a * b); /* static arena is zeroed */
-    return note_alloc() ? NULL : real_calloc(a, b);
-}
-
-void *realloc(void *p, size_t n)
-{
-    resolve();
-    if (in_arena(p)) {
-        void *q = malloc(n);
-        if (q)
-            memcpy(q, p, n); /* arena blocks are only dlsym's, small */
-        return q;
-    }
-    return note_alloc() ? NULL : real_realloc(p, n);
-}
-
-void free(void *p)
-{
-    if (!p || in_arena(p))
-        return;
-    if (counting)
-        n_calls++;
-    resolve();
-    real_free(p);
-}
-
-int posix_memalign(void **p, size_t al, size_t n)
-{
-    resolve();
-    return note_alloc() ? 12 /* ENOMEM */ : real_posix_memalign(p, al, n);
-}
-
-void *aligned_alloc(size_t al, size_t n)
-{
-    resolve();
-    return note_alloc() ? NULL : real_aligned_alloc(al, n);
-}
+#include "rs_test.h"
 
 /* ---- tests ------------------------------------------------------------- */
 
@@ -140,8 +33,8 @@ static void count_steps(const rs_model *m, rs_method meth, int with_outputs)
     rs_ws_qd(ws)[0] = 0.5;
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
     double out[4], T, V, pos, vel;
-    n_calls = 0;
-    counting = 1;
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
     int st = RS_OK;
     for (int i = 0; i < 1000 && st == RS_OK; i++) {
         st = rs_step(ws);
@@ -153,15 +46,15 @@ static void count_steps(const rs_model *m, rs_method meth, int with_outputs)
                 st = rs_ws_residuals(ws, &pos, &vel);
         }
     }
-    counting = 0;
+    alloc_hook_counting = 0;
     ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
-    ck_assert_msg(n_calls == 0, "%s: %ld allocator calls in 1000 steps", m->name, n_calls);
+    ck_assert_msg(alloc_hook_calls == 0, "%s: %ld allocator calls in 1000 steps", m->name, alloc_hook_calls);
     /* the proof counts only if the interposition works at all */
-    counting = 1;
-    void *probe = malloc(16);
-    counting = 0;
+    alloc_hook_counting = 1;
+    void *volatile probe = malloc(16); /* volatile: the compiler must not elide the pair */
+    alloc_hook_counting = 0;
     free(probe);
-    ck_assert_int_eq(n_calls, 1);
+    ck_assert_int_eq(alloc_hook_calls, 1);
     rs_ws_free(&ws);
 }
 
@@ -181,8 +74,7 @@ END_TEST
  * the model is loaded (libtcc) before counting starts. */
 START_TEST(test_no_alloc_contact_bogie)
 {
-    if (access("generated/bogie/bogie_model.c", R_OK) != 0)
-        return;
+    RS_REQUIRE_MODEL("bogie");
     char err[2000];
     rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -200,15 +92,15 @@ START_TEST(test_no_alloc_contact_bogie)
     ck_assert_int_eq(rs_ws_set_q(ws, "front.y", 2e-4), RS_OK);
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
     double T, V, P[RS_POWER_COUNT];
-    n_calls = 0;
-    counting = 1;
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
     int st = RS_OK;
     for (int i = 0; i < 1000 && st == RS_OK; i++)
         if ((st = rs_step(ws)) == RS_OK && (st = rs_ws_energy(ws, &T, &V)) == RS_OK)
             st = rs_ws_power(ws, P);
-    counting = 0;
+    alloc_hook_counting = 0;
     ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
-    ck_assert_msg(n_calls == 0, "bogie: %ld allocator calls in 1000 contact steps", n_calls);
+    ck_assert_msg(alloc_hook_calls == 0, "bogie: %ld allocator calls in 1000 contact steps", alloc_hook_calls);
     ck_assert(rs_ws_stats(ws)->phase_s[RS_PHASE_KALKER] > 0);
     rs_ws_free(&ws);
     rs_unload(&h);
@@ -219,8 +111,7 @@ END_TEST
  * off centre (its contact points jump several times in 1 s). */
 START_TEST(test_no_alloc_contact_search)
 {
-    if (access("generated/wheelset/wheelset_model.c", R_OK) != 0)
-        return;
+    RS_REQUIRE_MODEL("wheelset");
     char err[2000];
     rs_loaded *h = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -234,14 +125,14 @@ START_TEST(test_no_alloc_contact_search)
     ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
     const long scans = rs_ws_stats(ws)->contact_searches;
-    n_calls = 0;
-    counting = 1;
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
     int st = RS_OK;
     for (int i = 0; i < 1000 && st == RS_OK; i++)
         st = rs_step(ws);
-    counting = 0;
+    alloc_hook_counting = 0;
     ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
-    ck_assert_msg(n_calls == 0, "wheelset: %ld allocator calls in 1000 contact steps", n_calls);
+    ck_assert_msg(alloc_hook_calls == 0, "wheelset: %ld allocator calls in 1000 contact steps", alloc_hook_calls);
     ck_assert_msg(rs_ws_stats(ws)->contact_searches > scans, "no contact-point search happened");
     rs_ws_free(&ws);
     rs_unload(&h);
@@ -259,10 +150,10 @@ START_TEST(test_create_survives_each_failed_allocation)
         for (long k = 0; k < 200 && !ok; k++) {
             rs_ws *ws = (rs_ws *)1;
             char err[200];
-            n_allocs = 0;
-            fail_at = k;
+            alloc_hook_allocs = 0;
+            alloc_hook_fail_at = k;
             int st = rs_ws_create(models[mi], NULL, &ws, err, sizeof err);
-            fail_at = -1;
+            alloc_hook_fail_at = -1;
             if (st == RS_OK) {
                 ok = 1;
                 ck_assert_int_gt(k, 2);
@@ -405,9 +296,5 @@ int main(void)
     tcase_add_test(tc, test_injected_allocator_is_used);
     tcase_add_test(tc, test_allocator_need_not_zero);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "rt_fixtures.h"
+#include "rs_test.h"
 
 static char PATH[64];
 
@@ -113,9 +114,5 @@ int main(void)
     tcase_add_test(tc, test_unknown_column);
     tcase_add_test(tc, test_plain_table);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -15,6 +15,7 @@
 #include "rs_ws_impl.h" /* rs_ws_check_finite */
 #include "rt_fixtures.h"
 #include "rs_contact.h"
+#include "rs_test.h"
 
 static void assert_has(const char *msg, const char *part)
 {
@@ -383,9 +384,5 @@ int main(void)
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_check_finite_every_position);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -16,6 +16,7 @@
 
 #include "rs_clock.h"
 #include "rs_file.h"
+#include "rs_test.h"
 
 static char dir[] = "/tmp/rs_fileXXXXXX";
 
@@ -94,9 +95,5 @@ int main(void)
     tcase_add_test(tc, sizes_round_trip);
     tcase_add_test(tc, clock_moves_forward);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

@@ -28,6 +28,7 @@
 #include "rs_klu.h"
 #include "rs_ws_impl.h"
 #include "rt_fixtures.h"
+#include "rs_test.h"
 
 static void *t_alloc(void *ctx, size_t n)
 {
@@ -142,10 +143,7 @@ END_TEST
 START_TEST(test_wheelset_all_orderings)
 {
     const char *dir = "generated/wheelset_cone";
-    if (access(dir, R_OK) != 0) {
-        printf("test_wheelset_all_orderings: %s absent, not run\n", dir);
-        return;
-    }
+    RS_REQUIRE_MODEL("wheelset_cone");
     char err[2000];
     rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -378,9 +376,5 @@ int main(void)
     tcase_add_test(tc, test_options);
     tcase_add_test(tc, test_invariants_return_internal);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

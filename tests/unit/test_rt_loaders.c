@@ -15,6 +15,7 @@
 
 #include "rt_fixtures.h"
 #include "rs_contact.h"
+#include "rs_test.h"
 
 #define NSTEPS 500
 
@@ -289,9 +290,5 @@ int main(void)
     tcase_add_test(tc, test_descriptor_state_units_hash);
     tcase_add_test(tc, test_embedded_build);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

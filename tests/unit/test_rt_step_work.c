@@ -25,6 +25,7 @@
 
 #include "rs_contact.h"
 #include "rs_runtime.h"
+#include "rs_test.h"
 
 #define NWRAP 24 /* wrappers below; at least RS_FN_COUNT (checked) */
 static rs_fn orig[NWRAP];
@@ -78,10 +79,7 @@ START_TEST(test_wheelset_step_work)
     const double tol = tols[_i % 2];
     const unsigned fast = _i < 2 ? 0u : RS_FAST_ALL;
     const char *dir = "generated/wheelset_cone";
-    if (access(dir, R_OK) != 0) {
-        printf("test_rt_step_work: %s absent, not run\n", dir);
-        return;
-    }
+    RS_REQUIRE_MODEL("wheelset_cone");
     ck_assert_int_le(RS_FN_COUNT, (int)(sizeof wraps / sizeof wraps[0]));
     char err[2000];
     rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
@@ -158,9 +156,5 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_wheelset_step_work, 0, 4);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

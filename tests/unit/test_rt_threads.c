@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rt_fixtures.h"
+#include "rs_test.h"
 
 #define NSTEPS 3000
 
@@ -72,9 +73,5 @@ int main(void)
     tcase_add_test(tc, test_two_threads_imex);
     tcase_add_test(tc, test_two_threads_rk4);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

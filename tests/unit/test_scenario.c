@@ -17,6 +17,7 @@
 #include "rs_scenario.h"
 #include "rt_fixtures.h"
 #include "rs_contact.h"
+#include "rs_test.h"
 
 static char err[1024];
 
@@ -469,11 +470,4 @@ static Suite *scenario_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(scenario_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(scenario_suite)

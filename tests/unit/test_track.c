@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rs_track.h"
+#include "rs_test.h"
 
 #define TRACK_DIR "vehicles/tracks"
 #define PI 3.14159265358979323846
@@ -809,11 +810,4 @@ static Suite *track_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(track_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(track_suite)

@@ -5,132 +5,21 @@
  * leaks); the injected allocator serves every allocation of rs_train,
  * rs_park and rs_krylov.
  *
- * The malloc family is interposed as in test_rt_alloc.c: every allocation
- * of the process passes through the definitions below.
+ * The malloc family is interposed (tests/support/alloc_hook.c, linked into
+ * this program): every allocation of the process passes through it.
  */
-#define _GNU_SOURCE
 #include <check.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_hook.h"
 #include "rs_runtime.h"
 #include "rs_train.h"
 #include "rs_train_contact.h"
-static void *(*real_malloc)(size_t);
-static void *(*real_calloc)(size_t, size_t);
-static void *(*real_realloc)(void *, size_t);
-static void (*real_free)(void *);
-static int (*real_posix_memalign)(void **, size_t, size_t);
-static void *(*real_aligned_alloc)(size_t, size_t);
-
-static _Alignas(16) char arena[1 << 16];
-static size_t arena_used;
-static int resolving;
-
-static volatile int counting;      /* count calls while set            */
-static volatile long n_calls;      /* allocation-family calls counted  */
-static volatile long fail_at = -1; /* fail the fail_at-th allocation   */
-static volatile long n_allocs;     /* allocations seen since reset     */
-/* Failures are injected on the thread that creates the train only: a pool
- * thread starting meanwhile allocates inside glibc and ASan (its stack
- * attributes), where a failure aborts the sanitizer instead of testing
- * rs_train_create; and which of the two allocates k-th is a race. */
-static pthread_t injecting;
-
-static void resolve(void)
-{
-    if (real_malloc || resolving)
-        return;
-    resolving = 1;
-    real_calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
-    real_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
-    real_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-    real_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
-    real_posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
-    real_aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
-    resolving = 0;
-}
-
-static int in_arena(const void *p)
-{
-    return (const char *)p >= arena && (const char *)p < arena + sizeof arena;
-}
-
-static void *arena_alloc(size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    if (arena_used + n > sizeof arena)
-        return NULL;
-    void *p = arena + arena_used;
-    arena_used += n;
-    return p;
-}
-
-/* Counts one allocation; returns 1 if it must fail. */
-static int note_alloc(void)
-{
-    if (counting)
-        n_calls++;
-    if (fail_at >= 0 && pthread_equal(pthread_self(), injecting) && n_allocs++ == fail_at) {
-        errno = ENOMEM;   /* glibc's pthread_create asserts it */
-        return 1;
-    }
-    return 0;
-}
-
-void *malloc(size_t n)
-{
-    resolve();
-    if (!real_malloc)
-        return arena_alloc(n);
-    return note_alloc() ? NULL : real_malloc(n);
-}
-
-void *calloc(size_t a, size_t b)
-{
-    resolve();
-    if (!real_calloc)
-        return arena_alloc(a * b); /* static arena is zeroed */
-    return note_alloc() ? NULL : real_calloc(a, b);
-}
-
-void *realloc(void *p, size_t n)
-{
-    resolve();
-    if (in_arena(p)) {
-        void *q = malloc(n);
-        if (q)
-            memcpy(q, p, n); /* arena blocks are only dlsym's, small */
-        return q;
-    }
-    return note_alloc() ? NULL : real_realloc(p, n);
-}
-
-void free(void *p)
-{
-    if (!p || in_arena(p))
-        return;
-    if (counting)
-        n_calls++;
-    resolve();
-    real_free(p);
-}
-
-int posix_memalign(void **p, size_t al, size_t n)
-{
-    resolve();
-    return note_alloc() ? 12 /* ENOMEM */ : real_posix_memalign(p, al, n);
-}
-
-void *aligned_alloc(size_t al, size_t n)
-{
-    resolve();
-    return note_alloc() ? NULL : real_aligned_alloc(al, n);
-}
+#include "rs_test.h"
 
 /* ---- tests ------------------------------------------------------------- */
 
@@ -167,8 +56,8 @@ static void count_steps(int threads)
     char err[256];
     ck_assert_msg(make_train(&tr, threads, NULL, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_int_eq(rs_train_start(tr, 0.0, 0.0, 0.5), RS_OK);
-    n_calls = 0;
-    counting = 1;
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
     int st = RS_OK;
     double sum = 0;
     for (int i = 0; i < 500 && st == RS_OK; i++) {
@@ -176,16 +65,16 @@ static void count_steps(int threads)
         for (int c = 0; c < NV - 1; c++)
             sum += rs_train_coupler(tr, c, NULL);
     }
-    counting = 0;
+    alloc_hook_counting = 0;
     ck_assert_msg(st == RS_OK, "%s", rs_park_error(rs_train_park(tr)));
-    ck_assert_msg(n_calls == 0, "%d threads: %ld allocator calls in 500 steps", threads, n_calls);
+    ck_assert_msg(alloc_hook_calls == 0, "%d threads: %ld allocator calls in 500 steps", threads, alloc_hook_calls);
     ck_assert(sum != 0);
     ck_assert_int_ge(rs_park_get_stats(rs_train_park(tr))->plans, threads > 1 ? 20 : 1);
-    counting = 1;   /* the proof counts only if the interposition works */
-    void *probe = malloc(16);
-    counting = 0;
+    alloc_hook_counting = 1;   /* the proof counts only if the interposition works */
+    void *volatile probe = malloc(16); /* volatile: the compiler must not elide the pair */
+    alloc_hook_counting = 0;
     free(probe);
-    ck_assert_int_eq(n_calls, 1);
+    ck_assert_int_eq(alloc_hook_calls, 1);
     rs_train_free(&tr);
 }
 
@@ -222,15 +111,15 @@ static void count_contact_steps(int threads)
     rs_train *tr;
     ck_assert_msg(rs_train_create(&tr, 3, veh, NULL, cpl, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_msg(rs_train_start(tr, 0.0, 0.0, 3.0) == RS_OK, "%s", rs_train_error(tr));
-    n_calls = 0;
-    counting = 1;
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
     int st = RS_OK;
     for (int i = 0; i < 200 && st == RS_OK; i++)
         st = rs_train_step(tr);
-    counting = 0;
+    alloc_hook_counting = 0;
     ck_assert_msg(st == RS_OK, "%s", rs_park_error(rs_train_park(tr)));
-    ck_assert_msg(n_calls == 0, "%d threads: %ld allocator calls in 200 steps of contact vehicles", threads,
-                  n_calls);
+    ck_assert_msg(alloc_hook_calls == 0, "%d threads: %ld allocator calls in 200 steps of contact vehicles", threads,
+                  alloc_hook_calls);
     rs_train_free(&tr);
     rs_unload(&h);
 }
@@ -250,11 +139,12 @@ START_TEST(test_create_survives_each_failed_allocation)
         for (long k = 0; k < 400 && !ok; k++) {
             rs_train *tr = (rs_train *)1;
             char err[256];
-            n_allocs = 0;
-            injecting = pthread_self();
-            fail_at = k;
+            alloc_hook_allocs = 0;
+            alloc_hook_thread = pthread_self();
+            alloc_hook_one_thread = 1;
+            alloc_hook_fail_at = k;
             const int st = make_train(&tr, threads, NULL, err, sizeof err);
-            fail_at = -1;
+            alloc_hook_fail_at = -1;
             if (st == RS_OK) {
                 ok = 1;
                 ck_assert_int_gt(k, 10);
@@ -315,9 +205,5 @@ int main(void)
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
     tcase_add_test(tc, test_injected_allocator_is_used);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }

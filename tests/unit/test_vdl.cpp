@@ -18,6 +18,7 @@
 #include "vdl_compile.hpp"
 #include "cli.hpp"
 #include "vdl_elaborate.hpp"
+#include "rs_test.h"
 
 // check.h last: it defines a macro `fail` that clashes with C++ headers.
 #include <check.h>
@@ -462,10 +463,4 @@ int cmd_compile_for_test(int argc, char **argv) {
     }
 }
 
-int main() {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+RS_TEST_MAIN(suite)

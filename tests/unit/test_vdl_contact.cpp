@@ -24,6 +24,7 @@
 extern "C" {
 #include "rs_load.h"
 #include "rs_model.h"
+#include "rs_test.h"
 }
 
 // check.h last: it defines a macro `fail` that clashes with C++ headers.
@@ -378,10 +379,4 @@ static Suite *suite() {
     return s;
 }
 
-int main() {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+RS_TEST_MAIN(suite)

@@ -19,6 +19,7 @@
 
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
+#include "rs_test.h"
 
 #include <check.h>
 
@@ -131,9 +132,5 @@ int main() {
     tcase_add_test(tc, error_limit_stops);
     tcase_add_test(tc, mangled_models_do_not_crash);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rs_test_run(s);
 }
