@@ -47,11 +47,11 @@ void parse_range(const std::string &text, double &lo, double &hi) {
 }
 
 struct Result {
-    rs_crit_result r{};
-    ~Result() { rs_crit_result_free(&r); }
+    rs_critical_result r{};
+    ~Result() { rs_critical_result_free(&r); }
 };
 
-void plot(const std::string &out, const std::string &model, const rs_crit_result &r) {
+void plot(const std::string &out, const std::string &model, const rs_critical_result &r) {
     const std::string csv = out + "/critical_speed.csv", png = out + "/critical_speed.png";
     const std::string prog = gnuplot::find();
     const auto gq = gnuplot::quote;
@@ -103,8 +103,8 @@ int cmd_critical(int argc, char **argv) {
     if (!args.has("scenario"))
         throw cli::UsageError("missing --scenario FILE: the duration, step and parameters of every run");
 
-    rs_crit_config cfg;
-    rs_crit_config_default(&cfg);
+    rs_critical_config cfg;
+    rs_critical_config_default(&cfg);
     parse_range(args.value("range", "20:100"), cfg.v_lo, cfg.v_hi);
     const std::string loader = args.value("loader", "tcc");
     if (loader == "tcc") cfg.run.loader = RS_LOAD_TCC;
@@ -167,7 +167,7 @@ int cmd_critical(int argc, char **argv) {
     Result res;
     char err[4096];
     const int st = rs_critical_speed(&cfg, &res.r, err, sizeof err);
-    const rs_crit_result &r = res.r;
+    const rs_critical_result &r = res.r;
     if (st != RS_OK) {
         std::string msg = err;
         if (r.n > 0) msg += "; every run's rate is in " + out + "/critical_speed.csv";

@@ -20,7 +20,7 @@
 #include "rs_sweep.h"
 #include "rs_ws.h"
 
-void rs_crit_config_default(rs_crit_config *c)
+void rs_critical_config_default(rs_critical_config *c)
 {
     memset(c, 0, sizeof *c);
     rs_sweep_config_default(&c->run);
@@ -29,7 +29,7 @@ void rs_crit_config_default(rs_crit_config *c)
     c->offset = 0.002;
 }
 
-void rs_crit_result_free(rs_crit_result *r)
+void rs_critical_result_free(rs_critical_result *r)
 {
     if (!r)
         return;
@@ -78,7 +78,7 @@ static int find_coord(const rs_model *m, const char *name, const char *what, con
     return RS_E_NOTFOUND;
 }
 
-static int resolve_names(const rs_crit_config *c, const rs_model *m, crit_names *nm, char *err, size_t errlen)
+static int resolve_names(const rs_critical_config *c, const rs_model *m, crit_names *nm, char *err, size_t errlen)
 {
     memset(nm, 0, sizeof *nm);
     int st;
@@ -147,7 +147,7 @@ static int resolve_names(const rs_crit_config *c, const rs_model *m, crit_names 
 
 /* The wheel radius: c->radius, else the parameter r0 (the scenarios' last
  * value, else the model's default). */
-static int find_radius(const rs_crit_config *c, const rs_model *m, double *r, char *err, size_t errlen)
+static int find_radius(const rs_critical_config *c, const rs_model *m, double *r, char *err, size_t errlen)
 {
     if (c->radius > 0) {
         *r = c->radius;
@@ -196,19 +196,19 @@ static int find_radius(const rs_crit_config *c, const rs_model *m, double *r, ch
 /* ---------------------------------------------------------------- rounds */
 
 typedef struct crit_state {
-    const rs_crit_config *c;
+    const rs_critical_config *c;
     const rs_model *m;
     crit_names nm;
     double radius;
-    rs_crit_point *pts;
+    rs_critical_point *pts;
     int n, cap;
 } crit_state;
 
-static int add_point(crit_state *s, const rs_crit_point *p)
+static int add_point(crit_state *s, const rs_critical_point *p)
 {
     if (s->n == s->cap) {
         const int cap = s->cap ? 2 * s->cap : 32;
-        rs_crit_point *np = realloc(s->pts, (size_t)cap * sizeof *np);
+        rs_critical_point *np = realloc(s->pts, (size_t)cap * sizeof *np);
         if (!np)
             return RS_E_NOMEM;
         s->pts = np;
@@ -230,7 +230,7 @@ static int add_point(crit_state *s, const rs_crit_point *p)
  * points. */
 static int run_round(crit_state *s, int round, const double *v, int k, char *err, size_t errlen)
 {
-    const rs_crit_config *c = s->c;
+    const rs_critical_config *c = s->c;
     const crit_names *nm = &s->nm;
     const int ncol = nm->n_fwd + nm->n_spin + 1;
     char **names = calloc((size_t)ncol, sizeof *names);
@@ -279,7 +279,7 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
     if ((st = rs_sweep_run_local(sw, &rep, err, errlen)))
         goto done;
     for (int i = 0; i < k; i++) {
-        rs_crit_point p;
+        rs_critical_point p;
         memset(&p, 0, sizeof p);
         p.v = v[i];
         p.round = round;
@@ -320,14 +320,14 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
                 st = RS_E_ARG;
                 goto done;
             }
-            p.status = RS_CRIT_FAILED;
+            p.status = RS_CRITICAL_FAILED;
         } else {
-            p.status = p.rate < 0 ? RS_CRIT_STABLE : RS_CRIT_UNSTABLE;
+            p.status = p.rate < 0 ? RS_CRITICAL_STABLE : RS_CRITICAL_UNSTABLE;
         }
         if (!c->run.quiet) {
             rs_logf(&c->run.log, RS_LOG_LINE, "round %d: %10.6g m/s: rate %+.4g 1/s, %.4g Hz: %s%s%s%s", round,
                     p.v, p.rate, p.freq,
-                    p.status == RS_CRIT_STABLE ? "stable" : p.status == RS_CRIT_UNSTABLE ? "unstable" : "failed",
+                    p.status == RS_CRITICAL_STABLE ? "stable" : p.status == RS_CRITICAL_UNSTABLE ? "unstable" : "failed",
                     p.run_failed ? " (the run failed, rated on what it computed: " : "",
                     p.run_failed ? p.message : "", p.run_failed ? ")" : "");
         }
@@ -354,7 +354,7 @@ static int bracket(const crit_state *s, int *ilo, int *ihi)
 {
     *ilo = *ihi = -1;
     for (int k = 0; k < s->n && *ihi < 0; k++) {
-        if (s->pts[k].status == RS_CRIT_STABLE)
+        if (s->pts[k].status == RS_CRITICAL_STABLE)
             *ilo = k;
         else
             *ihi = k;
@@ -374,9 +374,9 @@ static int write_csv(const crit_state *s, char *err, size_t errlen)
     }
     fputs("speed,rate,freq,status,round\n", f);
     for (int k = 0; k < s->n; k++) {
-        const rs_crit_point *p = &s->pts[k];
+        const rs_critical_point *p = &s->pts[k];
         fprintf(f, "%.17g,%.17g,%.17g,%s,%d\n", p->v, p->rate, p->freq,
-                p->status == RS_CRIT_STABLE ? "stable" : p->status == RS_CRIT_UNSTABLE ? "unstable" : "failed",
+                p->status == RS_CRITICAL_STABLE ? "stable" : p->status == RS_CRITICAL_UNSTABLE ? "unstable" : "failed",
                 p->round);
     }
     const int bad = ferror(f);
@@ -404,7 +404,7 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
-int rs_critical_speed(const rs_crit_config *c, rs_crit_result *r, char *err, size_t errlen)
+int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->v_crit = r->freq_crit = NAN;
@@ -486,14 +486,14 @@ int rs_critical_speed(const rs_crit_config *c, rs_crit_result *r, char *err, siz
         r->rounds = round;
         if (!bracket(&s, &ilo, &ihi)) {
             if (ihi == 0) {
-                const rs_crit_point *p = &s.pts[0];
-                if (p->status == RS_CRIT_FAILED)
+                const rs_critical_point *p = &s.pts[0];
+                if (p->status == RS_CRITICAL_FAILED)
                     snprintf(err, errlen, "the run at the lowest speed %g m/s failed: %s", p->v, p->message);
                 else
                     snprintf(err, errlen, "already unstable at the lowest speed %g m/s (rate %+.4g 1/s): lower the "
                              "range's start (--range LO:HI)", p->v, p->rate);
             } else {
-                const rs_crit_point *p = &s.pts[s.n - 1];
+                const rs_critical_point *p = &s.pts[s.n - 1];
                 snprintf(err, errlen, "still stable at the highest speed %g m/s (rate %+.4g 1/s): raise the range's "
                          "end (--range LO:HI)", p->v, p->rate);
             }
@@ -517,7 +517,7 @@ int rs_critical_speed(const rs_crit_config *c, rs_crit_result *r, char *err, siz
         }
     }
     if (!st) {
-        const rs_crit_point *a = &s.pts[ilo], *b = &s.pts[ihi];
+        const rs_critical_point *a = &s.pts[ilo], *b = &s.pts[ihi];
         r->lo = a->v;
         r->hi = b->v;
         if (isfinite(a->rate) && isfinite(b->rate) && b->rate > a->rate) {

@@ -3,12 +3,12 @@
  * the lowest speed above which a lateral disturbance no longer dies away.
  * The C side of `railsym critical-speed` (docs/sweeps.md).
  *
- *   rs_crit_config c;  rs_crit_config_default(&c);
+ *   rs_critical_config c;  rs_critical_config_default(&c);
  *   c.run.model_dir = "generated/wheelset_cone";  c.run.scenario = "hunt.scn";
  *   c.run.jobs = 4;  c.out_dir = "results/crit";  c.v_lo = 20;  c.v_hi = 80;
- *   rs_crit_result r;
+ *   rs_critical_result r;
  *   if (rs_critical_speed(&c, &r, err, sizeof err) == RS_OK) printf("%g m/s\n", r.v_crit);
- *   rs_crit_result_free(&r);
+ *   rs_critical_result_free(&r);
  *
  * Each speed V is one run of the scenario with
  *   initial F_dot = V        for every forward coordinate F (default: the
@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include "rs_sweep.h"
 
-typedef struct rs_crit_config {
+typedef struct rs_critical_config {
     rs_sweep_config run;       /* model, loader, scenario, jobs, method, log,
                                   quiet (its out_dir is not used)                */
     const char *out_dir;       /* folder of the rounds and critical_speed.csv   */
@@ -60,43 +60,43 @@ typedef struct rs_crit_config {
     const char *const *spin;   /* coordinates whose velocity is V / radius       */
     int n_spin;                /* (spin == NULL: auto)                           */
     double radius;             /* m; 0: the parameter r0                         */
-} rs_crit_config;
+} rs_critical_config;
 
-enum { RS_CRIT_STABLE = 0, RS_CRIT_UNSTABLE = 1, RS_CRIT_FAILED = 2 };
+enum { RS_CRITICAL_STABLE = 0, RS_CRITICAL_UNSTABLE = 1, RS_CRITICAL_FAILED = 2 };
 
-typedef struct rs_crit_point {
+typedef struct rs_critical_point {
     double v;                  /* m/s                                          */
     double rate;               /* 1/s (NaN: too few extrema)                   */
     double freq;               /* Hz (NaN: too few extrema)                    */
-    int status;                /* RS_CRIT_*                                    */
+    int status;                /* RS_CRITICAL_*                                    */
     int round;                 /* 1-based                                      */
     int run_failed;            /* the run stopped with an error (rated on its
                                   partial results)                            */
     char message[512];         /* that error (the start of vNNNN.failed)       */
-} rs_crit_point;
+} rs_critical_point;
 
-typedef struct rs_crit_result {
+typedef struct rs_critical_result {
     double v_crit;             /* m/s, NaN when not bracketed                  */
     double freq_crit;          /* Hz at v_crit (interpolated), NaN if unknown   */
     double lo, hi;             /* the final bracket                            */
     int rounds;                /* rounds run                                   */
     int n;                     /* points, sorted by speed                      */
-    rs_crit_point *pts;
+    rs_critical_point *pts;
     double radius;             /* the radius used (0: no spin coordinate)       */
     char lateral[128];         /* the coordinate measured                       */
     char set[512];             /* what each speed sets, e.g. "x_dot = V, spin_dot = V / 0.45" */
-} rs_crit_result;
+} rs_critical_result;
 
-void rs_crit_config_default(rs_crit_config *c);
+void rs_critical_config_default(rs_critical_config *c);
 
 /* Runs the search.  RS_OK with r->v_crit when the bracket held a critical
  * speed; RS_E_ARG when it did not (v_lo already unstable, or v_hi still
  * stable: r holds the points and err says which way to move the range);
  * another error (bad names, model, scenario, folder) with the message in
  * err.  critical_speed.csv is written whenever any run finished.  Free r
- * with rs_crit_result_free in every case. */
-int rs_critical_speed(const rs_crit_config *c, rs_crit_result *r, char *err, size_t errlen);
+ * with rs_critical_result_free in every case. */
+int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *err, size_t errlen);
 
-void rs_crit_result_free(rs_crit_result *r);
+void rs_critical_result_free(rs_critical_result *r);
 
 #endif /* RS_CRITICAL_H */

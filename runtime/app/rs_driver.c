@@ -161,26 +161,26 @@ static int on_step(rs_ws *ws, void *vctx)
 }
 
 /* rs_run(ws, t_end, dt, on_step, x) under a real-time loop: the same steps
- * and callbacks, each rs_step timed alone (rs_rt_begin/end), then an
+ * and callbacks, each rs_step timed alone (rs_realtime_begin/end), then an
  * absolute wait for the deadline of the steps done since the last wait:
  * every step, or every output interval when c->rt_pace_output. */
-static int run_paced(rs_ws *ws, run_ctx *x, rs_rt_loop *L)
+static int run_paced(rs_ws *ws, run_ctx *x, rs_realtime_loop *L)
 {
     const long n = x->n, pace = x->c->rt_pace_output ? x->every : 1;
     if (on_step(ws, x))
         return RS_STOPPED;
-    rs_rt_start(L);
+    rs_realtime_start(L);
     long since = 0;
     for (long i = 1; i <= n; i++) {
-        rs_rt_begin(L);
+        rs_realtime_begin(L);
         int st = rs_step(ws);
-        rs_rt_end(L);
+        rs_realtime_end(L);
         if (st)
             return st;
         if (on_step(ws, x))
             return RS_STOPPED;
         if (++since == pace || i == n) {
-            if ((st = rs_rt_wait_ticks(L, since)) < 0)
+            if ((st = rs_realtime_wait_ticks(L, since)) < 0)
                 return st;
             since = 0;
         }
@@ -212,9 +212,9 @@ static int rt_settings(const rs_run_config *c, rs_run_report *rep, const rs_log 
         if (!items[k].asked)
             continue;
         msg[0] = '\0';
-        st = k == 0 ? rs_rt_lock_memory(256 * 1024, msg, sizeof msg)
-             : k == 1 ? rs_rt_pin_cpu(c->rt_cpu, msg, sizeof msg)
-                      : rs_rt_set_fifo(c->rt_fifo, msg, sizeof msg);
+        st = k == 0 ? rs_realtime_lock_memory(256 * 1024, msg, sizeof msg)
+             : k == 1 ? rs_realtime_pin_cpu(c->rt_cpu, msg, sizeof msg)
+                      : rs_realtime_set_fifo(c->rt_fifo, msg, sizeof msg);
         if (st == RS_OK) {
             if (k == 0)
                 *locked = 1;
@@ -238,8 +238,8 @@ static int rt_output(const rs_run_config *c, const rs_model *m, const rs_run_rep
                      int quiet, char *err, size_t errlen)
 {
     char text[1024], lines[4096];
-    rs_rt_stats_text(&rep->rt, text, sizeof text);
-    rs_rt_stats_lines(&rep->rt, m->name, lines, sizeof lines);
+    rs_realtime_stats_text(&rep->rt, text, sizeof text);
+    rs_realtime_stats_lines(&rep->rt, m->name, lines, sizeof lines);
     if (!quiet) {
         /* the summary's first line is a log line; the rest of it and the RT
          * lines are a report, passed through as they are */
@@ -282,8 +282,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rs_binding *b = NULL;
     rs_ws *ws = NULL;
     rs_csv *csv = NULL;
-    rs_rt_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
-    rs_rt_saved saved;
+    rs_realtime_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
+    rs_realtime_saved saved;
     int have_saved = 0, locked = 0;
     char msg[512];
     int st = rs_scenario_bind(scn, m, &b, err, errlen);
@@ -338,8 +338,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
             st = RS_E_NOMEM;
             goto done;
         }
-        rs_rt_init(rt, dt, c->rt_cpu_time ? RS_RT_CPU_TIME : 0);
-        rs_rt_save(&saved);
+        rs_realtime_init(rt, dt, c->rt_cpu_time ? RS_REALTIME_CPU_TIME : 0);
+        rs_realtime_save(&saved);
         have_saved = 1;
         if ((st = rt_settings(c, rep, x.log, c->progress == 0, &locked, err, errlen)))
             goto done;
@@ -369,7 +369,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     }
     if (rt) {
         rep->realtime = 1;
-        rs_rt_get_stats(rt, &rep->rt);
+        rs_realtime_get_stats(rt, &rep->rt);
         int rst = rt_output(c, m, rep, x.log, c->progress == 0, st ? msg : err,
                             st ? sizeof msg : errlen);
         if (rst && !st)
@@ -377,9 +377,9 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     }
 done:
     if (have_saved)
-        rs_rt_restore(&saved);
+        rs_realtime_restore(&saved);
     if (locked)
-        rs_rt_unlock_memory();
+        rs_realtime_unlock_memory();
     free(rt);
     if (csv) {
         int cst = rs_csv_close(&csv);

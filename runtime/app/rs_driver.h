@@ -18,7 +18,7 @@
  * (simulated time, real-time factor, ETA).  Nothing here prints: the lines
  * carry no "railsym run:" prefix, the command's sink adds it.
  *
- * Real time (c->realtime): the steps run under an rs_rt_loop whose tick is
+ * Real time (c->realtime): the steps run under an rs_realtime_loop whose tick is
  * the step, each step (or each output interval) waiting with an absolute
  * sleep for its deadline t0 + k·dt; optional memory locking, SCHED_FIFO and
  * CPU pinning are applied for the run and restored afterwards (refusals are
@@ -61,7 +61,7 @@ typedef struct rs_run_config {
     int rt_strict;             /* a refused rt_lock/rt_fifo/rt_cpu is an error
                                   (RS_E_PERM...) instead of a warning          */
     int rt_cpu_time;           /* record per-step thread CPU time, default 1    */
-    const char *rt_report;     /* file for the RT lines (rs_rt_stats_lines), NULL: none */
+    const char *rt_report;     /* file for the RT lines (rs_realtime_stats_lines), NULL: none */
     int progress;              /* -1 (default): after progress_after s; 0 never; 1 always */
     double progress_after;     /* s of wall time before progress shows, default 2   */
     double progress_every;     /* s between progress lines, default 1               */
@@ -78,7 +78,7 @@ typedef struct rs_run_report {
     double wall_s;             /* wall-clock seconds of the run (not the loading)   */
     int proj_iters_max;        /* most projection iterations in one step            */
     int realtime;              /* the run was paced: rt holds its figures           */
-    rs_rt_stats rt;            /* step times, wake-up latency, deadline misses      */
+    rs_realtime_stats rt;            /* step times, wake-up latency, deadline misses      */
     char rt_notes[512];        /* settings that were refused (warnings), "" if none */
 } rs_run_report;
 

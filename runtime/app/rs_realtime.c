@@ -32,8 +32,8 @@
 
 /* ---- histogram --------------------------------------------------------- */
 
-/* Values below 2^(RS_RT_HIST_MAX_EXP+1) are resolved. */
-#define HIST_LIMIT ((int64_t)1 << (RS_RT_HIST_MAX_EXP + 1))
+/* Values below 2^(RS_REALTIME_HIST_MAX_EXP+1) are resolved. */
+#define HIST_LIMIT ((int64_t)1 << (RS_REALTIME_HIST_MAX_EXP + 1))
 
 static int msb64(uint64_t v) /* v > 0 */
 {
@@ -47,13 +47,13 @@ static int msb64(uint64_t v) /* v > 0 */
 #endif
 }
 
-int rs_rt_hist_bin_of(int64_t ns)
+int rs_realtime_hist_bin_of(int64_t ns)
 {
     if (ns < 0)
         ns = 0;
     if (ns >= HIST_LIMIT)
         ns = HIST_LIMIT - 1;
-    if (ns < RS_RT_HIST_SUB)
+    if (ns < RS_REALTIME_HIST_SUB)
         return (int)ns;
     /* ns in [2^b, 2^(b+1)), b >= 7: bins of width 2^e, e = b − 6, and the
      * mantissa ns >> e in [64, 128): bin 64 e + mantissa, contiguous with
@@ -62,9 +62,9 @@ int rs_rt_hist_bin_of(int64_t ns)
     return 64 * e + (int)(ns >> e);
 }
 
-void rs_rt_hist_bin_range(int bin, int64_t *lo, int64_t *width)
+void rs_realtime_hist_bin_range(int bin, int64_t *lo, int64_t *width)
 {
-    if (bin < RS_RT_HIST_SUB) {
+    if (bin < RS_REALTIME_HIST_SUB) {
         *lo = bin;
         *width = 1;
         return;
@@ -74,12 +74,12 @@ void rs_rt_hist_bin_range(int bin, int64_t *lo, int64_t *width)
     *width = (int64_t)1 << e;
 }
 
-void rs_rt_hist_reset(rs_rt_hist *h)
+void rs_realtime_hist_reset(rs_realtime_hist *h)
 {
     memset(h, 0, sizeof *h);
 }
 
-void rs_rt_hist_add(rs_rt_hist *h, int64_t ns)
+void rs_realtime_hist_add(rs_realtime_hist *h, int64_t ns)
 {
     if (ns < 0)
         ns = 0;
@@ -89,10 +89,10 @@ void rs_rt_hist_add(rs_rt_hist *h, int64_t ns)
         h->max_ns = ns;
     h->count++;
     h->sum_ns += (double)ns;
-    h->bin[rs_rt_hist_bin_of(ns)]++;
+    h->bin[rs_realtime_hist_bin_of(ns)]++;
 }
 
-int64_t rs_rt_hist_quantile(const rs_rt_hist *h, double p)
+int64_t rs_realtime_hist_quantile(const rs_realtime_hist *h, double p)
 {
     if (h->count == 0)
         return 0;
@@ -109,11 +109,11 @@ int64_t rs_rt_hist_quantile(const rs_rt_hist *h, double p)
     if (r == 1)
         return h->min_ns;
     uint64_t cum = 0;
-    for (int b = 0; b < RS_RT_HIST_BINS; b++) {
+    for (int b = 0; b < RS_REALTIME_HIST_BINS; b++) {
         cum += h->bin[b];
         if (cum >= r) {
             int64_t lo, w;
-            rs_rt_hist_bin_range(b, &lo, &w);
+            rs_realtime_hist_bin_range(b, &lo, &w);
             int64_t v = lo + w / 2; /* middle of the bin: within w/2 <= lo/128 of any member */
             if (v < h->min_ns)
                 v = h->min_ns;
@@ -125,7 +125,7 @@ int64_t rs_rt_hist_quantile(const rs_rt_hist *h, double p)
     return h->max_ns; /* not reached: the bins add up to count */
 }
 
-void rs_rt_hist_summary(const rs_rt_hist *h, rs_rt_summary *s)
+void rs_realtime_hist_summary(const rs_realtime_hist *h, rs_realtime_summary *s)
 {
     memset(s, 0, sizeof *s);
     s->count = (long)h->count;
@@ -134,9 +134,9 @@ void rs_rt_hist_summary(const rs_rt_hist *h, rs_rt_summary *s)
     s->min_us = 1e-3 * (double)h->min_ns;
     s->max_us = 1e-3 * (double)h->max_ns;
     s->mean_us = 1e-3 * h->sum_ns / (double)h->count;
-    s->p50_us = 1e-3 * (double)rs_rt_hist_quantile(h, 0.5);
-    s->p99_us = 1e-3 * (double)rs_rt_hist_quantile(h, 0.99);
-    s->p999_us = 1e-3 * (double)rs_rt_hist_quantile(h, 0.999);
+    s->p50_us = 1e-3 * (double)rs_realtime_hist_quantile(h, 0.5);
+    s->p99_us = 1e-3 * (double)rs_realtime_hist_quantile(h, 0.99);
+    s->p999_us = 1e-3 * (double)rs_realtime_hist_quantile(h, 0.999);
 }
 
 /* ---- clocks and the loop ------------------------------------------------ */
@@ -148,12 +148,12 @@ static int64_t ts_ns(const struct timespec *ts)
 
 /* The runtime's one clock (rs_clock.h), which is CLOCK_MONOTONIC where
  * the deadlines below are slept to. */
-int64_t rs_rt_now_ns(void)
+int64_t rs_realtime_now_ns(void)
 {
     return rs_now_ns();
 }
 
-int64_t rs_rt_cpu_ns(void)
+int64_t rs_realtime_cpu_ns(void)
 {
     struct timespec ts;
 #if defined(CLOCK_THREAD_CPUTIME_ID)
@@ -163,7 +163,7 @@ int64_t rs_rt_cpu_ns(void)
     return 0;
 }
 
-int rs_rt_init(rs_rt_loop *L, double period_s, unsigned flags)
+int rs_realtime_init(rs_realtime_loop *L, double period_s, unsigned flags)
 {
     if (!L || !(period_s > 0) || !isfinite(period_s) || period_s > 1e6)
         return RS_E_ARG;
@@ -173,29 +173,29 @@ int rs_rt_init(rs_rt_loop *L, double period_s, unsigned flags)
     return RS_OK;
 }
 
-void rs_rt_start(rs_rt_loop *L)
+void rs_realtime_start(rs_realtime_loop *L)
 {
     L->t0_ns = rs_now_ns();
     L->tick = 0;
 }
 
-void rs_rt_begin(rs_rt_loop *L)
+void rs_realtime_begin(rs_realtime_loop *L)
 {
     L->mark_wall_ns = rs_now_ns();
-    if (L->flags & RS_RT_CPU_TIME)
-        L->mark_cpu_ns = rs_rt_cpu_ns();
+    if (L->flags & RS_REALTIME_CPU_TIME)
+        L->mark_cpu_ns = rs_realtime_cpu_ns();
 }
 
-void rs_rt_end(rs_rt_loop *L)
+void rs_realtime_end(rs_realtime_loop *L)
 {
     const int64_t now = rs_now_ns();
-    if (L->flags & RS_RT_CPU_TIME)
-        rs_rt_hist_add(&L->cpu, rs_rt_cpu_ns() - L->mark_cpu_ns);
-    rs_rt_hist_add(&L->wall, now - L->mark_wall_ns);
+    if (L->flags & RS_REALTIME_CPU_TIME)
+        rs_realtime_hist_add(&L->cpu, rs_realtime_cpu_ns() - L->mark_cpu_ns);
+    rs_realtime_hist_add(&L->wall, now - L->mark_wall_ns);
     L->elapsed_ns = now - L->t0_ns;
 }
 
-int rs_rt_wait_ticks(rs_rt_loop *L, long ticks)
+int rs_realtime_wait_ticks(rs_realtime_loop *L, long ticks)
 {
     if (ticks < 1)
         return RS_E_ARG;
@@ -221,17 +221,17 @@ int rs_rt_wait_ticks(rs_rt_loop *L, long ticks)
     if (rc != 0)
         return RS_E_UNSUPPORTED;
     now = rs_now_ns();
-    rs_rt_hist_add(&L->wake, now - deadline);
+    rs_realtime_hist_add(&L->wake, now - deadline);
     L->elapsed_ns = now - L->t0_ns;
     return RS_OK;
 }
 
-int rs_rt_wait(rs_rt_loop *L)
+int rs_realtime_wait(rs_realtime_loop *L)
 {
-    return rs_rt_wait_ticks(L, 1);
+    return rs_realtime_wait_ticks(L, 1);
 }
 
-void rs_rt_get_stats(const rs_rt_loop *L, rs_rt_stats *s)
+void rs_realtime_get_stats(const rs_realtime_loop *L, rs_realtime_stats *s)
 {
     memset(s, 0, sizeof *s);
     s->period_s = L->period_s;
@@ -240,9 +240,9 @@ void rs_rt_get_stats(const rs_rt_loop *L, rs_rt_stats *s)
     s->misses = L->misses;
     s->lateness_max_us = 1e-3 * (double)L->lateness_max_ns;
     s->elapsed_s = 1e-9 * (double)L->elapsed_ns;
-    rs_rt_hist_summary(&L->wall, &s->wall);
-    rs_rt_hist_summary(&L->cpu, &s->cpu);
-    rs_rt_hist_summary(&L->wake, &s->wake);
+    rs_realtime_hist_summary(&L->wall, &s->wall);
+    rs_realtime_hist_summary(&L->cpu, &s->cpu);
+    rs_realtime_hist_summary(&L->wake, &s->wake);
 }
 
 /* ---- formatting --------------------------------------------------------- */
@@ -262,7 +262,7 @@ static void put(char *buf, size_t len, size_t *n, const char *fmt, ...)
 }
 
 static void put_summary(char *buf, size_t len, size_t *n, const char *prefix, const char *what,
-                        const rs_rt_summary *m, int full)
+                        const rs_realtime_summary *m, int full)
 {
     if (full) {
         put(buf, len, n, "RT %s.%s_min_us %.3f us\n", prefix, what, m->min_us);
@@ -274,7 +274,7 @@ static void put_summary(char *buf, size_t len, size_t *n, const char *prefix, co
     put(buf, len, n, "RT %s.%s_max_us %.3f us\n", prefix, what, m->max_us);
 }
 
-int rs_rt_stats_lines(const rs_rt_stats *s, const char *prefix, char *buf, size_t len)
+int rs_realtime_stats_lines(const rs_realtime_stats *s, const char *prefix, char *buf, size_t len)
 {
     size_t n = 0;
     if (len)
@@ -294,7 +294,7 @@ int rs_rt_stats_lines(const rs_rt_stats *s, const char *prefix, char *buf, size_
     return (int)n;
 }
 
-int rs_rt_stats_text(const rs_rt_stats *s, char *buf, size_t len)
+int rs_realtime_stats_text(const rs_realtime_stats *s, char *buf, size_t len)
 {
     size_t n = 0;
     if (len)
@@ -342,7 +342,7 @@ static void prefault_stack(size_t bytes)
     (void)page[0];
 }
 
-int rs_rt_lock_memory(size_t stack_bytes, char *err, size_t errlen)
+int rs_realtime_lock_memory(size_t stack_bytes, char *err, size_t errlen)
 {
     if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
         return sys_fail(errno, err, errlen, "mlockall",
@@ -354,7 +354,7 @@ int rs_rt_lock_memory(size_t stack_bytes, char *err, size_t errlen)
     return RS_OK;
 }
 
-int rs_rt_set_fifo(int priority, char *err, size_t errlen)
+int rs_realtime_set_fifo(int priority, char *err, size_t errlen)
 {
     const int lo = sched_get_priority_min(SCHED_FIFO), hi = sched_get_priority_max(SCHED_FIFO);
     if (priority < lo || priority > hi) {
@@ -373,7 +373,7 @@ int rs_rt_set_fifo(int priority, char *err, size_t errlen)
     return RS_OK;
 }
 
-int rs_rt_pin_cpu(int cpu, char *err, size_t errlen)
+int rs_realtime_pin_cpu(int cpu, char *err, size_t errlen)
 {
     const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
     if (cpu < 0 || cpu >= CPU_SETSIZE || (ncpu > 0 && cpu >= ncpu)) {
@@ -396,12 +396,12 @@ int rs_rt_pin_cpu(int cpu, char *err, size_t errlen)
     }
     return RS_OK;
 }
-void rs_rt_unlock_memory(void)
+void rs_realtime_unlock_memory(void)
 {
     munlockall();
 }
 
-void rs_rt_save(rs_rt_saved *s)
+void rs_realtime_save(rs_realtime_saved *s)
 {
     memset(s, 0, sizeof *s);
     struct sched_param sp;
@@ -417,7 +417,7 @@ void rs_rt_save(rs_rt_saved *s)
     }
 }
 
-void rs_rt_restore(const rs_rt_saved *s)
+void rs_realtime_restore(const rs_realtime_saved *s)
 {
     if (s->have_sched) {
         struct sched_param sp;
@@ -432,14 +432,14 @@ void rs_rt_restore(const rs_rt_saved *s)
     }
 }
 #else
-void rs_rt_unlock_memory(void) {}
+void rs_realtime_unlock_memory(void) {}
 
-void rs_rt_save(rs_rt_saved *s)
+void rs_realtime_save(rs_realtime_saved *s)
 {
     memset(s, 0, sizeof *s);
 }
 
-void rs_rt_restore(const rs_rt_saved *s)
+void rs_realtime_restore(const rs_realtime_saved *s)
 {
     (void)s;
 }
@@ -451,19 +451,19 @@ static int unsupported(char *err, size_t errlen, const char *what)
     return RS_E_UNSUPPORTED;
 }
 
-int rs_rt_lock_memory(size_t stack_bytes, char *err, size_t errlen)
+int rs_realtime_lock_memory(size_t stack_bytes, char *err, size_t errlen)
 {
     (void)stack_bytes;
     return unsupported(err, errlen, "memory locking");
 }
 
-int rs_rt_set_fifo(int priority, char *err, size_t errlen)
+int rs_realtime_set_fifo(int priority, char *err, size_t errlen)
 {
     (void)priority;
     return unsupported(err, errlen, "SCHED_FIFO");
 }
 
-int rs_rt_pin_cpu(int cpu, char *err, size_t errlen)
+int rs_realtime_pin_cpu(int cpu, char *err, size_t errlen)
 {
     (void)cpu;
     return unsupported(err, errlen, "CPU pinning");

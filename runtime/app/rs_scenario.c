@@ -24,8 +24,8 @@ static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction",
     "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
 
-/* The contact file statements, in RS_SCN_FILE_* order. */
-static const char *const kFileStatements[RS_SCN_FILE_COUNT] = {"track", "wheel_profile",
+/* The contact file statements, in RS_SCENARIO_FILE_* order. */
+static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {"track", "wheel_profile",
                                                                "rail_profile"};
 #define N_STATEMENTS ((int)(sizeof kStatements / sizeof kStatements[0]))
 
@@ -151,21 +151,21 @@ static int tokenize(char *line, line_tokens *lt, const char **why)
 void rs_scenario_init(rs_scenario *s)
 {
     memset(s, 0, sizeof *s);
-    s->duration = RS_SCN_DEFAULT_DURATION;
-    s->step = RS_SCN_DEFAULT_STEP;
-    s->output = RS_SCN_DEFAULT_OUTPUT;
+    s->duration = RS_SCENARIO_DEFAULT_DURATION;
+    s->step = RS_SCENARIO_DEFAULT_STEP;
+    s->output = RS_SCENARIO_DEFAULT_OUTPUT;
     s->method = RS_IMEX_EULER;
     s->tolerance = 1e-6;
     s->iterations = 10;
 }
 
-static void free_where(rs_scn_where *w) { free(w->file); w->file = NULL; }
+static void free_where(rs_scenario_where *w) { free(w->file); w->file = NULL; }
 
 void rs_scenario_free(rs_scenario *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < RS_SCN_N_SETTINGS; i++)
+    for (int i = 0; i < RS_SCENARIO_N_SETTINGS; i++)
         free_where(&s->set_at[i]);
     for (int i = 0; i < s->n_params; i++) {
         free(s->params[i].name);
@@ -185,7 +185,7 @@ void rs_scenario_free(rs_scenario *s)
         free(s->columns[i].name);
         free_where(&s->columns[i].at);
     }
-    for (int i = 0; i < RS_SCN_FILE_COUNT; i++) {
+    for (int i = 0; i < RS_SCENARIO_FILE_COUNT; i++) {
         free(s->file[i]);
         free_where(&s->file_at[i]);
     }
@@ -196,11 +196,11 @@ void rs_scenario_free(rs_scenario *s)
     rs_scenario_init(s);
 }
 
-double rs_scenario_duration(const rs_scenario *s) { return s->set & RS_SCN_DURATION ? s->duration : RS_SCN_DEFAULT_DURATION; }
-double rs_scenario_step(const rs_scenario *s) { return s->set & RS_SCN_STEP ? s->step : RS_SCN_DEFAULT_STEP; }
+double rs_scenario_duration(const rs_scenario *s) { return s->set & RS_SCENARIO_DURATION ? s->duration : RS_SCENARIO_DEFAULT_DURATION; }
+double rs_scenario_step(const rs_scenario *s) { return s->set & RS_SCENARIO_STEP ? s->step : RS_SCENARIO_DEFAULT_STEP; }
 double rs_scenario_output(const rs_scenario *s)
 {
-    double out = s->set & RS_SCN_OUTPUT ? s->output : RS_SCN_DEFAULT_OUTPUT;
+    double out = s->set & RS_SCENARIO_OUTPUT ? s->output : RS_SCENARIO_DEFAULT_OUTPUT;
     double step = rs_scenario_step(s);
     return out < step ? step : out;
 }
@@ -219,7 +219,7 @@ static int nomem(parser *ps, int line)
     return RS_E_NOMEM;
 }
 
-static int set_where(parser *ps, rs_scn_where *w, int line)
+static int set_where(parser *ps, rs_scenario_where *w, int line)
 {
     if (!(w->file = dup_str(ps->file)))
         return -1;
@@ -256,7 +256,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         return RS_E_ARG;
     }
     const char *val = lt->tok[k];
-    if (bit == RS_SCN_METHOD) {
+    if (bit == RS_SCENARIO_METHOD) {
         if (strcmp(val, "imex") == 0)
             s->method = RS_IMEX_EULER;
         else if (strcmp(val, "rk4") == 0)
@@ -272,22 +272,22 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
             return RS_E_ARG;
         }
         switch (bit) {
-        case RS_SCN_DURATION:
-        case RS_SCN_STEP:
-        case RS_SCN_TOLERANCE:
+        case RS_SCENARIO_DURATION:
+        case RS_SCENARIO_STEP:
+        case RS_SCENARIO_TOLERANCE:
             if (!(x > 0)) {
                 errf(ps->err, ps->errlen, ps->file, line, "%s must be positive (got %s): write e.g. '%s'",
                      kw, val, example[idx]);
                 return RS_E_ARG;
             }
-            if (bit == RS_SCN_DURATION)
+            if (bit == RS_SCENARIO_DURATION)
                 s->duration = x;
-            else if (bit == RS_SCN_STEP)
+            else if (bit == RS_SCENARIO_STEP)
                 s->step = x;
             else
                 s->tolerance = x;
             break;
-        case RS_SCN_OUTPUT:
+        case RS_SCENARIO_OUTPUT:
             if (!(x >= 0)) {
                 errf(ps->err, ps->errlen, ps->file, line,
                      "output interval must be >= 0 s (got %s; 0 writes every step)", val);
@@ -295,7 +295,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
             }
             s->output = x;
             break;
-        case RS_SCN_ITERATIONS:
+        case RS_SCENARIO_ITERATIONS:
             if (x != floor(x) || x < 0 || x > 1000) {
                 errf(ps->err, ps->errlen, ps->file, line,
                      "iterations must be a whole number from 0 to 1000 (got %s)", val);
@@ -303,7 +303,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
             }
             s->iterations = (int)x;
             break;
-        case RS_SCN_FRICTION:
+        case RS_SCENARIO_FRICTION:
             if (!(x >= 0 && x <= 10)) {
                 errf(ps->err, ps->errlen, ps->file, line,
                      "friction must be a coefficient from 0 to 10 (got %s; 0: linear creep "
@@ -321,7 +321,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
 }
 
 /* NAME [=] VALUE into a list; `what` names the kind in messages. */
-static int parse_assign(parser *ps, const line_tokens *lt, int line, rs_scn_assign **list, int *n,
+static int parse_assign(parser *ps, const line_tokens *lt, int line, rs_scenario_assign **list, int *n,
                         const char *what, const char *example)
 {
     const char *kw = lt->tok[0];
@@ -350,7 +350,7 @@ static int parse_assign(parser *ps, const line_tokens *lt, int line, rs_scn_assi
         }
     if (grow((void **)list, *n, sizeof **list))
         return nomem(ps, line);
-    rs_scn_assign *a = &(*list)[*n];
+    rs_scenario_assign *a = &(*list)[*n];
     memset(a, 0, sizeof *a);
     a->value = x;
     if (!(a->name = dup_str(lt->tok[1])) || set_where(ps, &a->at, line)) {
@@ -362,12 +362,12 @@ static int parse_assign(parser *ps, const line_tokens *lt, int line, rs_scn_assi
 }
 
 /* Appends a fresh input entry (name, where) and returns it, or NULL. */
-static rs_scn_input *new_input(parser *ps, const char *name, int line)
+static rs_scenario_input *new_input(parser *ps, const char *name, int line)
 {
     rs_scenario *s = ps->s;
     if (grow((void **)&s->inputs, s->n_inputs, sizeof *s->inputs))
         return NULL;
-    rs_scn_input *in = &s->inputs[s->n_inputs];
+    rs_scenario_input *in = &s->inputs[s->n_inputs];
     memset(in, 0, sizeof *in);
     if (!(in->name = dup_str(name)) || set_where(ps, &in->at, line)) {
         free(in->name);
@@ -379,7 +379,7 @@ static rs_scn_input *new_input(parser *ps, const char *name, int line)
 }
 
 /* Appends a row to an input table. */
-static int table_push(rs_scn_input *in, double t, double v)
+static int table_push(rs_scenario_input *in, double t, double v)
 {
     if (grow((void **)&in->t, in->n, sizeof(double)))
         return -1;
@@ -439,7 +439,7 @@ char *rs_path_beside(const char *file, const char *rel)
 
 /* input NAME file "PATH" [column COL]: reads the table from a CSV file
  * whose first column is time. */
-static int parse_input_file(parser *ps, rs_scn_input *in, const char *rel, const char *col, int line)
+static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, const char *col, int line)
 {
     char *path = rs_path_beside(ps->file, rel);
     if (!path)
@@ -543,7 +543,7 @@ done:
 
 int rs_scenario_file_kind(const char *kw)
 {
-    for (int k = 0; k < RS_SCN_FILE_COUNT; k++)
+    for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)
         if (strcmp(kw, kFileStatements[k]) == 0)
             return k;
     return -1;
@@ -558,7 +558,7 @@ static int parse_file_statement(parser *ps, int k, const line_tokens *lt, int li
     rs_scenario *s = ps->s;
     if (lt->n != 2 || !lt->quoted[1]) {
         errf(ps->err, ps->errlen, ps->file, line, "'%s' takes one quoted path, e.g. '%s \"%s\"'", kw,
-             kw, k == RS_SCN_FILE_TRACK ? "../tracks/straight.trk" : "../profiles/s1002.prf");
+             kw, k == RS_SCENARIO_FILE_TRACK ? "../tracks/straight.trk" : "../profiles/s1002.prf");
         return RS_E_ARG;
     }
     if (s->file[k]) {
@@ -621,13 +621,13 @@ static int parse_text(parser *ps, char *text)
             errf(ps->err, ps->errlen, ps->file, line, "a line starts with a statement name, e.g. 'step 1e-3'");
             return RS_E_ARG;
         }
-        if (strcmp(kw, "duration") == 0) st = parse_setting(ps, RS_SCN_DURATION, &lt, line);
-        else if (strcmp(kw, "step") == 0) st = parse_setting(ps, RS_SCN_STEP, &lt, line);
-        else if (strcmp(kw, "output") == 0) st = parse_setting(ps, RS_SCN_OUTPUT, &lt, line);
-        else if (strcmp(kw, "method") == 0) st = parse_setting(ps, RS_SCN_METHOD, &lt, line);
-        else if (strcmp(kw, "tolerance") == 0) st = parse_setting(ps, RS_SCN_TOLERANCE, &lt, line);
-        else if (strcmp(kw, "iterations") == 0) st = parse_setting(ps, RS_SCN_ITERATIONS, &lt, line);
-        else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCN_FRICTION, &lt, line);
+        if (strcmp(kw, "duration") == 0) st = parse_setting(ps, RS_SCENARIO_DURATION, &lt, line);
+        else if (strcmp(kw, "step") == 0) st = parse_setting(ps, RS_SCENARIO_STEP, &lt, line);
+        else if (strcmp(kw, "output") == 0) st = parse_setting(ps, RS_SCENARIO_OUTPUT, &lt, line);
+        else if (strcmp(kw, "method") == 0) st = parse_setting(ps, RS_SCENARIO_METHOD, &lt, line);
+        else if (strcmp(kw, "tolerance") == 0) st = parse_setting(ps, RS_SCENARIO_TOLERANCE, &lt, line);
+        else if (strcmp(kw, "iterations") == 0) st = parse_setting(ps, RS_SCENARIO_ITERATIONS, &lt, line);
+        else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCENARIO_FRICTION, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
         else if (strcmp(kw, "initial") == 0)
@@ -645,7 +645,7 @@ static int parse_text(parser *ps, char *text)
                 }
                 if (grow((void **)&s->columns, s->n_columns, sizeof *s->columns))
                     return nomem(ps, line);
-                rs_scn_column *c = &s->columns[s->n_columns];
+                rs_scenario_column *c = &s->columns[s->n_columns];
                 memset(c, 0, sizeof *c);
                 if (!(c->name = dup_str(lt.tok[i])) || set_where(ps, &c->at, line)) {
                     free(c->name);
@@ -673,7 +673,7 @@ static int parse_text(parser *ps, char *text)
                          "following lines, 'TIME VALUE', then 'end'", lt.tok[3]);
                     return RS_E_ARG;
                 }
-                rs_scn_input *in = new_input(ps, name, line);
+                rs_scenario_input *in = new_input(ps, name, line);
                 if (!in)
                     return nomem(ps, line);
                 int start = line, ended = 0;
@@ -727,7 +727,7 @@ static int parse_text(parser *ps, char *text)
                          "'input %s file \"%s\" column %s'", name, lt.tok[3], name);
                     return RS_E_ARG;
                 }
-                rs_scn_input *in = new_input(ps, name, line);
+                rs_scenario_input *in = new_input(ps, name, line);
                 if (!in)
                     return nomem(ps, line);
                 if ((st = parse_input_file(ps, in, lt.tok[3], col, line)))
@@ -747,7 +747,7 @@ static int parse_text(parser *ps, char *text)
                          lt.tok[k + 1]);
                     return RS_E_ARG;
                 }
-                rs_scn_input *in = new_input(ps, name, line);
+                rs_scenario_input *in = new_input(ps, name, line);
                 if (!in || !(in->v = malloc(sizeof(double))))
                     return nomem(ps, line);
                 in->v[0] = v;
@@ -813,19 +813,19 @@ int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ overlay */
 
-static int copy_where(rs_scn_where *d, const rs_scn_where *s)
+static int copy_where(rs_scenario_where *d, const rs_scenario_where *s)
 {
     d->line = s->line;
     d->file = s->file ? dup_str(s->file) : NULL;
     return s->file && !d->file ? -1 : 0;
 }
 
-static int append_assigns(rs_scn_assign **list, int *n, const rs_scn_assign *src, int ns)
+static int append_assigns(rs_scenario_assign **list, int *n, const rs_scenario_assign *src, int ns)
 {
     for (int i = 0; i < ns; i++) {
         if (grow((void **)list, *n, sizeof **list))
             return -1;
-        rs_scn_assign *a = &(*list)[*n];
+        rs_scenario_assign *a = &(*list)[*n];
         memset(a, 0, sizeof *a);
         a->value = src[i].value;
         if (!(a->name = dup_str(src[i].name)) || copy_where(&a->at, &src[i].at)) {
@@ -839,7 +839,7 @@ static int append_assigns(rs_scn_assign **list, int *n, const rs_scn_assign *src
 
 int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
 {
-    for (int i = 0; i < RS_SCN_N_SETTINGS; i++) {
+    for (int i = 0; i < RS_SCENARIO_N_SETTINGS; i++) {
         unsigned bit = 1u << i;
         if (!(top->set & bit))
             continue;
@@ -848,14 +848,14 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
             return RS_E_NOMEM;
         b->set |= bit;
     }
-    if (top->set & RS_SCN_DURATION) b->duration = top->duration;
-    if (top->set & RS_SCN_STEP) b->step = top->step;
-    if (top->set & RS_SCN_OUTPUT) b->output = top->output;
-    if (top->set & RS_SCN_METHOD) b->method = top->method;
-    if (top->set & RS_SCN_TOLERANCE) b->tolerance = top->tolerance;
-    if (top->set & RS_SCN_ITERATIONS) b->iterations = top->iterations;
-    if (top->set & RS_SCN_FRICTION) b->friction = top->friction;
-    for (int k = 0; k < RS_SCN_FILE_COUNT; k++) {
+    if (top->set & RS_SCENARIO_DURATION) b->duration = top->duration;
+    if (top->set & RS_SCENARIO_STEP) b->step = top->step;
+    if (top->set & RS_SCENARIO_OUTPUT) b->output = top->output;
+    if (top->set & RS_SCENARIO_METHOD) b->method = top->method;
+    if (top->set & RS_SCENARIO_TOLERANCE) b->tolerance = top->tolerance;
+    if (top->set & RS_SCENARIO_ITERATIONS) b->iterations = top->iterations;
+    if (top->set & RS_SCENARIO_FRICTION) b->friction = top->friction;
+    for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!top->file[k])
             continue;
         free(b->file[k]);
@@ -867,8 +867,8 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
         append_assigns(&b->initial, &b->n_initial, top->initial, top->n_initial))
         return RS_E_NOMEM;
     for (int i = 0; i < top->n_inputs; i++) {
-        const rs_scn_input *src = &top->inputs[i];
-        rs_scn_input *in = NULL;
+        const rs_scenario_input *src = &top->inputs[i];
+        rs_scenario_input *in = NULL;
         for (int j = 0; j < b->n_inputs; j++)
             if (strcmp(b->inputs[j].name, src->name) == 0)
                 in = &b->inputs[j];
@@ -907,7 +907,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
         for (int i = 0; i < top->n_columns; i++) {
             if (grow((void **)&b->columns, b->n_columns, sizeof *b->columns))
                 return RS_E_NOMEM;
-            rs_scn_column *c = &b->columns[b->n_columns];
+            rs_scenario_column *c = &b->columns[b->n_columns];
             memset(c, 0, sizeof *c);
             if (!(c->name = dup_str(top->columns[i].name)) || copy_where(&c->at, &top->columns[i].at)) {
                 free(c->name);
@@ -921,7 +921,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
 
 /* ------------------------------------------------------------ interpolation */
 
-double rs_scn_interp(const double *t, const double *v, int n, double x)
+double rs_scenario_interp(const double *t, const double *v, int n, double x)
 {
     if (n <= 1 || !t)
         return v[0];
@@ -961,7 +961,7 @@ struct rs_binding {
     int n_var, *in_var;             /* the inputs that change with time     */
     int n_col;
     char **cols;
-    char *file[RS_SCN_FILE_COUNT];  /* contact file replacements (rs_scenario) */
+    char *file[RS_SCENARIO_FILE_COUNT];  /* contact file replacements (rs_scenario) */
 };
 
 void rs_binding_free(rs_binding **bp)
@@ -975,7 +975,7 @@ void rs_binding_free(rs_binding **bp)
     }
     for (int i = 0; i < b->n_col; i++)
         free(b->cols[i]);
-    for (int k = 0; k < RS_SCN_FILE_COUNT; k++)
+    for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)
         free(b->file[k]);
     free(b->p_idx);
     free(b->p_val);
@@ -1086,7 +1086,7 @@ static int candidates(const rs_model *m, int which, names *ns)
 
 /* "unknown parameter 'x' (did you mean 'y'?)" or, with no close name, the
  * list of what the model has. */
-static int unknown(const rs_model *m, const rs_scn_where *at, const char *what, int which,
+static int unknown(const rs_model *m, const rs_scenario_where *at, const char *what, int which,
                    const char *name, char *err, size_t errlen)
 {
     names ns = {0, NULL};
@@ -1119,7 +1119,7 @@ static int unknown(const rs_model *m, const rs_scn_where *at, const char *what, 
 }
 
 /* A name that exists but is of another kind: say which statement sets it. */
-static int wrong_kind(const rs_scn_where *at, const char *name, rs_var_kind k, const char *stmt,
+static int wrong_kind(const rs_scenario_where *at, const char *name, rs_var_kind k, const char *stmt,
                       char *err, size_t errlen)
 {
     const char *fix = kind_statement(k);
@@ -1173,7 +1173,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         st = RS_E_NOMEM;
         goto fail;
     }
-    for (int k = 0; k < RS_SCN_FILE_COUNT; k++) {
+    for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!s->file[k])
             continue;
         if (m->n_contact == 0) {
@@ -1191,7 +1191,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     }
     rs_var v;
     for (int i = 0; i < s->n_params; i++) {
-        const rs_scn_assign *a = &s->params[i];
+        const rs_scenario_assign *a = &s->params[i];
         if (rs_model_find(m, a->name, &v) != RS_OK) {
             st = unknown(m, &a->at, "parameter", CAND_P, a->name, err, errlen);
             goto fail;
@@ -1204,7 +1204,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         b->p_val[b->n_p++] = a->value;
     }
     for (int i = 0; i < s->n_initial; i++) {
-        const rs_scn_assign *a = &s->initial[i];
+        const rs_scenario_assign *a = &s->initial[i];
         if (rs_model_find(m, a->name, &v) != RS_OK) {
             st = unknown(m, &a->at, "coordinate or velocity", CAND_INIT, a->name, err, errlen);
             goto fail;
@@ -1217,7 +1217,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         b->init_val[b->n_init++] = a->value;
     }
     for (int i = 0; i < s->n_inputs; i++) {
-        const rs_scn_input *in = &s->inputs[i];
+        const rs_scenario_input *in = &s->inputs[i];
         if (rs_model_find(m, in->name, &v) != RS_OK) {
             st = unknown(m, &in->at, "input", CAND_U, in->name, err, errlen);
             goto fail;
@@ -1248,7 +1248,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
             b->in_var[b->n_var++] = k;
     }
     for (int i = 0; i < s->n_columns; i++) {
-        const rs_scn_column *c = &s->columns[i];
+        const rs_scenario_column *c = &s->columns[i];
         if (strcmp(c->name, "time") == 0) {
             errf(err, errlen, c->at.file, c->at.line, "'time' is always the first column: leave it out of 'columns'");
             st = RS_E_ARG;
@@ -1275,20 +1275,20 @@ fail:
 void rs_binding_options(const rs_binding *b, rs_options *opt)
 {
     opt->dt = b->step;
-    if (b->set & RS_SCN_METHOD)
+    if (b->set & RS_SCENARIO_METHOD)
         opt->method = b->method;
-    if (b->set & RS_SCN_TOLERANCE)
+    if (b->set & RS_SCENARIO_TOLERANCE)
         opt->proj_tol = b->tolerance;
-    if (b->set & RS_SCN_ITERATIONS)
+    if (b->set & RS_SCENARIO_ITERATIONS)
         opt->proj_maxiter = b->iterations;
-    if (b->set & RS_SCN_FRICTION)
+    if (b->set & RS_SCENARIO_FRICTION)
         opt->contact_mu = b->friction;
-    if (b->file[RS_SCN_FILE_TRACK])
-        opt->track_file = b->file[RS_SCN_FILE_TRACK];
-    if (b->file[RS_SCN_FILE_WHEEL])
-        opt->wheel_profile = b->file[RS_SCN_FILE_WHEEL];
-    if (b->file[RS_SCN_FILE_RAIL])
-        opt->rail_profile = b->file[RS_SCN_FILE_RAIL];
+    if (b->file[RS_SCENARIO_FILE_TRACK])
+        opt->track_file = b->file[RS_SCENARIO_FILE_TRACK];
+    if (b->file[RS_SCENARIO_FILE_WHEEL])
+        opt->wheel_profile = b->file[RS_SCENARIO_FILE_WHEEL];
+    if (b->file[RS_SCENARIO_FILE_RAIL])
+        opt->rail_profile = b->file[RS_SCENARIO_FILE_RAIL];
     /* constant inputs are set once, by rs_binding_apply: a callback that
      * wrote them every step cost the FEVE 3000 its 270 input slots (the
      * default scenario names every input, spline coefficients included, and
@@ -1304,7 +1304,7 @@ static int set_input(const rs_binding *b, int i, double t, double *u, int n_u)
 {
     if (b->in_slot[i] >= n_u)
         return -1;
-    u[b->in_slot[i]] = rs_scn_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);
+    u[b->in_slot[i]] = rs_scenario_interp(b->in_t[i], b->in_v[i], b->in_n[i], t);
     return 0;
 }
 

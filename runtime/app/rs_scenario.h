@@ -31,56 +31,56 @@
 
 /* Which settings a scenario gives (bits of rs_scenario.set). */
 enum {
-    RS_SCN_DURATION = 1 << 0,
-    RS_SCN_STEP = 1 << 1,
-    RS_SCN_OUTPUT = 1 << 2,
-    RS_SCN_METHOD = 1 << 3,
-    RS_SCN_TOLERANCE = 1 << 4,
-    RS_SCN_ITERATIONS = 1 << 5,
-    RS_SCN_FRICTION = 1 << 6
+    RS_SCENARIO_DURATION = 1 << 0,
+    RS_SCENARIO_STEP = 1 << 1,
+    RS_SCENARIO_OUTPUT = 1 << 2,
+    RS_SCENARIO_METHOD = 1 << 3,
+    RS_SCENARIO_TOLERANCE = 1 << 4,
+    RS_SCENARIO_ITERATIONS = 1 << 5,
+    RS_SCENARIO_FRICTION = 1 << 6
 };
-#define RS_SCN_N_SETTINGS 7
+#define RS_SCENARIO_N_SETTINGS 7
 
 /* Built-in values of settings a scenario leaves out. */
-#define RS_SCN_DEFAULT_DURATION 1.0    /* s */
-#define RS_SCN_DEFAULT_STEP 1e-3       /* s */
-#define RS_SCN_DEFAULT_OUTPUT 1e-2     /* s (never less than the step) */
+#define RS_SCENARIO_DEFAULT_DURATION 1.0    /* s */
+#define RS_SCENARIO_DEFAULT_STEP 1e-3       /* s */
+#define RS_SCENARIO_DEFAULT_OUTPUT 1e-2     /* s (never less than the step) */
 
 /* Where a line came from. */
-typedef struct rs_scn_where {
+typedef struct rs_scenario_where {
     char *file;
     int line;
-} rs_scn_where;
+} rs_scenario_where;
 
 /* NAME = VALUE (a parameter, or an initial coordinate or velocity). */
-typedef struct rs_scn_assign {
+typedef struct rs_scenario_assign {
     char *name;
     double value;
-    rs_scn_where at;
-} rs_scn_assign;
+    rs_scenario_where at;
+} rs_scenario_assign;
 
 /* An input: a constant (n == 1, t == NULL) or a table of n rows (t
  * strictly increasing), interpolated linearly, held constant outside. */
-typedef struct rs_scn_input {
+typedef struct rs_scenario_input {
     char *name;
     int n;
     double *t;        /* n times [s], NULL for a constant */
     double *v;        /* n values */
-    rs_scn_where at;
-} rs_scn_input;
+    rs_scenario_where at;
+} rs_scenario_input;
 
 /* One output column chosen by name. */
-typedef struct rs_scn_column {
+typedef struct rs_scenario_column {
     char *name;
-    rs_scn_where at;
-} rs_scn_column;
+    rs_scenario_where at;
+} rs_scenario_column;
 
 /* Contact data files a scenario puts in place of the model's, for every
  * contact that has one: `track "PATH"`, `wheel_profile "PATH"`,
  * `rail_profile "PATH"` (rs_scenario.file, in this order). */
-enum { RS_SCN_FILE_TRACK = 0, RS_SCN_FILE_WHEEL, RS_SCN_FILE_RAIL, RS_SCN_FILE_COUNT };
+enum { RS_SCENARIO_FILE_TRACK = 0, RS_SCENARIO_FILE_WHEEL, RS_SCENARIO_FILE_RAIL, RS_SCENARIO_FILE_COUNT };
 
-/* RS_SCN_FILE_* of a file statement's keyword ("track", "wheel_profile",
+/* RS_SCENARIO_FILE_* of a file statement's keyword ("track", "wheel_profile",
  * "rail_profile"), or -1. */
 int rs_scenario_file_kind(const char *kw);
 
@@ -90,7 +90,7 @@ int rs_scenario_file_kind(const char *kw);
 char *rs_path_beside(const char *file, const char *rel);
 
 typedef struct rs_scenario {
-    unsigned set;                 /* RS_SCN_* bits of the settings given     */
+    unsigned set;                 /* RS_SCENARIO_* bits of the settings given     */
     double duration;              /* s, simulated time after the start       */
     double step;                  /* s                                       */
     double output;                /* s, output interval (0: every step)      */
@@ -99,20 +99,20 @@ typedef struct rs_scenario {
     int iterations;               /* projection iteration limit              */
     double friction;              /* wheel-rail friction coefficient μ (0:
                                      linear creep, rs_options.contact_mu)    */
-    rs_scn_where set_at[RS_SCN_N_SETTINGS]; /* where each setting was given
+    rs_scenario_where set_at[RS_SCENARIO_N_SETTINGS]; /* where each setting was given
                                      (bit order)                             */
 
     int n_params, n_initial, n_inputs, n_columns;
-    rs_scn_assign *params;        /* param NAME = VALUE                      */
-    rs_scn_assign *initial;       /* initial NAME = VALUE (q or q_dot)       */
-    rs_scn_input *inputs;
-    rs_scn_column *columns;       /* none: every coordinate, velocity,
+    rs_scenario_assign *params;        /* param NAME = VALUE                      */
+    rs_scenario_assign *initial;       /* initial NAME = VALUE (q or q_dot)       */
+    rs_scenario_input *inputs;
+    rs_scenario_column *columns;       /* none: every coordinate, velocity,
                                      multiplier and output                   */
-    char *file[RS_SCN_FILE_COUNT];  /* RS_SCN_FILE_*: the path as seen from
+    char *file[RS_SCENARIO_FILE_COUNT];  /* RS_SCENARIO_FILE_*: the path as seen from
                                      the working directory (a relative path
                                      in the file is relative to the
                                      scenario's folder); NULL: the model's */
-    rs_scn_where file_at[RS_SCN_FILE_COUNT];
+    rs_scenario_where file_at[RS_SCENARIO_FILE_COUNT];
 } rs_scenario;
 
 /* An empty scenario (every setting at its built-in value, nothing assigned). */
@@ -183,6 +183,6 @@ double rs_binding_output(const rs_binding *b);
 
 /* Value at t of a table of n rows (t strictly increasing), linear between
  * rows, held at the end values outside; also used by rs_binding_input. */
-double rs_scn_interp(const double *t, const double *v, int n, double x);
+double rs_scenario_interp(const double *t, const double *v, int n, double x);
 
 #endif /* RS_SCENARIO_H */

@@ -603,7 +603,7 @@ int rs_sweep_spec_figure(rs_sweep_spec *s, const char *arg, char *err, size_t er
         return RS_E_NOMEM;
     s->fig = nf;
     rs_sweep_figure_def *f = &nf[s->n_fig];
-    f->kind = (rs_fig_kind)kind;
+    f->kind = (rs_sweep_figure_kind)kind;
     f->column = dup_n(colon + 1, strlen(colon + 1));
     size_t len = strlen(arg) + 3;
     f->name = malloc(len);

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 /* Per-variant figures over all rows of one CSV column. */
-typedef enum rs_fig_kind {
+typedef enum rs_sweep_figure_kind {
     RS_FIG_MAX,      /* largest value            */
     RS_FIG_MIN,      /* smallest value           */
     RS_FIG_ABSMAX,   /* largest |value|          */
@@ -20,7 +20,7 @@ typedef enum rs_fig_kind {
     RS_FIG_RATE,     /* growth rate of the oscillation's envelope, 1/s
                         (rs_envelope.h; < 0: decaying; NaN: too few peaks) */
     RS_FIG_FREQ      /* its frequency, Hz (NaN: too few peaks)            */
-} rs_fig_kind;
+} rs_sweep_figure_kind;
 
 typedef struct rs_sweep_spec rs_sweep_spec;
 

@@ -14,7 +14,7 @@ typedef struct rs_sweep_axis {
 } rs_sweep_axis;
 
 typedef struct rs_sweep_figure_def {
-    rs_fig_kind kind;
+    rs_sweep_figure_kind kind;
     char *column;        /* CSV column it reads          */
     char *name;          /* "max(y)": its summary column */
 } rs_sweep_figure_def;

@@ -32,7 +32,7 @@ enum { NAME_MAX_LEN = 48, MAX_TOK = 16, MAX_VEHICLES = 100000 };
  * It lives in the same allocation as the parameters (vtype.p, then the
  * spec's model_params), after n_p + 1 + 2 n_q doubles. */
 typedef struct mext {
-    rs_tcontact_opts co;
+    rs_train_wheel_contact_opts co;
     char dir[1024], track[1024];
     int outputs;           /* contact_outputs: N, fx, fy per contact in the CSV */
     unsigned char set[];   /* q set (n_q), then q̇ set (n_q) */
@@ -289,7 +289,7 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
         }
         int ix = -1;
         char msg[600];
-        if (rs_mveh_check_model(m, pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1],
+        if (rs_compiled_vehicle_check_model(m, pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1],
                                 pitch ? tok[1] : NULL, pitch ? NULL : &ix, pitch ? &ix : NULL, msg,
                                 sizeof msg) != RS_OK) {
             PERR(P, line, "vehicle '%s': %s", t->name, msg);
@@ -942,12 +942,12 @@ int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache
                 int ix = -1, ip = -1;
                 char msg[600];
                 /* ports default to coordinates named x and pitch */
-                if (rs_mveh_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL) {
+                if (rs_compiled_vehicle_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL) {
                     PERR(&P, L, "vehicle '%s': %s", tok[1], msg);
                     goto done;
                 }
-                rs_mveh_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
-                if (rs_mveh_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
+                rs_compiled_vehicle_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
+                if (rs_compiled_vehicle_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
                     ip = -1;
                 const size_t nd = (size_t)m->n_p + 1 + 2 * (size_t)m->n_q;
                 mp = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q);
@@ -958,7 +958,7 @@ int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache
                 for (int i = 0; i < m->n_p; i++)
                     mp[i] = m->p_default[i];
                 mext *mx = (mext *)(void *)(mp + nd);
-                rs_tcontact_opts_default(&mx->co);
+                rs_train_wheel_contact_opts_default(&mx->co);
                 base.model = m;
                 base.model_p = mp;
                 base.init_q = mp + m->n_p + 1;
@@ -1116,9 +1116,9 @@ static int write_row(FILE *f, rs_train *tr, const rs_train_spec *S, double t)
         fprintf(f, ",%.17g,%.17g", force, e);
     }
     for (int v = 0; v < nv; v++) {
-        const rs_tcontact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
-        for (int i = 0; tc && i < rs_tcontact_count(tc); i++) {
-            const rs_tcontact_point *p = rs_tcontact_point_get(tc, i);
+        const rs_train_wheel_contact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
+        for (int i = 0; tc && i < rs_train_wheel_contact_count(tc); i++) {
+            const rs_train_wheel_contact_point *p = rs_train_wheel_contact_point_get(tc, i);
             fprintf(f, ",%.17g,%.17g,%.17g", p->N, p->f[0], p->f[1]);
         }
     }
@@ -1183,9 +1183,9 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     for (int c = 0; c + 1 < S->nv; c++)
         fprintf(f, ",%s.force,%s.elongation", S->cname[c], S->cname[c]);
     for (int v = 0; v < S->nv; v++) {
-        const rs_tcontact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
-        for (int i = 0; tc && i < rs_tcontact_count(tc); i++) {
-            const char *cn = rs_tcontact_name(tc, i);
+        const rs_train_wheel_contact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
+        for (int i = 0; tc && i < rs_train_wheel_contact_count(tc); i++) {
+            const char *cn = rs_train_wheel_contact_name(tc, i);
             fprintf(f, ",%s.%s.N,%s.%s.fx,%s.%s.fy", S->vname[v], cn, S->vname[v], cn, S->vname[v], cn);
         }
     }

@@ -148,7 +148,7 @@ int rs_contact_solve_sd(struct rs_ws *ws, double t);
 int rs_contact_creep(struct rs_ws *ws);
 
 /* The IMEX matrix's A = M + Δt C^K_qq: adds scale·C^K_qq (from the pieces
- * rs_contact_creep left) to the system matrix's values after rs_kmat_fill,
+ * rs_contact_creep left) to the system matrix's values after rs_klu_system_fill,
  * straight (RS_FAST_CK, through positions bound at set-up) or from c->CKv. */
 void rs_contact_add_ck(struct rs_ws *ws, double scale);
 

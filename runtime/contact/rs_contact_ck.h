@@ -48,13 +48,13 @@ void rs_ck_plan_values(rs_ck_plan *P, const double *Dv, const double *Nv, const 
                        double *CKv);
 
 /* Sets tgt_k from map (C^K's value k -> its position in the system
- * matrix's values: rs_kmat's map_X).  No allocation. */
+ * matrix's values: rs_klu_system's map_X).  No allocation. */
 void rs_ck_plan_bind(rs_ck_plan *P, const int *map);
 
 /* Adds scale·C^K to the system matrix's values Ax (tgt_k's positions) the
  * same way, without forming C^K: the IMEX step's A = M + Δt C^K_qq written
- * straight into K after rs_kmat_fill, instead of C^K's memset and a second
- * indexed pass (rs_kmat_add_extra).  Needs rs_ck_plan_bind first. */
+ * straight into K after rs_klu_system_fill, instead of C^K's memset and a second
+ * indexed pass (rs_klu_system_add_extra).  Needs rs_ck_plan_bind first. */
 void rs_ck_plan_add(const rs_ck_plan *P, const double *Dv, const double *Nv, const double *Cb,
                     double scale, double *Ax);
 

@@ -275,15 +275,15 @@ void rs_contact_add_ck(rs_ws *ws, double scale)
     rs_contact_ws *c = ws->ct;
     if (ws->opt.fast & RS_FAST_CK) {
         if (ws->opt.contact_creep) /* frictionless: C^K_qq = 0 */
-            rs_ck_plan_add(&c->ckp, c->Dv, c->Nv, c->Cb, scale, ws->K.Ax);
+            rs_ck_plan_add(&c->ckp, c->Dv, c->Nv, c->Cb, scale, ws->sys.Ax);
     } else {
-        rs_kmat_add_extra(&ws->K, c->CKv, scale);
+        rs_klu_system_add_extra(&ws->sys, c->CKv, scale);
     }
 }
 
 void rs_contact_bind_k(rs_ws *ws)
 {
-    rs_ck_plan_bind(&ws->ct->ckp, ws->K.map_X);
+    rs_ck_plan_bind(&ws->ct->ckp, ws->sys.map_X);
 }
 
 double rs_contact_track_force(const rs_ws *ws, int i, int k)

@@ -30,12 +30,12 @@
 #define MAX_PASSES        16
 #define MAX_KNOTS         1000000
 
-void rs_trk_design_free(rs_trk_design *d)
+void rs_track_design_free(rs_track_design *d)
 {
     if (!d) return;
     free(d->e);
     free(d->g);
-    for (int i = 0; i < d->ni; i++) rs_trk_irr_free(&d->irr[i]);
+    for (int i = 0; i < d->ni; i++) rs_track_irreg_free(&d->irr[i]);
     free(d->irr);
     free(d->p);
     free(d->ax);
@@ -47,7 +47,7 @@ void rs_track_free(rs_track *t)
 {
     if (!t) return;
     for (int k = 0; k < 4; k++) rs_spline_free(&t->f[k]);
-    rs_trk_design_free(t->design);
+    rs_track_design_free(t->design);
     memset(t, 0, sizeof *t);
 }
 
@@ -75,13 +75,13 @@ static int push(dvec *a, double x)
     return RS_OK;
 }
 
-static int features(const rs_trk_design *d, dvec *f)
+static int features(const rs_track_design *d, dvec *f)
 {
     int rc = 0;
     for (int i = 0; i < d->np && !rc; i++) rc = push(f, d->p[i].s0);
     if (!rc) rc = push(f, d->s_end);
     for (int i = 0; i < d->ni && !rc; i++) {
-        const rs_trk_irr *ir = &d->irr[i];
+        const rs_track_irreg *ir = &d->irr[i];
         rc = push(f, ir->a);
         if (!rc) rc = push(f, ir->b);
         if (!rc && ir->taper > 0.0) {
@@ -104,7 +104,7 @@ static int features(const rs_trk_design *d, dvec *f)
     return RS_OK;
 }
 
-static int initial_knots(const rs_trk_design *d, double h, dvec *k)
+static int initial_knots(const rs_track_design *d, double h, dvec *k)
 {
     dvec f = { 0 };
     int rc = features(d, &f);
@@ -138,12 +138,12 @@ static double seg_eval(const rs_spline *sp, int seg, double s, double *d1, doubl
 static int fit_all(rs_track *t, const char *fname, const double *knots, int n, double *buf, char *err,
                    size_t errlen)
 {
-    const rs_trk_design *d = t->design;
+    const rs_track_design *d = t->design;
     double *X = buf, *Y = buf + n, *Z = buf + 2 * n, *TH = buf + 3 * n;
     int hint = 0;
     for (int i = 0; i < n; i++) {
         rs_track_exact o;
-        rs_trk_exact(d, knots[i], &hint, &o);
+        rs_track_exact_geometry(d, knots[i], &hint, &o);
         X[i] = o.pos[0];
         Y[i] = o.pos[1];
         Z[i] = o.pos[2];
@@ -154,7 +154,7 @@ static int fit_all(rs_track *t, const char *fname, const double *knots, int n, d
         char e2[160];
         int rc = rs_spline_fit(&t->f[k], knots, buf + (size_t)k * (size_t)n, n, e2, sizeof e2);
         if (rc != RS_OK) {
-            rs_trk_msg(err, errlen, fname, 0, "spline fit failed: %s", e2);
+            rs_track_msg(err, errlen, fname, 0, "spline fit failed: %s", e2);
             return rc == RS_E_NOMEM ? RS_E_NOMEM : RS_E_FIT;
         }
     }
@@ -170,13 +170,13 @@ static int near_jump(const double *jumps, int nj, double s)
 
 static int build(rs_track *t, const char *fname, char *err, size_t errlen)
 {
-    rs_trk_design *d = t->design;
-    int rc = rs_trk_geom_build(d, fname, err, errlen);
+    rs_track_design *d = t->design;
+    int rc = rs_track_geom_build(d, fname, err, errlen);
     if (rc) {
-        if (rc == RS_E_NOMEM) rs_trk_msg(err, errlen, fname, 0, "out of memory");
+        if (rc == RS_E_NOMEM) rs_track_msg(err, errlen, fname, 0, "out of memory");
         return rc;
     }
-    rc = rs_trk_irr_resolve(d, fname, err, errlen);
+    rc = rs_track_irreg_resolve(d, fname, err, errlen);
     if (rc) return rc;
     t->s_begin = d->s_begin;
     t->s_end = d->s_end;
@@ -187,7 +187,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     double h = t->spacing;
     if (L / h < 3.0) h = L / 3.0;
     if (L / h > 0.5 * MAX_KNOTS) {
-        rs_trk_msg(err, errlen, fname, 0, "%.6g m of track at `spacing %g` needs more than "
+        rs_track_msg(err, errlen, fname, 0, "%.6g m of track at `spacing %g` needs more than "
                    "%d knots: raise `spacing` or split the track", L, h, MAX_KNOTS / 2);
         return RS_E_VALUE;
     }
@@ -199,10 +199,10 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
         int hint = 0;
         for (double s = d->s_begin; s <= d->s_end; s += 0.5 * h) {
             rs_track_exact o;
-            rs_trk_exact(d, s, &hint, &o);
+            rs_track_exact_geometry(d, s, &hint, &o);
             double H = d->cant_base * sin(o.design_cant) + o.cross_level;
             if (fabs(H) > 0.5 * d->cant_base) {
-                rs_trk_msg(err, errlen, fname, 0, "at s = %.6g m the rails differ in height "
+                rs_track_msg(err, errlen, fname, 0, "at s = %.6g m the rails differ in height "
                            "by %.4g m, more than half the cant base %.4g m: check the cant and "
                            "the cant/vertical irregularities", s, H, d->cant_base);
                 return RS_E_VALUE;
@@ -210,10 +210,10 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
         }
     }
 
-    int nj = rs_trk_geom_jumps(d, NULL, 0);
+    int nj = rs_track_geom_jumps(d, NULL, 0);
     double *jumps = nj ? malloc((size_t)nj * sizeof *jumps) : NULL;
     if (nj && !jumps) return RS_E_NOMEM;
-    rs_trk_geom_jumps(d, jumps, nj);
+    rs_track_geom_jumps(d, jumps, nj);
 
     dvec k = { 0 }, nk = { 0 };
     double *buf = NULL;
@@ -236,7 +236,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
             for (int q = 1; q <= 3; q++) {
                 double s = k.v[i] + 0.25 * q * len;
                 rs_track_exact o;
-                rs_trk_exact(d, s, &hint, &o);
+                rs_track_exact_geometry(d, s, &hint, &o);
                 double p, a1, a2, ep_i = 0.0, e2_i = 0.0;
                 for (int c = 0; c < 3; c++) {
                     p = seg_eval(&t->f[c], i, s, &a1, &a2);
@@ -263,7 +263,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
         t->refine_passes = pass;
         if (nflag == 0 || pass == MAX_PASSES) break;
         if (n + nflag > MAX_KNOTS) {
-            rs_trk_msg(err, errlen, fname, 0, "the splines need more than %d knots to meet the "
+            rs_track_msg(err, errlen, fname, 0, "the splines need more than %d knots to meet the "
                        "tolerance %g: raise `tolerance`, smooth the irregularities, or split "
                        "the track", MAX_KNOTS, tol);
             rc = RS_E_FIT;
@@ -284,11 +284,11 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     free(nk.v);
     free(jumps);
     if (rc) {
-        if (rc == RS_E_NOMEM) rs_trk_msg(err, errlen, fname, 0, "out of memory");
+        if (rc == RS_E_NOMEM) rs_track_msg(err, errlen, fname, 0, "out of memory");
         return rc;
     }
     if (!(t->fit_err_pos <= tol && t->fit_err_cant <= tol)) {
-        rs_trk_msg(err, errlen, fname, 0, "the splines miss the geometry by %.3g m (cant %.3g "
+        rs_track_msg(err, errlen, fname, 0, "the splines miss the geometry by %.3g m (cant %.3g "
                    "rad) near s = %.6g m, more than the tolerance %g: the geometry changes "
                    "faster than %g m knots can follow (a step or kink in a table or window?); "
                    "smooth it, add a taper, or raise `tolerance`",
@@ -310,13 +310,13 @@ int rs_track_parse(rs_track *t, const char *text, size_t len, const char *fname,
     if (!fname) fname = "<track>";
     t->design = calloc(1, sizeof *t->design);
     if (!t->design) {
-        rs_trk_msg(err, errlen, fname, 0, "out of memory");
+        rs_track_msg(err, errlen, fname, 0, "out of memory");
         return RS_E_NOMEM;
     }
     t->spacing = DEFAULT_SPACING;
     t->tolerance = DEFAULT_TOLERANCE;
     snprintf(t->name, sizeof t->name, "track");
-    int rc = rs_trk_parse(t, t->design, text ? text : "", len, fname, dir, err, errlen);
+    int rc = rs_track_design_parse(t, t->design, text ? text : "", len, fname, dir, err, errlen);
     if (!rc) rc = build(t, fname, err, errlen);
     if (rc) rs_track_free(t);
     return rc;
@@ -335,17 +335,17 @@ int rs_track_load(rs_track *t, const char *path, char *err, size_t errlen)
     case 0:
         break;
     case EFBIG:
-        rs_trk_msg(err, errlen, path, 0, "the file is larger than %ld bytes: is it a track file?",
+        rs_track_msg(err, errlen, path, 0, "the file is larger than %ld bytes: is it a track file?",
                    (long)RS_TRACK_FILE_MAX);
         return RS_E_SYNTAX;
     case ENOMEM:
-        rs_trk_msg(err, errlen, path, 0, "out of memory");
+        rs_track_msg(err, errlen, path, 0, "out of memory");
         return RS_E_NOMEM;
     case EIO:
-        rs_trk_msg(err, errlen, path, 0, "read error: check the file");
+        rs_track_msg(err, errlen, path, 0, "read error: check the file");
         return RS_E_IO;
     default:
-        rs_trk_msg(err, errlen, path, 0, "cannot open (%s): check the path", strerror(why));
+        rs_track_msg(err, errlen, path, 0, "cannot open (%s): check the path", strerror(why));
         return RS_E_IO;
     }
     /* Tables are looked for in the file's folder. */
@@ -415,7 +415,7 @@ int rs_track_eval(const rs_track *t, double s, int *hint, rs_track_point *o)
 int rs_track_exact_eval(const rs_track *t, double s, int *hint, rs_track_exact *out)
 {
     if (!t || !out || !t->design || !t->design->p) return RS_E_ARG;
-    rs_trk_exact(t->design, s, hint, out);
+    rs_track_exact_geometry(t->design, s, hint, out);
     return RS_OK;
 }
 

@@ -24,7 +24,7 @@
 #define MAX_ELEMS 100000
 #define MAX_IRR   1000
 
-void rs_trk_msg(char *err, size_t errlen, const char *file, int line, const char *fmt, ...)
+void rs_track_msg(char *err, size_t errlen, const char *file, int line, const char *fmt, ...)
 {
     if (!err || errlen == 0) return;
     int n = line > 0 ? snprintf(err, errlen, "%s:%d: ", file ? file : "?", line)
@@ -43,7 +43,7 @@ typedef struct parser {
     char *err;
     size_t errlen;
     rs_track *t;
-    rs_trk_design *d;
+    rs_track_design *d;
     int have[8];                  /* header keywords seen (line numbers) */
     double len_so_far;
     double gauge_set, base_set;
@@ -57,7 +57,7 @@ static const char *ALL_KW[] = { "name", "gauge", "inclination", "cant_base", "sp
                                 "gradient", "irregularity", NULL };
 
 #define FAIL(ps, code, ...) \
-    (rs_trk_msg((ps)->err, (ps)->errlen, (ps)->fname, (ps)->line, __VA_ARGS__), (code))
+    (rs_track_msg((ps)->err, (ps)->errlen, (ps)->fname, (ps)->line, __VA_ARGS__), (code))
 
 /* ------------------------------------------------------------ helpers */
 
@@ -163,9 +163,9 @@ static int name_ok(const char *s)
 
 /* ------------------------------------------------------------ statements */
 
-static rs_trk_elem *new_elem(parser *ps, int kind, double len)
+static rs_track_elem *new_elem(parser *ps, int kind, double len)
 {
-    rs_trk_design *d = ps->d;
+    rs_track_design *d = ps->d;
     if (d->ne == MAX_ELEMS) {
         (void)FAIL(ps, RS_E_VALUE, "more than %d alignment elements: split the track",
              MAX_ELEMS);
@@ -179,7 +179,7 @@ static rs_trk_elem *new_elem(parser *ps, int kind, double len)
     }
     if (d->ne == d->ecap) {
         int nc = d->ecap ? 2 * d->ecap : 16;
-        rs_trk_elem *e = realloc(d->e, (size_t)nc * sizeof *e);
+        rs_track_elem *e = realloc(d->e, (size_t)nc * sizeof *e);
         if (!e) {
             (void)FAIL(ps, RS_E_NOMEM, "out of memory");
             return NULL;
@@ -187,7 +187,7 @@ static rs_trk_elem *new_elem(parser *ps, int kind, double len)
         d->e = e;
         d->ecap = nc;
     }
-    rs_trk_elem *e = &d->e[d->ne++];
+    rs_track_elem *e = &d->e[d->ne++];
     memset(e, 0, sizeof *e);
     e->kind = kind;
     e->line = ps->line;
@@ -229,7 +229,7 @@ static int st_straight(parser *ps, char tok[][TOK_MAX], int nt)
         return FAIL(ps, RS_E_SYNTAX, "unexpected '%s' after `straight %s`: the "
                     "statement is `straight LENGTH`", tok[2], tok[1]);
     }
-    return new_elem(ps, RS_TRK_STRAIGHT, L) ? RS_OK : RS_E_VALUE;
+    return new_elem(ps, RS_TRACK_STRAIGHT, L) ? RS_OK : RS_E_VALUE;
 }
 
 static const char *const CANT_UNITS[] = { "m", "mm", "deg", "rad", NULL };
@@ -263,7 +263,7 @@ static int st_curve(parser *ps, char tok[][TOK_MAX], int nt)
                 const char *u = tok[i + 1];
                 if (!strcmp(u, "m")) { i++; }
                 else if (!strcmp(u, "mm")) { cant *= 1e-3; i++; }
-                else if (!strcmp(u, "deg")) { cant *= RS_TRK_PI / 180.0; has_cant = 2; i++; }
+                else if (!strcmp(u, "deg")) { cant *= RS_TRACK_PI / 180.0; has_cant = 2; i++; }
                 else if (!strcmp(u, "rad")) { has_cant = 2; i++; }
                 else if (strcmp(u, "radius") && strcmp(u, "left") && strcmp(u, "right") &&
                          strcmp(u, "cant")) {
@@ -283,7 +283,7 @@ static int st_curve(parser *ps, char tok[][TOK_MAX], int nt)
     }
     if (!have_r)
         return FAIL(ps, RS_E_SYNTAX, "`curve` needs its radius: write `%s`", usage);
-    rs_trk_elem *e = new_elem(ps, RS_TRK_CURVE, L);
+    rs_track_elem *e = new_elem(ps, RS_TRACK_CURVE, L);
     if (!e) return RS_E_VALUE;
     e->k0 = e->k1 = (side >= 0 ? 1.0 : -1.0) / R;
     e->has_cant = has_cant;
@@ -315,7 +315,7 @@ static int st_clothoid(parser *ps, char tok[][TOK_MAX], int nt)
         given[w] = 1;
         i++;
     }
-    rs_trk_elem *e = new_elem(ps, RS_TRK_CLOTHOID, L);
+    rs_track_elem *e = new_elem(ps, RS_TRACK_CLOTHOID, L);
     if (!e) return RS_E_VALUE;
     e->k0 = k[0];
     e->k1 = k[1];
@@ -350,16 +350,16 @@ static int st_gradient(parser *ps, char tok[][TOK_MAX], int nt)
     if (fabs(g) > 0.2)
         return FAIL(ps, RS_E_VALUE, "gradient %g is steeper than 0.2 (200 permille): "
                     "a plain number is dz/ds; write `%s`", g, usage);
-    rs_trk_design *d = ps->d;
+    rs_track_design *d = ps->d;
     if (d->ng == d->gcap) {
         int nc = d->gcap ? 2 * d->gcap : 8;
-        rs_trk_grade *q = realloc(d->g, (size_t)nc * sizeof *q);
+        rs_track_grade *q = realloc(d->g, (size_t)nc * sizeof *q);
         if (!q) return FAIL(ps, RS_E_NOMEM, "out of memory");
         d->g = q;
         d->gcap = nc;
     }
     if (d->ng > MAX_ELEMS) return FAIL(ps, RS_E_VALUE, "too many gradient statements");
-    rs_trk_grade *q = &d->g[d->ng++];
+    rs_track_grade *q = &d->g[d->ng++];
     q->line = ps->line;
     q->s_at = ps->len_so_far;            /* offset; origin s added at the end */
     q->g = g;
@@ -389,22 +389,22 @@ static int st_irregularity(parser *ps, char tok[][TOK_MAX], int nt)
                     usage_s, usage_t);
     int sine = !strcmp(tok[2], "sine");
     if (!sine && strcmp(tok[2], "table")) return unknown_word(ps, "irregularity", tok[2], shapes);
-    rs_trk_design *d = ps->d;
+    rs_track_design *d = ps->d;
     if (d->ni == MAX_IRR)
         return FAIL(ps, RS_E_VALUE, "more than %d irregularities", MAX_IRR);
     if (d->ni == d->icap) {
         int nc = d->icap ? 2 * d->icap : 4;
-        rs_trk_irr *q = realloc(d->irr, (size_t)nc * sizeof *q);
+        rs_track_irreg *q = realloc(d->irr, (size_t)nc * sizeof *q);
         if (!q) return FAIL(ps, RS_E_NOMEM, "out of memory");
         d->irr = q;
         d->icap = nc;
     }
-    rs_trk_irr ir;
+    rs_track_irreg ir;
     memset(&ir, 0, sizeof ir);
     ir.kind = kind;
     ir.line = ps->line;
     ir.scale = 1.0;
-    ir.shape = sine ? RS_IRR_SINE : RS_IRR_SPLINE;
+    ir.shape = sine ? RS_TRACK_IRREG_SINE : RS_TRACK_IRREG_SPLINE;
     const char *usage = sine ? usage_s : usage_t;
     int i = 3, rc, have_a = 0, have_l = 0, have_p = 0, have_shape = 0, have_sc = 0,
         have_t = 0;
@@ -452,7 +452,7 @@ static int st_irregularity(parser *ps, char tok[][TOK_MAX], int nt)
             if (rc) return rc;
             i++;
             if (i + 1 < nt && !strcmp(tok[i + 1], "deg")) {
-                ir.phase *= RS_TRK_PI / 180.0;
+                ir.phase *= RS_TRACK_PI / 180.0;
                 i++;
             } else if (i + 1 < nt && !strcmp(tok[i + 1], "rad")) {
                 i++;
@@ -460,7 +460,7 @@ static int st_irregularity(parser *ps, char tok[][TOK_MAX], int nt)
         } else if (!sine && (!strcmp(w, "linear") || !strcmp(w, "spline"))) {
             if (have_shape++) return FAIL(ps, RS_E_SYNTAX, "give `linear` or `spline` "
                                           "once");
-            ir.shape = !strcmp(w, "linear") ? RS_IRR_LINEAR : RS_IRR_SPLINE;
+            ir.shape = !strcmp(w, "linear") ? RS_TRACK_IRREG_LINEAR : RS_TRACK_IRREG_SPLINE;
         } else if (!sine && !strcmp(w, "scale")) {
             if (have_sc++) return FAIL(ps, RS_E_SYNTAX, "`scale` given twice");
             rc = need_num(ps, tok, nt, i + 1, "scale", usage, -1e6, 1e6, &ir.scale);
@@ -486,7 +486,7 @@ static int st_irregularity(parser *ps, char tok[][TOK_MAX], int nt)
             return FAIL(ps, RS_E_SYNTAX, "the table's path is too long: move the table "
                         "next to the .trk file");
         char e2[512];
-        rc = rs_trk_table_read(&ir, ir.file, e2, sizeof e2);
+        rc = rs_track_irreg_table_read(&ir, ir.file, e2, sizeof e2);
         if (rc) {
             return FAIL(ps, rc, "in table '%s': %s", file, e2);
         }
@@ -517,7 +517,7 @@ static int st_origin(parser *ps, char tok[][TOK_MAX], int nt)
             if (i + 1 < nt && !strcmp(tok[i + 1], "rad")) i++;
             else {
                 if (i + 1 < nt && !strcmp(tok[i + 1], "deg")) i++;
-                *dst[k] *= RS_TRK_PI / 180.0;
+                *dst[k] *= RS_TRACK_PI / 180.0;
             }
         }
     }
@@ -591,7 +591,7 @@ static int st_header(parser *ps, int k, char tok[][TOK_MAX], int nt)
 
 /* ------------------------------------------------------------ driver */
 
-int rs_trk_parse(rs_track *t, rs_trk_design *d, const char *text, size_t len,
+int rs_track_design_parse(rs_track *t, rs_track_design *d, const char *text, size_t len,
                  const char *fname, const char *dir, char *err, size_t errlen)
 {
     parser ps;
@@ -685,7 +685,7 @@ int rs_trk_parse(rs_track *t, rs_trk_design *d, const char *text, size_t len,
     /* Defaults and conversions that need the whole header. */
     if (!ps.have[H_BASE]) d->cant_base = t->gauge + 0.065;
     for (int i = 0; i < d->ne; i++) {
-        rs_trk_elem *e = &d->e[i];
+        rs_track_elem *e = &d->e[i];
         if (e->has_cant == 1) {
             if (fabs(e->cant_outer) > 0.34 * d->cant_base) {
                 ps.line = e->line;

@@ -27,19 +27,19 @@ static const double GL_X[4] = { 0.1834346424956498049394761, 0.52553240991632898
 static const double GL_W[4] = { 0.3626837833783619829651504, 0.3137066458778872873379622,
                                 0.2223810344533744705443560, 0.1012285362903762591525314 };
 
-static double piece_psi(const rs_trk_piece *p, double u)
+static double piece_psi(const rs_track_piece *p, double u)
 {
     return p->psi0 + u * (p->k0 + 0.5 * p->dk * u);
 }
 
-static double piece_h(const rs_trk_piece *p, double u)
+static double piece_h(const rs_track_piece *p, double u)
 {
     double g = p->g0 + p->dg * u;
     return sqrt(1.0 - g * g);
 }
 
 /* ∫_{u0}^{u1} √(1−g²)(cos ψ, sin ψ) du by one 8-point rule. */
-static void gl_step(const rs_trk_piece *p, double u0, double u1, double *dx, double *dy)
+static void gl_step(const rs_track_piece *p, double u0, double u1, double *dx, double *dy)
 {
     double c = 0.5 * (u0 + u1), r = 0.5 * (u1 - u0), sx = 0.0, sy = 0.0;
     for (int i = 0; i < 4; i++) {
@@ -55,7 +55,7 @@ static void gl_step(const rs_trk_piece *p, double u0, double u1, double *dx, dou
 }
 
 /* Plan position at offset u into piece p. */
-static void piece_xy(const rs_trk_design *d, const rs_trk_piece *p, double u,
+static void piece_xy(const rs_track_design *d, const rs_track_piece *p, double u,
                      double *x, double *y)
 {
     if (p->closed) {
@@ -75,10 +75,10 @@ static void piece_xy(const rs_trk_design *d, const rs_trk_piece *p, double u,
     *y = d->ay[p->a0 + j] + dy;
 }
 
-static int find_piece(const rs_trk_design *d, double s, int *hint)
+static int find_piece(const rs_track_design *d, double s, int *hint)
 {
     int np = d->np, i = (hint && *hint >= 0 && *hint < np) ? *hint : 0;
-    const rs_trk_piece *p = d->p;
+    const rs_track_piece *p = d->p;
     if (!(s >= p[i].s0 && s < p[i].s0 + p[i].len)) {
         if (i + 1 < np && s >= p[i + 1].s0 && s < p[i + 1].s0 + p[i + 1].len) {
             i = i + 1;
@@ -95,14 +95,14 @@ static int find_piece(const rs_trk_design *d, double s, int *hint)
     return i;
 }
 
-void rs_trk_geom_eval(const rs_trk_design *d, double s, int *hint,
+void rs_track_geom_eval(const rs_track_design *d, double s, int *hint,
                       double pos[3], double d1[3], double d2[3], double *psi,
                       double *kappa, double *dkappa, double *grade,
                       double *th, double *dth)
 {
     if (!(s >= d->s_begin)) s = d->s_begin;    /* NaN too */
     if (s > d->s_end) s = d->s_end;
-    const rs_trk_piece *p = &d->p[find_piece(d, s, hint)];
+    const rs_track_piece *p = &d->p[find_piece(d, s, hint)];
     double u = s - p->s0;
     double ps = piece_psi(p, u), k = p->k0 + p->dk * u, g = p->g0 + p->dg * u;
     double h = sqrt(1.0 - g * g), hp = -g * p->dg / h;
@@ -119,22 +119,22 @@ void rs_trk_geom_eval(const rs_trk_design *d, double s, int *hint,
 
 /* ---------------------------------------------------------------- resolve */
 
-static double elem_k_end(const rs_trk_elem *e) { return e->k1; }
+static double elem_k_end(const rs_track_elem *e) { return e->k1; }
 
-static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, size_t errlen)
+static int resolve_curvatures(rs_track_design *d, const char *fname, char *err, size_t errlen)
 {
     for (int i = 0; i < d->ne; i++) {
-        rs_trk_elem *e = &d->e[i];
-        if (e->kind != RS_TRK_CLOTHOID || e->k0_given) continue;
+        rs_track_elem *e = &d->e[i];
+        if (e->kind != RS_TRACK_CLOTHOID || e->k0_given) continue;
         if (i == 0) {
-            rs_trk_msg(err, errlen, fname, e->line,
+            rs_track_msg(err, errlen, fname, e->line,
                        "a clothoid at the start of the track needs its start curvature: "
                        "write `clothoid %g from K0 to K1`", e->len);
             return RS_E_VALUE;
         }
-        const rs_trk_elem *q = &d->e[i - 1];
-        if (q->kind == RS_TRK_CLOTHOID && !q->k1_given) {
-            rs_trk_msg(err, errlen, fname, e->line,
+        const rs_track_elem *q = &d->e[i - 1];
+        if (q->kind == RS_TRACK_CLOTHOID && !q->k1_given) {
+            rs_track_msg(err, errlen, fname, e->line,
                        "cannot infer this clothoid's start curvature from the clothoid before it "
                        "(line %d), whose end is not given either: write `from K0` here or "
                        "`to K1` there", q->line);
@@ -144,17 +144,17 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
         e->k0_given = 2;               /* inferred */
     }
     for (int i = d->ne - 1; i >= 0; i--) {
-        rs_trk_elem *e = &d->e[i];
-        if (e->kind != RS_TRK_CLOTHOID || e->k1_given) continue;
+        rs_track_elem *e = &d->e[i];
+        if (e->kind != RS_TRACK_CLOTHOID || e->k1_given) continue;
         if (i == d->ne - 1) {
-            rs_trk_msg(err, errlen, fname, e->line,
+            rs_track_msg(err, errlen, fname, e->line,
                        "a clothoid at the end of the track needs its end curvature: "
                        "write `clothoid %g from K0 to K1`", e->len);
             return RS_E_VALUE;
         }
-        const rs_trk_elem *q = &d->e[i + 1];
-        if (q->kind == RS_TRK_CLOTHOID && !q->k0_given) {
-            rs_trk_msg(err, errlen, fname, e->line,
+        const rs_track_elem *q = &d->e[i + 1];
+        if (q->kind == RS_TRACK_CLOTHOID && !q->k0_given) {
+            rs_track_msg(err, errlen, fname, e->line,
                        "cannot infer this clothoid's end curvature from the clothoid after it "
                        "(line %d), whose start is not given either: write `to K1` here or "
                        "`from K0` there", q->line);
@@ -169,8 +169,8 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
         double a = d->e[i - 1].k1, b = d->e[i].k0, j = fabs(b - a);
         double m = fmax(fabs(a), fabs(b));
         if (j > 1e-12 * m && j <= 0.05 * m &&
-            (d->e[i].kind == RS_TRK_CLOTHOID || d->e[i - 1].kind == RS_TRK_CLOTHOID)) {
-            rs_trk_msg(err, errlen, fname, d->e[i].line,
+            (d->e[i].kind == RS_TRACK_CLOTHOID || d->e[i - 1].kind == RS_TRACK_CLOTHOID)) {
+            rs_track_msg(err, errlen, fname, d->e[i].line,
                        "the curvature jumps from %.9g to %.9g 1/m (%.2g %%) at the joint with "
                        "line %d: a rounded value? write it exactly (e.g. `to 1/300`) or leave "
                        "`from`/`to` out to take the neighbour's curvature",
@@ -184,22 +184,22 @@ static int resolve_curvatures(rs_trk_design *d, const char *fname, char *err, si
 /* Signed design cant: constant on straights (0) and curves, linear on
  * clothoids; over a chain of clothoids linear in s between the elements
  * that bound it (a track end takes the other end's value, or 0). */
-static int resolve_cant(rs_trk_design *d, const char *fname, char *err, size_t errlen)
+static int resolve_cant(rs_track_design *d, const char *fname, char *err, size_t errlen)
 {
     for (int i = 0; i < d->ne; i++) {
-        rs_trk_elem *e = &d->e[i];
-        if (e->kind == RS_TRK_CURVE) {
+        rs_track_elem *e = &d->e[i];
+        if (e->kind == RS_TRACK_CURVE) {
             double sg = (e->k0 > 0.0) ? 1.0 : -1.0;
             e->th0 = e->th1 = e->has_cant ? -sg * e->cant_outer : 0.0;
-        } else if (e->kind == RS_TRK_STRAIGHT) {
+        } else if (e->kind == RS_TRACK_STRAIGHT) {
             e->th0 = e->th1 = 0.0;
         }
     }
     for (int i = 1; i < d->ne; i++) {
-        const rs_trk_elem *a = &d->e[i - 1], *b = &d->e[i];
-        if (a->kind != RS_TRK_CLOTHOID && b->kind != RS_TRK_CLOTHOID &&
+        const rs_track_elem *a = &d->e[i - 1], *b = &d->e[i];
+        if (a->kind != RS_TRACK_CLOTHOID && b->kind != RS_TRACK_CLOTHOID &&
             fabs(a->th1 - b->th0) > 1e-12) {
-            rs_trk_msg(err, errlen, fname, b->line,
+            rs_track_msg(err, errlen, fname, b->line,
                        "the cant jumps from %.6g to %.6g rad at the joint with line %d: put a "
                        "`clothoid` transition between them (cant ramps linearly over "
                        "transitions)", a->th1, b->th0, a->line);
@@ -208,9 +208,9 @@ static int resolve_cant(rs_trk_design *d, const char *fname, char *err, size_t e
     }
     int i = 0;
     while (i < d->ne) {
-        if (d->e[i].kind != RS_TRK_CLOTHOID) { i++; continue; }
+        if (d->e[i].kind != RS_TRACK_CLOTHOID) { i++; continue; }
         int j = i;
-        while (j < d->ne && d->e[j].kind == RS_TRK_CLOTHOID) j++;
+        while (j < d->ne && d->e[j].kind == RS_TRACK_CLOTHOID) j++;
         /* chain i .. j-1 */
         int hasA = i > 0, hasB = j < d->ne;
         double tA = hasA ? d->e[i - 1].th1 : 0.0, tB = hasB ? d->e[j].th0 : 0.0;
@@ -218,7 +218,7 @@ static int resolve_cant(rs_trk_design *d, const char *fname, char *err, size_t e
         if (!hasB) tB = tA;
         double sA = d->e[i].s0, sB = d->e[j - 1].s0 + d->e[j - 1].len;
         for (int k = i; k < j; k++) {
-            rs_trk_elem *e = &d->e[k];
+            rs_track_elem *e = &d->e[k];
             e->th0 = tA + (tB - tA) * (e->s0 - sA) / (sB - sA);
             e->th1 = tA + (tB - tA) * (e->s0 + e->len - sA) / (sB - sA);
         }
@@ -228,12 +228,12 @@ static int resolve_cant(rs_trk_design *d, const char *fname, char *err, size_t e
 }
 
 /* Grade at s and its slope, from the gradient statements. */
-static void grade_at(const rs_trk_design *d, double s, double *g, double *dg)
+static void grade_at(const rs_track_design *d, double s, double *g, double *dg)
 {
     double gc = 0.0;
     *dg = 0.0;
     for (int i = 0; i < d->ng; i++) {
-        const rs_trk_grade *q = &d->g[i];
+        const rs_track_grade *q = &d->g[i];
         if (s < q->s_at) break;
         if (q->ramp > 0.0 && s < q->s_at + q->ramp) {
             *dg = (q->g - gc) / q->ramp;
@@ -245,27 +245,27 @@ static void grade_at(const rs_trk_design *d, double s, double *g, double *dg)
     *g = gc;
 }
 
-static int resolve_grades(rs_trk_design *d, const char *fname, char *err, size_t errlen)
+static int resolve_grades(rs_track_design *d, const char *fname, char *err, size_t errlen)
 {
     double prev_end = -INFINITY;
     for (int i = 0; i < d->ng; i++) {
-        rs_trk_grade *q = &d->g[i];
+        rs_track_grade *q = &d->g[i];
         if (q->ramp == 0.0 && q->s_at > d->s_begin + 1e-9) {
-            rs_trk_msg(err, errlen, fname, q->line,
+            rs_track_msg(err, errlen, fname, q->line,
                        "a change of gradient inside the track needs a vertical curve: write "
                        "`gradient %g ramp LENGTH` (the grade then changes linearly over LENGTH m)",
                        q->g);
             return RS_E_VALUE;
         }
         if (q->s_at < prev_end - 1e-9) {
-            rs_trk_msg(err, errlen, fname, q->line,
+            rs_track_msg(err, errlen, fname, q->line,
                        "this gradient change starts at s = %.6g m, before the previous ramp ends "
                        "(s = %.6g m): move it after more elements or shorten the ramp",
                        q->s_at, prev_end);
             return RS_E_VALUE;
         }
         if (q->s_at + q->ramp > d->s_end + 1e-9) {
-            rs_trk_msg(err, errlen, fname, q->line,
+            rs_track_msg(err, errlen, fname, q->line,
                        "the gradient ramp ends at s = %.6g m, past the end of the track "
                        "(s = %.6g m): shorten the ramp or add elements after it",
                        q->s_at + q->ramp, d->s_end);
@@ -284,7 +284,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* Where x'' or y'' of the exact geometry jumps: joints with a curvature
  * jump, and the ends of gradient ramps (h' = −g g'/h jumps there). */
-int rs_trk_geom_jumps(const rs_trk_design *d, double *s, int cap)
+int rs_track_geom_jumps(const rs_track_design *d, double *s, int cap)
 {
     int n = 0;
     for (int i = 1; i < d->ne; i++) {
@@ -304,13 +304,13 @@ int rs_trk_geom_jumps(const rs_trk_design *d, double *s, int cap)
     return n;
 }
 
-int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err, size_t errlen)
+int rs_track_geom_build(rs_track_design *d, const char *fname, char *err, size_t errlen)
 {
     double s = d->os;
     for (int i = 0; i < d->ne; i++) {
         d->e[i].s0 = s;
         s += d->e[i].len;
-        if (d->e[i].kind != RS_TRK_CLOTHOID) {
+        if (d->e[i].kind != RS_TRACK_CLOTHOID) {
             d->e[i].k1 = d->e[i].k0;
         }
     }
@@ -347,16 +347,16 @@ int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err, size_t err
     int nanch = 0;
     int ei = 0;
     for (int i = 0; i < d->np; i++) {
-        rs_trk_piece *p = &d->p[i];
+        rs_track_piece *p = &d->p[i];
         p->s0 = cut[i];
         p->len = cut[i + 1] - cut[i];
         double mid = p->s0 + 0.5 * p->len;
         while (ei + 1 < d->ne && d->e[ei + 1].s0 <= mid) ei++;
-        const rs_trk_elem *e = &d->e[ei];
+        const rs_track_elem *e = &d->e[ei];
         double dk = (e->k1 - e->k0) / e->len, dth = (e->th1 - e->th0) / e->len;
         p->k0 = e->k0 + dk * (p->s0 - e->s0);
-        p->dk = (e->kind == RS_TRK_CLOTHOID) ? dk : 0.0;
-        if (e->kind != RS_TRK_CLOTHOID) p->k0 = e->k0;
+        p->dk = (e->kind == RS_TRACK_CLOTHOID) ? dk : 0.0;
+        if (e->kind != RS_TRACK_CLOTHOID) p->k0 = e->k0;
         p->th0 = e->th0 + dth * (p->s0 - e->s0);
         p->dth = dth;
         double gm, dgm;
@@ -382,7 +382,7 @@ int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err, size_t err
     /* Integrate piece by piece: start values are the previous piece's end. */
     double x = d->ox, y = d->oy, z = d->oz, psi = d->opsi;
     for (int i = 0; i < d->np; i++) {
-        rs_trk_piece *p = &d->p[i];
+        rs_track_piece *p = &d->p[i];
         p->x0 = x; p->y0 = y; p->z0 = z; p->psi0 = psi;
         if (!p->closed) {
             double ax = x, ay = y;

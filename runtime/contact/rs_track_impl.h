@@ -20,11 +20,11 @@
 #include "rs_spline.h"
 #include "rs_track.h"
 
-#define RS_TRK_PI 3.14159265358979323846
+#define RS_TRACK_PI 3.14159265358979323846
 
-enum { RS_TRK_STRAIGHT = 0, RS_TRK_CLOTHOID = 1, RS_TRK_CURVE = 2 };
+enum { RS_TRACK_STRAIGHT = 0, RS_TRACK_CLOTHOID = 1, RS_TRACK_CURVE = 2 };
 
-typedef struct rs_trk_elem {
+typedef struct rs_track_elem {
     int    kind, line;
     double len;
     double k0, k1;          /* curvature at start / end (1/m, + = left)        */
@@ -34,15 +34,15 @@ typedef struct rs_trk_elem {
                                parsing; the height until then)               */
     double s0;              /* resolved start                                  */
     double th0, th1;        /* resolved signed design cant at the ends (rad)   */
-} rs_trk_elem;
+} rs_track_elem;
 
-typedef struct rs_trk_grade {
+typedef struct rs_track_grade {
     int    line;
     double s_at;            /* where the change starts                          */
     double g, ramp;         /* new grade dz/ds; length of the linear change     */
-} rs_trk_grade;
+} rs_track_grade;
 
-typedef struct rs_trk_piece {
+typedef struct rs_track_piece {
     double s0, len;
     double x0, y0, z0;      /* exact start point                               */
     double psi0, k0, dk;    /* heading, curvature, dκ/ds                        */
@@ -51,13 +51,13 @@ typedef struct rs_trk_piece {
     int    closed;          /* dk = dg = 0: closed form                        */
     int    a0, na;          /* numeric pieces: anchors a0 .. a0+na-1            */
     double da;              /* anchor spacing                                  */
-} rs_trk_piece;
+} rs_track_piece;
 
-enum { RS_IRR_LATERAL, RS_IRR_VERTICAL, RS_IRR_CANT, RS_IRR_VLEFT,
-       RS_IRR_VRIGHT, RS_IRR_NKINDS };
-enum { RS_IRR_SINE, RS_IRR_LINEAR, RS_IRR_SPLINE };
+enum { RS_TRACK_IRREG_LATERAL, RS_TRACK_IRREG_VERTICAL, RS_TRACK_IRREG_CANT, RS_TRACK_IRREG_VLEFT,
+       RS_TRACK_IRREG_VRIGHT, RS_TRACK_IRREG_NKINDS };
+enum { RS_TRACK_IRREG_SINE, RS_TRACK_IRREG_LINEAR, RS_TRACK_IRREG_SPLINE };
 
-typedef struct rs_trk_irr {
+typedef struct rs_track_irreg {
     int    kind, shape, line;
     double amp, wavelength, phase;  /* sine: A sin(2π(s − a)/λ + φ)            */
     double from, to, taper, scale;
@@ -65,58 +65,58 @@ typedef struct rs_trk_irr {
     char   file[512];               /* table: path as resolved                 */
     int    n;                       /* table points                            */
     double *ts, *tv;                /* table s, value (scaled)                 */
-    rs_spline sp;                   /* RS_IRR_SPLINE                           */
+    rs_spline sp;                   /* RS_TRACK_IRREG_SPLINE                           */
     double a, b;                    /* resolved window [a, b]                  */
-} rs_trk_irr;
+} rs_track_irreg;
 
 typedef struct rs_track_design {
-    int ne, ecap;       rs_trk_elem  *e;
-    int ng, gcap;       rs_trk_grade *g;
-    int ni, icap;       rs_trk_irr   *irr;
-    int np;             rs_trk_piece *p;
+    int ne, ecap;       rs_track_elem  *e;
+    int ng, gcap;       rs_track_grade *g;
+    int ni, icap;       rs_track_irreg   *irr;
+    int np;             rs_track_piece *p;
     int nanch;          double *ax, *ay;
     double ox, oy, oz, opsi, os;    /* origin: point, heading, s               */
     double cant_base;
     double s_begin, s_end;
-} rs_trk_design;
+} rs_track_design;
 
 /* Messages: "file:line: text" into err (rs_track_file.c). */
-void rs_trk_msg(char *err, size_t errlen, const char *file, int line,
+void rs_track_msg(char *err, size_t errlen, const char *file, int line,
                 const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
-void rs_trk_design_free(rs_trk_design *d);
+void rs_track_design_free(rs_track_design *d);
 
 /* rs_track_file.c: parse the text into d and the header fields of t. */
-int rs_trk_parse(rs_track *t, rs_trk_design *d, const char *text, size_t len,
+int rs_track_design_parse(rs_track *t, rs_track_design *d, const char *text, size_t len,
                  const char *fname, const char *dir, char *err, size_t errlen);
 
 /* rs_track_geom.c: resolve clothoid ends and cants, cut pieces, integrate. */
-int rs_trk_geom_build(rs_trk_design *d, const char *fname, char *err,
+int rs_track_geom_build(rs_track_design *d, const char *fname, char *err,
                       size_t errlen);
 /* Exact design geometry at s (no irregularities): position, d1, d2, the
  * heading, curvature, grade, design cant and dθ/ds. */
-void rs_trk_geom_eval(const rs_trk_design *d, double s, int *hint,
+void rs_track_geom_eval(const rs_track_design *d, double s, int *hint,
                       double p[3], double d1[3], double d2[3], double *psi,
                       double *kappa, double *dkappa, double *grade,
                       double *th, double *dth);
 /* s of every joint where the plan curvature jumps (for the error report). */
-int rs_trk_geom_jumps(const rs_trk_design *d, double *s, int cap);
+int rs_track_geom_jumps(const rs_track_design *d, double *s, int cap);
 
 /* rs_track_irreg.c */
-int  rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err,
+int  rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err,
                        size_t errlen);
-int  rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err,
+int  rs_track_irreg_resolve(rs_track_design *d, const char *fname, char *err,
                         size_t errlen);
 /* Value and two derivatives of one irregularity at s (0 outside). */
-void rs_trk_irr_eval(const rs_trk_irr *ir, double s, double v[3]);
-void rs_trk_irr_free(rs_trk_irr *ir);
+void rs_track_irreg_eval(const rs_track_irreg *ir, double s, double v[3]);
+void rs_track_irreg_free(rs_track_irreg *ir);
 
 /* The full exact geometry (design + irregularities). */
-void rs_trk_exact(const rs_trk_design *d, double s, int *hint,
+void rs_track_exact_geometry(const rs_track_design *d, double s, int *hint,
                   rs_track_exact *o);
 
 #endif /* RS_TRACK_IMPL_H */

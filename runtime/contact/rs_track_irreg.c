@@ -1,7 +1,7 @@
 /*
  * rs_track_irreg.c — irregularities: analytic sines and measured tables,
  * each active on a window [a, b] with an optional taper, and the sum of all
- * of them on top of the design geometry (rs_trk_exact).
+ * of them on top of the design geometry (rs_track_exact_geometry).
  *
  * A sine is A sin(2π s/λ + φ) in the track's own s (so phases of several
  * irregularities compare directly).  A table is a two-column file "s, value"
@@ -18,7 +18,7 @@
 
 #include "rs_track_impl.h"
 
-void rs_trk_irr_free(rs_trk_irr *ir)
+void rs_track_irreg_free(rs_track_irreg *ir)
 {
     free(ir->ts);
     free(ir->tv);
@@ -40,11 +40,11 @@ static int num_tok(const char *s, size_t n, double *v)
     return *end == '\0' && end != buf && isfinite(*v);
 }
 
-int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen)
+int rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        rs_trk_msg(err, errlen, path, 0, "cannot open the table (%s): check the name; "
+        rs_track_msg(err, errlen, path, 0, "cannot open the table (%s): check the name; "
                    "tables are looked for next to the .trk file", strerror(errno));
         return RS_E_IO;
     }
@@ -57,13 +57,13 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
         size_t len = strlen(buf);
         total += (long)len;
         if (total > RS_TRACK_FILE_MAX) {
-            rs_trk_msg(err, errlen, path, line, "the table is larger than %ld bytes: "
+            rs_track_msg(err, errlen, path, line, "the table is larger than %ld bytes: "
                        "thin it out or split the track", (long)RS_TRACK_FILE_MAX);
             rc = RS_E_SYNTAX;
             break;
         }
         if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
-            rs_trk_msg(err, errlen, path, line, "line longer than %d characters: "
+            rs_track_msg(err, errlen, path, line, "line longer than %d characters: "
                        "one \"s, value\" pair a line", (int)sizeof buf - 2);
             rc = RS_E_SYNTAX;
             break;
@@ -95,20 +95,20 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
         }
         seen_data = 1;
         if (nt != 2) {
-            rs_trk_msg(err, errlen, path, line, "expected two numbers \"s, value\", found %d "
+            rs_track_msg(err, errlen, path, line, "expected two numbers \"s, value\", found %d "
                        "field%s", nt, nt == 1 ? "" : "s");
             rc = RS_E_SYNTAX;
             break;
         }
         if (!ok0 || !num_tok(tok[1], tl[1], &v)) {
-            rs_trk_msg(err, errlen, path, line, "'%.*s' is not a finite number: write "
+            rs_track_msg(err, errlen, path, line, "'%.*s' is not a finite number: write "
                        "\"s, value\" in metres", (int)(ok0 ? tl[1] : tl[0]),
                        ok0 ? tok[1] : tok[0]);
             rc = RS_E_SYNTAX;
             break;
         }
         if (n > 0 && !(s > ts[n - 1])) {
-            rs_trk_msg(err, errlen, path, line, "s = %.9g is not greater than the previous "
+            rs_track_msg(err, errlen, path, line, "s = %.9g is not greater than the previous "
                        "s = %.9g (line %d): sort the table by s and remove duplicates",
                        s, ts[n - 1], prev_line);
             rc = RS_E_SYNTAX;
@@ -130,21 +130,21 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
         prev_line = line;
     }
     if (rc == RS_OK && ferror(f)) {
-        rs_trk_msg(err, errlen, path, line, "read error: check the file");
+        rs_track_msg(err, errlen, path, line, "read error: check the file");
         rc = RS_E_IO;
     }
     fclose(f);
-    int need = ir->shape == RS_IRR_SPLINE ? RS_SPLINE_MIN_POINTS : 2;
+    int need = ir->shape == RS_TRACK_IRREG_SPLINE ? RS_SPLINE_MIN_POINTS : 2;
     if (rc == RS_OK && n < need) {
-        rs_trk_msg(err, errlen, path, line, "the table has %d point%s; %s interpolation needs "
+        rs_track_msg(err, errlen, path, line, "the table has %d point%s; %s interpolation needs "
                    "at least %d", n, n == 1 ? "" : "s",
-                   ir->shape == RS_IRR_SPLINE ? "spline" : "linear", need);
+                   ir->shape == RS_TRACK_IRREG_SPLINE ? "spline" : "linear", need);
         rc = RS_E_SYNTAX;
     }
-    if (rc == RS_OK && ir->shape == RS_IRR_SPLINE) {
+    if (rc == RS_OK && ir->shape == RS_TRACK_IRREG_SPLINE) {
         char e2[160];
         if (rs_spline_fit(&ir->sp, ts, tv, n, e2, sizeof e2) != RS_OK) {
-            rs_trk_msg(err, errlen, path, 0, "%s", e2);
+            rs_track_msg(err, errlen, path, 0, "%s", e2);
             rc = RS_E_SYNTAX;
         }
     }
@@ -161,10 +161,10 @@ int rs_trk_table_read(rs_trk_irr *ir, const char *path, char *err, size_t errlen
 
 /* --------------------------------------------------------------- evaluate */
 
-static void base_eval(const rs_trk_irr *ir, double s, double v[3])
+static void base_eval(const rs_track_irreg *ir, double s, double v[3])
 {
-    if (ir->shape == RS_IRR_SINE) {
-        double k = 2.0 * RS_TRK_PI / ir->wavelength, a = k * s + ir->phase;
+    if (ir->shape == RS_TRACK_IRREG_SINE) {
+        double k = 2.0 * RS_TRACK_PI / ir->wavelength, a = k * s + ir->phase;
         double sn = sin(a), c = cos(a);
         v[0] = ir->amp * sn;
         v[1] = ir->amp * k * c;
@@ -175,7 +175,7 @@ static void base_eval(const rs_trk_irr *ir, double s, double v[3])
         v[0] = v[1] = v[2] = 0.0;
         return;
     }
-    if (ir->shape == RS_IRR_SPLINE) {
+    if (ir->shape == RS_TRACK_IRREG_SPLINE) {
         v[0] = rs_spline_eval(&ir->sp, s, NULL, &v[1], &v[2]);
         return;
     }
@@ -190,7 +190,7 @@ static void base_eval(const rs_trk_irr *ir, double s, double v[3])
     v[2] = 0.0;
 }
 
-void rs_trk_irr_eval(const rs_trk_irr *ir, double s, double v[3])
+void rs_track_irreg_eval(const rs_track_irreg *ir, double s, double v[3])
 {
     if (!(s >= ir->a && s <= ir->b)) {
         v[0] = v[1] = v[2] = 0.0;
@@ -214,41 +214,41 @@ void rs_trk_irr_eval(const rs_trk_irr *ir, double s, double v[3])
 
 static const char *kind_name(int k)
 {
-    static const char *names[RS_IRR_NKINDS] = { "lateral", "vertical", "cant",
+    static const char *names[RS_TRACK_IRREG_NKINDS] = { "lateral", "vertical", "cant",
                                                  "vertical_left", "vertical_right" };
-    return (k >= 0 && k < RS_IRR_NKINDS) ? names[k] : "?";
+    return (k >= 0 && k < RS_TRACK_IRREG_NKINDS) ? names[k] : "?";
 }
 
-int rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err, size_t errlen)
+int rs_track_irreg_resolve(rs_track_design *d, const char *fname, char *err, size_t errlen)
 {
     for (int i = 0; i < d->ni; i++) {
-        rs_trk_irr *ir = &d->irr[i];
+        rs_track_irreg *ir = &d->irr[i];
         double a = ir->has_from ? ir->from : d->s_begin;
         double b = ir->has_to ? ir->to : d->s_end;
         if (ir->has_from && (a < d->s_begin - 1e-9 || a > d->s_end)) {
-            rs_trk_msg(err, errlen, fname, ir->line, "`from %.6g` lies outside the track "
+            rs_track_msg(err, errlen, fname, ir->line, "`from %.6g` lies outside the track "
                        "(s = %.6g .. %.6g m): give an s on the track", a, d->s_begin, d->s_end);
             return RS_E_VALUE;
         }
         if (ir->has_to && (b > d->s_end + 1e-9 || b < d->s_begin)) {
-            rs_trk_msg(err, errlen, fname, ir->line, "`to %.6g` lies outside the track "
+            rs_track_msg(err, errlen, fname, ir->line, "`to %.6g` lies outside the track "
                        "(s = %.6g .. %.6g m): give an s on the track", b, d->s_begin, d->s_end);
             return RS_E_VALUE;
         }
-        if (ir->shape != RS_IRR_SINE) {
+        if (ir->shape != RS_TRACK_IRREG_SINE) {
             a = fmax(a, ir->ts[0]);
             b = fmin(b, ir->ts[ir->n - 1]);
         }
         a = fmax(a, d->s_begin);
         b = fmin(b, d->s_end);
         if (!(b > a)) {
-            rs_trk_msg(err, errlen, fname, ir->line, "the %s irregularity covers no part of "
+            rs_track_msg(err, errlen, fname, ir->line, "the %s irregularity covers no part of "
                        "the track (s = %.6g .. %.6g m): check `from`/`to` and the table's s",
                        kind_name(ir->kind), d->s_begin, d->s_end);
             return RS_E_VALUE;
         }
         if (2.0 * ir->taper > b - a) {
-            rs_trk_msg(err, errlen, fname, ir->line, "taper %.6g m is longer than half the "
+            rs_track_msg(err, errlen, fname, ir->line, "taper %.6g m is longer than half the "
                        "window (%.6g m): shorten the taper", ir->taper, b - a);
             return RS_E_VALUE;
         }
@@ -265,7 +265,7 @@ int rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err, size_t er
                 if (!inside) continue;
                 base_eval(ir, s, v);
                 if (fabs(v[0]) > 1e-9) {
-                    rs_trk_msg(err, errlen, fname, ir->line,
+                    rs_track_msg(err, errlen, fname, ir->line,
                                "the %s irregularity steps from 0 to %.6g m at s = %.6g m, the "
                                "%s of its window: add `taper LENGTH` or let the window %s "
                                "where the function is 0", kind_name(ir->kind),
@@ -280,23 +280,23 @@ int rs_trk_irr_resolve(rs_trk_design *d, const char *fname, char *err, size_t er
 
 /* ----------------------------------------------------------- full exact */
 
-void rs_trk_exact(const rs_trk_design *d, double s, int *hint, rs_track_exact *o)
+void rs_track_exact_geometry(const rs_track_design *d, double s, int *hint, rs_track_exact *o)
 {
     double psi, k, dk, g, th, dth;
     if (!(s >= d->s_begin)) s = d->s_begin;
     if (s > d->s_end) s = d->s_end;
-    rs_trk_geom_eval(d, s, hint, o->pos, o->d1, o->d2, &psi, &k, &dk, &g, &th, &dth);
+    rs_track_geom_eval(d, s, hint, o->pos, o->d1, o->d2, &psi, &k, &dk, &g, &th, &dth);
     o->heading = psi;
     o->curvature = k;
     o->grade = g;
     o->design_cant = th;
-    double sum[RS_IRR_NKINDS][3] = { { 0 } };
+    double sum[RS_TRACK_IRREG_NKINDS][3] = { { 0 } };
     for (int i = 0; i < d->ni; i++) {
         double v[3];
-        rs_trk_irr_eval(&d->irr[i], s, v);
+        rs_track_irreg_eval(&d->irr[i], s, v);
         for (int j = 0; j < 3; j++) sum[d->irr[i].kind][j] += v[j];
     }
-    const double *lat = sum[RS_IRR_LATERAL];
+    const double *lat = sum[RS_TRACK_IRREG_LATERAL];
     double c = cos(psi), sn = sin(psi);
     double n[3] = { -sn, c, 0.0 };
     double n1[3] = { -k * c, -k * sn, 0.0 };
@@ -306,11 +306,11 @@ void rs_trk_exact(const rs_trk_design *d, double s, int *hint, rs_track_exact *o
         o->d1[j] += lat[1] * n[j] + lat[0] * n1[j];
         o->d2[j] += lat[2] * n[j] + 2.0 * lat[1] * n1[j] + lat[0] * n2[j];
     }
-    const double *vv = sum[RS_IRR_VERTICAL], *vl = sum[RS_IRR_VLEFT], *vr = sum[RS_IRR_VRIGHT];
+    const double *vv = sum[RS_TRACK_IRREG_VERTICAL], *vl = sum[RS_TRACK_IRREG_VLEFT], *vr = sum[RS_TRACK_IRREG_VRIGHT];
     double zc[3], cl[3];
     for (int j = 0; j < 3; j++) {
         zc[j] = vv[j] + 0.5 * (vl[j] + vr[j]);
-        cl[j] = sum[RS_IRR_CANT][j] + vl[j] - vr[j];
+        cl[j] = sum[RS_TRACK_IRREG_CANT][j] + vl[j] - vr[j];
     }
     o->pos[2] += zc[0];
     o->d1[2] += zc[1];

@@ -10,23 +10,23 @@
 #include "rs_clock.h"
 #include "rs_klu.h"
 
-/* K->perm_schur: the AMD order of the A block's own pattern (the leading
- * n_q × n_q part of K: M, its diagonal, the extra pattern), found by KLU's
+/* S->perm_schur: the AMD order of the A block's own pattern (the leading
+ * n_q × n_q part of S: M, its diagonal, the extra pattern), found by KLU's
  * AMD on that sub-matrix, followed by the multipliers in order.  Eliminating
  * the coordinates first (leaves of the bodies' tree before their parents, as
  * AMD orders them) keeps the fill inside the tree's ancestors, and every
  * pivot on A's diagonal; the multipliers then meet the dense Schur
  * complement −s φ_q A⁻¹ φ_qᵀ, again on its diagonal (no fragile pivot, see
  * fragile_pivots). */
-static int schur_order(rs_kmat *K, const rs_allocator *a)
+static int schur_order(rs_klu_system *S, const rs_allocator *a)
 {
-    const int nq = K->n_q;
-    for (int i = 0; i < K->n; i++)
-        K->perm_schur[i] = i;
+    const int nq = S->n_q;
+    for (int i = 0; i < S->n; i++)
+        S->perm_schur[i] = i;
     if (nq < 2)
         return RS_OK;
     int *Bp = rs_alloc(a, (size_t)nq + 1, sizeof(int));
-    int *Bi = rs_alloc(a, (size_t)K->Ap[nq] + 1, sizeof(int));
+    int *Bi = rs_alloc(a, (size_t)S->Ap[nq] + 1, sizeof(int));
     if (!Bp || !Bi) {
         rs_free(a, Bp);
         rs_free(a, Bi);
@@ -35,22 +35,22 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
     int p = 0;
     for (int j = 0; j < nq; j++) {
         Bp[j] = p;
-        for (int k = K->Ap[j]; k < K->Ap[j + 1]; k++)
-            if (K->Ai[k] < nq)
-                Bi[p++] = K->Ai[k];
+        for (int k = S->Ap[j]; k < S->Ap[j + 1]; k++)
+            if (S->Ai[k] < nq)
+                Bi[p++] = S->Ai[k];
     }
     Bp[nq] = p;
-    klu_common c = K->common;
+    klu_common c = S->common;
     c.btf = 0;
     c.ordering = 0; /* AMD */
     klu_symbolic *sym = klu_analyze(nq, Bp, Bi, &c);
     int st = RS_OK;
     if (sym) {
         for (int k = 0; k < nq; k++)
-            K->perm_schur[k] = sym->Q[k];
+            S->perm_schur[k] = sym->Q[k];
         klu_free_symbolic(&sym, &c);
     } else {
-        K->common.status = c.status;
+        S->common.status = c.status;
         st = c.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
     }
     rs_free(a, Bp);
@@ -58,7 +58,7 @@ static int schur_order(rs_kmat *K, const rs_allocator *a)
     return st;
 }
 
-/* K->perm_tree (RS_KLU_TREE): the coordinates children before parents, and
+/* S->perm_tree (RS_KLU_TREE): the coordinates children before parents, and
  * each multiplier as soon as its pivot is robust and its elimination adds
  * no fill beyond what its coordinates already made.
  *
@@ -99,11 +99,11 @@ static void etree(const unsigned char *adj, int n, int *parent, int *anc)
     }
 }
 
-static int tree_order(rs_kmat *K, const rs_allocator *a)
+static int tree_order(rs_klu_system *S, const rs_allocator *a)
 {
-    const int nq = K->n_q, n = K->n;
+    const int nq = S->n_q, n = S->n;
     for (int k = 0; k < n; k++)
-        K->perm_tree[k] = k;
+        S->perm_tree[k] = k;
     if (nq < 1 || n == nq)
         return RS_OK;
     int *pos = rs_alloc(a, (size_t)nq, sizeof(int));
@@ -119,10 +119,10 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
     for (int j = 0; j < nq; j++)
         pos[j] = nq - 1 - j;
     for (int j = 0; j < nq; j++)
-        for (int p = K->Ap[j]; p < K->Ap[j + 1]; p++)
-            if (K->Ai[p] < nq) {
-                adj[(size_t)pos[j] * (size_t)nq + (size_t)pos[K->Ai[p]]] = 1;
-                adj[(size_t)pos[K->Ai[p]] * (size_t)nq + (size_t)pos[j]] = 1;
+        for (int p = S->Ap[j]; p < S->Ap[j + 1]; p++)
+            if (S->Ai[p] < nq) {
+                adj[(size_t)pos[j] * (size_t)nq + (size_t)pos[S->Ai[p]]] = 1;
+                adj[(size_t)pos[S->Ai[p]] * (size_t)nq + (size_t)pos[j]] = 1;
             }
     etree(adj, nq, parent, anc);
     for (int k = 0; k < nq; k++)
@@ -133,10 +133,10 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
         int at = nq - 1;
         for (int k = 0; k < nq && at == nq - 1; k++) {
             int some = 0, on_path = 1;
-            for (int p = K->Ap[col]; p < K->Ap[col + 1] && on_path; p++) {
-                if (K->Ai[p] >= nq)
+            for (int p = S->Ap[col]; p < S->Ap[col + 1] && on_path; p++) {
+                if (S->Ai[p] >= nq)
                     continue;
-                const int q = pos[K->Ai[p]];
+                const int q = pos[S->Ai[p]];
                 if (q <= k) {
                     some = 1;
                     continue;
@@ -155,10 +155,10 @@ static int tree_order(rs_kmat *K, const rs_allocator *a)
     }
     int t = 0;
     for (int k = 0; k < nq; k++) {
-        K->perm_tree[t++] = nq - 1 - k;
+        S->perm_tree[t++] = nq - 1 - k;
         for (int i = 0; i < n - nq; i++)
             if (after[i] == k)
-                K->perm_tree[t++] = nq + i;
+                S->perm_tree[t++] = nq + i;
     }
     st = RS_OK;
 done:
@@ -171,10 +171,10 @@ done:
     return st;
 }
 
-int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
+int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *extra,
                   const rs_allocator *a, char *err, size_t errlen)
 {
-    memset(K, 0, sizeof *K);
+    memset(S, 0, sizeof *S);
     const int nq = m->n_q, nphi = m->n_phi, n = nq + nphi;
     const rs_pattern *PM = &m->M_pattern, *PG = &m->phi_q_pattern;
     const int nnzM = PM->colptr[nq];
@@ -182,30 +182,30 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
     const int nnzX = extra ? extra->colptr[nq] : 0;
     const int cap = nnzM + nq + nnzX + 2 * nnzG;
 
-    K->n = n;
-    K->n_q = nq;
-    K->n_phi = nphi;
-    K->nnz_M = nnzM;
-    K->nnz_G = nnzG;
-    K->nnz_X = nnzX;
-    K->Ap = rs_alloc(a, (size_t)n + 1, sizeof(int));
-    K->Ai = rs_alloc(a, (size_t)cap, sizeof(int));
-    K->Ax = rs_alloc(a, (size_t)cap, sizeof(double));
-    K->map_M = rs_alloc(a, (size_t)nnzM + 1, sizeof(int));
-    K->map_diag = rs_alloc(a, (size_t)nq, sizeof(int));
-    K->map_G = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
-    K->map_GT = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
-    K->map_X = rs_alloc(a, (size_t)nnzX + 1, sizeof(int));
-    K->perm_schur = rs_alloc(a, (size_t)n, sizeof(int));
-    K->perm_tree = rs_alloc(a, (size_t)n, sizeof(int));
-    K->mob_w = rs_alloc(a, (size_t)nq + 1, sizeof(double));
-    K->zero_pos = rs_alloc(a, (size_t)nq + (size_t)nnzX + 1, sizeof(int));
+    S->n = n;
+    S->n_q = nq;
+    S->n_phi = nphi;
+    S->nnz_M = nnzM;
+    S->nnz_G = nnzG;
+    S->nnz_X = nnzX;
+    S->Ap = rs_alloc(a, (size_t)n + 1, sizeof(int));
+    S->Ai = rs_alloc(a, (size_t)cap, sizeof(int));
+    S->Ax = rs_alloc(a, (size_t)cap, sizeof(double));
+    S->map_M = rs_alloc(a, (size_t)nnzM + 1, sizeof(int));
+    S->map_diag = rs_alloc(a, (size_t)nq, sizeof(int));
+    S->map_G = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
+    S->map_GT = rs_alloc(a, (size_t)nnzG + 1, sizeof(int));
+    S->map_X = rs_alloc(a, (size_t)nnzX + 1, sizeof(int));
+    S->perm_schur = rs_alloc(a, (size_t)n, sizeof(int));
+    S->perm_tree = rs_alloc(a, (size_t)n, sizeof(int));
+    S->mob_w = rs_alloc(a, (size_t)nq + 1, sizeof(double));
+    S->zero_pos = rs_alloc(a, (size_t)nq + (size_t)nnzX + 1, sizeof(int));
     int *cnt = rs_alloc(a, (size_t)nphi + 1, sizeof(int));
-    if (!K->Ap || !K->Ai || !K->Ax || !K->map_M || !K->map_diag || !K->map_G ||
-        !K->map_GT || !K->map_X || !K->perm_schur || !K->perm_tree || !K->mob_w ||
-        !K->zero_pos || !cnt) {
+    if (!S->Ap || !S->Ai || !S->Ax || !S->map_M || !S->map_diag || !S->map_G ||
+        !S->map_GT || !S->map_X || !S->perm_schur || !S->perm_tree || !S->mob_w ||
+        !S->zero_pos || !cnt) {
         rs_free(a, cnt);
-        rs_kmat_free(K, a);
+        rs_klu_system_free(S, a);
         snprintf(err, errlen, "out of memory assembling the system pattern");
         return RS_E_NOMEM;
     }
@@ -215,7 +215,7 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
      * then φ_q's rows shifted by n_q (all >= n_q). */
     int p = 0;
     for (int j = 0; j < nq; j++) {
-        K->Ap[j] = p;
+        S->Ap[j] = p;
         int k = PM->colptr[j], kend = PM->colptr[j + 1], diag_done = 0;
         int x = extra ? extra->colptr[j] : 0, xend = extra ? extra->colptr[j + 1] : 0;
         while (k < kend || x < xend || !diag_done) {
@@ -225,88 +225,88 @@ int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
             if (x < xend && extra->rowind[x] < r)
                 r = extra->rowind[x];
             if (r == j && !diag_done) {
-                K->map_diag[j] = p;
+                S->map_diag[j] = p;
                 diag_done = 1;
             }
             if (k < kend && PM->rowind[k] == r)
-                K->map_M[k++] = p;
+                S->map_M[k++] = p;
             else
-                K->zero_pos[K->n_zero++] = p; /* no M entry: rs_kmat_fill zeroes it */
+                S->zero_pos[S->n_zero++] = p; /* no M entry: rs_klu_system_fill zeroes it */
             if (x < xend && extra->rowind[x] == r)
-                K->map_X[x++] = p;
-            K->Ai[p++] = r;
+                S->map_X[x++] = p;
+            S->Ai[p++] = r;
         }
         if (nphi > 0)
             for (k = PG->colptr[j]; k < PG->colptr[j + 1]; k++) {
-                K->map_G[k] = p;
-                K->Ai[p++] = nq + PG->rowind[k];
+                S->map_G[k] = p;
+                S->Ai[p++] = nq + PG->rowind[k];
                 cnt[PG->rowind[k]]++;
             }
     }
     /* Columns n_q+i hold row i of φ_q (its transpose): visiting φ_q in
      * column order j appends rows j in increasing order. */
-    K->Ap[nq] = p;
+    S->Ap[nq] = p;
     for (int i = 0; i < nphi; i++)
-        K->Ap[nq + i + 1] = K->Ap[nq + i] + cnt[i];
+        S->Ap[nq + i + 1] = S->Ap[nq + i] + cnt[i];
     for (int i = 0; i < nphi; i++)
-        cnt[i] = K->Ap[nq + i];
+        cnt[i] = S->Ap[nq + i];
     for (int j = 0; j < nq && nphi > 0; j++)
         for (int k = PG->colptr[j]; k < PG->colptr[j + 1]; k++) {
             int i = PG->rowind[k];
-            K->map_GT[k] = cnt[i];
-            K->Ai[cnt[i]++] = j;
+            S->map_GT[k] = cnt[i];
+            S->Ai[cnt[i]++] = j;
         }
-    K->nnz = K->Ap[n];
+    S->nnz = S->Ap[n];
     rs_free(a, cnt);
 
-    klu_defaults(&K->common);
-    if ((p = schur_order(K, a)) != RS_OK || (p = tree_order(K, a)) != RS_OK) {
+    klu_defaults(&S->common);
+    if ((p = schur_order(S, a)) != RS_OK || (p = tree_order(S, a)) != RS_OK) {
         snprintf(err, errlen, "ordering the %d x %d coordinate block failed (KLU status %d)",
-                 nq, nq, K->common.status);
-        rs_kmat_free(K, a);
+                 nq, nq, S->common.status);
+        rs_klu_system_free(S, a);
         return p;
     }
-    /* AMD without BTF until told otherwise (rs_kmat_analyze/choose): these
+    /* AMD without BTF until told otherwise (rs_klu_system_analyze/choose): these
      * saddle-point systems are irreducible, and BTF's maximum transversal
      * may place the zero-diagonal multiplier columns on constraint entries
      * that pass through zero as the mechanism moves, forcing full
      * re-factorizations. */
-    int st = rs_kmat_analyze(K, RS_KLU_AMD, 0);
+    int st = rs_klu_system_analyze(S, RS_KLU_AMD, 0);
     if (st) {
         snprintf(err, errlen, "klu_analyze failed on the %d x %d system (KLU status %d)",
-                 n, n, K->common.status);
-        rs_kmat_free(K, a);
+                 n, n, S->common.status);
+        rs_klu_system_free(S, a);
         return st;
     }
     return RS_OK;
 }
 
-/* A fresh analysis of K's pattern; NULL on failure (status in c). */
-static klu_symbolic *analyze(rs_kmat *K, int ordering, int btf, klu_common *c)
+/* A fresh analysis of S's pattern; NULL on failure (status in c). */
+static klu_symbolic *analyze(rs_klu_system *S, int ordering, int btf, klu_common *c)
 {
     c->btf = btf;
     if (ordering == RS_KLU_NATURAL) /* P = Q = NULL: the identity */
-        return klu_analyze_given(K->n, K->Ap, K->Ai, NULL, NULL, c);
+        return klu_analyze_given(S->n, S->Ap, S->Ai, NULL, NULL, c);
     if (ordering == RS_KLU_AMD_SCHUR)
-        return klu_analyze_given(K->n, K->Ap, K->Ai, K->perm_schur, K->perm_schur, c);
+        return klu_analyze_given(S->n, S->Ap, S->Ai, S->perm_schur, S->perm_schur, c);
     if (ordering == RS_KLU_TREE)
-        return klu_analyze_given(K->n, K->Ap, K->Ai, K->perm_tree, K->perm_tree, c);
+        return klu_analyze_given(S->n, S->Ap, S->Ai, S->perm_tree, S->perm_tree, c);
     c->ordering = ordering; /* KLU's codes: 0 AMD, 1 COLAMD */
-    return klu_analyze(K->n, K->Ap, K->Ai, c);
+    return klu_analyze(S->n, S->Ap, S->Ai, c);
 }
 
-int rs_kmat_analyze(rs_kmat *K, int ordering, int btf)
+int rs_klu_system_analyze(rs_klu_system *S, int ordering, int btf)
 {
     /* the workspace checked the options: a concrete ordering is an invariant */
     RS_ASSERT(ordering >= RS_KLU_AMD && ordering <= RS_KLU_TREE && btf >= 0 && btf <= 1);
-    klu_symbolic *sym = analyze(K, ordering, btf, &K->common);
+    klu_symbolic *sym = analyze(S, ordering, btf, &S->common);
     if (!sym)
-        return K->common.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
-    if (K->sym)
-        klu_free_symbolic(&K->sym, &K->common);
-    K->sym = sym;
-    K->ordering = ordering;
-    K->btf = btf;
+        return S->common.status == KLU_OUT_OF_MEMORY ? RS_E_NOMEM : RS_E_SOLVER;
+    if (S->sym)
+        klu_free_symbolic(&S->sym, &S->common);
+    S->sym = sym;
+    S->ordering = ordering;
+    S->btf = btf;
     return RS_OK;
 }
 
@@ -315,9 +315,9 @@ static double now_us(void)
     return 1e-3 * (double)rs_now_ns();
 }
 
-/* Pivots of a factorization of K that may vanish as the mechanism moves,
+/* Pivots of a factorization of S that may vanish as the mechanism moves,
  * so that a refactorization with them degrades (and falls back to a full
- * factorization, which allocates).  K = [A sGᵀ; G 0] with A = M (+ΔtC) or
+ * factorization, which allocates).  S = [A sGᵀ; G 0] with A = M (+ΔtC) or
  * I, values Ax.  Pivots on A's diagonal are safe (M is positive definite,
  * and so are its Schur complements).  A multiplier column n_q+i on its own
  * diagonal is safe when every coordinate of constraint row i was eliminated
@@ -325,7 +325,7 @@ static double now_us(void)
  * constraints, which vanishes only where the constraints are dependent.  It
  * is safe too when the coordinates eliminated before it (E) carry at least
  * RS_KLU_MOBILITY_SHARE of the row's mobility Σ_j g_ij² / M_jj (M's
- * diagonal at the first fill with M, K->mob_w, for every matrix: a unit
+ * diagonal at the first fill with M, S->mob_w, for every matrix: a unit
  * free yardstick of how much each coordinate moves the constraint; RS_KLU_TREE
  * places a wheel's normal contact after its wheelset's coordinates: about
  * 0.6 of it on the FEVE 3000): its pivot −s g_E A_EE⁻¹ g_Eᵀ then holds the
@@ -336,25 +336,25 @@ static double now_us(void)
  * multiplier reached with a minor part of its row eliminated — is
  * fragile.  pos: n ints. */
 #define RS_KLU_MOBILITY_SHARE 0.5
-static int fragile_pivots(const rs_kmat *K, const klu_symbolic *sym, const klu_numeric *num,
+static int fragile_pivots(const rs_klu_system *S, const klu_symbolic *sym, const klu_numeric *num,
                           const double *Ax, int *pos)
 {
     int bad = 0;
-    for (int k = 0; k < K->n; k++)
+    for (int k = 0; k < S->n; k++)
         pos[sym->Q[k]] = k;
-    for (int k = 0; k < K->n; k++) {
+    for (int k = 0; k < S->n; k++) {
         const int col = sym->Q[k];
         if (num->Pnum[k] != col) {
             bad++;
             continue;
         }
-        if (col < K->n_q)
+        if (col < S->n_q)
             continue;
-        /* column n_q+i of K holds s·g_ij at the coordinates j of row i */
+        /* column n_q+i of S holds s·g_ij at the coordinates j of row i */
         double all = 0, before = 0;
-        for (int p = K->Ap[col]; p < K->Ap[col + 1]; p++) {
-            const int j = K->Ai[p];
-            const double mjj = K->mob_set ? K->mob_w[j] : 1.0;
+        for (int p = S->Ap[col]; p < S->Ap[col + 1]; p++) {
+            const int j = S->Ai[p];
+            const double mjj = S->mob_set ? S->mob_w[j] : 1.0;
             const double w = mjj > 0 ? Ax[p] * Ax[p] / mjj : INFINITY;
             all += w;
             if (pos[j] < k)
@@ -368,36 +368,36 @@ static int fragile_pivots(const rs_kmat *K, const klu_symbolic *sym, const klu_n
 
 /* The trial of one candidate: factor, then the fastest of `trials` rounds
  * of refactor + solve.  Returns the µs of that round, or -1 if it failed. */
-static double trial(rs_kmat *K, klu_symbolic *sym, const double *Ax_dyn, const double *Ax_proj,
+static double trial(rs_klu_system *S, klu_symbolic *sym, const double *Ax_dyn, const double *Ax_proj,
                     int trials, double rcond_min, double *b, int *pos, double *flops,
                     int *lu_nnz, int *fragile)
 {
-    klu_common *c = &K->common;
+    klu_common *c = &S->common;
     klu_numeric *nd = NULL, *np = NULL;
     double best = -1;
-    nd = klu_factor(K->Ap, K->Ai, (double *)Ax_dyn, sym, c);
+    nd = klu_factor(S->Ap, S->Ai, (double *)Ax_dyn, sym, c);
     if (!nd || !klu_rcond(sym, nd, c) || !(c->rcond >= rcond_min))
         goto done;
     if (Ax_proj) {
-        np = klu_factor(K->Ap, K->Ai, (double *)Ax_proj, sym, c);
+        np = klu_factor(S->Ap, S->Ai, (double *)Ax_proj, sym, c);
         if (!np || !klu_rcond(sym, np, c) || !(c->rcond >= rcond_min))
             goto done;
     }
-    *lu_nnz = nd->lnz + nd->unz - K->n + nd->nzoff; /* diagonal counted once */
-    *fragile = fragile_pivots(K, sym, nd, Ax_dyn, pos) +
-               (np ? fragile_pivots(K, sym, np, Ax_proj, pos) : 0);
+    *lu_nnz = nd->lnz + nd->unz - S->n + nd->nzoff; /* diagonal counted once */
+    *fragile = fragile_pivots(S, sym, nd, Ax_dyn, pos) +
+               (np ? fragile_pivots(S, sym, np, Ax_proj, pos) : 0);
     *flops = klu_flops(sym, nd, c) ? c->flops : -1;
     for (int r = 0; r < trials; r++) {
-        for (int i = 0; i < K->n; i++)
+        for (int i = 0; i < S->n; i++)
             b[i] = 1.0;
         const double t0 = now_us();
-        int ok = klu_refactor(K->Ap, K->Ai, (double *)Ax_dyn, sym, nd, c) &&
-                 klu_solve(sym, nd, K->n, 1, b, c);
+        int ok = klu_refactor(S->Ap, S->Ai, (double *)Ax_dyn, sym, nd, c) &&
+                 klu_solve(sym, nd, S->n, 1, b, c);
         if (ok && np) {
-            for (int i = 0; i < K->n; i++)
+            for (int i = 0; i < S->n; i++)
                 b[i] = 1.0;
-            ok = klu_refactor(K->Ap, K->Ai, (double *)Ax_proj, sym, np, c) &&
-                 klu_solve(sym, np, K->n, 1, b, c);
+            ok = klu_refactor(S->Ap, S->Ai, (double *)Ax_proj, sym, np, c) &&
+                 klu_solve(sym, np, S->n, 1, b, c);
         }
         const double t = now_us() - t0;
         if (!ok) {
@@ -415,7 +415,7 @@ done:
     return best;
 }
 
-int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int btf,
+int rs_klu_system_choose(rs_klu_system *S, const double *Ax_dyn, const double *Ax_proj, int btf,
                    int trials, double rcond_min, const rs_allocator *a, rs_klu_info *info)
 {
     for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
@@ -426,25 +426,25 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
     }
     if (trials < 1)
         trials = 1;
-    double *b = rs_alloc(a, (size_t)K->n, sizeof(double));
-    int *pos = rs_alloc(a, (size_t)K->n, sizeof(int));
+    double *b = rs_alloc(a, (size_t)S->n, sizeof(double));
+    int *pos = rs_alloc(a, (size_t)S->n, sizeof(int));
     if (!b || !pos) {
         rs_free(a, b);
         rs_free(a, pos);
         return RS_E_NOMEM;
     }
-    klu_common *c = &K->common;
+    klu_common *c = &S->common;
     int nomem = 0;
     for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
         const int ord = k / 2, bt = k % 2;
         if (btf >= 0 && bt != btf)
             continue;
-        klu_symbolic *sym = analyze(K, ord, bt, c);
+        klu_symbolic *sym = analyze(S, ord, bt, c);
         if (!sym) {
             nomem |= c->status == KLU_OUT_OF_MEMORY;
             continue;
         }
-        info->cand_us[k] = trial(K, sym, Ax_dyn, Ax_proj, trials, rcond_min, b, pos,
+        info->cand_us[k] = trial(S, sym, Ax_dyn, Ax_proj, trials, rcond_min, b, pos,
                                  &info->cand_flops[k], &info->cand_lu_nnz[k],
                                  &info->cand_fragile[k]);
         nomem |= c->status == KLU_OUT_OF_MEMORY;
@@ -480,66 +480,66 @@ int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int 
                      : (k % 2) < (pick % 2))
             pick = k;
     }
-    int st = rs_kmat_analyze(K, pick / 2, pick % 2);
+    int st = rs_klu_system_analyze(S, pick / 2, pick % 2);
     if (st)
         return st;
-    info->ordering = K->ordering;
-    info->btf = K->btf;
+    info->ordering = S->ordering;
+    info->btf = S->btf;
     info->chosen = 1;
-    info->n = K->n;
-    info->nnz = K->nnz;
-    info->nblocks = K->sym->nblocks;
+    info->n = S->n;
+    info->nnz = S->nnz;
+    info->nblocks = S->sym->nblocks;
     return RS_OK;
 }
 
-void rs_kmat_free(rs_kmat *K, const rs_allocator *a)
+void rs_klu_system_free(rs_klu_system *S, const rs_allocator *a)
 {
-    if (K->sym)
-        klu_free_symbolic(&K->sym, &K->common);
-    rs_free(a, K->Ap);
-    rs_free(a, K->Ai);
-    rs_free(a, K->Ax);
-    rs_free(a, K->map_M);
-    rs_free(a, K->map_diag);
-    rs_free(a, K->map_G);
-    rs_free(a, K->map_GT);
-    rs_free(a, K->map_X);
-    rs_free(a, K->perm_schur);
-    rs_free(a, K->perm_tree);
-    rs_free(a, K->mob_w);
-    rs_free(a, K->zero_pos);
-    memset(K, 0, sizeof *K);
+    if (S->sym)
+        klu_free_symbolic(&S->sym, &S->common);
+    rs_free(a, S->Ap);
+    rs_free(a, S->Ai);
+    rs_free(a, S->Ax);
+    rs_free(a, S->map_M);
+    rs_free(a, S->map_diag);
+    rs_free(a, S->map_G);
+    rs_free(a, S->map_GT);
+    rs_free(a, S->map_X);
+    rs_free(a, S->perm_schur);
+    rs_free(a, S->perm_tree);
+    rs_free(a, S->mob_w);
+    rs_free(a, S->zero_pos);
+    memset(S, 0, sizeof *S);
 }
 
-void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scale)
+void rs_klu_system_fill(rs_klu_system *S, const double *Mv, const double *Gv, double gt_scale)
 {
     if (Mv) {
         /* every position is M's, φ_q's or φ_qᵀ's (assigned below) or in
          * zero_pos (the diagonal or C^K's pattern without an M entry) */
-        for (int k = 0; k < K->n_zero; k++)
-            K->Ax[K->zero_pos[k]] = 0.0;
-        for (int k = 0; k < K->nnz_M; k++)
-            K->Ax[K->map_M[k]] = Mv[k];
+        for (int k = 0; k < S->n_zero; k++)
+            S->Ax[S->zero_pos[k]] = 0.0;
+        for (int k = 0; k < S->nnz_M; k++)
+            S->Ax[S->map_M[k]] = Mv[k];
     } else {
-        memset(K->Ax, 0, (size_t)K->nnz * sizeof(double));
-        for (int j = 0; j < K->n_q; j++)
-            K->Ax[K->map_diag[j]] = 1.0;
+        memset(S->Ax, 0, (size_t)S->nnz * sizeof(double));
+        for (int j = 0; j < S->n_q; j++)
+            S->Ax[S->map_diag[j]] = 1.0;
     }
-    if (Mv && !K->mob_set) { /* fragile_pivots' yardstick, once */
-        for (int j = 0; j < K->n_q; j++)
-            K->mob_w[j] = fabs(K->Ax[K->map_diag[j]]);
-        K->mob_set = 1;
+    if (Mv && !S->mob_set) { /* fragile_pivots' yardstick, once */
+        for (int j = 0; j < S->n_q; j++)
+            S->mob_w[j] = fabs(S->Ax[S->map_diag[j]]);
+        S->mob_set = 1;
     }
-    for (int k = 0; k < K->nnz_G; k++) {
-        K->Ax[K->map_G[k]] = Gv[k];
-        K->Ax[K->map_GT[k]] = gt_scale * Gv[k];
+    for (int k = 0; k < S->nnz_G; k++) {
+        S->Ax[S->map_G[k]] = Gv[k];
+        S->Ax[S->map_GT[k]] = gt_scale * Gv[k];
     }
 }
 
-void rs_kmat_add_extra(rs_kmat *K, const double *Xv, double scale)
+void rs_klu_system_add_extra(rs_klu_system *S, const double *Xv, double scale)
 {
-    for (int k = 0; k < K->nnz_X; k++)
-        K->Ax[K->map_X[k]] += scale * Xv[k];
+    for (int k = 0; k < S->nnz_X; k++)
+        S->Ax[S->map_X[k]] += scale * Xv[k];
 }
 
 /* isfinite and >= threshold; a NaN rcond counts as singular. */
@@ -548,38 +548,38 @@ static int rcond_ok(double rcond, double threshold)
     return rcond == rcond && rcond >= threshold;
 }
 
-static int full_factor(rs_kmat *K, rs_kfac *F, double rcond_min, rs_stats *st, int *bad_col);
+static int full_factor(rs_klu_system *S, rs_klu_factors *F, double rcond_min, rs_stats *st, int *bad_col);
 
 /* After a full factorization that a failed fixed-order pivot check forced:
  * if KLU kept the pivot order of the fixed LU, that order still suits the
  * values (partial pivoting chose it again), so the fixed LU factors them as
  * its new reference; otherwise it is switched off for F. */
-static void fixed_rebase(rs_kmat *K, rs_kfac *F, double rcond_min)
+static void fixed_rebase(rs_klu_system *S, rs_klu_factors *F, double rcond_min)
 {
     double rc;
-    for (int k = 0; k < K->n; k++)
-        if (F->num->Pnum[k] != F->fx.prow[k] || K->sym->Q[k] != F->fx.pcol[k]) {
+    for (int k = 0; k < S->n; k++)
+        if (F->num->Pnum[k] != F->fx.prow[k] || S->sym->Q[k] != F->fx.pcol[k]) {
             F->fx_on = 0;
             return;
         }
     F->fx.has_ref = 0;
-    if (rs_lu_fixed_factor(&F->fx, K->Ax, 0.0, rcond_min, 1, &rc) == 0)
+    if (rs_lu_fixed_factor(&F->fx, S->Ax, 0.0, rcond_min, 1, &rc) == 0)
         F->fx_holds = 1;
     else
         F->fx_on = 0;
 }
 
-int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
+int rs_klu_factorize(rs_klu_system *S, rs_klu_factors *F, double rcond_min, double rcond_drop,
                    rs_stats *st, int *bad_col)
 {
-    klu_common *c = &K->common;
+    klu_common *c = &S->common;
     *bad_col = -1;
     if (F->num && F->fx_on) {
         /* the fixed-order LU in KLU's last pivot order: no search, no
          * scaling, no rgrowth pass; its per-pivot check replaces rcond's */
         double rc;
         st->refactors++;
-        if (rs_lu_fixed_factor(&F->fx, K->Ax, rcond_drop, rcond_min, 0, &rc) == 0) {
+        if (rs_lu_fixed_factor(&F->fx, S->Ax, rcond_drop, rcond_min, 0, &rc) == 0) {
             F->fx_holds = 1;
             st->rcond_last = rc;
             st->lu_fixed_refactors++;
@@ -591,18 +591,18 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
     } else if (F->num) {
         st->refactors++;
         F->fx_holds = 0; /* KLU's factors from here on */
-        if (klu_refactor(K->Ap, K->Ai, K->Ax, K->sym, F->num, c) &&
-            klu_rcond(K->sym, F->num, c) &&
+        if (klu_refactor(S->Ap, S->Ai, S->Ax, S->sym, F->num, c) &&
+            klu_rcond(S->sym, F->num, c) &&
             rcond_ok(c->rcond, rcond_min) && rcond_ok(c->rcond, rcond_drop * F->rcond_ref)) {
             st->rcond_last = c->rcond;
             /* Pivots fixed by the last full factorization may now multiply
              * large multipliers although U's diagonal looks fine: klu_rgrowth
              * (min over columns of max|A| / max|U|) catches the growth. */
-            if (!(K->rgrowth_drop > 0))
+            if (!(S->rgrowth_drop > 0))
                 return RS_OK;
-            if (klu_rgrowth(K->Ap, K->Ai, K->Ax, K->sym, F->num, c)) {
+            if (klu_rgrowth(S->Ap, S->Ai, S->Ax, S->sym, F->num, c)) {
                 st->rgrowth_last = c->rgrowth;
-                if (rcond_ok(c->rgrowth, K->rgrowth_drop * F->rgrowth_ref))
+                if (rcond_ok(c->rgrowth, S->rgrowth_drop * F->rgrowth_ref))
                     return RS_OK;
             }
         }
@@ -611,20 +611,20 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
         st->refactor_fallbacks++;
         klu_free_numeric(&F->num, c);
     }
-    int s = full_factor(K, F, rcond_min, st, bad_col);
+    int s = full_factor(S, F, rcond_min, st, bad_col);
     if (s == RS_OK && F->fx_on)
-        fixed_rebase(K, F, rcond_min);
+        fixed_rebase(S, F, rcond_min);
     return s;
 }
 
 /* klu_factor with fresh pivoting (allocates), its rcond and rgrowth as the
  * references of later refactorizations. */
-static int full_factor(rs_kmat *K, rs_kfac *F, double rcond_min, rs_stats *st, int *bad_col)
+static int full_factor(rs_klu_system *S, rs_klu_factors *F, double rcond_min, rs_stats *st, int *bad_col)
 {
-    klu_common *c = &K->common;
+    klu_common *c = &S->common;
     F->fx_holds = 0;
     st->factors++;
-    F->num = klu_factor(K->Ap, K->Ai, K->Ax, K->sym, c);
+    F->num = klu_factor(S->Ap, S->Ai, S->Ax, S->sym, c);
     if (!F->num) {
         st->rcond_last = 0.0; /* a zero pivot stopped the factorization */
         if (c->status == KLU_OUT_OF_MEMORY)
@@ -635,37 +635,37 @@ static int full_factor(rs_kmat *K, rs_kfac *F, double rcond_min, rs_stats *st, i
         }
         return RS_E_SOLVER;
     }
-    if (!klu_rcond(K->sym, F->num, c) || !rcond_ok(c->rcond, rcond_min)) {
+    if (!klu_rcond(S->sym, F->num, c) || !rcond_ok(c->rcond, rcond_min)) {
         st->rcond_last = c->rcond;
-        *bad_col = c->singular_col < K->n ? c->singular_col : -1;
+        *bad_col = c->singular_col < S->n ? c->singular_col : -1;
         klu_free_numeric(&F->num, c);
         return RS_E_SINGULAR;
     }
     F->rcond_ref = c->rcond;
     st->rcond_last = c->rcond;
-    if (K->rgrowth_drop > 0) {
-        F->rgrowth_ref = klu_rgrowth(K->Ap, K->Ai, K->Ax, K->sym, F->num, c) ? c->rgrowth : 0.0;
+    if (S->rgrowth_drop > 0) {
+        F->rgrowth_ref = klu_rgrowth(S->Ap, S->Ai, S->Ax, S->sym, F->num, c) ? c->rgrowth : 0.0;
         st->rgrowth_last = F->rgrowth_ref;
     }
     return RS_OK;
 }
 
-int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allocator *a)
+int rs_klu_fixed_enable(rs_klu_system *S, rs_klu_factors *F, double rcond_min, const rs_allocator *a)
 {
-    if (F->fx.n > 0 || !F->num || K->sym->nblocks != 1 || K->n > RS_LU_FIXED_MAX_N)
+    if (F->fx.n > 0 || !F->num || S->sym->nblocks != 1 || S->n > RS_LU_FIXED_MAX_N)
         return RS_OK;
-    int *pos = rs_alloc(a, (size_t)K->n, sizeof(int));
+    int *pos = rs_alloc(a, (size_t)S->n, sizeof(int));
     if (!pos)
         return RS_E_NOMEM;
-    const int fragile = fragile_pivots(K, K->sym, F->num, K->Ax, pos);
+    const int fragile = fragile_pivots(S, S->sym, F->num, S->Ax, pos);
     rs_free(a, pos);
     if (fragile > 0)
         return RS_OK; /* a refactorization in this order may degrade: KLU's checks */
-    int st = rs_lu_fixed_create(&F->fx, K->n, K->Ap, K->Ai, F->num->Pnum, K->sym->Q, a);
+    int st = rs_lu_fixed_create(&F->fx, S->n, S->Ap, S->Ai, F->num->Pnum, S->sym->Q, a);
     if (st)
         return st == RS_E_NOMEM ? st : RS_OK;
     double rc;
-    if (rs_lu_fixed_factor(&F->fx, K->Ax, 0.0, rcond_min, 1, &rc) != 0) {
+    if (rs_lu_fixed_factor(&F->fx, S->Ax, 0.0, rcond_min, 1, &rc) != 0) {
         rs_lu_fixed_free(&F->fx); /* KLU managed, the fixed order did not */
         return RS_OK;
     }
@@ -673,7 +673,7 @@ int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allo
     return RS_OK;
 }
 
-int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st)
+int rs_klu_solve(rs_klu_system *S, rs_klu_factors *F, double *b, rs_stats *st)
 {
     st->solves++;
     if (F->fx_holds) {
@@ -681,15 +681,15 @@ int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st)
         return RS_OK;
     }
     RS_ASSERT(F->num);   /* the step solves only after a factorization succeeded */
-    if (!klu_solve(K->sym, F->num, K->n, 1, b, &K->common))
+    if (!klu_solve(S->sym, F->num, S->n, 1, b, &S->common))
         return RS_E_SOLVER;
     return RS_OK;
 }
 
-void rs_kfac_free(rs_kmat *K, rs_kfac *F)
+void rs_klu_factors_free(rs_klu_system *S, rs_klu_factors *F)
 {
     if (F->num)
-        klu_free_numeric(&F->num, &K->common);
+        klu_free_numeric(&F->num, &S->common);
     rs_lu_fixed_free(&F->fx);
     F->fx_on = F->fx_holds = 0;
 }

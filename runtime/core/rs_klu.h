@@ -3,12 +3,12 @@
  *
  * Every system the runtime solves has the block form
  *
- *     K = [ A          s·φ_qᵀ ]      A = M (+ Δt·C later), or the identity
+ *     S = [ A          s·φ_qᵀ ]      A = M (+ Δt·C later), or the identity
  *         [ φ_q        0      ]      s = Δt (IMEX) or 1 (RK4, projections)
  *
  * of order n = n_q + n_phi.  Its pattern is the union of M's pattern, the
  * diagonal of the A block, and φ_q's pattern placed twice; it is built once
- * per workspace with index maps from each model output into K's values, so a
+ * per workspace with index maps from each model output into S's values, so a
  * step only scatters values and calls klu_refactor.  One KLU Symbolic object
  * (klu_analyze, once) serves several Numeric objects (one per kind of
  * matrix, so each keeps the pivot order that suits it).
@@ -25,9 +25,9 @@
 #include "rs_options.h"
 #include "rs_stats.h"
 
-typedef struct rs_kmat {
+typedef struct rs_klu_system {
     int n, n_q, n_phi, nnz;
-    int *Ap, *Ai;          /* CSC pattern of K, n+1 and nnz entries        */
+    int *Ap, *Ai;          /* CSC pattern of S, n+1 and nnz entries        */
     double *Ax;            /* values, nnz                                  */
     int *map_M;            /* M value k      -> position in Ax             */
     int *map_diag;         /* A(j,j)         -> position in Ax, n_q        */
@@ -51,40 +51,40 @@ typedef struct rs_kmat {
     double rgrowth_drop;   /* refactor's rgrowth below rgrowth_drop × its
                               value at the last full factorization: factor
                               again (0: not checked)                       */
-} rs_kmat;
+} rs_klu_system;
 
-/* One numeric factorization of K's pattern. */
-typedef struct rs_kfac {
+/* One numeric factorization of S's pattern. */
+typedef struct rs_klu_factors {
     klu_numeric *num;      /* NULL until the first klu_factor              */
     double rcond_ref;      /* rcond right after the last full factorization */
     double rgrowth_ref;    /* rgrowth right after it (when checked)        */
-    /* RS_FAST_LU_FIXED (rs_kfac_fixed_enable): refactorizations by the
+    /* RS_FAST_LU_FIXED (rs_klu_fixed_enable): refactorizations by the
      * fixed-order LU in the pivot order of KLU's full factorization        */
     rs_lu_fixed fx;        /* set up when fx.n > 0                          */
     int fx_on;             /* refactor with fx (0 once KLU pivoted
                               differently after a fallback)                 */
     int fx_holds;          /* the current factors are fx's (solves use it) */
-} rs_kfac;
+} rs_klu_factors;
 
-/* Builds the pattern of K for `m` and analyzes it.  `extra` (NULL: none) is
+/* Builds the pattern of S for `m` and analyzes it.  `extra` (NULL: none) is
  * an n_q × n_q CSC pattern merged into the A block besides M and its
  * diagonal: the wheel-rail creep matrix C^K_qq of A = M + Δt C^K_qq
  * (rs_contact.h), so the pattern stays fixed for the whole run.  Returns
  * RS_OK, RS_E_NOMEM or RS_E_SOLVER (message in err). */
-int rs_kmat_build(rs_kmat *K, const rs_model *m, const rs_pattern *extra,
+int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *extra,
                   const rs_allocator *a, char *err, size_t errlen);
-void rs_kmat_free(rs_kmat *K, const rs_allocator *a);
+void rs_klu_system_free(rs_klu_system *S, const rs_allocator *a);
 
-/* Analyzes K's pattern again with another ordering (RS_KLU_AMD, _COLAMD,
+/* Analyzes S's pattern again with another ordering (RS_KLU_AMD, _COLAMD,
  * _NATURAL, _AMD_SCHUR, _TREE) and BTF on or off.  Numeric objects of the old analysis must be
- * freed first.  Returns RS_OK, RS_E_NOMEM or RS_E_SOLVER (K keeps its old
+ * freed first.  Returns RS_OK, RS_E_NOMEM or RS_E_SOLVER (S keeps its old
  * analysis on failure); RS_E_INTERNAL (RS_ASSERT) for an ordering out of
  * range, which the workspace's option check rules out. */
-int rs_kmat_analyze(rs_kmat *K, int ordering, int btf);
+int rs_klu_system_analyze(rs_klu_system *S, int ordering, int btf);
 
 /* Times every candidate ordering ({AMD, COLAMD, natural, AMD Schur, tree} × BTF
  * {off, on},
- * or those `btf` allows: -1 both, 0 off, 1 on) on K's pattern with
+ * or those `btf` allows: -1 both, 0 off, 1 on) on S's pattern with
  * representative values: for each, analyze, factor Ax_dyn (and Ax_proj when
  * not NULL), then the fastest of `trials` rounds of refactor + solve of
  * each.  A candidate whose factorization fails or whose rcond is below
@@ -96,34 +96,34 @@ int rs_kmat_analyze(rs_kmat *K, int ordering, int btf);
  * deterministic choice (the timings are recorded, they do not choose: the
  * same model and state always get the same ordering, hence bit-identical
  * results run to run).  Records everything in *info;
- * K ends analyzed with the choice.  Allocates (it runs at set-up).  Returns
+ * S ends analyzed with the choice.  Allocates (it runs at set-up).  Returns
  * RS_OK, RS_E_NOMEM, or RS_E_SINGULAR when no candidate factors. */
-int rs_kmat_choose(rs_kmat *K, const double *Ax_dyn, const double *Ax_proj, int btf,
+int rs_klu_system_choose(rs_klu_system *S, const double *Ax_dyn, const double *Ax_proj, int btf,
                    int trials, double rcond_min, const rs_allocator *a, rs_klu_info *info);
 
-/* Scatters values into K: A = M (Mv != NULL) or I (Mv == NULL), lower-left
+/* Scatters values into S: A = M (Mv != NULL) or I (Mv == NULL), lower-left
  * φ_q = Gv, upper-right gt_scale·φ_qᵀ. */
-void rs_kmat_fill(rs_kmat *K, const double *Mv, const double *Gv, double gt_scale);
+void rs_klu_system_fill(rs_klu_system *S, const double *Mv, const double *Gv, double gt_scale);
 
 /* Adds scale·Xv (values in the order of build's `extra` pattern) to the A
- * block after rs_kmat_fill.  No-op without an extra pattern. */
-void rs_kmat_add_extra(rs_kmat *K, const double *Xv, double scale);
+ * block after rs_klu_system_fill.  No-op without an extra pattern. */
+void rs_klu_system_add_extra(rs_klu_system *S, const double *Xv, double scale);
 
-/* Refactors F with K's current values (klu_factor the first time, again when
+/* Refactors F with S's current values (klu_factor the first time, again when
  * refactorization fails, rcond drops below rcond_drop × its value at the
  * last full factorization, or the reciprocal pivot growth drops below
- * K->rgrowth_drop × its value then: the pivots no longer suit the values;
+ * S->rgrowth_drop × its value then: the pivots no longer suit the values;
  * st->refactor_fallbacks counts those).  Returns RS_OK, RS_E_SINGULAR
- * (*bad_col: the column of K KLU found singular, or -1), RS_E_NOMEM or
+ * (*bad_col: the column of S KLU found singular, or -1), RS_E_NOMEM or
  * RS_E_SOLVER. */
-int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
+int rs_klu_factorize(rs_klu_system *S, rs_klu_factors *F, double rcond_min, double rcond_drop,
                    rs_stats *st, int *bad_col);
 
-/* RS_FAST_LU_FIXED: right after a full factorization of F (K->Ax still
+/* RS_FAST_LU_FIXED: right after a full factorization of F (S->Ax still
  * holding its values), sets up F's fixed-order LU in KLU's pivot order when
- * that order has no fragile pivot (see rs_kmat_choose) and one block (no
+ * that order has no fragile pivot (see rs_klu_system_choose) and one block (no
  * BTF), and factors those values with it as the reference of its pivot
- * check.  From then on rs_kfac_factor refactors with it (no allocation) and
+ * check.  From then on rs_klu_factorize refactors with it (no allocation) and
  * falls back to KLU's full factorization when a pivot fails the check
  * (rs_lu_fixed_factor with drop = rcond_drop): counted in
  * refactor_fallbacks as before; if KLU then keeps the same pivot order the
@@ -131,12 +131,12 @@ int rs_kfac_factor(rs_kmat *K, rs_kfac *F, double rcond_min, double rcond_drop,
  * off for F (KLU refactors from then on).  Allocates (set-up only).  Does
  * nothing when F already has it or the order does not qualify.  Returns
  * RS_OK or RS_E_NOMEM. */
-int rs_kfac_fixed_enable(rs_kmat *K, rs_kfac *F, double rcond_min, const rs_allocator *a);
+int rs_klu_fixed_enable(rs_klu_system *S, rs_klu_factors *F, double rcond_min, const rs_allocator *a);
 
-/* Solves K x = b in place (b has n entries).  RS_E_SOLVER if KLU fails;
+/* Solves S x = b in place (b has n entries).  RS_E_SOLVER if KLU fails;
  * RS_E_INTERNAL (RS_ASSERT) if F holds no factorization. */
-int rs_kfac_solve(rs_kmat *K, rs_kfac *F, double *b, rs_stats *st);
+int rs_klu_solve(rs_klu_system *S, rs_klu_factors *F, double *b, rs_stats *st);
 
-void rs_kfac_free(rs_kmat *K, rs_kfac *F);
+void rs_klu_factors_free(rs_klu_system *S, rs_klu_factors *F);
 
 #endif /* RS_KLU_H */

@@ -36,10 +36,10 @@ static double max_abs(const double *v, int n, int *where)
 
 /* ---- factorization with messages that name the unknown ----------------- */
 
-static int factor(rs_ws *ws, rs_kfac *F, const char *what)
+static int factor(rs_ws *ws, rs_klu_factors *F, const char *what)
 {
     int bad;
-    int st = rs_kfac_factor(&ws->K, F, ws->opt.rcond_min, ws->opt.rcond_drop, &ws->stats, &bad);
+    int st = rs_klu_factorize(&ws->sys, F, ws->opt.rcond_min, ws->opt.rcond_drop, &ws->stats, &bad);
     if (st == RS_OK)
         return RS_OK;
     const rs_model *m = ws->model;
@@ -54,14 +54,14 @@ static int factor(rs_ws *ws, rs_kfac *F, const char *what)
         return rs_ws_fail(ws, st, "%s matrix is singular (rcond %.3g)", what,
                           ws->stats.rcond_last);
     }
-    return rs_ws_fail(ws, st, "%s matrix: KLU failed (status %d)", what, ws->K.common.status);
+    return rs_ws_fail(ws, st, "%s matrix: KLU failed (status %d)", what, ws->sys.common.status);
 }
 
-static int solve(rs_ws *ws, rs_kfac *F, const char *what)
+static int solve(rs_ws *ws, rs_klu_factors *F, const char *what)
 {
-    int st = rs_kfac_solve(&ws->K, F, ws->rhs, &ws->stats);
+    int st = rs_klu_solve(&ws->sys, F, ws->rhs, &ws->stats);
     if (st)
-        return rs_ws_fail(ws, st, "%s: klu_solve failed (status %d)", what, ws->K.common.status);
+        return rs_ws_fail(ws, st, "%s: klu_solve failed (status %d)", what, ws->sys.common.status);
     return RS_OK;
 }
 
@@ -97,9 +97,9 @@ static int eval_dynamics(rs_ws *ws)
             return st;
     }
     if (ws->opt.check_finite &&
-        ((st = rs_ws_check_finite(ws, ws->Mv, ws->K.nnz_M, "mass matrix value M", NULL)) ||
+        ((st = rs_ws_check_finite(ws, ws->Mv, ws->sys.nnz_M, "mass matrix value M", NULL)) ||
          (st = rs_ws_check_finite(ws, ws->delta, m->n_q, "generalized force delta", m->q_names)) ||
-         (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
+         (st = rs_ws_check_finite(ws, ws->Gv, ws->sys.nnz_G, "constraint Jacobian value phi_q",
                                   NULL)) ||
          (st = rs_ws_check_finite(ws, ws->gamma, m->n_phi, "gamma", m->phi_names))))
         return st;
@@ -185,7 +185,7 @@ static int min_norm(rs_ws *ws, const char *what)
         dense_min_norm(ws) == 0)
         return RS_OK;
     memset(ws->rhs, 0, (size_t)nq * sizeof(double));
-    rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
+    rs_klu_system_fill(&ws->sys, NULL, ws->Gv, 1.0);
     if ((st = factor(ws, &ws->fac_proj, what)))
         return st;
     return solve(ws, &ws->fac_proj, what);
@@ -216,7 +216,7 @@ static int project_position(rs_ws *ws, double t)
                               r, m->phi_names[worst], ws->opt.proj_tol, it,
                               ws->opt.proj_maxiter);
         if ((!ws->proj_ready && (st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL))) ||
-            (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
+            (st = rs_ws_check_finite(ws, ws->Gv, ws->sys.nnz_G, "constraint Jacobian value phi_q",
                                      NULL)))
             return st;
         ws->proj_ready = 0; /* q moves */
@@ -248,7 +248,7 @@ static int project_velocity(rs_ws *ws, double t)
     rs_ws_bind(ws, t, ws->q, ws->qd);
     if ((!ws->proj_ready && ((st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)) ||
                              (st = rs_ws_call(ws, RS_FN_BETA, ws->beta, NULL)))) ||
-        (st = rs_ws_check_finite(ws, ws->Gv, ws->K.nnz_G, "constraint Jacobian value phi_q",
+        (st = rs_ws_check_finite(ws, ws->Gv, ws->sys.nnz_G, "constraint Jacobian value phi_q",
                                  NULL)) ||
         (st = rs_ws_check_finite(ws, ws->beta, nphi, "beta", m->phi_names)))
         return st;
@@ -321,7 +321,7 @@ static int step_imex(rs_ws *ws, double t1)
             return st;
     }
     rs_prof_enter(ws, RS_PHASE_SOLVE);
-    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, h);
+    rs_klu_system_fill(&ws->sys, ws->Mv, ws->Gv, h);
     if (ct)
         ws->cops->add_ck(ws, h);
     if ((st = factor(ws, &ws->fac_dyn, "IMEX system")))
@@ -386,7 +386,7 @@ static int accel(rs_ws *ws, double t, const double *q, const double *qd, double 
     rs_ws_bind(ws, t, q, qd);
     if ((st = eval_dynamics(ws)))
         return st;
-    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, 1.0);
+    rs_klu_system_fill(&ws->sys, ws->Mv, ws->Gv, 1.0);
     if ((st = factor(ws, &ws->fac_dyn, "index-1 system")))
         return st;
     memcpy(ws->rhs, ws->delta, (size_t)nq * sizeof(double));
@@ -446,13 +446,13 @@ static int state_finite(rs_ws *ws, const char *when)
 /* RS_KLU_AUTO: times the candidate orderings on this workspace's two
  * matrices at the current (initial, projected) state — the dynamics matrix
  * as the step builds it and, when constrained, the projection matrix — and
- * analyzes K with the fastest (rs_kmat_choose).  Numeric objects of the
+ * analyzes K with the fastest (rs_klu_system_choose).  Numeric objects of the
  * previous analysis are dropped; the callers factor again. */
 static int choose_ordering(rs_ws *ws)
 {
     const rs_model *m = ws->model;
     const rs_allocator *a = &ws->opt.allocator;
-    const int nnz = ws->K.nnz;
+    const int nnz = ws->sys.nnz;
     double *Ad = rs_alloc(a, (size_t)nnz, sizeof(double));
     double *Ap = m->n_phi > 0 ? rs_alloc(a, (size_t)nnz, sizeof(double)) : NULL;
     if (!Ad || (m->n_phi > 0 && !Ap)) {
@@ -460,15 +460,15 @@ static int choose_ordering(rs_ws *ws)
         rs_free(a, Ap);
         return rs_ws_fail(ws, RS_E_NOMEM, "out of memory choosing the KLU ordering");
     }
-    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
-    memcpy(Ad, ws->K.Ax, (size_t)nnz * sizeof(double));
+    rs_klu_system_fill(&ws->sys, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
+    memcpy(Ad, ws->sys.Ax, (size_t)nnz * sizeof(double));
     if (Ap) {
-        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
-        memcpy(Ap, ws->K.Ax, (size_t)nnz * sizeof(double));
+        rs_klu_system_fill(&ws->sys, NULL, ws->Gv, 1.0);
+        memcpy(Ap, ws->sys.Ax, (size_t)nnz * sizeof(double));
     }
-    rs_kfac_free(&ws->K, &ws->fac_dyn);
-    rs_kfac_free(&ws->K, &ws->fac_proj);
-    int st = rs_kmat_choose(&ws->K, Ad, Ap, ws->opt.klu_btf, ws->opt.klu_trials,
+    rs_klu_factors_free(&ws->sys, &ws->fac_dyn);
+    rs_klu_factors_free(&ws->sys, &ws->fac_proj);
+    int st = rs_klu_system_choose(&ws->sys, Ad, Ap, ws->opt.klu_btf, ws->opt.klu_trials,
                             ws->opt.rcond_min, a, &ws->klu_info);
     rs_free(a, Ad);
     rs_free(a, Ap);
@@ -476,17 +476,17 @@ static int choose_ordering(rs_ws *ws)
         return RS_OK; /* K keeps its analysis; the factorization says where */
     if (st)
         return rs_ws_fail(ws, st, "choosing the KLU ordering failed (KLU status %d)",
-                          ws->K.common.status);
+                          ws->sys.common.status);
     return RS_OK;
 }
 
 /* RS_FAST_LU_FIXED: F was just factored with K's current values; from now
  * on its refactorizations use the fixed-order LU when the order allows. */
-static int fixed_lu(rs_ws *ws, rs_kfac *F)
+static int fixed_lu(rs_ws *ws, rs_klu_factors *F)
 {
     if (!(ws->opt.fast & RS_FAST_LU_FIXED))
         return RS_OK;
-    int st = rs_kfac_fixed_enable(&ws->K, F, ws->opt.rcond_min, &ws->opt.allocator);
+    int st = rs_klu_fixed_enable(&ws->sys, F, ws->opt.rcond_min, &ws->opt.allocator);
     return st ? rs_ws_fail(ws, st, "out of memory setting up the fixed-order LU") : RS_OK;
 }
 
@@ -516,7 +516,7 @@ int rs_ws_init(rs_ws *ws)
     if (ws->opt.klu_ordering == RS_KLU_AUTO && !ws->klu_info.chosen &&
         (st = choose_ordering(ws)))
         goto done;
-    rs_kmat_fill(&ws->K, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
+    rs_klu_system_fill(&ws->sys, ws->Mv, ws->Gv, ws->opt.method == RS_IMEX_EULER ? ws->dt : 1.0);
     if ((st = factor(ws, &ws->fac_dyn, "initial system")) ||
         (st = fixed_lu(ws, &ws->fac_dyn)))
         goto done;
@@ -538,7 +538,7 @@ int rs_ws_init(rs_ws *ws)
     if (m->n_phi > 0) {
         /* (the initial projection may have factored it already, in the
          * same pivot order: the fixed LU takes its order from KLU's) */
-        rs_kmat_fill(&ws->K, NULL, ws->Gv, 1.0);
+        rs_klu_system_fill(&ws->sys, NULL, ws->Gv, 1.0);
         if ((!ws->fac_proj.num && (st = factor(ws, &ws->fac_proj, "initial projection"))) ||
             (st = fixed_lu(ws, &ws->fac_proj)))
             goto done;

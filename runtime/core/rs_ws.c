@@ -179,25 +179,25 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         }
     }
     /* with contact, A = M + Δt C^K_qq: C^K's pattern joins M's */
-    st = rs_kmat_build(&ws->K, m, ws->ct ? ws->cops->ck_pattern(ws->ct) : NULL, a, kerr, sizeof kerr);
+    st = rs_klu_system_build(&ws->sys, m, ws->ct ? ws->cops->ck_pattern(ws->ct) : NULL, a, kerr, sizeof kerr);
     if (st == RS_OK && ws->ct)
         ws->cops->bind_k(ws);
     if (st == RS_OK && o.klu_ordering != RS_KLU_AUTO &&
         (o.klu_ordering != RS_KLU_AMD || o.klu_btf == 1) &&
-        (st = rs_kmat_analyze(&ws->K, o.klu_ordering, o.klu_btf == 1)))
+        (st = rs_klu_system_analyze(&ws->sys, o.klu_ordering, o.klu_btf == 1)))
         snprintf(kerr, sizeof kerr, "klu_analyze (%s) failed on the system pattern (KLU status %d)",
-                 rs_klu_ordering_name(o.klu_ordering, o.klu_btf == 1), ws->K.common.status);
+                 rs_klu_ordering_name(o.klu_ordering, o.klu_btf == 1), ws->sys.common.status);
     if (st) {
         set_err(err, errlen, st, kerr);
         rs_ws_free(&ws);
         return st;
     }
-    ws->K.rgrowth_drop = o.rgrowth_drop;
-    ws->klu_info.ordering = ws->K.ordering;
-    ws->klu_info.btf = ws->K.btf;
-    ws->klu_info.n = ws->K.n;
-    ws->klu_info.nnz = ws->K.nnz;
-    ws->klu_info.nblocks = ws->K.sym->nblocks;
+    ws->sys.rgrowth_drop = o.rgrowth_drop;
+    ws->klu_info.ordering = ws->sys.ordering;
+    ws->klu_info.btf = ws->sys.btf;
+    ws->klu_info.n = ws->sys.n;
+    ws->klu_info.nnz = ws->sys.nnz;
+    ws->klu_info.nblocks = ws->sys.sym->nblocks;
     for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
         ws->klu_info.cand_us[k] = ws->klu_info.cand_flops[k] = -1;
         ws->klu_info.cand_lu_nnz[k] = ws->klu_info.cand_fragile[k] = -1;
@@ -212,9 +212,9 @@ void rs_ws_free(rs_ws **wsp)
         return;
     rs_ws *ws = *wsp;
     rs_allocator a = ws->opt.allocator;
-    rs_kfac_free(&ws->K, &ws->fac_dyn);
-    rs_kfac_free(&ws->K, &ws->fac_proj);
-    rs_kmat_free(&ws->K, &a);
+    rs_klu_factors_free(&ws->sys, &ws->fac_dyn);
+    rs_klu_factors_free(&ws->sys, &ws->fac_proj);
+    rs_klu_system_free(&ws->sys, &a);
     if (ws->cops)
         ws->cops->release(&ws->ct, &a);
     rs_free(&a, ws->block);

@@ -46,9 +46,9 @@ struct rs_ws {
                                       above RS_DENSE_PROJ_MAX) and μ      */
     double *block;                 /* the one allocation behind all doubles */
 
-    rs_kmat K;                     /* pattern of the block systems         */
-    rs_kfac fac_dyn;               /* A = M: IMEX and RK4 stages           */
-    rs_kfac fac_proj;              /* A = I: projections                   */
+    rs_klu_system sys;             /* pattern of the block systems         */
+    rs_klu_factors fac_dyn;        /* A = M: IMEX and RK4 stages           */
+    rs_klu_factors fac_proj;       /* A = I: projections                   */
     rs_klu_info klu_info;          /* ordering in use, AUTO's trial figures */
     rs_contact_ws *ct;             /* wheel-rail contact state (opaque: the
                                       plug-in's, rs_contact_ops.h); NULL

@@ -123,13 +123,13 @@ void rs_dense_lu_solve(const double *LU, int n, const int *piv, double *b)
 
 /* ================================================================ bsm */
 
-struct rs_bsm {
+struct rs_block_matrix {
     rs_allocator alloc;
     int nb, np, n;
     int *off;            /* nb + 1: first row of each block        */
     int *doff;           /* nb + 1: first value of each D_b        */
     int *poff;           /* np + 1: first value of each P_k        */
-    rs_bsm_piece_spec *ps;   /* np, ri/ci pointing into idx         */
+    rs_block_matrix_piece_spec *ps;   /* np, ri/ci pointing into idx         */
     int *idx;            /* row and column index lists of pieces   */
     int *row_start;      /* nb + 1 */
     int *row_piece;      /* np: pieces by row block, in k order     */
@@ -138,41 +138,41 @@ struct rs_bsm {
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
-int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_piece_spec *pieces,
+int rs_block_matrix_create(rs_block_matrix **out, int nb, const int *bsize, int np, const rs_block_matrix_piece_spec *pieces,
                   const rs_allocator *alloc, char *err, size_t errlen)
 {
     if (out)
         *out = NULL;
     if (!out || nb < 1 || !bsize || np < 0 || (np > 0 && !pieces)) {
-        ERR("rs_bsm_create: need nb >= 1 blocks with sizes and np >= 0 pieces");
+        ERR("rs_block_matrix_create: need nb >= 1 blocks with sizes and np >= 0 pieces");
         return RS_E_ARG;
     }
     for (int b = 0; b < nb; b++)
         if (bsize[b] < 1 || bsize[b] > 100000) {
-            ERR("rs_bsm_create: block %d has size %d (must be 1..100000)", b, bsize[b]);
+            ERR("rs_block_matrix_create: block %d has size %d (must be 1..100000)", b, bsize[b]);
             return RS_E_ARG;
         }
     size_t nidx = 0;
     for (int k = 0; k < np; k++) {
-        const rs_bsm_piece_spec *p = &pieces[k];
+        const rs_block_matrix_piece_spec *p = &pieces[k];
         if (p->rb < 0 || p->rb >= nb || p->cb < 0 || p->cb >= nb || p->rb == p->cb) {
-            ERR("rs_bsm_create: piece %d joins blocks %d and %d (must be distinct, in 0..%d)", k, p->rb, p->cb,
+            ERR("rs_block_matrix_create: piece %d joins blocks %d and %d (must be distinct, in 0..%d)", k, p->rb, p->cb,
                 nb - 1);
             return RS_E_ARG;
         }
         if (p->nr < 1 || p->nc < 1 || !p->ri || !p->ci) {
-            ERR("rs_bsm_create: piece %d has no rows or columns", k);
+            ERR("rs_block_matrix_create: piece %d has no rows or columns", k);
             return RS_E_ARG;
         }
         for (int i = 0; i < p->nr; i++)
             if (p->ri[i] < 0 || p->ri[i] >= bsize[p->rb]) {
-                ERR("rs_bsm_create: piece %d: row %d is outside block %d (size %d)", k, p->ri[i], p->rb,
+                ERR("rs_block_matrix_create: piece %d: row %d is outside block %d (size %d)", k, p->ri[i], p->rb,
                     bsize[p->rb]);
                 return RS_E_ARG;
             }
         for (int i = 0; i < p->nc; i++)
             if (p->ci[i] < 0 || p->ci[i] >= bsize[p->cb]) {
-                ERR("rs_bsm_create: piece %d: column %d is outside block %d (size %d)", k, p->ci[i], p->cb,
+                ERR("rs_block_matrix_create: piece %d: column %d is outside block %d (size %d)", k, p->ci[i], p->cb,
                     bsize[p->cb]);
                 return RS_E_ARG;
             }
@@ -181,7 +181,7 @@ int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_p
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_bsm *A = rs_alloc(&a, 1, sizeof *A);
+    rs_block_matrix *A = rs_alloc(&a, 1, sizeof *A);
     if (!A)
         goto nomem;
     A->alloc = a;
@@ -234,16 +234,16 @@ int rs_bsm_create(rs_bsm **out, int nb, const int *bsize, int np, const rs_bsm_p
     *out = A;
     return RS_OK;
 nomem:
-    ERR("rs_bsm_create: out of memory (%d blocks, %d pieces)", nb, np);
-    rs_bsm_free(&A);
+    ERR("rs_block_matrix_create: out of memory (%d blocks, %d pieces)", nb, np);
+    rs_block_matrix_free(&A);
     return RS_E_NOMEM;
 }
 
-void rs_bsm_free(rs_bsm **pA)
+void rs_block_matrix_free(rs_block_matrix **pA)
 {
     if (!pA || !*pA)
         return;
-    rs_bsm *A = *pA;
+    rs_block_matrix *A = *pA;
     const rs_allocator a = A->alloc;
     rs_free(&a, A->off);
     rs_free(&a, A->doff);
@@ -257,17 +257,17 @@ void rs_bsm_free(rs_bsm **pA)
     *pA = NULL;
 }
 
-int rs_bsm_n(const rs_bsm *A) { return A->n; }
-int rs_bsm_nblocks(const rs_bsm *A) { return A->nb; }
-int rs_bsm_npieces(const rs_bsm *A) { return A->np; }
-int rs_bsm_bsize(const rs_bsm *A, int b) { return A->off[b + 1] - A->off[b]; }
-int rs_bsm_offset(const rs_bsm *A, int b) { return A->off[b]; }
-double *rs_bsm_diag(rs_bsm *A, int b) { return A->val + A->doff[b]; }
-const double *rs_bsm_diag_c(const rs_bsm *A, int b) { return A->val + A->doff[b]; }
-double *rs_bsm_piece(rs_bsm *A, int k) { return A->val + A->poff[k]; }
-const rs_bsm_piece_spec *rs_bsm_piece_spec_of(const rs_bsm *A, int k) { return &A->ps[k]; }
+int rs_block_matrix_n(const rs_block_matrix *A) { return A->n; }
+int rs_block_matrix_nblocks(const rs_block_matrix *A) { return A->nb; }
+int rs_block_matrix_npieces(const rs_block_matrix *A) { return A->np; }
+int rs_block_matrix_bsize(const rs_block_matrix *A, int b) { return A->off[b + 1] - A->off[b]; }
+int rs_block_matrix_offset(const rs_block_matrix *A, int b) { return A->off[b]; }
+double *rs_block_matrix_diag(rs_block_matrix *A, int b) { return A->val + A->doff[b]; }
+const double *rs_block_matrix_diag_c(const rs_block_matrix *A, int b) { return A->val + A->doff[b]; }
+double *rs_block_matrix_piece(rs_block_matrix *A, int k) { return A->val + A->poff[k]; }
+const rs_block_matrix_piece_spec *rs_block_matrix_piece_spec_of(const rs_block_matrix *A, int k) { return &A->ps[k]; }
 
-void rs_bsm_mul_block(const rs_bsm *A, int b, const double *x, double *y)
+void rs_block_matrix_mul_block(const rs_block_matrix *A, int b, const double *x, double *y)
 {
     const int o = A->off[b], n = A->off[b + 1] - o;
     const double *D = A->val + A->doff[b];
@@ -283,7 +283,7 @@ void rs_bsm_mul_block(const rs_bsm *A, int b, const double *x, double *y)
     }
     for (int r = A->row_start[b]; r < A->row_start[b + 1]; r++) {
         const int k = A->row_piece[r];
-        const rs_bsm_piece_spec *p = &A->ps[k];
+        const rs_block_matrix_piece_spec *p = &A->ps[k];
         const double *P = A->val + A->poff[k];
         const double *xc = x + A->off[p->cb];
         for (int c = 0; c < p->nc; c++) {
@@ -295,10 +295,10 @@ void rs_bsm_mul_block(const rs_bsm *A, int b, const double *x, double *y)
     }
 }
 
-void rs_bsm_mul(const rs_bsm *A, const double *x, double *y)
+void rs_block_matrix_mul(const rs_block_matrix *A, const double *x, double *y)
 {
     for (int b = 0; b < A->nb; b++)
-        rs_bsm_mul_block(A, b, x, y);
+        rs_block_matrix_mul_block(A, b, x, y);
 }
 
 /* ================================================================ krylov */
@@ -330,7 +330,7 @@ void rs_krylov_opts_default(rs_krylov_opts *o)
     o->restart = 30;
 }
 
-int rs_krylov_create(rs_krylov **out, const rs_bsm *A, const rs_krylov_opts *opts, const rs_allocator *alloc,
+int rs_krylov_create(rs_krylov **out, const rs_block_matrix *A, const rs_krylov_opts *opts, const rs_allocator *alloc,
                      char *err, size_t errlen)
 {
     if (out)
@@ -418,7 +418,7 @@ void rs_krylov_set_opts(rs_krylov *kr, const rs_krylov_opts *opts)
     }
 }
 
-int rs_krylov_factor_block(rs_krylov *kr, const rs_bsm *A, int b, int symmetric, int *bad_col)
+int rs_krylov_factor_block(rs_krylov *kr, const rs_block_matrix *A, int b, int symmetric, int *bad_col)
 {
     const int n = A->off[b + 1] - A->off[b];
     double *F = kr->fac + kr->foff[b];
@@ -478,7 +478,7 @@ static int finish(rs_krylov_result *res, int status, int it, double rr, double b
     return status;
 }
 
-static int solve_cg(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, const rs_team *team, int thread,
+static int solve_cg(rs_krylov *kr, const rs_block_matrix *A, const double *b, double *x, const rs_team *team, int thread,
                     rs_krylov_result *res)
 {
     const int nb = kr->nb, n = kr->n;
@@ -492,7 +492,7 @@ static int solve_cg(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, 
     sync(team);
     FOR_OWN(blk) {
         const int o = kr->off[blk], m = kr->off[blk + 1] - o;
-        rs_bsm_mul_block(A, blk, x, r);
+        rs_block_matrix_mul_block(A, blk, x, r);
         for (int i = o; i < o + m; i++) {
             r[i] = b[i] - r[i];
             z[i] = r[i];
@@ -522,7 +522,7 @@ static int solve_cg(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, 
         }
         sync(team);
         FOR_OWN(blk) {
-            rs_bsm_mul_block(A, blk, d, q);
+            rs_block_matrix_mul_block(A, blk, d, q);
             pa[blk] = dot_block(kr, blk, d, q);
         }
         sync(team);
@@ -548,7 +548,7 @@ static int solve_cg(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, 
     }
 }
 
-static int solve_bicgstab(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, const rs_team *team,
+static int solve_bicgstab(rs_krylov *kr, const rs_block_matrix *A, const double *b, double *x, const rs_team *team,
                           int thread, rs_krylov_result *res)
 {
     const int nb = kr->nb, n = kr->n;
@@ -562,7 +562,7 @@ static int solve_bicgstab(rs_krylov *kr, const rs_bsm *A, const double *b, doubl
     sync(team);
     FOR_OWN(blk) {
         const int o = kr->off[blk], m = kr->off[blk + 1] - o;
-        rs_bsm_mul_block(A, blk, x, r);
+        rs_block_matrix_mul_block(A, blk, x, r);
         for (int i = o; i < o + m; i++) {
             r[i] = b[i] - r[i];
             rh[i] = r[i];
@@ -598,7 +598,7 @@ static int solve_bicgstab(rs_krylov *kr, const rs_bsm *A, const double *b, doubl
         }
         sync(team);
         FOR_OWN(blk) {
-            rs_bsm_mul_block(A, blk, y, v);
+            rs_block_matrix_mul_block(A, blk, y, v);
             pa[blk] = dot_block(kr, blk, rh, v);
         }
         sync(team);
@@ -615,7 +615,7 @@ static int solve_bicgstab(rs_krylov *kr, const rs_bsm *A, const double *b, doubl
         }
         sync(team);
         FOR_OWN(blk) {
-            rs_bsm_mul_block(A, blk, z, t);
+            rs_block_matrix_mul_block(A, blk, z, t);
             pb[blk] = dot_block(kr, blk, t, s);
             pb[nb + blk] = dot_block(kr, blk, t, t);
         }
@@ -652,7 +652,7 @@ static int solve_bicgstab(rs_krylov *kr, const rs_bsm *A, const double *b, doubl
  * written after barrier 1 and read after barrier 2, P2 after 2 / after 3,
  * P3 after 3 / after 4: a slot is rewritten only after every thread passed
  * the barrier that follows its last read. */
-static int solve_gmres(rs_krylov *kr, const rs_bsm *A, const double *b, double *x, const rs_team *team, int thread,
+static int solve_gmres(rs_krylov *kr, const rs_block_matrix *A, const double *b, double *x, const rs_team *team, int thread,
                        rs_krylov_result *res)
 {
     enum { MR = RS_KRYLOV_MAX_RESTART };
@@ -677,7 +677,7 @@ static int solve_gmres(rs_krylov *kr, const rs_bsm *A, const double *b, double *
     for (;;) {
         /* r = b − A x into V_0 */
         FOR_OWN(blk) {
-            rs_bsm_mul_block(A, blk, x, V);
+            rs_block_matrix_mul_block(A, blk, x, V);
             for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++)
                 V[i] = b[i] - V[i];
             P4[blk] = dot_block(kr, blk, V, V);
@@ -712,7 +712,7 @@ static int solve_gmres(rs_krylov *kr, const rs_bsm *A, const double *b, double *
             sync(team);   /* 1: z complete */
             double *w = V + (size_t)(j + 1) * (size_t)n;
             FOR_OWN(blk) {
-                rs_bsm_mul_block(A, blk, z, w);
+                rs_block_matrix_mul_block(A, blk, z, w);
                 for (int i = 0; i <= j; i++)
                     P1[(size_t)i * nb + blk] = dot_block(kr, blk, V + (size_t)i * n, w);
             }
@@ -810,7 +810,7 @@ static int solve_gmres(rs_krylov *kr, const rs_bsm *A, const double *b, double *
     return status;
 }
 
-int rs_krylov_solve(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x, int symmetric,
+int rs_krylov_solve(rs_krylov *kr, const rs_block_matrix *A, const double *rhs, double *x, int symmetric,
                     const rs_team *team, int thread, rs_krylov_result *res)
 {
     int method = kr->opts.method;
@@ -823,7 +823,7 @@ int rs_krylov_solve(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x
     return solve_bicgstab(kr, A, rhs, x, team, thread, res);
 }
 
-int rs_krylov_solve_serial(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x, int symmetric,
+int rs_krylov_solve_serial(rs_krylov *kr, const rs_block_matrix *A, const double *rhs, double *x, int symmetric,
                            rs_krylov_result *res)
 {
     for (int b = 0; b < kr->nb; b++) {

@@ -6,7 +6,7 @@
  * vehicle (M'_i: mass, the vehicle's own damping and stiffness, the diagonal
  * part of its couplers' Jacobians) and small off-diagonal pieces, one per
  * coupler and direction, that touch only the coupler's port coordinates.
- * rs_bsm stores exactly that:
+ * rs_block_matrix stores exactly that:
  *
  *     (A x)_i = D_i x_i + Σ_{pieces k with row block i, in k order}
  *               scatter(rows_k) P_k gather(cols_k) x_{cb(k)}
@@ -40,7 +40,7 @@
  * All threads take the same decisions (they hold the same sums), so no
  * extra broadcast is needed.  With one thread the barriers are no-ops.
  *
- * Nothing here allocates after rs_bsm_create / rs_krylov_create.
+ * Nothing here allocates after rs_block_matrix_create / rs_krylov_create.
  */
 #ifndef RS_KRYLOV_H
 #define RS_KRYLOV_H
@@ -77,35 +77,35 @@ void rs_dense_lu_solve(const double *LU, int n, const int *piv, double *b);
 
 /* ------------------------------------------------------------ block-sparse */
 
-typedef struct rs_bsm rs_bsm;
+typedef struct rs_block_matrix rs_block_matrix;
 
 /* One off-diagonal piece: rows `ri[0..nr)` of block rb times columns
  * `ci[0..nc)` of block cb (local indices, rb != cb). */
-typedef struct rs_bsm_piece_spec {
+typedef struct rs_block_matrix_piece_spec {
     int rb, cb, nr, nc;
     const int *ri, *ci;
-} rs_bsm_piece_spec;
+} rs_block_matrix_piece_spec;
 
 /* nb blocks of sizes bsize[0..nb), np pieces.  alloc NULL: calloc/free.
  * RS_OK, RS_E_ARG (message says which block or piece), RS_E_NOMEM. */
-int rs_bsm_create(rs_bsm **A, int nb, const int *bsize, int np, const rs_bsm_piece_spec *pieces,
+int rs_block_matrix_create(rs_block_matrix **A, int nb, const int *bsize, int np, const rs_block_matrix_piece_spec *pieces,
                   const rs_allocator *alloc, char *err, size_t errlen);
-void rs_bsm_free(rs_bsm **A);
+void rs_block_matrix_free(rs_block_matrix **A);
 
-int rs_bsm_n(const rs_bsm *A);              /* total order */
-int rs_bsm_nblocks(const rs_bsm *A);
-int rs_bsm_npieces(const rs_bsm *A);
-int rs_bsm_bsize(const rs_bsm *A, int b);
-int rs_bsm_offset(const rs_bsm *A, int b);  /* first row of block b */
-double *rs_bsm_diag(rs_bsm *A, int b);      /* D_b, n_b × n_b column-major */
-const double *rs_bsm_diag_c(const rs_bsm *A, int b);
-double *rs_bsm_piece(rs_bsm *A, int k);     /* P_k, nr × nc column-major */
-const rs_bsm_piece_spec *rs_bsm_piece_spec_of(const rs_bsm *A, int k);
+int rs_block_matrix_n(const rs_block_matrix *A);              /* total order */
+int rs_block_matrix_nblocks(const rs_block_matrix *A);
+int rs_block_matrix_npieces(const rs_block_matrix *A);
+int rs_block_matrix_bsize(const rs_block_matrix *A, int b);
+int rs_block_matrix_offset(const rs_block_matrix *A, int b);  /* first row of block b */
+double *rs_block_matrix_diag(rs_block_matrix *A, int b);      /* D_b, n_b × n_b column-major */
+const double *rs_block_matrix_diag_c(const rs_block_matrix *A, int b);
+double *rs_block_matrix_piece(rs_block_matrix *A, int k);     /* P_k, nr × nc column-major */
+const rs_block_matrix_piece_spec *rs_block_matrix_piece_spec_of(const rs_block_matrix *A, int k);
 
 /* y_b = (A x)_b for block b (x, y: full vectors; only y_b is written). */
-void rs_bsm_mul_block(const rs_bsm *A, int b, const double *x, double *y);
+void rs_block_matrix_mul_block(const rs_block_matrix *A, int b, const double *x, double *y);
 /* y = A x, all blocks (serial). */
-void rs_bsm_mul(const rs_bsm *A, const double *x, double *y);
+void rs_block_matrix_mul(const rs_block_matrix *A, const double *x, double *y);
 
 /* ------------------------------------------------------------ solver */
 
@@ -143,7 +143,7 @@ typedef struct rs_krylov_result {
 typedef struct rs_krylov rs_krylov;
 
 /* Work space for systems shaped like A (same blocks and pieces). */
-int rs_krylov_create(rs_krylov **kr, const rs_bsm *A, const rs_krylov_opts *opts,
+int rs_krylov_create(rs_krylov **kr, const rs_block_matrix *A, const rs_krylov_opts *opts,
                      const rs_allocator *alloc, char *err, size_t errlen);
 void rs_krylov_free(rs_krylov **kr);
 void rs_krylov_set_opts(rs_krylov *kr, const rs_krylov_opts *opts);
@@ -151,7 +151,7 @@ void rs_krylov_set_opts(rs_krylov *kr, const rs_krylov_opts *opts);
 /* Factors block b's D_b into the preconditioner: Cholesky when symmetric,
  * else LU.  Thread-safe for distinct b.  RS_OK or RS_E_SINGULAR (*bad_col
  * local column, may be NULL). */
-int rs_krylov_factor_block(rs_krylov *kr, const rs_bsm *A, int b, int symmetric, int *bad_col);
+int rs_krylov_factor_block(rs_krylov *kr, const rs_block_matrix *A, int b, int symmetric, int *bad_col);
 
 /* Solves A x = rhs.  Called by every thread of `team` (thread = its index)
  * after the blocks are factored and a barrier has passed; returns the same
@@ -159,11 +159,11 @@ int rs_krylov_factor_block(rs_krylov *kr, const rs_bsm *A, int b, int symmetric,
  * thread may pass its own).  x need not be initialized.  Ends with a
  * barrier, so x is complete on return.  symmetric chooses PCG under
  * RS_KRYLOV_AUTO. */
-int rs_krylov_solve(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x, int symmetric,
+int rs_krylov_solve(rs_krylov *kr, const rs_block_matrix *A, const double *rhs, double *x, int symmetric,
                     const rs_team *team, int thread, rs_krylov_result *res);
 
 /* Serial convenience: factors every block and solves (one thread). */
-int rs_krylov_solve_serial(rs_krylov *kr, const rs_bsm *A, const double *rhs, double *x, int symmetric,
+int rs_krylov_solve_serial(rs_krylov *kr, const rs_block_matrix *A, const double *rhs, double *x, int symmetric,
                            rs_krylov_result *res);
 
 #endif /* RS_KRYLOV_H */

@@ -62,7 +62,7 @@ struct rs_park {
     double *lq, *lqd, *lF, *lK, *lC;   /* link port values and outputs      */
     double *q, *qd, *qdd, *q1, *q2, *qd1, *qd2, *qp, *qdp, *qddp, *rhs, *x;
 
-    rs_bsm *A;
+    rs_block_matrix *A;
     rs_krylov *kr;
     rs_pool *pool;
     rs_barrier *bar;
@@ -183,7 +183,7 @@ void rs_park_free(rs_park **ppk)
     rs_pool_free(&pk->pool);
     rs_barrier_free(&pk->bar);
     rs_krylov_free(&pk->kr);
-    rs_bsm_free(&pk->A);
+    rs_block_matrix_free(&pk->A);
     void *arrays[] = {pk->bname, pk->lname, pk->off, pk->moff, pk->la, pk->lb, pk->lna, pk->lnb, pk->lpoff,
                       pk->lports, pk->lmoff, pk->bl_start, pk->bl_link, pk->bl_side, pk->M, pk->lq, pk->q,
                       pk->bstart, pk->blist, pk->bthread, pk->lstart, pk->llist, pk->lthread, pk->bcost,
@@ -272,7 +272,7 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     pk->ctx = sys->ctx;
     const int T = o.threads;
     int st = RS_E_NOMEM;
-    rs_bsm_piece_spec *spec = NULL;
+    rs_block_matrix_piece_spec *spec = NULL;
     int *bsize = NULL;
 
     pk->bname = rs_alloc(a, (size_t)nb, sizeof(char *));
@@ -374,10 +374,10 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
         int *pp = pk->lports + pk->lpoff[l];
         memcpy(pp, L->ia, (size_t)L->na * sizeof(int));
         memcpy(pp + L->na, L->ib, (size_t)L->nb * sizeof(int));
-        spec[2 * l] = (rs_bsm_piece_spec){L->a, L->b, L->na, L->nb, pp, pp + L->na};
-        spec[2 * l + 1] = (rs_bsm_piece_spec){L->b, L->a, L->nb, L->na, pp + L->na, pp};
+        spec[2 * l] = (rs_block_matrix_piece_spec){L->a, L->b, L->na, L->nb, pp, pp + L->na};
+        spec[2 * l + 1] = (rs_block_matrix_piece_spec){L->b, L->a, L->nb, L->na, pp + L->na, pp};
     }
-    st = rs_bsm_create(&pk->A, nb, bsize, 2 * nl, spec, a, err, errlen);
+    st = rs_block_matrix_create(&pk->A, nb, bsize, 2 * nl, spec, a, err, errlen);
     if (st != RS_OK)
         goto fail_st;
     st = rs_krylov_create(&pk->kr, pk->A, &o.krylov, a, err, errlen);
@@ -481,7 +481,7 @@ static void eval_link(rs_park *pk, int l, double t1, terr *E)
         set_err(pk, E, E_LINKFN, l, -1, code);
     const double cb = pk->cbeta, cb2 = pk->cbeta2;
     const int nbb = p - na;
-    double *Pab = rs_bsm_piece(pk->A, 2 * l), *Pba = rs_bsm_piece(pk->A, 2 * l + 1);
+    double *Pab = rs_block_matrix_piece(pk->A, 2 * l), *Pba = rs_block_matrix_piece(pk->A, 2 * l + 1);
     for (int j = 0; j < nbb; j++)
         for (int i = 0; i < na; i++) {
             const size_t k = (size_t)i + (size_t)(na + j) * (size_t)p;
@@ -501,7 +501,7 @@ static void assemble_block(rs_park *pk, int b, terr *E)
     const size_t mm = (size_t)m * (size_t)m;
     const double *M = pk->M + pk->moff[b], *K = pk->K + pk->moff[b], *C = pk->C + pk->moff[b];
     double *F = pk->F + o;   /* becomes the total force (links added) */
-    double *D = rs_bsm_diag(pk->A, b), *r = pk->rhs + o;
+    double *D = rs_block_matrix_diag(pk->A, b), *r = pk->rhs + o;
     const double cb = pk->cbeta, cb2 = pk->cbeta2;
     for (size_t k = 0; k < mm; k++)
         D[k] = M[k] + cb * C[k] + cb2 * K[k];
@@ -783,7 +783,7 @@ int rs_park_step(rs_park *pk)
     return RS_OK;
 }
 
-void rs_park_last_system(const rs_park *pk, const rs_bsm **A, const double **rhs, const double **x)
+void rs_park_last_system(const rs_park *pk, const rs_block_matrix **A, const double **rhs, const double **x)
 {
     if (A)
         *A = pk->A;

@@ -168,7 +168,7 @@ const rs_park_stats *rs_park_get_stats(const rs_park *pk);
  * pieces), the right-hand side Q and the Krylov solution δq (rs_park_n
  * values each).  Valid until the next step; for checks against a direct
  * solver (tests/physics/test_train_contact.c).  Any pointer may be NULL. */
-void rs_park_last_system(const rs_park *pk, const rs_bsm **A, const double **rhs, const double **x);
+void rs_park_last_system(const rs_park *pk, const rs_block_matrix **A, const double **rhs, const double **x);
 const char *rs_park_error(const rs_park *pk);
 
 #endif /* RS_PARK_H */

@@ -30,7 +30,7 @@ struct rs_train {
     double *mx;             /* nv: longitudinal mass of each vehicle */
     int *ports;             /* 2 nv: x and pitch coordinate of each vehicle (pitch -1: none) */
     int *nports;            /* nv: 1 or 2 */
-    rs_mveh **mv;           /* nv: compiled vehicles' instances (NULL: built-in) */
+    rs_compiled_vehicle **mv;           /* nv: compiled vehicles' instances (NULL: built-in) */
     double **init;          /* nv: compiled vehicles' q0, q̇0 (2 n), NULL: none */
     unsigned char **iset;   /* nv: their set flags (2 n), then 2 n scratch flags */
     char err[512];
@@ -177,7 +177,7 @@ static int wagon_fn(void *ctx, int b, double t, const double *q, const double *q
     }
     /* a compiled model: its M, δ, K, C, then traction and rolling
      * resistance on the x coordinate, as for the built-in model */
-    const int st = rs_mveh_eval(tr->mv[b], t, q, qd, M, F, K, C);
+    const int st = rs_compiled_vehicle_eval(tr->mv[b], t, q, qd, M, F, K, C);
     if (st != RS_OK)
         return st;
     const int ix = w->port_x, n = tr->blocks[b].n;
@@ -333,7 +333,7 @@ void rs_train_free(rs_train **ptr)
     rs_park_free(&tr->pk);
     if (tr->mv)
         for (int v = 0; v < tr->nv; v++)
-            rs_mveh_free(&tr->mv[v]);
+            rs_compiled_vehicle_free(&tr->mv[v]);
     rs_free(&a, tr->mv);
     for (int v = 0; v < tr->nv; v++) {
         if (tr->init)
@@ -383,7 +383,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
                     name, veh[v].port_x, veh[v].port_pitch, m->name ? m->name : "?", m->n_q - 1);
                 return RS_E_ARG;
             }
-            st = rs_mveh_check_model(m, m->q_names[veh[v].port_x], NULL, NULL, NULL, e2, sizeof e2);
+            st = rs_compiled_vehicle_check_model(m, m->q_names[veh[v].port_x], NULL, NULL, NULL, e2, sizeof e2);
             if (st != RS_OK) {
                 ERR("vehicle '%s': %s", name, e2);
                 return st;
@@ -457,7 +457,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         if (veh[v].model) {
             const rs_model *m = veh[v].model;
             char e2[400];
-            const int st = rs_mveh_create_contact(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, veh[v].model_contact,
+            const int st = rs_compiled_vehicle_create_contact(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, veh[v].model_contact,
                                                   &a, e2, sizeof e2);
             if (st != RS_OK) {
                 ERR("vehicle '%s': %s%s", nm, e2,
@@ -499,7 +499,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
                 rs_train_free(&tr);
                 return RS_E_NOMEM;
             }
-            const int se = rs_mveh_eval(tr->mv[v], 0.0, q0, q0, Mtmp, NULL, NULL, NULL);
+            const int se = rs_compiled_vehicle_eval(tr->mv[v], 0.0, q0, q0, Mtmp, NULL, NULL, NULL);
             const double mxv = Mtmp[veh[v].port_x * (n + 1)];
             rs_free(&a, Mtmp);
             rs_free(&a, q0);
@@ -561,10 +561,10 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
         fix[i] = i == ix || qs[i];
         vfix[i] = i == ix || qds[i];
     }
-    rs_mveh *mv = tr->mv[v];
-    rs_tcontact *tc = rs_mveh_contact(mv);
+    rs_compiled_vehicle *mv = tr->mv[v];
+    rs_train_wheel_contact *tc = rs_compiled_vehicle_contact(mv);
     int bad = -1;
-    int st = rs_mveh_static_mask(mv, t0, qv, fix, &bad);
+    int st = rs_compiled_vehicle_static_mask(mv, t0, qv, fix, &bad);
     if (st != RS_OK) {
         if (st == RS_E_SINGULAR && bad >= 0)
             snprintf(tr->err, sizeof tr->err,
@@ -573,15 +573,15 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
                      vn, m->q_names[bad]);
         else
             snprintf(tr->err, sizeof tr->err, "vehicle '%s': no static equilibrium (%s)%s%s", vn,
-                     rs_status_name(st), tc ? ": " : "", tc ? rs_tcontact_error(tc) : "");
+                     rs_status_name(st), tc ? ": " : "", tc ? rs_train_wheel_contact_error(tc) : "");
         return st;
     }
     if (!tc)
         return RS_OK;
-    st = rs_mveh_steady(mv, t0, qv, vv, vfix, &bad);
+    st = rs_compiled_vehicle_steady(mv, t0, qv, vv, vfix, &bad);
     if (st != RS_OK) {
         snprintf(tr->err, sizeof tr->err, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
-                 rs_status_name(st), rs_tcontact_error(tc)[0] ? ": " : "", rs_tcontact_error(tc));
+                 rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "", rs_train_wheel_contact_error(tc));
         return st;
     }
     return RS_OK;
@@ -617,7 +617,7 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
 }
 
 const char *rs_train_error(const rs_train *tr) { return tr->err; }
-rs_tcontact *rs_train_contact(rs_train *tr, int v) { return tr->mv[v] ? rs_mveh_contact(tr->mv[v]) : NULL; }
+rs_train_wheel_contact *rs_train_contact(rs_train *tr, int v) { return tr->mv[v] ? rs_compiled_vehicle_contact(tr->mv[v]) : NULL; }
 
 int rs_train_step(rs_train *tr) { return rs_park_step(tr->pk); }
 rs_park *rs_train_park(rs_train *tr) { return tr->pk; }

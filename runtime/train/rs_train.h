@@ -84,11 +84,11 @@ typedef struct rs_wagon {
     const double *model_p, *model_u;
     int port_x, port_pitch;
     /* A model with wheel-rail contacts: its contact options (NULL: the
-     * defaults of rs_tcontact_opts_default; copied at create).  Any compiled
+     * defaults of rs_train_wheel_contact_opts_default; copied at create).  Any compiled
      * model: initial coordinates and velocities (n_q values each, NULL:
      * none) where init_q_set / init_qd_set (n_q bytes) are non-zero; copied
      * at create, applied by rs_train_start. */
-    const struct rs_tcontact_opts *model_contact;
+    const struct rs_train_wheel_contact_opts *model_contact;
     const double *init_q, *init_qd;
     const unsigned char *init_q_set, *init_qd_set;
 } rs_wagon;
@@ -152,13 +152,13 @@ void rs_train_free(rs_train **tr);
  * its init_qd value); the other coordinates start at their init_q values or
  * 0 and the static equilibrium holds the x port and every set coordinate.
  * A vehicle with contacts then gets the steady motion at those speeds
- * (rs_mveh_steady: its wheelsets roll) over the velocities not set.
+ * (rs_compiled_vehicle_steady: its wheelsets roll) over the velocities not set.
  * On failure rs_train_error says which vehicle and why. */
 int rs_train_start(rs_train *tr, double t0, double x_front, double v0);
 int rs_train_step(rs_train *tr);
 const char *rs_train_error(const rs_train *tr);
 /* The contacts of vehicle v (NULL: none or built-in). */
-struct rs_tcontact *rs_train_contact(rs_train *tr, int v);
+struct rs_train_wheel_contact *rs_train_contact(rs_train *tr, int v);
 
 rs_park *rs_train_park(rs_train *tr);
 int rs_train_nvehicles(const rs_train *tr);

@@ -14,23 +14,23 @@
 #include "rs_train_contact.h"
 #include "rs_ws_impl.h"
 
-struct rs_tcontact {
+struct rs_train_wheel_contact {
     rs_allocator alloc;
     rs_ws *ws;                 /* owns the contact state, profiles, track */
     const rs_model *m;
     int n, nc, first;
-    rs_tcontact_opts o;
+    rs_train_wheel_contact_opts o;
     double *kval, *cval;       /* delta_jac outputs                       */
     double *G;                 /* nc × n dense: row i = φ^n_q of contact i */
     double *Cb;                /* 9 nc                                    */
     double *scale;             /* nc: c_N used in C (0: N clamped)        */
     double *dfdN;              /* 3 nc: ∂f_i/∂N_i (Kalker, unsaturated)   */
     double *h;                 /* n: D_i ∂f_i/∂N_i                        */
-    rs_tcontact_point *pt;     /* nc                                      */
+    rs_train_wheel_contact_point *pt;     /* nc                                      */
     char err[400];
 };
 
-void rs_tcontact_opts_default(rs_tcontact_opts *o)
+void rs_train_wheel_contact_opts_default(rs_train_wheel_contact_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->E = 2.1e11;
@@ -48,11 +48,11 @@ void rs_tcontact_opts_default(rs_tcontact_opts *o)
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
-void rs_tcontact_free(rs_tcontact **ptc)
+void rs_train_wheel_contact_free(rs_train_wheel_contact **ptc)
 {
     if (!ptc || !*ptc)
         return;
-    rs_tcontact *tc = *ptc;
+    rs_train_wheel_contact *tc = *ptc;
     const rs_allocator a = tc->alloc;
     rs_ws_free(&tc->ws);
     rs_free(&a, tc->kval);
@@ -67,11 +67,11 @@ void rs_tcontact_free(rs_tcontact **ptc)
     *ptc = NULL;
 }
 
-int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, const rs_tcontact_opts *o,
+int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *m, const double *p, const rs_train_wheel_contact_opts *o,
                        const rs_allocator *alloc, char *err, size_t errlen)
 {
     if (!out) {
-        ERR("rs_tcontact_create: out is NULL");
+        ERR("rs_train_wheel_contact_create: out is NULL");
         return RS_E_ARG;
     }
     *out = NULL;
@@ -81,11 +81,11 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
             m && m->name ? m->name : "?");
         return RS_E_MODEL;
     }
-    rs_tcontact_opts oo;
+    rs_train_wheel_contact_opts oo;
     if (o)
         oo = *o;
     else
-        rs_tcontact_opts_default(&oo);
+        rs_train_wheel_contact_opts_default(&oo);
     if (!(oo.E > 0) || !(oo.nu >= 0 && oo.nu < 0.5) || !(oo.c_damp >= 0) || !(oo.mu >= 0) || !(oo.vmin > 0) ||
         !(oo.tol > 0)) {
         ERR("model '%s': contact options need E > 0, nu in [0, 0.5), c_damp >= 0, mu >= 0, vmin > 0, tol > 0",
@@ -95,9 +95,9 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_tcontact *tc = rs_alloc(&a, 1, sizeof *tc);
+    rs_train_wheel_contact *tc = rs_alloc(&a, 1, sizeof *tc);
     if (!tc) {
-        ERR("rs_tcontact_create: out of memory");
+        ERR("rs_train_wheel_contact_create: out of memory");
         return RS_E_NOMEM;
     }
     tc->alloc = a;
@@ -121,7 +121,7 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
     wo.contact = rs_wheel_rail_contact();
     int st = rs_ws_create(m, &wo, &tc->ws, err, errlen);
     if (st != RS_OK) {
-        rs_tcontact_free(&tc);
+        rs_train_wheel_contact_free(&tc);
         return st;
     }
     const int n = tc->n, nc = tc->nc;
@@ -130,12 +130,12 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
     tc->G = rs_alloc(&a, (size_t)nc * (size_t)n, sizeof(double));
     tc->Cb = rs_alloc(&a, 9 * (size_t)nc, sizeof(double));
     tc->scale = rs_alloc(&a, (size_t)nc, sizeof(double));
-    tc->pt = rs_alloc(&a, (size_t)nc, sizeof(rs_tcontact_point));
+    tc->pt = rs_alloc(&a, (size_t)nc, sizeof(rs_train_wheel_contact_point));
     tc->dfdN = rs_alloc(&a, 3 * (size_t)nc, sizeof(double));
     tc->h = rs_alloc(&a, (size_t)n, sizeof(double));
     if (!tc->kval || !tc->cval || !tc->G || !tc->Cb || !tc->scale || !tc->pt || !tc->dfdN || !tc->h) {
-        ERR("rs_tcontact_create: out of memory");
-        rs_tcontact_free(&tc);
+        ERR("rs_train_wheel_contact_create: out of memory");
+        rs_train_wheel_contact_free(&tc);
         return RS_E_NOMEM;
     }
     rs_ws *ws = tc->ws;
@@ -145,18 +145,18 @@ int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, co
     }
     if ((st = rs_ws_update_constants(ws)) != RS_OK) {
         ERR("model '%s': %s", m->name, ws->err);
-        rs_tcontact_free(&tc);
+        rs_train_wheel_contact_free(&tc);
         return st;
     }
     *out = tc;
     return RS_OK;
 }
 
-int rs_tcontact_count(const rs_tcontact *tc) { return tc->nc; }
-const rs_tcontact_point *rs_tcontact_point_get(const rs_tcontact *tc, int i) { return &tc->pt[i]; }
-const char *rs_tcontact_name(const rs_tcontact *tc, int i) { return tc->m->contacts[i].name; }
-const char *rs_tcontact_error(const rs_tcontact *tc) { return tc->err; }
-void rs_tcontact_creep_gen(const rs_tcontact *tc, int i, double *g)
+int rs_train_wheel_contact_count(const rs_train_wheel_contact *tc) { return tc->nc; }
+const rs_train_wheel_contact_point *rs_train_wheel_contact_point_get(const rs_train_wheel_contact *tc, int i) { return &tc->pt[i]; }
+const char *rs_train_wheel_contact_name(const rs_train_wheel_contact *tc, int i) { return tc->m->contacts[i].name; }
+const char *rs_train_wheel_contact_error(const rs_train_wheel_contact *tc) { return tc->err; }
+void rs_train_wheel_contact_creep_gen(const rs_train_wheel_contact *tc, int i, double *g)
 {
     const rs_pattern *D = &tc->m->ddelta_df_pattern;
     const rs_contact_ws *c = tc->ws->ct;
@@ -166,8 +166,8 @@ void rs_tcontact_creep_gen(const rs_tcontact *tc, int i, double *g)
             g[D->rowind[d]] += c->Dv[d] * tc->pt[i].f[k];
 }
 
-const double *rs_tcontact_gap_q(const rs_tcontact *tc, int i) { return tc->G + (size_t)i * (size_t)tc->n; }
-double *rs_tcontact_params(rs_tcontact *tc) { return tc->ws->p; }
+const double *rs_train_wheel_contact_gap_q(const rs_train_wheel_contact *tc, int i) { return tc->G + (size_t)i * (size_t)tc->n; }
+double *rs_train_wheel_contact_params(rs_train_wheel_contact *tc) { return tc->ws->p; }
 
 /* K(e) of modulus e = sqrt(1 − k²), k in (0, 1], by the arithmetic-geometric
  * mean: K = π / (2 AGM(1, k)). */
@@ -182,7 +182,7 @@ static double ellip_k(double k)
     return 1.5707963267948966 / a;   /* π / 2 over the mean */
 }
 
-double rs_tcontact_hertz_stiffness(const double radii[3], double E, double nu, double *a1, double *b1)
+double rs_train_wheel_contact_hertz_stiffness(const double radii[3], double E, double nu, double *a1, double *b1)
 {
     double A, B;
     rs_hertz_curvature_sums(radii[0], radii[1], INFINITY, radii[2], &A, &B);
@@ -210,7 +210,7 @@ static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
             D[pat->rowind[k] + (size_t)j * (size_t)n] += val[k];
 }
 
-static int fail(rs_tcontact *tc, int st)
+static int fail(rs_train_wheel_contact *tc, int st)
 {
     snprintf(tc->err, sizeof tc->err, "%s", tc->ws->err);
     return st;
@@ -218,13 +218,13 @@ static int fail(rs_tcontact *tc, int st)
 
 /* Normal force, c_H and C_b of contact i from the penetration and the creep
  * function's outputs. */
-static int contact_law(rs_tcontact *tc, int i, const double *qd)
+static int contact_law(rs_train_wheel_contact *tc, int i, const double *qd)
 {
     rs_ws *ws = tc->ws;
     rs_contact_ws *c = ws->ct;
     const rs_contact *ct = &tc->m->contacts[i];
     const int n = tc->n;
-    rs_tcontact_point *pt = &tc->pt[i];
+    rs_train_wheel_contact_point *pt = &tc->pt[i];
     const double *g = tc->G + (size_t)i * (size_t)n;
     double gd = 0.0;
     for (int j = 0; j < n; j++)
@@ -240,7 +240,7 @@ static int contact_law(rs_tcontact *tc, int i, const double *qd)
     if (!(pt->pen > 0.0))
         return RS_OK;   /* lift-off: no force, no stiffness */
     double a1, b1;
-    const double cH = rs_tcontact_hertz_stiffness(c->radii + 3 * i, tc->o.E, tc->o.nu, &a1, &b1);
+    const double cH = rs_train_wheel_contact_hertz_stiffness(c->radii + 3 * i, tc->o.E, tc->o.nu, &a1, &b1);
     if (!(cH > 0.0) || !isfinite(cH)) {
         snprintf(tc->err, sizeof tc->err,
                  "contact '%s': no Hertz ellipse (code %g) for radii %.6g, %.6g, %.6g m at s_r = %.9g m "
@@ -297,7 +297,7 @@ static int contact_law(rs_tcontact *tc, int i, const double *qd)
 }
 
 /* C += Σ_i D_i C_b,i N_i (C^K_qq, as the IMEX step's), dense. */
-static void add_ck(rs_tcontact *tc, double *C)
+static void add_ck(rs_train_wheel_contact *tc, double *C)
 {
     const rs_model *m = tc->m;
     const rs_contact_ws *c = tc->ws->ct;
@@ -324,7 +324,7 @@ static void add_ck(rs_tcontact *tc, double *C)
     }
 }
 
-int rs_tcontact_eval(rs_tcontact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
+int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
                      double *C)
 {
     rs_ws *ws = tc->ws;

@@ -32,7 +32,7 @@
  *
  * One instance per vehicle: it owns an rs_ws of the model (profiles, track,
  * contact scratch), so instances are evaluated concurrently; nothing
- * allocates after rs_tcontact_create.
+ * allocates after rs_train_wheel_contact_create.
  */
 #ifndef RS_TRAIN_CONTACT_H
 #define RS_TRAIN_CONTACT_H
@@ -42,9 +42,9 @@
 #include "rs_model.h"
 #include "rs_ws.h"
 
-typedef struct rs_tcontact rs_tcontact;
+typedef struct rs_train_wheel_contact rs_train_wheel_contact;
 
-typedef struct rs_tcontact_opts {
+typedef struct rs_train_wheel_contact_opts {
     const char *dir;      /* folder the model's profile/track names are relative
                              to (NULL or "": the working directory)            */
     const char *track;    /* non-NULL: replaces every contact's track file     */
@@ -54,46 +54,46 @@ typedef struct rs_tcontact_opts {
     double vmin;          /* V_eff = sqrt(V² + vmin²) [m/s], 0.01              */
     double tol;           /* |φ^d| of the contact-point Newton, 1e-12          */
     int creep;            /* 1: creep forces; 0: frictionless                  */
-} rs_tcontact_opts;
+} rs_train_wheel_contact_opts;
 
-void rs_tcontact_opts_default(rs_tcontact_opts *o);
+void rs_train_wheel_contact_opts_default(rs_train_wheel_contact_opts *o);
 
 /* Per contact, from the last evaluation. */
-typedef struct rs_tcontact_point {
+typedef struct rs_train_wheel_contact_point {
     double pen, pen_dot;  /* p = −φ^n [m], ṗ [m/s]                            */
     double c_hertz;       /* c_H [N/m^1.5] (0 when p ≤ 0)                      */
     double N;             /* normal force [N]                                  */
     double k_n;           /* dN/dp used in K [N/m]                             */
     double f[3];          /* creep force fx, fy [N] and spin moment mz [N m]   */
     double v_eff;         /* sqrt(V² + vmin²), the creepages' denominator [m/s] */
-} rs_tcontact_point;
+} rs_train_wheel_contact_point;
 
 /* Model m must have contacts and delta_jac.  p: n_p values (NULL: defaults). */
-int rs_tcontact_create(rs_tcontact **out, const rs_model *m, const double *p, const rs_tcontact_opts *o,
+int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *m, const double *p, const rs_train_wheel_contact_opts *o,
                        const rs_allocator *alloc, char *err, size_t errlen);
-void rs_tcontact_free(rs_tcontact **tc);
+void rs_train_wheel_contact_free(rs_train_wheel_contact **tc);
 
 /* M (n × n), F += force, K += −∂F/∂q, C += −∂F/∂q̇ (dense column-major,
  * any may be NULL) at (t, q, q̇).  RS_OK, or an rs_status code with
- * rs_tcontact_error saying why (contact-point Newton, Hertz, a model
+ * rs_train_wheel_contact_error saying why (contact-point Newton, Hertz, a model
  * function).  Allocation-free. */
-int rs_tcontact_eval(rs_tcontact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
+int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
                      double *C);
 
-int rs_tcontact_count(const rs_tcontact *tc);
-const rs_tcontact_point *rs_tcontact_point_get(const rs_tcontact *tc, int i);
-const char *rs_tcontact_name(const rs_tcontact *tc, int i);
-const char *rs_tcontact_error(const rs_tcontact *tc);
+int rs_train_wheel_contact_count(const rs_train_wheel_contact *tc);
+const rs_train_wheel_contact_point *rs_train_wheel_contact_point_get(const rs_train_wheel_contact *tc, int i);
+const char *rs_train_wheel_contact_name(const rs_train_wheel_contact *tc, int i);
+const char *rs_train_wheel_contact_error(const rs_train_wheel_contact *tc);
 /* g = ∂δ/∂f_i f_i: contact i's creep forces as generalized forces (n
  * values), at the last evaluation. */
-void rs_tcontact_creep_gen(const rs_tcontact *tc, int i, double *g);
+void rs_train_wheel_contact_creep_gen(const rs_train_wheel_contact *tc, int i, double *g);
 /* φ^n_q of contact i at the last evaluation (n values). */
-const double *rs_tcontact_gap_q(const rs_tcontact *tc, int i);
-double *rs_tcontact_params(rs_tcontact *tc);   /* n_p values (read them only) */
+const double *rs_train_wheel_contact_gap_q(const rs_train_wheel_contact *tc, int i);
+double *rs_train_wheel_contact_params(rs_train_wheel_contact *tc);   /* n_p values (read them only) */
 
 /* c_H of a Hertz contact with the radii (R_x^w, R_y^w, R_y^r) (rs_hertz.h
  * signs), N = c_H p^{3/2}; the semi-axes at N = 1 N into a1, b1 (may be
  * NULL).  Returns c_H > 0, or a negative rs_hertz code. */
-double rs_tcontact_hertz_stiffness(const double radii[3], double E, double nu, double *a1, double *b1);
+double rs_train_wheel_contact_hertz_stiffness(const double radii[3], double E, double nu, double *a1, double *b1);
 
 #endif /* RS_TRAIN_CONTACT_H */

@@ -12,7 +12,7 @@
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
 
-struct rs_mveh {
+struct rs_compiled_vehicle {
     rs_allocator alloc;
     const rs_model *m;
     int n, nnz_m, nnz_k, nnz_c;
@@ -22,8 +22,8 @@ struct rs_mveh {
     double *kd, *rhs;           /* static equilibrium: n × n, n */
     int *piv, *map;             /* n, n */
     double *f2, *qs;            /* n, n: static equilibrium of a contact vehicle */
-    unsigned char *fix;         /* n: coordinates held by rs_mveh_static_mask */
-    rs_tcontact *tc;            /* wheel-rail contacts (NULL: none)          */
+    unsigned char *fix;         /* n: coordinates held by rs_compiled_vehicle_static_mask */
+    rs_train_wheel_contact *tc;            /* wheel-rail contacts (NULL: none)          */
     const double *in[RS_IN_COUNT];
 };
 
@@ -49,7 +49,7 @@ static void list_q(const rs_model *m, char *buf, size_t len)
     }
 }
 
-int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_pitch, int *ix, int *ipitch,
+int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const char *port_pitch, int *ix, int *ipitch,
                         char *err, size_t errlen)
 {
     if (!m) {
@@ -105,11 +105,11 @@ int rs_mveh_check_model(const rs_model *m, const char *port_x, const char *port_
     return RS_OK;
 }
 
-void rs_mveh_free(rs_mveh **pv)
+void rs_compiled_vehicle_free(rs_compiled_vehicle **pv)
 {
     if (!pv || !*pv)
         return;
-    rs_mveh *v = *pv;
+    rs_compiled_vehicle *v = *pv;
     const rs_allocator a = v->alloc;
     rs_free(&a, v->p);
     rs_free(&a, v->u);
@@ -126,19 +126,19 @@ void rs_mveh_free(rs_mveh **pv)
     rs_free(&a, v->f2);
     rs_free(&a, v->qs);
     rs_free(&a, v->fix);
-    rs_tcontact_free(&v->tc);
+    rs_train_wheel_contact_free(&v->tc);
     rs_free(&a, v);
     *pv = NULL;
 }
 
-int rs_mveh_create(rs_mveh **out, const rs_model *m, const double *p, const double *u, const rs_allocator *alloc,
+int rs_compiled_vehicle_create(rs_compiled_vehicle **out, const rs_model *m, const double *p, const double *u, const rs_allocator *alloc,
                    char *err, size_t errlen)
 {
-    return rs_mveh_create_contact(out, m, p, u, NULL, alloc, err, errlen);
+    return rs_compiled_vehicle_create_contact(out, m, p, u, NULL, alloc, err, errlen);
 }
 
-int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, const double *u,
-                           const rs_tcontact_opts *co, const rs_allocator *alloc, char *err, size_t errlen)
+int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model *m, const double *p, const double *u,
+                           const rs_train_wheel_contact_opts *co, const rs_allocator *alloc, char *err, size_t errlen)
 {
     if (out)
         *out = NULL;
@@ -148,16 +148,16 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
     const rs_model *mm = m;
     int st = RS_OK;
     if (!m || !m->q_names || m->n_q < 1) {
-        ERR("rs_mveh_create: no model");
+        ERR("rs_compiled_vehicle_create: no model");
         return RS_E_ARG;
     }
-    st = rs_mveh_check_model(mm, m->q_names[0], NULL, &ix, NULL, err, errlen);
+    st = rs_compiled_vehicle_check_model(mm, m->q_names[0], NULL, &ix, NULL, err, errlen);
     if (st != RS_OK)
         return st;
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
-    rs_mveh *v = rs_alloc(&a, 1, sizeof *v);
+    rs_compiled_vehicle *v = rs_alloc(&a, 1, sizeof *v);
     if (!v)
         goto nomem;
     v->alloc = a;
@@ -202,9 +202,9 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
     if (m->n_contact > 0) {
         /* the contact instance owns a workspace of the model (its own
          * parameters, constants, splines); v->p stays a copy for callers */
-        st = rs_tcontact_create(&v->tc, m, v->p, co, &a, err, errlen);
+        st = rs_train_wheel_contact_create(&v->tc, m, v->p, co, &a, err, errlen);
         if (st != RS_OK) {
-            rs_mveh_free(&v);
+            rs_compiled_vehicle_free(&v);
             return st;
         }
         *out = v;
@@ -214,27 +214,27 @@ int rs_mveh_create_contact(rs_mveh **out, const rs_model *m, const double *p, co
         double *o[RS_FN_MAX_OUT] = {v->k};
         if (m->fn[RS_FN_CONSTANTS].fn(v->in, o) != RS_ABI_OK) {
             ERR("model '%s': the constants function failed", m->name);
-            rs_mveh_free(&v);
+            rs_compiled_vehicle_free(&v);
             return RS_E_MODELFN;
         }
         for (int i = 0; i < m->n_k; i++)
             if (!isfinite(v->k[i])) {
                 ERR("model '%s': hoisted constant %d is not finite with these parameters", m->name, i);
-                rs_mveh_free(&v);
+                rs_compiled_vehicle_free(&v);
                 return RS_E_NONFINITE;
             }
     }
     *out = v;
     return RS_OK;
 nomem:
-    ERR("rs_mveh_create: out of memory");
-    rs_mveh_free(&v);
+    ERR("rs_compiled_vehicle_create: out of memory");
+    rs_compiled_vehicle_free(&v);
     return RS_E_NOMEM;
 }
 
-const rs_model *rs_mveh_model(const rs_mveh *v) { return v->m; }
-double *rs_mveh_u(rs_mveh *v) { return v->u; }
-const double *rs_mveh_p(const rs_mveh *v) { return v->p; }
+const rs_model *rs_compiled_vehicle_model(const rs_compiled_vehicle *v) { return v->m; }
+double *rs_compiled_vehicle_u(rs_compiled_vehicle *v) { return v->u; }
+const double *rs_compiled_vehicle_p(const rs_compiled_vehicle *v) { return v->p; }
 
 /* Sparse values in the order of pat into dense column-major D (n × n). */
 static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
@@ -244,11 +244,11 @@ static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
             D[pat->rowind[k] + (size_t)j * (size_t)n] += val[k];
 }
 
-int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
+int rs_compiled_vehicle_eval(rs_compiled_vehicle *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
                  double *C)
 {
     if (v->tc)
-        return rs_tcontact_eval(v->tc, t, q, qd, M, F, K, C);
+        return rs_train_wheel_contact_eval(v->tc, t, q, qd, M, F, K, C);
     const rs_model *m = v->m;
     const int n = v->n;
     const double *in[RS_IN_COUNT];
@@ -282,17 +282,17 @@ int rs_mveh_eval(rs_mveh *v, double t, const double *q, const double *qd, double
     return RS_OK;
 }
 
-int rs_mveh_static(rs_mveh *v, double t, double *q, int fixed, int *bad)
+int rs_compiled_vehicle_static(rs_compiled_vehicle *v, double t, double *q, int fixed, int *bad)
 {
     memset(v->fix, 0, (size_t)v->n);
     if (fixed >= 0 && fixed < v->n)
         v->fix[fixed] = 1;
-    return rs_mveh_static_mask(v, t, q, v->fix, bad);
+    return rs_compiled_vehicle_static_mask(v, t, q, v->fix, bad);
 }
 
-static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad);
+static int static_contact(rs_compiled_vehicle *v, double t, double *q, int r, int *bad);
 
-int rs_mveh_static_mask(rs_mveh *v, double t, double *q, const unsigned char *fixed, int *bad)
+int rs_compiled_vehicle_static_mask(rs_compiled_vehicle *v, double t, double *q, const unsigned char *fixed, int *bad)
 {
     const int n = v->n;
     int r = 0;   /* reduced order: every coordinate not fixed */
@@ -306,7 +306,7 @@ int rs_mveh_static_mask(rs_mveh *v, double t, double *q, const unsigned char *fi
     for (int it = 0; it < 50; it++) {
         memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
         memset(v->rhs, 0, (size_t)n * sizeof(double));
-        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, v->kd, NULL);
+        int st = rs_compiled_vehicle_eval(v, t, q, v->zero, NULL, v->rhs, v->kd, NULL);
         if (st != RS_OK)
             return st;
         /* K_rr dq_r = δ_r   (δ(q + dq) ≈ δ − K dq = 0); compact in place:
@@ -339,7 +339,7 @@ int rs_mveh_static_mask(rs_mveh *v, double t, double *q, const unsigned char *fi
 }
 
 /* Largest |F| over the free coordinates map[0..r). */
-static double free_max(const rs_mveh *v, const double *F, int r)
+static double free_max(const rs_compiled_vehicle *v, const double *F, int r)
 {
     double w = 0.0;
     for (int a = 0; a < r; a++)
@@ -363,29 +363,29 @@ static double free_max(const rs_mveh *v, const double *F, int r)
  * Δq = Gᵀ (G Gᵀ)⁻¹ (p_t − p) over the free columns of G = φ^n_q): the
  * start of the static Newton, which from wheels in the air has no contact
  * stiffness to work with. */
-static int touch_down(rs_mveh *v, double t, double *q, int r)
+static int touch_down(rs_compiled_vehicle *v, double t, double *q, int r)
 {
     enum { PT_MAXC = 16 };
-    const int n = v->n, nc = rs_tcontact_count(v->tc);
+    const int n = v->n, nc = rs_train_wheel_contact_count(v->tc);
     const double pt = 2e-5;   /* m: a wheel's Hertz penetration at ~15 kN (S1002 on 60E1) */
     if (nc > PT_MAXC || nc > n)
         return RS_OK;         /* no room: the static Newton starts from q as it is */
     double A[PT_MAXC * PT_MAXC], b[PT_MAXC];
     for (int it = 0; it < 30; it++) {
         memset(v->rhs, 0, (size_t)n * sizeof(double));
-        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
+        int st = rs_compiled_vehicle_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
         if (st != RS_OK)
             return st;
         double worst = 0.0;
         for (int i = 0; i < nc; i++) {
-            b[i] = pt - rs_tcontact_point_get(v->tc, i)->pen;
+            b[i] = pt - rs_train_wheel_contact_point_get(v->tc, i)->pen;
             worst = fmax(worst, fabs(b[i]));
         }
         if (worst < 1e-9)
             return RS_OK;
         for (int i = 0; i < nc; i++)   /* A = G_f G_fᵀ; p = −φ^n so Δp = −G Δq */
             for (int k = 0; k < nc; k++) {
-                const double *gi = rs_tcontact_gap_q(v->tc, i), *gk = rs_tcontact_gap_q(v->tc, k);
+                const double *gi = rs_train_wheel_contact_gap_q(v->tc, i), *gk = rs_train_wheel_contact_gap_q(v->tc, k);
                 double sum = 0.0;
                 for (int a = 0; a < r; a++)
                     sum += gi[v->map[a]] * gk[v->map[a]];
@@ -398,7 +398,7 @@ static int touch_down(rs_mveh *v, double t, double *q, int r)
         for (int a = 0; a < r; a++) {
             double d = 0.0;
             for (int i = 0; i < nc; i++)
-                d -= rs_tcontact_gap_q(v->tc, i)[v->map[a]] * b[i];
+                d -= rs_train_wheel_contact_gap_q(v->tc, i)[v->map[a]] * b[i];
             v->qs[a] = d;
         }
         for (int a = 0; a < r; a++)
@@ -407,7 +407,7 @@ static int touch_down(rs_mveh *v, double t, double *q, int r)
     return RS_OK;
 }
 
-static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
+static int static_contact(rs_compiled_vehicle *v, double t, double *q, int r, int *bad)
 {
     const int n = v->n;
     int st0 = touch_down(v, t, q, r);
@@ -417,7 +417,7 @@ static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
     int checked = 0;
     for (int it = 0; it < 200; it++) {
         memset(v->rhs, 0, (size_t)n * sizeof(double));
-        int st = rs_mveh_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
+        int st = rs_compiled_vehicle_eval(v, t, q, v->zero, NULL, v->rhs, NULL, NULL);
         if (st != RS_OK)
             return st;
         const double fm = free_max(v, v->rhs, r);
@@ -434,7 +434,7 @@ static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
             for (int sgn = 1; sgn >= -1; sgn -= 2) {
                 v->qs[j] = q[j] + sgn * h;
                 memset(v->f2, 0, (size_t)n * sizeof(double));
-                if ((st = rs_mveh_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
+                if ((st = rs_compiled_vehicle_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
                     return st;
                 for (int a = 0; a < r; a++)   /* −∂F/∂q: K */
                     v->kd[a + (size_t)b * (size_t)r] += -sgn * v->f2[v->map[a]] / (2.0 * h);
@@ -487,7 +487,7 @@ static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
             for (int a = 0; a < r; a++)
                 v->qs[v->map[a]] += lam * v->rhs[a];
             memset(v->f2, 0, (size_t)n * sizeof(double));
-            if ((st = rs_mveh_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
+            if ((st = rs_compiled_vehicle_eval(v, t, v->qs, v->zero, NULL, v->f2, NULL, NULL)) != RS_OK)
                 return st;
             if (free_max(v, v->f2, r) < fm)
                 break;
@@ -499,14 +499,14 @@ static int static_contact(rs_mveh *v, double t, double *q, int r, int *bad)
     return RS_E_NOCONV;
 }
 
-int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsigned char *fixed, int *bad)
+int rs_compiled_vehicle_steady(rs_compiled_vehicle *v, double t, const double *q, double *qd, const unsigned char *fixed, int *bad)
 {
     const int n = v->n;
     /* the unknowns: cyclic coordinates (no stiffness: K's column is zero,
      * a wheelset's spin), whose speed the creep forces set; the others keep
      * the velocities given (an undamped coordinate has no steady speed) */
     memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
-    int st = rs_mveh_eval(v, t, q, qd, NULL, NULL, v->kd, NULL);
+    int st = rs_compiled_vehicle_eval(v, t, q, qd, NULL, NULL, v->kd, NULL);
     if (st != RS_OK)
         return st;
     int r = 0;
@@ -519,7 +519,7 @@ int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsi
     }
     /* ... and damped (frictionless contacts: a spin has no steady speed) */
     memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
-    if ((st = rs_mveh_eval(v, t, q, qd, NULL, NULL, NULL, v->kd)) != RS_OK)
+    if ((st = rs_compiled_vehicle_eval(v, t, q, qd, NULL, NULL, NULL, v->kd)) != RS_OK)
         return st;
     int r2 = 0;
     for (int a = 0; a < r; a++)
@@ -532,7 +532,7 @@ int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsi
     for (int it = 0; it < 50; it++) {
         memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
         memset(v->rhs, 0, (size_t)n * sizeof(double));
-        st = rs_mveh_eval(v, t, q, qd, NULL, v->rhs, NULL, v->kd);
+        st = rs_compiled_vehicle_eval(v, t, q, qd, NULL, v->rhs, NULL, v->kd);
         if (st != RS_OK)
             return st;
         const double fm = free_max(v, v->rhs, r);
@@ -540,7 +540,7 @@ int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsi
             f0 = fmax(fm, 1e-300);
         if (fm <= 1e-12 * f0 || fm < 1e-300)
             return RS_OK;
-        /* C_rr dq̇_r = F_r; compacted in place as in rs_mveh_static */
+        /* C_rr dq̇_r = F_r; compacted in place as in rs_compiled_vehicle_static */
         double dmax = 0.0;
         for (int b = 0; b < r; b++)
             for (int a = 0; a < r; a++) {
@@ -572,4 +572,4 @@ int rs_mveh_steady(rs_mveh *v, double t, const double *q, double *qd, const unsi
     return RS_E_NOCONV;
 }
 
-rs_tcontact *rs_mveh_contact(rs_mveh *v) { return v->tc; }
+rs_train_wheel_contact *rs_compiled_vehicle_contact(rs_compiled_vehicle *v) { return v->tc; }

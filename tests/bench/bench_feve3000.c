@@ -439,7 +439,7 @@ static int bench_lu(const rs_model *m)
         demo_free(&ws);
         return 1;
     }
-    const int n = ws->K.n, nnz = ws->K.nnz;
+    const int n = ws->sys.n, nnz = ws->sys.nnz;
     double *Ax = malloc(sizeof(double) * (size_t)nnz), *us = malloc(sizeof(double) * 2 * LU_REPS);
     if (!Ax || !us) {
         free(Ax);
@@ -447,18 +447,18 @@ static int bench_lu(const rs_model *m)
         demo_free(&ws);
         return 1;
     }
-    memcpy(Ax, ws->K.Ax, sizeof(double) * (size_t)nnz);
+    memcpy(Ax, ws->sys.Ax, sizeof(double) * (size_t)nnz);
     /* the two alternate, so that a change of the machine's load hits both */
     for (int r = 0; r < 2 * LU_REPS && !st; r++) {
         int bad;
         ws->fac_dyn.fx_on = r % 2; /* 0: KLU refactors (its factors of set-up) */
-        memcpy(ws->K.Ax, Ax, sizeof(double) * (size_t)nnz);
+        memcpy(ws->sys.Ax, Ax, sizeof(double) * (size_t)nnz);
         for (int i = 0; i < n; i++)
             ws->rhs[i] = 1.0 + i;
         const double t0 = now_s();
-        st = rs_kfac_factor(&ws->K, &ws->fac_dyn, ws->opt.rcond_min, ws->opt.rcond_drop,
+        st = rs_klu_factorize(&ws->sys, &ws->fac_dyn, ws->opt.rcond_min, ws->opt.rcond_drop,
                             &ws->stats, &bad) ||
-             rs_kfac_solve(&ws->K, &ws->fac_dyn, ws->rhs, &ws->stats);
+             rs_klu_solve(&ws->sys, &ws->fac_dyn, ws->rhs, &ws->stats);
         us[(r % 2) * LU_REPS + r / 2] = (now_s() - t0) * 1e6;
     }
     double med[2] = {bench_median(us, LU_REPS), bench_median(us + LU_REPS, LU_REPS)};

@@ -72,7 +72,7 @@ static int paced(const rs_model *m, const char *extra, const char *tag)
         fprintf(stderr, "bench_rt_realtime: %s\n", err);
         return 1;
     }
-    const rs_rt_stats *s = &rep.rt;
+    const rs_realtime_stats *s = &rep.rt;
     printf("BENCH wheelset.rt%s_median_us %.3f us\n", tag, s->wall.p50_us);
     printf("BENCH wheelset.rt%s_p99_us %.3f us\n", tag, s->wall.p99_us);
     printf("BENCH wheelset.rt%s_p999_us %.3f us\n", tag, s->wall.p999_us);
@@ -91,24 +91,24 @@ static int paced(const rs_model *m, const char *extra, const char *tag)
 /* 50 ticks of 2 ms with 0.1 ms of work each: how long past 100 ms. */
 static int loop_overrun(void)
 {
-    static rs_rt_loop L; /* holds histograms: off the stack */
+    static rs_realtime_loop L; /* holds histograms: off the stack */
     const double period = 2e-3;
     const int K = 50;
-    if (rs_rt_init(&L, period, RS_RT_CPU_TIME) != RS_OK) {
-        fprintf(stderr, "bench_rt_realtime: rs_rt_init refused a 2 ms period\n");
+    if (rs_realtime_init(&L, period, RS_REALTIME_CPU_TIME) != RS_OK) {
+        fprintf(stderr, "bench_rt_realtime: rs_realtime_init refused a 2 ms period\n");
         return 1;
     }
-    rs_rt_start(&L);
+    rs_realtime_start(&L);
     const int64_t t0 = L.t0_ns;
     for (int k = 1; k <= K; k++) {
-        rs_rt_begin(&L);
-        const int64_t end = rs_rt_now_ns() + 100000;
-        while (rs_rt_now_ns() < end) {
+        rs_realtime_begin(&L);
+        const int64_t end = rs_realtime_now_ns() + 100000;
+        while (rs_realtime_now_ns() < end) {
         }
-        rs_rt_end(&L);
-        rs_rt_wait(&L); /* RS_STOPPED (a miss) is a figure here, not an error */
+        rs_realtime_end(&L);
+        rs_realtime_wait(&L); /* RS_STOPPED (a miss) is a figure here, not an error */
     }
-    const double elapsed = 1e-9 * (double)(rs_rt_now_ns() - t0);
+    const double elapsed = 1e-9 * (double)(rs_realtime_now_ns() - t0);
     printf("BENCH rt_loop.overrun_ms %.3f ms\n", 1e3 * (elapsed - K * period));
     printf("BENCH rt_loop.misses %ld count\n", L.misses);
     fflush(stdout);

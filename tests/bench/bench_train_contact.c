@@ -64,8 +64,8 @@ static double bench(const rs_model *m, int nb, int threads, double *iters)
     unsigned char *ys = calloc((size_t)m->n_q, 1);
     if (!veh || !cpl || !y0 || !ys)
         die("setup", "out of memory");
-    rs_tcontact_opts co;
-    rs_tcontact_opts_default(&co);
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
     co.track = "vehicles/tracks/long_straight.trk";
     y0[qi(m, "front.y")] = 0.002;
     ys[qi(m, "front.y")] = 1;

@@ -38,8 +38,8 @@
 #include "rt_fixtures.h"
 #include "rs_test.h"
 
-static rs_rt_hist H;    /* ~18 KB: off the stack */
-static rs_rt_loop L;
+static rs_realtime_hist H;    /* ~18 KB: off the stack */
+static rs_realtime_loop L;
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -64,10 +64,10 @@ static const double P[] = {0.0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.
 /* Records v into H and checks every quantile in P against the sorted copy. */
 static void check_quantiles(int64_t *v, size_t n, int exact)
 {
-    rs_rt_hist_reset(&H);
+    rs_realtime_hist_reset(&H);
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
-        rs_rt_hist_add(&H, v[i]);
+        rs_realtime_hist_add(&H, v[i]);
         sum += (double)v[i];
     }
     qsort(v, n, sizeof v[0], cmp_i64);
@@ -76,7 +76,7 @@ static void check_quantiles(int64_t *v, size_t n, int exact)
     ck_assert_int_eq(H.max_ns, v[n - 1]);
     ck_assert_double_eq_tol(H.sum_ns, sum, 1e-9 * sum);
     for (size_t k = 0; k < NP; k++) {
-        const int64_t want = exact_quantile(v, n, P[k]), got = rs_rt_hist_quantile(&H, P[k]);
+        const int64_t want = exact_quantile(v, n, P[k]), got = rs_realtime_hist_quantile(&H, P[k]);
         const double tol = exact ? 0.0 : (double)want / 128.0 + 1.0;
         ck_assert_msg(fabs((double)(got - want)) <= tol,
                       "p = %g: histogram %lld, exact %lld (tolerance %g)", P[k], (long long)got,
@@ -105,12 +105,12 @@ START_TEST(test_hist_uniform)
     }
     check_quantiles(v, N, 0);
     /* closed form of 1..N: median 50000, p99 99000, p99.9 99900 */
-    ck_assert(llabs(rs_rt_hist_quantile(&H, 0.5) - 50000) <= 50000 / 128);
-    ck_assert(llabs(rs_rt_hist_quantile(&H, 0.99) - 99000) <= 99000 / 128);
-    ck_assert(llabs(rs_rt_hist_quantile(&H, 0.999) - 99900) <= 99900 / 128);
-    ck_assert_int_eq(rs_rt_hist_quantile(&H, 1.0), 100000);
-    rs_rt_summary s;
-    rs_rt_hist_summary(&H, &s);
+    ck_assert(llabs(rs_realtime_hist_quantile(&H, 0.5) - 50000) <= 50000 / 128);
+    ck_assert(llabs(rs_realtime_hist_quantile(&H, 0.99) - 99000) <= 99000 / 128);
+    ck_assert(llabs(rs_realtime_hist_quantile(&H, 0.999) - 99900) <= 99900 / 128);
+    ck_assert_int_eq(rs_realtime_hist_quantile(&H, 1.0), 100000);
+    rs_realtime_summary s;
+    rs_realtime_hist_summary(&H, &s);
     ck_assert_double_eq_tol(s.mean_us, 50.0005, 1e-9);
     ck_assert_double_eq(s.min_us, 0.001);
     ck_assert_double_eq(s.max_us, 100.0);
@@ -146,21 +146,21 @@ END_TEST
 
 START_TEST(test_hist_edges)
 {
-    rs_rt_hist_reset(&H);
-    ck_assert_int_eq(rs_rt_hist_quantile(&H, 0.5), 0); /* empty */
-    rs_rt_hist_add(&H, -5);                             /* counts as 0 */
+    rs_realtime_hist_reset(&H);
+    ck_assert_int_eq(rs_realtime_hist_quantile(&H, 0.5), 0); /* empty */
+    rs_realtime_hist_add(&H, -5);                             /* counts as 0 */
     ck_assert_int_eq(H.min_ns, 0);
     const int64_t huge = (int64_t)1 << 50; /* past the resolved range: top bin, max exact */
-    rs_rt_hist_add(&H, huge);
-    rs_rt_hist_add(&H, huge);
+    rs_realtime_hist_add(&H, huge);
+    rs_realtime_hist_add(&H, huge);
     ck_assert_int_eq(H.max_ns, huge);
-    ck_assert_int_eq(rs_rt_hist_quantile(&H, 1.0), huge);
-    ck_assert_int_eq(rs_rt_hist_bin_of(huge), RS_RT_HIST_BINS - 1);
+    ck_assert_int_eq(rs_realtime_hist_quantile(&H, 1.0), huge);
+    ck_assert_int_eq(rs_realtime_hist_bin_of(huge), RS_REALTIME_HIST_BINS - 1);
     /* one value: every quantile is that value */
-    rs_rt_hist_reset(&H);
-    rs_rt_hist_add(&H, 123456789);
+    rs_realtime_hist_reset(&H);
+    rs_realtime_hist_add(&H, 123456789);
     for (size_t k = 0; k < NP; k++)
-        ck_assert_int_eq(rs_rt_hist_quantile(&H, P[k]), 123456789);
+        ck_assert_int_eq(rs_realtime_hist_quantile(&H, P[k]), 123456789);
 }
 END_TEST
 
@@ -168,16 +168,16 @@ END_TEST
 START_TEST(test_hist_layout)
 {
     int64_t next = 0;
-    for (int b = 0; b < RS_RT_HIST_BINS; b++) {
+    for (int b = 0; b < RS_REALTIME_HIST_BINS; b++) {
         int64_t lo, w;
-        rs_rt_hist_bin_range(b, &lo, &w);
+        rs_realtime_hist_bin_range(b, &lo, &w);
         ck_assert_int_eq(lo, next);
         ck_assert(w == 1 || w * 64 <= lo);
-        ck_assert_int_eq(rs_rt_hist_bin_of(lo), b);
-        ck_assert_int_eq(rs_rt_hist_bin_of(lo + w - 1), b);
+        ck_assert_int_eq(rs_realtime_hist_bin_of(lo), b);
+        ck_assert_int_eq(rs_realtime_hist_bin_of(lo + w - 1), b);
         next = lo + w;
     }
-    ck_assert_int_eq(next, (int64_t)1 << (RS_RT_HIST_MAX_EXP + 1));
+    ck_assert_int_eq(next, (int64_t)1 << (RS_REALTIME_HIST_MAX_EXP + 1));
 }
 END_TEST
 
@@ -185,20 +185,20 @@ END_TEST
 
 static void spin_ns(int64_t ns)
 {
-    const int64_t end = rs_rt_now_ns() + ns;
-    while (rs_rt_now_ns() < end) {
+    const int64_t end = rs_realtime_now_ns() + ns;
+    while (rs_realtime_now_ns() < end) {
     }
 }
 
 START_TEST(test_loop_args)
 {
-    ck_assert_int_eq(rs_rt_init(&L, 0.0, 0), RS_E_ARG);
-    ck_assert_int_eq(rs_rt_init(&L, -1e-3, 0), RS_E_ARG);
-    ck_assert_int_eq(rs_rt_init(&L, NAN, 0), RS_E_ARG);
-    ck_assert_int_eq(rs_rt_init(NULL, 1e-3, 0), RS_E_ARG);
-    ck_assert_int_eq(rs_rt_init(&L, 1e-3, 0), RS_OK);
-    rs_rt_start(&L);
-    ck_assert_int_eq(rs_rt_wait_ticks(&L, 0), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_init(&L, 0.0, 0), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_init(&L, -1e-3, 0), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_init(&L, NAN, 0), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_init(NULL, 1e-3, 0), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_init(&L, 1e-3, 0), RS_OK);
+    rs_realtime_start(&L);
+    ck_assert_int_eq(rs_realtime_wait_ticks(&L, 0), RS_E_ARG);
 }
 END_TEST
 
@@ -208,23 +208,23 @@ START_TEST(test_loop_deadlines)
 {
     const double period = 2e-3;
     const int K = 50;
-    ck_assert_int_eq(rs_rt_init(&L, period, RS_RT_CPU_TIME), RS_OK);
-    rs_rt_start(&L);
+    ck_assert_int_eq(rs_realtime_init(&L, period, RS_REALTIME_CPU_TIME), RS_OK);
+    rs_realtime_start(&L);
     const int64_t t0 = L.t0_ns;
     for (int k = 1; k <= K; k++) {
-        rs_rt_begin(&L);
+        rs_realtime_begin(&L);
         spin_ns(100000); /* 0.1 ms of work */
-        rs_rt_end(&L);
-        const int st = rs_rt_wait(&L);
+        rs_realtime_end(&L);
+        const int st = rs_realtime_wait(&L);
         ck_assert(st == RS_OK || st == RS_STOPPED);
-        const int64_t now = rs_rt_now_ns();
+        const int64_t now = rs_realtime_now_ns();
         ck_assert_msg(now - t0 >= (int64_t)k * 2000000, "wait %d returned %lld ns early", k,
                       (long long)((int64_t)k * 2000000 - (now - t0)));
     }
-    const double elapsed = 1e-9 * (double)(rs_rt_now_ns() - t0);
+    const double elapsed = 1e-9 * (double)(rs_realtime_now_ns() - t0);
     ck_assert(elapsed >= K * period);
-    rs_rt_stats s;
-    rs_rt_get_stats(&L, &s);
+    rs_realtime_stats s;
+    rs_realtime_get_stats(&L, &s);
     ck_assert_int_eq(s.wall.count, K);
     ck_assert_int_eq(s.cpu.count, K);
     ck_assert_int_eq(s.ticks, K);
@@ -233,14 +233,14 @@ START_TEST(test_loop_deadlines)
     ck_assert(s.wall.min_us >= 100.0);  /* the spin is at least 0.1 ms */
     ck_assert(s.elapsed_s >= K * period);
     char buf[4096];
-    int n = rs_rt_stats_lines(&s, "loop", buf, sizeof buf);
+    int n = rs_realtime_stats_lines(&s, "loop", buf, sizeof buf);
     ck_assert(n > 0 && (size_t)n < sizeof buf);
     ck_assert_ptr_nonnull(strstr(buf, "RT loop.steps 50 count\n"));
     ck_assert_ptr_nonnull(strstr(buf, "RT loop.step_p99_us "));
     ck_assert_ptr_nonnull(strstr(buf, "RT loop.misses "));
     /* a short buffer: the needed length is still reported, the text cut */
     char small[16];
-    ck_assert_int_eq(rs_rt_stats_lines(&s, "loop", small, sizeof small), n);
+    ck_assert_int_eq(rs_realtime_stats_lines(&s, "loop", small, sizeof small), n);
     ck_assert_uint_eq(strlen(small), sizeof small - 1);
 }
 END_TEST
@@ -249,19 +249,19 @@ END_TEST
 START_TEST(test_loop_miss_keeps_schedule)
 {
     const double period = 2e-3;
-    ck_assert_int_eq(rs_rt_init(&L, period, 0), RS_OK);
-    rs_rt_start(&L);
-    rs_rt_wait(&L); /* tick 1 (on time unless the machine is very busy) */
+    ck_assert_int_eq(rs_realtime_init(&L, period, 0), RS_OK);
+    rs_realtime_start(&L);
+    rs_realtime_wait(&L); /* tick 1 (on time unless the machine is very busy) */
     const long m0 = L.misses;
     struct timespec ts = {0, 7000000}; /* 7 ms: past ticks 2 and 3 (4 and 6 ms) */
     nanosleep(&ts, NULL);
-    ck_assert_int_eq(rs_rt_wait(&L), RS_STOPPED); /* tick 2 missed, no sleep */
+    ck_assert_int_eq(rs_realtime_wait(&L), RS_STOPPED); /* tick 2 missed, no sleep */
     ck_assert_int_eq(L.misses, m0 + 1);
     ck_assert(L.lateness_max_ns >= 5000000);      /* now >= 2 + 7 ms, deadline 4 ms */
-    ck_assert_int_eq(rs_rt_wait(&L), RS_STOPPED); /* tick 3: the schedule did not move */
-    const int st = rs_rt_wait_ticks(&L, 3);       /* tick 6, 12 ms: caught up */
+    ck_assert_int_eq(rs_realtime_wait(&L), RS_STOPPED); /* tick 3: the schedule did not move */
+    const int st = rs_realtime_wait_ticks(&L, 3);       /* tick 6, 12 ms: caught up */
     ck_assert(st == RS_OK || st == RS_STOPPED);
-    ck_assert(rs_rt_now_ns() - L.t0_ns >= 12000000);
+    ck_assert(rs_realtime_now_ns() - L.t0_ns >= 12000000);
     ck_assert_int_eq(L.tick, 6);
     ck_assert_int_eq(L.misses, m0 + 2 + (st == RS_STOPPED));
     ck_assert_int_eq(L.waits, 4);
@@ -271,16 +271,16 @@ END_TEST
 /* Thread CPU time excludes a sleep; wall time includes it. */
 START_TEST(test_loop_cpu_time)
 {
-    ck_assert_int_eq(rs_rt_init(&L, 1e-3, RS_RT_CPU_TIME), RS_OK);
-    rs_rt_start(&L);
+    ck_assert_int_eq(rs_realtime_init(&L, 1e-3, RS_REALTIME_CPU_TIME), RS_OK);
+    rs_realtime_start(&L);
     for (int i = 0; i < 5; i++) {
-        rs_rt_begin(&L);
+        rs_realtime_begin(&L);
         struct timespec ts = {0, 2000000};
         nanosleep(&ts, NULL);
-        rs_rt_end(&L);
+        rs_realtime_end(&L);
     }
-    rs_rt_stats s;
-    rs_rt_get_stats(&L, &s);
+    rs_realtime_stats s;
+    rs_realtime_get_stats(&L, &s);
     ck_assert(s.wall.min_us >= 2000.0);
     ck_assert_msg(s.cpu.max_us < 1000.0, "cpu %g us while sleeping", s.cpu.max_us);
     ck_assert_int_eq(s.waits, 0);
@@ -290,17 +290,17 @@ END_TEST
 START_TEST(test_settings_refusals)
 {
     char msg[256];
-    ck_assert_int_eq(rs_rt_set_fifo(0, msg, sizeof msg), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_set_fifo(0, msg, sizeof msg), RS_E_ARG);
     ck_assert_ptr_nonnull(strstr(msg, "priority 0"));
-    ck_assert_int_eq(rs_rt_pin_cpu(100000, msg, sizeof msg), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_pin_cpu(100000, msg, sizeof msg), RS_E_ARG);
     ck_assert_ptr_nonnull(strstr(msg, "CPU 100000"));
-    ck_assert_int_eq(rs_rt_pin_cpu(-1, msg, sizeof msg), RS_E_ARG);
+    ck_assert_int_eq(rs_realtime_pin_cpu(-1, msg, sizeof msg), RS_E_ARG);
     /* pinning to a CPU we may use, then restoring the saved affinity */
-    rs_rt_saved sv;
-    rs_rt_save(&sv);
-    const int st = rs_rt_pin_cpu(0, msg, sizeof msg);
+    rs_realtime_saved sv;
+    rs_realtime_save(&sv);
+    const int st = rs_realtime_pin_cpu(0, msg, sizeof msg);
     ck_assert_msg(st == RS_OK || st == RS_E_ARG || st == RS_E_PERM, "%s", msg);
-    rs_rt_restore(&sv);
+    rs_realtime_restore(&sv);
 }
 END_TEST
 
@@ -311,7 +311,7 @@ static char err[2048];
 
 static void setup(void)
 {
-    strcpy(dir, "/tmp/rs_rt_XXXXXX");
+    strcpy(dir, "/tmp/rs_realtime_XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(csv, sizeof csv, "%s/paced.csv", dir);
     snprintf(csv2, sizeof csv2, "%s/free.csv", dir);
@@ -488,9 +488,9 @@ START_TEST(test_cli_realtime)
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s run generated/pendulum --scenario %s --out %s --realtime "
              "--rt-report %s 2>%s", railsym_bin(), scn, csv, rep_path, log);
-    const double t0 = 1e-9 * (double)rs_rt_now_ns();
+    const double t0 = 1e-9 * (double)rs_realtime_now_ns();
     ck_assert_int_eq(system(cmd), 0);
-    ck_assert(1e-9 * (double)rs_rt_now_ns() - t0 >= 0.2);
+    ck_assert(1e-9 * (double)rs_realtime_now_ns() - t0 >= 0.2);
     char *lines = slurp(rep_path);
     ck_assert_ptr_nonnull(strstr(lines, "RT pendulum.steps 200 count\n"));
     ck_assert_ptr_nonnull(strstr(lines, "RT pendulum.step_p999_us "));

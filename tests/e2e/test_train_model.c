@@ -73,13 +73,13 @@ static void compiled_wagon(rs_wagon *w, int pitch_port)
 START_TEST(test_static_equilibrium)
 {
     load_once();
-    rs_mveh *v;
+    rs_compiled_vehicle *v;
     char err[256];
-    ck_assert_msg(rs_mveh_create(&v, g_m, NULL, NULL, NULL, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_compiled_vehicle_create(&v, g_m, NULL, NULL, NULL, err, sizeof err) == RS_OK, "%s", err);
     const int n = g_m->n_q;
     double q[32] = {0};
     q[qi("x")] = 3.0;
-    ck_assert_int_eq(rs_mveh_static(v, 0.0, q, qi("x"), NULL), RS_OK);
+    ck_assert_int_eq(rs_compiled_vehicle_static(v, 0.0, q, qi("x"), NULL), RS_OK);
     ck_assert_double_eq(q[qi("x")], 3.0);
     /* contact strut compressions: the wheelset centre is at r0 + w, the
      * strut from r0 − L_w, free length L_w: force k_w (−w) each */
@@ -94,14 +94,14 @@ START_TEST(test_static_equilibrium)
     ck_assert(fabs(q[qi("pitch")]) < 1e-9);   /* symmetric wagon */
     /* and δ vanishes there (every coordinate but x is balanced) */
     double F[32] = {0}, qd[32] = {0};
-    ck_assert_int_eq(rs_mveh_eval(v, 0.0, q, qd, NULL, F, NULL, NULL), RS_OK);
+    ck_assert_int_eq(rs_compiled_vehicle_eval(v, 0.0, q, qd, NULL, F, NULL, NULL), RS_OK);
     for (int i = 0; i < n; i++)
         ck_assert_msg(fabs(F[i]) < 1e-6 * W, "delta[%s] = %g", g_m->q_names[i], F[i]);
     /* model checks */
-    ck_assert_int_eq(rs_mveh_check_model(g_m, "x", "pitch", NULL, NULL, err, sizeof err), RS_OK);
-    ck_assert_int_eq(rs_mveh_check_model(g_m, "xx", NULL, NULL, NULL, err, sizeof err), RS_E_ARG);
+    ck_assert_int_eq(rs_compiled_vehicle_check_model(g_m, "x", "pitch", NULL, NULL, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_compiled_vehicle_check_model(g_m, "xx", NULL, NULL, NULL, err, sizeof err), RS_E_ARG);
     ck_assert_msg(strstr(err, "has no coordinate 'xx'; coordinates: x, z, pitch") != NULL, "%s", err);
-    rs_mveh_free(&v);
+    rs_compiled_vehicle_free(&v);
 }
 END_TEST
 

@@ -434,17 +434,17 @@ START_TEST(test_kmat_extra)
     m.M_pattern = (rs_pattern){4, 4, Mp, Mi};
     m.phi_q_pattern = (rs_pattern){0, 4, Mp, NULL};
     rs_pattern X = {4, 4, Xp, Xi};
-    rs_kmat K;
+    rs_klu_system K;
     char err[200];
-    ck_assert_int_eq(rs_kmat_build(&K, &m, &X, &ALLOC, err, sizeof err), RS_OK);
-    rs_kmat_fill(&K, Mv, NULL, 1.0);
+    ck_assert_int_eq(rs_klu_system_build(&K, &m, &X, &ALLOC, err, sizeof err), RS_OK);
+    rs_klu_system_fill(&K, Mv, NULL, 1.0);
     const double h = 0.1;
-    rs_kmat_add_extra(&K, Xv, h);
-    rs_kfac F = {0};
+    rs_klu_system_add_extra(&K, Xv, h);
+    rs_klu_factors F = {0};
     rs_stats st;
     memset(&st, 0, sizeof st);
     int bad;
-    ck_assert_int_eq(rs_kfac_factor(&K, &F, 1e-14, 1e-3, &st, &bad), RS_OK);
+    ck_assert_int_eq(rs_klu_factorize(&K, &F, 1e-14, 1e-3, &st, &bad), RS_OK);
     double A[4][4] = {{0}};
     for (int j = 0; j < 4; j++) {
         A[j][j] += Mv[j];
@@ -455,12 +455,12 @@ START_TEST(test_kmat_extra)
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
             b[i] += A[i][j] * x[j];
-    ck_assert_int_eq(rs_kfac_solve(&K, &F, b, &st), RS_OK);
+    ck_assert_int_eq(rs_klu_solve(&K, &F, b, &st), RS_OK);
     for (int i = 0; i < 4; i++)
         ck_assert(fabs(b[i] - x[i]) < 1e-13);
     ck_assert_int_eq(K.nnz, 4 + 5); /* 4 diagonal + 5 off-diagonal positions */
-    rs_kfac_free(&K, &F);
-    rs_kmat_free(&K, &ALLOC);
+    rs_klu_factors_free(&K, &F);
+    rs_klu_system_free(&K, &ALLOC);
 }
 END_TEST
 

@@ -290,10 +290,10 @@ static void check_ck_fd(const char *dir, int nstates, double y_max, unsigned see
              * form it in its own pattern here, and check that the step's way
              * puts the same values at K's positions */
             rs_ck_plan_values(&c->ckp, c->Dv, c->Nv, c->Cb, c->CKv);
-            memset(ws->K.Ax, 0, (size_t)ws->K.nnz * sizeof(double));
+            memset(ws->sys.Ax, 0, (size_t)ws->sys.nnz * sizeof(double));
             rs_contact_add_ck(ws, 1.0);
             for (int p = 0; p < c->ck_colptr[nq]; p++)
-                ck_assert_double_eq(ws->K.Ax[ws->K.map_X[p]], c->CKv[p]);
+                ck_assert_double_eq(ws->sys.Ax[ws->sys.map_X[p]], c->CKv[p]);
         }
         double CK[NQMAX][NQMAX] = {{0}};
         for (int j = 0; j < nq; j++)

@@ -81,7 +81,7 @@ static double value(rs_ws *ws, const char *name)
 
 START_TEST(track_replacement)
 {
-    char dir[] = "/tmp/rs_scn_contact_XXXXXX";
+    char dir[] = "/tmp/rs_scenario_contact_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char path[512];
     snprintf(path, sizeof path, "%s/raised.trk", dir);
@@ -178,7 +178,7 @@ END_TEST
 
 START_TEST(friction_limits_creep_forces)
 {
-    char dir[] = "/tmp/rs_scn_friction_XXXXXX";
+    char dir[] = "/tmp/rs_scenario_friction_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
@@ -217,7 +217,7 @@ END_TEST
 
 START_TEST(contact_quantities)
 {
-    char dir[] = "/tmp/rs_scn_quant_XXXXXX";
+    char dir[] = "/tmp/rs_scenario_quant_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);

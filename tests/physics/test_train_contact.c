@@ -72,29 +72,29 @@ static int qi(const char *name)
 
 #define NQ 18
 
-static rs_mveh *new_bogie(int creep, double c_damp)
+static rs_compiled_vehicle *new_bogie(int creep, double c_damp)
 {
-    rs_tcontact_opts co;
-    rs_tcontact_opts_default(&co);
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
     co.creep = creep;
     co.c_damp = c_damp;
-    rs_mveh *v;
+    rs_compiled_vehicle *v;
     char err[512];
-    ck_assert_msg(rs_mveh_create_contact(&v, g_m, NULL, NULL, &co, NULL, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_compiled_vehicle_create_contact(&v, g_m, NULL, NULL, &co, NULL, err, sizeof err) == RS_OK, "%s", err);
     return v;
 }
 
 /* The bogie at rest in equilibrium (frame x held at x0). */
-static void bogie_static(rs_mveh *v, double *q, double x0)
+static void bogie_static(rs_compiled_vehicle *v, double *q, double x0)
 {
     memset(q, 0, NQ * sizeof(double));
     q[qi("x")] = x0;
     q[qi("front.x")] = x0;
     q[qi("rear.x")] = x0;
     int bad = -1;
-    const int st = rs_mveh_static(v, 0.0, q, qi("x"), &bad);
+    const int st = rs_compiled_vehicle_static(v, 0.0, q, qi("x"), &bad);
     ck_assert_msg(st == RS_OK, "static: %s (%d, coordinate %d) %s", rs_status_name(st), st, bad,
-                  rs_tcontact_error(rs_mveh_contact(v)));
+                  rs_train_wheel_contact_error(rs_compiled_vehicle_contact(v)));
 }
 
 START_TEST(test_hertz_sphere)
@@ -105,7 +105,7 @@ START_TEST(test_hertz_sphere)
     const double Es = E / (2 * (1 - nu * nu));
     for (double R = 0.1; R < 1.0; R *= 2.1) {
         const double radii[3] = {R, R, INFINITY};
-        const double c = rs_tcontact_hertz_stiffness(radii, E, nu, NULL, NULL);
+        const double c = rs_train_wheel_contact_hertz_stiffness(radii, E, nu, NULL, NULL);
         const double ref = 4.0 / 3.0 * Es * sqrt(R);
         ck_assert_msg(fabs(c - ref) <= 1e-9 * ref, "R %g: c_H %.12g, sphere %.12g", R, c, ref);
     }
@@ -113,7 +113,7 @@ START_TEST(test_hertz_sphere)
      * N = c_H p^{3/2} with p from the semi-axes at N = 1 and 1e5 N */
     const double radii[3] = {0.46, -0.33, 0.3};
     double a1, b1;
-    const double c = rs_tcontact_hertz_stiffness(radii, E, nu, &a1, &b1);
+    const double c = rs_train_wheel_contact_hertz_stiffness(radii, E, nu, &a1, &b1);
     ck_assert(c > 1e10 && c < 1e12);
     printf("Hertz: S1002-like radii 0.46, -0.33, 0.3 m: c_H = %.4g N/m^1.5, a/b = %.4f\n", c, a1 / b1);
 }
@@ -125,12 +125,12 @@ START_TEST(test_static_equilibrium)
     /* a contact model with delta_jac is a valid vehicle now */
     char msg[512];
     int ix = -1;
-    ck_assert_msg(rs_mveh_check_model(g_m, "x", NULL, &ix, NULL, msg, sizeof msg) == RS_OK, "%s", msg);
+    ck_assert_msg(rs_compiled_vehicle_check_model(g_m, "x", NULL, &ix, NULL, msg, sizeof msg) == RS_OK, "%s", msg);
     ck_assert_int_eq(ix, qi("x"));
-    rs_mveh *v = new_bogie(1, 1e5);
+    rs_compiled_vehicle *v = new_bogie(1, 1e5);
     double q[NQ];
     bogie_static(v, q, 0.0);
-    const rs_tcontact *tc = rs_mveh_contact(v);
+    const rs_train_wheel_contact *tc = rs_compiled_vehicle_contact(v);
     /* the vertical parts of the normal forces: N cos α from the contact
      * base would need the normal; instead the vertical force balance is
      * read off F (independent of the contact law): F = 0 at equilibrium,
@@ -138,14 +138,14 @@ START_TEST(test_static_equilibrium)
     const double mtot = par("m_f") + 2 * par("m_ws"), g = par("g");
     double fz = 0;
     double F[NQ] = {0}, K[NQ * NQ] = {0}, zero[NQ] = {0};
-    ck_assert(rs_mveh_eval(v, 0.0, q, zero, NULL, F, K, NULL) == RS_OK);
+    ck_assert(rs_compiled_vehicle_eval(v, 0.0, q, zero, NULL, F, K, NULL) == RS_OK);
     double res = 0;
     for (int i = 0; i < NQ; i++)
         if (i != qi("x"))
             res = fmax(res, fabs(F[i]));
-    for (int i = 0; i < rs_tcontact_count(tc); i++) {
-        const rs_tcontact_point *p = rs_tcontact_point_get(tc, i);
-        printf("static: %-12s pen %.6e m  N %.3f N  c_H %.4g  k_n %.4g\n", rs_tcontact_name(tc, i), p->pen, p->N,
+    for (int i = 0; i < rs_train_wheel_contact_count(tc); i++) {
+        const rs_train_wheel_contact_point *p = rs_train_wheel_contact_point_get(tc, i);
+        printf("static: %-12s pen %.6e m  N %.3f N  c_H %.4g  k_n %.4g\n", rs_train_wheel_contact_name(tc, i), p->pen, p->N,
                p->c_hertz, p->k_n);
         fz += p->N;
     }
@@ -153,10 +153,10 @@ START_TEST(test_static_equilibrium)
     /* vertical parts: N_i n_z,i with n_z,i = ∂φ^n_i/∂z of its wheelset by
      * central differences of the penetration (not from the law or F) */
     double vert = 0, side[2] = {0, 0}, Ns[8];
-    for (int i = 0; i < rs_tcontact_count(tc); i++)
-        Ns[i] = rs_tcontact_point_get(tc, i)->N;
-    for (int i = 0; i < rs_tcontact_count(tc); i++) {
-        const char *nm = rs_tcontact_name(tc, i);
+    for (int i = 0; i < rs_train_wheel_contact_count(tc); i++)
+        Ns[i] = rs_train_wheel_contact_point_get(tc, i)->N;
+    for (int i = 0; i < rs_train_wheel_contact_count(tc); i++) {
+        const char *nm = rs_train_wheel_contact_name(tc, i);
         const int iz = qi(strncmp(nm, "front", 5) == 0 ? "front.z" : "rear.z");
         const double N = Ns[i], h = 1e-7;
         double pen[2];
@@ -165,8 +165,8 @@ START_TEST(test_static_equilibrium)
             memcpy(qq, q, sizeof qq);
             qq[iz] += k ? -h : h;
             double Ft[NQ] = {0};
-            ck_assert(rs_mveh_eval(v, 0.0, qq, zero, NULL, Ft, NULL, NULL) == RS_OK);
-            pen[k] = rs_tcontact_point_get(tc, i)->pen;
+            ck_assert(rs_compiled_vehicle_eval(v, 0.0, qq, zero, NULL, Ft, NULL, NULL) == RS_OK);
+            pen[k] = rs_train_wheel_contact_point_get(tc, i)->pen;
         }
         const double nz = -(pen[0] - pen[1]) / (2 * h);
         vert += N * nz;
@@ -177,16 +177,16 @@ START_TEST(test_static_equilibrium)
     ck_assert_msg(fabs(vert - mtot * g) <= 1e-6 * mtot * g, "vertical contact forces %.9g vs weight %.9g", vert,
                   mtot * g);
     ck_assert_msg(fabs(side[0] - side[1]) <= 1e-9 * side[0], "left %.12g right %.12g", side[0], side[1]);
-    for (int i = 0; i < rs_tcontact_count(tc); i++)   /* each wheel its quarter */
+    for (int i = 0; i < rs_train_wheel_contact_count(tc); i++)   /* each wheel its quarter */
         ck_assert(fabs(Ns[i] - fz / 4) <= 1e-6 * fz);
     ck_assert(res <= 1e-6);
-    rs_mveh_free(&v);
+    rs_compiled_vehicle_free(&v);
 }
 END_TEST
 
 /* A perturbed running state: the bogie from its equilibrium at 10 m/s,
  * the front wheelset 2 mm to the left and yawed 1 mrad, small velocities. */
-static void running_state(rs_mveh *v, double *q, double *qd, int perturbed)
+static void running_state(rs_compiled_vehicle *v, double *q, double *qd, int perturbed)
 {
     bogie_static(v, q, 0.0);
     const double V = 10.0, r0 = par("r0");
@@ -196,7 +196,7 @@ static void running_state(rs_mveh *v, double *q, double *qd, int perturbed)
     unsigned char fix[NQ] = {0};
     fix[qi("x")] = 1;
     int bad;
-    ck_assert(rs_mveh_steady(v, 0.0, q, qd, fix, &bad) == RS_OK);   /* pure rolling: ν = 0 */
+    ck_assert(rs_compiled_vehicle_steady(v, 0.0, q, qd, fix, &bad) == RS_OK);   /* pure rolling: ν = 0 */
     if (!perturbed)
         return;
     qd[qi("front.spin")] *= 1.001;   /* 0.1 % longitudinal creep */
@@ -220,22 +220,22 @@ static double max_abs(const double *a, int n)
  * differences at frozen normal forces: Kg = −Σ N_i ∂φ^n_q,i/∂q (geometric)
  * and Kc = −Σ φ^n_q,i (p_i^{3/2} ∂c_H,i/∂q − c_N ∂φ^n_q,i/∂q q̇) (c_H's
  * variation, the damper's geometric part). */
-static void fd_jac(rs_mveh *v, const double *q, const double *qd, int which, double c_damp, double *J, double *Kg,
+static void fd_jac(rs_compiled_vehicle *v, const double *q, const double *qd, int which, double c_damp, double *J, double *Kg,
                    double *Kc)
 {
     /* for which = 1 (and c_N = 0): Kg = the left-out creep term
      * Σ_i (D_i f_i) ∂V_eff,i/∂q̇ / V_eff,i (C_b = C_m / V_eff varies with q̇) */
-    const rs_tcontact *tc = rs_mveh_contact(v);
-    const int nc = rs_tcontact_count(tc);
+    const rs_train_wheel_contact *tc = rs_compiled_vehicle_contact(v);
+    const int nc = rs_train_wheel_contact_count(tc);
     double F0[NQ] = {0};
-    ck_assert(rs_mveh_eval(v, 0.0, q, qd, NULL, F0, NULL, NULL) == RS_OK);
+    ck_assert(rs_compiled_vehicle_eval(v, 0.0, q, qd, NULL, F0, NULL, NULL) == RS_OK);
     double N0[8], G0[8][NQ], pen0[8], gen0[8][NQ], V0[8];
     for (int i = 0; i < nc; i++) {
-        rs_tcontact_creep_gen(tc, i, gen0[i]);
-        V0[i] = rs_tcontact_point_get(tc, i)->v_eff;
-        N0[i] = rs_tcontact_point_get(tc, i)->N;
-        pen0[i] = fmax(rs_tcontact_point_get(tc, i)->pen, 0.0);
-        memcpy(G0[i], rs_tcontact_gap_q(tc, i), sizeof G0[i]);
+        rs_train_wheel_contact_creep_gen(tc, i, gen0[i]);
+        V0[i] = rs_train_wheel_contact_point_get(tc, i)->v_eff;
+        N0[i] = rs_train_wheel_contact_point_get(tc, i)->N;
+        pen0[i] = fmax(rs_train_wheel_contact_point_get(tc, i)->pen, 0.0);
+        memcpy(G0[i], rs_train_wheel_contact_gap_q(tc, i), sizeof G0[i]);
     }
     for (int b = 0; b < NQ; b++) {
         const double h = which ? 1e-5 : 2e-8;   /* p ≈ 2e-5 m: (h/p)² small */
@@ -245,11 +245,11 @@ static void fd_jac(rs_mveh *v, const double *q, const double *qd, int which, dou
             memcpy(x, q, sizeof x);
             memcpy(xd, qd, sizeof xd);
             (which ? xd : x)[b] += k ? -h : h;
-            ck_assert(rs_mveh_eval(v, 0.0, x, xd, NULL, k ? Fm : Fp, NULL, NULL) == RS_OK);
+            ck_assert(rs_compiled_vehicle_eval(v, 0.0, x, xd, NULL, k ? Fm : Fp, NULL, NULL) == RS_OK);
             for (int i = 0; i < nc; i++) {
-                memcpy(k ? Gm[i] : Gp[i], rs_tcontact_gap_q(tc, i), sizeof Gp[i]);
-                (k ? cm : cp)[i] = rs_tcontact_point_get(tc, i)->c_hertz;
-                (k ? Vm : Vp)[i] = rs_tcontact_point_get(tc, i)->v_eff;
+                memcpy(k ? Gm[i] : Gp[i], rs_train_wheel_contact_gap_q(tc, i), sizeof Gp[i]);
+                (k ? cm : cp)[i] = rs_train_wheel_contact_point_get(tc, i)->c_hertz;
+                (k ? Vm : Vp)[i] = rs_train_wheel_contact_point_get(tc, i)->v_eff;
             }
         }
         for (int a = 0; a < NQ; a++) {
@@ -280,7 +280,7 @@ static void fd_jac(rs_mveh *v, const double *q, const double *qd, int which, dou
     }
     /* leave the instance's contact points at the state */
     double Ft[NQ] = {0};
-    ck_assert(rs_mveh_eval(v, 0.0, q, qd, NULL, Ft, NULL, NULL) == RS_OK);
+    ck_assert(rs_compiled_vehicle_eval(v, 0.0, q, qd, NULL, Ft, NULL, NULL) == RS_OK);
 }
 
 START_TEST(test_jacobians)
@@ -293,12 +293,12 @@ START_TEST(test_jacobians)
     for (int run = 0; run < 3; run++) {
         const int creep = run > 0, perturbed = run != 1;
         /* run 1 without the normal damper: N (so C_b) then does not depend on q̇ */
-        rs_mveh *v = new_bogie(creep, run == 1 ? 0.0 : 1e5);
+        rs_compiled_vehicle *v = new_bogie(creep, run == 1 ? 0.0 : 1e5);
         running_state(v, q, qd, perturbed);
         memset(K, 0, sizeof K);
         memset(C, 0, sizeof C);
         double F[NQ] = {0};
-        ck_assert(rs_mveh_eval(v, 0.0, q, qd, NULL, F, K, C) == RS_OK);
+        ck_assert(rs_compiled_vehicle_eval(v, 0.0, q, qd, NULL, F, K, C) == RS_OK);
         fd_jac(v, q, qd, 0, run == 1 ? 0.0 : 1e5, J, Kg, Kc);
         const double kn = max_abs(K, NQ * NQ);
         for (int k = 0; k < NQ * NQ; k++)
@@ -326,7 +326,7 @@ START_TEST(test_jacobians)
         else   /* the left-out creep terms stay small next to the contact stiffness */
             ck_assert_msg(raw <= 2e-2, "K with creep: %.3g", raw);
         ck_assert_msg(cfull <= 1e-6, "C: %.3g", cfull);
-        rs_mveh_free(&v);
+        rs_compiled_vehicle_free(&v);
     }
 }
 END_TEST
@@ -341,8 +341,8 @@ static const char *const k_track = "vehicles/tracks/long_straight.trk";
 static rs_train *bogie_train(int nb, double F, double dy, int threads, rs_krylov_method meth, double tol,
                              double *y0, unsigned char *yset)
 {
-    static rs_tcontact_opts co;
-    rs_tcontact_opts_default(&co);
+    static rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
     co.track = k_track;
     rs_wagon w[16];
     rs_coupler c[16];
@@ -395,22 +395,22 @@ static void step(rs_train *tr)
 
 /* KLU on the dense expansion of the assembled block system (the layout of
  * rs_krylov.h: diagonal blocks and pieces, column-major). */
-static void klu_direct(const rs_bsm *A, const double *b, double *x, double *asym)
+static void klu_direct(const rs_block_matrix *A, const double *b, double *x, double *asym)
 {
-    const int n = rs_bsm_n(A);
+    const int n = rs_block_matrix_n(A);
     double *Dn = calloc((size_t)n * n, sizeof(double));
     ck_assert(Dn);
-    for (int k = 0; k < rs_bsm_nblocks(A); k++) {
-        const int o = rs_bsm_offset(A, k), m = rs_bsm_bsize(A, k);
-        const double *D = rs_bsm_diag_c(A, k);
+    for (int k = 0; k < rs_block_matrix_nblocks(A); k++) {
+        const int o = rs_block_matrix_offset(A, k), m = rs_block_matrix_bsize(A, k);
+        const double *D = rs_block_matrix_diag_c(A, k);
         for (int j = 0; j < m; j++)
             for (int i = 0; i < m; i++)
                 Dn[(o + i) + (size_t)(o + j) * n] += D[i + j * m];
     }
-    for (int k = 0; k < rs_bsm_npieces(A); k++) {
-        const rs_bsm_piece_spec *p = rs_bsm_piece_spec_of(A, k);
-        const double *P = rs_bsm_piece((rs_bsm *)A, k);
-        const int orow = rs_bsm_offset(A, p->rb), ocol = rs_bsm_offset(A, p->cb);
+    for (int k = 0; k < rs_block_matrix_npieces(A); k++) {
+        const rs_block_matrix_piece_spec *p = rs_block_matrix_piece_spec_of(A, k);
+        const double *P = rs_block_matrix_piece((rs_block_matrix *)A, k);
+        const int orow = rs_block_matrix_offset(A, p->rb), ocol = rs_block_matrix_offset(A, p->cb);
         for (int j = 0; j < p->nc; j++)
             for (int i = 0; i < p->nr; i++)
                 Dn[(orow + p->ri[i]) + (size_t)(ocol + p->ci[j]) * n] += P[i + j * p->nr];
@@ -469,7 +469,7 @@ START_TEST(test_krylov_vs_klu)
             step(tr);
             if (s % 20)
                 continue;
-            const rs_bsm *A;
+            const rs_block_matrix *A;
             const double *b, *x;
             rs_park_last_system(pk, &A, &b, &x);
             klu_direct(A, b, xd, &asym);

@@ -41,9 +41,9 @@ static int irand(int n) { return (int)(urand() * n); }
 typedef struct sys {
     int nb, np, n;
     int bsize[MAXB];
-    rs_bsm_piece_spec spec[4 * MAXB];
+    rs_block_matrix_piece_spec spec[4 * MAXB];
     int idx[4 * MAXB][2][MAXP];   /* rows, cols of each piece */
-    rs_bsm *A;
+    rs_block_matrix *A;
     double *dense;                /* n × n column-major, expanded by this file */
 } sys;
 
@@ -69,10 +69,10 @@ static void add_link(sys *S, int a, int b, int *pa, int *pb, int na, int nb_)
     const int k = S->np;
     memcpy(S->idx[k][0], pa, (size_t)na * sizeof(int));
     memcpy(S->idx[k][1], pb, (size_t)nb_ * sizeof(int));
-    S->spec[k] = (rs_bsm_piece_spec){a, b, na, nb_, S->idx[k][0], S->idx[k][1]};
+    S->spec[k] = (rs_block_matrix_piece_spec){a, b, na, nb_, S->idx[k][0], S->idx[k][1]};
     memcpy(S->idx[k + 1][0], pb, (size_t)nb_ * sizeof(int));
     memcpy(S->idx[k + 1][1], pa, (size_t)na * sizeof(int));
-    S->spec[k + 1] = (rs_bsm_piece_spec){b, a, nb_, na, S->idx[k + 1][0], S->idx[k + 1][1]};
+    S->spec[k + 1] = (rs_block_matrix_piece_spec){b, a, nb_, na, S->idx[k + 1][0], S->idx[k + 1][1]};
     S->np += 2;
 }
 
@@ -99,12 +99,12 @@ static void make_sys(sys *S, int nb, int symmetric, double coupling, unsigned lo
         }
     }
     char err[256];
-    ck_assert_msg(rs_bsm_create(&S->A, nb, S->bsize, S->np, S->spec, NULL, err, sizeof err) == RS_OK, "%s", err);
-    S->n = rs_bsm_n(S->A);
+    ck_assert_msg(rs_block_matrix_create(&S->A, nb, S->bsize, S->np, S->spec, NULL, err, sizeof err) == RS_OK, "%s", err);
+    S->n = rs_block_matrix_n(S->A);
     /* diagonal blocks */
     for (int b = 0; b < nb; b++) {
         const int m = S->bsize[b];
-        double *D = rs_bsm_diag(S->A, b), R[36];
+        double *D = rs_block_matrix_diag(S->A, b), R[36];
         for (int i = 0; i < m * m; i++)
             R[i] = srand1();
         for (int i = 0; i < m; i++)
@@ -119,7 +119,7 @@ static void make_sys(sys *S, int nb, int symmetric, double coupling, unsigned lo
     }
     /* links: J = coupling · B Bᵀ over the ports of both sides */
     for (int k = 0; k < S->np; k += 2) {
-        const rs_bsm_piece_spec *p = &S->spec[k];
+        const rs_block_matrix_piece_spec *p = &S->spec[k];
         const int na = p->nr, nbb = p->nc, pp = na + nbb;
         double B[36], J[36];
         for (int i = 0; i < pp * pp; i++)
@@ -131,7 +131,7 @@ static void make_sys(sys *S, int nb, int symmetric, double coupling, unsigned lo
                     s += B[i + l * pp] * B[j + l * pp];
                 J[i + j * pp] = coupling * s;
             }
-        double *Da = rs_bsm_diag(S->A, p->rb), *Db = rs_bsm_diag(S->A, p->cb);
+        double *Da = rs_block_matrix_diag(S->A, p->rb), *Db = rs_block_matrix_diag(S->A, p->cb);
         const int ma = S->bsize[p->rb], mb = S->bsize[p->cb];
         for (int i = 0; i < na; i++)
             for (int j = 0; j < na; j++)
@@ -139,7 +139,7 @@ static void make_sys(sys *S, int nb, int symmetric, double coupling, unsigned lo
         for (int i = 0; i < nbb; i++)
             for (int j = 0; j < nbb; j++)
                 Db[p->ci[i] + p->ci[j] * mb] += J[na + i + (na + j) * pp];
-        double *Pab = rs_bsm_piece(S->A, k), *Pba = rs_bsm_piece(S->A, k + 1);
+        double *Pab = rs_block_matrix_piece(S->A, k), *Pba = rs_block_matrix_piece(S->A, k + 1);
         for (int i = 0; i < na; i++)
             for (int j = 0; j < nbb; j++) {
                 Pab[i + j * na] = J[i + (na + j) * pp];
@@ -153,16 +153,16 @@ static void make_sys(sys *S, int nb, int symmetric, double coupling, unsigned lo
     /* the dense expansion, from the documented layout */
     S->dense = calloc((size_t)S->n * (size_t)S->n, sizeof(double));
     for (int b = 0; b < nb; b++) {
-        const int o = rs_bsm_offset(S->A, b), m = S->bsize[b];
-        const double *D = rs_bsm_diag(S->A, b);
+        const int o = rs_block_matrix_offset(S->A, b), m = S->bsize[b];
+        const double *D = rs_block_matrix_diag(S->A, b);
         for (int i = 0; i < m; i++)
             for (int j = 0; j < m; j++)
                 S->dense[(o + i) + (size_t)(o + j) * S->n] += D[i + j * m];
     }
     for (int k = 0; k < S->np; k++) {
-        const rs_bsm_piece_spec *p = &S->spec[k];
-        const int orow = rs_bsm_offset(S->A, p->rb), ocol = rs_bsm_offset(S->A, p->cb);
-        const double *P = rs_bsm_piece(S->A, k);
+        const rs_block_matrix_piece_spec *p = &S->spec[k];
+        const int orow = rs_block_matrix_offset(S->A, p->rb), ocol = rs_block_matrix_offset(S->A, p->cb);
+        const double *P = rs_block_matrix_piece(S->A, k);
         for (int i = 0; i < p->nr; i++)
             for (int j = 0; j < p->nc; j++)
                 S->dense[(orow + p->ri[i]) + (size_t)(ocol + p->ci[j]) * S->n] += P[i + j * p->nr];
@@ -171,7 +171,7 @@ static void make_sys(sys *S, int nb, int symmetric, double coupling, unsigned lo
 
 static void free_sys(sys *S)
 {
-    rs_bsm_free(&S->A);
+    rs_block_matrix_free(&S->A);
     free(S->dense);
 }
 
@@ -214,7 +214,7 @@ static void klu_direct(const sys *S, const double *b, double *x)
 
 typedef struct job {
     rs_krylov *kr;
-    const rs_bsm *A;
+    const rs_block_matrix *A;
     const double *b;
     double *x;
     int symmetric;
@@ -319,7 +319,7 @@ static int check_method(int nb, int symmetric, double coupling, unsigned long lo
     }
     /* the reported residual is the true one */
     double *ax = malloc((size_t)n * sizeof(double)), rn = 0, bn = 0;
-    rs_bsm_mul(S.A, x[0], ax);
+    rs_block_matrix_mul(S.A, x[0], ax);
     for (int i = 0; i < n; i++) {
         rn += (b[i] - ax[i]) * (b[i] - ax[i]);
         bn += b[i] * b[i];
@@ -530,23 +530,23 @@ END_TEST
 START_TEST(test_errors)
 {
     char err[256];
-    rs_bsm *A = NULL;
+    rs_block_matrix *A = NULL;
     int sz[2] = {2, 2}, ri[1] = {2}, ci[1] = {0};
-    rs_bsm_piece_spec p = {0, 1, 1, 1, ri, ci};
-    ck_assert_int_eq(rs_bsm_create(&A, 2, sz, 1, &p, NULL, err, sizeof err), RS_E_ARG);
+    rs_block_matrix_piece_spec p = {0, 1, 1, 1, ri, ci};
+    ck_assert_int_eq(rs_block_matrix_create(&A, 2, sz, 1, &p, NULL, err, sizeof err), RS_E_ARG);
     ck_assert_ptr_null(A);
     ck_assert_msg(strstr(err, "row 2 is outside block 0") != NULL, "%s", err);
     p.rb = 1;
     ri[0] = 0;
-    ck_assert_int_eq(rs_bsm_create(&A, 2, sz, 1, &p, NULL, err, sizeof err), RS_E_ARG);
+    ck_assert_int_eq(rs_block_matrix_create(&A, 2, sz, 1, &p, NULL, err, sizeof err), RS_E_ARG);
     ck_assert_msg(strstr(err, "must be distinct") != NULL, "%s", err);
     /* CG on an indefinite system reports a breakdown, not garbage */
     p.rb = 0;
-    ck_assert_int_eq(rs_bsm_create(&A, 2, sz, 1, &p, NULL, err, sizeof err), RS_OK);
-    double *D0 = rs_bsm_diag(A, 0), *D1 = rs_bsm_diag(A, 1);
+    ck_assert_int_eq(rs_block_matrix_create(&A, 2, sz, 1, &p, NULL, err, sizeof err), RS_OK);
+    double *D0 = rs_block_matrix_diag(A, 0), *D1 = rs_block_matrix_diag(A, 1);
     D0[0] = D0[3] = 1;
     D1[0] = D1[3] = 1;
-    *rs_bsm_piece(A, 0) = 5;   /* unsymmetric, rows of block 0 only */
+    *rs_block_matrix_piece(A, 0) = 5;   /* unsymmetric, rows of block 0 only */
     rs_krylov *kr;
     ck_assert_int_eq(rs_krylov_create(&kr, A, NULL, NULL, err, sizeof err), RS_OK);
     double b[4] = {1, 1, 1, 1}, x[4];
@@ -556,7 +556,7 @@ START_TEST(test_errors)
     D0[0] = -1;
     ck_assert_int_eq(rs_krylov_solve_serial(kr, A, b, x, 1, &r), RS_E_SINGULAR);
     rs_krylov_free(&kr);
-    rs_bsm_free(&A);
+    rs_block_matrix_free(&A);
 }
 END_TEST
 

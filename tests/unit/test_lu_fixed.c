@@ -10,7 +10,7 @@
  *     a dense symbolic elimination; diagonal and full patterns (no dense
  *     block / all dense block);
  *   - the pivot check: a NaN, a zero and a collapsed pivot are reported;
- *   - through rs_kfac (rs_klu.c): refactorizations by the fixed LU after
+ *   - through rs_klu_factors (rs_klu.c): refactorizations by the fixed LU after
  *     KLU's first factorization; a pivot that collapses falls back to KLU,
  *     which either keeps the order (the fixed LU takes the new values as its
  *     reference and goes on) or pivots elsewhere (the fixed LU is switched
@@ -382,30 +382,30 @@ START_TEST(test_setup_errors)
 }
 END_TEST
 
-/* ---- through rs_kfac: refactorizations and the fallback to KLU ------------ */
+/* ---- through rs_klu_factors: refactorizations and the fallback to KLU ------------ */
 
 static const int Fp[] = {0, 2, 4}, Fi[] = {0, 1, 0, 1};
 
 /* K = the 2 × 2 A block of a constraint-free model, full pattern. */
-static void build2(rs_kmat *K, rs_model *m)
+static void build2(rs_klu_system *K, rs_model *m)
 {
     memset(m, 0, sizeof *m);
     m->n_q = 2;
     m->M_pattern = (rs_pattern){2, 2, Fp, Fi};
     m->phi_q_pattern = (rs_pattern){0, 2, Fp, NULL};
     char err[200];
-    ck_assert_int_eq(rs_kmat_build(K, m, NULL, &ALLOC, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_klu_system_build(K, m, NULL, &ALLOC, err, sizeof err), RS_OK);
 }
 
 /* A = [a b; c d] in column order (a, c, b, d): refactor F with v, solve, and
  * compare with Cramer's rule. */
-static void refactor_check(rs_kmat *K, rs_kfac *F, rs_stats *st, const double v[4])
+static void refactor_check(rs_klu_system *K, rs_klu_factors *F, rs_stats *st, const double v[4])
 {
     int bad;
-    rs_kmat_fill(K, v, NULL, 1.0);
-    ck_assert_int_eq(rs_kfac_factor(K, F, 1e-14, 1e-3, st, &bad), RS_OK);
+    rs_klu_system_fill(K, v, NULL, 1.0);
+    ck_assert_int_eq(rs_klu_factorize(K, F, 1e-14, 1e-3, st, &bad), RS_OK);
     double b[2] = {1.0, 2.0};
-    ck_assert_int_eq(rs_kfac_solve(K, F, b, st), RS_OK);
+    ck_assert_int_eq(rs_klu_solve(K, F, b, st), RS_OK);
     const double a = v[0], c = v[1], bb = v[2], d = v[3], det = a * d - bb * c;
     const double x0 = (1.0 * d - bb * 2.0) / det, x1 = (a * 2.0 - c * 1.0) / det;
     ck_assert_msg(fabs(b[0] - x0) <= 1e-13 * fabs(x0) && fabs(b[1] - x1) <= 1e-13 * fabs(x1),
@@ -422,16 +422,16 @@ START_TEST(test_kfac_fallback)
     /* [1e-9 1; 1 1e-9]: KLU now pivots off the diagonal */
     static const double swap[4] = {1e-9, 1.0, 1.0, 1e-9};
     rs_model m;
-    rs_kmat K;
+    rs_klu_system K;
     build2(&K, &m);
-    rs_kfac F;
+    rs_klu_factors F;
     memset(&F, 0, sizeof F);
     rs_stats st;
     memset(&st, 0, sizeof st);
     int bad;
-    rs_kmat_fill(&K, first, NULL, 1.0);
-    ck_assert_int_eq(rs_kfac_factor(&K, &F, 1e-14, 1e-3, &st, &bad), RS_OK);
-    ck_assert_int_eq(rs_kfac_fixed_enable(&K, &F, 1e-14, &ALLOC), RS_OK);
+    rs_klu_system_fill(&K, first, NULL, 1.0);
+    ck_assert_int_eq(rs_klu_factorize(&K, &F, 1e-14, 1e-3, &st, &bad), RS_OK);
+    ck_assert_int_eq(rs_klu_fixed_enable(&K, &F, 1e-14, &ALLOC), RS_OK);
     ck_assert(F.fx_on && F.fx_holds);
     /* a mild change: the fixed LU refactors */
     refactor_check(&K, &F, &st, mild);
@@ -455,8 +455,8 @@ START_TEST(test_kfac_fallback)
     refactor_check(&K, &F, &st, swap);
     ck_assert_int_eq(st.lu_fixed_refactors, 2);
     ck_assert_int_eq(st.refactors, 5);
-    rs_kfac_free(&K, &F);
-    rs_kmat_free(&K, &ALLOC);
+    rs_klu_factors_free(&K, &F);
+    rs_klu_system_free(&K, &ALLOC);
     ck_assert_int_eq(live, 0);
 }
 END_TEST
@@ -495,7 +495,7 @@ START_TEST(test_fragile_orders_stay_with_klu)
     ck_assert_int_gt(ws->fac_proj.fx.n, 0);
     const rs_stats *st = rs_ws_stats(ws);
     printf("four-bar, AUTO (%s): %ld refactorizations, %ld by the fixed LU, %ld fallbacks\n",
-           rs_klu_ordering_name(ws->K.ordering, ws->K.btf), st->refactors,
+           rs_klu_ordering_name(ws->sys.ordering, ws->sys.btf), st->refactors,
            st->lu_fixed_refactors, st->refactor_fallbacks);
     ck_assert_int_gt(st->refactors, 2000);
     ck_assert_int_eq(st->lu_fixed_refactors, st->refactors);
@@ -557,8 +557,8 @@ START_TEST(test_feve3000_matrix)
     ck_assert_int_eq(ki.cand_fragile[cand], 0);
     ck_assert(ki.cand_flops[cand] < 0.6 * ki.cand_flops[schur]);
     int where[NMAX];
-    for (int k = 0; k < ws->K.n; k++)
-        where[ws->K.sym->Q[k]] = k;
+    for (int k = 0; k < ws->sys.n; k++)
+        where[ws->sys.sym->Q[k]] = k;
     for (int c = 0; c < m->n_contact; c++) {
         const rs_contact *ct = &m->contacts[c];
         char ws_z[96], bogie_z[96];
@@ -579,7 +579,7 @@ START_TEST(test_feve3000_matrix)
     }
     /* K.Ax holds the last step's dynamics matrix (the dense projections do
      * not touch K): the fixed LU's solve against a dense one */
-    const rs_kmat *K = &ws->K;
+    const rs_klu_system *K = &ws->sys;
     ck_assert_int_le(K->n, NMAX);
     static double D[NMAX * NMAX];
     double rhs[NMAX], x[NMAX], xd[NMAX];

@@ -196,23 +196,23 @@ END_TEST
 /* A 2×2 system with a full A block (no constraints). */
 static const int Fp[] = {0, 2, 4}, Fi[] = {0, 1, 0, 1};
 
-static void build2(rs_kmat *K, rs_model *m)
+static void build2(rs_klu_system *K, rs_model *m)
 {
     memset(m, 0, sizeof *m);
     m->n_q = 2;
     m->M_pattern = (rs_pattern){2, 2, Fp, Fi};
     m->phi_q_pattern = (rs_pattern){0, 2, Fp, NULL};
     char err[200];
-    ck_assert_int_eq(rs_kmat_build(K, m, NULL, &ALLOC, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_klu_system_build(K, m, NULL, &ALLOC, err, sizeof err), RS_OK);
 }
 
 /* A = [a b; c d] in column order (a, c, b, d); solves A x = r and checks
  * x against Cramer's rule. */
-static void solve_check(rs_kmat *K, rs_kfac *F, rs_stats *st, const double v[4])
+static void solve_check(rs_klu_system *K, rs_klu_factors *F, rs_stats *st, const double v[4])
 {
-    rs_kmat_fill(K, v, NULL, 1.0);
+    rs_klu_system_fill(K, v, NULL, 1.0);
     double b[2] = {1.0, 2.0};
-    ck_assert_int_eq(rs_kfac_solve(K, F, b, st), RS_OK);
+    ck_assert_int_eq(rs_klu_solve(K, F, b, st), RS_OK);
     const double a = v[0], c = v[1], bb = v[2], d = v[3], det = a * d - bb * c;
     const double x0 = (1.0 * d - bb * 2.0) / det, x1 = (a * 2.0 - c * 1.0) / det;
     ck_assert_msg(fabs(b[0] - x0) <= 1e-14 * fabs(x0) && fabs(b[1] - x1) <= 1e-14 * fabs(x1),
@@ -226,19 +226,19 @@ static long fallback_case(const double second[4], double rcond_min, double rcond
 {
     static const double first[4] = {1.0, 0.5, 1.0, 1.0};
     rs_model m;
-    rs_kmat K;
+    rs_klu_system K;
     build2(&K, &m);
     K.rgrowth_drop = rgrowth_drop;
-    rs_kfac F = {0};
+    rs_klu_factors F = {0};
     rs_stats st;
     memset(&st, 0, sizeof st);
     int bad;
-    rs_kmat_fill(&K, first, NULL, 1.0);
-    ck_assert_int_eq(rs_kfac_factor(&K, &F, rcond_min, rcond_drop, &st, &bad), RS_OK);
+    rs_klu_system_fill(&K, first, NULL, 1.0);
+    ck_assert_int_eq(rs_klu_factorize(&K, &F, rcond_min, rcond_drop, &st, &bad), RS_OK);
     ck_assert_int_eq(F.num->Pnum[0], 0); /* the diagonal pivot was taken */
     solve_check(&K, &F, &st, first);
-    rs_kmat_fill(&K, second, NULL, 1.0);
-    ck_assert_int_eq(rs_kfac_factor(&K, &F, rcond_min, rcond_drop, &st, &bad), RS_OK);
+    rs_klu_system_fill(&K, second, NULL, 1.0);
+    ck_assert_int_eq(rs_klu_factorize(&K, &F, rcond_min, rcond_drop, &st, &bad), RS_OK);
     ck_assert_int_eq(st.refactors, 1);
     ck_assert_int_eq(st.factors, 1 + st.refactor_fallbacks);
     if (st.refactor_fallbacks)
@@ -246,8 +246,8 @@ static long fallback_case(const double second[4], double rcond_min, double rcond
     /* the reciprocal pivot growth of the factorization now held */
     ck_assert(klu_rgrowth(K.Ap, K.Ai, K.Ax, K.sym, F.num, &K.common));
     *rgrowth_last = K.common.rgrowth;
-    rs_kfac_free(&K, &F);
-    rs_kmat_free(&K, &ALLOC);
+    rs_klu_factors_free(&K, &F);
+    rs_klu_system_free(&K, &ALLOC);
     return st.refactor_fallbacks;
 }
 
@@ -257,18 +257,18 @@ static long fallback_case(const double second[4], double rcond_min, double rcond
 START_TEST(test_invariants_return_internal)
 {
     rs_model m;
-    rs_kmat K;
+    rs_klu_system K;
     build2(&K, &m);
-    ck_assert_int_eq(rs_kmat_analyze(&K, RS_KLU_TREE + 1, 0), RS_E_INTERNAL);
-    ck_assert_int_eq(rs_kmat_analyze(&K, RS_KLU_AMD, 2), RS_E_INTERNAL);
-    ck_assert_int_eq(rs_kmat_analyze(&K, RS_KLU_AMD, 0), RS_OK);   /* K still usable */
-    rs_kfac F = {0};
+    ck_assert_int_eq(rs_klu_system_analyze(&K, RS_KLU_TREE + 1, 0), RS_E_INTERNAL);
+    ck_assert_int_eq(rs_klu_system_analyze(&K, RS_KLU_AMD, 2), RS_E_INTERNAL);
+    ck_assert_int_eq(rs_klu_system_analyze(&K, RS_KLU_AMD, 0), RS_OK);   /* K still usable */
+    rs_klu_factors F = {0};
     rs_stats st;
     memset(&st, 0, sizeof st);
     double b[2] = {1.0, 2.0};
-    ck_assert_int_eq(rs_kfac_solve(&K, &F, b, &st), RS_E_INTERNAL);
+    ck_assert_int_eq(rs_klu_solve(&K, &F, b, &st), RS_E_INTERNAL);
     ck_assert(b[0] == 1.0 && b[1] == 2.0);
-    rs_kmat_free(&K, &ALLOC);
+    rs_klu_system_free(&K, &ALLOC);
 }
 END_TEST
 

@@ -51,8 +51,8 @@ START_TEST(test_full_scenario)
              "columns theta theta_dot\n"
              "columns x\n",
              &s);
-    ck_assert_uint_eq(s.set, RS_SCN_DURATION | RS_SCN_STEP | RS_SCN_OUTPUT | RS_SCN_METHOD |
-                                 RS_SCN_TOLERANCE | RS_SCN_ITERATIONS);
+    ck_assert_uint_eq(s.set, RS_SCENARIO_DURATION | RS_SCENARIO_STEP | RS_SCENARIO_OUTPUT | RS_SCENARIO_METHOD |
+                                 RS_SCENARIO_TOLERANCE | RS_SCENARIO_ITERATIONS);
     ck_assert_double_eq(s.duration, 10);
     ck_assert_double_eq(s.step, 2e-3);
     ck_assert_double_eq(s.output, 0.05);
@@ -86,9 +86,9 @@ START_TEST(test_defaults)
     rs_scenario s;
     parse_ok("", &s);
     ck_assert_uint_eq(s.set, 0);
-    ck_assert_double_eq(rs_scenario_duration(&s), RS_SCN_DEFAULT_DURATION);
-    ck_assert_double_eq(rs_scenario_step(&s), RS_SCN_DEFAULT_STEP);
-    ck_assert_double_eq(rs_scenario_output(&s), RS_SCN_DEFAULT_OUTPUT);
+    ck_assert_double_eq(rs_scenario_duration(&s), RS_SCENARIO_DEFAULT_DURATION);
+    ck_assert_double_eq(rs_scenario_step(&s), RS_SCENARIO_DEFAULT_STEP);
+    ck_assert_double_eq(rs_scenario_output(&s), RS_SCENARIO_DEFAULT_OUTPUT);
     rs_scenario_free(&s);
     /* the output interval is never shorter than the step */
     parse_ok("step 0.1\noutput 0\n", &s);
@@ -220,15 +220,15 @@ END_TEST
 START_TEST(test_interp)
 {
     const double t[] = {0, 1, 3}, v[] = {0, 10, 4};
-    ck_assert_double_eq(rs_scn_interp(t, v, 3, -5), 0);     /* held before */
-    ck_assert_double_eq(rs_scn_interp(t, v, 3, 0), 0);
-    ck_assert_double_eq_tol(rs_scn_interp(t, v, 3, 0.25), 2.5, 1e-15);
-    ck_assert_double_eq(rs_scn_interp(t, v, 3, 1), 10);
-    ck_assert_double_eq_tol(rs_scn_interp(t, v, 3, 2.5), 5.5, 1e-15);
-    ck_assert_double_eq(rs_scn_interp(t, v, 3, 3), 4);
-    ck_assert_double_eq(rs_scn_interp(t, v, 3, 100), 4);    /* held after */
+    ck_assert_double_eq(rs_scenario_interp(t, v, 3, -5), 0);     /* held before */
+    ck_assert_double_eq(rs_scenario_interp(t, v, 3, 0), 0);
+    ck_assert_double_eq_tol(rs_scenario_interp(t, v, 3, 0.25), 2.5, 1e-15);
+    ck_assert_double_eq(rs_scenario_interp(t, v, 3, 1), 10);
+    ck_assert_double_eq_tol(rs_scenario_interp(t, v, 3, 2.5), 5.5, 1e-15);
+    ck_assert_double_eq(rs_scenario_interp(t, v, 3, 3), 4);
+    ck_assert_double_eq(rs_scenario_interp(t, v, 3, 100), 4);    /* held after */
     const double c = 7;
-    ck_assert_double_eq(rs_scn_interp(NULL, &c, 1, 3), 7);  /* constant */
+    ck_assert_double_eq(rs_scenario_interp(NULL, &c, 1, 3), 7);  /* constant */
 }
 END_TEST
 
@@ -327,7 +327,7 @@ static void write_file(const char *name, const char *text)
 
 static void mkdir_tmp(void)
 {
-    strcpy(dir, "/tmp/rs_scn_XXXXXX");
+    strcpy(dir, "/tmp/rs_scenario_XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
@@ -359,7 +359,7 @@ START_TEST(test_table_from_csv)
     snprintf(p, sizeof p, "%s/run.scn", dir);
     ck_assert_int_eq(rs_scenario_read(p, &s, err, sizeof err), RS_OK);
     ck_assert_int_eq(s.inputs[0].n, 3);
-    ck_assert_double_eq_tol(rs_scn_interp(s.inputs[0].t, s.inputs[0].v, 3, 3.0), 2.0, 1e-15);
+    ck_assert_double_eq_tol(rs_scenario_interp(s.inputs[0].t, s.inputs[0].v, 3, 3.0), 2.0, 1e-15);
     rs_scenario_free(&s);
 
     snprintf(p, sizeof p, "%s/run2.scn", dir);
@@ -403,14 +403,14 @@ START_TEST(test_overlay)
     ck_assert_int_eq(rs_scenario_overlay(&base, &top), RS_OK);
     rs_scenario_free(&top);
     ck_assert_double_eq(base.friction, 0.4);
-    ck_assert_str_eq(base.file[RS_SCN_FILE_TRACK], "vehicles/tracks/straight.trk"); /* kept */
-    ck_assert_str_eq(base.file[RS_SCN_FILE_RAIL], "vehicles/profiles/arc_r300.prf");
-    ck_assert_ptr_null(base.file[RS_SCN_FILE_WHEEL]);
-    ck_assert_int_eq(base.file_at[RS_SCN_FILE_RAIL].line, 5);
-    free(base.file[RS_SCN_FILE_TRACK]); /* the pendulum has no contacts: bind would refuse */
-    base.file[RS_SCN_FILE_TRACK] = NULL;
-    free(base.file[RS_SCN_FILE_RAIL]);
-    base.file[RS_SCN_FILE_RAIL] = NULL;
+    ck_assert_str_eq(base.file[RS_SCENARIO_FILE_TRACK], "vehicles/tracks/straight.trk"); /* kept */
+    ck_assert_str_eq(base.file[RS_SCENARIO_FILE_RAIL], "vehicles/profiles/arc_r300.prf");
+    ck_assert_ptr_null(base.file[RS_SCENARIO_FILE_WHEEL]);
+    ck_assert_int_eq(base.file_at[RS_SCENARIO_FILE_RAIL].line, 5);
+    free(base.file[RS_SCENARIO_FILE_TRACK]); /* the pendulum has no contacts: bind would refuse */
+    base.file[RS_SCENARIO_FILE_TRACK] = NULL;
+    free(base.file[RS_SCENARIO_FILE_RAIL]);
+    base.file[RS_SCENARIO_FILE_RAIL] = NULL;
     ck_assert_double_eq(rs_scenario_step(&base), 2e-3);
     ck_assert_int_eq(base.n_columns, 1); /* the top gave none: kept */
     rs_binding *b;

@@ -86,8 +86,8 @@ static void count_contact_steps(int threads)
     rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
     const rs_model *m = rs_loaded_model(h);
-    rs_tcontact_opts co;
-    rs_tcontact_opts_default(&co);
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
     co.track = "vehicles/tracks/long_straight.trk";
     co.mu = 0.3;   /* the saturation's path too */
     rs_wagon veh[3];
