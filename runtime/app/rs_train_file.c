@@ -77,6 +77,9 @@ typedef struct parser {
     rs_train_spec *spec;
     rs_load_cache *cache;  /* the caller's, or NULL: the spec's own, made
                               at the first compiled vehicle type */
+    int state;             /* ST_*: the block the reader is in           */
+    int cur;               /* the type of the open vehicle/coupler block */
+    int block_line;        /* where the open block started               */
 } parser;
 
 #define PERR(P, L, ...)                                                                     \
@@ -576,6 +579,529 @@ static int expand(parser *P, rs_train_spec *S)
     return RS_OK;
 }
 
+/* The settings a train file may leave out. */
+static void spec_defaults(rs_train_spec *S)
+{
+    S->duration = 10.0;
+    S->step = 1e-3;
+    S->output = 1e-2;
+    S->speed = 0.0;
+    S->solver = RS_KRYLOV_AUTO;
+    S->tolerance = 1e-8;
+    S->iterations = 200;
+    S->restart = 30;
+    S->corrections = 1;
+    S->rebalance = 200;
+}
+
+/* The types every file may use without defining them: wagon, loco (vehicle
+ * types 0 and 1) and the default coupler (coupler type 0). */
+static int add_builtin_types(parser *P)
+{
+    rs_wagon w;
+    rs_coupler c;
+    rs_wagon_default(&w);
+    if (add_vtype(P, "wagon", &w, 0))
+        return RS_E_NOMEM;
+    rs_loco_default(&w);
+    if (add_vtype(P, "loco", &w, 0))
+        return RS_E_NOMEM;
+    rs_coupler_default(&c);
+    if (add_ctype(P, "default", &c, 0))
+        return RS_E_NOMEM;
+    P->default_coupler = 0;
+    return RS_OK;
+}
+
+/* "unknown KIND type 'word'; types: ..." with a suggestion. */
+static void unknown_type(parser *P, int L, const char *word, int is_vehicle)
+{
+    const char *names[256];
+    const int total = is_vehicle ? P->nvt : P->nct, nn = total < 256 ? total : 256;
+    for (int i = 0; i < nn; i++)
+        names[i] = is_vehicle ? P->vt[i].name : P->ct[i].name;
+    char sug[96], all[512];
+    suggest(sug, sizeof sug, word, names, nn);
+    list_names(all, sizeof all, names, nn);
+    if (is_vehicle)
+        PERR(P, L, "unknown vehicle type '%s'%s; types: %s (define others with 'vehicle NAME' ... 'end' "
+             "before 'order')", word, sug, all);
+    else
+        PERR(P, L, "unknown coupler type '%s'%s; types: %s", word, sug, all);
+}
+
+/* A line of a 'traction table' ... 'end' block: TIME FORCE. */
+static int table_line(parser *P, int L, char **tok, int n, int is_end)
+{
+    vtype *t = &P->vt[P->cur];
+    if (is_end) {
+        if (t->tn < 1) {
+            PERR(P, L, "vehicle '%s': the traction table has no rows: add rows 'TIME FORCE'", t->name);
+            return RS_E_ARG;
+        }
+        P->state = ST_VEHICLE;
+        return RS_OK;
+    }
+    double tv, fv;
+    if (n != 2) {
+        PERR(P, L, "vehicle '%s': a traction table row is 'TIME FORCE' (s, N); close the table with 'end'",
+             t->name);
+        return RS_E_ARG;
+    }
+    if (number(P, L, tok[0], "0.5", &tv) || number(P, L, tok[1], "2e5", &fv))
+        return RS_E_ARG;
+    if (t->tn > 0 && !(tv > t->tt[t->tn - 1])) {
+        PERR(P, L, "vehicle '%s': traction table times must increase (%g after %g)", t->name, tv,
+             t->tt[t->tn - 1]);
+        return RS_E_ARG;
+    }
+    int cap = t->tcap;
+    if (grow((void **)&t->tt, &cap, t->tn + 1, sizeof(double)) ||
+        grow((void **)&t->tf, &t->tcap, t->tn + 1, sizeof(double)))
+        return RS_E_NOMEM;
+    t->tt[t->tn] = tv;
+    t->tf[t->tn++] = fv;
+    return RS_OK;
+}
+
+/* A line of a 'vehicle' or 'coupler' block: PARAM = VALUE (and, for a
+ * vehicle, 'traction table'), or its 'end'. */
+static int type_block_line(parser *P, int L, char **tok, int n, int is_end)
+{
+    const int is_vehicle = P->state == ST_VEHICLE;
+    const vtype *t = is_vehicle ? &P->vt[P->cur] : NULL;
+    if (is_end) {
+        if (is_vehicle && t->w.model && t->w.port_x < 0) {
+            PERR(P, L, "vehicle '%s': model '%s' has no coordinate 'x': name its longitudinal one with "
+                 "'x_coord NAME' before 'end'", t->name, t->w.model->name);
+            return RS_E_ARG;
+        }
+        P->state = ST_TOP;
+        return RS_OK;
+    }
+    if (is_vehicle && strcmp(tok[0], "traction") == 0 && n == 2 && strcmp(tok[1], "table") == 0) {
+        if (t->tn > 0) {
+            PERR(P, L, "vehicle '%s': the traction table is given twice: keep one", t->name);
+            return RS_E_ARG;
+        }
+        P->state = ST_TABLE;
+        return RS_OK;
+    }
+    return set_param(P, L, tok, n, is_vehicle, P->cur) ? RS_E_ARG : RS_OK;
+}
+
+/* A line of the 'order' block: TYPE [COUNT] [coupler CTYPE], or its 'end'. */
+static int order_line(parser *P, int L, char **tok, int n, int is_end)
+{
+    if (is_end) {
+        P->state = ST_TOP;
+        return RS_OK;
+    }
+    const int ti = find_vtype(P, tok[0]);
+    if (ti < 0) {
+        unknown_type(P, L, tok[0], 1);
+        return RS_E_ARG;
+    }
+    long count = 1;
+    int k = 1, cpl = -1;
+    if (k < n && strcmp(tok[k], "coupler") != 0) {
+        if (integer(P, L, tok[k], tok[0], 1, MAX_VEHICLES, &count))
+            return RS_E_ARG;
+        k++;
+    }
+    if (k < n) {
+        if (strcmp(tok[k], "coupler") != 0 || k + 2 != n) {
+            PERR(P, L, "an order line is 'TYPE [COUNT] [coupler CTYPE]', e.g. 'wagon 40 coupler heavy'");
+            return RS_E_ARG;
+        }
+        cpl = find_ctype(P, tok[k + 1]);
+        if (cpl < 0) {
+            unknown_type(P, L, tok[k + 1], 0);
+            return RS_E_ARG;
+        }
+    }
+    if (grow((void **)&P->oe, &P->capoe, P->noe + 1, sizeof *P->oe))
+        return RS_E_NOMEM;
+    P->oe[P->noe++] = (oentry){ti, (int)count, cpl, L};
+    return RS_OK;
+}
+
+/* 'set TYPE.PARAM = VALUE' (done here: *setting = -1) or 'set SETTING =
+ * VALUE' (rewritten in tok/n as the plain statement 'SETTING VALUE' and
+ * its index in *setting): a value given over the file's (sweep variants;
+ * what-ifs without editing the blocks). */
+static int set_line(parser *P, int L, char **tok, int *n, int *setting)
+{
+    const char *dot = *n == 3 ? strchr(tok[1], '.') : NULL;
+    *setting = -1;
+    if (*n != 3) {
+        PERR(P, L, "write 'set TYPE.PARAM = VALUE' (a vehicle or coupler type's parameter) or 'set "
+             "SETTING = VALUE' (duration, step, output, speed, solver, tolerance, iterations, corrections, "
+             "rebalance, restart)");
+        return RS_E_ARG;
+    }
+    if (dot) {
+        char tname[NAME_MAX_LEN];
+        const size_t tl = (size_t)(dot - tok[1]);
+        snprintf(tname, sizeof tname, "%.*s", (int)(tl < sizeof tname ? tl : sizeof tname - 1), tok[1]);
+        const int vi = find_vtype(P, tname), ci = vi < 0 ? find_ctype(P, tname) : -1;
+        if (vi < 0 && ci < 0) {
+            PERR(P, L, "set: '%s' is no vehicle or coupler type defined before this line", tname);
+            return RS_E_ARG;
+        }
+        char *ptok[2] = {(char *)dot + 1, tok[2]};
+        return set_param(P, L, ptok, 2, vi >= 0, vi >= 0 ? vi : ci) ? RS_E_ARG : RS_OK;
+    }
+    for (int i = 0; i <= S_RESTART; i++)
+        if (strcmp(tok[1], settings[i]) == 0)
+            *setting = i;
+    if (*setting < 0) {
+        PERR(P, L, "set: '%s' is not a setting (duration, step, output, speed, solver, tolerance, "
+             "iterations, corrections, rebalance, restart) nor TYPE.PARAM", tok[1]);
+        return RS_E_ARG;
+    }
+    tok[0] = tok[1];
+    tok[1] = tok[2];
+    *n = 2;
+    return RS_OK;
+}
+
+/* A top-level setting s other than vehicle/coupler: duration ... restart,
+ * solver, couplers, order. */
+static int setting_line(parser *P, int L, char **tok, int n, int s)
+{
+    rs_train_spec *S = P->spec;
+    if (s <= S_SPEED || s == S_TOLERANCE) {
+        double v;
+        if (n != 2) {
+            PERR(P, L, "write '%s VALUE' (one number)", tok[0]);
+            return RS_E_ARG;
+        }
+        if (number(P, L, tok[1], tok[0], &v))
+            return RS_E_ARG;
+        const int ok = s == S_SPEED ? 1 : s == S_OUTPUT ? v >= 0.0 : v > 0.0;
+        if (!ok) {
+            PERR(P, L, "'%s' must be %s (got %g)", tok[0], s == S_OUTPUT ? ">= 0" : "> 0", v);
+            return RS_E_ARG;
+        }
+        double *dst[] = {&S->duration, &S->step, &S->output, &S->speed};
+        if (s == S_TOLERANCE)
+            S->tolerance = v;
+        else
+            *dst[s] = v;
+        return RS_OK;
+    }
+    if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE || s == S_RESTART) {
+        long v;
+        if (n != 2) {
+            PERR(P, L, "write '%s N' (one whole number)", tok[0]);
+            return RS_E_ARG;
+        }
+        const long lo = s == S_CORRECTIONS || s == S_RESTART ? 1 : 0,
+                   hi = s == S_CORRECTIONS ? 20 : s == S_RESTART ? RS_KRYLOV_MAX_RESTART : 1000000;
+        if (integer(P, L, tok[1], tok[0], lo, hi, &v))
+            return RS_E_ARG;
+        if (s == S_ITERATIONS)
+            S->iterations = (int)v;
+        else if (s == S_CORRECTIONS)
+            S->corrections = (int)v;
+        else if (s == S_RESTART)
+            S->restart = (int)v;
+        else
+            S->rebalance = (int)v;
+        return RS_OK;
+    }
+    if (s == S_SOLVER) {
+        if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab") &&
+                       strcmp(tok[1], "gmres"))) {
+            PERR(P, L, "write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
+            return RS_E_ARG;
+        }
+        S->solver = strcmp(tok[1], "cg") == 0         ? RS_KRYLOV_CG
+                    : strcmp(tok[1], "bicgstab") == 0 ? RS_KRYLOV_BICGSTAB
+                    : strcmp(tok[1], "gmres") == 0    ? RS_KRYLOV_GMRES
+                                                      : RS_KRYLOV_AUTO;
+        return RS_OK;
+    }
+    if (s == S_COUPLERS) {
+        if (n != 2) {
+            PERR(P, L, "write 'couplers CTYPE' (the coupler type used where the order does not say)");
+            return RS_E_ARG;
+        }
+        const int ci = find_ctype(P, tok[1]);
+        if (ci < 0) {
+            PERR(P, L, "unknown coupler type '%s': define it first with 'coupler %s' ... 'end'", tok[1], tok[1]);
+            return RS_E_ARG;
+        }
+        P->default_coupler = ci;
+        return RS_OK;
+    }
+    /* S_ORDER */
+    if (n != 1) {
+        PERR(P, L, "'order' stands alone; list the vehicles on the following lines, then 'end'");
+        return RS_E_ARG;
+    }
+    P->have_order = 1;
+    P->order_line = L;
+    P->block_line = L;
+    P->state = ST_ORDER;
+    return RS_OK;
+}
+
+/* 'vehicle NAME model FOLDER': loads the compiled model (FOLDER relative to
+ * the train file) through the parser's cache and makes *base a vehicle of
+ * it, with its parameters, initial values and contact options in one
+ * allocation (*mp, owned by the caller until the type takes it). */
+static int load_model_type(parser *P, int L, const char *name, const char *folder, rs_wagon *base,
+                           const rs_model **mo, double **mp)
+{
+    char dir[1024], lerr[2048];
+    const char *slash = strrchr(P->file, '/');
+    if (folder[0] == '/' || !slash)
+        snprintf(dir, sizeof dir, "%s", folder);
+    else
+        snprintf(dir, sizeof dir, "%.*s/%s", (int)(slash - P->file), P->file, folder);
+    if (!P->cache && !(P->cache = P->spec->own_cache = rs_load_cache_create(RS_LOAD_TCC, NULL)))
+        return RS_E_NOMEM;
+    const rs_model *m = rs_load_cache_get(P->cache, dir, lerr, sizeof lerr);
+    if (!m) {
+        PERR(P, L, "vehicle '%s': cannot load the compiled model '%s': %s (write 'model wagon', "
+             "'model loco' or the folder `railsym compile` wrote)", name, dir, lerr);
+        return RS_E_ARG;
+    }
+    int ix = -1, ip = -1;
+    char msg[600];
+    /* ports default to coordinates named x and pitch */
+    if (rs_compiled_vehicle_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL) {
+        PERR(P, L, "vehicle '%s': %s", name, msg);
+        return RS_E_ARG;
+    }
+    rs_compiled_vehicle_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
+    if (rs_compiled_vehicle_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
+        ip = -1;
+    const size_t nd = (size_t)m->n_p + 1 + 2 * (size_t)m->n_q;
+    double *p = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q);
+    if (!p)
+        return RS_E_NOMEM;
+    for (int i = 0; i < m->n_p; i++)
+        p[i] = m->p_default[i];
+    mext *mx = (mext *)(void *)(p + nd);
+    rs_train_wheel_contact_opts_default(&mx->co);
+    base->model = m;
+    base->model_p = p;
+    base->init_q = p + m->n_p + 1;
+    base->init_qd = p + m->n_p + 1 + m->n_q;
+    base->init_q_set = mx->set;
+    base->init_qd_set = mx->set + m->n_q;
+    base->model_contact = m->n_contact ? &mx->co : NULL;
+    base->port_x = ix;
+    base->port_pitch = ip;
+    *mo = m;
+    *mp = p;
+    return RS_OK;
+}
+
+/* 'vehicle NAME [model wagon|loco|FOLDER]' or 'coupler NAME': opens the
+ * type's block, a new type or (a built-in one) redefined. */
+static int type_header(parser *P, int L, char **tok, int n, int veh)
+{
+    if (n < 2 || !valid_name(tok[1]) || (veh && n != 2 && !(n == 4 && strcmp(tok[2], "model") == 0)) ||
+        (!veh && n != 2)) {
+        PERR(P, L, veh ? "write 'vehicle NAME [model wagon|loco]' (NAME: letters, digits, '_'), then "
+                         "'PARAM = VALUE' lines and 'end'"
+                       : "write 'coupler NAME' (NAME: letters, digits, '_'), then 'PARAM = VALUE' lines and "
+                         "'end'");
+        return RS_E_ARG;
+    }
+    const int prev = veh ? find_vtype(P, tok[1]) : find_ctype(P, tok[1]);
+    if (prev >= 0 && (veh ? P->vt[prev].line : P->ct[prev].line) != 0) {   /* line 0: a built-in type */
+        PERR(P, L, "%s type '%s' is defined twice (first at line %d): rename one", veh ? "vehicle" : "coupler",
+             tok[1], veh ? P->vt[prev].line : P->ct[prev].line);
+        return RS_E_ARG;
+    }
+    P->block_line = L;
+    if (!veh) {
+        P->state = ST_COUPLER;
+        if (prev >= 0) {
+            P->ct[prev].line = L;
+            P->cur = prev;
+            return RS_OK;
+        }
+        rs_coupler c;
+        rs_coupler_default(&c);
+        if (add_ctype(P, tok[1], &c, L))
+            return RS_E_NOMEM;
+        P->cur = P->nct - 1;
+        return RS_OK;
+    }
+    rs_wagon base = P->vt[0].w;   /* built-in wagon */
+    const rs_model *m = NULL;
+    double *mp = NULL;
+    if (n == 4 && strcmp(tok[3], "wagon") && strcmp(tok[3], "loco")) {
+        if (prev >= 0) {
+            PERR(P, L, "'%s' is a built-in type: give the compiled one another name", tok[1]);
+            return RS_E_ARG;
+        }
+        const int st = load_model_type(P, L, tok[1], tok[3], &base, &m, &mp);
+        if (st != RS_OK)
+            return st;
+    } else if (n == 4) {
+        base = strcmp(tok[3], "loco") == 0 ? P->vt[1].w : P->vt[0].w;
+    } else if (prev >= 0) {
+        base = P->vt[prev].w;   /* 'vehicle loco' changes the built-in loco */
+    }
+    P->state = ST_VEHICLE;
+    if (prev >= 0) {
+        P->vt[prev].w = base;
+        P->vt[prev].line = L;
+        P->cur = prev;
+        return RS_OK;
+    }
+    if (add_vtype(P, tok[1], &base, L)) {
+        free(mp);
+        return RS_E_NOMEM;
+    }
+    vtype *t = &P->vt[P->nvt - 1];
+    P->cur = P->nvt - 1;
+    t->p = mp;
+    if (mp) {
+        t->q0 = mp + m->n_p + 1;
+        t->qd0 = t->q0 + m->n_q;
+        t->x = (mext *)(void *)(t->qd0 + m->n_q);
+    }
+    return RS_OK;
+}
+
+/* A line outside every block: a setting, 'set ...', 'order' or a type's
+ * header. */
+static int top_line(parser *P, int L, char **tok, int n, int is_end)
+{
+    if (is_end) {
+        PERR(P, L, "'end' without a block: remove it");
+        return RS_E_ARG;
+    }
+    int s = -1;
+    for (int i = 0; i < S_COUNT; i++)
+        if (strcmp(tok[0], settings[i]) == 0)
+            s = i;
+    int via_set = 0;
+    if (s == S_SET) {
+        const int st = set_line(P, L, tok, &n, &s);
+        if (st != RS_OK || s < 0)
+            return st;
+        via_set = 1;
+    }
+    if (s < 0) {
+        char sug[96], all[512];
+        suggest(sug, sizeof sug, tok[0], settings, S_COUNT);
+        list_names(all, sizeof all, settings, S_COUNT);
+        PERR(P, L, "unknown statement '%s'%s; statements: %s", tok[0], sug, all);
+        return RS_E_ARG;
+    }
+    if (s != S_VEHICLE && s != S_COUPLER && !via_set) {
+        if (P->seen[s]) {
+            PERR(P, L, "'%s' is given twice (first at line %d): keep one", tok[0], P->seen[s]);
+            return RS_E_ARG;
+        }
+        P->seen[s] = L;
+    }
+    if (s == S_VEHICLE || s == S_COUPLER)
+        return type_header(P, L, tok, n, s == S_VEHICLE);
+    return setting_line(P, L, tok, n, s);
+}
+
+/* Reads the text line by line into P (its types, order and the spec's
+ * settings). */
+static int parse_lines(parser *P, char *buf)
+{
+    int line = 0, last_line = 0;
+    P->state = ST_TOP;
+    P->cur = -1;
+    for (char *ln = buf; ln; line++) {
+        char *nl = strchr(ln, '\n');
+        if (nl)
+            *nl = '\0';
+        char *tok[MAX_TOK];
+        int n = tokenize(ln, tok);
+        const int L = line + 1;
+        ln = nl ? nl + 1 : NULL;
+        if (n < 0) {
+            PERR(P, L, "too many words on one line (at most %d)", MAX_TOK);
+            return RS_E_ARG;
+        }
+        if (n == 0)
+            continue;
+        last_line = L;
+        const int is_end = strcmp(tok[0], "end") == 0;
+        if (is_end && n != 1) {
+            PERR(P, L, "'end' stands alone on its line");
+            return RS_E_ARG;
+        }
+        int st;
+        switch (P->state) {
+        case ST_TABLE:
+            st = table_line(P, L, tok, n, is_end);
+            break;
+        case ST_VEHICLE:
+        case ST_COUPLER:
+            st = type_block_line(P, L, tok, n, is_end);
+            break;
+        case ST_ORDER:
+            st = order_line(P, L, tok, n, is_end);
+            break;
+        default:
+            st = top_line(P, L, tok, n, is_end);
+            break;
+        }
+        if (st != RS_OK)
+            return st;
+    }
+    if (P->state != ST_TOP) {
+        const char *what = P->state == ST_ORDER ? "order block" : P->state == ST_TABLE ? "traction table" :
+                           P->state == ST_VEHICLE ? "vehicle block" : "coupler block";
+        PERR(P, last_line, "the %s opened at line %d has no 'end': add a line 'end' after its last line", what,
+             P->block_line);
+        return RS_E_ARG;
+    }
+    return RS_OK;
+}
+
+/* The checks that need the whole file: output and duration against the
+ * step. */
+static int check_times(parser *P)
+{
+    const rs_train_spec *S = P->spec;
+    if (S->output > 0.0 && S->output < S->step) {
+        PERR(P, P->seen[S_OUTPUT], "'output' (%g s) is shorter than the step (%g s): write 'output 0' for every "
+             "step, or a longer interval", S->output, S->step);
+        return RS_E_ARG;
+    }
+    if (S->duration < S->step) {
+        PERR(P, P->seen[S_DURATION] ? P->seen[S_DURATION] : P->seen[S_STEP],
+             "'duration' (%g s) is shorter than one step (%g s)", S->duration, S->step);
+        return RS_E_ARG;
+    }
+    return RS_OK;
+}
+
+/* The spec owns the compiled types' parameters from here. */
+static int take_model_params(parser *P)
+{
+    rs_train_spec *S = P->spec;
+    int nm = 0;
+    for (int i = 0; i < P->nvt; i++)
+        nm += P->vt[i].p != NULL;
+    S->model_params = calloc((size_t)nm + 1, sizeof *S->model_params);
+    if (!S->model_params)
+        return RS_E_NOMEM;
+    for (int i = 0; i < P->nvt; i++)
+        if (P->vt[i].p) {
+            S->model_params[S->nmodels++] = P->vt[i].p;
+            P->vt[i].p = NULL;
+        }
+    return RS_OK;
+}
+
 int rs_train_spec_parse(const char *text, const char *file, rs_train_spec **out, char *err, size_t errlen)
 {
     return rs_train_spec_parse_cached(text, file, NULL, out, err, errlen);
@@ -600,448 +1126,21 @@ int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache
     rs_train_spec *S = calloc(1, sizeof *S);
     char *buf = malloc(strlen(text) + 1);
     int st = RS_E_NOMEM;
-    if (!S || !buf)
-        goto done;
-    P.spec = S;
-    snprintf(S->file, sizeof S->file, "%s", P.file);
-    S->duration = 10.0;
-    S->step = 1e-3;
-    S->output = 1e-2;
-    S->speed = 0.0;
-    S->solver = RS_KRYLOV_AUTO;
-    S->tolerance = 1e-8;
-    S->iterations = 200;
-    S->restart = 30;
-    S->corrections = 1;
-    S->rebalance = 200;
-    /* built-in types */
-    rs_wagon w;
-    rs_coupler c;
-    rs_wagon_default(&w);
-    if (add_vtype(&P, "wagon", &w, 0))
-        goto done;
-    rs_loco_default(&w);
-    if (add_vtype(&P, "loco", &w, 0))
-        goto done;
-    rs_coupler_default(&c);
-    if (add_ctype(&P, "default", &c, 0))
-        goto done;
-    P.default_coupler = 0;
-
-    strcpy(buf, text);
-    int state = ST_TOP, cur = -1, block_line = 0, line = 0, last_line = 0;
-    st = RS_E_ARG;
-    for (char *ln = buf; ln; line++) {
-        char *nl = strchr(ln, '\n');
-        if (nl)
-            *nl = '\0';
-        char *tok[MAX_TOK];
-        int n = tokenize(ln, tok);
-        const int L = line + 1;
-        ln = nl ? nl + 1 : NULL;
-        if (n < 0) {
-            PERR(&P, L, "too many words on one line (at most %d)", MAX_TOK);
-            goto done;
-        }
-        if (n == 0)
-            continue;
-        last_line = L;
-        const int is_end = strcmp(tok[0], "end") == 0;
-        if (is_end && n != 1) {
-            PERR(&P, L, "'end' stands alone on its line");
-            goto done;
-        }
-        switch (state) {
-        case ST_TABLE: {
-            vtype *t = &P.vt[cur];
-            if (is_end) {
-                if (t->tn < 1) {
-                    PERR(&P, L, "vehicle '%s': the traction table has no rows: add rows 'TIME FORCE'", t->name);
-                    goto done;
-                }
-                state = ST_VEHICLE;
-                continue;
-            }
-            double tv, fv;
-            if (n != 2) {
-                PERR(&P, L, "vehicle '%s': a traction table row is 'TIME FORCE' (s, N); close the table with 'end'",
-                     t->name);
-                goto done;
-            }
-            if (number(&P, L, tok[0], "0.5", &tv) || number(&P, L, tok[1], "2e5", &fv))
-                goto done;
-            if (t->tn > 0 && !(tv > t->tt[t->tn - 1])) {
-                PERR(&P, L, "vehicle '%s': traction table times must increase (%g after %g)", t->name, tv,
-                     t->tt[t->tn - 1]);
-                goto done;
-            }
-            int cap = t->tcap;
-            if (grow((void **)&t->tt, &cap, t->tn + 1, sizeof(double)) ||
-                grow((void **)&t->tf, &t->tcap, t->tn + 1, sizeof(double))) {
-                st = RS_E_NOMEM;
-                goto done;
-            }
-            t->tt[t->tn] = tv;
-            t->tf[t->tn++] = fv;
-            continue;
-        }
-        case ST_VEHICLE:
-        case ST_COUPLER:
-            if (is_end) {
-                if (state == ST_VEHICLE && P.vt[cur].w.model && P.vt[cur].w.port_x < 0) {
-                    PERR(&P, L, "vehicle '%s': model '%s' has no coordinate 'x': name its longitudinal one with "
-                         "'x_coord NAME' before 'end'", P.vt[cur].name, P.vt[cur].w.model->name);
-                    goto done;
-                }
-                state = ST_TOP;
-                continue;
-            }
-            if (state == ST_VEHICLE && strcmp(tok[0], "traction") == 0 && n == 2 && strcmp(tok[1], "table") == 0) {
-                if (P.vt[cur].tn > 0) {
-                    PERR(&P, L, "vehicle '%s': the traction table is given twice: keep one", P.vt[cur].name);
-                    goto done;
-                }
-                state = ST_TABLE;
-                continue;
-            }
-            if (set_param(&P, L, tok, n, state == ST_VEHICLE, cur))
-                goto done;
-            continue;
-        case ST_ORDER: {
-            if (is_end) {
-                state = ST_TOP;
-                continue;
-            }
-            const int ti = find_vtype(&P, tok[0]);
-            if (ti < 0) {
-                const char *names[256];
-                const int nn = P.nvt < 256 ? P.nvt : 256;
-                for (int i = 0; i < nn; i++)
-                    names[i] = P.vt[i].name;
-                char sug[96], all[512];
-                suggest(sug, sizeof sug, tok[0], names, nn);
-                list_names(all, sizeof all, names, nn);
-                PERR(&P, L, "unknown vehicle type '%s'%s; types: %s (define others with 'vehicle NAME' ... 'end' "
-                     "before 'order')", tok[0], sug, all);
-                goto done;
-            }
-            long count = 1;
-            int k = 1, cpl = -1;
-            if (k < n && strcmp(tok[k], "coupler") != 0) {
-                if (integer(&P, L, tok[k], tok[0], 1, MAX_VEHICLES, &count))
-                    goto done;
-                k++;
-            }
-            if (k < n) {
-                if (strcmp(tok[k], "coupler") != 0 || k + 2 != n) {
-                    PERR(&P, L, "an order line is 'TYPE [COUNT] [coupler CTYPE]', e.g. 'wagon 40 coupler heavy'");
-                    goto done;
-                }
-                cpl = find_ctype(&P, tok[k + 1]);
-                if (cpl < 0) {
-                    const char *names[256];
-                    const int nn = P.nct < 256 ? P.nct : 256;
-                    for (int i = 0; i < nn; i++)
-                        names[i] = P.ct[i].name;
-                    char sug[96], all[512];
-                    suggest(sug, sizeof sug, tok[k + 1], names, nn);
-                    list_names(all, sizeof all, names, nn);
-                    PERR(&P, L, "unknown coupler type '%s'%s; types: %s", tok[k + 1], sug, all);
-                    goto done;
-                }
-            }
-            if (grow((void **)&P.oe, &P.capoe, P.noe + 1, sizeof *P.oe)) {
-                st = RS_E_NOMEM;
-                goto done;
-            }
-            P.oe[P.noe++] = (oentry){ti, (int)count, cpl, L};
-            continue;
-        }
-        default:
-            break;
-        }
-        /* top level */
-        if (is_end) {
-            PERR(&P, L, "'end' without a block: remove it");
-            goto done;
-        }
-        int s = -1;
-        for (int i = 0; i < S_COUNT; i++)
-            if (strcmp(tok[0], settings[i]) == 0)
-                s = i;
-        /* set TYPE.PARAM = VALUE | set SETTING = VALUE: a value given over the
-         * file's (sweep variants; what-ifs without editing the blocks) */
-        int via_set = 0;
-        if (s == S_SET) {
-            const char *dot = n == 3 ? strchr(tok[1], '.') : NULL;
-            if (n != 3) {
-                PERR(&P, L, "write 'set TYPE.PARAM = VALUE' (a vehicle or coupler type's parameter) or 'set "
-                     "SETTING = VALUE' (duration, step, output, speed, solver, tolerance, iterations, corrections, "
-                     "rebalance, restart)");
-                goto done;
-            }
-            if (dot) {
-                char tname[NAME_MAX_LEN];
-                const size_t tl = (size_t)(dot - tok[1]);
-                snprintf(tname, sizeof tname, "%.*s", (int)(tl < sizeof tname ? tl : sizeof tname - 1), tok[1]);
-                const int vi = find_vtype(&P, tname), ci = vi < 0 ? find_ctype(&P, tname) : -1;
-                if (vi < 0 && ci < 0) {
-                    PERR(&P, L, "set: '%s' is no vehicle or coupler type defined before this line", tname);
-                    goto done;
-                }
-                char *ptok[2] = {(char *)dot + 1, tok[2]};
-                if (set_param(&P, L, ptok, 2, vi >= 0, vi >= 0 ? vi : ci))
-                    goto done;
-                continue;
-            }
-            s = -1;
-            for (int i = 0; i <= S_RESTART; i++)
-                if (strcmp(tok[1], settings[i]) == 0)
-                    s = i;
-            if (s < 0) {
-                PERR(&P, L, "set: '%s' is not a setting (duration, step, output, speed, solver, tolerance, "
-                     "iterations, corrections, rebalance, restart) nor TYPE.PARAM", tok[1]);
-                goto done;
-            }
-            tok[0] = tok[1];
-            tok[1] = tok[2];
-            n = 2;
-            via_set = 1;
-        }
-        if (s < 0) {
-            char sug[96], all[512];
-            suggest(sug, sizeof sug, tok[0], settings, S_COUNT);
-            list_names(all, sizeof all, settings, S_COUNT);
-            PERR(&P, L, "unknown statement '%s'%s; statements: %s", tok[0], sug, all);
-            goto done;
-        }
-        if (s != S_VEHICLE && s != S_COUPLER && !via_set) {
-            if (P.seen[s]) {
-                PERR(&P, L, "'%s' is given twice (first at line %d): keep one", tok[0], P.seen[s]);
-                goto done;
-            }
-            P.seen[s] = L;
-        }
-        if (s <= S_SPEED || s == S_TOLERANCE) {
-            double v;
-            if (n != 2) {
-                PERR(&P, L, "write '%s VALUE' (one number)", tok[0]);
-                goto done;
-            }
-            if (number(&P, L, tok[1], tok[0], &v))
-                goto done;
-            const int ok = s == S_SPEED ? 1 : s == S_OUTPUT ? v >= 0.0 : v > 0.0;
-            if (!ok) {
-                PERR(&P, L, "'%s' must be %s (got %g)", tok[0], s == S_OUTPUT ? ">= 0" : "> 0", v);
-                goto done;
-            }
-            double *dst[] = {&S->duration, &S->step, &S->output, &S->speed};
-            if (s == S_TOLERANCE)
-                S->tolerance = v;
-            else
-                *dst[s] = v;
-            continue;
-        }
-        if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE || s == S_RESTART) {
-            long v;
-            if (n != 2) {
-                PERR(&P, L, "write '%s N' (one whole number)", tok[0]);
-                goto done;
-            }
-            const long lo = s == S_CORRECTIONS || s == S_RESTART ? 1 : 0,
-                       hi = s == S_CORRECTIONS ? 20 : s == S_RESTART ? RS_KRYLOV_MAX_RESTART : 1000000;
-            if (integer(&P, L, tok[1], tok[0], lo, hi, &v))
-                goto done;
-            if (s == S_ITERATIONS)
-                S->iterations = (int)v;
-            else if (s == S_CORRECTIONS)
-                S->corrections = (int)v;
-            else if (s == S_RESTART)
-                S->restart = (int)v;
-            else
-                S->rebalance = (int)v;
-            continue;
-        }
-        if (s == S_SOLVER) {
-            if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab") &&
-                           strcmp(tok[1], "gmres"))) {
-                PERR(&P, L, "write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
-                goto done;
-            }
-            S->solver = strcmp(tok[1], "cg") == 0         ? RS_KRYLOV_CG
-                        : strcmp(tok[1], "bicgstab") == 0 ? RS_KRYLOV_BICGSTAB
-                        : strcmp(tok[1], "gmres") == 0    ? RS_KRYLOV_GMRES
-                                                          : RS_KRYLOV_AUTO;
-            continue;
-        }
-        if (s == S_COUPLERS) {
-            if (n != 2) {
-                PERR(&P, L, "write 'couplers CTYPE' (the coupler type used where the order does not say)");
-                goto done;
-            }
-            const int ci = find_ctype(&P, tok[1]);
-            if (ci < 0) {
-                PERR(&P, L, "unknown coupler type '%s': define it first with 'coupler %s' ... 'end'", tok[1], tok[1]);
-                goto done;
-            }
-            P.default_coupler = ci;
-            continue;
-        }
-        if (s == S_ORDER) {
-            if (n != 1) {
-                PERR(&P, L, "'order' stands alone; list the vehicles on the following lines, then 'end'");
-                goto done;
-            }
-            P.have_order = 1;
-            P.order_line = L;
-            block_line = L;
-            state = ST_ORDER;
-            continue;
-        }
-        /* vehicle NAME [model wagon|loco] / coupler NAME */
-        const int veh = s == S_VEHICLE;
-        if (n < 2 || !valid_name(tok[1]) || (veh && n != 2 && !(n == 4 && strcmp(tok[2], "model") == 0)) ||
-            (!veh && n != 2)) {
-            PERR(&P, L, veh ? "write 'vehicle NAME [model wagon|loco]' (NAME: letters, digits, '_'), then "
-                              "'PARAM = VALUE' lines and 'end'"
-                            : "write 'coupler NAME' (NAME: letters, digits, '_'), then 'PARAM = VALUE' lines and "
-                              "'end'");
-            goto done;
-        }
-        const int prev = veh ? find_vtype(&P, tok[1]) : find_ctype(&P, tok[1]);
-        if (prev >= 0 && (veh ? P.vt[prev].line : P.ct[prev].line) != 0) {   /* line 0: a built-in type */
-            PERR(&P, L, "%s type '%s' is defined twice (first at line %d): rename one", veh ? "vehicle" : "coupler",
-                 tok[1], veh ? P.vt[prev].line : P.ct[prev].line);
-            goto done;
-        }
-        if (veh) {
-            rs_wagon base = P.vt[0].w;   /* built-in wagon */
-            const rs_model *m = NULL;
-            double *mp = NULL;
-            if (n == 4 && strcmp(tok[3], "wagon") && strcmp(tok[3], "loco")) {
-                /* a compiled model's folder, relative to the train file */
-                if (prev >= 0) {
-                    PERR(&P, L, "'%s' is a built-in type: give the compiled one another name", tok[1]);
-                    goto done;
-                }
-                char dir[1024], lerr[2048];
-                const char *slash = strrchr(P.file, '/');
-                if (tok[3][0] == '/' || !slash)
-                    snprintf(dir, sizeof dir, "%s", tok[3]);
-                else
-                    snprintf(dir, sizeof dir, "%.*s/%s", (int)(slash - P.file), P.file, tok[3]);
-                if (!P.cache && !(P.cache = S->own_cache = rs_load_cache_create(RS_LOAD_TCC, NULL))) {
-                    st = RS_E_NOMEM;
-                    goto done;
-                }
-                if (!(m = rs_load_cache_get(P.cache, dir, lerr, sizeof lerr))) {
-                    PERR(&P, L, "vehicle '%s': cannot load the compiled model '%s': %s (write 'model wagon', "
-                         "'model loco' or the folder `railsym compile` wrote)", tok[1], dir, lerr);
-                    goto done;
-                }
-                int ix = -1, ip = -1;
-                char msg[600];
-                /* ports default to coordinates named x and pitch */
-                if (rs_compiled_vehicle_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL) {
-                    PERR(&P, L, "vehicle '%s': %s", tok[1], msg);
-                    goto done;
-                }
-                rs_compiled_vehicle_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
-                if (rs_compiled_vehicle_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
-                    ip = -1;
-                const size_t nd = (size_t)m->n_p + 1 + 2 * (size_t)m->n_q;
-                mp = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q);
-                if (!mp) {
-                    st = RS_E_NOMEM;
-                    goto done;
-                }
-                for (int i = 0; i < m->n_p; i++)
-                    mp[i] = m->p_default[i];
-                mext *mx = (mext *)(void *)(mp + nd);
-                rs_train_wheel_contact_opts_default(&mx->co);
-                base.model = m;
-                base.model_p = mp;
-                base.init_q = mp + m->n_p + 1;
-                base.init_qd = mp + m->n_p + 1 + m->n_q;
-                base.init_q_set = mx->set;
-                base.init_qd_set = mx->set + m->n_q;
-                base.model_contact = m->n_contact ? &mx->co : NULL;
-                base.port_x = ix;
-                base.port_pitch = ip;
-            } else if (n == 4) {
-                base = strcmp(tok[3], "loco") == 0 ? P.vt[1].w : P.vt[0].w;
-            } else if (prev >= 0) {
-                base = P.vt[prev].w;   /* 'vehicle loco' changes the built-in loco */
-            }
-            if (prev >= 0) {
-                P.vt[prev].w = base;
-                P.vt[prev].line = L;
-                cur = prev;
-            } else {
-                if (add_vtype(&P, tok[1], &base, L)) {
-                    free(mp);
-                    st = RS_E_NOMEM;
-                    goto done;
-                }
-                cur = P.nvt - 1;
-                P.vt[cur].p = mp;
-                if (mp) {
-                    P.vt[cur].q0 = mp + m->n_p + 1;
-                    P.vt[cur].qd0 = P.vt[cur].q0 + m->n_q;
-                    P.vt[cur].x = (mext *)(void *)(P.vt[cur].qd0 + m->n_q);
-                }
-            }
-            state = ST_VEHICLE;
-        } else {
-            if (prev >= 0) {
-                P.ct[prev].line = L;
-                cur = prev;
-            } else {
-                rs_coupler_default(&c);
-                if (add_ctype(&P, tok[1], &c, L)) {
-                    st = RS_E_NOMEM;
-                    goto done;
-                }
-                cur = P.nct - 1;
-            }
-            state = ST_COUPLER;
-        }
-        block_line = L;
+    if (S && buf) {
+        P.spec = S;
+        snprintf(S->file, sizeof S->file, "%s", P.file);
+        spec_defaults(S);
+        strcpy(buf, text);
+        st = add_builtin_types(&P);
     }
-    if (state != ST_TOP) {
-        const char *what = state == ST_ORDER ? "order block" : state == ST_TABLE ? "traction table" :
-                           state == ST_VEHICLE ? "vehicle block" : "coupler block";
-        PERR(&P, last_line, "the %s opened at line %d has no 'end': add a line 'end' after its last line", what,
-             block_line);
-        goto done;
-    }
-    if (S->output > 0.0 && S->output < S->step) {
-        PERR(&P, P.seen[S_OUTPUT], "'output' (%g s) is shorter than the step (%g s): write 'output 0' for every "
-             "step, or a longer interval", S->output, S->step);
-        goto done;
-    }
-    if (S->duration < S->step) {
-        PERR(&P, P.seen[S_DURATION] ? P.seen[S_DURATION] : P.seen[S_STEP],
-             "'duration' (%g s) is shorter than one step (%g s)", S->duration, S->step);
-        goto done;
-    }
-    st = expand(&P, S);
-    if (st == RS_OK) {   /* the spec owns the compiled types' parameters from here */
-        int nm = 0;
-        for (int i = 0; i < P.nvt; i++)
-            nm += P.vt[i].p != NULL;
-        S->model_params = calloc((size_t)nm + 1, sizeof *S->model_params);
-        if (!S->model_params) {
-            st = RS_E_NOMEM;
-            goto done;
-        }
-        for (int i = 0; i < P.nvt; i++)
-            if (P.vt[i].p) {
-                S->model_params[S->nmodels++] = P.vt[i].p;
-                P.vt[i].p = NULL;
-            }
-    }
-done:
+    if (st == RS_OK)
+        st = parse_lines(&P, buf);
+    if (st == RS_OK)
+        st = check_times(&P);
+    if (st == RS_OK)
+        st = expand(&P, S);
+    if (st == RS_OK)
+        st = take_model_params(&P);
     free(buf);
     free_parser(&P);
     if (st != RS_OK) {
