@@ -123,6 +123,196 @@ static int number_arg(const parser *ps, const char *kw, const char *tok, double 
     return 0;
 }
 
+/* What the reader has seen so far: the line of each keyword (0: not yet). */
+typedef struct seen {
+    int header, in_table;
+    int name, kind, units, gauge, top;
+    size_t cap;                 /* of p->y and p->z */
+} seen;
+
+/* The first non-comment line: 'railsym-profile 1'. */
+static int header_line(const parser *ps, char tok[MAX_TOKENS][TOKEN_MAX], int nt)
+{
+    if (strcmp(tok[0], "railsym-profile") != 0)
+        return fail(ps, RS_E_SYNTAX,
+                    "expected the header 'railsym-profile 1' on the first "
+                    "non-comment line; add it at the top of the file");
+    if (nt != 2 || strcmp(tok[1], "1") != 0)
+        return fail(ps, RS_E_SYNTAX,
+                    "unsupported header '%s%s%s': this railsym reads "
+                    "'railsym-profile 1'", tok[0], nt > 1 ? " " : "", nt > 1 ? tok[1] : "");
+    return RS_OK;
+}
+
+/* Appends (y, z) to the table, doubling its arrays when full. */
+static int append_point(const parser *ps, rs_profile *p, seen *sn, double y, double z)
+{
+    if ((size_t)p->n == sn->cap) {
+        size_t nc = sn->cap ? 2 * sn->cap : 256;
+        double *ny = realloc(p->y, nc * sizeof(double));
+        if (!ny)
+            return fail(ps, RS_E_NOMEM, "out of memory at point %d", p->n + 1);
+        p->y = ny;
+        double *nz = realloc(p->z, nc * sizeof(double));
+        if (!nz)
+            return fail(ps, RS_E_NOMEM, "out of memory at point %d", p->n + 1);
+        p->z = nz;
+        sn->cap = nc;
+    }
+    p->y[p->n] = y;
+    p->z[p->n] = z;
+    p->n++;
+    return RS_OK;
+}
+
+/* A table line 'y z'; the first one checks that the keywords the table
+ * needs came before it. */
+static int table_line(const parser *ps, rs_profile *p, seen *sn, char tok[MAX_TOKENS][TOKEN_MAX], int nt)
+{
+    if (!sn->in_table) {
+        if (!sn->name)
+            return fail(ps, RS_E_SYNTAX,
+                        "'name' missing before the table; add e.g. 'name S1002'");
+        if (!sn->kind)
+            return fail(ps, RS_E_SYNTAX, "'kind' missing before the table; "
+                        "add 'kind wheel' or 'kind rail'");
+        if (!sn->units)
+            return fail(ps, RS_E_SYNTAX,
+                        "'units' missing before the table; add 'units m'");
+        sn->in_table = 1;
+    }
+    if (nt != 2)
+        return fail(ps, RS_E_SYNTAX,
+                    "expected two numbers 'y z' on a table line, found %s%d fields",
+                    nt > MAX_TOKENS ? "more than " : "", nt > MAX_TOKENS ? MAX_TOKENS : nt);
+    double v[2];
+    for (int k = 0; k < 2; k++) {
+        if (!parse_number(tok[k], &v[k]))
+            return fail(ps, RS_E_SYNTAX, "'%s' is not a number; write "
+                        "decimal numbers in metres, e.g. -0.0125", tok[k]);
+        if (!isfinite(v[k]))
+            return fail(ps, RS_E_TABLE, "%s = '%s' is not finite (NaN or Inf); "
+                        "replace it with a measured value or delete the line",
+                        k == 0 ? "y" : "z", tok[k]);
+    }
+    if (p->n > 0 && !(v[0] > p->y[p->n - 1]))
+        return fail(ps, RS_E_TABLE,
+                    "y = %.17g is not greater than y = %.17g on the previous point; "
+                    "sort the points by strictly increasing y and remove duplicates",
+                    v[0], p->y[p->n - 1]);
+    return append_point(ps, p, sn, v[0], v[1]);
+}
+
+/* 'gauge_point y z' or 'top_point y z' (rails only; checked at the end). */
+static int point_keyword(const parser *ps, rs_profile *p, seen *sn, char tok[MAX_TOKENS][TOKEN_MAX], int nt)
+{
+    const char *kw = tok[0];
+    int gauge = kw[0] == 'g';
+    int *line = gauge ? &sn->gauge : &sn->top;
+    if (*line)
+        return fail(ps, RS_E_SYNTAX, "'%s' given twice (first on line %d); "
+                    "keep one", kw, *line);
+    if (nt != 3)
+        return fail(ps, RS_E_SYNTAX, "'%s' takes two numbers 'y z' in metres",
+                    kw);
+    double gy, gz;
+    int rc;
+    if ((rc = number_arg(ps, kw, tok[1], &gy)) || (rc = number_arg(ps, kw, tok[2], &gz)))
+        return rc;
+    if (gauge) {
+        p->has_gauge = 1;
+        p->gauge_y = gy;
+        p->gauge_z = gz;
+    } else {
+        p->has_top = 1;
+        p->top_y = gy;
+        p->top_z = gz;
+    }
+    *line = ps->line;
+    return RS_OK;
+}
+
+/* A keyword line above the table: name, kind, units, gauge_point,
+ * top_point. */
+static int keyword_line(const parser *ps, rs_profile *p, seen *sn, char tok[MAX_TOKENS][TOKEN_MAX], int nt)
+{
+    if (sn->in_table)
+        return fail(ps, RS_E_SYNTAX, "'%s' after the table; keywords go above "
+                    "the first point (or is this a mistyped number?)", tok[0]);
+    const char *kw = tok[0];
+    if (strcmp(kw, "railsym-profile") == 0)
+        return fail(ps, RS_E_SYNTAX, "second 'railsym-profile' header; remove it");
+    if (strcmp(kw, "name") == 0) {
+        if (sn->name)
+            return fail(ps, RS_E_SYNTAX, "'name' given twice (first on line %d); "
+                        "keep one", sn->name);
+        if (nt != 2 || strlen(tok[1]) >= RS_PROFILE_NAME_MAX || !name_ok(tok[1]))
+            return fail(ps, RS_E_SYNTAX, "'name' takes one word of at most %d "
+                        "characters from [A-Za-z0-9_.-], e.g. 'name S1002'",
+                        RS_PROFILE_NAME_MAX - 1);
+        strcpy(p->name, tok[1]);
+        sn->name = ps->line;
+        return RS_OK;
+    }
+    if (strcmp(kw, "kind") == 0) {
+        if (sn->kind)
+            return fail(ps, RS_E_SYNTAX, "'kind' given twice (first on line %d); "
+                        "keep one", sn->kind);
+        if (nt == 2 && strcmp(tok[1], "wheel") == 0)
+            p->kind = RS_PROFILE_WHEEL;
+        else if (nt == 2 && strcmp(tok[1], "rail") == 0)
+            p->kind = RS_PROFILE_RAIL;
+        else
+            return fail(ps, RS_E_SYNTAX,
+                        "'kind' must be 'kind wheel' or 'kind rail'");
+        sn->kind = ps->line;
+        return RS_OK;
+    }
+    if (strcmp(kw, "units") == 0) {
+        if (sn->units)
+            return fail(ps, RS_E_SYNTAX, "'units' given twice (first on line %d); "
+                        "keep one", sn->units);
+        if (nt != 2 || strcmp(tok[1], "m") != 0)
+            return fail(ps, RS_E_SYNTAX,
+                        "units '%s' not supported: convert the table to metres and "
+                        "write 'units m'", nt >= 2 ? tok[1] : "");
+        sn->units = ps->line;
+        return RS_OK;
+    }
+    if (strcmp(kw, "gauge_point") == 0 || strcmp(kw, "top_point") == 0)
+        return point_keyword(ps, p, sn, tok, nt);
+    return fail(ps, RS_E_SYNTAX, "unknown keyword '%s'; expected name, kind, "
+                "units, gauge_point, top_point or a table line 'y z'", kw);
+}
+
+/* The checks on the whole file, then the spline through the points.
+ * last_line: the last non-comment line (0: none), where whole-file errors
+ * point. */
+static int finish(parser *ps, rs_profile *p, const seen *sn, int last_line)
+{
+    ps->line = last_line > 0 ? last_line : ps->line;
+    if (!sn->header) {
+        ps->line = ps->line > 0 ? ps->line : 1;
+        return fail(ps, RS_E_SYNTAX, "empty profile: no 'railsym-profile 1' header "
+                    "and no points");
+    }
+    if (p->kind == RS_PROFILE_WHEEL && (sn->gauge || sn->top)) {
+        ps->line = sn->gauge ? sn->gauge : sn->top;
+        return fail(ps, RS_E_SYNTAX, "'%s' is for rails; remove it or write 'kind rail'",
+                    sn->gauge ? "gauge_point" : "top_point");
+    }
+    if (p->n < RS_SPLINE_MIN_POINTS)
+        return fail(ps, RS_E_TABLE, "only %d point%s; a profile needs at least %d "
+                    "(the not-a-knot spline): add points", p->n, p->n == 1 ? "" : "s",
+                    RS_SPLINE_MIN_POINTS);
+    char serr[160];
+    int src = rs_spline_fit(&p->spline, p->y, p->z, p->n, serr, sizeof serr);
+    if (src != RS_OK)
+        return fail(ps, src == RS_E_NOMEM ? RS_E_NOMEM : RS_E_TABLE,
+                    "%s", serr);
+    return RS_OK;
+}
+
 int rs_profile_parse(rs_profile *p, const char *text, size_t len,
                      const char *fname, char *err, size_t errlen)
 {
@@ -135,15 +325,13 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
     if (!text)
         return fail(&ps, RS_E_ARG, "NULL text");
 
-    int have_header = 0, have_units = 0, in_table = 0;
-    int name_line = 0, kind_line = 0, units_line = 0, gauge_line = 0, top_line = 0;
+    seen sn = { 0 };
     int last_line = 0;
-    size_t cap = 0;
     char tok[MAX_TOKENS][TOKEN_MAX];
     int rc = RS_OK;
 
     size_t pos = 0;
-    while (pos < len) {
+    while (pos < len && rc == RS_OK) {
         size_t eol = pos;
         while (eol < len && text[eol] != '\n' && text[eol] != '\0')
             eol++;
@@ -151,7 +339,7 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
         if (eol < len && text[eol] == '\0') {
             rc = fail(&ps, RS_E_SYNTAX,
                       "NUL byte: this is not a text file; save the profile as plain text");
-            goto out;
+            break;
         }
         size_t l = eol - pos;
         const char *hash = memchr(text + pos, '#', l);
@@ -164,213 +352,22 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
         if (nt < 0) {
             rc = fail(&ps, RS_E_SYNTAX, "a word longer than %d characters; "
                       "split it or shorten it", TOKEN_MAX - 1);
-            goto out;
+            break;
         }
         last_line = ps.line;
-
-        if (!have_header) {
-            if (strcmp(tok[0], "railsym-profile") != 0) {
-                rc = fail(&ps, RS_E_SYNTAX,
-                          "expected the header 'railsym-profile 1' on the first "
-                          "non-comment line; add it at the top of the file");
-                goto out;
-            }
-            if (nt != 2 || strcmp(tok[1], "1") != 0) {
-                rc = fail(&ps, RS_E_SYNTAX,
-                          "unsupported header '%s%s%s': this railsym reads "
-                          "'railsym-profile 1'", tok[0], nt > 1 ? " " : "", nt > 1 ? tok[1] : "");
-                goto out;
-            }
-            have_header = 1;
-            continue;
-        }
-
-        if (starts_number(tok[0])) {
-            /* a table line */
-            if (!in_table) {
-                if (!name_line) {
-                    rc = fail(&ps, RS_E_SYNTAX,
-                              "'name' missing before the table; add e.g. 'name S1002'");
-                    goto out;
-                }
-                if (!kind_line) {
-                    rc = fail(&ps, RS_E_SYNTAX, "'kind' missing before the table; "
-                              "add 'kind wheel' or 'kind rail'");
-                    goto out;
-                }
-                if (!have_units) {
-                    rc = fail(&ps, RS_E_SYNTAX,
-                              "'units' missing before the table; add 'units m'");
-                    goto out;
-                }
-                in_table = 1;
-            }
-            if (nt != 2) {
-                rc = fail(&ps, RS_E_SYNTAX,
-                          "expected two numbers 'y z' on a table line, found %s%d fields",
-                          nt > MAX_TOKENS ? "more than " : "", nt > MAX_TOKENS ? MAX_TOKENS : nt);
-                goto out;
-            }
-            double v[2];
-            for (int k = 0; k < 2; k++) {
-                if (!parse_number(tok[k], &v[k])) {
-                    rc = fail(&ps, RS_E_SYNTAX, "'%s' is not a number; write "
-                              "decimal numbers in metres, e.g. -0.0125", tok[k]);
-                    goto out;
-                }
-                if (!isfinite(v[k])) {
-                    rc = fail(&ps, RS_E_TABLE, "%s = '%s' is not finite (NaN or Inf); "
-                              "replace it with a measured value or delete the line",
-                              k == 0 ? "y" : "z", tok[k]);
-                    goto out;
-                }
-            }
-            if (p->n > 0 && !(v[0] > p->y[p->n - 1])) {
-                rc = fail(&ps, RS_E_TABLE,
-                          "y = %.17g is not greater than y = %.17g on the previous point; "
-                          "sort the points by strictly increasing y and remove duplicates",
-                          v[0], p->y[p->n - 1]);
-                goto out;
-            }
-            if ((size_t)p->n == cap) {
-                size_t nc = cap ? 2 * cap : 256;
-                double *ny = realloc(p->y, nc * sizeof(double));
-                if (!ny) {
-                    rc = fail(&ps, RS_E_NOMEM, "out of memory at point %d", p->n + 1);
-                    goto out;
-                }
-                p->y = ny;
-                double *nz = realloc(p->z, nc * sizeof(double));
-                if (!nz) {
-                    rc = fail(&ps, RS_E_NOMEM, "out of memory at point %d", p->n + 1);
-                    goto out;
-                }
-                p->z = nz;
-                cap = nc;
-            }
-            p->y[p->n] = v[0];
-            p->z[p->n] = v[1];
-            p->n++;
-            continue;
-        }
-
-        /* a keyword line */
-        if (in_table) {
-            rc = fail(&ps, RS_E_SYNTAX, "'%s' after the table; keywords go above "
-                      "the first point (or is this a mistyped number?)", tok[0]);
-            goto out;
-        }
-        const char *kw = tok[0];
-        if (strcmp(kw, "railsym-profile") == 0) {
-            rc = fail(&ps, RS_E_SYNTAX, "second 'railsym-profile' header; remove it");
-            goto out;
-        } else if (strcmp(kw, "name") == 0) {
-            if (name_line) {
-                rc = fail(&ps, RS_E_SYNTAX, "'name' given twice (first on line %d); "
-                          "keep one", name_line);
-                goto out;
-            }
-            if (nt != 2 || strlen(tok[1]) >= RS_PROFILE_NAME_MAX || !name_ok(tok[1])) {
-                rc = fail(&ps, RS_E_SYNTAX, "'name' takes one word of at most %d "
-                          "characters from [A-Za-z0-9_.-], e.g. 'name S1002'",
-                          RS_PROFILE_NAME_MAX - 1);
-                goto out;
-            }
-            strcpy(p->name, tok[1]);
-            name_line = ps.line;
-        } else if (strcmp(kw, "kind") == 0) {
-            if (kind_line) {
-                rc = fail(&ps, RS_E_SYNTAX, "'kind' given twice (first on line %d); "
-                          "keep one", kind_line);
-                goto out;
-            }
-            if (nt == 2 && strcmp(tok[1], "wheel") == 0)
-                p->kind = RS_PROFILE_WHEEL;
-            else if (nt == 2 && strcmp(tok[1], "rail") == 0)
-                p->kind = RS_PROFILE_RAIL;
-            else {
-                rc = fail(&ps, RS_E_SYNTAX,
-                          "'kind' must be 'kind wheel' or 'kind rail'");
-                goto out;
-            }
-            kind_line = ps.line;
-        } else if (strcmp(kw, "units") == 0) {
-            if (units_line) {
-                rc = fail(&ps, RS_E_SYNTAX, "'units' given twice (first on line %d); "
-                          "keep one", units_line);
-                goto out;
-            }
-            if (nt != 2 || strcmp(tok[1], "m") != 0) {
-                rc = fail(&ps, RS_E_SYNTAX,
-                          "units '%s' not supported: convert the table to metres and "
-                          "write 'units m'", nt >= 2 ? tok[1] : "");
-                goto out;
-            }
-            have_units = 1;
-            units_line = ps.line;
-        } else if (strcmp(kw, "gauge_point") == 0 || strcmp(kw, "top_point") == 0) {
-            int gauge = kw[0] == 'g';
-            int *seen = gauge ? &gauge_line : &top_line;
-            if (*seen) {
-                rc = fail(&ps, RS_E_SYNTAX, "'%s' given twice (first on line %d); "
-                          "keep one", kw, *seen);
-                goto out;
-            }
-            if (nt != 3) {
-                rc = fail(&ps, RS_E_SYNTAX, "'%s' takes two numbers 'y z' in metres",
-                          kw);
-                goto out;
-            }
-            double gy, gz;
-            if ((rc = number_arg(&ps, kw, tok[1], &gy)) || (rc = number_arg(&ps, kw, tok[2], &gz)))
-                goto out;
-            if (gauge) {
-                p->has_gauge = 1;
-                p->gauge_y = gy;
-                p->gauge_z = gz;
-            } else {
-                p->has_top = 1;
-                p->top_y = gy;
-                p->top_z = gz;
-            }
-            *seen = ps.line;
+        if (!sn.header) {
+            rc = header_line(&ps, tok, nt);
+            sn.header = 1;
+        } else if (starts_number(tok[0])) {
+            rc = table_line(&ps, p, &sn, tok, nt);
         } else {
-            rc = fail(&ps, RS_E_SYNTAX, "unknown keyword '%s'; expected name, kind, "
-                      "units, gauge_point, top_point or a table line 'y z'", kw);
-            goto out;
+            rc = keyword_line(&ps, p, &sn, tok, nt);
         }
     }
-
-    ps.line = last_line > 0 ? last_line : ps.line;
-    if (!have_header) {
-        ps.line = ps.line > 0 ? ps.line : 1;
-        rc = fail(&ps, RS_E_SYNTAX, "empty profile: no 'railsym-profile 1' header "
-                  "and no points");
-        goto out;
-    }
-    if (p->kind == RS_PROFILE_WHEEL && (gauge_line || top_line)) {
-        ps.line = gauge_line ? gauge_line : top_line;
-        rc = fail(&ps, RS_E_SYNTAX, "'%s' is for rails; remove it or write 'kind rail'",
-                  gauge_line ? "gauge_point" : "top_point");
-        goto out;
-    }
-    if (p->n < RS_SPLINE_MIN_POINTS) {
-        rc = fail(&ps, RS_E_TABLE, "only %d point%s; a profile needs at least %d "
-                  "(the not-a-knot spline): add points", p->n, p->n == 1 ? "" : "s",
-                  RS_SPLINE_MIN_POINTS);
-        goto out;
-    }
-    char serr[160];
-    int src = rs_spline_fit(&p->spline, p->y, p->z, p->n, serr, sizeof serr);
-    if (src != RS_OK) {
-        rc = fail(&ps, src == RS_E_NOMEM ? RS_E_NOMEM : RS_E_TABLE,
-                  "%s", serr);
-        goto out;
-    }
-    return RS_OK;
-
-out:
-    rs_profile_free(p);
+    if (rc == RS_OK)
+        rc = finish(&ps, p, &sn, last_line);
+    if (rc != RS_OK)
+        rs_profile_free(p);
     return rc;
 }
 
