@@ -194,29 +194,22 @@ void rs_park_free(rs_park **ppk)
     *ppk = NULL;
 }
 
-int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *opts, char *err, size_t errlen)
+/* Options in their ranges. */
+static int check_options(const rs_park_opts *o, char *err, size_t errlen)
 {
-    if (out)
-        *out = NULL;
-    if (!out || !sys || sys->nb < 1 || !sys->blocks || !sys->block_fn || sys->nl < 0 ||
-        (sys->nl > 0 && (!sys->links || !sys->link_fn))) {
-        ERR("rs_park_create: the system needs nb >= 1 blocks, their function, and (with links) the links and "
-            "their function");
-        return RS_E_ARG;
-    }
-    rs_park_opts o;
-    rs_park_opts_default(&o);
-    if (opts)
-        o = *opts;
-    if (!(o.h > 0.0) || !isfinite(o.h) || o.threads < 1 || o.threads > 256 || o.corrections < 1 ||
-        o.corrections > 20 || o.rebalance < 0 || o.spin < 0 || !(o.krylov.tol > 0.0) || o.krylov.maxiter < 0) {
+    if (!(o->h > 0.0) || !isfinite(o->h) || o->threads < 1 || o->threads > 256 || o->corrections < 1 ||
+        o->corrections > 20 || o->rebalance < 0 || o->spin < 0 || !(o->krylov.tol > 0.0) || o->krylov.maxiter < 0) {
         ERR("rs_park_create: options out of range: h > 0 (%g), threads 1..256 (%d), corrections 1..20 (%d), "
             "rebalance >= 0 (%d), spin >= 0 (%d), Krylov tolerance > 0 (%g), maxiter >= 0 (%d)",
-            o.h, o.threads, o.corrections, o.rebalance, o.spin, o.krylov.tol, o.krylov.maxiter);
+            o->h, o->threads, o->corrections, o->rebalance, o->spin, o->krylov.tol, o->krylov.maxiter);
         return RS_E_ARG;
     }
-    if (!o.allocator.alloc || !o.allocator.release)
-        o.allocator = (rs_allocator){0};
+    return RS_OK;
+}
+
+/* Block sizes, and each link's blocks and ports, in range. */
+static int check_blocks_links(const rs_park_sys *sys, char *err, size_t errlen)
+{
     const int nb = sys->nb, nl = sys->nl;
     for (int b = 0; b < nb; b++)
         if (sys->blocks[b].n < 1 || sys->blocks[b].n > 10000) {
@@ -255,26 +248,15 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
             }
         }
     }
+    return RS_OK;
+}
 
-    const rs_allocator *a = &o.allocator;
-    rs_park *pk = rs_alloc(a, 1, sizeof *pk);
-    if (!pk) {
-        ERR("rs_park_create: out of memory");
-        return RS_E_NOMEM;
-    }
-    pk->alloc = o.allocator;
-    pk->opt = o;
-    pk->nb = nb;
-    pk->nl = nl;
-    pk->symmetric = sys->symmetric != 0;
-    pk->bfn = sys->block_fn;
-    pk->lfn = sys->link_fn;
-    pk->ctx = sys->ctx;
-    const int T = o.threads;
-    int st = RS_E_NOMEM;
-    rs_block_matrix_piece_spec *spec = NULL;
-    int *bsize = NULL;
-
+/* The index tables: names, offsets, the links of each block, the thread
+ * plans and their costs.  0, or -1 when out of memory. */
+static int alloc_tables(rs_park *pk)
+{
+    const rs_allocator *a = &pk->alloc;
+    const int nb = pk->nb, nl = pk->nl, T = pk->opt.threads;
     pk->bname = rs_alloc(a, (size_t)nb, sizeof(char *));
     pk->lname = rs_alloc(a, (size_t)nl, sizeof(char *));
     pk->off = rs_alloc(a, (size_t)nb + 1, sizeof(int));
@@ -298,19 +280,25 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     pk->lcost = rs_alloc(a, (size_t)nl, sizeof(double));
     pk->ccost = rs_alloc(a, (size_t)(nb > nl ? nb : nl), sizeof(double));
     pk->terr = rs_alloc(a, (size_t)T, sizeof(terr));
-    bsize = rs_alloc(a, (size_t)nb, sizeof(int));
-    spec = rs_alloc(a, 2 * (size_t)nl, sizeof *spec);
-    if (!pk->bname || !pk->lname || !pk->off || !pk->moff || !pk->la || !pk->lb || !pk->lna || !pk->lnb ||
-        !pk->lpoff || !pk->lmoff || !pk->bl_start || !pk->bl_link || !pk->bl_side || !pk->bstart || !pk->blist ||
-        !pk->bthread || !pk->lstart || !pk->llist || !pk->lthread || !pk->bcost || !pk->lcost || !pk->ccost || !pk->terr ||
-        !bsize || !spec)
-        goto fail;
+    return pk->bname && pk->lname && pk->off && pk->moff && pk->la && pk->lb && pk->lna && pk->lnb && pk->lpoff &&
+                   pk->lmoff && pk->bl_start && pk->bl_link && pk->bl_side && pk->bstart && pk->blist &&
+                   pk->bthread && pk->lstart && pk->llist && pk->lthread && pk->bcost && pk->lcost && pk->ccost &&
+                   pk->terr
+               ? 0
+               : -1;
+}
 
+/* Where each block and link sits in the state vectors and the matrices,
+ * and the links of each block; *nm, *np, *nlm: the sizes of the block
+ * matrices, the link ports and the link matrices.  0, or -1 when the
+ * sizes overflow an int index. */
+static int lay_out(rs_park *pk, const rs_park_sys *sys, size_t *nm_out, size_t *np_out, size_t *nlm_out)
+{
+    const int nb = pk->nb, nl = pk->nl;
     size_t nm = 0, np = 0, nlm = 0;
     for (int b = 0; b < nb; b++) {
         const int m = sys->blocks[b].n;
         pk->bname[b] = sys->blocks[b].name ? sys->blocks[b].name : "?";
-        bsize[b] = m;
         pk->off[b + 1] = pk->off[b] + m;
         pk->moff[b] = (int)nm;
         nm += (size_t)m * (size_t)m;
@@ -335,7 +323,7 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     pk->lpoff[nl] = (int)np;
     pk->lmoff[nl] = (int)nlm;
     if (nm > INT_MAX / 2 || nlm > INT_MAX / 2 || pk->n > INT_MAX / 16)
-        goto fail;
+        return -1;
     for (int b = 0; b < nb; b++)
         pk->bl_start[b + 1] += pk->bl_start[b];
     for (int b = 0; b < nb; b++) {
@@ -351,12 +339,24 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
             }
         }
     }
+    *nm_out = nm;
+    *np_out = np;
+    *nlm_out = nlm;
+    return 0;
+}
+
+/* The state: block matrices M, K, C and F; the links' ports, q, q̇, F, K
+ * and C; the twelve state vectors; and the ports' coordinates copied from
+ * sys.  0, or -1 when out of memory. */
+static int alloc_state(rs_park *pk, const rs_park_sys *sys, size_t nm, size_t np, size_t nlm)
+{
+    const rs_allocator *a = &pk->alloc;
     pk->lports = rs_alloc(a, np, sizeof(int));
     pk->M = rs_alloc(a, 3 * nm + (size_t)pk->n, sizeof(double));
     pk->lq = rs_alloc(a, 3 * np + 2 * nlm, sizeof(double));
     pk->q = rs_alloc(a, 12 * (size_t)pk->n, sizeof(double));
     if (!pk->lports || !pk->M || !pk->lq || !pk->q)
-        goto fail;
+        return -1;
     pk->K = pk->M + nm;
     pk->C = pk->K + nm;
     pk->F = pk->C + nm;
@@ -369,39 +369,103 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
                        &pk->qd2, &pk->qp, &pk->qdp, &pk->qddp, &pk->rhs, &pk->x};
     for (int i = 0; i < 12; i++)
         *vecs[i] = v + (size_t)i * (size_t)pk->n;
-    for (int l = 0; l < nl; l++) {
+    for (int l = 0; l < pk->nl; l++) {
         const rs_park_link *L = &sys->links[l];
         int *pp = pk->lports + pk->lpoff[l];
         memcpy(pp, L->ia, (size_t)L->na * sizeof(int));
         memcpy(pp + L->na, L->ib, (size_t)L->nb * sizeof(int));
-        spec[2 * l] = (rs_block_matrix_piece_spec){L->a, L->b, L->na, L->nb, pp, pp + L->na};
-        spec[2 * l + 1] = (rs_block_matrix_piece_spec){L->b, L->a, L->nb, L->na, pp + L->na, pp};
+    }
+    return 0;
+}
+
+/* The coupled system's block matrix (one piece each way per link), its
+ * Krylov solver, the barrier and the thread pool.  The message is the
+ * failing part's, or create's own when out of memory here. */
+static int create_solver(rs_park *pk, char *err, size_t errlen)
+{
+    const rs_allocator *a = &pk->alloc;
+    const int nb = pk->nb, nl = pk->nl, T = pk->opt.threads;
+    int *bsize = rs_alloc(a, (size_t)nb, sizeof(int));
+    rs_block_matrix_piece_spec *spec = rs_alloc(a, 2 * (size_t)nl, sizeof *spec);
+    int st = RS_E_NOMEM;
+    if (!bsize || !spec)
+        goto nomem;
+    for (int b = 0; b < nb; b++)
+        bsize[b] = pk->off[b + 1] - pk->off[b];
+    for (int l = 0; l < nl; l++) {
+        const int *pp = pk->lports + pk->lpoff[l], na = pk->lna[l], nbl = pk->lnb[l];
+        spec[2 * l] = (rs_block_matrix_piece_spec){pk->la[l], pk->lb[l], na, nbl, pp, pp + na};
+        spec[2 * l + 1] = (rs_block_matrix_piece_spec){pk->lb[l], pk->la[l], nbl, na, pp + na, pp};
     }
     st = rs_block_matrix_create(&pk->A, nb, bsize, 2 * nl, spec, a, err, errlen);
-    if (st != RS_OK)
-        goto fail_st;
-    st = rs_krylov_create(&pk->kr, pk->A, &o.krylov, a, err, errlen);
-    if (st != RS_OK)
-        goto fail_st;
-    if (rs_barrier_create(&pk->bar, T, o.spin) != RS_OK)
-        goto fail;
-    st = rs_pool_create(&pk->pool, T, nb > nl ? nb : nl, err, errlen);
-    if (st != RS_OK)
-        goto fail_st;
+    if (st == RS_OK)
+        st = rs_krylov_create(&pk->kr, pk->A, &pk->opt.krylov, a, err, errlen);
+    if (st == RS_OK && rs_barrier_create(&pk->bar, T, pk->opt.spin) != RS_OK) {
+        st = RS_E_NOMEM;
+        goto nomem;
+    }
+    if (st == RS_OK)
+        st = rs_pool_create(&pk->pool, T, nb > nl ? nb : nl, err, errlen);
     rs_free(a, bsize);
     rs_free(a, spec);
+    return st;
+nomem:
+    ERR("rs_park_create: out of memory (%d blocks, %d links)", nb, nl);
+    rs_free(a, bsize);
+    rs_free(a, spec);
+    return st;
+}
+
+int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *opts, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !sys || sys->nb < 1 || !sys->blocks || !sys->block_fn || sys->nl < 0 ||
+        (sys->nl > 0 && (!sys->links || !sys->link_fn))) {
+        ERR("rs_park_create: the system needs nb >= 1 blocks, their function, and (with links) the links and "
+            "their function");
+        return RS_E_ARG;
+    }
+    rs_park_opts o;
+    rs_park_opts_default(&o);
+    if (opts)
+        o = *opts;
+    int st = check_options(&o, err, errlen);
+    if (st == RS_OK)
+        st = check_blocks_links(sys, err, errlen);
+    if (st != RS_OK)
+        return st;
+    if (!o.allocator.alloc || !o.allocator.release)
+        o.allocator = (rs_allocator){0};
+
+    rs_park *pk = rs_alloc(&o.allocator, 1, sizeof *pk);
+    if (!pk) {
+        ERR("rs_park_create: out of memory");
+        return RS_E_NOMEM;
+    }
+    pk->alloc = o.allocator;
+    pk->opt = o;
+    pk->nb = sys->nb;
+    pk->nl = sys->nl;
+    pk->symmetric = sys->symmetric != 0;
+    pk->bfn = sys->block_fn;
+    pk->lfn = sys->link_fn;
+    pk->ctx = sys->ctx;
+    size_t nm, np, nlm;
+    if (alloc_tables(pk) || lay_out(pk, sys, &nm, &np, &nlm) || alloc_state(pk, sys, nm, np, nlm)) {
+        ERR("rs_park_create: out of memory (%d blocks, %d links)", pk->nb, pk->nl);
+        rs_park_free(&pk);
+        return RS_E_NOMEM;
+    }
+    st = create_solver(pk, err, errlen);
+    if (st != RS_OK) {
+        rs_park_free(&pk);
+        return st;
+    }
     plan_all(pk, 0);
     pk->msg[0] = '\0';
     *out = pk;
     return RS_OK;
-fail:
-    st = RS_E_NOMEM;
-    ERR("rs_park_create: out of memory (%d blocks, %d links)", nb, nl);
-fail_st:
-    rs_free(a, bsize);
-    rs_free(a, spec);
-    rs_park_free(&pk);
-    return st;
 }
 
 int rs_park_n(const rs_park *pk) { return pk->n; }
