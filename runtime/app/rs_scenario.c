@@ -599,6 +599,151 @@ static char *next_line(char **cursor)
     return l;
 }
 
+/* columns NAME...: the output columns besides time. */
+static int parse_columns(parser *ps, const line_tokens *lt, int line)
+{
+    rs_scenario *s = ps->s;
+    if (lt->n < 2) {
+        errf(ps->err, ps->errlen, ps->file, line, "'columns' needs at least one name, e.g. 'columns x x_dot'");
+        return RS_E_ARG;
+    }
+    for (int i = 1; i < lt->n; i++) {
+        if (strcmp(lt->tok[i], "=") == 0 && !lt->quoted[i]) {
+            errf(ps->err, ps->errlen, ps->file, line, "'columns' takes names separated by blanks, e.g. "
+                 "'columns x x_dot'");
+            return RS_E_ARG;
+        }
+        if (grow((void **)&s->columns, s->n_columns, sizeof *s->columns))
+            return nomem(ps, line);
+        rs_scenario_column *c = &s->columns[s->n_columns];
+        memset(c, 0, sizeof *c);
+        if (!(c->name = dup_str(lt->tok[i])) || set_where(ps, &c->at, line)) {
+            free(c->name);
+            return nomem(ps, line);
+        }
+        s->n_columns++;
+    }
+    return RS_OK;
+}
+
+/* The rows of 'input NAME table', read from the lines after it (*line,
+ * *cursor advance) up to 'end'. */
+static int parse_input_table(parser *ps, rs_scenario_input *in, const char *name, int *line, char **cursor)
+{
+    const int start = *line;
+    line_tokens lt;
+    const char *why = NULL;
+    char *l;
+    int ended = 0;
+    while ((l = next_line(cursor))) {
+        ++*line;
+        if (tokenize(l, &lt, &why)) {
+            errf(ps->err, ps->errlen, ps->file, *line, "%s", why);
+            return RS_E_ARG;
+        }
+        if (lt.n == 0)
+            continue;
+        if (lt.n == 1 && strcmp(lt.tok[0], "end") == 0) {
+            ended = 1;
+            break;
+        }
+        double t, v;
+        if (lt.n != 2 || parse_num(lt.tok[0], &t) || parse_num(lt.tok[1], &v)) {
+            errf(ps->err, ps->errlen, ps->file, *line, "input '%s': a table row is two numbers, "
+                 "TIME VALUE (or 'end' after the last row)", name);
+            return RS_E_ARG;
+        }
+        if (in->n > 0 && !(t > in->t[in->n - 1])) {
+            errf(ps->err, ps->errlen, ps->file, *line, "input '%s': table times must increase "
+                 "(%s after %.17g)", name, lt.tok[0], in->t[in->n - 1]);
+            return RS_E_ARG;
+        }
+        if (table_push(in, t, v))
+            return nomem(ps, *line);
+    }
+    if (!ended) {
+        errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table has no 'end': add a line "
+             "'end' after its last row", name);
+        return RS_E_ARG;
+    }
+    if (in->n == 0) {
+        errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table is empty: give rows "
+             "'TIME VALUE' before 'end'", name);
+        return RS_E_ARG;
+    }
+    return RS_OK;
+}
+
+/* input NAME [=] VALUE | input NAME table (rows follow: *line and *cursor
+ * advance past its 'end') | input NAME file "PATH" [column COL]. */
+static int parse_input(parser *ps, const line_tokens *lt, int *line, char **cursor)
+{
+    const rs_scenario *s = ps->s;
+    const char *ex = "e.g. 'input F = 10', 'input F table' or 'input F file \"F.csv\"'";
+    if (lt->n < 3 || strcmp(lt->tok[1], "=") == 0) {
+        errf(ps->err, ps->errlen, ps->file, *line, "'input' needs NAME and a value, %s", ex);
+        return RS_E_ARG;
+    }
+    const char *name = lt->tok[1];
+    for (int i = 0; i < s->n_inputs; i++)
+        if (strcmp(s->inputs[i].name, name) == 0) {
+            errf(ps->err, ps->errlen, ps->file, *line, "input '%s' is set twice (first at line %d): keep one",
+                 name, s->inputs[i].at.line);
+            return RS_E_ARG;
+        }
+    const char *how = lt->tok[2];
+    if (!lt->quoted[2] && strcmp(how, "table") == 0) {
+        if (lt->n > 3) {
+            errf(ps->err, ps->errlen, ps->file, *line, "unexpected '%s' after 'table': rows go on the "
+                 "following lines, 'TIME VALUE', then 'end'", lt->tok[3]);
+            return RS_E_ARG;
+        }
+        rs_scenario_input *in = new_input(ps, name, *line);
+        if (!in)
+            return nomem(ps, *line);
+        return parse_input_table(ps, in, name, line, cursor);
+    }
+    if (!lt->quoted[2] && strcmp(how, "file") == 0) {
+        const char *col = NULL;
+        if (lt->n < 4 || !lt->quoted[3]) {
+            errf(ps->err, ps->errlen, ps->file, *line, "'input %s file' needs a quoted path, e.g. "
+                 "'input %s file \"%s.csv\"'", name, name, name);
+            return RS_E_ARG;
+        }
+        if (lt->n == 6 && strcmp(lt->tok[4], "column") == 0)
+            col = lt->tok[5];
+        else if (lt->n != 4) {
+            errf(ps->err, ps->errlen, ps->file, *line, "after the path, only 'column NAME' may follow, e.g. "
+                 "'input %s file \"%s\" column %s'", name, lt->tok[3], name);
+            return RS_E_ARG;
+        }
+        rs_scenario_input *in = new_input(ps, name, *line);
+        if (!in)
+            return nomem(ps, *line);
+        return parse_input_file(ps, in, lt->tok[3], col, *line);
+    }
+    int k = 2;
+    if (strcmp(how, "=") == 0 && !lt->quoted[2])
+        k = 3;
+    double v;
+    if (k >= lt->n || lt->quoted[k] || parse_num(lt->tok[k], &v)) {
+        errf(ps->err, ps->errlen, ps->file, *line, "input '%s': expected a number, 'table' or 'file', %s",
+             name, ex);
+        return RS_E_ARG;
+    }
+    if (k + 1 < lt->n) {
+        errf(ps->err, ps->errlen, ps->file, *line, "unexpected '%s' after the value: one input per line",
+             lt->tok[k + 1]);
+        return RS_E_ARG;
+    }
+    rs_scenario_input *in = new_input(ps, name, *line);
+    if (!in || !(in->v = malloc(sizeof(double))))
+        return nomem(ps, *line);
+    in->v[0] = v;
+    in->n = 1;
+    return RS_OK;
+}
+
 static int parse_text(parser *ps, char *text)
 {
     char *cursor = text;
@@ -632,130 +777,13 @@ static int parse_text(parser *ps, char *text)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
         else if (strcmp(kw, "initial") == 0)
             st = parse_assign(ps, &lt, line, &s->initial, &s->n_initial, "initial value", "initial x = 0.1");
-        else if (strcmp(kw, "columns") == 0) {
-            if (lt.n < 2) {
-                errf(ps->err, ps->errlen, ps->file, line, "'columns' needs at least one name, e.g. 'columns x x_dot'");
-                return RS_E_ARG;
-            }
-            for (int i = 1; i < lt.n; i++) {
-                if (strcmp(lt.tok[i], "=") == 0 && !lt.quoted[i]) {
-                    errf(ps->err, ps->errlen, ps->file, line, "'columns' takes names separated by blanks, e.g. "
-                         "'columns x x_dot'");
-                    return RS_E_ARG;
-                }
-                if (grow((void **)&s->columns, s->n_columns, sizeof *s->columns))
-                    return nomem(ps, line);
-                rs_scenario_column *c = &s->columns[s->n_columns];
-                memset(c, 0, sizeof *c);
-                if (!(c->name = dup_str(lt.tok[i])) || set_where(ps, &c->at, line)) {
-                    free(c->name);
-                    return nomem(ps, line);
-                }
-                s->n_columns++;
-            }
-        } else if (strcmp(kw, "input") == 0) {
-            const char *ex = "e.g. 'input F = 10', 'input F table' or 'input F file \"F.csv\"'";
-            if (lt.n < 3 || strcmp(lt.tok[1], "=") == 0) {
-                errf(ps->err, ps->errlen, ps->file, line, "'input' needs NAME and a value, %s", ex);
-                return RS_E_ARG;
-            }
-            const char *name = lt.tok[1];
-            for (int i = 0; i < s->n_inputs; i++)
-                if (strcmp(s->inputs[i].name, name) == 0) {
-                    errf(ps->err, ps->errlen, ps->file, line, "input '%s' is set twice (first at line %d): keep one",
-                         name, s->inputs[i].at.line);
-                    return RS_E_ARG;
-                }
-            const char *how = lt.tok[2];
-            if (!lt.quoted[2] && strcmp(how, "table") == 0) {
-                if (lt.n > 3) {
-                    errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after 'table': rows go on the "
-                         "following lines, 'TIME VALUE', then 'end'", lt.tok[3]);
-                    return RS_E_ARG;
-                }
-                rs_scenario_input *in = new_input(ps, name, line);
-                if (!in)
-                    return nomem(ps, line);
-                int start = line, ended = 0;
-                while ((l = next_line(&cursor))) {
-                    line++;
-                    if (tokenize(l, &lt, &why)) {
-                        errf(ps->err, ps->errlen, ps->file, line, "%s", why);
-                        return RS_E_ARG;
-                    }
-                    if (lt.n == 0)
-                        continue;
-                    if (lt.n == 1 && strcmp(lt.tok[0], "end") == 0) {
-                        ended = 1;
-                        break;
-                    }
-                    double t, v;
-                    if (lt.n != 2 || parse_num(lt.tok[0], &t) || parse_num(lt.tok[1], &v)) {
-                        errf(ps->err, ps->errlen, ps->file, line, "input '%s': a table row is two numbers, "
-                             "TIME VALUE (or 'end' after the last row)", name);
-                        return RS_E_ARG;
-                    }
-                    if (in->n > 0 && !(t > in->t[in->n - 1])) {
-                        errf(ps->err, ps->errlen, ps->file, line, "input '%s': table times must increase "
-                             "(%s after %.17g)", name, lt.tok[0], in->t[in->n - 1]);
-                        return RS_E_ARG;
-                    }
-                    if (table_push(in, t, v))
-                        return nomem(ps, line);
-                }
-                if (!ended) {
-                    errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table has no 'end': add a line "
-                         "'end' after its last row", name);
-                    return RS_E_ARG;
-                }
-                if (in->n == 0) {
-                    errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table is empty: give rows "
-                         "'TIME VALUE' before 'end'", name);
-                    return RS_E_ARG;
-                }
-            } else if (!lt.quoted[2] && strcmp(how, "file") == 0) {
-                const char *col = NULL;
-                if (lt.n < 4 || !lt.quoted[3]) {
-                    errf(ps->err, ps->errlen, ps->file, line, "'input %s file' needs a quoted path, e.g. "
-                         "'input %s file \"%s.csv\"'", name, name, name);
-                    return RS_E_ARG;
-                }
-                if (lt.n == 6 && strcmp(lt.tok[4], "column") == 0)
-                    col = lt.tok[5];
-                else if (lt.n != 4) {
-                    errf(ps->err, ps->errlen, ps->file, line, "after the path, only 'column NAME' may follow, e.g. "
-                         "'input %s file \"%s\" column %s'", name, lt.tok[3], name);
-                    return RS_E_ARG;
-                }
-                rs_scenario_input *in = new_input(ps, name, line);
-                if (!in)
-                    return nomem(ps, line);
-                if ((st = parse_input_file(ps, in, lt.tok[3], col, line)))
-                    return st;
-            } else {
-                int k = 2;
-                if (strcmp(how, "=") == 0 && !lt.quoted[2])
-                    k = 3;
-                double v;
-                if (k >= lt.n || lt.quoted[k] || parse_num(lt.tok[k], &v)) {
-                    errf(ps->err, ps->errlen, ps->file, line, "input '%s': expected a number, 'table' or 'file', %s",
-                         name, ex);
-                    return RS_E_ARG;
-                }
-                if (k + 1 < lt.n) {
-                    errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after the value: one input per line",
-                         lt.tok[k + 1]);
-                    return RS_E_ARG;
-                }
-                rs_scenario_input *in = new_input(ps, name, line);
-                if (!in || !(in->v = malloc(sizeof(double))))
-                    return nomem(ps, line);
-                in->v[0] = v;
-                in->n = 1;
-            }
-        } else if (rs_scenario_file_kind(kw) >= 0) {
+        else if (strcmp(kw, "columns") == 0)
+            st = parse_columns(ps, &lt, line);
+        else if (strcmp(kw, "input") == 0)
+            st = parse_input(ps, &lt, &line, &cursor);
+        else if (rs_scenario_file_kind(kw) >= 0)
             st = parse_file_statement(ps, rs_scenario_file_kind(kw), &lt, line);
-        } else if (strcmp(kw, "end") == 0) {
+        else if (strcmp(kw, "end") == 0) {
             errf(ps->err, ps->errlen, ps->file, line, "'end' without a table: it closes 'input NAME table'");
             return RS_E_ARG;
         } else {

@@ -356,15 +356,11 @@ void rs_train_free(rs_train **ptr)
     *ptr = NULL;
 }
 
-int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *const *vnames, const rs_coupler *cpl,
-                    const char *const *cnames, const rs_park_opts *opts, char *err, size_t errlen)
+/* Every vehicle and coupler valid, and a compiled vehicle's ports
+ * coordinates of its model. */
+static int check_train(int nv, const rs_wagon *veh, const char *const *vnames, const rs_coupler *cpl,
+                       const char *const *cnames, char *err, size_t errlen)
 {
-    if (out)
-        *out = NULL;
-    if (!out || nv < 1 || !veh || (nv > 1 && !cpl)) {
-        ERR("rs_train_create: a train needs at least one vehicle (and nv - 1 couplers)");
-        return RS_E_ARG;
-    }
     char name[NAME_LEN];
     for (int v = 0; v < nv; v++) {
         snprintf(name, sizeof name, "%s", vnames && vnames[v] ? vnames[v] : "?");
@@ -399,6 +395,154 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         if (st != RS_OK)
             return st;
     }
+    return RS_OK;
+}
+
+/* The train's per-vehicle arrays (ntab: doubles of the traction tables).
+ * 0, or -1 when out of memory. */
+static int alloc_arrays(rs_train *tr, size_t ntab)
+{
+    const rs_allocator *a = &tr->alloc;
+    const size_t nv = (size_t)tr->nv;
+    tr->veh = rs_alloc(a, nv, sizeof *tr->veh);
+    tr->cpl = rs_alloc(a, nv, sizeof *tr->cpl);
+    tr->tables = rs_alloc(a, ntab, sizeof(double));
+    tr->names = rs_alloc(a, 2 * nv, NAME_LEN);
+    tr->blocks = rs_alloc(a, nv, sizeof *tr->blocks);
+    tr->links = rs_alloc(a, nv, sizeof *tr->links);
+    tr->mx = rs_alloc(a, nv, sizeof *tr->mx);
+    tr->ports = rs_alloc(a, 2 * nv, sizeof *tr->ports);
+    tr->nports = rs_alloc(a, nv, sizeof *tr->nports);
+    tr->mv = rs_alloc(a, nv, sizeof *tr->mv);
+    tr->init = rs_alloc(a, nv, sizeof *tr->init);
+    tr->iset = rs_alloc(a, nv, sizeof *tr->iset);
+    return tr->veh && tr->cpl && tr->tables && tr->names && tr->blocks && tr->links && tr->mx && tr->ports &&
+                   tr->nports && tr->mv && tr->init && tr->iset
+               ? 0
+               : -1;
+}
+
+/* m_x of compiled vehicle v: its mass matrix's entry on the x port at
+ * q = 0, q̇ = 0, and the evaluation's status in *eval_st.  0, or -1 when
+ * out of memory. */
+static int compiled_mx(rs_train *tr, int v, int port_x, double *mx, int *eval_st)
+{
+    const rs_allocator *a = &tr->alloc;
+    const int n = rs_compiled_vehicle_model(tr->mv[v])->n_q;
+    double *Mtmp = rs_alloc(a, (size_t)n * (size_t)n, sizeof(double)),
+           *q0 = rs_alloc(a, (size_t)n, sizeof(double));
+    if (!Mtmp || !q0) {
+        rs_free(a, Mtmp);
+        rs_free(a, q0);
+        return -1;
+    }
+    *eval_st = rs_compiled_vehicle_eval(tr->mv[v], 0.0, q0, q0, Mtmp, NULL, NULL, NULL);
+    *mx = Mtmp[port_x * (n + 1)];
+    rs_free(a, Mtmp);
+    rs_free(a, q0);
+    return 0;
+}
+
+/* Vehicle v is a compiled model: its instance (with its contacts), its
+ * initial values, its block size and ports, and m_x. */
+static int set_up_compiled(rs_train *tr, int v, const rs_wagon *w, const char *nm, char *err, size_t errlen)
+{
+    const rs_model *m = w->model;
+    char e2[400];
+    const int st = rs_compiled_vehicle_create_contact(&tr->mv[v], m, w->model_p, w->model_u, w->model_contact,
+                                                      &tr->alloc, e2, sizeof e2);
+    if (st != RS_OK) {
+        ERR("vehicle '%s': %s%s", nm, e2,
+            st == RS_E_IO && m->n_contact > 0
+                ? " (a train file names that folder with 'contact_files FOLDER' in the vehicle block)"
+                : "");
+        return st;
+    }
+    const size_t nq = (size_t)m->n_q;
+    tr->init[v] = rs_alloc(&tr->alloc, 2 * nq, sizeof(double));
+    tr->iset[v] = rs_alloc(&tr->alloc, 4 * nq, 1);
+    if (!tr->init[v] || !tr->iset[v]) {
+        ERR("rs_train_create: out of memory (%d vehicles)", tr->nv);
+        return RS_E_NOMEM;
+    }
+    for (size_t i = 0; i < nq; i++) {
+        if (w->init_q && w->init_q_set && w->init_q_set[i]) {
+            tr->init[v][i] = w->init_q[i];
+            tr->iset[v][i] = 1;
+        }
+        if (w->init_qd && w->init_qd_set && w->init_qd_set[i]) {
+            tr->init[v][nq + i] = w->init_qd[i];
+            tr->iset[v][nq + i] = 1;
+        }
+    }
+    tr->blocks[v].n = m->n_q;
+    tr->ports[2 * v] = w->port_x;
+    tr->ports[2 * v + 1] = w->port_pitch;
+    tr->nports[v] = w->port_pitch >= 0 ? 2 : 1;
+    double mxv;
+    int se;
+    if (compiled_mx(tr, v, w->port_x, &mxv, &se)) {
+        ERR("rs_train_create: out of memory (%d vehicles)", tr->nv);
+        return RS_E_NOMEM;
+    }
+    if (se != RS_OK || !(mxv > 0.0) || !isfinite(mxv)) {
+        ERR("vehicle '%s': model '%s' has no positive mass on its x coordinate '%s' (M = %g)", nm, m->name,
+            m->q_names[w->port_x], mxv);
+        return RS_E_ARG;
+    }
+    tr->mx[v] = mxv;
+    return RS_OK;
+}
+
+/* Vehicle v: a copy of veh (its traction table into the train's, the
+ * borrowed pointers cleared), its name, its block and ports; a compiled
+ * one's instance. */
+static int set_up_vehicle(rs_train *tr, int v, const rs_wagon *veh, const char *vname, double **tab, char *err,
+                          size_t errlen)
+{
+    tr->veh[v] = *veh;
+    tr->veh[v].model_contact = NULL;   /* borrowed: used at create only */
+    tr->veh[v].init_q = tr->veh[v].init_qd = NULL;
+    tr->veh[v].init_q_set = tr->veh[v].init_qd_set = NULL;
+    const int n = veh->traction_n;
+    if (n > 0) {
+        memcpy(*tab, veh->traction_t, (size_t)n * sizeof(double));
+        memcpy(*tab + n, veh->traction_f, (size_t)n * sizeof(double));
+        tr->veh[v].traction_t = *tab;
+        tr->veh[v].traction_f = *tab + n;
+        *tab += 2 * n;
+    }
+    char *nm = tr->names + (size_t)v * NAME_LEN;
+    if (vname)
+        snprintf(nm, NAME_LEN, "%s", vname);
+    else
+        snprintf(nm, NAME_LEN, "v%d", v);
+    tr->blocks[v] = (rs_park_block){nm, NQ};
+    tr->mx[v] = mx_of(veh);
+    tr->ports[2 * v] = RS_WAGON_X;
+    tr->ports[2 * v + 1] = RS_WAGON_PITCH;
+    tr->nports[v] = 2;
+    if (veh->model) {
+        const int st = set_up_compiled(tr, v, veh, nm, err, errlen);
+        if (st != RS_OK)
+            return st;
+    }
+    tr->mass += tr->mx[v];
+    return RS_OK;
+}
+
+int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *const *vnames, const rs_coupler *cpl,
+                    const char *const *cnames, const rs_park_opts *opts, char *err, size_t errlen)
+{
+    if (out)
+        *out = NULL;
+    if (!out || nv < 1 || !veh || (nv > 1 && !cpl)) {
+        ERR("rs_train_create: a train needs at least one vehicle (and nv - 1 couplers)");
+        return RS_E_ARG;
+    }
+    int st = check_train(nv, veh, vnames, cpl, cnames, err, errlen);
+    if (st != RS_OK)
+        return st;
     rs_allocator a = {0};
     if (opts && opts->allocator.alloc && opts->allocator.release)
         a = opts->allocator;
@@ -412,106 +556,18 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     size_t ntab = 0;
     for (int v = 0; v < nv; v++)
         ntab += 2 * (size_t)veh[v].traction_n;
-    tr->veh = rs_alloc(&a, (size_t)nv, sizeof *tr->veh);
-    tr->cpl = rs_alloc(&a, (size_t)nv, sizeof *tr->cpl);
-    tr->tables = rs_alloc(&a, ntab, sizeof(double));
-    tr->names = rs_alloc(&a, 2 * (size_t)nv, NAME_LEN);
-    tr->blocks = rs_alloc(&a, (size_t)nv, sizeof *tr->blocks);
-    tr->links = rs_alloc(&a, (size_t)nv, sizeof *tr->links);
-    tr->mx = rs_alloc(&a, (size_t)nv, sizeof *tr->mx);
-    tr->ports = rs_alloc(&a, 2 * (size_t)nv, sizeof *tr->ports);
-    tr->nports = rs_alloc(&a, (size_t)nv, sizeof *tr->nports);
-    tr->mv = rs_alloc(&a, (size_t)nv, sizeof *tr->mv);
-    tr->init = rs_alloc(&a, (size_t)nv, sizeof *tr->init);
-    tr->iset = rs_alloc(&a, (size_t)nv, sizeof *tr->iset);
-    if (!tr->veh || !tr->cpl || !tr->tables || !tr->names || !tr->blocks || !tr->links || !tr->mx || !tr->ports ||
-        !tr->nports || !tr->mv || !tr->init || !tr->iset) {
+    if (alloc_arrays(tr, ntab)) {
         ERR("rs_train_create: out of memory (%d vehicles)", nv);
         rs_train_free(&tr);
         return RS_E_NOMEM;
     }
     double *tab = tr->tables;
     for (int v = 0; v < nv; v++) {
-        tr->veh[v] = veh[v];
-        tr->veh[v].model_contact = NULL;   /* borrowed: used at create only */
-        tr->veh[v].init_q = tr->veh[v].init_qd = NULL;
-        tr->veh[v].init_q_set = tr->veh[v].init_qd_set = NULL;
-        const int n = veh[v].traction_n;
-        if (n > 0) {
-            memcpy(tab, veh[v].traction_t, (size_t)n * sizeof(double));
-            memcpy(tab + n, veh[v].traction_f, (size_t)n * sizeof(double));
-            tr->veh[v].traction_t = tab;
-            tr->veh[v].traction_f = tab + n;
-            tab += 2 * n;
+        st = set_up_vehicle(tr, v, &veh[v], vnames ? vnames[v] : NULL, &tab, err, errlen);
+        if (st != RS_OK) {
+            rs_train_free(&tr);
+            return st;
         }
-        char *nm = tr->names + (size_t)v * NAME_LEN;
-        if (vnames && vnames[v])
-            snprintf(nm, NAME_LEN, "%s", vnames[v]);
-        else
-            snprintf(nm, NAME_LEN, "v%d", v);
-        tr->blocks[v] = (rs_park_block){nm, NQ};
-        tr->mx[v] = mx_of(&veh[v]);
-        tr->ports[2 * v] = RS_WAGON_X;
-        tr->ports[2 * v + 1] = RS_WAGON_PITCH;
-        tr->nports[v] = 2;
-        if (veh[v].model) {
-            const rs_model *m = veh[v].model;
-            char e2[400];
-            const int st = rs_compiled_vehicle_create_contact(&tr->mv[v], m, veh[v].model_p, veh[v].model_u, veh[v].model_contact,
-                                                  &a, e2, sizeof e2);
-            if (st != RS_OK) {
-                ERR("vehicle '%s': %s%s", nm, e2,
-                    st == RS_E_IO && m->n_contact > 0
-                        ? " (a train file names that folder with 'contact_files FOLDER' in the vehicle block)"
-                        : "");
-                rs_train_free(&tr);
-                return st;
-            }
-            const size_t nq = (size_t)m->n_q;
-            tr->init[v] = rs_alloc(&a, 2 * nq, sizeof(double));
-            tr->iset[v] = rs_alloc(&a, 4 * nq, 1);
-            if (!tr->init[v] || !tr->iset[v]) {
-                ERR("rs_train_create: out of memory (%d vehicles)", nv);
-                rs_train_free(&tr);
-                return RS_E_NOMEM;
-            }
-            for (size_t i = 0; i < nq; i++) {
-                if (veh[v].init_q && veh[v].init_q_set && veh[v].init_q_set[i]) {
-                    tr->init[v][i] = veh[v].init_q[i];
-                    tr->iset[v][i] = 1;
-                }
-                if (veh[v].init_qd && veh[v].init_qd_set && veh[v].init_qd_set[i]) {
-                    tr->init[v][nq + i] = veh[v].init_qd[i];
-                    tr->iset[v][nq + i] = 1;
-                }
-            }
-            tr->blocks[v].n = m->n_q;
-            tr->ports[2 * v] = veh[v].port_x;
-            tr->ports[2 * v + 1] = veh[v].port_pitch;
-            tr->nports[v] = veh[v].port_pitch >= 0 ? 2 : 1;
-            /* m_x: the mass matrix's x entry (at q = 0, q̇ = 0) */
-            const int n = m->n_q;
-            double *Mtmp = rs_alloc(&a, (size_t)n * (size_t)n, sizeof(double)), *q0 = rs_alloc(&a, (size_t)n, sizeof(double));
-            if (!Mtmp || !q0) {
-                rs_free(&a, Mtmp);
-                rs_free(&a, q0);
-                ERR("rs_train_create: out of memory (%d vehicles)", nv);
-                rs_train_free(&tr);
-                return RS_E_NOMEM;
-            }
-            const int se = rs_compiled_vehicle_eval(tr->mv[v], 0.0, q0, q0, Mtmp, NULL, NULL, NULL);
-            const double mxv = Mtmp[veh[v].port_x * (n + 1)];
-            rs_free(&a, Mtmp);
-            rs_free(&a, q0);
-            if (se != RS_OK || !(mxv > 0.0) || !isfinite(mxv)) {
-                ERR("vehicle '%s': model '%s' has no positive mass on its x coordinate '%s' (M = %g)", nm, m->name,
-                    m->q_names[veh[v].port_x], mxv);
-                rs_train_free(&tr);
-                return RS_E_ARG;
-            }
-            tr->mx[v] = mxv;
-        }
-        tr->mass += tr->mx[v];
     }
     for (int c = 0; c + 1 < nv; c++) {
         tr->cpl[c] = cpl[c];
@@ -528,7 +584,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         if (tr->mv[v])
             symmetric = 0;
     const rs_park_sys sys = {nv, nv - 1, tr->blocks, tr->links, wagon_fn, coupler_fn, tr, symmetric};
-    const int st = rs_park_create(&tr->pk, &sys, opts, err, errlen);
+    st = rs_park_create(&tr->pk, &sys, opts, err, errlen);
     if (st != RS_OK) {
         rs_train_free(&tr);
         return st;
