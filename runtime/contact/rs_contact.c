@@ -91,15 +91,12 @@ static const rs_spline *source_spline(const rs_contact_sources *src, const char 
     return NULL;
 }
 
-int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
-                      rs_contact_ws **out, char *err, size_t errlen)
+/* rs_model_validate does not check the contact table's slots: do it here,
+ * since the step writes through them. */
+static int check_contact_table(const rs_model *m, char *err, size_t errlen)
 {
-    *out = NULL;
-    const int nc = m->n_contact, nq = m->n_q;
-    /* rs_model_validate does not check the table's slots: do it here, since
-     * the step writes through them. */
     char num[16];
-    for (int i = 0; i < nc; i++) {
+    for (int i = 0; i < m->n_contact; i++) {
         const rs_contact *ct = &m->contacts[i];
         int ok = ct->name && ct->wheel_body && ct->phi_row >= 0 && ct->phi_row < m->n_phi;
         for (int k = 0; k < 4; k++)
@@ -122,12 +119,14 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     if (m->fn[RS_FN_CREEP].n_out < 5)
         return fail(err, errlen, RS_E_MODEL,
                     "model '%s': the creep function must write 5 outputs%s%s", m->name, "", "");
-    rs_contact_ws *c = rs_alloc(a, 1, sizeof *c);
-    if (!c)
-        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
-    c->nc = nc;
-    c->nq = nq;
-    c->model = m;
+    return RS_OK;
+}
+
+/* The per-contact arrays (sized by the model's patterns).  0, or -1 when
+ * out of memory. */
+static int alloc_arrays(rs_contact_ws *c, const rs_model *m, const rs_allocator *a)
+{
+    const int nc = c->nc, nq = c->nq;
     const int nnzPQ = m->phi_d_q_pattern.colptr[nq];
     const int nnzD = m->ddelta_df_pattern.colptr[3 * nc];
     const int nnzN = m->dnu_dqd_pattern.colptr[nq];
@@ -136,7 +135,6 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     c->seg_v = rs_alloc(a, (size_t)(6 * nc), sizeof(int));
     c->u_ok = rs_alloc(a, (size_t)(6 * nc), sizeof(int));
     c->v = rs_alloc(a, (size_t)(30 * nc), sizeof(double));
-    c->u_dirty = 1;
     c->prof = rs_alloc(a, (size_t)(2 * nc), sizeof(rs_profile));
     c->trk = rs_alloc(a, (size_t)nc, sizeof(rs_track));
     c->phid = rs_alloc(a, (size_t)(4 * nc), sizeof(double));
@@ -156,13 +154,17 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     c->xi = rs_alloc(a, (size_t)(3 * nc), sizeof(double));
     c->ck_colptr = rs_alloc(a, (size_t)nq + 1, sizeof(int));
     c->pos = rs_alloc(a, (size_t)nq, sizeof(int));
-    *out = c;
-    if (!c->sp || !c->hint || !c->seg_v || !c->u_ok || !c->v || !c->prof || !c->trk || !c->phid || !c->phids || !c->phidq ||
-        !c->betad || !c->nu || !c->V || !c->radii || !c->Dv || !c->Nv || !c->Cb || !c->nu_t ||
-        !c->a || !c->b || !c->f || !c->xi || !c->ck_colptr || !c->pos)
-        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
+    return c->sp && c->hint && c->seg_v && c->u_ok && c->v && c->prof && c->trk && c->phid && c->phids &&
+                   c->phidq && c->betad && c->nu && c->V && c->radii && c->Dv && c->Nv && c->Cb && c->nu_t &&
+                   c->a && c->b && c->f && c->xi && c->ck_colptr && c->pos
+               ? 0
+               : -1;
+}
 
-    /* C^K pattern: count, then fill. */
+/* The pattern of C^K_qq (count, then fill) and its contact-by-contact
+ * plan. */
+static int build_ck(rs_contact_ws *c, const rs_model *m, const rs_allocator *a, char *err, size_t errlen)
+{
     int nnz = 0;
     rs_contact_ck_pattern(&m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->ck_colptr, NULL, 0,
                           &nnz, c->pos);
@@ -172,20 +174,43 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
     rs_contact_ck_pattern(&m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->ck_colptr,
                           c->ck_rowind, nnz, &nnz, c->pos);
-    int st = rs_ck_plan_create(&c->ckp, &m->ddelta_df_pattern, &m->dnu_dqd_pattern, nc,
+    int st = rs_ck_plan_create(&c->ckp, &m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->nc,
                                c->ck_colptr, c->ck_rowind, a);
     if (st)
         return fail(err, errlen, st, "rs_ws_create: %s%s%s",
                     st == RS_E_NOMEM ? "out of memory" : "C^K_qq plan: pattern mismatch", "", "");
-    c->ck.nrow = c->ck.ncol = nq;
+    c->ck.nrow = c->ck.ncol = c->nq;
     c->ck.colptr = c->ck_colptr;
     c->ck.rowind = c->ck_rowind;
+    return RS_OK;
+}
 
-    /* Files: each distinct name loaded once (profiles and tracks apart);
-     * those the caller has in memory taken from there. */
+/* The spline of an earlier contact or kind (before spline k of contact i)
+ * loaded from the same file, or NULL: profiles and tracks apart, a track's
+ * spline of the same kind as k. */
+static const rs_spline *loaded_before(const rs_contact_ws *c, const rs_model *m, const rs_options *opt, int i,
+                                      int k, const char *file)
+{
+    const int is_track = k >= RS_SPLINE_TRACK_X, tk = is_track ? k - RS_SPLINE_TRACK_X : 0;
+    for (int i2 = 0; i2 <= i; i2++)
+        for (int k2 = 0; k2 < RS_SPLINE_COUNT; k2++) {
+            if ((i2 == i && k2 >= k) || (k2 >= RS_SPLINE_TRACK_X) != is_track)
+                continue;
+            const char *f2 = spline_file(m, opt, i2, k2);
+            const rs_spline *s2 = c->sp[6 * i2 + k2];
+            if (s2 && f2 && !strcmp(f2, file))
+                return is_track ? s2 - (k2 - RS_SPLINE_TRACK_X) + tk : s2;
+        }
+    return NULL;
+}
+
+/* The profile and track files: each distinct name loaded once. */
+static int load_files(rs_contact_ws *c, const rs_model *m, const rs_options *opt, char *err, size_t errlen)
+{
+    /* those the caller has in memory are taken from there */
     const rs_contact_sources *sources = opt->contact_data;
     char path[1024], msg[400];
-    for (int i = 0; i < nc; i++) {
+    for (int i = 0; i < c->nc; i++) {
         const rs_contact *ct = &m->contacts[i];
         for (int k = 0; k < RS_SPLINE_COUNT; k++) {
             const char *file = spline_file(m, opt, i, k);
@@ -194,21 +219,7 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
             int tk = is_track ? k - RS_SPLINE_TRACK_X : 0;
             if (!file || !file[0])
                 continue;
-            const rs_spline *found = NULL;
-            /* an earlier spline of the same kind with the same file? */
-            for (int i2 = 0; i2 <= i && !found; i2++)
-                for (int k2 = 0; k2 < RS_SPLINE_COUNT && !found; k2++) {
-                    if ((i2 == i && k2 >= k) || (k2 >= RS_SPLINE_TRACK_X) != is_track)
-                        continue;
-                    const char *f2 = spline_file(m, opt, i2, k2);
-                    const rs_spline *s2 = c->sp[6 * i2 + k2];
-                    if (s2 && f2 && !strcmp(f2, file)) {
-                        if (is_track) /* same track: its spline of this kind */
-                            found = s2 - (k2 - RS_SPLINE_TRACK_X) + tk;
-                        else
-                            found = s2;
-                    }
-                }
+            const rs_spline *found = loaded_before(c, m, opt, i, k, file);
             if (!found)
                 found = source_spline(sources, file, k);
             if (!found && sources && sources->no_files)
@@ -247,9 +258,31 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
             c->sp[6 * i + k] = found;
         }
     }
+    return RS_OK;
+}
+
+int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
+                      rs_contact_ws **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    int st = check_contact_table(m, err, errlen);
+    if (st != RS_OK)
+        return st;
+    rs_contact_ws *c = rs_alloc(a, 1, sizeof *c);
+    if (!c)
+        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
+    c->nc = m->n_contact;
+    c->nq = m->n_q;
+    c->model = m;
+    c->u_dirty = 1;
+    *out = c;   /* the caller frees it, whatever fails below */
+    if (alloc_arrays(c, m, a))
+        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
+    if ((st = build_ck(c, m, a, err, errlen)) || (st = load_files(c, m, opt, err, errlen)))
+        return st;
     /* the fill's cache: no segment yet; a spline without a file has one
      * constant segment (the straight level track has f_x = s) */
-    for (int j = 0; j < 6 * nc; j++) {
+    for (int j = 0; j < 6 * c->nc; j++) {
         c->seg_v[j] = c->sp[j] ? -1 : 0;
         for (int l = 0; l < 5; l++)
             c->v[5 * j + l] = !c->sp[j] && j % 6 == RS_SPLINE_TRACK_X && l == 2 ? 1.0 : 0.0;
