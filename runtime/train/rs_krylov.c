@@ -652,17 +652,136 @@ static int solve_bicgstab(rs_krylov *kr, const rs_block_matrix *A, const double 
  * written after barrier 1 and read after barrier 2, P2 after 2 / after 3,
  * P3 after 3 / after 4: a slot is rewritten only after every thread passed
  * the barrier that follows its last read. */
+enum { MR = RS_KRYLOV_MAX_RESTART };   /* GMRES: the longest restart cycle */
+
+/* r = b − A x into v; returns ‖r‖² (partial sums in P4[0..nb)). */
+static double gmres_residual(rs_krylov *kr, const rs_block_matrix *A, const double *b, const double *x, double *v,
+                             double *P4, const rs_team *team, int thread)
+{
+    FOR_OWN(blk) {
+        rs_block_matrix_mul_block(A, blk, x, v);
+        for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++)
+            v[i] = b[i] - v[i];
+        P4[blk] = dot_block(kr, blk, v, v);
+    }
+    sync(team);
+    return sum_parts(P4, kr->nb);
+}
+
+/* The next basis vector: v /= s, and z = D⁻¹ v. */
+static void gmres_basis(rs_krylov *kr, double *v, double s, double *z, const rs_team *team, int thread)
+{
+    FOR_OWN(blk) {
+        for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
+            v[i] /= s;
+            z[i] = v[i];
+        }
+        prec_block(kr, blk, z);
+    }
+}
+
+/* Arnoldi step j: w = V_{j+1} = A z orthogonalized against V_0 .. V_j by
+ * classical Gram-Schmidt twice (barriers 1 to 4, partial sums in P1, P2,
+ * P3); h (column j of R, not yet rotated) gets the coefficients.  Returns
+ * ‖w‖. */
+static double gmres_arnoldi(rs_krylov *kr, const rs_block_matrix *A, double *V, const double *z, int j, double *h,
+                            double *P1, double *P2, double *P3, const rs_team *team, int thread)
+{
+    const int nb = kr->nb, n = kr->n;
+    sync(team);   /* 1: z complete */
+    double *w = V + (size_t)(j + 1) * (size_t)n;
+    FOR_OWN(blk) {
+        rs_block_matrix_mul_block(A, blk, z, w);
+        for (int i = 0; i <= j; i++)
+            P1[(size_t)i * nb + blk] = dot_block(kr, blk, V + (size_t)i * n, w);
+    }
+    sync(team);   /* 2 */
+    for (int i = 0; i <= j; i++)
+        h[i] = sum_parts(P1 + (size_t)i * nb, nb);
+    FOR_OWN(blk) {
+        for (int i = 0; i <= j; i++) {
+            const double *vi = V + (size_t)i * n;
+            for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
+                w[l] -= h[i] * vi[l];
+        }
+        for (int i = 0; i <= j; i++)
+            P2[(size_t)i * nb + blk] = dot_block(kr, blk, V + (size_t)i * n, w);
+    }
+    sync(team);   /* 3 */
+    double h2[MR + 1];
+    for (int i = 0; i <= j; i++) {
+        h2[i] = sum_parts(P2 + (size_t)i * nb, nb);
+        h[i] += h2[i];
+    }
+    FOR_OWN(blk) {
+        for (int i = 0; i <= j; i++) {
+            const double *vi = V + (size_t)i * n;
+            for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
+                w[l] -= h2[i] * vi[l];
+        }
+        P3[blk] = dot_block(kr, blk, w, w);
+    }
+    sync(team);   /* 4 */
+    return sqrt(sum_parts(P3, nb));
+}
+
+/* Rotates column j of R (h, with hn = ‖w‖ below it) by the previous
+ * rotations, makes rotation j and applies it to g.  -1 when the column is
+ * zero (A D⁻¹ singular on the Krylov space). */
+static int gmres_rotate(double *h, int j, double hn, double *cs, double *sn, double *g)
+{
+    for (int i = 0; i < j; i++) {
+        const double t = cs[i] * h[i] + sn[i] * h[i + 1];
+        h[i + 1] = -sn[i] * h[i] + cs[i] * h[i + 1];
+        h[i] = t;
+    }
+    const double den = hypot(h[j], hn);
+    if (!(den > 0.0))
+        return -1;
+    cs[j] = h[j] / den;
+    sn[j] = hn / den;
+    h[j] = den;
+    g[j + 1] = -sn[j] * g[j];
+    g[j] = cs[j] * g[j];
+    return 0;
+}
+
+/* The end of a cycle: R y = g (upper triangular, k × k), x += D⁻¹ (V y)
+ * (z as scratch). */
+static void gmres_update(rs_krylov *kr, const double *R, const double *g, int k, const double *V, double *z,
+                         double *x, const rs_team *team, int thread)
+{
+    const int n = kr->n;
+    double y[MR];
+    for (int i = k - 1; i >= 0; i--) {
+        double s = g[i];
+        for (int l = i + 1; l < k; l++)
+            s -= R[(size_t)l * (MR + 1) + i] * y[l];
+        y[i] = s / R[(size_t)i * (MR + 1) + i];
+    }
+    FOR_OWN(blk) {
+        for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++) {
+            double s = 0.0;
+            for (int i = 0; i < k; i++)
+                s += y[i] * V[(size_t)i * n + l];
+            z[l] = s;
+        }
+        prec_block(kr, blk, z);
+        for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
+            x[l] += z[l];
+    }
+}
+
 static int solve_gmres(rs_krylov *kr, const rs_block_matrix *A, const double *b, double *x, const rs_team *team, int thread,
                        rs_krylov_result *res)
 {
-    enum { MR = RS_KRYLOV_MAX_RESTART };
     const int nb = kr->nb, n = kr->n;
     int m = kr->opts.restart;
     if (m < 1 || m > kr->gm_m)
         m = kr->gm_m;
     double *V = kr->gv, *z = V + (size_t)(m + 1) * (size_t)n;
     double *P1 = kr->pg, *P2 = P1 + (size_t)(m + 1) * nb, *P3 = P2 + (size_t)(m + 1) * nb, *P4 = P3 + nb;
-    double R[(MR + 1) * MR], cs[MR], sn[MR], g[MR + 1], y[MR];
+    double R[(MR + 1) * MR], cs[MR], sn[MR], g[MR + 1];
     FOR_OWN(blk) {
         const int o = kr->off[blk], mb = kr->off[blk + 1] - o;
         memcpy(x + o, b + o, (size_t)mb * sizeof(double));
@@ -675,15 +794,7 @@ static int solve_gmres(rs_krylov *kr, const rs_block_matrix *A, const double *b,
     int it = 0, cycles = 0, status;
     double rr;
     for (;;) {
-        /* r = b − A x into V_0 */
-        FOR_OWN(blk) {
-            rs_block_matrix_mul_block(A, blk, x, V);
-            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++)
-                V[i] = b[i] - V[i];
-            P4[blk] = dot_block(kr, blk, V, V);
-        }
-        sync(team);
-        rr = sum_parts(P4, nb);
+        rr = gmres_residual(kr, A, b, x, V, P4, team, thread);
         if (!isfinite(rr)) {
             status = RS_E_NONFINITE;
             break;
@@ -698,110 +809,34 @@ static int solve_gmres(rs_krylov *kr, const rs_block_matrix *A, const double *b,
         }
         cycles++;
         const double beta = sqrt(rr);
-        FOR_OWN(blk) {
-            for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
-                V[i] /= beta;
-                z[i] = V[i];
-            }
-            prec_block(kr, blk, z);
-        }
+        gmres_basis(kr, V, beta, z, team, thread);
         g[0] = beta;
         int j = 0, k = 0;   /* k: columns of R made */
         status = RS_OK;
         for (;;) {
-            sync(team);   /* 1: z complete */
-            double *w = V + (size_t)(j + 1) * (size_t)n;
-            FOR_OWN(blk) {
-                rs_block_matrix_mul_block(A, blk, z, w);
-                for (int i = 0; i <= j; i++)
-                    P1[(size_t)i * nb + blk] = dot_block(kr, blk, V + (size_t)i * n, w);
-            }
-            sync(team);   /* 2 */
             double *h = R + (size_t)j * (MR + 1);
-            for (int i = 0; i <= j; i++)
-                h[i] = sum_parts(P1 + (size_t)i * nb, nb);
-            FOR_OWN(blk) {
-                for (int i = 0; i <= j; i++) {
-                    const double *vi = V + (size_t)i * n;
-                    for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
-                        w[l] -= h[i] * vi[l];
-                }
-                for (int i = 0; i <= j; i++)
-                    P2[(size_t)i * nb + blk] = dot_block(kr, blk, V + (size_t)i * n, w);
-            }
-            sync(team);   /* 3 */
-            double h2[MR + 1];
-            for (int i = 0; i <= j; i++) {
-                h2[i] = sum_parts(P2 + (size_t)i * nb, nb);
-                h[i] += h2[i];
-            }
-            FOR_OWN(blk) {
-                for (int i = 0; i <= j; i++) {
-                    const double *vi = V + (size_t)i * n;
-                    for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
-                        w[l] -= h2[i] * vi[l];
-                }
-                P3[blk] = dot_block(kr, blk, w, w);
-            }
-            sync(team);   /* 4 */
-            const double hn = sqrt(sum_parts(P3, nb));
+            const double hn = gmres_arnoldi(kr, A, V, z, j, h, P1, P2, P3, team, thread);
             it++;
             if (!isfinite(hn)) {
                 status = RS_E_NONFINITE;
                 break;
             }
-            /* rotate the new column by the previous rotations, make the next */
-            for (int i = 0; i < j; i++) {
-                const double t = cs[i] * h[i] + sn[i] * h[i + 1];
-                h[i + 1] = -sn[i] * h[i] + cs[i] * h[i + 1];
-                h[i] = t;
-            }
-            const double den = hypot(h[j], hn);
-            if (!(den > 0.0)) {   /* A D⁻¹ singular on the Krylov space */
+            if (gmres_rotate(h, j, hn, cs, sn, g)) {
                 status = RS_E_SOLVER;
                 break;
             }
-            cs[j] = h[j] / den;
-            sn[j] = hn / den;
-            h[j] = den;
-            g[j + 1] = -sn[j] * g[j];
-            g[j] = cs[j] * g[j];
             k = j + 1;
             const int done = fabs(g[j + 1]) <= tol || j + 1 == m || it >= kr->opts.maxiter || hn == 0.0;
             if (done)
                 break;
-            FOR_OWN(blk) {
-                double *vn = V + (size_t)(j + 1) * n;
-                for (int i = kr->off[blk]; i < kr->off[blk + 1]; i++) {
-                    vn[i] /= hn;
-                    z[i] = vn[i];
-                }
-                prec_block(kr, blk, z);
-            }
+            gmres_basis(kr, V + (size_t)(j + 1) * n, hn, z, team, thread);
             j++;
         }
         if (status != RS_OK) {
             rr = fmax(rr, g[0] * g[0]);
             break;
         }
-        /* R y = g (upper triangular, k × k); x += D⁻¹ (V y) */
-        for (int i = k - 1; i >= 0; i--) {
-            double s = g[i];
-            for (int l = i + 1; l < k; l++)
-                s -= R[(size_t)l * (MR + 1) + i] * y[l];
-            y[i] = s / R[(size_t)i * (MR + 1) + i];
-        }
-        FOR_OWN(blk) {
-            for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++) {
-                double s = 0.0;
-                for (int i = 0; i < k; i++)
-                    s += y[i] * V[(size_t)i * n + l];
-                z[l] = s;
-            }
-            prec_block(kr, blk, z);
-            for (int l = kr->off[blk]; l < kr->off[blk + 1]; l++)
-                x[l] += z[l];
-        }
+        gmres_update(kr, R, g, k, V, z, x, team, thread);
         sync(team);   /* x complete before the residual */
     }
     finish(res, status, it, rr, bb, RS_KRYLOV_GMRES);
