@@ -42,6 +42,64 @@ static std::string trim(const std::string &s) {
     return s.substr(a, b - a + 1);
 }
 
+// End of the dotted name starting at i (a.b.c; a dot not followed by a name
+// start ends it, on the dot).
+static size_t name_end(const std::string &text, size_t i) {
+    const size_t n = text.size();
+    size_t j = i;
+    for (;;) {
+        while (j < n && ident_char(text[j])) ++j;
+        if (j + 1 < n && text[j] == '.' && ident_start(text[j + 1])) {
+            ++j;
+            continue;
+        }
+        return j;
+    }
+}
+
+// End of the number starting at i: digits, an optional fraction, an
+// optional exponent (only when digits follow the e and its sign).
+static size_t number_end(const std::string &text, size_t i) {
+    const size_t n = text.size();
+    size_t j = i;
+    while (j < n && std::isdigit((unsigned char)text[j])) ++j;
+    if (j < n && text[j] == '.') {
+        ++j;
+        while (j < n && std::isdigit((unsigned char)text[j])) ++j;
+    }
+    if (j < n && (text[j] == 'e' || text[j] == 'E')) {
+        size_t k = j + 1;
+        if (k < n && (text[k] == '+' || text[k] == '-')) ++k;
+        if (k < n && std::isdigit((unsigned char)text[k])) {
+            while (k < n && std::isdigit((unsigned char)text[k])) ++k;
+            j = k;
+        }
+    }
+    return j;
+}
+
+// The string whose opening quote is at i, with \" and \\ unescaped, into
+// s; returns the index after its closing quote, or the end of the line
+// (closed false) when there is none.
+static size_t string_end(const std::string &text, size_t i, std::string &s, bool &closed) {
+    const size_t n = text.size();
+    size_t j = i + 1;
+    closed = false;
+    while (j < n && text[j] != '\n') {
+        if (text[j] == '\\' && j + 1 < n && (text[j + 1] == '"' || text[j + 1] == '\\')) {
+            s += text[j + 1];
+            j += 2;
+            continue;
+        }
+        if (text[j] == '"') {
+            closed = true;
+            return j + 1;
+        }
+        s += text[j++];
+    }
+    return j;
+}
+
 std::vector<Token> lex(int file, const std::string &text, Diagnostics &diags) {
     std::vector<int> lines;
     int broken = 0;
@@ -106,15 +164,7 @@ std::vector<Token> lex(int file, const std::string &text, Diagnostics &diags, st
                 adv(1);
             }
         } else if (ident_start(c)) {
-            size_t j = i;
-            for (;;) {
-                while (j < n && ident_char(text[j])) ++j;
-                if (j + 1 < n && text[j] == '.' && ident_start(text[j + 1])) {
-                    ++j;
-                    continue;
-                }
-                break;
-            }
+            const size_t j = name_end(text, i);
             out.push_back(Token{Tok::Name, text.substr(i, j - i), at});
             if (j < n && text[j] == '.') {
                 // "a." or "a.1": a dot must be followed by a name.
@@ -125,20 +175,7 @@ std::vector<Token> lex(int file, const std::string &text, Diagnostics &diags, st
             }
             adv(j - i);
         } else if (std::isdigit((unsigned char)c) || (c == '.' && i + 1 < n && std::isdigit((unsigned char)text[i + 1]))) {
-            size_t j = i;
-            while (j < n && std::isdigit((unsigned char)text[j])) ++j;
-            if (j < n && text[j] == '.') {
-                ++j;
-                while (j < n && std::isdigit((unsigned char)text[j])) ++j;
-            }
-            if (j < n && (text[j] == 'e' || text[j] == 'E')) {
-                size_t k = j + 1;
-                if (k < n && (text[k] == '+' || text[k] == '-')) ++k;
-                if (k < n && std::isdigit((unsigned char)text[k])) {
-                    while (k < n && std::isdigit((unsigned char)text[k])) ++k;
-                    j = k;
-                }
-            }
+            const size_t j = number_end(text, i);
             out.push_back(Token{Tok::Number, text.substr(i, j - i), at});
             adv(j - i);
             if (i < n && (ident_start(text[i]) || text[i] == '.')) {
@@ -150,21 +187,8 @@ std::vector<Token> lex(int file, const std::string &text, Diagnostics &diags, st
             }
         } else if (c == '"') {
             std::string s;
-            size_t j = i + 1;
-            bool closed = false;
-            while (j < n && text[j] != '\n') {
-                if (text[j] == '\\' && j + 1 < n && (text[j + 1] == '"' || text[j + 1] == '\\')) {
-                    s += text[j + 1];
-                    j += 2;
-                    continue;
-                }
-                if (text[j] == '"') {
-                    closed = true;
-                    ++j;
-                    break;
-                }
-                s += text[j++];
-            }
+            bool closed;
+            const size_t j = string_end(text, i, s, closed);
             if (!closed) diags.error(at, "unterminated string (a string ends with \" on the same line)");
             out.push_back(Token{Tok::String, s, at});
             adv(j - i);
