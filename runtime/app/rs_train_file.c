@@ -271,49 +271,53 @@ static int add_ctype(parser *P, const char *name, const rs_coupler *c, int line)
 static const char *const model_side[] = {"l_front", "l_rear", "h_coupler", "r0", "r1", "v_s", "g", "traction"};
 #define NMS ((int)(sizeof model_side / sizeof model_side[0]))
 
-/* A compiled vehicle type's lines: x_coord NAME, pitch_coord NAME|none,
- * MODEL_PARAM = VALUE.  1: handled (0 returned through *rc), 0: not one. */
-static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
+/* x_coord NAME, pitch_coord NAME|none: the ports.  0, or -1 (message
+ * written). */
+static int port_line(parser *P, int line, char **tok, int n, vtype *t)
 {
-    vtype *t = &P->vt[idx];
     const rs_model *m = t->w.model;
-    *rc = -1;
-    if (strcmp(tok[0], "x_coord") == 0 || strcmp(tok[0], "pitch_coord") == 0) {
-        const int pitch = tok[0][0] == 'p';
-        if (n != 2) {
-            PERR(P, line, "vehicle '%s': write '%s NAME' (a coordinate of model '%s'%s)", t->name, tok[0], m->name,
-                 pitch ? ", or 'none'" : "");
-            return 1;
-        }
-        if (pitch && strcmp(tok[1], "none") == 0) {
-            t->w.port_pitch = -1;
-            *rc = 0;
-            return 1;
-        }
-        int ix = -1;
-        char msg[600];
-        if (rs_compiled_vehicle_check_model(m, pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1],
-                                pitch ? tok[1] : NULL, pitch ? NULL : &ix, pitch ? &ix : NULL, msg,
-                                sizeof msg) != RS_OK) {
-            PERR(P, line, "vehicle '%s': %s", t->name, msg);
-            return 1;
-        }
-        if (pitch)
-            t->w.port_pitch = ix;
-        else
-            t->w.port_x = ix;
-        *rc = 0;
-        return 1;
+    const int pitch = tok[0][0] == 'p';
+    if (n != 2) {
+        PERR(P, line, "vehicle '%s': write '%s NAME' (a coordinate of model '%s'%s)", t->name, tok[0], m->name,
+             pitch ? ", or 'none'" : "");
+        return -1;
     }
-    if (strcmp(tok[0], "contact_files") == 0 || strcmp(tok[0], "track") == 0) {
-        const int tr = tok[0][0] == 't';
+    if (pitch && strcmp(tok[1], "none") == 0) {
+        t->w.port_pitch = -1;
+        return 0;
+    }
+    int ix = -1;
+    char msg[600];
+    if (rs_compiled_vehicle_check_model(m, pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1],
+                            pitch ? tok[1] : NULL, pitch ? NULL : &ix, pitch ? &ix : NULL, msg,
+                            sizeof msg) != RS_OK) {
+        PERR(P, line, "vehicle '%s': %s", t->name, msg);
+        return -1;
+    }
+    if (pitch)
+        t->w.port_pitch = ix;
+    else
+        t->w.port_x = ix;
+    return 0;
+}
+
+/* contact_files FOLDER, track FILE, contact_outputs, contact_damping =
+ * VALUE, contact_mu = VALUE: the contact options.  c: the keyword's index
+ * in contact_keys.  0, or -1 (message written). */
+static const char *const contact_keys[] = {"contact_files", "track", "contact_outputs", "contact_damping",
+                                           "contact_mu"};
+static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
+{
+    const rs_model *m = t->w.model;
+    if (c <= 1) {
+        const int tr = c == 1;
         if (m->n_contact == 0 || n != 2) {
             PERR(P, line, "vehicle '%s': %s", t->name,
                  m->n_contact == 0 ? "its model has no wheel-rail contact: no contact files or track to set"
                                    : tr ? "write 'track FILE' (relative to the train file)"
                                         : "write 'contact_files FOLDER' (the folder the model's profile and "
                                           "track names are relative to, relative to the train file)");
-            return 1;
+            return -1;
         }
         char *dst = tr ? t->x->track : t->x->dir;
         const char *slash = strrchr(P->file, '/');
@@ -325,44 +329,55 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
             t->x->co.track = t->x->track;
         else
             t->x->co.dir = t->x->dir;
-        *rc = 0;
-        return 1;
+        return 0;
     }
-    if (strcmp(tok[0], "contact_outputs") == 0) {
+    if (c == 2) {
         if (m->n_contact == 0 || n != 1) {
             PERR(P, line, "vehicle '%s': %s", t->name,
                  m->n_contact == 0 ? "its model has no wheel-rail contact: no contact outputs"
                                    : "write 'contact_outputs' alone (no value)");
-            return 1;
+            return -1;
         }
         t->x->outputs = 1;
-        *rc = 0;
+        return 0;
+    }
+    double v;
+    if (m->n_contact == 0) {
+        PERR(P, line, "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply", t->name,
+             tok[0]);
+        return -1;
+    }
+    if (n != 2) {
+        PERR(P, line, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
+        return -1;
+    }
+    if (number(P, line, tok[1], tok[0], &v))
+        return -1;
+    if (!(v >= 0)) {
+        PERR(P, line, "vehicle '%s': %s = %g must be >= 0", t->name, tok[0], v);
+        return -1;
+    }
+    *(c == 4 ? &t->x->co.mu : &t->x->co.c_damp) = v;
+    return 0;
+}
+
+/* A compiled vehicle type's lines: x_coord NAME, pitch_coord NAME|none,
+ * the contact options, MODEL_PARAM = VALUE, COORD[_dot] = VALUE.
+ * 1: handled (0 returned through *rc), 0: not one. */
+static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
+{
+    vtype *t = &P->vt[idx];
+    const rs_model *m = t->w.model;
+    *rc = -1;
+    if (strcmp(tok[0], "x_coord") == 0 || strcmp(tok[0], "pitch_coord") == 0) {
+        *rc = port_line(P, line, tok, n, t);
         return 1;
     }
-    static const char *const contact_keys[] = {"contact_damping", "contact_mu"};
-    for (int c = 0; c < 2; c++) {
-        if (strcmp(tok[0], contact_keys[c]) != 0)
-            continue;
-        double v;
-        if (m->n_contact == 0) {
-            PERR(P, line, "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply", t->name,
-                 tok[0]);
+    for (int c = 0; c < (int)(sizeof contact_keys / sizeof contact_keys[0]); c++)
+        if (strcmp(tok[0], contact_keys[c]) == 0) {
+            *rc = contact_line(P, line, tok, n, t, c);
             return 1;
         }
-        if (n != 2) {
-            PERR(P, line, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
-            return 1;
-        }
-        if (number(P, line, tok[1], tok[0], &v))
-            return 1;
-        if (!(v >= 0)) {
-            PERR(P, line, "vehicle '%s': %s = %g must be >= 0", t->name, tok[0], v);
-            return 1;
-        }
-        *(c ? &t->x->co.mu : &t->x->co.c_damp) = v;
-        *rc = 0;
-        return 1;
-    }
     int k = -1;
     for (int i = 0; i < m->n_p; i++)
         if (strcmp(tok[0], m->p_names[i]) == 0)
