@@ -288,9 +288,9 @@ static int port_line(parser *P, int line, char **tok, int n, vtype *t)
     }
     int ix = -1;
     char msg[600];
-    if (rs_compiled_vehicle_check_model(m, pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1],
-                            pitch ? tok[1] : NULL, pitch ? NULL : &ix, pitch ? &ix : NULL, msg,
-                            sizeof msg) != RS_OK) {
+    const char *x_name = pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1];
+    if (rs_compiled_vehicle_check_model(m, x_name, pitch ? tok[1] : NULL, pitch ? NULL : &ix, pitch ? &ix : NULL,
+                                        msg, sizeof msg) != RS_OK) {
         PERR(P, line, "vehicle '%s': %s", t->name, msg);
         return -1;
     }
