@@ -106,16 +106,8 @@ int cmd_critical(int argc, char **argv) {
     rs_critical_config cfg;
     rs_critical_config_default(&cfg);
     parse_range(args.value("range", "20:100"), cfg.v_lo, cfg.v_hi);
-    const std::string loader = args.value("loader", "tcc");
-    if (loader == "tcc") cfg.run.loader = RS_LOAD_TCC;
-    else if (loader == "dlopen") cfg.run.loader = RS_LOAD_DLOPEN;
-    else throw cli::UsageError("--loader must be tcc or dlopen, not '" + loader + "'");
-    if (args.has("method")) {
-        const std::string m = args.value("method");
-        if (m == "imex") cfg.run.method = RS_IMEX_EULER;
-        else if (m == "rk4") cfg.run.method = RS_RK4;
-        else throw cli::UsageError("--method must be imex or rk4, not '" + m + "'");
-    }
+    cfg.run.loader = static_cast<rs_loader>(loader_option(args));
+    cfg.run.method = method_option(args, cfg.run.method);
     cfg.run.jobs = static_cast<int>(args.integer("jobs", 1, 1, 4096));
     cfg.max_rounds = static_cast<int>(args.integer("rounds", 10, 1, 99));
     cfg.tol = args.number("tol", 0.005);

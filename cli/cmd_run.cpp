@@ -52,16 +52,8 @@ int cmd_run(int argc, char **argv) {
 
     rs_run_config cfg;
     rs_run_config_default(&cfg);
-    const std::string loader = args.value("loader", "tcc");
-    if (loader == "tcc") cfg.loader = RS_LOAD_TCC;
-    else if (loader == "dlopen") cfg.loader = RS_LOAD_DLOPEN;
-    else throw cli::UsageError("--loader must be tcc or dlopen, not '" + loader + "'");
-    if (args.has("method")) {
-        const std::string m = args.value("method");
-        if (m == "imex") cfg.method = RS_IMEX_EULER;
-        else if (m == "rk4") cfg.method = RS_RK4;
-        else throw cli::UsageError("--method must be imex or rk4, not '" + m + "'");
-    }
+    cfg.loader = static_cast<rs_loader>(loader_option(args));
+    cfg.method = method_option(args, cfg.method);
     (void)args.integer("threads", 1, 1, 4096);   // validated; a single model runs on one thread
     cfg.realtime = args.has("realtime");
     for (const char *rt : {"rt-pace", "rt-lock", "rt-fifo", "rt-cpu", "rt-strict", "rt-report"})

@@ -67,16 +67,8 @@ int cmd_sweep(int argc, char **argv) {
 
     rs_sweep_config cfg;
     rs_sweep_config_default(&cfg);
-    const std::string loader = args.value("loader", "tcc");
-    if (loader == "tcc") cfg.loader = RS_LOAD_TCC;
-    else if (loader == "dlopen") cfg.loader = RS_LOAD_DLOPEN;
-    else throw cli::UsageError("--loader must be tcc or dlopen, not '" + loader + "'");
-    if (args.has("method")) {
-        const std::string m = args.value("method");
-        if (m == "imex") cfg.method = RS_IMEX_EULER;
-        else if (m == "rk4") cfg.method = RS_RK4;
-        else throw cli::UsageError("--method must be imex or rk4, not '" + m + "'");
-    }
+    cfg.loader = static_cast<rs_loader>(loader_option(args));
+    cfg.method = method_option(args, cfg.method);
     cfg.jobs = static_cast<int>(args.integer("jobs", 1, 1, 4096));
     cfg.max_variants = static_cast<int>(args.integer("max-variants", 0, 0, 100000000));
     cfg.retry_failed = args.has("retry-failed");

@@ -9,6 +9,8 @@
 
 #include "cli.hpp"
 #include "descriptor.hpp"
+#include "rs_load.h"
+#include "rs_options.h"
 #include "vdl_compile.hpp"
 
 namespace fs = std::filesystem;
@@ -26,6 +28,23 @@ TempDir::~TempDir()
 bool ends_with(const std::string &s, const std::string &tail)
 {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+int loader_option(const cli::Args &args)
+{
+    const std::string loader = args.value("loader", "tcc");
+    if (loader == "tcc") return RS_LOAD_TCC;
+    if (loader == "dlopen") return RS_LOAD_DLOPEN;
+    throw cli::UsageError("--loader must be tcc or dlopen, not '" + loader + "'");
+}
+
+int method_option(const cli::Args &args, int fallback)
+{
+    if (!args.has("method")) return fallback;
+    const std::string m = args.value("method");
+    if (m == "imex") return RS_IMEX_EULER;
+    if (m == "rk4") return RS_RK4;
+    throw cli::UsageError("--method must be imex or rk4, not '" + m + "'");
 }
 
 std::string abi_dir()

@@ -1,11 +1,21 @@
-// model_dir.hpp — what the commands that run models (run, sweep) share:
-// turning MODEL.vdl into a compiled folder, and finding runtime/ headers.
+// model_dir.hpp — what the commands that run models (run, sweep,
+// critical-speed) share: turning MODEL.vdl into a compiled folder, finding
+// the abi/ headers, and the --loader and --method options.
 #ifndef RAILSYM_MODEL_DIR_HPP
 #define RAILSYM_MODEL_DIR_HPP
 
 #include <string>
 
+#include "cli.hpp"
+
 namespace railsym {
+
+// --loader tcc|dlopen (default tcc) as an rs_loader value; UsageError for
+// another word.
+int loader_option(const cli::Args &args);
+// --method imex|rk4 as an rs_method value, or `fallback` when not given;
+// UsageError for another word.
+int method_option(const cli::Args &args, int fallback);
 
 // A temporary folder removed when the command is over, whatever happened.
 struct TempDir {
