@@ -146,13 +146,6 @@ static int64_t ts_ns(const struct timespec *ts)
     return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
 }
 
-/* The runtime's one clock (rs_clock.h), which is CLOCK_MONOTONIC where
- * the deadlines below are slept to. */
-int64_t rs_realtime_now_ns(void)
-{
-    return rs_now_ns();
-}
-
 int64_t rs_realtime_cpu_ns(void)
 {
     struct timespec ts;

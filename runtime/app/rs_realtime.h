@@ -123,9 +123,8 @@ void rs_realtime_end(rs_realtime_loop *L);
 int rs_realtime_wait_ticks(rs_realtime_loop *L, long ticks);
 int rs_realtime_wait(rs_realtime_loop *L);   /* rs_realtime_wait_ticks(L, 1) */
 
-/* Nanoseconds of the runtime's clock (rs_clock.h's rs_now_ns: CLOCK_MONOTONIC)
- * and of this thread's CPU time. */
-int64_t rs_realtime_now_ns(void);
+/* Nanoseconds of this thread's CPU time.  (Wall time: rs_now_ns of
+ * rs_clock.h, CLOCK_MONOTONIC, the clock the deadlines are slept to.) */
 int64_t rs_realtime_cpu_ns(void);
 
 typedef struct rs_realtime_stats {
