@@ -1,0 +1,90 @@
+/*
+ * rs_patch.h — every contact patch between one wheel and one rail
+ * (elastic multi-point contact, issue 20; docs/contact.md "Contact patches").
+ *
+ * Geometry in the RAIL FRAME of one rail: origin at the rail profile's origin
+ * (its y = 0, z = 0), y lateral towards the FIELD side (the profile's own
+ * coordinate), z up (the rail profile's height, inclination included), and
+ * x = y × z (forward for a left rail, backward for a right one: the frame of
+ * the right rail is that of the left one turned by π about z, a proper
+ * rotation, so one profile spline serves both sides).  The rail is straight
+ * along x (its curvature in a curve is neglected beside the wheel's, as in
+ * the constraint contact).
+ *
+ * The wheel is a surface of revolution: its profile z_w(u) (the radius
+ * increase over the nominal radius r0 at the taping line, u towards the field
+ * side) turned about the axle.  Its pose is given by
+ *   c[3]  the point on the axle in the plane of the taping line (u = 0),
+ *   a[3]  the axle's unit vector pointing to the wheel's field side,
+ * both in the rail frame; the wheel point at profile coordinate u and angle
+ * θ about the axle is  c + u a + (r0 + z_w(u)) e(θ),  e ⟂ a.  Yaw and roll of
+ * the wheelset are in a: with yaw the lowest point of a slice is no longer
+ * under the axle, and a flange contact leads (x > 0) or lags it.
+ *
+ * A PATCH is one connected range of wheel slices u where the wheel
+ * interpenetrates the rail; tread and flange contact at once are two patches
+ * (two-point contact).  Per slice the wheel point nearest to the rail
+ * surface (over θ) gives the slice's gap along the rail normal; a patch is
+ * reported at its deepest slice.
+ *
+ * Guarantees: no allocation, no state beyond the caller's hint, a bounded
+ * number of spline evaluations per call (a fixed grid over the overlap of
+ * both tables plus a bounded refinement per patch), deterministic (the same
+ * input gives bit-identical output), thread-safe.
+ */
+#ifndef RS_PATCH_H
+#define RS_PATCH_H
+
+#include "rs_profile.h"
+#include "rs_status.h"
+
+#define RS_PATCH_MAX 4   /* patches reported per wheel (more: RS_CLAMPED) */
+
+typedef struct rs_patch {
+    double pen;        /* approach along the rail normal at the deepest point,
+                          > 0 (m): the two surfaces overlap by this much     */
+    double u_w, u_r;   /* profile coordinates of the deepest point on wheel
+                          and rail (m)                                       */
+    double u_lo, u_hi; /* the wheel slices of the patch: [u_lo, u_hi] (m)   */
+    double theta;      /* angle of the wheel point about the axle from the
+                          lowest point of its circle (rad; 0 without yaw)    */
+    double pw[3];      /* wheel point and rail point, rail frame (m)         */
+    double pr[3];
+    double n[3];       /* rail normal at pr, unit, out of the rail into the
+                          wheel                                              */
+    double t[3];       /* lateral tangent of the rail at pr, unit, towards the
+                          field side (n, t and x complete the contact base)  */
+    double alpha;      /* contact angle atan(dz_r/du) at u_r (rad): positive
+                          on the gauge side of the head, where the rail
+                          rises towards the field side (flange contact)     */
+    double R_wx;       /* wheel's rolling radius in the contact plane (m)   */
+    double R_wy, R_ry; /* signed lateral radii of wheel and rail (m),
+                          rs_hertz_profile_radius's sign convention          */
+} rs_patch;
+
+/* Search settings; rs_patch_defaults fills them. */
+typedef struct rs_patch_opts {
+    double du;         /* grid spacing over the wheel table (m), 1e-3        */
+    double r0;         /* nominal rolling radius (m), required (> 0)         */
+    double tol;        /* refinement tolerance on u (m), 1e-8                */
+} rs_patch_opts;
+
+void rs_patch_defaults(rs_patch_opts *o);
+
+/* Spline hints of one wheel-rail pair, carried from call to call (zero it
+ * before the first call). */
+typedef struct rs_patch_hint {
+    int wheel, rail;
+} rs_patch_hint;
+
+/* Finds every patch of the wheel (profile w, pose c, a) against rail profile
+ * r, ordered by increasing u_w (the flange side first), at most max
+ * (<= RS_PATCH_MAX).  *n receives the number written (0: no
+ * contact, lift-off; not an error).  Returns RS_OK, RS_CLAMPED when more
+ * than max patches exist (the max deepest are kept), or RS_E_ARG (NULL, a
+ * non-finite pose, |a| not 1 within 1e-9, r0 <= 0). */
+int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
+                  const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
+                  rs_patch *out, int max, int *n);
+
+#endif /* RS_PATCH_H */
