@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 7
+#define RS_MODEL_VERSION 8
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -66,6 +66,15 @@ typedef struct rs_pattern {
  *                    R_y^w, R_y^r (3 nc), out[3] ∂δ/∂f in the order of
  *                    ddelta_df_pattern (n_q × 3nc), out[4] ∂ν/∂q̇ in the
  *                    order of dnu_dqd_pattern (3nc × n_q)
+ *   RS_FN_WHEEL      elastic contact (docs/contact_element.md "Elastic mode"):
+ *                    the wheels as rigid bodies of revolution, ground
+ *                    components; out[0] pose, 12 nc: per contact the wheel
+ *                    centre O_w (3), then R_ground_nsw row-major (9: its
+ *                    columns are the non-spinning base's axes, the second
+ *                    the axle); out[1] velocity, 6 nc: v(O_w) (3), the wheel
+ *                    body's ω (3); out[2] ∂(out[1])/∂q̇ in the order of
+ *                    wheel_jac_pattern (6nc × n_q); out[3] geometry, 2 nc:
+ *                    the nominal rolling radius r0 and the rail offset h_r
  * Force Jacobians (docs/trains.md; optional: NULL in models compiled without):
  *   RS_FN_DELTA_JAC  out[0] K = −∂δ/∂q in the order of rs_model.K_pattern,
  *                    out[1] C = −∂δ/∂q̇ in the order of C_pattern (n_q × n_q
@@ -121,6 +130,7 @@ enum rs_fn_id {
     RS_FN_NEWTON,
     RS_FN_POWER,
     RS_FN_STEP_CACHED,
+    RS_FN_WHEEL,
     RS_FN_COUNT
 };
 
@@ -131,7 +141,7 @@ enum rs_fn_id {
 #define RS_FN_NAMES { \
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
     "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
-    "step", "proj", "newton", "power", "step_cached" }
+    "step", "proj", "newton", "power", "step_cached", "wheel" }
 
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {
@@ -173,6 +183,9 @@ typedef struct rs_contact {
     rs_contact_spline spline[RS_SPLINE_COUNT];
     int force_slot[3];             /* u slots of f_x, f_y, m_z (on the wheel) */
     int phi_row;                   /* row of φ^n in φ; N = −λ[phi_row]      */
+    int elastic;                   /* the description's mode: 0 constraint
+                                      contact, 1 elastic multi-point (the
+                                      runtime's rs_options may override)    */
 } rs_contact;
 
 typedef struct rs_model {
@@ -210,6 +223,7 @@ typedef struct rs_model {
     rs_pattern phi_d_q_pattern;    /* 4 n_contact × n_q                     */
     rs_pattern ddelta_df_pattern;  /* n_q × 3 n_contact                     */
     rs_pattern dnu_dqd_pattern;    /* 3 n_contact × n_q                     */
+    rs_pattern wheel_jac_pattern;  /* 6 n_contact × n_q (RS_FN_WHEEL out[2]) */
 
     /* force Jacobians (fn[RS_FN_DELTA_JAC] NULL: both empty)                */
     rs_pattern K_pattern;          /* n_q × n_q                             */

@@ -102,7 +102,7 @@ struct Entry {
 // The sparse patterns the descriptor carries (nullptr: the model has none).
 struct Patterns {
     const Output *M = nullptr, *phi_q = nullptr, *phi_d_q = nullptr, *ddelta_df = nullptr, *dnu_dqd = nullptr,
-                 *K = nullptr, *C = nullptr;
+                 *wheel_jac = nullptr, *K = nullptr, *C = nullptr;
 };
 
 // Checks the functions against the ABI table and the model's sizes, and
@@ -178,6 +178,9 @@ private:
             return {{Shape::Vector, 3 * nc, 1}, {Shape::Vector, nc, 1}, {Shape::Vector, 3 * nc, 1},
                     {Shape::Sparse, n, 3 * nc}, {Shape::Sparse, 3 * nc, n}};
         case RS_FN_DELTA_JAC: return {{Shape::Sparse, n, n}, {Shape::Sparse, n, n}};
+        case RS_FN_WHEEL:
+            return {{Shape::Vector, 12 * nc, 1}, {Shape::Vector, 6 * nc, 1}, {Shape::Sparse, 6 * nc, n},
+                    {Shape::Vector, 2 * nc, 1}};
         case RS_FN_POWER: return {{Shape::Vector, RS_POWER_COUNT, 1}};
         }
         return {};
@@ -255,7 +258,7 @@ private:
             case RS_FN_OUTPUTS: return !sym_.outputs.empty();
             case RS_FN_CONSTANTS: return sym_.n_k > 0;
             case RS_FN_DELTA_NK: case RS_FN_PHI_D: case RS_FN_PHI_D_Q: case RS_FN_PHI_D_S: case RS_FN_BETA_D:
-            case RS_FN_CREEP: return nc_ > 0;
+            case RS_FN_CREEP: case RS_FN_WHEEL: return nc_ > 0;
             }
             return false;
         };
@@ -275,6 +278,7 @@ private:
             case RS_FN_PHI_Q: pat_.phi_q = &f->outputs[0]; break;
             case RS_FN_PHI_D_Q: pat_.phi_d_q = &f->outputs[0]; break;
             case RS_FN_CREEP: pat_.ddelta_df = &f->outputs[3], pat_.dnu_dqd = &f->outputs[4]; break;
+            case RS_FN_WHEEL: pat_.wheel_jac = &f->outputs[2]; break;
             case RS_FN_DELTA_JAC: pat_.K = &f->outputs[0], pat_.C = &f->outputs[1]; break;
             }
         }
@@ -393,6 +397,7 @@ private:
             tail_fields_.push_back({"phi_d_q_pattern", pattern("phi_d_q", *pat_.phi_d_q)});
             tail_fields_.push_back({"ddelta_df_pattern", pattern("ddelta_df", *pat_.ddelta_df)});
             tail_fields_.push_back({"dnu_dqd_pattern", pattern("dnu_dqd", *pat_.dnu_dqd)});
+            tail_fields_.push_back({"wheel_jac_pattern", pattern("wheel_jac", *pat_.wheel_jac)});
         }
         if (pat_.K) {
             jac_fields_.push_back({"K_pattern", pattern("K", *pat_.K)});
@@ -405,7 +410,7 @@ private:
         os_ << "\n/* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,\n"
             << " * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of\n"
             << " * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of\n"
-            << " * fx, fy, mz; the row of phi_n in phi. */\n"
+            << " * fx, fy, mz; the row of phi_n in phi; 1 when the description makes it elastic. */\n"
             << "static const rs_contact rsd_contacts[" << nc_ << "] = {\n";
         for (const ContactTableEntry &c : sym_.contacts) {
             os_ << "    {" << c_str(c.name) << ", " << c_str(c.wheel_body) << ", " << c.side << ", {"
@@ -417,7 +422,7 @@ private:
                     << sp.s_slot << ", " << c_str(sp.file) << "}";
             }
             os_ << "},\n     {" << int_array(std::vector<int>(c.force_slot.begin(), c.force_slot.end())).substr(4)
-                << "}, " << c.phi_row << "},\n";
+                << "}, " << c.phi_row << ", " << (c.elastic ? 1 : 0) << "},\n";
         }
         os_ << "};\n";
     }

@@ -125,6 +125,15 @@ std::vector<codegen::Function> contact_functions(System &sys)
         else throw std::logic_error("contact_functions: the ABI's creep output '" + o + "' is unknown here");
     }
     fns.push_back(creep);
+    // wheel: the elastic mode's kinematics, outputs in the ABI table's order
+    auto out = [](int id, size_t k) { return codegen::fn_table()[(size_t)id].outputs.at(k); };
+    const WheelEquations w = sys.wheel_equations();
+    fns.push_back(Function{fn_name(RS_FN_WHEEL),
+                           {Output::vector(out(RS_FN_WHEEL, 0), w.pose), Output::vector(out(RS_FN_WHEEL, 1), w.vel),
+                            Output::sparse(out(RS_FN_WHEEL, 2), 6 * nc, n, w.jac),
+                            Output::vector(out(RS_FN_WHEEL, 3), w.geom)},
+                           "elastic contact: per wheel O_w and R_ground_nsw (12), v(O_w) and omega (6),\n"
+                           "d(v, omega)/dq' (6 rows per contact), r0 and rail offset (2)"});
     return fns;
 }
 

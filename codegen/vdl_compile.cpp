@@ -92,7 +92,8 @@ std::string contacts_json(const std::vector<ContactTableEntry> &table) {
            << json_str(c.wheel_body) << ", \"side\": " << c.side
            << ", \"s_slot\": " << ints_json(std::vector<int>(c.s_slot.begin(), c.s_slot.end()))
            << ", \"force_slot\": " << ints_json(std::vector<int>(c.force_slot.begin(), c.force_slot.end()))
-           << ", \"phi_row\": " << c.phi_row << ",\n     \"splines\": [";
+           << ", \"phi_row\": " << c.phi_row << ", \"mode\": \"" << (c.elastic ? "elastic" : "constraint")
+           << "\",\n     \"splines\": [";
         for (int k = 0; k < kContactSplines; ++k) {
             const ContactTableEntry::Spline &sp = c.spline[k];
             os << (k ? ",\n                 " : "") << "{\"role\": " << json_str(sp.role)

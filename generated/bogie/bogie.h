@@ -48,6 +48,9 @@ int bogie_beta_d(const double *const *in, double *const *out);
 /* bogie_creep: out[0] nu (vector 12x1), out[1] V (vector 4x1), out[2] radii (vector 12x1), out[3] ddelta_df (sparse 18x12), out[4] dnu_dqd (sparse 12x18) */
 int bogie_creep(const double *const *in, double *const *out);
 
+/* bogie_wheel: out[0] wheel_pose (vector 48x1), out[1] wheel_vel (vector 24x1), out[2] wheel_jac (sparse 24x18), out[3] wheel_geom (vector 8x1) */
+int bogie_wheel(const double *const *in, double *const *out);
+
 /* bogie_delta_jac: out[0] K (sparse 18x18), out[1] C (sparse 18x18) */
 int bogie_delta_jac(const double *const *in, double *const *out);
 

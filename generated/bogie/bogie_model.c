@@ -24,6 +24,7 @@ int bogie_proj(const double *const *in, double *const *out);
 int bogie_newton(const double *const *in, double *const *out);
 int bogie_power(const double *const *in, double *const *out);
 int bogie_step_cached(const double *const *in, double *const *out);
+int bogie_wheel(const double *const *in, double *const *out);
 const rs_model *bogie_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -386,6 +387,20 @@ static const int rsd_dnu_dqd_rowind[60] = {
     6, 7, 8, 9, 10, 11, 6, 7, 8, 9, 10, 11
 };
 
+/* Pattern of wheel_jac (24 x 18, 92 non-zeros), compressed columns. */
+static const int rsd_wheel_jac_colptr[19] = {
+    0, 0, 0, 0, 0, 0, 0, 6, 12, 18, 30, 40, 46, 52, 58, 64,
+    76, 86, 92
+};
+static const int rsd_wheel_jac_rowind[92] = {
+    0, 1, 2, 6, 7, 8, 0, 1, 2, 6, 7, 8, 0, 1, 2, 6,
+    7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1,
+    3, 4, 5, 6, 7, 9, 10, 11, 3, 4, 5, 9, 10, 11, 12, 13,
+    14, 18, 19, 20, 12, 13, 14, 18, 19, 20, 12, 13, 14, 18, 19, 20,
+    12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 12, 13, 15, 16,
+    17, 18, 19, 21, 22, 23, 15, 16, 17, 21, 22, 23
+};
+
 /* Pattern of K (18 x 18, 168 non-zeros), compressed columns. */
 static const int rsd_K_colptr[19] = {
     0, 12, 24, 36, 54, 72, 90, 99, 108, 117, 123, 129, 129, 138, 147, 156,
@@ -427,7 +442,7 @@ static const int rsd_C_rowind[172] = {
 /* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,
  * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of
  * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of
- * fx, fy, mz; the row of phi_n in phi. */
+ * fx, fy, mz; the row of phi_n in phi; 1 when the description makes it elastic. */
 static const rs_contact rsd_contacts[4] = {
     {"front.left", "front.ws", 1, {0, 1, 2, 3},
      {{{0, 1, 2, 3, 4}, 1, "vehicles/profiles/s1002.prf"},
@@ -436,7 +451,7 @@ static const rs_contact rsd_contacts[4] = {
       {{15, 16, 17, 18, 19}, 2, "vehicles/tracks/straight.trk"},
       {{20, 21, 22, 23, 24}, 2, "vehicles/tracks/straight.trk"},
       {{25, 26, 27, 28, 29}, 2, "vehicles/tracks/straight.trk"}},
-     {30, 31, 32}, 0},
+     {30, 31, 32}, 0, 0},
     {"front.right", "front.ws", -1, {4, 5, 6, 7},
      {{{33, 34, 35, 36, 37}, 5, "vehicles/profiles/s1002.prf"},
       {{38, 39, 40, 41, 42}, 7, "vehicles/profiles/60e1_1in40.prf"},
@@ -444,7 +459,7 @@ static const rs_contact rsd_contacts[4] = {
       {{48, 49, 50, 51, 52}, 6, "vehicles/tracks/straight.trk"},
       {{53, 54, 55, 56, 57}, 6, "vehicles/tracks/straight.trk"},
       {{58, 59, 60, 61, 62}, 6, "vehicles/tracks/straight.trk"}},
-     {63, 64, 65}, 1},
+     {63, 64, 65}, 1, 0},
     {"rear.left", "rear.ws", 1, {8, 9, 10, 11},
      {{{66, 67, 68, 69, 70}, 9, "vehicles/profiles/s1002.prf"},
       {{71, 72, 73, 74, 75}, 11, "vehicles/profiles/60e1_1in40.prf"},
@@ -452,7 +467,7 @@ static const rs_contact rsd_contacts[4] = {
       {{81, 82, 83, 84, 85}, 10, "vehicles/tracks/straight.trk"},
       {{86, 87, 88, 89, 90}, 10, "vehicles/tracks/straight.trk"},
       {{91, 92, 93, 94, 95}, 10, "vehicles/tracks/straight.trk"}},
-     {96, 97, 98}, 2},
+     {96, 97, 98}, 2, 0},
     {"rear.right", "rear.ws", -1, {12, 13, 14, 15},
      {{{99, 100, 101, 102, 103}, 13, "vehicles/profiles/s1002.prf"},
       {{104, 105, 106, 107, 108}, 15, "vehicles/profiles/60e1_1in40.prf"},
@@ -460,7 +475,7 @@ static const rs_contact rsd_contacts[4] = {
       {{114, 115, 116, 117, 118}, 14, "vehicles/tracks/straight.trk"},
       {{119, 120, 121, 122, 123}, 14, "vehicles/tracks/straight.trk"},
       {{124, 125, 126, 127, 128}, 14, "vehicles/tracks/straight.trk"}},
-     {129, 130, 131}, 3},
+     {129, 130, 131}, 3, 0},
 };
 
 /* Shapes of what each function writes (out[k] as the runtime passes it). */
@@ -504,6 +519,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_step_cached_len[9] = {28, 18, 20, 4, 12, 4, 12, 60, 60};
 static const char *const rsd_step_cached_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
+static const int rsd_wheel_len[4] = {48, 24, 92, 8};
+static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -546,12 +563,14 @@ static const rs_model rsd_model = {
         [RS_FN_NEWTON] = {bogie_newton, 2, rsd_newton_len, rsd_newton_outs},
         [RS_FN_POWER] = {bogie_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_STEP_CACHED] = {bogie_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
+        [RS_FN_WHEEL] = {bogie_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
     },
     .n_contact = 4,
     .contacts = rsd_contacts,
     .phi_d_q_pattern = {16, 18, rsd_phi_d_q_colptr, rsd_phi_d_q_rowind},
     .ddelta_df_pattern = {18, 12, rsd_ddelta_df_colptr, rsd_ddelta_df_rowind},
     .dnu_dqd_pattern = {12, 18, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
+    .wheel_jac_pattern = {24, 18, rsd_wheel_jac_colptr, rsd_wheel_jac_rowind},
     .K_pattern = {18, 18, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {18, 18, rsd_C_colptr, rsd_C_rowind},
     .q0 = rsd_q0,
@@ -561,7 +580,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x173344ff088e7b26ull,
+    .content_hash = 0xbb08062da47fa3fdull,
 };
 
 const rs_model *bogie_model(void)

@@ -51,6 +51,9 @@ int feve3000_beta_d(const double *const *in, double *const *out);
 /* feve3000_creep: out[0] nu (vector 24x1), out[1] V (vector 8x1), out[2] radii (vector 24x1), out[3] ddelta_df (sparse 30x24), out[4] dnu_dqd (sparse 24x30) */
 int feve3000_creep(const double *const *in, double *const *out);
 
+/* feve3000_wheel: out[0] wheel_pose (vector 96x1), out[1] wheel_vel (vector 48x1), out[2] wheel_jac (sparse 48x30), out[3] wheel_geom (vector 16x1) */
+int feve3000_wheel(const double *const *in, double *const *out);
+
 /* feve3000_power: out[0] power (vector 4x1) */
 int feve3000_power(const double *const *in, double *const *out);
 

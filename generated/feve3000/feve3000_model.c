@@ -24,6 +24,7 @@ int feve3000_proj(const double *const *in, double *const *out);
 int feve3000_newton(const double *const *in, double *const *out);
 int feve3000_power(const double *const *in, double *const *out);
 int feve3000_step_cached(const double *const *in, double *const *out);
+int feve3000_wheel(const double *const *in, double *const *out);
 const rs_model *feve3000_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -780,10 +781,48 @@ static const int rsd_dnu_dqd_rowind[272] = {
     18, 19, 21, 22, 18, 19, 20, 21, 22, 23, 18, 19, 20, 21, 22, 23
 };
 
+/* Pattern of wheel_jac (48 x 30, 480 non-zeros), compressed columns. */
+static const int rsd_wheel_jac_colptr[31] = {
+    0, 24, 48, 72, 120, 168, 216, 240, 252, 276, 300, 306, 318, 324, 330, 342,
+    348, 372, 384, 408, 432, 438, 450, 456, 462, 474, 480, 480, 480, 480, 480
+};
+static const int rsd_wheel_jac_rowind[480] = {
+    0, 1, 2, 6, 7, 8, 12, 13, 14, 18, 19, 20, 24, 25, 26, 30,
+    31, 32, 36, 37, 38, 42, 43, 44, 0, 1, 2, 6, 7, 8, 12, 13,
+    14, 18, 19, 20, 24, 25, 26, 30, 31, 32, 36, 37, 38, 42, 43, 44,
+    0, 1, 2, 6, 7, 8, 12, 13, 14, 18, 19, 20, 24, 25, 26, 30,
+    31, 32, 36, 37, 38, 42, 43, 44, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+    40, 41, 42, 43, 44, 45, 46, 47, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+    40, 41, 42, 43, 44, 45, 46, 47, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+    40, 41, 42, 43, 44, 45, 46, 47, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+    0, 1, 2, 6, 7, 8, 12, 13, 14, 18, 19, 20, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+    20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 6,
+    7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 3, 4,
+    5, 9, 10, 11, 12, 13, 14, 18, 19, 20, 12, 13, 14, 15, 16, 17,
+    18, 19, 20, 21, 22, 23, 15, 16, 17, 21, 22, 23, 24, 25, 26, 27,
+    28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 24, 25, 26, 30, 31, 32, 36, 37, 38, 42, 43, 44,
+    24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+    40, 41, 42, 43, 44, 45, 46, 47, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    24, 25, 26, 30, 31, 32, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+    34, 35, 27, 28, 29, 33, 34, 35, 36, 37, 38, 42, 43, 44, 36, 37,
+    38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 39, 40, 41, 45, 46, 47
+};
+
 /* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,
  * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of
  * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of
- * fx, fy, mz; the row of phi_n in phi. */
+ * fx, fy, mz; the row of phi_n in phi; 1 when the description makes it elastic. */
 static const rs_contact rsd_contacts[8] = {
     {"front.wf.right", "front.wf.ws", -1, {0, 1, 2, 3},
      {{{0, 1, 2, 3, 4}, 1, "vehicles/profiles/cone_1in13_flange.prf"},
@@ -792,7 +831,7 @@ static const rs_contact rsd_contacts[8] = {
       {{15, 16, 17, 18, 19}, 2, "vehicles/tracks/feve3000_reference.trk"},
       {{20, 21, 22, 23, 24}, 2, "vehicles/tracks/feve3000_reference.trk"},
       {{25, 26, 27, 28, 29}, 2, "vehicles/tracks/feve3000_reference.trk"}},
-     {30, 31, 32}, 0},
+     {30, 31, 32}, 0, 0},
     {"front.wf.left", "front.wf.ws", 1, {4, 5, 6, 7},
      {{{33, 34, 35, 36, 37}, 5, "vehicles/profiles/cone_1in13_flange.prf"},
       {{38, 39, 40, 41, 42}, 7, "vehicles/profiles/arc_r160_corner.prf"},
@@ -800,7 +839,7 @@ static const rs_contact rsd_contacts[8] = {
       {{48, 49, 50, 51, 52}, 6, "vehicles/tracks/feve3000_reference.trk"},
       {{53, 54, 55, 56, 57}, 6, "vehicles/tracks/feve3000_reference.trk"},
       {{58, 59, 60, 61, 62}, 6, "vehicles/tracks/feve3000_reference.trk"}},
-     {63, 64, 65}, 1},
+     {63, 64, 65}, 1, 0},
     {"front.wr.right", "front.wr.ws", -1, {8, 9, 10, 11},
      {{{67, 68, 69, 70, 71}, 9, "vehicles/profiles/cone_1in13_flange.prf"},
       {{72, 73, 74, 75, 76}, 11, "vehicles/profiles/arc_r160_corner.prf"},
@@ -808,7 +847,7 @@ static const rs_contact rsd_contacts[8] = {
       {{82, 83, 84, 85, 86}, 10, "vehicles/tracks/feve3000_reference.trk"},
       {{87, 88, 89, 90, 91}, 10, "vehicles/tracks/feve3000_reference.trk"},
       {{92, 93, 94, 95, 96}, 10, "vehicles/tracks/feve3000_reference.trk"}},
-     {97, 98, 99}, 2},
+     {97, 98, 99}, 2, 0},
     {"front.wr.left", "front.wr.ws", 1, {12, 13, 14, 15},
      {{{100, 101, 102, 103, 104}, 13, "vehicles/profiles/cone_1in13_flange.prf"},
       {{105, 106, 107, 108, 109}, 15, "vehicles/profiles/arc_r160_corner.prf"},
@@ -816,7 +855,7 @@ static const rs_contact rsd_contacts[8] = {
       {{115, 116, 117, 118, 119}, 14, "vehicles/tracks/feve3000_reference.trk"},
       {{120, 121, 122, 123, 124}, 14, "vehicles/tracks/feve3000_reference.trk"},
       {{125, 126, 127, 128, 129}, 14, "vehicles/tracks/feve3000_reference.trk"}},
-     {130, 131, 132}, 3},
+     {130, 131, 132}, 3, 0},
     {"rear.wf.right", "rear.wf.ws", -1, {16, 17, 18, 19},
      {{{134, 135, 136, 137, 138}, 17, "vehicles/profiles/cone_1in13_flange.prf"},
       {{139, 140, 141, 142, 143}, 19, "vehicles/profiles/arc_r160_corner.prf"},
@@ -824,7 +863,7 @@ static const rs_contact rsd_contacts[8] = {
       {{149, 150, 151, 152, 153}, 18, "vehicles/tracks/feve3000_reference.trk"},
       {{154, 155, 156, 157, 158}, 18, "vehicles/tracks/feve3000_reference.trk"},
       {{159, 160, 161, 162, 163}, 18, "vehicles/tracks/feve3000_reference.trk"}},
-     {164, 165, 166}, 4},
+     {164, 165, 166}, 4, 0},
     {"rear.wf.left", "rear.wf.ws", 1, {20, 21, 22, 23},
      {{{167, 168, 169, 170, 171}, 21, "vehicles/profiles/cone_1in13_flange.prf"},
       {{172, 173, 174, 175, 176}, 23, "vehicles/profiles/arc_r160_corner.prf"},
@@ -832,7 +871,7 @@ static const rs_contact rsd_contacts[8] = {
       {{182, 183, 184, 185, 186}, 22, "vehicles/tracks/feve3000_reference.trk"},
       {{187, 188, 189, 190, 191}, 22, "vehicles/tracks/feve3000_reference.trk"},
       {{192, 193, 194, 195, 196}, 22, "vehicles/tracks/feve3000_reference.trk"}},
-     {197, 198, 199}, 5},
+     {197, 198, 199}, 5, 0},
     {"rear.wr.right", "rear.wr.ws", -1, {24, 25, 26, 27},
      {{{201, 202, 203, 204, 205}, 25, "vehicles/profiles/cone_1in13_flange.prf"},
       {{206, 207, 208, 209, 210}, 27, "vehicles/profiles/arc_r160_corner.prf"},
@@ -840,7 +879,7 @@ static const rs_contact rsd_contacts[8] = {
       {{216, 217, 218, 219, 220}, 26, "vehicles/tracks/feve3000_reference.trk"},
       {{221, 222, 223, 224, 225}, 26, "vehicles/tracks/feve3000_reference.trk"},
       {{226, 227, 228, 229, 230}, 26, "vehicles/tracks/feve3000_reference.trk"}},
-     {231, 232, 233}, 6},
+     {231, 232, 233}, 6, 0},
     {"rear.wr.left", "rear.wr.ws", 1, {28, 29, 30, 31},
      {{{234, 235, 236, 237, 238}, 29, "vehicles/profiles/cone_1in13_flange.prf"},
       {{239, 240, 241, 242, 243}, 31, "vehicles/profiles/arc_r160_corner.prf"},
@@ -848,7 +887,7 @@ static const rs_contact rsd_contacts[8] = {
       {{249, 250, 251, 252, 253}, 30, "vehicles/tracks/feve3000_reference.trk"},
       {{254, 255, 256, 257, 258}, 30, "vehicles/tracks/feve3000_reference.trk"},
       {{259, 260, 261, 262, 263}, 30, "vehicles/tracks/feve3000_reference.trk"}},
-     {264, 265, 266}, 7},
+     {264, 265, 266}, 7, 0},
 };
 
 /* Shapes of what each function writes (out[k] as the runtime passes it). */
@@ -892,6 +931,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_step_cached_len[9] = {418, 30, 96, 8, 24, 8, 24, 272, 272};
 static const char *const rsd_step_cached_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
+static const int rsd_wheel_len[4] = {96, 48, 480, 16};
+static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -934,12 +975,14 @@ static const rs_model rsd_model = {
         [RS_FN_NEWTON] = {feve3000_newton, 2, rsd_newton_len, rsd_newton_outs},
         [RS_FN_POWER] = {feve3000_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_STEP_CACHED] = {feve3000_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
+        [RS_FN_WHEEL] = {feve3000_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
     },
     .n_contact = 8,
     .contacts = rsd_contacts,
     .phi_d_q_pattern = {32, 30, rsd_phi_d_q_colptr, rsd_phi_d_q_rowind},
     .ddelta_df_pattern = {30, 24, rsd_ddelta_df_colptr, rsd_ddelta_df_rowind},
     .dnu_dqd_pattern = {24, 30, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
+    .wheel_jac_pattern = {48, 30, rsd_wheel_jac_colptr, rsd_wheel_jac_rowind},
     .q0 = rsd_q0,
     .qd0 = rsd_qd0,
     .q_units = rsd_q_units,
@@ -947,7 +990,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0xca23cc72b5bf0cceull,
+    .content_hash = 0xeaed55c8086d0fb1ull,
 };
 
 const rs_model *feve3000_model(void)

@@ -48,6 +48,9 @@ int wheelset_beta_d(const double *const *in, double *const *out);
 /* wheelset_creep: out[0] nu (vector 6x1), out[1] V (vector 2x1), out[2] radii (vector 6x1), out[3] ddelta_df (sparse 6x6), out[4] dnu_dqd (sparse 6x6) */
 int wheelset_creep(const double *const *in, double *const *out);
 
+/* wheelset_wheel: out[0] wheel_pose (vector 24x1), out[1] wheel_vel (vector 12x1), out[2] wheel_jac (sparse 12x6), out[3] wheel_geom (vector 4x1) */
+int wheelset_wheel(const double *const *in, double *const *out);
+
 /* wheelset_delta_jac: out[0] K (sparse 6x6), out[1] C (sparse 6x6) */
 int wheelset_delta_jac(const double *const *in, double *const *out);
 

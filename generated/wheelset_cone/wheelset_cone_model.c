@@ -24,6 +24,7 @@ int wheelset_cone_proj(const double *const *in, double *const *out);
 int wheelset_cone_newton(const double *const *in, double *const *out);
 int wheelset_cone_power(const double *const *in, double *const *out);
 int wheelset_cone_step_cached(const double *const *in, double *const *out);
+int wheelset_cone_wheel(const double *const *in, double *const *out);
 const rs_model *wheelset_cone_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -240,6 +241,16 @@ static const int rsd_dnu_dqd_rowind[30] = {
     4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5
 };
 
+/* Pattern of wheel_jac (12 x 6, 46 non-zeros), compressed columns. */
+static const int rsd_wheel_jac_colptr[7] = {
+    0, 6, 12, 18, 30, 40, 46
+};
+static const int rsd_wheel_jac_rowind[46] = {
+    0, 1, 2, 6, 7, 8, 0, 1, 2, 6, 7, 8, 0, 1, 2, 6,
+    7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1,
+    3, 4, 5, 6, 7, 9, 10, 11, 3, 4, 5, 9, 10, 11
+};
+
 /* Pattern of K (6 x 6, 8 non-zeros), compressed columns. */
 static const int rsd_K_colptr[7] = {
     0, 0, 1, 2, 5, 8, 8
@@ -259,7 +270,7 @@ static const int rsd_C_rowind[10] = {
 /* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,
  * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of
  * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of
- * fx, fy, mz; the row of phi_n in phi. */
+ * fx, fy, mz; the row of phi_n in phi; 1 when the description makes it elastic. */
 static const rs_contact rsd_contacts[2] = {
     {"left", "wheelset", 1, {0, 1, 2, 3},
      {{{0, 1, 2, 3, 4}, 1, "vehicles/profiles/cone_1in40.prf"},
@@ -268,7 +279,7 @@ static const rs_contact rsd_contacts[2] = {
       {{15, 16, 17, 18, 19}, 2, "vehicles/tracks/straight.trk"},
       {{20, 21, 22, 23, 24}, 2, "vehicles/tracks/straight.trk"},
       {{25, 26, 27, 28, 29}, 2, "vehicles/tracks/straight.trk"}},
-     {30, 31, 32}, 0},
+     {30, 31, 32}, 0, 0},
     {"right", "wheelset", -1, {4, 5, 6, 7},
      {{{33, 34, 35, 36, 37}, 5, "vehicles/profiles/cone_1in40.prf"},
       {{38, 39, 40, 41, 42}, 7, "vehicles/profiles/arc_r300.prf"},
@@ -276,7 +287,7 @@ static const rs_contact rsd_contacts[2] = {
       {{48, 49, 50, 51, 52}, 6, "vehicles/tracks/straight.trk"},
       {{53, 54, 55, 56, 57}, 6, "vehicles/tracks/straight.trk"},
       {{58, 59, 60, 61, 62}, 6, "vehicles/tracks/straight.trk"}},
-     {63, 64, 65}, 1},
+     {63, 64, 65}, 1, 0},
 };
 
 /* Shapes of what each function writes (out[k] as the runtime passes it). */
@@ -320,6 +331,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_step_cached_len[9] = {9, 6, 10, 2, 6, 2, 6, 30, 30};
 static const char *const rsd_step_cached_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
+static const int rsd_wheel_len[4] = {24, 12, 46, 4};
+static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -362,12 +375,14 @@ static const rs_model rsd_model = {
         [RS_FN_NEWTON] = {wheelset_cone_newton, 2, rsd_newton_len, rsd_newton_outs},
         [RS_FN_POWER] = {wheelset_cone_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_STEP_CACHED] = {wheelset_cone_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
+        [RS_FN_WHEEL] = {wheelset_cone_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
     },
     .n_contact = 2,
     .contacts = rsd_contacts,
     .phi_d_q_pattern = {8, 6, rsd_phi_d_q_colptr, rsd_phi_d_q_rowind},
     .ddelta_df_pattern = {6, 6, rsd_ddelta_df_colptr, rsd_ddelta_df_rowind},
     .dnu_dqd_pattern = {6, 6, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
+    .wheel_jac_pattern = {12, 6, rsd_wheel_jac_colptr, rsd_wheel_jac_rowind},
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
     .q0 = rsd_q0,
@@ -377,7 +392,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x5511d02838700c8aull,
+    .content_hash = 0x2cfae33cd72a4cbdull,
 };
 
 const rs_model *wheelset_cone_model(void)

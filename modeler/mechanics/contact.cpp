@@ -150,6 +150,14 @@ ContactElement build_contact(System &S, const ContactSpec &spec)
     ce.radii[1] = lateral(ce.f_w, uw);
     ce.radii[2] = lateral(fr, ur);
 
+    // ---- elastic mode: the wheel's pose and velocity in ground ----
+    // O_w lies on the axle, so its velocity is the wheel body's material
+    // velocity there whatever the spin.
+    ce.wheel_o = S.position("O", spec.wheel_centre, "ground").c;
+    ce.wheel_R = bt.rotation(wb, BaseTree::kGround);
+    ce.wheel_v = S.ground_velocity(wc).in(BaseTree::kGround).c;
+    ce.wheel_w = S.omega_abs(body.base).in(BaseTree::kGround).c;
+
     // ---- the normal constraint enters the dynamics ----
     S.add_constraint(nm + ".phi_n", ce.phi_n);
     ce.constraint = (int)S.constraints().size() - 1;

@@ -68,6 +68,8 @@ struct ContactSpec {
     Ex r0;                      // nominal rolling radius (wheel radius at u_w = 0)
     Ex rail_offset;             // lateral distance of the rail profile's origin from the track centre line (> 0)
     std::array<double, 4> s0{}; // initial θ_w, u_w, s_r, u_r
+    bool elastic = false;       // the mode the description chooses (the runtime may override):
+                                // false: constraint contact (seed 003); true: elastic multi-point
     // Files the description names: copied into the contact table for the
     // runtime, which fits the splines; the modeler never reads them.
     std::string wheel_profile, rail_profile, track;
@@ -91,6 +93,11 @@ struct ContactElement {
     std::array<Ex, 3> nu;                               // v(P_w)·t_x^r, v(P_w)·t_y^r, ω·n^r
     Ex V;                                               // ½(|v(O_w)| + |ω × r(O_w→P_w)|)
     std::array<Ex, 3> radii;                            // R_x^w, R_y^w, R_y^r (signed)
+    // Elastic mode (docs/contact_element.md "Elastic mode"): the wheel as a
+    // rigid body of revolution, ground components.
+    V3 wheel_o;                                         // wheel centre O_w
+    M3 wheel_R;                                         // R_ground_nsw: columns e_x, e_y (axle), e_z
+    V3 wheel_v, wheel_w;                                // v(O_w), ω of the wheel body
 };
 
 // The contact table of a model: what the runtime needs to fill the input
@@ -110,6 +117,7 @@ struct ContactTableEntry {
     std::array<Spline, kContactSplines> spline;
     std::array<int, 3> force_slot{};    // u slots of fx, fy, mz
     int phi_row = -1;                   // row of φ^n in System::phi() (multiplier λ_n)
+    bool elastic = false;               // ContactSpec::elastic
 };
 
 // Builds the geometry, constraints, forces and creep expressions of one

@@ -48,6 +48,16 @@ struct ContactEquations {
     std::vector<Ex> dnu_dqd;        // ∂ν/∂q̇ (3nc × n)
 };
 
+// The wheels of the contacts as rigid bodies of revolution, for the elastic
+// mode (System::wheel_equations; docs/contact_element.md "Elastic mode"),
+// row-major, ground components.
+struct WheelEquations {
+    std::vector<Ex> pose;           // per contact O_w (3), then R_ground_nsw row-major (9): 12 nc
+    std::vector<Ex> vel;            // per contact v(O_w) (3), ω (3): 6 nc
+    std::vector<Ex> jac;            // ∂vel/∂q̇ (6nc × n)
+    std::vector<Ex> geom;           // per contact r0, rail offset h_r: 2 nc
+};
+
 struct Frame {
     std::string name;
     int point, base;
@@ -222,6 +232,7 @@ public:
     // when the model has no contacts.  codegen's contact_functions() packs
     // them into generated functions.
     ContactEquations contact_equations();
+    WheelEquations wheel_equations();
 
 private:
     std::vector<ContactElement> contacts_;

@@ -70,6 +70,7 @@ std::vector<ContactTableEntry> System::contact_table() const
         }
         for (int k = 0; k < 3; ++k) t.force_slot[k] = slot(c.force[k]);
         t.phi_row = c.constraint;
+        t.elastic = c.spec.elastic;
         out.push_back(t);
     }
     return out;
@@ -138,6 +139,26 @@ ContactEquations System::contact_equations()
 
     e.delta_nk = delta_nk();
     return e;
+}
+
+WheelEquations System::wheel_equations()
+{
+    WheelEquations w;
+    Store &st = *st_;
+    std::vector<Ex> qds;
+    for (const Ex &q : coords()) qds.push_back(st.dot(q));
+    for (const ContactElement &c : contacts_) {
+        for (int k = 0; k < 3; ++k) w.pose.push_back(c.wheel_o[k]);
+        for (int r = 0; r < 3; ++r)
+            for (int k = 0; k < 3; ++k) w.pose.push_back(c.wheel_R[r][k]);
+        for (int k = 0; k < 3; ++k) w.vel.push_back(c.wheel_v[k]);
+        for (int k = 0; k < 3; ++k) w.vel.push_back(c.wheel_w[k]);
+        w.geom.push_back(c.spec.r0);
+        w.geom.push_back(c.spec.rail_offset);
+    }
+    for (const Ex &v : w.vel)
+        for (const Ex &qd : qds) w.jac.push_back(st.diff(v, qd));
+    return w;
 }
 
 }  // namespace railsym

@@ -807,6 +807,7 @@ private:
 
     // contact NAME wheel BODY at POINT in BASE [side left|right] radius R0
     //         offset B_R profile "wheel.prf" rail "rail.prf" track "track.trk"
+    //         [mode constraint|elastic]
     // BASE is the wheelset's non-spinning base (its y axis the axle); POINT
     // the wheel centre in the taping-line plane.  Without `side`, the side
     // comes from where the centre lies (infer_contact_side).
@@ -842,6 +843,14 @@ private:
             c.side = w == "left" ? +1 : -1;
         } else {
             c.side = infer_contact_side(sys_, c.wheel_body, c.wheel_centre, c.wheel_base);   // ModelError: reported at the name
+        }
+        if (const Expr *me = opt(s, "mode")) {
+            std::string w = me->kind == Expr::Name ? me->text.substr(me->text.rfind('.') + 1) : "";
+            if (w != "constraint" && w != "elastic")
+                throw ElabError{me->loc, "the mode of contact '" + dc.name + "' is 'constraint' (one point held by a "
+                                         "normal constraint, the default) or 'elastic' (every patch, Hertzian "
+                                         "normal force), found '" + (me->kind == Expr::Name ? me->text : expr_str(*me)) + "'"};
+            c.elastic = w == "elastic";
         }
         c.wheel_profile = data_file(s, "profile", "wheel profile");
         c.rail_profile = data_file(s, "rail", "rail profile");

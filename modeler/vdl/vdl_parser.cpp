@@ -106,7 +106,7 @@ const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     static const std::vector<ClauseSpec> torque = {{"on", 1}, {"reaction", 1}};
     static const std::vector<ClauseSpec> contact = {
         {"wheel", 1}, {"at", 1}, {"side", 1}, {"radius", 1}, {"offset", 1},
-        {"profile", 1}, {"rail", 1}, {"track", 1}};
+        {"profile", 1}, {"rail", 1}, {"track", 1}, {"mode", 1}};
     switch (k) {
     case Stmt::Body: return body;
     case Stmt::Spring: return spring;

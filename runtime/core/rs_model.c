@@ -190,6 +190,13 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
          (st = check_pattern(&m->ddelta_df_pattern, m->n_q, 3 * nc, m->name, "ddelta_df_pattern", err, errlen)) ||
          (st = check_pattern(&m->dnu_dqd_pattern, 3 * nc, m->n_q, m->name, "dnu_dqd_pattern", err, errlen))))
         return st;
+    const int has_wheel = nc > 0 && m->fn[RS_FN_WHEEL].fn != NULL;
+    if (has_wheel &&
+        (st = check_pattern(&m->wheel_jac_pattern, 6 * nc, m->n_q, m->name, "wheel_jac_pattern", err, errlen)))
+        return st;
+    for (int i = 0; i < nc; i++)
+        if (m->contacts[i].elastic != 0 && m->contacts[i].elastic != 1)
+            return fail(err, errlen, m->name, "a contact's elastic flag is neither 0 nor 1");
     const int has_jac = m->fn[RS_FN_DELTA_JAC].fn != NULL;
     if (has_jac &&
         ((st = check_pattern(&m->K_pattern, m->n_q, m->n_q, m->name, "K_pattern", err, errlen)) ||
@@ -204,7 +211,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc,
         [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
         [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
-        [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM};
+        [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM, [RS_FN_WHEEL] = 12 * nc};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
@@ -223,7 +230,10 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         }
         if (fn->n_out < 1 || fn->n_out > RS_FN_MAX_OUT || !fn->out_len || fn->out_len[0] != need[f] ||
             (f == RS_FN_ENERGY && (fn->n_out < 2 || fn->out_len[1] != 1)) ||
-            (f == RS_FN_DELTA_JAC && (fn->n_out < 2 || fn->out_len[1] != m->C_pattern.colptr[m->n_q]))) {
+            (f == RS_FN_DELTA_JAC && (fn->n_out < 2 || fn->out_len[1] != m->C_pattern.colptr[m->n_q])) ||
+            (f == RS_FN_WHEEL && (fn->n_out != 4 || fn->out_len[1] != 6 * nc ||
+                                  fn->out_len[2] != m->wheel_jac_pattern.colptr[m->n_q] ||
+                                  fn->out_len[3] != 2 * nc))) {
             snprintf(msg, sizeof msg,
                      "function %s writes %d output(s), out[0] of length %d; expected length %d%s",
                      fname[f], fn->n_out, fn->out_len && fn->n_out > 0 ? fn->out_len[0] : -1,
