@@ -384,7 +384,7 @@ $(foreach k,test:tests bench:bench demo:demo,\
 
 # The programs that interpose malloc (their objects come first on the link
 # line, so their malloc is the program's).
-$(BUILD)/tests/test_rt_alloc $(BUILD)/tests/test_train_alloc: $(call obj,$(ALLOC_HOOK))
+$(BUILD)/tests/test_rt_alloc $(BUILD)/tests/test_train_alloc $(BUILD)/tests/test_patch: $(call obj,$(ALLOC_HOOK))
 
 # ---------------------------------------------------------------- header deps
 -include $(ALL_OBJS:.o=.d)

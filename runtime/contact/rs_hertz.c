@@ -192,3 +192,57 @@ int rs_hertz_ellipse_compute(double N, double E, double nu, double A, double B,
     out->p0 = N > 0.0 ? 1.5 * N / (RS_PI * out->a * out->b) : 0.0;
     return RS_OK;
 }
+
+/* K(e) of modulus e = sqrt(1 − k²), k in (0, 1], by the arithmetic-geometric
+ * mean: K = π / (2 AGM(1, k)). */
+static double ellip_k(double k)
+{
+    double a = 1.0, b = k;
+    for (int i = 0; i < 40 && fabs(a - b) > 1e-16 * a; i++) {
+        const double an = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = an;
+    }
+    return 1.5707963267948966 / a;   /* π / 2 over the mean */
+}
+
+int rs_hertz_approach_constant(double A, double B, double E, double nu, double *c_hertz,
+                               double *a1, double *b1)
+{
+    if (!c_hertz)
+        return RS_E_ARG;
+    rs_hertz_ellipse el;
+    const int r = rs_hertz_ellipse_compute(1.0, E, nu, A, B, &el);
+    if (r != RS_OK)
+        return r;
+    /* approach of two identical elastic bodies at N = 1 N (Johnson §4.2):
+     * δ = p0 b K(e) / E*, b the smaller semi-axis, E* = E / (2 (1 − ν²)) */
+    const double lo = fmin(el.a, el.b), hi = fmax(el.a, el.b);
+    const double Estar = E / (2.0 * (1.0 - nu * nu));
+    const double d1 = el.p0 * lo * ellip_k(lo / hi) / Estar;
+    if (a1)
+        *a1 = el.a;
+    if (b1)
+        *b1 = el.b;
+    *c_hertz = pow(d1, -1.5);
+    return RS_OK;
+}
+
+int rs_hertz_approach_law(double R_wx, double R_wy, double R_ry, double E, double nu,
+                          double *c_hertz)
+{
+    if (!c_hertz || isnan(R_wx) || isnan(R_wy) || isnan(R_ry) || !(R_wx > 0.0))
+        return RS_E_ARG;
+    double A, B;
+    rs_hertz_curvature_sums(R_wx, R_wy, INFINITY, R_ry, &A, &B);
+    if (!(A > 0.0) || !isfinite(A) || isnan(B))
+        return RS_E_NONHERTZ;
+    int rc = RS_OK;
+    const double Bmin = A / RS_HERTZ_CONFORMAL_RATIO;
+    if (!(B >= Bmin)) {
+        B = Bmin;
+        rc = RS_CLAMPED;
+    }
+    const int r = rs_hertz_approach_constant(A, B, E, nu, c_hertz, NULL, NULL);
+    return r != RS_OK ? r : rc;
+}

@@ -72,4 +72,34 @@ int rs_hertz_mn_ratio(double r, double *m, double *n, int *iters);
 int rs_hertz_ellipse_compute(double N, double E, double nu, double A, double B,
                              rs_hertz_ellipse *out);
 
+/* The elastic normal law N = c_H δ^{3/2} of a Hertz contact (δ the approach
+ * of the two bodies along the normal), for identical materials: Johnson,
+ * Contact Mechanics §4.2, δ = p0 b K(e) / E*, b the smaller semi-axis,
+ * K(e) the complete elliptic integral of the ellipse's eccentricity e,
+ * p0 = 3N/(2π a b), E* = E / (2 (1 − ν²)); the semi-axes grow as N^{1/3},
+ * so δ ∝ N^{2/3} and c_H = N / δ^{3/2} depends on the geometry only.
+ *
+ * rs_hertz_approach_constant takes the curvature half sums A (along x),
+ * B (along y) and is strict: A <= 0 or B <= 0 is RS_E_NONHERTZ.  The
+ * semi-axes at N = 1 N go into *a1, *b1 (may be NULL).
+ *
+ * rs_hertz_approach_law takes the radii (R_wx > 0 the wheel's rolling radius
+ * in the contact plane, R_wy, R_ry the signed lateral radii; the rail is
+ * straight along x) and applies the CONFORMAL RULE: where the lateral sum
+ * B = ½ (1/R_wy + 1/R_ry) falls below A / RS_HERTZ_CONFORMAL_RATIO (a
+ * concave flange root or hollow tread nearly fitting the rail, B → 0, or
+ * overlapping it, B < 0: no Hertz ellipse exists), B is held at
+ * A / RS_HERTZ_CONFORMAL_RATIO and the return code is RS_CLAMPED.  The held
+ * ellipse is about 18 times longer laterally than along x (Hertz's b/a for
+ * B/A = 1/100), the most the half-space theory is trusted with on a profile
+ * a few centimetres wide; c_H is continuous across the threshold (the sum
+ * enters only through max(B, A/100)).  Returns RS_OK, RS_CLAMPED, RS_E_ARG
+ * (NaN, E <= 0, ν outside [0, 0.5), R_wx <= 0) or RS_E_NONHERTZ. */
+#define RS_HERTZ_CONFORMAL_RATIO 100.0
+
+int rs_hertz_approach_constant(double A, double B, double E, double nu, double *c_hertz,
+                               double *a1, double *b1);
+int rs_hertz_approach_law(double R_wx, double R_wy, double R_ry, double E, double nu,
+                          double *c_hertz);
+
 #endif /* RS_HERTZ_H */

@@ -87,4 +87,15 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
                   const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
                   rs_patch *out, int max, int *n);
 
+/* Input checks of a wheel-rail pair for rs_patch_find, at set-up: kinds
+ * (wheel, rail), r0 > 0, the wheel's radius r0 + z_w above r0/2 everywhere
+ * on its table, the rail table reaching on its gauge side a slope at least
+ * as steep as the wheel's steepest flange slope (max −z_w'; otherwise a
+ * flange contact could leave the rail table, where nothing is in contact),
+ * and the wheel table reaching on the field side at least as far as the
+ * rail's.  Returns RS_OK, RS_E_ARG or RS_E_TABLE with a message naming both
+ * profiles and what to change (err may be NULL). */
+int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, char *err,
+                        size_t errlen);
+
 #endif /* RS_PATCH_H */

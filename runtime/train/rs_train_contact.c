@@ -169,37 +169,14 @@ void rs_train_wheel_contact_creep_gen(const rs_train_wheel_contact *tc, int i, d
 const double *rs_train_wheel_contact_gap_q(const rs_train_wheel_contact *tc, int i) { return tc->G + (size_t)i * (size_t)tc->n; }
 double *rs_train_wheel_contact_params(rs_train_wheel_contact *tc) { return tc->ws->p; }
 
-/* K(e) of modulus e = sqrt(1 − k²), k in (0, 1], by the arithmetic-geometric
- * mean: K = π / (2 AGM(1, k)). */
-static double ellip_k(double k)
-{
-    double a = 1.0, b = k;
-    for (int i = 0; i < 40 && fabs(a - b) > 1e-16 * a; i++) {
-        const double an = 0.5 * (a + b);
-        b = sqrt(a * b);
-        a = an;
-    }
-    return 1.5707963267948966 / a;   /* π / 2 over the mean */
-}
-
+/* The strict Hertz constant of rs_hertz (no conformal rule: a conformal or
+ * saddle contact stays an error of train mode, as before). */
 double rs_train_wheel_contact_hertz_stiffness(const double radii[3], double E, double nu, double *a1, double *b1)
 {
-    double A, B;
+    double A, B, c;
     rs_hertz_curvature_sums(radii[0], radii[1], INFINITY, radii[2], &A, &B);
-    rs_hertz_ellipse el;
-    const int r = rs_hertz_ellipse_compute(1.0, E, nu, A, B, &el);
-    if (r != RS_OK)
-        return r;
-    /* approach of two identical elastic bodies at N = 1 N (Johnson §4.2):
-     * δ = p0 b K(e) / E*, b the smaller semi-axis, E* = E / (2 (1 − ν²)) */
-    const double lo = fmin(el.a, el.b), hi = fmax(el.a, el.b);
-    const double Estar = E / (2.0 * (1.0 - nu * nu));
-    const double d1 = el.p0 * lo * ellip_k(lo / hi) / Estar;
-    if (a1)
-        *a1 = el.a;
-    if (b1)
-        *b1 = el.b;
-    return pow(d1, -1.5);
+    const int r = rs_hertz_approach_constant(A, B, E, nu, &c, a1, b1);
+    return r == RS_OK ? c : r;
 }
 
 /* Sparse values in the order of pat into dense column-major D (n × n). */

@@ -1,0 +1,658 @@
+/*
+ * rs_patch.c — every contact patch between one wheel and one rail (see
+ * rs_patch.h; docs/contact.md "Contact patches (elastic multi-point
+ * contact)").
+ *
+ * Per wheel slice u the wheel is the circle  C(u) + ρ(u) e(θ),
+ * C = c + u a, ρ = r0 + z_w(u), e(θ) = cos θ d + sin θ f, where d is the
+ * unit vector of the circle's plane pointing down (the lowest point) and
+ * f = a × d.  Since d lies in the plane of z and a, f is horizontal, so
+ *   P_z(u, θ) = c_z + u a_z − ρ s cos θ,        s = √(1 − a_z²),
+ *   P_y(u, θ) = c_y + u a_y + ρ q(θ),           q = d_y cos θ + f_y sin θ,
+ * and the vertical gap to the rail (straight along x) is
+ *   G(u, θ) = P_z − z_r(P_y).
+ * The slice's gap is g(u) = min_θ G (Newton in θ from the lowest point θ = 0;
+ * with neither yaw nor roll q ≡ 0 and θ = 0 is exact after one evaluation),
+ * its derivatives by the envelope theorem
+ *   g' = G_u,   g'' = G_uu − G_uθ² / G_θθ   (at θ*(u)).
+ * A patch is a maximal run of slices with g < 0; its deepest point is a
+ * local minimum of g, bracketed on the grid by a sign change of g' (− to +)
+ * and closed by Newton on g' kept inside the bracket (bisection when a step
+ * leaves it), so it moves continuously with the pose.  The approach along
+ * the rail normal is −g cos α (the two points are vertically aligned; the
+ * normal distance between the locally parallel surfaces differs from it by
+ * O(pen²/R)).
+ */
+#include "rs_patch.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rs_hertz.h"
+
+#define GRID_MAX 512         /* grid nodes at most (du grows beyond)        */
+#define CAND_MAX 64          /* local minima refined per call at most       */
+#define THETA_ITER 8         /* Newton steps in θ per slice at most         */
+#define REFINE_ITER 60       /* safeguarded Newton steps on g' at most      */
+#define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
+#define EDGE_ITER 60         /* bisection steps for a table edge at most    */
+
+typedef struct pose {
+    const rs_profile *w, *r;
+    double c[3], a[3], d[3], f[3];
+    double s, r0;
+    double wlo, whi, rlo, rhi;      /* the two tables' ranges               */
+    int hw, hr;                      /* spline hints (this call's own)        */
+} pose;
+
+typedef struct slice {
+    double u, th;
+    double g, g1, g2;               /* vertical gap and its u-derivatives   */
+    double py, pz, zr, zr1, zr2;    /* rail point and its profile slope     */
+    double rho, rho1, rho2;         /* wheel radius and its u-derivatives   */
+    int valid;                      /* inside both tables                    */
+} slice;
+
+void rs_patch_defaults(rs_patch_opts *o)
+{
+    if (!o)
+        return;
+    o->du = 1e-3;
+    o->r0 = 0.0;
+    o->tol = 1e-8;
+}
+
+/* The slice at u: θ* by Newton from θ = 0, gap and its derivatives. */
+static void eval_slice(pose *p, double u, slice *o)
+{
+    double rho1, rho2;
+    const double rho = p->r0 + rs_profile_eval(p->w, u, &p->hw, &rho1, &rho2);
+    const double dy = p->d[1], fy = p->f[1], s = p->s;
+    const double cy = p->c[1] + u * p->a[1];
+    double th = 0.0, cs = 1.0, sn = 0.0, q = dy, qp = fy;
+    double py = cy + rho * q, zr = 0, zr1 = 0, zr2 = 0, gtt = rho * s;
+    for (int it = 0;; it++) {
+        zr = rs_profile_eval(p->r, py, &p->hr, &zr1, &zr2);
+        const double gt = rho * s * sn - zr1 * rho * qp;
+        gtt = rho * s * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
+        if (!(gtt > 0.0))
+            gtt = rho * s;           /* not convex in θ: a plain gradient step */
+        double dth = -gt / gtt;
+        if (dth > 0.3)
+            dth = 0.3;
+        else if (dth < -0.3)
+            dth = -0.3;
+        if (!(fabs(dth) > 1e-13) || it == THETA_ITER - 1)
+            break;
+        th += dth;
+        cs = cos(th);
+        sn = sin(th);
+        q = dy * cs + fy * sn;
+        qp = -dy * sn + fy * cs;
+        py = cy + rho * q;
+    }
+    const double pz = p->c[2] + u * p->a[2] - rho * s * cs;
+    const double b = p->a[1] + rho1 * q;                 /* ∂P_y/∂u */
+    const double gu = p->a[2] - rho1 * s * cs - zr1 * b;
+    const double guu = -rho2 * s * cs - zr2 * b * b - zr1 * rho2 * q;
+    const double gut = rho1 * s * sn - zr2 * b * (rho * qp) - zr1 * rho1 * qp;
+    o->u = u;
+    o->th = th;
+    o->g = pz - zr;
+    o->g1 = gu;
+    o->g2 = guu - gut * gut / gtt;
+    o->py = py;
+    o->pz = pz;
+    o->zr = zr;
+    o->zr1 = zr1;
+    o->zr2 = zr2;
+    o->rho = rho;
+    o->rho1 = rho1;
+    o->rho2 = rho2;
+    o->valid = u >= p->wlo && u <= p->whi && py >= p->rlo && py <= p->rhi;
+}
+
+/* The edge of the valid slices between u_in (valid) and u_out (not):
+ * bisection to tol; *sl receives the valid end. */
+static void find_edge(pose *p, double u_in, double u_out, double tol, slice *sl)
+{
+    eval_slice(p, u_in, sl);
+    for (int it = 0; it < EDGE_ITER && fabs(u_out - u_in) > tol; it++) {
+        const double um = 0.5 * (u_in + u_out);
+        slice t;
+        eval_slice(p, um, &t);
+        if (t.valid) {
+            u_in = um;
+            *sl = t;
+        } else {
+            u_out = um;
+        }
+    }
+}
+
+/* Local minimum of g in [lo, hi], g'(lo) < 0 <= g'(hi), both valid:
+ * Newton on g' from the end with the smaller gap, kept inside the bracket
+ * (bisection when a step leaves it or g'' <= 0).  Returns the lowest valid
+ * slice seen (near a minimum the lowest is the nearest to it). */
+static void refine_min(pose *p, const slice *slo, const slice *shi, double tol, slice *best)
+{
+    double lo = slo->u, hi = shi->u;
+    slice cur = slo->g <= shi->g ? *slo : *shi;
+    *best = cur;
+    for (int it = 0; it < REFINE_ITER; it++) {
+        double un = 0.5 * (lo + hi);
+        if (cur.g2 > 0.0) {
+            const double nw = cur.u - cur.g1 / cur.g2;
+            if (nw > lo && nw < hi)
+                un = nw;
+        }
+        const double step = fabs(un - cur.u);
+        slice t;
+        eval_slice(p, un, &t);
+        if (t.valid && t.g1 < 0.0)
+            lo = un;
+        else
+            hi = un;
+        if (t.valid) {
+            if (t.g < best->g)
+                *best = t;
+            cur = t;
+        }
+        if (step <= tol || hi - lo <= tol)
+            break;
+    }
+}
+
+/* A root of g in [ua, ub] where g(ua) >= 0 > g(ub) (Illinois). */
+static double find_root(pose *p, double ua, double ga, double ub, double gb, double tol)
+{
+    int side = 0;
+    for (int it = 0; it < ROOT_ITER && fabs(ub - ua) > tol; it++) {
+        double um = (ua * gb - ub * ga) / (gb - ga);
+        if (!(um > fmin(ua, ub) && um < fmax(ua, ub)))
+            um = 0.5 * (ua + ub);
+        slice t;
+        eval_slice(p, um, &t);
+        const double gm = t.valid ? t.g : 1.0;
+        if (gm >= 0.0) {
+            ua = um;
+            ga = gm;
+            if (side == 1)
+                gb *= 0.5;
+            side = 1;
+        } else {
+            ub = um;
+            gb = gm;
+            if (side == -1)
+                ga *= 0.5;
+            side = -1;
+        }
+    }
+    return 0.5 * (ua + ub);
+}
+
+/* Over [s0, s1] without a sign change of g' (−, +) at the ends: the
+ * cubic p(t) through the ends' g and h g' (t in [0, 1]) has
+ *   p'(t) = s0' + (6Δ − 4 s0' − 2 s1') t + (3 s0' + 3 s1' − 6Δ) t².
+ * Where it has a local minimum inside, the slices at its critical points
+ * are evaluated and a bracket b[0], b[1] with g' from − to + is sought
+ * among the ends and those slices.  Returns 1 with the bracket, else 0. */
+static int dip_bracket(pose *p, const slice *s0, const slice *s1, slice b[2])
+{
+    const double h = s1->u - s0->u, d = s1->g - s0->g;
+    const double a0 = h * s0->g1, a1 = h * s1->g1;
+    const double qa = 3.0 * (a0 + a1) - 6.0 * d, qb = 6.0 * d - 4.0 * a0 - 2.0 * a1, qc = a0;
+    double t[2];
+    int nt = 0;
+    if (fabs(qa) > 1e-300) {
+        const double disc = qb * qb - 4.0 * qa * qc;
+        if (!(disc > 0.0))
+            return 0;
+        const double sq = sqrt(disc), qq = -0.5 * (qb + (qb >= 0.0 ? sq : -sq));
+        t[0] = qq / qa;
+        t[1] = qq != 0.0 ? qc / qq : t[0];
+        nt = 2;
+    } else if (fabs(qb) > 0.0) {
+        t[0] = -qc / qb;
+        nt = 1;
+    }
+    if (nt == 2 && t[0] > t[1]) {
+        const double x = t[0];
+        t[0] = t[1];
+        t[1] = x;
+    }
+    /* the points: the ends and the critical points inside, in order */
+    slice pts[4];
+    int np = 0, has_min = 0;
+    pts[np++] = *s0;
+    for (int k = 0; k < nt; k++)
+        if (t[k] > 1e-6 && t[k] < 1.0 - 1e-6) {
+            if (qb + 2.0 * qa * t[k] > 0.0)
+                has_min = 1;
+            eval_slice(p, s0->u + t[k] * h, &pts[np++]);
+        }
+    pts[np++] = *s1;
+    if (!has_min)
+        return 0;
+    for (int k = 0; k + 1 < np; k++)
+        if (pts[k].valid && pts[k + 1].valid && pts[k].g1 < 0.0 && pts[k + 1].g1 >= 0.0) {
+            b[0] = pts[k];
+            b[1] = pts[k + 1];
+            return 1;
+        }
+    return 0;
+}
+
+typedef struct cand {
+    slice s;
+    int node;         /* the grid node at or left of s.u */
+} cand;
+
+/* The patch fields at the deepest slice. */
+static void fill_patch(const pose *p, const slice *sl, rs_patch *o)
+{
+    const double cs = cos(sl->th), sn = sin(sl->th);
+    const double k = sqrt(1.0 + sl->zr1 * sl->zr1);
+    memset(o, 0, sizeof *o);
+    o->u_w = sl->u;
+    o->u_r = sl->py;
+    o->theta = sl->th;
+    o->pen = -sl->g / k;
+    o->pw[0] = p->c[0] + sl->u * p->a[0] + sl->rho * (p->d[0] * cs + p->f[0] * sn);
+    o->pw[1] = sl->py;
+    o->pw[2] = sl->pz;
+    o->pr[0] = o->pw[0];
+    o->pr[1] = sl->py;
+    o->pr[2] = sl->zr;
+    o->n[0] = 0.0;
+    o->n[1] = -sl->zr1 / k;
+    o->n[2] = 1.0 / k;
+    o->t[0] = 0.0;
+    o->t[1] = 1.0 / k;
+    o->t[2] = sl->zr1 / k;
+    o->alpha = atan(sl->zr1);
+    /* Meusnier: distance from the axle over the sine of the angle between
+     * the normal and the axle */
+    const double na = o->n[1] * p->a[1] + o->n[2] * p->a[2];
+    const double sn2 = 1.0 - na * na;
+    o->R_wx = sn2 > 0.0 ? sl->rho / sqrt(sn2) : INFINITY;
+    o->R_wy = rs_hertz_profile_radius(sl->rho1, sl->rho2);
+    o->R_ry = rs_hertz_profile_radius(sl->zr1, sl->zr2);
+}
+
+static int finite3(const double *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
+                  const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
+                  rs_patch *out, int max, int *n)
+{
+    if (n)
+        *n = 0;
+    if (!w || !r || !c || !a || !o || !out || !n || max < 1 || max > RS_PATCH_MAX)
+        return RS_E_ARG;
+    if (w->n < RS_SPLINE_MIN_POINTS || r->n < RS_SPLINE_MIN_POINTS || !w->spline.x
+        || !r->spline.x)
+        return RS_E_ARG;
+    if (!finite3(c) || !finite3(a) || !isfinite(o->r0) || !(o->r0 > 0.0)
+        || !isfinite(o->du) || !(o->du > 0.0) || !isfinite(o->tol) || !(o->tol > 0.0))
+        return RS_E_ARG;
+    const double na = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (!(fabs(na - 1.0) <= 1e-9))
+        return RS_E_ARG;
+    /* the axle must point to the field side and be far from vertical */
+    if (!(a[1] >= 0.5))
+        return RS_E_ARG;
+
+    pose p;
+    p.w = w;
+    p.r = r;
+    p.r0 = o->r0;
+    memcpy(p.c, c, sizeof p.c);
+    memcpy(p.a, a, sizeof p.a);
+    p.s = sqrt(1.0 - a[2] * a[2]);
+    /* d = −(z − a_z a)/s: the circle's lowest direction; f = a × d */
+    p.d[0] = a[2] * a[0] / p.s;
+    p.d[1] = a[2] * a[1] / p.s;
+    p.d[2] = -p.s;
+    p.f[0] = a[1] * p.d[2] - a[2] * p.d[1];
+    p.f[1] = a[2] * p.d[0] - a[0] * p.d[2];
+    p.f[2] = a[0] * p.d[1] - a[1] * p.d[0];
+    p.wlo = w->y[0];
+    p.whi = w->y[w->n - 1];
+    p.rlo = r->y[0];
+    p.rhi = r->y[r->n - 1];
+    p.hw = hint ? hint->wheel : 0;
+    p.hr = hint ? hint->rail : 0;
+    const double tol = o->tol;
+
+    /* the fixed grid over the wheel table, anchored at its first point */
+    const double span = p.whi - p.wlo;
+    double du = o->du;
+    if (span / du > GRID_MAX - 1)
+        du = span / (GRID_MAX - 1);
+    int K = (int)ceil(span / du - 1e-9);
+    if (K < 1)
+        K = 1;
+    /* the overlap: slices whose circle can reach the rail table.  |q| <=
+     * |d_y| + |f_y| and ρ <= r0 + max z_w bound the rail point's distance
+     * from c_y + u a_y; nodes outside are out of contact anyway */
+    double zmax = w->z[0];
+    for (int i = 1; i < w->n; i++)
+        if (w->z[i] > zmax)
+            zmax = w->z[i];
+    const double m = ((o->r0 + fabs(zmax)) * (fabs(p.d[1]) + fabs(p.f[1])) + du) / a[1];
+    const double ua = (p.rlo - c[1]) / a[1] - m, ub = (p.rhi - c[1]) / a[1] + m;
+    int k0 = (int)floor((ua - p.wlo) / du), k1 = (int)ceil((ub - p.wlo) / du);
+    if (k0 < 0)
+        k0 = 0;
+    if (k1 > K)
+        k1 = K;
+    int ret = RS_OK;
+    if (k0 > k1) {
+        if (hint) {
+            hint->wheel = p.hw;
+            hint->rail = p.hr;
+        }
+        return RS_OK;             /* the wheel is nowhere above the rail */
+    }
+
+    slice nodes[GRID_MAX + 1];
+    const int nn = k1 - k0 + 1;
+    for (int i = 0; i < nn; i++) {
+        const int k = k0 + i;
+        const double u = k == K ? p.whi : p.wlo + k * du;
+        eval_slice(&p, u, &nodes[i]);
+    }
+
+    /* candidates: refined local minima, edge minima, fallbacks */
+    cand cands[CAND_MAX];
+    int nc = 0;
+    for (int i = 0; i < nn && nc < CAND_MAX; i++) {
+        const slice *s0 = &nodes[i];
+        if (!s0->valid)
+            continue;
+        const int vl = i > 0 && nodes[i - 1].valid;
+        const int vr = i + 1 < nn && nodes[i + 1].valid;
+        /* interior: g' from − to + over [i, i+1], or a dip between them
+         * that the cubic through the ends' g and g' predicts (a maximum and
+         * a minimum in one interval: flat conformal stretches) */
+        if (vr && nc < CAND_MAX) {
+            const slice *s1 = &nodes[i + 1];
+            const double h = s1->u - s0->u;
+            const double M = 4.0 * fmax(fabs(s0->g2), fabs(s1->g2));
+            if (s0->g1 < 0.0 && s1->g1 >= 0.0) {
+                const double lb = fmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
+                if (lb <= 0.0 || s0->g < 0.0 || s1->g < 0.0) {
+                    refine_min(&p, s0, s1, tol, &cands[nc].s);
+                    cands[nc].node = i;
+                    nc++;
+                }
+            } else if (fmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
+                slice b[2];
+                if (dip_bracket(&p, s0, s1, b)) {
+                    refine_min(&p, &b[0], &b[1], tol, &cands[nc].s);
+                    cands[nc].node = i;
+                    nc++;
+                }
+            }
+        }
+        /* next to an edge of the valid slices (the end of either table):
+         * the minimum between the edge and the node is a bracketed local
+         * minimum, or the edge itself when g falls towards it */
+        for (int side = -1; side <= 1; side += 2) {
+            if (side < 0 ? vl : vr)
+                continue;
+            const double lb = s0->g - fabs(s0->g1) * du - 2.0 * fabs(s0->g2) * du * du;
+            if (lb > 0.0 || nc >= CAND_MAX)
+                continue;
+            double uo;
+            if (side < 0)
+                uo = i > 0 ? nodes[i - 1].u : fmax(s0->u - du, p.wlo);
+            else
+                uo = i + 1 < nn ? nodes[i + 1].u : fmin(s0->u + du, p.whi);
+            slice e = *s0;
+            if (uo != s0->u) {
+                slice t;
+                eval_slice(&p, uo, &t);
+                if (t.valid)
+                    e = t;                 /* the wheel table's end */
+                else
+                    find_edge(&p, s0->u, uo, tol, &e);
+            }
+            const slice *lo = side < 0 ? &e : s0, *hi = side < 0 ? s0 : &e;
+            if (e.u != s0->u && lo->g1 < 0.0 && hi->g1 >= 0.0) {
+                refine_min(&p, lo, hi, tol, &cands[nc].s);
+                cands[nc].node = i;
+                nc++;
+            } else if (side < 0 ? e.g1 > 0.0 : e.g1 < 0.0) {
+                cands[nc].s = e;
+                cands[nc].node = i;
+                nc++;
+            }
+        }
+    }
+    /* runs of negative valid nodes that hold no candidate: their deepest node
+     * (a safeguard; a run's minimum is a candidate above in every case where
+     * g' at the nodes shows it) */
+    for (int i = 0; i < nn && nc < CAND_MAX; i++) {
+        if (!(nodes[i].valid && nodes[i].g < 0.0))
+            continue;
+        int j = i, deep = i;
+        while (j + 1 < nn && nodes[j + 1].valid && nodes[j + 1].g < 0.0) {
+            j++;
+            if (nodes[j].g < nodes[deep].g)
+                deep = j;
+        }
+        int have = 0;
+        for (int q = 0; q < nc; q++)
+            if (cands[q].s.u >= nodes[i].u - 0.5 * du && cands[q].s.u <= nodes[j].u + 0.5 * du
+                && cands[q].s.g < 0.0)
+                have = 1;
+        if (!have) {
+            cands[nc].s = nodes[deep];
+            cands[nc].node = deep;
+            nc++;
+        }
+        i = j;
+    }
+    /* order by u (insertion sort: few candidates) */
+    for (int i = 1; i < nc; i++) {
+        cand t = cands[i];
+        int j = i - 1;
+        while (j >= 0 && cands[j].s.u > t.s.u) {
+            cands[j + 1] = cands[j];
+            j--;
+        }
+        cands[j + 1] = t;
+    }
+
+    /* group the negative candidates into patches: two are in one patch when
+     * every node between them is valid and negative */
+    rs_patch found[CAND_MAX];
+    int np = 0;
+    for (int i = 0; i < nc;) {
+        if (!(cands[i].s.g < 0.0)) {
+            i++;
+            continue;
+        }
+        int j = i, deep = i;
+        for (;;) {
+            int nx = j + 1;
+            while (nx < nc && !(cands[nx].s.g < 0.0))
+                nx++;
+            if (nx >= nc)
+                break;
+            int joined = 1;
+            for (int q = 0; q < nn; q++)
+                if (nodes[q].u > cands[j].s.u && nodes[q].u < cands[nx].s.u
+                    && !(nodes[q].valid && nodes[q].g < 0.0))
+                    joined = 0;
+            if (!joined)
+                break;
+            j = nx;
+            if (cands[j].s.g < cands[deep].s.g)
+                deep = j;
+        }
+        const slice *best = &cands[deep].s;
+        rs_patch *pt = &found[np++];
+        fill_patch(&p, best, pt);
+        /* bounds: the first node outside the patch on each side, then the
+         * root of g (or the valid edge) between it and the patch */
+        {
+            const double ul = cands[i].s.u;
+            int q = nn - 1;
+            while (q >= 0 && nodes[q].u >= ul)
+                q--;
+            while (q >= 0 && nodes[q].valid && nodes[q].g < 0.0)
+                q--;
+            if (q < 0) {
+                pt->u_lo = nodes[0].u;
+            } else {
+                const slice *in = q + 1 < nn && nodes[q + 1].u < ul ? &nodes[q + 1] : &cands[i].s;
+                if (!nodes[q].valid) {
+                    slice e;
+                    find_edge(&p, in->u, nodes[q].u, tol, &e);
+                    pt->u_lo = e.u;
+                } else {
+                    pt->u_lo = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol);
+                }
+            }
+        }
+        {
+            const double ur = cands[j].s.u;
+            int q = 0;
+            while (q < nn && nodes[q].u <= ur)
+                q++;
+            while (q < nn && nodes[q].valid && nodes[q].g < 0.0)
+                q++;
+            if (q >= nn) {
+                pt->u_hi = nodes[nn - 1].u;
+            } else {
+                const slice *in = q > 0 && nodes[q - 1].u > ur ? &nodes[q - 1] : &cands[j].s;
+                if (!nodes[q].valid) {
+                    slice e;
+                    find_edge(&p, in->u, nodes[q].u, tol, &e);
+                    pt->u_hi = e.u;
+                } else {
+                    pt->u_hi = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol);
+                }
+            }
+        }
+        if (pt->u_lo > pt->u_w)
+            pt->u_lo = pt->u_w;
+        if (pt->u_hi < pt->u_w)
+            pt->u_hi = pt->u_w;
+        i = j + 1;
+    }
+
+    /* more than max: keep the deepest max, in the order of u */
+    if (np > max) {
+        ret = RS_CLAMPED;
+        while (np > max) {
+            int lo = 0;
+            for (int q = 1; q < np; q++)
+                if (found[q].pen < found[lo].pen)
+                    lo = q;
+            for (int q = lo; q + 1 < np; q++)
+                found[q] = found[q + 1];
+            np--;
+        }
+    }
+    for (int q = 0; q < np; q++)
+        out[q] = found[q];
+    *n = np;
+    if (hint) {
+        hint->wheel = p.hw;
+        hint->rail = p.hr;
+    }
+    return ret;
+}
+
+int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, char *err,
+                        size_t errlen)
+{
+    char dummy[1];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = '\0';
+    if (!w || !r || w->n < RS_SPLINE_MIN_POINTS || r->n < RS_SPLINE_MIN_POINTS) {
+        snprintf(err, errlen, "contact pair: a profile is missing or empty");
+        return RS_E_ARG;
+    }
+    if (w->kind != RS_PROFILE_WHEEL || r->kind != RS_PROFILE_RAIL) {
+        snprintf(err, errlen,
+                 "contact pair '%s' on '%s': the first profile must be 'kind wheel' and the "
+                 "second 'kind rail' (they are %s and %s); swap them or fix the files' kind lines",
+                 w->name, r->name, w->kind == RS_PROFILE_WHEEL ? "wheel" : "rail",
+                 r->kind == RS_PROFILE_RAIL ? "rail" : "wheel");
+        return RS_E_ARG;
+    }
+    if (!isfinite(r0) || !(r0 > 0.0)) {
+        snprintf(err, errlen,
+                 "contact pair '%s' on '%s': nominal rolling radius %g m; give r0 > 0 in metres",
+                 w->name, r->name, r0);
+        return RS_E_ARG;
+    }
+    /* the wheel's radius r0 + z_w stays well positive (z_w sampled at the
+     * knots and between them), and its steepest flange slope −z_w' */
+    double zmin = INFINITY, umin = 0, flange = -INFINITY, uflange = 0;
+    int h = 0;
+    for (int i = 0; i < w->n; i++)
+        for (int k = 0; k < 2; k++) {
+            if (k == 1 && i + 1 >= w->n)
+                break;
+            const double u = k == 0 ? w->y[i] : 0.5 * (w->y[i] + w->y[i + 1]);
+            double d1;
+            const double z = rs_profile_eval(w, u, &h, &d1, NULL);
+            if (z < zmin) {
+                zmin = z;
+                umin = u;
+            }
+            if (-d1 > flange) {
+                flange = -d1;
+                uflange = u;
+            }
+        }
+    if (!(r0 + zmin > 0.5 * r0)) {
+        snprintf(err, errlen,
+                 "contact pair '%s' on '%s': the wheel's radius r0 + z = %g + (%g) m at u = %g m "
+                 "is below half the nominal radius; check r0 (metres, at the taping line) and the "
+                 "wheel profile's z (the radius increase over r0, in metres)",
+                 w->name, r->name, r0, zmin, umin);
+        return RS_E_TABLE;
+    }
+    double rslope = -INFINITY;
+    h = 0;
+    for (int i = 0; i < r->n; i++) {
+        double d1;
+        rs_profile_eval(r, r->y[i], &h, &d1, NULL);
+        if (d1 > rslope)
+            rslope = d1;
+    }
+    if (rslope < flange) {
+        snprintf(err, errlen,
+                 "contact pair '%s' on '%s': the rail table ends on its gauge side at a slope of "
+                 "%.3g (%.1f deg), below the wheel's steepest flange slope %.3g (%.1f deg, at "
+                 "u = %g m): a flange contact could leave the rail table, where nothing is in "
+                 "contact; extend the rail profile down its gauge face to at least %.1f deg",
+                 w->name, r->name, rslope, atan(rslope) * 57.29577951308232, flange,
+                 atan(flange) * 57.29577951308232, uflange, atan(flange) * 57.29577951308232);
+        return RS_E_TABLE;
+    }
+    if (w->y[w->n - 1] < r->y[r->n - 1]) {
+        snprintf(err, errlen,
+                 "contact pair '%s' on '%s': the wheel table ends on the field side at u = %g m, "
+                 "inside the rail head (which reaches y = %g m): when the wheelset shifts, the "
+                 "rail's field side would leave the wheel table, where nothing is in contact; "
+                 "extend the wheel profile on its field side beyond %g m",
+                 w->name, r->name, w->y[w->n - 1], r->y[r->n - 1], r->y[r->n - 1]);
+        return RS_E_TABLE;
+    }
+    return RS_OK;
+}

@@ -1,0 +1,757 @@
+/*
+ * test_patch.c — every contact patch between a wheel and a rail
+ * (runtime/contact/rs_patch.h) and the Hertz approach law (rs_hertz.h),
+ * each against an answer derived here in closed form.
+ *
+ * Geometry of the closed forms (no yaw, no roll): the wheel's lowest points
+ * form the curve  z = c_z − r0 − z_w(y − c_y)  in the rail frame, so a slice's
+ * vertical gap is that curve minus the rail's z_r(y), and the deepest point of
+ * a patch is where the two slopes match (the minimum of the vertical gap);
+ * the approach along the rail normal is the vertical overlap times cos α.
+ *
+ * Profiles are built in memory (rs_profile_parse) from their exact shapes,
+ * with knots dense enough that the spline's error is below 1e-10 m at the
+ * contact points (cones are exact; arcs are sampled every 0.1 mm of arc,
+ * 0.02 mm on the small radii, and contacts lie two or more millimetres from a
+ * curvature jump).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_hook.h"
+#include "rs_hertz.h"
+#include "rs_patch.h"
+#include "rs_test.h"
+
+#define PI 3.14159265358979323846
+#define R0 0.46
+
+/* ------------------------------------------------------------ profiles */
+
+typedef struct table {
+    int n;
+    double y[8000], z[8000];
+} table;
+
+static void tpush(table *t, double y, double z)
+{
+    /* keep y strictly increasing (pieces share their end points) */
+    if (t->n > 0 && !(y > t->y[t->n - 1] + 1e-9))
+        return;
+    ck_assert(t->n < 8000);
+    t->y[t->n] = y;
+    t->z[t->n] = z;
+    t->n++;
+}
+
+static void make_profile(rs_profile *p, const char *name, const char *kind, const table *t)
+{
+    size_t cap = (size_t)t->n * 64 + 256, len = 0;
+    char *text = malloc(cap);
+    ck_assert(text != NULL);
+    len += (size_t)snprintf(text + len, cap - len, "railsym-profile 1\nname %s\nkind %s\nunits m\n",
+                            name, kind);
+    for (int i = 0; i < t->n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%.17g %.17g\n", t->y[i], t->z[i]);
+    char err[256];
+    const int rc = rs_profile_parse(p, text, len, name, err, sizeof err);
+    ck_assert_msg(rc == RS_OK, "%s", err);
+    free(text);
+}
+
+/* sorts a table built in decreasing y */
+static void treverse(table *t)
+{
+    for (int i = 0, j = t->n - 1; i < j; i++, j--) {
+        double a = t->y[i], b = t->z[i];
+        t->y[i] = t->y[j];
+        t->z[i] = t->z[j];
+        t->y[j] = a;
+        t->z[j] = b;
+    }
+}
+
+/* A conical wheel z_w = −γ u on [−0.06, 0.06]. */
+static void cone(rs_profile *p, double gam)
+{
+    static table t;
+    t.n = 0;
+    for (int i = 0; i <= 48; i++) {
+        const double u = -0.06 + 0.0025 * i;
+        tpush(&t, u, -gam * u);
+    }
+    make_profile(p, "cone", "wheel", &t);
+}
+
+/* A circular rail head z = −(R − √(R² − y²)) on [−0.036, 0.036], knots
+ * every 0.005 rad. */
+static void arc_rail(rs_profile *p, double R)
+{
+    static table t;
+    t.n = 0;
+    const double p0 = asin(0.036 / R);
+    const int m = (int)ceil(2 * p0 * R / 1e-4);
+    for (int i = 0; i <= m; i++) {
+        const double ph = -p0 + 2 * p0 * i / m;
+        const double y = R * sin(ph);
+        tpush(&t, y, -(R - sqrt(R * R - y * y)));
+    }
+    make_profile(p, "arc", "rail", &t);
+}
+
+/* The two-point geometry.
+ * Wheel, in h(u) = −z_w(u) (the lowest points' height over c_z − r0):
+ *   tread  h = γ u                          u >= UF,
+ *   fillet a concave arc of radius RFIL tangent to the tread at UF, turning
+ *          the slope h' from γ up to tan β,
+ *   flank  h = hfl + tan β (u − ufl)       down to 28 mm below the tread.
+ * Rail: a crown arc of radius RC (centre (0, −RC)) for y >= YJ and a gauge
+ * corner arc of radius RG tangent to it at YJ, down to a slope of 75°.
+ * The fillet (8 mm) is more curved than the corner (13 mm): the contact
+ * jumps from the tread to the flank, which is two-point contact. */
+#define GAM (1.0 / 40)
+#define RC 0.3
+#define YJ (-0.015)
+#define RG 0.013
+#define UF (-0.025)
+#define RFIL 0.008
+#define BETA (60.0 * PI / 180)
+
+typedef struct twopt {
+    double ucf, hcf;       /* fillet centre (wheel coordinates, h up)     */
+    double ufl, hfl;       /* fillet end: start of the flank              */
+    double cry, crz;       /* rail corner centre                          */
+} twopt;
+
+static twopt geom(void)
+{
+    twopt g;
+    /* fillet: h = hcf + √(RFIL² − (u − ucf)²), the upper cap of a circle
+     * (concave as seen from the rail); slope −(u − ucf)/√… = γ at UF */
+    const double cg = 1 / sqrt(1 + GAM * GAM), sg = GAM * cg;
+    g.ucf = UF + RFIL * sg;
+    g.hcf = GAM * UF - RFIL * cg;
+    g.ufl = g.ucf - RFIL * sin(BETA);
+    g.hfl = g.hcf + RFIL * cos(BETA);
+    /* corner: centre at the joint's point minus RG along the crown's
+     * outward normal */
+    const double zj = -(RC - sqrt(RC * RC - YJ * YJ));
+    g.cry = YJ - RG * YJ / RC;
+    g.crz = zj - RG * (zj + RC) / RC;
+    return g;
+}
+
+static void twopt_profiles(rs_profile *w, rs_profile *r)
+{
+    static table t;
+    const twopt g = geom();
+    /* wheel, built from the flange tip towards the field side */
+    t.n = 0;
+    const double htip = g.hfl - 0.020;                 /* flank 20 mm lower */
+    const double utip = g.ufl - (g.hfl - htip) / tan(BETA);
+    const int nf = 80;
+    for (int i = 0; i <= nf; i++) {
+        const double u = utip + (g.ufl - utip) * i / nf;
+        tpush(&t, u, -(g.hfl + tan(BETA) * (u - g.ufl)));
+    }
+    const double a0 = BETA, a1 = atan(GAM);
+    const int na = (int)ceil((a0 - a1) * RFIL / 2e-5);
+    for (int i = 0; i <= na; i++) {
+        const double ph = a0 + (a1 - a0) * i / na;   /* slope angle */
+        const double u = g.ucf - RFIL * sin(ph);
+        tpush(&t, u, -(g.hcf + RFIL * cos(ph)));
+    }
+    for (int i = 1; i <= 170; i++) {
+        const double u = UF + 0.0005 * i;
+        tpush(&t, u, -GAM * u);
+    }
+    make_profile(w, "twopt_wheel", "wheel", &t);
+    /* rail, from the field side towards the gauge face */
+    t.n = 0;
+    const double pc = asin(0.036 / RC), pj = asin(YJ / RC);
+    const int nc = (int)ceil((pc - pj) * RC / 1e-4);
+    /* built in decreasing y, reversed at the end */
+    for (int i = 0; i <= nc; i++) {
+        const double ph = pc + (pj - pc) * i / nc;     /* from +0.036 to YJ */
+        t.y[t.n] = RC * sin(ph);
+        t.z[t.n] = -(RC - RC * cos(ph));
+        t.n++;
+    }
+    const double q0 = -pj, q1 = 75.0 * PI / 180;      /* corner slope angles */
+    const int nq = (int)ceil((q1 - q0) * RG / 2e-5);
+    for (int i = 1; i <= nq; i++) {
+        const double q = q0 + (q1 - q0) * i / nq;
+        t.y[t.n] = g.cry - RG * sin(q);
+        t.z[t.n] = g.crz + RG * cos(q);
+        t.n++;
+    }
+    treverse(&t);
+    make_profile(r, "twopt_rail", "rail", &t);
+}
+
+/* The rail crown's height and the tread contact: slope of the crown = γ at
+ * ys = −γ RC/√(1+γ²); the wheel touches there when
+ * c_z = r0 + z_r(ys) − γ (ys − c_y). */
+static double tread_ys(void) { return -GAM * RC / sqrt(1 + GAM * GAM); }
+static double crown(double y) { return -(RC - sqrt(RC * RC - y * y)); }
+static double tread_cz(double cy, double delta)
+{
+    const double ys = tread_ys();
+    return R0 + crown(ys) - GAM * (ys - cy) - delta;
+}
+
+static int find(const rs_profile *w, const rs_profile *r, double cx, double cy, double cz,
+                double psi, rs_patch *p, int *n)
+{
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    o.r0 = R0;
+    rs_patch_hint h = {0, 0};
+    const double c[3] = {cx, cy, cz}, a[3] = {-sin(psi), cos(psi), 0};
+    return rs_patch_find(w, r, c, a, &o, &h, p, RS_PATCH_MAX, n);
+}
+
+/* ------------------------------------------------------------ tests */
+
+START_TEST(test_cone_on_arc)
+{
+    /* cone (taper γ) on an arc head (radius R): the contact is the arc point
+     * of slope γ, ys = −γR/√(1+γ²), whatever the shift; lowered by δ from
+     * touching, the overlap along the normal is δ cos α, α = atan γ; the
+     * patch is the chord of the arc cut by the lowered line: half-length
+     * √(2 R d − d²), d = δ cos α, projected on y by cos α, about the foot of
+     * the normal through the tangent point, at y = ys + d sin α. */
+    const double gams[2] = {1.0 / 40, 1.0 / 20}, R = 0.3;
+    for (int gi = 0; gi < 2; gi++) {
+        const double gam = gams[gi];
+        rs_profile w, r;
+        cone(&w, gam);
+        arc_rail(&r, R);
+        const double ys = -gam * R / sqrt(1 + gam * gam), ca = 1 / sqrt(1 + gam * gam);
+        const double zs = -(R - sqrt(R * R - ys * ys));
+        const double shifts[4] = {-0.008, -0.002, 0.0, 0.005}, deltas[3] = {1e-6, 1e-5, 1e-4};
+        for (int si = 0; si < 4; si++)
+            for (int di = 0; di < 3; di++) {
+                const double cy = shifts[si], dl = deltas[di];
+                const double cz = R0 + zs - gam * (ys - cy) - dl;
+                rs_patch p[RS_PATCH_MAX];
+                int n;
+                ck_assert_int_eq(find(&w, &r, 0, cy, cz, 0, p, &n), RS_OK);
+                ck_assert_int_eq(n, 1);
+                const double d = dl * ca, half = sqrt(2 * R * d - d * d) * ca;
+                const double uw = ys - cy;
+                ck_assert_msg(fabs(p[0].u_r - ys) < 1e-8 && fabs(p[0].u_w - uw) < 1e-8,
+                              "γ %g y %g δ %g: u_r %.12g (%.12g), u_w %.12g", gam, cy, dl,
+                              p[0].u_r, ys, p[0].u_w);
+                ck_assert_msg(fabs(p[0].pen - d) < 1e-12 + 1e-9 * d, "pen %.15g, expected %.15g",
+                              p[0].pen, d);
+                ck_assert(fabs(p[0].alpha - atan(gam)) < 1e-9);
+                ck_assert(fabs(p[0].n[1] + gam * ca) < 1e-9 && fabs(p[0].n[2] - ca) < 1e-9);
+                ck_assert(fabs(p[0].t[1] - ca) < 1e-9 && fabs(p[0].t[2] - gam * ca) < 1e-9);
+                ck_assert(p[0].theta == 0.0 && p[0].pw[0] == 0.0 && p[0].pr[0] == 0.0);
+                ck_assert(fabs(p[0].pr[2] - zs) < 1e-9 && fabs(p[0].pw[1] - ys) < 1e-8);
+                ck_assert(fabs(p[0].pw[2] - p[0].pr[2] + dl) < 1e-10);
+                ck_assert_msg(isinf(p[0].R_wy) || fabs(p[0].R_wy) > 1e6, "R_wy %g", p[0].R_wy);
+                ck_assert_msg(fabs(p[0].R_ry - R) < 1e-5 * R, "R_ry %.9g", p[0].R_ry);
+                /* Meusnier: ρ / sin(angle(n, axle)) = (r0 − γ u_w) √(1+γ²) */
+                const double rwx = (R0 - gam * uw) / ca;
+                ck_assert_msg(fabs(p[0].R_wx - rwx) < 1e-9, "R_wx %.12g %.12g", p[0].R_wx, rwx);
+                const double mid = uw + d * gam * ca;
+                ck_assert_msg(fabs(p[0].u_lo - (mid - half)) < 1e-7 && fabs(p[0].u_hi - (mid + half)) < 1e-7,
+                              "bounds %.9g %.9g, expected %.9g %.9g", p[0].u_lo, p[0].u_hi,
+                              mid - half, mid + half);
+            }
+        /* lifted by δ: no patch */
+        {
+            rs_patch p[RS_PATCH_MAX];
+            int n = -1;
+            ck_assert_int_eq(find(&w, &r, 0, 0, R0 + zs - gam * ys + 1e-6, 0, p, &n), RS_OK);
+            ck_assert_int_eq(n, 0);
+        }
+        rs_profile_free(&w);
+        rs_profile_free(&r);
+    }
+}
+END_TEST
+
+/* Closed-form flange gap for the two-point geometry: the flank (a line of
+ * slope tan β in the rail frame) touches the corner arc where the arc's
+ * slope is tan β: yf = cry − RG sin β, zf = crz + RG cos β; the vertical gap
+ * there is the line's height minus zf. */
+static double flange_gap(const twopt *g, double cy, double cz, double *yf)
+{
+    *yf = g->cry - RG * sin(BETA);
+    const double zf = g->crz + RG * cos(BETA);
+    const double line = cz - R0 + g->hfl + tan(BETA) * (*yf - cy - g->ufl);
+    return line - zf;
+}
+
+START_TEST(test_two_point)
+{
+    rs_profile w, r;
+    twopt_profiles(&w, &r);
+    const twopt g = geom();
+    char err[512];
+    ck_assert_msg(rs_patch_check_pair(&w, &r, R0, err, sizeof err) == RS_OK, "%s", err);
+    const double dt = 5e-5, ys = tread_ys(), ca = 1 / sqrt(1 + GAM * GAM);
+    /* onset: flange_gap(cy, tread_cz(cy)) = 0 is linear in cy (the tread
+     * contact lifts the wheel by γ per metre of shift, the flank by tan β) */
+    double yf;
+    const double g0 = flange_gap(&g, 0, tread_cz(0, dt), &yf);
+    const double y_on = g0 / (tan(BETA) - GAM);
+    printf("two-point: flange contact begins at c_y = %.6f mm (u_r = %.6f mm, u_w = %.6f mm, flank from %.6f mm)\n", y_on * 1e3,
+           yf * 1e3, (yf - y_on) * 1e3, g.ufl * 1e3);
+    ck_assert(y_on > 0.0 && y_on < 0.02);
+    ck_assert(yf - y_on < g.ufl - 1e-3);   /* on the flank, 1 mm from the fillet */
+    const double eps[4] = {-1e-3, -1e-6, 1e-6, 1e-3};
+    for (int k = 0; k < 4; k++) {
+        const double cy = y_on + eps[k], cz = tread_cz(cy, dt);
+        rs_patch p[RS_PATCH_MAX];
+        int n;
+        ck_assert_int_eq(find(&w, &r, 0, cy, cz, 0, p, &n), RS_OK);
+        ck_assert_msg(n == (eps[k] < 0 ? 1 : 2), "shift %g: %d patches", eps[k], n);
+        /* the tread patch is the last (largest u_w) */
+        const rs_patch *t = &p[n - 1];
+        ck_assert_msg(fabs(t->u_r - ys) < 1e-8 && fabs(t->u_w - (ys - cy)) < 1e-8, "tread %.10g %.10g",
+                      t->u_r, ys);
+        ck_assert(fabs(t->pen - dt * ca) < 1e-12);
+        if (n == 2) {
+            double yf2;
+            const double gap = flange_gap(&g, cy, cz, &yf2);
+            const rs_patch *f = &p[0];
+            ck_assert_msg(fabs(f->u_r - yf2) < 1e-8 && fabs(f->u_w - (yf2 - cy)) < 1e-8,
+                          "flange u_r %.10g expected %.10g", f->u_r, yf2);
+            ck_assert_msg(fabs(f->pen + gap * cos(BETA)) < 1e-12 + 1e-7 * fabs(gap),
+                          "flange pen %.6g expected %.6g", f->pen, -gap * cos(BETA));
+            ck_assert(fabs(f->alpha - BETA) < 1e-6);
+            ck_assert_msg(fabs(f->R_ry - RG) < 1e-4 * RG, "R_ry %.9g", f->R_ry);
+            ck_assert(f->u_hi < t->u_lo);
+        }
+    }
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
+START_TEST(test_yaw_lead)
+{
+    /* The flank is a cone of half-angle 90° − β about the axle a =
+     * (−sin ψ, cos ψ, 0); the rail's corner a cylinder along x.  They touch
+     * where the wheel's normal e(θ) − ρ' a has no x part (the cylinder's
+     * normal has none): with e_x = −sin θ cos ψ, ρ' = −tan β,
+     *   sin θ = −tan β tan ψ,
+     * and the contact lies at x = u_w a_x + ρ e_x = sin ψ (ρ tan β − u_w):
+     * ahead of the axle (x > 0) for ψ > 0, about r tan β tan ψ. */
+    rs_profile w, r;
+    twopt_profiles(&w, &r);
+    const twopt g = geom();
+    double yf;
+    const double y_on = flange_gap(&g, 0, tread_cz(0, 5e-5), &yf) / (tan(BETA) - GAM);
+    const double psis[4] = {-0.02, -0.005, 0.01, 0.02};
+    for (int k = 0; k < 4; k++) {
+        const double psi = psis[k];
+        rs_patch p[RS_PATCH_MAX];
+        int n;
+        ck_assert_int_eq(find(&w, &r, 0.0, y_on + 5e-4, tread_cz(y_on, 0.0), psi, p, &n), RS_OK);
+        ck_assert(n >= 1);
+        const rs_patch *f = &p[0];
+        ck_assert_msg(f->alpha > 0.9 && f->alpha < 1.2, "ψ %g: first patch α %g", psi, f->alpha);
+        const double rho = R0 + rs_profile_eval(&w, f->u_w, NULL, NULL, NULL);
+        const double x = sin(psi) * (rho * tan(BETA) - f->u_w);
+        const double th = asin(-tan(BETA) * tan(psi));
+        printf("yaw %+.3f: flange contact x = %+.3f mm (cone-cylinder %+.3f mm), theta %+.5f (%+.5f)\n",
+               psi, f->pw[0] * 1e3, x * 1e3, f->theta, th);
+        ck_assert_msg(f->pw[0] * psi > 0, "lead has the sign of the yaw");
+        ck_assert_msg(fabs(f->pw[0] - x) < 0.01 * fabs(x), "x %.6g, closed form %.6g", f->pw[0], x);
+        ck_assert_msg(fabs(f->theta - th) < 0.01 * fabs(th), "θ %.6g, %.6g", f->theta, th);
+    }
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
+/* ---------------------------------------------- continuity on S1002/60E1 */
+
+typedef struct res {
+    int rc, n;
+    rs_patch p[RS_PATCH_MAX];
+} res;
+
+static double depth(const rs_patch *p)
+{
+    return p->pen / cos(p->alpha);   /* the vertical overlap */
+}
+
+static double max_depth(const res *a)
+{
+    double d = 0;
+    for (int i = 0; i < a->n; i++)
+        d = fmax(d, depth(&a->p[i]));
+    return d;
+}
+
+/* the rigid contact height of S1002 on 60E1 (no yaw) by brute force */
+static double rigid_cz(const rs_profile *w, const rs_profile *r, double cy)
+{
+    double gmin = INFINITY;
+    int hw = 0, hr = 0;
+    for (double u = w->y[0]; u <= w->y[w->n - 1]; u += 2e-5) {
+        const double y = cy + u;
+        if (y < r->y[0] || y > r->y[r->n - 1])
+            continue;
+        const double gap = -(R0 + rs_profile_eval(w, u, &hw, NULL, NULL)) - rs_profile_eval(r, y, &hr, NULL, NULL);
+        if (gap < gmin)
+            gmin = gap;
+    }
+    return -gmin;
+}
+
+typedef struct sweep {
+    const rs_profile *w, *r;
+    double cy0, psi0, cz_at0;
+    int what;     /* 0: shift (c_z follows the rigid height), 1: yaw */
+} sweep;
+
+static void eval_at(const sweep *s, double v, res *o)
+{
+    double cy = s->cy0, psi = s->psi0, cz = s->cz_at0;
+    if (s->what == 0) {
+        cy = v;
+        cz = rigid_cz(s->w, s->r, cy) - 5e-5;
+    } else {
+        psi = v;
+    }
+    o->rc = find(s->w, s->r, 0, cy, cz, psi, o->p, &o->n);
+}
+
+/* Checks one step [v0, v1]: the deepest overlap changes by at most K|Δv|;
+ * with the same patch count, every patch's u_w, u_r change by at most
+ * KU|Δv|, or the step holds a swap of the deepest point between two minima
+ * of equal depth (bisected to 1e-11: the jump stays, the depth is
+ * continuous).  Returns the number of swaps. */
+static int check_step(const sweep *s, double v0, double v1, const res *a, const res *b, double K,
+                      double KU)
+{
+    const double h = fabs(v1 - v0);
+    ck_assert_msg(fabs(max_depth(a) - max_depth(b)) <= K * h + 1e-12,
+                  "v %.9g..%.9g: depth %.9g -> %.9g", v0, v1, max_depth(a), max_depth(b));
+    if (a->n != b->n)
+        return 0;
+    int bad = -1;
+    for (int i = 0; i < a->n; i++)
+        if (fabs(a->p[i].u_w - b->p[i].u_w) > KU * h || fabs(a->p[i].u_r - b->p[i].u_r) > KU * h)
+            bad = i;
+    if (bad < 0)
+        return 0;
+    /* bisect towards the jump */
+    double lo = v0, hi = v1;
+    res A = *a, B = *b;
+    for (int it = 0; it < 60 && hi - lo > 1e-11; it++) {
+        const double m = 0.5 * (lo + hi);
+        res M;
+        eval_at(s, m, &M);
+        ck_assert_int_eq(M.rc, RS_OK);
+        int left = M.n != A.n;
+        if (!left)
+            for (int i = 0; i < A.n; i++)
+                if (fabs(A.p[i].u_w - M.p[i].u_w) > KU * (m - lo))
+                    left = 1;
+        if (left) {
+            hi = m;
+            B = M;
+        } else {
+            lo = m;
+            A = M;
+        }
+    }
+    if (A.n != B.n)
+        return 0;   /* the jump was a change of patch count */
+    for (int i = 0; i < A.n; i++)
+        ck_assert_msg(fabs(depth(&A.p[i]) - depth(&B.p[i])) < 1e-9,
+                      "v %.12g: patch %d jumps from u_w %.9g to %.9g with depth %.9g -> %.9g", lo, i,
+                      A.p[i].u_w, B.p[i].u_w, depth(&A.p[i]), depth(&B.p[i]));
+    return 1;
+}
+
+START_TEST(test_continuity_s1002)
+{
+    rs_profile w, r;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_patch_check_pair(&w, &r, R0, err, sizeof err) == RS_OK, "%s", err);
+    /* the centred wheel: taping line 750 mm from the track centre, rail
+     * origin 1435/2 + 35.5 mm (its gauge point at y = −35.5 mm) */
+    const double cy_c = -0.003;
+    sweep s = {&w, &r, cy_c, 0, 0, 0};
+    const int N = 2000;
+    const double h = 0.020 / N;
+    res a, b;
+    int swaps = 0, two = 0;
+    eval_at(&s, cy_c - 0.010, &a);
+    for (int i = 1; i <= N; i++) {
+        const double v0 = cy_c - 0.010 + (i - 1) * h, v1 = v0 + h;
+        eval_at(&s, v1, &b);
+        ck_assert_msg(b.rc == RS_OK && b.n >= 1, "shift %g: rc %d, %d patches", v1 - cy_c, b.rc, b.n);
+        two += b.n >= 2;
+        swaps += check_step(&s, v0, v1, &a, &b, 10.0, 200.0);
+        a = b;
+    }
+    printf("S1002/60E1 shift sweep: %d steps, %d with two patches, %d swaps of a deepest point\n", N,
+           two, swaps);
+    ck_assert(two > 0);
+    /* yaw at a few shifts, the height of the unyawed rigid contact */
+    const double shifts[4] = {-0.008, 0.0, 0.004, 0.0075};
+    for (int k = 0; k < 4; k++) {
+        sweep y = {&w, &r, cy_c + shifts[k], 0, rigid_cz(&w, &r, cy_c + shifts[k]) - 5e-5, 1};
+        const int M = 400;
+        const double hy = 0.04 / M;
+        eval_at(&y, -0.02, &a);
+        for (int i = 1; i <= M; i++) {
+            const double v0 = -0.02 + (i - 1) * hy, v1 = v0 + hy;
+            eval_at(&y, v1, &b);
+            ck_assert_msg(b.rc == RS_OK && b.n >= 1, "yaw %g: rc %d, %d patches", v1, b.rc, b.n);
+            swaps += check_step(&y, v0, v1, &a, &b, 10.0, 200.0);
+            a = b;
+        }
+    }
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
+START_TEST(test_deterministic_no_alloc)
+{
+    rs_profile w, r;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK, "%s", err);
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    o.r0 = R0;
+    const double c[3] = {0.001, 0.0045, rigid_cz(&w, &r, 0.0045) - 1e-4};
+    const double a[3] = {-sin(0.013), cos(0.013), 0};
+    rs_patch p1[RS_PATCH_MAX], p2[RS_PATCH_MAX];
+    memset(p1, 0, sizeof p1);
+    memset(p2, 0, sizeof p2);
+    int n1, n2;
+    rs_patch_hint h1 = {0, 0}, h2 = {300, 17};
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
+    const int r1 = rs_patch_find(&w, &r, c, a, &o, &h1, p1, RS_PATCH_MAX, &n1);
+    const int r2 = rs_patch_find(&w, &r, c, a, &o, &h2, p2, RS_PATCH_MAX, &n2);
+    alloc_hook_counting = 0;
+    ck_assert_int_eq(alloc_hook_calls, 0);
+    ck_assert_int_eq(r1, RS_OK);
+    ck_assert_int_eq(r2, r1);
+    ck_assert_int_eq(n1, n2);
+    ck_assert(n1 >= 1);
+    ck_assert(memcmp(p1, p2, sizeof p1) == 0);
+    /* arguments */
+    int n;
+    const double bad_a[3] = {0, 1.001, 0}, nan_c[3] = {0, NAN, 0};
+    ck_assert_int_eq(rs_patch_find(&w, &r, c, bad_a, &o, NULL, p1, 4, &n), RS_E_ARG);
+    ck_assert_int_eq(rs_patch_find(&w, &r, nan_c, a, &o, NULL, p1, 4, &n), RS_E_ARG);
+    ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o, NULL, p1, 0, &n), RS_E_ARG);
+    ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o, NULL, p1, RS_PATCH_MAX + 1, &n), RS_E_ARG);
+    ck_assert_int_eq(rs_patch_find(NULL, &r, c, a, &o, NULL, p1, 4, &n), RS_E_ARG);
+    rs_patch_opts o0 = o;
+    o0.r0 = 0;
+    ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o0, NULL, p1, 4, &n), RS_E_ARG);
+    /* max = 1 with two patches: the deeper one, RS_CLAMPED */
+    {
+        rs_profile tw, tr;
+        twopt_profiles(&tw, &tr);
+        const twopt g = geom();
+        double yf;
+        const double y_on = flange_gap(&g, 0, tread_cz(0, 5e-5), &yf) / (tan(BETA) - GAM);
+        const double cy = y_on + 1e-3, cz = tread_cz(cy, 5e-5);
+        const double c2[3] = {0, cy, cz}, a2[3] = {0, 1, 0};
+        rs_patch all[RS_PATCH_MAX], one;
+        ck_assert_int_eq(rs_patch_find(&tw, &tr, c2, a2, &o, NULL, all, RS_PATCH_MAX, &n), RS_OK);
+        ck_assert_int_eq(n, 2);
+        ck_assert_int_eq(rs_patch_find(&tw, &tr, c2, a2, &o, NULL, &one, 1, &n), RS_CLAMPED);
+        ck_assert_int_eq(n, 1);
+        const int deeper = all[0].pen > all[1].pen ? 0 : 1;
+        ck_assert(memcmp(&one, &all[deeper], sizeof one) == 0);
+        rs_profile_free(&tw);
+        rs_profile_free(&tr);
+    }
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
+START_TEST(test_check_pair)
+{
+    rs_profile w, r, a, c;
+    char err[512];
+    ck_assert(rs_profile_load(&w, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK);
+    ck_assert(rs_profile_load(&r, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK);
+    ck_assert(rs_profile_load(&a, "vehicles/profiles/arc_r300.prf", err, sizeof err) == RS_OK);
+    ck_assert(rs_profile_load(&c, "vehicles/profiles/cone_1in40.prf", err, sizeof err) == RS_OK);
+    ck_assert_int_eq(rs_patch_check_pair(&w, &r, R0, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_patch_check_pair(&c, &a, R0, err, sizeof err), RS_OK);
+    /* S1002's flange (70°) on a bare arc head (7°): rejected */
+    ck_assert_int_eq(rs_patch_check_pair(&w, &a, R0, err, sizeof err), RS_E_TABLE);
+    ck_assert_msg(strstr(err, "S1002") && strstr(err, "arc_r300") && strstr(err, "gauge face"), "%s", err);
+    /* r0 = 4 mm: S1002's tread end (z = −2.6 mm) leaves less than r0/2 */
+    ck_assert_int_eq(rs_patch_check_pair(&w, &r, 0.004, err, sizeof err), RS_E_TABLE);
+    ck_assert_msg(strstr(err, "radius") != NULL, "%s", err);
+    ck_assert_int_eq(rs_patch_check_pair(&w, &r, -1, err, sizeof err), RS_E_ARG);
+    ck_assert_int_eq(rs_patch_check_pair(&r, &w, R0, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "kind") != NULL, "%s", err);
+    /* a wheel table narrower than the rail head on the field side */
+    {
+        static table t;
+        t.n = 0;
+        for (int i = 0; i <= 20; i++)
+            tpush(&t, -0.06 + 0.004 * i, 0.0);   /* up to u = 0.02 < 0.036 */
+        rs_profile nw;
+        make_profile(&nw, "narrow", "wheel", &t);
+        ck_assert_int_eq(rs_patch_check_pair(&nw, &a, R0, err, sizeof err), RS_E_TABLE);
+        ck_assert_msg(strstr(err, "field side") != NULL, "%s", err);
+        rs_profile_free(&nw);
+    }
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+    rs_profile_free(&a);
+    rs_profile_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ Hertz */
+
+/* K(e), E(e) by Gauss-Legendre (20 points) on 64 panels of [0, π/2]. */
+static void ellint(double e, double *K, double *E)
+{
+    static const double x[10] = {0.0765265211334973, 0.2277858511416451, 0.3737060887154195,
+                                 0.5108670019508271, 0.6360536807265150, 0.7463319064601508,
+                                 0.8391169718222188, 0.9122344282513259, 0.9639719272779138,
+                                 0.9931285991850949};
+    static const double wt[10] = {0.1527533871307258, 0.1491729864726037, 0.1420961093183820,
+                                  0.1316886384491766, 0.1181945319615184, 0.1019301198172404,
+                                  0.0832767415767048, 0.0626720483341091, 0.0406014298003869,
+                                  0.0176140071391521};
+    double k = 0, s = 0;
+    const int P = 64;
+    const double hw = 0.5 * (PI / 2) / P;
+    for (int j = 0; j < P; j++) {
+        const double mid = (j + 0.5) * (PI / 2) / P;
+        for (int i = 0; i < 10; i++)
+            for (int sg = -1; sg <= 1; sg += 2) {
+                const double ph = mid + sg * hw * x[i], q = 1 - e * e * sin(ph) * sin(ph);
+                k += hw * wt[i] / sqrt(q);
+                s += hw * wt[i] * sqrt(q);
+            }
+    }
+    *K = k;
+    *E = s;
+}
+
+/* Johnson §4.2 (elliptical Hertz pressure p0 √(1 − x²/a² − y²/b²), a >= b,
+ * a along the smaller curvature sum S, L the larger):
+ *   S = p0 b (K − E) / (E* e² a²),   L = p0 b ((a/b)² E − K) / (E* e² a²),
+ *   δ = p0 b K / E*,   N = (2/3) π a b p0,
+ * so L/S = ((a/b)² E − K)/(K − E) fixes e (bisection), then
+ * a³ = 3 N (K − E) / (2 π S E* e²) and δ follow.  Returns c_H = N/δ^{3/2}. */
+static double johnson_ch(double A, double B, double E, double nu)
+{
+    const double S = fmin(A, B), L = fmax(A, B), Es = E / (2 * (1 - nu * nu)), N = 1e4;
+    if (L / S < 1 + 1e-12) {
+        /* sphere: δ = (9 N² / (16 R E*²))^{1/3}, 1/R = 2A */
+        const double R = 1 / (2 * A);
+        const double d = cbrt(9 * N * N / (16 * R * Es * Es));
+        return N / pow(d, 1.5);
+    }
+    double lo = 1e-9, hi = 1 - 1e-15, K, EE;
+    for (int it = 0; it < 200; it++) {
+        const double e = 0.5 * (lo + hi);
+        ellint(e, &K, &EE);
+        const double ab2 = 1 / (1 - e * e);
+        if ((ab2 * EE - K) / (K - EE) < L / S)
+            lo = e;
+        else
+            hi = e;
+    }
+    const double e = 0.5 * (lo + hi);
+    ellint(e, &K, &EE);
+    const double a = cbrt(3 * N * (K - EE) / (2 * PI * S * Es * e * e));
+    const double b = a * sqrt(1 - e * e);
+    const double p0 = 3 * N / (2 * PI * a * b);
+    const double d = p0 * b * K / Es;
+    return N / pow(d, 1.5);
+}
+
+START_TEST(test_hertz_approach)
+{
+    const double E = 2.1e11, nu = 0.28, Es = E / (2 * (1 - nu * nu));
+    /* sphere on a plane: radius R in both directions, flat rail */
+    for (double R = 0.1; R < 1.0; R *= 1.7) {
+        double c;
+        ck_assert_int_eq(rs_hertz_approach_law(R, R, INFINITY, E, nu, &c), RS_OK);
+        const double N = 5e4, d = cbrt(9 * N * N / (16 * R * Es * Es));
+        ck_assert_msg(fabs(c * pow(d, 1.5) - N) < 1e-9 * N, "R %g: N %.12g", R, c * pow(d, 1.5));
+    }
+    /* elliptical: S1002-like tread on a 300 mm head, a flange root on a
+     * gauge corner, a cone on a 80 mm arc */
+    const double cases[3][3] = {{0.46, -0.33, 0.3}, {0.52, -0.016, 0.013}, {0.46, INFINITY, 0.08}};
+    for (int k = 0; k < 3; k++) {
+        double c, A, B;
+        ck_assert_int_eq(rs_hertz_approach_law(cases[k][0], cases[k][1], cases[k][2], E, nu, &c), RS_OK);
+        rs_hertz_curvature_sums(cases[k][0], cases[k][1], INFINITY, cases[k][2], &A, &B);
+        const double ref = johnson_ch(A, B, E, nu);
+        printf("Hertz approach: radii %g %g %g: c_H %.8g, Johnson %.8g N/m^1.5 (B/A %.4g)\n",
+               cases[k][0], cases[k][1], cases[k][2], c, ref, B / A);
+        ck_assert_msg(fabs(c - ref) < 1e-7 * ref, "c_H %.12g vs %.12g", c, ref);
+    }
+    /* the conformal rule: B below A/100 is held there */
+    {
+        const double Rwx = 0.5, A = 1 / (2 * Rwx), Rry = 0.013;
+        /* R_wy giving B = A/100 exactly: 1/R_wy = 2A/100 − 1/R_ry */
+        const double Rwy_at = 1 / (2 * A / RS_HERTZ_CONFORMAL_RATIO - 1 / Rry);
+        double c_at, c_in, c_neg, c_above;
+        ck_assert_int_eq(rs_hertz_approach_law(Rwx, Rwy_at * (1 + 1e-12), Rry, E, nu, &c_above), RS_OK);
+        int rc = rs_hertz_approach_law(Rwx, Rwy_at * (1 - 1e-12), Rry, E, nu, &c_at);
+        ck_assert_int_eq(rc, RS_CLAMPED);
+        ck_assert_int_eq(rs_hertz_approach_law(Rwx, -Rry * 1.0001, Rry, E, nu, &c_in), RS_CLAMPED);
+        ck_assert_int_eq(rs_hertz_approach_law(Rwx, -Rry * 0.9, Rry, E, nu, &c_neg), RS_CLAMPED);
+        const double ref = johnson_ch(A, A / RS_HERTZ_CONFORMAL_RATIO, E, nu);
+        ck_assert_msg(fabs(c_at - ref) < 1e-7 * ref, "%.10g %.10g", c_at, ref);
+        ck_assert(c_in == c_at && c_neg == c_at);      /* held: the same constant */
+        ck_assert(fabs(c_above - c_at) < 1e-6 * c_at); /* continuous at the threshold */
+        /* the held ellipse's shape */
+        rs_hertz_ellipse el;
+        ck_assert_int_eq(rs_hertz_ellipse_compute(1e5, E, nu, A, A / RS_HERTZ_CONFORMAL_RATIO, &el), RS_OK);
+        printf("conformal rule: held ellipse b/a = %.2f, c_H = %.4g N/m^1.5\n", el.b / el.a, c_at);
+    }
+    /* errors */
+    double c;
+    ck_assert_int_eq(rs_hertz_approach_law(-0.5, 0.3, 0.3, E, nu, &c), RS_E_ARG);
+    ck_assert_int_eq(rs_hertz_approach_law(0.5, NAN, 0.3, E, nu, &c), RS_E_ARG);
+    ck_assert_int_eq(rs_hertz_approach_law(0.5, 0.3, 0.3, -E, nu, &c), RS_E_ARG);
+    ck_assert_int_eq(rs_hertz_approach_constant(1.0, -1.0, E, nu, &c, NULL, NULL), RS_E_NONHERTZ);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("patch");
+    TCase *t = tcase_create("patch");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_cone_on_arc);
+    tcase_add_test(t, test_two_point);
+    tcase_add_test(t, test_yaw_lead);
+    tcase_add_test(t, test_continuity_s1002);
+    tcase_add_test(t, test_deterministic_no_alloc);
+    tcase_add_test(t, test_check_pair);
+    tcase_add_test(t, test_hertz_approach);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
