@@ -23,6 +23,7 @@
 #include "rs_contact.h"
 #include "rs_csv.h"
 #include "rs_driver.h"
+#include "rs_elastic.h"
 
 void rs_run_config_default(rs_run_config *c)
 {
@@ -297,7 +298,21 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         opt.contact_dir = contact_dir;
     if (c->method >= 0)
         opt.method = (rs_method)c->method;
-    opt.contact = rs_wheel_rail_contact(); /* the driver runs contact models */
+    /* the driver runs contact models: the mode the scenario or else the
+     * description asks for */
+    const int mode = rs_binding_contact_mode(b);
+    opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
+                  : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
+                                                       : rs_contact_for_model(m);
+    if (!opt.contact) {
+        snprintf(err, errlen,
+                 "model '%s': its contacts mix 'mode elastic' and 'mode constraint'; one mode "
+                 "per run is supported: give every contact the same mode, or choose one in the "
+                 "scenario ('contact elastic' or 'contact constraint')",
+                 m->name);
+        st = RS_E_UNSUPPORTED;
+        goto done;
+    }
     if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
         snprintf(err, errlen, "model '%s': %s", m->name, msg);
         goto done;

@@ -21,7 +21,7 @@
 #define MAX_TOKENS 64
 
 static const char *const kStatements[] = {
-    "duration", "step", "output", "method", "tolerance", "iterations", "friction",
+    "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
     "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
@@ -245,7 +245,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         k++;
     static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
                                           "method rk4", "tolerance 1e-6", "iterations 10",
-                                          "friction 0.3"};
+                                          "friction 0.3", "contact elastic"};
     if (k >= lt->n) {
         errf(ps->err, ps->errlen, ps->file, line, "'%s' needs a value, e.g. '%s'", kw, example[idx]);
         return RS_E_ARG;
@@ -263,6 +263,17 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
             s->method = RS_RK4;
         else {
             errf(ps->err, ps->errlen, ps->file, line, "unknown method '%s': write 'method imex' or 'method rk4'", val);
+            return RS_E_ARG;
+        }
+    } else if (bit == RS_SCENARIO_CONTACT) {
+        if (strcmp(val, "constraint") == 0)
+            s->contact_mode = RS_CONTACT_MODE_CONSTRAINT;
+        else if (strcmp(val, "elastic") == 0)
+            s->contact_mode = RS_CONTACT_MODE_ELASTIC;
+        else {
+            errf(ps->err, ps->errlen, ps->file, line,
+                 "unknown contact mode '%s': write 'contact elastic' (every patch, Hertzian normal "
+                 "force) or 'contact constraint' (one point per wheel held by a constraint)", val);
             return RS_E_ARG;
         }
     } else {
@@ -773,6 +784,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "tolerance") == 0) st = parse_setting(ps, RS_SCENARIO_TOLERANCE, &lt, line);
         else if (strcmp(kw, "iterations") == 0) st = parse_setting(ps, RS_SCENARIO_ITERATIONS, &lt, line);
         else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCENARIO_FRICTION, &lt, line);
+        else if (strcmp(kw, "contact") == 0) st = parse_setting(ps, RS_SCENARIO_CONTACT, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
         else if (strcmp(kw, "initial") == 0)
@@ -792,7 +804,7 @@ static int parse_text(parser *ps, char *text)
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s' (did you mean '%s'?)", kw, sug);
             else
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s'; statements are duration, step, "
-                     "output, method, tolerance, iterations, friction, param, initial, input, columns, "
+                     "output, method, tolerance, iterations, friction, contact, param, initial, input, columns, "
                      "track, wheel_profile, rail_profile", kw);
             return RS_E_ARG;
         }
@@ -883,6 +895,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_TOLERANCE) b->tolerance = top->tolerance;
     if (top->set & RS_SCENARIO_ITERATIONS) b->iterations = top->iterations;
     if (top->set & RS_SCENARIO_FRICTION) b->friction = top->friction;
+    if (top->set & RS_SCENARIO_CONTACT) b->contact_mode = top->contact_mode;
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!top->file[k])
             continue;
@@ -976,6 +989,7 @@ struct rs_binding {
     unsigned set;
     double duration, step, output, tolerance, friction;
     rs_method method;
+    int contact_mode;
     int iterations;
     int n_p;
     int *p_idx;
@@ -1183,6 +1197,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->method = s->method;
     b->iterations = s->iterations;
     b->friction = s->friction;
+    b->contact_mode = s->contact_mode;
     int st = RS_OK;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
@@ -1391,4 +1406,5 @@ const char *const *rs_binding_columns(const rs_binding *b, int *n)
 
 double rs_binding_duration(const rs_binding *b) { return b->duration; }
 double rs_binding_step(const rs_binding *b) { return b->step; }
+int rs_binding_contact_mode(const rs_binding *b) { return b->contact_mode; }
 double rs_binding_output(const rs_binding *b) { return b->output; }

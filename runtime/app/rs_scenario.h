@@ -37,9 +37,13 @@ enum {
     RS_SCENARIO_METHOD = 1 << 3,
     RS_SCENARIO_TOLERANCE = 1 << 4,
     RS_SCENARIO_ITERATIONS = 1 << 5,
-    RS_SCENARIO_FRICTION = 1 << 6
+    RS_SCENARIO_FRICTION = 1 << 6,
+    RS_SCENARIO_CONTACT = 1 << 7
 };
-#define RS_SCENARIO_N_SETTINGS 7
+#define RS_SCENARIO_N_SETTINGS 8
+
+/* The contact mode a scenario asks for (`contact constraint|elastic`). */
+enum { RS_CONTACT_MODE_MODEL = 0, RS_CONTACT_MODE_CONSTRAINT, RS_CONTACT_MODE_ELASTIC };
 
 /* Built-in values of settings a scenario leaves out. */
 #define RS_SCENARIO_DEFAULT_DURATION 1.0    /* s */
@@ -99,6 +103,8 @@ typedef struct rs_scenario {
     int iterations;               /* projection iteration limit              */
     double friction;              /* wheel-rail friction coefficient μ (0:
                                      linear creep, rs_options.contact_mu)    */
+    int contact_mode;             /* RS_CONTACT_MODE_*: `contact elastic`
+                                     overrides the description's mode        */
     rs_scenario_where set_at[RS_SCENARIO_N_SETTINGS]; /* where each setting was given
                                      (bit order)                             */
 
@@ -179,6 +185,8 @@ const char *const *rs_binding_columns(const rs_binding *b, int *n);
 /* Effective duration, step and output interval of the bound scenario. */
 double rs_binding_duration(const rs_binding *b);
 double rs_binding_step(const rs_binding *b);
+/* RS_CONTACT_MODE_MODEL unless the scenario says `contact ...`. */
+int rs_binding_contact_mode(const rs_binding *b);
 double rs_binding_output(const rs_binding *b);
 
 /* Value at t of a table of n rows (t strictly increasing), linear between

@@ -5,6 +5,7 @@
  * See rs_contact.h; the step that uses these is rs_contact_step.c.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -429,6 +430,21 @@ void rs_contact_ck_values(rs_contact_ws *c)
     }
 }
 
+/* Every profile spline is the `spline` member of an rs_profile and every
+ * track spline one of the four `f` of an rs_track (load_files takes them
+ * from nowhere else), so the structure is found from the member. */
+const rs_profile *rs_contact_profile(const rs_contact_ws *c, int i, int k)
+{
+    const rs_spline *sp = c->sp[6 * i + k];
+    return sp ? (const rs_profile *)(const void *)((const char *)sp - offsetof(rs_profile, spline)) : NULL;
+}
+
+const rs_track *rs_contact_track(const rs_contact_ws *c, int i)
+{
+    const rs_spline *sp = c->sp[6 * i + RS_SPLINE_TRACK_X];
+    return sp ? (const rs_track *)(const void *)((const char *)sp - offsetof(rs_track, f)) : NULL;
+}
+
 static const rs_pattern *ck_pattern(const rs_contact_ws *c)
 {
     return &c->ck;
@@ -460,6 +476,10 @@ static void add_explicit_creep(const struct rs_ws *ws, double scale, double *rhs
 
 static double value(const struct rs_ws *ws, int i, int k)
 {
+    if (k == RS_CONTACT_VAR_PATCHES) /* one point per wheel */
+        return 1;
+    if (k > RS_CONTACT_VAR_PATCHES) /* patch quantities: the elastic contact's */
+        return NAN;
     if (k >= RS_CONTACT_VAR_Y)
         return rs_contact_track_force(ws, i, k);
     return ws->ct->xi[3 * i + k];
@@ -471,6 +491,6 @@ const rs_contact_ops *rs_wheel_rail_contact(void)
         rs_contact_create, rs_contact_free, ck_pattern,         rs_contact_bind_k,
         rs_contact_fill,   inputs_changed,  step_outputs,       rs_contact_solve_s,
         rs_contact_solve_sd, rs_contact_creep, rs_contact_add_ck, add_explicit_creep,
-        rs_contact_after_solve, value};
+        rs_contact_after_solve, value, 0};
     return &ops;
 }

@@ -171,6 +171,13 @@ double rs_contact_track_force(const struct rs_ws *ws, int i, int k);
  * (the creep force the step applied) into c->f and the force input slots. */
 int rs_contact_after_solve(struct rs_ws *ws, const double *qd_new);
 
+/* The profile of spline k (RS_SPLINE_WHEEL or RS_SPLINE_RAIL) and the track
+ * of contact i as loaded (or taken from rs_options.contact_data); NULL where
+ * the table names no file (cylindrical wheel, flat rail, straight level
+ * track).  Owned by c (or by the caller's sources). */
+const rs_profile *rs_contact_profile(const rs_contact_ws *c, int i, int k);
+const rs_track *rs_contact_track(const rs_contact_ws *c, int i);
+
 /* The wheel-rail contact of this folder as the workspace's plug-in
  * (rs_contact_ops.h): set rs_options.contact to it to run contact models. */
 const rs_contact_ops *rs_wheel_rail_contact(void);

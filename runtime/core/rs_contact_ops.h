@@ -56,8 +56,18 @@ typedef struct rs_contact_ops {
     void (*add_explicit_creep)(const struct rs_ws *ws, double scale, double *rhs);
     /* After the solve: lift-off check, creep forces into their inputs. */
     int (*after_solve)(struct rs_ws *ws, const double *qd_new);
-    /* Contact i's result quantity k (RS_CONTACT_VAR_*, rs_ws.h; not N). */
+    /* Contact i's result quantity k (RS_CONTACT_VAR_*, rs_ws.h; N too when
+     * elastic). */
     double (*value)(const struct rs_ws *ws, int i, int k);
+    /* 1: an elastic implementation.  The contacts' normal constraints φ^n
+     * then leave the dynamics (the workspace runs a view of the model
+     * without them: n_phi = 0, no combined functions; a model with other
+     * constraints is refused, RS_E_UNSUPPORTED); `creep` computes every
+     * contact force and its Jacobians, `add_ck` adds Δt C + Δt²/2 K to the
+     * system matrix and `add_explicit_creep` the forces to the right-hand
+     * side (docs/runtime.md "Elastic contact").  `create` receives the
+     * model itself, every other entry the workspace with the view. */
+    int elastic;
 } rs_contact_ops;
 
 #endif /* RS_CONTACT_OPS_H */

@@ -327,17 +327,28 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
         return RS_OK;
     }
     for (int c = 0; c < m->n_contact; c++) {   /* "<contact>.<suffix>" */
-        static const char *const suffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y", "spin", "N",
-                                                                      "Y",    "Q",    "Y_Q"};
+        static const char *const suffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y", "spin", "N", "Y",
+                                                                 "Q",    "Y_Q",  "patches"};
+        static const char *const patch_q[RS_PATCH_VAR_COUNT] = {
+            "u_w", "u_r", "alpha", "pen", "N", "xi_x", "xi_y", "spin", "fx", "fy", "mz", "a", "b"};
         const size_t cl = strlen(m->contacts[c].name);
         if (len <= cl + 1 || strncmp(name, m->contacts[c].name, cl) != 0 || name[cl] != '.')
             continue;
+        const char *rest = name + cl + 1;
+        var->kind = RS_VAR_CONTACT;
         for (int k = 0; k < RS_CONTACT_VAR_COUNT; k++)
-            if (strcmp(name + cl + 1, suffix[k]) == 0) {
-                var->kind = RS_VAR_CONTACT;
-                var->index = RS_CONTACT_VAR_COUNT * c + k;
+            if (strcmp(rest, suffix[k]) == 0) {
+                var->index = RS_CONTACT_VAR_STRIDE * c + k;
                 return RS_OK;
             }
+        /* "p<j>.<quantity>" */
+        if (rest[0] == 'p' && rest[1] >= '1' && rest[1] < '1' + RS_CONTACT_PATCH_MAX && rest[2] == '.')
+            for (int q = 0; q < RS_PATCH_VAR_COUNT; q++)
+                if (strcmp(rest + 3, patch_q[q]) == 0) {
+                    var->index = RS_CONTACT_VAR_STRIDE * c + RS_CONTACT_VAR_COUNT +
+                                 RS_PATCH_VAR_COUNT * (rest[1] - '1') + q;
+                    return RS_OK;
+                }
     }
     for (int k = 0; k < RS_ENERGY_VAR_COUNT && len > 0; k++)
         if (strcmp(name, rs_energy_var_name(m, k)) == 0) {

@@ -101,6 +101,14 @@ typedef struct rs_options {
                              Elkins, rs_creep_saturation, factor from the
                              step's start state); 0 (default): Kalker's
                              linear law unbounded, as seed 003            */
+    /* Elastic contact only (rs_elastic_contact(), rs_elastic.h). */
+    double contact_damp;  /* normal damping c_n per patch [N s/m]: N = c_H p^{3/2}
+                             + c_n ṗ, clamped at >= 0; default 1e5          */
+    double contact_k_scale; /* multiplies every patch's Hertz constant c_H
+                             (1 default; larger: stiffer, towards the
+                             constraint contact)                            */
+    int contact_law;      /* creep law: 0 (default) Kalker's linear law
+                             (saturated at μ N when contact_mu > 0)        */
     int profile;          /* 1: time the phases of each step into
                              rs_stats.phase_s (seed 003's Table 1) with
                              clock_gettime; default 0 (no clock calls)      */

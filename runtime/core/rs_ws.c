@@ -34,6 +34,8 @@ void rs_options_default(rs_options *o)
     o->contact_vmin = 0.01;
     o->contact_tol = 1e-9;
     o->contact_creep = 1;
+    o->contact_damp = 1e5;
+    o->contact_k_scale = 1.0;
     o->fast = RS_FAST_ALL;
 }
 
@@ -100,11 +102,35 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         o.allocator = (rs_allocator){0};   /* rs_alloc.h: calloc/free */
     const rs_allocator *a = &o.allocator;
 
+    const int elastic = m->n_contact > 0 && o.contact && o.contact->elastic;
+    if (elastic && m->n_phi != m->n_contact) {
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "rs_ws_create: model '%s' has %d constraint(s) besides its %d contacts' "
+                     "normal ones; the elastic contact runs only models whose constraints are "
+                     "all contact constraints (use the constraint contact, "
+                     "rs_wheel_rail_contact())",
+                     m->name, m->n_phi - m->n_contact, m->n_contact);
+        return RS_E_UNSUPPORTED;
+    }
+
     rs_ws *ws = rs_alloc(a, 1, sizeof *ws);
     if (!ws)
         return set_err(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     ws->magic = RS_WS_MAGIC;
-    ws->model = m;
+    ws->model = ws->model_given = m;
+    if (elastic) {
+        /* the elastic contact's forces replace the normal constraints */
+        ws->view = *m;
+        ws->view.n_phi = 0;
+        ws->view.phi_names = NULL;
+        ws->view.phi_q_pattern = (rs_pattern){0, m->n_q, NULL, NULL};
+        static const int drop[] = {RS_FN_PHI, RS_FN_PHI_Q, RS_FN_BETA, RS_FN_GAMMA, RS_FN_STEP,
+                                   RS_FN_PROJ, RS_FN_NEWTON, RS_FN_STEP_CACHED};
+        for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++)
+            ws->view.fn[drop[k]] = (rs_func){0};
+        m = ws->model = &ws->view;
+    }
     ws->opt = o;
     ws->dt = o.dt;
 
@@ -172,7 +198,7 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
                            "rs_wheel_rail_contact() (rs_contact.h, runtime/contact/)");
         }
         ws->cops = ops;
-        if ((st = ops->create(m, &o, a, &ws->ct, kerr, sizeof kerr))) {
+        if ((st = ops->create(ws->model_given, &o, a, &ws->ct, kerr, sizeof kerr))) {
             set_err(err, errlen, st, kerr);
             rs_ws_free(&ws);
             return st;
@@ -348,11 +374,12 @@ double rs_ws_value(const rs_ws *ws, rs_var v, const double *outputs)
     case RS_VAR_SD: return ws->sd[v.index];
     case RS_VAR_P: return ws->p[v.index];
     case RS_VAR_U: return ws->u[v.index];
-    case RS_VAR_LAMBDA: return ws->lambda[v.index];
+    case RS_VAR_LAMBDA: /* the elastic contact's view has no contact rows */
+        return v.index < ws->model->n_phi ? ws->lambda[v.index] : NAN;
     case RS_VAR_OUTPUT: return outputs ? outputs[v.index] : NAN;
     case RS_VAR_CONTACT: {
-        const int i = v.index / RS_CONTACT_VAR_COUNT, k = v.index % RS_CONTACT_VAR_COUNT;
-        if (k == RS_CONTACT_VAR_N)
+        const int i = v.index / RS_CONTACT_VAR_STRIDE, k = v.index % RS_CONTACT_VAR_STRIDE;
+        if (k == RS_CONTACT_VAR_N && !(ws->cops && ws->cops->elastic))
             return -ws->lambda[ws->model->contacts[i].phi_row];
         if (!ws->ct)
             return NAN;

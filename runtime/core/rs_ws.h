@@ -108,8 +108,8 @@ int rs_ws_residuals(rs_ws *ws, double *pos, double *vel); /* max |φ|, max |φ_q
 typedef enum rs_var_kind {
     RS_VAR_TIME, RS_VAR_Q, RS_VAR_QD, RS_VAR_S, RS_VAR_SD, RS_VAR_P,
     RS_VAR_U, RS_VAR_LAMBDA, RS_VAR_OUTPUT,
-    RS_VAR_CONTACT,  /* per contact i: index RS_CONTACT_VAR_COUNT i + k,
-                        k = RS_CONTACT_VAR_*                            */
+    RS_VAR_CONTACT,  /* per contact i: index RS_CONTACT_VAR_STRIDE i + k,
+                        k = RS_CONTACT_VAR_* or a patch quantity        */
     RS_VAR_STAT,     /* per step: RS_STAT_VAR_*                              */
     RS_VAR_ENERGY    /* energy and power terms: RS_ENERGY_VAR_*              */
 } rs_var_kind;
@@ -125,7 +125,23 @@ typedef enum rs_var_kind {
  * pushes the wheel inwards, as on a flange); Y_Q = Y / Q, the derailment
  * quotient (docs/scenario.md). */
 enum { RS_CONTACT_VAR_XI_X = 0, RS_CONTACT_VAR_XI_Y, RS_CONTACT_VAR_SPIN, RS_CONTACT_VAR_N,
-       RS_CONTACT_VAR_Y, RS_CONTACT_VAR_Q, RS_CONTACT_VAR_Y_Q, RS_CONTACT_VAR_COUNT };
+       RS_CONTACT_VAR_Y, RS_CONTACT_VAR_Q, RS_CONTACT_VAR_Y_Q, RS_CONTACT_VAR_PATCHES,
+       RS_CONTACT_VAR_COUNT };
+/* Elastic contact (rs_elastic.h): "<contact>.patches", the number of active
+ * patches of the wheel, and per patch j = 1..RS_CONTACT_PATCH_MAX (in the
+ * order of the wheel profile coordinate, flange side first)
+ * "<contact>.p<j>.<quantity>", quantity RS_PATCH_VAR_*: u_w, u_r (profile
+ * coordinates of its deepest point on wheel and rail, m), alpha (contact
+ * angle, rad), pen (approach, m), N (normal force, N), xi_x, xi_y, spin
+ * (creepages), fx, fy (N), mz (N m) (creep forces on the wheel), a, b
+ * (Hertz semi-axes, m); 0 where the patch is not active.  The constraint
+ * contact has one point: patches 1, p1.* NaN (its point is s, its N the
+ * multiplier). */
+#define RS_CONTACT_PATCH_MAX 4
+enum { RS_PATCH_VAR_U_W = 0, RS_PATCH_VAR_U_R, RS_PATCH_VAR_ALPHA, RS_PATCH_VAR_PEN, RS_PATCH_VAR_N,
+       RS_PATCH_VAR_XI_X, RS_PATCH_VAR_XI_Y, RS_PATCH_VAR_SPIN, RS_PATCH_VAR_FX, RS_PATCH_VAR_FY,
+       RS_PATCH_VAR_MZ, RS_PATCH_VAR_A, RS_PATCH_VAR_B, RS_PATCH_VAR_COUNT };
+#define RS_CONTACT_VAR_STRIDE (RS_CONTACT_VAR_COUNT + RS_CONTACT_PATCH_MAX * RS_PATCH_VAR_COUNT)
 /* Step statistics: "newton_contact" (contact-point Newton iterations on φ^d
  * in the last step), "newton_position" (position-projection Newton
  * iterations in the last step). */

@@ -17,7 +17,11 @@
 
 struct rs_ws {
     unsigned magic;
-    const rs_model *model;
+    const rs_model *model;         /* the model, or &view (elastic contact) */
+    const rs_model *model_given;   /* the model rs_ws_create was given      */
+    rs_model view;                 /* elastic contact (rs_contact_ops.elastic):
+                                      the model without the contacts' normal
+                                      constraints and combined functions   */
     rs_options opt;
 
     /* time: t = t_base + steps_since_base·dt, so long runs do not

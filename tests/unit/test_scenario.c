@@ -103,11 +103,15 @@ static const struct {
 } bad[] = {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
-                           "method, tolerance, iterations, friction, param, initial, input, columns, track, "
+                           "method, tolerance, iterations, friction, contact, param, initial, input, columns, track, "
                            "wheel_profile, rail_profile"},
     {"friction -0.1\n", "t.scn:1: friction must be a coefficient from 0 to 10 (got -0.1; 0: linear "
                         "creep without saturation)"},
     {"friction 0.3\nfriction 0.2\n", "t.scn:2: 'friction' is given twice (first at line 1): keep one"},
+    {"contact soft\n", "t.scn:1: unknown contact mode 'soft': write 'contact elastic' (every patch, "
+                        "Hertzian normal force) or 'contact constraint' (one point per wheel held by a "
+                        "constraint)"},
+    {"contact\n", "t.scn:1: 'contact' needs a value, e.g. 'contact elastic'"},
     {"track vehicles/tracks/straight.trk\n", "t.scn:1: 'track' takes one quoted path, e.g. 'track "
                                              "\"../tracks/straight.trk\"'"},
     {"rail_profile\n", "t.scn:1: 'rail_profile' takes one quoted path, e.g. 'rail_profile "
@@ -398,15 +402,17 @@ START_TEST(test_overlay)
     rs_scenario base, top;
     parse_ok("initial theta = 0.3\nstep 1e-3\ncolumns theta\nfriction 0.2\n"
              "track \"vehicles/tracks/straight.trk\"\n", &base);
-    parse_ok("initial theta = 1.25\nstep 2e-3\nparam L = 2\nfriction 0.4\n"
+    parse_ok("initial theta = 1.25\nstep 2e-3\nparam L = 2\nfriction 0.4\ncontact elastic\n"
              "rail_profile \"vehicles/profiles/arc_r300.prf\"\n", &top);
+    ck_assert_int_eq(base.contact_mode, RS_CONTACT_MODE_MODEL);
     ck_assert_int_eq(rs_scenario_overlay(&base, &top), RS_OK);
     rs_scenario_free(&top);
     ck_assert_double_eq(base.friction, 0.4);
+    ck_assert_int_eq(base.contact_mode, RS_CONTACT_MODE_ELASTIC);
     ck_assert_str_eq(base.file[RS_SCENARIO_FILE_TRACK], "vehicles/tracks/straight.trk"); /* kept */
     ck_assert_str_eq(base.file[RS_SCENARIO_FILE_RAIL], "vehicles/profiles/arc_r300.prf");
     ck_assert_ptr_null(base.file[RS_SCENARIO_FILE_WHEEL]);
-    ck_assert_int_eq(base.file_at[RS_SCENARIO_FILE_RAIL].line, 5);
+    ck_assert_int_eq(base.file_at[RS_SCENARIO_FILE_RAIL].line, 6);
     free(base.file[RS_SCENARIO_FILE_TRACK]); /* the pendulum has no contacts: bind would refuse */
     base.file[RS_SCENARIO_FILE_TRACK] = NULL;
     free(base.file[RS_SCENARIO_FILE_RAIL]);

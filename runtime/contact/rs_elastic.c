@@ -1,0 +1,641 @@
+/*
+ * rs_elastic.c — the elastic multi-point contact (rs_elastic.h): set-up,
+ * the wheel Jacobians' dense blocks and their pattern in the system matrix,
+ * and the per-step force evaluation.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rs_contact.h"
+#include "rs_elastic.h"
+#include "rs_hertz.h"
+#include "rs_kalker.h"
+#include "rs_ws_impl.h"
+
+_Static_assert(RS_PATCH_MAX == RS_CONTACT_PATCH_MAX, "rs_ws.h's patch variables cover every patch");
+
+/* One wheel. */
+typedef struct elastic_wheel {
+    const rs_profile *wheel, *rail;
+    const rs_track *track;         /* NULL: straight level track along x     */
+    int track_hint;
+    double s_track;                /* last projection of O_w on the track    */
+    int have_s;
+    rs_patch_hint hint;
+    int m;                         /* columns of J with a non-zero           */
+    int *cols;                     /* m coordinates                          */
+    double *J;                     /* 6 × m, column-major                    */
+    int *pos;                      /* m × m positions in the extra values    */
+    double W[6], C6[36], K6[36];   /* wrench about O_w, −∂W/∂v6, −∂W/∂x6    */
+    double F[3];                   /* total force on the wheel (ground)      */
+    double up[3], lat[3];          /* the track's n̂ and ĉ at the wheel       */
+    int np;
+    rs_elastic_patch p[RS_PATCH_MAX];
+    double energy;
+} elastic_wheel;
+
+/* The plug-in's state behind rs_contact_ws (that name is the constraint
+ * contact's struct in this folder: the ops pass it opaque, E() converts). */
+typedef struct elastic_ws {
+    int nc, nq;
+    rs_contact_ws *files;          /* the constraint contact's state: it owns
+                                      (or points to) the profiles and tracks */
+    elastic_wheel *w;
+    double *pose, *vel, *jv, *geom;/* RS_FN_WHEEL's outputs                  */
+    int *jmap;                     /* jac value k -> index into its wheel's J */
+    int *jwheel;                   /* jac value k -> its wheel               */
+    int *ints;                     /* cols and pos of every wheel            */
+    double *dbl;                   /* J of every wheel                       */
+    double *T;                     /* 6 × max m scratch                      */
+    rs_pattern x;                  /* extra pattern (n_q × n_q)              */
+    int *x_colptr, *x_rowind;
+    double *X;
+    rs_patch_opts popt;
+} elastic_ws;
+
+static elastic_ws *E(rs_contact_ws *c) { return (elastic_ws *)(void *)c; }
+static const elastic_ws *CE(const rs_contact_ws *c) { return (const elastic_ws *)(const void *)c; }
+
+static int fail(char *err, size_t errlen, int st, const char *msg, const char *a1)
+{
+    if (err && errlen)
+        snprintf(err, errlen, msg, a1);
+    return st;
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+/* Which columns each wheel's J touches, J's value map, the extra pattern
+ * (per column the union of the column sets of the wheels touching it) and
+ * each wheel's positions in it. */
+static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a)
+{
+    const rs_pattern *P = &m->wheel_jac_pattern;
+    const int nc = c->nc, nq = c->nq, nnz = P->colptr[nq];
+    int *touch = rs_alloc(a, (size_t)nc * (size_t)nq, sizeof(int)); /* local index + 1 */
+    int *mark = rs_alloc(a, (size_t)nq, sizeof(int));
+    c->jmap = rs_alloc(a, (size_t)nnz + 1, sizeof(int));
+    c->jwheel = rs_alloc(a, (size_t)nnz + 1, sizeof(int));
+    c->x_colptr = rs_alloc(a, (size_t)nq + 1, sizeof(int));
+    int st = touch && mark && c->jmap && c->jwheel && c->x_colptr ? RS_OK : RS_E_NOMEM;
+    size_t n_int = 0, n_dbl = 0;
+    int max_m = 1;
+    if (st == RS_OK) {
+        for (int j = 0; j < nq; j++)
+            for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
+                touch[(size_t)(P->rowind[k] / 6) * (size_t)nq + (size_t)j] = 1;
+        for (int i = 0; i < nc; i++) {
+            int mi = 0;
+            for (int j = 0; j < nq; j++)
+                if (touch[(size_t)i * (size_t)nq + (size_t)j])
+                    touch[(size_t)i * (size_t)nq + (size_t)j] = ++mi;
+            c->w[i].m = mi;
+            n_int += (size_t)mi + (size_t)mi * (size_t)mi;
+            n_dbl += 6 * (size_t)mi;
+            if (mi > max_m)
+                max_m = mi;
+        }
+        c->ints = rs_alloc(a, n_int + 1, sizeof(int));
+        c->dbl = rs_alloc(a, n_dbl + 1, sizeof(double));
+        c->T = rs_alloc(a, 6 * (size_t)max_m, sizeof(double));
+        if (!c->ints || !c->dbl || !c->T)
+            st = RS_E_NOMEM;
+    }
+    if (st == RS_OK) {
+        int *ip = c->ints;
+        double *dp = c->dbl;
+        for (int i = 0; i < nc; i++) {
+            elastic_wheel *w = &c->w[i];
+            w->cols = ip;
+            ip += w->m;
+            w->pos = ip;
+            ip += (size_t)w->m * (size_t)w->m;
+            w->J = dp;
+            dp += 6 * (size_t)w->m;
+            for (int j = 0; j < nq; j++)
+                if (touch[(size_t)i * (size_t)nq + (size_t)j])
+                    w->cols[touch[(size_t)i * (size_t)nq + (size_t)j] - 1] = j;
+        }
+        for (int j = 0; j < nq; j++)
+            for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++) {
+                const int i = P->rowind[k] / 6, r = P->rowind[k] % 6;
+                c->jwheel[k] = i;
+                c->jmap[k] = 6 * (touch[(size_t)i * (size_t)nq + (size_t)j] - 1) + r;
+            }
+        /* the extra pattern: count, then fill (rows increasing) */
+        for (int pass = 0; pass < 2 && st == RS_OK; pass++) {
+            int p = 0;
+            for (int r = 0; r < nq; r++)
+                mark[r] = -1;
+            for (int j = 0; j < nq; j++) {
+                c->x_colptr[j] = p;
+                for (int i = 0; i < nc; i++)
+                    if (touch[(size_t)i * (size_t)nq + (size_t)j])
+                        for (int l = 0; l < c->w[i].m; l++)
+                            mark[c->w[i].cols[l]] = j;
+                for (int r = 0; r < nq; r++)
+                    if (mark[r] == j) {
+                        if (pass)
+                            c->x_rowind[p] = r;
+                        p++;
+                    }
+            }
+            c->x_colptr[nq] = p;
+            if (!pass) {
+                c->x_rowind = rs_alloc(a, (size_t)p + 1, sizeof(int));
+                c->X = rs_alloc(a, (size_t)p + 1, sizeof(double));
+                if (!c->x_rowind || !c->X)
+                    st = RS_E_NOMEM;
+            }
+        }
+    }
+    if (st == RS_OK) {
+        for (int i = 0; i < nc; i++) {
+            elastic_wheel *w = &c->w[i];
+            for (int l2 = 0; l2 < w->m; l2++) {
+                const int j = w->cols[l2];
+                for (int l1 = 0; l1 < w->m; l1++) {
+                    int p = c->x_colptr[j];
+                    while (c->x_rowind[p] != w->cols[l1])
+                        p++;
+                    w->pos[l2 * w->m + l1] = p;
+                }
+            }
+        }
+        c->x.nrow = c->x.ncol = nq;
+        c->x.colptr = c->x_colptr;
+        c->x.rowind = c->x_rowind;
+    }
+    rs_free(a, touch);
+    rs_free(a, mark);
+    return st;
+}
+
+static void elastic_free(rs_contact_ws **cp, const rs_allocator *a)
+{
+    if (!cp || !*cp)
+        return;
+    elastic_ws *c = E(*cp);
+    rs_wheel_rail_contact()->release(&c->files, a);
+    void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap, c->jwheel,
+                      c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        rs_free(a, arrays[k]);
+    rs_free(a, c);
+    *cp = NULL;
+}
+
+static int elastic_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
+                          rs_contact_ws **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    const rs_func *wf = &m->fn[RS_FN_WHEEL];
+    if (!wf->fn)
+        return fail(err, errlen, RS_E_MODEL,
+                    "model '%s' has no wheel function (RS_FN_WHEEL) for the elastic contact: "
+                    "compile it again with this railsym",
+                    m->name);
+    if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
+        !(opt->contact_mu >= 0))
+        return fail(err, errlen, RS_E_ARG,
+                    "elastic contact: contact_damp must be >= 0, contact_k_scale > 0 and "
+                    "contact_mu >= 0%s",
+                    "");
+    elastic_ws *c = rs_alloc(a, 1, sizeof *c);
+    if (!c)
+        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s", "");
+    *out = (rs_contact_ws *)(void *)c; /* the caller frees it, whatever fails below */
+    c->nc = m->n_contact;
+    c->nq = m->n_q;
+    /* the constraint contact loads the files (and takes in-memory ones) */
+    int st = rs_wheel_rail_contact()->create(m, opt, a, &c->files, err, errlen);
+    if (st)
+        return st;
+    const size_t nc = (size_t)c->nc;
+    c->w = rs_alloc(a, nc, sizeof *c->w);
+    c->pose = rs_alloc(a, 12 * nc, sizeof(double));
+    c->vel = rs_alloc(a, 6 * nc, sizeof(double));
+    c->jv = rs_alloc(a, (size_t)m->wheel_jac_pattern.colptr[m->n_q] + 1, sizeof(double));
+    c->geom = rs_alloc(a, 2 * nc, sizeof(double));
+    if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || build_pattern(c, m, a))
+        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s", "");
+    for (int i = 0; i < c->nc; i++) {
+        elastic_wheel *w = &c->w[i];
+        w->wheel = rs_contact_profile(c->files, i, RS_SPLINE_WHEEL);
+        w->rail = rs_contact_profile(c->files, i, RS_SPLINE_RAIL);
+        w->track = rs_contact_track(c->files, i);
+        if (!w->wheel || !w->rail)
+            return fail(err, errlen, RS_E_MODEL,
+                        "contact '%s': the elastic contact needs a wheel and a rail profile file "
+                        "(`profile` and `rail` in the contact's description)",
+                        m->contacts[i].name);
+    }
+    rs_patch_defaults(&c->popt);
+    return RS_OK;
+}
+
+/* ---- small vector helpers ---------------------------------------------- */
+
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void cross3(const double a[3], const double b[3], double r[3])
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static void unit3(double v[3])
+{
+    const double n = sqrt(dot3(v, v));
+    if (n > 0)
+        for (int k = 0; k < 3; k++)
+            v[k] /= n;
+}
+
+/* R (columns ex, ey, ez) applied to v, and its transpose. */
+static void rot(const double ex[3], const double ey[3], const double ez[3], const double v[3], double r[3])
+{
+    for (int k = 0; k < 3; k++)
+        r[k] = ex[k] * v[0] + ey[k] * v[1] + ez[k] * v[2];
+}
+
+static void rot_t(const double ex[3], const double ey[3], const double ez[3], const double v[3], double r[3])
+{
+    r[0] = dot3(ex, v);
+    r[1] = dot3(ey, v);
+    r[2] = dot3(ez, v);
+}
+
+/* A += s g hᵀ (6 × 6, row-major). */
+static void outer6(double *A, double s, const double g[6], const double h[6])
+{
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 6; k++)
+            A[6 * r + k] += s * g[r] * h[k];
+}
+
+/* The 6-vector [d; r × d] of a force direction d acting at lever r. */
+static void screw(const double r[3], const double d[3], double g[6])
+{
+    g[0] = d[0], g[1] = d[1], g[2] = d[2];
+    cross3(r, d, g + 3);
+}
+
+/* ---- one wheel --------------------------------------------------------- */
+
+/* The track's cross-section at O_w: centre point, tangent, lateral ĉ (left)
+ * and up n̂. */
+static int track_frame(elastic_wheel *w, const double O[3], double C[3], double t[3], double lat[3],
+                       double up[3])
+{
+    if (!w->track) {
+        C[0] = O[0], C[1] = 0, C[2] = 0;
+        t[0] = 1, t[1] = 0, t[2] = 0;
+        lat[0] = 0, lat[1] = 1, lat[2] = 0;
+        up[0] = 0, up[1] = 0, up[2] = 1;
+        return RS_OK;
+    }
+    double s = w->have_s ? w->s_track : O[0];
+    const int r = rs_track_project(w->track, O, s, &w->track_hint, &s);
+    if (r < 0)
+        return r;
+    w->s_track = s;
+    w->have_s = 1;
+    rs_track_point tp;
+    rs_track_eval(w->track, s, &w->track_hint, &tp);
+    for (int k = 0; k < 3; k++) {
+        C[k] = tp.pos[k];
+        t[k] = tp.tangent[k];
+        lat[k] = tp.lateral[k];
+        up[k] = tp.up[k];
+    }
+    return RS_OK;
+}
+
+/* Forces of patch p (geometry g in ground: point P, normal n; lever r from
+ * O_w) into the wheel's W, C6, K6. */
+static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double r[3],
+                        const double n[3], const double t[3], const double vO[3], const double om[3])
+{
+    const rs_patch *g = &pp->g;
+    double cH;
+    int st = rs_hertz_approach_law(g->R_wx, g->R_wy, g->R_ry, o->contact_E, o->contact_nu, &cH);
+    if (st < 0)
+        return st;
+    cH *= o->contact_k_scale;
+    /* material velocity of the wheel at the contact point; the rail is fixed */
+    double vP[3], wr[3];
+    cross3(om, r, wr);
+    for (int k = 0; k < 3; k++)
+        vP[k] = vO[k] + wr[k];
+    const double pdot = -dot3(vP, n);
+    const double sp = sqrt(g->pen);
+    double N = cH * g->pen * sp + o->contact_damp * pdot;
+    double kn = 1.5 * cH * sp, cn = o->contact_damp;
+    if (!(N > 0))
+        N = kn = cn = 0;
+    pp->N = N;
+    pp->c_hertz = cH;
+    w->energy += 0.4 * cH * g->pen * g->pen * sp;
+    /* contact base: t_x along the track in the contact plane, t_y = n × t_x */
+    double tx[3], ty[3];
+    const double tn = dot3(t, n);
+    for (int k = 0; k < 3; k++)
+        tx[k] = t[k] - tn * n[k];
+    unit3(tx);
+    cross3(n, tx, ty);
+    double gx[6], gy[6], gn[6], gs[6] = {0, 0, 0, n[0], n[1], n[2]};
+    screw(r, tx, gx);
+    screw(r, ty, gy);
+    screw(r, n, gn);
+    for (int k = 0; k < 6; k++)
+        w->W[k] += N * gn[k];
+    outer6(w->K6, kn, gn, gn);
+    outer6(w->C6, cn, gn, gn);
+    pp->f[0] = pp->f[1] = pp->f[2] = 0;
+    pp->xi[0] = pp->xi[1] = pp->xi[2] = 0;
+    pp->a = pp->b = 0;
+    if (N == 0)
+        return RS_OK;
+    /* creepages: ν over the regularized reference speed */
+    double wxr[3];
+    cross3(om, r, wxr);
+    const double V = 0.5 * (sqrt(dot3(vO, vO)) + sqrt(dot3(wxr, wxr)));
+    const double Veff = sqrt(V * V + o->contact_vmin * o->contact_vmin);
+    pp->xi[0] = dot3(vP, tx) / Veff;
+    pp->xi[1] = dot3(vP, ty) / Veff;
+    pp->xi[2] = dot3(om, n) / Veff;
+    if (!o->contact_creep)
+        return RS_OK;
+    double A, B, coef[4], Cm[9];
+    rs_hertz_curvature_sums(g->R_wx, g->R_wy, INFINITY, g->R_ry, &A, &B);
+    rs_hertz_ellipse el;
+    if ((st = rs_hertz_ellipse_compute(N, o->contact_E, o->contact_nu, A, B, &el)) != RS_OK)
+        return st;
+    if ((st = rs_kalker_coeffs(el.a / el.b, o->contact_nu, coef)) < 0)
+        return st;
+    rs_kalker_creep_matrix(el.a, el.b, rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, Cm);
+    pp->a = el.a;
+    pp->b = el.b;
+    for (int k = 0; k < 3; k++)
+        pp->f[k] = -(Cm[3 * k] * pp->xi[0] + Cm[3 * k + 1] * pp->xi[1] + Cm[3 * k + 2] * pp->xi[2]);
+    double eps = 1;
+    if (o->contact_mu > 0)
+        eps = rs_creep_saturation(hypot(pp->f[0], pp->f[1]), o->contact_mu * N);
+    for (int k = 0; k < 3; k++)
+        pp->f[k] *= eps;
+    const double *gk[3] = {gx, gy, gs};
+    for (int k = 0; k < 6; k++)
+        w->W[k] += pp->f[0] * gx[k] + pp->f[1] * gy[k] + pp->f[2] * gs[k];
+    /* C6 += G (ε Cm / V_eff) Gᵀ: f = −ε Cm Gᵀ v6 / V_eff (ε, V held) */
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            if (Cm[3 * a + b] != 0)
+                outer6(w->C6, eps * Cm[3 * a + b] / Veff, gk[a], gk[b]);
+    return RS_OK;
+}
+
+/* Every patch of wheel i and their forces at the current wheel pose. */
+static int wheel_forces(struct rs_ws *ws, int i)
+{
+    elastic_ws *c = E(ws->ct);
+    elastic_wheel *w = &c->w[i];
+    const rs_options *o = &ws->opt;
+    const double sg = ws->model->contacts[i].side;
+    const double *pose = c->pose + 12 * i, *vO = c->vel + 6 * i, *om = vO + 3;
+    memset(w->W, 0, sizeof w->W);
+    memset(w->C6, 0, sizeof w->C6);
+    memset(w->K6, 0, sizeof w->K6);
+    w->np = 0;
+    w->energy = 0;
+    double C[3], t[3], lat[3], up[3];
+    int st = track_frame(w, pose, C, t, lat, up);
+    if (st < 0)
+        return rs_ws_fail(ws, st, "contact '%s': the wheel centre (%.6g, %.6g, %.6g) m does not "
+                                  "project onto the track",
+                          ws->model->contacts[i].name, pose[0], pose[1], pose[2]);
+    memcpy(w->up, up, sizeof up);
+    memcpy(w->lat, lat, sizeof lat);
+    /* rail frame: origin at h_r on the wheel's side, y to the field side */
+    double org[3], ex[3], ey[3], ez[3];
+    for (int k = 0; k < 3; k++) {
+        org[k] = C[k] + sg * c->geom[2 * i + 1] * lat[k];
+        ey[k] = sg * lat[k];
+        ez[k] = up[k];
+    }
+    cross3(ey, ez, ex);
+    double d[3], cw[3], axle[3], aw[3];
+    for (int k = 0; k < 3; k++) {
+        d[k] = pose[k] - org[k];
+        axle[k] = sg * pose[3 + 3 * k + 1]; /* the axle, to the field side */
+    }
+    rot_t(ex, ey, ez, d, cw);
+    rot_t(ex, ey, ez, axle, aw);
+    unit3(aw);
+    rs_patch_opts po = c->popt;
+    po.r0 = c->geom[2 * i];
+    rs_patch found[RS_PATCH_MAX];
+    int n = 0;
+    st = rs_patch_find(w->wheel, w->rail, cw, aw, &po, &w->hint, found, RS_PATCH_MAX, &n);
+    if (st < 0)
+        return rs_ws_fail(ws, st, "contact '%s': the patch search failed (status %d)",
+                          ws->model->contacts[i].name, st);
+    for (int j = 0; j < n; j++) {
+        rs_elastic_patch *pp = &w->p[w->np++];
+        pp->g = found[j];
+        double P[3], n_g[3], r[3];
+        rot(ex, ey, ez, found[j].pw, P);
+        rot(ex, ey, ez, found[j].n, n_g);
+        for (int k = 0; k < 3; k++)
+            r[k] = P[k] + org[k] - pose[k];
+        if ((st = patch_forces(o, w, pp, r, n_g, t, vO, om)) < 0)
+            return rs_ws_fail(ws, st,
+                              "contact '%s': patch %d at u_w = %.4g m, u_r = %.4g m: the Hertz "
+                              "contact of its curvatures failed (status %d)",
+                              ws->model->contacts[i].name, j + 1, found[j].u_w, found[j].u_r, st);
+    }
+    for (int k = 0; k < 3; k++)
+        w->F[k] = w->W[k];
+    return RS_OK;
+}
+
+/* ---- plug-in entries --------------------------------------------------- */
+
+static int elastic_forces(struct rs_ws *ws)
+{
+    elastic_ws *c = E(ws->ct);
+    double *out[4] = {c->pose, c->vel, c->jv, c->geom};
+    int st = rs_ws_call_n(ws, RS_FN_WHEEL, out);
+    if (st)
+        return st;
+    const int nnz = ws->model->wheel_jac_pattern.colptr[c->nq];
+    for (int k = 0; k < nnz; k++)
+        c->w[c->jwheel[k]].J[c->jmap[k]] = c->jv[k];
+    for (int i = 0; i < c->nc; i++)
+        if ((st = wheel_forces(ws, i)))
+            return st;
+    return RS_OK;
+}
+
+/* The system matrix += Jᵀ (h C6 + h²/4 K6) J, wheel by wheel. */
+static void elastic_add_k(struct rs_ws *ws, double h)
+{
+    elastic_ws *c = E(ws->ct);
+    memset(c->X, 0, (size_t)c->x_colptr[c->nq] * sizeof(double));
+    for (int i = 0; i < c->nc; i++) {
+        const elastic_wheel *w = &c->w[i];
+        const int m = w->m;
+        double A[36];
+        for (int k = 0; k < 36; k++)
+            A[k] = h * w->C6[k] + 0.25 * h * h * w->K6[k];
+        for (int l = 0; l < m; l++) /* T = A J (6 × m, column-major) */
+            for (int r = 0; r < 6; r++) {
+                double s = 0;
+                for (int k = 0; k < 6; k++)
+                    s += A[6 * r + k] * w->J[6 * l + k];
+                c->T[6 * l + r] = s;
+            }
+        for (int l2 = 0; l2 < m; l2++)
+            for (int l1 = 0; l1 < m; l1++) {
+                double s = 0;
+                for (int k = 0; k < 6; k++)
+                    s += w->J[6 * l1 + k] * c->T[6 * l2 + k];
+                c->X[w->pos[l2 * m + l1]] += s;
+            }
+    }
+    rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
+}
+
+/* rhs += h Jᵀ (W + C6 J q̇ − h/4 K6 J q̇). */
+static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
+{
+    const elastic_ws *c = CE(ws->ct);
+    for (int i = 0; i < c->nc; i++) {
+        const elastic_wheel *w = &c->w[i];
+        double v6[6] = {0}, f[6];
+        for (int l = 0; l < w->m; l++)
+            for (int k = 0; k < 6; k++)
+                v6[k] += w->J[6 * l + k] * ws->qd[w->cols[l]];
+        for (int r = 0; r < 6; r++) {
+            f[r] = w->W[r];
+            for (int k = 0; k < 6; k++)
+                f[r] += (w->C6[6 * r + k] - 0.25 * h * w->K6[6 * r + k]) * v6[k];
+        }
+        for (int l = 0; l < w->m; l++) {
+            double s = 0;
+            for (int k = 0; k < 6; k++)
+                s += w->J[6 * l + k] * f[k];
+            rhs[w->cols[l]] += h * s;
+        }
+    }
+}
+
+static const rs_pattern *elastic_pattern(const rs_contact_ws *c) { return &CE(c)->x; }
+static void elastic_bind(struct rs_ws *ws) { (void)ws; }
+static void elastic_fill(rs_contact_ws *c, int i, const double *s, double *u)
+{
+    (void)c, (void)i, (void)s, (void)u;
+}
+static void elastic_inputs_changed(rs_contact_ws *c) { (void)c; }
+static void elastic_step_outputs(rs_contact_ws *c, double **out)
+{
+    (void)c;
+    for (int k = 0; k < 5; k++)
+        out[k] = NULL;
+}
+static int elastic_nothing(struct rs_ws *ws, double t)
+{
+    (void)ws, (void)t;
+    return RS_OK;
+}
+static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
+{
+    (void)ws, (void)qd_new;
+    return RS_OK;
+}
+
+/* The patch carrying the largest normal force, or NULL. */
+static const rs_elastic_patch *main_patch(const elastic_wheel *w)
+{
+    const rs_elastic_patch *best = NULL;
+    for (int j = 0; j < w->np; j++)
+        if (!best || w->p[j].N > best->N)
+            best = &w->p[j];
+    return best;
+}
+
+static double elastic_value(const struct rs_ws *ws, int i, int k)
+{
+    const elastic_wheel *w = &CE(ws->ct)->w[i];
+    const double sg = ws->model->contacts[i].side;
+    const double Q = dot3(w->F, w->up), Y = -sg * dot3(w->F, w->lat);
+    double N = 0;
+    for (int j = 0; j < w->np; j++)
+        N += w->p[j].N;
+    if (k > RS_CONTACT_VAR_PATCHES) { /* "p<j>.<quantity>" */
+        const int j = (k - RS_CONTACT_VAR_COUNT) / RS_PATCH_VAR_COUNT;
+        const int q = (k - RS_CONTACT_VAR_COUNT) % RS_PATCH_VAR_COUNT;
+        if (j >= w->np)
+            return 0;
+        const rs_elastic_patch *pj = &w->p[j];
+        switch (q) {
+        case RS_PATCH_VAR_U_W: return pj->g.u_w;
+        case RS_PATCH_VAR_U_R: return pj->g.u_r;
+        case RS_PATCH_VAR_ALPHA: return pj->g.alpha;
+        case RS_PATCH_VAR_PEN: return pj->g.pen;
+        case RS_PATCH_VAR_N: return pj->N;
+        case RS_PATCH_VAR_A: return pj->a;
+        case RS_PATCH_VAR_B: return pj->b;
+        default:
+            return q >= RS_PATCH_VAR_FX ? pj->f[q - RS_PATCH_VAR_FX] : pj->xi[q - RS_PATCH_VAR_XI_X];
+        }
+    }
+    const rs_elastic_patch *p = main_patch(w);
+    switch (k) {
+    case RS_CONTACT_VAR_PATCHES: return w->np;
+    case RS_CONTACT_VAR_N: return N;
+    case RS_CONTACT_VAR_Y: return Y;
+    case RS_CONTACT_VAR_Q: return Q;
+    case RS_CONTACT_VAR_Y_Q: return Q != 0 ? Y / Q : 0;
+    default: return p && k >= 0 && k < 3 ? p->xi[k] : 0;
+    }
+}
+
+const rs_contact_ops *rs_elastic_contact(void)
+{
+    static const rs_contact_ops ops = {
+        elastic_create,       elastic_free,           elastic_pattern,      elastic_bind,
+        elastic_fill,         elastic_inputs_changed, elastic_step_outputs, elastic_nothing,
+        elastic_nothing,      elastic_forces,         elastic_add_k,        elastic_add_forces,
+        elastic_after_solve,  elastic_value,          1};
+    return &ops;
+}
+
+const rs_contact_ops *rs_contact_for_model(const rs_model *m)
+{
+    int n_el = 0;
+    for (int i = 0; i < m->n_contact; i++)
+        n_el += m->contacts[i].elastic != 0;
+    return n_el == 0 ? rs_wheel_rail_contact() : n_el == m->n_contact ? rs_elastic_contact() : NULL;
+}
+
+int rs_elastic_patches(const struct rs_ws *ws, int i) { return CE(ws->ct)->w[i].np; }
+
+const rs_elastic_patch *rs_elastic_patch_get(const struct rs_ws *ws, int i, int j)
+{
+    const elastic_wheel *w = &CE(ws->ct)->w[i];
+    return j >= 0 && j < w->np ? &w->p[j] : NULL;
+}
+
+double rs_elastic_energy(struct rs_ws *ws)
+{
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    if (elastic_forces(ws))
+        return NAN;
+    double e = 0;
+    for (int i = 0; i < CE(ws->ct)->nc; i++)
+        e += CE(ws->ct)->w[i].energy;
+    return e;
+}

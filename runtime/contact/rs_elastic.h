@@ -1,0 +1,77 @@
+/*
+ * rs_elastic.h — the elastic multi-point wheel-rail contact as a workspace
+ * plug-in (issue 20; docs/runtime.md "Elastic contact").
+ *
+ * Beside the seed's constraint contact (rs_contact.h: one point per wheel
+ * held by the normal constraint φ^n), this contact treats each wheel as a
+ * rigid body of revolution pressed into its rail:
+ *
+ *   - the generated RS_FN_WHEEL gives per contact the wheel centre O_w, the
+ *     non-spinning base (its y axis the axle), v(O_w), ω and their Jacobian
+ *     J = ∂(v, ω)/∂q̇ (6 × n_q, sparse), r0 and the rail offset h_r;
+ *   - the track (the contact table's track file, or the straight level track)
+ *     gives the cross-section at the wheel centre's projection; the rail
+ *     profile's origin sits at h_r from the centre line on the wheel's side;
+ *   - rs_patch_find gives every patch where wheel and rail overlap (tread and
+ *     flange at once);
+ *   - per patch a Hertzian normal force N = k c_H p^{3/2} + c_n ṗ (clamped at
+ *     >= 0; c_H from the patch's curvatures, rs_hertz_approach_law; k =
+ *     rs_options.contact_k_scale, c_n = contact_damp) along the rail normal,
+ *     and creep forces (Kalker's linear law on the patch's Hertz ellipse,
+ *     saturated at μ N when contact_mu > 0) in the patch's contact base;
+ *   - the wrench W (force and moment about O_w) of all patches of a wheel
+ *     acts through Jᵀ W, and its Jacobians C6 = −∂W/∂(v, ω) (creep and
+ *     normal damping) and K6 = −∂W/∂(pose) (normal stiffness) enter the IMEX
+ *     step linearly implicitly:
+ *       (M + Δt Jᵀ C6 J + Δt²/2 Jᵀ K6 J) q̇⁺ = M q̇ + Δt δ^NK
+ *                                   + Δt Jᵀ (W + C6 J q̇ − Δt/2 K6 J q̇)
+ *     (the step's q⁺ = q + Δt (q̇ + q̇⁺)/2 makes the position change
+ *     Δt (q̇ + q̇⁺)/2).  Left out of K6: the change of the contact point, the
+ *     normal's turning and the creep forces' dependence on the pose
+ *     (geometric stiffness), documented and measured by the tests.
+ *
+ * Lift-off is a state: a wheel without patches carries nothing.  Nothing
+ * allocates after rs_elastic_create.
+ */
+#ifndef RS_ELASTIC_H
+#define RS_ELASTIC_H
+
+#include "rs_contact_ops.h"
+#include "rs_patch.h"
+
+/* The elastic contact of this folder as the workspace's plug-in: set
+ * rs_options.contact to it (the model must have RS_FN_WHEEL, and no
+ * constraints other than its contacts' normal ones). */
+const rs_contact_ops *rs_elastic_contact(void);
+
+/* The contact implementation a model's description asks for: the elastic
+ * one when every contact of m says `mode elastic`, the constraint one
+ * (rs_wheel_rail_contact()) when none does; NULL when they are mixed (not
+ * supported: one mode per run). */
+const rs_contact_ops *rs_contact_for_model(const rs_model *m);
+
+/* Patch j (< RS_PATCH_MAX) of contact i after the last step's start:
+ * geometry (rs_patch), forces and creepages.  NULL if j is not active. */
+typedef struct rs_elastic_patch {
+    rs_patch g;        /* geometry in the rail frame (rs_patch.h)            */
+    double N;          /* normal force on the wheel (N)                      */
+    double xi[3];      /* creepages ξ_x, ξ_y (1), spin φ (1/m)              */
+    double f[3];       /* creep forces f_x, f_y (N), spin moment m_z (N m)  */
+    double a, b;       /* Hertz semi-axes (m), 0 when N = 0                  */
+    double c_hertz;    /* N = c_H p^{3/2} (N/m^1.5), scale included         */
+} rs_elastic_patch;
+
+struct rs_ws;
+int rs_elastic_patches(const struct rs_ws *ws, int i);
+const rs_elastic_patch *rs_elastic_patch_get(const struct rs_ws *ws, int i, int j);
+
+/* Elastic potential energy stored in every patch of every contact (J):
+ * Σ 2/5 c_H p^{5/2} at the current state (it evaluates the contacts there,
+ * so the patch results then describe the current state too), for energy
+ * balances; NaN if the evaluation fails (rs_ws_error says why). */
+double rs_elastic_energy(struct rs_ws *ws);
+
+/* The results above (Q, Y, patches, creepages) describe the state at the
+ * start of the last step: the forces that step applied. */
+
+#endif /* RS_ELASTIC_H */

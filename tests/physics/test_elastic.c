@@ -1,0 +1,278 @@
+/*
+ * test_elastic.c — the elastic multi-point contact (rs_elastic.h) in the
+ * IMEX step, on the generated single wheelsets (generated/wheelset_cone:
+ * 1:40 cone on a 300 mm arc rail head; generated/wheelset: S1002 on 60E1
+ * 1:40), each against an answer the elastic contact does not compute:
+ *
+ *  - statics: a wheelset at rest settles with its rails carrying its weight,
+ *    Q_left + Q_right = m g (vertical force balance), equally by symmetry,
+ *    and every patch's normal force is Hertz's law of its approach,
+ *    N = c_H p^{3/2} written out here (at rest the damping adds nothing);
+ *  - energy: with creep and normal damping off the contact is conservative
+ *    (its potential 2/5 c_H p^{5/2} per patch); T + V + V_contact of a
+ *    wheelset rolling, swaying and bouncing on its patches drifts only by
+ *    the integrator's error, which is first order: the drift over a fixed
+ *    time halves with the step;
+ *  - a second formulation: as the contact stiffness is scaled up, the
+ *    elastic wheelset's lateral motion approaches the constraint contact's
+ *    (the seed's formulation) — the difference shrinks monotonically;
+ *  - lift-off is a state: a wheelset dropped from above the rails runs
+ *    without error, with no patch until it lands.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_contact.h"
+#include "rs_elastic.h"
+#include "rs_load.h"
+#include "rs_test.h"
+#include "rs_ws.h"
+
+#define DIR_CONE "generated/wheelset_cone"
+#define DIR_S1002 "generated/wheelset"
+
+static rs_loaded *load(const char *dir)
+{
+    char err[2000];
+    rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    return h;
+}
+
+static void set_param(rs_ws *ws, const char *name, double x)
+{
+    ck_assert_msg(rs_ws_set_param(ws, name, x) == RS_OK, "parameter %s", name);
+}
+
+static double param(rs_ws *ws, const char *name)
+{
+    rs_var v;
+    ck_assert_int_eq(rs_model_find(rs_ws_model(ws), name, &v), RS_OK);
+    return rs_ws_p(ws)[v.index];
+}
+
+static double contact_var(rs_ws *ws, const char *name)
+{
+    rs_var v;
+    ck_assert_msg(rs_model_find(rs_ws_model(ws), name, &v) == RS_OK, "%s", name);
+    return rs_ws_value(ws, v, NULL);
+}
+
+static rs_ws *make(const rs_model *m, const rs_contact_ops *ops, double dt, double k_scale, int creep,
+                   double damp)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = ops;
+    o.dt = dt;
+    o.contact_k_scale = k_scale;
+    o.contact_creep = creep;
+    o.contact_damp = damp;
+    o.proj_tol = 1e-10;
+    o.contact_tol = 1e-12;
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    return ws;
+}
+
+/* ---- statics ------------------------------------------------------------ */
+
+START_TEST(test_static_load)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    rs_loaded *h = load(DIR_S1002);
+    rs_ws *ws = make(rs_loaded_model(h), rs_elastic_contact(), 1e-4, 1, 1, 1e5);
+    const double mg = param(ws, "m_ws") * param(ws, "g");
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    for (int k = 0; k < 3000; k++)
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+    const double QL = contact_var(ws, "left.Q"), QR = contact_var(ws, "right.Q");
+    printf("static: Q left %.2f N, right %.2f N, m g %.2f N; patches %d + %d\n", QL, QR, mg,
+           rs_elastic_patches(ws, 0), rs_elastic_patches(ws, 1));
+    ck_assert_msg(fabs(QL + QR - mg) < 1e-3 * mg, "Q sum %g vs m g %g", QL + QR, mg);
+    ck_assert_msg(fabs(QL - QR) < 1e-3 * mg, "Q left %g right %g", QL, QR);
+    /* each patch's force is Hertz's law of its approach (damping at rest: 0) */
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < rs_elastic_patches(ws, i); j++) {
+            const rs_elastic_patch *p = rs_elastic_patch_get(ws, i, j);
+            const double N = p->c_hertz * pow(p->g.pen, 1.5);
+            ck_assert_msg(fabs(p->N - N) < 1e-3 * N + 1e-6, "patch N %g, Hertz %g", p->N, N);
+        }
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
+/* ---- energy --------------------------------------------------------------- */
+
+/* The constraint contact's state after its initial projection (the wheels
+ * touching the rails) for the given y and yaw: where the elastic runs start
+ * (at z = 0 with y ≠ 0 one wheel would sit deep in its rail). */
+static void touching(const rs_model *m, double y, double yaw, double *z, double *roll)
+{
+    rs_ws *ws = make(m, rs_wheel_rail_contact(), 1e-4, 1, 1, 0);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", y), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "yaw", yaw), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    *z = rs_ws_q(ws)[2];
+    *roll = rs_ws_q(ws)[3];
+    rs_ws_free(&ws);
+}
+
+/* max |E(t) − E(0)| over 0.5 s, E = T + V + contact potential. */
+static double energy_drift(const rs_model *m, double dt, double *Eosc)
+{
+    double z, roll;
+    touching(m, 0.003, 0.001, &z, &roll);
+    rs_ws *ws = make(m, rs_elastic_contact(), dt, 1, 0, 0);
+    set_param(ws, "ky", 2e4);
+    set_param(ws, "kz", 2e5);
+    set_param(ws, "kroll", 5e4);
+    set_param(ws, "kyaw", 2e4);
+    const double v = 10, r0 = param(ws, "r0");
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", v), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", v / r0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "yaw", 0.001), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "z", z - 2e-5), RS_OK); /* pressed in: it bounces */
+    ck_assert_int_eq(rs_ws_set_q(ws, "roll", roll), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "y_dot", -0.01), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    double T, V;
+    ck_assert_int_eq(rs_ws_energy(ws, &T, &V), RS_OK);
+    const double E0 = T + V + rs_elastic_energy(ws), V0 = V;
+    double drift = 0, osc = 0;
+    const long n = lround(0.5 / dt);
+    for (long k = 1; k <= n; k++) {
+        ck_assert_msg(rs_step(ws) == RS_OK, "dt %g: %s", dt, rs_ws_error(ws));
+        ck_assert_int_eq(rs_ws_energy(ws, &T, &V), RS_OK);
+        drift = fmax(drift, fabs(T + V + rs_elastic_energy(ws) - E0));
+        osc = fmax(osc, fabs(V - V0));
+    }
+    *Eosc = osc;
+    rs_ws_free(&ws);
+    return drift;
+}
+
+START_TEST(test_energy_order)
+{
+    RS_REQUIRE_MODEL("wheelset_cone");
+    rs_loaded *h = load(DIR_CONE);
+    double osc1, osc2;
+    const double dt = 1e-4;
+    const double d1 = energy_drift(rs_loaded_model(h), dt, &osc1);
+    const double d2 = energy_drift(rs_loaded_model(h), dt / 2, &osc2);
+    const double p = log2(d1 / d2);
+    printf("elastic energy (creep and damping off, 0.5 s): drift %.4g J at dt %g, %.4g J at dt/2 "
+           "(order %.3f); energy exchanged %.4g J\n", d1, dt, d2, p, osc1);
+    ck_assert_msg(p > 0.75 && p < 1.35, "observed order %.3f (drifts %g, %g J)", p, d1, d2);
+    ck_assert_msg(osc1 > 0.05, "energy exchanged %g J: no real motion", osc1);
+    ck_assert_msg(d2 < 0.1 * osc1, "drift %g J vs energy exchanged %g J", d2, osc1);
+    (void)osc2;
+    rs_unload(&h);
+}
+END_TEST
+
+/* ---- a second formulation: the constraint contact ------------------------ */
+
+/* y(t) every 10 ms over 1 s of a swaying wheelset rolling at 10 m/s, at a
+ * step small enough that the two formulations' discretization errors stay
+ * below the differences the stiffness makes. */
+#define SWAY_DT 2.5e-5
+static void sway(const rs_model *m, const rs_contact_ops *ops, double k_scale, double y[101])
+{
+    double z, roll;
+    touching(m, 0.002, 0, &z, &roll);
+    rs_ws *ws = make(m, ops, SWAY_DT, k_scale, 1, 1e5);
+    ck_assert_int_eq(rs_ws_set_q(ws, "z", z), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "roll", roll), RS_OK);
+    set_param(ws, "ky", 2e5);
+    set_param(ws, "kyaw", 2e5);
+    const double v = 10, r0 = param(ws, "r0");
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", v), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", v / r0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.002), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    y[0] = rs_ws_q(ws)[1];
+    for (int k = 1; k <= 100; k++) {
+        for (int j = 0; j < 400; j++)
+            ck_assert_msg(rs_step(ws) == RS_OK, "k_scale %g: %s", k_scale, rs_ws_error(ws));
+        y[k] = rs_ws_q(ws)[1];
+    }
+    rs_ws_free(&ws);
+}
+
+START_TEST(test_converges_to_constraint)
+{
+    RS_REQUIRE_MODEL("wheelset_cone");
+    rs_loaded *h = load(DIR_CONE);
+    const rs_model *m = rs_loaded_model(h);
+    double yc[101], ye[101];
+    sway(m, rs_wheel_rail_contact(), 1, yc);
+    const double scales[4] = {1, 10, 100, 1000};
+    double e[4];
+    for (int s = 0; s < 4; s++) { /* x1000 printed: the floor */
+        sway(m, rs_elastic_contact(), scales[s], ye);
+        e[s] = 0;
+        for (int k = 0; k <= 100; k++)
+            e[s] = fmax(e[s], fabs(ye[k] - yc[k]));
+        printf("elastic vs constraint, stiffness x%g: max |y_e - y_c| = %.4g m (y0 = 2 mm)\n", scales[s],
+               e[s]);
+    }
+    /* down to the level where the formulations' geometry differs (the
+     * constraint element's exact contact point and normal against the
+     * patch search's cross-section; about 1 µm here, whatever the step) */
+    ck_assert_msg(e[1] < e[0] && e[2] < e[1], "no convergence: %g %g %g", e[0], e[1], e[2]);
+    ck_assert_msg(e[2] < 0.5 * e[0], "x100 (%g m) not clearly closer than x1 (%g m)", e[2], e[0]);
+    ck_assert_msg(e[2] < 1e-3 * 0.002, "x100 still %g m from the constraint contact", e[2]);
+    rs_unload(&h);
+}
+END_TEST
+
+/* ---- lift-off --------------------------------------------------------------- */
+
+START_TEST(test_liftoff_is_a_state)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    rs_loaded *h = load(DIR_S1002);
+    double z0, roll;
+    touching(rs_loaded_model(h), 0, 0, &z0, &roll);
+    rs_ws *ws = make(rs_loaded_model(h), rs_elastic_contact(), 1e-4, 1, 1, 1e5);
+    ck_assert_int_eq(rs_ws_set_q(ws, "z", z0 + 0.005), RS_OK); /* 5 mm above the rails */
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    int first = -1, landed = 0;
+    for (int k = 0; k < 1500; k++) {
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        const int np = rs_elastic_patches(ws, 0) + rs_elastic_patches(ws, 1);
+        if (np > 0 && first < 0)
+            first = k;
+        landed += np > 0;
+    }
+    /* free fall over 5 mm takes sqrt(2 h / g) = 31.93 ms: the first step
+     * whose start state touches is the 320th (index 319) */
+    printf("lift-off: first patch at step index %d (free fall: 319), %d steps with patches\n", first, landed);
+    ck_assert_msg(first >= 318 && first <= 320, "first contact at step %d (319 expected)", first);
+    ck_assert_int_gt(landed, 0);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("elastic");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_static_load);
+    tcase_add_test(tc, test_energy_order);
+    tcase_add_test(tc, test_converges_to_constraint);
+    tcase_add_test(tc, test_liftoff_is_a_state);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
