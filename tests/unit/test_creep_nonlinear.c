@@ -15,6 +15,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rs_creep.h"
@@ -71,9 +72,11 @@ static const double RATIOS[3] = {0.3, 1.0, 2.5};
 START_TEST(fastsim_small_creep_equals_kalker)
 {
     /* FASTSIM's discretisation error at the default 20 × 20 grid: the
-     * midpoint rule in y on ∫ a(y)² dy (1/(2 my²) = 0.13 %) and on
-     * ∫ a(y)³ dy (the spin force, ≈ 0.5 %); 1 % stated. */
-    const double tol = 0.01;
+     * midpoint rule in y on ∫ a(y)² dy (1/(2 my²) = 0.125 %, measured the
+     * same) and on ∫ a(y)³ dy (the spin force, measured 0.15 %): 0.5 %
+     * stated; the moments (y² weights the strips near the edges) measured
+     * up to 0.62 %: 1 % stated. */
+    const double tol = 0.005, tol_m = 0.01;
     for (int k = 0; k < 3; k++) {
         patch p = make_patch(RATIOS[k]);
         double Cm[9];
@@ -86,6 +89,10 @@ START_TEST(fastsim_small_creep_equals_kalker)
             double fk[3], ff[3];
             rs_kalker_forces(p.a, p.b, p.G, p.c, xi, fk);
             ck_assert_int_eq(fastsim(&p, xi, NULL, ff, NULL), RS_OK);
+            if (getenv("RS_TEST_VERBOSE"))
+                printf("fastsim small a/b %g dir %d: F %+.5f Mz %+.5f (relative to Kalker)\n",
+                       RATIOS[k], dir, (dir ? ff[1] / fk[1] : ff[0] / fk[0]) - 1,
+                       dir ? ff[2] / fk[2] - 1 : 0.0);
             if (dir == 0) {
                 ck_assert_msg(rel(ff[0], fk[0]) < tol, "a/b %g Fx %g vs %g", RATIOS[k], ff[0], fk[0]);
                 ck_assert(fabs(ff[1]) < 1e-9 * fabs(fk[0]) && fabs(ff[2]) < 1e-9 * fabs(fk[0]) * p.a);
@@ -100,18 +107,18 @@ START_TEST(fastsim_small_creep_equals_kalker)
              * and, with L4 = 8b/(15 G C33), the pure-spin moment is Kalker's. */
             if (dir == 1) {
                 double mz = 3 * PI / 32 * p.G * p.c[1] * p.a * p.a * p.b * xi[1];
-                ck_assert_msg(rel(ff[2], mz) < tol, "Mz(ξy) %g vs %g", ff[2], mz);
+                ck_assert_msg(rel(ff[2], mz) < tol_m, "Mz(ξy) %g vs %g", ff[2], mz);
                 ck_assert(ff[2] * fk[2] > 0);
             }
             if (dir == 2) {
                 double mz = -32 / (15 * PI) * p.G * p.c[2] * sqrt(p.a) * pow(p.b, 3.5) * xi[2];
-                ck_assert_msg(rel(ff[2], mz) < tol, "Mz(φ) %g vs %g", ff[2], mz);
+                ck_assert_msg(rel(ff[2], mz) < tol_m, "Mz(φ) %g vs %g", ff[2], mz);
                 rs_fastsim_opts o;
                 rs_fastsim_defaults(&o);
                 o.spin_moment_flex = 1;
                 double f4[3];
                 ck_assert_int_eq(fastsim(&p, xi, &o, f4, NULL), RS_OK);
-                ck_assert_msg(rel(f4[2], fk[2]) < tol, "Mz(φ, L4) %g vs %g", f4[2], fk[2]);
+                ck_assert_msg(rel(f4[2], fk[2]) < tol_m, "Mz(φ, L4) %g vs %g", f4[2], fk[2]);
                 ck_assert(rel(f4[1], ff[1]) < 1e-12);   /* L4 leaves Fy alone */
             }
         }
@@ -275,9 +282,11 @@ static double closed_form_fx(const patch *p, double xi, int hertz)
 
 START_TEST(fastsim_closed_form_longitudinal)
 {
-    /* κ = ξx / ξ_sat, ξ_sat = μN / (G a b C11); measured worst errors (of
-     * μN) at the default 20 × 20 grid and at 100 × 100 are the tolerances'
-     * basis: default 1 %, 100 × 100 0.2 %. */
+    /* κ = ξx / ξ_sat, ξ_sat = μN / (G a b C11).  Measured worst errors
+     * (of μN): 0.21 % at the default 20 × 20 grid, 0.022 % at 100 × 100;
+     * tolerances 0.5 % and 0.05 %.  The same closed form (Hertz bound)
+     * is Polach's formula for pure ξx (kA = kS = 1): checked to 1e-4 μN,
+     * which cross-checks both (Polach derived his F from this theory). */
     const double kap[6] = {0.1, 0.3, 0.6, 1.0, 2.0, 5.0};
     const double rr[2] = {0.5, 2.0};
     for (int bound = 0; bound < 2; bound++)
@@ -295,7 +304,15 @@ START_TEST(fastsim_closed_form_longitudinal)
                 o.mx = o.my = 100;
                 ck_assert_int_eq(fastsim(&p, xi, &o, f, NULL), RS_OK);
                 double e100 = fabs(f[0] - ref) / (MU * NLOAD);
-                ck_assert_msg(e20 < 0.01 && e100 < 0.002,
+                if (getenv("RS_TEST_VERBOSE"))
+                    printf("closed form bound %d a/b %g κ %g: F %.4f μN, err %.5f (20) %.5f (100)\n",
+                           bound, rr[ir], kap[i], -ref / (MU * NLOAD), e20, e100);
+                if (bound == RS_FASTSIM_BOUND_HERTZ) {
+                    double fp[3];
+                    ck_assert_int_eq(polach(&p, xi, NULL, fp, NULL), RS_OK);
+                    ck_assert_msg(fabs(fp[0] - ref) < 1e-4 * MU * NLOAD, "polach %g vs %g", fp[0], ref);
+                }
+                ck_assert_msg(e20 < 0.005 && e100 < 5e-4,
                               "bound %d a/b %g κ %g: ref %g μN, err %g (20) %g (100)", bound,
                               rr[ir], kap[i], ref / (MU * NLOAD), e20, e100);
             }
