@@ -62,6 +62,7 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
     const double L2 = 8 * a / (3 * G * c[1]);
     const double L3 = RS_PI * a * sqrt(a / b) / (4 * G * c[2]);
     const double Lxs = o->spin_moment_flex ? 8 * b / (15 * G * c[3]) : L3;
+    const double iL1 = 1 / L1, iL2 = 1 / L2, iL3 = 1 / L3, iLxs = 1 / Lxs;
 
     /* element midpoints along a strip: t_i = 1 − (2i + 1)/mx, x = a_j t_i
      * (i = 0 at the leading edge); bound factor s_i = √(1 − t²) (Hertz) or
@@ -97,8 +98,9 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
         const double aj = a * sqrt(e2);
         const double dx = 2 * aj / mx;
         const double rj = gs * (hertz ? sqrt(e2) : e2);
-        const double wx = xi[0] / L1 - xi[2] * y / Lxs;
+        const double wx = xi[0] * iL1 - xi[2] * y * iLxs;
         const double w = dx * dy;
+        const double wy0 = xi[1] * iL2, wy1 = xi[2] * iL3;
         double px = 0, py = 0;
         double dpx[3] = {0, 0, 0}, dpy[3] = {0, 0, 0};
         for (int i = 0; i < mx; i++) {
@@ -108,15 +110,15 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
              * at the middle of the step) */
             const double h = i == 0 ? 0.5 * dx : dx;
             const double xs = x + 0.5 * h;
-            const double wy = xi[1] / L2 + xi[2] * xs / L3;
+            const double wy = wy0 + wy1 * xs;
             const double hx = px + h * wx, hy = py + h * wy;
-            const double dhx[3] = {dpx[0] + h / L1, dpx[1], dpx[2] - h * y / Lxs};
-            const double dhy[3] = {dpy[0], dpy[1] + h / L2, dpy[2] + h * xs / L3};
+            const double dhx[3] = {dpx[0] + h * iL1, dpx[1], dpx[2] - h * y * iLxs};
+            const double dhy[3] = {dpy[0], dpy[1] + h * iL2, dpy[2] + h * xs * iL3};
             const double g = rj * s[i];
             const double h2 = hx * hx + hy * hy;
             if (h2 > g * g) {            /* slip: onto the bound, along p_H */
-                const double hn = sqrt(h2);
-                const double nx = hx / hn, ny = hy / hn, k = g / hn;
+                const double ihn = 1 / sqrt(h2);
+                const double nx = hx * ihn, ny = hy * ihn, k = g * ihn;
                 px = g * nx;
                 py = g * ny;
                 for (int m = 0; m < 3; m++) {
