@@ -4,6 +4,7 @@
  */
 #include "rs_fastsim.h"
 
+#include <float.h>
 #include <math.h>
 
 #define RS_PI 3.14159265358979323846
@@ -117,7 +118,8 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
             const double g = rj * s[i];
             const double h2 = hx * hx + hy * hy;
             if (h2 > g * g) {            /* slip: onto the bound, along p_H */
-                const double ihn = 1 / sqrt(h2);
+                /* hypot where h2 overflows (absurd creepage): no NaN */
+                const double ihn = 1 / (h2 <= DBL_MAX ? sqrt(h2) : hypot(hx, hy));
                 const double nx = hx * ihn, ny = hy * ihn, k = g * ihn;
                 px = g * nx;
                 py = g * ny;

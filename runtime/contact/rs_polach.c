@@ -101,6 +101,15 @@ static d3 d3_hypot(d3 x, d3 y)
     return r;
 }
 
+/* x/(1 + x²) for x >= 0, as 1/(x + 1/x) beyond 1 (no overflow of x²) */
+static d3 bump(d3 x)
+{
+    if (x.v <= 1)
+        return d3_div(x, d3_add(d3_const(1), d3_mul(x, x)));
+    const d3 inv = d3_div(d3_const(1), x);
+    return d3_div(inv, d3_add(d3_const(1), d3_mul(inv, inv)));
+}
+
 static int finite3(const double v[3])
 {
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
@@ -155,8 +164,7 @@ int rs_polach_forces(double a, double b, double G, const double c[4],
         /* ε = G π a b c_jj s / (4 N μ), c_jj s = √((C11 ξx)² + (C22 ξy)²) */
         const d3 q = d3_hypot(d3_scale(sx, c[0]), d3_scale(sy, c[1]));
         const d3 eps = d3_div(d3_scale(q, G * RS_PI * ab / 4), muN);
-        const d3 ka = d3_scale(eps, o->kA);
-        const d3 t1 = d3_div(ka, d3_add(d3_const(1), d3_mul(ka, ka)));
+        const d3 t1 = bump(d3_scale(eps, o->kA));
         const d3 t2 = d3_atan(d3_scale(eps, o->kS));
         const d3 F = d3_mul(d3_scale(muN, 2 / RS_PI), d3_add(t1, t2));
         const d3 Fs = d3_div(F, s);
@@ -169,27 +177,26 @@ int rs_polach_forces(double a, double b, double G, const double c[4],
         Fy.d[1] = -k0 * c[1];
     }
 
-    /* spin (Polach 1999): Fy += (9/16) a N μ K_M k_e φ / s_C, written with
-     * h = −K_M/ε_ψ (smooth in ε_ψ², no division by s_C):
-     *   Fy += −(3/2) G (ab)^{3/2} C23 φ h,
-     *   h = −(δ³/3 − δ²/2 + 1/6) + (8/3) ε²/(1 + ε²)³.
-     * Evaluated at φ = 0 too: the value is 0 there, the derivative is not. */
+    /* spin (Polach 1999): Fy += (9/16) a N μ K_M k_e φ / s_C.  With
+     * u = ε_ψ² and d = 1 − δ = 2/(1 + u), δ³/3 − δ²/2 + 1/6 = d²/2 − d³/3
+     * and √((1 − δ²)³) = 8 ε_ψ³/(1 + u)³, so K_M = −(2/3) ε_ψ/(1 + u)²
+     * exactly, and since ε_ψ/s_C = (8/3) G b √(ab) C23/(N μ k_e):
+     *   Fy += − G (ab)^{3/2} C23 φ / (1 + ε_ψ²)²
+     * (no cancellation, no division by s_C; the test evaluates the printed
+     * form).  Evaluated at φ = 0 too: the value is 0 there, the derivative
+     * is not.  Beyond ε_ψ = 1e75 the term is below 1e-300 of the linear one:
+     * 0, derivatives included (no overflow). */
     {
         const d3 yc = fabs(xi[1] + xi[2] * a) > fabs(xi[1])
                           ? d3_add(sy, d3_scale(ph, a)) : sy;
         const d3 sc = d3_hypot(sx, yc);
         const double ke = 1 + 6.3 * (1 - exp(-a / b));
         const d3 ep = d3_div(d3_scale(sc, (8.0 / 3.0) * G * b * sqrt(ab) * c[2] / ke), muN);
-        const d3 e2 = d3_mul(ep, ep);
-        const d3 one = d3_const(1);
-        const d3 op = d3_add(one, e2);
-        const d3 dl = d3_div(d3_sub(e2, one), op);
-        const d3 dl2 = d3_mul(dl, dl);
-        const d3 poly = d3_add(d3_sub(d3_scale(d3_mul(dl2, dl), 1.0 / 3.0), d3_scale(dl2, 0.5)),
-                               d3_const(1.0 / 6.0));
-        const d3 op3 = d3_mul(d3_mul(op, op), op);
-        const d3 h = d3_add(d3_scale(poly, -1), d3_div(d3_scale(e2, 8.0 / 3.0), op3));
-        Fy = d3_add(Fy, d3_scale(d3_mul(ph, h), -1.5 * G * ab15 * c[2]));
+        if (ep.v < 1e75) {
+            const d3 op = d3_add(d3_const(1), d3_mul(ep, ep));
+            const d3 h = d3_div(ph, d3_mul(op, op));
+            Fy = d3_add(Fy, d3_scale(h, -G * ab15 * c[2]));
+        }
     }
 
     /* Mz: Kalker's linear spin moment scaled by Polach's saturation ratio
@@ -211,8 +218,7 @@ int rs_polach_forces(double a, double b, double G, const double c[4],
             sigma = d3_sub(d3_const(0.5 * (kA + kS)),
                            d3_scale(d3_mul(eps, eps), 0.5 * (kA * kA * kA + kS * kS * kS / 3)));
         } else {
-            const d3 ka = d3_scale(eps, kA);
-            const d3 t1 = d3_div(ka, d3_add(d3_const(1), d3_mul(ka, ka)));
+            const d3 t1 = bump(d3_scale(eps, kA));
             const d3 t2 = d3_atan(d3_scale(eps, kS));
             sigma = d3_div(d3_add(t1, t2), d3_scale(eps, 2));
         }

@@ -15,7 +15,10 @@
  *   ε_ψ = (8/3) G b √(ab) C23 s_C / (N μ k_e),  δ = (ε_ψ² − 1)/(ε_ψ² + 1),
  *   K_M = |ε_ψ| (δ³/3 − δ²/2 + 1/6) − (1/3) √((1 − δ²)³),
  *   Fy += (9/16) a N μ K_M k_e φ / s_C                          (on the wheel)
- * which is − G (ab)^{3/2} C23 φ at small creepage (Kalker's linear law).
+ * Identically K_M = −(2/3) ε_ψ/(1 + ε_ψ²)², so the spin term is
+ *   Fy += − G (ab)^{3/2} C23 φ / (1 + ε_ψ²)²
+ * (evaluated so: stable at any ε_ψ), Kalker's − G (ab)^{3/2} C23 φ at
+ * small creepage.
  * Mz: Polach gives none.  railsym's choice: Kalker's linear spin moment
  * scaled by Polach's own saturation ratio at the creepage with spin,
  *   Mz = Mz_lin σ,  σ = F(ε_C) / F_lin(ε_C)

@@ -594,6 +594,38 @@ START_TEST(bad_input_and_zero_load)
 }
 END_TEST
 
+START_TEST(extreme_creepage_stays_finite)
+{
+    /* absurd creepages: finite forces and Jacobians, |F| = μN at the top
+     * (within 1 %), the linear law at 1e-200 (1 %); at 1e-300 the
+     * products are subnormal (only finite and the sign checked) */
+    patch p = make_patch(1.2);
+    const double v[6] = {1e3, 1e8, 1e20, 1e200, 1e-200, 1e-300};
+    for (int law = RS_CREEP_FASTSIM; law <= RS_CREEP_POLACH; law++)
+        for (int i = 0; i < 6; i++) {
+            double xi[3] = {v[i], -v[i], v[i]}, f[3], J[9];
+            ck_assert_int_eq(rs_creep_forces((rs_creep_law)law, p.a, p.b, p.G, p.c, MU, NLOAD, xi,
+                                             NULL, f, J),
+                             RS_OK);
+            for (int k = 0; k < 9; k++)
+                ck_assert(isfinite(J[k]));
+            for (int k = 0; k < 3; k++)
+                ck_assert(isfinite(f[k]));
+            if (v[i] > 1)
+                ck_assert_msg(fabs(hypot(f[0], f[1]) / (MU * NLOAD) - 1) < 0.01, "law %d x %g: %g",
+                              law, v[i], hypot(f[0], f[1]));
+            else {
+                double fk[3];
+                rs_kalker_forces(p.a, p.b, p.G, p.c, xi, fk);
+                if (law == RS_CREEP_POLACH)   /* mixed ξx = −ξy: c_jj = √((C11² + C22²)/2) */
+                    fk[0] = -p.G * p.a * p.b * sqrt(0.5 * (p.c[0] * p.c[0] + p.c[1] * p.c[1])) * v[i];
+                ck_assert_msg(v[i] < 1e-250 ? f[0] * fk[0] >= 0 : rel(f[0], fk[0]) < 0.01,
+                              "law %d x %g: Fx %g vs %g", law, v[i], f[0], fk[0]);
+            }
+        }
+}
+END_TEST
+
 START_TEST(dispatcher_matches_laws)
 {
     patch p = make_patch(0.6);
@@ -645,6 +677,7 @@ static Suite *creep_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("input");
     tcase_add_test(tc, bad_input_and_zero_load);
+    tcase_add_test(tc, extreme_creepage_stays_finite);
     tcase_add_test(tc, dispatcher_matches_laws);
     suite_add_tcase(s, tc);
     return s;
