@@ -22,7 +22,7 @@
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
+    "creep", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
 static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {"track", "wheel_profile",
@@ -245,7 +245,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         k++;
     static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
                                           "method rk4", "tolerance 1e-6", "iterations 10",
-                                          "friction 0.3", "contact elastic"};
+                                          "friction 0.3", "contact elastic", "creep fastsim"};
     if (k >= lt->n) {
         errf(ps->err, ps->errlen, ps->file, line, "'%s' needs a value, e.g. '%s'", kw, example[idx]);
         return RS_E_ARG;
@@ -276,6 +276,19 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                  "force) or 'contact constraint' (one point per wheel held by a constraint)", val);
             return RS_E_ARG;
         }
+    } else if (bit == RS_SCENARIO_CREEP) {
+        static const char *const laws[3] = {"kalker", "fastsim", "polach"};
+        int law = -1;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(val, laws[k]) == 0)
+                law = k;
+        if (law < 0) {
+            errf(ps->err, ps->errlen, ps->file, line,
+                 "unknown creep law '%s': write 'creep kalker' (linear), 'creep fastsim' or "
+                 "'creep polach' (the last two need 'friction MU' and the elastic contact)", val);
+            return RS_E_ARG;
+        }
+        s->creep_law = law;
     } else {
         double x;
         if (parse_num(val, &x)) {
@@ -785,6 +798,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "iterations") == 0) st = parse_setting(ps, RS_SCENARIO_ITERATIONS, &lt, line);
         else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCENARIO_FRICTION, &lt, line);
         else if (strcmp(kw, "contact") == 0) st = parse_setting(ps, RS_SCENARIO_CONTACT, &lt, line);
+        else if (strcmp(kw, "creep") == 0) st = parse_setting(ps, RS_SCENARIO_CREEP, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
         else if (strcmp(kw, "initial") == 0)
@@ -804,7 +818,7 @@ static int parse_text(parser *ps, char *text)
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s' (did you mean '%s'?)", kw, sug);
             else
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s'; statements are duration, step, "
-                     "output, method, tolerance, iterations, friction, contact, param, initial, input, columns, "
+                     "output, method, tolerance, iterations, friction, contact, creep, param, initial, input, columns, "
                      "track, wheel_profile, rail_profile", kw);
             return RS_E_ARG;
         }
@@ -896,6 +910,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_ITERATIONS) b->iterations = top->iterations;
     if (top->set & RS_SCENARIO_FRICTION) b->friction = top->friction;
     if (top->set & RS_SCENARIO_CONTACT) b->contact_mode = top->contact_mode;
+    if (top->set & RS_SCENARIO_CREEP) b->creep_law = top->creep_law;
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!top->file[k])
             continue;
@@ -989,7 +1004,7 @@ struct rs_binding {
     unsigned set;
     double duration, step, output, tolerance, friction;
     rs_method method;
-    int contact_mode;
+    int contact_mode, creep_law;
     int iterations;
     int n_p;
     int *p_idx;
@@ -1198,6 +1213,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->iterations = s->iterations;
     b->friction = s->friction;
     b->contact_mode = s->contact_mode;
+    b->creep_law = s->creep_law;
     int st = RS_OK;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
@@ -1326,6 +1342,8 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->proj_maxiter = b->iterations;
     if (b->set & RS_SCENARIO_FRICTION)
         opt->contact_mu = b->friction;
+    if (b->set & RS_SCENARIO_CREEP)
+        opt->contact_law = b->creep_law;
     if (b->file[RS_SCENARIO_FILE_TRACK])
         opt->track_file = b->file[RS_SCENARIO_FILE_TRACK];
     if (b->file[RS_SCENARIO_FILE_WHEEL])

@@ -38,9 +38,10 @@ enum {
     RS_SCENARIO_TOLERANCE = 1 << 4,
     RS_SCENARIO_ITERATIONS = 1 << 5,
     RS_SCENARIO_FRICTION = 1 << 6,
-    RS_SCENARIO_CONTACT = 1 << 7
+    RS_SCENARIO_CONTACT = 1 << 7,
+    RS_SCENARIO_CREEP = 1 << 8
 };
-#define RS_SCENARIO_N_SETTINGS 8
+#define RS_SCENARIO_N_SETTINGS 9
 
 /* The contact mode a scenario asks for (`contact constraint|elastic`). */
 enum { RS_CONTACT_MODE_MODEL = 0, RS_CONTACT_MODE_CONSTRAINT, RS_CONTACT_MODE_ELASTIC };
@@ -105,6 +106,8 @@ typedef struct rs_scenario {
                                      linear creep, rs_options.contact_mu)    */
     int contact_mode;             /* RS_CONTACT_MODE_*: `contact elastic`
                                      overrides the description's mode        */
+    int creep_law;                /* `creep kalker|fastsim|polach`: the
+                                     elastic contact's law (rs_creep_law)    */
     rs_scenario_where set_at[RS_SCENARIO_N_SETTINGS]; /* where each setting was given
                                      (bit order)                             */
 

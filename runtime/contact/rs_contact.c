@@ -269,6 +269,12 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     int st = check_contact_table(m, err, errlen);
     if (st != RS_OK)
         return st;
+    if (opt->contact_law != 0)
+        return fail(err, errlen, RS_E_UNSUPPORTED,
+                    "model '%s': the constraint contact has Kalker's linear law only (saturated "
+                    "with a friction coefficient); FASTSIM and Polach need the elastic contact "
+                    "(scenario 'contact elastic', rs_elastic_contact())%s%s",
+                    m->name, "", "");
     rs_contact_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
         return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");

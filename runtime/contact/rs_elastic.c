@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rs_contact.h"
+#include "rs_creep.h"
 #include "rs_elastic.h"
 #include "rs_hertz.h"
 #include "rs_kalker.h"
@@ -197,10 +198,13 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
                     "compile it again with this railsym",
                     m->name);
     if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
-        !(opt->contact_mu >= 0))
+        !(opt->contact_mu >= 0) || !(opt->contact_theta >= 0.5 && opt->contact_theta <= 1) ||
+        opt->contact_law < RS_CREEP_KALKER || opt->contact_law > RS_CREEP_POLACH ||
+        (opt->contact_law != RS_CREEP_KALKER && !(opt->contact_mu > 0)))
         return fail(err, errlen, RS_E_ARG,
-                    "elastic contact: contact_damp must be >= 0, contact_k_scale > 0 and "
-                    "contact_mu >= 0%s",
+                    "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
+                    ">= 0, contact_theta in [0.5, 1] and contact_law a known law (FASTSIM and Polach need a friction "
+                    "coefficient contact_mu > 0)%s",
                     "");
     elastic_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
@@ -209,7 +213,9 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     c->nc = m->n_contact;
     c->nq = m->n_q;
     /* the constraint contact loads the files (and takes in-memory ones) */
-    int st = rs_wheel_rail_contact()->create(m, opt, a, &c->files, err, errlen);
+    rs_options files_opt = *opt;
+    files_opt.contact_law = 0; /* the law is ours */
+    int st = rs_wheel_rail_contact()->create(m, &files_opt, a, &c->files, err, errlen);
     if (st)
         return st;
     const size_t nc = (size_t)c->nc;
@@ -379,21 +385,35 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     rs_kalker_creep_matrix(el.a, el.b, rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, Cm);
     pp->a = el.a;
     pp->b = el.b;
-    for (int k = 0; k < 3; k++)
-        pp->f[k] = -(Cm[3 * k] * pp->xi[0] + Cm[3 * k + 1] * pp->xi[1] + Cm[3 * k + 2] * pp->xi[2]);
-    double eps = 1;
-    if (o->contact_mu > 0)
-        eps = rs_creep_saturation(hypot(pp->f[0], pp->f[1]), o->contact_mu * N);
-    for (int k = 0; k < 3; k++)
-        pp->f[k] *= eps;
+    /* dF: ∂f/∂ξ (row-major) */
+    double dF[9];
+    if (o->contact_law == RS_CREEP_KALKER) {
+        for (int k = 0; k < 3; k++)
+            pp->f[k] = -(Cm[3 * k] * pp->xi[0] + Cm[3 * k + 1] * pp->xi[1] + Cm[3 * k + 2] * pp->xi[2]);
+        double eps = 1; /* the saturation factor is held in the Jacobian */
+        if (o->contact_mu > 0)
+            eps = rs_creep_saturation(hypot(pp->f[0], pp->f[1]), o->contact_mu * N);
+        for (int k = 0; k < 3; k++)
+            pp->f[k] *= eps;
+        for (int k = 0; k < 9; k++)
+            dF[k] = -eps * Cm[k];
+    } else {
+        rs_creep_opts co;
+        rs_creep_defaults(&co);
+        co.polach.V = V;
+        if ((st = rs_creep_forces((rs_creep_law)o->contact_law, el.a, el.b,
+                                  rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, o->contact_mu,
+                                  N, pp->xi, &co, pp->f, dF)) < 0)
+            return st;
+    }
     const double *gk[3] = {gx, gy, gs};
     for (int k = 0; k < 6; k++)
         w->W[k] += pp->f[0] * gx[k] + pp->f[1] * gy[k] + pp->f[2] * gs[k];
-    /* C6 += G (ε Cm / V_eff) Gᵀ: f = −ε Cm Gᵀ v6 / V_eff (ε, V held) */
+    /* C6 += −G (∂f/∂ξ / V_eff) Gᵀ: ξ = Gᵀ v6 / V_eff (V_eff held) */
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++)
-            if (Cm[3 * a + b] != 0)
-                outer6(w->C6, eps * Cm[3 * a + b] / Veff, gk[a], gk[b]);
+            if (dF[3 * a + b] != 0)
+                outer6(w->C6, -dF[3 * a + b] / Veff, gk[a], gk[b]);
     return RS_OK;
 }
 
@@ -457,7 +477,7 @@ static int wheel_forces(struct rs_ws *ws, int i)
                               ws->model->contacts[i].name, j + 1, found[j].u_w, found[j].u_r, st);
     }
     for (int k = 0; k < 3; k++)
-        w->F[k] = w->W[k];
+        w->F[k] = w->W[k]; /* until a step applies it (elastic_after_solve) */
     return RS_OK;
 }
 
@@ -479,17 +499,18 @@ static int elastic_forces(struct rs_ws *ws)
     return RS_OK;
 }
 
-/* The system matrix += Jᵀ (h C6 + h²/4 K6) J, wheel by wheel. */
+/* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J, wheel by wheel. */
 static void elastic_add_k(struct rs_ws *ws, double h)
 {
     elastic_ws *c = E(ws->ct);
+    const double th = ws->opt.contact_theta;
     memset(c->X, 0, (size_t)c->x_colptr[c->nq] * sizeof(double));
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
         const int m = w->m;
         double A[36];
         for (int k = 0; k < 36; k++)
-            A[k] = h * w->C6[k] + 0.25 * h * h * w->K6[k];
+            A[k] = h * w->C6[k] + 0.5 * th * h * h * w->K6[k];
         for (int l = 0; l < m; l++) /* T = A J (6 × m, column-major) */
             for (int r = 0; r < 6; r++) {
                 double s = 0;
@@ -508,10 +529,11 @@ static void elastic_add_k(struct rs_ws *ws, double h)
     rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
 }
 
-/* rhs += h Jᵀ (W + C6 J q̇ − h/4 K6 J q̇). */
+/* rhs += h Jᵀ (W + C6 J q̇ − θ h/2 K6 J q̇). */
 static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
 {
     const elastic_ws *c = CE(ws->ct);
+    const double th = ws->opt.contact_theta;
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
         double v6[6] = {0}, f[6];
@@ -521,7 +543,7 @@ static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
         for (int r = 0; r < 6; r++) {
             f[r] = w->W[r];
             for (int k = 0; k < 6; k++)
-                f[r] += (w->C6[6 * r + k] - 0.25 * h * w->K6[6 * r + k]) * v6[k];
+                f[r] += (w->C6[6 * r + k] - 0.5 * th * h * w->K6[6 * r + k]) * v6[k];
         }
         for (int l = 0; l < w->m; l++) {
             double s = 0;
@@ -550,9 +572,29 @@ static int elastic_nothing(struct rs_ws *ws, double t)
     (void)ws, (void)t;
     return RS_OK;
 }
+/* The wrench the step applied: W linearized to the step's end,
+ * W − C6 J (q̇⁺ − q̇) − θ K6 J Δt (q̇ + q̇⁺)/2, into F (the results). */
 static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
 {
-    (void)ws, (void)qd_new;
+    elastic_ws *c = E(ws->ct);
+    const double h = ws->dt, th = ws->opt.contact_theta;
+    for (int i = 0; i < c->nc; i++) {
+        elastic_wheel *w = &c->w[i];
+        double dv[6] = {0}, dx[6] = {0};
+        for (int l = 0; l < w->m; l++) {
+            const int j = w->cols[l];
+            for (int k = 0; k < 6; k++) {
+                dv[k] += w->J[6 * l + k] * (qd_new[j] - ws->qd[j]);
+                dx[k] += w->J[6 * l + k] * 0.5 * h * (qd_new[j] + ws->qd[j]);
+            }
+        }
+        for (int r = 0; r < 3; r++) {
+            double f = w->W[r];
+            for (int k = 0; k < 6; k++)
+                f -= w->C6[6 * r + k] * dv[k] + th * w->K6[6 * r + k] * dx[k];
+            w->F[r] = f;
+        }
+    }
     return RS_OK;
 }
 

@@ -23,10 +23,13 @@
  *     acts through Jᵀ W, and its Jacobians C6 = −∂W/∂(v, ω) (creep and
  *     normal damping) and K6 = −∂W/∂(pose) (normal stiffness) enter the IMEX
  *     step linearly implicitly:
- *       (M + Δt Jᵀ C6 J + Δt²/2 Jᵀ K6 J) q̇⁺ = M q̇ + Δt δ^NK
- *                                   + Δt Jᵀ (W + C6 J q̇ − Δt/2 K6 J q̇)
+ *       (M + Δt Jᵀ C6 J + θ Δt²/2 Jᵀ K6 J) q̇⁺ = M q̇ + Δt δ^NK
+ *                                   + Δt Jᵀ (W + C6 J q̇ − θ Δt/2 K6 J q̇)
  *     (the step's q⁺ = q + Δt (q̇ + q̇⁺)/2 makes the position change
- *     Δt (q̇ + q̇⁺)/2).  Left out of K6: the change of the contact point, the
+ *     Δt (q̇ + q̇⁺)/2; the stiffness is linearized at θ of it:
+ *     rs_options.contact_theta, 1 by default — dissipative for the contact
+ *     vibrations a 1 ms step cannot resolve — or 0.5, the trapezoidal rule,
+ *     which conserves a linear contact's energy).  Left out of K6: the change of the contact point, the
  *     normal's turning and the creep forces' dependence on the pose
  *     (geometric stiffness), documented and measured by the tests.
  *

@@ -107,8 +107,16 @@ typedef struct rs_options {
     double contact_k_scale; /* multiplies every patch's Hertz constant c_H
                              (1 default; larger: stiffer, towards the
                              constraint contact)                            */
-    int contact_law;      /* creep law: 0 (default) Kalker's linear law
-                             (saturated at μ N when contact_mu > 0)        */
+    double contact_theta; /* where the normal stiffness is linearized along
+                             the step's position change: 1 (default) at its
+                             end, which damps contact vibrations the step
+                             cannot resolve (robust at Δt = 1 ms); 0.5 the
+                             trapezoidal rule, energy-conserving for the
+                             contact (checks, small steps); in [0.5, 1]    */
+    int contact_law;      /* creep law (rs_creep.h's rs_creep_law): 0
+                             (default) Kalker's linear law (saturated at
+                             μ N when contact_mu > 0), 1 FASTSIM, 2 Polach
+                             (both need contact_mu > 0)                    */
     int profile;          /* 1: time the phases of each step into
                              rs_stats.phase_s (seed 003's Table 1) with
                              clock_gettime; default 0 (no clock calls)      */

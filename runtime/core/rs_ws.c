@@ -36,6 +36,7 @@ void rs_options_default(rs_options *o)
     o->contact_creep = 1;
     o->contact_damp = 1e5;
     o->contact_k_scale = 1.0;
+    o->contact_theta = 1.0;
     o->fast = RS_FAST_ALL;
 }
 
@@ -270,7 +271,7 @@ const char *rs_klu_ordering_name(int ordering, int btf)
 }
 
 const char *rs_ws_error(const rs_ws *ws) { return ws ? ws->err : "workspace is NULL"; }
-const rs_model *rs_ws_model(const rs_ws *ws) { return ws->model; }
+const rs_model *rs_ws_model(const rs_ws *ws) { return ws->model_given; }
 const rs_options *rs_ws_options(const rs_ws *ws) { return &ws->opt; }
 const rs_stats *rs_ws_stats(const rs_ws *ws) { return &ws->stats; }
 double *rs_ws_q(rs_ws *ws) { return ws->q; }

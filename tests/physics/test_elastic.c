@@ -61,11 +61,14 @@ static double contact_var(rs_ws *ws, const char *name)
     return rs_ws_value(ws, v, NULL);
 }
 
+static double theta = 1.0; /* rs_options.contact_theta of make() */
+
 static rs_ws *make(const rs_model *m, const rs_contact_ops *ops, double dt, double k_scale, int creep,
                    double damp)
 {
     rs_options o;
     rs_options_default(&o);
+    o.contact_theta = theta;
     o.contact = ops;
     o.dt = dt;
     o.contact_k_scale = k_scale;
@@ -123,8 +126,9 @@ static void touching(const rs_model *m, double y, double yaw, double *z, double 
     rs_ws_free(&ws);
 }
 
-/* max |E(t) − E(0)| over 0.5 s, E = T + V + contact potential. */
-static double energy_drift(const rs_model *m, double dt, double *Eosc)
+/* max |E(t) − E(0)| over 0.5 s, E = T + V + contact potential; *Efin the
+ * change at the end. */
+static double energy_drift(const rs_model *m, double dt, double *Eosc, double *Efin)
 {
     double z, roll;
     touching(m, 0.003, 0.001, &z, &roll);
@@ -150,7 +154,8 @@ static double energy_drift(const rs_model *m, double dt, double *Eosc)
     for (long k = 1; k <= n; k++) {
         ck_assert_msg(rs_step(ws) == RS_OK, "dt %g: %s", dt, rs_ws_error(ws));
         ck_assert_int_eq(rs_ws_energy(ws, &T, &V), RS_OK);
-        drift = fmax(drift, fabs(T + V + rs_elastic_energy(ws) - E0));
+        *Efin = T + V + rs_elastic_energy(ws) - E0;
+        drift = fmax(drift, fabs(*Efin));
         osc = fmax(osc, fabs(V - V0));
     }
     *Eosc = osc;
@@ -162,17 +167,26 @@ START_TEST(test_energy_order)
 {
     RS_REQUIRE_MODEL("wheelset_cone");
     rs_loaded *h = load(DIR_CONE);
-    double osc1, osc2;
+    double osc1, osc2, f1, f2, f3;
     const double dt = 1e-4;
-    const double d1 = energy_drift(rs_loaded_model(h), dt, &osc1);
-    const double d2 = energy_drift(rs_loaded_model(h), dt / 2, &osc2);
+    /* the trapezoidal rule for the contact stiffness: conservative */
+    theta = 0.5;
+    const double d1 = energy_drift(rs_loaded_model(h), dt, &osc1, &f1);
+    const double d2 = energy_drift(rs_loaded_model(h), dt / 2, &osc2, &f2);
     const double p = log2(d1 / d2);
-    printf("elastic energy (creep and damping off, 0.5 s): drift %.4g J at dt %g, %.4g J at dt/2 "
-           "(order %.3f); energy exchanged %.4g J\n", d1, dt, d2, p, osc1);
+    printf("elastic energy (creep and damping off, 0.5 s, theta 0.5): drift %.4g J at dt %g, %.4g J "
+           "at dt/2 (order %.3f); energy exchanged %.4g J\n", d1, dt, d2, p, osc1);
     ck_assert_msg(p > 0.75 && p < 1.35, "observed order %.3f (drifts %g, %g J)", p, d1, d2);
     ck_assert_msg(osc1 > 0.05, "energy exchanged %g J: no real motion", osc1);
     ck_assert_msg(d2 < 0.1 * osc1, "drift %g J vs energy exchanged %g J", d2, osc1);
-    (void)osc2;
+    /* the default (theta 1) damps the contact's vibration: it only loses
+     * energy, at most what the bounce started with (the contact potential
+     * beyond the static approach, well below the energy exchanged) */
+    theta = 1.0;
+    energy_drift(rs_loaded_model(h), dt, &osc2, &f3);
+    printf("theta 1: energy change %.4g J over 0.5 s\n", f3);
+    ck_assert_msg(f3 < d1 && f3 > -0.5 * osc1, "theta 1: energy change %g J", f3);
+    (void)f1, (void)f2;
     rs_unload(&h);
 }
 END_TEST
@@ -215,7 +229,7 @@ START_TEST(test_converges_to_constraint)
     sway(m, rs_wheel_rail_contact(), 1, yc);
     const double scales[4] = {1, 10, 100, 1000};
     double e[4];
-    for (int s = 0; s < 4; s++) { /* x1000 printed: the floor */
+    for (int s = 0; s < 4; s++) {
         sway(m, rs_elastic_contact(), scales[s], ye);
         e[s] = 0;
         for (int k = 0; k <= 100; k++)
@@ -223,12 +237,10 @@ START_TEST(test_converges_to_constraint)
         printf("elastic vs constraint, stiffness x%g: max |y_e - y_c| = %.4g m (y0 = 2 mm)\n", scales[s],
                e[s]);
     }
-    /* down to the level where the formulations' geometry differs (the
-     * constraint element's exact contact point and normal against the
-     * patch search's cross-section; about 1 µm here, whatever the step) */
-    ck_assert_msg(e[1] < e[0] && e[2] < e[1], "no convergence: %g %g %g", e[0], e[1], e[2]);
-    ck_assert_msg(e[2] < 0.5 * e[0], "x100 (%g m) not clearly closer than x1 (%g m)", e[2], e[0]);
-    ck_assert_msg(e[2] < 1e-3 * 0.002, "x100 still %g m from the constraint contact", e[2]);
+    ck_assert_msg(e[1] < e[0] && e[2] < e[1] && e[3] < e[2], "no convergence: %g %g %g %g", e[0], e[1],
+                  e[2], e[3]);
+    ck_assert_msg(e[3] < 0.2 * e[0], "x1000 (%g m) not clearly closer than x1 (%g m)", e[3], e[0]);
+    ck_assert_msg(e[3] < 1e-3 * 0.002, "x1000 still %g m from the constraint contact", e[3]);
     rs_unload(&h);
 }
 END_TEST

@@ -103,7 +103,7 @@ static const struct {
 } bad[] = {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
-                           "method, tolerance, iterations, friction, contact, param, initial, input, columns, track, "
+                           "method, tolerance, iterations, friction, contact, creep, param, initial, input, columns, track, "
                            "wheel_profile, rail_profile"},
     {"friction -0.1\n", "t.scn:1: friction must be a coefficient from 0 to 10 (got -0.1; 0: linear "
                         "creep without saturation)"},
@@ -112,6 +112,9 @@ static const struct {
                         "Hertzian normal force) or 'contact constraint' (one point per wheel held by a "
                         "constraint)"},
     {"contact\n", "t.scn:1: 'contact' needs a value, e.g. 'contact elastic'"},
+    {"creep linear\n", "t.scn:1: unknown creep law 'linear': write 'creep kalker' (linear), 'creep "
+                        "fastsim' or 'creep polach' (the last two need 'friction MU' and the elastic "
+                        "contact)"},
     {"track vehicles/tracks/straight.trk\n", "t.scn:1: 'track' takes one quoted path, e.g. 'track "
                                              "\"../tracks/straight.trk\"'"},
     {"rail_profile\n", "t.scn:1: 'rail_profile' takes one quoted path, e.g. 'rail_profile "
