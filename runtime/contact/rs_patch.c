@@ -11,17 +11,29 @@
  *   P_y(u, θ) = c_y + u a_y + ρ q(θ),           q = d_y cos θ + f_y sin θ,
  * and the vertical gap to the rail (straight along x) is
  *   G(u, θ) = P_z − z_r(P_y).
- * The slice's gap is g(u) = min_θ G (Newton in θ from the lowest point θ = 0;
- * with neither yaw nor roll q ≡ 0 and θ = 0 is exact after one evaluation),
- * its derivatives by the envelope theorem
+ * The slice's gap is g(u) = min_θ G, where G_θ = 0, solved as one equation
+ * in the rail point's y (eval_full: monotone on a convex rail, warm-started
+ * from the neighbouring slice; without yaw θ = 0 exactly), with its
+ * derivatives by the envelope theorem
  *   g' = G_u,   g'' = G_uu − G_uθ² / G_θθ   (at θ*(u)).
- * A patch is a maximal run of slices with g < 0; its deepest point is a
- * local minimum of g, bracketed on the grid by a sign change of g' (− to +)
- * and closed by Newton on g' kept inside the bracket (bisection when a step
- * leaves it), so it moves continuously with the pose.  The approach along
- * the rail normal is −g cos α (the two points are vertically aligned; the
- * normal distance between the locally parallel surfaces differs from it by
- * O(pen²/R)).
+ * Search: the fixed grid u_k = u_0 + k du over the part of the wheel table
+ * whose circles can reach the rail table; every COARSE-th node first, the
+ * nodes between two of them only where a lower bound of g is not positive.
+ * Candidates: the local minima of g, bracketed by a sign change of g'
+ * (− to +) between two nodes, or by the critical points of the cubic
+ * through two nodes' g and g' (a maximum and a minimum in one interval),
+ * closed by Newton on g' kept inside the bracket (bisection when a step
+ * leaves it); and the edges of the valid slices (the end of the rail
+ * table) where g falls towards them.  A patch is a maximal run of slices
+ * with g < 0 (candidates joined when every node between them is negative),
+ * reported at its deepest candidate; its ends u_lo, u_hi are roots of g by
+ * regula falsi.  The approach along the rail normal is −g cos α (the two
+ * points are vertically aligned; the normal distance between the locally
+ * parallel surfaces differs from it by O(pen²/R)).
+ *
+ * Cost: at most GRID_MAX + 1 nodes, CAND_MAX candidates, each evaluation at
+ * most Y_ITER rail look-ups; refinement loops bounded by REFINE_ITER,
+ * ROOT_ITER, EDGE_ITER.  Everything lives on the stack (about 40 KB).
  */
 #include "rs_patch.h"
 
@@ -41,7 +53,7 @@
                                 search; everything reported is exact)       */
 #define REFINE_ITER 60       /* safeguarded Newton steps on g' at most      */
 #define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
-#define EDGE_ITER 60         /* bisection steps for a table edge at most    */
+#define EDGE_ITER 60         /* regula falsi steps for a table edge at most */
 
 typedef struct pose {
     const rs_profile *w, *r;

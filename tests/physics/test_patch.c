@@ -519,6 +519,16 @@ START_TEST(test_continuity_s1002)
             a = b;
         }
     }
+    /* the whole flangeway × yaw: never a failure, always in contact */
+    for (int i = 0; i <= 40; i++) {
+        const double cy = cy_c - 0.010 + 0.0005 * i, cz = rigid_cz(&w, &r, cy) - 5e-5;
+        for (int k = -4; k <= 4; k++) {
+            rs_patch p[RS_PATCH_MAX];
+            int n;
+            const int rc = find(&w, &r, 0, cy, cz, 0.005 * k, p, &n);
+            ck_assert_msg(rc == RS_OK && n >= 1, "shift %g yaw %g: rc %d, %d patches", cy - cy_c, 0.005 * k, rc, n);
+        }
+    }
     rs_profile_free(&w);
     rs_profile_free(&r);
 }
