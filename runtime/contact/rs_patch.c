@@ -90,8 +90,10 @@ void rs_patch_defaults(rs_patch_opts *o)
 }
 
 /* A profile's spline at u with its derivatives: the arithmetic of
- * rs_spline_eval, the segment found by walking from *seg (the grid moves
- * by a few knots from one slice to the next), by bisection when it is far. */
+ * rs_spline_eval, the segment (the same as rs_spline_find's) found by a
+ * galloping search from *seg: steps of 1, 2, 4, ... knots, then bisection,
+ * O(log distance) (the grid moves by a few knots from one slice to the
+ * next). */
 static double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
 {
     const double *x = sp->x;
@@ -99,17 +101,45 @@ static double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, doubl
     int i = *seg;
     if (i < 0 || i > last)
         i = 0;
-    int steps = 0;
-    while (i < last && u >= x[i + 1] && steps < 32) {
-        i++;
-        steps++;
+    if (i < last && u >= x[i + 1]) {
+        int lo = i + 1, hi = lo + 1, step = 1;   /* x[lo] <= u */
+        while (hi <= last && x[hi] <= u) {
+            lo = hi;
+            step *= 2;
+            hi = lo + step;
+        }
+        if (hi > last + 1)
+            hi = last + 1;
+        while (hi - lo > 1) {
+            const int mid = lo + (hi - lo) / 2;
+            if (x[mid] <= u)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        i = lo;
+    } else if (i > 0 && u < x[i]) {
+        int hi = i, lo = hi - 1, step = 1;        /* u < x[hi] */
+        while (lo > 0 && u < x[lo]) {
+            hi = lo;
+            step *= 2;
+            lo = hi - step;
+        }
+        if (lo < 0)
+            lo = 0;
+        if (u < x[lo]) {
+            i = 0;                                /* below the table */
+        } else {
+            while (hi - lo > 1) {
+                const int mid = lo + (hi - lo) / 2;
+                if (x[mid] <= u)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            i = lo;
+        }
     }
-    while (i > 0 && u < x[i] && steps < 32) {
-        i--;
-        steps++;
-    }
-    if (steps == 32)
-        i = rs_spline_find(sp, u, &i, NULL);
     *seg = i;
     const double *c = sp->coef + 4 * i;
     const double t = u - x[i];
@@ -157,7 +187,7 @@ static void eval_full(pose *p, double u, double T0, double far, full *o)
     /* cos θ = b r, sin θ = a r, r = 1/√(a² + b²), with a = z_r' f_y and
      * b = s + z_r' d_y (T = a/b): one square root and two divisions a step */
     double cs = 1.0 / sqrt(1.0 + T0 * T0), sn = T0 * cs;
-    double py = cy + rho * (dy * cs + fy * sn), zr = 0, zr1 = 0, zr2 = 0, F = 0;
+    double py = cy + rho * (dy * cs + fy * sn), zr = 0, zr1 = 0, zr2 = 0, F = 0, T = T0;
     int out = 0;
     for (int it = 0;; it++) {
         zr = rail_eval(p, py, &zr1, &zr2);
@@ -171,6 +201,7 @@ static void eval_full(pose *p, double u, double T0, double far, full *o)
          * error e³) only slows Newton to a rate of 1e-6 a step */
         const double ib = dy == 0.0 ? p->inv_s : 1.0 / bb;
         const double ta = aa * ib, t = ta * ta;
+        T = ta;
         double r;
         if (t < 1e-3)
             r = ib * (1.0 - t * (0.5 - t * (0.375 - t * (0.3125 - t * (0.2734375 - t * 0.24609375)))));
@@ -211,7 +242,6 @@ static void eval_full(pose *p, double u, double T0, double far, full *o)
         }
         py += step;
     }
-    const double T = sn / cs;
     const double q = dy * cs + fy * sn, qp = -dy * sn + fy * cs;
     double gtt = rho * s * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
     if (!(gtt > 0.0))
@@ -320,13 +350,14 @@ static void refine_min(pose *p, const slice *slo, const slice *shi, double tol, 
     }
 }
 
-/* A root of g in [ua, ub] where g(ua) >= 0 > g(ub) (Illinois). */
+/* A root of g in [ua, ub] where g(ua) >= 0 > g(ub): Newton with g' from
+ * the secant point, kept inside the bracket (regula falsi when a step
+ * leaves it), until a step is below tol. */
 static double find_root(pose *p, double ua, double ga, double ub, double gb, double tol,
                         double T0)
 {
-    int side = 0;
+    double um = (ua * gb - ub * ga) / (gb - ga);
     for (int it = 0; it < ROOT_ITER && fabs(ub - ua) > tol; it++) {
-        double um = (ua * gb - ub * ga) / (gb - ga);
         if (!(um > fmin(ua, ub) && um < fmax(ua, ub)))
             um = 0.5 * (ua + ub);
         slice t;
@@ -335,18 +366,19 @@ static double find_root(pose *p, double ua, double ga, double ub, double gb, dou
         if (gm >= 0.0) {
             ua = um;
             ga = gm;
-            if (side == 1)
-                gb *= 0.5;
-            side = 1;
         } else {
             ub = um;
             gb = gm;
-            if (side == -1)
-                ga *= 0.5;
-            side = -1;
         }
+        double un = t.valid && t.g1 != 0.0 ? um - gm / t.g1 : NAN;
+        if (!(un > fmin(ua, ub) && un < fmax(ua, ub)))
+            un = (ua * gb - ub * ga) / (gb - ga);
+        const double step = fabs(un - um);
+        um = un;
+        if (step <= tol)
+            break;
     }
-    return 0.5 * (ua + ub);
+    return um > fmin(ua, ub) && um < fmax(ua, ub) ? um : 0.5 * (ua + ub);
 }
 
 /* Over [s0, s1] without a sign change of g' (−, +) at the ends: the
