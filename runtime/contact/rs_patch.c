@@ -94,7 +94,7 @@ void rs_patch_defaults(rs_patch_opts *o)
  * galloping search from *seg: steps of 1, 2, 4, ... knots, then bisection,
  * O(log distance) (the grid moves by a few knots from one slice to the
  * next). */
-static double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
+static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
 {
     const double *x = sp->x;
     const int last = sp->n - 2;
@@ -151,7 +151,7 @@ static double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, doubl
 /* The rail at y, continued beyond its table by the tangents at its ends
  * (no rail is there: such a slice is out of contact, but the slice's
  * equation stays monotone, so its root is unique and Newton finds it). */
-static double rail_eval(pose *p, double y, double *d1, double *d2)
+static inline double rail_eval(pose *p, double y, double *d1, double *d2)
 {
     if (y < p->rlo) {
         *d1 = p->rs_lo;
