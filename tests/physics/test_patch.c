@@ -577,12 +577,17 @@ static double brute_depth(const rs_profile *w, const rs_profile *r, const double
 
 START_TEST(test_brute_force)
 {
-    /* random poses (shift, yaw, roll, height) of S1002 on 60E1: the deepest
-     * patch found is the deepest overlap of the brute force */
+    /* random poses (shift, yaw, roll, height) of the shipped pairs: the
+     * deepest patch found is the deepest overlap of the brute force */
+    static const char *pairs[3][2] = {{"vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf"},
+                                      {"vehicles/profiles/feve_wheel.prf", "vehicles/profiles/feve_rail.prf"},
+                                      {"vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf"}};
+    const int pi = _i;
     rs_profile w, r;
     char err[512];
-    ck_assert_msg(rs_profile_load(&w, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
-    ck_assert_msg(rs_profile_load(&r, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&w, pairs[pi][0], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, pairs[pi][1], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_patch_check_pair(&w, &r, R0, err, sizeof err) == RS_OK, "%s", err);
     unsigned seed = 12345;
     double worst = 0;
     for (int k = 0; k < 24; k++) {
@@ -608,7 +613,8 @@ START_TEST(test_brute_force)
         ck_assert_msg(fabs(found - ref) < 2e-7, "pose %d (y %g, yaw %g, roll %g): deepest %.9g, brute force %.9g",
                       k, cy, psi, phi, found, ref);
     }
-    printf("brute force: 24 random poses with yaw and roll, deepest overlap within %.2g m\n", worst);
+    printf("brute force: %s on %s, 24 random poses with yaw and roll, deepest overlap within %.2g m\n", w.name,
+           r.name, worst);
     rs_profile_free(&w);
     rs_profile_free(&r);
 }
@@ -837,7 +843,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_two_point);
     tcase_add_test(t, test_yaw_lead);
     tcase_add_test(t, test_continuity_s1002);
-    tcase_add_test(t, test_brute_force);
+    tcase_add_loop_test(t, test_brute_force, 0, 3);
     tcase_add_test(t, test_deterministic_no_alloc);
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
