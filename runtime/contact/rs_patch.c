@@ -591,8 +591,11 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             int near = 1;
             if (kb - ka > 1) {
                 const double M = 4.0 * fmax(fabs(A.g2), fabs(B.g2));
+                /* g >= g_A + g'_A t − M t²/2 and g >= g_B − g'_B (H − t) − …
+                 * on the interval: each tangent's lowest value, less M H²/2 */
                 if (A.valid && B.valid)
-                    near = fmax(A.g - fabs(A.g1) * H, B.g - fabs(B.g1) * H) - 0.5 * M * H * H <= 0.0;
+                    near = fmax(A.g + fmin(A.g1, 0.0) * H, B.g - fmax(B.g1, 0.0) * H) - 0.5 * M * H * H
+                           <= 0.0;
                 else if (A.valid || B.valid) {
                     const slice *v = A.valid ? &A : &B;
                     near = v->g - fabs(v->g1) * H - 0.5 * M * H * H <= 0.0;
