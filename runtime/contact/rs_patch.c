@@ -11,17 +11,29 @@
  *   P_y(u, θ) = c_y + u a_y + ρ q(θ),           q = d_y cos θ + f_y sin θ,
  * and the vertical gap to the rail (straight along x) is
  *   G(u, θ) = P_z − z_r(P_y).
- * The slice's gap is g(u) = min_θ G (Newton in θ from the lowest point θ = 0;
- * with neither yaw nor roll q ≡ 0 and θ = 0 is exact after one evaluation),
- * its derivatives by the envelope theorem
+ * The slice's gap is g(u) = min_θ G, where G_θ = 0, solved as one equation
+ * in the rail point's y (eval_full: monotone on a convex rail, warm-started
+ * from the neighbouring slice; without yaw θ = 0 exactly), with its
+ * derivatives by the envelope theorem
  *   g' = G_u,   g'' = G_uu − G_uθ² / G_θθ   (at θ*(u)).
- * A patch is a maximal run of slices with g < 0; its deepest point is a
- * local minimum of g, bracketed on the grid by a sign change of g' (− to +)
- * and closed by Newton on g' kept inside the bracket (bisection when a step
- * leaves it), so it moves continuously with the pose.  The approach along
- * the rail normal is −g cos α (the two points are vertically aligned; the
- * normal distance between the locally parallel surfaces differs from it by
- * O(pen²/R)).
+ * Search: the fixed grid u_k = u_0 + k du over the part of the wheel table
+ * whose circles can reach the rail table; every COARSE-th node first, the
+ * nodes between two of them only where a lower bound of g is not positive.
+ * Candidates: the local minima of g, bracketed by a sign change of g'
+ * (− to +) between two nodes, or by the critical points of the cubic
+ * through two nodes' g and g' (a maximum and a minimum in one interval),
+ * closed by Newton on g' kept inside the bracket (bisection when a step
+ * leaves it); and the edges of the valid slices (the end of the rail
+ * table) where g falls towards them.  A patch is a maximal run of slices
+ * with g < 0 (candidates joined when every node between them is negative),
+ * reported at its deepest candidate; its ends u_lo, u_hi are roots of g by
+ * regula falsi.  The approach along the rail normal is −g cos α (the two
+ * points are vertically aligned; the normal distance between the locally
+ * parallel surfaces differs from it by O(pen²/R)).
+ *
+ * Cost: at most GRID_MAX + 1 nodes, CAND_MAX candidates, each evaluation at
+ * most Y_ITER rail look-ups; refinement loops bounded by REFINE_ITER,
+ * ROOT_ITER, EDGE_ITER.  Everything lives on the stack (about 40 KB).
  */
 #include "rs_patch.h"
 
@@ -33,25 +45,39 @@
 
 #define GRID_MAX 512         /* grid nodes at most (du grows beyond)        */
 #define CAND_MAX 64          /* local minima refined per call at most       */
-#define THETA_ITER 8         /* Newton steps in θ per slice at most         */
+#define Y_ITER 8             /* Newton steps per slice at most              */
+#define Y_TOL 1e-12          /* m: last Newton step of a slice, not taken   */
+#define COARSE 4             /* grid nodes per coarse node                  */
+#define FAR_GAP 1e-3         /* m: grid nodes this far above the rail: one
+                                Newton step (their values only steer the
+                                search; everything reported is exact)       */
 #define REFINE_ITER 60       /* safeguarded Newton steps on g' at most      */
 #define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
-#define EDGE_ITER 60         /* bisection steps for a table edge at most    */
+#define EDGE_ITER 60         /* regula falsi steps for a table edge at most */
 
 typedef struct pose {
     const rs_profile *w, *r;
     double c[3], a[3], d[3], f[3];
-    double s, r0;
+    double s, r0, inv_s;
     double wlo, whi, rlo, rhi;      /* the two tables' ranges               */
+    double rz_lo, rs_lo, rz_hi, rs_hi;   /* the rail's ends: height, slope  */
     int hw, hr;                      /* spline hints (this call's own)        */
 } pose;
 
-typedef struct slice {
-    double u, th;
+/* One slice, everything the patch fields need. */
+typedef struct full {
+    double u, T;                    /* T = tan θ                             */
+    double pwy;                     /* the wheel point's y (= py to 1e-12)  */
     double g, g1, g2;               /* vertical gap and its u-derivatives   */
     double py, pz, zr, zr1, zr2;    /* rail point and its profile slope     */
     double rho, rho1, rho2;         /* wheel radius and its u-derivatives   */
     int valid;                      /* inside both tables                    */
+} full;
+
+/* What the search keeps of a slice (the grid's nodes: small, on the stack). */
+typedef struct slice {
+    double u, T, g, g1, g2, py;
+    int valid;
 } slice;
 
 void rs_patch_defaults(rs_patch_opts *o)
@@ -63,46 +89,175 @@ void rs_patch_defaults(rs_patch_opts *o)
     o->tol = 1e-8;
 }
 
-/* The slice at u: θ* by Newton from θ = 0, gap and its derivatives. */
-static void eval_slice(pose *p, double u, slice *o)
+/* A profile's spline at u with its derivatives: the arithmetic of
+ * rs_spline_eval, the segment (the same as rs_spline_find's) found by a
+ * galloping search from *seg: steps of 1, 2, 4, ... knots, then bisection,
+ * O(log distance) (the grid moves by a few knots from one slice to the
+ * next). */
+static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
+{
+    const double *x = sp->x;
+    const int last = sp->n - 2;
+    int i = *seg;
+    if (i < 0 || i > last)
+        i = 0;
+    if (i < last && u >= x[i + 1]) {
+        int lo = i + 1, hi = lo + 1, step = 1;   /* x[lo] <= u */
+        while (hi <= last && x[hi] <= u) {
+            lo = hi;
+            step *= 2;
+            hi = lo + step;
+        }
+        if (hi > last + 1)
+            hi = last + 1;
+        while (hi - lo > 1) {
+            const int mid = lo + (hi - lo) / 2;
+            if (x[mid] <= u)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        i = lo;
+    } else if (i > 0 && u < x[i]) {
+        int hi = i, lo = hi - 1, step = 1;        /* u < x[hi] */
+        while (lo > 0 && u < x[lo]) {
+            hi = lo;
+            step *= 2;
+            lo = hi - step;
+        }
+        if (lo < 0)
+            lo = 0;
+        if (u < x[lo]) {
+            i = 0;                                /* below the table */
+        } else {
+            while (hi - lo > 1) {
+                const int mid = lo + (hi - lo) / 2;
+                if (x[mid] <= u)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            i = lo;
+        }
+    }
+    *seg = i;
+    const double *c = sp->coef + 4 * i;
+    const double t = u - x[i];
+    *d1 = (3.0 * c[0] * t + 2.0 * c[1]) * t + c[2];
+    *d2 = 6.0 * c[0] * t + 2.0 * c[1];
+    return ((c[0] * t + c[1]) * t + c[2]) * t + c[3];
+}
+
+/* The rail at y, continued beyond its table by the tangents at its ends
+ * (no rail is there: such a slice is out of contact, but the slice's
+ * equation stays monotone, so its root is unique and Newton finds it). */
+static inline double rail_eval(pose *p, double y, double *d1, double *d2)
+{
+    if (y < p->rlo) {
+        *d1 = p->rs_lo;
+        *d2 = 0.0;
+        return p->rz_lo + p->rs_lo * (y - p->rlo);
+    }
+    if (y > p->rhi) {
+        *d1 = p->rs_hi;
+        *d2 = 0.0;
+        return p->rz_hi + p->rs_hi * (y - p->rhi);
+    }
+    return sp_eval(&p->r->spline, y, &p->hr, d1, d2);
+}
+
+/* The slice at u.  The lowest gap over θ is where G_θ = 0:
+ *   tan θ = T(z_r') = z_r' f_y / (s + z_r' d_y),
+ * at the rail point y = P_y(θ), so with the rail's slope taken at y the
+ * slice is one equation in y,
+ *   F(y) = y − c_y − u a_y − ρ (d_y + f_y T) / √(1 + T²) = 0,
+ *   F'(y) = 1 − ρ z_r'' f_y s (f_y − d_y T) / ((s + z_r' d_y)² (1 + T²)^{3/2}),
+ * solved by Newton from the neighbour's T0 (warm start; T = 0 is the
+ * circle's lowest point): no trigonometry, one spline evaluation a step,
+ * F' = 1 without yaw (the first step is exact then).  F' >= 1 on a convex
+ * rail; it is kept >= 0.1 elsewhere. */
+static void eval_full(pose *p, double u, double T0, double far, full *o)
 {
     double rho1, rho2;
-    const double rho = p->r0 + rs_profile_eval(p->w, u, &p->hw, &rho1, &rho2);
+    const double rho = p->r0 + sp_eval(&p->w->spline, u, &p->hw, &rho1, &rho2);
     const double dy = p->d[1], fy = p->f[1], s = p->s;
     const double cy = p->c[1] + u * p->a[1];
-    double th = 0.0, cs = 1.0, sn = 0.0, q = dy, qp = fy;
-    double py = cy + rho * q, zr = 0, zr1 = 0, zr2 = 0, gtt = rho * s;
+    if (fy == 0.0 || !(fabs(T0) < 10.0))
+        T0 = 0.0;
+    /* cos θ = b r, sin θ = a r, r = 1/√(a² + b²), with a = z_r' f_y and
+     * b = s + z_r' d_y (T = a/b): one square root and two divisions a step */
+    double cs = 1.0 / sqrt(1.0 + T0 * T0), sn = T0 * cs;
+    double py = cy + rho * (dy * cs + fy * sn), zr = 0, zr1 = 0, zr2 = 0, F = 0, T = T0;
+    int out = 0;
     for (int it = 0;; it++) {
-        zr = rs_profile_eval(p->r, py, &p->hr, &zr1, &zr2);
-        const double gt = rho * s * sn - zr1 * rho * qp;
-        gtt = rho * s * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
-        if (!(gtt > 0.0))
-            gtt = rho * s;           /* not convex in θ: a plain gradient step */
-        double dth = -gt / gtt;
-        if (dth > 0.3)
-            dth = 0.3;
-        else if (dth < -0.3)
-            dth = -0.3;
-        if (!(fabs(dth) > 1e-13) || it == THETA_ITER - 1)
+        zr = rail_eval(p, py, &zr1, &zr2);
+        const double aa = zr1 * fy;
+        double bb = s + zr1 * dy;
+        if (bb < 0.1 * s)
+            bb = 0.1 * s;
+        /* r = 1/√(a² + b²) and 1/F' by their series where the yaw is
+         * small (no division on the common path): t = (a/b)² < 1e-3 leaves
+         * the series' error below 1e-19; an approximate 1/F' (|e| < 1e-2,
+         * error e³) only slows Newton to a rate of 1e-6 a step */
+        const double ib = dy == 0.0 ? p->inv_s : 1.0 / bb;
+        const double ta = aa * ib, t = ta * ta;
+        T = ta;
+        double r;
+        if (t < 1e-3)
+            r = ib * (1.0 - t * (0.5 - t * (0.375 - t * (0.3125 - t * (0.2734375 - t * 0.24609375)))));
+        else
+            r = 1.0 / sqrt(aa * aa + bb * bb);
+        cs = bb * r;
+        sn = aa * r;
+        F = py - cy - rho * (dy * cs + fy * sn);
+        const double e = rho * zr2 * fy * s * (fy * bb - dy * aa) * (r * r * r);
+        double step;
+        if (fabs(e) < 1e-2)
+            step = -F * (1.0 + e * (1.0 + e));
+        else
+            step = -F / (e < 0.9 ? 1.0 - e : 0.1);
+        if (step > 0.005)
+            step = 0.005;
+        else if (step < -0.005)
+            step = -0.005;
+        if (!(fabs(step) > Y_TOL) || it == Y_ITER - 1)
             break;
-        th += dth;
-        cs = cos(th);
-        sn = sin(th);
-        q = dy * cs + fy * sn;
-        qp = -dy * sn + fy * cs;
-        py = cy + rho * q;
+        /* far outside the rail table, and staying there: out of contact */
+        const double m = 2.0 * fabs(step) + 1e-4;
+        if (py < p->rlo - m || py > p->rhi + m) {
+            out = 1;
+            break;
+        }
+        /* a grid node far above the rail: one step is enough (the gap is
+         * then right to about z_r'' step², far below `far`) */
+        if (far > 0.0 && fabs(step) < 1e-4) {
+            const double zs = zr + step * (zr1 + 0.5 * zr2 * step);
+            if (p->c[2] + u * p->a[2] - rho * s * cs - zs > far) {
+                zr = zs;
+                zr1 += zr2 * step;
+                py += step;
+                F = 0.0;
+                break;
+            }
+        }
+        py += step;
     }
+    const double q = dy * cs + fy * sn, qp = -dy * sn + fy * cs;
+    double gtt = rho * s * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
+    if (!(gtt > 0.0))
+        gtt = rho * s;
     const double pz = p->c[2] + u * p->a[2] - rho * s * cs;
     const double b = p->a[1] + rho1 * q;                 /* ∂P_y/∂u */
     const double gu = p->a[2] - rho1 * s * cs - zr1 * b;
     const double guu = -rho2 * s * cs - zr2 * b * b - zr1 * rho2 * q;
     const double gut = rho1 * s * sn - zr2 * b * (rho * qp) - zr1 * rho1 * qp;
     o->u = u;
-    o->th = th;
+    o->T = T;
     o->g = pz - zr;
     o->g1 = gu;
     o->g2 = guu - gut * gut / gtt;
     o->py = py;
+    o->pwy = py - F;
     o->pz = pz;
     o->zr = zr;
     o->zr1 = zr1;
@@ -110,23 +265,54 @@ static void eval_slice(pose *p, double u, slice *o)
     o->rho = rho;
     o->rho1 = rho1;
     o->rho2 = rho2;
-    o->valid = u >= p->wlo && u <= p->whi && py >= p->rlo && py <= p->rhi;
+    o->valid = !out && u >= p->wlo && u <= p->whi && py >= p->rlo && py <= p->rhi;
 }
 
-/* The edge of the valid slices between u_in (valid) and u_out (not):
- * bisection to tol; *sl receives the valid end. */
-static void find_edge(pose *p, double u_in, double u_out, double tol, slice *sl)
+static void eval_slice(pose *p, double u, double T0, slice *o)
 {
-    eval_slice(p, u_in, sl);
+    full f;
+    eval_full(p, u, T0, 0.0, &f);
+    o->u = f.u;
+    o->T = f.T;
+    o->py = f.py;
+    o->g = f.g;
+    o->g1 = f.g1;
+    o->g2 = f.g2;
+    o->valid = f.valid;
+}
+
+/* The edge of the valid slices between u_in (valid) and u_out (not): where
+ * the rail point P_y(u) crosses the end of the rail table (nodes lie inside
+ * the wheel table), nearly linear in u: Illinois' regula falsi on
+ * P_y − y_end, kept inside the bracket of valid and invalid slices, to tol;
+ * *sl receives the valid end. */
+static void find_edge(pose *p, double u_in, double u_out, double tol, double T0, slice *sl)
+{
+    slice so;
+    eval_slice(p, u_in, T0, sl);
+    eval_slice(p, u_out, T0, &so);
+    const double yend = so.py < p->rlo ? p->rlo : p->rhi;
+    double hi = sl->py - yend, ho = so.py - yend;
+    int side = 0;
     for (int it = 0; it < EDGE_ITER && fabs(u_out - u_in) > tol; it++) {
-        const double um = 0.5 * (u_in + u_out);
+        double um = (u_in * ho - u_out * hi) / (ho - hi);
+        if (!(um > fmin(u_in, u_out) && um < fmax(u_in, u_out)))
+            um = 0.5 * (u_in + u_out);
         slice t;
-        eval_slice(p, um, &t);
+        eval_slice(p, um, sl->T, &t);
         if (t.valid) {
             u_in = um;
+            hi = t.py - yend;
             *sl = t;
+            if (side == 1)
+                ho *= 0.5;
+            side = 1;
         } else {
             u_out = um;
+            ho = t.py - yend;
+            if (side == -1)
+                hi *= 0.5;
+            side = -1;
         }
     }
 }
@@ -149,7 +335,7 @@ static void refine_min(pose *p, const slice *slo, const slice *shi, double tol, 
         }
         const double step = fabs(un - cur.u);
         slice t;
-        eval_slice(p, un, &t);
+        eval_slice(p, un, cur.T, &t);
         if (t.valid && t.g1 < 0.0)
             lo = un;
         else
@@ -164,32 +350,35 @@ static void refine_min(pose *p, const slice *slo, const slice *shi, double tol, 
     }
 }
 
-/* A root of g in [ua, ub] where g(ua) >= 0 > g(ub) (Illinois). */
-static double find_root(pose *p, double ua, double ga, double ub, double gb, double tol)
+/* A root of g in [ua, ub] where g(ua) >= 0 > g(ub): Newton with g' from
+ * the secant point, kept inside the bracket (regula falsi when a step
+ * leaves it), until a step is below tol. */
+static double find_root(pose *p, double ua, double ga, double ub, double gb, double tol,
+                        double T0)
 {
-    int side = 0;
+    double um = (ua * gb - ub * ga) / (gb - ga);
     for (int it = 0; it < ROOT_ITER && fabs(ub - ua) > tol; it++) {
-        double um = (ua * gb - ub * ga) / (gb - ga);
         if (!(um > fmin(ua, ub) && um < fmax(ua, ub)))
             um = 0.5 * (ua + ub);
         slice t;
-        eval_slice(p, um, &t);
+        eval_slice(p, um, T0, &t);
         const double gm = t.valid ? t.g : 1.0;
         if (gm >= 0.0) {
             ua = um;
             ga = gm;
-            if (side == 1)
-                gb *= 0.5;
-            side = 1;
         } else {
             ub = um;
             gb = gm;
-            if (side == -1)
-                ga *= 0.5;
-            side = -1;
         }
+        double un = t.valid && t.g1 != 0.0 ? um - gm / t.g1 : NAN;
+        if (!(un > fmin(ua, ub) && un < fmax(ua, ub)))
+            un = (ua * gb - ub * ga) / (gb - ga);
+        const double step = fabs(un - um);
+        um = un;
+        if (step <= tol)
+            break;
     }
-    return 0.5 * (ua + ub);
+    return um > fmin(ua, ub) && um < fmax(ua, ub) ? um : 0.5 * (ua + ub);
 }
 
 /* Over [s0, s1] without a sign change of g' (−, +) at the ends: the
@@ -230,7 +419,7 @@ static int dip_bracket(pose *p, const slice *s0, const slice *s1, slice b[2])
         if (t[k] > 1e-6 && t[k] < 1.0 - 1e-6) {
             if (qb + 2.0 * qa * t[k] > 0.0)
                 has_min = 1;
-            eval_slice(p, s0->u + t[k] * h, &pts[np++]);
+            eval_slice(p, s0->u + t[k] * h, s0->T, &pts[np++]);
         }
     pts[np++] = *s1;
     if (!has_min)
@@ -250,17 +439,17 @@ typedef struct cand {
 } cand;
 
 /* The patch fields at the deepest slice. */
-static void fill_patch(const pose *p, const slice *sl, rs_patch *o)
+static void fill_patch(const pose *p, const full *sl, rs_patch *o)
 {
-    const double cs = cos(sl->th), sn = sin(sl->th);
+    const double cs = 1.0 / sqrt(1.0 + sl->T * sl->T), sn = sl->T * cs;
     const double k = sqrt(1.0 + sl->zr1 * sl->zr1);
     memset(o, 0, sizeof *o);
     o->u_w = sl->u;
     o->u_r = sl->py;
-    o->theta = sl->th;
+    o->theta = atan(sl->T);
     o->pen = -sl->g / k;
     o->pw[0] = p->c[0] + sl->u * p->a[0] + sl->rho * (p->d[0] * cs + p->f[0] * sn);
-    o->pw[1] = sl->py;
+    o->pw[1] = sl->pwy;
     o->pw[2] = sl->pz;
     o->pr[0] = o->pw[0];
     o->pr[1] = sl->py;
@@ -279,6 +468,21 @@ static void fill_patch(const pose *p, const slice *sl, rs_patch *o)
     o->R_wx = sn2 > 0.0 ? sl->rho / sqrt(sn2) : INFINITY;
     o->R_wy = rs_hertz_profile_radius(sl->rho1, sl->rho2);
     o->R_ry = rs_hertz_profile_radius(sl->zr1, sl->zr2);
+}
+
+/* Grid node k (the last one sits on the wheel table's end). */
+static void grid_node(pose *p, int k, int K, double du, double T0, slice *o)
+{
+    const double u = k == K ? p->whi : p->wlo + k * du;
+    full f;
+    eval_full(p, u, T0, FAR_GAP, &f);
+    o->u = f.u;
+    o->T = f.T;
+    o->g = f.g;
+    o->g1 = f.g1;
+    o->g2 = f.g2;
+    o->py = f.py;
+    o->valid = f.valid;
 }
 
 static int finite3(const double *v)
@@ -314,6 +518,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     memcpy(p.c, c, sizeof p.c);
     memcpy(p.a, a, sizeof p.a);
     p.s = sqrt(1.0 - a[2] * a[2]);
+    p.inv_s = 1.0 / p.s;
     /* d = −(z − a_z a)/s: the circle's lowest direction; f = a × d */
     p.d[0] = a[2] * a[0] / p.s;
     p.d[1] = a[2] * a[1] / p.s;
@@ -327,6 +532,12 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     p.rhi = r->y[r->n - 1];
     p.hw = hint ? hint->wheel : 0;
     p.hr = hint ? hint->rail : 0;
+    {
+        double d2;
+        int h0 = 0, h1 = r->n - 2;
+        p.rz_lo = rs_spline_eval(&r->spline, p.rlo, &h0, &p.rs_lo, &d2);
+        p.rz_hi = rs_spline_eval(&r->spline, p.rhi, &h1, &p.rs_hi, &d2);
+    }
     const double tol = o->tol;
 
     /* the fixed grid over the wheel table, anchored at its first point */
@@ -360,12 +571,45 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         return RS_OK;             /* the wheel is nowhere above the rail */
     }
 
+    /* the nodes: every COARSE-th grid node, and the grid nodes between two
+     * of them unless both are valid and a lower bound of g between them
+     * (their tangents, less a curvature allowance) is positive: far from
+     * contact the coarse nodes steer the search alone */
     slice nodes[GRID_MAX + 1];
-    const int nn = k1 - k0 + 1;
-    for (int i = 0; i < nn; i++) {
-        const int k = k0 + i;
-        const double u = k == K ? p.whi : p.wlo + k * du;
-        eval_slice(&p, u, &nodes[i]);
+    int nn = 0;
+    {
+        const double H = COARSE * du;
+        int ka = k0;
+        grid_node(&p, ka, K, du, 0.0, &nodes[nn++]);
+        while (ka < k1) {
+            int kb = (ka / COARSE + 1) * COARSE;
+            if (kb > k1)
+                kb = k1;
+            slice B;
+            const slice A = nodes[nn - 1];
+            grid_node(&p, kb, K, du, A.T, &B);
+            int near = 1;
+            if (kb - ka > 1) {
+                const double M = 4.0 * fmax(fabs(A.g2), fabs(B.g2));
+                /* g >= g_A + g'_A t − M t²/2 and g >= g_B − g'_B (H − t) − …
+                 * on the interval: each tangent's lowest value, less M H²/2 */
+                if (A.valid && B.valid)
+                    near = fmax(A.g + fmin(A.g1, 0.0) * H, B.g - fmax(B.g1, 0.0) * H) - 0.5 * M * H * H
+                           <= 0.0;
+                else if (A.valid || B.valid) {
+                    const slice *v = A.valid ? &A : &B;
+                    near = v->g - fabs(v->g1) * H - 0.5 * M * H * H <= 0.0;
+                } else
+                    near = 0;
+            }
+            if (near)
+                for (int k = ka + 1; k < kb; k++) {
+                    grid_node(&p, k, K, du, nodes[nn - 1].T, &nodes[nn]);
+                    nn++;
+                }
+            nodes[nn++] = B;
+            ka = kb;
+        }
     }
 
     /* candidates: refined local minima, edge minima, fallbacks */
@@ -406,7 +650,13 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         for (int side = -1; side <= 1; side += 2) {
             if (side < 0 ? vl : vr)
                 continue;
-            const double lb = s0->g - fabs(s0->g1) * du - 2.0 * fabs(s0->g2) * du * du;
+            /* the edge lies within the neighbour's distance, and within
+             * about the rail point's distance from the table's end (P_y
+             * grows with u at the rate a_y, ρ' q aside: factor 2) */
+            double de = side < 0 ? (i > 0 ? s0->u - nodes[i - 1].u : du)
+                                 : (i + 1 < nn ? nodes[i + 1].u - s0->u : du);
+            de = fmin(de, 2.0 * (side < 0 ? s0->py - p.rlo : p.rhi - s0->py) / a[1] + 1e-6);
+            const double lb = s0->g - fabs(s0->g1) * de - 2.0 * fabs(s0->g2) * de * de;
             if (lb > 0.0 || nc >= CAND_MAX)
                 continue;
             double uo;
@@ -417,11 +667,11 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             slice e = *s0;
             if (uo != s0->u) {
                 slice t;
-                eval_slice(&p, uo, &t);
+                eval_slice(&p, uo, s0->T, &t);
                 if (t.valid)
                     e = t;                 /* the wheel table's end */
                 else
-                    find_edge(&p, s0->u, uo, tol, &e);
+                    find_edge(&p, s0->u, uo, tol, s0->T, &e);
             }
             const slice *lo = side < 0 ? &e : s0, *hi = side < 0 ? s0 : &e;
             if (e.u != s0->u && lo->g1 < 0.0 && hi->g1 >= 0.0) {
@@ -472,7 +722,10 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
 
     /* group the negative candidates into patches: two are in one patch when
      * every node between them is valid and negative */
-    rs_patch found[CAND_MAX];
+    struct {
+        slice best;
+        double lo, hi;
+    } found[CAND_MAX];
     int np = 0;
     for (int i = 0; i < nc;) {
         if (!(cands[i].s.g < 0.0)) {
@@ -497,9 +750,9 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             if (cands[j].s.g < cands[deep].s.g)
                 deep = j;
         }
-        const slice *best = &cands[deep].s;
-        rs_patch *pt = &found[np++];
-        fill_patch(&p, best, pt);
+        found[np].best = cands[deep].s;
+        double *plo = &found[np].lo, *phi = &found[np].hi;
+        np++;
         /* bounds: the first node outside the patch on each side, then the
          * root of g (or the valid edge) between it and the patch */
         {
@@ -510,15 +763,15 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             while (q >= 0 && nodes[q].valid && nodes[q].g < 0.0)
                 q--;
             if (q < 0) {
-                pt->u_lo = nodes[0].u;
+                *plo = nodes[0].u;
             } else {
                 const slice *in = q + 1 < nn && nodes[q + 1].u < ul ? &nodes[q + 1] : &cands[i].s;
                 if (!nodes[q].valid) {
                     slice e;
-                    find_edge(&p, in->u, nodes[q].u, tol, &e);
-                    pt->u_lo = e.u;
+                    find_edge(&p, in->u, nodes[q].u, tol, in->T, &e);
+                    *plo = e.u;
                 } else {
-                    pt->u_lo = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol);
+                    *plo = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol, in->T);
                 }
             }
         }
@@ -530,40 +783,46 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             while (q < nn && nodes[q].valid && nodes[q].g < 0.0)
                 q++;
             if (q >= nn) {
-                pt->u_hi = nodes[nn - 1].u;
+                *phi = nodes[nn - 1].u;
             } else {
                 const slice *in = q > 0 && nodes[q - 1].u > ur ? &nodes[q - 1] : &cands[j].s;
                 if (!nodes[q].valid) {
                     slice e;
-                    find_edge(&p, in->u, nodes[q].u, tol, &e);
-                    pt->u_hi = e.u;
+                    find_edge(&p, in->u, nodes[q].u, tol, in->T, &e);
+                    *phi = e.u;
                 } else {
-                    pt->u_hi = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol);
+                    *phi = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol, in->T);
                 }
             }
         }
-        if (pt->u_lo > pt->u_w)
-            pt->u_lo = pt->u_w;
-        if (pt->u_hi < pt->u_w)
-            pt->u_hi = pt->u_w;
+        if (*plo > found[np - 1].best.u)
+            *plo = found[np - 1].best.u;
+        if (*phi < found[np - 1].best.u)
+            *phi = found[np - 1].best.u;
         i = j + 1;
     }
 
-    /* more than max: keep the deepest max, in the order of u */
+    /* more than max: keep the deepest max (in vertical gap), in the order
+     * of u */
     if (np > max) {
         ret = RS_CLAMPED;
         while (np > max) {
             int lo = 0;
             for (int q = 1; q < np; q++)
-                if (found[q].pen < found[lo].pen)
+                if (found[q].best.g > found[lo].best.g)
                     lo = q;
             for (int q = lo; q + 1 < np; q++)
                 found[q] = found[q + 1];
             np--;
         }
     }
-    for (int q = 0; q < np; q++)
-        out[q] = found[q];
+    for (int q = 0; q < np; q++) {
+        full f;
+        eval_full(&p, found[q].best.u, found[q].best.T, 0.0, &f);
+        fill_patch(&p, &f, &out[q]);
+        out[q].u_lo = found[q].lo;
+        out[q].u_hi = found[q].hi;
+    }
     *n = np;
     if (hint) {
         hint->wheel = p.hw;

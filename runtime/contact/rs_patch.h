@@ -82,7 +82,9 @@ typedef struct rs_patch_hint {
  * (<= RS_PATCH_MAX).  *n receives the number written (0: no
  * contact, lift-off; not an error).  Returns RS_OK, RS_CLAMPED when more
  * than max patches exist (the max deepest are kept), or RS_E_ARG (NULL, a
- * non-finite pose, |a| not 1 within 1e-9, r0 <= 0). */
+ * non-finite pose, |a| not 1 within 1e-9, r0 <= 0; also max outside
+ * [1, RS_PATCH_MAX], du or tol not positive, a_y < 0.5: an axle more than
+ * 60° from the rail's lateral direction). */
 int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
                   const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
                   rs_patch *out, int max, int *n);

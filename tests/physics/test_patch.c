@@ -519,6 +519,102 @@ START_TEST(test_continuity_s1002)
             a = b;
         }
     }
+    /* the whole flangeway × yaw: never a failure, always in contact */
+    for (int i = 0; i <= 40; i++) {
+        const double cy = cy_c - 0.010 + 0.0005 * i, cz = rigid_cz(&w, &r, cy) - 5e-5;
+        for (int k = -4; k <= 4; k++) {
+            rs_patch p[RS_PATCH_MAX];
+            int n;
+            const int rc = find(&w, &r, 0, cy, cz, 0.005 * k, p, &n);
+            ck_assert_msg(rc == RS_OK && n >= 1, "shift %g yaw %g: rc %d, %d patches", cy - cy_c, 0.005 * k, rc, n);
+        }
+    }
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
+
+/* The deepest overlap of any pose, by brute force: every 25 µm of u, and
+ * over θ by golden section on [−0.3, 0.3] (the slice's gap is unimodal
+ * there), only rail points inside the rail table; the wheel point is
+ * c + u a + ρ (cos θ d + sin θ a × d), d the unit vector of the slice's
+ * plane pointing down. */
+static double brute_depth(const rs_profile *w, const rs_profile *r, const double c[3], const double a[3])
+{
+    const double s = sqrt(1 - a[2] * a[2]);
+    const double d[3] = {a[2] * a[0] / s, a[2] * a[1] / s, -s};
+    const double f[3] = {a[1] * d[2] - a[2] * d[1], a[2] * d[0] - a[0] * d[2], a[0] * d[1] - a[1] * d[0]};
+    double best = 0;
+    for (double u = w->y[0]; u <= w->y[w->n - 1]; u += 2.5e-5) {
+        const double rho = R0 + rs_profile_eval(w, u, NULL, NULL, NULL);
+        double lo = -0.3, hi = 0.3;
+        const double gr = 0.5 * (sqrt(5.0) - 1);
+        double gap_at[2], th[2];
+        for (int it = 0; it < 60; it++) {
+            th[0] = hi - gr * (hi - lo);
+            th[1] = lo + gr * (hi - lo);
+            for (int k = 0; k < 2; k++) {
+                const double y = c[1] + u * a[1] + rho * (cos(th[k]) * d[1] + sin(th[k]) * f[1]);
+                const double z = c[2] + u * a[2] + rho * (cos(th[k]) * d[2] + sin(th[k]) * f[2]);
+                const double yc = fmin(fmax(y, r->y[0]), r->y[r->n - 1]);
+                gap_at[k] = z - rs_profile_eval(r, yc, NULL, NULL, NULL) + 1e3 * fabs(y - yc);
+            }
+            if (gap_at[0] < gap_at[1])
+                hi = th[1];
+            else
+                lo = th[0];
+        }
+        const double t = 0.5 * (lo + hi);
+        const double y = c[1] + u * a[1] + rho * (cos(t) * d[1] + sin(t) * f[1]);
+        const double z = c[2] + u * a[2] + rho * (cos(t) * d[2] + sin(t) * f[2]);
+        if (y < r->y[0] || y > r->y[r->n - 1])
+            continue;
+        best = fmax(best, rs_profile_eval(r, y, NULL, NULL, NULL) - z);
+    }
+    return best;
+}
+
+START_TEST(test_brute_force)
+{
+    /* random poses (shift, yaw, roll, height) of the shipped pairs: the
+     * deepest patch found is the deepest overlap of the brute force */
+    static const char *pairs[3][2] = {{"vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf"},
+                                      {"vehicles/profiles/feve_wheel.prf", "vehicles/profiles/feve_rail.prf"},
+                                      {"vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf"}};
+    const int pi = _i;
+    rs_profile w, r;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, pairs[pi][0], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, pairs[pi][1], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_patch_check_pair(&w, &r, R0, err, sizeof err) == RS_OK, "%s", err);
+    unsigned seed = 12345;
+    double worst = 0;
+    for (int k = 0; k < 24; k++) {
+        double rnd[4];
+        for (int j = 0; j < 4; j++) {
+            seed = seed * 1103515245u + 12345u;
+            rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
+        }
+        const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
+        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) - 2e-4 * rnd[3] + 5e-5};
+        rs_patch_opts o;
+        rs_patch_defaults(&o);
+        o.r0 = R0;
+        rs_patch p[RS_PATCH_MAX];
+        int n;
+        ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o, NULL, p, RS_PATCH_MAX, &n), RS_OK);
+        double found = 0;
+        for (int i = 0; i < n; i++)
+            found = fmax(found, depth(&p[i]));
+        const double ref = brute_depth(&w, &r, c, a);
+        worst = fmax(worst, fabs(found - ref));
+        ck_assert_msg(fabs(found - ref) < 2e-7, "pose %d (y %g, yaw %g, roll %g): deepest %.9g, brute force %.9g",
+                      k, cy, psi, phi, found, ref);
+    }
+    printf("brute force: %s on %s, 24 random poses with yaw and roll, deepest overlap within %.2g m\n", w.name,
+           r.name, worst);
     rs_profile_free(&w);
     rs_profile_free(&r);
 }
@@ -747,6 +843,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_two_point);
     tcase_add_test(t, test_yaw_lead);
     tcase_add_test(t, test_continuity_s1002);
+    tcase_add_loop_test(t, test_brute_force, 0, 3);
     tcase_add_test(t, test_deterministic_no_alloc);
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
