@@ -26,17 +26,23 @@ static double dr_at(const double *y, const double *dr, int n, double x)
     return dr[k] + t * (dr[k + 1] - dr[k]);
 }
 
-/* S(x) = int_{y[0]}^{x} dr dy of the piecewise-linear dr, exactly, with the
- * cumulative integrals at the knots in cum[] (computed on the fly: n is
- * small, but keep it O(n) per call without storage). */
-static double S_at(const double *y, const double *dr, int n, double x)
+/* int_{x0}^{x1} dr dy of the piecewise-linear dr, summed from x0 outwards
+ * (accurate when x1 is near x0, unlike a difference of two S_at). */
+static double S_between(const double *y, const double *dr, int n, double x0, double x1)
 {
-    const int k = seg(y, n, x);
-    double s = 0;
-    for (int i = 0; i < k; i++) s += 0.5 * (dr[i] + dr[i + 1]) * (y[i + 1] - y[i]);
-    const double h = x - y[k];
-    const double slope = (dr[k + 1] - dr[k]) / (y[k + 1] - y[k]);
-    return s + dr[k] * h + 0.5 * slope * h * h;
+    if (x1 < x0) return -S_between(y, dr, n, x1, x0);
+    double s = 0, a = x0;
+    int k = seg(y, n, x0);
+    while (a < x1) {
+        const double b = (k + 1 < n - 1 && y[k + 1] < x1) ? y[k + 1] : x1;
+        const double slope = (dr[k + 1] - dr[k]) / (y[k + 1] - y[k]);
+        const double fa = dr[k] + slope * (a - y[k]), fb = dr[k] + slope * (b - y[k]);
+        s += 0.5 * (fa + fb) * (b - a);
+        a = b;
+        if (k + 1 < n - 1) k++;
+        else if (b >= x1) break;
+    }
+    return s;
 }
 
 static int check(const double *y, const double *dr, int n, double A)
@@ -58,23 +64,33 @@ int rs_conicity_en15302(const double *y, const double *dr, int n, double A,
      * dr grows; bisection over the table */
     double a = y[0], b = y[n - 1] - 2 * A;
     if (b < a) b = a;
-    const double tiny = 1e-15 * A * A;
-    double ga = S_at(y, dr, n, a + 2 * A) - S_at(y, dr, n, a);
-    double gb = S_at(y, dr, n, b + 2 * A) - S_at(y, dr, n, b);
+    /* a table whose antisymmetry holds to its rounding (a written CSV, a
+     * solver's tolerance) may put a turning point a hair outside it: accept
+     * that much (it moves the point by ~1e-6 A) */
+    const double tiny = 1e-6 * A * (fabs(dr[0]) + fabs(dr[n - 1]));
+    double ga = S_between(y, dr, n, a, a + 2 * A);
+    double gb = S_between(y, dr, n, b, b + 2 * A);
     if (!(ga <= tiny && gb >= -tiny)) return RS_E_VALUE;
     for (int i = 0; i < 200 && b - a > 1e-15; i++) {
         const double m = 0.5 * (a + b);
-        const double gm = S_at(y, dr, n, m + 2 * A) - S_at(y, dr, n, m);
+        const double gm = S_between(y, dr, n, m, m + 2 * A);
         if (gm <= 0) a = m; else b = m;
     }
     const double y1 = 0.5 * (a + b), ym = y1 + A;
-    const double St = 0.5 * (S_at(y, dr, n, y1) + S_at(y, dr, n, y1 + 2 * A));
+    const double y2 = y1 + 2 * A;
     /* J = int_0^pi A sin(t) / sqrt(St - S(ym - A cos t)) dt, midpoint rule:
      * the substitution removes the end singularities */
     double J = 0;
     for (int i = 0; i < NQ; i++) {
         const double t = PI * (i + 0.5) / NQ;
-        const double gap = St - S_at(y, dr, n, ym - A * cos(t));
+        /* S_t - S(y) from both turning points (S equal there but for
+         * rounding), each integrated outwards from its point so that nothing
+         * cancels near it; their mean, or where rounding makes that <= 0
+         * next to an end, the higher */
+        const double yt = ym - A * cos(t);
+        const double g1 = -S_between(y, dr, n, y1, yt), g2 = -S_between(y, dr, n, y2, yt);
+        double gap = 0.5 * (g1 + g2);
+        if (!(gap > 0)) gap = fmax(g1, g2);
         if (!(gap > 0)) return RS_E_VALUE;
         J += A * sin(t) / sqrt(gap);
     }
