@@ -237,8 +237,9 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
     double phi = g->roll_guess, hl = hg, hr = hg;
     double lo = -INFINITY, hi = INFINITY;      /* F(lo) > 0 > F(hi) */
     double phi_prev = NAN, f_prev = NAN;
-    int rc, done = 0;
-    for (int it = 0; it < 200 && !done; it++) {
+    int rc;
+    for (int it = 0;; it++) {
+        if (it == 200) return fail(err, errlen, RS_E_NOCONV, "the roll angle did not converge at shift %.3f mm", y * 1e3);
         hl = hg;
         hr = hg;
         if ((rc = side_touch(g, 0, y, phi, &hl, &pl, err, errlen)) != RS_OK) return rc;
@@ -247,6 +248,7 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
         const double f = hl - hr;           /* decreasing in phi, slope ~ -2d */
         if (fabs(f) < 1e-13) break;
         if (f > 0) lo = phi; else hi = phi;
+        if (isfinite(lo) && isfinite(hi) && hi - lo < 1e-15) break;   /* a kink of F at a jump */
         double pn;
         if (isfinite(phi_prev) && f != f_prev)
             pn = phi - f * (phi - phi_prev) / (f - f_prev);
@@ -256,11 +258,9 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
             if (isfinite(lo) && isfinite(hi)) pn = 0.5 * (lo + hi);
             else pn = phi + f / (2 * g->d);
         }
-        if (isfinite(lo) && isfinite(hi) && hi - lo < 1e-15) done = 1;
         phi_prev = phi;
         f_prev = f;
         phi = pn;
-        if (it == 199) return fail(err, errlen, RS_E_NOCONV, "the roll angle did not converge at shift %.3f mm", y * 1e3);
     }
     const double h = 0.5 * (hl + hr);
     if ((rc = check_edges(g, 0, y, &pl, err, errlen)) != RS_OK) return rc;
