@@ -37,6 +37,7 @@ int cmd_run(int argc, char **argv);       // cli/cmd_run.cpp
 int cmd_plot(int argc, char **argv);      // cli/cmd_plot.cpp
 int cmd_sweep(int argc, char **argv);     // cli/cmd_sweep.cpp
 int cmd_critical(int argc, char **argv);  // cli/cmd_critical.cpp
+int cmd_contact_geometry(int argc, char **argv);  // cli/cmd_contact_geometry.cpp
 
 namespace {
 
@@ -232,6 +233,49 @@ const Command kCommands[] = {
      "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
      "      --no-plot         do not draw critical_speed.png\n"
      "  -q, --quiet           no progress lines on stderr\n"
+     "  -h, --help            show this help\n"},
+    {"contact-geometry", cmd_contact_geometry, "issue 20",
+     "wheel-rail contact geometry across the flangeway and equivalent conicity",
+     "WHEEL.prf RAIL.prf [--gauge G] [--flange-back B] [--radius R0]\n"
+     "                   [--inclination 1:N] [--gauge-point Y] [--shift LO:HI:N]\n"
+     "                   [--amplitudes LO:HI:N] [--out PREFIX] [--plot]",
+     "Puts a rigid wheelset with the wheel profile WHEEL.prf on two rails of\n"
+     "profile RAIL.prf (straight track, zero yaw) and, for each lateral shift y\n"
+     "(+ to the left), finds its height and roll angle with both wheels touching\n"
+     "their rails; reports per side the contact point on wheel and rail (profile\n"
+     "y, + towards the field side), rolling radius and contact angle, two-point\n"
+     "contact (a second point within 10 um), and dr = r_left - r_right.  From\n"
+     "dr(y), the equivalent conicity tan(gamma_e) per amplitude by EN 15302's\n"
+     "integration of the kinematic wheelset motion, and by harmonic\n"
+     "linearisation.  Writes PREFIX_geometry.csv and PREFIX_conicity.csv (one\n"
+     "header row, SI units in the names; each written under a temporary name\n"
+     "and renamed when complete); with --plot PREFIX_dr.png, _angles.png,\n"
+     "_jump.png and _conicity.png (gnuplot).  Rail files carry their\n"
+     "inclination already (60e1_1in40.prf); --inclination turns a level one.\n"
+     "See docs/contact_geometry.md.\n"
+     "\n"
+     "arguments:\n"
+     "  WHEEL.prf             wheel profile (radius increase over R0 at the\n"
+     "                        taping line; its smallest y is the flange back)\n"
+     "  RAIL.prf              rail profile (height; gauge_point in the file)\n"
+     "options:\n"
+     "  -g, --gauge G         track gauge between the rails' gauge points, m\n"
+     "                        (default 1.435)\n"
+     "  -b, --flange-back B   flange-back spacing of the wheelset, m (default\n"
+     "                        1.360)\n"
+     "  -r, --radius R0       nominal rolling radius at the taping line, m\n"
+     "                        (default 0.46)\n"
+     "  -i, --inclination 1:N turn a level rail profile by 1:N about its origin\n"
+     "                        (refused if the file is inclined already)\n"
+     "      --gauge-point Y   the rail profile's y of the gauge point, m\n"
+     "                        (default: the file's gauge_point, else the\n"
+     "                        gauge-side point 14 mm below the top)\n"
+     "  -s, --shift LO:HI:N   lateral shifts of the wheelset, m, N points\n"
+     "                        (default -0.010:0.010:201)\n"
+     "  -a, --amplitudes LO:HI:N\n"
+     "                        conicity amplitudes, m (default 0.001:0.008:8)\n"
+     "  -o, --out PREFIX      output prefix (default results/<wheel>_<rail>)\n"
+     "  -p, --plot            draw the PNG plots with gnuplot\n"
      "  -h, --help            show this help\n"},
 };
 

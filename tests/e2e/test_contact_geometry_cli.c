@@ -1,0 +1,214 @@
+/*
+ * test_contact_geometry_cli.c — `railsym contact-geometry` end to end: runs
+ * the built command ($RAILSYM_BIN, else ./build/railsym; from the repository
+ * root) on shipped profiles and checks the CSV files (header, a row), the
+ * conicity of a cone, plots, and the messages for bad input.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <check.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rs_test.h"
+
+#define OUT_MAX 65536
+static char out[OUT_MAX], err[OUT_MAX];
+static char dir[64];
+
+static const char *bin(void)
+{
+    const char *b = getenv("RAILSYM_BIN");
+    return (b && *b) ? b : "./build/railsym";
+}
+
+static void slurp(const char *path, char *buf)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, OUT_MAX - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* Runs railsym with args (NULL-terminated); returns the exit status. */
+static int run(const char *const *args)
+{
+    char po[128], pe[128];
+    snprintf(po, sizeof po, "%s/stdout", dir);
+    snprintf(pe, sizeof pe, "%s/stderr", dir);
+    const pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        const int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        const char *argv[32];
+        int n = 0;
+        argv[n++] = bin();
+        for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(bin(), (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    slurp(po, out);
+    slurp(pe, err);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/rs_cg_cli_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+START_TEST(s1002_on_60e1_writes_csv)
+{
+    char prefix[128], path[160];
+    snprintf(prefix, sizeof prefix, "%s/s1002", dir);
+    const int st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf",
+                            "--shift", "-0.008:0.008:81", "--amplitudes", "0.001:0.006:6", "--out", prefix));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "amplitude  3.00 mm: tan ge ="), "stdout: %s", out);
+    static char csv[OUT_MAX];
+    snprintf(path, sizeof path, "%s_geometry.csv", prefix);
+    slurp(path, csv);
+    ck_assert_msg(strncmp(csv, "y_m,dr_m,roll_rad,z_m,left_wheel_y_m,left_rail_y_m,left_radius_m,left_angle_rad,"
+                               "left_points,left2_wheel_y_m,left2_rail_y_m,right_wheel_y_m,right_rail_y_m,"
+                               "right_radius_m,right_angle_rad,right_points,right2_wheel_y_m,right2_rail_y_m\n",
+                          strlen("y_m,dr_m,roll_rad")) == 0, "header: %.300s", csv);
+    /* 1 header + 81 rows; the row of y = 0: dr 0, two-point contact */
+    int rows = 0;
+    for (const char *p = csv; *p; p++) rows += *p == '\n';
+    ck_assert_int_eq(rows, 82);
+    const char *mid = strstr(csv, "\n0,");
+    ck_assert_msg(mid != NULL, "no row at y = 0");
+    double y, dr, roll, z, uw, ur, r, a;
+    int npt;
+    ck_assert_int_eq(sscanf(mid + 1, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d", &y, &dr, &roll, &z, &uw, &ur, &r, &a, &npt), 9);
+    ck_assert_msg(fabs(dr) < 1e-12 && fabs(roll) < 1e-12 && npt == 2, "centred row: dr %g roll %g points %d", dr, roll, npt);
+    ck_assert_msg(fabs(r - 0.46 - 0.0) < 2e-3 && z > 0.45 && z < 0.47, "radius %g, z %g", r, z);
+    snprintf(path, sizeof path, "%s_conicity.csv", prefix);
+    slurp(path, csv);
+    ck_assert_msg(strncmp(csv, "amplitude_m,tan_ge_en15302,tan_ge_harmonic,wavelength_m\n", 56) == 0, "%s", csv);
+    /* no temporary file left */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q tmp", dir);
+    ck_assert_int_ne(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(cone_conicity_and_plots)
+{
+    char prefix[128], path[160];
+    snprintf(prefix, sizeof prefix, "%s/cone", dir);
+    const int st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in40.prf", "vehicles/profiles/arc_r300.prf",
+                            "--gauge-point", "-0.0225", "--shift", "-0.005:0.005:101", "--amplitudes",
+                            "0.001:0.005:5", "--out", prefix, "--plot"));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    static char csv[OUT_MAX];
+    snprintf(path, sizeof path, "%s_conicity.csv", prefix);
+    slurp(path, csv);
+    /* every amplitude: 1/40 times the roll term 1 + g (R + r0) / l
+     * (docs/contact_geometry.md), both methods */
+    const double e0 = 0.74 - 0.3 * sin(atan(1.0 / 40));   /* the contact's |Y| when centred */
+    const double lam = (1.0 / 40) * (1 + (1.0 / 40) * (0.3 + 0.46) / e0);
+    const char *p = strchr(csv, '\n') + 1;
+    int n = 0;
+    double A, te, th, L;
+    while (sscanf(p, "%lf,%lf,%lf,%lf", &A, &te, &th, &L) == 4) {
+        ck_assert_msg(fabs(te / lam - 1) < 2e-3 && fabs(th / lam - 1) < 2e-3, "A %g: %g %g (want %g)", A, te, th, lam);
+        /* Klingel: L = 2 pi sqrt(e0 r0 / tan ge) */
+        ck_assert_msg(fabs(L / (2 * 3.14159265358979 * sqrt(e0 * 0.46 / te)) - 1) < 1e-6, "wavelength %g", L);
+        n++;
+        p = strchr(p, '\n') + 1;
+    }
+    ck_assert_int_eq(n, 5);
+    if (access("/usr/bin/gnuplot", X_OK) == 0 || getenv("RAILSYM_GNUPLOT")) {
+        const char *png[] = {"dr", "angles", "jump", "conicity"};
+        for (int i = 0; i < 4; i++) {
+            struct stat sb;
+            snprintf(path, sizeof path, "%s_%s.png", prefix, png[i]);
+            ck_assert_msg(stat(path, &sb) == 0 && sb.st_size > 1000, "%s missing", path);
+        }
+    }
+}
+END_TEST
+
+START_TEST(bad_input_messages)
+{
+    char prefix[128], fold[128];
+    snprintf(prefix, sizeof prefix, "%s/bad", dir);
+    /* rail too narrow for the flange */
+    int st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/arc_r300.prf",
+                      "--gauge-point", "-0.02", "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "railsym contact-geometry: vehicles/profiles/arc_r300.prf: ") &&
+                  strstr(err, "too narrow for the flange") && strstr(err, "extend"), "%s", err);
+    /* profiles that never touch */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--gauge",
+                  "2.5", "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "s1002.prf on vehicles/profiles/60e1_1in40.prf") && strstr(err, "never touches") &&
+                  strstr(err, "--gauge"), "%s", err);
+    /* a wheel profile that folds back */
+    snprintf(fold, sizeof fold, "%s/fold.prf", dir);
+    FILE *f = fopen(fold, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("railsym-profile 1\nname fold\nkind wheel\nunits m\n-0.07 0.02\n-0.06 0.01\n-0.065 0.005\n0 0\n0.05 -0.001\n", f);
+    fclose(f);
+    st = run(ARGS("contact-geometry", fold, "vehicles/profiles/60e1_1in40.prf", "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "fold.prf:7:") && strstr(err, "folds back"), "%s", err);
+    /* no gauge point */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in40.prf", "vehicles/profiles/arc_r300.prf", "--out",
+                  prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "arc_r300.prf: ") && strstr(err, "--gauge-point"), "%s", err);
+    /* inclination on an inclined file */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf",
+                  "--inclination", "1:40", "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "carries an inclination"), "%s", err);
+    /* bad usage */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf",
+                  "--amplitudes", "0.001:0.02:5", "--out", prefix));
+    ck_assert_int_eq(st, 2);
+    ck_assert_msg(strstr(err, "widen --shift"), "%s", err);
+    /* nothing written by the failures */
+    char path[160];
+    snprintf(path, sizeof path, "%s_geometry.csv", prefix);
+    ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("contact_geometry_cli");
+    TCase *tc = tcase_create("cli");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, s1002_on_60e1_writes_csv);
+    tcase_add_test(tc, cone_conicity_and_plots);
+    tcase_add_test(tc, bad_input_messages);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
