@@ -116,12 +116,7 @@ SUPPORT_CXX := $(sort $(wildcard tests/support/*.cpp))
 # The malloc interposer replaces the allocator of the program it is linked
 # into: only the programs listed below link it (tests/support/alloc_hook.h).
 ALLOC_HOOK  := tests/support/alloc_hook.c
-# TEMPORARY: a zero-yaw stand-in of rs_patch_find (rs_patch.h) until
-# runtime/contact/rs_patch.c is merged; linked only into the programs that
-# need the search (railsym, test_contact_geometry).  When rs_patch.c lands,
-# delete tests/support/patch_standin.c and every line naming PATCH_STANDIN.
-PATCH_STANDIN := tests/support/patch_standin.c
-SUPPORT_C   := $(sort $(filter-out $(ALLOC_HOOK) $(PATCH_STANDIN),$(wildcard tests/support/*.c)))
+SUPPORT_C   := $(sort $(filter-out $(ALLOC_HOOK),$(wildcard tests/support/*.c)))
 
 # Objects keep the source's path and extension: build/obj/modeler/atoms.cpp.o,
 # so tests/unit/foo.c and tests/unit/foo.cpp never collide.
@@ -158,7 +153,7 @@ BENCHES    := $(BENCH_CXX) $(BENCH_C)
 DEMOS      := $(DEMO_CXX) $(DEMO_C)
 PROG_SRCS  := $(foreach k,test bench demo,$(call prog_srcs,$(k),cpp) $(call prog_srcs,$(k),c))
 
-ALL_OBJS  := $(SYM_OBJS) $(CLI_OBJS) $(RT_OBJS) $(MAIN_OBJ) $(SUPPORT_CXX_OBJS) $(SUPPORT_C_OBJS) $(call obj,$(PATCH_STANDIN)) \
+ALL_OBJS  := $(SYM_OBJS) $(CLI_OBJS) $(RT_OBJS) $(MAIN_OBJ) $(SUPPORT_CXX_OBJS) $(SUPPORT_C_OBJS) \
              $(call obj,$(ALLOC_HOOK)) $(call obj,$(PROG_SRCS))
 
 # ---------------------------------------------------------------- echo
@@ -357,9 +352,9 @@ $(LIBCLI): $(CLI_OBJS) | deps
 CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
 C_LINK_LIBS   = $(LIBRT) $(CHECK_LIBS) $(SYS_LIBS)
 
-$(RAILSYM): $(MAIN_OBJ) $(call obj,$(PATCH_STANDIN)) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
+$(RAILSYM): $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
 	$(call say,LINK,$@)
-	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(call obj,$(PATCH_STANDIN)) $(LIBCLI) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 
 define link_cxx
 	$(call say,LINK,$@)
@@ -390,9 +385,6 @@ $(foreach k,test:tests bench:bench demo:demo,\
 # The programs that interpose malloc (their objects come first on the link
 # line, so their malloc is the program's).
 $(BUILD)/tests/test_rt_alloc $(BUILD)/tests/test_train_alloc $(BUILD)/tests/test_patch: $(call obj,$(ALLOC_HOOK))
-
-# TEMPORARY (see PATCH_STANDIN above): the contact-geometry test links the stand-in.
-$(BUILD)/tests/test_contact_geometry: $(call obj,$(PATCH_STANDIN))
 
 # ---------------------------------------------------------------- header deps
 -include $(ALL_OBJS:.o=.d)
