@@ -155,7 +155,8 @@ static int alloc_arrays(rs_contact_ws *c, const rs_model *m, const rs_allocator 
     c->xi = rs_alloc(a, (size_t)(3 * nc), sizeof(double));
     c->ck_colptr = rs_alloc(a, (size_t)nq + 1, sizeof(int));
     c->pos = rs_alloc(a, (size_t)nq, sizeof(int));
-    return c->sp && c->hint && c->seg_v && c->u_ok && c->v && c->prof && c->trk && c->phid && c->phids &&
+    c->geom = rs_alloc(a, (size_t)(2 * nc), sizeof(double));
+    return c->geom && c->sp && c->hint && c->seg_v && c->u_ok && c->v && c->prof && c->trk && c->phid && c->phids &&
                    c->phidq && c->betad && c->nu && c->V && c->radii && c->Dv && c->Nv && c->Cb && c->nu_t &&
                    c->a && c->b && c->f && c->xi && c->ck_colptr && c->pos
                ? 0
@@ -309,7 +310,7 @@ void rs_contact_free(rs_contact_ws **cp, const rs_allocator *a)
         rs_track_free(&c->trk[i]);
     void *arrays[] = {c->sp, c->hint, c->seg_v, c->u_ok, c->v, c->prof, c->trk, c->phid, c->phids, c->phidq,
                       c->betad, c->nu, c->V, c->radii, c->Dv, c->Nv, c->Cb, c->nu_t, c->a,
-                      c->b, c->f, c->xi, c->ck_colptr, c->ck_rowind, c->CKv, c->pos};
+                      c->b, c->f, c->xi, c->ck_colptr, c->ck_rowind, c->CKv, c->pos, c->geom};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(a, arrays[k]);
     rs_free(a, c);
@@ -434,6 +435,27 @@ void rs_contact_ck_values(rs_contact_ws *c)
             }
         }
     }
+}
+
+int rs_contact_check_gauge(struct rs_ws *ws, const rs_contact_ws *c, const double *geom)
+{
+    const rs_model *m = ws->model;
+    for (int i = 0; i < c->nc; i++) {
+        const rs_profile *rail = rs_contact_profile(c, i, RS_SPLINE_RAIL);
+        const rs_track *trk = rs_contact_track(c, i);
+        if (!rail || !trk || !rail->has_gauge || !(trk->gauge > 0))
+            continue;
+        const double h_r = geom[2 * i + 1], half = h_r + rail->gauge_y;
+        if (fabs(half - 0.5 * trk->gauge) > 1e-4)
+            return rs_ws_fail(ws, RS_E_VALUE,
+                              "contact '%s': the model places the rail's gauge point (profile '%s', "
+                              "y = %.4f m) %.4f m from the centre line (rail offset %.6f m), a gauge "
+                              "of %.4f m, but track '%s' says gauge %.4f m: set the rail offset to "
+                              "%.6f m, or change the track's gauge line",
+                              m->contacts[i].name, rail->name, rail->gauge_y, half, h_r, 2 * half,
+                              trk->name, trk->gauge, 0.5 * trk->gauge - rail->gauge_y);
+    }
+    return RS_OK;
 }
 
 /* Every profile spline is the `spline` member of an rs_profile and every

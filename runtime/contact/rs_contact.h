@@ -58,6 +58,8 @@ struct rs_contact_ws { /* typedef in rs_contact_ops.h */
     double *CKv;
     int *pos;          /* n_q scratch: row -> position in a CK column     */
     rs_ck_plan ckp;    /* C^K contact by contact (RS_FAST_CK)             */
+    double *geom;      /* 2 nc: RS_FN_WHEEL's r0 and h_r (the gauge check)  */
+    int gauge_checked; /* rs_contact_check_gauge ran (at initialization)  */
 };
 
 /* Profiles and tracks already in memory, for targets without a file system
@@ -177,6 +179,17 @@ int rs_contact_after_solve(struct rs_ws *ws, const double *qd_new);
  * track).  Owned by c (or by the caller's sources). */
 const rs_profile *rs_contact_profile(const rs_contact_ws *c, int i, int k);
 const rs_track *rs_contact_track(const rs_contact_ws *c, int i);
+
+/* The track file's gauge against the model's rail placement: for each
+ * contact whose track gives a gauge G and whose rail profile a gauge_point
+ * (y_g < 0, on the gauge side), the model puts that point at h_r + y_g from
+ * the centre line (h_r = the contact's rail offset, geom[2 i + 1] of
+ * RS_FN_WHEEL's out[3]); a difference from G/2 above 0.1 mm is an error
+ * (RS_E_VALUE, rs_ws_fail) naming the contact, both files, the offset that
+ * would match and the gauge the model implies: the model's offsets decide
+ * where the rails are, so a track file saying otherwise is not silently
+ * ignored.  Contacts without a gauge or gauge point are not checked. */
+int rs_contact_check_gauge(struct rs_ws *ws, const rs_contact_ws *c, const double *geom);
 
 /* The wheel-rail contact of this folder as the workspace's plug-in
  * (rs_contact_ops.h): set rs_options.contact to it to run contact models. */

@@ -108,6 +108,12 @@ int rs_contact_solve_s(rs_ws *ws, double t)
     int it = 0, st, searched = 0, extra = 0;
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
+    if (!c->gauge_checked && m->fn[RS_FN_WHEEL].fn) { /* once: the track's gauge */
+        double *out[RS_FN_MAX_OUT] = {NULL, NULL, NULL, c->geom};
+        if ((st = rs_ws_call_n(ws, RS_FN_WHEEL, out)) || (st = rs_contact_check_gauge(ws, c, c->geom)))
+            return st;
+        c->gauge_checked = 1;
+    }
     int prev = rs_prof_enter(ws, RS_PHASE_SPLINE);
     rs_contact_fill(c, -1, ws->s, ws->u);
     rs_prof_enter(ws, prev);

@@ -53,6 +53,7 @@ typedef struct elastic_ws {
     int *x_colptr, *x_rowind;
     double *X;
     rs_patch_opts popt;
+    int gauge_checked;             /* rs_contact_check_gauge ran            */
 } elastic_ws;
 
 static elastic_ws *E(rs_contact_ws *c) { return (elastic_ws *)(void *)c; }
@@ -572,6 +573,22 @@ static int elastic_nothing(struct rs_ws *ws, double t)
     (void)ws, (void)t;
     return RS_OK;
 }
+
+/* In place of the contact-point Newton (called at initialization and after
+ * each step): once, the track's gauge against the model's rails. */
+static int elastic_check(struct rs_ws *ws, double t)
+{
+    elastic_ws *c = E(ws->ct);
+    if (c->gauge_checked)
+        return RS_OK;
+    rs_ws_bind(ws, t, ws->q, ws->qd);
+    double *out[RS_FN_MAX_OUT] = {NULL, NULL, NULL, c->geom};
+    int st = rs_ws_call_n(ws, RS_FN_WHEEL, out);
+    if (st || (st = rs_contact_check_gauge(ws, c->files, c->geom)))
+        return st;
+    c->gauge_checked = 1;
+    return RS_OK;
+}
 /* The wrench the step applied: W linearized to the step's end,
  * W − C6 J (q̇⁺ − q̇) − θ K6 J Δt (q̇ + q̇⁺)/2, into F (the results). */
 static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
@@ -649,7 +666,7 @@ const rs_contact_ops *rs_elastic_contact(void)
 {
     static const rs_contact_ops ops = {
         elastic_create,       elastic_free,           elastic_pattern,      elastic_bind,
-        elastic_fill,         elastic_inputs_changed, elastic_step_outputs, elastic_nothing,
+        elastic_fill,         elastic_inputs_changed, elastic_step_outputs, elastic_check,
         elastic_nothing,      elastic_forces,         elastic_add_k,        elastic_add_forces,
         elastic_after_solve,  elastic_value,          1};
     return &ops;

@@ -33,6 +33,7 @@
  *                                     same without the fixed-order LU;
  *                                     step_instructions_nocache: without
  *                                     the step cache (RS_FAST_STEP_CACHE)
+ *   BENCH feve3000.step_us_median_elastic  the same run with the elastic contact
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
  *                                     refactorization + solve by KLU and by
@@ -51,6 +52,7 @@
 
 #include "bench_phases.h"
 #include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_ws.h"
@@ -119,6 +121,9 @@ static void bench_compile(void)
 /* The demo run's workspace: default.scn under vehicles/feve3000/demo.scn.
  * Its input callback reads the binding: free both with demo_free. */
 static rs_binding *demo_binding;
+/* The contact the demo runs with: the constraint contact, or the elastic
+ * one for BENCH feve3000.step_us_median_elastic. */
+static const rs_contact_ops *demo_contact;
 
 static void demo_free(rs_ws **ws)
 {
@@ -143,7 +148,7 @@ static rs_ws *demo_ws(const rs_model *m, unsigned fast, int ordering, int profil
         st = rs_scenario_bind(&base, m, &b, err, errlen);
     rs_options o;
     rs_options_default(&o);
-    o.contact = rs_wheel_rail_contact();
+    o.contact = demo_contact ? demo_contact : rs_wheel_rail_contact();
     if (!st) {
         rs_binding_options(b, &o);
         o.fast = fast;
@@ -565,6 +570,14 @@ int main(int argc, char **argv)
             best = again;
     }
     printf("BENCH feve3000.step_us_median_best_of_3 %.2f us\n", best);
+    /* the elastic contact (every patch, Hertz; rs_elastic.h) on the same
+     * reference run, Δt 1 ms, the same gcc-built model */
+    demo_contact = rs_elastic_contact();
+    const double us_el = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, NULL);
+    demo_contact = NULL;
+    bad |= us_el < 0;
+    printf("    %-62s %7.2f us\n", "elastic contact (same run, same build)", us_el);
+    printf("BENCH feve3000.step_us_median_elastic %.2f us\n", us_el);
     printf("BENCH feve3000.contact_newton_per_step %.3f iterations\n", info.contact_newton);
     printf("BENCH feve3000.proj_newton_per_step %.3f iterations\n", info.proj_newton);
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);

@@ -274,6 +274,37 @@ START_TEST(test_liftoff_is_a_state)
 }
 END_TEST
 
+/* ---- the track's gauge ---------------------------------------------------- */
+
+/* The wheelset places its 60E1 gauge points 0.7175 m from the centre line
+ * (gauge 1.435 m); a metre-gauge track file is an error in both modes, with
+ * the offset that would match: 0.5 − y_g = 0.535535 m. */
+START_TEST(test_gauge_mismatch)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    rs_loaded *h = load(DIR_S1002);
+    const rs_contact_ops *modes[2] = {rs_wheel_rail_contact(), rs_elastic_contact()};
+    for (int k = 0; k < 2; k++) {
+        rs_options o;
+        rs_options_default(&o);
+        o.contact = modes[k];
+        o.track_file = "vehicles/tracks/straight_metre.trk";
+        rs_ws *ws;
+        char err[600];
+        ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+        const int st = rs_ws_init(ws) ? 1 : rs_step(ws);
+        printf("gauge check (%s): %s\n", k ? "elastic" : "constraint", rs_ws_error(ws));
+        ck_assert_int_ne(st, RS_OK);
+        ck_assert_msg(strstr(rs_ws_error(ws), "gauge of 1.4350 m") &&
+                          strstr(rs_ws_error(ws), "says gauge 1.0000 m") &&
+                          strstr(rs_ws_error(ws), "set the rail offset to 0.535535 m"),
+                      "%s", rs_ws_error(ws));
+        rs_ws_free(&ws);
+    }
+    rs_unload(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("elastic");
@@ -283,6 +314,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_energy_order);
     tcase_add_test(tc, test_converges_to_constraint);
     tcase_add_test(tc, test_liftoff_is_a_state);
+    tcase_add_test(tc, test_gauge_mismatch);
     suite_add_tcase(s, tc);
     return s;
 }
