@@ -198,6 +198,28 @@ static void add_note(rs_run_report *rep, const char *what, const char *msg)
 
 /* The optional system settings of a real-time run.  A refusal is a note
  * (printed as a warning) unless c->rt_strict: then it is the run's error. */
+/* The elastic contact's events: one line each; a derailment ends the run
+ * unless the scenario says `derailment continue`. */
+typedef struct event_ctx {
+    const rs_log *log;
+    const rs_model *m;
+    int go_on;
+} event_ctx;
+
+static int report_event(void *ctx, const rs_contact_event *e)
+{
+    const event_ctx *x = ctx;
+    const int derail = e->kind == RS_EVENT_DERAILMENT;
+    rs_logf(x->log, RS_LOG_LINE,
+            "t = %.4f s: contact '%s': %s: Y/Q %.3f (Nadal's limit %.3f at the flange angle %.1f deg), contact at "
+            "u_w = %.2f mm%s",
+            e->t, x->m->contacts[e->contact].name,
+            derail ? "derailment, the contact passed the flange's steepest point" : "flange climbing",
+            e->Y_Q, e->limit, e->alpha * 57.29577951308232, e->u_w * 1e3,
+            derail && !x->go_on ? " (stopping: write 'derailment continue' to go on)" : "");
+    return derail && !x->go_on;
+}
+
 static int rt_settings(const rs_run_config *c, rs_run_report *rep, const rs_log *log, int quiet,
                        int *locked, char *err, size_t errlen)
 {
@@ -313,6 +335,9 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         st = RS_E_UNSUPPORTED;
         goto done;
     }
+    event_ctx ev = {&c->log, m, rs_binding_derail_continue(b)};
+    opt.contact_event = report_event;
+    opt.contact_event_ctx = &ev;
     if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
         snprintf(err, errlen, "model '%s': %s", m->name, msg);
         goto done;

@@ -22,7 +22,7 @@
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "creep", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
+    "creep", "derailment", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
 static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {"track", "wheel_profile",
@@ -245,7 +245,8 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         k++;
     static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
                                           "method rk4", "tolerance 1e-6", "iterations 10",
-                                          "friction 0.3", "contact elastic", "creep fastsim"};
+                                          "friction 0.3", "contact elastic", "creep fastsim",
+                                          "derailment continue"};
     if (k >= lt->n) {
         errf(ps->err, ps->errlen, ps->file, line, "'%s' needs a value, e.g. '%s'", kw, example[idx]);
         return RS_E_ARG;
@@ -276,6 +277,14 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                  "force) or 'contact constraint' (one point per wheel held by a constraint)", val);
             return RS_E_ARG;
         }
+    } else if (bit == RS_SCENARIO_DERAILMENT) {
+        if (strcmp(val, "stop") != 0 && strcmp(val, "continue") != 0) {
+            errf(ps->err, ps->errlen, ps->file, line,
+                 "unknown '%s': write 'derailment stop' (a derailment ends the run, the default) "
+                 "or 'derailment continue' (it is reported and the run goes on)", val);
+            return RS_E_ARG;
+        }
+        s->derail_continue = strcmp(val, "continue") == 0;
     } else if (bit == RS_SCENARIO_CREEP) {
         static const char *const laws[3] = {"kalker", "fastsim", "polach"};
         int law = -1;
@@ -799,6 +808,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCENARIO_FRICTION, &lt, line);
         else if (strcmp(kw, "contact") == 0) st = parse_setting(ps, RS_SCENARIO_CONTACT, &lt, line);
         else if (strcmp(kw, "creep") == 0) st = parse_setting(ps, RS_SCENARIO_CREEP, &lt, line);
+        else if (strcmp(kw, "derailment") == 0) st = parse_setting(ps, RS_SCENARIO_DERAILMENT, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
         else if (strcmp(kw, "initial") == 0)
@@ -818,7 +828,7 @@ static int parse_text(parser *ps, char *text)
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s' (did you mean '%s'?)", kw, sug);
             else
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s'; statements are duration, step, "
-                     "output, method, tolerance, iterations, friction, contact, creep, param, initial, input, columns, "
+                     "output, method, tolerance, iterations, friction, contact, creep, derailment, param, initial, input, columns, "
                      "track, wheel_profile, rail_profile", kw);
             return RS_E_ARG;
         }
@@ -911,6 +921,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_FRICTION) b->friction = top->friction;
     if (top->set & RS_SCENARIO_CONTACT) b->contact_mode = top->contact_mode;
     if (top->set & RS_SCENARIO_CREEP) b->creep_law = top->creep_law;
+    if (top->set & RS_SCENARIO_DERAILMENT) b->derail_continue = top->derail_continue;
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!top->file[k])
             continue;
@@ -1004,7 +1015,7 @@ struct rs_binding {
     unsigned set;
     double duration, step, output, tolerance, friction;
     rs_method method;
-    int contact_mode, creep_law;
+    int contact_mode, creep_law, derail_continue;
     int iterations;
     int n_p;
     int *p_idx;
@@ -1214,6 +1225,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->friction = s->friction;
     b->contact_mode = s->contact_mode;
     b->creep_law = s->creep_law;
+    b->derail_continue = s->derail_continue;
     int st = RS_OK;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
@@ -1425,4 +1437,5 @@ const char *const *rs_binding_columns(const rs_binding *b, int *n)
 double rs_binding_duration(const rs_binding *b) { return b->duration; }
 double rs_binding_step(const rs_binding *b) { return b->step; }
 int rs_binding_contact_mode(const rs_binding *b) { return b->contact_mode; }
+int rs_binding_derail_continue(const rs_binding *b) { return b->derail_continue; }
 double rs_binding_output(const rs_binding *b) { return b->output; }

@@ -39,9 +39,10 @@ enum {
     RS_SCENARIO_ITERATIONS = 1 << 5,
     RS_SCENARIO_FRICTION = 1 << 6,
     RS_SCENARIO_CONTACT = 1 << 7,
-    RS_SCENARIO_CREEP = 1 << 8
+    RS_SCENARIO_CREEP = 1 << 8,
+    RS_SCENARIO_DERAILMENT = 1 << 9
 };
-#define RS_SCENARIO_N_SETTINGS 9
+#define RS_SCENARIO_N_SETTINGS 10
 
 /* The contact mode a scenario asks for (`contact constraint|elastic`). */
 enum { RS_CONTACT_MODE_MODEL = 0, RS_CONTACT_MODE_CONSTRAINT, RS_CONTACT_MODE_ELASTIC };
@@ -108,6 +109,9 @@ typedef struct rs_scenario {
                                      overrides the description's mode        */
     int creep_law;                /* `creep kalker|fastsim|polach`: the
                                      elastic contact's law (rs_creep_law)    */
+    int derail_continue;          /* `derailment continue` (1): a derailment
+                                     is reported and the run goes on;
+                                     `derailment stop` (0, default) ends it  */
     rs_scenario_where set_at[RS_SCENARIO_N_SETTINGS]; /* where each setting was given
                                      (bit order)                             */
 
@@ -190,6 +194,8 @@ double rs_binding_duration(const rs_binding *b);
 double rs_binding_step(const rs_binding *b);
 /* RS_CONTACT_MODE_MODEL unless the scenario says `contact ...`. */
 int rs_binding_contact_mode(const rs_binding *b);
+/* 1 when the scenario says `derailment continue`. */
+int rs_binding_derail_continue(const rs_binding *b);
 double rs_binding_output(const rs_binding *b);
 
 /* Value at t of a table of n rows (t strictly increasing), linear between

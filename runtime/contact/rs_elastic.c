@@ -34,6 +34,9 @@ typedef struct elastic_wheel {
     int np;
     rs_elastic_patch p[RS_PATCH_MAX];
     double energy;
+    double u_steep;                /* the flange's steepest point (wheel u) */
+    double flange_angle;           /* its angle atan(−z_w') (rad): Nadal's  */
+    int climbing, derailed;        /* events under way (reported once)      */
 } elastic_wheel;
 
 /* The plug-in's state behind rs_contact_ws (that name is the constraint
@@ -237,6 +240,27 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
                         "contact '%s': the elastic contact needs a wheel and a rail profile file "
                         "(`profile` and `rail` in the contact's description)",
                         m->contacts[i].name);
+        /* the flange: its steepest slope (the radius rising fastest
+         * towards the flange, u < 0, at the table's knots), and the point
+         * nearest the flange tip still within 2 % of it (a straight flank's
+         * outer end: past it the contact angle falls and the wheel rides
+         * up onto the rail head) */
+        double best = 0;
+        for (int k = 0; k < w->wheel->n && w->wheel->y[k] < 0; k++) {
+            double d1;
+            rs_profile_eval(w->wheel, w->wheel->y[k], NULL, &d1, NULL);
+            best = fmax(best, -d1);
+        }
+        w->u_steep = -INFINITY;
+        for (int k = 0; k < w->wheel->n && w->wheel->y[k] < 0; k++) {
+            double d1;
+            rs_profile_eval(w->wheel, w->wheel->y[k], NULL, &d1, NULL);
+            if (-d1 >= 0.98 * best) {
+                w->u_steep = w->wheel->y[k];
+                break;
+            }
+        }
+        w->flange_angle = atan(best);
     }
     rs_patch_defaults(&c->popt);
     return RS_OK;
@@ -589,8 +613,54 @@ static int elastic_check(struct rs_ws *ws, double t)
     c->gauge_checked = 1;
     return RS_OK;
 }
+/* Flange climbing and derailment of wheel i (rs_contact_event), from the
+ * wrench the step applied; RS_E_DERAILED when the caller's callback asks to
+ * stop. */
+static int wheel_events(struct rs_ws *ws, int i)
+{
+    elastic_wheel *w = &E(ws->ct)->w[i];
+    const double sg = ws->model->contacts[i].side;
+    const double Q = dot3(w->F, w->up), Y = -sg * dot3(w->F, w->lat);
+    const rs_elastic_patch *steep = NULL;
+    for (int j = 0; j < w->np; j++)
+        if (w->p[j].N > 0 && (!steep || w->p[j].g.alpha > steep->g.alpha))
+            steep = &w->p[j];
+    if (!steep || !(Q > 0))
+        return RS_OK;
+    /* Nadal's limit at the flange angle (the steepest the flange offers: a
+     * contact lower on the flange root climbs to it before the wheel can
+     * climb the flange) */
+    const double mu = ws->opt.contact_mu, ta = tan(w->flange_angle);
+    const double limit = mu > 0 ? (ta - mu) / (1 + mu * ta) : 0;
+    rs_contact_event e = {0, i, ws->t + ws->dt, Y / Q, limit, w->flange_angle, steep->g.u_w};
+    /* flange contact only: Nadal's limit means nothing on the tread */
+    const int flange = steep->g.alpha > 0.7853981633974483;
+    const int climb = flange && mu > 0 && Y / Q >= limit, derail = flange && steep->g.u_w < w->u_steep;
+    if (climb && !w->climbing)
+        e.kind = RS_EVENT_FLANGE_CLIMB;
+    if (derail && !w->derailed)
+        e.kind = RS_EVENT_DERAILMENT;
+    /* hysteresis: a climb ends 10 % below the limit */
+    w->climbing = climb || (w->climbing && Y / Q >= 0.9 * limit);
+    w->derailed = derail;
+    if (!e.kind)
+        return RS_OK;
+    ws->stats.contact_events++;
+    if (ws->opt.contact_event && ws->opt.contact_event(ws->opt.contact_event_ctx, &e))
+        return rs_ws_fail(ws, RS_E_DERAILED,
+                          "contact '%s': %s at t = %.6g s, Y/Q = %.3f (Nadal's limit %.3f at "
+                          "alpha = %.1f deg, mu = %g), contact at u_w = %.2f mm",
+                          ws->model->contacts[i].name,
+                          e.kind == RS_EVENT_DERAILMENT ? "derailment (the contact passed the "
+                                                          "flange's steepest point)"
+                                                        : "flange climbing",
+                          e.t, e.Y_Q, e.limit, e.alpha * 57.29577951308232, mu, e.u_w * 1e3);
+    return RS_OK;
+}
+
 /* The wrench the step applied: W linearized to the step's end,
- * W − C6 J (q̇⁺ − q̇) − θ K6 J Δt (q̇ + q̇⁺)/2, into F (the results). */
+ * W − C6 J (q̇⁺ − q̇) − θ K6 J Δt (q̇ + q̇⁺)/2, into F (the results); then
+ * the wheel's events. */
 static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
 {
     elastic_ws *c = E(ws->ct);
@@ -611,6 +681,9 @@ static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
                 f -= w->C6[6 * r + k] * dv[k] + th * w->K6[6 * r + k] * dx[k];
             w->F[r] = f;
         }
+        int st = wheel_events(ws, i);
+        if (st)
+            return st;
     }
     return RS_OK;
 }

@@ -39,6 +39,23 @@ typedef enum rs_klu_ordering {
 
 /* Called at each time the model is evaluated (step start, RK4 stages) to
  * fill the inputs u[0..n_u).  Return 0, or non-zero to fail the step. */
+/* A wheel-rail event (rs_options.contact_event; the elastic contact).
+ * FLANGE_CLIMB: a wheel in flange contact (a patch's contact angle above
+ * 45°) has Y/Q at Nadal's limit (tan α − μ)/(1 + μ tan α) at its flange
+ * angle α (the steepest slope of the wheel profile; needs contact_mu > 0);
+ * DERAILMENT: that flange contact moved past the flange's steepest point
+ * towards the flange tip (the wheel rides up onto the rail head). */
+enum { RS_EVENT_FLANGE_CLIMB = 1, RS_EVENT_DERAILMENT = 2 };
+typedef struct rs_contact_event {
+    int kind;            /* RS_EVENT_*                                        */
+    int contact;         /* index in the model's contact table                */
+    double t;            /* time at the end of the step that saw it (s)       */
+    double Y_Q;          /* the wheel's Y/Q then                              */
+    double limit;        /* Nadal's limit at alpha (0 when μ = 0)             */
+    double alpha;        /* the wheel's flange angle (rad)                    */
+    double u_w;          /* wheel profile coordinate of the steepest patch (m) */
+} rs_contact_event;
+
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
 
 typedef struct rs_options {
@@ -113,6 +130,12 @@ typedef struct rs_options {
                              cannot resolve (robust at Δt = 1 ms); 0.5 the
                              trapezoidal rule, energy-conserving for the
                              contact (checks, small steps); in [0.5, 1]    */
+    /* Events of the elastic contact (flange climbing, derailment): called
+     * once per event as it starts; a non-zero return stops the run (the
+     * step returns RS_E_DERAILED).  NULL: events stop nothing (they are
+     * still counted in rs_stats.contact_events). */
+    int (*contact_event)(void *ctx, const struct rs_contact_event *e);
+    void *contact_event_ctx;
     int contact_law;      /* creep law (rs_creep.h's rs_creep_law): 0
                              (default) Kalker's linear law (saturated at
                              μ N when contact_mu > 0), 1 FASTSIM, 2 Polach

@@ -56,6 +56,7 @@ typedef struct rs_stats {
     long contact_iters;    /* Newton iterations on φ^d for s, total (contact) */
     int contact_iters_last;/* ... in the last step                          */
     int contact_iters_max; /* ... most in one step                          */
+    long contact_events;   /* elastic contact events (rs_contact_event) seen */
     long contact_searches; /* global contact-point searches (Newton had lost
                               its root: a contact-point jump)                */
     long contact_jumps;    /* ... that moved a contact point to another root */

@@ -42,7 +42,8 @@
     X(RS_E_ORDER,      -20, "abscissae not strictly increasing")           \
     X(RS_E_FIT,        -21, "splines miss the geometry beyond tolerance")  \
     X(RS_E_NONHERTZ,   -22, "contact is not Hertzian (conformal or saddle)") \
-    X(RS_E_INTERNAL,   -23, "internal invariant broken (a bug in railsym)")
+    X(RS_E_INTERNAL,   -23, "internal invariant broken (a bug in railsym)") \
+    X(RS_E_DERAILED,   -24, "a wheel climbed its flange or derailed (the run was told to stop)")
 
 typedef enum rs_status {
 #define RS_STATUS_ENUM(name, value, text) name = value,
