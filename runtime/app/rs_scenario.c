@@ -22,11 +22,12 @@
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "creep", "derailment", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile", "end"};
+    "creep", "derailment", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
+    "rail_profile_left", "rail_profile_right", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
-static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {"track", "wheel_profile",
-                                                               "rail_profile"};
+static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {
+    "track", "wheel_profile", "rail_profile", "rail_profile_left", "rail_profile_right"};
 #define N_STATEMENTS ((int)(sizeof kStatements / sizeof kStatements[0]))
 
 /* ------------------------------------------------------------ small helpers */
@@ -829,7 +830,7 @@ static int parse_text(parser *ps, char *text)
             else
                 errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s'; statements are duration, step, "
                      "output, method, tolerance, iterations, friction, contact, creep, derailment, param, initial, input, columns, "
-                     "track, wheel_profile, rail_profile", kw);
+                     "track, wheel_profile, rail_profile, rail_profile_left, rail_profile_right", kw);
             return RS_E_ARG;
         }
         if (st)
@@ -1362,6 +1363,10 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->wheel_profile = b->file[RS_SCENARIO_FILE_WHEEL];
     if (b->file[RS_SCENARIO_FILE_RAIL])
         opt->rail_profile = b->file[RS_SCENARIO_FILE_RAIL];
+    if (b->file[RS_SCENARIO_FILE_RAIL_LEFT])
+        opt->rail_profile_left = b->file[RS_SCENARIO_FILE_RAIL_LEFT];
+    if (b->file[RS_SCENARIO_FILE_RAIL_RIGHT])
+        opt->rail_profile_right = b->file[RS_SCENARIO_FILE_RAIL_RIGHT];
     /* constant inputs are set once, by rs_binding_apply: a callback that
      * wrote them every step cost the FEVE 3000 its 270 input slots (the
      * default scenario names every input, spline coefficients included, and

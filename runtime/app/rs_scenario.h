@@ -83,8 +83,11 @@ typedef struct rs_scenario_column {
 
 /* Contact data files a scenario puts in place of the model's, for every
  * contact that has one: `track "PATH"`, `wheel_profile "PATH"`,
- * `rail_profile "PATH"` (rs_scenario.file, in this order). */
-enum { RS_SCENARIO_FILE_TRACK = 0, RS_SCENARIO_FILE_WHEEL, RS_SCENARIO_FILE_RAIL, RS_SCENARIO_FILE_COUNT };
+ * `rail_profile "PATH"`, and for the left or right rails only
+ * `rail_profile_left "PATH"`, `rail_profile_right "PATH"` (a worn rail on
+ * one side; they win over rail_profile) (rs_scenario.file, in this order). */
+enum { RS_SCENARIO_FILE_TRACK = 0, RS_SCENARIO_FILE_WHEEL, RS_SCENARIO_FILE_RAIL, RS_SCENARIO_FILE_RAIL_LEFT,
+       RS_SCENARIO_FILE_RAIL_RIGHT, RS_SCENARIO_FILE_COUNT };
 
 /* RS_SCENARIO_FILE_* of a file statement's keyword ("track", "wheel_profile",
  * "rail_profile"), or -1. */

@@ -68,8 +68,9 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
 static const char *spline_file(const rs_model *m, const rs_options *opt, int i, int k)
 {
     const char *file = m->contacts[i].spline[k].file;
+    const char *side = m->contacts[i].side > 0 ? opt->rail_profile_left : opt->rail_profile_right;
     const char *over = k == RS_SPLINE_WHEEL  ? opt->wheel_profile
-                       : k == RS_SPLINE_RAIL ? opt->rail_profile
+                       : k == RS_SPLINE_RAIL ? (side && side[0] ? side : opt->rail_profile)
                                              : opt->track_file;
     return file && file[0] && over && over[0] ? over : file;
 }

@@ -402,6 +402,8 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
         return RS_OK;
     double A, B, coef[4], Cm[9];
     rs_hertz_curvature_sums(g->R_wx, g->R_wy, INFINITY, g->R_ry, &A, &B);
+    if (!(B >= A / RS_HERTZ_CONFORMAL_RATIO)) /* the normal law's conformal rule */
+        B = A / RS_HERTZ_CONFORMAL_RATIO;
     rs_hertz_ellipse el;
     if ((st = rs_hertz_ellipse_compute(N, o->contact_E, o->contact_nu, A, B, &el)) != RS_OK)
         return st;

@@ -97,6 +97,9 @@ typedef struct rs_options {
                                    contact_dir); read at rs_ws_create only */
     const char *wheel_profile;  /* ... every wheel profile file               */
     const char *rail_profile;   /* ... every rail profile file                */
+    const char *rail_profile_left;  /* ... the left rails' (side +1) only, and */
+    const char *rail_profile_right; /* the right rails' (a worn rail on one
+                                       side): these win over rail_profile   */
     const void *contact_data;   /* the contact implementation's own input,
                                    opaque to the core; for
                                    rs_wheel_rail_contact(): NULL, or a

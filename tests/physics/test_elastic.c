@@ -305,6 +305,42 @@ START_TEST(test_gauge_mismatch)
 }
 END_TEST
 
+/* ---- a worn rail on one side ---------------------------------------------- */
+
+/* rail_profile_right replaces the right rails only.  The cone wheelset
+ * (1:40 cone on 300 mm arc heads) with a 160 mm arc head on the right (the
+ * FEVE rail: no gauge point, so no gauge check) touches each head where the
+ * arc's slope equals the cone's, u_r = −R tan γ (γ = atan 1/40 corrected by
+ * the wheelset's small roll): −7.50 mm on the left, −4.00 mm on the right. */
+START_TEST(test_rail_profile_per_side)
+{
+    RS_REQUIRE_MODEL("wheelset_cone");
+    rs_loaded *h = load(DIR_CONE);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = 1e-4;
+    o.rail_profile_right = "vehicles/profiles/arc_r160_corner.prf";
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    for (int k = 0; k < 2000; k++)
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+    const rs_elastic_patch *l = rs_elastic_patch_get(ws, 0, 0), *r = rs_elastic_patch_get(ws, 1, 0);
+    ck_assert_ptr_nonnull(l);
+    ck_assert_ptr_nonnull(r);
+    const double roll = rs_ws_q(ws)[3];
+    printf("per-side rails: left u_r %.3f mm (R 300), right u_r %.3f mm (R 160), roll %.2e rad\n",
+           l->g.u_r * 1e3, r->g.u_r * 1e3, roll);
+    /* the roll tilts each wheel's cone against its rail by ±roll */
+    ck_assert_msg(fabs(l->g.u_r + 0.300 * tan(atan(1.0 / 40) - roll)) < 0.3e-3, "left u_r %g", l->g.u_r);
+    ck_assert_msg(fabs(r->g.u_r + 0.160 * tan(atan(1.0 / 40) + roll)) < 0.3e-3, "right u_r %g", r->g.u_r);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("elastic");
@@ -315,6 +351,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_converges_to_constraint);
     tcase_add_test(tc, test_liftoff_is_a_state);
     tcase_add_test(tc, test_gauge_mismatch);
+    tcase_add_test(tc, test_rail_profile_per_side);
     suite_add_tcase(s, tc);
     return s;
 }
