@@ -476,6 +476,33 @@ START_TEST(sweep_over_speed_sets_rolling_velocities)
 }
 END_TEST
 
+/* A sweep in the elastic contact mode (scenario `contact elastic`, docs/
+ * runtime.md "Elastic contact"): each variant equals its separate run, and
+ * the runs are elastic (their `left.patches` column counts patches; the
+ * constraint contact has none of these columns' meaning: patches 1). */
+START_TEST(sweep_elastic_contact)
+{
+    char dir[512], base[600], out[600], log[600];
+    sweep_scratch(dir, sizeof dir, "sweepelastic");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/sweep.log", dir);
+    static const char kScn[] = "duration 0.1\nstep 1e-4\noutput 0.05\ncontact elastic\ninitial y = 0.002\n"
+                               "columns y yaw left.patches left.p1.pen left.Q\n";
+    sweep_write(base, kScn);
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", "generated/wheelset_cone", "--scenario", base,
+                    "--vary", "speed=10,25", "--jobs", "2", "--out", out, NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    for (int i = 1; i <= 2; i++) {
+        const double v = i == 1 ? 10 : 25;
+        char text[1000];
+        snprintf(text, sizeof text, "%sinitial x_dot = %.17g\ninitial spin_dot = %.17g\n", kScn, v, v / 0.45);
+        same_as_separate_run(dir, out, i, "generated/wheelset_cone", "scn", text);
+    }
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 /* A sweep over a train file: `set` lines for a vehicle type's parameter and
  * the train's speed, two variants at a time with two threads each; every
  * variant's CSV is the bytes of `railsym run` of the file with the same set
@@ -770,6 +797,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(run, sweep_equals_separate_runs);
     tcase_add_test(run, sweep_over_track_and_profile_files);
     tcase_add_test(run, sweep_over_speed_sets_rolling_velocities);
+    tcase_add_test(run, sweep_elastic_contact);
     tcase_add_test(run, train_sweep_equals_separate_runs);
     tcase_add_test(run, failed_variant_is_recorded_and_others_complete);
     tcase_add_test(run, interrupted_sweep_resumes);
