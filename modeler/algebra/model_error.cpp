@@ -2,6 +2,7 @@
 #include "model_error.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace railsym {
 
@@ -23,19 +24,31 @@ int edit_distance(const std::string &a, const std::string &b)
     return row[b.size()];
 }
 
+static std::string lower(const std::string &s)
+{
+    std::string o(s);
+    for (auto &c : o) c = (char)std::tolower((unsigned char)c);
+    return o;
+}
+
 std::vector<std::string> closest_names(const std::string &name, const std::vector<std::string> &known, int max)
 {
-    const int limit = std::max(2, (int)name.size() / 3);
+    const int limit = std::max(1, (int)name.size() / 3 + 1);
     int best = limit + 1;
     std::vector<std::string> out;
+    const std::string ln = lower(name);
     for (const auto &k : known) {
-        int d = edit_distance(name, k);
-        if (d > limit) continue;
+        if (k == name) continue;
+        const int d = lower(k) == ln ? 0 : edit_distance(name, k);
+        // A one-letter name is at distance 1 of every other one-letter name:
+        // only suggest when the edit is smaller than the word itself.
+        if (d > limit || (d > 0 && d >= (int)name.size())) continue;
         if (d < best) {
             best = d;
             out.clear();
         }
-        if (d == best && (int)out.size() < max) out.push_back(k);
+        if (d == best && (int)out.size() < max && std::find(out.begin(), out.end(), k) == out.end())
+            out.push_back(k);
     }
     return out;
 }

@@ -1,6 +1,8 @@
 // vdl_error.cpp — diagnostics with quoted lines, carets and name suggestions.
 #include "vdl_error.hpp"
 
+#include "model_error.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -92,48 +94,8 @@ std::string Diagnostics::format() const {
     return s;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-        }
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
-static std::string lower(std::string_view s) {
-    std::string o(s);
-    for (auto &c : o) c = (char)std::tolower((unsigned char)c);
-    return o;
-}
-
-std::vector<std::string> closest_names(std::string_view word, const std::vector<std::string> &candidates) {
-    std::size_t limit = std::max<std::size_t>(1, word.size() / 3 + 1);
-    std::size_t best = limit + 1;
-    std::vector<std::string> out;
-    std::string lw = lower(word);
-    for (const auto &c : candidates) {
-        if (c == word) continue;
-        std::size_t d = lower(c) == lw ? 0 : edit_distance(word, c);
-        // A one-letter name is at distance 1 of every other one-letter name:
-        // only suggest when the edit is smaller than the word itself.
-        if (d > limit || (d > 0 && d >= word.size())) continue;
-        if (d < best) {
-            best = d;
-            out.clear();
-        }
-        if (d == best && out.size() < 3 && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
-    }
-    return out;
-}
-
 std::string suggestion(std::string_view word, const std::vector<std::string> &candidates) {
-    auto names = closest_names(word, candidates);
+    auto names = railsym::closest_names(std::string(word), candidates);
     if (names.empty()) return "";
     std::string s = "; did you mean ";
     for (std::size_t i = 0; i < names.size(); ++i) {

@@ -87,13 +87,8 @@ private:
     std::vector<Diag> list_;
 };
 
-// Levenshtein distance.
-std::size_t edit_distance(std::string_view a, std::string_view b);
-// The known names closest to `word` (at most 3, all at the smallest distance,
-// in candidate order), or none when nothing is a plausible typo: distance
-// within max(1, |word|/3 + 1), or a case-insensitive match.
-std::vector<std::string> closest_names(std::string_view word, const std::vector<std::string> &candidates);
-// "; did you mean 'X'?" / "; did you mean 'X' or 'Y'?" or "".
+// "; did you mean 'X'?" / "; did you mean 'X' or 'Y'?" or "": the names
+// railsym::closest_names (model_error.hpp, the modeler's one rule) gives.
 std::string suggestion(std::string_view word, const std::vector<std::string> &candidates);
 
 }  // namespace vdl
