@@ -601,7 +601,8 @@ static int elastic_nothing(struct rs_ws *ws, double t)
 }
 
 /* In place of the contact-point Newton (called at initialization and after
- * each step): once, the track's gauge against the model's rails. */
+ * each step): once, the track's gauge against the model's rails and every
+ * wheel-rail pair's input checks (rs_patch_check_pair). */
 static int elastic_check(struct rs_ws *ws, double t)
 {
     elastic_ws *c = E(ws->ct);
@@ -612,6 +613,12 @@ static int elastic_check(struct rs_ws *ws, double t)
     int st = rs_ws_call_n(ws, RS_FN_WHEEL, out);
     if (st || (st = rs_contact_check_gauge(ws, c->files, c->geom)))
         return st;
+    /* and each wheel-rail pair as the patch search needs it */
+    for (int i = 0; i < c->nc; i++) {
+        char msg[700];
+        if ((st = rs_patch_check_pair(c->w[i].wheel, c->w[i].rail, c->geom[2 * i], msg, sizeof msg)))
+            return rs_ws_fail(ws, st, "contact '%s': %s", ws->model->contacts[i].name, msg);
+    }
     c->gauge_checked = 1;
     return RS_OK;
 }

@@ -84,7 +84,7 @@ struct rs_ws {
     int prof_phase;                /* the running phase (rs_phase)          */
     double prof_t0;                /* when it started [s]                   */
     rs_stats stats;
-    char err[320];
+    char err[1024];
 };
 
 /* Records an error "step N, t = T s: <message>" and returns status. */

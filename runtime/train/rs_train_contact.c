@@ -27,7 +27,7 @@ struct rs_train_wheel_contact {
     double *dfdN;              /* 3 nc: ∂f_i/∂N_i (Kalker, unsaturated)   */
     double *h;                 /* n: D_i ∂f_i/∂N_i                        */
     rs_train_wheel_contact_point *pt;     /* nc                                      */
-    char err[400];
+    char err[1024];
 };
 
 void rs_train_wheel_contact_opts_default(rs_train_wheel_contact_opts *o)

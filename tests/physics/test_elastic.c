@@ -341,6 +341,33 @@ START_TEST(test_rail_profile_per_side)
 }
 END_TEST
 
+/* ---- a pair the search cannot serve ---------------------------------------- */
+
+/* S1002's flange (up to 70° of slope) on a 300 mm arc head that ends at
+ * 36 mm (7° of slope): a flange contact would run off the rail table.
+ * Refused at initialization, naming the contact, both profiles and the fix. */
+START_TEST(test_rail_too_narrow_for_the_flange)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    rs_loaded *h = load(DIR_S1002);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.rail_profile = "vehicles/profiles/arc_r300.prf";
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_ne(rs_ws_init(ws), RS_OK);
+    printf("narrow rail: %s\n", rs_ws_error(ws));
+    ck_assert_msg(strstr(rs_ws_error(ws), "initialization") && strstr(rs_ws_error(ws), "contact 'left'") &&
+                      strstr(rs_ws_error(ws), "S1002") && strstr(rs_ws_error(ws), "arc_r300") &&
+                      strstr(rs_ws_error(ws), "extend the rail profile"),
+                  "%s", rs_ws_error(ws));
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("elastic");
@@ -352,6 +379,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_liftoff_is_a_state);
     tcase_add_test(tc, test_gauge_mismatch);
     tcase_add_test(tc, test_rail_profile_per_side);
+    tcase_add_test(tc, test_rail_too_narrow_for_the_flange);
     suite_add_tcase(s, tc);
     return s;
 }
