@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 8
+#define RS_MODEL_VERSION 9
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -81,8 +81,9 @@ typedef struct rs_pattern {
  *                    each; inputs u and auxiliary coordinates s held fixed)
  * Combined functions (optional; codegen/stepfn.hpp): one atom set for what
  * one stage of an IMEX step evaluates at one state, every out[k] exactly as
- * the separate function states it.  n_out tells which are present: 2 (no
- * constraint), 4 (no contact) or 9; the rs_func lists each length.
+ * the separate function states it.  RS_FN_STEP's n_out tells which of its
+ * outputs are present: 2 (no constraint), 4 (no contact) or 9; the rs_func
+ * lists each length.
  *   RS_FN_STEP       the start of a step: out[0] M, out[1] δ^NK (δ without
  *                    contacts), out[2] φ_q, out[3] γ, out[4] ν, out[5] V,
  *                    out[6] radii, out[7] ∂δ/∂f, out[8] ∂ν/∂q̇
@@ -99,6 +100,12 @@ typedef struct rs_pattern {
  *                    writes that cache (rs_model_cache_len); the runtime
  *                    calls RS_FN_STEP_CACHED only at the q and s RS_FN_PROJ
  *                    last wrote it at (docs/runtime.md "The step cache")
+ *   RS_FN_STEP_ELASTIC (contacts) the start of a step of the elastic
+ *                    contact (whose view of the model has no normal
+ *                    constraints): out[0] M, out[1] δ^NK, then RS_FN_WHEEL's
+ *                    four: out[2] wheel pose (12 nc), out[3] wheel velocity
+ *                    (6 nc), out[4] ∂(wheel velocity)/∂q̇ (wheel_jac_pattern),
+ *                    out[5] wheel geometry (2 nc)
  * Energy balance (optional; modeler/mechanics/power.hpp):
  *   RS_FN_POWER      out[0] 4 values [W]: P_inputs (power of the input forces
  *                    and torques), P_damping (dissipated by the velocity-
@@ -131,6 +138,7 @@ enum rs_fn_id {
     RS_FN_POWER,
     RS_FN_STEP_CACHED,
     RS_FN_WHEEL,
+    RS_FN_STEP_ELASTIC,
     RS_FN_COUNT
 };
 
@@ -141,7 +149,7 @@ enum rs_fn_id {
 #define RS_FN_NAMES { \
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
     "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
-    "step", "proj", "newton", "power", "step_cached", "wheel" }
+    "step", "proj", "newton", "power", "step_cached", "wheel", "step_elastic" }
 
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {

@@ -217,7 +217,8 @@ private:
     }
 
     // A combined function: which of its outputs exist (2: no constraint, 4:
-    // no contact, 9 with contacts; proj 7 or 8 with the cache) and their lengths.
+    // no contact, 9 with contacts; proj 7 or 8 with the cache; step_elastic
+    // 6) and their lengths.
     void check_combined(const FnSpec &spec, const Function &f, size_t n_cache) const {
         const int nnzM = pat_.M->nnz(), nnzG = pat_.phi_q ? pat_.phi_q->nnz() : 0;
         const int nDq = pat_.phi_d_q ? pat_.phi_d_q->nnz() : 0, nDf = pat_.ddelta_df ? pat_.ddelta_df->nnz() : 0,
@@ -238,6 +239,11 @@ private:
         case RS_FN_NEWTON:
             lens = {4 * nc, 16 * nc};
             count = 2;
+            break;
+        case RS_FN_STEP_ELASTIC:
+            if (!pat_.wheel_jac) bad("combined function 'step_elastic' without the function 'wheel'");
+            lens = {nnzM, n_q_, 12 * nc, 6 * nc, pat_.wheel_jac->nnz(), 2 * nc};
+            count = 6;
             break;
         }
         if (spec.id != RS_FN_STEP && nc == 0) bad("combined function '" + f.name + "' without contacts");

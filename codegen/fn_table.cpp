@@ -40,6 +40,7 @@ std::vector<FnSpec> build() {
         {RS_FN_POWER, "RS_FN_POWER", {"power"}, false},
         {RS_FN_STEP_CACHED, "RS_FN_STEP_CACHED", {}, true},
         {RS_FN_WHEEL, "RS_FN_WHEEL", {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"}, false},
+        {RS_FN_STEP_ELASTIC, "RS_FN_STEP_ELASTIC", {}, true},
     };
     static_assert(sizeof rows / sizeof rows[0] == RS_FN_COUNT, "one row per RS_FN_* id");
     std::vector<FnSpec> t(RS_FN_COUNT);

@@ -188,6 +188,19 @@ std::vector<Function> step_functions(const Store &st, const std::vector<Function
     take(newton, fns, "phi_d_s", "phi_d_s");
     out.push_back(std::move(newton));
     if (!cache.empty()) out.push_back(std::move(step_cached));
+
+    // the elastic contact's step start: no normal constraints, no creep
+    // pieces; the wheels' kinematics instead (RS_FN_WHEEL), whose rotations
+    // M and δ^NK compute too
+    if (find(fns, "wheel")) {
+        Function step_elastic{"step_elastic", {},
+                              "the start of one IMEX step of the elastic contact, in one atom set:\n"
+                              "M, delta_nk and the wheels' pose, velocity, velocity Jacobian and geometry"};
+        take(step_elastic, fns, "M", "");
+        take(step_elastic, fns, "delta_nk", "delta_nk");
+        for (const char *o : {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"}) take(step_elastic, fns, "wheel", o);
+        out.push_back(std::move(step_elastic));
+    }
     return out;
 }
 

@@ -32,6 +32,10 @@
 //               "cache", the frontier of those atoms (Function::cached),
 //               which the runtime passes to step_cached in RS_IN_CACHE
 //               when the next step starts at the same q and s
+//   "step_elastic" (contacts) the start of an IMEX step of the elastic
+//               contact (the runtime's view without the normal constraints):
+//               M (sparse), δ^NK, and the wheel function's pose, velocity,
+//               velocity Jacobian (sparse) and geometry
 // Output names are "<function>.<output>" of the functions they come from.
 #ifndef RAILSYM_STEPFN_HPP
 #define RAILSYM_STEPFN_HPP
@@ -44,7 +48,7 @@ namespace railsym {
 namespace codegen {
 
 // The combined functions of `fns` (see above), in the order step, proj,
-// newton, step_cached; empty when fns lacks M or δ.  `defaults` gives the parameter
+// newton, step_cached, step_elastic; empty when fns lacks M or δ.  `defaults` gives the parameter
 // values of the numerical check (the constants function, when fns has one,
 // turns them into the k slots).  Throws std::invalid_argument when a
 // function it needs lacks the output it takes.

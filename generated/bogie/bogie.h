@@ -72,6 +72,9 @@ int bogie_newton(const double *const *in, double *const *out);
 /* bogie_step_cached: out[0] M.M (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
 int bogie_step_cached(const double *const *in, double *const *out);
 
+/* bogie_step_elastic: out[0] M.M (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] wheel.wheel_pose (vector 48x1), out[3] wheel.wheel_vel (vector 24x1), out[4] wheel.wheel_jac (sparse 24x18), out[5] wheel.wheel_geom (vector 8x1) */
+int bogie_step_elastic(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@ int bogie_newton(const double *const *in, double *const *out);
 int bogie_power(const double *const *in, double *const *out);
 int bogie_step_cached(const double *const *in, double *const *out);
 int bogie_wheel(const double *const *in, double *const *out);
+int bogie_step_elastic(const double *const *in, double *const *out);
 const rs_model *bogie_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -521,6 +522,8 @@ static const int rsd_step_cached_len[9] = {28, 18, 20, 4, 12, 4, 12, 60, 60};
 static const char *const rsd_step_cached_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
 static const int rsd_wheel_len[4] = {48, 24, 92, 8};
 static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
+static const int rsd_step_elastic_len[6] = {28, 18, 48, 24, 92, 8};
+static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -564,6 +567,7 @@ static const rs_model rsd_model = {
         [RS_FN_POWER] = {bogie_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_STEP_CACHED] = {bogie_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_WHEEL] = {bogie_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
+        [RS_FN_STEP_ELASTIC] = {bogie_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
     },
     .n_contact = 4,
     .contacts = rsd_contacts,
@@ -580,7 +584,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0xbb08062da47fa3fdull,
+    .content_hash = 0x86d82b82c7abd223ull,
 };
 
 const rs_model *bogie_model(void)

@@ -72,6 +72,9 @@ int feve3000_newton(const double *const *in, double *const *out);
 /* feve3000_step_cached: out[0] M.M (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */
 int feve3000_step_cached(const double *const *in, double *const *out);
 
+/* feve3000_step_elastic: out[0] M.M (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] wheel.wheel_pose (vector 96x1), out[3] wheel.wheel_vel (vector 48x1), out[4] wheel.wheel_jac (sparse 48x30), out[5] wheel.wheel_geom (vector 16x1) */
+int feve3000_step_elastic(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

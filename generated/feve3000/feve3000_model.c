@@ -25,6 +25,7 @@ int feve3000_newton(const double *const *in, double *const *out);
 int feve3000_power(const double *const *in, double *const *out);
 int feve3000_step_cached(const double *const *in, double *const *out);
 int feve3000_wheel(const double *const *in, double *const *out);
+int feve3000_step_elastic(const double *const *in, double *const *out);
 const rs_model *feve3000_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -933,6 +934,8 @@ static const int rsd_step_cached_len[9] = {418, 30, 96, 8, 24, 8, 24, 272, 272};
 static const char *const rsd_step_cached_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
 static const int rsd_wheel_len[4] = {96, 48, 480, 16};
 static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
+static const int rsd_step_elastic_len[6] = {418, 30, 96, 48, 480, 16};
+static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -976,6 +979,7 @@ static const rs_model rsd_model = {
         [RS_FN_POWER] = {feve3000_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_STEP_CACHED] = {feve3000_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_WHEEL] = {feve3000_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
+        [RS_FN_STEP_ELASTIC] = {feve3000_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
     },
     .n_contact = 8,
     .contacts = rsd_contacts,
@@ -990,7 +994,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0xeaed55c8086d0fb1ull,
+    .content_hash = 0x06e1d31e39a8680bull,
 };
 
 const rs_model *feve3000_model(void)

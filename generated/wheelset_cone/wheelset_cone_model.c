@@ -25,6 +25,7 @@ int wheelset_cone_newton(const double *const *in, double *const *out);
 int wheelset_cone_power(const double *const *in, double *const *out);
 int wheelset_cone_step_cached(const double *const *in, double *const *out);
 int wheelset_cone_wheel(const double *const *in, double *const *out);
+int wheelset_cone_step_elastic(const double *const *in, double *const *out);
 const rs_model *wheelset_cone_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -333,6 +334,8 @@ static const int rsd_step_cached_len[9] = {9, 6, 10, 2, 6, 2, 6, 30, 30};
 static const char *const rsd_step_cached_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
 static const int rsd_wheel_len[4] = {24, 12, 46, 4};
 static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
+static const int rsd_step_elastic_len[6] = {9, 6, 24, 12, 46, 4};
+static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -376,6 +379,7 @@ static const rs_model rsd_model = {
         [RS_FN_POWER] = {wheelset_cone_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_STEP_CACHED] = {wheelset_cone_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_WHEEL] = {wheelset_cone_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
+        [RS_FN_STEP_ELASTIC] = {wheelset_cone_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
     },
     .n_contact = 2,
     .contacts = rsd_contacts,
@@ -392,7 +396,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x2cfae33cd72a4cbdull,
+    .content_hash = 0xfb40f4eefdce7b4bull,
 };
 
 const rs_model *wheelset_cone_model(void)

@@ -514,7 +514,9 @@ static int elastic_forces(struct rs_ws *ws)
 {
     elastic_ws *c = E(ws->ct);
     double *out[4] = {c->pose, c->vel, c->jv, c->geom};
-    int st = rs_ws_call_n(ws, RS_FN_WHEEL, out);
+    /* RS_FN_STEP_ELASTIC may have written them already (this step's start) */
+    int st = ws->creep_ready ? RS_OK : rs_ws_call_n(ws, RS_FN_WHEEL, out);
+    ws->creep_ready = 0;
     if (st)
         return st;
     const int nnz = ws->model->wheel_jac_pattern.colptr[c->nq];
@@ -588,11 +590,14 @@ static void elastic_fill(rs_contact_ws *c, int i, const double *s, double *u)
     (void)c, (void)i, (void)s, (void)u;
 }
 static void elastic_inputs_changed(rs_contact_ws *c) { (void)c; }
+/* Where RS_FN_STEP_ELASTIC writes RS_FN_WHEEL's outputs. */
 static void elastic_step_outputs(rs_contact_ws *c, double **out)
 {
-    (void)c;
-    for (int k = 0; k < 5; k++)
-        out[k] = NULL;
+    out[0] = E(c)->pose;
+    out[1] = E(c)->vel;
+    out[2] = E(c)->jv;
+    out[3] = E(c)->geom;
+    out[4] = NULL;
 }
 static int elastic_nothing(struct rs_ws *ws, double t)
 {
@@ -773,6 +778,7 @@ const rs_elastic_patch *rs_elastic_patch_get(const struct rs_ws *ws, int i, int 
 double rs_elastic_energy(struct rs_ws *ws)
 {
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    ws->creep_ready = 0; /* the wheel function at this state */
     if (elastic_forces(ws))
         return NAN;
     double e = 0;

@@ -43,7 +43,11 @@ typedef struct rs_contact_ops {
      * the next fill rewrites every spline slot. */
     void (*inputs_changed)(rs_contact_ws *c);
     /* Where RS_FN_STEP writes its creep outputs 4..8 (ν, V, radii, ∂δ/∂f,
-     * ∂ν/∂q̇): out[0..4] are set. */
+     * ∂ν/∂q̇): out[0..4] are set.  An elastic implementation gives instead
+     * where RS_FN_STEP_ELASTIC writes the wheels' outputs 2..5 (pose,
+     * velocity, Jacobian, geometry) in out[0..3], NULL in out[4]; the core
+     * then sets ws->creep_ready and `creep` uses them without calling
+     * RS_FN_WHEEL (and clears it). */
     void (*step_outputs)(rs_contact_ws *c, double **out);
     /* Newton on φ^d = 0 for s, and ṡ from the φ^d velocity equation. */
     int (*solve_s)(struct rs_ws *ws, double t);

@@ -93,8 +93,10 @@ static int check_units(const char *const *units, int n, const char *mname, const
     return RS_OK;
 }
 
-/* The combined functions (RS_FN_STEP, _PROJ, _NEWTON): every out[k]'s
- * length, since the runtime hands each its own array. */
+/* The combined functions (RS_FN_STEP, _PROJ, _NEWTON, _STEP_CACHED,
+ * _STEP_ELASTIC): every out[k]'s length, since the runtime hands each its
+ * own array (step_elastic's wheel Jacobian: the length of wheel_jac_pattern,
+ * so it needs RS_FN_WHEEL). */
 static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size_t errlen)
 {
     const int nc = m->n_contact, nq = m->n_q, nphi = m->n_phi;
@@ -107,17 +109,23 @@ static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size
                       m->fn[RS_FN_PROJ].out_len[7] : 0;
     const int proj[8] = {4 * nc, nphi, nnzG, nphi, 16 * nc, nDq, 4 * nc, K};
     const int newton[2] = {4 * nc, 16 * nc};
+    const int nJw = nc > 0 && m->fn[RS_FN_WHEEL].fn ? m->wheel_jac_pattern.colptr[nq] : -1;
+    const int step_elastic[6] = {nnzM, nq, 12 * nc, 6 * nc, nJw, 2 * nc};
     const struct {
         int id, n;
         const int *len;
-    } c[4] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step},
+    } c[5] = {{RS_FN_STEP, nc > 0 ? 9 : nphi > 0 ? 4 : 2, step},
               {RS_FN_PROJ, cached ? 8 : 7, proj},
               {RS_FN_NEWTON, 2, newton},
-              {RS_FN_STEP_CACHED, 9, step}};
+              {RS_FN_STEP_CACHED, 9, step},
+              {RS_FN_STEP_ELASTIC, 6, step_elastic}};
     if (cached && (K < 1 || !m->fn[RS_FN_STEP].fn))
         return fail(err, errlen, m->name,
                     "combined function step_cached without step, or without proj's cache output");
-    for (int i = 0; i < 4; i++) {
+    if (m->fn[RS_FN_STEP_ELASTIC].fn && nJw < 0)
+        return fail(err, errlen, m->name,
+                    "combined function step_elastic without the wheel function (RS_FN_WHEEL)");
+    for (int i = 0; i < 5; i++) {
         const rs_func *fn = &m->fn[c[i].id];
         if (!fn->fn)
             continue;
@@ -211,7 +219,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc,
         [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
         [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
-        [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM, [RS_FN_WHEEL] = 12 * nc};
+        [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM, [RS_FN_WHEEL] = 12 * nc,
+        [RS_FN_STEP_ELASTIC] = nnzM};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,

@@ -86,6 +86,14 @@ static int eval_dynamics(rs_ws *ws)
             return st;
         ws->stats.step_cache_hits += cached;
         ws->creep_ready = c != NULL;
+    } else if (ws->ct && ws->cops->elastic && rs_ws_combined(ws, RS_FN_STEP_ELASTIC)) {
+        /* the elastic contact: one atom set for M, δ^NK and the wheels'
+         * kinematics (RS_FN_WHEEL's outputs, into the plug-in's arrays) */
+        double *out[RS_FN_MAX_OUT] = {ws->Mv, ws->delta};
+        ws->cops->step_outputs(ws->ct, out + 2);
+        if ((st = rs_ws_call_n(ws, RS_FN_STEP_ELASTIC, out)))
+            return st;
+        ws->creep_ready = 1;
     } else {
         /* With contact the creep forces enter implicitly (C^K_qq): the
          * explicit force is δ^NK, δ with the creep force inputs at 0. */

@@ -121,7 +121,8 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     ws->magic = RS_WS_MAGIC;
     ws->model = ws->model_given = m;
     if (elastic) {
-        /* the elastic contact's forces replace the normal constraints */
+        /* the elastic contact's forces replace the normal constraints; of
+         * the combined functions only RS_FN_STEP_ELASTIC stays */
         ws->view = *m;
         ws->view.n_phi = 0;
         ws->view.phi_names = NULL;

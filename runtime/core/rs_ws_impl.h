@@ -62,7 +62,9 @@ struct rs_ws {
                                       failure)                             */
 
     /* combined functions (RS_FAST_STEP_FN), valid inside one step only */
-    int creep_ready;               /* RS_FN_STEP wrote the creep outputs    */
+    int creep_ready;               /* RS_FN_STEP wrote the creep outputs,
+                                      or RS_FN_STEP_ELASTIC the wheel ones
+                                      (the plug-in's step_outputs arrays) */
     int s_predicted;               /* s was just predicted: the contact
                                       Newton's first pass will iterate, so
                                       it evaluates RS_FN_NEWTON            */

@@ -1,0 +1,303 @@
+/*
+ * test_elastic_step.c — the elastic contact's combined step function
+ * RS_FN_STEP_ELASTIC (abi/rs_model.h, codegen/stepfn.hpp): one atom set for
+ * M, δ^NK and the wheels' pose, velocity, velocity Jacobian and geometry
+ * (RS_FN_WHEEL's outputs), so the rotations the three share are computed
+ * once per step.
+ *
+ * With every model function wrapped by a counter, each step of the elastic
+ * contact evaluates
+ *   - with RS_FAST_STEP_FN: RS_FN_STEP_ELASTIC once and none of M, δ^NK and
+ *     RS_FN_WHEEL;
+ *   - with the bit cleared, or with a copy of the model that lacks the
+ *     combined function: M, δ^NK and RS_FN_WHEEL once each;
+ * and the three runs' trajectories (q, q̇ after every step) agree to
+ * rounding (1e-12 of the largest value; the combined function evaluates the
+ * same atoms, so in practice bit for bit), on the single S1002 wheelset
+ * (generated/wheelset, running on its rails) and on the FEVE 3000
+ * (generated/feve3000, its demo scenario with `contact elastic`), 200 steps
+ * each.  The operation counts of generated/<model>/ops.txt and the step
+ * times of the two paths are printed (information, not checked: the times
+ * depend on the machine), and step_elastic must cost fewer operations than
+ * M + delta_nk + wheel.  The descriptor check (rs_model_validate) refuses a
+ * step_elastic of other lengths, or one without RS_FN_WHEEL.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_clock.h"
+#include "rs_contact.h"
+#include "rs_elastic.h"
+#include "rs_load.h"
+#include "rs_scenario.h"
+#include "rs_test.h"
+#include "rs_ws.h"
+
+#define NSTEPS 200
+#define NWRAP 24 /* wrappers below; at least RS_FN_COUNT (checked) */
+static rs_fn orig[NWRAP];
+static long calls[NWRAP];
+
+#define WRAP(i)                                                                \
+    static int wrap##i(const double *const *in, double *const *out)            \
+    {                                                                          \
+        calls[i]++;                                                            \
+        return orig[i](in, out);                                               \
+    }
+WRAP(0) WRAP(1) WRAP(2) WRAP(3) WRAP(4) WRAP(5) WRAP(6) WRAP(7) WRAP(8) WRAP(9) WRAP(10)
+WRAP(11) WRAP(12) WRAP(13) WRAP(14) WRAP(15) WRAP(16) WRAP(17) WRAP(18) WRAP(19) WRAP(20)
+WRAP(21) WRAP(22) WRAP(23)
+static const rs_fn wraps[] = {wrap0,  wrap1,  wrap2,  wrap3,  wrap4,  wrap5,  wrap6,  wrap7,
+                              wrap8,  wrap9,  wrap10, wrap11, wrap12, wrap13, wrap14, wrap15,
+                              wrap16, wrap17, wrap18, wrap19, wrap20, wrap21, wrap22, wrap23};
+
+/* Operations of function `name` in generated/<model>/ops.txt, -1 if absent. */
+static long ops_of(const char *model, const char *name)
+{
+    char path[256], line[512], fn[128];
+    snprintf(path, sizeof path, "generated/%s/ops.txt", model);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    long atoms, ops = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%127s %ld %ld", fn, &atoms, &ops) == 3 && !strcmp(fn, name))
+            break;
+        else
+            ops = -1;
+    fclose(f);
+    return ops;
+}
+
+/* One run's trajectory: q and q̇ after each step, and what the steps called. */
+typedef struct run {
+    double *q, *qd;
+    long calls[NWRAP];
+    double us_per_step;
+} run;
+
+/* How a run is set up: the model, its options and its initial state. */
+typedef struct setup {
+    const char *model;
+    rs_loaded *h;
+    rs_scenario *scn; /* the FEVE's scenario; NULL: the wheelset's own state */
+} setup;
+
+/* A workspace of m (the loaded model or a copy of it: a scenario binds to
+ * the one it runs, *b, which must outlive the workspace). */
+static rs_ws *make(const setup *su, const rs_model *m, unsigned fast, rs_binding **b)
+{
+    char err[2000];
+    rs_options o;
+    rs_options_default(&o);
+    *b = NULL;
+    if (su->scn) {
+        ck_assert_msg(rs_scenario_bind(su->scn, m, b, err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_int_eq(rs_binding_contact_mode(*b), RS_CONTACT_MODE_ELASTIC);
+        rs_binding_options(*b, &o);
+    }
+    o.contact = rs_elastic_contact();
+    o.fast = fast;
+    o.klu_ordering = RS_KLU_AMD; /* the same pivots in every run */
+    if (!su->scn) {
+        o.dt = 1e-4;
+        o.contact_damp = 1e5;
+    }
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    if (*b) {
+        ck_assert_msg(rs_binding_apply(*b, ws, err, sizeof err) == RS_OK, "%s", err);
+    } else {
+        rs_var v;
+        ck_assert_int_eq(rs_model_find(m, "r0", &v), RS_OK);
+        ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", 20.0), RS_OK);
+        ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", 20.0 / rs_ws_p(ws)[v.index]), RS_OK);
+        ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
+    }
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    return ws;
+}
+
+/* NSTEPS steps of model m (counted: every function wrapped) with `fast`. */
+static void simulate(const setup *su, const rs_model *m, unsigned fast, run *r)
+{
+    static rs_model counted;
+    counted = *m;
+    for (int i = 0; i < RS_FN_COUNT; i++)
+        if ((orig[i] = counted.fn[i].fn))
+            counted.fn[i].fn = wraps[i];
+    rs_binding *b;
+    rs_ws *ws = make(su, &counted, fast, &b);
+    const int nq = m->n_q;
+    r->q = malloc((size_t)NSTEPS * (size_t)nq * sizeof(double));
+    r->qd = malloc((size_t)NSTEPS * (size_t)nq * sizeof(double));
+    ck_assert(r->q && r->qd);
+    memset(r->calls, 0, sizeof r->calls);
+    for (int n = 0; n < NSTEPS; n++) {
+        memset(calls, 0, sizeof calls);
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s step %d: %s", su->model, n, rs_ws_error(ws));
+        for (int i = 0; i < NWRAP; i++)
+            r->calls[i] += calls[i];
+        /* per step: the start's functions once (one atom set or three) */
+        if (calls[RS_FN_STEP_ELASTIC]) {
+            ck_assert_int_eq(calls[RS_FN_STEP_ELASTIC], 1);
+            ck_assert_int_eq(calls[RS_FN_M] + calls[RS_FN_DELTA_NK] + calls[RS_FN_WHEEL], 0);
+        } else {
+            ck_assert_int_eq(calls[RS_FN_M], 1);
+            ck_assert_int_eq(calls[RS_FN_DELTA_NK], 1);
+            ck_assert_int_eq(calls[RS_FN_WHEEL], 1);
+        }
+        /* none of the constraint contact's functions */
+        for (int f = RS_FN_PHI; f <= RS_FN_GAMMA; f++)
+            ck_assert_int_eq(calls[f], 0);
+        ck_assert_int_eq(calls[RS_FN_STEP] + calls[RS_FN_PROJ] + calls[RS_FN_NEWTON] +
+                             calls[RS_FN_STEP_CACHED] + calls[RS_FN_CREEP],
+                         0);
+        memcpy(r->q + (size_t)n * nq, rs_ws_q(ws), (size_t)nq * sizeof(double));
+        memcpy(r->qd + (size_t)n * nq, rs_ws_qd(ws), (size_t)nq * sizeof(double));
+    }
+    rs_ws_free(&ws);
+    rs_binding_free(&b);
+    /* the step time, uncounted (the wrappers cost little, but still) */
+    ws = make(su, m, fast, &b);
+    const double t0 = rs_now_s();
+    for (int n = 0; n < NSTEPS; n++)
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+    r->us_per_step = (rs_now_s() - t0) / NSTEPS * 1e6;
+    rs_ws_free(&ws);
+    rs_binding_free(&b);
+}
+
+/* max over steps and coordinates of |a − b|, over the largest |a|. */
+static double rel_diff(const double *a, const double *b, size_t n)
+{
+    double d = 0, s = 1e-300;
+    for (size_t i = 0; i < n; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        s = fmax(s, fabs(a[i]));
+    }
+    return d / s;
+}
+
+static void compare(const setup *su)
+{
+    const rs_model *m = rs_loaded_model(su->h);
+    ck_assert_int_le(RS_FN_COUNT, NWRAP);
+    ck_assert_msg(m->fn[RS_FN_STEP_ELASTIC].fn != NULL, "%s has no step_elastic", su->model);
+    run comb, sep, none;
+    simulate(su, m, RS_FAST_ALL, &comb);
+    simulate(su, m, RS_FAST_ALL & ~RS_FAST_STEP_FN, &sep);
+    /* a model without the combined function (compiled before it) */
+    rs_model old = *m;
+    old.fn[RS_FN_STEP_ELASTIC] = (rs_func){0};
+    simulate(su, &old, RS_FAST_ALL, &none);
+    ck_assert_int_eq(comb.calls[RS_FN_STEP_ELASTIC], NSTEPS);
+    ck_assert_int_eq(comb.calls[RS_FN_WHEEL], 0);
+    ck_assert_int_eq(sep.calls[RS_FN_STEP_ELASTIC] + none.calls[RS_FN_STEP_ELASTIC], 0);
+    ck_assert_int_eq(sep.calls[RS_FN_WHEEL], NSTEPS);
+    ck_assert_int_eq(none.calls[RS_FN_WHEEL], NSTEPS);
+    const size_t n = (size_t)NSTEPS * (size_t)m->n_q;
+    const double dq = rel_diff(sep.q, comb.q, n), dqd = rel_diff(sep.qd, comb.qd, n);
+    const double dq2 = rel_diff(sep.q, none.q, n), dqd2 = rel_diff(sep.qd, none.qd, n);
+    const long o_m = ops_of(su->model, "M"), o_d = ops_of(su->model, "delta_nk"),
+               o_w = ops_of(su->model, "wheel"), o_s = ops_of(su->model, "step_elastic");
+    printf("%s elastic, %d steps: combined vs separate: max |dq| %.3g, |dqd| %.3g (relative); "
+           "without the function: %.3g, %.3g\n",
+           su->model, NSTEPS, dq, dqd, dq2, dqd2);
+    printf("%s operations: step_elastic %ld; M %ld + delta_nk %ld + wheel %ld = %ld (%.1f %% fewer)\n",
+           su->model, o_s, o_m, o_d, o_w, o_m + o_d + o_w, 100.0 * (1 - (double)o_s / (double)(o_m + o_d + o_w)));
+    printf("%s step time: combined %.1f us, separate %.1f us (tcc, this machine)\n", su->model,
+           comb.us_per_step, sep.us_per_step);
+    ck_assert_msg(dq <= 1e-12 && dqd <= 1e-12, "combined and separate paths differ: %g %g", dq, dqd);
+    ck_assert_msg(dq2 <= 1e-12 && dqd2 <= 1e-12, "a model without step_elastic differs: %g %g", dq2, dqd2);
+    ck_assert_msg(o_s > 0 && o_s < o_m + o_d + o_w, "step_elastic %ld operations, separate %ld", o_s,
+                  o_m + o_d + o_w);
+    /* the run moved: the comparison is not of a state at rest */
+    ck_assert_msg(rel_diff(sep.q, sep.q + (size_t)(NSTEPS - 1) * (size_t)m->n_q, (size_t)m->n_q) > 0,
+                  "%s did not move", su->model);
+    free(comb.q), free(comb.qd), free(sep.q), free(sep.qd), free(none.q), free(none.qd);
+}
+
+START_TEST(test_wheelset_combined_step)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    char err[2000];
+    setup su = {"wheelset", rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err), NULL};
+    ck_assert_msg(su.h != NULL, "%s", err);
+    compare(&su);
+    rs_unload(&su.h);
+}
+END_TEST
+
+START_TEST(test_feve3000_combined_step)
+{
+    RS_REQUIRE_MODEL("feve3000");
+    char err[2000];
+    setup su = {"feve3000", rs_load("generated/feve3000", RS_LOAD_TCC, err, sizeof err), NULL};
+    ck_assert_msg(su.h != NULL, "%s", err);
+    /* as `railsym run` reads them: the model's default.scn, the demo over
+     * it, and the contact mode over both */
+    rs_scenario s, demo, el;
+    ck_assert_msg(rs_scenario_read("generated/feve3000/default.scn", &s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_scenario_read("vehicles/feve3000/demo.scn", &demo, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_scenario_parse("contact elastic\n", "elastic.scn", &el, err, sizeof err) == RS_OK, "%s",
+                  err);
+    ck_assert_int_eq(rs_scenario_overlay(&s, &demo), RS_OK);
+    ck_assert_int_eq(rs_scenario_overlay(&s, &el), RS_OK);
+    su.scn = &s;
+    compare(&su);
+    rs_scenario_free(&s);
+    rs_scenario_free(&demo);
+    rs_scenario_free(&el);
+    rs_unload(&su.h);
+}
+END_TEST
+
+/* The descriptor check refuses a step_elastic whose lengths are not the
+ * model's, and one without the wheel function whose pattern it uses. */
+START_TEST(test_validate_step_elastic)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    char err[2000];
+    rs_loaded *h = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(h);
+    ck_assert_msg(rs_model_validate(m, err, sizeof err) == RS_OK, "%s", err);
+    const rs_func *f = &m->fn[RS_FN_STEP_ELASTIC];
+    ck_assert_int_eq(f->n_out, 6);
+    const int want[6] = {m->M_pattern.colptr[m->n_q], m->n_q, 12 * m->n_contact, 6 * m->n_contact,
+                         m->wheel_jac_pattern.colptr[m->n_q], 2 * m->n_contact};
+    for (int k = 0; k < 6; k++)
+        ck_assert_int_eq(f->out_len[k], want[k]);
+    for (int k = 0; k < 6; k++) {
+        int len[6];
+        memcpy(len, want, sizeof len);
+        len[k]++;
+        rs_model bad = *m;
+        bad.fn[RS_FN_STEP_ELASTIC].out_len = len;
+        ck_assert_int_ne(rs_model_validate(&bad, err, sizeof err), RS_OK);
+        ck_assert_msg(strstr(err, "step_elastic") != NULL, "%s", err);
+    }
+    rs_model bad = *m;
+    bad.fn[RS_FN_WHEEL] = (rs_func){0};
+    ck_assert_int_ne(rs_model_validate(&bad, err, sizeof err), RS_OK);
+    ck_assert_msg(strstr(err, "step_elastic without the wheel function") != NULL, "%s", err);
+    rs_unload(&h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("elastic_step");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_wheelset_combined_step);
+    tcase_add_test(tc, test_feve3000_combined_step);
+    tcase_add_test(tc, test_validate_step_elastic);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
