@@ -64,6 +64,18 @@ typedef struct pose {
     int hw, hr;                      /* spline hints (this call's own)        */
 } pose;
 
+/* max and min of finite numbers, inline (fmax and fmin are library calls
+ * at -O2 for their NaN rules, which nothing here needs) */
+static inline double dmax(double x, double y)
+{
+    return x > y ? x : y;
+}
+
+static inline double dmin(double x, double y)
+{
+    return x < y ? x : y;
+}
+
 /* One slice, everything the patch fields need. */
 typedef struct full {
     double u, T;                    /* T = tan θ                             */
@@ -90,17 +102,31 @@ void rs_patch_defaults(rs_patch_opts *o)
 }
 
 /* A profile's spline at u with its derivatives: the arithmetic of
- * rs_spline_eval, the segment (the same as rs_spline_find's) found by a
- * galloping search from *seg: steps of 1, 2, 4, ... knots, then bisection,
- * O(log distance) (the grid moves by a few knots from one slice to the
- * next). */
+ * rs_spline_eval, the segment (the same as rs_spline_find's: the last knot
+ * at or below u, whatever the start) found by a galloping search: steps of
+ * 1, 2, 4, ... knots, then bisection, O(log distance), from a prediction
+ * when u is off the segment *seg: that segment plus the distance in its
+ * own knot spacings (the spacing changes slowly along a profile, so a jump
+ * of a grid step over dense knots lands within a knot or two). */
 static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
 {
     const double *x = sp->x;
     const int last = sp->n - 2;
     int i = *seg;
-    if (i < 0 || i > last)
+    if (i < 0)
         i = 0;
+    else if (i > last)
+        i = last;
+    if (!(u >= x[i] && u < x[i + 1])) {
+        const double k = (u - x[i]) / (x[i + 1] - x[i]);
+        if (k > -1e6 && k < 1e6) {
+            i += (int)k - (k < 0.0);
+            if (i < 0)
+                i = 0;
+            else if (i > last)
+                i = last;
+        }
+    }
     if (i < last && u >= x[i + 1]) {
         int lo = i + 1, hi = lo + 1, step = 1;   /* x[lo] <= u */
         while (hi <= last && x[hi] <= u) {
@@ -296,7 +322,7 @@ static void find_edge(pose *p, double u_in, double u_out, double tol, double T0,
     int side = 0;
     for (int it = 0; it < EDGE_ITER && fabs(u_out - u_in) > tol; it++) {
         double um = (u_in * ho - u_out * hi) / (ho - hi);
-        if (!(um > fmin(u_in, u_out) && um < fmax(u_in, u_out)))
+        if (!(um > dmin(u_in, u_out) && um < dmax(u_in, u_out)))
             um = 0.5 * (u_in + u_out);
         slice t;
         eval_slice(p, um, sl->T, &t);
@@ -358,7 +384,7 @@ static double find_root(pose *p, double ua, double ga, double ub, double gb, dou
 {
     double um = (ua * gb - ub * ga) / (gb - ga);
     for (int it = 0; it < ROOT_ITER && fabs(ub - ua) > tol; it++) {
-        if (!(um > fmin(ua, ub) && um < fmax(ua, ub)))
+        if (!(um > dmin(ua, ub) && um < dmax(ua, ub)))
             um = 0.5 * (ua + ub);
         slice t;
         eval_slice(p, um, T0, &t);
@@ -371,14 +397,14 @@ static double find_root(pose *p, double ua, double ga, double ub, double gb, dou
             gb = gm;
         }
         double un = t.valid && t.g1 != 0.0 ? um - gm / t.g1 : NAN;
-        if (!(un > fmin(ua, ub) && un < fmax(ua, ub)))
+        if (!(un > dmin(ua, ub) && un < dmax(ua, ub)))
             un = (ua * gb - ub * ga) / (gb - ga);
         const double step = fabs(un - um);
         um = un;
         if (step <= tol)
             break;
     }
-    return um > fmin(ua, ub) && um < fmax(ua, ub) ? um : 0.5 * (ua + ub);
+    return um > dmin(ua, ub) && um < dmax(ua, ub) ? um : 0.5 * (ua + ub);
 }
 
 /* Over [s0, s1] without a sign change of g' (−, +) at the ends: the
@@ -551,10 +577,22 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     /* the overlap: slices whose circle can reach the rail table.  |q| <=
      * |d_y| + |f_y| and ρ <= r0 + max z_w bound the rail point's distance
      * from c_y + u a_y; nodes outside are out of contact anyway */
-    double zmax = w->z[0];
-    for (int i = 1; i < w->n; i++)
-        if (w->z[i] > zmax)
-            zmax = w->z[i];
+    double zmax;
+    {
+        /* four running maxima: independent comparisons, no loop-carried
+         * dependence through one (the maximum is exact in any order) */
+        double z0 = w->z[0], z1 = z0, z2 = z0, z3 = z0;
+        int i = 1;
+        for (; i + 3 < w->n; i += 4) {
+            z0 = dmax(z0, w->z[i]);
+            z1 = dmax(z1, w->z[i + 1]);
+            z2 = dmax(z2, w->z[i + 2]);
+            z3 = dmax(z3, w->z[i + 3]);
+        }
+        for (; i < w->n; i++)
+            z0 = dmax(z0, w->z[i]);
+        zmax = dmax(dmax(z0, z1), dmax(z2, z3));
+    }
     const double m = ((o->r0 + fabs(zmax)) * (fabs(p.d[1]) + fabs(p.f[1])) + du) / a[1];
     const double ua = (p.rlo - c[1]) / a[1] - m, ub = (p.rhi - c[1]) / a[1] + m;
     int k0 = (int)floor((ua - p.wlo) / du), k1 = (int)ceil((ub - p.wlo) / du);
@@ -590,11 +628,11 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             grid_node(&p, kb, K, du, A.T, &B);
             int near = 1;
             if (kb - ka > 1) {
-                const double M = 4.0 * fmax(fabs(A.g2), fabs(B.g2));
+                const double M = 4.0 * dmax(fabs(A.g2), fabs(B.g2));
                 /* g >= g_A + g'_A t − M t²/2 and g >= g_B − g'_B (H − t) − …
                  * on the interval: each tangent's lowest value, less M H²/2 */
                 if (A.valid && B.valid)
-                    near = fmax(A.g + fmin(A.g1, 0.0) * H, B.g - fmax(B.g1, 0.0) * H) - 0.5 * M * H * H
+                    near = dmax(A.g + dmin(A.g1, 0.0) * H, B.g - dmax(B.g1, 0.0) * H) - 0.5 * M * H * H
                            <= 0.0;
                 else if (A.valid || B.valid) {
                     const slice *v = A.valid ? &A : &B;
@@ -627,15 +665,15 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         if (vr && nc < CAND_MAX) {
             const slice *s1 = &nodes[i + 1];
             const double h = s1->u - s0->u;
-            const double M = 4.0 * fmax(fabs(s0->g2), fabs(s1->g2));
+            const double M = 4.0 * dmax(fabs(s0->g2), fabs(s1->g2));
             if (s0->g1 < 0.0 && s1->g1 >= 0.0) {
-                const double lb = fmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
+                const double lb = dmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
                 if (lb <= 0.0 || s0->g < 0.0 || s1->g < 0.0) {
                     refine_min(&p, s0, s1, tol, &cands[nc].s);
                     cands[nc].node = i;
                     nc++;
                 }
-            } else if (fmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
+            } else if (dmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
                 slice b[2];
                 if (dip_bracket(&p, s0, s1, b)) {
                     refine_min(&p, &b[0], &b[1], tol, &cands[nc].s);
@@ -655,15 +693,15 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
              * grows with u at the rate a_y, ρ' q aside: factor 2) */
             double de = side < 0 ? (i > 0 ? s0->u - nodes[i - 1].u : du)
                                  : (i + 1 < nn ? nodes[i + 1].u - s0->u : du);
-            de = fmin(de, 2.0 * (side < 0 ? s0->py - p.rlo : p.rhi - s0->py) / a[1] + 1e-6);
+            de = dmin(de, 2.0 * (side < 0 ? s0->py - p.rlo : p.rhi - s0->py) / a[1] + 1e-6);
             const double lb = s0->g - fabs(s0->g1) * de - 2.0 * fabs(s0->g2) * de * de;
             if (lb > 0.0 || nc >= CAND_MAX)
                 continue;
             double uo;
             if (side < 0)
-                uo = i > 0 ? nodes[i - 1].u : fmax(s0->u - du, p.wlo);
+                uo = i > 0 ? nodes[i - 1].u : dmax(s0->u - du, p.wlo);
             else
-                uo = i + 1 < nn ? nodes[i + 1].u : fmin(s0->u + du, p.whi);
+                uo = i + 1 < nn ? nodes[i + 1].u : dmin(s0->u + du, p.whi);
             slice e = *s0;
             if (uo != s0->u) {
                 slice t;
