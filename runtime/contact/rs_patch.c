@@ -90,6 +90,8 @@ typedef struct full {
 typedef struct slice {
     double u, T, g, g1, g2, py;
     int valid;
+    int cl, cr;   /* grid nodes: the stretch to the left / right up to the
+                     neighbouring node is proven out of contact (skipped) */
 } slice;
 
 void rs_patch_defaults(rs_patch_opts *o)
@@ -305,6 +307,7 @@ static void eval_slice(pose *p, double u, double T0, slice *o)
     o->g1 = f.g1;
     o->g2 = f.g2;
     o->valid = f.valid;
+    o->cl = o->cr = 0;
 }
 
 /* The edge of the valid slices between u_in (valid) and u_out (not): where
@@ -509,6 +512,162 @@ static void grid_node(pose *p, int k, int K, double du, double T0, slice *o)
     o->g2 = f.g2;
     o->py = f.py;
     o->valid = f.valid;
+    o->cl = o->cr = 0;
+}
+
+/* ------------------------------------------------------- bound tables */
+
+#define CLEAR_EPS 1e-9   /* m: a stretch is skipped when its gap's lower
+                            bound exceeds this (rounding: far below)       */
+
+/* Lowest and highest value of segment i's cubic over the segment (its ends
+ * and the critical points inside), widened by a rounding allowance. */
+static void seg_range(const rs_spline *sp, int i, double *lo, double *hi)
+{
+    const double *c = sp->coef + 4 * i;
+    const double h = sp->x[i + 1] - sp->x[i];
+    double t[4] = {0.0, h, 0.0, 0.0};
+    int nt = 2;
+    /* f' = 3a t² + 2b t + c */
+    const double qa = 3.0 * c[0], qb = 2.0 * c[1], qc = c[2];
+    if (qa != 0.0) {
+        const double disc = qb * qb - 4.0 * qa * qc;
+        if (disc >= 0.0) {
+            const double sq = sqrt(disc);
+            t[nt++] = (-qb - sq) / (2.0 * qa);
+            t[nt++] = (-qb + sq) / (2.0 * qa);
+        }
+    } else if (qb != 0.0) {
+        t[nt++] = -qc / qb;
+    }
+    double l = INFINITY, g = -INFINITY;
+    for (int k = 0; k < nt; k++) {
+        if (!(t[k] >= 0.0 && t[k] <= h))
+            continue;
+        const double v = ((c[0] * t[k] + c[1]) * t[k] + c[2]) * t[k] + c[3];
+        l = dmin(l, v);
+        g = dmax(g, v);
+    }
+    const double pad = 1e-13 + 1e-12 * (fabs(c[3]) + fabs(c[2] * h) + fabs(c[1] * h * h) + fabs(c[0] * h * h * h));
+    *lo = l - pad;
+    *hi = g + pad;
+}
+
+static int blk(double x, double x0, double k)
+{
+    const double j = (x - x0) * k;
+    if (!(j > 0.0))
+        return 0;
+    if (j >= RS_PATCH_BLOCKS - 1)
+        return RS_PATCH_BLOCKS - 1;
+    return (int)j;
+}
+
+static int bounds_match(const rs_patch_bounds *b, const rs_profile *w, const rs_profile *r)
+{
+    const rs_spline *ws = &w->spline, *rsp = &r->spline;
+    return b->wc == ws->coef && b->rc == rsp->coef && b->wn == ws->n && b->rn == rsp->n
+           && b->wx0 == ws->x[0] && b->wx1 == ws->x[ws->n - 1] && b->rx0 == rsp->x[0]
+           && b->rx1 == rsp->x[rsp->n - 1];
+}
+
+/* The tables of w and r (O(knots), once per pair). */
+static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile *r)
+{
+    const rs_spline *ws = &w->spline, *rsp = &r->spline;
+    b->wc = ws->coef;
+    b->rc = rsp->coef;
+    b->wn = ws->n;
+    b->rn = rsp->n;
+    b->wx0 = ws->x[0];
+    b->wx1 = ws->x[ws->n - 1];
+    b->rx0 = rsp->x[0];
+    b->rx1 = rsp->x[rsp->n - 1];
+    b->wk = RS_PATCH_BLOCKS / (b->wx1 - b->wx0);
+    b->rk = RS_PATCH_BLOCKS / (b->rx1 - b->rx0);
+    for (int j = 0; j < RS_PATCH_BLOCKS; j++) {
+        b->wlo[j] = INFINITY;
+        b->whi[j] = -INFINITY;
+        b->rhi[j] = -INFINITY;
+    }
+    for (int i = 0; i + 1 < ws->n; i++) {
+        double lo, hi;
+        seg_range(ws, i, &lo, &hi);
+        const int j1 = blk(ws->x[i + 1], b->wx0, b->wk);
+        for (int j = blk(ws->x[i], b->wx0, b->wk); j <= j1; j++) {
+            b->wlo[j] = dmin(b->wlo[j], lo);
+            b->whi[j] = dmax(b->whi[j], hi);
+        }
+    }
+    for (int i = 0; i + 1 < rsp->n; i++) {
+        double lo, hi;
+        seg_range(rsp, i, &lo, &hi);
+        const int j1 = blk(rsp->x[i + 1], b->rx0, b->rk);
+        for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++)
+            b->rhi[j] = dmax(b->rhi[j], hi);
+    }
+}
+
+/* The rail's highest point over [ya, yb] ∩ its table (−∞: none). */
+static double rail_max(const rs_patch_bounds *b, double ya, double yb)
+{
+    if (ya < b->rx0)
+        ya = b->rx0;
+    if (yb > b->rx1)
+        yb = b->rx1;
+    if (!(ya <= yb))
+        return -INFINITY;
+    const int j1 = blk(yb, b->rx0, b->rk);
+    double z = -INFINITY;
+    for (int j = blk(ya, b->rx0, b->rk); j <= j1; j++)
+        z = dmax(z, b->rhi[j]);
+    return z;
+}
+
+/* 1 when no valid slice u in [u0, u1] comes within CLEAR_EPS of the rail
+ * (a rigorous lower bound of the gap).  Per slice and angle θ about the
+ * axle,  G = c_z + u a_z − ρ s cos θ − z_r(y),  y = c_y + u a_y + ρ q(θ),
+ * q = d_y cos θ + f_y sin θ, with ρ = r0 + z_w(u) in [ρ−, ρ+] (wheel
+ * blocks) and z_r below the rail blocks' maxima over the y reachable.  A
+ * slice is valid only with its rail point on the table, so only the table
+ * counts.  Split θ at Θ: for |θ| > Θ, cos θ < cos Θ lifts the wheel point,
+ * G > c_z + min(u a_z) − ρ s cos Θ − Z_all (Z_all: the rail's highest over
+ * every y reachable, |q| <= |d_y| + |f_y|), and Θ is chosen so that this is
+ * CLEAR_EPS; for |θ| <= Θ, |q − d_y| <= |d_y|(1 − cos Θ) + |f_y| sin Θ
+ * narrows the window, G >= c_z + min(u a_z) − ρ+ s − Z_Θ.  Without yaw and
+ * roll q = 0: the window is the slices' own y range. */
+static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
+{
+    const int j1 = blk(u1, b->wx0, b->wk);
+    double zl = INFINITY, zh = -INFINITY;
+    for (int j = blk(u0, b->wx0, b->wk); j <= j1; j++) {
+        zl = dmin(zl, b->wlo[j]);
+        zh = dmax(zh, b->whi[j]);
+    }
+    const double rmin = p->r0 + zl, rmax = p->r0 + zh;
+    if (!(rmin > 0.0))
+        return 0;
+    const double s = p->s, dy = p->d[1], fy = p->f[1];
+    const double hz = p->c[2] + dmin(u0 * p->a[2], u1 * p->a[2]);
+    const double y0 = p->c[1] + u0 * p->a[1], y1 = p->c[1] + u1 * p->a[1];   /* a_y > 0 */
+    const double qa = fabs(dy) + fabs(fy);
+    const double zall = rail_max(b, y0 - rmax * qa, y1 + rmax * qa);
+    if (zall == -INFINITY)
+        return 1;                       /* no rail within reach */
+    const double A = hz - zall;
+    if (A - rmax * s > CLEAR_EPS)
+        return 1;                       /* above the rail at every angle */
+    if (qa == 0.0)
+        return 0;                       /* the window is already the slices' */
+    const double Ae = A - CLEAR_EPS;
+    const double cT = Ae / ((Ae >= 0.0 ? rmax : rmin) * s);
+    if (!(cT > -1.0))
+        return 0;                       /* no angle excluded */
+    const double sT = cT <= 0.0 ? 1.0 : sqrt(1.0 - cT * cT);
+    const double dq = fabs(dy) * (1.0 - cT) + fabs(fy) * sT;
+    const double ql = dy - dq, qh = dy + dq;
+    const double ya = y0 + dmin(rmin * ql, rmax * ql), yb = y1 + dmax(rmin * qh, rmax * qh);
+    return hz - rmax * s - rail_max(b, ya, yb) > CLEAR_EPS;
 }
 
 static int finite3(const double *v)
@@ -609,20 +768,50 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         return RS_OK;             /* the wheel is nowhere above the rail */
     }
 
+    /* the bound tables: the hint's when they describe these profiles,
+     * else made now (into the hint, or on the stack without one) */
+    rs_patch_bounds bstack;
+    const rs_patch_bounds *bnd;
+    if (hint) {
+        if (!bounds_match(&hint->b, w, r))
+            bounds_fit(&hint->b, w, r);
+        bnd = &hint->b;
+    } else {
+        bounds_fit(&bstack, w, r);
+        bnd = &bstack;
+    }
+
     /* the nodes: every COARSE-th grid node, and the grid nodes between two
      * of them unless both are valid and a lower bound of g between them
      * (their tangents, less a curvature allowance) is positive: far from
-     * contact the coarse nodes steer the search alone */
+     * contact the coarse nodes steer the search alone.  A coarse interval
+     * that the bound tables prove out of contact (clear_interval) is not
+     * evaluated at all: its end nodes only where a neighbouring interval
+     * needs them, flagged (cl, cr) so that nothing is sought across it */
     slice nodes[GRID_MAX + 1];
     int nn = 0;
     {
         const double H = COARSE * du;
-        int ka = k0;
-        grid_node(&p, ka, K, du, 0.0, &nodes[nn++]);
+        int ka = k0, last_k = -1, pend = 0;
         while (ka < k1) {
             int kb = (ka / COARSE + 1) * COARSE;
             if (kb > k1)
                 kb = k1;
+            const double ua = ka == K ? p.whi : p.wlo + ka * du;
+            const double ub = kb == K ? p.whi : p.wlo + kb * du;
+            if (clear_interval(&p, bnd, ua, ub)) {
+                if (nn > 0 && last_k == ka)
+                    nodes[nn - 1].cr = 1;
+                pend = 1;
+                ka = kb;
+                continue;
+            }
+            if (!(nn > 0 && last_k == ka)) {
+                grid_node(&p, ka, K, du, nn > 0 ? nodes[nn - 1].T : 0.0, &nodes[nn]);
+                nodes[nn].cl = pend;
+                nn++;
+            }
+            pend = 0;
             slice B;
             const slice A = nodes[nn - 1];
             grid_node(&p, kb, K, du, A.T, &B);
@@ -646,7 +835,14 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
                     nn++;
                 }
             nodes[nn++] = B;
-            ka = kb;
+            last_k = ka = kb;
+        }
+        if (nn == 0) {
+            if (hint) {
+                hint->wheel = p.hw;
+                hint->rail = p.hr;
+            }
+            return RS_OK;         /* nowhere near the rail */
         }
     }
 
@@ -658,7 +854,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         if (!s0->valid)
             continue;
         const int vl = i > 0 && nodes[i - 1].valid;
-        const int vr = i + 1 < nn && nodes[i + 1].valid;
+        const int vr = i + 1 < nn && nodes[i + 1].valid && !s0->cr;
         /* interior: g' from − to + over [i, i+1], or a dip between them
          * that the cubic through the ends' g and g' predicts (a maximum and
          * a minimum in one interval: flat conformal stretches) */
@@ -686,7 +882,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
          * the minimum between the edge and the node is a bracketed local
          * minimum, or the edge itself when g falls towards it */
         for (int side = -1; side <= 1; side += 2) {
-            if (side < 0 ? vl : vr)
+            if (side < 0 ? vl || s0->cl : vr || s0->cr)
                 continue;
             /* the edge lies within the neighbour's distance, and within
              * about the rail point's distance from the table's end (P_y

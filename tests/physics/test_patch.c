@@ -210,7 +210,7 @@ static int find(const rs_profile *w, const rs_profile *r, double cx, double cy, 
     rs_patch_opts o;
     rs_patch_defaults(&o);
     o.r0 = R0;
-    rs_patch_hint h = {0, 0};
+    rs_patch_hint h = {.wheel = 0, .rail = 0};
     const double c[3] = {cx, cy, cz}, a[3] = {-sin(psi), cos(psi), 0};
     return rs_patch_find(w, r, c, a, &o, &h, p, RS_PATCH_MAX, n);
 }
@@ -635,7 +635,7 @@ START_TEST(test_deterministic_no_alloc)
     memset(p1, 0, sizeof p1);
     memset(p2, 0, sizeof p2);
     int n1, n2;
-    rs_patch_hint h1 = {0, 0}, h2 = {300, 17};
+    rs_patch_hint h1 = {.wheel = 0, .rail = 0}, h2 = {.wheel = 300, .rail = 17};
     alloc_hook_calls = 0;
     alloc_hook_counting = 1;
     const int r1 = rs_patch_find(&w, &r, c, a, &o, &h1, p1, RS_PATCH_MAX, &n1);
