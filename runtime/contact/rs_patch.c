@@ -606,6 +606,14 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
         for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++)
             b->rhi[j] = dmax(b->rhi[j], hi);
     }
+    b->wzmax = -INFINITY;
+    for (int j = 0; j < RS_PATCH_BLOCKS; j++)
+        b->wzmax = dmax(b->wzmax, b->whi[j]);
+    for (int g = 0; g < RS_PATCH_BLOCKS / RS_PATCH_GROUP; g++) {
+        b->rg[g] = -INFINITY;
+        for (int j = 0; j < RS_PATCH_GROUP; j++)
+            b->rg[g] = dmax(b->rg[g], b->rhi[g * RS_PATCH_GROUP + j]);
+    }
 }
 
 /* The rail's highest point over [ya, yb] ∩ its table (−∞: none). */
@@ -617,9 +625,20 @@ static double rail_max(const rs_patch_bounds *b, double ya, double yb)
         yb = b->rx1;
     if (!(ya <= yb))
         return -INFINITY;
-    const int j1 = blk(yb, b->rx0, b->rk);
+    const int j0 = blk(ya, b->rx0, b->rk), j1 = blk(yb, b->rx0, b->rk);
     double z = -INFINITY;
-    for (int j = blk(ya, b->rx0, b->rk); j <= j1; j++)
+    if (j1 - j0 < 2 * RS_PATCH_GROUP) {
+        for (int j = j0; j <= j1; j++)
+            z = dmax(z, b->rhi[j]);
+        return z;
+    }
+    /* the partial groups at both ends, the whole ones between */
+    const int g0 = j0 / RS_PATCH_GROUP + 1, g1 = j1 / RS_PATCH_GROUP;
+    for (int j = j0; j < g0 * RS_PATCH_GROUP; j++)
+        z = dmax(z, b->rhi[j]);
+    for (int g = g0; g < g1; g++)
+        z = dmax(z, b->rg[g]);
+    for (int j = g1 * RS_PATCH_GROUP; j <= j1; j++)
         z = dmax(z, b->rhi[j]);
     return z;
 }
@@ -725,6 +744,19 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     }
     const double tol = o->tol;
 
+    /* the bound tables: the hint's when they describe these profiles,
+     * else made now (into the hint, or on the stack without one) */
+    rs_patch_bounds bstack;
+    const rs_patch_bounds *bnd;
+    if (hint) {
+        if (!bounds_match(&hint->b, w, r))
+            bounds_fit(&hint->b, w, r);
+        bnd = &hint->b;
+    } else {
+        bounds_fit(&bstack, w, r);
+        bnd = &bstack;
+    }
+
     /* the fixed grid over the wheel table, anchored at its first point */
     const double span = p.whi - p.wlo;
     double du = o->du;
@@ -736,22 +768,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     /* the overlap: slices whose circle can reach the rail table.  |q| <=
      * |d_y| + |f_y| and ρ <= r0 + max z_w bound the rail point's distance
      * from c_y + u a_y; nodes outside are out of contact anyway */
-    double zmax;
-    {
-        /* four running maxima: independent comparisons, no loop-carried
-         * dependence through one (the maximum is exact in any order) */
-        double z0 = w->z[0], z1 = z0, z2 = z0, z3 = z0;
-        int i = 1;
-        for (; i + 3 < w->n; i += 4) {
-            z0 = dmax(z0, w->z[i]);
-            z1 = dmax(z1, w->z[i + 1]);
-            z2 = dmax(z2, w->z[i + 2]);
-            z3 = dmax(z3, w->z[i + 3]);
-        }
-        for (; i < w->n; i++)
-            z0 = dmax(z0, w->z[i]);
-        zmax = dmax(dmax(z0, z1), dmax(z2, z3));
-    }
+    const double zmax = bnd->wzmax;
     const double m = ((o->r0 + fabs(zmax)) * (fabs(p.d[1]) + fabs(p.f[1])) + du) / a[1];
     const double ua = (p.rlo - c[1]) / a[1] - m, ub = (p.rhi - c[1]) / a[1] + m;
     int k0 = (int)floor((ua - p.wlo) / du), k1 = (int)ceil((ub - p.wlo) / du);
@@ -766,19 +783,6 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             hint->rail = p.hr;
         }
         return RS_OK;             /* the wheel is nowhere above the rail */
-    }
-
-    /* the bound tables: the hint's when they describe these profiles,
-     * else made now (into the hint, or on the stack without one) */
-    rs_patch_bounds bstack;
-    const rs_patch_bounds *bnd;
-    if (hint) {
-        if (!bounds_match(&hint->b, w, r))
-            bounds_fit(&hint->b, w, r);
-        bnd = &hint->b;
-    } else {
-        bounds_fit(&bstack, w, r);
-        bnd = &bstack;
     }
 
     /* the nodes: every COARSE-th grid node, and the grid nodes between two

@@ -79,13 +79,16 @@ void rs_patch_defaults(rs_patch_opts *o);
  * pair), so results never depend on them.  They let the search skip whole
  * stretches of the wheel table that cannot touch the rail. */
 #define RS_PATCH_BLOCKS 128
+#define RS_PATCH_GROUP 8          /* rail blocks per group maximum */
 typedef struct rs_patch_bounds {
     const double *wc, *rc;   /* the splines' coefficients they describe
                                 (NULL: none yet)                             */
     int wn, rn;              /* and their sizes, ends (a check)              */
     double wx0, wx1, rx0, rx1;
     double wk, rk;           /* blocks per metre                             */
+    double wzmax;            /* the wheel's highest z_w                      */
     double wlo[RS_PATCH_BLOCKS], whi[RS_PATCH_BLOCKS], rhi[RS_PATCH_BLOCKS];
+    double rg[RS_PATCH_BLOCKS / RS_PATCH_GROUP];   /* maxima of rhi by group */
 } rs_patch_bounds;
 
 /* Spline hints and bound tables of one wheel-rail pair, carried from call
