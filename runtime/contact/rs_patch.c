@@ -55,6 +55,13 @@
 #define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
 #define EDGE_ITER 60         /* regula falsi steps for a table edge at most */
 
+/* eval_full is inlined into its callers, which use a few of its fields */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 typedef struct pose {
     const rs_profile *w, *r;
     double c[3], a[3], d[3], f[3];
@@ -204,7 +211,7 @@ static inline double rail_eval(pose *p, double y, double *d1, double *d2)
  * circle's lowest point): no trigonometry, one spline evaluation a step,
  * F' = 1 without yaw (the first step is exact then).  F' >= 1 on a convex
  * rail; it is kept >= 0.1 elsewhere. */
-static void eval_full(pose *p, double u, double T0, double far, full *o)
+static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, full *o)
 {
     double rho1, rho2;
     const double rho = p->r0 + sp_eval(&p->w->spline, u, &p->hw, &rho1, &rho2);
