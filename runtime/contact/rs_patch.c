@@ -19,6 +19,10 @@
  * Search: the fixed grid u_k = u_0 + k du over the part of the wheel table
  * whose circles can reach the rail table; every COARSE-th node first, the
  * nodes between two of them only where a lower bound of g is not positive.
+ * A COARSE interval whose gap a rigorous bound from the pair's bound tables
+ * (clear_interval; per block of each table the wheel's extreme radii and the
+ * rail's highest point, in the caller's hint) proves positive is skipped
+ * whole: its nodes are not evaluated and nothing is sought across it.
  * Candidates: the local minima of g, bracketed by a sign change of g'
  * (− to +) between two nodes, or by the critical points of the cubic
  * through two nodes' g and g' (a maximum and a minimum in one interval),
@@ -31,9 +35,11 @@
  * points are vertically aligned; the normal distance between the locally
  * parallel surfaces differs from it by O(pen²/R)).
  *
- * Cost: at most GRID_MAX + 1 nodes, CAND_MAX candidates, each evaluation at
- * most Y_ITER rail look-ups; refinement loops bounded by REFINE_ITER,
- * ROOT_ITER, EDGE_ITER.  Everything lives on the stack (about 40 KB).
+ * Cost: at most GRID_MAX + 1 nodes and GRID_MAX / COARSE + 1 interval
+ * bounds, CAND_MAX candidates, each evaluation at most Y_ITER rail
+ * look-ups; refinement loops bounded by REFINE_ITER, ROOT_ITER, EDGE_ITER.
+ * Everything lives on the stack (about 45 KB with the bound tables of a
+ * call without a hint).
  */
 #include "rs_patch.h"
 

@@ -29,8 +29,9 @@
  *
  * Guarantees: no allocation, no state beyond the caller's hint, a bounded
  * number of spline evaluations per call (a fixed grid over the overlap of
- * both tables plus a bounded refinement per patch), deterministic (the same
- * input gives bit-identical output), thread-safe.
+ * both tables, less the stretches that bound tables prove out of contact,
+ * plus a bounded refinement per patch), deterministic (the same input gives
+ * bit-identical output, whatever the hint holds), thread-safe.
  */
 #ifndef RS_PATCH_H
 #define RS_PATCH_H
