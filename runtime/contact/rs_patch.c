@@ -682,6 +682,12 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     const double s = p->s, dy = p->d[1], fy = p->f[1];
     const double hz = p->c[2] + dmin(u0 * p->a[2], u1 * p->a[2]);
     const double y0 = p->c[1] + u0 * p->a[1], y1 = p->c[1] + u1 * p->a[1];   /* a_y > 0 */
+    /* the narrowest window (θ = 0, q = d_y) first: the bound below can only
+     * be lower, so near the contact one small query decides */
+    if (hz - rmax * s
+            - rail_max(b, y0 + dmin(rmin * dy, rmax * dy), y1 + dmax(rmin * dy, rmax * dy))
+        <= CLEAR_EPS)
+        return 0;
     const double qa = fabs(dy) + fabs(fy);
     const double zall = rail_max(b, y0 - rmax * qa, y1 + rmax * qa);
     if (zall == -INFINITY)
