@@ -103,8 +103,9 @@ typedef struct full {
 typedef struct slice {
     double u, T, g, g1, g2, py;
     int valid;
-    int cl, cr;   /* grid nodes: the stretch to the left / right up to the
-                     neighbouring node is proven out of contact (skipped) */
+    unsigned char cl, cr;   /* grid nodes: the stretch to the left / right up
+                               to the neighbouring node is proven out of
+                               contact (skipped); in valid's padding */
 } slice;
 
 void rs_patch_defaults(rs_patch_opts *o)
@@ -831,7 +832,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             }
             if (!(nn > 0 && last_k == ka)) {
                 grid_node(&p, ka, K, du, nn > 0 ? nodes[nn - 1].T : 0.0, &nodes[nn]);
-                nodes[nn].cl = pend;
+                nodes[nn].cl = (unsigned char)pend;
                 nn++;
             }
             pend = 0;
