@@ -19,6 +19,10 @@
  * Search: the fixed grid u_k = u_0 + k du over the part of the wheel table
  * whose circles can reach the rail table; every COARSE-th node first, the
  * nodes between two of them only where a lower bound of g is not positive.
+ * A COARSE interval whose gap a rigorous bound from the pair's bound tables
+ * (clear_interval; per block of each table the wheel's extreme radii and the
+ * rail's highest point, in the caller's hint) proves positive is skipped
+ * whole: its nodes are not evaluated and nothing is sought across it.
  * Candidates: the local minima of g, bracketed by a sign change of g'
  * (− to +) between two nodes, or by the critical points of the cubic
  * through two nodes' g and g' (a maximum and a minimum in one interval),
@@ -31,9 +35,11 @@
  * points are vertically aligned; the normal distance between the locally
  * parallel surfaces differs from it by O(pen²/R)).
  *
- * Cost: at most GRID_MAX + 1 nodes, CAND_MAX candidates, each evaluation at
- * most Y_ITER rail look-ups; refinement loops bounded by REFINE_ITER,
- * ROOT_ITER, EDGE_ITER.  Everything lives on the stack (about 40 KB).
+ * Cost: at most GRID_MAX + 1 nodes and GRID_MAX / COARSE + 1 interval
+ * bounds, CAND_MAX candidates, each evaluation at most Y_ITER rail
+ * look-ups; refinement loops bounded by REFINE_ITER, ROOT_ITER, EDGE_ITER.
+ * Everything lives on the stack (about 45 KB with the bound tables of a
+ * call without a hint).
  */
 #include "rs_patch.h"
 
@@ -55,6 +61,13 @@
 #define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
 #define EDGE_ITER 60         /* regula falsi steps for a table edge at most */
 
+/* eval_full is inlined into its callers, which use a few of its fields */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 typedef struct pose {
     const rs_profile *w, *r;
     double c[3], a[3], d[3], f[3];
@@ -63,6 +76,18 @@ typedef struct pose {
     double rz_lo, rs_lo, rz_hi, rs_hi;   /* the rail's ends: height, slope  */
     int hw, hr;                      /* spline hints (this call's own)        */
 } pose;
+
+/* max and min of finite numbers, inline (fmax and fmin are library calls
+ * at -O2 for their NaN rules, which nothing here needs) */
+static inline double dmax(double x, double y)
+{
+    return x > y ? x : y;
+}
+
+static inline double dmin(double x, double y)
+{
+    return x < y ? x : y;
+}
 
 /* One slice, everything the patch fields need. */
 typedef struct full {
@@ -78,6 +103,9 @@ typedef struct full {
 typedef struct slice {
     double u, T, g, g1, g2, py;
     int valid;
+    unsigned char cl, cr;   /* grid nodes: the stretch to the left / right up
+                               to the neighbouring node is proven out of
+                               contact (skipped); in valid's padding */
 } slice;
 
 void rs_patch_defaults(rs_patch_opts *o)
@@ -90,17 +118,31 @@ void rs_patch_defaults(rs_patch_opts *o)
 }
 
 /* A profile's spline at u with its derivatives: the arithmetic of
- * rs_spline_eval, the segment (the same as rs_spline_find's) found by a
- * galloping search from *seg: steps of 1, 2, 4, ... knots, then bisection,
- * O(log distance) (the grid moves by a few knots from one slice to the
- * next). */
+ * rs_spline_eval, the segment (the same as rs_spline_find's: the last knot
+ * at or below u, whatever the start) found by a galloping search: steps of
+ * 1, 2, 4, ... knots, then bisection, O(log distance), from a prediction
+ * when u is off the segment *seg: that segment plus the distance in its
+ * own knot spacings (the spacing changes slowly along a profile, so a jump
+ * of a grid step over dense knots lands within a knot or two). */
 static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
 {
     const double *x = sp->x;
     const int last = sp->n - 2;
     int i = *seg;
-    if (i < 0 || i > last)
+    if (i < 0)
         i = 0;
+    else if (i > last)
+        i = last;
+    if (!(u >= x[i] && u < x[i + 1])) {
+        const double k = (u - x[i]) / (x[i + 1] - x[i]);
+        if (k > -1e6 && k < 1e6) {
+            i += (int)k - (k < 0.0);
+            if (i < 0)
+                i = 0;
+            else if (i > last)
+                i = last;
+        }
+    }
     if (i < last && u >= x[i + 1]) {
         int lo = i + 1, hi = lo + 1, step = 1;   /* x[lo] <= u */
         while (hi <= last && x[hi] <= u) {
@@ -176,7 +218,7 @@ static inline double rail_eval(pose *p, double y, double *d1, double *d2)
  * circle's lowest point): no trigonometry, one spline evaluation a step,
  * F' = 1 without yaw (the first step is exact then).  F' >= 1 on a convex
  * rail; it is kept >= 0.1 elsewhere. */
-static void eval_full(pose *p, double u, double T0, double far, full *o)
+static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, full *o)
 {
     double rho1, rho2;
     const double rho = p->r0 + sp_eval(&p->w->spline, u, &p->hw, &rho1, &rho2);
@@ -279,6 +321,7 @@ static void eval_slice(pose *p, double u, double T0, slice *o)
     o->g1 = f.g1;
     o->g2 = f.g2;
     o->valid = f.valid;
+    o->cl = o->cr = 0;
 }
 
 /* The edge of the valid slices between u_in (valid) and u_out (not): where
@@ -296,7 +339,7 @@ static void find_edge(pose *p, double u_in, double u_out, double tol, double T0,
     int side = 0;
     for (int it = 0; it < EDGE_ITER && fabs(u_out - u_in) > tol; it++) {
         double um = (u_in * ho - u_out * hi) / (ho - hi);
-        if (!(um > fmin(u_in, u_out) && um < fmax(u_in, u_out)))
+        if (!(um > dmin(u_in, u_out) && um < dmax(u_in, u_out)))
             um = 0.5 * (u_in + u_out);
         slice t;
         eval_slice(p, um, sl->T, &t);
@@ -358,7 +401,7 @@ static double find_root(pose *p, double ua, double ga, double ub, double gb, dou
 {
     double um = (ua * gb - ub * ga) / (gb - ga);
     for (int it = 0; it < ROOT_ITER && fabs(ub - ua) > tol; it++) {
-        if (!(um > fmin(ua, ub) && um < fmax(ua, ub)))
+        if (!(um > dmin(ua, ub) && um < dmax(ua, ub)))
             um = 0.5 * (ua + ub);
         slice t;
         eval_slice(p, um, T0, &t);
@@ -371,14 +414,14 @@ static double find_root(pose *p, double ua, double ga, double ub, double gb, dou
             gb = gm;
         }
         double un = t.valid && t.g1 != 0.0 ? um - gm / t.g1 : NAN;
-        if (!(un > fmin(ua, ub) && un < fmax(ua, ub)))
+        if (!(un > dmin(ua, ub) && un < dmax(ua, ub)))
             un = (ua * gb - ub * ga) / (gb - ga);
         const double step = fabs(un - um);
         um = un;
         if (step <= tol)
             break;
     }
-    return um > fmin(ua, ub) && um < fmax(ua, ub) ? um : 0.5 * (ua + ub);
+    return um > dmin(ua, ub) && um < dmax(ua, ub) ? um : 0.5 * (ua + ub);
 }
 
 /* Over [s0, s1] without a sign change of g' (−, +) at the ends: the
@@ -483,6 +526,187 @@ static void grid_node(pose *p, int k, int K, double du, double T0, slice *o)
     o->g2 = f.g2;
     o->py = f.py;
     o->valid = f.valid;
+    o->cl = o->cr = 0;
+}
+
+/* ------------------------------------------------------- bound tables */
+
+#define CLEAR_EPS 1e-9   /* m: a stretch is skipped when its gap's lower
+                            bound exceeds this (rounding: far below)       */
+
+/* Lowest and highest value of segment i's cubic over the segment (its ends
+ * and the critical points inside), widened by a rounding allowance. */
+static void seg_range(const rs_spline *sp, int i, double *lo, double *hi)
+{
+    const double *c = sp->coef + 4 * i;
+    const double h = sp->x[i + 1] - sp->x[i];
+    double t[4] = {0.0, h, 0.0, 0.0};
+    int nt = 2;
+    /* f' = 3a t² + 2b t + c */
+    const double qa = 3.0 * c[0], qb = 2.0 * c[1], qc = c[2];
+    if (qa != 0.0) {
+        const double disc = qb * qb - 4.0 * qa * qc;
+        if (disc >= 0.0) {
+            const double sq = sqrt(disc);
+            t[nt++] = (-qb - sq) / (2.0 * qa);
+            t[nt++] = (-qb + sq) / (2.0 * qa);
+        }
+    } else if (qb != 0.0) {
+        t[nt++] = -qc / qb;
+    }
+    double l = INFINITY, g = -INFINITY;
+    for (int k = 0; k < nt; k++) {
+        if (!(t[k] >= 0.0 && t[k] <= h))
+            continue;
+        const double v = ((c[0] * t[k] + c[1]) * t[k] + c[2]) * t[k] + c[3];
+        l = dmin(l, v);
+        g = dmax(g, v);
+    }
+    const double pad = 1e-13 + 1e-12 * (fabs(c[3]) + fabs(c[2] * h) + fabs(c[1] * h * h) + fabs(c[0] * h * h * h));
+    *lo = l - pad;
+    *hi = g + pad;
+}
+
+static int blk(double x, double x0, double k)
+{
+    const double j = (x - x0) * k;
+    if (!(j > 0.0))
+        return 0;
+    if (j >= RS_PATCH_BLOCKS - 1)
+        return RS_PATCH_BLOCKS - 1;
+    return (int)j;
+}
+
+static int bounds_match(const rs_patch_bounds *b, const rs_profile *w, const rs_profile *r)
+{
+    const rs_spline *ws = &w->spline, *rsp = &r->spline;
+    return b->wc == ws->coef && b->rc == rsp->coef && b->wn == ws->n && b->rn == rsp->n
+           && b->wx0 == ws->x[0] && b->wx1 == ws->x[ws->n - 1] && b->rx0 == rsp->x[0]
+           && b->rx1 == rsp->x[rsp->n - 1];
+}
+
+/* The tables of w and r (O(knots), once per pair). */
+static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile *r)
+{
+    const rs_spline *ws = &w->spline, *rsp = &r->spline;
+    b->wc = ws->coef;
+    b->rc = rsp->coef;
+    b->wn = ws->n;
+    b->rn = rsp->n;
+    b->wx0 = ws->x[0];
+    b->wx1 = ws->x[ws->n - 1];
+    b->rx0 = rsp->x[0];
+    b->rx1 = rsp->x[rsp->n - 1];
+    b->wk = RS_PATCH_BLOCKS / (b->wx1 - b->wx0);
+    b->rk = RS_PATCH_BLOCKS / (b->rx1 - b->rx0);
+    for (int j = 0; j < RS_PATCH_BLOCKS; j++) {
+        b->wlo[j] = INFINITY;
+        b->whi[j] = -INFINITY;
+        b->rhi[j] = -INFINITY;
+    }
+    for (int i = 0; i + 1 < ws->n; i++) {
+        double lo, hi;
+        seg_range(ws, i, &lo, &hi);
+        const int j1 = blk(ws->x[i + 1], b->wx0, b->wk);
+        for (int j = blk(ws->x[i], b->wx0, b->wk); j <= j1; j++) {
+            b->wlo[j] = dmin(b->wlo[j], lo);
+            b->whi[j] = dmax(b->whi[j], hi);
+        }
+    }
+    for (int i = 0; i + 1 < rsp->n; i++) {
+        double lo, hi;
+        seg_range(rsp, i, &lo, &hi);
+        const int j1 = blk(rsp->x[i + 1], b->rx0, b->rk);
+        for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++)
+            b->rhi[j] = dmax(b->rhi[j], hi);
+    }
+    b->wzmax = -INFINITY;
+    for (int j = 0; j < RS_PATCH_BLOCKS; j++)
+        b->wzmax = dmax(b->wzmax, b->whi[j]);
+    for (int g = 0; g < RS_PATCH_BLOCKS / RS_PATCH_GROUP; g++) {
+        b->rg[g] = -INFINITY;
+        for (int j = 0; j < RS_PATCH_GROUP; j++)
+            b->rg[g] = dmax(b->rg[g], b->rhi[g * RS_PATCH_GROUP + j]);
+    }
+}
+
+/* The rail's highest point over [ya, yb] ∩ its table (−∞: none). */
+static double rail_max(const rs_patch_bounds *b, double ya, double yb)
+{
+    if (ya < b->rx0)
+        ya = b->rx0;
+    if (yb > b->rx1)
+        yb = b->rx1;
+    if (!(ya <= yb))
+        return -INFINITY;
+    const int j0 = blk(ya, b->rx0, b->rk), j1 = blk(yb, b->rx0, b->rk);
+    double z = -INFINITY;
+    if (j1 - j0 < 2 * RS_PATCH_GROUP) {
+        for (int j = j0; j <= j1; j++)
+            z = dmax(z, b->rhi[j]);
+        return z;
+    }
+    /* the partial groups at both ends, the whole ones between */
+    const int g0 = j0 / RS_PATCH_GROUP + 1, g1 = j1 / RS_PATCH_GROUP;
+    for (int j = j0; j < g0 * RS_PATCH_GROUP; j++)
+        z = dmax(z, b->rhi[j]);
+    for (int g = g0; g < g1; g++)
+        z = dmax(z, b->rg[g]);
+    for (int j = g1 * RS_PATCH_GROUP; j <= j1; j++)
+        z = dmax(z, b->rhi[j]);
+    return z;
+}
+
+/* 1 when no valid slice u in [u0, u1] comes within CLEAR_EPS of the rail
+ * (a rigorous lower bound of the gap).  Per slice and angle θ about the
+ * axle,  G = c_z + u a_z − ρ s cos θ − z_r(y),  y = c_y + u a_y + ρ q(θ),
+ * q = d_y cos θ + f_y sin θ, with ρ = r0 + z_w(u) in [ρ−, ρ+] (wheel
+ * blocks) and z_r below the rail blocks' maxima over the y reachable.  A
+ * slice is valid only with its rail point on the table, so only the table
+ * counts.  Split θ at Θ: for |θ| > Θ, cos θ < cos Θ lifts the wheel point,
+ * G > c_z + min(u a_z) − ρ s cos Θ − Z_all (Z_all: the rail's highest over
+ * every y reachable, |q| <= |d_y| + |f_y|), and Θ is chosen so that this is
+ * CLEAR_EPS; for |θ| <= Θ, |q − d_y| <= |d_y|(1 − cos Θ) + |f_y| sin Θ
+ * narrows the window, G >= c_z + min(u a_z) − ρ+ s − Z_Θ.  Without yaw and
+ * roll q = 0: the window is the slices' own y range. */
+static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
+{
+    const int j1 = blk(u1, b->wx0, b->wk);
+    double zl = INFINITY, zh = -INFINITY;
+    for (int j = blk(u0, b->wx0, b->wk); j <= j1; j++) {
+        zl = dmin(zl, b->wlo[j]);
+        zh = dmax(zh, b->whi[j]);
+    }
+    const double rmin = p->r0 + zl, rmax = p->r0 + zh;
+    if (!(rmin > 0.0))
+        return 0;
+    const double s = p->s, dy = p->d[1], fy = p->f[1];
+    const double hz = p->c[2] + dmin(u0 * p->a[2], u1 * p->a[2]);
+    const double y0 = p->c[1] + u0 * p->a[1], y1 = p->c[1] + u1 * p->a[1];   /* a_y > 0 */
+    /* the narrowest window (θ = 0, q = d_y) first: the bound below can only
+     * be lower, so near the contact one small query decides */
+    if (hz - rmax * s
+            - rail_max(b, y0 + dmin(rmin * dy, rmax * dy), y1 + dmax(rmin * dy, rmax * dy))
+        <= CLEAR_EPS)
+        return 0;
+    const double qa = fabs(dy) + fabs(fy);
+    const double zall = rail_max(b, y0 - rmax * qa, y1 + rmax * qa);
+    if (zall == -INFINITY)
+        return 1;                       /* no rail within reach */
+    const double A = hz - zall;
+    if (A - rmax * s > CLEAR_EPS)
+        return 1;                       /* above the rail at every angle */
+    if (qa == 0.0)
+        return 0;                       /* the window is already the slices' */
+    const double Ae = A - CLEAR_EPS;
+    const double cT = Ae / ((Ae >= 0.0 ? rmax : rmin) * s);
+    if (!(cT > -1.0))
+        return 0;                       /* no angle excluded */
+    const double sT = cT <= 0.0 ? 1.0 : sqrt(1.0 - cT * cT);
+    const double dq = fabs(dy) * (1.0 - cT) + fabs(fy) * sT;
+    const double ql = dy - dq, qh = dy + dq;
+    const double ya = y0 + dmin(rmin * ql, rmax * ql), yb = y1 + dmax(rmin * qh, rmax * qh);
+    return hz - rmax * s - rail_max(b, ya, yb) > CLEAR_EPS;
 }
 
 static int finite3(const double *v)
@@ -540,6 +764,19 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     }
     const double tol = o->tol;
 
+    /* the bound tables: the hint's when they describe these profiles,
+     * else made now (into the hint, or on the stack without one) */
+    rs_patch_bounds bstack;
+    const rs_patch_bounds *bnd;
+    if (hint) {
+        if (!bounds_match(&hint->b, w, r))
+            bounds_fit(&hint->b, w, r);
+        bnd = &hint->b;
+    } else {
+        bounds_fit(&bstack, w, r);
+        bnd = &bstack;
+    }
+
     /* the fixed grid over the wheel table, anchored at its first point */
     const double span = p.whi - p.wlo;
     double du = o->du;
@@ -551,10 +788,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     /* the overlap: slices whose circle can reach the rail table.  |q| <=
      * |d_y| + |f_y| and ρ <= r0 + max z_w bound the rail point's distance
      * from c_y + u a_y; nodes outside are out of contact anyway */
-    double zmax = w->z[0];
-    for (int i = 1; i < w->n; i++)
-        if (w->z[i] > zmax)
-            zmax = w->z[i];
+    const double zmax = bnd->wzmax;
     const double m = ((o->r0 + fabs(zmax)) * (fabs(p.d[1]) + fabs(p.f[1])) + du) / a[1];
     const double ua = (p.rlo - c[1]) / a[1] - m, ub = (p.rhi - c[1]) / a[1] + m;
     int k0 = (int)floor((ua - p.wlo) / du), k1 = (int)ceil((ub - p.wlo) / du);
@@ -574,27 +808,44 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     /* the nodes: every COARSE-th grid node, and the grid nodes between two
      * of them unless both are valid and a lower bound of g between them
      * (their tangents, less a curvature allowance) is positive: far from
-     * contact the coarse nodes steer the search alone */
+     * contact the coarse nodes steer the search alone.  A coarse interval
+     * that the bound tables prove out of contact (clear_interval) is not
+     * evaluated at all: its end nodes only where a neighbouring interval
+     * needs them, flagged (cl, cr) so that nothing is sought across it */
     slice nodes[GRID_MAX + 1];
     int nn = 0;
     {
         const double H = COARSE * du;
-        int ka = k0;
-        grid_node(&p, ka, K, du, 0.0, &nodes[nn++]);
+        int ka = k0, last_k = -1, pend = 0;
         while (ka < k1) {
             int kb = (ka / COARSE + 1) * COARSE;
             if (kb > k1)
                 kb = k1;
+            const double ua = ka == K ? p.whi : p.wlo + ka * du;
+            const double ub = kb == K ? p.whi : p.wlo + kb * du;
+            if (clear_interval(&p, bnd, ua, ub)) {
+                if (nn > 0 && last_k == ka)
+                    nodes[nn - 1].cr = 1;
+                pend = 1;
+                ka = kb;
+                continue;
+            }
+            if (!(nn > 0 && last_k == ka)) {
+                grid_node(&p, ka, K, du, nn > 0 ? nodes[nn - 1].T : 0.0, &nodes[nn]);
+                nodes[nn].cl = (unsigned char)pend;
+                nn++;
+            }
+            pend = 0;
             slice B;
             const slice A = nodes[nn - 1];
             grid_node(&p, kb, K, du, A.T, &B);
             int near = 1;
             if (kb - ka > 1) {
-                const double M = 4.0 * fmax(fabs(A.g2), fabs(B.g2));
+                const double M = 4.0 * dmax(fabs(A.g2), fabs(B.g2));
                 /* g >= g_A + g'_A t − M t²/2 and g >= g_B − g'_B (H − t) − …
                  * on the interval: each tangent's lowest value, less M H²/2 */
                 if (A.valid && B.valid)
-                    near = fmax(A.g + fmin(A.g1, 0.0) * H, B.g - fmax(B.g1, 0.0) * H) - 0.5 * M * H * H
+                    near = dmax(A.g + dmin(A.g1, 0.0) * H, B.g - dmax(B.g1, 0.0) * H) - 0.5 * M * H * H
                            <= 0.0;
                 else if (A.valid || B.valid) {
                     const slice *v = A.valid ? &A : &B;
@@ -608,7 +859,14 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
                     nn++;
                 }
             nodes[nn++] = B;
-            ka = kb;
+            last_k = ka = kb;
+        }
+        if (nn == 0) {
+            if (hint) {
+                hint->wheel = p.hw;
+                hint->rail = p.hr;
+            }
+            return RS_OK;         /* nowhere near the rail */
         }
     }
 
@@ -620,22 +878,22 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         if (!s0->valid)
             continue;
         const int vl = i > 0 && nodes[i - 1].valid;
-        const int vr = i + 1 < nn && nodes[i + 1].valid;
+        const int vr = i + 1 < nn && nodes[i + 1].valid && !s0->cr;
         /* interior: g' from − to + over [i, i+1], or a dip between them
          * that the cubic through the ends' g and g' predicts (a maximum and
          * a minimum in one interval: flat conformal stretches) */
         if (vr && nc < CAND_MAX) {
             const slice *s1 = &nodes[i + 1];
             const double h = s1->u - s0->u;
-            const double M = 4.0 * fmax(fabs(s0->g2), fabs(s1->g2));
+            const double M = 4.0 * dmax(fabs(s0->g2), fabs(s1->g2));
             if (s0->g1 < 0.0 && s1->g1 >= 0.0) {
-                const double lb = fmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
+                const double lb = dmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
                 if (lb <= 0.0 || s0->g < 0.0 || s1->g < 0.0) {
                     refine_min(&p, s0, s1, tol, &cands[nc].s);
                     cands[nc].node = i;
                     nc++;
                 }
-            } else if (fmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
+            } else if (dmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
                 slice b[2];
                 if (dip_bracket(&p, s0, s1, b)) {
                     refine_min(&p, &b[0], &b[1], tol, &cands[nc].s);
@@ -648,22 +906,22 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
          * the minimum between the edge and the node is a bracketed local
          * minimum, or the edge itself when g falls towards it */
         for (int side = -1; side <= 1; side += 2) {
-            if (side < 0 ? vl : vr)
+            if (side < 0 ? vl || s0->cl : vr || s0->cr)
                 continue;
             /* the edge lies within the neighbour's distance, and within
              * about the rail point's distance from the table's end (P_y
              * grows with u at the rate a_y, ρ' q aside: factor 2) */
             double de = side < 0 ? (i > 0 ? s0->u - nodes[i - 1].u : du)
                                  : (i + 1 < nn ? nodes[i + 1].u - s0->u : du);
-            de = fmin(de, 2.0 * (side < 0 ? s0->py - p.rlo : p.rhi - s0->py) / a[1] + 1e-6);
+            de = dmin(de, 2.0 * (side < 0 ? s0->py - p.rlo : p.rhi - s0->py) / a[1] + 1e-6);
             const double lb = s0->g - fabs(s0->g1) * de - 2.0 * fabs(s0->g2) * de * de;
             if (lb > 0.0 || nc >= CAND_MAX)
                 continue;
             double uo;
             if (side < 0)
-                uo = i > 0 ? nodes[i - 1].u : fmax(s0->u - du, p.wlo);
+                uo = i > 0 ? nodes[i - 1].u : dmax(s0->u - du, p.wlo);
             else
-                uo = i + 1 < nn ? nodes[i + 1].u : fmin(s0->u + du, p.whi);
+                uo = i + 1 < nn ? nodes[i + 1].u : dmin(s0->u + du, p.whi);
             slice e = *s0;
             if (uo != s0->u) {
                 slice t;

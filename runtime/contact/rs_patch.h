@@ -29,8 +29,9 @@
  *
  * Guarantees: no allocation, no state beyond the caller's hint, a bounded
  * number of spline evaluations per call (a fixed grid over the overlap of
- * both tables plus a bounded refinement per patch), deterministic (the same
- * input gives bit-identical output), thread-safe.
+ * both tables, less the stretches that bound tables prove out of contact,
+ * plus a bounded refinement per patch), deterministic (the same input gives
+ * bit-identical output, whatever the hint holds), thread-safe.
  */
 #ifndef RS_PATCH_H
 #define RS_PATCH_H
@@ -71,10 +72,32 @@ typedef struct rs_patch_opts {
 
 void rs_patch_defaults(rs_patch_opts *o);
 
-/* Spline hints of one wheel-rail pair, carried from call to call (zero it
- * before the first call). */
+/* Bounds of one wheel-rail pair's profiles over RS_PATCH_BLOCKS blocks of
+ * each table (the wheel's lowest and highest z_w, the rail's highest z_r,
+ * each over every spline segment that touches the block, from the cubics'
+ * extremes): a pure function of the two splines, made by rs_patch_find
+ * when the hint's do not describe the profiles passed (first call; another
+ * pair), so results never depend on them.  They let the search skip whole
+ * stretches of the wheel table that cannot touch the rail. */
+#define RS_PATCH_BLOCKS 128
+#define RS_PATCH_GROUP 8          /* rail blocks per group maximum */
+typedef struct rs_patch_bounds {
+    const double *wc, *rc;   /* the splines' coefficients they describe
+                                (NULL: none yet)                             */
+    int wn, rn;              /* and their sizes, ends (a check)              */
+    double wx0, wx1, rx0, rx1;
+    double wk, rk;           /* blocks per metre                             */
+    double wzmax;            /* the wheel's highest z_w                      */
+    double wlo[RS_PATCH_BLOCKS], whi[RS_PATCH_BLOCKS], rhi[RS_PATCH_BLOCKS];
+    double rg[RS_PATCH_BLOCKS / RS_PATCH_GROUP];   /* maxima of rhi by group */
+} rs_patch_bounds;
+
+/* Spline hints and bound tables of one wheel-rail pair, carried from call
+ * to call (zero it before the first call, and again when a profile is
+ * freed and replaced).  About 3 KB. */
 typedef struct rs_patch_hint {
     int wheel, rail;
+    rs_patch_bounds b;
 } rs_patch_hint;
 
 /* Finds every patch of the wheel (profile w, pose c, a) against rail profile

@@ -70,7 +70,7 @@ int main(void)
     rs_patch_opts o;
     rs_patch_defaults(&o);
     o.r0 = R0;
-    rs_patch_hint h = {0, 0};
+    rs_patch_hint h = {.wheel = 0, .rail = 0};
     rs_patch p[RS_PATCH_MAX];
     int n, hist[RS_PATCH_MAX + 1] = {0};
     for (int i = 0; i < POSES; i++) {

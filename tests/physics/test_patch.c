@@ -210,7 +210,7 @@ static int find(const rs_profile *w, const rs_profile *r, double cx, double cy, 
     rs_patch_opts o;
     rs_patch_defaults(&o);
     o.r0 = R0;
-    rs_patch_hint h = {0, 0};
+    rs_patch_hint h = {.wheel = 0, .rail = 0};
     const double c[3] = {cx, cy, cz}, a[3] = {-sin(psi), cos(psi), 0};
     return rs_patch_find(w, r, c, a, &o, &h, p, RS_PATCH_MAX, n);
 }
@@ -620,6 +620,90 @@ START_TEST(test_brute_force)
 }
 END_TEST
 
+/* The bound tables that let the search skip stretches of the wheel table
+ * live in the caller's hint: whatever the hint holds (zeroed, carried over
+ * from other poses, spline indices out of range, tables of another pair),
+ * and without one, every result is bit-identical; over random poses of the
+ * shipped pairs (shift, yaw, roll, height, lift-off included) the deepest
+ * patch agrees with the brute force. */
+START_TEST(test_hint_independent)
+{
+    static const char *pairs[3][2] = {{"vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf"},
+                                      {"vehicles/profiles/feve_wheel.prf", "vehicles/profiles/feve_rail.prf"},
+                                      {"vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf"}};
+    const int pi = _i;
+    rs_profile w, r, ow, orl;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, pairs[pi][0], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, pairs[pi][1], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&ow, pairs[(pi + 1) % 3][0], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&orl, pairs[(pi + 1) % 3][1], err, sizeof err) == RS_OK, "%s", err);
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    o.r0 = R0;
+    static rs_patch_hint carried, stale;
+    memset(&carried, 0, sizeof carried);
+    unsigned seed = 777u + (unsigned)pi;
+    int contact = 0, two = 0, brute = 0;
+    double worst = 0;
+    for (int k = 0; k < 1500; k++) {
+        double rnd[4];
+        for (int j = 0; j < 4; j++) {
+            seed = seed * 1103515245u + 12345u;
+            rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
+        }
+        const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
+        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 5e-5 - 3e-4 * rnd[3]};
+        /* the stale hint: tables of another pair, indices out of range */
+        memset(&stale, 0, sizeof stale);
+        {
+            rs_patch p0[RS_PATCH_MAX];
+            int n0;
+            const double c0[3] = {0.0, -0.003, rigid_cz(&ow, &orl, -0.003) - 5e-5}, a0[3] = {0, 1, 0};
+            ck_assert_int_eq(rs_patch_find(&ow, &orl, c0, a0, &o, &stale, p0, RS_PATCH_MAX, &n0), RS_OK);
+        }
+        stale.wheel = 100000;
+        stale.rail = -5;
+        rs_patch p1[RS_PATCH_MAX], p2[RS_PATCH_MAX], p3[RS_PATCH_MAX];
+        memset(p1, 0, sizeof p1);
+        memset(p2, 0, sizeof p2);
+        memset(p3, 0, sizeof p3);
+        int n1, n2, n3;
+        const int r1 = rs_patch_find(&w, &r, c, a, &o, &carried, p1, RS_PATCH_MAX, &n1);
+        const int r2 = rs_patch_find(&w, &r, c, a, &o, NULL, p2, RS_PATCH_MAX, &n2);
+        const int r3 = rs_patch_find(&w, &r, c, a, &o, &stale, p3, RS_PATCH_MAX, &n3);
+        ck_assert_int_eq(r1, RS_OK);
+        ck_assert_int_eq(r2, r1);
+        ck_assert_int_eq(r3, r1);
+        ck_assert_int_eq(n2, n1);
+        ck_assert_int_eq(n3, n1);
+        ck_assert_msg(memcmp(p1, p2, sizeof p1) == 0 && memcmp(p1, p3, sizeof p1) == 0,
+                      "pose %d (y %g, yaw %g, roll %g): results depend on the hint", k, cy, psi, phi);
+        contact += n1 > 0;
+        two += n1 > 1;
+        if (k % 50 == 0) {
+            double found = 0;
+            for (int i = 0; i < n1; i++)
+                found = fmax(found, depth(&p1[i]));
+            const double ref = brute_depth(&w, &r, c, a);
+            worst = fmax(worst, fabs(found - ref));
+            brute++;
+            ck_assert_msg(fabs(found - ref) < 2e-7, "pose %d (y %g, yaw %g, roll %g): deepest %.9g, brute force %.9g",
+                          k, cy, psi, phi, found, ref);
+        }
+    }
+    printf("hint independence: %s on %s, 1500 random poses (%d in contact, %d with 2+ patches) bit-identical with a "
+           "carried, a stale and no hint; %d against the brute force within %.2g m\n",
+           w.name, r.name, contact, two, brute, worst);
+    ck_assert(contact > 100);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+    rs_profile_free(&ow);
+    rs_profile_free(&orl);
+}
+END_TEST
+
 START_TEST(test_deterministic_no_alloc)
 {
     rs_profile w, r;
@@ -635,7 +719,7 @@ START_TEST(test_deterministic_no_alloc)
     memset(p1, 0, sizeof p1);
     memset(p2, 0, sizeof p2);
     int n1, n2;
-    rs_patch_hint h1 = {0, 0}, h2 = {300, 17};
+    rs_patch_hint h1 = {.wheel = 0, .rail = 0}, h2 = {.wheel = 300, .rail = 17};
     alloc_hook_calls = 0;
     alloc_hook_counting = 1;
     const int r1 = rs_patch_find(&w, &r, c, a, &o, &h1, p1, RS_PATCH_MAX, &n1);
@@ -844,6 +928,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_yaw_lead);
     tcase_add_test(t, test_continuity_s1002);
     tcase_add_loop_test(t, test_brute_force, 0, 3);
+    tcase_add_loop_test(t, test_hint_independent, 0, 3);
     tcase_add_test(t, test_deterministic_no_alloc);
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
