@@ -47,7 +47,7 @@ static const char *const rsd_s_names[8] = {
     "right.s_r",
     "right.u_r"
 };
-static const char *const rsd_p_names[11] = {
+static const char *const rsd_p_names[13] = {
     "m_ax",
     "m_w",
     "Ix",
@@ -58,7 +58,9 @@ static const char *const rsd_p_names[11] = {
     "g",
     "psi",
     "kyaw",
-    "cyaw"
+    "cyaw",
+    "k_axle",
+    "c_axle"
 };
 static const char *const rsd_u_names[67] = {
     "F_y",
@@ -135,7 +137,7 @@ static const char *const rsd_phi_names[2] = {
 };
 
 /* Default parameter values [SI]. */
-static const double rsd_p_default[11] = {
+static const double rsd_p_default[13] = {
     4000.0,   /* m_ax */
     400.0,   /* m_w */
     2000.0,   /* Ix */
@@ -146,7 +148,9 @@ static const double rsd_p_default[11] = {
     9.81,   /* g */
     0.02,   /* psi */
     1e+09,   /* kyaw */
-    1e+06    /* cyaw */
+    1e+06,   /* cyaw */
+    0.0,   /* k_axle */
+    0.0    /* c_axle */
 };
 
 /* Initial coordinates. */
@@ -178,9 +182,9 @@ static const char *const rsd_q_units[7] = {
 static const char *const rsd_s_units[8] = {
     "rad", "m", "m", "m", "rad", "m", "m", "m"
 };
-static const char *const rsd_p_units[11] = {
+static const char *const rsd_p_units[13] = {
     "", "", "", "", "", "", "", "",
-    "", "", ""
+    "", "", "", "", ""
 };
 static const char *const rsd_u_units[67] = {
     "", "", "", "", "", "", "", "",
@@ -248,21 +252,22 @@ static const int rsd_wheel_jac_rowind[46] = {
     3, 4, 5, 6, 7, 9, 10, 11, 3, 4, 5, 9, 10, 11
 };
 
-/* Pattern of K (7 x 7, 14 non-zeros), compressed columns. */
+/* Pattern of K (7 x 7, 18 non-zeros), compressed columns. */
 static const int rsd_K_colptr[8] = {
-    0, 0, 0, 0, 7, 14, 14, 14
+    0, 0, 0, 0, 7, 14, 16, 18
 };
-static const int rsd_K_rowind[14] = {
-    0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6
+static const int rsd_K_rowind[18] = {
+    0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 5, 6,
+    5, 6
 };
 
-/* Pattern of C (7 x 7, 26 non-zeros), compressed columns. */
+/* Pattern of C (7 x 7, 30 non-zeros), compressed columns. */
 static const int rsd_C_colptr[8] = {
-    0, 3, 6, 8, 15, 22, 24, 26
+    0, 3, 6, 8, 15, 22, 26, 30
 };
-static const int rsd_C_rowind[26] = {
+static const int rsd_C_rowind[30] = {
     0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 2, 3, 4, 5, 6, 0,
-    1, 2, 3, 4, 5, 6, 3, 4, 3, 4
+    1, 2, 3, 4, 5, 6, 3, 4, 5, 6, 3, 4, 5, 6
 };
 
 /* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,
@@ -303,7 +308,7 @@ static const int rsd_gamma_len[1] = {2};
 static const char *const rsd_gamma_outs[1] = {"gamma"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
-static const int rsd_constants_len[1] = {7};
+static const int rsd_constants_len[1] = {9};
 static const char *const rsd_constants_outs[1] = {"k"};
 static const int rsd_delta_nk_len[1] = {7};
 static const char *const rsd_delta_nk_outs[1] = {"delta_nk"};
@@ -317,7 +322,7 @@ static const int rsd_beta_d_len[1] = {8};
 static const char *const rsd_beta_d_outs[1] = {"beta_d"};
 static const int rsd_creep_len[5] = {6, 2, 6, 30, 30};
 static const char *const rsd_creep_outs[5] = {"nu", "V", "radii", "ddelta_df", "dnu_dqd"};
-static const int rsd_delta_jac_len[2] = {14, 26};
+static const int rsd_delta_jac_len[2] = {18, 30};
 static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[9] = {18, 7, 10, 2, 6, 2, 6, 30, 30};
 static const char *const rsd_step_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
@@ -338,9 +343,9 @@ static const rs_model rsd_model = {
     .name = "climb",
     .n_q = 7,
     .n_s = 8,
-    .n_p = 11,
+    .n_p = 13,
     .n_u = 67,
-    .n_k = 7,
+    .n_k = 9,
     .n_phi = 2,
     .n_out = 0,
     .q_names = rsd_q_names,
@@ -390,7 +395,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x273f289afd95ff7dull,
+    .content_hash = 0xd447c5b7a2696883ull,
 };
 
 const rs_model *climb_model(void)
