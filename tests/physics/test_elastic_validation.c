@@ -1,0 +1,331 @@
+/*
+ * test_elastic_validation.c — physics validations of the elastic
+ * multi-point wheel-rail contact (rs_elastic.h; docs/contact.md "Elastic
+ * contact: validation"), each against a closed-form answer the contact does
+ * not compute:
+ *
+ *  - flange climb (Nadal 1908): a wheelset with independently rotating
+ *    S1002 wheels on 60E1 1:40 (generated/climb, vehicles/examples/
+ *    climb.vdl; then again with the wheels tied by a stiff torsion bushing,
+ *    a solid axle) rolling at 5 m/s, its yaw held at ψ = 20 mrad, pushed
+ *    against the left rail by a lateral force growing at 20 kN/s; μ = 0.3,
+ *    FASTSIM.  The climb starts when the left wheel has risen 1 mm; its Y/Q
+ *    then (and when its tread patch unloads, the flange carrying alone) is
+ *    Nadal's (tan β − μ)/(1 + μ tan β) within 10 %, β the flange patch's
+ *    contact angle (the largest p<j>.alpha, 70.1° for S1002 on 60E1 1:40);
+ *  - curving with cant deficiency: the two-axle bogie (generated/bogie: a
+ *    free frame on two wheelsets; nothing but the rails carries a lateral
+ *    force) runs vehicles/tracks/r300.trk (40 m straight, 60 m clothoid with
+ *    a linear cant ramp, R 300 m right curve with 100 mm cant) at 19.3 m/s
+ *    (≈ 89 mm cant deficiency), elastic, μ = 0.3, FASTSIM, Δt = 0.25 ms.  No
+ *    step fails; on s = 100..150 m (20 m into the curve onwards) the leading
+ *    outer wheel (front.left) is the only one with a flange patch (α > 60°),
+ *    carries most of the guidance, and the mean of Σ σ Y (σ = +1 left, −1
+ *    right: the rails' force on the bogie towards the curve's centre in the
+ *    canted plane) equals m (V²/R cos φ − g sin φ), sin φ = h / 1.5 m, within
+ *    2 %.  The leading outer wheel does not sit still on its flange: it
+ *    chatters between flange root (≈ 28°) and flange (70°) at ≈ 50 Hz
+ *    (docs/contact.md "Elastic contact: validation"), so the balance is
+ *    checked on the mean and the flange contact on its share of the steps.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_contact.h"
+#include "rs_creep.h"
+#include "rs_elastic.h"
+#include "rs_load.h"
+#include "rs_test.h"
+#include "rs_ws.h"
+
+/* Exploration knobs (environment; the checks hold for the defaults only):
+ * CLIMB_DT, CLIMB_PSI, CLIMB_RATE, CLIMB_V, CLIMB_LAW, CLIMB_CREEP,
+ * CLIMB_THETA, CLIMB_KSCALE; CURVE_DT, CURVE_V, CURVE_LAW, CURVE_MU,
+ * CURVE_CREEP, CURVE_KSCALE, CURVE_DAMP, CURVE_CPY, CURVE_CPZ;
+ * RS_VERBOSE=1 (or 2) prints the runs. */
+static double knob(const char *name, double def)
+{
+    const char *v = getenv(name);
+    return v ? atof(v) : def;
+}
+
+static rs_loaded *load(const char *dir)
+{
+    char err[2000];
+    rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    return h;
+}
+
+static void set_param(rs_ws *ws, const char *name, double x)
+{
+    ck_assert_msg(rs_ws_set_param(ws, name, x) == RS_OK, "parameter %s", name);
+}
+
+static double param(rs_ws *ws, const char *name)
+{
+    rs_var v;
+    ck_assert_int_eq(rs_model_find(rs_ws_model(ws), name, &v), RS_OK);
+    return rs_ws_p(ws)[v.index];
+}
+
+static rs_var var(rs_ws *ws, const char *name)
+{
+    rs_var v;
+    ck_assert_msg(rs_model_find(rs_ws_model(ws), name, &v) == RS_OK, "%s", name);
+    return v;
+}
+
+static double value(rs_ws *ws, const char *name) { return rs_ws_value(ws, var(ws, name), NULL); }
+
+static int q_index(rs_ws *ws, const char *name)
+{
+    rs_var v = var(ws, name);
+    return v.index;
+}
+
+/* ---- flange climb ---------------------------------------------------------- */
+
+#define MU 0.3
+static int verbose;
+
+/* One climb run: k_axle 0 independently rotating wheels, > 0 a solid axle
+ * (the torsion bushing between the wheels).  Writes Y/Q of the left wheel
+ * at the climb's start and when its tread unloads, and Nadal's limit at the
+ * flange patch's contact angle then. */
+static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_out, double *yq_flange_out,
+                  double *nadal_out)
+{
+    const double dt = knob("CLIMB_DT", 1e-4);
+    const double psi = knob("CLIMB_PSI", 0.02);
+    const double rate = knob("CLIMB_RATE", 20e3);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = dt;
+    o.contact_mu = MU;
+    o.contact_law = (int)knob("CLIMB_LAW", RS_CREEP_FASTSIM);
+    o.contact_creep = (int)knob("CLIMB_CREEP", o.contact_creep);
+    o.contact_theta = knob("CLIMB_THETA", o.contact_theta);
+    o.contact_k_scale = knob("CLIMB_KSCALE", o.contact_k_scale);
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    set_param(ws, "psi", psi);
+    set_param(ws, "k_axle", k_axle);
+    set_param(ws, "c_axle", c_axle);
+    const double V = knob("CLIMB_V", 5), r0 = param(ws, "r0"), b0 = param(ws, "b0");
+    ck_assert_int_eq(rs_ws_set_q(ws, "yaw", psi), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.006), RS_OK); /* near the flange: 6.2 mm */
+    ck_assert_int_eq(rs_ws_set_q(ws, "z", 1e-4), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", V), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_l_dot", V / r0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_r_dot", V / r0), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    const int iz = q_index(ws, "z"), iroll = q_index(ws, "roll"), iy = q_index(ws, "y");
+    const rs_var vY = var(ws, "left.Y"), vQ = var(ws, "left.Q");
+    double *q = rs_ws_q(ws);
+    /* settle on the flange (F_y = 0: the yawed wheelset rolls into the left
+     * rail by itself), then ramp F_y from F0 at RATE; the climb starts when
+     * the left wheel has risen LIFT above its height at the ramp's start */
+    const double t_ramp = 1.0, F0 = 20e3, LIFT = 1e-3;
+    double lift_ref = NAN, yq = NAN, alpha = 0, t_climb = NAN, yq_flange = NAN, yq_peak = 0, lift = 0;
+    const long n = lround((t_ramp + 60e3 / rate) / dt);
+    for (long k = 0; k < n && isnan(t_climb); k++) {
+        const double t = rs_ws_time(ws), F = t < t_ramp ? 0 : F0 + rate * (t - t_ramp);
+        ck_assert_int_eq(rs_ws_set_u(ws, "F_y", F), RS_OK);
+        ck_assert_msg(rs_step(ws) == RS_OK, "t %g: %s", t, rs_ws_error(ws));
+        lift = q[iz] + b0 * sin(q[iroll]);
+        const double Y = rs_ws_value(ws, vY, NULL), Q = rs_ws_value(ws, vQ, NULL);
+        double al = 0; /* the flange patch: the largest contact angle */
+        for (int j = 0; j < rs_elastic_patches(ws, 0); j++)
+            al = fmax(al, rs_elastic_patch_get(ws, 0, j)->g.alpha);
+        if (verbose && k % lround(0.05 / dt) == 0)
+            printf("t %.3f F %.0f y %.5f lift %.5f  Y %.0f Q %.0f Y/Q %.4f alpha %.2f deg patches %d  right: Y %.0f Q %.0f\n",
+                   t, F, q[iy], isnan(lift_ref) ? 0 : lift - lift_ref, Y, Q, Y / Q,
+                   al * 180 / M_PI, rs_elastic_patches(ws, 0), value(ws, "right.Y"), value(ws, "right.Q"));
+        if (t < t_ramp)
+            continue;
+        if (isnan(lift_ref))
+            lift_ref = lift;
+        yq_peak = fmax(yq_peak, Y / Q);
+        if (lift - lift_ref > LIFT && rs_elastic_patches(ws, 0) > 0) {
+            t_climb = t;
+            yq = Y / Q;
+            alpha = al;
+        } else if (isnan(yq_flange) && rs_elastic_patches(ws, 0) == 1 && al > 1)
+            yq_flange = Y / Q; /* the tread unloads: the wheel rides on its flange alone */
+    }
+    ck_assert_msg(!isnan(t_climb), "no climb up to F_y = %g N (lift %g m)", F0 + rate * (n * dt - t_ramp),
+                  lift - lift_ref);
+    const double tb = tan(alpha), nadal = (tb - MU) / (1 + MU * tb);
+    printf("flange climb (%s, psi %g rad, mu %g, %s, dt %g, F_y rate %g N/s): climb at t %.3f s (lift %g m), "
+           "Y/Q %.4f, flange angle %.3f deg, Nadal %.4f (ratio %.4f); Y/Q when the tread unloads %.4f, "
+           "peak %.4f; axle twist %.3g mrad\n",
+           k_axle > 0 ? "solid axle" : "independent wheels", psi, MU, o.contact_law == 1 ? "FASTSIM" : o.contact_law == 2 ? "Polach" : "Kalker sat.", dt, rate,
+           t_climb, LIFT, yq, alpha * 180 / M_PI, nadal, yq / nadal, yq_flange, yq_peak,
+           1e3 * (q[q_index(ws, "spin_l")] - q[q_index(ws, "spin_r")]));
+    ck_assert_msg(alpha > 65 * M_PI / 180 && alpha < 75 * M_PI / 180, "flange angle %g deg", alpha * 180 / M_PI);
+    *yq_out = yq;
+    *yq_flange_out = yq_flange;
+    *nadal_out = nadal;
+    rs_ws_free(&ws);
+}
+
+START_TEST(test_flange_climb_nadal)
+{
+    RS_REQUIRE_MODEL("climb");
+    rs_loaded *h = load("generated/climb");
+    double yq, yq_flange, nadal;
+    /* independently rotating wheels: the whole μ N acts up the flange */
+    climb(rs_loaded_model(h), 0, 0, &yq, &yq_flange, &nadal);
+    ck_assert_msg(fabs(yq / nadal - 1) < 0.10, "Y/Q %g at the climb vs Nadal %g", yq, nadal);
+    ck_assert_msg(fabs(yq_flange / nadal - 1) < 0.10, "Y/Q %g when the tread unloads vs Nadal %g", yq_flange,
+                  nadal);
+    /* a solid axle (torsion bushing: twist < 0.1 mrad): at the climb the
+     * right wheel is nearly unloaded and slips, the spin follows the flange
+     * patch, whose longitudinal creepage stays small: Nadal again */
+    climb(rs_loaded_model(h), 1e7, 1e4, &yq, &yq_flange, &nadal);
+    ck_assert_msg(fabs(yq / nadal - 1) < 0.10, "solid axle: Y/Q %g at the climb vs Nadal %g", yq, nadal);
+    rs_unload(&h);
+}
+END_TEST
+
+/* ---- curving with cant deficiency ------------------------------------------- */
+
+#define TRACK "vehicles/tracks/r300.trk"
+#define R_CURVE 300.0     /* r300.trk: radius (m) */
+#define CANT 0.100        /* its cant (m) over cant_base 1.5 m */
+#define S_CURVE 80.0      /* s where the circular curve starts */
+
+static rs_ws *bogie_ws(const rs_model *m, const rs_contact_ops *ops, double dt)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = ops;
+    o.dt = dt;
+    o.track_file = TRACK;
+    if (ops == rs_elastic_contact()) { /* the constraint contact only places the wheels */
+        o.contact_mu = knob("CURVE_MU", MU);
+        o.contact_law = (int)knob("CURVE_LAW", RS_CREEP_FASTSIM);
+        o.contact_k_scale = knob("CURVE_KSCALE", o.contact_k_scale);
+        o.contact_creep = (int)knob("CURVE_CREEP", o.contact_creep);
+        o.contact_damp = knob("CURVE_DAMP", o.contact_damp);
+    }
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    return ws;
+}
+
+START_TEST(test_curve_cant_deficiency)
+{
+    RS_REQUIRE_MODEL("bogie");
+    rs_loaded *h = load("generated/bogie");
+    const rs_model *m = rs_loaded_model(h);
+    const double dt = knob("CURVE_DT", 2.5e-4);
+    const double V0 = knob("CURVE_V", 19.3);
+    /* start from the constraint contact's projection: every wheel touching */
+    rs_ws *c = bogie_ws(m, rs_wheel_rail_contact(), dt);
+    ck_assert_msg(rs_ws_init(c) == RS_OK, "%s", rs_ws_error(c));
+    rs_ws *ws = bogie_ws(m, rs_elastic_contact(), dt);
+    const int nq = m->n_q;
+    memcpy(rs_ws_q(ws), rs_ws_q(c), (size_t)nq * sizeof(double));
+    rs_ws_free(&c);
+    const double r0 = param(ws, "r0");
+    set_param(ws, "cpy", knob("CURVE_CPY", param(ws, "cpy")));
+    set_param(ws, "cpz", knob("CURVE_CPZ", param(ws, "cpz")));
+    const double mass = param(ws, "m_f") + 2 * param(ws, "m_ws"), g = param(ws, "g");
+    const char *fwd[3] = {"x_dot", "front.x_dot", "rear.x_dot"};
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(rs_ws_set_qd(ws, fwd[k], V0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "front.spin_dot", V0 / r0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "rear.spin_dot", V0 / r0), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    static const char *const names[4] = {"front.left", "front.right", "rear.left", "rear.right"};
+    rs_var vY[4];
+    for (int i = 0; i < 4; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "%s.Y", names[i]);
+        vY[i] = var(ws, nm);
+    }
+    const double phi = asin(CANT / 1.5);
+    const double *qd = rs_ws_qd(ws);
+    const int ixd = q_index(ws, "x"), iyd = q_index(ws, "y");
+    double s = 0, sumY = 0, sumM = 0, sumY0 = 0, alpha_other = 0;
+    long n_avg = 0, n_flange = 0;
+    const double s_avg0 = S_CURVE + 20, s_end = S_CURVE + 70;
+    for (long k = 0; s < s_end; k++) {
+        const double t = rs_ws_time(ws);
+        ck_assert_msg(rs_step(ws) == RS_OK, "t %g s, s %g m: %s", t, s, rs_ws_error(ws));
+        const double V = hypot(qd[ixd], qd[iyd]);
+        s += V * dt;
+        /* the rails' lateral force on the bogie towards the curve's centre
+         * (right), in the canted plane: −Σ F·ĉ = Σ σ Y */
+        double S = 0;
+        for (int i = 0; i < 4; i++)
+            S += (i % 2 == 0 ? 1 : -1) * rs_ws_value(ws, vY[i], NULL);
+        const double Mreq = mass * (V * V / R_CURVE * cos(phi) - g * sin(phi));
+        double al = 0, al_other = 0; /* largest contact angles: leading outer wheel, the others */
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < rs_elastic_patches(ws, i); j++) {
+                const double a = rs_elastic_patch_get(ws, i, j)->g.alpha;
+                if (i == 0)
+                    al = fmax(al, a);
+                else
+                    al_other = fmax(al_other, a);
+            }
+        if (verbose && (k % lround(0.25 / dt) == 0 || (verbose > 1 && s > 120 && s < 121 && k % lround(0.0005 / dt) == 0)))
+            printf("t %.4f s %.1f V %.3f  sigma Y %.0f  m a %.0f  front.left: patches %d alpha %.1f deg Y %.0f Q %.0f, "
+                   "front.right Y %.0f, rear.left Y %.0f, rear.right Y %.0f\n",
+                   t, s, V, S, Mreq, rs_elastic_patches(ws, 0), al * 180 / M_PI, rs_ws_value(ws, vY[0], NULL),
+                   value(ws, "front.left.Q"), rs_ws_value(ws, vY[1], NULL), rs_ws_value(ws, vY[2], NULL),
+                   rs_ws_value(ws, vY[3], NULL));
+        if (s >= s_avg0) {
+            sumY += S;
+            sumM += Mreq;
+            sumY0 += rs_ws_value(ws, vY[0], NULL);
+            n_avg++;
+            n_flange += al > 60 * M_PI / 180;
+            alpha_other = fmax(alpha_other, al_other);
+        }
+    }
+    const double V = hypot(qd[ixd], qd[iyd]);
+    const double d_cant = 1.5 * V * V / (g * R_CURVE) - CANT;
+    printf("curve R %g m, cant %g mm, V %.2f -> %.2f m/s (cant deficiency %.1f mm at the end), dt %g: "
+           "mean sigma Y %.1f N vs m (V^2/R cos phi - g sin phi) %.1f N (ratio %.4f) over s %g..%g m; "
+           "leading outer wheel: flange patch (> 60 deg) in %.1f %% of the steps, mean Y %.0f N; "
+           "the other wheels' largest contact angle %.1f deg\n",
+           R_CURVE, CANT * 1e3, V0, V, d_cant * 1e3, dt, sumY / n_avg, sumM / n_avg, sumY / sumM, s_avg0, s_end,
+           100.0 * n_flange / n_avg, sumY0 / n_avg, alpha_other * 180 / M_PI);
+    ck_assert_msg(d_cant > 0.080 && d_cant < 0.100, "cant deficiency %g m", d_cant);
+    ck_assert_msg(n_flange > n_avg / 10, "leading outer wheel on its flange in %ld of %ld steps", n_flange, n_avg);
+    ck_assert_msg(alpha_other < 45 * M_PI / 180, "another wheel at a contact angle of %g deg",
+                  alpha_other * 180 / M_PI);
+    ck_assert_msg(sumY0 > 0.5 * sumY, "leading outer wheel's mean Y %g N of %g N", sumY0 / n_avg, sumY / n_avg);
+    ck_assert_msg(fabs(sumY / sumM - 1) < 0.02, "sigma Y %g N vs m a %g N", sumY / n_avg, sumM / n_avg);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("elastic_validation");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_flange_climb_nadal);
+    tcase_add_test(tc, test_curve_cant_deficiency);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    verbose = (int)knob("RS_VERBOSE", 0);
+    return rs_test_run(suite());
+}
