@@ -29,37 +29,11 @@
 #include "rs_elastic.h"
 #include "rs_load.h"
 #include "rs_test.h"
+#include "rt_fixtures.h"
 #include "rs_ws.h"
 
 #define DIR_CONE "generated/wheelset_cone"
 #define DIR_S1002 "generated/wheelset"
-
-static rs_loaded *load(const char *dir)
-{
-    char err[2000];
-    rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(h != NULL, "%s", err);
-    return h;
-}
-
-static void set_param(rs_ws *ws, const char *name, double x)
-{
-    ck_assert_msg(rs_ws_set_param(ws, name, x) == RS_OK, "parameter %s", name);
-}
-
-static double param(rs_ws *ws, const char *name)
-{
-    rs_var v;
-    ck_assert_int_eq(rs_model_find(rs_ws_model(ws), name, &v), RS_OK);
-    return rs_ws_p(ws)[v.index];
-}
-
-static double contact_var(rs_ws *ws, const char *name)
-{
-    rs_var v;
-    ck_assert_msg(rs_model_find(rs_ws_model(ws), name, &v) == RS_OK, "%s", name);
-    return rs_ws_value(ws, v, NULL);
-}
 
 static double theta = 1.0; /* rs_options.contact_theta of make() */
 
@@ -87,13 +61,13 @@ static rs_ws *make(const rs_model *m, const rs_contact_ops *ops, double dt, doub
 START_TEST(test_static_load)
 {
     RS_REQUIRE_MODEL("wheelset");
-    rs_loaded *h = load(DIR_S1002);
+    rs_loaded *h = rt_load(DIR_S1002);
     rs_ws *ws = make(rs_loaded_model(h), rs_elastic_contact(), 1e-4, 1, 1, 1e5);
-    const double mg = param(ws, "m_ws") * param(ws, "g");
+    const double mg = rt_param(ws, "m_ws") * rt_param(ws, "g");
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
     for (int k = 0; k < 3000; k++)
         ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
-    const double QL = contact_var(ws, "left.Q"), QR = contact_var(ws, "right.Q");
+    const double QL = rt_value(ws, "left.Q"), QR = rt_value(ws, "right.Q");
     printf("static: Q left %.2f N, right %.2f N, m g %.2f N; patches %d + %d\n", QL, QR, mg,
            rs_elastic_patches(ws, 0), rs_elastic_patches(ws, 1));
     ck_assert_msg(fabs(QL + QR - mg) < 1e-3 * mg, "Q sum %g vs m g %g", QL + QR, mg);
@@ -133,11 +107,11 @@ static double energy_drift(const rs_model *m, double dt, double *Eosc, double *E
     double z, roll;
     touching(m, 0.003, 0.001, &z, &roll);
     rs_ws *ws = make(m, rs_elastic_contact(), dt, 1, 0, 0);
-    set_param(ws, "ky", 2e4);
-    set_param(ws, "kz", 2e5);
-    set_param(ws, "kroll", 5e4);
-    set_param(ws, "kyaw", 2e4);
-    const double v = 10, r0 = param(ws, "r0");
+    rt_set_param(ws, "ky", 2e4);
+    rt_set_param(ws, "kz", 2e5);
+    rt_set_param(ws, "kroll", 5e4);
+    rt_set_param(ws, "kyaw", 2e4);
+    const double v = 10, r0 = rt_param(ws, "r0");
     ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", v), RS_OK);
     ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", v / r0), RS_OK);
     ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
@@ -166,7 +140,7 @@ static double energy_drift(const rs_model *m, double dt, double *Eosc, double *E
 START_TEST(test_energy_order)
 {
     RS_REQUIRE_MODEL("wheelset_cone");
-    rs_loaded *h = load(DIR_CONE);
+    rs_loaded *h = rt_load(DIR_CONE);
     double osc1, osc2, f1, f2, f3;
     const double dt = 1e-4;
     /* the trapezoidal rule for the contact stiffness: conservative */
@@ -204,9 +178,9 @@ static void sway(const rs_model *m, const rs_contact_ops *ops, double k_scale, d
     rs_ws *ws = make(m, ops, SWAY_DT, k_scale, 1, 1e5);
     ck_assert_int_eq(rs_ws_set_q(ws, "z", z), RS_OK);
     ck_assert_int_eq(rs_ws_set_q(ws, "roll", roll), RS_OK);
-    set_param(ws, "ky", 2e5);
-    set_param(ws, "kyaw", 2e5);
-    const double v = 10, r0 = param(ws, "r0");
+    rt_set_param(ws, "ky", 2e5);
+    rt_set_param(ws, "kyaw", 2e5);
+    const double v = 10, r0 = rt_param(ws, "r0");
     ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", v), RS_OK);
     ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", v / r0), RS_OK);
     ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.002), RS_OK);
@@ -223,7 +197,7 @@ static void sway(const rs_model *m, const rs_contact_ops *ops, double k_scale, d
 START_TEST(test_converges_to_constraint)
 {
     RS_REQUIRE_MODEL("wheelset_cone");
-    rs_loaded *h = load(DIR_CONE);
+    rs_loaded *h = rt_load(DIR_CONE);
     const rs_model *m = rs_loaded_model(h);
     double yc[101], ye[101];
     sway(m, rs_wheel_rail_contact(), 1, yc);
@@ -250,7 +224,7 @@ END_TEST
 START_TEST(test_liftoff_is_a_state)
 {
     RS_REQUIRE_MODEL("wheelset");
-    rs_loaded *h = load(DIR_S1002);
+    rs_loaded *h = rt_load(DIR_S1002);
     double z0, roll;
     touching(rs_loaded_model(h), 0, 0, &z0, &roll);
     rs_ws *ws = make(rs_loaded_model(h), rs_elastic_contact(), 1e-4, 1, 1, 1e5);
@@ -282,7 +256,7 @@ END_TEST
 START_TEST(test_gauge_mismatch)
 {
     RS_REQUIRE_MODEL("wheelset");
-    rs_loaded *h = load(DIR_S1002);
+    rs_loaded *h = rt_load(DIR_S1002);
     const rs_contact_ops *modes[2] = {rs_wheel_rail_contact(), rs_elastic_contact()};
     for (int k = 0; k < 2; k++) {
         rs_options o;
@@ -315,7 +289,7 @@ END_TEST
 START_TEST(test_rail_profile_per_side)
 {
     RS_REQUIRE_MODEL("wheelset_cone");
-    rs_loaded *h = load(DIR_CONE);
+    rs_loaded *h = rt_load(DIR_CONE);
     rs_options o;
     rs_options_default(&o);
     o.contact = rs_elastic_contact();
@@ -349,7 +323,7 @@ END_TEST
 START_TEST(test_rail_too_narrow_for_the_flange)
 {
     RS_REQUIRE_MODEL("wheelset");
-    rs_loaded *h = load(DIR_S1002);
+    rs_loaded *h = rt_load(DIR_S1002);
     rs_options o;
     rs_options_default(&o);
     o.contact = rs_elastic_contact();

@@ -40,6 +40,7 @@
 #include "rs_elastic.h"
 #include "rs_load.h"
 #include "rs_test.h"
+#include "rt_fixtures.h"
 #include "rs_ws.h"
 
 /* Exploration knobs (environment; the checks hold for the defaults only):
@@ -53,34 +54,12 @@ static double knob(const char *name, double def)
     return v ? atof(v) : def;
 }
 
-static rs_loaded *load(const char *dir)
-{
-    char err[2000];
-    rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(h != NULL, "%s", err);
-    return h;
-}
-
-static void set_param(rs_ws *ws, const char *name, double x)
-{
-    ck_assert_msg(rs_ws_set_param(ws, name, x) == RS_OK, "parameter %s", name);
-}
-
-static double param(rs_ws *ws, const char *name)
-{
-    rs_var v;
-    ck_assert_int_eq(rs_model_find(rs_ws_model(ws), name, &v), RS_OK);
-    return rs_ws_p(ws)[v.index];
-}
-
 static rs_var var(rs_ws *ws, const char *name)
 {
     rs_var v;
     ck_assert_msg(rs_model_find(rs_ws_model(ws), name, &v) == RS_OK, "%s", name);
     return v;
 }
-
-static double value(rs_ws *ws, const char *name) { return rs_ws_value(ws, var(ws, name), NULL); }
 
 static int q_index(rs_ws *ws, const char *name)
 {
@@ -115,10 +94,10 @@ static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_ou
     rs_ws *ws;
     char err[600];
     ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
-    set_param(ws, "psi", psi);
-    set_param(ws, "k_axle", k_axle);
-    set_param(ws, "c_axle", c_axle);
-    const double V = knob("CLIMB_V", 5), r0 = param(ws, "r0"), b0 = param(ws, "b0");
+    rt_set_param(ws, "psi", psi);
+    rt_set_param(ws, "k_axle", k_axle);
+    rt_set_param(ws, "c_axle", c_axle);
+    const double V = knob("CLIMB_V", 5), r0 = rt_param(ws, "r0"), b0 = rt_param(ws, "b0");
     ck_assert_int_eq(rs_ws_set_q(ws, "yaw", psi), RS_OK);
     ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.006), RS_OK); /* near the flange: 6.2 mm */
     ck_assert_int_eq(rs_ws_set_q(ws, "z", 1e-4), RS_OK);
@@ -147,7 +126,7 @@ static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_ou
         if (verbose && k % lround(0.05 / dt) == 0)
             printf("t %.3f F %.0f y %.5f lift %.5f  Y %.0f Q %.0f Y/Q %.4f alpha %.2f deg patches %d  right: Y %.0f Q %.0f\n",
                    t, F, q[iy], isnan(lift_ref) ? 0 : lift - lift_ref, Y, Q, Y / Q,
-                   al * 180 / M_PI, rs_elastic_patches(ws, 0), value(ws, "right.Y"), value(ws, "right.Q"));
+                   al * 180 / M_PI, rs_elastic_patches(ws, 0), rt_value(ws, "right.Y"), rt_value(ws, "right.Q"));
         if (t < t_ramp)
             continue;
         if (isnan(lift_ref))
@@ -179,7 +158,7 @@ static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_ou
 START_TEST(test_flange_climb_nadal)
 {
     RS_REQUIRE_MODEL("climb");
-    rs_loaded *h = load("generated/climb");
+    rs_loaded *h = rt_load("generated/climb");
     double yq, yq_flange, nadal;
     /* independently rotating wheels: the whole μ N acts up the flange */
     climb(rs_loaded_model(h), 0, 0, &yq, &yq_flange, &nadal);
@@ -225,7 +204,7 @@ static rs_ws *bogie_ws(const rs_model *m, const rs_contact_ops *ops, double dt)
 START_TEST(test_curve_cant_deficiency)
 {
     RS_REQUIRE_MODEL("bogie");
-    rs_loaded *h = load("generated/bogie");
+    rs_loaded *h = rt_load("generated/bogie");
     const rs_model *m = rs_loaded_model(h);
     const double dt = knob("CURVE_DT", 2.5e-4);
     const double V0 = knob("CURVE_V", 19.3);
@@ -236,10 +215,10 @@ START_TEST(test_curve_cant_deficiency)
     const int nq = m->n_q;
     memcpy(rs_ws_q(ws), rs_ws_q(c), (size_t)nq * sizeof(double));
     rs_ws_free(&c);
-    const double r0 = param(ws, "r0");
-    set_param(ws, "cpy", knob("CURVE_CPY", param(ws, "cpy")));
-    set_param(ws, "cpz", knob("CURVE_CPZ", param(ws, "cpz")));
-    const double mass = param(ws, "m_f") + 2 * param(ws, "m_ws"), g = param(ws, "g");
+    const double r0 = rt_param(ws, "r0");
+    rt_set_param(ws, "cpy", knob("CURVE_CPY", rt_param(ws, "cpy")));
+    rt_set_param(ws, "cpz", knob("CURVE_CPZ", rt_param(ws, "cpz")));
+    const double mass = rt_param(ws, "m_f") + 2 * rt_param(ws, "m_ws"), g = rt_param(ws, "g");
     const char *fwd[3] = {"x_dot", "front.x_dot", "rear.x_dot"};
     for (int k = 0; k < 3; k++)
         ck_assert_int_eq(rs_ws_set_qd(ws, fwd[k], V0), RS_OK);
@@ -283,7 +262,7 @@ START_TEST(test_curve_cant_deficiency)
             printf("t %.4f s %.1f V %.3f  sigma Y %.0f  m a %.0f  front.left: patches %d alpha %.1f deg Y %.0f Q %.0f, "
                    "front.right Y %.0f, rear.left Y %.0f, rear.right Y %.0f\n",
                    t, s, V, S, Mreq, rs_elastic_patches(ws, 0), al * 180 / M_PI, rs_ws_value(ws, vY[0], NULL),
-                   value(ws, "front.left.Q"), rs_ws_value(ws, vY[1], NULL), rs_ws_value(ws, vY[2], NULL),
+                   rt_value(ws, "front.left.Q"), rs_ws_value(ws, vY[1], NULL), rs_ws_value(ws, vY[2], NULL),
                    rs_ws_value(ws, vY[3], NULL));
         if (s >= s_avg0) {
             sumY += S;

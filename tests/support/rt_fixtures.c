@@ -14,6 +14,7 @@
 #include "rt_models/rt_cartpend/rt_cartpend.c"
 #include "rt_models/rt_fourbar/rt_fourbar.c"
 #include "rs_contact.h"
+#include "rs_load.h"
 
 double rt_ellip_k(double k)
 {
@@ -103,3 +104,36 @@ rs_ws *rt_ws_new(const rs_model *m, rs_method method, double dt, double tol)
     }
     return ws;
 }
+
+struct rs_loaded *rt_load(const char *dir)
+{
+    char err[2000];
+    rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
+    if (!h) {
+        fprintf(stderr, "rt_load: %s\n", err);
+        abort();
+    }
+    return h;
+}
+
+static rs_var rt_var(rs_ws *ws, const char *name)
+{
+    rs_var v;
+    if (rs_model_find(rs_ws_model(ws), name, &v) != RS_OK) {
+        fprintf(stderr, "model '%s' has no quantity '%s'\n", rs_ws_model(ws)->name, name);
+        abort();
+    }
+    return v;
+}
+
+double rt_param(rs_ws *ws, const char *name) { return rs_ws_p(ws)[rt_var(ws, name).index]; }
+
+void rt_set_param(rs_ws *ws, const char *name, double x)
+{
+    if (rs_ws_set_param(ws, name, x) != RS_OK) {
+        fprintf(stderr, "model '%s' has no parameter '%s'\n", rs_ws_model(ws)->name, name);
+        abort();
+    }
+}
+
+double rt_value(rs_ws *ws, const char *name) { return rs_ws_value(ws, rt_var(ws, name), NULL); }

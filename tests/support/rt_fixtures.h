@@ -46,4 +46,14 @@ rs_log rt_log_to(FILE *f);
 /* Creates a workspace or aborts the test with the message. */
 rs_ws *rt_ws_new(const rs_model *m, rs_method method, double dt, double tol);
 
+/* A generated model folder (generated/NAME) loaded with libtcc, or aborts the
+ * test with the loader's message. */
+struct rs_loaded *rt_load(const char *dir);
+
+/* A parameter's value, or sets it; any named quantity (rs_model_find's
+ * names) at the current state.  An unknown name aborts the test, naming it. */
+double rt_param(rs_ws *ws, const char *name);
+void rt_set_param(rs_ws *ws, const char *name, double x);
+double rt_value(rs_ws *ws, const char *name);
+
 #endif /* RT_FIXTURES_H */
