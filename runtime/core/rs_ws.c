@@ -63,6 +63,37 @@ static int set_err(char *err, size_t errlen, int status, const char *msg)
     return status;
 }
 
+/* The elastic contact (rs_contact_ops.elastic) replaces the contacts'
+ * normal constraints by forces: a model with other constraints is refused. */
+static int elastic_allowed(const rs_model *m, char *err, size_t errlen)
+{
+    if (m->n_phi == m->n_contact)
+        return RS_OK;
+    if (err && errlen)
+        snprintf(err, errlen,
+                 "rs_ws_create: model '%s' has %d constraint(s) besides its %d contacts' "
+                 "normal ones; the elastic contact runs only models whose constraints are "
+                 "all contact constraints (use the constraint contact, "
+                 "rs_wheel_rail_contact())",
+                 m->name, m->n_phi - m->n_contact, m->n_contact);
+    return RS_E_UNSUPPORTED;
+}
+
+/* The model the elastic contact's workspace runs: m without the contacts'
+ * normal constraints (n_phi = 0) and without the constraint contact's
+ * combined functions (of those, only RS_FN_STEP_ELASTIC stays). */
+static void elastic_view(rs_model *view, const rs_model *m)
+{
+    *view = *m;
+    view->n_phi = 0;
+    view->phi_names = NULL;
+    view->phi_q_pattern = (rs_pattern){0, m->n_q, NULL, NULL};
+    static const int drop[] = {RS_FN_PHI, RS_FN_PHI_Q, RS_FN_BETA, RS_FN_GAMMA, RS_FN_STEP,
+                               RS_FN_PROJ, RS_FN_NEWTON, RS_FN_STEP_CACHED};
+    for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++)
+        view->fn[drop[k]] = (rs_func){0};
+}
+
 int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
                  char *err, size_t errlen)
 {
@@ -104,16 +135,8 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     const rs_allocator *a = &o.allocator;
 
     const int elastic = m->n_contact > 0 && o.contact && o.contact->elastic;
-    if (elastic && m->n_phi != m->n_contact) {
-        if (err && errlen)
-            snprintf(err, errlen,
-                     "rs_ws_create: model '%s' has %d constraint(s) besides its %d contacts' "
-                     "normal ones; the elastic contact runs only models whose constraints are "
-                     "all contact constraints (use the constraint contact, "
-                     "rs_wheel_rail_contact())",
-                     m->name, m->n_phi - m->n_contact, m->n_contact);
-        return RS_E_UNSUPPORTED;
-    }
+    if (elastic && (st = elastic_allowed(m, err, errlen)))
+        return st;
 
     rs_ws *ws = rs_alloc(a, 1, sizeof *ws);
     if (!ws)
@@ -121,16 +144,7 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     ws->magic = RS_WS_MAGIC;
     ws->model = ws->model_given = m;
     if (elastic) {
-        /* the elastic contact's forces replace the normal constraints; of
-         * the combined functions only RS_FN_STEP_ELASTIC stays */
-        ws->view = *m;
-        ws->view.n_phi = 0;
-        ws->view.phi_names = NULL;
-        ws->view.phi_q_pattern = (rs_pattern){0, m->n_q, NULL, NULL};
-        static const int drop[] = {RS_FN_PHI, RS_FN_PHI_Q, RS_FN_BETA, RS_FN_GAMMA, RS_FN_STEP,
-                                   RS_FN_PROJ, RS_FN_NEWTON, RS_FN_STEP_CACHED};
-        for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++)
-            ws->view.fn[drop[k]] = (rs_func){0};
+        elastic_view(&ws->view, m);
         m = ws->model = &ws->view;
     }
     ws->opt = o;
