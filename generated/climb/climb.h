@@ -72,6 +72,9 @@ int climb_newton(const double *const *in, double *const *out);
 /* climb_step_cached: out[0] M.M (sparse 7x7), out[1] delta_nk.delta_nk (vector 7x1), out[2] phi_q.phi_q (sparse 2x7), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 7x6), out[8] creep.dnu_dqd (sparse 6x7) */
 int climb_step_cached(const double *const *in, double *const *out);
 
+/* climb_step_elastic: out[0] M.M (sparse 7x7), out[1] delta_nk.delta_nk (vector 7x1), out[2] wheel.wheel_pose (vector 24x1), out[3] wheel.wheel_vel (vector 12x1), out[4] wheel.wheel_jac (sparse 12x7), out[5] wheel.wheel_geom (vector 4x1) */
+int climb_step_elastic(const double *const *in, double *const *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@ int climb_newton(const double *const *in, double *const *out);
 int climb_power(const double *const *in, double *const *out);
 int climb_step_cached(const double *const *in, double *const *out);
 int climb_wheel(const double *const *in, double *const *out);
+int climb_step_elastic(const double *const *in, double *const *out);
 const rs_model *climb_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -336,6 +337,8 @@ static const int rsd_step_cached_len[9] = {18, 7, 10, 2, 6, 2, 6, 30, 30};
 static const char *const rsd_step_cached_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
 static const int rsd_wheel_len[4] = {24, 12, 46, 4};
 static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
+static const int rsd_step_elastic_len[6] = {18, 7, 24, 12, 46, 4};
+static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -379,6 +382,7 @@ static const rs_model rsd_model = {
         [RS_FN_POWER] = {climb_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_STEP_CACHED] = {climb_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_WHEEL] = {climb_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
+        [RS_FN_STEP_ELASTIC] = {climb_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
     },
     .n_contact = 2,
     .contacts = rsd_contacts,
@@ -395,7 +399,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0xd447c5b7a2696883ull,
+    .content_hash = 0x87fd8bf2fb09da41ull,
 };
 
 const rs_model *climb_model(void)
