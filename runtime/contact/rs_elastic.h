@@ -6,9 +6,11 @@
  * held by the normal constraint φ^n), this contact treats each wheel as a
  * rigid body of revolution pressed into its rail:
  *
- *   - the generated RS_FN_WHEEL gives per contact the wheel centre O_w, the
- *     non-spinning base (its y axis the axle), v(O_w), ω and their Jacobian
- *     J = ∂(v, ω)/∂q̇ (6 × n_q, sparse), r0 and the rail offset h_r;
+ *   - the generated RS_FN_WHEEL (or RS_FN_STEP_ELASTIC, which also writes M
+ *     and δ^NK, when the step's combined function runs) gives per contact
+ *     the wheel centre O_w, the non-spinning base (its y axis the axle),
+ *     v(O_w), ω and their Jacobian J = ∂(v, ω)/∂q̇ (6 × n_q, sparse), r0
+ *     and the rail offset h_r;
  *   - the track (the contact table's track file, or the straight level track)
  *     gives the cross-section at the wheel centre's projection; the rail
  *     profile's origin sits at h_r from the centre line on the wheel's side;
