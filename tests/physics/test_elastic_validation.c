@@ -76,6 +76,21 @@ static int verbose;
  * (the torsion bushing between the wheels).  Writes Y/Q of the left wheel
  * at the climb's start and when its tread unloads, and Nadal's limit at the
  * flange patch's contact angle then. */
+/* The elastic contact's events (rs_options.contact_event) of one run: how
+ * many, and the last. */
+typedef struct event_log {
+    int n;
+    rs_contact_event last;
+} event_log;
+
+static int record_event(void *ctx, const rs_contact_event *e)
+{
+    event_log *l = ctx;
+    l->n++;
+    l->last = *e;
+    return 0;
+}
+
 static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_out, double *yq_flange_out,
                   double *nadal_out)
 {
@@ -91,6 +106,9 @@ static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_ou
     o.contact_creep = (int)knob("CLIMB_CREEP", o.contact_creep);
     o.contact_theta = knob("CLIMB_THETA", o.contact_theta);
     o.contact_k_scale = knob("CLIMB_KSCALE", o.contact_k_scale);
+    event_log ev = {0};
+    o.contact_event = record_event;
+    o.contact_event_ctx = &ev;
     rs_ws *ws;
     char err[600];
     ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
@@ -149,6 +167,20 @@ static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_ou
            t_climb, LIFT, yq, alpha * 180 / M_PI, nadal, yq / nadal, yq_flange, yq_peak,
            1e3 * (q[q_index(ws, "spin_l")] - q[q_index(ws, "spin_r")]));
     ck_assert_msg(alpha > 65 * M_PI / 180 && alpha < 75 * M_PI / 180, "flange angle %g deg", alpha * 180 / M_PI);
+    /* the contact reported the climb itself: its last event is the left
+     * wheel's flange climbing, during the force ramp and by the climb's
+     * start, at Nadal's limit of the wheel's flange angle (the profile's
+     * steepest slope, within 1 % of the patch's angle here).  (Earlier ones
+     * come from the wheelset's first roll into the flange.) */
+    const rs_contact_event *e = &ev.last;
+    printf("last event: kind %d, contact %d, t %.4f s (ramp from %g s, climb at %.4f s), Y/Q %.4f, limit %.4f "
+           "at %.2f deg (%d events)\n",
+           e->kind, e->contact, e->t, t_ramp, t_climb, e->Y_Q, e->limit, e->alpha * 180 / M_PI, ev.n);
+    ck_assert_msg(ev.n > 0 && e->kind == RS_EVENT_FLANGE_CLIMB && e->contact == 0 && e->t >= t_ramp &&
+                      e->t <= t_climb + 1.5 * dt && e->Y_Q >= e->limit && fabs(e->limit - nadal) < 0.01 * nadal,
+                  "events: %d, last kind %d contact %d at t %g (ramp %g, climb %g), Y/Q %g, limit %g (Nadal %g)",
+                  ev.n, e->kind, e->contact, e->t, t_ramp, t_climb, e->Y_Q, e->limit, nadal);
+    ck_assert_int_eq((int)rs_ws_stats(ws)->contact_events, ev.n);
     *yq_out = yq;
     *yq_flange_out = yq_flange;
     *nadal_out = nadal;
