@@ -351,8 +351,8 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
                         const double n[3], const double t[3], const double vO[3], const double om[3])
 {
     const rs_patch *g = &pp->g;
-    double cH;
-    int st = rs_hertz_approach_law(g->R_wx, g->R_wy, g->R_ry, o->contact_E, o->contact_nu, &cH);
+    double cH, a1, b1;
+    int st = rs_hertz_patch_law(g->R_wx, g->R_wy, g->R_ry, o->contact_E, o->contact_nu, &cH, &a1, &b1);
     if (st < 0)
         return st;
     cH *= o->contact_k_scale;
@@ -400,13 +400,9 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     pp->xi[2] = dot3(om, n) / Veff;
     if (!o->contact_creep)
         return RS_OK;
-    double A, B, coef[4], Cm[9];
-    rs_hertz_curvature_sums(g->R_wx, g->R_wy, INFINITY, g->R_ry, &A, &B);
-    if (!(B >= A / RS_HERTZ_CONFORMAL_RATIO)) /* the normal law's conformal rule */
-        B = A / RS_HERTZ_CONFORMAL_RATIO;
-    rs_hertz_ellipse el;
-    if ((st = rs_hertz_ellipse_compute(N, o->contact_E, o->contact_nu, A, B, &el)) != RS_OK)
-        return st;
+    /* the Hertz ellipse at N: the normal law's, scaled (semi-axes ∝ N^{1/3}) */
+    double coef[4], Cm[9];
+    const rs_hertz_ellipse el = {.a = a1 * cbrt(N), .b = b1 * cbrt(N)};
     if ((st = rs_kalker_coeffs(el.a / el.b, o->contact_nu, coef)) < 0)
         return st;
     rs_kalker_creep_matrix(el.a, el.b, rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, Cm);

@@ -231,6 +231,12 @@ int rs_hertz_approach_constant(double A, double B, double E, double nu, double *
 int rs_hertz_approach_law(double R_wx, double R_wy, double R_ry, double E, double nu,
                           double *c_hertz)
 {
+    return rs_hertz_patch_law(R_wx, R_wy, R_ry, E, nu, c_hertz, NULL, NULL);
+}
+
+int rs_hertz_patch_law(double R_wx, double R_wy, double R_ry, double E, double nu, double *c_hertz,
+                       double *a1, double *b1)
+{
     if (!c_hertz || isnan(R_wx) || isnan(R_wy) || isnan(R_ry) || !(R_wx > 0.0))
         return RS_E_ARG;
     double A, B;
@@ -243,6 +249,6 @@ int rs_hertz_approach_law(double R_wx, double R_wy, double R_ry, double E, doubl
         B = Bmin;
         rc = RS_CLAMPED;
     }
-    const int r = rs_hertz_approach_constant(A, B, E, nu, c_hertz, NULL, NULL);
+    const int r = rs_hertz_approach_constant(A, B, E, nu, c_hertz, a1, b1);
     return r != RS_OK ? r : rc;
 }

@@ -102,4 +102,11 @@ int rs_hertz_approach_constant(double A, double B, double E, double nu, double *
 int rs_hertz_approach_law(double R_wx, double R_wy, double R_ry, double E, double nu,
                           double *c_hertz);
 
+/* The same, with the contact ellipse's semi-axes at N = 1 N (conformal rule
+ * included) into *a1, *b1 (may be NULL): at a normal force N they are
+ * a1 N^{1/3}, b1 N^{1/3}, so one root solve serves the normal law and the
+ * creep law's ellipse of a patch. */
+int rs_hertz_patch_law(double R_wx, double R_wy, double R_ry, double E, double nu, double *c_hertz,
+                       double *a1, double *b1);
+
 #endif /* RS_HERTZ_H */
