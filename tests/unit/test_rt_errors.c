@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rs_assert.h"
+#include "rs_error.h"
 #include "rs_ws_impl.h" /* rs_ws_check_finite */
 #include "rt_fixtures.h"
 #include "rs_contact.h"
@@ -289,6 +290,32 @@ START_TEST(test_assert_returns_internal)
 }
 END_TEST
 
+/* rs_fail and rs_fail_at: the one message writer.  The status comes back,
+ * the text is formatted, cut to the buffer and terminated, and no buffer
+ * (NULL or 0) writes nothing. */
+START_TEST(test_fail_writer)
+{
+    char buf[32];
+    ck_assert_int_eq(rs_fail(buf, sizeof buf, RS_E_VALUE, "k = %g N/m", 2.5), RS_E_VALUE);
+    ck_assert_str_eq(buf, "k = 2.5 N/m");
+    ck_assert_int_eq(rs_fail_at(buf, sizeof buf, RS_E_SYNTAX, "a.scn", 7, "bad '%s'", "x"), RS_E_SYNTAX);
+    ck_assert_str_eq(buf, "a.scn:7: bad 'x'");
+    ck_assert_int_eq(rs_fail_at(buf, sizeof buf, RS_E_IO, "a.trk", 0, "empty"), RS_E_IO);
+    ck_assert_str_eq(buf, "a.trk: empty");
+    ck_assert_int_eq(rs_fail_at(buf, sizeof buf, RS_E_IO, NULL, 3, "plain"), RS_E_IO);
+    ck_assert_str_eq(buf, "plain");
+    char small[8];
+    memset(small, 'x', sizeof small);
+    rs_fail_at(small, sizeof small, RS_E_IO, "long_file_name.trk", 12, "m");
+    ck_assert_int_eq(small[sizeof small - 1], 0);
+    ck_assert_int_eq((int)strlen(small), (int)sizeof small - 1);
+    memset(small, 'x', sizeof small);
+    ck_assert_int_eq(rs_fail(small, 0, RS_E_ARG, "nothing"), RS_E_ARG);
+    ck_assert_int_eq(small[0], 'x');
+    ck_assert_int_eq(rs_fail(NULL, 10, RS_E_ARG, "nothing"), RS_E_ARG);
+}
+END_TEST
+
 START_TEST(test_status_strings)
 {
     static const int codes[] = {
@@ -380,6 +407,7 @@ int main(void)
     tcase_add_test(tc, test_csv_valid_after_failure);
     tcase_add_test(tc, test_bad_descriptors);
     tcase_add_test(tc, test_status_strings);
+    tcase_add_test(tc, test_fail_writer);
     tcase_add_test(tc, test_assert_returns_internal);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_check_finite_every_position);
