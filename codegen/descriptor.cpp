@@ -532,6 +532,18 @@ ModelSymbols model_symbols(const System &sys) {
         for (int k = 0; k < 3; ++k)
             if (c.force_slot[k] >= 0 && (size_t)c.force_slot[k] < m.u_units.size())
                 m.u_units[(size_t)c.force_slot[k]] = f_unit[k];
+        // Spline segment coefficients of value(u) = ((a t + b) t + c) t + d,
+        // t = u − u_bp (contact_cubic): every abscissa is in m, every value in
+        // m except the cant's, in rad.
+        static const char *const coef_m[5] = {"m^-2", "m^-1", "1", "m", "m"};
+        static const char *const coef_rad[5] = {"rad/m^3", "rad/m^2", "rad/m", "rad", "m"};
+        for (int k = 0; k < kContactSplines; ++k) {
+            const char *const *cu = std::string(contact_spline_name(k)) == "cant" ? coef_rad : coef_m;
+            for (int j = 0; j < 5; ++j) {
+                const int slot = c.spline[(size_t)k].u_slot[(size_t)j];
+                if (slot >= 0 && (size_t)slot < m.u_units.size()) m.u_units[(size_t)slot] = cu[j];
+            }
+        }
     }
     return m;
 }

@@ -54,8 +54,9 @@ struct ModelSymbols {
 // those the modeler knows, "" elsewhere: "rad" for a coordinate that is a
 // base's rotation angle about an axis (its rate appears bare in that base's
 // angular velocity); a contact's θ_w "rad", u_w, s_r, u_r "m", its creep
-// force inputs "N", "N", "N m".  Parameters, other inputs and outputs carry
-// "" (the .vdl has no unit syntax; its trailing comments are free text).
+// force inputs "N", "N", "N m", its spline coefficients' units (value in m,
+// the cant's in rad, abscissa in m); "" elsewhere.  The compile driver then adds
+// the units the description's comments give (modeler/vdl/vdl_units.hpp).
 // content_hash stays 0 (compile_model sets it from model.json).
 ModelSymbols model_symbols(const System &sys);
 

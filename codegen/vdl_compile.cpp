@@ -63,6 +63,7 @@ std::string symbols_json(const std::vector<SymbolInfo> &v, const char *value_key
     for (size_t i = 0; i < v.size(); ++i) {
         s += (i ? ",\n    " : "\n    ");
         s += "{\"name\": " + json_str(v[i].name) + ", \"" + value_key + "\": " + json_num(v[i].value);
+        if (!v[i].unit.empty()) s += ", \"unit\": " + json_str(v[i].unit);
         if (!v[i].comment.empty()) s += ", \"comment\": " + json_str(v[i].comment);
         s += "}";
     }
@@ -107,7 +108,18 @@ std::string contacts_json(const std::vector<ContactTableEntry> &table) {
     return os.str();
 }
 
-std::string descriptor(const ModelInfo &info, System &sys, const std::vector<codegen::Function> &fns) {
+// The unit of `name` among `names` (units parallel), "" when not listed.
+std::string unit_of(const std::string &name, const std::vector<std::string> &names,
+                    const std::vector<std::string> &units) {
+    for (size_t i = 0; i < names.size() && i < units.size(); ++i)
+        if (names[i] == name) return units[i];
+    return "";
+}
+
+// model.json: every symbol with its default or initial value, its unit (the
+// descriptor's, `sym`) and its comment.
+std::string descriptor(const ModelInfo &info, System &sys, const std::vector<codegen::Function> &fns,
+                       const codegen::ModelSymbols &sym) {
     std::ostringstream os;
     std::vector<std::string> cons, outs, fnames;
     for (const auto &c : sys.constraints()) cons.push_back(c.name);
@@ -124,21 +136,27 @@ std::string descriptor(const ModelInfo &info, System &sys, const std::vector<cod
             const SymInfo &si = st.sym(e.id());
             bool listed = false;
             for (const SymbolInfo &x : v) listed = listed || x.name == si.name;
-            if (!listed) v.push_back(SymbolInfo{si.name, d.get(kind, si.slot), ""});
+            if (!listed) v.push_back(SymbolInfo{si.name, d.get(kind, si.slot), "", "", Loc{}});
         }
     };
     complete(aux, SymKind::Aux);
     complete(inputs, SymKind::Input);
+    std::vector<SymbolInfo> params = info.params, coords = info.coords;
+    for (SymbolInfo &x : params) x.unit = unit_of(x.name, sym.p, sym.p_units);
+    for (SymbolInfo &x : coords) x.unit = unit_of(x.name, sym.q, sym.q_units);
+    for (SymbolInfo &x : aux) x.unit = unit_of(x.name, sym.s, sym.s_units);
+    for (SymbolInfo &x : inputs) x.unit = unit_of(x.name, sym.u, sym.u_units);
     os << "{\n  \"name\": " << json_str(info.name) << ",\n  \"c_prefix\": " << json_str(codegen::c_identifier(info.name))
        << ",\n  \"source\": " << json_str(src) << ",\n  \"sizes\": {\"q\": " << info.coords.size()
        << ", \"s\": " << aux.size() << ", \"p\": " << info.params.size() << ", \"u\": " << inputs.size()
        << ", \"constraints\": " << cons.size() << ", \"outputs\": " << outs.size() << "},\n"
-       << "  \"params\": " << symbols_json(info.params, "default") << ",\n"
-       << "  \"coords\": " << symbols_json(info.coords, "initial") << ",\n"
+       << "  \"params\": " << symbols_json(params, "default") << ",\n"
+       << "  \"coords\": " << symbols_json(coords, "initial") << ",\n"
        << "  \"aux\": " << symbols_json(aux, "initial") << ",\n"
        << "  \"inputs\": " << symbols_json(inputs, "default") << ",\n"
        << "  \"constraints\": " << names_json(cons) << ",\n"
        << "  \"outputs\": " << names_json(outs) << ",\n"
+       << "  \"output_units\": " << names_json(sym.output_units) << ",\n"
        << "  \"functions\": " << names_json(fnames);
     if (!sys.contacts().empty()) os << ",\n  \"contacts\": " << contacts_json(sys.contact_table());
     os << "\n}\n";
@@ -160,6 +178,32 @@ std::string sparsity_json(const std::vector<codegen::Function> &fns) {
         }
     os << (first ? "]\n}\n" : "\n  ]\n}\n");
     return os.str();
+}
+
+// The units the description's comments give (vdl_units.hpp) join those the
+// compiler knows (model_symbols); a comment that contradicts what the
+// compiler knows (a rotation angle said to be in m) is an error at its line.
+void apply_declared_units(const ModelInfo &info, codegen::ModelSymbols &sym, Diagnostics &diags) {
+    auto apply = [&](const std::vector<SymbolInfo> &declared, const std::vector<std::string> &names,
+                     std::vector<std::string> &units, const char *what) {
+        for (const SymbolInfo &d : declared) {
+            if (d.unit.empty()) continue;
+            for (size_t i = 0; i < names.size(); ++i) {
+                if (names[i] != d.name) continue;
+                if (!units[i].empty() && units[i] != d.unit)
+                    diags.error(d.loc, std::string(what) + " '" + d.name + "' is in " + units[i] +
+                                           " (the compiler knows it), but its comment says " + d.unit +
+                                           "; correct the comment");
+                else
+                    units[i] = d.unit;
+            }
+        }
+    };
+    apply(info.params, sym.p, sym.p_units, "parameter");
+    apply(info.coords, sym.q, sym.q_units, "coordinate");
+    apply(info.aux, sym.s, sym.s_units, "auxiliary coordinate");
+    apply(info.inputs, sym.u, sym.u_units, "input");
+    apply(info.outputs, sym.outputs, sym.output_units, "output");
 }
 
 }  // namespace
@@ -223,8 +267,13 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         out.files[cname + ".h"] = code.header;
         out.files[cname + ".c"] = code.source;
         // model.json first: the descriptor carries the hash of its bytes
-        out.files["model.json"] = descriptor(info, sys, fns);
-            codegen::ModelSymbols sym = codegen::model_symbols(sys);
+        codegen::ModelSymbols sym = codegen::model_symbols(sys);
+        apply_declared_units(info, sym, diags);
+        if (!diags.ok()) {
+            errors = diags.format();
+            return false;
+        }
+        out.files["model.json"] = descriptor(info, sys, fns, sym);
         sym.content_hash = codegen::fnv1a64(out.files["model.json"]);
         out.files[codegen::descriptor_file_name(info.name)] = codegen::emit_descriptor_c(sym, info.name, fns);
         out.files["default.scn"] = codegen::emit_default_scenario(sys, info.name);

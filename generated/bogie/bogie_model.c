@@ -300,8 +300,8 @@ static const double rsd_qd0[18] = {
 
 /* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
 static const char *const rsd_q_units[18] = {
-    "", "", "", "rad", "rad", "rad", "", "",
-    "", "rad", "rad", "rad", "", "", "", "rad",
+    "m", "m", "m", "rad", "rad", "rad", "m", "m",
+    "m", "rad", "rad", "rad", "m", "m", "m", "rad",
     "rad", "rad"
 };
 static const char *const rsd_s_units[16] = {
@@ -309,28 +309,28 @@ static const char *const rsd_s_units[16] = {
     "rad", "m", "m", "m", "rad", "m", "m", "m"
 };
 static const char *const rsd_p_units[20] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", ""
+    "kg", "kg m^2", "kg m^2", "kg", "kg m^2", "kg m^2", "kg m^2", "m",
+    "m", "m", "m", "m", "m", "m/s^2", "N/m", "N/m",
+    "N/m", "N s/m", "N s/m", "N s/m"
 };
 static const char *const rsd_u_units[132] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "N", "N",
-    "N m", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "N",
-    "N", "N m", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "N", "N", "N m", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "N", "N", "N m"
+    "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1", "1",
+    "m", "m", "m^-2", "m^-1", "1", "m", "m", "m^-2",
+    "m^-1", "1", "m", "m", "m^-2", "m^-1", "1", "m",
+    "m", "rad/m^3", "rad/m^2", "rad/m", "rad", "m", "N", "N",
+    "N m", "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1",
+    "1", "m", "m", "m^-2", "m^-1", "1", "m", "m",
+    "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1", "1",
+    "m", "m", "rad/m^3", "rad/m^2", "rad/m", "rad", "m", "N",
+    "N", "N m", "m^-2", "m^-1", "1", "m", "m", "m^-2",
+    "m^-1", "1", "m", "m", "m^-2", "m^-1", "1", "m",
+    "m", "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1",
+    "1", "m", "m", "rad/m^3", "rad/m^2", "rad/m", "rad", "m",
+    "N", "N", "N m", "m^-2", "m^-1", "1", "m", "m",
+    "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1", "1",
+    "m", "m", "m^-2", "m^-1", "1", "m", "m", "m^-2",
+    "m^-1", "1", "m", "m", "rad/m^3", "rad/m^2", "rad/m", "rad",
+    "m", "N", "N", "N m"
 };
 
 /* Pattern of M (18 x 18, 28 non-zeros), compressed columns. */
@@ -584,7 +584,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x86d82b82c7abd223ull,
+    .content_hash = 0x0e56f07abfc446edull,
 };
 
 const rs_model *bogie_model(void)

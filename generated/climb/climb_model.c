@@ -178,24 +178,24 @@ static const double rsd_qd0[7] = {
 
 /* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
 static const char *const rsd_q_units[7] = {
-    "", "", "", "rad", "rad", "rad", "rad"
+    "m", "m", "m", "rad", "rad", "rad", "rad"
 };
 static const char *const rsd_s_units[8] = {
     "rad", "m", "m", "m", "rad", "m", "m", "m"
 };
 static const char *const rsd_p_units[13] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", ""
+    "kg", "kg", "kg m^2", "kg m^2", "m", "m", "m", "m/s^2",
+    "rad", "N m/rad", "N m s/rad", "N m/rad", "N m s/rad"
 };
 static const char *const rsd_u_units[67] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "N",
-    "N", "N m", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
+    "N", "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1",
+    "1", "m", "m", "m^-2", "m^-1", "1", "m", "m",
+    "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1", "1",
+    "m", "m", "rad/m^3", "rad/m^2", "rad/m", "rad", "m", "N",
+    "N", "N m", "m^-2", "m^-1", "1", "m", "m", "m^-2",
+    "m^-1", "1", "m", "m", "m^-2", "m^-1", "1", "m",
+    "m", "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1",
+    "1", "m", "m", "rad/m^3", "rad/m^2", "rad/m", "rad", "m",
     "N", "N", "N m"
 };
 
@@ -399,7 +399,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x87fd8bf2fb09da41ull,
+    .content_hash = 0x28420b85603c2dd6ull,
 };
 
 const rs_model *climb_model(void)

@@ -58,10 +58,10 @@ static const char *const rsd_q_units[2] = {
     "rad", "rad"
 };
 static const char *const rsd_p_units[6] = {
-    "", "", "", "", "", ""
+    "kg", "m", "kg m^2", "m/s^2", "N/m", "m"
 };
 static const char *const rsd_output_units[1] = {
-    ""
+    "m"
 };
 
 /* Pattern of M (2 x 2, 2 non-zeros), compressed columns. */
@@ -142,7 +142,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0x614b6244ce2f59f3ull,
+    .content_hash = 0x7aceb409b4a16d3bull,
 };
 
 const rs_model *coupled_pendulums_model(void)

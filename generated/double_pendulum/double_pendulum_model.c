@@ -56,7 +56,7 @@ static const char *const rsd_q_units[2] = {
     "rad", "rad"
 };
 static const char *const rsd_p_units[7] = {
-    "", "", "", "", "", "", ""
+    "kg", "kg", "m", "m", "kg m^2", "kg m^2", "m/s^2"
 };
 
 /* Pattern of M (2 x 2, 4 non-zeros), compressed columns. */
@@ -137,7 +137,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x7148d5e0fb58396dull,
+    .content_hash = 0x0b7ec5b8ca764dc3ull,
 };
 
 const rs_model *double_pendulum_model(void)

@@ -77,8 +77,8 @@ static const char *const rsd_q_units[3] = {
     "rad", "rad", "rad"
 };
 static const char *const rsd_p_units[12] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", ""
+    "m", "m", "m", "m", "kg", "kg", "kg", "m/s^2",
+    "N/m", "N s/m", "m", "m"
 };
 
 /* Pattern of M (3 x 3, 9 non-zeros), compressed columns. */
@@ -179,7 +179,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x92e97ee5f4b3a1b4ull,
+    .content_hash = 0x65382b733673b97cull,
 };
 
 const rs_model *four_bar_model(void)

@@ -79,11 +79,11 @@ static const double rsd_qd0[6] = {
 
 /* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
 static const char *const rsd_q_units[6] = {
-    "", "", "", "rad", "rad", "rad"
+    "m", "m", "m", "rad", "rad", "rad"
 };
 static const char *const rsd_p_units[14] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", ""
+    "kg", "m/s^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2",
+    "N/m", "N/m", "N/m", "m", "m", "m"
 };
 
 /* Pattern of M (6 x 6, 12 non-zeros), compressed columns. */
@@ -165,7 +165,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x2281e5cb5703bca4ull,
+    .content_hash = 0x40e913e6f091450full,
 };
 
 const rs_model *free_body_model(void)

@@ -108,13 +108,13 @@ static const double rsd_qd0[11] = {
 
 /* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
 static const char *const rsd_q_units[11] = {
-    "", "", "rad", "", "rad", "", "", "",
-    "rad", "", ""
+    "m", "m", "rad", "m", "rad", "m", "m", "m",
+    "rad", "m", "m"
 };
 static const char *const rsd_p_units[21] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", ""
+    "kg", "kg m^2", "m", "m", "kg", "kg m^2", "m", "m",
+    "kg", "kg m^2", "m", "N/m", "N s/m", "m", "N/m", "N s/m",
+    "m", "N/m", "N s/m", "m", "m/s^2"
 };
 
 /* Pattern of M (11 x 11, 11 non-zeros), compressed columns. */
@@ -201,7 +201,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x68f3bbbc5f6a5b6eull,
+    .content_hash = 0x04d34d7059d2dd65ull,
 };
 
 const rs_model *freight_wagon_model(void)

@@ -51,10 +51,10 @@ static const char *const rsd_q_units[1] = {
     "rad"
 };
 static const char *const rsd_p_units[4] = {
-    "", "", "", ""
+    "kg", "m", "kg m^2", "m/s^2"
 };
 static const char *const rsd_output_units[1] = {
-    ""
+    "m"
 };
 
 /* Pattern of M (1 x 1, 1 non-zeros), compressed columns. */
@@ -135,7 +135,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0xb721ad428faf23e9ull,
+    .content_hash = 0x2a2d004dc4c8faa3ull,
 };
 
 const rs_model *pendulum_model(void)

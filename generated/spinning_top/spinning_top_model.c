@@ -55,7 +55,7 @@ static const char *const rsd_q_units[3] = {
     "rad", "rad", "rad"
 };
 static const char *const rsd_p_units[5] = {
-    "", "", "", "", ""
+    "kg", "m", "kg m^2", "kg m^2", "m/s^2"
 };
 
 /* Pattern of M (3 x 3, 7 non-zeros), compressed columns. */
@@ -136,7 +136,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0xa32b05a16bbc0f71ull,
+    .content_hash = 0xe7e84a0e6bfdd24dull,
 };
 
 const rs_model *spinning_top_model(void)

@@ -64,10 +64,10 @@ static const double rsd_qd0[6] = {
 
 /* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
 static const char *const rsd_q_units[6] = {
-    "", "", "", "rad", "rad", "rad"
+    "m", "m", "m", "rad", "rad", "rad"
 };
 static const char *const rsd_p_units[7] = {
-    "", "", "", "", "", "", ""
+    "kg", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2"
 };
 
 /* Pattern of M (6 x 6, 12 non-zeros), compressed columns. */
@@ -145,7 +145,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0xbac1d51d2e64837eull,
+    .content_hash = 0x81453dc45b87657bull,
 };
 
 const rs_model *torque_free_body_model(void)

@@ -178,24 +178,24 @@ static const double rsd_qd0[6] = {
 
 /* Units per symbol kind, in slot order ("": unknown; docs/abi.md). */
 static const char *const rsd_q_units[6] = {
-    "", "", "", "rad", "rad", "rad"
+    "m", "m", "m", "rad", "rad", "rad"
 };
 static const char *const rsd_s_units[8] = {
     "rad", "m", "m", "m", "rad", "m", "m", "m"
 };
 static const char *const rsd_p_units[15] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", ""
+    "kg", "kg m^2", "kg m^2", "m", "m", "m", "m/s^2", "N/m",
+    "N/m", "N m/rad", "N m/rad", "N s/m", "N s/m", "N m s/rad", "N m s/rad"
 };
 static const char *const rsd_u_units[66] = {
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "N", "N",
-    "N m", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "",
-    "", "", "", "", "", "", "", "N",
+    "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1", "1",
+    "m", "m", "m^-2", "m^-1", "1", "m", "m", "m^-2",
+    "m^-1", "1", "m", "m", "m^-2", "m^-1", "1", "m",
+    "m", "rad/m^3", "rad/m^2", "rad/m", "rad", "m", "N", "N",
+    "N m", "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1",
+    "1", "m", "m", "m^-2", "m^-1", "1", "m", "m",
+    "m^-2", "m^-1", "1", "m", "m", "m^-2", "m^-1", "1",
+    "m", "m", "rad/m^3", "rad/m^2", "rad/m", "rad", "m", "N",
     "N", "N m"
 };
 
@@ -396,7 +396,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x3634cc6b7895d701ull,
+    .content_hash = 0x2650c0715a8ef546ull,
 };
 
 const rs_model *wheelset_model(void)

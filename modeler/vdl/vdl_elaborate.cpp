@@ -1,6 +1,7 @@
 // vdl_elaborate.cpp — typed evaluation of .vdl expressions and the
 // statements that feed them to the System.
 #include "vdl_elaborate.hpp"
+#include "vdl_units.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -662,6 +663,7 @@ private:
             declare(dc, dc.name);
             Val v = eval(*dc.value);
             bool con = s.kind == Stmt::Constraint;
+            const std::string unit = con ? "" : units_of(s)[0];
             if (v.k == Val::Scalar) {
                 if (con) {
                     KindSet moving = kind_bit(SymKind::Coord) | kind_bit(SymKind::Aux) | kind_bit(SymKind::Time);
@@ -671,6 +673,7 @@ private:
                     sys_.add_constraint(dc.name, v.s);
                 } else {
                     sys_.add_output(dc.name, v.s);
+                    if (info_) info_->outputs.push_back(SymbolInfo{dc.name, 0.0, s.comment, unit, dc.loc});
                 }
                 scalars_[dc.name] = v.s;
                 return;
@@ -690,8 +693,10 @@ private:
                 }
                 if (con)
                     sys_.add_constraint(n, v.vec[i]);
-                else
+                else {
                     sys_.add_output(n, v.vec[i]);
+                    if (info_) info_->outputs.push_back(SymbolInfo{n, 0.0, s.comment, unit, dc.loc});
+                }
                 scalars_[n] = v.vec[i];
                 declared_[n] = dc.loc;
                 ++added;
@@ -723,15 +728,28 @@ private:
         return std::array<Ex, 6>{v.list[0], v.list[1], v.list[2], v.list[3], v.list[4], v.list[5]};
     }
 
+    // One unit per declared name from the statement's comment (vdl_units.hpp);
+    // a bad unit is reported at the statement and leaves the units unknown.
+    std::vector<std::string> units_of(const Stmt &s) {
+        try {
+            return units_per_name(leading_units(s.comment), s.decls.size());
+        } catch (const std::invalid_argument &e) {
+            report(s, s.loc, e.what());
+            return std::vector<std::string>(s.decls.size(), "");
+        }
+    }
+
     void symbols(const Stmt &s) {
-        for (const auto &dc : s.decls) {
+        const std::vector<std::string> units = units_of(s);
+        for (size_t k = 0; k < s.decls.size(); ++k) {
+            const Decl &dc = s.decls[k];
             try {
                 declare(dc, dc.name);
                 double x = dc.value ? constant(*dc.value, s.kind == Stmt::Param || s.kind == Stmt::Input
                                                               ? "default value"
                                                               : "initial value")
                                     : 0.0;
-                SymbolInfo info{dc.name, x, s.comment};
+                SymbolInfo info{dc.name, x, s.comment, units[k], dc.loc};
                 switch (s.kind) {
                 case Stmt::Param: sys_.param(dc.name, x); if (info_) info_->params.push_back(info); break;
                 case Stmt::Coord:

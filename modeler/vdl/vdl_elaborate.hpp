@@ -28,11 +28,13 @@ struct SymbolInfo {
     std::string name;
     double value = 0.0;     // default (param, input) or initial value (coord, aux)
     std::string comment;    // the trailing comment of its line (a unit, say)
+    std::string unit;       // its unit from that comment (vdl_units.hpp), "" unknown
+    Loc loc;                // where it is declared
 };
 
 struct ModelInfo {
     std::string name;       // the model's name: the main file's stem
-    std::vector<SymbolInfo> params, coords, aux, inputs;
+    std::vector<SymbolInfo> params, coords, aux, inputs, outputs;   // outputs: value 0
     std::vector<std::string> files;   // every file read, main file first
 };
 

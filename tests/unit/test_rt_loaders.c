@@ -157,7 +157,9 @@ START_TEST(test_descriptor_state_units_hash)
     ck_assert(m->q0 && m->qd0);
     ck_assert(m->q0[0] == 0.3 && m->qd0[0] == 0.0);   /* coord th = 0.3 in pendulum.vdl */
     ck_assert(m->q_units && strcmp(m->q_units[0], "rad") == 0);   /* th is a rotation angle */
-    ck_assert(m->p_units && strcmp(m->p_units[0], "") == 0);
+    /* m, l, J from the comments "# kg, ...", "# m, ...", "# kg m^2, ..." */
+    ck_assert(m->p_units && strcmp(m->p_units[0], "kg") == 0 && strcmp(m->p_units[1], "m") == 0 &&
+              strcmp(m->p_units[2], "kg m^2") == 0);
     rs_unload(&h);
     /* one byte more in model.json: refused, naming the file and the fix */
     char path[400];

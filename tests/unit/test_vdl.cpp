@@ -18,6 +18,7 @@
 #include "vdl_compile.hpp"
 #include "cli.hpp"
 #include "vdl_elaborate.hpp"
+#include "vdl_units.hpp"
 #include "rs_test.h"
 
 // check.h last: it defines a macro `fail` that clashes with C++ headers.
@@ -347,6 +348,79 @@ END_TEST
 
 // ---------------------------------------------------------------- compile
 
+// Units from declaration comments (vdl_units.hpp): leading fields that are
+// unit expressions, one for all names or one each; free text is no unit; a
+// non-SI unit and a wrong count are errors.
+START_TEST(units_from_comments) {
+    using V = std::vector<std::string>;
+    ck_assert(vdl::leading_units("m, bogie pivot spacing") == V({"m"}));
+    ck_assert(vdl::leading_units("N/m, N s/m: each spring") == V({"N/m", "N s/m"}));
+    ck_assert(vdl::leading_units("kg m^2 (about z too)") == V({"kg m^2"}));
+    ck_assert(vdl::leading_units("m/s^2") == V({"m/s^2"}));
+    ck_assert(vdl::leading_units("N  m*s/rad, x") == V({"N m*s/rad"}));
+    ck_assert(vdl::leading_units("1: teeth") == V({"1"}));
+    ck_assert(vdl::leading_units("teeth of the pinion") == V());
+    ck_assert(vdl::leading_units("m_c*g/(4*k)") == V());
+    ck_assert(vdl::leading_units("") == V());
+    ck_assert(vdl::leading_units("m^x") == V());
+    bool threw = false;
+    try {
+        vdl::leading_units("kN/m, primary");
+    } catch (const std::invalid_argument &e) {
+        threw = std::string(e.what()).find("'kN'") != std::string::npos;
+    }
+    ck_assert(threw);
+    ck_assert(vdl::units_per_name(V({"m"}), 3) == V({"m", "m", "m"}));
+    ck_assert(vdl::units_per_name(V({"m", "rad"}), 2) == V({"m", "rad"}));
+    ck_assert(vdl::units_per_name(V(), 2) == V({"", ""}));
+    threw = false;
+    try {
+        vdl::units_per_name(V({"m", "rad"}), 3);
+    } catch (const std::invalid_argument &) {
+        threw = true;
+    }
+    ck_assert(threw);
+}
+END_TEST
+
+// The descriptor carries them: model.json and the C descriptor's unit arrays;
+// a rotation angle said to be in m is refused at its line.
+START_TEST(units_reach_the_descriptor) {
+    std::string d = tmpdir();
+    write(d + "/u.vdl",
+          "param m = 2, l = 0.5      # kg, m\n"
+          "param g = 9.81            # m/s^2\n"
+          "coord th                  # rad, swing angle\n"
+          "base B = rotate(ground, y, th)\n"
+          "point G = O + [0, 0, -l] in B\n"
+          "body b mass m cg G inertia diag(0, 0, 0) in B\n"
+          "gravity [0, 0, -g] in ground\n"
+          "output height = z(pos(O, G))   # m\n");
+    vdl::CompiledModel cm;
+    std::string errors;
+    ck_assert_msg(vdl::compile_model(d + "/u.vdl", cm, errors), "%s", errors.c_str());
+    const std::string &js = cm.files["model.json"];
+    ck_assert(js.find("{\"name\": \"l\", \"default\": 0.5, \"unit\": \"m\"") != std::string::npos);
+    ck_assert(js.find("{\"name\": \"g\", \"default\": 9.81, \"unit\": \"m/s^2\"") != std::string::npos);
+    ck_assert(js.find("\"output_units\": [\"m\"]") != std::string::npos);
+    const std::string &c = cm.files["u_model.c"];
+    ck_assert_msg(c.find("rsd_p_units[3] = {\n    \"kg\", \"m\", \"m/s^2\"\n}") != std::string::npos, "%s", c.c_str());
+    ck_assert(c.find("rsd_q_units[1] = {\n    \"rad\"\n}") != std::string::npos);
+    ck_assert(c.find("rsd_output_units[1] = {\n    \"m\"\n}") != std::string::npos);
+    // the compiler knows th is a rotation angle: a comment saying m is wrong
+    write(d + "/w.vdl",
+          "param l = 0.5   # m\n"
+          "coord th        # m\n"
+          "base B = rotate(ground, y, th)\n"
+          "point G = O + [0, 0, -l] in B\n"
+          "body b mass 1 cg G inertia diag(0, 0, 0) in B\n");
+    ck_assert(!vdl::compile_model(d + "/w.vdl", cm, errors));
+    ck_assert_msg(errors.find("w.vdl:2:7: error: coordinate 'th' is in rad (the compiler knows it), but its "
+                              "comment says m") != std::string::npos, "%s", errors.c_str());
+    fs::remove_all(d);
+}
+END_TEST
+
 START_TEST(failed_compile_leaves_no_folder) {
     std::string d = tmpdir();
     write(d + "/bad.vdl", "param m = 1\nbody b mass m cg Nowhere inertia diag(1,1,1) in ground\n");
@@ -441,6 +515,8 @@ static Suite *suite() {
     suite_add_tcase(s, tc);
     tc = tcase_create("compile");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, units_from_comments);
+    tcase_add_test(tc, units_reach_the_descriptor);
     tcase_add_test(tc, failed_compile_leaves_no_folder);
     tcase_add_test(tc, write_folder_atomic);
     tcase_add_test(tc, generated_examples_are_up_to_date);
