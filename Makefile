@@ -92,12 +92,13 @@ SYS_LIBS    := -ltcc -ldl -lklu -lm -lpthread
 # The include paths of each folder: a layer sees its own headers and those
 # of the layers below it, nothing else (docs/architecture.md has the picture).
 INC_abi        := -I abi
+INC_common     := -I common
 INC_core       := -I abi -I runtime/core
-INC_contact    := $(INC_core) -I runtime/contact
+INC_contact    := $(INC_core) $(INC_common) -I runtime/contact
 INC_load       := $(INC_core) -I runtime/load
 INC_train      := $(INC_contact) -I runtime/train
 INC_app        := $(INC_train) -I runtime/load -I runtime/app
-INC_algebra    := -I modeler/algebra
+INC_algebra    := $(INC_common) -I modeler/algebra
 INC_kinematics := $(INC_algebra) -I modeler/kinematics
 INC_mechanics  := $(INC_kinematics) -I modeler/mechanics
 INC_vdl        := $(INC_mechanics) -I modeler/vdl
@@ -108,10 +109,12 @@ INC_tests      := $(INC_cli) -I tests/support -I tests/tools
 
 # ---------------------------------------------------------------- sources
 MAIN_SRC    := cli/railsym.cpp
-SYM_SRCS    := $(sort $(wildcard modeler/*/*.cpp) $(wildcard codegen/*.cpp))
+# common/: the C helpers every layer may use (in each library that needs them).
+COMMON_SRCS := $(sort $(wildcard common/*.c))
+SYM_SRCS    := $(sort $(wildcard modeler/*/*.cpp) $(wildcard codegen/*.cpp)) $(COMMON_SRCS)
 CLI_SRCS    := $(sort $(filter-out $(MAIN_SRC),$(wildcard cli/*.cpp)))
-RT_SRCS     := $(sort $(wildcard runtime/*/*.c))
-CORE_SRCS   := $(sort $(wildcard runtime/core/*.c runtime/contact/*.c))
+RT_SRCS     := $(sort $(wildcard runtime/*/*.c)) $(COMMON_SRCS)
+CORE_SRCS   := $(sort $(wildcard runtime/core/*.c runtime/contact/*.c)) $(COMMON_SRCS)
 SUPPORT_CXX := $(sort $(wildcard tests/support/*.cpp))
 # The malloc interposer replaces the allocator of the program it is linked
 # into: only the programs listed below link it (tests/support/alloc_hook.h).
@@ -232,7 +235,8 @@ check-layout:
 FUZZ_SECONDS ?= 60
 FUZZ_DIR  := $(BUILD)/fuzz
 FUZZ_SRCS := $(SYM_SRCS)
-FUZZ_OBJS := $(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(FUZZ_SRCS) tests/fuzz/fuzz_vdl.cpp)
+FUZZ_OBJS := $(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(filter %.cpp,$(FUZZ_SRCS)) tests/fuzz/fuzz_vdl.cpp) \
+             $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter %.c,$(FUZZ_SRCS)))
 FUZZ_CXXFLAGS = -std=c++17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP \
                 $(GINAC_CFLAGS) $(INC_codegen)
 $(FUZZ_DIR)/obj/%.o: %.cpp | deps
@@ -296,6 +300,7 @@ $(eval $(call flags_file,ldflags,LD_SIG))
 # Each folder's include paths (the layers above).  Tests, benchmarks and
 # demos see everything, and include their shared helpers by bare name.
 $(BUILD)/obj/abi/%.o:                LAYER_INC := $(INC_abi)
+$(BUILD)/obj/common/%.o:             LAYER_INC := $(INC_common)
 $(BUILD)/obj/runtime/core/%.o:       LAYER_INC := $(INC_core)
 $(BUILD)/obj/runtime/contact/%.o:    LAYER_INC := $(INC_contact)
 $(BUILD)/obj/runtime/load/%.o:       LAYER_INC := $(INC_load)

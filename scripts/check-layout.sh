@@ -30,17 +30,18 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # folder: the folders it may include from (itself always).
 RULES='
 abi:
+common:
 runtime/core: abi
-runtime/contact: runtime/core abi
+runtime/contact: runtime/core abi common
 runtime/load: runtime/core abi
-runtime/train: runtime/contact runtime/core abi
-runtime/app: runtime/train runtime/load runtime/contact runtime/core abi
-modeler/algebra:
-modeler/kinematics: modeler/algebra
-modeler/mechanics: modeler/kinematics modeler/algebra
-modeler/vdl: modeler/mechanics modeler/kinematics modeler/algebra
-codegen: modeler/vdl modeler/mechanics modeler/kinematics modeler/algebra abi
-cli: codegen modeler/vdl modeler/mechanics modeler/kinematics modeler/algebra runtime/app runtime/train runtime/load runtime/contact runtime/core abi
+runtime/train: runtime/contact runtime/core abi common
+runtime/app: runtime/train runtime/load runtime/contact runtime/core abi common
+modeler/algebra: common
+modeler/kinematics: modeler/algebra common
+modeler/mechanics: modeler/kinematics modeler/algebra common
+modeler/vdl: modeler/mechanics modeler/kinematics modeler/algebra common
+codegen: modeler/vdl modeler/mechanics modeler/kinematics modeler/algebra abi common
+cli: codegen modeler/vdl modeler/mechanics modeler/kinematics modeler/algebra runtime/app runtime/train runtime/load runtime/contact runtime/core abi common
 '
 
 check_tree() {   # check_tree DIR: prints violations, returns 1 if any
@@ -65,7 +66,7 @@ check_tree() {   # check_tree DIR: prints violations, returns 1 if any
             bad=1
         fi
         home[$name]=$d
-    done < <(cd "$dir" && find abi modeler codegen runtime cli -type f \( -name '*.h' -o -name '*.hpp' \) 2>/dev/null | sort)
+    done < <(cd "$dir" && find abi common modeler codegen runtime cli -type f \( -name '*.h' -o -name '*.hpp' \) 2>/dev/null | sort)
 
     local edges folder_edges module_edges
     edges=$(mktemp)
@@ -106,7 +107,7 @@ check_tree() {   # check_tree DIR: prints violations, returns 1 if any
             fi
             [[ $target != "$from" ]] && echo "$from $target" >> "$folder_edges"
         done < "$dir/$src"
-    done < <(cd "$dir" && find abi modeler codegen runtime cli -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.c' -o -name '*.cpp' \) 2>/dev/null | sort)
+    done < <(cd "$dir" && find abi common modeler codegen runtime cli -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.c' -o -name '*.cpp' \) 2>/dev/null | sort)
 
     # Cycles: tsort reports a loop on stderr.
     local loops

@@ -17,15 +17,9 @@ struct ModelError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Levenshtein edit distance (insertions, deletions, substitutions cost 1).
-int edit_distance(const std::string &a, const std::string &b);
-
-// The one closest-name rule of the modeler and the .vdl front end: the known
-// names closest to `name` (ties kept, in the order given, no duplicates), at
-// most `max` of them, only those that still look like a typo — within
-// max(1, len/3 + 1) edits and fewer edits than `name` has letters, or the
-// same name in another case (distance 0); `name` itself is never suggested.
-// Empty when nothing is close.
+// The known names `name` is most plausibly a typo of (ties kept, in the
+// order given, no duplicates), at most `max`: common/rs_closest.h's rule,
+// the one every layer uses.  Empty when nothing is close.
 std::vector<std::string> closest_names(const std::string &name, const std::vector<std::string> &known,
                                        int max = 3);
 

@@ -444,8 +444,8 @@ START_TEST(test_closest_name)
     ck_assert_str_eq(rs_closest_name("stpe", c, 3), "step");   /* transposition */
     ck_assert_str_eq(rs_closest_name("dur", c, 3), "duration"); /* unique prefix */
     ck_assert_ptr_null(rs_closest_name("zzz", c, 3));
-    /* the one helper of the C runtime (runtime/core/rs_closest.h), the
-     * command line's rule: a swap counts 1, ties go to the earliest */
+    /* the one rule of every layer (common/rs_closest.h; test_vdl_errors
+     * checks the modeler agrees): a swap counts 1, ties go to the earliest */
     ck_assert_uint_eq(rs_edit_distance("plto", "plot"), 1);
     ck_assert_uint_eq(rs_edit_distance("kitten", "sitting"), 3);
     ck_assert_uint_eq(rs_edit_distance("", "abc"), 3);

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "model_error.hpp"
+#include "rs_closest.h"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
 #include "rs_test.h"
@@ -123,6 +125,37 @@ START_TEST(mangled_models_do_not_crash) {
 }
 END_TEST
 
+// One "did you mean" rule for every layer (common/rs_closest.h): the C
+// runtime and the command line call it directly, the modeler through
+// closest_names; the same word gets the same answer from both.
+START_TEST(one_closest_name_rule) {
+    const std::vector<std::string> known = {"mass", "cg", "inertia", "Mass", "mass", "stiffness", "step", "stop"};
+    std::vector<const char *> c;
+    for (const auto &k : known) c.push_back(k.c_str());
+    struct Case {
+        const char *word;
+        std::vector<std::string> want;   // the modeler's answer (up to 3)
+    } cases[] = {
+        {"mas", {"mass", "Mass"}},            // an edit; case is not an edit; each name once
+        {"MASS", {"mass", "Mass"}},           // case only: distance 0, the word itself excluded
+        {"inretia", {"inertia"}},             // a swap counts 1
+        {"stiff", {"stiffness"}},             // too far by edits; the one name it begins
+        {"st", {}},                           // begins three names, none close: nothing
+        {"i", {"inertia"}},                   // one letter: no edit counts, the one name it begins does
+        {"x", {}},                            // one letter: every one-letter edit is a different name
+        {"stap", {"step", "stop"}},           // ties in the candidates' order
+        {"zzzz", {}},
+    };
+    for (const Case &k : cases) {
+        std::vector<std::string> got = closest_names(k.word, known);
+        ck_assert_msg(got == k.want, "closest_names(%s)", k.word);
+        const char *first = rs_closest_name(k.word, c.data(), (int)c.size());
+        ck_assert_msg(k.want.empty() ? first == nullptr : first && k.want[0] == first, "rs_closest_name(%s)", k.word);
+    }
+    ck_assert_uint_eq(rs_edit_distance("Plot", "plto"), 1);
+}
+END_TEST
+
 int main() {
     Suite *s = suite_create("vdl_errors");
     TCase *tc = tcase_create("corpus");
@@ -131,6 +164,7 @@ int main() {
     tcase_add_test(tc, missing_main_file);
     tcase_add_test(tc, error_limit_stops);
     tcase_add_test(tc, mangled_models_do_not_crash);
+    tcase_add_test(tc, one_closest_name_rule);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
