@@ -44,9 +44,9 @@
 #include "rs_patch.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_hertz.h"
 
 #define GRID_MAX 512         /* grid nodes at most (du grows beyond)        */
@@ -1201,30 +1201,20 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
 int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, char *err,
                         size_t errlen)
 {
-    char dummy[1];
-    if (!err || errlen == 0) {
-        err = dummy;
-        errlen = sizeof dummy;
-    }
-    err[0] = '\0';
-    if (!w || !r || w->n < RS_SPLINE_MIN_POINTS || r->n < RS_SPLINE_MIN_POINTS) {
-        snprintf(err, errlen, "contact pair: a profile is missing or empty");
-        return RS_E_ARG;
-    }
-    if (w->kind != RS_PROFILE_WHEEL || r->kind != RS_PROFILE_RAIL) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the first profile must be 'kind wheel' and the "
-                 "second 'kind rail' (they are %s and %s); swap them or fix the files' kind lines",
-                 w->name, r->name, w->kind == RS_PROFILE_WHEEL ? "wheel" : "rail",
-                 r->kind == RS_PROFILE_RAIL ? "rail" : "wheel");
-        return RS_E_ARG;
-    }
-    if (!isfinite(r0) || !(r0 > 0.0)) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': nominal rolling radius %g m; give r0 > 0 in metres",
-                 w->name, r->name, r0);
-        return RS_E_ARG;
-    }
+    if (err && errlen)
+        err[0] = '\0';
+    if (!w || !r || w->n < RS_SPLINE_MIN_POINTS || r->n < RS_SPLINE_MIN_POINTS)
+        return rs_fail(err, errlen, RS_E_ARG, "contact pair: a profile is missing or empty");
+    if (w->kind != RS_PROFILE_WHEEL || r->kind != RS_PROFILE_RAIL)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "contact pair '%s' on '%s': the first profile must be 'kind wheel' and the "
+                       "second 'kind rail' (they are %s and %s); swap them or fix the files' kind lines",
+                       w->name, r->name, w->kind == RS_PROFILE_WHEEL ? "wheel" : "rail",
+                       r->kind == RS_PROFILE_RAIL ? "rail" : "wheel");
+    if (!isfinite(r0) || !(r0 > 0.0))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "contact pair '%s' on '%s': nominal rolling radius %g m; give r0 > 0 in metres",
+                       w->name, r->name, r0);
     /* the wheel's radius r0 + z_w stays well positive (z_w sampled at the
      * knots and between them), and its steepest flange slope −z_w' */
     double zmin = INFINITY, umin = 0, flange = -INFINITY, uflange = 0;
@@ -1245,14 +1235,12 @@ int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, cha
                 uflange = u;
             }
         }
-    if (!(r0 + zmin > 0.5 * r0)) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the wheel's radius r0 + z = %g + (%g) m at u = %g m "
-                 "is below half the nominal radius; check r0 (metres, at the taping line) and the "
-                 "wheel profile's z (the radius increase over r0, in metres)",
-                 w->name, r->name, r0, zmin, umin);
-        return RS_E_TABLE;
-    }
+    if (!(r0 + zmin > 0.5 * r0))
+        return rs_fail(err, errlen, RS_E_TABLE,
+                       "contact pair '%s' on '%s': the wheel's radius r0 + z = %g + (%g) m at u = %g m "
+                       "is below half the nominal radius; check r0 (metres, at the taping line) and the "
+                       "wheel profile's z (the radius increase over r0, in metres)",
+                       w->name, r->name, r0, zmin, umin);
     double rslope = -INFINITY;
     h = 0;
     for (int i = 0; i < r->n; i++) {
@@ -1261,24 +1249,20 @@ int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, cha
         if (d1 > rslope)
             rslope = d1;
     }
-    if (rslope < flange) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the rail table ends on its gauge side at a slope of "
-                 "%.3g (%.1f deg), below the wheel's steepest flange slope %.3g (%.1f deg, at "
-                 "u = %g m): a flange contact could leave the rail table, where nothing is in "
-                 "contact; extend the rail profile down its gauge face to at least %.1f deg",
-                 w->name, r->name, rslope, atan(rslope) * 57.29577951308232, flange,
-                 atan(flange) * 57.29577951308232, uflange, atan(flange) * 57.29577951308232);
-        return RS_E_TABLE;
-    }
-    if (w->y[w->n - 1] < r->y[r->n - 1]) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the wheel table ends on the field side at u = %g m, "
-                 "inside the rail head (which reaches y = %g m): when the wheelset shifts, the "
-                 "rail's field side would leave the wheel table, where nothing is in contact; "
-                 "extend the wheel profile on its field side beyond %g m",
-                 w->name, r->name, w->y[w->n - 1], r->y[r->n - 1], r->y[r->n - 1]);
-        return RS_E_TABLE;
-    }
+    if (rslope < flange)
+        return rs_fail(err, errlen, RS_E_TABLE,
+                       "contact pair '%s' on '%s': the rail table ends on its gauge side at a slope of "
+                       "%.3g (%.1f deg), below the wheel's steepest flange slope %.3g (%.1f deg, at "
+                       "u = %g m): a flange contact could leave the rail table, where nothing is in "
+                       "contact; extend the rail profile down its gauge face to at least %.1f deg",
+                       w->name, r->name, rslope, atan(rslope) * 57.29577951308232, flange,
+                       atan(flange) * 57.29577951308232, uflange, atan(flange) * 57.29577951308232);
+    if (w->y[w->n - 1] < r->y[r->n - 1])
+        return rs_fail(err, errlen, RS_E_TABLE,
+                       "contact pair '%s' on '%s': the wheel table ends on the field side at u = %g m, "
+                       "inside the rail head (which reaches y = %g m): when the wheelset shifts, the "
+                       "rail's field side would leave the wheel table, where nothing is in contact; "
+                       "extend the wheel profile on its field side beyond %g m",
+                       w->name, r->name, w->y[w->n - 1], r->y[r->n - 1], r->y[r->n - 1]);
     return RS_OK;
 }
