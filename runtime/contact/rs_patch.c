@@ -44,9 +44,9 @@
 #include "rs_patch.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_hertz.h"
 
 #define GRID_MAX 512         /* grid nodes at most (du grows beyond)        */
@@ -709,17 +709,37 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     return hz - rmax * s - rail_max(b, ya, yb) > CLEAR_EPS;
 }
 
+/* ------------------------------------------------------------ the search */
+
+/* A patch as the grouping finds it: its deepest candidate and its ends. */
+typedef struct found_patch {
+    slice best;
+    double lo, hi;
+} found_patch;
+
+/* What the search's phases share: one object on rs_patch_find's stack,
+ * nothing allocated (see the cost note at the top of this file). */
+typedef struct search {
+    pose p;
+    const rs_patch_bounds *bnd;      /* the pair's bound tables              */
+    double du, tol;                  /* grid spacing, refinement tolerance   */
+    int K, k0, k1;                   /* grid nodes 0..K; the overlap k0..k1  */
+    int nn, nc, np;                  /* nodes, candidates, patches           */
+    slice nodes[GRID_MAX + 1];
+    cand cands[CAND_MAX];
+    found_patch found[CAND_MAX];
+} search;
+
 static int finite3(const double *v)
 {
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
-int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
-                  const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
-                  rs_patch *out, int max, int *n)
+/* setup: the arguments, as rs_patch.h lists them (RS_E_ARG, no message). */
+static int check_args(const rs_profile *w, const rs_profile *r, const double c[3],
+                      const double a[3], const rs_patch_opts *o, const rs_patch *out, int max,
+                      const int *n)
 {
-    if (n)
-        *n = 0;
     if (!w || !r || !c || !a || !o || !out || !n || max < 1 || max > RS_PATCH_MAX)
         return RS_E_ARG;
     if (w->n < RS_SPLINE_MIN_POINTS || r->n < RS_SPLINE_MIN_POINTS || !w->spline.x
@@ -734,52 +754,70 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     /* the axle must point to the field side and be far from vertical */
     if (!(a[1] >= 0.5))
         return RS_E_ARG;
+    return RS_OK;
+}
 
-    pose p;
-    p.w = w;
-    p.r = r;
-    p.r0 = o->r0;
-    memcpy(p.c, c, sizeof p.c);
-    memcpy(p.a, a, sizeof p.a);
-    p.s = sqrt(1.0 - a[2] * a[2]);
-    p.inv_s = 1.0 / p.s;
+/* setup: the wheel's pose (the circles' directions d and f), the two
+ * tables' ranges, the rail's ends, the spline hints. */
+static void pose_init(pose *p, const rs_profile *w, const rs_profile *r, const double c[3],
+                      const double a[3], double r0, const rs_patch_hint *hint)
+{
+    p->w = w;
+    p->r = r;
+    p->r0 = r0;
+    memcpy(p->c, c, sizeof p->c);
+    memcpy(p->a, a, sizeof p->a);
+    p->s = sqrt(1.0 - a[2] * a[2]);
+    p->inv_s = 1.0 / p->s;
     /* d = −(z − a_z a)/s: the circle's lowest direction; f = a × d */
-    p.d[0] = a[2] * a[0] / p.s;
-    p.d[1] = a[2] * a[1] / p.s;
-    p.d[2] = -p.s;
-    p.f[0] = a[1] * p.d[2] - a[2] * p.d[1];
-    p.f[1] = a[2] * p.d[0] - a[0] * p.d[2];
-    p.f[2] = a[0] * p.d[1] - a[1] * p.d[0];
-    p.wlo = w->y[0];
-    p.whi = w->y[w->n - 1];
-    p.rlo = r->y[0];
-    p.rhi = r->y[r->n - 1];
-    p.hw = hint ? hint->wheel : 0;
-    p.hr = hint ? hint->rail : 0;
-    {
-        double d2;
-        int h0 = 0, h1 = r->n - 2;
-        p.rz_lo = rs_spline_eval(&r->spline, p.rlo, &h0, &p.rs_lo, &d2);
-        p.rz_hi = rs_spline_eval(&r->spline, p.rhi, &h1, &p.rs_hi, &d2);
-    }
-    const double tol = o->tol;
+    p->d[0] = a[2] * a[0] / p->s;
+    p->d[1] = a[2] * a[1] / p->s;
+    p->d[2] = -p->s;
+    p->f[0] = a[1] * p->d[2] - a[2] * p->d[1];
+    p->f[1] = a[2] * p->d[0] - a[0] * p->d[2];
+    p->f[2] = a[0] * p->d[1] - a[1] * p->d[0];
+    p->wlo = w->y[0];
+    p->whi = w->y[w->n - 1];
+    p->rlo = r->y[0];
+    p->rhi = r->y[r->n - 1];
+    p->hw = hint ? hint->wheel : 0;
+    p->hr = hint ? hint->rail : 0;
+    double d2;
+    int h0 = 0, h1 = r->n - 2;
+    p->rz_lo = rs_spline_eval(&r->spline, p->rlo, &h0, &p->rs_lo, &d2);
+    p->rz_hi = rs_spline_eval(&r->spline, p->rhi, &h1, &p->rs_hi, &d2);
+}
 
-    /* the bound tables: the hint's when they describe these profiles,
-     * else made now (into the hint, or on the stack without one) */
-    rs_patch_bounds bstack;
-    const rs_patch_bounds *bnd;
+/* The spline hints back to the caller's hint (on every return past setup). */
+static void save_hint(rs_patch_hint *hint, const pose *p)
+{
+    if (hint) {
+        hint->wheel = p->hw;
+        hint->rail = p->hr;
+    }
+}
+
+/* bounds and grid: the bound tables, the hint's when they describe these
+ * profiles, else made now (into the hint, or into *own without one). */
+static const rs_patch_bounds *bounds_get(rs_patch_hint *hint, rs_patch_bounds *own,
+                                         const rs_profile *w, const rs_profile *r)
+{
     if (hint) {
         if (!bounds_match(&hint->b, w, r))
             bounds_fit(&hint->b, w, r);
-        bnd = &hint->b;
-    } else {
-        bounds_fit(&bstack, w, r);
-        bnd = &bstack;
+        return &hint->b;
     }
+    bounds_fit(own, w, r);
+    return own;
+}
 
-    /* the fixed grid over the wheel table, anchored at its first point */
-    const double span = p.whi - p.wlo;
-    double du = o->du;
+/* bounds and grid: the fixed grid over the wheel table, anchored at its
+ * first point (du, K), and its nodes k0..k1 whose circles can reach the
+ * rail table.  Returns 0 when there are none. */
+static int grid_init(search *s, double du)
+{
+    const pose *p = &s->p;
+    const double span = p->whi - p->wlo;
     if (span / du > GRID_MAX - 1)
         du = span / (GRID_MAX - 1);
     int K = (int)ceil(span / du - 1e-9);
@@ -788,164 +826,164 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     /* the overlap: slices whose circle can reach the rail table.  |q| <=
      * |d_y| + |f_y| and ρ <= r0 + max z_w bound the rail point's distance
      * from c_y + u a_y; nodes outside are out of contact anyway */
-    const double zmax = bnd->wzmax;
-    const double m = ((o->r0 + fabs(zmax)) * (fabs(p.d[1]) + fabs(p.f[1])) + du) / a[1];
-    const double ua = (p.rlo - c[1]) / a[1] - m, ub = (p.rhi - c[1]) / a[1] + m;
-    int k0 = (int)floor((ua - p.wlo) / du), k1 = (int)ceil((ub - p.wlo) / du);
+    const double zmax = s->bnd->wzmax;
+    const double m = ((p->r0 + fabs(zmax)) * (fabs(p->d[1]) + fabs(p->f[1])) + du) / p->a[1];
+    const double ua = (p->rlo - p->c[1]) / p->a[1] - m, ub = (p->rhi - p->c[1]) / p->a[1] + m;
+    int k0 = (int)floor((ua - p->wlo) / du), k1 = (int)ceil((ub - p->wlo) / du);
     if (k0 < 0)
         k0 = 0;
     if (k1 > K)
         k1 = K;
-    int ret = RS_OK;
-    if (k0 > k1) {
-        if (hint) {
-            hint->wheel = p.hw;
-            hint->rail = p.hr;
-        }
-        return RS_OK;             /* the wheel is nowhere above the rail */
-    }
+    s->du = du;
+    s->K = K;
+    s->k0 = k0;
+    s->k1 = k1;
+    return k0 <= k1;
+}
 
-    /* the nodes: every COARSE-th grid node, and the grid nodes between two
-     * of them unless both are valid and a lower bound of g between them
-     * (their tangents, less a curvature allowance) is positive: far from
-     * contact the coarse nodes steer the search alone.  A coarse interval
-     * that the bound tables prove out of contact (clear_interval) is not
-     * evaluated at all: its end nodes only where a neighbouring interval
-     * needs them, flagged (cl, cr) so that nothing is sought across it */
-    slice nodes[GRID_MAX + 1];
-    int nn = 0;
-    {
-        const double H = COARSE * du;
-        int ka = k0, last_k = -1, pend = 0;
-        while (ka < k1) {
-            int kb = (ka / COARSE + 1) * COARSE;
-            if (kb > k1)
-                kb = k1;
-            const double ua = ka == K ? p.whi : p.wlo + ka * du;
-            const double ub = kb == K ? p.whi : p.wlo + kb * du;
-            if (clear_interval(&p, bnd, ua, ub)) {
-                if (nn > 0 && last_k == ka)
-                    nodes[nn - 1].cr = 1;
-                pend = 1;
-                ka = kb;
-                continue;
-            }
-            if (!(nn > 0 && last_k == ka)) {
-                grid_node(&p, ka, K, du, nn > 0 ? nodes[nn - 1].T : 0.0, &nodes[nn]);
-                nodes[nn].cl = (unsigned char)pend;
+/* nodes: every COARSE-th grid node, and the grid nodes between two of them
+ * unless both are valid and a lower bound of g between them (their
+ * tangents, less a curvature allowance) is positive: far from contact the
+ * coarse nodes steer the search alone.  A coarse interval that the bound
+ * tables prove out of contact (clear_interval) is not evaluated at all:
+ * its end nodes only where a neighbouring interval needs them, flagged
+ * (cl, cr) so that nothing is sought across it.  Sets s->nn. */
+static void search_nodes(search *s)
+{
+    pose *p = &s->p;
+    slice *nodes = s->nodes;
+    const double du = s->du;
+    const int K = s->K, k1 = s->k1;
+    const double H = COARSE * du;
+    int nn = 0, ka = s->k0, last_k = -1, pend = 0;
+    while (ka < k1) {
+        int kb = (ka / COARSE + 1) * COARSE;
+        if (kb > k1)
+            kb = k1;
+        const double ua = ka == K ? p->whi : p->wlo + ka * du;
+        const double ub = kb == K ? p->whi : p->wlo + kb * du;
+        if (clear_interval(p, s->bnd, ua, ub)) {
+            if (nn > 0 && last_k == ka)
+                nodes[nn - 1].cr = 1;
+            pend = 1;
+            ka = kb;
+            continue;
+        }
+        if (!(nn > 0 && last_k == ka)) {
+            grid_node(p, ka, K, du, nn > 0 ? nodes[nn - 1].T : 0.0, &nodes[nn]);
+            nodes[nn].cl = (unsigned char)pend;
+            nn++;
+        }
+        pend = 0;
+        slice B;
+        const slice A = nodes[nn - 1];
+        grid_node(p, kb, K, du, A.T, &B);
+        int near = 1;
+        if (kb - ka > 1) {
+            const double M = 4.0 * dmax(fabs(A.g2), fabs(B.g2));
+            /* g >= g_A + g'_A t − M t²/2 and g >= g_B − g'_B (H − t) − …
+             * on the interval: each tangent's lowest value, less M H²/2 */
+            if (A.valid && B.valid)
+                near = dmax(A.g + dmin(A.g1, 0.0) * H, B.g - dmax(B.g1, 0.0) * H) - 0.5 * M * H * H
+                       <= 0.0;
+            else if (A.valid || B.valid) {
+                const slice *v = A.valid ? &A : &B;
+                near = v->g - fabs(v->g1) * H - 0.5 * M * H * H <= 0.0;
+            } else
+                near = 0;
+        }
+        if (near)
+            for (int k = ka + 1; k < kb; k++) {
+                grid_node(p, k, K, du, nodes[nn - 1].T, &nodes[nn]);
                 nn++;
             }
-            pend = 0;
-            slice B;
-            const slice A = nodes[nn - 1];
-            grid_node(&p, kb, K, du, A.T, &B);
-            int near = 1;
-            if (kb - ka > 1) {
-                const double M = 4.0 * dmax(fabs(A.g2), fabs(B.g2));
-                /* g >= g_A + g'_A t − M t²/2 and g >= g_B − g'_B (H − t) − …
-                 * on the interval: each tangent's lowest value, less M H²/2 */
-                if (A.valid && B.valid)
-                    near = dmax(A.g + dmin(A.g1, 0.0) * H, B.g - dmax(B.g1, 0.0) * H) - 0.5 * M * H * H
-                           <= 0.0;
-                else if (A.valid || B.valid) {
-                    const slice *v = A.valid ? &A : &B;
-                    near = v->g - fabs(v->g1) * H - 0.5 * M * H * H <= 0.0;
-                } else
-                    near = 0;
-            }
-            if (near)
-                for (int k = ka + 1; k < kb; k++) {
-                    grid_node(&p, k, K, du, nodes[nn - 1].T, &nodes[nn]);
-                    nn++;
-                }
-            nodes[nn++] = B;
-            last_k = ka = kb;
-        }
-        if (nn == 0) {
-            if (hint) {
-                hint->wheel = p.hw;
-                hint->rail = p.hr;
-            }
-            return RS_OK;         /* nowhere near the rail */
-        }
+        nodes[nn++] = B;
+        last_k = ka = kb;
     }
+    s->nn = nn;
+}
 
-    /* candidates: refined local minima, edge minima, fallbacks */
-    cand cands[CAND_MAX];
-    int nc = 0;
-    for (int i = 0; i < nn && nc < CAND_MAX; i++) {
-        const slice *s0 = &nodes[i];
-        if (!s0->valid)
-            continue;
-        const int vl = i > 0 && nodes[i - 1].valid;
-        const int vr = i + 1 < nn && nodes[i + 1].valid && !s0->cr;
-        /* interior: g' from − to + over [i, i+1], or a dip between them
-         * that the cubic through the ends' g and g' predicts (a maximum and
-         * a minimum in one interval: flat conformal stretches) */
-        if (vr && nc < CAND_MAX) {
-            const slice *s1 = &nodes[i + 1];
-            const double h = s1->u - s0->u;
-            const double M = 4.0 * dmax(fabs(s0->g2), fabs(s1->g2));
-            if (s0->g1 < 0.0 && s1->g1 >= 0.0) {
-                const double lb = dmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
-                if (lb <= 0.0 || s0->g < 0.0 || s1->g < 0.0) {
-                    refine_min(&p, s0, s1, tol, &cands[nc].s);
-                    cands[nc].node = i;
-                    nc++;
-                }
-            } else if (dmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
-                slice b[2];
-                if (dip_bracket(&p, s0, s1, b)) {
-                    refine_min(&p, &b[0], &b[1], tol, &cands[nc].s);
-                    cands[nc].node = i;
-                    nc++;
-                }
-            }
-        }
-        /* next to an edge of the valid slices (the end of either table):
-         * the minimum between the edge and the node is a bracketed local
-         * minimum, or the edge itself when g falls towards it */
-        for (int side = -1; side <= 1; side += 2) {
-            if (side < 0 ? vl || s0->cl : vr || s0->cr)
-                continue;
-            /* the edge lies within the neighbour's distance, and within
-             * about the rail point's distance from the table's end (P_y
-             * grows with u at the rate a_y, ρ' q aside: factor 2) */
-            double de = side < 0 ? (i > 0 ? s0->u - nodes[i - 1].u : du)
-                                 : (i + 1 < nn ? nodes[i + 1].u - s0->u : du);
-            de = dmin(de, 2.0 * (side < 0 ? s0->py - p.rlo : p.rhi - s0->py) / a[1] + 1e-6);
-            const double lb = s0->g - fabs(s0->g1) * de - 2.0 * fabs(s0->g2) * de * de;
-            if (lb > 0.0 || nc >= CAND_MAX)
-                continue;
-            double uo;
-            if (side < 0)
-                uo = i > 0 ? nodes[i - 1].u : dmax(s0->u - du, p.wlo);
-            else
-                uo = i + 1 < nn ? nodes[i + 1].u : dmin(s0->u + du, p.whi);
-            slice e = *s0;
-            if (uo != s0->u) {
-                slice t;
-                eval_slice(&p, uo, s0->T, &t);
-                if (t.valid)
-                    e = t;                 /* the wheel table's end */
-                else
-                    find_edge(&p, s0->u, uo, tol, s0->T, &e);
-            }
-            const slice *lo = side < 0 ? &e : s0, *hi = side < 0 ? s0 : &e;
-            if (e.u != s0->u && lo->g1 < 0.0 && hi->g1 >= 0.0) {
-                refine_min(&p, lo, hi, tol, &cands[nc].s);
-                cands[nc].node = i;
-                nc++;
-            } else if (side < 0 ? e.g1 > 0.0 : e.g1 < 0.0) {
-                cands[nc].s = e;
-                cands[nc].node = i;
-                nc++;
-            }
-        }
+/* candidates: one more, the local minimum refined in [lo, hi], found at
+ * grid node i. */
+static void add_refined(search *s, const slice *lo, const slice *hi, int i)
+{
+    refine_min(&s->p, lo, hi, s->tol, &s->cands[s->nc].s);
+    s->cands[s->nc].node = i;
+    s->nc++;
+}
+
+/* candidates: between nodes i and i+1 (both valid), g' from − to +, or a
+ * dip between them that the cubic through the ends' g and g' predicts (a
+ * maximum and a minimum in one interval: flat conformal stretches). */
+static void interior_candidate(search *s, int i)
+{
+    const slice *s0 = &s->nodes[i], *s1 = &s->nodes[i + 1];
+    const double h = s1->u - s0->u;
+    const double M = 4.0 * dmax(fabs(s0->g2), fabs(s1->g2));
+    if (s0->g1 < 0.0 && s1->g1 >= 0.0) {
+        const double lb = dmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
+        if (lb <= 0.0 || s0->g < 0.0 || s1->g < 0.0)
+            add_refined(s, s0, s1, i);
+    } else if (dmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
+        slice b[2];
+        if (dip_bracket(&s->p, s0, s1, b))
+            add_refined(s, &b[0], &b[1], i);
     }
-    /* runs of negative valid nodes that hold no candidate: their deepest node
-     * (a safeguard; a run's minimum is a candidate above in every case where
-     * g' at the nodes shows it) */
+}
+
+/* candidates: node i next to an edge of the valid slices (the end of either
+ * table) on side −1 (left) or +1 (right): the minimum between the edge and
+ * the node is a bracketed local minimum, or the edge itself when g falls
+ * towards it. */
+static void edge_candidate(search *s, int i, int side)
+{
+    pose *p = &s->p;
+    const slice *nodes = s->nodes, *s0 = &nodes[i];
+    const int nn = s->nn;
+    const double du = s->du;
+    /* the edge lies within the neighbour's distance, and within about the
+     * rail point's distance from the table's end (P_y grows with u at the
+     * rate a_y, ρ' q aside: factor 2) */
+    double de = side < 0 ? (i > 0 ? s0->u - nodes[i - 1].u : du)
+                         : (i + 1 < nn ? nodes[i + 1].u - s0->u : du);
+    de = dmin(de, 2.0 * (side < 0 ? s0->py - p->rlo : p->rhi - s0->py) / p->a[1] + 1e-6);
+    const double lb = s0->g - fabs(s0->g1) * de - 2.0 * fabs(s0->g2) * de * de;
+    if (lb > 0.0 || s->nc >= CAND_MAX)
+        return;
+    double uo;
+    if (side < 0)
+        uo = i > 0 ? nodes[i - 1].u : dmax(s0->u - du, p->wlo);
+    else
+        uo = i + 1 < nn ? nodes[i + 1].u : dmin(s0->u + du, p->whi);
+    slice e = *s0;
+    if (uo != s0->u) {
+        slice t;
+        eval_slice(p, uo, s0->T, &t);
+        if (t.valid)
+            e = t;                 /* the wheel table's end */
+        else
+            find_edge(p, s0->u, uo, s->tol, s0->T, &e);
+    }
+    const slice *lo = side < 0 ? &e : s0, *hi = side < 0 ? s0 : &e;
+    if (e.u != s0->u && lo->g1 < 0.0 && hi->g1 >= 0.0) {
+        add_refined(s, lo, hi, i);
+    } else if (side < 0 ? e.g1 > 0.0 : e.g1 < 0.0) {
+        s->cands[s->nc].s = e;
+        s->cands[s->nc].node = i;
+        s->nc++;
+    }
+}
+
+/* candidates: runs of negative valid nodes that hold no candidate: their
+ * deepest node (a safeguard; a run's minimum is a candidate above in every
+ * case where g' at the nodes shows it). */
+static void run_candidates(search *s)
+{
+    const slice *nodes = s->nodes;
+    const int nn = s->nn;
+    const double du = s->du;
+    cand *cands = s->cands;
+    int nc = s->nc;
     for (int i = 0; i < nn && nc < CAND_MAX; i++) {
         if (!(nodes[i].valid && nodes[i].g < 0.0))
             continue;
@@ -967,8 +1005,32 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         }
         i = j;
     }
-    /* order by u (insertion sort: few candidates) */
-    for (int i = 1; i < nc; i++) {
+    s->nc = nc;
+}
+
+/* candidates: refined local minima, edge minima, fallbacks, ordered by u
+ * (insertion sort: few candidates).  Sets s->nc. */
+static void find_candidates(search *s)
+{
+    const slice *nodes = s->nodes;
+    const int nn = s->nn;
+    s->nc = 0;
+    for (int i = 0; i < nn && s->nc < CAND_MAX; i++) {
+        const slice *s0 = &nodes[i];
+        if (!s0->valid)
+            continue;
+        const int vl = i > 0 && nodes[i - 1].valid;
+        const int vr = i + 1 < nn && nodes[i + 1].valid && !s0->cr;
+        if (vr && s->nc < CAND_MAX)
+            interior_candidate(s, i);
+        if (!(vl || s0->cl))
+            edge_candidate(s, i, -1);
+        if (!(vr || s0->cr))
+            edge_candidate(s, i, 1);
+    }
+    run_candidates(s);
+    cand *cands = s->cands;
+    for (int i = 1; i < s->nc; i++) {
         cand t = cands[i];
         int j = i - 1;
         while (j >= 0 && cands[j].s.u > t.s.u) {
@@ -977,13 +1039,62 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
         }
         cands[j + 1] = t;
     }
+}
 
-    /* group the negative candidates into patches: two are in one patch when
-     * every node between them is valid and negative */
-    struct {
-        slice best;
-        double lo, hi;
-    } found[CAND_MAX];
+/* grouping: where a patch ends between the first node outside it, *o, and
+ * the slice *in inside it: the valid edge when *o is invalid, else the
+ * root of g. */
+static double patch_end(search *s, const slice *o, const slice *in)
+{
+    if (!o->valid) {
+        slice e;
+        find_edge(&s->p, in->u, o->u, s->tol, in->T, &e);
+        return e.u;
+    }
+    return find_root(&s->p, o->u, o->g, in->u, in->g, s->tol, in->T);
+}
+
+/* grouping: the lower end of the patch whose first candidate is *first:
+ * from the first node outside the patch on its left. */
+static double patch_lo(search *s, const slice *first)
+{
+    const slice *nodes = s->nodes;
+    const int nn = s->nn;
+    const double ul = first->u;
+    int q = nn - 1;
+    while (q >= 0 && nodes[q].u >= ul)
+        q--;
+    while (q >= 0 && nodes[q].valid && nodes[q].g < 0.0)
+        q--;
+    if (q < 0)
+        return nodes[0].u;
+    return patch_end(s, &nodes[q], q + 1 < nn && nodes[q + 1].u < ul ? &nodes[q + 1] : first);
+}
+
+/* grouping: the upper end of the patch whose last candidate is *last. */
+static double patch_hi(search *s, const slice *last)
+{
+    const slice *nodes = s->nodes;
+    const int nn = s->nn;
+    const double ur = last->u;
+    int q = 0;
+    while (q < nn && nodes[q].u <= ur)
+        q++;
+    while (q < nn && nodes[q].valid && nodes[q].g < 0.0)
+        q++;
+    if (q >= nn)
+        return nodes[nn - 1].u;
+    return patch_end(s, &nodes[q], q > 0 && nodes[q - 1].u > ur ? &nodes[q - 1] : last);
+}
+
+/* grouping: the negative candidates into patches, two in one patch when
+ * every node between them is valid and negative; each patch at its
+ * deepest candidate, with its ends.  Sets s->np. */
+static void group_patches(search *s)
+{
+    const slice *nodes = s->nodes;
+    const cand *cands = s->cands;
+    const int nn = s->nn, nc = s->nc;
     int np = 0;
     for (int i = 0; i < nc;) {
         if (!(cands[i].s.g < 0.0)) {
@@ -1008,114 +1119,102 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
             if (cands[j].s.g < cands[deep].s.g)
                 deep = j;
         }
-        found[np].best = cands[deep].s;
-        double *plo = &found[np].lo, *phi = &found[np].hi;
-        np++;
-        /* bounds: the first node outside the patch on each side, then the
-         * root of g (or the valid edge) between it and the patch */
-        {
-            const double ul = cands[i].s.u;
-            int q = nn - 1;
-            while (q >= 0 && nodes[q].u >= ul)
-                q--;
-            while (q >= 0 && nodes[q].valid && nodes[q].g < 0.0)
-                q--;
-            if (q < 0) {
-                *plo = nodes[0].u;
-            } else {
-                const slice *in = q + 1 < nn && nodes[q + 1].u < ul ? &nodes[q + 1] : &cands[i].s;
-                if (!nodes[q].valid) {
-                    slice e;
-                    find_edge(&p, in->u, nodes[q].u, tol, in->T, &e);
-                    *plo = e.u;
-                } else {
-                    *plo = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol, in->T);
-                }
-            }
-        }
-        {
-            const double ur = cands[j].s.u;
-            int q = 0;
-            while (q < nn && nodes[q].u <= ur)
-                q++;
-            while (q < nn && nodes[q].valid && nodes[q].g < 0.0)
-                q++;
-            if (q >= nn) {
-                *phi = nodes[nn - 1].u;
-            } else {
-                const slice *in = q > 0 && nodes[q - 1].u > ur ? &nodes[q - 1] : &cands[j].s;
-                if (!nodes[q].valid) {
-                    slice e;
-                    find_edge(&p, in->u, nodes[q].u, tol, in->T, &e);
-                    *phi = e.u;
-                } else {
-                    *phi = find_root(&p, nodes[q].u, nodes[q].g, in->u, in->g, tol, in->T);
-                }
-            }
-        }
-        if (*plo > found[np - 1].best.u)
-            *plo = found[np - 1].best.u;
-        if (*phi < found[np - 1].best.u)
-            *phi = found[np - 1].best.u;
+        found_patch *f = &s->found[np++];
+        f->best = cands[deep].s;
+        f->lo = patch_lo(s, &cands[i].s);
+        f->hi = patch_hi(s, &cands[j].s);
+        if (f->lo > f->best.u)
+            f->lo = f->best.u;
+        if (f->hi < f->best.u)
+            f->hi = f->best.u;
         i = j + 1;
     }
+    s->np = np;
+}
 
-    /* more than max: keep the deepest max (in vertical gap), in the order
-     * of u */
-    if (np > max) {
-        ret = RS_CLAMPED;
-        while (np > max) {
-            int lo = 0;
-            for (int q = 1; q < np; q++)
-                if (found[q].best.g > found[lo].best.g)
-                    lo = q;
-            for (int q = lo; q + 1 < np; q++)
-                found[q] = found[q + 1];
-            np--;
-        }
+/* output: more than max patches: the deepest max (in vertical gap), in
+ * the order of u, and RS_CLAMPED; else RS_OK. */
+static int keep_deepest(search *s, int max)
+{
+    if (s->np <= max)
+        return RS_OK;
+    found_patch *found = s->found;
+    int np = s->np;
+    while (np > max) {
+        int lo = 0;
+        for (int q = 1; q < np; q++)
+            if (found[q].best.g > found[lo].best.g)
+                lo = q;
+        for (int q = lo; q + 1 < np; q++)
+            found[q] = found[q + 1];
+        np--;
     }
-    for (int q = 0; q < np; q++) {
-        full f;
-        eval_full(&p, found[q].best.u, found[q].best.T, 0.0, &f);
-        fill_patch(&p, &f, &out[q]);
-        out[q].u_lo = found[q].lo;
-        out[q].u_hi = found[q].hi;
+    s->np = np;
+    return RS_CLAMPED;
+}
+
+/* output: the patches' fields, each at its deepest slice. */
+static void write_patches(search *s, rs_patch *out)
+{
+    for (int q = 0; q < s->np; q++) {
+        const found_patch *f = &s->found[q];
+        full sl;
+        eval_full(&s->p, f->best.u, f->best.T, 0.0, &sl);
+        fill_patch(&s->p, &sl, &out[q]);
+        out[q].u_lo = f->lo;
+        out[q].u_hi = f->hi;
     }
-    *n = np;
-    if (hint) {
-        hint->wheel = p.hw;
-        hint->rail = p.hr;
+}
+
+int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
+                  const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
+                  rs_patch *out, int max, int *n)
+{
+    if (n)
+        *n = 0;
+    const int st = check_args(w, r, c, a, o, out, max, n);
+    if (st)
+        return st;
+    search s;
+    rs_patch_bounds own;   /* the bound tables of a call without a hint */
+    pose_init(&s.p, w, r, c, a, o->r0, hint);
+    s.tol = o->tol;
+    s.bnd = bounds_get(hint, &own, w, r);
+    if (!grid_init(&s, o->du)) {
+        save_hint(hint, &s.p);
+        return RS_OK;             /* the wheel is nowhere above the rail */
     }
+    search_nodes(&s);
+    if (s.nn == 0) {
+        save_hint(hint, &s.p);
+        return RS_OK;             /* nowhere near the rail */
+    }
+    find_candidates(&s);
+    group_patches(&s);
+    const int ret = keep_deepest(&s, max);
+    write_patches(&s, out);
+    *n = s.np;
+    save_hint(hint, &s.p);
     return ret;
 }
 
 int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, char *err,
                         size_t errlen)
 {
-    char dummy[1];
-    if (!err || errlen == 0) {
-        err = dummy;
-        errlen = sizeof dummy;
-    }
-    err[0] = '\0';
-    if (!w || !r || w->n < RS_SPLINE_MIN_POINTS || r->n < RS_SPLINE_MIN_POINTS) {
-        snprintf(err, errlen, "contact pair: a profile is missing or empty");
-        return RS_E_ARG;
-    }
-    if (w->kind != RS_PROFILE_WHEEL || r->kind != RS_PROFILE_RAIL) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the first profile must be 'kind wheel' and the "
-                 "second 'kind rail' (they are %s and %s); swap them or fix the files' kind lines",
-                 w->name, r->name, w->kind == RS_PROFILE_WHEEL ? "wheel" : "rail",
-                 r->kind == RS_PROFILE_RAIL ? "rail" : "wheel");
-        return RS_E_ARG;
-    }
-    if (!isfinite(r0) || !(r0 > 0.0)) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': nominal rolling radius %g m; give r0 > 0 in metres",
-                 w->name, r->name, r0);
-        return RS_E_ARG;
-    }
+    if (err && errlen)
+        err[0] = '\0';
+    if (!w || !r || w->n < RS_SPLINE_MIN_POINTS || r->n < RS_SPLINE_MIN_POINTS)
+        return rs_fail(err, errlen, RS_E_ARG, "contact pair: a profile is missing or empty");
+    if (w->kind != RS_PROFILE_WHEEL || r->kind != RS_PROFILE_RAIL)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "contact pair '%s' on '%s': the first profile must be 'kind wheel' and the "
+                       "second 'kind rail' (they are %s and %s); swap them or fix the files' kind lines",
+                       w->name, r->name, w->kind == RS_PROFILE_WHEEL ? "wheel" : "rail",
+                       r->kind == RS_PROFILE_RAIL ? "rail" : "wheel");
+    if (!isfinite(r0) || !(r0 > 0.0))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "contact pair '%s' on '%s': nominal rolling radius %g m; give r0 > 0 in metres",
+                       w->name, r->name, r0);
     /* the wheel's radius r0 + z_w stays well positive (z_w sampled at the
      * knots and between them), and its steepest flange slope −z_w' */
     double zmin = INFINITY, umin = 0, flange = -INFINITY, uflange = 0;
@@ -1136,14 +1235,12 @@ int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, cha
                 uflange = u;
             }
         }
-    if (!(r0 + zmin > 0.5 * r0)) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the wheel's radius r0 + z = %g + (%g) m at u = %g m "
-                 "is below half the nominal radius; check r0 (metres, at the taping line) and the "
-                 "wheel profile's z (the radius increase over r0, in metres)",
-                 w->name, r->name, r0, zmin, umin);
-        return RS_E_TABLE;
-    }
+    if (!(r0 + zmin > 0.5 * r0))
+        return rs_fail(err, errlen, RS_E_TABLE,
+                       "contact pair '%s' on '%s': the wheel's radius r0 + z = %g + (%g) m at u = %g m "
+                       "is below half the nominal radius; check r0 (metres, at the taping line) and the "
+                       "wheel profile's z (the radius increase over r0, in metres)",
+                       w->name, r->name, r0, zmin, umin);
     double rslope = -INFINITY;
     h = 0;
     for (int i = 0; i < r->n; i++) {
@@ -1152,24 +1249,20 @@ int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, cha
         if (d1 > rslope)
             rslope = d1;
     }
-    if (rslope < flange) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the rail table ends on its gauge side at a slope of "
-                 "%.3g (%.1f deg), below the wheel's steepest flange slope %.3g (%.1f deg, at "
-                 "u = %g m): a flange contact could leave the rail table, where nothing is in "
-                 "contact; extend the rail profile down its gauge face to at least %.1f deg",
-                 w->name, r->name, rslope, atan(rslope) * 57.29577951308232, flange,
-                 atan(flange) * 57.29577951308232, uflange, atan(flange) * 57.29577951308232);
-        return RS_E_TABLE;
-    }
-    if (w->y[w->n - 1] < r->y[r->n - 1]) {
-        snprintf(err, errlen,
-                 "contact pair '%s' on '%s': the wheel table ends on the field side at u = %g m, "
-                 "inside the rail head (which reaches y = %g m): when the wheelset shifts, the "
-                 "rail's field side would leave the wheel table, where nothing is in contact; "
-                 "extend the wheel profile on its field side beyond %g m",
-                 w->name, r->name, w->y[w->n - 1], r->y[r->n - 1], r->y[r->n - 1]);
-        return RS_E_TABLE;
-    }
+    if (rslope < flange)
+        return rs_fail(err, errlen, RS_E_TABLE,
+                       "contact pair '%s' on '%s': the rail table ends on its gauge side at a slope of "
+                       "%.3g (%.1f deg), below the wheel's steepest flange slope %.3g (%.1f deg, at "
+                       "u = %g m): a flange contact could leave the rail table, where nothing is in "
+                       "contact; extend the rail profile down its gauge face to at least %.1f deg",
+                       w->name, r->name, rslope, atan(rslope) * 57.29577951308232, flange,
+                       atan(flange) * 57.29577951308232, uflange, atan(flange) * 57.29577951308232);
+    if (w->y[w->n - 1] < r->y[r->n - 1])
+        return rs_fail(err, errlen, RS_E_TABLE,
+                       "contact pair '%s' on '%s': the wheel table ends on the field side at u = %g m, "
+                       "inside the rail head (which reaches y = %g m): when the wheelset shifts, the "
+                       "rail's field side would leave the wheel table, where nothing is in contact; "
+                       "extend the wheel profile on its field side beyond %g m",
+                       w->name, r->name, w->y[w->n - 1], r->y[r->n - 1], r->y[r->n - 1]);
     return RS_OK;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_ws_impl.h"
 
 
@@ -51,15 +52,8 @@ int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
         n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ws->err + n, sizeof ws->err - (size_t)n, fmt, ap);
+    rs_failv(ws->err + n, sizeof ws->err - (size_t)n, status, fmt, ap);
     va_end(ap);
-    return status;
-}
-
-static int set_err(char *err, size_t errlen, int status, const char *msg)
-{
-    if (err && errlen)
-        snprintf(err, errlen, "%s", msg);
     return status;
 }
 
@@ -69,14 +63,12 @@ static int elastic_allowed(const rs_model *m, char *err, size_t errlen)
 {
     if (m->n_phi == m->n_contact)
         return RS_OK;
-    if (err && errlen)
-        snprintf(err, errlen,
-                 "rs_ws_create: model '%s' has %d constraint(s) besides its %d contacts' "
-                 "normal ones; the elastic contact runs only models whose constraints are "
-                 "all contact constraints (use the constraint contact, "
-                 "rs_wheel_rail_contact())",
-                 m->name, m->n_phi - m->n_contact, m->n_contact);
-    return RS_E_UNSUPPORTED;
+    return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                   "rs_ws_create: model '%s' has %d constraint(s) besides its %d contacts' "
+                   "normal ones; the elastic contact runs only models whose constraints are "
+                   "all contact constraints (use the constraint contact, "
+                   "rs_wheel_rail_contact())",
+                   m->name, m->n_phi - m->n_contact, m->n_contact);
 }
 
 /* The model the elastic contact's workspace runs: m without the contacts'
@@ -94,62 +86,61 @@ static void elastic_view(rs_model *view, const rs_model *m)
         view->fn[drop[k]] = (rs_func){0};
 }
 
-int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
-                 char *err, size_t errlen)
+/* The workspace runs the elastic contact (rs_contact_ops.elastic). */
+static int is_elastic(const rs_model *m, const rs_options *o)
 {
-    if (!out)
-        return set_err(err, errlen, RS_E_ARG, "rs_ws_create: out is NULL");
-    *out = NULL;
+    return m->n_contact > 0 && o->contact && o->contact->elastic;
+}
+
+/* validate: the model, and the options (opt, or the defaults) into *o,
+ * its allocator made whole. */
+static int check_model_options(const rs_model *m, const rs_options *opt, rs_options *o, char *err,
+                               size_t errlen)
+{
     int st = rs_model_validate(m, err, errlen);
     if (st)
         return st;
     /* Auxiliary coordinates are integrated only as the 4 contact
      * coordinates of each wheel-rail contact (rs_contact.h). */
     if (m->n_s > 0 && (m->n_contact == 0 || m->n_s != 4 * m->n_contact))
-        return set_err(err, errlen, RS_E_UNSUPPORTED,
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
                        "rs_ws_create: auxiliary coordinates other than the 4 of each "
                        "wheel-rail contact are not integrated");
-    rs_options o;
     if (opt)
-        o = *opt;
+        *o = *opt;
     else
-        rs_options_default(&o);
-    if (!(o.dt > 0) || !isfinite(o.dt) || !(o.proj_tol > 0) || o.proj_maxiter < 0 ||
-        (o.method != RS_IMEX_EULER && o.method != RS_RK4) || !(o.rcond_min >= 0) ||
-        !(o.rcond_drop >= 0) || !(o.rgrowth_drop >= 0) || o.klu_ordering < RS_KLU_AUTO ||
-        o.klu_ordering > RS_KLU_TREE || o.klu_btf < -1 || o.klu_btf > 1 || o.klu_trials < 0)
-        return set_err(err, errlen, RS_E_ARG,
+        rs_options_default(o);
+    if (!(o->dt > 0) || !isfinite(o->dt) || !(o->proj_tol > 0) || o->proj_maxiter < 0 ||
+        (o->method != RS_IMEX_EULER && o->method != RS_RK4) || !(o->rcond_min >= 0) ||
+        !(o->rcond_drop >= 0) || !(o->rgrowth_drop >= 0) || o->klu_ordering < RS_KLU_AUTO ||
+        o->klu_ordering > RS_KLU_TREE || o->klu_btf < -1 || o->klu_btf > 1 || o->klu_trials < 0)
+        return rs_fail(err, errlen, RS_E_ARG,
                        "rs_ws_create: bad options (need dt > 0, proj_tol > 0, "
                        "proj_maxiter >= 0, a known method, rcond_min, rcond_drop and "
                        "rgrowth_drop >= 0, klu_ordering RS_KLU_AUTO..RS_KLU_TREE, "
                        "klu_btf -1..1, klu_trials >= 0)");
     if (m->n_contact > 0 &&
-        (o.method != RS_IMEX_EULER || !(o.contact_E > 0) || !(o.contact_nu >= 0) ||
-         !(o.contact_nu < 0.5) || !(o.contact_vmin > 0) || !(o.contact_tol > 0)))
-        return set_err(err, errlen, RS_E_ARG,
+        (o->method != RS_IMEX_EULER || !(o->contact_E > 0) || !(o->contact_nu >= 0) ||
+         !(o->contact_nu < 0.5) || !(o->contact_vmin > 0) || !(o->contact_tol > 0)))
+        return rs_fail(err, errlen, RS_E_ARG,
                        "rs_ws_create: a model with wheel-rail contact needs method "
                        "RS_IMEX_EULER, contact_E > 0, contact_nu in [0, 0.5), "
                        "contact_vmin > 0 and contact_tol > 0");
-    if (!o.allocator.alloc || !o.allocator.release)
-        o.allocator = (rs_allocator){0};   /* rs_alloc.h: calloc/free */
-    const rs_allocator *a = &o.allocator;
+    if (!o->allocator.alloc || !o->allocator.release)
+        o->allocator = (rs_allocator){0};   /* rs_alloc.h: calloc/free */
+    if (is_elastic(m, o))
+        return elastic_allowed(m, err, errlen);
+    return RS_OK;
+}
 
-    const int elastic = m->n_contact > 0 && o.contact && o.contact->elastic;
-    if (elastic && (st = elastic_allowed(m, err, errlen)))
-        return st;
+/* The sizes of the workspace's arrays, and of the one block that holds
+ * them all (total doubles). */
+typedef struct ws_sizes {
+    size_t nq, ns, nphi, nnzM, nnzG, nproj, ncache, total;
+} ws_sizes;
 
-    rs_ws *ws = rs_alloc(a, 1, sizeof *ws);
-    if (!ws)
-        return set_err(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
-    ws->magic = RS_WS_MAGIC;
-    ws->model = ws->model_given = m;
-    if (elastic) {
-        elastic_view(&ws->view, m);
-        m = ws->model = &ws->view;
-    }
-    ws->opt = o;
-    ws->dt = o.dt;
-
+static ws_sizes block_sizes(const rs_model *m)
+{
     const size_t nq = (size_t)m->n_q, ns = (size_t)m->n_s, nphi = (size_t)m->n_phi;
     const size_t nnzM = (size_t)m->M_pattern.colptr[m->n_q];
     const size_t nnzG = nphi ? (size_t)m->phi_q_pattern.colptr[m->n_q] : 0;
@@ -159,11 +150,14 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
                          ncache + (ncache ? nq + ns : 0) +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
                          2 * nq + nproj * nproj + nproj;
-    ws->block = rs_alloc(a, total, sizeof(double));
-    if (!ws->block) {
-        rs_free(a, ws);
-        return set_err(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
-    }
+    return (ws_sizes){nq, ns, nphi, nnzM, nnzG, nproj, ncache, total};
+}
+
+/* The block cut into the arrays, in the order block_sizes counts them. */
+static void carve_block(rs_ws *ws, const ws_sizes *z)
+{
+    const rs_model *m = ws->model;
+    const size_t nq = z->nq, ns = z->ns, nphi = z->nphi, nproj = z->nproj, ncache = z->ncache;
     double *b = ws->block;
 #define CARVE(field, count) (ws->field = b, b += (count))
     CARVE(q, nq); CARVE(qd, nq); CARVE(qdd, nq);
@@ -175,8 +169,8 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         CARVE(cache_s, ns);
     }
     CARVE(lambda, nphi);
-    CARVE(Mv, nnzM); CARVE(delta, nq);
-    CARVE(phi, nphi); CARVE(beta, nphi); CARVE(gamma, nphi); CARVE(Gv, nnzG);
+    CARVE(Mv, z->nnzM); CARVE(delta, nq);
+    CARVE(phi, nphi); CARVE(beta, nphi); CARVE(gamma, nphi); CARVE(Gv, z->nnzG);
     CARVE(rhs, nq + nphi);
     CARVE(q0, nq); CARVE(qd0, nq); CARVE(s0, ns); CARVE(sd0, ns);
     for (int i = 0; i < 4; i++) {
@@ -186,7 +180,41 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     CARVE(qs, nq); CARVE(qds, nq);
     CARVE(S, nproj * nproj); CARVE(mu, nproj);
 #undef CARVE
+}
 
+/* size/allocate: the workspace for model m and options o (its allocator),
+ * running the elastic contact's view of m where o's contact is elastic,
+ * with its block of doubles carved into the arrays (*z: their sizes).
+ * NULL: out of memory. */
+static rs_ws *ws_alloc(const rs_model *m, const rs_options *o, ws_sizes *z)
+{
+    const rs_allocator *a = &o->allocator;
+    rs_ws *ws = rs_alloc(a, 1, sizeof *ws);
+    if (!ws)
+        return NULL;
+    ws->magic = RS_WS_MAGIC;
+    ws->model = ws->model_given = m;
+    if (is_elastic(m, o)) {
+        elastic_view(&ws->view, m);
+        ws->model = &ws->view;
+    }
+    ws->opt = *o;
+    ws->dt = o->dt;
+    *z = block_sizes(ws->model);
+    ws->block = rs_alloc(a, z->total, sizeof(double));
+    if (!ws->block) {
+        rs_free(a, ws);
+        return NULL;
+    }
+    carve_block(ws, z);
+    return ws;
+}
+
+/* wire input slots: the parameters' defaults, and the generated
+ * functions' inputs pointing at the arrays (size 0: at the dummy). */
+static void wire_inputs(rs_ws *ws, const ws_sizes *z)
+{
+    const rs_model *m = ws->model;
     for (int i = 0; i < m->n_p; i++)
         ws->p[i] = m->p_default[i];
     ws->constants_dirty = 1;
@@ -195,46 +223,54 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     ws->in[RS_IN_Q] = ws->q;
     ws->in[RS_IN_QD] = ws->qd;
     ws->in[RS_IN_QDD] = ws->qdd;
-    ws->in[RS_IN_S] = ns ? ws->s : ws->dummy;
-    ws->in[RS_IN_SD] = ns ? ws->sd : ws->dummy;
-    ws->in[RS_IN_SDD] = ns ? ws->sdd : ws->dummy;
+    ws->in[RS_IN_S] = z->ns ? ws->s : ws->dummy;
+    ws->in[RS_IN_SD] = z->ns ? ws->sd : ws->dummy;
+    ws->in[RS_IN_SDD] = z->ns ? ws->sdd : ws->dummy;
     ws->in[RS_IN_P] = m->n_p ? ws->p : ws->dummy;
     ws->in[RS_IN_U] = m->n_u ? ws->u : ws->dummy;
     ws->in[RS_IN_K] = m->n_k ? ws->k : ws->dummy;
-    ws->in[RS_IN_CACHE] = ncache ? ws->cache : ws->dummy;
+    ws->in[RS_IN_CACHE] = z->ncache ? ws->cache : ws->dummy;
+}
 
+/* contact set-up: the contact implementation's workspace, for a model
+ * with wheel-rail contacts (o, a: rs_ws_create's options and allocator). */
+static int contact_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, char *err,
+                         size_t errlen)
+{
+    if (ws->model_given->n_contact == 0)
+        return RS_OK;
+    const rs_contact_ops *ops = o->contact;
+    if (!ops)
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "rs_ws_create: the model has wheel-rail contacts but no contact "
+                       "implementation was given: set rs_options.contact = "
+                       "rs_wheel_rail_contact() (rs_contact.h, runtime/contact/)");
+    ws->cops = ops;
     char kerr[600] = "";
-    if (m->n_contact > 0) {
-        const rs_contact_ops *ops = o.contact;
-        if (!ops) {
-            rs_ws_free(&ws);
-            return set_err(err, errlen, RS_E_UNSUPPORTED,
-                           "rs_ws_create: the model has wheel-rail contacts but no contact "
-                           "implementation was given: set rs_options.contact = "
-                           "rs_wheel_rail_contact() (rs_contact.h, runtime/contact/)");
-        }
-        ws->cops = ops;
-        if ((st = ops->create(ws->model_given, &o, a, &ws->ct, kerr, sizeof kerr))) {
-            set_err(err, errlen, st, kerr);
-            rs_ws_free(&ws);
-            return st;
-        }
-    }
-    /* with contact, A = M + Δt C^K_qq: C^K's pattern joins M's */
-    st = rs_klu_system_build(&ws->sys, m, ws->ct ? ws->cops->ck_pattern(ws->ct) : NULL, a, kerr, sizeof kerr);
-    if (st == RS_OK && ws->ct)
+    const int st = ops->create(ws->model_given, o, a, &ws->ct, kerr, sizeof kerr);
+    return st ? rs_fail(err, errlen, st, "%s", kerr) : RS_OK;
+}
+
+/* the linear system: A's pattern (with contact, A = M + Δt C^K_qq: C^K's
+ * pattern joins M's), KLU's analysis with the ordering asked for, and what
+ * rs_ws_klu_info reports of it. */
+static int system_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, char *err,
+                        size_t errlen)
+{
+    char kerr[600] = "";
+    int st = rs_klu_system_build(&ws->sys, ws->model, ws->ct ? ws->cops->ck_pattern(ws->ct) : NULL,
+                                 a, kerr, sizeof kerr);
+    if (st)
+        return rs_fail(err, errlen, st, "%s", kerr);
+    if (ws->ct)
         ws->cops->bind_k(ws);
-    if (st == RS_OK && o.klu_ordering != RS_KLU_AUTO &&
-        (o.klu_ordering != RS_KLU_AMD || o.klu_btf == 1) &&
-        (st = rs_klu_system_analyze(&ws->sys, o.klu_ordering, o.klu_btf == 1)))
-        snprintf(kerr, sizeof kerr, "klu_analyze (%s) failed on the system pattern (KLU status %d)",
-                 rs_klu_ordering_name(o.klu_ordering, o.klu_btf == 1), ws->sys.common.status);
-    if (st) {
-        set_err(err, errlen, st, kerr);
-        rs_ws_free(&ws);
-        return st;
-    }
-    ws->sys.rgrowth_drop = o.rgrowth_drop;
+    if (o->klu_ordering != RS_KLU_AUTO && (o->klu_ordering != RS_KLU_AMD || o->klu_btf == 1) &&
+        (st = rs_klu_system_analyze(&ws->sys, o->klu_ordering, o->klu_btf == 1)))
+        return rs_fail(err, errlen, st,
+                       "klu_analyze (%s) failed on the system pattern (KLU status %d)",
+                       rs_klu_ordering_name(o->klu_ordering, o->klu_btf == 1),
+                       ws->sys.common.status);
+    ws->sys.rgrowth_drop = o->rgrowth_drop;
     ws->klu_info.ordering = ws->sys.ordering;
     ws->klu_info.btf = ws->sys.btf;
     ws->klu_info.n = ws->sys.n;
@@ -243,6 +279,29 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
     for (int k = 0; k < RS_KLU_CANDIDATES; k++) {
         ws->klu_info.cand_us[k] = ws->klu_info.cand_flops[k] = -1;
         ws->klu_info.cand_lu_nnz[k] = ws->klu_info.cand_fragile[k] = -1;
+    }
+    return RS_OK;
+}
+
+int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
+                 char *err, size_t errlen)
+{
+    if (!out)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_ws_create: out is NULL");
+    *out = NULL;
+    rs_options o;
+    int st = check_model_options(m, opt, &o, err, errlen);
+    if (st)
+        return st;
+    ws_sizes z;
+    rs_ws *ws = ws_alloc(m, &o, &z);
+    if (!ws)
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
+    wire_inputs(ws, &z);
+    if ((st = contact_setup(ws, &o, &o.allocator, err, errlen))
+        || (st = system_setup(ws, &o, &o.allocator, err, errlen))) {
+        rs_ws_free(&ws);
+        return st;
     }
     *out = ws;
     return RS_OK;
@@ -309,8 +368,9 @@ static int lookup(rs_ws *ws, const char *name, rs_var_kind kind, const char *wha
     if (!ws || ws->magic != RS_WS_MAGIC || !name)
         return RS_E_ARG;
     if (rs_model_find(ws->model, name, &v) != RS_OK || v.kind != kind) {
-        snprintf(ws->err, sizeof ws->err, "model '%s' has no %s named '%s'", ws->model->name,
-                 what, name);
+        /* two statements: the callers read *index when this returns 0 */
+        rs_fail(ws->err, sizeof ws->err, RS_E_NOTFOUND, "model '%s' has no %s named '%s'",
+                ws->model->name, what, name);
         return RS_E_NOTFOUND;
     }
     *index = v.index;
