@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "codegen.hpp"
+#include "json_text.hpp"
 
 namespace railsym {
 namespace codegen {
@@ -20,27 +21,6 @@ std::string calls_text(const OpCount &c) {
         s += kv.first + " " + std::to_string(kv.second);
     }
     return s.empty() ? "-" : s;
-}
-
-std::string json_string(const std::string &s) {
-    std::string o = "\"";
-    for (unsigned char ch : s) {
-        switch (ch) {
-        case '"': o += "\\\""; break;
-        case '\\': o += "\\\\"; break;
-        case '\n': o += "\\n"; break;
-        case '\t': o += "\\t"; break;
-        default:
-            if (ch < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-                o += buf;
-            } else {
-                o += (char)ch;
-            }
-        }
-    }
-    return o + "\"";
 }
 
 }  // namespace
@@ -68,13 +48,13 @@ std::string ops_json(const std::vector<std::pair<std::string, OpCount>> &rows) {
     os << "{\n  \"functions\": [";
     for (size_t i = 0; i < rows.size(); ++i) {
         const OpCount &c = rows[i].second;
-        os << (i ? "," : "") << "\n    {\"name\": " << json_string(rows[i].first)
+        os << (i ? "," : "") << "\n    {\"name\": " << json_str(rows[i].first)
            << ", \"atoms\": " << c.atoms << ", \"operations\": " << c.total()
            << ", \"adds\": " << c.adds << ", \"muls\": " << c.muls << ", \"divs\": " << c.divs
            << ", \"calls\": {";
         bool first = true;
         for (const auto &kv : c.calls) {
-            os << (first ? "" : ", ") << json_string(kv.first) << ": " << kv.second;
+            os << (first ? "" : ", ") << json_str(kv.first) << ": " << kv.second;
             first = false;
         }
         os << "}}";

@@ -15,6 +15,7 @@
 #include "fn_table.hpp"
 #include "force_jacobians.hpp"
 #include "hoist.hpp"
+#include "json_text.hpp"
 #include "model_functions.hpp"
 #include "power.hpp"
 #include "stepfn.hpp"
@@ -28,35 +29,8 @@ namespace vdl {
 
 namespace {
 
-std::string json_str(const std::string &s) {
-    std::string o = "\"";
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            o += '\\';
-            o += (char)c;
-        } else if (c == '\n') {
-            o += "\\n";
-        } else if (c < 0x20) {
-            char b[8];
-            std::snprintf(b, sizeof b, "\\u%04x", c);
-            o += b;
-        } else {
-            o += (char)c;
-        }
-    }
-    return o + "\"";
-}
-
-// Shortest text that reads back as the same double (deterministic).
-std::string json_num(double x) {
-    if (!std::isfinite(x)) return "null";
-    char b[40];
-    for (int p = 15; p <= 17; ++p) {
-        std::snprintf(b, sizeof b, "%.*g", p, x);
-        if (std::strtod(b, nullptr) == x) break;
-    }
-    return b;
-}
+using codegen::json_num;
+using codegen::json_str;
 
 std::string symbols_json(const std::vector<SymbolInfo> &v, const char *value_key) {
     std::string s = "[";
