@@ -71,15 +71,19 @@ int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail
     g->wheel = wheel;
     g->rail = rail;
     if (wheel->kind != RS_PROFILE_WHEEL)
-        return rs_fail(err, errlen, RS_E_VALUE, "%s is not a wheel profile (kind rail): give the wheel first, then the rail", wheel->name);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%s is not a wheel profile (kind rail): give the wheel first, then the rail", wheel->name);
     if (rail->kind != RS_PROFILE_RAIL)
-        return rs_fail(err, errlen, RS_E_VALUE, "%s is not a rail profile (kind wheel): give the wheel first, then the rail", rail->name);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%s is not a rail profile (kind wheel): give the wheel first, then the rail", rail->name);
     if (!(g->o.r0 > 0.05 && g->o.r0 < 5))
-        return rs_fail(err, errlen, RS_E_VALUE, "nominal rolling radius %g m: give it in metres (e.g. 0.46)", g->o.r0);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "nominal rolling radius %g m: give it in metres (e.g. 0.46)", g->o.r0);
     if (!(g->o.gauge > 0.3 && g->o.gauge < 3))
         return rs_fail(err, errlen, RS_E_VALUE, "track gauge %g m: give it in metres (e.g. 1.435)", g->o.gauge);
     if (!(g->o.flange_back > 0.2 && g->o.flange_back < g->o.gauge + 0.5))
-        return rs_fail(err, errlen, RS_E_VALUE, "flange-back spacing %g m: give it in metres (e.g. 1.360)", g->o.flange_back);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "flange-back spacing %g m: give it in metres (e.g. 1.360)", g->o.flange_back);
     if (!(g->o.two_point_tol > 0) || !(g->o.du > 0))
         return rs_fail(err, errlen, RS_E_VALUE, "two-point tolerance and grid spacing must be > 0");
     double gy = g->o.gauge_y;
@@ -229,7 +233,8 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
     double phi_prev = NAN, f_prev = NAN;
     int rc;
     for (int it = 0;; it++) {
-        if (it == 200) return rs_fail(err, errlen, RS_E_NOCONV, "the roll angle did not converge at shift %.3f mm", y * 1e3);
+        if (it == 200) return rs_fail(err, errlen, RS_E_NOCONV,
+                                      "the roll angle did not converge at shift %.3f mm", y * 1e3);
         hl = hg;
         hr = hg;
         if ((rc = side_touch(g, 0, y, phi, &hl, &pl, err, errlen)) != RS_OK) return rc;
@@ -292,7 +297,8 @@ int rs_wrgeom_incline_rail(const rs_profile *in, double n, rs_profile *out, char
     if (!in || !out) return rs_fail(err, errlen, RS_E_ARG, "NULL argument");
     memset(out, 0, sizeof *out);
     if (!(n >= 5 && n <= 1000))
-        return rs_fail(err, errlen, RS_E_VALUE, "inclination 1:%g: give 1:N with N from 5 to 1000 (e.g. 1:40)", n);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "inclination 1:%g: give 1:N with N from 5 to 1000 (e.g. 1:40)", n);
     int hint = 0;
     double dz = 0;
     (void)rs_profile_eval(in, 0.0, &hint, &dz, NULL);

@@ -618,7 +618,8 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
     st = rs_compiled_vehicle_steady(mv, t0, qv, vv, vfix, &bad);
     if (st != RS_OK)
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
-                       rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "", rs_train_wheel_contact_error(tc));
+                       rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "",
+                       rs_train_wheel_contact_error(tc));
     return RS_OK;
 }
 
