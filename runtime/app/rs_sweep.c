@@ -665,9 +665,8 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         for (int j = 0; j < sw->nv; j++) {
             const char *file = rs_sweep_spec_file(sw->s, j, values[j]);
             if (sw->how[j] == HOW_FILE && !file) {   /* an index no spec made (MPI message) */
-                snprintf(r->message, sizeof r->message, "variant %d: no file number %.17g for '%s'", i + 1,
-                         values[j], rs_sweep_spec_var(sw->s, j));
-                st = RS_E_ARG;
+                st = rs_fail(r->message, sizeof r->message, RS_E_ARG, "variant %d: no file number %.17g for '%s'",
+                             i + 1, values[j], rs_sweep_spec_var(sw->s, j));
                 break;
             }
             if (sw->how[j] == HOW_FILE) {
@@ -688,10 +687,8 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         snprintf(label, sizeof label, "variant %d", i + 1);
         if (!r->message[0])
             st = rs_scenario_parse(text, label, &top, r->message, sizeof r->message);
-        if (!st && (rs_scenario_overlay(&scn, &sw->base) || rs_scenario_overlay(&scn, &top))) {
-            st = RS_E_NOMEM;
-            snprintf(r->message, sizeof r->message, "out of memory");
-        }
+        if (!st && (rs_scenario_overlay(&scn, &sw->base) || rs_scenario_overlay(&scn, &top)))
+            st = rs_fail(r->message, sizeof r->message, RS_E_NOMEM, "out of memory");
     }
     if (!st) {
         rs_run_config rc;
@@ -973,7 +970,7 @@ static void local_worker(void *vctx, int task, int thread)
         x->ran++;
         if (st && !x->failed_io) {
             x->failed_io = 1;
-            snprintf(x->err, sizeof x->err, "%s", err);
+            rs_fail(x->err, sizeof x->err, st, "%s", err);
         }
         pthread_mutex_unlock(&x->mu);
         /* a summary now and then, so a long sweep shows its progress */

@@ -156,10 +156,8 @@ int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_swee
                            const char *path, int threads, long *steps, char *msg, size_t msglen)
 {
     char *extra = set_lines(s, values);
-    if (!extra) {
-        snprintf(msg, msglen, "out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!extra)
+        return rs_fail(msg, msglen, RS_E_NOMEM, "out of memory");
     rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, {0}};   /* no progress */
     rs_train_run_report rep;
     const int st = rs_train_run(&cfg, &rep, msg, msglen);
