@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_critical.h"
 #include "rs_driver.h"
@@ -73,9 +74,9 @@ static int find_coord(const rs_model *m, const char *name, const char *what, con
     list[0] = '\0';
     for (int i = 0; i < m->n_q && k + 80 < sizeof list; i++)
         k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", m->q_names[i]);
-    snprintf(err, errlen, "%s '%s' is not a coordinate of model '%s'%s%s%s; its coordinates: %s", what, name, m->name,
-             best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "", list);
-    return RS_E_NOTFOUND;
+    return rs_fail(err, errlen, RS_E_NOTFOUND,
+                   "%s '%s' is not a coordinate of model '%s'%s%s%s; its coordinates: %s", what, name, m->name,
+                   best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "", list);
 }
 
 static int resolve_names(const rs_critical_config *c, const rs_model *m, crit_names *nm, char *err, size_t errlen)
@@ -83,10 +84,8 @@ static int resolve_names(const rs_critical_config *c, const rs_model *m, crit_na
     memset(nm, 0, sizeof *nm);
     int st;
     if (c->forward) {
-        if (c->n_forward > MAX_SET) {
-            snprintf(err, errlen, "at most %d forward coordinates", MAX_SET);
-            return RS_E_ARG;
-        }
+        if (c->n_forward > MAX_SET)
+            return rs_fail(err, errlen, RS_E_ARG, "at most %d forward coordinates", MAX_SET);
         for (int j = 0; j < c->n_forward; j++)
             if ((st = find_coord(m, c->forward[j], "forward coordinate", &nm->fwd[nm->n_fwd++], err, errlen)))
                 return st;
@@ -95,17 +94,14 @@ static int resolve_names(const rs_critical_config *c, const rs_model *m, crit_na
         rs_model_speed_coords(m, idx, &nm->n_fwd, spin_idx, &n_spin, MAX_SET);
         for (int j = 0; j < nm->n_fwd; j++)
             nm->fwd[j] = m->q_names[idx[j]];
-        if (!nm->n_fwd) {
-            snprintf(err, errlen, "model '%s' has no coordinate named 'x' or '<body>.x' to set the forward speed "
-                     "of: name it with --forward COORDINATE", m->name);
-            return RS_E_NOTFOUND;
-        }
+        if (!nm->n_fwd)
+            return rs_fail(err, errlen, RS_E_NOTFOUND,
+                           "model '%s' has no coordinate named 'x' or '<body>.x' to set the forward speed "
+                           "of: name it with --forward COORDINATE", m->name);
     }
     if (c->spin) {
-        if (c->n_spin > MAX_SET) {
-            snprintf(err, errlen, "at most %d spin coordinates", MAX_SET);
-            return RS_E_ARG;
-        }
+        if (c->n_spin > MAX_SET)
+            return rs_fail(err, errlen, RS_E_ARG, "at most %d spin coordinates", MAX_SET);
         for (int j = 0; j < c->n_spin; j++)
             if ((st = find_coord(m, c->spin[j], "spin coordinate", &nm->spin[nm->n_spin++], err, errlen)))
                 return st;
@@ -122,25 +118,21 @@ static int resolve_names(const rs_critical_config *c, const rs_model *m, crit_na
         for (int i = 0; i < m->n_q && !nm->lateral; i++)
             if (last_is(m->q_names[i], "y"))
                 nm->lateral = m->q_names[i];
-        if (!nm->lateral) {
-            snprintf(err, errlen, "model '%s' has no coordinate named 'y' or '<body>.y' to disturb and measure: "
-                     "name it with --lateral COORDINATE", m->name);
-            return RS_E_NOTFOUND;
-        }
+        if (!nm->lateral)
+            return rs_fail(err, errlen, RS_E_NOTFOUND,
+                           "model '%s' has no coordinate named 'y' or '<body>.y' to disturb and measure: "
+                           "name it with --lateral COORDINATE", m->name);
     }
     for (int j = 0; j < nm->n_fwd; j++)
         for (int k = 0; k < nm->n_spin; k++)
-            if (nm->fwd[j] == nm->spin[k]) {
-                snprintf(err, errlen, "'%s' is both a forward and a spin coordinate", nm->fwd[j]);
-                return RS_E_ARG;
-            }
+            if (nm->fwd[j] == nm->spin[k])
+                return rs_fail(err, errlen, RS_E_ARG,
+                               "'%s' is both a forward and a spin coordinate", nm->fwd[j]);
     for (int j = 0; j < nm->n_fwd + nm->n_spin; j++) {
         const char *q = j < nm->n_fwd ? nm->fwd[j] : nm->spin[j - nm->n_fwd];
         for (int k = 0; k < j; k++)
-            if (q == (k < nm->n_fwd ? nm->fwd[k] : nm->spin[k - nm->n_fwd])) {
-                snprintf(err, errlen, "coordinate '%s' is named twice", q);
-                return RS_E_ARG;
-            }
+            if (q == (k < nm->n_fwd ? nm->fwd[k] : nm->spin[k - nm->n_fwd]))
+                return rs_fail(err, errlen, RS_E_ARG, "coordinate '%s' is named twice", q);
     }
     return RS_OK;
 }
@@ -157,11 +149,10 @@ static int find_radius(const rs_critical_config *c, const rs_model *m, double *r
     for (int i = 0; i < m->n_p; i++)
         if (strcmp(m->p_names[i], "r0") == 0)
             ip = i;
-    if (ip < 0) {
-        snprintf(err, errlen, "model '%s' has spin coordinates but no parameter 'r0' (the rolling radius): give "
-                 "--radius R", m->name);
-        return RS_E_NOTFOUND;
-    }
+    if (ip < 0)
+        return rs_fail(err, errlen, RS_E_NOTFOUND,
+                       "model '%s' has spin coordinates but no parameter 'r0' (the rolling radius): give "
+                       "--radius R", m->name);
     *r = m->p_default[ip];
     const char *files[2] = {NULL, c->run.scenario};
     char def[4096];
@@ -186,10 +177,9 @@ static int find_radius(const rs_critical_config *c, const rs_model *m, double *r
                 *r = s.params[k].value;
         rs_scenario_free(&s);
     }
-    if (!(*r > 0) || !isfinite(*r)) {
-        snprintf(err, errlen, "the rolling radius r0 = %g is not positive: give --radius R", *r);
-        return RS_E_ARG;
-    }
+    if (!(*r > 0) || !isfinite(*r))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "the rolling radius r0 = %g is not positive: give --radius R", *r);
     return RS_OK;
 }
 
@@ -308,16 +298,15 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
                 free(text);
             }
         } else if (vs != RS_VAR_OK) {
-            snprintf(err, errlen, "round %d: the run at %.6g m/s did not finish", round, v[i]);
-            st = RS_E_IO;
+            st = rs_fail(err, errlen, RS_E_IO, "round %d: the run at %.6g m/s did not finish", round, v[i]);
             goto done;
         }
         if (isnan(p.rate)) {
             if (!p.run_failed) {
-                snprintf(err, errlen, "the run at %.6g m/s (%s/v%04d.csv) shows fewer than 4 extrema of '%s': "
-                         "lengthen 'duration' in the scenario (several periods of the hunting motion are needed)",
-                         v[i], dir, i + 1, nm->lateral);
-                st = RS_E_ARG;
+                st = rs_fail(err, errlen, RS_E_ARG,
+                             "the run at %.6g m/s (%s/v%04d.csv) shows fewer than 4 extrema of '%s': "
+                             "lengthen 'duration' in the scenario (several periods of the hunting motion are needed)",
+                             v[i], dir, i + 1, nm->lateral);
                 goto done;
             }
             p.status = RS_CRITICAL_FAILED;
@@ -337,7 +326,7 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
     st = RS_OK;
 done:
     if (st == RS_E_NOMEM && err && !err[0])
-        snprintf(err, errlen, "out of memory");
+        rs_fail(err, errlen, st, "out of memory");
     rs_sweep_close(&sw);
     rs_sweep_spec_free(&spec);
     if (names)
@@ -368,10 +357,8 @@ static int write_csv(const crit_state *s, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s/critical_speed.csv", s->c->out_dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-        return RS_E_IO;
-    }
+    if (!f)
+        return rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", tmp, strerror(errno));
     fputs("speed,rate,freq,status,round\n", f);
     for (int k = 0; k < s->n; k++) {
         const rs_critical_point *p = &s->pts[k];
@@ -382,8 +369,7 @@ static int write_csv(const crit_state *s, char *err, size_t errlen)
     const int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
         remove(tmp);
-        snprintf(err, errlen, "cannot write '%s'", path);
-        return RS_E_IO;
+        return rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
     }
     return RS_OK;
 }
@@ -410,18 +396,14 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
     r->v_crit = r->freq_crit = NAN;
     if (err && errlen)
         err[0] = '\0';
-    if (!c || !c->run.model_dir || !c->out_dir || !*c->out_dir) {
-        snprintf(err, errlen, "rs_critical_speed: model folder or output folder missing");
-        return RS_E_ARG;
-    }
-    if (!(c->v_lo > 0) || !(c->v_hi > c->v_lo) || !isfinite(c->v_hi)) {
-        snprintf(err, errlen, "the speed range %g:%g is not a range of positive speeds LO < HI", c->v_lo, c->v_hi);
-        return RS_E_ARG;
-    }
-    if (!(c->tol > 0) || !(c->max_rounds >= 1) || c->max_rounds > 99 || !isfinite(c->offset) || c->offset == 0) {
-        snprintf(err, errlen, "tolerance must be > 0, rounds in 1..99, and the lateral offset non-zero");
-        return RS_E_ARG;
-    }
+    if (!c || !c->run.model_dir || !c->out_dir || !*c->out_dir)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_critical_speed: model folder or output folder missing");
+    if (!(c->v_lo > 0) || !(c->v_hi > c->v_lo) || !isfinite(c->v_hi))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "the speed range %g:%g is not a range of positive speeds LO < HI", c->v_lo, c->v_hi);
+    if (!(c->tol > 0) || !(c->max_rounds >= 1) || c->max_rounds > 99 || !isfinite(c->offset) || c->offset == 0)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "tolerance must be > 0, rounds in 1..99, and the lateral offset non-zero");
     crit_state s;
     memset(&s, 0, sizeof s);
     s.c = c;
@@ -436,10 +418,8 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
         if (c->run.include_dir)
             lo.include_dir = c->run.include_dir;
         lo.model_name = rs_driver_model_name(c->run.model_dir, name, sizeof name);
-        if (!(h = rs_load_ex(c->run.model_dir, c->run.loader, &lo, msg, sizeof msg))) {
-            snprintf(err, errlen, "cannot load model folder '%s': %s", c->run.model_dir, msg);
-            return RS_E_LOAD;
-        }
+        if (!(h = rs_load_ex(c->run.model_dir, c->run.loader, &lo, msg, sizeof msg)))
+            return rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->run.model_dir, msg);
         s.m = rs_loaded_model(h);
     }
     if ((st = resolve_names(c, s.m, &s.nm, err, errlen)))
@@ -447,8 +427,8 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
     if (s.nm.n_spin && (st = find_radius(c, s.m, &s.radius, err, errlen)))
         goto done;
     if (mkdir_p(c->out_dir) != 0) {
-        snprintf(err, errlen, "cannot create the output folder '%s': %s", c->out_dir, strerror(errno));
-        st = RS_E_IO;
+        st = rs_fail(err, errlen, RS_E_IO,
+                     "cannot create the output folder '%s': %s", c->out_dir, strerror(errno));
         goto done;
     }
     snprintf(r->lateral, sizeof r->lateral, "%s", s.nm.lateral);
@@ -488,16 +468,18 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
             if (ihi == 0) {
                 const rs_critical_point *p = &s.pts[0];
                 if (p->status == RS_CRITICAL_FAILED)
-                    snprintf(err, errlen, "the run at the lowest speed %g m/s failed: %s", p->v, p->message);
+                    st = rs_fail(err, errlen, RS_E_ARG, "the run at the lowest speed %g m/s failed: %s", p->v,
+                                 p->message);
                 else
-                    snprintf(err, errlen, "already unstable at the lowest speed %g m/s (rate %+.4g 1/s): lower the "
-                             "range's start (--range LO:HI)", p->v, p->rate);
+                    st = rs_fail(err, errlen, RS_E_ARG,
+                                 "already unstable at the lowest speed %g m/s (rate %+.4g "
+                                 "1/s): lower the range's start (--range LO:HI)", p->v, p->rate);
             } else {
                 const rs_critical_point *p = &s.pts[s.n - 1];
-                snprintf(err, errlen, "still stable at the highest speed %g m/s (rate %+.4g 1/s): raise the range's "
-                         "end (--range LO:HI)", p->v, p->rate);
+                st = rs_fail(err, errlen, RS_E_ARG,
+                             "still stable at the highest speed %g m/s (rate %+.4g 1/s): "
+                             "raise the range's end (--range LO:HI)", p->v, p->rate);
             }
-            st = RS_E_ARG;
             break;
         }
         const double lo = s.pts[ilo].v, hi = s.pts[ihi].v;
@@ -512,8 +494,7 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
         char e2[8600];
         const int st2 = write_csv(&s, e2, sizeof e2);
         if (st2 && !st) {
-            snprintf(err, errlen, "%s", e2);
-            st = st2;
+            st = rs_fail(err, errlen, st2, "%s", e2);
         }
     }
     if (!st) {

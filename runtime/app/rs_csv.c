@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rs_csv.h"
+#include "rs_error.h"
 
 struct rs_csv {
     FILE *f;
@@ -30,19 +31,16 @@ int rs_csv_open(rs_csv **out, const char *path, int ncol, const char *const *nam
                 char *err, size_t errlen)
 {
     *out = NULL;
-    if (!path || ncol < 0 || (ncol > 0 && !names)) {
-        snprintf(err, errlen, "rs_csv_open: bad arguments");
-        return RS_E_ARG;
-    }
+    if (!path || ncol < 0 || (ncol > 0 && !names))
+        return rs_fail(err, errlen, RS_E_ARG, "rs_csv_open: bad arguments");
     rs_csv *c = calloc(1, sizeof *c);
     if (!c || !(c->values = calloc((size_t)ncol + 1, sizeof(double)))) {
         free(c);
-        snprintf(err, errlen, "out of memory");
-        return RS_E_NOMEM;
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     }
     c->ncol = ncol;
     if (!(c->f = fopen(path, "w"))) {
-        snprintf(err, errlen, "cannot write '%s'", path);
+        rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
         csv_free(c);
         return RS_E_IO;
     }
@@ -51,7 +49,7 @@ int rs_csv_open(rs_csv **out, const char *path, int ncol, const char *const *nam
         fprintf(c->f, ",%s", names[i]);
     fputc('\n', c->f);
     if (fflush(c->f) != 0 || ferror(c->f)) {
-        snprintf(err, errlen, "cannot write '%s'", path);
+        rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
         csv_free(c);
         return RS_E_IO;
     }
@@ -79,20 +77,16 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
                    const char *const *names, char *err, size_t errlen)
 {
     *out = NULL;
-    if (!ws) {
-        snprintf(err, errlen, "rs_csv_open_ws: workspace is NULL");
-        return RS_E_ARG;
-    }
+    if (!ws)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_csv_open_ws: workspace is NULL");
     const rs_model *m = rs_ws_model(ws);
     char **defaults = NULL;
     if (!names) {
         /* every coordinate, velocity, multiplier and output */
         ncol = 2 * m->n_q + m->n_phi + m->n_out;
         defaults = calloc((size_t)ncol + 1, sizeof *defaults);
-        if (!defaults) {
-            snprintf(err, errlen, "out of memory");
-            return RS_E_NOMEM;
-        }
+        if (!defaults)
+            return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         int k = 0, bad = 0;
         for (int i = 0; i < m->n_q; i++) {
             size_t len = strlen(m->q_names[i]) + 5;
@@ -120,21 +114,21 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
         }
         names = (const char *const *)defaults;
         if (bad) {
-            snprintf(err, errlen, "out of memory");
+            rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
             ncol = k;
             goto fail_nomem;
         }
     }
     rs_var *vars = calloc((size_t)ncol + 1, sizeof *vars);
     if (!vars) {
-        snprintf(err, errlen, "out of memory");
+        rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto fail_nomem;
     }
     int need_outputs = 0, need_energy = 0, need_power = 0;
     for (int i = 0; i < ncol; i++) {
         if (rs_model_find(m, names[i], &vars[i]) != RS_OK) {
-            snprintf(err, errlen, "model '%s' has no quantity named '%s' (column %d)", m->name,
-                     names[i], i + 1);
+            rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no quantity named '%s' (column %d)", m->name,
+                    names[i], i + 1);
             free(vars);
             if (defaults)
                 for (int k = 0; k < ncol; k++)
@@ -162,8 +156,7 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
     if (!((*out)->outputs = calloc((size_t)m->n_out + 1, sizeof(double)))) {
         csv_free(*out);
         *out = NULL;
-        snprintf(err, errlen, "out of memory");
-        return RS_E_NOMEM;
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     }
     return RS_OK;
 fail_nomem:

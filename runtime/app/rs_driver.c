@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_progress.h"
 #include "rs_contact.h"
@@ -243,10 +244,8 @@ static int rt_settings(const rs_run_config *c, rs_run_report *rep, const rs_log 
                 *locked = 1;
             continue;
         }
-        if (c->rt_strict) {
-            snprintf(err, errlen, "%s refused: %s", items[k].what, msg);
-            return st;
-        }
+        if (c->rt_strict)
+            return rs_fail(err, errlen, st, "%s refused: %s", items[k].what, msg);
         add_note(rep, items[k].what, msg);
         if (!quiet)
             rs_logf(log, RS_LOG_LINE, "warning: %s not applied: %s (continuing without it)", items[k].what,
@@ -277,11 +276,9 @@ static int rt_output(const rs_run_config *c, const rs_model *m, const rs_run_rep
         int ok = f && fputs(lines, f) >= 0;
         if (f && fclose(f) != 0)
             ok = 0;
-        if (!ok) {
-            snprintf(err, errlen, "cannot write the real-time report '%s': %s", c->rt_report,
-                     strerror(errno));
-            return RS_E_IO;
-        }
+        if (!ok)
+            return rs_fail(err, errlen, RS_E_IO, "cannot write the real-time report '%s': %s", c->rt_report,
+                           strerror(errno));
     }
     return RS_OK;
 }
@@ -295,8 +292,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     if (err && errlen)
         err[0] = '\0';
     if (!m || !c || !c->out) {
-        snprintf(err, errlen, "rs_driver_simulate: model, configuration or output path missing");
-        return rep->status = RS_E_ARG;
+        return rep->status = rs_fail(err, errlen, RS_E_ARG,
+                                     "rs_driver_simulate: model, configuration or output path missing");
     }
     rs_scenario empty;
     rs_scenario_init(&empty);
@@ -327,33 +324,32 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
                   : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
                                                        : rs_contact_for_model(m);
     if (!opt.contact) {
-        snprintf(err, errlen,
-                 "model '%s': its contacts mix 'mode elastic' and 'mode constraint'; one mode "
-                 "per run is supported: give every contact the same mode, or choose one in the "
-                 "scenario ('contact elastic' or 'contact constraint')",
-                 m->name);
-        st = RS_E_UNSUPPORTED;
+        st = rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                     "model '%s': its contacts mix 'mode elastic' and 'mode constraint'; one mode "
+                     "per run is supported: give every contact the same mode, or choose one in the "
+                     "scenario ('contact elastic' or 'contact constraint')",
+                     m->name);
         goto done;
     }
     event_ctx ev = {&c->log, m, rs_binding_derail_continue(b)};
     opt.contact_event = report_event;
     opt.contact_event_ctx = &ev;
     if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
-        snprintf(err, errlen, "model '%s': %s", m->name, msg);
+        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
         goto done;
     }
     if ((st = rs_binding_apply(b, ws, msg, sizeof msg))) {
-        snprintf(err, errlen, "model '%s': %s", m->name, msg);
+        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
         goto done;
     }
     if ((st = rs_ws_init(ws))) {
-        snprintf(err, errlen, "model '%s': initial state: %s", m->name, rs_ws_error(ws));
+        rs_fail(err, errlen, st, "model '%s': initial state: %s", m->name, rs_ws_error(ws));
         goto done;
     }
     int ncol;
     const char *const *cols = rs_binding_columns(b, &ncol);
     if ((st = rs_csv_open_ws(&csv, c->out, ws, ncol, cols, msg, sizeof msg))) {
-        snprintf(err, errlen, "%s", msg);
+        rs_fail(err, errlen, st, "%s", msg);
         goto done;
     }
 
@@ -374,8 +370,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
 
     if (c->realtime) {
         if (!(rt = malloc(sizeof *rt))) {
-            snprintf(err, errlen, "out of memory");
-            st = RS_E_NOMEM;
+            st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
             goto done;
         }
         rs_realtime_init(rt, dt, c->rt_cpu_time ? RS_REALTIME_CPU_TIME : 0);
@@ -398,14 +393,15 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rep->proj_iters_max = stats->proj_iters_max;
     rs_progress_end(&x.pr, rep->steps, rep->t_end);
     if (x.csv_failed) {
-        snprintf(err, errlen, "cannot write '%s' (disk full or file removed?): results end at t = %.6g s",
-                 c->out, rep->t_end);
-        st = RS_E_IO;
+        st = rs_fail(err, errlen, RS_E_IO,
+                     "cannot write '%s' (disk full or file removed?): results end at t = %.6g s",
+                     c->out, rep->t_end);
     } else if (st < 0) {
-        snprintf(err, errlen, "model '%s': simulation failed (%s): %s; '%s' holds the results up to t = %.6g s",
-                 m->name, rs_status_name(st), rs_ws_error(ws), c->out, rep->t_end);
+        rs_fail(err, errlen, st,
+                "model '%s': simulation failed (%s): %s; '%s' holds the results up to t = %.6g s",
+                m->name, rs_status_name(st), rs_ws_error(ws), c->out, rep->t_end);
     } else if (st == RS_STOPPED) {
-        snprintf(err, errlen, "model '%s': run stopped at t = %.6g s", m->name, rep->t_end);
+        rs_fail(err, errlen, st, "model '%s': run stopped at t = %.6g s", m->name, rep->t_end);
     }
     if (rt) {
         rep->realtime = 1;
@@ -424,8 +420,7 @@ done:
     if (csv) {
         int cst = rs_csv_close(&csv);
         if (cst && !st) {
-            snprintf(err, errlen, "cannot write '%s': the results may be incomplete", c->out);
-            st = cst;
+            st = rs_fail(err, errlen, cst, "cannot write '%s': the results may be incomplete", c->out);
         }
     }
     rs_ws_free(&ws);
@@ -447,10 +442,8 @@ int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size
 {
     if (report)
         memset(report, 0, sizeof *report);
-    if (!c || !c->model_dir || !c->out) {
-        snprintf(err, errlen, "rs_driver_run: model folder or output path missing");
-        return RS_E_ARG;
-    }
+    if (!c || !c->model_dir || !c->out)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_driver_run: model folder or output path missing");
     int st;
     rs_scenario scn, top;
     rs_scenario_init(&scn);
@@ -461,10 +454,8 @@ int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size
 
     if (c->use_default_scenario) {
         size_t len = strlen(c->model_dir) + sizeof "/default.scn";
-        if (!(path = malloc(len))) {
-            snprintf(err, errlen, "out of memory");
-            return RS_E_NOMEM;
-        }
+        if (!(path = malloc(len)))
+            return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         snprintf(path, len, "%s/default.scn", c->model_dir);
         if (file_exists(path) && (st = rs_scenario_read(path, &scn, err, errlen)))
             goto done;
@@ -473,7 +464,7 @@ int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size
         if ((st = rs_scenario_read(c->scenario, &top, err, errlen)))
             goto done;
         if ((st = rs_scenario_overlay(&scn, &top))) {
-            snprintf(err, errlen, "out of memory");
+            rs_fail(err, errlen, st, "out of memory");
             goto done;
         }
     }
@@ -483,8 +474,7 @@ int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size
         lo.include_dir = c->include_dir;
     lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
     if (!(h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg))) {
-        snprintf(err, errlen, "cannot load model folder '%s': %s", c->model_dir, msg);
-        st = RS_E_LOAD;
+        st = rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->model_dir, msg);
         goto done;
     }
     st = rs_driver_simulate(rs_loaded_model(h), &scn, c, report, err, errlen);

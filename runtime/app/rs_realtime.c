@@ -28,6 +28,7 @@
 #endif
 
 #include "rs_clock.h"
+#include "rs_error.h"
 #include "rs_realtime.h"
 
 /* ---- histogram --------------------------------------------------------- */
@@ -317,10 +318,8 @@ static int sys_fail(int err_no, char *err, size_t errlen, const char *what, cons
     const int st = (err_no == EPERM || err_no == EACCES || err_no == ENOMEM) ? RS_E_PERM
                    : err_no == EINVAL                                     ? RS_E_ARG
                                                                           : RS_E_UNSUPPORTED;
-    if (err && errlen)
-        snprintf(err, errlen, "%s: %s%s%s", what, strerror(err_no), st == RS_E_PERM ? "; " : "",
-                 st == RS_E_PERM ? fix : "");
-    return st;
+    return rs_fail(err, errlen, st, "%s: %s%s%s", what, strerror(err_no), st == RS_E_PERM ? "; " : "",
+                   st == RS_E_PERM ? fix : "");
 }
 
 /* Touches `bytes` of stack below the caller so its pages are resident. */
@@ -350,11 +349,8 @@ int rs_realtime_lock_memory(size_t stack_bytes, char *err, size_t errlen)
 int rs_realtime_set_fifo(int priority, char *err, size_t errlen)
 {
     const int lo = sched_get_priority_min(SCHED_FIFO), hi = sched_get_priority_max(SCHED_FIFO);
-    if (priority < lo || priority > hi) {
-        if (err && errlen)
-            snprintf(err, errlen, "SCHED_FIFO priority %d is outside %d..%d", priority, lo, hi);
-        return RS_E_ARG;
-    }
+    if (priority < lo || priority > hi)
+        return rs_fail(err, errlen, RS_E_ARG, "SCHED_FIFO priority %d is outside %d..%d", priority, lo, hi);
     struct sched_param sp;
     memset(&sp, 0, sizeof sp);
     sp.sched_priority = priority;
@@ -369,22 +365,16 @@ int rs_realtime_set_fifo(int priority, char *err, size_t errlen)
 int rs_realtime_pin_cpu(int cpu, char *err, size_t errlen)
 {
     const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-    if (cpu < 0 || cpu >= CPU_SETSIZE || (ncpu > 0 && cpu >= ncpu)) {
-        if (err && errlen)
-            snprintf(err, errlen, "CPU %d does not exist (this machine has %ld)", cpu, ncpu);
-        return RS_E_ARG;
-    }
+    if (cpu < 0 || cpu >= CPU_SETSIZE || (ncpu > 0 && cpu >= ncpu))
+        return rs_fail(err, errlen, RS_E_ARG, "CPU %d does not exist (this machine has %ld)", cpu, ncpu);
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     const int rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
     if (rc != 0) {
-        if (rc == EINVAL) {
-            if (err && errlen)
-                snprintf(err, errlen, "CPU %d is not in this process's allowed set "
-                         "(cpuset/cgroup or taskset): choose another", cpu);
-            return RS_E_ARG;
-        }
+        if (rc == EINVAL)
+            return rs_fail(err, errlen, RS_E_ARG, "CPU %d is not in this process's allowed set "
+                           "(cpuset/cgroup or taskset): choose another", cpu);
         return sys_fail(rc, err, errlen, "CPU affinity", "check the cgroup's cpuset");
     }
     return RS_OK;
@@ -439,9 +429,7 @@ void rs_realtime_restore(const rs_realtime_saved *s)
 
 static int unsupported(char *err, size_t errlen, const char *what)
 {
-    if (err && errlen)
-        snprintf(err, errlen, "%s is not supported on this system (Linux only)", what);
-    return RS_E_UNSUPPORTED;
+    return rs_fail(err, errlen, RS_E_UNSUPPORTED, "%s is not supported on this system (Linux only)", what);
 }
 
 int rs_realtime_lock_memory(size_t stack_bytes, char *err, size_t errlen)

@@ -9,12 +9,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rs_closest.h"
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_scenario.h"
 
@@ -53,19 +53,6 @@ static int grow(void **arr, int n, size_t size)
         return -1;
     *arr = p;
     return 0;
-}
-
-static void errf(char *err, size_t errlen, const char *file, int line, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    int k = line > 0 ? snprintf(err, errlen, "%s:%d: ", file, line) : snprintf(err, errlen, "%s: ", file);
-    if (k < 0 || (size_t)k >= errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-    va_end(ap);
 }
 
 /* Reads a number that must fill the whole token and be finite. */
@@ -216,8 +203,7 @@ typedef struct parser {
 
 static int nomem(parser *ps, int line)
 {
-    errf(ps->err, ps->errlen, ps->file, line, "out of memory");
-    return RS_E_NOMEM;
+    return rs_fail_at(ps->err, ps->errlen, RS_E_NOMEM, ps->file, line, "out of memory");
 }
 
 static int set_where(parser *ps, rs_scenario_where *w, int line)
@@ -236,11 +222,10 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
     while ((1 << idx) != bit)
         idx++;
     rs_scenario *s = ps->s;
-    if (s->set & (unsigned)bit) {
-        errf(ps->err, ps->errlen, ps->file, line, "'%s' is given twice (first at line %d): keep one",
-             kw, s->set_at[idx].line);
-        return RS_E_ARG;
-    }
+    if (s->set & (unsigned)bit)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'%s' is given twice (first at line %d): keep one",
+                          kw, s->set_at[idx].line);
     int k = 1;
     if (k < lt->n && strcmp(lt->tok[k], "=") == 0 && !lt->quoted[k])
         k++;
@@ -248,15 +233,13 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                                           "method rk4", "tolerance 1e-6", "iterations 10",
                                           "friction 0.3", "contact elastic", "creep fastsim",
                                           "derailment continue"};
-    if (k >= lt->n) {
-        errf(ps->err, ps->errlen, ps->file, line, "'%s' needs a value, e.g. '%s'", kw, example[idx]);
-        return RS_E_ARG;
-    }
-    if (k + 1 < lt->n) {
-        errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after the value of '%s': one setting per line",
-             lt->tok[k + 1], kw);
-        return RS_E_ARG;
-    }
+    if (k >= lt->n)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'%s' needs a value, e.g. '%s'", kw, example[idx]);
+    if (k + 1 < lt->n)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "unexpected '%s' after the value of '%s': one setting per line",
+                          lt->tok[k + 1], kw);
     const char *val = lt->tok[k];
     if (bit == RS_SCENARIO_METHOD) {
         if (strcmp(val, "imex") == 0)
@@ -264,8 +247,8 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         else if (strcmp(val, "rk4") == 0)
             s->method = RS_RK4;
         else {
-            errf(ps->err, ps->errlen, ps->file, line, "unknown method '%s': write 'method imex' or 'method rk4'", val);
-            return RS_E_ARG;
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "unknown method '%s': write 'method imex' or 'method rk4'", val);
         }
     } else if (bit == RS_SCENARIO_CONTACT) {
         if (strcmp(val, "constraint") == 0)
@@ -273,18 +256,15 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         else if (strcmp(val, "elastic") == 0)
             s->contact_mode = RS_CONTACT_MODE_ELASTIC;
         else {
-            errf(ps->err, ps->errlen, ps->file, line,
-                 "unknown contact mode '%s': write 'contact elastic' (every patch, Hertzian normal "
-                 "force) or 'contact constraint' (one point per wheel held by a constraint)", val);
-            return RS_E_ARG;
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "unknown contact mode '%s': write 'contact elastic' (every patch, Hertzian normal "
+                              "force) or 'contact constraint' (one point per wheel held by a constraint)", val);
         }
     } else if (bit == RS_SCENARIO_DERAILMENT) {
-        if (strcmp(val, "stop") != 0 && strcmp(val, "continue") != 0) {
-            errf(ps->err, ps->errlen, ps->file, line,
-                 "unknown '%s': write 'derailment stop' (a derailment ends the run, the default) "
-                 "or 'derailment continue' (it is reported and the run goes on)", val);
-            return RS_E_ARG;
-        }
+        if (strcmp(val, "stop") != 0 && strcmp(val, "continue") != 0)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "unknown '%s': write 'derailment stop' (a derailment ends the run, the default) "
+                              "or 'derailment continue' (it is reported and the run goes on)", val);
         s->derail_continue = strcmp(val, "continue") == 0;
     } else if (bit == RS_SCENARIO_CREEP) {
         static const char *const laws[3] = {"kalker", "fastsim", "polach"};
@@ -292,28 +272,24 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         for (int k = 0; k < 3; k++)
             if (strcmp(val, laws[k]) == 0)
                 law = k;
-        if (law < 0) {
-            errf(ps->err, ps->errlen, ps->file, line,
-                 "unknown creep law '%s': write 'creep kalker' (linear), 'creep fastsim' or "
-                 "'creep polach' (the last two need 'friction MU' and the elastic contact)", val);
-            return RS_E_ARG;
-        }
+        if (law < 0)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "unknown creep law '%s': write 'creep kalker' (linear), 'creep fastsim' or "
+                              "'creep polach' (the last two need 'friction MU' and the elastic contact)", val);
         s->creep_law = law;
     } else {
         double x;
-        if (parse_num(val, &x)) {
-            errf(ps->err, ps->errlen, ps->file, line, "'%s' is not a number: write e.g. '%s'", val, example[idx]);
-            return RS_E_ARG;
-        }
+        if (parse_num(val, &x))
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "'%s' is not a number: write e.g. '%s'", val, example[idx]);
         switch (bit) {
         case RS_SCENARIO_DURATION:
         case RS_SCENARIO_STEP:
         case RS_SCENARIO_TOLERANCE:
-            if (!(x > 0)) {
-                errf(ps->err, ps->errlen, ps->file, line, "%s must be positive (got %s): write e.g. '%s'",
-                     kw, val, example[idx]);
-                return RS_E_ARG;
-            }
+            if (!(x > 0))
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "%s must be positive (got %s): write e.g. '%s'",
+                                  kw, val, example[idx]);
             if (bit == RS_SCENARIO_DURATION)
                 s->duration = x;
             else if (bit == RS_SCENARIO_STEP)
@@ -322,28 +298,22 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                 s->tolerance = x;
             break;
         case RS_SCENARIO_OUTPUT:
-            if (!(x >= 0)) {
-                errf(ps->err, ps->errlen, ps->file, line,
-                     "output interval must be >= 0 s (got %s; 0 writes every step)", val);
-                return RS_E_ARG;
-            }
+            if (!(x >= 0))
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "output interval must be >= 0 s (got %s; 0 writes every step)", val);
             s->output = x;
             break;
         case RS_SCENARIO_ITERATIONS:
-            if (x != floor(x) || x < 0 || x > 1000) {
-                errf(ps->err, ps->errlen, ps->file, line,
-                     "iterations must be a whole number from 0 to 1000 (got %s)", val);
-                return RS_E_ARG;
-            }
+            if (x != floor(x) || x < 0 || x > 1000)
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "iterations must be a whole number from 0 to 1000 (got %s)", val);
             s->iterations = (int)x;
             break;
         case RS_SCENARIO_FRICTION:
-            if (!(x >= 0 && x <= 10)) {
-                errf(ps->err, ps->errlen, ps->file, line,
-                     "friction must be a coefficient from 0 to 10 (got %s; 0: linear creep "
-                     "without saturation)", val);
-                return RS_E_ARG;
-            }
+            if (!(x >= 0 && x <= 10))
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "friction must be a coefficient from 0 to 10 (got %s; 0: linear creep "
+                                  "without saturation)", val);
             s->friction = x;
             break;
         }
@@ -362,26 +332,22 @@ static int parse_assign(parser *ps, const line_tokens *lt, int line, rs_scenario
     int k = 2;
     if (k < lt->n && strcmp(lt->tok[k], "=") == 0 && !lt->quoted[k])
         k++;
-    if (lt->n < 2 || strcmp(lt->tok[1], "=") == 0 || k >= lt->n) {
-        errf(ps->err, ps->errlen, ps->file, line, "'%s' needs NAME = VALUE, e.g. '%s'", kw, example);
-        return RS_E_ARG;
-    }
+    if (lt->n < 2 || strcmp(lt->tok[1], "=") == 0 || k >= lt->n)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'%s' needs NAME = VALUE, e.g. '%s'", kw, example);
     double x;
-    if (parse_num(lt->tok[k], &x)) {
-        errf(ps->err, ps->errlen, ps->file, line, "'%s' is not a number: write e.g. '%s'", lt->tok[k], example);
-        return RS_E_ARG;
-    }
-    if (k + 1 < lt->n) {
-        errf(ps->err, ps->errlen, ps->file, line, "unexpected '%s' after the value: one %s per line",
-             lt->tok[k + 1], what);
-        return RS_E_ARG;
-    }
+    if (parse_num(lt->tok[k], &x))
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'%s' is not a number: write e.g. '%s'", lt->tok[k], example);
+    if (k + 1 < lt->n)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "unexpected '%s' after the value: one %s per line",
+                          lt->tok[k + 1], what);
     for (int i = 0; i < *n; i++)
-        if (strcmp((*list)[i].name, lt->tok[1]) == 0) {
-            errf(ps->err, ps->errlen, ps->file, line, "%s '%s' is set twice (first at line %d): keep one",
-                 what, lt->tok[1], (*list)[i].at.line);
-            return RS_E_ARG;
-        }
+        if (strcmp((*list)[i].name, lt->tok[1]) == 0)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "%s '%s' is set twice (first at line %d): keep one",
+                              what, lt->tok[1], (*list)[i].at.line);
     if (grow((void **)list, *n, sizeof **list))
         return nomem(ps, line);
     rs_scenario_assign *a = &(*list)[*n];
@@ -481,10 +447,10 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
     char *text;
     const int why = rs_read_file(path, 0, 0, &text, NULL);
     if (why) {
-        errf(ps->err, ps->errlen, ps->file, line, "input '%s': cannot read '%s': %s", in->name, path,
-             strerror(why));
+        const int st = rs_fail_at(ps->err, ps->errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO, ps->file, line,
+                                  "input '%s': cannot read '%s': %s", in->name, path, strerror(why));
         free(path);
-        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
+        return st;
     }
     int st = RS_OK, ncol = 0, want = -1, lineno = 0;
     char *hdr[CSV_MAX_COLS];
@@ -502,10 +468,9 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
         break;
     }
     if (ncol < 2 || ncol > CSV_MAX_COLS) {
-        errf(ps->err, ps->errlen, path, lineno > 0 ? lineno : 1,
-             "expected a header row 'time,NAME,...' with 2 to %d columns (input '%s' of %s:%d)",
-             CSV_MAX_COLS, in->name, ps->file, line);
-        st = RS_E_ARG;
+        st = rs_fail_at(ps->err, ps->errlen, RS_E_ARG, path, lineno > 0 ? lineno : 1,
+                        "expected a header row 'time,NAME,...' with 2 to %d columns (input '%s' of %s:%d)",
+                        CSV_MAX_COLS, in->name, ps->file, line);
         goto done;
     }
     const char *colname = col ? col : in->name;
@@ -522,12 +487,13 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
             snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", hdr[i]);
         }
         if (sug)
-            errf(ps->err, ps->errlen, ps->file, line, "input '%s': '%s' has no column '%s' (did you mean '%s'?); "
-                 "its columns: %s", in->name, path, colname, sug, list);
+            st = rs_fail_at(ps->err, ps->errlen, RS_E_NOTFOUND, ps->file, line,
+                            "input '%s': '%s' has no column '%s' (did you mean '%s'?); its columns: %s",
+                            in->name, path, colname, sug, list);
         else
-            errf(ps->err, ps->errlen, ps->file, line, "input '%s': '%s' has no column '%s'; its columns: %s; "
-                 "choose one with 'column NAME'", in->name, path, colname, list);
-        st = RS_E_NOTFOUND;
+            st = rs_fail_at(ps->err, ps->errlen, RS_E_NOTFOUND, ps->file, line,
+                            "input '%s': '%s' has no column '%s'; its columns: %s; choose one with 'column NAME'",
+                            in->name, path, colname, list);
         goto done;
     }
     while ((l = save)) {
@@ -542,21 +508,21 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
         int n = csv_fields(l, f, CSV_MAX_COLS);
         double t, v;
         if (n != ncol) {
-            errf(ps->err, ps->errlen, path, lineno, "row has %d fields, the header %d (input '%s' of %s:%d)",
-                 n, ncol, in->name, ps->file, line);
-            st = RS_E_ARG;
+            st = rs_fail_at(ps->err, ps->errlen, RS_E_ARG, path, lineno,
+                            "row has %d fields, the header %d (input '%s' of %s:%d)",
+                            n, ncol, in->name, ps->file, line);
             goto done;
         }
         if (parse_num(f[0], &t) || parse_num(f[want], &v)) {
-            errf(ps->err, ps->errlen, path, lineno, "'%s' is not a number (input '%s' of %s:%d)",
-                 parse_num(f[0], &t) ? f[0] : f[want], in->name, ps->file, line);
-            st = RS_E_ARG;
+            st = rs_fail_at(ps->err, ps->errlen, RS_E_ARG, path, lineno,
+                            "'%s' is not a number (input '%s' of %s:%d)",
+                            parse_num(f[0], &t) ? f[0] : f[want], in->name, ps->file, line);
             goto done;
         }
         if (in->n > 0 && !(t > in->t[in->n - 1])) {
-            errf(ps->err, ps->errlen, path, lineno, "times must increase: %s after %.17g (input '%s' of %s:%d)",
-                 f[0], in->t[in->n - 1], in->name, ps->file, line);
-            st = RS_E_ARG;
+            st = rs_fail_at(ps->err, ps->errlen, RS_E_ARG, path, lineno,
+                            "times must increase: %s after %.17g (input '%s' of %s:%d)",
+                            f[0], in->t[in->n - 1], in->name, ps->file, line);
             goto done;
         }
         if (table_push(in, t, v)) {
@@ -565,9 +531,9 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
         }
     }
     if (in->n == 0) {
-        errf(ps->err, ps->errlen, path, lineno, "no data rows after the header (input '%s' of %s:%d)",
-             in->name, ps->file, line);
-        st = RS_E_ARG;
+        st = rs_fail_at(ps->err, ps->errlen, RS_E_ARG, path, lineno,
+                        "no data rows after the header (input '%s' of %s:%d)",
+                        in->name, ps->file, line);
     }
 done:
     free(text);
@@ -590,23 +556,22 @@ static int parse_file_statement(parser *ps, int k, const line_tokens *lt, int li
 {
     const char *kw = kFileStatements[k];
     rs_scenario *s = ps->s;
-    if (lt->n != 2 || !lt->quoted[1]) {
-        errf(ps->err, ps->errlen, ps->file, line, "'%s' takes one quoted path, e.g. '%s \"%s\"'", kw,
-             kw, k == RS_SCENARIO_FILE_TRACK ? "../tracks/straight.trk" : "../profiles/s1002.prf");
-        return RS_E_ARG;
-    }
-    if (s->file[k]) {
-        errf(ps->err, ps->errlen, ps->file, line, "'%s' given twice (first at line %d): keep one", kw,
-             s->file_at[k].line);
-        return RS_E_ARG;
-    }
+    if (lt->n != 2 || !lt->quoted[1])
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'%s' takes one quoted path, e.g. '%s \"%s\"'", kw,
+                          kw, k == RS_SCENARIO_FILE_TRACK ? "../tracks/straight.trk" : "../profiles/s1002.prf");
+    if (s->file[k])
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'%s' given twice (first at line %d): keep one", kw,
+                          s->file_at[k].line);
     char *path = rs_path_beside(ps->file, lt->tok[1]);
     if (!path)
         return nomem(ps, line);
     FILE *f = fopen(path, "r");
     if (!f) {
-        errf(ps->err, ps->errlen, ps->file, line, "%s: cannot open '%s' (%s); a relative path is "
-             "relative to the scenario's folder", kw, path, strerror(errno));
+        rs_fail_at(ps->err, ps->errlen, RS_E_IO, ps->file, line,
+                   "%s: cannot open '%s' (%s); a relative path is "
+                   "relative to the scenario's folder", kw, path, strerror(errno));
         free(path);
         return RS_E_IO;
     }
@@ -637,16 +602,14 @@ static char *next_line(char **cursor)
 static int parse_columns(parser *ps, const line_tokens *lt, int line)
 {
     rs_scenario *s = ps->s;
-    if (lt->n < 2) {
-        errf(ps->err, ps->errlen, ps->file, line, "'columns' needs at least one name, e.g. 'columns x x_dot'");
-        return RS_E_ARG;
-    }
+    if (lt->n < 2)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'columns' needs at least one name, e.g. 'columns x x_dot'");
     for (int i = 1; i < lt->n; i++) {
-        if (strcmp(lt->tok[i], "=") == 0 && !lt->quoted[i]) {
-            errf(ps->err, ps->errlen, ps->file, line, "'columns' takes names separated by blanks, e.g. "
-                 "'columns x x_dot'");
-            return RS_E_ARG;
-        }
+        if (strcmp(lt->tok[i], "=") == 0 && !lt->quoted[i])
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "'columns' takes names separated by blanks, e.g. "
+                              "'columns x x_dot'");
         if (grow((void **)&s->columns, s->n_columns, sizeof *s->columns))
             return nomem(ps, line);
         rs_scenario_column *c = &s->columns[s->n_columns];
@@ -671,10 +634,8 @@ static int parse_input_table(parser *ps, rs_scenario_input *in, const char *name
     int ended = 0;
     while ((l = next_line(cursor))) {
         ++*line;
-        if (tokenize(l, &lt, &why)) {
-            errf(ps->err, ps->errlen, ps->file, *line, "%s", why);
-            return RS_E_ARG;
-        }
+        if (tokenize(l, &lt, &why))
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line, "%s", why);
         if (lt.n == 0)
             continue;
         if (lt.n == 1 && strcmp(lt.tok[0], "end") == 0) {
@@ -682,29 +643,25 @@ static int parse_input_table(parser *ps, rs_scenario_input *in, const char *name
             break;
         }
         double t, v;
-        if (lt.n != 2 || parse_num(lt.tok[0], &t) || parse_num(lt.tok[1], &v)) {
-            errf(ps->err, ps->errlen, ps->file, *line, "input '%s': a table row is two numbers, "
-                 "TIME VALUE (or 'end' after the last row)", name);
-            return RS_E_ARG;
-        }
-        if (in->n > 0 && !(t > in->t[in->n - 1])) {
-            errf(ps->err, ps->errlen, ps->file, *line, "input '%s': table times must increase "
-                 "(%s after %.17g)", name, lt.tok[0], in->t[in->n - 1]);
-            return RS_E_ARG;
-        }
+        if (lt.n != 2 || parse_num(lt.tok[0], &t) || parse_num(lt.tok[1], &v))
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                              "input '%s': a table row is two numbers, "
+                              "TIME VALUE (or 'end' after the last row)", name);
+        if (in->n > 0 && !(t > in->t[in->n - 1]))
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                              "input '%s': table times must increase "
+                              "(%s after %.17g)", name, lt.tok[0], in->t[in->n - 1]);
         if (table_push(in, t, v))
             return nomem(ps, *line);
     }
-    if (!ended) {
-        errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table has no 'end': add a line "
-             "'end' after its last row", name);
-        return RS_E_ARG;
-    }
-    if (in->n == 0) {
-        errf(ps->err, ps->errlen, ps->file, start, "input '%s': the table is empty: give rows "
-             "'TIME VALUE' before 'end'", name);
-        return RS_E_ARG;
-    }
+    if (!ended)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, start,
+                          "input '%s': the table has no 'end': add a line "
+                          "'end' after its last row", name);
+    if (in->n == 0)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, start,
+                          "input '%s': the table is empty: give rows "
+                          "'TIME VALUE' before 'end'", name);
     return RS_OK;
 }
 
@@ -714,24 +671,21 @@ static int parse_input(parser *ps, const line_tokens *lt, int *line, char **curs
 {
     const rs_scenario *s = ps->s;
     const char *ex = "e.g. 'input F = 10', 'input F table' or 'input F file \"F.csv\"'";
-    if (lt->n < 3 || strcmp(lt->tok[1], "=") == 0) {
-        errf(ps->err, ps->errlen, ps->file, *line, "'input' needs NAME and a value, %s", ex);
-        return RS_E_ARG;
-    }
+    if (lt->n < 3 || strcmp(lt->tok[1], "=") == 0)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                          "'input' needs NAME and a value, %s", ex);
     const char *name = lt->tok[1];
     for (int i = 0; i < s->n_inputs; i++)
-        if (strcmp(s->inputs[i].name, name) == 0) {
-            errf(ps->err, ps->errlen, ps->file, *line, "input '%s' is set twice (first at line %d): keep one",
-                 name, s->inputs[i].at.line);
-            return RS_E_ARG;
-        }
+        if (strcmp(s->inputs[i].name, name) == 0)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                              "input '%s' is set twice (first at line %d): keep one",
+                              name, s->inputs[i].at.line);
     const char *how = lt->tok[2];
     if (!lt->quoted[2] && strcmp(how, "table") == 0) {
-        if (lt->n > 3) {
-            errf(ps->err, ps->errlen, ps->file, *line, "unexpected '%s' after 'table': rows go on the "
-                 "following lines, 'TIME VALUE', then 'end'", lt->tok[3]);
-            return RS_E_ARG;
-        }
+        if (lt->n > 3)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                              "unexpected '%s' after 'table': rows go on the "
+                              "following lines, 'TIME VALUE', then 'end'", lt->tok[3]);
         rs_scenario_input *in = new_input(ps, name, *line);
         if (!in)
             return nomem(ps, *line);
@@ -739,17 +693,16 @@ static int parse_input(parser *ps, const line_tokens *lt, int *line, char **curs
     }
     if (!lt->quoted[2] && strcmp(how, "file") == 0) {
         const char *col = NULL;
-        if (lt->n < 4 || !lt->quoted[3]) {
-            errf(ps->err, ps->errlen, ps->file, *line, "'input %s file' needs a quoted path, e.g. "
-                 "'input %s file \"%s.csv\"'", name, name, name);
-            return RS_E_ARG;
-        }
+        if (lt->n < 4 || !lt->quoted[3])
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                              "'input %s file' needs a quoted path, e.g. "
+                              "'input %s file \"%s.csv\"'", name, name, name);
         if (lt->n == 6 && strcmp(lt->tok[4], "column") == 0)
             col = lt->tok[5];
         else if (lt->n != 4) {
-            errf(ps->err, ps->errlen, ps->file, *line, "after the path, only 'column NAME' may follow, e.g. "
-                 "'input %s file \"%s\" column %s'", name, lt->tok[3], name);
-            return RS_E_ARG;
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                              "after the path, only 'column NAME' may follow, e.g. "
+                              "'input %s file \"%s\" column %s'", name, lt->tok[3], name);
         }
         rs_scenario_input *in = new_input(ps, name, *line);
         if (!in)
@@ -760,16 +713,14 @@ static int parse_input(parser *ps, const line_tokens *lt, int *line, char **curs
     if (strcmp(how, "=") == 0 && !lt->quoted[2])
         k = 3;
     double v;
-    if (k >= lt->n || lt->quoted[k] || parse_num(lt->tok[k], &v)) {
-        errf(ps->err, ps->errlen, ps->file, *line, "input '%s': expected a number, 'table' or 'file', %s",
-             name, ex);
-        return RS_E_ARG;
-    }
-    if (k + 1 < lt->n) {
-        errf(ps->err, ps->errlen, ps->file, *line, "unexpected '%s' after the value: one input per line",
-             lt->tok[k + 1]);
-        return RS_E_ARG;
-    }
+    if (k >= lt->n || lt->quoted[k] || parse_num(lt->tok[k], &v))
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                          "input '%s': expected a number, 'table' or 'file', %s",
+                          name, ex);
+    if (k + 1 < lt->n)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, *line,
+                          "unexpected '%s' after the value: one input per line",
+                          lt->tok[k + 1]);
     rs_scenario_input *in = new_input(ps, name, *line);
     if (!in || !(in->v = malloc(sizeof(double))))
         return nomem(ps, *line);
@@ -788,18 +739,15 @@ static int parse_text(parser *ps, char *text)
     rs_scenario *s = ps->s;
     while ((l = next_line(&cursor))) {
         line++;
-        if (tokenize(l, &lt, &why)) {
-            errf(ps->err, ps->errlen, ps->file, line, "%s", why);
-            return RS_E_ARG;
-        }
+        if (tokenize(l, &lt, &why))
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line, "%s", why);
         if (lt.n == 0)
             continue;
         const char *kw = lt.tok[0];
         int st = RS_OK;
-        if (lt.quoted[0] || strcmp(kw, "=") == 0) {
-            errf(ps->err, ps->errlen, ps->file, line, "a line starts with a statement name, e.g. 'step 1e-3'");
-            return RS_E_ARG;
-        }
+        if (lt.quoted[0] || strcmp(kw, "=") == 0)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "a line starts with a statement name, e.g. 'step 1e-3'");
         if (strcmp(kw, "duration") == 0) st = parse_setting(ps, RS_SCENARIO_DURATION, &lt, line);
         else if (strcmp(kw, "step") == 0) st = parse_setting(ps, RS_SCENARIO_STEP, &lt, line);
         else if (strcmp(kw, "output") == 0) st = parse_setting(ps, RS_SCENARIO_OUTPUT, &lt, line);
@@ -821,17 +769,18 @@ static int parse_text(parser *ps, char *text)
         else if (rs_scenario_file_kind(kw) >= 0)
             st = parse_file_statement(ps, rs_scenario_file_kind(kw), &lt, line);
         else if (strcmp(kw, "end") == 0) {
-            errf(ps->err, ps->errlen, ps->file, line, "'end' without a table: it closes 'input NAME table'");
-            return RS_E_ARG;
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "'end' without a table: it closes 'input NAME table'");
         } else {
             const char *sug = rs_closest_name(kw, kStatements, N_STATEMENTS - 1);
             if (sug)
-                errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s' (did you mean '%s'?)", kw, sug);
-            else
-                errf(ps->err, ps->errlen, ps->file, line, "unknown statement '%s'; statements are duration, step, "
-                     "output, method, tolerance, iterations, friction, contact, creep, derailment, param, initial, input, columns, "
-                     "track, wheel_profile, rail_profile, rail_profile_left, rail_profile_right", kw);
-            return RS_E_ARG;
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "unknown statement '%s' (did you mean '%s'?)", kw, sug);
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "unknown statement '%s'; statements are "
+                              "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
+                              "derailment, param, initial, input, columns, track, wheel_profile, rail_profile, "
+                              "rail_profile_left, rail_profile_right", kw);
         }
         if (st)
             return st;
@@ -844,15 +793,11 @@ int rs_scenario_parse(const char *text, const char *file, rs_scenario *s, char *
     if (err && errlen)
         err[0] = '\0';
     rs_scenario_init(s);
-    if (!text || !file) {
-        errf(err, errlen, file ? file : "scenario", 0, "no text to parse");
-        return RS_E_ARG;
-    }
+    if (!text || !file)
+        return rs_fail_at(err, errlen, RS_E_ARG, file ? file : "scenario", 0, "no text to parse");
     char *copy = dup_str(text);
-    if (!copy) {
-        errf(err, errlen, file, 0, "out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!copy)
+        return rs_fail_at(err, errlen, RS_E_NOMEM, file, 0, "out of memory");
     parser ps = {file, s, err, errlen};
     int st = parse_text(&ps, copy);
     free(copy);
@@ -866,11 +811,9 @@ int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen)
     rs_scenario_init(s);
     char *text;
     const int why = rs_read_file(path, 0, 0, &text, NULL);
-    if (why) {
-        if (err && errlen)
-            snprintf(err, errlen, "cannot read scenario '%s': %s", path, strerror(why));
-        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
-    }
+    if (why)
+        return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
+                       "cannot read scenario '%s': %s", path, strerror(why));
     int st = rs_scenario_parse(text, path, s, err, errlen);
     free(text);
     return st;
@@ -1161,15 +1104,15 @@ static int unknown(const rs_model *m, const rs_scenario_where *at, const char *w
     names ns = {0, NULL};
     if (candidates(m, which, &ns)) {
         names_free(&ns);
-        errf(err, errlen, at->file, at->line, "out of memory");
-        return RS_E_NOMEM;
+        return rs_fail_at(err, errlen, RS_E_NOMEM, at->file, at->line, "out of memory");
     }
     const char *sug = rs_closest_name(name, (const char *const *)ns.v, ns.n);
     if (sug) {
-        errf(err, errlen, at->file, at->line, "unknown %s '%s' (did you mean '%s'?)", what, name, sug);
+        rs_fail_at(err, errlen, RS_E_NOTFOUND, at->file, at->line, "unknown %s '%s' (did you mean '%s'?)", what,
+                   name, sug);
     } else if (ns.n == 0) {
-        errf(err, errlen, at->file, at->line, "unknown %s '%s': model '%s' has no %ss; remove the line",
-             what, name, m->name, what);
+        rs_fail_at(err, errlen, RS_E_NOTFOUND, at->file, at->line,
+                   "unknown %s '%s': model '%s' has no %ss; remove the line", what, name, m->name, what);
     } else {
         char list[400] = "";
         int shown = 0;
@@ -1180,8 +1123,9 @@ static int unknown(const rs_model *m, const rs_scenario_where *at, const char *w
             snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", ns.v[i]);
             shown++;
         }
-        errf(err, errlen, at->file, at->line, "unknown %s '%s'; model '%s' has: %s%s", what, name, m->name,
-             list, shown < ns.n ? ", ..." : "");
+        rs_fail_at(err, errlen, RS_E_NOTFOUND, at->file, at->line,
+                   "unknown %s '%s'; model '%s' has: %s%s", what,
+                   name, m->name, list, shown < ns.n ? ", ..." : "");
     }
     names_free(&ns);
     return RS_E_NOTFOUND;
@@ -1193,12 +1137,11 @@ static int wrong_kind(const rs_scenario_where *at, const char *name, rs_var_kind
 {
     const char *fix = kind_statement(k);
     if (fix)
-        errf(err, errlen, at->file, at->line, "'%s' is %s, not set by '%s': write '%s %s = ...'", name,
-             kind_words(k), stmt, fix, name);
-    else
-        errf(err, errlen, at->file, at->line, "'%s' is %s: a scenario cannot set it with '%s'", name,
-             kind_words(k), stmt);
-    return RS_E_NOTFOUND;
+        return rs_fail_at(err, errlen, RS_E_NOTFOUND, at->file, at->line,
+                          "'%s' is %s, not set by '%s': write '%s %s = ...'", name, kind_words(k), stmt, fix, name);
+    return rs_fail_at(err, errlen, RS_E_NOTFOUND, at->file, at->line,
+                      "'%s' is %s: a scenario cannot set it with '%s'",
+                      name, kind_words(k), stmt);
 }
 
 int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, char *err, size_t errlen)
@@ -1206,15 +1149,11 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     if (err && errlen)
         err[0] = '\0';
     *bp = NULL;
-    if (!s || !m) {
-        errf(err, errlen, "scenario", 0, "rs_scenario_bind: scenario or model is NULL");
-        return RS_E_ARG;
-    }
+    if (!s || !m)
+        return rs_fail_at(err, errlen, RS_E_ARG, "scenario", 0, "rs_scenario_bind: scenario or model is NULL");
     rs_binding *b = calloc(1, sizeof *b);
-    if (!b) {
-        errf(err, errlen, "scenario", 0, "out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!b)
+        return rs_fail_at(err, errlen, RS_E_NOMEM, "scenario", 0, "out of memory");
     b->m = m;
     b->set = s->set;
     b->duration = rs_scenario_duration(s);
@@ -1241,23 +1180,20 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->cols = calloc((size_t)s->n_columns + 1, sizeof *b->cols);
     if (!b->p_idx || !b->p_val || !b->init_var || !b->init_val || !b->in_slot || !b->in_n || !b->in_t ||
         !b->in_v || !b->in_var || !b->cols) {
-        errf(err, errlen, "scenario", 0, "out of memory");
-        st = RS_E_NOMEM;
+        st = rs_fail_at(err, errlen, RS_E_NOMEM, "scenario", 0, "out of memory");
         goto fail;
     }
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!s->file[k])
             continue;
         if (m->n_contact == 0) {
-            errf(err, errlen, s->file_at[k].file, s->file_at[k].line,
-                 "'%s' replaces the wheel-rail contacts' files, but model '%s' has no contacts: "
-                 "remove the line", kFileStatements[k], m->name);
-            st = RS_E_ARG;
+            st = rs_fail_at(err, errlen, RS_E_ARG, s->file_at[k].file, s->file_at[k].line,
+                            "'%s' replaces the wheel-rail contacts' files, but model '%s' has no contacts: "
+                            "remove the line", kFileStatements[k], m->name);
             goto fail;
         }
         if (!(b->file[k] = dup_str(s->file[k]))) {
-            errf(err, errlen, "scenario", 0, "out of memory");
-            st = RS_E_NOMEM;
+            st = rs_fail_at(err, errlen, RS_E_NOMEM, "scenario", 0, "out of memory");
             goto fail;
         }
     }
@@ -1306,8 +1242,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
             b->in_t[k] = malloc((size_t)in->n * sizeof(double));
         b->n_in++;
         if (!b->in_v[k] || (in->t && !b->in_t[k])) {
-            errf(err, errlen, in->at.file, in->at.line, "out of memory");
-            st = RS_E_NOMEM;
+            st = rs_fail_at(err, errlen, RS_E_NOMEM, in->at.file, in->at.line, "out of memory");
             goto fail;
         }
         memcpy(b->in_v[k], in->v, (size_t)in->n * sizeof(double));
@@ -1322,8 +1257,8 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     for (int i = 0; i < s->n_columns; i++) {
         const rs_scenario_column *c = &s->columns[i];
         if (strcmp(c->name, "time") == 0) {
-            errf(err, errlen, c->at.file, c->at.line, "'time' is always the first column: leave it out of 'columns'");
-            st = RS_E_ARG;
+            st = rs_fail_at(err, errlen, RS_E_ARG, c->at.file, c->at.line,
+                            "'time' is always the first column: leave it out of 'columns'");
             goto fail;
         }
         if (rs_model_find(m, c->name, &v) != RS_OK) {
@@ -1331,8 +1266,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
             goto fail;
         }
         if (!(b->cols[b->n_col] = dup_str(c->name))) {
-            errf(err, errlen, c->at.file, c->at.line, "out of memory");
-            st = RS_E_NOMEM;
+            st = rs_fail_at(err, errlen, RS_E_NOMEM, c->at.file, c->at.line, "out of memory");
             goto fail;
         }
         b->n_col++;
@@ -1406,30 +1340,21 @@ int rs_binding_input_varying(void *ctx, double t, double *u, int n_u)
 
 int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen)
 {
-    if (!b || !ws || rs_ws_model(ws) != b->m) {
-        if (err && errlen)
-            snprintf(err, errlen, "rs_binding_apply: the workspace is not one of the bound model");
-        return RS_E_ARG;
-    }
+    if (!b || !ws || rs_ws_model(ws) != b->m)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_binding_apply: the workspace is not one of the bound model");
     int st;
     for (int i = 0; i < b->n_p; i++)
-        if ((st = rs_ws_set_param_index(ws, b->p_idx[i], b->p_val[i]))) {
-            if (err && errlen)
-                snprintf(err, errlen, "parameter '%s' = %g: %s", b->m->p_names[b->p_idx[i]], b->p_val[i],
-                         rs_ws_error(ws));
-            return st;
-        }
+        if ((st = rs_ws_set_param_index(ws, b->p_idx[i], b->p_val[i])))
+            return rs_fail(err, errlen, st, "parameter '%s' = %g: %s", b->m->p_names[b->p_idx[i]], b->p_val[i],
+                           rs_ws_error(ws));
     for (int i = 0; i < b->n_init; i++) {
         const rs_var v = b->init_var[i];
         double *x = v.kind == RS_VAR_Q ? rs_ws_q(ws) : v.kind == RS_VAR_QD ? rs_ws_qd(ws)
                   : v.kind == RS_VAR_S ? rs_ws_s(ws) : rs_ws_sd(ws);
         x[v.index] = b->init_val[i];
     }
-    if (b->n_in > 0 && rs_binding_input((void *)b, rs_ws_time(ws), rs_ws_u(ws), b->m->n_u)) {
-        if (err && errlen)
-            snprintf(err, errlen, "an input slot is outside the model");
-        return RS_E_INPUT;
-    }
+    if (b->n_in > 0 && rs_binding_input((void *)b, rs_ws_time(ws), rs_ws_u(ws), b->m->n_u))
+        return rs_fail(err, errlen, RS_E_INPUT, "an input slot is outside the model");
     return RS_OK;
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "rs_clock.h"
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_driver.h"
 #include "rs_pool.h"
@@ -141,20 +142,18 @@ static int check_speed(rs_sweep *sw, int j, char *err, size_t errlen)
     const rs_model *m = sw->m;
     rs_model_speed_coords(m, sw->speed_fwd, &sw->n_speed_fwd, sw->speed_spin, &sw->n_speed_spin,
                           RS_SWEEP_SPEED_MAX);
-    if (!sw->n_speed_fwd) {
-        snprintf(err, errlen, "cannot vary 'speed': model '%s' has no coordinate named 'x' or '<body>.x'; vary "
-                 "the forward velocity by name (<coordinate>_dot)", m->name);
-        return RS_E_ARG;
-    }
+    if (!sw->n_speed_fwd)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "cannot vary 'speed': model '%s' has no coordinate named 'x' or '<body>.x'; vary "
+                       "the forward velocity by name (<coordinate>_dot)", m->name);
     sw->r0_param = sw->r0_var = -1;
     for (int i = 0; i < m->n_p; i++)
         if (strcmp(m->p_names[i], "r0") == 0)
             sw->r0_param = i;
-    if (sw->n_speed_spin && sw->r0_param < 0) {
-        snprintf(err, errlen, "cannot vary 'speed': model '%s' has spin coordinates but no parameter 'r0' (the "
-                 "rolling radius); vary the velocities by name (<coordinate>_dot) in a --list", m->name);
-        return RS_E_ARG;
-    }
+    if (sw->n_speed_spin && sw->r0_param < 0)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "cannot vary 'speed': model '%s' has spin coordinates but no parameter 'r0' (the "
+                       "rolling radius); vary the velocities by name (<coordinate>_dot) in a --list", m->name);
     /* a velocity the speed sets cannot be varied as well */
     for (int k = 0; k < sw->nv; k++) {
         const char *other = rs_sweep_spec_var(sw->s, k);
@@ -164,10 +163,9 @@ static int check_speed(rs_sweep *sw, int j, char *err, size_t errlen)
         if (rs_model_find(m, other, &v) != RS_OK || v.kind != RS_VAR_QD)
             continue;
         for (int f = 0; f < sw->n_speed_fwd + sw->n_speed_spin; f++)
-            if (v.index == (f < sw->n_speed_fwd ? sw->speed_fwd[f] : sw->speed_spin[f - sw->n_speed_fwd])) {
-                snprintf(err, errlen, "'speed' sets '%s', which is varied too: vary one of them", other);
-                return RS_E_ARG;
-            }
+            if (v.index == (f < sw->n_speed_fwd ? sw->speed_fwd[f] : sw->speed_spin[f - sw->n_speed_fwd]))
+                return rs_fail(err, errlen, RS_E_ARG,
+                               "'speed' sets '%s', which is varied too: vary one of them", other);
     }
     sw->how[j] = HOW_SPEED;
     return RS_OK;
@@ -192,11 +190,10 @@ static int check_var(rs_sweep *sw, int j, char *err, size_t errlen)
     const rs_model *m = sw->m;
     rs_var v;
     if (rs_sweep_spec_is_file(sw->s, j)) {
-        if (m->n_contact == 0) {
-            snprintf(err, errlen, "cannot vary '%s': it replaces the wheel-rail contacts' files, and model "
-                     "'%s' has no contacts", name, m->name);
-            return RS_E_ARG;
-        }
+        if (m->n_contact == 0)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "cannot vary '%s': it replaces the wheel-rail contacts' files, and model "
+                           "'%s' has no contacts", name, m->name);
         sw->how[j] = HOW_FILE;
         return RS_OK;
     }
@@ -211,9 +208,9 @@ static int check_var(rs_sweep *sw, int j, char *err, size_t errlen)
             sw->how[j] = HOW_INITIAL;
             return RS_OK;
         }
-        snprintf(err, errlen, "cannot vary '%s': it is %s; a sweep varies parameters, coordinates and "
-                 "velocities (<coordinate>_dot)", name, kind_word(v.kind));
-        return RS_E_ARG;
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "cannot vary '%s': it is %s; a sweep varies parameters, coordinates and "
+                       "velocities (<coordinate>_dot)", name, kind_word(v.kind));
     }
     /* candidates: parameters, coordinates, velocities */
     const int nc = m->n_p + 2 * m->n_q;
@@ -242,7 +239,8 @@ static int check_var(rs_sweep *sw, int j, char *err, size_t errlen)
     char hint[300] = "";
     if (best)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", best);
-    snprintf(err, errlen, "unknown name '%s' to vary%s; model '%s' has: %s", name, hint, m->name, list);
+    rs_fail(err, errlen, RS_E_NOTFOUND,
+            "unknown name '%s' to vary%s; model '%s' has: %s", name, hint, m->name, list);
     for (int i = 0; i < k; i++)
         free(cand[i]);
     free(cand);
@@ -278,12 +276,12 @@ static int check_figures(rs_sweep *sw, char *err, size_t errlen)
         if (!found) {
             rs_var v;
             if (rs_model_find(m, want, &v) == RS_OK)
-                snprintf(err, errlen, "figure '%s': column '%s' is not among the results: add it to the "
-                         "scenario's 'columns' line", sw->s->fig[f].name, want);
+                st = rs_fail(err, errlen, RS_E_NOTFOUND,
+                             "figure '%s': column '%s' is not among the results: add "
+                             "it to the scenario's 'columns' line", sw->s->fig[f].name, want);
             else
-                snprintf(err, errlen, "figure '%s': model '%s' has no quantity named '%s'", sw->s->fig[f].name,
-                         m->name, want);
-            st = RS_E_NOTFOUND;
+                st = rs_fail(err, errlen, RS_E_NOTFOUND, "figure '%s': model '%s' has no quantity named '%s'",
+                             sw->s->fig[f].name, m->name, want);
         }
     }
     rs_binding_free(&b);
@@ -304,7 +302,7 @@ static int read_scenarios(rs_sweep *sw, char *err, size_t errlen)
         rs_scenario top;
         rs_scenario_init(&top);
         if (!(st = rs_scenario_read(c->scenario, &top, err, errlen)) && (st = rs_scenario_overlay(&sw->base, &top)))
-            snprintf(err, errlen, "out of memory");
+            rs_fail(err, errlen, st, "out of memory");
         rs_scenario_free(&top);
     }
     return st;
@@ -313,15 +311,12 @@ static int read_scenarios(rs_sweep *sw, char *err, size_t errlen)
 int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec *s, char *err, size_t errlen)
 {
     *out = NULL;
-    if (!c || !s || (!c->model_dir && !c->train_file)) {
-        snprintf(err, errlen, "rs_sweep_open: configuration, specification or model folder missing");
-        return RS_E_ARG;
-    }
+    if (!c || !s || (!c->model_dir && !c->train_file))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_sweep_open: configuration, specification or model folder missing");
     const int n = rs_sweep_spec_count(s);
-    if (n < 1) {
-        snprintf(err, errlen, "too many variants (the grid has more than 100 million points)");
-        return RS_E_ARG;
-    }
+    if (n < 1)
+        return rs_fail(err, errlen, RS_E_ARG, "too many variants (the grid has more than 100 million points)");
     rs_sweep *sw = calloc(1, sizeof *sw);
     if (!sw)
         return RS_E_NOMEM;
@@ -349,15 +344,14 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     int st = RS_E_NOMEM;
     if (!sw->how || !sw->state || !sw->fig || !sw->msg || !sw->est || !sw->cost || !sw->pred || !sw->dist ||
         !sw->norm) {
-        snprintf(err, errlen, "out of memory for %d variants", n);
+        rs_fail(err, errlen, RS_E_NOMEM, "out of memory for %d variants", n);
         goto fail;
     }
     double train_est = 0;
     if (c->train_file) {
         const rs_load_options lo = {.include_dir = c->include_dir};   /* NULL fields: the loader's defaults */
         if (!(sw->trains = rs_load_cache_create(c->loader, &lo))) {
-            snprintf(err, errlen, "out of memory");
-            st = RS_E_NOMEM;
+            st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
             goto fail;
         }
         if ((st = rs_sweep_train_check(c->train_file, sw->trains, s, &train_est, err, errlen)))
@@ -386,8 +380,7 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     if (c->model) {
         sw->m = c->model;
     } else if (!(sw->h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg))) {
-        snprintf(err, errlen, "cannot load model folder '%s': %s", c->model_dir, msg);
-        st = RS_E_LOAD;
+        st = rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->model_dir, msg);
         goto fail;
     } else {
         sw->m = rs_loaded_model(sw->h);
@@ -557,25 +550,19 @@ static void load_variant(rs_sweep *sw, int i)
 int rs_sweep_attach(rs_sweep *sw, char *err, size_t errlen)
 {
     const char *dir = sw->c->out_dir;
-    if (!dir || !*dir) {
-        snprintf(err, errlen, "no output folder given");
-        return RS_E_ARG;
-    }
-    if (mkdir_p(dir) != 0) {
-        snprintf(err, errlen, "cannot create the output folder '%s': %s", dir, strerror(errno));
-        return RS_E_IO;
-    }
+    if (!dir || !*dir)
+        return rs_fail(err, errlen, RS_E_ARG, "no output folder given");
+    if (mkdir_p(dir) != 0)
+        return rs_fail(err, errlen, RS_E_IO, "cannot create the output folder '%s': %s", dir, strerror(errno));
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.lock", dir);
-    if ((sw->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
-        snprintf(err, errlen, "cannot write in the output folder '%s': %s", dir, strerror(errno));
-        return RS_E_IO;
-    }
-    if (flock(sw->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        snprintf(err, errlen, "another sweep is running in '%s' (it holds sweep.lock): wait for it, or choose "
-                 "another output folder", dir);
-        return RS_E_IO;
-    }
+    if ((sw->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
+        return rs_fail(err, errlen, RS_E_IO,
+                       "cannot write in the output folder '%s': %s", dir, strerror(errno));
+    if (flock(sw->lock_fd, LOCK_EX | LOCK_NB) != 0)
+        return rs_fail(err, errlen, RS_E_IO,
+                       "another sweep is running in '%s' (it holds sweep.lock): wait for it, or choose "
+                       "another output folder", dir);
     /* Temporary files of an interrupted run: never a complete result. */
     DIR *d = opendir(dir);
     if (d) {
@@ -598,13 +585,12 @@ int rs_sweep_attach(rs_sweep *sw, char *err, size_t errlen)
     int st = RS_OK;
     if (old) {
         if (old_len != len || memcmp(old, text, len) != 0) {
-            snprintf(err, errlen, "'%s' holds another sweep (its variants.csv lists other variants): choose another "
-                     "output folder, or remove that one to start again", dir);
-            st = RS_E_ARG;
+            st = rs_fail(err, errlen, RS_E_ARG,
+                         "'%s' holds another sweep (its variants.csv lists other variants): choose another "
+                         "output folder, or remove that one to start again", dir);
         }
     } else if (write_atomic(path, text, len) != 0) {
-        snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-        st = RS_E_IO;
+        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", path, strerror(errno));
     }
     free(old);
     free(text);
@@ -679,9 +665,8 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         for (int j = 0; j < sw->nv; j++) {
             const char *file = rs_sweep_spec_file(sw->s, j, values[j]);
             if (sw->how[j] == HOW_FILE && !file) {   /* an index no spec made (MPI message) */
-                snprintf(r->message, sizeof r->message, "variant %d: no file number %.17g for '%s'", i + 1,
-                         values[j], rs_sweep_spec_var(sw->s, j));
-                st = RS_E_ARG;
+                st = rs_fail(r->message, sizeof r->message, RS_E_ARG, "variant %d: no file number %.17g for '%s'",
+                             i + 1, values[j], rs_sweep_spec_var(sw->s, j));
                 break;
             }
             if (sw->how[j] == HOW_FILE) {
@@ -702,10 +687,8 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         snprintf(label, sizeof label, "variant %d", i + 1);
         if (!r->message[0])
             st = rs_scenario_parse(text, label, &top, r->message, sizeof r->message);
-        if (!st && (rs_scenario_overlay(&scn, &sw->base) || rs_scenario_overlay(&scn, &top))) {
-            st = RS_E_NOMEM;
-            snprintf(r->message, sizeof r->message, "out of memory");
-        }
+        if (!st && (rs_scenario_overlay(&scn, &sw->base) || rs_scenario_overlay(&scn, &top)))
+            st = rs_fail(r->message, sizeof r->message, RS_E_NOMEM, "out of memory");
     }
     if (!st) {
         rs_run_config rc;
@@ -817,8 +800,7 @@ int rs_sweep_commit(rs_sweep *sw, int i, const char *tmp, const rs_variant_resul
     int st = RS_OK;
     if (r->status == RS_OK) {
         if (rename(tmp, csv) != 0) {
-            snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, csv, strerror(errno));
-            st = RS_E_IO;
+            st = rs_fail(err, errlen, RS_E_IO, "cannot rename '%s' to '%s': %s", tmp, csv, strerror(errno));
         } else {
             unlink(failed);
             unlink(partial);
@@ -838,8 +820,7 @@ int rs_sweep_commit(rs_sweep *sw, int i, const char *tmp, const rs_variant_resul
         }
         line[k++] = '\n';
         if (write_atomic(failed, line, k) != 0) {
-            snprintf(err, errlen, "cannot write '%s': %s", failed, strerror(errno));
-            st = RS_E_IO;
+            st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", failed, strerror(errno));
         }
     }
     pthread_mutex_lock(&sw->mu);
@@ -879,8 +860,7 @@ int rs_sweep_write_summary(rs_sweep *sw, char *err, size_t errlen)
     if (!f) {
         pthread_mutex_unlock(&sw->mu);
         free(v);
-        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-        return RS_E_IO;
+        return rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", tmp, strerror(errno));
     }
     fputs("variant,status", f);
     for (int j = 0; j < sw->nv; j++)
@@ -913,8 +893,7 @@ int rs_sweep_write_summary(rs_sweep *sw, char *err, size_t errlen)
     int st = RS_OK;
     if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
         unlink(tmp);
-        snprintf(err, errlen, "cannot write '%s'", path);
-        st = RS_E_IO;
+        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
     }
     pthread_mutex_unlock(&sw->mu);
     return st;
@@ -991,7 +970,7 @@ static void local_worker(void *vctx, int task, int thread)
         x->ran++;
         if (st && !x->failed_io) {
             x->failed_io = 1;
-            snprintf(x->err, sizeof x->err, "%s", err);
+            rs_fail(x->err, sizeof x->err, st, "%s", err);
         }
         pthread_mutex_unlock(&x->mu);
         /* a summary now and then, so a long sweep shows its progress */
@@ -1018,14 +997,12 @@ int rs_sweep_run_local(rs_sweep *sw, rs_sweep_report *rep, char *err, size_t err
     rs_pool_free(&pool);
     rep->ran += x.ran;
     if (x.failed_io) {
-        snprintf(err, errlen, "%s", x.err);
-        st = RS_E_IO;
+        st = rs_fail(err, errlen, RS_E_IO, "%s", x.err);
     }
     char e2[1024];
     const int st2 = rs_sweep_write_summary(sw, e2, sizeof e2);
     if (st2 && !st) {
-        snprintf(err, errlen, "%s", e2);
-        st = st2;
+        st = rs_fail(err, errlen, st2, "%s", e2);
     }
     rs_sweep_counts(sw, rep);
     return st;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "rs_clock.h"
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_status.h"
 #include "rs_sweep_mpi.h"
@@ -66,8 +67,7 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
     double overhead = 0;
     long n_over = 0;
     if (!vals || !tbuf || !t_sent || !r) {
-        snprintf(err, errlen, "out of memory");
-        st = RS_E_NOMEM;
+        st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     }
     for (int w = 1; w < size; w++) {
         const int i = st ? -1 : rs_sweep_next(sw);
@@ -86,8 +86,7 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
             char *nb = realloc(buf, (size_t)count + 1);
             if (!nb) {
                 /* cannot even receive: stop cleanly, the sweep resumes later */
-                snprintf(err, errlen, "out of memory receiving a result of %d bytes", count);
-                st = RS_E_NOMEM;
+                st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory receiving a result of %d bytes", count);
                 MPI_Recv(NULL, 0, MPI_BYTE, w, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 send_task(sw, w, -1, vals, tbuf);
                 active--;
@@ -120,11 +119,9 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
                 wrote = 0;
         }
         if (!wrote) {
-            snprintf(err, errlen, "cannot write '%s' in the output folder", tmp);
-            st = RS_E_IO;
+            st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' in the output folder", tmp);
         } else if (rs_sweep_commit(sw, h.variant, tmp, r, e2, sizeof e2) != RS_OK) {
-            snprintf(err, errlen, "%s", e2);
-            st = RS_E_IO;
+            st = rs_fail(err, errlen, RS_E_IO, "%s", e2);
         } else {
             rep->ran++;
         }
@@ -138,8 +135,7 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
     }
     const int st2 = rs_sweep_write_summary(sw, e2, sizeof e2);
     if (st2 && !st) {
-        snprintf(err, errlen, "%s", e2);
-        st = st2;
+        st = rs_fail(err, errlen, st2, "%s", e2);
     }
     rs_sweep_counts(sw, rep);
     rep->mpi_overhead_s = n_over ? overhead / (double)n_over : 0.0;
@@ -232,10 +228,8 @@ int rs_sweep_mpi_run(int *argc, char ***argv, const rs_sweep_config *c, const rs
     int inited = 0, we_init = 0;
     MPI_Initialized(&inited);
     if (!inited) {
-        if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-            snprintf(err, errlen, "MPI_Init failed: run under mpirun (see docs/sweeps.md)");
-            return RS_E_ARG;
-        }
+        if (MPI_Init(argc, argv) != MPI_SUCCESS)
+            return rs_fail(err, errlen, RS_E_ARG, "MPI_Init failed: run under mpirun (see docs/sweeps.md)");
         we_init = 1;
     }
     int rank = 0, size = 1;
@@ -260,7 +254,7 @@ int rs_sweep_mpi_run(int *argc, char ***argv, const rs_sweep_config *c, const rs
         } else if (rank > 0) {
             char own[1024];
             snprintf(own, sizeof own, "%s", err);
-            snprintf(err, errlen, "rank %d: %s", rank, own);
+            rs_fail(err, errlen, st, "rank %d: %s", rank, own);
         }
     } else if (size == 1) {
         st = rs_sweep_run_local(sw, rep, err, errlen);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_envelope.h"
 #include "rs_scenario.h"
@@ -111,21 +112,17 @@ static int is_file_name(const char *name) { return rs_scenario_file_kind(name) >
 static int add_file(rs_sweep_spec *s, const char *where, const char *name, const char *path, double *idx,
                     char *err, size_t errlen)
 {
-    if (!*path) {
-        snprintf(err, errlen, "%s: '%s' takes file names, and one is empty", where, name);
-        return RS_E_ARG;
-    }
+    if (!*path)
+        return rs_fail(err, errlen, RS_E_ARG, "%s: '%s' takes file names, and one is empty", where, name);
     for (const char *p = path; *p; p++)
-        if (*p == '"' || iscntrl((unsigned char)*p)) {
-            snprintf(err, errlen, "%s: the file name '%s' holds a quote or a control character: rename the file",
-                     where, path);
-            return RS_E_ARG;
-        }
+        if (*p == '"' || iscntrl((unsigned char)*p))
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "%s: the file name '%s' holds a quote or a control character: rename the file",
+                           where, path);
     FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s: cannot open '%s' (%s)", where, name, path, strerror(errno));
-        return RS_E_IO;
-    }
+    if (!f)
+        return rs_fail(err, errlen, RS_E_IO,
+                       "%s: %s: cannot open '%s' (%s)", where, name, path, strerror(errno));
     fclose(f);
     for (int k = 0; k < s->n_texts; k++)
         if (strcmp(s->texts[k], path) == 0) {
@@ -165,25 +162,20 @@ static int new_axis(rs_sweep_spec *s, const char *name, int n, const double *val
 int rs_sweep_spec_axis(rs_sweep_spec *s, const char *name, int n, const double *values,
                        char *err, size_t errlen)
 {
-    if (is_file_name(name)) {
-        snprintf(err, errlen, "'%s' takes file names: use rs_sweep_spec_axis_files", name);
-        return RS_E_ARG;
-    }
+    if (is_file_name(name))
+        return rs_fail(err, errlen, RS_E_ARG, "'%s' takes file names: use rs_sweep_spec_axis_files", name);
     return new_axis(s, name, n, values, err, errlen);
 }
 
 int rs_sweep_spec_axis_files(rs_sweep_spec *s, const char *name, int n, const char *const *paths,
                              char *err, size_t errlen)
 {
-    if (!is_file_name(name)) {
-        snprintf(err, errlen, "'%s' is not a file-valued name: those are track, wheel_profile, rail_profile",
-                 name);
-        return RS_E_ARG;
-    }
-    if (n < 1 || !paths) {
-        snprintf(err, errlen, "'%s': no files", name);
-        return RS_E_ARG;
-    }
+    if (!is_file_name(name))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "'%s' is not a file-valued name: those are track, wheel_profile, rail_profile",
+                       name);
+    if (n < 1 || !paths)
+        return rs_fail(err, errlen, RS_E_ARG, "'%s': no files", name);
     double *idx = malloc((size_t)n * sizeof *idx);
     if (!idx)
         return RS_E_NOMEM;
@@ -200,18 +192,12 @@ int rs_sweep_spec_axis_files(rs_sweep_spec *s, const char *name, int n, const ch
 
 static int new_axis(rs_sweep_spec *s, const char *name, int n, const double *values, char *err, size_t errlen)
 {
-    if (!valid_name(name)) {
-        snprintf(err, errlen, "'%s' is not a name (letters, digits, '_' and '.')", name);
-        return RS_E_ARG;
-    }
-    if (name_taken(s, name)) {
-        snprintf(err, errlen, "'%s' is varied twice: give it once", name);
-        return RS_E_ARG;
-    }
-    if (n < 1) {
-        snprintf(err, errlen, "'%s': no values", name);
-        return RS_E_ARG;
-    }
+    if (!valid_name(name))
+        return rs_fail(err, errlen, RS_E_ARG, "'%s' is not a name (letters, digits, '_' and '.')", name);
+    if (name_taken(s, name))
+        return rs_fail(err, errlen, RS_E_ARG, "'%s' is varied twice: give it once", name);
+    if (n < 1)
+        return rs_fail(err, errlen, RS_E_ARG, "'%s': no values", name);
     rs_sweep_axis *ax = realloc(s->axes, (size_t)(s->n_axes + 1) * sizeof *ax);
     if (!ax)
         return RS_E_NOMEM;
@@ -256,9 +242,8 @@ static int vary_files(rs_sweep_spec *s, const char *arg, const char *name, const
         /* LO:HI:N is for numbers; a lone name with ':' is still a path */
         FILE *f = fopen(item[0], "r");
         if (!f) {
-            snprintf(err, errlen, "--vary '%s': '%s' takes file names, NAME=F1,F2,... (e.g. "
-                     "%s=a.trk,b.trk), not LO:HI:N", arg, name, name);
-            st = RS_E_ARG;
+            st = rs_fail(err, errlen, RS_E_ARG, "--vary '%s': '%s' takes file names, NAME=F1,F2,... (e.g. "
+                         "%s=a.trk,b.trk), not LO:HI:N", arg, name, name);
         } else {
             fclose(f);
         }
@@ -284,10 +269,8 @@ static int vary_files(rs_sweep_spec *s, const char *arg, const char *name, const
 int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
-    if (!eq) {
-        snprintf(err, errlen, "--vary '%s': write NAME=LO:HI:N or NAME=V1,V2,...", arg);
-        return RS_E_ARG;
-    }
+    if (!eq)
+        return rs_fail(err, errlen, RS_E_ARG, "--vary '%s': write NAME=LO:HI:N or NAME=V1,V2,...", arg);
     char *name = dup_trim(arg, (size_t)(eq - arg));
     if (!name)
         return RS_E_NOMEM;
@@ -310,11 +293,13 @@ int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errl
         double lo, hi, nn;
         if (!c2 || !lo_s || !hi_s || !n_s || parse_number(lo_s, &lo) || parse_number(hi_s, &hi) ||
             parse_number(n_s, &nn) || nn != floor(nn) || nn < 1 || nn > 1e7) {
-            snprintf(err, errlen, "--vary '%s': write NAME=LO:HI:N with numbers LO, HI and a count N >= 1 "
-                     "(e.g. k=1e5:4e5:4)", arg);
+            rs_fail(err, errlen, RS_E_ARG,
+                    "--vary '%s': write NAME=LO:HI:N with numbers LO, HI and a count N >= 1 "
+                    "(e.g. k=1e5:4e5:4)", arg);
         } else if (nn == 1 && lo != hi) {
-            snprintf(err, errlen, "--vary '%s': one value but LO != HI: write %s=%s:%s:N with N >= 2, or %s=%s",
-                     arg, name, lo_s, hi_s, name, lo_s);
+            rs_fail(err, errlen, RS_E_ARG,
+                    "--vary '%s': one value but LO != HI: write %s=%s:%s:N with N >= 2, or %s=%s",
+                    arg, name, lo_s, hi_s, name, lo_s);
         } else {
             n = (int)nn;
             if ((vals = malloc((size_t)n * sizeof *vals))) {
@@ -345,10 +330,10 @@ int rs_sweep_spec_vary(rs_sweep_spec *s, const char *arg, char *err, size_t errl
             size_t len = q ? (size_t)(q - p) : strlen(p);
             char *item = dup_trim(p, len);
             if (!item || parse_number(item, &vals[n])) {
-                snprintf(err, errlen, "--vary '%s': '%s' is not a number: write NAME=LO:HI:N or NAME=V1,V2,...",
-                         arg, item ? item : "");
+                st = rs_fail(err, errlen, RS_E_ARG,
+                             "--vary '%s': '%s' is not a number: write NAME=LO:HI:N or NAME=V1,V2,...",
+                             arg, item ? item : "");
                 free(item);
-                st = RS_E_ARG;
                 break;
             }
             free(item);
@@ -391,16 +376,13 @@ static int split_fields(char *line, char **field, int max)
 
 int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t errlen)
 {
-    if (s->list_ncol) {
-        snprintf(err, errlen, "--list '%s': only one list of variants can be given", path);
-        return RS_E_ARG;
-    }
+    if (s->list_ncol)
+        return rs_fail(err, errlen, RS_E_ARG, "--list '%s': only one list of variants can be given", path);
     char *text;
     const int why = rs_read_file(path, 0, 0, &text, NULL);
-    if (why) {
-        snprintf(err, errlen, "cannot read the list of variants '%s': %s", path, strerror(why));
-        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
-    }
+    if (why)
+        return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
+                       "cannot read the list of variants '%s': %s", path, strerror(why));
     int st = RS_E_ARG, lineno = 0, ncol = 0, nrow = 0, cap = 0;
     char **names = NULL, **field = NULL;
     double *vals = NULL;
@@ -436,18 +418,20 @@ int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t err
             split_fields(line, field, n);
             for (int j = 0; j < n; j++) {
                 if (!valid_name(field[j])) {
-                    snprintf(err, errlen, "%s:%d: column %d: '%s' is not a name: the first line names "
-                             "the varied parameters or coordinates", path, lineno, j + 1, field[j]);
+                    rs_fail_at(err, errlen, RS_E_ARG, path, lineno,
+                               "column %d: '%s' is not a name: the first line names "
+                               "the varied parameters or coordinates", j + 1, field[j]);
                     goto done;
                 }
                 for (int k = 0; k < j; k++)
                     if (strcmp(names[k], field[j]) == 0) {
-                        snprintf(err, errlen, "%s:%d: '%s' is named twice", path, lineno, field[j]);
+                        rs_fail_at(err, errlen, RS_E_ARG, path, lineno, "'%s' is named twice", field[j]);
                         goto done;
                     }
                 if (name_taken(s, field[j])) {
-                    snprintf(err, errlen, "%s:%d: '%s' is also given by --vary: give it once", path, lineno,
-                             field[j]);
+                    rs_fail_at(err, errlen, RS_E_ARG, path, lineno,
+                               "'%s' is also given by --vary: give it once",
+                               field[j]);
                     goto done;
                 }
                 if (!(names[j] = dup_n(field[j], strlen(field[j])))) {
@@ -460,7 +444,7 @@ int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t err
         }
         int n = split_fields(line, field, ncol);
         if (n != ncol) {
-            snprintf(err, errlen, "%s:%d: row has %d fields, the header %d", path, lineno, n, ncol);
+            rs_fail_at(err, errlen, RS_E_ARG, path, lineno, "row has %d fields, the header %d", n, ncol);
             goto done;
         }
         if (nrow == cap) {
@@ -482,28 +466,29 @@ int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t err
                     st = RS_E_NOMEM;
                     goto done;
                 }
-                st = add_file(s, where, names[j], full, slot, err, errlen);
+                char e2[8400];
+                st = add_file(s, where, names[j], full, slot, e2, sizeof e2);
                 free(full);
                 if (st) {
-                    if (st == RS_E_IO)
-                        snprintf(err + strlen(err), errlen - strlen(err),
-                                 "; a relative path is relative to the list's folder");
+                    if (st != RS_E_NOMEM)   /* add_file says nothing when out of memory */
+                        rs_fail(err, errlen, st, "%s%s", e2,
+                                st == RS_E_IO ? "; a relative path is relative to the list's folder" : "");
                     goto done;
                 }
                 st = RS_E_ARG;
                 continue;
             }
             if (parse_number(field[j], slot)) {
-                snprintf(err, errlen, "%s:%d: '%s' (column '%s') is not a finite number", path, lineno,
-                         field[j], names[j]);
+                rs_fail_at(err, errlen, RS_E_ARG, path, lineno, "'%s' (column '%s') is not a finite number",
+                           field[j], names[j]);
                 goto done;
             }
         }
         nrow++;
     }
     if (!ncol || !nrow) {
-        snprintf(err, errlen, "%s: no variants: write a header line of names, then one line of values per variant",
-                 path);
+        rs_fail_at(err, errlen, RS_E_ARG, path, 0,
+                   "no variants: write a header line of names, then one line of values per variant");
         goto done;
     }
     s->list_names = names;
@@ -527,40 +512,28 @@ done:
 int rs_sweep_spec_rows(rs_sweep_spec *s, int ncol, const char *const *names, int nrow, const double *values,
                        char *err, size_t errlen)
 {
-    if (s->list_ncol) {
-        snprintf(err, errlen, "only one list of variants can be given");
-        return RS_E_ARG;
-    }
-    if (ncol < 1 || nrow < 1 || !names || !values) {
-        snprintf(err, errlen, "no variants: give at least one name and one row");
-        return RS_E_ARG;
-    }
+    if (s->list_ncol)
+        return rs_fail(err, errlen, RS_E_ARG, "only one list of variants can be given");
+    if (ncol < 1 || nrow < 1 || !names || !values)
+        return rs_fail(err, errlen, RS_E_ARG, "no variants: give at least one name and one row");
     for (int j = 0; j < ncol; j++) {
-        if (!names[j] || !valid_name(names[j])) {
-            snprintf(err, errlen, "'%s' is not a name", names[j] ? names[j] : "(null)");
-            return RS_E_ARG;
-        }
+        if (!names[j] || !valid_name(names[j]))
+            return rs_fail(err, errlen, RS_E_ARG, "'%s' is not a name", names[j] ? names[j] : "(null)");
         for (int k = 0; k < j; k++)
-            if (strcmp(names[k], names[j]) == 0) {
-                snprintf(err, errlen, "'%s' is named twice", names[j]);
-                return RS_E_ARG;
-            }
-        if (name_taken(s, names[j])) {
-            snprintf(err, errlen, "'%s' is also given by --vary: give it once", names[j]);
-            return RS_E_ARG;
-        }
-        if (is_file_name(names[j])) {
-            snprintf(err, errlen, "'%s' takes file names: give it by a list file or rs_sweep_spec_axis_files",
-                     names[j]);
-            return RS_E_ARG;
-        }
+            if (strcmp(names[k], names[j]) == 0)
+                return rs_fail(err, errlen, RS_E_ARG, "'%s' is named twice", names[j]);
+        if (name_taken(s, names[j]))
+            return rs_fail(err, errlen, RS_E_ARG, "'%s' is also given by --vary: give it once", names[j]);
+        if (is_file_name(names[j]))
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "'%s' takes file names: give it by a list file or rs_sweep_spec_axis_files",
+                           names[j]);
     }
     for (size_t k = 0; k < (size_t)nrow * (size_t)ncol; k++)
-        if (!isfinite(values[k])) {
-            snprintf(err, errlen, "row %d: the value of '%s' is not finite", (int)(k / (size_t)ncol) + 1,
-                     names[k % (size_t)ncol]);
-            return RS_E_ARG;
-        }
+        if (!isfinite(values[k]))
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "row %d: the value of '%s' is not finite", (int)(k / (size_t)ncol) + 1,
+                           names[k % (size_t)ncol]);
     char **nm = calloc((size_t)ncol, sizeof *nm);
     double *v = malloc((size_t)nrow * (size_t)ncol * sizeof *v);
     int ok = nm && v;
@@ -593,11 +566,10 @@ int rs_sweep_spec_figure(rs_sweep_spec *s, const char *arg, char *err, size_t er
         for (int k = 0; k < N_FIG_KINDS; k++)
             if (strlen(kFigNames[k]) == (size_t)(colon - arg) && strncmp(arg, kFigNames[k], (size_t)(colon - arg)) == 0)
                 kind = k;
-    if (!colon || kind < 0 || !valid_name(colon + 1)) {
-        snprintf(err, errlen, "--figure '%s': write KIND:COLUMN, KIND one of max, min, absmax, rms, mean, final, "
-                 "rate, freq (e.g. max:y)", arg);
-        return RS_E_ARG;
-    }
+    if (!colon || kind < 0 || !valid_name(colon + 1))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "--figure '%s': write KIND:COLUMN, KIND one of max, min, absmax, rms, mean, final, "
+                       "rate, freq (e.g. max:y)", arg);
     rs_sweep_figure_def *nf = realloc(s->fig, (size_t)(s->n_fig + 1) * sizeof *nf);
     if (!nf)
         return RS_E_NOMEM;
@@ -671,10 +643,8 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
         return RS_OK;
     const char *end = text + len;
     const char *nl = memchr(text, '\n', len);
-    if (!nl) {
-        snprintf(err, errlen, "the results have no header line");
-        return RS_E_ARG;
-    }
+    if (!nl)
+        return rs_fail(err, errlen, RS_E_ARG, "the results have no header line");
     /* column index of every figure, from the header */
     int *col = malloc((size_t)nf * sizeof *col);
     double *acc = calloc((size_t)nf * 5, sizeof *acc);  /* max, min, absmax, sum, sumsq */
@@ -703,8 +673,8 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
             p = q + 1;
         }
         if (col[f] < 0) {
-            snprintf(err, errlen, "figure '%s': the results have no column '%s'", s->fig[f].name, s->fig[f].column);
-            st = RS_E_ARG;
+            st = rs_fail(err, errlen, RS_E_ARG,
+                         "figure '%s': the results have no column '%s'", s->fig[f].name, s->fig[f].column);
             goto done;
         }
     }
@@ -741,9 +711,9 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
                 size_t fl = (size_t)(q - p);
                 double v;
                 if (fl >= sizeof numbuf || (memcpy(numbuf, p, fl), numbuf[fl] = '\0', parse_number(numbuf, &v))) {
-                    snprintf(err, errlen, "figure '%s': row %ld: '%.*s' is not a finite number", s->fig[f].name,
-                             rows + 1, (int)(fl < 40 ? fl : 40), p);
-                    st = RS_E_ARG;
+                    st = rs_fail(err, errlen, RS_E_ARG,
+                                 "figure '%s': row %ld: '%.*s' is not a finite number", s->fig[f].name,
+                                 rows + 1, (int)(fl < 40 ? fl : 40), p);
                     goto done;
                 }
                 double *a = &acc[5 * f];
@@ -768,17 +738,16 @@ int rs_sweep_figures_of_csv(const rs_sweep_spec *s, const char *text, size_t len
         }
         for (int f = 0; f < nf; f++)
             if (col[f] >= k) {
-                snprintf(err, errlen, "results row %ld has %d fields: no column '%s'", rows + 1, k,
-                         s->fig[f].column);
-                st = RS_E_ARG;
+                st = rs_fail(err, errlen, RS_E_ARG,
+                             "results row %ld has %d fields: no column '%s'", rows + 1, k,
+                             s->fig[f].column);
                 goto done;
             }
         rows++;
         line = le + 1;
     }
     if (!rows) {
-        snprintf(err, errlen, "the results have no rows");
-        st = RS_E_ARG;
+        st = rs_fail(err, errlen, RS_E_ARG, "the results have no rows");
         goto done;
     }
     for (int f = 0; f < nf; f++) {

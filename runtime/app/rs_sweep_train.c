@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_status.h"
 #include "rs_sweep_train.h"
 #include "rs_train_contact.h"
@@ -102,19 +103,19 @@ int rs_sweep_train_check(const char *file, rs_load_cache *cache, const rs_sweep_
     /* each name alone first, so the message names the culprit */
     for (int j = 0; j < nv && st == RS_OK; j++) {
         if (rs_sweep_spec_is_file(s, j) || strchr(rs_sweep_spec_var(s, j), '=')) {
-            snprintf(err, errlen, "cannot vary '%s' in a train: trains vary 'TYPE.PARAM' (a vehicle or coupler "
-                     "type's parameter, a compiled vehicle's coordinate) or a setting (speed, duration, ...)",
-                     rs_sweep_spec_var(s, j));
-            st = RS_E_ARG;
+            st = rs_fail(err, errlen, RS_E_ARG,
+                         "cannot vary '%s' in a train: trains vary 'TYPE.PARAM' (a vehicle or coupler "
+                         "type's parameter, a compiled vehicle's coordinate) or a setting (speed, duration, ...)",
+                         rs_sweep_spec_var(s, j));
             break;
         }
         char line[400];
         snprintf(line, sizeof line, "set %s = %.17g\n", rs_sweep_spec_var(s, j), v0[j]);
         if ((st = rs_train_spec_read_extra(file, line, cache, &S, msg, sizeof msg)) != RS_OK) {
-            snprintf(err, errlen, "cannot vary '%s' in %s: %s", rs_sweep_spec_var(s, j), file,
-                     without_location(msg, file));
             if (st != RS_E_NOMEM && st != RS_E_IO)
                 st = RS_E_ARG;
+            rs_fail(err, errlen, st, "cannot vary '%s' in %s: %s", rs_sweep_spec_var(s, j), file,
+                    without_location(msg, file));
         }
         rs_train_spec_free(&S);
     }
@@ -131,11 +132,11 @@ int rs_sweep_train_check(const char *file, rs_load_cache *cache, const rs_sweep_
             if (close)
                 *close = '\0';
             if (!has_column(S, col)) {
-                snprintf(err, errlen, "figure '%s': the train's results have no column '%s' (columns: time, "
-                         "<vehicle>.x, <vehicle>.v, <coupler>.force, <coupler>.elongation, and with "
-                         "contact_outputs <vehicle>.<contact>.N, .fx, .fy; vehicles %s%s, couplers c1 ...)",
-                         name, col, S->vname[0], S->nv > 1 ? " ..." : "");
-                st = RS_E_NOTFOUND;
+                st = rs_fail(err, errlen, RS_E_NOTFOUND,
+                             "figure '%s': the train's results have no column '%s' (columns: time, "
+                             "<vehicle>.x, <vehicle>.v, <coupler>.force, <coupler>.elongation, and with "
+                             "contact_outputs <vehicle>.<contact>.N, .fx, .fy; vehicles %s%s, couplers c1 ...)",
+                             name, col, S->vname[0], S->nv > 1 ? " ..." : "");
             }
         }
         /* the work of a step: every vehicle's coordinates (a built-in
@@ -155,10 +156,8 @@ int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_swee
                            const char *path, int threads, long *steps, char *msg, size_t msglen)
 {
     char *extra = set_lines(s, values);
-    if (!extra) {
-        snprintf(msg, msglen, "out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!extra)
+        return rs_fail(msg, msglen, RS_E_NOMEM, "out of memory");
     rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, {0}};   /* no progress */
     rs_train_run_report rep;
     const int st = rs_train_run(&cfg, &rep, msg, msglen);

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "rs_clock.h"
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_progress.h"
 #include "rs_closest.h"
@@ -82,14 +83,8 @@ typedef struct parser {
     int block_line;        /* where the open block started               */
 } parser;
 
-#define PERR(P, L, ...)                                                                     \
-    do {                                                                                    \
-        if ((P)->err && (P)->errlen) {                                                      \
-            int n_ = snprintf((P)->err, (P)->errlen, "%s:%d: ", (P)->file, (L));            \
-            if (n_ >= 0 && (size_t)n_ < (P)->errlen)                                        \
-                snprintf((P)->err + n_, (P)->errlen - (size_t)n_, __VA_ARGS__);             \
-        }                                                                                   \
-    } while (0)
+/* The message at line L of the file being read; gives ST back. */
+#define PERR(P, L, ST, ...) rs_fail_at((P)->err, (P)->errlen, (ST), (P)->file, (L), __VA_ARGS__)
 
 /* ------------------------------------------------------------ tables of names */
 
@@ -171,10 +166,8 @@ static int number(parser *P, int line, const char *tok, const char *what, double
     char *end;
     errno = 0;
     const double x = strtod(tok, &end);
-    if (end == tok || *end != '\0' || errno == ERANGE || !isfinite(x)) {
-        PERR(P, line, "'%s' is not a number: write e.g. '%s 1e-3'", tok, what);
-        return -1;
-    }
+    if (end == tok || *end != '\0' || errno == ERANGE || !isfinite(x))
+        return PERR(P, line, -1, "'%s' is not a number: write e.g. '%s 1e-3'", tok, what);
     *v = x;
     return 0;
 }
@@ -184,10 +177,9 @@ static int integer(parser *P, int line, const char *tok, const char *what, long 
     char *end;
     errno = 0;
     const long x = strtol(tok, &end, 10);
-    if (end == tok || *end != '\0' || errno == ERANGE || x < lo || x > hi) {
-        PERR(P, line, "'%s' is not a whole number in %ld..%ld: write e.g. '%s %ld'", tok, lo, hi, what, lo);
-        return -1;
-    }
+    if (end == tok || *end != '\0' || errno == ERANGE || x < lo || x > hi)
+        return PERR(P, line, -1,
+                    "'%s' is not a whole number in %ld..%ld: write e.g. '%s %ld'", tok, lo, hi, what, lo);
     *v = x;
     return 0;
 }
@@ -277,11 +269,10 @@ static int port_line(parser *P, int line, char **tok, int n, vtype *t)
 {
     const rs_model *m = t->w.model;
     const int pitch = tok[0][0] == 'p';
-    if (n != 2) {
-        PERR(P, line, "vehicle '%s': write '%s NAME' (a coordinate of model '%s'%s)", t->name, tok[0], m->name,
-             pitch ? ", or 'none'" : "");
-        return -1;
-    }
+    if (n != 2)
+        return PERR(P, line, -1,
+                    "vehicle '%s': write '%s NAME' (a coordinate of model '%s'%s)", t->name, tok[0], m->name,
+                    pitch ? ", or 'none'" : "");
     if (pitch && strcmp(tok[1], "none") == 0) {
         t->w.port_pitch = -1;
         return 0;
@@ -291,8 +282,7 @@ static int port_line(parser *P, int line, char **tok, int n, vtype *t)
     const char *x_name = pitch ? m->q_names[t->w.port_x >= 0 ? t->w.port_x : 0] : tok[1];
     if (rs_compiled_vehicle_check_model(m, x_name, pitch ? tok[1] : NULL, pitch ? NULL : &ix, pitch ? &ix : NULL,
                                         msg, sizeof msg) != RS_OK) {
-        PERR(P, line, "vehicle '%s': %s", t->name, msg);
-        return -1;
+        return PERR(P, line, -1, "vehicle '%s': %s", t->name, msg);
     }
     if (pitch)
         t->w.port_pitch = ix;
@@ -311,14 +301,12 @@ static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
     const rs_model *m = t->w.model;
     if (c <= 1) {
         const int tr = c == 1;
-        if (m->n_contact == 0 || n != 2) {
-            PERR(P, line, "vehicle '%s': %s", t->name,
-                 m->n_contact == 0 ? "its model has no wheel-rail contact: no contact files or track to set"
-                                   : tr ? "write 'track FILE' (relative to the train file)"
-                                        : "write 'contact_files FOLDER' (the folder the model's profile and "
-                                          "track names are relative to, relative to the train file)");
-            return -1;
-        }
+        if (m->n_contact == 0 || n != 2)
+            return PERR(P, line, -1, "vehicle '%s': %s", t->name,
+                        m->n_contact == 0 ? "its model has no wheel-rail contact: no contact files or track to set"
+                                          : tr ? "write 'track FILE' (relative to the train file)"
+                                               : "write 'contact_files FOLDER' (the folder the model's profile and "
+                                                 "track names are relative to, relative to the train file)");
         char *dst = tr ? t->x->track : t->x->dir;
         const char *slash = strrchr(P->file, '/');
         if (tok[1][0] == '/' || !slash)
@@ -332,31 +320,24 @@ static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
         return 0;
     }
     if (c == 2) {
-        if (m->n_contact == 0 || n != 1) {
-            PERR(P, line, "vehicle '%s': %s", t->name,
-                 m->n_contact == 0 ? "its model has no wheel-rail contact: no contact outputs"
-                                   : "write 'contact_outputs' alone (no value)");
-            return -1;
-        }
+        if (m->n_contact == 0 || n != 1)
+            return PERR(P, line, -1, "vehicle '%s': %s", t->name,
+                        m->n_contact == 0 ? "its model has no wheel-rail contact: no contact outputs"
+                                          : "write 'contact_outputs' alone (no value)");
         t->x->outputs = 1;
         return 0;
     }
     double v;
-    if (m->n_contact == 0) {
-        PERR(P, line, "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply", t->name,
-             tok[0]);
-        return -1;
-    }
-    if (n != 2) {
-        PERR(P, line, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
-        return -1;
-    }
+    if (m->n_contact == 0)
+        return PERR(P, line, -1,
+                    "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply", t->name,
+                    tok[0]);
+    if (n != 2)
+        return PERR(P, line, -1, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
     if (number(P, line, tok[1], tok[0], &v))
         return -1;
-    if (!(v >= 0)) {
-        PERR(P, line, "vehicle '%s': %s = %g must be >= 0", t->name, tok[0], v);
-        return -1;
-    }
+    if (!(v >= 0))
+        return PERR(P, line, -1, "vehicle '%s': %s = %g must be >= 0", t->name, tok[0], v);
     *(c == 4 ? &t->x->co.mu : &t->x->co.c_damp) = v;
     return 0;
 }
@@ -394,11 +375,9 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
     }
     if (qk >= 0) {
         double v;
-        if (n != 2) {
-            PERR(P, line, "vehicle '%s': write '%s = VALUE' (its initial %s)", t->name, tok[0],
-                 dot ? "velocity" : "value");
-            return 1;
-        }
+        if (n != 2)
+            return PERR(P, line, 1, "vehicle '%s': write '%s = VALUE' (its initial %s)", t->name, tok[0],
+                        dot ? "velocity" : "value");
         if (number(P, line, tok[1], tok[0], &v))
             return 1;
         (dot ? t->qd0 : t->q0)[qk] = v;
@@ -420,17 +399,15 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
         list_names(ms, sizeof ms, model_side, NMS);
         char qs[512];
         list_names(qs, sizeof qs, m->q_names, m->n_q);
-        PERR(P, line, "vehicle '%s': '%s' is not a parameter or coordinate of model '%s'%s; its parameters: %s; "
-             "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s; train-side: %s, x_coord, "
-             "pitch_coord%s", t->name, tok[0], m->name, sug, all, qs, ms,
-             m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_outputs" : "");
-        return 1;
+        return PERR(P, line, 1,
+                    "vehicle '%s': '%s' is not a parameter or coordinate of model '%s'%s; its parameters: %s; "
+                    "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s; train-side: %s, x_coord, "
+                    "pitch_coord%s", t->name, tok[0], m->name, sug, all, qs, ms,
+                    m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_outputs" : "");
     }
     double v;
-    if (n != 2) {
-        PERR(P, line, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
-        return 1;
-    }
+    if (n != 2)
+        return PERR(P, line, 1, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
     if (number(P, line, tok[1], tok[0], &v))
         return 1;
     t->p[k] = v;
@@ -460,13 +437,11 @@ static int set_param(parser *P, int line, char **tok, int n, int is_vehicle, int
         char sug[96], all[512];
         suggest(sug, sizeof sug, tok[0], names, nt);
         list_names(all, sizeof all, names, nt);
-        PERR(P, line, "%s '%s': unknown parameter '%s'%s; parameters: %s", kind, tname, tok[0], sug, all);
-        return -1;
+        return PERR(P, line, -1,
+                    "%s '%s': unknown parameter '%s'%s; parameters: %s", kind, tname, tok[0], sug, all);
     }
-    if (n != 2) {
-        PERR(P, line, "%s '%s': write '%s = VALUE' (one value)", kind, tname, tok[0]);
-        return -1;
-    }
+    if (n != 2)
+        return PERR(P, line, -1, "%s '%s': write '%s = VALUE' (one value)", kind, tname, tok[0]);
     double v;
     if (number(P, line, tok[1], tok[0], &v))
         return -1;
@@ -474,18 +449,14 @@ static int set_param(parser *P, int line, char **tok, int n, int is_vehicle, int
     if (is_vehicle) {
         rs_wagon w = P->vt[idx].w;
         *(double *)((char *)&w + tab[k].off) = v;
-        if (rs_wagon_check(&w, tname, msg, sizeof msg) != RS_OK) {
-            PERR(P, line, "%s", msg);
-            return -1;
-        }
+        if (rs_wagon_check(&w, tname, msg, sizeof msg) != RS_OK)
+            return PERR(P, line, -1, "%s", msg);
         P->vt[idx].w = w;
     } else {
         rs_coupler c = P->ct[idx].c;
         *(double *)((char *)&c + tab[k].off) = v;
-        if (rs_coupler_check(&c, tname, msg, sizeof msg) != RS_OK) {
-            PERR(P, line, "%s", msg);
-            return -1;
-        }
+        if (rs_coupler_check(&c, tname, msg, sizeof msg) != RS_OK)
+            return PERR(P, line, -1, "%s", msg);
         P->ct[idx].c = c;
     }
     return 0;
@@ -533,18 +504,15 @@ static int expand(parser *P, rs_train_spec *S)
         nv += P->oe[i].count;
     if (nv < 1) {
         if (P->have_order)
-            PERR(P, P->order_line, "the order block lists no vehicles: add lines 'TYPE [COUNT]' before 'end'");
-        else if (P->err && P->errlen)
-            snprintf(P->err, P->errlen,
-                     "%s: no 'order' block: add one listing the vehicles front first, e.g. lines 'order', 'loco', "
-                     "'wagon 40', 'end'",
-                     P->file);
-        return RS_E_ARG;
+            return PERR(P, P->order_line, RS_E_ARG,
+                        "the order block lists no vehicles: add lines 'TYPE [COUNT]' before 'end'");
+        return rs_fail_at(P->err, P->errlen, RS_E_ARG, P->file, 0,
+                          "no 'order' block: add one listing the vehicles front first, e.g. lines 'order', 'loco', "
+                          "'wagon 40', 'end'");
     }
-    if (nv > MAX_VEHICLES) {
-        PERR(P, P->order_line, "the train has %ld vehicles; at most %d are supported", nv, MAX_VEHICLES);
-        return RS_E_ARG;
-    }
+    if (nv > MAX_VEHICLES)
+        return PERR(P, P->order_line, RS_E_ARG,
+                    "the train has %ld vehicles; at most %d are supported", nv, MAX_VEHICLES);
     size_t ntab = 0;
     for (int i = 0; i < P->noe; i++)
         ntab += 2 * (size_t)P->vt[P->oe[i].type].tn;
@@ -629,7 +597,7 @@ static int add_builtin_types(parser *P)
 }
 
 /* "unknown KIND type 'word'; types: ..." with a suggestion. */
-static void unknown_type(parser *P, int L, const char *word, int is_vehicle)
+static int unknown_type(parser *P, int L, const char *word, int is_vehicle)
 {
     const char *names[256];
     const int total = is_vehicle ? P->nvt : P->nct, nn = total < 256 ? total : 256;
@@ -639,10 +607,9 @@ static void unknown_type(parser *P, int L, const char *word, int is_vehicle)
     suggest(sug, sizeof sug, word, names, nn);
     list_names(all, sizeof all, names, nn);
     if (is_vehicle)
-        PERR(P, L, "unknown vehicle type '%s'%s; types: %s (define others with 'vehicle NAME' ... 'end' "
-             "before 'order')", word, sug, all);
-    else
-        PERR(P, L, "unknown coupler type '%s'%s; types: %s", word, sug, all);
+        return PERR(P, L, RS_E_ARG, "unknown vehicle type '%s'%s; types: %s (define others with 'vehicle NAME' "
+                    "... 'end' before 'order')", word, sug, all);
+    return PERR(P, L, RS_E_ARG, "unknown coupler type '%s'%s; types: %s", word, sug, all);
 }
 
 /* A line of a 'traction table' ... 'end' block: TIME FORCE. */
@@ -650,26 +617,23 @@ static int table_line(parser *P, int L, char **tok, int n, int is_end)
 {
     vtype *t = &P->vt[P->cur];
     if (is_end) {
-        if (t->tn < 1) {
-            PERR(P, L, "vehicle '%s': the traction table has no rows: add rows 'TIME FORCE'", t->name);
-            return RS_E_ARG;
-        }
+        if (t->tn < 1)
+            return PERR(P, L, RS_E_ARG,
+                        "vehicle '%s': the traction table has no rows: add rows 'TIME FORCE'", t->name);
         P->state = ST_VEHICLE;
         return RS_OK;
     }
     double tv, fv;
-    if (n != 2) {
-        PERR(P, L, "vehicle '%s': a traction table row is 'TIME FORCE' (s, N); close the table with 'end'",
-             t->name);
-        return RS_E_ARG;
-    }
+    if (n != 2)
+        return PERR(P, L, RS_E_ARG,
+                    "vehicle '%s': a traction table row is 'TIME FORCE' (s, N); close the table with 'end'",
+                    t->name);
     if (number(P, L, tok[0], "0.5", &tv) || number(P, L, tok[1], "2e5", &fv))
         return RS_E_ARG;
-    if (t->tn > 0 && !(tv > t->tt[t->tn - 1])) {
-        PERR(P, L, "vehicle '%s': traction table times must increase (%g after %g)", t->name, tv,
-             t->tt[t->tn - 1]);
-        return RS_E_ARG;
-    }
+    if (t->tn > 0 && !(tv > t->tt[t->tn - 1]))
+        return PERR(P, L, RS_E_ARG,
+                    "vehicle '%s': traction table times must increase (%g after %g)", t->name, tv,
+                    t->tt[t->tn - 1]);
     int cap = t->tcap;
     if (grow((void **)&t->tt, &cap, t->tn + 1, sizeof(double)) ||
         grow((void **)&t->tf, &t->tcap, t->tn + 1, sizeof(double)))
@@ -686,19 +650,16 @@ static int type_block_line(parser *P, int L, char **tok, int n, int is_end)
     const int is_vehicle = P->state == ST_VEHICLE;
     const vtype *t = is_vehicle ? &P->vt[P->cur] : NULL;
     if (is_end) {
-        if (is_vehicle && t->w.model && t->w.port_x < 0) {
-            PERR(P, L, "vehicle '%s': model '%s' has no coordinate 'x': name its longitudinal one with "
-                 "'x_coord NAME' before 'end'", t->name, t->w.model->name);
-            return RS_E_ARG;
-        }
+        if (is_vehicle && t->w.model && t->w.port_x < 0)
+            return PERR(P, L, RS_E_ARG,
+                        "vehicle '%s': model '%s' has no coordinate 'x': name its longitudinal one with "
+                        "'x_coord NAME' before 'end'", t->name, t->w.model->name);
         P->state = ST_TOP;
         return RS_OK;
     }
     if (is_vehicle && strcmp(tok[0], "traction") == 0 && n == 2 && strcmp(tok[1], "table") == 0) {
-        if (t->tn > 0) {
-            PERR(P, L, "vehicle '%s': the traction table is given twice: keep one", t->name);
-            return RS_E_ARG;
-        }
+        if (t->tn > 0)
+            return PERR(P, L, RS_E_ARG, "vehicle '%s': the traction table is given twice: keep one", t->name);
         P->state = ST_TABLE;
         return RS_OK;
     }
@@ -713,10 +674,8 @@ static int order_line(parser *P, int L, char **tok, int n, int is_end)
         return RS_OK;
     }
     const int ti = find_vtype(P, tok[0]);
-    if (ti < 0) {
-        unknown_type(P, L, tok[0], 1);
-        return RS_E_ARG;
-    }
+    if (ti < 0)
+        return unknown_type(P, L, tok[0], 1);
     long count = 1;
     int k = 1, cpl = -1;
     if (k < n && strcmp(tok[k], "coupler") != 0) {
@@ -725,15 +684,12 @@ static int order_line(parser *P, int L, char **tok, int n, int is_end)
         k++;
     }
     if (k < n) {
-        if (strcmp(tok[k], "coupler") != 0 || k + 2 != n) {
-            PERR(P, L, "an order line is 'TYPE [COUNT] [coupler CTYPE]', e.g. 'wagon 40 coupler heavy'");
-            return RS_E_ARG;
-        }
+        if (strcmp(tok[k], "coupler") != 0 || k + 2 != n)
+            return PERR(P, L, RS_E_ARG,
+                        "an order line is 'TYPE [COUNT] [coupler CTYPE]', e.g. 'wagon 40 coupler heavy'");
         cpl = find_ctype(P, tok[k + 1]);
-        if (cpl < 0) {
-            unknown_type(P, L, tok[k + 1], 0);
-            return RS_E_ARG;
-        }
+        if (cpl < 0)
+            return unknown_type(P, L, tok[k + 1], 0);
     }
     if (grow((void **)&P->oe, &P->capoe, P->noe + 1, sizeof *P->oe))
         return RS_E_NOMEM;
@@ -749,32 +705,29 @@ static int set_line(parser *P, int L, char **tok, int *n, int *setting)
 {
     const char *dot = *n == 3 ? strchr(tok[1], '.') : NULL;
     *setting = -1;
-    if (*n != 3) {
-        PERR(P, L, "write 'set TYPE.PARAM = VALUE' (a vehicle or coupler type's parameter) or 'set "
-             "SETTING = VALUE' (duration, step, output, speed, solver, tolerance, iterations, corrections, "
-             "rebalance, restart)");
-        return RS_E_ARG;
-    }
+    if (*n != 3)
+        return PERR(P, L, RS_E_ARG,
+                    "write 'set TYPE.PARAM = VALUE' (a vehicle or coupler type's parameter) or 'set "
+                    "SETTING = VALUE' (duration, step, output, speed, solver, tolerance, iterations, corrections, "
+                    "rebalance, restart)");
     if (dot) {
         char tname[NAME_MAX_LEN];
         const size_t tl = (size_t)(dot - tok[1]);
         snprintf(tname, sizeof tname, "%.*s", (int)(tl < sizeof tname ? tl : sizeof tname - 1), tok[1]);
         const int vi = find_vtype(P, tname), ci = vi < 0 ? find_ctype(P, tname) : -1;
-        if (vi < 0 && ci < 0) {
-            PERR(P, L, "set: '%s' is no vehicle or coupler type defined before this line", tname);
-            return RS_E_ARG;
-        }
+        if (vi < 0 && ci < 0)
+            return PERR(P, L, RS_E_ARG,
+                        "set: '%s' is no vehicle or coupler type defined before this line", tname);
         char *ptok[2] = {(char *)dot + 1, tok[2]};
         return set_param(P, L, ptok, 2, vi >= 0, vi >= 0 ? vi : ci) ? RS_E_ARG : RS_OK;
     }
     for (int i = 0; i <= S_RESTART; i++)
         if (strcmp(tok[1], settings[i]) == 0)
             *setting = i;
-    if (*setting < 0) {
-        PERR(P, L, "set: '%s' is not a setting (duration, step, output, speed, solver, tolerance, "
-             "iterations, corrections, rebalance, restart) nor TYPE.PARAM", tok[1]);
-        return RS_E_ARG;
-    }
+    if (*setting < 0)
+        return PERR(P, L, RS_E_ARG,
+                    "set: '%s' is not a setting (duration, step, output, speed, solver, tolerance, "
+                    "iterations, corrections, rebalance, restart) nor TYPE.PARAM", tok[1]);
     tok[0] = tok[1];
     tok[1] = tok[2];
     *n = 2;
@@ -788,17 +741,13 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
     rs_train_spec *S = P->spec;
     if (s <= S_SPEED || s == S_TOLERANCE) {
         double v;
-        if (n != 2) {
-            PERR(P, L, "write '%s VALUE' (one number)", tok[0]);
-            return RS_E_ARG;
-        }
+        if (n != 2)
+            return PERR(P, L, RS_E_ARG, "write '%s VALUE' (one number)", tok[0]);
         if (number(P, L, tok[1], tok[0], &v))
             return RS_E_ARG;
         const int ok = s == S_SPEED ? 1 : s == S_OUTPUT ? v >= 0.0 : v > 0.0;
-        if (!ok) {
-            PERR(P, L, "'%s' must be %s (got %g)", tok[0], s == S_OUTPUT ? ">= 0" : "> 0", v);
-            return RS_E_ARG;
-        }
+        if (!ok)
+            return PERR(P, L, RS_E_ARG, "'%s' must be %s (got %g)", tok[0], s == S_OUTPUT ? ">= 0" : "> 0", v);
         double *dst[] = {&S->duration, &S->step, &S->output, &S->speed};
         if (s == S_TOLERANCE)
             S->tolerance = v;
@@ -808,10 +757,8 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
     }
     if (s == S_ITERATIONS || s == S_CORRECTIONS || s == S_REBALANCE || s == S_RESTART) {
         long v;
-        if (n != 2) {
-            PERR(P, L, "write '%s N' (one whole number)", tok[0]);
-            return RS_E_ARG;
-        }
+        if (n != 2)
+            return PERR(P, L, RS_E_ARG, "write '%s N' (one whole number)", tok[0]);
         const long lo = s == S_CORRECTIONS || s == S_RESTART ? 1 : 0,
                    hi = s == S_CORRECTIONS ? 20 : s == S_RESTART ? RS_KRYLOV_MAX_RESTART : 1000000;
         if (integer(P, L, tok[1], tok[0], lo, hi, &v))
@@ -829,8 +776,8 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
     if (s == S_SOLVER) {
         if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab") &&
                        strcmp(tok[1], "gmres"))) {
-            PERR(P, L, "write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
-            return RS_E_ARG;
+            return PERR(P, L, RS_E_ARG,
+                        "write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
         }
         S->solver = strcmp(tok[1], "cg") == 0         ? RS_KRYLOV_CG
                     : strcmp(tok[1], "bicgstab") == 0 ? RS_KRYLOV_BICGSTAB
@@ -839,23 +786,20 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
         return RS_OK;
     }
     if (s == S_COUPLERS) {
-        if (n != 2) {
-            PERR(P, L, "write 'couplers CTYPE' (the coupler type used where the order does not say)");
-            return RS_E_ARG;
-        }
+        if (n != 2)
+            return PERR(P, L, RS_E_ARG,
+                        "write 'couplers CTYPE' (the coupler type used where the order does not say)");
         const int ci = find_ctype(P, tok[1]);
-        if (ci < 0) {
-            PERR(P, L, "unknown coupler type '%s': define it first with 'coupler %s' ... 'end'", tok[1], tok[1]);
-            return RS_E_ARG;
-        }
+        if (ci < 0)
+            return PERR(P, L, RS_E_ARG,
+                        "unknown coupler type '%s': define it first with 'coupler %s' ... 'end'", tok[1], tok[1]);
         P->default_coupler = ci;
         return RS_OK;
     }
     /* S_ORDER */
-    if (n != 1) {
-        PERR(P, L, "'order' stands alone; list the vehicles on the following lines, then 'end'");
-        return RS_E_ARG;
-    }
+    if (n != 1)
+        return PERR(P, L, RS_E_ARG,
+                    "'order' stands alone; list the vehicles on the following lines, then 'end'");
     P->have_order = 1;
     P->order_line = L;
     P->block_line = L;
@@ -879,18 +823,15 @@ static int load_model_type(parser *P, int L, const char *name, const char *folde
     if (!P->cache && !(P->cache = P->spec->own_cache = rs_load_cache_create(RS_LOAD_TCC, NULL)))
         return RS_E_NOMEM;
     const rs_model *m = rs_load_cache_get(P->cache, dir, lerr, sizeof lerr);
-    if (!m) {
-        PERR(P, L, "vehicle '%s': cannot load the compiled model '%s': %s (write 'model wagon', "
-             "'model loco' or the folder `railsym compile` wrote)", name, dir, lerr);
-        return RS_E_ARG;
-    }
+    if (!m)
+        return PERR(P, L, RS_E_ARG,
+                    "vehicle '%s': cannot load the compiled model '%s': %s (write 'model wagon', "
+                    "'model loco' or the folder `railsym compile` wrote)", name, dir, lerr);
     int ix = -1, ip = -1;
     char msg[600];
     /* ports default to coordinates named x and pitch */
-    if (rs_compiled_vehicle_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL) {
-        PERR(P, L, "vehicle '%s': %s", name, msg);
-        return RS_E_ARG;
-    }
+    if (rs_compiled_vehicle_check_model(m, NULL, NULL, NULL, NULL, msg, sizeof msg) == RS_E_MODEL)
+        return PERR(P, L, RS_E_ARG, "vehicle '%s': %s", name, msg);
     rs_compiled_vehicle_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
     if (rs_compiled_vehicle_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
         ip = -1;
@@ -922,17 +863,17 @@ static int type_header(parser *P, int L, char **tok, int n, int veh)
 {
     if (n < 2 || !valid_name(tok[1]) || (veh && n != 2 && !(n == 4 && strcmp(tok[2], "model") == 0)) ||
         (!veh && n != 2)) {
-        PERR(P, L, veh ? "write 'vehicle NAME [model wagon|loco]' (NAME: letters, digits, '_'), then "
-                         "'PARAM = VALUE' lines and 'end'"
-                       : "write 'coupler NAME' (NAME: letters, digits, '_'), then 'PARAM = VALUE' lines and "
-                         "'end'");
-        return RS_E_ARG;
+        return PERR(P, L, RS_E_ARG, veh ?
+                    "write 'vehicle NAME [model wagon|loco]' (NAME: letters, digits, '_'), then "
+                                "'PARAM = VALUE' lines and 'end'"
+                              : "write 'coupler NAME' (NAME: letters, digits, '_'), then 'PARAM = VALUE' lines and "
+                                "'end'");
     }
     const int prev = veh ? find_vtype(P, tok[1]) : find_ctype(P, tok[1]);
     if (prev >= 0 && (veh ? P->vt[prev].line : P->ct[prev].line) != 0) {   /* line 0: a built-in type */
-        PERR(P, L, "%s type '%s' is defined twice (first at line %d): rename one", veh ? "vehicle" : "coupler",
-             tok[1], veh ? P->vt[prev].line : P->ct[prev].line);
-        return RS_E_ARG;
+        return PERR(P, L, RS_E_ARG,
+                    "%s type '%s' is defined twice (first at line %d): rename one", veh ? "vehicle" : "coupler",
+                    tok[1], veh ? P->vt[prev].line : P->ct[prev].line);
     }
     P->block_line = L;
     if (!veh) {
@@ -953,10 +894,8 @@ static int type_header(parser *P, int L, char **tok, int n, int veh)
     const rs_model *m = NULL;
     double *mp = NULL;
     if (n == 4 && strcmp(tok[3], "wagon") && strcmp(tok[3], "loco")) {
-        if (prev >= 0) {
-            PERR(P, L, "'%s' is a built-in type: give the compiled one another name", tok[1]);
-            return RS_E_ARG;
-        }
+        if (prev >= 0)
+            return PERR(P, L, RS_E_ARG, "'%s' is a built-in type: give the compiled one another name", tok[1]);
         const int st = load_model_type(P, L, tok[1], tok[3], &base, &m, &mp);
         if (st != RS_OK)
             return st;
@@ -991,10 +930,8 @@ static int type_header(parser *P, int L, char **tok, int n, int veh)
  * header. */
 static int top_line(parser *P, int L, char **tok, int n, int is_end)
 {
-    if (is_end) {
-        PERR(P, L, "'end' without a block: remove it");
-        return RS_E_ARG;
-    }
+    if (is_end)
+        return PERR(P, L, RS_E_ARG, "'end' without a block: remove it");
     int s = -1;
     for (int i = 0; i < S_COUNT; i++)
         if (strcmp(tok[0], settings[i]) == 0)
@@ -1010,14 +947,11 @@ static int top_line(parser *P, int L, char **tok, int n, int is_end)
         char sug[96], all[512];
         suggest(sug, sizeof sug, tok[0], settings, S_COUNT);
         list_names(all, sizeof all, settings, S_COUNT);
-        PERR(P, L, "unknown statement '%s'%s; statements: %s", tok[0], sug, all);
-        return RS_E_ARG;
+        return PERR(P, L, RS_E_ARG, "unknown statement '%s'%s; statements: %s", tok[0], sug, all);
     }
     if (s != S_VEHICLE && s != S_COUPLER && !via_set) {
-        if (P->seen[s]) {
-            PERR(P, L, "'%s' is given twice (first at line %d): keep one", tok[0], P->seen[s]);
-            return RS_E_ARG;
-        }
+        if (P->seen[s])
+            return PERR(P, L, RS_E_ARG, "'%s' is given twice (first at line %d): keep one", tok[0], P->seen[s]);
         P->seen[s] = L;
     }
     if (s == S_VEHICLE || s == S_COUPLER)
@@ -1040,18 +974,14 @@ static int parse_lines(parser *P, char *buf)
         int n = tokenize(ln, tok);
         const int L = line + 1;
         ln = nl ? nl + 1 : NULL;
-        if (n < 0) {
-            PERR(P, L, "too many words on one line (at most %d)", MAX_TOK);
-            return RS_E_ARG;
-        }
+        if (n < 0)
+            return PERR(P, L, RS_E_ARG, "too many words on one line (at most %d)", MAX_TOK);
         if (n == 0)
             continue;
         last_line = L;
         const int is_end = strcmp(tok[0], "end") == 0;
-        if (is_end && n != 1) {
-            PERR(P, L, "'end' stands alone on its line");
-            return RS_E_ARG;
-        }
+        if (is_end && n != 1)
+            return PERR(P, L, RS_E_ARG, "'end' stands alone on its line");
         int st;
         switch (P->state) {
         case ST_TABLE:
@@ -1074,9 +1004,9 @@ static int parse_lines(parser *P, char *buf)
     if (P->state != ST_TOP) {
         const char *what = P->state == ST_ORDER ? "order block" : P->state == ST_TABLE ? "traction table" :
                            P->state == ST_VEHICLE ? "vehicle block" : "coupler block";
-        PERR(P, last_line, "the %s opened at line %d has no 'end': add a line 'end' after its last line", what,
-             P->block_line);
-        return RS_E_ARG;
+        return PERR(P, last_line, RS_E_ARG,
+                    "the %s opened at line %d has no 'end': add a line 'end' after its last line", what,
+                    P->block_line);
     }
     return RS_OK;
 }
@@ -1086,16 +1016,13 @@ static int parse_lines(parser *P, char *buf)
 static int check_times(parser *P)
 {
     const rs_train_spec *S = P->spec;
-    if (S->output > 0.0 && S->output < S->step) {
-        PERR(P, P->seen[S_OUTPUT], "'output' (%g s) is shorter than the step (%g s): write 'output 0' for every "
-             "step, or a longer interval", S->output, S->step);
-        return RS_E_ARG;
-    }
-    if (S->duration < S->step) {
-        PERR(P, P->seen[S_DURATION] ? P->seen[S_DURATION] : P->seen[S_STEP],
-             "'duration' (%g s) is shorter than one step (%g s)", S->duration, S->step);
-        return RS_E_ARG;
-    }
+    if (S->output > 0.0 && S->output < S->step)
+        return PERR(P, P->seen[S_OUTPUT], RS_E_ARG,
+                    "'output' (%g s) is shorter than the step (%g s): write 'output 0' for every "
+                    "step, or a longer interval", S->output, S->step);
+    if (S->duration < S->step)
+        return PERR(P, P->seen[S_DURATION] ? P->seen[S_DURATION] : P->seen[S_STEP], RS_E_ARG,
+                    "'duration' (%g s) is shorter than one step (%g s)", S->duration, S->step);
     return RS_OK;
 }
 
@@ -1127,11 +1054,8 @@ int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache
 {
     if (out)
         *out = NULL;
-    if (!out || !text) {
-        if (err && errlen)
-            snprintf(err, errlen, "rs_train_spec_parse: no text");
-        return RS_E_ARG;
-    }
+    if (!out || !text)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_train_spec_parse: no text");
     parser P;
     memset(&P, 0, sizeof P);
     P.file = file ? file : "<train>";
@@ -1159,8 +1083,8 @@ int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache
     free(buf);
     free_parser(&P);
     if (st != RS_OK) {
-        if (st == RS_E_NOMEM && err && errlen)
-            snprintf(err, errlen, "%s: out of memory while reading the train", P.file);
+        if (st == RS_E_NOMEM)
+            rs_fail_at(err, errlen, st, P.file, 0, "out of memory while reading the train");
         rs_train_spec_free(&S);
         return st;
     }
@@ -1182,16 +1106,12 @@ int rs_train_spec_read_extra(const char *path, const char *extra, rs_load_cache 
     char *text;
     size_t n;
     const int why = rs_read_file(path, 0, extra_len, &text, &n);
-    if (why) {
-        if (err && errlen)
-            snprintf(err, errlen, "cannot read '%s': %s", path ? path : "(null)", strerror(why));
-        return why == ENOMEM ? RS_E_NOMEM : RS_E_IO;
-    }
+    if (why)
+        return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
+                       "cannot read '%s': %s", path ? path : "(null)", strerror(why));
     if (memchr(text, '\0', n)) {
         free(text);
-        if (err && errlen)
-            snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
-        return RS_E_ARG;
+        return rs_fail(err, errlen, RS_E_ARG, "%s: not a text file (it holds a NUL byte)", path);
     }
     if (extra) {   /* rs_read_file kept extra_len bytes after the NUL */
         text[n++] = '\n';
@@ -1246,11 +1166,9 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     memset(&r, 0, sizeof r);
     if (rep)
         *rep = r;
-    if (!cfg || !cfg->train_file || !cfg->out || cfg->threads < 1) {
-        if (err && errlen)
-            snprintf(err, errlen, "rs_train_run: needs a train file, an output file and threads >= 1");
-        return RS_E_ARG;
-    }
+    if (!cfg || !cfg->train_file || !cfg->out || cfg->threads < 1)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_train_run: needs a train file, an output file and threads >= 1");
     rs_train_spec *S = NULL;
     int st = rs_train_spec_read_extra(cfg->train_file, cfg->extra, cfg->models, &S, err, errlen);
     if (st != RS_OK)
@@ -1262,9 +1180,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     const char **vnames = malloc((size_t)S->nv * sizeof *vnames), **cnames = malloc((size_t)S->nv * sizeof *cnames);
     FILE *f = NULL;
     if (!vnames || !cnames) {
-        st = RS_E_NOMEM;
-        if (err && errlen)
-            snprintf(err, errlen, "out of memory");
+        st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
     }
     for (int v = 0; v < S->nv; v++) {
@@ -1274,21 +1190,17 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     char msg[512];
     st = rs_train_create(&tr, S->nv, S->veh, vnames, S->cpl, cnames, &o, msg, sizeof msg);
     if (st != RS_OK) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: %s", S->file, msg);
+        rs_fail_at(err, errlen, st, S->file, 0, "%s", msg);
         goto done;
     }
     st = rs_train_start(tr, 0.0, 0.0, S->speed);
     if (st != RS_OK) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: initialization failed: %s", S->file, rs_train_error(tr));
+        rs_fail_at(err, errlen, st, S->file, 0, "initialization failed: %s", rs_train_error(tr));
         goto done;
     }
     f = fopen(cfg->out, "w");
     if (!f) {
-        st = RS_E_IO;
-        if (err && errlen)
-            snprintf(err, errlen, "cannot write '%s': %s", cfg->out, strerror(errno));
+        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", cfg->out, strerror(errno));
         goto done;
     }
     fputs("time", f);
@@ -1323,9 +1235,9 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         wall += rs_now_s() - w0;
         if (st != RS_OK) {
             rs_progress_end(&pr, r.steps, rs_park_t(pk));
-            if (err && errlen)
-                snprintf(err, errlen, "%s: simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
-                         S->file, rs_status_name(st), rs_park_error(pk), cfg->out, r.t_end);
+            rs_fail_at(err, errlen, st, S->file, 0,
+                       "simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
+                       rs_status_name(st), rs_park_error(pk), cfg->out, r.t_end);
             goto done;
         }
         r.steps++;
@@ -1343,15 +1255,10 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     st = RS_OK;
     goto done;
 io_error:
-    st = RS_E_IO;
-    if (err && errlen)
-        snprintf(err, errlen, "cannot write '%s' (disk full?)", cfg->out);
+    st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' (disk full?)", cfg->out);
 done:
-    if (f && fclose(f) != 0 && st == RS_OK) {
-        st = RS_E_IO;
-        if (err && errlen)
-            snprintf(err, errlen, "cannot write '%s' (disk full?)", cfg->out);
-    }
+    if (f && fclose(f) != 0 && st == RS_OK)
+        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' (disk full?)", cfg->out);
     if (rep)
         *rep = r;
     rs_train_free(&tr);

@@ -10,17 +10,10 @@
 #include <string.h>
 
 #include "rs_contact.h"
+#include "rs_error.h"
 #include "rs_hertz.h"
 #include "rs_kalker.h"
 #include "rs_ws_impl.h"
-
-static int fail(char *err, size_t errlen, int st, const char *fmt, const char *a1,
-                const char *a2, const char *a3)
-{
-    if (err && errlen)
-        snprintf(err, errlen, fmt, a1, a2, a3);
-    return st;
-}
 
 int rs_contact_ck_pattern(const rs_pattern *D, const rs_pattern *N, int *colptr, int *rowind,
                           int cap, int *nnz, int *mark)
@@ -97,7 +90,6 @@ static const rs_spline *source_spline(const rs_contact_sources *src, const char 
  * since the step writes through them. */
 static int check_contact_table(const rs_model *m, char *err, size_t errlen)
 {
-    char num[16];
     for (int i = 0; i < m->n_contact; i++) {
         const rs_contact *ct = &m->contacts[i];
         int ok = ct->name && ct->wheel_body && ct->phi_row >= 0 && ct->phi_row < m->n_phi;
@@ -110,17 +102,14 @@ static int check_contact_table(const rs_model *m, char *err, size_t errlen)
             for (int j = 0; j < 5; j++)
                 ok = ok && ct->spline[k].u_slot[j] >= 0 && ct->spline[k].u_slot[j] < m->n_u;
         }
-        if (!ok) {
-            snprintf(num, sizeof num, "%d", i);
-            return fail(err, errlen, RS_E_MODEL,
-                        "model '%s': contact %s ('%s') has a slot or phi_row out of range: "
-                        "regenerate the model",
-                        m->name, num, ct->name ? ct->name : "?");
-        }
+        if (!ok)
+            return rs_fail(err, errlen, RS_E_MODEL,
+                           "model '%s': contact %d ('%s') has a slot or phi_row out of range: "
+                           "regenerate the model",
+                           m->name, i, ct->name ? ct->name : "?");
     }
     if (m->fn[RS_FN_CREEP].n_out < 5)
-        return fail(err, errlen, RS_E_MODEL,
-                    "model '%s': the creep function must write 5 outputs%s%s", m->name, "", "");
+        return rs_fail(err, errlen, RS_E_MODEL, "model '%s': the creep function must write 5 outputs", m->name);
     return RS_OK;
 }
 
@@ -174,14 +163,14 @@ static int build_ck(rs_contact_ws *c, const rs_model *m, const rs_allocator *a, 
     c->ck_rowind = rs_alloc(a, (size_t)nnz, sizeof(int));
     c->CKv = rs_alloc(a, (size_t)nnz, sizeof(double));
     if (!c->ck_rowind || !c->CKv)
-        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     rs_contact_ck_pattern(&m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->ck_colptr,
                           c->ck_rowind, nnz, &nnz, c->pos);
     int st = rs_ck_plan_create(&c->ckp, &m->ddelta_df_pattern, &m->dnu_dqd_pattern, c->nc,
                                c->ck_colptr, c->ck_rowind, a);
     if (st)
-        return fail(err, errlen, st, "rs_ws_create: %s%s%s",
-                    st == RS_E_NOMEM ? "out of memory" : "C^K_qq plan: pattern mismatch", "", "");
+        return rs_fail(err, errlen, st, "rs_ws_create: %s",
+                       st == RS_E_NOMEM ? "out of memory" : "C^K_qq plan: pattern mismatch");
     c->ck.nrow = c->ck.ncol = c->nq;
     c->ck.colptr = c->ck_colptr;
     c->ck.rowind = c->ck_rowind;
@@ -226,10 +215,10 @@ static int load_files(rs_contact_ws *c, const rs_model *m, const rs_options *opt
             if (!found)
                 found = source_spline(sources, file, k);
             if (!found && sources && sources->no_files)
-                return fail(err, errlen, RS_E_IO,
-                            "contact '%s': '%s' is not among the in-memory profiles and tracks "
-                            "(rs_contact_sources, no_files set)%s",
-                            ct->name, file, "");
+                return rs_fail(err, errlen, RS_E_IO,
+                               "contact '%s': '%s' is not among the in-memory profiles and tracks "
+                               "(rs_contact_sources, no_files set)",
+                               ct->name, file);
             if (!found) {
                 join(path, sizeof path, replaced ? NULL : opt->contact_dir, file);
                 int r;
@@ -254,8 +243,8 @@ static int load_files(rs_contact_ws *c, const rs_model *m, const rs_options *opt
                              replaced ? " (the scenario's replacement file)"
                                       : " (file names in the contact table are relative to "
                                         "rs_options.contact_dir or the working directory)");
-                    return fail(err, errlen, RS_E_IO, "contact '%s': cannot load '%s': %s",
-                                ct->name, path, msg);
+                    return rs_fail(err, errlen, RS_E_IO, "contact '%s': cannot load '%s': %s",
+                                   ct->name, path, msg);
                 }
             }
             c->sp[6 * i + k] = found;
@@ -272,21 +261,21 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
     if (st != RS_OK)
         return st;
     if (opt->contact_law != 0)
-        return fail(err, errlen, RS_E_UNSUPPORTED,
-                    "model '%s': the constraint contact has Kalker's linear law only (saturated "
-                    "with a friction coefficient); FASTSIM and Polach need the elastic contact "
-                    "(scenario 'contact elastic', rs_elastic_contact())%s%s",
-                    m->name, "", "");
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "model '%s': the constraint contact has Kalker's linear law only (saturated "
+                       "with a friction coefficient); FASTSIM and Polach need the elastic contact "
+                       "(scenario 'contact elastic', rs_elastic_contact())",
+                       m->name);
     rs_contact_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
-        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     c->nc = m->n_contact;
     c->nq = m->n_q;
     c->model = m;
     c->u_dirty = 1;
     *out = c;   /* the caller frees it, whatever fails below */
     if (alloc_arrays(c, m, a))
-        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s%s%s", "", "", "");
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     if ((st = build_ck(c, m, a, err, errlen)) || (st = load_files(c, m, opt, err, errlen)))
         return st;
     /* the fill's cache: no segment yet; a spline without a file has one

@@ -4,12 +4,12 @@
  * and the per-step force evaluation.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "rs_contact.h"
 #include "rs_creep.h"
 #include "rs_elastic.h"
+#include "rs_error.h"
 #include "rs_hertz.h"
 #include "rs_kalker.h"
 #include "rs_ws_impl.h"
@@ -61,13 +61,6 @@ typedef struct elastic_ws {
 
 static elastic_ws *E(rs_contact_ws *c) { return (elastic_ws *)(void *)c; }
 static const elastic_ws *CE(const rs_contact_ws *c) { return (const elastic_ws *)(const void *)c; }
-
-static int fail(char *err, size_t errlen, int st, const char *msg, const char *a1)
-{
-    if (err && errlen)
-        snprintf(err, errlen, msg, a1);
-    return st;
-}
 
 /* ---- set-up ------------------------------------------------------------ */
 
@@ -197,22 +190,21 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     *out = NULL;
     const rs_func *wf = &m->fn[RS_FN_WHEEL];
     if (!wf->fn)
-        return fail(err, errlen, RS_E_MODEL,
-                    "model '%s' has no wheel function (RS_FN_WHEEL) for the elastic contact: "
-                    "compile it again with this railsym",
-                    m->name);
+        return rs_fail(err, errlen, RS_E_MODEL,
+                       "model '%s' has no wheel function (RS_FN_WHEEL) for the elastic contact: "
+                       "compile it again with this railsym",
+                       m->name);
     if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
         !(opt->contact_mu >= 0) || !(opt->contact_theta >= 0.5 && opt->contact_theta <= 1) ||
         opt->contact_law < RS_CREEP_KALKER || opt->contact_law > RS_CREEP_POLACH ||
         (opt->contact_law != RS_CREEP_KALKER && !(opt->contact_mu > 0)))
-        return fail(err, errlen, RS_E_ARG,
-                    "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
-                    ">= 0, contact_theta in [0.5, 1] and contact_law a known law (FASTSIM and Polach need a friction "
-                    "coefficient contact_mu > 0)%s",
-                    "");
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
+                       ">= 0, contact_theta in [0.5, 1] and contact_law a known law (FASTSIM and Polach need a friction "
+                       "coefficient contact_mu > 0)");
     elastic_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
-        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s", "");
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     *out = (rs_contact_ws *)(void *)c; /* the caller frees it, whatever fails below */
     c->nc = m->n_contact;
     c->nq = m->n_q;
@@ -229,17 +221,17 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     c->jv = rs_alloc(a, (size_t)m->wheel_jac_pattern.colptr[m->n_q] + 1, sizeof(double));
     c->geom = rs_alloc(a, 2 * nc, sizeof(double));
     if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || build_pattern(c, m, a))
-        return fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory%s", "");
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];
         w->wheel = rs_contact_profile(c->files, i, RS_SPLINE_WHEEL);
         w->rail = rs_contact_profile(c->files, i, RS_SPLINE_RAIL);
         w->track = rs_contact_track(c->files, i);
         if (!w->wheel || !w->rail)
-            return fail(err, errlen, RS_E_MODEL,
-                        "contact '%s': the elastic contact needs a wheel and a rail profile file "
-                        "(`profile` and `rail` in the contact's description)",
-                        m->contacts[i].name);
+            return rs_fail(err, errlen, RS_E_MODEL,
+                           "contact '%s': the elastic contact needs a wheel and a rail profile file "
+                           "(`profile` and `rail` in the contact's description)",
+                           m->contacts[i].name);
         /* the flange: its steepest slope (the radius rising fastest
          * towards the flange, u < 0, at the table's knots), and the point
          * nearest the flange tip still within 2 % of it (a straight flank's

@@ -6,6 +6,7 @@
  * the file, the line and the fix.
  */
 #include "rs_profile.h"
+#include "rs_error.h"
 #include "rs_file.h"
 
 #include <errno.h>
@@ -25,17 +26,14 @@ typedef struct parser {
     size_t errlen;
 } parser;
 
+/* The message at the parser's file and line. */
+static int fail(const parser *ps, int code, const char *fmt, ...) RS_PRINTF(3, 4);
 static int fail(const parser *ps, int code, const char *fmt, ...)
 {
-    if (ps->err && ps->errlen > 0) {
-        int k = snprintf(ps->err, ps->errlen, "%s:%d: ", ps->fname, ps->line);
-        if (k >= 0 && (size_t)k < ps->errlen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(ps->err + k, ps->errlen - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    rs_fail_atv(ps->err, ps->errlen, code, ps->fname, ps->line, fmt, ap);
+    va_end(ap);
     return code;
 }
 

@@ -15,20 +15,10 @@
 #include "rs_spline.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-}
+#include "rs_error.h"
 
 void rs_spline_free(rs_spline *s)
 {
@@ -43,27 +33,19 @@ void rs_spline_free(rs_spline *s)
 int rs_spline_fit(rs_spline *s, const double *x, const double *y, int n,
                   char *err, size_t errlen)
 {
-    if (!s) {
-        set_err(err, errlen, "spline: NULL spline");
-        return RS_E_ARG;
-    }
+    if (!s)
+        return rs_fail(err, errlen, RS_E_ARG, "spline: NULL spline");
     s->n = 0;
     s->x = NULL;
     s->coef = NULL;
-    if (!x || !y || n < RS_SPLINE_MIN_POINTS) {
-        set_err(err, errlen, "spline: need at least %d points", RS_SPLINE_MIN_POINTS);
-        return RS_E_ARG;
-    }
+    if (!x || !y || n < RS_SPLINE_MIN_POINTS)
+        return rs_fail(err, errlen, RS_E_ARG, "spline: need at least %d points", RS_SPLINE_MIN_POINTS);
     for (int i = 0; i < n; i++) {
-        if (!isfinite(x[i]) || !isfinite(y[i])) {
-            set_err(err, errlen, "spline: point %d is not finite (NaN or Inf)", i);
-            return RS_E_NONFINITE;
-        }
-        if (i > 0 && !(x[i] > x[i - 1])) {
-            set_err(err, errlen,
-                    "spline: abscissa of point %d is not greater than the previous one", i);
-            return RS_E_ORDER;
-        }
+        if (!isfinite(x[i]) || !isfinite(y[i]))
+            return rs_fail(err, errlen, RS_E_NONFINITE, "spline: point %d is not finite (NaN or Inf)", i);
+        if (i > 0 && !(x[i] > x[i - 1]))
+            return rs_fail(err, errlen, RS_E_ORDER,
+                           "spline: abscissa of point %d is not greater than the previous one", i);
     }
 
     size_t nseg = (size_t)n - 1;
@@ -72,8 +54,7 @@ int rs_spline_fit(rs_spline *s, const double *x, const double *y, int n,
     if (!blk || !work) {
         free(blk);
         free(work);
-        set_err(err, errlen, "spline: out of memory for %d points", n);
-        return RS_E_NOMEM;
+        return rs_fail(err, errlen, RS_E_NOMEM, "spline: out of memory for %d points", n);
     }
     double *M = work;           /* n second derivatives          */
     double *up = work + n;      /* modified upper diagonal       */

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_file.h"
 #include "rs_track_impl.h"
 
@@ -153,10 +154,9 @@ static int fit_all(rs_track *t, const char *fname, const double *knots, int n, d
         rs_spline_free(&t->f[k]);
         char e2[160];
         int rc = rs_spline_fit(&t->f[k], knots, buf + (size_t)k * (size_t)n, n, e2, sizeof e2);
-        if (rc != RS_OK) {
-            rs_track_msg(err, errlen, fname, 0, "spline fit failed: %s", e2);
-            return rc == RS_E_NOMEM ? RS_E_NOMEM : RS_E_FIT;
-        }
+        if (rc != RS_OK)
+            return rs_fail_at(err, errlen, rc == RS_E_NOMEM ? RS_E_NOMEM : RS_E_FIT, fname, 0,
+                              "spline fit failed: %s", e2);
     }
     return RS_OK;
 }
@@ -173,7 +173,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     rs_track_design *d = t->design;
     int rc = rs_track_geom_build(d, fname, err, errlen);
     if (rc) {
-        if (rc == RS_E_NOMEM) rs_track_msg(err, errlen, fname, 0, "out of memory");
+        if (rc == RS_E_NOMEM) rs_fail_at(err, errlen, rc, fname, 0, "out of memory");
         return rc;
     }
     rc = rs_track_irreg_resolve(d, fname, err, errlen);
@@ -186,11 +186,9 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     double L = d->s_end - d->s_begin;
     double h = t->spacing;
     if (L / h < 3.0) h = L / 3.0;
-    if (L / h > 0.5 * MAX_KNOTS) {
-        rs_track_msg(err, errlen, fname, 0, "%.6g m of track at `spacing %g` needs more than "
-                   "%d knots: raise `spacing` or split the track", L, h, MAX_KNOTS / 2);
-        return RS_E_VALUE;
-    }
+    if (L / h > 0.5 * MAX_KNOTS)
+        return rs_fail_at(err, errlen, RS_E_VALUE, fname, 0, "%.6g m of track at `spacing %g` needs more than "
+                          "%d knots: raise `spacing` or split the track", L, h, MAX_KNOTS / 2);
     const double tol = t->tolerance, tol_d2 = 2.0 * t->tolerance;
     const double hmin_pos = h / 4096.0, hmin_d2 = h / 64.0;
 
@@ -201,12 +199,10 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
             rs_track_exact o;
             rs_track_exact_geometry(d, s, &hint, &o);
             double H = d->cant_base * sin(o.design_cant) + o.cross_level;
-            if (fabs(H) > 0.5 * d->cant_base) {
-                rs_track_msg(err, errlen, fname, 0, "at s = %.6g m the rails differ in height "
-                           "by %.4g m, more than half the cant base %.4g m: check the cant and "
-                           "the cant/vertical irregularities", s, H, d->cant_base);
-                return RS_E_VALUE;
-            }
+            if (fabs(H) > 0.5 * d->cant_base)
+                return rs_fail_at(err, errlen, RS_E_VALUE, fname, 0, "at s = %.6g m the rails differ in height "
+                                  "by %.4g m, more than half the cant base %.4g m: check the cant and "
+                                  "the cant/vertical irregularities", s, H, d->cant_base);
         }
     }
 
@@ -263,10 +259,9 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
         t->refine_passes = pass;
         if (nflag == 0 || pass == MAX_PASSES) break;
         if (n + nflag > MAX_KNOTS) {
-            rs_track_msg(err, errlen, fname, 0, "the splines need more than %d knots to meet the "
-                       "tolerance %g: raise `tolerance`, smooth the irregularities, or split "
-                       "the track", MAX_KNOTS, tol);
-            rc = RS_E_FIT;
+            rc = rs_fail_at(err, errlen, RS_E_FIT, fname, 0, "the splines need more than %d knots to meet the "
+                            "tolerance %g: raise `tolerance`, smooth the irregularities, or split "
+                            "the track", MAX_KNOTS, tol);
             break;
         }
         nk.n = 0;
@@ -284,17 +279,15 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     free(nk.v);
     free(jumps);
     if (rc) {
-        if (rc == RS_E_NOMEM) rs_track_msg(err, errlen, fname, 0, "out of memory");
+        if (rc == RS_E_NOMEM) rs_fail_at(err, errlen, rc, fname, 0, "out of memory");
         return rc;
     }
-    if (!(t->fit_err_pos <= tol && t->fit_err_cant <= tol)) {
-        rs_track_msg(err, errlen, fname, 0, "the splines miss the geometry by %.3g m (cant %.3g "
-                   "rad) near s = %.6g m, more than the tolerance %g: the geometry changes "
-                   "faster than %g m knots can follow (a step or kink in a table or window?); "
-                   "smooth it, add a taper, or raise `tolerance`",
-                   t->fit_err_pos, t->fit_err_cant, worst_s, tol, hmin_pos);
-        return RS_E_FIT;
-    }
+    if (!(t->fit_err_pos <= tol && t->fit_err_cant <= tol))
+        return rs_fail_at(err, errlen, RS_E_FIT, fname, 0, "the splines miss the geometry by %.3g m (cant %.3g "
+                          "rad) near s = %.6g m, more than the tolerance %g: the geometry changes "
+                          "faster than %g m knots can follow (a step or kink in a table or window?); "
+                          "smooth it, add a taper, or raise `tolerance`",
+                          t->fit_err_pos, t->fit_err_cant, worst_s, tol, hmin_pos);
     return RS_OK;
 }
 
@@ -309,10 +302,8 @@ int rs_track_parse(rs_track *t, const char *text, size_t len, const char *fname,
     if (!text && len) return RS_E_ARG;
     if (!fname) fname = "<track>";
     t->design = calloc(1, sizeof *t->design);
-    if (!t->design) {
-        rs_track_msg(err, errlen, fname, 0, "out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!t->design)
+        return rs_fail_at(err, errlen, RS_E_NOMEM, fname, 0, "out of memory");
     t->spacing = DEFAULT_SPACING;
     t->tolerance = DEFAULT_TOLERANCE;
     snprintf(t->name, sizeof t->name, "track");
@@ -335,18 +326,15 @@ int rs_track_load(rs_track *t, const char *path, char *err, size_t errlen)
     case 0:
         break;
     case EFBIG:
-        rs_track_msg(err, errlen, path, 0, "the file is larger than %ld bytes: is it a track file?",
-                   (long)RS_TRACK_FILE_MAX);
-        return RS_E_SYNTAX;
+        return rs_fail_at(err, errlen, RS_E_SYNTAX, path, 0,
+                          "the file is larger than %ld bytes: is it a track file?",
+                        (long)RS_TRACK_FILE_MAX);
     case ENOMEM:
-        rs_track_msg(err, errlen, path, 0, "out of memory");
-        return RS_E_NOMEM;
+        return rs_fail_at(err, errlen, RS_E_NOMEM, path, 0, "out of memory");
     case EIO:
-        rs_track_msg(err, errlen, path, 0, "read error: check the file");
-        return RS_E_IO;
+        return rs_fail_at(err, errlen, RS_E_IO, path, 0, "read error: check the file");
     default:
-        rs_track_msg(err, errlen, path, 0, "cannot open (%s): check the path", strerror(why));
-        return RS_E_IO;
+        return rs_fail_at(err, errlen, RS_E_IO, path, 0, "cannot open (%s): check the path", strerror(why));
     }
     /* Tables are looked for in the file's folder. */
     char dir[512];

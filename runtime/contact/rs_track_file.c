@@ -10,12 +10,12 @@
  */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rs_closest.h"
+#include "rs_error.h"
 #include "rs_track_impl.h"
 
 #define MAX_TOK   32
@@ -23,19 +23,6 @@
 #define LINE_MAX_ 1024
 #define MAX_ELEMS 100000
 #define MAX_IRR   1000
-
-void rs_track_msg(char *err, size_t errlen, const char *file, int line, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    int n = line > 0 ? snprintf(err, errlen, "%s:%d: ", file ? file : "?", line)
-                     : snprintf(err, errlen, "%s: ", file ? file : "?");
-    if (n < 0) n = 0;
-    if ((size_t)n >= errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-}
 
 typedef struct parser {
     const char *fname, *dir;
@@ -56,8 +43,7 @@ static const char *ALL_KW[] = { "name", "gauge", "inclination", "cant_base", "sp
                                 "tolerance", "origin", "straight", "curve", "clothoid",
                                 "gradient", "irregularity", NULL };
 
-#define FAIL(ps, code, ...) \
-    (rs_track_msg((ps)->err, (ps)->errlen, (ps)->fname, (ps)->line, __VA_ARGS__), (code))
+#define FAIL(ps, code, ...) rs_fail_at((ps)->err, (ps)->errlen, (code), (ps)->fname, (ps)->line, __VA_ARGS__)
 
 /* ------------------------------------------------------------ helpers */
 
@@ -627,7 +613,7 @@ int rs_track_design_parse(rs_track *t, rs_track_design *d, const char *text, siz
                       "a line", LINE_MAX_);
             break;
         }
-        int nt;
+        int nt = 0;
         rc = split(&ps, text + pos, e - pos, tk, &nt);
         pos = e + 1;
         if (rc || nt == 0) continue;

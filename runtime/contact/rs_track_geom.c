@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_track_impl.h"
 
 /* 8-point Gauss–Legendre on [-1, 1]. */
@@ -126,40 +127,32 @@ static int resolve_curvatures(rs_track_design *d, const char *fname, char *err, 
     for (int i = 0; i < d->ne; i++) {
         rs_track_elem *e = &d->e[i];
         if (e->kind != RS_TRACK_CLOTHOID || e->k0_given) continue;
-        if (i == 0) {
-            rs_track_msg(err, errlen, fname, e->line,
-                       "a clothoid at the start of the track needs its start curvature: "
-                       "write `clothoid %g from K0 to K1`", e->len);
-            return RS_E_VALUE;
-        }
+        if (i == 0)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, e->line,
+                              "a clothoid at the start of the track needs its start curvature: "
+                              "write `clothoid %g from K0 to K1`", e->len);
         const rs_track_elem *q = &d->e[i - 1];
-        if (q->kind == RS_TRACK_CLOTHOID && !q->k1_given) {
-            rs_track_msg(err, errlen, fname, e->line,
-                       "cannot infer this clothoid's start curvature from the clothoid before it "
-                       "(line %d), whose end is not given either: write `from K0` here or "
-                       "`to K1` there", q->line);
-            return RS_E_VALUE;
-        }
+        if (q->kind == RS_TRACK_CLOTHOID && !q->k1_given)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, e->line,
+                              "cannot infer this clothoid's start curvature from the clothoid before it "
+                              "(line %d), whose end is not given either: write `from K0` here or "
+                              "`to K1` there", q->line);
         e->k0 = elem_k_end(q);
         e->k0_given = 2;               /* inferred */
     }
     for (int i = d->ne - 1; i >= 0; i--) {
         rs_track_elem *e = &d->e[i];
         if (e->kind != RS_TRACK_CLOTHOID || e->k1_given) continue;
-        if (i == d->ne - 1) {
-            rs_track_msg(err, errlen, fname, e->line,
-                       "a clothoid at the end of the track needs its end curvature: "
-                       "write `clothoid %g from K0 to K1`", e->len);
-            return RS_E_VALUE;
-        }
+        if (i == d->ne - 1)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, e->line,
+                              "a clothoid at the end of the track needs its end curvature: "
+                              "write `clothoid %g from K0 to K1`", e->len);
         const rs_track_elem *q = &d->e[i + 1];
-        if (q->kind == RS_TRACK_CLOTHOID && !q->k0_given) {
-            rs_track_msg(err, errlen, fname, e->line,
-                       "cannot infer this clothoid's end curvature from the clothoid after it "
-                       "(line %d), whose start is not given either: write `to K1` here or "
-                       "`from K0` there", q->line);
-            return RS_E_VALUE;
-        }
+        if (q->kind == RS_TRACK_CLOTHOID && !q->k0_given)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, e->line,
+                              "cannot infer this clothoid's end curvature from the clothoid after it "
+                              "(line %d), whose start is not given either: write `to K1` here or "
+                              "`from K0` there", q->line);
         e->k1 = q->k0;
         e->k1_given = 2;
     }
@@ -170,12 +163,11 @@ static int resolve_curvatures(rs_track_design *d, const char *fname, char *err, 
         double m = fmax(fabs(a), fabs(b));
         if (j > 1e-12 * m && j <= 0.05 * m &&
             (d->e[i].kind == RS_TRACK_CLOTHOID || d->e[i - 1].kind == RS_TRACK_CLOTHOID)) {
-            rs_track_msg(err, errlen, fname, d->e[i].line,
-                       "the curvature jumps from %.9g to %.9g 1/m (%.2g %%) at the joint with "
-                       "line %d: a rounded value? write it exactly (e.g. `to 1/300`) or leave "
-                       "`from`/`to` out to take the neighbour's curvature",
-                       a, b, 100.0 * j / m, d->e[i - 1].line);
-            return RS_E_VALUE;
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, d->e[i].line,
+                              "the curvature jumps from %.9g to %.9g 1/m (%.2g %%) at the joint with "
+                              "line %d: a rounded value? write it exactly (e.g. `to 1/300`) or leave "
+                              "`from`/`to` out to take the neighbour's curvature",
+                              a, b, 100.0 * j / m, d->e[i - 1].line);
         }
     }
     return RS_OK;
@@ -199,11 +191,10 @@ static int resolve_cant(rs_track_design *d, const char *fname, char *err, size_t
         const rs_track_elem *a = &d->e[i - 1], *b = &d->e[i];
         if (a->kind != RS_TRACK_CLOTHOID && b->kind != RS_TRACK_CLOTHOID &&
             fabs(a->th1 - b->th0) > 1e-12) {
-            rs_track_msg(err, errlen, fname, b->line,
-                       "the cant jumps from %.6g to %.6g rad at the joint with line %d: put a "
-                       "`clothoid` transition between them (cant ramps linearly over "
-                       "transitions)", a->th1, b->th0, a->line);
-            return RS_E_VALUE;
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, b->line,
+                              "the cant jumps from %.6g to %.6g rad at the joint with line %d: put a "
+                              "`clothoid` transition between them (cant ramps linearly over "
+                              "transitions)", a->th1, b->th0, a->line);
         }
     }
     int i = 0;
@@ -250,27 +241,21 @@ static int resolve_grades(rs_track_design *d, const char *fname, char *err, size
     double prev_end = -INFINITY;
     for (int i = 0; i < d->ng; i++) {
         rs_track_grade *q = &d->g[i];
-        if (q->ramp == 0.0 && q->s_at > d->s_begin + 1e-9) {
-            rs_track_msg(err, errlen, fname, q->line,
-                       "a change of gradient inside the track needs a vertical curve: write "
-                       "`gradient %g ramp LENGTH` (the grade then changes linearly over LENGTH m)",
-                       q->g);
-            return RS_E_VALUE;
-        }
-        if (q->s_at < prev_end - 1e-9) {
-            rs_track_msg(err, errlen, fname, q->line,
-                       "this gradient change starts at s = %.6g m, before the previous ramp ends "
-                       "(s = %.6g m): move it after more elements or shorten the ramp",
-                       q->s_at, prev_end);
-            return RS_E_VALUE;
-        }
-        if (q->s_at + q->ramp > d->s_end + 1e-9) {
-            rs_track_msg(err, errlen, fname, q->line,
-                       "the gradient ramp ends at s = %.6g m, past the end of the track "
-                       "(s = %.6g m): shorten the ramp or add elements after it",
-                       q->s_at + q->ramp, d->s_end);
-            return RS_E_VALUE;
-        }
+        if (q->ramp == 0.0 && q->s_at > d->s_begin + 1e-9)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, q->line,
+                              "a change of gradient inside the track needs a vertical curve: write "
+                              "`gradient %g ramp LENGTH` (the grade then changes linearly over LENGTH m)",
+                              q->g);
+        if (q->s_at < prev_end - 1e-9)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, q->line,
+                              "this gradient change starts at s = %.6g m, before the previous ramp ends "
+                              "(s = %.6g m): move it after more elements or shorten the ramp",
+                              q->s_at, prev_end);
+        if (q->s_at + q->ramp > d->s_end + 1e-9)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, q->line,
+                              "the gradient ramp ends at s = %.6g m, past the end of the track "
+                              "(s = %.6g m): shorten the ramp or add elements after it",
+                              q->s_at + q->ramp, d->s_end);
         prev_end = q->s_at + q->ramp;
     }
     return RS_OK;

@@ -80,14 +80,6 @@ typedef struct rs_track_design {
     double s_begin, s_end;
 } rs_track_design;
 
-/* Messages: "file:line: text" into err (rs_track_file.c). */
-void rs_track_msg(char *err, size_t errlen, const char *file, int line,
-                const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
 void rs_track_design_free(rs_track_design *d);
 
 /* rs_track_file.c: parse the text into d and the header fields of t. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_track_impl.h"
 
 void rs_track_irreg_free(rs_track_irreg *ir)
@@ -43,11 +44,9 @@ static int num_tok(const char *s, size_t n, double *v)
 int rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        rs_track_msg(err, errlen, path, 0, "cannot open the table (%s): check the name; "
-                   "tables are looked for next to the .trk file", strerror(errno));
-        return RS_E_IO;
-    }
+    if (!f)
+        return rs_fail_at(err, errlen, RS_E_IO, path, 0, "cannot open the table (%s): check the name; "
+                          "tables are looked for next to the .trk file", strerror(errno));
     int cap = 0, n = 0, line = 0, rc = RS_OK, seen_data = 0, prev_line = 0;
     double *ts = NULL, *tv = NULL;
     char buf[1024];
@@ -57,15 +56,13 @@ int rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err, s
         size_t len = strlen(buf);
         total += (long)len;
         if (total > RS_TRACK_FILE_MAX) {
-            rs_track_msg(err, errlen, path, line, "the table is larger than %ld bytes: "
-                       "thin it out or split the track", (long)RS_TRACK_FILE_MAX);
-            rc = RS_E_SYNTAX;
+            rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line, "the table is larger than %ld bytes: "
+                            "thin it out or split the track", (long)RS_TRACK_FILE_MAX);
             break;
         }
         if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
-            rs_track_msg(err, errlen, path, line, "line longer than %d characters: "
-                       "one \"s, value\" pair a line", (int)sizeof buf - 2);
-            rc = RS_E_SYNTAX;
+            rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line, "line longer than %d characters: "
+                            "one \"s, value\" pair a line", (int)sizeof buf - 2);
             break;
         }
         char *hash = strchr(buf, '#');
@@ -95,23 +92,20 @@ int rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err, s
         }
         seen_data = 1;
         if (nt != 2) {
-            rs_track_msg(err, errlen, path, line, "expected two numbers \"s, value\", found %d "
-                       "field%s", nt, nt == 1 ? "" : "s");
-            rc = RS_E_SYNTAX;
+            rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line, "expected two numbers \"s, value\", found %d "
+                            "field%s", nt, nt == 1 ? "" : "s");
             break;
         }
         if (!ok0 || !num_tok(tok[1], tl[1], &v)) {
-            rs_track_msg(err, errlen, path, line, "'%.*s' is not a finite number: write "
-                       "\"s, value\" in metres", (int)(ok0 ? tl[1] : tl[0]),
-                       ok0 ? tok[1] : tok[0]);
-            rc = RS_E_SYNTAX;
+            rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line, "'%.*s' is not a finite number: write "
+                            "\"s, value\" in metres", (int)(ok0 ? tl[1] : tl[0]),
+                            ok0 ? tok[1] : tok[0]);
             break;
         }
         if (n > 0 && !(s > ts[n - 1])) {
-            rs_track_msg(err, errlen, path, line, "s = %.9g is not greater than the previous "
-                       "s = %.9g (line %d): sort the table by s and remove duplicates",
-                       s, ts[n - 1], prev_line);
-            rc = RS_E_SYNTAX;
+            rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line, "s = %.9g is not greater than the previous "
+                            "s = %.9g (line %d): sort the table by s and remove duplicates",
+                            s, ts[n - 1], prev_line);
             break;
         }
         if (n == cap) {
@@ -130,22 +124,20 @@ int rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err, s
         prev_line = line;
     }
     if (rc == RS_OK && ferror(f)) {
-        rs_track_msg(err, errlen, path, line, "read error: check the file");
-        rc = RS_E_IO;
+        rc = rs_fail_at(err, errlen, RS_E_IO, path, line, "read error: check the file");
     }
     fclose(f);
     int need = ir->shape == RS_TRACK_IRREG_SPLINE ? RS_SPLINE_MIN_POINTS : 2;
     if (rc == RS_OK && n < need) {
-        rs_track_msg(err, errlen, path, line, "the table has %d point%s; %s interpolation needs "
-                   "at least %d", n, n == 1 ? "" : "s",
-                   ir->shape == RS_TRACK_IRREG_SPLINE ? "spline" : "linear", need);
-        rc = RS_E_SYNTAX;
+        rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line,
+                        "the table has %d point%s; %s interpolation needs "
+                      "at least %d", n, n == 1 ? "" : "s",
+                      ir->shape == RS_TRACK_IRREG_SPLINE ? "spline" : "linear", need);
     }
     if (rc == RS_OK && ir->shape == RS_TRACK_IRREG_SPLINE) {
         char e2[160];
         if (rs_spline_fit(&ir->sp, ts, tv, n, e2, sizeof e2) != RS_OK) {
-            rs_track_msg(err, errlen, path, 0, "%s", e2);
-            rc = RS_E_SYNTAX;
+            rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, 0, "%s", e2);
         }
     }
     if (rc != RS_OK) {
@@ -225,33 +217,25 @@ int rs_track_irreg_resolve(rs_track_design *d, const char *fname, char *err, siz
         rs_track_irreg *ir = &d->irr[i];
         double a = ir->has_from ? ir->from : d->s_begin;
         double b = ir->has_to ? ir->to : d->s_end;
-        if (ir->has_from && (a < d->s_begin - 1e-9 || a > d->s_end)) {
-            rs_track_msg(err, errlen, fname, ir->line, "`from %.6g` lies outside the track "
-                       "(s = %.6g .. %.6g m): give an s on the track", a, d->s_begin, d->s_end);
-            return RS_E_VALUE;
-        }
-        if (ir->has_to && (b > d->s_end + 1e-9 || b < d->s_begin)) {
-            rs_track_msg(err, errlen, fname, ir->line, "`to %.6g` lies outside the track "
-                       "(s = %.6g .. %.6g m): give an s on the track", b, d->s_begin, d->s_end);
-            return RS_E_VALUE;
-        }
+        if (ir->has_from && (a < d->s_begin - 1e-9 || a > d->s_end))
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, ir->line, "`from %.6g` lies outside the track "
+                              "(s = %.6g .. %.6g m): give an s on the track", a, d->s_begin, d->s_end);
+        if (ir->has_to && (b > d->s_end + 1e-9 || b < d->s_begin))
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, ir->line, "`to %.6g` lies outside the track "
+                              "(s = %.6g .. %.6g m): give an s on the track", b, d->s_begin, d->s_end);
         if (ir->shape != RS_TRACK_IRREG_SINE) {
             a = fmax(a, ir->ts[0]);
             b = fmin(b, ir->ts[ir->n - 1]);
         }
         a = fmax(a, d->s_begin);
         b = fmin(b, d->s_end);
-        if (!(b > a)) {
-            rs_track_msg(err, errlen, fname, ir->line, "the %s irregularity covers no part of "
-                       "the track (s = %.6g .. %.6g m): check `from`/`to` and the table's s",
-                       kind_name(ir->kind), d->s_begin, d->s_end);
-            return RS_E_VALUE;
-        }
-        if (2.0 * ir->taper > b - a) {
-            rs_track_msg(err, errlen, fname, ir->line, "taper %.6g m is longer than half the "
-                       "window (%.6g m): shorten the taper", ir->taper, b - a);
-            return RS_E_VALUE;
-        }
+        if (!(b > a))
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, ir->line, "the %s irregularity covers no part of "
+                              "the track (s = %.6g .. %.6g m): check `from`/`to` and the table's s",
+                              kind_name(ir->kind), d->s_begin, d->s_end);
+        if (2.0 * ir->taper > b - a)
+            return rs_fail_at(err, errlen, RS_E_VALUE, fname, ir->line, "taper %.6g m is longer than half the "
+                              "window (%.6g m): shorten the taper", ir->taper, b - a);
         ir->a = a;
         ir->b = b;
         /* Without a taper a window edge inside the track must sit where the
@@ -264,14 +248,12 @@ int rs_track_irreg_resolve(rs_track_design *d, const char *fname, char *err, siz
                 int inside = e ? (b < d->s_end - 1e-9) : (a > d->s_begin + 1e-9);
                 if (!inside) continue;
                 base_eval(ir, s, v);
-                if (fabs(v[0]) > 1e-9) {
-                    rs_track_msg(err, errlen, fname, ir->line,
-                               "the %s irregularity steps from 0 to %.6g m at s = %.6g m, the "
-                               "%s of its window: add `taper LENGTH` or let the window %s "
-                               "where the function is 0", kind_name(ir->kind),
-                               v[0], s, e ? "end" : "start", e ? "end" : "start");
-                    return RS_E_VALUE;
-                }
+                if (fabs(v[0]) > 1e-9)
+                    return rs_fail_at(err, errlen, RS_E_VALUE, fname, ir->line,
+                                      "the %s irregularity steps from 0 to %.6g m at s = %.6g m, the "
+                                      "%s of its window: add `taper LENGTH` or let the window %s "
+                                      "where the function is 0", kind_name(ir->kind),
+                                      v[0], s, e ? "end" : "start", e ? "end" : "start");
             }
         }
     }

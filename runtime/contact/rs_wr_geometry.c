@@ -5,10 +5,11 @@
 #include "rs_wr_geometry.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rs_error.h"
 
 /* The approach at which a side counts as touching during the solve (m); the
  * height is then corrected by TAU / cos(alpha) to zero penetration. */
@@ -16,17 +17,6 @@
 #define TAU_TOL 1e-12      /* |pen - TAU| accepted (m)                    */
 #define EDGE_TOL 1e-7      /* a contact this close to a table end is at it */
 #define DROP_MAX 0.2       /* lowering beyond this: the profiles never touch */
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 void rs_wrgeom_defaults(rs_wrgeom_opts *o)
 {
@@ -73,7 +63,7 @@ static int gauge_point_below_top(const rs_profile *r, double drop, double *gy)
 int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail,
                    const rs_wrgeom_opts *o, char *err, size_t errlen)
 {
-    if (!g || !wheel || !rail) return fail(err, errlen, RS_E_ARG, "NULL argument");
+    if (!g || !wheel || !rail) return rs_fail(err, errlen, RS_E_ARG, "NULL argument");
     memset(g, 0, sizeof *g);
     rs_wrgeom_opts d;
     rs_wrgeom_defaults(&d);
@@ -81,26 +71,30 @@ int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail
     g->wheel = wheel;
     g->rail = rail;
     if (wheel->kind != RS_PROFILE_WHEEL)
-        return fail(err, errlen, RS_E_VALUE, "%s is not a wheel profile (kind rail): give the wheel first, then the rail", wheel->name);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%s is not a wheel profile (kind rail): give the wheel first, then the rail", wheel->name);
     if (rail->kind != RS_PROFILE_RAIL)
-        return fail(err, errlen, RS_E_VALUE, "%s is not a rail profile (kind wheel): give the wheel first, then the rail", rail->name);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%s is not a rail profile (kind wheel): give the wheel first, then the rail", rail->name);
     if (!(g->o.r0 > 0.05 && g->o.r0 < 5))
-        return fail(err, errlen, RS_E_VALUE, "nominal rolling radius %g m: give it in metres (e.g. 0.46)", g->o.r0);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "nominal rolling radius %g m: give it in metres (e.g. 0.46)", g->o.r0);
     if (!(g->o.gauge > 0.3 && g->o.gauge < 3))
-        return fail(err, errlen, RS_E_VALUE, "track gauge %g m: give it in metres (e.g. 1.435)", g->o.gauge);
+        return rs_fail(err, errlen, RS_E_VALUE, "track gauge %g m: give it in metres (e.g. 1.435)", g->o.gauge);
     if (!(g->o.flange_back > 0.2 && g->o.flange_back < g->o.gauge + 0.5))
-        return fail(err, errlen, RS_E_VALUE, "flange-back spacing %g m: give it in metres (e.g. 1.360)", g->o.flange_back);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "flange-back spacing %g m: give it in metres (e.g. 1.360)", g->o.flange_back);
     if (!(g->o.two_point_tol > 0) || !(g->o.du > 0))
-        return fail(err, errlen, RS_E_VALUE, "two-point tolerance and grid spacing must be > 0");
+        return rs_fail(err, errlen, RS_E_VALUE, "two-point tolerance and grid spacing must be > 0");
     double gy = g->o.gauge_y;
     if (!isfinite(gy)) {
         if (rail->has_gauge) {
             gy = rail->gauge_y;
         } else if (gauge_point_below_top(rail, g->o.gauge_drop, &gy) != 0) {
-            return fail(err, errlen, RS_E_VALUE,
-                        "rail %s has no gauge_point and its table does not reach %g mm below the top on the "
-                        "gauge side: add a 'gauge_point Y Z' line to the file, or give the gauge point's y "
-                        "(--gauge-point Y, m)", rail->name, g->o.gauge_drop * 1e3);
+            return rs_fail(err, errlen, RS_E_VALUE,
+                           "rail %s has no gauge_point and its table does not reach %g mm below the top on the "
+                           "gauge side: add a 'gauge_point Y Z' line to the file, or give the gauge point's y "
+                           "(--gauge-point Y, m)", rail->name, g->o.gauge_drop * 1e3);
         }
     }
     g->gauge_y = gy;
@@ -153,18 +147,18 @@ static int side_touch(rs_wrgeom *g, int s, double y, double phi, double *h_io, r
     for (int it = 0; it < 300; it++) {
         int n = 0, k = -1;
         const int rc = side_patches(g, s, y, phi, h, p, &n, &k);
-        if (rc < 0) return fail(err, errlen, rc, "contact search failed (%s)", rs_status_name(rc));
+        if (rc < 0) return rs_fail(err, errlen, rc, "contact search failed (%s)", rs_status_name(rc));
         if (k < 0) {                       /* above the rail: lower it */
             hi = h;
             if (isfinite(lo)) {
                 h = 0.5 * (lo + hi);
             } else {
                 if (h_start - h > DROP_MAX)
-                    return fail(err, errlen, RS_E_VALUE,
-                                "the %s wheel never touches its rail at shift %.3f mm (lowered %.0f mm): the "
-                                "wheel table and the rail table under it do not overlap; check --gauge, "
-                                "--flange-back and that both files have y positive to the field side",
-                                s == 0 ? "left" : "right", y * 1e3, DROP_MAX * 1e3);
+                    return rs_fail(err, errlen, RS_E_VALUE,
+                                   "the %s wheel never touches its rail at shift %.3f mm (lowered %.0f mm): the "
+                                   "wheel table and the rail table under it do not overlap; check --gauge, "
+                                   "--flange-back and that both files have y positive to the field side",
+                                   s == 0 ? "left" : "right", y * 1e3, DROP_MAX * 1e3);
                 h -= step;
                 step *= 4;
             }
@@ -187,8 +181,8 @@ static int side_touch(rs_wrgeom *g, int s, double y, double phi, double *h_io, r
         }
         h = hn;
     }
-    return fail(err, errlen, RS_E_NOCONV, "the %s wheel's touching height did not converge at shift %.3f mm",
-                s == 0 ? "left" : "right", y * 1e3);
+    return rs_fail(err, errlen, RS_E_NOCONV, "the %s wheel's touching height did not converge at shift %.3f mm",
+                   s == 0 ? "left" : "right", y * 1e3);
 }
 
 static void fill_point(const rs_wrgeom *g, const rs_patch *p, rs_wrgeom_point *q)
@@ -207,30 +201,30 @@ static int check_edges(const rs_wrgeom *g, int s, double y, const rs_patch *p, c
     const rs_profile *w = g->wheel, *r = g->rail;
     const char *side = s == 0 ? "left" : "right";
     if (p->u_r <= r->y[0] + EDGE_TOL)
-        return fail(err, errlen, RS_E_VALUE,
-                    "the %s contact at shift %.3f mm lies at the gauge-side end of the rail table (y = %.3f mm): "
-                    "the rail table is too narrow for the flange; extend it on the gauge side (smaller y) or "
-                    "narrow --shift", side, y * 1e3, r->y[0] * 1e3);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "the %s contact at shift %.3f mm lies at the gauge-side end of the rail table (y = %.3f mm): "
+                       "the rail table is too narrow for the flange; extend it on the gauge side (smaller y) or "
+                       "narrow --shift", side, y * 1e3, r->y[0] * 1e3);
     if (p->u_r >= r->y[r->n - 1] - EDGE_TOL)
-        return fail(err, errlen, RS_E_VALUE,
-                    "the %s contact at shift %.3f mm lies at the field-side end of the rail table (y = %.3f mm): "
-                    "extend the rail table on the field side or narrow --shift", side, y * 1e3,
-                    r->y[r->n - 1] * 1e3);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "the %s contact at shift %.3f mm lies at the field-side end of the rail table (y = %.3f mm): "
+                       "extend the rail table on the field side or narrow --shift", side, y * 1e3,
+                       r->y[r->n - 1] * 1e3);
     if (p->u_w <= w->y[0] + EDGE_TOL)
-        return fail(err, errlen, RS_E_VALUE,
-                    "the %s contact at shift %.3f mm lies at the flange-side end of the wheel table (y = %.3f mm): "
-                    "extend the wheel table or narrow --shift", side, y * 1e3, w->y[0] * 1e3);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "the %s contact at shift %.3f mm lies at the flange-side end of the wheel table (y = %.3f mm): "
+                       "extend the wheel table or narrow --shift", side, y * 1e3, w->y[0] * 1e3);
     if (p->u_w >= w->y[w->n - 1] - EDGE_TOL)
-        return fail(err, errlen, RS_E_VALUE,
-                    "the %s contact at shift %.3f mm lies at the field-side end of the wheel table (y = %.3f mm): "
-                    "extend the wheel table on the field side, check --gauge and --flange-back, or narrow --shift",
-                    side, y * 1e3, w->y[w->n - 1] * 1e3);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "the %s contact at shift %.3f mm lies at the field-side end of the wheel table (y = %.3f mm): "
+                       "extend the wheel table on the field side, check --gauge and --flange-back, or narrow --shift",
+                       side, y * 1e3, w->y[w->n - 1] * 1e3);
     return RS_OK;
 }
 
 int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size_t errlen)
 {
-    if (!g || !st || !isfinite(y)) return fail(err, errlen, RS_E_ARG, "NULL argument or non-finite shift");
+    if (!g || !st || !isfinite(y)) return rs_fail(err, errlen, RS_E_ARG, "NULL argument or non-finite shift");
     memset(st, 0, sizeof *st);
     double hg = isfinite(g->h_guess) ? g->h_guess : g->o.r0;
     rs_patch pl, pr;
@@ -239,7 +233,8 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
     double phi_prev = NAN, f_prev = NAN;
     int rc;
     for (int it = 0;; it++) {
-        if (it == 200) return fail(err, errlen, RS_E_NOCONV, "the roll angle did not converge at shift %.3f mm", y * 1e3);
+        if (it == 200) return rs_fail(err, errlen, RS_E_NOCONV,
+                                      "the roll angle did not converge at shift %.3f mm", y * 1e3);
         hl = hg;
         hr = hg;
         if ((rc = side_touch(g, 0, y, phi, &hl, &pl, err, errlen)) != RS_OK) return rc;
@@ -279,7 +274,7 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
         rs_patch p[RS_PATCH_MAX];
         int n = 0, k = -1;
         rc = side_patches(g, s, y, phi, h - g->o.two_point_tol, p, &n, &k);
-        if (rc < 0) return fail(err, errlen, rc, "contact search failed (%s)", rs_status_name(rc));
+        if (rc < 0) return rs_fail(err, errlen, rc, "contact search failed (%s)", rs_status_name(rc));
         if (n >= 2) {
             int other = -1;
             double far = -1;
@@ -299,22 +294,23 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
 
 int rs_wrgeom_incline_rail(const rs_profile *in, double n, rs_profile *out, char *err, size_t errlen)
 {
-    if (!in || !out) return fail(err, errlen, RS_E_ARG, "NULL argument");
+    if (!in || !out) return rs_fail(err, errlen, RS_E_ARG, "NULL argument");
     memset(out, 0, sizeof *out);
     if (!(n >= 5 && n <= 1000))
-        return fail(err, errlen, RS_E_VALUE, "inclination 1:%g: give 1:N with N from 5 to 1000 (e.g. 1:40)", n);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "inclination 1:%g: give 1:N with N from 5 to 1000 (e.g. 1:40)", n);
     int hint = 0;
     double dz = 0;
     (void)rs_profile_eval(in, 0.0, &hint, &dz, NULL);
     if (fabs(dz) > 1e-4)
-        return fail(err, errlen, RS_E_VALUE,
-                    "rail %s already slopes 1:%.0f at its origin, so it carries an inclination: leave "
-                    "--inclination out (the shipped 60e1_1in40.prf and 60e1_1in20.prf are inclined)",
-                    in->name, fabs(1 / dz));
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "rail %s already slopes 1:%.0f at its origin, so it carries an inclination: leave "
+                       "--inclination out (the shipped 60e1_1in40.prf and 60e1_1in20.prf are inclined)",
+                       in->name, fabs(1 / dz));
     const double th = atan(1.0 / n), c = cos(th), s = sin(th);
     const size_t cap = (size_t)in->n * 64 + 512;
     char *buf = malloc(cap);
-    if (!buf) return fail(err, errlen, RS_E_NOMEM, "out of memory");
+    if (!buf) return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     size_t len = 0;
     len += (size_t)snprintf(buf + len, cap - len, "railsym-profile 1\nname %.40s_1in%.0f\nkind rail\nunits m\n",
                             in->name, n);
@@ -331,8 +327,8 @@ int rs_wrgeom_incline_rail(const rs_profile *in, double n, rs_profile *out, char
     const int rc = rs_profile_parse(out, buf, len, in->name, e2, sizeof e2);
     free(buf);
     if (rc != RS_OK)
-        return fail(err, errlen, RS_E_VALUE,
-                    "rail %s turned by 1:%g folds back (its gauge face is steeper than the turn allows): "
-                    "trim the steep part of the table (%s)", in->name, n, e2);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "rail %s turned by 1:%g folds back (its gauge face is steeper than the turn allows): "
+                       "trim the steep part of the table (%s)", in->name, n, e2);
     return RS_OK;
 }

@@ -3,11 +3,11 @@
  * structure of the systems and why their pattern is assembled once.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "rs_assert.h"
 #include "rs_clock.h"
+#include "rs_error.h"
 #include "rs_klu.h"
 
 /* S->perm_schur: the AMD order of the A block's own pattern (the leading
@@ -206,8 +206,7 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
         !S->zero_pos || !cnt) {
         rs_free(a, cnt);
         rs_klu_system_free(S, a);
-        snprintf(err, errlen, "out of memory assembling the system pattern");
-        return RS_E_NOMEM;
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory assembling the system pattern");
     }
 
     /* Columns of the A block: the sorted union of M's rows, the diagonal
@@ -261,8 +260,8 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
 
     klu_defaults(&S->common);
     if ((p = schur_order(S, a)) != RS_OK || (p = tree_order(S, a)) != RS_OK) {
-        snprintf(err, errlen, "ordering the %d x %d coordinate block failed (KLU status %d)",
-                 nq, nq, S->common.status);
+        rs_fail(err, errlen, p, "ordering the %d x %d coordinate block failed (KLU status %d)",
+                nq, nq, S->common.status);
         rs_klu_system_free(S, a);
         return p;
     }
@@ -273,8 +272,8 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
      * re-factorizations. */
     int st = rs_klu_system_analyze(S, RS_KLU_AMD, 0);
     if (st) {
-        snprintf(err, errlen, "klu_analyze failed on the %d x %d system (KLU status %d)",
-                 n, n, S->common.status);
+        rs_fail(err, errlen, st, "klu_analyze failed on the %d x %d system (KLU status %d)",
+                n, n, S->common.status);
         rs_klu_system_free(S, a);
         return st;
     }

@@ -6,9 +6,11 @@
  * a hand-written descriptor fails with a message instead of a crash.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_ws.h"
 
 /* Function names for messages, by id (the ABI's one list). */
@@ -19,46 +21,39 @@ const char *rs_fn_name(int id)
     return id >= 0 && id < RS_FN_COUNT ? fname[id] : "?";
 }
 
-static int fail(char *err, size_t errlen, const char *name, const char *what)
+/* "model 'NAME': message", status RS_E_MODEL. */
+static int fail(char *err, size_t errlen, const char *name, const char *fmt, ...) RS_PRINTF(4, 5);
+static int fail(char *err, size_t errlen, const char *name, const char *fmt, ...)
 {
-    if (err && errlen)
-        snprintf(err, errlen, "model '%s': %s", name ? name : "?", what);
-    return RS_E_MODEL;
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return rs_fail(err, errlen, RS_E_MODEL, "model '%s': %s", name ? name : "?", msg);
 }
 
 /* CSC pattern of nrow × ncol, rows strictly increasing in each column. */
 static int check_pattern(const rs_pattern *pat, int nrow, int ncol,
                          const char *mname, const char *pname, char *err, size_t errlen)
 {
-    char msg[160];
-    if (pat->nrow != nrow || pat->ncol != ncol) {
-        snprintf(msg, sizeof msg, "%s is %d x %d, expected %d x %d", pname,
-                 pat->nrow, pat->ncol, nrow, ncol);
-        return fail(err, errlen, mname, msg);
-    }
+    if (pat->nrow != nrow || pat->ncol != ncol)
+        return fail(err, errlen, mname, "%s is %d x %d, expected %d x %d", pname,
+                    pat->nrow, pat->ncol, nrow, ncol);
     if (ncol == 0 || (nrow == 0 && !pat->colptr))
         return RS_OK; /* empty: no constraints need no pattern arrays */
-    if (!pat->colptr || pat->colptr[0] != 0) {
-        snprintf(msg, sizeof msg, "%s: colptr missing or colptr[0] != 0", pname);
-        return fail(err, errlen, mname, msg);
-    }
-    if (pat->colptr[ncol] > 0 && !pat->rowind) {
-        snprintf(msg, sizeof msg, "%s: rowind missing", pname);
-        return fail(err, errlen, mname, msg);
-    }
+    if (!pat->colptr || pat->colptr[0] != 0)
+        return fail(err, errlen, mname, "%s: colptr missing or colptr[0] != 0", pname);
+    if (pat->colptr[ncol] > 0 && !pat->rowind)
+        return fail(err, errlen, mname, "%s: rowind missing", pname);
     for (int j = 0; j < ncol; j++) {
-        if (pat->colptr[j + 1] < pat->colptr[j]) {
-            snprintf(msg, sizeof msg, "%s: colptr decreases at column %d", pname, j);
-            return fail(err, errlen, mname, msg);
-        }
+        if (pat->colptr[j + 1] < pat->colptr[j])
+            return fail(err, errlen, mname, "%s: colptr decreases at column %d", pname, j);
         for (int k = pat->colptr[j]; k < pat->colptr[j + 1]; k++) {
             int r = pat->rowind[k];
-            if (r < 0 || r >= nrow || (k > pat->colptr[j] && r <= pat->rowind[k - 1])) {
-                snprintf(msg, sizeof msg,
-                         "%s: row index %d of column %d out of range or not increasing",
-                         pname, r, j);
-                return fail(err, errlen, mname, msg);
-            }
+            if (r < 0 || r >= nrow || (k > pat->colptr[j] && r <= pat->rowind[k - 1]))
+                return fail(err, errlen, mname,
+                            "%s: row index %d of column %d out of range or not increasing", pname, r, j);
         }
     }
     return RS_OK;
@@ -67,16 +62,11 @@ static int check_pattern(const rs_pattern *pat, int nrow, int ncol,
 static int check_names(const char *const *names, int n, const char *mname,
                        const char *kind, char *err, size_t errlen)
 {
-    char msg[160];
-    if (n > 0 && !names) {
-        snprintf(msg, sizeof msg, "%d %s but no names", n, kind);
-        return fail(err, errlen, mname, msg);
-    }
+    if (n > 0 && !names)
+        return fail(err, errlen, mname, "%d %s but no names", n, kind);
     for (int i = 0; i < n; i++)
-        if (!names[i] || !names[i][0]) {
-            snprintf(msg, sizeof msg, "%s name %d missing", kind, i);
-            return fail(err, errlen, mname, msg);
-        }
+        if (!names[i] || !names[i][0])
+            return fail(err, errlen, mname, "%s name %d missing", kind, i);
     return RS_OK;
 }
 
@@ -84,12 +74,9 @@ static int check_names(const char *const *names, int n, const char *mname,
 static int check_units(const char *const *units, int n, const char *mname, const char *field,
                        char *err, size_t errlen)
 {
-    char msg[160];
     for (int i = 0; units && i < n; i++)
-        if (!units[i]) {
-            snprintf(msg, sizeof msg, "%s[%d] is NULL (\"\" for an unknown unit)", field, i);
-            return fail(err, errlen, mname, msg);
-        }
+        if (!units[i])
+            return fail(err, errlen, mname, "%s[%d] is NULL (\"\" for an unknown unit)", field, i);
     return RS_OK;
 }
 
@@ -132,29 +119,23 @@ static int check_combined(const rs_model *m, int nnzM, int nnzG, char *err, size
         int ok = fn->n_out == c[i].n && (c[i].id == RS_FN_STEP || nc > 0);
         for (int k = 0; ok && k < c[i].n; k++)
             ok = fn->out_len[k] == c[i].len[k];
-        if (!ok) {
-            char msg[200];
-            snprintf(msg, sizeof msg, "combined function %s: %d output(s) or a length differ "
-                     "from the model's sizes (expected %d outputs)", fname[c[i].id], fn->n_out, c[i].n);
-            return fail(err, errlen, m->name, msg);
-        }
+        if (!ok)
+            return fail(err, errlen, m->name, "combined function %s: %d output(s) or a length differ "
+                        "from the model's sizes (expected %d outputs)", fname[c[i].id], fn->n_out, c[i].n);
     }
     return RS_OK;
 }
 
 int rs_model_validate(const rs_model *m, char *err, size_t errlen)
 {
-    char msg[200];
     int st;
     if (!m)
         return fail(err, errlen, NULL, "descriptor is NULL");
     if (m->magic != RS_MODEL_MAGIC)
         return fail(err, errlen, NULL, "bad magic: not an rs_model descriptor");
-    if (m->version != RS_MODEL_VERSION) {
-        snprintf(msg, sizeof msg, "descriptor version %u, runtime expects %u: regenerate the model",
-                 m->version, (unsigned)RS_MODEL_VERSION);
-        return fail(err, errlen, m->name, msg);
-    }
+    if (m->version != RS_MODEL_VERSION)
+        return fail(err, errlen, m->name, "descriptor version %u, runtime expects %u: regenerate the model",
+                    m->version, (unsigned)RS_MODEL_VERSION);
     if (!m->name || !m->name[0])
         return fail(err, errlen, NULL, "model has no name");
     if (m->n_q < 1 || m->n_s < 0 || m->n_p < 0 || m->n_u < 0 || m->n_k < 0 ||
@@ -171,10 +152,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         return fail(err, errlen, m->name, "parameters without default values");
     /* the initial state (optional: NULL is all zero) must be numbers */
     for (int i = 0; i < m->n_q; i++)
-        if ((m->q0 && !isfinite(m->q0[i])) || (m->qd0 && !isfinite(m->qd0[i]))) {
-            snprintf(msg, sizeof msg, "initial state of coordinate %d (q0 or qd0) is not finite", i);
-            return fail(err, errlen, m->name, msg);
-        }
+        if ((m->q0 && !isfinite(m->q0[i])) || (m->qd0 && !isfinite(m->qd0[i])))
+            return fail(err, errlen, m->name, "initial state of coordinate %d (q0 or qd0) is not finite", i);
     /* units (optional: NULL is all unknown): one string per symbol */
     if ((st = check_units(m->q_units, m->n_q, m->name, "q_units", err, errlen)) ||
         (st = check_units(m->s_units, m->n_s, m->name, "s_units", err, errlen)) ||
@@ -231,10 +210,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     for (int f = 0; f < RS_FN_COUNT; f++) {
         const rs_func *fn = &m->fn[f];
         if (!fn->fn) {
-            if (required[f]) {
-                snprintf(msg, sizeof msg, "function %s is required but missing", fname[f]);
-                return fail(err, errlen, m->name, msg);
-            }
+            if (required[f])
+                return fail(err, errlen, m->name, "function %s is required but missing", fname[f]);
             continue;
         }
         if (fn->n_out < 1 || fn->n_out > RS_FN_MAX_OUT || !fn->out_len || fn->out_len[0] != need[f] ||
@@ -242,13 +219,11 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
             (f == RS_FN_DELTA_JAC && (fn->n_out < 2 || fn->out_len[1] != m->C_pattern.colptr[m->n_q])) ||
             (f == RS_FN_WHEEL && (fn->n_out != 4 || fn->out_len[1] != 6 * nc ||
                                   fn->out_len[2] != m->wheel_jac_pattern.colptr[m->n_q] ||
-                                  fn->out_len[3] != 2 * nc))) {
-            snprintf(msg, sizeof msg,
-                     "function %s writes %d output(s), out[0] of length %d; expected length %d%s",
-                     fname[f], fn->n_out, fn->out_len && fn->n_out > 0 ? fn->out_len[0] : -1,
-                     need[f], f == RS_FN_ENERGY ? " and out[1] of length 1" : "");
-            return fail(err, errlen, m->name, msg);
-        }
+                                  fn->out_len[3] != 2 * nc)))
+            return fail(err, errlen, m->name,
+                        "function %s writes %d output(s), out[0] of length %d; expected length %d%s",
+                        fname[f], fn->n_out, fn->out_len && fn->n_out > 0 ? fn->out_len[0] : -1,
+                        need[f], f == RS_FN_ENERGY ? " and out[1] of length 1" : "");
     }
     return check_combined(m, nnzM, nnzG, err, errlen);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_load_impl.h"
 #include "rs_status.h"
 #include "rs_ws.h"
@@ -37,10 +38,8 @@ static int scan(const char *dir, char **files, int *n, char *err, size_t errlen)
 {
     DIR *d = opendir(dir);
     *n = 0;
-    if (!d) {
-        snprintf(err, errlen, "cannot open model folder '%s'", dir);
-        return RS_E_LOAD;
-    }
+    if (!d)
+        return rs_fail(err, errlen, RS_E_LOAD, "cannot open model folder '%s'", dir);
     struct dirent *e;
     char *names[RS_LOAD_MAX_FILES];
     int k = 0;
@@ -51,25 +50,21 @@ static int scan(const char *dir, char **files, int *n, char *err, size_t errlen)
         if (k == RS_LOAD_MAX_FILES) {
             free_list(names, k);
             closedir(d);
-            snprintf(err, errlen, "model folder '%s' holds more than %d .c files", dir,
-                     RS_LOAD_MAX_FILES);
-            return RS_E_LOAD;
+            return rs_fail(err, errlen, RS_E_LOAD, "model folder '%s' holds more than %d .c files", dir,
+                           RS_LOAD_MAX_FILES);
         }
         size_t sz = strlen(dir) + len + 2;
         if (!(names[k] = malloc(sz))) {
             free_list(names, k);
             closedir(d);
-            snprintf(err, errlen, "out of memory");
-            return RS_E_NOMEM;
+            return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         }
         snprintf(names[k], sz, "%s/%s", dir, e->d_name);
         k++;
     }
     closedir(d);
-    if (k == 0) {
-        snprintf(err, errlen, "model folder '%s' holds no .c file", dir);
-        return RS_E_LOAD;
-    }
+    if (k == 0)
+        return rs_fail(err, errlen, RS_E_LOAD, "model folder '%s' holds no .c file", dir);
     qsort(names, (size_t)k, sizeof names[0], cmp_str);
     memcpy(files, names, (size_t)k * sizeof names[0]);
     *n = k;
@@ -125,15 +120,12 @@ static int check_model_json(const char *dir, const rs_model *m, char *err, size_
         h = fnv_update(h, buf, n);
     const int read_err = ferror(f);
     fclose(f);
-    if (read_err) {
-        snprintf(err, errlen, "%s: cannot read", path);
-        return RS_E_IO;
-    }
-    if (h != m->content_hash) {
-        snprintf(err, errlen, "%s does not match the model's C (content hash %016llx, the C says %016llx): "
-                 "recompile the model with railsym compile", path, h, m->content_hash);
-        return RS_E_MODEL;
-    }
+    if (read_err)
+        return rs_fail(err, errlen, RS_E_IO, "%s: cannot read", path);
+    if (h != m->content_hash)
+        return rs_fail(err, errlen, RS_E_MODEL,
+                       "%s does not match the model's C (content hash %016llx, the C says %016llx): "
+                       "recompile the model with railsym compile", path, h, m->content_hash);
     return 0;
 }
 
@@ -161,16 +153,16 @@ rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *op
     }
     err[0] = '\0';
     if (!dir) {
-        snprintf(err, errlen, "rs_load: folder is NULL");
+        rs_fail(err, errlen, RS_E_ARG, "rs_load: folder is NULL");
         return NULL;
     }
     if (kind == RS_LOAD_STATIC) {
-        snprintf(err, errlen, "rs_load: a static model is linked in: use rs_load_static(%s)",
-                 "MODEL_model");
+        rs_fail(err, errlen, RS_E_ARG, "rs_load: a static model is linked in: use rs_load_static(%s)",
+                "MODEL_model");
         return NULL;
     }
     if (kind != RS_LOAD_DLOPEN && kind != RS_LOAD_TCC) {
-        snprintf(err, errlen, "rs_load: unknown loader %d", (int)kind);
+        rs_fail(err, errlen, RS_E_ARG, "rs_load: unknown loader %d", (int)kind);
         return NULL;
     }
     rs_load_options o;
@@ -199,7 +191,7 @@ rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *op
     rs_loaded *h = calloc(1, sizeof *h);
     if (!h) {
         free_list(files, n);
-        snprintf(err, errlen, "out of memory");
+        rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         return NULL;
     }
     h->kind = kind;

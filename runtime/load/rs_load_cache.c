@@ -7,11 +7,12 @@
 
 #include <limits.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_load_cache.h"
+#include "rs_status.h"
 
 typedef struct entry {
     char *path;        /* realpath of the folder */
@@ -59,7 +60,7 @@ rs_load_cache *rs_load_cache_create(rs_loader kind, const rs_load_options *opt)
 const rs_model *rs_load_cache_get(rs_load_cache *c, const char *dir, char *err, size_t errlen)
 {
     if (!c || !dir) {
-        snprintf(err, errlen, "rs_load_cache_get: no cache or no folder");
+        rs_fail(err, errlen, RS_E_ARG, "rs_load_cache_get: no cache or no folder");
         return NULL;
     }
     char real[PATH_MAX];
@@ -77,7 +78,7 @@ const rs_model *rs_load_cache_get(rs_load_cache *c, const char *dir, char *err, 
         const int cap = c->cap ? 2 * c->cap : 4;
         entry *e = realloc(c->e, (size_t)cap * sizeof *e);
         if (!e) {
-            snprintf(err, errlen, "out of memory");
+            rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
             goto done;
         }
         c->e = e;
@@ -88,7 +89,7 @@ const rs_model *rs_load_cache_get(rs_load_cache *c, const char *dir, char *err, 
     char *path = strdup(key);
     rs_loaded *h = path ? rs_load_ex(dir, c->kind, &o, err, errlen) : NULL;
     if (!path)
-        snprintf(err, errlen, "out of memory");
+        rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     if (!h) {
         free(path);
         goto done;

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rs_error.h"
 #include "rs_load_impl.h"
 #include "rs_status.h"
 
@@ -46,18 +47,15 @@ static int run_compiler(const char *const *files, int n, const rs_load_options *
     snprintf(flags, sizeof flags, "%s", o->cflags);
     const size_t max_argv = (size_t)n + MAX_FLAGS + 10;
     char **argv = calloc(max_argv, sizeof *argv);
-    if (!argv) {
-        snprintf(err, errlen, "out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!argv)
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     size_t a = 0;
     argv[a++] = (char *)o->cc;
     for (char *save = NULL, *tok = strtok_r(flags, " \t\n", &save); tok;
          tok = strtok_r(NULL, " \t\n", &save)) {
         if (a >= MAX_FLAGS) {
             free(argv);
-            snprintf(err, errlen, "too many compiler flags (more than %d)", MAX_FLAGS);
-            return RS_E_ARG;
+            return rs_fail(err, errlen, RS_E_ARG, "too many compiler flags (more than %d)", MAX_FLAGS);
         }
         argv[a++] = tok;
     }
@@ -79,16 +77,14 @@ static int run_compiler(const char *const *files, int n, const rs_load_options *
     int rc = posix_spawnp(&pid, o->cc, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     free(argv);
-    if (rc != 0) {
-        snprintf(err, errlen, "cannot run the C compiler '%s': %s", o->cc, strerror(rc));
-        return RS_E_LOAD;
-    }
+    if (rc != 0)
+        return rs_fail(err, errlen, RS_E_LOAD, "cannot run the C compiler '%s': %s", o->cc, strerror(rc));
     int wst = 0;
     while (waitpid(pid, &wst, 0) < 0)
         ;
     if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
-        snprintf(err, errlen, "C compiler '%s' failed (exit %d) on %s%s:", o->cc,
-                 WIFEXITED(wst) ? WEXITSTATUS(wst) : -1, files[0], n > 1 ? " ..." : "");
+        rs_fail(err, errlen, RS_E_LOAD, "C compiler '%s' failed (exit %d) on %s%s:", o->cc,
+                WIFEXITED(wst) ? WEXITSTATUS(wst) : -1, files[0], n > 1 ? " ..." : "");
         append_log(log, err, errlen);
         return RS_E_LOAD;
     }
@@ -103,11 +99,9 @@ int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const cha
     if (tmp) {
         const char *base = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/rs_load_XXXXXX", base && base[0] ? base : "/tmp");
-        if (!mkdtemp(dir)) {
-            snprintf(err, errlen, "cannot create a temporary folder in %s",
-                     base && base[0] ? base : "/tmp");
-            return RS_E_IO;
-        }
+        if (!mkdtemp(dir))
+            return rs_fail(err, errlen, RS_E_IO, "cannot create a temporary folder in %s",
+                           base && base[0] ? base : "/tmp");
     } else {
         snprintf(dir, sizeof dir, "%s", o->keep_dir);
         mkdir(dir, 0755); /* may exist already */
@@ -119,8 +113,7 @@ int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const cha
     if (st == RS_OK) {
         h->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
         if (!h->dl) {
-            snprintf(err, errlen, "dlopen(%s): %s", so, dlerror());
-            st = RS_E_LOAD;
+            st = rs_fail(err, errlen, RS_E_LOAD, "dlopen(%s): %s", so, dlerror());
         }
     }
     if (st == RS_OK) {
@@ -129,9 +122,8 @@ int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const cha
         void *sym = dlsym(h->dl, symbol);
         memcpy(&fn, &sym, sizeof fn);
         if (!sym) {
-            snprintf(err, errlen, "%s: no symbol '%s' (is the model name right?)", files[0],
-                     symbol);
-            st = RS_E_LOAD;
+            st = rs_fail(err, errlen, RS_E_LOAD, "%s: no symbol '%s' (is the model name right?)", files[0],
+                         symbol);
         } else {
             h->model = fn();
         }

@@ -7,9 +7,9 @@
  * libdl) links it alone.  The folder loaders (rs_load.c, dlopen, libtcc)
  * hang their clean-up on rs_loaded.release.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
+#include "rs_error.h"
 #include "rs_load_impl.h"
 #include "rs_status.h"
 #include "rs_ws.h"
@@ -17,10 +17,8 @@
 int rs_load_finish(rs_loaded *h, char *err, size_t errlen)
 {
     char msg[256];
-    if (rs_model_validate(h->model, msg, sizeof msg) != RS_OK) {
-        snprintf(err, errlen, "%s", msg);
-        return RS_E_MODEL;
-    }
+    if (rs_model_validate(h->model, msg, sizeof msg) != RS_OK)
+        return rs_fail(err, errlen, RS_E_MODEL, "%s", msg);
     return RS_OK;
 }
 
@@ -32,12 +30,12 @@ rs_loaded *rs_load_static(rs_model_fn fn, char *err, size_t errlen)
         errlen = sizeof dummy;
     }
     if (!fn) {
-        snprintf(err, errlen, "rs_load_static: descriptor function is NULL");
+        rs_fail(err, errlen, RS_E_ARG, "rs_load_static: descriptor function is NULL");
         return NULL;
     }
     rs_loaded *h = calloc(1, sizeof *h);
     if (!h) {
-        snprintf(err, errlen, "out of memory");
+        rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         return NULL;
     }
     h->kind = RS_LOAD_STATIC;

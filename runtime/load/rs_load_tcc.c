@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_load_impl.h"
 #include "rs_status.h"
 #include "rs_tcc_shim.h"
@@ -40,8 +41,7 @@ int rs_load_tcc_impl(rs_loaded *h, const char *const *files, int n, const char *
     pthread_mutex_lock(&tcc_lock);
     TCCState *s = tcc_new();
     if (!s) {
-        snprintf(err, errlen, "tcc_new failed");
-        st = RS_E_LOAD;
+        st = rs_fail(err, errlen, RS_E_LOAD, "tcc_new failed");
         goto done;
     }
     h->tcc = s;
@@ -51,20 +51,19 @@ int rs_load_tcc_impl(rs_loaded *h, const char *const *files, int n, const char *
     for (int i = 0; i < n; i++)
         if (tcc_add_file(s, files[i]) < 0) {
             if (!err[0])
-                snprintf(err, errlen, "tcc: cannot compile %s", files[i]);
+                rs_fail(err, errlen, RS_E_LOAD, "tcc: cannot compile %s", files[i]);
             st = RS_E_LOAD;
             goto done;
         }
     if (tcc_add_library(s, "m") < 0 || rs_tcc_relocate(s) < 0) {
         if (!err[0])
-            snprintf(err, errlen, "tcc: linking %s failed", files[0]);
+            rs_fail(err, errlen, RS_E_LOAD, "tcc: linking %s failed", files[0]);
         st = RS_E_LOAD;
         goto done;
     }
     void *sym = tcc_get_symbol(s, symbol);
     if (!sym) {
-        snprintf(err, errlen, "%s: no symbol '%s' (is the model name right?)", files[0], symbol);
-        st = RS_E_LOAD;
+        st = rs_fail(err, errlen, RS_E_LOAD, "%s: no symbol '%s' (is the model name right?)", files[0], symbol);
         goto done;
     }
     rs_model_fn fn;

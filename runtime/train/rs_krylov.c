@@ -15,10 +15,10 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_krylov.h"
 
 /* ================================================================ dense */
@@ -136,46 +136,37 @@ struct rs_block_matrix {
     double *val;         /* diagonal blocks, then pieces           */
 };
 
-#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
-
 int rs_block_matrix_create(rs_block_matrix **out, int nb, const int *bsize, int np, const rs_block_matrix_piece_spec *pieces,
                   const rs_allocator *alloc, char *err, size_t errlen)
 {
     if (out)
         *out = NULL;
-    if (!out || nb < 1 || !bsize || np < 0 || (np > 0 && !pieces)) {
-        ERR("rs_block_matrix_create: need nb >= 1 blocks with sizes and np >= 0 pieces");
-        return RS_E_ARG;
-    }
+    if (!out || nb < 1 || !bsize || np < 0 || (np > 0 && !pieces))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_block_matrix_create: need nb >= 1 blocks with sizes and np >= 0 pieces");
     for (int b = 0; b < nb; b++)
-        if (bsize[b] < 1 || bsize[b] > 100000) {
-            ERR("rs_block_matrix_create: block %d has size %d (must be 1..100000)", b, bsize[b]);
-            return RS_E_ARG;
-        }
+        if (bsize[b] < 1 || bsize[b] > 100000)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "rs_block_matrix_create: block %d has size %d (must be 1..100000)", b, bsize[b]);
     size_t nidx = 0;
     for (int k = 0; k < np; k++) {
         const rs_block_matrix_piece_spec *p = &pieces[k];
-        if (p->rb < 0 || p->rb >= nb || p->cb < 0 || p->cb >= nb || p->rb == p->cb) {
-            ERR("rs_block_matrix_create: piece %d joins blocks %d and %d (must be distinct, in 0..%d)", k, p->rb, p->cb,
-                nb - 1);
-            return RS_E_ARG;
-        }
-        if (p->nr < 1 || p->nc < 1 || !p->ri || !p->ci) {
-            ERR("rs_block_matrix_create: piece %d has no rows or columns", k);
-            return RS_E_ARG;
-        }
+        if (p->rb < 0 || p->rb >= nb || p->cb < 0 || p->cb >= nb || p->rb == p->cb)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "rs_block_matrix_create: piece %d joins blocks %d and %d (must be distinct, in 0..%d)",
+                           k, p->rb, p->cb, nb - 1);
+        if (p->nr < 1 || p->nc < 1 || !p->ri || !p->ci)
+            return rs_fail(err, errlen, RS_E_ARG, "rs_block_matrix_create: piece %d has no rows or columns", k);
         for (int i = 0; i < p->nr; i++)
-            if (p->ri[i] < 0 || p->ri[i] >= bsize[p->rb]) {
-                ERR("rs_block_matrix_create: piece %d: row %d is outside block %d (size %d)", k, p->ri[i], p->rb,
-                    bsize[p->rb]);
-                return RS_E_ARG;
-            }
+            if (p->ri[i] < 0 || p->ri[i] >= bsize[p->rb])
+                return rs_fail(err, errlen, RS_E_ARG,
+                               "rs_block_matrix_create: piece %d: row %d is outside block %d (size %d)",
+                               k, p->ri[i], p->rb, bsize[p->rb]);
         for (int i = 0; i < p->nc; i++)
-            if (p->ci[i] < 0 || p->ci[i] >= bsize[p->cb]) {
-                ERR("rs_block_matrix_create: piece %d: column %d is outside block %d (size %d)", k, p->ci[i], p->cb,
-                    bsize[p->cb]);
-                return RS_E_ARG;
-            }
+            if (p->ci[i] < 0 || p->ci[i] >= bsize[p->cb])
+                return rs_fail(err, errlen, RS_E_ARG,
+                               "rs_block_matrix_create: piece %d: column %d is outside block %d (size %d)",
+                               k, p->ci[i], p->cb, bsize[p->cb]);
         nidx += (size_t)p->nr + (size_t)p->nc;
     }
     rs_allocator a = {0};
@@ -234,7 +225,7 @@ int rs_block_matrix_create(rs_block_matrix **out, int nb, const int *bsize, int 
     *out = A;
     return RS_OK;
 nomem:
-    ERR("rs_block_matrix_create: out of memory (%d blocks, %d pieces)", nb, np);
+    rs_fail(err, errlen, RS_E_NOMEM, "rs_block_matrix_create: out of memory (%d blocks, %d pieces)", nb, np);
     rs_block_matrix_free(&A);
     return RS_E_NOMEM;
 }
@@ -335,20 +326,18 @@ int rs_krylov_create(rs_krylov **out, const rs_block_matrix *A, const rs_krylov_
 {
     if (out)
         *out = NULL;
-    if (!out || !A) {
-        ERR("rs_krylov_create: no matrix");
-        return RS_E_ARG;
-    }
+    if (!out || !A)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_krylov_create: no matrix");
     rs_krylov_opts o;
     rs_krylov_opts_default(&o);
     if (opts)
         o = *opts;
     if (!(o.tol > 0.0) || o.maxiter < 0 || (int)o.method < 0 || (int)o.method > RS_KRYLOV_GMRES ||
         o.restart < 1 || o.restart > RS_KRYLOV_MAX_RESTART) {
-        ERR("rs_krylov_create: tolerance must be > 0 (got %g), maxiter >= 0 (got %d), method 0..3 (got %d), "
-            "restart 1..%d (got %d)",
-            o.tol, o.maxiter, (int)o.method, RS_KRYLOV_MAX_RESTART, o.restart);
-        return RS_E_ARG;
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_krylov_create: tolerance must be > 0 (got %g), maxiter >= 0 (got %d), method 0..3 (got %d), "
+                       "restart 1..%d (got %d)",
+                       o.tol, o.maxiter, (int)o.method, RS_KRYLOV_MAX_RESTART, o.restart);
     }
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
@@ -382,7 +371,7 @@ int rs_krylov_create(rs_krylov **out, const rs_block_matrix *A, const rs_krylov_
     *out = kr;
     return RS_OK;
 nomem:
-    ERR("rs_krylov_create: out of memory (order %d)", A->n);
+    rs_fail(err, errlen, RS_E_NOMEM, "rs_krylov_create: out of memory (order %d)", A->n);
     rs_krylov_free(&kr);
     return RS_E_NOMEM;
 }

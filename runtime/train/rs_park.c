@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "rs_clock.h"
+#include "rs_error.h"
 #include "rs_park.h"
 #include "rs_pool.h"
 
@@ -87,8 +88,6 @@ struct rs_park {
     rs_park_stats st;
     char msg[512];
 };
-
-#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
 void rs_park_opts_default(rs_park_opts *o)
 {
@@ -199,10 +198,10 @@ static int check_options(const rs_park_opts *o, char *err, size_t errlen)
 {
     if (!(o->h > 0.0) || !isfinite(o->h) || o->threads < 1 || o->threads > 256 || o->corrections < 1 ||
         o->corrections > 20 || o->rebalance < 0 || o->spin < 0 || !(o->krylov.tol > 0.0) || o->krylov.maxiter < 0) {
-        ERR("rs_park_create: options out of range: h > 0 (%g), threads 1..256 (%d), corrections 1..20 (%d), "
-            "rebalance >= 0 (%d), spin >= 0 (%d), Krylov tolerance > 0 (%g), maxiter >= 0 (%d)",
-            o->h, o->threads, o->corrections, o->rebalance, o->spin, o->krylov.tol, o->krylov.maxiter);
-        return RS_E_ARG;
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_park_create: options out of range: h > 0 (%g), threads 1..256 (%d), corrections 1..20 (%d), "
+                       "rebalance >= 0 (%d), spin >= 0 (%d), Krylov tolerance > 0 (%g), maxiter >= 0 (%d)",
+                       o->h, o->threads, o->corrections, o->rebalance, o->spin, o->krylov.tol, o->krylov.maxiter);
     }
     return RS_OK;
 }
@@ -212,39 +211,34 @@ static int check_blocks_links(const rs_park_sys *sys, char *err, size_t errlen)
 {
     const int nb = sys->nb, nl = sys->nl;
     for (int b = 0; b < nb; b++)
-        if (sys->blocks[b].n < 1 || sys->blocks[b].n > 10000) {
-            ERR("rs_park_create: block %d ('%s') has %d coordinates (must be 1..10000)", b,
-                sys->blocks[b].name ? sys->blocks[b].name : "?", sys->blocks[b].n);
-            return RS_E_ARG;
-        }
+        if (sys->blocks[b].n < 1 || sys->blocks[b].n > 10000)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "rs_park_create: block %d ('%s') has %d coordinates (must be 1..10000)", b,
+                           sys->blocks[b].name ? sys->blocks[b].name : "?", sys->blocks[b].n);
     for (int l = 0; l < nl; l++) {
         const rs_park_link *L = &sys->links[l];
         const char *ln = L->name ? L->name : "?";
-        if (L->a < 0 || L->a >= nb || L->b < 0 || L->b >= nb || L->a == L->b) {
-            ERR("rs_park_create: link %d ('%s') joins blocks %d and %d: they must be distinct, in 0..%d", l, ln,
-                L->a, L->b, nb - 1);
-            return RS_E_ARG;
-        }
+        if (L->a < 0 || L->a >= nb || L->b < 0 || L->b >= nb || L->a == L->b)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "rs_park_create: link %d ('%s') joins blocks %d and %d: they must be distinct, in 0..%d",
+                           l, ln, L->a, L->b, nb - 1);
         const int na = sys->blocks[L->a].n, nbb = sys->blocks[L->b].n;
-        if (L->na < 1 || L->na > na || L->nb < 1 || L->nb > nbb || !L->ia || !L->ib) {
-            ERR("rs_park_create: link %d ('%s') needs 1..%d ports on block %d and 1..%d on block %d", l, ln, na,
-                L->a, nbb, L->b);
-            return RS_E_ARG;
-        }
+        if (L->na < 1 || L->na > na || L->nb < 1 || L->nb > nbb || !L->ia || !L->ib)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "rs_park_create: link %d ('%s') needs 1..%d ports on block %d and 1..%d on block %d",
+                           l, ln, na, L->a, nbb, L->b);
         for (int s = 0; s < 2; s++) {
             const int *ix = s ? L->ib : L->ia, np = s ? L->nb : L->na, m = s ? nbb : na;
             for (int i = 0; i < np; i++) {
-                if (ix[i] < 0 || ix[i] >= m) {
-                    ERR("rs_park_create: link %d ('%s'): port %d = %d is outside block %d (%d coordinates)", l, ln,
-                        i, ix[i], s ? L->b : L->a, m);
-                    return RS_E_ARG;
-                }
+                if (ix[i] < 0 || ix[i] >= m)
+                    return rs_fail(err, errlen, RS_E_ARG,
+                                   "rs_park_create: link %d ('%s'): port %d = %d is outside block %d (%d coordinates)",
+                                   l, ln, i, ix[i], s ? L->b : L->a, m);
                 for (int j = 0; j < i; j++)
-                    if (ix[j] == ix[i]) {
-                        ERR("rs_park_create: link %d ('%s'): port coordinate %d appears twice on one side", l, ln,
-                            ix[i]);
-                        return RS_E_ARG;
-                    }
+                    if (ix[j] == ix[i])
+                        return rs_fail(err, errlen, RS_E_ARG,
+                                       "rs_park_create: link %d ('%s'): port coordinate %d appears twice on one side",
+                                       l, ln, ix[i]);
             }
         }
     }
@@ -410,7 +404,7 @@ static int create_solver(rs_park *pk, char *err, size_t errlen)
     rs_free(a, spec);
     return st;
 nomem:
-    ERR("rs_park_create: out of memory (%d blocks, %d links)", nb, nl);
+    rs_fail(err, errlen, st, "rs_park_create: out of memory (%d blocks, %d links)", nb, nl);
     rs_free(a, bsize);
     rs_free(a, spec);
     return st;
@@ -422,9 +416,9 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
         *out = NULL;
     if (!out || !sys || sys->nb < 1 || !sys->blocks || !sys->block_fn || sys->nl < 0 ||
         (sys->nl > 0 && (!sys->links || !sys->link_fn))) {
-        ERR("rs_park_create: the system needs nb >= 1 blocks, their function, and (with links) the links and "
-            "their function");
-        return RS_E_ARG;
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_park_create: the system needs nb >= 1 blocks, their function, and (with links) the links and "
+                       "their function");
     }
     rs_park_opts o;
     rs_park_opts_default(&o);
@@ -439,10 +433,8 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
         o.allocator = (rs_allocator){0};
 
     rs_park *pk = rs_alloc(&o.allocator, 1, sizeof *pk);
-    if (!pk) {
-        ERR("rs_park_create: out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!pk)
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_park_create: out of memory");
     pk->alloc = o.allocator;
     pk->opt = o;
     pk->nb = sys->nb;
@@ -453,7 +445,7 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
     pk->ctx = sys->ctx;
     size_t nm, np, nlm;
     if (alloc_tables(pk) || lay_out(pk, sys, &nm, &np, &nlm) || alloc_state(pk, sys, nm, np, nlm)) {
-        ERR("rs_park_create: out of memory (%d blocks, %d links)", pk->nb, pk->nl);
+        rs_fail(err, errlen, RS_E_NOMEM, "rs_park_create: out of memory (%d blocks, %d links)", pk->nb, pk->nl);
         rs_park_free(&pk);
         return RS_E_NOMEM;
     }
@@ -741,26 +733,22 @@ static int report(rs_park *pk, const char *what)
         const char *bn = best->kind == E_LINKFN ? pk->lname[best->index] : pk->bname[best->index];
         switch (best->kind) {
         case E_BLOCKFN:
-            snprintf(pk->msg, sizeof pk->msg, "%s: the model function of vehicle '%s' failed (code %d)", head, bn,
-                     best->code);
-            status = RS_E_MODELFN;
+            status = rs_fail(pk->msg, sizeof pk->msg, RS_E_MODELFN,
+                             "%s: the model function of vehicle '%s' failed (code %d)", head, bn, best->code);
             break;
         case E_LINKFN:
-            snprintf(pk->msg, sizeof pk->msg, "%s: the force function of coupler '%s' failed (code %d)", head, bn,
-                     best->code);
-            status = RS_E_MODELFN;
+            status = rs_fail(pk->msg, sizeof pk->msg, RS_E_MODELFN,
+                             "%s: the force function of coupler '%s' failed (code %d)", head, bn, best->code);
             break;
         case E_NONFINITE:
-            snprintf(pk->msg, sizeof pk->msg,
-                     "%s: vehicle '%s': non-finite force or matrix (M + beta C + beta^2 K or the right-hand side)",
-                     head, bn);
-            status = RS_E_NONFINITE;
+            status = rs_fail(pk->msg, sizeof pk->msg, RS_E_NONFINITE,
+                             "%s: vehicle '%s': non-finite force or matrix (M + beta C + beta^2 K or the right-hand side)",
+                             head, bn);
             break;
         default:
-            snprintf(pk->msg, sizeof pk->msg,
-                     "%s: vehicle '%s': the block M + beta C + beta^2 K is singular%s at its coordinate %d", head,
-                     bn, pk->symmetric ? " or not positive definite (Cholesky)" : " (LU)", best->col);
-            status = RS_E_SINGULAR;
+            status = rs_fail(pk->msg, sizeof pk->msg, RS_E_SINGULAR,
+                             "%s: vehicle '%s': the block M + beta C + beta^2 K is singular%s at its coordinate %d",
+                             head, bn, pk->symmetric ? " or not positive definite (Cholesky)" : " (LU)", best->col);
             break;
         }
         return status;
@@ -768,23 +756,19 @@ static int report(rs_park *pk, const char *what)
     const char *mn = pk->kres.method == RS_KRYLOV_CG ? "PCG" : "BiCGStab";
     switch (pk->kfail) {
     case RS_E_NOCONV:
-        snprintf(pk->msg, sizeof pk->msg,
-                 "%s: %s did not converge in %d iterations (relative residual %.3g, tolerance %.3g): a smaller "
-                 "step or a larger iteration limit may help",
-                 head, mn, pk->kres.iterations, pk->kres.relres, pk->opt.krylov.tol);
-        break;
+        return rs_fail(pk->msg, sizeof pk->msg, pk->kfail,
+                       "%s: %s did not converge in %d iterations (relative residual %.3g, tolerance %.3g): a smaller "
+                       "step or a larger iteration limit may help",
+                       head, mn, pk->kres.iterations, pk->kres.relres, pk->opt.krylov.tol);
     case RS_E_NONFINITE:
-        snprintf(pk->msg, sizeof pk->msg, "%s: %s: non-finite residual after %d iterations", head, mn,
-                 pk->kres.iterations);
-        break;
+        return rs_fail(pk->msg, sizeof pk->msg, pk->kfail,
+                       "%s: %s: non-finite residual after %d iterations", head, mn, pk->kres.iterations);
     default:
-        snprintf(pk->msg, sizeof pk->msg,
-                 "%s: %s broke down after %d iterations%s", head, mn, pk->kres.iterations,
-                 pk->kres.method == RS_KRYLOV_CG ? " (the system is not positive definite: is it really symmetric?)"
-                                                 : "");
-        break;
+        return rs_fail(pk->msg, sizeof pk->msg, pk->kfail,
+                       "%s: %s broke down after %d iterations%s", head, mn, pk->kres.iterations,
+                       pk->kres.method == RS_KRYLOV_CG ? " (the system is not positive definite: is it really symmetric?)"
+                                                       : "");
     }
-    return pk->kfail;
 }
 
 /* Runs one section.  A failed section leaves q, q̇, q̈ and the history as

@@ -12,13 +12,13 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "rs_barrier.h"
 #include "rs_clock.h"
+#include "rs_error.h"
 #include "rs_pool.h"
 #include "rs_status.h"
 
@@ -132,12 +132,10 @@ int rs_pool_create(rs_pool **pool, int threads, int max_tasks, char *err, size_t
 {
     if (pool)
         *pool = NULL;
-    if (!pool || threads < 1 || threads > 4096 || max_tasks < 0) {
-        if (err && errlen)
-            snprintf(err, errlen, "rs_pool_create: threads must be in 1..4096 (got %d), max_tasks >= 0 (got %d)",
-                     threads, max_tasks);
-        return RS_E_ARG;
-    }
+    if (!pool || threads < 1 || threads > 4096 || max_tasks < 0)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_pool_create: threads must be in 1..4096 (got %d), max_tasks >= 0 (got %d)",
+                       threads, max_tasks);
     rs_pool *p = calloc(1, sizeof *p);
     if (!p)
         goto nomem;
@@ -184,8 +182,8 @@ int rs_pool_create(rs_pool **pool, int threads, int max_tasks, char *err, size_t
     *pool = p;
     return RS_OK;
 nomem:
-    if (err && errlen)
-        snprintf(err, errlen, "rs_pool_create: out of memory or threads for a pool of %d threads", threads);
+    rs_fail(err, errlen, RS_E_NOMEM,
+            "rs_pool_create: out of memory or threads for a pool of %d threads", threads);
     rs_pool_free(&p);
     return RS_E_NOMEM;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_train.h"
 #include "rs_train_model.h"
 
@@ -37,8 +38,6 @@ struct rs_train {
 };
 
 enum { NAME_LEN = 64 };
-
-#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
 void rs_wagon_default(rs_wagon *w)
 {
@@ -283,21 +282,19 @@ int rs_wagon_check(const rs_wagon *w, const char *name, char *err, size_t errlen
              {"g", w->g, 0}, {"traction", w->traction, -1}};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         const double v = c[i].v;
-        if (!isfinite(v) || (c[i].positive == 1 && !(v > 0.0)) || (c[i].positive == 0 && v < 0.0)) {
-            ERR("vehicle '%s': %s = %g must be %s", name, c[i].p, v,
-                c[i].positive == 1 ? "> 0" : c[i].positive == 0 ? ">= 0" : "finite");
-            return RS_E_ARG;
-        }
+        if (!isfinite(v) || (c[i].positive == 1 && !(v > 0.0)) || (c[i].positive == 0 && v < 0.0))
+            return rs_fail(err, errlen, RS_E_ARG, "vehicle '%s': %s = %g must be %s", name, c[i].p, v,
+                           c[i].positive == 1 ? "> 0" : c[i].positive == 0 ? ">= 0" : "finite");
     }
-    if (w->traction_n < 0 || (w->traction_n > 0 && (!w->traction_t || !w->traction_f))) {
-        ERR("vehicle '%s': traction table with %d rows and no data", name, w->traction_n);
-        return RS_E_ARG;
-    }
+    if (w->traction_n < 0 || (w->traction_n > 0 && (!w->traction_t || !w->traction_f)))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "vehicle '%s': traction table with %d rows and no data", name, w->traction_n);
     for (int i = 0; i < w->traction_n; i++) {
         if (!isfinite(w->traction_t[i]) || !isfinite(w->traction_f[i]) ||
             (i > 0 && !(w->traction_t[i] > w->traction_t[i - 1]))) {
-            ERR("vehicle '%s': traction table row %d: times must increase and values be finite", name, i + 1);
-            return RS_E_ARG;
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "vehicle '%s': traction table row %d: times must increase and values be finite",
+                           name, i + 1);
         }
     }
     return RS_OK;
@@ -313,11 +310,9 @@ int rs_coupler_check(const rs_coupler *c, const char *name, char *err, size_t er
              {"slack", c->slack, 0}, {"buffer_gap", c->buffer_gap, 0}, {"k_buffer", c->k_buffer, 0}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         const double v = k[i].v;
-        if (!isfinite(v) || (k[i].positive == 1 && !(v > 0.0)) || (k[i].positive == 0 && v < 0.0)) {
-            ERR("coupler '%s': %s = %g must be %s", name, k[i].p, v,
-                k[i].positive == 1 ? "> 0" : k[i].positive == 0 ? ">= 0" : "finite");
-            return RS_E_ARG;
-        }
+        if (!isfinite(v) || (k[i].positive == 1 && !(v > 0.0)) || (k[i].positive == 0 && v < 0.0))
+            return rs_fail(err, errlen, RS_E_ARG, "coupler '%s': %s = %g must be %s", name, k[i].p, v,
+                           k[i].positive == 1 ? "> 0" : k[i].positive == 0 ? ">= 0" : "finite");
     }
     return RS_OK;
 }
@@ -374,16 +369,14 @@ static int check_train(int nv, const rs_wagon *veh, const char *const *vnames, c
             char e2[200];
             if (veh[v].port_x < 0 || veh[v].port_x >= m->n_q || veh[v].port_pitch < -1 ||
                 veh[v].port_pitch >= m->n_q || veh[v].port_pitch == veh[v].port_x) {
-                ERR("vehicle '%s': port coordinates x = %d, pitch = %d are not distinct coordinates of model '%s' "
-                    "(0..%d; pitch -1: none)",
-                    name, veh[v].port_x, veh[v].port_pitch, m->name ? m->name : "?", m->n_q - 1);
-                return RS_E_ARG;
+                return rs_fail(err, errlen, RS_E_ARG,
+                               "vehicle '%s': port coordinates x = %d, pitch = %d are not distinct coordinates of model '%s' "
+                               "(0..%d; pitch -1: none)",
+                               name, veh[v].port_x, veh[v].port_pitch, m->name ? m->name : "?", m->n_q - 1);
             }
             st = rs_compiled_vehicle_check_model(m, m->q_names[veh[v].port_x], NULL, NULL, NULL, e2, sizeof e2);
-            if (st != RS_OK) {
-                ERR("vehicle '%s': %s", name, e2);
-                return st;
-            }
+            if (st != RS_OK)
+                return rs_fail(err, errlen, st, "vehicle '%s': %s", name, e2);
         }
     }
     for (int c = 0; c + 1 < nv; c++) {
@@ -451,20 +444,16 @@ static int set_up_compiled(rs_train *tr, int v, const rs_wagon *w, const char *n
     char e2[400];
     const int st = rs_compiled_vehicle_create_contact(&tr->mv[v], m, w->model_p, w->model_u, w->model_contact,
                                                       &tr->alloc, e2, sizeof e2);
-    if (st != RS_OK) {
-        ERR("vehicle '%s': %s%s", nm, e2,
-            st == RS_E_IO && m->n_contact > 0
-                ? " (a train file names that folder with 'contact_files FOLDER' in the vehicle block)"
-                : "");
-        return st;
-    }
+    if (st != RS_OK)
+        return rs_fail(err, errlen, st, "vehicle '%s': %s%s", nm, e2,
+                       st == RS_E_IO && m->n_contact > 0
+                           ? " (a train file names that folder with 'contact_files FOLDER' in the vehicle block)"
+                           : "");
     const size_t nq = (size_t)m->n_q;
     tr->init[v] = rs_alloc(&tr->alloc, 2 * nq, sizeof(double));
     tr->iset[v] = rs_alloc(&tr->alloc, 4 * nq, 1);
-    if (!tr->init[v] || !tr->iset[v]) {
-        ERR("rs_train_create: out of memory (%d vehicles)", tr->nv);
-        return RS_E_NOMEM;
-    }
+    if (!tr->init[v] || !tr->iset[v])
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_train_create: out of memory (%d vehicles)", tr->nv);
     for (size_t i = 0; i < nq; i++) {
         if (w->init_q && w->init_q_set && w->init_q_set[i]) {
             tr->init[v][i] = w->init_q[i];
@@ -481,15 +470,12 @@ static int set_up_compiled(rs_train *tr, int v, const rs_wagon *w, const char *n
     tr->nports[v] = w->port_pitch >= 0 ? 2 : 1;
     double mxv;
     int se;
-    if (compiled_mx(tr, v, w->port_x, &mxv, &se)) {
-        ERR("rs_train_create: out of memory (%d vehicles)", tr->nv);
-        return RS_E_NOMEM;
-    }
-    if (se != RS_OK || !(mxv > 0.0) || !isfinite(mxv)) {
-        ERR("vehicle '%s': model '%s' has no positive mass on its x coordinate '%s' (M = %g)", nm, m->name,
-            m->q_names[w->port_x], mxv);
-        return RS_E_ARG;
-    }
+    if (compiled_mx(tr, v, w->port_x, &mxv, &se))
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_train_create: out of memory (%d vehicles)", tr->nv);
+    if (se != RS_OK || !(mxv > 0.0) || !isfinite(mxv))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "vehicle '%s': model '%s' has no positive mass on its x coordinate '%s' (M = %g)", nm, m->name,
+                       m->q_names[w->port_x], mxv);
     tr->mx[v] = mxv;
     return RS_OK;
 }
@@ -536,10 +522,9 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
 {
     if (out)
         *out = NULL;
-    if (!out || nv < 1 || !veh || (nv > 1 && !cpl)) {
-        ERR("rs_train_create: a train needs at least one vehicle (and nv - 1 couplers)");
-        return RS_E_ARG;
-    }
+    if (!out || nv < 1 || !veh || (nv > 1 && !cpl))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_train_create: a train needs at least one vehicle (and nv - 1 couplers)");
     int st = check_train(nv, veh, vnames, cpl, cnames, err, errlen);
     if (st != RS_OK)
         return st;
@@ -547,17 +532,15 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     if (opts && opts->allocator.alloc && opts->allocator.release)
         a = opts->allocator;
     rs_train *tr = rs_alloc(&a, 1, sizeof *tr);
-    if (!tr) {
-        ERR("rs_train_create: out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!tr)
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_train_create: out of memory");
     tr->alloc = a;
     tr->nv = nv;
     size_t ntab = 0;
     for (int v = 0; v < nv; v++)
         ntab += 2 * (size_t)veh[v].traction_n;
     if (alloc_arrays(tr, ntab)) {
-        ERR("rs_train_create: out of memory (%d vehicles)", nv);
+        rs_fail(err, errlen, RS_E_NOMEM, "rs_train_create: out of memory (%d vehicles)", nv);
         rs_train_free(&tr);
         return RS_E_NOMEM;
     }
@@ -623,23 +606,20 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
     int st = rs_compiled_vehicle_static_mask(mv, t0, qv, fix, &bad);
     if (st != RS_OK) {
         if (st == RS_E_SINGULAR && bad >= 0)
-            snprintf(tr->err, sizeof tr->err,
-                     "vehicle '%s': no static equilibrium: coordinate '%s' has no restoring stiffness (set its "
-                     "value in the train file to hold it)",
-                     vn, m->q_names[bad]);
-        else
-            snprintf(tr->err, sizeof tr->err, "vehicle '%s': no static equilibrium (%s)%s%s", vn,
-                     rs_status_name(st), tc ? ": " : "", tc ? rs_train_wheel_contact_error(tc) : "");
-        return st;
+            return rs_fail(tr->err, sizeof tr->err, st,
+                           "vehicle '%s': no static equilibrium: coordinate '%s' has no restoring stiffness (set its "
+                           "value in the train file to hold it)",
+                           vn, m->q_names[bad]);
+        return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no static equilibrium (%s)%s%s", vn,
+                       rs_status_name(st), tc ? ": " : "", tc ? rs_train_wheel_contact_error(tc) : "");
     }
     if (!tc)
         return RS_OK;
     st = rs_compiled_vehicle_steady(mv, t0, qv, vv, vfix, &bad);
-    if (st != RS_OK) {
-        snprintf(tr->err, sizeof tr->err, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
-                 rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "", rs_train_wheel_contact_error(tc));
-        return st;
-    }
+    if (st != RS_OK)
+        return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
+                       rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "",
+                       rs_train_wheel_contact_error(tc));
     return RS_OK;
 }
 
@@ -668,7 +648,7 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
     rs_park_set_t(tr->pk, t0);
     const int st = rs_park_init(tr->pk);
     if (st != RS_OK)
-        snprintf(tr->err, sizeof tr->err, "%s", rs_park_error(tr->pk));
+        return rs_fail(tr->err, sizeof tr->err, st, "%s", rs_park_error(tr->pk));
     return st;
 }
 

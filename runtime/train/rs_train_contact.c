@@ -4,11 +4,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rs_contact.h"
+#include "rs_error.h"
 #include "rs_hertz.h"
 #include "rs_kalker.h"
 #include "rs_train_contact.h"
@@ -46,8 +46,6 @@ void rs_train_wheel_contact_opts_default(rs_train_wheel_contact_opts *o)
     o->creep = 1;
 }
 
-#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
-
 void rs_train_wheel_contact_free(rs_train_wheel_contact **ptc)
 {
     if (!ptc || !*ptc)
@@ -70,17 +68,14 @@ void rs_train_wheel_contact_free(rs_train_wheel_contact **ptc)
 int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *m, const double *p, const rs_train_wheel_contact_opts *o,
                        const rs_allocator *alloc, char *err, size_t errlen)
 {
-    if (!out) {
-        ERR("rs_train_wheel_contact_create: out is NULL");
-        return RS_E_ARG;
-    }
+    if (!out)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_train_wheel_contact_create: out is NULL");
     *out = NULL;
-    if (!m || m->n_contact < 1 || !m->fn[RS_FN_DELTA_JAC].fn || !m->fn[RS_FN_CREEP].fn) {
-        ERR("model '%s' has no wheel-rail contact or no force Jacobians (delta_jac): recompile it with this "
-            "railsym (models with more than 4 contacts get none)",
-            m && m->name ? m->name : "?");
-        return RS_E_MODEL;
-    }
+    if (!m || m->n_contact < 1 || !m->fn[RS_FN_DELTA_JAC].fn || !m->fn[RS_FN_CREEP].fn)
+        return rs_fail(err, errlen, RS_E_MODEL,
+                       "model '%s' has no wheel-rail contact or no force Jacobians (delta_jac): recompile it with this "
+                       "railsym (models with more than 4 contacts get none)",
+                       m && m->name ? m->name : "?");
     rs_train_wheel_contact_opts oo;
     if (o)
         oo = *o;
@@ -88,18 +83,16 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
         rs_train_wheel_contact_opts_default(&oo);
     if (!(oo.E > 0) || !(oo.nu >= 0 && oo.nu < 0.5) || !(oo.c_damp >= 0) || !(oo.mu >= 0) || !(oo.vmin > 0) ||
         !(oo.tol > 0)) {
-        ERR("model '%s': contact options need E > 0, nu in [0, 0.5), c_damp >= 0, mu >= 0, vmin > 0, tol > 0",
-            m->name);
-        return RS_E_ARG;
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "model '%s': contact options need E > 0, nu in [0, 0.5), c_damp >= 0, mu >= 0, vmin > 0, tol > 0",
+                       m->name);
     }
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
     rs_train_wheel_contact *tc = rs_alloc(&a, 1, sizeof *tc);
-    if (!tc) {
-        ERR("rs_train_wheel_contact_create: out of memory");
-        return RS_E_NOMEM;
-    }
+    if (!tc)
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_train_wheel_contact_create: out of memory");
     tc->alloc = a;
     tc->m = m;
     tc->o = oo;
@@ -134,7 +127,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     tc->dfdN = rs_alloc(&a, 3 * (size_t)nc, sizeof(double));
     tc->h = rs_alloc(&a, (size_t)n, sizeof(double));
     if (!tc->kval || !tc->cval || !tc->G || !tc->Cb || !tc->scale || !tc->pt || !tc->dfdN || !tc->h) {
-        ERR("rs_train_wheel_contact_create: out of memory");
+        rs_fail(err, errlen, RS_E_NOMEM, "rs_train_wheel_contact_create: out of memory");
         rs_train_wheel_contact_free(&tc);
         return RS_E_NOMEM;
     }
@@ -144,7 +137,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
         ws->constants_dirty = 1;
     }
     if ((st = rs_ws_update_constants(ws)) != RS_OK) {
-        ERR("model '%s': %s", m->name, ws->err);
+        rs_fail(err, errlen, st, "model '%s': %s", m->name, ws->err);
         rs_train_wheel_contact_free(&tc);
         return st;
     }
@@ -189,8 +182,7 @@ static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
 
 static int fail(rs_train_wheel_contact *tc, int st)
 {
-    snprintf(tc->err, sizeof tc->err, "%s", tc->ws->err);
-    return st;
+    return rs_fail(tc->err, sizeof tc->err, st, "%s", tc->ws->err);
 }
 
 /* Normal force, c_H and C_b of contact i from the penetration and the creep
@@ -218,13 +210,11 @@ static int contact_law(rs_train_wheel_contact *tc, int i, const double *qd)
         return RS_OK;   /* lift-off: no force, no stiffness */
     double a1, b1;
     const double cH = rs_train_wheel_contact_hertz_stiffness(c->radii + 3 * i, tc->o.E, tc->o.nu, &a1, &b1);
-    if (!(cH > 0.0) || !isfinite(cH)) {
-        snprintf(tc->err, sizeof tc->err,
-                 "contact '%s': no Hertz ellipse (code %g) for radii %.6g, %.6g, %.6g m at s_r = %.9g m "
-                 "(conformal or saddle contact?)",
-                 ct->name, cH, c->radii[3 * i], c->radii[3 * i + 1], c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
-        return RS_E_NONFINITE;
-    }
+    if (!(cH > 0.0) || !isfinite(cH))
+        return rs_fail(tc->err, sizeof tc->err, RS_E_NONFINITE,
+                       "contact '%s': no Hertz ellipse (code %g) for radii %.6g, %.6g, %.6g m at s_r = %.9g m "
+                       "(conformal or saddle contact?)",
+                       ct->name, cH, c->radii[3 * i], c->radii[3 * i + 1], c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
     const double sp = sqrt(pt->pen);
     pt->c_hertz = cH;
     double N = cH * pt->pen * sp + tc->o.c_damp * pt->pen_dot;
@@ -242,11 +232,10 @@ static int contact_law(rs_train_wheel_contact *tc, int i, const double *qd)
     const double s3 = cbrt(N), a = a1 * s3, b = b1 * s3;
     double coef[4], Cm[9];
     const int r = rs_kalker_coeffs(a / b, tc->o.nu, coef);
-    if (r < 0) {
-        snprintf(tc->err, sizeof tc->err, "contact '%s': Kalker coefficients failed (code %d) for a/b = %.6g",
-                 ct->name, r, a / b);
-        return RS_E_NONFINITE;
-    }
+    if (r < 0)
+        return rs_fail(tc->err, sizeof tc->err, RS_E_NONFINITE,
+                       "contact '%s': Kalker coefficients failed (code %d) for a/b = %.6g",
+                       ct->name, r, a / b);
     rs_kalker_creep_matrix(a, b, rs_kalker_shear_modulus(tc->o.E, tc->o.nu), coef, Cm);
     const double V = c->V[i], Veff = sqrt(V * V + tc->o.vmin * tc->o.vmin);
     pt->v_eff = Veff;

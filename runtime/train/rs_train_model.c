@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_error.h"
 #include "rs_krylov.h"   /* rs_dense_lu */
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
@@ -26,8 +27,6 @@ struct rs_compiled_vehicle {
     rs_train_wheel_contact *tc;            /* wheel-rail contacts (NULL: none)          */
     const double *in[RS_IN_COUNT];
 };
-
-#define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
 static int find_q(const rs_model *m, const char *name)
 {
@@ -52,51 +51,48 @@ static void list_q(const rs_model *m, char *buf, size_t len)
 int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const char *port_pitch, int *ix, int *ipitch,
                         char *err, size_t errlen)
 {
-    if (!m) {
-        ERR("no model");
-        return RS_E_ARG;
-    }
+    if (!m)
+        return rs_fail(err, errlen, RS_E_ARG, "no model");
     int st = rs_model_validate(m, err, errlen);
     if (st != RS_OK)
         return st;
     /* the contacts' normal constraints become compliant Hertz forces
      * (rs_train_contact.h); any other constraint cannot */
-    if (m->n_phi > m->n_contact) {
-        ERR("model '%s' has constraints: a train vehicle must be an ODE (no constraints other than the "
-            "wheel-rail contacts', which become compliant)",
-            m->name);
-        return RS_E_MODEL;
-    }
+    if (m->n_phi > m->n_contact)
+        return rs_fail(err, errlen, RS_E_MODEL,
+                       "model '%s' has constraints: a train vehicle must be an ODE (no constraints other than the "
+                       "wheel-rail contacts', which become compliant)",
+                       m->name);
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
         if (m->n_contact > 4)
-            ERR("model '%s' has no force Jacobians (delta_jac): `railsym compile` gives none to models with more "
-                "than 4 wheel-rail contacts (it has %d), so it cannot be a train vehicle",
-                m->name, m->n_contact);
-        else
-            ERR("model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
-        return RS_E_MODEL;
+            return rs_fail(err, errlen, RS_E_MODEL,
+                           "model '%s' has no force Jacobians (delta_jac): `railsym compile` gives none to models "
+                           "with more than 4 wheel-rail contacts (it has %d), so it cannot be a train vehicle",
+                           m->name, m->n_contact);
+        return rs_fail(err, errlen, RS_E_MODEL,
+                       "model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
     }
     char all[512];
     list_q(m, all, sizeof all);
     const int x = port_x && port_x[0] ? find_q(m, port_x) : -2;
     if (x < 0) {
         if (x == -2)
-            ERR("model '%s': name its longitudinal coordinate ('x = NAME'); coordinates: %s", m->name, all);
-        else
-            ERR("model '%s' has no coordinate '%s'; coordinates: %s", m->name, port_x, all);
-        return RS_E_ARG;
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "model '%s': name its longitudinal coordinate ('x = NAME'); coordinates: %s",
+                           m->name, all);
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "model '%s' has no coordinate '%s'; coordinates: %s", m->name, port_x,
+                       all);
     }
     int p = -1;
     if (port_pitch && port_pitch[0]) {
         p = find_q(m, port_pitch);
-        if (p < 0) {
-            ERR("model '%s' has no coordinate '%s'; coordinates: %s", m->name, port_pitch, all);
-            return RS_E_ARG;
-        }
-        if (p == x) {
-            ERR("model '%s': the pitch port '%s' is the longitudinal one", m->name, port_pitch);
-            return RS_E_ARG;
-        }
+        if (p < 0)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "model '%s' has no coordinate '%s'; coordinates: %s", m->name, port_pitch, all);
+        if (p == x)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "model '%s': the pitch port '%s' is the longitudinal one", m->name, port_pitch);
     }
     if (ix)
         *ix = x;
@@ -147,10 +143,8 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
     int ix;
     const rs_model *mm = m;
     int st = RS_OK;
-    if (!m || !m->q_names || m->n_q < 1) {
-        ERR("rs_compiled_vehicle_create: no model");
-        return RS_E_ARG;
-    }
+    if (!m || !m->q_names || m->n_q < 1)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_compiled_vehicle_create: no model");
     st = rs_compiled_vehicle_check_model(mm, m->q_names[0], NULL, &ix, NULL, err, errlen);
     if (st != RS_OK)
         return st;
@@ -213,13 +207,14 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
     if (m->n_k > 0) {
         double *o[RS_FN_MAX_OUT] = {v->k};
         if (m->fn[RS_FN_CONSTANTS].fn(v->in, o) != RS_ABI_OK) {
-            ERR("model '%s': the constants function failed", m->name);
+            rs_fail(err, errlen, RS_E_MODELFN, "model '%s': the constants function failed", m->name);
             rs_compiled_vehicle_free(&v);
             return RS_E_MODELFN;
         }
         for (int i = 0; i < m->n_k; i++)
             if (!isfinite(v->k[i])) {
-                ERR("model '%s': hoisted constant %d is not finite with these parameters", m->name, i);
+                rs_fail(err, errlen, RS_E_NONFINITE,
+                        "model '%s': hoisted constant %d is not finite with these parameters", m->name, i);
                 rs_compiled_vehicle_free(&v);
                 return RS_E_NONFINITE;
             }
@@ -227,7 +222,7 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
     *out = v;
     return RS_OK;
 nomem:
-    ERR("rs_compiled_vehicle_create: out of memory");
+    rs_fail(err, errlen, RS_E_NOMEM, "rs_compiled_vehicle_create: out of memory");
     rs_compiled_vehicle_free(&v);
     return RS_E_NOMEM;
 }
