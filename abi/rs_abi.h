@@ -28,7 +28,7 @@
 #ifndef RS_ABI_H
 #define RS_ABI_H
 
-/* Input slots.  RS_IN_T..RS_IN_K match railsym::SymKind in
+/* Input slots.  RS_IN_T..RS_IN_CONST match railsym::SymKind in
  * modeler/algebra/atoms.hpp, in that order; RS_IN_CACHE is no symbol kind. */
 enum rs_in_slot {
     RS_IN_T = 0,   /* time, a pointer to one double                     [s]   */
@@ -40,7 +40,7 @@ enum rs_in_slot {
     RS_IN_SDD,     /* auxiliary accelerations s̈                              */
     RS_IN_P,       /* parameters p (numbers set at run time)                  */
     RS_IN_U,       /* inputs u (time-varying values, spline coefficients)     */
-    RS_IN_K,       /* hoisted constants (atoms of parameters only)            */
+    RS_IN_CONST,   /* hoisted constants (atoms of parameters only)            */
     RS_IN_CACHE,   /* the step cache: RS_FN_PROJ's last output, read by
                       RS_FN_STEP_CACHED (rs_model_cache_len doubles)          */
     RS_IN_COUNT

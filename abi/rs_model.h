@@ -51,7 +51,7 @@ typedef struct rs_pattern {
  *   RS_FN_ENERGY     out[0]: kinetic energy T (1 value) [J];
  *                    out[1]: potential energy V (1 value) [J]
  *   RS_FN_OUTPUTS    user outputs, n_out (names in output_names)
- *   RS_FN_CONSTANTS  hoisted constants k (the RS_IN_K slot), n_k, from p only
+ *   RS_FN_CONSTANTS  hoisted constants k (the RS_IN_CONST slot), n_const, from p only
  * Wheel-rail contact (models with n_contact > 0; docs/contact_element.md is
  * the contract; nc = n_contact; the normal constraints φ^n are rows
  * rs_contact.phi_row of φ, so PHI/PHI_Q/BETA/GAMMA include them):
@@ -206,7 +206,7 @@ typedef struct rs_model {
     int n_s;                       /* auxiliary coordinates (contact)       */
     int n_p;                       /* parameters                            */
     int n_u;                       /* inputs                                */
-    int n_k;                       /* hoisted constants                     */
+    int n_const;                       /* hoisted constants                     */
     int n_phi;                     /* holonomic constraints                 */
     int n_out;                     /* user outputs                          */
 

@@ -52,7 +52,7 @@ static_assert(RS_IN_CACHE == kNumSymKinds && RS_IN_COUNT == kNumSymKinds + 1 && 
                   RS_IN_QDD == int(SymKind::Acc) && RS_IN_S == int(SymKind::Aux) &&
                   RS_IN_SD == int(SymKind::AuxVel) && RS_IN_SDD == int(SymKind::AuxAcc) &&
                   RS_IN_P == int(SymKind::Param) && RS_IN_U == int(SymKind::Input) &&
-                  RS_IN_K == int(SymKind::Const),
+                  RS_IN_CONST == int(SymKind::Const),
               "rs_abi.h input slots and railsym::SymKind must be in the same order");
 struct KindC {
     const char *array, *slot;
@@ -60,7 +60,7 @@ struct KindC {
 const KindC kKindC[kNumSymKinds] = {
     {"t", "RS_IN_T"},   {"q", "RS_IN_Q"},     {"qd", "RS_IN_QD"}, {"qdd", "RS_IN_QDD"},
     {"s", "RS_IN_S"},   {"sd", "RS_IN_SD"},   {"sdd", "RS_IN_SDD"}, {"p", "RS_IN_P"},
-    {"u", "RS_IN_U"},   {"k", "RS_IN_K"},
+    {"u", "RS_IN_U"},   {"k", "RS_IN_CONST"},
 };
 
 // A double literal: %.17g (enough digits to round-trip), always with '.' or

@@ -169,7 +169,7 @@ private:
         case RS_FN_PHI_Q: return {{Shape::Sparse, m, n}};
         case RS_FN_ENERGY: return {{Shape::Scalar, 1, 1}, {Shape::Scalar, 1, 1}};
         case RS_FN_OUTPUTS: return {{Shape::Vector, (int)sym_.outputs.size(), 1}};
-        case RS_FN_CONSTANTS: return {{Shape::Vector, sym_.n_k, 1}};
+        case RS_FN_CONSTANTS: return {{Shape::Vector, sym_.n_const, 1}};
         case RS_FN_DELTA_NK: return {{Shape::Vector, n, 1}};
         case RS_FN_PHI_D: case RS_FN_BETA_D: return {{Shape::Vector, 4 * nc, 1}};
         case RS_FN_PHI_D_Q: return {{Shape::Sparse, 4 * nc, n}};
@@ -262,7 +262,7 @@ private:
             case RS_FN_M: case RS_FN_DELTA: return true;
             case RS_FN_PHI: case RS_FN_PHI_Q: case RS_FN_BETA: case RS_FN_GAMMA: return n_phi_ > 0;
             case RS_FN_OUTPUTS: return !sym_.outputs.empty();
-            case RS_FN_CONSTANTS: return sym_.n_k > 0;
+            case RS_FN_CONSTANTS: return sym_.n_const > 0;
             case RS_FN_DELTA_NK: case RS_FN_PHI_D: case RS_FN_PHI_D_Q: case RS_FN_PHI_D_S: case RS_FN_BETA_D:
             case RS_FN_CREEP: case RS_FN_WHEEL: return nc_ > 0;
             }
@@ -456,7 +456,7 @@ private:
             << "    .n_s = " << sym_.s.size() << ",\n"
             << "    .n_p = " << sym_.p.size() << ",\n"
             << "    .n_u = " << sym_.u.size() << ",\n"
-            << "    .n_k = " << sym_.n_k << ",\n"
+            << "    .n_const = " << sym_.n_const << ",\n"
             << "    .n_phi = " << n_phi_ << ",\n"
             << "    .n_out = " << sym_.outputs.size() << ",\n";
         for (const auto &f : fields_) os_ << "    ." << f.first << " = " << f.second << ",\n";
@@ -503,7 +503,7 @@ ModelSymbols model_symbols(const System &sys) {
     m.s = names(SymKind::Aux);
     m.p = names(SymKind::Param);
     m.u = names(SymKind::Input);
-    m.n_k = st.count(SymKind::Const);
+    m.n_const = st.count(SymKind::Const);
     for (const NamedEx &c : sys.constraints()) m.phi.push_back(c.name);
     for (const NamedEx &o : sys.outputs()) m.outputs.push_back(o.name);
     m.contacts = sys.contact_table();

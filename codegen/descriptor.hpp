@@ -44,7 +44,7 @@ struct ModelSymbols {
     std::vector<std::string> q_units, s_units, p_units, u_units, output_units;
     unsigned long long content_hash = 0;   // FNV-1a 64 of model.json (0: none)
     std::vector<double> p_default;         // one per parameter [SI]
-    int n_k = 0;                           // hoisted constants (RS_IN_K slot)
+    int n_const = 0;                           // hoisted constants (RS_IN_CONST slot)
     std::vector<ContactTableEntry> contacts;   // wheel-rail contacts (System::contact_table())
 };
 

@@ -6,7 +6,7 @@
 // step.  hoist_constants() finds the largest such sub-expressions the
 // functions use (the "frontier": constant atoms that are an operand of a
 // non-constant atom, or an output entry themselves), gives each a symbol of
-// kind Const (slot i of the RS_IN_K input, "k[i]" in C), substitutes those
+// kind Const (slot i of the RS_IN_CONST input, "k[i]" in C), substitutes those
 // symbols into every function, and returns the function `constants` that
 // computes k from p.  The runtime runs it when parameters change
 // (rs_ws_update_constants), so the step reads k instead of recomputing.

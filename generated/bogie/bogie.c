@@ -135,7 +135,7 @@ int bogie_delta(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[18];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = cos(q[4]);
@@ -7389,7 +7389,7 @@ int bogie_energy(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
     double *const o1 = out[1] ? out[1] : sink;   /* potential */
@@ -7685,7 +7685,7 @@ int bogie_delta_nk(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[18];
     double *const o0 = out[0] ? out[0] : sink;   /* delta_nk */
     const double a0 = cos(q[4]);
@@ -17811,7 +17811,7 @@ int bogie_delta_jac(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[172];
     double *const o0 = out[0] ? out[0] : sink;   /* K */
     double *const o1 = out[1] ? out[1] : sink;   /* C */
@@ -22790,7 +22790,7 @@ int bogie_power(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = cos(q[4]);
@@ -24975,7 +24975,7 @@ int bogie_step(const double *const *in, double *const *out)
     const double *restrict sd = in[RS_IN_SD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[60];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta_nk.delta_nk */
@@ -37927,7 +37927,7 @@ int bogie_step_cached(const double *const *in, double *const *out)
     const double *restrict sd = in[RS_IN_SD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     const double *restrict c = in[RS_IN_CACHE];   /* the step cache */
     double sink[60];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
@@ -41718,7 +41718,7 @@ int bogie_step_elastic(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[92];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta_nk.delta_nk */

@@ -15,7 +15,7 @@ int climb_M(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[18];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
     const double a0 = sin(q[4]);
@@ -166,7 +166,7 @@ int climb_delta(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[7];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = s[6] - u[53];
@@ -3822,7 +3822,7 @@ int climb_energy(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
     double *const o1 = out[1] ? out[1] : sink;   /* potential */
@@ -3985,7 +3985,7 @@ int climb_delta_nk(const double *const *in, double *const *out)
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[7];
     double *const o0 = out[0] ? out[0] : sink;   /* delta_nk */
     const double a0 = sin(q[4]);
@@ -9380,7 +9380,7 @@ int climb_delta_jac(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[30];
     double *const o0 = out[0] ? out[0] : sink;   /* K */
     double *const o1 = out[1] ? out[1] : sink;   /* C */
@@ -11137,7 +11137,7 @@ int climb_power(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = qd[1] * u[0];
@@ -11996,7 +11996,7 @@ int climb_step(const double *const *in, double *const *out)
     const double *restrict sd = in[RS_IN_SD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[30];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta_nk.delta_nk */
@@ -18611,7 +18611,7 @@ int climb_step_cached(const double *const *in, double *const *out)
     const double *restrict sd = in[RS_IN_SD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     const double *restrict c = in[RS_IN_CACHE];   /* the step cache */
     double sink[30];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
@@ -20623,7 +20623,7 @@ int climb_step_elastic(const double *const *in, double *const *out)
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[46];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta_nk.delta_nk */

@@ -13,7 +13,7 @@
  */
 int coupled_pendulums_M(const double *const *in, double *const *out)
 {
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[2];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
     o0[0] = k[3];
@@ -33,7 +33,7 @@ int coupled_pendulums_delta(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[2];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = sin(q[0]);
@@ -97,7 +97,7 @@ int coupled_pendulums_energy(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
     double *const o1 = out[1] ? out[1] : sink;   /* potential */
@@ -169,7 +169,7 @@ int coupled_pendulums_outputs(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* outputs */
     const double a0 = sin(q[1]);
@@ -205,7 +205,7 @@ int coupled_pendulums_delta_jac(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* K */
     const double a0 = sin(q[0]);
@@ -326,7 +326,7 @@ int coupled_pendulums_power(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = sin(q[0]);
@@ -471,7 +471,7 @@ int coupled_pendulums_step(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[2];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */

@@ -15,7 +15,7 @@ int double_pendulum_M(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
     const double a0 = cos(q[1]);
@@ -57,7 +57,7 @@ int double_pendulum_delta(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[2];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = cos(q[1]);
@@ -177,7 +177,7 @@ int double_pendulum_delta_jac(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* K */
     double *const o1 = out[1] ? out[1] : sink;   /* C */
@@ -285,7 +285,7 @@ int double_pendulum_power(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = sin(q[0]);
@@ -380,7 +380,7 @@ int double_pendulum_step(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */

@@ -15,7 +15,7 @@ int four_bar_M(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[9];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
     const double a0 = cos(q[1]);
@@ -114,7 +114,7 @@ int four_bar_delta(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[3];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = cos(q[0]);
@@ -508,7 +508,7 @@ int four_bar_energy(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
     double *const o1 = out[1] ? out[1] : sink;   /* potential */
@@ -623,7 +623,7 @@ int four_bar_delta_jac(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[9];
     double *const o0 = out[0] ? out[0] : sink;   /* K */
     double *const o1 = out[1] ? out[1] : sink;   /* C */
@@ -1059,7 +1059,7 @@ int four_bar_power(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = cos(q[0]);
@@ -1308,7 +1308,7 @@ int four_bar_step(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[9];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */

@@ -13,7 +13,7 @@
  */
 int pendulum_M(const double *const *in, double *const *out)
 {
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
     o0[0] = k[1];
@@ -32,7 +32,7 @@ int pendulum_delta(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = sin(q[0]);
@@ -111,7 +111,7 @@ int pendulum_delta_jac(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* K */
     const double a0 = cos(q[0]);
@@ -135,7 +135,7 @@ int pendulum_power(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = sin(q[0]);
@@ -190,7 +190,7 @@ int pendulum_step(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */

@@ -15,7 +15,7 @@ int spinning_top_M(const double *const *in, double *const *out)
 {
     const double *restrict q = in[RS_IN_Q];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[7];
     double *const o0 = out[0] ? out[0] : sink;   /* M */
     const double a0 = sin(q[1]);
@@ -73,7 +73,7 @@ int spinning_top_delta(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[3];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = sin(q[1]);
@@ -222,7 +222,7 @@ int spinning_top_delta_jac(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[8];
     double *const o0 = out[0] ? out[0] : sink;   /* K */
     double *const o1 = out[1] ? out[1] : sink;   /* C */
@@ -503,7 +503,7 @@ int spinning_top_power(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = sin(q[1]);
@@ -558,7 +558,7 @@ int spinning_top_step(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[7];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta.delta */

@@ -66,7 +66,7 @@ int wheelset_cone_delta(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[6];
     double *const o0 = out[0] ? out[0] : sink;   /* delta */
     const double a0 = s[2] - u[19];
@@ -3507,7 +3507,7 @@ int wheelset_cone_energy(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[1];
     double *const o0 = out[0] ? out[0] : sink;   /* kinetic */
     double *const o1 = out[1] ? out[1] : sink;   /* potential */
@@ -3588,7 +3588,7 @@ int wheelset_cone_delta_nk(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[6];
     double *const o0 = out[0] ? out[0] : sink;   /* delta_nk */
     const double a0 = p[11] * qd[1];
@@ -9500,7 +9500,7 @@ int wheelset_cone_power(const double *const *in, double *const *out)
     const double *restrict s = in[RS_IN_S];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[4];
     double *const o0 = out[0] ? out[0] : sink;   /* power */
     const double a0 = sin(q[4]);
@@ -10274,7 +10274,7 @@ int wheelset_cone_step(const double *const *in, double *const *out)
     const double *restrict sd = in[RS_IN_SD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[30];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta_nk.delta_nk */
@@ -16547,7 +16547,7 @@ int wheelset_cone_step_cached(const double *const *in, double *const *out)
     const double *restrict sd = in[RS_IN_SD];
     const double *restrict p = in[RS_IN_P];
     const double *restrict u = in[RS_IN_U];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     const double *restrict c = in[RS_IN_CACHE];   /* the step cache */
     double sink[30];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
@@ -18212,7 +18212,7 @@ int wheelset_cone_step_elastic(const double *const *in, double *const *out)
     const double *restrict q = in[RS_IN_Q];
     const double *restrict qd = in[RS_IN_QD];
     const double *restrict p = in[RS_IN_P];
-    const double *restrict k = in[RS_IN_K];
+    const double *restrict k = in[RS_IN_CONST];
     double sink[46];
     double *const o0 = out[0] ? out[0] : sink;   /* M.M */
     double *const o1 = out[1] ? out[1] : sink;   /* delta_nk.delta_nk */

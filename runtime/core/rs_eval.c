@@ -114,7 +114,7 @@ int rs_ws_update_constants(rs_ws *ws)
     if (ws->model->fn[RS_FN_CONSTANTS].fn) {
         if ((st = rs_ws_call(ws, RS_FN_CONSTANTS, ws->k, NULL)))
             return st;
-        if ((st = rs_ws_check_finite(ws, ws->k, ws->model->n_k, "constant k", NULL)))
+        if ((st = rs_ws_check_finite(ws, ws->k, ws->model->n_const, "constant k", NULL)))
             return st;
     }
     ws->constants_dirty = 0;

@@ -9,8 +9,8 @@
  * cli/cli.hpp's cli::LogSink; a test collects them).  A sink whose fn is
  * NULL drops every line, so {0} is "silent".
  *
- * Error messages of a failed call still go into the caller's (err, errlen)
- * buffer, returned with the status: a log line is what a successful run
+ * Error messages of a failed call go into the caller's (err, errlen)
+ * buffer, returned with the status (rs_error.h): a log line is what a successful run
  * has to say on the way.
  */
 #ifndef RS_LOG_H

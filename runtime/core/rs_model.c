@@ -138,7 +138,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
                     m->version, (unsigned)RS_MODEL_VERSION);
     if (!m->name || !m->name[0])
         return fail(err, errlen, NULL, "model has no name");
-    if (m->n_q < 1 || m->n_s < 0 || m->n_p < 0 || m->n_u < 0 || m->n_k < 0 ||
+    if (m->n_q < 1 || m->n_s < 0 || m->n_p < 0 || m->n_u < 0 || m->n_const < 0 ||
         m->n_phi < 0 || m->n_out < 0)
         return fail(err, errlen, m->name, "negative size, or no coordinate");
     if ((st = check_names(m->q_names, m->n_q, m->name, "coordinates", err, errlen)) ||
@@ -192,7 +192,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     const int need[RS_FN_COUNT] = {
         [RS_FN_M] = nnzM, [RS_FN_DELTA] = m->n_q, [RS_FN_PHI] = m->n_phi,
         [RS_FN_PHI_Q] = nnzG, [RS_FN_BETA] = m->n_phi, [RS_FN_GAMMA] = m->n_phi,
-        [RS_FN_ENERGY] = 1, [RS_FN_OUTPUTS] = m->n_out, [RS_FN_CONSTANTS] = m->n_k,
+        [RS_FN_ENERGY] = 1, [RS_FN_OUTPUTS] = m->n_out, [RS_FN_CONSTANTS] = m->n_const,
         [RS_FN_DELTA_NK] = m->n_q, [RS_FN_PHI_D] = 4 * nc,
         [RS_FN_PHI_D_Q] = nc > 0 ? m->phi_d_q_pattern.colptr[m->n_q] : 0,
         [RS_FN_PHI_D_S] = 16 * nc, [RS_FN_BETA_D] = 4 * nc, [RS_FN_CREEP] = 3 * nc,
@@ -204,7 +204,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
         [RS_FN_GAMMA] = m->n_phi > 0, [RS_FN_OUTPUTS] = m->n_out > 0,
-        [RS_FN_CONSTANTS] = m->n_k > 0, [RS_FN_DELTA_NK] = nc > 0, [RS_FN_PHI_D] = nc > 0,
+        [RS_FN_CONSTANTS] = m->n_const > 0, [RS_FN_DELTA_NK] = nc > 0, [RS_FN_PHI_D] = nc > 0,
         [RS_FN_PHI_D_Q] = nc > 0, [RS_FN_PHI_D_S] = nc > 0, [RS_FN_BETA_D] = nc > 0,
         [RS_FN_CREEP] = nc > 0};
     for (int f = 0; f < RS_FN_COUNT; f++) {

@@ -146,7 +146,7 @@ static ws_sizes block_sizes(const rs_model *m)
     const size_t nnzG = nphi ? (size_t)m->phi_q_pattern.colptr[m->n_q] : 0;
     const size_t nproj = nphi <= RS_DENSE_PROJ_MAX ? nphi : 0; /* dense projection */
     const size_t ncache = (size_t)rs_model_cache_len(m);
-    const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_k +
+    const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_const +
                          ncache + (ncache ? nq + ns : 0) +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
                          2 * nq + nproj * nproj + nproj;
@@ -162,7 +162,7 @@ static void carve_block(rs_ws *ws, const ws_sizes *z)
 #define CARVE(field, count) (ws->field = b, b += (count))
     CARVE(q, nq); CARVE(qd, nq); CARVE(qdd, nq);
     CARVE(s, ns); CARVE(sd, ns); CARVE(sdd, ns);
-    CARVE(p, (size_t)m->n_p); CARVE(u, (size_t)m->n_u); CARVE(cache, ncache); CARVE(k, (size_t)m->n_k);
+    CARVE(p, (size_t)m->n_p); CARVE(u, (size_t)m->n_u); CARVE(cache, ncache); CARVE(k, (size_t)m->n_const);
     if (ncache) {
         ws->n_cache = (int)ncache;
         CARVE(cache_q, nq);
@@ -228,7 +228,7 @@ static void wire_inputs(rs_ws *ws, const ws_sizes *z)
     ws->in[RS_IN_SDD] = z->ns ? ws->sdd : ws->dummy;
     ws->in[RS_IN_P] = m->n_p ? ws->p : ws->dummy;
     ws->in[RS_IN_U] = m->n_u ? ws->u : ws->dummy;
-    ws->in[RS_IN_K] = m->n_k ? ws->k : ws->dummy;
+    ws->in[RS_IN_CONST] = m->n_const ? ws->k : ws->dummy;
     ws->in[RS_IN_CACHE] = z->ncache ? ws->cache : ws->dummy;
 }
 

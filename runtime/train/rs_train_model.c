@@ -162,7 +162,7 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
     v->nnz_c = m->C_pattern.colptr[n];
     v->p = rs_alloc(&a, (size_t)m->n_p, sizeof(double));
     v->u = rs_alloc(&a, (size_t)m->n_u, sizeof(double));
-    v->k = rs_alloc(&a, (size_t)m->n_k, sizeof(double));
+    v->k = rs_alloc(&a, (size_t)m->n_const, sizeof(double));
     v->zero = rs_alloc(&a, (size_t)n, sizeof(double));
     v->mval = rs_alloc(&a, (size_t)v->nnz_m, sizeof(double));
     v->dval = rs_alloc(&a, (size_t)n, sizeof(double));
@@ -191,7 +191,7 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
     v->in[RS_IN_SDD] = v->zero;
     v->in[RS_IN_P] = v->p;
     v->in[RS_IN_U] = v->u;
-    v->in[RS_IN_K] = v->k;
+    v->in[RS_IN_CONST] = v->k;
     v->in[RS_IN_CACHE] = v->zero; /* RS_FN_STEP_CACHED is not called here */
     if (m->n_contact > 0) {
         /* the contact instance owns a workspace of the model (its own
@@ -204,14 +204,14 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
         *out = v;
         return RS_OK;
     }
-    if (m->n_k > 0) {
+    if (m->n_const > 0) {
         double *o[RS_FN_MAX_OUT] = {v->k};
         if (m->fn[RS_FN_CONSTANTS].fn(v->in, o) != RS_ABI_OK) {
             rs_fail(err, errlen, RS_E_MODELFN, "model '%s': the constants function failed", m->name);
             rs_compiled_vehicle_free(&v);
             return RS_E_MODELFN;
         }
-        for (int i = 0; i < m->n_k; i++)
+        for (int i = 0; i < m->n_const; i++)
             if (!isfinite(v->k[i])) {
                 rs_fail(err, errlen, RS_E_NONFINITE,
                         "model '%s': hoisted constant %d is not finite with these parameters", m->name, i);

@@ -134,8 +134,8 @@ START_TEST(optimisations_change_no_result)
     rs_loaded *hn = rs_load_ex(nohoist_dir, RS_LOAD_TCC, &lo, err, sizeof err);
     ck_assert_msg(hn != NULL, "%s", err);
     const rs_model *m = rs_loaded_model(h), *mn = rs_loaded_model(hn);
-    ck_assert_int_gt(m->n_k, 0);   /* hoisted */
-    ck_assert_int_eq(mn->n_k, 0);  /* not */
+    ck_assert_int_gt(m->n_const, 0);   /* hoisted */
+    ck_assert_int_eq(mn->n_const, 0);  /* not */
     ck_assert_ptr_nonnull(m->fn[RS_FN_STEP].fn);
     ck_assert_ptr_nonnull(m->fn[RS_FN_PROJ].fn);
     ck_assert_ptr_nonnull(m->fn[RS_FN_NEWTON].fn);

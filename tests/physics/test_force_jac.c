@@ -41,7 +41,7 @@ static void ev_init(ev *e, const rs_model *m, double pscale)
     const int n = m->n_q;
     e->p = calloc((size_t)m->n_p + 1, sizeof(double));
     e->u = calloc((size_t)m->n_u + 1, sizeof(double));
-    e->k = calloc((size_t)m->n_k + 1, sizeof(double));
+    e->k = calloc((size_t)m->n_const + 1, sizeof(double));
     e->z = calloc((size_t)n + (size_t)m->n_s + 1, sizeof(double));
     e->d = calloc((size_t)n, sizeof(double));
     for (int i = 0; i < m->n_p; i++)   /* parameters perturbed by up to ±pscale */
@@ -56,8 +56,8 @@ static void ev_init(ev *e, const rs_model *m, double pscale)
     e->in[RS_IN_SDD] = e->z;
     e->in[RS_IN_P] = e->p;
     e->in[RS_IN_U] = e->u;
-    e->in[RS_IN_K] = e->k;
-    if (m->n_k > 0) {
+    e->in[RS_IN_CONST] = e->k;
+    if (m->n_const > 0) {
         double *o[RS_FN_MAX_OUT] = {e->k};
         ck_assert_int_eq(m->fn[RS_FN_CONSTANTS].fn(e->in, o), 0);
     }

@@ -113,11 +113,11 @@ START_TEST(test_hoisting_twice_adds_nothing)
     Store &st = sys->store();
     std::vector<codegen::Function> fns = model_functions(*sys);
     codegen::hoist_constants(st, fns);
-    const int n_k = st.count(SymKind::Const);
-    ck_assert_int_gt(n_k, 0);   // m1*l1^2 and friends exist in this model
+    const int n_const = st.count(SymKind::Const);
+    ck_assert_int_gt(n_const, 0);   // m1*l1^2 and friends exist in this model
     codegen::Function again = codegen::hoist_constants(st, fns);
-    ck_assert_int_eq(st.count(SymKind::Const), n_k);
-    ck_assert_int_eq(again.outputs[0].rows, n_k);
+    ck_assert_int_eq(st.count(SymKind::Const), n_const);
+    ck_assert_int_eq(again.outputs[0].rows, n_const);
 }
 END_TEST
 

@@ -238,11 +238,11 @@ START_TEST(compiled_descriptor_loads_and_agrees) {
         std::vector<double> t = {x.get(SymKind::Time, 0)}, q = arr(SymKind::Coord), qd = arr(SymKind::Vel),
                             qdd = arr(SymKind::Acc), s = arr(SymKind::Aux), sd = arr(SymKind::AuxVel),
                             sdd = arr(SymKind::AuxAcc), p = arr(SymKind::Param), u = arr(SymKind::Input);
-        std::vector<double> kc(std::max(1, m->n_k));
+        std::vector<double> kc(std::max(1, m->n_const));
         const double *in[RS_IN_COUNT] = {0};
         in[RS_IN_T] = t.data(), in[RS_IN_Q] = q.data(), in[RS_IN_QD] = qd.data(), in[RS_IN_QDD] = qdd.data();
         in[RS_IN_S] = s.data(), in[RS_IN_SD] = sd.data(), in[RS_IN_SDD] = sdd.data(), in[RS_IN_P] = p.data();
-        in[RS_IN_U] = u.data(), in[RS_IN_K] = kc.data();
+        in[RS_IN_U] = u.data(), in[RS_IN_CONST] = kc.data();
         double *ko[1] = {kc.data()};
         ck_assert_int_eq(m->fn[RS_FN_CONSTANTS].fn(in, ko), 0);
         std::vector<double> phid(8), nu(6), V(2), radii(6), ddf(m->ddelta_df_pattern.colptr[6]),

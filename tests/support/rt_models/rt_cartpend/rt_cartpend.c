@@ -103,7 +103,7 @@ static const rs_model cart_model = {
     .magic = RS_MODEL_MAGIC,
     .version = RS_MODEL_VERSION,
     .name = "rt_cartpend",
-    .n_q = 2, .n_s = 0, .n_p = 3, .n_u = 0, .n_k = 0, .n_phi = 1, .n_out = 1,
+    .n_q = 2, .n_s = 0, .n_p = 3, .n_u = 0, .n_const = 0, .n_phi = 1, .n_out = 1,
     .q_names = cart_q_names,
     .p_names = cart_p_names,
     .phi_names = cart_phi_names,

@@ -145,7 +145,7 @@ static const rs_model fb_model = {
     .magic = RS_MODEL_MAGIC,
     .version = RS_MODEL_VERSION,
     .name = "rt_fourbar",
-    .n_q = 3, .n_s = 0, .n_p = 8, .n_u = 1, .n_k = 0, .n_phi = 2, .n_out = 2,
+    .n_q = 3, .n_s = 0, .n_p = 8, .n_u = 1, .n_const = 0, .n_phi = 2, .n_out = 2,
     .q_names = fb_q_names,
     .p_names = fb_p_names,
     .u_names = fb_u_names,

@@ -25,14 +25,14 @@ static int pend_constants(const double *const *in, double *const *out)
 static int pend_M(const double *const *in, double *const *out)
 {
     if (out[0])
-        out[0][0] = in[RS_IN_K][0];
+        out[0][0] = in[RS_IN_CONST][0];
     return RS_ABI_OK;
 }
 
 static int pend_delta(const double *const *in, double *const *out)
 {
     if (out[0])
-        out[0][0] = -in[RS_IN_K][1] * sin(in[RS_IN_Q][0]);
+        out[0][0] = -in[RS_IN_CONST][1] * sin(in[RS_IN_Q][0]);
     return RS_ABI_OK;
 }
 
@@ -40,9 +40,9 @@ static int pend_energy(const double *const *in, double *const *out)
 {
     const double thd = in[RS_IN_QD][0];
     if (out[0])
-        out[0][0] = 0.5 * in[RS_IN_K][0] * thd * thd;
+        out[0][0] = 0.5 * in[RS_IN_CONST][0] * thd * thd;
     if (out[1])
-        out[1][0] = -in[RS_IN_K][1] * cos(in[RS_IN_Q][0]);
+        out[1][0] = -in[RS_IN_CONST][1] * cos(in[RS_IN_Q][0]);
     return RS_ABI_OK;
 }
 
@@ -78,7 +78,7 @@ static const rs_model pend_model = {
     .magic = RS_MODEL_MAGIC,
     .version = RS_MODEL_VERSION,
     .name = "rt_pendulum",
-    .n_q = 1, .n_s = 0, .n_p = 3, .n_u = 0, .n_k = 2, .n_phi = 0, .n_out = 2,
+    .n_q = 1, .n_s = 0, .n_p = 3, .n_u = 0, .n_const = 2, .n_phi = 0, .n_out = 2,
     .q_names = pend_q_names,
     .p_names = pend_p_names,
     .output_names = pend_out_names,
