@@ -1,0 +1,165 @@
+/*
+ * test_derailment_run.c — `railsym run` and a derailment (docs/scenario.md
+ * `derailment stop|continue`): the flange-climb rig generated/climb driven
+ * as in tests/physics/test_derailment.c (S1002 on 60E1 1:40, ψ = 20 mrad,
+ * μ = 0.3, FASTSIM, 1 m/s, F_y = 0 until 0.25 s, then 100 kN/s as an input
+ * table), so that the left wheel climbs its flange (≈ 0.80 s) and derails
+ * (≈ 0.92 s) before the run's end at 0.95 s.
+ *
+ *  - `derailment stop` (the default's word, written out): exit status 1;
+ *    standard error has the flange-climbing line, the derailment line saying
+ *    it stops, and the failure naming RS_E_DERAILED and the contact; the CSV
+ *    holds complete rows up to the step before the derailment only;
+ *  - `derailment continue`: exit status 0, the same two event lines (the
+ *    derailment once, without the stop), and the CSV reaches the end.
+ *
+ * The command is $RAILSYM_BIN, else ./build/railsym; tests run from the
+ * repository root.
+ */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rs_test.h"
+
+static const char *railsym_bin(void)
+{
+    const char *b = getenv("RAILSYM_BIN");
+    return b && *b ? b : "./build/railsym";
+}
+
+static char dir[64];
+
+/* Writes the scenario (its derailment word), runs `railsym run
+ * generated/climb` on it; returns the exit status, standard output and
+ * error together in out, and the time of the CSV's last row in *t_last. */
+static int run_climb(const char *derailment, char *out, size_t len, double *t_last, int *rows)
+{
+    char scn[128], csv[128], cmd[512];
+    snprintf(scn, sizeof scn, "%s/%s.scn", dir, derailment);
+    snprintf(csv, sizeof csv, "%s/%s.csv", dir, derailment);
+    FILE *f = fopen(scn, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f,
+            "duration 0.95\nstep 1e-4\noutput 0.01\nfriction 0.3\ncreep fastsim\nderailment %s\n"
+            "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\n"
+            "initial x_dot = 1\ninitial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\n"
+            "input F_y table\n0 0\n0.25 0\n1.25 100000\nend\ncolumns y z left.Y_Q\n",
+            derailment, 1 / 0.46, 1 / 0.46);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s run generated/climb --scenario %s --out %s 2>&1", railsym_bin(), scn, csv);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    const int ws = pclose(p);
+    ck_assert_msg(WIFEXITED(ws), "%s: killed", cmd);
+    /* the CSV: a header, then complete rows */
+    f = fopen(csv, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "time,y,z,left.Y_Q\n");
+    *rows = 0;
+    *t_last = -1;
+    while (fgets(line, sizeof line, f)) {
+        ck_assert_msg(line[strlen(line) - 1] == '\n', "a row is cut: %s", line);
+        *t_last = atof(line);
+        (*rows)++;
+    }
+    fclose(f);
+    unlink(scn);
+    unlink(csv);
+    return WEXITSTATUS(ws);
+}
+
+/* The time in the event line "t = T s: contact 'left': WHAT", or -1. */
+static double event_time(const char *out, const char *what)
+{
+    char key[128];
+    snprintf(key, sizeof key, " s: contact 'left': %s", what);
+    const char *p = strstr(out, key);
+    if (!p)
+        return -1;
+    while (p > out && p[-1] != '=')
+        p--;
+    return atof(p);
+}
+
+static int count(const char *out, const char *what)
+{
+    int n = 0;
+    for (const char *p = out; (p = strstr(p, what)); p++)
+        n++;
+    return n;
+}
+
+START_TEST(test_run_stops_at_derailment)
+{
+    RS_REQUIRE_MODEL("climb");
+    RS_REQUIRE_PROGRAM(railsym_bin(), "build it: make");
+    static char out[65536];
+    double t_last;
+    int rows;
+    const int st = run_climb("stop", out, sizeof out, &t_last, &rows);
+    const double t_climb = event_time(out, "flange climbing: "), t_derail = event_time(out, "derailment, ");
+    printf("derailment stop: exit %d, climbing at %g s, derailment at %g s, CSV to %g s (%d rows)\n", st, t_climb,
+           t_derail, t_last, rows);
+    ck_assert_msg(st == 1, "exit status %d:\n%s", st, out);
+    ck_assert_msg(t_climb > 0.25 && t_derail > t_climb && t_derail < 0.95, "events:\n%s", out);
+    ck_assert_msg(strstr(out, "the contact passed the flange's steepest point") &&
+                      strstr(out, "(stopping: write 'derailment continue' to go on)"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "simulation failed (RS_E_DERAILED)") && strstr(out, ": contact 'left': derailment"),
+                  "%s", out);
+    ck_assert_int_eq(count(out, "derailment, the contact passed"), 1);
+    /* the results end before the derailment's step, not at the run's end */
+    ck_assert_msg(t_last < t_derail && t_last > t_derail - 0.0101, "CSV to %g s, derailment at %g s", t_last,
+                  t_derail);
+}
+END_TEST
+
+START_TEST(test_run_continues_after_derailment)
+{
+    RS_REQUIRE_MODEL("climb");
+    RS_REQUIRE_PROGRAM(railsym_bin(), "build it: make");
+    static char out[65536];
+    double t_last;
+    int rows;
+    const int st = run_climb("continue", out, sizeof out, &t_last, &rows);
+    const double t_climb = event_time(out, "flange climbing: "), t_derail = event_time(out, "derailment, ");
+    printf("derailment continue: exit %d, climbing at %g s, derailment at %g s, CSV to %g s (%d rows)\n", st,
+           t_climb, t_derail, t_last, rows);
+    ck_assert_msg(st == 0, "exit status %d:\n%s", st, out);
+    ck_assert_msg(t_climb > 0.25 && t_derail > t_climb && t_derail < 0.95, "events:\n%s", out);
+    ck_assert_int_eq(count(out, "derailment, the contact passed"), 1);
+    ck_assert_msg(!strstr(out, "stopping") && !strstr(out, "failed"), "%s", out);
+    ck_assert_msg(t_last > 0.95 - 1e-9 && rows == 96, "CSV to %g s, %d rows", t_last, rows);
+}
+END_TEST
+
+static void setup(void)
+{
+    strcpy(dir, "/tmp/rs_derail_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void) { rmdir(dir); }
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("derailment_run");
+    TCase *tc = tcase_create("run");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_run_stops_at_derailment);
+    tcase_add_test(tc, test_run_continues_after_derailment);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
