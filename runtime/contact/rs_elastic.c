@@ -37,6 +37,8 @@ typedef struct elastic_wheel {
     double u_steep;                /* the flange's steepest point (wheel u) */
     double flange_angle;           /* its angle atan(−z_w') (rad): Nadal's  */
     int climbing, derailed;        /* events under way (reported once)      */
+    double F_next[3];              /* the step's F, committed when it passes */
+    int climbing_next, derailed_next;
 } elastic_wheel;
 
 /* The plug-in's state behind rs_contact_ws (that name is the constraint
@@ -615,14 +617,36 @@ static int elastic_check(struct rs_ws *ws, double t)
     c->gauge_checked = 1;
     return RS_OK;
 }
-/* Flange climbing and derailment of wheel i (rs_contact_event), from the
- * wrench the step applied; RS_E_DERAILED when the caller's callback asks to
+/* Hands one event to the caller; RS_E_DERAILED when its callback asks to
  * stop. */
+static int report_event(struct rs_ws *ws, const rs_contact_event *e)
+{
+    ws->stats.contact_events++;
+    if (!ws->opt.contact_event || !ws->opt.contact_event(ws->opt.contact_event_ctx, e))
+        return RS_OK;
+    return rs_ws_fail(ws, RS_E_DERAILED,
+                      "contact '%s': %s at t = %.6g s, Y/Q = %.3f (Nadal's limit %.3f at "
+                      "alpha = %.1f deg, mu = %g), contact at u_w = %.2f mm",
+                      ws->model->contacts[e->contact].name,
+                      e->kind == RS_EVENT_DERAILMENT ? "derailment (the contact passed the "
+                                                       "flange's steepest point)"
+                                                     : "flange climbing",
+                      e->t, e->Y_Q, e->limit, e->alpha * 57.29577951308232, ws->opt.contact_mu,
+                      e->u_w * 1e3);
+}
+
+/* Flange climbing and derailment of wheel i (rs_contact_event), from the
+ * wrench the step applies (F_next): the wheel's next flags into
+ * climbing_next, derailed_next, and the events that start, climbing first
+ * (both may start in one step).  RS_E_DERAILED when the caller's callback
+ * asks to stop. */
 static int wheel_events(struct rs_ws *ws, int i)
 {
     elastic_wheel *w = &E(ws->ct)->w[i];
+    w->climbing_next = w->climbing;
+    w->derailed_next = w->derailed;
     const double sg = ws->model->contacts[i].side;
-    const double Q = dot3(w->F, w->up), Y = -sg * dot3(w->F, w->lat);
+    const double Q = dot3(w->F_next, w->up), Y = -sg * dot3(w->F_next, w->lat);
     const rs_elastic_patch *steep = NULL;
     for (int j = 0; j < w->np; j++)
         if (w->p[j].N > 0 && (!steep || w->p[j].g.alpha > steep->g.alpha))
@@ -634,35 +658,28 @@ static int wheel_events(struct rs_ws *ws, int i)
      * climb the flange) */
     const double mu = ws->opt.contact_mu, ta = tan(w->flange_angle);
     const double limit = mu > 0 ? (ta - mu) / (1 + mu * ta) : 0;
-    rs_contact_event e = {0, i, ws->t + ws->dt, Y / Q, limit, w->flange_angle, steep->g.u_w};
     /* flange contact only: Nadal's limit means nothing on the tread */
     const int flange = steep->g.alpha > 0.7853981633974483;
     const int climb = flange && mu > 0 && Y / Q >= limit, derail = flange && steep->g.u_w < w->u_steep;
+    /* hysteresis: a climb ends 10 % below the limit; a derailment ends only
+     * when the contact is back inside the flank (riding the flange's rounded
+     * top, below 45°, is still derailed) */
+    w->climbing_next = climb || (w->climbing && Y / Q >= 0.9 * limit);
+    w->derailed_next = derail || (w->derailed && steep->g.u_w < w->u_steep);
+    rs_contact_event e = {RS_EVENT_FLANGE_CLIMB, i, ws->t + ws->dt, Y / Q, limit, w->flange_angle, steep->g.u_w};
+    int st = RS_OK;
     if (climb && !w->climbing)
-        e.kind = RS_EVENT_FLANGE_CLIMB;
-    if (derail && !w->derailed)
-        e.kind = RS_EVENT_DERAILMENT;
-    /* hysteresis: a climb ends 10 % below the limit */
-    w->climbing = climb || (w->climbing && Y / Q >= 0.9 * limit);
-    w->derailed = derail;
-    if (!e.kind)
-        return RS_OK;
-    ws->stats.contact_events++;
-    if (ws->opt.contact_event && ws->opt.contact_event(ws->opt.contact_event_ctx, &e))
-        return rs_ws_fail(ws, RS_E_DERAILED,
-                          "contact '%s': %s at t = %.6g s, Y/Q = %.3f (Nadal's limit %.3f at "
-                          "alpha = %.1f deg, mu = %g), contact at u_w = %.2f mm",
-                          ws->model->contacts[i].name,
-                          e.kind == RS_EVENT_DERAILMENT ? "derailment (the contact passed the "
-                                                          "flange's steepest point)"
-                                                        : "flange climbing",
-                          e.t, e.Y_Q, e.limit, e.alpha * 57.29577951308232, mu, e.u_w * 1e3);
-    return RS_OK;
+        st = report_event(ws, &e);
+    e.kind = RS_EVENT_DERAILMENT;
+    if (!st && derail && !w->derailed)
+        st = report_event(ws, &e);
+    return st;
 }
 
 /* The wrench the step applied: W linearized to the step's end,
  * W − C6 J (q̇⁺ − q̇) − θ K6 J Δt (q̇ + q̇⁺)/2, into F (the results); then
- * the wheel's events. */
+ * the wheels' events.  Nothing is committed before every wheel's events
+ * have passed: a step the caller stops leaves the contacts as they were. */
 static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
 {
     elastic_ws *c = E(ws->ct);
@@ -681,11 +698,17 @@ static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
             double f = w->W[r];
             for (int k = 0; k < 6; k++)
                 f -= w->C6[6 * r + k] * dv[k] + th * w->K6[6 * r + k] * dx[k];
-            w->F[r] = f;
+            w->F_next[r] = f;
         }
         int st = wheel_events(ws, i);
         if (st)
             return st;
+    }
+    for (int i = 0; i < c->nc; i++) {
+        elastic_wheel *w = &c->w[i];
+        memcpy(w->F, w->F_next, sizeof w->F);
+        w->climbing = w->climbing_next;
+        w->derailed = w->derailed_next;
     }
     return RS_OK;
 }

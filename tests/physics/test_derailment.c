@@ -209,6 +209,7 @@ START_TEST(test_derailment_event_stop_and_continue)
             const double t_before = rs_ws_time(stop);
             memcpy(q0, rs_ws_q(stop), (size_t)nq * sizeof(double));
             memcpy(qd0, rs_ws_qd(stop), (size_t)nq * sizeof(double));
+            const double yq_before = rs_ws_value(stop, vYQ, NULL);
             const int st = rs_step(stop);
             if (!derailed_now) {
                 ck_assert_msg(st == RS_OK, "t %g s: %s", t, rs_ws_error(stop));
@@ -237,11 +238,26 @@ START_TEST(test_derailment_event_stop_and_continue)
                               "q changed by the failed step");
                 ck_assert_msg(memcmp(rs_ws_qd(stop), qd0, (size_t)nq * sizeof(double)) == 0,
                               "q_dot changed by the failed step");
+                /* ... and the contacts too: their results describe the state
+                 * the run stopped in (the wrench evaluated there, which
+                 * differs from the previous step's applied one only by the
+                 * step's linearization), not the rejected step's wrench (the
+                 * event's Y/Q); nothing of the rejected step is committed, so
+                 * the same step taken again stops again with the same figures */
+                const double yq_stop = rs_ws_value(stop, vYQ, NULL);
+                ck_assert_msg(fabs(yq_stop - e->Y_Q) > 1e-4 && fabs(yq_stop - yq_before) < 1e-2 * fabs(yq_before),
+                              "left.Y_Q %.10g after the stopped step: the rejected step's is %.10g, the previous "
+                              "step's %.10g", yq_stop, e->Y_Q, yq_before);
                 /* the same events as the run that goes on, up to here */
                 ck_assert_int_eq(stop_log.n, go_log.n);
                 for (int j = 0; j < go_log.n && j < EV_MAX; j++)
                     ck_assert_msg(memcmp(&stop_log.e[j], &go_log.e[j], sizeof(rs_contact_event)) == 0,
                                   "event %d differs between the runs", j);
+                const rs_contact_event first = stop_log.e[stop_log.n - 1];
+                ck_assert_int_eq(rs_step(stop), RS_E_DERAILED);
+                ck_assert_int_eq(stop_log.n_derail, 2);
+                ck_assert(memcmp(&stop_log.e[stop_log.n - 1], &first, sizeof first) == 0);
+                ck_assert(rs_ws_value(stop, vYQ, NULL) == yq_stop);
                 rs_ws_free(&stop);
             }
         }
