@@ -74,7 +74,12 @@ typedef struct pose {
     double s, r0, inv_s;
     double wlo, whi, rlo, rhi;      /* the two tables' ranges               */
     double rz_lo, rs_lo, rz_hi, rs_hi;   /* the rail's ends: height, slope  */
-    int hw, hr;                      /* spline hints (this call's own)        */
+    struct spl {                     /* a profile's spline, for sp_eval:     */
+        const double *x, *coef;      /*   knots, coefficients                */
+        int last, i;                 /*   last segment, the current one      */
+        const int *seg;              /*   bound tables' segment per block    */
+        double x0, k;                /*   first knot, blocks per metre       */
+    } sw, sr;                        /* wheel, rail                          */
 } pose;
 
 /* max and min of finite numbers, inline (fmax and fmin are library calls
@@ -117,31 +122,45 @@ void rs_patch_defaults(rs_patch_opts *o)
     o->tol = 1e-8;
 }
 
-/* A profile's spline at u with its derivatives: the arithmetic of
- * rs_spline_eval, the segment (the same as rs_spline_find's: the last knot
- * at or below u, whatever the start) found by a galloping search: steps of
- * 1, 2, 4, ... knots, then bisection, O(log distance), from a prediction
- * when u is off the segment *seg: that segment plus the distance in its
- * own knot spacings (the spacing changes slowly along a profile, so a jump
- * of a grid step over dense knots lands within a knot or two). */
-static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
+/* The segment of a profile's spline holding u: the last knot at or below
+ * u, clamped to [0, last] (rs_spline_find's), from a segment i in [0, last]
+ * near it (the one holding the start of u's block): a short linear walk
+ * first; beyond it (a block of many knots) a galloping search, steps of 1, 2, 4, ...
+ * knots, then bisection, O(log distance), from a prediction: i plus the
+ * distance in its own knot spacings (the spacing changes slowly along a
+ * profile, so a jump lands within a knot or two).  The segment found is
+ * the same whatever the start, so the hint changes the speed only. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int sp_seek(const double *x, int last, double u, int i)
 {
-    const double *x = sp->x;
-    const int last = sp->n - 2;
-    int i = *seg;
-    if (i < 0)
-        i = 0;
-    else if (i > last)
-        i = last;
-    if (!(u >= x[i] && u < x[i + 1])) {
-        const double k = (u - x[i]) / (x[i + 1] - x[i]);
-        if (k > -1e6 && k < 1e6) {
-            i += (int)k - (k < 0.0);
-            if (i < 0)
-                i = 0;
-            else if (i > last)
-                i = last;
+    if (u >= x[i + 1]) {                          /* walk up */
+        for (int k = 0; k < 3; k++) {
+            if (i == last)
+                return last;
+            i++;
+            if (u < x[i + 1])
+                return i;
         }
+    } else if (u < x[i]) {                        /* walk down */
+        for (int k = 0; k < 3; k++) {
+            if (i == 0)
+                return 0;
+            i--;
+            if (u >= x[i])
+                return i;
+        }
+    } else {
+        return i;                                 /* on it (or NaN) */
+    }
+    const double k = (u - x[i]) / (x[i + 1] - x[i]);
+    if (k > -1e6 && k < 1e6) {
+        i += (int)k - (k < 0.0);
+        if (i < 0)
+            i = 0;
+        else if (i > last)
+            i = last;
     }
     if (i < last && u >= x[i + 1]) {
         int lo = i + 1, hi = lo + 1, step = 1;   /* x[lo] <= u */
@@ -182,7 +201,24 @@ static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1
             i = lo;
         }
     }
-    *seg = i;
+    return i;
+}
+
+/* A profile's spline at u with its derivatives: the arithmetic of
+ * rs_spline_eval on the segment that holds u: the current one sp->i when
+ * u is still on it (inline), else from the bound tables' segment at u's
+ * block (sp_seek, a step or two).  The segment is the same whatever the
+ * start, so the start changes the speed only. */
+static ALWAYS_INLINE double sp_eval(struct spl *sp, double u, double *d1, double *d2)
+{
+    const double *x = sp->x;
+    int i = sp->i;
+    if (!(u >= x[i] && u < x[i + 1])) {
+        const double j = (u - sp->x0) * sp->k;
+        i = sp_seek(x, sp->last, u,
+                    j > 0.0 ? (j < RS_PATCH_BLOCKS ? sp->seg[(int)j] : sp->last) : 0);
+        sp->i = i;
+    }
     const double *c = sp->coef + 4 * i;
     const double t = u - x[i];
     *d1 = (3.0 * c[0] * t + 2.0 * c[1]) * t + c[2];
@@ -193,7 +229,7 @@ static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1
 /* The rail at y, continued beyond its table by the tangents at its ends
  * (no rail is there: such a slice is out of contact, but the slice's
  * equation stays monotone, so its root is unique and Newton finds it). */
-static inline double rail_eval(pose *p, double y, double *d1, double *d2)
+static ALWAYS_INLINE double rail_eval(pose *p, double y, double *d1, double *d2)
 {
     if (y < p->rlo) {
         *d1 = p->rs_lo;
@@ -205,7 +241,7 @@ static inline double rail_eval(pose *p, double y, double *d1, double *d2)
         *d2 = 0.0;
         return p->rz_hi + p->rs_hi * (y - p->rhi);
     }
-    return sp_eval(&p->r->spline, y, &p->hr, d1, d2);
+    return sp_eval(&p->sr, y, d1, d2);
 }
 
 /* The slice at u.  The lowest gap over θ is where G_θ = 0:
@@ -221,7 +257,7 @@ static inline double rail_eval(pose *p, double y, double *d1, double *d2)
 static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, full *o)
 {
     double rho1, rho2;
-    const double rho = p->r0 + sp_eval(&p->w->spline, u, &p->hw, &rho1, &rho2);
+    const double rho = p->r0 + sp_eval(&p->sw, u, &rho1, &rho2);
     const double dy = p->d[1], fy = p->f[1], s = p->s;
     const double cy = p->c[1] + u * p->a[1];
     if (fy == 0.0 || !(fabs(T0) < 10.0))
@@ -585,6 +621,19 @@ static int bounds_match(const rs_patch_bounds *b, const rs_profile *w, const rs_
            && b->rx1 == rsp->x[rsp->n - 1];
 }
 
+/* Per block of a spline's table, the segment holding the block's start
+ * (sp_eval's start when u has left the current segment). */
+static void seg_table(const rs_spline *sp, double x0, double k, int *seg)
+{
+    int i = 0;
+    for (int j = 0; j < RS_PATCH_BLOCKS; j++) {
+        const double u = x0 + j / k;
+        while (i < sp->n - 2 && sp->x[i + 1] <= u)
+            i++;
+        seg[j] = i;
+    }
+}
+
 /* The tables of w and r (O(knots), once per pair). */
 static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile *r)
 {
@@ -620,6 +669,8 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
         for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++)
             b->rhi[j] = dmax(b->rhi[j], hi);
     }
+    seg_table(ws, b->wx0, b->wk, b->wseg);
+    seg_table(rsp, b->rx0, b->rk, b->rseg);
     b->wzmax = -INFINITY;
     for (int j = 0; j < RS_PATCH_BLOCKS; j++)
         b->wzmax = dmax(b->wzmax, b->whi[j]);
@@ -780,20 +831,38 @@ static void pose_init(pose *p, const rs_profile *w, const rs_profile *r, const d
     p->whi = w->y[w->n - 1];
     p->rlo = r->y[0];
     p->rhi = r->y[r->n - 1];
-    p->hw = hint ? hint->wheel : 0;
-    p->hr = hint ? hint->rail : 0;
+    /* the spline hints, whatever the caller's hint holds, in range */
+    p->sw.x = w->spline.x;
+    p->sw.coef = w->spline.coef;
+    p->sw.last = w->spline.n - 2;
+    p->sw.i = hint && hint->wheel > 0 ? (hint->wheel < p->sw.last ? hint->wheel : p->sw.last) : 0;
+    p->sr.x = r->spline.x;
+    p->sr.coef = r->spline.coef;
+    p->sr.last = r->spline.n - 2;
+    p->sr.i = hint && hint->rail > 0 ? (hint->rail < p->sr.last ? hint->rail : p->sr.last) : 0;
     double d2;
     int h0 = 0, h1 = r->n - 2;
     p->rz_lo = rs_spline_eval(&r->spline, p->rlo, &h0, &p->rs_lo, &d2);
     p->rz_hi = rs_spline_eval(&r->spline, p->rhi, &h1, &p->rs_hi, &d2);
 }
 
+/* setup: sp_eval's segment tables, from the pair's bound tables. */
+static void pose_tables(pose *p, const rs_patch_bounds *b)
+{
+    p->sw.seg = b->wseg;
+    p->sw.x0 = b->wx0;
+    p->sw.k = b->wk;
+    p->sr.seg = b->rseg;
+    p->sr.x0 = b->rx0;
+    p->sr.k = b->rk;
+}
+
 /* The spline hints back to the caller's hint (on every return past setup). */
 static void save_hint(rs_patch_hint *hint, const pose *p)
 {
     if (hint) {
-        hint->wheel = p->hw;
-        hint->rail = p->hr;
+        hint->wheel = p->sw.i;
+        hint->rail = p->sr.i;
     }
 }
 
@@ -1180,6 +1249,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     pose_init(&s.p, w, r, c, a, o->r0, hint);
     s.tol = o->tol;
     s.bnd = bounds_get(hint, &own, w, r);
+    pose_tables(&s.p, s.bnd);
     if (!grid_init(&s, o->du)) {
         save_hint(hint, &s.p);
         return RS_OK;             /* the wheel is nowhere above the rail */

@@ -90,6 +90,8 @@ typedef struct rs_patch_bounds {
     double wzmax;            /* the wheel's highest z_w                      */
     double wlo[RS_PATCH_BLOCKS], whi[RS_PATCH_BLOCKS], rhi[RS_PATCH_BLOCKS];
     double rg[RS_PATCH_BLOCKS / RS_PATCH_GROUP];   /* maxima of rhi by group */
+    int wseg[RS_PATCH_BLOCKS], rseg[RS_PATCH_BLOCKS];   /* the spline segment
+                                holding each block's start (a search start) */
 } rs_patch_bounds;
 
 /* Spline hints and bound tables of one wheel-rail pair, carried from call
