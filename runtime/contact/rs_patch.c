@@ -38,7 +38,7 @@
  * Cost: at most GRID_MAX + 1 nodes and GRID_MAX / COARSE + 1 interval
  * bounds, CAND_MAX candidates, each evaluation at most Y_ITER rail
  * look-ups; refinement loops bounded by REFINE_ITER, ROOT_ITER, EDGE_ITER.
- * Everything lives on the stack (about 45 KB with the bound tables of a
+ * Everything lives on the stack (about 55 KB with the bound tables of a
  * call without a hint).
  */
 #include "rs_patch.h"
@@ -77,8 +77,8 @@ typedef struct pose {
     struct spl {                     /* a profile's spline, for sp_eval:     */
         const double *x, *coef;      /*   knots, coefficients                */
         int last, i;                 /*   last segment, the current one      */
-        const int *seg;              /*   bound tables' segment per block    */
-        double x0, k;                /*   first knot, blocks per metre       */
+        const int *seg;              /*   segment table (rs_patch_bounds)    */
+        double x0, k;                /*   first knot, table entries per metre */
     } sw, sr;                        /* wheel, rail                          */
 } pose;
 
@@ -216,7 +216,7 @@ static ALWAYS_INLINE double sp_eval(struct spl *sp, double u, double *d1, double
     if (!(u >= x[i] && u < x[i + 1])) {
         const double j = (u - sp->x0) * sp->k;
         i = sp_seek(x, sp->last, u,
-                    j > 0.0 ? (j < RS_PATCH_BLOCKS ? sp->seg[(int)j] : sp->last) : 0);
+                    j > 0.0 ? (j < RS_PATCH_SEGS ? sp->seg[(int)j] : sp->last) : 0);
         sp->i = i;
     }
     const double *c = sp->coef + 4 * i;
@@ -260,6 +260,7 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
     const double rho = p->r0 + sp_eval(&p->sw, u, &rho1, &rho2);
     const double dy = p->d[1], fy = p->f[1], s = p->s;
     const double cy = p->c[1] + u * p->a[1];
+    const double hz = p->c[2] + u * p->a[2], rs = rho * s;   /* axis height, ρ s */
     if (fy == 0.0 || !(fabs(T0) < 10.0))
         T0 = 0.0;
     /* cos θ = b r, sin θ = a r, r = 1/√(a² + b²), with a = z_r' f_y and
@@ -310,7 +311,7 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
          * then right to about z_r'' step², far below `far`) */
         if (far > 0.0 && fabs(step) < 1e-4) {
             const double zs = zr + step * (zr1 + 0.5 * zr2 * step);
-            if (p->c[2] + u * p->a[2] - rho * s * cs - zs > far) {
+            if (hz - rs * cs - zs > far) {
                 zr = zs;
                 zr1 += zr2 * step;
                 py += step;
@@ -321,10 +322,10 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
         py += step;
     }
     const double q = dy * cs + fy * sn, qp = -dy * sn + fy * cs;
-    double gtt = rho * s * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
+    double gtt = rs * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
     if (!(gtt > 0.0))
-        gtt = rho * s;
-    const double pz = p->c[2] + u * p->a[2] - rho * s * cs;
+        gtt = rs;
+    const double pz = hz - rs * cs;
     const double b = p->a[1] + rho1 * q;                 /* ∂P_y/∂u */
     const double gu = p->a[2] - rho1 * s * cs - zr1 * b;
     const double guu = -rho2 * s * cs - zr2 * b * b - zr1 * rho2 * q;
@@ -491,22 +492,24 @@ static int dip_bracket(pose *p, const slice *s0, const slice *s1, slice b[2])
         t[1] = x;
     }
     /* the points: the ends and the critical points inside, in order */
-    slice pts[4];
-    int np = 0, has_min = 0;
-    pts[np++] = *s0;
+    slice ev[2];
+    const slice *pts[4];
+    int np = 0, ne = 0, has_min = 0;
+    pts[np++] = s0;
     for (int k = 0; k < nt; k++)
         if (t[k] > 1e-6 && t[k] < 1.0 - 1e-6) {
             if (qb + 2.0 * qa * t[k] > 0.0)
                 has_min = 1;
-            eval_slice(p, s0->u + t[k] * h, s0->T, &pts[np++]);
+            eval_slice(p, s0->u + t[k] * h, s0->T, &ev[ne]);
+            pts[np++] = &ev[ne++];
         }
-    pts[np++] = *s1;
+    pts[np++] = s1;
     if (!has_min)
         return 0;
     for (int k = 0; k + 1 < np; k++)
-        if (pts[k].valid && pts[k + 1].valid && pts[k].g1 < 0.0 && pts[k + 1].g1 >= 0.0) {
-            b[0] = pts[k];
-            b[1] = pts[k + 1];
+        if (pts[k]->valid && pts[k + 1]->valid && pts[k]->g1 < 0.0 && pts[k + 1]->g1 >= 0.0) {
+            b[0] = *pts[k];
+            b[1] = *pts[k + 1];
             return 1;
         }
     return 0;
@@ -623,11 +626,12 @@ static int bounds_match(const rs_patch_bounds *b, const rs_profile *w, const rs_
 
 /* Per block of a spline's table, the segment holding the block's start
  * (sp_eval's start when u has left the current segment). */
-static void seg_table(const rs_spline *sp, double x0, double k, int *seg)
+static void seg_table(const rs_spline *sp, double x0, double x1, int *seg)
 {
+    const double h = (x1 - x0) / RS_PATCH_SEGS;
     int i = 0;
-    for (int j = 0; j < RS_PATCH_BLOCKS; j++) {
-        const double u = x0 + j / k;
+    for (int j = 0; j < RS_PATCH_SEGS; j++) {
+        const double u = x0 + j * h;
         while (i < sp->n - 2 && sp->x[i + 1] <= u)
             i++;
         seg[j] = i;
@@ -669,15 +673,17 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
         for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++)
             b->rhi[j] = dmax(b->rhi[j], hi);
     }
-    seg_table(ws, b->wx0, b->wk, b->wseg);
-    seg_table(rsp, b->rx0, b->rk, b->rseg);
+    seg_table(ws, b->wx0, b->wx1, b->wseg);
+    seg_table(rsp, b->rx0, b->rx1, b->rseg);
     b->wzmax = -INFINITY;
     for (int j = 0; j < RS_PATCH_BLOCKS; j++)
         b->wzmax = dmax(b->wzmax, b->whi[j]);
-    for (int g = 0; g < RS_PATCH_BLOCKS / RS_PATCH_GROUP; g++) {
-        b->rg[g] = -INFINITY;
-        for (int j = 0; j < RS_PATCH_GROUP; j++)
-            b->rg[g] = dmax(b->rg[g], b->rhi[g * RS_PATCH_GROUP + j]);
+    /* rmx[L − 1][j]: the maximum of rhi over the 2^L blocks from j */
+    for (int L = 1; L <= RS_PATCH_LEVELS; L++) {
+        const double *lo = L == 1 ? b->rhi : b->rmx[L - 2];
+        const int half = 1 << (L - 1);
+        for (int j = 0; j < RS_PATCH_BLOCKS; j++)
+            b->rmx[L - 1][j] = j + 2 * half <= RS_PATCH_BLOCKS ? dmax(lo[j], lo[j + half]) : -INFINITY;
     }
 }
 
@@ -691,21 +697,14 @@ static double rail_max(const rs_patch_bounds *b, double ya, double yb)
     if (!(ya <= yb))
         return -INFINITY;
     const int j0 = blk(ya, b->rx0, b->rk), j1 = blk(yb, b->rx0, b->rk);
-    double z = -INFINITY;
-    if (j1 - j0 < 2 * RS_PATCH_GROUP) {
-        for (int j = j0; j <= j1; j++)
-            z = dmax(z, b->rhi[j]);
-        return z;
-    }
-    /* the partial groups at both ends, the whole ones between */
-    const int g0 = j0 / RS_PATCH_GROUP + 1, g1 = j1 / RS_PATCH_GROUP;
-    for (int j = j0; j < g0 * RS_PATCH_GROUP; j++)
-        z = dmax(z, b->rhi[j]);
-    for (int g = g0; g < g1; g++)
-        z = dmax(z, b->rg[g]);
-    for (int j = g1 * RS_PATCH_GROUP; j <= j1; j++)
-        z = dmax(z, b->rhi[j]);
-    return z;
+    /* two overlapping runs of 2^L blocks cover j0..j1 (a sparse table) */
+    const int len = j1 - j0 + 1;
+    int L = 0;
+    while (2 << L <= len)
+        L++;
+    if (L == 0)
+        return b->rhi[j0];
+    return dmax(b->rmx[L - 1][j0], b->rmx[L - 1][j1 - (1 << L) + 1]);
 }
 
 /* 1 when no valid slice u in [u0, u1] comes within CLEAR_EPS of the rail
@@ -851,10 +850,10 @@ static void pose_tables(pose *p, const rs_patch_bounds *b)
 {
     p->sw.seg = b->wseg;
     p->sw.x0 = b->wx0;
-    p->sw.k = b->wk;
+    p->sw.k = RS_PATCH_SEGS / (b->wx1 - b->wx0);
     p->sr.seg = b->rseg;
     p->sr.x0 = b->rx0;
-    p->sr.k = b->rk;
+    p->sr.k = RS_PATCH_SEGS / (b->rx1 - b->rx0);
 }
 
 /* The spline hints back to the caller's hint (on every return past setup). */
