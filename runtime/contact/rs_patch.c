@@ -38,7 +38,7 @@
  * Cost: at most GRID_MAX + 1 nodes and GRID_MAX / COARSE + 1 interval
  * bounds, CAND_MAX candidates, each evaluation at most Y_ITER rail
  * look-ups; refinement loops bounded by REFINE_ITER, ROOT_ITER, EDGE_ITER.
- * Everything lives on the stack (about 45 KB with the bound tables of a
+ * Everything lives on the stack (about 55 KB with the bound tables of a
  * call without a hint).
  */
 #include "rs_patch.h"
@@ -74,7 +74,12 @@ typedef struct pose {
     double s, r0, inv_s;
     double wlo, whi, rlo, rhi;      /* the two tables' ranges               */
     double rz_lo, rs_lo, rz_hi, rs_hi;   /* the rail's ends: height, slope  */
-    int hw, hr;                      /* spline hints (this call's own)        */
+    struct spl {                     /* a profile's spline, for sp_eval:     */
+        const double *x, *coef;      /*   knots, coefficients                */
+        int last, i;                 /*   last segment, the current one      */
+        const int *seg;              /*   segment table (rs_patch_bounds)    */
+        double x0, k;                /*   first knot, table entries per metre */
+    } sw, sr;                        /* wheel, rail                          */
 } pose;
 
 /* max and min of finite numbers, inline (fmax and fmin are library calls
@@ -117,31 +122,45 @@ void rs_patch_defaults(rs_patch_opts *o)
     o->tol = 1e-8;
 }
 
-/* A profile's spline at u with its derivatives: the arithmetic of
- * rs_spline_eval, the segment (the same as rs_spline_find's: the last knot
- * at or below u, whatever the start) found by a galloping search: steps of
- * 1, 2, 4, ... knots, then bisection, O(log distance), from a prediction
- * when u is off the segment *seg: that segment plus the distance in its
- * own knot spacings (the spacing changes slowly along a profile, so a jump
- * of a grid step over dense knots lands within a knot or two). */
-static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1, double *d2)
+/* The segment of a profile's spline holding u: the last knot at or below
+ * u, clamped to [0, last] (rs_spline_find's), from a segment i in [0, last]
+ * near it (the one holding the start of u's block): a short linear walk
+ * first; beyond it (a block of many knots) a galloping search, steps of 1, 2, 4, ...
+ * knots, then bisection, O(log distance), from a prediction: i plus the
+ * distance in its own knot spacings (the spacing changes slowly along a
+ * profile, so a jump lands within a knot or two).  The segment found is
+ * the same whatever the start, so the hint changes the speed only. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int sp_seek(const double *x, int last, double u, int i)
 {
-    const double *x = sp->x;
-    const int last = sp->n - 2;
-    int i = *seg;
-    if (i < 0)
-        i = 0;
-    else if (i > last)
-        i = last;
-    if (!(u >= x[i] && u < x[i + 1])) {
-        const double k = (u - x[i]) / (x[i + 1] - x[i]);
-        if (k > -1e6 && k < 1e6) {
-            i += (int)k - (k < 0.0);
-            if (i < 0)
-                i = 0;
-            else if (i > last)
-                i = last;
+    if (u >= x[i + 1]) {                          /* walk up */
+        for (int k = 0; k < 3; k++) {
+            if (i == last)
+                return last;
+            i++;
+            if (u < x[i + 1])
+                return i;
         }
+    } else if (u < x[i]) {                        /* walk down */
+        for (int k = 0; k < 3; k++) {
+            if (i == 0)
+                return 0;
+            i--;
+            if (u >= x[i])
+                return i;
+        }
+    } else {
+        return i;                                 /* on it (or NaN) */
+    }
+    const double k = (u - x[i]) / (x[i + 1] - x[i]);
+    if (k > -1e6 && k < 1e6) {
+        i += (int)k - (k < 0.0);
+        if (i < 0)
+            i = 0;
+        else if (i > last)
+            i = last;
     }
     if (i < last && u >= x[i + 1]) {
         int lo = i + 1, hi = lo + 1, step = 1;   /* x[lo] <= u */
@@ -182,7 +201,24 @@ static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1
             i = lo;
         }
     }
-    *seg = i;
+    return i;
+}
+
+/* A profile's spline at u with its derivatives: the arithmetic of
+ * rs_spline_eval on the segment that holds u: the current one sp->i when
+ * u is still on it (inline), else from the bound tables' segment at u's
+ * block (sp_seek, a step or two).  The segment is the same whatever the
+ * start, so the start changes the speed only. */
+static ALWAYS_INLINE double sp_eval(struct spl *sp, double u, double *d1, double *d2)
+{
+    const double *x = sp->x;
+    int i = sp->i;
+    if (!(u >= x[i] && u < x[i + 1])) {
+        const double j = (u - sp->x0) * sp->k;
+        i = sp_seek(x, sp->last, u,
+                    j > 0.0 ? (j < RS_PATCH_SEGS ? sp->seg[(int)j] : sp->last) : 0);
+        sp->i = i;
+    }
     const double *c = sp->coef + 4 * i;
     const double t = u - x[i];
     *d1 = (3.0 * c[0] * t + 2.0 * c[1]) * t + c[2];
@@ -193,7 +229,7 @@ static inline double sp_eval(const rs_spline *sp, double u, int *seg, double *d1
 /* The rail at y, continued beyond its table by the tangents at its ends
  * (no rail is there: such a slice is out of contact, but the slice's
  * equation stays monotone, so its root is unique and Newton finds it). */
-static inline double rail_eval(pose *p, double y, double *d1, double *d2)
+static ALWAYS_INLINE double rail_eval(pose *p, double y, double *d1, double *d2)
 {
     if (y < p->rlo) {
         *d1 = p->rs_lo;
@@ -205,7 +241,7 @@ static inline double rail_eval(pose *p, double y, double *d1, double *d2)
         *d2 = 0.0;
         return p->rz_hi + p->rs_hi * (y - p->rhi);
     }
-    return sp_eval(&p->r->spline, y, &p->hr, d1, d2);
+    return sp_eval(&p->sr, y, d1, d2);
 }
 
 /* The slice at u.  The lowest gap over θ is where G_θ = 0:
@@ -221,9 +257,10 @@ static inline double rail_eval(pose *p, double y, double *d1, double *d2)
 static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, full *o)
 {
     double rho1, rho2;
-    const double rho = p->r0 + sp_eval(&p->w->spline, u, &p->hw, &rho1, &rho2);
+    const double rho = p->r0 + sp_eval(&p->sw, u, &rho1, &rho2);
     const double dy = p->d[1], fy = p->f[1], s = p->s;
     const double cy = p->c[1] + u * p->a[1];
+    const double hz = p->c[2] + u * p->a[2], rs = rho * s;   /* axis height, ρ s */
     if (fy == 0.0 || !(fabs(T0) < 10.0))
         T0 = 0.0;
     /* cos θ = b r, sin θ = a r, r = 1/√(a² + b²), with a = z_r' f_y and
@@ -274,7 +311,7 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
          * then right to about z_r'' step², far below `far`) */
         if (far > 0.0 && fabs(step) < 1e-4) {
             const double zs = zr + step * (zr1 + 0.5 * zr2 * step);
-            if (p->c[2] + u * p->a[2] - rho * s * cs - zs > far) {
+            if (hz - rs * cs - zs > far) {
                 zr = zs;
                 zr1 += zr2 * step;
                 py += step;
@@ -285,10 +322,10 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
         py += step;
     }
     const double q = dy * cs + fy * sn, qp = -dy * sn + fy * cs;
-    double gtt = rho * s * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
+    double gtt = rs * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
     if (!(gtt > 0.0))
-        gtt = rho * s;
-    const double pz = p->c[2] + u * p->a[2] - rho * s * cs;
+        gtt = rs;
+    const double pz = hz - rs * cs;
     const double b = p->a[1] + rho1 * q;                 /* ∂P_y/∂u */
     const double gu = p->a[2] - rho1 * s * cs - zr1 * b;
     const double guu = -rho2 * s * cs - zr2 * b * b - zr1 * rho2 * q;
@@ -455,22 +492,24 @@ static int dip_bracket(pose *p, const slice *s0, const slice *s1, slice b[2])
         t[1] = x;
     }
     /* the points: the ends and the critical points inside, in order */
-    slice pts[4];
-    int np = 0, has_min = 0;
-    pts[np++] = *s0;
+    slice ev[2];
+    const slice *pts[4];
+    int np = 0, ne = 0, has_min = 0;
+    pts[np++] = s0;
     for (int k = 0; k < nt; k++)
         if (t[k] > 1e-6 && t[k] < 1.0 - 1e-6) {
             if (qb + 2.0 * qa * t[k] > 0.0)
                 has_min = 1;
-            eval_slice(p, s0->u + t[k] * h, s0->T, &pts[np++]);
+            eval_slice(p, s0->u + t[k] * h, s0->T, &ev[ne]);
+            pts[np++] = &ev[ne++];
         }
-    pts[np++] = *s1;
+    pts[np++] = s1;
     if (!has_min)
         return 0;
     for (int k = 0; k + 1 < np; k++)
-        if (pts[k].valid && pts[k + 1].valid && pts[k].g1 < 0.0 && pts[k + 1].g1 >= 0.0) {
-            b[0] = pts[k];
-            b[1] = pts[k + 1];
+        if (pts[k]->valid && pts[k + 1]->valid && pts[k]->g1 < 0.0 && pts[k + 1]->g1 >= 0.0) {
+            b[0] = *pts[k];
+            b[1] = *pts[k + 1];
             return 1;
         }
     return 0;
@@ -585,6 +624,20 @@ static int bounds_match(const rs_patch_bounds *b, const rs_profile *w, const rs_
            && b->rx1 == rsp->x[rsp->n - 1];
 }
 
+/* Per block of a spline's table, the segment holding the block's start
+ * (sp_eval's start when u has left the current segment). */
+static void seg_table(const rs_spline *sp, double x0, double x1, int *seg)
+{
+    const double h = (x1 - x0) / RS_PATCH_SEGS;
+    int i = 0;
+    for (int j = 0; j < RS_PATCH_SEGS; j++) {
+        const double u = x0 + j * h;
+        while (i < sp->n - 2 && sp->x[i + 1] <= u)
+            i++;
+        seg[j] = i;
+    }
+}
+
 /* The tables of w and r (O(knots), once per pair). */
 static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile *r)
 {
@@ -620,13 +673,17 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
         for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++)
             b->rhi[j] = dmax(b->rhi[j], hi);
     }
+    seg_table(ws, b->wx0, b->wx1, b->wseg);
+    seg_table(rsp, b->rx0, b->rx1, b->rseg);
     b->wzmax = -INFINITY;
     for (int j = 0; j < RS_PATCH_BLOCKS; j++)
         b->wzmax = dmax(b->wzmax, b->whi[j]);
-    for (int g = 0; g < RS_PATCH_BLOCKS / RS_PATCH_GROUP; g++) {
-        b->rg[g] = -INFINITY;
-        for (int j = 0; j < RS_PATCH_GROUP; j++)
-            b->rg[g] = dmax(b->rg[g], b->rhi[g * RS_PATCH_GROUP + j]);
+    /* rmx[L − 1][j]: the maximum of rhi over the 2^L blocks from j */
+    for (int L = 1; L <= RS_PATCH_LEVELS; L++) {
+        const double *lo = L == 1 ? b->rhi : b->rmx[L - 2];
+        const int half = 1 << (L - 1);
+        for (int j = 0; j < RS_PATCH_BLOCKS; j++)
+            b->rmx[L - 1][j] = j + 2 * half <= RS_PATCH_BLOCKS ? dmax(lo[j], lo[j + half]) : -INFINITY;
     }
 }
 
@@ -640,21 +697,14 @@ static double rail_max(const rs_patch_bounds *b, double ya, double yb)
     if (!(ya <= yb))
         return -INFINITY;
     const int j0 = blk(ya, b->rx0, b->rk), j1 = blk(yb, b->rx0, b->rk);
-    double z = -INFINITY;
-    if (j1 - j0 < 2 * RS_PATCH_GROUP) {
-        for (int j = j0; j <= j1; j++)
-            z = dmax(z, b->rhi[j]);
-        return z;
-    }
-    /* the partial groups at both ends, the whole ones between */
-    const int g0 = j0 / RS_PATCH_GROUP + 1, g1 = j1 / RS_PATCH_GROUP;
-    for (int j = j0; j < g0 * RS_PATCH_GROUP; j++)
-        z = dmax(z, b->rhi[j]);
-    for (int g = g0; g < g1; g++)
-        z = dmax(z, b->rg[g]);
-    for (int j = g1 * RS_PATCH_GROUP; j <= j1; j++)
-        z = dmax(z, b->rhi[j]);
-    return z;
+    /* two overlapping runs of 2^L blocks cover j0..j1 (a sparse table) */
+    const int len = j1 - j0 + 1;
+    int L = 0;
+    while (2 << L <= len)
+        L++;
+    if (L == 0)
+        return b->rhi[j0];
+    return dmax(b->rmx[L - 1][j0], b->rmx[L - 1][j1 - (1 << L) + 1]);
 }
 
 /* 1 when no valid slice u in [u0, u1] comes within CLEAR_EPS of the rail
@@ -780,20 +830,38 @@ static void pose_init(pose *p, const rs_profile *w, const rs_profile *r, const d
     p->whi = w->y[w->n - 1];
     p->rlo = r->y[0];
     p->rhi = r->y[r->n - 1];
-    p->hw = hint ? hint->wheel : 0;
-    p->hr = hint ? hint->rail : 0;
+    /* the spline hints, whatever the caller's hint holds, in range */
+    p->sw.x = w->spline.x;
+    p->sw.coef = w->spline.coef;
+    p->sw.last = w->spline.n - 2;
+    p->sw.i = hint && hint->wheel > 0 ? (hint->wheel < p->sw.last ? hint->wheel : p->sw.last) : 0;
+    p->sr.x = r->spline.x;
+    p->sr.coef = r->spline.coef;
+    p->sr.last = r->spline.n - 2;
+    p->sr.i = hint && hint->rail > 0 ? (hint->rail < p->sr.last ? hint->rail : p->sr.last) : 0;
     double d2;
     int h0 = 0, h1 = r->n - 2;
     p->rz_lo = rs_spline_eval(&r->spline, p->rlo, &h0, &p->rs_lo, &d2);
     p->rz_hi = rs_spline_eval(&r->spline, p->rhi, &h1, &p->rs_hi, &d2);
 }
 
+/* setup: sp_eval's segment tables, from the pair's bound tables. */
+static void pose_tables(pose *p, const rs_patch_bounds *b)
+{
+    p->sw.seg = b->wseg;
+    p->sw.x0 = b->wx0;
+    p->sw.k = RS_PATCH_SEGS / (b->wx1 - b->wx0);
+    p->sr.seg = b->rseg;
+    p->sr.x0 = b->rx0;
+    p->sr.k = RS_PATCH_SEGS / (b->rx1 - b->rx0);
+}
+
 /* The spline hints back to the caller's hint (on every return past setup). */
 static void save_hint(rs_patch_hint *hint, const pose *p)
 {
     if (hint) {
-        hint->wheel = p->hw;
-        hint->rail = p->hr;
+        hint->wheel = p->sw.i;
+        hint->rail = p->sr.i;
     }
 }
 
@@ -1180,6 +1248,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     pose_init(&s.p, w, r, c, a, o->r0, hint);
     s.tol = o->tol;
     s.bnd = bounds_get(hint, &own, w, r);
+    pose_tables(&s.p, s.bnd);
     if (!grid_init(&s, o->du)) {
         save_hint(hint, &s.p);
         return RS_OK;             /* the wheel is nowhere above the rail */

@@ -78,9 +78,11 @@ void rs_patch_defaults(rs_patch_opts *o);
  * extremes): a pure function of the two splines, made by rs_patch_find
  * when the hint's do not describe the profiles passed (first call; another
  * pair), so results never depend on them.  They let the search skip whole
- * stretches of the wheel table that cannot touch the rail. */
+ * stretches of the wheel table that cannot touch the rail, and start its
+ * spline look-ups near the segment sought. */
 #define RS_PATCH_BLOCKS 128
-#define RS_PATCH_GROUP 8          /* rail blocks per group maximum */
+#define RS_PATCH_LEVELS 7         /* runs of 2, 4, ... 128 rail blocks */
+#define RS_PATCH_SEGS 512         /* segment table entries per profile */
 typedef struct rs_patch_bounds {
     const double *wc, *rc;   /* the splines' coefficients they describe
                                 (NULL: none yet)                             */
@@ -89,12 +91,16 @@ typedef struct rs_patch_bounds {
     double wk, rk;           /* blocks per metre                             */
     double wzmax;            /* the wheel's highest z_w                      */
     double wlo[RS_PATCH_BLOCKS], whi[RS_PATCH_BLOCKS], rhi[RS_PATCH_BLOCKS];
-    double rg[RS_PATCH_BLOCKS / RS_PATCH_GROUP];   /* maxima of rhi by group */
+    double rmx[RS_PATCH_LEVELS][RS_PATCH_BLOCKS];   /* maxima of rhi over
+                                2^(L+1) blocks from each block (level L)     */
+    int wseg[RS_PATCH_SEGS], rseg[RS_PATCH_SEGS];   /* the spline segment at
+                                the start of each of RS_PATCH_SEGS equal
+                                parts of the table (a look-up's start)       */
 } rs_patch_bounds;
 
 /* Spline hints and bound tables of one wheel-rail pair, carried from call
  * to call (zero it before the first call, and again when a profile is
- * freed and replaced).  About 3 KB. */
+ * freed and replaced).  About 14 KB. */
 typedef struct rs_patch_hint {
     int wheel, rail;
     rs_patch_bounds b;
