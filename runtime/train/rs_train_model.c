@@ -277,6 +277,29 @@ int rs_compiled_vehicle_eval(rs_compiled_vehicle *v, double t, const double *q, 
     return RS_OK;
 }
 
+/* Solves the reduced system kd (r × r, compacted) x = rhs over the free
+ * coordinates map[0..r), with `reg` added to the diagonal: x into rhs[0..r)
+ * (rhs is compacted from its full-size entries first).  RS_E_SINGULAR with
+ * *bad the coordinate of the failing pivot, RS_E_NONFINITE. */
+static int reduced_solve(rs_compiled_vehicle *v, int r, double reg, int *bad)
+{
+    for (int b = 0; b < r; b++)
+        v->kd[b + (size_t)b * (size_t)r] += reg;
+    for (int a = 0; a < r; a++)
+        v->rhs[a] = v->rhs[v->map[a]];
+    int col = -1;
+    if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
+        if (bad)
+            *bad = col >= 0 && col < r ? v->map[col] : -1;
+        return RS_E_SINGULAR;
+    }
+    rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+    for (int a = 0; a < r; a++)
+        if (!isfinite(v->rhs[a]))
+            return RS_E_NONFINITE;
+    return RS_OK;
+}
+
 int rs_compiled_vehicle_static(rs_compiled_vehicle *v, double t, double *q, int fixed, int *bad)
 {
     memset(v->fix, 0, (size_t)v->n);
@@ -310,20 +333,11 @@ int rs_compiled_vehicle_static_mask(rs_compiled_vehicle *v, double t, double *q,
         for (int b = 0; b < r; b++)
             for (int a = 0; a < r; a++)
                 v->kd[a + (size_t)b * (size_t)r] = v->kd[v->map[a] + (size_t)v->map[b] * (size_t)n];
-        for (int a = 0; a < r; a++)
-            v->rhs[a] = v->rhs[v->map[a]];
-        int col = -1;
-        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
-            if (bad)
-                *bad = col >= 0 && col < r ? v->map[col] : -1;
-            return RS_E_SINGULAR;
-        }
-        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        if ((st = reduced_solve(v, r, 0.0, bad)) != RS_OK)
+            return st;
         double worst = 0.0;
         for (int a = 0; a < r; a++) {
             const int i = v->map[a];
-            if (!isfinite(v->rhs[a]))
-                return RS_E_NONFINITE;
             q[i] += v->rhs[a];
             worst = fmax(worst, fabs(v->rhs[a]) / (1.0 + fabs(q[i])));
         }
@@ -456,23 +470,11 @@ static int static_contact(rs_compiled_vehicle *v, double t, double *q, int r, in
                 continue;
             }
         }
-        for (int b = 0; b < r; b++)
-            v->kd[b + (size_t)b * (size_t)r] += 1e-10 * dmax;
-        for (int a = 0; a < r; a++)
-            v->rhs[a] = v->rhs[v->map[a]];
-        int col = -1;
-        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
-            if (bad)
-                *bad = col >= 0 && col < r ? v->map[col] : -1;
-            return RS_E_SINGULAR;
-        }
-        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        if ((st = reduced_solve(v, r, 1e-10 * dmax, bad)) != RS_OK)
+            return st;
         double big = 0.0;
-        for (int a = 0; a < r; a++) {
-            if (!isfinite(v->rhs[a]))
-                return RS_E_NONFINITE;
+        for (int a = 0; a < r; a++)
             big = fmax(big, fabs(v->rhs[a]));
-        }
         /* backtracking on max |F|: a step from wheels above the rails (no
          * contact stiffness yet) or a Newton overshoot on p^{3/2} would push
          * them deep into the rails */
@@ -543,21 +545,11 @@ int rs_compiled_vehicle_steady(rs_compiled_vehicle *v, double t, const double *q
                 if (a == b)
                     dmax = fmax(dmax, fabs(v->kd[a + (size_t)b * (size_t)r]));
             }
-        for (int b = 0; b < r; b++)   /* an undamped velocity stays put */
-            v->kd[b + (size_t)b * (size_t)r] += 1e-10 * dmax + 1e-300;
-        for (int a = 0; a < r; a++)
-            v->rhs[a] = v->rhs[v->map[a]];
-        int col = -1;
-        if (rs_dense_lu(v->kd, r, v->piv, &col) != RS_OK) {
-            if (bad)
-                *bad = col >= 0 && col < r ? v->map[col] : -1;
-            return RS_E_SINGULAR;
-        }
-        rs_dense_lu_solve(v->kd, r, v->piv, v->rhs);
+        /* an undamped velocity stays put */
+        if ((st = reduced_solve(v, r, 1e-10 * dmax + 1e-300, bad)) != RS_OK)
+            return st;
         double worst = 0.0;
         for (int a = 0; a < r; a++) {
-            if (!isfinite(v->rhs[a]))
-                return RS_E_NONFINITE;
             qd[v->map[a]] += v->rhs[a];
             worst = fmax(worst, fabs(v->rhs[a]) / (1.0 + fabs(qd[v->map[a]])));
         }
