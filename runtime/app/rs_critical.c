@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rs_dirs.h"
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_critical.h"
@@ -374,22 +375,6 @@ static int write_csv(const crit_state *s, char *err, size_t errlen)
     return RS_OK;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -426,7 +411,7 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
         goto done;
     if (s.nm.n_spin && (st = find_radius(c, s.m, &s.radius, err, errlen)))
         goto done;
-    if (mkdir_p(c->out_dir) != 0) {
+    if (rs_make_dirs(c->out_dir) != 0) {
         st = rs_fail(err, errlen, RS_E_IO,
                      "cannot create the output folder '%s': %s", c->out_dir, strerror(errno));
         goto done;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "rs_clock.h"
+#include "rs_dirs.h"
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_driver.h"
@@ -464,23 +465,6 @@ void rs_sweep_close(rs_sweep **psw)
 
 /* ---------------------------------------------------------------- attach */
 
-static int mkdir_p(const char *dir)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    struct stat st;
-    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
 /* The text of variants.csv: the variant numbers and their values. */
 static char *variants_text(const rs_sweep *sw, size_t *len)
 {
@@ -552,7 +536,7 @@ int rs_sweep_attach(rs_sweep *sw, char *err, size_t errlen)
     const char *dir = sw->c->out_dir;
     if (!dir || !*dir)
         return rs_fail(err, errlen, RS_E_ARG, "no output folder given");
-    if (mkdir_p(dir) != 0)
+    if (rs_make_dirs(dir) != 0)
         return rs_fail(err, errlen, RS_E_IO, "cannot create the output folder '%s': %s", dir, strerror(errno));
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.lock", dir);

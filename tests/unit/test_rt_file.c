@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "rs_clock.h"
+#include "rs_dirs.h"
 #include "rs_file.h"
 #include "rs_test.h"
 
@@ -72,6 +74,32 @@ START_TEST(sizes_round_trip)
 }
 END_TEST
 
+/* rs_make_dirs: nested folders made, an existing one accepted, a file in
+ * the way and an empty path refused. */
+START_TEST(make_dirs)
+{
+    char base[] = "/tmp/rt_dirs_XXXXXX", path[256], file[256];
+    ck_assert_ptr_nonnull(mkdtemp(base));
+    snprintf(path, sizeof path, "%s/a/b/c", base);
+    ck_assert_int_eq(rs_make_dirs(path), 0);
+    struct stat st;
+    ck_assert(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    ck_assert_int_eq(rs_make_dirs(path), 0);   /* already there */
+    snprintf(file, sizeof file, "%s/a/f", base);
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_eq(rs_make_dirs(file), -1);   /* a file, not a folder */
+    ck_assert_int_eq(errno, ENOTDIR);
+    snprintf(path, sizeof path, "%s/x", file);
+    ck_assert_int_eq(rs_make_dirs(path), -1);   /* below a file */
+    ck_assert_int_eq(rs_make_dirs(""), -1);
+    unlink(file);
+    snprintf(path, sizeof path, "rm -r '%s'", base);
+    ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
 START_TEST(clock_moves_forward)
 {
     const double a = rs_now_s();
@@ -94,6 +122,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, sizes_round_trip);
     tcase_add_test(tc, clock_moves_forward);
+    tcase_add_test(tc, make_dirs);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
