@@ -78,7 +78,7 @@ END_TEST
  * the way and an empty path refused. */
 START_TEST(make_dirs)
 {
-    char base[] = "/tmp/rt_dirs_XXXXXX", path[256], file[256];
+    char base[] = "/tmp/rt_dirs_XXXXXX", path[320], file[256];
     ck_assert_ptr_nonnull(mkdtemp(base));
     snprintf(path, sizeof path, "%s/a/b/c", base);
     ck_assert_int_eq(rs_make_dirs(path), 0);
