@@ -126,28 +126,33 @@ static int check_ws(const rs_ws *ws)
     return ws && ws->magic == RS_WS_MAGIC;
 }
 
+/* The constants up to date and the inputs bound to the current state: what
+ * every evaluation of the state needs first. */
+static int bind_current(rs_ws *ws)
+{
+    int st = rs_ws_update_constants(ws);
+    if (st)
+        return st;
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    return RS_OK;
+}
+
 int rs_ws_outputs(rs_ws *ws, double *out)
 {
     if (!check_ws(ws) || (!out && ws->model->n_out > 0))
         return RS_E_ARG;
     if (ws->model->n_out == 0)
         return RS_OK;
-    int st = rs_ws_update_constants(ws);
-    if (st)
-        return st;
-    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    return rs_ws_call(ws, RS_FN_OUTPUTS, out, NULL);
+    int st = bind_current(ws);
+    return st ? st : rs_ws_call(ws, RS_FN_OUTPUTS, out, NULL);
 }
 
 int rs_ws_energy(rs_ws *ws, double *kinetic, double *potential)
 {
     if (!check_ws(ws))
         return RS_E_ARG;
-    int st = rs_ws_update_constants(ws);
-    if (st)
-        return st;
-    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    if ((st = rs_ws_call(ws, RS_FN_ENERGY, &ws->energy[0], &ws->energy[1])))
+    int st = bind_current(ws);
+    if (st || (st = rs_ws_call(ws, RS_FN_ENERGY, &ws->energy[0], &ws->energy[1])))
         return st;
     if (kinetic)
         *kinetic = ws->energy[0];
@@ -160,11 +165,8 @@ int rs_ws_power(rs_ws *ws, double *power)
 {
     if (!check_ws(ws))
         return RS_E_ARG;
-    int st = rs_ws_update_constants(ws);
-    if (st)
-        return st;
-    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    if ((st = rs_ws_call(ws, RS_FN_POWER, ws->power, NULL)))
+    int st = bind_current(ws);
+    if (st || (st = rs_ws_call(ws, RS_FN_POWER, ws->power, NULL)))
         return st;
     if (power)
         memcpy(power, ws->power, sizeof ws->power);
@@ -209,9 +211,6 @@ int rs_ws_residuals(rs_ws *ws, double *pos, double *vel)
 {
     if (!check_ws(ws))
         return RS_E_ARG;
-    int st = rs_ws_update_constants(ws);
-    if (st)
-        return st;
-    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    return rs_ws_eval_residuals(ws, pos, vel);
+    int st = bind_current(ws);
+    return st ? st : rs_ws_eval_residuals(ws, pos, vel);
 }

@@ -255,6 +255,18 @@ int rs_lu_fixed_nnz(const rs_lu_fixed *F)
     return F->Lp[F->n] + F->Up[F->n] + F->m * F->m + F->s;
 }
 
+/* The smallest pivot magnitude (and its 1-based column) and the largest,
+ * for the reciprocal condition estimate. */
+static inline void note_pivot(double ad, int j, double *dmin, int *bad_min, double *dmax)
+{
+    if (ad < *dmin) {
+        *dmin = ad;
+        *bad_min = j + 1;
+    }
+    if (ad > *dmax)
+        *dmax = ad;
+}
+
 /* The pivot check of rs_lu_fixed_factor for pivot j; 1 if it passes. */
 static inline int pivot_ok(const rs_lu_fixed *F, int j, double ad, int check_ref, double drop)
 {
@@ -304,12 +316,7 @@ int rs_lu_fixed_factor(rs_lu_fixed *F, const double *Ax, double drop, double rco
                 *rcond = 0;
                 return j + 1;
             }
-            if (ad < dmin) {
-                dmin = ad;
-                bad_min = j + 1;
-            }
-            if (ad > dmax)
-                dmax = ad;
+            note_pivot(ad, j, &dmin, &bad_min, &dmax);
             const double inv = 1.0 / d;
             F->Dinv[j] = inv;
             for (int i = jl + 1; i < m; i++)
@@ -325,12 +332,7 @@ int rs_lu_fixed_factor(rs_lu_fixed *F, const double *Ax, double drop, double rco
             *rcond = 0;
             return j + 1;
         }
-        if (ad < dmin) {
-            dmin = ad;
-            bad_min = j + 1;
-        }
-        if (ad > dmax)
-            dmax = ad;
+        note_pivot(ad, j, &dmin, &bad_min, &dmax);
         const double inv = 1.0 / d;
         F->Dinv[j] = inv;
         for (int q = Lp[j]; q < Lp[j + 1]; q++) {

@@ -244,6 +244,20 @@ static int project_position(rs_ws *ws, double t)
     return RS_OK;
 }
 
+/* The velocity residual ρ = β − φ_q q̇ into rhs[n_q..), and its largest
+ * magnitude (the constraint in *worst). */
+static double velocity_residual(rs_ws *ws, int *worst)
+{
+    const rs_model *m = ws->model;
+    const int nq = m->n_q, nphi = m->n_phi;
+    for (int i = 0; i < nphi; i++)
+        ws->rhs[nq + i] = ws->beta[i];
+    for (int j = 0; j < nq; j++)
+        for (int k = m->phi_q_pattern.colptr[j]; k < m->phi_q_pattern.colptr[j + 1]; k++)
+            ws->rhs[nq + m->phi_q_pattern.rowind[k]] -= ws->Gv[k] * ws->qd[j];
+    return max_abs(ws->rhs + nq, nphi, worst);
+}
+
 /* φ_q q̇ = β, minimum-norm change of q̇:
  *   [I φ_qᵀ; φ_q 0] [Δq̇; μ] = [0; β − φ_q q̇].  The equation is linear in q̇,
  * so one solve is exact; skipped when the residual is already below tol. */
@@ -260,25 +274,14 @@ static int project_velocity(rs_ws *ws, double t)
                                  NULL)) ||
         (st = rs_ws_check_finite(ws, ws->beta, nphi, "beta", m->phi_names)))
         return st;
-    /* residual ρ = β − φ_q q̇ */
-    for (int i = 0; i < nphi; i++)
-        ws->rhs[nq + i] = ws->beta[i];
-    for (int j = 0; j < nq; j++)
-        for (int k = m->phi_q_pattern.colptr[j]; k < m->phi_q_pattern.colptr[j + 1]; k++)
-            ws->rhs[nq + m->phi_q_pattern.rowind[k]] -= ws->Gv[k] * ws->qd[j];
-    r = max_abs(ws->rhs + nq, nphi, &worst);
+    r = velocity_residual(ws, &worst);
     if (r > ws->opt.proj_tol) {
         if ((st = min_norm(ws, "velocity projection")))
             return st;
         for (int j = 0; j < nq; j++)
             ws->qd[j] += ws->rhs[j];
         ws->stats.vel_projections++;
-        for (int i = 0; i < nphi; i++)
-            ws->rhs[nq + i] = ws->beta[i];
-        for (int j = 0; j < nq; j++)
-            for (int k = m->phi_q_pattern.colptr[j]; k < m->phi_q_pattern.colptr[j + 1]; k++)
-                ws->rhs[nq + m->phi_q_pattern.rowind[k]] -= ws->Gv[k] * ws->qd[j];
-        r = max_abs(ws->rhs + nq, nphi, &worst);
+        r = velocity_residual(ws, &worst);
         if (!(r <= ws->opt.proj_tol))
             return rs_ws_fail(ws, RS_E_NOCONV,
                               "velocity projection: |phi_q qd - beta| = %.3g at constraint '%s' "
