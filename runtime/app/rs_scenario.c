@@ -1144,6 +1144,19 @@ static int wrong_kind(const rs_scenario_where *at, const char *name, rs_var_kind
                       name, kind_words(k), stmt);
 }
 
+/* The model variable `name` that statement `stmt` sets, one of the kinds in
+ * the bit set `kinds` (1 << RS_VAR_*): an unknown name or another kind is
+ * an error at `at` (what: the words for the kinds, which: the candidates). */
+static int find_settable(const rs_model *m, const rs_scenario_where *at, const char *name, unsigned kinds,
+                         const char *what, int which, const char *stmt, rs_var *v, char *err, size_t errlen)
+{
+    if (rs_model_find(m, name, v) != RS_OK)
+        return unknown(m, at, what, which, name, err, errlen);
+    if (!(kinds & (1u << v->kind)))
+        return wrong_kind(at, name, v->kind, stmt, err, errlen);
+    return RS_OK;
+}
+
 int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -1200,40 +1213,26 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     rs_var v;
     for (int i = 0; i < s->n_params; i++) {
         const rs_scenario_assign *a = &s->params[i];
-        if (rs_model_find(m, a->name, &v) != RS_OK) {
-            st = unknown(m, &a->at, "parameter", CAND_P, a->name, err, errlen);
+        if ((st = find_settable(m, &a->at, a->name, 1u << RS_VAR_P, "parameter", CAND_P, "param", &v, err,
+                                errlen)))
             goto fail;
-        }
-        if (v.kind != RS_VAR_P) {
-            st = wrong_kind(&a->at, a->name, v.kind, "param", err, errlen);
-            goto fail;
-        }
         b->p_idx[b->n_p] = v.index;
         b->p_val[b->n_p++] = a->value;
     }
     for (int i = 0; i < s->n_initial; i++) {
         const rs_scenario_assign *a = &s->initial[i];
-        if (rs_model_find(m, a->name, &v) != RS_OK) {
-            st = unknown(m, &a->at, "coordinate or velocity", CAND_INIT, a->name, err, errlen);
+        const unsigned state = 1u << RS_VAR_Q | 1u << RS_VAR_QD | 1u << RS_VAR_S | 1u << RS_VAR_SD;
+        if ((st = find_settable(m, &a->at, a->name, state, "coordinate or velocity", CAND_INIT, "initial", &v,
+                                err, errlen)))
             goto fail;
-        }
-        if (v.kind != RS_VAR_Q && v.kind != RS_VAR_QD && v.kind != RS_VAR_S && v.kind != RS_VAR_SD) {
-            st = wrong_kind(&a->at, a->name, v.kind, "initial", err, errlen);
-            goto fail;
-        }
         b->init_var[b->n_init] = v;
         b->init_val[b->n_init++] = a->value;
     }
     for (int i = 0; i < s->n_inputs; i++) {
         const rs_scenario_input *in = &s->inputs[i];
-        if (rs_model_find(m, in->name, &v) != RS_OK) {
-            st = unknown(m, &in->at, "input", CAND_U, in->name, err, errlen);
+        if ((st = find_settable(m, &in->at, in->name, 1u << RS_VAR_U, "input", CAND_U, "input", &v, err,
+                                errlen)))
             goto fail;
-        }
-        if (v.kind != RS_VAR_U) {
-            st = wrong_kind(&in->at, in->name, v.kind, "input", err, errlen);
-            goto fail;
-        }
         int k = b->n_in;
         b->in_slot[k] = v.index;
         b->in_n[k] = in->n;
