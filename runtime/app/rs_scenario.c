@@ -391,6 +391,29 @@ static int table_push(rs_scenario_input *in, double t, double v)
     return 0;
 }
 
+/* The next line of a CSV text (cut in place at its newline) that is not
+ * blank or a '#' comment, counting lines in *lineno; NULL at the end. */
+static char *next_data_line(char **save, int *lineno)
+{
+    char *l;
+    while ((l = *save)) {
+        char *nl = strchr(l, '\n');
+        if (nl) {
+            *nl = '\0';
+            *save = nl + 1;
+        } else {
+            *save = NULL;
+        }
+        ++*lineno;
+        const char *p = l;
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (*p != '\0' && *p != '#')
+            return l;
+    }
+    return NULL;
+}
+
 /* Splits a CSV line (modified) at commas into fields, trimming blanks and
  * one pair of double quotes.  Returns the count (at most max). */
 static int csv_fields(char *line, char **f, int max)
@@ -456,17 +479,8 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
     char *hdr[CSV_MAX_COLS];
     char *save = text, *l;
     /* header: the first line that is not blank or a comment */
-    while ((l = save)) {
-        char *nl = strchr(l, '\n');
-        if (nl) { *nl = '\0'; save = nl + 1; } else save = NULL;
-        lineno++;
-        char *p = l;
-        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
-        if (*p == '\0' || *p == '#')
-            continue;
+    if ((l = next_data_line(&save, &lineno)))
         ncol = csv_fields(l, hdr, CSV_MAX_COLS);
-        break;
-    }
     if (ncol < 2 || ncol > CSV_MAX_COLS) {
         st = rs_fail_at(ps->err, ps->errlen, RS_E_ARG, path, lineno > 0 ? lineno : 1,
                         "expected a header row 'time,NAME,...' with 2 to %d columns (input '%s' of %s:%d)",
@@ -496,14 +510,7 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
                             in->name, path, colname, list);
         goto done;
     }
-    while ((l = save)) {
-        char *nl = strchr(l, '\n');
-        if (nl) { *nl = '\0'; save = nl + 1; } else save = NULL;
-        lineno++;
-        char *p = l;
-        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
-        if (*p == '\0' || *p == '#')
-            continue;
+    while ((l = next_data_line(&save, &lineno))) {
         char *f[CSV_MAX_COLS];
         int n = csv_fields(l, f, CSV_MAX_COLS);
         double t, v;
