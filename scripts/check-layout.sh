@@ -141,7 +141,7 @@ fi
 if [[ ${1:-} == --self-test ]]; then
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    (cd "$root" && cp -r --parents abi modeler codegen runtime cli "$tmp"/) || exit 1
+    (cd "$root" && cp -r --parents abi common modeler codegen runtime cli "$tmp"/) || exit 1
     # 1. the core reaching up into contact
     echo '#include "rs_contact.h"' >> "$tmp/runtime/core/rs_status.c"
     if check_tree "$tmp" 2>"$tmp/out1"; then
