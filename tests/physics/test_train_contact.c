@@ -38,6 +38,7 @@
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
 #include "rs_test.h"
+#include "rt_fixtures.h"
 
 static rs_loaded *g_h;
 static const rs_model *g_m;
@@ -46,29 +47,12 @@ static void load_once(void)
 {
     if (g_m)
         return;
-    char err[4096];
-    g_h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(g_h != NULL, "%s", err);
+    g_h = rt_load("generated/bogie");
     g_m = rs_loaded_model(g_h);
 }
 
-static double par(const char *name)
-{
-    for (int i = 0; i < g_m->n_p; i++)
-        if (strcmp(g_m->p_names[i], name) == 0)
-            return g_m->p_default[i];
-    ck_abort_msg("no parameter %s", name);
-    return 0;
-}
-
-static int qi(const char *name)
-{
-    for (int i = 0; i < g_m->n_q; i++)
-        if (strcmp(g_m->q_names[i], name) == 0)
-            return i;
-    ck_abort_msg("no coordinate %s", name);
-    return -1;
-}
+static double par(const char *name) { return rt_param_default(g_m, name); }
+static int qi(const char *name) { return rt_coord_index(g_m, name); }
 
 #define NQ 18
 

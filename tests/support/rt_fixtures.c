@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt_fixtures.h"
 
@@ -137,3 +138,21 @@ void rt_set_param(rs_ws *ws, const char *name, double x)
 }
 
 double rt_value(rs_ws *ws, const char *name) { return rs_ws_value(ws, rt_var(ws, name), NULL); }
+
+double rt_param_default(const rs_model *m, const char *name)
+{
+    for (int i = 0; i < m->n_p; i++)
+        if (strcmp(m->p_names[i], name) == 0)
+            return m->p_default[i];
+    fprintf(stderr, "model '%s' has no parameter '%s'\n", m->name, name);
+    abort();
+}
+
+int rt_coord_index(const rs_model *m, const char *name)
+{
+    for (int i = 0; i < m->n_q; i++)
+        if (strcmp(m->q_names[i], name) == 0)
+            return i;
+    fprintf(stderr, "model '%s' has no coordinate '%s'\n", m->name, name);
+    abort();
+}

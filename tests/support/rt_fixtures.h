@@ -56,4 +56,9 @@ double rt_param(rs_ws *ws, const char *name);
 void rt_set_param(rs_ws *ws, const char *name, double x);
 double rt_value(rs_ws *ws, const char *name);
 
+/* A parameter's default and a coordinate's index in the model's descriptor;
+ * an unknown name aborts the test, naming it. */
+double rt_param_default(const rs_model *m, const char *name);
+int rt_coord_index(const rs_model *m, const char *name);
+
 #endif /* RT_FIXTURES_H */
