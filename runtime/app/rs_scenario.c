@@ -1271,6 +1271,13 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
             st = unknown(m, &c->at, "column", CAND_COLUMNS, c->name, err, errlen);
             goto fail;
         }
+        for (int j = 0; j < i; j++)
+            if (strcmp(s->columns[j].name, c->name) == 0) {
+                st = rs_fail_at(err, errlen, RS_E_VALUE, c->at.file, c->at.line,
+                                "column '%s' is already listed (line %d): list each column once", c->name,
+                                s->columns[j].at.line);
+                goto fail;
+            }
         if (!(b->cols[b->n_col] = dup_str(c->name))) {
             st = rs_fail_at(err, errlen, RS_E_NOMEM, c->at.file, c->at.line, "out of memory");
             goto fail;
