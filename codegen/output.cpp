@@ -35,12 +35,16 @@ Output Output::vector(std::string name, std::vector<Ex> v) {
     return o;
 }
 
+// A rows × cols output given as row-major values: the count must match.
+static void check_size(const std::string &name, const char *shape, int rows, int cols, size_t n) {
+    if (rows < 0 || cols < 0 || (size_t)rows * (size_t)cols != n)
+        throw std::invalid_argument("output " + name + ": " + shape + " " + std::to_string(rows) + "x" +
+                                    std::to_string(cols) + " needs " + std::to_string((long)rows * cols) +
+                                    " values, got " + std::to_string(n));
+}
+
 Output Output::dense(std::string name, int rows, int cols, std::vector<Ex> row_major) {
-    if (rows < 0 || cols < 0 || (size_t)rows * (size_t)cols != row_major.size())
-        throw std::invalid_argument("output " + name + ": dense " + std::to_string(rows) + "x" +
-                                    std::to_string(cols) + " needs " +
-                                    std::to_string((long)rows * cols) + " values, got " +
-                                    std::to_string(row_major.size()));
+    check_size(name, "dense", rows, cols, row_major.size());
     Output o;
     o.name = std::move(name);
     o.shape = Shape::Dense;
@@ -51,11 +55,7 @@ Output Output::dense(std::string name, int rows, int cols, std::vector<Ex> row_m
 }
 
 Output Output::sparse(std::string name, int rows, int cols, const std::vector<Ex> &row_major) {
-    if (rows < 0 || cols < 0 || (size_t)rows * (size_t)cols != row_major.size())
-        throw std::invalid_argument("output " + name + ": sparse " + std::to_string(rows) + "x" +
-                                    std::to_string(cols) + " needs " +
-                                    std::to_string((long)rows * cols) + " values, got " +
-                                    std::to_string(row_major.size()));
+    check_size(name, "sparse", rows, cols, row_major.size());
     Output o;
     o.name = std::move(name);
     o.shape = Shape::Sparse;
