@@ -74,7 +74,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     if (!m || m->n_contact < 1 || !m->fn[RS_FN_DELTA_JAC].fn || !m->fn[RS_FN_CREEP].fn)
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no wheel-rail contact or no force Jacobians (delta_jac): recompile it with this "
-                       "railsym (models with more than 4 contacts get none)",
+                       "railsym",
                        m && m->name ? m->name : "?");
     rs_train_wheel_contact_opts oo;
     if (o)

@@ -64,11 +64,6 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
                        "wheel-rail contacts', which become compliant)",
                        m->name);
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
-        if (m->n_contact > 4)
-            return rs_fail(err, errlen, RS_E_MODEL,
-                           "model '%s' has no force Jacobians (delta_jac): `railsym compile` gives none to models "
-                           "with more than 4 wheel-rail contacts (it has %d), so it cannot be a train vehicle",
-                           m->name, m->n_contact);
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
     }
