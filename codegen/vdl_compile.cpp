@@ -201,18 +201,16 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         // Wheel-rail contacts: the functions the runtime's table uses, added
         // before hoisting so their parameter-only atoms join the shared constants.
         // Exact force Jacobians K, C for implicit (train) integration
-        // (docs/trains.md).  For contact models they are δ's derivatives with the
-        // creep force inputs and s held fixed; the runtime adds the compliant
-        // normal force's and the creep damping's parts.  Models with more than
-        // kMaxJacContacts contacts (feve3000: 8) are left without them: their
-        // Jacobian would add some 44 500 operations and 1.9 MB of C to every
-        // build of a model that has no train use yet.
-        constexpr size_t kMaxJacContacts = 4;
+        // (docs/trains.md), for every model: for contact models they are δ's
+        // derivatives with the creep force inputs and s held fixed; the runtime
+        // adds the contact forces' parts (compliant or elastic).  For feve3000
+        // (8 contacts) they add about 30 % to the generated C and its load time
+        // (docs/trains.md "Force Jacobians").
         if (!sys.contacts().empty()) {
             for (codegen::Function &f : codegen::runtime_contact_functions(contact_functions(sys)))
                 fns.push_back(std::move(f));
         }
-        if (sys.contacts().size() <= kMaxJacContacts) fns.push_back(force_jacobian_function(sys));
+        fns.push_back(force_jacobian_function(sys));
         // The energy balance's power terms (power.hpp), built last so the
         // atoms of every other function keep their order.
         fns.push_back(power_function(sys));

@@ -54,10 +54,13 @@ int feve3000_creep(const double *const *in, double *const *out);
 /* feve3000_wheel: out[0] wheel_pose (vector 96x1), out[1] wheel_vel (vector 48x1), out[2] wheel_jac (sparse 48x30), out[3] wheel_geom (vector 16x1) */
 int feve3000_wheel(const double *const *in, double *const *out);
 
+/* feve3000_delta_jac: out[0] K (sparse 30x30), out[1] C (sparse 30x30) */
+int feve3000_delta_jac(const double *const *in, double *const *out);
+
 /* feve3000_power: out[0] power (vector 4x1) */
 int feve3000_power(const double *const *in, double *const *out);
 
-/* feve3000_constants: out[0] k (vector 47x1) */
+/* feve3000_constants: out[0] k (vector 55x1) */
 int feve3000_constants(const double *const *in, double *const *out);
 
 /* feve3000_step: out[0] M.M (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */

@@ -19,6 +19,7 @@ int feve3000_phi_d_q(const double *const *in, double *const *out);
 int feve3000_phi_d_s(const double *const *in, double *const *out);
 int feve3000_beta_d(const double *const *in, double *const *out);
 int feve3000_creep(const double *const *in, double *const *out);
+int feve3000_delta_jac(const double *const *in, double *const *out);
 int feve3000_step(const double *const *in, double *const *out);
 int feve3000_proj(const double *const *in, double *const *out);
 int feve3000_newton(const double *const *in, double *const *out);
@@ -820,6 +821,78 @@ static const int rsd_wheel_jac_rowind[480] = {
     38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 39, 40, 41, 45, 46, 47
 };
 
+/* Pattern of K (30 x 30, 408 non-zeros), compressed columns. */
+static const int rsd_K_colptr[31] = {
+    0, 0, 0, 0, 30, 60, 90, 106, 118, 134, 150, 162, 175, 175, 187, 200,
+    200, 220, 236, 256, 276, 290, 305, 316, 330, 345, 356, 371, 382, 397, 408
+};
+static const int rsd_K_rowind[408] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1,
+    2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+    18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+    20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1, 2, 3, 4, 5,
+    6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5,
+    6, 7, 8, 9, 10, 13, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14, 0, 1, 2, 3, 4,
+    5, 6, 7, 8, 9, 13, 14, 15, 0, 1, 2, 3, 4, 5, 16, 17,
+    18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1, 2, 3,
+    4, 5, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 0, 1, 2, 3,
+    4, 5, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+    0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+    26, 27, 28, 29, 0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20, 21,
+    22, 27, 0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20, 21, 22, 26,
+    27, 3, 4, 5, 16, 18, 19, 20, 21, 22, 26, 27, 0, 1, 2, 3,
+    4, 5, 16, 17, 18, 19, 23, 24, 25, 29, 0, 1, 2, 3, 4, 5,
+    16, 17, 18, 19, 23, 24, 25, 28, 29, 3, 4, 5, 16, 18, 19, 23,
+    24, 25, 28, 29, 0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20, 21,
+    22, 26, 27, 3, 4, 5, 16, 18, 19, 20, 21, 22, 26, 27, 0, 1,
+    2, 3, 4, 5, 16, 17, 18, 19, 23, 24, 25, 28, 29, 3, 4, 5,
+    16, 18, 19, 23, 24, 25, 28, 29
+};
+
+/* Pattern of C (30 x 30, 478 non-zeros), compressed columns. */
+static const int rsd_C_colptr[31] = {
+    0, 22, 44, 66, 96, 126, 156, 172, 184, 200, 216, 228, 241, 248, 260, 273,
+    280, 300, 316, 336, 356, 368, 383, 394, 406, 421, 432, 444, 455, 467, 478
+};
+static const int rsd_C_rowind[478] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 16, 17, 18, 19,
+    20, 21, 23, 24, 26, 28, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    10, 13, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 9, 10, 13, 16, 17, 18, 19, 20, 21, 23, 24,
+    26, 28, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1,
+    2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+    18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3,
+    4, 5, 6, 7, 8, 9, 10, 13, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 3, 4, 5, 6, 8, 9, 11, 0, 1, 2, 3, 4, 5, 6, 7,
+    8, 9, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14,
+    15, 3, 4, 5, 6, 8, 9, 14, 0, 1, 2, 3, 4, 5, 16, 17,
+    18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1, 2, 3,
+    4, 5, 16, 17, 18, 19, 20, 21, 23, 24, 26, 28, 0, 1, 2, 3,
+    4, 5, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+    0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+    26, 27, 28, 29, 0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20, 21,
+    0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 20, 21, 22, 26, 27, 3,
+    4, 5, 16, 18, 19, 20, 21, 22, 26, 27, 0, 1, 2, 3, 4, 5,
+    16, 17, 18, 19, 23, 24, 0, 1, 2, 3, 4, 5, 16, 17, 18, 19,
+    23, 24, 25, 28, 29, 3, 4, 5, 16, 18, 19, 23, 24, 25, 28, 29,
+    0, 1, 2, 3, 4, 5, 16, 17, 18, 19, 21, 26, 3, 4, 5, 16,
+    18, 19, 20, 21, 22, 26, 27, 0, 1, 2, 3, 4, 5, 16, 17, 18,
+    19, 24, 28, 3, 4, 5, 16, 18, 19, 23, 24, 25, 28, 29
+};
+
 /* Wheel-rail contacts (docs/contact_element.md): s slots of theta_w, u_w, s_r,
  * u_r; per spline (wheel, rail, track_x, track_y, track_z, cant) the u slots of
  * a, b, c, d, u_bp, the s slot selecting the segment and the file; u slots of
@@ -908,7 +981,7 @@ static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
 static const int rsd_outputs_len[1] = {2};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
-static const int rsd_constants_len[1] = {47};
+static const int rsd_constants_len[1] = {55};
 static const char *const rsd_constants_outs[1] = {"k"};
 static const int rsd_delta_nk_len[1] = {30};
 static const char *const rsd_delta_nk_outs[1] = {"delta_nk"};
@@ -922,6 +995,8 @@ static const int rsd_beta_d_len[1] = {32};
 static const char *const rsd_beta_d_outs[1] = {"beta_d"};
 static const int rsd_creep_len[5] = {24, 8, 24, 272, 272};
 static const char *const rsd_creep_outs[5] = {"nu", "V", "radii", "ddelta_df", "dnu_dqd"};
+static const int rsd_delta_jac_len[2] = {408, 478};
+static const char *const rsd_delta_jac_outs[2] = {"K", "C"};
 static const int rsd_step_len[9] = {418, 30, 96, 8, 24, 8, 24, 272, 272};
 static const char *const rsd_step_outs[9] = {"M.M", "delta_nk.delta_nk", "phi_q.phi_q", "gamma.gamma", "creep.nu", "creep.V", "creep.radii", "creep.ddelta_df", "creep.dnu_dqd"};
 static const int rsd_proj_len[8] = {32, 8, 96, 8, 128, 304, 32, 720};
@@ -945,7 +1020,7 @@ static const rs_model rsd_model = {
     .n_s = 32,
     .n_p = 68,
     .n_u = 270,
-    .n_const = 47,
+    .n_const = 55,
     .n_phi = 8,
     .n_out = 2,
     .q_names = rsd_q_names,
@@ -973,6 +1048,7 @@ static const rs_model rsd_model = {
         [RS_FN_PHI_D_S] = {feve3000_phi_d_s, 1, rsd_phi_d_s_len, rsd_phi_d_s_outs},
         [RS_FN_BETA_D] = {feve3000_beta_d, 1, rsd_beta_d_len, rsd_beta_d_outs},
         [RS_FN_CREEP] = {feve3000_creep, 5, rsd_creep_len, rsd_creep_outs},
+        [RS_FN_DELTA_JAC] = {feve3000_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {feve3000_step, 9, rsd_step_len, rsd_step_outs},
         [RS_FN_PROJ] = {feve3000_proj, 8, rsd_proj_len, rsd_proj_outs},
         [RS_FN_NEWTON] = {feve3000_newton, 2, rsd_newton_len, rsd_newton_outs},
@@ -987,6 +1063,8 @@ static const rs_model rsd_model = {
     .ddelta_df_pattern = {30, 24, rsd_ddelta_df_colptr, rsd_ddelta_df_rowind},
     .dnu_dqd_pattern = {24, 30, rsd_dnu_dqd_colptr, rsd_dnu_dqd_rowind},
     .wheel_jac_pattern = {48, 30, rsd_wheel_jac_colptr, rsd_wheel_jac_rowind},
+    .K_pattern = {30, 30, rsd_K_colptr, rsd_K_rowind},
+    .C_pattern = {30, 30, rsd_C_colptr, rsd_C_rowind},
     .q0 = rsd_q0,
     .qd0 = rsd_qd0,
     .q_units = rsd_q_units,
@@ -994,7 +1072,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0xa18249a215f8e9c4ull,
+    .content_hash = 0x6c50b0a206da7df7ull,
 };
 
 const rs_model *feve3000_model(void)

@@ -291,14 +291,48 @@ static int port_line(parser *P, int line, char **tok, int n, vtype *t)
     return 0;
 }
 
+/* contact elastic|compliant, creep kalker|fastsim|polach: a word from a
+ * list into *dst (its index + base).  0, or -1 (message written). */
+static int choice_line(parser *P, int line, char **tok, int n, vtype *t, const char *const *words, int nw,
+                       const char *what, int base, int *dst)
+{
+    if (t->w.model->n_contact == 0)
+        return PERR(P, line, -1, "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply", t->name,
+                    tok[0]);
+    char all[160];
+    size_t w = 0;
+    for (int i = 0; i < nw; i++)
+        w += (size_t)snprintf(all + w, sizeof all - w, "%s'%s %s'", i == 0 ? "" : i == nw - 1 ? " or " : ", ",
+                              tok[0], words[i]);
+    if (n != 2)
+        return PERR(P, line, -1, "vehicle '%s': write %s (one word)", t->name, all);
+    for (int i = 0; i < nw; i++)
+        if (strcmp(tok[1], words[i]) == 0) {
+            *dst = base + i;
+            return 0;
+        }
+    char sug[96];
+    suggest(sug, sizeof sug, tok[1], words, nw);
+    return PERR(P, line, -1, "vehicle '%s': '%s' is not a %s%s: write %s", t->name, tok[1], what, sug, all);
+}
+
 /* contact_files FOLDER, track FILE, contact_outputs, contact_damping =
- * VALUE, contact_mu = VALUE: the contact options.  c: the keyword's index
- * in contact_keys.  0, or -1 (message written). */
+ * VALUE, contact_mu = VALUE, contact MODE, creep LAW: the contact options.
+ * c: the keyword's index in contact_keys.  0, or -1 (message written). */
 static const char *const contact_keys[] = {"contact_files", "track", "contact_outputs", "contact_damping",
-                                           "contact_mu"};
+                                           "contact_mu", "contact", "creep"};
 static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
 {
     const rs_model *m = t->w.model;
+    if (c == 5) {
+        static const char *const modes[] = {"compliant", "elastic"};
+        return choice_line(P, line, tok, n, t, modes, 2, "contact mode (the compliant single-point contact or the "
+                           "elastic multi-patch one)", RS_TRAIN_CONTACT_COMPLIANT, &t->x->co.mode);
+    }
+    if (c == 6) {
+        static const char *const laws[] = {"kalker", "fastsim", "polach"};
+        return choice_line(P, line, tok, n, t, laws, 3, "creep law", 0, &t->x->co.law);
+    }
     if (c <= 1) {
         const int tr = c == 1;
         if (m->n_contact == 0 || n != 2)
@@ -403,7 +437,7 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
                     "vehicle '%s': '%s' is not a parameter or coordinate of model '%s'%s; its parameters: %s; "
                     "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s; train-side: %s, x_coord, "
                     "pitch_coord%s", t->name, tok[0], m->name, sug, all, qs, ms,
-                    m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_outputs" : "");
+                    m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_outputs, contact, creep" : "");
     }
     double v;
     if (n != 2)

@@ -487,6 +487,8 @@ static int wheel_forces(struct rs_ws *ws, int i)
         rot(ex, ey, ez, found[j].n, n_g);
         for (int k = 0; k < 3; k++)
             r[k] = P[k] + org[k] - pose[k];
+        memcpy(pp->r, r, sizeof r);
+        memcpy(pp->n, n_g, sizeof n_g);
         if ((st = patch_forces(o, w, pp, r, n_g, t, vO, om)) < 0)
             return rs_ws_fail(ws, st,
                               "contact '%s': patch %d at u_w = %.4g m, u_r = %.4g m: the Hertz "
@@ -796,4 +798,37 @@ double rs_elastic_energy(struct rs_ws *ws)
     for (int i = 0; i < CE(ws->ct)->nc; i++)
         e += CE(ws->ct)->w[i].energy;
     return e;
+}
+
+int rs_elastic_eval(struct rs_ws *ws, double t, const double *q, const double *qd)
+{
+    const int nq = ws->model->n_q;
+    if (q != ws->q)
+        memcpy(ws->q, q, (size_t)nq * sizeof(double));
+    if (qd != ws->qd)
+        memcpy(ws->qd, qd, (size_t)nq * sizeof(double));
+    ws->t = t;
+    int st = elastic_check(ws, t); /* once: gauge and wheel-rail pairs */
+    if (st)
+        return st;
+    rs_ws_bind(ws, t, ws->q, ws->qd);
+    ws->creep_ready = 0; /* the wheel function at this state */
+    return elastic_forces(ws);
+}
+
+void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state *out)
+{
+    const elastic_wheel *w = &CE(ws->ct)->w[i];
+    out->m = w->m;
+    out->cols = w->cols;
+    out->J = w->J;
+    out->W = w->W;
+    out->K6 = w->K6;
+    out->C6 = w->C6;
+    out->up = w->up;
+}
+
+void rs_elastic_fill_splines(struct rs_ws *ws)
+{
+    rs_wheel_rail_contact()->fill(E(ws->ct)->files, -1, ws->s, ws->u);
 }

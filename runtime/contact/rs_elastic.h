@@ -64,6 +64,8 @@ typedef struct rs_elastic_patch {
     double f[3];       /* creep forces f_x, f_y (N), spin moment m_z (N m)  */
     double a, b;       /* Hertz semi-axes (m), 0 when N = 0                  */
     double c_hertz;    /* N = c_H p^{3/2} (N/m^1.5), scale included         */
+    double r[3], n[3]; /* lever from O_w to the contact point and the normal
+                          (into the wheel), ground frame                      */
 } rs_elastic_patch;
 
 struct rs_ws;
@@ -78,5 +80,43 @@ double rs_elastic_energy(struct rs_ws *ws);
 
 /* The results above (Q, Y, patches, creepages) describe the state at the
  * start of the last step: the forces that step applied. */
+
+/* ---- the wheels for another integrator (train mode, rs_train_contact.h) --
+ *
+ * rs_elastic_eval evaluates every wheel of ws (a workspace created with
+ * rs_options.contact = rs_elastic_contact()) at (t, q, q̇): RS_FN_WHEEL, the
+ * patches, and per wheel the wrench W and its Jacobians K6, C6, exactly as
+ * the IMEX step does at a step's start.  Its first call also runs the input
+ * checks (the track's gauge, each wheel-rail pair).  q and q̇ are copied into
+ * the workspace.  RS_OK, or a status with rs_ws_error saying why.
+ * Allocation-free.  The contact results (rs_elastic_patch_get, Q, Y) then
+ * describe this state.
+ *
+ * The wheel's generalized force is Jᵀ W, and with K = −∂F/∂q, C = −∂F/∂q̇
+ * its Jacobians are Jᵀ K6 J and Jᵀ C6 J (the same parts of K6 left out as
+ * in the step: see the top of this file). */
+int rs_elastic_eval(struct rs_ws *ws, double t, const double *q, const double *qd);
+
+typedef struct rs_elastic_wheel_state {
+    int m;              /* coordinates J touches                              */
+    const int *cols;    /* their indices (m, increasing)                      */
+    const double *J;    /* ∂(v(O_w), ω)/∂q̇ over them: 6 × m, column-major,
+                           J[6 l + k] the k-th row of coordinate cols[l]      */
+    const double *W;    /* 6: force on the wheel, moment about O_w (ground)   */
+    const double *K6;   /* 6 × 6 row-major: −∂W/∂(pose), normal stiffness     */
+    const double *C6;   /* 6 × 6 row-major: −∂W/∂(v, ω), damping and creep    */
+    const double *up;   /* 3: the track's up direction at the wheel           */
+} rs_elastic_wheel_state;
+
+/* Wheel i (< the model's n_contact) after the last evaluation (pointers
+ * into the workspace, valid until it is freed). */
+void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state *out);
+
+/* Writes the profile spline inputs of ws's contacts at its auxiliary
+ * coordinates s (0: the nominal contact point), once after creating it.
+ * The elastic contact never reads them, but a generated function that
+ * takes them — delta_jac, whose creep-force terms are 0 × the contact
+ * geometry here — is NaN where they are 0 (zero radii). */
+void rs_elastic_fill_splines(struct rs_ws *ws);
 
 #endif /* RS_ELASTIC_H */

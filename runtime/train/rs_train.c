@@ -595,7 +595,8 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
     const char *vn = rs_train_vehicle_name(tr, v);
     for (int i = 0; i < n; i++) {
         const int along = moves_with(m->q_names[i], m->q_names[ix]);
-        qv[i] = (along ? x : 0.0) + (qs[i] ? q0[i] : 0.0);
+        /* a value given, else the description's (`coord NAME = VALUE`) */
+        qv[i] = (along ? x : 0.0) + (qs[i] ? q0[i] : m->q0 ? m->q0[i] : 0.0);
         vv[i] = qds[i] ? qd0[i] : along ? (qds[ix] ? qd0[ix] : v0) : 0.0;
         fix[i] = i == ix || qs[i];
         vfix[i] = i == ix || qds[i];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_error.h"
 #include "rs_hertz.h"
 #include "rs_kalker.h"
@@ -27,6 +28,8 @@ struct rs_train_wheel_contact {
     double *dfdN;              /* 3 nc: ∂f_i/∂N_i (Kalker, unsaturated)   */
     double *h;                 /* n: D_i ∂f_i/∂N_i                        */
     rs_train_wheel_contact_point *pt;     /* nc                                      */
+    int elastic;               /* the contacts are rs_elastic's            */
+    double *T;                 /* elastic: 6 n scratch (K6 J, C6 J)        */
     char err[1024];
 };
 
@@ -61,6 +64,7 @@ void rs_train_wheel_contact_free(rs_train_wheel_contact **ptc)
     rs_free(&a, tc->dfdN);
     rs_free(&a, tc->h);
     rs_free(&a, tc->pt);
+    rs_free(&a, tc->T);
     rs_free(&a, tc);
     *ptc = NULL;
 }
@@ -71,10 +75,11 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     if (!out)
         return rs_fail(err, errlen, RS_E_ARG, "rs_train_wheel_contact_create: out is NULL");
     *out = NULL;
-    if (!m || m->n_contact < 1 || !m->fn[RS_FN_DELTA_JAC].fn || !m->fn[RS_FN_CREEP].fn)
+    if (!m || m->n_contact < 1 || !m->fn[RS_FN_DELTA_JAC].fn || !m->fn[RS_FN_CREEP].fn ||
+        !m->fn[RS_FN_DELTA_NK].fn)
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no wheel-rail contact or no force Jacobians (delta_jac): recompile it with this "
-                       "railsym (models with more than 4 contacts get none)",
+                       "railsym",
                        m && m->name ? m->name : "?");
     rs_train_wheel_contact_opts oo;
     if (o)
@@ -82,11 +87,28 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     else
         rs_train_wheel_contact_opts_default(&oo);
     if (!(oo.E > 0) || !(oo.nu >= 0 && oo.nu < 0.5) || !(oo.c_damp >= 0) || !(oo.mu >= 0) || !(oo.vmin > 0) ||
-        !(oo.tol > 0)) {
+        !(oo.tol > 0) || oo.mode < RS_TRAIN_CONTACT_MODEL || oo.mode > RS_TRAIN_CONTACT_ELASTIC) {
         return rs_fail(err, errlen, RS_E_ARG,
-                       "model '%s': contact options need E > 0, nu in [0, 0.5), c_damp >= 0, mu >= 0, vmin > 0, tol > 0",
+                       "model '%s': contact options need E > 0, nu in [0, 0.5), c_damp >= 0, mu >= 0, vmin > 0, tol > 0 "
+                       "and a known mode",
                        m->name);
     }
+    int elastic = oo.mode == RS_TRAIN_CONTACT_ELASTIC;
+    if (oo.mode == RS_TRAIN_CONTACT_MODEL) {
+        const rs_contact_ops *ops = rs_contact_for_model(m);
+        if (!ops)
+            return rs_fail(err, errlen, RS_E_MODEL,
+                           "model '%s': some contacts say `mode elastic` and some do not: give every contact the "
+                           "same mode, or choose one for the vehicle ('contact elastic' or 'contact compliant' in "
+                           "the train file)",
+                           m->name);
+        elastic = ops->elastic;
+    }
+    if (!elastic && oo.law != 0)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "model '%s': the compliant contact has Kalker's creep law only: choose the elastic contact "
+                       "('contact elastic') for FASTSIM or Polach",
+                       m->name);
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;
@@ -99,6 +121,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     tc->n = m->n_q;
     tc->nc = m->n_contact;
     tc->first = 1;
+    tc->elastic = elastic;
     rs_options wo;
     rs_options_default(&wo);
     wo.allocator = a;
@@ -112,6 +135,11 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     wo.contact_creep = oo.creep;
     wo.proj_maxiter = 20;
     wo.contact = rs_wheel_rail_contact();
+    if (elastic) {
+        wo.contact = rs_elastic_contact();
+        wo.contact_damp = oo.c_damp; /* per patch */
+        wo.contact_law = oo.law;
+    }
     int st = rs_ws_create(m, &wo, &tc->ws, err, errlen);
     if (st != RS_OK) {
         rs_train_wheel_contact_free(&tc);
@@ -126,7 +154,8 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     tc->pt = rs_alloc(&a, (size_t)nc, sizeof(rs_train_wheel_contact_point));
     tc->dfdN = rs_alloc(&a, 3 * (size_t)nc, sizeof(double));
     tc->h = rs_alloc(&a, (size_t)n, sizeof(double));
-    if (!tc->kval || !tc->cval || !tc->G || !tc->Cb || !tc->scale || !tc->pt || !tc->dfdN || !tc->h) {
+    tc->T = rs_alloc(&a, 6 * (size_t)n, sizeof(double));
+    if (!tc->kval || !tc->cval || !tc->G || !tc->Cb || !tc->scale || !tc->pt || !tc->dfdN || !tc->h || !tc->T) {
         rs_fail(err, errlen, RS_E_NOMEM, "rs_train_wheel_contact_create: out of memory");
         rs_train_wheel_contact_free(&tc);
         return RS_E_NOMEM;
@@ -136,6 +165,8 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
         memcpy(ws->p, p, (size_t)m->n_p * sizeof(double));
         ws->constants_dirty = 1;
     }
+    if (elastic)
+        rs_elastic_fill_splines(ws); /* finite geometry for delta_jac's creep terms (× 0) */
     if ((st = rs_ws_update_constants(ws)) != RS_OK) {
         rs_fail(err, errlen, st, "model '%s': %s", m->name, ws->err);
         rs_train_wheel_contact_free(&tc);
@@ -149,11 +180,14 @@ int rs_train_wheel_contact_count(const rs_train_wheel_contact *tc) { return tc->
 const rs_train_wheel_contact_point *rs_train_wheel_contact_point_get(const rs_train_wheel_contact *tc, int i) { return &tc->pt[i]; }
 const char *rs_train_wheel_contact_name(const rs_train_wheel_contact *tc, int i) { return tc->m->contacts[i].name; }
 const char *rs_train_wheel_contact_error(const rs_train_wheel_contact *tc) { return tc->err; }
+int rs_train_wheel_contact_elastic(const rs_train_wheel_contact *tc) { return tc->elastic; }
 void rs_train_wheel_contact_creep_gen(const rs_train_wheel_contact *tc, int i, double *g)
 {
     const rs_pattern *D = &tc->m->ddelta_df_pattern;
     const rs_contact_ws *c = tc->ws->ct;
     memset(g, 0, (size_t)tc->n * sizeof(double));
+    if (tc->elastic)
+        return;
     for (int k = 0; k < 3; k++)
         for (int d = D->colptr[3 * i + k]; d < D->colptr[3 * i + k + 1]; d++)
             g[D->rowind[d]] += c->Dv[d] * tc->pt[i].f[k];
@@ -290,9 +324,126 @@ static void add_ck(rs_train_wheel_contact *tc, double *C)
     }
 }
 
+/* D (n × n, column-major) += Jᵀ A J over the wheel's columns (A 6 × 6,
+ * row-major). */
+static void add_jt_a_j(rs_train_wheel_contact *tc, const rs_elastic_wheel_state *w, const double *A, double *D)
+{
+    const int n = tc->n, m = w->m;
+    for (int l = 0; l < m; l++) /* T = A J (6 × m, column-major) */
+        for (int r = 0; r < 6; r++) {
+            double s = 0.0;
+            for (int k = 0; k < 6; k++)
+                s += A[6 * r + k] * w->J[6 * l + k];
+            tc->T[6 * l + r] = s;
+        }
+    for (int l2 = 0; l2 < m; l2++) {
+        double *col = D + (size_t)w->cols[l2] * (size_t)n;
+        for (int l1 = 0; l1 < m; l1++) {
+            double s = 0.0;
+            for (int k = 0; k < 6; k++)
+                s += w->J[6 * l1 + k] * tc->T[6 * l2 + k];
+            col[w->cols[l1]] += s;
+        }
+    }
+}
+
+/* Contact i's point values and gap row from the wheel's patches: N summed,
+ * the deepest penetration, the creep forces, c_H, ṗ and φ^n_q of the patch
+ * carrying most (φ^n_q = gᵀ J, g = [n; r × n]: the wheel point moving
+ * along the normal opens the gap; without a patch the track's up at the
+ * wheel centre, for the static equilibrium's touch-down). */
+static void elastic_point(rs_train_wheel_contact *tc, int i, const rs_elastic_wheel_state *w, const double *qd)
+{
+    rs_train_wheel_contact_point *pt = &tc->pt[i];
+    memset(pt, 0, sizeof *pt);
+    const rs_elastic_patch *best = NULL;
+    const int np = rs_elastic_patches(tc->ws, i);
+    for (int j = 0; j < np; j++) {
+        const rs_elastic_patch *p = rs_elastic_patch_get(tc->ws, i, j);
+        pt->N += p->N;
+        pt->pen = fmax(pt->pen, p->g.pen);
+        if (p->N > 0)
+            pt->k_n += 1.5 * p->c_hertz * sqrt(p->g.pen);
+        if (!best || p->N > best->N)
+            best = p;
+    }
+    double g[6] = {0, 0, 0, 0, 0, 0};
+    if (best) {
+        memcpy(g, best->n, sizeof best->n);
+        g[3] = best->r[1] * best->n[2] - best->r[2] * best->n[1];
+        g[4] = best->r[2] * best->n[0] - best->r[0] * best->n[2];
+        g[5] = best->r[0] * best->n[1] - best->r[1] * best->n[0];
+        memcpy(pt->f, best->f, sizeof pt->f);
+        pt->c_hertz = best->c_hertz;
+    } else {
+        memcpy(g, w->up, 3 * sizeof(double));
+    }
+    double *G = tc->G + (size_t)i * (size_t)tc->n;
+    memset(G, 0, (size_t)tc->n * sizeof(double));
+    double gd = 0.0;
+    for (int l = 0; l < w->m; l++) {
+        double s = 0.0;
+        for (int k = 0; k < 6; k++)
+            s += g[k] * w->J[6 * l + k];
+        G[w->cols[l]] = s;
+        gd += s * qd[w->cols[l]];
+    }
+    pt->pen_dot = best ? -gd : 0.0;
+    pt->Q = w->W[0] * w->up[0] + w->W[1] * w->up[1] + w->W[2] * w->up[2];
+}
+
+/* Elastic mode: F = δ^NK + Σ Jᵀ W, K = K_δ + Σ Jᵀ K6 J, C = C_δ + Σ Jᵀ C6 J. */
+static int eval_elastic(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F,
+                        double *K, double *C)
+{
+    rs_ws *ws = tc->ws;
+    const rs_model *m = tc->m;
+    const int n = tc->n, nc = tc->nc;
+    tc->err[0] = 0;
+    int st = rs_elastic_eval(ws, t, q, qd);
+    if (st != RS_OK)
+        return fail(tc, st);
+    if (M) {
+        if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)))
+            return fail(tc, st);
+        scatter(&m->M_pattern, ws->Mv, n, M);
+    }
+    if (F) {
+        if ((st = rs_ws_call(ws, RS_FN_DELTA_NK, ws->delta, NULL)))
+            return fail(tc, st);
+        for (int j = 0; j < n; j++)
+            F[j] += ws->delta[j];
+    }
+    if ((K || C) && (st = rs_ws_call(ws, RS_FN_DELTA_JAC, tc->kval, tc->cval)))
+        return fail(tc, st);
+    for (int i = 0; i < nc; i++) {
+        rs_elastic_wheel_state w;
+        rs_elastic_wheel_get(ws, i, &w);
+        if (F)
+            for (int l = 0; l < w.m; l++) {
+                double s = 0.0;
+                for (int k = 0; k < 6; k++)
+                    s += w.J[6 * l + k] * w.W[k];
+                F[w.cols[l]] += s;
+            }
+        if (K)
+            add_jt_a_j(tc, &w, w.K6, K);
+        if (C)
+            add_jt_a_j(tc, &w, w.C6, C);
+        elastic_point(tc, i, &w, qd);
+    }
+    if (K)
+        scatter(&m->K_pattern, tc->kval, n, K);
+    if (C)
+        scatter(&m->C_pattern, tc->cval, n, C);
+    return RS_OK;
+}
+
 int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
                      double *C)
 {
+    if (tc->elastic)
+        return eval_elastic(tc, t, q, qd, M, F, K, C);
     rs_ws *ws = tc->ws;
     rs_contact_ws *c = ws->ct;
     const rs_model *m = tc->m;

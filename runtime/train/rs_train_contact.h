@@ -30,6 +30,19 @@
  * c_N ∂φ^n_q/∂q q̇, the creep terms D C_b ∂ν/∂q, c_H's variation with the
  * curvatures, C_b's with V and the saturation factor's derivatives.
  *
+ * Elastic mode (opts.mode, or `mode elastic` in the description; docs/trains.md
+ * "Elastic contact in a train"): the contacts are those of a single run's
+ * elastic contact (rs_elastic.h: every patch of every wheel, Hertz per patch,
+ * the creep law chosen), evaluated by rs_elastic_eval on the instance's own
+ * workspace, and
+ *
+ *   F = δ^NK(q, q̇) + Σ_wheels Jᵀ W,  K = K_δ + Σ Jᵀ K6 J,  C = C_δ + Σ Jᵀ C6 J
+ *
+ * (δ^NK: δ with the creep force inputs at 0; K_δ, C_δ: delta_jac there; the
+ * normal constraints are not used).  Per contact the point values are then
+ * the sums over the wheel's patches (N), the deepest penetration, and the
+ * creep forces of the patch carrying most.
+ *
  * One instance per vehicle: it owns an rs_ws of the model (profiles, track,
  * contact scratch), so instances are evaluated concurrently; nothing
  * allocates after rs_train_wheel_contact_create.
@@ -54,7 +67,14 @@ typedef struct rs_train_wheel_contact_opts {
     double vmin;          /* V_eff = sqrt(V² + vmin²) [m/s], 0.01              */
     double tol;           /* |φ^d| of the contact-point Newton, 1e-12          */
     int creep;            /* 1: creep forces; 0: frictionless                  */
+    int mode;             /* RS_TRAIN_CONTACT_MODEL: as the model's description
+                             says (`mode elastic` on every contact: elastic,
+                             on none: compliant); _COMPLIANT, _ELASTIC         */
+    int law;              /* elastic only: creep law, rs_creep_law (0 Kalker,
+                             1 FASTSIM, 2 Polach; the last two need mu > 0)    */
 } rs_train_wheel_contact_opts;
+
+enum { RS_TRAIN_CONTACT_MODEL = 0, RS_TRAIN_CONTACT_COMPLIANT = 1, RS_TRAIN_CONTACT_ELASTIC = 2 };
 
 void rs_train_wheel_contact_opts_default(rs_train_wheel_contact_opts *o);
 
@@ -66,6 +86,8 @@ typedef struct rs_train_wheel_contact_point {
     double k_n;           /* dN/dp used in K [N/m]                             */
     double f[3];          /* creep force fx, fy [N] and spin moment mz [N m]   */
     double v_eff;         /* sqrt(V² + vmin²), the creepages' denominator [m/s] */
+    double Q;             /* elastic: the wheel's load, its force along the
+                             track's up [N] (compliant: 0)                     */
 } rs_train_wheel_contact_point;
 
 /* Model m must have contacts and delta_jac.  p: n_p values (NULL: defaults). */
@@ -84,8 +106,11 @@ int rs_train_wheel_contact_count(const rs_train_wheel_contact *tc);
 const rs_train_wheel_contact_point *rs_train_wheel_contact_point_get(const rs_train_wheel_contact *tc, int i);
 const char *rs_train_wheel_contact_name(const rs_train_wheel_contact *tc, int i);
 const char *rs_train_wheel_contact_error(const rs_train_wheel_contact *tc);
+/* 1 when the contacts are elastic (rs_elastic.h), 0 compliant. */
+int rs_train_wheel_contact_elastic(const rs_train_wheel_contact *tc);
 /* g = ∂δ/∂f_i f_i: contact i's creep forces as generalized forces (n
- * values), at the last evaluation. */
+ * values), at the last evaluation (zeros in elastic mode, whose creep
+ * forces are in the wheel's wrench). */
 void rs_train_wheel_contact_creep_gen(const rs_train_wheel_contact *tc, int i, double *g);
 /* φ^n_q of contact i at the last evaluation (n values). */
 const double *rs_train_wheel_contact_gap_q(const rs_train_wheel_contact *tc, int i);

@@ -64,11 +64,6 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
                        "wheel-rail contacts', which become compliant)",
                        m->name);
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
-        if (m->n_contact > 4)
-            return rs_fail(err, errlen, RS_E_MODEL,
-                           "model '%s' has no force Jacobians (delta_jac): `railsym compile` gives none to models "
-                           "with more than 4 wheel-rail contacts (it has %d), so it cannot be a train vehicle",
-                           m->name, m->n_contact);
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
     }
@@ -506,11 +501,16 @@ int rs_compiled_vehicle_steady(rs_compiled_vehicle *v, double t, const double *q
     int st = rs_compiled_vehicle_eval(v, t, q, qd, NULL, NULL, v->kd, NULL);
     if (st != RS_OK)
         return st;
+    /* "zero" to rounding: an elastic contact's K6 J of a spin is rounding
+     * (a wheel's normal passes through its axle) */
+    double kmax = 0.0;
+    for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
+        kmax = fmax(kmax, fabs(v->kd[k]));
     int r = 0;
     for (int i = 0; i < n; i++) {
         int zero = 1;
         for (int a = 0; a < n; a++)
-            zero &= v->kd[a + (size_t)i * (size_t)n] == 0.0;
+            zero &= fabs(v->kd[a + (size_t)i * (size_t)n]) <= 1e-12 * kmax;
         if ((!fixed || !fixed[i]) && zero)
             v->map[r++] = i;
     }

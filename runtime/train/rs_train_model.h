@@ -9,7 +9,7 @@
  * (no constraints) but for its wheel-rail contacts, whose normal constraints
  * become compliant Hertz forces with creep (rs_train_contact.h), and it must
  * carry the force Jacobians K = −∂δ/∂q, C = −∂δ/∂q̇ (RS_FN_DELTA_JAC), which
- * `railsym compile` emits for every model with at most 4 contacts.
+ * `railsym compile` emits for every model.
  *
  *     M(q) q̈ = δ(q, q̇, t) + (traction on the x coordinate)
  *

@@ -1,0 +1,392 @@
+/*
+ * test_train_elastic.c — the elastic wheel-rail contact (rs_elastic.h) for
+ * compiled vehicles in train mode (rs_train_contact.h "Elastic mode",
+ * docs/trains.md "Elastic contact in a train").
+ *
+ *   - a second formulation: a one-vehicle train of the cone wheelset
+ *     (generated/wheelset_cone) with elastic contact, integrated by Park's
+ *     method, against the same wheelset's single run with the elastic
+ *     contact and the IMEX step (rs_ws), from the same state: the lateral
+ *     motion agrees, and the difference shrinks with the step (both
+ *     integrators converge to the one ODE M q̈ = δ^NK + Σ Jᵀ W; the IMEX
+ *     step is first order, so the difference halves with Δt);
+ *   - the FEVE 3000 (generated/feve3000, 8 contacts, now with delta_jac):
+ *     its static equilibrium as a train vehicle carries the weight (the
+ *     wheels' loads Q sum to 34 250.68 kg × 9.8 within 1 %), and a train of
+ *     it rolls 0.5 s of its reference track at 23.7 m/s in elastic mode;
+ *   - two coupled FEVEs: 1 and 2 threads bit-identical;
+ *   - train files: `contact elastic|compliant` and `creep
+ *     kalker|fastsim|polach` parse, wrong words give the documented
+ *     messages, and a creep law other than Kalker's with the compliant
+ *     contact is refused.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_elastic.h"
+#include "rs_park.h"
+#include "rs_runtime.h"
+#include "rs_train.h"
+#include "rs_train_contact.h"
+#include "rs_train_file.h"
+#include "rs_train_model.h"
+#include "rs_test.h"
+#include "rt_fixtures.h"
+
+static rs_loaded *g_cone, *g_feve;
+static double g_traction; /* on the first vehicle of make_train's trains [N] */
+
+static const rs_model *cone(void)
+{
+    if (!g_cone)
+        g_cone = rt_load("generated/wheelset_cone");
+    return rs_loaded_model(g_cone);
+}
+
+static const rs_model *feve(void)
+{
+    if (!g_feve)
+        g_feve = rt_load("generated/feve3000");
+    return rs_loaded_model(g_feve);
+}
+
+static rs_train *make_train(const rs_model *m, int nv, const rs_train_wheel_contact_opts *co, double h, int threads,
+                            const double *y0, const unsigned char *yset, int pitch, const double *v0,
+                            const unsigned char *vset)
+{
+    rs_wagon w[4];
+    rs_coupler c[4];
+    ck_assert(nv <= 4);
+    for (int v = 0; v < nv; v++) {
+        rs_wagon_default(&w[v]);
+        w[v].model = m;
+        w[v].port_x = rt_coord_index(m, "x");
+        w[v].port_pitch = pitch ? rt_coord_index(m, "pitch") : -1;
+        w[v].r0 = 0.0;
+        w[v].model_contact = co;
+        if (!pitch)
+            w[v].l_front = w[v].l_rear = 0.0;
+        if (y0) {
+            w[v].init_q = y0;
+            w[v].init_q_set = yset;
+        }
+        if (v0) {
+            w[v].init_qd = v0;
+            w[v].init_qd_set = vset;
+        }
+        if (v < nv - 1)
+            rs_coupler_default(&c[v]);
+    }
+    w[0].traction = g_traction;
+    rs_park_opts o;
+    rs_park_opts_default(&o);
+    o.h = h;
+    o.threads = threads;
+    o.rebalance = 10;
+    o.krylov.method = RS_KRYLOV_GMRES;
+    o.krylov.tol = 1e-10;
+    o.krylov.maxiter = 400;
+    rs_train *tr;
+    char err[1024];
+    ck_assert_msg(rs_train_create(&tr, nv, w, NULL, c, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    return tr;
+}
+
+static void start(rs_train *tr, double v0)
+{
+    const int st = rs_train_start(tr, 0.0, 0.0, v0);
+    ck_assert_msg(st == RS_OK, "start: %s: %s", rs_status_name(st), rs_train_error(tr));
+}
+
+static void step(rs_train *tr)
+{
+    const int st = rs_train_step(tr);
+    ck_assert_msg(st == RS_OK, "step: %s: %s", rs_status_name(st), rs_park_error(rs_train_park(tr)));
+}
+
+/* ---- the second formulation ------------------------------------------- */
+
+/* Max |y_train − y_IMEX| over the run and max |y_IMEX| (lateral, m), at
+ * step h for T seconds, both from the train's start (static equilibrium
+ * 2 mm to the left, steady rolling at 10 m/s). */
+static void compare_cone(double h, double T, double *diff, double *amp)
+{
+    const rs_model *m = cone();
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
+    co.mode = RS_TRAIN_CONTACT_ELASTIC;
+    double y0[16] = {0};
+    unsigned char ys[16] = {0};
+    const int iy = rt_coord_index(m, "y"), n = m->n_q;
+    y0[iy] = 2e-3;
+    ys[iy] = 1;
+    rs_train *tr = make_train(m, 1, &co, h, 1, y0, ys, 0, NULL, NULL);
+    start(tr, 10.0);
+    rs_park *pk = rs_train_park(tr);
+    ck_assert_int_eq(rs_park_n(pk), n);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = h;
+    o.contact_E = co.E;
+    o.contact_nu = co.nu;
+    o.contact_vmin = co.vmin;
+    o.contact_damp = co.c_damp;
+    o.contact_creep = co.creep;
+    o.contact_mu = co.mu;
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    memcpy(rs_ws_q(ws), rs_park_q(pk), (size_t)n * sizeof(double));
+    memcpy(rs_ws_qd(ws), rs_park_qd(pk), (size_t)n * sizeof(double));
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    *diff = *amp = 0;
+    const double ystart = rs_ws_q(ws)[iy];
+    const int ns = (int)lround(T / h);
+    for (int k = 0; k < ns; k++) {
+        step(tr);
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        *diff = fmax(*diff, fabs(rs_park_q(pk)[iy] - rs_ws_q(ws)[iy]));
+        *amp = fmax(*amp, fabs(rs_ws_q(ws)[iy] - ystart));
+    }
+    rs_ws_free(&ws);
+    rs_train_free(&tr);
+}
+
+START_TEST(test_second_formulation)
+{
+    const double T = 0.5;
+    double d[3], a[3];
+    const double hs[3] = {4e-4, 2e-4, 1e-4};
+    for (int k = 0; k < 3; k++) {
+        compare_cone(hs[k], T, &d[k], &a[k]);
+        printf("second formulation: cone wheelset, %.1f s at 10 m/s, h = %.0e s: max |y_train - y_IMEX| = %.3e m "
+               "(%.2f %% of the lateral motion max |y - y0| = %.3e m)\n",
+               T, hs[k], d[k], 100 * d[k] / a[k], a[k]);
+    }
+    /* the difference shrinks with the step (first order: ~ halves) and is
+     * a small part of the motion at the finest step */
+    ck_assert_msg(d[1] < 0.7 * d[0] && d[2] < 0.7 * d[1], "no convergence: %g, %g, %g", d[0], d[1], d[2]);
+    ck_assert_msg(d[2] < 0.02 * a[2], "difference %g of amplitude %g", d[2], a[2]);
+}
+END_TEST
+
+/* ---- the FEVE 3000 ----------------------------------------------------- */
+
+/* The wheelsets rolling at v (spin_dot = v/r0) and the motors' rotors
+ * turning with them (meshing: rotor_dot = −(z_WHS/z_ROT) spin_dot,
+ * 201.45 = 4.25 × 47.4 in demo.scn), as the reference run starts. */
+static void feve_rotors(const rs_model *m, double v, double *qd, unsigned char *set)
+{
+    memset(qd, 0, (size_t)m->n_q * sizeof(double));
+    memset(set, 0, (size_t)m->n_q);
+    const char *rot[2] = {"motor_f.rotor", "motor_r.rotor"};
+    for (int k = 0; k < 2; k++) {
+        const int i = rt_coord_index(m, rot[k]);
+        qd[i] = -4.25 * v / 0.5;
+        set[i] = 1;
+    }
+    /* and the wheelsets, geared to them (not cyclic: steady rolling
+     * leaves them too) */
+    const char *spin[4] = {"front.wf.spin", "front.wr.spin", "rear.wf.spin", "rear.wr.spin"};
+    for (int k = 0; k < 4; k++) {
+        const int i = rt_coord_index(m, spin[k]);
+        qd[i] = v / 0.5;
+        set[i] = 1;
+    }
+}
+
+static void feve_opts(rs_train_wheel_contact_opts *co)
+{
+    rs_train_wheel_contact_opts_default(co);
+    co->mode = RS_TRAIN_CONTACT_ELASTIC;
+    co->mu = 0.3; /* the reference run's friction (demo.scn) */
+}
+
+START_TEST(test_feve_static)
+{
+    const rs_model *m = feve();
+    char msg[512];
+    ck_assert_msg(m->fn[RS_FN_DELTA_JAC].fn != NULL, "feve3000 has no delta_jac");
+    ck_assert_msg(rs_compiled_vehicle_check_model(m, "x", "pitch", NULL, NULL, msg, sizeof msg) == RS_OK, "%s", msg);
+    rs_train_wheel_contact_opts co;
+    feve_opts(&co);
+    rs_compiled_vehicle *v;
+    ck_assert_msg(rs_compiled_vehicle_create_contact(&v, m, NULL, NULL, &co, NULL, msg, sizeof msg) == RS_OK, "%s",
+                  msg);
+    rs_train_wheel_contact *tc = rs_compiled_vehicle_contact(v);
+    ck_assert(rs_train_wheel_contact_elastic(tc));
+    const int n = m->n_q;
+    double *q = calloc((size_t)n, sizeof(double)), *qd = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++)
+        q[i] = m->q0 ? m->q0[i] : 0.0;
+    int bad = -1;
+    const int st = rs_compiled_vehicle_static(v, 0.0, q, rt_coord_index(m, "x"), &bad);
+    ck_assert_msg(st == RS_OK, "static: %s (coordinate %d) %s", rs_status_name(st), bad,
+                  rs_train_wheel_contact_error(tc));
+    double *F = calloc((size_t)n, sizeof(double));
+    ck_assert(rs_compiled_vehicle_eval(v, 0.0, q, qd, NULL, F, NULL, NULL) == RS_OK);
+    /* the masses of docs/feve3000.md (the reference's), not the model's */
+    const double W = 34250.68 * 9.8;
+    double sumQ = 0, res = 0;
+    for (int i = 0; i < n; i++)
+        if (i != rt_coord_index(m, "x"))
+            res = fmax(res, fabs(F[i]));
+    for (int i = 0; i < rs_train_wheel_contact_count(tc); i++) {
+        const rs_train_wheel_contact_point *p = rs_train_wheel_contact_point_get(tc, i);
+        ck_assert_msg(p->N > 0, "%s carries nothing", rs_train_wheel_contact_name(tc, i));
+        sumQ += p->Q;
+    }
+    printf("feve3000 static (elastic, train vehicle): sum Q = %.2f N, weight %.2f N (%.2e), residual %.2e N\n", sumQ,
+           W, sumQ / W - 1, res);
+    ck_assert_msg(fabs(sumQ - W) < 1e-2 * W, "sum Q %g vs weight %g", sumQ, W);
+    free(q);
+    free(qd);
+    free(F);
+    rs_compiled_vehicle_free(&v);
+}
+END_TEST
+
+START_TEST(test_feve_train_run)
+{
+    const rs_model *m = feve();
+    rs_train_wheel_contact_opts co;
+    feve_opts(&co);
+    const double v0 = 23.7, T = 0.5;
+    double qd0[64];
+    unsigned char qds[64];
+    feve_rotors(m, v0, qd0, qds);
+    rs_train *tr = make_train(m, 1, &co, 1e-3, 1, NULL, NULL, 1, qd0, qds);
+    start(tr, v0);
+    const double x0 = rs_train_x(tr, 0);
+    for (int k = 0; k < (int)lround(T / 1e-3); k++)
+        step(tr);
+    rs_park *pk = rs_train_park(tr);
+    for (int i = 0; i < rs_park_n(pk); i++)
+        ck_assert_msg(isfinite(rs_park_q(pk)[i]) && isfinite(rs_park_qd(pk)[i]), "coordinate %d not finite", i);
+    const double dx = rs_train_x(tr, 0) - x0;
+    printf("feve3000 train (elastic): %.1f s at %.1f m/s: moved %.4f m (%.4f expected), v %.4f m/s, y %.3e m\n", T,
+           v0, dx, v0 * T, rs_train_v(tr, 0), rs_park_q(pk)[rt_coord_index(m, "y")]);
+    ck_assert_msg(fabs(dx - v0 * T) < 0.01 * v0 * T, "moved %g m", dx);
+    rs_train_free(&tr);
+}
+END_TEST
+
+START_TEST(test_feve_threads_identical)
+{
+    const rs_model *m = feve();
+    rs_train_wheel_contact_opts co;
+    feve_opts(&co);
+    const int nsteps = 60;
+    double *ref = NULL;
+    size_t nbytes = 0;
+    for (int th = 1; th <= 2; th++) {
+        double qd0[64];
+        unsigned char qds[64];
+        feve_rotors(m, 10.0, qd0, qds);
+        g_traction = 2e4;
+        rs_train *tr = make_train(m, 2, &co, 1e-3, th, NULL, NULL, 1, qd0, qds);
+        g_traction = 0;
+        start(tr, 10.0);
+        for (int s = 0; s < nsteps; s++)
+            step(tr);
+        rs_park *pk = rs_train_park(tr);
+        const int n = rs_park_n(pk);
+        nbytes = (size_t)n * sizeof(double);
+        double *cur = malloc(2 * nbytes);
+        memcpy(cur, rs_park_q(pk), nbytes);
+        memcpy(cur + n, rs_park_qd(pk), nbytes);
+        if (!ref) {
+            ref = cur;
+        } else {
+            ck_assert_msg(memcmp(ref, cur, 2 * nbytes) == 0, "%d threads differ from 1", th);
+            free(cur);
+        }
+        rs_train_free(&tr);
+    }
+    printf("threads: 2 coupled FEVE 3000 (elastic), %d steps: 1 and 2 threads bit-identical\n", nsteps);
+    free(ref);
+}
+END_TEST
+
+/* ---- train files ------------------------------------------------------- */
+
+static void parse_bad(const char *text, const char *expect)
+{
+    rs_train_spec *s = NULL;
+    char err[2048];
+    ck_assert_int_eq(rs_train_spec_parse(text, "t.train", &s, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, expect) != NULL, "message '%s' lacks '%s'", err, expect);
+    printf("train file: %s\n", err);
+}
+
+START_TEST(test_train_file_lines)
+{
+    const char *ok = "duration 0.01\n"
+                     "vehicle w model generated/wheelset_cone\n"
+                     "  contact elastic\n"
+                     "  creep fastsim\n"
+                     "  contact_mu = 0.3\n"
+                     "end\n"
+                     "vehicle c model generated/wheelset_cone\n"
+                     "  contact compliant\n"
+                     "end\n"
+                     "order\n  w\n  c\nend\n";
+    rs_train_spec *s;
+    char err[2048];
+    ck_assert_msg(rs_train_spec_parse(ok, "t.train", &s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(s->nv, 2);
+    ck_assert_int_eq(s->veh[0].model_contact->mode, RS_TRAIN_CONTACT_ELASTIC);
+    ck_assert_int_eq(s->veh[0].model_contact->law, 1);
+    ck_assert_int_eq(s->veh[1].model_contact->mode, RS_TRAIN_CONTACT_COMPLIANT);
+    ck_assert_int_eq(s->veh[1].model_contact->law, 0);
+    rs_train_spec_free(&s);
+    parse_bad("vehicle w model generated/wheelset_cone\n  contact elastc\nend\norder\n  w\nend\n",
+              "t.train:2: vehicle 'w': 'elastc' is not a contact mode (the compliant single-point contact or the "
+              "elastic multi-patch one) (did you mean 'elastic'?): write 'contact compliant' or 'contact elastic'");
+    parse_bad("vehicle w model generated/wheelset_cone\n  creep kalkr\nend\norder\n  w\nend\n",
+              "t.train:2: vehicle 'w': 'kalkr' is not a creep law (did you mean 'kalker'?): write 'creep kalker', "
+              "'creep fastsim' or 'creep polach'");
+    parse_bad("vehicle w model generated/wheelset_cone\n  contact\nend\norder\n  w\nend\n",
+              "t.train:2: vehicle 'w': write 'contact compliant' or 'contact elastic' (one word)");
+    /* FASTSIM with the compliant contact: refused when the vehicle is made */
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
+    co.mode = RS_TRAIN_CONTACT_COMPLIANT;
+    co.law = 1;
+    co.mu = 0.3;
+    rs_compiled_vehicle *v = NULL;
+    ck_assert_int_eq(rs_compiled_vehicle_create_contact(&v, cone(), NULL, NULL, &co, NULL, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "choose the elastic contact ('contact elastic') for FASTSIM or Polach"), "%s", err);
+    printf("vehicle: %s\n", err);
+    /* the description's mode when the train file names none: the cone
+     * wheelset's contacts are constraint-mode, so compliant */
+    rs_train_wheel_contact_opts_default(&co);
+    ck_assert(rs_compiled_vehicle_create_contact(&v, cone(), NULL, NULL, &co, NULL, err, sizeof err) == RS_OK);
+    ck_assert(!rs_train_wheel_contact_elastic(rs_compiled_vehicle_contact(v)));
+    rs_compiled_vehicle_free(&v);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("train_elastic");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_train_file_lines);
+    tcase_add_test(tc, test_second_formulation);
+    tcase_add_test(tc, test_feve_static);
+    tcase_add_test(tc, test_feve_train_run);
+    tcase_add_test(tc, test_feve_threads_identical);
+    suite_add_tcase(s, tc);
+    const int nf = rs_test_run_nofork(s) != EXIT_SUCCESS;
+    if (g_cone)
+        rs_unload(&g_cone);
+    if (g_feve)
+        rs_unload(&g_feve);
+    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
