@@ -37,6 +37,7 @@ int cmd_compile(int argc, char **argv) {
         {"output", 'o', "DIR", "output folder (default: generated/<model>/)"},
         {"verbose", 'v', "", "print every phase of the compile"},
         {"no-hoist", 0, "", "no constants function: parameter-only atoms stay in every function"},
+        {"no-jacobians", 0, "", "no force Jacobians (delta_jac): a quicker compile; the model cannot be a train vehicle"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
     cli::expect_positional(args, 1, 1, "MODEL.vdl");
@@ -52,7 +53,7 @@ int cmd_compile(int argc, char **argv) {
     vdl::CompiledModel cm;
     std::string errors;
     bool ok = vdl::compile_model(model, cm, errors, [&](const std::string &ph, long atoms) { pp(ph, atoms); },
-                                 !args.has("no-hoist"));
+                                 !args.has("no-hoist"), !args.has("no-jacobians"));
     if (!ok) {
         std::fputs(errors.c_str(), stderr);
         std::fprintf(stderr, "railsym compile: %s not compiled; nothing written\n", model.c_str());

@@ -183,7 +183,7 @@ void apply_declared_units(const ModelInfo &info, codegen::ModelSymbols &sym, Dia
 }  // namespace
 
 bool compile_model(const std::string &path, CompiledModel &out, std::string &errors, const Progress &progress,
-                   bool hoist) {
+                   bool hoist, bool jacobians) {
     Sources src;
     Diagnostics diags(src);
     System sys;
@@ -210,7 +210,7 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
             for (codegen::Function &f : codegen::runtime_contact_functions(contact_functions(sys)))
                 fns.push_back(std::move(f));
         }
-        fns.push_back(force_jacobian_function(sys));
+        if (jacobians) fns.push_back(force_jacobian_function(sys));
         // The energy balance's power terms (power.hpp), built last so the
         // atoms of every other function keep their order.
         fns.push_back(power_function(sys));

@@ -41,8 +41,11 @@ using Progress = std::function<void(const std::string &phase, long atoms)>;
 // hoist = false keeps parameter-only atoms inside every function (no
 // constants function, no k slots): the unoptimized reference that
 // `railsym compile --no-hoist` writes (docs/performance.md).
+// jacobians = false leaves out the force Jacobians (delta_jac: K, C for
+// trains' implicit integration), which cost the FEVE 3000 about as much
+// compile time as everything else (`railsym compile --no-jacobians`).
 bool compile_model(const std::string &path, CompiledModel &out, std::string &errors,
-                   const Progress &progress = nullptr, bool hoist = true);
+                   const Progress &progress = nullptr, bool hoist = true, bool jacobians = true);
 
 // Writes `files` into `dir` atomically: into a fresh temporary folder next
 // to it, then renamed into place (an existing `dir` is replaced).  On

@@ -65,7 +65,8 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
                        m->name);
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
         return rs_fail(err, errlen, RS_E_MODEL,
-                       "model '%s' has no force Jacobians (delta_jac): recompile it with this railsym", m->name);
+                       "model '%s' has no force Jacobians (delta_jac), which a train vehicle needs: recompile it "
+                       "with this railsym, without --no-jacobians", m->name);
     }
     char all[512];
     list_q(m, all, sizeof all);

@@ -36,6 +36,7 @@
 #include "rs_train_model.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
+#include "test_sweep_util.h"
 
 static rs_loaded *g_cone, *g_feve;
 static double g_traction; /* on the first vehicle of make_train's trains [N] */
@@ -372,12 +373,37 @@ START_TEST(test_train_file_lines)
 }
 END_TEST
 
+/* `railsym compile --no-jacobians` leaves delta_jac out (a quicker
+ * compile), and such a model is refused as a train vehicle with the fix. */
+START_TEST(test_no_jacobians_refused)
+{
+    char dir[512], out[600], log[700];
+    sweep_scratch(dir, sizeof dir, "nojac");
+    snprintf(out, sizeof out, "%s/wheelset_cone", dir);
+    snprintf(log, sizeof log, "%s/compile.log", dir);
+    char *argv[] = {(char *)sweep_railsym_bin(), "compile", "vehicles/examples/wheelset_cone.vdl", "-o", out,
+                    "--no-jacobians", NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    rs_loaded *h = rt_load(out);
+    const rs_model *m = rs_loaded_model(h);
+    ck_assert_ptr_null(m->fn[RS_FN_DELTA_JAC].fn);
+    ck_assert_ptr_nonnull(cone()->fn[RS_FN_DELTA_JAC].fn);   /* the default compile has them */
+    rs_compiled_vehicle *v = NULL;
+    char err[1024];
+    ck_assert_int_eq(rs_compiled_vehicle_create(&v, m, NULL, NULL, NULL, err, sizeof err), RS_E_MODEL);
+    ck_assert_msg(strstr(err, "no force Jacobians") && strstr(err, "without --no-jacobians"), "%s", err);
+    rs_unload(&h);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("train_elastic");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_train_file_lines);
+    tcase_add_test(tc, test_no_jacobians_refused);
     tcase_add_test(tc, test_second_formulation);
     tcase_add_test(tc, test_feve_static);
     tcase_add_test(tc, test_feve_train_run);
