@@ -138,7 +138,7 @@ private:
 
     void report(const Stmt &s, Loc at, const std::string &msg) {
         d_.error(at, msg);
-        for (auto it = s.trace.rbegin(); it != s.trace.rend(); ++it)
+        for (const InstanceRef *it = s.trace.get(); it; it = it->outer.get())
             d_.note(it->use_loc, "in instance '" + it->instance + "' of template '" + it->templ + "'");
     }
     void fail_stmt(const Stmt &s) {
