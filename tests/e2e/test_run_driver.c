@@ -38,7 +38,7 @@ static void teardown(void)
 
 static void parse(const char *text, rs_scenario *s)
 {
-    ck_assert_msg(rs_scenario_parse(text, "run.scn", s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_scenario_parse(text, strlen(text), "run.scn", s, err, sizeof err) == RS_OK, "%s", err);
 }
 
 /* Reads the CSV: returns the number of data rows; header in hdr. Every row
