@@ -173,7 +173,10 @@ START_TEST(test_unwritable_output)
     rs_run_config_default(&c);
     c.out = "/nonexistent-folder/out.csv";
     ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err), RS_E_IO);
-    ck_assert_str_eq(err, "cannot write '/nonexistent-folder/out.csv'");
+    ck_assert_str_eq(err, "cannot write '/nonexistent-folder/out.csv': No such file or directory");
+    c.out = "tests";   /* a folder */
+    ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err), RS_E_IO);
+    ck_assert_str_eq(err, "cannot write 'tests': it is a directory");
 }
 END_TEST
 
