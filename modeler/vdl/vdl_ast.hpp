@@ -12,6 +12,7 @@
 #ifndef RAILSYM_VDL_AST_HPP
 #define RAILSYM_VDL_AST_HPP
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -41,8 +42,20 @@ struct Expr {
     Loc loc;
     std::string text;
     std::vector<ExprP> args;
+    int depth = 1;   // nodes on the longest path down from here (1: a leaf)
 };
 
+// The limits that keep every recursive walk of the front end bounded (the
+// parser, template expansion, the elaborator, the tree's own destruction),
+// so a pathological description gets a message instead of exhausting the
+// stack or the memory.  docs/vdl.md "Limits" lists them for users.
+constexpr int kMaxExprDepth = 256;            // expression nesting and tree depth
+constexpr int kMaxIncludeDepth = 64;          // files including files
+constexpr int kMaxTemplateDepth = 64;         // template instances inside instances
+constexpr size_t kMaxExpanded = 200000;       // statements and instances templates produce
+constexpr size_t kMaxInstanceName = 1024;     // characters of a full instance name (a.b.c)
+
+// A node; its depth is 1 + the deepest argument's.
 ExprP make_expr(Expr::Kind k, Loc at, std::string text = "", std::vector<ExprP> args = {});
 // Readable form for messages ("O + [0, y, z] in ground").
 std::string expr_str(const Expr &e);
@@ -54,12 +67,17 @@ struct Decl {
     ExprP value;   // may be null
 };
 
-// Which template instance an expanded statement came from (outermost first).
+// Which template instance an expanded statement came from: the innermost
+// instance, linked to the one it is inside (null at the top level).  Shared
+// by every statement of the instance, so a deep nesting costs one link per
+// instance, not a copy of the chain per statement.
 struct InstanceRef {
     std::string instance;   // full prefixed name, e.g. "front.ws1"
     std::string templ;
     Loc use_loc;
+    std::shared_ptr<const InstanceRef> outer;
 };
+using InstanceP = std::shared_ptr<const InstanceRef>;
 
 struct Stmt;
 using StmtP = std::shared_ptr<const Stmt>;
@@ -85,7 +103,7 @@ struct Stmt {
     std::vector<Decl> params;     // Template: parameters (value = default, may be null)
     std::vector<StmtP> body;      // Template: statements
     Loc end_loc;                  // Template: the `end`
-    std::vector<InstanceRef> trace;   // set by template expansion
+    InstanceP trace;              // set by template expansion (null: top level)
 
     // The clause's expressions, or null when absent.
     const std::vector<ExprP> *clause(const std::string &kw) const {

@@ -138,7 +138,7 @@ private:
 
     void report(const Stmt &s, Loc at, const std::string &msg) {
         d_.error(at, msg);
-        for (auto it = s.trace.rbegin(); it != s.trace.rend(); ++it)
+        for (const InstanceRef *it = s.trace.get(); it; it = it->outer.get())
             d_.note(it->use_loc, "in instance '" + it->instance + "' of template '" + it->templ + "'");
     }
     void fail_stmt(const Stmt &s) {
@@ -293,7 +293,23 @@ private:
         return v;
     }
 
+    // A constant the generated C cannot hold (1e400, 1e200*1e200) is
+    // refused here, where its line and column are known; it used to reach
+    // codegen and fail there without a location.
+    void check_fits(const Ex &x, const Expr &e) {
+        if (!x.is_number()) return;
+        if (std::isfinite(st_.number(x.id()).to_double())) return;
+        std::string what = e.kind == Expr::Num ? "the number " + e.text : "'" + expr_str(e) + "'";
+        throw ElabError{e.loc, what + " does not fit in a double (at most about 1.8e308); give it in other units"};
+    }
     Val eval(const Expr &e) {
+        Val v = eval_raw(e);
+        if (v.k == Val::Scalar) check_fits(v.s, e);
+        if (v.k == Val::Vec)
+            for (int i = 0; i < 3; ++i) check_fits(v.vec[i], e);
+        return v;
+    }
+    Val eval_raw(const Expr &e) {
         switch (e.kind) {
         case Expr::Num: return scal(st_.num(parse_number(e.text, e.loc)));
         case Expr::Name: return lookup(e);

@@ -65,6 +65,12 @@ std::string Diagnostics::format_one(const char *kind, Loc at, const std::string 
     if (at.file >= 0) {
         std::string text = src_->line(at.file, at.line);
         if (!text.empty()) {
+            // Control characters (a NUL above all, which would end the
+            // message wherever it is printed as a C string) are shown as '?'
+            // so the line stays one line and the caret stays under its column.
+            for (char &c : text)
+                if ((unsigned char)c < 0x20 && c != '\t') c = '?';
+                else if (c == 0x7f) c = '?';
             s += "    " + text + "\n    ";
             // Keep tabs under tabs so the caret lines up in a terminal.
             for (int i = 1; i < at.col && i <= (int)text.size(); ++i)

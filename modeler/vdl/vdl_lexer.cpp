@@ -112,7 +112,10 @@ std::vector<Token> lex(int file, const std::string &text, Diagnostics &diags, st
     int errors_before = diags.errors();
     std::vector<Token> out;
     std::vector<Token> open;   // open brackets, innermost last
-    size_t i = 0, n = text.size();
+    // A NUL byte ends the text read: what follows is binary (or the file is
+    // corrupt), and lexing it would only add noise to the one message.
+    const size_t nul = text.find('\0');
+    size_t i = 0, n = nul == std::string::npos ? text.size() : nul;
     int line = 1, col = 1;
     auto loc = [&]() { return Loc{file, line, col}; };
     auto adv = [&](size_t k) {
@@ -225,9 +228,14 @@ std::vector<Token> lex(int file, const std::string &text, Diagnostics &diags, st
             adv(1);
         }
     }
-    for (const auto &o : open) {
-        diags.error(o.loc, "'" + o.text + "' is never closed");
-        if (!broken_from) broken_from = o.loc.line;
+    if (nul != std::string::npos) {
+        diags.error(loc(), "a NUL byte: the file is binary or corrupt (only text is read, up to here)");
+        if (!broken_from) broken_from = line;
+    } else {
+        for (const auto &o : open) {
+            diags.error(o.loc, "'" + o.text + "' is never closed");
+            if (!broken_from) broken_from = o.loc.line;
+        }
     }
     const auto &list = diags.list();
     for (size_t k = list.size() - (size_t)(diags.errors() - errors_before); k < list.size(); ++k)

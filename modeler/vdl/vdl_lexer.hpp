@@ -37,7 +37,8 @@ struct Token {
     bool name(const char *t) const { return is(Tok::Name, t); }
 };
 
-// Splits one file into tokens.  Bad characters, unterminated strings and
+// Splits one file into tokens.  A NUL byte ends the text with an error (the
+// file is binary or corrupt).  Bad characters, unterminated strings and
 // unbalanced closing brackets are reported to `diags` and skipped, so the
 // parser always gets a token stream ending in End.  `error_lines` receives
 // the lines with a lexical error and `broken_from` the first line of a

@@ -23,6 +23,8 @@ ExprP make_expr(Expr::Kind k, Loc at, std::string text, std::vector<ExprP> args)
     e->loc = at;
     e->text = std::move(text);
     e->args = std::move(args);
+    for (const auto &a : e->args)
+        if (a && a->depth + 1 > e->depth) e->depth = a->depth + 1;
     return e;
 }
 
@@ -266,6 +268,27 @@ private:
     }
 
     // ---- expressions ----
+    // Every recursion of the grammar (parentheses, brackets, call arguments,
+    // signs, '^') passes through unary(), which counts how deep it is; every
+    // node is made by node(), which checks the tree's depth (a long chain
+    // a + b + c + ... is deep without recursing here, but every later walk
+    // of the tree recurses).  Both stop at kMaxExprDepth.
+    int nest_ = 0;
+    struct NestGuard {
+        int &n;
+        ~NestGuard() { --n; }
+    };
+    [[noreturn]] void too_deep(Loc at) {
+        fail(at, "the expression is nested more than " + std::to_string(kMaxExprDepth) +
+                     " levels deep (the limit); split it: give inner parts names (param, point or output "
+                     "statements) and combine the names");
+    }
+    ExprP node(Expr::Kind k, Loc at, std::string text = "", std::vector<ExprP> args = {}) {
+        ExprP e = make_expr(k, at, std::move(text), std::move(args));
+        if (e->depth > kMaxExprDepth) too_deep(at);
+        return e;
+    }
+
     ExprP expr() { return sum(); }
 
     ExprP sum() {
@@ -273,7 +296,7 @@ private:
         while (peek().punct("+") || peek().punct("-")) {
             const Token &op = next();
             ExprP r = product();
-            l = make_expr(op.text == "+" ? Expr::Add : Expr::Sub, op.loc, "", {l, r});
+            l = node(op.text == "+" ? Expr::Add : Expr::Sub, op.loc, "", {l, r});
         }
         return l;
     }
@@ -282,14 +305,17 @@ private:
         while (peek().punct("*") || peek().punct("/")) {
             const Token &op = next();
             ExprP r = unary();
-            l = make_expr(op.text == "*" ? Expr::Mul : Expr::Div, op.loc, "", {l, r});
+            l = node(op.text == "*" ? Expr::Mul : Expr::Div, op.loc, "", {l, r});
         }
         return l;
     }
     ExprP unary() {
+        if (nest_ >= kMaxExprDepth) too_deep(peek().loc);
+        ++nest_;
+        NestGuard guard{nest_};
         if (peek().punct("-")) {
             Loc at = next().loc;
-            return make_expr(Expr::Neg, at, "", {unary()});
+            return node(Expr::Neg, at, "", {unary()});
         }
         if (peek().punct("+")) {
             next();
@@ -302,7 +328,7 @@ private:
         if (peek().punct("^") || peek().punct("**")) {
             Loc at = next().loc;
             ExprP e = unary();   // right associative: a^b^c = a^(b^c)
-            return make_expr(Expr::Pow, at, "", {b, e});
+            return node(Expr::Pow, at, "", {b, e});
         }
         return b;
     }
@@ -312,7 +338,7 @@ private:
             Loc at = next().loc;
             Loc bl = peek().loc;
             std::string b = expect_name("a base name after 'in'");
-            p = make_expr(Expr::In, at, "", {p, make_expr(Expr::Name, bl, b)});
+            p = node(Expr::In, at, "", {p, node(Expr::Name, bl, b)});
         }
         return p;
     }
@@ -338,8 +364,8 @@ private:
     ExprP primary() {
         const Token &t = peek();
         switch (t.kind) {
-        case Tok::Number: next(); return make_expr(Expr::Num, t.loc, t.text);
-        case Tok::String: next(); return make_expr(Expr::Str, t.loc, t.text);
+        case Tok::Number: next(); return node(Expr::Num, t.loc, t.text);
+        case Tok::String: next(); return node(Expr::Str, t.loc, t.text);
         case Tok::Name: {
             if (t.text == "in") fail(t.loc, "expected an expression before 'in'");
             next();
@@ -349,10 +375,10 @@ private:
                 // rotate(B, x, angle): a bare x, y or z names an axis, never a symbol.
                 if (t.text == "rotate" && args.size() >= 2 && args[1]->kind == Expr::Name &&
                     (args[1]->text == "x" || args[1]->text == "y" || args[1]->text == "z"))
-                    args[1] = make_expr(Expr::Axis, args[1]->loc, args[1]->text);
-                return make_expr(Expr::Call, t.loc, t.text, std::move(args));
+                    args[1] = node(Expr::Axis, args[1]->loc, args[1]->text);
+                return node(Expr::Call, t.loc, t.text, std::move(args));
             }
-            return make_expr(Expr::Name, t.loc, t.text);
+            return node(Expr::Name, t.loc, t.text);
         }
         case Tok::Punct:
             if (t.text == "(") {
@@ -367,7 +393,7 @@ private:
                 next();
                 auto args = arg_list("]", "a vector or matrix");
                 if (args.empty()) fail(t.loc, "empty brackets: a vector needs components, as in [0, 0, 1]");
-                return make_expr(Expr::List, t.loc, "", std::move(args));
+                return node(Expr::List, t.loc, "", std::move(args));
             }
             break;
         default: break;
@@ -596,6 +622,10 @@ private:
             fail(t.loc, "include cycle: " + chain);
         }
         if (done_.count(canon)) return;   // each file is spliced once
+        if (stack_.size() >= (size_t)kMaxIncludeDepth)
+            fail(t.loc, "files include each other more than " + std::to_string(kMaxIncludeDepth) +
+                            " levels deep (the limit; the chain starts at " + fs::path(stack_[0]).filename().string() +
+                            "); include the files from fewer levels, e.g. all of them from the main file");
         std::string text, why;
         if (!read_file(full, text, why)) fail(t.loc, "cannot read included file '" + full + "': " + why);
         int file = d_.sources().add(full, text);

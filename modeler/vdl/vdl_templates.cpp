@@ -10,12 +10,13 @@ namespace vdl {
 namespace {
 
 struct TooBig {};
+struct TooDeep {};   // an expression grew past kMaxExprDepth (reported)
 
 struct Ctx {
     std::string prefix;                    // "front." ("" at the top level)
     std::map<std::string, ExprP> args;     // template parameter -> argument
     const std::set<std::string> *locals = nullptr;
-    std::vector<InstanceRef> trace;
+    InstanceP trace;   // the instance being expanded (null at the top level)
 };
 
 class Expander {
@@ -57,14 +58,44 @@ private:
     std::map<std::string, Loc> instances_;                  // full instance name -> where
     std::vector<std::string> stack_;                        // templates being expanded
     std::vector<StmtP> out_;
+    size_t expanded_ = 0;   // statements and instances produced by templates
 
-    void emit(StmtP s) {
-        if (out_.size() >= max_) {
-            d_.error(s->loc, "template expansion produces more than " + std::to_string(max_) +
-                                 " statements; is a template used inside itself through many levels?");
-            throw TooBig();
+    // Counts one statement or instance a template produces; past the budget
+    // the expansion stops with one error at the outermost `use` (the line
+    // the user can change).  Statements written at the top level cost
+    // nothing: their number is bounded by the files' size.
+    void count_expanded(const InstanceP &in) {
+        if (++expanded_ <= max_) return;
+        const InstanceRef *top = in.get();
+        while (top->outer) top = top->outer.get();
+        d_.error(top->use_loc, "the templates used here expand to more than " + std::to_string(max_) +
+                                   " statements and instances (the limit); a template used several times "
+                                   "inside another multiplies: check the 'use' lines of the templates involved");
+        throw TooBig();
+    }
+
+    void emit(StmtP s) { out_.push_back(std::move(s)); }
+
+    // rewrite(), with the depth of the result checked: a parameter replaced
+    // by a deep argument deepens the expression (and nested instances can
+    // do so again), so the parser's limit is enforced here too.
+    // `in` is the instance the expression is expanded for (c's, or for an
+    // argument the instance it is passed to).
+    ExprP rewrite_checked(const ExprP &e, const Ctx &c, const InstanceP &in) {
+        ExprP r = rewrite(e, c);
+        if (r && r->depth > kMaxExprDepth) {
+            const Expr *first = e.get();   // the expression's first character
+            while (!first->args.empty() && first->kind != Expr::Call && first->kind != Expr::List &&
+                   first->kind != Expr::Neg)
+                first = first->args[0].get();
+            d_.error(first->loc, "with the arguments of instance '" + in->instance + "' this expression is nested more than " +
+                                 std::to_string(kMaxExprDepth) + " levels deep (the limit); pass simpler arguments "
+                                 "(names of parameters or points defined outside)");
+            for (const InstanceRef *it = in.get(); it; it = it->outer.get())
+                d_.note(it->use_loc, "in instance '" + it->instance + "' of template '" + it->templ + "'");
+            throw TooDeep();
         }
-        out_.push_back(std::move(s));
+        return r;
     }
 
     void check_template(const Stmt &t) {
@@ -115,11 +146,11 @@ private:
         auto n = std::make_shared<Stmt>(s);
         for (auto &dc : n->decls) {
             if (!dc.name.empty()) dc.name = c.prefix + dc.name;
-            dc.value = rewrite(dc.value, c);
+            dc.value = rewrite_checked(dc.value, c, c.trace);
         }
         for (auto &cl : n->clauses)
-            for (auto &x : cl.second) x = rewrite(x, c);
-        for (auto &x : n->args) x = rewrite(x, c);
+            for (auto &x : cl.second) x = rewrite_checked(x, c, c.trace);
+        for (auto &x : n->args) x = rewrite_checked(x, c, c.trace);
         n->trace = c.trace;
         return n;
     }
@@ -164,24 +195,49 @@ private:
             return;
         }
         instances_[inst] = use.decls[0].loc;
+        if (stack_.size() >= (size_t)kMaxTemplateDepth) {
+            const InstanceRef *top = outer.trace.get();
+            while (top->outer) top = top->outer.get();
+            d_.error(use.text_loc, "template '" + tn + "' is used " + std::to_string(stack_.size() + 1) +
+                                       " levels deep (inside instance '" + top->instance + "' of template '" +
+                                       top->templ + "' and " + std::to_string(stack_.size() - 1) +
+                                       " more); templates nest at most " + std::to_string(kMaxTemplateDepth) +
+                                       " levels: use the inner templates side by side instead");
+            return;
+        }
+        if (inst.size() > kMaxInstanceName) {
+            d_.error(use.decls[0].loc, "the full name of this instance ('" + inst.substr(0, 40) + "...') is longer than " +
+                                           std::to_string(kMaxInstanceName) + " characters (the limit); use shorter "
+                                           "instance names");
+            return;
+        }
 
         Ctx in;
         in.prefix = inst + ".";
         in.locals = &locals_[tn];
-        in.trace = outer.trace;
-        in.trace.push_back(InstanceRef{inst, tn, use.loc});
-        for (size_t i = 0; i < t.params.size(); ++i) {
-            if (i < use.args.size())
-                in.args[t.params[i].name] = rewrite(use.args[i], outer);
-            else   // a default: an expression in the instance's own scope
-                in.args[t.params[i].name] = rewrite(t.params[i].value, in);
+        in.trace = std::make_shared<const InstanceRef>(InstanceRef{inst, tn, use.loc, outer.trace});
+        count_expanded(in.trace);
+        try {
+            for (size_t i = 0; i < t.params.size(); ++i) {
+                if (i < use.args.size())
+                    in.args[t.params[i].name] = rewrite_checked(use.args[i], outer, in.trace);
+                else   // a default: an expression in the instance's own scope
+                    in.args[t.params[i].name] = rewrite_checked(t.params[i].value, in, in.trace);
+            }
+        } catch (const TooDeep &) {
+            return;
         }
         stack_.push_back(tn);
         for (const auto &s : t.body) {
-            if (s->kind == Stmt::Use)
+            if (s->kind == Stmt::Use) {
                 instantiate(*s, in);
-            else if (s->kind != Stmt::Template)
-                emit(rewrite_stmt(*s, in));
+            } else if (s->kind != Stmt::Template) {
+                count_expanded(in.trace);
+                try {
+                    emit(rewrite_stmt(*s, in));
+                } catch (const TooDeep &) {
+                }
+            }
         }
         stack_.pop_back();
     }

@@ -25,9 +25,12 @@ namespace vdl {
 
 // The flat list of statements of the program (no Template, no Use left).
 // Errors: unknown template, wrong argument count, a template that
-// instantiates itself, duplicate template or instance names, expansion
-// beyond `max_stmts` statements.
-std::vector<StmtP> expand_templates(const Program &prog, Diagnostics &diags, size_t max_stmts = 200000);
+// instantiates itself, duplicate template or instance names, and the limits
+// of vdl_ast.hpp: instances nested deeper than kMaxTemplateDepth, more than
+// `max_expanded` statements and instances produced by templates (statements
+// written at the top level do not count), full instance names longer than
+// kMaxInstanceName, expressions deepened past kMaxExprDepth by arguments.
+std::vector<StmtP> expand_templates(const Program &prog, Diagnostics &diags, size_t max_expanded = kMaxExpanded);
 
 }  // namespace vdl
 }  // namespace railsym

@@ -1,10 +1,12 @@
 /* rs_csv.c — see rs_csv.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rs_csv.h"
 #include "rs_error.h"
+#include "rs_file.h"
 
 struct rs_csv {
     FILE *f;
@@ -40,7 +42,7 @@ int rs_csv_open(rs_csv **out, const char *path, int ncol, const char *const *nam
     }
     c->ncol = ncol;
     if (!(c->f = fopen(path, "w"))) {
-        rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
+        rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", path, rs_file_why(errno));
         csv_free(c);
         return RS_E_IO;
     }
@@ -48,8 +50,9 @@ int rs_csv_open(rs_csv **out, const char *path, int ncol, const char *const *nam
     for (int i = 0; i < ncol; i++)
         fprintf(c->f, ",%s", names[i]);
     fputc('\n', c->f);
+    errno = 0;
     if (fflush(c->f) != 0 || ferror(c->f)) {
-        rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
+        rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", path, errno ? strerror(errno) : "write error");
         csv_free(c);
         return RS_E_IO;
     }

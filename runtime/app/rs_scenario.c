@@ -468,14 +468,20 @@ static int parse_input_file(parser *ps, rs_scenario_input *in, const char *rel, 
     if (!path)
         return nomem(ps, line);
     char *text;
-    const int why = rs_read_file(path, 0, 0, &text, NULL);
+    size_t len;
+    const int why = rs_read_file(path, 0, 0, &text, &len);
     if (why) {
         const int st = rs_fail_at(ps->err, ps->errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO, ps->file, line,
-                                  "input '%s': cannot read '%s': %s", in->name, path, strerror(why));
+                                  "input '%s': cannot read '%s': %s", in->name, path, rs_file_why(why));
         free(path);
         return st;
     }
     int st = RS_OK, ncol = 0, want = -1, lineno = 0;
+    char inner[512];
+    if (rs_text_check(text, len, path, inner, sizeof inner)) {
+        st = rs_fail(ps->err, ps->errlen, RS_E_SYNTAX, "%s (input '%s' of %s:%d)", inner, in->name, ps->file, line);
+        goto done;
+    }
     char *hdr[CSV_MAX_COLS];
     char *save = text, *l;
     /* header: the first line that is not blank or a comment */
@@ -795,16 +801,21 @@ static int parse_text(parser *ps, char *text)
     return RS_OK;
 }
 
-int rs_scenario_parse(const char *text, const char *file, rs_scenario *s, char *err, size_t errlen)
+int rs_scenario_parse(const char *text, size_t len, const char *file, rs_scenario *s, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
     rs_scenario_init(s);
     if (!text || !file)
         return rs_fail_at(err, errlen, RS_E_ARG, file ? file : "scenario", 0, "no text to parse");
-    char *copy = dup_str(text);
+    const int bad = rs_text_check(text, len, file, err, errlen);
+    if (bad)
+        return bad;
+    char *copy = malloc(len + 1);
     if (!copy)
         return rs_fail_at(err, errlen, RS_E_NOMEM, file, 0, "out of memory");
+    memcpy(copy, text, len);
+    copy[len] = '\0';
     parser ps = {file, s, err, errlen};
     int st = parse_text(&ps, copy);
     free(copy);
@@ -817,11 +828,12 @@ int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen)
 {
     rs_scenario_init(s);
     char *text;
-    const int why = rs_read_file(path, 0, 0, &text, NULL);
+    size_t len;
+    const int why = rs_read_file(path, 0, 0, &text, &len);
     if (why)
         return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
-                       "cannot read scenario '%s': %s", path, strerror(why));
-    int st = rs_scenario_parse(text, path, s, err, errlen);
+                       "cannot read scenario '%s': %s", path, rs_file_why(why));
+    int st = rs_scenario_parse(text, len, path, s, err, errlen);
     free(text);
     return st;
 }

@@ -137,11 +137,12 @@ void rs_scenario_init(rs_scenario *s);
 /* Frees what the scenario holds and empties it (rs_scenario_init). */
 void rs_scenario_free(rs_scenario *s);
 
-/* Parses scenario text; `file` names it in messages and resolves relative
- * paths of input files (its folder).  Returns RS_OK, or RS_E_ARG (a syntax
- * or value error), RS_E_IO (an input file that cannot be read) or
+/* Parses the `len` bytes of scenario text (all of them: a NUL byte among
+ * them is an error, RS_E_SYNTAX); `file` names it in messages and resolves
+ * relative paths of input files (its folder).  Returns RS_OK, or RS_E_ARG
+ * (a syntax or value error), RS_E_IO (an input file that cannot be read) or
  * RS_E_NOMEM, with "file:line: ..." in err; *s is then empty.  */
-int rs_scenario_parse(const char *text, const char *file, rs_scenario *s,
+int rs_scenario_parse(const char *text, size_t len, const char *file, rs_scenario *s,
                       char *err, size_t errlen);
 
 /* Reads and parses a scenario file. */

@@ -670,7 +670,7 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         char label[64];
         snprintf(label, sizeof label, "variant %d", i + 1);
         if (!r->message[0])
-            st = rs_scenario_parse(text, label, &top, r->message, sizeof r->message);
+            st = rs_scenario_parse(text, strlen(text), label, &top, r->message, sizeof r->message);
         if (!st && (rs_scenario_overlay(&scn, &sw->base) || rs_scenario_overlay(&scn, &top)))
             st = rs_fail(r->message, sizeof r->message, RS_E_NOMEM, "out of memory");
     }

@@ -379,10 +379,16 @@ int rs_sweep_spec_list(rs_sweep_spec *s, const char *path, char *err, size_t err
     if (s->list_ncol)
         return rs_fail(err, errlen, RS_E_ARG, "--list '%s': only one list of variants can be given", path);
     char *text;
-    const int why = rs_read_file(path, 0, 0, &text, NULL);
+    size_t len;
+    const int why = rs_read_file(path, 0, 0, &text, &len);
     if (why)
         return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
-                       "cannot read the list of variants '%s': %s", path, strerror(why));
+                       "cannot read the list of variants '%s': %s", path, rs_file_why(why));
+    const int bad = rs_text_check(text, len, path, err, errlen);
+    if (bad) {
+        free(text);
+        return bad;
+    }
     int st = RS_E_ARG, lineno = 0, ncol = 0, nrow = 0, cap = 0;
     char **names = NULL, **field = NULL;
     double *vals = NULL;

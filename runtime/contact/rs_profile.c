@@ -322,6 +322,9 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
     memset(p, 0, sizeof *p);
     if (!text)
         return fail(&ps, RS_E_ARG, "NULL text");
+    const int bad = rs_text_check(text, len, ps.fname, err, errlen);
+    if (bad)
+        return bad;
 
     seen sn = { 0 };
     int last_line = 0;
@@ -331,14 +334,9 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
     size_t pos = 0;
     while (pos < len && rc == RS_OK) {
         size_t eol = pos;
-        while (eol < len && text[eol] != '\n' && text[eol] != '\0')
+        while (eol < len && text[eol] != '\n')
             eol++;
         ps.line++;
-        if (eol < len && text[eol] == '\0') {
-            rc = fail(&ps, RS_E_SYNTAX,
-                      "NUL byte: this is not a text file; save the profile as plain text");
-            break;
-        }
         size_t l = eol - pos;
         const char *hash = memchr(text + pos, '#', l);
         if (hash)
@@ -392,7 +390,7 @@ int rs_profile_load(rs_profile *p, const char *path, char *err, size_t errlen)
     case EIO:
         return fail(&ps, RS_E_IO, "read error; check the file");
     default:
-        return fail(&ps, RS_E_IO, "cannot open: %s; check the path", strerror(why));
+        return fail(&ps, RS_E_IO, "cannot open: %s; check the path", rs_file_why(why));
     }
     const int rc = rs_profile_parse(p, buf, len, path, err, errlen);
     free(buf);

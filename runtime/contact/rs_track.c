@@ -334,7 +334,7 @@ int rs_track_load(rs_track *t, const char *path, char *err, size_t errlen)
     case EIO:
         return rs_fail_at(err, errlen, RS_E_IO, path, 0, "read error: check the file");
     default:
-        return rs_fail_at(err, errlen, RS_E_IO, path, 0, "cannot open (%s): check the path", strerror(why));
+        return rs_fail_at(err, errlen, RS_E_IO, path, 0, "cannot open (%s): check the path", rs_file_why(why));
     }
     /* Tables are looked for in the file's folder. */
     char dir[512];

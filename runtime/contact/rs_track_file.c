@@ -16,6 +16,7 @@
 
 #include "rs_closest.h"
 #include "rs_error.h"
+#include "rs_file.h"
 #include "rs_track_impl.h"
 
 #define MAX_TOK   32
@@ -593,13 +594,8 @@ int rs_track_design_parse(rs_track *t, rs_track_design *d, const char *text, siz
         return FAIL(&ps, RS_E_SYNTAX, "the file is larger than %ld bytes: is it a "
                     "track file?", (long)RS_TRACK_FILE_MAX);
     }
-    if (memchr(text, '\0', len)) {
-        size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
-        int line = 1;
-        for (size_t i = 0; i < off; i++) line += text[i] == '\n';
-        ps.line = line;
-        return FAIL(&ps, RS_E_SYNTAX, "NUL byte in the file: it is not a text file");
-    }
+    const int bad = rs_text_check(text, len, ps.fname, err, errlen);
+    if (bad) return bad;
     char (*tk)[TOK_MAX] = malloc(sizeof(char[MAX_TOK][TOK_MAX]));
     if (!tk) return FAIL(&ps, RS_E_NOMEM, "out of memory");
     int header_seen = 0, rc = RS_OK, header_line = 0;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "rs_error.h"
+#include "rs_file.h"
 #include "rs_track_impl.h"
 
 void rs_track_irreg_free(rs_track_irreg *ir)
@@ -43,28 +44,38 @@ static int num_tok(const char *s, size_t n, double *v)
 
 int rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *text;
+    size_t len;
+    const int why = rs_read_file(path, (size_t)RS_TRACK_FILE_MAX, 0, &text, &len);
+    if (why == EFBIG)
+        return rs_fail_at(err, errlen, RS_E_SYNTAX, path, 0, "the table is larger than %ld bytes: "
+                          "thin it out or split the track", (long)RS_TRACK_FILE_MAX);
+    if (why == ENOMEM)
+        return rs_fail_at(err, errlen, RS_E_NOMEM, path, 0, "out of memory");
+    if (why)
         return rs_fail_at(err, errlen, RS_E_IO, path, 0, "cannot open the table (%s): check the name; "
-                          "tables are looked for next to the .trk file", strerror(errno));
-    int cap = 0, n = 0, line = 0, rc = RS_OK, seen_data = 0, prev_line = 0;
+                          "tables are looked for next to the .trk file", rs_file_why(why));
+    int rc = rs_text_check(text, len, path, err, errlen);
+    if (rc) {
+        free(text);
+        return rc;
+    }
+    int cap = 0, n = 0, line = 0, seen_data = 0, prev_line = 0;
     double *ts = NULL, *tv = NULL;
     char buf[1024];
-    long total = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    for (size_t pos = 0; pos < len && rc == RS_OK;) {
+        size_t eol = pos;
+        while (eol < len && text[eol] != '\n')
+            eol++;
         line++;
-        size_t len = strlen(buf);
-        total += (long)len;
-        if (total > RS_TRACK_FILE_MAX) {
-            rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line, "the table is larger than %ld bytes: "
-                            "thin it out or split the track", (long)RS_TRACK_FILE_MAX);
-            break;
-        }
-        if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
+        if (eol - pos > sizeof buf - 2) {
             rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line, "line longer than %d characters: "
                             "one \"s, value\" pair a line", (int)sizeof buf - 2);
             break;
         }
+        memcpy(buf, text + pos, eol - pos);
+        buf[eol - pos] = '\0';
+        pos = eol + 1;
         char *hash = strchr(buf, '#');
         if (hash) *hash = '\0';
         /* split on comma, semicolon, blanks */
@@ -123,10 +134,7 @@ int rs_track_irreg_table_read(rs_track_irreg *ir, const char *path, char *err, s
         n++;
         prev_line = line;
     }
-    if (rc == RS_OK && ferror(f)) {
-        rc = rs_fail_at(err, errlen, RS_E_IO, path, line, "read error: check the file");
-    }
-    fclose(f);
+    free(text);
     int need = ir->shape == RS_TRACK_IRREG_SPLINE ? RS_SPLINE_MIN_POINTS : 2;
     if (rc == RS_OK && n < need) {
         rc = rs_fail_at(err, errlen, RS_E_SYNTAX, path, line,

@@ -25,6 +25,7 @@
  * (the test's old bounds: 50 % + 50 ms, 25 % + 20 ms, 25 % + 20 ms).
  */
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "rs_contact.h"
@@ -46,7 +47,7 @@ static int scenario(rs_scenario *out, const char *extra, char *err, size_t errle
         st = rs_scenario_read("vehicles/examples/wheelset.scn", &top, err, errlen);
     if (!st)
         st = rs_scenario_overlay(out, &top);
-    if (!st && extra && !(st = rs_scenario_parse(extra, "bench", &x, err, errlen)))
+    if (!st && extra && !(st = rs_scenario_parse(extra, strlen(extra), "bench", &x, err, errlen)))
         st = rs_scenario_overlay(out, &x);
     rs_scenario_free(&top);
     rs_scenario_free(&x);
@@ -122,9 +123,9 @@ static int pendulum_overrun(int per_output, const char *figure)
 {
     char err[2048];
     rs_scenario s;
-    if (rs_scenario_parse("duration 0.2\nstep 1e-3\noutput 0.01\nmethod imex\n"
-                          "initial theta = 1\ncolumns theta theta_dot x\n",
-                          "bench", &s, err, sizeof err) != RS_OK) {
+    static const char text[] = "duration 0.2\nstep 1e-3\noutput 0.01\nmethod imex\n"
+                               "initial theta = 1\ncolumns theta theta_dot x\n";
+    if (rs_scenario_parse(text, sizeof text - 1, "bench", &s, err, sizeof err) != RS_OK) {
         fprintf(stderr, "bench_rt_realtime: %s\n", err);
         return 1;
     }

@@ -345,7 +345,7 @@ static char *slurp(const char *path)
 
 static void parse(const char *text, rs_scenario *s)
 {
-    ck_assert_msg(rs_scenario_parse(text, "rt.scn", s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_scenario_parse(text, strlen(text), "rt.scn", s, err, sizeof err) == RS_OK, "%s", err);
 }
 
 static const char *kScn = "duration 0.2\nstep 1e-3\noutput 0.01\nmethod imex\n"

@@ -38,7 +38,7 @@ static void teardown(void)
 
 static void parse(const char *text, rs_scenario *s)
 {
-    ck_assert_msg(rs_scenario_parse(text, "run.scn", s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_scenario_parse(text, strlen(text), "run.scn", s, err, sizeof err) == RS_OK, "%s", err);
 }
 
 /* Reads the CSV: returns the number of data rows; header in hdr. Every row
@@ -173,7 +173,10 @@ START_TEST(test_unwritable_output)
     rs_run_config_default(&c);
     c.out = "/nonexistent-folder/out.csv";
     ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err), RS_E_IO);
-    ck_assert_str_eq(err, "cannot write '/nonexistent-folder/out.csv'");
+    ck_assert_str_eq(err, "cannot write '/nonexistent-folder/out.csv': No such file or directory");
+    c.out = "tests";   /* a folder */
+    ck_assert_int_eq(rs_driver_simulate(rt_pendulum_model(), NULL, &c, NULL, err, sizeof err), RS_E_IO);
+    ck_assert_str_eq(err, "cannot write 'tests': it is a directory");
 }
 END_TEST
 

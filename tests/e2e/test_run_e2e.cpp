@@ -170,7 +170,7 @@ START_TEST(test_descriptor_compiles_and_validates) {
         // default.scn: the description's initial state, in scenario form
         rs_scenario s;
         char err[512];
-        ck_assert_int_eq(rs_scenario_parse(g.files["default.scn"].c_str(), "default.scn", &s, err, sizeof err), RS_OK);
+        ck_assert_int_eq(rs_scenario_parse(g.files["default.scn"].c_str(), g.files["default.scn"].size(), "default.scn", &s, err, sizeof err), RS_OK);
         ck_assert_int_eq(s.n_initial, 2 * (which == 0 ? 1 : 3));
         ck_assert_double_eq(s.initial[0].value, which == 0 ? 0.3 : 1.0);
         rs_scenario_free(&s);

@@ -242,7 +242,7 @@ START_TEST(test_feve3000_combined_step)
     rs_scenario s, demo, el;
     ck_assert_msg(rs_scenario_read("generated/feve3000/default.scn", &s, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_msg(rs_scenario_read("vehicles/feve3000/demo.scn", &demo, err, sizeof err) == RS_OK, "%s", err);
-    ck_assert_msg(rs_scenario_parse("contact elastic\n", "elastic.scn", &el, err, sizeof err) == RS_OK, "%s",
+    ck_assert_msg(rs_scenario_parse("contact elastic\n", 16, "elastic.scn", &el, err, sizeof err) == RS_OK, "%s",
                   err);
     ck_assert_int_eq(rs_scenario_overlay(&s, &demo), RS_OK);
     ck_assert_int_eq(rs_scenario_overlay(&s, &el), RS_OK);

@@ -18,6 +18,7 @@
 #include "rs_clock.h"
 #include "rs_dirs.h"
 #include "rs_file.h"
+#include "rs_status.h"
 #include "rs_test.h"
 
 static char dir[] = "/tmp/rs_fileXXXXXX";
@@ -67,9 +68,16 @@ START_TEST(sizes_round_trip)
     free(data);
     /* a missing file, a folder, no path */
     ck_assert_int_eq(rs_read_file(path, 0, 0, &text, NULL), ENOENT);
-    ck_assert_int_eq(rs_read_file(dir, 0, 0, &text, NULL), EIO);
+    ck_assert_int_eq(rs_read_file(dir, 0, 0, &text, NULL), EISDIR);
+    ck_assert_str_eq(rs_file_why(EISDIR), "it is a directory");
     ck_assert_ptr_null(text);
     ck_assert_int_eq(rs_read_file(NULL, 0, 0, &text, NULL), ENOENT);
+    /* rs_text_check: every byte, lines and columns from 1 */
+    char msg[128];
+    ck_assert_int_eq(rs_text_check("a\nb", 3, "f.txt", msg, sizeof msg), RS_OK);
+    ck_assert_int_eq(rs_text_check("a\nbc\0d", 6, "f.txt", msg, sizeof msg), RS_E_SYNTAX);
+    ck_assert_str_eq(msg, "f.txt:2: a NUL byte at column 3: the file is binary or corrupt");
+    ck_assert_int_eq(rs_text_check("ab", 2, "f.txt", msg, sizeof msg), RS_OK);   /* the NUL after len is not read */
     rmdir(dir);
 }
 END_TEST

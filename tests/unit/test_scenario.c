@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rs_closest.h"
@@ -23,7 +24,7 @@ static char err[1024];
 
 static void parse_ok(const char *text, rs_scenario *s)
 {
-    int st = rs_scenario_parse(text, "t.scn", s, err, sizeof err);
+    int st = rs_scenario_parse(text, strlen(text), "t.scn", s, err, sizeof err);
     ck_assert_msg(st == RS_OK, "parse failed: %s", err);
 }
 
@@ -164,7 +165,7 @@ static const struct {
 START_TEST(test_errors)
 {
     rs_scenario s;
-    int st = rs_scenario_parse(bad[_i].text, "t.scn", &s, err, sizeof err);
+    int st = rs_scenario_parse(bad[_i].text, strlen(bad[_i].text), "t.scn", &s, err, sizeof err);
     ck_assert_int_ne(st, RS_OK);
     ck_assert_str_eq(err, bad[_i].msg);
     ck_assert_int_eq(s.n_params + s.n_inputs + s.n_initial + s.n_columns, 0); /* emptied */
@@ -458,6 +459,64 @@ START_TEST(test_closest_name)
 }
 END_TEST
 
+/* Every byte read is parsed: a NUL byte (which used to end the text
+ * silently: a file starting with one ran on all defaults) is an error with
+ * its line and column, in a scenario and in an input table; a folder given
+ * as either says it is one. */
+static void write_bytes(const char *name, const char *bytes, size_t n)
+{
+    char p[160];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+
+START_TEST(test_nul_bytes_and_folders)
+{
+    rs_scenario s;
+    static const char mid[] = "duration 2\nstep 1e-3\0 garbage\nparam m = 2\n";
+    ck_assert_int_eq(rs_scenario_parse(mid, sizeof mid - 1, "t.scn", &s, err, sizeof err), RS_E_SYNTAX);
+    ck_assert_str_eq(err, "t.scn:2: a NUL byte at column 10: the file is binary or corrupt");
+    static const char first[] = "\0duration 5\n";
+    ck_assert_int_eq(rs_scenario_parse(first, sizeof first - 1, "t.scn", &s, err, sizeof err), RS_E_SYNTAX);
+    ck_assert_str_eq(err, "t.scn:1: a NUL byte at column 1: the file is binary or corrupt");
+
+    mkdir_tmp();
+    char p[160], want[512];
+    write_bytes("bin.scn", "\0\1\2ELF", 6);
+    snprintf(p, sizeof p, "%s/bin.scn", dir);
+    ck_assert_int_eq(rs_scenario_read(p, &s, err, sizeof err), RS_E_SYNTAX);
+    snprintf(want, sizeof want, "%s/bin.scn:1: a NUL byte at column 1: the file is binary or corrupt", dir);
+    ck_assert_str_eq(err, want);
+
+    write_bytes("nul.csv", "time,tau\n0,1\n1,\0 2\n2,3\n", 22);
+    write_file("nul.scn", "\ninput tau file \"nul.csv\"\n");
+    snprintf(p, sizeof p, "%s/nul.scn", dir);
+    ck_assert_int_eq(rs_scenario_read(p, &s, err, sizeof err), RS_E_SYNTAX);
+    snprintf(want, sizeof want, "%s/nul.csv:3: a NUL byte at column 3: the file is binary or corrupt "
+             "(input 'tau' of %s/nul.scn:2)", dir, dir);
+    ck_assert_str_eq(err, want);
+
+    /* folders: the scenario, an input table */
+    ck_assert_int_eq(rs_scenario_read(dir, &s, err, sizeof err), RS_E_IO);
+    snprintf(want, sizeof want, "cannot read scenario '%s': it is a directory", dir);
+    ck_assert_str_eq(err, want);
+    snprintf(p, sizeof p, "%s/sub.csv", dir);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    write_file("dir.scn", "input tau file \"sub.csv\"\n");
+    snprintf(p, sizeof p, "%s/dir.scn", dir);
+    ck_assert_int_eq(rs_scenario_read(p, &s, err, sizeof err), RS_E_IO);
+    snprintf(want, sizeof want, "%s/dir.scn:1: input 'tau': cannot read '%s/sub.csv': it is a directory", dir, dir);
+    ck_assert_str_eq(err, want);
+    snprintf(p, sizeof p, "%s/sub.csv", dir);
+    rmdir(p);
+    static const char *const files[] = {"bin.scn", "nul.csv", "nul.scn", "dir.scn", NULL};
+    rm_tmp(files);
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
     Suite *s = suite_create("scenario");
@@ -475,6 +534,7 @@ static Suite *scenario_suite(void)
     tcase_add_test(b, test_interp);
     tcase_add_test(b, test_table_input_and_apply);
     tcase_add_test(b, test_table_from_csv);
+    tcase_add_test(b, test_nul_bytes_and_folders);
     tcase_add_test(b, test_overlay);
     suite_add_tcase(s, b);
     return s;

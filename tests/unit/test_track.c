@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rs_track.h"
@@ -670,7 +671,27 @@ START_TEST(every_file_error_names_file_line_and_fix)
                      BAD[i].code);
     /* NUL byte, over-long line */
     const char nul[] = "railsym-track 1\ngauge 1.435\nstr\0aight 10\n";
-    expect_error(nul, sizeof nul - 1, NULL, "t.trk:3:", "NUL byte", RS_E_SYNTAX);
+    expect_error(nul, sizeof nul - 1, NULL, "t.trk:3:", "a NUL byte at column 4: the file is binary or corrupt",
+                 RS_E_SYNTAX);
+    /* a NUL byte in an irregularity table (read line by line with fgets,
+     * it used to cut the line silently), and a folder given as the table */
+    char tdir[] = "/tmp/rs_track_nul_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tdir));
+    char tp[160];
+    snprintf(tp, sizeof tp, "%s/irr.csv", tdir);
+    FILE *tf = fopen(tp, "wb");
+    ck_assert_ptr_nonnull(tf);
+    fwrite("s,v\n0,0\n1,\0 1\n2,0\n", 1, 20, tf);
+    fclose(tf);
+    const char *irr = "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity vertical table irr.csv\n";
+    char twant[300];
+    snprintf(twant, sizeof twant, "%s/irr.csv:3: a NUL byte at column 3: the file is binary or corrupt", tdir);
+    expect_error(irr, strlen(irr), tdir, "t.trk:4:", twant, RS_E_SYNTAX);
+    unlink(tp);
+    ck_assert_int_eq(mkdir(tp, 0700), 0);
+    expect_error(irr, strlen(irr), tdir, "t.trk:4:", "cannot open the table (it is a directory)", RS_E_IO);
+    rmdir(tp);
+    rmdir(tdir);
     char *longl = malloc(3000);
     ck_assert_ptr_nonnull(longl);
     snprintf(longl, 3000, "railsym-track 1\ngauge 1.435\n# ");
