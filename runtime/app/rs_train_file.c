@@ -1142,10 +1142,11 @@ int rs_train_spec_read_extra(const char *path, const char *extra, rs_load_cache 
     const int why = rs_read_file(path, 0, extra_len, &text, &n);
     if (why)
         return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
-                       "cannot read '%s': %s", path ? path : "(null)", strerror(why));
-    if (memchr(text, '\0', n)) {
+                       "cannot read '%s': %s", path ? path : "(null)", rs_file_why(why));
+    int st = rs_text_check(text, n, path, err, errlen);
+    if (st) {
         free(text);
-        return rs_fail(err, errlen, RS_E_ARG, "%s: not a text file (it holds a NUL byte)", path);
+        return st;
     }
     if (extra) {   /* rs_read_file kept extra_len bytes after the NUL */
         text[n++] = '\n';
@@ -1153,7 +1154,7 @@ int rs_train_spec_read_extra(const char *path, const char *extra, rs_load_cache 
         n += extra_len - 1;
         text[n] = '\0';
     }
-    const int st = rs_train_spec_parse_cached(text, path, cache, out, err, errlen);
+    st = rs_train_spec_parse_cached(text, path, cache, out, err, errlen);
     free(text);
     return st;
 }

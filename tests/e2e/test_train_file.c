@@ -138,6 +138,19 @@ START_TEST(test_errors)
     char err[256];
     ck_assert_int_eq(rs_train_spec_read("no/such/file.train", &s, err, sizeof err), RS_E_IO);
     ck_assert_msg(strstr(err, "cannot read 'no/such/file.train'") != NULL, "%s", err);
+    /* a folder, and a NUL byte after the first line: the whole file is read */
+    ck_assert_int_eq(rs_train_spec_read("vehicles/trains", &s, err, sizeof err), RS_E_IO);
+    ck_assert_str_eq(err, "cannot read 'vehicles/trains': it is a directory");
+    char path[] = "/tmp/train_nul_XXXXXX";
+    const int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, "duration 1\nstep 0.\0001\n", 22), 22);
+    close(fd);
+    ck_assert_int_eq(rs_train_spec_read(path, &s, err, sizeof err), RS_E_SYNTAX);
+    char want[128];
+    snprintf(want, sizeof want, "%s:2: a NUL byte at column 8: the file is binary or corrupt", path);
+    ck_assert_str_eq(err, want);
+    unlink(path);
 }
 END_TEST
 
