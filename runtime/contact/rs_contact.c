@@ -58,7 +58,7 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
 
 /* The file of spline k of contact i: the model's, or the replacement the
  * options give (only where the model has a file: a cylinder stays one). */
-static const char *spline_file(const rs_model *m, const rs_options *opt, int i, int k)
+const char *rs_contact_spline_file(const rs_model *m, const rs_options *opt, int i, int k)
 {
     const char *file = m->contacts[i].spline[k].file;
     const char *side = m->contacts[i].side > 0 ? opt->rail_profile_left : opt->rail_profile_right;
@@ -188,7 +188,7 @@ static const rs_spline *loaded_before(const rs_contact_ws *c, const rs_model *m,
         for (int k2 = 0; k2 < RS_SPLINE_COUNT; k2++) {
             if ((i2 == i && k2 >= k) || (k2 >= RS_SPLINE_TRACK_X) != is_track)
                 continue;
-            const char *f2 = spline_file(m, opt, i2, k2);
+            const char *f2 = rs_contact_spline_file(m, opt, i2, k2);
             const rs_spline *s2 = c->sp[6 * i2 + k2];
             if (s2 && f2 && !strcmp(f2, file))
                 return is_track ? s2 - (k2 - RS_SPLINE_TRACK_X) + tk : s2;
@@ -205,7 +205,7 @@ static int load_files(rs_contact_ws *c, const rs_model *m, const rs_options *opt
     for (int i = 0; i < c->nc; i++) {
         const rs_contact *ct = &m->contacts[i];
         for (int k = 0; k < RS_SPLINE_COUNT; k++) {
-            const char *file = spline_file(m, opt, i, k);
+            const char *file = rs_contact_spline_file(m, opt, i, k);
             const int replaced = file != ct->spline[k].file;
             int is_track = k >= RS_SPLINE_TRACK_X;
             int tk = is_track ? k - RS_SPLINE_TRACK_X : 0;

@@ -140,6 +140,11 @@ int rs_contact_search(struct rs_ws *ws, int i);
  * table; 0 when it has none (default cylinder, flat rail). */
 int rs_contact_table_range(const rs_contact_ws *c, int i, int k, double *lo, double *hi);
 
+/* The file of spline k (RS_SPLINE_*) of contact i: the model's contact
+ * table's, or the replacement the options give (a wheel or rail profile,
+ * a track); "" or NULL where the model names none. */
+const char *rs_contact_spline_file(const rs_model *m, const rs_options *opt, int i, int k);
+
 /* ṡ from φ^d_s ṡ = β^d − φ^d_q q̇ at (t, ws->q, ws->qd). */
 int rs_contact_solve_sd(struct rs_ws *ws, double t);
 

@@ -84,6 +84,31 @@ static int off_table(rs_ws *ws, int i)
     return 0;
 }
 
+/* The contact point of contact i is off a profile table even after the
+ * global search: the profiles do not touch in this pose (or only outside
+ * the tables).  The message names the profile, its file and the fix. */
+static int off_table_fail(rs_ws *ws, int i)
+{
+    const rs_model *m = ws->model;
+    const int *sl = m->contacts[i].s_slot;
+    for (int k = 0; k < 2; k++) {
+        const int kind = k ? RS_SPLINE_RAIL : RS_SPLINE_WHEEL;
+        double lo, hi;
+        const double u = ws->s[sl[k ? 3 : 1]];
+        if (!rs_contact_table_range(ws->ct, i, kind, &lo, &hi) || (u >= lo && u <= hi))
+            continue;
+        const char *file = rs_contact_spline_file(m, &ws->opt, i, kind);
+        return rs_ws_fail(ws, RS_E_NOCONV,
+                          "contact '%s': no contact point on the %s profile '%s' (the search ends at %s = %.4g "
+                          "mm, its table spans %.4g to %.4g mm): the wheel and rail profiles do not touch in "
+                          "this pose; check the initial lateral position and height, the rail offset (gauge) "
+                          "and that the files are a wheel and a rail profile",
+                          m->contacts[i].name, k ? "rail" : "wheel", file && file[0] ? file : "(built in)",
+                          k ? "u_r" : "u_w", u * 1e3, lo * 1e3, hi * 1e3);
+    }
+    return rs_ws_fail(ws, RS_E_NOCONV, "contact '%s': no contact point on the profile tables", m->contacts[i].name);
+}
+
 /* The global search (rs_contact_search.c) of contact i, counting a jump
  * when it moved the contact point. */
 static void search_one(rs_ws *ws, int i)
@@ -190,15 +215,20 @@ int rs_contact_solve_s(rs_ws *ws, double t)
             rs_ws_bind(ws, t, ws->q, ws->qd);
             continue;
         }
+        if ((it >= limit || !isfinite(r)) && off_table(ws, worst / 4))
+            return off_table_fail(ws, worst / 4);
         if (it >= limit || !isfinite(r))
             return rs_ws_fail(ws, RS_E_NOCONV,
                               "contact '%s': contact-point Newton on phi_d: |phi_d[%d]| = %.3g "
                               "exceeds %.3g after %d iteration(s) and a search over u_w "
-                              "(s_r = %.9g m, u_w = %.6g m, u_r = %.6g m)",
+                              "(s_r = %.9g m, u_w = %.6g m, u_r = %.6g m)%s",
                               m->contacts[worst / 4].name, worst % 4, r, ws->opt.contact_tol, it,
                               ws->s[m->contacts[worst / 4].s_slot[2]],
                               ws->s[m->contacts[worst / 4].s_slot[1]],
-                              ws->s[m->contacts[worst / 4].s_slot[3]]);
+                              ws->s[m->contacts[worst / 4].s_slot[3]],
+                              ws->in_init ? ": in the initial pose the wheel and rail profiles may not touch; check "
+                                            "the initial lateral position and height and the rail offset (gauge)"
+                                          : "");
         if (!have_phids && (st = call(ws, RS_FN_PHI_D_S, c->phids, NULL, NULL, NULL, NULL)))
             return st;
         ws->proj_ready = 0; /* s moves */

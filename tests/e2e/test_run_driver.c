@@ -333,6 +333,29 @@ START_TEST(test_contact_files_from_elsewhere)
 }
 END_TEST
 
+/* A wheelset placed 80 mm aside: its wheel and rail profiles do not touch.
+ * The message names the contact, the profile and its file, where the search
+ * ended against the table's span, and what to check. */
+START_TEST(test_profiles_that_do_not_touch)
+{
+    FILE *f = fopen(scn_path, "w");
+    fputs("duration 0.01\nstep 1e-4\ninitial y = 0.08\n", f);
+    fclose(f);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = "generated/wheelset";
+    c.scenario = scn_path;
+    c.out = csv;
+    c.progress = 0;
+    ck_assert_int_eq(rs_driver_run(&c, NULL, err, sizeof err), RS_E_NOCONV);
+    ck_assert_msg(strstr(err, "contact 'right': no contact point on the wheel profile 'vehicles/profiles/s1002.prf' "
+                              "(the search ends at u_w = ") &&
+                      strstr(err, "its table spans -70 to 60 mm): the wheel and rail profiles do not touch in this "
+                                  "pose; check the initial lateral position"),
+                  "%s", err);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("run_driver");
@@ -349,6 +372,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, test_no_sink_no_output);
     tcase_add_test(t, test_model_name);
     tcase_add_test(t, test_contact_files_from_elsewhere);
+    tcase_add_test(t, test_profiles_that_do_not_touch);
     suite_add_tcase(s, t);
     return s;
 }
