@@ -20,6 +20,10 @@ SpringState spring_state(System &sys, const ForceElement &f)
     int e = pt.base(f.p2);
     SpringState s;
     s.r = Vector(bt, e, pt.position(f.p1, f.p2, e));
+    if (s.r.c[0].is_zero() && s.r.c[1].is_zero() && s.r.c[2].is_zero())   // two names for one place
+        throw ModelError("spring-damper '" + f.name + "': its two points coincide in every pose (length "
+                         "identically 0, no direction for the force); give the spring two points apart, or "
+                         "use a bushing for a joint of zero length");
     s.L = norm(s.r);
     s.u = s.r / s.L;
     Vector vrel = sys.ground_velocity(f.p2).in(e) - sys.ground_velocity(f.p1);

@@ -421,6 +421,24 @@ START_TEST(units_reach_the_descriptor) {
 }
 END_TEST
 
+// A spring between two names of one place has no direction: refused at
+// compile time, naming the spring (it would give NaN in every step).
+START_TEST(zero_length_spring_refused) {
+    std::string d = tmpdir();
+    write(d + "/z.vdl",
+          "point A = O + [0, 0, 1] in ground\n"
+          "point B = O + [0, 0, 1] in ground\n"
+          "body b mass 1 cg A inertia diag(1, 1, 1) in ground\n"
+          "spring s between A and B k 10\n");
+    vdl::CompiledModel cm;
+    std::string errors;
+    ck_assert(!vdl::compile_model(d + "/z.vdl", cm, errors));
+    ck_assert_msg(errors.find("spring-damper 's': its two points coincide in every pose") != std::string::npos,
+                  "%s", errors.c_str());
+    fs::remove_all(d);
+}
+END_TEST
+
 START_TEST(failed_compile_leaves_no_folder) {
     std::string d = tmpdir();
     write(d + "/bad.vdl", "param m = 1\nbody b mass m cg Nowhere inertia diag(1,1,1) in ground\n");
@@ -517,6 +535,7 @@ static Suite *suite() {
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, units_from_comments);
     tcase_add_test(tc, units_reach_the_descriptor);
+    tcase_add_test(tc, zero_length_spring_refused);
     tcase_add_test(tc, failed_compile_leaves_no_folder);
     tcase_add_test(tc, write_folder_atomic);
     tcase_add_test(tc, generated_examples_are_up_to_date);
