@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,10 @@ void rs_scenario_free(rs_scenario *s)
         free(s->initial[i].name);
         free_where(&s->initial[i].at);
     }
+    for (int i = 0; i < s->n_frictions; i++) {
+        free(s->frictions[i].name);
+        free_where(&s->frictions[i].at);
+    }
     for (int i = 0; i < s->n_inputs; i++) {
         free(s->inputs[i].name);
         free(s->inputs[i].t);
@@ -179,6 +184,7 @@ void rs_scenario_free(rs_scenario *s)
     }
     free(s->params);
     free(s->initial);
+    free(s->frictions);
     free(s->inputs);
     free(s->columns);
     rs_scenario_init(s);
@@ -767,6 +773,9 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "method") == 0) st = parse_setting(ps, RS_SCENARIO_METHOD, &lt, line);
         else if (strcmp(kw, "tolerance") == 0) st = parse_setting(ps, RS_SCENARIO_TOLERANCE, &lt, line);
         else if (strcmp(kw, "iterations") == 0) st = parse_setting(ps, RS_SCENARIO_ITERATIONS, &lt, line);
+        else if (strcmp(kw, "friction") == 0 && lt.n >= 3)   /* friction CONTACT [=] MU */
+            st = parse_assign(ps, &lt, line, &s->frictions, &s->n_frictions, "contact friction",
+                              "friction front.left = 0.2");
         else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCENARIO_FRICTION, &lt, line);
         else if (strcmp(kw, "contact") == 0) st = parse_setting(ps, RS_SCENARIO_CONTACT, &lt, line);
         else if (strcmp(kw, "creep") == 0) st = parse_setting(ps, RS_SCENARIO_CREEP, &lt, line);
@@ -894,7 +903,8 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
             return RS_E_NOMEM;
     }
     if (append_assigns(&b->params, &b->n_params, top->params, top->n_params) ||
-        append_assigns(&b->initial, &b->n_initial, top->initial, top->n_initial))
+        append_assigns(&b->initial, &b->n_initial, top->initial, top->n_initial) ||
+        append_assigns(&b->frictions, &b->n_frictions, top->frictions, top->n_frictions))
         return RS_E_NOMEM;
     for (int i = 0; i < top->n_inputs; i++) {
         const rs_scenario_input *src = &top->inputs[i];
@@ -977,6 +987,7 @@ struct rs_binding {
     const rs_model *m;
     unsigned set;
     double duration, step, output, tolerance, friction;
+    double *mu_each;               /* per contact (NaN: the common friction), or NULL */
     rs_method method;
     int contact_mode, creep_law, derail_continue;
     int iterations;
@@ -1008,6 +1019,7 @@ void rs_binding_free(rs_binding **bp)
         free(b->cols[i]);
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)
         free(b->file[k]);
+    free(b->mu_each);
     free(b->p_idx);
     free(b->p_val);
     free(b->init_var);
@@ -1176,6 +1188,52 @@ static int find_settable(const rs_model *m, const rs_scenario_where *at, const c
     return RS_OK;
 }
 
+/* `friction CONTACT = MU` lines: the friction of every contact CONTACT
+ * names ('*' matches any characters: `friction *.left = 0.15`), later lines
+ * over earlier ones, into b->mu_each (NaN: the common friction). */
+static int bind_frictions(const rs_scenario *s, const rs_model *m, rs_binding *b, char *err, size_t errlen)
+{
+    if (s->n_frictions == 0)
+        return RS_OK;
+    if (m->n_contact == 0)
+        return rs_fail_at(err, errlen, RS_E_VALUE, s->frictions[0].at.file, s->frictions[0].at.line,
+                          "model '%s' has no wheel-rail contacts: remove the 'friction %s' line", m->name,
+                          s->frictions[0].name);
+    if (!(b->mu_each = malloc((size_t)m->n_contact * sizeof *b->mu_each)))
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+    for (int i = 0; i < m->n_contact; i++)
+        b->mu_each[i] = NAN;
+    const char *names[64];
+    const int nn = m->n_contact < 64 ? m->n_contact : 64;
+    for (int i = 0; i < nn; i++)
+        names[i] = m->contacts[i].name;
+    for (int f = 0; f < s->n_frictions; f++) {
+        const rs_scenario_assign *a = &s->frictions[f];
+        if (!(a->value >= 0 && a->value <= 10))
+            return rs_fail_at(err, errlen, RS_E_VALUE, a->at.file, a->at.line,
+                              "friction must be a coefficient from 0 to 10 (got %g)", a->value);
+        int hits = 0;
+        for (int i = 0; i < m->n_contact; i++)
+            if (fnmatch(a->name, m->contacts[i].name, 0) == 0) {
+                b->mu_each[i] = a->value;
+                hits++;
+            }
+        if (hits == 0) {
+            const char *sug = rs_closest_name(a->name, names, nn);
+            char list[512];
+            size_t k = 0;
+            list[0] = '\0';
+            for (int i = 0; i < nn && k + 80 < sizeof list; i++)
+                k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", names[i]);
+            return rs_fail_at(err, errlen, RS_E_NOTFOUND, a->at.file, a->at.line,
+                              "no contact is named '%s'%s%s%s; the model's contacts: %s%s ('*' matches any "
+                              "characters: 'friction *.left = 0.2')", a->name, sug ? " (did you mean '" : "",
+                              sug ? sug : "", sug ? "'?)" : "", list, nn < m->n_contact ? ", ..." : "");
+        }
+    }
+    return RS_OK;
+}
+
 int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -1247,6 +1305,8 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         b->init_var[b->n_init] = v;
         b->init_val[b->n_init++] = a->value;
     }
+    if ((st = bind_frictions(s, m, b, err, errlen)))
+        goto fail;
     for (int i = 0; i < s->n_inputs; i++) {
         const rs_scenario_input *in = &s->inputs[i];
         if ((st = find_settable(m, &in->at, in->name, 1u << RS_VAR_U, "input", CAND_U, "input", &v, err,
@@ -1314,6 +1374,8 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->proj_maxiter = b->iterations;
     if (b->set & RS_SCENARIO_FRICTION)
         opt->contact_mu = b->friction;
+    if (b->mu_each)
+        opt->contact_mu_each = b->mu_each;
     if (b->set & RS_SCENARIO_CREEP)
         opt->contact_law = b->creep_law;
     if (b->file[RS_SCENARIO_FILE_TRACK])

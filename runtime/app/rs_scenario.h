@@ -121,6 +121,9 @@ typedef struct rs_scenario {
     int n_params, n_initial, n_inputs, n_columns;
     rs_scenario_assign *params;        /* param NAME = VALUE                      */
     rs_scenario_assign *initial;       /* initial NAME = VALUE (q or q_dot)       */
+    int n_frictions;
+    rs_scenario_assign *frictions;     /* friction CONTACT = MU (CONTACT may hold
+                                          '*': every contact it matches)        */
     rs_scenario_input *inputs;
     rs_scenario_column *columns;       /* none: every coordinate, velocity,
                                      multiplier and output                   */

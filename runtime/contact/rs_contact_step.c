@@ -374,13 +374,14 @@ int rs_contact_creep(rs_ws *ws)
                               "contact?)",
                               ct->name, r, N, c->radii[3 * i], c->radii[3 * i + 1],
                               c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
-        if (ws->opt.contact_mu > 0) { /* friction limit: scale the block */
+        const double mu = rs_options_mu(&ws->opt, i);
+        if (mu > 0) { /* friction limit: scale the block */
             double *Cb = c->Cb + 9 * i;
             const double *nu = c->nu + 3 * i;
             const double fx = Cb[0] * nu[0] + Cb[1] * nu[1] + Cb[2] * nu[2];
             const double fy = Cb[3] * nu[0] + Cb[4] * nu[1] + Cb[5] * nu[2];
             const double eps = rs_creep_saturation(sqrt(fx * fx + fy * fy),
-                                                   ws->opt.contact_mu * (N > 0 ? N : 0));
+                                                   mu * (N > 0 ? N : 0));
             for (int k = 0; k < 9; k++)
                 Cb[k] *= eps;
         }

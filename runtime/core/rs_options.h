@@ -121,6 +121,9 @@ typedef struct rs_options {
                              Elkins, rs_creep_saturation, factor from the
                              step's start state); 0 (default): Kalker's
                              linear law unbounded, as seed 003            */
+    const double *contact_mu_each; /* per contact (n_contact values, the
+                             model's contact order): μ of that contact; a
+                             NaN entry, or NULL for all, takes contact_mu  */
     /* Elastic contact only (rs_elastic_contact(), rs_elastic.h). */
     double contact_damp;  /* normal damping c_n per patch [N s/m]: N = c_H p^{3/2}
                              + c_n ṗ, clamped at >= 0; default 1e5          */
@@ -189,5 +192,12 @@ void rs_options_default(rs_options *opt);
 
 /* "amd", "colamd", "natural" (+ "_btf" when btf), "auto"; "?" otherwise. */
 const char *rs_klu_ordering_name(int ordering, int btf);
+
+/* The friction coefficient of contact i (contact_mu_each, else contact_mu). */
+static inline double rs_options_mu(const rs_options *o, int i)
+{
+    const double mu = o->contact_mu_each ? o->contact_mu_each[i] : o->contact_mu;
+    return mu == mu ? mu : o->contact_mu;   /* NaN: the common value */
+}
 
 #endif /* RS_OPTIONS_H */

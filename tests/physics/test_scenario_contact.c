@@ -206,6 +206,22 @@ START_TEST(friction_limits_creep_forces)
     ck_assert_msg(worst_sat < 1.02, "saturated force %g x mu N", worst_sat);
     rs_ws_free(&lin);
     rs_ws_free(&sat);
+    /* friction per contact: 0.1 on the right rail only ('r*' matches it),
+     * the left one unbounded; each wheel's force against its own limit */
+    rs_ws *each = wheelset(h, dir, "initial yaw = 0.002\nfriction r* = 0.1\n", 20);
+    double worst_left = 0, worst_right = 0;
+    for (int n = 0; n < 200; n++) {
+        ck_assert_msg(rs_step(each) == RS_OK, "%s", rs_ws_error(each));
+        const double *fl = each->ct->f, *fr = each->ct->f + 3;
+        if (n > 0) {
+            worst_left = fmax(worst_left, hypot(fl[0], fl[1]) / (0.1 * value(each, "left.N")));
+            worst_right = fmax(worst_right, hypot(fr[0], fr[1]) / (0.1 * value(each, "right.N")));
+        }
+    }
+    printf("friction r* = 0.1: max |f_t| / (0.1 N) %.3f left (unbounded), %.4f right\n", worst_left, worst_right);
+    ck_assert_msg(worst_left > 2, "the left (unbounded) force never exceeded 0.1 N (%g)", worst_left);
+    ck_assert_msg(worst_right < 1.02, "the right force reached %g x 0.1 N", worst_right);
+    rs_ws_free(&each);
     free_bindings();
     rs_unload(&h);
     char path[512];

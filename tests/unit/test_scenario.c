@@ -199,6 +199,7 @@ static const struct {
      "theta_dot, x, y, energy.kinetic, energy.potential, m, L, g"},
     {"columns time theta\n", "t.scn:1: 'time' is always the first column: leave it out of 'columns'"},
     {"columns theta x\ncolumns y theta\n", "t.scn:2: column 'theta' is already listed (line 1): list each column once"},
+    {"friction left = 0.2\n", "t.scn:1: model 'rt_pendulum' has no wheel-rail contacts: remove the 'friction left' line"},
     {"\ntrack \"vehicles/tracks/straight.trk\"\n", "t.scn:2: 'track' replaces the wheel-rail contacts' "
      "files, but model 'rt_pendulum' has no contacts: remove the line"},
 };
