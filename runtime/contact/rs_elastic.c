@@ -35,6 +35,7 @@ typedef struct elastic_wheel {
     rs_elastic_patch p[RS_PATCH_MAX];
     double energy;
     double u_steep;                /* the flange's steepest point (wheel u) */
+    double mu;                     /* its friction (rs_options_mu)          */
     double flange_angle;           /* its angle atan(−z_w') (rad): Nadal's  */
     int climbing, derailed;        /* events under way (reported once)      */
     double F_next[3];              /* the step's F, committed when it passes */
@@ -199,7 +200,7 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
         !(opt->contact_mu >= 0) || !(opt->contact_theta >= 0.5 && opt->contact_theta <= 1) ||
         opt->contact_law < RS_CREEP_KALKER || opt->contact_law > RS_CREEP_POLACH ||
-        (opt->contact_law != RS_CREEP_KALKER && !(opt->contact_mu > 0)))
+        (opt->contact_law != RS_CREEP_KALKER && !opt->contact_mu_each && !(opt->contact_mu > 0)))
         return rs_fail(err, errlen, RS_E_ARG,
                        "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
                        ">= 0, contact_theta in [0.5, 1] and contact_law a known law (FASTSIM and Polach need a friction "
@@ -255,6 +256,11 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
             }
         }
         w->flange_angle = atan(best);
+        w->mu = rs_options_mu(opt, i);
+        if (!(w->mu >= 0) || (opt->contact_law != RS_CREEP_KALKER && !(w->mu > 0)))
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "elastic contact '%s': friction %g; it must be >= 0, and > 0 for FASTSIM and Polach",
+                           m->contacts[i].name, w->mu);
     }
     rs_patch_defaults(&c->popt);
     return RS_OK;
@@ -408,8 +414,8 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
         for (int k = 0; k < 3; k++)
             pp->f[k] = -(Cm[3 * k] * pp->xi[0] + Cm[3 * k + 1] * pp->xi[1] + Cm[3 * k + 2] * pp->xi[2]);
         double eps = 1; /* the saturation factor is held in the Jacobian */
-        if (o->contact_mu > 0)
-            eps = rs_creep_saturation(hypot(pp->f[0], pp->f[1]), o->contact_mu * N);
+        if (w->mu > 0)
+            eps = rs_creep_saturation(hypot(pp->f[0], pp->f[1]), w->mu * N);
         for (int k = 0; k < 3; k++)
             pp->f[k] *= eps;
         for (int k = 0; k < 9; k++)
@@ -419,7 +425,7 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
         rs_creep_defaults(&co);
         co.polach.V = V;
         if ((st = rs_creep_forces((rs_creep_law)o->contact_law, el.a, el.b,
-                                  rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, o->contact_mu,
+                                  rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, w->mu,
                                   N, pp->xi, &co, pp->f, dF)) < 0)
             return st;
     }
@@ -633,7 +639,7 @@ static int report_event(struct rs_ws *ws, const rs_contact_event *e)
                       e->kind == RS_EVENT_DERAILMENT ? "derailment (the contact passed the "
                                                        "flange's steepest point)"
                                                      : "flange climbing",
-                      e->t, e->Y_Q, e->limit, e->alpha * 57.29577951308232, ws->opt.contact_mu,
+                      e->t, e->Y_Q, e->limit, e->alpha * 57.29577951308232, E(ws->ct)->w[e->contact].mu,
                       e->u_w * 1e3);
 }
 
@@ -658,7 +664,7 @@ static int wheel_events(struct rs_ws *ws, int i)
     /* Nadal's limit at the flange angle (the steepest the flange offers: a
      * contact lower on the flange root climbs to it before the wheel can
      * climb the flange) */
-    const double mu = ws->opt.contact_mu, ta = tan(w->flange_angle);
+    const double mu = w->mu, ta = tan(w->flange_angle);
     const double limit = mu > 0 ? (ta - mu) / (1 + mu * ta) : 0;
     /* flange contact only: Nadal's limit means nothing on the tread */
     const int flange = steep->g.alpha > 0.7853981633974483;

@@ -119,10 +119,13 @@ static int on_event(void *ctx, const rs_contact_event *e)
     return l->stop_at_derailment && e->kind == RS_EVENT_DERAILMENT;
 }
 
+static const double *g_mu_each; /* rs_options.contact_mu_each of climb_ws */
+
 static rs_ws *climb_ws(const rs_model *m, event_log *log)
 {
     rs_options o;
     rs_options_default(&o);
+    o.contact_mu_each = g_mu_each;
     o.contact = rs_elastic_contact();
     o.dt = DT;
     o.contact_mu = MU;
@@ -332,15 +335,67 @@ START_TEST(test_derailment_event_stop_and_continue)
 }
 END_TEST
 
+/* Friction per contact (rs_options.contact_mu_each): the left wheel at
+ * μ = 0.15, the right one at the common 0.3.  Nadal's limit of the left
+ * wheel's flange climb is its own, (tan α − 0.15)/(1 + 0.15 tan α), and
+ * FASTSIM saturates each wheel's patches at its own μ N. */
+START_TEST(test_friction_per_contact)
+{
+    RS_REQUIRE_MODEL("climb");
+    const double mu_left = 0.15, each[2] = {mu_left, NAN};
+    const flank fl = read_flank();
+    const double nadal = (fl.slope - mu_left) / (1 + mu_left * fl.slope);
+    rs_loaded *h = rt_load("generated/climb");
+    const rs_model *m = rs_loaded_model(h);
+    event_log log = {.stop_at_derailment = 0};
+    g_mu_each = each;
+    rs_ws *ws = climb_ws(m, &log);
+    g_mu_each = NULL;
+    double worst[2] = {0, 0};
+    const long n = lround(T_END / DT);
+    for (long k = 0; k < n && log.n_climb == 0; k++) {
+        const double t = rs_ws_time(ws), F = t < T_RAMP ? 0 : RATE * (t - T_RAMP);
+        ck_assert_int_eq(rs_ws_set_u(ws, "F_y", F), RS_OK);
+        ck_assert_msg(rs_step(ws) == RS_OK, "t %g s: %s", t, rs_ws_error(ws));
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < rs_elastic_patches(ws, i); j++) {
+                const rs_elastic_patch *p = rs_elastic_patch_get(ws, i, j);
+                if (p->N > 1)
+                    worst[i] = fmax(worst[i], hypot(p->f[0], p->f[1]) / p->N);
+            }
+    }
+    ck_assert_msg(log.n_climb >= 1, "no flange climb with mu %g on the left wheel", mu_left);
+    const rs_contact_event *e = &log.e[0];
+    printf("friction per contact: climb at t %.4f s, Y/Q %.4f, limit %.4f (Nadal at mu %g: %.4f); max |f|/N "
+           "%.4f left, %.4f right\n", e->t, e->Y_Q, e->limit, mu_left, nadal, worst[0], worst[1]);
+    ck_assert(e->kind == RS_EVENT_FLANGE_CLIMB && e->contact == 0);
+    /* the limit is Nadal's at this wheel's μ (at the common 0.3 it would be
+     * 1.34), at the flange angle the profile gives (within 0.1°) */
+    const double ta = tan(e->alpha);
+    ck_assert_msg(fabs(e->alpha - atan(fl.slope)) < 0.1 * M_PI / 180, "flange angle %g deg, profile %g deg",
+                  e->alpha * 180 / M_PI, atan(fl.slope) * 180 / M_PI);
+    ck_assert_msg(fabs(e->limit - (ta - mu_left) / (1 + mu_left * ta)) < 1e-9 && fabs(e->limit - nadal) < 0.002 * nadal,
+                  "limit %.6f, Nadal %.6f", e->limit, nadal);
+    ck_assert_msg(worst[0] <= mu_left * (1 + 1e-9) && worst[0] > 0.9 * mu_left, "left |f|/N up to %g (mu %g)",
+                  worst[0], mu_left);
+    ck_assert_msg(worst[1] <= MU * (1 + 1e-9) && worst[1] > mu_left * 1.05, "right |f|/N up to %g (mu %g)",
+                  worst[1], MU);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("derailment");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_derailment_event_stop_and_continue);
+    tcase_add_test(tc, test_friction_per_contact);
     suite_add_tcase(s, tc);
     return s;
 }
+
 
 int main(void)
 {
