@@ -133,7 +133,8 @@ int rs_contact_solve_s(rs_ws *ws, double t)
     int it = 0, st, searched = 0, extra = 0;
     double r;
     rs_ws_bind(ws, t, ws->q, ws->qd);
-    if (!c->gauge_checked && m->fn[RS_FN_WHEEL].fn) { /* once: the track's gauge */
+    /* the track's gauge, at every initialization (parameters may have changed) */
+    if ((!c->gauge_checked || ws->in_init) && m->fn[RS_FN_WHEEL].fn) {
         double *out[RS_FN_MAX_OUT] = {NULL, NULL, NULL, c->geom};
         if ((st = rs_ws_call_n(ws, RS_FN_WHEEL, out)) || (st = rs_contact_check_gauge(ws, c, c->geom)))
             return st;

@@ -604,12 +604,13 @@ static int elastic_nothing(struct rs_ws *ws, double t)
 }
 
 /* In place of the contact-point Newton (called at initialization and after
- * each step): once, the track's gauge against the model's rails and every
+ * each step): at every initialization (the parameters may have changed
+ * since the last), the track's gauge against the model's rails and every
  * wheel-rail pair's input checks (rs_patch_check_pair). */
 static int elastic_check(struct rs_ws *ws, double t)
 {
     elastic_ws *c = E(ws->ct);
-    if (c->gauge_checked)
+    if (c->gauge_checked && !ws->in_init)
         return RS_OK;
     rs_ws_bind(ws, t, ws->q, ws->qd);
     double *out[RS_FN_MAX_OUT] = {NULL, NULL, NULL, c->geom};

@@ -274,6 +274,16 @@ START_TEST(test_gauge_mismatch)
                           strstr(rs_ws_error(ws), "set the rail offset to 0.535535 m"),
                       "%s", rs_ws_error(ws));
         rs_ws_free(&ws);
+        /* checked again at every initialization: a workspace that started
+         * on the standard gauge, then given a rail offset of a metre gauge */
+        o.track_file = NULL;
+        ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+        rt_set_param(ws, "b_r", 0.535535);
+        ck_assert_int_ne(rs_ws_init(ws), RS_OK);
+        ck_assert_msg(strstr(rs_ws_error(ws), "gauge"), "%s", rs_ws_error(ws));
+        printf("gauge check again (%s): %s\n", k ? "elastic" : "constraint", rs_ws_error(ws));
+        rs_ws_free(&ws);
     }
     rs_unload(&h);
 }
