@@ -1246,9 +1246,24 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         return rs_fail_at(err, errlen, RS_E_NOMEM, "scenario", 0, "out of memory");
     b->m = m;
     b->set = s->set;
+    int st = RS_OK;
     b->duration = rs_scenario_duration(s);
     b->step = rs_scenario_step(s);
     b->output = rs_scenario_output(s);
+    if (b->step > b->duration) {   /* the settings' index is their bit's: step 1, duration 0 */
+        const rs_scenario_where *at = s->set_at[1].file ? &s->set_at[1] : &s->set_at[0];
+        st = rs_fail_at(err, errlen, RS_E_VALUE, at->file ? at->file : "scenario", at->line,
+                        "the step (%g s) is longer than the duration (%g s): nothing would be simulated; "
+                        "shorten 'step' or lengthen 'duration'", b->step, b->duration);
+        goto fail;
+    }
+    if (b->duration / b->step > 1e11) {
+        const rs_scenario_where *at = s->set_at[1].file ? &s->set_at[1] : &s->set_at[0];
+        st = rs_fail_at(err, errlen, RS_E_VALUE, at->file ? at->file : "scenario", at->line,
+                        "%g s in steps of %g s is %.3g steps, more than any run can take; lengthen 'step' or "
+                        "shorten 'duration'", b->duration, b->step, b->duration / b->step);
+        goto fail;
+    }
     b->tolerance = s->tolerance;
     b->method = s->method;
     b->iterations = s->iterations;
@@ -1256,7 +1271,6 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->contact_mode = s->contact_mode;
     b->creep_law = s->creep_law;
     b->derail_continue = s->derail_continue;
-    int st = RS_OK;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
     b->p_val = calloc(np, sizeof *b->p_val);

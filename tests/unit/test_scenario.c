@@ -200,6 +200,10 @@ static const struct {
     {"columns time theta\n", "t.scn:1: 'time' is always the first column: leave it out of 'columns'"},
     {"columns theta x\ncolumns y theta\n", "t.scn:2: column 'theta' is already listed (line 1): list each column once"},
     {"friction left = 0.2\n", "t.scn:1: model 'rt_pendulum' has no wheel-rail contacts: remove the 'friction left' line"},
+    {"duration 0.01\nstep 0.1\n", "t.scn:2: the step (0.1 s) is longer than the duration (0.01 s): nothing would be "
+     "simulated; shorten 'step' or lengthen 'duration'"},
+    {"step 1e-6\nduration 1e9\n", "t.scn:1: 1e+09 s in steps of 1e-06 s is 1e+15 steps, more than any run can "
+     "take; lengthen 'step' or shorten 'duration'"},
     {"\ntrack \"vehicles/tracks/straight.trk\"\n", "t.scn:2: 'track' replaces the wheel-rail contacts' "
      "files, but model 'rt_pendulum' has no contacts: remove the line"},
 };
