@@ -501,6 +501,24 @@ static int fixed_lu(rs_ws *ws, rs_klu_factors *F)
     return st ? rs_ws_fail(ws, st, "out of memory setting up the fixed-order LU") : RS_OK;
 }
 
+/* A negative mass or inertia (a parameter from a scenario or a sweep, an
+ * expression of the description) shows as a negative diagonal entry of M:
+ * refused before the first step, naming the coordinate. */
+static int check_mass_diagonal(rs_ws *ws)
+{
+    const rs_model *m = ws->model;
+    const rs_pattern *P = &m->M_pattern;
+    for (int j = 0; j < m->n_q; j++)
+        for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
+            if (P->rowind[k] == j && ws->Mv[k] < 0)
+                return rs_ws_fail(ws, RS_E_VALUE,
+                                  "the mass matrix is negative on its diagonal at coordinate '%s' (%g): a mass "
+                                  "or an inertia is negative; check the parameters (the scenario's 'param' "
+                                  "lines, a sweep's values, the description's 'mass' and 'inertia')",
+                                  m->q_names[j], ws->Mv[k]);
+    return RS_OK;
+}
+
 int rs_ws_init(rs_ws *ws)
 {
     if (!ws || ws->magic != RS_WS_MAGIC)
@@ -522,7 +540,7 @@ int rs_ws_init(rs_ws *ws)
         goto done;
     /* First full factorizations, so that steps only refactor. */
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    if ((st = eval_dynamics(ws)))
+    if ((st = eval_dynamics(ws)) || (st = check_mass_diagonal(ws)))
         goto done;
     if (ws->opt.klu_ordering == RS_KLU_AUTO && !ws->klu_info.chosen &&
         (st = choose_ordering(ws)))

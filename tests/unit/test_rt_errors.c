@@ -69,6 +69,18 @@ START_TEST(test_nan_parameter)
 }
 END_TEST
 
+/* A negative mass from a parameter is refused at initialization, naming
+ * the coordinate whose diagonal entry of M it makes negative. */
+START_TEST(test_negative_mass_parameter)
+{
+    rs_ws *ws = pendulum_after_steps(3);
+    ck_assert_int_eq(rs_ws_set_param(ws, "m", -2.0), RS_OK);
+    ck_assert_int_eq(rs_ws_init(ws), RS_E_VALUE);
+    assert_has(rs_ws_error(ws), "negative on its diagonal at coordinate 'theta'");
+    rs_ws_free(&ws);
+}
+END_TEST
+
 static int nan_input(void *ctx, double t, double *u, int n)
 {
     (void)ctx;
@@ -400,6 +412,7 @@ int main(void)
     tcase_add_test(tc, test_nan_in_state);
     tcase_add_test(tc, test_inf_in_velocity);
     tcase_add_test(tc, test_nan_parameter);
+    tcase_add_test(tc, test_negative_mass_parameter);
     tcase_add_test(tc, test_singular_initial);
     tcase_add_test(tc, test_singular_during_run);
     tcase_add_test(tc, test_projection_maxiter0);
