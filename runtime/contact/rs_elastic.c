@@ -27,6 +27,9 @@ typedef struct elastic_wheel {
     int m;                         /* columns of J with a non-zero           */
     int *cols;                     /* m coordinates                          */
     double *J;                     /* 6 × m, column-major                    */
+    int *half;                     /* m: bit 0 when column l of J has
+                                      non-zeros in rows 0-2 (v), bit 1 in
+                                      rows 3-5 (ω); the other half is zero   */
     int *pos;                      /* m × m positions in the extra values    */
     double W[6], C6[36], K6[36];   /* wrench about O_w, −∂W/∂v6, −∂W/∂x6    */
     double F[3];                   /* total force on the wheel (ground)      */
@@ -91,7 +94,7 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
                 if (touch[(size_t)i * (size_t)nq + (size_t)j])
                     touch[(size_t)i * (size_t)nq + (size_t)j] = ++mi;
             c->w[i].m = mi;
-            n_int += (size_t)mi + (size_t)mi * (size_t)mi;
+            n_int += 2 * (size_t)mi + (size_t)mi * (size_t)mi;
             n_dbl += 6 * (size_t)mi;
             if (mi > max_m)
                 max_m = mi;
@@ -111,6 +114,8 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
             ip += w->m;
             w->pos = ip;
             ip += (size_t)w->m * (size_t)w->m;
+            w->half = ip;
+            ip += w->m;
             w->J = dp;
             dp += 6 * (size_t)w->m;
             for (int j = 0; j < nq; j++)
@@ -120,8 +125,10 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
         for (int j = 0; j < nq; j++)
             for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++) {
                 const int i = P->rowind[k] / 6, r = P->rowind[k] % 6;
+                const int l = touch[(size_t)i * (size_t)nq + (size_t)j] - 1;
                 c->jwheel[k] = i;
-                c->jmap[k] = 6 * (touch[(size_t)i * (size_t)nq + (size_t)j] - 1) + r;
+                c->jmap[k] = 6 * l + r;
+                c->w[i].half[l] |= r < 3 ? 1 : 2;
             }
         /* the extra pattern: count, then fill (rows increasing) */
         for (int pass = 0; pass < 2 && st == RS_OK; pass++) {
@@ -293,12 +300,30 @@ static void rot_t(const double ex[3], const double ey[3], const double ez[3], co
     r[2] = dot3(ez, v);
 }
 
-/* A += s g hᵀ (6 × 6, row-major). */
-static void outer6(double *A, double s, const double g[6], const double h[6])
+/* A += s g hᵀ (6 × 6, row-major).  Terms s g_r h_k that are zero (s = 0,
+ * a zero g_r, h's zero first half - a screw of a pure moment) are left out:
+ * adding ±0 leaves A as it is (its entries start at +0 and never become
+ * −0, as a sum is −0 only when both terms are). */
+static void outer6(double *restrict A, double s, const double *restrict g, const double *restrict h)
 {
-    for (int r = 0; r < 6; r++)
-        for (int k = 0; k < 6; k++)
-            A[6 * r + k] += s * g[r] * h[k];
+    if (s == 0)
+        return;
+    const double h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4], h5 = h[5];
+    const int full = h0 != 0 || h1 != 0 || h2 != 0;
+    for (int r = 0; r < 6; r++) {
+        const double sg = s * g[r];
+        if (sg == 0)
+            continue;
+        double *a = A + 6 * r;
+        if (full) {
+            a[0] += sg * h0;
+            a[1] += sg * h1;
+            a[2] += sg * h2;
+        }
+        a[3] += sg * h3;
+        a[4] += sg * h4;
+        a[5] += sg * h5;
+    }
 }
 
 /* The 6-vector [d; r × d] of a force direction d acting at lever r. */
@@ -518,32 +543,67 @@ static int elastic_forces(struct rs_ws *ws)
     return RS_OK;
 }
 
+/* X (the extra values) += Jᵀ A J for wheel w (A row-major, T a 6 × m
+ * scratch): T = A J, then each entry of Jᵀ T, each sum over the halves of
+ * the column of J that hold non-zeros (w->half).  The terms left out are
+ * products with J's structural zeros: every sum is the dense one's, term by
+ * term and in its order (less its first 0 +, which can only turn a −0 into
+ * +0: the same once added to X, which starts at +0). */
+static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *restrict T,
+                     double *restrict X)
+{
+    const int m = w->m;
+    const double *restrict J = w->J;
+    const int *restrict half = w->half, *restrict pos = w->pos;
+    for (int l = 0; l < m; l++) { /* T = A J (6 × m, column-major) */
+        const double *j = J + 6 * l;
+        double *t = T + 6 * l;
+        switch (half[l]) {
+        case 1:
+            for (int r = 0; r < 6; r++)
+                t[r] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2];
+            break;
+        case 2:
+            for (int r = 0; r < 6; r++)
+                t[r] = A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
+            break;
+        default:
+            for (int r = 0; r < 6; r++)
+                t[r] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2] +
+                       A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
+        }
+    }
+    for (int l2 = 0; l2 < m; l2++) {
+        const double *t = T + 6 * l2;
+        const double t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5];
+        const int *p2 = pos + l2 * m;
+        for (int l1 = 0; l1 < m; l1++) {
+            const double *j = J + 6 * l1;
+            const int hl = half[l1];
+            double s;
+            if (hl == 1)
+                s = j[0] * t0 + j[1] * t1 + j[2] * t2;
+            else if (hl == 2)
+                s = j[3] * t3 + j[4] * t4 + j[5] * t5;
+            else
+                s = j[0] * t0 + j[1] * t1 + j[2] * t2 + j[3] * t3 + j[4] * t4 + j[5] * t5;
+            X[p2[l1]] += s;
+        }
+    }
+}
+
 /* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J, wheel by wheel. */
 static void elastic_add_k(struct rs_ws *ws, double h)
 {
     elastic_ws *c = E(ws->ct);
-    const double th = ws->opt.contact_theta;
+    const double th = ws->opt.contact_theta, hk = 0.5 * th * h * h;
     memset(c->X, 0, (size_t)c->x_colptr[c->nq] * sizeof(double));
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
-        const int m = w->m;
         double A[36];
         for (int k = 0; k < 36; k++)
-            A[k] = h * w->C6[k] + 0.5 * th * h * h * w->K6[k];
-        for (int l = 0; l < m; l++) /* T = A J (6 × m, column-major) */
-            for (int r = 0; r < 6; r++) {
-                double s = 0;
-                for (int k = 0; k < 6; k++)
-                    s += A[6 * r + k] * w->J[6 * l + k];
-                c->T[6 * l + r] = s;
-            }
-        for (int l2 = 0; l2 < m; l2++)
-            for (int l1 = 0; l1 < m; l1++) {
-                double s = 0;
-                for (int k = 0; k < 6; k++)
-                    s += w->J[6 * l1 + k] * c->T[6 * l2 + k];
-                c->X[w->pos[l2 * m + l1]] += s;
-            }
+            A[k] = h * w->C6[k] + hk * w->K6[k];
+        add_jtaj(w, A, c->T, c->X);
     }
     rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
 }
