@@ -56,7 +56,7 @@ typedef struct elastic_ws {
     int *jwheel;                   /* jac value k -> its wheel               */
     int *ints;                     /* cols and pos of every wheel            */
     double *dbl;                   /* J of every wheel                       */
-    double *T;                     /* 6 × max m scratch                      */
+    double *T;                     /* 6 × (max m + 1) scratch                */
     rs_pattern x;                  /* extra pattern (n_q × n_q)              */
     int *x_colptr, *x_rowind;
     double *X;
@@ -101,7 +101,7 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
         }
         c->ints = rs_alloc(a, n_int + 1, sizeof(int));
         c->dbl = rs_alloc(a, n_dbl + 1, sizeof(double));
-        c->T = rs_alloc(a, 6 * (size_t)max_m, sizeof(double));
+        c->T = rs_alloc(a, 6 * ((size_t)max_m + 1), sizeof(double)); /* add_jtaj's */
         if (!c->ints || !c->dbl || !c->T)
             st = RS_E_NOMEM;
     }
@@ -543,52 +543,90 @@ static int elastic_forces(struct rs_ws *ws)
     return RS_OK;
 }
 
-/* X (the extra values) += Jᵀ A J for wheel w (A row-major, T a 6 × m
- * scratch): T = A J, then each entry of Jᵀ T, each sum over the halves of
- * the column of J that hold non-zeros (w->half).  The terms left out are
- * products with J's structural zeros: every sum is the dense one's, term by
- * term and in its order (less its first 0 +, which can only turn a −0 into
- * +0: the same once added to X, which starts at +0). */
+/* Two doubles, element by element (GCC's vector extension: the same IEEE
+ * operations as two scalars', in one instruction where the target has it). */
+typedef double rs_v2 __attribute__((vector_size(16)));
+static rs_v2 ld2(const double *p)
+{
+    rs_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* X (the extra values) += Jᵀ A J for wheel w (A row-major; T a scratch of
+ * 6 × (m + 1)): T = A J (row-major, its rows padded to an even length mp
+ * with zeros), then Jᵀ T, the entries (l1, l2) and (l1, l2 + 1) at once
+ * (rs_v2; when m is even the last pair computed reads past T's rows, still
+ * inside the scratch, and is not used).  Each sum runs over the halves of
+ * a column of J that hold non-zeros (w->half): the terms left out are
+ * products with J's structural zeros, so every sum is the dense one's, term
+ * by term and in its order (less its first 0 +, which can only turn a −0
+ * into +0: the same once added to X, which starts at +0). */
 static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *restrict T,
                      double *restrict X)
 {
-    const int m = w->m;
+    const int m = w->m, mp = m + (m & 1);
     const double *restrict J = w->J;
     const int *restrict half = w->half, *restrict pos = w->pos;
-    for (int l = 0; l < m; l++) { /* T = A J (6 × m, column-major) */
+    for (int l = 0; l < m; l++) { /* T = A J */
         const double *j = J + 6 * l;
-        double *t = T + 6 * l;
         switch (half[l]) {
         case 1:
             for (int r = 0; r < 6; r++)
-                t[r] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2];
+                T[r * mp + l] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2];
             break;
         case 2:
             for (int r = 0; r < 6; r++)
-                t[r] = A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
+                T[r * mp + l] = A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
             break;
         default:
             for (int r = 0; r < 6; r++)
-                t[r] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2] +
-                       A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
+                T[r * mp + l] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2] +
+                                A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
         }
     }
-    for (int l2 = 0; l2 < m; l2++) {
-        const double *t = T + 6 * l2;
-        const double t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5];
-        const int *p2 = pos + l2 * m;
-        for (int l1 = 0; l1 < m; l1++) {
-            const double *j = J + 6 * l1;
-            const int hl = half[l1];
-            double s;
-            if (hl == 1)
-                s = j[0] * t0 + j[1] * t1 + j[2] * t2;
-            else if (hl == 2)
-                s = j[3] * t3 + j[4] * t4 + j[5] * t5;
-            else
-                s = j[0] * t0 + j[1] * t1 + j[2] * t2 + j[3] * t3 + j[4] * t4 + j[5] * t5;
-            X[p2[l1]] += s;
+    if (m & 1)
+        for (int r = 0; r < 6; r++)
+            T[r * mp + m] = 0;
+    const double *T0 = T, *T1 = T + mp, *T2 = T + 2 * mp, *T3 = T + 3 * mp, *T4 = T + 4 * mp,
+                 *T5 = T + 5 * mp;
+    for (int l1 = 0; l1 < m; l1++) {
+        const double *j = J + 6 * l1;
+        const double j0 = j[0], j1 = j[1], j2 = j[2], j3 = j[3], j4 = j[4], j5 = j[5];
+        const int *p1 = pos + l1;
+        int l2 = 0;
+        rs_v2 s;
+        switch (half[l1]) {
+        case 1:
+            for (;; l2 += 2) {
+                s = j0 * ld2(T0 + l2) + j1 * ld2(T1 + l2) + j2 * ld2(T2 + l2);
+                if (l2 + 2 > m)
+                    break;
+                X[p1[l2 * m]] += s[0];
+                X[p1[(l2 + 1) * m]] += s[1];
+            }
+            break;
+        case 2:
+            for (;; l2 += 2) {
+                s = j3 * ld2(T3 + l2) + j4 * ld2(T4 + l2) + j5 * ld2(T5 + l2);
+                if (l2 + 2 > m)
+                    break;
+                X[p1[l2 * m]] += s[0];
+                X[p1[(l2 + 1) * m]] += s[1];
+            }
+            break;
+        default:
+            for (;; l2 += 2) {
+                s = j0 * ld2(T0 + l2) + j1 * ld2(T1 + l2) + j2 * ld2(T2 + l2) + j3 * ld2(T3 + l2) +
+                    j4 * ld2(T4 + l2) + j5 * ld2(T5 + l2);
+                if (l2 + 2 > m)
+                    break;
+                X[p1[l2 * m]] += s[0];
+                X[p1[(l2 + 1) * m]] += s[1];
+            }
         }
+        if (l2 < m) /* m odd: the last column's entry */
+            X[p1[l2 * m]] += s[0];
     }
 }
 
@@ -608,28 +646,41 @@ static void elastic_add_k(struct rs_ws *ws, double h)
     rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
 }
 
+/* 0 + J_lᵀ f over the halves of J_l that hold non-zeros, the dense sum's
+ * terms in its order (those left out are ±0). */
+static double jcol_dot(const double *restrict j, int half, const double *restrict f)
+{
+    double s = 0;
+    if (half & 1)
+        s = s + j[0] * f[0] + j[1] * f[1] + j[2] * f[2];
+    if (half & 2)
+        s = s + j[3] * f[3] + j[4] * f[4] + j[5] * f[5];
+    return s;
+}
+
 /* rhs += h Jᵀ (W + C6 J q̇ − θ h/2 K6 J q̇). */
 static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
 {
     const elastic_ws *c = CE(ws->ct);
-    const double th = ws->opt.contact_theta;
+    const double th = ws->opt.contact_theta, hk = 0.5 * th * h;
+    const double *qd = ws->qd;
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
+        const double *J = w->J;
+        const int *half = w->half, *cols = w->cols;
         double v6[6] = {0}, f[6];
-        for (int l = 0; l < w->m; l++)
+        for (int l = 0; l < w->m; l++) /* dense: vectorized */
             for (int k = 0; k < 6; k++)
-                v6[k] += w->J[6 * l + k] * ws->qd[w->cols[l]];
+                v6[k] += J[6 * l + k] * qd[cols[l]];
         for (int r = 0; r < 6; r++) {
-            f[r] = w->W[r];
+            const double *C6 = w->C6 + 6 * r, *K6 = w->K6 + 6 * r;
+            double fr = w->W[r];
             for (int k = 0; k < 6; k++)
-                f[r] += (w->C6[6 * r + k] - 0.5 * th * h * w->K6[6 * r + k]) * v6[k];
+                fr += (C6[k] - hk * K6[k]) * v6[k];
+            f[r] = fr;
         }
-        for (int l = 0; l < w->m; l++) {
-            double s = 0;
-            for (int k = 0; k < 6; k++)
-                s += w->J[6 * l + k] * f[k];
-            rhs[w->cols[l]] += h * s;
-        }
+        for (int l = 0; l < w->m; l++)
+            rhs[cols[l]] += h * jcol_dot(J + 6 * l, half[l], f);
     }
 }
 
