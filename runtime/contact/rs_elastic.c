@@ -27,6 +27,9 @@ typedef struct elastic_wheel {
     int m;                         /* columns of J with a non-zero           */
     int *cols;                     /* m coordinates                          */
     double *J;                     /* 6 × m, column-major                    */
+    int *half;                     /* m: bit 0 when column l of J has
+                                      non-zeros in rows 0-2 (v), bit 1 in
+                                      rows 3-5 (ω); the other half is zero   */
     int *pos;                      /* m × m positions in the extra values    */
     double W[6], C6[36], K6[36];   /* wrench about O_w, −∂W/∂v6, −∂W/∂x6    */
     double F[3];                   /* total force on the wheel (ground)      */
@@ -54,7 +57,7 @@ typedef struct elastic_ws {
     int *jwheel;                   /* jac value k -> its wheel               */
     int *ints;                     /* cols and pos of every wheel            */
     double *dbl;                   /* J of every wheel                       */
-    double *T;                     /* 6 × max m scratch                      */
+    double *T;                     /* 6 × (max m + 1) scratch                */
     rs_pattern x;                  /* extra pattern (n_q × n_q)              */
     int *x_colptr, *x_rowind;
     double *X;
@@ -92,14 +95,14 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
                 if (touch[(size_t)i * (size_t)nq + (size_t)j])
                     touch[(size_t)i * (size_t)nq + (size_t)j] = ++mi;
             c->w[i].m = mi;
-            n_int += (size_t)mi + (size_t)mi * (size_t)mi;
+            n_int += 2 * (size_t)mi + (size_t)mi * (size_t)mi;
             n_dbl += 6 * (size_t)mi;
             if (mi > max_m)
                 max_m = mi;
         }
         c->ints = rs_alloc(a, n_int + 1, sizeof(int));
         c->dbl = rs_alloc(a, n_dbl + 1, sizeof(double));
-        c->T = rs_alloc(a, 6 * (size_t)max_m, sizeof(double));
+        c->T = rs_alloc(a, 6 * ((size_t)max_m + 1), sizeof(double)); /* add_jtaj's */
         if (!c->ints || !c->dbl || !c->T)
             st = RS_E_NOMEM;
     }
@@ -112,6 +115,8 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
             ip += w->m;
             w->pos = ip;
             ip += (size_t)w->m * (size_t)w->m;
+            w->half = ip;
+            ip += w->m;
             w->J = dp;
             dp += 6 * (size_t)w->m;
             for (int j = 0; j < nq; j++)
@@ -121,8 +126,10 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
         for (int j = 0; j < nq; j++)
             for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++) {
                 const int i = P->rowind[k] / 6, r = P->rowind[k] % 6;
+                const int l = touch[(size_t)i * (size_t)nq + (size_t)j] - 1;
                 c->jwheel[k] = i;
-                c->jmap[k] = 6 * (touch[(size_t)i * (size_t)nq + (size_t)j] - 1) + r;
+                c->jmap[k] = 6 * l + r;
+                c->w[i].half[l] |= r < 3 ? 1 : 2;
             }
         /* the extra pattern: count, then fill (rows increasing) */
         for (int pass = 0; pass < 2 && st == RS_OK; pass++) {
@@ -299,12 +306,30 @@ static void rot_t(const double ex[3], const double ey[3], const double ez[3], co
     r[2] = dot3(ez, v);
 }
 
-/* A += s g hᵀ (6 × 6, row-major). */
-static void outer6(double *A, double s, const double g[6], const double h[6])
+/* A += s g hᵀ (6 × 6, row-major).  Terms s g_r h_k that are zero (s = 0,
+ * a zero g_r, h's zero first half - a screw of a pure moment) are left out:
+ * adding ±0 leaves A as it is (its entries start at +0 and never become
+ * −0, as a sum is −0 only when both terms are). */
+static void outer6(double *restrict A, double s, const double *restrict g, const double *restrict h)
 {
-    for (int r = 0; r < 6; r++)
-        for (int k = 0; k < 6; k++)
-            A[6 * r + k] += s * g[r] * h[k];
+    if (s == 0)
+        return;
+    const double h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4], h5 = h[5];
+    const int full = h0 != 0 || h1 != 0 || h2 != 0;
+    for (int r = 0; r < 6; r++) {
+        const double sg = s * g[r];
+        if (sg == 0)
+            continue;
+        double *a = A + 6 * r;
+        if (full) {
+            a[0] += sg * h0;
+            a[1] += sg * h1;
+            a[2] += sg * h2;
+        }
+        a[3] += sg * h3;
+        a[4] += sg * h4;
+        a[5] += sg * h5;
+    }
 }
 
 /* The 6-vector [d; r × d] of a force direction d acting at lever r. */
@@ -526,58 +551,144 @@ static int elastic_forces(struct rs_ws *ws)
     return RS_OK;
 }
 
+/* Two doubles, element by element (GCC's vector extension: the same IEEE
+ * operations as two scalars', in one instruction where the target has it). */
+typedef double rs_v2 __attribute__((vector_size(16)));
+static rs_v2 ld2(const double *p)
+{
+    rs_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* X (the extra values) += Jᵀ A J for wheel w (A row-major; T a scratch of
+ * 6 × (m + 1)): T = A J (row-major, its rows padded to an even length mp
+ * with zeros), then Jᵀ T, the entries (l1, l2) and (l1, l2 + 1) at once
+ * (rs_v2; when m is even the last pair computed reads past T's rows, still
+ * inside the scratch, and is not used).  Each sum runs over the halves of
+ * a column of J that hold non-zeros (w->half): the terms left out are
+ * products with J's structural zeros, so every sum is the dense one's, term
+ * by term and in its order (less its first 0 +, which can only turn a −0
+ * into +0: the same once added to X, which starts at +0). */
+static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *restrict T,
+                     double *restrict X)
+{
+    const int m = w->m, mp = m + (m & 1);
+    const double *restrict J = w->J;
+    const int *restrict half = w->half, *restrict pos = w->pos;
+    for (int l = 0; l < m; l++) { /* T = A J */
+        const double *j = J + 6 * l;
+        switch (half[l]) {
+        case 1:
+            for (int r = 0; r < 6; r++)
+                T[r * mp + l] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2];
+            break;
+        case 2:
+            for (int r = 0; r < 6; r++)
+                T[r * mp + l] = A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
+            break;
+        default:
+            for (int r = 0; r < 6; r++)
+                T[r * mp + l] = A[6 * r] * j[0] + A[6 * r + 1] * j[1] + A[6 * r + 2] * j[2] +
+                                A[6 * r + 3] * j[3] + A[6 * r + 4] * j[4] + A[6 * r + 5] * j[5];
+        }
+    }
+    if (m & 1)
+        for (int r = 0; r < 6; r++)
+            T[r * mp + m] = 0;
+    const double *T0 = T, *T1 = T + mp, *T2 = T + 2 * mp, *T3 = T + 3 * mp, *T4 = T + 4 * mp,
+                 *T5 = T + 5 * mp;
+    for (int l1 = 0; l1 < m; l1++) {
+        const double *j = J + 6 * l1;
+        const double j0 = j[0], j1 = j[1], j2 = j[2], j3 = j[3], j4 = j[4], j5 = j[5];
+        const int *p1 = pos + l1;
+        int l2 = 0;
+        rs_v2 s;
+        switch (half[l1]) {
+        case 1:
+            for (;; l2 += 2) {
+                s = j0 * ld2(T0 + l2) + j1 * ld2(T1 + l2) + j2 * ld2(T2 + l2);
+                if (l2 + 2 > m)
+                    break;
+                X[p1[l2 * m]] += s[0];
+                X[p1[(l2 + 1) * m]] += s[1];
+            }
+            break;
+        case 2:
+            for (;; l2 += 2) {
+                s = j3 * ld2(T3 + l2) + j4 * ld2(T4 + l2) + j5 * ld2(T5 + l2);
+                if (l2 + 2 > m)
+                    break;
+                X[p1[l2 * m]] += s[0];
+                X[p1[(l2 + 1) * m]] += s[1];
+            }
+            break;
+        default:
+            for (;; l2 += 2) {
+                s = j0 * ld2(T0 + l2) + j1 * ld2(T1 + l2) + j2 * ld2(T2 + l2) + j3 * ld2(T3 + l2) +
+                    j4 * ld2(T4 + l2) + j5 * ld2(T5 + l2);
+                if (l2 + 2 > m)
+                    break;
+                X[p1[l2 * m]] += s[0];
+                X[p1[(l2 + 1) * m]] += s[1];
+            }
+        }
+        if (l2 < m) /* m odd: the last column's entry */
+            X[p1[l2 * m]] += s[0];
+    }
+}
+
 /* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J, wheel by wheel. */
 static void elastic_add_k(struct rs_ws *ws, double h)
 {
     elastic_ws *c = E(ws->ct);
-    const double th = ws->opt.contact_theta;
+    const double th = ws->opt.contact_theta, hk = 0.5 * th * h * h;
     memset(c->X, 0, (size_t)c->x_colptr[c->nq] * sizeof(double));
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
-        const int m = w->m;
         double A[36];
         for (int k = 0; k < 36; k++)
-            A[k] = h * w->C6[k] + 0.5 * th * h * h * w->K6[k];
-        for (int l = 0; l < m; l++) /* T = A J (6 × m, column-major) */
-            for (int r = 0; r < 6; r++) {
-                double s = 0;
-                for (int k = 0; k < 6; k++)
-                    s += A[6 * r + k] * w->J[6 * l + k];
-                c->T[6 * l + r] = s;
-            }
-        for (int l2 = 0; l2 < m; l2++)
-            for (int l1 = 0; l1 < m; l1++) {
-                double s = 0;
-                for (int k = 0; k < 6; k++)
-                    s += w->J[6 * l1 + k] * c->T[6 * l2 + k];
-                c->X[w->pos[l2 * m + l1]] += s;
-            }
+            A[k] = h * w->C6[k] + hk * w->K6[k];
+        add_jtaj(w, A, c->T, c->X);
     }
     rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
+}
+
+/* 0 + J_lᵀ f over the halves of J_l that hold non-zeros, the dense sum's
+ * terms in its order (those left out are ±0). */
+static double jcol_dot(const double *restrict j, int half, const double *restrict f)
+{
+    double s = 0;
+    if (half & 1)
+        s = s + j[0] * f[0] + j[1] * f[1] + j[2] * f[2];
+    if (half & 2)
+        s = s + j[3] * f[3] + j[4] * f[4] + j[5] * f[5];
+    return s;
 }
 
 /* rhs += h Jᵀ (W + C6 J q̇ − θ h/2 K6 J q̇). */
 static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
 {
     const elastic_ws *c = CE(ws->ct);
-    const double th = ws->opt.contact_theta;
+    const double th = ws->opt.contact_theta, hk = 0.5 * th * h;
+    const double *qd = ws->qd;
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
+        const double *J = w->J;
+        const int *half = w->half, *cols = w->cols;
         double v6[6] = {0}, f[6];
-        for (int l = 0; l < w->m; l++)
+        for (int l = 0; l < w->m; l++) /* dense: vectorized */
             for (int k = 0; k < 6; k++)
-                v6[k] += w->J[6 * l + k] * ws->qd[w->cols[l]];
+                v6[k] += J[6 * l + k] * qd[cols[l]];
         for (int r = 0; r < 6; r++) {
-            f[r] = w->W[r];
+            const double *C6 = w->C6 + 6 * r, *K6 = w->K6 + 6 * r;
+            double fr = w->W[r];
             for (int k = 0; k < 6; k++)
-                f[r] += (w->C6[6 * r + k] - 0.5 * th * h * w->K6[6 * r + k]) * v6[k];
+                fr += (C6[k] - hk * K6[k]) * v6[k];
+            f[r] = fr;
         }
-        for (int l = 0; l < w->m; l++) {
-            double s = 0;
-            for (int k = 0; k < 6; k++)
-                s += w->J[6 * l + k] * f[k];
-            rhs[w->cols[l]] += h * s;
-        }
+        for (int l = 0; l < w->m; l++)
+            rhs[cols[l]] += h * jcol_dot(J + 6 * l, half[l], f);
     }
 }
 

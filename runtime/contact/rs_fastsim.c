@@ -68,10 +68,10 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
     /* element midpoints along a strip: t_i = 1 − (2i + 1)/mx, x = a_j t_i
      * (i = 0 at the leading edge); bound factor s_i = √(1 − t²) (Hertz) or
      * 1 − t² (parabolic); T = Σ s_i. */
-    double s[RS_FASTSIM_MAX_N];
+    double s[RS_FASTSIM_MAX_N], tm[RS_FASTSIM_MAX_N];
     double T = 0;
     for (int i = 0; i < mx; i++) {
-        double t = 1.0 - (2.0 * i + 1) / mx;
+        double t = tm[i] = 1.0 - (2.0 * i + 1) / mx;
         double q = 1 - t * t;
         s[i] = hertz ? sqrt(q) : q;
         T += s[i];
@@ -105,7 +105,7 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
         double px = 0, py = 0;
         double dpx[3] = {0, 0, 0}, dpy[3] = {0, 0, 0};
         for (int i = 0; i < mx; i++) {
-            const double x = aj * (1.0 - (2.0 * i + 1) / mx);   /* midpoint */
+            const double x = aj * tm[i];   /* midpoint */
             /* from the previous midpoint (or the leading edge) to this one:
              * length h, the linear rigid slip integrated exactly (its value
              * at the middle of the step) */
