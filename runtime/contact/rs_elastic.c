@@ -551,8 +551,10 @@ static int elastic_forces(struct rs_ws *ws)
     return RS_OK;
 }
 
-/* Two doubles, element by element (GCC's vector extension: the same IEEE
- * operations as two scalars', in one instruction where the target has it). */
+#if defined(__GNUC__)
+/* Two doubles, element by element (GCC's and Clang's vector extension: the
+ * same IEEE operations as two scalars', in one instruction where the target
+ * has it; other compilers take add_jtaj's plain loop, with the same sums). */
 typedef double rs_v2 __attribute__((vector_size(16)));
 static rs_v2 ld2(const double *p)
 {
@@ -561,11 +563,12 @@ static rs_v2 ld2(const double *p)
     return v;
 }
 
+#endif
+
 /* X (the extra values) += Jᵀ A J for wheel w (A row-major; T a scratch of
  * 6 × (m + 1)): T = A J (row-major, its rows padded to an even length mp
- * with zeros), then Jᵀ T, the entries (l1, l2) and (l1, l2 + 1) at once
- * (rs_v2; when m is even the last pair computed reads past T's rows, still
- * inside the scratch, and is not used).  Each sum runs over the halves of
+ * with zeros), then Jᵀ T, the entries (l1, l2) and (l1, l2 + 1) in one
+ * pass (for odd m the last pass reads the padding and writes one entry).  Each sum runs over the halves of
  * a column of J that hold non-zeros (w->half): the terms left out are
  * products with J's structural zeros, so every sum is the dense one's, term
  * by term and in its order (less its first 0 +, which can only turn a −0
@@ -598,6 +601,7 @@ static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *r
             T[r * mp + m] = 0;
     const double *T0 = T, *T1 = T + mp, *T2 = T + 2 * mp, *T3 = T + 3 * mp, *T4 = T + 4 * mp,
                  *T5 = T + 5 * mp;
+#if defined(__GNUC__)
     for (int l1 = 0; l1 < m; l1++) {
         const double *j = J + 6 * l1;
         const double j0 = j[0], j1 = j[1], j2 = j[2], j3 = j[3], j4 = j[4], j5 = j[5];
@@ -636,6 +640,35 @@ static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *r
         if (l2 < m) /* m odd: the last column's entry */
             X[p1[l2 * m]] += s[0];
     }
+#else
+    for (int l1 = 0; l1 < m; l1++) {
+        const double *j = J + 6 * l1;
+        const double j0 = j[0], j1 = j[1], j2 = j[2], j3 = j[3], j4 = j[4], j5 = j[5];
+        const int *p1 = pos + l1;
+        /* two entries per pass (plain C: the compiler pairs them into one
+         * vector operation where the target has one) */
+        for (int l2 = 0; l2 < m; l2 += 2) {
+            double s0, s1;
+            switch (half[l1]) {
+            case 1:
+                s0 = j0 * T0[l2] + j1 * T1[l2] + j2 * T2[l2];
+                s1 = j0 * T0[l2 + 1] + j1 * T1[l2 + 1] + j2 * T2[l2 + 1];
+                break;
+            case 2:
+                s0 = j3 * T3[l2] + j4 * T4[l2] + j5 * T5[l2];
+                s1 = j3 * T3[l2 + 1] + j4 * T4[l2 + 1] + j5 * T5[l2 + 1];
+                break;
+            default:
+                s0 = j0 * T0[l2] + j1 * T1[l2] + j2 * T2[l2] + j3 * T3[l2] + j4 * T4[l2] + j5 * T5[l2];
+                s1 = j0 * T0[l2 + 1] + j1 * T1[l2 + 1] + j2 * T2[l2 + 1] + j3 * T3[l2 + 1] + j4 * T4[l2 + 1] +
+                     j5 * T5[l2 + 1];
+            }
+            X[p1[l2 * m]] += s0;
+            if (l2 + 1 < m)
+                X[p1[(l2 + 1) * m]] += s1;
+        }
+    }
+#endif
 }
 
 /* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J, wheel by wheel. */
