@@ -39,6 +39,15 @@ static void load_once(void)
     g_m = rs_loaded_model(g_h);
 }
 
+/* After each test (in its own process): the model unloaded, so that the
+ * leak checker sees nothing left. */
+static void unload(void)
+{
+    if (g_h)
+        rs_unload(&g_h);
+    g_m = NULL;
+}
+
 static double par(const char *name) { return rt_param_default(g_m, name); }
 static int qi(const char *name) { return rt_coord_index(g_m, name); }
 
@@ -236,6 +245,7 @@ int main(void)
     Suite *s = suite_create("train_model");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
+    tcase_add_checked_fixture(tc, NULL, unload);
     tcase_add_test(tc, test_static_equilibrium);
     tcase_add_test(tc, test_pull_compiled);
     tcase_add_test(tc, test_pull_mixed);

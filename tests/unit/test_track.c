@@ -681,7 +681,8 @@ START_TEST(every_file_error_names_file_line_and_fix)
     snprintf(tp, sizeof tp, "%s/irr.csv", tdir);
     FILE *tf = fopen(tp, "wb");
     ck_assert_ptr_nonnull(tf);
-    fwrite("s,v\n0,0\n1,\0 1\n2,0\n", 1, 20, tf);
+    static const char nul_table[] = "s,v\n0,0\n1,\0 1\n2,0\n";
+    ck_assert_int_eq(fwrite(nul_table, 1, sizeof nul_table - 1, tf), sizeof nul_table - 1);
     fclose(tf);
     const char *irr = "railsym-track 1\ngauge 1.435\nstraight 100\nirregularity vertical table irr.csv\n";
     char twant[300];
