@@ -261,7 +261,27 @@ static int add_ctype(parser *P, const char *name, const rs_coupler *c, int line)
 /* Train-side parameters of a compiled vehicle type (the rest of rs_wagon
  * belongs to the built-in model). */
 static const char *const model_side[] = {"l_front", "l_rear", "h_coupler", "r0", "r1", "v_s", "g", "traction"};
+static const char *const model_side_meaning[] = {
+    "the front coupling point's distance", "the rear coupling point's distance", "the coupling height",
+    "the rolling resistance's constant part", "the rolling resistance per speed",
+    "the rolling resistance's smoothing speed", "the rolling resistance's gravity", "the constant traction force"};
 #define NMS ((int)(sizeof model_side / sizeof model_side[0]))
+
+/* Which names a compiled vehicle's line may mean: both (no prefix), or the
+ * one its prefix says ('model.NAME', 'train.NAME').  A name that is both a
+ * model's parameter or coordinate and a train-side parameter must carry the
+ * prefix: neither silently wins. */
+enum { SCOPE_ANY, SCOPE_MODEL, SCOPE_TRAIN };
+
+static int model_side_index(const char *name)
+{
+    for (int i = 0; i < NMS; i++)
+        if (strcmp(name, model_side[i]) == 0)
+            return i;
+    return -1;
+}
+static int is_model_side(const char *name) { return model_side_index(name) >= 0; }
+static const char *model_side_what(const char *name) { return model_side_meaning[model_side_index(name)]; }
 
 /* x_coord NAME, pitch_coord NAME|none: the ports.  0, or -1 (message
  * written). */
@@ -379,20 +399,23 @@ static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
 /* A compiled vehicle type's lines: x_coord NAME, pitch_coord NAME|none,
  * the contact options, MODEL_PARAM = VALUE, COORD[_dot] = VALUE.
  * 1: handled (0 returned through *rc), 0: not one. */
-static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
+static int model_line(parser *P, int line, char **tok, int n, int idx, int scope, int *rc)
 {
     vtype *t = &P->vt[idx];
     const rs_model *m = t->w.model;
     *rc = -1;
-    if (strcmp(tok[0], "x_coord") == 0 || strcmp(tok[0], "pitch_coord") == 0) {
+    if (scope == SCOPE_MODEL)
+        ;   /* 'model.NAME': a parameter or coordinate only */
+    else if (strcmp(tok[0], "x_coord") == 0 || strcmp(tok[0], "pitch_coord") == 0) {
         *rc = port_line(P, line, tok, n, t);
         return 1;
     }
-    for (int c = 0; c < (int)(sizeof contact_keys / sizeof contact_keys[0]); c++)
-        if (strcmp(tok[0], contact_keys[c]) == 0) {
-            *rc = contact_line(P, line, tok, n, t, c);
-            return 1;
-        }
+    else
+        for (int c = 0; c < (int)(sizeof contact_keys / sizeof contact_keys[0]); c++)
+            if (strcmp(tok[0], contact_keys[c]) == 0) {
+                *rc = contact_line(P, line, tok, n, t, c);
+                return 1;
+            }
     int k = -1;
     for (int i = 0; i < m->n_p; i++)
         if (strcmp(tok[0], m->p_names[i]) == 0)
@@ -407,6 +430,12 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
                     : strcmp(tok[0], m->q_names[i]) == 0)
                 qk = i;
     }
+    if ((k >= 0 || qk >= 0) && scope == SCOPE_ANY && is_model_side(tok[0]))
+        return (*rc = PERR(P, line, -1,
+                           "vehicle '%s': '%s' names both a %s of model '%s' and the train side's '%s' (%s): "
+                           "write 'model.%s = VALUE' for the model's or 'train.%s = VALUE' for the train's",
+                           t->name, tok[0], k >= 0 ? "parameter" : "coordinate", m->name, tok[0],
+                           model_side_what(tok[0]), tok[0], tok[0]), 1);
     if (qk >= 0) {
         double v;
         if (n != 2)
@@ -420,10 +449,7 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int *rc)
         return 1;
     }
     if (k < 0) {
-        int side = 0;
-        for (int i = 0; i < NMS; i++)
-            side |= strcmp(tok[0], model_side[i]) == 0;
-        if (side)
+        if (scope == SCOPE_ANY && is_model_side(tok[0]))
             return 0;   /* a train-side parameter: set_param's */
         char sug[96], all[512], ms[200];
         suggest(sug, sizeof sug, tok[0], m->p_names, m->n_p);
@@ -456,8 +482,19 @@ static int set_param(parser *P, int line, char **tok, int n, int is_vehicle, int
     const char *kind = is_vehicle ? "vehicle" : "coupler";
     const char *tname = is_vehicle ? P->vt[idx].name : P->ct[idx].name;
     if (is_vehicle && P->vt[idx].w.model) {
-        int rc;
-        if (model_line(P, line, tok, n, idx, &rc))
+        int rc, scope = SCOPE_ANY;
+        if (strncmp(tok[0], "model.", 6) == 0 || strncmp(tok[0], "train.", 6) == 0) {
+            scope = tok[0][0] == 'm' ? SCOPE_MODEL : SCOPE_TRAIN;
+            tok[0] += 6;
+            if (scope == SCOPE_TRAIN && !is_model_side(tok[0])) {
+                char sug[96], ms[200];
+                suggest(sug, sizeof sug, tok[0], model_side, NMS);
+                list_names(ms, sizeof ms, model_side, NMS);
+                return PERR(P, line, -1, "vehicle '%s': 'train.%s' is no train-side parameter%s; they are: %s",
+                            tname, tok[0], sug, ms);
+            }
+        }
+        if (scope != SCOPE_TRAIN && model_line(P, line, tok, n, idx, scope, &rc))
             return rc;
     }
     int k = -1;

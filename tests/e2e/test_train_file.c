@@ -37,6 +37,17 @@ static void parse_err(const char *text, const char *expect)
     ck_assert_msg(strstr(err, expect) != NULL, "message '%s' lacks '%s'", err, expect);
 }
 
+/* The index of NAME in a model's name list (-1: absent, which fails the
+ * caller's lookups loudly through ck_assert below). */
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    ck_abort_msg("no name '%s'", name);
+    return -1;
+}
+
 START_TEST(test_example_file)
 {
     rs_train_spec *s;
@@ -359,10 +370,13 @@ START_TEST(test_compiled_vehicles)
     /* a short train from text: model parameters by name, ports, train-side
      * parameters; pulled from rest, coupler forces F m_behind/M */
     s = parse_ok("step 1e-3\n"
-                 "vehicle fw model generated/freight_wagon\n m_c = 50000\n r0 = 0\n traction = 120000\nend\n"
-                 "vehicle fw2 model generated/freight_wagon\n pitch_coord none\n r0 = 0\nend\n"
+                 "vehicle fw model generated/freight_wagon\n m_c = 50000\n train.r0 = 0\n traction = 120000\nend\n"
+                 "vehicle fw2 model generated/freight_wagon\n pitch_coord none\n train.r0 = 0\nend\n"
                  "order\n fw\n fw2 3\nend\n");
     ck_assert_int_eq(s->nv, 4);
+    /* 'train.r0' set the rolling resistance, not the model's wheel radius r0 */
+    ck_assert_double_eq(s->veh[0].r0, 0);
+    ck_assert_double_eq(s->veh[0].model_p[name_index(s->veh[0].model->p_names, s->veh[0].model->n_p, "r0")], 0.46);
     ck_assert_int_eq(s->nmodels, 2);
     ck_assert_int_eq(s->veh[1].port_pitch, -1);
     ck_assert_int_ge(s->veh[0].port_pitch, 0);
@@ -385,6 +399,24 @@ START_TEST(test_compiled_vehicles)
     ck_assert(fabs(fmean - want) < 0.01 * want);
     rs_train_free(&tr);
     rs_train_spec_free(&s);
+
+    /* a name that is both the model's and the train side's takes a prefix;
+     * 'model.r0' is the model's wheel radius, 'train.g' the train's gravity */
+    s = parse_ok("vehicle fw model generated/freight_wagon\n model.r0 = 0.5\n train.g = 9.8\n model.g = 9.7\nend\n"
+                 "order\n fw\nend\n");
+    ck_assert_double_eq(s->veh[0].model_p[name_index(s->veh[0].model->p_names, s->veh[0].model->n_p, "r0")], 0.5);
+    ck_assert_double_eq(s->veh[0].model_p[name_index(s->veh[0].model->p_names, s->veh[0].model->n_p, "g")], 9.7);
+    ck_assert_double_eq(s->veh[0].g, 9.8);
+    ck_assert_double_eq(s->veh[0].r0, 0.0015);
+    rs_train_spec_free(&s);
+    parse_err("vehicle fw model generated/freight_wagon\n r0 = 0\nend\n",
+              "t.train:2: vehicle 'fw': 'r0' names both a parameter of model 'freight_wagon' and the train side's "
+              "'r0' (the rolling resistance's constant part): write 'model.r0 = VALUE' for the model's or "
+              "'train.r0 = VALUE' for the train's");
+    parse_err("vehicle fw model generated/freight_wagon\n train.m_c = 1\nend\n",
+              "they are: l_front, l_rear, h_coupler, r0, r1, v_s, g, traction");
+    parse_err("vehicle fw model generated/freight_wagon\n model.l_front = 1\nend\n",
+              "t.train:2: vehicle 'fw': 'l_front' is not a parameter or coordinate of model 'freight_wagon'");
 
     /* errors */
     parse_err("vehicle fw model no/such/folder\nend\n", "t.train:1: vehicle 'fw': cannot load the compiled model");
@@ -598,8 +630,8 @@ START_TEST(test_model_cache)
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     FILE *f = fopen(train, "w");
     fprintf(f, "duration 0.3\nstep 1e-3\noutput 0.05\nsolver gmres\ntolerance 1e-12\n"
-               "vehicle fw model %s/generated/freight_wagon\n traction = 1e5\n r0 = 0\nend\n"
-               "vehicle fw2 model %s/generated/freight_wagon\n r0 = 0\nend\norder\n fw\n fw2 2\nend\n",
+               "vehicle fw model %s/generated/freight_wagon\n traction = 1e5\n train.r0 = 0\nend\n"
+               "vehicle fw2 model %s/generated/freight_wagon\n train.r0 = 0\nend\norder\n fw\n fw2 2\nend\n",
             cwd, cwd);
     fclose(f);
     rs_train_run_report r;
