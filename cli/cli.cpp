@@ -60,6 +60,22 @@ std::vector<std::string> Args::values(std::string_view name) const {
     return out;
 }
 
+Option set_option() {
+    return {"set", 0, "'STATEMENT'",
+            "a statement read after the scenario (train) file, repeatable: --set 'friction 0.3' --set 'modulus "
+            "*.left = 2e11'"};
+}
+
+std::string set_text(const Args &args) {
+    std::string text;
+    for (const std::string &v : args.values("set")) {
+        if (v.find_first_of("\n\r") != std::string::npos)
+            throw UsageError("--set takes one statement without line breaks; give --set once per statement");
+        text += v + "\n";
+    }
+    return text;
+}
+
 long Args::integer(std::string_view name, long fallback, long lo, long hi) const {
     if (!has(name)) return fallback;
     const std::string v = value(name);

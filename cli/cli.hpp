@@ -79,6 +79,13 @@ public:
 // missing value, or a value given to a flag.
 Args parse_options(int argc, char **argv, const std::vector<Option> &options, int first = 1);
 
+// The --set option every simulating command takes: one statement of the
+// scenario (or train file) language per occurrence, read after the file.
+Option set_option();
+// The --set statements, one per line ("" if none); a statement holding a
+// newline is a UsageError (one statement per --set).
+std::string set_text(const Args &args);
+
 // The option table for --help: one line per option, aligned.
 std::string format_options(const std::vector<Option> &options);
 

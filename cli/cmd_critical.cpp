@@ -82,6 +82,7 @@ void plot(const std::string &out, const std::string &model, const rs_critical_re
 int cmd_critical(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"scenario", 's', "FILE", "the scenario of every run (duration, step, parameters)"},
+        cli::set_option(),
         {"range", 'r', "LO:HI", "speeds to search, m/s (default 20:100)"},
         {"jobs", 'j', "J", "runs in parallel per bisection round (default 1)"},
         {"out", 'o', "DIR", "output folder (default: results/<model>-critical)"},
@@ -150,6 +151,8 @@ int cmd_critical(int argc, char **argv) {
     const std::string scenario = args.value("scenario");
     if (!fs::exists(scenario, ec)) throw cli::UserError("cannot read the scenario '" + scenario + "': no such file");
     cfg.run.scenario = scenario.c_str();
+    const std::string set_text = cli::set_text(args);
+    if (!set_text.empty()) cfg.run.set_text = set_text.c_str();
     cfg.run.model_dir = dir.c_str();
     const std::string include = abi_dir();
     cfg.run.include_dir = include.c_str();

@@ -33,6 +33,7 @@ int cmd_run_train(const std::string &train, const cli::Args &args);   // cmd_run
 int cmd_run(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"scenario", 's', "FILE", "duration, step, initial state, parameters, inputs"},
+        cli::set_option(),
         {"out", 'o', "FILE.csv", "results (default: results/<model>.csv)"},
         {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
         {"method", 0, "imex|rk4", "integrator (default: the scenario's, else imex)"},
@@ -94,6 +95,8 @@ int cmd_run(int argc, char **argv) {
 
     const std::string scenario = args.value("scenario");
     if (!scenario.empty()) cfg.scenario = scenario.c_str();
+    const std::string set_text = cli::set_text(args);
+    if (!set_text.empty()) cfg.set_text = set_text.c_str();
     const std::string out = args.value("out", "results/" + model + ".csv");
     const fs::path parent = fs::path(out).parent_path();
     if (!parent.empty()) {

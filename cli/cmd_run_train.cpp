@@ -48,7 +48,9 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
         [](rs_load_cache *c) { rs_load_cache_free(&c); });
     if (!models) throw std::bad_alloc();
     cli::LogSink log("railsym run: ");
-    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, nullptr, models.get(), quiet ? 0 : -1, log.log()};
+    const std::string set_text = cli::set_text(args);   // train-file lines after the file's
+    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, set_text.empty() ? nullptr : set_text.c_str(),
+                         models.get(), quiet ? 0 : -1, log.log()};
     rs_train_run_report rep;
     char err[2048];
     if (rs_train_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);

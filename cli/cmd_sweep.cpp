@@ -48,6 +48,7 @@ struct Spec {
 int cmd_sweep(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"scenario", 's', "FILE", "the base scenario every variant starts from"},
+        cli::set_option(),
         {"vary", 0, "NAME=LO:HI:N", "a grid axis (repeat); also NAME=V1,V2,... and track=F1,F2,..."},
         {"list", 0, "FILE.csv", "explicit variants: a header of names, one row each"},
         {"figure", 'f', "KIND:COLUMN", "a per-variant figure (repeat): max|min|absmax|rms|mean|final|rate|freq"},
@@ -101,7 +102,7 @@ int cmd_sweep(int argc, char **argv) {
     cfg.threads = static_cast<int>(args.integer("threads", 1, 1, 4096));
     const bool train = ends_with(target, ".train");
     if (train) {
-        for (const char *opt : {"scenario", "method"})
+        for (const char *opt : {"scenario", "method", "set"})
             if (args.has(opt))
                 throw cli::UsageError(std::string("--") + opt + " is for models; a train file holds its own "
                                       "settings (vary them with --vary speed=..., --vary TYPE.PARAM=...)");
@@ -138,6 +139,8 @@ int cmd_sweep(int argc, char **argv) {
 
     const std::string scenario = args.value("scenario");
     if (!scenario.empty()) cfg.scenario = scenario.c_str();
+    const std::string set_text = cli::set_text(args);
+    if (!set_text.empty()) cfg.set_text = set_text.c_str();
     const std::string out = args.value("out", "results/" + model + "-sweep");
     cfg.out_dir = out.c_str();
     const std::string include = abi_dir();

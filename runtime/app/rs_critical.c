@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "rs_dirs.h"
 #include "rs_error.h"
@@ -155,29 +154,16 @@ static int find_radius(const rs_critical_config *c, const rs_model *m, double *r
                        "model '%s' has spin coordinates but no parameter 'r0' (the rolling radius): give "
                        "--radius R", m->name);
     *r = m->p_default[ip];
-    const char *files[2] = {NULL, c->run.scenario};
-    char def[4096];
-    if (c->run.use_default_scenario) {
-        snprintf(def, sizeof def, "%s/default.scn", c->run.model_dir);
-        struct stat st;
-        if (stat(def, &st) == 0)
-            files[0] = def;
-    }
-    for (int f = 0; f < 2; f++) {
-        if (!files[f])
-            continue;
-        rs_scenario s;
-        rs_scenario_init(&s);
-        int st = rs_scenario_read(files[f], &s, err, errlen);
-        if (st) {
-            rs_scenario_free(&s);
-            return st;
-        }
-        for (int k = 0; k < s.n_params; k++)
-            if (strcmp(s.params[k].name, "r0") == 0)
-                *r = s.params[k].value;
-        rs_scenario_free(&s);
-    }
+    rs_scenario s;
+    rs_scenario_init(&s);
+    int st = rs_scenario_load(c->run.model_dir, c->run.use_default_scenario, c->run.scenario, c->run.set_text, &s,
+                              err, errlen);
+    for (int k = 0; !st && k < s.n_params; k++)
+        if (strcmp(s.params[k].name, "r0") == 0)
+            *r = s.params[k].value;
+    rs_scenario_free(&s);
+    if (st)
+        return st;
     if (!(*r > 0) || !isfinite(*r))
         return rs_fail(err, errlen, RS_E_ARG,
                        "the rolling radius r0 = %g is not positive: give --radius R", *r);

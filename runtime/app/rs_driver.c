@@ -428,16 +428,6 @@ done:
     return rep->status = st;
 }
 
-/* 1 if `path` names a readable regular file. */
-static int file_exists(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    fclose(f);
-    return 1;
-}
-
 int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size_t errlen)
 {
     if (report)
@@ -445,29 +435,14 @@ int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size
     if (!c || !c->model_dir || !c->out)
         return rs_fail(err, errlen, RS_E_ARG, "rs_driver_run: model folder or output path missing");
     int st;
-    rs_scenario scn, top;
+    rs_scenario scn;
     rs_scenario_init(&scn);
-    rs_scenario_init(&top);
-    char *path = NULL;
     rs_loaded *h = NULL;
     char name[256], msg[1024];
 
-    if (c->use_default_scenario) {
-        size_t len = strlen(c->model_dir) + sizeof "/default.scn";
-        if (!(path = malloc(len)))
-            return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
-        snprintf(path, len, "%s/default.scn", c->model_dir);
-        if (file_exists(path) && (st = rs_scenario_read(path, &scn, err, errlen)))
-            goto done;
-    }
-    if (c->scenario) {
-        if ((st = rs_scenario_read(c->scenario, &top, err, errlen)))
-            goto done;
-        if ((st = rs_scenario_overlay(&scn, &top))) {
-            rs_fail(err, errlen, st, "out of memory");
-            goto done;
-        }
-    }
+    if ((st = rs_scenario_load(c->model_dir, c->use_default_scenario, c->scenario, c->set_text, &scn, err,
+                               errlen)))
+        goto done;
     rs_load_options lo;
     rs_load_options_default(&lo);
     if (c->include_dir)
@@ -481,8 +456,6 @@ int rs_driver_run(const rs_run_config *c, rs_run_report *report, char *err, size
 done:
     rs_unload(&h);
     rs_scenario_free(&scn);
-    rs_scenario_free(&top);
-    free(path);
     if (report)
         report->status = st;
     return st;

@@ -48,6 +48,8 @@ typedef struct rs_run_config {
     const char *include_dir;   /* runtime headers for the loaders (NULL: default)  */
     const char *scenario;      /* scenario file, NULL: none                         */
     int use_default_scenario;  /* read MODEL_DIR/default.scn first, default 1       */
+    const char *set_text;      /* scenario statements over both, one per line (the
+                                  command line's --set), NULL: none              */
     const char *out;           /* CSV to write (required)                           */
     int method;                /* -1 (default): the scenario's; else an rs_method   */
     int realtime;              /* pace simulated time to the wall clock (rs_rt.h):

@@ -23,7 +23,7 @@
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "creep", "derailment", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
+    "creep", "derailment", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
     "rail_profile_left", "rail_profile_right", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
@@ -150,6 +150,16 @@ void rs_scenario_init(rs_scenario *s)
 
 static void free_where(rs_scenario_where *w) { free(w->file); w->file = NULL; }
 
+/* Frees a list of assignments and the list. */
+static void free_assigns(rs_scenario_assign *a, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(a[i].name);
+        free_where(&a[i].at);
+    }
+    free(a);
+}
+
 void rs_scenario_free(rs_scenario *s)
 {
     if (!s)
@@ -164,10 +174,9 @@ void rs_scenario_free(rs_scenario *s)
         free(s->initial[i].name);
         free_where(&s->initial[i].at);
     }
-    for (int i = 0; i < s->n_frictions; i++) {
-        free(s->frictions[i].name);
-        free_where(&s->frictions[i].at);
-    }
+    free_assigns(s->frictions, s->n_frictions);
+    free_assigns(s->moduli, s->n_moduli);
+    free_assigns(s->poissons, s->n_poissons);
     for (int i = 0; i < s->n_inputs; i++) {
         free(s->inputs[i].name);
         free(s->inputs[i].t);
@@ -184,7 +193,6 @@ void rs_scenario_free(rs_scenario *s)
     }
     free(s->params);
     free(s->initial);
-    free(s->frictions);
     free(s->inputs);
     free(s->columns);
     rs_scenario_init(s);
@@ -365,6 +373,19 @@ static int parse_assign(parser *ps, const line_tokens *lt, int line, rs_scenario
     }
     (*n)++;
     return RS_OK;
+}
+
+/* 'modulus E', 'modulus CONTACT = E' (and 'poisson'): a material value of
+ * every contact, or of the contacts CONTACT names; the first form is the
+ * second with CONTACT '*'. */
+static int parse_material(parser *ps, const line_tokens *lt, int line, rs_scenario_assign **list, int *n,
+                          const char *what, const char *example)
+{
+    if (lt->n == 2 || (lt->n == 3 && strcmp(lt->tok[1], "=") == 0 && !lt->quoted[1])) {
+        line_tokens all = {4, {lt->tok[0], "*", "=", lt->tok[lt->n - 1]}, {0}};
+        return parse_assign(ps, &all, line, list, n, what, example);
+    }
+    return parse_assign(ps, lt, line, list, n, what, example);
 }
 
 /* Appends a fresh input entry (name, where) and returns it, or NULL. */
@@ -777,6 +798,12 @@ static int parse_text(parser *ps, char *text)
             st = parse_assign(ps, &lt, line, &s->frictions, &s->n_frictions, "contact friction",
                               "friction front.left = 0.2");
         else if (strcmp(kw, "friction") == 0) st = parse_setting(ps, RS_SCENARIO_FRICTION, &lt, line);
+        else if (strcmp(kw, "modulus") == 0)
+            st = parse_material(ps, &lt, line, &s->moduli, &s->n_moduli, "Young's modulus",
+                                "modulus 2.1e11' or 'modulus *.left = 2.0e11");
+        else if (strcmp(kw, "poisson") == 0)
+            st = parse_material(ps, &lt, line, &s->poissons, &s->n_poissons, "Poisson ratio",
+                                "poisson 0.28' or 'poisson *.left = 0.3");
         else if (strcmp(kw, "contact") == 0) st = parse_setting(ps, RS_SCENARIO_CONTACT, &lt, line);
         else if (strcmp(kw, "creep") == 0) st = parse_setting(ps, RS_SCENARIO_CREEP, &lt, line);
         else if (strcmp(kw, "derailment") == 0) st = parse_setting(ps, RS_SCENARIO_DERAILMENT, &lt, line);
@@ -801,7 +828,7 @@ static int parse_text(parser *ps, char *text)
             return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
-                              "derailment, param, initial, input, columns, track, wheel_profile, rail_profile, "
+                              "derailment, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
                               "rail_profile_left, rail_profile_right", kw);
         }
         if (st)
@@ -904,7 +931,9 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     }
     if (append_assigns(&b->params, &b->n_params, top->params, top->n_params) ||
         append_assigns(&b->initial, &b->n_initial, top->initial, top->n_initial) ||
-        append_assigns(&b->frictions, &b->n_frictions, top->frictions, top->n_frictions))
+        append_assigns(&b->frictions, &b->n_frictions, top->frictions, top->n_frictions) ||
+        append_assigns(&b->moduli, &b->n_moduli, top->moduli, top->n_moduli) ||
+        append_assigns(&b->poissons, &b->n_poissons, top->poissons, top->n_poissons))
         return RS_E_NOMEM;
     for (int i = 0; i < top->n_inputs; i++) {
         const rs_scenario_input *src = &top->inputs[i];
@@ -988,6 +1017,7 @@ struct rs_binding {
     unsigned set;
     double duration, step, output, tolerance, friction;
     double *mu_each;               /* per contact (NaN: the common friction), or NULL */
+    double *E_each, *nu_each;      /* per contact (NaN: rs_options' value), or NULL  */
     rs_method method;
     int contact_mode, creep_law, derail_continue;
     int iterations;
@@ -1020,6 +1050,8 @@ void rs_binding_free(rs_binding **bp)
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)
         free(b->file[k]);
     free(b->mu_each);
+    free(b->E_each);
+    free(b->nu_each);
     free(b->p_idx);
     free(b->p_val);
     free(b->init_var);
@@ -1188,47 +1220,60 @@ static int find_settable(const rs_model *m, const rs_scenario_where *at, const c
     return RS_OK;
 }
 
-/* `friction CONTACT = MU` lines: the friction of every contact CONTACT
+/* The per-contact statements: 'friction CONTACT = MU', 'modulus [CONTACT =]
+ * E', 'poisson [CONTACT =] NU'; their keyword, the range their values must
+ * lie in and why. */
+typedef struct each_kind {
+    const char *kw, *range;
+    double lo, hi;
+    int lo_open;
+} each_kind;
+static const each_kind kFriction = {"friction", "a coefficient from 0 to 10", 0, 10, 0};
+static const each_kind kModulus = {"modulus", "Young's modulus in Pa, > 0 (steel: 2.1e11)", 0, 1e15, 1};
+static const each_kind kPoisson = {"poisson", "a Poisson ratio in [0, 0.5) (steel: 0.28)", 0, 0.5 - 1e-12, 0};
+
+/* The values of a per-contact statement's lines for every contact CONTACT
  * names ('*' matches any characters: `friction *.left = 0.15`), later lines
- * over earlier ones, into b->mu_each (NaN: the common friction). */
-static int bind_frictions(const rs_scenario *s, const rs_model *m, rs_binding *b, char *err, size_t errlen)
+ * over earlier ones, into *out (NaN: the common value). */
+static int bind_each(const rs_scenario_assign *list, int n, const each_kind *k, const rs_model *m, double **out,
+                     char *err, size_t errlen)
 {
-    if (s->n_frictions == 0)
+    if (n == 0)
         return RS_OK;
     if (m->n_contact == 0)
-        return rs_fail_at(err, errlen, RS_E_VALUE, s->frictions[0].at.file, s->frictions[0].at.line,
-                          "model '%s' has no wheel-rail contacts: remove the 'friction %s' line", m->name,
-                          s->frictions[0].name);
-    if (!(b->mu_each = malloc((size_t)m->n_contact * sizeof *b->mu_each)))
+        return rs_fail_at(err, errlen, RS_E_VALUE, list[0].at.file, list[0].at.line,
+                          "model '%s' has no wheel-rail contacts: remove the '%s %s' line", m->name, k->kw,
+                          list[0].name);
+    if (!(*out = malloc((size_t)m->n_contact * sizeof **out)))
         return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     for (int i = 0; i < m->n_contact; i++)
-        b->mu_each[i] = NAN;
+        (*out)[i] = NAN;
     const char *names[64];
     const int nn = m->n_contact < 64 ? m->n_contact : 64;
     for (int i = 0; i < nn; i++)
         names[i] = m->contacts[i].name;
-    for (int f = 0; f < s->n_frictions; f++) {
-        const rs_scenario_assign *a = &s->frictions[f];
-        if (!(a->value >= 0 && a->value <= 10))
-            return rs_fail_at(err, errlen, RS_E_VALUE, a->at.file, a->at.line,
-                              "friction must be a coefficient from 0 to 10 (got %g)", a->value);
+    for (int f = 0; f < n; f++) {
+        const rs_scenario_assign *a = &list[f];
+        if (!(k->lo_open ? a->value > k->lo : a->value >= k->lo) || !(a->value <= k->hi))
+            return rs_fail_at(err, errlen, RS_E_VALUE, a->at.file, a->at.line, "%s must be %s (got %g)", k->kw,
+                              k->range, a->value);
         int hits = 0;
         for (int i = 0; i < m->n_contact; i++)
             if (fnmatch(a->name, m->contacts[i].name, 0) == 0) {
-                b->mu_each[i] = a->value;
+                (*out)[i] = a->value;
                 hits++;
             }
         if (hits == 0) {
             const char *sug = rs_closest_name(a->name, names, nn);
-            char list[512];
-            size_t k = 0;
-            list[0] = '\0';
-            for (int i = 0; i < nn && k + 80 < sizeof list; i++)
-                k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", names[i]);
+            char list_text[512];
+            size_t w = 0;
+            list_text[0] = '\0';
+            for (int i = 0; i < nn && w + 80 < sizeof list_text; i++)
+                w += (size_t)snprintf(list_text + w, sizeof list_text - w, "%s%s", i ? ", " : "", names[i]);
             return rs_fail_at(err, errlen, RS_E_NOTFOUND, a->at.file, a->at.line,
                               "no contact is named '%s'%s%s%s; the model's contacts: %s%s ('*' matches any "
-                              "characters: 'friction *.left = 0.2')", a->name, sug ? " (did you mean '" : "",
-                              sug ? sug : "", sug ? "'?)" : "", list, nn < m->n_contact ? ", ..." : "");
+                              "characters: '%s *.left = ...')", a->name, sug ? " (did you mean '" : "",
+                              sug ? sug : "", sug ? "'?)" : "", list_text, nn < m->n_contact ? ", ..." : "", k->kw);
         }
     }
     return RS_OK;
@@ -1319,7 +1364,9 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         b->init_var[b->n_init] = v;
         b->init_val[b->n_init++] = a->value;
     }
-    if ((st = bind_frictions(s, m, b, err, errlen)))
+    if ((st = bind_each(s->frictions, s->n_frictions, &kFriction, m, &b->mu_each, err, errlen)) ||
+        (st = bind_each(s->moduli, s->n_moduli, &kModulus, m, &b->E_each, err, errlen)) ||
+        (st = bind_each(s->poissons, s->n_poissons, &kPoisson, m, &b->nu_each, err, errlen)))
         goto fail;
     for (int i = 0; i < s->n_inputs; i++) {
         const rs_scenario_input *in = &s->inputs[i];
@@ -1390,6 +1437,10 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->contact_mu = b->friction;
     if (b->mu_each)
         opt->contact_mu_each = b->mu_each;
+    if (b->E_each)
+        opt->contact_E_each = b->E_each;
+    if (b->nu_each)
+        opt->contact_nu_each = b->nu_each;
     if (b->set & RS_SCENARIO_CREEP)
         opt->contact_law = b->creep_law;
     if (b->file[RS_SCENARIO_FILE_TRACK])

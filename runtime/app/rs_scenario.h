@@ -124,6 +124,10 @@ typedef struct rs_scenario {
     int n_frictions;
     rs_scenario_assign *frictions;     /* friction CONTACT = MU (CONTACT may hold
                                           '*': every contact it matches)        */
+    int n_moduli, n_poissons;
+    rs_scenario_assign *moduli;        /* modulus [CONTACT =] E: Young's modulus
+                                          [Pa] (no CONTACT: '*')                 */
+    rs_scenario_assign *poissons;      /* poisson [CONTACT =] NU: Poisson ratio  */
     rs_scenario_input *inputs;
     rs_scenario_column *columns;       /* none: every coordinate, velocity,
                                      multiplier and output                   */
@@ -156,6 +160,14 @@ int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen)
 int rs_scenario_overlay(rs_scenario *base, const rs_scenario *top);
 
 /* Effective settings: the scenario's or the built-in ones. */
+/* The scenario of a run, into *s (initialized by the caller): MODEL_DIR's
+ * default.scn when use_default is set and the file exists, then FILE (NULL:
+ * none) over it, then SET_TEXT (NULL: none) — scenario statements, one per
+ * line, as the command line's --set gives them; messages name its lines
+ * "--set:N" — over both.  RS_OK or an error with the message in err. */
+int rs_scenario_load(const char *model_dir, int use_default, const char *file, const char *set_text,
+                     rs_scenario *s, char *err, size_t errlen);
+
 double rs_scenario_duration(const rs_scenario *s);
 double rs_scenario_step(const rs_scenario *s);
 double rs_scenario_output(const rs_scenario *s);

@@ -292,21 +292,7 @@ static int check_figures(rs_sweep *sw, char *err, size_t errlen)
 static int read_scenarios(rs_sweep *sw, char *err, size_t errlen)
 {
     const rs_sweep_config *c = sw->c;
-    int st = RS_OK;
-    if (c->use_default_scenario) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/default.scn", c->model_dir);
-        if (file_exists(path) && (st = rs_scenario_read(path, &sw->base, err, errlen)))
-            return st;
-    }
-    if (c->scenario) {
-        rs_scenario top;
-        rs_scenario_init(&top);
-        if (!(st = rs_scenario_read(c->scenario, &top, err, errlen)) && (st = rs_scenario_overlay(&sw->base, &top)))
-            rs_fail(err, errlen, st, "out of memory");
-        rs_scenario_free(&top);
-    }
-    return st;
+    return rs_scenario_load(c->model_dir, c->use_default_scenario, c->scenario, c->set_text, &sw->base, err, errlen);
 }
 
 int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec *s, char *err, size_t errlen)

@@ -67,6 +67,8 @@ typedef struct rs_sweep_config {
     const char *include_dir;   /* runtime headers for the loader (NULL: default)  */
     const char *scenario;      /* base scenario file (NULL: none)                 */
     int use_default_scenario;  /* read MODEL_DIR/default.scn first, default 1     */
+    const char *set_text;      /* scenario statements over both and under each
+                                  variant's values, one per line (--set), NULL  */
     const char *out_dir;       /* output folder (created)                         */
     int jobs;                  /* local worker threads, default 1                 */
     int method;                /* -1 (default): the scenario's; else an rs_method  */

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -31,13 +32,20 @@ enum { NAME_MAX_LEN = 48, MAX_TOK = 16, MAX_VEHICLES = 100000 };
 /* What a compiled vehicle type holds besides its parameters: contact
  * options, initial values and their flags (2 n_q bytes after the struct).
  * It lives in the same allocation as the parameters (vtype.p, then the
- * spec's model_params), after n_p + 1 + 2 n_q doubles. */
+ * spec's model_params), after n_p + 1 + 2 n_q doubles (parameters, q0, q̇0)
+ * and 3 n_contact (each contact's E, nu and mu; co's *_each point there). */
 typedef struct mext {
     rs_train_wheel_contact_opts co;
     char dir[1024], track[1024];
     int outputs;           /* contact_outputs: N, fx, fy per contact in the CSV */
     unsigned char set[];   /* q set (n_q), then q̇ set (n_q) */
 } mext;
+
+/* Where the mext starts in a compiled type's allocation, in doubles. */
+static size_t mext_offset(const rs_model *m)
+{
+    return (size_t)m->n_p + 1 + 2 * (size_t)m->n_q + 3 * (size_t)m->n_contact;
+}
 
 typedef struct vtype {
     char name[NAME_MAX_LEN];
@@ -340,7 +348,7 @@ static int choice_line(parser *P, int line, char **tok, int n, vtype *t, const c
  * VALUE, contact_mu = VALUE, contact MODE, creep LAW: the contact options.
  * c: the keyword's index in contact_keys.  0, or -1 (message written). */
 static const char *const contact_keys[] = {"contact_files", "track", "contact_outputs", "contact_damping",
-                                           "contact_mu", "contact", "creep"};
+                                           "contact_mu", "contact", "creep", "contact_E", "contact_nu"};
 static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
 {
     const rs_model *m = t->w.model;
@@ -386,13 +394,42 @@ static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
         return PERR(P, line, -1,
                     "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply", t->name,
                     tok[0]);
-    if (n != 2)
-        return PERR(P, line, -1, "vehicle '%s': write '%s = VALUE' (one value)", t->name, tok[0]);
-    if (number(P, line, tok[1], tok[0], &v))
+    const int each = c == 4 || c >= 7;   /* friction and material: per contact too */
+    if (n != 2 && !(each && n == 3))
+        return PERR(P, line, -1, "vehicle '%s': write '%s = VALUE' (one value)%s", t->name, tok[0],
+                    each ? ", or 'NAME CONTACT = VALUE' for the contacts CONTACT names ('*' matches any "
+                           "characters)" : "");
+    if (number(P, line, tok[n - 1], tok[0], &v))
         return -1;
-    if (!(v >= 0))
-        return PERR(P, line, -1, "vehicle '%s': %s = %g must be >= 0", t->name, tok[0], v);
-    *(c == 4 ? &t->x->co.mu : &t->x->co.c_damp) = v;
+    if (c == 7 ? !(v > 0 && v < 1e15) : c == 8 ? !(v >= 0 && v < 0.5) : c == 4 ? !(v >= 0 && v <= 10) : !(v >= 0))
+        return PERR(P, line, -1, "vehicle '%s': %s = %g: %s", t->name, tok[0], v,
+                    c == 7 ? "Young's modulus must be > 0 Pa (steel: 2.1e11)"
+                    : c == 8 ? "the Poisson ratio must be in [0, 0.5) (steel: 0.28)"
+                    : c == 4 ? "friction must be a coefficient from 0 to 10" : "it must be >= 0");
+    rs_train_wheel_contact_opts *co = &t->x->co;
+    double *common = c == 3 ? &co->c_damp : c == 4 ? &co->mu : c == 7 ? &co->E : &co->nu;
+    if (n == 2) {
+        *common = v;
+        return 0;
+    }
+    double *dst = (double *)(c == 4 ? co->mu_each : c == 7 ? co->E_each : co->nu_each);
+    int hits = 0;
+    for (int i = 0; i < m->n_contact; i++)
+        if (fnmatch(tok[1], m->contacts[i].name, 0) == 0) {
+            dst[i] = v;
+            hits++;
+        }
+    if (hits == 0) {
+        const char *names[64];
+        const int nn = m->n_contact < 64 ? m->n_contact : 64;
+        for (int i = 0; i < nn; i++)
+            names[i] = m->contacts[i].name;
+        char sug[96], all[512];
+        suggest(sug, sizeof sug, tok[1], names, nn);
+        list_names(all, sizeof all, names, nn);
+        return PERR(P, line, -1, "vehicle '%s': model '%s' has no contact '%s'%s; its contacts: %s ('*' matches any "
+                    "characters: '%s *.left = ...')", t->name, m->name, tok[1], sug, all, tok[0]);
+    }
     return 0;
 }
 
@@ -463,7 +500,8 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int scope
                     "vehicle '%s': '%s' is not a parameter or coordinate of model '%s'%s; its parameters: %s; "
                     "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s; train-side: %s, x_coord, "
                     "pitch_coord%s", t->name, tok[0], m->name, sug, all, qs, ms,
-                    m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_outputs, contact, creep" : "");
+                    m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_E, contact_nu, contact_outputs, "
+                                   "contact, creep" : "");
     }
     double v;
     if (n != 2)
@@ -906,7 +944,7 @@ static int load_model_type(parser *P, int L, const char *name, const char *folde
     rs_compiled_vehicle_check_model(m, "x", NULL, &ix, NULL, NULL, 0);
     if (rs_compiled_vehicle_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
         ip = -1;
-    const size_t nd = (size_t)m->n_p + 1 + 2 * (size_t)m->n_q;
+    const size_t nd = mext_offset(m);
     double *p = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q);
     if (!p)
         return RS_E_NOMEM;
@@ -914,6 +952,12 @@ static int load_model_type(parser *P, int L, const char *name, const char *folde
         p[i] = m->p_default[i];
     mext *mx = (mext *)(void *)(p + nd);
     rs_train_wheel_contact_opts_default(&mx->co);
+    double *each = p + m->n_p + 1 + 2 * m->n_q;   /* per contact: E, nu, mu (NaN: the common value) */
+    for (int i = 0; i < 3 * m->n_contact; i++)
+        each[i] = NAN;
+    mx->co.E_each = each;
+    mx->co.nu_each = each + m->n_contact;
+    mx->co.mu_each = each + 2 * m->n_contact;
     base->model = m;
     base->model_p = p;
     base->init_q = p + m->n_p + 1;
@@ -992,7 +1036,7 @@ static int type_header(parser *P, int L, char **tok, int n, int veh)
     if (mp) {
         t->q0 = mp + m->n_p + 1;
         t->qd0 = t->q0 + m->n_q;
-        t->x = (mext *)(void *)(t->qd0 + m->n_q);
+        t->x = (mext *)(void *)(mp + mext_offset(m));
     }
     return RS_OK;
 }

@@ -365,8 +365,8 @@ int rs_contact_creep(rs_ws *ws)
     for (int i = 0; i < c->nc; i++) {
         const rs_contact *ct = &m->contacts[i];
         const double N = -ws->lambda[ct->phi_row]; /* previous solve */
-        int r = rs_contact_creep_block(N, c->radii + 3 * i, c->V[i], ws->opt.contact_E,
-                                       ws->opt.contact_nu, ws->opt.contact_vmin, c->Cb + 9 * i,
+        int r = rs_contact_creep_block(N, c->radii + 3 * i, c->V[i], rs_options_E(&ws->opt, i),
+                                       rs_options_nu(&ws->opt, i), ws->opt.contact_vmin, c->Cb + 9 * i,
                                        &c->a[i], &c->b[i]);
         if (r)
             return rs_ws_fail(ws, RS_E_NONFINITE,

@@ -39,6 +39,7 @@ typedef struct elastic_wheel {
     double energy;
     double u_steep;                /* the flange's steepest point (wheel u) */
     double mu;                     /* its friction (rs_options_mu)          */
+    double E, nu;                  /* its material (rs_options_E, _nu)      */
     double flange_angle;           /* its angle atan(−z_w') (rad): Nadal's  */
     int climbing, derailed;        /* events under way (reported once)      */
     double F_next[3];              /* the step's F, committed when it passes */
@@ -268,6 +269,8 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
             return rs_fail(err, errlen, RS_E_ARG,
                            "elastic contact '%s': friction %g; it must be >= 0, and > 0 for FASTSIM and Polach",
                            m->contacts[i].name, w->mu);
+        w->E = rs_options_E(opt, i);
+        w->nu = rs_options_nu(opt, i);
     }
     rs_patch_defaults(&c->popt);
     return RS_OK;
@@ -377,7 +380,7 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
 {
     const rs_patch *g = &pp->g;
     double cH, a1, b1;
-    int st = rs_hertz_patch_law(g->R_wx, g->R_wy, g->R_ry, o->contact_E, o->contact_nu, &cH, &a1, &b1);
+    int st = rs_hertz_patch_law(g->R_wx, g->R_wy, g->R_ry, w->E, w->nu, &cH, &a1, &b1);
     if (st < 0)
         return st;
     cH *= o->contact_k_scale;
@@ -428,9 +431,9 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     /* the Hertz ellipse at N: the normal law's, scaled (semi-axes ∝ N^{1/3}) */
     double coef[4], Cm[9];
     const rs_hertz_ellipse el = {.a = a1 * cbrt(N), .b = b1 * cbrt(N)};
-    if ((st = rs_kalker_coeffs(el.a / el.b, o->contact_nu, coef)) < 0)
+    if ((st = rs_kalker_coeffs(el.a / el.b, w->nu, coef)) < 0)
         return st;
-    rs_kalker_creep_matrix(el.a, el.b, rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, Cm);
+    rs_kalker_creep_matrix(el.a, el.b, rs_kalker_shear_modulus(w->E, w->nu), coef, Cm);
     pp->a = el.a;
     pp->b = el.b;
     /* dF: ∂f/∂ξ (row-major) */
@@ -450,7 +453,7 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
         rs_creep_defaults(&co);
         co.polach.V = V;
         if ((st = rs_creep_forces((rs_creep_law)o->contact_law, el.a, el.b,
-                                  rs_kalker_shear_modulus(o->contact_E, o->contact_nu), coef, w->mu,
+                                  rs_kalker_shear_modulus(w->E, w->nu), coef, w->mu,
                                   N, pp->xi, &co, pp->f, dF)) < 0)
             return st;
     }

@@ -107,6 +107,9 @@ typedef struct rs_options {
                                    tracks already in memory, rs_contact.h) */
     double contact_E;     /* Young's modulus of wheel and rail [Pa], 2.1e11  */
     double contact_nu;    /* Poisson ratio, in [0, 0.5), default 0.28        */
+    const double *contact_E_each;  /* per contact (n_contact values, the model's
+                             contact order), NaN entries or NULL: contact_E  */
+    const double *contact_nu_each; /* ... likewise for contact_nu              */
     double contact_vmin;  /* standstill regularization of the creepage
                              reference speed: V_eff = sqrt(V² + vmin²) [m/s],
                              default 0.01                                    */
@@ -193,11 +196,26 @@ void rs_options_default(rs_options *opt);
 /* "amd", "colamd", "natural" (+ "_btf" when btf), "auto"; "?" otherwise. */
 const char *rs_klu_ordering_name(int ordering, int btf);
 
-/* The friction coefficient of contact i (contact_mu_each, else contact_mu). */
+/* A per-contact value: each[i] unless each is NULL or each[i] is NaN, then
+ * the common value. */
+static inline double rs_options_each(const double *each, int i, double common)
+{
+    const double v = each ? each[i] : common;
+    return v == v ? v : common;
+}
+
+/* The friction coefficient, Young's modulus and Poisson ratio of contact i. */
 static inline double rs_options_mu(const rs_options *o, int i)
 {
-    const double mu = o->contact_mu_each ? o->contact_mu_each[i] : o->contact_mu;
-    return mu == mu ? mu : o->contact_mu;   /* NaN: the common value */
+    return rs_options_each(o->contact_mu_each, i, o->contact_mu);
+}
+static inline double rs_options_E(const rs_options *o, int i)
+{
+    return rs_options_each(o->contact_E_each, i, o->contact_E);
+}
+static inline double rs_options_nu(const rs_options *o, int i)
+{
+    return rs_options_each(o->contact_nu_each, i, o->contact_nu);
 }
 
 #endif /* RS_OPTIONS_H */

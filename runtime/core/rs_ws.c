@@ -126,6 +126,13 @@ static int check_model_options(const rs_model *m, const rs_options *opt, rs_opti
                        "rs_ws_create: a model with wheel-rail contact needs method "
                        "RS_IMEX_EULER, contact_E > 0, contact_nu in [0, 0.5), "
                        "contact_vmin > 0 and contact_tol > 0");
+    for (int i = 0; i < m->n_contact; i++) {
+        const double E = rs_options_E(o, i), nu = rs_options_nu(o, i);
+        if (!(E > 0) || !isfinite(E) || !(nu >= 0 && nu < 0.5))
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "contact '%s': Young's modulus %g Pa and Poisson ratio %g; the modulus must be > 0 and "
+                           "finite, the ratio in [0, 0.5)", m->contacts[i].name, E, nu);
+    }
     if (!o->allocator.alloc || !o->allocator.release)
         o->allocator = (rs_allocator){0};   /* rs_alloc.h: calloc/free */
     if (is_elastic(m, o))

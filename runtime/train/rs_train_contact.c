@@ -30,6 +30,7 @@ struct rs_train_wheel_contact {
     rs_train_wheel_contact_point *pt;     /* nc                                      */
     int elastic;               /* the contacts are rs_elastic's            */
     double *T;                 /* elastic: 6 n scratch (K6 J, C6 J)        */
+    double *each;              /* 3 nc: E, nu, mu of each contact          */
     char err[1024];
 };
 
@@ -65,6 +66,7 @@ void rs_train_wheel_contact_free(rs_train_wheel_contact **ptc)
     rs_free(&a, tc->h);
     rs_free(&a, tc->pt);
     rs_free(&a, tc->T);
+    rs_free(&a, tc->each);
     rs_free(&a, tc);
     *ptc = NULL;
 }
@@ -86,12 +88,17 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
         oo = *o;
     else
         rs_train_wheel_contact_opts_default(&oo);
-    if (!(oo.E > 0) || !(oo.nu >= 0 && oo.nu < 0.5) || !(oo.c_damp >= 0) || !(oo.mu >= 0) || !(oo.vmin > 0) ||
-        !(oo.tol > 0) || oo.mode < RS_TRAIN_CONTACT_MODEL || oo.mode > RS_TRAIN_CONTACT_ELASTIC) {
+    if (!(oo.c_damp >= 0) || !(oo.vmin > 0) || !(oo.tol > 0) || oo.mode < RS_TRAIN_CONTACT_MODEL ||
+        oo.mode > RS_TRAIN_CONTACT_ELASTIC)
         return rs_fail(err, errlen, RS_E_ARG,
-                       "model '%s': contact options need E > 0, nu in [0, 0.5), c_damp >= 0, mu >= 0, vmin > 0, tol > 0 "
-                       "and a known mode",
-                       m->name);
+                       "model '%s': contact options need c_damp >= 0, vmin > 0, tol > 0 and a known mode", m->name);
+    for (int i = 0; i < m->n_contact; i++) {
+        const double E = rs_options_each(oo.E_each, i, oo.E), nu = rs_options_each(oo.nu_each, i, oo.nu),
+                     mu = rs_options_each(oo.mu_each, i, oo.mu);
+        if (!(E > 0) || !isfinite(E) || !(nu >= 0 && nu < 0.5) || !(mu >= 0))
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "model '%s', contact '%s': E = %g Pa, nu = %g, mu = %g; they need E > 0, nu in [0, 0.5) "
+                           "and mu >= 0", m->name, m->contacts[i].name, E, nu, mu);
     }
     int elastic = oo.mode == RS_TRAIN_CONTACT_ELASTIC;
     if (oo.mode == RS_TRAIN_CONTACT_MODEL) {
@@ -122,6 +129,16 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     tc->nc = m->n_contact;
     tc->first = 1;
     tc->elastic = elastic;
+    if (!(tc->each = rs_alloc(&a, 3 * (size_t)tc->nc, sizeof(double)))) {
+        rs_train_wheel_contact_free(&tc);
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_train_wheel_contact_create: out of memory");
+    }
+    for (int i = 0; i < tc->nc; i++) {
+        tc->each[i] = rs_options_each(oo.E_each, i, oo.E);
+        tc->each[tc->nc + i] = rs_options_each(oo.nu_each, i, oo.nu);
+        tc->each[2 * tc->nc + i] = rs_options_each(oo.mu_each, i, oo.mu);
+    }
+    tc->o.E_each = tc->o.nu_each = tc->o.mu_each = NULL;   /* the copies above hold them */
     rs_options wo;
     rs_options_default(&wo);
     wo.allocator = a;
@@ -132,6 +149,9 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     wo.contact_vmin = oo.vmin;
     wo.contact_tol = oo.tol;
     wo.contact_mu = oo.mu;
+    wo.contact_E_each = tc->each;
+    wo.contact_nu_each = tc->each + tc->nc;
+    wo.contact_mu_each = tc->each + 2 * tc->nc;
     wo.contact_creep = oo.creep;
     wo.proj_maxiter = 20;
     wo.contact = rs_wheel_rail_contact();
@@ -228,6 +248,8 @@ static int contact_law(rs_train_wheel_contact *tc, int i, const double *qd)
     const rs_contact *ct = &tc->m->contacts[i];
     const int n = tc->n;
     rs_train_wheel_contact_point *pt = &tc->pt[i];
+    /* contact i's material and friction */
+    const double E_i = tc->each[i], nu_i = tc->each[tc->nc + i], mu_i = tc->each[2 * tc->nc + i];
     const double *g = tc->G + (size_t)i * (size_t)n;
     double gd = 0.0;
     for (int j = 0; j < n; j++)
@@ -243,7 +265,7 @@ static int contact_law(rs_train_wheel_contact *tc, int i, const double *qd)
     if (!(pt->pen > 0.0))
         return RS_OK;   /* lift-off: no force, no stiffness */
     double a1, b1;
-    const double cH = rs_train_wheel_contact_hertz_stiffness(c->radii + 3 * i, tc->o.E, tc->o.nu, &a1, &b1);
+    const double cH = rs_train_wheel_contact_hertz_stiffness(c->radii + 3 * i, E_i, nu_i, &a1, &b1);
     if (!(cH > 0.0) || !isfinite(cH))
         return rs_fail(tc->err, sizeof tc->err, RS_E_NONFINITE,
                        "contact '%s': no Hertz ellipse (code %g) for radii %.6g, %.6g, %.6g m at s_r = %.9g m "
@@ -265,21 +287,21 @@ static int contact_law(rs_train_wheel_contact *tc, int i, const double *qd)
      * (semi-axes ∝ N^{1/3}); as rs_contact_creep_block */
     const double s3 = cbrt(N), a = a1 * s3, b = b1 * s3;
     double coef[4], Cm[9];
-    const int r = rs_kalker_coeffs(a / b, tc->o.nu, coef);
+    const int r = rs_kalker_coeffs(a / b, nu_i, coef);
     if (r < 0)
         return rs_fail(tc->err, sizeof tc->err, RS_E_NONFINITE,
                        "contact '%s': Kalker coefficients failed (code %d) for a/b = %.6g",
                        ct->name, r, a / b);
-    rs_kalker_creep_matrix(a, b, rs_kalker_shear_modulus(tc->o.E, tc->o.nu), coef, Cm);
+    rs_kalker_creep_matrix(a, b, rs_kalker_shear_modulus(E_i, nu_i), coef, Cm);
     const double V = c->V[i], Veff = sqrt(V * V + tc->o.vmin * tc->o.vmin);
     pt->v_eff = Veff;
     for (int k = 0; k < 9; k++)
         Cb[k] = Cm[k] / Veff;
     const double *nu = c->nu + 3 * i;
-    if (tc->o.mu > 0.0) {
+    if (mu_i > 0.0) {
         const double fx = Cb[0] * nu[0] + Cb[1] * nu[1] + Cb[2] * nu[2];
         const double fy = Cb[3] * nu[0] + Cb[4] * nu[1] + Cb[5] * nu[2];
-        const double eps = rs_creep_saturation(sqrt(fx * fx + fy * fy), tc->o.mu * N);
+        const double eps = rs_creep_saturation(sqrt(fx * fx + fy * fy), mu_i * N);
         for (int k = 0; k < 9; k++)
             Cb[k] *= eps;
     }

@@ -72,6 +72,9 @@ typedef struct rs_train_wheel_contact_opts {
                              on none: compliant); _COMPLIANT, _ELASTIC         */
     int law;              /* elastic only: creep law, rs_creep_law (0 Kalker,
                              1 FASTSIM, 2 Polach; the last two need mu > 0)    */
+    const double *E_each, *nu_each, *mu_each; /* per contact (n_contact values,
+                             the model's contact order; NaN entries or NULL:
+                             E, nu, mu above); copied at create               */
 } rs_train_wheel_contact_opts;
 
 enum { RS_TRAIN_CONTACT_MODEL = 0, RS_TRAIN_CONTACT_COMPLIANT = 1, RS_TRAIN_CONTACT_ELASTIC = 2 };

@@ -284,6 +284,40 @@ START_TEST(write_error_on_stdout_fails) {
 }
 END_TEST
 
+/* --set: scenario statements after the scenario file, in order, named
+ * "--set:N" in messages; one statement per --set. */
+START_TEST(set_statements_reach_the_run) {
+    char dir[] = "/tmp/rs_cli_setXXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char csv[256];
+    snprintf(csv, sizeof csv, "%s/p.csv", dir);
+    run(&res, ARGS("run", "generated/pendulum", "--set", "duration 0.05", "--set", "output 0.01", "--out", csv,
+                   "--quiet"));
+    ck_assert_msg(res.status == 0, "exit %d: %s", res.status, res.err);
+    FILE *f = fopen(csv, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[4096], last[4096] = "";
+    int rows = -1;   /* the header */
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        rows++;
+        snprintf(last, sizeof last, "%s", line);
+    }
+    fclose(f);
+    ck_assert_int_eq(rows, 6);   /* t = 0, 0.01, ..., 0.05 */
+    ck_assert_msg(strtod(last, NULL) == 0.05, "last row %s", last);
+    run(&res, ARGS("run", "generated/pendulum", "--set", "duration 0.05", "--set", "bogus 1", "--out", csv));
+    ck_assert_int_eq(res.status, 1);
+    ck_assert_msg(strstr(res.err, "--set:2: unknown statement 'bogus'"), "%s", res.err);
+    run(&res, ARGS("run", "generated/pendulum", "--set", "duration 0.05\nstep 1", "--out", csv));
+    ck_assert_int_eq(res.status, 2);
+    ck_assert_msg(strstr(res.err, "--set takes one statement without line breaks"), "%s", res.err);
+    unlink(csv);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *cli_suite(void) {
     Suite *s = suite_create("cli");
     TCase *g = tcase_create("global");
@@ -293,6 +327,7 @@ static Suite *cli_suite(void) {
     tcase_add_test(g, no_command_is_bad_usage);
     tcase_add_test(g, unknown_global_option_is_bad_usage);
     tcase_add_test(g, write_error_on_stdout_fails);
+    tcase_add_test(g, set_statements_reach_the_run);
     suite_add_tcase(s, g);
 
     TCase *u = tcase_create("unknown");

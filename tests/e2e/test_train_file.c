@@ -468,6 +468,32 @@ START_TEST(test_contact_vehicles)
     ck_assert_double_eq(s->veh[1].init_qd[11], 3.0);   /* front.spin: coordinate 11 */
     rs_train_spec_free(&s);
 
+    /* friction and material per contact: globs over the contact names,
+     * NaN (the common value) elsewhere; the common values apart */
+    s = parse_ok("vehicle b model generated/bogie\n contact_mu front.* = 0.2\n contact_E *.left = 1.05e11\n"
+                 " contact_nu rear.right = 0\n contact_mu = 0.35\n contact_E = 2e11\n contact_nu = 0.3\nend\n"
+                 "order\n b\nend\n");
+    {
+        const rs_train_wheel_contact_opts *co = s->veh[0].model_contact;
+        const double mu[4] = {0.2, 0.2, NAN, NAN}, E[4] = {1.05e11, NAN, 1.05e11, NAN}, nu[4] = {NAN, NAN, NAN, 0};
+        for (int i = 0; i < 4; i++) {   /* front.left, front.right, rear.left, rear.right */
+            ck_assert(isnan(mu[i]) ? isnan(co->mu_each[i]) : co->mu_each[i] == mu[i]);
+            ck_assert(isnan(E[i]) ? isnan(co->E_each[i]) : co->E_each[i] == E[i]);
+            ck_assert(isnan(nu[i]) ? isnan(co->nu_each[i]) : co->nu_each[i] == nu[i]);
+        }
+        ck_assert(co->mu == 0.35 && co->E == 2e11 && co->nu == 0.3);
+    }
+    rs_train_spec_free(&s);
+    parse_err("vehicle b model generated/bogie\n contact_E front.lft = 2e11\nend\n",
+              "t.train:2: vehicle 'b': model 'bogie' has no contact 'front.lft' (did you mean 'front.left'?); its "
+              "contacts: front.left, front.right, rear.left, rear.right");
+    parse_err("vehicle b model generated/bogie\n contact_nu = 0.5\nend\n",
+              "t.train:2: vehicle 'b': contact_nu = 0.5: the Poisson ratio must be in [0, 0.5) (steel: 0.28)");
+    parse_err("vehicle b model generated/bogie\n contact_E * = 0\nend\n",
+              "t.train:2: vehicle 'b': contact_E = 0: Young's modulus must be > 0 Pa (steel: 2.1e11)");
+    parse_err("vehicle b model generated/bogie\n contact_damping front.left = 1\nend\n",
+              "t.train:2: vehicle 'b': write 'contact_damping = VALUE' (one value)");
+
     parse_err("vehicle b model generated/bogie\n front.yy = 1\nend\n",
               "t.train:2: vehicle 'b': 'front.yy' is not a parameter or coordinate of model 'bogie' (did you mean "
               "'front.y'?)");
@@ -477,7 +503,7 @@ START_TEST(test_contact_vehicles)
     parse_err("vehicle b model generated/bogie\n front.y 1 2\nend\n",
               "t.train:2: vehicle 'b': write 'front.y = VALUE' (its initial value)");
     parse_err("vehicle b model generated/bogie\n contact_mu = -1\nend\n",
-              "t.train:2: vehicle 'b': contact_mu = -1 must be >= 0");
+              "t.train:2: vehicle 'b': contact_mu = -1: friction must be a coefficient from 0 to 10");
     parse_err("vehicle b model generated/bogie\n track\nend\n",
               "t.train:2: vehicle 'b': write 'track FILE' (relative to the train file)");
     parse_err("vehicle fw model generated/freight_wagon\n contact_outputs\nend\n",

@@ -36,6 +36,7 @@
 #define DIR_S1002 "generated/wheelset"
 
 static double theta = 1.0; /* rs_options.contact_theta of make() */
+static const double *g_E_each, *g_nu_each; /* rs_options.contact_E_each, _nu_each of make() */
 
 static rs_ws *make(const rs_model *m, const rs_contact_ops *ops, double dt, double k_scale, int creep,
                    double damp)
@@ -48,6 +49,8 @@ static rs_ws *make(const rs_model *m, const rs_contact_ops *ops, double dt, doub
     o.contact_k_scale = k_scale;
     o.contact_creep = creep;
     o.contact_damp = damp;
+    o.contact_E_each = g_E_each;
+    o.contact_nu_each = g_nu_each;
     o.proj_tol = 1e-10;
     o.contact_tol = 1e-12;
     rs_ws *ws;
@@ -248,6 +251,60 @@ START_TEST(test_liftoff_is_a_state)
 }
 END_TEST
 
+/* ---- material per contact ------------------------------------------------ */
+
+/* The cone wheelset at rest, twice: steel everywhere, then the left wheel's
+ * contact (0) at half Young's modulus and the right one's (1) at Poisson
+ * ratio 0.  Hertz (Johnson, Contact Mechanics, §4.2): with equal materials
+ * E* = E / (2 (1 − ν²)); for fixed curvatures the constant of N = c_H p^{3/2}
+ * is proportional to E*, and the semi-axes are a ∝ (N / E*)^{1/3}.  The
+ * cone's curvature is zero across the profile and the 300 mm rail arc's is
+ * constant, so the curvatures do not change between the runs: the ratios
+ * are E*'s alone. */
+START_TEST(test_material_per_contact)
+{
+    RS_REQUIRE_MODEL("wheelset_cone");
+    rs_loaded *h = rt_load(DIR_CONE);
+    const double E = 2.1e11, nu = 0.28, E_each[2] = {E / 2, NAN}, nu_each[2] = {NAN, 0.0};
+    const double estar_ratio[2] = {0.5, (1 - nu * nu) / 1.0};   /* E*_B / E*_A, left and right */
+    rs_elastic_patch pa[2], pb[2];
+    for (int run = 0; run < 2; run++) {
+        g_E_each = run ? E_each : NULL;
+        g_nu_each = run ? nu_each : NULL;
+        rs_ws *ws = make(rs_loaded_model(h), rs_elastic_contact(), 1e-4, 1, 1, 1e5);
+        g_E_each = g_nu_each = NULL;
+        ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+        for (int k = 0; k < 3000; k++)
+            ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        for (int i = 0; i < 2; i++) {
+            ck_assert_int_eq(rs_elastic_patches(ws, i), 1);
+            (run ? pb : pa)[i] = *rs_elastic_patch_get(ws, i, 0);
+        }
+        rs_ws_free(&ws);
+    }
+    for (int i = 0; i < 2; i++) {
+        const double cr = pb[i].c_hertz / pa[i].c_hertz;
+        const double ar = pb[i].a / pa[i].a, want_a = cbrt(pb[i].N / pa[i].N / estar_ratio[i]);
+        printf("material per contact: %s wheel: c_H ratio %.6f (E* ratio %.6f), a ratio %.6f ((N ratio / E* "
+               "ratio)^1/3 %.6f), N %.1f -> %.1f N\n", i ? "right" : "left", cr, estar_ratio[i], ar, want_a,
+               pa[i].N, pb[i].N);
+        ck_assert_msg(fabs(cr - estar_ratio[i]) < 1e-4 * estar_ratio[i], "c_H ratio %g, want %g", cr, estar_ratio[i]);
+        ck_assert_msg(fabs(ar - want_a) < 1e-4 * want_a, "a ratio %g, want %g", ar, want_a);
+    }
+    /* a bad value names the contact */
+    const double bad[2] = {NAN, 0.5};
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.contact_nu_each = bad;
+    rs_ws *ws = NULL;
+    char err[600];
+    ck_assert_int_eq(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "contact 'right'") && strstr(err, "Poisson ratio 0.5"), "%s", err);
+    rs_unload(&h);
+}
+END_TEST
+
 /* ---- the track's gauge ---------------------------------------------------- */
 
 /* The wheelset places its 60E1 gauge points 0.7175 m from the centre line
@@ -361,6 +418,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_energy_order);
     tcase_add_test(tc, test_converges_to_constraint);
     tcase_add_test(tc, test_liftoff_is_a_state);
+    tcase_add_test(tc, test_material_per_contact);
     tcase_add_test(tc, test_gauge_mismatch);
     tcase_add_test(tc, test_rail_profile_per_side);
     tcase_add_test(tc, test_rail_too_narrow_for_the_flange);

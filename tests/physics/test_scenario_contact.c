@@ -38,9 +38,10 @@ static void free_bindings(void)
         rs_binding_free(&bindings[--n_bindings]);
 }
 
-/* A workspace of the cone wheelset with its default.scn and then `text`
- * (a scenario written to dir/run.scn) over it; V: forward speed. */
-static rs_ws *wheelset(rs_loaded *h, const char *dir, const char *text, double V)
+/* A workspace of the cone wheelset with its default.scn, then `text` (as
+ * the file run.scn in dir) and then the command line's `set` statements
+ * (NULL: none) over it (rs_scenario_load), rolling at V. */
+static rs_ws *wheelset_set(rs_loaded *h, const char *dir, const char *text, const char *set, double V)
 {
     const rs_model *m = rs_loaded_model(h);
     char path[512];
@@ -49,10 +50,9 @@ static rs_ws *wheelset(rs_loaded *h, const char *dir, const char *text, double V
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
     fclose(f);
-    rs_scenario base, top;
-    ck_assert_msg(rs_scenario_read(DIR "/default.scn", &base, err, sizeof err) == RS_OK, "%s", err);
-    ck_assert_msg(rs_scenario_read(path, &top, err, sizeof err) == RS_OK, "%s", err);
-    ck_assert_int_eq(rs_scenario_overlay(&base, &top), RS_OK);
+    rs_scenario base;
+    rs_scenario_init(&base);
+    ck_assert_msg(rs_scenario_load(DIR, 1, path, set, &base, err, sizeof err) == RS_OK, "%s", err);
     rs_binding *b;
     ck_assert_msg(rs_scenario_bind(&base, m, &b, err, sizeof err) == RS_OK, "%s", err);
     rs_options o;
@@ -65,11 +65,15 @@ static rs_ws *wheelset(rs_loaded *h, const char *dir, const char *text, double V
     ck_assert_int_lt(n_bindings, 8);
     bindings[n_bindings++] = b;
     rs_scenario_free(&base);
-    rs_scenario_free(&top);
     ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", V), RS_OK);
     ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", V / 0.45), RS_OK);
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
     return ws;
+}
+
+static rs_ws *wheelset(rs_loaded *h, const char *dir, const char *text, double V)
+{
+    return wheelset_set(h, dir, text, NULL, V);
 }
 
 static double value(rs_ws *ws, const char *name)
@@ -267,6 +271,73 @@ START_TEST(contact_quantities)
 }
 END_TEST
 
+/* Material per contact from the scenario and the command line: the
+ * constraint contact's Hertz ellipse per contact (ws->ct->a) at its normal
+ * force.  Hertz (Johnson, Contact Mechanics, §4.2): for fixed curvatures
+ * a ∝ (N / E*)^{1/3}, E* = E / (2 (1 − ν²)) for equal materials; the cone
+ * (flat across) on the 300 mm arc keeps the curvatures fixed. */
+START_TEST(material_per_contact)
+{
+    char dir[] = "/tmp/rs_scenario_material_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    rs_ws *ref = wheelset(h, dir, "step 1e-3\n", 10);
+    /* the file halves the left wheel's modulus; the command line then sets
+     * the right one's Poisson ratio to 0 and the common modulus stays */
+    rs_ws *mat = wheelset_set(h, dir, "step 1e-3\nmodulus l* = 1.05e11\n", "poisson right = 0\n", 10);
+    rs_ws *all = wheelset_set(h, dir, "step 1e-3\n", "modulus 1.05e11\n", 10);
+    for (int n = 0; n < 20; n++) {
+        ck_assert_msg(rs_step(ref) == RS_OK, "%s", rs_ws_error(ref));
+        ck_assert_msg(rs_step(mat) == RS_OK, "%s", rs_ws_error(mat));
+        ck_assert_msg(rs_step(all) == RS_OK, "%s", rs_ws_error(all));
+    }
+    const double estar[2] = {0.5, 1 - 0.28 * 0.28};   /* E*_mat / E*_ref: left, right */
+    for (int i = 0; i < 2; i++) {
+        const char *c = i ? "right.N" : "left.N";
+        const double want = cbrt(value(mat, c) / value(ref, c) / estar[i]), got = mat->ct->a[i] / ref->ct->a[i];
+        const double want_all = cbrt(value(all, c) / value(ref, c) / 0.5), got_all = all->ct->a[i] / ref->ct->a[i];
+        printf("material per contact: %s a ratio %.6f ((N ratio / E* ratio)^1/3 %.6f); 'modulus 1.05e11': %.6f "
+               "(%.6f)\n", c, got, want, got_all, want_all);
+        ck_assert_msg(fabs(got - want) < 1e-6 * want, "%s: a ratio %g, want %g", c, got, want);
+        ck_assert_msg(fabs(got_all - want_all) < 1e-6 * want_all, "%s: a ratio %g, want %g", c, got_all, want_all);
+    }
+    rs_ws_free(&ref);
+    rs_ws_free(&mat);
+    rs_ws_free(&all);
+    free_bindings();
+    /* errors name where the value came from */
+    const struct { const char *text, *set, *msg; } bad[] = {
+        {"modulus -1\n", NULL, "run.scn:1: modulus must be Young's modulus in Pa, > 0 (steel: 2.1e11) (got -1)"},
+        {"", "poisson left = 0.5\n", "--set:1: poisson must be a Poisson ratio in [0, 0.5) (steel: 0.28) (got 0.5)"},
+        {"", "step 1e-3\nmodulus lft = 2e11\n", "--set:2: no contact is named 'lft' (did you mean 'left'?)"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/run.scn", dir);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(bad[k].text, f);
+        fclose(f);
+        rs_scenario s;
+        rs_scenario_init(&s);
+        rs_binding *b = NULL;
+        int st = rs_scenario_load(DIR, 1, path, bad[k].set, &s, err, sizeof err);
+        if (!st)
+            st = rs_scenario_bind(&s, rs_loaded_model(h), &b, err, sizeof err);
+        ck_assert_int_ne(st, RS_OK);
+        ck_assert_msg(strstr(err, bad[k].msg) != NULL, "'%s' lacks '%s'", err, bad[k].msg);
+        rs_binding_free(&b);
+        rs_scenario_free(&s);
+    }
+    rs_unload(&h);
+    char path[512];
+    snprintf(path, sizeof path, "%s/run.scn", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     if (!rs_test_need_model("test_scenario_contact", "wheelset_cone"))
@@ -278,6 +349,7 @@ int main(void)
     tcase_add_test(tc, saturation_law);
     tcase_add_test(tc, friction_limits_creep_forces);
     tcase_add_test(tc, contact_quantities);
+    tcase_add_test(tc, material_per_contact);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }

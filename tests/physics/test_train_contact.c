@@ -168,6 +168,49 @@ START_TEST(test_static_equilibrium)
 }
 END_TEST
 
+/* Material per contact (rs_train_wheel_contact_opts.E_each, nu_each: a
+ * train file's 'contact_E CONTACT = E', 'contact_nu CONTACT = NU'): the
+ * front left wheel at half Young's modulus, the rear right one at Poisson
+ * ratio 0.  Each contact's c_H is Hertz's for its own E* = E / (2 (1 − ν²))
+ * (test_hertz_sphere's law: c_H ∝ E* at fixed curvatures), the others'
+ * unchanged; the static equilibrium still carries the weight. */
+START_TEST(test_material_per_contact)
+{
+    load_once();
+    const double E = 2.1e11, nu = 0.28, E_each[4] = {E / 2, NAN, NAN, NAN}, nu_each[4] = {NAN, NAN, NAN, 0};
+    const double ratio[4] = {0.5, 1, 1, 1 - nu * nu};
+    double cH[2][4], q[NQ], zero[NQ] = {0};
+    /* run 1 (the materials) finds its equilibrium; run 0 (steel) is
+     * evaluated in the same pose, so that the curvatures are the same */
+    for (int run = 1; run >= 0; run--) {
+        rs_train_wheel_contact_opts co;
+        rs_train_wheel_contact_opts_default(&co);
+        if (run) {
+            co.E_each = E_each;
+            co.nu_each = nu_each;
+        }
+        rs_compiled_vehicle *v;
+        char err[512];
+        ck_assert_msg(rs_compiled_vehicle_create_contact(&v, g_m, NULL, NULL, &co, NULL, err, sizeof err) == RS_OK,
+                      "%s", err);
+        double F[NQ];
+        if (run)
+            bogie_static(v, q, 0.0);
+        ck_assert(rs_compiled_vehicle_eval(v, 0.0, q, zero, NULL, F, NULL, NULL) == RS_OK);
+        const rs_train_wheel_contact *tc = rs_compiled_vehicle_contact(v);
+        ck_assert_int_eq(rs_train_wheel_contact_count(tc), 4);
+        for (int i = 0; i < 4; i++)
+            cH[run][i] = rs_train_wheel_contact_point_get(tc, i)->c_hertz;
+        rs_compiled_vehicle_free(&v);
+    }
+    for (int i = 0; i < 4; i++) {
+        printf("material per contact: contact %d: c_H ratio %.7f (E* ratio %.7f)\n", i, cH[1][i] / cH[0][i], ratio[i]);
+        ck_assert_msg(fabs(cH[1][i] / cH[0][i] - ratio[i]) < 1e-12 * ratio[i], "contact %d: c_H ratio %g, want %g", i,
+                      cH[1][i] / cH[0][i], ratio[i]);
+    }
+}
+END_TEST
+
 /* A perturbed running state: the bogie from its equilibrium at 10 m/s,
  * the front wheelset 2 mm to the left and yawed 1 mrad, small velocities. */
 static void running_state(rs_compiled_vehicle *v, double *q, double *qd, int perturbed)
@@ -551,6 +594,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_hertz_sphere);
+    tcase_add_test(tc, test_material_per_contact);
     tcase_add_test(tc, test_static_equilibrium);
     tcase_add_test(tc, test_jacobians);
     tcase_add_test(tc, test_krylov_vs_klu);
