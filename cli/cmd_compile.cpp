@@ -52,14 +52,16 @@ int cmd_compile(int argc, char **argv) {
     pp.verbose = args.has("verbose");
     vdl::CompiledModel cm;
     std::string errors;
+    // the folder is known before compiling: model.json records where the
+    // contact files are from it (the model's name is the file's stem)
+    std::string dir = args.value("output", "generated/" + std::filesystem::path(model).stem().string());
     bool ok = vdl::compile_model(model, cm, errors, [&](const std::string &ph, long atoms) { pp(ph, atoms); },
-                                 !args.has("no-hoist"), !args.has("no-jacobians"));
+                                 !args.has("no-hoist"), !args.has("no-jacobians"), dir);
     if (!ok) {
         std::fputs(errors.c_str(), stderr);
         std::fprintf(stderr, "railsym compile: %s not compiled; nothing written\n", model.c_str());
         return cli::kExitUser;
     }
-    std::string dir = args.value("output", "generated/" + cm.name);
     pp("writing " + dir, cm.atoms);
     std::string err;
     if (!vdl::write_folder(dir, cm.files, err)) throw cli::UserError(err + "; nothing written");

@@ -65,21 +65,20 @@ std::string abi_dir()
 
 std::string compile_to_temp(const std::string &vdl, TempDir &tmp, const std::string &verb)
 {
-    vdl::CompiledModel cm;
-    std::string errors;
-    if (!vdl::compile_model(vdl, cm, errors)) {
-        std::fputs(errors.c_str(), stderr);
-        throw cli::UserError(vdl + " not compiled; nothing to " + verb);
-    }
-    const std::string cname = codegen::c_identifier(cm.name);
-    if (!cm.files.count(codegen::descriptor_file_name(cm.name)))
-        throw cli::UserError("the compiler of this build does not emit the model descriptor (" +
-                             codegen::descriptor_file_name(cm.name) + "): " + verb + " a compiled folder instead");
     std::string templ = (fs::temp_directory_path() / ("railsym-" + verb + "-XXXXXX")).string();
     if (!mkdtemp(templ.data()))
         throw cli::UserError("cannot create a temporary folder under " + fs::temp_directory_path().string());
     tmp.path = templ;
-    const std::string dir = tmp.path + "/" + cname;
+    const std::string dir = tmp.path + "/" + codegen::c_identifier(fs::path(vdl).stem().string());
+    vdl::CompiledModel cm;
+    std::string errors;
+    if (!vdl::compile_model(vdl, cm, errors, nullptr, true, true, dir)) {
+        std::fputs(errors.c_str(), stderr);
+        throw cli::UserError(vdl + " not compiled; nothing to " + verb);
+    }
+    if (!cm.files.count(codegen::descriptor_file_name(cm.name)))
+        throw cli::UserError("the compiler of this build does not emit the model descriptor (" +
+                             codegen::descriptor_file_name(cm.name) + "): " + verb + " a compiled folder instead");
     std::string err;
     if (!vdl::write_folder(dir, cm.files, err)) throw cli::UserError(err);
     return dir;

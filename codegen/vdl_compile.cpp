@@ -90,10 +90,25 @@ std::string unit_of(const std::string &name, const std::vector<std::string> &nam
     return "";
 }
 
+// ", "contact_root": "../.."": for a model with contacts written to out_dir,
+// the working directory as seen from out_dir — the contact table's relative
+// file names are relative to it, so a run from anywhere (or of the folder
+// moved with its tree) finds them at out_dir/contact_root/NAME.  "" when the
+// folder is not known or the model has no contacts.
+std::string contact_root_json(System &sys, const std::string &out_dir) {
+    if (out_dir.empty() || sys.contacts().empty()) return "";
+    std::error_code ec;
+    const fs::path cwd = fs::current_path(ec);
+    if (ec) return "";
+    fs::path root = cwd.lexically_relative(fs::absolute(out_dir, ec).lexically_normal());
+    if (ec || root.empty()) return "";
+    return ",\n  \"contact_root\": " + json_str(root.string());
+}
+
 // model.json: every symbol with its default or initial value, its unit (the
 // descriptor's, `sym`) and its comment.
 std::string descriptor(const ModelInfo &info, System &sys, const std::vector<codegen::Function> &fns,
-                       const codegen::ModelSymbols &sym) {
+                       const codegen::ModelSymbols &sym, const std::string &out_dir) {
     std::ostringstream os;
     std::vector<std::string> cons, outs, fnames;
     for (const auto &c : sys.constraints()) cons.push_back(c.name);
@@ -121,7 +136,8 @@ std::string descriptor(const ModelInfo &info, System &sys, const std::vector<cod
     for (SymbolInfo &x : aux) x.unit = unit_of(x.name, sym.s, sym.s_units);
     for (SymbolInfo &x : inputs) x.unit = unit_of(x.name, sym.u, sym.u_units);
     os << "{\n  \"name\": " << json_str(info.name) << ",\n  \"c_prefix\": " << json_str(codegen::c_identifier(info.name))
-       << ",\n  \"source\": " << json_str(src) << ",\n  \"sizes\": {\"q\": " << info.coords.size()
+       << ",\n  \"source\": " << json_str(src) << contact_root_json(sys, out_dir)
+       << ",\n  \"sizes\": {\"q\": " << info.coords.size()
        << ", \"s\": " << aux.size() << ", \"p\": " << info.params.size() << ", \"u\": " << inputs.size()
        << ", \"constraints\": " << cons.size() << ", \"outputs\": " << outs.size() << "},\n"
        << "  \"params\": " << symbols_json(params, "default") << ",\n"
@@ -183,7 +199,7 @@ void apply_declared_units(const ModelInfo &info, codegen::ModelSymbols &sym, Dia
 }  // namespace
 
 bool compile_model(const std::string &path, CompiledModel &out, std::string &errors, const Progress &progress,
-                   bool hoist, bool jacobians) {
+                   bool hoist, bool jacobians, const std::string &out_dir) {
     Sources src;
     Diagnostics diags(src);
     System sys;
@@ -245,7 +261,7 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
             errors = diags.format();
             return false;
         }
-        out.files["model.json"] = descriptor(info, sys, fns, sym);
+        out.files["model.json"] = descriptor(info, sys, fns, sym, out_dir);
         sym.content_hash = codegen::fnv1a64(out.files["model.json"]);
         out.files[codegen::descriptor_file_name(info.name)] = codegen::emit_descriptor_c(sym, info.name, fns);
         out.files["default.scn"] = codegen::emit_default_scenario(sys, info.name);

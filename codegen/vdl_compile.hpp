@@ -44,8 +44,12 @@ using Progress = std::function<void(const std::string &phase, long atoms)>;
 // jacobians = false leaves out the force Jacobians (delta_jac: K, C for
 // trains' implicit integration), which cost the FEVE 3000 about as much
 // compile time as everything else (`railsym compile --no-jacobians`).
+// out_dir, the folder the files will be written to (empty: not known), gives
+// model.json's "contact_root": the working directory (which the contact
+// table's relative file names are relative to) as seen from that folder.
 bool compile_model(const std::string &path, CompiledModel &out, std::string &errors,
-                   const Progress &progress = nullptr, bool hoist = true, bool jacobians = true);
+                   const Progress &progress = nullptr, bool hoist = true, bool jacobians = true,
+                   const std::string &out_dir = "");
 
 // Writes `files` into `dir` atomically: into a fresh temporary folder next
 // to it, then renamed into place (an existing `dir` is replaced).  On

@@ -584,7 +584,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x0e56f07abfc446edull,
+    .content_hash = 0xeadc3273196d07a7ull,
 };
 
 const rs_model *bogie_model(void)

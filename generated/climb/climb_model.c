@@ -399,7 +399,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x28420b85603c2dd6ull,
+    .content_hash = 0x7bfd346e6eff303aull,
 };
 
 const rs_model *climb_model(void)

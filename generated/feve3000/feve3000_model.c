@@ -1072,7 +1072,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0x6c50b0a206da7df7ull,
+    .content_hash = 0x60ea57e6b6ce2fb3ull,
 };
 
 const rs_model *feve3000_model(void)

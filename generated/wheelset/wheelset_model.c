@@ -396,7 +396,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x2650c0715a8ef546ull,
+    .content_hash = 0xe4e42e287968c982ull,
 };
 
 const rs_model *wheelset_model(void)

@@ -396,7 +396,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0xf21a309f8d0a0350ull,
+    .content_hash = 0x21114f41140dddd4ull,
 };
 
 const rs_model *wheelset_cone_model(void)

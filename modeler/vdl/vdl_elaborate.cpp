@@ -893,9 +893,13 @@ private:
     }
 
     // A file named by a clause: relative to the file the clause is written
-    // in; it must exist.  The path kept is relative to the working directory
-    // (as the .vdl path given usually is), so generated files do not depend
-    // on where the repository lies.
+    // in; it must exist.  A relative name stays relative: the path kept is
+    // relative to the working directory (with ".." where the file lies
+    // outside it), which `railsym compile` records relative to the model
+    // folder ("contact_root" in model.json), so generated files do not depend
+    // on where the repository lies and a folder moved with its tree still
+    // finds its files.  An absolute name (a system-wide profile library)
+    // stays absolute.
     std::string data_file(const Stmt &s, const char *kw, const char *what) {
         const Expr &e = *need(s, kw)[0];
         if (e.kind != Expr::Str)
@@ -904,12 +908,13 @@ private:
         if (e.text.empty()) throw ElabError{e.loc, std::string("the ") + what + " file name is empty"};
         namespace fs = std::filesystem;
         fs::path p(e.text);
-        if (p.is_relative() && e.loc.file >= 0) p = fs::path(d_.sources().path(e.loc.file)).parent_path() / p;
+        const bool relative = p.is_relative();
+        if (relative && e.loc.file >= 0) p = fs::path(d_.sources().path(e.loc.file)).parent_path() / p;
         p = p.lexically_normal();
         std::error_code ec;
-        if (p.is_absolute()) {
+        if (relative && p.is_absolute()) {
             fs::path rel = p.lexically_relative(fs::current_path(ec));
-            if (!ec && !rel.empty() && *rel.begin() != "..") p = rel;
+            if (!ec && !rel.empty()) p = rel;
         }
         if (!fs::is_regular_file(p, ec))
             throw ElabError{e.loc, std::string("cannot find the ") + what + " '" + e.text + "' (looked for '" +

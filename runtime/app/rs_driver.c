@@ -39,34 +39,56 @@ void rs_run_config_default(rs_run_config *c)
     c->rt_cpu_time = 1;
 }
 
-/* The "c_prefix" of DIR/model.json (what `railsym compile` wrote), into
- * buf; 0 when the file or the key is missing or not an identifier. */
-static int prefix_from_json(const char *dir, char *buf, size_t len)
+/* The string value of KEY in the first lines of DIR/model.json (what
+ * `railsym compile` wrote), into buf; 0 when the file or the key is missing,
+ * the value holds a character `ok` refuses, or it does not fit. */
+static int string_from_json(const char *dir, const char *key, int (*ok)(char), char *buf, size_t len)
 {
-    char path[4096], text[512];
+    char path[4096], text[1024], pat[64];
     snprintf(path, sizeof path, "%s/model.json", dir);
     FILE *f = fopen(path, "r");
     if (!f)
         return 0;
-    const size_t n = fread(text, 1, sizeof text - 1, f);   /* the key is in the first lines */
+    const size_t n = fread(text, 1, sizeof text - 1, f);   /* the keys are in the first lines */
     fclose(f);
     text[n] = '\0';
-    const char *key = strstr(text, "\"c_prefix\": \"");
-    if (!key)
+    snprintf(pat, sizeof pat, "\"%s\": \"", key);
+    const char *v = strstr(text, pat);
+    if (!v)
         return 0;
-    key += strlen("\"c_prefix\": \"");
+    v += strlen(pat);
     size_t k = 0;
-    for (; key[k] && key[k] != '"'; k++) {
-        const char ch = key[k];
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_') ||
-            k + 1 >= len)
+    for (; v[k] && v[k] != '"'; k++) {
+        if (!ok(v[k]) || k + 1 >= len)
             return 0;
-        buf[k] = ch;
+        buf[k] = v[k];
     }
-    if (key[k] != '"' || k == 0)
+    if (v[k] != '"' || k == 0)
         return 0;
     buf[k] = '\0';
     return 1;
+}
+
+static int identifier_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* A path character the compiler writes unescaped (no quote, backslash or
+ * control character). */
+static int path_char(char ch) { return ch != '\\' && (unsigned char)ch >= 0x20; }
+
+static int prefix_from_json(const char *dir, char *buf, size_t len)
+{
+    return string_from_json(dir, "c_prefix", identifier_char, buf, len);
+}
+
+int rs_driver_contact_dir(const char *dir, char *buf, size_t len)
+{
+    char root[2048];
+    if (!dir || !string_from_json(dir, "contact_root", path_char, root, sizeof root))
+        return 0;
+    return (size_t)snprintf(buf, len, "%s/%s", dir, root) < len;
 }
 
 char *rs_driver_model_name(const char *dir, char *buf, size_t len)
@@ -113,17 +135,26 @@ static const char *first_table_file(const rs_model *m, const rs_options *opt)
 }
 
 /* The contact table's file names are relative to the folder `railsym
- * compile` ran in (the project's root, usually).  Runs from elsewhere find
- * that folder by looking for the first table file from the model folder
- * upwards: DIR/.., DIR/../.., ...  Writes it into buf and returns 1 when the
- * file is not found from the working directory but from such a folder. */
+ * compile` ran in (the project's root, usually), which model.json records
+ * as seen from the model folder ("contact_root").  Writes DIR/contact_root
+ * into buf and returns 1 when the first table file is there.  Folders of an
+ * older compiler (no contact_root), or moved away from their tree, are
+ * found as before: the working directory, then the model folder upwards
+ * (DIR/.., DIR/../.., ...), returning 1 when such a folder has the file. */
 static int find_contact_dir(const rs_model *m, const rs_options *opt, const char *model_dir, char *buf,
                             size_t len)
 {
     const char *file = first_table_file(m, opt);
-    if (!file[0] || access(file, R_OK) == 0)
+    if (!file[0])
         return 0;
     char probe[8192];
+    if (rs_driver_contact_dir(model_dir, buf, len)) {
+        snprintf(probe, sizeof probe, "%s/%s", buf, file);
+        if (access(probe, R_OK) == 0)
+            return 1;
+    }
+    if (access(file, R_OK) == 0)
+        return 0;
     size_t k = (size_t)snprintf(buf, len, "%s", model_dir);
     for (int up = 0; up < 32 && k + 4 < len; up++) {
         k += (size_t)snprintf(buf + k, len - k, "/..");

@@ -101,4 +101,10 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn, const rs_run_c
  * "<model>_model").  Writes into buf; returns buf. */
 char *rs_driver_model_name(const char *dir, char *buf, size_t len);
 
+/* The folder a compiled model's contact file names are relative to: DIR's
+ * model.json "contact_root" (the working directory of `railsym compile`, as
+ * seen from DIR) joined to DIR, into buf.  1 when model.json has it, else
+ * 0 (no contacts, or a folder of an older compiler). */
+int rs_driver_contact_dir(const char *dir, char *buf, size_t len);
+
 #endif /* RS_DRIVER_H */

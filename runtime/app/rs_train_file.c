@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "rs_clock.h"
+#include "rs_driver.h"
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_progress.h"
@@ -958,6 +959,10 @@ static int load_model_type(parser *P, int L, const char *name, const char *folde
     mx->co.E_each = each;
     mx->co.nu_each = each + m->n_contact;
     mx->co.mu_each = each + 2 * m->n_contact;
+    /* the contact files are where the model folder says (its model.json's
+     * contact_root) until 'contact_files FOLDER' names another folder */
+    if (m->n_contact && rs_driver_contact_dir(dir, mx->dir, sizeof mx->dir))
+        mx->co.dir = mx->dir;
     base->model = m;
     base->model_p = p;
     base->init_q = p + m->n_p + 1;

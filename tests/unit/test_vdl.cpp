@@ -497,8 +497,8 @@ START_TEST(generated_examples_are_up_to_date) {
         ++n;
         vdl::CompiledModel cm;
         std::string errors;
-        ck_assert_msg(vdl::compile_model(vdl.string(), cm, errors), "%s", errors.c_str());
-        std::string dir = "generated/" + cm.name;
+        const std::string dir = "generated/" + vdl.stem().string();
+        ck_assert_msg(vdl::compile_model(vdl.string(), cm, errors, nullptr, true, true, dir), "%s", errors.c_str());
         ck_assert_msg(fs::is_directory(dir), "%s is missing: run build/railsym compile %s", dir.c_str(),
                       vdl.c_str());
         int files = 0;
