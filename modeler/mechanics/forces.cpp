@@ -26,7 +26,7 @@ SpringState axial_state(System &sys, const std::string &name, int p1, int p2, co
     if (axis.valid()) {   // along a direction: the points may coincide
         s.u = axis;
         s.L = dot(axis, s.r);
-        s.Ld = dot(axis, sys.ground_velocity(p2).in(e) - sys.ground_velocity(p1));
+        s.Ld = sys.store().dt(s.L);   // with the axis' own turning (its couple, axis_couple)
         return s;
     }
     if (s.r.c[0].is_zero() && s.r.c[1].is_zero() && s.r.c[2].is_zero())   // two names for one place
@@ -41,6 +41,18 @@ SpringState axial_state(System &sys, const std::string &name, int p1, int p2, co
 }
 
 SpringState spring_state(System &sys, const ForceElement &f) { return axial_state(sys, f.name, f.p1, f.p2, f.axis); }
+
+// A direction fixed in a moving base makes the element a guide mounted on
+// that base: the pair ±F along u at two points a distance r apart is a couple
+// the guide passes to its base, tension·(r × u).  With it the loads are
+// exactly −∂V/∂q (δd = u·δr + (δθ × u)·r) and the rate ḋ = d(u·r)/dt the
+// damping multiplies is the one whose product with the tension is their
+// power.  Nothing for a ground direction.
+void axis_couple(const Vector &axis, const Vector &r, Ex tension, std::vector<BaseLoad> &bl)
+{
+    if (axis.base == BaseTree::kGround) return;
+    bl.push_back(BaseLoad{axis.base, tension * cross(r.in(axis.base), axis)});
+}
 
 // The bump stop's deflection beyond its clearance (0 within ±gap).
 Ex beyond_gap(const AxialLaw &law, Ex d) { return ramp(d - law.gap) - ramp(-d - law.gap); }
@@ -134,6 +146,7 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
         Vector F2 = -(tension * s.u);   // on P2, towards P1 when in tension
         pl.push_back(PointLoad{f.p2, f.body2, F2});
         pl.push_back(PointLoad{f.p1, f.body1, -F2});
+        if (f.axis.valid()) axis_couple(f.axis, s.r, tension, bl);
         break;
     }
     case ForceKind::Bushing: {
@@ -159,6 +172,8 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
         pl.push_back(PointLoad{f.p1, f.body1, -FL});
         pl.push_back(PointLoad{f.p4, f.body4, FR});
         pl.push_back(PointLoad{f.p3, f.body3, -FR});
+        axis_couple(f.axis, a.left.r, tension, bl);
+        axis_couple(f.axis, a.right.r, -tension, bl);
         break;
     }
     case ForceKind::Force:
