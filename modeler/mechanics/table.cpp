@@ -2,12 +2,20 @@
 #include "table.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "model_error.hpp"
 
 namespace railsym {
 
 namespace {
+
+std::string num_text(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return b;
+}
 
 double sgn(double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; }
 
@@ -87,7 +95,7 @@ Table make_table(const std::string &name, Table::Interp interp, const std::vecto
             throw ModelError(ctx + ": point " + std::to_string(i + 1) + " is not finite");
         if (i > 0 && !(x[i] > x[i - 1]))
             throw ModelError(ctx + ": x must increase strictly from point to point; point " + std::to_string(i + 1) +
-                             " has x = " + std::to_string(x[i]) + " after " + std::to_string(x[i - 1]) +
+                             " has x = " + num_text(x[i]) + " after " + num_text(x[i - 1]) +
                              " (sort the points, and merge points with the same x)");
     }
     Table t;
