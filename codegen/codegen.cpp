@@ -308,6 +308,7 @@ private:
         case Op::Sin: case Op::Cos: case Op::Tan: case Op::Sqrt: case Op::Exp: case Op::Log:
         case Op::Abs:
             return std::string(detail::c_call_name(nd.op)) + "(" + value(nd.a) + ")";
+        case Op::Step: return "(" + operand(nd.a) + " >= 0.0 ? 1.0 : 0.0)";   // no libm call: C99, tcc
         case Op::Num: case Op::Sym: break;
         }
         throw std::logic_error("codegen: atom " + std::to_string(id) + " has an unknown operation");

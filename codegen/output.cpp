@@ -103,6 +103,7 @@ const char *c_call_name(Op op) {
     case Op::Exp: return "exp";
     case Op::Log: return "log";
     case Op::Abs: return "fabs";
+    case Op::Step: return "step";   // emitted as a comparison (codegen.cpp), counted as a call
     default: return nullptr;
     }
 }

@@ -43,6 +43,7 @@ const char *op_name(Op op)
     case Op::Exp: return "exp";
     case Op::Log: return "log";
     case Op::Abs: return "fabs";
+    case Op::Step: return "step";
     }
     return "?";
 }
@@ -98,6 +99,8 @@ Ex sqrt(Ex a) { return own_store(a)->fn(Op::Sqrt, a); }
 Ex exp(Ex a) { return own_store(a)->fn(Op::Exp, a); }
 Ex log(Ex a) { return own_store(a)->fn(Op::Log, a); }
 Ex abs(Ex a) { return own_store(a)->fn(Op::Abs, a); }
+Ex step(Ex a) { return own_store(a)->fn(Op::Step, a); }
+Ex ramp(Ex a) { return a * step(a); }
 
 // ------------------------------------------------------------- leaves -------
 
@@ -422,6 +425,10 @@ Ex Store::fn(Op op, Ex a)
         if (A.op == Op::Neg) return fn(Op::Abs, ex(A.a));
         if (A.op == Op::Abs || A.op == Op::Sqrt || A.op == Op::Exp) return a;
         break;
+    case Op::Step:
+        if (n) return number(a.id()).is_negative() ? zero() : one();
+        if (A.op == Op::Abs || A.op == Op::Sqrt || A.op == Op::Exp || A.op == Op::Step) return one();
+        break;
     default:
         throw AlgebraError(std::string("internal: fn() called with operation ") + op_name(op));
     }
@@ -477,6 +484,7 @@ Ex chain_rule(Store &s, int id, Ex da, Ex db)
     case Op::Exp: return self * da;
     case Op::Log: return da / a;
     case Op::Abs: return (a / self) * da;                 // sign(a), undefined at a = 0
+    case Op::Step: return s.zero();                       // see Op::Step
     case Op::Atan2: return (b * da - a * db) / (a * a + b * b);
     default: throw AlgebraError("internal: chain_rule on a leaf");
     }
@@ -651,6 +659,7 @@ std::vector<double> Store::eval(const std::vector<Ex> &roots, const SymValues &v
         case Op::Exp: r = std::exp(a); break;
         case Op::Log: r = std::log(a); break;
         case Op::Abs: r = std::fabs(a); break;
+        case Op::Step: r = a >= 0 ? 1.0 : 0.0; break;
         }
         v[id] = r;
     }
@@ -749,6 +758,7 @@ GiNaC::ex Store::to_ginac(Ex e)
         case Op::Exp: r = GiNaC::exp(g[N.a]); break;
         case Op::Log: r = GiNaC::log(g[N.a]); break;
         case Op::Abs: r = GiNaC::abs(g[N.a]); break;
+        case Op::Step: r = GiNaC::step(g[N.a]); break;   // GiNaC's step(0) is 1/2: for tests away from 0
         }
         g[id] = r;
     }
@@ -782,11 +792,11 @@ Ex Store::from_ginac(const GiNaC::ex &e)
         if (name == "atan2" && e.nops() == 2) return atan2(from_ginac(e.op(0)), from_ginac(e.op(1)));
         static const std::map<std::string, Op> unary = {
             {"sin", Op::Sin}, {"cos", Op::Cos}, {"tan", Op::Tan}, {"exp", Op::Exp},
-            {"log", Op::Log}, {"abs", Op::Abs}, {"sqrt", Op::Sqrt}};
+            {"log", Op::Log}, {"abs", Op::Abs}, {"sqrt", Op::Sqrt}, {"step", Op::Step}};
         auto it = unary.find(name);
         if (it != unary.end() && e.nops() == 1) return fn(it->second, from_ginac(e.op(0)));
         throw AlgebraError("unsupported function '" + name +
-                           "': atoms support sin cos tan atan2 sqrt exp log abs and rational powers");
+                           "': atoms support sin cos tan atan2 sqrt exp log abs step and rational powers");
     }
     std::ostringstream os;
     os << e;

@@ -1,7 +1,7 @@
 // atoms.hpp — the hash-consed atom store: railsym's symbolic algebra.
 //
 // An atom is one elementary operation (+ − × ÷, negation, a non-trivial
-// rational power, or one of sin cos tan atan2 sqrt exp log abs) whose operands
+// rational power, or one of sin cos tan atan2 sqrt exp log abs step) whose operands
 // are symbols, exact rational numbers or earlier atoms.  Every arithmetic
 // operation on `Ex` handles goes through the store, which
 //   * normalizes it (folds numbers, drops x+0 and x*1, turns x*0, x−x, x/x
@@ -45,6 +45,12 @@ enum class Op : uint8_t {
     Add, Sub, Mul, Div, Neg,       // arithmetic
     Pow,                           // a ^ b, b a rational Num not in {±1, ±2, ±3, ±4, ±1/2, 3/2}
     Sin, Cos, Tan, Atan2, Sqrt, Exp, Log, Abs,
+    // Heaviside step: 1 for a >= 0, else 0.  Its derivative is taken as 0
+    // everywhere: exact for the continuous functions built from it (the ramp
+    // a·step(a), tables as sums of segments that agree at their knots,
+    // mechanics/table.hpp), whose Dirac terms cancel.  Appended last so the
+    // earlier operations keep their numbers.
+    Step,
 };
 const char *op_name(Op op);        // "add", "sin", ... ; function ops give their C name
 
@@ -121,6 +127,8 @@ Ex sqrt(Ex a);
 Ex exp(Ex a);
 Ex log(Ex a);
 Ex abs(Ex a);
+Ex step(Ex a);   // Heaviside (Op::Step)
+Ex ramp(Ex a);   // max(a, 0) = a·step(a), continuous, derivative step(a)
 
 // Values of the symbols, one vector per kind, indexed by slot.  Missing
 // entries read as zero.
@@ -197,7 +205,7 @@ public:
     Ex div(Ex a, Ex b);
     Ex neg(Ex a);
     Ex pow(Ex a, const GiNaC::numeric &r);          // r rational
-    Ex fn(Op op, Ex a);                             // Sin Cos Tan Sqrt Exp Log Abs
+    Ex fn(Op op, Ex a);                             // Sin Cos Tan Sqrt Exp Log Abs Step
     Ex atan2(Ex y, Ex x);
 
     // --- calculus ---

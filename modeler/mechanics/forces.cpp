@@ -7,28 +7,107 @@ namespace railsym {
 
 namespace {
 
-// Spring geometry: r = r_P1_P2 in P2's native base, L = |r|, L̇ = u·(v2 − v1).
+// Axial geometry of a pair of points: the direction u the force acts along
+// (the line P1→P2, or the element's axis), the deflection coordinate x (the
+// length L, or the component of r_P1_P2 along the axis) and its rate ẋ =
+// u·(v2 − v1), the rate whose product with the tension is the loads' power.
 struct SpringState {
     Vector r, u;
     Ex L, Ld;
 };
 
-SpringState spring_state(System &sys, const ForceElement &f)
+SpringState axial_state(System &sys, const std::string &name, int p1, int p2, const Vector &axis)
 {
     PointTree &pt = sys.points();
     BaseTree &bt = sys.bases();
-    int e = pt.base(f.p2);
+    int e = pt.base(p2);
     SpringState s;
-    s.r = Vector(bt, e, pt.position(f.p1, f.p2, e));
+    s.r = Vector(bt, e, pt.position(p1, p2, e));
+    if (axis.valid()) {   // along a direction: the points may coincide
+        s.u = axis;
+        s.L = dot(axis, s.r);
+        s.Ld = sys.store().dt(s.L);   // with the axis' own turning (its couple, axis_couple)
+        return s;
+    }
     if (s.r.c[0].is_zero() && s.r.c[1].is_zero() && s.r.c[2].is_zero())   // two names for one place
-        throw ModelError("spring-damper '" + f.name + "': its two points coincide in every pose (length "
-                         "identically 0, no direction for the force); give the spring two points apart, or "
-                         "use a bushing for a joint of zero length");
+        throw ModelError("spring-damper '" + name + "': its two points coincide in every pose (length "
+                         "identically 0, no direction for the force); give the spring two points apart, 'along' "
+                         "a direction, or use a bushing for a joint of zero length");
     s.L = norm(s.r);
     s.u = s.r / s.L;
-    Vector vrel = sys.ground_velocity(f.p2).in(e) - sys.ground_velocity(f.p1);
+    Vector vrel = sys.ground_velocity(p2).in(e) - sys.ground_velocity(p1);   // after u: the atoms' order as before
     s.Ld = dot(s.u, vrel);
     return s;
+}
+
+SpringState spring_state(System &sys, const ForceElement &f) { return axial_state(sys, f.name, f.p1, f.p2, f.axis); }
+
+// A direction fixed in a moving base makes the element a guide mounted on
+// that base: the pair ±F along u at two points a distance r apart is a couple
+// the guide passes to its base, tension·(r × u).  With it the loads are
+// exactly −∂V/∂q (δd = u·δr + (δθ × u)·r) and the rate ḋ = d(u·r)/dt the
+// damping multiplies is the one whose product with the tension is their
+// power.  Nothing for a ground direction.
+void axis_couple(const Vector &axis, const Vector &r, Ex tension, std::vector<BaseLoad> &bl)
+{
+    if (axis.base == BaseTree::kGround) return;
+    bl.push_back(BaseLoad{axis.base, tension * cross(r.in(axis.base), axis)});
+}
+
+// The bump stop's deflection beyond its clearance (0 within ±gap).
+Ex beyond_gap(const AxialLaw &law, Ex d) { return ramp(d - law.gap) - ramp(-d - law.gap); }
+
+// tension of a SpringDamper (forces.hpp AxialLaw).
+Ex axial_tension(System &sys, const ForceElement &f, const SpringState &s)
+{
+    Store &st = sys.store();
+    const AxialLaw &law = f.law;
+    // The linear law as it always was written (the atoms' order, hence the
+    // generated C of existing models, stays the same).
+    if (!law.stop && !law.ktab && !law.ctab && !law.f0.valid()) return f.k * (s.L - f.L0) + f.c * s.Ld;
+    Ex d = s.L - f.L0;
+    Ex T = st.zero();
+    if (law.stop) {
+        Ex e = beyond_gap(law, d);
+        T = law.ktab ? table_value(st, *law.ktab, e) : f.k * e + law.k3 * e * e * e;
+    } else {
+        T = law.ktab ? table_value(st, *law.ktab, d) : f.k * d;
+    }
+    T = T + (law.ctab ? table_value(st, *law.ctab, s.Ld) : f.c * s.Ld);
+    if (law.f0.valid()) T = T + law.f0 * s.Ld / sqrt(s.Ld * s.Ld + law.v0 * law.v0);
+    return T;
+}
+
+// ½ k d² and its kin: the integral of the elastic part from d = 0.
+Ex axial_potential(System &sys, const ForceElement &f, const SpringState &s)
+{
+    Store &st = sys.store();
+    const AxialLaw &law = f.law;
+    Ex d = s.L - f.L0;
+    if (law.stop) {   // ∫_0^d elastic = ∫_0^e (the integrand is 0 inside the gap, de = dd beyond)
+        Ex e = beyond_gap(law, d);
+        if (law.ktab) return table_integral(st, *law.ktab, e);
+        Ex e2 = e * e;
+        return 0.5 * f.k * e2 + 0.25 * law.k3 * e2 * e2;
+    }
+    if (law.ktab) return table_integral(st, *law.ktab, d);
+    return 0.5 * f.k * d * d;
+}
+
+// The anti-roll bar's twist times the arm: Δ = x_left − x_right, the bar
+// turns by Δ / arm (docs/elements.md).
+struct AntiRollState {
+    SpringState left, right;
+    Ex delta;
+};
+
+AntiRollState antiroll_state(System &sys, const ForceElement &f)
+{
+    AntiRollState a;
+    a.left = axial_state(sys, f.name, f.p1, f.p2, f.axis);
+    a.right = axial_state(sys, f.name, f.p3, f.p4, f.axis);
+    a.delta = a.left.L - a.right.L;
+    return a;
 }
 
 struct BushingState {
@@ -63,10 +142,11 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
         break;
     case ForceKind::SpringDamper: {
         SpringState s = spring_state(sys, f);
-        Ex tension = f.k * (s.L - f.L0) + f.c * s.Ld;
+        Ex tension = axial_tension(sys, f, s);
         Vector F2 = -(tension * s.u);   // on P2, towards P1 when in tension
         pl.push_back(PointLoad{f.p2, f.body2, F2});
         pl.push_back(PointLoad{f.p1, f.body1, -F2});
+        if (f.axis.valid()) axis_couple(f.axis, s.r, tension, bl);
         break;
     }
     case ForceKind::Bushing: {
@@ -82,6 +162,20 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
         bl.push_back(BaseLoad{b1, -T});
         break;
     }
+    case ForceKind::AntiRoll: {
+        // The bar's torque k Δ/arm is carried by the links as ±k Δ/arm²:
+        // it pushes the left link's points apart and the right one's together.
+        AntiRollState a = antiroll_state(sys, f);
+        Ex tension = f.k * a.delta / (f.arm * f.arm);
+        Vector FL = -(tension * f.axis), FR = tension * f.axis;
+        pl.push_back(PointLoad{f.p2, f.body2, FL});
+        pl.push_back(PointLoad{f.p1, f.body1, -FL});
+        pl.push_back(PointLoad{f.p4, f.body4, FR});
+        pl.push_back(PointLoad{f.p3, f.body3, -FR});
+        axis_couple(f.axis, a.left.r, tension, bl);
+        axis_couple(f.axis, a.right.r, -tension, bl);
+        break;
+    }
     case ForceKind::Force:
         pl.push_back(PointLoad{f.point, f.body, f.vec});
         if (f.reaction_point >= 0) pl.push_back(PointLoad{f.reaction_point, f.reaction_body, -f.vec});
@@ -91,6 +185,12 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
         if (f.reaction_base >= 0) bl.push_back(BaseLoad{f.reaction_base, -f.vec});
         break;
     }
+}
+
+bool force_has_potential(const ForceElement &f)
+{
+    return f.kind == ForceKind::Gravity || f.kind == ForceKind::SpringDamper || f.kind == ForceKind::Bushing ||
+           f.kind == ForceKind::AntiRoll;
 }
 
 Ex force_potential(System &sys, const ForceElement &f)
@@ -105,10 +205,10 @@ Ex force_potential(System &sys, const ForceElement &f)
             V = V - b.mass * dot(f.vec, r);
         }
         break;
-    case ForceKind::SpringDamper: {
-        SpringState s = spring_state(sys, f);
-        Ex d = s.L - f.L0;
-        V = 0.5 * f.k * d * d;
+    case ForceKind::SpringDamper: V = axial_potential(sys, f, spring_state(sys, f)); break;
+    case ForceKind::AntiRoll: {
+        AntiRollState a = antiroll_state(sys, f);
+        V = 0.5 * f.k * a.delta * a.delta / (f.arm * f.arm);
         break;
     }
     case ForceKind::Bushing: {

@@ -15,17 +15,33 @@
 #define RAILSYM_FORCES_HPP
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "table.hpp"
 #include "vectors.hpp"
 
 namespace railsym {
 
 class System;
 
-enum class ForceKind { Gravity, SpringDamper, Bushing, Force, Torque };
+enum class ForceKind { Gravity, SpringDamper, Bushing, Force, Torque, AntiRoll };
 
+// The law of a SpringDamper (docs/elements.md), a function of the deflection
+// d (L − L0 along the line P1→P2, or the component along `axis` minus L0) and
+// its rate ḋ:
+//   tension = elastic(d) + damping(ḋ) + friction(ḋ), pulling P1 and P2 together
+//   elastic  = k d, or ktab(d); a bump stop (stop): of e = d − gap beyond
+//              +gap, d + gap below −gap, 0 between: k e + k3 e³, or ktab(e)
+//   damping  = c ḋ, or ctab(ḋ)
+//   friction = f0 ḋ / √(ḋ² + v0²) (when f0 is set)
+struct AxialLaw {
+    std::shared_ptr<const Table> ktab, ctab;
+    bool stop = false;
+    Ex gap, k3;
+    Ex f0, v0;
+};
 struct ForceElement {
     std::string name;
     ForceKind kind;
@@ -37,7 +53,14 @@ struct ForceElement {
     Ex k, c, L0;                                                       // SpringDamper
     int f1 = -1, f2 = -1;                                              // Bushing frames
     std::array<Ex, 6> kb, cb;      // Bushing: stiffness/damping, x y z then rx ry rz
+    AxialLaw law;                  // SpringDamper: beyond k, c (above)
+    Vector axis;                   // SpringDamper, AntiRoll: unit direction (invalid: the line P1→P2)
+    int p3 = -1, p4 = -1, body3 = -1, body4 = -1;   // AntiRoll: the right link (p1, p2: the left one)
+    Ex arm;                        // AntiRoll: the arms' length; k: the bar's torsion stiffness
 };
+
+// Whether the element has a potential energy (force_potential) in V.
+bool force_has_potential(const ForceElement &f);
 
 struct PointLoad {
     int point;

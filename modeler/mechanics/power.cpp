@@ -66,7 +66,7 @@ std::vector<Ex> power_terms(System &sys)
         // potential (not for a bushing's rotation beyond small angles, or an
         // anisotropic bushing whose first frame turns), so `other` gets
         // Q(F_k)·q̇ + dV_e/dt: what V misses, zero where it is exact.
-        if (f.kind == ForceKind::Gravity || f.kind == ForceKind::SpringDamper || f.kind == ForceKind::Bushing)
+        if (force_has_potential(f))
             dV = dV + st.dt(no_u.apply(force_potential(sys, f)));
         for (const PointLoad &l : pl) {
             Vector F0 = substituted(no_u, l.F), Fk = substituted(no_u_v, l.F);

@@ -355,8 +355,18 @@ void System::add_gravity(const Vector &g, const std::string &name)
     forces_.push_back(f);
 }
 
+// A unit vector along `axis` (ModelError when it is the zero vector).
+static Vector unit_axis(const Vector &axis, const std::string &ctx)
+{
+    if (!axis.valid()) return axis;
+    if (axis.c[0].is_zero() && axis.c[1].is_zero() && axis.c[2].is_zero())
+        throw ModelError(ctx + ": its direction is the zero vector; give a direction such as ez(B)");
+    return axis / norm(axis);
+}
+
 void System::add_spring_damper(const std::string &name, const std::string &p1, const std::string &p2, Ex k, Ex c,
-                               Ex L0, const std::string &body1, const std::string &body2)
+                               Ex L0, const std::string &body1, const std::string &body2, const AxialLaw &law,
+                               const Vector &axis)
 {
     std::string ctx = "spring-damper '" + name + "'";
     ForceElement f;
@@ -372,6 +382,30 @@ void System::add_spring_damper(const std::string &name, const std::string &p1, c
     f.k = k;
     f.c = c;
     f.L0 = L0;
+    f.law = law;
+    f.axis = unit_axis(axis, ctx);
+    claim(name, "force");
+    forces_.push_back(f);
+}
+
+void System::add_antiroll(const std::string &name, const std::array<std::string, 4> &points,
+                          const std::array<std::string, 4> &bodies, Ex kt, Ex arm, const Vector &axis)
+{
+    std::string ctx = "anti-roll bar '" + name + "'";
+    ForceElement f;
+    f.name = name;
+    f.kind = ForceKind::AntiRoll;
+    int *p[4] = {&f.p1, &f.p2, &f.p3, &f.p4}, *b[4] = {&f.body1, &f.body2, &f.body3, &f.body4};
+    for (int i = 0; i < 4; ++i) {
+        *p[i] = points_.find(points[i], ctx);
+        *b[i] = body_or_none(bodies[i], ctx);
+    }
+    if (!kt.valid() || !arm.valid() || !axis.valid())
+        throw ModelError(ctx + ": the torsion stiffness, the arm length and the links' direction are required");
+    if (arm.is_zero()) throw ModelError(ctx + ": the arm length is 0; give the arms' length (m)");
+    f.k = kt;
+    f.arm = arm;
+    f.axis = unit_axis(axis, ctx);
     claim(name, "force");
     forces_.push_back(f);
 }

@@ -149,8 +149,18 @@ public:
     void add_gravity(const Vector &g, const std::string &name = "gravity");
     // Linear spring-damper along the line P1→P2: tension k (L − L0) + c L̇,
     // pulling the points together when positive.  body1/body2 "" : the tree points.
+    // `law` adds what a linear law lacks (tables, a bump stop's clearance, dry
+    // friction: forces.hpp AxialLaw); a valid `axis` (any length, normalized
+    // here) makes the element act along it instead of along P1→P2.
     void add_spring_damper(const std::string &name, const std::string &p1, const std::string &p2, Ex k, Ex c,
-                           Ex L0, const std::string &body1 = "", const std::string &body2 = "");
+                           Ex L0, const std::string &body1 = "", const std::string &body2 = "",
+                           const AxialLaw &law = AxialLaw(), const Vector &axis = Vector());
+    // Anti-roll bar (docs/elements.md): a torsion bar of stiffness kt with
+    // two arms of length `arm`, linked to the other body by two links along
+    // `axis`: left link P1→P2, right link P3→P4 (bodies as for springs).
+    // Potential ½ kt (Δ/arm)², Δ = axis·r_P1_P2 − axis·r_P3_P4.
+    void add_antiroll(const std::string &name, const std::array<std::string, 4> &points,
+                      const std::array<std::string, 4> &bodies, Ex kt, Ex arm, const Vector &axis);
     // Linear bushing between frames F1 and F2 (small relative rotation):
     // displacement x = r_O1_O2 and rotation θ = vee(skew(R_B1_B2)) in B1, rates
     // in B1; F = −(k ∘ x + c ∘ ẋ) on F2 at O2, −F on F1 at O1; the torque

@@ -90,6 +90,10 @@ struct Stmt {
         Constraint, Output, Contact,
         Template,   // decls[0]: the template's name; params; body
         Use,        // decls[0]: instance name; text: template name; args
+        // Suspension elements and tables (docs/elements.md), appended so the
+        // earlier kinds keep their numbers.
+        Table,      // decls[0]: name, value: the points; text: "linear" or "spline"
+        Damper, BumpStop, Friction, AntiRoll,
     };
     Kind kind;
     Loc loc;                      // the keyword

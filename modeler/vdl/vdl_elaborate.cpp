@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "table.hpp"
 #include "vdl_parser.hpp"
 #include "vdl_templates.hpp"
 
@@ -134,6 +135,7 @@ private:
     std::set<std::string> failed_;               // names whose definition failed
     std::set<std::string> builtin_;
     std::map<std::string, Ex> scalars_;          // outputs and constraints by name
+    std::map<std::string, std::shared_ptr<const Table>> tables_;   // `table` statements by name
     int gravity_count_ = 0;
 
     void report(const Stmt &s, Loc at, const std::string &msg) {
@@ -183,6 +185,9 @@ private:
             v.s = st_.num(M_PI);
             return v;
         }
+        if (tables_.count(n))
+            throw ElabError{e.loc, "'" + n + "' is a table: use its value at x as " + n + "(x), or name it in a "
+                                   "clause that takes a table (k, c of a spring, damper or bump stop)"};
         auto sc = scalars_.find(n);
         if (sc != scalars_.end()) {
             v.s = sc->second;
@@ -482,6 +487,14 @@ private:
             }
             return scal(st_.fn(u->second, a));
         }
+        if (const Table *tab = table_called(f)) {
+            argc(1, 1);
+            return scal(table_value(st_, *tab, scalar(*e.args[0])));
+        }
+        if (f == "ramp") {   // max(x, 0), continuous: a one-sided stop written by hand
+            argc(1, 1);
+            return scal(railsym::ramp(scalar(*e.args[0])));
+        }
         if (f == "atan2") {
             argc(2, 2);
             return scal(st_.atan2(scalar(*e.args[0]), scalar(*e.args[1])));
@@ -620,19 +633,12 @@ private:
             sys_.add_gravity(g, gravity_count_ == 1 ? "gravity" : "gravity" + std::to_string(gravity_count_));
             return;
         }
-        case Stmt::Spring: {
-            const Decl &dc = s.decls[0];
-            declare(dc, dc.name);
-            const auto &bt = need(s, "between");
-            std::string p1 = point_name(*bt[0], dc.name + "/p1"), p2 = point_name(*bt[1], dc.name + "/p2");
-            Ex k = scalar(*need(s, "k")[0]);
-            Ex c = opt(s, "c") ? scalar(*opt(s, "c")) : st_.zero();
-            Ex L0 = opt(s, "length") ? scalar(*opt(s, "length")) : st_.zero();
-            std::string b1 = opt(s, "of1") ? body_name(*opt(s, "of1")) : "";
-            std::string b2 = opt(s, "of2") ? body_name(*opt(s, "of2")) : "";
-            sys_.add_spring_damper(dc.name, p1, p2, k, c, L0, b1, b2);
-            return;
-        }
+        case Stmt::Spring: axial(s); return;
+        case Stmt::Table: table(s); return;
+        case Stmt::Damper:
+        case Stmt::BumpStop:
+        case Stmt::Friction: axial(s); return;
+        case Stmt::AntiRoll: antiroll(s); return;
         case Stmt::Bushing: {
             const Decl &dc = s.decls[0];
             declare(dc, dc.name);
@@ -725,6 +731,122 @@ private:
         case Stmt::Template:
         case Stmt::Use: return;   // expanded before elaboration
         }
+    }
+
+    // ---- tables and the suspension elements (docs/elements.md) ----
+    // The table a call names: NAME, or inside a template instance the
+    // instance's own table (calls are not renamed by template expansion).
+    const Table *table_called(const std::string &f) const {
+        if (cur_ && cur_->trace) {
+            auto it = tables_.find(cur_->trace->instance + "." + f);
+            if (it != tables_.end()) return it->second.get();
+        }
+        auto it = tables_.find(f);
+        return it == tables_.end() ? nullptr : it->second.get();
+    }
+    // The table a clause names (a bare table name), else null.
+    std::shared_ptr<const Table> table_ref(const Expr &e) const {
+        if (e.kind != Expr::Name) return nullptr;
+        auto it = tables_.find(e.text);
+        return it == tables_.end() ? nullptr : it->second;
+    }
+
+    void table(const Stmt &s) {
+        const Decl &dc = s.decls[0];
+        declare(dc, dc.name);
+        const Expr &pts = *dc.value;
+        const char *form = "[[x1, y1], [x2, y2], ...]";
+        if (pts.kind != Expr::List)
+            throw ElabError{pts.loc, "the points of table '" + dc.name + "' are a list of [x, y] pairs: " + form};
+        std::vector<double> x, y;
+        for (const ExprP &row : pts.args) {
+            if (row->kind != Expr::List || row->args.size() != 2)
+                throw ElabError{row->loc, "each point of table '" + dc.name + "' is a pair [x, y]; found " +
+                                              expr_str(*row) + " (the points: " + form + ")"};
+            for (int k = 0; k < 2; ++k) {
+                const Expr &c = *row->args[k];
+                Ex v = scalar(c);
+                if (!v.is_number())
+                    throw ElabError{c.loc, "the entries of table '" + dc.name + "' are numbers: the table is part "
+                                           "of the generated code, so a parameter could not change it at run time; "
+                                           "found '" + expr_str(c) + "' (scale the element's force by a parameter "
+                                           "in a 'force' statement instead)"};
+                (k ? y : x).push_back(st_.number_value(v.id()));
+            }
+        }
+        Table::Interp how = s.text == "spline" ? Table::Spline : Table::Linear;
+        try {
+            tables_[dc.name] = std::make_shared<const Table>(make_table(dc.name, how, x, y));
+        } catch (const ModelError &e) {
+            throw ElabError{pts.loc, e.what()};
+        }
+    }
+
+    // spring, damper, bumpstop, friction: one axial element (forces.hpp AxialLaw).
+    void axial(const Stmt &s) {
+        const Decl &dc = s.decls[0];
+        declare(dc, dc.name);
+        const auto &bt = need(s, "between");
+        std::string p1 = point_name(*bt[0], dc.name + "/p1"), p2 = point_name(*bt[1], dc.name + "/p2");
+        AxialLaw law;
+        Ex k = st_.zero(), c = st_.zero();
+        // k or c: a scalar, or a table of the deflection or of its rate.
+        auto coef = [&](const char *kw, Ex &lin, std::shared_ptr<const Table> &tab) {
+            const Expr *e = opt(s, kw);
+            if (!e) return;
+            tab = table_ref(*e);
+            if (!tab) lin = scalar(*e);
+        };
+        switch (s.kind) {
+        case Stmt::Spring:
+            need(s, "k");
+            coef("k", k, law.ktab);
+            coef("c", c, law.ctab);
+            break;
+        case Stmt::Damper:
+            need(s, "c");
+            coef("c", c, law.ctab);
+            break;
+        case Stmt::BumpStop:
+            law.stop = true;
+            law.gap = scalar(*need(s, "gap")[0]);
+            need(s, "k");
+            coef("k", k, law.ktab);
+            law.k3 = opt(s, "k3") ? scalar(*opt(s, "k3")) : st_.zero();
+            if (law.ktab && opt(s, "k3"))
+                throw ElabError{opt(s, "k3")->loc, "bump stop '" + dc.name + "' has a table for 'k': its force "
+                                                   "is the table's; leave out 'k3'"};
+            coef("c", c, law.ctab);
+            break;
+        case Stmt::Friction:
+            law.f0 = scalar(*need(s, "force")[0]);
+            law.v0 = scalar(*need(s, "v0")[0]);
+            if (law.v0.is_zero())
+                throw ElabError{opt(s, "v0")->loc, "friction '" + dc.name + "': v0 = 0 would make the force jump "
+                                                   "at zero velocity; give the smoothing velocity (e.g. v0 1e-3, "
+                                                   "docs/elements.md)"};
+            break;
+        default: break;
+        }
+        Ex L0 = opt(s, "length") ? scalar(*opt(s, "length")) : st_.zero();
+        Vector axis = opt(s, "along") ? vector(*opt(s, "along")) : Vector();
+        std::string b1 = opt(s, "of1") ? body_name(*opt(s, "of1")) : "";
+        std::string b2 = opt(s, "of2") ? body_name(*opt(s, "of2")) : "";
+        sys_.add_spring_damper(dc.name, p1, p2, k, c, L0, b1, b2, law, axis);
+    }
+
+    void antiroll(const Stmt &s) {
+        const Decl &dc = s.decls[0];
+        declare(dc, dc.name);
+        const auto &l = need(s, "left"), &r = need(s, "right");
+        std::array<std::string, 4> pts = {point_name(*l[0], dc.name + "/p1"), point_name(*l[1], dc.name + "/p2"),
+                                          point_name(*r[0], dc.name + "/p3"), point_name(*r[1], dc.name + "/p4")};
+        std::array<std::string, 4> bodies;
+        const char *of[4] = {"left.of1", "left.of2", "right.of1", "right.of2"};
+        for (int i = 0; i < 4; ++i) bodies[i] = opt(s, of[i]) ? body_name(*opt(s, of[i])) : "";
+        Ex kt = scalar(*need(s, "kt")[0]), arm = scalar(*need(s, "arm")[0]);
+        Vector axis = vector(*need(s, "along")[0]);
+        sys_.add_antiroll(dc.name, pts, bodies, kt, arm, axis);
     }
 
     std::string body_or_base(const Expr &e) {

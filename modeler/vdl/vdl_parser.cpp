@@ -84,6 +84,11 @@ const char *stmt_keyword(Stmt::Kind k) {
     case Stmt::Contact: return "contact";
     case Stmt::Template: return "template";
     case Stmt::Use: return "use";
+    case Stmt::Table: return "table";
+    case Stmt::Damper: return "damper";
+    case Stmt::BumpStop: return "bumpstop";
+    case Stmt::Friction: return "friction";
+    case Stmt::AntiRoll: return "antiroll";
     }
     return "?";
 }
@@ -102,7 +107,12 @@ struct ClauseSpec {
 const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     static const std::vector<ClauseSpec> none;
     static const std::vector<ClauseSpec> body = {{"mass", 1}, {"cg", 1}, {"inertia", 1}, {"frame", 1}};
-    static const std::vector<ClauseSpec> spring = {{"between", 2}, {"k", 1}, {"c", 1}, {"length", 1}};
+    static const std::vector<ClauseSpec> spring = {{"between", 2}, {"k", 1}, {"c", 1}, {"length", 1}, {"along", 1}};
+    static const std::vector<ClauseSpec> damper = {{"between", 2}, {"c", 1}, {"along", 1}};
+    static const std::vector<ClauseSpec> bumpstop = {{"between", 2}, {"gap", 1}, {"k", 1}, {"k3", 1},
+                                                     {"c", 1},       {"length", 1}, {"along", 1}};
+    static const std::vector<ClauseSpec> friction = {{"between", 2}, {"force", 1}, {"v0", 1}, {"along", 1}};
+    static const std::vector<ClauseSpec> antiroll = {{"left", 2}, {"right", 2}, {"kt", 1}, {"arm", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> bushing = {{"between", 2}, {"k", 1}, {"c", 1}};
     static const std::vector<ClauseSpec> force = {{"on", 1}, {"at", 1}, {"reaction", 1}, {"reaction_at", 1}};
     static const std::vector<ClauseSpec> torque = {{"on", 1}, {"reaction", 1}};
@@ -112,6 +122,10 @@ const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     switch (k) {
     case Stmt::Body: return body;
     case Stmt::Spring: return spring;
+    case Stmt::Damper: return damper;
+    case Stmt::BumpStop: return bumpstop;
+    case Stmt::Friction: return friction;
+    case Stmt::AntiRoll: return antiroll;
     case Stmt::Bushing: return bushing;
     case Stmt::Force: return force;
     case Stmt::Torque: return torque;
@@ -128,6 +142,8 @@ const std::vector<std::pair<std::string, Stmt::Kind>> &keywords() {
         {"spring", Stmt::Spring},   {"bushing", Stmt::Bushing},   {"force", Stmt::Force},
         {"torque", Stmt::Torque},   {"constraint", Stmt::Constraint}, {"output", Stmt::Output},
         {"contact", Stmt::Contact}, {"template", Stmt::Template}, {"use", Stmt::Use},
+        {"table", Stmt::Table},     {"damper", Stmt::Damper},     {"bumpstop", Stmt::BumpStop},
+        {"friction", Stmt::Friction}, {"antiroll", Stmt::AntiRoll},
     };
     return kw;
 }
@@ -469,6 +485,21 @@ private:
             st->comment = expect_eol("the expression");
             break;
         }
+        case Stmt::Table: {   // table NAME = [[x1, y1], [x2, y2], ...] [linear|spline]
+            Decl dc = decl_name("a name after 'table'");
+            expect_punct("=", "after 'table " + dc.name + "' (its points: table " + dc.name +
+                                  " = [[x1, y1], [x2, y2], ...])");
+            dc.value = expr();
+            st->decls.push_back(dc);
+            st->text = "linear";
+            if (peek().name("linear") || peek().name("spline")) st->text = next().text;
+            else if (peek().kind == Tok::Name)
+                fail(peek().loc, "unexpected " + describe(peek()) + " after the points of table '" + dc.name +
+                                     "'; expected 'linear' or 'spline' (how the points are joined)" +
+                                     suggestion(peek().text, {"linear", "spline"}));
+            st->comment = expect_eol("the table");
+            break;
+        }
         case Stmt::Gravity: {
             st->decls.push_back(Decl{"", kw.loc, expr()});
             st->comment = expect_eol("the gravity vector");
@@ -476,6 +507,10 @@ private:
         }
         case Stmt::Body:
         case Stmt::Spring:
+        case Stmt::Damper:
+        case Stmt::BumpStop:
+        case Stmt::Friction:
+        case Stmt::AntiRoll:
         case Stmt::Bushing:
         case Stmt::Force:
         case Stmt::Torque:
@@ -533,17 +568,19 @@ private:
             es.push_back(expr());
             if (sp->arity == 2) {
                 // "between P [of BODY] and Q [of BODY]": the optional bodies
-                // whose material points P and Q are, kept as clauses of1/of2.
+                // whose material points P and Q are, kept as clauses of1/of2
+                // (for another pair clause, "left A and B": left.of1, left.of2).
+                const std::string of = kw == "between" ? "of" : kw + ".of";
                 if (peek().name("of")) {
                     next();
-                    st.clauses.emplace_back("of1", std::vector<ExprP>{expr()});
+                    st.clauses.emplace_back(of + "1", std::vector<ExprP>{expr()});
                 }
                 if (!peek().name("and")) fail(peek().loc, "expected 'and' in '" + t.text + " A and B', found " + describe(peek()));
                 next();
                 es.push_back(expr());
                 if (peek().name("of")) {
                     next();
-                    st.clauses.emplace_back("of2", std::vector<ExprP>{expr()});
+                    st.clauses.emplace_back(of + "2", std::vector<ExprP>{expr()});
                 }
             }
             st.clauses.emplace_back(kw, std::move(es));
