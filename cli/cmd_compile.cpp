@@ -10,7 +10,13 @@
 #include <string>
 
 #include "cli.hpp"
+#include "model_dir.hpp"
 #include "vdl_compile.hpp"
+
+extern "C" {
+#include "rs_driver.h"
+#include "rs_load.h"
+}
 
 namespace railsym {
 
@@ -38,6 +44,7 @@ int cmd_compile(int argc, char **argv) {
         {"verbose", 'v', "", "print every phase of the compile"},
         {"no-hoist", 0, "", "no constants function: parameter-only atoms stay in every function"},
         {"no-jacobians", 0, "", "no force Jacobians (delta_jac): a quicker compile; the model cannot be a train vehicle"},
+        {"native", 0, "", "also build the shared object `run --loader dlopen` uses, into the user's cache"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
     cli::expect_positional(args, 1, 1, "MODEL.vdl");
@@ -65,6 +72,20 @@ int cmd_compile(int argc, char **argv) {
     pp("writing " + dir, cm.atoms);
     std::string err;
     if (!vdl::write_folder(dir, cm.files, err)) throw cli::UserError(err + "; nothing written");
+    if (args.has("native")) {
+        // the options `railsym run --loader dlopen` loads with, so that its
+        // run finds this object in the cache (runtime/load/rs_so_cache.c)
+        pp("building the native library (cc)", cm.atoms);
+        const std::string include = abi_dir();
+        char name[256], msg[4096];
+        rs_load_options lo;
+        rs_load_options_default(&lo);
+        lo.include_dir = include.c_str();
+        lo.model_name = rs_driver_model_name(dir.c_str(), name, sizeof name);
+        rs_loaded *h = rs_load_ex(dir.c_str(), RS_LOAD_DLOPEN, &lo, msg, sizeof msg);
+        if (!h) throw cli::UserError(dir + " is written, but its native library was not built: " + msg);
+        rs_unload(&h);
+    }
     if (pp.shown || pp.verbose) std::fprintf(stderr, "railsym compile: done\n");
     return cli::kExitOk;
 }

@@ -176,6 +176,7 @@ rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *op
             o.include_dir = opt->include_dir;
         o.model_name = opt->model_name;
         o.keep_dir = opt->keep_dir;
+        o.cache_dir = opt->cache_dir;
     }
     char name[128], symbol[160];
     if (o.model_name)

@@ -55,8 +55,15 @@ typedef struct rs_load_options {
     const char *include_dir;  /* default RS_ABI_INCLUDE_DIR                      */
     const char *model_name;   /* default: base name of the folder                   */
     const char *keep_dir;     /* RS_LOAD_DLOPEN: write the .so and the compiler log
-                                 there and keep them (default: a temporary folder,
-                                 removed once the object is open)                   */
+                                 there and keep them (default: the cache below)      */
+    const char *cache_dir;    /* RS_LOAD_DLOPEN: NULL (default): the built object is
+                                 kept in the user's cache folder ($RAILSYM_CACHE_DIR,
+                                 else $XDG_CACHE_HOME/railsym, else ~/.cache/railsym)
+                                 under a key of the generated C, ABI headers,
+                                 compiler, flags and (-march=native) CPU, and
+                                 reused while they are the same; a folder: that
+                                 one; "": no cache (a temporary folder, removed
+                                 once the object is open)                         */
 } rs_load_options;
 
 typedef struct rs_loaded rs_loaded;

@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 
 #include "rs_error.h"
 #include "rs_load_impl.h"
+#include "rs_so_cache.h"
 #include "rs_status.h"
 
 extern char **environ;
@@ -91,9 +93,59 @@ static int run_compiler(const char *const *files, int n, const rs_load_options *
     return RS_OK;
 }
 
+/* Opens the object and reads the model from its symbol. */
+static int open_object(rs_loaded *h, const char *so, const char *file0, const char *symbol, char *err,
+                       size_t errlen)
+{
+    h->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!h->dl)
+        return rs_fail(err, errlen, RS_E_LOAD, "dlopen(%s): %s", so, dlerror());
+    /* POSIX: a function pointer travels through void * from dlsym. */
+    rs_model_fn fn;
+    void *sym = dlsym(h->dl, symbol);
+    memcpy(&fn, &sym, sizeof fn);
+    if (!sym) {
+        dlclose(h->dl);
+        h->dl = NULL;
+        return rs_fail(err, errlen, RS_E_LOAD, "%s: no symbol '%s' (is the model name right?)", file0, symbol);
+    }
+    h->model = fn();
+    return RS_OK;
+}
+
+/* The cached object for these files and options: opened when it is there,
+ * else built under a temporary name in the cache folder and renamed into
+ * place (concurrent builds of the same key each rename a whole object). */
+static int load_cached(rs_loaded *h, const char *const *files, int n, const char *symbol, const rs_load_options *o,
+                       char *err, size_t errlen)
+{
+    char dir[4096], so[4400], tmp[4400], log[4400];
+    int st = rs_so_cache_dir(o->cache_dir, dir, sizeof dir, err, errlen);
+    if (st)
+        return st;
+    const unsigned long long key = rs_so_cache_key(files, n, symbol, o->cc, o->cflags, o->include_dir);
+    snprintf(so, sizeof so, "%s/%s-%016llx.so", dir, symbol, key);
+    if (access(so, R_OK) == 0 && open_object(h, so, files[0], symbol, err, errlen) == RS_OK)
+        return RS_OK;
+    /* missing, or unusable (then built again over it) */
+    snprintf(tmp, sizeof tmp, "%s/.%s-%016llx.tmp-%ld.so", dir, symbol, key, (long)getpid());
+    snprintf(log, sizeof log, "%s/.%s-%016llx.tmp-%ld.log", dir, symbol, key, (long)getpid());
+    if (err && errlen)
+        err[0] = '\0';
+    st = run_compiler(files, n, o, tmp, log, err, errlen);
+    unlink(log);
+    if (st == RS_OK && rename(tmp, so) != 0)
+        st = rs_fail(err, errlen, RS_E_IO, "cannot put the built model into the cache (%s): %s", so,
+                     strerror(errno));
+    unlink(tmp);
+    return st == RS_OK ? open_object(h, so, files[0], symbol, err, errlen) : st;
+}
+
 int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const char *symbol,
                         const rs_load_options *o, char *err, size_t errlen)
 {
+    if (!o->keep_dir && !(o->cache_dir && !o->cache_dir[0]))
+        return load_cached(h, files, n, symbol, o, err, errlen);
     char dir[4096], so[4200], log[4200];
     int tmp = !o->keep_dir;
     if (tmp) {
@@ -110,24 +162,8 @@ int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const cha
     snprintf(log, sizeof log, "%s/%s.log", dir, symbol);
 
     int st = run_compiler(files, n, o, so, log, err, errlen);
-    if (st == RS_OK) {
-        h->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-        if (!h->dl) {
-            st = rs_fail(err, errlen, RS_E_LOAD, "dlopen(%s): %s", so, dlerror());
-        }
-    }
-    if (st == RS_OK) {
-        /* POSIX: a function pointer travels through void * from dlsym. */
-        rs_model_fn fn;
-        void *sym = dlsym(h->dl, symbol);
-        memcpy(&fn, &sym, sizeof fn);
-        if (!sym) {
-            st = rs_fail(err, errlen, RS_E_LOAD, "%s: no symbol '%s' (is the model name right?)", files[0],
-                         symbol);
-        } else {
-            h->model = fn();
-        }
-    }
+    if (st == RS_OK)
+        st = open_object(h, so, files[0], symbol, err, errlen);
     if (tmp) {
         /* The mapping stays valid after unlink; nothing is left behind. */
         unlink(so);
