@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.hpp"
+#include "model_dir.hpp"
 
 extern char **environ;
 
@@ -81,16 +82,11 @@ std::string find() {
 }
 
 void draw(const std::string &prog, const std::string &script_text, const std::string &png) {
-    std::string tmpl = (fs::temp_directory_path() / "railsym-plot-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw cli::UserError("cannot create a temporary folder: " + std::string(std::strerror(errno)));
-    struct Cleanup {
-        std::string dir;
-        ~Cleanup() {
-            std::error_code ec;
-            fs::remove_all(dir, ec);
-        }
-    } cleanup{tmpl};
-    const std::string script = tmpl + "/plot.gp", log = tmpl + "/gnuplot.log";
+    TempDir tmp;  // removed at the end, or by the signal handler (signals.hpp)
+    tmp.make("railsym-plot");
+    const std::string script = tmp.path + "/plot.gp", log = tmp.path + "/gnuplot.log";
+    tmp.track(script);
+    tmp.track(log);
     {
         std::ofstream f(script);
         f << script_text;

@@ -13,6 +13,11 @@
 #include "rs_options.h"
 #include "vdl_compile.hpp"
 
+extern "C" {
+#include "rs_status.h"
+#include "rs_temp.h"
+}
+
 namespace fs = std::filesystem;
 
 namespace railsym {
@@ -23,6 +28,23 @@ TempDir::~TempDir()
         std::error_code ec;
         fs::remove_all(path, ec);
     }
+    for (const std::string &p : tracked_) rs_temp_forget(p.c_str());
+}
+
+void TempDir::make(const std::string &prefix)
+{
+    char dir[RS_TEMP_PATH_MAX], err[512];
+    if (rs_temp_dir(nullptr, prefix.c_str(), 0, dir, sizeof dir, err, sizeof err) != RS_OK)
+        throw cli::UserError(err);
+    path = dir;
+    tracked_.push_back(path);
+}
+
+void TempDir::track(const std::string &p)
+{
+    char err[512];
+    if (rs_temp_add(p.c_str(), err, sizeof err) != RS_OK) throw cli::UserError(err);
+    tracked_.push_back(p);
 }
 
 bool ends_with(const std::string &s, const std::string &tail)
@@ -65,10 +87,7 @@ std::string abi_dir()
 
 std::string compile_to_temp(const std::string &vdl, TempDir &tmp, const std::string &verb)
 {
-    std::string templ = (fs::temp_directory_path() / ("railsym-" + verb + "-XXXXXX")).string();
-    if (!mkdtemp(templ.data()))
-        throw cli::UserError("cannot create a temporary folder under " + fs::temp_directory_path().string());
-    tmp.path = templ;
+    tmp.make("railsym-" + verb);
     const std::string dir = tmp.path + "/" + codegen::c_identifier(fs::path(vdl).stem().string());
     vdl::CompiledModel cm;
     std::string errors;
@@ -79,6 +98,10 @@ std::string compile_to_temp(const std::string &vdl, TempDir &tmp, const std::str
     if (!cm.files.count(codegen::descriptor_file_name(cm.name)))
         throw cli::UserError("the compiler of this build does not emit the model descriptor (" +
                              codegen::descriptor_file_name(cm.name) + "): " + verb + " a compiled folder instead");
+    // Registered before they exist, so a signal at any moment finds them
+    // (write_folder itself removes its hidden .NAME.tmp-PID when interrupted).
+    for (const auto &f : cm.files) tmp.track(dir + "/" + f.first);
+    tmp.track(dir);
     std::string err;
     if (!vdl::write_folder(dir, cm.files, err)) throw cli::UserError(err);
     return dir;

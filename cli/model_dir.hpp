@@ -5,6 +5,7 @@
 #define RAILSYM_MODEL_DIR_HPP
 
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 
@@ -17,13 +18,22 @@ int loader_option(const cli::Args &args);
 // UsageError for another word.
 int method_option(const cli::Args &args, int fallback);
 
-// A temporary folder removed when the command is over, whatever happened.
+// A temporary folder removed when the command is over, whatever happened:
+// by the destructor, or on SIGINT/SIGTERM/SIGHUP by the handler of
+// signals.hpp, which removes the paths registered with track() (rs_temp.h).
 struct TempDir {
     std::string path;
     TempDir() = default;
     TempDir(const TempDir &) = delete;
     TempDir &operator=(const TempDir &) = delete;
     ~TempDir();
+    // Creates $TMPDIR/PREFIX-PID-XXXXXX (removing those of dead processes
+    // first) and registers it; UserError when it cannot.
+    void make(const std::string &prefix);
+    // Registers a file or folder inside `path`, before it is created.
+    void track(const std::string &p);
+private:
+    std::vector<std::string> tracked_;
 };
 
 bool ends_with(const std::string &s, const std::string &tail);

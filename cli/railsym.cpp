@@ -26,6 +26,7 @@
 #include <ginac/version.h>
 
 #include "cli.hpp"
+#include "signals.hpp"
 #include "version.hpp"
 
 namespace railsym {
@@ -405,6 +406,7 @@ int main_(int argc, char **argv) {
 }  // namespace railsym
 
 int main(int argc, char **argv) {
+    railsym::install_cleanup_on_signals();
     const int status = railsym::main_(argc, argv);
     // A write error on stdout (a full disk, a closed pipe) must not pass
     // silently as success.

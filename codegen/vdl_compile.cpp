@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "descriptor.hpp"
@@ -282,6 +284,55 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
     return true;
 }
 
+namespace {
+
+// SIGINT, SIGTERM and SIGHUP held back while the folder is written and
+// swapped in, so that an interrupt cannot leave a half-written hidden folder
+// (or the old folder moved aside): the writer asks pending() between files,
+// removes what it wrote and returns; the destructor lets the signal through,
+// with whatever action the program set (the default one ends the process).
+class HoldSignals {
+public:
+    HoldSignals() {
+        sigemptyset(&set_);
+        sigaddset(&set_, SIGINT);
+        sigaddset(&set_, SIGTERM);
+        sigaddset(&set_, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    }
+    ~HoldSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+    HoldSignals(const HoldSignals &) = delete;
+    HoldSignals &operator=(const HoldSignals &) = delete;
+    bool pending() const {
+        sigset_t p;
+        if (sigpending(&p) != 0) return false;
+        return sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1 || sigismember(&p, SIGHUP) == 1;
+    }
+private:
+    sigset_t set_, old_;
+};
+
+// Removes, in `parent`, the hidden folders ".NAME.tmp-PID" that a compile of
+// the same NAME left when it was killed (SIGKILL, a crash): only that exact
+// pattern, only for a PID that no longer runs.
+void remove_stale_tmp(const fs::path &parent, const std::string &name) {
+    const std::string head = "." + name + ".tmp-";
+    std::error_code ec;
+    for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string f = it->path().filename().string();
+        if (f.size() <= head.size() || f.compare(0, head.size(), head) != 0) continue;
+        const std::string digits = f.substr(head.size());
+        if (digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+        const long pid = std::stol(digits);
+        if (pid <= 1 || pid == (long)getpid()) continue;
+        if (!(kill((pid_t)pid, 0) == -1 && errno == ESRCH)) continue;
+        std::error_code e2;
+        if (fs::is_directory(fs::symlink_status(it->path(), e2))) fs::remove_all(it->path(), e2);
+    }
+}
+
+}  // namespace
+
 bool write_folder(const std::string &dir_in, const std::map<std::string, std::string> &files, std::string &error) {
     std::error_code ec;
     fs::path dir = fs::path(dir_in);
@@ -293,6 +344,8 @@ bool write_folder(const std::string &dir_in, const std::map<std::string, std::st
         error = "cannot create folder '" + parent.string() + "': " + ec.message();
         return false;
     }
+    remove_stale_tmp(parent, dir.filename().string());
+    HoldSignals hold;
     std::string tag = std::to_string((long)getpid());
     fs::path tmp = parent / ("." + dir.filename().string() + ".tmp-" + tag);
     fs::remove_all(tmp, ec);
@@ -318,6 +371,11 @@ bool write_folder(const std::string &dir_in, const std::map<std::string, std::st
         int close_err = std::fclose(fp);
         if (n != f.second.size() || flush_err != 0 || close_err != 0) {
             error = "cannot write '" + (dir / f.first).string() + "': " + std::strerror(saved ? saved : errno);
+            cleanup();
+            return false;
+        }
+        if (hold.pending()) {
+            error = "interrupted by a signal while writing '" + dir.string() + "': nothing written";
             cleanup();
             return false;
         }

@@ -43,6 +43,10 @@ declare -A RUN_ALONE=(
 
 export RAILSYM_BUILD_DIR=$build
 export RAILSYM_BIN=$build/railsym
+# `--loader dlopen` keeps built models in a cache (docs/scenario.md): the
+# tests use their own under the build folder, never the user's
+if [[ $build == /* ]]; then export RAILSYM_CACHE_DIR=$build/test-so-cache
+else export RAILSYM_CACHE_DIR=$root/$build/test-so-cache; fi
 # Sanitizer settings (ignored by programs built without sanitizers).  Leaks are
 # errors; the only suppressions are for GiNaC/CLN's own global data.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0}

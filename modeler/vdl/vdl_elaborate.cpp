@@ -1,6 +1,7 @@
 // vdl_elaborate.cpp — typed evaluation of .vdl expressions and the
 // statements that feed them to the System.
 #include "vdl_elaborate.hpp"
+#include "inertia_check.hpp"
 #include "vdl_units.hpp"
 
 #include <cmath>
@@ -1044,14 +1045,34 @@ private:
         return p.string();
     }
 
+    // inertia_problem of a tensor whose nine components are numbers; "" when
+    // one depends on a parameter (checked when the parameter is bound).
+    static std::string literal_inertia_problem(const M3 &m) {
+        Mat3d v{};
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                if (!m[i][j].is_number()) return "";
+                v[i][j] = m[i][j].store()->number_value(m[i][j].id());
+            }
+        return inertia_problem(v);
+    }
+
     void body(const Stmt &s) {
         const Decl &dc = s.decls[0];
         declare(dc, dc.name);
-        Ex mass = scalar(*need(s, "mass")[0]);
+        const Expr &me = *need(s, "mass")[0];
+        Ex mass = scalar(me);
+        // Literal values are checked now; parameters when they are bound (the
+        // runtime refuses a negative mass-matrix diagonal at initialization).
+        if (mass.is_number())
+            if (std::string why = mass_problem(mass.store()->number_value(mass.id())); !why.empty())
+                throw ElabError{me.loc, "body '" + dc.name + "': " + why};
         std::string cg = point_name(*need(s, "cg")[0], dc.name + "/cg");
         const Expr &ie = *need(s, "inertia")[0];
         Val iv = eval(ie);
         if (iv.k != Val::Ten) type_error(ie, iv, "an inertia tensor (diag(A, B, C) in BASE or [[..], [..], [..]] in BASE)");
+        if (std::string why = literal_inertia_problem(iv.ten.m); !why.empty())
+            throw ElabError{ie.loc, "body '" + dc.name + "': " + why};
         std::string frame;
         if (const Expr *fe = opt(s, "frame")) {
             Val fv = eval(*fe);

@@ -844,7 +844,9 @@ int rs_scenario_parse(const char *text, size_t len, const char *file, rs_scenari
     rs_scenario_init(s);
     if (!text || !file)
         return rs_fail_at(err, errlen, RS_E_ARG, file ? file : "scenario", 0, "no text to parse");
-    const int bad = rs_text_check(text, len, file, err, errlen);
+    int bad = rs_text_check(text, len, file, err, errlen);
+    if (!bad)
+        bad = rs_kind_check(text, len, file, RS_KIND_SCENARIO, err, errlen);
     if (bad)
         return bad;
     char *copy = malloc(len + 1);
@@ -868,7 +870,7 @@ int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen)
     const int why = rs_read_file(path, 0, 0, &text, &len);
     if (why)
         return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
-                       "cannot read scenario '%s': %s", path, rs_file_why(why));
+                       "cannot read scenario '%s': %s", path, rs_file_why_at(path, why));
     int st = rs_scenario_parse(text, len, path, s, err, errlen);
     free(text);
     return st;

@@ -27,6 +27,7 @@
 #include "rs_file.h"
 #include "rs_status.h"
 #include "rs_sweep_mpi.h"
+#include "rs_temp.h"
 
 enum { TAG_TASK = 1, TAG_STOP = 2, TAG_RESULT = 3 };
 
@@ -150,15 +151,25 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
 static int worker(rs_sweep *sw, int rank, char *err, size_t errlen)
 {
     const int nv = rs_sweep_spec_nvars(rs_sweep_get_spec(sw));
-    char dir[] = "/tmp/railsym-sweep-XXXXXX";
-    const char *tmpdir = getenv("TMPDIR");
-    char templ[4096];
-    snprintf(templ, sizeof templ, "%s/railsym-sweep-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    char *made = mkdtemp(templ);
-    if (!made)
-        made = mkdtemp(dir);
-    char path[4200];
+    /* $TMPDIR/railsym-sweep-HOST-PID-XXXXXX: the host too, since ranks on
+     * several machines may share TMPDIR and a PID says nothing about another
+     * machine's processes; those of dead workers of this host go first.
+     * The folder and its one file are registered (rs_temp.h), so a worker
+     * stopped by a signal leaves nothing (the command's handler). */
+    char dir[RS_TEMP_PATH_MAX], e3[256];
+    const char *made = NULL;
+    if (rs_temp_dir(NULL, "railsym-sweep", 1, dir, sizeof dir, e3, sizeof e3) == RS_OK)
+        made = dir;
+    else if (rs_temp_dir("/tmp", "railsym-sweep", 1, dir, sizeof dir, e3, sizeof e3) == RS_OK)
+        made = dir;
+    char path[RS_TEMP_PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/variant.csv", made ? made : ".");
+    if (made && rs_temp_add(path, e3, sizeof e3) != RS_OK) {
+        rmdir(made);
+        rs_temp_forget(made);
+        made = NULL;
+        snprintf(path, sizeof path, "./variant.csv");
+    }
     unsigned char *tbuf = malloc(sizeof(int32_t) + ((size_t)nv + 1) * sizeof(double));
     double *vals = calloc((size_t)nv + 1, sizeof *vals);
     rs_variant_result *r = malloc(sizeof *r);
@@ -205,8 +216,11 @@ static int worker(rs_sweep *sw, int rank, char *err, size_t errlen)
         free(msg);
         free(csv);
     }
-    if (made)
+    if (made) {
         rmdir(made);
+        rs_temp_forget(path);
+        rs_temp_forget(made);
+    }
     free(tbuf);
     free(vals);
     free(r);

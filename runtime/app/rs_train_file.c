@@ -1228,8 +1228,10 @@ int rs_train_spec_read_extra(const char *path, const char *extra, rs_load_cache 
     const int why = rs_read_file(path, 0, extra_len, &text, &n);
     if (why)
         return rs_fail(err, errlen, why == ENOMEM ? RS_E_NOMEM : RS_E_IO,
-                       "cannot read '%s': %s", path ? path : "(null)", rs_file_why(why));
+                       "cannot read '%s': %s", path ? path : "(null)", rs_file_why_at(path, why));
     int st = rs_text_check(text, n, path, err, errlen);
+    if (!st)
+        st = rs_kind_check(text, n, path, RS_KIND_TRAIN, err, errlen);
     if (st) {
         free(text);
         return st;

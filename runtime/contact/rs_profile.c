@@ -322,7 +322,9 @@ int rs_profile_parse(rs_profile *p, const char *text, size_t len,
     memset(p, 0, sizeof *p);
     if (!text)
         return fail(&ps, RS_E_ARG, "NULL text");
-    const int bad = rs_text_check(text, len, ps.fname, err, errlen);
+    int bad = rs_text_check(text, len, ps.fname, err, errlen);
+    if (!bad)
+        bad = rs_kind_check(text, len, ps.fname, RS_KIND_PROFILE, err, errlen);
     if (bad)
         return bad;
 

@@ -594,7 +594,8 @@ int rs_track_design_parse(rs_track *t, rs_track_design *d, const char *text, siz
         return FAIL(&ps, RS_E_SYNTAX, "the file is larger than %ld bytes: is it a "
                     "track file?", (long)RS_TRACK_FILE_MAX);
     }
-    const int bad = rs_text_check(text, len, ps.fname, err, errlen);
+    int bad = rs_text_check(text, len, ps.fname, err, errlen);
+    if (!bad) bad = rs_kind_check(text, len, ps.fname, RS_KIND_TRACK, err, errlen);
     if (bad) return bad;
     char (*tk)[TOK_MAX] = malloc(sizeof(char[MAX_TOK][TOK_MAX]));
     if (!tk) return FAIL(&ps, RS_E_NOMEM, "out of memory");

@@ -9,7 +9,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include "rs_load_impl.h"
 #include "rs_so_cache.h"
 #include "rs_status.h"
+#include "rs_temp.h"
 
 extern char **environ;
 
@@ -75,12 +78,39 @@ static int run_compiler(const char *const *files, int n, const rs_load_options *
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    /* Its own process group, so that the command's signal handler can stop
+     * the compiler with the programs it runs (cc1, as), which then remove
+     * their temporary files themselves (rs_temp_add_child). */
+    /* The signals that stop the command are held back from the spawn until
+     * the child is registered, so none finds it unregistered; the child
+     * starts with the mask the program had. */
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setsigmask(&at, &old);
     pid_t pid;
-    int rc = posix_spawnp(&pid, o->cc, &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, o->cc, &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
+    if (rc == 0)
+        rs_temp_add_child((long)pid);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     free(argv);
     if (rc != 0)
         return rs_fail(err, errlen, RS_E_LOAD, "cannot run the C compiler '%s': %s", o->cc, strerror(rc));
+    /* on a signal meanwhile, the command's handler stops it (rs_temp.h) */
+    /* forgotten before it is reaped, so its PID is never reused meanwhile */
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    rs_temp_forget_child((long)pid);
     int wst = 0;
     while (waitpid(pid, &wst, 0) < 0)
         ;
@@ -132,12 +162,19 @@ static int load_cached(rs_loaded *h, const char *const *files, int n, const char
     snprintf(log, sizeof log, "%s/.%s-%016llx.tmp-%ld.log", dir, symbol, key, (long)getpid());
     if (err && errlen)
         err[0] = '\0';
+    /* registered before the compiler makes them: a signal meanwhile removes them */
+    if ((st = rs_temp_add(tmp, err, errlen)) || (st = rs_temp_add(log, err, errlen))) {
+        rs_temp_forget(tmp);
+        return st;
+    }
     st = run_compiler(files, n, o, tmp, log, err, errlen);
     unlink(log);
     if (st == RS_OK && rename(tmp, so) != 0)
         st = rs_fail(err, errlen, RS_E_IO, "cannot put the built model into the cache (%s): %s", so,
                      strerror(errno));
     unlink(tmp);
+    rs_temp_forget(tmp);
+    rs_temp_forget(log);
     return st == RS_OK ? open_object(h, so, files[0], symbol, err, errlen) : st;
 }
 
@@ -149,17 +186,28 @@ int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const cha
     char dir[4096], so[4200], log[4200];
     int tmp = !o->keep_dir;
     if (tmp) {
-        const char *base = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/rs_load_XXXXXX", base && base[0] ? base : "/tmp");
-        if (!mkdtemp(dir))
-            return rs_fail(err, errlen, RS_E_IO, "cannot create a temporary folder in %s",
-                           base && base[0] ? base : "/tmp");
+        /* $TMPDIR/railsym-load-PID-XXXXXX; those of dead processes go first */
+        const int st = rs_temp_dir(NULL, "railsym-load", 0, dir, sizeof dir, err, errlen);
+        if (st != RS_OK)
+            return st;
     } else {
         snprintf(dir, sizeof dir, "%s", o->keep_dir);
         mkdir(dir, 0755); /* may exist already */
     }
     snprintf(so, sizeof so, "%s/%s.so", dir, symbol);
     snprintf(log, sizeof log, "%s/%s.log", dir, symbol);
+    if (tmp) {
+        /* registered before the compiler makes them: a signal meanwhile removes them */
+        int st = rs_temp_add(so, err, errlen);
+        if (st == RS_OK)
+            st = rs_temp_add(log, err, errlen);
+        if (st != RS_OK) {
+            rs_temp_forget(so);
+            rmdir(dir);
+            rs_temp_forget(dir);
+            return st;
+        }
+    }
 
     int st = run_compiler(files, n, o, so, log, err, errlen);
     if (st == RS_OK)
@@ -169,6 +217,9 @@ int rs_load_dlopen_impl(rs_loaded *h, const char *const *files, int n, const cha
         unlink(so);
         unlink(log);
         rmdir(dir);
+        rs_temp_forget(so);
+        rs_temp_forget(log);
+        rs_temp_forget(dir);
     }
     return st;
 }

@@ -152,6 +152,15 @@ START_TEST(test_errors)
     /* a folder, and a NUL byte after the first line: the whole file is read */
     ck_assert_int_eq(rs_train_spec_read("vehicles/trains", &s, err, sizeof err), RS_E_IO);
     ck_assert_str_eq(err, "cannot read 'vehicles/trains': it is a directory");
+    /* a compiled model folder, a scenario, a .vdl where a train file is expected */
+    ck_assert_int_eq(rs_train_spec_read("generated/pendulum", &s, err, sizeof err), RS_E_IO);
+    ck_assert_str_eq(err, "cannot read 'generated/pendulum': it is a compiled model folder (it has model.json), not a file");
+    ck_assert_int_eq(rs_train_spec_read("vehicles/examples/pendulum.scn", &s, err, sizeof err), RS_E_SYNTAX);
+    ck_assert_str_eq(err, "vehicles/examples/pendulum.scn:7: the file looks like a scenario file (line 7 'method rk4'), "
+                          "not a train file; give a train file here (.train: 'vehicle NAME' blocks, docs/trains.md)");
+    ck_assert_int_eq(rs_train_spec_read("vehicles/examples/pendulum.vdl", &s, err, sizeof err), RS_E_SYNTAX);
+    ck_assert_msg(strstr(err, "pendulum.vdl:9: the file looks like a vehicle description (.vdl) (line 9 'coord th = 0.3'), "
+                              "not a train file") == err + strlen("vehicles/examples/"), "%s", err);
     char path[] = "/tmp/train_nul_XXXXXX";
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);

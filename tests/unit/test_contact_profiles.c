@@ -243,6 +243,12 @@ static const bad_case bad_cases[] = {
     { "# only a comment\n\n", RS_E_SYNTAX, 2, "empty profile" },
     { "name x\n", RS_E_SYNTAX, 1, "railsym-profile 1" },
     { "railsym-profile 2\n", RS_E_SYNTAX, 1, "reads 'railsym-profile 1'" },
+    /* a file of another kind (rs_kind_check) */
+    { "y,z\n0,0\n1,1\n", RS_E_SYNTAX, 1,
+      "the file looks like a CSV table (first line 'y,z'), not a profile file; give a profile here (.prf, "
+      "first line 'railsym-profile 1', docs/contact.md)" },
+    { "\nrailsym-track 1\ngauge 1.435\n", RS_E_SYNTAX, 2,
+      "the file looks like a track file (first line 'railsym-track 1'), not a profile file" },
     { HDR, RS_E_TABLE, 4, "only 0 points" },
     { HDR "0 0\n1 1\n2 0\n", RS_E_TABLE, 7, "at least 4" },
     { HDR "0 0\n1 1\n1 0\n3 1\n", RS_E_TABLE, 7, "strictly increasing" },

@@ -160,6 +160,16 @@ static const struct {
     {"end\n", "t.scn:1: 'end' without a table: it closes 'input NAME table'"},
     {"columns\n", "t.scn:1: 'columns' needs at least one name, e.g. 'columns x x_dot'"},
     {"= 3\n", "t.scn:1: a line starts with a statement name, e.g. 'step 1e-3'"},
+    /* a file of another kind (rs_kind_check): named by its first decisive line */
+    {"# a profile\nrailsym-profile 1\nname s1002\n",
+     "t.scn:2: the file looks like a profile file (first line 'railsym-profile 1'), not a scenario file; give a scenario here (.scn: 'duration 10', 'initial q = 0.1' ..., docs/scenario.md)"},
+    {"railsym-track 1\ngauge 1.435\n",
+     "t.scn:1: the file looks like a track file (first line 'railsym-track 1'), not a scenario file; give a scenario here (.scn: 'duration 10', 'initial q = 0.1' ..., docs/scenario.md)"},
+    {"param m = 2.0   # kg\nbody bob mass m\n",
+     "t.scn:2: the file looks like a vehicle description (.vdl) (line 2 'body bob mass m'), not a scenario file; give a scenario here (.scn: 'duration 10', 'initial q = 0.1' ..., docs/scenario.md)"},
+    {"duration 5\nstep 1e-3\nvehicle wagon\nend\n",
+     "t.scn:3: the file looks like a train file (line 3 'vehicle wagon'), not a scenario file; give a scenario here (.scn: 'duration 10', 'initial q = 0.1' ..., docs/scenario.md)"},
+    {"s,value\n120,0.0\n", "t.scn:1: the file looks like a CSV table (first line 's,value'), not a scenario file; give a scenario here (.scn: 'duration 10', 'initial q = 0.1' ..., docs/scenario.md)"},
 };
 
 START_TEST(test_errors)

@@ -555,6 +555,14 @@ typedef struct bad {
 static const bad BAD[] = {
     { "gauge 1.435\nstraight 10\n", "t.trk:1:", "railsym-track 1", RS_E_SYNTAX },
     { "railsym-track 2\n", "t.trk:1:", "unsupported header", RS_E_SYNTAX },
+    /* a file of another kind (rs_kind_check) */
+    { "railsym-profile 1\nname s1002\n", "t.trk:1:",
+      "the file looks like a profile file (first line 'railsym-profile 1'), not a track file; give a track file "
+      "here (.trk, first line 'railsym-track 1', docs/contact.md)", RS_E_SYNTAX },
+    { "# curve\ns,value\n120,0.0\n", "t.trk:2:",
+      "the file looks like a CSV table (first line 's,value'), not a track file", RS_E_SYNTAX },
+    { "duration 10\ninitial th = 0.3\n", "t.trk:2:",
+      "the file looks like a scenario file (line 2 'initial th = 0.3'), not a track file", RS_E_SYNTAX },
     { "", "t.trk:", "empty file", RS_E_SYNTAX },
     { "railsym-track 1\ngauge 1.435\nstright 10\n", "t.trk:3:", "did you mean 'straight'",
       RS_E_SYNTAX },

@@ -1,0 +1,353 @@
+/*
+ * test_signals.c — nothing left behind when railsym is interrupted, and what
+ * a killed process left is removed by the next start (cli/signals.cpp,
+ * runtime/load/rs_temp.c, codegen/vdl_compile.cpp's write_folder).
+ *
+ * Every case runs the built railsym with TMPDIR set to a folder of its own
+ * and its output in a folder of its own, so "nothing left" is checked by
+ * listing those folders:
+ *   - `run` of a long simulation, stopped by SIGINT, SIGTERM and SIGHUP once
+ *     its compiled model is in TMPDIR: killed by that signal (status 128+N)
+ *     and TMPDIR empty; the same with --loader dlopen stopped at several
+ *     moments of its compiler's run (railsym-load-*);
+ *   - `compile` of the FEVE 3000 model stopped by SIGINT as soon as its
+ *     hidden .feve3000.tmp-PID folder appears (the write phase): no hidden
+ *     folder left;
+ *   - an MPI sweep (mpirun -np 3) stopped by SIGINT to mpirun while the
+ *     workers run: no railsym-sweep-* left;
+ *   - planted leftovers of a dead PID are removed by the next start, those
+ *     of a living PID (this test's) and names that do not fit the pattern
+ *     are kept.
+ */
+#define _GNU_SOURCE
+
+#include <check.h>
+#include <dirent.h>
+#include <time.h>
+
+#include "rs_temp.h"
+#include "rs_test.h"
+#include "test_sweep_util.h"
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* Entries of `dir` (not . and ..) whose name starts with `head` ("" for
+ * all); the names, one a line, in list (when given). */
+static int count_entries(const char *dir, const char *head, char *list, size_t len)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    if (list && len)
+        list[0] = '\0';
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (strncmp(e->d_name, head, strlen(head)) != 0)
+            continue;
+        n++;
+        if (list && strlen(list) + strlen(e->d_name) + 2 < len) {
+            strcat(list, e->d_name);
+            strcat(list, "\n");
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* A scratch folder with tmp/ (the run's TMPDIR) and out/ in it. */
+static void scratch(char *base, size_t len, const char *tag, char *tmp, char *out)
+{
+    sweep_scratch(base, len, tag);
+    snprintf(tmp, 600, "%s/tmp", base);
+    snprintf(out, 600, "%s/out", base);
+    mkdir(tmp, 0755);
+    mkdir(out, 0755);
+}
+
+/* Waits up to `limit` s for an entry of `dir` starting with `head`. */
+static int wait_for(const char *dir, const char *head, double limit)
+{
+    for (double t = 0; t < limit; t += 0.002) {
+        if (count_entries(dir, head, NULL, 0) > 0)
+            return 1;
+        sleep_s(0.002);
+    }
+    return 0;
+}
+
+/* A PID that no process has: a child that exited and was reaped. */
+static long dead_pid(void)
+{
+    pid_t p = fork();
+    if (p == 0)
+        _exit(0);
+    int st;
+    waitpid(p, &st, 0);
+    return (long)p;
+}
+
+static const char *kLong = "duration 1e6\nstep 1e-3\noutput 1\n";
+
+/* Starts `railsym run pendulum.vdl` with TMPDIR=tmp; returns its pid. */
+static pid_t start_run(const char *base, const char *tmp, const char *out, const char *loader)
+{
+    char scn[700], csv[700], log[700];
+    snprintf(scn, sizeof scn, "%s/long.scn", base);
+    snprintf(csv, sizeof csv, "%s/pendulum.csv", out);
+    snprintf(log, sizeof log, "%s/run.log", base);
+    sweep_write(scn, kLong);
+    setenv("TMPDIR", tmp, 1);
+    char *argv[] = {(char *)sweep_railsym_bin(), "run", "vehicles/examples/pendulum.vdl", "-s", scn, "-o", csv,
+                    "--loader", (char *)loader, NULL};
+    const pid_t pid = sweep_spawn(argv, log);
+    unsetenv("TMPDIR");
+    return pid;
+}
+
+static void run_stopped_by(int sig)
+{
+    char base[600], tmp[600], out[600], list[2000];
+    scratch(base, sizeof base, "sig-run", tmp, out);
+    const pid_t pid = start_run(base, tmp, out, "tcc");
+    /* the run has begun once its CSV has a row: the model is in TMPDIR */
+    char csv[700];
+    snprintf(csv, sizeof csv, "%s/pendulum.csv", out);
+    int started = 0;
+    for (int i = 0; i < 3000 && !started; i++) {
+        struct stat st;
+        started = stat(csv, &st) == 0 && st.st_size > 100;
+        sleep_s(0.01);
+    }
+    ck_assert_msg(started, "the run did not start within 30 s");
+    ck_assert_int_eq(count_entries(tmp, "railsym-run-", NULL, 0), 1);
+    kill(pid, sig);
+    ck_assert_int_eq(sweep_wait(pid), 128 + sig);
+    ck_assert_msg(count_entries(tmp, "", list, sizeof list) == 0, "left in TMPDIR after signal %d:\n%s", sig, list);
+    sweep_rm_rf(base);
+}
+
+START_TEST(run_sigint)
+{
+    run_stopped_by(SIGINT);
+}
+END_TEST
+
+START_TEST(run_sigterm)
+{
+    run_stopped_by(SIGTERM);
+}
+END_TEST
+
+START_TEST(run_sighup)
+{
+    run_stopped_by(SIGHUP);
+}
+END_TEST
+
+/* --loader dlopen: the signal arrives while the system compiler builds the
+ * shared object under its temporary name in the cache folder
+ * (.pendulum_model-KEY.tmp-PID.so, a fresh cache each time), or just before
+ * or after: nothing is left in TMPDIR, and the cache holds no temporary
+ * (a whole object, renamed into place before the signal, may stay). */
+START_TEST(run_dlopen_sigint_during_load)
+{
+    int seen_load = 0;
+    for (int k = 0; k < 4; k++) {
+        char base[600], tmp[600], out[600], cache[700], list[2000];
+        scratch(base, sizeof base, "sig-load", tmp, out);
+        snprintf(cache, sizeof cache, "%s/cache", base);
+        setenv("RAILSYM_CACHE_DIR", cache, 1);
+        const pid_t pid = start_run(base, tmp, out, "dlopen");
+        if (wait_for(cache, ".pendulum_model-", 30.0)) {
+            seen_load = 1;
+            sleep_s(0.05 * k);
+        }
+        kill(pid, SIGINT);
+        ck_assert_int_eq(sweep_wait(pid), 128 + SIGINT);
+        ck_assert_msg(count_entries(tmp, "", list, sizeof list) == 0, "left in TMPDIR (delay %d):\n%s", k, list);
+        ck_assert_msg(count_entries(cache, ".", list, sizeof list) == 0, "left in the cache (delay %d):\n%s", k,
+                      list);
+        sweep_rm_rf(base);
+    }
+    ck_assert_msg(seen_load, "the dlopen loader's folder was never seen: the test stopped nothing during a load");
+}
+END_TEST
+
+/* compile's write phase: SIGINT as soon as the hidden folder appears. */
+START_TEST(compile_sigint_in_write_phase)
+{
+    char base[600], tmp[600], out[600], list[2000], dir[700], log[700];
+    scratch(base, sizeof base, "sig-compile", tmp, out);
+    snprintf(dir, sizeof dir, "%s/feve3000", out);
+    snprintf(log, sizeof log, "%s/compile.log", base);
+    setenv("TMPDIR", tmp, 1);
+    char *argv[] = {(char *)sweep_railsym_bin(), "compile", "vehicles/feve3000/feve3000.vdl", "-o", dir, NULL};
+    const pid_t pid = sweep_spawn(argv, log);
+    unsetenv("TMPDIR");
+    const int seen = wait_for(out, ".feve3000.tmp-", 600.0);
+    kill(pid, SIGINT);
+    ck_assert_int_eq(sweep_wait(pid), 128 + SIGINT);
+    ck_assert_msg(seen, "the write phase was never seen (.feve3000.tmp-PID in %s)", out);
+    ck_assert_msg(count_entries(out, ".", list, sizeof list) == 0, "hidden folders left:\n%s", list);
+    /* interrupted while writing: no folder, or (the signal came after the
+     * last file) the complete one */
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        char c[800];
+        snprintf(c, sizeof c, "%s/feve3000_model.c", dir);
+        ck_assert_msg(stat(c, &st) == 0, "an incomplete %s was left", dir);
+    }
+    ck_assert_int_eq(count_entries(tmp, "", NULL, 0), 0);
+    sweep_rm_rf(base);
+}
+END_TEST
+
+/* A stale .NAME.tmp-<dead pid> is removed by the next compile of NAME; one
+ * of a living PID, and one of another NAME, are kept. */
+START_TEST(compile_removes_stale_tmp)
+{
+    char base[600], tmp[600], out[600], p[800], log[700];
+    scratch(base, sizeof base, "sig-stale-compile", tmp, out);
+    const long dead = dead_pid();
+    snprintf(p, sizeof p, "%s/.pendulum.tmp-%ld", out, dead);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/.pendulum.tmp-%ld/pendulum.c", out, dead);
+    sweep_write(p, "partial");
+    snprintf(p, sizeof p, "%s/.pendulum.tmp-%ld", out, (long)getpid());
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/.other.tmp-%ld", out, dead);
+    mkdir(p, 0755);
+    char dir[700];
+    snprintf(dir, sizeof dir, "%s/pendulum", out);
+    snprintf(log, sizeof log, "%s/compile.log", base);
+    char *argv[] = {(char *)sweep_railsym_bin(), "compile", "vehicles/examples/pendulum.vdl", "-o", dir, NULL};
+    ck_assert_int_eq(sweep_run(argv, log), 0);
+    char list[2000];
+    count_entries(out, ".", list, sizeof list);
+    char want[400];
+    snprintf(want, sizeof want, ".pendulum.tmp-%ld\n", (long)getpid());
+    ck_assert_msg(strstr(list, want) != NULL, "the living process's folder was removed:\n%s", list);
+    snprintf(want, sizeof want, ".other.tmp-%ld\n", dead);
+    ck_assert_msg(strstr(list, want) != NULL, "another model's folder was removed:\n%s", list);
+    ck_assert_msg(count_entries(out, ".", NULL, 0) == 2, "the dead process's folder is still there:\n%s", list);
+    sweep_rm_rf(base);
+}
+END_TEST
+
+/* A stale railsym-run-<dead pid>-XXXXXX is removed by the next run; one of
+ * a living PID and a name that does not fit the pattern are kept. */
+START_TEST(run_removes_stale_temp)
+{
+    char base[600], tmp[600], out[600], p[800], scn[700], csv[700];
+    scratch(base, sizeof base, "sig-stale-run", tmp, out);
+    const long dead = dead_pid();
+    snprintf(p, sizeof p, "%s/railsym-run-%ld-AbC123", tmp, dead);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/railsym-run-%ld-AbC123/pendulum", tmp, dead);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/railsym-run-%ld-AbC123/pendulum/pendulum.c", tmp, dead);
+    sweep_write(p, "left by a killed run");
+    snprintf(p, sizeof p, "%s/railsym-run-%ld-AbC123", tmp, (long)getpid());
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/railsym-run-%ld-AbC123-mine", tmp, dead);
+    mkdir(p, 0755);
+    snprintf(scn, sizeof scn, "%s/short.scn", base);
+    sweep_write(scn, "duration 0.01\nstep 1e-3\n");
+    snprintf(csv, sizeof csv, "%s/p.csv", out);
+    setenv("TMPDIR", tmp, 1);
+    char *argv[] = {(char *)sweep_railsym_bin(), "run", "vehicles/examples/pendulum.vdl", "-s", scn, "-o", csv, NULL};
+    const int st = sweep_run(argv, NULL);
+    unsetenv("TMPDIR");
+    ck_assert_int_eq(st, 0);
+    char list[2000], want[400];
+    count_entries(tmp, "", list, sizeof list);
+    snprintf(want, sizeof want, "railsym-run-%ld-AbC123\n", (long)getpid());
+    ck_assert_msg(strstr(list, want) != NULL, "the living process's folder was removed:\n%s", list);
+    snprintf(want, sizeof want, "railsym-run-%ld-AbC123-mine\n", dead);
+    ck_assert_msg(strstr(list, want) != NULL, "a name outside the pattern was removed:\n%s", list);
+    ck_assert_msg(count_entries(tmp, "", NULL, 0) == 2, "the dead process's folder is still there:\n%s", list);
+    sweep_rm_rf(base);
+}
+END_TEST
+
+/* mpirun -np 3 railsym sweep ... --mpi, SIGINT to mpirun while the workers
+ * run (each has its railsym-sweep-HOST-PID-* folder); a planted folder of a
+ * dead worker of this host is removed by the workers' start. */
+START_TEST(mpi_sweep_sigint)
+{
+    char base[600], tmp[600], out[600], list[2000], p[1200], host[256], scn[700], log[700];
+    scratch(base, sizeof base, "sig-mpi", tmp, out);
+    rs_temp_host(host, sizeof host);
+    const long dead = dead_pid();
+    snprintf(p, sizeof p, "%s/railsym-sweep-%s-%ld-Zz9Zz9", tmp, host, dead);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/railsym-sweep-%s-%ld-Zz9Zz9/variant.csv", tmp, host, dead);
+    sweep_write(p, "t\n");
+    snprintf(scn, sizeof scn, "%s/base.scn", base);
+    sweep_write(scn, "duration 1e5\nstep 1e-3\noutput 1\nmethod rk4\ninitial th = 0.5\n");
+    snprintf(log, sizeof log, "%s/mpi.log", base);
+    char dir[700];
+    snprintf(dir, sizeof dir, "%s/sweep", out);
+    setenv("TMPDIR", tmp, 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    if (sweep_sanitized())
+        setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
+    char *argv[] = {"mpirun", "-np", "3", "--oversubscribe", (char *)sweep_railsym_bin(), "sweep",
+                    "generated/pendulum", "-s", scn, "--vary", "th_dot=0:1:6", "-f", "final:th", "-o", dir,
+                    "--mpi", NULL};
+    const pid_t pid = sweep_spawn(argv, log);
+    unsetenv("TMPDIR");
+    int two = 0;
+    for (int i = 0; i < 6000 && !two; i++) {
+        two = count_entries(tmp, "railsym-sweep-", NULL, 0) == 2 &&
+              count_entries(tmp, "railsym-sweep-", list, sizeof list) >= 0 && !strstr(list, "-Zz9Zz9");
+        sleep_s(0.01);
+    }
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_msg(two, "the two workers' folders never appeared (planted one removed?):\n%s\nlog:\n%s", list,
+                  text ? text : "");
+    free(text);
+    sleep_s(0.5);
+    kill(pid, SIGINT);
+    const int st = sweep_wait(pid);
+    ck_assert_msg(st != 0, "mpirun ended with status 0 after SIGINT");
+    /* the workers may outlive mpirun by a moment */
+    for (int i = 0; i < 500 && count_entries(tmp, "railsym-", NULL, 0) > 0; i++)
+        sleep_s(0.01);
+    if (count_entries(tmp, "railsym-", list, sizeof list) != 0) {
+        char inside[2000] = "", sub[1400];
+        snprintf(sub, sizeof sub, "%s/%.*s", tmp, (int)strcspn(list, "\n"), list);
+        count_entries(sub, "", inside, sizeof inside);
+        text = sweep_slurp(log, NULL);
+        ck_abort_msg("left in TMPDIR:\n%s(in the first: %s)\nlog:\n%s", list, inside, text ? text : "");
+    }
+    sweep_rm_rf(base);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("signals");
+    TCase *tc = tcase_create("signals");
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, run_sigint);
+    tcase_add_test(tc, run_sigterm);
+    tcase_add_test(tc, run_sighup);
+    tcase_add_test(tc, run_dlopen_sigint_during_load);
+    tcase_add_test(tc, run_removes_stale_temp);
+    tcase_add_test(tc, compile_removes_stale_tmp);
+    tcase_add_test(tc, mpi_sweep_sigint);
+    tcase_add_test(tc, compile_sigint_in_write_phase);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
