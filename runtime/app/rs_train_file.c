@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "rs_clock.h"
+#include "rs_cores.h"
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_progress.h"
@@ -1210,7 +1211,10 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         return st;
     rs_park_opts o;
     rs_train_spec_opts(S, &o);
-    o.threads = cfg->threads;
+    /* Workers beyond the usable cores only wait for each other's time
+     * slices; results are the same bits on any count (rs_park.h). */
+    o.threads = rs_cores_cap(cfg->threads, NULL);
+    r.threads = o.threads;
     rs_train *tr = NULL;
     const char **vnames = malloc((size_t)S->nv * sizeof *vnames), **cnames = malloc((size_t)S->nv * sizeof *cnames);
     FILE *f = NULL;
