@@ -3,26 +3,56 @@
  *
  * Sense by generation: a thread reads the generation, arrives (atomic
  * count), and waits until the generation changes; the last to arrive resets
- * the count and opens the next generation under the mutex, so a thread that
- * decided to sleep cannot miss the wake-up.  The acquire/release pairs
+ * the count and opens the next generation.  The acquire/release pairs
  * (arrival RMWs, the generation store and loads) make the barrier a full
  * synchronization.
+ *
+ * Waiting: first polls the generation (with the CPU's pause hint) up to the
+ * current spin budget, then blocks.  On Linux it blocks on the generation
+ * word itself (futex): the last arrival pays a wake-up system call only
+ * when someone sleeps (the sleeper count), and a sleeper that comes too
+ * late finds the generation already changed (FUTEX_WAIT compares it in the
+ * kernel).  Elsewhere a mutex and condition variable do the same.
+ *
+ * The budget adapts: a wait released while polling doubles it (up to the
+ * configured spin), one that had to sleep halves it.  On a busy machine a
+ * partner thread is often descheduled for a whole time slice (milliseconds);
+ * polling for it then burns the core that it, or another process, needs,
+ * so the waits soon go to sleep almost at once.  On an idle machine the
+ * partner comes within microseconds and the budget stays at its maximum.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* syscall */
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#define RS_BARRIER_FUTEX 1
+#endif
+
 #include "rs_barrier.h"
 #include "rs_status.h"
+
+/* Polls the budget never falls below: a partner that is running arrives
+ * within a few of them, and they cost less than a wake-up. */
+enum { SPIN_FLOOR = 64 };
 
 struct rs_barrier {
     int n, spin;
     atomic_int count;
-    atomic_uint gen;
+    atomic_uint gen;           /* the futex word                                */
+    atomic_int sleepers;       /* threads blocked (or about to block)           */
+    atomic_int budget;         /* polls before blocking, SPIN_FLOOR..spin       */
+    atomic_long sleeps;        /* waits that blocked, for tests and benches     */
+#if !RS_BARRIER_FUTEX
     pthread_mutex_t mu;
     pthread_cond_t cv;
+#endif
 };
 
 int rs_barrier_create(rs_barrier **out, int n, int spin)
@@ -39,6 +69,10 @@ int rs_barrier_create(rs_barrier **out, int n, int spin)
     b->spin = spin < 0 ? 0 : spin;
     atomic_init(&b->count, 0);
     atomic_init(&b->gen, 0u);
+    atomic_init(&b->sleepers, 0);
+    atomic_init(&b->budget, b->spin);
+    atomic_init(&b->sleeps, 0L);
+#if !RS_BARRIER_FUTEX
     if (pthread_mutex_init(&b->mu, NULL) != 0) {
         free(b);
         return RS_E_NOMEM;
@@ -48,6 +82,7 @@ int rs_barrier_create(rs_barrier **out, int n, int spin)
         free(b);
         return RS_E_NOMEM;
     }
+#endif
     *out = b;
     return RS_OK;
 }
@@ -56,10 +91,63 @@ void rs_barrier_free(rs_barrier **pb)
 {
     if (!pb || !*pb)
         return;
+#if !RS_BARRIER_FUTEX
     pthread_cond_destroy(&(*pb)->cv);
     pthread_mutex_destroy(&(*pb)->mu);
+#endif
     free(*pb);
     *pb = NULL;
+}
+
+long rs_barrier_sleeps(const rs_barrier *b)
+{
+    return b ? atomic_load_explicit(&b->sleeps, memory_order_relaxed) : 0;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Opens generation g + 1 and wakes the sleepers.  The sequentially
+ * consistent store and load pair with the sleeper's increment and check
+ * (block()): either the sleeper sees the new generation or this sees it
+ * counted. */
+static void release(rs_barrier *b, unsigned g)
+{
+#if RS_BARRIER_FUTEX
+    atomic_store(&b->gen, g + 1u);
+    if (atomic_load(&b->sleepers) > 0)
+        syscall(SYS_futex, (unsigned *)&b->gen, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+    pthread_mutex_lock(&b->mu);
+    atomic_store(&b->gen, g + 1u);
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+#endif
+}
+
+/* Sleeps until the generation is no longer g. */
+static void block(rs_barrier *b, unsigned g)
+{
+    atomic_fetch_add_explicit(&b->sleeps, 1, memory_order_relaxed);
+#if RS_BARRIER_FUTEX
+    atomic_fetch_add(&b->sleepers, 1);
+    /* FUTEX_WAIT returns at once when the word is no longer g, and may
+     * wake spuriously (EINTR, EAGAIN): the loop checks again. */
+    while (atomic_load(&b->gen) == g)
+        syscall(SYS_futex, (unsigned *)&b->gen, FUTEX_WAIT_PRIVATE, g, NULL, NULL, 0);
+    atomic_fetch_sub(&b->sleepers, 1);
+#else
+    pthread_mutex_lock(&b->mu);
+    while (atomic_load_explicit(&b->gen, memory_order_acquire) == g)
+        pthread_cond_wait(&b->cv, &b->mu);
+    pthread_mutex_unlock(&b->mu);
+#endif
 }
 
 void rs_barrier_wait(rs_barrier *b)
@@ -70,21 +158,26 @@ void rs_barrier_wait(rs_barrier *b)
      * it first is safe. */
     const unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
     if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) == b->n - 1) {
-        /* Last to arrive: reset, then open the next generation.  The mutex
-         * makes the wake-up race-free with threads about to sleep. */
+        /* Last to arrive: reset, then open the next generation.  No thread
+         * arrives at the next one before it sees the new generation. */
         atomic_store_explicit(&b->count, 0, memory_order_relaxed);
-        pthread_mutex_lock(&b->mu);
-        atomic_store_explicit(&b->gen, g + 1u, memory_order_release);
-        pthread_cond_broadcast(&b->cv);
-        pthread_mutex_unlock(&b->mu);
+        release(b, g);
         return;
     }
-    for (int i = 0; i < b->spin; i++)
-        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
+    const int budget = atomic_load_explicit(&b->budget, memory_order_relaxed);
+    for (int i = 0; i < budget; i++) {
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g) {
+            if (budget < b->spin)   /* released while polling: poll longer */
+                atomic_store_explicit(&b->budget, budget > b->spin / 2 ? b->spin : 2 * budget,
+                                      memory_order_relaxed);
             return;
-    pthread_mutex_lock(&b->mu);
-    while (atomic_load_explicit(&b->gen, memory_order_acquire) == g)
-        pthread_cond_wait(&b->cv, &b->mu);
-    pthread_mutex_unlock(&b->mu);
+        }
+        cpu_relax();
+    }
+    if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
+        return;
+    /* Had to sleep: the partners are slow or descheduled, poll less. */
+    const int lower = budget / 2 > SPIN_FLOOR ? budget / 2 : (b->spin < SPIN_FLOOR ? b->spin : SPIN_FLOOR);
+    atomic_store_explicit(&b->budget, lower, memory_order_relaxed);
+    block(b, g);
 }
-
