@@ -59,13 +59,20 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
     rs_train_run_report rep;
     char err[2048];
     if (rs_train_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);
-    if (!quiet)
+    if (!quiet) {
+        // With several threads on a busy machine, steps ran alone when that
+        // was faster (docs/performance.md "Threads on a busy machine").
+        char alone[96] = "";
+        if (rep.threads > 1 && rep.steps > 0 && rep.serial_steps * 2 > rep.steps)
+            std::snprintf(alone, sizeof alone, " (%.0f%% of the steps on one: faster on this busy machine)",
+                          100.0 * static_cast<double>(rep.serial_steps) / static_cast<double>(rep.steps));
         std::fprintf(stderr,
                      "railsym run: %s: %d vehicles (%d coordinates), %ld steps, t = %g to %g s, %.1f us/step on %d "
-                     "thread(s), %.2f Krylov iterations/step, %ld rows -> %s\n",
+                     "thread(s)%s, %.2f Krylov iterations/step, %ld rows -> %s\n",
                      train.c_str(), rep.nv, rep.n, rep.steps, rep.t_start, rep.t_end,
-                     rep.steps ? 1e6 * rep.wall_s / static_cast<double>(rep.steps) : 0.0, rep.threads,
+                     rep.steps ? 1e6 * rep.wall_s / static_cast<double>(rep.steps) : 0.0, rep.threads, alone,
                      rep.krylov_per_step, rep.rows, out.c_str());
+    }
     return cli::kExitOk;
 }
 

@@ -1291,6 +1291,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     rs_progress_end(&pr, r.steps, rs_park_t(pk));
     r.wall_s = wall;
     r.krylov_per_step = r.steps ? (double)rs_park_get_stats(pk)->krylov_iters / (double)r.steps : 0.0;
+    r.serial_steps = rs_park_get_stats(pk)->serial_steps;
     st = RS_OK;
     goto done;
 io_error:

@@ -81,6 +81,9 @@ typedef struct rs_train_run_report {
     double krylov_per_step;      /* mean Krylov iterations per step         */
     int threads;                 /* threads the run used: cfg->threads
                                     capped at rs_cores_usable()             */
+    long serial_steps;           /* steps run on one thread because that was
+                                    faster (rs_park_opts.probe); all of them
+                                    with one thread                         */
 } rs_train_run_report;
 
 /* Reads the file, builds the train, runs it and writes the CSV (header
