@@ -8,9 +8,10 @@
  * sections (three per Krylov iteration), so the wait is usually short and
  * polling wins.  On a busy machine a partner is often descheduled for a
  * whole time slice, and polling for it burns the core it needs: the poll
- * budget halves after each wait that had to block and doubles (up to
- * `spin`) after each released while polling, so on an oversubscribed
- * machine waiting threads give their cores up almost at once.
+ * budget halves after each wait that slept long (a partner a time slice
+ * late) and doubles (up to `spin`) after each released while polling or
+ * after a short sleep, so on an oversubscribed machine waiting threads give
+ * their cores up almost at once, and on an idle one they keep polling.
  *
  * Opaque: it holds C11 atomics, which C++ code including runtime headers
  * cannot see.  No allocation after rs_barrier_create.
