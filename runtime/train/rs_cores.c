@@ -9,14 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rs_cores.h"
 
 /* CPUs in the affinity mask; 0 when it cannot be read.  The set grows
  * until the kernel's mask fits (EINVAL: the set is smaller than the
- * kernel's CPU count). */
+ * kernel's CPU count).  Off Linux (no sched_getaffinity): the CPUs online. */
 static int affinity_cpus(void)
 {
+#if !defined(__linux__)
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 && n < INT_MAX ? (int)n : 0;
+#else
     for (int n = 1024; n <= (1 << 20); n *= 2) {
         cpu_set_t *set = CPU_ALLOC((size_t)n);
         if (!set)
@@ -34,6 +39,7 @@ static int affinity_cpus(void)
             return 0;
     }
     return 0;
+#endif
 }
 
 int rs_cores_parse_cpu_max(const char *text)
