@@ -17,6 +17,7 @@
 #include "model_dir.hpp"
 
 extern "C" {
+#include "rs_cores.h"
 #include "rs_train_file.h"
 }
 
@@ -48,19 +49,32 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
         [](rs_load_cache *c) { rs_load_cache_free(&c); });
     if (!models) throw std::bad_alloc();
     cli::LogSink log("railsym run: ");
+    // rs_train_run caps the workers at the usable cores; say so once, before
+    // the run, so a user who asked for more knows what ran.
+    int cores = 0;
+    if (const int used = rs_cores_cap(threads, &cores); used < threads)
+        std::fprintf(stderr, "railsym run: --threads %d: this process may use %d core%s; running %d worker%s\n",
+                     threads, cores, cores == 1 ? "" : "s", used, used == 1 ? "" : "s");
     const std::string set_text = cli::set_text(args);   // train-file lines after the file's
     rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, set_text.empty() ? nullptr : set_text.c_str(),
                          models.get(), quiet ? 0 : -1, log.log()};
     rs_train_run_report rep;
     char err[2048];
     if (rs_train_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);
-    if (!quiet)
+    if (!quiet) {
+        // With several threads on a busy machine, steps ran alone when that
+        // was faster (docs/performance.md "Threads on a busy machine").
+        char alone[96] = "";
+        if (rep.threads > 1 && rep.steps > 0 && rep.serial_steps * 2 > rep.steps)
+            std::snprintf(alone, sizeof alone, " (%.0f%% of the steps on one: faster on this busy machine)",
+                          100.0 * static_cast<double>(rep.serial_steps) / static_cast<double>(rep.steps));
         std::fprintf(stderr,
                      "railsym run: %s: %d vehicles (%d coordinates), %ld steps, t = %g to %g s, %.1f us/step on %d "
-                     "thread(s), %.2f Krylov iterations/step, %ld rows -> %s\n",
+                     "thread(s)%s, %.2f Krylov iterations/step, %ld rows -> %s\n",
                      train.c_str(), rep.nv, rep.n, rep.steps, rep.t_start, rep.t_end,
-                     rep.steps ? 1e6 * rep.wall_s / static_cast<double>(rep.steps) : 0.0, threads,
+                     rep.steps ? 1e6 * rep.wall_s / static_cast<double>(rep.steps) : 0.0, rep.threads, alone,
                      rep.krylov_per_step, rep.rows, out.c_str());
+    }
     return cli::kExitOk;
 }
 

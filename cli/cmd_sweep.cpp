@@ -110,6 +110,16 @@ int cmd_sweep(int argc, char **argv) {
         throw cli::UsageError("--threads is for train files (threads per variant); a model's variants run "
                               "one per --jobs thread");
     }
+    if (train) {
+        // The runtime caps each variant's workers (rs_sweep_threads); say so
+        // once, before the sweep starts.
+        int cores = 0;
+        if (const int used = rs_sweep_threads(&cfg, &cores); used < cfg.threads)
+            std::fprintf(stderr, "railsym sweep: --threads %d: this process may use %d core%s%s; running %d worker%s "
+                         "per variant\n", cfg.threads, cores, cores == 1 ? "" : "s",
+                         cfg.jobs > 1 ? (" shared by --jobs " + std::to_string(cfg.jobs)).c_str() : "", used,
+                         used == 1 ? "" : "s");
+    }
     std::string dir, model;
     if (train) {
         cfg.train_file = target.c_str();

@@ -26,6 +26,7 @@
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_driver.h"
+#include "rs_cores.h"
 #include "rs_pool.h"
 #include "rs_closest.h"
 #include "rs_scenario.h"
@@ -69,6 +70,7 @@ struct rs_sweep {
     double *norm;              /* n × nv: values scaled to [0, 1]            */
     double sum_cost, sum_est;  /* over measured variants: the cost rate       */
     int started, skipped;
+    int threads;               /* per train variant (rs_sweep_threads)       */
     int lock_fd;
     double last_summary;
 };
@@ -81,6 +83,17 @@ void rs_sweep_config_default(rs_sweep_config *c)
     c->jobs = 1;
     c->threads = 1;
     c->method = -1;
+}
+
+int rs_sweep_threads(const rs_sweep_config *c, int *cores)
+{
+    int usable = 1;
+    const int want = rs_cores_cap(c->threads, &usable);
+    if (cores)
+        *cores = usable;
+    const int jobs = c->jobs < 1 ? 1 : c->jobs < usable ? c->jobs : usable;
+    const int share = usable / jobs > 1 ? usable / jobs : 1;
+    return want < share ? want : share;
 }
 
 /* Writes `text` to path atomically: a temporary name in the same folder,
@@ -314,6 +327,7 @@ int rs_sweep_open(rs_sweep **out, const rs_sweep_config *c, const rs_sweep_spec 
     sw->nv = rs_sweep_spec_nvars(s);
     sw->nf = rs_sweep_spec_nfigures(s);
     sw->lock_fd = -1;
+    sw->threads = rs_sweep_threads(c, NULL);
     sw->width = 4;
     for (int k = n; k >= 10000; k /= 10)
         sw->width++;
@@ -607,7 +621,7 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
     }
     if (sw->c->train_file) {
         const double t0 = rs_now_s();
-        int st = rs_sweep_train_variant(sw->c->train_file, sw->trains, sw->s, values, path, sw->c->threads, &r->steps,
+        int st = rs_sweep_train_variant(sw->c->train_file, sw->trains, sw->s, values, path, sw->threads, &r->steps,
                                         r->message, sizeof r->message);
         r->wall_s = rs_now_s() - t0;
         char final[64];
@@ -874,6 +888,7 @@ void rs_sweep_counts(rs_sweep *sw, rs_sweep_report *r)
     pthread_mutex_lock(&sw->mu);
     r->variants = sw->n;
     r->skipped = sw->skipped;
+    r->threads = sw->threads;
     r->ok = r->failed = r->pending = 0;
     for (int i = 0; i < sw->n; i++) {
         r->ok += sw->state[i] == RS_VAR_OK;

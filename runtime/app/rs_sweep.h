@@ -92,9 +92,18 @@ typedef struct rs_sweep_report {
     double wall_s;             /* wall time of this run                            */
     double mpi_overhead_s;     /* MPI: mean coordinator round trip per variant
                                   minus the worker's run time; 0 otherwise        */
+    int threads;               /* trains: threads each variant ran on
+                                  (rs_sweep_threads)                              */
 } rs_sweep_report;
 
 void rs_sweep_config_default(rs_sweep_config *c);
+
+/* The threads each train variant runs on: c->threads, at most the cores
+ * this process may use shared among the jobs that run at once (the usable
+ * cores / jobs, at least 1), since jobs × threads workers beyond the cores
+ * wait for each other's time slices.  *cores (may be NULL) receives the
+ * usable cores (rs_cores.h). */
+int rs_sweep_threads(const rs_sweep_config *c, int *cores);
 
 /* The whole sweep on c->jobs local threads.  Returns RS_OK when every
  * variant ran (failed variants included: they are results), or an error

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "rs_clock.h"
+#include "rs_cores.h"
 #include "rs_driver.h"
 #include "rs_error.h"
 #include "rs_file.h"
@@ -1298,7 +1299,10 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         return st;
     rs_park_opts o;
     rs_train_spec_opts(S, &o);
-    o.threads = cfg->threads;
+    /* Workers beyond the usable cores only wait for each other's time
+     * slices; results are the same bits on any count (rs_park.h). */
+    o.threads = rs_cores_cap(cfg->threads, NULL);
+    r.threads = o.threads;
     rs_train *tr = NULL;
     const char **vnames = malloc((size_t)S->nv * sizeof *vnames), **cnames = malloc((size_t)S->nv * sizeof *cnames);
     FILE *f = NULL;
@@ -1375,6 +1379,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     rs_progress_end(&pr, r.steps, rs_park_t(pk));
     r.wall_s = wall;
     r.krylov_per_step = r.steps ? (double)rs_park_get_stats(pk)->krylov_iters / (double)r.steps : 0.0;
+    r.serial_steps = rs_park_get_stats(pk)->serial_steps;
     st = RS_OK;
     goto done;
 io_error:

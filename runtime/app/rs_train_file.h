@@ -61,7 +61,8 @@ void rs_train_spec_opts(const rs_train_spec *spec, rs_park_opts *o);
 typedef struct rs_train_run_cfg {
     const char *train_file;
     const char *out;             /* CSV path                                */
-    int threads;                 /* >= 1                                    */
+    int threads;                 /* >= 1; more than the cores this process
+                                    may use are capped (rs_cores.h)         */
     const char *extra;           /* lines read after the file's (NULL: none) */
     rs_load_cache *models;       /* compiled vehicle models (NULL: loaded
                                     with libtcc for this run); it sets the
@@ -78,6 +79,11 @@ typedef struct rs_train_run_report {
     double t_start, t_end;       /* simulated                               */
     double wall_s;               /* wall time of the steps                  */
     double krylov_per_step;      /* mean Krylov iterations per step         */
+    int threads;                 /* threads the run used: cfg->threads
+                                    capped at rs_cores_usable()             */
+    long serial_steps;           /* steps run on one thread because that was
+                                    faster (rs_park_opts.probe); all of them
+                                    with one thread                         */
 } rs_train_run_report;
 
 /* Reads the file, builds the train, runs it and writes the CSV (header

@@ -33,6 +33,10 @@
 enum { MODE_INIT, MODE_STEP };
 enum { SAMPLE_STEPS = 8, CHUNKS_PER_THREAD = 4 };
 
+/* The probe (rs_park_opts.probe): this many steps on the caller alone,
+ * then as many on the team, at the start of each period. */
+enum { PROBE_STEPS = 5 };
+
 /* What went wrong, for the message; key = phase × (nb + nl + 1) + index
  * orders errors so the reported one does not depend on the plan. */
 enum { E_BLOCKFN = 1, E_LINKFN, E_NONFINITE, E_SINGULAR };
@@ -70,6 +74,12 @@ struct rs_park {
 
     int *bstart, *blist, *bthread;   /* plan of blocks: threads + 1, nb, nb */
     int *lstart, *llist, *lthread;   /* plan of links                       */
+    int *ident;                      /* max(nb, nl): 0, 1, ... the serial
+                                        plan's lists (all on thread 0)     */
+    int s_bstart[2], s_lstart[2];    /* the serial plan's offsets           */
+    int serial;                      /* this section runs on the caller
+                                        alone (same bits: rs_park.h)       */
+    double probe_s[2][PROBE_STEPS];  /* probe step times: serial, team      */
     double *bcost, *lcost;           /* measured seconds, accumulated       */
     double *ccost;                   /* chunk costs (planning scratch)      */
     long sampled;                    /* steps measured since the last plan  */
@@ -99,6 +109,7 @@ void rs_park_opts_default(rs_park_opts *o)
     o->corrections = 1;
     o->rebalance = 200;
     o->spin = 50000;
+    o->probe = 500;
     o->check_finite = 1;
 }
 
@@ -186,7 +197,7 @@ void rs_park_free(rs_park **ppk)
     void *arrays[] = {pk->bname, pk->lname, pk->off, pk->moff, pk->la, pk->lb, pk->lna, pk->lnb, pk->lpoff,
                       pk->lports, pk->lmoff, pk->bl_start, pk->bl_link, pk->bl_side, pk->M, pk->lq, pk->q,
                       pk->bstart, pk->blist, pk->bthread, pk->lstart, pk->llist, pk->lthread, pk->bcost,
-                      pk->lcost, pk->ccost, pk->terr};
+                      pk->lcost, pk->ccost, pk->terr, pk->ident};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         rs_free(&a, arrays[i]);
     rs_free(&a, pk);
@@ -197,11 +208,14 @@ void rs_park_free(rs_park **ppk)
 static int check_options(const rs_park_opts *o, char *err, size_t errlen)
 {
     if (!(o->h > 0.0) || !isfinite(o->h) || o->threads < 1 || o->threads > 256 || o->corrections < 1 ||
-        o->corrections > 20 || o->rebalance < 0 || o->spin < 0 || !(o->krylov.tol > 0.0) || o->krylov.maxiter < 0) {
+        o->corrections > 20 || o->rebalance < 0 || o->spin < 0 || !(o->krylov.tol > 0.0) || o->krylov.maxiter < 0 ||
+        (o->probe != 0 && o->probe < 4 * PROBE_STEPS)) {
         return rs_fail(err, errlen, RS_E_ARG,
                        "rs_park_create: options out of range: h > 0 (%g), threads 1..256 (%d), corrections 1..20 (%d), "
-                       "rebalance >= 0 (%d), spin >= 0 (%d), Krylov tolerance > 0 (%g), maxiter >= 0 (%d)",
-                       o->h, o->threads, o->corrections, o->rebalance, o->spin, o->krylov.tol, o->krylov.maxiter);
+                       "rebalance >= 0 (%d), spin >= 0 (%d), Krylov tolerance > 0 (%g), maxiter >= 0 (%d), probe 0 "
+                       "or >= %d (%d)",
+                       o->h, o->threads, o->corrections, o->rebalance, o->spin, o->krylov.tol, o->krylov.maxiter,
+                       4 * PROBE_STEPS, o->probe);
     }
     return RS_OK;
 }
@@ -274,10 +288,11 @@ static int alloc_tables(rs_park *pk)
     pk->lcost = rs_alloc(a, (size_t)nl, sizeof(double));
     pk->ccost = rs_alloc(a, (size_t)(nb > nl ? nb : nl), sizeof(double));
     pk->terr = rs_alloc(a, (size_t)T, sizeof(terr));
+    pk->ident = rs_alloc(a, (size_t)(nb > nl ? nb : nl), sizeof(int));
     return pk->bname && pk->lname && pk->off && pk->moff && pk->la && pk->lb && pk->lna && pk->lnb && pk->lpoff &&
                    pk->lmoff && pk->bl_start && pk->bl_link && pk->bl_side && pk->bstart && pk->blist &&
                    pk->bthread && pk->lstart && pk->llist && pk->lthread && pk->bcost && pk->lcost && pk->ccost &&
-                   pk->terr
+                   pk->terr && pk->ident
                ? 0
                : -1;
 }
@@ -454,6 +469,10 @@ int rs_park_create(rs_park **out, const rs_park_sys *sys, const rs_park_opts *op
         rs_park_free(&pk);
         return st;
     }
+    for (int i = 0; i < (pk->nb > pk->nl ? pk->nb : pk->nl); i++)
+        pk->ident[i] = i;
+    pk->s_bstart[1] = pk->nb;
+    pk->s_lstart[1] = pk->nl;
     plan_all(pk, 0);
     pk->msg[0] = '\0';
     *out = pk;
@@ -599,12 +618,14 @@ static int any_error(const rs_park *pk)
     return 0;
 }
 
-#define OWN_BLOCKS(b) for (int k_ = pk->bstart[thread], b; k_ < pk->bstart[thread + 1] && (b = pk->blist[k_], 1); k_++)
-#define OWN_LINKS(l) for (int k_ = pk->lstart[thread], l; k_ < pk->lstart[thread + 1] && (l = pk->llist[k_], 1); k_++)
+/* The blocks and links of `thread` in the section's plan (bstart, blist,
+ * lstart, llist: the team's plan, or the serial one). */
+#define OWN_BLOCKS(b) for (int k_ = bstart[thread], b; k_ < bstart[thread + 1] && (b = blist[k_], 1); k_++)
+#define OWN_LINKS(l) for (int k_ = lstart[thread], l; k_ < lstart[thread + 1] && (l = llist[k_], 1); k_++)
 
 static void sync(rs_park *pk)
 {
-    if (pk->opt.threads > 1)
+    if (pk->opt.threads > 1 && !pk->serial)
         rs_barrier_wait(pk->bar);
 }
 
@@ -617,7 +638,12 @@ static void section(void *ctx, int thread, int unused)
     const int timing = pk->timing;
     const double h = pk->opt.h;
     const double t1 = pk->mode == MODE_STEP ? pk->t_base + (double)(pk->k_steps + 1) * h : pk->t;
-    const rs_team team = {pk->opt.threads, pk->bar, pk->bstart, pk->blist};
+    /* pk->serial is set by the caller before the section starts (the pool's
+     * barrier publishes it) and read by every thread alike. */
+    const int ser = pk->serial;
+    const int *bstart = ser ? pk->s_bstart : pk->bstart, *blist = ser ? pk->ident : pk->blist;
+    const int *lstart = ser ? pk->s_lstart : pk->lstart, *llist = ser ? pk->ident : pk->llist;
+    const rs_team team = {ser ? 1 : pk->opt.threads, ser ? NULL : pk->bar, bstart, blist};
 
     /* PS1, first part: the predictor (eq. 6 read backwards). */
     double a0 = 1.0, a1 = -1.0, a2 = 0.0, a3 = 0.0;
@@ -771,6 +797,19 @@ static int report(rs_park *pk, const char *what)
     }
 }
 
+/* The median of PROBE_STEPS (5) times: insertion sort of a copy. */
+static double median5(const double *v)
+{
+    double w[PROBE_STEPS];
+    for (int i = 0; i < PROBE_STEPS; i++) {
+        int j = i;
+        for (; j > 0 && w[j - 1] > v[i]; j--)
+            w[j] = w[j - 1];
+        w[j] = v[i];
+    }
+    return w[PROBE_STEPS / 2];
+}
+
 /* Runs one section.  A failed section leaves q, q̇, q̈ and the history as
  * they were: the failure exits return before PS9, which alone writes them. */
 static int run_section(rs_park *pk)
@@ -779,7 +818,10 @@ static int run_section(rs_park *pk)
     pk->iters_this_step = 0;
     for (int t = 0; t < pk->opt.threads; t++)
         pk->terr[t].key = INT_MAX;
-    rs_pool_parallel(pk->pool, section, pk);
+    if (pk->serial || pk->opt.threads == 1)
+        section(pk, 0, 0);
+    else
+        rs_pool_parallel(pk->pool, section, pk);
     if (any_error(pk) || pk->kfail != RS_OK)
         return report(pk, "initialization");
     return RS_OK;
@@ -813,9 +855,24 @@ int rs_park_step(rs_park *pk)
     const int R = pk->opt.rebalance;
     const int W = R < SAMPLE_STEPS ? R : SAMPLE_STEPS;
     pk->timing = pk->opt.threads > 1 && R > 0 && pk->clock_steps % R < W;
+    /* The probe: the first PROBE_STEPS steps of each period on the caller
+     * alone, the next PROBE_STEPS on the team; the rest of the period runs
+     * the way whose median step was shorter. */
+    const int P = pk->opt.threads > 1 ? pk->opt.probe : 0;
+    const long k = P > 0 ? pk->clock_steps % P : -1;
+    const int probing = k >= 0 && k < 2 * PROBE_STEPS;
+    if (probing)
+        pk->serial = k < PROBE_STEPS;
+    const double t0 = probing ? rs_now_s() : 0.0;
     const int st = run_section(pk);
     if (st != RS_OK)
         return st;
+    pk->st.serial_steps += pk->serial || pk->opt.threads == 1;
+    if (probing) {
+        pk->probe_s[k < PROBE_STEPS ? 0 : 1][k % PROBE_STEPS] = rs_now_s() - t0;
+        if (k == 2 * PROBE_STEPS - 1)
+            pk->serial = median5(pk->probe_s[0]) < median5(pk->probe_s[1]);
+    }
     pk->k_steps++;
     pk->t = pk->t_base + (double)pk->k_steps * h;
     if (pk->hist < 2)

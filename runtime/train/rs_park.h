@@ -47,6 +47,15 @@
  * Every reduction is summed in block order, so 1, 2, ... threads give
  * bit-identical trajectories whatever the plan.
  *
+ * On a busy machine (other processes on the cores) a team that meets at a
+ * dozen barriers per step waits for partners that lost their core, and one
+ * thread is faster.  So, with threads > 1, the first 5 steps of every
+ * `probe` steps run on the caller alone (the serial plan: everything on
+ * thread 0, no barrier), the next 5 on the team, and the rest of the
+ * period the way whose median step was shorter.  Results are the same
+ * bits either way (above); rs_park_stats.serial_steps counts the steps run
+ * alone.
+ *
  * Memory: everything is allocated by rs_park_create; rs_park_init and
  * rs_park_step allocate nothing, print nothing and never exit.  Errors come
  * back as rs_status codes with a message (rs_park_error) naming the step,
@@ -111,7 +120,15 @@ typedef struct rs_park_opts {
     int rebalance;           /* re-plan from measured costs every this many
                                 steps (measured over the first 8 of each
                                 period), default 200; 0: plan once, statically */
-    int spin;                /* barrier spin polls before sleeping, default 50000 (tens of us) */
+    int spin;                /* barrier polls before sleeping, at most: the
+                                budget adapts below it (rs_barrier.h),
+                                default 50000 (tens of us) */
+    int probe;               /* threads > 1: every this many steps, time 5
+                                steps on the caller alone against 5 on the
+                                pool and run the rest of the period the
+                                faster way (on a busy machine one thread
+                                often wins); the same bits either way.  0:
+                                always the pool; else >= 20; default 500 */
     int check_finite;        /* check forces and matrices each step, default 1 */
     rs_allocator allocator;  /* {0}: calloc/free; contract in rs_alloc.h    */
 } rs_park_opts;
@@ -126,6 +143,9 @@ typedef struct rs_park_stats {
     int krylov_max;          /* most iterations of one solve                  */
     double relres_last;      /* relative residual of the last solve           */
     long plans;              /* balancing plans made (the first included)     */
+    long serial_steps;       /* steps run on the caller alone (all of them
+                                with one thread; the probe's and those
+                                it found faster that way with more)           */
 } rs_park_stats;
 
 /* Copies sys's arrays it needs (names are borrowed: they must outlive the

@@ -24,8 +24,10 @@
 
 enum { MODE_PLAN, MODE_DYNAMIC, MODE_PARALLEL };
 
-/* Barrier polls before sleeping (tens of microseconds): a train step
- * passes a dozen barriers, and a sleep and wake-up costs 20 us. */
+/* Barrier polls before sleeping, at most (tens of microseconds; the
+ * barrier lowers its budget when waits keep ending asleep, as on a busy
+ * machine): a train step passes a dozen barriers, and a sleep and wake-up
+ * costs 20 us. */
 enum { POOL_SPIN = 50000 };
 
 struct rs_pool {

@@ -2,7 +2,7 @@
  * bench_train.c — Park steps of long trains (rs_train on rs_park):
  *
  *   BENCH train<N>.step_us_t1 <v> us              median µs per step, 1 thread
- *   BENCH train<N>.step_us_t<P> <v> us            the same on P threads (P: every core)
+ *   BENCH train<N>.step_us_t<P> <v> us            the same on P threads (P: every usable core)
  *   BENCH train<N>.parallel_efficiency_t<P> <v> ratio   t1 / (P · tP)
  *   BENCH train<N>.krylov_iters_per_step <v> iterations
  *   BENCH train<N>.step_us_per_dof_t1 <v> us      t1 / coordinates
@@ -11,8 +11,16 @@
  * N − 1 loaded wagons, couplers with free play and buffers; 5 coordinates
  * per vehicle), step 1 ms.  The median is over blocks of 50 steps after a
  * warm-up (which also lets the longest-first plan settle on measured
- * costs).  RAILSYM_BENCH_THREADS overrides P.  A benchmark prints figures;
- * it never fails on time.
+ * costs).  P is the cores this process may use (rs_cores_usable: affinity
+ * and cgroup quota); RAILSYM_BENCH_THREADS overrides it.  A benchmark
+ * prints figures; it never fails on time.
+ *
+ * On a busy machine (docs/performance.md "Threads on a busy machine"): the
+ * same train of 200 with P busy-looping child processes beside it, one per
+ * usable core, killed afterwards; each figure the median of three runs:
+ *
+ *   BENCH train200.step_us_t1_loaded <v> us
+ *   BENCH train200.step_us_t<P>_loaded <v> us
  *
  * Compiled vehicles (docs/trains.md "Compiled vehicles"): the same
  * locomotive and N − 1 wagons of vehicles/trains/freight_wagon.vdl
@@ -28,12 +36,16 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_cores.h"
 #include "rs_load.h"
 #include "rs_train.h"
 
@@ -118,9 +130,68 @@ static double bench(int nv, int threads, double *iters)
     return us[NBLOCK / 2];
 }
 
+/* The background load: n children that loop on the CPU until killed.
+ * Each also dies with this process (PR_SET_PDEATHSIG) and after 10 minutes
+ * at most (alarm), so a bench that crashes leaves no load behind. */
+static void load_start(pid_t *kids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        kids[i] = fork();
+        if (kids[i] == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            alarm(600);
+            volatile unsigned long spin = 0;
+            for (;;)
+                spin++;
+        }
+        if (kids[i] < 0) {
+            perror("bench_train: fork");
+            exit(1);
+        }
+    }
+}
+
+static void load_stop(pid_t *kids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        kill(kids[i], SIGKILL);
+        waitpid(kids[i], NULL, 0);
+    }
+}
+
+static double median3(double a, double b, double c)
+{
+    double v[3] = {a, b, c};
+    qsort(v, 3, sizeof v[0], cmp_double);
+    return v[1];
+}
+
+/* train200 with 1 and P threads beside P busy processes (one per usable
+ * core): what a user sees who runs a train while the machine does other
+ * work.  Runs alternate (1, P, 1, P, ...) so that a change in the rest of
+ * the machine's load touches both. */
+static void bench_loaded(long P)
+{
+    enum { NV = 200, REPS = 3 };
+    const int nload = rs_cores_usable();
+    pid_t kids[256];
+    load_start(kids, nload < 256 ? nload : 256);
+    double t1[REPS], tp[REPS] = {0}, it;
+    for (int r = 0; r < REPS; r++) {
+        t1[r] = bench(NV, 1, &it);
+        if (P > 1)
+            tp[r] = bench(NV, (int)P, &it);
+    }
+    load_stop(kids, nload < 256 ? nload : 256);
+    printf("BENCH train%d.step_us_t1_loaded %.2f us\n", NV, median3(t1[0], t1[1], t1[2]));
+    if (P > 1)
+        printf("BENCH train%d.step_us_t%ld_loaded %.2f us\n", NV, P, median3(tp[0], tp[1], tp[2]));
+    fflush(stdout);
+}
+
 int main(void)
 {
-    long P = sysconf(_SC_NPROCESSORS_ONLN);
+    long P = rs_cores_usable();
     const char *env = getenv("RAILSYM_BENCH_THREADS");
     if (env && atoi(env) >= 1)
         P = atoi(env);
@@ -143,6 +214,7 @@ int main(void)
         printf("BENCH train%d.step_us_per_dof_t1 %.4f us\n", nv, t1 / (nv * RS_WAGON_NQ));
         fflush(stdout);
     }
+    bench_loaded(P);
     char err[4096];
     rs_loaded *h = rs_load("generated/freight_wagon", RS_LOAD_TCC, err, sizeof err);
     if (!h) {

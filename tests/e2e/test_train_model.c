@@ -124,6 +124,7 @@ static run_out run_train(int nv, int loco, int nopitch, double F, double T, int 
     rs_park_opts_default(&o);
     o.h = 1e-3;
     o.threads = threads;
+    o.probe = 0;   /* the team on every step (no serial probe): its bits are what is compared */
     o.krylov.method = method;
     o.krylov.tol = 1e-10;
     o.rebalance = 10;

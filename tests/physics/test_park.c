@@ -206,6 +206,7 @@ static run_result run_eta(double h, double T, int threads, rs_krylov_method meth
     rs_park_opts_default(&o);
     o.h = h;
     o.threads = threads;
+    o.probe = 0;   /* the team on every step (no serial probe): its bits are what is compared */
     o.krylov.method = method;
     o.krylov.tol = 1e-13;
     o.rebalance = 16;   /* re-plan often: results must not change */

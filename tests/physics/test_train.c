@@ -366,6 +366,7 @@ static double *det_run(int threads)
     rs_park_opts_default(&o);
     o.h = 1e-3;
     o.threads = threads;
+    o.probe = 0;   /* the team on every step (no serial probe): its bits are what is compared */
     o.rebalance = 10;
     o.corrections = 2;
     rs_train *tr;

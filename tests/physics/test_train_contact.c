@@ -398,6 +398,7 @@ static rs_train *bogie_train(int nb, double F, double dy, int threads, rs_krylov
     rs_park_opts_default(&o);
     o.h = 1e-3;
     o.threads = threads;
+    o.probe = 0;   /* the team on every step (no serial probe): its bits are what is compared */
     o.rebalance = 10;
     o.krylov.method = meth;
     o.krylov.tol = tol;

@@ -87,6 +87,7 @@ static rs_train *make_train(const rs_model *m, int nv, const rs_train_wheel_cont
     rs_park_opts_default(&o);
     o.h = h;
     o.threads = threads;
+    o.probe = 0;   /* the team on every step (no serial probe): its bits are what is compared */
     o.rebalance = 10;
     o.krylov.method = RS_KRYLOV_GMRES;
     o.krylov.tol = 1e-10;
