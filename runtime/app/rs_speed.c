@@ -93,12 +93,72 @@ typedef struct body {
 
 static double dist_to(double a, double b) { return fabs(a - b); }
 
+/* The bodies without wheels: where their reference point is above the
+ * rails is hidden in the model's point definitions, so they cannot be put
+ * at "their height along n̂" as wheel bodies are.  Instead their ground x,
+ * y, z are moved, coordinate by coordinate, to the minimum of the potential
+ * energy with everything else held (Gauss-Seidel sweeps; one evaluation
+ * triple per coordinate is exact where the suspension is linear, as V is
+ * then quadratic in a translation).  shift[3 k + j] gets the total change
+ * of body k's x, y, z.  Without an energy function nothing moves. */
+static int relax(rs_ws *ws, const body *g, int ng, double *shift)
+{
+    const rs_model *m = rs_ws_model(ws);
+    double *q = rs_ws_q(ws);
+    memset(shift, 0, 3 * (size_t)ng * sizeof *shift);
+    if (!m->fn[RS_FN_ENERGY].fn)
+        return RS_OK;
+    const double h = 1e-3;   /* m: the curvature of V over ±1 mm is far above rounding */
+    for (int sweep = 0; sweep < 100; sweep++) {
+        double moved = 0;
+        for (int k = 0; k < ng; k++) {
+            const int idx[3] = {g[k].x, g[k].y, g[k].z};
+            for (int j = 0; j < 3 && g[k].wb < 0; j++) {
+                if (idx[j] < 0)
+                    continue;
+                const double q0 = q[idx[j]];
+                double V[3];
+                for (int e = 0; e < 3; e++) {
+                    q[idx[j]] = q0 + (e - 1) * h;
+                    int st = rs_ws_energy(ws, NULL, &V[e]);
+                    if (st) {
+                        q[idx[j]] = q0;
+                        return st;
+                    }
+                }
+                q[idx[j]] = q0;
+                const double d2 = (V[2] - 2 * V[1] + V[0]) / (h * h), d1 = (V[2] - V[0]) / (2 * h);
+                if (!(d2 > 0))
+                    continue;   /* no spring holds it along this axis */
+                q[idx[j]] = q0 - d1 / d2;
+                shift[3 * k + j] -= d1 / d2;
+                moved = fmax(moved, fabs(d1 / d2));
+            }
+        }
+        if (moved < 1e-12)
+            break;
+    }
+    return RS_OK;
+}
+
 /* On a curve: puts every body on the track (rs_speed.h) and checks the
  * wheel bodies landed there. */
 static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *err, size_t errlen)
 {
     const rs_model *m = rs_ws_model(ws);
     double *q = rs_ws_q(ws), *qd = rs_ws_qd(ws);
+    /* the bodies without wheels keep, on the curve, the offsets from their
+     * suspension's neutral place that they have on straight track */
+    double straight[3 * MAX_COORDS], curved[3 * MAX_COORDS];
+    int st = relax(ws, g, ng, straight);
+    for (int k = 0; k < ng && !st; k++) {
+        const int idx[3] = {g[k].x, g[k].y, g[k].z};
+        for (int j = 0; j < 3; j++)
+            if (idx[j] >= 0)
+                q[idx[j]] -= straight[3 * k + j];
+    }
+    if (st)
+        return rs_fail(err, errlen, st, "the potential energy: %s", rs_ws_error(ws));
     for (int k = 0; k < ng; k++) {
         body *b = &g[k];
         if (b->y < 0 || b->yaw < 0)
@@ -121,13 +181,13 @@ static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *e
         qd[b->x] = V * cos(b->psi) + b->yd0 * lat[0];
         qd[b->y] = V * sin(b->psi) + b->yd0 * lat[1];
         qd[b->yaw] += V * b->tp.curvature;
-        if (b->wb < 0) {   /* its reference point's height is not known here */
+        if (b->wb < 0) {   /* a first guess: relax() below finds its place */
             q[b->x] = b->tp.pos[0] + b->y0 * lat[0];
             q[b->y] = b->tp.pos[1] + b->y0 * lat[1];
         }
     }
     /* wheel bodies: move the centre (now rotated) onto c + y ĉ + h n̂ */
-    int st = rs_track_rel_update(tr, ws);
+    st = rs_track_rel_update(tr, ws);
     for (int k = 0; k < ng && !st; k++) {
         const body *b = &g[k];
         if (b->wb < 0)
@@ -141,8 +201,25 @@ static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *e
         if (b->z >= 0)
             q[b->z] += T[2] - C[2];
     }
+    if (!st && !(st = relax(ws, g, ng, curved)))
+        for (int k = 0; k < ng; k++) {
+            const int idx[3] = {g[k].x, g[k].y, g[k].z};
+            for (int j = 0; j < 3; j++)
+                if (idx[j] >= 0)
+                    q[idx[j]] -= straight[3 * k + j];
+        }
     if (st || (st = rs_track_rel_update(tr, ws)))
         return rs_fail(err, errlen, st, "placing the bodies on the track: %s", rs_ws_error(ws));
+    /* the contact-point Newton starts from s: its rail coordinate s_r where
+     * the wheel now is (from 0 it would have a curve's length to cross) */
+    for (int i = 0; i < m->n_contact; i++) {
+        int wb = -1;
+        for (int b = 0; b < rs_track_rel_n_bodies(m); b++)
+            if (strcmp(rs_track_rel_body(m, b), m->contacts[i].wheel_body) == 0)
+                wb = b;
+        if (wb >= 0 && m->contacts[i].s_slot[2] >= 0 && m->contacts[i].s_slot[2] < m->n_s)
+            rs_ws_s(ws)[m->contacts[i].s_slot[2]] = rs_track_rel_value(tr, wb, RS_TREL_S);
+    }
     /* every wheel body where it was put: its offsets, or none */
     const int nb = rs_track_rel_n_bodies(m);
     for (int wb = 0; wb < nb; wb++) {
