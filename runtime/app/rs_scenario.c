@@ -904,7 +904,10 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_CONTACT) b->contact_mode = top->contact_mode;
     if (top->set & RS_SCENARIO_CREEP) b->creep_law = top->creep_law;
     if (top->set & RS_SCENARIO_DERAILMENT) b->derail_continue = top->derail_continue;
-    if (top->set & RS_SCENARIO_SPEED) b->speed = top->speed;
+    if (top->set & RS_SCENARIO_SPEED) {
+        b->speed = top->speed;
+        b->speed_first = b->n_initial + top->speed_first;   /* before top's lines are appended */
+    }
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!top->file[k])
             continue;
@@ -1255,26 +1258,34 @@ static int bind_frictions(const rs_scenario *s, const rs_model *m, rs_binding *b
 }
 
 /* `speed V`: the model must have what it sets (rs_speed_check), and an
- * `initial` line of the same file must not set one of those velocities
- * too (a lower layer's, default.scn's or a sweep's base scenario's, is
- * overridden: speed is applied after every initial line). */
+ * `initial` line of its layer or a higher one must not set one of those
+ * velocities too (a lower layer's, default.scn's or a sweep's base
+ * scenario's, is overridden: speed is applied after every initial line). */
 static int bind_speed(const rs_scenario *s, const rs_model *m, rs_binding *b, char *err, size_t errlen)
 {
     if (!(s->set & RS_SCENARIO_SPEED))
         return RS_OK;
-    const rs_scenario_where *at = &s->set_at[10];   /* RS_SCENARIO_SPEED's bit */
+    int idx = 0;   /* set_at is in bit order */
+    while ((1 << idx) != RS_SCENARIO_SPEED)
+        idx++;
+    const rs_scenario_where *at = &s->set_at[idx];
     char why[512];
     rs_speed_check(m, why, sizeof why);
     if (why[0])
         return rs_fail_at(err, errlen, RS_E_VALUE, at->file, at->line, "'speed %g': %s", s->speed, why);
-    for (int i = 0; i < s->n_initial; i++) {
+    for (int i = s->speed_first; i < s->n_initial; i++) {
         const rs_scenario_assign *a = &s->initial[i];
         rs_var v;
-        if (a->at.file && at->file && strcmp(a->at.file, at->file) == 0 &&
-            rs_model_find(m, a->name, &v) == RS_OK && v.kind == RS_VAR_QD && rs_speed_sets(m, v.index))
+        if (rs_model_find(m, a->name, &v) != RS_OK || v.kind != RS_VAR_QD || !rs_speed_sets(m, v.index))
+            continue;
+        if (a->at.file && at->file && strcmp(a->at.file, at->file) == 0)
             return rs_fail_at(err, errlen, RS_E_VALUE, a->at.file, a->at.line,
                               "'initial %s = %g' contradicts 'speed %g' (line %d), which sets %s: remove one of "
                               "the two lines", a->name, a->value, s->speed, at->line, a->name);
+        return rs_fail_at(err, errlen, RS_E_VALUE, a->at.file, a->at.line,
+                          "'initial %s = %g' contradicts 'speed %g' (%s:%d), which sets %s: remove the "
+                          "'speed' line or this one", a->name, a->value, s->speed, at->file ? at->file : "scenario",
+                          at->line, a->name);
     }
     b->speed = s->speed;
     b->speed_at.line = at->line;

@@ -119,6 +119,10 @@ typedef struct rs_scenario {
     double speed;                 /* `speed V`: the running speed [m/s]
                                      (rs_speed.h), applied after every
                                      `initial` line of every layer          */
+    int speed_first;              /* initial[0 .. speed_first) come from
+                                     layers below the one that gives
+                                     `speed`: those it overrides; a later
+                                     line for a velocity it sets is refused */
     rs_scenario_where set_at[RS_SCENARIO_N_SETTINGS]; /* where each setting was given
                                      (bit order)                             */
 

@@ -5,24 +5,30 @@
  * line into each variant's scenario).
  *
  * The bodies: a coordinate named `x` or `<P>x` (P ending in '.') is a
- * body's forward coordinate (rs_model_speed_coords); `<P>y`, `<P>yaw`,
- * `<P>roll` are its lateral position, yaw and roll, taken as ground
- * coordinates.  The wheels: a coordinate `spin` or `<P>spin`; its rolling
- * radius is the nominal one of the wheels of the wheel body `<P><name>`
- * (the wheel function's geometry, rs_track_rel.h), or the parameter r0 when
- * the model has no wheel function.
+ * body's forward coordinate (rs_model_speed_coords); `<P>y`, `<P>z`,
+ * `<P>yaw`, `<P>roll` are its position, yaw and roll, taken as ground
+ * coordinates.  The wheels: a coordinate `spin` or `<P>spin` spins the
+ * wheel body `<P><name>` (rs_track_rel.h); its velocity is V / r with r the
+ * radius the wheels roll on: with the constraint contact the one at the
+ * solved contact points (the spin that zeroes the body's mean longitudinal
+ * slip velocity, found on a scratch copy of the workspace), else the
+ * wheels' nominal radius (the wheel function's), else the parameter r0.
  *
- * On straight track (plan and cant straight at every body: |y|, |ψ|, |θ|
- * of the track below 1e-9) `speed` sets the forward velocities to V and the
- * spin velocities to V / r0, and nothing else.  On a curve it also places
- * each body on the track at the arc length its forward position gives
- * (rs_track_rel_arc), reading the body's y, yaw, roll as offsets from the
- * track: yaw ← ψ(s) + yaw, roll ← θ(s) + roll, the position ← c(s) + y ĉ
- * (+ the body's height along n̂ for wheel bodies); and the velocities of
- * steady curving: (ẋ, ẏ) = V (cos ψ, sin ψ), yaw rate V κ, roll rate
- * V dθ/ds (added to the velocities given).  Then every wheel body is checked
- * to be where it was put (RS_E_VALUE otherwise: a model whose coordinates
- * are not ground coordinates, e.g. a bogie's yaw relative to the car body).
+ * On straight track (plan and cant straight at every body: |y|, |ψ|, |κ|,
+ * |θ|, |dθ/ds| of the track below 1e-9) `speed` sets the forward velocities
+ * to V and the spin velocities, and nothing else.  On a curve it also
+ * places each body on the track at the arc length its forward position
+ * gives (rs_track_rel_arc), reading the body's y, yaw, roll, y_dot as
+ * offsets from the track: yaw ← ψ(s) + yaw, roll ← θ(s) + roll, a wheel
+ * body's centre ← c(s) + y ĉ + h n̂ (h its height above the rails), a body
+ * without wheels to the minimum of the potential energy in its x, y, z (its
+ * suspension's neutral place, offset as on straight track); the
+ * velocities of steady curving (ẋ, ẏ) = V (cos ψ, sin ψ), yaw rate V κ,
+ * roll rate V dθ/ds (added to the yaw and roll rates given); the contact
+ * points' rail coordinate s_r at the wheels.  Then every wheel body is
+ * checked to be where it was put (RS_E_VALUE otherwise: a model whose
+ * coordinates are not ground coordinates, e.g. a bogie's yaw relative to
+ * the car body).
  */
 #ifndef RS_SPEED_H
 #define RS_SPEED_H

@@ -208,6 +208,29 @@ START_TEST(precedence_and_errors)
     /* a position speed leaves on straight track (the initialization's
      * projection onto the contact constraints moves it by ~1 µm) */
     ck_assert_msg(fabs(col(&tab_a, 0, "y") - 0.001) < 1e-5, "y %.9f", col(&tab_a, 0, "y"));
+    /* layers: a lower layer's velocity is overridden, a higher one's refused */
+    rs_loaded *hdl = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(hdl != NULL, "%s", err);
+    for (int k = 0; k < 2; k++) {
+        static const char kSpeed[] = "speed 20\n", kInit[] = "initial x_dot = 3\n";
+        rs_scenario lo, hi;
+        ck_assert_int_eq(rs_scenario_parse(k ? kSpeed : kInit, strlen(k ? kSpeed : kInit), "lo.scn", &lo, err,
+                                           sizeof err), RS_OK);
+        ck_assert_int_eq(rs_scenario_parse(k ? kInit : kSpeed, strlen(k ? kInit : kSpeed), "hi.scn", &hi, err,
+                                           sizeof err), RS_OK);
+        ck_assert_int_eq(rs_scenario_overlay(&lo, &hi), RS_OK);
+        rs_binding *b = NULL;
+        const int st = rs_scenario_bind(&lo, rs_loaded_model(hdl), &b, err, sizeof err);
+        if (k == 0)
+            ck_assert_msg(st == RS_OK, "%s", err);
+        else
+            ck_assert_msg(st != RS_OK && strstr(err, "hi.scn:1: 'initial x_dot = 3' contradicts 'speed 20' (lo.scn:1)"),
+                          "%s", err);
+        rs_binding_free(&b);
+        rs_scenario_free(&lo);
+        rs_scenario_free(&hi);
+    }
+    rs_unload(&hdl);
     ck_assert_int_ne(run("generated/pendulum", "p.scn", "duration 0.01\nspeed 3\n"), RS_OK);
     ck_assert_msg(strstr(err, "p.scn:2: 'speed 3': model 'pendulum' has no forward coordinate"), "%s", err);
     ck_assert_int_ne(run("generated/wheelset", "n.scn", "duration 0.01\nspeed -1\n"), RS_OK);
