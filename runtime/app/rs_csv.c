@@ -7,6 +7,7 @@
 #include "rs_csv.h"
 #include "rs_error.h"
 #include "rs_file.h"
+#include "rs_track_rel.h"
 
 struct rs_csv {
     FILE *f;
@@ -17,6 +18,9 @@ struct rs_csv {
     int need_energy, need_power;   /* energy.* / power.* columns */
     double *values;     /* ncol                               */
     double *outputs;    /* n_out of the bound model           */
+    int *trel;          /* ncol: body * RS_TREL_COUNT + quantity of a
+                           track-relative column, -1 for the others */
+    rs_track_rel *tr;   /* when a column is track-relative    */
 };
 
 static void csv_free(rs_csv *c)
@@ -26,6 +30,8 @@ static void csv_free(rs_csv *c)
     free(c->vars);
     free(c->values);
     free(c->outputs);
+    free(c->trel);
+    rs_track_rel_free(&c->tr);
     free(c);
 }
 
@@ -127,12 +133,29 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
         rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto fail_nomem;
     }
-    int need_outputs = 0, need_energy = 0, need_power = 0;
+    int need_outputs = 0, need_energy = 0, need_power = 0, need_trel = 0;
+    int *trel = calloc((size_t)ncol + 1, sizeof *trel);
+    if (!trel) {
+        free(vars);
+        rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+        goto fail_nomem;
+    }
     for (int i = 0; i < ncol; i++) {
+        int tb, tk;
+        trel[i] = -1;
+        if (rs_model_find(m, names[i], &vars[i]) != RS_OK &&
+            rs_track_rel_find(m, names[i], &tb, &tk) == RS_OK) {
+            /* "<wheel body>.<q>_track": computed here (rs_track_rel.h) */
+            trel[i] = tb * RS_TREL_COUNT + tk;
+            vars[i].kind = RS_VAR_TIME;   /* not read */
+            need_trel = 1;
+            continue;
+        }
         if (rs_model_find(m, names[i], &vars[i]) != RS_OK) {
             rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no quantity named '%s' (column %d)", m->name,
                     names[i], i + 1);
             free(vars);
+            free(trel);
             if (defaults)
                 for (int k = 0; k < ncol; k++)
                     free(defaults[k]);
@@ -150,9 +173,16 @@ int rs_csv_open_ws(rs_csv **out, const char *path, rs_ws *ws, int ncol,
     free(defaults);
     if (st) {
         free(vars);
+        free(trel);
         return st;
     }
     (*out)->vars = vars;
+    (*out)->trel = trel;
+    if (need_trel && (st = rs_track_rel_open(ws, &(*out)->tr, err, errlen))) {
+        csv_free(*out);
+        *out = NULL;
+        return st;
+    }
     (*out)->need_outputs = need_outputs;
     (*out)->need_energy = need_energy;
     (*out)->need_power = need_power;
@@ -177,13 +207,15 @@ int rs_csv_write_ws(rs_csv *c, rs_ws *ws)
     int st;
     if ((c->need_outputs && (st = rs_ws_outputs(ws, c->outputs))) ||
         (c->need_energy && (st = rs_ws_energy(ws, NULL, NULL))) ||
-        (c->need_power && (st = rs_ws_power(ws, NULL)))) {
+        (c->need_power && (st = rs_ws_power(ws, NULL))) || (c->tr && (st = rs_track_rel_update(c->tr, ws)))) {
         if (!c->status)
             c->status = st;
         return st;
     }
     for (int i = 0; i < c->ncol; i++)
-        c->values[i] = rs_ws_value(ws, c->vars[i], c->outputs);
+        c->values[i] = c->trel[i] >= 0 ? rs_track_rel_value(c->tr, c->trel[i] / RS_TREL_COUNT,
+                                                           c->trel[i] % RS_TREL_COUNT)
+                                       : rs_ws_value(ws, c->vars[i], c->outputs);
     return rs_csv_row(c, rs_ws_time(ws), c->values);
 }
 

@@ -18,12 +18,14 @@
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_scenario.h"
+#include "rs_speed.h"
+#include "rs_track_rel.h"
 
 #define MAX_TOKENS 64
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "creep", "derailment", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
+    "creep", "derailment", "speed", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
     "rail_profile_left", "rail_profile_right", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
@@ -246,7 +248,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
     static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
                                           "method rk4", "tolerance 1e-6", "iterations 10",
                                           "friction 0.3", "contact elastic", "creep fastsim",
-                                          "derailment continue"};
+                                          "derailment continue", "speed 30"};
     if (k >= lt->n)
         return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                           "'%s' needs a value, e.g. '%s'", kw, example[idx]);
@@ -310,6 +312,13 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                 s->step = x;
             else
                 s->tolerance = x;
+            break;
+        case RS_SCENARIO_SPEED:
+            if (!(x >= 0))
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "speed must be >= 0 m/s (got %s): the vehicle runs along the track's "
+                                  "direction of increasing s; write e.g. 'speed 30'", val);
+            s->speed = x;
             break;
         case RS_SCENARIO_OUTPUT:
             if (!(x >= 0))
@@ -807,6 +816,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "contact") == 0) st = parse_setting(ps, RS_SCENARIO_CONTACT, &lt, line);
         else if (strcmp(kw, "creep") == 0) st = parse_setting(ps, RS_SCENARIO_CREEP, &lt, line);
         else if (strcmp(kw, "derailment") == 0) st = parse_setting(ps, RS_SCENARIO_DERAILMENT, &lt, line);
+        else if (strcmp(kw, "speed") == 0) st = parse_setting(ps, RS_SCENARIO_SPEED, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
         else if (strcmp(kw, "initial") == 0)
@@ -828,7 +838,7 @@ static int parse_text(parser *ps, char *text)
             return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
-                              "derailment, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
+                              "derailment, speed, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
                               "rail_profile_left, rail_profile_right", kw);
         }
         if (st)
@@ -923,6 +933,10 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_CONTACT) b->contact_mode = top->contact_mode;
     if (top->set & RS_SCENARIO_CREEP) b->creep_law = top->creep_law;
     if (top->set & RS_SCENARIO_DERAILMENT) b->derail_continue = top->derail_continue;
+    if (top->set & RS_SCENARIO_SPEED) {
+        b->speed = top->speed;
+        b->speed_first = b->n_initial + top->speed_first;   /* before top's lines are appended */
+    }
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!top->file[k])
             continue;
@@ -1036,6 +1050,8 @@ struct rs_binding {
     int n_col;
     char **cols;
     char *file[RS_SCENARIO_FILE_COUNT];  /* contact file replacements (rs_scenario) */
+    double speed;                  /* `speed V` when set has RS_SCENARIO_SPEED */
+    rs_scenario_where speed_at;    /* its line (file owned)               */
 };
 
 void rs_binding_free(rs_binding **bp)
@@ -1051,6 +1067,7 @@ void rs_binding_free(rs_binding **bp)
         free(b->cols[i]);
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)
         free(b->file[k]);
+    free(b->speed_at.file);
     free(b->mu_each);
     free(b->E_each);
     free(b->nu_each);
@@ -1151,6 +1168,12 @@ static int candidates(const rs_model *m, int which, names *ns)
         for (int k = 0; k < RS_ENERGY_VAR_COUNT; k++)
             if (*rs_energy_var_name(m, k))
                 bad |= names_add(ns, rs_energy_var_name(m, k), "");
+        for (int wb = 0; wb < rs_track_rel_n_bodies(m); wb++)
+            for (int k = 0; k < RS_TREL_COUNT; k++) {
+                char col[256];
+                snprintf(col, sizeof col, "%s.%s", rs_track_rel_body(m, wb), rs_track_rel_suffix(k));
+                bad |= names_add(ns, col, "");
+            }
     }
     if (which & (CAND_P | CAND_COLUMNS))
         for (int i = 0; i < m->n_p; i++)
@@ -1281,6 +1304,43 @@ static int bind_each(const rs_scenario_assign *list, int n, const each_kind *k, 
     return RS_OK;
 }
 
+/* `speed V`: the model must have what it sets (rs_speed_check), and an
+ * `initial` line of its layer or a higher one must not set one of those
+ * velocities too (a lower layer's, default.scn's or a sweep's base
+ * scenario's, is overridden: speed is applied after every initial line). */
+static int bind_speed(const rs_scenario *s, const rs_model *m, rs_binding *b, char *err, size_t errlen)
+{
+    if (!(s->set & RS_SCENARIO_SPEED))
+        return RS_OK;
+    int idx = 0;   /* set_at is in bit order */
+    while ((1 << idx) != RS_SCENARIO_SPEED)
+        idx++;
+    const rs_scenario_where *at = &s->set_at[idx];
+    char why[512];
+    rs_speed_check(m, why, sizeof why);
+    if (why[0])
+        return rs_fail_at(err, errlen, RS_E_VALUE, at->file, at->line, "'speed %g': %s", s->speed, why);
+    for (int i = s->speed_first; i < s->n_initial; i++) {
+        const rs_scenario_assign *a = &s->initial[i];
+        rs_var v;
+        if (rs_model_find(m, a->name, &v) != RS_OK || v.kind != RS_VAR_QD || !rs_speed_sets(m, v.index))
+            continue;
+        if (a->at.file && at->file && strcmp(a->at.file, at->file) == 0)
+            return rs_fail_at(err, errlen, RS_E_VALUE, a->at.file, a->at.line,
+                              "'initial %s = %g' contradicts 'speed %g' (line %d), which sets %s: remove one of "
+                              "the two lines", a->name, a->value, s->speed, at->line, a->name);
+        return rs_fail_at(err, errlen, RS_E_VALUE, a->at.file, a->at.line,
+                          "'initial %s = %g' contradicts 'speed %g' (%s:%d), which sets %s: remove the "
+                          "'speed' line or this one", a->name, a->value, s->speed, at->file ? at->file : "scenario",
+                          at->line, a->name);
+    }
+    b->speed = s->speed;
+    b->speed_at.line = at->line;
+    if (at->file && !(b->speed_at.file = dup_str(at->file)))
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+    return RS_OK;
+}
+
 int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -1366,6 +1426,8 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         b->init_var[b->n_init] = v;
         b->init_val[b->n_init++] = a->value;
     }
+    if ((st = bind_speed(s, m, b, err, errlen)))
+        goto fail;
     if ((st = bind_each(s->frictions, s->n_frictions, &kFriction, m, &b->mu_each, err, errlen)) ||
         (st = bind_each(s->moduli, s->n_moduli, &kModulus, m, &b->E_each, err, errlen)) ||
         (st = bind_each(s->poissons, s->n_poissons, &kPoisson, m, &b->nu_each, err, errlen)))
@@ -1402,7 +1464,8 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
                             "'time' is always the first column: leave it out of 'columns'");
             goto fail;
         }
-        if (rs_model_find(m, c->name, &v) != RS_OK) {
+        int tb, tk;
+        if (rs_model_find(m, c->name, &v) != RS_OK && rs_track_rel_find(m, c->name, &tb, &tk) != RS_OK) {
             st = unknown(m, &c->at, "column", CAND_COLUMNS, c->name, err, errlen);
             goto fail;
         }
@@ -1509,6 +1572,12 @@ int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen)
     }
     if (b->n_in > 0 && rs_binding_input((void *)b, rs_ws_time(ws), rs_ws_u(ws), b->m->n_u))
         return rs_fail(err, errlen, RS_E_INPUT, "an input slot is outside the model");
+    if (b->set & RS_SCENARIO_SPEED) {
+        char msg[900];
+        if ((st = rs_speed_apply(ws, b->speed, msg, sizeof msg)))
+            return rs_fail_at(err, errlen, st, b->speed_at.file ? b->speed_at.file : "scenario", b->speed_at.line,
+                              "'speed %g': %s", b->speed, msg);
+    }
     return RS_OK;
 }
 

@@ -40,9 +40,10 @@ enum {
     RS_SCENARIO_FRICTION = 1 << 6,
     RS_SCENARIO_CONTACT = 1 << 7,
     RS_SCENARIO_CREEP = 1 << 8,
-    RS_SCENARIO_DERAILMENT = 1 << 9
+    RS_SCENARIO_DERAILMENT = 1 << 9,
+    RS_SCENARIO_SPEED = 1 << 10
 };
-#define RS_SCENARIO_N_SETTINGS 10
+#define RS_SCENARIO_N_SETTINGS 11
 
 /* The contact mode a scenario asks for (`contact constraint|elastic`). */
 enum { RS_CONTACT_MODE_MODEL = 0, RS_CONTACT_MODE_CONSTRAINT, RS_CONTACT_MODE_ELASTIC };
@@ -115,6 +116,13 @@ typedef struct rs_scenario {
     int derail_continue;          /* `derailment continue` (1): a derailment
                                      is reported and the run goes on;
                                      `derailment stop` (0, default) ends it  */
+    double speed;                 /* `speed V`: the running speed [m/s]
+                                     (rs_speed.h), applied after every
+                                     `initial` line of every layer          */
+    int speed_first;              /* initial[0 .. speed_first) come from
+                                     layers below the one that gives
+                                     `speed`: those it overrides; a later
+                                     line for a velocity it sets is refused */
     rs_scenario_where set_at[RS_SCENARIO_N_SETTINGS]; /* where each setting was given
                                      (bit order)                             */
 

@@ -30,12 +30,12 @@
 #include "rs_pool.h"
 #include "rs_closest.h"
 #include "rs_scenario.h"
+#include "rs_speed.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
 #include "rs_sweep_spec_impl.h"
 #include "rs_sweep_train.h"
 
-#define RS_SWEEP_SPEED_MAX 64
 
 /* How a varied name reaches a variant's run. */
 enum var_how {
@@ -55,9 +55,6 @@ struct rs_sweep {
     rs_scenario base;          /* default.scn with the user's scenario over it */
     int n, nv, nf, width;
     unsigned char *how;        /* nv: how each variable is applied (var_how) */
-    int speed_fwd[RS_SWEEP_SPEED_MAX], n_speed_fwd;   /* `speed`: coordinates */
-    int speed_spin[RS_SWEEP_SPEED_MAX], n_speed_spin; /* rs_model_speed_coords */
-    int r0_param, r0_var;      /* r0's parameter index, its variable (or -1) */
 
     pthread_mutex_t mu;        /* guards everything below                    */
     unsigned char *state;      /* n: RS_VAR_*                                */
@@ -147,54 +144,30 @@ static const char *kind_word(rs_var_kind k)
     }
 }
 
-/* The sweep variable `speed` (variable j): the forward speed V, applied as
- * `initial F_dot = V` to the forward coordinates and `initial S_dot = V / r0`
- * to the spin coordinates (rs_model_speed_coords), r0 the variant's value
- * when r0 is varied too, else the base scenario's, else the model's. */
+/* The sweep variable `speed` (variable j): the running speed V, written as
+ * the scenario line `speed V` into each variant's scenario (rs_speed.h: the
+ * forward velocities V, the spins rolling without slip, the bodies placed
+ * on a curve), over the base scenario's `initial` lines. */
 static int check_speed(rs_sweep *sw, int j, char *err, size_t errlen)
 {
     const rs_model *m = sw->m;
-    rs_model_speed_coords(m, sw->speed_fwd, &sw->n_speed_fwd, sw->speed_spin, &sw->n_speed_spin,
-                          RS_SWEEP_SPEED_MAX);
-    if (!sw->n_speed_fwd)
+    char why[512];
+    if (!rs_speed_check(m, why, sizeof why))
         return rs_fail(err, errlen, RS_E_ARG,
                        "cannot vary 'speed': model '%s' has no coordinate named 'x' or '<body>.x'; vary "
                        "the forward velocity by name (<coordinate>_dot)", m->name);
-    sw->r0_param = sw->r0_var = -1;
-    for (int i = 0; i < m->n_p; i++)
-        if (strcmp(m->p_names[i], "r0") == 0)
-            sw->r0_param = i;
-    if (sw->n_speed_spin && sw->r0_param < 0)
-        return rs_fail(err, errlen, RS_E_ARG,
-                       "cannot vary 'speed': model '%s' has spin coordinates but no parameter 'r0' (the "
-                       "rolling radius); vary the velocities by name (<coordinate>_dot) in a --list", m->name);
+    if (why[0])
+        return rs_fail(err, errlen, RS_E_ARG, "cannot vary 'speed': %s", why);
     /* a velocity the speed sets cannot be varied as well */
     for (int k = 0; k < sw->nv; k++) {
         const char *other = rs_sweep_spec_var(sw->s, k);
-        if (strcmp(other, "r0") == 0)
-            sw->r0_var = k;
         rs_var v;
-        if (rs_model_find(m, other, &v) != RS_OK || v.kind != RS_VAR_QD)
-            continue;
-        for (int f = 0; f < sw->n_speed_fwd + sw->n_speed_spin; f++)
-            if (v.index == (f < sw->n_speed_fwd ? sw->speed_fwd[f] : sw->speed_spin[f - sw->n_speed_fwd]))
-                return rs_fail(err, errlen, RS_E_ARG,
-                               "'speed' sets '%s', which is varied too: vary one of them", other);
+        if (rs_model_find(m, other, &v) == RS_OK && v.kind == RS_VAR_QD && rs_speed_sets(m, v.index))
+            return rs_fail(err, errlen, RS_E_ARG, "'speed' sets '%s', which is varied too: vary one of them",
+                           other);
     }
     sw->how[j] = HOW_SPEED;
     return RS_OK;
-}
-
-/* The rolling radius of a variant for `speed` (see check_speed). */
-static double speed_radius(const rs_sweep *sw, const double *values)
-{
-    if (sw->r0_var >= 0)
-        return values[sw->r0_var];
-    double r = sw->m->p_default[sw->r0_param];
-    for (int k = 0; k < sw->base.n_params; k++)
-        if (strcmp(sw->base.params[k].name, "r0") == 0)
-            r = sw->base.params[k].value;
-    return r;
 }
 
 /* Checks a varied name against the model: parameter or initial state. */
@@ -636,9 +609,6 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         const char *file = rs_sweep_spec_file(sw->s, j, values[j]);
         cap += strlen(rs_sweep_spec_var(sw->s, j)) + 40 + (file ? strlen(file) : 0);
     }
-    const rs_model *m = sw->m;
-    for (int f = 0; f < sw->n_speed_fwd + sw->n_speed_spin; f++)
-        cap += strlen(m->q_names[f < sw->n_speed_fwd ? sw->speed_fwd[f] : sw->speed_spin[f - sw->n_speed_fwd]]) + 50;
     char *text = malloc(cap);
     rs_scenario top, scn;
     rs_scenario_init(&top);
@@ -656,13 +626,7 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
             if (sw->how[j] == HOW_FILE) {
                 k += (size_t)snprintf(text + k, cap - k, "%s \"%s\"\n", rs_sweep_spec_var(sw->s, j), file);
             } else if (sw->how[j] == HOW_SPEED) {
-                const double r = speed_radius(sw, values);
-                for (int f = 0; f < sw->n_speed_fwd; f++)
-                    k += (size_t)snprintf(text + k, cap - k, "initial %s_dot = %.17g\n",
-                                          m->q_names[sw->speed_fwd[f]], values[j]);
-                for (int f = 0; f < sw->n_speed_spin; f++)
-                    k += (size_t)snprintf(text + k, cap - k, "initial %s_dot = %.17g\n",
-                                          m->q_names[sw->speed_spin[f]], values[j] / r);
+                k += (size_t)snprintf(text + k, cap - k, "speed %.17g\n", values[j]);
             } else
                 k += (size_t)snprintf(text + k, cap - k, "%s %s = %.17g\n", sw->how[j] == HOW_PARAM ? "param" : "initial",
                                       rs_sweep_spec_var(sw->s, j), values[j]);

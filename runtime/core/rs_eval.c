@@ -147,6 +147,26 @@ int rs_ws_outputs(rs_ws *ws, double *out)
     return st ? st : rs_ws_call(ws, RS_FN_OUTPUTS, out, NULL);
 }
 
+int rs_ws_wheels(rs_ws *ws, double *const *out)
+{
+    if (!check_ws(ws) || !out)
+        return RS_E_ARG;
+    if (!ws->model->fn[RS_FN_WHEEL].fn)
+        return RS_E_MODEL;
+    int st = bind_current(ws);
+    return st ? st : rs_ws_call_n(ws, RS_FN_WHEEL, out);
+}
+
+int rs_ws_creep_eval(rs_ws *ws, double *const *out)
+{
+    if (!check_ws(ws) || !out)
+        return RS_E_ARG;
+    if (!ws->model->fn[RS_FN_CREEP].fn)
+        return RS_E_MODEL;
+    int st = bind_current(ws);
+    return st ? st : rs_ws_call_n(ws, RS_FN_CREEP, out);
+}
+
 int rs_ws_energy(rs_ws *ws, double *kinetic, double *potential)
 {
     if (!check_ws(ws))

@@ -97,6 +97,17 @@ int rs_ws_klu_info(const rs_ws *ws, rs_klu_info *info);
 /* Evaluations at the current state (outside a step; no allocation). */
 int rs_ws_outputs(rs_ws *ws, double *out);                /* n_out values */
 int rs_ws_energy(rs_ws *ws, double *kinetic, double *potential);
+/* The wheels' kinematics (RS_FN_WHEEL: out[0] pose 12 nc, out[1] velocity
+ * 6 nc, out[2] its Jacobian, out[3] geometry 2 nc; each sized by the
+ * function's out_len) at the current state: what track-relative results and
+ * `speed` placement read.  RS_E_MODEL when the model has no wheel function. */
+int rs_ws_wheels(rs_ws *ws, double *const *out);
+/* The creep function (RS_FN_CREEP: out[0] ν 3 nc, out[1] V, out[2] radii,
+ * out[3] ∂δ/∂f, out[4] ∂ν/∂q̇; each sized by its out_len) at the current
+ * state, with the contact points s and spline slots as they are (after
+ * rs_ws_init or a step): the velocities of the wheels' material points at
+ * their contacts.  RS_E_MODEL when the model has none. */
+int rs_ws_creep_eval(rs_ws *ws, double *const *out);
 /* The energy balance's power terms (RS_FN_POWER; RS_POWER_COUNT values in
  * rs_power_id order, W; `power` may be NULL): d(T + V)/dt = inputs − damping
  * − creep + other.  Inputs u as the last step left them (creep forces: the

@@ -104,7 +104,7 @@ static const struct {
 } bad[] = {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
-                           "method, tolerance, iterations, friction, contact, creep, derailment, modulus, poisson, param, initial, input, columns, track, "
+                           "method, tolerance, iterations, friction, contact, creep, derailment, speed, modulus, poisson, param, initial, input, columns, track, "
                            "wheel_profile, rail_profile, rail_profile_left, rail_profile_right"},
     {"friction -0.1\n", "t.scn:1: friction must be a coefficient from 0 to 10 (got -0.1; 0: linear "
                         "creep without saturation)"},

@@ -1,0 +1,417 @@
+/*
+ * test_speed.c — the scenario line `speed V` (runtime/app/rs_speed.h) and
+ * the track-relative result columns "<wheel body>.<q>_track"
+ * (runtime/app/rs_track_rel.h); docs/scenario.md, "Running speed" and
+ * "Track-relative results".
+ *
+ *   - straight track: `speed 30` on the S1002/60E1 wheelset starts rolling
+ *     without slip (longitudinal creepages of the first rows near 0, where
+ *     the nominal V / r0 leaves a slip of (r0 − r)/r0 and a jolt), and the
+ *     run is byte-identical to the run with the hand-written `initial`
+ *     lines of the velocities it set; the rolling radius V / ω it chose is
+ *     the one the free run settles to (a second formulation: the dynamics);
+ *   - a canted circular curve (the track file written here: R 300 m right,
+ *     100 mm cant on 1.5 m, from the origin heading 0, so by hand
+ *     c(s) = (R sin(s/R), −R(1 − cos(s/R))), ψ = −s/R, θ = asin(0.1/1.5)):
+ *     the bogie's bodies start on the track with its heading and cant, yaw
+ *     rate −V/R, the wheelsets' centres at R − h sin θ from the circle's
+ *     centre (h their height along the canted up axis), their track-relative
+ *     y, yaw, roll 0 where the ground values show the curve and the cant;
+ *   - the transform alone: a wheelset put by hand at a known offset and
+ *     rotation from the canted track frame (built here from R and θ) reads
+ *     back that offset and rotation;
+ *   - errors: file:line and the fix.
+ */
+#define _DEFAULT_SOURCE   /* mkdtemp */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "rs_contact.h"
+#include "rs_driver.h"
+#include "rs_load.h"
+#include "rs_scenario.h"
+#include "rs_track_rel.h"
+#include "rs_test.h"
+
+#define R_CURVE 300.0
+#define CANT_H 0.100      /* m, on cant_base 1.5 m */
+#define CANT_BASE 1.5
+
+static char err[4000];
+static char dir[] = "/tmp/rs_speed_XXXXXX";
+
+static void write_file(const char *name, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void setup(void)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file("arc.trk", "railsym-track 1\nname arc\ngauge 1.435\ninclination 1:40\ncant_base 1.500\n"
+                          "curve 800 radius 300 right cant 100 mm\n");
+}
+
+static void teardown(void)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    strcpy(dir, "/tmp/rs_speed_XXXXXX");
+}
+
+/* A CSV of `railsym run`: the header's names and the rows. */
+typedef struct table {
+    int ncol, nrow;
+    char names[64][80];
+    double v[2000][64];
+} table;
+
+static table tab_a, tab_b;
+
+/* Runs model folder `model` with scenario text `scn` (written as NAME.scn)
+ * into NAME.csv; returns the status (the message in err). */
+static int run(const char *model, const char *name, const char *scn)
+{
+    char sp[600], out[600];
+    write_file(name, scn);
+    snprintf(sp, sizeof sp, "%s/%s", dir, name);
+    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = model;
+    c.scenario = sp;
+    c.out = out;
+    c.progress = 0;
+    return rs_driver_run(&c, NULL, err, sizeof err);
+}
+
+static void read_csv(const char *name, table *t)
+{
+    char path[600], line[8192];
+    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    t->ncol = 0;
+    for (char *tok = strtok(line, ",\n"); tok && t->ncol < 64; tok = strtok(NULL, ",\n"))
+        snprintf(t->names[t->ncol++], sizeof t->names[0], "%s", tok);
+    t->nrow = 0;
+    while (t->nrow < 2000 && fgets(line, sizeof line, f)) {
+        char *p = line;
+        for (int k = 0; k < t->ncol; k++) {
+            t->v[t->nrow][k] = strtod(p, &p);
+            if (*p == ',')
+                p++;
+        }
+        t->nrow++;
+    }
+    fclose(f);
+}
+
+static double col(const table *t, int row, const char *name)
+{
+    for (int k = 0; k < t->ncol; k++)
+        if (strcmp(t->names[k], name) == 0)
+            return t->v[row][k];
+    ck_abort_msg("no column '%s'", name);
+    return NAN;
+}
+
+/* 1 when the two files have the same bytes. */
+static int same_file(const char *a, const char *b)
+{
+    char pa[600], pb[600];
+    snprintf(pa, sizeof pa, "%s/%s.csv", dir, a);
+    snprintf(pb, sizeof pb, "%s/%s.csv", dir, b);
+    FILE *fa = fopen(pa, "rb"), *fb = fopen(pb, "rb");
+    ck_assert(fa && fb);
+    int ca, cb, same = 1;
+    do {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+        same = ca == cb;
+    } while (same && ca != EOF);
+    fclose(fa);
+    fclose(fb);
+    return same;
+}
+
+#define COLS "columns x x_dot spin_dot y yaw left.xi_x right.xi_x\n"
+
+START_TEST(straight_rolls_without_slip)
+{
+    const double V = 30;
+    ck_assert_msg(run("generated/wheelset", "speed.scn", "duration 0.1\nstep 1e-4\noutput 0.001\nspeed 30\n" COLS) ==
+                      RS_OK, "%s", err);
+    read_csv("speed.scn", &tab_a);
+    const double w0 = col(&tab_a, 0, "spin_dot");
+    ck_assert_double_eq(col(&tab_a, 0, "x_dot"), V);
+    /* the nominal radius r0 = 0.45 m: S1002 on 60E1 1:40 touches a little
+     * off its taping line, so the chosen radius differs, but by < 1 mm */
+    const double r = V / w0;
+    printf("speed 30: spin %.12f rad/s, rolling radius %.9f m (r0 0.45)\n", w0, r);
+    ck_assert_msg(fabs(r - 0.45) < 1e-3 && fabs(r - 0.45) > 1e-6, "r = %.9f", r);
+    /* no slip at the start: |ξ_x| of the first rows below 1e-7 (the slip
+     * V / r0 leaves is (r0 − r)/r0, about 2e-4 here); with it the creep
+     * force stays below ~C ξ ≈ 1 N on 1250 kg: the speed holds to 1e-4 m/s
+     * over the 0.1 s */
+    for (int i = 1; i <= 5; i++)
+        ck_assert_msg(fabs(col(&tab_a, i, "left.xi_x")) < 1e-7 && fabs(col(&tab_a, i, "right.xi_x")) < 1e-7,
+                      "row %d: xi_x %g %g", i, col(&tab_a, i, "left.xi_x"), col(&tab_a, i, "right.xi_x"));
+    for (int i = 0; i < tab_a.nrow; i++)
+        ck_assert_msg(fabs(col(&tab_a, i, "x_dot") - V) < 1e-4, "t %g: x_dot %.9f", col(&tab_a, i, "time"),
+                      col(&tab_a, i, "x_dot"));
+    /* the radius the free run settles to (x_dot / spin_dot at the end) */
+    const int last = tab_a.nrow - 1;
+    const double r_end = col(&tab_a, last, "x_dot") / col(&tab_a, last, "spin_dot");
+    ck_assert_msg(fabs(r_end - r) < 1e-8, "settled radius %.12f vs %.12f", r_end, r);
+
+    /* the hand-written equivalent: the same bytes */
+    char text[600];
+    snprintf(text, sizeof text, "duration 0.1\nstep 1e-4\noutput 0.001\ninitial x_dot = 30\ninitial spin_dot = %.17g\n"
+             COLS, w0);
+    ck_assert_msg(run("generated/wheelset", "hand.scn", text) == RS_OK, "%s", err);
+    ck_assert(same_file("speed.scn", "hand.scn"));
+
+    /* the nominal V / r0 by hand: the slip and the jolt this test would
+     * catch (so the checks above can fail) */
+    snprintf(text, sizeof text, "duration 0.01\nstep 1e-4\noutput 0.001\ninitial x_dot = 30\ninitial spin_dot = %.17g\n"
+             COLS, V / 0.45);
+    ck_assert_msg(run("generated/wheelset", "nominal.scn", text) == RS_OK, "%s", err);
+    read_csv("nominal.scn", &tab_b);
+    ck_assert_msg(fabs(col(&tab_b, 1, "left.xi_x")) > 1e-5, "nominal slip %g", col(&tab_b, 1, "left.xi_x"));
+    ck_assert_msg(fabs(col(&tab_b, 10, "x_dot") - V) > 1e-4, "nominal x_dot %.9f", col(&tab_b, 10, "x_dot"));
+}
+END_TEST
+
+/* An `initial` line in a lower layer (the model's default.scn sets every
+ * velocity to 0) is overridden; one in the same file is a contradiction. */
+START_TEST(precedence_and_errors)
+{
+    ck_assert_int_ne(run("generated/wheelset", "both.scn", "duration 0.01\nspeed 20\ninitial x_dot = 20\n"), RS_OK);
+    ck_assert_msg(strstr(err, "both.scn:3: 'initial x_dot = 20' contradicts 'speed 20' (line 2)"), "%s", err);
+    ck_assert_msg(run("generated/wheelset", "y.scn", "duration 0.01\noutput 0.01\nspeed 20\ninitial y = 0.001\n"
+                                                     "columns x_dot y\n") == RS_OK, "%s", err);
+    read_csv("y.scn", &tab_a);
+    ck_assert_double_eq(col(&tab_a, 0, "x_dot"), 20);   /* over default.scn's 0 */
+    /* a position speed leaves on straight track (the initialization's
+     * projection onto the contact constraints moves it by ~1 µm) */
+    ck_assert_msg(fabs(col(&tab_a, 0, "y") - 0.001) < 1e-5, "y %.9f", col(&tab_a, 0, "y"));
+    /* layers: a lower layer's velocity is overridden, a higher one's refused */
+    rs_loaded *hdl = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(hdl != NULL, "%s", err);
+    for (int k = 0; k < 2; k++) {
+        static const char kSpeed[] = "speed 20\n", kInit[] = "initial x_dot = 3\n";
+        rs_scenario lo, hi;
+        ck_assert_int_eq(rs_scenario_parse(k ? kSpeed : kInit, strlen(k ? kSpeed : kInit), "lo.scn", &lo, err,
+                                           sizeof err), RS_OK);
+        ck_assert_int_eq(rs_scenario_parse(k ? kInit : kSpeed, strlen(k ? kInit : kSpeed), "hi.scn", &hi, err,
+                                           sizeof err), RS_OK);
+        ck_assert_int_eq(rs_scenario_overlay(&lo, &hi), RS_OK);
+        rs_binding *b = NULL;
+        const int st = rs_scenario_bind(&lo, rs_loaded_model(hdl), &b, err, sizeof err);
+        if (k == 0)
+            ck_assert_msg(st == RS_OK, "%s", err);
+        else
+            ck_assert_msg(st != RS_OK && strstr(err, "hi.scn:1: 'initial x_dot = 3' contradicts 'speed 20' (lo.scn:1)"),
+                          "%s", err);
+        rs_binding_free(&b);
+        rs_scenario_free(&lo);
+        rs_scenario_free(&hi);
+    }
+    rs_unload(&hdl);
+    ck_assert_int_ne(run("generated/pendulum", "p.scn", "duration 0.01\nspeed 3\n"), RS_OK);
+    ck_assert_msg(strstr(err, "p.scn:2: 'speed 3': model 'pendulum' has no forward coordinate"), "%s", err);
+    ck_assert_int_ne(run("generated/wheelset", "n.scn", "duration 0.01\nspeed -1\n"), RS_OK);
+    ck_assert_msg(strstr(err, "n.scn:2: speed must be >= 0 m/s"), "%s", err);
+    ck_assert_int_ne(run("generated/wheelset", "nan.scn", "speed nan\n"), RS_OK);
+    ck_assert_msg(strstr(err, "nan.scn:1: 'nan' is not a number"), "%s", err);
+    ck_assert_int_ne(run("generated/wheelset", "twice.scn", "speed 1\nspeed 2\n"), RS_OK);
+    ck_assert_msg(strstr(err, "twice.scn:2: 'speed' is given twice (first at line 1)"), "%s", err);
+    ck_assert_int_ne(run("generated/wheelset", "col.scn", "duration 0.01\ncolumns wheelset.y_trak\n"), RS_OK);
+    ck_assert_msg(strstr(err, "col.scn:2: unknown column 'wheelset.y_trak' (did you mean 'wheelset.y_track'?)"),
+                  "%s", err);
+}
+END_TEST
+
+/* The bogie on the canted circle at s = 200 m: placement by hand. */
+START_TEST(curve_starts_on_track)
+{
+    const double V = 20, th = asin(CANT_H / CANT_BASE), a_wb = 1.28, r0 = 0.46;
+    ck_assert_msg(run("generated/bogie", "curve.scn",
+                      "duration 0.02\nstep 1e-3\noutput 0.01\ntrack \"arc.trk\"\nspeed 20\n"
+                      "initial x = 200\ninitial front.x = 200\ninitial rear.x = 200\n"
+                      "columns x y yaw roll yaw_dot front.x front.y front.z front.yaw front.roll front.yaw_dot "
+                      "rear.x rear.y rear.z rear.yaw rear.roll front.ws.s_track front.ws.y_track front.ws.z_track "
+                      "front.ws.yaw_track front.ws.roll_track front.ws.pitch_track rear.ws.y_track rear.ws.yaw_track "
+                      "rear.ws.roll_track front.left.xi_x front.right.xi_x\n") == RS_OK, "%s", err);
+    read_csv("curve.scn", &tab_a);
+    /* the frame: heading and cant at s = 200 m, yaw rate V κ = −V/R */
+    ck_assert_msg(fabs(col(&tab_a, 0, "yaw") + 200 / R_CURVE) < 1e-8, "yaw %.12f", col(&tab_a, 0, "yaw"));
+    ck_assert_msg(fabs(col(&tab_a, 0, "roll") - th) < 1e-8, "roll %.12f vs %.12f", col(&tab_a, 0, "roll"), th);
+    ck_assert_msg(fabs(col(&tab_a, 0, "yaw_dot") + V / R_CURVE) < 1e-7, "yaw_dot %.12f", col(&tab_a, 0, "yaw_dot"));
+    /* the wheelsets at s = 200 ± a_wb (their x is dx + <ws>.x) */
+    const char *ws[2] = {"front", "rear"};
+    for (int k = 0; k < 2; k++) {
+        char n[64];
+        const double s = 200 + (k == 0 ? a_wb : -a_wb), dx = k == 0 ? a_wb : -a_wb;
+        snprintf(n, sizeof n, "%s.yaw", ws[k]);
+        ck_assert_msg(fabs(col(&tab_a, 0, n) + s / R_CURVE) < 1e-8, "%s %.12f vs %.12f", n, col(&tab_a, 0, n),
+                      -s / R_CURVE);
+        /* its centre (dx + x, y, r0 + z): on the canted track's centre at
+         * height h along n̂ (h cos θ = r0 + z above the level rail tops),
+         * in plan h sin θ inwards from the circle of radius R */
+        snprintf(n, sizeof n, "%s.x", ws[k]);
+        const double cx = dx + col(&tab_a, 0, n);
+        snprintf(n, sizeof n, "%s.y", ws[k]);
+        const double cy = col(&tab_a, 0, n);
+        snprintf(n, sizeof n, "%s.z", ws[k]);
+        const double h = (r0 + col(&tab_a, 0, n)) / cos(th);
+        const double dist = hypot(cx, cy + R_CURVE), want = R_CURVE - h * sin(th);
+        printf("curve: %s wheelset %.9f m from the centre (R − h sin θ = %.9f), heading %.9f at s = %.2f\n", ws[k],
+               dist, want, atan2(cx, cy + R_CURVE), s);
+        ck_assert_msg(fabs(dist - want) < 1e-5, "%s: %.9f vs %.9f", ws[k], dist, want);
+        ck_assert_msg(fabs(atan2(cx, cy + R_CURVE) - s / R_CURVE) < 1e-7, "%s: angle %.12f", ws[k],
+                      atan2(cx, cy + R_CURVE));
+        /* track-relative: centred, square, level with the cant, where the
+         * ground y moved tens of metres and the ground roll is θ */
+        snprintf(n, sizeof n, "%s.ws.y_track", ws[k]);
+        ck_assert_msg(fabs(col(&tab_a, 0, n)) < 1e-6, "%s %g", n, col(&tab_a, 0, n));
+        snprintf(n, sizeof n, "%s.ws.yaw_track", ws[k]);
+        ck_assert_msg(fabs(col(&tab_a, 0, n)) < 1e-9, "%s %g", n, col(&tab_a, 0, n));
+        snprintf(n, sizeof n, "%s.ws.roll_track", ws[k]);
+        ck_assert_msg(fabs(col(&tab_a, 0, n)) < 1e-6, "%s %g", n, col(&tab_a, 0, n));
+        snprintf(n, sizeof n, "%s.roll", ws[k]);
+        ck_assert_msg(fabs(col(&tab_a, 0, n) - th) < 1e-6, "%s %.12f vs %.12f", n, col(&tab_a, 0, n), th);
+    }
+    ck_assert_msg(fabs(col(&tab_a, 0, "front.ws.s_track") - (200 + a_wb)) < 1e-6, "s %.9f",
+                  col(&tab_a, 0, "front.ws.s_track"));
+    ck_assert_msg(fabs(col(&tab_a, 0, "front.ws.z_track") - (r0 + col(&tab_a, 0, "front.z")) / cos(th)) < 1e-6,
+                  "z_track %.9f", col(&tab_a, 0, "front.ws.z_track"));
+    ck_assert(fabs(col(&tab_a, 0, "front.y")) > 60);   /* the ground frame sees the curve */
+}
+END_TEST
+
+/* The transform alone: the wheelset (coordinates x, y, z, yaw, roll of its
+ * centre (x, y, r0 + z), base Rz(yaw) Rx(roll)) put by hand at s = 150 m of
+ * the canted circle with offsets y_o, h, roll b, then yaw a. */
+START_TEST(transform_reads_back_offsets)
+{
+    write_file("t.scn", "track \"arc.trk\"\n");
+    char sp[600];
+    snprintf(sp, sizeof sp, "%s/t.scn", dir);
+    rs_scenario s;
+    ck_assert_msg(rs_scenario_read(sp, &s, err, sizeof err) == RS_OK, "%s", err);
+    rs_loaded *hdl = rs_load("generated/wheelset", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(hdl != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(hdl);
+    rs_binding *b;
+    ck_assert_msg(rs_scenario_bind(&s, m, &b, err, sizeof err) == RS_OK, "%s", err);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_wheel_rail_contact();
+    rs_binding_options(b, &o);
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    rs_track_rel *tr;
+    ck_assert_msg(rs_track_rel_open(ws, &tr, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_track_rel_n_bodies(m), 1);
+    ck_assert_str_eq(rs_track_rel_body(m, 0), "wheelset");
+
+    const double R = R_CURVE, th = asin(CANT_H / CANT_BASE), s0 = 150, psi = -s0 / R, r0 = 0.45;
+    /* the canted frame by hand: t, h = ẑ × t, ĉ = cos θ h + sin θ ẑ,
+     * n̂ = t × ĉ = cos θ ẑ − sin θ h */
+    const double c[3] = {R * sin(s0 / R), -R * (1 - cos(s0 / R)), 0};
+    const double hv[3] = {-sin(psi), cos(psi), 0};
+    const double lat[3] = {cos(th) * hv[0], cos(th) * hv[1], sin(th)};
+    const double up[3] = {-sin(th) * hv[0], -sin(th) * hv[1], cos(th)};
+    const struct { double y_o, h, b, a; } cases[] = {{0.004, 0.47, 0.002, 0}, {-0.01, 0.44, 0, 0.003},
+                                                     {0, 0.45, 0, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double P[3];
+        for (int j = 0; j < 3; j++)
+            P[j] = c[j] + cases[k].y_o * lat[j] + cases[k].h * up[j];
+        double *q = rs_ws_q(ws);
+        ck_assert_int_eq(rs_ws_set_q(ws, "x", P[0]), RS_OK);
+        ck_assert_int_eq(rs_ws_set_q(ws, "y", P[1]), RS_OK);
+        ck_assert_int_eq(rs_ws_set_q(ws, "z", P[2] - r0), RS_OK);
+        ck_assert_int_eq(rs_ws_set_q(ws, "yaw", psi + cases[k].a), RS_OK);
+        ck_assert_int_eq(rs_ws_set_q(ws, "roll", th + cases[k].b), RS_OK);
+        (void)q;
+        ck_assert_int_eq(rs_track_rel_update(tr, ws), RS_OK);
+        /* Rz(ψ + a) Rx(θ + b) in the frame Rz(ψ) Rx(θ) is
+         * Rx(−θ) Rz(a) Rx(θ + b) (with a = 0 the roll b alone): its forward
+         * and axle columns e1, e2 give the angles as defined */
+        const double a = cases[k].a, tb = th + cases[k].b;
+        const double Rzx[3][3] = {{cos(a), -sin(a) * cos(tb), sin(a) * sin(tb)},
+                                  {sin(a), cos(a) * cos(tb), -cos(a) * sin(tb)},
+                                  {0, sin(tb), cos(tb)}};   /* Rz(a) Rx(θ + b) */
+        double Rr[3][3];   /* Rx(−θ) · Rzx */
+        for (int j = 0; j < 3; j++) {
+            Rr[0][j] = Rzx[0][j];
+            Rr[1][j] = cos(th) * Rzx[1][j] + sin(th) * Rzx[2][j];
+            Rr[2][j] = -sin(th) * Rzx[1][j] + cos(th) * Rzx[2][j];
+        }
+        const double yaw = atan2(Rr[1][0], Rr[0][0]), pitch = atan2(-Rr[2][0], Rr[0][0]);
+        const double roll = atan2(Rr[2][1], Rr[1][1]);
+        printf("transform %zu: s %.9f y %.9f z %.9f roll %.9f pitch %.9f yaw %.9f\n", k,
+               rs_track_rel_value(tr, 0, RS_TREL_S), rs_track_rel_value(tr, 0, RS_TREL_Y),
+               rs_track_rel_value(tr, 0, RS_TREL_Z), rs_track_rel_value(tr, 0, RS_TREL_ROLL),
+               rs_track_rel_value(tr, 0, RS_TREL_PITCH), rs_track_rel_value(tr, 0, RS_TREL_YAW));
+        /* the fitted splines follow the circle to ~1e-7 m (docs/contact.md) */
+        ck_assert_msg(fabs(rs_track_rel_value(tr, 0, RS_TREL_S) - s0) < 1e-5, "case %zu s", k);
+        ck_assert_msg(fabs(rs_track_rel_value(tr, 0, RS_TREL_Y) - cases[k].y_o) < 1e-6, "case %zu y", k);
+        ck_assert_msg(fabs(rs_track_rel_value(tr, 0, RS_TREL_Z) - cases[k].h) < 1e-6, "case %zu z", k);
+        ck_assert_msg(fabs(rs_track_rel_value(tr, 0, RS_TREL_ROLL) - roll) < 1e-7, "case %zu roll", k);
+        if (a == 0)
+            ck_assert_msg(fabs(roll - cases[k].b) < 1e-15, "case %zu: roll %g", k, roll);
+        ck_assert_msg(fabs(rs_track_rel_value(tr, 0, RS_TREL_YAW) - yaw) < 1e-7, "case %zu yaw", k);
+        ck_assert_msg(fabs(rs_track_rel_value(tr, 0, RS_TREL_PITCH) - pitch) < 1e-7, "case %zu pitch", k);
+    }
+    rs_track_rel_free(&tr);
+    rs_ws_free(&ws);
+    rs_binding_free(&b);
+    rs_scenario_free(&s);
+    rs_unload(&hdl);
+}
+END_TEST
+
+/* A model whose bodies `speed` cannot place on a curve: the FEVE 3000's
+ * bogies yaw relative to the car body, so its wheelsets miss the track. */
+START_TEST(relative_coordinates_refused_on_curve)
+{
+    ck_assert_int_ne(run("generated/feve3000", "feve.scn", "duration 0.01\ntrack \"arc.trk\"\nspeed 10\n"
+                                                         "initial x = 100\n"), RS_OK);
+    ck_assert_msg(strstr(err, "feve.scn:3: 'speed 10': the track curves, and wheel body 'front.wf.ws' did not land"),
+                  "%s", err);
+}
+END_TEST
+
+int main(void)
+{
+    if (!rs_test_need_model("test_speed", "wheelset") || !rs_test_need_model("test_speed", "bogie") ||
+        !rs_test_need_model("test_speed", "feve3000"))
+        return EXIT_FAILURE;
+    Suite *s = suite_create("speed");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, straight_rolls_without_slip);
+    tcase_add_test(tc, precedence_and_errors);
+    tcase_add_test(tc, curve_starts_on_track);
+    tcase_add_test(tc, transform_reads_back_offsets);
+    tcase_add_test(tc, relative_coordinates_refused_on_curve);
+    suite_add_tcase(s, tc);
+    return rs_test_run(s);
+}
