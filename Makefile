@@ -323,8 +323,8 @@ $(BUILD)/obj/tests/%.o:              LAYER_INC := $(INC_tests)
 # The MPI headers for the one file that uses them (`private`: not passed on
 # to the object's prerequisites, so the shared .cflags file never sees them).
 $(BUILD)/obj/runtime/app/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
-$(BUILD)/obj/runtime/app/rs_results_mat.c.o $(BUILD)/obj/runtime/app/rs_results_h5.c.o: \
-    private ALL_CFLAGS += $(RESULTS_CFLAGS)
+$(BUILD)/obj/runtime/app/rs_results_mat.c.o $(BUILD)/obj/runtime/app/rs_results_h5.c.o \
+    $(BUILD)/obj/tests/e2e/test_results_files.c.o: private ALL_CFLAGS += $(RESULTS_CFLAGS)
 
 $(BUILD)/obj/%.cpp.o: %.cpp $(BUILD)/.cxxflags | deps
 	$(call say,CXX,$<)

@@ -8,6 +8,7 @@
 // process (no shell, so no quoting issues with paths); its messages are kept
 // and shown if it fails.  Columns are checked against the CSV header before
 // gnuplot runs, with a suggestion for a misspelt name.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,7 @@
 
 #include "cli.hpp"
 #include "gnuplot.hpp"
+#include "model_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -32,7 +34,12 @@ std::string trim(const std::string &s) {
     return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-// The header row and whether at least one data row follows.
+// The header row and whether at least one data row follows.  Every row
+// must be whole: the header's number of fields and a newline at its end.  A
+// run that failed midway leaves NAME.partial.csv of whole rows
+// (docs/results.md); a file cut in a row (a full disk, a copy interrupted,
+// a run still writing it in place) is refused with its line, not drawn as
+// if it were complete.
 std::vector<std::string> read_header(const std::string &csv, bool &has_rows) {
     std::ifstream in(csv);
     if (!in) throw cli::UserError("cannot read '" + csv + "': " + std::strerror(errno));
@@ -44,11 +51,20 @@ std::vector<std::string> read_header(const std::string &csv, bool &has_rows) {
     std::string f;
     while (std::getline(ss, f, ',')) cols.push_back(trim(f));
     has_rows = false;
-    while (std::getline(in, line))
-        if (!trim(line).empty()) {
-            has_rows = true;
-            break;
-        }
+    for (long number = 2; std::getline(in, line); ++number) {
+        if (trim(line).empty()) continue;
+        has_rows = true;
+        const size_t fields = 1 + std::count(line.begin(), line.end(), ',');
+        const std::string where = csv + ":" + std::to_string(number) + ": ";
+        if (fields != cols.size())
+            throw cli::UserError(where + "the row has " + std::to_string(fields) + " fields, the header " +
+                                 std::to_string(cols.size()) +
+                                 ": the file is cut or damaged (a run that failed leaves NAME.partial.csv of whole "
+                                 "rows; run it again)");
+        if (in.eof())
+            throw cli::UserError(where + "the last row has no newline: the file is cut (or still being written); "
+                                 "plot a complete result of `railsym run`");
+    }
     return cols;
 }
 
@@ -69,6 +85,11 @@ int cmd_plot(int argc, char **argv) {
     const std::string png = args.value("output");
     if (png.empty()) throw cli::UsageError("-o needs a file name");
 
+    for (const char *ext : {".mat", ".h5", ".hdf5"})
+        if (ends_with(csv, ext))
+            throw cli::UserError("'" + csv + "' is " + std::string(ext[1] == 'm' ? "a MAT" : "an HDF5") +
+                                 " file: `railsym plot` draws CSV results (run with --out FILE.csv), or plot it "
+                                 "from MATLAB, Octave or Python (docs/results.md)");
     bool has_rows = false;
     const std::vector<std::string> header = read_header(csv, has_rows);
     std::vector<std::string> names(header.begin() + 1, header.end());

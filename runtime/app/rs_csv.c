@@ -45,7 +45,7 @@ static void *csv_open(const char *path, int ncol1, const char *const *names, con
     c->ncol1 = ncol1;
     c->whole = 0;
     if (!(c->f = fopen(path, "w"))) {
-        *status = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", path, rs_file_why(errno));
+        *status = rs_fail(err, errlen, RS_E_IO, "%s", rs_file_why(errno));
         free(c);
         return NULL;
     }
@@ -54,8 +54,7 @@ static void *csv_open(const char *path, int ncol1, const char *const *names, con
     fputc('\n', c->f);
     errno = 0;
     if (flush_whole(c) != RS_OK) {
-        *status = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", path,
-                          errno ? strerror(errno) : "write error");
+        *status = rs_fail(err, errlen, RS_E_IO, "%s", errno ? strerror(errno) : "write error");
         fclose(c->f);
         free(c);
         return NULL;
@@ -78,13 +77,11 @@ static int csv_close(void *h, int cut, char *err, size_t errlen)
     int st = RS_OK;
     errno = 0;
     if (fclose(c->f) != 0 && !cut)
-        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", c->path,
-                     errno ? strerror(errno) : "write error");
+        st = rs_fail(err, errlen, RS_E_IO, "%s", errno ? strerror(errno) : "write error");
     /* A row that reached the file in part (the disk filled in its middle)
      * goes: the file ends with a whole row. */
     if (cut && truncate(c->path, c->whole) != 0)
-        st = rs_fail(err, errlen, RS_E_IO, "cannot cut '%s' back to its whole rows: %s", c->path,
-                     strerror(errno));
+        st = rs_fail(err, errlen, RS_E_IO, "cannot cut the file back to its whole rows: %s", strerror(errno));
     free(c);
     return st;
 }

@@ -433,10 +433,10 @@ done:
     if (csv) {
         /* complete only when the run reached its end: a failed run's rows
          * go under the partial name, never the name asked for */
-        char cmsg[1024];
-        int cst = rs_results_close(&csv, st == RS_OK, NULL, 0, cmsg, sizeof cmsg);
+        char cmsg[1024], left[4200];
+        int cst = rs_results_close(&csv, st == RS_OK, left, sizeof left, cmsg, sizeof cmsg);
         if (cst && !st)
-            st = rs_fail(err, errlen, cst, "%s", cmsg);
+            st = rs_fail(err, errlen, cst, "%s; what was written is in '%s'", cmsg, left[0] ? left : "(nothing)");
     }
     rs_ws_free(&ws);
     rs_binding_free(&b);

@@ -180,7 +180,8 @@ int rs_results_open(rs_results **out, const char *path, int ncol, const char *co
     r->h = r->be->open(r->tmp, ncol + 1, all_names, all_units, &st, msg, sizeof msg);
     if (!r->h) {
         /* the backend names the temporary file; the user knows the path */
-        rs_fail(err, errlen, st, "%s (writing '%s' as %s)", msg, path, r->be->format);
+        rs_fail(err, errlen, st, "cannot write '%s'%s%s: %s", path, r->be == rs_csv_backend() ? "" : " as ",
+                r->be == rs_csv_backend() ? "" : r->be->format, msg);
         if (!(flags & RS_RESULTS_IN_PLACE))
             unlink(r->tmp);
         goto fail;
@@ -350,9 +351,10 @@ int rs_results_close(rs_results **rp, int complete, char *where, size_t wlen, ch
     int st = r->be->close(r->h, r->status != RS_OK, msg, sizeof msg);
     if (r->status) {
         st = r->status;
-        rs_fail(err, errlen, st, "cannot write '%s' (disk full or file size limit?)", r->path);
+        rs_fail(err, errlen, st, "cannot write '%s': %s", r->path,
+                st == RS_E_NOMEM ? "out of memory" : "disk full or file size limit?");
     } else if (st) {
-        rs_fail(err, errlen, st, "%s (writing '%s' as %s)", msg, r->path, r->be->format);
+        rs_fail(err, errlen, st, "cannot write '%s' as %s: %s", r->path, r->be->format, msg);
     }
     const int whole = complete && st == RS_OK;
     if (r->flags & RS_RESULTS_IN_PLACE) {

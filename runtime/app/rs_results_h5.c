@@ -83,8 +83,12 @@ static int close_all(h5_table *t)
     for (int j = 0; j < t->ncol1; j++)
         if (t->ds[j] >= 0)
             ok &= H5Dclose(t->ds[j]) >= 0;
-    if (t->file >= 0)
-        ok &= H5Fclose(t->file) >= 0;
+    /* A close that fails (its last writes hit a full disk) leaves the file
+     * open inside libhdf5 (1.10), which crashes closing it again at exit:
+     * h5_open turned that exit handler off (H5dont_atexit); the file's
+     * descriptor stays open until the process ends. */
+    if (t->file >= 0 && H5Fclose(t->file) < 0)
+        ok = 0;
     free(t->ds);
     free(t->buf);
     free(t);
@@ -97,8 +101,8 @@ static void *h5_open(const char *path, int ncol1, const char *const *names, cons
     for (int j = 0; j < ncol1; j++)
         if (!names[j][0] || strchr(names[j], '/') || strcmp(names[j], ".") == 0) {
             *status = rs_fail(err, errlen, RS_E_ARG,
-                              "column '%s' cannot be an HDF5 dataset name (empty, '.' or with '/'): rename it, "
-                              "or write CSV or MAT",
+                              "column '%s' cannot be an HDF5 dataset name (empty, '.' or with '/'): choose "
+                              "other columns, or write CSV or MAT",
                               names[j]);
             return NULL;
         }
@@ -117,17 +121,22 @@ static void *h5_open(const char *path, int ncol1, const char *const *names, cons
     for (int j = 0; j < ncol1; j++)
         t->ds[j] = -1;
     pthread_mutex_lock(&h5_lock);
+    static int started;
+    if (!started) {
+        H5dont_atexit();   /* before the library starts: see close_all */
+        started = 1;
+    }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);   /* the runtime prints nothing */
     t->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     int ok = t->file >= 0;
-    const char *why = "cannot create it";
+    const char *why = "cannot create the file";
     const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = RS_H5_BLOCK;
     hid_t space = H5Screate_simple(1, &zero, &unlimited), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(dcpl, 1, &chunk);
     for (int j = 0; ok && j < ncol1; j++) {
         t->ds[j] = H5Dcreate2(t->file, names[j], H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
         if (!(ok = t->ds[j] >= 0))
-            why = "a column name repeats or cannot be a dataset";
+            why = "cannot create a dataset for every column (a column name repeats?)";
         else
             ok = put_string(t->ds[j], "unit", units[j]);
     }
@@ -138,7 +147,7 @@ static void *h5_open(const char *path, int ncol1, const char *const *names, cons
     if (!ok) {
         close_all(t);
         pthread_mutex_unlock(&h5_lock);
-        *status = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' as HDF5: %s", path, why);
+        *status = rs_fail(err, errlen, RS_E_IO, "libhdf5 %s", why);
         return NULL;
     }
     pthread_mutex_unlock(&h5_lock);
@@ -161,8 +170,6 @@ static int h5_row(void *h, const double *row)
 static int h5_close(void *h, int cut, char *err, size_t errlen)
 {
     h5_table *t = h;
-    char path[4096];
-    snprintf(path, sizeof path, "%s", t->path);
     pthread_mutex_lock(&h5_lock);
     /* after a failed block (cut) the held rows are not tried again */
     int st = cut ? RS_OK : flush_block(t);
@@ -170,7 +177,7 @@ static int h5_close(void *h, int cut, char *err, size_t errlen)
         st = RS_E_IO;
     pthread_mutex_unlock(&h5_lock);
     if (st && !cut)
-        rs_fail(err, errlen, st, "cannot write '%s' as HDF5 (disk full?)", path);
+        rs_fail(err, errlen, st, "libhdf5 failed to write or close it (disk full?)");
     return cut ? RS_OK : st;
 }
 

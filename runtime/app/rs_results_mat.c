@@ -69,7 +69,7 @@ static void *mat_open(const char *path, int ncol1, const char *const *names, con
      * before the run, not at its end */
     FILE *f = fopen(path, "wb");
     if (!f || fclose(f) != 0) {
-        *status = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", path, strerror(errno));
+        *status = rs_fail(err, errlen, RS_E_IO, "%s", strerror(errno));
         table_free(t);
         return NULL;
     }
@@ -152,16 +152,14 @@ static int mat_close(void *h, int cut, char *err, size_t errlen)
                                    MAT_F_DONT_COPY_DATA);
     matvar_t *names = string_cell("names", t->names, t->ncol1), *units = string_cell("units", t->units, t->ncol1);
     if (!mat || !data || !names || !units)
-        st = rs_fail(err, errlen, mat ? RS_E_NOMEM : RS_E_IO, "cannot write '%s'%s", t->path,
-                     mat ? ": out of memory" : "");
+        st = rs_fail(err, errlen, mat ? RS_E_NOMEM : RS_E_IO, "%s", mat ? "out of memory" : "libmatio cannot create it");
     else if (Mat_VarWrite(mat, data, MAT_COMPRESSION_NONE) || Mat_VarWrite(mat, names, MAT_COMPRESSION_NONE) ||
              Mat_VarWrite(mat, units, MAT_COMPRESSION_NONE))
-        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' (disk full?)", t->path);
+        st = rs_fail(err, errlen, RS_E_IO, "libmatio failed to write it (disk full?)");
     if (mat && Mat_Close(mat) != 0 && !st)
-        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' (disk full?)", t->path);
+        st = rs_fail(err, errlen, RS_E_IO, "libmatio failed to close it (disk full?)");
     if (!st && !whole_mat5(t->path, 3))
-        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': the file is cut short (disk full or file size limit?)",
-                     t->path);
+        st = rs_fail(err, errlen, RS_E_IO, "the file is cut short (disk full or file size limit?)");
     Mat_VarFree(data);
     Mat_VarFree(names);
     Mat_VarFree(units);

@@ -1359,10 +1359,10 @@ io_error:
 done:
     if (res) {
         /* complete only when the run reached its end (rs_results.h) */
-        char cmsg[1024];
-        const int cst = rs_results_close(&res, st == RS_OK, NULL, 0, cmsg, sizeof cmsg);
+        char cmsg[1024], left[4200];
+        const int cst = rs_results_close(&res, st == RS_OK, left, sizeof left, cmsg, sizeof cmsg);
         if (cst && st == RS_OK)
-            st = rs_fail(err, errlen, cst, "%s", cmsg);
+            st = rs_fail(err, errlen, cst, "%s; what was written is in '%s'", cmsg, left[0] ? left : "(nothing)");
     }
     free(values);
     if (rep)
