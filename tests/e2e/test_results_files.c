@@ -393,6 +393,34 @@ START_TEST(test_concurrent_writers_leave_one_whole_file)
         ck_assert_msg(fabs(t.v[(size_t)i * 4] - 1e-3 * i) < 1e-9, "row %d at t = %g", i + 1, t.v[(size_t)i * 4]);
     free(t.v);
     assert_no_temp();
+
+    /* two trains (the freight train for 4 s and 6 s) into one CSV: before,
+     * the second writer's truncation left blocks of NUL bytes */
+    char t4[128], t6[128];
+    snprintf(t4, sizeof t4, "%s/t4.train", dir);
+    snprintf(t6, sizeof t6, "%s/t6.train", dir);
+    snprintf(cmd, sizeof cmd,
+             "sed 's/^duration .*/duration 4/' vehicles/trains/freight.train > %s && "
+             "sed 's/^duration .*/duration 6/' vehicles/trains/freight.train > %s",
+             t4, t6);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(out, sizeof out, "%s/train.csv", dir);
+    snprintf(cmd, sizeof cmd, "%s run %s --out %s --quiet & %s run %s --out %s --quiet & wait", railsym_bin(), t4,
+             out, railsym_bin(), t6, out);
+    ck_assert_msg(sh(cmd, msg, sizeof msg) == 0, "%s", msg);
+    FILE *f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    int c, lines = 0, nul = 0, last = 0;
+    while ((c = fgetc(f)) != EOF) {
+        nul += c == 0;
+        lines += c == '\n';
+        last = c;
+    }
+    fclose(f);
+    ck_assert_int_eq(nul, 0);
+    ck_assert_int_eq(last, '\n');
+    ck_assert_msg(lines == 1 + 41 || lines == 1 + 61, "%d lines", lines);
+    assert_no_temp();
 }
 END_TEST
 
