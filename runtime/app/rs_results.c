@@ -31,9 +31,12 @@ struct rs_results {
     rs_var *vars;           /* ncol, when bound to a workspace         */
     int need_outputs, need_energy, need_power;
     double *outputs;        /* n_out of the bound model                */
+    char *units_csv;        /* CSV with a unit known: the units file's text */
 };
 
 /* ------------------------------------------------------------ names */
+
+static int make_temp(const char *path, char **out, char *err, size_t errlen);
 
 static const char *extension(const char *path)
 {
@@ -51,11 +54,57 @@ static const rs_results_backend *backend_of(const char *path)
     return rs_csv_backend();
 }
 
-void rs_results_partial_path(const char *path, char *buf, size_t len)
+/* "STEM.<infix>EXT" for "STEM.EXT" ("PATH.<infix>" without an extension). */
+static void infix_path(const char *path, const char *infix, char *buf, size_t len)
 {
     const char *ext = extension(path);
     const int stem = ext ? (int)(ext - path) : (int)strlen(path);
-    snprintf(buf, len, "%.*s.partial%s", stem, path, ext ? ext : "");
+    snprintf(buf, len, "%.*s.%s%s", stem, path, infix, ext ? ext : "");
+}
+
+void rs_results_partial_path(const char *path, char *buf, size_t len) { infix_path(path, "partial", buf, len); }
+void rs_results_units_path(const char *path, char *buf, size_t len) { infix_path(path, "units", buf, len); }
+
+/* The text of a units file: the header row, then the units row (NULL when
+ * no unit is known or out of memory). */
+static char *units_text(int ncol1, const char *const *names, const char *const *units)
+{
+    size_t len = 1;
+    int known = 0;
+    for (int j = 0; j < ncol1; j++) {
+        len += strlen(names[j]) + strlen(units[j]) + 2;
+        known |= j > 0 && units[j][0];
+    }
+    char *text = known ? malloc(len) : NULL;
+    if (!text)
+        return NULL;
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int j = 0; j < ncol1; j++)
+            k += (size_t)snprintf(text + k, len - k, "%s%s", pass ? units[j] : names[j], j + 1 < ncol1 ? "," : "\n");
+    return text;
+}
+
+/* Writes the units file for the CSV `final` (through a temporary file and
+ * a rename, as the table); RS_OK or RS_E_IO with the message. */
+static int write_units(const rs_results *r, const char *final, char *err, size_t errlen)
+{
+    char path[4200], *tmp = NULL;
+    rs_results_units_path(final, path, sizeof path);
+    int st = make_temp(path, &tmp, err, errlen);
+    if (st)
+        return st;
+    FILE *f = fopen(tmp, "w");
+    int ok = f && fputs(r->units_csv, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        st = rs_fail(err, errlen, RS_E_IO, "cannot write the units of '%s' to '%s': %s", final, path,
+                     strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return st;
 }
 
 /* A new empty file "DIR/.NAME.tmp.PID.N" beside path, created here (O_EXCL:
@@ -137,6 +186,7 @@ static void results_free(rs_results *r)
     free(r->row);
     free(r->vars);
     free(r->outputs);
+    free(r->units_csv);
     free(r);
 }
 
@@ -186,6 +236,8 @@ int rs_results_open(rs_results **out, const char *path, int ncol, const char *co
             unlink(r->tmp);
         goto fail;
     }
+    if (r->be == rs_csv_backend() && !(flags & RS_RESULTS_IN_PLACE))
+        r->units_csv = units_text(ncol + 1, all_names, all_units);   /* NULL: none known, no file */
     free(all_names);
     free(all_units);
     *out = r;
@@ -372,6 +424,11 @@ int rs_results_close(rs_results **rp, int complete, char *where, size_t wlen, ch
     }
     rs_results_partial_path(r->path, partial, plen);
     const char *final = whole ? r->path : partial;
+    /* the units first: a table under its name always has its units */
+    char msg2[1024];
+    const int ust = r->units_csv ? write_units(r, final, msg2, sizeof msg2) : RS_OK;
+    if (ust && !st)
+        st = rs_fail(err, errlen, ust, "%s", msg2);
     if (rename(r->tmp, final) != 0) {
         const int why = errno;
         unlink(r->tmp);
@@ -380,8 +437,16 @@ int rs_results_close(rs_results **rp, int complete, char *where, size_t wlen, ch
     } else {
         if (where && wlen)
             snprintf(where, wlen, "%s", final);
-        /* what is left at the other name is an earlier run's */
-        unlink(whole ? partial : r->path);
+        /* what is left at the other name is an earlier run's, with its units */
+        const char *other = whole ? partial : r->path;
+        char units[4200];
+        rs_results_units_path(other, units, sizeof units);
+        unlink(other);
+        unlink(units);
+        if (!r->units_csv) {   /* no units this time: none from an earlier run either */
+            rs_results_units_path(final, units, sizeof units);
+            unlink(units);
+        }
     }
     free(partial);
     results_free(r);

@@ -18,6 +18,11 @@
  * Two runs writing the same path never mix their rows: each has its own
  * temporary file, and the last rename wins.
  *
+ * A CSV holds names and numbers only; its units go beside it, in
+ * "NAME.units.csv" (rs_results_units_path): the same header row, then one
+ * row of units ("" where unknown), renamed with the table (written first)
+ * and removed with it.  MAT and HDF5 files carry their units inside.
+ *
  * Writing happens between steps (from rs_run's output callback), never
  * inside one.
  */
@@ -78,6 +83,10 @@ double rs_results_last_time(const rs_results *r);
 /* The path rows go to when not complete: "DIR/NAME.partial.EXT" for
  * "DIR/NAME.EXT" ("PATH.partial" without an extension). */
 void rs_results_partial_path(const char *path, char *buf, size_t len);
+
+/* The units file beside the CSV `path`: "DIR/NAME.units.csv" for
+ * "DIR/NAME.csv" ("PATH.units" without an extension). */
+void rs_results_units_path(const char *path, char *buf, size_t len);
 
 /* Closes and renames (see above).  complete = 0 or a write error: the
  * partial name.  Writes the name the file now has into `where` (when

@@ -17,7 +17,11 @@
  *    leave no X.EXT; no temporary file is left;
  *  - two runs writing the same CSV at once leave one whole file, one run's;
  *  - `railsym plot` refuses a CSV whose last row is cut (fewer fields, or
- *    no newline), naming the file and the line.
+ *    no newline), naming the file and the line;
+ *  - a CSV's units go to NAME.units.csv beside it, and `railsym plot`
+ *    labels its axes and curves with them (the gnuplot script, caught by a
+ *    stand-in gnuplot through RAILSYM_GNUPLOT, is read back); "[SI]"
+ *    without a units file, or with one of other columns (and a warning).
  *
  * The command is $RAILSYM_BIN, else ./build/railsym; tests run from the
  * repository root.
@@ -28,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -451,6 +456,75 @@ START_TEST(test_plot_refuses_a_cut_row)
 }
 END_TEST
 
+/* `railsym plot CSV ARGS` through a stand-in gnuplot that keeps the script
+ * as dir/plot.gp (and writes a picture, as gnuplot would); the script's
+ * text into gp. */
+static void plot_script(const char *csv, const char *args, char *gp, size_t len)
+{
+    char fake[128], cmd[1024], msg[4096];
+    snprintf(fake, sizeof fake, "%s/gnuplot.sh", dir);
+    FILE *f = fopen(fake, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "#!/bin/sh\ncp \"$1\" %s/plot.gp\npng=$(sed -n \"s/^set output '\\(.*\\)'\\$/\\1/p\" \"$1\")\n"
+               "echo png > \"$png\"\n",
+            dir);
+    fclose(f);
+    ck_assert_int_eq(chmod(fake, 0755), 0);
+    snprintf(cmd, sizeof cmd, "RAILSYM_GNUPLOT=%s %s plot %s %s -o %s/p.png 2>&1", fake, railsym_bin(), csv, args, dir);
+    ck_assert_msg(sh(cmd, msg, sizeof msg) == 0, "%s:\n%s", cmd, msg);
+    snprintf(cmd, sizeof cmd, "cat %s/plot.gp", dir);
+    ck_assert_int_eq(sh(cmd, gp, len), 0);
+    strncat(gp, msg, len - strlen(gp) - 1);   /* and the warnings */
+}
+
+#define HAS(text, what) ck_assert_msg(strstr((text), (what)), "no \"%s\" in:\n%s", (what), (text))
+
+START_TEST(test_plot_labels_name_units)
+{
+    RS_REQUIRE_MODEL("pendulum");
+    RS_REQUIRE_PROGRAM(railsym_bin(), "build it: make");
+    char scn[128], csv[128], units[160], msg[4096], gp[8192];
+    scenario(scn, sizeof scn, "u", 0.1, 0.01);
+    snprintf(csv, sizeof csv, "%s/u.csv", dir);
+    ck_assert_msg(run_to("", scn, csv, msg, sizeof msg) == 0, "%s", msg);
+    /* the units file: the header, then the units the model carries */
+    snprintf(units, sizeof units, "%s/u.units.csv", dir);
+    FILE *f = fopen(units, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[2][256];
+    ck_assert(fgets(line[0], sizeof line[0], f) && fgets(line[1], sizeof line[1], f));
+    fclose(f);
+    ck_assert_str_eq(line[0], "time,th,th_dot,height\n");
+    ck_assert_str_eq(line[1], "s,rad,rad/s,m\n");
+
+    plot_script(csv, "th th_dot", gp, sizeof gp);
+    HAS(gp, "set xlabel 'time [s]'\n");
+    HAS(gp, "set ylabel 'th [rad], th_dot [rad/s]'\n");
+    HAS(gp, "title 'th [rad]'");
+    HAS(gp, "title 'th_dot [rad/s]'");
+    plot_script(csv, "height", gp, sizeof gp);
+    HAS(gp, "set ylabel 'height [m]'\n");
+    plot_script(csv, "th_dot --x th", gp, sizeof gp);
+    HAS(gp, "set xlabel 'th [rad]'\n");
+    HAS(gp, "set ylabel 'th_dot [rad/s]'\n");
+
+    /* units file of other columns: not used, and said */
+    f = fopen(units, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("time,x\ns,m\n", f);
+    fclose(f);
+    plot_script(csv, "th", gp, sizeof gp);
+    HAS(gp, "set ylabel 'th [SI]'\n");
+    HAS(gp, "warning: ");
+    HAS(gp, "lists other columns");
+    /* no units file: the values are SI, the unit is not known */
+    unlink(units);
+    plot_script(csv, "th th_dot", gp, sizeof gp);
+    HAS(gp, "set ylabel 'th, th_dot [SI]'\n");
+    HAS(gp, "set xlabel 'time [s]'\n");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("results_files");
@@ -462,6 +536,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_full_disk_leaves_partial_rows);
     tcase_add_test(tc, test_concurrent_writers_leave_one_whole_file);
     tcase_add_test(tc, test_plot_refuses_a_cut_row);
+    tcase_add_test(tc, test_plot_labels_name_units);
     suite_add_tcase(s, tc);
     return s;
 }
