@@ -49,7 +49,7 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
         [](rs_load_cache *c) { rs_load_cache_free(&c); });
     if (!models) throw std::bad_alloc();
     cli::LogSink log("railsym run: ");
-    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, nullptr, models.get(), quiet ? 0 : -1, log.log()};
+    rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, nullptr, models.get(), quiet ? 0 : -1, log.log(), 0};
     rs_train_run_report rep;
     char err[2048];
     if (rs_train_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);

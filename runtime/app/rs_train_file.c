@@ -1299,7 +1299,8 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
     }
-    st = rs_results_open(&res, cfg->out, ncol, (const char *const *)names, units, 0, err, errlen);
+    st = rs_results_open(&res, cfg->out, ncol, (const char *const *)names, units,
+                         cfg->out_in_place ? RS_RESULTS_IN_PLACE : 0, err, errlen);
     for (int i = 0; i < ncol; i++)
         free(names[i]);
     free(names);
@@ -1308,6 +1309,8 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         goto done;
     char partial[4200];   /* where a failed run's rows go */
     rs_results_partial_path(cfg->out, partial, sizeof partial);
+    if (cfg->out_in_place)
+        snprintf(partial, sizeof partial, "%s", cfg->out);
     rs_park *pk = rs_train_park(tr);
     r.nv = S->nv;
     r.n = rs_park_n(pk);
