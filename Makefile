@@ -80,6 +80,12 @@ CHECK_LIBS   = $(eval CHECK_LIBS := $$(shell pkg-config --libs check))$(CHECK_LI
 # only for `railsym sweep --mpi`, so a plain `railsym run` never starts MPI.
 MPI_CFLAGS   = $(eval MPI_CFLAGS := $$(shell pkg-config --cflags ompi-c))$(MPI_CFLAGS)
 MPI_LIBS     = $(eval MPI_LIBS := $$(shell pkg-config --libs ompi-c))$(MPI_LIBS)
+# Result files (docs/results.md): MAT through libmatio, HDF5 through libhdf5
+# (Debian 12: `matio` and `hdf5`, the serial build).  Only the two writers
+# include their headers (flags below, on those objects); every program that
+# links the runtime library links both.
+RESULTS_CFLAGS = $(eval RESULTS_CFLAGS := $$(shell pkg-config --cflags matio hdf5))$(RESULTS_CFLAGS)
+RESULTS_LIBS   = $(eval RESULTS_LIBS := $$(shell pkg-config --libs matio hdf5))$(RESULTS_LIBS)
 
 WARN        := -Wall -Wextra
 DEPFLAGS    := -MMD -MP
@@ -255,7 +261,7 @@ $(FUZZ_DIR)/fuzz_vdl: $(FUZZ_OBJS)
 FUZZ_INPUT_SECONDS ?= 40
 FUZZ_RT_SRCS := $(filter-out runtime/app/rs_sweep_mpi.c,$(RT_SRCS))
 FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_RT_SRCS))
-FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP $(INC_app)
+FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP $(INC_app) $(RESULTS_CFLAGS)
 $(FUZZ_DIR)/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(call say,FUZZCC,$<)
@@ -291,7 +297,7 @@ $(BUILD)/.$(1): FORCE | deps
 endef
 C_SIG   = $(CC) $(ALL_CFLAGS)
 CXX_SIG = $(CXX) $(ALL_CXXFLAGS)
-LD_SIG  = $(CC) $(CXX) $(ALL_LDFLAGS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS) $(MPI_LIBS)
+LD_SIG  = $(CC) $(CXX) $(ALL_LDFLAGS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS) $(MPI_LIBS) $(RESULTS_LIBS)
 $(eval $(call flags_file,cflags,C_SIG))
 $(eval $(call flags_file,cxxflags,CXX_SIG))
 $(eval $(call flags_file,ldflags,LD_SIG))
@@ -317,6 +323,8 @@ $(BUILD)/obj/tests/%.o:              LAYER_INC := $(INC_tests)
 # The MPI headers for the one file that uses them (`private`: not passed on
 # to the object's prerequisites, so the shared .cflags file never sees them).
 $(BUILD)/obj/runtime/app/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/obj/runtime/app/rs_results_mat.c.o $(BUILD)/obj/runtime/app/rs_results_h5.c.o \
+    $(BUILD)/obj/tests/e2e/test_results_files.c.o: private ALL_CFLAGS += $(RESULTS_CFLAGS)
 
 $(BUILD)/obj/%.cpp.o: %.cpp $(BUILD)/.cxxflags | deps
 	$(call say,CXX,$<)
@@ -354,12 +362,12 @@ $(LIBCLI): $(CLI_OBJS) | deps
 # ---------------------------------------------------------------- link
 # Library order matters for static archives: cli uses sym and rt; sym and
 # rt never use each other.
-CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
-C_LINK_LIBS   = $(LIBRT) $(CHECK_LIBS) $(SYS_LIBS)
+CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+C_LINK_LIBS   = $(LIBRT) $(RESULTS_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
 
 $(RAILSYM): $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
 	$(call say,LINK,$@)
-	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 
 define link_cxx
 	$(call say,LINK,$@)

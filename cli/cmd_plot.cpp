@@ -7,8 +7,12 @@
 // script is generated into a temporary file and gnuplot runs as a child
 // process (no shell, so no quoting issues with paths); its messages are kept
 // and shown if it fails.  Columns are checked against the CSV header before
-// gnuplot runs, with a suggestion for a misspelt name.
+// gnuplot runs, with a suggestion for a misspelt name.  The axes and the
+// key name each quantity with its unit, from NAME.units.csv that `railsym
+// run` writes beside NAME.csv (docs/results.md); "[SI]" where none is known.
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -19,6 +23,11 @@
 
 #include "cli.hpp"
 #include "gnuplot.hpp"
+#include "model_dir.hpp"
+
+extern "C" {
+#include "rs_results.h"
+}
 
 namespace fs = std::filesystem;
 
@@ -32,7 +41,12 @@ std::string trim(const std::string &s) {
     return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-// The header row and whether at least one data row follows.
+// The header row and whether at least one data row follows.  Every row
+// must be whole: the header's number of fields and a newline at its end.  A
+// run that failed midway leaves NAME.partial.csv of whole rows
+// (docs/results.md); a file cut in a row (a full disk, a copy interrupted,
+// a run still writing it in place) is refused with its line, not drawn as
+// if it were complete.
 std::vector<std::string> read_header(const std::string &csv, bool &has_rows) {
     std::ifstream in(csv);
     if (!in) throw cli::UserError("cannot read '" + csv + "': " + std::strerror(errno));
@@ -44,12 +58,54 @@ std::vector<std::string> read_header(const std::string &csv, bool &has_rows) {
     std::string f;
     while (std::getline(ss, f, ',')) cols.push_back(trim(f));
     has_rows = false;
-    while (std::getline(in, line))
-        if (!trim(line).empty()) {
-            has_rows = true;
-            break;
-        }
+    for (long number = 2; std::getline(in, line); ++number) {
+        if (trim(line).empty()) continue;
+        has_rows = true;
+        const size_t fields = 1 + std::count(line.begin(), line.end(), ',');
+        const std::string where = csv + ":" + std::to_string(number) + ": ";
+        if (fields != cols.size())
+            throw cli::UserError(where + "the row has " + std::to_string(fields) + " fields, the header " +
+                                 std::to_string(cols.size()) +
+                                 ": the file is cut or damaged (a run that failed leaves NAME.partial.csv of whole "
+                                 "rows; run it again)");
+        if (in.eof())
+            throw cli::UserError(where + "the last row has no newline: the file is cut (or still being written); "
+                                 "plot a complete result of `railsym run`");
+    }
     return cols;
+}
+
+// The units of the CSV's columns from its units file (NAME.units.csv that
+// `railsym run` writes beside NAME.csv, docs/results.md): one per header
+// column, "" where unknown.  No units file: all unknown.  A units file of
+// other columns (not this table's) is named in a warning and not used.
+std::vector<std::string> read_units(const std::string &csv, const std::vector<std::string> &header) {
+    std::vector<std::string> units(header.size());
+    char path[4200];
+    rs_results_units_path(csv.c_str(), path, sizeof path);
+    std::ifstream in(path);
+    if (!in) return units;
+    std::string names_line, units_line;
+    std::getline(in, names_line);
+    std::getline(in, units_line);
+    std::vector<std::string> names, got;
+    std::stringstream sn(names_line), su(units_line);
+    std::string f;
+    while (std::getline(sn, f, ',')) names.push_back(trim(f));
+    while (std::getline(su, f, ',')) got.push_back(trim(f));
+    got.resize(names.size());
+    if (names != header) {
+        std::fprintf(stderr,
+                     "railsym plot: warning: '%s' lists other columns than '%s' (not its units): the axes say [SI]\n",
+                     path, csv.c_str());
+        return units;
+    }
+    return got;
+}
+
+// "NAME [UNIT]"; "NAME [SI]" when the unit is unknown (values are SI).
+std::string with_unit(const std::string &name, const std::string &unit) {
+    return name + " [" + (unit.empty() ? "SI" : unit) + "]";
 }
 
 }  // namespace
@@ -69,6 +125,11 @@ int cmd_plot(int argc, char **argv) {
     const std::string png = args.value("output");
     if (png.empty()) throw cli::UsageError("-o needs a file name");
 
+    for (const char *ext : {".mat", ".h5", ".hdf5"})
+        if (ends_with(csv, ext))
+            throw cli::UserError("'" + csv + "' is " + std::string(ext[1] == 'm' ? "a MAT" : "an HDF5") +
+                                 " file: `railsym plot` draws CSV results (run with --out FILE.csv), or plot it "
+                                 "from MATLAB, Octave or Python (docs/results.md)");
     bool has_rows = false;
     const std::vector<std::string> header = read_header(csv, has_rows);
     std::vector<std::string> names(header.begin() + 1, header.end());
@@ -110,6 +171,17 @@ int cmd_plot(int argc, char **argv) {
     const std::string prog = gnuplot::find();
     const auto gq = gnuplot::quote;
 
+    // Axis labels name the quantities and their units: one column, or
+    // several of one unit, "th, x [m]"; several units, "th [rad], x [m]".
+    const std::vector<std::string> units = read_units(csv, header);
+    std::string ylabel;
+    bool one_unit = true;
+    for (int k : index) one_unit &= units[k - 1] == units[index[0] - 1];
+    for (size_t i = 0; i < index.size(); ++i)
+        ylabel += (i ? ", " : "") + (one_unit ? header[index[i] - 1] : with_unit(header[index[i] - 1], units[index[i] - 1]));
+    if (one_unit) ylabel = with_unit(ylabel, units[index[0] - 1]);
+    const std::string xunit = header[xcol - 1] == "time" && units[xcol - 1].empty() ? "s" : units[xcol - 1];
+
     std::ostringstream gp;
     const std::string title = args.value("title", fs::path(csv).filename().string());
     gp << "# generated by railsym plot\n"
@@ -117,14 +189,14 @@ int cmd_plot(int argc, char **argv) {
        << "set output " << gq(png) << "\n"
        << "set datafile separator ','\n"
        << "set title " << gq(title) << "\n"
-       << "set xlabel " << gq(header[xcol - 1] == "time" ? "time [s]" : header[xcol - 1] + " [SI]") << "\n"
-       << "set ylabel " << gq(index.size() == 1 ? header[index[0] - 1] + " [SI]" : "value [SI]") << "\n"
+       << "set xlabel " << gq(with_unit(header[xcol - 1], xunit)) << "\n"
+       << "set ylabel " << gq(ylabel) << "\n"
        << "set grid\nset key top right\n"
        << (xrange.empty() ? "" : "set xrange " + xrange + "\n")
        << "plot ";
     for (size_t i = 0; i < index.size(); ++i)
         gp << (i ? ", \\\n     " : "") << gq(csv) << " using " << xcol << ":" << index[i] << " skip 1 with lines lw 1.5 title "
-           << gq(header[index[i] - 1]);
+           << gq(units[index[i] - 1].empty() ? header[index[i] - 1] : with_unit(header[index[i] - 1], units[index[i] - 1]));
     gp << "\nset output\n";
     gnuplot::draw(prog, gp.str(), png);
     return cli::kExitOk;

@@ -1,4 +1,4 @@
-// cmd_run.cpp — `railsym run MODEL.vdl|DIR [--scenario FILE] [--out FILE.csv]
+// cmd_run.cpp — `railsym run MODEL.vdl|DIR [--scenario FILE] [--out FILE.csv|.mat|.h5]
 // [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime
 // [--rt-pace step|output] [--rt-lock] [--rt-fifo PRIO] [--rt-cpu N]
 // [--rt-strict] [--rt-report FILE]]`.
@@ -34,7 +34,7 @@ int cmd_run(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"scenario", 's', "FILE", "duration, step, initial state, parameters, inputs"},
         cli::set_option(),
-        {"out", 'o', "FILE.csv", "results (default: results/<model>.csv)"},
+        {"out", 'o', "FILE.csv|.mat|.h5", "results, the format by the extension (default: results/<model>.csv; docs/results.md)"},
         {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
         {"method", 0, "imex|rk4", "integrator (default: the scenario's, else imex)"},
         {"threads", 'j', "N", "worker threads (trains; one model runs on one)"},

@@ -1,9 +1,10 @@
-// cmd_run_train.cpp — `railsym run TRAIN.train [--threads N] [--out FILE.csv]`
+// cmd_run_train.cpp — `railsym run TRAIN.train [--threads N] [--out FILE.csv|.mat|.h5]`
 // (docs/trains.md): the train side of `railsym run`, called by cmd_run.cpp.
 //
 // The run itself is the C runtime's rs_train_run (runtime/app/rs_train_file.h):
 // parse the train file, build the vehicles and couplers on the Park
-// integrator with N threads, write the CSV.  --loader says how the compiled
+// integrator with N threads, write the results (CSV, MAT or HDF5 by the
+// extension, docs/results.md).  --loader says how the compiled
 // vehicle types are loaded (each folder once).  Options of single-model
 // runs (--scenario, --method, --realtime) do not apply to trains: a train
 // file holds its own settings.
@@ -57,7 +58,7 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
                      threads, cores, cores == 1 ? "" : "s", used, used == 1 ? "" : "s");
     const std::string set_text = cli::set_text(args);   // train-file lines after the file's
     rs_train_run_cfg cfg{train.c_str(), out.c_str(), threads, set_text.empty() ? nullptr : set_text.c_str(),
-                         models.get(), quiet ? 0 : -1, log.log()};
+                         models.get(), quiet ? 0 : -1, log.log(), 0};
     rs_train_run_report rep;
     char err[2048];
     if (rs_train_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);

@@ -22,7 +22,7 @@
 #include "rs_file.h"
 #include "rs_progress.h"
 #include "rs_contact.h"
-#include "rs_csv.h"
+#include "rs_results.h"
 #include "rs_driver.h"
 #include "rs_elastic.h"
 
@@ -171,7 +171,7 @@ static int find_contact_dir(const rs_model *m, const rs_options *opt, const char
 typedef struct run_ctx {
     const rs_run_config *c;
     const rs_log *log;
-    rs_csv *csv;
+    rs_results *csv;
     long n, every, k, rows;
     double t0, t_end;
     rs_progress pr;
@@ -183,7 +183,7 @@ static int on_step(rs_ws *ws, void *vctx)
     run_ctx *x = vctx;
     const long k = x->k++;
     if (k % x->every == 0 || k == x->n) {
-        if (rs_csv_write_ws(x->csv, ws) != RS_OK) {
+        if (rs_results_write_ws(x->csv, ws) != RS_OK) {
             x->csv_failed = 1;
             return 1;
         }
@@ -332,7 +332,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
 
     rs_binding *b = NULL;
     rs_ws *ws = NULL;
-    rs_csv *csv = NULL;
+    rs_results *csv = NULL;
     rs_realtime_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
     rs_realtime_saved saved;
     int have_saved = 0, locked = 0;
@@ -379,7 +379,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     }
     int ncol;
     const char *const *cols = rs_binding_columns(b, &ncol);
-    if ((st = rs_csv_open_ws(&csv, c->out, ws, ncol, cols, msg, sizeof msg))) {
+    if ((st = rs_results_open_ws(&csv, c->out, ws, ncol, cols, c->out_in_place ? RS_RESULTS_IN_PLACE : 0, msg,
+                                  sizeof msg))) {
         rs_fail(err, errlen, st, "%s", msg);
         goto done;
     }
@@ -423,16 +424,28 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rep->wall_s = wall;
     rep->proj_iters_max = stats->proj_iters_max;
     rs_progress_end(&x.pr, rep->steps, rep->t_end);
+    /* A run that did not end well leaves its rows under the partial name
+     * (rs_results.h); the message says where and up to which time. */
+    char where[4200], upto[128];
+    rs_results_partial_path(c->out, where, sizeof where);
+    if (c->out_in_place)
+        snprintf(where, sizeof where, "%s", c->out);
+    if (x.rows)
+        snprintf(upto, sizeof upto, "the results up to t = %.6g s", rs_results_last_time(csv));
+    else
+        snprintf(upto, sizeof upto, "no rows");
     if (x.csv_failed) {
-        st = rs_fail(err, errlen, RS_E_IO,
-                     "cannot write '%s' (disk full or file removed?): results end at t = %.6g s",
-                     c->out, rep->t_end);
+        const int wst = rs_results_status(csv);
+        st = rs_fail(err, errlen, wst < 0 ? wst : RS_E_IO,
+                     "cannot write '%s' (%s): '%s' holds %s", c->out,
+                     wst == RS_E_NOMEM ? "out of memory" : "disk full, file size limit or file removed?", where,
+                     upto);
     } else if (st < 0) {
-        rs_fail(err, errlen, st,
-                "model '%s': simulation failed (%s): %s; '%s' holds the results up to t = %.6g s",
-                m->name, rs_status_name(st), rs_ws_error(ws), c->out, rep->t_end);
+        rs_fail(err, errlen, st, "model '%s': simulation failed (%s): %s; '%s' holds %s", m->name,
+                rs_status_name(st), rs_ws_error(ws), where, upto);
     } else if (st == RS_STOPPED) {
-        rs_fail(err, errlen, st, "model '%s': run stopped at t = %.6g s", m->name, rep->t_end);
+        rs_fail(err, errlen, st, "model '%s': run stopped at t = %.6g s; '%s' holds %s", m->name, rep->t_end,
+                where, upto);
     }
     if (rt) {
         rep->realtime = 1;
@@ -449,10 +462,12 @@ done:
         rs_realtime_unlock_memory();
     free(rt);
     if (csv) {
-        int cst = rs_csv_close(&csv);
-        if (cst && !st) {
-            st = rs_fail(err, errlen, cst, "cannot write '%s': the results may be incomplete", c->out);
-        }
+        /* complete only when the run reached its end: a failed run's rows
+         * go under the partial name, never the name asked for */
+        char cmsg[1024], left[4200];
+        int cst = rs_results_close(&csv, st == RS_OK, left, sizeof left, cmsg, sizeof cmsg);
+        if (cst && !st)
+            st = rs_fail(err, errlen, cst, "%s; what was written is in '%s'", cmsg, left[0] ? left : "(nothing)");
     }
     rs_ws_free(&ws);
     rs_binding_free(&b);

@@ -12,8 +12,9 @@
  * if present, and the scenario file over it; bind both to the model (unknown
  * names fail with file:line and a suggestion); create a workspace; apply
  * parameters, initial state and inputs; run with rs_run, writing the chosen
- * columns as CSV (flushed row by row, so a failed or interrupted run keeps a
- * valid file of what it computed); send progress lines to the caller's log
+ * columns as CSV, MAT or HDF5 by the extension of c->out (rs_results.h: a
+ * temporary file renamed to c->out when the run completes; a failed run
+ * leaves its whole rows as NAME.partial.EXT and no c->out); send progress lines to the caller's log
  * sink (c->log, rs_log.h) for runs longer than a couple of seconds
  * (simulated time, real-time factor, ETA).  Nothing here prints: the lines
  * carry no "railsym run:" prefix, the command's sink adds it.
@@ -29,8 +30,8 @@
  *
  * Errors come back as an rs_status and a message; nothing here exits or
  * prints.  A
- * failed step gives the runtime's message (step, time, quantity) and says up
- * to which time the CSV holds results.
+ * failed step gives the runtime's message (step, time, quantity) and says
+ * which file holds the results and the time of its last row.
  */
 #ifndef RS_DRIVER_H
 #define RS_DRIVER_H
@@ -50,7 +51,11 @@ typedef struct rs_run_config {
     int use_default_scenario;  /* read MODEL_DIR/default.scn first, default 1       */
     const char *set_text;      /* scenario statements over both, one per line (the
                                   command line's --set), NULL: none              */
-    const char *out;           /* CSV to write (required)                           */
+    const char *out;           /* results to write (required): .csv, .mat, .h5
+                                  (rs_results.h); written under a temporary name,
+                                  renamed when the run completes, else to
+                                  NAME.partial.EXT                              */
+    int out_in_place;          /* 1: write `out` itself (the caller renames: sweeps) */
     int method;                /* -1 (default): the scenario's; else an rs_method   */
     int realtime;              /* pace simulated time to the wall clock (rs_rt.h):
                                   absolute deadlines t0 + k·dt on CLOCK_MONOTONIC,

@@ -10,6 +10,6 @@
 #include "rs_status.h"
 #include "rs_ws.h"
 #include "rs_load.h"
-#include "rs_csv.h"
+#include "rs_results.h"
 
 #endif /* RS_RUNTIME_H */

@@ -643,6 +643,7 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         rs_run_config_default(&rc);
         rc.model_dir = sw->c->model_dir;
         rc.out = path;
+        rc.out_in_place = 1;   /* rs_sweep_commit renames */
         rc.method = sw->c->method;
         rc.progress = 0;
         rs_run_report rep;

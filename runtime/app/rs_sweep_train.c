@@ -158,7 +158,8 @@ int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_swee
     char *extra = set_lines(s, values);
     if (!extra)
         return rs_fail(msg, msglen, RS_E_NOMEM, "out of memory");
-    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, {0}};   /* no progress */
+    /* no progress; the sweep renames the file itself (rs_sweep_commit) */
+    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, {0}, 1};
     rs_train_run_report rep;
     const int st = rs_train_run(&cfg, &rep, msg, msglen);
     *steps = rep.steps;

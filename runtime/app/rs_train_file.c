@@ -23,6 +23,7 @@
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_progress.h"
+#include "rs_results.h"
 #include "rs_closest.h"
 #include "rs_scenario.h"
 #include "rs_train_file.h"
@@ -1262,26 +1263,82 @@ void rs_train_spec_opts(const rs_train_spec *s, rs_park_opts *o)
 
 /* ------------------------------------------------------------ runner */
 
-static int write_row(FILE *f, rs_train *tr, const rs_train_spec *S, double t)
+/* The values of one row (time excluded) into v, in the order of
+ * train_columns. */
+static int row_values(rs_train *tr, const rs_train_spec *S, double *v)
 {
     const int nv = rs_train_nvehicles(tr);
-    fprintf(f, "%.17g", t);
-    for (int v = 0; v < nv; v++)
-        fprintf(f, ",%.17g,%.17g", rs_train_x(tr, v), rs_train_v(tr, v));
+    int k = 0;
+    for (int i = 0; i < nv; i++) {
+        v[k++] = rs_train_x(tr, i);
+        v[k++] = rs_train_v(tr, i);
+    }
     for (int c = 0; c + 1 < nv; c++) {
         double e;
-        const double force = rs_train_coupler(tr, c, &e);
-        fprintf(f, ",%.17g,%.17g", force, e);
+        v[k++] = rs_train_coupler(tr, c, &e);
+        v[k++] = e;
+    }
+    for (int i = 0; i < nv; i++) {
+        const rs_train_wheel_contact *tc = S->contact_out[i] ? rs_train_contact(tr, i) : NULL;
+        for (int j = 0; tc && j < rs_train_wheel_contact_count(tc); j++) {
+            const rs_train_wheel_contact_point *p = rs_train_wheel_contact_point_get(tc, j);
+            v[k++] = p->N;
+            v[k++] = p->f[0];
+            v[k++] = p->f[1];
+        }
+    }
+    return k;
+}
+
+/* The columns of a train's results (time excluded): names (malloc'd, the
+ * caller frees each and the array) and units; their count, or -1 when out
+ * of memory. */
+static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out, const char ***units_out)
+{
+    const int nv = rs_train_nvehicles(tr);
+    int n = 4 * nv;
+    for (int v = 0; v < nv; v++)
+        n += S->contact_out[v] && rs_train_contact(tr, v) ? 3 * rs_train_wheel_contact_count(rs_train_contact(tr, v)) : 0;
+    char **names = calloc((size_t)n + 1, sizeof *names);
+    const char **units = calloc((size_t)n + 1, sizeof *units);
+    int k = 0, bad = !names || !units;
+    char buf[512];
+#define COLUMN(unit, ...)                                                                                  \
+    do {                                                                                                   \
+        snprintf(buf, sizeof buf, __VA_ARGS__);                                                            \
+        if (!bad) {                                                                                        \
+            units[k] = unit;                                                                               \
+            bad = !(names[k++] = strdup(buf));                                                             \
+        }                                                                                                  \
+    } while (0)
+    for (int v = 0; v < nv; v++) {
+        COLUMN("m", "%s.x", S->vname[v]);
+        COLUMN("m/s", "%s.v", S->vname[v]);
+    }
+    for (int c = 0; c + 1 < nv; c++) {
+        COLUMN("N", "%s.force", S->cname[c]);
+        COLUMN("m", "%s.elongation", S->cname[c]);
     }
     for (int v = 0; v < nv; v++) {
         const rs_train_wheel_contact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
         for (int i = 0; tc && i < rs_train_wheel_contact_count(tc); i++) {
-            const rs_train_wheel_contact_point *p = rs_train_wheel_contact_point_get(tc, i);
-            fprintf(f, ",%.17g,%.17g,%.17g", p->N, p->f[0], p->f[1]);
+            const char *cn = rs_train_wheel_contact_name(tc, i);
+            COLUMN("N", "%s.%s.N", S->vname[v], cn);
+            COLUMN("N", "%s.%s.fx", S->vname[v], cn);
+            COLUMN("N", "%s.%s.fy", S->vname[v], cn);
         }
     }
-    fputc('\n', f);
-    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+#undef COLUMN
+    if (bad) {
+        for (int i = 0; names && i < k; i++)
+            free(names[i]);
+        free(names);
+        free(units);
+        return -1;
+    }
+    *names_out = names;
+    *units_out = units;
+    return k;
 }
 
 int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen)
@@ -1305,7 +1362,9 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     r.threads = o.threads;
     rs_train *tr = NULL;
     const char **vnames = malloc((size_t)S->nv * sizeof *vnames), **cnames = malloc((size_t)S->nv * sizeof *cnames);
-    FILE *f = NULL;
+    rs_results *res = NULL;
+    double *values = NULL;
+    int ncol = 0;
     if (!vnames || !cnames) {
         st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
@@ -1325,31 +1384,33 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         rs_fail_at(err, errlen, st, S->file, 0, "initialization failed: %s", rs_train_error(tr));
         goto done;
     }
-    f = fopen(cfg->out, "w");
-    if (!f) {
-        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", cfg->out, strerror(errno));
+    char **names = NULL;
+    const char **units = NULL;
+    ncol = train_columns(tr, S, &names, &units);
+    if (ncol < 0 || !(values = malloc(((size_t)ncol + 1) * sizeof *values))) {
+        st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
     }
-    fputs("time", f);
-    for (int v = 0; v < S->nv; v++)
-        fprintf(f, ",%s.x,%s.v", S->vname[v], S->vname[v]);
-    for (int c = 0; c + 1 < S->nv; c++)
-        fprintf(f, ",%s.force,%s.elongation", S->cname[c], S->cname[c]);
-    for (int v = 0; v < S->nv; v++) {
-        const rs_train_wheel_contact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
-        for (int i = 0; tc && i < rs_train_wheel_contact_count(tc); i++) {
-            const char *cn = rs_train_wheel_contact_name(tc, i);
-            fprintf(f, ",%s.%s.N,%s.%s.fx,%s.%s.fy", S->vname[v], cn, S->vname[v], cn, S->vname[v], cn);
-        }
-    }
-    fputc('\n', f);
+    st = rs_results_open(&res, cfg->out, ncol, (const char *const *)names, units,
+                         cfg->out_in_place ? RS_RESULTS_IN_PLACE : 0, err, errlen);
+    for (int i = 0; i < ncol; i++)
+        free(names[i]);
+    free(names);
+    free(units);
+    if (st != RS_OK)
+        goto done;
+    char partial[4200];   /* where a failed run's rows go */
+    rs_results_partial_path(cfg->out, partial, sizeof partial);
+    if (cfg->out_in_place)
+        snprintf(partial, sizeof partial, "%s", cfg->out);
     rs_park *pk = rs_train_park(tr);
     r.nv = S->nv;
     r.n = rs_park_n(pk);
     r.t_start = rs_park_t(pk);
     const long steps = lround(S->duration / S->step);
     const long every = S->output > 0.0 ? (lround(S->output / S->step) > 0 ? lround(S->output / S->step) : 1) : 1;
-    if (write_row(f, tr, S, rs_park_t(pk)) != 0)
+    row_values(tr, S, values);
+    if (rs_results_row(res, rs_park_t(pk), values) != RS_OK)
         goto io_error;
     r.rows++;
     r.t_end = r.t_start;
@@ -1364,13 +1425,14 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
             rs_progress_end(&pr, r.steps, rs_park_t(pk));
             rs_fail_at(err, errlen, st, S->file, 0,
                        "simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
-                       rs_status_name(st), rs_park_error(pk), cfg->out, r.t_end);
+                       rs_status_name(st), rs_park_error(pk), partial, r.t_end);
             goto done;
         }
         r.steps++;
         rs_progress_tick(&pr, rs_park_t(pk));
         if (s % every == 0 || s == steps) {
-            if (write_row(f, tr, S, rs_park_t(pk)) != 0)
+            row_values(tr, S, values);
+            if (rs_results_row(res, rs_park_t(pk), values) != RS_OK)
                 goto io_error;
             r.rows++;
             r.t_end = rs_park_t(pk);
@@ -1383,10 +1445,22 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     st = RS_OK;
     goto done;
 io_error:
-    st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' (disk full?)", cfg->out);
+    if (r.rows)
+        st = rs_fail(err, errlen, rs_results_status(res) == RS_E_NOMEM ? RS_E_NOMEM : RS_E_IO,
+                     "cannot write '%s' (disk full or file size limit?): '%s' holds the results up to t = %.10g s",
+                     cfg->out, partial, r.t_end);
+    else
+        st = rs_fail(err, errlen, rs_results_status(res) == RS_E_NOMEM ? RS_E_NOMEM : RS_E_IO,
+                     "cannot write '%s' (disk full or file size limit?): no rows written", cfg->out);
 done:
-    if (f && fclose(f) != 0 && st == RS_OK)
-        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s' (disk full?)", cfg->out);
+    if (res) {
+        /* complete only when the run reached its end (rs_results.h) */
+        char cmsg[1024], left[4200];
+        const int cst = rs_results_close(&res, st == RS_OK, left, sizeof left, cmsg, sizeof cmsg);
+        if (cst && st == RS_OK)
+            st = rs_fail(err, errlen, cst, "%s; what was written is in '%s'", cmsg, left[0] ? left : "(nothing)");
+    }
+    free(values);
     if (rep)
         *rep = r;
     rs_train_free(&tr);

@@ -60,7 +60,9 @@ void rs_train_spec_opts(const rs_train_spec *spec, rs_park_opts *o);
 
 typedef struct rs_train_run_cfg {
     const char *train_file;
-    const char *out;             /* CSV path                                */
+    const char *out;             /* results: .csv, .mat, .h5 (rs_results.h):
+                                    renamed into place when the run completes,
+                                    else to NAME.partial.EXT               */
     int threads;                 /* >= 1; more than the cores this process
                                     may use are capped (rs_cores.h)         */
     const char *extra;           /* lines read after the file's (NULL: none) */
@@ -71,6 +73,8 @@ typedef struct rs_train_run_cfg {
                                     each second once the run has taken 2 s;
                                     1: from the first step (rs_progress.h)  */
     rs_log log;                  /* progress lines (rs_log.h); {0}: none    */
+    int out_in_place;            /* 1: write `out` itself, no renaming (the
+                                    caller renames: sweeps)                 */
 } rs_train_run_cfg;
 
 typedef struct rs_train_run_report {

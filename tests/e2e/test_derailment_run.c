@@ -13,11 +13,15 @@
  *  - `derailment continue`: exit status 0, the same two event lines (the
  *    derailment once, without the stop), and the CSV reaches the end.
  *
+ * A stopped run leaves its rows as stop.partial.csv and no stop.csv; the
+ * message names that file and the time of its last row.
+ *
  * The command is $RAILSYM_BIN, else ./build/railsym; tests run from the
  * repository root.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +62,13 @@ static int run_climb(const char *derailment, char *out, size_t len, double *t_la
     out[n] = '\0';
     const int ws = pclose(p);
     ck_assert_msg(WIFEXITED(ws), "%s: killed", cmd);
-    /* the CSV: a header, then complete rows */
-    f = fopen(csv, "r");
+    /* the CSV: a header, then complete rows; a failed run's under the
+     * partial name, and none under the name asked for */
+    const int ok = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+    char partial[160];
+    snprintf(partial, sizeof partial, "%s/%s.partial.csv", dir, derailment);
+    ck_assert_msg(access(ok ? partial : csv, F_OK) != 0, "%s is left", ok ? partial : csv);
+    f = fopen(ok ? csv : partial, "r");
     ck_assert_ptr_nonnull(f);
     char line[512];
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
@@ -73,7 +82,7 @@ static int run_climb(const char *derailment, char *out, size_t len, double *t_la
     }
     fclose(f);
     unlink(scn);
-    unlink(csv);
+    unlink(ok ? csv : partial);
     return WEXITSTATUS(ws);
 }
 
@@ -117,6 +126,13 @@ START_TEST(test_run_stops_at_derailment)
     ck_assert_msg(strstr(out, "simulation failed (RS_E_DERAILED)") && strstr(out, ": contact 'left': derailment"),
                   "%s", out);
     ck_assert_int_eq(count(out, "derailment, the contact passed"), 1);
+    /* the message says where the rows are and the time of the last one */
+    char want[200];
+    snprintf(want, sizeof want, "'%s/stop.partial.csv' holds the results up to t = ", dir);
+    const char *upto = strstr(out, want);
+    ck_assert_msg(upto, "no '%s' in:\n%s", want, out);
+    const double t_said = atof(upto + strlen(want));
+    ck_assert_msg(fabs(t_said - t_last) < 1e-6 * t_last, "message says t = %g s, last row at %g s", t_said, t_last);
     /* the results end before the derailment's step, not at the run's end */
     ck_assert_msg(t_last < t_derail && t_last > t_derail - 0.0101, "CSV to %g s, derailment at %g s", t_last,
                   t_derail);

@@ -18,7 +18,7 @@
 #include "rt_fixtures.h"
 #include "rs_test.h"
 
-static char dir[64], csv[128], scn_path[128];
+static char dir[64], csv[128], partial[160], scn_path[128];
 static char err[2048];
 
 static void setup(void)
@@ -26,12 +26,14 @@ static void setup(void)
     strcpy(dir, "/tmp/rs_drv_XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(csv, sizeof csv, "%s/out.csv", dir);
+    snprintf(partial, sizeof partial, "%s/out.partial.csv", dir);
     snprintf(scn_path, sizeof scn_path, "%s/run.scn", dir);
 }
 
 static void teardown(void)
 {
     unlink(csv);
+    unlink(partial);
     unlink(scn_path);
     rmdir(dir);
 }
@@ -43,9 +45,9 @@ static void parse(const char *text, rs_scenario *s)
 
 /* Reads the CSV: returns the number of data rows; header in hdr. Every row
  * must have the header's number of fields and parse as numbers. */
-static int read_csv(char *hdr, size_t len, double rows[][8], int max_rows)
+static int read_csv_at(const char *path, char *hdr, size_t len, double rows[][8], int max_rows)
 {
-    FILE *f = fopen(csv, "r");
+    FILE *f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
     ck_assert_ptr_nonnull(fgets(hdr, (int)len, f));
     int ncol = 1;
@@ -71,6 +73,11 @@ static int read_csv(char *hdr, size_t len, double rows[][8], int max_rows)
     }
     fclose(f);
     return n;
+}
+
+static int read_csv(char *hdr, size_t len, double rows[][8], int max_rows)
+{
+    return read_csv_at(csv, hdr, len, rows, max_rows);
 }
 
 START_TEST(test_simulate_writes_csv)
@@ -181,7 +188,9 @@ START_TEST(test_unwritable_output)
 END_TEST
 
 /* A run that breaks midway: the input grows to overflow the state.  The
- * message names the step and time; the CSV holds complete rows up to it. */
+ * message names the step and time; the rows up to it are in out.partial.csv
+ * (whole rows, the last one at the time the message says), and no out.csv
+ * is left, not even an earlier run's. */
 START_TEST(test_failure_midway_keeps_csv)
 {
     rs_scenario s;
@@ -200,17 +209,24 @@ START_TEST(test_failure_midway_keeps_csv)
     parse(text, &s2);
     ck_assert_int_eq(rs_scenario_overlay(&s, &s2), RS_OK);
     rs_scenario_free(&s2);
+    FILE *stale = fopen(csv, "w");   /* an earlier run's result */
+    ck_assert_ptr_nonnull(stale);
+    fputs("time,x\n0,1\n", stale);
+    fclose(stale);
     rs_run_report rep;
     int st = rs_driver_simulate(m, &s, &c, &rep, err, sizeof err);
     rs_scenario_free(&s);
     ck_assert_int_lt(st, 0);
+    ck_assert_int_ne(access(csv, F_OK), 0);
     ck_assert_msg(strstr(err, "model 'rt_fourbar': simulation failed (RS_E_") == err, "%s", err);
     /* the huge input first acts in step 22, which starts at t = 0.021 s */
     ck_assert_msg(strstr(err, "): step 22, t = 0.021 s: "), "%s", err);
-    ck_assert_msg(strstr(err, "holds the results up to t = 0.021 s"), "%s", err);
+    char want[256];
+    snprintf(want, sizeof want, "; '%s' holds the results up to t = 0.021 s", partial);
+    ck_assert_msg(strstr(err, want), "%s", err);
     char hdr[256];
     static double rows[64][8];
-    int n = read_csv(hdr, sizeof hdr, rows, 64);
+    int n = read_csv_at(partial, hdr, sizeof hdr, rows, 64);
     ck_assert_int_eq(n, rep.rows);
     ck_assert_int_ge(n, 20);
     ck_assert_double_eq_tol(rows[n - 1][0], rep.t_end, 1e-12);

@@ -206,7 +206,7 @@ START_TEST(test_run_csv)
     fclose(f);
     rs_train_run_report r1, r3;
     char err[512];
-    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, {0}};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, {0}, 0};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out3;
     cfg.threads = 3;
@@ -538,7 +538,7 @@ START_TEST(test_contact_vehicles)
             cwd, cwd, cwd);
     fclose(f);
     rs_train_run_report r1, r2;
-    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, {0}};
+    rs_train_run_cfg cfg = {train, out1, 1, NULL, NULL, 0, {0}, 0};
     ck_assert_msg(rs_train_run(&cfg, &r1, err, sizeof err) == RS_OK, "%s", err);
     cfg.out = out2;
     cfg.threads = 2;
@@ -670,7 +670,7 @@ START_TEST(test_model_cache)
             cwd, cwd);
     fclose(f);
     rs_train_run_report r;
-    rs_train_run_cfg cfg = {train, out_tcc, 1, NULL, cache, 0, {0}};
+    rs_train_run_cfg cfg = {train, out_tcc, 1, NULL, cache, 0, {0}, 0};
     ck_assert_msg(rs_train_run(&cfg, &r, err, sizeof err) == RS_OK, "%s", err);
     rs_load_options lo;
     rs_load_options_default(&lo);

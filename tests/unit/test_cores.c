@@ -100,7 +100,7 @@ static void make_train(files *F)
     fclose(f);
     rs_train_run_report r;
     char err[512];
-    rs_train_run_cfg cfg = {F->train, F->csv1, 1, NULL, NULL, 0, {0}};
+    rs_train_run_cfg cfg = {F->train, F->csv1, 1, NULL, NULL, 0, {0}, 0};
     ck_assert_msg(rs_train_run(&cfg, &r, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_int_eq(r.threads, 1);
 }
@@ -162,7 +162,7 @@ static void child_checks(const files *F, int ncpu, int expect, char *msg, size_t
     }
     rs_train_run_report r;
     char err[512];
-    rs_train_run_cfg cfg = {F->train, F->csvn, 8, NULL, NULL, 0, {0}};
+    rs_train_run_cfg cfg = {F->train, F->csvn, 8, NULL, NULL, 0, {0}, 0};
     if (rs_train_run(&cfg, &r, err, sizeof err) != RS_OK) {
         snprintf(msg, len, "rs_train_run: %s", err);
         return;

@@ -1,9 +1,11 @@
 /*
- * test_rt_csv.c — results CSV: header of names with time first, one row per
- * output interval, each row on disk as soon as it is written, unknown
- * column names rejected with the name.
+ * test_rt_csv.c — results CSV (rs_results.h): header of names with time
+ * first, one row per output interval, each row on disk (in the temporary
+ * file beside the path) as soon as it is written, the path itself only once
+ * the table is closed complete; unknown column names rejected with the name.
  */
 #include <check.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +17,10 @@
 
 static char PATH[64];
 
-static int count_lines(void)
+/* Lines of the file `path`. */
+static int count_lines(const char *path)
 {
-    FILE *f = fopen(PATH, "r");
+    FILE *f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
     int n = 0, c;
     while ((c = fgetc(f)) != EOF)
@@ -32,9 +35,18 @@ static int check_flushed(rs_ws *ws, void *ctx)
     static int rows;
     if (rs_ws_time(ws) == 0)
         rows = 0;
-    ck_assert_int_eq(rs_csv_output(ws, ctx), 0);
+    ck_assert_int_eq(rs_results_output(ws, ctx), 0);
     rows++;
-    ck_assert_int_eq(count_lines(), 1 + rows);
+    /* the rows go to the one temporary file "/tmp/.NAME.tmp.PID.N"; the
+     * path asked for does not exist until the table is complete */
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "/tmp/.%s.tmp.*", PATH + 5);
+    glob_t g;
+    ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
+    ck_assert_int_eq((int)g.gl_pathc, 1);
+    ck_assert_int_eq(count_lines(g.gl_pathv[0]), 1 + rows);
+    globfree(&g);
+    ck_assert_int_ne(access(PATH, F_OK), 0);
     return 0;
 }
 
@@ -43,11 +55,11 @@ START_TEST(test_columns_and_flush)
     rs_ws *ws = rt_ws_new(rt_pendulum_model(), RS_RK4, 1e-3, 1e-6);
     rs_ws_q(ws)[0] = 1.0;
     const char *cols[] = {"theta", "theta_dot", "x", "L"};
-    rs_csv *csv = NULL;
+    rs_results *csv = NULL;
     char err[200];
-    ck_assert_int_eq(rs_csv_open_ws(&csv, PATH, ws, 4, cols, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_results_open_ws(&csv, PATH, ws, 4, cols, 0, err, sizeof err), RS_OK);
     ck_assert_int_eq(rs_run(ws, 0.1, 0.01, check_flushed, csv), RS_OK);
-    ck_assert_int_eq(rs_csv_close(&csv), RS_OK);
+    ck_assert_int_eq(rs_results_close(&csv, 1, NULL, 0, err, sizeof err), RS_OK);
     ck_assert_ptr_null(csv);
 
     FILE *f = fopen(PATH, "r");
@@ -74,13 +86,14 @@ START_TEST(test_unknown_column)
 {
     rs_ws *ws = rt_ws_new(rt_pendulum_model(), RS_RK4, 1e-3, 1e-6);
     const char *cols[] = {"theta", "thetta"};
-    rs_csv *csv = NULL;
+    rs_results *csv = NULL;
     char err[200];
-    ck_assert_int_eq(rs_csv_open_ws(&csv, PATH, ws, 2, cols, err, sizeof err), RS_E_NOTFOUND);
+    ck_assert_int_eq(rs_results_open_ws(&csv, PATH, ws, 2, cols, 0, err, sizeof err), RS_E_NOTFOUND);
     ck_assert_ptr_null(csv);
     ck_assert_ptr_nonnull(strstr(err, "'thetta'"));
-    ck_assert_int_eq(rs_csv_open_ws(&csv, "/nonexistent/dir/x.csv", ws, 1, cols, err, sizeof err),
+    ck_assert_int_eq(rs_results_open_ws(&csv, "/nonexistent/dir/x.csv", ws, 1, cols, 0, err, sizeof err),
                      RS_E_IO);
+    ck_assert_str_eq(err, "cannot write '/nonexistent/dir/x.csv': No such file or directory");
     rs_ws_free(&ws);
 }
 END_TEST
@@ -88,12 +101,12 @@ END_TEST
 START_TEST(test_plain_table)
 {
     const char *names[] = {"a", "b"};
-    rs_csv *csv = NULL;
+    rs_results *csv = NULL;
     char err[200];
-    ck_assert_int_eq(rs_csv_open(&csv, PATH, 2, names, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_results_open(&csv, PATH, 2, names, NULL, 0, err, sizeof err), RS_OK);
     const double v[2] = {0.1, -2.5e-300};
-    ck_assert_int_eq(rs_csv_row(csv, 1.0 / 3.0, v), RS_OK);
-    ck_assert_int_eq(rs_csv_close(&csv), RS_OK);
+    ck_assert_int_eq(rs_results_row(csv, 1.0 / 3.0, v), RS_OK);
+    ck_assert_int_eq(rs_results_close(&csv, 1, NULL, 0, err, sizeof err), RS_OK);
     FILE *f = fopen(PATH, "r");
     char line[256];
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));

@@ -187,12 +187,18 @@ START_TEST(test_csv_valid_after_failure)
     char err[200];
     ck_assert_int_eq(rs_ws_create(rt_fourbar_model(), &o, &ws, err, sizeof err), RS_OK);
     rt_fourbar_assemble(rs_ws_p(ws), 0.6, rs_ws_q(ws));
-    rs_csv *csv = NULL;
-    ck_assert_int_eq(rs_csv_open_ws(&csv, path, ws, 0, NULL, err, sizeof err), RS_OK);
-    int st = rs_run(ws, 1.0, 0.002, rs_csv_output, csv);
+    rs_results *csv = NULL;
+    ck_assert_int_eq(rs_results_open_ws(&csv, path, ws, 0, NULL, 0, err, sizeof err), RS_OK);
+    int st = rs_run(ws, 1.0, 0.002, rs_results_output, csv);
     ck_assert_int_eq(st, RS_E_NONFINITE);
     assert_has(rs_ws_error(ws), "'tau'");
-    ck_assert_int_eq(rs_csv_close(&csv), RS_OK);
+    /* the run failed: the rows go to the partial name, none to path */
+    char where[64], partial[64];
+    ck_assert_int_eq(rs_results_close(&csv, 0, where, sizeof where, err, sizeof err), RS_OK);
+    snprintf(partial, sizeof partial, "/tmp/rt_errors_test_%ld.partial.csv", (long)getpid());
+    ck_assert_str_eq(where, partial);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s", partial);
 
     FILE *f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
