@@ -17,6 +17,7 @@
 #include "rs_results.h"
 #include "rs_results_h5.h"
 #include "rs_results_mat.h"
+#include "rs_temp.h"
 #include "rs_track_rel.h"
 
 struct rs_results {
@@ -107,6 +108,7 @@ static int write_units(const rs_results *r, const char *final, char *err, size_t
                      strerror(errno));
         unlink(tmp);
     }
+    rs_temp_forget(tmp);
     free(tmp);
     return st;
 }
@@ -125,7 +127,13 @@ static int make_temp(const char *path, char **out, char *err, size_t errlen)
     for (int tries = 0; tries < 100; tries++) {
         snprintf(tmp, len, "%.*s.%s.tmp.%ld.%u", dirlen, path, path + dirlen, (long)getpid(),
                  atomic_fetch_add(&counter, 1u));
+        /* registered before it exists: a SIGINT/TERM/HUP of the command
+         * removes it (rs_temp.h; best effort: a full registry only loses
+         * that) — an interrupted run leaves no file behind */
+        (void)rs_temp_add(tmp, NULL, 0);
         const int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0)
+            rs_temp_forget(tmp);
         if (fd >= 0) {
             close(fd);
             *out = tmp;
@@ -185,6 +193,8 @@ const char *rs_results_unit(const rs_model *m, rs_var v, char *buf, size_t len)
 
 static void results_free(rs_results *r)
 {
+    if (r->tmp && !(r->flags & RS_RESULTS_IN_PLACE))
+        rs_temp_forget(r->tmp);   /* renamed or removed by now */
     free(r->path);
     free(r->tmp);
     free(r->row);

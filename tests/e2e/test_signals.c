@@ -116,20 +116,31 @@ static void run_stopped_by(int sig)
     char base[600], tmp[600], out[600], list[2000];
     scratch(base, sizeof base, "sig-run", tmp, out);
     const pid_t pid = start_run(base, tmp, out, "tcc");
-    /* the run has begun once its CSV has a row: the model is in TMPDIR */
-    char csv[700];
-    snprintf(csv, sizeof csv, "%s/pendulum.csv", out);
+    /* the run has begun once its results (under their temporary name,
+     * renamed at the end: rs_results.h) have a row: the model is in TMPDIR */
     int started = 0;
     for (int i = 0; i < 3000 && !started; i++) {
-        struct stat st;
-        started = stat(csv, &st) == 0 && st.st_size > 100;
-        sleep_s(0.01);
+        DIR *d = opendir(out);
+        ck_assert_ptr_nonnull(d);
+        for (struct dirent *e; (e = readdir(d)) != NULL;)
+            if (!strncmp(e->d_name, ".pendulum.csv.tmp.", 18)) {
+                char path[1400];
+                struct stat st;
+                snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+                started |= stat(path, &st) == 0 && st.st_size > 100;
+            }
+        closedir(d);
+        if (!started)
+            sleep_s(0.01);
     }
     ck_assert_msg(started, "the run did not start within 30 s");
     ck_assert_int_eq(count_entries(tmp, "railsym-run-", NULL, 0), 1);
     kill(pid, sig);
     ck_assert_int_eq(sweep_wait(pid), 128 + sig);
     ck_assert_msg(count_entries(tmp, "", list, sizeof list) == 0, "left in TMPDIR after signal %d:\n%s", sig, list);
+    /* nor in the output folder: the unfinished results go with the run */
+    ck_assert_msg(count_entries(out, "", list, sizeof list) == 0, "left in the output folder after signal %d:\n%s",
+                  sig, list);
     sweep_rm_rf(base);
 }
 

@@ -66,7 +66,10 @@ START_TEST(test_bogie_reproducible)
     snprintf(cmd, sizeof cmd, "%s compile vehicles/examples/bogie.vdl -o %s/bogie 2>&1",
              railsym_bin(), dir);
     ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-    snprintf(cmd, sizeof cmd, "diff -r %s/bogie " DIR_BOGIE, dir);
+    /* the folder's place shows only in model.json's contact_root (the
+     * compile's working directory seen from the folder: docs/vdl.md) and so
+     * in the descriptor's hash of model.json; every other byte is the same */
+    snprintf(cmd, sizeof cmd, "diff -r -I '\"contact_root\": ' -I 'content_hash = ' %s/bogie " DIR_BOGIE, dir);
     int differs = system(cmd);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);

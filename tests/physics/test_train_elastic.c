@@ -10,6 +10,10 @@
  *     motion agrees, and the difference shrinks with the step (both
  *     integrators converge to the one ODE M q̈ = δ^NK + Σ Jᵀ W; the IMEX
  *     step is first order, so the difference halves with Δt);
+ *   - curved track: the bogie as a one-vehicle train on r300.trk (clothoid,
+ *     cant ramp) against its single IMEX run: the difference shrinks with
+ *     the step, and its wheelsets stay within the flangeway clearance of
+ *     the track's centre line (rs_track_rel) while ground y shows the curve;
  *   - the FEVE 3000 (generated/feve3000, 8 contacts, now with delta_jac):
  *     its static equilibrium as a train vehicle carries the weight (the
  *     wheels' loads Q sum to 34 250.68 kg × 9.8 within 1 %), and a train of
@@ -33,6 +37,7 @@
 #include "rs_train.h"
 #include "rs_train_contact.h"
 #include "rs_train_file.h"
+#include "rs_track_rel.h"
 #include "rs_train_model.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
@@ -174,6 +179,98 @@ START_TEST(test_second_formulation)
      * a small part of the motion at the finest step */
     ck_assert_msg(d[1] < 0.7 * d[0] && d[2] < 0.7 * d[1], "no convergence: %g, %g, %g", d[0], d[1], d[2]);
     ck_assert_msg(d[2] < 0.02 * a[2], "difference %g of amplitude %g", d[2], a[2]);
+}
+END_TEST
+
+/* ---- curved track in a train --------------------------------------------- */
+
+/* The bogie (generated/bogie) as a one-vehicle train with the elastic
+ * contact on vehicles/tracks/r300.trk (straight to s = 20 m, then a 60 m
+ * clothoid to R 300 m right with a linear cant ramp), from x = 10 m at
+ * 15 m/s for T s, against its single IMEX run from the train's start
+ * state.  Max |y_train − y_IMEX| of the frame, and its y at the end; the
+ * track's own lateral offset there, *y_track (the clothoid's y = −u³/(6 R L),
+ * u = s − 20, to first order in the small heading; the frame's ground y
+ * lies further in by the cant's tilt of its height), and the wheelsets'
+ * lateral offsets from the track frame at their places, y_rel[2]. */
+static void compare_curve(double h, double T, double *diff, double *y_end, double *y_track, double *y_rel)
+{
+    static rs_loaded *hb;
+    if (!hb)
+        hb = rt_load("generated/bogie");
+    const rs_model *m = rs_loaded_model(hb);
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
+    co.mode = RS_TRAIN_CONTACT_ELASTIC;
+    co.track = "vehicles/tracks/r300.trk";
+    co.mu = 0.3;
+    rs_train *tr = make_train(m, 1, &co, h, 1, NULL, NULL, 0, NULL, NULL);
+    const double V = 15, x0 = 10;
+    const int st = rs_train_start(tr, 0.0, x0, V);
+    ck_assert_msg(st == RS_OK, "start: %s: %s", rs_status_name(st), rs_train_error(tr));
+    rs_park *pk = rs_train_park(tr);
+    const int n = m->n_q, iy = rt_coord_index(m, "y"), ix = rt_coord_index(m, "x");
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.track_file = co.track;
+    o.dt = h;
+    o.contact_E = co.E;
+    o.contact_nu = co.nu;
+    o.contact_vmin = co.vmin;
+    o.contact_damp = co.c_damp;
+    o.contact_creep = co.creep;
+    o.contact_mu = co.mu;
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    memcpy(rs_ws_q(ws), rs_park_q(pk), (size_t)n * sizeof(double));
+    memcpy(rs_ws_qd(ws), rs_park_qd(pk), (size_t)n * sizeof(double));
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    *diff = 0;
+    const int ns = (int)lround(T / h);
+    for (int k = 0; k < ns; k++) {
+        step(tr);
+        ck_assert_msg(rs_step(ws) == RS_OK, "t %g: %s", rs_ws_time(ws), rs_ws_error(ws));
+        *diff = fmax(*diff, fabs(rs_park_q(pk)[iy] - rs_ws_q(ws)[iy]));
+    }
+    *y_end = rs_park_q(pk)[iy];
+    const double u = rs_park_q(pk)[ix] - 20;   /* arc length past the clothoid's start (heading small) */
+    *y_track = u > 0 ? -u * u * u / (6 * 300.0 * 60.0) : 0;
+    /* the wheelsets relative to the (canted) track frame at their place
+     * (rs_track_rel, tested on its own in test_speed) */
+    rs_track_rel *trel;
+    ck_assert_msg(rs_track_rel_open(ws, &trel, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_track_rel_update(trel, ws), RS_OK);
+    ck_assert_int_eq(rs_track_rel_n_bodies(m), 2);
+    for (int b = 0; b < 2; b++)
+        y_rel[b] = rs_track_rel_value(trel, b, RS_TREL_Y);
+    rs_track_rel_free(&trel);
+    rs_ws_free(&ws);
+    rs_train_free(&tr);
+}
+
+START_TEST(test_curve_in_a_train)
+{
+    const double T = 2.5;
+    double d[2], y[2], yt[2], yr[2][2];
+    const double hs[2] = {2e-4, 1e-4};
+    for (int k = 0; k < 2; k++) {
+        compare_curve(hs[k], T, &d[k], &y[k], &yt[k], yr[k]);
+        printf("curve in a train: bogie on r300.trk, %.1f s at 15 m/s from x = 10 m, h = %.0e s: max |y_train - "
+               "y_IMEX| = %.3e m; frame y at the end %.4f m (the clothoid's %.4f m); wheelsets from the track "
+               "frame %.2f, %.2f mm\n", T, hs[k], d[k], y[k], yt[k], 1e3 * yr[k][0], 1e3 * yr[k][1]);
+    }
+    /* the bogie is in the curve (ground y about the clothoid's, the frame
+     * lower by the cant's tilt of its 0.6 m), its wheelsets within the
+     * flangeway clearance (about ±7 mm for S1002/60E1) of the track, and
+     * the two formulations converge */
+    ck_assert_msg(yt[1] < -0.1, "the run did not reach the curve (track y %g)", yt[1]);
+    ck_assert_msg(fabs(y[1] - yt[1]) < 0.03, "frame y %g, track %g", y[1], yt[1]);
+    ck_assert_msg(fabs(yr[1][0]) < 0.009 && fabs(yr[1][1]) < 0.009, "wheelsets %g, %g m from the track", yr[1][0],
+                  yr[1][1]);
+    ck_assert_msg(d[1] < 0.7 * d[0], "no convergence: %g then %g", d[0], d[1]);
+    ck_assert_msg(d[1] < 1e-3, "train and single run differ by %g m", d[1]);
 }
 END_TEST
 
@@ -406,6 +503,7 @@ int main(void)
     tcase_add_test(tc, test_train_file_lines);
     tcase_add_test(tc, test_no_jacobians_refused);
     tcase_add_test(tc, test_second_formulation);
+    tcase_add_test(tc, test_curve_in_a_train);
     tcase_add_test(tc, test_feve_static);
     tcase_add_test(tc, test_feve_train_run);
     tcase_add_test(tc, test_feve_threads_identical);
