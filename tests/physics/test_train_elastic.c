@@ -473,6 +473,60 @@ END_TEST
 
 /* `railsym compile --no-jacobians` leaves delta_jac out (a quicker
  * compile), and such a model is refused as a train vehicle with the fix. */
+/* The shipped example vehicles/trains/feve3000.train: two FEVE 3000 in
+ * multiple unit, elastic contact with FASTSIM, 0.1 s of it: both run at the
+ * train's 23.7 m/s (x grows by V t within the coupler's slack and the
+ * rolling resistance's slowing, r0 g t = 1.5e-3 × 9.81 × 0.1 s), and the
+ * lead's eight normal forces carry its weight (34 250.68 kg; N is normal to
+ * the contact plane, within the contact angles' 1 %). */
+START_TEST(test_feve_example_train)
+{
+    char dir[512], out[600];
+    sweep_scratch(dir, sizeof dir, "feve_train");
+    snprintf(out, sizeof out, "%s/feve.csv", dir);
+    rs_train_run_cfg cfg = {"vehicles/trains/feve3000.train", out, 1, "set duration = 0.1\n", NULL, 0, {0}, 0};
+    rs_train_run_report rep;
+    char err[2048];
+    ck_assert_msg(rs_train_run(&cfg, &rep, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rep.nv, 2);
+    FILE *f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    static char head[1 << 16], line[1 << 16], last[1 << 16];
+    ck_assert_ptr_nonnull(fgets(head, sizeof head, f));
+    while (fgets(line, sizeof line, f))
+        memcpy(last, line, sizeof line);
+    fclose(f);
+    /* columns by name */
+    double vals[512];
+    char *names[512];
+    int nc = 0;
+    for (char *save = NULL, *t = strtok_r(head, ",\n", &save); t && nc < 512; t = strtok_r(NULL, ",\n", &save))
+        names[nc++] = t;
+    int nv = 0;
+    for (char *save = NULL, *t = strtok_r(last, ",\n", &save); t && nv < 512; t = strtok_r(NULL, ",\n", &save))
+        vals[nv++] = strtod(t, NULL);
+    ck_assert_int_eq(nv, nc);
+    double x_lead = NAN, x_feve = NAN, sumN = 0;
+    for (int i = 0; i < nc; i++) {
+        if (!strcmp(names[i], "lead1.x"))
+            x_lead = vals[i];
+        if (!strcmp(names[i], "feve1.x"))
+            x_feve = vals[i];
+        const size_t l = strlen(names[i]);
+        if (l > 2 && !strcmp(names[i] + l - 2, ".N"))
+            sumN += vals[i];
+    }
+    const double W = 34250.68 * 9.81, t = vals[0];
+    printf("feve3000.train: t %.3f s, lead x %.4f m (V t = %.4f), feve x %.4f m, lead sum N %.0f N, weight %.0f N\n", t,
+           x_lead, 23.7 * t, x_feve, sumN, W);
+    ck_assert_msg(fabs(t - 0.1) < 1e-9, "last row at %g s", t);
+    ck_assert_msg(fabs(x_lead - 23.7 * t) < 0.01, "lead at %g m", x_lead);
+    ck_assert_msg(fabs((x_lead - x_feve) - 14.0) < 0.02, "the vehicles %g m apart (14 m coupled)", x_lead - x_feve);
+    ck_assert_msg(sumN > 0.98 * W && sumN < 1.02 * W, "sum N %g, weight %g", sumN, W);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 START_TEST(test_no_jacobians_refused)
 {
     char dir[512], out[600], log[700];
@@ -507,6 +561,7 @@ int main(void)
     tcase_add_test(tc, test_feve_static);
     tcase_add_test(tc, test_feve_train_run);
     tcase_add_test(tc, test_feve_threads_identical);
+    tcase_add_test(tc, test_feve_example_train);
     suite_add_tcase(s, tc);
     const int nf = rs_test_run_nofork(s) != EXIT_SUCCESS;
     if (g_cone)
