@@ -33,6 +33,7 @@
 #include "rs_speed.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
+#include "rs_temp.h"
 #include "rs_sweep_spec_impl.h"
 #include "rs_sweep_train.h"
 
@@ -100,15 +101,18 @@ static int write_atomic(const char *path, const char *text, size_t len)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    (void)rs_temp_add(tmp, NULL, 0);   /* a signal meanwhile removes it (rs_temp.h) */
     FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return -1;
-    const int bad = fwrite(text, 1, len, f) != len;
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
+    int st = f ? 0 : -1;
+    if (f) {
+        const int bad = fwrite(text, 1, len, f) != len;
+        if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+            unlink(tmp);
+            st = -1;
+        }
     }
-    return 0;
+    rs_temp_forget(tmp);
+    return st;
 }
 
 static int file_exists(const char *path)
@@ -125,6 +129,8 @@ static void var_path(const rs_sweep *sw, int i, const char *suffix, char *buf, s
 void rs_sweep_temp_path(const rs_sweep *sw, int i, int worker, char *buf, size_t len)
 {
     snprintf(buf, len, "%s/.v%0*d.tmp.%ld.%d.csv", sw->c->out_dir, sw->width, i + 1, (long)getpid(), worker);
+    /* a signal before rs_sweep_commit removes it (rs_temp.h; best effort) */
+    (void)rs_temp_add(buf, NULL, 0);
 }
 
 /* ---------------------------------------------------------------- open */
@@ -781,6 +787,7 @@ int rs_sweep_commit(rs_sweep *sw, int i, const char *tmp, const rs_variant_resul
         sw->state[i] = RS_VAR_PENDING;
     }
     pthread_mutex_unlock(&sw->mu);
+    rs_temp_forget(tmp);   /* renamed or removed by now */
     return st;
 }
 
@@ -804,9 +811,11 @@ int rs_sweep_write_summary(rs_sweep *sw, char *err, size_t errlen)
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     /* the lock covers the whole write: one writer of the temporary file */
     pthread_mutex_lock(&sw->mu);
+    (void)rs_temp_add(tmp, NULL, 0);   /* a signal meanwhile removes it (rs_temp.h) */
     double *v = calloc((size_t)sw->nv + 1, sizeof *v);
     FILE *f = v ? fopen(tmp, "w") : NULL;
     if (!f) {
+        rs_temp_forget(tmp);
         pthread_mutex_unlock(&sw->mu);
         free(v);
         return rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", tmp, strerror(errno));
@@ -844,6 +853,7 @@ int rs_sweep_write_summary(rs_sweep *sw, char *err, size_t errlen)
         unlink(tmp);
         st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
     }
+    rs_temp_forget(tmp);
     pthread_mutex_unlock(&sw->mu);
     return st;
 }

@@ -288,6 +288,32 @@ START_TEST(run_removes_stale_temp)
 }
 END_TEST
 
+/* A local sweep: SIGINT while its variants run leaves neither their
+ * .vNN.tmp.* results in the output folder nor anything in TMPDIR (a later
+ * run of the sweep would remove them, but nothing should wait for it). */
+START_TEST(local_sweep_sigint)
+{
+    char base[600], tmp[600], out[600], list[2000], scn[700], log[700], dir[700];
+    scratch(base, sizeof base, "sig-sweep", tmp, out);
+    snprintf(scn, sizeof scn, "%s/base.scn", base);
+    sweep_write(scn, "duration 1e5\nstep 1e-3\noutput 1\nmethod rk4\ninitial th = 0.5\n");
+    snprintf(log, sizeof log, "%s/sweep.log", base);
+    snprintf(dir, sizeof dir, "%s/sweep", out);
+    setenv("TMPDIR", tmp, 1);
+    char *argv[] = {(char *)sweep_railsym_bin(), "sweep", "generated/pendulum", "-s", scn, "--vary", "th_dot=0:1:4",
+                    "-f", "final:th", "-o", dir, "-j", "2", NULL};
+    const pid_t pid = sweep_spawn(argv, log);
+    unsetenv("TMPDIR");
+    ck_assert_msg(wait_for(dir, ".v", 30.0), "no variant started within 30 s");
+    sleep_s(0.2);
+    kill(pid, SIGINT);
+    ck_assert_int_eq(sweep_wait(pid), 128 + SIGINT);
+    ck_assert_msg(count_entries(dir, ".v", list, sizeof list) == 0, "left in the sweep's folder:\n%s", list);
+    ck_assert_msg(count_entries(tmp, "", list, sizeof list) == 0, "left in TMPDIR:\n%s", list);
+    sweep_rm_rf(base);
+}
+END_TEST
+
 /* mpirun -np 3 railsym sweep ... --mpi, SIGINT to mpirun while the workers
  * run (each has its railsym-sweep-HOST-PID-* folder); a planted folder of a
  * dead worker of this host is removed by the workers' start. */
@@ -340,6 +366,17 @@ START_TEST(mpi_sweep_sigint)
         text = sweep_slurp(log, NULL);
         ck_abort_msg("left in TMPDIR:\n%s(in the first: %s)\nlog:\n%s", list, inside, text ? text : "");
     }
+    /* rank 0's temporaries in the output folder (a variant's .vNN.tmp.*,
+     * variants.csv.tmp.*, summary.csv.tmp.*) went too */
+    for (int i = 0; i < 500 && count_entries(dir, ".v", NULL, 0) > 0; i++)
+        sleep_s(0.01);
+    ck_assert_msg(count_entries(dir, ".v", list, sizeof list) == 0, "left in the sweep's folder:\n%s", list);
+    DIR *d = opendir(dir);
+    if (d) {
+        for (struct dirent *e; (e = readdir(d)) != NULL;)
+            ck_assert_msg(!strstr(e->d_name, ".tmp."), "left in the sweep's folder: %s", e->d_name);
+        closedir(d);
+    }
     sweep_rm_rf(base);
 }
 END_TEST
@@ -355,6 +392,7 @@ static Suite *suite(void)
     tcase_add_test(tc, run_dlopen_sigint_during_load);
     tcase_add_test(tc, run_removes_stale_temp);
     tcase_add_test(tc, compile_removes_stale_tmp);
+    tcase_add_test(tc, local_sweep_sigint);
     tcase_add_test(tc, mpi_sweep_sigint);
     tcase_add_test(tc, compile_sigint_in_write_phase);
     suite_add_tcase(s, tc);
