@@ -270,7 +270,7 @@ $(FUZZ_DIR)/librt_fuzz.a: $(FUZZ_RT_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(FUZZ_DIR)/fuzz_inputs: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_inputs.o $(FUZZ_DIR)/librt_fuzz.a
 	$(call say,LINK,$@)
-	$(Q)clang -fsanitize=fuzzer,address,undefined $^ $(SYS_LIBS) -o $@
+	$(Q)clang -fsanitize=fuzzer,address,undefined $^ $(SYS_LIBS) $(RESULTS_LIBS) -o $@
 -include $(FUZZ_RT_OBJS:.o=.d) $(FUZZ_DIR)/obj/tests/fuzz/fuzz_inputs.d
 
 fuzz: $(FUZZ_DIR)/fuzz_vdl $(FUZZ_DIR)/fuzz_inputs
