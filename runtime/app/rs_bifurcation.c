@@ -164,8 +164,10 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
     rs_ws_free(&ws);
     if (st)
         return rs_fail(err, errlen, st, "out of memory");
-    if (pt->failed && pt->lc.cls != RS_LC_DECAYING)
-        pt->lc.cls = RS_LC_GROWING;   /* it grew until the contact gave up */
+    /* a failed run grew until the contact gave up, or stopped before any
+     * verdict: never "decaying" */
+    if (pt->failed && pt->lc.cls != RS_LC_GROWING)
+        pt->lc.cls = RS_LC_UNCLEAR;
     if (!x->c->quiet)
         rs_logf(&x->c->log, RS_LOG_LINE, "dt %g s, %8.4g m/s, %s = %g mm: %s, amplitude %.4g mm, rate %+.4g "
                 "± %.2g 1/s, %.4g Hz, %+.2f %% per period%s%s", dt, V, x->m->q_names[x->lat], 1e3 * offset,
