@@ -700,6 +700,20 @@ START_TEST(bifurcation_matches_eigenvalues)
     ck_assert_ptr_nonnull(strstr(text, "no loss of stability found in 39.1..39.5 m/s; small limit cycles of amplitude"));
     ck_assert_ptr_null(strstr(text, "loss of stability (small"));
     free(text);
+    /* the bisection on the same range refuses the noise-level crossing too */
+    {
+        char scn[600], out[600], log[700];
+        snprintf(scn, sizeof scn, "%s/noise.scn", dir);
+        snprintf(out, sizeof out, "%s/bisect", dir);
+        snprintf(log, sizeof log, "%s/bisect.log", dir);
+        char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", scn, "--range", "39.1:39.5",
+                        "--jobs", "2", "--no-plot", "-q", "--out", out, NULL};
+        ck_assert_int_eq(sweep_run(argv, log), 1);
+        text = sweep_slurp(log, NULL);
+        ck_assert_msg(text && strstr(text, "no loss of stability found in 39.1..39.5 m/s: the rates") &&
+                      !strstr(text, "critical speed: "), "%s", text ? text : "");
+        free(text);
+    }
     ck_assert_int_eq(run_bifurcation(dir, "stable", "20:30", "2", &text), 1);
     ck_assert_ptr_nonnull(strstr(text, "no loss of stability found in 20..30 m/s: every small disturbance decays"));
     free(text);
