@@ -469,6 +469,30 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
         }
     }
     if (!st) {
+        /* A crossing made of noise-level rates is no loss of stability: it
+         * needs a run below it whose peaks shrink by more than 1 % per
+         * period and one above whose peaks grow by more than that
+         * (rs_limit_cycle.h's floor; docs/critical_speed.md). */
+        int dec = 0, gro = 0;
+        double rmax = 0;
+        for (int k = 0; k < s.n; k++) {
+            const rs_critical_point *p = &s.pts[k];
+            const double c = isfinite(p->rate) && p->freq > 0 ? expm1(p->rate / p->freq) : NAN;
+            if (isfinite(p->rate) && fabs(p->rate) > rmax)
+                rmax = fabs(p->rate);
+            if (k <= ilo && c < -0.01)
+                dec = 1;
+            if (k >= ihi && (c > 0.01 || p->status == RS_CRITICAL_FAILED))
+                gro = 1;
+        }
+        if (!dec || !gro)
+            st = rs_fail(err, errlen, RS_E_ARG,
+                         "no loss of stability found in %g..%g m/s: the rates (all within +-%.3g 1/s) change the "
+                         "peaks by less than 1 %% per period %s the sign change at %g..%g m/s (noise level, or a "
+                         "small limit cycle): run with --bifurcation to classify the runs", c->v_lo, c->v_hi, rmax,
+                         !dec ? "below" : "above", s.pts[ilo].v, s.pts[ihi].v);
+    }
+    if (!st) {
         const rs_critical_point *a = &s.pts[ilo], *b = &s.pts[ihi];
         r->lo = a->v;
         r->hi = b->v;

@@ -62,6 +62,7 @@
 #include <math.h>
 
 #include "rs_envelope.h"
+#include "rs_limit_cycle.h"
 #include "rs_status.h"
 #include "rs_sweep.h"
 #include "test_sweep_util.h"
@@ -585,6 +586,141 @@ START_TEST(command_errors)
 }
 END_TEST
 
+/* The classifier of rs_limit_cycle.h on sines whose envelope is known:
+ * constant (a limit cycle of amplitude A), decaying, growing, growing by
+ * less than the 1 % per period floor (a limit cycle: noise level), dying
+ * into rounding noise. */
+START_TEST(limit_cycle_classes)
+{
+    struct {
+        double sigma, f;
+        int cls;
+    } cases[] = {{0, 2, RS_LC_LIMIT_CYCLE},     {-0.5, 2, RS_LC_DECAYING}, {0.5, 2, RS_LC_GROWING},
+                 {0.01, 2, RS_LC_LIMIT_CYCLE},  /* e^{0.005} − 1 = 0.5 % per period < 1 % */
+                 {0.03, 2, RS_LC_GROWING},      /* 1.5 % per period */
+                 {-8, 2, RS_LC_DECAYING}};
+    rs_lc_options o;
+    rs_lc_options_default(&o);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rs_peaks p;
+        rs_peaks_init(&p);
+        const double A = 0.003, T = 6, dt = 1e-3;
+        for (int k = 0; k <= (int)(T / dt); k++) {
+            const double t = k * dt;
+            rs_peaks_add(&p, t, A * exp(cases[i].sigma * t) * sin(2 * PI * cases[i].f * t + 0.3));
+        }
+        rs_lc c;
+        ck_assert_int_eq(rs_lc_classify(&p, 0, T, &o, &c), RS_OK);
+        rs_peaks_free(&p);
+        ck_assert_msg(c.cls == cases[i].cls, "sigma %g: %s, want %s (change %g)", cases[i].sigma, rs_lc_name(c.cls),
+                      rs_lc_name(cases[i].cls), c.change);
+        if (cases[i].sigma > -1) {
+            /* the rate of the second half, its error bar, the peak of the last 3 periods */
+            ck_assert_msg(fabs(c.rate - cases[i].sigma) < 1e-3 && c.rate_se < 1e-3, "rate %g ± %g", c.rate,
+                          c.rate_se);
+            ck_assert_msg(fabs(c.freq - cases[i].f) < 1e-3, "freq %g", c.freq);
+            /* the largest peak of the window: its last (growing) or first
+             * (decaying) one, within half a period of the window's edge */
+            const double sg = cases[i].sigma, edge = sg >= 0 ? T : T - o.periods / cases[i].f;
+            const double want = A * exp(sg * edge), slack = exp(fabs(sg) / (2 * cases[i].f)) * 1.002;
+            ck_assert_msg(c.amp < want * slack && c.amp > want / slack, "amplitude %g, want %g", c.amp, want);
+        } else {
+            ck_assert(c.amp < 1e-6);
+        }
+    }
+}
+END_TEST
+
+/* Runs `railsym critical-speed --bifurcation` on the sprung cone wheelset;
+ * the exit status, the output in *text (free it). */
+static int run_bifurcation(const char *dir, const char *tag, const char *range, const char *speeds, char **text)
+{
+    char scn[600], out[600], log[700];
+    snprintf(scn, sizeof scn, "%s/%s.scn", dir, tag);
+    snprintf(out, sizeof out, "%s/%s", dir, tag);
+    snprintf(log, sizeof log, "%s/%s.log", dir, tag);
+    char body[1024];
+    snprintf(body, sizeof body,
+             "duration 3\nstep 2e-4\noutput 0.002\nmethod imex\n"
+             "param m_ws = %.17g\nparam Ix = %.17g\nparam Iy = %.17g\nparam r0 = %.17g\nparam b0 = %.17g\n"
+             "param b_r = %.17g\nparam g = %.17g\nparam ky = %.17g\nparam kyaw = %.17g\n",
+             m_ws, Ix, Iy, r0, b0, b_r, grav, ky, kyaw);
+    sweep_write(scn, body);
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", scn, "--range", (char *)range,
+                    "--speeds", (char *)speeds, "--bifurcation", "--ramp-rate", "0", "--no-plot", "-q", "--out",
+                    out, NULL};
+    const int st = sweep_run(argv, log);
+    *text = sweep_slurp(log, NULL);
+    fprintf(stderr, "railsym critical-speed --bifurcation %s (exit %d):\n%s", range, st, *text ? *text : "");
+    return st;
+}
+
+/* The loss of stability from constant-speed runs at dt = 0.2 ms and 0.1 ms,
+ * extrapolated (first order) to dt -> 0, against the eigenvalues: within
+ * 0.5 %, closer than the dt answer; the step's error printed beside it.
+ * Then ranges where it must not report a critical speed: one where every
+ * rate is below the 1 %-per-period floor (39.1..39.5 m/s straddles the
+ * crossing, |σ| < 0.015 1/s: noise level by the rule), and a stable one. */
+START_TEST(bifurcation_matches_eigenvalues)
+{
+    lin L;
+    lin_setup(&L, 5);
+    const double vc = lin_critical(&L, 5, 200);
+    char dir[512];
+    sweep_scratch(dir, sizeof dir, "bif");
+    char *text;
+    ck_assert_int_eq(run_bifurcation(dir, "grid", "30:50", "5", &text), 0);
+    const char *p = strstr(text, "extrapolated to dt -> 0: ");
+    const char *q = strstr(text, "loss of stability (small disturbance, y = 0.5 mm): ");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_nonnull(q);
+    char *e;
+    const double vx = strtod(p + strlen("extrapolated to dt -> 0: "), &e);
+    ck_assert(strncmp(e, " m/s +- ", 8) == 0);
+    const double verr = strtod(e + 8, NULL);
+    const double v1 = strtod(q + strlen("loss of stability (small disturbance, y = 0.5 mm): "), NULL);
+    printf("bifurcation: loss of stability %.4f m/s (dt 2e-4), extrapolated %.4f +- %.3f m/s; eigenvalues %.4f m/s: "
+           "%+.2f %%, %+.2f %%\n", v1, vx, verr, vc, 100 * (v1 - vc) / vc, 100 * (vx - vc) / vc);
+    ck_assert_msg(fabs(vx - vc) <= 0.005 * vc, "extrapolated %.4f m/s, eigenvalues %.4f m/s", vx, vc);
+    ck_assert(fabs(vx - vc) < fabs(v1 - vc));
+    ck_assert(verr > 0 && verr < 0.02 * vc);
+    free(text);
+    /* the diagram: both branches at every grid speed */
+    char path[700];
+    snprintf(path, sizeof path, "%s/grid/bifurcation.csv", dir);
+    char *csv = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(csv);
+    ck_assert(strncmp(csv, "speed,branch,offset,class,amplitude_mm,", 39) == 0);
+    ck_assert_ptr_nonnull(strstr(csv, "\n30,0,0.0005,decaying,"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n30,1,0.01,decaying,"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n45,0,0.0005,growing,"));
+    free(csv);
+
+    ck_assert_int_eq(run_bifurcation(dir, "noise", "39.1:39.5", "3", &text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "no loss of stability found in 39.1..39.5 m/s; small limit cycles of amplitude"));
+    ck_assert_ptr_null(strstr(text, "loss of stability (small"));
+    free(text);
+    /* the bisection on the same range refuses the noise-level crossing too */
+    {
+        char scn[600], out[600], log[700];
+        snprintf(scn, sizeof scn, "%s/noise.scn", dir);
+        snprintf(out, sizeof out, "%s/bisect", dir);
+        snprintf(log, sizeof log, "%s/bisect.log", dir);
+        char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", scn, "--range", "39.1:39.5",
+                        "--jobs", "2", "--no-plot", "-q", "--out", out, NULL};
+        ck_assert_int_eq(sweep_run(argv, log), 1);
+        text = sweep_slurp(log, NULL);
+        ck_assert_msg(text && strstr(text, "no loss of stability found in 39.1..39.5 m/s: the rates") &&
+                      !strstr(text, "critical speed: "), "%s", text ? text : "");
+        free(text);
+    }
+    ck_assert_int_eq(run_bifurcation(dir, "stable", "20:30", "2", &text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "no loss of stability found in 20..30 m/s: every small disturbance decays"));
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("critical_speed");
@@ -592,6 +728,7 @@ int main(void)
     tcase_add_test(env, envelope_of_damped_sines);
     tcase_add_test(env, envelope_transient_noise_and_too_few);
     tcase_add_test(env, rate_and_freq_figures_of_a_csv);
+    tcase_add_test(env, limit_cycle_classes);
     suite_add_tcase(s, env);
     TCase *lm = tcase_create("linear");
     tcase_add_test(lm, linear_model_sanity);
@@ -600,6 +737,7 @@ int main(void)
     tcase_set_timeout(cmd, 240);
     tcase_add_test(cmd, critical_speed_matches_eigenvalues);
     tcase_add_test(cmd, command_errors);
+    tcase_add_test(cmd, bifurcation_matches_eigenvalues);
     suite_add_tcase(s, cmd);
     return rs_test_run(s);
 }

@@ -1,0 +1,593 @@
+/*
+ * rs_bifurcation.c — bifurcation diagram, loss of stability and ramp-down
+ * from in-process constant-speed runs.  See rs_bifurcation.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_bifurcation.h"
+#include "rs_contact.h"
+#include "rs_dirs.h"
+#include "rs_driver.h"
+#include "rs_elastic.h"
+#include "rs_error.h"
+#include "rs_scenario.h"
+#include "rs_speed.h"
+#include "rs_status.h"
+#include "rs_ws.h"
+
+#define MAX_FWD 64
+
+void rs_bifurcation_config_default(rs_bifurcation_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->use_default_scenario = 1;
+    c->method = -1;
+    c->n_speeds = 5;
+    c->small = 0.0005;
+    c->large = 0.01;
+    c->tol = 0.002;
+    c->max_refine = 10;
+    c->ramp_rate = 0.5;
+    c->die_fraction = 0.1;
+    c->ramp = 1;
+    c->two_steps = 1;
+    rs_lc_options_default(&c->lc);
+}
+
+void rs_bifurcation_result_free(rs_bifurcation_result *r)
+{
+    if (!r)
+        return;
+    free(r->pts);
+    r->pts = NULL;
+    r->n = 0;
+}
+
+typedef struct bf {
+    const rs_bifurcation_config *c;
+    const rs_model *m;
+    rs_binding *b;
+    int lat, fwd[MAX_FWD], n_fwd;
+    double duration;
+    char contact_dir[4096];
+    rs_bifurcation_result *r;
+    int cap;
+} bf;
+
+/* A workspace at time 0: the scenario, L = offset, running speed V. */
+static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *err, size_t errlen)
+{
+    rs_options opt;
+    rs_options_default(&opt);
+    rs_binding_options(x->b, &opt);
+    if (!opt.contact_dir && x->contact_dir[0])
+        opt.contact_dir = x->contact_dir;
+    if (x->c->method >= 0)
+        opt.method = (rs_method)x->c->method;
+    opt.dt = dt;
+    const int mode = rs_binding_contact_mode(x->b);
+    opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
+                  : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
+                                                       : rs_contact_for_model(x->m);
+    if (!opt.contact)
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "model '%s': its contacts mix modes: choose one in the scenario ('contact elastic' or "
+                       "'contact constraint')", x->m->name);
+    char msg[512];
+    int st = rs_ws_create(x->m, &opt, ws, msg, sizeof msg);
+    if (st)
+        return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
+    if ((st = rs_binding_apply(x->b, *ws, msg, sizeof msg)) || (st = rs_ws_set_dt(*ws, dt))) {
+        rs_ws_free(ws);
+        return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
+    }
+    rs_ws_q(*ws)[x->lat] = offset;
+    if ((st = rs_speed_apply(*ws, V, msg, sizeof msg))) {
+        rs_ws_free(ws);
+        return rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", x->m->name, V, msg);
+    }
+    if ((st = rs_ws_init(*ws))) {
+        rs_fail(err, errlen, st, "model '%s' at %g m/s, %s = %g m: initial state: %s", x->m->name, V,
+                x->m->q_names[x->lat], offset, rs_ws_error(*ws));
+        rs_ws_free(ws);
+        return st;
+    }
+    return RS_OK;
+}
+
+/* Steps ws for `steps` steps, the forward velocities held at V(t) =
+ * V0 − rate · (t − t0), the extrema of L into p.  A failed step returns its
+ * status with the message in msg.  With die > 0 it stops at the first
+ * extremum below die (*v_die: the speed at the extremum before). */
+static int advance(bf *x, rs_ws *ws, long steps, double V0, double rate, rs_peaks *p, double die, double *v_die,
+                   char *msg, size_t msglen)
+{
+    double *q = rs_ws_q(ws), *qd = rs_ws_qd(ws);
+    const double t0 = rs_ws_time(ws);
+    double v_prev = V0;
+    for (long i = 0; i < steps; i++) {
+        const int st = rs_step(ws);
+        if (st) {
+            snprintf(msg, msglen, "%s", rs_ws_error(ws));
+            return st;
+        }
+        const double t = rs_ws_time(ws), V = V0 - rate * (t - t0);
+        for (int k = 0; k < x->n_fwd; k++)
+            qd[x->fwd[k]] = V;
+        const int n0 = p->n;
+        if (rs_peaks_add(p, t, q[x->lat]))
+            return RS_E_NOMEM;
+        if (die > 0 && p->n > n0) {
+            if (fabs(p->a[p->n - 1]) < die) {
+                *v_die = v_prev;
+                return RS_OK;
+            }
+            v_prev = V;
+        }
+    }
+    return RS_OK;
+}
+
+/* One constant-speed run at step dt: its point (kept in r->pts when keep). */
+static int const_run(bf *x, double dt, double V, double offset, int branch, int keep, rs_bifurcation_point *pt,
+                     char *err, size_t errlen)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->v = V;
+    pt->offset = offset;
+    pt->branch = branch;
+    rs_ws *ws = NULL;
+    int st = make_ws(x, dt, offset, V, &ws, err, errlen);
+    if (st)
+        return st;
+    rs_peaks p;
+    rs_peaks_init(&p);
+    const long steps = lround(x->duration / dt);
+    double dummy;
+    st = advance(x, ws, steps, V, 0, &p, 0, &dummy, pt->message, sizeof pt->message);
+    double t_end = x->duration;
+    if (st && st != RS_E_NOMEM) {
+        pt->failed = 1;
+        pt->t_fail = t_end = rs_ws_time(ws);
+        st = RS_OK;
+    }
+    if (!st)
+        st = rs_lc_classify(&p, 0, t_end, &x->c->lc, &pt->lc);
+    rs_peaks_free(&p);
+    rs_ws_free(&ws);
+    if (st)
+        return rs_fail(err, errlen, st, "out of memory");
+    /* a failed run grew until the contact gave up, or stopped before any
+     * verdict: never "decaying" */
+    if (pt->failed && pt->lc.cls != RS_LC_GROWING)
+        pt->lc.cls = RS_LC_UNCLEAR;
+    if (!x->c->quiet)
+        rs_logf(&x->c->log, RS_LOG_LINE, "dt %g s, %8.4g m/s, %s = %g mm: %s, amplitude %.4g mm, rate %+.4g "
+                "± %.2g 1/s, %.4g Hz, %+.2f %% per period%s%s", dt, V, x->m->q_names[x->lat], 1e3 * offset,
+                rs_lc_name(pt->lc.cls), 1e3 * pt->lc.amp, pt->lc.rate, pt->lc.rate_se, pt->lc.freq,
+                100 * pt->lc.change, pt->failed ? "; the run failed: " : "", pt->failed ? pt->message : "");
+    if (keep) {
+        rs_bifurcation_result *r = x->r;
+        if (r->n == x->cap) {
+            const int cap = x->cap ? 2 * x->cap : 32;
+            rs_bifurcation_point *np = realloc(r->pts, (size_t)cap * sizeof *np);
+            if (!np)
+                return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+            r->pts = np;
+            x->cap = cap;
+        }
+        r->pts[r->n++] = *pt;
+    }
+    return RS_OK;
+}
+
+/* σ for the bracket search: the fitted rate; a run that decayed to nothing
+ * (no rate) counts as −∞, one that failed growing as +∞. */
+static double sigma_of(const rs_bifurcation_point *p)
+{
+    if (isfinite(p->lc.rate))
+        return p->lc.rate;
+    return p->lc.cls == RS_LC_DECAYING ? -INFINITY : INFINITY;
+}
+
+/* Regula falsi (Illinois) on σ inside [lo, hi] (σ_lo < 0 < σ_hi) at step
+ * dt.  *v: the zero of the final bracket's line; *f its frequency. */
+static int refine(bf *x, double dt, rs_bifurcation_point lo, rs_bifurcation_point hi, int keep, double *v,
+                  double *f, char *err, size_t errlen)
+{
+    double slo = sigma_of(&lo), shi = sigma_of(&hi);
+    double wlo = 1, whi = 1;   /* Illinois: halve the σ of an end kept twice */
+    int side = 0;
+    for (int it = 0; it < x->c->max_refine && hi.v - lo.v > x->c->tol * hi.v; it++) {
+        double vm;
+        if (isfinite(slo) && isfinite(shi))
+            vm = lo.v - wlo * slo * (hi.v - lo.v) / (whi * shi - wlo * slo);
+        else
+            vm = 0.5 * (lo.v + hi.v);
+        const double margin = 0.02 * (hi.v - lo.v);
+        if (vm < lo.v + margin)
+            vm = lo.v + margin;
+        if (vm > hi.v - margin)
+            vm = hi.v - margin;
+        rs_bifurcation_point pm;
+        int st = const_run(x, dt, vm, x->c->small, 0, keep, &pm, err, errlen);
+        if (st)
+            return st;
+        const double sm = sigma_of(&pm);
+        if (sm < 0) {
+            lo = pm;
+            slo = sm;
+            wlo = 1;
+            if (side == -1)
+                whi *= 0.5;
+            side = -1;
+        } else {
+            hi = pm;
+            shi = sm;
+            whi = 1;
+            if (side == 1)
+                wlo *= 0.5;
+            side = 1;
+        }
+    }
+    if (isfinite(slo) && isfinite(shi) && shi > slo) {
+        const double w = -slo / (shi - slo);
+        *v = lo.v + w * (hi.v - lo.v);
+        *f = isfinite(lo.lc.freq) && isfinite(hi.lc.freq) ? lo.lc.freq + w * (hi.lc.freq - lo.lc.freq)
+                                                          : hi.lc.freq;
+    } else {
+        *v = 0.5 * (lo.v + hi.v);
+        *f = hi.lc.freq;
+    }
+    return RS_OK;
+}
+
+/* A run whose small disturbance decays for certain: decayed to nothing, or
+ * a significant decaying trend. */
+static int surely_decays(const rs_bifurcation_point *p)
+{
+    return !p->failed && p->lc.cls == RS_LC_DECAYING;
+}
+
+static int surely_grows(const rs_bifurcation_point *p)
+{
+    return p->lc.cls == RS_LC_GROWING;
+}
+
+/* The ramp-down at step dt: *v the speed where it died out (NaN: did not
+ * within the range), *a0 the amplitude at its start; ramp_down.csv when
+ * f is not NULL. */
+static int ramp_down(bf *x, double dt, double *v, double *a0, FILE *f, char *err, size_t errlen)
+{
+    const rs_bifurcation_config *c = x->c;
+    *v = NAN;
+    *a0 = 0;
+    rs_ws *ws = NULL;
+    int st = make_ws(x, dt, c->large, c->v_hi, &ws, err, errlen);
+    if (st)
+        return st;
+    rs_peaks p;
+    rs_peaks_init(&p);
+    char msg[512];
+    double dummy;
+    const long settle = lround(x->duration / dt);
+    st = advance(x, ws, settle, c->v_hi, 0, &p, 0, &dummy, msg, sizeof msg);
+    if (st) {
+        /* the large motion ran out of contact (derailment, lift-off): there
+         * is no limit cycle to ramp down from; the diagram shows the run */
+        if (!c->quiet)
+            rs_logf(&c->log, RS_LOG_LINE, "ramp-down: the large disturbance at %g m/s failed (%s): no limit cycle "
+                    "to ramp down from", c->v_hi, msg);
+        st = st == RS_E_NOMEM ? rs_fail(err, errlen, st, "out of memory") : RS_OK;
+        goto done;
+    }
+    rs_lc lc;
+    if ((st = rs_lc_classify(&p, 0, x->duration, &c->lc, &lc)))
+        goto done;
+    if (lc.cls != RS_LC_LIMIT_CYCLE && lc.cls != RS_LC_GROWING) {
+        if (!c->quiet)
+            rs_logf(&c->log, RS_LOG_LINE, "ramp-down: the large disturbance at %g m/s is %s: no limit cycle to "
+                    "ramp down from", c->v_hi, rs_lc_name(lc.cls));
+        goto done;
+    }
+    *a0 = lc.amp;
+    const int n0 = p.n;
+    const double t0 = rs_ws_time(ws);
+    const long steps = lround((c->v_hi - c->v_lo) / c->ramp_rate / dt);
+    double vd = NAN;
+    st = advance(x, ws, steps, c->v_hi, c->ramp_rate, &p, c->die_fraction * lc.amp, &vd, msg, sizeof msg);
+    if (st) {
+        st = rs_fail(err, errlen, st, "ramp-down (dt %g s): the run failed at t = %.4g s, %.4g m/s: %s", dt,
+                     rs_ws_time(ws), c->v_hi - c->ramp_rate * (rs_ws_time(ws) - t0), msg);
+        goto done;
+    }
+    *v = vd;
+    if (f) {
+        fputs("time,speed,amplitude_mm\n", f);
+        for (int k = n0; k < p.n; k++)
+            fprintf(f, "%.9g,%.9g,%.9g\n", p.t[k], c->v_hi - c->ramp_rate * (p.t[k] - t0), 1e3 * fabs(p.a[k]));
+    }
+done:
+    rs_peaks_free(&p);
+    rs_ws_free(&ws);
+    return st;
+}
+
+static int open_file(const char *dir, const char *name, FILE **f, char *path, size_t len, char *err, size_t errlen)
+{
+    snprintf(path, len, "%s/%s", dir, name);
+    if (!(*f = fopen(path, "w")))
+        return rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", path, strerror(errno));
+    return RS_OK;
+}
+
+static int close_file(FILE *f, const char *path, char *err, size_t errlen)
+{
+    const int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return rs_fail(err, errlen, RS_E_IO, "cannot write '%s'", path);
+    return RS_OK;
+}
+
+/* Appends to the summary. */
+static void say(rs_bifurcation_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(rs_bifurcation_result *r, const char *fmt, ...)
+{
+    const size_t n = strlen(r->summary);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->summary + n, sizeof r->summary - n, fmt, ap);
+    va_end(ap);
+}
+
+/* The verdict on the small branch when it has no significant crossing. */
+static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcation_point *sm, int n)
+{
+    const rs_bifurcation_config *c = x->c;
+    if (!surely_decays(&sm[0]) && surely_grows(&sm[0])) {
+        say(r, "already unstable at the lowest speed %g m/s (the small disturbance grows, rate %+.4g ± %.2g 1/s): "
+            "lower the range's start\n", c->v_lo, sm[0].lc.rate, sm[0].lc.rate_se);
+        return;
+    }
+    say(r, "no loss of stability found in %g..%g m/s", c->v_lo, c->v_hi);
+    double amin = INFINITY, amax = 0, vmin = 0, vmax = 0;
+    int nlc = 0, nun = 0, nde = 0;
+    for (int i = 0; i < n; i++) {
+        if (sm[i].lc.cls == RS_LC_LIMIT_CYCLE) {
+            if (!nlc++)
+                vmin = sm[i].v;
+            vmax = sm[i].v;
+            if (sm[i].lc.amp < amin)
+                amin = sm[i].lc.amp;
+            if (sm[i].lc.amp > amax)
+                amax = sm[i].lc.amp;
+        } else if (sm[i].lc.cls == RS_LC_UNCLEAR) {
+            nun++;
+        } else if (sm[i].lc.cls == RS_LC_DECAYING) {
+            nde++;
+        }
+    }
+    if (nlc)
+        say(r, "; small limit cycles of amplitude %.3g..%.3g mm found at %g..%g m/s (peaks changing by less than "
+            "%.3g %% per period: no growth to call a loss of stability)", 1e3 * amin, 1e3 * amax, vmin, vmax,
+            100 * c->lc.change_tol);
+    if (nun)
+        say(r, "; %d run(s) unclear (peaks scattered more than they trend)", nun);
+    if (nde == n)
+        say(r, ": every small disturbance decays (raise the range's end)");
+    say(r, "\n");
+}
+
+int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->v_lin[0] = r->v_lin[1] = r->v_lin_x = r->v_lin_err = r->freq_lin = NAN;
+    r->v_ramp[0] = r->v_ramp[1] = r->v_ramp_x = r->v_ramp_err = NAN;
+    if (err && errlen)
+        err[0] = '\0';
+    if (!c || !c->model_dir || !c->out_dir || !*c->out_dir)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_bifurcation_run: model folder or output folder missing");
+    if (!(c->v_lo > 0) || !(c->v_hi > c->v_lo) || !isfinite(c->v_hi) || c->n_speeds < 2 || c->n_speeds > 1000)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "the speed range %g:%g is not a range of positive speeds LO < HI, or fewer than 2 speeds",
+                       c->v_lo, c->v_hi);
+    if (!(c->small > 0) || !(c->large > c->small) || !(c->tol > 0) || !(c->ramp_rate > 0) ||
+        !(c->die_fraction > 0 && c->die_fraction < 1))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "need 0 < small < large disturbance, tolerance > 0, ramp rate > 0, die fraction in (0, 1)");
+    bf x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    x.r = r;
+    rs_loaded *h = NULL;
+    rs_scenario s;
+    rs_scenario_init(&s);
+    int st;
+    if (c->model) {
+        x.m = c->model;
+    } else {
+        char name[256], msg[1024];
+        rs_load_options lo;
+        rs_load_options_default(&lo);
+        if (c->include_dir)
+            lo.include_dir = c->include_dir;
+        lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
+        if (!(h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg)))
+            return rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->model_dir, msg);
+        x.m = rs_loaded_model(h);
+    }
+    if ((st = rs_scenario_load(c->model_dir, c->use_default_scenario, c->scenario, c->set_text, &s, err, errlen)) ||
+        (st = rs_scenario_bind(&s, x.m, &x.b, err, errlen)))
+        goto done;
+    if (!rs_driver_contact_dir(c->model_dir, x.contact_dir, sizeof x.contact_dir))
+        x.contact_dir[0] = '\0';
+    x.lat = -1;
+    for (int i = 0; i < x.m->n_q && x.lat < 0; i++) {
+        const char *q = x.m->q_names[i];
+        const size_t n = strlen(q);
+        if (c->lateral ? strcmp(q, c->lateral) == 0
+                       : strcmp(q, "y") == 0 || (n > 2 && strcmp(q + n - 2, ".y") == 0))
+            x.lat = i;
+    }
+    if (x.lat < 0) {
+        st = rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no coordinate '%s' to disturb and measure%s",
+                     x.m->name, c->lateral ? c->lateral : "y",
+                     c->lateral ? "" : " (nor one ending in '.y'): name it with --lateral COORDINATE");
+        goto done;
+    }
+    snprintf(r->lateral, sizeof r->lateral, "%s", x.m->q_names[x.lat]);
+    {
+        int spin[MAX_FWD], n_spin;
+        rs_model_speed_coords(x.m, x.fwd, &x.n_fwd, spin, &n_spin, MAX_FWD);
+        if (!x.n_fwd) {
+            st = rs_fail(err, errlen, RS_E_NOTFOUND,
+                         "model '%s' has no forward coordinate ('x' or '<body>.x') to hold the speed of", x.m->name);
+            goto done;
+        }
+    }
+    r->dt = rs_binding_step(x.b);
+    x.duration = rs_binding_duration(x.b);
+    if (rs_make_dirs(c->out_dir) != 0) {
+        st = rs_fail(err, errlen, RS_E_IO, "cannot create the output folder '%s': %s", c->out_dir, strerror(errno));
+        goto done;
+    }
+
+    /* 1. the diagram at Δt */
+    const int n = c->n_speeds;
+    rs_bifurcation_point *sm = calloc((size_t)n, sizeof *sm);
+    if (!sm) {
+        st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n && !st; i++) {
+        const double v = i == n - 1 ? c->v_hi : c->v_lo + (c->v_hi - c->v_lo) * i / (n - 1);
+        rs_bifurcation_point big;
+        if (!(st = const_run(&x, r->dt, v, c->small, 0, 1, &sm[i], err, errlen)))
+            st = const_run(&x, r->dt, v, c->large, 1, 1, &big, err, errlen);
+    }
+    /* 2. loss of stability of the small branch, at Δt and Δt/2 */
+    int ihi = -1;
+    for (int i = 1; i < n && !st && ihi < 0; i++)
+        if (surely_grows(&sm[i])) {
+            int j = i - 1;
+            while (j >= 0 && !surely_decays(&sm[j]))
+                j--;
+            if (j >= 0 && surely_decays(&sm[i - 1]))
+                ihi = i;
+            else
+                break;   /* growth above something that does not surely decay */
+        }
+    if (!st && ihi > 0) {
+        r->crossing = 1;
+        double f;
+        st = refine(&x, r->dt, sm[ihi - 1], sm[ihi], 1, &r->v_lin[0], &r->freq_lin, err, errlen);
+        if (!st && c->two_steps) {
+            rs_bifurcation_point a, b;
+            const double h2 = 0.5 * r->dt;
+            int ia = ihi - 1, ib = ihi;
+            /* the half step moves the crossing a little: widen by grid steps until it brackets */
+            for (int tries = 0; !st && tries < n; tries++) {
+                if ((st = const_run(&x, h2, sm[ia].v, c->small, 0, 0, &a, err, errlen)) ||
+                    (st = const_run(&x, h2, sm[ib].v, c->small, 0, 0, &b, err, errlen)))
+                    break;
+                if (sigma_of(&a) < 0 && sigma_of(&b) >= 0)
+                    break;
+                if (sigma_of(&a) >= 0 && ia > 0)
+                    ia--;
+                else if (sigma_of(&b) < 0 && ib < n - 1)
+                    ib++;
+                else
+                    break;
+            }
+            if (!st && sigma_of(&a) < 0 && sigma_of(&b) >= 0 &&
+                !(st = refine(&x, h2, a, b, 0, &r->v_lin[1], &f, err, errlen))) {
+                r->v_lin_x = 2 * r->v_lin[1] - r->v_lin[0];
+                r->v_lin_err = fabs(r->v_lin[1] - r->v_lin[0]);
+            }
+        }
+    }
+    /* 3. ramp-down */
+    if (!st && c->ramp) {
+        char path[4200];
+        FILE *f = NULL;
+        if (!(st = open_file(c->out_dir, "ramp_down.csv", &f, path, sizeof path, err, errlen))) {
+            st = ramp_down(&x, r->dt, &r->v_ramp[0], &r->amp_ramp, f, err, errlen);
+            const int st2 = close_file(f, path, err, errlen);
+            if (!st)
+                st = st2;
+        }
+        if (!st && isfinite(r->v_ramp[0]) && c->two_steps) {
+            double a0;
+            st = ramp_down(&x, 0.5 * r->dt, &r->v_ramp[1], &a0, NULL, err, errlen);
+            if (!st && isfinite(r->v_ramp[1])) {
+                r->v_ramp_x = 2 * r->v_ramp[1] - r->v_ramp[0];
+                r->v_ramp_err = fabs(r->v_ramp[1] - r->v_ramp[0]);
+            }
+        }
+        r->ramped = isfinite(r->v_ramp[0]);
+    }
+    /* the verdict */
+    if (!st) {
+        if (r->crossing) {
+            say(r, "loss of stability (small disturbance, %s = %g mm): %.6g m/s at dt %g s", r->lateral,
+                1e3 * c->small, r->v_lin[0], r->dt);
+            if (isfinite(r->v_lin_x))
+                say(r, ", %.6g m/s at dt %g s; extrapolated to dt -> 0: %.6g m/s +- %.3g m/s (%.2g %%, the step's "
+                    "error)", r->v_lin[1], 0.5 * r->dt, r->v_lin_x, r->v_lin_err, 100 * r->v_lin_err / r->v_lin_x);
+            say(r, "; hunting %.4g Hz\n", r->freq_lin);
+        } else {
+            no_crossing(&x, r, sm, n);
+        }
+        if (c->ramp) {
+            if (r->ramped) {
+                say(r, "ramp-down (from the %.3g mm limit cycle at %g m/s, %g m/s per s): the oscillation dies out "
+                    "at %.6g m/s at dt %g s", 1e3 * r->amp_ramp, c->v_hi, c->ramp_rate, r->v_ramp[0], r->dt);
+                if (isfinite(r->v_ramp_x))
+                    say(r, ", %.6g m/s at dt %g s; extrapolated: %.6g m/s +- %.3g m/s", r->v_ramp[1], 0.5 * r->dt,
+                        r->v_ramp_x, r->v_ramp_err);
+                say(r, "\n");
+            } else if (r->amp_ramp > 0) {
+                say(r, "ramp-down: the oscillation did not die out down to %g m/s\n", c->v_lo);
+            } else {
+                say(r, "ramp-down: the large disturbance at %g m/s does not keep a limit cycle: no ramp-down\n",
+                    c->v_hi);
+            }
+        }
+    }
+    free(sm);
+    /* the diagram's file, whatever was found */
+    if (r->n) {
+        char path[4200];
+        FILE *f = NULL;
+        char e2[512];
+        int st2 = open_file(c->out_dir, "bifurcation.csv", &f, path, sizeof path, e2, sizeof e2);
+        if (!st2) {
+            fputs("speed,branch,offset,class,amplitude_mm,rate,rate_se,freq,change,failed\n", f);
+            for (int i = 0; i < r->n; i++) {
+                const rs_bifurcation_point *p = &r->pts[i];
+                fprintf(f, "%.9g,%d,%.6g,%s,%.9g,%.9g,%.6g,%.9g,%.6g,%d\n", p->v, p->branch, p->offset,
+                        rs_lc_name(p->lc.cls), 1e3 * p->lc.amp, p->lc.rate, p->lc.rate_se, p->lc.freq, p->lc.change,
+                        p->failed);
+            }
+            st2 = close_file(f, path, e2, sizeof e2);
+        }
+        if (!st2 && !st && (st2 = open_file(c->out_dir, "summary.txt", &f, path, sizeof path, e2, sizeof e2)) == 0) {
+            fputs(r->summary, f);
+            st2 = close_file(f, path, e2, sizeof e2);
+        }
+        if (st2 && !st)
+            st = rs_fail(err, errlen, st2, "%s", e2);
+    }
+done:
+    rs_binding_free(&x.b);
+    rs_scenario_free(&s);
+    rs_unload(&h);
+    return st;
+}
