@@ -163,7 +163,7 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
         md->im = wi[k];
         md->freq = wi[k] / (2 * PI);
         md->rigid = !(mag > RIGID_REL * smax);
-        md->zeta = md->rigid ? 0 : -wr[k] / mag;
+        md->zeta = md->rigid ? 0 : -wr[k] / mag + 0.0;   /* + 0.0: no "-0" */
         /* the displacement half of the state vector */
         dominant(n, r, sys.N, vr + (size_t)k * n2, wi[k] > 0 ? vr + (size_t)(k + 1) * n2 : NULL, md);
     }
@@ -327,7 +327,10 @@ int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, s
         r->n = i + 1;
         if (!c->quiet) {
             const rs_linear_modes *a = &r->at[i];
-            if (a->least >= 0)
+            if (a->least >= 0 && isnan(V))
+                rs_logf(&c->log, RS_LOG_LINE, "least damped %.4g Hz, zeta %.4g", a->mode[a->least].freq,
+                        a->mode[a->least].zeta);
+            else if (a->least >= 0)
                 rs_logf(&c->log, RS_LOG_LINE, "speed %d/%d: %.6g m/s: least damped %.4g Hz, zeta %.4g", i + 1, ns,
                         V, a->mode[a->least].freq, a->mode[a->least].zeta);
             else
