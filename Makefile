@@ -92,7 +92,9 @@ DEPFLAGS    := -MMD -MP
 ALL_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) $(SAN) $(DEPFLAGS) $(GINAC_CFLAGS) $(CHECK_CFLAGS)
 ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS) $(SAN) $(DEPFLAGS) $(CHECK_CFLAGS)
 ALL_LDFLAGS  = $(LDFLAGS) $(SAN)
-SYS_LIBS    := -ltcc -ldl -lklu -lm -lpthread
+# LAPACK (Debian liblapack-dev, Fortran interface): the linear analysis
+# (runtime/app/rs_linear*.c: SVD, LU, eigenvalues).
+SYS_LIBS    := -ltcc -ldl -lklu -llapack -lm -lpthread
 
 # ---------------------------------------------------------------- layers
 # The include paths of each folder: a layer sees its own headers and those

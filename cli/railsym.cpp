@@ -38,6 +38,7 @@ int cmd_run(int argc, char **argv);       // cli/cmd_run.cpp
 int cmd_plot(int argc, char **argv);      // cli/cmd_plot.cpp
 int cmd_sweep(int argc, char **argv);     // cli/cmd_sweep.cpp
 int cmd_critical(int argc, char **argv);  // cli/cmd_critical.cpp
+int cmd_linear(int argc, char **argv);    // cli/cmd_linear.cpp
 int cmd_contact_geometry(int argc, char **argv);  // cli/cmd_contact_geometry.cpp
 
 namespace {
@@ -233,6 +234,32 @@ const Command kCommands[] = {
      "                        how the generated code is loaded (default: tcc)\n"
      "      --method imex|rk4 integrator (default: the scenario's, else imex)\n"
      "      --no-plot         do not draw critical_speed.png\n"
+     "  -q, --quiet           no progress lines on stderr\n"
+     "  -h, --help            show this help\n"},
+    {"linear", cmd_linear, "linear stability",
+     "linear stability: eigenvalues about steady running, linear critical speed",
+     "MODEL.vdl|DIR [--scenario FILE] [--speed LO:HI:N] [--out DIR]",
+     "Linearizes the model about the scenario's initial state, with the running\n"
+     "speed V set as the scenario line 'speed V' sets it, at each of N speeds:\n"
+     "M, K = -d(delta)/dq and C = -d(delta)/d(qdot) from the symbolic force\n"
+     "Jacobians, the wheel-rail contact with linear Kalker creep about rolling,\n"
+     "the constraints removed by the null space of phi_q.  Prints the least-\n"
+     "damped mode per speed and the linear critical speed (where its damping\n"
+     "ratio crosses zero); writes DIR/linear.csv (speed,mode,f,zeta,re,im,\n"
+     "rigid,dominant) and DIR/linear.png (damping ratio against speed).  See\n"
+     "docs/linear.md.\n"
+     "\n"
+     "arguments:\n"
+     "  MODEL.vdl|DIR         a model description or a compiled model folder\n"
+     "options:\n"
+     "  -s, --scenario FILE   parameters and initial state (default: the model's)\n"
+     "  -v, --speed LO:HI:N   N speeds from LO to HI, m/s, or one speed V\n"
+     "                        (default: the scenario's state as it is)\n"
+     "  -o, --out DIR         output folder (default: results/<model>-linear)\n"
+     "      --set 'LINE'      a scenario line over the scenario (repeat)\n"
+     "      --loader tcc|dlopen\n"
+     "                        how the generated code is loaded (default: tcc)\n"
+     "      --no-plot         do not draw linear.png\n"
      "  -q, --quiet           no progress lines on stderr\n"
      "  -h, --help            show this help\n"},
     {"contact-geometry", cmd_contact_geometry, "issue 20",

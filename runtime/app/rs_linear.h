@@ -1,0 +1,124 @@
+/*
+ * rs_linear.h — linear stability analysis from the symbolic model
+ * (`railsym linear`, docs/linear.md).
+ *
+ * At a state (q0, q̇0) — the scenario's initial state with the running speed
+ * V applied by rs_speed.h and the contact points solved — the equations of
+ * motion  M q̈ = δ(q, q̇) + D f − φ_qᵀ λ,  φ(q) = 0  are linearized:
+ *
+ *   M                        RS_FN_M at (q0, q̇0)
+ *   K = K_δ + K_λ + K_f      K_δ = −∂δ/∂q   (RS_FN_DELTA_JAC, creep inputs 0)
+ *   C = C_δ + C_f            C_δ = −∂δ/∂q̇   (RS_FN_DELTA_JAC)
+ *
+ *   K_λ = ∂(φ_qᵀ λ0)/∂q      the normal forces' geometric (gravitational)
+ *                            stiffness; λ0 from [M φ_qᵀ; φ_q 0][q̈; λ] =
+ *                            [δ + D f0; γ]; central differences of φ_q(q)
+ *                            with the contact points re-solved at each q
+ *   f  = −Cb ν               linear Kalker at the steady state: Cb the
+ *                            runtime's creep block (rs_contact_creep_block)
+ *                            at N0 = −λ0, held fixed (its variation with N
+ *                            and the radii is second order about ν ≈ 0)
+ *   C_f = D Cb ∂ν/∂q̇         the implicit creep Jacobian C^K_qq (RS_FN_CREEP)
+ *   K_f = −∂(D f)/∂q         central differences, contact points re-solved
+ *
+ * The constraints are removed by a null-space basis N of φ_q (LAPACK's SVD:
+ * q = q0 + N x), giving  Mr ẍ + Cr ẋ + Kr x = 0  with Mr = NᵀMN, ..., and
+ * the first-order eigenproblem of [x; ẋ] is solved by LAPACK's dgeev.
+ * Left out: ∂M/∂q q̈0 (q̈0 = 0 in steady running), the creep block's
+ * dependence on N and on the curvature radii.
+ *
+ * Each mode: eigenvalue s = re ± i im, frequency f = im / 2π [Hz], damping
+ * ratio ζ = −re / |s| (1 for a decaying real mode, −1 a diverging one),
+ * its dominant coordinates (largest |N v| entries).  A mode with
+ * |s| < 1e-7 max|s| is rigid (free translation or spin): kept, flagged,
+ * and never the least damped.
+ */
+#ifndef RS_LINEAR_H
+#define RS_LINEAR_H
+
+#include <stddef.h>
+
+#include "rs_load.h"
+#include "rs_log.h"
+#include "rs_ws.h"
+
+#define RS_LINEAR_DOM 3   /* dominant coordinates kept per mode */
+
+typedef struct rs_linear_mode {
+    double re, im;        /* eigenvalue [1/s], im >= 0 (one of each pair)   */
+    double freq;          /* im / 2π [Hz]                                   */
+    double zeta;          /* −re / |s|                                      */
+    int rigid;            /* |s| below the rigid-mode threshold             */
+    int dom[RS_LINEAR_DOM];      /* coordinate indices (-1: none)           */
+    double dom_amp[RS_LINEAR_DOM]; /* |entry| / largest |entry|             */
+} rs_linear_mode;
+
+/* The modes at one state, least damped first (rigid modes last). */
+typedef struct rs_linear_modes {
+    double speed;         /* V [m/s] (NaN: the state as the scenario gives it) */
+    int n;                /* modes (oscillatory pairs counted once)          */
+    rs_linear_mode *mode; /* n, owned                                        */
+    int n_red;            /* reduced degrees of freedom (n_q − rank φ_q)     */
+    int least;            /* index of the least-damped non-rigid mode, -1    */
+} rs_linear_modes;
+
+void rs_linear_modes_free(rs_linear_modes *m);
+
+/* The matrices at the workspace's current state (after rs_ws_init): dense,
+ * column-major n_q × n_q; any output may be NULL.  N gets the null-space
+ * basis (n_q × n_red, *n_red set).  For tests and the eigen analysis. */
+typedef struct rs_linear_system {
+    int n, r;             /* n_q, reduced size                               */
+    double *M, *K, *C;    /* n × n                                           */
+    double *N;            /* n × r                                           */
+    double *lambda0;      /* n_phi: the multipliers of the steady state      */
+} rs_linear_system;
+
+int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
+void rs_linear_system_free(rs_linear_system *sys);
+
+/* The modes of ws at its current state (after rs_ws_init).  RS_OK, or an
+ * error with its message (a model without force Jacobians, a singular
+ * reduced mass matrix, LAPACK failing). */
+int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen);
+
+/* ---- the sweep over speeds (`railsym linear`) -------------------------- */
+
+typedef struct rs_linear_config {
+    const char *model_dir;    /* compiled model folder                        */
+    const rs_model *model;    /* non-NULL: use it (model_dir still gives
+                                 default.scn and the contact files' folder)   */
+    rs_loader loader;         /* when model is NULL                           */
+    const char *include_dir;  /* the ABI headers for the loader (NULL: default) */
+    const char *scenario;     /* NULL: default.scn only                       */
+    const char *set_text;     /* --set lines (NULL: none)                     */
+    double v_lo, v_hi;        /* speeds [m/s]                                 */
+    int n_speeds;             /* >= 1; 0: no speed (the scenario's state)    */
+    int quiet;                /* no progress lines                            */
+    rs_log log;               /* progress lines                               */
+} rs_linear_config;
+
+void rs_linear_config_default(rs_linear_config *c);
+
+typedef struct rs_linear_result {
+    int n;                    /* speeds done                                  */
+    rs_linear_modes *at;      /* n                                            */
+    char **q_names;           /* the model's coordinate names (n_q copies)    */
+    int n_q;
+    char model[128];
+    double v_crit;            /* NaN: not found in the range                  */
+    double f_crit;            /* frequency of that mode there [Hz] (interp.)  */
+} rs_linear_result;
+
+int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, size_t errlen);
+void rs_linear_result_free(rs_linear_result *r);
+
+/* The linear critical speed of r: the first speed where the least-damped
+ * mode's damping ratio goes from > 0 to <= 0, interpolated linearly
+ * between the two speeds; sets r->v_crit, r->f_crit (NaN when none). */
+void rs_linear_critical(rs_linear_result *r);
+
+/* "y 1, yaw 0.43" into buf: a mode's dominant coordinates. */
+void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names, char *buf, size_t len);
+
+#endif /* RS_LINEAR_H */

@@ -1,0 +1,345 @@
+/* rs_linear_modes.c — see rs_linear.h: the reduced first-order eigenproblem
+ * (LAPACK dgesv + dgeev), the modes, and the sweep over speeds. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_driver.h"
+#include "rs_contact.h"
+#include "rs_error.h"
+#include "rs_linear.h"
+#include "rs_linear_lapack.h"
+#include "rs_scenario.h"
+#include "rs_speed.h"
+
+#define PI 3.14159265358979323846
+/* |s| below this fraction of the largest |s|: a rigid (free) motion */
+#define RIGID_REL 1e-7
+
+void rs_linear_modes_free(rs_linear_modes *m)
+{
+    if (!m)
+        return;
+    free(m->mode);
+    memset(m, 0, sizeof *m);
+}
+
+/* X = Nᵀ A N (A n × n, N n × r, X r × r; all column-major). */
+static void project(int n, int r, const double *A, const double *N, double *X, double *tmp)
+{
+    for (int c = 0; c < r; c++)          /* tmp = A N */
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int k = 0; k < n; k++)
+                s += A[(size_t)k * n + i] * N[(size_t)c * n + k];
+            tmp[(size_t)c * n + i] = s;
+        }
+    for (int c = 0; c < r; c++)
+        for (int i = 0; i < r; i++) {
+            double s = 0;
+            for (int k = 0; k < n; k++)
+                s += N[(size_t)i * n + k] * tmp[(size_t)c * n + k];
+            X[(size_t)c * r + i] = s;
+        }
+}
+
+static int cmp_mode(const void *a, const void *b)
+{
+    const rs_linear_mode *x = a, *y = b;
+    if (x->rigid != y->rigid)
+        return x->rigid - y->rigid;
+    return (x->zeta > y->zeta) - (x->zeta < y->zeta);
+}
+
+/* The dominant coordinates of mode vector (vr + i vi) in q = N v. */
+static void dominant(int n, int r, const double *N, const double *vr, const double *vi, rs_linear_mode *md)
+{
+    double big[RS_LINEAR_DOM] = {0}, amax = 0;
+    for (int k = 0; k < RS_LINEAR_DOM; k++)
+        md->dom[k] = -1, md->dom_amp[k] = 0;
+    for (int i = 0; i < n; i++) {
+        double re = 0, im = 0;
+        for (int c = 0; c < r; c++) {
+            re += N[(size_t)c * n + i] * vr[c];
+            im += vi ? N[(size_t)c * n + i] * vi[c] : 0;
+        }
+        const double a = hypot(re, im);
+        amax = fmax(amax, a);
+        for (int k = 0; k < RS_LINEAR_DOM; k++)
+            if (a > big[k]) {
+                for (int l = RS_LINEAR_DOM - 1; l > k; l--)
+                    big[l] = big[l - 1], md->dom[l] = md->dom[l - 1];
+                big[k] = a;
+                md->dom[k] = i;
+                break;
+            }
+    }
+    for (int k = 0; k < RS_LINEAR_DOM; k++)
+        md->dom_amp[k] = amax > 0 && md->dom[k] >= 0 ? big[k] / amax : 0;
+    /* entries below 1e-3 of the largest are not "dominant" */
+    for (int k = 0; k < RS_LINEAR_DOM; k++)
+        if (md->dom_amp[k] < 1e-3)
+            md->dom[k] = -1, md->dom_amp[k] = 0;
+}
+
+int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->speed = NAN;
+    out->least = -1;
+    rs_linear_system sys;
+    int st = rs_linear_system_at(ws, &sys, err, errlen);
+    if (st)
+        return st;
+    const int n = sys.n, r = sys.r, n2 = 2 * r;
+    const char *name = rs_ws_model(ws)->name;
+    out->n_red = r;
+    if (r == 0) {
+        rs_linear_system_free(&sys);
+        return RS_OK;
+    }
+    double *Mr = malloc((size_t)r * r * sizeof *Mr), *KC = malloc(2 * (size_t)r * r * sizeof *KC);
+    double *tmp = malloc((size_t)n * r * sizeof *tmp), *A = calloc((size_t)n2 * n2, sizeof *A);
+    double *wr = malloc((size_t)n2 * sizeof *wr), *wi = malloc((size_t)n2 * sizeof *wi);
+    double *vr = malloc((size_t)n2 * n2 * sizeof *vr), *work = NULL;
+    out->mode = calloc((size_t)n2, sizeof *out->mode);
+    st = RS_E_NOMEM;
+    if (!Mr || !KC || !tmp || !A || !wr || !wi || !vr || !out->mode) {
+        rs_fail(err, errlen, st, "out of memory");
+        goto done;
+    }
+    project(n, r, sys.M, sys.N, Mr, tmp);
+    project(n, r, sys.K, sys.N, KC, tmp);
+    project(n, r, sys.C, sys.N, KC + (size_t)r * r, tmp);
+    {
+        int *ipiv = malloc((size_t)r * sizeof *ipiv), info = 0, nrhs = 2 * r;
+        if (!ipiv) {
+            rs_fail(err, errlen, st, "out of memory");
+            goto done;
+        }
+        dgesv_(&r, &nrhs, Mr, &r, ipiv, KC, &r, &info);
+        free(ipiv);
+        if (info != 0) {
+            st = rs_fail(err, errlen, RS_E_SINGULAR,
+                         "model '%s': the reduced mass matrix NᵀMN is singular (LAPACK dgesv info %d): a "
+                         "coordinate without mass?", name, info);
+            goto done;
+        }
+    }
+    /* A = [0 I; −Mr⁻¹Kr −Mr⁻¹Cr] */
+    for (int i = 0; i < r; i++)
+        A[(size_t)(r + i) * n2 + i] = 1;
+    for (int c = 0; c < r; c++)
+        for (int i = 0; i < r; i++) {
+            A[(size_t)c * n2 + r + i] = -KC[(size_t)c * r + i];
+            A[(size_t)(r + c) * n2 + r + i] = -KC[(size_t)(r + c) * r + i];
+        }
+    {
+        int info = 0, lwork = -1, one = 1;
+        double wq, vl;
+        dgeev_("N", "V", &n2, A, &n2, wr, wi, &vl, &one, vr, &n2, &wq, &lwork, &info, 1, 1);
+        lwork = (int)wq;
+        if (!(work = malloc((size_t)(lwork > 1 ? lwork : 1) * sizeof *work))) {
+            st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+            goto done;
+        }
+        dgeev_("N", "V", &n2, A, &n2, wr, wi, &vl, &one, vr, &n2, work, &lwork, &info, 1, 1);
+        if (info != 0) {
+            st = rs_fail(err, errlen, RS_E_NOCONV, "model '%s': the eigenvalues did not converge (LAPACK dgeev "
+                         "info %d)", name, info);
+            goto done;
+        }
+    }
+    double smax = 0;
+    for (int k = 0; k < n2; k++)
+        smax = fmax(smax, hypot(wr[k], wi[k]));
+    for (int k = 0; k < n2; k++) {
+        if (wi[k] < 0)
+            continue;   /* the conjugate of the mode before */
+        rs_linear_mode *md = &out->mode[out->n++];
+        const double mag = hypot(wr[k], wi[k]);
+        md->re = wr[k];
+        md->im = wi[k];
+        md->freq = wi[k] / (2 * PI);
+        md->rigid = !(mag > RIGID_REL * smax);
+        md->zeta = md->rigid ? 0 : -wr[k] / mag + 0.0;   /* + 0.0: no "-0" */
+        /* the displacement half of the state vector */
+        dominant(n, r, sys.N, vr + (size_t)k * n2, wi[k] > 0 ? vr + (size_t)(k + 1) * n2 : NULL, md);
+    }
+    qsort(out->mode, (size_t)out->n, sizeof *out->mode, cmp_mode);
+    out->least = out->n > 0 && !out->mode[0].rigid ? 0 : -1;
+    st = RS_OK;
+done:
+    free(Mr);
+    free(KC);
+    free(tmp);
+    free(A);
+    free(wr);
+    free(wi);
+    free(vr);
+    free(work);
+    rs_linear_system_free(&sys);
+    if (st)
+        rs_linear_modes_free(out);
+    return st;
+}
+
+void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < RS_LINEAR_DOM && k < len; d++)
+        if (m->dom[d] >= 0)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s %.2g", k ? " " : "", q_names[m->dom[d]], m->dom_amp[d]);
+}
+
+/* ---------------------------------------------------------------- sweep */
+
+void rs_linear_config_default(rs_linear_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->loader = RS_LOAD_TCC;
+    c->v_lo = 10;
+    c->v_hi = 100;
+    c->n_speeds = 19;
+}
+
+void rs_linear_result_free(rs_linear_result *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n && r->at; i++)
+        rs_linear_modes_free(&r->at[i]);
+    free(r->at);
+    for (int i = 0; i < r->n_q && r->q_names; i++)
+        free(r->q_names[i]);
+    free(r->q_names);
+    memset(r, 0, sizeof *r);
+}
+
+void rs_linear_critical(rs_linear_result *r)
+{
+    r->v_crit = r->f_crit = NAN;
+    for (int i = 1; i < r->n; i++) {
+        const rs_linear_modes *a = &r->at[i - 1], *b = &r->at[i];
+        if (a->least < 0 || b->least < 0)
+            continue;
+        const rs_linear_mode *ma = &a->mode[a->least], *mb = &b->mode[b->least];
+        if (ma->zeta > 0 && mb->zeta <= 0) {
+            const double w = ma->zeta / (ma->zeta - mb->zeta);
+            r->v_crit = a->speed + w * (b->speed - a->speed);
+            r->f_crit = ma->freq + w * (mb->freq - ma->freq);
+            return;
+        }
+    }
+}
+
+/* One state: a workspace of the bound scenario at speed V (NaN: none),
+ * initialized, its modes. */
+static int one_speed(const rs_model *m, const rs_binding *b, const char *contact_dir,
+                     double V, rs_linear_modes *out, char *err, size_t errlen)
+{
+    rs_options opt;
+    rs_options_default(&opt);
+    rs_binding_options(b, &opt);
+    if (contact_dir)
+        opt.contact_dir = contact_dir;
+    if (m->n_contact > 0) {
+        /* the constraint contact, whatever the description's mode (the
+         * elastic contact has no normal constraints to linearize), and a
+         * contact-point Newton converged far below the differences' step */
+        opt.contact = rs_wheel_rail_contact();
+        opt.contact_tol = 1e-13;
+    }
+    rs_ws *ws = NULL;
+    char msg[1024];
+    int st = rs_ws_create(m, &opt, &ws, msg, sizeof msg);
+    if (st)
+        return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+    if ((st = rs_binding_apply(b, ws, msg, sizeof msg)))
+        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+    else if (!isnan(V) && (st = rs_speed_apply(ws, V, msg, sizeof msg)))
+        rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", m->name, V, msg);
+    else if ((st = rs_ws_init(ws)))
+        rs_fail(err, errlen, st, "model '%s'%s: initial state: %s", m->name, isnan(V) ? "" : " at this speed",
+                rs_ws_error(ws));
+    else if ((st = rs_linear_modes_at(ws, out, msg, sizeof msg)))
+        rs_fail(err, errlen, st, "%s", msg);
+    else
+        out->speed = V;
+    rs_ws_free(&ws);
+    return st;
+}
+
+int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->v_crit = r->f_crit = NAN;
+    if (!c || !c->model_dir)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_linear_sweep: no model folder");
+    if (c->n_speeds < 0 || (c->n_speeds > 0 && !(c->v_lo >= 0 && c->v_hi >= c->v_lo && isfinite(c->v_hi))) ||
+        (c->n_speeds > 1 && !(c->v_hi > c->v_lo)))
+        return rs_fail(err, errlen, RS_E_ARG, "speeds %g:%g:%d: write LO:HI:N with 0 <= LO < HI and N >= 2", c->v_lo,
+                       c->v_hi, c->n_speeds);
+    rs_loaded *h = NULL;
+    const rs_model *m = c->model;
+    char msg[1024];
+    if (!m) {
+        char name[256];
+        rs_load_options lo;
+        rs_load_options_default(&lo);
+        if (c->include_dir)
+            lo.include_dir = c->include_dir;
+        lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
+        if (!(h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg)))
+            return rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->model_dir, msg);
+        m = rs_loaded_model(h);
+    }
+    snprintf(r->model, sizeof r->model, "%s", m->name);
+    rs_scenario s;
+    rs_scenario_init(&s);
+    rs_binding *b = NULL;
+    int st = rs_scenario_load(c->model_dir, 1, c->scenario, c->set_text, &s, err, errlen);
+    if (!st)
+        st = rs_scenario_bind(&s, m, &b, err, errlen);
+    rs_scenario_free(&s);
+    char cdir[4096];
+    const char *contact_dir = rs_driver_contact_dir(c->model_dir, cdir, sizeof cdir) ? cdir : NULL;
+    const int ns = c->n_speeds > 0 ? c->n_speeds : 1;
+    if (!st && (!(r->at = calloc((size_t)ns, sizeof *r->at)) ||
+                !(r->q_names = calloc((size_t)m->n_q + 1, sizeof *r->q_names))))
+        st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+    for (int i = 0; !st && i < m->n_q; i++) {
+        const size_t len = strlen(m->q_names[i]) + 1;
+        if ((r->q_names[i] = malloc(len)))
+            memcpy(r->q_names[i], m->q_names[i], len);
+        else
+            st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+        r->n_q = i + 1;
+    }
+    for (int i = 0; !st && i < ns; i++) {
+        const double V = c->n_speeds == 0 ? NAN
+                         : ns == 1        ? c->v_lo
+                                          : c->v_lo + (c->v_hi - c->v_lo) * i / (ns - 1);
+        if ((st = one_speed(m, b, contact_dir, V, &r->at[i], err, errlen)))
+            break;
+        r->n = i + 1;
+        if (!c->quiet) {
+            const rs_linear_modes *a = &r->at[i];
+            if (a->least >= 0 && isnan(V))
+                rs_logf(&c->log, RS_LOG_LINE, "least damped %.4g Hz, zeta %.4g", a->mode[a->least].freq,
+                        a->mode[a->least].zeta);
+            else if (a->least >= 0)
+                rs_logf(&c->log, RS_LOG_LINE, "speed %d/%d: %.6g m/s: least damped %.4g Hz, zeta %.4g", i + 1, ns,
+                        V, a->mode[a->least].freq, a->mode[a->least].zeta);
+            else
+                rs_logf(&c->log, RS_LOG_LINE, "speed %d/%d: %.6g m/s: no mode but rigid ones", i + 1, ns, V);
+        }
+    }
+    if (!st)
+        rs_linear_critical(r);
+    rs_binding_free(&b);
+    rs_unload(&h);
+    return st;
+}
