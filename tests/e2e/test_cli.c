@@ -36,7 +36,7 @@ typedef struct {
 
 /* The subcommands of the contract, in the order `railsym --help` lists them. */
 static const char *const commands[] = {
-    "compile", "ops", "run", "plot", "sweep", "critical-speed", "contact-geometry",
+    "compile", "ops", "run", "plot", "sweep", "critical-speed", "linear", "contact-geometry",
 };
 #define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

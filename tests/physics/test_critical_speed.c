@@ -66,6 +66,7 @@
 #include "rs_status.h"
 #include "rs_sweep.h"
 #include "test_sweep_util.h"
+#include "rs_linear.h"
 #include "rs_test.h"
 
 #define PI 3.14159265358979323846
@@ -465,6 +466,24 @@ START_TEST(critical_speed_matches_eigenvalues)
     ck_assert_msg(fabs(v2 - vc) <= 0.03 * vc, "critical speed %.4f m/s, eigenvalues %.4f m/s", v2, vc);
     ck_assert_msg(fabs(vx - vc) <= 0.01 * vc, "extrapolated %.4f m/s, eigenvalues %.4f m/s", vx, vc);
     ck_assert_msg(fabs(f2 - fc) <= 0.03 * fc, "frequency %.4f Hz, eigenvalue %.4f Hz", f2, fc);
+    /* `railsym linear` (rs_linear: the generated M, delta_jac and the
+     * contact linearized by the runtime, no simulation) against the same
+     * Routh–Hurwitz root of the Wickens model written here: 2 % */
+    rs_linear_config lc;
+    rs_linear_config_default(&lc);
+    lc.model_dir = "generated/wheelset_cone";
+    lc.v_lo = 30;
+    lc.v_hi = 50;
+    lc.n_speeds = 41;
+    lc.quiet = 1;
+    rs_linear_result lr;
+    char lerr[2000];
+    ck_assert_msg(rs_linear_sweep(&lc, &lr, lerr, sizeof lerr) == RS_OK, "rs_linear_sweep: %s", lerr);
+    printf("critical speed, railsym linear: %.4f m/s at %.4f Hz; Routh-Hurwitz %.4f m/s at %.4f Hz: %+.2f %%, %+.2f %%\n",
+           lr.v_crit, lr.f_crit, vc, fc, 100 * (lr.v_crit - vc) / vc, 100 * (lr.f_crit - fc) / fc);
+    ck_assert_msg(fabs(lr.v_crit - vc) <= 0.02 * vc, "railsym linear %.4f m/s, Routh-Hurwitz %.4f m/s", lr.v_crit, vc);
+    ck_assert_msg(fabs(lr.f_crit - fc) <= 0.02 * fc, "railsym linear %.4f Hz, eigenvalue %.4f Hz", lr.f_crit, fc);
+    rs_linear_result_free(&lr);
     /* first order in the step: the finer step is closer, by about half */
     ck_assert_msg(fabs(v2 - vc) < fabs(v1 - vc) && fabs(v2 - vc) > 0.3 * fabs(v1 - vc),
                   "not first order: %.4f, %.4f, %.4f", v1, v2, vc);
