@@ -36,6 +36,7 @@ typedef struct eq {
     double *lam, *lam_new;       /* nphi                                   */
     double *gtl0, *gtl1;         /* nq: φ_qᵀ λ                             */
     double *A, *b;               /* n × n column-major, n                  */
+    double *LU;                  /* n × n: A factored                      */
     int *piv;
     double *q_cur, *dq;          /* nq: accepted q, step over F            */
     double *s_cur;               /* n_s: contact points at q_cur           */
@@ -48,8 +49,9 @@ static int ws_fail_to(rs_ws *ws, int st, char *err, size_t errlen, const char *w
     return rs_fail(err, errlen, st, "equilibrium: %s: %s", what, rs_ws_error(ws));
 }
 
-/* The elastic wheels' generalized forces Jᵀ W added to δ. */
-static void add_wheel_forces(eq *e)
+/* The elastic wheels' generalized forces Jᵀ W (of the last
+ * rs_elastic_eval) added to out[0..nq). */
+static void add_wheel_forces(eq *e, double *out)
 {
     for (int i = 0; i < e->m->n_contact; i++) {
         rs_elastic_wheel_state w;
@@ -58,33 +60,36 @@ static void add_wheel_forces(eq *e)
             double f = 0;
             for (int k = 0; k < 6; k++)
                 f += w.J[6 * l + k] * w.W[k];
-            e->delta[w.cols[l]] += f;
+            out[w.cols[l]] += f;
         }
     }
 }
 
-/* Their stiffness Jᵀ K6 J over the solved coordinates, into A. */
-static void add_wheel_stiffness(eq *e)
+/* The wheels' stiffness −∂(Jᵀ W)/∂q_F over the solved coordinates, into A,
+ * by forward differences of rs_elastic_eval: unlike the step's Jᵀ K6 J it
+ * holds the geometric part (the normals turning with a lateral shift), which
+ * alone holds a wheelset laterally.  Leaves the wheels evaluated at q. */
+static int add_wheel_stiffness(eq *e)
 {
-    for (int i = 0; i < e->m->n_contact; i++) {
-        rs_elastic_wheel_state w;
-        rs_elastic_wheel_get(e->ws, i, &w);
-        for (int a = 0; a < w.m; a++) {
-            const int ra = e->pos[w.cols[a]];
-            if (ra < 0)
-                continue;
-            for (int c = 0; c < w.m; c++) {
-                const int rc = e->pos[w.cols[c]];
-                if (rc < 0)
-                    continue;
-                double v = 0;
-                for (int k = 0; k < 6; k++)
-                    for (int l = 0; l < 6; l++)
-                        v += w.J[6 * a + k] * w.K6[6 * k + l] * w.J[6 * c + l];
-                e->A[ra + (size_t)rc * e->n] += v;
-            }
-        }
+    rs_ws *ws = e->ws;
+    int st;
+    memset(e->gtl0, 0, (size_t)e->nq * sizeof(double));
+    add_wheel_forces(e, e->gtl0);
+    for (int c = 0; c < e->nF; c++) {
+        const int j = e->F[c];
+        const double q0 = ws->q[j];
+        const double h = GEOM_STEP * fmax(1.0, fabs(q0));
+        ws->q[j] = q0 + h;
+        st = rs_elastic_eval(ws, ws->t, ws->q, ws->qd);
+        ws->q[j] = q0;
+        if (st)
+            return st;
+        memset(e->gtl1, 0, (size_t)e->nq * sizeof(double));
+        add_wheel_forces(e, e->gtl1);
+        for (int r = 0; r < e->nF; r++)
+            e->A[r + (size_t)c * e->n] -= (e->gtl1[e->F[r]] - e->gtl0[e->F[r]]) / h;
     }
+    return rs_elastic_eval(ws, ws->t, ws->q, ws->qd);
 }
 
 /* φ_q and φ at ws->q (contact points solved first: φ^n depends on s). */
@@ -119,7 +124,7 @@ static int eval_state(eq *e)
     if (e->elastic) {
         if ((st = rs_elastic_eval(ws, ws->t, ws->q, ws->qd)))
             return st;
-        add_wheel_forces(e);
+        add_wheel_forces(e, e->delta);
     }
     if ((st = rs_ws_check_finite(ws, e->delta, e->nq, "generalized force delta", m->q_names)) ||
         (st = rs_ws_check_finite(ws, ws->phi, e->nphi, "constraint phi", m->phi_names)))
@@ -247,8 +252,8 @@ static int assemble(eq *e)
             if (e->pos[K->rowind[k]] >= 0)
                 e->A[e->pos[K->rowind[k]] + (size_t)e->pos[j] * n] += e->kv[k];
     }
-    if (e->elastic)
-        add_wheel_stiffness(e);
+    if (e->elastic && (st = add_wheel_stiffness(e)))
+        return st;
     for (int i = 0; i < nF; i++)
         e->b[i] = e->delta[e->F[i]];
     if (e->nphi == 0)
@@ -295,36 +300,57 @@ static int assemble(eq *e)
     return RS_OK;
 }
 
-/* Factors A and solves for b; a breakdown names its column. */
-static int solve(eq *e, char *err, size_t errlen)
+/* Factors A (a copy: A itself is kept) and solves for b.  A breakdown at a
+ * coordinate's column: with `hold` that coordinate is held for this step
+ * (its row and column replaced by the identity, Δq 0) and the factorization
+ * repeated — at the first iterates a mode may have no stiffness yet (a
+ * lateral shift of wheels not yet loaded); without `hold` (at the
+ * equilibrium found) it is the error that names the coordinate.  A
+ * breakdown at a multiplier's column is always an error. */
+static int solve(eq *e, int hold, char *err, size_t errlen)
 {
     const int n = e->n, nF = e->nF;
+    const size_t nn = (size_t)n * (size_t)n;
     double amax = 0;
-    for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
+    for (size_t k = 0; k < nn; k++)
         amax = fmax(amax, fabs(e->A[k]));
-    int bad = -1;
-    if (rs_dense_lu(e->A, n, e->piv, &bad) == RS_OK) {
-        for (int k = 0; k < n && bad < 0; k++)
-            if (!(fabs(e->A[k + (size_t)k * n]) > SINGULAR_REL * amax))
-                bad = k;
-    }
-    if (bad >= 0 && bad < nF)
-        return rs_fail(err, errlen, RS_E_SINGULAR,
-                       "equilibrium: no static equilibrium: coordinate '%s' has no stiffness (the matrix "
-                       "[K phi_q'; phi_q 0] is singular at its column): nothing holds it in place, as for "
-                       "a free rigid-body mode such as a longitudinal 'x' that no element holds; exclude it "
-                       "by listing the coordinates to solve for after 'equilibrium' without it (e.g. "
-                       "'equilibrium z roll'), or give it a stiffness",
-                       e->m->q_names[e->F[bad]]);
-    if (bad >= 0)
+    if (!(amax > 0))
+        amax = 1.0;
+    for (int attempt = 0; attempt <= nF; attempt++) {
+        memcpy(e->LU, e->A, nn * sizeof(double));
+        int bad = -1;
+        if (rs_dense_lu(e->LU, n, e->piv, &bad) == RS_OK) {
+            for (int k = 0; k < n && bad < 0; k++)
+                if (!(fabs(e->LU[k + (size_t)k * n]) > SINGULAR_REL * amax))
+                    bad = k;
+        }
+        if (bad < 0) {
+            rs_dense_lu_solve(e->LU, n, e->piv, e->b);
+            return RS_OK;
+        }
+        if (bad < nF && hold) {
+            for (int i = 0; i < n; i++)
+                e->A[bad + (size_t)i * n] = e->A[i + (size_t)bad * n] = 0.0;
+            e->A[bad + (size_t)bad * n] = amax;
+            e->b[bad] = 0.0;
+            continue;
+        }
+        if (bad < nF)
+            return rs_fail(err, errlen, RS_E_SINGULAR,
+                           "equilibrium: no static equilibrium: coordinate '%s' has no stiffness (the matrix "
+                           "[K phi_q'; phi_q 0] is singular at its column): nothing holds it in place, as for "
+                           "a free rigid-body mode such as a longitudinal 'x' that no element holds; exclude it "
+                           "by listing the coordinates to solve for after 'equilibrium' without it (e.g. "
+                           "'equilibrium z roll'), or give it a stiffness",
+                           e->m->q_names[e->F[bad]]);
         return rs_fail(err, errlen, RS_E_SINGULAR,
                        "equilibrium: the constraint '%s' cannot be met by moving the coordinates solved "
                        "for (the matrix [K phi_q'; phi_q 0] is singular at its multiplier): it depends on "
                        "held coordinates only or repeats another constraint; add the coordinates it "
                        "moves to the 'equilibrium' line",
                        e->m->phi_names[bad - nF]);
-    rs_dense_lu_solve(e->A, n, e->piv, e->b);
-    return RS_OK;
+    }
+    return rs_fail(err, errlen, RS_E_INTERNAL, "equilibrium: the factorization did not settle");
 }
 
 int rs_equilibrium_default_coords(const rs_model *m, int *idx)
@@ -352,6 +378,7 @@ static void eq_free(eq *e)
     free(e->gtl0);
     free(e->gtl1);
     free(e->A);
+    free(e->LU);
     free(e->b);
     free(e->piv);
     free(e->q_cur);
@@ -416,6 +443,7 @@ static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, si
     e->gtl0 = zalloc(nq);
     e->gtl1 = zalloc(nq);
     e->A = zalloc(n * n);
+    e->LU = zalloc(n * n);
     e->b = zalloc(n);
     e->piv = malloc(n * sizeof(int));
     e->q_cur = zalloc(nq);
@@ -426,7 +454,7 @@ static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, si
     e->s_save = zalloc(ns);
     e->sd_save = zalloc(ns);
     if (!e->delta || !e->kv || !e->cv || !e->G0 || !e->lam || !e->lam_new || !e->gtl0 || !e->gtl1 ||
-        !e->A || !e->b || !e->piv || !e->q_cur || !e->dq || !e->s_cur || !e->q_save || !e->qd_save ||
+        !e->A || !e->LU || !e->b || !e->piv || !e->q_cur || !e->dq || !e->s_cur || !e->q_save || !e->qd_save ||
         !e->s_save || !e->sd_save)
         return rs_fail(err, errlen, RS_E_NOMEM, "equilibrium: out of memory (%d unknowns)", e->n);
     return RS_OK;
@@ -455,8 +483,12 @@ static int newton(eq *e, const rs_equilibrium_opts *o, rs_equilibrium_report *re
         rep->scale = scale;
         rs_logf(log, RS_LOG_LINE, "equilibrium: iteration %d: max |residual force| %.3g at '%s', max |phi| %.3g",
                 it, r, m->q_names[worst], ph);
-        if (r <= tol * scale && ph <= ws->opt.proj_tol)
-            return RS_OK;
+        if (r <= tol * scale && ph <= ws->opt.proj_tol) {
+            /* a stiffness at the equilibrium for every coordinate solved for */
+            if ((st = assemble(e)))
+                return ws_fail_to(ws, st, err, errlen, "evaluating the stiffness");
+            return solve(e, 0, err, errlen);
+        }
         if (it >= maxit) {
             char w[400];
             worst_entries(e, w, sizeof w);
@@ -469,7 +501,7 @@ static int newton(eq *e, const rs_equilibrium_opts *o, rs_equilibrium_report *re
         }
         if ((st = assemble(e)))
             return ws_fail_to(ws, st, err, errlen, "evaluating the stiffness");
-        if ((st = solve(e, err, errlen)))
+        if ((st = solve(e, 1, err, errlen)))
             return st;
         for (int i = 0; i < e->nF; i++)
             e->dq[i] = e->b[i];
