@@ -20,7 +20,11 @@
  * (the contact points re-solved at each perturbed q); κ scales the
  * multipliers to K's size so that the matrix is well balanced.  The first λ
  * is the least-squares fit of δ_F by φ_q,Fᵀλ.  A step that does not lower
- * the residual is halved (at most RS_EQUILIBRIUM_HALVINGS times).
+ * the residual is halved (at most RS_EQUILIBRIUM_HALVINGS times).  A
+ * coordinate whose column breaks the factorization at an iterate (no
+ * stiffness yet: unloaded elastic wheels hold nothing laterally) is held
+ * for that step; at the solution the matrix is factored once more without
+ * that, and a breakdown there is the "no stiffness" error.
  *
  * Contacts: with the constraint contact the contact points s are solved
  * (rs_contact_ops.solve_s) at every q, and δ is δ^NK (no creep force at

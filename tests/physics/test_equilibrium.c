@@ -20,6 +20,11 @@
  *   - a body with a lateral coordinate nothing holds: the default
  *     `equilibrium` fails naming 'y' and saying how to exclude it, and
  *     `equilibrium z` gives the spring's m g / k;
+ *   - vehicles/examples/suspension.vdl, whose primary free length is defined
+ *     so that the loaded frame stands at z_f = 0: the equilibrium finds
+ *     z_f = 0 (to second order in the frame's roll φ: |z_f| < φ² · 1 m),
+ *     also with a heavier body (the dependent parameter follows; a stale
+ *     L_p would leave it 73.6 mm lower);
  *   - scenario errors: file:line and the fix.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
@@ -298,6 +303,33 @@ START_TEST(free_mode_refused)
 }
 END_TEST
 
+/* vehicles/examples/suspension.vdl defines the primary springs' free length
+ * L_p = 0.3 + (m_f + m_c) g / (2 k_p) so that, loaded, the frame stands at
+ * z_f = 0: the equilibrium must find z_f = 0 (the table air springs, the
+ * anti-roll bar and the bump stop in play), and still with a heavier body,
+ * since L_p follows m_c (a dependent parameter, docs/vdl.md); a stale L_p
+ * would leave the frame (m_c' − m_c) g / (2 k_p) = 73.6 mm lower. */
+START_TEST(suspension_loaded_height)
+{
+    RS_REQUIRE_MODEL("suspension");
+    static const char *const scn[] = {"duration 0.001\nequilibrium\ncolumns z_f roll_f L_p\n",
+                                      "duration 0.001\nparam m_c = 30000\nequilibrium\ncolumns z_f roll_f L_p\n"};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_msg(run("generated/suspension", "s.scn", scn[i]) == RS_OK, "%s", err);
+        read_csv("s.scn");
+        const double L_p = 0.3 + (2500 + (i ? 30000 : 15000)) * 9.81 / (2 * 1.0e6);
+        ck_assert_msg(fabs(col(0, "L_p") - L_p) < 1e-15, "L_p %.17g, by hand %.17g", col(0, "L_p"), L_p);
+        /* 0 up to second order in the frame's roll φ (the traction rod
+         * rolls it): the primaries tilt by about φ (vertical part 1 − φ²/2)
+         * and their ends sit 0.3 (1 − cos φ) ≈ 0.15 φ² higher; lever arms
+         * are below 1 m, so |z_f| < φ² · 1 m bounds what this leaves */
+        const double phi = col(0, "roll_f");
+        ck_assert_msg(fabs(col(0, "z_f")) < 1e-12 + phi * phi && fabs(phi) < 2e-3,
+                      "m_c %s: z_f = %g m, roll_f %g rad", i ? "30000" : "default", col(0, "z_f"), phi);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("equilibrium");
@@ -307,6 +339,7 @@ static Suite *suite(void)
     tcase_add_test(tc, bogie_wheel_loads_and_no_transient);
     tcase_add_test(tc, bump_stop_engaged);
     tcase_add_test(tc, free_mode_refused);
+    tcase_add_test(tc, suspension_loaded_height);
     suite_add_tcase(s, tc);
     return s;
 }
