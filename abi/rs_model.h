@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 9
+#define RS_MODEL_VERSION 10
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -113,6 +113,14 @@ typedef struct rs_pattern {
  *                    by the creep forces, −Σ f·ν), P_other (power of the
  *                    position forces that V does not account for); along a
  *                    motion d(T + V)/dt = P_inputs − P_damping − P_creep + P_other
+ * Dependent parameters (optional: NULL when no parameter's default names
+ * another parameter):
+ *   RS_FN_PARAMS     out[0] n_p values: each parameter declared with an
+ *                    expression of other parameters (`param dz = m*g/k`)
+ *                    evaluated at in[RS_IN_P], every other one copied from
+ *                    it.  The runtime applies it after parameters change to
+ *                    those the caller did not set itself, repeating until
+ *                    nothing changes (chains: at most n_p passes)
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */
 enum rs_fn_id {
@@ -139,6 +147,7 @@ enum rs_fn_id {
     RS_FN_STEP_CACHED,
     RS_FN_WHEEL,
     RS_FN_STEP_ELASTIC,
+    RS_FN_PARAMS,
     RS_FN_COUNT
 };
 
@@ -149,7 +158,7 @@ enum rs_fn_id {
 #define RS_FN_NAMES { \
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
     "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
-    "step", "proj", "newton", "power", "step_cached", "wheel", "step_elastic" }
+    "step", "proj", "newton", "power", "step_cached", "wheel", "step_elastic", "params" }
 
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {

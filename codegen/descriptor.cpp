@@ -182,6 +182,7 @@ private:
             return {{Shape::Vector, 12 * nc, 1}, {Shape::Vector, 6 * nc, 1}, {Shape::Sparse, 6 * nc, n},
                     {Shape::Vector, 2 * nc, 1}};
         case RS_FN_POWER: return {{Shape::Vector, RS_POWER_COUNT, 1}};
+        case RS_FN_PARAMS: return {{Shape::Vector, (int)sym_.p.size(), 1}};
         }
         return {};
     }

@@ -137,6 +137,17 @@ std::vector<codegen::Function> contact_functions(System &sys)
     return fns;
 }
 
+codegen::Function params_function(System &sys)
+{
+    std::vector<Ex> p = sys.store().symbols_of(SymKind::Param);
+    std::string doc = "dependent parameters from the others (the rest copied):";
+    for (const auto &pe : sys.param_exprs()) {
+        p.at((size_t)sys.store().sym(pe.first.id()).slot) = pe.second;
+        doc += " " + sys.store().sym(pe.first.id()).name;
+    }
+    return codegen::Function{codegen::fn_name(RS_FN_PARAMS), {codegen::Output::vector("p", p)}, doc};
+}
+
 codegen::Function power_function(System &sys)
 {
     return codegen::Function{codegen::fn_name(RS_FN_POWER), {codegen::Output::vector("power", power_terms(sys))},

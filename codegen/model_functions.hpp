@@ -26,6 +26,9 @@ namespace railsym {
 std::vector<codegen::Function> model_functions(System &sys);
 std::vector<codegen::Function> contact_functions(System &sys);
 codegen::Function power_function(System &sys);
+// "params" (RS_FN_PARAMS): every parameter, the dependent ones from their
+// expressions (System::param_exprs); only for models that have one.
+codegen::Function params_function(System &sys);
 codegen::Function force_jacobian_function(System &sys);
 
 }  // namespace railsym

@@ -240,6 +240,9 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
             codegen::Function constants = codegen::hoist_constants(sys.store(), fns);
             if (sys.store().count(SymKind::Const) > 0) fns.push_back(constants);
         }
+        // Dependent parameters (`param dz = m*g/k`): built after hoisting, so
+        // that they read p itself, never the constants computed from it.
+        if (!sys.param_exprs().empty()) fns.push_back(params_function(sys));
         // One atom set per stage of a step (codegen/stepfn.hpp).
         // The spline coefficients: inputs the runtime sets from s alone.
         std::vector<int> spline_inputs;

@@ -27,6 +27,7 @@ int feve3000_power(const double *const *in, double *const *out);
 int feve3000_step_cached(const double *const *in, double *const *out);
 int feve3000_wheel(const double *const *in, double *const *out);
 int feve3000_step_elastic(const double *const *in, double *const *out);
+int feve3000_params(const double *const *in, double *const *out);
 const rs_model *feve3000_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -1011,6 +1012,8 @@ static const int rsd_wheel_len[4] = {96, 48, 480, 16};
 static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
 static const int rsd_step_elastic_len[6] = {418, 30, 96, 48, 480, 16};
 static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
+static const int rsd_params_len[1] = {68};
+static const char *const rsd_params_outs[1] = {"p"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -1056,6 +1059,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP_CACHED] = {feve3000_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_WHEEL] = {feve3000_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
         [RS_FN_STEP_ELASTIC] = {feve3000_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
+        [RS_FN_PARAMS] = {feve3000_params, 1, rsd_params_len, rsd_params_outs},
     },
     .n_contact = 8,
     .contacts = rsd_contacts,
@@ -1072,7 +1076,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0x60ea57e6b6ce2fb3ull,
+    .content_hash = 0x5199249c8da833bdull,
 };
 
 const rs_model *feve3000_model(void)

@@ -6166,6 +6166,48 @@ int suspension_constants(const double *const *in, double *const *out)
 }
 
 /*
+ * suspension_params
+ *   dependent parameters from the others (the rest copied): L_p
+ * Outputs:
+ *   out[0]  p  vector [21]
+ * Inputs: p
+ * Atoms 5, operations 5 (add/sub 2, mul 2, div 1)
+ */
+int suspension_params(const double *const *in, double *const *out)
+{
+    const double *restrict p = in[RS_IN_P];
+    double sink[21];
+    double *const o0 = out[0] ? out[0] : sink;   /* p */
+    const double a0 = p[0] + p[2];
+    const double a1 = p[4] * a0;
+    const double a2 = 2.0 * p[6];
+    const double a3 = a1 / a2;
+    const double a4 = 0.29999999999999999 + a3;
+    o0[8] = a4;
+    o0[0] = p[0];
+    o0[1] = p[1];
+    o0[2] = p[2];
+    o0[3] = p[3];
+    o0[4] = p[4];
+    o0[5] = p[5];
+    o0[6] = p[6];
+    o0[7] = p[7];
+    o0[9] = p[9];
+    o0[10] = p[10];
+    o0[11] = p[11];
+    o0[12] = p[12];
+    o0[13] = p[13];
+    o0[14] = p[14];
+    o0[15] = p[15];
+    o0[16] = p[16];
+    o0[17] = p[17];
+    o0[18] = p[18];
+    o0[19] = p[19];
+    o0[20] = p[20];
+    return RS_ABI_OK;
+}
+
+/*
  * suspension_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

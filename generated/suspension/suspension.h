@@ -30,6 +30,9 @@ int suspension_power(const double *const *in, double *const *out);
 /* suspension_constants: out[0] k (vector 11x1) */
 int suspension_constants(const double *const *in, double *const *out);
 
+/* suspension_params: out[0] p (vector 21x1) */
+int suspension_params(const double *const *in, double *const *out);
+
 /* suspension_step: out[0] M.M (sparse 5x5), out[1] delta.delta (vector 5x1) */
 int suspension_step(const double *const *in, double *const *out);
 

@@ -12,6 +12,7 @@ int suspension_constants(const double *const *in, double *const *out);
 int suspension_delta_jac(const double *const *in, double *const *out);
 int suspension_step(const double *const *in, double *const *out);
 int suspension_power(const double *const *in, double *const *out);
+int suspension_params(const double *const *in, double *const *out);
 const rs_model *suspension_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -148,6 +149,8 @@ static const int rsd_step_len[2] = {5, 5};
 static const char *const rsd_step_outs[2] = {"M.M", "delta.delta"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
+static const int rsd_params_len[1] = {21};
+static const char *const rsd_params_outs[1] = {"p"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -178,6 +181,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA_JAC] = {suspension_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {suspension_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {suspension_power, 1, rsd_power_len, rsd_power_outs},
+        [RS_FN_PARAMS] = {suspension_params, 1, rsd_params_len, rsd_params_outs},
     },
     .K_pattern = {5, 5, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {5, 5, rsd_C_colptr, rsd_C_rowind},
@@ -188,7 +192,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0xce850bae8a3d39ceull,
+    .content_hash = 0x6c349c9cf1cf23c8ull,
 };
 
 const rs_model *suspension_model(void)

@@ -91,6 +91,11 @@ public:
 
     // ---- symbols (asking again for an existing name returns it) ----
     Ex param(const std::string &name, double default_value = 0.0);
+    // A parameter whose default is an expression of other parameters
+    // (`param dz = m*g/k`): the runtime recomputes it when they change
+    // (codegen's `params` function, RS_FN_PARAMS), in declaration order.
+    void param_expr(Ex p, Ex value) { param_exprs_.emplace_back(p, value); }
+    const std::vector<std::pair<Ex, Ex>> &param_exprs() const { return param_exprs_; }
     Ex coord(const std::string &name, double q0 = 0.0, double qd0 = 0.0);   // returns q
     Ex aux(const std::string &name, double s0 = 0.0);                        // returns s
     Ex input(const std::string &name, double default_value = 0.0);
@@ -218,6 +223,7 @@ private:
     BaseTree bases_;
     PointTree points_;
     SymValues defaults_;
+    std::vector<std::pair<Ex, Ex>> param_exprs_; // dependent parameter -> its expression
     std::map<std::string, std::string> names_;   // element name -> kind
     std::vector<Frame> frames_;
     std::vector<Body> bodies_;

@@ -890,7 +890,16 @@ private:
                                     : 0.0;
                 SymbolInfo info{dc.name, x, s.comment, units[k], dc.loc};
                 switch (s.kind) {
-                case Stmt::Param: sys_.param(dc.name, x); if (info_) info_->params.push_back(info); break;
+                case Stmt::Param: {
+                    Ex p = sys_.param(dc.name, x);
+                    // a default that names other parameters stays their expression
+                    if (dc.value) {
+                        Ex v = scalar(*dc.value);
+                        if (v.kinds() & kind_bit(SymKind::Param)) sys_.param_expr(p, v);
+                    }
+                    if (info_) info_->params.push_back(info);
+                    break;
+                }
                 case Stmt::Coord:
                     declare_rates(sys_.coord(dc.name, x), dc.loc);
                     if (info_) info_->coords.push_back(info);

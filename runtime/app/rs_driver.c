@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rs_equilibrium.h"
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_progress.h"
@@ -372,6 +373,17 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     if ((st = rs_binding_apply(b, ws, msg, sizeof msg))) {
         rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
         goto done;
+    }
+    const int *eq_idx;
+    int n_eq;
+    if (rs_binding_equilibrium(b, &eq_idx, &n_eq)) {
+        /* the static equilibrium, before the first step (docs/scenario.md) */
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, &c->log};
+        char emsg[1200];
+        if ((st = rs_equilibrium(ws, &eo, NULL, emsg, sizeof emsg))) {
+            rs_fail(err, errlen, st, "model '%s': %s", m->name, emsg);
+            goto done;
+        }
     }
     if ((st = rs_ws_init(ws))) {
         rs_fail(err, errlen, st, "model '%s': initial state: %s", m->name, rs_ws_error(ws));

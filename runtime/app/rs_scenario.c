@@ -26,7 +26,7 @@
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
     "creep", "derailment", "speed", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
-    "rail_profile_left", "rail_profile_right", "end"};
+    "rail_profile_left", "rail_profile_right", "equilibrium", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
 static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {
@@ -185,6 +185,12 @@ void rs_scenario_free(rs_scenario *s)
         free(s->inputs[i].v);
         free_where(&s->inputs[i].at);
     }
+    for (int i = 0; i < s->n_equil_coords; i++) {
+        free(s->equil_coords[i].name);
+        free_where(&s->equil_coords[i].at);
+    }
+    free(s->equil_coords);
+    free_where(&s->equil_at);
     for (int i = 0; i < s->n_columns; i++) {
         free(s->columns[i].name);
         free_where(&s->columns[i].at);
@@ -672,6 +678,35 @@ static int parse_columns(parser *ps, const line_tokens *lt, int line)
     return RS_OK;
 }
 
+/* equilibrium [COORD...]: solve for the static equilibrium before the run
+ * (of the coordinates named; none: the default ones). */
+static int parse_equilibrium(parser *ps, const line_tokens *lt, int line)
+{
+    rs_scenario *s = ps->s;
+    if (s->equilibrium)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                          "'equilibrium' given twice (first at line %d): keep one", s->equil_at.line);
+    s->equilibrium = 1;
+    if (set_where(ps, &s->equil_at, line))
+        return nomem(ps, line);
+    for (int i = 1; i < lt->n; i++) {
+        if (lt->quoted[i] || strcmp(lt->tok[i], "=") == 0)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "'equilibrium' takes coordinate names separated by blanks, or none "
+                              "(every coordinate but x and spin), e.g. 'equilibrium z roll'");
+        if (grow((void **)&s->equil_coords, s->n_equil_coords, sizeof *s->equil_coords))
+            return nomem(ps, line);
+        rs_scenario_column *c = &s->equil_coords[s->n_equil_coords];
+        memset(c, 0, sizeof *c);
+        if (!(c->name = dup_str(lt->tok[i])) || set_where(ps, &c->at, line)) {
+            free(c->name);
+            return nomem(ps, line);
+        }
+        s->n_equil_coords++;
+    }
+    return RS_OK;
+}
+
 /* The rows of 'input NAME table', read from the lines after it (*line,
  * *cursor advance) up to 'end'. */
 static int parse_input_table(parser *ps, rs_scenario_input *in, const char *name, int *line, char **cursor)
@@ -825,6 +860,8 @@ static int parse_text(parser *ps, char *text)
             st = parse_columns(ps, &lt, line);
         else if (strcmp(kw, "input") == 0)
             st = parse_input(ps, &lt, &line, &cursor);
+        else if (strcmp(kw, "equilibrium") == 0)
+            st = parse_equilibrium(ps, &lt, line);
         else if (rs_scenario_file_kind(kw) >= 0)
             st = parse_file_statement(ps, rs_scenario_file_kind(kw), &lt, line);
         else if (strcmp(kw, "end") == 0) {
@@ -839,7 +876,7 @@ static int parse_text(parser *ps, char *text)
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
                               "derailment, speed, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
-                              "rail_profile_left, rail_profile_right", kw);
+                              "rail_profile_left, rail_profile_right, equilibrium", kw);
         }
         if (st)
             return st;
@@ -944,6 +981,28 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
         free_where(&b->file_at[k]);
         if (!(b->file[k] = dup_str(top->file[k])) || copy_where(&b->file_at[k], &top->file_at[k]))
             return RS_E_NOMEM;
+    }
+    if (top->equilibrium) { /* the top's line replaces the base's */
+        for (int i = 0; i < b->n_equil_coords; i++) {
+            free(b->equil_coords[i].name);
+            free_where(&b->equil_coords[i].at);
+        }
+        b->n_equil_coords = 0;
+        free_where(&b->equil_at);
+        b->equilibrium = 1;
+        if (copy_where(&b->equil_at, &top->equil_at))
+            return RS_E_NOMEM;
+        for (int i = 0; i < top->n_equil_coords; i++) {
+            if (grow((void **)&b->equil_coords, b->n_equil_coords, sizeof *b->equil_coords))
+                return RS_E_NOMEM;
+            rs_scenario_column *c = &b->equil_coords[b->n_equil_coords];
+            memset(c, 0, sizeof *c);
+            if (!(c->name = dup_str(top->equil_coords[i].name)) || copy_where(&c->at, &top->equil_coords[i].at)) {
+                free(c->name);
+                return RS_E_NOMEM;
+            }
+            b->n_equil_coords++;
+        }
     }
     if (append_assigns(&b->params, &b->n_params, top->params, top->n_params) ||
         append_assigns(&b->initial, &b->n_initial, top->initial, top->n_initial) ||
@@ -1052,6 +1111,7 @@ struct rs_binding {
     char *file[RS_SCENARIO_FILE_COUNT];  /* contact file replacements (rs_scenario) */
     double speed;                  /* `speed V` when set has RS_SCENARIO_SPEED */
     rs_scenario_where speed_at;    /* its line (file owned)               */
+    int equilibrium, n_eq, *eq_idx; /* `equilibrium [COORD...]`          */
 };
 
 void rs_binding_free(rs_binding **bp)
@@ -1068,6 +1128,7 @@ void rs_binding_free(rs_binding **bp)
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)
         free(b->file[k]);
     free(b->speed_at.file);
+    free(b->eq_idx);
     free(b->mu_each);
     free(b->E_each);
     free(b->nu_each);
@@ -1428,6 +1489,24 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     }
     if ((st = bind_speed(s, m, b, err, errlen)))
         goto fail;
+    b->equilibrium = s->equilibrium;
+    if (!(b->eq_idx = calloc((size_t)s->n_equil_coords + 1, sizeof *b->eq_idx))) {
+        st = rs_fail_at(err, errlen, RS_E_NOMEM, "scenario", 0, "out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < s->n_equil_coords; i++) {
+        const rs_scenario_column *c = &s->equil_coords[i];
+        if ((st = find_settable(m, &c->at, c->name, 1u << RS_VAR_Q, "coordinate", CAND_INIT, "equilibrium", &v,
+                                err, errlen)))
+            goto fail;
+        for (int k = 0; k < b->n_eq; k++)
+            if (b->eq_idx[k] == v.index) {
+                st = rs_fail_at(err, errlen, RS_E_ARG, c->at.file, c->at.line,
+                                "'equilibrium' names '%s' twice: keep one", c->name);
+                goto fail;
+            }
+        b->eq_idx[b->n_eq++] = v.index;
+    }
     if ((st = bind_each(s->frictions, s->n_frictions, &kFriction, m, &b->mu_each, err, errlen)) ||
         (st = bind_each(s->moduli, s->n_moduli, &kModulus, m, &b->E_each, err, errlen)) ||
         (st = bind_each(s->poissons, s->n_poissons, &kPoisson, m, &b->nu_each, err, errlen)))
@@ -1591,4 +1670,10 @@ double rs_binding_duration(const rs_binding *b) { return b->duration; }
 double rs_binding_step(const rs_binding *b) { return b->step; }
 int rs_binding_contact_mode(const rs_binding *b) { return b->contact_mode; }
 int rs_binding_derail_continue(const rs_binding *b) { return b->derail_continue; }
+int rs_binding_equilibrium(const rs_binding *b, const int **idx, int *n)
+{
+    *idx = b->eq_idx;
+    *n = b->n_eq;
+    return b->equilibrium;
+}
 double rs_binding_output(const rs_binding *b) { return b->output; }

@@ -144,6 +144,13 @@ typedef struct rs_scenario {
                                      in the file is relative to the
                                      scenario's folder); NULL: the model's */
     rs_scenario_where file_at[RS_SCENARIO_FILE_COUNT];
+    /* `equilibrium [COORD...]` (rs_equilibrium.h): the static equilibrium
+     * is solved for before the run; equil_coords (none: the default
+     * coordinates, every one but x and spin) are the coordinates solved for */
+    int equilibrium;
+    int n_equil_coords;
+    rs_scenario_column *equil_coords;
+    rs_scenario_where equil_at;
 } rs_scenario;
 
 /* An empty scenario (every setting at its built-in value, nothing assigned). */
@@ -221,6 +228,9 @@ double rs_binding_duration(const rs_binding *b);
 double rs_binding_step(const rs_binding *b);
 /* RS_CONTACT_MODE_MODEL unless the scenario says `contact ...`. */
 int rs_binding_contact_mode(const rs_binding *b);
+/* 1 when the scenario says `equilibrium`: then *idx, *n are the
+ * coordinates it names (n 0: the default ones, rs_equilibrium.h). */
+int rs_binding_equilibrium(const rs_binding *b, const int **idx, int *n);
 /* 1 when the scenario says `derailment continue`. */
 int rs_binding_derail_continue(const rs_binding *b);
 double rs_binding_output(const rs_binding *b);

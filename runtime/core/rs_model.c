@@ -199,7 +199,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
         [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
         [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM, [RS_FN_WHEEL] = 12 * nc,
-        [RS_FN_STEP_ELASTIC] = nnzM};
+        [RS_FN_STEP_ELASTIC] = nnzM, [RS_FN_PARAMS] = m->n_p};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,

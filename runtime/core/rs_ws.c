@@ -155,6 +155,7 @@ static ws_sizes block_sizes(const rs_model *m)
     const size_t ncache = (size_t)rs_model_cache_len(m);
     const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_const +
                          ncache + (ncache ? nq + ns : 0) +
+                         2 * (size_t)m->n_p +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
                          2 * nq + nproj * nproj + nproj;
     return (ws_sizes){nq, ns, nphi, nnzM, nnzG, nproj, ncache, total};
@@ -176,6 +177,7 @@ static void carve_block(rs_ws *ws, const ws_sizes *z)
         CARVE(cache_s, ns);
     }
     CARVE(lambda, nphi);
+    CARVE(p_eval, (size_t)m->n_p); CARVE(p_set, (size_t)m->n_p);
     CARVE(Mv, z->nnzM); CARVE(delta, nq);
     CARVE(phi, nphi); CARVE(beta, nphi); CARVE(gamma, nphi); CARVE(Gv, z->nnzG);
     CARVE(rhs, nq + nphi);
@@ -384,13 +386,41 @@ static int lookup(rs_ws *ws, const char *name, rs_var_kind kind, const char *wha
     return RS_OK;
 }
 
+/* Parameters declared as expressions of others (`param dz = m*g/k`,
+ * RS_FN_PARAMS) follow them, unless the caller set them itself: the
+ * function gives each from the current p; repeated until nothing changes
+ * (a chain a -> b -> c settles in one pass per link, so at most n_p + 1
+ * passes; a NaN never settles and is reported by the constants' check). */
+static int follow_dependent(rs_ws *ws)
+{
+    const rs_model *m = ws->model;
+    const rs_fn fn = m->fn[RS_FN_PARAMS].fn;
+    if (!fn)
+        return RS_OK;
+    for (int pass = 0; pass <= m->n_p; pass++) {
+        double *out[RS_FN_MAX_OUT] = {ws->p_eval};
+        if (fn(ws->in, out) != RS_ABI_OK)
+            return rs_ws_fail(ws, RS_E_MODELFN, "model function %s failed", rs_fn_name(RS_FN_PARAMS));
+        int changed = 0;
+        for (int i = 0; i < m->n_p; i++)
+            if (!ws->p_set[i] && memcmp(&ws->p[i], &ws->p_eval[i], sizeof(double)) != 0) {
+                ws->p[i] = ws->p_eval[i];
+                changed = 1;
+            }
+        if (!changed)
+            break;
+    }
+    return RS_OK;
+}
+
 int rs_ws_set_param_index(rs_ws *ws, int i, double value)
 {
     if (!ws || ws->magic != RS_WS_MAGIC || i < 0 || i >= ws->model->n_p)
         return RS_E_ARG;
     ws->p[i] = value;
+    ws->p_set[i] = 1;
     ws->constants_dirty = 1;
-    return RS_OK;
+    return follow_dependent(ws);
 }
 
 int rs_ws_set_param(rs_ws *ws, const char *name, double value)

@@ -61,7 +61,10 @@ const double *rs_ws_lambda(const rs_ws *ws); /* n_phi multipliers of the last so
 double rs_ws_time(const rs_ws *ws);
 
 /* Setting parameters marks the hoisted constants for recomputation before
- * the next evaluation (no recompilation). */
+ * the next evaluation (no recompilation).  A parameter the description
+ * declares as an expression of others (`param dz = m*g/k`) is recomputed
+ * from them after each set (RS_FN_PARAMS), unless it was set itself: a
+ * value set explicitly wins (docs/vdl.md "Parameters"). */
 int rs_ws_set_param(rs_ws *ws, const char *name, double value);
 int rs_ws_set_param_index(rs_ws *ws, int i, double value);
 int rs_ws_set_q(rs_ws *ws, const char *name, double value);

@@ -33,6 +33,10 @@ struct rs_ws {
     /* state and inputs (RS_IN_* slots) */
     double *q, *qd, *qdd, *s, *sd, *sdd, *p, *u, *k;
     double *lambda;                /* n_phi                                */
+    double *p_eval;                /* n_p: RS_FN_PARAMS' output             */
+    double *p_set;                 /* n_p: 1 where the caller set the
+                                      parameter (a dependent one then keeps
+                                      its value)                            */
     double dummy[1];               /* target of slots of size 0            */
     const double *in[RS_IN_COUNT];
 

@@ -1,0 +1,593 @@
+/*
+ * rs_equilibrium.c — see rs_equilibrium.h.
+ *
+ * Dense linear algebra (rs_dense_lu of rs_krylov.h): the system is solved a
+ * few times before a run, and a dense LU with partial pivoting over the
+ * solved coordinates' columns names the column where it breaks down.  The
+ * coordinates' columns come first, the multipliers' last, so a breakdown
+ * among the first nF columns is a coordinate without stiffness.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_elastic.h"
+#include "rs_equilibrium.h"
+#include "rs_error.h"
+#include "rs_krylov.h"
+#include "rs_ws_impl.h"
+
+/* A pivot below this times the matrix's largest entry is a breakdown. */
+#define SINGULAR_REL 1e-11
+/* Forward-difference step of the geometric stiffness [m, rad]. */
+#define GEOM_STEP 1e-6
+
+typedef struct eq {
+    rs_ws *ws;
+    const rs_model *m;
+    int nq, nphi, nF, n, nnz_G;
+    const int *F;                /* the solved coordinates                 */
+    int *pos;                    /* nq: index in F, or -1 (held)           */
+    int contact, elastic;        /* constraint contact / elastic contact   */
+    double *delta;               /* nq: δ (δ^NK + wheel forces with contacts) */
+    double *kv, *cv;             /* delta_jac's K and C values             */
+    double *G0;                  /* φ_q at the current q                   */
+    double *lam, *lam_new;       /* nphi                                   */
+    double *gtl0, *gtl1;         /* nq: φ_qᵀ λ                             */
+    double *A, *b;               /* n × n column-major, n                  */
+    double *LU;                  /* n × n: A factored                      */
+    int *piv;
+    double *q_cur, *dq;          /* nq: accepted q, step over F            */
+    double *s_cur;               /* n_s: contact points at q_cur           */
+    double *q_save, *qd_save, *s_save, *sd_save;
+    double kappa;                /* multiplier scale                       */
+} eq;
+
+static int ws_fail_to(rs_ws *ws, int st, char *err, size_t errlen, const char *what)
+{
+    return rs_fail(err, errlen, st, "equilibrium: %s: %s", what, rs_ws_error(ws));
+}
+
+/* The elastic wheels' generalized forces Jᵀ W (of the last
+ * rs_elastic_eval) added to out[0..nq). */
+static void add_wheel_forces(eq *e, double *out)
+{
+    for (int i = 0; i < e->m->n_contact; i++) {
+        rs_elastic_wheel_state w;
+        rs_elastic_wheel_get(e->ws, i, &w);
+        for (int l = 0; l < w.m; l++) {
+            double f = 0;
+            for (int k = 0; k < 6; k++)
+                f += w.J[6 * l + k] * w.W[k];
+            out[w.cols[l]] += f;
+        }
+    }
+}
+
+/* The wheels' stiffness −∂(Jᵀ W)/∂q_F over the solved coordinates, into A,
+ * by forward differences of rs_elastic_eval: unlike the step's Jᵀ K6 J it
+ * holds the geometric part (the normals turning with a lateral shift), which
+ * alone holds a wheelset laterally.  Leaves the wheels evaluated at q. */
+static int add_wheel_stiffness(eq *e)
+{
+    rs_ws *ws = e->ws;
+    int st;
+    memset(e->gtl0, 0, (size_t)e->nq * sizeof(double));
+    add_wheel_forces(e, e->gtl0);
+    for (int c = 0; c < e->nF; c++) {
+        const int j = e->F[c];
+        const double q0 = ws->q[j];
+        const double h = GEOM_STEP * fmax(1.0, fabs(q0));
+        ws->q[j] = q0 + h;
+        st = rs_elastic_eval(ws, ws->t, ws->q, ws->qd);
+        ws->q[j] = q0;
+        if (st)
+            return st;
+        memset(e->gtl1, 0, (size_t)e->nq * sizeof(double));
+        add_wheel_forces(e, e->gtl1);
+        for (int r = 0; r < e->nF; r++)
+            e->A[r + (size_t)c * e->n] -= (e->gtl1[e->F[r]] - e->gtl0[e->F[r]]) / h;
+    }
+    return rs_elastic_eval(ws, ws->t, ws->q, ws->qd);
+}
+
+/* φ_q and φ at ws->q (contact points solved first: φ^n depends on s). */
+static int eval_constraints(eq *e, int with_phi)
+{
+    rs_ws *ws = e->ws;
+    int st;
+    if (e->contact && (st = ws->cops->solve_s(ws, ws->t)))
+        return st;
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    if ((with_phi && (st = rs_ws_call(ws, RS_FN_PHI, ws->phi, NULL))) ||
+        (st = rs_ws_call(ws, RS_FN_PHI_Q, ws->Gv, NULL)))
+        return st;
+    return RS_OK;
+}
+
+/* δ, φ and φ_q at ws->q. */
+static int eval_state(eq *e)
+{
+    rs_ws *ws = e->ws;
+    const rs_model *m = e->m;
+    int st;
+    if (e->nphi > 0) {
+        if ((st = eval_constraints(e, 1)))
+            return st;
+    } else if (e->contact && (st = ws->cops->solve_s(ws, ws->t))) {
+        return st;
+    }
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    if ((st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, e->delta, NULL)))
+        return st;
+    if (e->elastic) {
+        if ((st = rs_elastic_eval(ws, ws->t, ws->q, ws->qd)))
+            return st;
+        add_wheel_forces(e, e->delta);
+    }
+    if ((st = rs_ws_check_finite(ws, e->delta, e->nq, "generalized force delta", m->q_names)) ||
+        (st = rs_ws_check_finite(ws, ws->phi, e->nphi, "constraint phi", m->phi_names)))
+        return st;
+    return RS_OK;
+}
+
+/* out[0..nq) = φ_qᵀ λ with φ_q values G. */
+static void gt_lambda(const eq *e, const double *G, const double *lam, double *out)
+{
+    const rs_pattern *P = &e->m->phi_q_pattern;
+    for (int j = 0; j < e->nq; j++) {
+        double v = 0;
+        for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
+            v += G[k] * lam[P->rowind[k]];
+        out[j] = v;
+    }
+}
+
+/* max |r_F| (r_F = δ_F − φ_q,Fᵀ λ at the evaluated state, into b[0..nF))
+ * and its coordinate (*worst, an index into q). */
+static double residual(eq *e, const double *lam, int *worst)
+{
+    if (e->nphi > 0)
+        gt_lambda(e, e->ws->Gv, lam, e->gtl1);
+    double r = 0;
+    *worst = e->F[0];
+    for (int i = 0; i < e->nF; i++) {
+        const int j = e->F[i];
+        e->b[i] = e->delta[j] - (e->nphi > 0 ? e->gtl1[j] : 0.0);
+        if (!(fabs(e->b[i]) <= r)) {
+            r = fabs(e->b[i]);
+            *worst = j;
+        }
+    }
+    return r;
+}
+
+static double max_phi(const eq *e)
+{
+    double r = 0;
+    for (int i = 0; i < e->nphi; i++)
+        if (!(fabs(e->ws->phi[i]) <= r))
+            r = fabs(e->ws->phi[i]);
+    return r;
+}
+
+static double max_delta_F(const eq *e)
+{
+    double r = 0;
+    for (int i = 0; i < e->nF; i++)
+        r = fmax(r, fabs(e->delta[e->F[i]]));
+    return r;
+}
+
+/* The first λ: the least-squares fit of δ_F by φ_q,Fᵀ λ, (G_F G_Fᵀ) λ = G_F δ_F
+ * (0 when G_F G_Fᵀ is singular: the first Newton step then finds it). */
+static void first_lambda(eq *e)
+{
+    const rs_pattern *P = &e->m->phi_q_pattern;
+    const int np = e->nphi;
+    double *S = e->A, *r = e->b; /* scratch: the Newton system is built later */
+    memset(S, 0, (size_t)np * (size_t)np * sizeof(double));
+    memset(r, 0, (size_t)np * sizeof(double));
+    const double *G = e->ws->Gv;
+    for (int j = 0; j < e->nq; j++) {
+        if (e->pos[j] < 0)
+            continue;
+        for (int k1 = P->colptr[j]; k1 < P->colptr[j + 1]; k1++) {
+            r[P->rowind[k1]] += G[k1] * e->delta[j];
+            for (int k2 = P->colptr[j]; k2 < P->colptr[j + 1]; k2++)
+                S[P->rowind[k1] + (size_t)P->rowind[k2] * np] += G[k1] * G[k2];
+        }
+    }
+    int bad;
+    memset(e->lam, 0, (size_t)np * sizeof(double));
+    if (rs_dense_chol(S, np, &bad) == RS_OK) {
+        rs_dense_chol_solve(S, np, r);
+        memcpy(e->lam, r, (size_t)np * sizeof(double));
+    }
+}
+
+/* Names the largest residual entries (up to three) into buf. */
+static void worst_entries(eq *e, char *buf, size_t len)
+{
+    int used[3] = {-1, -1, -1};
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 3 && k < e->nF; k++) {
+        int best = -1;
+        for (int i = 0; i < e->nF; i++) {
+            if (i == used[0] || i == used[1])
+                continue;
+            if (best < 0 || !(fabs(e->b[i]) <= fabs(e->b[best])))
+                best = i;
+        }
+        used[k] = best;
+        const int n = snprintf(buf + off, len - off, "%s'%s' %.3g", k ? ", " : "",
+                               e->m->q_names[e->F[best]], e->b[best]);
+        if (n < 0 || (size_t)n >= len - off)
+            return;
+        off += (size_t)n;
+    }
+}
+
+/* The Newton matrix at the current (evaluated) state into A, its
+ * right-hand side into b.  Clobbers ws->Gv, ws->phi only where restored. */
+static int assemble(eq *e)
+{
+    rs_ws *ws = e->ws;
+    const rs_model *m = e->m;
+    const int n = e->n, nF = e->nF;
+    int st;
+    memset(e->A, 0, (size_t)n * (size_t)n * sizeof(double));
+    /* K = −∂δ/∂q (exact, generated) */
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    if ((st = rs_ws_call(ws, RS_FN_DELTA_JAC, e->kv, e->cv)) ||
+        (st = rs_ws_check_finite(ws, e->kv, m->K_pattern.colptr[e->nq], "stiffness K", NULL)))
+        return st;
+    const rs_pattern *K = &m->K_pattern;
+    for (int j = 0; j < e->nq; j++) {
+        if (e->pos[j] < 0)
+            continue;
+        for (int k = K->colptr[j]; k < K->colptr[j + 1]; k++)
+            if (e->pos[K->rowind[k]] >= 0)
+                e->A[e->pos[K->rowind[k]] + (size_t)e->pos[j] * n] += e->kv[k];
+    }
+    if (e->elastic && (st = add_wheel_stiffness(e)))
+        return st;
+    for (int i = 0; i < nF; i++)
+        e->b[i] = e->delta[e->F[i]];
+    if (e->nphi == 0)
+        return RS_OK;
+    /* H = ∂(φ_qᵀλ)/∂q_F by forward differences (q and s put back after) */
+    memcpy(e->G0, ws->Gv, (size_t)e->nnz_G * sizeof(double));
+    memcpy(e->s_cur, ws->s, (size_t)m->n_s * sizeof(double));
+    gt_lambda(e, e->G0, e->lam, e->gtl0);
+    for (int c = 0; c < nF; c++) {
+        const int j = e->F[c];
+        const double q0 = ws->q[j];
+        const double h = GEOM_STEP * fmax(1.0, fabs(q0));
+        ws->q[j] = q0 + h;
+        st = eval_constraints(e, 0);
+        ws->q[j] = q0;
+        memcpy(ws->s, e->s_cur, (size_t)m->n_s * sizeof(double));
+        if (st)
+            return st;
+        gt_lambda(e, ws->Gv, e->lam, e->gtl1);
+        for (int r = 0; r < nF; r++)
+            e->A[r + (size_t)c * n] += (e->gtl1[e->F[r]] - e->gtl0[e->F[r]]) / h;
+    }
+    memcpy(ws->Gv, e->G0, (size_t)e->nnz_G * sizeof(double));
+    if (e->contact)
+        ws->cops->fill(ws->ct, -1, ws->s, ws->u);
+    /* κ: the multipliers scaled to the stiffness, so that the pivots of
+     * both blocks are of one size */
+    double kmax = 0;
+    for (size_t k = 0; k < (size_t)nF * (size_t)n; k++)
+        kmax = fmax(kmax, fabs(e->A[k]));
+    e->kappa = kmax > 0 ? kmax : 1.0;
+    const rs_pattern *P = &m->phi_q_pattern;
+    for (int j = 0; j < e->nq; j++) {
+        if (e->pos[j] < 0)
+            continue;
+        for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++) {
+            const int row = nF + P->rowind[k];
+            e->A[row + (size_t)e->pos[j] * n] = e->kappa * e->G0[k];
+            e->A[e->pos[j] + (size_t)row * n] = e->kappa * e->G0[k];
+        }
+    }
+    for (int i = 0; i < e->nphi; i++)
+        e->b[nF + i] = -e->kappa * ws->phi[i];
+    return RS_OK;
+}
+
+/* Factors A (a copy: A itself is kept) and solves for b.  A breakdown at a
+ * coordinate's column: with `hold` that coordinate is held for this step
+ * (its row and column replaced by the identity, Δq 0) and the factorization
+ * repeated — at the first iterates a mode may have no stiffness yet (a
+ * lateral shift of wheels not yet loaded); without `hold` (at the
+ * equilibrium found) it is the error that names the coordinate.  A
+ * breakdown at a multiplier's column is always an error. */
+static int solve(eq *e, int hold, char *err, size_t errlen)
+{
+    const int n = e->n, nF = e->nF;
+    const size_t nn = (size_t)n * (size_t)n;
+    double amax = 0;
+    for (size_t k = 0; k < nn; k++)
+        amax = fmax(amax, fabs(e->A[k]));
+    if (!(amax > 0))
+        amax = 1.0;
+    for (int attempt = 0; attempt <= nF; attempt++) {
+        memcpy(e->LU, e->A, nn * sizeof(double));
+        int bad = -1;
+        if (rs_dense_lu(e->LU, n, e->piv, &bad) == RS_OK) {
+            for (int k = 0; k < n && bad < 0; k++)
+                if (!(fabs(e->LU[k + (size_t)k * n]) > SINGULAR_REL * amax))
+                    bad = k;
+        }
+        if (bad < 0) {
+            rs_dense_lu_solve(e->LU, n, e->piv, e->b);
+            return RS_OK;
+        }
+        if (bad < nF && hold) {
+            for (int i = 0; i < n; i++)
+                e->A[bad + (size_t)i * n] = e->A[i + (size_t)bad * n] = 0.0;
+            e->A[bad + (size_t)bad * n] = amax;
+            e->b[bad] = 0.0;
+            continue;
+        }
+        if (bad < nF)
+            return rs_fail(err, errlen, RS_E_SINGULAR,
+                           "equilibrium: no static equilibrium: coordinate '%s' has no stiffness (the matrix "
+                           "[K phi_q'; phi_q 0] is singular at its column): nothing holds it in place, as for "
+                           "a free rigid-body mode such as a longitudinal 'x' that no element holds; exclude it "
+                           "by listing the coordinates to solve for after 'equilibrium' without it (e.g. "
+                           "'equilibrium z roll'), or give it a stiffness",
+                           e->m->q_names[e->F[bad]]);
+        return rs_fail(err, errlen, RS_E_SINGULAR,
+                       "equilibrium: the constraint '%s' cannot be met by moving the coordinates solved "
+                       "for (the matrix [K phi_q'; phi_q 0] is singular at its multiplier): it depends on "
+                       "held coordinates only or repeats another constraint; add the coordinates it "
+                       "moves to the 'equilibrium' line",
+                       e->m->phi_names[bad - nF]);
+    }
+    return rs_fail(err, errlen, RS_E_INTERNAL, "equilibrium: the factorization did not settle");
+}
+
+int rs_equilibrium_default_coords(const rs_model *m, int *idx)
+{
+    int n = 0;
+    for (int j = 0; j < m->n_q; j++) {
+        const char *s = m->q_names[j];
+        const char *last = strrchr(s, '.');
+        last = last ? last + 1 : s;
+        if (strcmp(last, "x") != 0 && strcmp(last, "spin") != 0)
+            idx[n++] = j;
+    }
+    return n;
+}
+
+static void eq_free(eq *e)
+{
+    free(e->pos);
+    free(e->delta);
+    free(e->kv);
+    free(e->cv);
+    free(e->G0);
+    free(e->lam);
+    free(e->lam_new);
+    free(e->gtl0);
+    free(e->gtl1);
+    free(e->A);
+    free(e->LU);
+    free(e->b);
+    free(e->piv);
+    free(e->q_cur);
+    free(e->dq);
+    free(e->s_cur);
+    free(e->q_save);
+    free(e->qd_save);
+    free(e->s_save);
+    free(e->sd_save);
+    free((void *)e->F);
+}
+
+static double *zalloc(size_t n) { return calloc(n ? n : 1, sizeof(double)); }
+
+static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, size_t errlen)
+{
+    const rs_model *m = ws->model;
+    memset(e, 0, sizeof *e);
+    e->ws = ws;
+    e->m = m;
+    e->nq = m->n_q;
+    e->nphi = m->n_phi;
+    e->nnz_G = m->n_phi > 0 ? m->phi_q_pattern.colptr[m->n_q] : 0;
+    e->elastic = ws->ct && ws->cops->elastic;
+    e->contact = ws->ct && !ws->cops->elastic;
+    int *F = malloc((size_t)(m->n_q ? m->n_q : 1) * sizeof(int));
+    e->pos = malloc((size_t)(m->n_q ? m->n_q : 1) * sizeof(int));
+    e->F = F;
+    if (!F || !e->pos)
+        return rs_fail(err, errlen, RS_E_NOMEM, "equilibrium: out of memory");
+    if (o && o->coords && o->n_coords > 0) {
+        for (int i = 0; i < o->n_coords; i++) {
+            if (o->coords[i] < 0 || o->coords[i] >= m->n_q)
+                return rs_fail(err, errlen, RS_E_ARG, "equilibrium: coordinate index %d outside the model",
+                               o->coords[i]);
+            F[i] = o->coords[i];
+        }
+        e->nF = o->n_coords;
+    } else {
+        e->nF = rs_equilibrium_default_coords(m, F);
+    }
+    for (int j = 0; j < m->n_q; j++)
+        e->pos[j] = -1;
+    for (int i = 0; i < e->nF; i++) {
+        if (e->pos[F[i]] >= 0)
+            return rs_fail(err, errlen, RS_E_ARG, "equilibrium: coordinate '%s' is listed twice",
+                           m->q_names[F[i]]);
+        e->pos[F[i]] = i;
+    }
+    if (e->nF == 0)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "equilibrium: no coordinate to solve for (model '%s' has only forward and spin "
+                       "coordinates, which are held): name them after 'equilibrium'", m->name);
+    e->n = e->nF + e->nphi;
+    const size_t nq = (size_t)m->n_q, ns = (size_t)m->n_s, n = (size_t)e->n;
+    e->delta = zalloc(nq);
+    e->kv = zalloc((size_t)m->K_pattern.colptr[m->n_q]);
+    e->cv = zalloc((size_t)m->C_pattern.colptr[m->n_q]);
+    e->G0 = zalloc((size_t)e->nnz_G);
+    e->lam = zalloc((size_t)e->nphi);
+    e->lam_new = zalloc((size_t)e->nphi);
+    e->gtl0 = zalloc(nq);
+    e->gtl1 = zalloc(nq);
+    e->A = zalloc(n * n);
+    e->LU = zalloc(n * n);
+    e->b = zalloc(n);
+    e->piv = malloc(n * sizeof(int));
+    e->q_cur = zalloc(nq);
+    e->dq = zalloc(nq);
+    e->s_cur = zalloc(ns);
+    e->q_save = zalloc(nq);
+    e->qd_save = zalloc(nq);
+    e->s_save = zalloc(ns);
+    e->sd_save = zalloc(ns);
+    if (!e->delta || !e->kv || !e->cv || !e->G0 || !e->lam || !e->lam_new || !e->gtl0 || !e->gtl1 ||
+        !e->A || !e->LU || !e->b || !e->piv || !e->q_cur || !e->dq || !e->s_cur || !e->q_save || !e->qd_save ||
+        !e->s_save || !e->sd_save)
+        return rs_fail(err, errlen, RS_E_NOMEM, "equilibrium: out of memory (%d unknowns)", e->n);
+    return RS_OK;
+}
+
+/* The Newton iteration; ws's state is the solution when it returns RS_OK. */
+static int newton(eq *e, const rs_equilibrium_opts *o, rs_equilibrium_report *rep, char *err,
+                  size_t errlen)
+{
+    rs_ws *ws = e->ws;
+    const rs_model *m = e->m;
+    const double tol = o && o->tol > 0 ? o->tol : RS_EQUILIBRIUM_TOL;
+    const int maxit = o && o->max_iter > 0 ? o->max_iter : RS_EQUILIBRIUM_MAXITER;
+    const rs_log *log = o ? o->log : NULL;
+    int st, worst;
+    if ((st = eval_state(e)))
+        return ws_fail_to(ws, st, err, errlen, "at the initial state");
+    if (e->nphi > 0)
+        first_lambda(e);
+    double scale = fmax(1.0, max_delta_F(e));
+    double r = residual(e, e->lam, &worst), ph = max_phi(e);
+    for (int it = 0;; it++) {
+        rep->iterations = it;
+        rep->residual = r;
+        rep->phi = ph;
+        rep->scale = scale;
+        rs_logf(log, RS_LOG_LINE, "equilibrium: iteration %d: max |residual force| %.3g at '%s', max |phi| %.3g",
+                it, r, m->q_names[worst], ph);
+        if (r <= tol * scale && ph <= ws->opt.proj_tol) {
+            /* a stiffness at the equilibrium for every coordinate solved for */
+            if ((st = assemble(e)))
+                return ws_fail_to(ws, st, err, errlen, "evaluating the stiffness");
+            return solve(e, 0, err, errlen);
+        }
+        if (it >= maxit) {
+            char w[400];
+            worst_entries(e, w, sizeof w);
+            return rs_fail(err, errlen, RS_E_NOCONV,
+                           "equilibrium: no convergence after %d iterations: the largest residual forces "
+                           "are %s (tolerance %.3g), max |phi| %.3g (tolerance %.3g); a coordinate may "
+                           "have (almost) no stiffness or the equilibrium may be far from the initial "
+                           "state: start nearer to it ('initial' lines) or solve for fewer coordinates",
+                           it, w, tol * scale, ph, ws->opt.proj_tol);
+        }
+        if ((st = assemble(e)))
+            return ws_fail_to(ws, st, err, errlen, "evaluating the stiffness");
+        if ((st = solve(e, 1, err, errlen)))
+            return st;
+        for (int i = 0; i < e->nF; i++)
+            e->dq[i] = e->b[i];
+        for (int i = 0; i < e->nphi; i++)
+            e->lam_new[i] = e->kappa * e->b[e->nF + i];
+        memcpy(e->q_cur, ws->q, (size_t)e->nq * sizeof(double));
+        memcpy(e->s_cur, ws->s, (size_t)m->n_s * sizeof(double));
+        const double merit0 = fmax(r, e->kappa * ph);
+        double alpha = 1.0, r1 = 0, ph1 = 0;
+        for (int h = 0;; h++) {
+            for (int i = 0; i < e->nF; i++)
+                ws->q[e->F[i]] = e->q_cur[e->F[i]] + alpha * e->dq[i];
+            memcpy(ws->s, e->s_cur, (size_t)m->n_s * sizeof(double));
+            st = eval_state(e);
+            if (st == RS_OK) {
+                r1 = residual(e, e->lam_new, &worst);
+                ph1 = max_phi(e);
+                if (fmax(r1, e->kappa * ph1) < merit0 || h >= RS_EQUILIBRIUM_HALVINGS)
+                    break;
+            } else if (h >= RS_EQUILIBRIUM_HALVINGS) {
+                return ws_fail_to(ws, st, err, errlen, "during the Newton iteration");
+            }
+            alpha *= 0.5;
+        }
+        memcpy(e->lam, e->lam_new, (size_t)e->nphi * sizeof(double));
+        scale = fmax(scale, max_delta_F(e));
+        r = r1;
+        ph = ph1;
+    }
+}
+
+int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_report *rep_out,
+                   char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (!ws || ws->magic != RS_WS_MAGIC)
+        return rs_fail(err, errlen, RS_E_ARG, "equilibrium: no workspace");
+    const rs_model *m = ws->model;
+    if (!m->fn[RS_FN_DELTA_JAC].fn)
+        return rs_fail(err, errlen, RS_E_MODEL,
+                       "equilibrium: model '%s' has no force Jacobians (delta_jac), which the equilibrium "
+                       "solve needs: recompile it with this railsym ('railsym compile MODEL.vdl')",
+                       m->name);
+    rs_equilibrium_report rep_local;
+    rs_equilibrium_report *rep = rep_out ? rep_out : &rep_local;
+    memset(rep, 0, sizeof *rep);
+    eq e;
+    int st = eq_init(&e, ws, o, err, errlen);
+    if (st) {
+        eq_free(&e);
+        return st;
+    }
+    const size_t nq = (size_t)m->n_q, ns = (size_t)m->n_s;
+    memcpy(e.q_save, ws->q, nq * sizeof(double));
+    memcpy(e.qd_save, ws->qd, nq * sizeof(double));
+    memcpy(e.s_save, ws->s, ns * sizeof(double));
+    memcpy(e.sd_save, ws->sd, ns * sizeof(double));
+    memset(ws->qd, 0, nq * sizeof(double)); /* at rest */
+    ws->in_init = 1;                        /* the contact points' first search */
+    ws->ready = 0;
+    if ((st = rs_ws_update_constants(ws)) || (st = rs_ws_inputs(ws, ws->t)))
+        st = ws_fail_to(ws, st, err, errlen, "parameters and inputs");
+    if (!st && e.elastic)
+        rs_elastic_fill_splines(ws); /* finite geometry for delta_jac's creep terms (× 0) */
+    if (!st)
+        st = newton(&e, o, rep, err, errlen);
+    if (st) { /* the state as it was */
+        memcpy(ws->q, e.q_save, nq * sizeof(double));
+        memcpy(ws->s, e.s_save, ns * sizeof(double));
+        memcpy(ws->sd, e.sd_save, ns * sizeof(double));
+    } else {
+        memcpy(ws->lambda, e.lam, (size_t)e.nphi * sizeof(double));
+        rs_logf(o ? o->log : NULL, RS_LOG_LINE,
+                "equilibrium: %d coordinate(s) solved for in %d iteration(s): max |residual force| %.3g "
+                "(%.3g of the largest force), max |phi| %.3g",
+                e.nF, rep->iterations, rep->residual, rep->residual / rep->scale, rep->phi);
+    }
+    memcpy(ws->qd, e.qd_save, nq * sizeof(double));
+    if (!st)
+        for (int i = 0; i < e.nF; i++)
+            ws->qd[e.F[i]] = 0.0;
+    if (ws->ct)
+        ws->cops->fill(ws->ct, -1, ws->s, ws->u);
+    ws->in_init = 0;
+    ws->proj_ready = ws->cache_valid = 0;
+    eq_free(&e);
+    return st;
+}

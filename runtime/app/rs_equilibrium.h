@@ -1,0 +1,80 @@
+/*
+ * rs_equilibrium.h — the static equilibrium of a model before a run: the
+ * scenario statement `equilibrium [COORD...]` (docs/scenario.md, "Static
+ * equilibrium").
+ *
+ * At rest (every q̇ = 0 during the solve) the equations of motion
+ * M q̈ = δ − φ_qᵀλ, φ = 0 reduce to
+ *
+ *     r_F(q, λ) = δ_F(q) − φ_q,Fᵀ λ = 0,    φ(q) = 0
+ *
+ * over the solved coordinates F (the others are held as given).  Newton on
+ * (q_F, λ), with the augmented matrix
+ *
+ *     [ K_FF + H    κ φ_q,Fᵀ ] [ Δq_F ]   [ r_F + φ_q,Fᵀ λ ]
+ *     [ κ φ_q,F     0        ] [ λ'/κ ] = [ −κ φ          ]     (λ' = the new λ)
+ *
+ * K = −∂δ/∂q from the model's generated delta_jac (exact); H = ∂(φ_qᵀλ)/∂q,
+ * the geometric stiffness of the constraint forces (a wheelset's
+ * gravitational stiffness on its profiles), by forward differences of φ_q
+ * (the contact points re-solved at each perturbed q); κ scales the
+ * multipliers to K's size so that the matrix is well balanced.  The first λ
+ * is the least-squares fit of δ_F by φ_q,Fᵀλ.  A step that does not lower
+ * the residual is halved (at most RS_EQUILIBRIUM_HALVINGS times).  A
+ * coordinate whose column breaks the factorization at an iterate (no
+ * stiffness yet: unloaded elastic wheels hold nothing laterally) is held
+ * for that step; at the solution the matrix is factored once more without
+ * that, and a breakdown there is the "no stiffness" error.
+ *
+ * Contacts: with the constraint contact the contact points s are solved
+ * (rs_contact_ops.solve_s) at every q, and δ is δ^NK (no creep force at
+ * rest); with the elastic contact the wheels' forces Jᵀ W and stiffness
+ * Jᵀ K6 J (rs_elastic_eval) are added to δ and K.
+ *
+ * Not for real-time threads: it allocates (once, before the run).
+ */
+#ifndef RS_EQUILIBRIUM_H
+#define RS_EQUILIBRIUM_H
+
+#include <stddef.h>
+
+#include "rs_log.h"
+#include "rs_ws.h"
+
+#define RS_EQUILIBRIUM_TOL 1e-10      /* |r_F| ≤ tol · the largest |δ_F| (at least 1 N) */
+#define RS_EQUILIBRIUM_MAXITER 50
+#define RS_EQUILIBRIUM_HALVINGS 12
+
+typedef struct rs_equilibrium_opts {
+    const int *coords;   /* the coordinates solved for (indices into q); */
+    int n_coords;        /* NULL/0: rs_equilibrium_default_coords          */
+    double tol;          /* 0: RS_EQUILIBRIUM_TOL                          */
+    int max_iter;        /* 0: RS_EQUILIBRIUM_MAXITER                      */
+    const rs_log *log;   /* a line per iteration and one at the end (NULL: none) */
+} rs_equilibrium_opts;
+
+typedef struct rs_equilibrium_report {
+    int iterations;      /* Newton iterations taken                        */
+    double residual;     /* final max |r_F| [N, N m]                       */
+    double scale;        /* the force scale the tolerance is relative to   */
+    double phi;          /* final max |φ|                                  */
+} rs_equilibrium_report;
+
+/* Every coordinate except the forward ones (`x`, `*.x`) and the spins
+ * (`spin`, `*.spin`), which a running vehicle keeps as given.  Writes the
+ * indices into idx (n_q entries) and returns their number. */
+int rs_equilibrium_default_coords(const rs_model *m, int *idx);
+
+/* Moves the coordinates chosen to the static equilibrium.  ws: a workspace
+ * with its parameters, state and inputs set (rs_binding_apply), before
+ * rs_ws_init (it leaves the workspace to be initialized again).  Velocities
+ * of the solved coordinates end 0, the others' as they were.  On success
+ * λ (rs_ws_lambda) holds the equilibrium multipliers.  On failure the state
+ * is left as it was and err says why: no convergence (the largest residual
+ * entries by coordinate name), a singular matrix (the coordinate without
+ * stiffness — usually a free rigid-body mode such as a longitudinal x — and
+ * how to exclude it), a model without delta_jac. */
+int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *opts, rs_equilibrium_report *rep, char *err,
+                   size_t errlen);
+
+#endif /* RS_EQUILIBRIUM_H */
