@@ -378,7 +378,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     int n_eq;
     if (rs_binding_equilibrium(b, &eq_idx, &n_eq)) {
         /* the static equilibrium, before the first step (docs/scenario.md) */
-        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, &c->log};
+        /* its iteration lines are progress: none when the run is quiet */
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, c->progress == 0 ? NULL : &c->log};
         char emsg[1200];
         if ((st = rs_equilibrium(ws, &eo, NULL, emsg, sizeof emsg))) {
             rs_fail(err, errlen, st, "model '%s': %s", m->name, emsg);
