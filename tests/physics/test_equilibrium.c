@@ -107,7 +107,7 @@ static int run(const char *model, const char *name, const char *scn)
     c.model_dir = model;
     c.scenario = sp;
     c.out = out;
-    c.progress = 0;
+    c.progress = -1;   /* the equilibrium reports through the log unless quiet (progress 0); a run this short shows no progress line */
     c.log.fn = collect;
     logbuf[0] = '\0';
     return rs_driver_run(&c, NULL, err, sizeof err);
