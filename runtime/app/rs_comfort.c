@@ -5,7 +5,9 @@
  * The weighting H(p), p = j2πf, ω_i = 2π f_i (ISO 2631-1:1997 Annex A):
  *   band limit  H_h = p² / (p² + ω1 p/Q1 + ω1²),  H_l = ω2² / (p² + ω2 p/Q2 + ω2²)
  *   transition  H_t = (1 + p/ω3) / (1 + p/(Q4 ω4) + p²/ω4²)
- *   upward step H_s = (1 + p/(Q5 ω5) + p²/ω5²) / (1 + p/(Q6 ω6) + p²/ω6²)
+ *   upward step H_s = (p² + p ω5/Q5 + ω5²) / (p² + p ω6/Q6 + ω6²)
+ *                   = (ω5/ω6)² (1 + p/(Q5 ω5) + p²/ω5²) / (1 + p/(Q6 ω6) + p²/ω6²)
+ *               (1 at high frequency, (f5/f6)² at low: Wb, Wk rise by it)
  *   H = K H_h H_l H_t H_s
  */
 /* fftw3.h before complex.h: fftw_complex stays double[2] (FFTW manual 4.1.1) */
@@ -35,7 +37,10 @@ static double complex weighting(const rs_weighting *w, double f)
     const double complex hl = w2 * w2 / (p * p + w2 * p / Q_BUTTER + w2 * w2);
     /* p/ω with ω = ∞ is 0: an absent corner contributes the factor 1 */
     const double complex ht = (1 + p / w3) / (1 + p / (w->Q4 * w4) + p * p / (w4 * w4));
-    const double complex hs = (1 + p / (w->Q5 * w5) + p * p / (w5 * w5)) / (1 + p / (w->Q6 * w6) + p * p / (w6 * w6));
+    /* normalised to 1 at high frequency: (ω5/ω6)² below f5 (the step is up) */
+    const double step = isfinite(w5) ? (w5 * w5) / (w6 * w6) : 1;
+    const double complex hs =
+        step * (1 + p / (w->Q5 * w5) + p * p / (w5 * w5)) / (1 + p / (w->Q6 * w6) + p * p / (w6 * w6));
     return w->K * hh * hl * ht * hs;
 }
 
