@@ -36,7 +36,8 @@ typedef struct {
 
 /* The subcommands of the contract, in the order `railsym --help` lists them. */
 static const char *const commands[] = {
-    "compile", "ops", "run", "plot", "sweep", "critical-speed", "contact-geometry",
+    "compile", "ops", "run", "plot", "sweep", "critical-speed", "contact-geometry", "irregularity", "psd",
+    "comfort",
 };
 #define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
