@@ -42,6 +42,7 @@ int cmd_contact_geometry(int argc, char **argv);  // cli/cmd_contact_geometry.cp
 int cmd_irregularity(int argc, char **argv);      // cli/cmd_irregularity.cpp
 int cmd_psd(int argc, char **argv);               // cli/cmd_psd.cpp
 int cmd_comfort(int argc, char **argv);           // cli/cmd_comfort.cpp
+int cmd_track_shift(int argc, char **argv);       // cli/cmd_track_shift.cpp
 
 namespace {
 
@@ -343,6 +344,27 @@ const Command kCommands[] = {
      "  -y, --y COL           lateral acceleration column\n"
      "  -z, --z COL           vertical acceleration column\n"
      "  -o, --out PREFIX      output prefix (default: RESULT without .csv)\n"
+     "      --no-plot         do not draw the PNG\n"
+     "  -h, --help            show this help\n"},
+    {"track-shift", cmd_track_shift, "analyses",
+     "rms of the sum of guiding forces over 100 m windows against its limit",
+     "RESULT.csv COLUMN --wheel-load Q0 [--position COL] [--freight]\n"
+     "                   [--out PREFIX] [--no-plot]",
+     "EN 14363's track-shifting figure: COLUMN (the sum of guiding forces of a\n"
+     "wheelset, N) low-pass filtered at 20 Hz, its rms over windows of 100 m of\n"
+     "track (the position column, m) starting every 10 m, against half the\n"
+     "limit alpha (10 + 2 Q0/3) kN (Prud'homme; alpha 1, or 0.85 with\n"
+     "--freight).  Writes PREFIX_track_shift.csv and PREFIX_track_shift.png.\n"
+     "See docs/analyses.md.\n"
+     "\n"
+     "arguments:\n"
+     "  RESULT.csv            results of `railsym run`\n"
+     "  COLUMN                the sum of guiding forces, N\n"
+     "options:\n"
+     "  -q, --wheel-load Q0   static wheel force, kN (required)\n"
+     "  -p, --position COL    position along the track, m (default x)\n"
+     "      --freight         alpha = 0.85 (default 1)\n"
+     "  -o, --out PREFIX      output prefix (default: RESULT without .csv, _COLUMN)\n"
      "      --no-plot         do not draw the PNG\n"
      "  -h, --help            show this help\n"},
 };

@@ -10,7 +10,9 @@
  *  - `railsym psd` on that run's results writes its CSV (one row per bin)
  *    and plot;
  *  - `railsym comfort` on a CSV of sinusoids writes the 12 blocks of 60 s
- *    and prints N_MV; unknown columns are named with the closest one.
+ *    and prints N_MV; unknown columns are named with the closest one;
+ *  - `railsym track-shift` on a CSV of ΣY = 5 kN + 12 kN sin(2π 2 t) prints
+ *    the hand rms 9.849 kN and the limits 83.33 kN (70.83 kN freight).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -172,6 +174,28 @@ START_TEST(comfort_command)
 }
 END_TEST
 
+/* ΣY = 5 kN + 12 kN sin(2π 2 t) at 25 m/s: rms √(5² + 12²/2) = 9.849 kN in
+ * every window; limit (Q0 = 110 kN) 10 + 220/3 = 83.33 kN, its rms 41.67 kN */
+START_TEST(track_shift_command)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/f.csv", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "time,x,sumY\n");
+    for (int i = 0; i < 6000; i++)
+        fprintf(f, "%.17g,%.17g,%.17g\n", i / 200.0, 0.125 * i, 5e3 + 12e3 * sin(2 * M_PI * 2 * (i / 200.0)));
+    fclose(f);
+    ck_assert_int_eq(sh("%s track-shift %s sumY --wheel-load 110 > %s/out.txt", bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q '65 windows of 100 m every 10 m, largest rms 9.849 kN' %s/out.txt", dir), 0);
+    ck_assert_int_eq(sh("grep -q 'sum Y 83.33 kN, its rms 41.67 kN: within' %s/out.txt", dir), 0);
+    ck_assert_int_eq(sh("%s track-shift %s sumY --wheel-load 110 --freight > %s/out.txt", bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q 'sum Y 70.83 kN' %s/out.txt", dir), 0);
+    snprintf(path, sizeof path, "%s/f_sumY_track_shift.csv", dir);
+    ck_assert_int_eq(lines(path), 1 + 65);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("analyses_cli");
@@ -181,6 +205,7 @@ static Suite *suite(void)
     tcase_add_test(tc, irregularity_reproducible);
     tcase_add_test(tc, track_reads_tables);
     tcase_add_test(tc, comfort_command);
+    tcase_add_test(tc, track_shift_command);
     suite_add_tcase(s, tc);
     return s;
 }
