@@ -70,6 +70,8 @@ int cmd_irregularity(int argc, char **argv) {
     cfg.step = args.number("step", 0.25);
     const double length = args.number("length", 0);
     if (!(cfg.step > 0) || !(length > 0)) throw cli::UsageError("--length and --step must be positive (m)");
+    // the table prints s with 6 decimals: a smaller step would repeat an s
+    if (cfg.step < 1e-3) throw cli::UsageError("--step must be at least 0.001 m");
     const double nn = std::ceil(length / cfg.step / 2 - 1e-9) * 2;
     if (nn < 8 || nn > 1 << 26)
         throw cli::UsageError("--length / --step gives " + std::to_string(static_cast<long long>(nn)) +
