@@ -58,7 +58,9 @@ int cmd_psd(int argc, char **argv) {
     for (size_t k = 0; k < P.size(); ++k) var += P[k] * rc.fs / static_cast<double>(nseg);
     std::printf("psd of '%s': %zu samples at %.6g Hz, %zu segments of %ld (resolution %.4g Hz), rms %.6g\n",
                 col.c_str(), x.size(), rc.fs, used, nseg, rc.fs / static_cast<double>(nseg), std::sqrt(var));
-    std::printf("psd: %s (f_Hz, psd in %s's unit squared per Hz)\n", out_csv.c_str(), col.c_str());
+    const std::string unit = rc.units[0].empty() ? "unit" : rc.units[0];   // unknown: SI, not named
+    const std::string psd_unit = "(" + unit + ")^2/Hz";
+    std::printf("psd: %s (f_Hz, psd in %s)\n", out_csv.c_str(), psd_unit.c_str());
     if (!args.has("no-plot")) {
         try {
             const auto gq = gnuplot::quote;
@@ -69,7 +71,7 @@ int cmd_psd(int argc, char **argv) {
                << "set title " << gq("Welch PSD of " + col + " (" + csv + ")") << "\n"
                << "set logscale xy\nset grid xtics ytics mxtics mytics\nset format y '%.0e'\n"
                << "set xlabel 'frequency [Hz]'\n"
-               << "set ylabel " << gq("PSD of " + col + " [unit^2/Hz]") << "\n"
+               << "set ylabel " << gq("PSD of " + col + " [" + psd_unit + "]") << "\n"
                << "plot " << gq(out_csv) << " using 1:($1 > 0 && $2 > 0 ? $2 : 1/0) skip 1 with lines lw 1.5 notitle\n"
                << "set output\n";
             gnuplot::draw(gnuplot::find(), gp.str(), png);

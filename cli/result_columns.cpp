@@ -11,6 +11,10 @@
 
 #include "cli.hpp"
 
+extern "C" {
+#include "rs_results.h"
+}
+
 namespace railsym {
 
 namespace {
@@ -84,6 +88,16 @@ ResultColumns read_result_columns(const std::string &csv, const std::vector<std:
                                  std::to_string(t[i] - t[i - 1]) + " where the mean step is " + std::to_string(dt) +
                                  ": spectra need uniform sampling (a scenario's `output` interval gives it)");
     r.fs = 1.0 / dt;
+    r.units.assign(names.size(), "");
+    char upath[4200];
+    rs_results_units_path(csv.c_str(), upath, sizeof upath);
+    std::ifstream uin(upath);
+    std::string names_line, units_line;
+    if (uin && std::getline(uin, names_line) && std::getline(uin, units_line) && split(names_line) == header) {
+        std::vector<std::string> u = split(units_line);
+        u.resize(header.size());
+        for (size_t j = 0; j < idx.size(); ++j) r.units[j] = u[idx[j]];
+    }
     return r;
 }
 
