@@ -16,6 +16,7 @@
  *    Dynamics of Railway Vehicle Systems, 1984, Sec. 12.2).
  *
  * Analysis of results, not part of a simulation step: it allocates.
+ * One thread at a time: FFTW's planner (fftw_plan_*) is not thread-safe.
  */
 #ifndef RS_COMFORT_H
 #define RS_COMFORT_H

@@ -12,6 +12,7 @@
  * `cant` irregularity), gauge the deviation of the gauge in metres.
  *
  * Analysis and file generation, not part of a simulation step: it allocates.
+ * One thread at a time: FFTW's planner (fftw_plan_*) is not thread-safe.
  */
 #ifndef RS_IRREGULARITY_H
 #define RS_IRREGULARITY_H

@@ -10,6 +10,7 @@
  * k = 0 and at Nyquist (c = 1).
  *
  * Analysis of results, not part of a simulation step: it allocates.
+ * One thread at a time: FFTW's planner (fftw_plan_*) is not thread-safe.
  */
 #ifndef RS_PSD_H
 #define RS_PSD_H

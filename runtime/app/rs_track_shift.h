@@ -13,6 +13,7 @@
  *    limit of its rms is half of it.
  *
  * Analysis of results, not part of a simulation step: it allocates.
+ * One thread at a time: FFTW's planner (fftw_plan_*) is not thread-safe.
  */
 #ifndef RS_TRACK_SHIFT_H
 #define RS_TRACK_SHIFT_H
