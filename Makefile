@@ -86,6 +86,12 @@ MPI_LIBS     = $(eval MPI_LIBS := $$(shell pkg-config --libs ompi-c))$(MPI_LIBS)
 # links the runtime library links both.
 RESULTS_CFLAGS = $(eval RESULTS_CFLAGS := $$(shell pkg-config --cflags matio hdf5))$(RESULTS_CFLAGS)
 RESULTS_LIBS   = $(eval RESULTS_LIBS := $$(shell pkg-config --libs matio hdf5))$(RESULTS_LIBS)
+# Spectra (docs/analyses.md): FFTW 3 for the Welch PSD, the comfort weighting
+# filters and the irregularity synthesis (runtime/app/rs_psd.c, rs_comfort.c,
+# rs_irregularity.c, rs_track_shift.c); every program that links the runtime
+# library links it.
+FFTW_CFLAGS = $(eval FFTW_CFLAGS := $$(shell pkg-config --cflags fftw3))$(FFTW_CFLAGS)
+FFTW_LIBS   = $(eval FFTW_LIBS := $$(shell pkg-config --libs fftw3))$(FFTW_LIBS)
 
 WARN        := -Wall -Wextra
 DEPFLAGS    := -MMD -MP
@@ -299,7 +305,7 @@ $(BUILD)/.$(1): FORCE | deps
 endef
 C_SIG   = $(CC) $(ALL_CFLAGS)
 CXX_SIG = $(CXX) $(ALL_CXXFLAGS)
-LD_SIG  = $(CC) $(CXX) $(ALL_LDFLAGS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS) $(MPI_LIBS) $(RESULTS_LIBS)
+LD_SIG  = $(CC) $(CXX) $(ALL_LDFLAGS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS) $(MPI_LIBS) $(RESULTS_LIBS) $(FFTW_LIBS)
 $(eval $(call flags_file,cflags,C_SIG))
 $(eval $(call flags_file,cxxflags,CXX_SIG))
 $(eval $(call flags_file,ldflags,LD_SIG))
@@ -327,6 +333,9 @@ $(BUILD)/obj/tests/%.o:              LAYER_INC := $(INC_tests)
 $(BUILD)/obj/runtime/app/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/obj/runtime/app/rs_results_mat.c.o $(BUILD)/obj/runtime/app/rs_results_h5.c.o \
     $(BUILD)/obj/tests/e2e/test_results_files.c.o: private ALL_CFLAGS += $(RESULTS_CFLAGS)
+$(BUILD)/obj/runtime/app/rs_psd.c.o $(BUILD)/obj/runtime/app/rs_comfort.c.o \
+    $(BUILD)/obj/runtime/app/rs_irregularity.c.o $(BUILD)/obj/runtime/app/rs_track_shift.c.o: \
+    private ALL_CFLAGS += $(FFTW_CFLAGS)
 
 $(BUILD)/obj/%.cpp.o: %.cpp $(BUILD)/.cxxflags | deps
 	$(call say,CXX,$<)
@@ -364,12 +373,12 @@ $(LIBCLI): $(CLI_OBJS) | deps
 # ---------------------------------------------------------------- link
 # Library order matters for static archives: cli uses sym and rt; sym and
 # rt never use each other.
-CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
-C_LINK_LIBS   = $(LIBRT) $(RESULTS_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+C_LINK_LIBS   = $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
 
 $(RAILSYM): $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
 	$(call say,LINK,$@)
-	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
+	$(Q)$(CXX) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(GINAC_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 
 define link_cxx
 	$(call say,LINK,$@)

@@ -40,6 +40,10 @@ int cmd_sweep(int argc, char **argv);     // cli/cmd_sweep.cpp
 int cmd_critical(int argc, char **argv);  // cli/cmd_critical.cpp
 int cmd_linear(int argc, char **argv);    // cli/cmd_linear.cpp
 int cmd_contact_geometry(int argc, char **argv);  // cli/cmd_contact_geometry.cpp
+int cmd_irregularity(int argc, char **argv);      // cli/cmd_irregularity.cpp
+int cmd_psd(int argc, char **argv);               // cli/cmd_psd.cpp
+int cmd_comfort(int argc, char **argv);           // cli/cmd_comfort.cpp
+int cmd_track_shift(int argc, char **argv);       // cli/cmd_track_shift.cpp
 
 namespace {
 
@@ -304,6 +308,91 @@ const Command kCommands[] = {
      "                        conicity amplitudes, m (default 0.001:0.008:8)\n"
      "  -o, --out PREFIX      output prefix (default results/<wheel>_<rail>)\n"
      "  -p, --plot            draw the PNG plots with gnuplot\n"
+     "  -h, --help            show this help\n"},
+    {"irregularity", cmd_irregularity, "analyses",
+     "random track irregularities from ERRI B176 or FRA spectra, as a track table",
+     "--spectrum NAME --kind KIND --length L -o FILE.csv [--step DS]\n"
+     "                   [--wavelengths LO:HI] [--seed N] [--start S0] [--no-plot]",
+     "Synthesises a random irregularity profile whose one-sided PSD is the\n"
+     "published spectrum NAME inside the wavelength band LO..HI: a sum of\n"
+     "cosines on the frequency grid of the profile's length with random phases\n"
+     "from SEED (the same seed gives the same file byte for byte).  Writes\n"
+     "FILE.csv as `s,value` rows in metres, the table of a track file's\n"
+     "`irregularity KIND table FILE.csv linear`, and FILE_psd.csv / FILE_psd.png:\n"
+     "the profile's Welch PSD beside the target.  See docs/analyses.md.\n"
+     "\n"
+     "options:\n"
+     "      --spectrum NAME   erri-low, erri-high (ERRI B176), fra1 .. fra6\n"
+     "                        (FRA track classes)\n"
+     "  -k, --kind KIND       vertical, lateral, cross-level (left minus right\n"
+     "                        rail height; the track file's `cant`), gauge\n"
+     "                        (FRA only; track files have no gauge kind)\n"
+     "  -l, --length L        profile length, m\n"
+     "      --step DS         sample spacing, m (default 0.25)\n"
+     "  -w, --wavelengths LO:HI\n"
+     "                        wavelengths kept, m (default 3:70; LO >= 4 DS)\n"
+     "      --seed N          seed of the random phases (default 1)\n"
+     "      --start S0        track s of the first sample, m (default 0)\n"
+     "  -o, --out FILE        the table to write\n"
+     "      --no-plot         do not draw FILE_psd.png\n"
+     "  -h, --help            show this help\n"},
+    {"psd", cmd_psd, "analyses",
+     "power spectral density of a result column (Welch, Hann, 50 % overlap)",
+     "RESULT.csv COLUMN [--segment N] [--out PREFIX] [--no-plot]",
+     "Welch's estimate of the one-sided PSD of COLUMN of a results CSV (its\n"
+     "first column, time, must be uniformly spaced): Hann-windowed segments of\n"
+     "N samples overlapping by half, each segment's mean removed.  Units: the\n"
+     "column's unit squared per Hz; the PSD integrated over frequency is the\n"
+     "variance.  Writes PREFIX_psd.csv (f_Hz,psd) and PREFIX_psd.png (log-log).\n"
+     "See docs/analyses.md.\n"
+     "\n"
+     "arguments:\n"
+     "  RESULT.csv            results of `railsym run`\n"
+     "  COLUMN                the column to analyse\n"
+     "options:\n"
+     "  -n, --segment N       samples per segment, even (default: a power of two\n"
+     "                        giving about 15 segments)\n"
+     "  -o, --out PREFIX      output prefix (default: RESULT without .csv, _COLUMN)\n"
+     "      --no-plot         do not draw the PNG\n"
+     "  -h, --help            show this help\n"},
+    {"comfort", cmd_comfort, "analyses",
+     "ride comfort: Sperling's Wz and EN 12299's mean comfort N_MV",
+     "RESULT.csv [--x COL] [--y COL] [--z COL] [--out PREFIX] [--no-plot]",
+     "Ride comfort of car-body accelerations (m/s^2) in a results CSV:\n"
+     "Sperling's ride index Wz of the lateral (--y) and vertical (--z) signals,\n"
+     "and with all three EN 12299's mean comfort (standard method) N_MV =\n"
+     "6 sqrt(a_XP95^2 + a_YP95^2 + a_ZP95^2) from the 95th percentiles of the 5 s\n"
+     "rms values of the Wd- (x, y) and Wb- (z) weighted accelerations.  Writes\n"
+     "PREFIX_comfort.csv (the blocks' rms values) and PREFIX_comfort.png.\n"
+     "See docs/analyses.md.\n"
+     "\n"
+     "options:\n"
+     "  -x, --x COL           longitudinal acceleration column\n"
+     "  -y, --y COL           lateral acceleration column\n"
+     "  -z, --z COL           vertical acceleration column\n"
+     "  -o, --out PREFIX      output prefix (default: RESULT without .csv)\n"
+     "      --no-plot         do not draw the PNG\n"
+     "  -h, --help            show this help\n"},
+    {"track-shift", cmd_track_shift, "analyses",
+     "rms of the sum of guiding forces over 100 m windows against its limit",
+     "RESULT.csv COLUMN --wheel-load Q0 [--position COL] [--freight]\n"
+     "                   [--out PREFIX] [--no-plot]",
+     "EN 14363's track-shifting figure: COLUMN (the sum of guiding forces of a\n"
+     "wheelset, N) low-pass filtered at 20 Hz, its rms over windows of 100 m of\n"
+     "track (the position column, m) starting every 10 m, against half the\n"
+     "limit alpha (10 + 2 Q0/3) kN (Prud'homme; alpha 1, or 0.85 with\n"
+     "--freight).  Writes PREFIX_track_shift.csv and PREFIX_track_shift.png.\n"
+     "See docs/analyses.md.\n"
+     "\n"
+     "arguments:\n"
+     "  RESULT.csv            results of `railsym run`\n"
+     "  COLUMN                the sum of guiding forces, N\n"
+     "options:\n"
+     "  -q, --wheel-load Q0   static wheel force, kN (required)\n"
+     "  -p, --position COL    position along the track, m (default x)\n"
+     "      --freight         alpha = 0.85 (default 1)\n"
+     "  -o, --out PREFIX      output prefix (default: RESULT without .csv, _COLUMN)\n"
+     "      --no-plot         do not draw the PNG\n"
      "  -h, --help            show this help\n"},
 };
 

@@ -28,13 +28,15 @@ set -euo pipefail
 #   gnuplot-nox               `railsym plot` and the demo's PNG (tested)
 #   libmatio-dev libhdf5-dev  result files `--out X.mat` (libmatio) and `--out X.h5`
 #                             (libhdf5) of `railsym run` (docs/results.md)
+#   libfftw3-dev              FFTs of the spectra: Welch PSD, comfort weighting
+#                             filters, track-irregularity synthesis (docs/analyses.md)
 #   hdf5-tools                h5dump, which tests/e2e/test_results_files reads them with
 #   g++ gcc make              the toolchain
 #   clang libclang-rt-14-dev  libFuzzer for the fuzz pass of `make test`
 PACKAGES=(
     libginac-dev libcln-dev libtcc-dev tcc libsuitesparse-dev check pkg-config
     openmpi-bin libopenmpi-dev gnuplot-nox g++ gcc make
-    libmatio-dev libhdf5-dev hdf5-tools
+    libmatio-dev libhdf5-dev hdf5-tools libfftw3-dev
     clang libclang-rt-14-dev
 )
 # What `make bench` needs on top, checked by its own step only (a build

@@ -36,7 +36,8 @@ typedef struct {
 
 /* The subcommands of the contract, in the order `railsym --help` lists them. */
 static const char *const commands[] = {
-    "compile", "ops", "run", "plot", "sweep", "critical-speed", "linear", "contact-geometry",
+    "compile", "ops", "run", "plot", "sweep", "critical-speed", "linear", "contact-geometry", "irregularity", "psd",
+    "comfort", "track-shift",
 };
 #define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

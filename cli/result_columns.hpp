@@ -1,0 +1,30 @@
+// result_columns.hpp — columns of a results CSV (time first, as `railsym run`
+// writes it) read as numbers, for the analysis commands (`railsym psd`,
+// `railsym comfort`): the named columns and the sampling rate of the time
+// column, which must be uniform.
+#ifndef RAILSYM_RESULT_COLUMNS_HPP
+#define RAILSYM_RESULT_COLUMNS_HPP
+
+#include <string>
+#include <vector>
+
+namespace railsym {
+
+struct ResultColumns {
+    std::vector<std::vector<double>> values;   // one per requested name, in order
+    double fs = 0;                             // samples per unit of the first column (1/s)
+    std::string first;                         // the first column's name ("time")
+    std::vector<std::string> units;            // per requested name, from NAME.units.csv; "" unknown
+};
+
+// Reads `names` from `csv`.  Throws cli::UserError naming the file and line
+// for an unknown column (with the closest name), a field that is not a finite
+// number, a row of the wrong length, fewer than 8 rows, or a first column
+// that is not uniformly spaced (relative deviation over 1e-6).  The units
+// come from the units file `railsym run` writes beside the CSV
+// (docs/results.md) when it lists the same columns.
+ResultColumns read_result_columns(const std::string &csv, const std::vector<std::string> &names);
+
+}  // namespace railsym
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * test_analyses_cli.c — the analysis commands end to end, with the built
+ * command ($RAILSYM_BIN, else ./build/railsym; run from the repository root):
+ *  - `railsym irregularity`: the same seed writes the same bytes, another
+ *    seed other bytes; the tables are read by the track reader: a run of
+ *    generated/wheelset_cone on a track whose vertical and cross-level
+ *    irregularities are such tables succeeds, and the wheelset's height
+ *    follows them (max |z| over 0.5 mm and over 5 times that on the plain
+ *    straight);
+ *  - `railsym psd` on that run's results writes its CSV (one row per bin)
+ *    and plot;
+ *  - `railsym comfort` on a CSV of sinusoids writes the 12 blocks of 60 s
+ *    and prints N_MV; unknown columns are named with the closest one;
+ *  - `railsym track-shift` on a CSV of ΣY = 5 kN + 12 kN sin(2π 2 t) prints
+ *    the hand rms 9.849 kN and the limits 83.33 kN (70.83 kN freight).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rs_test.h"
+
+static char bin[PATH_MAX], dir[64];
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    const int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void setup(void)
+{
+    const char *b = getenv("RAILSYM_BIN");
+    ck_assert_ptr_nonnull(realpath(b && *b ? b : "./build/railsym", bin));
+    snprintf(dir, sizeof dir, "/tmp/rs_analysesXXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void) { sh("rm -rf %s", dir); }
+
+static int lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    int n = 0, c;
+    while ((c = fgetc(f)) != EOF) n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+/* max |column k| of a results CSV */
+static double max_abs(const char *path, int k)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    char line[4096];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    double m = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *p = line;
+        for (int i = 0; i < k; i++) p = strchr(p, ',') + 1;
+        m = fmax(m, fabs(strtod(p, NULL)));
+    }
+    fclose(f);
+    return m;
+}
+
+START_TEST(irregularity_reproducible)
+{
+    const char *gen = "%s irregularity --spectrum fra5 --kind lateral --length 300 --seed %d -o %s/%s --no-plot "
+                      ">/dev/null";
+    ck_assert_int_eq(sh(gen, bin, 11, dir, "a.csv"), 0);
+    ck_assert_int_eq(sh(gen, bin, 11, dir, "b.csv"), 0);
+    ck_assert_int_eq(sh(gen, bin, 12, dir, "c.csv"), 0);
+    ck_assert_int_eq(sh("cmp -s %s/a.csv %s/b.csv", dir, dir), 0);
+    ck_assert_int_ne(sh("cmp -s %s/a.csv %s/c.csv", dir, dir), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/a.csv", dir);
+    ck_assert_int_eq(lines(path), 2 + 1 + 1200);   /* two comments, the header, 300 m / 0.25 m */
+    ck_assert_int_eq(sh("%s irregularity --spectrum erri-low --kind gauge --length 300 -o %s/g.csv 2>%s/err.txt",
+                        bin, dir, dir), 1);
+    ck_assert_int_eq(sh("grep -q 'ERRI B176 publishes no gauge spectrum' %s/err.txt", dir), 0);
+}
+END_TEST
+
+static const char *TRACK =
+    "railsym-track 1\n"
+    "name irregular\n"
+    "gauge 1.435\n"
+    "inclination 1:40\n"
+    "origin x -10 y 0 z 0 heading 0 s -10\n"
+    "straight 400\n"
+    "%s";
+static const char *IRREG =
+    "irregularity vertical table vert.csv linear from 0 to 380 taper 10\n"
+    "irregularity cant table cross.csv linear from 0 to 380 taper 10\n";
+static const char *SCENARIO =
+    "duration 3\nstep 1e-4\noutput 0.002\nmethod imex\ntrack \"%s/%s\"\n"
+    "initial x_dot = 10\ninitial spin_dot = 22.22222222222222\ncolumns x y z roll yaw\n";
+
+static void write_file(const char *name, const char *fmt, const char *a, const char *b)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, fmt, a, b);
+    fclose(f);
+}
+
+START_TEST(track_reads_tables)
+{
+    ck_assert_int_eq(sh("cd %s && %s irregularity --spectrum erri-low --kind vertical --length 400 --start -10 "
+                        "--wavelengths 10:70 --seed 7 -o vert.csv --no-plot >/dev/null", dir, bin), 0);
+    ck_assert_int_eq(sh("cd %s && %s irregularity --spectrum erri-low --kind cross-level --length 400 --start -10 "
+                        "--wavelengths 10:70 --seed 9 -o cross.csv --no-plot >/dev/null", dir, bin), 0);
+    write_file("irr.trk", TRACK, IRREG, "");
+    write_file("flat.trk", TRACK, "", "");
+    write_file("irr.scn", SCENARIO, dir, "irr.trk");
+    write_file("flat.scn", SCENARIO, dir, "flat.trk");
+    RS_REQUIRE_MODEL("wheelset_cone");
+    ck_assert_int_eq(sh("%s run generated/wheelset_cone --scenario %s/irr.scn --out %s/irr.csv -q", bin, dir, dir), 0);
+    ck_assert_int_eq(sh("%s run generated/wheelset_cone --scenario %s/flat.scn --out %s/flat.csv -q", bin, dir, dir),
+                     0);
+    char irr[128], flat[128];
+    snprintf(irr, sizeof irr, "%s/irr.csv", dir);
+    snprintf(flat, sizeof flat, "%s/flat.csv", dir);
+    const double zi = max_abs(irr, 3), zf = max_abs(flat, 3);
+    printf("max |z| on the irregular track %.3g m, on the plain one %.3g m\n", zi, zf);
+    ck_assert_msg(zi > 5e-4 && zi > 5 * zf, "max |z|: irregular %g m, plain %g m", zi, zf);
+    /* the PSD of the run's z: 1501 rows -> segments of 128 -> 65 bins + header */
+    ck_assert_int_eq(sh("%s psd %s z --out %s/z >/dev/null", bin, irr, dir), 0);
+    char p[128];
+    snprintf(p, sizeof p, "%s/z_psd.csv", dir);
+    ck_assert_int_eq(lines(p), 1 + 65);
+    ck_assert_int_eq(sh("test -s %s/z_psd.png", dir), 0);
+    ck_assert_int_eq(sh("%s psd %s zz 2>%s/err.txt", bin, irr, dir), 1);
+    ck_assert_int_eq(sh("grep -q \"no column 'zz' (did you mean 'z'?)\" %s/err.txt", dir), 0);
+}
+END_TEST
+
+START_TEST(comfort_command)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/acc.csv", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "time,ax,ay,az\n");
+    for (int i = 0; i < 6000; i++) {
+        const double t = i / 100.0;
+        fprintf(f, "%.17g,%.17g,%.17g,%.17g\n", t, 0.3 * sin(2 * M_PI * t), 0.2 * sin(4 * M_PI * t),
+                0.4 * sin(10 * M_PI * t));
+    }
+    fclose(f);
+    ck_assert_int_eq(sh("%s comfort %s --x ax --y ay --z az > %s/out.txt", bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q '^EN 12299 N_MV: 2.29[0-9] from 12 blocks' %s/out.txt", dir), 0);
+    ck_assert_int_eq(sh("grep -q '^Sperling Wz vertical (az): ' %s/out.txt", dir), 0);
+    snprintf(path, sizeof path, "%s/acc_comfort.csv", dir);
+    ck_assert_int_eq(lines(path), 1 + 12);
+    ck_assert_int_eq(sh("test -s %s/acc_comfort.png", dir), 0);
+}
+END_TEST
+
+/* ΣY = 5 kN + 12 kN sin(2π 2 t) at 25 m/s: rms √(5² + 12²/2) = 9.849 kN in
+ * every window; limit (Q0 = 110 kN) 10 + 220/3 = 83.33 kN, its rms 41.67 kN */
+START_TEST(track_shift_command)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/f.csv", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "time,x,sumY\n");
+    for (int i = 0; i < 6000; i++)
+        fprintf(f, "%.17g,%.17g,%.17g\n", i / 200.0, 0.125 * i, 5e3 + 12e3 * sin(2 * M_PI * 2 * (i / 200.0)));
+    fclose(f);
+    ck_assert_int_eq(sh("%s track-shift %s sumY --wheel-load 110 > %s/out.txt", bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q '65 windows of 100 m every 10 m, largest rms 9.849 kN' %s/out.txt", dir), 0);
+    ck_assert_int_eq(sh("grep -q 'sum Y 83.33 kN, its rms 41.67 kN: within' %s/out.txt", dir), 0);
+    ck_assert_int_eq(sh("%s track-shift %s sumY --wheel-load 110 --freight > %s/out.txt", bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q 'sum Y 70.83 kN' %s/out.txt", dir), 0);
+    snprintf(path, sizeof path, "%s/f_sumY_track_shift.csv", dir);
+    ck_assert_int_eq(lines(path), 1 + 65);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("analyses_cli");
+    TCase *tc = tcase_create("cli");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, irregularity_reproducible);
+    tcase_add_test(tc, track_reads_tables);
+    tcase_add_test(tc, comfort_command);
+    tcase_add_test(tc, track_shift_command);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
