@@ -191,29 +191,45 @@ START_TEST(run_dlopen_sigint_during_load)
 }
 END_TEST
 
-/* compile's write phase: SIGINT as soon as the hidden folder appears. */
+/* compile's write phase: SIGINT as soon as the hidden folder appears.  The
+ * FEVE 3000 writes 8 MB there; under the sanitizers its symbolic compile
+ * takes ten minutes, so those builds use the bogie.  On a loaded machine
+ * the poll may see the folder only as the last rename is done: then the
+ * compile may end normally (exit 0) with its whole folder — the signal
+ * came too late to interrupt anything — and nothing may be left either way. */
 START_TEST(compile_sigint_in_write_phase)
 {
-    char base[600], tmp[600], out[600], list[2000], dir[700], log[700];
+    char base[600], tmp[600], out[600], list[2000], dir[700], log[700], hidden[64];
+    const char *model = sweep_sanitized() ? "bogie" : "feve3000";
+    char vdl[200];
+    snprintf(vdl, sizeof vdl, sweep_sanitized() ? "vehicles/examples/%s.vdl" : "vehicles/feve3000/%s.vdl", model);
+    snprintf(hidden, sizeof hidden, ".%s.tmp-", model);
     scratch(base, sizeof base, "sig-compile", tmp, out);
-    snprintf(dir, sizeof dir, "%s/feve3000", out);
+    snprintf(dir, sizeof dir, "%s/%s", out, model);
     snprintf(log, sizeof log, "%s/compile.log", base);
     setenv("TMPDIR", tmp, 1);
-    char *argv[] = {(char *)sweep_railsym_bin(), "compile", "vehicles/feve3000/feve3000.vdl", "-o", dir, NULL};
+    char *argv[] = {(char *)sweep_railsym_bin(), "compile", vdl, "-o", dir, NULL};
     const pid_t pid = sweep_spawn(argv, log);
     unsetenv("TMPDIR");
-    const int seen = wait_for(out, ".feve3000.tmp-", 600.0);
+    const int seen = wait_for(out, hidden, 600.0);
     kill(pid, SIGINT);
-    ck_assert_int_eq(sweep_wait(pid), 128 + SIGINT);
-    ck_assert_msg(seen, "the write phase was never seen (.feve3000.tmp-PID in %s)", out);
+    const int st = sweep_wait(pid);
+    /* the bogie's write phase (sanitizer builds) is short enough for the
+     * poll to miss: there the run only checks that nothing is left */
+    ck_assert_msg(seen || sweep_sanitized(), "the write phase was never seen (%sPID in %s)", hidden, out);
+    if (!seen)
+        printf("compile_sigint_in_write_phase: the write phase was not caught (sanitizer build)\n");
+    ck_assert_msg(st == 128 + SIGINT || st == 0, "compile ended with status %d after SIGINT", st);
+    if (st == 0)
+        printf("compile_sigint_in_write_phase: the signal came after the last rename (exit 0)\n");
     ck_assert_msg(count_entries(out, ".", list, sizeof list) == 0, "hidden folders left:\n%s", list);
     /* interrupted while writing: no folder, or (the signal came after the
      * last file) the complete one */
-    struct stat st;
-    if (stat(dir, &st) == 0) {
+    struct stat sb;
+    if (stat(dir, &sb) == 0 || st == 0) {
         char c[800];
-        snprintf(c, sizeof c, "%s/feve3000_model.c", dir);
-        ck_assert_msg(stat(c, &st) == 0, "an incomplete %s was left", dir);
+        snprintf(c, sizeof c, "%s/%s_model.c", dir, model);
+        ck_assert_msg(stat(c, &sb) == 0, "an incomplete %s was left", dir);
     }
     ck_assert_int_eq(count_entries(tmp, "", NULL, 0), 0);
     sweep_rm_rf(base);
