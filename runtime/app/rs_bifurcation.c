@@ -16,6 +16,7 @@
 #include "rs_dirs.h"
 #include "rs_driver.h"
 #include "rs_elastic.h"
+#include "rs_equilibrium.h"
 #include "rs_error.h"
 #include "rs_scenario.h"
 #include "rs_speed.h"
@@ -61,7 +62,48 @@ typedef struct bf {
     int cap;
 } bf;
 
-/* A workspace at time 0: the scenario, L = offset, running speed V. */
+/* Puts the vehicle on its rails at the disturbance: the static equilibrium
+ * (rs_equilibrium.h) of the scenario's `equilibrium` coordinates (its
+ * default set when it names none), L held at the disturbance.  The elastic
+ * contact always needs it: its wheels carry their load by overlapping the
+ * rails, and a wheelset moved sideways climbs its profiles (by 0.8 mm at
+ * 10 mm on a 1:13 cone), so the scenario's height, set for one lateral
+ * position, would start it pressed hundreds of µm into a rail (MN of
+ * normal force, the wheelset thrown off) or hanging above it.  The
+ * constraint contact finds its height by projection; it is settled only
+ * when the scenario asks. */
+static int settle(bf *x, rs_ws *ws, int elastic, char *msg, size_t msglen)
+{
+    const int *eq;
+    int neq;
+    const int asked = rs_binding_equilibrium(x->b, &eq, &neq);
+    if (!asked && !elastic)
+        return RS_OK;
+    int *idx = malloc((size_t)x->m->n_q * sizeof *idx);
+    if (!idx)
+        return rs_fail(msg, msglen, RS_E_NOMEM, "out of memory");
+    int n = 0;
+    if (asked && neq > 0) {
+        for (int i = 0; i < neq; i++)
+            if (eq[i] != x->lat)
+                idx[n++] = eq[i];
+    } else {
+        const int nd = rs_equilibrium_default_coords(x->m, idx);
+        for (int i = 0; i < nd; i++)
+            if (idx[i] != x->lat)
+                idx[n++] = idx[i];
+    }
+    int st = RS_OK;
+    if (n > 0) {
+        rs_equilibrium_opts eo = {idx, n, 0, 0, NULL};
+        st = rs_equilibrium(ws, &eo, NULL, msg, msglen);
+    }
+    free(idx);
+    return st;
+}
+
+/* A workspace at time 0: the scenario, L = offset (the vehicle settled on
+ * its rails there), running speed V. */
 static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *err, size_t errlen)
 {
     rs_options opt;
@@ -89,6 +131,11 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
         return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
     }
     rs_ws_q(*ws)[x->lat] = offset;
+    if ((st = settle(x, *ws, opt.contact == rs_elastic_contact(), msg, sizeof msg))) {
+        rs_ws_free(ws);
+        return rs_fail(err, errlen, st, "model '%s', %s = %g m: %s", x->m->name, x->m->q_names[x->lat], offset,
+                       msg);
+    }
     if ((st = rs_speed_apply(*ws, V, msg, sizeof msg))) {
         rs_ws_free(ws);
         return rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", x->m->name, V, msg);
@@ -188,10 +235,25 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
     return RS_OK;
 }
 
+/* A run that grew from its disturbance onto a limit cycle: its end state
+ * keeps its peaks (a flange-bounded hunting motion), at an amplitude at
+ * least RS_BIF_GREW times the disturbance.  Its end state's rate (≈ 0)
+ * says nothing about the growth before; it has lost stability as surely as
+ * a run still growing.  (Noise-level limit cycles stay near the
+ * disturbance: 0.48..0.51 mm from 0.5 mm on the 1:40 cone.) */
+#define RS_BIF_GREW 2.0
+static int grew_to_cycle(const rs_bifurcation_point *p)
+{
+    return p->lc.cls == RS_LC_LIMIT_CYCLE && p->lc.amp > RS_BIF_GREW * p->offset;
+}
+
 /* σ for the bracket search: the fitted rate; a run that decayed to nothing
- * (no rate) counts as −∞, one that failed growing as +∞. */
+ * (no rate) counts as −∞, one that failed growing or grew onto a limit
+ * cycle as +∞ (the bracket is then halved). */
 static double sigma_of(const rs_bifurcation_point *p)
 {
+    if (grew_to_cycle(p))
+        return INFINITY;
     if (isfinite(p->lc.rate))
         return p->lc.rate;
     return p->lc.cls == RS_LC_DECAYING ? -INFINITY : INFINITY;
@@ -258,7 +320,7 @@ static int surely_decays(const rs_bifurcation_point *p)
 
 static int surely_grows(const rs_bifurcation_point *p)
 {
-    return p->lc.cls == RS_LC_GROWING;
+    return p->lc.cls == RS_LC_GROWING || grew_to_cycle(p);
 }
 
 /* The ramp-down at step dt: *v the speed where it died out (NaN: did not
