@@ -13,7 +13,9 @@
  *
  * Every run is in this process, one workspace per run: the scenario's
  * parameters and initial state, the lateral coordinate L (default y or
- * *.y) set to the disturbance, the running speed V applied as `speed V`
+ * *.y) set to the disturbance, the vehicle settled on its rails there (the
+ * static equilibrium of the scenario's `equilibrium` coordinates, L held;
+ * with elastic contact always), the running speed V applied as `speed V`
  * does (rs_speed.h: forward velocities V, spins rolling without slip), and
  * the forward velocities held at V after every step (a constant-speed
  * drive: the hunting motion's dissipation would otherwise slow the vehicle
@@ -27,7 +29,8 @@
  *    is kept, rated on what it computed, and marked failed.
  * 2. Loss of stability of the small branch: the lowest grid speed whose
  *    small disturbance grows (significantly: rs_limit_cycle.h), above a
- *    grid speed where it decays.  Then regula falsi (Illinois) on the rate
+ *    grid speed where it decays (a small disturbance that grew onto a
+ *    limit cycle of more than twice its size counts as growing).  Then regula falsi (Illinois) on the rate
  *    σ(V) of small-disturbance runs inside that bracket, until it is
  *    narrower than tol · V or after max_refine runs; v_lin is where the
  *    line through the bracket's (V, σ) crosses zero.  Without such a pair
