@@ -8,8 +8,8 @@
  *    fh = f0 + 2 Hz, the 4th-order low-pass prototype moved to the band
  *    (8 poles),
  *        |H(f)| = 1/√(1 + x^8),  x = (f² − fl fh)/(f (fh − fl)),
- *    1 at √(fl fh), 1/√2 at both edges (x = ∓1), within 1e-5 of 1 at f0
- *    for f0 >= 3 Hz; applied in the frequency domain (zero phase); when
+ *    1 at √(fl fh), 1/√2 at both edges (x = ∓1), 1/√(1 + f0^−8) at f0
+ *    (x = 1/f0; within 1e-4 of 1 for f0 >= 3 Hz); applied in the frequency domain (zero phase); when
  *    f0 − 2 Hz <= 0 there is no band: the 4th-order Butterworth low pass
  *    1/√(1 + (f/fh)^8) at fh = f0 + 2 Hz;
  *  - f0 from the signal's spectrum when it is not given: the peak of the
