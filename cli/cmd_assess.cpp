@@ -189,18 +189,25 @@ int cmd_assess(int argc, char **argv) {
         throw cli::UserError("'" + csv + "': nothing to assess: no --frame, --frame-velocity or --sum-y, and no "
                              "contact columns CONTACT.Y and CONTACT.Q (add them to the scenario's `columns`)");
 
+    // Each column read once (a contact's Y may also be given as --sum-y):
+    // col(name) is its index in rc.values.
     std::vector<std::string> names = {pos};
-    for (const auto *list : {&acc, &vel, &sumy}) names.insert(names.end(), list->begin(), list->end());
+    auto add = [&](const std::string &c) {
+        if (std::find(names.begin(), names.end(), c) == names.end()) names.push_back(c);
+    };
+    for (const auto *list : {&acc, &vel, &sumy})
+        for (const std::string &c : *list) add(c);
     for (const std::string &w : wheels) {
-        names.push_back(w + ".Y");
-        names.push_back(w + ".Q");
+        add(w + ".Y");
+        add(w + ".Q");
     }
     const ResultColumns rc = read_result_columns(csv, names);
+    auto col = [&](const std::string &c) {
+        return static_cast<size_t>(std::find(names.begin(), names.end(), c) - names.begin());
+    };
     const std::vector<double> &s = rc.values[0];
     const size_t n = s.size();
-    auto unit_of = [&](const std::string &name) {
-        return rc.units[static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin())];
-    };
+    auto unit_of = [&](const std::string &name) { return rc.units[col(name)]; };
     for (const std::string &c : acc)
         if (unit_of(c) == "m/s")
             throw cli::UserError(csv + ": column '" + c + "' is in m/s, a velocity: give it as --frame-velocity " + c);
@@ -222,11 +229,10 @@ int cmd_assess(int argc, char **argv) {
         Table t{prefix + "_assess_frame.csv", prefix + "_assess_frame.png",
                 "bogie frame lateral acceleration: rms over 100 m windows, f0 +- 2 Hz", "rms [m/s^2]", "[0:*]", {}, {}, {}};
         std::vector<std::pair<std::string, std::vector<double>>> sig;
-        for (const std::string &c : acc) sig.push_back({c, rc.values[static_cast<size_t>(
-                                                               std::find(names.begin(), names.end(), c) - names.begin())]});
+        for (const std::string &c : acc) sig.push_back({c, rc.values[col(c)]});
         for (const std::string &c : vel) {
             std::vector<double> a(n);
-            const auto &v = rc.values[static_cast<size_t>(std::find(names.begin(), names.end(), c) - names.begin())];
+            const auto &v = rc.values[col(c)];
             if (rs_en14363_derivative(v.data(), n, rc.fs, a.data(), err, sizeof err) != RS_OK)
                 throw cli::UserError(csv + ": column '" + c + "': " + err);
             sig.push_back({"d/dt " + c, a});
@@ -251,10 +257,9 @@ int cmd_assess(int argc, char **argv) {
                 "Y/Q: mean over 2 m windows every 0.5 m (20 Hz low pass)", "Y/Q", "[*:*]", {}, {}, {}};
         const double lim = RS_EN14363_YQ_LIMIT;
         for (const std::string &w : wheels) {
-            const size_t iy = static_cast<size_t>(std::find(names.begin(), names.end(), w + ".Y") - names.begin());
             std::vector<double> yq(n), mean(n);
-            if (rs_en14363_yq(rc.values[iy].data(), rc.values[iy + 1].data(), n, rc.fs, yq.data(), err, sizeof err) !=
-                RS_OK)
+            if (rs_en14363_yq(rc.values[col(w + ".Y")].data(), rc.values[col(w + ".Q")].data(), n, rc.fs, yq.data(),
+                              err, sizeof err) != RS_OK)
                 throw cli::UserError(csv + ": wheel '" + w + "': " + err);
             size_t nw = 0;
             t.start.assign(n, 0);
@@ -281,7 +286,7 @@ int cmd_assess(int argc, char **argv) {
         Table t{prefix + "_assess_sum_y.csv", prefix + "_assess_sum_y.png",
                 "sum Y: rms over 100 m windows, f0 +- 2 Hz", "rms [kN]", "[0:*]", {}, {}, {}};
         for (const std::string &c : sumy) {
-            const auto &y = rc.values[static_cast<size_t>(std::find(names.begin(), names.end(), c) - names.begin())];
+            const auto &y = rc.values[col(c)];
             std::vector<double> rms = stability_rms(csv, "sum Y '" + c + "'", y, s, rc.fs, f0, t.start);
             for (double &r : rms) r /= 1e3;
             const size_t k = argmax(rms);

@@ -13,6 +13,7 @@
  *  - sumY = 12 kN sin(2π 5 t) + 5 kN: rms 12/√2 = 8.485 kN after the band
  *    pass, limit (10 + 2·110/3)/2 = 41.67 kN;
  *  - 90 windows of 100 m and 1996 of 2 m in the CSVs;
+ *  - a wheel's Y given as --sum-y too leaves its Y/Q as it was;
  *  - a missing column, positions that do not increase and --frame without
  *    --bogie-mass are refused with messages that say what to do.
  */
@@ -115,6 +116,9 @@ START_TEST(figures_and_verdicts)
     /* a heavy bogie: the limit (12 - 58/5)/2 = 0.2 m/s^2 is exceeded; the exit status stays 0 */
     ck_assert_int_eq(sh("%s assess %s --frame ay --bogie-mass 58 --wheel w --no-plot > %s/out.txt", bin, csv, dir), 0);
     HAS("EXCEEDED by 0.3657 m/s^2");
+    /* a wheel's Y also given as a sum Y: each column is read once and Y/Q stays Y over Q */
+    ck_assert_int_eq(sh("%s assess %s --sum-y w.Y --wheel-load 110 --no-plot > %s/out.txt", bin, csv, dir), 0);
+    HAS("Y/Q w: largest 2 m mean 0.4995");
 }
 END_TEST
 
