@@ -88,7 +88,7 @@ RESULTS_CFLAGS = $(eval RESULTS_CFLAGS := $$(shell pkg-config --cflags matio hdf
 RESULTS_LIBS   = $(eval RESULTS_LIBS := $$(shell pkg-config --libs matio hdf5))$(RESULTS_LIBS)
 # Spectra (docs/analyses.md): FFTW 3 for the Welch PSD, the comfort weighting
 # filters and the irregularity synthesis (runtime/app/rs_psd.c, rs_comfort.c,
-# rs_irregularity.c, rs_track_shift.c); every program that links the runtime
+# rs_irregularity.c, rs_spectral_filter.c); every program that links the runtime
 # library links it.
 FFTW_CFLAGS = $(eval FFTW_CFLAGS := $$(shell pkg-config --cflags fftw3))$(FFTW_CFLAGS)
 FFTW_LIBS   = $(eval FFTW_LIBS := $$(shell pkg-config --libs fftw3))$(FFTW_LIBS)
@@ -334,7 +334,7 @@ $(BUILD)/obj/runtime/app/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/obj/runtime/app/rs_results_mat.c.o $(BUILD)/obj/runtime/app/rs_results_h5.c.o \
     $(BUILD)/obj/tests/e2e/test_results_files.c.o: private ALL_CFLAGS += $(RESULTS_CFLAGS)
 $(BUILD)/obj/runtime/app/rs_psd.c.o $(BUILD)/obj/runtime/app/rs_comfort.c.o \
-    $(BUILD)/obj/runtime/app/rs_irregularity.c.o $(BUILD)/obj/runtime/app/rs_track_shift.c.o: \
+    $(BUILD)/obj/runtime/app/rs_irregularity.c.o $(BUILD)/obj/runtime/app/rs_spectral_filter.c.o: \
     private ALL_CFLAGS += $(FFTW_CFLAGS)
 
 $(BUILD)/obj/%.cpp.o: %.cpp $(BUILD)/.cxxflags | deps

@@ -44,6 +44,7 @@ int cmd_irregularity(int argc, char **argv);      // cli/cmd_irregularity.cpp
 int cmd_psd(int argc, char **argv);               // cli/cmd_psd.cpp
 int cmd_comfort(int argc, char **argv);           // cli/cmd_comfort.cpp
 int cmd_track_shift(int argc, char **argv);       // cli/cmd_track_shift.cpp
+int cmd_assess(int argc, char **argv);            // cli/cmd_assess.cpp
 
 namespace {
 
@@ -393,6 +394,40 @@ const Command kCommands[] = {
      "      --freight         alpha = 0.85 (default 1)\n"
      "  -o, --out PREFIX      output prefix (default: RESULT without .csv, _COLUMN)\n"
      "      --no-plot         do not draw the PNG\n"
+     "  -h, --help            show this help\n"},
+    {"assess", cmd_assess, "analyses",
+     "EN 14363 running safety and stability: frame acceleration, Y/Q, sum Y",
+     "RESULT.csv [--frame COL | --frame-velocity COL]... [--bogie-mass T]\n"
+     "                   [--wheel CONTACT]... [--sum-y COL]... [--wheel-load Q0]\n"
+     "                   [--freight] [--f0 HZ] [--position COL] [--out PREFIX] [--no-plot]",
+     "Running safety and stability of a run as EN 14363 evaluates them, each\n"
+     "against its limit with a one-line verdict (within / EXCEEDED, the margin):\n"
+     "  bogie-frame lateral acceleration: band pass f0 +- 2 Hz, rms over 100 m\n"
+     "    windows every 10 m, limit (12 - m+/5)/2 m/s^2 (m+ the bogie mass, t);\n"
+     "  Y/Q of each wheel: Y and Q low-passed at 20 Hz, mean over 2 m windows\n"
+     "    every 0.5 m, the largest against 0.8 (curves of radius >= 250 m);\n"
+     "  sum of guiding forces: band pass f0 +- 2 Hz, rms over 100 m every 10 m,\n"
+     "    limit alpha (10 + 2 Q0/3)/2 kN.\n"
+     "f0 is each signal's spectral peak between 0.2 and 20 Hz unless --f0 is\n"
+     "given.  Writes PREFIX_assess_frame.csv, _yq.csv, _sum_y.csv and their\n"
+     "PNGs.  See docs/analyses.md.\n"
+     "\n"
+     "arguments:\n"
+     "  RESULT.csv            results of `railsym run`\n"
+     "options:\n"
+     "      --frame COL       bogie-frame lateral acceleration, m/s^2 (repeatable)\n"
+     "      --frame-velocity COL\n"
+     "                        a lateral velocity, m/s, differentiated (repeatable)\n"
+     "  -m, --bogie-mass T    bogie mass m+, t (required with --frame)\n"
+     "  -w, --wheel CONTACT   a wheel for Y/Q: columns CONTACT.Y, CONTACT.Q\n"
+     "                        (repeatable; default every contact that has both)\n"
+     "      --sum-y COL       sum of guiding forces of a wheelset, N (repeatable)\n"
+     "  -q, --wheel-load Q0   static wheel force, kN (required with --sum-y)\n"
+     "      --freight         alpha = 0.85 (default 1)\n"
+     "      --f0 HZ           instability frequency (default: from the spectrum)\n"
+     "  -p, --position COL    position along the track, m (default x)\n"
+     "  -o, --out PREFIX      output prefix (default: RESULT without .csv)\n"
+     "      --no-plot         do not draw the PNGs\n"
      "  -h, --help            show this help\n"},
 };
 

@@ -36,13 +36,27 @@ std::vector<std::string> split(const std::string &line) {
 
 }  // namespace
 
-ResultColumns read_result_columns(const std::string &csv, const std::vector<std::string> &names) {
-    std::ifstream in(csv);
+namespace {
+
+std::vector<std::string> header_of(std::ifstream &in, const std::string &csv) {
     if (!in) throw cli::UserError("cannot read '" + csv + "': " + std::strerror(errno));
     std::string line;
     if (!std::getline(in, line) || trim(line).empty())
         throw cli::UserError("'" + csv + "' is empty: expected a header row 'time,NAME,...' (write it with `railsym run`)");
-    const std::vector<std::string> header = split(line);
+    return split(line);
+}
+
+}  // namespace
+
+std::vector<std::string> read_result_header(const std::string &csv) {
+    std::ifstream in(csv);
+    return header_of(in, csv);
+}
+
+ResultColumns read_result_columns(const std::string &csv, const std::vector<std::string> &names) {
+    std::ifstream in(csv);
+    const std::vector<std::string> header = header_of(in, csv);
+    std::string line;
     std::vector<size_t> idx;
     for (const std::string &n : names) {
         size_t k = 0;

@@ -25,6 +25,11 @@ struct ResultColumns {
 // (docs/results.md) when it lists the same columns.
 ResultColumns read_result_columns(const std::string &csv, const std::vector<std::string> &names);
 
+// The column names of `csv`'s header row (to find columns by pattern, as
+// `railsym assess` finds the contacts' Y and Q).  Throws cli::UserError for
+// a file that cannot be read or is empty.
+std::vector<std::string> read_result_header(const std::string &csv);
+
 }  // namespace railsym
 
 #endif
