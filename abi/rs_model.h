@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 10
+#define RS_MODEL_VERSION 11
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -121,6 +121,14 @@ typedef struct rs_pattern {
  *                    it.  The runtime applies it after parameters change to
  *                    those the caller did not set itself, repeating until
  *                    nothing changes (chains: at most n_p passes)
+ * Internal states (optional: NULL when n_z = 0; version 11):
+ *   RS_FN_ZDOT       out[0] ż (n_z): the rates of the first-order states z,
+ *                    whose values are the inputs u[z_slot[i]]; out[1]
+ *                    ∂ż_i/∂z_i (n_z).  Each ż_i depends on z only through
+ *                    z_i, linearly (ż_i = a_i(t, q, q̇) + b_i z_i with b_i
+ *                    of the parameters): the runtime's step integrates each
+ *                    one exactly over a step with a_i linear in time
+ *                    (docs/runtime.md "Internal states")
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */
 enum rs_fn_id {
@@ -148,6 +156,7 @@ enum rs_fn_id {
     RS_FN_WHEEL,
     RS_FN_STEP_ELASTIC,
     RS_FN_PARAMS,
+    RS_FN_ZDOT,
     RS_FN_COUNT
 };
 
@@ -158,7 +167,8 @@ enum rs_fn_id {
 #define RS_FN_NAMES { \
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
     "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
-    "step", "proj", "newton", "power", "step_cached", "wheel", "step_elastic", "params" }
+    "step", "proj", "newton", "power", "step_cached", "wheel", "step_elastic", "params", \
+    "zdot" }
 
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {
@@ -264,7 +274,27 @@ typedef struct rs_model {
      * `railsym compile` (0: none): ties the descriptor to its model.json
      * (the folder loaders check it, rs_load.h). */
     unsigned long long content_hash;
+
+    /* First-order internal states z (version 11; docs/elements.md "Elements
+     * with an internal state"): n_z of them, each carried in an input slot
+     * u[z_slot[i]] that the runtime integrates with ż from RS_FN_ZDOT (not
+     * set by the caller).  z_names[i] = u_names[z_slot[i]], z_units likewise;
+     * z0: initial values (NULL: all zero).  n_z = 0: the rest may be NULL. */
+    int n_z;
+    const int *z_slot;
+    const char *const *z_names;
+    const char *const *z_units;
+    const double *z0;
 } rs_model;
+
+/* The state index of input slot u (0..n_z-1), or -1 when u is no state. */
+static inline int rs_model_z_of_u(const rs_model *m, int u)
+{
+    for (int i = 0; i < m->n_z; i++)
+        if (m->z_slot[i] == u)
+            return i;
+    return -1;
+}
 
 /* K, the length of RS_FN_STEP_CACHED's cache (RS_FN_PROJ's out[7]); 0 when
  * the model has no RS_FN_STEP_CACHED. */

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -120,6 +121,7 @@ public:
         write_names();
         write_initial_and_defaults();
         write_units();
+        write_states();
         write_patterns();
         write_contacts();
         write_function_table();
@@ -183,6 +185,7 @@ private:
                     {Shape::Vector, 2 * nc, 1}};
         case RS_FN_POWER: return {{Shape::Vector, RS_POWER_COUNT, 1}};
         case RS_FN_PARAMS: return {{Shape::Vector, (int)sym_.p.size(), 1}};
+        case RS_FN_ZDOT: return {{Shape::Vector, (int)sym_.z_slot.size(), 1}, {Shape::Vector, (int)sym_.z_slot.size(), 1}};
         }
         return {};
     }
@@ -381,6 +384,31 @@ private:
         last_fields_.push_back({"content_hash", h});
     }
 
+    // Internal states: only in models that have them (the others' descriptor
+    // stays as it was).
+    void write_states() {
+        const size_t n = sym_.z_slot.size();
+        if (n == 0) return;
+        std::vector<std::string> names, units;
+        for (int u : sym_.z_slot) {
+            if (u < 0 || (size_t)u >= sym_.u.size()) bad("an internal state's input slot is out of range");
+            names.push_back(sym_.u[(size_t)u]);
+            units.push_back(sym_.u_units.empty() ? "" : sym_.u_units[(size_t)u]);
+        }
+        os_ << "\n/* Internal states z (docs/elements.md): input slot, name, unit, initial value. */\n"
+            << "static const int rsd_z_slot[" << n << "] = {" << int_array(sym_.z_slot).substr(4) << "};\n"
+            << "static const char *const rsd_z_names[" << n << "] = {";
+        for (size_t i = 0; i < n; ++i) os_ << (i ? ", " : "") << c_str(names[i]);
+        os_ << "};\nstatic const char *const rsd_z_units[" << n << "] = {";
+        for (size_t i = 0; i < n; ++i) os_ << (i ? ", " : "") << c_str(units[i]);
+        os_ << "};\n";
+        last_fields_.push_back({"n_z", std::to_string(n)});
+        last_fields_.push_back({"z_slot", "rsd_z_slot"});
+        last_fields_.push_back({"z_names", "rsd_z_names"});
+        last_fields_.push_back({"z_units", "rsd_z_units"});
+        last_fields_.push_back({"z0", doubles("rsd_z0", "Initial internal states.", sym_.z0, names, "the initial value of")});
+    }
+
     std::string pattern(const char *tag, const Output &o) {
         os_ << "\n/* Pattern of " << tag << " (" << o.rows << " x " << o.cols << ", " << o.nnz()
             << " non-zeros), compressed columns. */\n";
@@ -520,6 +548,13 @@ ModelSymbols model_symbols(const System &sys) {
     m.p_units.assign(m.p.size(), "");
     m.u_units.assign(m.u.size(), "");
     m.output_units.assign(m.outputs.size(), "");
+    for (const ForceElement &f : sys.forces())
+        if (f.law.ks.valid()) {   // a series branch's state: its spring's deflection
+            const int slot = st.sym(f.law.z.id()).slot;
+            m.z_slot.push_back(slot);
+            m.z0.push_back(d.get(SymKind::Input, slot));
+            m.u_units[(size_t)slot] = "m";
+        }
     const BaseTree &bt = sys.bases();
     for (int b = 1; b < bt.size(); ++b)
         for (const Ex &w : bt.omega_edge(b))   // θ̇·axis: a bare q̇ is a rotation angle's rate
@@ -590,9 +625,15 @@ std::string emit_default_scenario(const System &sys, const std::string &model) {
         os << "initial " << s.name << "_dot = " << c_num(d.get(SymKind::Vel, s.slot), "initial " + s.name + "_dot")
            << "\n";
     }
+    // An element's internal state (an input the step integrates) is state:
+    // `initial`; the scenario reader refuses it as an `input`.
+    std::set<int> states;
+    for (const ForceElement &f : sys.forces())
+        if (f.law.ks.valid()) states.insert(f.law.z.id());
     for (const Ex &e : st.symbols_of(SymKind::Input)) {
         const SymInfo &s = st.sym(e.id());
-        os << "input " << s.name << " = " << c_num(d.get(SymKind::Input, s.slot), "input " + s.name) << "\n";
+        os << (states.count(e.id()) ? "initial " : "input ") << s.name << " = "
+           << c_num(d.get(SymKind::Input, s.slot), "input " + s.name) << "\n";
     }
     return os.str();
 }

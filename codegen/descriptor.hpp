@@ -46,6 +46,10 @@ struct ModelSymbols {
     std::vector<double> p_default;         // one per parameter [SI]
     int n_const = 0;                           // hoisted constants (RS_IN_CONST slot)
     std::vector<ContactTableEntry> contacts;   // wheel-rail contacts (System::contact_table())
+    // Internal states (series branches, forces.hpp): the input slot of each
+    // and its initial value (in the elements' order).
+    std::vector<int> z_slot;
+    std::vector<double> z0;
 };
 
 // The symbols of a System: names from its Store (symbols_of, slot order),

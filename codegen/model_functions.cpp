@@ -148,6 +148,18 @@ codegen::Function params_function(System &sys)
     return codegen::Function{codegen::fn_name(RS_FN_PARAMS), {codegen::Output::vector("p", p)}, doc};
 }
 
+codegen::Function zdot_function(System &sys)
+{
+    std::vector<Ex> zd, dz;
+    for (const NodeRate &n : node_rates(sys)) {
+        zd.push_back(n.zdot);
+        dz.push_back(n.dzdot_dz);
+    }
+    return codegen::Function{codegen::fn_name(RS_FN_ZDOT),
+                             {codegen::Output::vector("zdot", zd), codegen::Output::vector("dzdot_dz", dz)},
+                             "internal states: zdot = a(t, q, q') + b z per state, and b = d(zdot)/dz"};
+}
+
 codegen::Function power_function(System &sys)
 {
     return codegen::Function{codegen::fn_name(RS_FN_POWER), {codegen::Output::vector("power", power_terms(sys))},

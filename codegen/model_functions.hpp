@@ -29,6 +29,9 @@ codegen::Function power_function(System &sys);
 // "params" (RS_FN_PARAMS): every parameter, the dependent ones from their
 // expressions (System::param_exprs); only for models that have one.
 codegen::Function params_function(System &sys);
+// "zdot": the internal states' rates ż and ∂ż_i/∂z_i (forces.hpp NodeRate),
+// for a model with series branches (rs_model.h RS_FN_ZDOT).
+codegen::Function zdot_function(System &sys);
 codegen::Function force_jacobian_function(System &sys);
 
 }  // namespace railsym

@@ -150,6 +150,11 @@ std::string descriptor(const ModelInfo &info, System &sys, const std::vector<cod
        << "  \"outputs\": " << names_json(outs) << ",\n"
        << "  \"output_units\": " << names_json(sym.output_units) << ",\n"
        << "  \"functions\": " << names_json(fnames);
+    if (!sym.z_slot.empty()) {   // internal states: the inputs the runtime integrates
+        std::vector<std::string> zn;
+        for (int u : sym.z_slot) zn.push_back(sym.u[(size_t)u]);
+        os << ",\n  \"states\": " << names_json(zn);
+    }
     if (!sys.contacts().empty()) os << ",\n  \"contacts\": " << contacts_json(sys.contact_table());
     os << "\n}\n";
     return os.str();
@@ -232,6 +237,9 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         // The energy balance's power terms (power.hpp), built last so the
         // atoms of every other function keep their order.
         fns.push_back(power_function(sys));
+        // Internal states' rates (series branches), after every function the
+        // models without them have, so those stay byte-identical.
+        if (!node_rates(sys).empty()) fns.push_back(zdot_function(sys));
         // Only what the runtime's function table has an id for is compiled
         // (fn_table.hpp): phi_s, say, is left out.
         fns = codegen::runtime_functions(fns);

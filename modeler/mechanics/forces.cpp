@@ -64,7 +64,8 @@ Ex axial_tension(System &sys, const ForceElement &f, const SpringState &s)
     const AxialLaw &law = f.law;
     // The linear law as it always was written (the atoms' order, hence the
     // generated C of existing models, stays the same).
-    if (!law.stop && !law.ktab && !law.ctab && !law.f0.valid()) return f.k * (s.L - f.L0) + f.c * s.Ld;
+    if (!law.stop && !law.ktab && !law.ctab && !law.f0.valid() && !law.ks.valid())
+        return f.k * (s.L - f.L0) + f.c * s.Ld;
     Ex d = s.L - f.L0;
     Ex T = st.zero();
     if (law.stop) {
@@ -75,6 +76,7 @@ Ex axial_tension(System &sys, const ForceElement &f, const SpringState &s)
     }
     T = T + (law.ctab ? table_value(st, *law.ctab, s.Ld) : f.c * s.Ld);
     if (law.f0.valid()) T = T + law.f0 * s.Ld / sqrt(s.Ld * s.Ld + law.v0 * law.v0);
+    if (law.ks.valid()) T = T + law.ks * law.z;
     return T;
 }
 
@@ -90,7 +92,9 @@ Ex axial_potential(System &sys, const ForceElement &f, const SpringState &s)
         Ex e2 = e * e;
         return 0.5 * f.k * e2 + 0.25 * law.k3 * e2 * e2;
     }
-    if (law.ktab) return table_integral(st, *law.ktab, d);
+    Ex series = law.ks.valid() ? 0.5 * law.ks * law.z * law.z : st.zero();   // the node's spring
+    if (law.ktab) return table_integral(st, *law.ktab, d) + series;
+    if (law.ks.valid()) return 0.5 * f.k * d * d + series;
     return 0.5 * f.k * d * d;
 }
 
@@ -226,6 +230,30 @@ Ex force_potential(System &sys, const ForceElement &f)
         break;
     }
     return V;
+}
+
+NodeRate force_node_rate(System &sys, const ForceElement &f)
+{
+    const AxialLaw &law = f.law;
+    if (f.kind != ForceKind::SpringDamper || !law.ks.valid())
+        throw ModelError("element '" + f.name + "' has no internal state");
+    SpringState s = spring_state(sys, f);
+    NodeRate r;
+    r.z = law.z;
+    r.dzdot_dz = -law.ks / law.cs;
+    r.zdot = s.Ld + r.dzdot_dz * law.z;
+    r.force = law.ks * law.z;   // = cs (ḋ − ż), the series damper's force
+    r.rate = s.Ld;
+    r.dissipation = r.force * r.force / law.cs;
+    return r;
+}
+
+std::vector<NodeRate> node_rates(System &sys)
+{
+    std::vector<NodeRate> r;
+    for (const ForceElement &f : sys.forces())
+        if (f.kind == ForceKind::SpringDamper && f.law.ks.valid()) r.push_back(force_node_rate(sys, f));
+    return r;
 }
 
 }  // namespace railsym

@@ -36,11 +36,17 @@ enum class ForceKind { Gravity, SpringDamper, Bushing, Force, Torque, AntiRoll }
 //              +gap, d + gap below −gap, 0 between: k e + k3 e³, or ktab(e)
 //   damping  = c ḋ, or ctab(ḋ)
 //   friction = f0 ḋ / √(ḋ² + v0²) (when f0 is set)
+//   series   = ks z (when ks is set): a stiffness ks in series with a damper
+//              cs (a Maxwell branch; docs/elements.md "Elements with an
+//              internal state").  z is the series spring's deflection, a
+//              first-order state (an input symbol NAME.z the runtime
+//              integrates): cs (ḋ − ż) = ks z, so ż = ḋ − (ks/cs) z.
 struct AxialLaw {
     std::shared_ptr<const Table> ktab, ctab;
     bool stop = false;
     Ex gap, k3;
     Ex f0, v0;
+    Ex ks, cs, z;
 };
 struct ForceElement {
     std::string name;
@@ -76,6 +82,17 @@ struct BaseLoad {
 void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl, std::vector<BaseLoad> &bl);
 // Its potential energy (zero for non-conservative elements).
 Ex force_potential(System &sys, const ForceElement &f);
+
+// A SpringDamper with a series branch (law.ks valid): its state's rate
+// ż = ḋ − (ks/cs) z, ∂ż/∂z = −ks/cs, and the series damper's dissipated
+// power cs (ḋ − ż)² = (ks z)²/cs.
+struct NodeRate {
+    Ex z, zdot, dzdot_dz, dissipation;
+    Ex force, rate;   // the branch's tension ks z and the element's ḋ
+};
+NodeRate force_node_rate(System &sys, const ForceElement &f);
+// Every element's state, in the order of the elements (the model's z).
+std::vector<NodeRate> node_rates(System &sys);
 
 }  // namespace railsym
 

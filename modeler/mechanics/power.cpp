@@ -45,6 +45,10 @@ std::vector<Ex> power_terms(System &sys)
         creep_elements.insert(c.spec.name + ".creep_force");
         creep_elements.insert(c.spec.name + ".creep_torque");
     }
+    // The series branches' states z are no user input either: a state with
+    // its own rate (forces.hpp NodeRate).
+    const std::vector<NodeRate> nodes = node_rates(sys);
+    for (const NodeRate &n : nodes) contact_inputs.insert(n.z.id());
     Substitution no_u(st), no_u_v(st);
     for (const Ex &u : st.symbols_of(SymKind::Input))
         if (!contact_inputs.count(u.id())) {
@@ -88,6 +92,15 @@ std::vector<Ex> power_terms(System &sys)
     for (const ContactElement &c : sys.contacts())
         for (int k = 0; k < 3; ++k) creep = creep + c.force[k] * c.nu[k];
     P[kPowerCreep] = -creep;
+    // A series branch: its load ks z has the power −ks z ḋ (in `other`);
+    // its spring's energy ½ ks z² changes at ks z ż (dV above took the
+    // input z's rate as 0), and ks z (ḋ − ż) = cs (ḋ − ż)² is what the
+    // series damper dissipates (damping).  So other gets
+    // ks z ż + ks z (ḋ − ż) = ks z ḋ, and stays 0 in sum.
+    for (const NodeRate &n : nodes) {
+        P[kPowerDamping] = P[kPowerDamping] + n.dissipation;
+        dV = dV + n.force * n.rate;
+    }
     P[kPowerOther] = power_of(sys, other) + dV;
     return P;
 }

@@ -385,6 +385,12 @@ void System::add_spring_damper(const std::string &name, const std::string &p1, c
     f.law = law;
     f.axis = unit_axis(axis, ctx);
     claim(name, "force");
+    // A series branch's state: an input the runtime integrates (rs_model.h
+    // z_slot), not set by the user; 0 = its spring unloaded.
+    if (law.ks.valid()) {
+        if (!law.cs.valid()) throw ModelError(ctx + ": a series stiffness needs its damper");
+        f.law.z = st_->input(name + ".z");
+    }
     forces_.push_back(f);
 }
 

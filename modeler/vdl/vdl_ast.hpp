@@ -94,6 +94,7 @@ struct Stmt {
         // earlier kinds keep their numbers.
         Table,      // decls[0]: name, value: the points; text: "linear" or "spline"
         Damper, BumpStop, Friction, AntiRoll,
+        AirSpring,  // three-parameter air spring (docs/elements.md)
     };
     Kind kind;
     Loc loc;                      // the keyword

@@ -638,7 +638,8 @@ private:
         case Stmt::Table: table(s); return;
         case Stmt::Damper:
         case Stmt::BumpStop:
-        case Stmt::Friction: axial(s); return;
+        case Stmt::Friction:
+        case Stmt::AirSpring: axial(s); return;
         case Stmt::AntiRoll: antiroll(s); return;
         case Stmt::Bushing: {
             const Decl &dc = s.decls[0];
@@ -783,7 +784,24 @@ private:
         }
     }
 
-    // spring, damper, bumpstop, friction: one axial element (forces.hpp AxialLaw).
+    // A coefficient of a series branch: a scalar (no table: the node's
+    // equation must stay linear in its state), > 0 when it is a number (a
+    // parameter is checked by the runtime, which refuses ∂ż/∂z ≥ 0).
+    Ex positive(const Stmt &s, const char *kw, const char *what) {
+        const Expr &e = *need(s, kw)[0];
+        if (table_ref(e))
+            throw ElabError{e.loc, std::string(stmt_keyword(s.kind)) + " '" + s.decls[0].name + "': '" + kw +
+                                       "' (" + what + ") is a number or a parameter, not a table: the element's "
+                                       "internal state needs a linear law (docs/elements.md)"};
+        Ex v = scalar(e);
+        if (v.is_number() && !(st_.number_value(v.id()) > 0))
+            throw ElabError{e.loc, std::string(stmt_keyword(s.kind)) + " '" + s.decls[0].name + "': '" + kw + "' (" +
+                                       what + ") must be positive; found " + expr_str(e) +
+                                       " (give its magnitude: the element's force law fixes the sign)"};
+        return v;
+    }
+
+    // spring, damper, bumpstop, friction, airspring: one axial element (forces.hpp AxialLaw).
     void axial(const Stmt &s) {
         const Decl &dc = s.decls[0];
         declare(dc, dc.name);
@@ -806,7 +824,20 @@ private:
             break;
         case Stmt::Damper:
             need(s, "c");
+            if (opt(s, "series")) {   // a Maxwell element: c and the stiffness in series
+                law.cs = positive(s, "c", "the damping of the damper in series");
+                law.ks = positive(s, "series", "the stiffness in series with the damper");
+                break;
+            }
             coef("c", c, law.ctab);
+            break;
+        case Stmt::AirSpring:   // k1 in parallel with k2 in series with c
+            need(s, "k1");
+            need(s, "k2");
+            need(s, "c");
+            k = positive(s, "k1", "the main (area) stiffness");
+            law.ks = positive(s, "k2", "the reservoir's stiffness in series with the orifice");
+            law.cs = positive(s, "c", "the orifice's damping");
             break;
         case Stmt::BumpStop:
             law.stop = true;

@@ -89,6 +89,7 @@ const char *stmt_keyword(Stmt::Kind k) {
     case Stmt::BumpStop: return "bumpstop";
     case Stmt::Friction: return "friction";
     case Stmt::AntiRoll: return "antiroll";
+    case Stmt::AirSpring: return "airspring";
     }
     return "?";
 }
@@ -108,7 +109,9 @@ const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     static const std::vector<ClauseSpec> none;
     static const std::vector<ClauseSpec> body = {{"mass", 1}, {"cg", 1}, {"inertia", 1}, {"frame", 1}};
     static const std::vector<ClauseSpec> spring = {{"between", 2}, {"k", 1}, {"c", 1}, {"length", 1}, {"along", 1}};
-    static const std::vector<ClauseSpec> damper = {{"between", 2}, {"c", 1}, {"along", 1}};
+    static const std::vector<ClauseSpec> damper = {{"between", 2}, {"c", 1}, {"series", 1}, {"along", 1}};
+    static const std::vector<ClauseSpec> airspring = {{"between", 2}, {"k1", 1}, {"k2", 1}, {"c", 1},
+                                                      {"length", 1},  {"along", 1}};
     static const std::vector<ClauseSpec> bumpstop = {{"between", 2}, {"gap", 1}, {"k", 1}, {"k3", 1},
                                                      {"c", 1},       {"length", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> friction = {{"between", 2}, {"force", 1}, {"v0", 1}, {"along", 1}};
@@ -123,6 +126,7 @@ const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     case Stmt::Body: return body;
     case Stmt::Spring: return spring;
     case Stmt::Damper: return damper;
+    case Stmt::AirSpring: return airspring;
     case Stmt::BumpStop: return bumpstop;
     case Stmt::Friction: return friction;
     case Stmt::AntiRoll: return antiroll;
@@ -143,7 +147,7 @@ const std::vector<std::pair<std::string, Stmt::Kind>> &keywords() {
         {"torque", Stmt::Torque},   {"constraint", Stmt::Constraint}, {"output", Stmt::Output},
         {"contact", Stmt::Contact}, {"template", Stmt::Template}, {"use", Stmt::Use},
         {"table", Stmt::Table},     {"damper", Stmt::Damper},     {"bumpstop", Stmt::BumpStop},
-        {"friction", Stmt::Friction}, {"antiroll", Stmt::AntiRoll},
+        {"friction", Stmt::Friction}, {"antiroll", Stmt::AntiRoll}, {"airspring", Stmt::AirSpring},
     };
     return kw;
 }
@@ -508,6 +512,7 @@ private:
         case Stmt::Body:
         case Stmt::Spring:
         case Stmt::Damper:
+        case Stmt::AirSpring:
         case Stmt::BumpStop:
         case Stmt::Friction:
         case Stmt::AntiRoll:
@@ -564,6 +569,13 @@ private:
             }
             if (st.clause(kw)) fail(t.loc, "'" + t.text + "' is given twice");
             next();
+            // "series k K": the stiffness in series with a damper
+            if (kw == "series") {
+                if (!peek().name("k"))
+                    fail(peek().loc, "expected 'k' after 'series', found " + describe(peek()) +
+                                         " (a damper in series with a stiffness: c C series k K)");
+                next();
+            }
             std::vector<ExprP> es;
             es.push_back(expr());
             if (sp->arity == 2) {

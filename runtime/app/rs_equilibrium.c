@@ -398,6 +398,12 @@ static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, si
     const rs_model *m = ws->model;
     memset(e, 0, sizeof *e);
     e->ws = ws;
+    if (m->n_z > 0) /* a static equilibrium would need ż = 0 solved beside δ = 0 */
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "equilibrium: model '%s' has internal states (element state '%s': a series "
+                       "spring-damper or an air spring), which the equilibrium does not solve for yet: "
+                       "remove 'equilibrium' from the scenario and start from a relaxed state (z = 0, its "
+                       "spring unloaded), or let the run settle", m->name, m->z_names[0]);
     e->m = m;
     e->nq = m->n_q;
     e->nphi = m->n_phi;

@@ -194,6 +194,7 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
                        "model '%s': the linear analysis linearizes the constraint contact (normal constraints, "
                        "linear Kalker creep); this run uses the elastic contact: put 'contact constraint' in "
                        "the scenario", m->name);
+    if (m->n_z > 0) return rs_fail(err, errlen, RS_E_UNSUPPORTED, "model '%s' has internal states (element state '%s': a series spring-damper or an air spring), which the linear analysis does not carry yet: replace the element by a parallel spring and damper at the frequency of interest (docs/elements.md)", m->name, m->z_names[0]);
     if (!ws->ready && rs_ws_init(ws))
         return rs_fail(err, errlen, RS_E_VALUE, "initial state: %s", rs_ws_error(ws));
     const int n = m->n_q, nphi = m->n_phi, nc = m->n_contact;

@@ -1481,6 +1481,12 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     for (int i = 0; i < s->n_initial; i++) {
         const rs_scenario_assign *a = &s->initial[i];
         const unsigned state = 1u << RS_VAR_Q | 1u << RS_VAR_QD | 1u << RS_VAR_S | 1u << RS_VAR_SD;
+        /* an element's internal state (an input slot the step integrates) */
+        if (rs_model_find(m, a->name, &v) == RS_OK && v.kind == RS_VAR_U && rs_model_z_of_u(m, v.index) >= 0) {
+            b->init_var[b->n_init] = v;
+            b->init_val[b->n_init++] = a->value;
+            continue;
+        }
         if ((st = find_settable(m, &a->at, a->name, state, "coordinate or velocity", CAND_INIT, "initial", &v,
                                 err, errlen)))
             goto fail;
@@ -1516,6 +1522,12 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         if ((st = find_settable(m, &in->at, in->name, 1u << RS_VAR_U, "input", CAND_U, "input", &v, err,
                                 errlen)))
             goto fail;
+        if (rs_model_z_of_u(m, v.index) >= 0) {
+            st = rs_fail_at(err, errlen, RS_E_ARG, in->at.file, in->at.line,
+                            "'%s' is an element's internal state, which the step integrates, not an input: "
+                            "give its start value with 'initial %s = VALUE'", in->name, in->name);
+            goto fail;
+        }
         int k = b->n_in;
         b->in_slot[k] = v.index;
         b->in_n[k] = in->n;
@@ -1646,7 +1658,7 @@ int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen)
     for (int i = 0; i < b->n_init; i++) {
         const rs_var v = b->init_var[i];
         double *x = v.kind == RS_VAR_Q ? rs_ws_q(ws) : v.kind == RS_VAR_QD ? rs_ws_qd(ws)
-                  : v.kind == RS_VAR_S ? rs_ws_s(ws) : rs_ws_sd(ws);
+                  : v.kind == RS_VAR_S ? rs_ws_s(ws) : v.kind == RS_VAR_U ? rs_ws_u(ws) : rs_ws_sd(ws);
         x[v.index] = b->init_val[i];
     }
     if (b->n_in > 0 && rs_binding_input((void *)b, rs_ws_time(ws), rs_ws_u(ws), b->m->n_u))

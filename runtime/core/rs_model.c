@@ -150,6 +150,18 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         return st;
     if (m->n_p > 0 && !m->p_default)
         return fail(err, errlen, m->name, "parameters without default values");
+    /* internal states: each in its own input slot, named as that input */
+    if (m->n_z < 0 || (m->n_z > 0 && (!m->z_slot || !m->z_names)))
+        return fail(err, errlen, m->name, "internal states (n_z, z_slot, z_names) incomplete");
+    for (int i = 0; i < m->n_z; i++) {
+        const int u = m->z_slot[i];
+        if (u < 0 || u >= m->n_u || rs_model_z_of_u(m, u) != i || !m->z_names[i] ||
+            strcmp(m->z_names[i], m->u_names[u]) != 0 || (m->z0 && !isfinite(m->z0[i])))
+            return fail(err, errlen, m->name,
+                        "internal state %d: its input slot, name or initial value is invalid", i);
+    }
+    if ((st = check_units(m->z_units, m->n_z, m->name, "z_units", err, errlen)))
+        return st;
     /* the initial state (optional: NULL is all zero) must be numbers */
     for (int i = 0; i < m->n_q; i++)
         if ((m->q0 && !isfinite(m->q0[i])) || (m->qd0 && !isfinite(m->qd0[i])))
@@ -199,14 +211,14 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
         [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
         [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM, [RS_FN_WHEEL] = 12 * nc,
-        [RS_FN_STEP_ELASTIC] = nnzM, [RS_FN_PARAMS] = m->n_p};
+        [RS_FN_STEP_ELASTIC] = nnzM, [RS_FN_PARAMS] = m->n_p, [RS_FN_ZDOT] = m->n_z};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
         [RS_FN_GAMMA] = m->n_phi > 0, [RS_FN_OUTPUTS] = m->n_out > 0,
         [RS_FN_CONSTANTS] = m->n_const > 0, [RS_FN_DELTA_NK] = nc > 0, [RS_FN_PHI_D] = nc > 0,
         [RS_FN_PHI_D_Q] = nc > 0, [RS_FN_PHI_D_S] = nc > 0, [RS_FN_BETA_D] = nc > 0,
-        [RS_FN_CREEP] = nc > 0};
+        [RS_FN_CREEP] = nc > 0, [RS_FN_ZDOT] = m->n_z > 0};
     for (int f = 0; f < RS_FN_COUNT; f++) {
         const rs_func *fn = &m->fn[f];
         if (!fn->fn) {
@@ -217,6 +229,7 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         if (fn->n_out < 1 || fn->n_out > RS_FN_MAX_OUT || !fn->out_len || fn->out_len[0] != need[f] ||
             (f == RS_FN_ENERGY && (fn->n_out < 2 || fn->out_len[1] != 1)) ||
             (f == RS_FN_DELTA_JAC && (fn->n_out < 2 || fn->out_len[1] != m->C_pattern.colptr[m->n_q])) ||
+            (f == RS_FN_ZDOT && (fn->n_out != 2 || fn->out_len[1] != m->n_z)) ||
             (f == RS_FN_WHEEL && (fn->n_out != 4 || fn->out_len[1] != 6 * nc ||
                                   fn->out_len[2] != m->wheel_jac_pattern.colptr[m->n_q] ||
                                   fn->out_len[3] != 2 * nc)))

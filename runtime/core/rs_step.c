@@ -300,6 +300,73 @@ static int project(rs_ws *ws, double t)
     return st ? st : project_velocity(ws, t);
 }
 
+/* ---- internal states z ------------------------------------------------- */
+
+/* ż (into zdot) and b = ∂ż/∂z (into b, may be NULL) at the bound state,
+ * z as its input slots hold it. */
+static int eval_zdot(rs_ws *ws, double *zdot, double *b)
+{
+    const rs_model *m = ws->model;
+    int st = rs_ws_call(ws, RS_FN_ZDOT, zdot, b);
+    if (!st && ws->opt.check_finite)
+        st = rs_ws_check_finite(ws, zdot, m->n_z, "internal state rate zdot", m->z_names);
+    return st;
+}
+
+/* The start of an IMEX step (bound at t, q, q̇, z): ż = a + b z there, and
+ * b < 0 (a stable node: its stiffness and damping positive). */
+static int z_start(rs_ws *ws)
+{
+    const rs_model *m = ws->model;
+    int st = eval_zdot(ws, ws->zd, ws->zb);
+    if (st)
+        return st;
+    for (int i = 0; i < m->n_z; i++) {
+        if (!(ws->zb[i] < 0) || !isfinite(ws->zb[i]))
+            return rs_ws_fail(ws, RS_E_VALUE,
+                              "internal state '%s': d(zdot)/dz = %g is not negative: the stiffness and "
+                              "the damping of its element must be positive (check the parameters: the "
+                              "scenario's 'param' lines, a sweep's values, the description)",
+                              m->z_names[i], ws->zb[i]);
+        ws->za[i] = ws->zd[i] - ws->zb[i] * ws->z0[i];
+    }
+    return RS_OK;
+}
+
+/* The end of an IMEX step, after q, q̇ are final at t1: each z_i from
+ * ż_i = a_i(t) + b_i z_i with a_i linear in time between its values at the
+ * step's two ends and b_i from its start, integrated exactly:
+ *   z1 = e^x z0 + h (φ1(x) a0 + φ2(x) (a1 − a0)),  x = b h,
+ *   φ1(x) = (e^x − 1)/x,  φ2(x) = (e^x − 1 − x)/x²
+ * (exponential time differencing; second order in general, exact when a is
+ * linear in time; stable for any h since b < 0, and for h ≫ −1/b it tends
+ * to the quasi-static z = −a/b).  a1 comes from ż at (t1, q1, q̇1, z0). */
+static int z_finish(rs_ws *ws, double t1)
+{
+    const rs_model *m = ws->model;
+    const double h = ws->dt;
+    rs_ws_bind(ws, t1, ws->q, ws->qd);
+    int st = eval_zdot(ws, ws->zd, NULL);
+    if (st)
+        return st;
+    for (int i = 0; i < m->n_z; i++) {
+        const double b = ws->zb[i], x = b * h, z0 = ws->z0[i];
+        const double a0 = ws->za[i], a1 = ws->zd[i] - b * z0;
+        double p1, p2;
+        if (fabs(x) < 1e-3) { /* the series: φ1, φ2 lose digits to cancellation here */
+            p1 = 1 + x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x / 120)));
+            p2 = 1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120 + x / 720)));
+        } else {
+            const double em1 = expm1(x);
+            p1 = em1 / x;
+            p2 = (em1 - x) / (x * x);
+        }
+        ws->zd[i] = (1 + x * p1) * z0 + h * (p1 * a0 + p2 * (a1 - a0)); /* e^x = 1 + x φ1 */
+    }
+    rs_ws_put_z(ws, ws->zd);
+    return RS_OK;
+}
+
 /* ---- IMEX Euler -------------------------------------------------------- */
 
 /*   [ M + Δt C^K   Δt φ_qᵀ ] [ q̇(t+Δt) ]   [ Δt (δ^NK − D Cb ν_t) + M q̇(t) ]
@@ -324,7 +391,7 @@ static int step_imex(rs_ws *ws, double t1)
         rs_prof_enter(ws, RS_PHASE_OTHER);
     }
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    if ((st = eval_dynamics(ws)))
+    if ((st = eval_dynamics(ws)) || (m->n_z > 0 && (st = z_start(ws))))
         return st;
     if (ct) {
         rs_prof_enter(ws, RS_PHASE_KALKER);
@@ -416,24 +483,33 @@ static int accel(rs_ws *ws, double t, const double *q, const double *qd, double 
 
 static int step_rk4(rs_ws *ws, double t1)
 {
-    const int nq = ws->model->n_q;
+    const int nq = ws->model->n_q, nz = ws->model->n_z;
     const double h = ws->dt, t = ws->t;
     static const double c[4] = {0.0, 0.5, 0.5, 1.0};
     int st;
     for (int s = 0; s < 4; s++) {
-        /* stage state: q + c h kq[s-1], q̇ + c h kv[s-1] */
+        /* stage state: q + c h kq[s-1], q̇ + c h kv[s-1] (z + c h kz[s-1]) */
         for (int j = 0; j < nq; j++) {
             ws->qs[j] = s ? ws->q[j] + c[s] * h * ws->kq[s - 1][j] : ws->q[j];
             ws->qds[j] = s ? ws->qd[j] + c[s] * h * ws->kv[s - 1][j] : ws->qd[j];
         }
+        for (int i = 0; i < nz; i++) /* the stage's z into its input slots */
+            ws->zd[i] = s ? ws->z0[i] + c[s] * h * ws->kz[s - 1][i] : ws->z0[i];
+        if (nz > 0)
+            rs_ws_put_z(ws, ws->zd);
         memcpy(ws->kq[s], ws->qds, (size_t)nq * sizeof(double));
-        if ((st = accel(ws, t + c[s] * h, ws->qs, ws->qds, ws->kv[s])))
+        if ((st = accel(ws, t + c[s] * h, ws->qs, ws->qds, ws->kv[s])) ||
+            (nz > 0 && (st = eval_zdot(ws, ws->kz[s], NULL))))
             return st;
     }
     for (int j = 0; j < nq; j++) {
         ws->q[j] += h / 6 * (ws->kq[0][j] + 2 * ws->kq[1][j] + 2 * ws->kq[2][j] + ws->kq[3][j]);
         ws->qd[j] += h / 6 * (ws->kv[0][j] + 2 * ws->kv[1][j] + 2 * ws->kv[2][j] + ws->kv[3][j]);
     }
+    for (int i = 0; i < nz; i++)
+        ws->zd[i] = ws->z0[i] + h / 6 * (ws->kz[0][i] + 2 * ws->kz[1][i] + 2 * ws->kz[2][i] + ws->kz[3][i]);
+    if (nz > 0)
+        rs_ws_put_z(ws, ws->zd);
     memcpy(ws->qdd, ws->kv[3], (size_t)nq * sizeof(double));
     return project(ws, t1);
 }
@@ -542,6 +618,11 @@ int rs_ws_init(rs_ws *ws)
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
     if ((st = eval_dynamics(ws)) || (st = check_mass_diagonal(ws)))
         goto done;
+    if (m->n_z > 0) { /* refuses a node that is not stable (b >= 0) before the first step */
+        rs_ws_get_z(ws, ws->z0);
+        if ((st = z_start(ws)))
+            goto done;
+    }
     if (ws->opt.klu_ordering == RS_KLU_AUTO && !ws->klu_info.chosen &&
         (st = choose_ordering(ws)))
         goto done;
@@ -594,6 +675,7 @@ int rs_step(rs_ws *ws)
     }
     memcpy(ws->q0, ws->q, (size_t)nq * sizeof(double));
     memcpy(ws->qd0, ws->qd, (size_t)nq * sizeof(double));
+    rs_ws_get_z(ws, ws->z0); /* internal states too */
     if (ws->ct) { /* contact coordinates are state too */
         memcpy(ws->s0, ws->s, (size_t)ws->model->n_s * sizeof(double));
         memcpy(ws->sd0, ws->sd, (size_t)ws->model->n_s * sizeof(double));
@@ -601,6 +683,8 @@ int rs_step(rs_ws *ws)
     if ((st = rs_ws_update_constants(ws)) || (st = state_finite(ws, "state:")))
         goto fail;
     st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
+    if (!st && ws->opt.method != RS_RK4 && ws->model->n_z > 0)
+        st = z_finish(ws, t1);
     rs_prof_enter(ws, RS_PHASE_OTHER);
     if (st || (st = state_finite(ws, "new state:")))
         goto fail;
@@ -619,6 +703,7 @@ fail:
     }
     memcpy(ws->q, ws->q0, (size_t)nq * sizeof(double));
     memcpy(ws->qd, ws->qd0, (size_t)nq * sizeof(double));
+    rs_ws_put_z(ws, ws->z0);
     ws->cache_valid = 0;
     if (ws->ct) {
         memcpy(ws->s, ws->s0, (size_t)ws->model->n_s * sizeof(double));

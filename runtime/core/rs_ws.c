@@ -157,7 +157,7 @@ static ws_sizes block_sizes(const rs_model *m)
                          ncache + (ncache ? nq + ns : 0) +
                          2 * (size_t)m->n_p +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
-                         2 * nq + nproj * nproj + nproj;
+                         2 * nq + nproj * nproj + nproj + 8 * (size_t)m->n_z;
     return (ws_sizes){nq, ns, nphi, nnzM, nnzG, nproj, ncache, total};
 }
 
@@ -188,6 +188,10 @@ static void carve_block(rs_ws *ws, const ws_sizes *z)
     }
     CARVE(qs, nq); CARVE(qds, nq);
     CARVE(S, nproj * nproj); CARVE(mu, nproj);
+    CARVE(z0, (size_t)m->n_z); CARVE(za, (size_t)m->n_z); CARVE(zb, (size_t)m->n_z);
+    CARVE(zd, (size_t)m->n_z);
+    for (int i = 0; i < 4; i++)
+        CARVE(kz[i], (size_t)m->n_z);
 #undef CARVE
 }
 
@@ -227,6 +231,8 @@ static void wire_inputs(rs_ws *ws, const ws_sizes *z)
     for (int i = 0; i < m->n_p; i++)
         ws->p[i] = m->p_default[i];
     ws->constants_dirty = 1;
+    for (int i = 0; i < m->n_z; i++) /* internal states start at the description's values */
+        ws->u[m->z_slot[i]] = m->z0 ? m->z0[i] : 0.0;
 
     ws->in[RS_IN_T] = &ws->t_in;
     ws->in[RS_IN_Q] = ws->q;
@@ -454,6 +460,20 @@ int rs_ws_set_u(rs_ws *ws, const char *name, double value)
             ws->cops->inputs_changed(ws->ct);
     }
     return st;
+}
+
+void rs_ws_get_z(const rs_ws *ws, double *z)
+{
+    const rs_model *m = ws->model;
+    for (int i = 0; i < m->n_z; i++)
+        z[i] = ws->u[m->z_slot[i]];
+}
+
+void rs_ws_put_z(rs_ws *ws, const double *z)
+{
+    const rs_model *m = ws->model;
+    for (int i = 0; i < m->n_z; i++)
+        ws->u[m->z_slot[i]] = z[i];
 }
 
 int rs_ws_set_time(rs_ws *ws, double t)

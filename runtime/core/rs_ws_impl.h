@@ -50,6 +50,11 @@ struct rs_ws {
     double *q0, *qd0;              /* state at step start (restored on failure) */
     double *kq[4], *kv[4];         /* RK4 stage velocities / accelerations */
     double *qs, *qds;              /* RK4 stage state                      */
+    /* internal states z (n_z each; their values live in u[z_slot[i]]) */
+    double *z0;                    /* z at step start (restored on failure) */
+    double *za, *zb;               /* a and b of ż = a + b z at step start */
+    double *zd;                    /* ż at the step's end state            */
+    double *kz[4];                 /* RK4 stage rates                      */
     double *S, *mu;                /* dense projection: φ_q φ_qᵀ (n_phi², 0
                                       above RS_DENSE_PROJ_MAX) and μ      */
     double *block;                 /* the one allocation behind all doubles */
@@ -125,6 +130,10 @@ int rs_ws_check_finite(rs_ws *ws, const double *v, int n, const char *what,
 
 /* max |φ|, max |φ_q q̇ − β| at the bound state (clobbers phi, Gv, beta, rhs). */
 int rs_ws_eval_residuals(rs_ws *ws, double *pos, double *vel);
+
+/* Internal states: copies z out of / into their input slots. */
+void rs_ws_get_z(const rs_ws *ws, double *z);
+void rs_ws_put_z(rs_ws *ws, const double *z);
 
 /* Calls the input callback (if any) for time t. */
 int rs_ws_inputs(rs_ws *ws, double t);

@@ -56,6 +56,13 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
     int st = rs_model_validate(m, err, errlen);
     if (st != RS_OK)
         return st;
+    if (m->n_z > 0) /* the Park integrator carries q and q̇ only */
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "model '%s' has internal states (element state '%s', a series spring-damper or an "
+                       "air spring), which trains do not integrate yet: run the vehicle alone "
+                       "(`railsym run`), or replace the element by a parallel spring and damper with its "
+                       "stiffness and damping at the frequency of interest (docs/elements.md)",
+                       m->name, m->z_names[0]);
     /* the contacts' normal constraints become compliant Hertz forces
      * (rs_train_contact.h); any other constraint cannot */
     if (m->n_phi > m->n_contact)

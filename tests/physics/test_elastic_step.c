@@ -37,7 +37,7 @@
 #include "rs_ws.h"
 
 #define NSTEPS 200
-#define NWRAP 24 /* wrappers below; at least RS_FN_COUNT (checked) */
+#define NWRAP 25 /* wrappers below; at least RS_FN_COUNT (checked) */
 static rs_fn orig[NWRAP];
 static long calls[NWRAP];
 
@@ -49,10 +49,10 @@ static long calls[NWRAP];
     }
 WRAP(0) WRAP(1) WRAP(2) WRAP(3) WRAP(4) WRAP(5) WRAP(6) WRAP(7) WRAP(8) WRAP(9) WRAP(10)
 WRAP(11) WRAP(12) WRAP(13) WRAP(14) WRAP(15) WRAP(16) WRAP(17) WRAP(18) WRAP(19) WRAP(20)
-WRAP(21) WRAP(22) WRAP(23)
+WRAP(21) WRAP(22) WRAP(23) WRAP(24)
 static const rs_fn wraps[] = {wrap0,  wrap1,  wrap2,  wrap3,  wrap4,  wrap5,  wrap6,  wrap7,
                               wrap8,  wrap9,  wrap10, wrap11, wrap12, wrap13, wrap14, wrap15,
-                              wrap16, wrap17, wrap18, wrap19, wrap20, wrap21, wrap22, wrap23};
+                              wrap16, wrap17, wrap18, wrap19, wrap20, wrap21, wrap22, wrap23, wrap24};
 
 /* Operations of function `name` in generated/<model>/ops.txt, -1 if absent. */
 static long ops_of(const char *model, const char *name)
