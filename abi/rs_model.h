@@ -157,6 +157,7 @@ enum rs_fn_id {
     RS_FN_STEP_ELASTIC,
     RS_FN_PARAMS,
     RS_FN_ZDOT,
+    RS_FN_INERTIA,
     RS_FN_COUNT
 };
 
@@ -168,7 +169,7 @@ enum rs_fn_id {
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
     "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
     "step", "proj", "newton", "power", "step_cached", "wheel", "step_elastic", "params", \
-    "zdot" }
+    "zdot", "inertia" }
 
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {
@@ -285,6 +286,12 @@ typedef struct rs_model {
     const char *const *z_names;
     const char *const *z_units;
     const double *z0;
+    /* The bodies whose mass or inertia are made of parameters (and whose
+     * description does not say `inertia_unchecked`), in the order of
+     * RS_FN_INERTIA's out[0] (mass) and out[1] (xx, yy, zz, xy, xz, yz per
+     * body): the runtime checks each parameter set (rs_inertia.h).  NULL
+     * when the model has none. */
+    const char *const *inertia_bodies;
 } rs_model;
 
 /* The state index of input slot u (0..n_z-1), or -1 when u is no state. */
@@ -302,6 +309,12 @@ static inline int rs_model_cache_len(const rs_model *m)
 {
     return m->fn[RS_FN_STEP_CACHED].fn && m->fn[RS_FN_PROJ].fn && m->fn[RS_FN_PROJ].n_out == 8 ?
                m->fn[RS_FN_PROJ].out_len[7] : 0;
+}
+
+/* The number of bodies RS_FN_INERTIA checks (0 when the model lacks it). */
+static inline int rs_model_inertia_count(const rs_model *m)
+{
+    return m->fn[RS_FN_INERTIA].fn && m->fn[RS_FN_INERTIA].n_out >= 1 ? m->fn[RS_FN_INERTIA].out_len[0] : 0;
 }
 
 /* The descriptor function every generated model exports. */

@@ -186,6 +186,10 @@ private:
         case RS_FN_POWER: return {{Shape::Vector, RS_POWER_COUNT, 1}};
         case RS_FN_PARAMS: return {{Shape::Vector, (int)sym_.p.size(), 1}};
         case RS_FN_ZDOT: return {{Shape::Vector, (int)sym_.z_slot.size(), 1}, {Shape::Vector, (int)sym_.z_slot.size(), 1}};
+        case RS_FN_INERTIA: {
+            const int nb = (int)sym_.inertia_bodies.size();
+            return {{Shape::Vector, nb, 1}, {Shape::Vector, 6 * nb, 1}};
+        }
         }
         return {};
     }
@@ -382,6 +386,8 @@ private:
         char h[32];
         std::snprintf(h, sizeof h, "0x%016llxull", sym_.content_hash);
         last_fields_.push_back({"content_hash", h});
+        if (!sym_.inertia_bodies.empty())   // (the others' descriptor stays as it was)
+            last_fields_.push_back({"inertia_bodies", names_or_null("rsd_inertia_bodies", sym_.inertia_bodies)});
     }
 
     // Internal states: only in models that have them (the others' descriptor
@@ -536,6 +542,7 @@ ModelSymbols model_symbols(const System &sys) {
     for (const NamedEx &c : sys.constraints()) m.phi.push_back(c.name);
     for (const NamedEx &o : sys.outputs()) m.outputs.push_back(o.name);
     m.contacts = sys.contact_table();
+    for (int b : sys.parameter_inertia_bodies()) m.inertia_bodies.push_back(sys.bodies()[(size_t)b].name);
     const SymValues d = sys.defaults();
     for (size_t i = 0; i < m.p.size(); ++i) m.p_default.push_back(d.get(SymKind::Param, (int)i));
     for (size_t i = 0; i < m.q.size(); ++i) {

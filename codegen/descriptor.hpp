@@ -50,6 +50,7 @@ struct ModelSymbols {
     // and its initial value (in the elements' order).
     std::vector<int> z_slot;
     std::vector<double> z0;
+    std::vector<std::string> inertia_bodies;   // System::parameter_inertia_bodies(), by name
 };
 
 // The symbols of a System: names from its Store (symbols_of, slot order),

@@ -160,6 +160,22 @@ codegen::Function zdot_function(System &sys)
                              "internal states: zdot = a(t, q, q') + b z per state, and b = d(zdot)/dz"};
 }
 
+codegen::Function inertia_function(System &sys)
+{
+    std::vector<Ex> mass, inertia;
+    std::string doc = "mass and inertia (xx, yy, zz, xy, xz, yz) of the bodies whose values are parameters:";
+    for (int b : sys.parameter_inertia_bodies()) {
+        const Body &body = sys.bodies()[(size_t)b];
+        mass.push_back(body.mass);
+        const auto &m = body.inertia.m;
+        for (Ex x : {m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]}) inertia.push_back(x);
+        doc += " " + body.name;
+    }
+    return codegen::Function{codegen::fn_name(RS_FN_INERTIA),
+                             {codegen::Output::vector("mass", mass), codegen::Output::vector("inertia", inertia)},
+                             doc};
+}
+
 codegen::Function power_function(System &sys)
 {
     return codegen::Function{codegen::fn_name(RS_FN_POWER), {codegen::Output::vector("power", power_terms(sys))},

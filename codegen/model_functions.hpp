@@ -32,6 +32,11 @@ codegen::Function params_function(System &sys);
 // "zdot": the internal states' rates ż and ∂ż_i/∂z_i (forces.hpp NodeRate),
 // for a model with series branches (rs_model.h RS_FN_ZDOT).
 codegen::Function zdot_function(System &sys);
+// "inertia" (RS_FN_INERTIA): mass and the six components (xx, yy, zz, xy,
+// xz, yz, in the base the description gives them) of each body of
+// System::parameter_inertia_bodies(), from the parameters alone; only for
+// models that have such a body.
+codegen::Function inertia_function(System &sys);
 codegen::Function force_jacobian_function(System &sys);
 
 }  // namespace railsym

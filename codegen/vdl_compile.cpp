@@ -251,6 +251,9 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         // Dependent parameters (`param dz = m*g/k`): built after hoisting, so
         // that they read p itself, never the constants computed from it.
         if (!sys.param_exprs().empty()) fns.push_back(params_function(sys));
+        // Masses and inertias made of parameters, checked by the runtime for
+        // each parameter set (built after hoisting too: they read p alone).
+        if (!sys.parameter_inertia_bodies().empty()) fns.push_back(inertia_function(sys));
         // One atom set per stage of a step (codegen/stepfn.hpp).
         // The spline coefficients: inputs the runtime sets from s alone.
         std::vector<int> spline_inputs;

@@ -24951,6 +24951,45 @@ int bogie_constants(const double *const *in, double *const *out)
 }
 
 /*
+ * bogie_inertia
+ *   mass and inertia (xx, yy, zz, xy, xz, yz) of the bodies whose values are parameters: frame front.ws rear.ws
+ * Outputs:
+ *   out[0]  mass  vector [3]
+ *   out[1]  inertia  vector [18]
+ * Inputs: p
+ * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
+ */
+int bogie_inertia(const double *const *in, double *const *out)
+{
+    const double *restrict p = in[RS_IN_P];
+    double sink[18];
+    double *const o0 = out[0] ? out[0] : sink;   /* mass */
+    double *const o1 = out[1] ? out[1] : sink;   /* inertia */
+    o0[0] = p[3];
+    o0[1] = p[0];
+    o0[2] = p[0];
+    o1[0] = p[4];
+    o1[1] = p[5];
+    o1[2] = p[6];
+    o1[3] = 0.0;
+    o1[4] = 0.0;
+    o1[5] = 0.0;
+    o1[6] = p[1];
+    o1[7] = p[2];
+    o1[8] = p[1];
+    o1[9] = 0.0;
+    o1[10] = 0.0;
+    o1[11] = 0.0;
+    o1[12] = p[1];
+    o1[13] = p[2];
+    o1[14] = p[1];
+    o1[15] = 0.0;
+    o1[16] = 0.0;
+    o1[17] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * bogie_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

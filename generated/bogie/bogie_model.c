@@ -26,6 +26,7 @@ int bogie_power(const double *const *in, double *const *out);
 int bogie_step_cached(const double *const *in, double *const *out);
 int bogie_wheel(const double *const *in, double *const *out);
 int bogie_step_elastic(const double *const *in, double *const *out);
+int bogie_inertia(const double *const *in, double *const *out);
 const rs_model *bogie_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -332,6 +333,11 @@ static const char *const rsd_u_units[132] = {
     "m^-1", "1", "m", "m", "rad/m^3", "rad/m^2", "rad/m", "rad",
     "m", "N", "N", "N m"
 };
+static const char *const rsd_inertia_bodies[3] = {
+    "frame",
+    "front.ws",
+    "rear.ws"
+};
 
 /* Pattern of M (18 x 18, 28 non-zeros), compressed columns. */
 static const int rsd_M_colptr[19] = {
@@ -524,6 +530,8 @@ static const int rsd_wheel_len[4] = {48, 24, 92, 8};
 static const char *const rsd_wheel_outs[4] = {"wheel_pose", "wheel_vel", "wheel_jac", "wheel_geom"};
 static const int rsd_step_elastic_len[6] = {28, 18, 48, 24, 92, 8};
 static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
+static const int rsd_inertia_len[2] = {3, 18};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -568,6 +576,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP_CACHED] = {bogie_step_cached, 9, rsd_step_cached_len, rsd_step_cached_outs},
         [RS_FN_WHEEL] = {bogie_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
         [RS_FN_STEP_ELASTIC] = {bogie_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
+        [RS_FN_INERTIA] = {bogie_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .n_contact = 4,
     .contacts = rsd_contacts,
@@ -584,7 +593,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0xeadc3273196d07a7ull,
+    .content_hash = 0xee9d018ff97f9175ull,
+    .inertia_bodies = rsd_inertia_bodies,
 };
 
 const rs_model *bogie_model(void)

@@ -11972,6 +11972,46 @@ int climb_constants(const double *const *in, double *const *out)
 }
 
 /*
+ * climb_inertia
+ *   mass and inertia (xx, yy, zz, xy, xz, yz) of the bodies whose values are parameters: axle wheel_l wheel_r
+ * Outputs:
+ *   out[0]  mass  vector [3]
+ *   out[1]  inertia  vector [18]
+ * Inputs: p
+ * Atoms 1, operations 1 (add/sub 0, mul 1, div 0)
+ */
+int climb_inertia(const double *const *in, double *const *out)
+{
+    const double *restrict p = in[RS_IN_P];
+    double sink[18];
+    double *const o0 = out[0] ? out[0] : sink;   /* mass */
+    double *const o1 = out[1] ? out[1] : sink;   /* inertia */
+    const double a0 = 0.5 * p[3];
+    o1[6] = a0;
+    o1[8] = a0;
+    o1[12] = a0;
+    o1[14] = a0;
+    o0[0] = p[0];
+    o0[1] = p[1];
+    o0[2] = p[1];
+    o1[0] = p[2];
+    o1[1] = 10.0;
+    o1[2] = p[2];
+    o1[3] = 0.0;
+    o1[4] = 0.0;
+    o1[5] = 0.0;
+    o1[7] = p[3];
+    o1[9] = 0.0;
+    o1[10] = 0.0;
+    o1[11] = 0.0;
+    o1[13] = p[3];
+    o1[15] = 0.0;
+    o1[16] = 0.0;
+    o1[17] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * climb_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

@@ -12,6 +12,7 @@ int coupled_pendulums_constants(const double *const *in, double *const *out);
 int coupled_pendulums_delta_jac(const double *const *in, double *const *out);
 int coupled_pendulums_step(const double *const *in, double *const *out);
 int coupled_pendulums_power(const double *const *in, double *const *out);
+int coupled_pendulums_inertia(const double *const *in, double *const *out);
 const rs_model *coupled_pendulums_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -63,6 +64,10 @@ static const char *const rsd_p_units[6] = {
 static const char *const rsd_output_units[1] = {
     "m"
 };
+static const char *const rsd_inertia_bodies[2] = {
+    "left.bob",
+    "right.bob"
+};
 
 /* Pattern of M (2 x 2, 2 non-zeros), compressed columns. */
 static const int rsd_M_colptr[3] = {
@@ -102,6 +107,8 @@ static const int rsd_step_len[2] = {2, 2};
 static const char *const rsd_step_outs[2] = {"M.M", "delta.delta"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
+static const int rsd_inertia_len[2] = {2, 12};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -132,6 +139,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA_JAC] = {coupled_pendulums_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {coupled_pendulums_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {coupled_pendulums_power, 1, rsd_power_len, rsd_power_outs},
+        [RS_FN_INERTIA] = {coupled_pendulums_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, 0},
@@ -142,7 +150,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0x7aceb409b4a16d3bull,
+    .content_hash = 0x3cc6bd8d2d7c6443ull,
+    .inertia_bodies = rsd_inertia_bodies,
 };
 
 const rs_model *coupled_pendulums_model(void)

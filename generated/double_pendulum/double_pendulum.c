@@ -366,6 +366,38 @@ int double_pendulum_constants(const double *const *in, double *const *out)
 }
 
 /*
+ * double_pendulum_inertia
+ *   mass and inertia (xx, yy, zz, xy, xz, yz) of the bodies whose values are parameters: link1 link2
+ * Outputs:
+ *   out[0]  mass  vector [2]
+ *   out[1]  inertia  vector [12]
+ * Inputs: p
+ * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
+ */
+int double_pendulum_inertia(const double *const *in, double *const *out)
+{
+    const double *restrict p = in[RS_IN_P];
+    double sink[12];
+    double *const o0 = out[0] ? out[0] : sink;   /* mass */
+    double *const o1 = out[1] ? out[1] : sink;   /* inertia */
+    o0[0] = p[0];
+    o0[1] = p[1];
+    o1[0] = p[4];
+    o1[1] = p[4];
+    o1[2] = p[4];
+    o1[3] = 0.0;
+    o1[4] = 0.0;
+    o1[5] = 0.0;
+    o1[6] = p[5];
+    o1[7] = p[5];
+    o1[8] = p[5];
+    o1[9] = 0.0;
+    o1[10] = 0.0;
+    o1[11] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * double_pendulum_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

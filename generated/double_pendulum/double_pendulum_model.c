@@ -11,6 +11,7 @@ int double_pendulum_constants(const double *const *in, double *const *out);
 int double_pendulum_delta_jac(const double *const *in, double *const *out);
 int double_pendulum_step(const double *const *in, double *const *out);
 int double_pendulum_power(const double *const *in, double *const *out);
+int double_pendulum_inertia(const double *const *in, double *const *out);
 const rs_model *double_pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -58,6 +59,10 @@ static const char *const rsd_q_units[2] = {
 static const char *const rsd_p_units[7] = {
     "kg", "kg", "m", "m", "kg m^2", "kg m^2", "m/s^2"
 };
+static const char *const rsd_inertia_bodies[2] = {
+    "link1",
+    "link2"
+};
 
 /* Pattern of M (2 x 2, 4 non-zeros), compressed columns. */
 static const int rsd_M_colptr[3] = {
@@ -98,6 +103,8 @@ static const int rsd_step_len[2] = {4, 2};
 static const char *const rsd_step_outs[2] = {"M.M", "delta.delta"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
+static const int rsd_inertia_len[2] = {2, 12};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -127,6 +134,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA_JAC] = {double_pendulum_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {double_pendulum_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {double_pendulum_power, 1, rsd_power_len, rsd_power_outs},
+        [RS_FN_INERTIA] = {double_pendulum_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, rsd_C_rowind},
@@ -137,7 +145,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x0b7ec5b8ca764dc3ull,
+    .content_hash = 0x54cc7eaed7e93abbull,
+    .inertia_bodies = rsd_inertia_bodies,
 };
 
 const rs_model *double_pendulum_model(void)

@@ -1292,6 +1292,57 @@ int four_bar_constants(const double *const *in, double *const *out)
 }
 
 /*
+ * four_bar_inertia
+ *   mass and inertia (xx, yy, zz, xy, xz, yz) of the bodies whose values are parameters: link1 link2 link3
+ * Outputs:
+ *   out[0]  mass  vector [3]
+ *   out[1]  inertia  vector [18]
+ * Inputs: p
+ * Atoms 12, operations 12 (add/sub 0, mul 12, div 0)
+ */
+int four_bar_inertia(const double *const *in, double *const *out)
+{
+    const double *restrict p = in[RS_IN_P];
+    double sink[18];
+    double *const o0 = out[0] ? out[0] : sink;   /* mass */
+    double *const o1 = out[1] ? out[1] : sink;   /* inertia */
+    const double a0 = p[1] * p[1];
+    const double a1 = p[4] * a0;
+    const double a2 = 0.00083333333333333339 * a1;
+    o1[0] = a2;
+    const double a3 = 0.083333333333333329 * a1;
+    o1[1] = a3;
+    o1[2] = a3;
+    const double a4 = p[2] * p[2];
+    const double a5 = p[5] * a4;
+    const double a6 = 0.00083333333333333339 * a5;
+    o1[6] = a6;
+    const double a7 = 0.083333333333333329 * a5;
+    o1[7] = a7;
+    o1[8] = a7;
+    const double a8 = p[3] * p[3];
+    const double a9 = p[6] * a8;
+    const double a10 = 0.00083333333333333339 * a9;
+    o1[12] = a10;
+    const double a11 = 0.083333333333333329 * a9;
+    o1[13] = a11;
+    o1[14] = a11;
+    o0[0] = p[4];
+    o0[1] = p[5];
+    o0[2] = p[6];
+    o1[3] = 0.0;
+    o1[4] = 0.0;
+    o1[5] = 0.0;
+    o1[9] = 0.0;
+    o1[10] = 0.0;
+    o1[11] = 0.0;
+    o1[15] = 0.0;
+    o1[16] = 0.0;
+    o1[17] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * four_bar_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

@@ -39,6 +39,9 @@ int four_bar_power(const double *const *in, double *const *out);
 /* four_bar_constants: out[0] k (vector 17x1) */
 int four_bar_constants(const double *const *in, double *const *out);
 
+/* four_bar_inertia: out[0] mass (vector 3x1), out[1] inertia (vector 18x1) */
+int four_bar_inertia(const double *const *in, double *const *out);
+
 /* four_bar_step: out[0] M.M (sparse 3x3), out[1] delta.delta (vector 3x1), out[2] phi_q.phi_q (sparse 2x3), out[3] gamma.gamma (vector 2x1) */
 int four_bar_step(const double *const *in, double *const *out);
 

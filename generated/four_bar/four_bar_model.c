@@ -15,6 +15,7 @@ int four_bar_constants(const double *const *in, double *const *out);
 int four_bar_delta_jac(const double *const *in, double *const *out);
 int four_bar_step(const double *const *in, double *const *out);
 int four_bar_power(const double *const *in, double *const *out);
+int four_bar_inertia(const double *const *in, double *const *out);
 const rs_model *four_bar_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -80,6 +81,11 @@ static const char *const rsd_p_units[12] = {
     "m", "m", "m", "m", "kg", "kg", "kg", "m/s^2",
     "N/m", "N s/m", "m", "m"
 };
+static const char *const rsd_inertia_bodies[3] = {
+    "link1",
+    "link2",
+    "link3"
+};
 
 /* Pattern of M (3 x 3, 9 non-zeros), compressed columns. */
 static const int rsd_M_colptr[4] = {
@@ -136,6 +142,8 @@ static const int rsd_step_len[4] = {9, 3, 6, 2};
 static const char *const rsd_step_outs[4] = {"M.M", "delta.delta", "phi_q.phi_q", "gamma.gamma"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
+static const int rsd_inertia_len[2] = {3, 18};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -169,6 +177,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA_JAC] = {four_bar_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {four_bar_step, 4, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {four_bar_power, 1, rsd_power_len, rsd_power_outs},
+        [RS_FN_INERTIA] = {four_bar_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
@@ -179,7 +188,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x65382b733673b97cull,
+    .content_hash = 0xc1d7d15bde0fd31eull,
+    .inertia_bodies = rsd_inertia_bodies,
 };
 
 const rs_model *four_bar_model(void)

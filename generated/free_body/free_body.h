@@ -27,6 +27,9 @@ int free_body_power(const double *const *in, double *const *out);
 /* free_body_constants: out[0] k (vector 4x1) */
 int free_body_constants(const double *const *in, double *const *out);
 
+/* free_body_inertia: out[0] mass (vector 1x1), out[1] inertia (vector 6x1) */
+int free_body_inertia(const double *const *in, double *const *out);
+
 /* free_body_step: out[0] M.M (sparse 6x6), out[1] delta.delta (vector 6x1) */
 int free_body_step(const double *const *in, double *const *out);
 

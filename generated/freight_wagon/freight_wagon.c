@@ -2593,6 +2593,74 @@ int freight_wagon_constants(const double *const *in, double *const *out)
 }
 
 /*
+ * freight_wagon_inertia
+ *   mass and inertia (xx, yy, zz, xy, xz, yz) of the bodies whose values are parameters: car front.frame front.ws1 front.ws2 rear.frame rear.ws1 rear.ws2
+ * Outputs:
+ *   out[0]  mass  vector [7]
+ *   out[1]  inertia  vector [42]
+ * Inputs: p
+ * Atoms 1, operations 1 (add/sub 0, mul 1, div 0)
+ */
+int freight_wagon_inertia(const double *const *in, double *const *out)
+{
+    const double *restrict p = in[RS_IN_P];
+    double sink[42];
+    double *const o0 = out[0] ? out[0] : sink;   /* mass */
+    double *const o1 = out[1] ? out[1] : sink;   /* inertia */
+    const double a0 = 0.29999999999999999 * p[1];
+    o1[0] = a0;
+    o0[0] = p[0];
+    o0[1] = p[4];
+    o0[2] = p[8];
+    o0[3] = p[8];
+    o0[4] = p[4];
+    o0[5] = p[8];
+    o0[6] = p[8];
+    o1[1] = p[1];
+    o1[2] = p[1];
+    o1[3] = 0.0;
+    o1[4] = 0.0;
+    o1[5] = 0.0;
+    o1[6] = p[5];
+    o1[7] = p[5];
+    o1[8] = p[5];
+    o1[9] = 0.0;
+    o1[10] = 0.0;
+    o1[11] = 0.0;
+    o1[12] = p[9];
+    o1[13] = p[9];
+    o1[14] = p[9];
+    o1[15] = 0.0;
+    o1[16] = 0.0;
+    o1[17] = 0.0;
+    o1[18] = p[9];
+    o1[19] = p[9];
+    o1[20] = p[9];
+    o1[21] = 0.0;
+    o1[22] = 0.0;
+    o1[23] = 0.0;
+    o1[24] = p[5];
+    o1[25] = p[5];
+    o1[26] = p[5];
+    o1[27] = 0.0;
+    o1[28] = 0.0;
+    o1[29] = 0.0;
+    o1[30] = p[9];
+    o1[31] = p[9];
+    o1[32] = p[9];
+    o1[33] = 0.0;
+    o1[34] = 0.0;
+    o1[35] = 0.0;
+    o1[36] = p[9];
+    o1[37] = p[9];
+    o1[38] = p[9];
+    o1[39] = 0.0;
+    o1[40] = 0.0;
+    o1[41] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * freight_wagon_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

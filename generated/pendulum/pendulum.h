@@ -30,6 +30,9 @@ int pendulum_power(const double *const *in, double *const *out);
 /* pendulum_constants: out[0] k (vector 2x1) */
 int pendulum_constants(const double *const *in, double *const *out);
 
+/* pendulum_inertia: out[0] mass (vector 1x1), out[1] inertia (vector 6x1) */
+int pendulum_inertia(const double *const *in, double *const *out);
+
 /* pendulum_step: out[0] M.M (sparse 1x1), out[1] delta.delta (vector 1x1) */
 int pendulum_step(const double *const *in, double *const *out);
 

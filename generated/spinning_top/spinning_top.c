@@ -544,6 +544,31 @@ int spinning_top_constants(const double *const *in, double *const *out)
 }
 
 /*
+ * spinning_top_inertia
+ *   mass and inertia (xx, yy, zz, xy, xz, yz) of the bodies whose values are parameters: top
+ * Outputs:
+ *   out[0]  mass  vector [1]
+ *   out[1]  inertia  vector [6]
+ * Inputs: p
+ * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
+ */
+int spinning_top_inertia(const double *const *in, double *const *out)
+{
+    const double *restrict p = in[RS_IN_P];
+    double sink[6];
+    double *const o0 = out[0] ? out[0] : sink;   /* mass */
+    double *const o1 = out[1] ? out[1] : sink;   /* inertia */
+    o0[0] = p[0];
+    o1[0] = p[2];
+    o1[1] = p[2];
+    o1[2] = p[3];
+    o1[3] = 0.0;
+    o1[4] = 0.0;
+    o1[5] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * spinning_top_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

@@ -11,6 +11,7 @@ int spinning_top_constants(const double *const *in, double *const *out);
 int spinning_top_delta_jac(const double *const *in, double *const *out);
 int spinning_top_step(const double *const *in, double *const *out);
 int spinning_top_power(const double *const *in, double *const *out);
+int spinning_top_inertia(const double *const *in, double *const *out);
 const rs_model *spinning_top_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -57,6 +58,9 @@ static const char *const rsd_q_units[3] = {
 static const char *const rsd_p_units[5] = {
     "kg", "m", "kg m^2", "kg m^2", "m/s^2"
 };
+static const char *const rsd_inertia_bodies[1] = {
+    "top"
+};
 
 /* Pattern of M (3 x 3, 7 non-zeros), compressed columns. */
 static const int rsd_M_colptr[4] = {
@@ -97,6 +101,8 @@ static const int rsd_step_len[2] = {7, 3};
 static const char *const rsd_step_outs[2] = {"M.M", "delta.delta"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
+static const int rsd_inertia_len[2] = {1, 6};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -126,6 +132,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA_JAC] = {spinning_top_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {spinning_top_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {spinning_top_power, 1, rsd_power_len, rsd_power_outs},
+        [RS_FN_INERTIA] = {spinning_top_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
@@ -136,7 +143,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0xe7e84a0e6bfdd24dull,
+    .content_hash = 0xbc051d3b1d342511ull,
+    .inertia_bodies = rsd_inertia_bodies,
 };
 
 const rs_model *spinning_top_model(void)

@@ -13,6 +13,7 @@ int suspension_delta_jac(const double *const *in, double *const *out);
 int suspension_step(const double *const *in, double *const *out);
 int suspension_power(const double *const *in, double *const *out);
 int suspension_params(const double *const *in, double *const *out);
+int suspension_inertia(const double *const *in, double *const *out);
 const rs_model *suspension_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -105,6 +106,10 @@ static const char *const rsd_p_units[21] = {
 static const char *const rsd_output_units[1] = {
     "rad"
 };
+static const char *const rsd_inertia_bodies[2] = {
+    "frame",
+    "car"
+};
 
 /* Pattern of M (5 x 5, 5 non-zeros), compressed columns. */
 static const int rsd_M_colptr[6] = {
@@ -151,6 +156,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_params_len[1] = {21};
 static const char *const rsd_params_outs[1] = {"p"};
+static const int rsd_inertia_len[2] = {2, 12};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -182,6 +189,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {suspension_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {suspension_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_PARAMS] = {suspension_params, 1, rsd_params_len, rsd_params_outs},
+        [RS_FN_INERTIA] = {suspension_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .K_pattern = {5, 5, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {5, 5, rsd_C_colptr, rsd_C_rowind},
@@ -192,7 +200,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0x6c349c9cf1cf23c8ull,
+    .content_hash = 0xada6ed940c015e22ull,
+    .inertia_bodies = rsd_inertia_bodies,
 };
 
 const rs_model *suspension_model(void)

@@ -24,6 +24,9 @@ int torque_free_body_delta_jac(const double *const *in, double *const *out);
 /* torque_free_body_power: out[0] power (vector 4x1) */
 int torque_free_body_power(const double *const *in, double *const *out);
 
+/* torque_free_body_inertia: out[0] mass (vector 1x1), out[1] inertia (vector 6x1) */
+int torque_free_body_inertia(const double *const *in, double *const *out);
+
 /* torque_free_body_step: out[0] M.M (sparse 6x6), out[1] delta.delta (vector 6x1) */
 int torque_free_body_step(const double *const *in, double *const *out);
 

@@ -10,6 +10,7 @@ int torque_free_body_energy(const double *const *in, double *const *out);
 int torque_free_body_delta_jac(const double *const *in, double *const *out);
 int torque_free_body_step(const double *const *in, double *const *out);
 int torque_free_body_power(const double *const *in, double *const *out);
+int torque_free_body_inertia(const double *const *in, double *const *out);
 const rs_model *torque_free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -69,6 +70,9 @@ static const char *const rsd_q_units[6] = {
 static const char *const rsd_p_units[7] = {
     "kg", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2"
 };
+static const char *const rsd_inertia_bodies[1] = {
+    "body"
+};
 
 /* Pattern of M (6 x 6, 12 non-zeros), compressed columns. */
 static const int rsd_M_colptr[7] = {
@@ -107,6 +111,8 @@ static const int rsd_step_len[2] = {12, 6};
 static const char *const rsd_step_outs[2] = {"M.M", "delta.delta"};
 static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
+static const int rsd_inertia_len[2] = {1, 6};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -135,6 +141,7 @@ static const rs_model rsd_model = {
         [RS_FN_DELTA_JAC] = {torque_free_body_delta_jac, 2, rsd_delta_jac_len, rsd_delta_jac_outs},
         [RS_FN_STEP] = {torque_free_body_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {torque_free_body_power, 1, rsd_power_len, rsd_power_outs},
+        [RS_FN_INERTIA] = {torque_free_body_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
@@ -145,7 +152,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x81453dc45b87657bull,
+    .content_hash = 0x9108728702c6c583ull,
+    .inertia_bodies = rsd_inertia_bodies,
 };
 
 const rs_model *torque_free_body_model(void)

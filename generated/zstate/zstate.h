@@ -33,6 +33,9 @@ int zstate_zdot(const double *const *in, double *const *out);
 /* zstate_constants: out[0] k (vector 8x1) */
 int zstate_constants(const double *const *in, double *const *out);
 
+/* zstate_inertia: out[0] mass (vector 2x1), out[1] inertia (vector 12x1) */
+int zstate_inertia(const double *const *in, double *const *out);
+
 /* zstate_step: out[0] M.M (sparse 2x2), out[1] delta.delta (vector 2x1) */
 int zstate_step(const double *const *in, double *const *out);
 

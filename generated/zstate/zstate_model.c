@@ -13,6 +13,7 @@ int zstate_delta_jac(const double *const *in, double *const *out);
 int zstate_step(const double *const *in, double *const *out);
 int zstate_power(const double *const *in, double *const *out);
 int zstate_zdot(const double *const *in, double *const *out);
+int zstate_inertia(const double *const *in, double *const *out);
 const rs_model *zstate_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -78,6 +79,10 @@ static const char *const rsd_u_units[2] = {
 static const char *const rsd_output_units[1] = {
     "N"
 };
+static const char *const rsd_inertia_bodies[2] = {
+    "b1",
+    "b2"
+};
 
 /* Internal states z (docs/elements.md): input slot, name, unit, initial value. */
 static const int rsd_z_slot[2] = {0, 1};
@@ -130,6 +135,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_zdot_len[2] = {2, 2};
 static const char *const rsd_zdot_outs[2] = {"zdot", "dzdot_dz"};
+static const int rsd_inertia_len[2] = {2, 12};
+static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -161,6 +168,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {zstate_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {zstate_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_ZDOT] = {zstate_zdot, 2, rsd_zdot_len, rsd_zdot_outs},
+        [RS_FN_INERTIA] = {zstate_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, 0},
@@ -171,7 +179,8 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0xf2359ced38a70b88ull,
+    .content_hash = 0x0ed943115d22a106ull,
+    .inertia_bodies = rsd_inertia_bodies,
     .n_z = 2,
     .z_slot = rsd_z_slot,
     .z_names = rsd_z_names,

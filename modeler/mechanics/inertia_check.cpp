@@ -47,7 +47,7 @@ std::string num(double v) {
 }
 }  // namespace
 
-std::string inertia_problem(const Mat3d &m) {
+std::string inertia_problem(const Mat3d &m, bool triangle) {
     double scale = 0;
     for (const auto &r : m)
         for (double v : r) {
@@ -66,11 +66,12 @@ std::string inertia_problem(const Mat3d &m) {
     if (ev[0] < -tol)
         return "the inertia tensor has a negative principal moment (" + moments +
                "): no body has one; check the signs of the diagonal and off-diagonal components";
-    if (ev[2] > ev[0] + ev[1] + tol)
+    if (triangle && ev[2] > ev[0] + ev[1] + tol)
         return "the inertia tensor breaks the triangle inequality (" + moments + "; " + num(ev[2]) + " > " +
                num(ev[0]) + " + " + num(ev[1]) +
                "): no body has it, since each principal moment is at most the sum of the other two; check the values "
-               "and their units";
+               "and their units (to keep published values that break it, add inertia_unchecked \"REASON\" to the "
+               "body)";
     return "";
 }
 

@@ -20,8 +20,9 @@ using Mat3d = std::array<std::array<double, 3>, 3>;
 std::array<double, 3> principal_moments(const Mat3d &m);
 
 // "" when a body of this inertia (kg m², about the centre of mass) can
-// exist; else the reason and the fix, for a message.
-std::string inertia_problem(const Mat3d &m);
+// exist; else the reason and the fix, for a message.  triangle false skips
+// the triangle inequality (a description's `inertia_unchecked`).
+std::string inertia_problem(const Mat3d &m, bool triangle = true);
 
 // "" for a positive finite mass; else the reason and the fix.
 std::string mass_problem(double mass);

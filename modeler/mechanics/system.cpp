@@ -119,6 +119,25 @@ int System::body(const std::string &name, const std::string &context) const
     throw ModelError(context + ": unknown body '" + name + "'" + did_you_mean(name, known));
 }
 
+std::vector<int> System::parameter_inertia_bodies() const
+{
+    std::vector<int> out;
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+        const Body &b = bodies_[i];
+        if (!b.check_inertia) continue;
+        bool numbers = b.mass.is_number(), params_only = (b.mass.kinds() & ~kind_bit(SymKind::Param)) == 0;
+        for (const auto &row : b.inertia.m)
+            for (const Ex &x : row) {
+                numbers = numbers && x.is_number();
+                params_only = params_only && (x.kinds() & ~kind_bit(SymKind::Param)) == 0;
+            }
+        // (all numbers: checked when compiled; a value that moves with the
+        // state is no constant inertia and left to the mass matrix's check)
+        if (!numbers && params_only) out.push_back((int)i);
+    }
+    return out;
+}
+
 int System::body_or_none(const std::string &name, const std::string &context) const
 {
     return name.empty() ? -1 : body(name, context);

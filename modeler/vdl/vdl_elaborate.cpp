@@ -1087,14 +1087,27 @@ private:
 
     // inertia_problem of a tensor whose nine components are numbers; "" when
     // one depends on a parameter (checked when the parameter is bound).
-    static std::string literal_inertia_problem(const M3 &m) {
+    static std::string literal_inertia_problem(const M3 &m, bool triangle) {
         Mat3d v{};
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) {
                 if (!m[i][j].is_number()) return "";
                 v[i][j] = m[i][j].store()->number_value(m[i][j].id());
             }
-        return inertia_problem(v);
+        return inertia_problem(v, triangle);
+    }
+
+    // inertia_problem of a tensor of parameters, at their default values (the
+    // runtime checks each parameter set a scenario, a sweep or a train gives).
+    std::string default_inertia_problem(const M3 &m, bool triangle) {
+        Mat3d v{};
+        const KindSet params = kind_bit(SymKind::Param) | kind_bit(SymKind::Const);
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                if (m[i][j].kinds() & ~params) return "";
+                v[i][j] = st_.eval(m[i][j], sys_.defaults());
+            }
+        return inertia_problem(v, triangle);
     }
 
     void body(const Stmt &s) {
@@ -1111,8 +1124,19 @@ private:
         const Expr &ie = *need(s, "inertia")[0];
         Val iv = eval(ie);
         if (iv.k != Val::Ten) type_error(ie, iv, "an inertia tensor (diag(A, B, C) in BASE or [[..], [..], [..]] in BASE)");
-        if (std::string why = literal_inertia_problem(iv.ten.m); !why.empty())
+        // `inertia_unchecked "WHY"`: published data that break the triangle
+        // inequality, kept on purpose; the reason is required so the file says it.
+        const Expr *unchecked = opt(s, "inertia_unchecked");
+        if (unchecked && (unchecked->kind != Expr::Str || unchecked->text.empty()))
+            throw ElabError{unchecked->loc, "body '" + dc.name +
+                                                "': inertia_unchecked takes the reason in quotes, e.g. "
+                                                "inertia_unchecked \"the published values break the triangle "
+                                                "inequality\""};
+        const bool triangle = unchecked == nullptr;
+        if (std::string why = literal_inertia_problem(iv.ten.m, triangle); !why.empty())
             throw ElabError{ie.loc, "body '" + dc.name + "': " + why};
+        if (std::string why = default_inertia_problem(iv.ten.m, triangle); !why.empty())
+            throw ElabError{ie.loc, "body '" + dc.name + "': with the parameters' default values, " + why};
         std::string frame;
         if (const Expr *fe = opt(s, "frame")) {
             Val fv = eval(*fe);
@@ -1125,7 +1149,8 @@ private:
         } else {
             frame = sys_.bases().name(iv.ten.base);
         }
-        sys_.add_body(dc.name, mass, cg, iv.ten, frame);
+        const int b = sys_.add_body(dc.name, mass, cg, iv.ten, frame);
+        if (unchecked) sys_.set_inertia_unchecked(b);
     }
 };
 

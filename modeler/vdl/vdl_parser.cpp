@@ -107,7 +107,8 @@ struct ClauseSpec {
 
 const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     static const std::vector<ClauseSpec> none;
-    static const std::vector<ClauseSpec> body = {{"mass", 1}, {"cg", 1}, {"inertia", 1}, {"frame", 1}};
+    static const std::vector<ClauseSpec> body = {
+        {"mass", 1}, {"cg", 1}, {"inertia", 1}, {"frame", 1}, {"inertia_unchecked", 1}};
     static const std::vector<ClauseSpec> spring = {{"between", 2}, {"k", 1}, {"c", 1}, {"length", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> damper = {{"between", 2}, {"c", 1}, {"series", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> airspring = {{"between", 2}, {"k1", 1}, {"k2", 1}, {"c", 1},

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rs_inertia.h"
 #include "rs_ws_impl.h"
 
 void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd)
@@ -103,13 +104,22 @@ int rs_ws_inputs(rs_ws *ws, double t)
     return RS_OK;
 }
 
+/* The masses and inertias made of parameters, for the parameters now set
+ * (rs_inertia.h): a body no body can be is refused by name. */
+static int check_inertia(rs_ws *ws)
+{
+    char why[sizeof ws->err];
+    const int st = rs_inertia_check_model(ws->model, ws->in, ws->inertia_eval, why, sizeof why);
+    return st ? rs_ws_fail(ws, st, "%s", why) : RS_OK;
+}
+
 int rs_ws_update_constants(rs_ws *ws)
 {
     if (!ws->constants_dirty)
         return RS_OK;
     ws->cache_valid = 0; /* RS_FN_PROJ wrote it with the old p and k */
     int st = rs_ws_check_finite(ws, ws->p, ws->model->n_p, "parameter p", ws->model->p_names);
-    if (st)
+    if (st || (st = check_inertia(ws)))
         return st;
     if (ws->model->fn[RS_FN_CONSTANTS].fn) {
         if ((st = rs_ws_call(ws, RS_FN_CONSTANTS, ws->k, NULL)))

@@ -211,7 +211,8 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_DELTA_JAC] = has_jac ? m->K_pattern.colptr[m->n_q] : 0,
         [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
         [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM, [RS_FN_WHEEL] = 12 * nc,
-        [RS_FN_STEP_ELASTIC] = nnzM, [RS_FN_PARAMS] = m->n_p, [RS_FN_ZDOT] = m->n_z};
+        [RS_FN_STEP_ELASTIC] = nnzM, [RS_FN_PARAMS] = m->n_p, [RS_FN_ZDOT] = m->n_z,
+        [RS_FN_INERTIA] = rs_model_inertia_count(m)};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
@@ -232,11 +233,19 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
             (f == RS_FN_ZDOT && (fn->n_out != 2 || fn->out_len[1] != m->n_z)) ||
             (f == RS_FN_WHEEL && (fn->n_out != 4 || fn->out_len[1] != 6 * nc ||
                                   fn->out_len[2] != m->wheel_jac_pattern.colptr[m->n_q] ||
-                                  fn->out_len[3] != 2 * nc)))
+                                  fn->out_len[3] != 2 * nc)) ||
+            (f == RS_FN_INERTIA && (fn->n_out != 2 || fn->out_len[1] != 6 * need[f])))
             return fail(err, errlen, m->name,
                         "function %s writes %d output(s), out[0] of length %d; expected length %d%s",
                         fname[f], fn->n_out, fn->out_len && fn->n_out > 0 ? fn->out_len[0] : -1,
                         need[f], f == RS_FN_ENERGY ? " and out[1] of length 1" : "");
+    }
+    if (m->fn[RS_FN_INERTIA].fn) {
+        if (!m->inertia_bodies)
+            return fail(err, errlen, m->name, "function %s is present but inertia_bodies is NULL", fname[RS_FN_INERTIA]);
+        for (int i = 0; i < need[RS_FN_INERTIA]; i++)
+            if (!m->inertia_bodies[i])
+                return fail(err, errlen, m->name, "inertia_bodies[%d] is NULL", i);
     }
     return check_combined(m, nnzM, nnzG, err, errlen);
 }

@@ -34,6 +34,7 @@ struct rs_ws {
     double *q, *qd, *qdd, *s, *sd, *sdd, *p, *u, *k;
     double *lambda;                /* n_phi                                */
     double *p_eval;                /* n_p: RS_FN_PARAMS' output             */
+    double *inertia_eval;          /* 7 per body: RS_FN_INERTIA's outputs   */
     double *p_set;                 /* n_p: 1 where the caller set the
                                       parameter (a dependent one then keeps
                                       its value)                            */

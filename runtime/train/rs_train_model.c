@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rs_error.h"
+#include "rs_inertia.h"
 #include "rs_krylov.h"   /* rs_dense_lu */
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
@@ -221,6 +222,21 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
                 rs_compiled_vehicle_free(&v);
                 return RS_E_NONFINITE;
             }
+    }
+    /* masses and inertias of parameters: the train file's values too */
+    const int nb = rs_model_inertia_count(m);
+    if (nb > 0) {
+        double *buf = rs_alloc(&a, 7 * (size_t)nb, sizeof(double));
+        if (!buf)
+            goto nomem;
+        char why[512];
+        st = rs_inertia_check_model(m, v->in, buf, why, sizeof why);
+        rs_free(&a, buf);
+        if (st != RS_OK) {
+            rs_fail(err, errlen, st, "model '%s': %s", m->name, why);
+            rs_compiled_vehicle_free(&v);
+            return st;
+        }
     }
     *out = v;
     return RS_OK;

@@ -33,26 +33,12 @@
 #include "rs_elastic.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
+#include "fn_counter.h"
 #include "rs_test.h"
 #include "rs_ws.h"
 
 #define NSTEPS 200
-#define NWRAP 25 /* wrappers below; at least RS_FN_COUNT (checked) */
-static rs_fn orig[NWRAP];
-static long calls[NWRAP];
-
-#define WRAP(i)                                                                \
-    static int wrap##i(const double *const *in, double *const *out)            \
-    {                                                                          \
-        calls[i]++;                                                            \
-        return orig[i](in, out);                                               \
-    }
-WRAP(0) WRAP(1) WRAP(2) WRAP(3) WRAP(4) WRAP(5) WRAP(6) WRAP(7) WRAP(8) WRAP(9) WRAP(10)
-WRAP(11) WRAP(12) WRAP(13) WRAP(14) WRAP(15) WRAP(16) WRAP(17) WRAP(18) WRAP(19) WRAP(20)
-WRAP(21) WRAP(22) WRAP(23) WRAP(24)
-static const rs_fn wraps[] = {wrap0,  wrap1,  wrap2,  wrap3,  wrap4,  wrap5,  wrap6,  wrap7,
-                              wrap8,  wrap9,  wrap10, wrap11, wrap12, wrap13, wrap14, wrap15,
-                              wrap16, wrap17, wrap18, wrap19, wrap20, wrap21, wrap22, wrap23, wrap24};
+#define NWRAP RS_FN_COUNTER_MAX
 
 /* Operations of function `name` in generated/<model>/ops.txt, -1 if absent. */
 static long ops_of(const char *model, const char *name)
@@ -125,9 +111,7 @@ static void simulate(const setup *su, const rs_model *m, unsigned fast, run *r)
 {
     static rs_model counted;
     counted = *m;
-    for (int i = 0; i < RS_FN_COUNT; i++)
-        if ((orig[i] = counted.fn[i].fn))
-            counted.fn[i].fn = wraps[i];
+    rs_fn_counter_wrap(&counted);
     rs_binding *b;
     rs_ws *ws = make(su, &counted, fast, &b);
     const int nq = m->n_q;
@@ -136,24 +120,24 @@ static void simulate(const setup *su, const rs_model *m, unsigned fast, run *r)
     ck_assert(r->q && r->qd);
     memset(r->calls, 0, sizeof r->calls);
     for (int n = 0; n < NSTEPS; n++) {
-        memset(calls, 0, sizeof calls);
+        memset(rs_fn_calls, 0, sizeof rs_fn_calls);
         ck_assert_msg(rs_step(ws) == RS_OK, "%s step %d: %s", su->model, n, rs_ws_error(ws));
         for (int i = 0; i < NWRAP; i++)
-            r->calls[i] += calls[i];
+            r->calls[i] += rs_fn_calls[i];
         /* per step: the start's functions once (one atom set or three) */
-        if (calls[RS_FN_STEP_ELASTIC]) {
-            ck_assert_int_eq(calls[RS_FN_STEP_ELASTIC], 1);
-            ck_assert_int_eq(calls[RS_FN_M] + calls[RS_FN_DELTA_NK] + calls[RS_FN_WHEEL], 0);
+        if (rs_fn_calls[RS_FN_STEP_ELASTIC]) {
+            ck_assert_int_eq(rs_fn_calls[RS_FN_STEP_ELASTIC], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_M] + rs_fn_calls[RS_FN_DELTA_NK] + rs_fn_calls[RS_FN_WHEEL], 0);
         } else {
-            ck_assert_int_eq(calls[RS_FN_M], 1);
-            ck_assert_int_eq(calls[RS_FN_DELTA_NK], 1);
-            ck_assert_int_eq(calls[RS_FN_WHEEL], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_M], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_DELTA_NK], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_WHEEL], 1);
         }
         /* none of the constraint contact's functions */
         for (int f = RS_FN_PHI; f <= RS_FN_GAMMA; f++)
-            ck_assert_int_eq(calls[f], 0);
-        ck_assert_int_eq(calls[RS_FN_STEP] + calls[RS_FN_PROJ] + calls[RS_FN_NEWTON] +
-                             calls[RS_FN_STEP_CACHED] + calls[RS_FN_CREEP],
+            ck_assert_int_eq(rs_fn_calls[f], 0);
+        ck_assert_int_eq(rs_fn_calls[RS_FN_STEP] + rs_fn_calls[RS_FN_PROJ] + rs_fn_calls[RS_FN_NEWTON] +
+                             rs_fn_calls[RS_FN_STEP_CACHED] + rs_fn_calls[RS_FN_CREEP],
                          0);
         memcpy(r->q + (size_t)n * nq, rs_ws_q(ws), (size_t)nq * sizeof(double));
         memcpy(r->qd + (size_t)n * nq, rs_ws_qd(ws), (size_t)nq * sizeof(double));

@@ -25,24 +25,10 @@
 
 #include "rs_contact.h"
 #include "rs_runtime.h"
+#include "fn_counter.h"
 #include "rs_test.h"
 
-#define NWRAP 25 /* wrappers below; at least RS_FN_COUNT (checked) */
-static rs_fn orig[NWRAP];
-static long calls[NWRAP];
-
-#define WRAP(i)                                                                \
-    static int wrap##i(const double *const *in, double *const *out)            \
-    {                                                                          \
-        calls[i]++;                                                            \
-        return orig[i](in, out);                                               \
-    }
-WRAP(0) WRAP(1) WRAP(2) WRAP(3) WRAP(4) WRAP(5) WRAP(6) WRAP(7) WRAP(8) WRAP(9) WRAP(10)
-WRAP(11) WRAP(12) WRAP(13) WRAP(14) WRAP(15) WRAP(16) WRAP(17) WRAP(18) WRAP(19) WRAP(20)
-WRAP(21) WRAP(22) WRAP(23) WRAP(24)
-static const rs_fn wraps[] = {wrap0,  wrap1,  wrap2,  wrap3,  wrap4,  wrap5,  wrap6,  wrap7,
-                              wrap8,  wrap9,  wrap10, wrap11, wrap12, wrap13, wrap14, wrap15,
-                              wrap16, wrap17, wrap18, wrap19, wrap20, wrap21, wrap22, wrap23, wrap24};
+#define NWRAP RS_FN_COUNTER_MAX
 
 #define NSTEPS 400
 
@@ -80,16 +66,13 @@ START_TEST(test_wheelset_step_work)
     const unsigned fast = _i < 2 ? 0u : RS_FAST_ALL;
     const char *dir = "generated/wheelset_cone";
     RS_REQUIRE_MODEL("wheelset_cone");
-    ck_assert_int_le(RS_FN_COUNT, (int)(sizeof wraps / sizeof wraps[0]));
     char err[2000];
     rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
     const rs_model *m0 = rs_loaded_model(h);
     static rs_model counted;
     counted = *m0;
-    for (int i = 0; i < RS_FN_COUNT; i++)
-        if ((orig[i] = counted.fn[i].fn))
-            counted.fn[i].fn = wraps[i];
+    rs_fn_counter_wrap(&counted);
 
     ck_assert(fast == 0 || m0->fn[RS_FN_STEP].fn != NULL);
     rs_ws *plain = start(m0, tol, fast), *ws = start(&counted, tol, fast);
@@ -99,34 +82,34 @@ START_TEST(test_wheelset_step_work)
         const long c_iters = s->contact_iters, p_iters = s->proj_iters,
                    vproj = s->vel_projections, refac = s->refactors, fact = s->factors,
                    dense = s->dense_solves;
-        memset(calls, 0, sizeof calls);
+        memset(rs_fn_calls, 0, sizeof rs_fn_calls);
         ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
         ck_assert_msg(rs_step(plain) == RS_OK, "%s", rs_ws_error(plain));
         const long ci = s->contact_iters - c_iters, pi = s->proj_iters - p_iters;
         const long passes = pi > 0 ? 2 : 1; /* contact-Newton passes in the step */
         if (!fast) {
-            ck_assert_int_eq(calls[RS_FN_PHI_D], passes + ci);
-            ck_assert_int_eq(calls[RS_FN_PHI_D_S], ci + 1);
-            ck_assert_int_eq(calls[RS_FN_PHI_Q], 2 + pi);
-            ck_assert_int_eq(calls[RS_FN_PHI], 1 + pi);
-            ck_assert_int_eq(calls[RS_FN_M], 1);
-            ck_assert_int_eq(calls[RS_FN_CREEP], 1);
-            ck_assert_int_eq(calls[RS_FN_STEP] + calls[RS_FN_PROJ] + calls[RS_FN_NEWTON], 0);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_PHI_D], passes + ci);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_PHI_D_S], ci + 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_PHI_Q], 2 + pi);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_PHI], 1 + pi);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_M], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_CREEP], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_STEP] + rs_fn_calls[RS_FN_PROJ] + rs_fn_calls[RS_FN_NEWTON], 0);
         } else {
             ck_assert_int_ge(ci, 1); /* the predicted s always needs an iteration here */
             /* every step starts where the previous step's proj wrote the
              * step cache (RS_FAST_STEP_CACHE), but the first, which follows
              * rs_ws_init's separate functions */
-            ck_assert_int_eq(calls[RS_FN_STEP] + calls[RS_FN_STEP_CACHED], 1);
-            ck_assert_int_eq(calls[RS_FN_STEP_CACHED], n > 0);
-            ck_assert_int_eq(calls[RS_FN_NEWTON], 1);
-            ck_assert_int_eq(calls[RS_FN_PROJ], ci + passes - 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_STEP] + rs_fn_calls[RS_FN_STEP_CACHED], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_STEP_CACHED], n > 0);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_NEWTON], 1);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_PROJ], ci + passes - 1);
             /* after a position-projection iteration q has moved: φ, φ_q again */
-            ck_assert_int_eq(calls[RS_FN_PHI], pi);
-            ck_assert_int_eq(calls[RS_FN_PHI_Q], pi);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_PHI], pi);
+            ck_assert_int_eq(rs_fn_calls[RS_FN_PHI_Q], pi);
             for (int f = 0; f < RS_FN_STEP; f++)
                 if (f != RS_FN_PHI && f != RS_FN_PHI_Q && f != RS_FN_BETA)
-                    ck_assert_msg(calls[f] == 0, "function %d called %ld times", f, calls[f]);
+                    ck_assert_msg(rs_fn_calls[f] == 0, "function %d called %ld times", f, rs_fn_calls[f]);
         }
         ck_assert_int_eq((s->refactors - refac) + (s->factors - fact) + (s->dense_solves - dense),
                          1 + pi + (s->vel_projections - vproj));

@@ -1,0 +1,35 @@
+/*
+ * rs_inertia.h — is a body's mass and inertia physically possible?  The
+ * runtime's half of the check the compiler makes on literal values
+ * (modeler/mechanics/inertia_check.hpp): for masses and inertias made of
+ * parameters, each parameter set a scenario, a sweep, a train file or a
+ * caller gives is checked when the constants are brought up to date
+ * (RS_FN_INERTIA, abi/rs_model.h).  A mass must be positive and finite;
+ * an inertia tensor's principal moments non-negative, each at most the sum
+ * of the other two (A + B − C = 2∫z² dm ≥ 0).
+ * No allocation, bounded loops, no I/O.
+ */
+#ifndef RS_INERTIA_H
+#define RS_INERTIA_H
+
+#include <stddef.h>
+
+#include "rs_model.h"
+
+/* The principal moments (eigenvalues, ascending) of the symmetric tensor
+ * c = (xx, yy, zz, xy, xz, yz), by cyclic Jacobi rotations (at most 50
+ * sweeps; a 3×3 converges in a handful). */
+void rs_principal_moments(const double c[6], double ev[3]);
+
+/* 0 when a body of this mass [kg] and inertia c [kg m², about its centre of
+ * mass] can exist; else 1 with the reason written to why (n bytes). */
+int rs_inertia_problem(double mass, const double c[6], char *why, size_t n);
+
+/* Every body of m whose mass or inertia is made of parameters
+ * (m->inertia_bodies), for the parameters in in[RS_IN_P] (RS_FN_INERTIA
+ * reads p alone): RS_OK, or RS_E_VALUE with "body 'NAME': why; the fix" in
+ * err (RS_E_MODELFN when the function fails).  buf: 7 ·
+ * rs_model_inertia_count(m) doubles. */
+int rs_inertia_check_model(const rs_model *m, const double *const in[], double *buf, char *err, size_t errlen);
+
+#endif /* RS_INERTIA_H */
