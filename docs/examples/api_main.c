@@ -4,13 +4,13 @@
  * time, then the scenario's columns, 17 digits).
  *
  *   cc -o api_main api_main.c $(pkg-config --cflags --libs railsym)
- *   ./api_main generated/pendulum vehicles/examples/pendulum.scn l=0.8 > pendulum.csv
+ *   ./api_main generated/pendulum vehicles/examples/pendulum.scn l=1.0 > pendulum.csv
  *
  * equals, number for number,
  *
  *   railsym run generated/pendulum --scenario S.scn --out pendulum.csv
  *
- * where S.scn is pendulum.scn with the line `param l = 0.8` added.
+ * where S.scn is pendulum.scn with the line `param l = 1.0` added.
  *
  * Arguments: MODEL_DIR [SCENARIO [NAME=VALUE ...]]; each NAME=VALUE sets a
  * parameter, an input or an initial coordinate before the run starts.
