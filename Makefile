@@ -118,13 +118,14 @@ INC_contact    := $(INC_core) $(INC_common) -I runtime/contact
 INC_load       := $(INC_core) -I runtime/load
 INC_train      := $(INC_contact) -I runtime/train
 INC_app        := $(INC_train) -I runtime/load -I runtime/app
+INC_api        := $(INC_app) -I runtime/api
 INC_algebra    := $(INC_common) -I modeler/algebra
 INC_kinematics := $(INC_algebra) -I modeler/kinematics
 INC_mechanics  := $(INC_kinematics) -I modeler/mechanics
 INC_vdl        := $(INC_mechanics) -I modeler/vdl
 INC_codegen    := $(INC_vdl) -I abi -I codegen
 INC_cli        := $(INC_codegen) -I runtime/core -I runtime/contact -I runtime/train \
-                  -I runtime/load -I runtime/app -I cli
+                  -I runtime/load -I runtime/app -I runtime/api -I cli
 INC_tests      := $(INC_cli) -I tests/support -I tests/tools
 
 # ---------------------------------------------------------------- sources
@@ -157,6 +158,9 @@ LIBSYM  := $(BUILD)/librailsym_sym.a
 LIBCLI  := $(BUILD)/librailsym_cli.a
 LIBRT   := $(BUILD)/librailsym_rt.a
 LIBCORE := $(BUILD)/librailsym_core.a
+# The embedding API (runtime/api/railsym.h) with the runtime above the core:
+# installed as librailsym.a, linked before librailsym_core.a (docs/api.md).
+LIBAPI  := $(BUILD)/librailsym.a
 RAILSYM := $(BUILD)/railsym
 
 # Programs: tests/GROUP/KIND_NAME.cpp|c -> $(BUILD)/DIR/KIND_NAME, DIR per
@@ -193,7 +197,7 @@ endif
         runtime-lib install clean FORCE
 
 # Every target runs the dependency step first, through `all`.
-all: $(RAILSYM) $(LIBSYM) $(LIBRT) $(LIBCORE) | deps
+all: $(RAILSYM) $(LIBSYM) $(LIBRT) $(LIBCORE) $(LIBAPI) | deps
 
 tests:   all $(TESTS)
 benches: all $(BENCHES)
@@ -275,7 +279,7 @@ $(FUZZ_DIR)/fuzz_vdl: $(FUZZ_OBJS)
 FUZZ_INPUT_SECONDS ?= 40
 FUZZ_RT_SRCS := $(filter-out runtime/app/rs_sweep_mpi.c,$(RT_SRCS))
 FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_RT_SRCS))
-FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP $(INC_app) $(RESULTS_CFLAGS)
+FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP $(INC_api) $(RESULTS_CFLAGS)
 $(FUZZ_DIR)/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(call say,FUZZCC,$<)
@@ -326,6 +330,7 @@ $(BUILD)/obj/runtime/contact/%.o:    LAYER_INC := $(INC_contact)
 $(BUILD)/obj/runtime/load/%.o:       LAYER_INC := $(INC_load)
 $(BUILD)/obj/runtime/train/%.o:      LAYER_INC := $(INC_train)
 $(BUILD)/obj/runtime/app/%.o:        LAYER_INC := $(INC_app)
+$(BUILD)/obj/runtime/api/%.o:        LAYER_INC := $(INC_api)
 $(BUILD)/obj/modeler/algebra/%.o:    LAYER_INC := $(INC_algebra)
 $(BUILD)/obj/modeler/kinematics/%.o: LAYER_INC := $(INC_kinematics)
 $(BUILD)/obj/modeler/mechanics/%.o:  LAYER_INC := $(INC_mechanics)
@@ -367,6 +372,11 @@ $(LIBRT): $(RT_OBJS) | deps
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(LIBCORE): $(CORE_OBJS) | deps
+	$(call say,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBAPI): $(filter-out $(CORE_OBJS),$(RT_OBJS)) | deps
 	$(call say,AR,$@)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -45,6 +45,7 @@ int cmd_psd(int argc, char **argv);               // cli/cmd_psd.cpp
 int cmd_comfort(int argc, char **argv);           // cli/cmd_comfort.cpp
 int cmd_track_shift(int argc, char **argv);       // cli/cmd_track_shift.cpp
 int cmd_assess(int argc, char **argv);            // cli/cmd_assess.cpp
+int cmd_export_fmu(int argc, char **argv);        // cli/cmd_export_fmu.cpp
 
 namespace {
 
@@ -428,6 +429,20 @@ const Command kCommands[] = {
      "  -p, --position COL    position along the track, m (default x)\n"
      "  -o, --out PREFIX      output prefix (default: RESULT without .csv)\n"
      "      --no-plot         do not draw the PNGs\n"
+     "  -h, --help            show this help\n"},
+    {"export-fmu", cmd_export_fmu, "issue 24",
+     "an FMI 2.0 Co-Simulation FMU of a compiled model and a scenario",
+     "MODEL_DIR|MODEL.vdl [--scenario FILE] [--out NAME.fmu] [--keep DIR]",
+     "Writes NAME.fmu: modelDescription.xml, binaries/linux64/<model>.so (built\n"
+     "now with the system cc from sources/), sources/ and resources/ (the\n"
+     "scenario, the contact files).  The scenario's values are the start values;\n"
+     "fmi2DoStep takes whole multiples of the scenario's step.  Needs `zip`.\n"
+     "See docs/fmi.md.\n"
+     "\n"
+     "options:\n"
+     "  -s, --scenario FILE   duration, step, parameters, initial state, inputs\n"
+     "  -o, --out NAME.fmu    the FMU (default: <model>.fmu)\n"
+     "      --keep DIR        also leave the unzipped FMU in DIR\n"
      "  -h, --help            show this help\n"},
 };
 

@@ -31,12 +31,14 @@ set -euo pipefail
 #   libfftw3-dev              FFTs of the spectra: Welch PSD, comfort weighting
 #                             filters, track-irregularity synthesis (docs/analyses.md)
 #   hdf5-tools                h5dump, which tests/e2e/test_results_files reads them with
+#   zip unzip                 `railsym export-fmu` writes the FMU (a zip) with zip;
+#                             tests/e2e/test_fmu's importer unpacks it with unzip (docs/fmi.md)
 #   g++ gcc make              the toolchain
 #   clang libclang-rt-14-dev  libFuzzer for the fuzz pass of `make test`
 PACKAGES=(
     libginac-dev libcln-dev libtcc-dev tcc libsuitesparse-dev check pkg-config
     openmpi-bin libopenmpi-dev gnuplot-nox g++ gcc make
-    libmatio-dev libhdf5-dev hdf5-tools libfftw3-dev
+    libmatio-dev libhdf5-dev hdf5-tools libfftw3-dev zip unzip
     clang libclang-rt-14-dev
 )
 # What `make bench` needs on top, checked by its own step only (a build

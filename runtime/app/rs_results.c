@@ -266,9 +266,7 @@ fail:
     return st;
 }
 
-/* The default columns: every coordinate, velocity, multiplier and output
- * (malloc'd names, *n of them). */
-static char **default_columns(const rs_model *m, int *n)
+char **rs_results_default_columns(const rs_model *m, int *n)
 {
     const int ncol = 2 * m->n_q + m->n_phi + m->n_out;
     char **names = calloc((size_t)ncol + 1, sizeof *names);
@@ -312,7 +310,7 @@ int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, 
     const rs_model *m = rs_ws_model(ws);
     char **defaults = NULL;
     if (!names) {
-        if (!(defaults = default_columns(m, &ncol)))
+        if (!(defaults = rs_results_default_columns(m, &ncol)))
             return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         names = (const char *const *)defaults;
     }

@@ -57,6 +57,11 @@ int rs_results_open(rs_results **r, const char *path, int ncol, const char *cons
 int rs_results_open_ws(rs_results **r, const char *path, rs_ws *ws, int ncol, const char *const *names,
                        unsigned flags, char *err, size_t errlen);
 
+/* The columns of names == NULL above: every coordinate, velocity,
+ * multiplier and output, *n of them; each name and the array are the
+ * caller's to free().  NULL when out of memory. */
+char **rs_results_default_columns(const rs_model *m, int *n);
+
 /* The unit of quantity v of model m ("" when unknown), written into buf. */
 const char *rs_results_unit(const rs_model *m, rs_var v, char *buf, size_t len);
 

@@ -161,6 +161,11 @@ static ws_sizes block_sizes(const rs_model *m)
     return (ws_sizes){nq, ns, nphi, nnzM, nnzG, nproj, ncache, total};
 }
 
+size_t rs_ws_block_len(const rs_ws *ws)
+{
+    return block_sizes(ws->model).total;
+}
+
 /* The block cut into the arrays, in the order block_sizes counts them. */
 static void carve_block(rs_ws *ws, const ws_sizes *z)
 {

@@ -106,6 +106,9 @@ int rs_ws_fail(rs_ws *ws, int status, const char *fmt, ...)
 #endif
     ;
 
+/* The number of doubles in ws->block (rs_ws_state.c copies them all). */
+size_t rs_ws_block_len(const rs_ws *ws);
+
 /* Recomputes the hoisted constants if parameters changed. */
 int rs_ws_update_constants(rs_ws *ws);
 

@@ -37,7 +37,7 @@ typedef struct {
 /* The subcommands of the contract, in the order `railsym --help` lists them. */
 static const char *const commands[] = {
     "compile", "ops", "run", "plot", "sweep", "critical-speed", "linear", "contact-geometry", "irregularity", "psd",
-    "comfort", "track-shift", "assess",
+    "comfort", "track-shift", "assess", "export-fmu",
 };
 #define N_COMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -5,7 +5,8 @@
  *   - staged: DESTDIR=TMP/stage PREFIX=/opt/railsym puts bin/railsym, the
  *     libraries, include/railsym/ (abi/, runtime/core/, runtime/contact/
  *     headers) and lib/pkgconfig/railsym.pc under TMP/stage/opt/railsym, and
- *     the .pc names /opt/railsym, never the staging folder;
+ *     the .pc names /opt/railsym, never the staging folder (the C API's
+ *     librailsym.a and railsym.h too: tests/e2e/test_api_install.c);
  *   - installed: PREFIX=TMP/prefix, then a small program running
  *     generated/four_bar (the shipped model's files, as `railsym compile`
  *     wrote them) is built with nothing but
@@ -134,6 +135,7 @@ START_TEST(staged_install)
     char root[256];
     snprintf(root, sizeof root, "%s/stage/opt/railsym", tmp);
     assert_installed(root, "bin/railsym", 0755);
+    assert_installed(root, "lib/librailsym.a", 0644);             /* the C API */
     assert_installed(root, "lib/librailsym_core.a", 0644);
     assert_installed(root, "lib/librailsym_rt.a", 0644);
     assert_installed(root, "lib/librailsym_sym.a", 0644);
@@ -142,6 +144,7 @@ START_TEST(staged_install)
     assert_installed(root, "include/railsym/rs_ws.h", 0644);      /* runtime/core/ */
     assert_installed(root, "include/railsym/rs_klu.h", 0644);
     assert_installed(root, "include/railsym/rs_contact.h", 0644); /* runtime/contact/ */
+    assert_installed(root, "include/railsym/railsym.h", 0644);    /* runtime/api/ */
     assert_installed(root, "lib/pkgconfig/railsym.pc", 0644);
     char pc[512];
     snprintf(pc, sizeof pc, "%s/lib/pkgconfig/railsym.pc", root);
@@ -149,7 +152,8 @@ START_TEST(staged_install)
     ck_assert_msg(strstr(text, "prefix=/opt/railsym\n") == text, "%s", text);
     ck_assert_msg(strstr(text, tmp) == NULL, "the staging folder leaked into the .pc:\n%s", text);
     ck_assert_ptr_nonnull(strstr(text, "Cflags: -I${includedir}/railsym\n"));
-    ck_assert_ptr_nonnull(strstr(text, "Libs: -L${libdir} -lrailsym_core -lklu -lm\n"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "Libs: -L${libdir} -lrailsym -lrailsym_core -ltcc -ldl -lklu -lm -lpthread\n"));
 
     /* a relative PREFIX is refused */
     snprintf(cmd, sizeof cmd, "PREFIX=opt DESTDIR='%s/stage' scripts/install.sh '%s' 2>&1", tmp,

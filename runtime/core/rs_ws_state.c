@@ -1,0 +1,96 @@
+/*
+ * rs_ws_state.c — see rs_ws_state.h.
+ *
+ * A copy is a header (the scalars of the workspace) followed by the block of
+ * doubles rs_ws_create allocated: every array of the workspace lives there,
+ * so one memcpy carries them all, including any array added later.
+ */
+#include <string.h>
+
+#include "rs_ws_impl.h"
+#include "rs_ws_state.h"
+
+#define STATE_MAGIC 0x52535354u /* "RSST" */
+
+typedef struct state_head {
+    unsigned magic;
+    unsigned long long model_hash; /* the same model, also in another process */
+    size_t n_block;
+    double t, t_base, dt, t_in;
+    long n_since_base;
+    double energy[2];
+    double power[RS_POWER_COUNT];
+    int cache_valid, proj_ready, constants_dirty, ready;
+    rs_stats stats;
+} state_head;
+
+static int usable(const rs_ws *ws)
+{
+    return ws && ws->magic == RS_WS_MAGIC && !ws->ct;
+}
+
+size_t rs_ws_state_size(const rs_ws *ws)
+{
+    if (!usable(ws))
+        return 0;
+    return sizeof(state_head) + rs_ws_block_len(ws) * sizeof(double);
+}
+
+int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || !buf)
+        return RS_E_ARG;
+    if (ws->ct)
+        return RS_E_UNSUPPORTED;
+    const size_t n = rs_ws_block_len(ws);
+    if (len < sizeof(state_head) + n * sizeof(double))
+        return RS_E_ARG;
+    state_head h;
+    memset(&h, 0, sizeof h);
+    h.magic = STATE_MAGIC;
+    h.model_hash = ws->model_given->content_hash;
+    h.n_block = n;
+    h.t = ws->t;
+    h.t_base = ws->t_base;
+    h.dt = ws->dt;
+    h.t_in = ws->t_in;
+    h.n_since_base = ws->n_since_base;
+    memcpy(h.energy, ws->energy, sizeof h.energy);
+    memcpy(h.power, ws->power, sizeof h.power);
+    h.cache_valid = ws->cache_valid;
+    h.proj_ready = ws->proj_ready;
+    h.constants_dirty = ws->constants_dirty;
+    h.ready = ws->ready;
+    h.stats = ws->stats;
+    memcpy(buf, &h, sizeof h);
+    memcpy((char *)buf + sizeof h, ws->block, n * sizeof(double));
+    return RS_OK;
+}
+
+int rs_ws_state_restore(rs_ws *ws, const void *buf, size_t len)
+{
+    if (!ws || ws->magic != RS_WS_MAGIC || !buf || len < sizeof(state_head))
+        return RS_E_ARG;
+    if (ws->ct)
+        return RS_E_UNSUPPORTED;
+    state_head h;
+    memcpy(&h, buf, sizeof h);
+    const size_t n = rs_ws_block_len(ws);
+    if (h.magic != STATE_MAGIC || h.model_hash != ws->model_given->content_hash || h.n_block != n ||
+        len < sizeof h + n * sizeof(double))
+        return RS_E_ARG;
+    memcpy(ws->block, (const char *)buf + sizeof h, n * sizeof(double));
+    ws->t = h.t;
+    ws->t_base = h.t_base;
+    ws->dt = h.dt;
+    ws->t_in = h.t_in;
+    ws->n_since_base = h.n_since_base;
+    memcpy(ws->energy, h.energy, sizeof h.energy);
+    memcpy(ws->power, h.power, sizeof h.power);
+    ws->cache_valid = h.cache_valid;
+    ws->proj_ready = h.proj_ready;
+    ws->constants_dirty = h.constants_dirty;
+    ws->ready = h.ready;
+    ws->stats = h.stats;
+    return RS_OK;
+}
