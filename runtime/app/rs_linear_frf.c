@@ -488,6 +488,12 @@ int rs_linear_frf_run(const rs_linear_frf_config *c, rs_linear_frf *r, char *err
     if (st)
         return st;
     const rs_model *m = o.m;
+    if (m->n_contact == 0) { /* before the speed, which such a model may not take either */
+        st = rs_fail(err, errlen, RS_E_UNSUPPORTED, "model '%s' has no wheel-rail contacts: a track input has "
+                     "nothing to act on (frequency responses need a vehicle on rails)", m->name);
+        rs_linear_close(&o);
+        return st;
+    }
     double *f = malloc((size_t)c->n_f * sizeof *f);
     int *idx = malloc(((size_t)m->n_q + 1) * sizeof *idx);
     rs_ws *ws = NULL;
