@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rs_alloc.h"
 #include "rs_closest.h"
 #include "rs_contact.h"
 #include "rs_contact_ops.h"
