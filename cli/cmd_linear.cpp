@@ -18,6 +18,7 @@
 
 #include "cli.hpp"
 #include "gnuplot.hpp"
+#include "linear_frf.hpp"
 #include "model_dir.hpp"
 
 extern "C" {
@@ -128,6 +129,9 @@ int cmd_linear(int argc, char **argv) {
         {"speed", 'v', "LO:HI:N", "N speeds from LO to HI, m/s, or one speed V (default: the scenario's state)"},
         {"out", 'o', "DIR", "output folder (default: results/<model>-linear)"},
         {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
+        {"frf", 0, "", "frequency responses from track inputs to accelerations (needs --speed V)"},
+        {"frf-range", 0, "FLO:FHI:N", "with --frf: N frequencies from FLO to FHI Hz, logarithmic (default 0.5:30:200)"},
+        {"frf-out", 0, "NAME", "with --frf: a coordinate, or P for every P.* coordinate (repeat; default: all)"},
         {"no-plot", 0, "", "no picture"},
         {"quiet", 'q', "", "no progress lines on stderr"},
     };
@@ -165,6 +169,14 @@ int cmd_linear(int argc, char **argv) {
     const std::string include = abi_dir();
     cfg.include_dir = include.c_str();
     const std::string out = args.value("out", "results/" + model + "-linear");
+    if (!args.has("frf") && (args.has("frf-range") || args.has("frf-out")))
+        throw cli::UsageError("--frf-range and --frf-out go with --frf (frequency responses), e.g. "
+                              "--speed 30 --frf --frf-out y");
+    if (args.has("frf")) {
+        if (cfg.n_speeds != 1)
+            throw cli::UsageError("--frf needs one running speed: write --speed V (m/s), e.g. --speed 30");
+        return linear_frf(args, cfg, out);
+    }
 
     Result res;
     char err[4096];

@@ -265,7 +265,12 @@ const Command kCommands[] = {
      "      --set 'LINE'      a scenario line over the scenario (repeat)\n"
      "      --loader tcc|dlopen\n"
      "                        how the generated code is loaded (default: tcc)\n"
-     "      --no-plot         do not draw linear.png\n"
+     "      --frf             frequency responses from track inputs (lateral, vertical,\n"
+     "                        cross level, gauge) to accelerations at one --speed V:\n"
+     "                        DIR/frf.csv (f_Hz, |H| and phase per output and input)\n"
+     "      --frf-range FLO:FHI:N  N frequencies in Hz, logarithmic (default 0.5:30:200)\n"
+     "      --frf-out NAME    a coordinate, or P for every P.* one (repeat; default all)\n"
+     "      --no-plot         do not draw linear.png (frf.png)\n"
      "  -q, --quiet           no progress lines on stderr\n"
      "  -h, --help            show this help\n"},
     {"contact-geometry", cmd_contact_geometry, "issue 20",

@@ -9,13 +9,10 @@
 #include "rs_contact_ops.h"
 #include "rs_error.h"
 #include "rs_linear.h"
+#include "rs_linear_impl.h"
 #include "rs_linear_lapack.h"
-#include "rs_ws_impl.h"
 
-/* Central-difference step in q [m, rad]: the truncation error h² times the
- * third derivative stays near 1e-12 of the stiffness for geometry of metre
- * scale, the rounding error ε/h near 1e-10 of it. */
-#define FD_H 1e-6
+#define FD_H RS_LINEAR_FD_H
 
 void rs_linear_system_free(rs_linear_system *sys)
 {
@@ -26,6 +23,7 @@ void rs_linear_system_free(rs_linear_system *sys)
     free(sys->C);
     free(sys->N);
     free(sys->lambda0);
+    free(sys->G);
     memset(sys, 0, sizeof *sys);
 }
 
@@ -45,15 +43,7 @@ static size_t nnz(const rs_pattern *P, int ncol)
 }
 
 /* Everything one evaluation at a state needs, allocated once. */
-typedef struct lin {
-    rs_ws *ws;
-    const rs_model *m;
-    int n, nphi, nc;
-    double *phiq_v;      /* φ_q values (phi_q_pattern)                     */
-    double *creep[RS_FN_MAX_OUT]; /* RS_FN_CREEP outputs                   */
-    double *Cb;          /* 9 nc: creep blocks held at the steady state     */
-    double *fsave;       /* 3 nc: the creep force inputs as they were       */
-} lin;
+typedef rs_linear_ctx lin;
 
 static void lin_free(lin *L)
 {
@@ -64,9 +54,7 @@ static void lin_free(lin *L)
     free(L->fsave);
 }
 
-/* Re-solves the contact points at ws->q (no-op without contacts) and binds
- * the state for the model functions. */
-static int resolve(lin *L)
+int rs_linear_resolve(lin *L)
 {
     rs_ws *ws = L->ws;
     int st = RS_OK;
@@ -76,10 +64,9 @@ static int resolve(lin *L)
     return RS_OK;
 }
 
-/* g = φ_q(q)ᵀ λ0 at ws->q (contact points re-solved). */
-static int phiq_t_lambda(lin *L, const double *lam, double *g)
+int rs_linear_phiq_t_lambda(lin *L, const double *lam, double *g)
 {
-    int st = resolve(L);
+    int st = rs_linear_resolve(L);
     if (st)
         return st;
     memset(g, 0, (size_t)L->n * sizeof *g);
@@ -94,14 +81,12 @@ static int phiq_t_lambda(lin *L, const double *lam, double *g)
     return RS_OK;
 }
 
-/* The creep forces' generalized force F = D f, f = −Cb ν, at ws->q, q̇
- * (contact points re-solved, Cb held); also f into fout (3 nc) if given. */
-static int creep_force(lin *L, double *F, double *fout)
+int rs_linear_creep_force(lin *L, double *F, double *fout)
 {
     memset(F, 0, (size_t)L->n * sizeof *F);
     if (L->nc == 0)
         return RS_OK;
-    int st = resolve(L);
+    int st = rs_linear_resolve(L);
     if (st || (st = rs_ws_creep_eval(L->ws, L->creep)))
         return st;
     const rs_pattern *D = &L->m->ddelta_df_pattern;
@@ -183,6 +168,12 @@ static int null_space(int nphi, int n, double *G, double *N, int *r)
 
 int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen)
 {
+    return rs_linear_system_at_ex(ws, sys, NULL, NULL, err, errlen);
+}
+
+int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn, void *user, char *err,
+                           size_t errlen)
+{
     const rs_model *m = rs_ws_model(ws);
     memset(sys, 0, sizeof *sys);
     if (!m->fn[RS_FN_DELTA_JAC].fn)
@@ -204,6 +195,8 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
     double *gp = NULL, *gm = NULL, *G = NULL;
     int st = RS_E_NOMEM;
     sys->n = n;
+    sys->nphi = nphi;
+    sys->G = calloc((size_t)nphi * n + 1, sizeof(double));
     sys->M = calloc(nn, sizeof(double));
     sys->K = calloc(nn, sizeof(double));
     sys->C = calloc(nn, sizeof(double));
@@ -226,7 +219,7 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
     const int fn_delta = m->fn[RS_FN_DELTA_NK].fn ? RS_FN_DELTA_NK : RS_FN_DELTA;
     A = calloc((size_t)na * na + 1, sizeof *A);
     rhs = calloc((size_t)na + 1, sizeof *rhs);
-    if (!sys->M || !sys->K || !sys->C || !sys->N || !sys->lambda0 || !q_save || !s_save || !Mv || !Kv || !Cv ||
+    if (!sys->G || !sys->M || !sys->K || !sys->C || !sys->N || !sys->lambda0 || !q_save || !s_save || !Mv || !Kv || !Cv ||
         !L.phiq_v || !L.Cb || !L.fsave || !gp || !gm || !G || !A || !rhs)
         goto fail;
     if (nc > 0) {
@@ -244,7 +237,7 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
             L.fsave[3 * i + a] = ws->u[m->contacts[i].force_slot[a]];
             ws->u[m->contacts[i].force_slot[a]] = 0;
         }
-    if ((st = rs_ws_update_constants(ws)) || (st = resolve(&L)))
+    if ((st = rs_ws_update_constants(ws)) || (st = rs_linear_resolve(&L)))
         goto fail_ws;
     if ((st = rs_ws_call(ws, RS_FN_M, Mv, NULL)) || (st = rs_ws_call(ws, RS_FN_DELTA_JAC, Kv, Cv)) ||
         (st = rs_ws_call(ws, fn_delta, ws->delta, NULL)))
@@ -259,9 +252,9 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
     double *F = gp;
     for (int pass = 0; pass < 2; pass++) {
         memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
-        if ((st = resolve(&L)) || (st = rs_ws_call(ws, fn_delta, ws->delta, NULL)))
+        if ((st = rs_linear_resolve(&L)) || (st = rs_ws_call(ws, fn_delta, ws->delta, NULL)))
             goto fail_ws;
-        if (pass == 1 && (st = creep_force(&L, F, NULL)))
+        if (pass == 1 && (st = rs_linear_creep_force(&L, F, NULL)))
             goto fail_ws;
         memset(A, 0, (size_t)na * na * sizeof *A);
         scatter_add(&m->M_pattern, Mv, n, na, 1, A);
@@ -297,7 +290,7 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
         if (nc == 0)
             break;
         /* the creep blocks at the normal forces (contact points at q0) */
-        if ((st = resolve(&L)) || (st = rs_ws_creep_eval(ws, L.creep)))
+        if ((st = rs_linear_resolve(&L)) || (st = rs_ws_creep_eval(ws, L.creep)))
             goto fail_ws;
         for (int i = 0; i < nc; i++) {
             double a, b;
@@ -317,7 +310,7 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
     /* C_f = D Cb ∂ν/∂q̇ (RS_FN_CREEP at q0) */
     if (nc > 0) {
         memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
-        if ((st = resolve(&L)) || (st = rs_ws_creep_eval(ws, L.creep)))
+        if ((st = rs_linear_resolve(&L)) || (st = rs_ws_creep_eval(ws, L.creep)))
             goto fail_ws;
         const rs_pattern *D = &m->ddelta_df_pattern, *Np = &m->dnu_dqd_pattern;
         for (int j = 0; j < n; j++)                       /* column j of ∂ν/∂q̇ */
@@ -340,14 +333,14 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
             memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
             memcpy(ws->s, s_save, (size_t)m->n_s * sizeof *s_save);
             ws->q[j] += side ? -FD_H : FD_H;
-            if ((st = phiq_t_lambda(&L, sys->lambda0, g)))
+            if ((st = rs_linear_phiq_t_lambda(&L, sys->lambda0, g)))
                 goto fail_ws;
             double *Ff = calloc((size_t)n + 1, sizeof *Ff);
             if (!Ff) {
                 st = RS_E_NOMEM;
                 goto fail;
             }
-            st = creep_force(&L, Ff, NULL);
+            st = rs_linear_creep_force(&L, Ff, NULL);
             for (int i = 0; i < n; i++)
                 g[i] -= Ff[i];     /* −(D f): K = −∂(D f − φ_qᵀλ0)/∂q */
             free(Ff);
@@ -358,12 +351,20 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
             col[i] += (gp[i] - gm[i]) / (2 * FD_H);
     }
 
-    /* the null space of φ_q at q0 */
+    /* the null space of φ_q at q0 (dgesvd destroys G: keep a copy) */
+    memcpy(sys->G, G, (size_t)nphi * n * sizeof *G);
     if ((st = null_space(nphi, n, G, sys->N, &sys->r))) {
         rs_fail(err, errlen, st, "model '%s': the null space of the constraint Jacobian (LAPACK dgesvd)", m->name);
         goto out;
     }
     st = RS_OK;
+    if (fn) { /* at q0, s0 and the steady state's creep blocks */
+        memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
+        memcpy(ws->s, s_save, (size_t)m->n_s * sizeof *s_save);
+        if ((st = rs_linear_resolve(&L)))
+            goto fail_ws;
+        st = fn(&L, sys, user, err, errlen);
+    }
     goto out;
 fail_ws:
     rs_fail(err, errlen, st, "model '%s': linearizing: %s", m->name, rs_ws_error(ws));

@@ -72,6 +72,8 @@ typedef struct rs_linear_system {
     double *M, *K, *C;    /* n × n                                           */
     double *N;            /* n × r                                           */
     double *lambda0;      /* n_phi: the multipliers of the steady state      */
+    int nphi;
+    double *G;            /* n_phi × n: φ_q at q0                            */
 } rs_linear_system;
 
 int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
@@ -112,6 +114,24 @@ typedef struct rs_linear_result {
 
 int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, size_t errlen);
 void rs_linear_result_free(rs_linear_result *r);
+
+/* The model of c loaded and its scenario bound, shared by the sweep and the
+ * frequency responses (rs_linear_frf.h). */
+struct rs_binding;
+typedef struct rs_linear_opened {
+    rs_loaded *h;             /* NULL when c->model was given                 */
+    const rs_model *m;
+    struct rs_binding *b;
+    char cdir[4096];
+    const char *contact_dir;  /* cdir, or NULL                                */
+} rs_linear_opened;
+
+int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, size_t errlen);
+void rs_linear_close(rs_linear_opened *o);
+
+/* A workspace of o's scenario at speed V (NaN: as the scenario says) with
+ * the constraint contact, initialized; free with rs_ws_free. */
+int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **ws, char *err, size_t errlen);
 
 /* The linear critical speed of r: the first speed where the least-damped
  * mode's damping ratio goes from > 0 to <= 0, interpolated linearly

@@ -22,4 +22,9 @@ void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const
             double *wi, double *vl, const int *ldvl, double *vr, const int *ldvr, double *work,
             const int *lwork, int *info, size_t ljobvl, size_t ljobvr);
 
+/* The same for a complex A and B (interleaved re, im: C's double _Complex
+ * has Fortran's COMPLEX*16 layout). */
+void zgesv_(const int *n, const int *nrhs, double _Complex *a, const int *lda, int *ipiv, double _Complex *b,
+            const int *ldb, int *info);
+
 #endif /* RS_LINEAR_LAPACK_H */

@@ -235,16 +235,14 @@ void rs_linear_critical(rs_linear_result *r)
     }
 }
 
-/* One state: a workspace of the bound scenario at speed V (NaN: none),
- * initialized, its modes. */
-static int one_speed(const rs_model *m, const rs_binding *b, const char *contact_dir,
-                     double V, rs_linear_modes *out, char *err, size_t errlen)
+int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err, size_t errlen)
 {
+    const rs_model *m = o->m;
     rs_options opt;
     rs_options_default(&opt);
-    rs_binding_options(b, &opt);
-    if (contact_dir)
-        opt.contact_dir = contact_dir;
+    rs_binding_options(o->b, &opt);
+    if (o->contact_dir)
+        opt.contact_dir = o->contact_dir;
     if (m->n_contact > 0) {
         /* the constraint contact, whatever the description's mode (the
          * elastic contact has no normal constraints to linearize), and a
@@ -254,21 +252,75 @@ static int one_speed(const rs_model *m, const rs_binding *b, const char *contact
     }
     rs_ws *ws = NULL;
     char msg[1024];
+    *out = NULL;
     int st = rs_ws_create(m, &opt, &ws, msg, sizeof msg);
     if (st)
         return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
-    if ((st = rs_binding_apply(b, ws, msg, sizeof msg)))
+    if ((st = rs_binding_apply(o->b, ws, msg, sizeof msg)))
         rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
     else if (!isnan(V) && (st = rs_speed_apply(ws, V, msg, sizeof msg)))
         rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", m->name, V, msg);
     else if ((st = rs_ws_init(ws)))
         rs_fail(err, errlen, st, "model '%s'%s: initial state: %s", m->name, isnan(V) ? "" : " at this speed",
                 rs_ws_error(ws));
-    else if ((st = rs_linear_modes_at(ws, out, msg, sizeof msg)))
+    if (st)
+        rs_ws_free(&ws);
+    *out = ws;
+    return st;
+}
+
+/* One state: a workspace of the bound scenario at speed V (NaN: none),
+ * initialized, its modes. */
+static int one_speed(const rs_linear_opened *o, double V, rs_linear_modes *out, char *err, size_t errlen)
+{
+    rs_ws *ws = NULL;
+    char msg[1024];
+    int st = rs_linear_ws_at(o, V, &ws, err, errlen);
+    if (st)
+        return st;
+    if ((st = rs_linear_modes_at(ws, out, msg, sizeof msg)))
         rs_fail(err, errlen, st, "%s", msg);
     else
         out->speed = V;
     rs_ws_free(&ws);
+    return st;
+}
+
+void rs_linear_close(rs_linear_opened *o)
+{
+    rs_binding_free(&o->b);
+    rs_unload(&o->h);
+    memset(o, 0, sizeof *o);
+}
+
+int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    if (!c || !c->model_dir)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_linear: no model folder");
+    const rs_model *m = c->model;
+    char msg[1024];
+    if (!m) {
+        char name[256];
+        rs_load_options lo;
+        rs_load_options_default(&lo);
+        if (c->include_dir)
+            lo.include_dir = c->include_dir;
+        lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
+        if (!(o->h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg)))
+            return rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->model_dir, msg);
+        m = rs_loaded_model(o->h);
+    }
+    o->m = m;
+    rs_scenario s;
+    rs_scenario_init(&s);
+    int st = rs_scenario_load(c->model_dir, 1, c->scenario, c->set_text, &s, err, errlen);
+    if (!st)
+        st = rs_scenario_bind(&s, m, &o->b, err, errlen);
+    rs_scenario_free(&s);
+    o->contact_dir = rs_driver_contact_dir(c->model_dir, o->cdir, sizeof o->cdir) ? o->cdir : NULL;
+    if (st)
+        rs_linear_close(o);
     return st;
 }
 
@@ -282,30 +334,12 @@ int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, s
         (c->n_speeds > 1 && !(c->v_hi > c->v_lo)))
         return rs_fail(err, errlen, RS_E_ARG, "speeds %g:%g:%d: write LO:HI:N with 0 <= LO < HI and N >= 2", c->v_lo,
                        c->v_hi, c->n_speeds);
-    rs_loaded *h = NULL;
-    const rs_model *m = c->model;
-    char msg[1024];
-    if (!m) {
-        char name[256];
-        rs_load_options lo;
-        rs_load_options_default(&lo);
-        if (c->include_dir)
-            lo.include_dir = c->include_dir;
-        lo.model_name = rs_driver_model_name(c->model_dir, name, sizeof name);
-        if (!(h = rs_load_ex(c->model_dir, c->loader, &lo, msg, sizeof msg)))
-            return rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->model_dir, msg);
-        m = rs_loaded_model(h);
-    }
+    rs_linear_opened o;
+    int st = rs_linear_open(c, &o, err, errlen);
+    if (st)
+        return st;
+    const rs_model *m = o.m;
     snprintf(r->model, sizeof r->model, "%s", m->name);
-    rs_scenario s;
-    rs_scenario_init(&s);
-    rs_binding *b = NULL;
-    int st = rs_scenario_load(c->model_dir, 1, c->scenario, c->set_text, &s, err, errlen);
-    if (!st)
-        st = rs_scenario_bind(&s, m, &b, err, errlen);
-    rs_scenario_free(&s);
-    char cdir[4096];
-    const char *contact_dir = rs_driver_contact_dir(c->model_dir, cdir, sizeof cdir) ? cdir : NULL;
     const int ns = c->n_speeds > 0 ? c->n_speeds : 1;
     if (!st && (!(r->at = calloc((size_t)ns, sizeof *r->at)) ||
                 !(r->q_names = calloc((size_t)m->n_q + 1, sizeof *r->q_names))))
@@ -322,7 +356,7 @@ int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, s
         const double V = c->n_speeds == 0 ? NAN
                          : ns == 1        ? c->v_lo
                                           : c->v_lo + (c->v_hi - c->v_lo) * i / (ns - 1);
-        if ((st = one_speed(m, b, contact_dir, V, &r->at[i], err, errlen)))
+        if ((st = one_speed(&o, V, &r->at[i], err, errlen)))
             break;
         r->n = i + 1;
         if (!c->quiet) {
@@ -339,7 +373,6 @@ int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, s
     }
     if (!st)
         rs_linear_critical(r);
-    rs_binding_free(&b);
-    rs_unload(&h);
+    rs_linear_close(&o);
     return st;
 }

@@ -340,6 +340,12 @@ void rs_contact_fill(rs_contact_ws *c, int i, const double *s, double *u)
             const int *slot = ct->spline[k].u_slot;
             for (int l = 0; l < 5; l++) /* slots need not be consecutive */
                 u[slot[l]] = v[l];
+            if (c->rail_move) { /* the polynomial in the segment's own variable */
+                const double *mv = c->rail_move + 4 * j, uc = mv[0] - v[4];
+                u[slot[3]] += mv[1] - mv[2] * uc + 0.5 * mv[3] * uc * uc;
+                u[slot[2]] += mv[2] - mv[3] * uc;
+                u[slot[1]] += 0.5 * mv[3];
+            }
             c->u_ok[j] = 1;
         }
     }
@@ -466,6 +472,12 @@ const rs_track *rs_contact_track(const rs_contact_ws *c, int i)
 static const rs_pattern *ck_pattern(const rs_contact_ws *c)
 {
     return &c->ck;
+}
+
+void rs_contact_move_rails(rs_contact_ws *c, const double *move)
+{
+    c->rail_move = move;
+    c->u_dirty = 1;
 }
 
 static void inputs_changed(rs_contact_ws *c)

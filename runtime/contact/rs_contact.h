@@ -40,6 +40,11 @@ struct rs_contact_ws { /* typedef in rs_contact_ops.h */
     int *seg_v, *u_ok;
     double *v;
     int u_dirty;
+    /* NULL, or the linear analysis's small rail displacements
+     * (rs_contact_move_rails): 4 per spline j (s_c, e0, e1, e2), the
+     * polynomial e0 + e1 (s − s_c) + e2 (s − s_c)²/2 added to every segment
+     * a fill writes, so the move survives the segments a Newton crosses. */
+    const double *rail_move;
     rs_profile *prof;  int n_prof;   /* owned, loaded once per file name */
     rs_track *trk;     int n_trk;
 
@@ -184,6 +189,12 @@ int rs_contact_after_solve(struct rs_ws *ws, const double *qd_new);
  * track).  Owned by c (or by the caller's sources). */
 const rs_profile *rs_contact_profile(const rs_contact_ws *c, int i, int k);
 const rs_track *rs_contact_track(const rs_contact_ws *c, int i);
+
+/* Moves the splines' values by small polynomials (the rail_move layout
+ * above; NULL: back to the files' splines); the next fill rewrites every
+ * slot.  For the linear analysis's track inputs (runtime/app/rs_linear_frf.c);
+ * the array stays the caller's and must live while it is set. */
+void rs_contact_move_rails(rs_contact_ws *c, const double *move);
 
 /* The track file's gauge against the model's rail placement: for each
  * contact whose track gives a gauge G and whose rail profile a gauge_point

@@ -1,0 +1,47 @@
+/*
+ * rs_linear_impl.h — private to rs_linear*.c: one evaluation context at a
+ * state, shared by the linearization (rs_linear.c) and the track inputs of
+ * the frequency responses (rs_linear_frf.c), so both differentiate the same
+ * forces: the creep forces f = −Cb ν with the creep blocks held at the
+ * steady state, and the normal forces' φ_qᵀ λ0.
+ */
+#ifndef RS_LINEAR_IMPL_H
+#define RS_LINEAR_IMPL_H
+
+#include "rs_linear.h"
+#include "rs_ws_impl.h"
+
+/* Central-difference step in q [m, rad] and in the rail's displacement: the
+ * truncation error h² times the third derivative stays near 1e-12 of the
+ * stiffness for geometry of metre scale, the rounding error ε/h near 1e-10
+ * of it. */
+#define RS_LINEAR_FD_H 1e-6
+
+typedef struct rs_linear_ctx {
+    rs_ws *ws;
+    const rs_model *m;
+    int n, nphi, nc;
+    double *phiq_v;      /* φ_q values (phi_q_pattern)                     */
+    double *creep[RS_FN_MAX_OUT]; /* RS_FN_CREEP outputs                   */
+    double *Cb;          /* 9 nc: creep blocks held at the steady state     */
+    double *fsave;       /* 3 nc: the creep force inputs as they were       */
+} rs_linear_ctx;
+
+/* Re-solves the contact points at ws->q (no-op without contacts) and binds
+ * the state for the model functions. */
+int rs_linear_resolve(rs_linear_ctx *L);
+/* g = φ_q(q)ᵀ λ at ws->q (contact points re-solved). */
+int rs_linear_phiq_t_lambda(rs_linear_ctx *L, const double *lam, double *g);
+/* The creep forces' generalized force F = D f, f = −Cb ν, at ws->q, q̇
+ * (contact points re-solved, Cb held); also f into fout (3 nc) if given. */
+int rs_linear_creep_force(rs_linear_ctx *L, double *F, double *fout);
+
+/* rs_linear_system_at, then fn(L, sys, user, ...) at q0 with the contact
+ * points solved and the creep blocks of the steady state in L (fn may move
+ * q, s and the contact inputs: they are restored after it). */
+typedef int (*rs_linear_at_fn)(rs_linear_ctx *L, const rs_linear_system *sys, void *user, char *err,
+                               size_t errlen);
+int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn, void *user, char *err,
+                           size_t errlen);
+
+#endif /* RS_LINEAR_IMPL_H */
