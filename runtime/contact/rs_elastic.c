@@ -273,6 +273,7 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
         w->nu = rs_options_nu(opt, i);
     }
     rs_patch_defaults(&c->popt);
+    c->popt.ends = 0; /* the forces use the deepest point only */
     return RS_OK;
 }
 

@@ -58,7 +58,9 @@ const rs_contact_ops *rs_contact_for_model(const rs_model *m);
 /* Patch j (< RS_PATCH_MAX) of contact i after the last step's start:
  * geometry (rs_patch), forces and creepages.  NULL if j is not active. */
 typedef struct rs_elastic_patch {
-    rs_patch g;        /* geometry in the rail frame (rs_patch.h)            */
+    rs_patch g;        /* geometry in the rail frame (rs_patch.h); its
+                          u_lo, u_hi only bracket the patch within the
+                          search's grid (rs_patch_opts.ends = 0)             */
     double N;          /* normal force on the wheel (N)                      */
     double xi[3];      /* creepages ξ_x, ξ_y (1), spin φ (1/m)              */
     double f[3];       /* creep forces f_x, f_y (N), spin moment m_z (N m)  */
