@@ -114,6 +114,12 @@ typedef struct rs_elastic_wheel_state {
  * into the workspace, valid until it is freed). */
 void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state *out);
 
+/* The contact's term of the step matrix as a step assembles it after the
+ * last evaluation, Σ_wheels Jᵀ (h C6 + θ h²/2 K6) J (θ = contact_theta),
+ * into K: dense n_q × n_q, column-major (a check for tests: the wheels of
+ * one wheelset are summed through one J). */
+void rs_elastic_step_matrix(struct rs_ws *ws, double h, double *K);
+
 /* Writes the profile spline inputs of ws's contacts at its auxiliary
  * coordinates s (0: the nominal contact point), once after creating it.
  * The elastic contact never reads them, but a generated function that
