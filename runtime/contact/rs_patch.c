@@ -699,10 +699,15 @@ static double rail_max(const rs_patch_bounds *b, double ya, double yb)
         return -INFINITY;
     const int j0 = blk(ya, b->rx0, b->rk), j1 = blk(yb, b->rx0, b->rk);
     /* two overlapping runs of 2^L blocks cover j0..j1 (a sparse table) */
-    const int len = j1 - j0 + 1;
+    const int len = j1 - j0 + 1;   /* 1 .. RS_PATCH_BLOCKS */
+    /* L = floor(log2 len): runs of 2^L blocks */
+#if defined(__GNUC__)
+    const int L = 31 - __builtin_clz((unsigned)len);
+#else
     int L = 0;
     while (2 << L <= len)
         L++;
+#endif
     if (L == 0)
         return b->rhi[j0];
     return dmax(b->rmx[L - 1][j0], b->rmx[L - 1][j1 - (1 << L) + 1]);
