@@ -32,7 +32,9 @@
  *                                     step_ops; step_instructions_klu: the
  *                                     same without the fixed-order LU;
  *                                     step_instructions_nocache: without
- *                                     the step cache (RS_FAST_STEP_CACHE)
+ *                                     the step cache (RS_FAST_STEP_CACHE);
+ *                                     step_instructions_elastic: every
+ *                                     speed-up, the elastic contact
  *   BENCH feve3000.step_us_median_elastic  the same run with the elastic contact
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
