@@ -20,7 +20,9 @@
  * times of the two paths are printed (information, not checked: the times
  * depend on the machine), and step_elastic must cost fewer operations than
  * M + delta_nk + wheel.  The descriptor check (rs_model_validate) refuses a
- * step_elastic of other lengths, or one without RS_FN_WHEEL.
+ * step_elastic of other lengths, or one without RS_FN_WHEEL.  The contact's
+ * step-matrix term, which sums the wheels of one wheelset through one J,
+ * equals the wheel-by-wheel sum (test_feve3000_step_matrix).
  */
 #include <check.h>
 #include <math.h>
