@@ -31,6 +31,10 @@ typedef struct elastic_wheel {
                                       non-zeros in rows 0-2 (v), bit 1 in
                                       rows 3-5 (ω); the other half is zero   */
     int *pos;                      /* m × m positions in the extra values    */
+    int lead;                      /* -1, or an earlier wheel of the same
+                                      body with the same columns: the step
+                                      matrix's term of this wheel goes
+                                      through that wheel's J (elastic_add_k) */
     double W[6], C6[36], K6[36];   /* wrench about O_w, −∂W/∂v6, −∂W/∂x6    */
     double F[3];                   /* total force on the wheel (ground)      */
     double up[3], lat[3];          /* the track's n̂ and ĉ at the wheel       */
@@ -59,6 +63,7 @@ typedef struct elastic_ws {
     int *ints;                     /* cols and pos of every wheel            */
     double *dbl;                   /* J of every wheel                       */
     double *T;                     /* 6 × (max m + 1) scratch                */
+    double *A;                     /* 36 per wheel: elastic_add_k's A       */
     rs_pattern x;                  /* extra pattern (n_q × n_q)              */
     int *x_colptr, *x_rowind;
     double *X;
@@ -188,7 +193,7 @@ static void elastic_free(rs_contact_ws **cp, const rs_allocator *a)
     elastic_ws *c = E(*cp);
     rs_wheel_rail_contact()->release(&c->files, a);
     void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap, c->jwheel,
-                      c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X};
+                      c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X, c->A};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(a, arrays[k]);
     rs_free(a, c);
@@ -231,10 +236,18 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     c->vel = rs_alloc(a, 6 * nc, sizeof(double));
     c->jv = rs_alloc(a, (size_t)m->wheel_jac_pattern.colptr[m->n_q] + 1, sizeof(double));
     c->geom = rs_alloc(a, 2 * nc, sizeof(double));
-    if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || build_pattern(c, m, a))
+    c->A = rs_alloc(a, 36 * nc, sizeof(double));
+    if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || !c->A || build_pattern(c, m, a))
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];
+        /* the wheels of one wheelset (one body, so one ω, and the same
+         * coordinates): the first of them leads */
+        w->lead = -1;
+        for (int l = 0; l < i && w->lead < 0; l++)
+            if (c->w[l].lead < 0 && !strcmp(m->contacts[l].wheel_body, m->contacts[i].wheel_body) &&
+                c->w[l].m == w->m && !memcmp(c->w[l].cols, w->cols, (size_t)w->m * sizeof(int)))
+                w->lead = l;
         w->wheel = rs_contact_profile(c->files, i, RS_SPLINE_WHEEL);
         w->rail = rs_contact_profile(c->files, i, RS_SPLINE_RAIL);
         w->track = rs_contact_track(c->files, i);
@@ -273,6 +286,7 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
         w->nu = rs_options_nu(opt, i);
     }
     rs_patch_defaults(&c->popt);
+    c->popt.ends = 0; /* the forces use the deepest point only */
     return RS_OK;
 }
 
@@ -674,19 +688,63 @@ static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *r
 #endif
 }
 
-/* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J, wheel by wheel. */
-static void elastic_add_k(struct rs_ws *ws, double h)
+/* Al += Φᵀ A Φ (6 × 6, row-major), Φ = [I −D; 0 I], D = [d×]: Φ maps the
+ * velocity screw (v(O), ω) of a body at O to that at O + d (v(O + d) =
+ * v(O) + ω × d = v(O) − D ω), so for two points O, O + d of one rigid body
+ * J_{O+d} = Φ J_O, and J_{O+d}ᵀ A J_{O+d} = J_Oᵀ (Φᵀ A Φ) J_O.  With
+ * A = [A11 A12; A21 A22] and Dᵀ = −D:
+ *   Φᵀ A Φ = [A11, A12 − A11 D; A21 + D A11, A22 − A21 D + D (A12 − A11 D)]. */
+static void shift_add(double *restrict Al, const double *restrict A, const double d[3])
 {
-    elastic_ws *c = E(ws->ct);
-    const double th = ws->opt.contact_theta, hk = 0.5 * th * h * h;
+    const double D[9] = {0, -d[2], d[1], d[2], 0, -d[0], -d[1], d[0], 0};
+    double B[36]; /* A Φ */
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 3; k++) {
+            B[6 * r + k] = A[6 * r + k];
+            B[6 * r + 3 + k] = A[6 * r + 3 + k] - (A[6 * r] * D[k] + A[6 * r + 1] * D[3 + k] +
+                                                   A[6 * r + 2] * D[6 + k]);
+        }
+    for (int r = 0; r < 3; r++) /* Φᵀ B: rows 0-2 as they are, rows 3-5 + D B(0:3, :) */
+        for (int k = 0; k < 6; k++) {
+            Al[6 * r + k] += B[6 * r + k];
+            Al[6 * (3 + r) + k] += B[6 * (3 + r) + k] + (D[3 * r] * B[k] + D[3 * r + 1] * B[6 + k] +
+                                                         D[3 * r + 2] * B[12 + k]);
+        }
+}
+
+/* The extra values X = Σ_wheels Jᵀ (h C6 + θ h²/2 K6) J.  The wheels of one
+ * wheelset share their coordinates: the later ones' A are moved to the
+ * lead wheel's centre (shift_add) and the sum goes through the lead's J
+ * once, which halves the dominant m² work; the same matrix to rounding
+ * (test_elastic_step compares it with the wheel-by-wheel sum). */
+static void elastic_assemble(elastic_ws *c, double h, double th)
+{
+    const double hk = 0.5 * th * h * h;
     memset(c->X, 0, (size_t)c->x_colptr[c->nq] * sizeof(double));
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
-        double A[36];
+        double *A = c->A + 36 * i;
         for (int k = 0; k < 36; k++)
             A[k] = h * w->C6[k] + hk * w->K6[k];
-        add_jtaj(w, A, c->T, c->X);
     }
+    for (int i = 0; i < c->nc; i++) {
+        const int l = c->w[i].lead;
+        if (l >= 0) {
+            const double *Oi = c->pose + 12 * i, *Ol = c->pose + 12 * l;
+            const double d[3] = {Oi[0] - Ol[0], Oi[1] - Ol[1], Oi[2] - Ol[2]};
+            shift_add(c->A + 36 * l, c->A + 36 * i, d);
+        }
+    }
+    for (int i = 0; i < c->nc; i++)
+        if (c->w[i].lead < 0)
+            add_jtaj(&c->w[i], c->A + 36 * i, c->T, c->X);
+}
+
+/* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J over the wheels. */
+static void elastic_add_k(struct rs_ws *ws, double h)
+{
+    elastic_ws *c = E(ws->ct);
+    elastic_assemble(c, h, ws->opt.contact_theta);
     rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
 }
 
@@ -980,6 +1038,17 @@ void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state 
     out->K6 = w->K6;
     out->C6 = w->C6;
     out->up = w->up;
+}
+
+void rs_elastic_step_matrix(struct rs_ws *ws, double h, double *K)
+{
+    elastic_ws *c = E(ws->ct);
+    const int nq = c->nq;
+    elastic_assemble(c, h, ws->opt.contact_theta);
+    memset(K, 0, (size_t)nq * (size_t)nq * sizeof(double));
+    for (int j = 0; j < nq; j++)
+        for (int p = c->x_colptr[j]; p < c->x_colptr[j + 1]; p++)
+            K[(size_t)j * (size_t)nq + (size_t)c->x_rowind[p]] = c->X[p];
 }
 
 void rs_elastic_fill_splines(struct rs_ws *ws)

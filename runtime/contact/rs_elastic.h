@@ -58,7 +58,9 @@ const rs_contact_ops *rs_contact_for_model(const rs_model *m);
 /* Patch j (< RS_PATCH_MAX) of contact i after the last step's start:
  * geometry (rs_patch), forces and creepages.  NULL if j is not active. */
 typedef struct rs_elastic_patch {
-    rs_patch g;        /* geometry in the rail frame (rs_patch.h)            */
+    rs_patch g;        /* geometry in the rail frame (rs_patch.h); its
+                          u_lo, u_hi only bracket the patch within the
+                          search's grid (rs_patch_opts.ends = 0)             */
     double N;          /* normal force on the wheel (N)                      */
     double xi[3];      /* creepages ξ_x, ξ_y (1), spin φ (1/m)              */
     double f[3];       /* creep forces f_x, f_y (N), spin moment m_z (N m)  */
@@ -111,6 +113,12 @@ typedef struct rs_elastic_wheel_state {
 /* Wheel i (< the model's n_contact) after the last evaluation (pointers
  * into the workspace, valid until it is freed). */
 void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state *out);
+
+/* The contact's term of the step matrix as a step assembles it after the
+ * last evaluation, Σ_wheels Jᵀ (h C6 + θ h²/2 K6) J (θ = contact_theta),
+ * into K: dense n_q × n_q, column-major (a check for tests: the wheels of
+ * one wheelset are summed through one J). */
+void rs_elastic_step_matrix(struct rs_ws *ws, double h, double *K);
 
 /* Writes the profile spline inputs of ws's contacts at its auxiliary
  * coordinates s (0: the nominal contact point), once after creating it.

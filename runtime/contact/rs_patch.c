@@ -120,6 +120,7 @@ void rs_patch_defaults(rs_patch_opts *o)
     o->du = 1e-3;
     o->r0 = 0.0;
     o->tol = 1e-8;
+    o->ends = 1;
 }
 
 /* The segment of a profile's spline holding u: the last knot at or below
@@ -698,10 +699,15 @@ static double rail_max(const rs_patch_bounds *b, double ya, double yb)
         return -INFINITY;
     const int j0 = blk(ya, b->rx0, b->rk), j1 = blk(yb, b->rx0, b->rk);
     /* two overlapping runs of 2^L blocks cover j0..j1 (a sparse table) */
-    const int len = j1 - j0 + 1;
+    const int len = j1 - j0 + 1;   /* 1 .. RS_PATCH_BLOCKS */
+    /* L = floor(log2 len): runs of 2^L blocks */
+#if defined(__GNUC__)
+    const int L = 31 - __builtin_clz((unsigned)len);
+#else
     int L = 0;
     while (2 << L <= len)
         L++;
+#endif
     if (L == 0)
         return b->rhi[j0];
     return dmax(b->rmx[L - 1][j0], b->rmx[L - 1][j1 - (1 << L) + 1]);
@@ -773,6 +779,7 @@ typedef struct search {
     pose p;
     const rs_patch_bounds *bnd;      /* the pair's bound tables              */
     double du, tol;                  /* grid spacing, refinement tolerance   */
+    int ends;                        /* rs_patch_opts.ends                   */
     int K, k0, k1;                   /* grid nodes 0..K; the overlap k0..k1  */
     int nn, nc, np;                  /* nodes, candidates, patches           */
     slice nodes[GRID_MAX + 1];
@@ -1111,9 +1118,11 @@ static void find_candidates(search *s)
 
 /* grouping: where a patch ends between the first node outside it, *o, and
  * the slice *in inside it: the valid edge when *o is invalid, else the
- * root of g. */
+ * root of g; without ends (rs_patch_opts.ends = 0), *o itself. */
 static double patch_end(search *s, const slice *o, const slice *in)
 {
+    if (!s->ends)
+        return o->u;
     if (!o->valid) {
         slice e;
         find_edge(&s->p, in->u, o->u, s->tol, in->T, &e);
@@ -1247,6 +1256,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     rs_patch_bounds own;   /* the bound tables of a call without a hint */
     pose_init(&s.p, w, r, c, a, o->r0, hint);
     s.tol = o->tol;
+    s.ends = o->ends;
     s.bnd = bounds_get(hint, &own, w, r);
     pose_tables(&s.p, s.bnd);
     if (!grid_init(&s, o->du)) {

@@ -46,7 +46,8 @@ typedef struct rs_patch {
                           > 0 (m): the two surfaces overlap by this much     */
     double u_w, u_r;   /* profile coordinates of the deepest point on wheel
                           and rail (m)                                       */
-    double u_lo, u_hi; /* the wheel slices of the patch: [u_lo, u_hi] (m)   */
+    double u_lo, u_hi; /* the wheel slices of the patch: [u_lo, u_hi] (m);
+                          with rs_patch_opts.ends = 0 a bracket of them     */
     double theta;      /* angle of the wheel point about the axle from the
                           lowest point of its circle (rad; 0 without yaw)    */
     double pw[3];      /* wheel point and rail point, rail frame (m)         */
@@ -68,6 +69,12 @@ typedef struct rs_patch_opts {
     double du;         /* grid spacing over the wheel table (m), 1e-3        */
     double r0;         /* nominal rolling radius (m), required (> 0)         */
     double tol;        /* refinement tolerance on u (m), 1e-8                */
+    int ends;          /* 1 (default): u_lo, u_hi are the patch's ends to
+                          tol; 0: the search's grid nodes next to the patch
+                          (outside it, so they bracket it), which saves two
+                          root searches per patch for a caller that does not
+                          read them (the elastic contact); nothing else of
+                          a patch changes                                   */
 } rs_patch_opts;
 
 void rs_patch_defaults(rs_patch_opts *o);

@@ -32,7 +32,9 @@
  *                                     step_ops; step_instructions_klu: the
  *                                     same without the fixed-order LU;
  *                                     step_instructions_nocache: without
- *                                     the step cache (RS_FAST_STEP_CACHE)
+ *                                     the step cache (RS_FAST_STEP_CACHE);
+ *                                     step_instructions_elastic: every
+ *                                     speed-up, the elastic contact
  *   BENCH feve3000.step_us_median_elastic  the same run with the elastic contact
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
@@ -352,11 +354,14 @@ static long bench_step_ops(void)
 }
 
 /* Instructions per step under callgrind: this program runs itself as
- * `--callgrind-child SO N FAST` under valgrind (counting inside rs_step only),
- * on the shared object the dlopen loader built (kept in a folder). */
+ * `--callgrind-child SO N FAST [elastic]` under valgrind (counting inside
+ * rs_step only), on the shared object the dlopen loader built (kept in a
+ * folder); with `elastic`, the run with the elastic contact. */
 #define CG_STEPS 300
-static int callgrind_child(const char *so, int n, unsigned fast)
+static int callgrind_child(const char *so, int n, unsigned fast, int elastic)
 {
+    if (elastic)
+        demo_contact = rs_elastic_contact();
     void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         fprintf(stderr, "bench_feve3000: dlopen %s: %s\n", so, dlerror());
@@ -370,17 +375,31 @@ static int callgrind_child(const char *so, int n, unsigned fast)
     rs_ws *ws = h ? demo_ws(rs_loaded_model(h), fast, RS_KLU_AUTO, 0, err, sizeof err)
                   : NULL;
     int st = ws ? 0 : 1;
-    for (int i = 0; !st && i < n; i++)
+    double *us = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; !st && us && i < n; i++) {
+        const double t0 = now_s();
         st = rs_step(ws);
-    if (st)
+        us[i] = (now_s() - t0) * 1e6;
+    }
+    if (st || !us)
         fprintf(stderr, "bench_feve3000: %s\n", ws ? rs_ws_error(ws) : err);
+    /* run by hand (not under valgrind): the median and the final state,
+     * to compare two builds' results */
+    if (!st && us && n > 0) {
+        const int nq = rs_loaded_model(h)->n_q;
+        const double *q = rs_ws_q(ws), *qd = rs_ws_qd(ws);
+        printf("median %.2f us per step over %d steps\n", bench_median(us, n), n);
+        for (int k = 0; k < nq; k++)
+            printf("q[%d] %.17g qd %.17g\n", k, q[k], qd[k]);
+    }
+    free(us);
     demo_free(&ws);
     rs_unload(&h);
     dlclose(dl);
     return st != 0;
 }
 
-static double callgrind_per_step(const char *so, unsigned fast)
+static double callgrind_per_step(const char *so, unsigned fast, int elastic)
 {
     char out[] = "/tmp/railsym_bench_cg_XXXXXX";
     int fd = mkstemp(out);
@@ -390,8 +409,8 @@ static double callgrind_per_step(const char *so, unsigned fast)
     char cmd[1200];
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --toggle-collect=rs_step --callgrind-out-file=%s "
-             "/proc/%ld/exe --callgrind-child %s %d %u >/dev/null 2>&1",
-             out, (long)getpid(), so, CG_STEPS, fast);
+             "/proc/%ld/exe --callgrind-child %s %d %u%s >/dev/null 2>&1",
+             out, (long)getpid(), so, CG_STEPS, fast, elastic ? " elastic" : "");
     long total = -1;
     if (system(cmd) == 0) {
         FILE *f = fopen(out, "r");
@@ -410,10 +429,11 @@ static double callgrind_per_step(const char *so, unsigned fast)
  * fixed-order LU (KLU's refactorization, the "before" of that change). */
 static void bench_callgrind(const char *so, long step_ops)
 {
-    const double per = callgrind_per_step(so, RS_FAST_ALL);
-    const double klu = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_LU_FIXED);
-    const double nocache = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_STEP_CACHE);
-    if (per < 0 || klu < 0 || nocache < 0) {
+    const double per = callgrind_per_step(so, RS_FAST_ALL, 0);
+    const double klu = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_LU_FIXED, 0);
+    const double nocache = callgrind_per_step(so, RS_FAST_ALL & ~RS_FAST_STEP_CACHE, 0);
+    const double elastic = callgrind_per_step(so, RS_FAST_ALL, 1);
+    if (per < 0 || klu < 0 || nocache < 0 || elastic < 0) {
         printf("    (valgrind --tool=callgrind unavailable or failed: no instruction count)\n");
         return;
     }
@@ -423,6 +443,7 @@ static void bench_callgrind(const char *so, long step_ops)
     printf("BENCH feve3000.step_instructions_nocache %.0f instructions\n", nocache);
     printf("BENCH feve3000.step_instructions %.0f instructions\n", per);
     printf("BENCH feve3000.instructions_per_step %.0f instructions\n", per);
+    printf("BENCH feve3000.step_instructions_elastic %.0f instructions\n", elastic);
     if (step_ops > 0)
         printf("BENCH feve3000.instructions_per_op %.2f ratio\n", per / (double)step_ops);
 }
@@ -502,8 +523,10 @@ static const struct config {
 
 int main(int argc, char **argv)
 {
-    if (argc == 5 && !strcmp(argv[1], "--callgrind-child")) {
-        return callgrind_child(argv[2], atoi(argv[3]), (unsigned)strtoul(argv[4], NULL, 0));
+    if ((argc == 5 || (argc == 6 && !strcmp(argv[5], "elastic"))) &&
+        !strcmp(argv[1], "--callgrind-child")) {
+        return callgrind_child(argv[2], atoi(argv[3]), (unsigned)strtoul(argv[4], NULL, 0),
+                               argc == 6);
     }
     if (access(DIR "/feve3000_model.c", R_OK) != 0) {
         fprintf(stderr, "bench_feve3000: " DIR " missing\n");

@@ -337,6 +337,80 @@ START_TEST(test_two_point)
 }
 END_TEST
 
+/* rs_patch_opts.ends = 0 (the elastic contact's setting): every field but
+ * u_lo, u_hi bit for bit as with the ends sought, and u_lo, u_hi the grid
+ * nodes next to the patch: outside the analytic ends of the cone on the arc
+ * (test_cone_on_arc's chord), each within one coarse grid interval (4 du)
+ * of them; the two-point patches stay apart.  Yawed poses too. */
+static void find_both(const rs_profile *w, const rs_profile *r, double cy, double cz, double psi,
+                      rs_patch *p1, rs_patch *p0, int *n)
+{
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    ck_assert_int_eq(o.ends, 1);
+    o.r0 = R0;
+    const double c[3] = {0, cy, cz}, a[3] = {-sin(psi), cos(psi), 0};
+    int n0 = -1;
+    rs_patch_hint h1 = {.wheel = 0, .rail = 0}, h0 = {.wheel = 0, .rail = 0};
+    ck_assert_int_eq(rs_patch_find(w, r, c, a, &o, &h1, p1, RS_PATCH_MAX, n), RS_OK);
+    o.ends = 0;
+    ck_assert_int_eq(rs_patch_find(w, r, c, a, &o, &h0, p0, RS_PATCH_MAX, &n0), RS_OK);
+    ck_assert_int_eq(n0, *n);
+    for (int j = 0; j < *n; j++) {
+        rs_patch x = p0[j];
+        x.u_lo = p1[j].u_lo;
+        x.u_hi = p1[j].u_hi;
+        ck_assert(memcmp(&x, &p1[j], sizeof x) == 0);
+        ck_assert_msg(p0[j].u_lo < p1[j].u_lo && p0[j].u_hi > p1[j].u_hi,
+                      "bracket [%.9g, %.9g] of [%.9g, %.9g]", p0[j].u_lo, p0[j].u_hi, p1[j].u_lo,
+                      p1[j].u_hi);
+        ck_assert(p1[j].u_lo - p0[j].u_lo <= 4e-3 + 1e-12 && p0[j].u_hi - p1[j].u_hi <= 4e-3 + 1e-12);
+    }
+}
+
+START_TEST(test_ends_off)
+{
+    const double R = 0.3, gam = 1.0 / 40;
+    rs_profile w, r;
+    cone(&w, gam);
+    arc_rail(&r, R);
+    const double ys = -gam * R / sqrt(1 + gam * gam), ca = 1 / sqrt(1 + gam * gam);
+    const double zs = -(R - sqrt(R * R - ys * ys));
+    const double shifts[3] = {-0.004, 0.0, 0.003}, deltas[2] = {1e-5, 1e-4}, psis[2] = {0, 0.01};
+    int checked = 0;
+    for (int si = 0; si < 3; si++)
+        for (int di = 0; di < 2; di++)
+            for (int pi = 0; pi < 2; pi++) {
+                const double cy = shifts[si], dl = deltas[di];
+                rs_patch p1[RS_PATCH_MAX], p0[RS_PATCH_MAX];
+                int n;
+                find_both(&w, &r, cy, R0 + zs - gam * (ys - cy) - dl, psis[pi], p1, p0, &n);
+                ck_assert_int_eq(n, 1);
+                if (psis[pi] == 0) { /* the chord: outside it, within 4 du */
+                    const double d = dl * ca, half = sqrt(2 * R * d - d * d) * ca;
+                    const double mid = ys - cy + d * gam * ca;
+                    ck_assert(p0[0].u_lo < mid - half && p0[0].u_lo > mid - half - 4e-3);
+                    ck_assert(p0[0].u_hi > mid + half && p0[0].u_hi < mid + half + 4e-3);
+                    checked++;
+                }
+            }
+    ck_assert_int_eq(checked, 6);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+    twopt_profiles(&w, &r);
+    const twopt g = geom();
+    double yf;
+    const double y_on = flange_gap(&g, 0, tread_cz(0, 5e-5), &yf) / (tan(BETA) - GAM);
+    rs_patch p1[RS_PATCH_MAX], p0[RS_PATCH_MAX];
+    int n;
+    find_both(&w, &r, y_on + 1e-3, tread_cz(y_on + 1e-3, 5e-5), 0, p1, p0, &n);
+    ck_assert_int_eq(n, 2);
+    ck_assert(p0[0].u_hi <= p0[1].u_lo);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
 START_TEST(test_yaw_lead)
 {
     /* The flank is a cone of half-angle 90° − β about the axle a =
@@ -925,6 +999,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_cone_on_arc);
     tcase_add_test(t, test_two_point);
+    tcase_add_test(t, test_ends_off);
     tcase_add_test(t, test_yaw_lead);
     tcase_add_test(t, test_continuity_s1002);
     tcase_add_loop_test(t, test_brute_force, 0, 3);
