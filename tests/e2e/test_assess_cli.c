@@ -28,20 +28,11 @@
 #include <sys/wait.h>
 
 #include "rs_test.h"
+#include "rs_test_files.h"
 
 static char bin[PATH_MAX], dir[64], csv[128];
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    const int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
+#define sh rs_test_sh
 
 static int lines(const char *path)
 {
@@ -70,8 +61,7 @@ static void write_csv(const char *path, int bad)
 
 static void setup(void)
 {
-    const char *b = getenv("RAILSYM_BIN");
-    ck_assert_ptr_nonnull(realpath(b && *b ? b : "./build/railsym", bin));
+    snprintf(bin, sizeof bin, "%s", rs_test_bin());
     snprintf(dir, sizeof dir, "/tmp/rs_assessXXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(csv, sizeof csv, "%s/run.csv", dir);

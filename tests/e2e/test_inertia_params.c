@@ -24,18 +24,9 @@
 #include <check.h>
 
 #include "rs_test.h"
+#include "rs_test_files.h"
 
 static char dir[] = "/tmp/rs_inertia_params_XXXXXX";
-
-/* Absolute: the commands run inside the temporary folder. */
-static const char *railsym_bin(void)
-{
-    static char abs[4096];
-    const char *b = getenv("RAILSYM_BIN");
-    if (!realpath(b && *b ? b : "./build/railsym", abs))
-        ck_abort_msg("no railsym program at %s", b && *b ? b : "./build/railsym");
-    return abs;
-}
 
 static const char kVdl[] =
     "param m = 2                        # kg\n"
@@ -46,40 +37,21 @@ static const char kVdl[] =
     "body bob mass m cg G inertia diag(A, B, C) in B1 frame B1%s\n"
     "gravity [0, 0, -9.81] in ground\n";
 
-static void write_file(const char *name, const char *text)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void write_file(const char *name, const char *text) { rs_test_write(dir, name, text); }
 
 /* The whole of DIR/NAME ("" when missing). */
 static const char *slurp(const char *name)
 {
-    static char text[20000];
+    static char *text;
     char path[600];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    text[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (f) {
-        size_t n = fread(text, 1, sizeof text - 1, f);
-        text[n] = '\0';
-        fclose(f);
-    }
-    return text;
+    free(text);
+    text = rs_test_slurp(path);
+    return text ? text : "";
 }
 
-static int sh(const char *fmt, const char *a, const char *b)
-{
-    char cmd[3000], inner[2500];
-    snprintf(inner, sizeof inner, fmt, a, b);
-    snprintf(cmd, sizeof cmd, "cd %s && %s", dir, inner);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+/* A command run inside the temporary folder. */
+#define sh(FMT, ...) rs_test_sh("cd %s && " FMT, dir, __VA_ARGS__)
 
 static void compile(const char *name, const char *extra)
 {
@@ -87,10 +59,10 @@ static void compile(const char *name, const char *extra)
     snprintf(text, sizeof text, kVdl, extra);
     snprintf(vdl, sizeof vdl, "%s.vdl", name);
     write_file(vdl, text);
-    char cmd[2000];
-    snprintf(cmd, sizeof cmd, "%s compile %s/%s -o %s/%s > %s/%s.log 2>&1", railsym_bin(), dir, vdl, dir, name, dir,
-             name);
-    ck_assert_msg(system(cmd) == 0, "%s failed: %s", cmd, slurp("m.log"));
+    char log[700];
+    snprintf(log, sizeof log, "%s.log", name);
+    ck_assert_msg(sh("%s compile %s -o %s > %s 2>&1", rs_test_bin(), vdl, name, log) == 0, "compiling %s failed: %s",
+                  vdl, slurp(log));
 }
 
 static void setup(void)
@@ -118,8 +90,8 @@ static const char kTriangle[] =
 
 START_TEST(scenario_values_are_checked)
 {
-    const char *bin = railsym_bin();
-    ck_assert_int_ne(sh("%s run m --scenario c09.scn --out c09.csv --quiet 2> c09.err", bin, ""), 0);
+    const char *bin = rs_test_bin();
+    ck_assert_int_ne(sh("%s run m --scenario c09.scn --out c09.csv --quiet 2> c09.err", bin), 0);
     const char *e = slurp("c09.err");
     ck_assert_msg(strstr(e, kTriangle), "%s", e);
     ck_assert_msg(strstr(e, "inertia_unchecked"), "the fix is missing: %s", e);
@@ -127,19 +99,19 @@ START_TEST(scenario_values_are_checked)
     snprintf(path, sizeof path, "%s/c09.csv", dir);
     ck_assert_msg(access(path, F_OK) != 0, "a failed run left %s", path);
 
-    ck_assert_int_ne(sh("%s run m --scenario neg.scn --out neg.csv --quiet 2> neg.err", bin, ""), 0);
+    ck_assert_int_ne(sh("%s run m --scenario neg.scn --out neg.csv --quiet 2> neg.err", bin), 0);
     e = slurp("neg.err");
     ck_assert_msg(strstr(e, "body 'bob': its mass is -2 kg: a body's mass must be positive"), "%s", e);
 
-    ck_assert_int_eq(sh("%s run m --scenario c07.scn --out c07.csv --quiet 2> c07.err", bin, ""), 0);
-    ck_assert_int_eq(sh("%s run u --scenario c09.scn --out u.csv --quiet 2> u.err", bin, ""), 0);
+    ck_assert_int_eq(sh("%s run m --scenario c07.scn --out c07.csv --quiet 2> c07.err", bin), 0);
+    ck_assert_int_eq(sh("%s run u --scenario c09.scn --out u.csv --quiet 2> u.err", bin), 0);
 }
 END_TEST
 
 START_TEST(sweep_values_are_checked)
 {
     sh("%s sweep m --scenario base.scn --vary C=0.5,0.9 --figure final:th --jobs 1 --out sw --quiet > sw.log 2>&1",
-       railsym_bin(), "");
+       rs_test_bin());
     char both[40000];
     snprintf(both, sizeof both, "%s", slurp("sw.log"));
     strncat(both, slurp("sw/summary.csv"), sizeof both - strlen(both) - 1);
@@ -164,7 +136,7 @@ START_TEST(train_values_are_checked)
              "order\n  fw\nend\n",
              cwd);
     write_file("neg.train", train);
-    ck_assert_int_ne(sh("%s run neg.train --out t.csv --quiet 2> t.err", railsym_bin(), ""), 0);
+    ck_assert_int_ne(sh("%s run neg.train --out t.csv --quiet 2> t.err", rs_test_bin()), 0);
     const char *e = slurp("t.err");
     ck_assert_msg(strstr(e, "body 'car': its mass is -70000 kg"), "%s", e);
 }

@@ -25,37 +25,16 @@
 #include <unistd.h>
 
 #include "rs_test.h"
+#include "rs_test_files.h"
 
 static char bin[PATH_MAX], root[PATH_MAX];
 
-/* Runs a shell command line; its exit status. */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    const int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    static char buf[1 << 20];
-    const size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return strdup(buf);
-}
+#define sh rs_test_sh
+#define slurp rs_test_read
 
 static void setup(void)
 {
-    const char *b = getenv("RAILSYM_BIN");
-    ck_assert_ptr_nonnull(realpath(b && *b ? b : "./build/railsym", bin));
+    snprintf(bin, sizeof bin, "%s", rs_test_bin());
     ck_assert_ptr_nonnull(getcwd(root, sizeof root));
 }
 

@@ -24,15 +24,11 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 
 static char err[4000];
 static char dir[] = "/tmp/rs_param_expr_XXXXXX";
 
-static const char *railsym_bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
 
 static const char kVdl[] =
     "param k = 2.0e5, m = 500, g = 9.81\n"
@@ -44,23 +40,14 @@ static const char kVdl[] =
     "gravity [0, 0, -g] in ground\n"
     "spring s  between O and P  k k  length 1 + dz\n";
 
-static void write_file(const char *name, const char *text)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void write_file(const char *name, const char *text) { rs_test_write(dir, name, text); }
 
 static void setup(void)
 {
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char cmd[1400];
     write_file("pe.vdl", kVdl);
-    snprintf(cmd, sizeof cmd, "%s compile %s/pe.vdl -o %s/pe > %s/compile.log 2>&1", railsym_bin(), dir, dir, dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    ck_assert_msg(rs_test_sh("%s compile %s/pe.vdl -o %s/pe > %s/compile.log 2>&1", rs_test_bin(), dir, dir, dir) == 0,
+                  "compiling %s/pe.vdl failed (%s/compile.log)", dir, dir);
 }
 
 static void teardown(void)
@@ -167,13 +154,12 @@ START_TEST(sweep_recomputes_dependent)
     write_file("base.scn", "duration 0.01\nstep 1e-3\ncolumns z dz dz2\n");
     write_file("fixed.scn", "duration 0.01\nstep 1e-3\nparam dz = 0.5\ncolumns z dz dz2\n");
     for (int fixed = 0; fixed < 2; fixed++) {
-        char cmd[2000], out[700];
+        char out[700];
         snprintf(out, sizeof out, "%s/sweep%d", dir, fixed);
-        snprintf(cmd, sizeof cmd,
-                 "%s sweep %s/pe --scenario %s/%s --vary m=500,1000 --figure final:dz --figure final:dz2 "
-                 "--figure absmax:z --jobs 1 --out %s --quiet > %s.log 2>&1",
-                 railsym_bin(), dir, dir, fixed ? "fixed.scn" : "base.scn", out, out);
-        ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+        ck_assert_msg(rs_test_sh("%s sweep %s/pe --scenario %s/%s --vary m=500,1000 --figure final:dz --figure "
+                                 "final:dz2 --figure absmax:z --jobs 1 --out %s --quiet > %s.log 2>&1",
+                                 rs_test_bin(), dir, dir, fixed ? "fixed.scn" : "base.scn", out, out) == 0,
+                      "the sweep into %s failed (%s.log)", out, out);
         for (int r = 0; r < 2; r++) {
             const double m = r ? 1000 : 500;
             const double dz = fixed ? 0.5 : m * g / k;

@@ -37,6 +37,7 @@
 #include "rs_scenario.h"
 #include "rs_track_rel.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 
 #define R_CURVE 300.0
 #define CANT_H 0.100      /* m, on cant_base 1.5 m */
@@ -45,15 +46,7 @@
 static char err[4000];
 static char dir[] = "/tmp/rs_speed_XXXXXX";
 
-static void write_file(const char *name, const char *text)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void write_file(const char *name, const char *text) { rs_test_write(dir, name, text); }
 
 static void setup(void)
 {
