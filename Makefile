@@ -117,7 +117,8 @@ INC_core       := -I abi -I runtime/core
 INC_contact    := $(INC_core) $(INC_common) -I runtime/contact
 INC_load       := $(INC_core) -I runtime/load
 INC_train      := $(INC_contact) -I runtime/train
-INC_app        := $(INC_train) -I runtime/load -I runtime/app
+INC_coupled    := $(INC_core) -I runtime/coupled
+INC_app        := $(INC_train) -I runtime/load -I runtime/coupled -I runtime/app
 INC_api        := $(INC_app) -I runtime/api
 INC_algebra    := $(INC_common) -I modeler/algebra
 INC_kinematics := $(INC_algebra) -I modeler/kinematics
@@ -125,7 +126,7 @@ INC_mechanics  := $(INC_kinematics) -I modeler/mechanics
 INC_vdl        := $(INC_mechanics) -I modeler/vdl
 INC_codegen    := $(INC_vdl) -I abi -I codegen
 INC_cli        := $(INC_codegen) -I runtime/core -I runtime/contact -I runtime/train \
-                  -I runtime/load -I runtime/app -I runtime/api -I cli
+                  -I runtime/load -I runtime/coupled -I runtime/app -I runtime/api -I cli
 INC_tests      := $(INC_cli) -I tests/support -I tests/tools
 
 # ---------------------------------------------------------------- sources
@@ -277,7 +278,7 @@ $(FUZZ_DIR)/fuzz_vdl: $(FUZZ_OBJS)
 # (all but the MPI one, which nothing here reaches), from an archive so
 # only what the readers use is linked.
 FUZZ_INPUT_SECONDS ?= 40
-FUZZ_RT_SRCS := $(filter-out runtime/app/rs_sweep_mpi.c,$(RT_SRCS))
+FUZZ_RT_SRCS := $(filter-out runtime/app/rs_sweep_mpi.c runtime/app/rs_coupled_mpi.c,$(RT_SRCS))
 FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_RT_SRCS))
 FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP $(INC_api) $(RESULTS_CFLAGS)
 $(FUZZ_DIR)/obj/%.o: %.c | deps
@@ -329,6 +330,7 @@ $(BUILD)/obj/runtime/core/%.o:       LAYER_INC := $(INC_core)
 $(BUILD)/obj/runtime/contact/%.o:    LAYER_INC := $(INC_contact)
 $(BUILD)/obj/runtime/load/%.o:       LAYER_INC := $(INC_load)
 $(BUILD)/obj/runtime/train/%.o:      LAYER_INC := $(INC_train)
+$(BUILD)/obj/runtime/coupled/%.o:    LAYER_INC := $(INC_coupled)
 $(BUILD)/obj/runtime/app/%.o:        LAYER_INC := $(INC_app)
 $(BUILD)/obj/runtime/api/%.o:        LAYER_INC := $(INC_api)
 $(BUILD)/obj/modeler/algebra/%.o:    LAYER_INC := $(INC_algebra)
@@ -342,6 +344,7 @@ $(BUILD)/obj/tests/%.o:              LAYER_INC := $(INC_tests)
 # The MPI headers for the one file that uses them (`private`: not passed on
 # to the object's prerequisites, so the shared .cflags file never sees them).
 $(BUILD)/obj/runtime/app/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/obj/runtime/app/rs_coupled_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/obj/runtime/app/rs_results_mat.c.o $(BUILD)/obj/runtime/app/rs_results_h5.c.o \
     $(BUILD)/obj/tests/e2e/test_results_files.c.o: private ALL_CFLAGS += $(RESULTS_CFLAGS)
 $(BUILD)/obj/runtime/app/rs_psd.c.o $(BUILD)/obj/runtime/app/rs_comfort.c.o \
