@@ -392,7 +392,9 @@ $(LIBCLI): $(CLI_OBJS) | deps
 # ---------------------------------------------------------------- link
 # Library order matters for static archives: cli uses sym and rt; sym and
 # rt never use each other.
-CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+# MPI: the command library's `run --mpi` (cmd_run.cpp) reaches rs_coupled_mpi.c,
+# and C++ tests call cmd_run.
+CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 C_LINK_LIBS   = $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
 
 $(RAILSYM): $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps
