@@ -81,9 +81,10 @@ GINAC_LIBS   = $(eval GINAC_LIBS := $$(shell pkg-config --libs ginac))$(GINAC_LI
 CHECK_CFLAGS = $(eval CHECK_CFLAGS := $$(shell pkg-config --cflags check))$(CHECK_CFLAGS)
 CHECK_LIBS   = $(eval CHECK_LIBS := $$(shell pkg-config --libs check))$(CHECK_LIBS)
 # MPI (issue 11, docs/sweeps.md): Debian 12's Open MPI is `ompi-c` to
-# pkg-config.  Only runtime/app/rs_sweep_mpi.c includes <mpi.h> (flags below, on
-# that one object) and only the railsym command links libmpi; MPI_Init runs
-# only for `railsym sweep --mpi`, so a plain `railsym run` never starts MPI.
+# pkg-config.  Only runtime/app/rs_sweep_mpi.c and rs_coupled_mpi.c include
+# <mpi.h> (flags below, on those objects); the railsym command and the C++
+# tests (which reach cmd_run) link libmpi; MPI_Init runs only for `railsym
+# sweep --mpi` and `railsym run --mpi` (docs/coupled.md).
 MPI_CFLAGS   = $(eval MPI_CFLAGS := $$(shell pkg-config --cflags ompi-c))$(MPI_CFLAGS)
 MPI_LIBS     = $(eval MPI_LIBS := $$(shell pkg-config --libs ompi-c))$(MPI_LIBS)
 # Result files (docs/results.md): MAT through libmatio, HDF5 through libhdf5
