@@ -26,8 +26,11 @@ struct rs_thermal_slab {
     int heat;
     double q_cell;          /* W per body cell for a power of 1 W            */
     unsigned char *in;      /* nx·ny: 1 for a body cell (the same every plane) */
+    unsigned char *nb;      /* nx·ny: NB_* bits, which in-plane neighbours are body */
     double *t, *tn;         /* (k1 − k0 + 2) planes: halo, own planes, halo   */
 };
+
+enum { NB_XM = 1, NB_XP = 2, NB_YM = 4, NB_YP = 8 };
 
 static int in_tube(const rs_thermal_spec *s, int i, int j)
 {
@@ -116,7 +119,7 @@ int rs_thermal_slab_create(const rs_thermal_spec *s, int k0, int k1, rs_thermal_
                        s->nz - 1);
     rs_thermal_slab *sl = rs_alloc(NULL, 1, sizeof *sl);
     const size_t nxy = (size_t)s->nx * s->ny, np = (size_t)(k1 - k0 + 2);
-    if (!sl || !(sl->in = rs_alloc(NULL, nxy, 1)) || !(sl->t = rs_alloc(NULL, nxy * np, sizeof(double))) ||
+    if (!sl || !(sl->in = rs_alloc(NULL, nxy, 1)) || !(sl->nb = rs_alloc(NULL, nxy, 1)) || !(sl->t = rs_alloc(NULL, nxy * np, sizeof(double))) ||
         !(sl->tn = rs_alloc(NULL, nxy * np, sizeof(double)))) {
         rs_thermal_slab_free(&sl);
         return rs_fail(err, errlen, RS_E_NOMEM, "thermal: out of memory for a %dx%dx%d slab", s->nx, s->ny,
@@ -131,6 +134,14 @@ int rs_thermal_slab_create(const rs_thermal_spec *s, int k0, int k1, rs_thermal_
     for (int j = 0; j < s->ny; j++)
         for (int i = 0; i < s->nx; i++)
             sl->in[(size_t)j * s->nx + i] = (unsigned char)in_tube(s, i, j);
+    /* the neighbours once, not per sub-step */
+    for (int j = 0; j < s->ny; j++)
+        for (int i = 0; i < s->nx; i++)
+            sl->nb[(size_t)j * s->nx + i] =
+                (unsigned char)((body(sl->in, s->nx, s->ny, i - 1, j) ? NB_XM : 0) |
+                                (body(sl->in, s->nx, s->ny, i + 1, j) ? NB_XP : 0) |
+                                (body(sl->in, s->nx, s->ny, i, j - 1) ? NB_YM : 0) |
+                                (body(sl->in, s->nx, s->ny, i, j + 1) ? NB_YP : 0));
     for (size_t c = 0; c < nxy * np; c++)
         sl->t[c] = sl->tn[c] = s->initial;
     *out = sl;
@@ -142,6 +153,7 @@ void rs_thermal_slab_free(rs_thermal_slab **sl)
     if (!sl || !*sl)
         return;
     rs_free(NULL, (*sl)->in);
+    rs_free(NULL, (*sl)->nb);
     rs_free(NULL, (*sl)->t);
     rs_free(NULL, (*sl)->tn);
     rs_free(NULL, *sl);
@@ -190,11 +202,12 @@ void rs_thermal_substep(rs_thermal_slab *sl, double P, double h, double *loss)
                     continue;
                 }
                 const double tc = t[c];
+                const unsigned nb = sl->nb[c];
                 double acc = 0;
-                FACE(body(sl->in, nx, ny, i - 1, j), t[c - 1], g->gx, g->hx);
-                FACE(body(sl->in, nx, ny, i + 1, j), t[c + 1], g->gx, g->hx);
-                FACE(body(sl->in, nx, ny, i, j - 1), t[c - nx], g->gy, g->hy);
-                FACE(body(sl->in, nx, ny, i, j + 1), t[c + nx], g->gy, g->hy);
+                FACE(nb & NB_XM, t[c - 1], g->gx, g->hx);
+                FACE(nb & NB_XP, t[c + 1], g->gx, g->hx);
+                FACE(nb & NB_YM, t[c - nx], g->gy, g->hy);
+                FACE(nb & NB_YP, t[c + nx], g->gy, g->hy);
                 FACE(k > 0, below[c], g->gz, g->hz);
                 FACE(k < nz - 1, above[c], g->gz, g->hz);
                 if (heated)
