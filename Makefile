@@ -81,9 +81,10 @@ GINAC_LIBS   = $(eval GINAC_LIBS := $$(shell pkg-config --libs ginac))$(GINAC_LI
 CHECK_CFLAGS = $(eval CHECK_CFLAGS := $$(shell pkg-config --cflags check))$(CHECK_CFLAGS)
 CHECK_LIBS   = $(eval CHECK_LIBS := $$(shell pkg-config --libs check))$(CHECK_LIBS)
 # MPI (issue 11, docs/sweeps.md): Debian 12's Open MPI is `ompi-c` to
-# pkg-config.  Only runtime/app/rs_sweep_mpi.c includes <mpi.h> (flags below, on
-# that one object) and only the railsym command links libmpi; MPI_Init runs
-# only for `railsym sweep --mpi`, so a plain `railsym run` never starts MPI.
+# pkg-config.  Only runtime/app/rs_sweep_mpi.c and rs_coupled_mpi.c include
+# <mpi.h> (flags below, on those objects); the railsym command and the C++
+# tests (which reach cmd_run) link libmpi; MPI_Init runs only for `railsym
+# sweep --mpi` and `railsym run --mpi` (docs/coupled.md).
 MPI_CFLAGS   = $(eval MPI_CFLAGS := $$(shell pkg-config --cflags ompi-c))$(MPI_CFLAGS)
 MPI_LIBS     = $(eval MPI_LIBS := $$(shell pkg-config --libs ompi-c))$(MPI_LIBS)
 # Result files (docs/results.md): MAT through libmatio, HDF5 through libhdf5
@@ -117,7 +118,8 @@ INC_core       := -I abi -I runtime/core
 INC_contact    := $(INC_core) $(INC_common) -I runtime/contact
 INC_load       := $(INC_core) -I runtime/load
 INC_train      := $(INC_contact) -I runtime/train
-INC_app        := $(INC_train) -I runtime/load -I runtime/app
+INC_coupled    := $(INC_core) -I runtime/coupled
+INC_app        := $(INC_train) -I runtime/load -I runtime/coupled -I runtime/app
 INC_api        := $(INC_app) -I runtime/api
 INC_algebra    := $(INC_common) -I modeler/algebra
 INC_kinematics := $(INC_algebra) -I modeler/kinematics
@@ -125,7 +127,7 @@ INC_mechanics  := $(INC_kinematics) -I modeler/mechanics
 INC_vdl        := $(INC_mechanics) -I modeler/vdl
 INC_codegen    := $(INC_vdl) -I abi -I codegen
 INC_cli        := $(INC_codegen) -I runtime/core -I runtime/contact -I runtime/train \
-                  -I runtime/load -I runtime/app -I runtime/api -I cli
+                  -I runtime/load -I runtime/coupled -I runtime/app -I runtime/api -I cli
 INC_tests      := $(INC_cli) -I tests/support -I tests/tools
 
 # ---------------------------------------------------------------- sources
@@ -277,7 +279,7 @@ $(FUZZ_DIR)/fuzz_vdl: $(FUZZ_OBJS)
 # (all but the MPI one, which nothing here reaches), from an archive so
 # only what the readers use is linked.
 FUZZ_INPUT_SECONDS ?= 40
-FUZZ_RT_SRCS := $(filter-out runtime/app/rs_sweep_mpi.c,$(RT_SRCS))
+FUZZ_RT_SRCS := $(filter-out runtime/app/rs_sweep_mpi.c runtime/app/rs_coupled_mpi.c,$(RT_SRCS))
 FUZZ_RT_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_RT_SRCS))
 FUZZ_CFLAGS   = -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -MMD -MP $(INC_api) $(RESULTS_CFLAGS)
 $(FUZZ_DIR)/obj/%.o: %.c | deps
@@ -329,6 +331,7 @@ $(BUILD)/obj/runtime/core/%.o:       LAYER_INC := $(INC_core)
 $(BUILD)/obj/runtime/contact/%.o:    LAYER_INC := $(INC_contact)
 $(BUILD)/obj/runtime/load/%.o:       LAYER_INC := $(INC_load)
 $(BUILD)/obj/runtime/train/%.o:      LAYER_INC := $(INC_train)
+$(BUILD)/obj/runtime/coupled/%.o:    LAYER_INC := $(INC_coupled)
 $(BUILD)/obj/runtime/app/%.o:        LAYER_INC := $(INC_app)
 $(BUILD)/obj/runtime/api/%.o:        LAYER_INC := $(INC_api)
 $(BUILD)/obj/modeler/algebra/%.o:    LAYER_INC := $(INC_algebra)
@@ -342,6 +345,7 @@ $(BUILD)/obj/tests/%.o:              LAYER_INC := $(INC_tests)
 # The MPI headers for the one file that uses them (`private`: not passed on
 # to the object's prerequisites, so the shared .cflags file never sees them).
 $(BUILD)/obj/runtime/app/rs_sweep_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/obj/runtime/app/rs_coupled_mpi.c.o: private ALL_CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/obj/runtime/app/rs_results_mat.c.o $(BUILD)/obj/runtime/app/rs_results_h5.c.o \
     $(BUILD)/obj/tests/e2e/test_results_files.c.o: private ALL_CFLAGS += $(RESULTS_CFLAGS)
 $(BUILD)/obj/runtime/app/rs_psd.c.o $(BUILD)/obj/runtime/app/rs_comfort.c.o \
@@ -389,7 +393,9 @@ $(LIBCLI): $(CLI_OBJS) | deps
 # ---------------------------------------------------------------- link
 # Library order matters for static archives: cli uses sym and rt; sym and
 # rt never use each other.
-CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
+# MPI: the command library's `run --mpi` (cmd_run.cpp) reaches rs_coupled_mpi.c,
+# and C++ tests call cmd_run.
+CXX_LINK_LIBS = $(LIBCLI) $(LIBSYM) $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(GINAC_LIBS) $(CHECK_LIBS) $(SYS_LIBS) $(MPI_LIBS)
 C_LINK_LIBS   = $(LIBRT) $(RESULTS_LIBS) $(FFTW_LIBS) $(CHECK_LIBS) $(SYS_LIBS)
 
 $(RAILSYM): $(MAIN_OBJ) $(LIBCLI) $(LIBSYM) $(LIBRT) $(BUILD)/.ldflags | deps

@@ -44,7 +44,8 @@ namespace {
 
 // The runtime's files the FMU's binary is built from, beside abi/: whole
 // folders, and the scenario reader and the adapter from runtime/app.
-const char *const kFolders[] = {"abi", "runtime/core", "runtime/contact", "common"};
+// runtime/coupled: the scenario reader parses `thermal` (rs_thermal_spec.c).
+const char *const kFolders[] = {"abi", "runtime/core", "runtime/contact", "common", "runtime/coupled"};
 const char *const kAppFiles[] = {"rs_scenario.c", "rs_scenario.h", "rs_scenario_load.c", "rs_speed.c",
                                  "rs_speed.h", "rs_track_rel.c", "rs_track_rel.h", "rs_fmi2.c", "rs_fmi2.h",
                                  "rs_fmi2_api.h", "rs_fmi2_vars.c", "rs_fmi2_vars.h"};
@@ -166,6 +167,10 @@ int cmd_export_fmu(int argc, char **argv) {
         throw cli::UserError(err);
     }
     struct ScnGuard { rs_scenario *s; ~ScnGuard() { rs_scenario_free(s); } } scn_guard{&scn};
+    if (scn.thermal)   // the FMU steps the vehicle alone (docs/coupled.md)
+        throw cli::UserError(std::string(scn.thermal_spec.file) + ":" + std::to_string(scn.thermal_spec.line) +
+                             ": 'thermal' is not supported by export-fmu: export without it and couple the "
+                             "thermal model in the importing tool");
     static const char *const file_kw[] = {"track", "wheel_profile", "rail_profile", "rail_profile_left",
                                           "rail_profile_right"};
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)

@@ -1,7 +1,7 @@
 // cmd_run.cpp — `railsym run MODEL.vdl|DIR [--scenario FILE] [--out FILE.csv|.mat|.h5]
 // [--loader tcc|dlopen] [--method imex|rk4] [--threads N] [--realtime
 // [--rt-pace step|output] [--rt-lock] [--rt-fifo PRIO] [--rt-cpu N]
-// [--rt-strict] [--rt-report FILE]]`.
+// [--rt-strict] [--rt-report FILE]] [--mpi]`.
 //
 // The command only resolves paths and options; the run itself is the C
 // driver (runtime/app/rs_driver.h), so embedded and scripted users get the same
@@ -22,6 +22,7 @@
 
 extern "C" {
 #include "rs_driver.h"
+#include "rs_coupled_mpi.h"
 }
 
 namespace fs = std::filesystem;
@@ -46,6 +47,7 @@ int cmd_run(int argc, char **argv) {
         {"rt-strict", 0, "", "a refused --rt-lock/--rt-fifo/--rt-cpu is an error, not a warning"},
         {"rt-report", 0, "FILE", "write the real-time figures (RT lines) to FILE"},
         {"quiet", 'q', "", "no progress and no summary on stderr"},
+        {"mpi", 0, "", "under mpirun: rank 0 runs the vehicle, the others the scenario's thermal grid (docs/coupled.md)"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
     cli::expect_positional(args, 1, 1, "MODEL.vdl|DIR");
@@ -110,7 +112,15 @@ int cmd_run(int argc, char **argv) {
 
     rs_run_report rep;
     char err[2048];
-    if (rs_driver_run(&cfg, &rep, err, sizeof err) != RS_OK) throw cli::UserError(err);
+    if (args.has("mpi")) {
+        if (cfg.realtime) throw cli::UsageError("--mpi and --realtime do not go together");
+        int rank = 0, ranks = 1;
+        const int st = rs_coupled_mpi_run(&cfg, &rep, &rank, &ranks, err, sizeof err);
+        if (rank != 0) return st == RS_OK ? cli::kExitOk : cli::kExitUser;   // rank 0 reports
+        if (st != RS_OK) throw cli::UserError(err);
+    } else if (rs_driver_run(&cfg, &rep, err, sizeof err) != RS_OK) {
+        throw cli::UserError(err);
+    }
     if (!quiet)
         std::fprintf(stderr, "railsym run: %s: %ld steps, t = %g to %g s, %ld rows -> %s\n", model.c_str(), rep.steps,
                      rep.t_start, rep.t_end, rep.rows, out.c_str());

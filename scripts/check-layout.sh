@@ -35,14 +35,15 @@ runtime/core: abi
 runtime/contact: runtime/core abi common
 runtime/load: runtime/core abi
 runtime/train: runtime/contact runtime/core abi common
-runtime/app: runtime/train runtime/load runtime/contact runtime/core abi common
-runtime/api: runtime/app runtime/train runtime/load runtime/contact runtime/core abi common
+runtime/coupled: runtime/core abi
+runtime/app: runtime/train runtime/load runtime/coupled runtime/contact runtime/core abi common
+runtime/api: runtime/app runtime/train runtime/load runtime/coupled runtime/contact runtime/core abi common
 modeler/algebra: common
 modeler/kinematics: modeler/algebra common
 modeler/mechanics: modeler/kinematics modeler/algebra common
 modeler/vdl: modeler/mechanics modeler/kinematics modeler/algebra common
 codegen: modeler/vdl modeler/mechanics modeler/kinematics modeler/algebra abi common
-cli: codegen modeler/vdl modeler/mechanics modeler/kinematics modeler/algebra runtime/api runtime/app runtime/train runtime/load runtime/contact runtime/core abi common
+cli: codegen modeler/vdl modeler/mechanics modeler/kinematics modeler/algebra runtime/api runtime/app runtime/train runtime/load runtime/coupled runtime/contact runtime/core abi common
 '
 
 check_tree() {   # check_tree DIR: prints violations, returns 1 if any

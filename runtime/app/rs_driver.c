@@ -26,6 +26,7 @@
 #include "rs_results.h"
 #include "rs_driver.h"
 #include "rs_elastic.h"
+#include "rs_thermal_run.h"
 
 void rs_run_config_default(rs_run_config *c)
 {
@@ -177,12 +178,22 @@ typedef struct run_ctx {
     double t0, t_end;
     rs_progress pr;
     int csv_failed;
+    rs_thermal_run *thermal;   /* the scenario's `thermal` model, NULL: none */
+    double dt;
+    int thermal_failed;
+    char thermal_err[512];
 } run_ctx;
 
 static int on_step(rs_ws *ws, void *vctx)
 {
     run_ctx *x = vctx;
     const long k = x->k++;
+    /* the coupling first: the row shows the grid's temperature at this
+     * time and the coefficient of the step that follows */
+    if (x->thermal && rs_thermal_run_step(x->thermal, ws, k ? x->dt : 0, x->thermal_err, sizeof x->thermal_err)) {
+        x->thermal_failed = 1;
+        return 1;
+    }
     if (k % x->every == 0 || k == x->n) {
         if (rs_results_write_ws(x->csv, ws) != RS_OK) {
             x->csv_failed = 1;
@@ -335,6 +346,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rs_ws *ws = NULL;
     rs_results *csv = NULL;
     rs_realtime_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
+    rs_thermal_run *thermal = NULL;
     rs_realtime_saved saved;
     int have_saved = 0, locked = 0;
     char msg[512];
@@ -390,6 +402,10 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         rs_fail(err, errlen, st, "model '%s': initial state: %s", m->name, rs_ws_error(ws));
         goto done;
     }
+    /* before the results open: a misnamed parameter leaves no file */
+    if (scn->thermal &&
+        (st = rs_thermal_run_create(&scn->thermal_spec, ws, c->thermal_transport, &thermal, err, errlen)))
+        goto done;
     int ncol;
     const char *const *cols = rs_binding_columns(b, &ncol);
     if ((st = rs_results_open_ws(&csv, c->out, ws, ncol, cols, c->out_in_place ? RS_RESULTS_IN_PLACE : 0, msg,
@@ -404,6 +420,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     x.log = &c->log;
     x.csv = csv;
     const double dt = rs_binding_step(b);
+    x.dt = dt;
+    x.thermal = thermal;
     x.t0 = rs_ws_time(ws);
     x.t_end = x.t0 + rs_binding_duration(b);
     x.n = lround((x.t_end - x.t0) / dt);
@@ -447,7 +465,10 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         snprintf(upto, sizeof upto, "the results up to t = %.6g s", rs_results_last_time(csv));
     else
         snprintf(upto, sizeof upto, "no rows");
-    if (x.csv_failed) {
+    if (x.thermal_failed) {
+        st = rs_fail(err, errlen, RS_E_NONFINITE, "model '%s': %s at t = %.6g s; '%s' holds %s", m->name,
+                     x.thermal_err, rep->t_end, where, upto);
+    } else if (x.csv_failed) {
         const int wst = rs_results_status(csv);
         st = rs_fail(err, errlen, wst < 0 ? wst : RS_E_IO,
                      "cannot write '%s' (%s): '%s' holds %s", c->out,
@@ -460,6 +481,11 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         rs_fail(err, errlen, st, "model '%s': run stopped at t = %.6g s; '%s' holds %s", m->name, rep->t_end,
                 where, upto);
     }
+    if (x.thermal) {
+        rs_thermal_run_summary(x.thermal, msg, sizeof msg);
+        if (c->progress != 0)
+            rs_log_text(&c->log, RS_LOG_LINE, msg);
+    }
     if (rt) {
         rep->realtime = 1;
         rs_realtime_get_stats(rt, &rep->rt);
@@ -469,6 +495,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
             st = rst;
     }
 done:
+    rs_thermal_run_free(&thermal);
     if (have_saved)
         rs_realtime_restore(&saved);
     if (locked)

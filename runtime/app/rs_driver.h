@@ -41,6 +41,7 @@
 #include "rs_log.h"
 #include "rs_realtime.h"
 #include "rs_scenario.h"
+#include "rs_thermal_couple.h"
 #include "rs_ws.h"
 
 typedef struct rs_run_config {
@@ -74,6 +75,9 @@ typedef struct rs_run_config {
     double progress_every;     /* s between progress lines, default 1               */
     rs_log log;                /* progress, warning and summary lines (rs_log.h);
                                   {0}: none.  The command's prefix is the sink's */
+    const rs_thermal_transport *thermal_transport;  /* where a scenario's `thermal`
+                                  grid runs: NULL (default) in this process, else
+                                  e.g. MPI ranks (rs_coupled_mpi.h)             */
 } rs_run_config;
 
 /* What a run did. */

@@ -26,7 +26,7 @@
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
     "creep", "derailment", "speed", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
-    "rail_profile_left", "rail_profile_right", "equilibrium", "end"};
+    "rail_profile_left", "rail_profile_right", "equilibrium", "thermal", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
 static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {
@@ -862,6 +862,14 @@ static int parse_text(parser *ps, char *text)
             st = parse_input(ps, &lt, &line, &cursor);
         else if (strcmp(kw, "equilibrium") == 0)
             st = parse_equilibrium(ps, &lt, line);
+        else if (strcmp(kw, "thermal") == 0 && s->thermal)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_UNSUPPORTED, ps->file, line,
+                              "a second 'thermal' statement (line %d has one): one damper's thermal model per "
+                              "run for now (docs/coupled.md)", s->thermal_spec.line);
+        else if (strcmp(kw, "thermal") == 0) {
+            st = rs_thermal_spec_parse(lt.tok, lt.n, ps->file, line, &s->thermal_spec, ps->err, ps->errlen);
+            s->thermal = st == RS_OK;
+        }
         else if (rs_scenario_file_kind(kw) >= 0)
             st = parse_file_statement(ps, rs_scenario_file_kind(kw), &lt, line);
         else if (strcmp(kw, "end") == 0) {
@@ -876,7 +884,7 @@ static int parse_text(parser *ps, char *text)
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
                               "derailment, speed, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
-                              "rail_profile_left, rail_profile_right, equilibrium", kw);
+                              "rail_profile_left, rail_profile_right, equilibrium, thermal", kw);
         }
         if (st)
             return st;
@@ -981,6 +989,10 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
         free_where(&b->file_at[k]);
         if (!(b->file[k] = dup_str(top->file[k])) || copy_where(&b->file_at[k], &top->file_at[k]))
             return RS_E_NOMEM;
+    }
+    if (top->thermal) {   /* the top's statement replaces the base's */
+        b->thermal = 1;
+        b->thermal_spec = top->thermal_spec;
     }
     if (top->equilibrium) { /* the top's line replaces the base's */
         for (int i = 0; i < b->n_equil_coords; i++) {

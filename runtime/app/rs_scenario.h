@@ -26,6 +26,7 @@
 #ifndef RS_SCENARIO_H
 #define RS_SCENARIO_H
 
+#include "rs_thermal.h"
 #include <stddef.h>
 #include "rs_ws.h"
 
@@ -151,6 +152,10 @@ typedef struct rs_scenario {
     int n_equil_coords;
     rs_scenario_column *equil_coords;
     rs_scenario_where equil_at;
+    /* `thermal ...` (docs/coupled.md): a damper's thermal model coupled to
+     * the run; a later layer's statement replaces an earlier one's */
+    int thermal;
+    rs_thermal_spec thermal_spec;
 } rs_scenario;
 
 /* An empty scenario (every setting at its built-in value, nothing assigned). */
