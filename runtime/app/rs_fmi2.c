@@ -21,6 +21,7 @@
 
 #include "rs_contact.h"
 #include "rs_elastic.h"
+#include "rs_equilibrium.h"
 #include "rs_error.h"
 #include "rs_fmi2.h"
 #include "rs_fmi2_vars.h"
@@ -159,11 +160,6 @@ static int fmu_setup(fmu *f, char *err, size_t errlen)
     rs_scenario_free(&scn);
     if (st)
         return st;
-    const int *eq_idx;
-    int n_eq;
-    if (rs_binding_equilibrium(f->b, &eq_idx, &n_eq))
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "the scenario asks for 'equilibrium', which an FMU does not solve (docs/fmi.md)");
     rs_options opt;
     rs_options_default(&opt);
     rs_binding_options(f->b, &opt);
@@ -290,6 +286,20 @@ FMI2_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
     fmu *f = c;
     if (!f || f->phase != PHASE_INIT)
         return fmi2Error;
+    const int *eq_idx;
+    int n_eq;
+    if (rs_binding_equilibrium(f->b, &eq_idx, &n_eq)) {
+        /* the scenario's static equilibrium, as `railsym run` solves it
+         * before its first step: here after the importer's parameters and
+         * inputs, so they act on it */
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL};
+        char msg[1200];
+        if (rs_equilibrium(f->ws, &eo, NULL, msg, sizeof msg)) {
+            logf_(f, fmi2Error, "equilibrium: %s", msg);
+            f->phase = PHASE_ERROR;
+            return fmi2Error;
+        }
+    }
     if (rs_ws_init(f->ws)) {
         logf_(f, fmi2Error, "initial state: %s", rs_ws_error(f->ws));
         f->phase = PHASE_ERROR;
@@ -445,8 +455,8 @@ FMI2_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
         return fmi2Error;
     const size_t n = rs_ws_state_size(f->ws);
     if (!n) {
-        logf_(f, fmi2Error, "fmi2GetFMUstate: model '%s' has wheel-rail contacts, whose state cannot be saved yet",
-              f->m->name);
+        logf_(f, fmi2Error, "fmi2GetFMUstate: the state of model '%s' cannot be copied (its contact plug-in has "
+              "no state copy)", f->m->name);
         return fmi2Error;
     }
     const size_t nu = (size_t)f->m->n_u;
