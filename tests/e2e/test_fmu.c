@@ -16,75 +16,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fmi_check.h"
+#include "fmi_compare.h"
 #include "fmi_import.h"
 #include "rs_test.h"
 
 static char tmp[256];
 static char fmu_path[400];
 
-static const char *bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
-
-static int run(char *const argv[])
-{
-    fflush(stdout);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* A results CSV: rows of ncol numbers after a header of names. */
-typedef struct csv {
-    int ncol, nrow;
-    char names[16][64];
-    double *v;
-} csv;
-
-static void csv_read(const char *path, csv *c)
-{
-    memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    char line[4096];
-    ck_assert(fgets(line, sizeof line, f) != NULL);
-    line[strcspn(line, "\r\n")] = '\0';
-    for (char *tok = strtok(line, ","); tok && c->ncol < 16; tok = strtok(NULL, ","))
-        snprintf(c->names[c->ncol++], 64, "%s", tok);
-    int cap = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (c->nrow == cap) {
-            cap = cap ? 2 * cap : 1024;
-            c->v = realloc(c->v, (size_t)cap * (size_t)c->ncol * sizeof(double));
-        }
-        char *p = line;
-        for (int k = 0; k < c->ncol; k++) {
-            c->v[c->nrow * c->ncol + k] = strtod(p, &p);
-            if (*p == ',')
-                p++;
-        }
-        c->nrow++;
-    }
-    fclose(f);
-}
-
 /* `railsym run` of the pendulum with scenario `scn` into `out`. */
 static void railsym_run(const char *scn, const char *out)
 {
-    char *argv[] = {(char *)bin(), "run", "generated/pendulum", "--scenario", (char *)scn, "--out", (char *)out,
-                    "--quiet", NULL};
-    ck_assert_int_eq(run(argv), 0);
+    ck_assert_int_eq(fmi_railsym_run("generated/pendulum", scn, out), 0);
+}
+
+static void csv_read(const char *path, fmi_csv *c)
+{
+    char err[512];
+    ck_assert_msg(fmi_csv_read(path, c, err, sizeof err) == 0, "%s", err);
 }
 
 static void setup(void)
@@ -92,44 +43,24 @@ static void setup(void)
     snprintf(tmp, sizeof tmp, "/tmp/test_fmu-XXXXXX");
     ck_assert(mkdtemp(tmp) != NULL);
     snprintf(fmu_path, sizeof fmu_path, "%s/pendulum.fmu", tmp);
-    char *argv[] = {(char *)bin(), "export-fmu", "generated/pendulum", "--scenario", "vehicles/examples/pendulum.scn",
+    char *argv[] = {(char *)fmi_railsym(), "export-fmu", "generated/pendulum", "--scenario", "vehicles/examples/pendulum.scn",
                     "-o", fmu_path, NULL};
-    ck_assert_int_eq(run(argv), 0);
+    ck_assert_int_eq(fmi_run_argv(argv), 0);
 }
 
 static void teardown(void)
 {
     char *argv[] = {"rm", "-rf", tmp, NULL};
-    run(argv);
+    fmi_run_argv(argv);
 }
 
-/* Steps instance c over the rows of `ref` (communication step = the CSV's
- * output interval) and compares every column; returns the largest relative
- * difference. */
-static double compare_rows(fmi_fmu *f, fmi2Component c, const csv *ref, int row_from, int row_to)
+/* Steps instance c over rows row_from..row_to of `ref` and compares every
+ * column (1e-12 relative); returns the largest relative difference. */
+static double compare_rows(fmi_fmu *f, fmi2Component c, const fmi_csv *ref, int row_from, int row_to)
 {
-    fmi2ValueReference vr[16];
-    for (int k = 0; k < ref->ncol; k++) {
-        const long r = fmi_vr(f, ref->names[k]);
-        ck_assert_msg(r >= 0, "the FMU has no variable '%s'", ref->names[k]);
-        vr[k] = (fmi2ValueReference)r;
-    }
-    double worst = 0, val[16];
-    for (int i = row_from; i <= row_to; i++) {
-        const double *want = &ref->v[i * ref->ncol];
-        if (i > row_from) {
-            const double *prev = &ref->v[(i - 1) * ref->ncol];
-            ck_assert_int_eq(f->do_step(c, prev[0], want[0] - prev[0], fmi2True), fmi2OK);
-        }
-        ck_assert_int_eq(f->get_real(c, vr, (size_t)ref->ncol, val), fmi2OK);
-        for (int k = 0; k < ref->ncol; k++) {
-            const double d = fabs(val[k] - want[k]) / fmax(1.0, fabs(want[k]));
-            ck_assert_msg(d <= 1e-12, "row %d (t = %g), column %s: FMU %.17g, railsym run %.17g", i, want[0],
-                          ref->names[k], val[k], want[k]);
-            if (d > worst)
-                worst = d;
-        }
-    }
+    double worst;
+    char err[1024];
+    ck_assert_msg(fmi_compare_rows(f, c, ref, row_from, row_to, 1e-12, &worst, err, sizeof err) == 0, "%s", err);
     return worst;
 }
 
@@ -138,7 +69,7 @@ START_TEST(test_fmu_equals_run)
     char out[400];
     snprintf(out, sizeof out, "%s/run.csv", tmp);
     railsym_run("vehicles/examples/pendulum.scn", out);
-    csv ref;
+    fmi_csv ref;
     csv_read(out, &ref);
     ck_assert_int_eq(ref.nrow, 1001);   /* 10 s, output 0.01 s */
     fmi_fmu f;
@@ -174,7 +105,7 @@ START_TEST(test_two_instances)
     snprintf(out_b, sizeof out_b, "%s/b.csv", tmp);
     railsym_run("vehicles/examples/pendulum.scn", out_a);
     railsym_run(scn_b, out_b);
-    csv ra, rb;
+    fmi_csv ra, rb;
     csv_read(out_a, &ra);
     csv_read(out_b, &rb);
     fmi_fmu f;
