@@ -134,6 +134,19 @@ static int fmu_input(void *ctx, double t, double *u, int n_u)
     return st;
 }
 
+/* A flange climb or a derailment (the elastic contact): logged (logInfo, or
+ * logError when it stops); a derailment ends the step with fmi2Error unless
+ * the scenario says 'derailment continue', as in `railsym run`. */
+static int fmu_event(void *ctx, const rs_contact_event *e)
+{
+    const fmu *f = ctx;
+    const int derail = e->kind == RS_EVENT_DERAILMENT, stop = derail && !rs_binding_derail_continue(f->b);
+    logf_(f, stop ? fmi2Error : fmi2OK, "t = %.4f s: contact '%s': %s: Y/Q %.3f (Nadal's limit %.3f)%s", e->t,
+          f->m->contacts[e->contact].name, derail ? "derailment" : "flange climbing", e->Y_Q, e->limit,
+          stop ? " (stopping: the scenario's 'derailment continue' goes on)" : "");
+    return stop;
+}
+
 static void fmu_free(fmu *f)
 {
     if (!f)
@@ -185,6 +198,8 @@ static int fmu_setup(fmu *f, char *err, size_t errlen)
         if (!opt.contact)
             return rs_fail(err, errlen, RS_E_UNSUPPORTED,
                            "model '%s': its contacts mix 'mode elastic' and 'mode constraint'", m->name);
+        opt.contact_event = fmu_event;
+        opt.contact_event_ctx = f;
     }
     f->dt = opt.dt;
     if ((st = rs_ws_create(m, &opt, &f->ws, msg, sizeof msg)))

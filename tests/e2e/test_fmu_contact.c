@@ -2,7 +2,8 @@
  * test_fmu_contact.c — FMUs of wheel-rail contact models and of a scenario
  * with `equilibrium` (docs/fmi.md): the wheelset's FMU, constraint contact
  * with the scenario's own rail profile and track (`rail_profile`, `track`
- * lines: their files travel in the FMU), and elastic contact, each stepped
+ * lines: their files travel in the FMU), and elastic contact (on the r300
+ * track's clothoid, the scenario's `track`), each stepped
  * by the tests' importer, equal `railsym run` of the same scenario (1e-12
  * relative on every column, contact forces included); the replaced files
  * change the run (so the FMU read them); fmi2GetFMUstate / SetFMUstate and
@@ -76,7 +77,11 @@ static void setup(void)
              cwd, cwd);
     write_file("plain.scn", kWheelset, "");
     write_file("files.scn", kWheelset, files);
-    write_file("elastic.scn", kWheelset, "contact elastic\n");
+    /* elastic, from 3 m before the r300 track's clothoid: the wheels'
+     * projections onto the curving track start from the last ones, so a
+     * state copy that missed them would not repeat the run bit for bit */
+    snprintf(files, sizeof files, "contact elastic\ntrack \"%s/vehicles/tracks/r300.trk\"\ninitial x = 17\n", cwd);
+    write_file("elastic.scn", kWheelset, files);
     write_file("equilibrium.scn",
                "duration 0.5\nstep 1e-3\noutput 0.01\nmethod rk4\nequilibrium\ninitial y_c = 0.01\n", "");
     export_fmu("generated/wheelset", "files.scn", "files.fmu");
@@ -154,7 +159,7 @@ START_TEST(test_elastic_equals_run)
     const int q = column(&ref, "left.Q");
     ck_assert_double_gt(ref.v[(ref.nrow - 1) * ref.ncol + q], 1000.0);   /* the wheel is loaded */
     const double worst = fmu_vs_run("elastic.fmu", &ref);
-    printf("FMU vs railsym run, wheelset (elastic contact) 0.3 s, %d columns: worst relative difference %.3g\n",
+    printf("FMU vs railsym run, wheelset (elastic contact, r300 clothoid) 0.3 s, %d columns: worst relative difference %.3g\n",
            ref.ncol, worst);
     free(ref.v);
 }
@@ -178,8 +183,9 @@ static void step_record(fmi_fmu *f, fmi2Component c, double t0, double h, double
     }
 }
 
-/* 0.1 s, a copy, 0.1 s recorded; back to the copy, the same 0.1 s again;
- * the serialized copy in a fresh instance, the same again. */
+/* 0.1 s, a copy, 0.1 s recorded; back to the copy: its outputs, and the
+ * same 0.1 s again; the serialized copy in a fresh instance, the same
+ * again. */
 static void state_bit_for_bit(const char *name)
 {
     char p[400], err[1024];
@@ -208,6 +214,18 @@ static void state_bit_for_bit(const char *name)
     ck_assert_int_eq(f.serialize(a, s, bytes, n), fmi2OK);
     step_record(&f, a, 0.1, h, first);
     ck_assert_int_eq(f.set_state(a, s), fmi2OK);
+    /* right after the restore the outputs, contact forces included, are
+     * those of the copy's time again (the plug-in's part holds the last
+     * forces and patches; the next step would recompute them) */
+    double now[N_REC];
+    fmi2ValueReference vr[N_REC];
+    for (int k = 0; k < N_REC; k++)
+        vr[k] = (fmi2ValueReference)fmi_vr(&f, kRec[k]);
+    ck_assert_int_eq(f.get_real(a, vr, N_REC, now), fmi2OK);
+    const double *then = &skip[N_REC * (N_STEPS - 1)];
+    for (int k = 0; k < N_REC; k++)
+        ck_assert_msg(memcmp(&now[k], &then[k], sizeof now[k]) == 0,
+                      "%s: %s after fmi2SetFMUstate is %.17g, not the copy's %.17g", name, kRec[k], now[k], then[k]);
     step_record(&f, a, 0.1, h, again);
     ck_assert_msg(memcmp(first, again, sizeof first) == 0, "%s: a restored state did not repeat the run bit for bit",
                   name);
