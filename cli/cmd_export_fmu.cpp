@@ -324,6 +324,12 @@ int cmd_export_fmu(int argc, char **argv) {
     // the binary
     std::vector<std::string> cmd = {cc, "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
                                     "-Wl,--no-undefined", "-I", "sources", "-o", "binaries/linux64/" + id + ".so"};
+    // extra flags for the binary (the tests' sanitizer pass: the adapter
+    // instrumented like the process that loads it)
+    if (const char *extra = std::getenv("RAILSYM_FMU_CFLAGS")) {
+        std::istringstream words(extra);
+        for (std::string w; words >> w;) cmd.push_back(w);
+    }
     std::vector<std::string> cfiles;
     for (const auto &e : fs::directory_iterator(src))
         if (e.path().extension() == ".c") cfiles.push_back("sources/" + e.path().filename().string());

@@ -40,6 +40,7 @@ static void csv_read(const char *path, fmi_csv *c)
 
 static void setup(void)
 {
+    fmi_sanitize_fmus();
     snprintf(tmp, sizeof tmp, "/tmp/test_fmu-XXXXXX");
     ck_assert(mkdtemp(tmp) != NULL);
     snprintf(fmu_path, sizeof fmu_path, "%s/pendulum.fmu", tmp);

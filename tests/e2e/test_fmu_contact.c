@@ -64,6 +64,7 @@ static void export_fmu(const char *model, const char *scn, const char *fmu)
 
 static void setup(void)
 {
+    fmi_sanitize_fmus();
     snprintf(tmp, sizeof tmp, "/tmp/test_fmu_contact-XXXXXX");
     ck_assert(mkdtemp(tmp) != NULL);
     char cwd[300], files[1200];

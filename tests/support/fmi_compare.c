@@ -31,6 +31,22 @@ const char *fmi_railsym(void)
     return b && *b ? b : "./build/railsym";
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define FMI_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FMI_SANITIZED 1
+#endif
+#endif
+
+void fmi_sanitize_fmus(void)
+{
+#ifdef FMI_SANITIZED
+    setenv("RAILSYM_FMU_CFLAGS", "-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all",
+           0);
+#endif
+}
+
 int fmi_railsym_run(const char *model_dir, const char *scn, const char *out)
 {
     char *argv[] = {(char *)fmi_railsym(), "run", (char *)model_dir, "--scenario", (char *)scn, "--out", (char *)out,

@@ -29,6 +29,11 @@ const char *fmi_railsym(void);
 /* `railsym run MODEL_DIR --scenario SCN --out OUT --quiet`; its status. */
 int fmi_railsym_run(const char *model_dir, const char *scn, const char *out);
 
+/* In a test built with the sanitizers (make SANITIZE=1), has export-fmu
+ * compile the FMU's binary with them too (RAILSYM_FMU_CFLAGS, unless set),
+ * so the adapter and the runtime inside the FMU are checked as well. */
+void fmi_sanitize_fmus(void);
+
 /* Reads a CSV; 0, or -1 with the reason in err. */
 int fmi_csv_read(const char *path, fmi_csv *c, char *err, size_t errlen);
 
