@@ -53,11 +53,15 @@ typedef struct fmu {
     char res[4096], contact[4200];
 } fmu;
 
-/* One saved state: the instance's own part, then the workspace's copy. */
+/* One saved state: the instance's own part, then the workspace's copy.
+ * The guid ties it to this FMU: another FMU of the same model may carry
+ * other profile or track files, whose spline segments the contact part's
+ * hints would not fit. */
 typedef struct saved {
     size_t len;              /* bytes after this header */
     int phase;
     int pad;
+    char guid[64];
 } saved;
 
 static void logf_(const fmu *f, fmi2Status st, const char *fmt, ...)
@@ -487,6 +491,8 @@ FMI2_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
     }
     s->len = len;
     s->phase = f->phase;
+    memset(s->guid, 0, sizeof s->guid);
+    snprintf(s->guid, sizeof s->guid, "%s", rs_fmi2_guid());
     char *p = (char *)(s + 1);
     memcpy(p, f->u_val, nu * sizeof(double));
     memcpy(p + nu * sizeof(double), f->u_set, nu);
@@ -503,6 +509,11 @@ FMI2_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
         return fmi2Error;
     const size_t nu = (size_t)f->m->n_u;
     const char *p = (const char *)(s + 1);
+    if (strncmp(s->guid, rs_fmi2_guid(), sizeof s->guid) != 0) {
+        logf_(f, fmi2Error, "fmi2SetFMUstate: the state is one of FMU '%.63s', not of this one ('%s')", s->guid,
+              rs_fmi2_guid());
+        return fmi2Error;
+    }
     if (s->len < nu * (sizeof(double) + 1) ||
         rs_ws_state_restore(f->ws, p + nu * (sizeof(double) + 1), s->len - nu * (sizeof(double) + 1))) {
         logf_(f, fmi2Error, "fmi2SetFMUstate: the state is not one of this model's");

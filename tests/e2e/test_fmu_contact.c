@@ -253,6 +253,39 @@ END_TEST
 START_TEST(test_state_elastic) { state_bit_for_bit("elastic.fmu"); }
 END_TEST
 
+/* A state of one FMU is refused by another FMU of the same model (other
+ * files: the contact part's hints would not fit them). */
+START_TEST(test_state_other_fmu)
+{
+    char pa[400], pb[400], err[1024];
+    path_in(pa, sizeof pa, "elastic.fmu");
+    path_in(pb, sizeof pb, "files.fmu");
+    fmi_fmu fa, fb;
+    ck_assert_msg(fmi_open(pa, &fa, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(fmi_open(pb, &fb, err, sizeof err) == 0, "%s", err);
+    fmi2Component a = fmi_start(&fa, "a", 0, NULL, NULL), b = fmi_start(&fb, "b", 0, NULL, NULL);
+    ck_assert(a && b);
+    fmi2FMUstate s = NULL, s2 = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(fa.get_state(a, &s), fmi2OK);
+    ck_assert_int_eq(fa.state_size(a, s, &n), fmi2OK);
+    char *bytes = malloc(n);
+    ck_assert_int_eq(fa.serialize(a, s, bytes, n), fmi2OK);
+    if (fb.deserialize(b, bytes, n, &s2) == fmi2OK) {
+        ck_assert_int_eq(fb.set_state(b, s2), fmi2Error);
+        fb.free_state(b, &s2);
+    }
+    ck_assert_msg(strstr(fb.last_log, "is one of FMU") || strstr(fb.last_log, "not a state of this FMU"), "%s",
+                  fb.last_log);
+    fa.free_state(a, &s);
+    free(bytes);
+    fa.free_instance(a);
+    fb.free_instance(b);
+    fmi_close(&fa);
+    fmi_close(&fb);
+}
+END_TEST
+
 START_TEST(test_equilibrium)
 {
     fmi_csv ref;
@@ -276,6 +309,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_elastic_equals_run);
     tcase_add_test(tc, test_state_constraint);
     tcase_add_test(tc, test_state_elastic);
+    tcase_add_test(tc, test_state_other_fmu);
     tcase_add_test(tc, test_equilibrium);
     suite_add_tcase(s, tc);
     return s;
