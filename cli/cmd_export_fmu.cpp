@@ -14,7 +14,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -197,12 +196,14 @@ int cmd_export_fmu(int argc, char **argv) {
         scn_text = read_text(scenario);
         std::istringstream lines(scn_text);
         std::string line;
-        const std::regex input_file(R"(^\s*input\s+\S+\s+file\b)");
-        for (int no = 1; std::getline(lines, line); no++)
-            if (std::regex_search(line, input_file))
-                throw cli::UserError(scenario + ":" + std::to_string(no) +
-                                     ": an input read from a file is not supported by export-fmu: give the table "
-                                     "in the scenario ('input NAME table' ... 'end'), or set the input through FMI");
+        for (int no = 1; std::getline(lines, line); no++) {
+            std::istringstream words(line);   // `input NAME file ...`
+            std::string kw, name, how;
+            if (!(words >> kw >> name >> how) || kw != "input" || how != "file") continue;
+            throw cli::UserError(scenario + ":" + std::to_string(no) +
+                                 ": an input read from a file is not supported by export-fmu: give the table "
+                                 "in the scenario ('input NAME table' ... 'end'), or set the input through FMI");
+        }
     }
 
     // the model, and a workspace with the scenario applied: the start values

@@ -200,6 +200,32 @@ START_TEST(test_step_not_multiple)
 }
 END_TEST
 
+/* What an FMU cannot carry is refused at export with the file and line. */
+START_TEST(test_refusals)
+{
+    char scn[400], csv[400], out[400], cmd[1600], text[2048] = "";
+    snprintf(scn, sizeof scn, "%s/in_file.scn", tmp);
+    snprintf(csv, sizeof csv, "%s/u.csv", tmp);
+    snprintf(out, sizeof out, "%s/refused.txt", tmp);
+    FILE *f = fopen(csv, "w");
+    fputs("t,u\n0,0\n1,1\n", f);
+    fclose(f);
+    f = fopen(scn, "w");
+    fputs("duration 1\nstep 1e-3\ninput u file \"u.csv\"\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s export-fmu generated/pendulum --scenario %s -o %s/x.fmu 2> %s", fmi_railsym(), scn,
+             tmp, out);
+    ck_assert_int_ne(system(cmd), 0);
+    f = fopen(out, "r");
+    ck_assert(f != NULL);
+    const size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    ck_assert_msg(strstr(text, "in_file.scn:3: an input read from a file is not supported by export-fmu") != NULL, "%s",
+                  text);
+}
+END_TEST
+
 START_TEST(test_checker)
 {
     fmi_fmu f;
@@ -253,6 +279,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_two_instances);
     tcase_add_test(tc, test_state_bit_for_bit);
     tcase_add_test(tc, test_step_not_multiple);
+    tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_checker);
     suite_add_tcase(s, tc);
     return s;
