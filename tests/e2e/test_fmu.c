@@ -203,7 +203,7 @@ END_TEST
 /* What an FMU cannot carry is refused at export with the file and line. */
 START_TEST(test_refusals)
 {
-    char scn[400], csv[400], out[400], cmd[1600], text[2048] = "";
+    char scn[400], csv[400], out[400], cmd[4096], text[2048] = "";
     snprintf(scn, sizeof scn, "%s/in_file.scn", tmp);
     snprintf(csv, sizeof csv, "%s/u.csv", tmp);
     snprintf(out, sizeof out, "%s/refused.txt", tmp);
@@ -223,6 +223,21 @@ START_TEST(test_refusals)
     text[got] = '\0';
     ck_assert_msg(strstr(text, "in_file.scn:3: an input read from a file is not supported by export-fmu") != NULL, "%s",
                   text);
+
+    /* a track whose irregularity table is not beside it: the FMU copies a
+     * track's tables by their names */
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/sub && cp vehicles/tracks/curve_vertical.csv %s/cv.csv && "
+             "sed 's/table curve_vertical.csv/table ..\\/cv.csv/' vehicles/tracks/curve.trk > %s/sub/t.trk && "
+             "printf 'duration 0.1\\nstep 1e-4\\ntrack \"t.trk\"\\n' > %s/sub/t.scn && "
+             "%s export-fmu generated/wheelset --scenario %s/sub/t.scn -o %s/t.fmu 2> %s",
+             tmp, tmp, tmp, tmp, fmi_railsym(), tmp, tmp, out);
+    ck_assert_int_ne(system(cmd), 0);
+    f = fopen(out, "r");
+    ck_assert(f != NULL);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, "t.trk:24: the table '../cv.csv' is not beside the track file") != NULL, "%s", text);
 }
 END_TEST
 
