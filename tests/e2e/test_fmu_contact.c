@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmi_check.h"
 #include "fmi_compare.h"
 #include "fmi_import.h"
 #include "rs_test.h"
@@ -202,6 +203,7 @@ static void state_bit_for_bit(const char *name)
     text[got] = '\0';
     ck_assert_msg(strstr(text, "canGetAndSetFMUstate=\"true\"") && strstr(text, "canSerializeFMUstate=\"true\""),
                   "%s does not declare state copies", name);
+    ck_assert_msg(fmi_check_description(md, f.dir, err, sizeof err) == 0, "%s: description refused: %s", name, err);
     fmi2Component a = fmi_start(&f, "a", 0, NULL, NULL);
     ck_assert(a);
     const double h = 0.001;
