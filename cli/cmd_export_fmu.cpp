@@ -14,7 +14,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,9 +45,12 @@ namespace {
 // folders, and the scenario reader and the adapter from runtime/app.
 // runtime/coupled: the scenario reader parses `thermal` (rs_thermal_spec.c).
 const char *const kFolders[] = {"abi", "runtime/core", "runtime/contact", "common", "runtime/coupled"};
-const char *const kAppFiles[] = {"rs_scenario.c", "rs_scenario.h", "rs_scenario_load.c", "rs_speed.c",
-                                 "rs_speed.h", "rs_track_rel.c", "rs_track_rel.h", "rs_fmi2.c", "rs_fmi2.h",
-                                 "rs_fmi2_api.h", "rs_fmi2_vars.c", "rs_fmi2_vars.h"};
+const char *const kAppFiles[] = {"rs_scenario.c",  "rs_scenario.h",      "rs_scenario_load.c", "rs_speed.c",
+                                 "rs_speed.h",     "rs_track_rel.c",     "rs_track_rel.h",     "rs_fmi2.c",
+                                 "rs_fmi2.h",      "rs_fmi2_api.h",      "rs_fmi2_vars.c",     "rs_fmi2_vars.h",
+                                 "rs_equilibrium.c", "rs_equilibrium.h"};
+// the scenario's `equilibrium` (rs_equilibrium) solves with rs_krylov's dense LU
+const char *const kTrainFiles[] = {"rs_krylov.c", "rs_krylov.h", "rs_barrier.c", "rs_barrier.h"};
 
 std::string read_text(const fs::path &p)
 {
@@ -105,6 +107,29 @@ int run_in(const std::string &cwd, const std::vector<std::string> &argv, const s
     int status = 0;
     if (waitpid(pid, &status, 0) < 0) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Copies track file `trk` to `to` with the irregularity tables it names
+// (`irregularity ... table NAME`, looked for next to the .trk file).
+void copy_track(const fs::path &trk, const fs::path &to)
+{
+    copy_into(trk, to);
+    std::istringstream lines(read_text(trk));
+    std::string line;
+    for (int no = 1; std::getline(lines, line); no++) {
+        std::istringstream words(line);
+        std::string w, prev;
+        words >> w;
+        if (w != "irregularity") continue;
+        for (prev = w; words >> w; prev = w) {
+            if (prev != "table") continue;
+            if (w[0] == '/' || w.find("..") != std::string::npos)
+                throw cli::UserError(trk.string() + ":" + std::to_string(no) + ": the table '" + w +
+                                     "' is not beside the track file: export-fmu copies a track's tables by "
+                                     "their names; move it next to the .trk file");
+            copy_into(trk.parent_path() / w, to.parent_path() / w);
+        }
+    }
 }
 
 std::string hex64(unsigned long long v)
@@ -171,28 +196,19 @@ int cmd_export_fmu(int argc, char **argv) {
         throw cli::UserError(std::string(scn.thermal_spec.file) + ":" + std::to_string(scn.thermal_spec.line) +
                              ": 'thermal' is not supported by export-fmu: export without it and couple the "
                              "thermal model in the importing tool");
-    static const char *const file_kw[] = {"track", "wheel_profile", "rail_profile", "rail_profile_left",
-                                          "rail_profile_right"};
-    for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++)
-        if (scn.file[k])
-            throw cli::UserError(std::string(scn.file_at[k].file) + ":" + std::to_string(scn.file_at[k].line) +
-                                 ": '" + file_kw[k] + "' is not supported by export-fmu (the FMU carries the "
-                                 "model's own contact files): compile a model whose description names this file");
-    if (scn.equilibrium)
-        throw cli::UserError(std::string(scn.equil_at.file) + ":" + std::to_string(scn.equil_at.line) +
-                             ": 'equilibrium' is not supported by export-fmu: run `railsym run` with it, and put "
-                             "the equilibrium's coordinates as 'initial' lines in the scenario");
     std::string scn_text;
     if (!scenario.empty()) {
         scn_text = read_text(scenario);
         std::istringstream lines(scn_text);
         std::string line;
-        const std::regex input_file(R"(^\s*input\s+\S+\s+file\b)");
-        for (int no = 1; std::getline(lines, line); no++)
-            if (std::regex_search(line, input_file))
-                throw cli::UserError(scenario + ":" + std::to_string(no) +
-                                     ": an input read from a file is not supported by export-fmu: give the table "
-                                     "in the scenario ('input NAME table' ... 'end'), or set the input through FMI");
+        for (int no = 1; std::getline(lines, line); no++) {
+            std::istringstream words(line);   // `input NAME file ...`
+            std::string kw, name, how;
+            if (!(words >> kw >> name >> how) || kw != "input" || how != "file") continue;
+            throw cli::UserError(scenario + ":" + std::to_string(no) +
+                                 ": an input read from a file is not supported by export-fmu: give the table "
+                                 "in the scenario ('input NAME table' ... 'end'), or set the input through FMI");
+        }
     }
 
     // the model, and a workspace with the scenario applied: the start values
@@ -243,6 +259,7 @@ int cmd_export_fmu(int argc, char **argv) {
             if (ext == ".c" || ext == ".h") copy_into(e.path(), src / e.path().filename());
         }
     for (const char *f : kAppFiles) copy_into(root / "runtime/app" / f, src / f);
+    for (const char *f : kTrainFiles) copy_into(root / "runtime/train" / f, src / f);
     copy_into(model_c, src / model_c.filename());
     copy_into(model_d, src / model_d.filename());
     if (fs::exists(fs::path(dir) / (id + ".h"), ec)) copy_into(fs::path(dir) / (id + ".h"), src / (id + ".h"));
@@ -250,10 +267,30 @@ int cmd_export_fmu(int argc, char **argv) {
     // resources: the scenario layers and the contact files
     const fs::path def = fs::path(dir) / "default.scn";
     std::string def_text;
-    if (fs::exists(def, ec)) {
-        def_text = read_text(def);
-        write_text(res / "default.scn", def_text);
+    if (fs::exists(def, ec)) def_text = read_text(def);
+    // a scenario's file statements: the file goes to resources/files/KEYWORD/
+    // and the statement, in whichever layer gave it, names it there (relative
+    // to the layer's folder, resources/)
+    static const char *const file_kw[] = {"track", "wheel_profile", "rail_profile", "rail_profile_left",
+                                          "rail_profile_right"};
+    for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
+        if (!scn.file[k]) continue;
+        const fs::path from = scn.file[k];
+        const std::string rel = std::string(RS_FMI2_FILES_DIR) + "/" + file_kw[k] + "/" + from.filename().string();
+        if (k == RS_SCENARIO_FILE_TRACK) copy_track(from, res / rel);
+        else copy_into(from, res / rel);
+        const bool in_scn = !scenario.empty() && fs::equivalent(scn.file_at[k].file, scenario, ec);
+        std::string &text = in_scn ? scn_text : def_text;
+        std::istringstream lines(text);
+        std::string line, out_text;
+        for (int no = 1; std::getline(lines, line); no++)
+            out_text += no == scn.file_at[k].line ? std::string(file_kw[k]) + " \"" + rel +
+                                                        "\"   # export-fmu: the FMU's copy of " +
+                                                        from.filename().string() + "\n"
+                                                  : line + "\n";
+        text = out_text;
     }
+    if (!def_text.empty()) write_text(res / "default.scn", def_text);
     write_text(res / RS_FMI2_SCENARIO, scn_text.empty() ? "# no scenario: the model's default.scn\n" : scn_text);
     for (int i = 0; i < m->n_contact; i++)
         for (int k = 0; k < RS_SPLINE_COUNT; k++) {
@@ -263,7 +300,8 @@ int cmd_export_fmu(int argc, char **argv) {
                 throw cli::UserError("contact '" + std::string(m->contacts[i].name) + "' names the file '" + f +
                                      "', which is not below the model's contact root: export-fmu copies the "
                                      "files by their relative names");
-            copy_into(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
+            if (k >= RS_SPLINE_TRACK_X) copy_track(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
+            else copy_into(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
         }
 
     // the guid: the model's content and the scenario's
@@ -280,24 +318,30 @@ int cmd_export_fmu(int argc, char **argv) {
     write_text(src / "BUILD.txt",
                "Built by railsym export-fmu with:\n"
                "  cc -std=c11 -O2 -fPIC -shared -fvisibility=hidden -Wl,--no-undefined -I sources \\\n"
-               "     -o binaries/linux64/" + id + ".so sources/*.c -lklu -lm\n"
+               "     -o binaries/linux64/" + id + ".so sources/*.c -lklu -lm -lpthread\n"
                "Needs SuiteSparse KLU (Debian: libsuitesparse-dev).\n");
 
     FmuExperiment ex;
     ex.start = 0;
     ex.stop = rs_binding_duration(b);
     ex.step = rs_binding_output(b) > rs_binding_step(b) ? rs_binding_output(b) : rs_binding_step(b);
-    write_text(top / "modelDescription.xml", fmu_description(m, ws, id, guid, ex, m->n_contact == 0));
+    write_text(top / "modelDescription.xml", fmu_description(m, ws, id, guid, ex, true));
 
     // the binary
     std::vector<std::string> cmd = {cc, "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
                                     "-Wl,--no-undefined", "-I", "sources", "-o", "binaries/linux64/" + id + ".so"};
+    // extra flags for the binary (the tests' sanitizer pass: the adapter
+    // instrumented like the process that loads it)
+    if (const char *extra = std::getenv("RAILSYM_FMU_CFLAGS")) {
+        std::istringstream words(extra);
+        for (std::string w; words >> w;) cmd.push_back(w);
+    }
     std::vector<std::string> cfiles;
     for (const auto &e : fs::directory_iterator(src))
         if (e.path().extension() == ".c") cfiles.push_back("sources/" + e.path().filename().string());
     std::sort(cfiles.begin(), cfiles.end());
     cmd.insert(cmd.end(), cfiles.begin(), cfiles.end());
-    cmd.insert(cmd.end(), {"-lklu", "-lm"});
+    cmd.insert(cmd.end(), {"-lklu", "-lm", "-lpthread"});
     const std::string log = (top / "cc.log").string();   // outside what is zipped
     if (run_in(top.string(), cmd, log) != 0) {
         std::string text;

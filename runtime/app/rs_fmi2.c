@@ -21,6 +21,7 @@
 
 #include "rs_contact.h"
 #include "rs_elastic.h"
+#include "rs_equilibrium.h"
 #include "rs_error.h"
 #include "rs_fmi2.h"
 #include "rs_fmi2_vars.h"
@@ -52,11 +53,15 @@ typedef struct fmu {
     char res[4096], contact[4200];
 } fmu;
 
-/* One saved state: the instance's own part, then the workspace's copy. */
+/* One saved state: the instance's own part, then the workspace's copy.
+ * The guid ties it to this FMU: another FMU of the same model may carry
+ * other profile or track files, whose spline segments the contact part's
+ * hints would not fit. */
 typedef struct saved {
     size_t len;              /* bytes after this header */
     int phase;
     int pad;
+    char guid[64];
 } saved;
 
 static void logf_(const fmu *f, fmi2Status st, const char *fmt, ...)
@@ -133,6 +138,19 @@ static int fmu_input(void *ctx, double t, double *u, int n_u)
     return st;
 }
 
+/* A flange climb or a derailment (the elastic contact): logged (logInfo, or
+ * logError when it stops); a derailment ends the step with fmi2Error unless
+ * the scenario says 'derailment continue', as in `railsym run`. */
+static int fmu_event(void *ctx, const rs_contact_event *e)
+{
+    const fmu *f = ctx;
+    const int derail = e->kind == RS_EVENT_DERAILMENT, stop = derail && !rs_binding_derail_continue(f->b);
+    logf_(f, stop ? fmi2Error : fmi2OK, "t = %.4f s: contact '%s': %s: Y/Q %.3f (Nadal's limit %.3f)%s", e->t,
+          f->m->contacts[e->contact].name, derail ? "derailment" : "flange climbing", e->Y_Q, e->limit,
+          stop ? " (stopping: the scenario's 'derailment continue' goes on)" : "");
+    return stop;
+}
+
 static void fmu_free(fmu *f)
 {
     if (!f)
@@ -159,11 +177,6 @@ static int fmu_setup(fmu *f, char *err, size_t errlen)
     rs_scenario_free(&scn);
     if (st)
         return st;
-    const int *eq_idx;
-    int n_eq;
-    if (rs_binding_equilibrium(f->b, &eq_idx, &n_eq))
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "the scenario asks for 'equilibrium', which an FMU does not solve (docs/fmi.md)");
     rs_options opt;
     rs_options_default(&opt);
     rs_binding_options(f->b, &opt);
@@ -189,6 +202,8 @@ static int fmu_setup(fmu *f, char *err, size_t errlen)
         if (!opt.contact)
             return rs_fail(err, errlen, RS_E_UNSUPPORTED,
                            "model '%s': its contacts mix 'mode elastic' and 'mode constraint'", m->name);
+        opt.contact_event = fmu_event;
+        opt.contact_event_ctx = f;
     }
     f->dt = opt.dt;
     if ((st = rs_ws_create(m, &opt, &f->ws, msg, sizeof msg)))
@@ -290,6 +305,20 @@ FMI2_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
     fmu *f = c;
     if (!f || f->phase != PHASE_INIT)
         return fmi2Error;
+    const int *eq_idx;
+    int n_eq;
+    if (rs_binding_equilibrium(f->b, &eq_idx, &n_eq)) {
+        /* the scenario's static equilibrium, as `railsym run` solves it
+         * before its first step: here after the importer's parameters and
+         * inputs, so they act on it */
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL};
+        char msg[1200];
+        if (rs_equilibrium(f->ws, &eo, NULL, msg, sizeof msg)) {
+            logf_(f, fmi2Error, "equilibrium: %s", msg);
+            f->phase = PHASE_ERROR;
+            return fmi2Error;
+        }
+    }
     if (rs_ws_init(f->ws)) {
         logf_(f, fmi2Error, "initial state: %s", rs_ws_error(f->ws));
         f->phase = PHASE_ERROR;
@@ -445,8 +474,8 @@ FMI2_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
         return fmi2Error;
     const size_t n = rs_ws_state_size(f->ws);
     if (!n) {
-        logf_(f, fmi2Error, "fmi2GetFMUstate: model '%s' has wheel-rail contacts, whose state cannot be saved yet",
-              f->m->name);
+        logf_(f, fmi2Error, "fmi2GetFMUstate: the state of model '%s' cannot be copied (its contact plug-in has "
+              "no state copy)", f->m->name);
         return fmi2Error;
     }
     const size_t nu = (size_t)f->m->n_u;
@@ -462,6 +491,8 @@ FMI2_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
     }
     s->len = len;
     s->phase = f->phase;
+    memset(s->guid, 0, sizeof s->guid);
+    snprintf(s->guid, sizeof s->guid, "%s", rs_fmi2_guid());
     char *p = (char *)(s + 1);
     memcpy(p, f->u_val, nu * sizeof(double));
     memcpy(p + nu * sizeof(double), f->u_set, nu);
@@ -478,6 +509,11 @@ FMI2_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
         return fmi2Error;
     const size_t nu = (size_t)f->m->n_u;
     const char *p = (const char *)(s + 1);
+    if (strncmp(s->guid, rs_fmi2_guid(), sizeof s->guid) != 0) {
+        logf_(f, fmi2Error, "fmi2SetFMUstate: the state is one of FMU '%.63s', not of this one ('%s')", s->guid,
+              rs_fmi2_guid());
+        return fmi2Error;
+    }
     if (s->len < nu * (sizeof(double) + 1) ||
         rs_ws_state_restore(f->ws, p + nu * (sizeof(double) + 1), s->len - nu * (sizeof(double) + 1))) {
         logf_(f, fmi2Error, "fmi2SetFMUstate: the state is not one of this model's");

@@ -521,6 +521,7 @@ const rs_contact_ops *rs_wheel_rail_contact(void)
         rs_contact_create, rs_contact_free, ck_pattern,         rs_contact_bind_k,
         rs_contact_fill,   inputs_changed,  step_outputs,       rs_contact_solve_s,
         rs_contact_solve_sd, rs_contact_creep, rs_contact_add_ck, add_explicit_creep,
-        rs_contact_after_solve, value, 0};
+        rs_contact_after_solve, value, 0,
+        rs_contact_state_size, rs_contact_state_save, rs_contact_state_restore};
     return &ops;
 }

@@ -207,6 +207,14 @@ void rs_contact_move_rails(rs_contact_ws *c, const double *move);
  * ignored.  Contacts without a gauge or gauge point are not checked. */
 int rs_contact_check_gauge(struct rs_ws *ws, const rs_contact_ws *c, const double *geom);
 
+/* The state a run carries from step to step (hints, the fill's cache, the
+ * last contact outputs, flags): its size in bytes, a copy into buf and
+ * back (rs_contact_state.c; the rs_contact_ops state_* entries).  No
+ * allocation; restore needs a workspace of the same model and options. */
+size_t rs_contact_state_size(const rs_contact_ws *c);
+void rs_contact_state_save(const rs_contact_ws *c, void *buf);
+void rs_contact_state_restore(rs_contact_ws *c, const void *buf);
+
 /* The wheel-rail contact of this folder as the workspace's plug-in
  * (rs_contact_ops.h): set rs_options.contact to it to run contact models. */
 const rs_contact_ops *rs_wheel_rail_contact(void);

@@ -4,6 +4,7 @@
  * and the per-step force evaluation.
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "rs_contact.h"
@@ -974,13 +975,101 @@ static double elastic_value(const struct rs_ws *ws, int i, int k)
     }
 }
 
+/* ---- state copy (rs_contact_ops state_*; rs_ws_state.h) -----------------
+ *
+ * The wheels as they are (hints, forces, patches, events, J) with the
+ * evaluation outputs and the constraint contact's state (the spline fill);
+ * on restore each wheel keeps its own pointers and its patch bound tables,
+ * a cache of the profile pair alone (rs_patch_hint), so a copy restores
+ * into another workspace of the same model too. */
+
+typedef struct el_span {
+    void *p;
+    size_t bytes;
+} el_span;
+
+enum { EL_SPANS = 6 };
+
+static void el_spans(const elastic_ws *c, el_span *s)
+{
+    const rs_model *m = c->files->model;
+    size_t n_dbl = 0;
+    for (int i = 0; i < c->nc; i++)
+        n_dbl += 6 * (size_t)c->w[i].m;
+    const size_t nc = (size_t)c->nc, d = sizeof(double);
+    s[0] = (el_span){c->dbl, n_dbl * d};
+    s[1] = (el_span){c->pose, 12 * nc * d};
+    s[2] = (el_span){c->vel, 6 * nc * d};
+    s[3] = (el_span){c->jv, (size_t)m->wheel_jac_pattern.colptr[m->n_q] * d};
+    s[4] = (el_span){c->geom, 2 * nc * d};
+    s[5] = (el_span){c->X, (size_t)c->x_colptr[c->nq] * d};
+}
+
+static size_t elastic_state_size(const rs_contact_ws *cw)
+{
+    const elastic_ws *c = CE(cw);
+    el_span s[EL_SPANS];
+    el_spans(c, s);
+    size_t n = (size_t)c->nc * sizeof(elastic_wheel) + sizeof c->gauge_checked + rs_contact_state_size(c->files);
+    for (int k = 0; k < EL_SPANS; k++)
+        n += s[k].bytes;
+    return n;
+}
+
+static void elastic_state_save(const rs_contact_ws *cw, void *buf)
+{
+    const elastic_ws *c = CE(cw);
+    char *p = buf;
+    el_span s[EL_SPANS];
+    el_spans(c, s);
+    memcpy(p, c->w, (size_t)c->nc * sizeof(elastic_wheel));
+    p += (size_t)c->nc * sizeof(elastic_wheel);
+    for (int k = 0; k < EL_SPANS; k++) {
+        if (s[k].bytes)
+            memcpy(p, s[k].p, s[k].bytes);
+        p += s[k].bytes;
+    }
+    memcpy(p, &c->gauge_checked, sizeof c->gauge_checked);
+    rs_contact_state_save(c->files, p + sizeof c->gauge_checked);
+}
+
+static void elastic_state_restore(rs_contact_ws *cw, const void *buf)
+{
+    elastic_ws *c = E(cw);
+    const char *p = buf;
+    for (int i = 0; i < c->nc; i++, p += sizeof(elastic_wheel)) {
+        elastic_wheel *w = &c->w[i];
+        const rs_profile *wheel = w->wheel, *rail = w->rail;
+        const rs_track *track = w->track;
+        int *cols = w->cols, *half = w->half, *pos = w->pos;
+        double *J = w->J;
+        const rs_patch_bounds *b = &w->hint.b;
+        /* all but the bound tables (the hint's splines first, then the rest) */
+        const size_t b0 = offsetof(elastic_wheel, hint) + offsetof(rs_patch_hint, b), b1 = b0 + sizeof *b;
+        memcpy(w, p, b0);
+        memcpy((char *)w + b1, p + b1, sizeof *w - b1);
+        w->wheel = wheel, w->rail = rail, w->track = track;
+        w->cols = cols, w->half = half, w->pos = pos, w->J = J;
+    }
+    el_span s[EL_SPANS];
+    el_spans(c, s);
+    for (int k = 0; k < EL_SPANS; k++) {
+        if (s[k].bytes)
+            memcpy(s[k].p, p, s[k].bytes);
+        p += s[k].bytes;
+    }
+    memcpy(&c->gauge_checked, p, sizeof c->gauge_checked);
+    rs_contact_state_restore(c->files, p + sizeof c->gauge_checked);
+}
+
 const rs_contact_ops *rs_elastic_contact(void)
 {
     static const rs_contact_ops ops = {
         elastic_create,       elastic_free,           elastic_pattern,      elastic_bind,
         elastic_fill,         elastic_inputs_changed, elastic_step_outputs, elastic_check,
         elastic_nothing,      elastic_forces,         elastic_add_k,        elastic_add_forces,
-        elastic_after_solve,  elastic_value,          1};
+        elastic_after_solve,  elastic_value,          1,
+        elastic_state_size,   elastic_state_save,     elastic_state_restore};
     return &ops;
 }
 

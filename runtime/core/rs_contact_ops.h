@@ -72,6 +72,15 @@ typedef struct rs_contact_ops {
      * side (docs/runtime.md "Elastic contact").  `create` receives the
      * model itself, every other entry the workspace with the view. */
     int elastic;
+    /* The plug-in's state a run carries from step to step (spline and
+     * patch hints, caches, the last forces, event flags), for rs_ws_state
+     * (FMI's fmi2GetFMUstate): state_size bytes that state_save writes and
+     * state_restore reads back into the state of a workspace of the same
+     * model and options (also another one, in another process: no
+     * pointers in the bytes).  No allocation. */
+    size_t (*state_size)(const rs_contact_ws *c);
+    void (*state_save)(const rs_contact_ws *c, void *buf);
+    void (*state_restore)(rs_contact_ws *c, const void *buf);
 } rs_contact_ops;
 
 #endif /* RS_CONTACT_OPS_H */

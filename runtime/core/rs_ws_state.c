@@ -3,7 +3,8 @@
  *
  * A copy is a header (the scalars of the workspace) followed by the block of
  * doubles rs_ws_create allocated: every array of the workspace lives there,
- * so one memcpy carries them all, including any array added later.
+ * so one memcpy carries them all, including any array added later.  A
+ * contact model's plug-in state follows (rs_contact_ops state_*).
  */
 #include <string.h>
 
@@ -16,6 +17,7 @@ typedef struct state_head {
     unsigned magic;
     unsigned long long model_hash; /* the same model, also in another process */
     size_t n_block;
+    size_t n_contact;              /* bytes of the contact plug-in's part */
     double t, t_base, dt, t_in;
     long n_since_base;
     double energy[2];
@@ -26,30 +28,37 @@ typedef struct state_head {
 
 static int usable(const rs_ws *ws)
 {
-    return ws && ws->magic == RS_WS_MAGIC && !ws->ct;
+    return ws && ws->magic == RS_WS_MAGIC && (!ws->ct || ws->cops->state_size);
+}
+
+/* Bytes of the contact plug-in's part (0 without contacts). */
+static size_t contact_len(const rs_ws *ws)
+{
+    return ws->ct ? ws->cops->state_size(ws->ct) : 0;
 }
 
 size_t rs_ws_state_size(const rs_ws *ws)
 {
     if (!usable(ws))
         return 0;
-    return sizeof(state_head) + rs_ws_block_len(ws) * sizeof(double);
+    return sizeof(state_head) + rs_ws_block_len(ws) * sizeof(double) + contact_len(ws);
 }
 
 int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
 {
     if (!ws || ws->magic != RS_WS_MAGIC || !buf)
         return RS_E_ARG;
-    if (ws->ct)
+    if (!usable(ws))
         return RS_E_UNSUPPORTED;
-    const size_t n = rs_ws_block_len(ws);
-    if (len < sizeof(state_head) + n * sizeof(double))
+    const size_t n = rs_ws_block_len(ws), nc = contact_len(ws);
+    if (len < sizeof(state_head) + n * sizeof(double) + nc)
         return RS_E_ARG;
     state_head h;
     memset(&h, 0, sizeof h);
     h.magic = STATE_MAGIC;
     h.model_hash = ws->model_given->content_hash;
     h.n_block = n;
+    h.n_contact = nc;
     h.t = ws->t;
     h.t_base = ws->t_base;
     h.dt = ws->dt;
@@ -64,6 +73,8 @@ int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
     h.stats = ws->stats;
     memcpy(buf, &h, sizeof h);
     memcpy((char *)buf + sizeof h, ws->block, n * sizeof(double));
+    if (nc)
+        ws->cops->state_save(ws->ct, (char *)buf + sizeof h + n * sizeof(double));
     return RS_OK;
 }
 
@@ -71,15 +82,17 @@ int rs_ws_state_restore(rs_ws *ws, const void *buf, size_t len)
 {
     if (!ws || ws->magic != RS_WS_MAGIC || !buf || len < sizeof(state_head))
         return RS_E_ARG;
-    if (ws->ct)
+    if (!usable(ws))
         return RS_E_UNSUPPORTED;
     state_head h;
     memcpy(&h, buf, sizeof h);
-    const size_t n = rs_ws_block_len(ws);
+    const size_t n = rs_ws_block_len(ws), nc = contact_len(ws);
     if (h.magic != STATE_MAGIC || h.model_hash != ws->model_given->content_hash || h.n_block != n ||
-        len < sizeof h + n * sizeof(double))
+        h.n_contact != nc || len < sizeof h + n * sizeof(double) + nc)
         return RS_E_ARG;
     memcpy(ws->block, (const char *)buf + sizeof h, n * sizeof(double));
+    if (nc)
+        ws->cops->state_restore(ws->ct, (const char *)buf + sizeof h + n * sizeof(double));
     ws->t = h.t;
     ws->t_base = h.t_base;
     ws->dt = h.dt;

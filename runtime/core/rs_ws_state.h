@@ -11,9 +11,10 @@
  * full factorization with new pivoting happened between the copy and the
  * restore (rs_stats.refactor_fallbacks unchanged), which is the normal case.
  *
- * Models with wheel-rail contacts are refused (RS_E_UNSUPPORTED): their
- * contact state belongs to the plug-in (rs_contact_ops), which has no copy
- * operation yet.
+ * For a model with wheel-rail contacts the copy also holds the plug-in's
+ * state (rs_contact_ops state_*: spline and patch hints, the last contact
+ * forces, events); a plug-in without those entries is refused
+ * (RS_E_UNSUPPORTED, size 0).
  *
  * No allocation: the caller gives the buffer (rs_ws_state_size bytes).
  */
@@ -23,7 +24,8 @@
 #include <stddef.h>
 #include "rs_ws.h"
 
-/* Bytes a copy of ws needs (0 for a contact model or a bad pointer). */
+/* Bytes a copy of ws needs (0 for a bad pointer or a contact plug-in
+ * without a state copy). */
 size_t rs_ws_state_size(const rs_ws *ws);
 
 /* Writes the copy into buf (len >= rs_ws_state_size(ws)).  RS_OK,

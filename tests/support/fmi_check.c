@@ -192,8 +192,8 @@ static int check(const fmi_xml *x, const char *fmu_dir, char *err, size_t len)
             if (++n_indep > 1)
                 return fail(err, len, line, "a second independent variable '%s'", name);
         }
-        if (!strcmp(c, "input") && !strcmp(v, "continuous") && strcmp(x->e[t].name, "Real"))
-            return fail(err, len, line, "continuous input '%s' must be Real", name);
+        if (!strcmp(v, "continuous") && strcmp(x->e[t].name, "Real"))
+            return fail(err, len, line, "continuous variable '%s' must be Real, not %s", name, x->e[t].name);
         const char *unit = fmi_xml_attr(x, t, "unit");
         if (unit) {
             int found = 0;
@@ -202,7 +202,8 @@ static int check(const fmi_xml *x, const char *fmu_dir, char *err, size_t len)
             if (!found)
                 return fail(err, len, line, "variable '%s': unit '%s' is not in UnitDefinitions", name, unit);
         }
-        /* unique name; unique valueReference per type */
+        /* unique name; one valueReference shared by variables of one type
+         * makes them aliases, of which at most one has a start value */
         for (int k = 0; k < n_vars; k++) {
             const int j = var_elem[k];
             if (!strcmp(fmi_xml_attr(x, j, "name"), name))
@@ -210,40 +211,66 @@ static int check(const fmi_xml *x, const char *fmu_dir, char *err, size_t len)
             int tj = j + 1;
             while (x->e[tj].parent != j)
                 tj++;
-            if (!strcmp(fmi_xml_attr(x, j, "valueReference"), vr) && !strcmp(x->e[tj].name, x->e[t].name))
-                return fail(err, len, line, "valueReference %s of '%s' is also '%s''s (line %d), both %s", vr, name,
-                            fmi_xml_attr(x, j, "name"), x->e[j].line, x->e[t].name);
+            if (!strcmp(fmi_xml_attr(x, j, "valueReference"), vr) && !strcmp(x->e[tj].name, x->e[t].name) && start &&
+                fmi_xml_attr(x, tj, "start"))
+                return fail(err, len, line, "'%s' and '%s' (line %d) are aliases (both %s, valueReference %s) and both "
+                            "have a start value: at most one of an alias set may", name, fmi_xml_attr(x, j, "name"),
+                            x->e[j].line, x->e[t].name, vr);
         }
         if (n_vars == 4096)
             return fail(err, len, line, "more than 4096 variables");
         var_elem[n_vars++] = i;
     }
 
-    /* ModelStructure: every output listed in Outputs, each index an output */
-    int listed[4096] = {0};
+    /* ModelStructure: Outputs lists every output and only outputs;
+     * InitialUnknowns every output whose initial is approx or calculated and
+     * every calculatedParameter, besides the states and derivatives of
+     * Derivatives (locals, not checked here); the lists ordered by index */
+    static int listed[4096], listed_init[4096];
+    memset(listed, 0, sizeof listed);
+    memset(listed_init, 0, sizeof listed_init);
+    int last[3] = {0, 0, 0};
     for (int i = 1; i < x->n; i++) {
         if (strcmp(x->e[i].name, "Unknown"))
             continue;
-        const int p = x->e[i].parent;
+        const char *list = x->e[x->e[i].parent].name;
         const char *idx = fmi_xml_attr(x, i, "index");
         if (!idx)
             return fail(err, len, x->e[i].line, "Unknown has no index");
         const int k = atoi(idx);
         if (k < 1 || k > n_vars)
             return fail(err, len, x->e[i].line, "Unknown index %s is not a variable's (1 to %d)", idx, n_vars);
+        const int which = !strcmp(list, "Outputs") ? 0 : !strcmp(list, "InitialUnknowns") ? 1 : 2;
+        if (k <= last[which])
+            return fail(err, len, x->e[i].line, "%s lists index %d after index %d: the list is ordered by index", list,
+                        k, last[which]);
+        last[which] = k;
         const char *c = fmi_xml_attr(x, var_elem[k - 1], "causality");
-        if (!strcmp(x->e[p].name, "Outputs")) {
+        if (which == 0) {
             if (!c || strcmp(c, "output"))
                 return fail(err, len, x->e[i].line, "Outputs lists index %d ('%s'), which is not an output", k,
                             fmi_xml_attr(x, var_elem[k - 1], "name"));
             listed[k - 1] = 1;
+        } else if (which == 1) {
+            listed_init[k - 1] = 1;
         }
     }
     for (int k = 0; k < n_vars; k++) {
-        const char *c = fmi_xml_attr(x, var_elem[k], "causality");
+        const int e = var_elem[k];
+        const char *c = fmi_xml_attr(x, e, "causality"), *init = fmi_xml_attr(x, e, "initial");
+        const char *name = fmi_xml_attr(x, e, "name");
         if (c && !strcmp(c, "output") && !listed[k])
-            return fail(err, len, x->e[var_elem[k]].line, "output '%s' (index %d) is missing from ModelStructure/Outputs",
-                        fmi_xml_attr(x, var_elem[k], "name"), k + 1);
+            return fail(err, len, x->e[e].line, "output '%s' (index %d) is missing from ModelStructure/Outputs", name,
+                        k + 1);
+        const int out_calc = c && !strcmp(c, "output") && (!init || strcmp(init, "exact"));
+        const int needed = out_calc || (c && !strcmp(c, "calculatedParameter"));
+        if (needed && !listed_init[k])
+            return fail(err, len, x->e[e].line,
+                        "'%s' (index %d, causality %s, initial %s) is missing from ModelStructure/InitialUnknowns", name,
+                        k + 1, c, init ? init : "calculated");
+        if (listed_init[k] && !needed && c && strcmp(c, "local"))
+            return fail(err, len, x->e[e].line, "InitialUnknowns lists '%s' (index %d), which is not an initial unknown "
+                        "(an output with initial approx or calculated, or a calculatedParameter)", name, k + 1);
     }
     return 0;
 }
