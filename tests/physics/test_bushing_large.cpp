@@ -20,7 +20,10 @@
 //     Jᵀ Cr J at rest;
 //   - a body on an isotropic rotational bushing swinging through ±120°,
 //     RK4 on M q̈ = δ (evaluated here), keeps T + V: the drift falls ≥ 12×
-//     when the step halves (4th order), and small beside V(120°).
+//     when the step halves (4th order), and small beside V(120°); the same
+//     with unequal kr (the motion then three-dimensional);
+//   - power.other (what V misses) is 0 for the large law with unequal kr
+//     and F1 on a turning body, and not for the small law there.
 #include <array>
 #include <cmath>
 #include <memory>
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "force_jacobians.hpp"
+#include "power.hpp"
 #include "system.hpp"
 #include "vdl_elaborate.hpp"
 #include "rs_test.h"
@@ -415,6 +419,69 @@ START_TEST(swing_through_120_degrees_conserves_energy)
 }
 END_TEST
 
+START_TEST(anisotropic_swing_conserves_energy)
+{
+    // Unequal kr: the torque is still the exact gradient of ½ θᵀ Kr θ, so
+    // T + V is kept all the same (here from rest at 120°, the body wanders
+    // in three dimensions); V(120°) = ½ θᵀ Kr θ, θ = 2 tan 60° n0.
+    const V k{40, 70, 25};
+    Rig rig(k);
+    Swing a = swing(rig, 4e-3, 1.5), b = swing(rig, 2e-3, 1.5);
+    V n0 = unit(V{0.25, 0.3, 0.9});
+    double t = 2 * std::tan(kPi / 3), v0 = 0.5 * t * t * (k[0] * n0[0] * n0[0] + k[1] * n0[1] * n0[1] + k[2] * n0[2] * n0[2]);
+    ck_assert_msg(std::fabs(a.e0 - v0) < 1e-9 * v0, "V(120 deg) = %.12g, expected %.12g", a.e0, v0);
+    ck_assert_msg(a.max_pitch < 1.45, "pitch %g reached the chain's gimbal lock", a.max_pitch);
+    ck_assert_msg(b.drift < 1e-6 * a.e0, "energy drift %g of %g", b.drift, a.e0);
+    ck_assert_msg(a.drift / b.drift > 12, "drift %g (h) and %g (h/2): ratio %g, RK4 expects 16", a.drift, b.drift,
+                  a.drift / b.drift);
+    fprintf(stderr, "anisotropic swing: E0 %.6g, drift %.3g (h) %.3g (h/2), ratio %.2f, max pitch %.3f\n", a.e0,
+            a.drift, b.drift, a.drift / b.drift, a.max_pitch);
+}
+END_TEST
+
+START_TEST(power_other_is_zero_with_a_turning_first_frame)
+{
+    // The bushing between a turntable (yaw e) and the body: F1's base turns.
+    // power.other = Q(F_k)·q̇ + dV/dt is what V misses: 0 for the large law
+    // (its torque is the exact gradient), not for the small one at 100°.
+    auto build = [](const char *law) {
+        auto sys = std::make_unique<System>();
+        vdl::Sources src;
+        vdl::Diagnostics d(src);
+        std::string text = std::string("coord e, a, b, c\n"
+                                       "base T = rotate(ground, z, e)\n"
+                                       "body tt  mass 1  cg O  frame T  inertia diag(1, 1, 1.5) in T\n"
+                                       "frame FT = O in T\n"
+                                       "base B = rotate(rotate(rotate(ground, z, a), y, b), x, c)\n"
+                                       "body s  mass 1  cg O  frame B  inertia diag(2, 1.5, 1) in B\n"
+                                       "frame FB = O in B\n"
+                                       "bushing rot  between FT of tt and FB of s  k [0, 0, 0, 40, 70, 25]  rotation ") +
+                           law + "\n";
+        bool ok = vdl::load_text("turntable.vdl", text, *sys, d);
+        ck_assert_msg(ok, "%s", d.format().c_str());
+        return sys;
+    };
+    V n = unit(V{0.5, 0.7, -0.3});
+    V q = chain_angles(mmul(rot_axis(2, 0.4), axis_angle(n, 100 * kPi / 180)));   // 100° from the turntable at e = 0.4
+    const double qv[4] = {0.4, q[0], q[1], q[2]}, vv[4] = {0.9, -0.7, 0.5, 1.3};
+    double other[2];
+    const char *laws[2] = {"large", "small"};
+    for (int l = 0; l < 2; ++l) {
+        auto sys = build(laws[l]);
+        Ex p = power_terms(*sys)[kPowerOther];
+        SymValues x = sys->defaults();
+        for (int j = 0; j < 4; ++j) {
+            x.set(SymKind::Coord, j, qv[j]);
+            x.set(SymKind::Vel, j, vv[j]);
+        }
+        other[l] = sys->store().eval(p, x);
+    }
+    fprintf(stderr, "power.other at 100 deg, F1 turning: large %.3g W, small %.3g W\n", other[0], other[1]);
+    ck_assert_msg(std::fabs(other[0]) < 1e-10, "large law: power.other %g", other[0]);
+    ck_assert_msg(std::fabs(other[1]) > 1.0, "small law: power.other %g, expected far from 0 at 100 deg", other[1]);
+}
+END_TEST
+
 }  // namespace
 
 int main(void)
@@ -427,6 +494,8 @@ int main(void)
     tcase_add_test(tc, small_angles_agree_to_second_order);
     tcase_add_test(tc, jacobians_match_central_differences);
     tcase_add_test(tc, swing_through_120_degrees_conserves_energy);
+    tcase_add_test(tc, anisotropic_swing_conserves_energy);
+    tcase_add_test(tc, power_other_is_zero_with_a_turning_first_frame);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
