@@ -114,9 +114,24 @@ AntiRollState antiroll_state(System &sys, const ForceElement &f)
     return a;
 }
 
+// The bushing's measures, all in B1.  th is the rotation measure of F2's
+// base relative to F1's: vee(skew R) = sin φ n for the small-angle law, the
+// Cayley (Gibbs) vector 2 tan(φ/2) n for `rotation large` (φ, n: R's angle
+// and axis; n has the same components in B1 and B2).
 struct BushingState {
-    Vector x, xd, th, w;   // all in B1
+    Vector x, xd, th, w;
 };
+
+// 2 vee(R − Rᵀ)/(1 + tr R) = 4 vee_skew(R)/(1 + tr R) = 2 tan(φ/2) n: a
+// rational function of R's entries (no square root, no inverse cosine), so
+// it and all its derivatives are finite at rest (tr R = 3) and for every
+// |φ| < π; it equals φ n + φ³/12 n + O(φ⁵).
+V3 cayley_vector(const M3 &R)
+{
+    V3 s = vee_skew(R);
+    Ex den = 1.0 + R[0][0] + R[1][1] + R[2][2];
+    return V3{4.0 * s[0] / den, 4.0 * s[1] / den, 4.0 * s[2] / den};
+}
 
 BushingState bushing_state(System &sys, const ForceElement &f)
 {
@@ -126,7 +141,8 @@ BushingState bushing_state(System &sys, const ForceElement &f)
     BushingState s;
     s.x = Vector(bt, a.base, pt.position(a.point, b.point, a.base));
     s.xd = dt_in_base(s.x);   // derivative in B1: the velocity of O2 seen from frame 1
-    s.th = Vector(bt, a.base, vee_skew(bt.rotation(b.base, a.base)));
+    M3 R = bt.rotation(b.base, a.base);   // R_B1_B2
+    s.th = Vector(bt, a.base, f.large_rotation ? cayley_vector(R) : vee_skew(R));
     s.w = Vector(bt, a.base, bt.omega(b.base, a.base, a.base));
     return s;
 }
@@ -134,6 +150,23 @@ BushingState bushing_state(System &sys, const ForceElement &f)
 Vector diag_times(const std::array<Ex, 6> &d, int off, const Vector &v)
 {
     return Vector(*v.bt, v.base, V3{d[off] * v.c[0], d[off + 1] * v.c[1], d[off + 2] * v.c[2]});
+}
+
+// The elastic torque on F2 of the large-angle law: minus the gradient of
+// V = ½ θᵀ Kr θ (θ the Cayley vector) with respect to a small rotation δψ
+// of F2 relative to F1 (in B1).  With Ṙ Rᵀ = [ω]× (ω relative, in B1) the
+// Cayley vector moves as θ̇ = H ω, H = I − ½[θ]× + ¼ θθᵀ, so δV = (Kr θ)ᵀ H δψ
+// and T = −Hᵀ Kr θ = −(Kr θ + ½ θ × Kr θ + ¼ θ (θ·Kr θ)): exact for any
+// diagonal Kr, isotropic or not (docs/elements.md "Bushings").
+Vector cayley_torque(const std::array<Ex, 6> &k, const Vector &th)
+{
+    const V3 &t = th.c;
+    V3 kt{k[3] * t[0], k[4] * t[1], k[5] * t[2]};
+    V3 tk = cross(t, kt);
+    Ex tkt = 0.25 * dot(t, kt);
+    V3 T;
+    for (int i = 0; i < 3; ++i) T[i] = -(kt[i] + 0.5 * tk[i] + tkt * t[i]);
+    return Vector(*th.bt, th.base, T);
 }
 
 }  // namespace
@@ -157,7 +190,8 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
         BushingState s = bushing_state(sys, f);
         const Frame &a = sys.frame_at(f.f1), &b = sys.frame_at(f.f2);
         Vector F = -(diag_times(f.kb, 0, s.x) + diag_times(f.cb, 0, s.xd));
-        Vector T = -(diag_times(f.kb, 3, s.th) + diag_times(f.cb, 3, s.w));
+        Vector T = f.large_rotation ? cayley_torque(f.kb, s.th) - diag_times(f.cb, 3, s.w)
+                                    : -(diag_times(f.kb, 3, s.th) + diag_times(f.cb, 3, s.w));
         pl.push_back(PointLoad{b.point, f.body2, F});
         pl.push_back(PointLoad{a.point, f.body1, -F});
         int b2 = f.body2 >= 0 ? sys.bodies()[f.body2].base : b.base;
@@ -216,8 +250,9 @@ Ex force_potential(System &sys, const ForceElement &f)
         break;
     }
     case ForceKind::Bushing: {
-        // Exact for the translational part; for the rotational part the
-        // potential of the small-angle law (½ kθ θ², θ = vee(skew R)).
+        // ½ k x² + ½ kθ θ²: exact for the translational part and for the
+        // large-angle law (θ the Cayley vector, its torque is the gradient);
+        // for the small-angle law (θ = vee(skew R)) not beyond small angles.
         BushingState s = bushing_state(sys, f);
         for (int i = 0; i < 3; ++i) {
             V = V + 0.5 * f.kb[i] * s.x.c[i] * s.x.c[i];

@@ -59,6 +59,7 @@ struct ForceElement {
     Ex k, c, L0;                                                       // SpringDamper
     int f1 = -1, f2 = -1;                                              // Bushing frames
     std::array<Ex, 6> kb, cb;      // Bushing: stiffness/damping, x y z then rx ry rz
+    bool large_rotation = false;   // Bushing: the Cayley law (`rotation large`, docs/elements.md "Bushings")
     AxialLaw law;                  // SpringDamper: beyond k, c (above)
     Vector axis;                   // SpringDamper, AntiRoll: unit direction (invalid: the line P1→P2)
     int p3 = -1, p4 = -1, body3 = -1, body4 = -1;   // AntiRoll: the right link (p1, p2: the left one)

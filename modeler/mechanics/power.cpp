@@ -67,8 +67,8 @@ std::vector<Ex> power_terms(System &sys)
         force_loads(sys, f, pl, bl);
         // Gravity, springs and bushings have a potential V_e in V; their
         // position part's power is −dV_e/dt only where V_e is its exact
-        // potential (not for a bushing's rotation beyond small angles, or an
-        // anisotropic bushing whose first frame turns), so `other` gets
+        // potential (not for a small-angle bushing's rotation beyond small
+        // angles, or an anisotropic bushing whose first frame turns), so `other` gets
         // Q(F_k)·q̇ + dV_e/dt: what V misses, zero where it is exact.
         if (force_has_potential(f))
             dV = dV + st.dt(no_u.apply(force_potential(sys, f)));

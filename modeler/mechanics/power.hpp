@@ -24,9 +24,11 @@
 //                                   as a force expression), and for gravity,
 //                                   springs and bushings what their V_e misses
 //                                   (zero where V_e is the exact potential; not
-//                                   so for a bushing's rotation beyond small
-//                                   angles, V_e = ½ k θ², θ = vee(skew R), or an
-//                                   anisotropic bushing whose first frame turns)
+//                                   so for a small-angle bushing's rotation
+//                                   beyond small angles, V_e = ½ k θ², θ =
+//                                   vee(skew R), or an anisotropic bushing
+//                                   whose first frame turns; exact for the
+//                                   Cayley law of `rotation large`)
 // "User inputs" are every input but those a contact owns (spline
 // coefficients and creep forces); V = potential_energy().  The normal contact
 // forces do no work: with φ^d = 0 the gap φ^n is stationary in s, so

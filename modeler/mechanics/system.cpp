@@ -437,7 +437,7 @@ void System::add_antiroll(const std::string &name, const std::array<std::string,
 
 void System::add_bushing(const std::string &name, const std::string &f1, const std::string &f2,
                          const std::array<Ex, 6> &k, const std::array<Ex, 6> &c, const std::string &body1,
-                         const std::string &body2)
+                         const std::string &body2, bool large_rotation)
 {
     std::string ctx = "bushing '" + name + "'";
     ForceElement f;
@@ -453,6 +453,7 @@ void System::add_bushing(const std::string &name, const std::string &f1, const s
         if (!k[i].valid() || !c[i].valid()) throw ModelError(ctx + ": 6 stiffness and 6 damping values are required");
     f.kb = k;
     f.cb = c;
+    f.large_rotation = large_rotation;
     f.body1 = body_or_none(body1, ctx);
     f.body2 = body_or_none(body2, ctx);
     claim(name, "force");

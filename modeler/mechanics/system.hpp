@@ -178,10 +178,12 @@ public:
     // Linear bushing between frames F1 and F2 (small relative rotation):
     // displacement x = r_O1_O2 and rotation θ = vee(skew(R_B1_B2)) in B1, rates
     // in B1; F = −(k ∘ x + c ∘ ẋ) on F2 at O2, −F on F1 at O1; the torque
-    // likewise on the bases.  k, c: x y z rx ry rz.
+    // likewise on the bases.  k, c: x y z rx ry rz.  large_rotation: θ the
+    // Cayley vector 2 tan(φ/2) n and the torque −∂(½ θᵀ Kr θ)/∂ψ instead
+    // (docs/elements.md "Bushings").
     void add_bushing(const std::string &name, const std::string &f1, const std::string &f2,
                      const std::array<Ex, 6> &k, const std::array<Ex, 6> &c, const std::string &body1 = "",
-                     const std::string &body2 = "");
+                     const std::string &body2 = "", bool large_rotation = false);
     // A force F acting at `point` (on `body`'s material point there when given);
     // optional reaction −F at `reaction_point` (on `reaction_body`).
     void add_force(const std::string &name, const std::string &point, const Vector &F, const std::string &body = "",

@@ -654,7 +654,17 @@ private:
                 c.fill(st_.zero());
             std::string b1 = opt(s, "of1") ? body_name(*opt(s, "of1")) : "";
             std::string b2 = opt(s, "of2") ? body_name(*opt(s, "of2")) : "";
-            sys_.add_bushing(dc.name, f1, f2, k, c, b1, b2);
+            bool large = false;
+            if (const Expr *re = opt(s, "rotation")) {   // as contact's `mode`: the last part of a name counts
+                std::string w = re->kind == Expr::Name ? re->text.substr(re->text.rfind('.') + 1) : "";
+                if (w != "small" && w != "large")
+                    throw ElabError{re->loc, "the rotation law of bushing '" + dc.name + "' is 'small' (θ = "
+                                             "vee(skew R), small angles, the default) or 'large' (the Cayley "
+                                             "vector 2 tan(φ/2)·axis, |φ| < 180°), found '" +
+                                             (re->kind == Expr::Name ? re->text : expr_str(*re)) + "'"};
+                large = w == "large";
+            }
+            sys_.add_bushing(dc.name, f1, f2, k, c, b1, b2, large);
             return;
         }
         case Stmt::Force: {

@@ -117,7 +117,7 @@ const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
                                                      {"c", 1},       {"length", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> friction = {{"between", 2}, {"force", 1}, {"v0", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> antiroll = {{"left", 2}, {"right", 2}, {"kt", 1}, {"arm", 1}, {"along", 1}};
-    static const std::vector<ClauseSpec> bushing = {{"between", 2}, {"k", 1}, {"c", 1}};
+    static const std::vector<ClauseSpec> bushing = {{"between", 2}, {"k", 1}, {"c", 1}, {"rotation", 1}};
     static const std::vector<ClauseSpec> force = {{"on", 1}, {"at", 1}, {"reaction", 1}, {"reaction_at", 1}};
     static const std::vector<ClauseSpec> torque = {{"on", 1}, {"reaction", 1}};
     static const std::vector<ClauseSpec> contact = {

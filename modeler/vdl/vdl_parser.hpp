@@ -10,7 +10,7 @@
 //             | body NAME clause...        mass E  cg P  inertia T  [frame F]
 //             | gravity expr
 //             | spring NAME clause...      between P [of B] and Q [of B]  k E  [c E]  [length E]
-//             | bushing NAME clause...     between F [of B] and G [of B]  k V6  [c V6]
+//             | bushing NAME clause...     between F [of B] and G [of B]  k V6  [c V6]  [rotation small|large]
 //             | force NAME clause... = V   on BODY  at P  [reaction BODY [at Q]]
 //             | torque NAME clause... = V  on BODY  [reaction BODY]
 //             | contact NAME clause...     wheel BODY  at P  profile S  rail S  track S
