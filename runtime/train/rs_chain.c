@@ -28,6 +28,7 @@ void rs_chain_config_default(rs_chain_config *cfg)
     cfg->tol = 1e-10;
     cfg->max_iter = 100000;
     cfg->omega = 1.8;
+    cfg->extrapolate = 1;
 }
 
 /* ------------------------------------------------------------- Jacobian */
@@ -147,11 +148,12 @@ int rs_chain_create(rs_chain **out, const rs_chain_config *cfg, char *err, size_
     if (cfg->n < 1 || !(cfg->mass > 0.0) || !(cfg->length > 0.0) || !(cfg->gravity >= 0.0) ||
         !(cfg->alpha >= 0.0) || cfg->threads < 1 || cfg->threads > 4096 || !(cfg->tol > 0.0) ||
         cfg->max_iter < 1 || !(cfg->omega > 0.0 && cfg->omega < 2.0) ||
-        (cfg->solver != RS_CHAIN_ARTIFICIAL && cfg->solver != RS_CHAIN_DIRECT) || !isfinite(cfg->inertia))
+        (cfg->solver != RS_CHAIN_ARTIFICIAL && cfg->solver != RS_CHAIN_DIRECT) || !isfinite(cfg->inertia) ||
+        (cfg->extrapolate != 0 && cfg->extrapolate != 1))
         return rs_fail(err, errlen, RS_E_ARG,
                        "rs_chain_create: need n >= 1 (%d), mass, length > 0 (%g, %g), gravity, alpha >= 0 "
                        "(%g, %g), threads in 1..4096 (%d), tol > 0 (%g), max_iter >= 1 (%d), omega in (0, 2) "
-                       "(%g: the explicit pseudo-time step is unstable at 2), solver artificial or direct",
+                       "(%g: the explicit pseudo-time step is unstable at 2), solver artificial or direct, extrapolate 0 or 1",
                        cfg->n, cfg->mass, cfg->length, cfg->gravity, cfg->alpha, cfg->threads, cfg->tol,
                        cfg->max_iter, cfg->omega);
     rs_chain *c = rs_alloc(NULL, 1, sizeof *c);
@@ -178,11 +180,13 @@ int rs_chain_create(rs_chain **out, const rs_chain_config *cfg, char *err, size_
     c->mu[1] = rs_alloc(NULL, nc, sizeof(double));
     c->L = rs_alloc(NULL, nc * (RS_CHAIN_KD + 1), sizeof(double));
     c->scratch = rs_alloc(NULL, nc, sizeof(double));
+    c->muE = rs_alloc(NULL, nc, sizeof(double));
+    c->muP = rs_alloc(NULL, nc, sizeof(double));
     c->slot = rs_alloc(NULL, 4 * (size_t)c->T, sizeof(double));
     c->start = rs_alloc(NULL, (size_t)c->T + 1, sizeof(int));
     int st = RS_OK;
     if (!c->s || !c->p || !c->ss || !c->ps || !c->ks || !c->kp || !c->A || !c->b || !c->mu[0] || !c->mu[1] ||
-        !c->L || !c->scratch || !c->slot || !c->start)
+        !c->L || !c->scratch || !c->muE || !c->muP || !c->slot || !c->start)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_chain_create: out of memory for %d bodies", c->n);
     if (st == RS_OK && rs_barrier_create(&c->bar, c->T, RS_CHAIN_SPIN) != RS_OK)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_chain_create: out of memory for the barrier");
@@ -215,7 +219,7 @@ void rs_chain_free(rs_chain **cp)
     rs_pool_free(&c->pool);
     rs_barrier_free(&c->bar);
     double *arrays[] = {c->s, c->p, c->ss, c->ps, c->ks, c->kp, c->A, c->b, c->mu[0], c->mu[1], c->L, c->scratch,
-                        c->slot};
+                        c->muE, c->muP, c->slot};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);
     rs_free(NULL, c->start);
@@ -248,6 +252,7 @@ void rs_chain_set_angles(rs_chain *c, const double *theta, const double *omega)
     memset(c->mu[0], 0, (size_t)c->nc * sizeof(double));
     memset(c->mu[1], 0, (size_t)c->nc * sizeof(double));
     c->cur = 0;
+    c->have_prev = 0;
 }
 
 void rs_chain_set_state(rs_chain *c, const double *s, const double *p, const double *mu)
@@ -259,6 +264,7 @@ void rs_chain_set_state(rs_chain *c, const double *s, const double *p, const dou
     else
         memset(c->mu[0], 0, (size_t)c->nc * sizeof(double));
     c->cur = 0;
+    c->have_prev = 0;
 }
 
 /* ------------------------------------------------------------- queries */

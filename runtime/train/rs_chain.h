@@ -21,7 +21,8 @@
  * then ṡ = M⁻¹ (p* − Jᵀ μ), ṗ* = F + J̇ᵀ μ (eq. 12, 16, 17); RK4 in time.
  *
  * Artificial dynamics (eq. 19-20): D μ̇ + A μ = b integrated by explicit
- * Euler in pseudo-time from the last μ (warm start):
+ * Euler in pseudo-time from the last μ (warm start; by default extrapolated
+ * linearly from the μ of the last two steps to the stage's time):
  *   μ_c ← μ_c + (ω / g) (b_c − Σ_d A_cd μ_d) / A_cc
  * i.e. D = (g/ω) diag(A), g = max_c Σ_d |A_cd| / A_cc (Gershgorin's bound
  * on the eigenvalues of diag(A)⁻¹ A, so ω < 2 is stable).  It stops when
@@ -59,10 +60,12 @@ typedef struct rs_chain_config {
     double tol;         /* relative residual (max norm) of the iteration */
     int max_iter;       /* iterations per solve, at most */
     double omega;       /* pseudo-step factor, in (0, 2) */
+    int extrapolate;    /* warm start: 0 the last μ (the seed), 1 the last
+                           μ extrapolated linearly from the last two steps */
 } rs_chain_config;
 
 /* Defaults: 10 bars of 1 kg, 1 m, g 9.81, α 10, artificial, 1 thread,
- * tol 1e-10, max_iter 100000, ω 1.8. */
+ * tol 1e-10, max_iter 100000, ω 1.8, extrapolate 1. */
 void rs_chain_config_default(rs_chain_config *cfg);
 
 /* RS_OK, RS_E_ARG (a bad field, named in err) or RS_E_NOMEM. */

@@ -29,6 +29,9 @@ struct rs_chain {
     int cur;               /* mu[cur] holds μ between sections */
     double *L;             /* band Cholesky factor (direct), nc × 5 */
     double *scratch;       /* nc */
+    double *muE, *muP;     /* μ at the start of this step and of the last
+                              (the extrapolated warm start; own rows only) */
+    int have_prev;         /* muP holds a step's μ */
     double *slot;          /* per thread: [0..T) Gershgorin g and max|b|,
                               then two parities of max|r| (4T in all) */
     int *start;            /* thread t owns bodies start[t] .. start[t+1]−1 */

@@ -60,6 +60,7 @@ static int solve_artificial(rs_chain *c, int t, int r0, int r1, int max_iter, in
     if (bmax == 0.0) {   /* A is SPD: μ = 0 exactly, no iteration */
         memset(c->mu[*cur] + r0, 0, (size_t)(r1 - r0) * sizeof(double));
         c->iters = 0;
+        rs_barrier_wait(c->bar);   /* before neighbours read these rows */
         return RS_OK;
     }
     const double thresh = c->cfg.tol * bmax;
@@ -157,7 +158,24 @@ static void section(void *ctx, int task, int t)
     } else {
         static const double a[4] = {0.0, 0.5, 0.5, 1.0};
         const double h = c->h;
+        const int r0 = 3 * c->start[t], r1 = 3 * c->start[t + 1];
+        const int extra = c->cfg.solver == RS_CHAIN_ARTIFICIAL && c->cfg.extrapolate;
+        if (extra)
+            for (int row = r0; row < r1; row++) {
+                c->muP[row] = c->have_prev ? c->muE[row] : c->mu[cur][row];
+                c->muE[row] = c->mu[cur][row];
+            }
         for (int k = 0; k < 4 && st == RS_OK; k++) {
+            if (extra && k > 0) {
+                /* μ (the integral of the constraint forces) is smooth in
+                 * time: start from its line through the last two steps.
+                 * Written into the buffer nobody reads now (neighbours may
+                 * still read mu[cur] for their rates), then taken as μ. */
+                double *m0 = c->mu[1 - cur];
+                for (int row = r0; row < r1; row++)
+                    m0[row] = c->muE[row] + a[k] * (c->muE[row] - c->muP[row]);
+                cur = 1 - cur;
+            }
             const double *dks = c->ks + (size_t)(k > 0 ? k - 1 : 0) * n4;
             const double *dkp = c->kp + (size_t)(k > 0 ? k - 1 : 0) * n4;
             for (size_t q = q0; q < q1; q++) {
@@ -184,6 +202,8 @@ static void section(void *ctx, int task, int t)
     if (t == 0) {
         c->status = st;
         c->cur = cur;
+        if (c->job == RS_CHAIN_JOB_STEP && st == RS_OK)
+            c->have_prev = 1;
     }
 }
 

@@ -2,13 +2,16 @@
  * bench_artificial.c — seed 002's solver (a) against the direct solve of
  * the same chain (runtime/train/rs_chain.h, docs/massive.md): a chain of N
  * uniform bars swinging from 0.4 + 0.15 i rad (a rigid-looking start is
- * avoided: every bar moves), RK4 step 2 ms, tolerance 1e-10.
+ * avoided: every bar moves), RK4 step 2 ms, tolerance 1e-10, warm start
+ * extrapolated from the last two steps (the default).
  *
  *   BENCH artificial_chain<N>.direct_step_us_per_body <v> us   band Cholesky, 1 thread
  *   BENCH artificial_chain<N>.step_us_per_body_t1 <v> us       artificial dynamics, 1 thread
  *   BENCH artificial_chain<N>.step_us_per_body_t2 <v> us       the same on 2 threads
  *   BENCH artificial_chain<N>.iters_per_step <v> iterations    4 solves a step (RK4)
  *   BENCH artificial_chain<N>.iters_per_solve_cold <v> iterations   from mu = 0, one solve
+ *   BENCH artificial_chain<N>.iters_per_step_last_mu <v> iterations warm start from the last
+ *                                   mu as it is (the seed's), not extrapolated (N <= 100)
  *
  * for N = 5, 10, 100, 1000, 2000.  Each figure is the mean over the steps
  * that fit in about a second (at least 2, after 2 warm-up steps, which let
@@ -26,7 +29,7 @@
 #include "rs_clock.h"
 #include "rs_status.h"
 
-static rs_chain *make(int n, rs_chain_solver solver, int threads, int max_iter)
+static rs_chain *make(int n, rs_chain_solver solver, int threads, int max_iter, int extrapolate)
 {
     rs_chain_config cfg;
     rs_chain_config_default(&cfg);
@@ -34,6 +37,7 @@ static rs_chain *make(int n, rs_chain_solver solver, int threads, int max_iter)
     cfg.solver = solver;
     cfg.threads = threads;
     cfg.max_iter = max_iter;
+    cfg.extrapolate = extrapolate;
     rs_chain *c = NULL;
     char err[512];
     if (rs_chain_create(&c, &cfg, err, sizeof err) != RS_OK) {
@@ -82,13 +86,13 @@ int main(void)
     for (size_t r = 0; r < sizeof ns / sizeof ns[0]; r++) {
         const int n = ns[r];
         double iters = 0.0;
-        rs_chain *d = make(n, RS_CHAIN_DIRECT, 1, max_iter);
+        rs_chain *d = make(n, RS_CHAIN_DIRECT, 1, max_iter, 1);
         const double td = time_steps(d, 1.0, &iters);
         rs_chain_free(&d);
         if (td > 0)
             printf("BENCH artificial_chain%d.direct_step_us_per_body %.4g us\n", n, td / n);
         for (int T = 1; T <= 2; T++) {
-            rs_chain *a = make(n, RS_CHAIN_ARTIFICIAL, T, max_iter);
+            rs_chain *a = make(n, RS_CHAIN_ARTIFICIAL, T, max_iter, 1);
             const double ta = time_steps(a, 1.0, &iters);
             if (ta > 0) {
                 printf("BENCH artificial_chain%d.step_us_per_body_t%d %.4g us\n", n, T, ta / n);
@@ -106,6 +110,12 @@ int main(void)
                     printf("# artificial_chain%d cold solve: %s\n", n, err);
                 free(mu);
             }
+            rs_chain_free(&a);
+        }
+        if (n <= 100) {   /* the seed's warm start, the last mu as it is */
+            rs_chain *a = make(n, RS_CHAIN_ARTIFICIAL, 1, max_iter, 0);
+            if (time_steps(a, 1.0, &iters) > 0)
+                printf("BENCH artificial_chain%d.iters_per_step_last_mu %.6g iterations\n", n, iters);
             rs_chain_free(&a);
         }
         fflush(stdout);

@@ -358,9 +358,11 @@ START_TEST(test_baumgarte_decay)
         for (int j = 1; j <= 250; j++) {
             steps(c, 1, h);
             const double f = rs_chain_joint_violation(c), want = f0 * pow(R, j);
-            ck_assert_msg(fabs(f - want) <= 1e-6 * want + 1e-14, "step %d: |f| %.12g, RK4 of -alpha f %.12g", j, f,
-                          want);
-            ck_assert_msg(fabs(f / (f0 * exp(-alpha * h * j)) - 1) < 1e-5, "step %d: far from exp(-alpha t)", j);
+            /* 1e-7 f0: the iteration stops at a residual of 1e-10 max|b|,
+             * and b is mostly J M⁻¹ p*, so ḟ = −α f holds to about that */
+            ck_assert_msg(fabs(f - want) <= 1e-6 * want + 1e-7 * f0, "step %d: |f| %.12g, RK4 of -alpha f %.12g", j,
+                          f, want);
+            ck_assert_msg(fabs(f / (f0 * exp(-alpha * h * j)) - 1) < 1e-4, "step %d: far from exp(-alpha t)", j);
         }
         rs_chain_free(&c);
     }
