@@ -10,8 +10,9 @@
 #include "rs_chain.h"
 #include "rs_pool.h"
 
-/* Half bandwidth of A: row 3i (joint i) reaches 3i+4 (joint i+1, y) through
- * body i and 3i−4 (joint i−1, y... x) through body i−1. */
+/* Half bandwidth of A: two rows meet when they touch a common body, and
+ * body i is touched by rows 3i .. 3i+4 (joint i, its unit row, joint i+1),
+ * so rows at most 4 apart.  The barrier polls as long as the Park step's. */
 enum { RS_CHAIN_KD = 4, RS_CHAIN_SPIN = 50000 };
 
 typedef enum rs_chain_job { RS_CHAIN_JOB_STEP, RS_CHAIN_JOB_SOLVE } rs_chain_job;
@@ -42,7 +43,8 @@ struct rs_chain {
     double h;
     int max_iter;
     int status;            /* written by thread 0, read after the join */
-    int iters;             /* of the last solve */
+    int direct_status;     /* of the last direct solve, read by all after its barrier */
+    int iters;             /* of the last solve (written by thread 0 only) */
     char msg[256];
     double last_tau;
     rs_chain_stats stats;

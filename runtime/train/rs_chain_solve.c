@@ -59,7 +59,8 @@ static int solve_artificial(rs_chain *c, int t, int r0, int r1, int max_iter, in
         c->last_tau = tau;
     if (bmax == 0.0) {   /* A is SPD: μ = 0 exactly, no iteration */
         memset(c->mu[*cur] + r0, 0, (size_t)(r1 - r0) * sizeof(double));
-        c->iters = 0;
+        if (t == 0)
+            c->iters = 0;
         rs_barrier_wait(c->bar);   /* before neighbours read these rows */
         return RS_OK;
     }
@@ -84,7 +85,8 @@ static int solve_artificial(rs_chain *c, int t, int r0, int r1, int max_iter, in
         *cur = 1 - *cur;
         R = max_slots(r_slot + (k & 1) * T, T);
         if (R <= thresh) {
-            c->iters = k + 1;   /* every thread writes the same number */
+            if (t == 0)
+                c->iters = k + 1;
             return RS_OK;
         }
         if (!isfinite(R)) {
@@ -94,7 +96,8 @@ static int solve_artificial(rs_chain *c, int t, int r0, int r1, int max_iter, in
             return RS_E_NONFINITE;
         }
     }
-    c->iters = max_iter;
+    if (t == 0)
+        c->iters = max_iter;
     if (t == 0)
         rs_fail(c->msg, sizeof c->msg, RS_E_NOCONV,
                 "artificial dynamics: max|b - A mu| = %.3g > tol %.3g x max|b| %.3g after %d iterations; raise "
@@ -116,15 +119,16 @@ static int solve_direct(rs_chain *c, int t, int cur)
             mu[row] = c->b[row];
         }
         int bad = -1;
-        c->status = rs_band_chol(c->L, nc, RS_CHAIN_KD, &bad);
-        if (c->status == RS_OK)
+        c->direct_status = rs_band_chol(c->L, nc, RS_CHAIN_KD, &bad);
+        if (c->direct_status == RS_OK)
             rs_band_chol_solve(c->L, nc, RS_CHAIN_KD, mu);
         else
-            rs_fail(c->msg, sizeof c->msg, c->status, "direct solve: A is not positive definite at row %d", bad);
+            rs_fail(c->msg, sizeof c->msg, c->direct_status, "direct solve: A is not positive definite at row %d",
+                    bad);
         c->iters = 0;
     }
     rs_barrier_wait(c->bar);   /* μ and the status visible to all */
-    return c->status;
+    return c->direct_status;   /* rewritten only after the next solve's first barrier */
 }
 
 /* Assembles this thread's rows at the stage state and solves. */
