@@ -1,0 +1,245 @@
+/*
+ * rs_chain_solve.c — the parallel section of the chain: RK4 stages, each
+ * assembling its rows of A μ = b and solving it by artificial dynamics
+ * (seed 002, eq. 19-20) or by band Cholesky (the reference).
+ *
+ * Every thread runs the whole section on its own range of bodies and
+ * constraints and takes the same decisions from the same shared maxima, so
+ * no broadcast is needed and no thread waits for a master.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "rs_band.h"
+#include "rs_chain_impl.h"
+#include "rs_error.h"
+#include "rs_status.h"
+
+enum { ROW = 2 * RS_CHAIN_KD + 1 };
+
+/* Max of one value per thread: exact whatever the order. */
+static double max_slots(const double *v, int T)
+{
+    double m = 0.0;
+    for (int t = 0; t < T; t++)
+        m = v[t] > m || v[t] != v[t] ? v[t] : m;   /* a NaN wins, so it is seen */
+    return m;
+}
+
+/* D μ̇ + A μ = b by explicit Euler in pseudo-time, from μ = mu[*cur].
+ * Rows r0..r1−1 are this thread's; one barrier per iteration.  Returns
+ * the status every thread agrees on; *cur follows the buffers. */
+static int solve_artificial(rs_chain *c, int t, int r0, int r1, int max_iter, int *cur)
+{
+    const int T = c->T;
+    double *g_slot = c->slot, *b_slot = c->slot + T, *r_slot = c->slot + 2 * T;   /* r: 2 parities */
+    double g = 0.0, bmax = 0.0;
+    for (int row = r0; row < r1; row++) {
+        const double *a = c->A + (size_t)row * ROW;
+        double sum = 0.0;
+        for (int d = 0; d < ROW; d++)
+            sum += fabs(a[d]);
+        const double gr = sum / a[RS_CHAIN_KD];
+        g = gr > g || gr != gr ? gr : g;
+        bmax = fabs(c->b[row]) > bmax ? fabs(c->b[row]) : bmax;
+    }
+    g_slot[t] = g;
+    b_slot[t] = bmax;
+    rs_barrier_wait(c->bar);
+    g = max_slots(g_slot, T);
+    bmax = max_slots(b_slot, T);
+    if (!isfinite(g) || !isfinite(bmax) || !(g > 0.0)) {
+        if (t == 0)
+            rs_fail(c->msg, sizeof c->msg, RS_E_NONFINITE,
+                    "artificial dynamics: A or b is not finite (Gershgorin bound %g, max|b| %g)", g, bmax);
+        return RS_E_NONFINITE;
+    }
+    const double tau = c->cfg.omega / g;
+    if (t == 0)
+        c->last_tau = tau;
+    if (bmax == 0.0) {   /* A is SPD: μ = 0 exactly, no iteration */
+        memset(c->mu[*cur] + r0, 0, (size_t)(r1 - r0) * sizeof(double));
+        if (t == 0)
+            c->iters = 0;
+        rs_barrier_wait(c->bar);   /* before neighbours read these rows */
+        return RS_OK;
+    }
+    const double thresh = c->cfg.tol * bmax;
+    double R = 0.0;
+    for (int k = 0; k < max_iter; k++) {
+        const double *mo = c->mu[*cur];
+        double *mn = c->mu[1 - *cur];
+        double rmax = 0.0;
+        for (int row = r0; row < r1; row++) {
+            const double *a = c->A + (size_t)row * ROW;
+            const int d0 = row - RS_CHAIN_KD < 0 ? RS_CHAIN_KD - row : 0;
+            const int d1 = row + RS_CHAIN_KD >= c->nc ? RS_CHAIN_KD + c->nc - 1 - row : 2 * RS_CHAIN_KD;
+            double r = c->b[row];
+            for (int d = d0; d <= d1; d++)
+                r -= a[d] * mo[row - RS_CHAIN_KD + d];
+            mn[row] = mo[row] + tau * r / a[RS_CHAIN_KD];
+            rmax = fabs(r) > rmax || r != r ? fabs(r) : rmax;
+        }
+        r_slot[(k & 1) * T + t] = rmax;
+        rs_barrier_wait(c->bar);
+        *cur = 1 - *cur;
+        R = max_slots(r_slot + (k & 1) * T, T);
+        if (R <= thresh) {
+            if (t == 0)
+                c->iters = k + 1;
+            return RS_OK;
+        }
+        if (!isfinite(R)) {
+            if (t == 0)
+                rs_fail(c->msg, sizeof c->msg, RS_E_NONFINITE,
+                        "artificial dynamics: the residual became %g after %d iterations", R, k + 1);
+            return RS_E_NONFINITE;
+        }
+    }
+    if (t == 0)
+        c->iters = max_iter;
+    if (t == 0)
+        rs_fail(c->msg, sizeof c->msg, RS_E_NOCONV,
+                "artificial dynamics: max|b - A mu| = %.3g > tol %.3g x max|b| %.3g after %d iterations; raise "
+                "max_iter, loosen tol, or use the direct solver",
+                R, c->cfg.tol, bmax, max_iter);
+    return RS_E_NOCONV;
+}
+
+/* Band Cholesky of the whole A by thread 0, between two barriers. */
+static int solve_direct(rs_chain *c, int t, int cur)
+{
+    rs_barrier_wait(c->bar);   /* every row assembled */
+    if (t == 0) {
+        const int nc = c->nc;
+        double *mu = c->mu[cur];
+        for (int row = 0; row < nc; row++) {
+            for (int j = 0; j <= RS_CHAIN_KD; j++)
+                c->L[(size_t)row * (RS_CHAIN_KD + 1) + (size_t)j] = c->A[(size_t)row * ROW + RS_CHAIN_KD - j];
+            mu[row] = c->b[row];
+        }
+        int bad = -1;
+        c->direct_status = rs_band_chol(c->L, nc, RS_CHAIN_KD, &bad);
+        if (c->direct_status == RS_OK)
+            rs_band_chol_solve(c->L, nc, RS_CHAIN_KD, mu);
+        else
+            rs_fail(c->msg, sizeof c->msg, c->direct_status, "direct solve: A is not positive definite at row %d",
+                    bad);
+        c->iters = 0;
+    }
+    rs_barrier_wait(c->bar);   /* μ and the status visible to all */
+    return c->direct_status;   /* rewritten only after the next solve's first barrier */
+}
+
+/* Assembles this thread's rows at the stage state and solves. */
+static int stage_solve(rs_chain *c, int t, int max_iter, int *cur)
+{
+    const int r0 = 3 * c->start[t], r1 = 3 * c->start[t + 1];
+    for (int row = r0; row < r1; row++)
+        rs_chain_assemble_row(c, c->ss, c->ps, row, c->A + (size_t)row * ROW, &c->b[row]);
+    int st = c->cfg.solver == RS_CHAIN_DIRECT ? solve_direct(c, t, *cur)
+                                              : solve_artificial(c, t, r0, r1, max_iter, cur);
+    if (t == 0) {
+        c->stats.solves++;
+        c->stats.iters += c->iters;
+        if (c->iters > c->stats.max_iters)
+            c->stats.max_iters = c->iters;
+    }
+    return st;
+}
+
+static void section(void *ctx, int task, int t)
+{
+    (void)task;
+    rs_chain *c = ctx;
+    const size_t q0 = 4 * (size_t)c->start[t], q1 = 4 * (size_t)c->start[t + 1], n4 = 4 * (size_t)c->n;
+    int cur = c->cur, st = RS_OK;
+    if (c->job == RS_CHAIN_JOB_SOLVE) {
+        memcpy(c->ss + q0, c->s + q0, (q1 - q0) * sizeof(double));
+        memcpy(c->ps + q0, c->p + q0, (q1 - q0) * sizeof(double));
+        rs_barrier_wait(c->bar);
+        st = stage_solve(c, t, c->max_iter, &cur);
+    } else {
+        static const double a[4] = {0.0, 0.5, 0.5, 1.0};
+        const double h = c->h;
+        const int r0 = 3 * c->start[t], r1 = 3 * c->start[t + 1];
+        const int extra = c->cfg.solver == RS_CHAIN_ARTIFICIAL && c->cfg.extrapolate;
+        if (extra)
+            for (int row = r0; row < r1; row++) {
+                c->muP[row] = c->have_prev ? c->muE[row] : c->mu[cur][row];
+                c->muE[row] = c->mu[cur][row];
+            }
+        for (int k = 0; k < 4 && st == RS_OK; k++) {
+            if (extra && k > 0) {
+                /* μ (the integral of the constraint forces) is smooth in
+                 * time: start from its line through the last two steps.
+                 * Written into the buffer nobody reads now (neighbours may
+                 * still read mu[cur] for their rates), then taken as μ. */
+                double *m0 = c->mu[1 - cur];
+                for (int row = r0; row < r1; row++)
+                    m0[row] = c->muE[row] + a[k] * (c->muE[row] - c->muP[row]);
+                cur = 1 - cur;
+            }
+            const double *dks = c->ks + (size_t)(k > 0 ? k - 1 : 0) * n4;
+            const double *dkp = c->kp + (size_t)(k > 0 ? k - 1 : 0) * n4;
+            for (size_t q = q0; q < q1; q++) {
+                c->ss[q] = c->s[q] + a[k] * h * dks[q];
+                c->ps[q] = c->p[q] + a[k] * h * dkp[q];
+            }
+            rs_barrier_wait(c->bar);   /* neighbours' boundary bodies ready */
+            st = stage_solve(c, t, c->cfg.max_iter, &cur);
+            if (st != RS_OK)
+                break;
+            for (int i = c->start[t]; i < c->start[t + 1]; i++)
+                rs_chain_body_rates(c, c->ss, c->ps, c->mu[cur], i, c->ks + (size_t)k * n4 + 4 * (size_t)i,
+                                    c->kp + (size_t)k * n4 + 4 * (size_t)i);
+        }
+        if (st == RS_OK) {
+            const double *k1 = c->ks, *k2 = k1 + n4, *k3 = k2 + n4, *k4 = k3 + n4;
+            const double *l1 = c->kp, *l2 = l1 + n4, *l3 = l2 + n4, *l4 = l3 + n4;
+            for (size_t q = q0; q < q1; q++) {
+                c->s[q] += h / 6.0 * (k1[q] + 2.0 * k2[q] + 2.0 * k3[q] + k4[q]);
+                c->p[q] += h / 6.0 * (l1[q] + 2.0 * l2[q] + 2.0 * l3[q] + l4[q]);
+            }
+        }
+    }
+    if (t == 0) {
+        c->status = st;
+        c->cur = cur;
+        if (c->job == RS_CHAIN_JOB_STEP && st == RS_OK)
+            c->have_prev = 1;
+    }
+}
+
+static int run_section(rs_chain *c, char *err, size_t errlen)
+{
+    c->msg[0] = '\0';
+    c->status = RS_OK;
+    rs_pool_parallel(c->pool, section, c);
+    if (c->status != RS_OK)
+        return rs_fail(err, errlen, c->status, "%s", c->msg);
+    return RS_OK;
+}
+
+int rs_chain_step(rs_chain *c, double h, char *err, size_t errlen)
+{
+    if (!(h > 0.0) || !isfinite(h))
+        return rs_fail(err, errlen, RS_E_ARG, "rs_chain_step: the step must be positive and finite (got %g)", h);
+    c->job = RS_CHAIN_JOB_STEP;
+    c->h = h;
+    return run_section(c, err, errlen);
+}
+
+int rs_chain_solve(rs_chain *c, double *mu, int max_iter, int *iters, char *err, size_t errlen)
+{
+    if (max_iter < 1)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_chain_solve: max_iter must be >= 1 (got %d)", max_iter);
+    memcpy(c->mu[c->cur], mu, (size_t)c->nc * sizeof(double));
+    c->job = RS_CHAIN_JOB_SOLVE;
+    c->max_iter = max_iter;
+    const int st = run_section(c, err, errlen);
+    memcpy(mu, c->mu[c->cur], (size_t)c->nc * sizeof(double));
+    if (iters)
+        *iters = c->iters;
+    return st;
+}
