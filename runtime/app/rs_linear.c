@@ -28,6 +28,8 @@ void rs_linear_system_free(rs_linear_system *sys)
     free(sys->Zq);
     free(sys->Zv);
     free(sys->Zb);
+    free(sys->T);
+    free(sys->ES);
     memset(sys, 0, sizeof *sys);
 }
 
@@ -364,6 +366,11 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
     memcpy(sys->G, G, (size_t)nphi * n * sizeof *G);
     if ((st = null_space(nphi, n, G, sys->N, &sys->r))) {
         rs_fail(err, errlen, st, "model '%s': the null space of the constraint Jacobian (LAPACK dgesvd)", m->name);
+        goto out;
+    }
+    if ((st = rs_linear_load_terms(&L, sys))) {
+        rs_fail(err, errlen, st, "model '%s': the creep forces' variation with the normal loads (M or "
+                "φ_q M⁻¹ φ_qᵀ singular, or Hertz failing)", m->name);
         goto out;
     }
     st = RS_OK;

@@ -339,6 +339,7 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
     double *zb = malloc(((size_t)nz * (3 * rr + 2 * ma) + 1) * sizeof *zb);
     double *NKz = zb, *ZqN = NKz + (size_t)rr * nz, *ZvN = ZqN + (size_t)nz * rr, *ZqP = ZvN + (size_t)nz * rr;
     double *ZvP = ZqP + (size_t)nz * ma;
+    double *NES = NULL; /* rr × ma: Nᵀ E S Φ_α (rs_linear_load.c), or none */
     r->f = malloc((size_t)n_f * sizeof *r->f);
     r->out_q = malloc((size_t)n_out * sizeof *r->out_q);
     r->re = calloc((size_t)n_f * n_out * ni + 1, sizeof *r->re);
@@ -375,7 +376,25 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
     matmul_t(n, rr, ma, sys.N, tmp, CP);
     matmul(n, n, ma, sys.K, P, tmp);
     matmul_t(n, rr, ma, sys.N, tmp, KP);
-    matmul_t(n, rr, ma, sys.N, in.Fa, NF);
+    /* the loads' variation (rs_linear_load.c): Nᵀ T F_α, and Nᵀ E S Φ_α for
+     * the term ω² Nᵀ E S Φ_α α of the rails' acceleration */
+    if (sys.T) {
+        double *TF = malloc(((size_t)n * ma + 1) * sizeof *TF);
+        NES = malloc(((size_t)rr * ma + 1) * sizeof *NES);
+        if (!TF || !NES) {
+            free(TF);
+            free(NES);
+            st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+            goto done;
+        }
+        matmul(n, n, ma, sys.T, in.Fa, TF);
+        matmul_t(n, rr, ma, sys.N, TF, NF);
+        matmul(n, nphi, ma, sys.ES, in.Pa, TF);
+        matmul_t(n, rr, ma, sys.N, TF, NES);
+        free(TF);
+    } else {
+        matmul_t(n, rr, ma, sys.N, in.Fa, NF);
+    }
     if (nz > 0) {
         matmul_t(n, rr, nz, sys.N, sys.Kz, NKz);
         matmul(nz, n, rr, sys.Zq, sys.N, ZqN);
@@ -411,7 +430,8 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
                     for (int l = 0; l < nz; l++)
                         kz += NKz[(size_t)l * rr + i] * (ZqP[(size_t)c * nz + l] + I * w * ZvP[(size_t)c * nz + l]) /
                               (I * w - sys.Zb[l]);
-                    s += (NF[e] - (-w2 * MP[e] + I * w * CP[e] + KP[e]) - kz) * al[(size_t)j * ma + c];
+                    s += (NF[e] + (NES ? w2 * NES[e] : 0) - (-w2 * MP[e] + I * w * CP[e] + KP[e]) - kz) *
+                         al[(size_t)j * ma + c];
                 }
                 X[(size_t)j * rr + i] = s;
             }
@@ -454,6 +474,7 @@ done:
     free(al);
     free(ipiv);
     free(zb);
+    free(NES);
     inputs_free(&in);
     rs_linear_system_free(&sys);
     if (st)

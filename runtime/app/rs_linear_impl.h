@@ -41,6 +41,11 @@ int rs_linear_creep_force(rs_linear_ctx *L, double *F, double *fout);
  * q̇ and z are restored after it. */
 int rs_linear_z_terms(rs_linear_ctx *L, rs_linear_system *sys, int fn_delta);
 
+/* The creep forces' variation with the normal loads (rs_linear_load.c):
+ * sys->T, sys->ES, and K, C, Kz multiplied by T; at q0 with sys->M, G,
+ * lambda0 filled. */
+int rs_linear_load_terms(rs_linear_ctx *L, rs_linear_system *sys);
+
 /* rs_linear_system_at, then fn(L, sys, user, ...) at q0 with the contact
  * points solved and the creep blocks of the steady state in L (fn may move
  * q, s and the contact inputs: they are restored after it). */
