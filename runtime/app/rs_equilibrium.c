@@ -42,6 +42,10 @@ typedef struct eq {
     double *s_cur;               /* n_s: contact points at q_cur           */
     double *q_save, *qd_save, *s_save, *sd_save;
     double kappa;                /* multiplier scale                       */
+    int nz;                      /* internal states                        */
+    double *zd, *zb, *zp, *zm;   /* nz: ż, ∂ż/∂z, ż at q ± h               */
+    double *Dz;                  /* nq × nz: ∂δ/∂z                         */
+    double *z_save;              /* nz: z as it was (restored on failure)  */
 } eq;
 
 static int ws_fail_to(rs_ws *ws, int st, char *err, size_t errlen, const char *what)
@@ -106,7 +110,31 @@ static int eval_constraints(eq *e, int with_phi)
     return RS_OK;
 }
 
-/* δ, φ and φ_q at ws->q. */
+/* The internal states at rest: ż_i = a_i(q, 0) + b_i z_i is linear in z_i
+ * (RS_FN_ZDOT gives ż and b), so ż = 0 is one exact step per state from
+ * whatever z holds.  A node between a damper and a spring relaxes: at rest
+ * its spring carries nothing beyond what a(q, 0) asks. */
+static int relax_z(eq *e)
+{
+    rs_ws *ws = e->ws;
+    const rs_model *m = e->m;
+    if (e->nz == 0)
+        return RS_OK;
+    int st = rs_ws_call(ws, RS_FN_ZDOT, e->zd, e->zb);
+    if (st)
+        return st;
+    for (int i = 0; i < e->nz; i++) {
+        if (!(e->zb[i] < 0) || !isfinite(e->zb[i]))
+            return rs_ws_fail(ws, RS_E_VALUE,
+                              "internal state '%s': d(zdot)/dz = %g is not negative: the stiffness and the "
+                              "damping of its element must be positive (check the parameters: the scenario's "
+                              "'param' lines, the description)", m->z_names[i], e->zb[i]);
+        ws->u[m->z_slot[i]] -= e->zd[i] / e->zb[i];
+    }
+    return RS_OK;
+}
+
+/* δ, φ and φ_q at ws->q (the internal states relaxed there first). */
 static int eval_state(eq *e)
 {
     rs_ws *ws = e->ws;
@@ -119,7 +147,7 @@ static int eval_state(eq *e)
         return st;
     }
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    if ((st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, e->delta, NULL)))
+    if ((st = relax_z(e)) || (st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, e->delta, NULL)))
         return st;
     if (e->elastic) {
         if ((st = rs_elastic_eval(ws, ws->t, ws->q, ws->qd)))
@@ -230,6 +258,51 @@ static void worst_entries(eq *e, char *buf, size_t len)
     }
 }
 
+/* The internal states' part of the stiffness: with z relaxed at each q
+ * (relax_z), dδ/dq = ∂δ/∂q + ∂δ/∂z dz/dq, dz_i/dq = −(∂ż_i/∂q)/b_i; so A
+ * gets −∂δ/∂z dz/dq_F, both factors by central differences (δ is linear
+ * in z, ż in q only through the geometry).  z, q and the binding are put
+ * back. */
+static int add_z_stiffness(eq *e)
+{
+    rs_ws *ws = e->ws;
+    const rs_model *m = e->m;
+    const int nz = e->nz, nq = e->nq, n = e->n;
+    const int fn = ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA;
+    int st = RS_OK;
+    for (int l = 0; l < nz && !st; l++) {
+        double *u = &ws->u[m->z_slot[l]];
+        const double z0 = *u, h = GEOM_STEP * fmax(1.0, fabs(z0));
+        *u = z0 + h;
+        if (!(st = rs_ws_call(ws, fn, e->gtl0, NULL))) {
+            *u = z0 - h;
+            st = rs_ws_call(ws, fn, e->gtl1, NULL);
+        }
+        *u = z0;
+        for (int i = 0; i < nq; i++)
+            e->Dz[(size_t)l * nq + i] = (e->gtl0[i] - e->gtl1[i]) / (2 * h);
+    }
+    for (int c = 0; c < e->nF && !st; c++) {
+        const int j = e->F[c];
+        const double q0 = ws->q[j], h = GEOM_STEP * fmax(1.0, fabs(q0));
+        ws->q[j] = q0 + h;
+        rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+        if (!(st = rs_ws_call(ws, RS_FN_ZDOT, e->zp, NULL))) {
+            ws->q[j] = q0 - h;
+            rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+            st = rs_ws_call(ws, RS_FN_ZDOT, e->zm, NULL);
+        }
+        ws->q[j] = q0;
+        for (int l = 0; l < nz; l++) {
+            const double dz = -(e->zp[l] - e->zm[l]) / (2 * h * e->zb[l]);
+            for (int r = 0; r < e->nF; r++)
+                e->A[r + (size_t)c * n] -= e->Dz[(size_t)l * nq + e->F[r]] * dz;
+        }
+    }
+    rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    return st;
+}
+
 /* The Newton matrix at the current (evaluated) state into A, its
  * right-hand side into b.  Clobbers ws->Gv, ws->phi only where restored. */
 static int assemble(eq *e)
@@ -253,6 +326,8 @@ static int assemble(eq *e)
                 e->A[e->pos[K->rowind[k]] + (size_t)e->pos[j] * n] += e->kv[k];
     }
     if (e->elastic && (st = add_wheel_stiffness(e)))
+        return st;
+    if (e->nz > 0 && (st = add_z_stiffness(e)))
         return st;
     for (int i = 0; i < nF; i++)
         e->b[i] = e->delta[e->F[i]];
@@ -388,6 +463,12 @@ static void eq_free(eq *e)
     free(e->qd_save);
     free(e->s_save);
     free(e->sd_save);
+    free(e->zd);
+    free(e->zb);
+    free(e->zp);
+    free(e->zm);
+    free(e->Dz);
+    free(e->z_save);
     free((void *)e->F);
 }
 
@@ -398,12 +479,6 @@ static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, si
     const rs_model *m = ws->model;
     memset(e, 0, sizeof *e);
     e->ws = ws;
-    if (m->n_z > 0) /* a static equilibrium would need ż = 0 solved beside δ = 0 */
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "equilibrium: model '%s' has internal states (element state '%s': a series "
-                       "spring-damper or an air spring), which the equilibrium does not solve for yet: "
-                       "remove 'equilibrium' from the scenario and start from a relaxed state (z = 0, its "
-                       "spring unloaded), or let the run settle", m->name, m->z_names[0]);
     e->m = m;
     e->nq = m->n_q;
     e->nphi = m->n_phi;
@@ -439,6 +514,7 @@ static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, si
                        "equilibrium: no coordinate to solve for (model '%s' has only forward and spin "
                        "coordinates, which are held): name them after 'equilibrium'", m->name);
     e->n = e->nF + e->nphi;
+    e->nz = m->n_z;
     const size_t nq = (size_t)m->n_q, ns = (size_t)m->n_s, n = (size_t)e->n;
     e->delta = zalloc(nq);
     e->kv = zalloc((size_t)m->K_pattern.colptr[m->n_q]);
@@ -459,9 +535,16 @@ static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, si
     e->qd_save = zalloc(nq);
     e->s_save = zalloc(ns);
     e->sd_save = zalloc(ns);
+    const size_t nz = (size_t)e->nz;
+    e->zd = zalloc(nz);
+    e->zb = zalloc(nz);
+    e->zp = zalloc(nz);
+    e->zm = zalloc(nz);
+    e->Dz = zalloc(nq * nz);
+    e->z_save = zalloc(nz);
     if (!e->delta || !e->kv || !e->cv || !e->G0 || !e->lam || !e->lam_new || !e->gtl0 || !e->gtl1 ||
         !e->A || !e->LU || !e->b || !e->piv || !e->q_cur || !e->dq || !e->s_cur || !e->q_save || !e->qd_save ||
-        !e->s_save || !e->sd_save)
+        !e->s_save || !e->sd_save || !e->zd || !e->zb || !e->zp || !e->zm || !e->Dz || !e->z_save)
         return rs_fail(err, errlen, RS_E_NOMEM, "equilibrium: out of memory (%d unknowns)", e->n);
     return RS_OK;
 }
@@ -566,6 +649,8 @@ int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_repor
     memcpy(e.qd_save, ws->qd, nq * sizeof(double));
     memcpy(e.s_save, ws->s, ns * sizeof(double));
     memcpy(e.sd_save, ws->sd, ns * sizeof(double));
+    for (int i = 0; i < e.nz; i++)
+        e.z_save[i] = ws->u[m->z_slot[i]];
     memset(ws->qd, 0, nq * sizeof(double)); /* at rest */
     ws->in_init = 1;                        /* the contact points' first search */
     ws->ready = 0;
@@ -579,6 +664,8 @@ int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_repor
         memcpy(ws->q, e.q_save, nq * sizeof(double));
         memcpy(ws->s, e.s_save, ns * sizeof(double));
         memcpy(ws->sd, e.sd_save, ns * sizeof(double));
+        for (int i = 0; i < e.nz; i++)
+            ws->u[m->z_slot[i]] = e.z_save[i];
     } else {
         memcpy(ws->lambda, e.lam, (size_t)e.nphi * sizeof(double));
         rs_logf(o ? o->log : NULL, RS_LOG_LINE,

@@ -31,6 +31,11 @@
  * rest); with the elastic contact the wheels' forces Jᵀ W and stiffness
  * Jᵀ K6 J (rs_elastic_eval) are added to δ and K.
  *
+ * Internal states z (ż = a(q, q̇) + b z, RS_FN_ZDOT): at every iterate each
+ * z is set to its rest value −a(q, 0)/b (one exact step: ż is linear in
+ * z), and K gets the term −∂δ/∂z dz/dq (central differences), so Newton
+ * solves for q with z following it.  On failure z is restored with q.
+ *
  * Not for real-time threads: it allocates (once, before the run).
  */
 #ifndef RS_EQUILIBRIUM_H

@@ -24,6 +24,12 @@ void rs_linear_system_free(rs_linear_system *sys)
     free(sys->N);
     free(sys->lambda0);
     free(sys->G);
+    free(sys->Kz);
+    free(sys->Zq);
+    free(sys->Zv);
+    free(sys->Zb);
+    free(sys->T);
+    free(sys->ES);
     memset(sys, 0, sizeof *sys);
 }
 
@@ -185,7 +191,6 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
                        "model '%s': the linear analysis linearizes the constraint contact (normal constraints, "
                        "linear Kalker creep); this run uses the elastic contact: put 'contact constraint' in "
                        "the scenario", m->name);
-    if (m->n_z > 0) return rs_fail(err, errlen, RS_E_UNSUPPORTED, "model '%s' has internal states (element state '%s': a series spring-damper or an air spring), which the linear analysis does not carry yet: replace the element by a parallel spring and damper at the frequency of interest (docs/elements.md)", m->name, m->z_names[0]);
     if (!ws->ready && rs_ws_init(ws))
         return rs_fail(err, errlen, RS_E_VALUE, "initial state: %s", rs_ws_error(ws));
     const int n = m->n_q, nphi = m->n_phi, nc = m->n_contact;
@@ -351,10 +356,21 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
             col[i] += (gp[i] - gm[i]) / (2 * FD_H);
     }
 
+    /* the internal states' rows at q0 (their forces and rates) */
+    memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
+    memcpy(ws->s, s_save, (size_t)m->n_s * sizeof *s_save);
+    if ((st = rs_linear_z_terms(&L, sys, fn_delta)))
+        goto fail_ws;
+
     /* the null space of φ_q at q0 (dgesvd destroys G: keep a copy) */
     memcpy(sys->G, G, (size_t)nphi * n * sizeof *G);
     if ((st = null_space(nphi, n, G, sys->N, &sys->r))) {
         rs_fail(err, errlen, st, "model '%s': the null space of the constraint Jacobian (LAPACK dgesvd)", m->name);
+        goto out;
+    }
+    if ((st = rs_linear_load_terms(&L, sys))) {
+        rs_fail(err, errlen, st, "model '%s': the creep forces' variation with the normal loads (M or "
+                "φ_q M⁻¹ φ_qᵀ singular, or Hertz failing)", m->name);
         goto out;
     }
     st = RS_OK;

@@ -16,16 +16,23 @@
  *                            with the contact points re-solved at each q
  *   f  = −Cb ν               linear Kalker at the steady state: Cb the
  *                            runtime's creep block (rs_contact_creep_block)
- *                            at N0 = −λ0, held fixed (its variation with N
- *                            and the radii is second order about ν ≈ 0)
+ *                            at N0 = −λ0; its variation with N is first
+ *                            order (the steady spin creepage ν0 ≠ 0): K, C
+ *                            are multiplied by T (rs_linear_load.c), that
+ *                            with the radii second order about ν ≈ 0
  *   C_f = D Cb ∂ν/∂q̇         the implicit creep Jacobian C^K_qq (RS_FN_CREEP)
  *   K_f = −∂(D f)/∂q         central differences, contact points re-solved
  *
  * The constraints are removed by a null-space basis N of φ_q (LAPACK's SVD:
  * q = q0 + N x), giving  Mr ẍ + Cr ẋ + Kr x = 0  with Mr = NᵀMN, ..., and
  * the first-order eigenproblem of [x; ẋ] is solved by LAPACK's dgeev.
+ * Internal states z (ż = a(q, q̇) + b z, RS_FN_ZDOT) add their rows:
+ *   Mr ẍ + Cr ẋ + Kr x + NᵀKz z = 0,  ż = Zq N x + Zv N ẋ + diag(b) z,
+ * Kz = −∂δ/∂z, Zq = ∂ż/∂q, Zv = ∂ż/∂q̇ by central differences (the forces
+ * are linear in z, ż linear in q̇: the differences are exact but for
+ * rounding), b exact; the eigenproblem of [x; ẋ; z] has size 2 r + n_z.
  * Left out: ∂M/∂q q̈0 (q̈0 = 0 in steady running), the creep block's
- * dependence on N and on the curvature radii.
+ * dependence on the curvature radii.
  *
  * Each mode: eigenvalue s = re ± i im, frequency f = im / 2π [Hz], damping
  * ratio ζ = −re / |s| (1 for a decaying real mode, −1 a diverging one),
@@ -74,6 +81,17 @@ typedef struct rs_linear_system {
     double *lambda0;      /* n_phi: the multipliers of the steady state      */
     int nphi;
     double *G;            /* n_phi × n: φ_q at q0                            */
+    /* internal states z (n_z > 0; docs/elements.md): the forces' and the
+     * rates' linear parts, M q̈ + C q̇ + K q + Kz z = 0 (constraint forces
+     * aside), ż = Zq q + Zv q̇ + diag(Zb) z; NULL when nz = 0 */
+    int nz;
+    double *Kz;           /* n × nz: −∂δ/∂z                                  */
+    double *Zq, *Zv;      /* nz × n: ∂ż/∂q, ∂ż/∂q̇                           */
+    double *Zb;           /* nz: ∂ż_i/∂z_i (RS_FN_ZDOT)                      */
+    /* the creep forces' variation with the normal loads (rs_linear_load.c):
+     * K, C, Kz above are already T K, T C, T Kz; NULL when it is nil */
+    double *T;            /* n × n: I − E S φ_q M⁻¹                          */
+    double *ES;           /* n × n_phi: E S                                  */
 } rs_linear_system;
 
 int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);

@@ -333,12 +333,19 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
     double complex *A = malloc(((size_t)rr * rr + 1) * sizeof *A), *X = malloc(((size_t)rr * ni + 1) * sizeof *X);
     double complex *al = malloc(((size_t)ma * ni + 1) * sizeof *al);
     int *ipiv = malloc(((size_t)rr + 1) * sizeof *ipiv);
+    /* the internal states: NᵀKz (rr × nz), Zq N, Zv N (nz × rr), Zq P, Zv P
+     * (nz × ma), one block */
+    const int nz = sys.nz;
+    double *zb = malloc(((size_t)nz * (3 * rr + 2 * ma) + 1) * sizeof *zb);
+    double *NKz = zb, *ZqN = NKz + (size_t)rr * nz, *ZvN = ZqN + (size_t)nz * rr, *ZqP = ZvN + (size_t)nz * rr;
+    double *ZvP = ZqP + (size_t)nz * ma;
+    double *NES = NULL; /* rr × ma: Nᵀ E S Φ_α (rs_linear_load.c), or none */
     r->f = malloc((size_t)n_f * sizeof *r->f);
     r->out_q = malloc((size_t)n_out * sizeof *r->out_q);
     r->re = calloc((size_t)n_f * n_out * ni + 1, sizeof *r->re);
     r->im = calloc((size_t)n_f * n_out * ni + 1, sizeof *r->im);
     r->s_contact = malloc(((size_t)nc + 1) * sizeof *r->s_contact);
-    if (!P || !Mr || !Cr || !Kr || !tmp || !MP || !CP || !KP || !NF || !A || !X || !al || !ipiv || !r->f ||
+    if (!P || !Mr || !Cr || !Kr || !tmp || !MP || !CP || !KP || !NF || !A || !X || !al || !ipiv || !zb || !r->f ||
         !r->out_q || !r->re || !r->im || !r->s_contact) {
         st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
@@ -369,7 +376,32 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
     matmul_t(n, rr, ma, sys.N, tmp, CP);
     matmul(n, n, ma, sys.K, P, tmp);
     matmul_t(n, rr, ma, sys.N, tmp, KP);
-    matmul_t(n, rr, ma, sys.N, in.Fa, NF);
+    /* the loads' variation (rs_linear_load.c): Nᵀ T F_α, and Nᵀ E S Φ_α for
+     * the term ω² Nᵀ E S Φ_α α of the rails' acceleration */
+    if (sys.T) {
+        double *TF = malloc(((size_t)n * ma + 1) * sizeof *TF);
+        NES = malloc(((size_t)rr * ma + 1) * sizeof *NES);
+        if (!TF || !NES) {
+            free(TF);
+            free(NES);
+            st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+            goto done;
+        }
+        matmul(n, n, ma, sys.T, in.Fa, TF);
+        matmul_t(n, rr, ma, sys.N, TF, NF);
+        matmul(n, nphi, ma, sys.ES, in.Pa, TF);
+        matmul_t(n, rr, ma, sys.N, TF, NES);
+        free(TF);
+    } else {
+        matmul_t(n, rr, ma, sys.N, in.Fa, NF);
+    }
+    if (nz > 0) {
+        matmul_t(n, rr, nz, sys.N, sys.Kz, NKz);
+        matmul(nz, n, rr, sys.Zq, sys.N, ZqN);
+        matmul(nz, n, rr, sys.Zv, sys.N, ZvN);
+        matmul(nz, n, ma, sys.Zq, P, ZqP);
+        matmul(nz, n, ma, sys.Zv, P, ZvP);
+    }
     for (int k = 0; k < n_f; k++) {
         const double w = 2 * PI * f[k], w2 = w * w;
         for (int j = 0; j < ni; j++)
@@ -378,12 +410,28 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
                     al[(size_t)j * ma + NA * i + c] = alpha(r->in[j], &in, i, c, w, V, r->s_lead);
         for (size_t e = 0; e < (size_t)rr * rr; e++)
             A[e] = -w2 * Mr[e] + I * w * Cr[e] + Kr[e];
+        /* each state follows q: (iω − b) z = (Zq + iω Zv) q, and its force
+         * Kz z adds NᵀKz (iω − b)⁻¹ (Zq + iω Zv) to the stiffness on N x
+         * and on P α */
+        for (int l = 0; l < nz; l++) {
+            const double complex g = 1 / (I * w - sys.Zb[l]);
+            for (int c = 0; c < rr; c++) {
+                const double complex zc = g * (ZqN[(size_t)c * nz + l] + I * w * ZvN[(size_t)c * nz + l]);
+                for (int i = 0; i < rr; i++)
+                    A[(size_t)c * rr + i] += NKz[(size_t)l * rr + i] * zc;
+            }
+        }
         for (int j = 0; j < ni; j++)
             for (int i = 0; i < rr; i++) {
                 double complex s = 0;
                 for (int c = 0; c < ma; c++) {
                     const size_t e = (size_t)c * rr + i;
-                    s += (NF[e] - (-w2 * MP[e] + I * w * CP[e] + KP[e])) * al[(size_t)j * ma + c];
+                    double complex kz = 0;
+                    for (int l = 0; l < nz; l++)
+                        kz += NKz[(size_t)l * rr + i] * (ZqP[(size_t)c * nz + l] + I * w * ZvP[(size_t)c * nz + l]) /
+                              (I * w - sys.Zb[l]);
+                    s += (NF[e] + (NES ? w2 * NES[e] : 0) - (-w2 * MP[e] + I * w * CP[e] + KP[e]) - kz) *
+                         al[(size_t)j * ma + c];
                 }
                 X[(size_t)j * rr + i] = s;
             }
@@ -425,6 +473,8 @@ done:
     free(X);
     free(al);
     free(ipiv);
+    free(zb);
+    free(NES);
     inputs_free(&in);
     rs_linear_system_free(&sys);
     if (st)

@@ -36,6 +36,16 @@ int rs_linear_phiq_t_lambda(rs_linear_ctx *L, const double *lam, double *g);
  * (contact points re-solved, Cb held); also f into fout (3 nc) if given. */
 int rs_linear_creep_force(rs_linear_ctx *L, double *F, double *fout);
 
+/* The internal states' terms of sys (nz, Kz, Zq, Zv, Zb; rs_linear_z.c) at
+ * ws->q, ws->qd as they are, the force inputs as L's caller set them; q,
+ * q̇ and z are restored after it. */
+int rs_linear_z_terms(rs_linear_ctx *L, rs_linear_system *sys, int fn_delta);
+
+/* The creep forces' variation with the normal loads (rs_linear_load.c):
+ * sys->T, sys->ES, and K, C, Kz multiplied by T; at q0 with sys->M, G,
+ * lambda0 filled. */
+int rs_linear_load_terms(rs_linear_ctx *L, rs_linear_system *sys);
+
 /* rs_linear_system_at, then fn(L, sys, user, ...) at q0 with the contact
  * points solved and the creep blocks of the steady state in L (fn may move
  * q, s and the contact inputs: they are restored after it). */

@@ -92,14 +92,15 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
     int st = rs_linear_system_at(ws, &sys, err, errlen);
     if (st)
         return st;
-    const int n = sys.n, r = sys.r, n2 = 2 * r;
+    /* the first-order state [x; ẋ; z]: 2 r + n_z */
+    const int n = sys.n, r = sys.r, nz = sys.nz, n2 = 2 * r + nz;
     const char *name = rs_ws_model(ws)->name;
     out->n_red = r;
     if (r == 0) {
         rs_linear_system_free(&sys);
         return RS_OK;
     }
-    double *Mr = malloc((size_t)r * r * sizeof *Mr), *KC = malloc(2 * (size_t)r * r * sizeof *KC);
+    double *Mr = malloc((size_t)r * r * sizeof *Mr), *KC = malloc((size_t)r * (2 * r + nz) * sizeof *KC);
     double *tmp = malloc((size_t)n * r * sizeof *tmp), *A = calloc((size_t)n2 * n2, sizeof *A);
     double *wr = malloc((size_t)n2 * sizeof *wr), *wi = malloc((size_t)n2 * sizeof *wi);
     double *vr = malloc((size_t)n2 * n2 * sizeof *vr), *work = NULL;
@@ -112,8 +113,15 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
     project(n, r, sys.M, sys.N, Mr, tmp);
     project(n, r, sys.K, sys.N, KC, tmp);
     project(n, r, sys.C, sys.N, KC + (size_t)r * r, tmp);
+    for (int l = 0; l < nz; l++)         /* Nᵀ Kz */
+        for (int i = 0; i < r; i++) {
+            double v = 0;
+            for (int k = 0; k < n; k++)
+                v += sys.N[(size_t)i * n + k] * sys.Kz[(size_t)l * n + k];
+            KC[(size_t)(2 * r + l) * r + i] = v;
+        }
     {
-        int *ipiv = malloc((size_t)r * sizeof *ipiv), info = 0, nrhs = 2 * r;
+        int *ipiv = malloc((size_t)r * sizeof *ipiv), info = 0, nrhs = 2 * r + nz;
         if (!ipiv) {
             rs_fail(err, errlen, st, "out of memory");
             goto done;
@@ -127,14 +135,24 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
             goto done;
         }
     }
-    /* A = [0 I; −Mr⁻¹Kr −Mr⁻¹Cr] */
+    /* A = [0 I 0; −Mr⁻¹Kr −Mr⁻¹Cr −Mr⁻¹NᵀKz; Zq N  Zv N  diag(b)] */
     for (int i = 0; i < r; i++)
         A[(size_t)(r + i) * n2 + i] = 1;
-    for (int c = 0; c < r; c++)
-        for (int i = 0; i < r; i++) {
+    for (int c = 0; c < 2 * r + nz; c++)
+        for (int i = 0; i < r; i++)
             A[(size_t)c * n2 + r + i] = -KC[(size_t)c * r + i];
-            A[(size_t)(r + c) * n2 + r + i] = -KC[(size_t)(r + c) * r + i];
+    for (int l = 0; l < nz; l++) {
+        for (int c = 0; c < r; c++) {
+            double zq = 0, zv = 0;
+            for (int k = 0; k < n; k++) {
+                zq += sys.Zq[(size_t)k * nz + l] * sys.N[(size_t)c * n + k];
+                zv += sys.Zv[(size_t)k * nz + l] * sys.N[(size_t)c * n + k];
+            }
+            A[(size_t)c * n2 + 2 * r + l] = zq;
+            A[(size_t)(r + c) * n2 + 2 * r + l] = zv;
         }
+        A[(size_t)(2 * r + l) * n2 + 2 * r + l] = sys.Zb[l];
+    }
     {
         int info = 0, lwork = -1, one = 1;
         double wq, vl;

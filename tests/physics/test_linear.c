@@ -36,7 +36,9 @@
  *     critical speed) against a run of the same model (rs_ws_create,
  *     rs_step) released 0.5 mm off centre: the period from the zero
  *     crossings of y, the damping ratio from the logarithmic decrement of
- *     its peaks, both within 1 %.
+ *     its peaks: the frequency within 1 %, the damping ratio within 0.6 %
+ *     (measured 0.34 %, IMEX's own O(ω dt) about 0.2 %; 0.83 % before the
+ *     creep forces' variation with the normal loads was linearized).
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -162,7 +164,8 @@ START_TEST(critical_speed_routh_hurwitz)
     ck_assert_msg(!isnan(r.v_crit), "no critical speed found in 20..60 m/s");
     printf("wheelset_cone: linear critical speed %.5g m/s (%.4g Hz), Routh-Hurwitz hand model %.5g m/s "
            "(f11 %.4g N, f22 %.4g N)\n", r.v_crit, r.f_crit, v_hand, h.f11, h.f22);
-    /* Measured: 39.78 m/s against 38.28 m/s (3.9 %), not the 2 % asked
+    /* Measured: 39.65 m/s against 38.28 m/s (3.6 %; 39.78 m/s before the
+     * creep forces' variation with the loads was linearized), not the 2 % asked
      * for.  Found in the full model's matrices and not in the hand model:
      * a yaw stiffness of 4.6e3 N m/rad from the steady spin-creep forces
      * (K_f with f0 ≠ 0), a lateral one of 850 N/m (the normal forces'
@@ -260,7 +263,9 @@ START_TEST(eigen_vs_simulation)
            f_sim, z_sim);
     ck_assert_msg(fabs(f_sim - f_lin) < 0.01 * f_lin, "frequency: linear %.6g Hz, simulated %.6g Hz", f_lin,
                   f_sim);
-    ck_assert_msg(fabs(z_sim - z_lin) < 0.01 * z_lin, "damping ratio: linear %.6g, simulated %.6g", z_lin, z_sim);
+    /* 0.6 %: measured 0.34 %; without the creep forces' variation with the
+     * normal loads (rs_linear_load.c) 0.83 % */
+    ck_assert_msg(fabs(z_sim - z_lin) < 0.006 * z_lin, "damping ratio: linear %.6g, simulated %.6g", z_lin, z_sim);
     free(y);
     rs_ws_free(&ws);
     rs_binding_free(&b);
