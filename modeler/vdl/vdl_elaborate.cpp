@@ -894,8 +894,9 @@ private:
             if (v.k != Val::List && v.k != Val::RawVec) type_error(*pe, v, "a list of numbers [v1, v2, ...]");
             for (const Ex &x : v.list) {
                 if (!x.is_number())
-                    throw ElabError{pe->loc, "plugin '" + dc.name + "': its params are numbers (the library reads "
-                                             "them as given); found '" + expr_str(*pe) + "'"};
+                    throw ElabError{pe->loc, "plugin '" + dc.name + "': its params are numbers, found '" + expr_str(*pe) +
+                                             "': write the values (the library reads them as given, once; "
+                                             "a parameter could change at run time without it)"};
                 info.params.push_back(st_.number_value(x.id()));
             }
         }

@@ -18,8 +18,9 @@
  *   - a missing library, a library without the entry symbol and one built
  *     for another plugin ABI version are refused when loading, naming the
  *     plugin and the file;
- *   - the documented examples (docs/plugins/, both files) compile warning-free, and
- *     the hydraulic damper's model runs.
+ *   - the documented examples (docs/plugins/, both files) compile warning-free;
+ *     the hydraulic damper's forces follow its law on both branches, the
+ *     traction controller accelerates at f_max / m, then holds v_ref.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -342,6 +343,33 @@ START_TEST(doc_examples_build_and_run)
 }
 END_TEST
 
+/* The traction controller on a free block (m = 2): saturated at f_max = 4
+ * from rest, the speed grows as f_max t / m (exact for IMEX under a
+ * constant force), then the PI holds it at v_ref (its integrator in the
+ * plugin's state, updated by `advance`). */
+START_TEST(traction_controller_reaches_speed)
+{
+    build_lib("docs/plugins/traction_controller.c", "libtraction.so", "");
+    char line[512];
+    snprintf(line, sizeof line,
+             "plugin traction library \"%s/libtraction.so\" between A and P of block "
+             "params [5, 100, 200, 4] states 1 along [1, 0, 0] in ground",
+             tmp);
+    compile_model("traction", line);
+    run r;
+    open_run(&r, "traction", RS_IMEX_EULER, 1e-3);
+    for (int i = 0; i < 1000; i++)
+        ck_assert_msg(rs_step(r.ws) == RS_OK, "%s", rs_ws_error(r.ws));
+    const double v1 = rs_ws_qd(r.ws)[0];
+    ck_assert_msg(fabs(v1 - 4.0 * 1.0 / MASS) < 1e-9, "v(1 s) = %.12g, f_max t / m = 2", v1);
+    for (int i = 0; i < 19000; i++)
+        ck_assert_msg(rs_step(r.ws) == RS_OK, "%s", rs_ws_error(r.ws));
+    const double v20 = rs_ws_qd(r.ws)[0];
+    ck_assert_msg(fabs(v20 - 5.0) < 1e-6, "v(20 s) = %.12g, v_ref = 5", v20);
+    close_run(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("plugin");
@@ -353,6 +381,7 @@ int main(void)
     tcase_add_test(tc, nan_stops_the_run);
     tcase_add_test(tc, load_errors_name_the_file);
     tcase_add_test(tc, doc_examples_build_and_run);
+    tcase_add_test(tc, traction_controller_reaches_speed);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
