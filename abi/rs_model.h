@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 11
+#define RS_MODEL_VERSION 12
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -216,6 +216,21 @@ typedef struct rs_contact {
                                       runtime's rs_options may override)    */
 } rs_contact;
 
+/* One user plugin force (version 12; abi/rs_plugin.h, docs/plugins.md): the
+ * input slots the runtime writes before each force evaluation, in the order
+ * f, ∂f/∂x, ∂f/∂v, x at evaluation, v at evaluation (names NAME.f,
+ * NAME.dfdx, NAME.dfdv, NAME.x_eval, NAME.v_eval), and the model outputs
+ * holding the deflection x and its rate v it reads (NAME.x, NAME.v). */
+typedef struct rs_model_plugin {
+    const char *name;              /* element name                          */
+    const char *library;           /* as the description wrote it           */
+    int n_param;
+    const double *param;           /* n_param values (NULL when 0)          */
+    int n_state;                   /* the plugin's own states               */
+    int u_slot[5];                 /* f, dfdx, dfdv, x_eval, v_eval         */
+    int out_x, out_v;              /* indices into RS_FN_OUTPUTS' out[0]    */
+} rs_model_plugin;
+
 typedef struct rs_model {
     unsigned magic;                /* RS_MODEL_MAGIC                        */
     unsigned version;              /* RS_MODEL_VERSION                      */
@@ -292,6 +307,10 @@ typedef struct rs_model {
      * body): the runtime checks each parameter set (rs_inertia.h).  NULL
      * when the model has none. */
     const char *const *inertia_bodies;
+    /* User plugin forces (version 12): n_plugin = 0 and NULL in a model
+     * without; the runtime needs rs_options.plugins for the others. */
+    int n_plugin;
+    const rs_model_plugin *plugins;
 } rs_model;
 
 /* The state index of input slot u (0..n_z-1), or -1 when u is no state. */

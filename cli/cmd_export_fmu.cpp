@@ -222,6 +222,10 @@ int cmd_export_fmu(int argc, char **argv) {
     if (!h) throw cli::UserError("cannot load model folder '" + dir + "': " + msg);
     struct LoadGuard { rs_loaded **h; ~LoadGuard() { rs_unload(h); } } load_guard{&h};
     const rs_model *m = rs_loaded_model(h);
+    if (m->n_plugin > 0)   // docs/plugins.md
+        throw cli::UserError("model '" + std::string(m->name) + "' has plugin force '" + m->plugins[0].name +
+                             "' (library '" + m->plugins[0].library +
+                             "'): an FMU cannot carry user plugins yet; export a model without 'plugin'");
     rs_binding *b = nullptr;
     if (rs_scenario_bind(&scn, m, &b, err, sizeof err)) throw cli::UserError(err);
     struct BindGuard { rs_binding **b; ~BindGuard() { rs_binding_free(b); } } bind_guard{&b};

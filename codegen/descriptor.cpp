@@ -122,6 +122,7 @@ public:
         write_initial_and_defaults();
         write_units();
         write_states();
+        write_plugins();
         write_patterns();
         write_contacts();
         write_function_table();
@@ -415,6 +416,39 @@ private:
         last_fields_.push_back({"z0", doubles("rsd_z0", "Initial internal states.", sym_.z0, names, "the initial value of")});
     }
 
+    // User plugin forces: only in models that have them.
+    void write_plugins() {
+        const size_t n = sym_.plugins.size();
+        if (n == 0) return;
+        std::string table;
+        for (size_t i = 0; i < n; ++i) {
+            const ModelSymbols::Plugin &g = sym_.plugins[i];
+            for (int k = 0; k < 5; ++k)
+                if (g.u_slot[k] < 0 || (size_t)g.u_slot[k] >= sym_.u.size()) bad("a plugin's input slot is out of range");
+            if (g.out_x < 0 || g.out_v < 0 || (size_t)g.out_x >= sym_.outputs.size() ||
+                (size_t)g.out_v >= sym_.outputs.size())
+                bad("a plugin's output is out of range");
+            std::string par = "0";
+            if (!g.params.empty()) {
+                par = "rsd_plugin_param" + std::to_string(i);
+                os_ << "\n/* Parameters of plugin '" << g.name << "'. */\nstatic const double " << par << "["
+                    << g.params.size() << "] = {";
+                for (size_t j = 0; j < g.params.size(); ++j)
+                    os_ << (j ? ", " : "") << c_num(g.params[j], "parameter of plugin '" + g.name + "'");
+                os_ << "};\n";
+            }
+            table += "    {" + c_str(g.name) + ", " + c_str(g.library) + ", " + std::to_string(g.params.size()) + ", " +
+                     par + ", " + std::to_string(g.n_state) + ", {";
+            for (int k = 0; k < 5; ++k) table += (k ? ", " : "") + std::to_string(g.u_slot[k]);
+            table += "}, " + std::to_string(g.out_x) + ", " + std::to_string(g.out_v) + "},\n";
+        }
+        os_ << "\n/* User plugin forces (abi/rs_plugin.h): name, library, params, states, input slots\n"
+               " * f, dfdx, dfdv, x_eval, v_eval, outputs x, v. */\n"
+            << "static const rs_model_plugin rsd_plugins[" << n << "] = {\n" << table << "};\n";
+        last_fields_.push_back({"n_plugin", std::to_string(n)});
+        last_fields_.push_back({"plugins", "rsd_plugins"});
+    }
+
     std::string pattern(const char *tag, const Output &o) {
         os_ << "\n/* Pattern of " << tag << " (" << o.rows << " x " << o.cols << ", " << o.nnz()
             << " non-zeros), compressed columns. */\n";
@@ -562,6 +596,26 @@ ModelSymbols model_symbols(const System &sys) {
             m.z0.push_back(d.get(SymKind::Input, slot));
             m.u_units[(size_t)slot] = "m";
         }
+    for (const System::Plugin &g : sys.plugins()) {   // slots and outputs by the names add_plugin gave them
+        ModelSymbols::Plugin e;
+        e.name = g.name;
+        e.library = g.library;
+        e.params = g.params;
+        e.n_state = g.n_state;
+        static const char *const slot[5] = {".f", ".dfdx", ".dfdv", ".x_eval", ".v_eval"};
+        static const char *const unit[5] = {"N", "N/m", "N s/m", "m", "m/s"};
+        for (int k = 0; k < 5; ++k)
+            for (size_t i = 0; i < m.u.size(); ++i)
+                if (m.u[i] == g.name + slot[k]) {
+                    e.u_slot[k] = (int)i;
+                    m.u_units[i] = unit[k];
+                }
+        for (size_t i = 0; i < m.outputs.size(); ++i) {
+            if (m.outputs[i] == g.name + ".x") e.out_x = (int)i, m.output_units[i] = "m";
+            if (m.outputs[i] == g.name + ".v") e.out_v = (int)i, m.output_units[i] = "m/s";
+        }
+        m.plugins.push_back(e);
+    }
     const BaseTree &bt = sys.bases();
     for (int b = 1; b < bt.size(); ++b)
         for (const Ex &w : bt.omega_edge(b))   // θ̇·axis: a bare q̇ is a rotation angle's rate

@@ -51,6 +51,15 @@ struct ModelSymbols {
     std::vector<int> z_slot;
     std::vector<double> z0;
     std::vector<std::string> inertia_bodies;   // System::parameter_inertia_bodies(), by name
+    // User plugin forces (System::plugins(), abi/rs_model.h rs_model_plugin).
+    struct Plugin {
+        std::string name, library;
+        std::vector<double> params;
+        int n_state = 0;
+        int u_slot[5] = {-1, -1, -1, -1, -1};   // f, dfdx, dfdv, x_eval, v_eval
+        int out_x = -1, out_v = -1;
+    };
+    std::vector<Plugin> plugins;
 };
 
 // The symbols of a System: names from its Store (symbols_of, slot order),

@@ -186,6 +186,15 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
         if (f.axis.valid()) axis_couple(f.axis, s.r, tension, bl);
         break;
     }
+    case ForceKind::Plugin: {   // the tension the runtime's plugin call linearized (rs_plugin.h)
+        SpringState s = spring_state(sys, f);
+        Ex tension = f.plug[0] + f.plug[1] * (s.L - f.plug[3]) + f.plug[2] * (s.Ld - f.plug[4]);
+        Vector F2 = -(tension * s.u);
+        pl.push_back(PointLoad{f.p2, f.body2, F2});
+        pl.push_back(PointLoad{f.p1, f.body1, -F2});
+        if (f.axis.valid()) axis_couple(f.axis, s.r, tension, bl);
+        break;
+    }
     case ForceKind::Bushing: {
         BushingState s = bushing_state(sys, f);
         const Frame &a = sys.frame_at(f.f1), &b = sys.frame_at(f.f2);
@@ -225,6 +234,13 @@ void force_loads(System &sys, const ForceElement &f, std::vector<PointLoad> &pl,
     }
 }
 
+void axial_kinematics(System &sys, const ForceElement &f, Ex &x, Ex &v)
+{
+    SpringState s = spring_state(sys, f);
+    x = s.L;
+    v = s.Ld;
+}
+
 bool force_has_potential(const ForceElement &f)
 {
     return f.kind == ForceKind::Gravity || f.kind == ForceKind::SpringDamper || f.kind == ForceKind::Bushing ||
@@ -262,6 +278,7 @@ Ex force_potential(System &sys, const ForceElement &f)
     }
     case ForceKind::Force:
     case ForceKind::Torque:
+    case ForceKind::Plugin:   // its force is an input: no potential
         break;
     }
     return V;

@@ -26,7 +26,7 @@ namespace railsym {
 
 class System;
 
-enum class ForceKind { Gravity, SpringDamper, Bushing, Force, Torque, AntiRoll };
+enum class ForceKind { Gravity, SpringDamper, Bushing, Force, Torque, AntiRoll, Plugin };
 
 // The law of a SpringDamper (docs/elements.md), a function of the deflection
 // d (L − L0 along the line P1→P2, or the component along `axis` minus L0) and
@@ -64,7 +64,14 @@ struct ForceElement {
     Vector axis;                   // SpringDamper, AntiRoll: unit direction (invalid: the line P1→P2)
     int p3 = -1, p4 = -1, body3 = -1, body4 = -1;   // AntiRoll: the right link (p1, p2: the left one)
     Ex arm;                        // AntiRoll: the arms' length; k: the bar's torsion stiffness
+    // Plugin (abi/rs_plugin.h): the inputs f, dfdx, dfdv, x_eval, v_eval the
+    // runtime writes; tension f + dfdx (x − x_eval) + dfdv (v − v_eval).
+    std::array<Ex, 5> plug;
 };
+
+// A Plugin's (or any axial element's) deflection x and its rate v, as the
+// element's tension multiplies them (p1, p2, axis of f).
+void axial_kinematics(System &sys, const ForceElement &f, Ex &x, Ex &v);
 
 // Whether the element has a potential energy (force_potential) in V.
 bool force_has_potential(const ForceElement &f);

@@ -413,6 +413,32 @@ void System::add_spring_damper(const std::string &name, const std::string &p1, c
     forces_.push_back(f);
 }
 
+void System::add_plugin(const Plugin &info, const std::string &p1, const std::string &p2, const std::string &body1,
+                        const std::string &body2, const Vector &axis)
+{
+    const std::string &name = info.name;
+    std::string ctx = "plugin '" + name + "'";
+    ForceElement f;
+    f.name = name;
+    f.kind = ForceKind::Plugin;
+    f.p1 = points_.find(p1, ctx);
+    f.p2 = points_.find(p2, ctx);
+    if (f.p1 == f.p2)
+        throw ModelError(ctx + ": both ends are point '" + p1 + "'; a plugin force needs two different points");
+    f.body1 = body_or_none(body1, ctx);
+    f.body2 = body_or_none(body2, ctx);
+    f.axis = unit_axis(axis, ctx);
+    claim(name, "force");
+    static const char *slot[5] = {".f", ".dfdx", ".dfdv", ".x_eval", ".v_eval"};
+    for (int i = 0; i < 5; ++i) f.plug[(size_t)i] = st_->input(name + slot[i]);
+    forces_.push_back(f);
+    plugins_.push_back(info);
+    Ex x, v;
+    axial_kinematics(*this, f, x, v);
+    add_output(name + ".x", x);
+    add_output(name + ".v", v);
+}
+
 void System::add_antiroll(const std::string &name, const std::array<std::string, 4> &points,
                           const std::array<std::string, 4> &bodies, Ex kt, Ex arm, const Vector &axis)
 {

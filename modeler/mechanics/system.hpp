@@ -191,6 +191,18 @@ public:
     // A torque T acting on a base or a body's base; optional reaction −T.
     void add_torque(const std::string &name, const std::string &on, const Vector &T,
                     const std::string &reaction_on = "");
+    // A force computed by a user's library (abi/rs_plugin.h, docs/plugins.md)
+    // along P1→P2 (or `axis`): inputs NAME.f, NAME.dfdx, NAME.dfdv,
+    // NAME.x_eval, NAME.v_eval the runtime writes, outputs NAME.x, NAME.v it
+    // reads them from.
+    struct Plugin {
+        std::string name, library;
+        std::vector<double> params;
+        int n_state = 0;
+    };
+    void add_plugin(const Plugin &info, const std::string &p1, const std::string &p2, const std::string &body1,
+                    const std::string &body2, const Vector &axis = Vector());
+    const std::vector<Plugin> &plugins() const { return plugins_; }
     const std::vector<ForceElement> &forces() const { return forces_; }
     void add_constraint(const std::string &name, Ex phi);
     void add_output(const std::string &name, Ex value);
@@ -239,6 +251,7 @@ private:
     std::vector<Frame> frames_;
     std::vector<Body> bodies_;
     std::vector<ForceElement> forces_;
+    std::vector<Plugin> plugins_;
     std::vector<NamedEx> constraints_, outputs_;
 
     bool built_ = false;

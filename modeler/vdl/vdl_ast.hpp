@@ -95,6 +95,7 @@ struct Stmt {
         Table,      // decls[0]: name, value: the points; text: "linear" or "spline"
         Damper, BumpStop, Friction, AntiRoll,
         AirSpring,  // three-parameter air spring (docs/elements.md)
+        Plugin,     // a force from a user's library (docs/plugins.md)
     };
     Kind kind;
     Loc loc;                      // the keyword

@@ -641,6 +641,7 @@ private:
         case Stmt::Friction:
         case Stmt::AirSpring: axial(s); return;
         case Stmt::AntiRoll: antiroll(s); return;
+        case Stmt::Plugin: plugin(s); return;
         case Stmt::Bushing: {
             const Decl &dc = s.decls[0];
             declare(dc, dc.name);
@@ -875,6 +876,54 @@ private:
         std::string b1 = opt(s, "of1") ? body_name(*opt(s, "of1")) : "";
         std::string b2 = opt(s, "of2") ? body_name(*opt(s, "of2")) : "";
         sys_.add_spring_damper(dc.name, p1, p2, k, c, L0, b1, b2, law, axis);
+    }
+
+    // plugin NAME library "LIB" between P [of B1] and Q [of B2] [params [...]]
+    // [states N] [along DIR] (docs/plugins.md).  The params are numbers
+    // (the library reads them as given); a relative library path with a
+    // folder is taken from the description's folder, a bare name is left to
+    // the dynamic loader's search.
+    void plugin(const Stmt &s) {
+        const Decl &dc = s.decls[0];
+        declare(dc, dc.name);
+        const Expr &le = *need(s, "library")[0];
+        if (le.kind != Expr::Str || le.text.empty())
+            throw ElabError{le.loc, "plugin '" + dc.name + "': the library is a file name in quotes: library "
+                                    "\"libname.so\", found '" + expr_str(le) + "'"};
+        System::Plugin info;
+        info.name = dc.name;
+        info.library = le.text;
+        namespace fs = std::filesystem;
+        if (le.text.find('/') != std::string::npos && fs::path(le.text).is_relative() && le.loc.file >= 0) {
+            std::error_code ec;
+            fs::path p = fs::absolute(fs::path(d_.sources().path(le.loc.file)).parent_path() / le.text, ec);
+            info.library = p.lexically_normal().string();
+        }
+        if (const Expr *pe = opt(s, "params")) {
+            Val v = eval(*pe);
+            if (v.k != Val::List && v.k != Val::RawVec) type_error(*pe, v, "a list of numbers [v1, v2, ...]");
+            for (const Ex &x : v.list) {
+                if (!x.is_number())
+                    throw ElabError{pe->loc, "plugin '" + dc.name + "': its params are numbers, found '" + expr_str(*pe) +
+                                             "': write the values (the library reads them as given, once; "
+                                             "a parameter could change at run time without it)"};
+                info.params.push_back(st_.number_value(x.id()));
+            }
+        }
+        if (const Expr *ne = opt(s, "states")) {
+            Ex n = scalar(*ne);
+            const double v = n.is_number() ? st_.number_value(n.id()) : -1;
+            if (!(v >= 0 && v <= 64 && v == (int)v))
+                throw ElabError{ne->loc, "plugin '" + dc.name + "': 'states' is a whole number from 0 to 64 (how "
+                                         "many states the library keeps), found '" + expr_str(*ne) + "'"};
+            info.n_state = (int)v;
+        }
+        const auto &bt = need(s, "between");
+        std::string p1 = point_name(*bt[0], dc.name + "/p1"), p2 = point_name(*bt[1], dc.name + "/p2");
+        Vector axis = opt(s, "along") ? vector(*opt(s, "along")) : Vector();
+        std::string b1 = opt(s, "of1") ? body_name(*opt(s, "of1")) : "";
+        std::string b2 = opt(s, "of2") ? body_name(*opt(s, "of2")) : "";
+        sys_.add_plugin(info, p1, p2, b1, b2, axis);
     }
 
     void antiroll(const Stmt &s) {

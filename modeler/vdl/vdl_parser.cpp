@@ -90,6 +90,7 @@ const char *stmt_keyword(Stmt::Kind k) {
     case Stmt::Friction: return "friction";
     case Stmt::AntiRoll: return "antiroll";
     case Stmt::AirSpring: return "airspring";
+    case Stmt::Plugin: return "plugin";
     }
     return "?";
 }
@@ -118,6 +119,8 @@ const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     static const std::vector<ClauseSpec> friction = {{"between", 2}, {"force", 1}, {"v0", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> antiroll = {{"left", 2}, {"right", 2}, {"kt", 1}, {"arm", 1}, {"along", 1}};
     static const std::vector<ClauseSpec> bushing = {{"between", 2}, {"k", 1}, {"c", 1}, {"rotation", 1}};
+    static const std::vector<ClauseSpec> plugin = {{"library", 1}, {"between", 2}, {"params", 1},
+                                                   {"states", 1},  {"along", 1}};
     static const std::vector<ClauseSpec> force = {{"on", 1}, {"at", 1}, {"reaction", 1}, {"reaction_at", 1}};
     static const std::vector<ClauseSpec> torque = {{"on", 1}, {"reaction", 1}};
     static const std::vector<ClauseSpec> contact = {
@@ -132,6 +135,7 @@ const std::vector<ClauseSpec> &clause_specs(Stmt::Kind k) {
     case Stmt::Friction: return friction;
     case Stmt::AntiRoll: return antiroll;
     case Stmt::Bushing: return bushing;
+    case Stmt::Plugin: return plugin;
     case Stmt::Force: return force;
     case Stmt::Torque: return torque;
     case Stmt::Contact: return contact;
@@ -149,6 +153,7 @@ const std::vector<std::pair<std::string, Stmt::Kind>> &keywords() {
         {"contact", Stmt::Contact}, {"template", Stmt::Template}, {"use", Stmt::Use},
         {"table", Stmt::Table},     {"damper", Stmt::Damper},     {"bumpstop", Stmt::BumpStop},
         {"friction", Stmt::Friction}, {"antiroll", Stmt::AntiRoll}, {"airspring", Stmt::AirSpring},
+        {"plugin", Stmt::Plugin},
     };
     return kw;
 }
@@ -518,6 +523,7 @@ private:
         case Stmt::Friction:
         case Stmt::AntiRoll:
         case Stmt::Bushing:
+        case Stmt::Plugin:
         case Stmt::Force:
         case Stmt::Torque:
         case Stmt::Contact:

@@ -202,6 +202,10 @@ static int setup(railsym *s, const char *dir, const railsym_options *o, char *er
         opt.contact_event = api_event;
         opt.contact_event_ctx = s;
     }
+    if (m->n_plugin > 0) /* docs/plugins.md: a plugin library is railsym run's alone for now */
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "model '%s' has plugin force '%s' (library '%s'): the C API does not run user plugins; "
+                       "use 'railsym run', docs/plugins.md", m->name, m->plugins[0].name, m->plugins[0].library);
     if ((st = rs_ws_create(m, &opt, &s->ws, msg, sizeof msg)))
         return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
     if ((st = rs_binding_apply(s->b, s->ws, msg, sizeof msg)))

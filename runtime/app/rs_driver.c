@@ -27,6 +27,7 @@
 #include "rs_driver.h"
 #include "rs_elastic.h"
 #include "rs_thermal_run.h"
+#include "rs_plugin_load.h"
 
 void rs_run_config_default(rs_run_config *c)
 {
@@ -344,6 +345,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
 
     rs_binding *b = NULL;
     rs_ws *ws = NULL;
+    rs_plugin_set *plugins = NULL;
     rs_results *csv = NULL;
     rs_realtime_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
     rs_thermal_run *thermal = NULL;
@@ -375,6 +377,9 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
                      m->name);
         goto done;
     }
+    if ((st = rs_plugin_set_open(m, &plugins, err, errlen)))   /* user plugin forces: docs/plugins.md */
+        goto done;
+    opt.plugins = rs_plugin_set_tables(plugins);
     event_ctx ev = {&c->log, m, rs_binding_derail_continue(b)};
     opt.contact_event = report_event;
     opt.contact_event_ctx = &ev;
@@ -510,6 +515,7 @@ done:
             st = rs_fail(err, errlen, cst, "%s; what was written is in '%s'", cmsg, left[0] ? left : "(nothing)");
     }
     rs_ws_free(&ws);
+    rs_plugin_set_close(&plugins); /* after the workspace: its release hooks are in them */
     rs_binding_free(&b);
     return rep->status = st;
 }

@@ -630,6 +630,10 @@ int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_repor
     if (!ws || ws->magic != RS_WS_MAGIC)
         return rs_fail(err, errlen, RS_E_ARG, "equilibrium: no workspace");
     const rs_model *m = ws->model;
+    if (m->n_plugin > 0) /* its Newton moves q without calling the plugins (docs/plugins.md) */
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED, "equilibrium: model '%s' has plugin force '%s': the "
+                       "equilibrium solve does not support user plugins yet; start from the description's state",
+                       m->name, m->plugins[0].name);
     if (!m->fn[RS_FN_DELTA_JAC].fn)
         return rs_fail(err, errlen, RS_E_MODEL,
                        "equilibrium: model '%s' has no force Jacobians (delta_jac), which the equilibrium "

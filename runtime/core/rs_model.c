@@ -162,6 +162,18 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
     }
     if ((st = check_units(m->z_units, m->n_z, m->name, "z_units", err, errlen)))
         return st;
+    if (m->n_plugin < 0 || (m->n_plugin > 0 && (!m->plugins || !m->fn[RS_FN_OUTPUTS].fn)))
+        return fail(err, errlen, m->name, "plugin forces (n_plugin, plugins, the outputs function) incomplete");
+    for (int i = 0; i < m->n_plugin; i++) {
+        const rs_model_plugin *g = &m->plugins[i];
+        int ok = g->name && g->library && g->n_param >= 0 && (g->n_param == 0 || g->param) && g->n_state >= 0 &&
+                 g->out_x >= 0 && g->out_x < m->n_out && g->out_v >= 0 && g->out_v < m->n_out;
+        for (int k = 0; k < 5; k++)
+            ok = ok && g->u_slot[k] >= 0 && g->u_slot[k] < m->n_u;
+        if (!ok)
+            return fail(err, errlen, m->name, "plugin force %d: its name, library, params, input slots or outputs "
+                        "are invalid", i);
+    }
     /* the initial state (optional: NULL is all zero) must be numbers */
     for (int i = 0; i < m->n_q; i++)
         if ((m->q0 && !isfinite(m->q0[i])) || (m->qd0 && !isfinite(m->qd0[i])))

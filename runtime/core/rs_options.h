@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "rs_alloc.h"   /* rs_allocator: the allocation contract */
 #include "rs_contact_ops.h"
+#include "rs_plugin.h"
 
 typedef enum rs_method {
     RS_IMEX_EULER = 0,   /* seed 003 §4: velocity-implicit system, trapezoidal q */
@@ -156,6 +157,10 @@ typedef struct rs_options {
                              (docs/performance.md), default RS_FAST_ALL;
                              each gives the same results within rounding,
                              and clearing one measures what it buys        */
+    /* User plugin forces (abi/rs_plugin.h): one table per entry of the
+     * model's plugins[] (n_plugin), in that order; NULL for a model
+     * without.  Read by rs_ws_create and kept: they outlive the workspace. */
+    const rs_plugin_api *const *plugins;
 } rs_options;
 
 /* rs_options.fast bits. */

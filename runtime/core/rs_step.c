@@ -71,6 +71,8 @@ static int eval_dynamics(rs_ws *ws)
     const rs_model *m = ws->model;
     int st;
     ws->creep_ready = 0;
+    if ((st = rs_ws_plugin_eval(ws))) /* the plugins' forces into their input slots */
+        return st;
     if (rs_ws_combined(ws, RS_FN_STEP)) {
         /* one atom set for M, δ^NK, φ_q, γ and the creep pieces */
         rs_contact_ws *c = ws->ct;
@@ -685,6 +687,8 @@ int rs_step(rs_ws *ws)
     st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
     if (!st && ws->opt.method != RS_RK4 && ws->model->n_z > 0)
         st = z_finish(ws, t1);
+    if (!st && ws->n_plug_live > 0)
+        st = rs_ws_plugin_advance(ws, t1, ws->dt);
     rs_prof_enter(ws, RS_PHASE_OTHER);
     if (st || (st = state_finite(ws, "new state:")))
         goto fail;

@@ -320,6 +320,7 @@ int rs_ws_create(const rs_model *m, const rs_options *opt, rs_ws **out,
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     wire_inputs(ws, &z);
     if ((st = contact_setup(ws, &o, &o.allocator, err, errlen))
+        || (st = rs_ws_plugin_setup(ws, &o, &o.allocator, err, errlen))
         || (st = system_setup(ws, &o, &o.allocator, err, errlen))) {
         rs_ws_free(&ws);
         return st;
@@ -339,6 +340,7 @@ void rs_ws_free(rs_ws **wsp)
     rs_klu_system_free(&ws->sys, &a);
     if (ws->cops)
         ws->cops->release(&ws->ct, &a);
+    rs_ws_plugin_release(ws, &a);
     rs_free(&a, ws->block);
     ws->magic = 0;
     rs_free(&a, ws);

@@ -97,6 +97,13 @@ struct rs_ws {
     double prof_t0;                /* when it started [s]                   */
     rs_stats stats;
     char err[1024];
+
+    /* user plugin forces (rs_ws_plugin.c; NULL / 0 without) */
+    const rs_plugin_api *const *plug_api; /* rs_options.plugins, n_plugin  */
+    void **plug_ctx;               /* each plugin's init context            */
+    double *plug_state;            /* their states, one after the other     */
+    double *plug_y;                /* RS_FN_OUTPUTS at the last evaluation  */
+    int n_plug_live;               /* plugins whose init succeeded          */
 };
 
 /* Records an error "step N, t = T s: <message>" and returns status. */
@@ -114,6 +121,14 @@ int rs_ws_update_constants(rs_ws *ws);
 
 /* Points the time, q and q̇ input slots at (t, q, qd). */
 void rs_ws_bind(rs_ws *ws, double t, const double *q, const double *qd);
+
+/* User plugin forces (rs_ws_plugin.c, docs/plugins.md). */
+int rs_ws_plugin_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, char *err, size_t errlen);
+void rs_ws_plugin_release(rs_ws *ws, const rs_allocator *a);
+/* At the bound state: calls each plugin, writes its input slots. */
+int rs_ws_plugin_eval(rs_ws *ws);
+/* After an accepted step to t1: each plugin's `advance`. */
+int rs_ws_plugin_advance(rs_ws *ws, double t1, double dt);
 
 /* Calls model function `id` with out[0] = out0 (and out[1] = out1);
  * a non-zero return becomes RS_E_MODELFN with a message. */

@@ -71,6 +71,9 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
                        "model '%s' has constraints: a train vehicle must be an ODE (no constraints other than the "
                        "wheel-rail contacts', which become compliant)",
                        m->name);
+    if (m->n_plugin > 0) /* the train's step calls the model without the plugins (docs/plugins.md) */
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED, "model '%s' has plugin force '%s': a train vehicle cannot "
+                       "have user plugins yet; run it alone with 'railsym run'", m->name, m->plugins[0].name);
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no force Jacobians (delta_jac), which a train vehicle needs: recompile it "
