@@ -8,6 +8,7 @@
  *   BENCH artificial_chain<N>.direct_step_us_per_body <v> us   band Cholesky, 1 thread
  *   BENCH artificial_chain<N>.step_us_per_body_t1 <v> us       artificial dynamics, 1 thread
  *   BENCH artificial_chain<N>.step_us_per_body_t2 <v> us       the same on 2 threads
+ *                                   (RAILSYM_BENCH_THREAD_LIST="1,2,4,8,16" times others)
  *   BENCH artificial_chain<N>.iters_per_step <v> iterations    4 solves a step (RK4)
  *   BENCH artificial_chain<N>.iters_per_solve_cold <v> iterations   from mu = 0, one solve
  *   BENCH artificial_chain<N>.iters_per_step_last_mu <v> iterations warm start from the last
@@ -83,6 +84,16 @@ int main(void)
     const char *cap = getenv("RAILSYM_BENCH_ARTIFICIAL_MAX_ITER");
     const int max_iter = cap ? atoi(cap) : 200000;
     const int ns[] = {5, 10, 100, 1000, 2000};
+    /* RAILSYM_BENCH_THREAD_LIST: the thread counts timed, "1,2" unless set
+     * (the first must be 1: the iteration counts are printed with it) */
+    int threads[16] = {1, 2}, n_threads = 2;
+    const char *tl = getenv("RAILSYM_BENCH_THREAD_LIST");
+    if (tl && atoi(tl) == 1) {
+        n_threads = 0;
+        for (const char *s = tl; s && *s && n_threads < 16; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+            if (atoi(s) >= 1)
+                threads[n_threads++] = atoi(s);
+    }
     for (size_t r = 0; r < sizeof ns / sizeof ns[0]; r++) {
         const int n = ns[r];
         double iters = 0.0;
@@ -91,7 +102,8 @@ int main(void)
         rs_chain_free(&d);
         if (td > 0)
             printf("BENCH artificial_chain%d.direct_step_us_per_body %.4g us\n", n, td / n);
-        for (int T = 1; T <= 2; T++) {
+        for (int ti = 0; ti < n_threads; ti++) {
+            const int T = threads[ti];
             rs_chain *a = make(n, RS_CHAIN_ARTIFICIAL, T, max_iter, 1);
             const double ta = time_steps(a, 1.0, &iters);
             if (ta > 0) {

@@ -9,7 +9,7 @@
  *   BENCH coupled.fit_ts <v> s              the seed's law fitted to t(N):
  *   BENCH coupled.fit_alpha <v>             S(N) = t1 / (ts + (t1 − ts)/N + t1 α (N − 1))
  *
- * N = 1 … 4 ranks for the grid, rank 0 for the vehicle; t(N) is the wall
+ * N = 1 … 4 ranks for the grid (RAILSYM_BENCH_COUPLED_NMAX sets the 4), rank 0 for the vehicle; t(N) is the wall
  * time of `mpirun -np N+1 railsym run … --mpi` less that of the same
  * command for one step (MPI start-up, loading).  The grid: 24 × 24 × 96
  * cells (a solid cylinder: 43 776 in the body), one sub-step per 1 ms
@@ -42,7 +42,9 @@ static const char *kVdl =
     "output v_d = z_d - dt(a0*sin(2*pi*f0*t))\n"
     "output p_d = c_d*v_d^2\n";
 
-#define GRID "thermal c_d power p_d beta 0.01 grid 24 24 96 length 0.4 radius 0.035 bore 0.0\n"
+/* RAILSYM_BENCH_COUPLED_GRID="NX NY NZ" replaces the 24 24 96 cells (a
+ * larger grid gives the ranks work worth sharing on a many-core machine) */
+#define GRID_FMT "thermal c_d power p_d beta 0.01 grid %s length 0.4 radius 0.035 bore 0.0\n"
 
 /* Wall seconds of one command (best of `reps`); < 0 when it failed. */
 static double timed(char *const *argv, const char *log, int reps)
@@ -63,7 +65,11 @@ static double mpi_time(int np, const char *model, const char *scn, const char *o
     snprintf(nps, sizeof nps, "%d", np);
     char *argv[] = {"mpirun", "-np", nps, "--oversubscribe", (char *)sweep_railsym_bin(), "run", (char *)model,
                     "-s", (char *)scn, "-o", (char *)out, "-q", "--mpi", NULL};
-    return timed(argv, log, 1);
+    /* RAILSYM_BENCH_COUPLED_REPS: best of this many runs (default 1; a
+     * quiet many-core machine can afford 3) */
+    const char *reps = getenv("RAILSYM_BENCH_COUPLED_REPS");
+    const int r = reps && atoi(reps) >= 1 && atoi(reps) <= 20 ? atoi(reps) : 1;
+    return timed(argv, log, r);
 }
 
 int main(void)
@@ -79,8 +85,13 @@ int main(void)
     snprintf(out, sizeof out, "%s/out.csv", dir);
     snprintf(log, sizeof log, "%s/log", dir);
     sweep_write(vdl, kVdl);
-    sweep_write(scn, "duration 0.5\nstep 1e-3\noutput 0.1\nmethod rk4\n" GRID);
-    sweep_write(tiny, "duration 1e-3\nstep 1e-3\noutput 0.1\nmethod rk4\n" GRID);
+    const char *cells = getenv("RAILSYM_BENCH_COUPLED_GRID");
+    char grid[256], text[512];
+    snprintf(grid, sizeof grid, GRID_FMT, cells && *cells ? cells : "24 24 96");
+    snprintf(text, sizeof text, "duration 0.5\nstep 1e-3\noutput 0.1\nmethod rk4\n%s", grid);
+    sweep_write(scn, text);
+    snprintf(text, sizeof text, "duration 1e-3\nstep 1e-3\noutput 0.1\nmethod rk4\n%s", grid);
+    sweep_write(tiny, text);
     char *comp[] = {(char *)sweep_railsym_bin(), "compile", vdl, "-o", model, NULL};
     if (sweep_run(comp, log) != 0) {
         fprintf(stderr, "bench_coupled: railsym compile failed\n");
@@ -96,8 +107,14 @@ int main(void)
         return 0;
     }
     const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    enum { NMAX = 4 };
-    double t[NMAX + 1];
+    /* RAILSYM_BENCH_COUPLED_NMAX: grid ranks up to this (default 4; a
+     * 16-core machine takes 15, one rank left for the vehicle) */
+    enum { NCAP = 63 };
+    const char *nmax_env = getenv("RAILSYM_BENCH_COUPLED_NMAX");
+    int NMAX = nmax_env ? atoi(nmax_env) : 4;
+    if (NMAX < 2 || NMAX > NCAP)
+        NMAX = 4;
+    double t[NCAP + 1];
     for (int n = 1; n <= NMAX; n++) {
         const double full = mpi_time(n + 1, model, scn, out, log), zero = mpi_time(n + 1, model, tiny, out, log);
         if (full < 0 || zero < 0) {
