@@ -105,11 +105,14 @@ int rs_ws_inputs(rs_ws *ws, double t)
 }
 
 /* The masses and inertias made of parameters, for the parameters now set
- * (rs_inertia.h): a body no body can be is refused by name. */
+ * (rs_inertia.h): a body no body can be is refused by name.  Only when
+ * they changed since the last pass (a parameter set every step by a
+ * coupling seldom makes a mass). */
 static int check_inertia(rs_ws *ws)
 {
     char why[sizeof ws->err];
-    const int st = rs_inertia_check_model(ws->model, ws->in, ws->inertia_eval, why, sizeof why);
+    const int st = rs_inertia_check_model_changed(ws->model, ws->in, ws->inertia_eval, ws->inertia_passed,
+                                                  &ws->inertia_passed_valid, why, sizeof why);
     return st ? rs_ws_fail(ws, st, "%s", why) : RS_OK;
 }
 

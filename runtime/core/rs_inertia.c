@@ -2,6 +2,7 @@
 #include "rs_inertia.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "rs_abi.h"
@@ -82,17 +83,23 @@ int rs_inertia_problem(double mass, const double c[6], char *why, size_t n)
     return 0;
 }
 
-int rs_inertia_check_model(const rs_model *m, const double *const in[], double *buf, char *err, size_t errlen)
+/* RS_FN_INERTIA's outputs for in[RS_IN_P] into buf (masses, then tensors). */
+static int inertia_eval(const rs_model *m, const double *const in[], double *buf, char *err, size_t errlen)
 {
     const int nb = rs_model_inertia_count(m);
-    if (nb == 0)
-        return RS_OK;
     double *out[RS_FN_MAX_OUT] = {buf, buf + nb};
     if (m->fn[RS_FN_INERTIA].fn(in, out) != RS_ABI_OK)
         return rs_fail(err, errlen, RS_E_MODELFN, "model '%s': its inertia function failed", m->name);
+    return RS_OK;
+}
+
+/* The verdict on buf (inertia_eval's layout). */
+static int inertia_verdict(const rs_model *m, const double *buf, char *err, size_t errlen)
+{
+    const int nb = rs_model_inertia_count(m);
     for (int b = 0; b < nb; b++) {
         char why[256];
-        if (rs_inertia_problem(out[0][b], out[1] + 6 * b, why, sizeof why))
+        if (rs_inertia_problem(buf[b], buf + nb + 6 * b, why, sizeof why))
             return rs_fail(err, errlen, RS_E_VALUE,
                            "body '%s': %s; check the parameters that make it (a scenario's 'param' lines, a "
                            "sweep's values, a train file's, the description's defaults), or, to keep published "
@@ -100,5 +107,32 @@ int rs_inertia_check_model(const rs_model *m, const double *const in[], double *
                            "description",
                            m->inertia_bodies[b], why);
     }
+    return RS_OK;
+}
+
+int rs_inertia_check_model(const rs_model *m, const double *const in[], double *buf, char *err, size_t errlen)
+{
+    if (rs_model_inertia_count(m) == 0)
+        return RS_OK;
+    const int st = inertia_eval(m, in, buf, err, errlen);
+    return st ? st : inertia_verdict(m, buf, err, errlen);
+}
+
+int rs_inertia_check_model_changed(const rs_model *m, const double *const in[], double *buf, double *passed,
+                                   int *passed_valid, char *err, size_t errlen)
+{
+    const int nb = rs_model_inertia_count(m);
+    if (nb == 0)
+        return RS_OK;
+    int st = inertia_eval(m, in, buf, err, errlen);
+    if (st)
+        return st;
+    const size_t bytes = 7 * (size_t)nb * sizeof *buf;
+    if (*passed_valid && memcmp(buf, passed, bytes) == 0)
+        return RS_OK;
+    if ((st = inertia_verdict(m, buf, err, errlen)))
+        return st;
+    memcpy(passed, buf, bytes);
+    *passed_valid = 1;
     return RS_OK;
 }

@@ -32,4 +32,13 @@ int rs_inertia_problem(double mass, const double c[6], char *why, size_t n);
  * rs_model_inertia_count(m) doubles. */
 int rs_inertia_check_model(const rs_model *m, const double *const in[], double *buf, char *err, size_t errlen);
 
+/* The same, skipped when RS_FN_INERTIA gives exactly what passed last time
+ * (passed: 7 · rs_model_inertia_count(m) doubles, *passed_valid 1 when it
+ * holds them; both updated on a pass).  A coupling that sets a damping
+ * parameter every step then costs one small generated call, not the
+ * principal moments of every body (the masses and tensors are what is
+ * checked, so their being equal is exactly when the verdict is). */
+int rs_inertia_check_model_changed(const rs_model *m, const double *const in[], double *buf, double *passed,
+                                   int *passed_valid, char *err, size_t errlen);
+
 #endif /* RS_INERTIA_H */

@@ -155,7 +155,7 @@ static ws_sizes block_sizes(const rs_model *m)
     const size_t ncache = (size_t)rs_model_cache_len(m);
     const size_t total = 3 * nq + 3 * ns + (size_t)m->n_p + (size_t)m->n_u + (size_t)m->n_const +
                          ncache + (ncache ? nq + ns : 0) +
-                         2 * (size_t)m->n_p + 7 * (size_t)rs_model_inertia_count(m) +
+                         2 * (size_t)m->n_p + 14 * (size_t)rs_model_inertia_count(m) +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
                          2 * nq + nproj * nproj + nproj + 8 * (size_t)m->n_z;
     return (ws_sizes){nq, ns, nphi, nnzM, nnzG, nproj, ncache, total};
@@ -184,6 +184,7 @@ static void carve_block(rs_ws *ws, const ws_sizes *z)
     CARVE(lambda, nphi);
     CARVE(p_eval, (size_t)m->n_p); CARVE(p_set, (size_t)m->n_p);
     CARVE(inertia_eval, 7 * (size_t)rs_model_inertia_count(m));
+    CARVE(inertia_passed, 7 * (size_t)rs_model_inertia_count(m));
     CARVE(Mv, z->nnzM); CARVE(delta, nq);
     CARVE(phi, nphi); CARVE(beta, nphi); CARVE(gamma, nphi); CARVE(Gv, z->nnzG);
     CARVE(rhs, nq + nphi);

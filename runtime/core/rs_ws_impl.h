@@ -35,6 +35,8 @@ struct rs_ws {
     double *lambda;                /* n_phi                                */
     double *p_eval;                /* n_p: RS_FN_PARAMS' output             */
     double *inertia_eval;          /* 7 per body: RS_FN_INERTIA's outputs   */
+    double *inertia_passed;        /* the last outputs that passed the check */
+    int inertia_passed_valid;      /* 1 once inertia_passed holds some      */
     double *p_set;                 /* n_p: 1 where the caller set the
                                       parameter (a dependent one then keeps
                                       its value)                            */

@@ -7,13 +7,20 @@
  *   - the verdicts: a triangle-breaking tensor, a negative moment, a zero,
  *     negative or NaN mass and a non-finite component are refused with the
  *     reason; the flat plate (C = A + B, the boundary) and a rod are
- *     accepted.
+ *     accepted;
+ *   - rs_inertia_check_model_changed judges only what changed: a model
+ *     made here (mass p0, tensor diag(p1, p2, p3)) is refused when its
+ *     tensor breaks the triangle, accepted when it does not, and a "passed"
+ *     record equal to the current outputs skips the verdict (shown by
+ *     planting a bad tensor as passed: accepted without a look, refused as
+ *     soon as the record is not valid or differs).
  */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
 #include "rs_inertia.h"
+#include "rs_status.h"
 #include "rs_test.h"
 
 /* c = R diag(d) Rᵀ, R = Rz(a) Ry(b) Rx(g), as (xx, yy, zz, xy, xz, yz). */
@@ -82,12 +89,64 @@ START_TEST(verdicts)
 }
 END_TEST
 
+/* One body: mass p0, tensor diag(p1, p2, p3). */
+static int toy_inertia(const double *const *in, double *const *out)
+{
+    const double *p = in[RS_IN_P];
+    out[0][0] = p[0];
+    const double c[6] = {p[1], p[2], p[3], 0, 0, 0};
+    memcpy(out[1], c, sizeof c);
+    return RS_ABI_OK;
+}
+
+START_TEST(judged_only_when_changed)
+{
+    static const int len[2] = {1, 6};
+    static const char *const bodies[] = {"toy"};
+    rs_model m;
+    memset(&m, 0, sizeof m);
+    m.name = "toy";
+    m.fn[RS_FN_INERTIA] = (rs_func){toy_inertia, 2, len, NULL};
+    m.inertia_bodies = bodies;
+    ck_assert_int_eq(rs_model_inertia_count(&m), 1);
+    double p[4] = {2, 1, 1, 1}, buf[7], passed[7];
+    const double *in[RS_IN_COUNT] = {0};
+    in[RS_IN_P] = p;
+    int valid = 0;
+    char err[512];
+    /* a sphere passes and is recorded */
+    ck_assert_int_eq(rs_inertia_check_model_changed(&m, in, buf, passed, &valid, err, sizeof err), RS_OK);
+    ck_assert_int_eq(valid, 1);
+    ck_assert(passed[0] == 2 && passed[1] == 1);
+    /* 1, 1, 3 breaks the triangle: refused, the record kept */
+    p[3] = 3;
+    ck_assert_int_eq(rs_inertia_check_model_changed(&m, in, buf, passed, &valid, err, sizeof err), RS_E_VALUE);
+    ck_assert_msg(strstr(err, "body 'toy'") && strstr(err, "triangle"), "%s", err);
+    ck_assert(valid == 1 && passed[3] == 1);
+    /* the same outputs recorded as passed: no verdict is made (a bad
+     * record planted here proves it), ... */
+    memcpy(passed, buf, sizeof buf);
+    ck_assert_int_eq(rs_inertia_check_model_changed(&m, in, buf, passed, &valid, err, sizeof err), RS_OK);
+    /* ... an invalid record or a changed output brings it back */
+    valid = 0;
+    ck_assert_int_eq(rs_inertia_check_model_changed(&m, in, buf, passed, &valid, err, sizeof err), RS_E_VALUE);
+    valid = 1;
+    p[0] = 2.5;
+    ck_assert_int_eq(rs_inertia_check_model_changed(&m, in, buf, passed, &valid, err, sizeof err), RS_E_VALUE);
+    /* the plain check agrees with the first verdict */
+    ck_assert_int_eq(rs_inertia_check_model(&m, in, buf, err, sizeof err), RS_E_VALUE);
+    p[3] = 1.5;
+    ck_assert_int_eq(rs_inertia_check_model(&m, in, buf, err, sizeof err), RS_OK);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("inertia");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, principal_moments_of_a_rotated_tensor);
     tcase_add_test(tc, verdicts);
+    tcase_add_test(tc, judged_only_when_changed);
     suite_add_tcase(s, tc);
     return s;
 }
