@@ -383,20 +383,29 @@ static Vector unit_axis(const Vector &axis, const std::string &ctx)
     return axis / norm(axis);
 }
 
+// An element between two different points, each on a body or the ground.
+ForceElement System::two_point(const std::string &name, ForceKind kind, const std::string &ctx, const char *what,
+                               const std::string &p1, const std::string &p2, const std::string &body1,
+                               const std::string &body2) const
+{
+    ForceElement f;
+    f.name = name;
+    f.kind = kind;
+    f.p1 = points_.find(p1, ctx);
+    f.p2 = points_.find(p2, ctx);
+    if (f.p1 == f.p2)
+        throw ModelError(ctx + ": both ends are point '" + p1 + "'; " + what + " needs two different points");
+    f.body1 = body_or_none(body1, ctx);
+    f.body2 = body_or_none(body2, ctx);
+    return f;
+}
+
 void System::add_spring_damper(const std::string &name, const std::string &p1, const std::string &p2, Ex k, Ex c,
                                Ex L0, const std::string &body1, const std::string &body2, const AxialLaw &law,
                                const Vector &axis)
 {
     std::string ctx = "spring-damper '" + name + "'";
-    ForceElement f;
-    f.name = name;
-    f.kind = ForceKind::SpringDamper;
-    f.p1 = points_.find(p1, ctx);
-    f.p2 = points_.find(p2, ctx);
-    if (f.p1 == f.p2)
-        throw ModelError(ctx + ": both ends are point '" + p1 + "'; a spring needs two different points");
-    f.body1 = body_or_none(body1, ctx);
-    f.body2 = body_or_none(body2, ctx);
+    ForceElement f = two_point(name, ForceKind::SpringDamper, ctx, "a spring", p1, p2, body1, body2);
     if (!k.valid() || !c.valid() || !L0.valid()) throw ModelError(ctx + ": stiffness, damping and free length are required");
     f.k = k;
     f.c = c;
@@ -418,15 +427,7 @@ void System::add_plugin(const Plugin &info, const std::string &p1, const std::st
 {
     const std::string &name = info.name;
     std::string ctx = "plugin '" + name + "'";
-    ForceElement f;
-    f.name = name;
-    f.kind = ForceKind::Plugin;
-    f.p1 = points_.find(p1, ctx);
-    f.p2 = points_.find(p2, ctx);
-    if (f.p1 == f.p2)
-        throw ModelError(ctx + ": both ends are point '" + p1 + "'; a plugin force needs two different points");
-    f.body1 = body_or_none(body1, ctx);
-    f.body2 = body_or_none(body2, ctx);
+    ForceElement f = two_point(name, ForceKind::Plugin, ctx, "a plugin force", p1, p2, body1, body2);
     f.axis = unit_axis(axis, ctx);
     claim(name, "force");
     static const char *slot[5] = {".f", ".dfdx", ".dfdv", ".x_eval", ".v_eval"};

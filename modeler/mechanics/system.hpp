@@ -237,6 +237,9 @@ private:
     void claim(const std::string &name, const std::string &kind);
     void changed() { built_ = false; }
     int body_or_none(const std::string &name, const std::string &context) const;
+    ForceElement two_point(const std::string &name, ForceKind kind, const std::string &ctx, const char *what,
+                           const std::string &p1, const std::string &p2, const std::string &body1,
+                           const std::string &body2) const;
     int base_of(const std::string &base_or_body, const std::string &context) const;
     void build();
     std::vector<Ex> generalized(const std::vector<PointLoad> &pl, const std::vector<BaseLoad> &bl);
