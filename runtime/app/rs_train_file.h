@@ -33,8 +33,12 @@ typedef struct rs_train_spec {
     char (*cname)[64];           /* nv - 1: c1, c2, ...                     */
     double *tables;
     unsigned char *contact_out;  /* nv: 1 where the CSV gets the contact forces */
+    unsigned char *state_out;    /* nv: 1 where the CSV gets the internal states */
     int nmodels;                 /* compiled vehicle types:                 */
     double **model_params;       /* nmodels parameter arrays (veh[].model_p) */
+    struct rs_plugin_set **plugin_sets;   /* compiled types' user plugins'
+                                    libraries (rs_plugin_load.h), nplugin_sets */
+    int nplugin_sets;
     rs_load_cache *own_cache;    /* the compiled models when the reader was
                                     given no cache (libtcc), else NULL      */
 } rs_train_spec;
