@@ -619,16 +619,13 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no static equilibrium (%s)%s%s", vn,
                        rs_status_name(st), tc ? ": " : "", tc ? rs_train_wheel_contact_error(tc) : "");
     }
-    if (!tc) {   /* internal states: their rates at the start (b < 0 checked) */
-        if ((st = rs_compiled_vehicle_z_start(mv, t0, qv, vv)) != RS_OK)
-            return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': %s", vn, rs_compiled_vehicle_error(mv));
-        return RS_OK;
-    }
-    st = rs_compiled_vehicle_steady(mv, t0, qv, vv, vfix, &bad);
-    if (st != RS_OK)
+    if (tc && (st = rs_compiled_vehicle_steady(mv, t0, qv, vv, vfix, &bad)) != RS_OK)
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
                        rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "",
                        rs_train_wheel_contact_error(tc));
+    /* internal states: their rates at the start (b < 0 checked) */
+    if ((st = rs_compiled_vehicle_z_start(mv, t0, qv, vv)) != RS_OK)
+        return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': %s", vn, rs_compiled_vehicle_error(mv));
     return RS_OK;
 }
 

@@ -37,8 +37,11 @@ struct rs_compiled_vehicle {
     double tz;
     double *z, *za, *zb, *zs, *zdot;
     double *ul;
-    rs_ws *pws;                 /* user plugins: a workspace of the model whose
-                                   rs_ws_plugin_eval writes their input slots */
+    rs_ws *pws;                 /* user plugins without contacts: a workspace of
+                                   the model whose rs_ws_plugin_eval writes
+                                   their input slots */
+    rs_ws *fws;                 /* the workspace evaluating the model: the
+                                   contacts' or pws (NULL: none, v->in) */
     char err[512];
 };
 
@@ -70,13 +73,6 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
     int st = rs_model_validate(m, err, errlen);
     if (st != RS_OK)
         return st;
-    if (m->n_contact > 0 && (m->n_z > 0 || m->n_plugin > 0)) /* the contacts' workspace evaluates them */
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "model '%s' has wheel-rail contacts and %s '%s': a train vehicle with contacts cannot "
-                       "have %s yet (one without contacts can, docs/trains.md); run it alone with 'railsym run'",
-                       m->name, m->n_z > 0 ? "internal state" : "plugin force",
-                       m->n_z > 0 ? m->z_names[0] : m->plugins[0].name,
-                       m->n_z > 0 ? "internal states" : "user plugins");
     /* the contacts' normal constraints become compliant Hertz forces
      * (rs_train_contact.h); any other constraint cannot */
     if (m->n_phi > m->n_contact)
@@ -166,7 +162,10 @@ static int take_params(rs_compiled_vehicle *v, const double *p, const unsigned c
     const rs_model *m = v->m;
     for (int i = 0; i < m->n_p; i++)
         v->p[i] = p ? p[i] : m->p_default[i];
-    if (!set || !m->fn[RS_FN_PARAMS].fn)
+    int any = 0;   /* none set: the defaults as they are, as a workspace keeps them */
+    for (int i = 0; set && i < m->n_p; i++)
+        any |= set[i] != 0;
+    if (!any || !m->fn[RS_FN_PARAMS].fn)
         return RS_OK;
     double *flags = rs_alloc(&v->alloc, 2 * (size_t)m->n_p, sizeof(double));
     if (!flags)
@@ -207,7 +206,7 @@ static int take_states(rs_compiled_vehicle *v, const double *z0)
 static int open_plugins(rs_compiled_vehicle *v, const rs_plugin_api *const *plugins, char *err, size_t errlen)
 {
     const rs_model *m = v->m;
-    if (m->n_plugin == 0)
+    if (m->n_plugin == 0 || v->tc)   /* with contacts: in the contacts' workspace */
         return RS_OK;
     if (!plugins)
         return rs_fail(err, errlen, RS_E_ARG,
@@ -228,6 +227,7 @@ static int open_plugins(rs_compiled_vehicle *v, const rs_plugin_api *const *plug
     if ((st = rs_ws_update_constants(ws)) != RS_OK)
         return rs_fail(err, errlen, st, "model '%s': %s", m->name, ws->err);
     v->ul = ws->u;
+    v->fws = ws;
     return RS_OK;
 }
 
@@ -302,11 +302,29 @@ int rs_compiled_vehicle_create_opts(rs_compiled_vehicle **out, const rs_model *m
     if (m->n_contact > 0) {
         /* the contact instance owns a workspace of the model (its own
          * parameters, constants, splines); v->p stays a copy for callers */
-        st = rs_train_wheel_contact_create(&v->tc, m, v->p, o->contact, &a, err, errlen);
+        rs_train_wheel_contact_opts co;
+        if (o->contact)
+            co = *o->contact;
+        else
+            rs_train_wheel_contact_opts_default(&co);
+        if (m->n_plugin > 0 && !o->plugins) {
+            rs_fail(err, errlen, RS_E_ARG,
+                    "model '%s' has plugin force '%s' (library '%s') but no plugin tables were given "
+                    "(rs_compiled_vehicle_opts.plugins, rs_wagon.model_plugins)",
+                    m->name, m->plugins[0].name, m->plugins[0].library);
+            rs_compiled_vehicle_free(&v);
+            return RS_E_ARG;
+        }
+        co.plugins = o->plugins;
+        st = rs_train_wheel_contact_create(&v->tc, m, v->p, &co, &a, err, errlen);
         if (st != RS_OK) {
             rs_compiled_vehicle_free(&v);
             return st;
         }
+        /* its workspace evaluates the model: the states' and the plugins'
+         * slots are its inputs */
+        v->fws = rs_train_wheel_contact_ws(v->tc);
+        v->ul = v->fws->u;
         *out = v;
         return RS_OK;
     }
@@ -386,6 +404,10 @@ static int eval_zdot(rs_compiled_vehicle *v, double t, const double *q, const do
     const rs_model *m = v->m;
     const double *in[RS_IN_COUNT];
     bind(v, in, &t, q, qd);
+    if (v->tc) {   /* the contacts' workspace holds the constants (and s, the splines) */
+        rs_ws_bind(v->fws, t, q, qd);
+        memcpy(in, v->fws->in, sizeof in);
+    }
     double *o[RS_FN_MAX_OUT] = {v->zdot, zb ? zb : v->zs};
     if (m->fn[RS_FN_ZDOT].fn(in, o) != RS_ABI_OK)
         return rs_fail(v->err, sizeof v->err, RS_E_MODELFN, "t = %.9g s: model function %s failed", t,
@@ -464,20 +486,20 @@ int rs_compiled_vehicle_z_commit(rs_compiled_vehicle *v, double t, const double 
  * step's own call (rs_ws_plugin_eval) on the vehicle's workspace. */
 static int plugins_at(rs_compiled_vehicle *v, double t, const double *q, const double *qd)
 {
-    rs_ws_bind(v->pws, t, q, qd);
-    const int st = rs_ws_plugin_eval(v->pws);
+    rs_ws_bind(v->fws, t, q, qd);
+    const int st = rs_ws_plugin_eval(v->fws);
     if (st != RS_OK) {   /* its message without the workspace's own "step N, t = T s: " */
-        const char *msg = strstr(v->pws->err, " s: ");
-        rs_fail(v->err, sizeof v->err, st, "%s", msg ? msg + 4 : v->pws->err);
+        const char *msg = strstr(v->fws->err, " s: ");
+        rs_fail(v->err, sizeof v->err, st, "%s", msg ? msg + 4 : v->fws->err);
     }
     return st;
 }
 
 int rs_compiled_vehicle_plugin_advance(rs_compiled_vehicle *v, double t, double dt, const double *q, const double *qd)
 {
-    if (!v->pws)
+    if (v->m->n_plugin == 0)
         return RS_OK;
-    rs_ws *ws = v->pws;
+    rs_ws *ws = v->fws;
     memcpy(ws->q, q, (size_t)v->n * sizeof(double));
     memcpy(ws->qd, qd, (size_t)v->n * sizeof(double));
     const int st = rs_ws_plugin_advance(ws, t, dt);
@@ -491,16 +513,16 @@ int rs_compiled_vehicle_plugin_advance(rs_compiled_vehicle *v, double t, double 
 int rs_compiled_vehicle_eval(rs_compiled_vehicle *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
                  double *C)
 {
-    if (v->tc)
-        return rs_train_wheel_contact_eval(v->tc, t, q, qd, M, F, K, C);
     const rs_model *m = v->m;
     const int n = v->n;
     int st;
     /* the forces read the states and the plugins' slots (M alone does not) */
     if ((F || K || C) && v->nz > 0 && (st = z_at(v, t, q, qd)) != RS_OK)
         return st;
-    if ((F || K || C) && v->pws && (st = plugins_at(v, t, q, qd)) != RS_OK)
+    if ((F || K || C) && m->n_plugin > 0 && (st = plugins_at(v, t, q, qd)) != RS_OK)
         return st;
+    if (v->tc)
+        return rs_train_wheel_contact_eval(v->tc, t, q, qd, M, F, K, C);
     const double *in[RS_IN_COUNT];
     double tt = t;
     bind(v, in, &tt, q, qd);

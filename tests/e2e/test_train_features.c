@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rs_elastic.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_test.h"
@@ -380,14 +381,21 @@ static rs_train *block_train(const char *model, rs_train_spec **S)
     return train_of(model, text, NULL, S, 1e-3);
 }
 
-START_TEST(plugins)
+/* dir/libsd.so: test_plugin's spring-damper plugin. */
+static void build_plugin(void)
 {
-    char cmd[1000], line[700];
+    char cmd[1000];
     snprintf(cmd, sizeof cmd,
              "%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi -o '%s/libsd.so' "
              "tests/support/plugins/spring_damper_plugin.c -lm",
              getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", dir);
     ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+START_TEST(plugins)
+{
+    char line[700];
+    build_plugin();
     compile_block("builtin", "spring s between A and P of block k 800 c 4 length 1");
     snprintf(line, sizeof line,
              "plugin s library \"%s/libsd.so\" between A and P of block params [800, 4, 1, 1, 0]", dir);
@@ -440,6 +448,136 @@ START_TEST(plugins)
 }
 END_TEST
 
+/* ---- a vehicle with contacts, internal states and a plugin ------------------ */
+
+/* The cone wheelset of vehicles/examples/wheelset_cone.vdl held laterally
+ * by LATERAL (a built-in spring or the plugin) instead of its bushing's ky,
+ * with a lateral Maxwell damper (an internal state) beside it. */
+static void compile_wheelset(const char *name, const char *lateral)
+{
+    char cwd[400], text[4000];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(text, sizeof text,
+             "param m_ws = 1250, Ix = 700, Iy = 100, r0 = 0.45, b0 = 0.75, b_r = 0.75, g = 9.81\n"
+             "param kyaw = 1e5\n"
+             "coord x, y, z, roll, yaw, spin\n"
+             "base B_yaw = rotate(ground, z, yaw)\nbase B_nsw = rotate(B_yaw, x, roll)\n"
+             "base B_ws  = rotate(B_nsw, y, spin)\n"
+             "point O_ws = O + [x, y, r0 + z] in ground\n"
+             "body wheelset  mass m_ws  cg O_ws  inertia diag(Ix, Iy, Ix) in B_nsw  frame B_ws\n"
+             "point W_left  = O_ws + [0, b0, 0] in B_nsw\npoint W_right = O_ws + [0, -b0, 0] in B_nsw\n"
+             "gravity [0, 0, -g] in ground\n"
+             "point C = O + [x, 0, r0] in ground\nframe carrier = C in ground\nframe axle = O_ws in B_nsw\n"
+             "bushing suspension  between carrier and axle  k [0, 0, 0, 0, 0, kyaw]  c [0, 0, 0, 0, 0, 0]\n"
+             "point Cy = O + [x, -1, r0] in ground\n"
+             "%s\n"
+             "damper ly  between Cy and O_ws of wheelset  c 2e4  series k 5e5\n"
+             "contact left   wheel wheelset  at W_left in B_nsw   side left   radius r0  offset b_r  profile "
+             "\"%s/vehicles/profiles/cone_1in40.prf\"  rail \"%s/vehicles/profiles/arc_r300.prf\"  track "
+             "\"%s/vehicles/tracks/straight.trk\"\n"
+             "contact right  wheel wheelset  at W_right in B_nsw  side right  radius r0  offset b_r  profile "
+             "\"%s/vehicles/profiles/cone_1in40.prf\"  rail \"%s/vehicles/profiles/arc_r300.prf\"  track "
+             "\"%s/vehicles/tracks/straight.trk\"\n",
+             lateral, cwd, cwd, cwd, cwd, cwd, cwd);
+    compile(name, text);
+}
+
+/* The wheelset NAME as a one-vehicle train with the elastic contact, 2 mm
+ * to the left, rolling at 10 m/s. */
+static rs_train *wheelset_train(const char *name, double h, rs_train_spec **S)
+{
+    char text[800];
+    snprintf(text, sizeof text,
+             "duration 1\noutput 0\nspeed 10\nvehicle w model %s\n  pitch_coord none\n  train.r0 = 0\n"
+             "  contact elastic\n  y = 0.002\n  state_outputs\nend\norder\n  w\nend\n",
+             name);
+    return train_of(name, text, NULL, S, h);
+}
+
+/* Max |y_train − y_IMEX| over T s at step h: the wheelset "wsb" in a train
+ * and alone (elastic contact, the train's options), from the train's
+ * start; *amp: max |y − y0| of the single run. */
+static double wheelset_vs_single(double h, double T, double *amp)
+{
+    rs_train_spec *S = NULL;
+    rs_train *tr = wheelset_train("wsb", h, &S);
+    const rs_model *m = S->veh[0].model;
+    const rs_train_wheel_contact_opts *co = S->veh[0].model_contact;
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = h;
+    o.contact_E = co->E;
+    o.contact_nu = co->nu;
+    o.contact_vmin = co->vmin;
+    o.contact_damp = co->c_damp;
+    o.contact_creep = co->creep;
+    o.contact_mu = co->mu;
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    const int n = m->n_q, iy = rt_coord_index(m, "y");
+    memcpy(rs_ws_q(ws), rs_train_q(tr, 0), (size_t)n * sizeof(double));
+    memcpy(rs_ws_qd(ws), rs_train_qd(tr, 0), (size_t)n * sizeof(double));
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    double d = 0;
+    *amp = 0;
+    const double y0 = rs_ws_q(ws)[iy];
+    for (int k = 0; k < (int)lround(T / h); k++) {
+        step(tr);
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        d = fmax(d, fabs(rs_train_q(tr, 0)[iy] - rs_ws_q(ws)[iy]));
+        *amp = fmax(*amp, fabs(rs_ws_q(ws)[iy] - y0));
+    }
+    rs_ws_free(&ws);
+    rs_train_free(&tr);
+    rs_train_spec_free(&S);
+    return d;
+}
+
+START_TEST(contact_vehicle)
+{
+    char line[700];
+    build_plugin();
+    compile_wheelset("wsb", "spring sy  between Cy and O_ws of wheelset  k 1e5  length 1");
+    snprintf(line, sizeof line,
+             "plugin sy library \"%s/libsd.so\" between Cy and O_ws of wheelset params [1e5, 0, 1, 1, 0]", dir);
+    compile_wheelset("wsp", line);
+    /* the plugin equals the built-in spring, the state moving */
+    rs_train_spec *Sb = NULL, *Sp = NULL;
+    rs_train *b = wheelset_train("wsb", 2e-4, &Sb), *p = wheelset_train("wsp", 2e-4, &Sp);
+    const rs_model *m = Sb->veh[0].model;
+    const int n = m->n_q, iy = rt_coord_index(m, "y");
+    ck_assert_int_eq(m->n_z, 1);
+    double d = 0, zmax = 0;
+    for (int k = 0; k < 1500; k++) {
+        step(b);
+        step(p);
+        for (int i = 0; i < n; i++)
+            d = fmax(d, fabs(rs_train_q(b, 0)[i] - rs_train_q(p, 0)[i]));
+        zmax = fmax(zmax, fabs(rs_compiled_vehicle_z(rs_train_compiled(b, 0))[0]));
+    }
+    printf("contact vehicle: 0.3 s at 10 m/s: plugin vs built-in lateral spring max |dq| %.3g; max |ly.z| %.3g m; "
+           "y %.4g m\n",
+           d, zmax, rs_train_q(b, 0)[iy]);
+    ck_assert_msg(d < 1e-12, "plugin vs spring %g", d);
+    ck_assert_msg(zmax > 1e-5, "the state did not move: %g", zmax);
+    rs_train_free(&b);
+    rs_train_free(&p);
+    rs_train_spec_free(&Sb);
+    rs_train_spec_free(&Sp);
+    /* the train against the single IMEX run: first order (the IMEX step's) */
+    const double hs[3] = {4e-4, 2e-4, 1e-4};
+    double dd[3], amp[3];
+    for (int k = 0; k < 3; k++) {
+        dd[k] = wheelset_vs_single(hs[k], 0.3, &amp[k]);
+        printf("contact vehicle: h = %.0e s: train vs single IMEX run max |dy| %.3e m (motion %.3e m)\n", hs[k],
+               dd[k], amp[k]);
+    }
+    ck_assert_msg(dd[1] < 0.7 * dd[0] && dd[2] < 0.7 * dd[1], "no convergence: %g, %g, %g", dd[0], dd[1], dd[2]);
+    ck_assert_msg(dd[2] < 0.02 * amp[2], "difference %g of motion %g", dd[2], amp[2]);
+}
+END_TEST
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);   /* the figures of a failing check too */
@@ -451,6 +589,7 @@ int main(void)
     tcase_add_test(tc, internal_states);
     tcase_add_test(tc, state_outputs_and_messages);
     tcase_add_test(tc, plugins);
+    tcase_add_test(tc, contact_vehicle);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
