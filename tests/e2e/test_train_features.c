@@ -23,7 +23,13 @@
  *   - user plugins: the spring-damper plugin of test_plugin in a train
  *     equals the built-in spring in the same train (1e-10, with the
  *     plugin's Jacobian), both the analytic damped oscillation; a plugin
- *     returning NaN stops the train naming the plugin.
+ *     returning NaN stops the train naming the plugin; the traction
+ *     controller of docs/plugins/ holds v_ref against the rolling
+ *     resistance through its integral (a plugin state `advance` updates);
+ *   - a vehicle with wheel-rail contacts (the cone wheelset, elastic
+ *     contact) with a lateral Maxwell damper and its lateral spring as a
+ *     plugin: equal to the built-in spring, and against the single IMEX run
+ *     converging at first order.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <check.h>
@@ -440,11 +446,46 @@ START_TEST(plugins)
     while (st == RS_OK && k++ < 100)
         st = rs_train_step(n);
     ck_assert_int_ne(st, RS_OK);
+    printf("plugins: a NaN: %s\n", rs_train_error(n));
     ck_assert_msg(strstr(rs_train_error(n), "vehicle 'b1'") && strstr(rs_train_error(n), "plugin 's' (library") &&
                       strstr(rs_train_error(n), "non-finite value at t = 0.05"),
                   "%s", rs_train_error(n));
     rs_train_free(&n);
     rs_train_spec_free(&Sn);
+}
+END_TEST
+
+/* The traction controller of docs/plugins/ (a PI, its integral a plugin
+ * state that `advance` updates after each step) on the block against the
+ * train's rolling resistance R = m g r0 (v_s = 0.05 m/s smoothing): from
+ * rest it holds v_ref = 5 m/s, the integral carrying R (a P controller
+ * alone would lag by R / kp = 9.8 mm/s). */
+START_TEST(plugin_states)
+{
+    char cmd[1000], line[700];
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi -o '%s/libtraction.so' "
+             "docs/plugins/traction_controller.c -lm",
+             getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", dir);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    snprintf(line, sizeof line,
+             "plugin traction library \"%s/libtraction.so\" between A and P of block "
+             "params [5, 100, 200, 4] states 1 along [1, 0, 0] in ground",
+             dir);
+    compile_block("traction", line);
+    char text[600];
+    snprintf(text, sizeof text,
+             "duration 20\nstep 1e-3\noutput 0\nvehicle b model traction\n  pitch_coord none\n  r0 = 0.05\n"
+             "end\norder\n  b\nend\n");
+    rs_train_spec *S = NULL;
+    rs_train *tr = train_of("traction", text, NULL, &S, 1e-3);
+    for (int i = 0; i < 20000; i++)
+        step(tr);
+    const double R = MASS * 9.81 * 0.05 * 5 / sqrt(25 + 0.05 * 0.05);
+    printf("plugin states: v(20 s) = %.9f m/s (v_ref 5; P alone: %.4f)\n", rs_train_v(tr, 0), 5 - R / 100);
+    ck_assert_msg(fabs(rs_train_v(tr, 0) - 5) < 1e-5, "v(20 s) = %.12g", rs_train_v(tr, 0));
+    rs_train_free(&tr);
+    rs_train_spec_free(&S);
 }
 END_TEST
 
@@ -589,6 +630,7 @@ int main(void)
     tcase_add_test(tc, internal_states);
     tcase_add_test(tc, state_outputs_and_messages);
     tcase_add_test(tc, plugins);
+    tcase_add_test(tc, plugin_states);
     tcase_add_test(tc, contact_vehicle);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
