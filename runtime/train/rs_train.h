@@ -170,7 +170,10 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0);
  * plugins' discrete states are advanced to the accepted state (serially,
  * vehicles in order).  On failure rs_train_error holds the integrator's
  * message (rs_park_error) with the vehicle's own reason when it has one
- * (a plugin's, an internal state's). */
+ * (a plugin's, an internal state's).  A failure of the integrator leaves
+ * the state as it was (rs_park.h); one of that last update (a state's rate
+ * or a plugin's `advance` failing at the accepted state) leaves q, q̇ of
+ * the new time: the run stops there. */
 int rs_train_step(rs_train *tr);
 const char *rs_train_error(const rs_train *tr);
 /* A compiled vehicle's instance (NULL: built-in). */

@@ -452,6 +452,13 @@ START_TEST(plugins)
                   "%s", rs_train_error(n));
     rs_train_free(&n);
     rs_train_spec_free(&Sn);
+    /* a library that is not there: the train file's line names it */
+    snprintf(line, sizeof line, "plugin s library \"%s/nope.so\" between A and P of block params [800, 4, 1]", dir);
+    compile_block("plugin_missing", line);
+    rs_test_write(dir, "missing.train", "vehicle b model plugin_missing\n  r0 = 0\nend\norder\n  b\nend\n");
+    snprintf(line, sizeof line, "%s/missing.train", dir);
+    ck_assert_int_ne(rs_train_spec_read(line, &Sn, err, sizeof err), RS_OK);
+    ck_assert_msg(strstr(err, "missing.train:1: vehicle 'b': plugin 's': cannot load its library") != NULL, "%s", err);
 }
 END_TEST
 
