@@ -96,8 +96,9 @@ typedef struct rs_train_run_report {
 
 /* Reads the file, builds the train, runs it and writes the CSV (header
  * `time`, then `<vehicle>.x`, `<vehicle>.v` per vehicle, then
- * `<coupler>.force`, `<coupler>.elongation` per coupler; SI; one row per
- * output interval, flushed).  A failure midway says up to when the CSV
+ * `<coupler>.force`, `<coupler>.elongation` per coupler, then the contact
+ * forces and the internal states `<vehicle>.<state>` of the types that ask
+ * for them; SI; one row per output interval, flushed).  A failure midway says up to when the CSV
  * holds results.  RS_OK or the failing status, with the message in err. */
 int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen);
 
