@@ -330,6 +330,42 @@ START_TEST(state_outputs_and_messages)
     ck_assert_double_eq(z1, 0.0);
     ck_assert_double_eq(z2, 1e-3);
     free(csv);
+    /* three rigs coupled (through x1): 1 and 2 threads bit-identical, states included */
+    {
+        char t3[1600];
+        zstate_train(t3, sizeof t3, "  yaw1.z = 1e-3\n");
+        strcpy(strstr(t3, "order"), "order\n  zs 3\nend\n");
+        rs_test_write(dir, "z3.train", t3);
+        snprintf(path, sizeof path, "%s/z3.train", dir);
+        rs_train *tt[2];
+        rs_train_spec *S3[2];
+        for (int k = 0; k < 2; k++) {
+            ck_assert_msg(rs_train_spec_read(path, &S3[k], err, sizeof err) == RS_OK, "%s", err);
+            rs_park_opts o;
+            rs_train_spec_opts(S3[k], &o);
+            o.threads = k + 1;
+            o.probe = 0;
+            o.rebalance = 10;
+            ck_assert_msg(rs_train_create(&tt[k], 3, S3[k]->veh, NULL, S3[k]->cpl, NULL, &o, err, sizeof err) == RS_OK,
+                          "%s", err);
+            ck_assert_msg(rs_train_start(tt[k], 0, 0, 0) == RS_OK, "%s", rs_train_error(tt[k]));
+        }
+        for (int i = 0; i < 300; i++) {
+            step(tt[0]);
+            step(tt[1]);
+        }
+        const int nq = rs_park_n(rs_train_park(tt[0]));
+        ck_assert_int_eq(memcmp(rs_park_q(rs_train_park(tt[0])), rs_park_q(rs_train_park(tt[1])),
+                                (size_t)nq * sizeof(double)), 0);
+        for (int v = 0; v < 3; v++)
+            ck_assert_int_eq(memcmp(rs_compiled_vehicle_z(rs_train_compiled(tt[0], v)),
+                                    rs_compiled_vehicle_z(rs_train_compiled(tt[1], v)), 2 * sizeof(double)), 0);
+        ck_assert(rs_compiled_vehicle_z(rs_train_compiled(tt[0], 2))[0] != 1e-3);   /* it moved */
+        for (int k = 0; k < 2; k++) {
+            rs_train_free(&tt[k]);
+            rs_train_spec_free(&S3[k]);
+        }
+    }
     /* messages */
     rs_train_spec *S = NULL;
     zstate_train(text, sizeof text, "  air2.zz = 1\n");
