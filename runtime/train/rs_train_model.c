@@ -372,7 +372,7 @@ nomem:
 }
 
 const rs_model *rs_compiled_vehicle_model(const rs_compiled_vehicle *v) { return v->m; }
-double *rs_compiled_vehicle_u(rs_compiled_vehicle *v) { return v->u; }
+double *rs_compiled_vehicle_u(rs_compiled_vehicle *v) { return v->ul; }   /* the array the functions read */
 const double *rs_compiled_vehicle_p(const rs_compiled_vehicle *v) { return v->p; }
 
 /* Sparse values in the order of pat into dense column-major D (n × n). */
@@ -474,8 +474,8 @@ int rs_compiled_vehicle_z_commit(rs_compiled_vehicle *v, double t, const double 
     const int st = z_at(v, t, q, qd);
     if (st != RS_OK)
         return st;
-    for (int i = 0; i < v->nz; i++)   /* a at t: the next step's start */
-        if (v->z_ready && t > v->tz)
+    if (v->z_ready && t > v->tz)   /* a at t: the next step's start */
+        for (int i = 0; i < v->nz; i++)
             v->za[i] = v->zdot[i] - v->zb[i] * v->z[i];
     memcpy(v->z, v->zs, (size_t)v->nz * sizeof(double));
     v->tz = t;
