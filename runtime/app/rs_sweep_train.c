@@ -77,6 +77,12 @@ static int has_column(const rs_train_spec *S, const char *want)
                     return 1;
             }
         }
+        /* internal states (state_outputs): <vehicle>.<state> */
+        for (int i = 0; S->state_out[v] && m && i < m->n_z; i++) {
+            snprintf(col, sizeof col, "%s.%s", S->vname[v], m->z_names[i]);
+            if (strcmp(col, want) == 0)
+                return 1;
+        }
     }
     for (int c = 0; c + 1 < S->nv; c++) {
         static const char *const ccols[] = {"force", "elongation"};

@@ -22,6 +22,7 @@
 #include "rs_driver.h"
 #include "rs_error.h"
 #include "rs_file.h"
+#include "rs_plugin_load.h"
 #include "rs_progress.h"
 #include "rs_results.h"
 #include "rs_closest.h"
@@ -33,22 +34,26 @@
 enum { NAME_MAX_LEN = 48, MAX_TOK = 16, MAX_VEHICLES = 100000 };
 
 /* What a compiled vehicle type holds besides its parameters: contact
- * options, initial values and their flags (2 n_q bytes after the struct).
- * It lives in the same allocation as the parameters (vtype.p, then the
- * spec's model_params), after n_p + 1 + 2 n_q doubles (parameters, q0, q̇0)
- * and 3 n_contact (each contact's E, nu and mu; co's *_each point there). */
+ * options, initial values and their flags (2 n_q + n_p bytes after the
+ * struct).  It lives in the same allocation as the parameters (vtype.p,
+ * then the spec's model_params), after n_p + 1 + 2 n_q doubles (parameters,
+ * q0, q̇0), 3 n_contact (each contact's E, nu and mu; co's *_each point
+ * there) and n_z (the initial internal states). */
 typedef struct mext {
     rs_train_wheel_contact_opts co;
     char dir[1024], track[1024];
     int outputs;           /* contact_outputs: N, fx, fy per contact in the CSV */
-    unsigned char set[];   /* q set (n_q), then q̇ set (n_q) */
+    int states;            /* state_outputs: the internal states in the CSV */
+    unsigned char set[];   /* q set (n_q), q̇ set (n_q), then parameter set (n_p) */
 } mext;
 
-/* Where the mext starts in a compiled type's allocation, in doubles. */
-static size_t mext_offset(const rs_model *m)
+/* Where the initial internal states and the mext start in a compiled
+ * type's allocation, in doubles. */
+static size_t z0_offset(const rs_model *m)
 {
     return (size_t)m->n_p + 1 + 2 * (size_t)m->n_q + 3 * (size_t)m->n_contact;
 }
+static size_t mext_offset(const rs_model *m) { return z0_offset(m) + (size_t)m->n_z; }
 
 typedef struct vtype {
     char name[NAME_MAX_LEN];
@@ -456,10 +461,31 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int scope
                 *rc = contact_line(P, line, tok, n, t, c);
                 return 1;
             }
+    if (scope != SCOPE_MODEL && strcmp(tok[0], "state_outputs") == 0) {
+        if (m->n_z == 0 || n != 1)
+            *rc = PERR(P, line, -1, "vehicle '%s': %s", t->name,
+                       m->n_z == 0 ? "its model has no internal states: no state outputs"
+                                   : "write 'state_outputs' alone (no value)");
+        else
+            *rc = (t->x->states = 1, 0);
+        return 1;
+    }
     int k = -1;
     for (int i = 0; i < m->n_p; i++)
         if (strcmp(tok[0], m->p_names[i]) == 0)
             k = i;
+    /* an initial internal state: STATE = VALUE (e.g. air.z = 0.001) */
+    for (int i = 0; k < 0 && i < m->n_z; i++)
+        if (strcmp(tok[0], m->z_names[i]) == 0) {
+            double v;
+            if (n != 2)
+                return PERR(P, line, 1, "vehicle '%s': write '%s = VALUE' (its initial value)", t->name, tok[0]);
+            if (number(P, line, tok[1], tok[0], &v))
+                return 1;
+            t->p[z0_offset(m) + (size_t)i] = v;
+            *rc = 0;
+            return 1;
+        }
     /* an initial value: COORD = VALUE, COORD_dot = VALUE */
     int qk = -1, dot = 0;
     if (k < 0) {
@@ -497,14 +523,19 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int scope
             suggest(sug, sizeof sug, tok[0], m->q_names, m->n_q);
         list_names(all, sizeof all, m->p_names, m->n_p);
         list_names(ms, sizeof ms, model_side, NMS);
-        char qs[512];
+        char qs[512], zs[320] = "";
         list_names(qs, sizeof qs, m->q_names, m->n_q);
+        if (m->n_z > 0) {
+            char zl[200];
+            list_names(zl, sizeof zl, m->z_names, m->n_z);
+            snprintf(zs, sizeof zs, "; internal states (initial values NAME = VALUE): %s", zl);
+        }
         return PERR(P, line, 1,
                     "vehicle '%s': '%s' is not a parameter or coordinate of model '%s'%s; its parameters: %s; "
-                    "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s; train-side: %s, x_coord, "
-                    "pitch_coord%s", t->name, tok[0], m->name, sug, all, qs, ms,
+                    "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s%s; train-side: %s, x_coord, "
+                    "pitch_coord%s%s", t->name, tok[0], m->name, sug, all, qs, zs, ms,
                     m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_E, contact_nu, contact_outputs, "
-                                   "contact, creep" : "");
+                                   "contact, creep" : "", m->n_z ? ", state_outputs" : "");
     }
     double v;
     if (n != 2)
@@ -512,6 +543,7 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int scope
     if (number(P, line, tok[1], tok[0], &v))
         return 1;
     t->p[k] = v;
+    t->x->set[2 * m->n_q + k] = 1;   /* set: a dependent parameter keeps it, the others follow */
     *rc = 0;
     return 1;
 }
@@ -598,6 +630,9 @@ void rs_train_spec_free(rs_train_spec **ps)
     for (int i = 0; i < s->nmodels; i++)
         free(s->model_params[i]);
     free(s->model_params);
+    for (int i = 0; i < s->nplugin_sets; i++)   /* after every vehicle using them */
+        rs_plugin_set_close(&s->plugin_sets[i]);
+    free(s->plugin_sets);
     rs_load_cache_free(&s->own_cache);
     free(s->veh);
     free(s->vname);
@@ -605,6 +640,7 @@ void rs_train_spec_free(rs_train_spec **ps)
     free(s->cname);
     free(s->tables);
     free(s->contact_out);
+    free(s->state_out);
     free(s);
     *ps = NULL;
 }
@@ -635,8 +671,9 @@ static int expand(parser *P, rs_train_spec *S)
     S->cname = calloc((size_t)nv, sizeof *S->cname);
     S->tables = calloc(ntab + 1, sizeof(double));
     S->contact_out = calloc((size_t)nv, 1);
+    S->state_out = calloc((size_t)nv, 1);
     int *used = calloc((size_t)P->nvt + 1, sizeof(int));
-    if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !S->contact_out || !used) {
+    if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !S->contact_out || !S->state_out || !used) {
         free(used);
         return RS_E_NOMEM;
     }
@@ -661,6 +698,7 @@ static int expand(parser *P, rs_train_spec *S)
             S->veh[v].traction_t = tt;
             S->veh[v].traction_f = tf;
             S->contact_out[v] = t->x && t->x->outputs;
+            S->state_out[v] = t->x && t->x->states;
             snprintf(S->vname[v], sizeof S->vname[v], "%s%s%d", t->name, digit_end ? "_" : "", ++used[o->type]);
             if (v + 1 < nv) {
                 /* the coupler behind this vehicle */
@@ -948,11 +986,13 @@ static int load_model_type(parser *P, int L, const char *name, const char *folde
     if (rs_compiled_vehicle_check_model(m, "x", "pitch", NULL, &ip, NULL, 0) != RS_OK)
         ip = -1;
     const size_t nd = mext_offset(m);
-    double *p = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q);
+    double *p = calloc(1, nd * sizeof(double) + sizeof(mext) + 2 * (size_t)m->n_q + (size_t)m->n_p);
     if (!p)
         return RS_E_NOMEM;
     for (int i = 0; i < m->n_p; i++)
         p[i] = m->p_default[i];
+    for (int i = 0; i < m->n_z; i++)
+        p[z0_offset(m) + (size_t)i] = m->z0 ? m->z0[i] : 0.0;
     mext *mx = (mext *)(void *)(p + nd);
     rs_train_wheel_contact_opts_default(&mx->co);
     double *each = p + m->n_p + 1 + 2 * m->n_q;   /* per contact: E, nu, mu (NaN: the common value) */
@@ -972,6 +1012,26 @@ static int load_model_type(parser *P, int L, const char *name, const char *folde
     base->init_q_set = mx->set;
     base->init_qd_set = mx->set + m->n_q;
     base->model_contact = m->n_contact ? &mx->co : NULL;
+    base->model_p_set = mx->set + 2 * m->n_q;
+    base->init_z = m->n_z ? p + z0_offset(m) : NULL;
+    base->model_plugins = NULL;
+    if (m->n_plugin > 0) {   /* the plugins' libraries, open while the spec lives */
+        rs_plugin_set *ps = NULL;
+        const int st = rs_plugin_set_open(m, &ps, lerr, sizeof lerr);
+        if (st != RS_OK) {
+            free(p);
+            return PERR(P, L, st, "vehicle '%s': %s", name, lerr);
+        }
+        rs_plugin_set **grown = realloc(P->spec->plugin_sets, ((size_t)P->spec->nplugin_sets + 1) * sizeof *grown);
+        if (!grown) {
+            rs_plugin_set_close(&ps);
+            free(p);
+            return RS_E_NOMEM;
+        }
+        P->spec->plugin_sets = grown;
+        P->spec->plugin_sets[P->spec->nplugin_sets++] = ps;
+        base->model_plugins = rs_plugin_set_tables(ps);
+    }
     base->port_x = ix;
     base->port_pitch = ip;
     *mo = m;
@@ -1287,6 +1347,11 @@ static int row_values(rs_train *tr, const rs_train_spec *S, double *v)
             v[k++] = p->f[1];
         }
     }
+    for (int i = 0; i < nv; i++) {
+        const double *z = S->state_out[i] ? rs_compiled_vehicle_z(rs_train_compiled(tr, i)) : NULL;
+        for (int j = 0; z && j < S->veh[i].model->n_z; j++)
+            v[k++] = z[j];
+    }
     return k;
 }
 
@@ -1298,7 +1363,8 @@ static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out
     const int nv = rs_train_nvehicles(tr);
     int n = 4 * nv;
     for (int v = 0; v < nv; v++)
-        n += S->contact_out[v] && rs_train_contact(tr, v) ? 3 * rs_train_wheel_contact_count(rs_train_contact(tr, v)) : 0;
+        n += (S->contact_out[v] && rs_train_contact(tr, v) ? 3 * rs_train_wheel_contact_count(rs_train_contact(tr, v)) : 0) +
+             (S->state_out[v] ? S->veh[v].model->n_z : 0);
     char **names = calloc((size_t)n + 1, sizeof *names);
     const char **units = calloc((size_t)n + 1, sizeof *units);
     int k = 0, bad = !names || !units;
@@ -1328,6 +1394,9 @@ static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out
             COLUMN("N", "%s.%s.fy", S->vname[v], cn);
         }
     }
+    for (int v = 0; v < nv; v++)   /* internal states: deflections of series springs [m] */
+        for (int i = 0; S->state_out[v] && i < S->veh[v].model->n_z; i++)
+            COLUMN("m", "%s.%s", S->vname[v], S->veh[v].model->z_names[i]);
 #undef COLUMN
     if (bad) {
         for (int i = 0; names && i < k; i++)
@@ -1425,7 +1494,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
             rs_progress_end(&pr, r.steps, rs_park_t(pk));
             rs_fail_at(err, errlen, st, S->file, 0,
                        "simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
-                       rs_status_name(st), rs_park_error(pk), partial, r.t_end);
+                       rs_status_name(st), rs_train_error(tr), partial, r.t_end);
             goto done;
         }
         r.steps++;

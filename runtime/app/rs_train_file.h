@@ -33,8 +33,12 @@ typedef struct rs_train_spec {
     char (*cname)[64];           /* nv - 1: c1, c2, ...                     */
     double *tables;
     unsigned char *contact_out;  /* nv: 1 where the CSV gets the contact forces */
+    unsigned char *state_out;    /* nv: 1 where the CSV gets the internal states */
     int nmodels;                 /* compiled vehicle types:                 */
     double **model_params;       /* nmodels parameter arrays (veh[].model_p) */
+    struct rs_plugin_set **plugin_sets;   /* compiled types' user plugins'
+                                    libraries (rs_plugin_load.h), nplugin_sets */
+    int nplugin_sets;
     rs_load_cache *own_cache;    /* the compiled models when the reader was
                                     given no cache (libtcc), else NULL      */
 } rs_train_spec;
@@ -92,8 +96,9 @@ typedef struct rs_train_run_report {
 
 /* Reads the file, builds the train, runs it and writes the CSV (header
  * `time`, then `<vehicle>.x`, `<vehicle>.v` per vehicle, then
- * `<coupler>.force`, `<coupler>.elongation` per coupler; SI; one row per
- * output interval, flushed).  A failure midway says up to when the CSV
+ * `<coupler>.force`, `<coupler>.elongation` per coupler, then the contact
+ * forces and the internal states `<vehicle>.<state>` of the types that ask
+ * for them; SI; one row per output interval, flushed).  A failure midway says up to when the CSV
  * holds results.  RS_OK or the failing status, with the message in err. */
 int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen);
 

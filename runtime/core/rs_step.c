@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rs_etd.h"
 #include "rs_ws_impl.h"
 
 /* ---- small sparse kernels on the model's CSC patterns ------------------ */
@@ -337,12 +338,8 @@ static int z_start(rs_ws *ws)
 
 /* The end of an IMEX step, after q, q̇ are final at t1: each z_i from
  * ż_i = a_i(t) + b_i z_i with a_i linear in time between its values at the
- * step's two ends and b_i from its start, integrated exactly:
- *   z1 = e^x z0 + h (φ1(x) a0 + φ2(x) (a1 − a0)),  x = b h,
- *   φ1(x) = (e^x − 1)/x,  φ2(x) = (e^x − 1 − x)/x²
- * (exponential time differencing; second order in general, exact when a is
- * linear in time; stable for any h since b < 0, and for h ≫ −1/b it tends
- * to the quasi-static z = −a/b).  a1 comes from ż at (t1, q1, q̇1, z0). */
+ * step's two ends and b_i from its start, integrated exactly
+ * (rs_etd_advance).  a1 comes from ż at (t1, q1, q̇1, z0). */
 static int z_finish(rs_ws *ws, double t1)
 {
     const rs_model *m = ws->model;
@@ -351,20 +348,8 @@ static int z_finish(rs_ws *ws, double t1)
     int st = eval_zdot(ws, ws->zd, NULL);
     if (st)
         return st;
-    for (int i = 0; i < m->n_z; i++) {
-        const double b = ws->zb[i], x = b * h, z0 = ws->z0[i];
-        const double a0 = ws->za[i], a1 = ws->zd[i] - b * z0;
-        double p1, p2;
-        if (fabs(x) < 1e-3) { /* the series: φ1, φ2 lose digits to cancellation here */
-            p1 = 1 + x * (1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x / 120)));
-            p2 = 1.0 / 2 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120 + x / 720)));
-        } else {
-            const double em1 = expm1(x);
-            p1 = em1 / x;
-            p2 = (em1 - x) / (x * x);
-        }
-        ws->zd[i] = (1 + x * p1) * z0 + h * (p1 * a0 + p2 * (a1 - a0)); /* e^x = 1 + x φ1 */
-    }
+    for (int i = 0; i < m->n_z; i++) /* a1: ż there minus b z0 (a does not depend on z) */
+        ws->zd[i] = rs_etd_advance(ws->z0[i], ws->za[i], ws->zd[i] - ws->zb[i] * ws->z0[i], ws->zb[i], h);
     rs_ws_put_z(ws, ws->zd);
     return RS_OK;
 }

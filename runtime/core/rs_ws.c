@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rs_error.h"
+#include "rs_params.h"
 #include "rs_ws_impl.h"
 
 
@@ -402,29 +403,12 @@ static int lookup(rs_ws *ws, const char *name, rs_var_kind kind, const char *wha
 }
 
 /* Parameters declared as expressions of others (`param dz = m*g/k`,
- * RS_FN_PARAMS) follow them, unless the caller set them itself: the
- * function gives each from the current p; repeated until nothing changes
- * (a chain a -> b -> c settles in one pass per link, so at most n_p + 1
- * passes; a NaN never settles and is reported by the constants' check). */
+ * RS_FN_PARAMS) follow them, unless the caller set them itself
+ * (rs_params.h: the one rule, shared with the trains' vehicles). */
 static int follow_dependent(rs_ws *ws)
 {
-    const rs_model *m = ws->model;
-    const rs_fn fn = m->fn[RS_FN_PARAMS].fn;
-    if (!fn)
-        return RS_OK;
-    for (int pass = 0; pass <= m->n_p; pass++) {
-        double *out[RS_FN_MAX_OUT] = {ws->p_eval};
-        if (fn(ws->in, out) != RS_ABI_OK)
-            return rs_ws_fail(ws, RS_E_MODELFN, "model function %s failed", rs_fn_name(RS_FN_PARAMS));
-        int changed = 0;
-        for (int i = 0; i < m->n_p; i++)
-            if (!ws->p_set[i] && memcmp(&ws->p[i], &ws->p_eval[i], sizeof(double)) != 0) {
-                ws->p[i] = ws->p_eval[i];
-                changed = 1;
-            }
-        if (!changed)
-            break;
-    }
+    if (rs_params_follow(ws->model, ws->in, ws->p, ws->p_set, ws->p_eval) != RS_OK)
+        return rs_ws_fail(ws, RS_E_MODELFN, "model function %s failed", rs_fn_name(RS_FN_PARAMS));
     return RS_OK;
 }
 

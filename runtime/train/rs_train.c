@@ -34,6 +34,7 @@ struct rs_train {
     rs_compiled_vehicle **mv;           /* nv: compiled vehicles' instances (NULL: built-in) */
     double **init;          /* nv: compiled vehicles' q0, q̇0 (2 n), NULL: none */
     unsigned char **iset;   /* nv: their set flags (2 n), then 2 n scratch flags */
+    int has_states;         /* a compiled vehicle has internal states or plugins */
     char err[512];
 };
 
@@ -442,8 +443,9 @@ static int set_up_compiled(rs_train *tr, int v, const rs_wagon *w, const char *n
 {
     const rs_model *m = w->model;
     char e2[400];
-    const int st = rs_compiled_vehicle_create_contact(&tr->mv[v], m, w->model_p, w->model_u, w->model_contact,
-                                                      &tr->alloc, e2, sizeof e2);
+    const rs_compiled_vehicle_opts vo = {w->model_contact, w->model_p_set, w->init_z, w->model_plugins};
+    const int st = rs_compiled_vehicle_create_opts(&tr->mv[v], m, w->model_p, w->model_u, &vo, &tr->alloc, e2,
+                                                   sizeof e2);
     if (st != RS_OK)
         return rs_fail(err, errlen, st, "vehicle '%s': %s%s", nm, e2,
                        st == RS_E_IO && m->n_contact > 0
@@ -465,6 +467,7 @@ static int set_up_compiled(rs_train *tr, int v, const rs_wagon *w, const char *n
         }
     }
     tr->blocks[v].n = m->n_q;
+    tr->has_states |= m->n_z > 0 || m->n_plugin > 0;
     tr->ports[2 * v] = w->port_x;
     tr->ports[2 * v + 1] = w->port_pitch;
     tr->nports[v] = w->port_pitch >= 0 ? 2 : 1;
@@ -490,6 +493,8 @@ static int set_up_vehicle(rs_train *tr, int v, const rs_wagon *veh, const char *
     tr->veh[v].model_contact = NULL;   /* borrowed: used at create only */
     tr->veh[v].init_q = tr->veh[v].init_qd = NULL;
     tr->veh[v].init_q_set = tr->veh[v].init_qd_set = NULL;
+    tr->veh[v].model_p_set = NULL;
+    tr->veh[v].init_z = NULL;
     const int n = veh->traction_n;
     if (n > 0) {
         memcpy(*tab, veh->traction_t, (size_t)n * sizeof(double));
@@ -614,13 +619,13 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no static equilibrium (%s)%s%s", vn,
                        rs_status_name(st), tc ? ": " : "", tc ? rs_train_wheel_contact_error(tc) : "");
     }
-    if (!tc)
-        return RS_OK;
-    st = rs_compiled_vehicle_steady(mv, t0, qv, vv, vfix, &bad);
-    if (st != RS_OK)
+    if (tc && (st = rs_compiled_vehicle_steady(mv, t0, qv, vv, vfix, &bad)) != RS_OK)
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
                        rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "",
                        rs_train_wheel_contact_error(tc));
+    /* internal states: their rates at the start (b < 0 checked) */
+    if ((st = rs_compiled_vehicle_z_start(mv, t0, qv, vv)) != RS_OK)
+        return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': %s", vn, rs_compiled_vehicle_error(mv));
     return RS_OK;
 }
 
@@ -656,7 +661,42 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
 const char *rs_train_error(const rs_train *tr) { return tr->err; }
 rs_train_wheel_contact *rs_train_contact(rs_train *tr, int v) { return tr->mv[v] ? rs_compiled_vehicle_contact(tr->mv[v]) : NULL; }
 
-int rs_train_step(rs_train *tr) { return rs_park_step(tr->pk); }
+/* The step's failure in tr->err: the integrator's message, and the
+ * reason of the first compiled vehicle that has one. */
+static int step_failed(rs_train *tr, int st)
+{
+    const char *why = "";
+    for (int v = 0; v < tr->nv && !why[0]; v++)
+        if (tr->mv[v])
+            why = rs_compiled_vehicle_error(tr->mv[v]);
+    rs_fail(tr->err, sizeof tr->err, st, "%s%s%s", rs_park_error(tr->pk), why[0] ? ": " : "", why);
+    return st;
+}
+
+int rs_train_step(rs_train *tr)
+{
+    int st = rs_park_step(tr->pk);
+    if (st != RS_OK)
+        return step_failed(tr, st);
+    if (!tr->has_states)
+        return RS_OK;
+    /* the accepted state: internal states and plugins' discrete states
+     * follow it (their forces in the step saw z advanced to the state
+     * evaluated, rs_train_model.h) */
+    const double t = rs_park_t(tr->pk), h = rs_park_h(tr->pk);
+    for (int v = 0; v < tr->nv; v++) {
+        rs_compiled_vehicle *mv = tr->mv[v];
+        if (!mv)
+            continue;
+        const double *q = rs_train_q(tr, v), *qd = rs_train_qd(tr, v);
+        if ((st = rs_compiled_vehicle_z_commit(mv, t, q, qd)) != RS_OK ||
+            (st = rs_compiled_vehicle_plugin_advance(mv, t, h, q, qd)) != RS_OK)
+            return rs_fail(tr->err, sizeof tr->err, st, "t = %.10g s: vehicle '%s': %s", t,
+                           rs_train_vehicle_name(tr, v), rs_compiled_vehicle_error(mv));
+    }
+    return RS_OK;
+}
+rs_compiled_vehicle *rs_train_compiled(rs_train *tr, int v) { return tr->mv[v]; }
 rs_park *rs_train_park(rs_train *tr) { return tr->pk; }
 int rs_train_nvehicles(const rs_train *tr) { return tr->nv; }
 const char *rs_train_vehicle_name(const rs_train *tr, int v) { return tr->names + (size_t)v * NAME_LEN; }

@@ -51,6 +51,7 @@
 #include <stddef.h>
 
 #include "rs_model.h"
+#include "rs_plugin.h"
 #include "rs_park.h"
 
 enum { RS_WAGON_NQ = 5 };
@@ -91,6 +92,16 @@ typedef struct rs_wagon {
     const struct rs_train_wheel_contact_opts *model_contact;
     const double *init_q, *init_qd;
     const unsigned char *init_q_set, *init_qd_set;
+    /* Any compiled model: n_p flags, non-zero where model_p's value was set
+     * by the caller; the parameters the description declares from others
+     * and that were not set then follow the values given, as in a single
+     * run (NULL: model_p is taken as it is).  init_z: n_z initial internal
+     * states (NULL: the description's).  model_plugins: the tables of the
+     * model's user plugins (rs_compiled_vehicle_opts.plugins; borrowed for
+     * the train's life).  Flags and init_z are copied at create. */
+    const unsigned char *model_p_set;
+    const double *init_z;
+    const rs_plugin_api *const *model_plugins;
 } rs_wagon;
 
 typedef struct rs_coupler {
@@ -155,8 +166,18 @@ void rs_train_free(rs_train **tr);
  * (rs_compiled_vehicle_steady: its wheelsets roll) over the velocities not set.
  * On failure rs_train_error says which vehicle and why. */
 int rs_train_start(rs_train *tr, double t0, double x_front, double v0);
+/* One Park step; then each compiled vehicle's internal states and
+ * plugins' discrete states are advanced to the accepted state (serially,
+ * vehicles in order).  On failure rs_train_error holds the integrator's
+ * message (rs_park_error) with the vehicle's own reason when it has one
+ * (a plugin's, an internal state's).  A failure of the integrator leaves
+ * the state as it was (rs_park.h); one of that last update (a state's rate
+ * or a plugin's `advance` failing at the accepted state) leaves q, q̇ of
+ * the new time: the run stops there. */
 int rs_train_step(rs_train *tr);
 const char *rs_train_error(const rs_train *tr);
+/* A compiled vehicle's instance (NULL: built-in). */
+struct rs_compiled_vehicle *rs_train_compiled(rs_train *tr, int v);
 /* The contacts of vehicle v (NULL: none or built-in). */
 struct rs_train_wheel_contact *rs_train_contact(rs_train *tr, int v);
 

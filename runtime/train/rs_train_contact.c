@@ -154,6 +154,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     wo.contact_mu_each = tc->each + 2 * tc->nc;
     wo.contact_creep = oo.creep;
     wo.proj_maxiter = 20;
+    wo.plugins = oo.plugins;
     wo.contact = rs_wheel_rail_contact();
     if (elastic) {
         wo.contact = rs_elastic_contact();
@@ -197,6 +198,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
 }
 
 int rs_train_wheel_contact_count(const rs_train_wheel_contact *tc) { return tc->nc; }
+rs_ws *rs_train_wheel_contact_ws(rs_train_wheel_contact *tc) { return tc->ws; }
 const rs_train_wheel_contact_point *rs_train_wheel_contact_point_get(const rs_train_wheel_contact *tc, int i) { return &tc->pt[i]; }
 const char *rs_train_wheel_contact_name(const rs_train_wheel_contact *tc, int i) { return tc->m->contacts[i].name; }
 const char *rs_train_wheel_contact_error(const rs_train_wheel_contact *tc) { return tc->err; }

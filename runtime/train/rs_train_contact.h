@@ -53,6 +53,7 @@
 #include <stddef.h>
 
 #include "rs_model.h"
+#include "rs_plugin.h"
 #include "rs_ws.h"
 
 typedef struct rs_train_wheel_contact rs_train_wheel_contact;
@@ -75,6 +76,9 @@ typedef struct rs_train_wheel_contact_opts {
     const double *E_each, *nu_each, *mu_each; /* per contact (n_contact values,
                              the model's contact order; NaN entries or NULL:
                              E, nu, mu above); copied at create               */
+    const rs_plugin_api *const *plugins; /* the model's user plugins' tables
+                             (rs_options.plugins; NULL: none), borrowed for the
+                             instance's life                                   */
 } rs_train_wheel_contact_opts;
 
 enum { RS_TRAIN_CONTACT_MODEL = 0, RS_TRAIN_CONTACT_COMPLIANT = 1, RS_TRAIN_CONTACT_ELASTIC = 2 };
@@ -97,6 +101,9 @@ typedef struct rs_train_wheel_contact_point {
 int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *m, const double *p, const rs_train_wheel_contact_opts *o,
                        const rs_allocator *alloc, char *err, size_t errlen);
 void rs_train_wheel_contact_free(rs_train_wheel_contact **tc);
+/* The workspace that evaluates the model (its inputs: the internal states'
+ * and the plugins' slots; rs_train_model.c). */
+struct rs_ws *rs_train_wheel_contact_ws(rs_train_wheel_contact *tc);
 
 /* M (n × n), F += force, K += −∂F/∂q, C += −∂F/∂q̇ (dense column-major,
  * any may be NULL) at (t, q, q̇).  RS_OK, or an rs_status code with

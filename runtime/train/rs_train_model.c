@@ -10,9 +10,12 @@
 
 #include "rs_error.h"
 #include "rs_inertia.h"
+#include "rs_etd.h"
 #include "rs_krylov.h"   /* rs_dense_lu */
+#include "rs_params.h"
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
+#include "rs_ws_impl.h"   /* the plugins' workspace: rs_ws_plugin_eval, as the single step */
 
 struct rs_compiled_vehicle {
     rs_allocator alloc;
@@ -27,6 +30,19 @@ struct rs_compiled_vehicle {
     unsigned char *fix;         /* n: coordinates held by rs_compiled_vehicle_static_mask */
     rs_train_wheel_contact *tc;            /* wheel-rail contacts (NULL: none)          */
     const double *in[RS_IN_COUNT];
+    /* internal states (n_z > 0, rs_train_model.h): z_n at t_n, a and b of
+     * ż = a + b z at t_n, scratch for ż and z; u: the inputs the model
+     * functions read (v->u, or the plugins' workspace's) */
+    int nz, z_ready;
+    double tz;
+    double *z, *za, *zb, *zs, *zdot;
+    double *ul;
+    rs_ws *pws;                 /* user plugins without contacts: a workspace of
+                                   the model whose rs_ws_plugin_eval writes
+                                   their input slots */
+    rs_ws *fws;                 /* the workspace evaluating the model: the
+                                   contacts' or pws (NULL: none, v->in) */
+    char err[512];
 };
 
 static int find_q(const rs_model *m, const char *name)
@@ -57,13 +73,6 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
     int st = rs_model_validate(m, err, errlen);
     if (st != RS_OK)
         return st;
-    if (m->n_z > 0) /* the Park integrator carries q and q̇ only */
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "model '%s' has internal states (element state '%s', a series spring-damper or an "
-                       "air spring), which trains do not integrate yet: run the vehicle alone "
-                       "(`railsym run`), or replace the element by a parallel spring and damper with its "
-                       "stiffness and damping at the frequency of interest (docs/elements.md)",
-                       m->name, m->z_names[0]);
     /* the contacts' normal constraints become compliant Hertz forces
      * (rs_train_contact.h); any other constraint cannot */
     if (m->n_phi > m->n_contact)
@@ -71,9 +80,6 @@ int rs_compiled_vehicle_check_model(const rs_model *m, const char *port_x, const
                        "model '%s' has constraints: a train vehicle must be an ODE (no constraints other than the "
                        "wheel-rail contacts', which become compliant)",
                        m->name);
-    if (m->n_plugin > 0) /* the train's step calls the model without the plugins (docs/plugins.md) */
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED, "model '%s' has plugin force '%s': a train vehicle cannot "
-                       "have user plugins yet; run it alone with 'railsym run'", m->name, m->plugins[0].name);
     if (!m->fn[RS_FN_DELTA_JAC].fn) {
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no force Jacobians (delta_jac), which a train vehicle needs: recompile it "
@@ -129,6 +135,8 @@ void rs_compiled_vehicle_free(rs_compiled_vehicle **pv)
     rs_free(&a, v->f2);
     rs_free(&a, v->qs);
     rs_free(&a, v->fix);
+    rs_free(&a, v->z);
+    rs_ws_free(&v->pws);
     rs_train_wheel_contact_free(&v->tc);
     rs_free(&a, v);
     *pv = NULL;
@@ -143,6 +151,93 @@ int rs_compiled_vehicle_create(rs_compiled_vehicle **out, const rs_model *m, con
 int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model *m, const double *p, const double *u,
                            const rs_train_wheel_contact_opts *co, const rs_allocator *alloc, char *err, size_t errlen)
 {
+    const rs_compiled_vehicle_opts o = {co, NULL, NULL, NULL};
+    return rs_compiled_vehicle_create_opts(out, m, p, u, &o, alloc, err, errlen);
+}
+
+/* The parameters p (n_p, NULL: defaults) into v->p, the dependent ones not
+ * set following the others (rs_params.h). */
+static int take_params(rs_compiled_vehicle *v, const double *p, const unsigned char *set, char *err, size_t errlen)
+{
+    const rs_model *m = v->m;
+    for (int i = 0; i < m->n_p; i++)
+        v->p[i] = p ? p[i] : m->p_default[i];
+    int any = 0;   /* none set: the defaults as they are, as a workspace keeps them */
+    for (int i = 0; set && i < m->n_p; i++)
+        any |= set[i] != 0;
+    if (!any || !m->fn[RS_FN_PARAMS].fn)
+        return RS_OK;
+    double *flags = rs_alloc(&v->alloc, 2 * (size_t)m->n_p, sizeof(double));
+    if (!flags)
+        return rs_fail(err, errlen, RS_E_NOMEM, "rs_compiled_vehicle_create: out of memory");
+    for (int i = 0; i < m->n_p; i++)
+        flags[i] = set[i] ? 1.0 : 0.0;
+    const int st = rs_params_follow(m, NULL, v->p, flags, flags + m->n_p);
+    rs_free(&v->alloc, flags);
+    if (st != RS_OK)
+        return rs_fail(err, errlen, st, "model '%s': the dependent parameters' function (%s) failed", m->name,
+                       rs_fn_name(RS_FN_PARAMS));
+    return RS_OK;
+}
+
+/* The internal states' arrays and start values. */
+static int take_states(rs_compiled_vehicle *v, const double *z0)
+{
+    const rs_model *m = v->m;
+    v->nz = m->n_z;
+    v->ul = v->u;
+    if (v->nz == 0)
+        return RS_OK;
+    v->z = rs_alloc(&v->alloc, 5 * (size_t)v->nz, sizeof(double));
+    if (!v->z)
+        return RS_E_NOMEM;
+    v->za = v->z + v->nz;
+    v->zb = v->za + v->nz;
+    v->zs = v->zb + v->nz;
+    v->zdot = v->zs + v->nz;
+    for (int i = 0; i < v->nz; i++)
+        v->z[i] = z0 ? z0[i] : m->z0 ? m->z0[i] : 0.0;
+    return RS_OK;
+}
+
+/* User plugins: a workspace of the model (the plugins' contexts and
+ * states, RS_FN_OUTPUTS for their deflections) whose inputs the vehicle's
+ * functions then read, with the vehicle's parameters and constants. */
+static int open_plugins(rs_compiled_vehicle *v, const rs_plugin_api *const *plugins, char *err, size_t errlen)
+{
+    const rs_model *m = v->m;
+    if (m->n_plugin == 0 || v->tc)   /* with contacts: in the contacts' workspace */
+        return RS_OK;
+    if (!plugins)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "model '%s' has plugin force '%s' (library '%s') but no plugin tables were given "
+                       "(rs_compiled_vehicle_opts.plugins, rs_wagon.model_plugins)",
+                       m->name, m->plugins[0].name, m->plugins[0].library);
+    rs_options o;
+    rs_options_default(&o);
+    o.allocator = v->alloc;
+    o.plugins = plugins;
+    int st = rs_ws_create(m, &o, &v->pws, err, errlen);
+    if (st != RS_OK)
+        return st;
+    rs_ws *ws = v->pws;
+    memcpy(ws->p, v->p, (size_t)m->n_p * sizeof(double));
+    memcpy(ws->u, v->u, (size_t)m->n_u * sizeof(double));
+    ws->constants_dirty = 1;
+    if ((st = rs_ws_update_constants(ws)) != RS_OK)
+        return rs_fail(err, errlen, st, "model '%s': %s", m->name, ws->err);
+    v->ul = ws->u;
+    v->fws = ws;
+    return RS_OK;
+}
+
+int rs_compiled_vehicle_create_opts(rs_compiled_vehicle **out, const rs_model *m, const double *p, const double *u,
+                                    const rs_compiled_vehicle_opts *o, const rs_allocator *alloc, char *err,
+                                    size_t errlen)
+{
+    const rs_compiled_vehicle_opts none = {0};
+    if (!o)
+        o = &none;
     if (out)
         *out = NULL;
     if (!out)
@@ -185,10 +280,14 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
     if (!v->p || !v->u || !v->k || !v->zero || !v->mval || !v->dval || !v->kval || !v->cval || !v->kd || !v->rhs ||
         !v->piv || !v->map || !v->f2 || !v->qs || !v->fix)
         goto nomem;
-    for (int i = 0; i < m->n_p; i++)
-        v->p[i] = p ? p[i] : m->p_default[i];
     for (int i = 0; i < m->n_u; i++)
         v->u[i] = u ? u[i] : 0.0;
+    if ((st = take_params(v, p, o->p_set, err, errlen)) != RS_OK) {
+        rs_compiled_vehicle_free(&v);
+        return st;
+    }
+    if (take_states(v, o->z0) != RS_OK)
+        goto nomem;
     v->in[RS_IN_T] = &v->t;
     v->in[RS_IN_Q] = v->zero;
     v->in[RS_IN_QD] = v->zero;
@@ -203,11 +302,29 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
     if (m->n_contact > 0) {
         /* the contact instance owns a workspace of the model (its own
          * parameters, constants, splines); v->p stays a copy for callers */
-        st = rs_train_wheel_contact_create(&v->tc, m, v->p, co, &a, err, errlen);
+        rs_train_wheel_contact_opts co;
+        if (o->contact)
+            co = *o->contact;
+        else
+            rs_train_wheel_contact_opts_default(&co);
+        if (m->n_plugin > 0 && !o->plugins) {
+            rs_fail(err, errlen, RS_E_ARG,
+                    "model '%s' has plugin force '%s' (library '%s') but no plugin tables were given "
+                    "(rs_compiled_vehicle_opts.plugins, rs_wagon.model_plugins)",
+                    m->name, m->plugins[0].name, m->plugins[0].library);
+            rs_compiled_vehicle_free(&v);
+            return RS_E_ARG;
+        }
+        co.plugins = o->plugins;
+        st = rs_train_wheel_contact_create(&v->tc, m, v->p, &co, &a, err, errlen);
         if (st != RS_OK) {
             rs_compiled_vehicle_free(&v);
             return st;
         }
+        /* its workspace evaluates the model: the states' and the plugins'
+         * slots are its inputs */
+        v->fws = rs_train_wheel_contact_ws(v->tc);
+        v->ul = v->fws->u;
         *out = v;
         return RS_OK;
     }
@@ -241,6 +358,11 @@ int rs_compiled_vehicle_create_contact(rs_compiled_vehicle **out, const rs_model
             return st;
         }
     }
+    if ((st = open_plugins(v, o->plugins, err, errlen)) != RS_OK) {
+        rs_compiled_vehicle_free(&v);
+        return st;
+    }
+    v->in[RS_IN_U] = v->ul;
     *out = v;
     return RS_OK;
 nomem:
@@ -250,7 +372,7 @@ nomem:
 }
 
 const rs_model *rs_compiled_vehicle_model(const rs_compiled_vehicle *v) { return v->m; }
-double *rs_compiled_vehicle_u(rs_compiled_vehicle *v) { return v->u; }
+double *rs_compiled_vehicle_u(rs_compiled_vehicle *v) { return v->ul; }   /* the array the functions read */
 const double *rs_compiled_vehicle_p(const rs_compiled_vehicle *v) { return v->p; }
 
 /* Sparse values in the order of pat into dense column-major D (n × n). */
@@ -261,19 +383,149 @@ static void scatter(const rs_pattern *pat, const double *val, int n, double *D)
             D[pat->rowind[k] + (size_t)j * (size_t)n] += val[k];
 }
 
+/* ---- internal states and plugins ---------------------------------------- */
+
+const char *rs_compiled_vehicle_error(const rs_compiled_vehicle *v) { return v->err; }
+double *rs_compiled_vehicle_z(rs_compiled_vehicle *v) { return v->z; }
+
+/* The input slots bound at (t, q, q̇). */
+static void bind(const rs_compiled_vehicle *v, const double **in, const double *t, const double *q, const double *qd)
+{
+    memcpy(in, v->in, sizeof v->in);
+    in[RS_IN_T] = t;
+    in[RS_IN_Q] = q;
+    in[RS_IN_QD] = qd;
+}
+
+/* ż at (t, q, q̇) with z as the slots hold it: v->zdot, and b into zb
+ * (NULL: not wanted); every value finite. */
+static int eval_zdot(rs_compiled_vehicle *v, double t, const double *q, const double *qd, double *zb)
+{
+    const rs_model *m = v->m;
+    const double *in[RS_IN_COUNT];
+    bind(v, in, &t, q, qd);
+    if (v->tc) {   /* the contacts' workspace holds the constants (and s, the splines) */
+        rs_ws_bind(v->fws, t, q, qd);
+        memcpy(in, v->fws->in, sizeof in);
+    }
+    double *o[RS_FN_MAX_OUT] = {v->zdot, zb ? zb : v->zs};
+    if (m->fn[RS_FN_ZDOT].fn(in, o) != RS_ABI_OK)
+        return rs_fail(v->err, sizeof v->err, RS_E_MODELFN, "t = %.9g s: model function %s failed", t,
+                       rs_fn_name(RS_FN_ZDOT));
+    for (int i = 0; i < v->nz; i++)
+        if (!isfinite(v->zdot[i]))
+            return rs_fail(v->err, sizeof v->err, RS_E_NONFINITE,
+                           "t = %.9g s: the rate of internal state '%s' is %g", t, m->z_names[i], v->zdot[i]);
+    return RS_OK;
+}
+
+static void put_z(rs_compiled_vehicle *v, const double *z)
+{
+    for (int i = 0; i < v->nz; i++)
+        v->ul[v->m->z_slot[i]] = z[i];
+}
+
+/* The states seen at (t, q, q̇) into the input slots (and v->zs): z_n at
+ * t_n (or before the start), else each advanced from t_n with a linear
+ * between its value at t_n and its value here. */
+static int z_at(rs_compiled_vehicle *v, double t, const double *q, const double *qd)
+{
+    put_z(v, v->z);
+    if (!v->z_ready || !(t > v->tz)) {
+        memcpy(v->zs, v->z, (size_t)v->nz * sizeof(double));
+        return RS_OK;
+    }
+    const int st = eval_zdot(v, t, q, qd, NULL);
+    if (st != RS_OK)
+        return st;
+    for (int i = 0; i < v->nz; i++) /* a here: ż minus b z_n (a does not depend on z) */
+        v->zs[i] = rs_etd_advance(v->z[i], v->za[i], v->zdot[i] - v->zb[i] * v->z[i], v->zb[i], t - v->tz);
+    put_z(v, v->zs);
+    return RS_OK;
+}
+
+int rs_compiled_vehicle_z_start(rs_compiled_vehicle *v, double t, const double *q, const double *qd)
+{
+    if (v->nz == 0)
+        return RS_OK;
+    v->z_ready = 0;
+    put_z(v, v->z);
+    int st = eval_zdot(v, t, q, qd, v->zb);
+    if (st != RS_OK)
+        return st;
+    for (int i = 0; i < v->nz; i++) {
+        if (!(v->zb[i] < 0) || !isfinite(v->zb[i]))   /* the single step's rule (rs_step.c) */
+            return rs_fail(v->err, sizeof v->err, RS_E_VALUE,
+                           "internal state '%s': d(zdot)/dz = %g is not negative: the stiffness and the damping of "
+                           "its element must be positive (check the parameters: the train file's vehicle block, "
+                           "its 'set' lines, a sweep's values, the description)",
+                           v->m->z_names[i], v->zb[i]);
+        v->za[i] = v->zdot[i] - v->zb[i] * v->z[i];
+    }
+    v->tz = t;
+    v->z_ready = 1;
+    return RS_OK;
+}
+
+int rs_compiled_vehicle_z_commit(rs_compiled_vehicle *v, double t, const double *q, const double *qd)
+{
+    if (v->nz == 0)
+        return RS_OK;
+    const int st = z_at(v, t, q, qd);
+    if (st != RS_OK)
+        return st;
+    if (v->z_ready && t > v->tz)   /* a at t: the next step's start */
+        for (int i = 0; i < v->nz; i++)
+            v->za[i] = v->zdot[i] - v->zb[i] * v->z[i];
+    memcpy(v->z, v->zs, (size_t)v->nz * sizeof(double));
+    v->tz = t;
+    return RS_OK;
+}
+
+/* The plugins' forces at (t, q, q̇) into their input slots: the single
+ * step's own call (rs_ws_plugin_eval) on the vehicle's workspace. */
+static int plugins_at(rs_compiled_vehicle *v, double t, const double *q, const double *qd)
+{
+    rs_ws_bind(v->fws, t, q, qd);
+    const int st = rs_ws_plugin_eval(v->fws);
+    if (st != RS_OK) {   /* its message without the workspace's own "step N, t = T s: " */
+        const char *msg = strstr(v->fws->err, " s: ");
+        rs_fail(v->err, sizeof v->err, st, "%s", msg ? msg + 4 : v->fws->err);
+    }
+    return st;
+}
+
+int rs_compiled_vehicle_plugin_advance(rs_compiled_vehicle *v, double t, double dt, const double *q, const double *qd)
+{
+    if (v->m->n_plugin == 0)
+        return RS_OK;
+    rs_ws *ws = v->fws;
+    memcpy(ws->q, q, (size_t)v->n * sizeof(double));
+    memcpy(ws->qd, qd, (size_t)v->n * sizeof(double));
+    const int st = rs_ws_plugin_advance(ws, t, dt);
+    if (st != RS_OK) {
+        const char *msg = strstr(ws->err, " s: ");
+        rs_fail(v->err, sizeof v->err, st, "%s", msg ? msg + 4 : ws->err);
+    }
+    return st;
+}
+
 int rs_compiled_vehicle_eval(rs_compiled_vehicle *v, double t, const double *q, const double *qd, double *M, double *F, double *K,
                  double *C)
 {
-    if (v->tc)
-        return rs_train_wheel_contact_eval(v->tc, t, q, qd, M, F, K, C);
     const rs_model *m = v->m;
     const int n = v->n;
+    int st;
+    /* the forces read the states and the plugins' slots (M alone does not) */
+    if ((F || K || C) && v->nz > 0 && (st = z_at(v, t, q, qd)) != RS_OK)
+        return st;
+    if ((F || K || C) && m->n_plugin > 0 && (st = plugins_at(v, t, q, qd)) != RS_OK)
+        return st;
+    if (v->tc)
+        return rs_train_wheel_contact_eval(v->tc, t, q, qd, M, F, K, C);
     const double *in[RS_IN_COUNT];
-    memcpy(in, v->in, sizeof in);
     double tt = t;
-    in[RS_IN_T] = &tt;
-    in[RS_IN_Q] = q;
-    in[RS_IN_QD] = qd;
+    bind(v, in, &tt, q, qd);
     if (M) {
         double *o[RS_FN_MAX_OUT] = {v->mval};
         if (m->fn[RS_FN_M].fn(in, o) != RS_ABI_OK)
