@@ -21,6 +21,9 @@
  *       the largest ‖x − x_klu‖ / ‖x_klu‖ of those 20 solves
  *   BENCH train_art<N>.warm_starts_artificial <v> ratio
  *       the share of those solves that started from the last solution
+ *   BENCH train_art<N>.iters_per_solve_artificial_warm <v> iterations
+ *   BENCH train_art<N>.iters_per_solve_artificial_from0 <v> iterations
+ *       the iterations of those solves, and of the same solves from 0
  *
  * The direct solver is not an option of the Park step, so it is timed on
  * the step's systems only; a direct step would cost the Park step minus
@@ -235,14 +238,15 @@ static void bench_solves(int nv)
     klu_symbolic *sym = klu_analyze(n, S.Ap, S.Ai, &kc);
     klu_numeric *num = NULL;
     rs_krylov *kr;
-    rs_artificial *ar;
+    rs_artificial *ar, *ar0;
     rs_krylov_opts ko;
     rs_krylov_opts_default(&ko);
     ko.tol = 1e-8;
     ko.method = RS_KRYLOV_CG;
     char err[256];
     if (!sym || rs_krylov_create(&kr, A, &ko, NULL, err, sizeof err) != RS_OK ||
-        rs_artificial_create(&ar, A, NULL, err, sizeof err) != RS_OK)
+        rs_artificial_create(&ar, A, NULL, err, sizeof err) != RS_OK ||
+        rs_artificial_create(&ar0, A, NULL, err, sizeof err) != RS_OK)
         die("solvers", sym ? err : "klu_analyze failed");
     int *list = malloc((size_t)nb * sizeof(int));
     for (int i = 0; i < nb; i++)
@@ -252,7 +256,7 @@ static void bench_solves(int nv)
     double *xk = malloc((size_t)n * sizeof(double)), *xa = malloc((size_t)n * sizeof(double)),
            *xc = malloc((size_t)n * sizeof(double));
     double tk[NSYS], ta[NSYS], tc[NSYS], ea = 0.0, ec = 0.0;
-    int warm = 0;
+    int warm = 0, iw = 0, i0 = 0;
     for (int s = 0; s < NSYS; s++) {
         step(tr);
         /* KLU: refactor (factor the first time) and solve */
@@ -277,6 +281,10 @@ static void bench_solves(int nv)
             die("artificial", "no convergence");
         ta[s] = now_s() - t0;
         warm += rs_artificial_warm(ar);
+        iw += res.iterations;
+        rs_artificial_forget(ar0);   /* the same from 0, untimed */
+        rs_artificial_solve(ar0, kr, A, b, xc, 1e-8, 200, &team, 0, &res);
+        i0 += res.iterations;
         /* PCG */
         t0 = now_s();
         for (int i = 0; i < nb; i++)
@@ -295,11 +303,14 @@ static void bench_solves(int nv)
     printf("BENCH train_art%d.solve_us_per_vehicle_klu %.4f us\n", nv, 1e6 * tk[NSYS / 2] / nv);
     printf("BENCH train_art%d.relerr_artificial %.3g ratio\n", nv, ea);
     printf("BENCH train_art%d.warm_starts_artificial %.2f ratio\n", nv, (double)warm / NSYS);
+    printf("BENCH train_art%d.iters_per_solve_artificial_warm %.2f iterations\n", nv, (double)iw / NSYS);
+    printf("BENCH train_art%d.iters_per_solve_artificial_from0 %.2f iterations\n", nv, (double)i0 / NSYS);
     printf("BENCH train_art%d.relerr_cg %.3g ratio\n", nv, ec);
     klu_free_numeric(&num, &kc);
     klu_free_symbolic(&sym, &kc);
     rs_krylov_free(&kr);
     rs_artificial_free(&ar);
+    rs_artificial_free(&ar0);
     csc_free(&S);
     free(list);
     free(xk);

@@ -441,6 +441,20 @@ START_TEST(test_rate_matches_eigenvalues)
     ck_assert_double_le(e, 1e-11);
     ck_assert_double_le(ep, 1e-10);
     ck_assert_double_le(fabs(r3.iterations - predicted_its), 0.2 * predicted_its);
+    /* PCG on the same system: A − D is the couplers' off-diagonal parts,
+     * rank 2 per coupler (c g_a g_bᵀ and its transpose), so D⁻¹A has at
+     * most 2 · 9 + 1 distinct eigenvalues and PCG ends within 19 iterations
+     * in exact arithmetic, where the artificial dynamics needs thousands */
+    rs_krylov_opts ko;
+    rs_krylov_opts_default(&ko);
+    ko.method = RS_KRYLOV_CG;
+    ko.tol = 1e-13;
+    ko.maxiter = 5000;
+    rs_krylov_set_opts(S.kr, &ko);
+    rs_krylov_result rc;
+    ck_assert_int_eq(rs_krylov_solve(S.kr, A, b, xd, 1, &S.team, 0, &rc), RS_OK);
+    printf("train artificial: PCG on the same system to 1e-13: %d iterations\n", rc.iterations);
+    ck_assert_int_le(rc.iterations, 19);
     standalone_free(&S);
     free(a);
     free(d);
