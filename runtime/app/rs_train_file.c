@@ -924,15 +924,25 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
         return RS_OK;
     }
     if (s == S_SOLVER) {
-        if (n != 2 || (strcmp(tok[1], "auto") && strcmp(tok[1], "cg") && strcmp(tok[1], "bicgstab") &&
-                       strcmp(tok[1], "gmres"))) {
+        static const char *const solvers[] = {"auto", "cg", "bicgstab", "gmres", "artificial"};
+        int known = 0;
+        for (int i = 0; n == 2 && i < 5; i++)
+            known |= strcmp(tok[1], solvers[i]) == 0;
+        if (!known) {
+            char what[160] = "", hint[96] = "";
+            if (n == 2) {   /* a word, but not a solver's name */
+                suggest(hint, sizeof hint, tok[1], solvers, 5);
+                snprintf(what, sizeof what, "unknown solver '%.40s'%s: ", tok[1], hint);
+            }
             return PERR(P, L, RS_E_ARG,
-                        "write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
+                        "%swrite 'solver auto', 'solver cg', 'solver bicgstab', 'solver gmres' or 'solver artificial'",
+                        what);
         }
-        S->solver = strcmp(tok[1], "cg") == 0         ? RS_KRYLOV_CG
-                    : strcmp(tok[1], "bicgstab") == 0 ? RS_KRYLOV_BICGSTAB
-                    : strcmp(tok[1], "gmres") == 0    ? RS_KRYLOV_GMRES
-                                                      : RS_KRYLOV_AUTO;
+        S->solver = strcmp(tok[1], "cg") == 0           ? RS_KRYLOV_CG
+                    : strcmp(tok[1], "bicgstab") == 0   ? RS_KRYLOV_BICGSTAB
+                    : strcmp(tok[1], "gmres") == 0      ? RS_KRYLOV_GMRES
+                    : strcmp(tok[1], "artificial") == 0 ? RS_KRYLOV_ARTIFICIAL
+                                                        : RS_KRYLOV_AUTO;
         return RS_OK;
     }
     if (s == S_COUPLERS) {

@@ -332,10 +332,10 @@ int rs_krylov_create(rs_krylov **out, const rs_block_matrix *A, const rs_krylov_
     rs_krylov_opts_default(&o);
     if (opts)
         o = *opts;
-    if (!(o.tol > 0.0) || o.maxiter < 0 || (int)o.method < 0 || (int)o.method > RS_KRYLOV_GMRES ||
+    if (!(o.tol > 0.0) || o.maxiter < 0 || (int)o.method < 0 || (int)o.method > RS_KRYLOV_ARTIFICIAL ||
         o.restart < 1 || o.restart > RS_KRYLOV_MAX_RESTART) {
         return rs_fail(err, errlen, RS_E_ARG,
-                       "rs_krylov_create: tolerance must be > 0 (got %g), maxiter >= 0 (got %d), method 0..3 (got %d), "
+                       "rs_krylov_create: tolerance must be > 0 (got %g), maxiter >= 0 (got %d), method 0..4 (got %d), "
                        "restart 1..%d (got %d)",
                        o.tol, o.maxiter, (int)o.method, RS_KRYLOV_MAX_RESTART, o.restart);
     }
@@ -400,7 +400,7 @@ void rs_krylov_free(rs_krylov **pk)
 void rs_krylov_set_opts(rs_krylov *kr, const rs_krylov_opts *opts)
 {
     if (opts && opts->tol > 0.0 && opts->maxiter >= 0 && (int)opts->method >= 0 &&
-        (int)opts->method <= RS_KRYLOV_GMRES) {
+        (int)opts->method <= RS_KRYLOV_ARTIFICIAL) {
         kr->opts = *opts;
         if (kr->opts.restart < 1 || kr->opts.restart > kr->gm_m)   /* the work space is fixed */
             kr->opts.restart = kr->gm_m;
@@ -428,6 +428,8 @@ static void prec_block(const rs_krylov *kr, int b, double *v)
     else
         rs_dense_lu_solve(F, n, kr->piv + o, v + o);
 }
+
+void rs_krylov_prec_block(const rs_krylov *kr, int b, double *v) { prec_block(kr, b, v); }
 
 static double dot_block(const rs_krylov *kr, int b, const double *x, const double *y)
 {
@@ -844,6 +846,8 @@ int rs_krylov_solve(rs_krylov *kr, const rs_block_matrix *A, const double *rhs, 
         return solve_cg(kr, A, rhs, x, team, thread, res);
     if (method == RS_KRYLOV_GMRES)
         return solve_gmres(kr, A, rhs, x, team, thread, res);
+    if (method != RS_KRYLOV_BICGSTAB)   /* RS_KRYLOV_ARTIFICIAL: rs_artificial_solve's */
+        return finish(res, RS_E_ARG, 0, 0.0, 0.0, method);
     return solve_bicgstab(kr, A, rhs, x, team, thread, res);
 }
 

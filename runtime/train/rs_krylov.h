@@ -113,7 +113,11 @@ typedef enum rs_krylov_method {
     RS_KRYLOV_AUTO = 0,     /* PCG when symmetric, else BiCGStab */
     RS_KRYLOV_CG = 1,
     RS_KRYLOV_BICGSTAB = 2,
-    RS_KRYLOV_GMRES = 3     /* restarted GMRES(restart), right-preconditioned */
+    RS_KRYLOV_GMRES = 3,    /* restarted GMRES(restart), right-preconditioned */
+    RS_KRYLOV_ARTIFICIAL = 4   /* not a Krylov method: seed 002's artificial
+                                  dynamics on the same factored blocks
+                                  (rs_artificial.h), which rs_park runs in
+                                  its place; rs_krylov_solve refuses it */
 } rs_krylov_method;
 
 /* Largest GMRES restart length (the Hessenberg matrix lives on each
@@ -161,6 +165,10 @@ int rs_krylov_factor_block(rs_krylov *kr, const rs_block_matrix *A, int b, int s
  * RS_KRYLOV_AUTO. */
 int rs_krylov_solve(rs_krylov *kr, const rs_block_matrix *A, const double *rhs, double *x, int symmetric,
                     const rs_team *team, int thread, rs_krylov_result *res);
+
+/* v_b ← D_b⁻¹ v_b with block b's factor (rs_krylov_factor_block): the
+ * preconditioner, for a solver outside this file (rs_artificial.h). */
+void rs_krylov_prec_block(const rs_krylov *kr, int b, double *v);
 
 /* Serial convenience: factors every block and solves (one thread). */
 int rs_krylov_solve_serial(rs_krylov *kr, const rs_block_matrix *A, const double *rhs, double *x, int symmetric,

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rs_artificial.h"
 #include "rs_clock.h"
 #include "rs_error.h"
 #include "rs_park.h"
@@ -69,6 +70,7 @@ struct rs_park {
 
     rs_block_matrix *A;
     rs_krylov *kr;
+    rs_artificial *ar;               /* solver artificial (else NULL)   */
     rs_pool *pool;
     rs_barrier *bar;
 
@@ -193,6 +195,7 @@ void rs_park_free(rs_park **ppk)
     rs_pool_free(&pk->pool);
     rs_barrier_free(&pk->bar);
     rs_krylov_free(&pk->kr);
+    rs_artificial_free(&pk->ar);
     rs_block_matrix_free(&pk->A);
     void *arrays[] = {pk->bname, pk->lname, pk->off, pk->moff, pk->la, pk->lb, pk->lna, pk->lnb, pk->lpoff,
                       pk->lports, pk->lmoff, pk->bl_start, pk->bl_link, pk->bl_side, pk->M, pk->lq, pk->q,
@@ -409,6 +412,8 @@ static int create_solver(rs_park *pk, char *err, size_t errlen)
     st = rs_block_matrix_create(&pk->A, nb, bsize, 2 * nl, spec, a, err, errlen);
     if (st == RS_OK)
         st = rs_krylov_create(&pk->kr, pk->A, &pk->opt.krylov, a, err, errlen);
+    if (st == RS_OK && pk->opt.krylov.method == RS_KRYLOV_ARTIFICIAL)
+        st = rs_artificial_create(&pk->ar, pk->A, a, err, errlen);
     if (st == RS_OK && rs_barrier_create(&pk->bar, T, pk->opt.spin) != RS_OK) {
         st = RS_E_NOMEM;
         goto nomem;
@@ -697,7 +702,9 @@ static void section(void *ctx, int thread, int unused)
             return;
         /* PS4-PS7: Krylov */
         rs_krylov_result res;
-        const int st = rs_krylov_solve(pk->kr, pk->A, pk->rhs, pk->x, pk->symmetric, &team, thread, &res);
+        const int st = pk->ar ? rs_artificial_solve(pk->ar, pk->kr, pk->A, pk->rhs, pk->x, pk->opt.krylov.tol,
+                                                    pk->opt.krylov.maxiter, &team, thread, &res)
+                              : rs_krylov_solve(pk->kr, pk->A, pk->rhs, pk->x, pk->symmetric, &team, thread, &res);
         if (thread == 0) {
             pk->kres = res;
             pk->kfail = st;
@@ -779,7 +786,20 @@ static int report(rs_park *pk, const char *what)
         }
         return status;
     }
-    const char *mn = pk->kres.method == RS_KRYLOV_CG ? "PCG" : "BiCGStab";
+    const int km = pk->kres.method;
+    if (km == RS_KRYLOV_ARTIFICIAL && pk->kfail == RS_E_NOCONV)
+        return rs_fail(pk->msg, sizeof pk->msg, pk->kfail,
+                       "%s: artificial dynamics %s after %d iterations (relative residual %.3g, tolerance %.3g): "
+                       "x <- x + D^-1 (b - A x) contracts by max|1 - lambda| over the eigenvalues of D^-1 A, which "
+                       "non-symmetric terms (creep, compiled vehicles) can push to 1 or above; use 'solver gmres' or "
+                       "'solver bicgstab'%s",
+                       head, pk->kres.relres > 1.0 ? "diverges" : "did not converge", pk->kres.iterations,
+                       pk->kres.relres, pk->opt.krylov.tol,
+                       pk->kres.relres > 1.0 ? "" : " (or raise 'iterations', or take a smaller step)");
+    const char *mn = km == RS_KRYLOV_CG             ? "PCG"
+                     : km == RS_KRYLOV_GMRES        ? "GMRES"
+                     : km == RS_KRYLOV_ARTIFICIAL   ? "artificial dynamics"
+                                                    : "BiCGStab";
     switch (pk->kfail) {
     case RS_E_NOCONV:
         return rs_fail(pk->msg, sizeof pk->msg, pk->kfail,
@@ -834,6 +854,8 @@ int rs_park_init(rs_park *pk)
     pk->srhs = 1.0;
     pk->timing = 0;
     pk->msg[0] = '\0';
+    if (pk->ar)   /* a new start: the last run's solution is no guess */
+        rs_artificial_forget(pk->ar);
     const int st = run_section(pk);
     if (st == RS_OK) {
         pk->hist = 0;

@@ -27,7 +27,9 @@
  * whose block diagonal M'_i = M_i + βC_ii + β²K_ii (vehicle plus the
  * diagonal part of its couplers) preconditions PCG (symmetric systems) or
  * BiCGStab (non-symmetric); the coupler off-diagonal blocks are ΔJ
- * (rs_krylov.h).  `corrections` > 1 repeats the linearized corrector about
+ * (rs_krylov.h).  krylov.method RS_KRYLOV_ARTIFICIAL solves the same
+ * system by seed 002's artificial dynamics with D = M' (rs_artificial.h),
+ * warm-started from the last solve.  `corrections` > 1 repeats the linearized corrector about
  * the corrected state (a Newton iteration); 1 is the seed's single
  * corrector.  The first step after rs_park_init uses backward Euler
  * (β = h), the second BDF2 (β = 2h/3), then Park; second order overall

@@ -142,7 +142,7 @@ START_TEST(test_errors)
     parse_err("vehicle a\nend\nvehicle a\nend\n", "t.train:3: vehicle type 'a' is defined twice (first at line 1)");
     parse_err("couplers heavy\n", "t.train:1: unknown coupler type 'heavy': define it first");
     parse_err("step 1e-2\noutput 1e-3\norder\nwagon\nend\n", "t.train:2: 'output' (0.001 s) is shorter than the step");
-    parse_err("solver minres\n", "t.train:1: write 'solver auto', 'solver cg', 'solver bicgstab' or 'solver gmres'");
+    parse_err("solver minres\n", "t.train:1: unknown solver 'minres' (did you mean 'gmres'?): write 'solver auto', 'solver cg', 'solver bicgstab', 'solver gmres' or 'solver artificial'");
     parse_err("restart 0\n", "t.train:1: '0' is not a whole number in 1..64");
     parse_err("vehicle 3x\nend\n", "t.train:1: write 'vehicle NAME [model wagon|loco]'");
     rs_train_spec *s;

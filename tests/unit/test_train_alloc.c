@@ -25,6 +25,8 @@
 
 #define NV 12
 
+static rs_krylov_method g_method = RS_KRYLOV_AUTO;   /* make_train's solver */
+
 static int make_train(rs_train **tr, int threads, const rs_allocator *alloc, char *err, size_t errlen)
 {
     rs_wagon veh[NV];
@@ -45,6 +47,7 @@ static int make_train(rs_train **tr, int threads, const rs_allocator *alloc, cha
     rs_park_opts_default(&o);
     o.threads = threads;
     o.rebalance = 20;
+    o.krylov.method = g_method;
     if (alloc)
         o.allocator = *alloc;
     return rs_train_create(tr, NV, veh, NULL, cpl, NULL, &o, err, errlen);
@@ -131,10 +134,22 @@ START_TEST(test_no_alloc_one_thread) { count_steps(1); }
 END_TEST
 START_TEST(test_no_alloc_three_threads) { count_steps(3); }
 END_TEST
+/* solver artificial (rs_artificial.h): its work space is made at create */
+START_TEST(test_no_alloc_artificial)
+{
+    g_method = RS_KRYLOV_ARTIFICIAL;
+    count_steps(1);
+    count_steps(3);
+    g_method = RS_KRYLOV_AUTO;
+}
+END_TEST
 
 START_TEST(test_create_survives_each_failed_allocation)
 {
-    for (int threads = 1; threads <= 2; threads++) {
+    /* 1 thread, 2 threads, and solver artificial on 2 threads */
+    for (int pass = 0; pass < 3; pass++) {
+        const int threads = pass == 0 ? 1 : 2;
+        g_method = pass == 2 ? RS_KRYLOV_ARTIFICIAL : RS_KRYLOV_AUTO;
         int ok = 0;
         for (long k = 0; k < 400 && !ok; k++) {
             rs_train *tr = (rs_train *)1;
@@ -158,6 +173,7 @@ START_TEST(test_create_survives_each_failed_allocation)
         }
         ck_assert_msg(ok, "never succeeded");
     }
+    g_method = RS_KRYLOV_AUTO;
 }
 END_TEST
 
@@ -201,6 +217,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_no_alloc_one_thread);
     tcase_add_test(tc, test_no_alloc_three_threads);
+    tcase_add_test(tc, test_no_alloc_artificial);
     tcase_add_test(tc, test_no_alloc_contact);
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
     tcase_add_test(tc, test_injected_allocator_is_used);
