@@ -8,8 +8,8 @@
  *
  *   BENCH train_art<N>.step_us_per_vehicle_<S>_t<T> <v> us
  *       median µs per step and vehicle of the whole Park step, solver S
- *       (artificial, cg) on T = 1 and 2 threads (and 4 when
- *       RAILSYM_BENCH_THREADS >= 4; the team on every step: probe 0)
+ *       (artificial, cg) on T = 1 and 2 threads (the powers of two up to
+ *       RAILSYM_BENCH_THREADS when set; the team on every step: probe 0)
  *   BENCH train_art<N>.iters_per_step_<S> <v> iterations
  *   BENCH train_art<N>.solve_us_per_vehicle_<S> <v> us
  *       the linear solve alone, S = artificial, cg (factoring D, then
@@ -321,9 +321,10 @@ static void bench_solves(int nv)
 
 int main(void)
 {
-    /* threads 1, 2 (RAILSYM_BENCH_THREADS = 4 or more: and 4) */
+    /* threads 1, 2 (RAILSYM_BENCH_THREADS = P: the powers of two up to P,
+     * at most 64) */
     const char *env = getenv("RAILSYM_BENCH_THREADS");
-    const int tmax = env && atoi(env) >= 4 ? 4 : 2;
+    const int tmax = env && atoi(env) >= 2 ? (atoi(env) < 64 ? atoi(env) : 64) : 2;
     static const int sizes[] = {10, 50, 200, 1000, 2000};
     static const rs_krylov_method meth[2] = {RS_KRYLOV_ARTIFICIAL, RS_KRYLOV_CG};
     static const char *const mname[2] = {"artificial", "cg"};
