@@ -356,6 +356,38 @@ static void read_first_row(const char *path)
     fclose(f);
 }
 
+/* Through a scenario and the driver: a model without contacts has the
+ * columns (on the straight track), and a misspelt one is named. */
+START_TEST(columns_of_a_model_without_contacts)
+{
+    char sp[600], out[600], model[600];
+    snprintf(model, sizeof model, "%s/two", dir);
+    snprintf(out, sizeof out, "%s/two.csv", dir);
+    snprintf(sp, sizeof sp, "%s/two.scn", dir);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = model;
+    c.scenario = sp;
+    c.out = out;
+    c.progress = 0;
+    write_file("two.scn", "duration 0.002\nstep 1e-3\noutput 0.001\ninitial y = 0.02\ninitial th = 0.2\n"
+                          "columns car.y_track car.roll_track arm.pitch_track arm.z_track\n");
+    ck_assert_msg(rs_driver_run(&c, NULL, err, sizeof err) == RS_OK, "%s", err);
+    read_first_row(out);
+    /* the car level at y = 0.02; the arm turned by th about its y axis,
+     * its centre of mass h1 − b − c cos th above the track */
+    ck_assert_msg(fabs(col("car.y_track") - 0.02) < 1e-15, "%.17g", col("car.y_track"));
+    ck_assert_msg(fabs(col("car.roll_track")) < 1e-15, "%.17g", col("car.roll_track"));
+    ck_assert_msg(fabs(col("arm.pitch_track") - 0.2) < 1e-15, "%.17g", col("arm.pitch_track"));
+    ck_assert_msg(fabs(col("arm.z_track") - (h1 - b_ - c_ * cos(0.2))) < 1e-15, "%.17g", col("arm.z_track"));
+
+    write_file("two.scn", "duration 0.002\ncolumns arm.pitch_trak\n");
+    ck_assert_int_ne(rs_driver_run(&c, NULL, err, sizeof err), RS_OK);
+    ck_assert_msg(strstr(err, "two.scn:2: unknown column 'arm.pitch_trak' (did you mean 'arm.pitch_track'?)"), "%s",
+                  err);
+}
+END_TEST
+
 /* The bogie at rest, centred on the canted curve at s = 200 m by `speed 0`. */
 START_TEST(bogie_frame_centred_on_canted_curve)
 {
@@ -451,6 +483,7 @@ static Suite *suite(void)
     tcase_add_test(tc, pose_matches_composition);
     tcase_add_test(tc, any_body_on_a_canted_curve);
     tcase_add_test(tc, any_body_on_the_default_track);
+    tcase_add_test(tc, columns_of_a_model_without_contacts);
     tcase_add_test(tc, bogie_frame_centred_on_canted_curve);
     suite_add_tcase(s, tc);
     return s;
