@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 12
+#define RS_MODEL_VERSION 13
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -129,6 +129,12 @@ typedef struct rs_pattern {
  *                    of the parameters): the runtime's step integrates each
  *                    one exactly over a step with a_i linear in time
  *                    (docs/runtime.md "Internal states")
+ * Body poses (version 13; optional: NULL in a model without bodies):
+ *   RS_FN_BODY_POSE  out[0] 12 n_body: per body (rs_model.body_names'
+ *                    order) its centre of mass in ground (3), then
+ *                    R_ground_body row-major (9: its columns are the body
+ *                    base's axes in ground), from q and p; what
+ *                    track-relative results read (docs/results.md)
  * Functions read only the input slots they need; the runtime always passes
  * every slot (arrays of size 0 are passed as valid pointers). */
 enum rs_fn_id {
@@ -158,6 +164,7 @@ enum rs_fn_id {
     RS_FN_PARAMS,
     RS_FN_ZDOT,
     RS_FN_INERTIA,
+    RS_FN_BODY_POSE,
     RS_FN_COUNT
 };
 
@@ -169,7 +176,7 @@ enum rs_fn_id {
     "M", "delta", "phi", "phi_q", "beta", "gamma", "energy", "outputs", "constants", \
     "delta_nk", "phi_d", "phi_d_q", "phi_d_s", "beta_d", "creep", "delta_jac", \
     "step", "proj", "newton", "power", "step_cached", "wheel", "step_elastic", "params", \
-    "zdot", "inertia" }
+    "zdot", "inertia", "body_pose" }
 
 /* The values of RS_FN_POWER's out[0], in this order [W]. */
 enum rs_power_id {
@@ -311,6 +318,11 @@ typedef struct rs_model {
      * without; the runtime needs rs_options.plugins for the others. */
     int n_plugin;
     const rs_model_plugin *plugins;
+    /* Every body of the description, in its order (version 13): the rows
+     * of RS_FN_BODY_POSE's out[0].  n_body = 0 and NULL in a model without
+     * bodies (or a hand-written descriptor without the function). */
+    int n_body;
+    const char *const *body_names;
 } rs_model;
 
 /* The state index of input slot u (0..n_z-1), or -1 when u is no state. */

@@ -123,6 +123,7 @@ public:
         write_units();
         write_states();
         write_plugins();
+        write_bodies();
         write_patterns();
         write_contacts();
         write_function_table();
@@ -191,6 +192,7 @@ private:
             const int nb = (int)sym_.inertia_bodies.size();
             return {{Shape::Vector, nb, 1}, {Shape::Vector, 6 * nb, 1}};
         }
+        case RS_FN_BODY_POSE: return {{Shape::Vector, 12 * (int)sym_.bodies.size(), 1}};
         }
         return {};
     }
@@ -449,6 +451,15 @@ private:
         last_fields_.push_back({"plugins", "rsd_plugins"});
     }
 
+    // Every body's name: the rows of RS_FN_BODY_POSE (only with it).
+    void write_bodies() {
+        bool has_pose = false;
+        for (const Function &f : fns_) has_pose = has_pose || f.name == fn_name(RS_FN_BODY_POSE);
+        if (!has_pose || sym_.bodies.empty()) return;
+        last_fields_.push_back({"n_body", std::to_string(sym_.bodies.size())});
+        last_fields_.push_back({"body_names", names_or_null("rsd_body_names", sym_.bodies)});
+    }
+
     std::string pattern(const char *tag, const Output &o) {
         os_ << "\n/* Pattern of " << tag << " (" << o.rows << " x " << o.cols << ", " << o.nnz()
             << " non-zeros), compressed columns. */\n";
@@ -577,6 +588,7 @@ ModelSymbols model_symbols(const System &sys) {
     for (const NamedEx &o : sys.outputs()) m.outputs.push_back(o.name);
     m.contacts = sys.contact_table();
     for (int b : sys.parameter_inertia_bodies()) m.inertia_bodies.push_back(sys.bodies()[(size_t)b].name);
+    for (const Body &b : sys.bodies()) m.bodies.push_back(b.name);
     const SymValues d = sys.defaults();
     for (size_t i = 0; i < m.p.size(); ++i) m.p_default.push_back(d.get(SymKind::Param, (int)i));
     for (size_t i = 0; i < m.q.size(); ++i) {

@@ -44,6 +44,7 @@ std::vector<FnSpec> build() {
         {RS_FN_PARAMS, "RS_FN_PARAMS", {"p"}, false},
         {RS_FN_ZDOT, "RS_FN_ZDOT", {"zdot", "dzdot_dz"}, false},
         {RS_FN_INERTIA, "RS_FN_INERTIA", {"mass", "inertia"}, false},
+        {RS_FN_BODY_POSE, "RS_FN_BODY_POSE", {"pose"}, false},
     };
     static_assert(sizeof rows / sizeof rows[0] == RS_FN_COUNT, "one row per RS_FN_* id");
     std::vector<FnSpec> t(RS_FN_COUNT);

@@ -176,6 +176,21 @@ codegen::Function inertia_function(System &sys)
                              doc};
 }
 
+codegen::Function body_pose_function(System &sys)
+{
+    std::vector<Ex> pose;
+    std::string doc = "per body its centre of mass in ground (3) and R_ground_body row-major (9):";
+    for (const Body &body : sys.bodies()) {
+        const V3 r = sys.points().position(PointTree::kOrigin, body.cg, BaseTree::kGround);
+        const M3 R = sys.bases().rotation(body.base, BaseTree::kGround);   // columns: the body's axes
+        for (int k = 0; k < 3; ++k) pose.push_back(r[k]);
+        for (int i = 0; i < 3; ++i)
+            for (int k = 0; k < 3; ++k) pose.push_back(R[i][k]);
+        doc += " " + body.name;
+    }
+    return codegen::Function{codegen::fn_name(RS_FN_BODY_POSE), {codegen::Output::vector("pose", pose)}, doc};
+}
+
 codegen::Function power_function(System &sys)
 {
     return codegen::Function{codegen::fn_name(RS_FN_POWER), {codegen::Output::vector("power", power_terms(sys))},

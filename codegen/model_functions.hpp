@@ -37,6 +37,10 @@ codegen::Function zdot_function(System &sys);
 // System::parameter_inertia_bodies(), from the parameters alone; only for
 // models that have such a body.
 codegen::Function inertia_function(System &sys);
+// "body_pose" (RS_FN_BODY_POSE): every body's centre of mass and rotation
+// matrix R_ground_body in ground, 12 per body in System::bodies()' order,
+// from q and p; for results only (track-relative columns), never in a step.
+codegen::Function body_pose_function(System &sys);
 codegen::Function force_jacobian_function(System &sys);
 
 }  // namespace railsym

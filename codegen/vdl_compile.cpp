@@ -254,6 +254,10 @@ bool compile_model(const std::string &path, CompiledModel &out, std::string &err
         // Masses and inertias made of parameters, checked by the runtime for
         // each parameter set (built after hoisting too: they read p alone).
         if (!sys.parameter_inertia_bodies().empty()) fns.push_back(inertia_function(sys));
+        // Every body's pose in ground, for track-relative results (built
+        // after hoisting and last of the separate functions: it reads p, and
+        // every other function's C stays as it was).
+        if (!sys.bodies().empty()) fns.push_back(body_pose_function(sys));
         // One atom set per stage of a step (codegen/stepfn.hpp).
         // The spline coefficients: inputs the runtime sets from s alone.
         std::vector<int> spline_inputs;

@@ -24990,6 +24990,141 @@ int bogie_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * bogie_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): frame front.ws rear.ws
+ * Outputs:
+ *   out[0]  pose  vector [36]
+ * Inputs: q p
+ * Atoms 82, operations 82 (add/sub 22, mul 42, div 0, cos 9, sin 9)
+ */
+int bogie_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[36];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = p[12] + q[2];
+    o0[2] = a0;
+    const double a1 = cos(q[5]);
+    const double a2 = cos(q[4]);
+    const double a3 = a1 * a2;
+    o0[3] = a3;
+    const double a4 = sin(q[4]);
+    const double a5 = a1 * a4;
+    const double a6 = sin(q[3]);
+    const double a7 = a6 * a5;
+    const double a8 = sin(q[5]);
+    const double a9 = cos(q[3]);
+    const double a10 = a8 * a9;
+    const double a11 = a7 - a10;
+    o0[4] = a11;
+    const double a12 = a9 * a5;
+    const double a13 = a8 * a6;
+    const double a14 = a12 + a13;
+    o0[5] = a14;
+    const double a15 = a8 * a2;
+    o0[6] = a15;
+    const double a16 = a8 * a4;
+    const double a17 = a6 * a16;
+    const double a18 = a1 * a9;
+    const double a19 = a17 + a18;
+    o0[7] = a19;
+    const double a20 = a9 * a16;
+    const double a21 = a1 * a6;
+    const double a22 = a20 - a21;
+    o0[8] = a22;
+    const double a23 = -a4;
+    o0[9] = a23;
+    const double a24 = a2 * a6;
+    o0[10] = a24;
+    const double a25 = a2 * a9;
+    o0[11] = a25;
+    const double a26 = p[10] + q[6];
+    o0[12] = a26;
+    const double a27 = p[7] + q[8];
+    o0[14] = a27;
+    const double a28 = sin(q[10]);
+    const double a29 = sin(q[9]);
+    o0[22] = a29;
+    const double a30 = a28 * a29;
+    const double a31 = sin(q[11]);
+    const double a32 = a31 * a30;
+    const double a33 = cos(q[10]);
+    const double a34 = cos(q[11]);
+    const double a35 = a33 * a34;
+    const double a36 = a35 - a32;
+    o0[15] = a36;
+    const double a37 = cos(q[9]);
+    const double a38 = a28 * a37;
+    const double a39 = -a38;
+    o0[16] = a39;
+    const double a40 = a34 * a30;
+    const double a41 = a33 * a31;
+    const double a42 = a40 + a41;
+    o0[17] = a42;
+    const double a43 = a33 * a29;
+    const double a44 = a31 * a43;
+    const double a45 = a28 * a34;
+    const double a46 = a44 + a45;
+    o0[18] = a46;
+    const double a47 = a33 * a37;
+    o0[19] = a47;
+    const double a48 = a34 * a43;
+    const double a49 = a28 * a31;
+    const double a50 = a49 - a48;
+    o0[20] = a50;
+    const double a51 = a37 * a31;
+    const double a52 = -a51;
+    o0[21] = a52;
+    const double a53 = a37 * a34;
+    o0[23] = a53;
+    const double a54 = q[12] - p[10];
+    o0[24] = a54;
+    const double a55 = p[7] + q[14];
+    o0[26] = a55;
+    const double a56 = sin(q[16]);
+    const double a57 = sin(q[15]);
+    o0[34] = a57;
+    const double a58 = a56 * a57;
+    const double a59 = sin(q[17]);
+    const double a60 = a59 * a58;
+    const double a61 = cos(q[16]);
+    const double a62 = cos(q[17]);
+    const double a63 = a61 * a62;
+    const double a64 = a63 - a60;
+    o0[27] = a64;
+    const double a65 = cos(q[15]);
+    const double a66 = a56 * a65;
+    const double a67 = -a66;
+    o0[28] = a67;
+    const double a68 = a62 * a58;
+    const double a69 = a61 * a59;
+    const double a70 = a68 + a69;
+    o0[29] = a70;
+    const double a71 = a61 * a57;
+    const double a72 = a59 * a71;
+    const double a73 = a56 * a62;
+    const double a74 = a72 + a73;
+    o0[30] = a74;
+    const double a75 = a61 * a65;
+    o0[31] = a75;
+    const double a76 = a62 * a71;
+    const double a77 = a56 * a59;
+    const double a78 = a77 - a76;
+    o0[32] = a78;
+    const double a79 = a65 * a59;
+    const double a80 = -a79;
+    o0[33] = a80;
+    const double a81 = a65 * a62;
+    o0[35] = a81;
+    o0[0] = q[0];
+    o0[1] = q[1];
+    o0[13] = q[7];
+    o0[25] = q[13];
+    return RS_ABI_OK;
+}
+
+/*
  * bogie_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

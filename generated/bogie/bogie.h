@@ -63,6 +63,9 @@ int bogie_constants(const double *const *in, double *const *out);
 /* bogie_inertia: out[0] mass (vector 3x1), out[1] inertia (vector 18x1) */
 int bogie_inertia(const double *const *in, double *const *out);
 
+/* bogie_body_pose: out[0] pose (vector 36x1) */
+int bogie_body_pose(const double *const *in, double *const *out);
+
 /* bogie_step: out[0] M.M (sparse 18x18), out[1] delta_nk.delta_nk (vector 18x1), out[2] phi_q.phi_q (sparse 4x18), out[3] gamma.gamma (vector 4x1), out[4] creep.nu (vector 12x1), out[5] creep.V (vector 4x1), out[6] creep.radii (vector 12x1), out[7] creep.ddelta_df (sparse 18x12), out[8] creep.dnu_dqd (sparse 12x18) */
 int bogie_step(const double *const *in, double *const *out);
 

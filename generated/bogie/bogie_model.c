@@ -27,6 +27,7 @@ int bogie_step_cached(const double *const *in, double *const *out);
 int bogie_wheel(const double *const *in, double *const *out);
 int bogie_step_elastic(const double *const *in, double *const *out);
 int bogie_inertia(const double *const *in, double *const *out);
+int bogie_body_pose(const double *const *in, double *const *out);
 const rs_model *bogie_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -338,6 +339,11 @@ static const char *const rsd_inertia_bodies[3] = {
     "front.ws",
     "rear.ws"
 };
+static const char *const rsd_body_names[3] = {
+    "frame",
+    "front.ws",
+    "rear.ws"
+};
 
 /* Pattern of M (18 x 18, 28 non-zeros), compressed columns. */
 static const int rsd_M_colptr[19] = {
@@ -532,6 +538,8 @@ static const int rsd_step_elastic_len[6] = {28, 18, 48, 24, 92, 8};
 static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 static const int rsd_inertia_len[2] = {3, 18};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {36};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -577,6 +585,7 @@ static const rs_model rsd_model = {
         [RS_FN_WHEEL] = {bogie_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
         [RS_FN_STEP_ELASTIC] = {bogie_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
         [RS_FN_INERTIA] = {bogie_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {bogie_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .n_contact = 4,
     .contacts = rsd_contacts,
@@ -593,8 +602,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0xee9d018ff97f9175ull,
+    .content_hash = 0x8ed5f2900b80febdull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 3,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *bogie_model(void)

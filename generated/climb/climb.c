@@ -12012,6 +12012,113 @@ int climb_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * climb_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): axle wheel_l wheel_r
+ * Outputs:
+ *   out[0]  pose  vector [36]
+ * Inputs: q p
+ * Atoms 54, operations 54 (add/sub 19, mul 27, div 0, cos 4, sin 4)
+ */
+int climb_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[36];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = p[4] + q[2];
+    o0[2] = a0;
+    const double a1 = cos(q[4]);
+    o0[3] = a1;
+    const double a2 = sin(q[4]);
+    o0[6] = a2;
+    const double a3 = cos(q[3]);
+    o0[11] = a3;
+    const double a4 = a2 * a3;
+    const double a5 = -a4;
+    o0[4] = a5;
+    o0[16] = a5;
+    o0[28] = a5;
+    const double a6 = sin(q[3]);
+    o0[10] = a6;
+    o0[22] = a6;
+    o0[34] = a6;
+    const double a7 = a2 * a6;
+    o0[5] = a7;
+    const double a8 = a1 * a3;
+    o0[7] = a8;
+    o0[19] = a8;
+    o0[31] = a8;
+    const double a9 = a1 * a6;
+    const double a10 = -a9;
+    o0[8] = a10;
+    const double a11 = p[5] * a4;
+    const double a12 = q[0] - a11;
+    o0[12] = a12;
+    const double a13 = p[5] * a8;
+    const double a14 = q[1] + a13;
+    o0[13] = a14;
+    const double a15 = p[5] * a6;
+    const double a16 = a0 + a15;
+    o0[14] = a16;
+    const double a17 = sin(q[5]);
+    const double a18 = a17 * a7;
+    const double a19 = cos(q[5]);
+    const double a20 = a1 * a19;
+    const double a21 = a20 - a18;
+    o0[15] = a21;
+    const double a22 = a19 * a7;
+    const double a23 = a1 * a17;
+    const double a24 = a22 + a23;
+    o0[17] = a24;
+    const double a25 = a17 * a9;
+    const double a26 = a2 * a19;
+    const double a27 = a25 + a26;
+    o0[18] = a27;
+    const double a28 = a19 * a9;
+    const double a29 = a2 * a17;
+    const double a30 = a29 - a28;
+    o0[20] = a30;
+    const double a31 = a3 * a17;
+    const double a32 = -a31;
+    o0[21] = a32;
+    const double a33 = a3 * a19;
+    o0[23] = a33;
+    const double a34 = q[0] + a11;
+    o0[24] = a34;
+    const double a35 = q[1] - a13;
+    o0[25] = a35;
+    const double a36 = a0 - a15;
+    o0[26] = a36;
+    const double a37 = sin(q[6]);
+    const double a38 = a37 * a7;
+    const double a39 = cos(q[6]);
+    const double a40 = a1 * a39;
+    const double a41 = a40 - a38;
+    o0[27] = a41;
+    const double a42 = a39 * a7;
+    const double a43 = a1 * a37;
+    const double a44 = a42 + a43;
+    o0[29] = a44;
+    const double a45 = a37 * a9;
+    const double a46 = a2 * a39;
+    const double a47 = a45 + a46;
+    o0[30] = a47;
+    const double a48 = a39 * a9;
+    const double a49 = a2 * a37;
+    const double a50 = a49 - a48;
+    o0[32] = a50;
+    const double a51 = a3 * a37;
+    const double a52 = -a51;
+    o0[33] = a52;
+    const double a53 = a3 * a39;
+    o0[35] = a53;
+    o0[0] = q[0];
+    o0[1] = q[1];
+    o0[9] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * climb_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

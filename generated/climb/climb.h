@@ -63,6 +63,9 @@ int climb_constants(const double *const *in, double *const *out);
 /* climb_inertia: out[0] mass (vector 3x1), out[1] inertia (vector 18x1) */
 int climb_inertia(const double *const *in, double *const *out);
 
+/* climb_body_pose: out[0] pose (vector 36x1) */
+int climb_body_pose(const double *const *in, double *const *out);
+
 /* climb_step: out[0] M.M (sparse 7x7), out[1] delta_nk.delta_nk (vector 7x1), out[2] phi_q.phi_q (sparse 2x7), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 7x6), out[8] creep.dnu_dqd (sparse 6x7) */
 int climb_step(const double *const *in, double *const *out);
 

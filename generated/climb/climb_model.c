@@ -27,6 +27,7 @@ int climb_step_cached(const double *const *in, double *const *out);
 int climb_wheel(const double *const *in, double *const *out);
 int climb_step_elastic(const double *const *in, double *const *out);
 int climb_inertia(const double *const *in, double *const *out);
+int climb_body_pose(const double *const *in, double *const *out);
 const rs_model *climb_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -204,6 +205,11 @@ static const char *const rsd_inertia_bodies[3] = {
     "wheel_l",
     "wheel_r"
 };
+static const char *const rsd_body_names[3] = {
+    "axle",
+    "wheel_l",
+    "wheel_r"
+};
 
 /* Pattern of M (7 x 7, 18 non-zeros), compressed columns. */
 static const int rsd_M_colptr[8] = {
@@ -347,6 +353,8 @@ static const int rsd_step_elastic_len[6] = {18, 7, 24, 12, 46, 4};
 static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 static const int rsd_inertia_len[2] = {3, 18};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {36};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -392,6 +400,7 @@ static const rs_model rsd_model = {
         [RS_FN_WHEEL] = {climb_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
         [RS_FN_STEP_ELASTIC] = {climb_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
         [RS_FN_INERTIA] = {climb_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {climb_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .n_contact = 2,
     .contacts = rsd_contacts,
@@ -408,8 +417,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0x22aae0d447708b44ull,
+    .content_hash = 0xe78044059788f56cull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 3,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *climb_model(void)

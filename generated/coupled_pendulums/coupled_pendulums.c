@@ -490,6 +490,63 @@ int coupled_pendulums_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * coupled_pendulums_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): left.bob right.bob
+ * Outputs:
+ *   out[0]  pose  vector [24]
+ * Inputs: q p
+ * Atoms 16, operations 16 (add/sub 6, mul 6, div 0, cos 2, sin 2)
+ */
+int coupled_pendulums_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[24];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = sin(q[0]);
+    o0[5] = a0;
+    const double a1 = p[1] * a0;
+    const double a2 = (-0.5) * p[5];
+    const double a3 = a2 - a1;
+    o0[0] = a3;
+    const double a4 = cos(q[0]);
+    o0[3] = a4;
+    o0[11] = a4;
+    const double a5 = p[1] * a4;
+    const double a6 = -a5;
+    o0[2] = a6;
+    const double a7 = -a0;
+    o0[9] = a7;
+    const double a8 = sin(q[1]);
+    o0[17] = a8;
+    const double a9 = p[1] * a8;
+    const double a10 = 0.5 * p[5];
+    const double a11 = a10 - a9;
+    o0[12] = a11;
+    const double a12 = cos(q[1]);
+    o0[15] = a12;
+    o0[23] = a12;
+    const double a13 = p[1] * a12;
+    const double a14 = -a13;
+    o0[14] = a14;
+    const double a15 = -a8;
+    o0[21] = a15;
+    o0[1] = 0.0;
+    o0[4] = 0.0;
+    o0[6] = 0.0;
+    o0[7] = 1.0;
+    o0[8] = 0.0;
+    o0[10] = 0.0;
+    o0[13] = 0.0;
+    o0[16] = 0.0;
+    o0[18] = 0.0;
+    o0[19] = 1.0;
+    o0[20] = 0.0;
+    o0[22] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * coupled_pendulums_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

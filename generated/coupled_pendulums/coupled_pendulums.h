@@ -33,6 +33,9 @@ int coupled_pendulums_constants(const double *const *in, double *const *out);
 /* coupled_pendulums_inertia: out[0] mass (vector 2x1), out[1] inertia (vector 12x1) */
 int coupled_pendulums_inertia(const double *const *in, double *const *out);
 
+/* coupled_pendulums_body_pose: out[0] pose (vector 24x1) */
+int coupled_pendulums_body_pose(const double *const *in, double *const *out);
+
 /* coupled_pendulums_step: out[0] M.M (sparse 2x2), out[1] delta.delta (vector 2x1) */
 int coupled_pendulums_step(const double *const *in, double *const *out);
 

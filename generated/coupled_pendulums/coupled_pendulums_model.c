@@ -13,6 +13,7 @@ int coupled_pendulums_delta_jac(const double *const *in, double *const *out);
 int coupled_pendulums_step(const double *const *in, double *const *out);
 int coupled_pendulums_power(const double *const *in, double *const *out);
 int coupled_pendulums_inertia(const double *const *in, double *const *out);
+int coupled_pendulums_body_pose(const double *const *in, double *const *out);
 const rs_model *coupled_pendulums_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -68,6 +69,10 @@ static const char *const rsd_inertia_bodies[2] = {
     "left.bob",
     "right.bob"
 };
+static const char *const rsd_body_names[2] = {
+    "left.bob",
+    "right.bob"
+};
 
 /* Pattern of M (2 x 2, 2 non-zeros), compressed columns. */
 static const int rsd_M_colptr[3] = {
@@ -109,6 +114,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_inertia_len[2] = {2, 12};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {24};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -140,6 +147,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {coupled_pendulums_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {coupled_pendulums_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_INERTIA] = {coupled_pendulums_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {coupled_pendulums_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, 0},
@@ -150,8 +158,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0x3cc6bd8d2d7c6443ull,
+    .content_hash = 0x00ea00b9d2164e71ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 2,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *coupled_pendulums_model(void)

@@ -398,6 +398,69 @@ int double_pendulum_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * double_pendulum_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): link1 link2
+ * Outputs:
+ *   out[0]  pose  vector [24]
+ * Inputs: q p
+ * Atoms 22, operations 22 (add/sub 10, mul 8, div 0, cos 2, sin 2)
+ */
+int double_pendulum_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[24];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = sin(q[0]);
+    o0[5] = a0;
+    const double a1 = p[2] * a0;
+    const double a2 = -a1;
+    o0[0] = a2;
+    const double a3 = cos(q[0]);
+    o0[3] = a3;
+    o0[11] = a3;
+    const double a4 = p[2] * a3;
+    const double a5 = -a4;
+    o0[2] = a5;
+    const double a6 = -a0;
+    o0[9] = a6;
+    const double a7 = cos(q[1]);
+    const double a8 = a0 * a7;
+    const double a9 = sin(q[1]);
+    const double a10 = a3 * a9;
+    const double a11 = a8 + a10;
+    o0[17] = a11;
+    const double a12 = p[3] * a11;
+    const double a13 = a1 + a12;
+    const double a14 = -a13;
+    o0[12] = a14;
+    const double a15 = a3 * a7;
+    const double a16 = a0 * a9;
+    const double a17 = a15 - a16;
+    o0[15] = a17;
+    o0[23] = a17;
+    const double a18 = p[3] * a17;
+    const double a19 = a4 + a18;
+    const double a20 = -a19;
+    o0[14] = a20;
+    const double a21 = -a11;
+    o0[21] = a21;
+    o0[1] = 0.0;
+    o0[4] = 0.0;
+    o0[6] = 0.0;
+    o0[7] = 1.0;
+    o0[8] = 0.0;
+    o0[10] = 0.0;
+    o0[13] = 0.0;
+    o0[16] = 0.0;
+    o0[18] = 0.0;
+    o0[19] = 1.0;
+    o0[20] = 0.0;
+    o0[22] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * double_pendulum_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

@@ -12,6 +12,7 @@ int double_pendulum_delta_jac(const double *const *in, double *const *out);
 int double_pendulum_step(const double *const *in, double *const *out);
 int double_pendulum_power(const double *const *in, double *const *out);
 int double_pendulum_inertia(const double *const *in, double *const *out);
+int double_pendulum_body_pose(const double *const *in, double *const *out);
 const rs_model *double_pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -63,6 +64,10 @@ static const char *const rsd_inertia_bodies[2] = {
     "link1",
     "link2"
 };
+static const char *const rsd_body_names[2] = {
+    "link1",
+    "link2"
+};
 
 /* Pattern of M (2 x 2, 4 non-zeros), compressed columns. */
 static const int rsd_M_colptr[3] = {
@@ -105,6 +110,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_inertia_len[2] = {2, 12};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {24};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -135,6 +142,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {double_pendulum_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {double_pendulum_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_INERTIA] = {double_pendulum_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {double_pendulum_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, rsd_C_rowind},
@@ -145,8 +153,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x54cc7eaed7e93abbull,
+    .content_hash = 0x0e79ca1f3eb48b69ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 2,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *double_pendulum_model(void)

@@ -69,6 +69,9 @@ int feve3000_params(const double *const *in, double *const *out);
 /* feve3000_inertia: out[0] mass (vector 18x1), out[1] inertia (vector 108x1) */
 int feve3000_inertia(const double *const *in, double *const *out);
 
+/* feve3000_body_pose: out[0] pose (vector 252x1) */
+int feve3000_body_pose(const double *const *in, double *const *out);
+
 /* feve3000_step: out[0] M.M (sparse 30x30), out[1] delta_nk.delta_nk (vector 30x1), out[2] phi_q.phi_q (sparse 8x30), out[3] gamma.gamma (vector 8x1), out[4] creep.nu (vector 24x1), out[5] creep.V (vector 8x1), out[6] creep.radii (vector 24x1), out[7] creep.ddelta_df (sparse 30x24), out[8] creep.dnu_dqd (sparse 24x30) */
 int feve3000_step(const double *const *in, double *const *out);
 

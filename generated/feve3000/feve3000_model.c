@@ -29,6 +29,7 @@ int feve3000_wheel(const double *const *in, double *const *out);
 int feve3000_step_elastic(const double *const *in, double *const *out);
 int feve3000_params(const double *const *in, double *const *out);
 int feve3000_inertia(const double *const *in, double *const *out);
+int feve3000_body_pose(const double *const *in, double *const *out);
 const rs_model *feve3000_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -678,6 +679,29 @@ static const char *const rsd_inertia_bodies[18] = {
     "motor_f.rotor_body",
     "motor_r.rotor_body"
 };
+static const char *const rsd_body_names[21] = {
+    "carbody",
+    "front.slider",
+    "front.frame_b",
+    "front.wf.ws",
+    "front.wf.abl.box",
+    "front.wf.abr.box",
+    "front.wr.ws",
+    "front.wr.abl.box",
+    "front.wr.abr.box",
+    "rear.slider",
+    "rear.frame_b",
+    "rear.wf.ws",
+    "rear.wf.abl.box",
+    "rear.wf.abr.box",
+    "rear.wr.ws",
+    "rear.wr.abl.box",
+    "rear.wr.abr.box",
+    "motor_f.housing",
+    "motor_f.rotor_body",
+    "motor_r.housing",
+    "motor_r.rotor_body"
+};
 
 /* Pattern of M (30 x 30, 418 non-zeros), compressed columns. */
 static const int rsd_M_colptr[31] = {
@@ -1037,6 +1061,8 @@ static const int rsd_params_len[1] = {68};
 static const char *const rsd_params_outs[1] = {"p"};
 static const int rsd_inertia_len[2] = {18, 108};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {252};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -1084,6 +1110,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP_ELASTIC] = {feve3000_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
         [RS_FN_PARAMS] = {feve3000_params, 1, rsd_params_len, rsd_params_outs},
         [RS_FN_INERTIA] = {feve3000_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {feve3000_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .n_contact = 8,
     .contacts = rsd_contacts,
@@ -1100,8 +1127,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0xdfc2365ff248e009ull,
+    .content_hash = 0x988c330b4886e943ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 21,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *feve3000_model(void)

@@ -1343,6 +1343,102 @@ int four_bar_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * four_bar_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): link1 link2 link3
+ * Outputs:
+ *   out[0]  pose  vector [36]
+ * Inputs: q p
+ * Atoms 43, operations 43 (add/sub 16, mul 21, div 0, cos 3, sin 3)
+ */
+int four_bar_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[36];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = cos(q[0]);
+    o0[3] = a0;
+    o0[11] = a0;
+    const double a1 = 0.5 * p[1];
+    const double a2 = a0 * a1;
+    o0[0] = a2;
+    const double a3 = sin(q[0]);
+    o0[5] = a3;
+    const double a4 = a3 * a1;
+    const double a5 = -a4;
+    o0[2] = a5;
+    const double a6 = -a3;
+    o0[9] = a6;
+    const double a7 = cos(q[1]);
+    const double a8 = a0 * a7;
+    const double a9 = sin(q[1]);
+    const double a10 = a3 * a9;
+    const double a11 = a8 - a10;
+    o0[15] = a11;
+    o0[23] = a11;
+    const double a12 = 0.5 * p[2];
+    const double a13 = a12 * a11;
+    const double a14 = p[1] * a0;
+    const double a15 = a14 + a13;
+    o0[12] = a15;
+    const double a16 = a3 * a7;
+    const double a17 = a0 * a9;
+    const double a18 = a16 + a17;
+    o0[17] = a18;
+    const double a19 = a12 * a18;
+    const double a20 = p[1] * a3;
+    const double a21 = a20 + a19;
+    const double a22 = -a21;
+    o0[14] = a22;
+    const double a23 = -a18;
+    o0[21] = a23;
+    const double a24 = cos(q[2]);
+    const double a25 = a24 * a11;
+    const double a26 = sin(q[2]);
+    const double a27 = a26 * a18;
+    const double a28 = a25 - a27;
+    o0[27] = a28;
+    o0[35] = a28;
+    const double a29 = 0.5 * p[3];
+    const double a30 = a29 * a28;
+    const double a31 = p[2] * a11;
+    const double a32 = a31 + a14;
+    const double a33 = a32 + a30;
+    o0[24] = a33;
+    const double a34 = a24 * a18;
+    const double a35 = a26 * a11;
+    const double a36 = a34 + a35;
+    o0[29] = a36;
+    const double a37 = a29 * a36;
+    const double a38 = p[2] * a18;
+    const double a39 = a38 + a20;
+    const double a40 = a39 + a37;
+    const double a41 = -a40;
+    o0[26] = a41;
+    const double a42 = -a36;
+    o0[33] = a42;
+    o0[1] = 0.0;
+    o0[4] = 0.0;
+    o0[6] = 0.0;
+    o0[7] = 1.0;
+    o0[8] = 0.0;
+    o0[10] = 0.0;
+    o0[13] = 0.0;
+    o0[16] = 0.0;
+    o0[18] = 0.0;
+    o0[19] = 1.0;
+    o0[20] = 0.0;
+    o0[22] = 0.0;
+    o0[25] = 0.0;
+    o0[28] = 0.0;
+    o0[30] = 0.0;
+    o0[31] = 1.0;
+    o0[32] = 0.0;
+    o0[34] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * four_bar_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

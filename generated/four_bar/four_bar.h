@@ -42,6 +42,9 @@ int four_bar_constants(const double *const *in, double *const *out);
 /* four_bar_inertia: out[0] mass (vector 3x1), out[1] inertia (vector 18x1) */
 int four_bar_inertia(const double *const *in, double *const *out);
 
+/* four_bar_body_pose: out[0] pose (vector 36x1) */
+int four_bar_body_pose(const double *const *in, double *const *out);
+
 /* four_bar_step: out[0] M.M (sparse 3x3), out[1] delta.delta (vector 3x1), out[2] phi_q.phi_q (sparse 2x3), out[3] gamma.gamma (vector 2x1) */
 int four_bar_step(const double *const *in, double *const *out);
 

@@ -16,6 +16,7 @@ int four_bar_delta_jac(const double *const *in, double *const *out);
 int four_bar_step(const double *const *in, double *const *out);
 int four_bar_power(const double *const *in, double *const *out);
 int four_bar_inertia(const double *const *in, double *const *out);
+int four_bar_body_pose(const double *const *in, double *const *out);
 const rs_model *four_bar_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -86,6 +87,11 @@ static const char *const rsd_inertia_bodies[3] = {
     "link2",
     "link3"
 };
+static const char *const rsd_body_names[3] = {
+    "link1",
+    "link2",
+    "link3"
+};
 
 /* Pattern of M (3 x 3, 9 non-zeros), compressed columns. */
 static const int rsd_M_colptr[4] = {
@@ -144,6 +150,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_inertia_len[2] = {3, 18};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {36};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -178,6 +186,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {four_bar_step, 4, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {four_bar_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_INERTIA] = {four_bar_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {four_bar_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
@@ -188,8 +197,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0xc1d7d15bde0fd31eull,
+    .content_hash = 0x9722233ba53cc426ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 3,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *four_bar_model(void)

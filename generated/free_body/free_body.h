@@ -30,6 +30,9 @@ int free_body_constants(const double *const *in, double *const *out);
 /* free_body_inertia: out[0] mass (vector 1x1), out[1] inertia (vector 6x1) */
 int free_body_inertia(const double *const *in, double *const *out);
 
+/* free_body_body_pose: out[0] pose (vector 12x1) */
+int free_body_body_pose(const double *const *in, double *const *out);
+
 /* free_body_step: out[0] M.M (sparse 6x6), out[1] delta.delta (vector 6x1) */
 int free_body_step(const double *const *in, double *const *out);
 

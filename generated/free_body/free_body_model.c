@@ -12,6 +12,7 @@ int free_body_delta_jac(const double *const *in, double *const *out);
 int free_body_step(const double *const *in, double *const *out);
 int free_body_power(const double *const *in, double *const *out);
 int free_body_inertia(const double *const *in, double *const *out);
+int free_body_body_pose(const double *const *in, double *const *out);
 const rs_model *free_body_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -89,6 +90,9 @@ static const char *const rsd_p_units[14] = {
 static const char *const rsd_inertia_bodies[1] = {
     "body"
 };
+static const char *const rsd_body_names[1] = {
+    "body"
+};
 
 /* Pattern of M (6 x 6, 12 non-zeros), compressed columns. */
 static const int rsd_M_colptr[7] = {
@@ -132,6 +136,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_inertia_len[2] = {1, 6};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {12};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -162,6 +168,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {free_body_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {free_body_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_INERTIA] = {free_body_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {free_body_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {6, 6, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {6, 6, rsd_C_colptr, rsd_C_rowind},
@@ -172,8 +179,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x185d4ebd88f72cbfull,
+    .content_hash = 0xd80d60eca37b2615ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 1,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *free_body_model(void)

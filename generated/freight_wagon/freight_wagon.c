@@ -2661,6 +2661,132 @@ int freight_wagon_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * freight_wagon_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): car front.frame front.ws1 front.ws2 rear.frame rear.ws1 rear.ws2
+ * Outputs:
+ *   out[0]  pose  vector [84]
+ * Inputs: q p
+ * Atoms 25, operations 25 (add/sub 19, mul 0, div 0, cos 3, sin 3)
+ */
+int freight_wagon_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[84];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = p[2] + q[1];
+    o0[2] = a0;
+    const double a1 = cos(q[2]);
+    o0[3] = a1;
+    o0[11] = a1;
+    const double a2 = sin(q[2]);
+    o0[5] = a2;
+    const double a3 = -a2;
+    o0[9] = a3;
+    const double a4 = p[3] + q[0];
+    o0[12] = a4;
+    const double a5 = p[6] + q[3];
+    o0[14] = a5;
+    const double a6 = cos(q[4]);
+    o0[15] = a6;
+    o0[23] = a6;
+    const double a7 = sin(q[4]);
+    o0[17] = a7;
+    const double a8 = -a7;
+    o0[21] = a8;
+    const double a9 = p[3] + p[7];
+    const double a10 = q[0] + a9;
+    o0[24] = a10;
+    const double a11 = p[10] + q[5];
+    o0[26] = a11;
+    const double a12 = p[3] - p[7];
+    const double a13 = q[0] + a12;
+    o0[36] = a13;
+    const double a14 = p[10] + q[6];
+    o0[38] = a14;
+    const double a15 = q[0] - p[3];
+    o0[48] = a15;
+    const double a16 = p[6] + q[7];
+    o0[50] = a16;
+    const double a17 = cos(q[8]);
+    o0[51] = a17;
+    o0[59] = a17;
+    const double a18 = sin(q[8]);
+    o0[53] = a18;
+    const double a19 = -a18;
+    o0[57] = a19;
+    const double a20 = p[7] - p[3];
+    const double a21 = q[0] + a20;
+    o0[60] = a21;
+    const double a22 = p[10] + q[9];
+    o0[62] = a22;
+    const double a23 = q[0] - a9;
+    o0[72] = a23;
+    const double a24 = p[10] + q[10];
+    o0[74] = a24;
+    o0[0] = q[0];
+    o0[1] = 0.0;
+    o0[4] = 0.0;
+    o0[6] = 0.0;
+    o0[7] = 1.0;
+    o0[8] = 0.0;
+    o0[10] = 0.0;
+    o0[13] = 0.0;
+    o0[16] = 0.0;
+    o0[18] = 0.0;
+    o0[19] = 1.0;
+    o0[20] = 0.0;
+    o0[22] = 0.0;
+    o0[25] = 0.0;
+    o0[27] = 1.0;
+    o0[28] = 0.0;
+    o0[29] = 0.0;
+    o0[30] = 0.0;
+    o0[31] = 1.0;
+    o0[32] = 0.0;
+    o0[33] = 0.0;
+    o0[34] = 0.0;
+    o0[35] = 1.0;
+    o0[37] = 0.0;
+    o0[39] = 1.0;
+    o0[40] = 0.0;
+    o0[41] = 0.0;
+    o0[42] = 0.0;
+    o0[43] = 1.0;
+    o0[44] = 0.0;
+    o0[45] = 0.0;
+    o0[46] = 0.0;
+    o0[47] = 1.0;
+    o0[49] = 0.0;
+    o0[52] = 0.0;
+    o0[54] = 0.0;
+    o0[55] = 1.0;
+    o0[56] = 0.0;
+    o0[58] = 0.0;
+    o0[61] = 0.0;
+    o0[63] = 1.0;
+    o0[64] = 0.0;
+    o0[65] = 0.0;
+    o0[66] = 0.0;
+    o0[67] = 1.0;
+    o0[68] = 0.0;
+    o0[69] = 0.0;
+    o0[70] = 0.0;
+    o0[71] = 1.0;
+    o0[73] = 0.0;
+    o0[75] = 1.0;
+    o0[76] = 0.0;
+    o0[77] = 0.0;
+    o0[78] = 0.0;
+    o0[79] = 1.0;
+    o0[80] = 0.0;
+    o0[81] = 0.0;
+    o0[82] = 0.0;
+    o0[83] = 1.0;
+    return RS_ABI_OK;
+}
+
+/*
  * freight_wagon_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

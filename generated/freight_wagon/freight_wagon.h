@@ -30,6 +30,9 @@ int freight_wagon_constants(const double *const *in, double *const *out);
 /* freight_wagon_inertia: out[0] mass (vector 7x1), out[1] inertia (vector 42x1) */
 int freight_wagon_inertia(const double *const *in, double *const *out);
 
+/* freight_wagon_body_pose: out[0] pose (vector 84x1) */
+int freight_wagon_body_pose(const double *const *in, double *const *out);
+
 /* freight_wagon_step: out[0] M.M (sparse 11x11), out[1] delta.delta (vector 11x1) */
 int freight_wagon_step(const double *const *in, double *const *out);
 

@@ -12,6 +12,7 @@ int freight_wagon_delta_jac(const double *const *in, double *const *out);
 int freight_wagon_step(const double *const *in, double *const *out);
 int freight_wagon_power(const double *const *in, double *const *out);
 int freight_wagon_inertia(const double *const *in, double *const *out);
+int freight_wagon_body_pose(const double *const *in, double *const *out);
 const rs_model *freight_wagon_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -126,6 +127,15 @@ static const char *const rsd_inertia_bodies[7] = {
     "rear.ws1",
     "rear.ws2"
 };
+static const char *const rsd_body_names[7] = {
+    "car",
+    "front.frame",
+    "front.ws1",
+    "front.ws2",
+    "rear.frame",
+    "rear.ws1",
+    "rear.ws2"
+};
 
 /* Pattern of M (11 x 11, 11 non-zeros), compressed columns. */
 static const int rsd_M_colptr[12] = {
@@ -174,6 +184,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_inertia_len[2] = {7, 42};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {84};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -204,6 +216,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {freight_wagon_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {freight_wagon_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_INERTIA] = {freight_wagon_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {freight_wagon_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {11, 11, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {11, 11, rsd_C_colptr, rsd_C_rowind},
@@ -214,8 +227,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0x73f55bc0a8fd14f9ull,
+    .content_hash = 0x142f09a066a3f9a7ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 7,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *freight_wagon_model(void)

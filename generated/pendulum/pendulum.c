@@ -202,6 +202,42 @@ int pendulum_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * pendulum_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): bob
+ * Outputs:
+ *   out[0]  pose  vector [12]
+ * Inputs: q p
+ * Atoms 7, operations 7 (add/sub 3, mul 2, div 0, cos 1, sin 1)
+ */
+int pendulum_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[12];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = sin(q[0]);
+    o0[5] = a0;
+    const double a1 = p[1] * a0;
+    const double a2 = -a1;
+    o0[0] = a2;
+    const double a3 = cos(q[0]);
+    o0[3] = a3;
+    o0[11] = a3;
+    const double a4 = p[1] * a3;
+    const double a5 = -a4;
+    o0[2] = a5;
+    const double a6 = -a0;
+    o0[9] = a6;
+    o0[1] = 0.0;
+    o0[4] = 0.0;
+    o0[6] = 0.0;
+    o0[7] = 1.0;
+    o0[8] = 0.0;
+    o0[10] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * pendulum_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

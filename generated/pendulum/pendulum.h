@@ -33,6 +33,9 @@ int pendulum_constants(const double *const *in, double *const *out);
 /* pendulum_inertia: out[0] mass (vector 1x1), out[1] inertia (vector 6x1) */
 int pendulum_inertia(const double *const *in, double *const *out);
 
+/* pendulum_body_pose: out[0] pose (vector 12x1) */
+int pendulum_body_pose(const double *const *in, double *const *out);
+
 /* pendulum_step: out[0] M.M (sparse 1x1), out[1] delta.delta (vector 1x1) */
 int pendulum_step(const double *const *in, double *const *out);
 

@@ -13,6 +13,7 @@ int pendulum_delta_jac(const double *const *in, double *const *out);
 int pendulum_step(const double *const *in, double *const *out);
 int pendulum_power(const double *const *in, double *const *out);
 int pendulum_inertia(const double *const *in, double *const *out);
+int pendulum_body_pose(const double *const *in, double *const *out);
 const rs_model *pendulum_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -60,6 +61,9 @@ static const char *const rsd_output_units[1] = {
 static const char *const rsd_inertia_bodies[1] = {
     "bob"
 };
+static const char *const rsd_body_names[1] = {
+    "bob"
+};
 
 /* Pattern of M (1 x 1, 1 non-zeros), compressed columns. */
 static const int rsd_M_colptr[2] = {
@@ -101,6 +105,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_inertia_len[2] = {1, 6};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {12};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -132,6 +138,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {pendulum_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {pendulum_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_INERTIA] = {pendulum_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {pendulum_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {1, 1, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {1, 1, rsd_C_colptr, 0},
@@ -142,8 +149,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0xdf950a3e488fe59bull,
+    .content_hash = 0x4ea4728560607809ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 1,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *pendulum_model(void)

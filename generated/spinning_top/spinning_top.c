@@ -569,6 +569,65 @@ int spinning_top_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * spinning_top_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): top
+ * Outputs:
+ *   out[0]  pose  vector [12]
+ * Inputs: q p
+ * Atoms 30, operations 30 (add/sub 7, mul 17, div 0, cos 3, sin 3)
+ */
+int spinning_top_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[12];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = sin(q[0]);
+    const double a1 = sin(q[1]);
+    const double a2 = a0 * a1;
+    o0[5] = a2;
+    const double a3 = p[1] * a2;
+    o0[0] = a3;
+    const double a4 = cos(q[0]);
+    const double a5 = a4 * a1;
+    const double a6 = p[1] * a5;
+    const double a7 = -a6;
+    o0[1] = a7;
+    const double a8 = cos(q[1]);
+    o0[11] = a8;
+    const double a9 = p[1] * a8;
+    o0[2] = a9;
+    const double a10 = a0 * a8;
+    const double a11 = sin(q[2]);
+    const double a12 = a11 * a10;
+    const double a13 = cos(q[2]);
+    const double a14 = a4 * a13;
+    const double a15 = a14 - a12;
+    o0[3] = a15;
+    const double a16 = a13 * a10;
+    const double a17 = a4 * a11;
+    const double a18 = a16 + a17;
+    const double a19 = -a18;
+    o0[4] = a19;
+    const double a20 = a4 * a8;
+    const double a21 = a11 * a20;
+    const double a22 = a0 * a13;
+    const double a23 = a21 + a22;
+    o0[6] = a23;
+    const double a24 = a13 * a20;
+    const double a25 = a0 * a11;
+    const double a26 = a24 - a25;
+    o0[7] = a26;
+    const double a27 = -a5;
+    o0[8] = a27;
+    const double a28 = a1 * a11;
+    o0[9] = a28;
+    const double a29 = a1 * a13;
+    o0[10] = a29;
+    return RS_ABI_OK;
+}
+
+/*
  * spinning_top_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

@@ -30,6 +30,9 @@ int spinning_top_constants(const double *const *in, double *const *out);
 /* spinning_top_inertia: out[0] mass (vector 1x1), out[1] inertia (vector 6x1) */
 int spinning_top_inertia(const double *const *in, double *const *out);
 
+/* spinning_top_body_pose: out[0] pose (vector 12x1) */
+int spinning_top_body_pose(const double *const *in, double *const *out);
+
 /* spinning_top_step: out[0] M.M (sparse 3x3), out[1] delta.delta (vector 3x1) */
 int spinning_top_step(const double *const *in, double *const *out);
 

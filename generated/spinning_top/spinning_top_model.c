@@ -12,6 +12,7 @@ int spinning_top_delta_jac(const double *const *in, double *const *out);
 int spinning_top_step(const double *const *in, double *const *out);
 int spinning_top_power(const double *const *in, double *const *out);
 int spinning_top_inertia(const double *const *in, double *const *out);
+int spinning_top_body_pose(const double *const *in, double *const *out);
 const rs_model *spinning_top_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -61,6 +62,9 @@ static const char *const rsd_p_units[5] = {
 static const char *const rsd_inertia_bodies[1] = {
     "top"
 };
+static const char *const rsd_body_names[1] = {
+    "top"
+};
 
 /* Pattern of M (3 x 3, 7 non-zeros), compressed columns. */
 static const int rsd_M_colptr[4] = {
@@ -103,6 +107,8 @@ static const int rsd_power_len[1] = {4};
 static const char *const rsd_power_outs[1] = {"power"};
 static const int rsd_inertia_len[2] = {1, 6};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {12};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -133,6 +139,7 @@ static const rs_model rsd_model = {
         [RS_FN_STEP] = {spinning_top_step, 2, rsd_step_len, rsd_step_outs},
         [RS_FN_POWER] = {spinning_top_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_INERTIA] = {spinning_top_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {spinning_top_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {3, 3, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {3, 3, rsd_C_colptr, rsd_C_rowind},
@@ -143,8 +150,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = 0,
-    .content_hash = 0xbc051d3b1d342511ull,
+    .content_hash = 0x7a8f02c74f1fe1bfull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 1,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *spinning_top_model(void)

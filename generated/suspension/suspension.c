@@ -6240,6 +6240,54 @@ int suspension_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * suspension_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): frame car
+ * Outputs:
+ *   out[0]  pose  vector [24]
+ * Inputs: q
+ * Atoms 8, operations 8 (add/sub 4, mul 0, div 0, cos 2, sin 2)
+ */
+int suspension_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    double sink[24];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = q[0] + 0.59999999999999998;
+    o0[2] = a0;
+    const double a1 = cos(q[1]);
+    o0[7] = a1;
+    o0[11] = a1;
+    const double a2 = sin(q[1]);
+    o0[10] = a2;
+    const double a3 = -a2;
+    o0[8] = a3;
+    const double a4 = q[3] + 1.5;
+    o0[14] = a4;
+    const double a5 = cos(q[4]);
+    o0[19] = a5;
+    o0[23] = a5;
+    const double a6 = sin(q[4]);
+    o0[22] = a6;
+    const double a7 = -a6;
+    o0[20] = a7;
+    o0[0] = 0.0;
+    o0[1] = 0.0;
+    o0[3] = 1.0;
+    o0[4] = 0.0;
+    o0[5] = 0.0;
+    o0[6] = 0.0;
+    o0[9] = 0.0;
+    o0[12] = 0.0;
+    o0[13] = q[2];
+    o0[15] = 1.0;
+    o0[16] = 0.0;
+    o0[17] = 0.0;
+    o0[18] = 0.0;
+    o0[21] = 0.0;
+    return RS_ABI_OK;
+}
+
+/*
  * suspension_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

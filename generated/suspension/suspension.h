@@ -36,6 +36,9 @@ int suspension_params(const double *const *in, double *const *out);
 /* suspension_inertia: out[0] mass (vector 2x1), out[1] inertia (vector 12x1) */
 int suspension_inertia(const double *const *in, double *const *out);
 
+/* suspension_body_pose: out[0] pose (vector 24x1) */
+int suspension_body_pose(const double *const *in, double *const *out);
+
 /* suspension_step: out[0] M.M (sparse 5x5), out[1] delta.delta (vector 5x1) */
 int suspension_step(const double *const *in, double *const *out);
 

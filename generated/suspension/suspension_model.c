@@ -14,6 +14,7 @@ int suspension_step(const double *const *in, double *const *out);
 int suspension_power(const double *const *in, double *const *out);
 int suspension_params(const double *const *in, double *const *out);
 int suspension_inertia(const double *const *in, double *const *out);
+int suspension_body_pose(const double *const *in, double *const *out);
 const rs_model *suspension_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -110,6 +111,10 @@ static const char *const rsd_inertia_bodies[2] = {
     "frame",
     "car"
 };
+static const char *const rsd_body_names[2] = {
+    "frame",
+    "car"
+};
 
 /* Pattern of M (5 x 5, 5 non-zeros), compressed columns. */
 static const int rsd_M_colptr[6] = {
@@ -158,6 +163,8 @@ static const int rsd_params_len[1] = {21};
 static const char *const rsd_params_outs[1] = {"p"};
 static const int rsd_inertia_len[2] = {2, 12};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {24};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -190,6 +197,7 @@ static const rs_model rsd_model = {
         [RS_FN_POWER] = {suspension_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_PARAMS] = {suspension_params, 1, rsd_params_len, rsd_params_outs},
         [RS_FN_INERTIA] = {suspension_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {suspension_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {5, 5, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {5, 5, rsd_C_colptr, rsd_C_rowind},
@@ -200,8 +208,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = 0,
     .output_units = rsd_output_units,
-    .content_hash = 0xada6ed940c015e22ull,
+    .content_hash = 0xbe4e58f860488dc2ull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 2,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *suspension_model(void)

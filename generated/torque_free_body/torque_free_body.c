@@ -673,6 +673,59 @@ int torque_free_body_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * torque_free_body_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): body
+ * Outputs:
+ *   out[0]  pose  vector [12]
+ * Inputs: q
+ * Atoms 25, operations 25 (add/sub 5, mul 14, div 0, cos 3, sin 3)
+ */
+int torque_free_body_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    double sink[12];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = cos(q[3]);
+    const double a1 = cos(q[4]);
+    const double a2 = a0 * a1;
+    o0[3] = a2;
+    const double a3 = sin(q[4]);
+    const double a4 = a0 * a3;
+    const double a5 = sin(q[5]);
+    const double a6 = a5 * a4;
+    const double a7 = sin(q[3]);
+    const double a8 = cos(q[5]);
+    const double a9 = a7 * a8;
+    const double a10 = a6 - a9;
+    o0[4] = a10;
+    const double a11 = a8 * a4;
+    const double a12 = a7 * a5;
+    const double a13 = a11 + a12;
+    o0[5] = a13;
+    const double a14 = a7 * a1;
+    o0[6] = a14;
+    const double a15 = a7 * a3;
+    const double a16 = a5 * a15;
+    const double a17 = a0 * a8;
+    const double a18 = a16 + a17;
+    o0[7] = a18;
+    const double a19 = a8 * a15;
+    const double a20 = a0 * a5;
+    const double a21 = a19 - a20;
+    o0[8] = a21;
+    const double a22 = -a3;
+    o0[9] = a22;
+    const double a23 = a1 * a5;
+    o0[10] = a23;
+    const double a24 = a1 * a8;
+    o0[11] = a24;
+    o0[0] = q[0];
+    o0[1] = q[1];
+    o0[2] = q[2];
+    return RS_ABI_OK;
+}
+
+/*
  * torque_free_body_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

@@ -10275,6 +10275,62 @@ int wheelset_cone_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * wheelset_cone_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): wheelset
+ * Outputs:
+ *   out[0]  pose  vector [12]
+ * Inputs: q p
+ * Atoms 27, operations 27 (add/sub 7, mul 14, div 0, cos 3, sin 3)
+ */
+int wheelset_cone_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    const double *restrict p = in[RS_IN_P];
+    double sink[12];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    const double a0 = p[3] + q[2];
+    o0[2] = a0;
+    const double a1 = sin(q[4]);
+    const double a2 = sin(q[3]);
+    o0[10] = a2;
+    const double a3 = a1 * a2;
+    const double a4 = sin(q[5]);
+    const double a5 = a4 * a3;
+    const double a6 = cos(q[4]);
+    const double a7 = cos(q[5]);
+    const double a8 = a6 * a7;
+    const double a9 = a8 - a5;
+    o0[3] = a9;
+    const double a10 = cos(q[3]);
+    const double a11 = a1 * a10;
+    const double a12 = -a11;
+    o0[4] = a12;
+    const double a13 = a7 * a3;
+    const double a14 = a6 * a4;
+    const double a15 = a13 + a14;
+    o0[5] = a15;
+    const double a16 = a6 * a2;
+    const double a17 = a4 * a16;
+    const double a18 = a1 * a7;
+    const double a19 = a17 + a18;
+    o0[6] = a19;
+    const double a20 = a6 * a10;
+    o0[7] = a20;
+    const double a21 = a7 * a16;
+    const double a22 = a1 * a4;
+    const double a23 = a22 - a21;
+    o0[8] = a23;
+    const double a24 = a10 * a4;
+    const double a25 = -a24;
+    o0[9] = a25;
+    const double a26 = a10 * a7;
+    o0[11] = a26;
+    o0[0] = q[0];
+    o0[1] = q[1];
+    return RS_ABI_OK;
+}
+
+/*
  * wheelset_cone_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

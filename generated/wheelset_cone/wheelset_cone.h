@@ -63,6 +63,9 @@ int wheelset_cone_constants(const double *const *in, double *const *out);
 /* wheelset_cone_inertia: out[0] mass (vector 1x1), out[1] inertia (vector 6x1) */
 int wheelset_cone_inertia(const double *const *in, double *const *out);
 
+/* wheelset_cone_body_pose: out[0] pose (vector 12x1) */
+int wheelset_cone_body_pose(const double *const *in, double *const *out);
+
 /* wheelset_cone_step: out[0] M.M (sparse 6x6), out[1] delta_nk.delta_nk (vector 6x1), out[2] phi_q.phi_q (sparse 2x6), out[3] gamma.gamma (vector 2x1), out[4] creep.nu (vector 6x1), out[5] creep.V (vector 2x1), out[6] creep.radii (vector 6x1), out[7] creep.ddelta_df (sparse 6x6), out[8] creep.dnu_dqd (sparse 6x6) */
 int wheelset_cone_step(const double *const *in, double *const *out);
 

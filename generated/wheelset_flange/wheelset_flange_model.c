@@ -27,6 +27,7 @@ int wheelset_flange_step_cached(const double *const *in, double *const *out);
 int wheelset_flange_wheel(const double *const *in, double *const *out);
 int wheelset_flange_step_elastic(const double *const *in, double *const *out);
 int wheelset_flange_inertia(const double *const *in, double *const *out);
+int wheelset_flange_body_pose(const double *const *in, double *const *out);
 const rs_model *wheelset_flange_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -204,6 +205,9 @@ static const char *const rsd_u_units[66] = {
 static const char *const rsd_inertia_bodies[1] = {
     "wheelset"
 };
+static const char *const rsd_body_names[1] = {
+    "wheelset"
+};
 
 /* Pattern of M (6 x 6, 9 non-zeros), compressed columns. */
 static const int rsd_M_colptr[7] = {
@@ -344,6 +348,8 @@ static const int rsd_step_elastic_len[6] = {9, 6, 24, 12, 46, 4};
 static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 static const int rsd_inertia_len[2] = {1, 6};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {12};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -389,6 +395,7 @@ static const rs_model rsd_model = {
         [RS_FN_WHEEL] = {wheelset_flange_wheel, 4, rsd_wheel_len, rsd_wheel_outs},
         [RS_FN_STEP_ELASTIC] = {wheelset_flange_step_elastic, 6, rsd_step_elastic_len, rsd_step_elastic_outs},
         [RS_FN_INERTIA] = {wheelset_flange_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {wheelset_flange_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .n_contact = 2,
     .contacts = rsd_contacts,
@@ -405,8 +412,10 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = 0,
-    .content_hash = 0xa78f628f665cb487ull,
+    .content_hash = 0xf92e9fd51a9921cdull,
     .inertia_bodies = rsd_inertia_bodies,
+    .n_body = 1,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *wheelset_flange_model(void)

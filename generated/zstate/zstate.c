@@ -381,6 +381,46 @@ int zstate_inertia(const double *const *in, double *const *out)
 }
 
 /*
+ * zstate_body_pose
+ *   per body its centre of mass in ground (3) and R_ground_body row-major (9): b1 b2
+ * Outputs:
+ *   out[0]  pose  vector [24]
+ * Inputs: q
+ * Atoms 0, operations 0 (add/sub 0, mul 0, div 0)
+ */
+int zstate_body_pose(const double *const *in, double *const *out)
+{
+    const double *restrict q = in[RS_IN_Q];
+    double sink[24];
+    double *const o0 = out[0] ? out[0] : sink;   /* pose */
+    o0[0] = q[0];
+    o0[1] = 0.0;
+    o0[2] = 0.0;
+    o0[3] = 1.0;
+    o0[4] = 0.0;
+    o0[5] = 0.0;
+    o0[6] = 0.0;
+    o0[7] = 1.0;
+    o0[8] = 0.0;
+    o0[9] = 0.0;
+    o0[10] = 0.0;
+    o0[11] = 1.0;
+    o0[12] = q[1];
+    o0[13] = 1.0;
+    o0[14] = 0.0;
+    o0[15] = 1.0;
+    o0[16] = 0.0;
+    o0[17] = 0.0;
+    o0[18] = 0.0;
+    o0[19] = 1.0;
+    o0[20] = 0.0;
+    o0[21] = 0.0;
+    o0[22] = 0.0;
+    o0[23] = 1.0;
+    return RS_ABI_OK;
+}
+
+/*
  * zstate_step
  *   everything the start of one IMEX step evaluates, in one atom set:
  *   M, delta_nk (delta without contacts), phi_q, gamma and the creep pieces

@@ -14,6 +14,7 @@ int zstate_step(const double *const *in, double *const *out);
 int zstate_power(const double *const *in, double *const *out);
 int zstate_zdot(const double *const *in, double *const *out);
 int zstate_inertia(const double *const *in, double *const *out);
+int zstate_body_pose(const double *const *in, double *const *out);
 const rs_model *zstate_model(void);
 
 /* Names per symbol kind, in slot order. */
@@ -94,6 +95,10 @@ static const double rsd_z0[2] = {
     0.0,   /* yaw1.z */
     0.0    /* air2.z */
 };
+static const char *const rsd_body_names[2] = {
+    "b1",
+    "b2"
+};
 
 /* Pattern of M (2 x 2, 2 non-zeros), compressed columns. */
 static const int rsd_M_colptr[3] = {
@@ -137,6 +142,8 @@ static const int rsd_zdot_len[2] = {2, 2};
 static const char *const rsd_zdot_outs[2] = {"zdot", "dzdot_dz"};
 static const int rsd_inertia_len[2] = {2, 12};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
+static const int rsd_body_pose_len[1] = {24};
+static const char *const rsd_body_pose_outs[1] = {"pose"};
 
 static const rs_model rsd_model = {
     .magic = RS_MODEL_MAGIC,
@@ -169,6 +176,7 @@ static const rs_model rsd_model = {
         [RS_FN_POWER] = {zstate_power, 1, rsd_power_len, rsd_power_outs},
         [RS_FN_ZDOT] = {zstate_zdot, 2, rsd_zdot_len, rsd_zdot_outs},
         [RS_FN_INERTIA] = {zstate_inertia, 2, rsd_inertia_len, rsd_inertia_outs},
+        [RS_FN_BODY_POSE] = {zstate_body_pose, 1, rsd_body_pose_len, rsd_body_pose_outs},
     },
     .K_pattern = {2, 2, rsd_K_colptr, rsd_K_rowind},
     .C_pattern = {2, 2, rsd_C_colptr, 0},
@@ -179,13 +187,15 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0x0ed943115d22a106ull,
+    .content_hash = 0xd98f75af057632e6ull,
     .inertia_bodies = rsd_inertia_bodies,
     .n_z = 2,
     .z_slot = rsd_z_slot,
     .z_names = rsd_z_names,
     .z_units = rsd_z_units,
     .z0 = rsd_z0,
+    .n_body = 2,
+    .body_names = rsd_body_names,
 };
 
 const rs_model *zstate_model(void)

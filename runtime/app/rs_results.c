@@ -329,7 +329,7 @@ int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, 
         int tb, tk;
         trel[i] = -1;
         if (rs_model_find(m, names[i], &vars[i]) != RS_OK && rs_track_rel_find(m, names[i], &tb, &tk) == RS_OK) {
-            /* "<wheel body>.<q>_track": computed here (rs_track_rel.h) */
+            /* "<body>.<q>_track": computed here (rs_track_rel.h) */
             trel[i] = tb * RS_TREL_COUNT + tk;
             vars[i].kind = RS_VAR_TIME;   /* not read */
             units[i] = tk <= RS_TREL_Z ? "m" : "rad";

@@ -34,7 +34,7 @@ static int find_q(const rs_model *m, const char *prefix, size_t plen, const char
  * name (the wheelset "wheelset" of prefix "", "front.ws" of "front."); -1. */
 static int wheel_body(const rs_model *m, const char *prefix, size_t plen)
 {
-    const int nb = rs_track_rel_n_bodies(m);
+    const int nb = rs_track_rel_n_wheel_bodies(m);
     for (int b = 0; b < nb; b++) {
         const char *bn = rs_track_rel_body(m, b);
         if (strncmp(bn, prefix, plen) == 0 && bn[plen] && !strchr(bn + plen, '.'))
@@ -214,14 +214,14 @@ static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *e
      * the wheel now is (from 0 it would have a curve's length to cross) */
     for (int i = 0; i < m->n_contact; i++) {
         int wb = -1;
-        for (int b = 0; b < rs_track_rel_n_bodies(m); b++)
+        for (int b = 0; b < rs_track_rel_n_wheel_bodies(m); b++)
             if (strcmp(rs_track_rel_body(m, b), m->contacts[i].wheel_body) == 0)
                 wb = b;
         if (wb >= 0 && m->contacts[i].s_slot[2] >= 0 && m->contacts[i].s_slot[2] < m->n_s)
             rs_ws_s(ws)[m->contacts[i].s_slot[2]] = rs_track_rel_value(tr, wb, RS_TREL_S);
     }
     /* every wheel body where it was put: its offsets, or none */
-    const int nb = rs_track_rel_n_bodies(m);
+    const int nb = rs_track_rel_n_wheel_bodies(m);
     for (int wb = 0; wb < nb; wb++) {
         double y = 0, yaw = 0, roll = 0;
         int has_roll = 0;

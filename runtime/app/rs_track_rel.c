@@ -31,7 +31,7 @@ static int body_of(const rs_model *m, int i)
     return b;
 }
 
-int rs_track_rel_n_bodies(const rs_model *m)
+int rs_track_rel_n_wheel_bodies(const rs_model *m)
 {
     int n = 0;
     for (int i = 0; i < m->n_contact; i++)
@@ -40,12 +40,43 @@ int rs_track_rel_n_bodies(const rs_model *m)
     return n;
 }
 
+static int is_wheel_body(const rs_model *m, const char *name)
+{
+    for (int i = 0; i < m->n_contact; i++)
+        if (strcmp(m->contacts[i].wheel_body, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The row in body_names (RS_FN_BODY_POSE) of body b >= the wheel bodies'
+ * count nw: the (b − nw)-th body that carries no wheels; -1 past the end. */
+static int pose_row(const rs_model *m, int b, int nw)
+{
+    int k = nw;
+    for (int i = 0; i < m->n_body; i++) {
+        if (is_wheel_body(m, m->body_names[i]))
+            continue;
+        if (k++ == b)
+            return i;
+    }
+    return -1;
+}
+
+int rs_track_rel_n_bodies(const rs_model *m)
+{
+    int n = rs_track_rel_n_wheel_bodies(m);
+    for (int i = 0; i < m->n_body; i++)
+        n += !is_wheel_body(m, m->body_names[i]);
+    return n;
+}
+
 const char *rs_track_rel_body(const rs_model *m, int b)
 {
     for (int i = 0; i < m->n_contact; i++)
         if (body_of(m, i) == b)
             return m->contacts[i].wheel_body;
-    return "";
+    const int r = b >= 0 ? pose_row(m, b, rs_track_rel_n_wheel_bodies(m)) : -1;
+    return r >= 0 ? m->body_names[r] : "";
 }
 
 int rs_track_rel_find(const rs_model *m, const char *name, int *body, int *k)
@@ -78,9 +109,11 @@ struct rs_track_rel {
     const rs_model *m;
     rs_track own;              /* loaded here (has_track == 1)            */
     const rs_track *track;     /* own, a caller's in-memory one, or NULL  */
-    int nb;
+    int nb, nw;                /* bodies; the first nw carry wheels       */
     int *body;                 /* n_contact: body of each contact         */
+    int *row;                  /* nb: body_names row (-1: a wheel body)   */
     double *out[4];            /* RS_FN_WHEEL's outputs                   */
+    double *pose;              /* RS_FN_BODY_POSE's output, 12 n_body     */
     double *centre;            /* 3 nb                                    */
     double *val;               /* RS_TREL_COUNT nb                        */
     double *radius;            /* nb                                      */
@@ -99,6 +132,8 @@ void rs_track_rel_free(rs_track_rel **tp)
     for (int k = 0; k < 4; k++)
         free(t->out[k]);
     free(t->body);
+    free(t->row);
+    free(t->pose);
     free(t->centre);
     free(t->val);
     free(t->radius);
@@ -109,12 +144,13 @@ void rs_track_rel_free(rs_track_rel **tp)
     *tp = NULL;
 }
 
-/* The track contact 0 names, the same for every contact: loaded into
- * t->own, or borrowed from rs_options.contact_data. */
+/* The track contact 0 names, the same for every contact (a model without
+ * contacts: rs_options.track_file, if given): loaded into t->own, or
+ * borrowed from rs_options.contact_data. */
 static int load_track(rs_track_rel *t, const rs_options *opt, char *err, size_t errlen)
 {
     const rs_model *m = t->m;
-    const char *file = rs_contact_spline_file(m, opt, 0, RS_SPLINE_TRACK_X);
+    const char *file = m->n_contact > 0 ? rs_contact_spline_file(m, opt, 0, RS_SPLINE_TRACK_X) : opt->track_file;
     for (int i = 1; i < m->n_contact; i++) {
         const char *fi = rs_contact_spline_file(m, opt, i, RS_SPLINE_TRACK_X);
         if (strcmp(fi ? fi : "", file ? file : "") != 0)
@@ -133,7 +169,7 @@ static int load_track(rs_track_rel *t, const rs_options *opt, char *err, size_t 
         }
     /* as rs_contact_create finds it: the model's names are relative to
      * contact_dir, a scenario's replacement to the working directory */
-    const int replaced = file != m->contacts[0].spline[RS_SPLINE_TRACK_X].file;
+    const int replaced = m->n_contact == 0 || file != m->contacts[0].spline[RS_SPLINE_TRACK_X].file;
     char path[4096], msg[512];
     if (!replaced && opt->contact_dir && opt->contact_dir[0] && file[0] != '/')
         snprintf(path, sizeof path, "%s/%s", opt->contact_dir, file);
@@ -150,36 +186,49 @@ int rs_track_rel_open(rs_ws *ws, rs_track_rel **out, char *err, size_t errlen)
 {
     *out = NULL;
     const rs_model *m = rs_ws_model(ws);
-    if (m->n_contact == 0)
-        return rs_fail(err, errlen, RS_E_MODEL, "model '%s' has no wheel-rail contacts, so no wheel bodies",
-                       m->name);
+    const int nb = rs_track_rel_n_bodies(m), nw = rs_track_rel_n_wheel_bodies(m);
+    if (nb == 0)
+        return rs_fail(err, errlen, RS_E_MODEL,
+                       "model '%s' lists no bodies (no body pose function RS_FN_BODY_POSE): compile it again "
+                       "with this railsym ('railsym compile')", m->name);
     const rs_func *wf = &m->fn[RS_FN_WHEEL];
-    if (!wf->fn || wf->n_out < 4)
+    if (nw > 0 && (!wf->fn || wf->n_out < 4))
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no wheel function (RS_FN_WHEEL), which track-relative results and "
                        "'speed' read: compile it again with this railsym ('railsym compile')", m->name);
+    if (nb > nw && !m->fn[RS_FN_BODY_POSE].fn)   /* rs_model_validate requires it: a hand-made descriptor */
+        return rs_fail(err, errlen, RS_E_MODEL, "model '%s' lists bodies but has no body pose function "
+                       "(RS_FN_BODY_POSE): compile it again with this railsym ('railsym compile')", m->name);
     rs_track_rel *t = calloc(1, sizeof *t);
     if (!t)
         return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     t->m = m;
-    t->nb = rs_track_rel_n_bodies(m);
-    const size_t nb = (size_t)t->nb, nc = (size_t)m->n_contact;
-    for (int k = 0; k < 4; k++)
-        t->out[k] = calloc((size_t)wf->out_len[k] + 1, sizeof(double));
-    t->body = calloc(nc, sizeof *t->body);
-    t->centre = calloc(3 * nb, sizeof(double));
-    t->val = calloc(RS_TREL_COUNT * nb, sizeof(double));
-    t->radius = calloc(nb, sizeof(double));
-    t->s = calloc(nb, sizeof(double));
-    t->have_s = calloc(nb, sizeof(int));
-    t->hint = calloc(nb, sizeof(int));
-    if (!t->out[0] || !t->out[1] || !t->out[2] || !t->out[3] || !t->body || !t->centre || !t->val ||
-        !t->radius || !t->s || !t->have_s || !t->hint) {
+    t->nb = nb;
+    t->nw = nw;
+    const size_t n = (size_t)nb, nc = (size_t)m->n_contact;
+    int bad = 0;
+    for (int k = 0; k < 4 && nw > 0; k++)
+        bad |= !(t->out[k] = calloc((size_t)wf->out_len[k] + 1, sizeof(double)));
+    t->pose = calloc(12 * (size_t)m->n_body + 1, sizeof(double));
+    t->body = calloc(nc + 1, sizeof *t->body);
+    t->row = calloc(n, sizeof *t->row);
+    t->centre = calloc(3 * n, sizeof(double));
+    t->val = calloc(RS_TREL_COUNT * n, sizeof(double));
+    t->radius = calloc(n, sizeof(double));
+    t->s = calloc(n, sizeof(double));
+    t->have_s = calloc(n, sizeof(int));
+    t->hint = calloc(n, sizeof(int));
+    if (bad || !t->pose || !t->body || !t->row || !t->centre || !t->val || !t->radius || !t->s || !t->have_s ||
+        !t->hint) {
         rs_track_rel_free(&t);
         return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
     }
     for (int i = 0; i < m->n_contact; i++)
         t->body[i] = body_of(m, i);
+    for (int b = 0; b < nb; b++) {
+        t->row[b] = b < nw ? -1 : pose_row(m, b, nw);
+        t->radius[b] = NAN;   /* a wheel body's: set by each update */
+    }
     const int st = load_track(t, rs_ws_options(ws), err, errlen);
     if (st) {
         rs_track_rel_free(&t);
@@ -216,59 +265,85 @@ double rs_track_rel_arc(rs_track_rel *t, double x)
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+/* Wheel body b's centre (the mean of its wheel centres) and the axes e1,
+ * e2 of its non-spinning base, from the wheel function's pose; its first
+ * wheel's nominal radius. */
+static void wheel_body_pose(rs_track_rel *t, int b, double C[3], double e1[3], double e2[3])
+{
+    const rs_model *m = t->m;
+    int n = 0, first = -1;
+    C[0] = C[1] = C[2] = 0;
+    for (int i = 0; i < m->n_contact; i++) {
+        if (t->body[i] != b)
+            continue;
+        for (int k = 0; k < 3; k++)
+            C[k] += t->out[0][12 * i + k];
+        if (first < 0)
+            first = i;
+        n++;
+    }
+    for (int k = 0; k < 3; k++)
+        C[k] /= n;
+    /* R_ground_nsw row-major: its columns are the non-spinning axes */
+    const double *R = t->out[0] + 12 * first + 3;
+    for (int k = 0; k < 3; k++) {
+        e1[k] = R[3 * k];
+        e2[k] = R[3 * k + 1];
+    }
+    t->radius[b] = t->out[3][2 * first];
+}
+
+/* Body b's quantities from its centre C and axes e1 (forward), e2 (left):
+ * the track point nearest to C in plan, and C, e1, e2 in its frame. */
+static void relate(rs_track_rel *t, int b, const double C[3], const double e1[3], const double e2[3])
+{
+    double s = t->have_s[b] ? t->s[b] : rs_track_rel_arc(t, C[0]);
+    rs_track_point tp;
+    if (t->track) {
+        /* outside the track s is clamped and the end cubic extrapolated:
+         * the values stay defined, the run is not the place to stop */
+        if (rs_track_project(t->track, C, s, &t->hint[b], &s) < 0)
+            s = rs_track_rel_arc(t, C[0]);
+        rs_track_eval(t->track, s, &t->hint[b], &tp);
+    } else {
+        s = C[0];
+        rs_track_rel_point(t, s, &tp);
+    }
+    t->s[b] = s;
+    t->have_s[b] = 1;
+    double d[3];
+    for (int k = 0; k < 3; k++) {
+        d[k] = C[k] - tp.pos[k];
+        t->centre[3 * b + k] = C[k];
+    }
+    double *v = t->val + RS_TREL_COUNT * b;
+    v[RS_TREL_S] = s;
+    v[RS_TREL_Y] = dot3(d, tp.lateral);
+    v[RS_TREL_Z] = dot3(d, tp.up);
+    v[RS_TREL_YAW] = atan2(dot3(e1, tp.lateral), dot3(e1, tp.tangent));
+    v[RS_TREL_PITCH] = atan2(-dot3(e1, tp.up), dot3(e1, tp.tangent));
+    v[RS_TREL_ROLL] = atan2(dot3(e2, tp.up), dot3(e2, tp.lateral));
+}
+
 int rs_track_rel_update(rs_track_rel *t, rs_ws *ws)
 {
-    const int st = rs_ws_wheels(ws, t->out);
-    if (st)
+    int st;
+    if ((t->nw > 0 && (st = rs_ws_wheels(ws, t->out))) || (t->nb > t->nw && (st = rs_ws_body_pose(ws, t->pose))))
         return st;
-    const rs_model *m = t->m;
     for (int b = 0; b < t->nb; b++) {
-        double C[3] = {0, 0, 0}, e1[3], e2[3];
-        int n = 0, first = -1;
-        for (int i = 0; i < m->n_contact; i++) {
-            if (t->body[i] != b)
-                continue;
-            for (int k = 0; k < 3; k++)
-                C[k] += t->out[0][12 * i + k];
-            if (first < 0)
-                first = i;
-            n++;
-        }
-        for (int k = 0; k < 3; k++)
-            C[k] /= n;
-        /* R_ground_nsw row-major: its columns are the non-spinning axes */
-        const double *R = t->out[0] + 12 * first + 3;
-        for (int k = 0; k < 3; k++) {
-            e1[k] = R[3 * k];
-            e2[k] = R[3 * k + 1];
-        }
-        t->radius[b] = t->out[3][2 * first];
-        double s = t->have_s[b] ? t->s[b] : rs_track_rel_arc(t, C[0]);
-        rs_track_point tp;
-        if (t->track) {
-            /* outside the track s is clamped and the end cubic extrapolated:
-             * the values stay defined, the run is not the place to stop */
-            if (rs_track_project(t->track, C, s, &t->hint[b], &s) < 0)
-                s = rs_track_rel_arc(t, C[0]);
-            rs_track_eval(t->track, s, &t->hint[b], &tp);
+        double C[3], e1[3], e2[3];
+        if (b < t->nw) {
+            wheel_body_pose(t, b, C, e1, e2);
         } else {
-            s = C[0];
-            rs_track_rel_point(t, s, &tp);
+            /* the body's centre of mass and base: R_ground_body's columns */
+            const double *P = t->pose + 12 * t->row[b], *R = P + 3;
+            for (int k = 0; k < 3; k++) {
+                C[k] = P[k];
+                e1[k] = R[3 * k];
+                e2[k] = R[3 * k + 1];
+            }
         }
-        t->s[b] = s;
-        t->have_s[b] = 1;
-        double d[3];
-        for (int k = 0; k < 3; k++) {
-            d[k] = C[k] - tp.pos[k];
-            t->centre[3 * b + k] = C[k];
-        }
-        double *v = t->val + RS_TREL_COUNT * b;
-        v[RS_TREL_S] = s;
-        v[RS_TREL_Y] = dot3(d, tp.lateral);
-        v[RS_TREL_Z] = dot3(d, tp.up);
-        v[RS_TREL_YAW] = atan2(dot3(e1, tp.lateral), dot3(e1, tp.tangent));
-        v[RS_TREL_PITCH] = atan2(-dot3(e1, tp.up), dot3(e1, tp.tangent));
-        v[RS_TREL_ROLL] = atan2(dot3(e2, tp.up), dot3(e2, tp.lateral));
+        relate(t, b, C, e1, e2);
     }
     return RS_OK;
 }

@@ -170,6 +170,16 @@ int rs_ws_wheels(rs_ws *ws, double *const *out)
     return st ? st : rs_ws_call_n(ws, RS_FN_WHEEL, out);
 }
 
+int rs_ws_body_pose(rs_ws *ws, double *pose)
+{
+    if (!check_ws(ws) || !pose)
+        return RS_E_ARG;
+    if (!ws->model->fn[RS_FN_BODY_POSE].fn)
+        return RS_E_MODEL;
+    int st = bind_current(ws);
+    return st ? st : rs_ws_call(ws, RS_FN_BODY_POSE, pose, NULL);
+}
+
 int rs_ws_creep_eval(rs_ws *ws, double *const *out)
 {
     if (!check_ws(ws) || !out)

@@ -224,14 +224,14 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         [RS_FN_STEP] = nnzM, [RS_FN_PROJ] = 4 * nc, [RS_FN_NEWTON] = 4 * nc,
         [RS_FN_POWER] = RS_POWER_COUNT, [RS_FN_STEP_CACHED] = nnzM, [RS_FN_WHEEL] = 12 * nc,
         [RS_FN_STEP_ELASTIC] = nnzM, [RS_FN_PARAMS] = m->n_p, [RS_FN_ZDOT] = m->n_z,
-        [RS_FN_INERTIA] = rs_model_inertia_count(m)};
+        [RS_FN_INERTIA] = rs_model_inertia_count(m), [RS_FN_BODY_POSE] = 12 * m->n_body};
     const int required[RS_FN_COUNT] = {
         [RS_FN_M] = 1, [RS_FN_DELTA] = 1, [RS_FN_PHI] = m->n_phi > 0,
         [RS_FN_PHI_Q] = m->n_phi > 0, [RS_FN_BETA] = m->n_phi > 0,
         [RS_FN_GAMMA] = m->n_phi > 0, [RS_FN_OUTPUTS] = m->n_out > 0,
         [RS_FN_CONSTANTS] = m->n_const > 0, [RS_FN_DELTA_NK] = nc > 0, [RS_FN_PHI_D] = nc > 0,
         [RS_FN_PHI_D_Q] = nc > 0, [RS_FN_PHI_D_S] = nc > 0, [RS_FN_BETA_D] = nc > 0,
-        [RS_FN_CREEP] = nc > 0, [RS_FN_ZDOT] = m->n_z > 0};
+        [RS_FN_CREEP] = nc > 0, [RS_FN_ZDOT] = m->n_z > 0, [RS_FN_BODY_POSE] = m->n_body > 0};
     for (int f = 0; f < RS_FN_COUNT; f++) {
         const rs_func *fn = &m->fn[f];
         if (!fn->fn) {
@@ -252,6 +252,12 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
                         fname[f], fn->n_out, fn->out_len && fn->n_out > 0 ? fn->out_len[0] : -1,
                         need[f], f == RS_FN_ENERGY ? " and out[1] of length 1" : "");
     }
+    if (m->n_body < 0 || (m->n_body > 0 && !m->body_names))
+        return fail(err, errlen, m->name, "n_body is %d with body_names %s", m->n_body,
+                    m->body_names ? "set" : "NULL");
+    for (int i = 0; i < m->n_body; i++)
+        if (!m->body_names[i])
+            return fail(err, errlen, m->name, "body_names[%d] is NULL", i);
     if (m->fn[RS_FN_INERTIA].fn) {
         if (!m->inertia_bodies)
             return fail(err, errlen, m->name, "function %s is present but inertia_bodies is NULL", fname[RS_FN_INERTIA]);

@@ -105,6 +105,11 @@ int rs_ws_energy(rs_ws *ws, double *kinetic, double *potential);
  * function's out_len) at the current state: what track-relative results and
  * `speed` placement read.  RS_E_MODEL when the model has no wheel function. */
 int rs_ws_wheels(rs_ws *ws, double *const *out);
+/* Every body's pose (RS_FN_BODY_POSE: 12 n_body values, per body its centre
+ * of mass and R_ground_body row-major, in rs_model.body_names' order) at the
+ * current state: what track-relative results read.  RS_E_MODEL when the
+ * model has no body pose function. */
+int rs_ws_body_pose(rs_ws *ws, double *pose);
 /* The creep function (RS_FN_CREEP: out[0] ν 3 nc, out[1] V, out[2] radii,
  * out[3] ∂δ/∂f, out[4] ∂ν/∂q̇; each sized by its out_len) at the current
  * state, with the contact points s and spline slots as they are (after

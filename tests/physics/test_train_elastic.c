@@ -242,7 +242,7 @@ static void compare_curve(double h, double T, double *diff, double *y_end, doubl
     rs_track_rel *trel;
     ck_assert_msg(rs_track_rel_open(ws, &trel, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_int_eq(rs_track_rel_update(trel, ws), RS_OK);
-    ck_assert_int_eq(rs_track_rel_n_bodies(m), 2);
+    ck_assert_int_eq(rs_track_rel_n_wheel_bodies(m), 2);
     for (int b = 0; b < 2; b++)
         y_rel[b] = rs_track_rel_value(trel, b, RS_TREL_Y);
     rs_track_rel_free(&trel);
