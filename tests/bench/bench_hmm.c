@@ -1,0 +1,161 @@
+/*
+ * bench_hmm.c — seed 002's method (b) (runtime/train/rs_hmm.h,
+ * docs/massive.md): the chain of N bars with spring-damper joints
+ * (k 1e10 N/m, damping ratio 0.2 at the joint frequency) by the HMM at the
+ * macro step H = 5 ms, against the fully resolved RK4 of the same chain (the
+ * micro step everywhere) and against the rigid chain of rs_chain.h (method
+ * (a), artificial dynamics, and the direct band solve, RK4 at 2 ms).  The
+ * bars start at 0.4 + 0.15 (i mod 10) rad, at rest.
+ *
+ * Steps differ (the micro step is 0.56 µs, the macro step 5 ms, the rigid
+ * step 2 ms), so every time is per body and per millisecond of simulated
+ * time:
+ *
+ *   BENCH hmm_chain<N>.hmm_us_per_body_ms_t1 <v> us        HMM, 1 thread
+ *   BENCH hmm_chain<N>.hmm_us_per_body_ms_t2 <v> us        HMM, 2 threads
+ *   BENCH hmm_chain<N>.resolved_us_per_body_ms_t1 <v> us   resolved compliant chain
+ *   BENCH hmm_chain<N>.resolved_us_per_body_ms_t2 <v> us
+ *   BENCH hmm_chain<N>.artificial_us_per_body_ms_t1 <v> us rigid chain, method (a)
+ *   BENCH hmm_chain<N>.direct_us_per_body_ms <v> us        rigid chain, band Cholesky
+ *   BENCH hmm_chain<N>.micro_interval_ms <v> ms            the automatic η for H
+ *   BENCH hmm_chain<N>.micro_steps_per_macro <v> steps     η / δ
+ *
+ * for N = 5, 10, 20, 40.  When the automatic η exceeds H (the lowest joint
+ * mode falls as 1/N, so η grows with N), the HMM cannot take that step: the
+ * line says so and its figures are absent.  Each figure is the mean over
+ * the steps that fit in about half a second (at least 2, after 1 warm-up).
+ * A benchmark prints figures; it never fails on time.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rs_chain.h"
+#include "rs_clock.h"
+#include "rs_hmm.h"
+#include "rs_status.h"
+
+static const double K = 1e10, H = 0.005, BUDGET = 0.5;
+
+static void angles(int n, double *th)
+{
+    for (int i = 0; i < n; i++)
+        th[i] = 0.4 + 0.15 * (i % 10);
+}
+
+/* The HMM or the resolved chain; NULL (message printed) if it cannot be made. */
+static rs_hmm *make_hmm(int n, rs_hmm_mode mode, int threads)
+{
+    rs_hmm_config cfg;
+    rs_hmm_config_default(&cfg);
+    cfg.n = n;
+    cfg.stiffness = K;
+    cfg.damping = rs_hmm_damping_for_ratio(&cfg, 0.2);
+    cfg.mode = mode;
+    cfg.macro_step = H;
+    cfg.threads = threads;
+    rs_hmm *h = NULL;
+    char err[512];
+    if (rs_hmm_create(&h, &cfg, err, sizeof err) != RS_OK) {
+        printf("# hmm_chain%d: %s\n", n, err);
+        return NULL;
+    }
+    double *th = calloc((size_t)n, sizeof *th);
+    angles(n, th);
+    rs_hmm_set_angles(h, th, NULL);
+    free(th);
+    return h;
+}
+
+/* µs per simulated ms of steps of dt; 0 when a step failed. */
+static double time_hmm(rs_hmm *h, double dt)
+{
+    char err[512];
+    if (rs_hmm_step(h, dt, err, sizeof err) != RS_OK) {
+        printf("# %s\n", err);
+        return 0.0;
+    }
+    const double t0 = rs_now_s();
+    int k = 0;
+    while (k < 2 || (rs_now_s() - t0 < BUDGET && k < 100000)) {
+        if (rs_hmm_step(h, dt, err, sizeof err) != RS_OK) {
+            printf("# %s\n", err);
+            return 0.0;
+        }
+        k++;
+    }
+    return 1e6 * (rs_now_s() - t0) / (k * dt * 1e3);
+}
+
+static double time_chain(int n, rs_chain_solver solver)
+{
+    rs_chain_config cfg;
+    rs_chain_config_default(&cfg);
+    cfg.n = n;
+    cfg.solver = solver;
+    cfg.max_iter = 200000;
+    rs_chain *c = NULL;
+    char err[512];
+    if (rs_chain_create(&c, &cfg, err, sizeof err) != RS_OK) {
+        printf("# %s\n", err);
+        return 0.0;
+    }
+    double *th = calloc((size_t)n, sizeof *th);
+    angles(n, th);
+    rs_chain_set_angles(c, th, NULL);
+    free(th);
+    const double dt = 2e-3;
+    int k = 0, ok = rs_chain_step(c, dt, err, sizeof err) == RS_OK;
+    const double t0 = rs_now_s();
+    while (ok && (k < 2 || (rs_now_s() - t0 < BUDGET && k < 100000))) {
+        ok = rs_chain_step(c, dt, err, sizeof err) == RS_OK;
+        k++;
+    }
+    const double us = 1e6 * (rs_now_s() - t0) / (k * dt * 1e3);
+    rs_chain_free(&c);
+    if (!ok)
+        printf("# %s\n", err);
+    return ok ? us : 0.0;
+}
+
+int main(void)
+{
+    const int ns[] = {5, 10, 20, 40};
+    for (size_t r = 0; r < sizeof ns / sizeof ns[0]; r++) {
+        const int n = ns[r];
+        for (int T = 1; T <= 2; T++) {
+            rs_hmm *a = make_hmm(n, RS_HMM_AVERAGED, T);
+            if (a && T == 1) {
+                printf("BENCH hmm_chain%d.micro_interval_ms %.4g ms\n", n, 1e3 * rs_hmm_micro_interval(a));
+                printf("BENCH hmm_chain%d.micro_steps_per_macro %.0f steps\n", n,
+                       rs_hmm_micro_interval(a) / rs_hmm_micro_step(a));
+            }
+            if (a && rs_hmm_micro_interval(a) > H)
+                printf("# hmm_chain%d: the automatic micro-interval %.3g ms exceeds the macro step %g ms: no HMM "
+                       "figure\n",
+                       n, 1e3 * rs_hmm_micro_interval(a), 1e3 * H);
+            else if (a) {
+                const double t = time_hmm(a, H);
+                if (t > 0)
+                    printf("BENCH hmm_chain%d.hmm_us_per_body_ms_t%d %.4g us\n", n, T, t / n);
+            }
+            rs_hmm_free(&a);
+            rs_hmm *res = make_hmm(n, RS_HMM_RESOLVED, T);
+            if (res) {
+                const double t = time_hmm(res, 1e-4);
+                if (t > 0)
+                    printf("BENCH hmm_chain%d.resolved_us_per_body_ms_t%d %.4g us\n", n, T, t / n);
+            }
+            rs_hmm_free(&res);
+            fflush(stdout);
+        }
+        const double ta = time_chain(n, RS_CHAIN_ARTIFICIAL);
+        if (ta > 0)
+            printf("BENCH hmm_chain%d.artificial_us_per_body_ms_t1 %.4g us\n", n, ta / n);
+        const double td = time_chain(n, RS_CHAIN_DIRECT);
+        if (td > 0)
+            printf("BENCH hmm_chain%d.direct_us_per_body_ms %.4g us\n", n, td / n);
+        fflush(stdout);
+    }
+    return 0;
+}
