@@ -34,7 +34,10 @@
  *        the joint forces F_j + (τ − t_c) Ḟ_j, Ḟ_j the slope between the
  *        last two macro steps' F̄_j (0 at the first).
  *   The filtered state (2) starts the next micro-interval close to the slow
- *   motion, so the joint oscillation never accumulates over macro steps.
+ *   motion: what the macro step leaves of a joint's ringing reaches the
+ *   next averages only through the kernel's leakage, which the automatic
+ *   micro-interval keeps small enough for the error not to grow from one
+ *   macro step to the next.
  *
  * Frequencies: a bar end has the point mass m_e = 1/(1/m + L²/(4I)) across
  * the bar (m/4 for a uniform bar), a joint the mass m_J = m_e/2 and the
