@@ -156,8 +156,8 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
     const size_t n3 = 3 * (size_t)h->n, n2 = 2 * (size_t)h->n, T = (size_t)h->T;
     double **arrays[] = {&h->q,    &h->v,    &h->sq[0], &h->sq[1], &h->sv[0],  &h->sv[1],
                          &h->qacc, &h->vacc, &h->aacc,  &h->F,     &h->Facc,   &h->Fbar,
-                         &h->Fprev, &h->Fslope, &h->aprev};
-    const size_t sizes[] = {n3, n3, n3, n3, n3, n3, n3, n3, n3, n2, n2, n2, n2, n2, n3};
+                         &h->Fprev, &h->Fslope, &h->aprev, &h->Fdacc, &h->adacc};
+    const size_t sizes[] = {n3, n3, n3, n3, n3, n3, n3, n3, n3, n2, n2, n2, n2, n2, n3, n2, n3};
     int ok = 1;
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         ok &= (*arrays[k] = rs_alloc(NULL, sizes[k], sizeof(double))) != NULL;
@@ -165,10 +165,11 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
     h->kv = rs_alloc(NULL, 4 * n3, sizeof(double));
     h->Fb = rs_alloc(NULL, 2 * T, sizeof(double));
     h->w = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
+    h->wd = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
     h->start = rs_alloc(NULL, T + 1, sizeof(int));
     h->bad = rs_alloc(NULL, T, sizeof(int));
     int st = RS_OK;
-    if (!ok || !h->kq || !h->kv || !h->Fb || !h->w || !h->start || !h->bad)
+    if (!ok || !h->kq || !h->kv || !h->Fb || !h->w || !h->wd || !h->start || !h->bad)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_hmm_create: out of memory for %d bodies", h->n);
     if (st == RS_OK && rs_barrier_create(&h->bar, h->T, RS_HMM_SPIN) != RS_OK)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_hmm_create: out of memory for the barrier");
@@ -199,6 +200,19 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
     h->var = 0.0;
     for (int j = 0; j <= h->m; j++)
         h->var += h->w[j] * (j * h->delta - h->tbar) * (j * h->delta - h->tbar);
+    /* Derivative weights: ∫ K f' = −∫ K' f (K vanishes at the ends; the
+     * box's K' is the two end values), scaled so that a line's slope comes
+     * out exactly: Σ wd_j τ_j = 1. */
+    double dsum = 0.0;
+    for (int j = 0; j <= h->m; j++) {
+        const double s = (double)j / h->m, sn = sin(0.5 * two_pi * s), cs = cos(0.5 * two_pi * s);
+        h->wd[j] = cfg->kernel == RS_HMM_KERNEL_SIN4  ? -sn * sn * sn * cs
+                   : cfg->kernel == RS_HMM_KERNEL_COS ? -sin(two_pi * s)
+                                                      : (j == 0 ? -1.0 : j == h->m ? 1.0 : 0.0);
+        dsum += h->wd[j] * j * h->delta;
+    }
+    for (int j = 0; j <= h->m; j++)
+        h->wd[j] /= dsum;
     rs_hmm_set_angles(h, h->sq[0], NULL);   /* zeros: hanging at rest */
     *out = h;
     return RS_OK;
@@ -212,7 +226,7 @@ void rs_hmm_free(rs_hmm **hp)
     rs_pool_free(&h->pool);
     rs_barrier_free(&h->bar);
     double *arrays[] = {h->q,    h->v,    h->sq[0], h->sq[1], h->sv[0], h->sv[1], h->qacc,  h->vacc,
-                        h->aacc, h->F,    h->Facc,  h->Fbar,  h->Fprev, h->Fslope, h->kq,   h->kv, h->aprev,
+                        h->aacc, h->F,    h->Facc,  h->Fbar,  h->Fprev, h->Fslope, h->kq,   h->kv, h->aprev, h->Fdacc, h->adacc, h->wd,
                         h->Fb,   h->w};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);

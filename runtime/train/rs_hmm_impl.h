@@ -21,6 +21,8 @@ struct rs_hmm {
     int m;                  /* micro steps per micro-interval */
     double delta;           /* micro step δ = η/m (averaged) or the configured δ */
     double *w;              /* kernel weights on the m + 1 grid points, sum 1 */
+    double *wd;             /* derivative weights −K'/η on the grid, exact for a
+                               line: the first macro step's slopes */
     double tbar, var;       /* Σ w_j τ_j and Σ w_j (τ_j − tbar)² [s, s²] */
     double t;               /* time [s] */
     double *q, *v;          /* state: (x, y, θ) and rates per body, 3n each */
@@ -31,6 +33,7 @@ struct rs_hmm {
     double *Facc, *Fbar, *Fprev, *Fslope;   /* joint averages, 2n each */
     double *qacc, *vacc, *aacc;             /* body averages, 3n each */
     double *aprev;          /* the last macro step's ā, 3n */
+    double *Fdacc, *adacc;  /* derivative averages of F (2n) and a (3n) */
     int have_prev;          /* macro steps with history, up to 2: Fprev and
                                aprev hold the last step's averages (1), and
                                Fslope the last slope (2) */

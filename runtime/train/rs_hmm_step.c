@@ -68,14 +68,17 @@ static void rk4_step(rs_hmm *h, int t, int b0, int b1, double dt, long *stage_no
 
 /* Adds w × (the forces of own joints, the state and the accelerations of
  * own bodies) at the grid point just evaluated by stage 0 (first: sets). */
-static void accumulate(rs_hmm *h, int b0, int b1, double w, int first)
+static void accumulate(rs_hmm *h, int b0, int b1, double w, double wd, int first)
 {
-    for (size_t q = 2 * (size_t)b0; q < 2 * (size_t)b1; q++)
+    for (size_t q = 2 * (size_t)b0; q < 2 * (size_t)b1; q++) {
         h->Facc[q] = (first ? 0.0 : h->Facc[q]) + w * h->F[q];
+        h->Fdacc[q] = (first ? 0.0 : h->Fdacc[q]) + wd * h->F[q];
+    }
     for (size_t q = 3 * (size_t)b0; q < 3 * (size_t)b1; q++) {
         h->qacc[q] = (first ? 0.0 : h->qacc[q]) + w * h->q[q];
         h->vacc[q] = (first ? 0.0 : h->vacc[q]) + w * h->v[q];
         h->aacc[q] = (first ? 0.0 : h->aacc[q]) + w * h->kv[q];   /* stage 0's rates */
+        h->adacc[q] = (first ? 0.0 : h->adacc[q]) + wd * h->kv[q];
     }
 }
 
@@ -119,7 +122,7 @@ static void hmm_step(rs_hmm *h, int t, int b0, int b1, long *stage_no)
 {
     for (int j = 0; j <= h->m; j++) {
         stage(h, t, b0, b1, 0, h->delta, stage_no);   /* forces and rates at grid point j */
-        accumulate(h, b0, b1, h->w[j], j == 0);
+        accumulate(h, b0, b1, h->w[j], h->wd[j], j == 0);
         if (j == h->m)
             break;
         /* stage 0 is done: the step reuses its rates */
@@ -136,18 +139,20 @@ static void hmm_step(rs_hmm *h, int t, int b0, int b1, long *stage_no)
     /* The averages belong to the kernel's centre tc = t + tbar.  A kernel
      * of variance σ² over a curving path lags by ½ σ² times the second
      * derivative: q̄ by ½ σ² ā, v̄ by ½ σ² ȧ, F̄ by ½ σ² F̈.  Those are taken
-     * off, the derivatives from the last two or three centres (ȧ and F̈
-     * need one and two steps of history; before that, no correction). */
+     * off, the derivatives from the last two or three centres.  Without
+     * that history (the first step), the slopes Ḟ and ȧ come from this
+     * interval alone, by the derivative weights, and F̈ is left out (its
+     * term is O(η²) and lasts two steps). */
     const double tc = h->t + h->tbar, dtc = tc - h->tc_prev, half_var = 0.5 * h->var;
     for (size_t q = 2 * (size_t)b0; q < 2 * (size_t)b1; q++) {
-        const double slope = h->have_prev ? (h->Facc[q] - h->Fprev[q]) / dtc : 0.0;
+        const double slope = h->have_prev ? (h->Facc[q] - h->Fprev[q]) / dtc : h->Fdacc[q];
         const double curv = h->have_prev > 1 ? (slope - h->Fslope[q]) / dtc : 0.0;
         h->Fprev[q] = h->Facc[q];
         h->Fslope[q] = slope;
         h->Fbar[q] = h->Facc[q] - half_var * curv;
     }
     for (size_t q = 3 * (size_t)b0; q < 3 * (size_t)b1; q++) {
-        const double jerk = h->have_prev ? (h->aacc[q] - h->aprev[q]) / dtc : 0.0;
+        const double jerk = h->have_prev ? (h->aacc[q] - h->aprev[q]) / dtc : h->adacc[q];
         h->aprev[q] = h->aacc[q];
         h->qacc[q] -= half_var * h->aacc[q];
         h->vacc[q] -= half_var * jerk;
