@@ -65,30 +65,40 @@ double rs_hmm_auto_interval(const rs_hmm_config *cfg)
 
 /* ------------------------------------------------------------- the model */
 
-void rs_hmm_joint_force(const rs_hmm *h, const double *q, const double *v, int j, double F[2])
+void rs_hmm_joint_open(const rs_hmm *h, const double *q, const double *v, int j, const double scj[2],
+                       const double scp[2], double g[2], double gd[2])
 {
     const double a = h->half;
     const double *qj = q + 3 * j, *vj = v + 3 * j;
-    const double s = sin(qj[2]), co = cos(qj[2]);
+    const double s = scj[0], co = scj[1];
     /* A_j = S_j − a (s, −c), Ȧ_j = Ṡ_j − a θ̇ (c, s) */
-    double gx = qj[0] - a * s, gy = qj[1] + a * co;
-    double gdx = vj[0] - a * vj[2] * co, gdy = vj[1] - a * vj[2] * s;
+    g[0] = qj[0] - a * s;
+    g[1] = qj[1] + a * co;
+    gd[0] = vj[0] - a * vj[2] * co;
+    gd[1] = vj[1] - a * vj[2] * s;
     if (j > 0) {   /* − B_{j−1} = −(S + a (s, −c)), −Ḃ = −(Ṡ + a θ̇ (c, s)) */
         const double *qp = q + 3 * (j - 1), *vp = v + 3 * (j - 1);
-        const double sp = sin(qp[2]), cp = cos(qp[2]);
-        gx -= qp[0] + a * sp;
-        gy -= qp[1] - a * cp;
-        gdx -= vp[0] + a * vp[2] * cp;
-        gdy -= vp[1] + a * vp[2] * sp;
+        const double sp = scp[0], cp = scp[1];
+        g[0] -= qp[0] + a * sp;
+        g[1] -= qp[1] - a * cp;
+        gd[0] -= vp[0] + a * vp[2] * cp;
+        gd[1] -= vp[1] + a * vp[2] * sp;
     }
-    F[0] = -h->cfg.stiffness * gx - h->cfg.damping * gdx;
-    F[1] = -h->cfg.stiffness * gy - h->cfg.damping * gdy;
 }
 
-void rs_hmm_body_rates(const rs_hmm *h, const double *q, const double *v, int i, const double Fi[2],
-                       const double Fn[2], double qd[3], double vd[3])
+void rs_hmm_joint_force(const rs_hmm *h, const double *q, const double *v, int j, const double scj[2],
+                        const double scp[2], double F[2])
 {
-    const double a = h->half, s = sin(q[3 * i + 2]), co = cos(q[3 * i + 2]);
+    double g[2], gd[2];
+    rs_hmm_joint_open(h, q, v, j, scj, scp, g, gd);
+    F[0] = -h->cfg.stiffness * g[0] - h->cfg.damping * gd[0];
+    F[1] = -h->cfg.stiffness * g[1] - h->cfg.damping * gd[1];
+}
+
+void rs_hmm_body_rates(const rs_hmm *h, const double *v, int i, const double sci[2],
+                       const double Fi[2], const double Fn[2], double qd[3], double vd[3])
+{
+    const double a = h->half, s = sci[0], co = sci[1];
     /* r_A = −a (s, −c), r_B = a (s, −c); r × F = r_x F_y − r_y F_x */
     const double tA = -a * (s * Fi[1] + co * Fi[0]);
     const double tB = a * (s * Fn[1] + co * Fn[0]);
@@ -164,12 +174,13 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
     h->kq = rs_alloc(NULL, 4 * n3, sizeof(double));
     h->kv = rs_alloc(NULL, 4 * n3, sizeof(double));
     h->Fb = rs_alloc(NULL, 2 * T, sizeof(double));
+    h->sc = rs_alloc(NULL, 2 * (n3 / 3 + 2 * T), sizeof(double));
     h->w = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
     h->wd = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
     h->start = rs_alloc(NULL, T + 1, sizeof(int));
     h->bad = rs_alloc(NULL, T, sizeof(int));
     int st = RS_OK;
-    if (!ok || !h->kq || !h->kv || !h->Fb || !h->w || !h->wd || !h->start || !h->bad)
+    if (!ok || !h->kq || !h->kv || !h->Fb || !h->sc || !h->w || !h->wd || !h->start || !h->bad)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_hmm_create: out of memory for %d bodies", h->n);
     if (st == RS_OK && rs_barrier_create(&h->bar, h->T, RS_HMM_SPIN) != RS_OK)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_hmm_create: out of memory for the barrier");
@@ -226,7 +237,7 @@ void rs_hmm_free(rs_hmm **hp)
     rs_pool_free(&h->pool);
     rs_barrier_free(&h->bar);
     double *arrays[] = {h->q,    h->v,    h->sq[0], h->sq[1], h->sv[0], h->sv[1], h->qacc,  h->vacc,
-                        h->aacc, h->F,    h->Facc,  h->Fbar,  h->Fprev, h->Fslope, h->kq,   h->kv, h->aprev, h->Fdacc, h->adacc, h->wd,
+                        h->aacc, h->F,    h->Facc,  h->Fbar,  h->Fprev, h->Fslope, h->kq,   h->kv, h->aprev, h->Fdacc, h->adacc, h->wd, h->sc,
                         h->Fb,   h->w};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);
@@ -275,13 +286,13 @@ void rs_hmm_avg_force(const rs_hmm *h, int j, double F[2])
     F[1] = h->Fbar[2 * j + 1];
 }
 
-/* The opening g_j: the force of a spring of k = −1 and no damper. */
+/* The opening g_j at the current state. */
 static void gap(const rs_hmm *h, int j, double g[2])
 {
-    rs_hmm tmp = *h;
-    tmp.cfg.stiffness = -1.0;
-    tmp.cfg.damping = 0.0;
-    rs_hmm_joint_force(&tmp, h->q, h->v, j, g);
+    const double scj[2] = {sin(h->q[3 * j + 2]), cos(h->q[3 * j + 2])};
+    const double scp[2] = {j > 0 ? sin(h->q[3 * j - 1]) : 0.0, j > 0 ? cos(h->q[3 * j - 1]) : 0.0};
+    double gd[2];
+    rs_hmm_joint_open(h, h->q, h->v, j, scj, scp, g, gd);
 }
 
 double rs_hmm_max_gap(const rs_hmm *h)

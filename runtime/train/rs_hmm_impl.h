@@ -30,6 +30,8 @@ struct rs_hmm {
     double *kq, *kv;        /* the four stages' rates, 4 × 3n each */
     double *F;              /* joint forces of the current stage, 2n (own joints) */
     double *Fb;             /* per thread: the force of the joint beyond its range, 2T */
+    double *sc;             /* per thread: (sin, cos) of the stage's θ of bodies
+                               b0 − 1 .. b1, thread t from 2 (b0 + 2t): 2 (n + 2T) */
     double *Facc, *Fbar, *Fprev, *Fslope;   /* joint averages, 2n each */
     double *qacc, *vacc, *aacc;             /* body averages, 3n each */
     double *aprev;          /* the last macro step's ā, 3n */
@@ -49,11 +51,16 @@ struct rs_hmm {
     rs_hmm_stats stats;
 };
 
-/* Force of joint j from the (stage) state q, v: F[2]. */
-void rs_hmm_joint_force(const rs_hmm *h, const double *q, const double *v, int j, double F[2]);
-/* The rates of body i under joint forces Fi (at A_i) and Fn (the next
- * joint, −Fn at B_i): qd = v_i, vd = the accelerations. */
-void rs_hmm_body_rates(const rs_hmm *h, const double *q, const double *v, int i, const double Fi[2],
-                       const double Fn[2], double qd[3], double vd[3]);
+/* Joint j's opening g and its rate ġ at the (stage) state q, v; scj and
+ * scp hold (sin, cos) of θ_j and θ_{j−1} (scp unused for j = 0). */
+void rs_hmm_joint_open(const rs_hmm *h, const double *q, const double *v, int j, const double scj[2],
+                       const double scp[2], double g[2], double gd[2]);
+/* Its force F = −k g − c ġ. */
+void rs_hmm_joint_force(const rs_hmm *h, const double *q, const double *v, int j, const double scj[2],
+                        const double scp[2], double F[2]);
+/* The rates of body i (sci: sin, cos of θ_i) under joint forces Fi (at A_i)
+ * and Fn (the next joint, −Fn at B_i): qd = v_i, vd = the accelerations. */
+void rs_hmm_body_rates(const rs_hmm *h, const double *v, int i, const double sci[2],
+                       const double Fi[2], const double Fn[2], double qd[3], double vd[3]);
 
 #endif /* RS_HMM_IMPL_H */

@@ -38,17 +38,25 @@ static void stage(rs_hmm *h, int t, int b0, int b1, int k, double dt, long *stag
     }
     rs_barrier_wait(h->bar);
     (*stage_no)++;
+    /* sin and cos once per body, the neighbours' boundary bodies included
+     * (the same bits as theirs); sc[2 (i − b0 + 1)] belongs to body i */
+    double *sc = h->sc + 2 * ((size_t)b0 + 2 * (size_t)t);
+    const int i0 = b0 > 0 ? b0 - 1 : b0, i1 = b1 < h->n ? b1 : h->n - 1;
+    for (int i = i0; i <= i1; i++) {
+        sc[2 * (i - b0 + 1)] = sin(sq[3 * i + 2]);
+        sc[2 * (i - b0 + 1) + 1] = cos(sq[3 * i + 2]);
+    }
     for (int j = b0; j < b1; j++)
-        rs_hmm_joint_force(h, sq, sv, j, h->F + 2 * j);
+        rs_hmm_joint_force(h, sq, sv, j, sc + 2 * (j - b0 + 1), sc + 2 * (j - b0), h->F + 2 * j);
     double *fb = h->Fb + 2 * t;
     if (b1 < h->n)
-        rs_hmm_joint_force(h, sq, sv, b1, fb);
+        rs_hmm_joint_force(h, sq, sv, b1, sc + 2 * (b1 - b0 + 1), sc + 2 * (b1 - b0), fb);
     else
         fb[0] = fb[1] = 0.0;   /* the free end */
     for (int i = b0; i < b1; i++) {
         const double *Fn = i + 1 < b1 ? h->F + 2 * (i + 1) : fb;
-        rs_hmm_body_rates(h, sq, sv, i, h->F + 2 * i, Fn, h->kq + (size_t)k * n3 + 3 * (size_t)i,
-                          h->kv + (size_t)k * n3 + 3 * (size_t)i);
+        rs_hmm_body_rates(h, sv, i, sc + 2 * (i - b0 + 1), h->F + 2 * i, Fn,
+                          h->kq + (size_t)k * n3 + 3 * (size_t)i, h->kv + (size_t)k * n3 + 3 * (size_t)i);
     }
 }
 
@@ -109,7 +117,8 @@ static void macro_body(rs_hmm *h, int i, double dt)
         macro_force(h, i, rk_a[k] * dt, Fi);
         macro_force(h, i + 1, rk_a[k] * dt, Fn);
         /* body_rates indexes q, v by body: pass this body as body 0 */
-        rs_hmm_body_rates(h, q, v, 0, Fi, Fn, kq[k], kv[k]);
+        const double sc[2] = {sin(q[2]), cos(q[2])};
+        rs_hmm_body_rates(h, v, 0, sc, Fi, Fn, kq[k], kv[k]);
     }
     for (int c = 0; c < 3; c++) {
         h->q[3 * i + c] = q0[c] + dt / 6.0 * (kq[0][c] + 2.0 * kq[1][c] + 2.0 * kq[2][c] + kq[3][c]);
