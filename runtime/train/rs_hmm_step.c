@@ -224,7 +224,8 @@ int rs_hmm_step(rs_hmm *h, double H, char *err, size_t errlen)
         if (h->bad[t])
             return rs_fail(err, errlen, RS_E_NONFINITE,
                            "rs_hmm_step: the state became non-finite near t = %g s; shorten micro_step (now %g s) "
-                           "or the macro step (%g s)",
-                           h->t, h->delta, H);
+                           "or the macro step (%g s), or lengthen micro_interval (now %g s; <= 0 for the automatic "
+                           "rule)",
+                           h->t, h->delta, H, h->cfg.micro_interval);
     return RS_OK;
 }

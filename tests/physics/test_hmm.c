@@ -321,6 +321,11 @@ START_TEST(test_micro_interval_rule)
                     "%.3g m)\n",
             s, st, gap, good);
     ck_assert_msg(st == RS_E_NONFINITE || gap > 1e-3, "a third of the interval should not be stable: gap %g", gap);
+    /* run on until the state overflows: the step says so and what to change */
+    for (; s < 2000 && st == RS_OK; s++)
+        st = rs_hmm_step(a, H, err, sizeof err);
+    ck_assert_int_eq(st, RS_E_NONFINITE);
+    ck_assert_msg(strstr(err, "non-finite") && strstr(err, "lengthen micro_interval"), "%s", err);
     rs_hmm_free(&a);
 }
 END_TEST
