@@ -14,8 +14,9 @@
  *   - the HMM against the resolved integration of the same compliant chain
  *     (the small step everywhere): small, and of third order in the macro
  *     step; against the rigid chain within the deflection term plus that;
- *   - the automatic micro-interval: a third of it lets the joint oscillation
- *     leak into the averages and the error explodes;
+ *   - the automatic micro-interval: the kernel's leakage that it assumes,
+ *     computed here; a third of the interval lets the joint oscillation leak
+ *     into the averages and the error explodes;
  *   - 1, 2 and 4 threads give bit-identical states;
  *   - energy: its error over 2 s small and of the macro step's order, with
  *     and without joint damping.
@@ -32,6 +33,7 @@
 #include "rs_test.h"
 
 enum { NMAX = 16 };
+static const double pi = 3.14159265358979323846;
 
 /* The swinging start of test_artificial: bar i at 0.4 + 0.15 i rad,
  * spinning 0.5 − 0.1 i rad/s. */
@@ -82,6 +84,42 @@ static rs_chain *make_rigid(int n)
     rs_chain_set_angles(c, th, om);
     return c;
 }
+
+/* The automatic micro-interval rests on RS_HMM_LEAK (P/4)^-5, the largest
+ * response of the sin⁴ kernel to a decaying oscillation of P periods:
+ * computed here by the trapezoid rule on a fine grid, over the phase. */
+static double leakage(int sin4, double P, double zeta)
+{
+    const int m = 20000;
+    double worst = 0.0;
+    for (int ph = 0; ph < 32; ph++) {
+        double num = 0.0, den = 0.0;
+        for (int j = 0; j <= m; j++) {
+            const double s = (double)j / m, wt = j == 0 || j == m ? 0.5 : 1.0;
+            const double K = sin4 ? pow(sin(pi * s), 4) : 1.0;
+            const double x = exp(-zeta * 2 * pi * P * s) * cos(2 * pi * P * s + ph * pi / 32);
+            num += wt * K * x;
+            den += wt * K;
+        }
+        worst = fmax(worst, fabs(num / den));
+    }
+    return worst;
+}
+
+START_TEST(test_kernel_leakage)
+{
+    const double Ps[] = {4, 6, 8, 12}, zetas[] = {0.07, 0.2};
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 2; b++) {
+            const double l = leakage(1, Ps[a], zetas[b]), fit = RS_HMM_LEAK * pow(Ps[a] / 4, -5);
+            const double box = leakage(0, Ps[a], zetas[b]);
+            fprintf(stderr, "leakage: P %g, zeta %g: sin^4 %.3g (fit %.3g), box %.3g\n", Ps[a], zetas[b], l, fit, box);
+            ck_assert_msg(l <= 1.3 * fit && l >= 0.5 * fit, "P %g zeta %g: leakage %g, fit %g", Ps[a], zetas[b], l,
+                          fit);
+            ck_assert_msg(box >= 10 * l, "the plain mean should leak far more: %g against %g", box, l);
+        }
+}
+END_TEST
 
 /* ------------------------------------ this file's own compliant chain */
 
@@ -425,6 +463,7 @@ static Suite *suite(void)
     Suite *s = suite_create("hmm");
     TCase *tc = tcase_create("chain");
     tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_kernel_leakage);
     tcase_add_test(tc, test_model_against_own_formulation);
     tcase_add_test(tc, test_compliant_tends_to_rigid_as_1_over_k);
     tcase_add_test(tc, test_hmm_against_resolved_and_rigid);
