@@ -22,7 +22,7 @@ void rs_hmm_config_default(rs_hmm_config *cfg)
     cfg->length = 1.0;
     cfg->inertia = 0.0;
     cfg->gravity = 9.81;
-    cfg->stiffness = 1e8;
+    cfg->stiffness = 1e10;
     cfg->damping = rs_hmm_damping_for_ratio(cfg, 0.2);
     cfg->mode = RS_HMM_AVERAGED;
     cfg->kernel = RS_HMM_KERNEL_SIN4;
@@ -138,6 +138,16 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
                        "about %g rad/s, so RK4 needs micro_step < %g s (set micro_step <= 0 for 20 steps per "
                        "period)",
                        delta, wmax, 2.5 / wmax);
+    if (cfg->mode == RS_HMM_AVERAGED && cfg->macro_step > 0.0 && eta > cfg->macro_step)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_hmm_create: the micro-interval %g s is longer than the macro step %g s, so no macro step "
+                       "is left to take; %s (the joints' lowest mode is %g rad/s: stiffer joints or fewer bodies "
+                       "shorten it), or use the resolved mode",
+                       eta, cfg->macro_step,
+                       cfg->micro_interval > 0.0 ? "shorten micro_interval or lengthen macro_step"
+                                                 : "lengthen macro_step (the automatic micro-interval grows more "
+                                                   "slowly than it)",
+                       rs_hmm_lowest_frequency(cfg));
     const double mr = ceil(eta / delta - 1e-9);
     if (cfg->mode == RS_HMM_AVERAGED && (mr < 4.0 || mr > 1e8))
         return rs_fail(err, errlen, RS_E_ARG,

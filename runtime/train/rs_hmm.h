@@ -88,7 +88,7 @@ typedef struct rs_hmm_config {
     double macro_step;     /* H [s] the run will take (averaged, automatic η only) */
 } rs_hmm_config;
 
-/* Defaults: 10 bars of 1 kg, 1 m, g 9.81, k 1e8 N/m, damping ratio 0.2 of
+/* Defaults: 10 bars of 1 kg, 1 m, g 9.81, k 1e10 N/m, damping ratio 0.2 of
  * the joint frequency (rs_hmm_damping_for_ratio), averaged, cosine kernel,
  * 1 thread, δ and η automatic, macro step 10 ms. */
 void rs_hmm_config_default(rs_hmm_config *cfg);
@@ -113,7 +113,8 @@ double rs_hmm_lowest_frequency(const rs_hmm_config *cfg);
 #define RS_HMM_MIN_PERIODS 4.0
 double rs_hmm_auto_interval(const rs_hmm_config *cfg);
 
-/* RS_OK, RS_E_ARG (a bad field, named in err) or RS_E_NOMEM. */
+/* RS_OK, RS_E_ARG (a bad field, named in err; averaged: also a
+ * micro-interval longer than a given macro_step) or RS_E_NOMEM. */
 int rs_hmm_create(rs_hmm **h, const rs_hmm_config *cfg, char *err, size_t errlen);
 void rs_hmm_free(rs_hmm **h);
 

@@ -145,18 +145,24 @@ int main(void)
         for (int run = 0, T = 1; T <= max_threads; run++, T = run == 1 ? 1 : 2 * T) {
             const double H = run == 0 ? 0.02 : 0.005;
             const char *tag = run == 0 ? "_h20" : "";
-            rs_hmm *a = make_hmm(n, RS_HMM_AVERAGED, H, T);
-            if (a && T == 1) {
-                printf("BENCH hmm_chain%d.micro_interval%s_ms %.4g ms\n", n, tag, 1e3 * rs_hmm_micro_interval(a));
-                if (run == 1)
+            rs_hmm_config cfg;   /* the automatic η, before rs_hmm_create refuses η > H */
+            rs_hmm_config_default(&cfg);
+            cfg.n = n;
+            cfg.stiffness = K;
+            cfg.macro_step = H;
+            const double eta = rs_hmm_auto_interval(&cfg);
+            if (T == 1) {
+                printf("BENCH hmm_chain%d.micro_interval%s_ms %.4g ms\n", n, tag, 1e3 * eta);
+                if (run == 1)   /* η / δ, δ = 2π/(2 ω_J)/20 */
                     printf("BENCH hmm_chain%d.micro_steps_per_macro %.0f steps\n", n,
-                           rs_hmm_micro_interval(a) / rs_hmm_micro_step(a));
+                           ceil(eta / (6.283185307179586 / (2.0 * rs_hmm_joint_frequency(&cfg)) / 20.0)));
             }
-            if (a && rs_hmm_micro_interval(a) > H)
+            rs_hmm *a = NULL;
+            if (eta > H)
                 printf("# hmm_chain%d: the automatic micro-interval %.3g ms exceeds the macro step %g ms: no HMM "
                        "figure\n",
-                       n, 1e3 * rs_hmm_micro_interval(a), 1e3 * H);
-            else if (a) {
+                       n, 1e3 * eta, 1e3 * H);
+            else if ((a = make_hmm(n, RS_HMM_AVERAGED, H, T)) != NULL) {
                 const double t = time_hmm(a, H);
                 if (t > 0)
                     printf("BENCH hmm_chain%d.hmm%s_us_per_body_ms_t%d %.4g us\n", n, tag, T, t / n);

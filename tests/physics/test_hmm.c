@@ -449,6 +449,10 @@ START_TEST(test_errors)
     ck_assert_int_eq(rs_hmm_create(&h, &cfg, err, sizeof err), RS_E_ARG);
     ck_assert_msg(strstr(err, "too long for the joints") != NULL, "%s", err);
     rs_hmm_config_default(&cfg);
+    cfg.macro_step = 1e-3;   /* 10 bars at k 1e10: the rule's η is 1.9 ms */
+    ck_assert_int_eq(rs_hmm_create(&h, &cfg, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "longer than the macro step") && strstr(err, "lengthen macro_step"), "%s", err);
+    rs_hmm_config_default(&cfg);
     ck_assert_int_eq(rs_hmm_create(&h, &cfg, err, sizeof err), RS_OK);
     const double eta = rs_hmm_micro_interval(h);
     ck_assert_int_eq(rs_hmm_step(h, 0.5 * eta, err, sizeof err), RS_E_ARG);
