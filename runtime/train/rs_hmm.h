@@ -51,8 +51,8 @@
  * at one barrier per RK4 stage (and one per macro step).  Every value is
  * computed by the same expression whatever the thread count and there is no
  * reduction, so 1, 2 or T threads give bit-identical results.  Nothing
- * allocates after rs_hmm_create; every loop is bounded by the step counts
- * fixed there.
+ * allocates after rs_hmm_create; every loop is bounded: a macro step runs
+ * the m micro steps fixed there, a resolved step ceil(H/δ) <= 1e9.
  */
 #ifndef RS_HMM_H
 #define RS_HMM_H
