@@ -90,6 +90,14 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
  * axis (loads and fixes at a node).  Errors name the statement's file:line. */
 int rs_stress_spec_check(const rs_stress_spec *s, char *err, size_t errlen);
 
+/* The point whose result column is `column` ("<name>.sigma_<point>"), else -1. */
+int rs_stress_spec_column(const rs_stress_spec *s, const char *column);
+
+/* A column that names the component but none of its points: RS_E_NOTFOUND
+ * with a message at file:line listing them; else RS_OK (not its column). */
+int rs_stress_spec_unknown_column(const rs_stress_spec *s, const char *column, const char *file, int line,
+                                  char *err, size_t errlen);
+
 /* The per-step input vector, n_in = RS_STRESS_IN_LOADS + 3 n_load doubles,
  * every vector in the body's base: a_O, α, ω, g, then each load's force. */
 enum { RS_STRESS_IN_ACC = 0, RS_STRESS_IN_ALPHA = 3, RS_STRESS_IN_OMEGA = 6, RS_STRESS_IN_GRAVITY = 9,

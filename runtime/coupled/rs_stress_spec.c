@@ -282,3 +282,30 @@ int rs_stress_spec_check(const rs_stress_spec *s, char *err, size_t errlen)
     }
     return RS_OK;
 }
+
+int rs_stress_spec_column(const rs_stress_spec *s, const char *column)
+{
+    const size_t n = strlen(s->name);
+    if (strncmp(column, s->name, n) != 0 || strncmp(column + n, ".sigma_", 7) != 0)
+        return -1;
+    for (int p = 0; p < s->n_point; p++)
+        if (strcmp(column + n + 7, s->point[p].name) == 0)
+            return p;
+    return -1;
+}
+
+int rs_stress_spec_unknown_column(const rs_stress_spec *s, const char *column, const char *file, int line,
+                                  char *err, size_t errlen)
+{
+    const size_t n = strlen(s->name);
+    if (strncmp(column, s->name, n) != 0 || column[n] != '.' || rs_stress_spec_column(s, column) >= 0)
+        return RS_OK;
+    char list[RS_STRESS_MAX * (RS_STRESS_NAME + 2) + 1] = "";
+    for (int p = 0; p < s->n_point; p++) {
+        strcat(list, p ? ", " : "");
+        strcat(list, s->point[p].name);
+    }
+    return rs_fail_at(err, errlen, RS_E_NOTFOUND, file, line,
+                      "unknown column '%s': the columns of stress %s are %s.sigma_POINT, its points %s (line %d)",
+                      column, s->name, s->name, s->n_point ? list : "none: add 'point NAME at S'", s->line);
+}
