@@ -196,6 +196,10 @@ int cmd_export_fmu(int argc, char **argv) {
         throw cli::UserError(std::string(scn.thermal_spec.file) + ":" + std::to_string(scn.thermal_spec.line) +
                              ": 'thermal' is not supported by export-fmu: export without it and couple the "
                              "thermal model in the importing tool");
+    if (scn.stress)   // likewise: the FMU has no stress columns
+        throw cli::UserError(std::string(scn.stress_spec.file) + ":" + std::to_string(scn.stress_spec.line) +
+                             ": 'stress' is not supported by export-fmu: export without it and compute the "
+                             "component's stresses in the importing tool");
     std::string scn_text;
     if (!scenario.empty()) {
         scn_text = read_text(scenario);

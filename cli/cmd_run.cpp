@@ -47,7 +47,7 @@ int cmd_run(int argc, char **argv) {
         {"rt-strict", 0, "", "a refused --rt-lock/--rt-fifo/--rt-cpu is an error, not a warning"},
         {"rt-report", 0, "FILE", "write the real-time figures (RT lines) to FILE"},
         {"quiet", 'q', "", "no progress and no summary on stderr"},
-        {"mpi", 0, "", "under mpirun: rank 0 runs the vehicle, the others the scenario's thermal grid (docs/coupled.md)"},
+        {"mpi", 0, "", "under mpirun: rank 0 runs the vehicle, the others the scenario's thermal grid and stress model (docs/coupled.md)"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
     cli::expect_positional(args, 1, 1, "MODEL.vdl|DIR");

@@ -26,6 +26,7 @@
 #include "rs_results.h"
 #include "rs_driver.h"
 #include "rs_elastic.h"
+#include "rs_stress_run.h"
 #include "rs_thermal_run.h"
 #include "rs_plugin_load.h"
 
@@ -181,8 +182,9 @@ typedef struct run_ctx {
     int csv_failed;
     rs_thermal_run *thermal;   /* the scenario's `thermal` model, NULL: none */
     double dt;
-    int thermal_failed;
-    char thermal_err[512];
+    int coupled_failed;
+    char coupled_err[512];
+    rs_stress_run *stress;     /* the scenario's `stress` model, NULL: none */
 } run_ctx;
 
 static int on_step(rs_ws *ws, void *vctx)
@@ -191,8 +193,13 @@ static int on_step(rs_ws *ws, void *vctx)
     const long k = x->k++;
     /* the coupling first: the row shows the grid's temperature at this
      * time and the coefficient of the step that follows */
-    if (x->thermal && rs_thermal_run_step(x->thermal, ws, k ? x->dt : 0, x->thermal_err, sizeof x->thermal_err)) {
-        x->thermal_failed = 1;
+    if (x->thermal && rs_thermal_run_step(x->thermal, ws, k ? x->dt : 0, x->coupled_err, sizeof x->coupled_err)) {
+        x->coupled_failed = 1;
+        return 1;
+    }
+    /* one way: the component's stresses at this time, the vehicle untouched */
+    if (x->stress && rs_stress_run_step(x->stress, ws, k ? x->dt : 0, x->coupled_err, sizeof x->coupled_err)) {
+        x->coupled_failed = 1;
         return 1;
     }
     if (k % x->every == 0 || k == x->n) {
@@ -349,6 +356,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rs_results *csv = NULL;
     rs_realtime_loop *rt = NULL;   /* ~55 KB of histograms: on the heap, once */
     rs_thermal_run *thermal = NULL;
+    rs_stress_run *stress = NULL;
     rs_realtime_saved saved;
     int have_saved = 0, locked = 0;
     char msg[512];
@@ -411,10 +419,12 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     if (scn->thermal &&
         (st = rs_thermal_run_create(&scn->thermal_spec, ws, c->thermal_transport, &thermal, err, errlen)))
         goto done;
+    if (scn->stress && (st = rs_stress_run_create(&scn->stress_spec, ws, c->stress_transport, &stress, err, errlen)))
+        goto done;
     int ncol;
     const char *const *cols = rs_binding_columns(b, &ncol);
-    if ((st = rs_results_open_ws(&csv, c->out, ws, ncol, cols, c->out_in_place ? RS_RESULTS_IN_PLACE : 0, msg,
-                                  sizeof msg))) {
+    if ((st = rs_results_open_ws_extra(&csv, c->out, ws, ncol, cols, stress ? rs_stress_run_columns(stress) : NULL,
+                                        c->out_in_place ? RS_RESULTS_IN_PLACE : 0, msg, sizeof msg))) {
         rs_fail(err, errlen, st, "%s", msg);
         goto done;
     }
@@ -427,6 +437,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     const double dt = rs_binding_step(b);
     x.dt = dt;
     x.thermal = thermal;
+    x.stress = stress;
     x.t0 = rs_ws_time(ws);
     x.t_end = x.t0 + rs_binding_duration(b);
     x.n = lround((x.t_end - x.t0) / dt);
@@ -470,9 +481,9 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         snprintf(upto, sizeof upto, "the results up to t = %.6g s", rs_results_last_time(csv));
     else
         snprintf(upto, sizeof upto, "no rows");
-    if (x.thermal_failed) {
+    if (x.coupled_failed) {
         st = rs_fail(err, errlen, RS_E_NONFINITE, "model '%s': %s at t = %.6g s; '%s' holds %s", m->name,
-                     x.thermal_err, rep->t_end, where, upto);
+                     x.coupled_err, rep->t_end, where, upto);
     } else if (x.csv_failed) {
         const int wst = rs_results_status(csv);
         st = rs_fail(err, errlen, wst < 0 ? wst : RS_E_IO,
@@ -491,6 +502,11 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         if (c->progress != 0)
             rs_log_text(&c->log, RS_LOG_LINE, msg);
     }
+    if (x.stress) {
+        rs_stress_run_summary(x.stress, msg, sizeof msg);
+        if (c->progress != 0)
+            rs_log_text(&c->log, RS_LOG_LINE, msg);
+    }
     if (rt) {
         rep->realtime = 1;
         rs_realtime_get_stats(rt, &rep->rt);
@@ -501,6 +517,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     }
 done:
     rs_thermal_run_free(&thermal);
+    rs_stress_run_free(&stress);
     if (have_saved)
         rs_realtime_restore(&saved);
     if (locked)

@@ -41,6 +41,7 @@
 #include "rs_log.h"
 #include "rs_realtime.h"
 #include "rs_scenario.h"
+#include "rs_stress_couple.h"
 #include "rs_thermal_couple.h"
 #include "rs_ws.h"
 
@@ -78,6 +79,8 @@ typedef struct rs_run_config {
     const rs_thermal_transport *thermal_transport;  /* where a scenario's `thermal`
                                   grid runs: NULL (default) in this process, else
                                   e.g. MPI ranks (rs_coupled_mpi.h)             */
+    const rs_stress_transport *stress_transport;    /* likewise a scenario's `stress`
+                                  component (NULL: in this process)             */
 } rs_run_config;
 
 /* What a run did. */

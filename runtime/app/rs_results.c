@@ -36,6 +36,8 @@ struct rs_results {
     int *trel;              /* ncol: body * RS_TREL_COUNT + quantity of a
                                track-relative column, -1 for the others */
     rs_track_rel *tr;       /* when a column is track-relative         */
+    int *xcol;              /* ncol: index into xvals of an extra column, -1 */
+    const double *xvals;    /* rs_results_extra.values                 */
     char *units_csv;        /* CSV with a unit known: the units file's text */
 };
 
@@ -201,6 +203,7 @@ static void results_free(rs_results *r)
     free(r->vars);
     free(r->outputs);
     free(r->trel);
+    free(r->xcol);
     rs_track_rel_free(&r->tr);
     free(r->units_csv);
     free(r);
@@ -304,6 +307,12 @@ static void free_names(char **names, int n)
 int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, const char *const *names,
                        unsigned flags, char *err, size_t errlen)
 {
+    return rs_results_open_ws_extra(out, path, ws, ncol, names, NULL, flags, err, errlen);
+}
+
+int rs_results_open_ws_extra(rs_results **out, const char *path, rs_ws *ws, int ncol, const char *const *names,
+                             const rs_results_extra *extra, unsigned flags, char *err, size_t errlen)
+{
     *out = NULL;
     if (!ws)
         return rs_fail(err, errlen, RS_E_ARG, "rs_results_open_ws: workspace is NULL");
@@ -312,6 +321,18 @@ int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, 
     if (!names) {
         if (!(defaults = rs_results_default_columns(m, &ncol)))
             return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+        /* and every extra column after the model's */
+        char **more = extra && extra->n ? realloc(defaults, ((size_t)ncol + (size_t)extra->n) * sizeof *more) : defaults;
+        if (!more) {
+            free_names(defaults, ncol);
+            return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+        }
+        defaults = more;
+        for (int j = 0; extra && j < extra->n; j++)
+            if (!(defaults[ncol++] = strdup(extra->names[j]))) {
+                free_names(defaults, ncol - 1);
+                return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+            }
         names = (const char *const *)defaults;
     }
     int st = RS_E_NOMEM;
@@ -320,7 +341,8 @@ int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, 
     const char **units = calloc((size_t)ncol + 1, sizeof *units);
     double *outputs = calloc((size_t)m->n_out + 1, sizeof *outputs);
     int *trel = calloc((size_t)ncol + 1, sizeof *trel);
-    if (!vars || !unit_text || !units || !outputs || !trel) {
+    int *xcol = calloc((size_t)ncol + 1, sizeof *xcol);
+    if (!vars || !unit_text || !units || !outputs || !trel || !xcol) {
         rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
     }
@@ -328,6 +350,15 @@ int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, 
     for (int i = 0; i < ncol; i++) {
         int tb, tk;
         trel[i] = -1;
+        xcol[i] = -1;
+        for (int j = 0; extra && j < extra->n && xcol[i] < 0; j++)
+            if (strcmp(names[i], extra->names[j]) == 0)
+                xcol[i] = j;
+        if (xcol[i] >= 0) {   /* the caller's value (rs_results_extra) */
+            vars[i].kind = RS_VAR_TIME;   /* not read */
+            units[i] = extra->units ? extra->units[xcol[i]] : NULL;
+            continue;
+        }
         if (rs_model_find(m, names[i], &vars[i]) != RS_OK && rs_track_rel_find(m, names[i], &tb, &tk) == RS_OK) {
             /* "<body>.<q>_track": computed here (rs_track_rel.h) */
             trel[i] = tb * RS_TREL_COUNT + tk;
@@ -357,6 +388,9 @@ int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, 
     (*out)->vars = vars;
     (*out)->outputs = outputs;
     (*out)->trel = trel;
+    (*out)->xcol = xcol;
+    (*out)->xvals = extra ? extra->values : NULL;
+    xcol = NULL;
     vars = NULL;
     outputs = NULL;
     trel = NULL;
@@ -370,6 +404,7 @@ done:
     free(units);
     free(outputs);
     free(trel);
+    free(xcol);
     return st;
 }
 
@@ -408,7 +443,8 @@ int rs_results_write_ws(rs_results *r, rs_ws *ws)
         return r->status;
     /* the values go straight into the row after its time */
     for (int i = 0; i < r->ncol; i++)
-        r->row[i + 1] = r->trel[i] >= 0 ? rs_track_rel_value(r->tr, r->trel[i] / RS_TREL_COUNT,
+        r->row[i + 1] = r->xcol[i] >= 0  ? r->xvals[r->xcol[i]]
+                        : r->trel[i] >= 0 ? rs_track_rel_value(r->tr, r->trel[i] / RS_TREL_COUNT,
                                                              r->trel[i] % RS_TREL_COUNT)
                                         : rs_ws_value(ws, r->vars[i], r->outputs);
     r->row[0] = rs_ws_time(ws);

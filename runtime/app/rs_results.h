@@ -57,6 +57,22 @@ int rs_results_open(rs_results **r, const char *path, int ncol, const char *cons
 int rs_results_open_ws(rs_results **r, const char *path, rs_ws *ws, int ncol, const char *const *names,
                        unsigned flags, char *err, size_t errlen);
 
+/* Columns the caller computes beside the model's (a coupled model's
+ * results, docs/coupled.md): their names and units, and the array that
+ * holds their current values whenever a row is written (it must outlive
+ * the table). */
+typedef struct rs_results_extra {
+    int n;
+    const char *const *names;
+    const char *const *units;
+    const double *values;
+} rs_results_extra;
+
+/* rs_results_open_ws where a name of `extra` (NULL: none) is one of its
+ * columns. */
+int rs_results_open_ws_extra(rs_results **r, const char *path, rs_ws *ws, int ncol, const char *const *names,
+                             const rs_results_extra *extra, unsigned flags, char *err, size_t errlen);
+
 /* The columns of names == NULL above: every coordinate, velocity,
  * multiplier and output, *n of them; each name and the array are the
  * caller's to free().  NULL when out of memory. */

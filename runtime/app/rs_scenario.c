@@ -21,12 +21,12 @@
 #include "rs_speed.h"
 #include "rs_track_rel.h"
 
-#define MAX_TOKENS 64
+#define MAX_TOKENS 128   /* a `stress` statement with its points is long */
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
     "creep", "derailment", "speed", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
-    "rail_profile_left", "rail_profile_right", "equilibrium", "thermal", "end"};
+    "rail_profile_left", "rail_profile_right", "equilibrium", "thermal", "stress", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
 static const char *const kFileStatements[RS_SCENARIO_FILE_COUNT] = {
@@ -870,6 +870,14 @@ static int parse_text(parser *ps, char *text)
             st = rs_thermal_spec_parse(lt.tok, lt.n, ps->file, line, &s->thermal_spec, ps->err, ps->errlen);
             s->thermal = st == RS_OK;
         }
+        else if (strcmp(kw, "stress") == 0 && s->stress)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_UNSUPPORTED, ps->file, line,
+                              "a second 'stress' statement (line %d has one): one component's stress model per "
+                              "run for now (docs/coupled.md)", s->stress_spec.line);
+        else if (strcmp(kw, "stress") == 0) {
+            st = rs_stress_spec_parse(lt.tok, lt.n, ps->file, line, &s->stress_spec, ps->err, ps->errlen);
+            s->stress = st == RS_OK;
+        }
         else if (rs_scenario_file_kind(kw) >= 0)
             st = parse_file_statement(ps, rs_scenario_file_kind(kw), &lt, line);
         else if (strcmp(kw, "end") == 0) {
@@ -884,7 +892,7 @@ static int parse_text(parser *ps, char *text)
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
                               "derailment, speed, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
-                              "rail_profile_left, rail_profile_right, equilibrium, thermal", kw);
+                              "rail_profile_left, rail_profile_right, equilibrium, thermal, stress", kw);
         }
         if (st)
             return st;
@@ -993,6 +1001,10 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->thermal) {   /* the top's statement replaces the base's */
         b->thermal = 1;
         b->thermal_spec = top->thermal_spec;
+    }
+    if (top->stress) {   /* likewise */
+        b->stress = 1;
+        b->stress_spec = top->stress_spec;
     }
     if (top->equilibrium) { /* the top's line replaces the base's */
         for (int i = 0; i < b->n_equil_coords; i++) {
@@ -1568,7 +1580,11 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
             goto fail;
         }
         int tb, tk;
-        if (rs_model_find(m, c->name, &v) != RS_OK && rs_track_rel_find(m, c->name, &tb, &tk) != RS_OK) {
+        if (rs_model_find(m, c->name, &v) != RS_OK && rs_track_rel_find(m, c->name, &tb, &tk) != RS_OK &&
+            !(s->stress && rs_stress_spec_column(&s->stress_spec, c->name) >= 0)) {
+            if (s->stress &&
+                (st = rs_stress_spec_unknown_column(&s->stress_spec, c->name, c->at.file, c->at.line, err, errlen)))
+                goto fail;
             st = unknown(m, &c->at, "column", CAND_COLUMNS, c->name, err, errlen);
             goto fail;
         }

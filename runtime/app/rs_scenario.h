@@ -26,6 +26,7 @@
 #ifndef RS_SCENARIO_H
 #define RS_SCENARIO_H
 
+#include "rs_stress.h"
 #include "rs_thermal.h"
 #include <stddef.h>
 #include "rs_ws.h"
@@ -156,6 +157,10 @@ typedef struct rs_scenario {
      * the run; a later layer's statement replaces an earlier one's */
     int thermal;
     rs_thermal_spec thermal_spec;
+    /* `stress ...` (docs/coupled.md): a component's stress model beside the
+     * run, its columns "<name>.sigma_<point>"; likewise replaced */
+    int stress;
+    rs_stress_spec stress_spec;
 } rs_scenario;
 
 /* An empty scenario (every setting at its built-in value, nothing assigned). */

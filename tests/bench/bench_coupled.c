@@ -17,6 +17,14 @@
  * ts = 0 and says so.  On a machine with fewer
  * cores than N + 1 the ranks are oversubscribed (--oversubscribe) and the
  * figures say more about the scheduler than about the method.
+ *
+ * The same for a component's stress model (`stress`, docs/coupled.md) on
+ * the same vehicle: a round link of 40 beam elements clamped to the mass,
+ * its 41 nodes over N ranks, 20 ms of 1 ms steps (654 sub-steps each: a
+ * halo exchange per sub-step makes it latency-bound over MPI, so a short
+ * run tells enough):
+ *
+ *   BENCH coupled.stress_inprocess_s, coupled.stress_t_n<N>, coupled.stress_speedup_n<N>
  */
 #define _GNU_SOURCE
 
@@ -40,11 +48,15 @@ static const char *kVdl =
     "spring s between B and P k k length 1\n"
     "damper d between B and P c c_d\n"
     "output v_d = z_d - dt(a0*sin(2*pi*f0*t))\n"
-    "output p_d = c_d*v_d^2\n";
+    "output p_d = c_d*v_d^2\n"
+    "output mass_v = vel(P) in ground\n"
+    "output mass_omega = omega(mass) in ground\n"
+    "output mass_g = [0, 0, -9.81] in ground\n";
 
 /* RAILSYM_BENCH_COUPLED_GRID="NX NY NZ" replaces the 24 24 96 cells (a
  * larger grid gives the ranks work worth sharing on a many-core machine) */
 #define GRID_FMT "thermal c_d power p_d beta 0.01 grid %s length 0.4 radius 0.035 bore 0.0\n"
+#define LINK "stress arm body mass from 0 0 0 to 0.8 0 0 section circle 0.015 elements 40 fix 0 point root at 0 fibre 0 0.015\n"
 
 /* Wall seconds of one command (best of `reps`); < 0 when it failed. */
 static double timed(char *const *argv, const char *log, int reps)
@@ -100,6 +112,15 @@ int main(void)
     char *inproc[] = {(char *)sweep_railsym_bin(), "run", model, "-s", scn, "-o", out, "-q", NULL};
     char *inproc0[] = {(char *)sweep_railsym_bin(), "run", model, "-s", tiny, "-o", out, "-q", NULL};
     printf("BENCH coupled.inprocess_s %.3f s\n", timed(inproc, log, 2) - timed(inproc0, log, 2));
+    /* the stress model: in one process, then over 1 … 4 ranks */
+    char sscn[600], stiny[600];
+    snprintf(sscn, sizeof sscn, "%s/stress.scn", dir);
+    snprintf(stiny, sizeof stiny, "%s/stress_tiny.scn", dir);
+    sweep_write(sscn, "duration 0.02\nstep 1e-3\noutput 0.01\nmethod rk4\n" LINK);
+    sweep_write(stiny, "duration 1e-3\nstep 1e-3\noutput 0.1\nmethod rk4\n" LINK);
+    char *sin1[] = {(char *)sweep_railsym_bin(), "run", model, "-s", sscn, "-o", out, "-q", NULL};
+    char *sin0[] = {(char *)sweep_railsym_bin(), "run", model, "-s", stiny, "-o", out, "-q", NULL};
+    printf("BENCH coupled.stress_inprocess_s %.3f s\n", timed(sin1, log, 2) - timed(sin0, log, 2));
     char *ver[] = {"mpirun", "--version", NULL};
     if (sweep_run(ver, NULL) != 0) {
         fprintf(stderr, "bench_coupled: mpirun not found (Debian: openmpi-bin): no MPI figures\n");
@@ -152,6 +173,18 @@ int main(void)
     }
     printf("BENCH coupled.fit_ts %.4f s\n", ts);
     printf("BENCH coupled.fit_alpha %.4f\n", alpha);
+    double ts1 = 0;
+    for (int n = 1; n <= NMAX; n++) {
+        const double full = mpi_time(n + 1, model, sscn, out, log), zero = mpi_time(n + 1, model, stiny, out, log);
+        if (full < 0 || zero < 0) {
+            fprintf(stderr, "bench_coupled: mpirun -np %d failed for the stress model\n", n + 1);
+            return 1;
+        }
+        if (n == 1)
+            ts1 = full - zero;
+        printf("BENCH coupled.stress_t_n%d %.3f s\n", n, full - zero);
+        printf("BENCH coupled.stress_speedup_n%d %.3f x\n", n, ts1 / (full - zero));
+    }
     sweep_rm_rf(dir);
     return 0;
 }

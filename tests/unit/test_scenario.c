@@ -105,11 +105,15 @@ static const struct {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
                            "method, tolerance, iterations, friction, contact, creep, derailment, speed, modulus, poisson, param, initial, input, columns, track, "
-                           "wheel_profile, rail_profile, rail_profile_left, rail_profile_right, equilibrium, thermal"},
+                           "wheel_profile, rail_profile, rail_profile_left, rail_profile_right, equilibrium, thermal, stress"},
     {"thermal c power p\n", "t.scn:1: thermal: give the coefficient's temperature sensitivity 'beta B' (1/K; "
                             "c = c_ref exp(-B (T - t_ref)); 0: no feedback)"},
     {"thermal c power p beta 0\nthermal c power p beta 0\n",
      "t.scn:2: a second 'thermal' statement (line 1 has one): one damper's thermal model per run for now "
+     "(docs/coupled.md)"},
+    {"stress l body b from 0 0 0 to 1 0 0 section circle 0.1 fix 0\nstress l body b from 0 0 0 to 1 0 0 section "
+     "circle 0.1 fix 0\n",
+     "t.scn:2: a second 'stress' statement (line 1 has one): one component's stress model per run for now "
      "(docs/coupled.md)"},
     {"friction -0.1\n", "t.scn:1: friction must be a coefficient from 0 to 10 (got -0.1; 0: linear "
                         "creep without saturation)"},

@@ -1,0 +1,138 @@
+/*
+ * rs_stress_run.c — see rs_stress_run.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_closest.h"
+#include "rs_error.h"
+#include "rs_status.h"
+#include "rs_stress_run.h"
+
+struct rs_stress_run {
+    rs_stress_spec spec;
+    rs_stress_couple *couple;
+    int i_v, i_w, i_g;                   /* index of OUT.x of each (-1: no gravity) */
+    int i_load[RS_STRESS_MAX];
+    double *outputs;                     /* n_out, for rs_ws_outputs */
+    double loads[3 * RS_STRESS_MAX];
+    char names[RS_STRESS_MAX][2 * RS_STRESS_NAME + 8];
+    const char *name_ptr[RS_STRESS_MAX], *unit_ptr[RS_STRESS_MAX];
+    rs_results_extra cols;
+};
+
+/* Index of OUT.x among the outputs, with OUT.y and OUT.z after it, else
+ * -1 and the message. */
+static int find_vector(const rs_model *m, const char *out, const rs_stress_spec *s, const char *what,
+                       const char *hint, char *err, size_t errlen)
+{
+    char want[RS_STRESS_NAME + 3];
+    for (int i = 0; i + 2 < m->n_out; i++) {
+        snprintf(want, sizeof want, "%s.x", out);
+        if (strcmp(m->output_names[i], want) != 0)
+            continue;
+        snprintf(want, sizeof want, "%s.y", out);
+        if (strcmp(m->output_names[i + 1], want) != 0)
+            break;
+        snprintf(want, sizeof want, "%s.z", out);
+        if (strcmp(m->output_names[i + 2], want) != 0)
+            break;
+        return i;
+    }
+    snprintf(want, sizeof want, "%s.x", out);
+    const char *sug = m->n_out ? rs_closest_name(want, m->output_names, m->n_out) : NULL;
+    if (sug)
+        rs_fail_at(err, errlen, RS_E_NOTFOUND, s->file, s->line,
+                   "stress %s: unknown output '%s' for %s (did you mean '%s'?)", s->name, want, what, sug);
+    else
+        rs_fail_at(err, errlen, RS_E_NOTFOUND, s->file, s->line,
+                   "stress %s: the model has no output '%s' for %s; %s", s->name, want, what, hint);
+    return -1;
+}
+
+int rs_stress_run_create(const rs_stress_spec *spec, rs_ws *ws, const rs_stress_transport *tr,
+                         rs_stress_run **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    const rs_model *m = rs_ws_model(ws);
+    rs_stress_run *r = calloc(1, sizeof *r);
+    if (!r || !(r->outputs = calloc((size_t)m->n_out + 1, sizeof *r->outputs))) {
+        free(r);
+        return rs_fail(err, errlen, RS_E_NOMEM, "stress: out of memory");
+    }
+    r->spec = *spec;
+    r->i_g = -1;
+    char hint[3][300];
+    snprintf(hint[0], sizeof hint[0],
+             "add 'output %s = vel(P) in B' to the .vdl (P the point at the component frame's origin, B the "
+             "base of body %s) or name one with 'velocity NAME'", spec->velocity, spec->body);
+    snprintf(hint[1], sizeof hint[1],
+             "add 'output %s = omega(%s) in B' to the .vdl (B its base) or name one with 'omega NAME'",
+             spec->omega, spec->body);
+    snprintf(hint[2], sizeof hint[2],
+             "add 'output %s = [0, 0, -g] in ground in B' to the .vdl (B the base of body %s), name one with "
+             "'gravity NAME', or write 'gravity none'", spec->gravity, spec->body);
+    int st = RS_OK;
+    if ((r->i_v = find_vector(m, spec->velocity, spec, "the frame's velocity", hint[0], err, errlen)) < 0 ||
+        (r->i_w = find_vector(m, spec->omega, spec, "the body's angular velocity", hint[1], err, errlen)) < 0 ||
+        (spec->gravity[0] &&
+         (r->i_g = find_vector(m, spec->gravity, spec, "gravity", hint[2], err, errlen)) < 0))
+        st = RS_E_NOTFOUND;
+    for (int k = 0; !st && k < spec->n_load; k++)
+        if ((r->i_load[k] = find_vector(m, spec->load[k].output, spec, "a load",
+                                        "add a vector output of the force on the component (N, in the body's base)",
+                                        err, errlen)) < 0)
+            st = RS_E_NOTFOUND;
+    for (int p = 0; p < spec->n_point; p++) {
+        snprintf(r->names[p], sizeof r->names[p], "%s.sigma_%s", spec->name, spec->point[p].name);
+        r->name_ptr[p] = r->names[p];
+        r->unit_ptr[p] = "Pa";
+    }
+    if (!st)
+        st = rs_stress_couple_create(spec, tr, &r->couple, err, errlen);
+    if (!st) {
+        r->cols = (rs_results_extra){spec->n_point, r->name_ptr, r->unit_ptr, rs_stress_couple_sigma(r->couple)};
+        st = rs_stress_run_step(r, ws, 0, err, errlen);
+    }
+    if (st) {
+        rs_stress_run_free(&r);
+        return st;
+    }
+    *out = r;
+    return RS_OK;
+}
+
+int rs_stress_run_step(rs_stress_run *r, rs_ws *ws, double dt, char *err, size_t errlen)
+{
+    int st;
+    if ((st = rs_ws_outputs(ws, r->outputs)))
+        return rs_fail(err, errlen, st, "stress %s: the outputs: %s", r->spec.name, rs_ws_error(ws));
+    for (int k = 0; k < r->spec.n_load; k++)
+        memcpy(r->loads + 3 * k, r->outputs + r->i_load[k], 3 * sizeof(double));
+    return rs_stress_couple_step(r->couple, r->outputs + r->i_v, r->outputs + r->i_w,
+                                 r->i_g >= 0 ? r->outputs + r->i_g : NULL, r->loads, dt, err, errlen);
+}
+
+const rs_results_extra *rs_stress_run_columns(const rs_stress_run *r) { return &r->cols; }
+
+void rs_stress_run_summary(const rs_stress_run *r, char *buf, size_t len)
+{
+    const rs_stress_beam *b = rs_stress_couple_beam(r->couple);
+    const double *sigma = rs_stress_couple_sigma(r->couple);
+    size_t k = (size_t)snprintf(buf, len, "stress %s: %d nodes, %ld sub-steps per step (mu %.4g 1/s)", r->spec.name,
+                                b->n_nodes, rs_stress_couple_substeps(r->couple), b->mu);
+    for (int p = 0; p < r->spec.n_point && k < len; p++)
+        k += (size_t)snprintf(buf + k, len - k, "%s sigma_%s %.6g Pa", p ? "," : ";", r->spec.point[p].name,
+                              sigma[p]);
+}
+
+void rs_stress_run_free(rs_stress_run **r)
+{
+    if (!r || !*r)
+        return;
+    rs_stress_couple_free(&(*r)->couple);
+    free((*r)->outputs);
+    free(*r);
+    *r = NULL;
+}

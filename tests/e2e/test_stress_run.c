@@ -1,0 +1,221 @@
+/*
+ * test_stress_run.c — a component's stress model beside a run (`stress` in
+ * the scenario, docs/coupled.md; issue 25) through `railsym run`:
+ *
+ *   - one way: the vehicle's columns are byte for byte the same with and
+ *     without the stress model;
+ *   - a cart pulled along −x at a = F/m, a round link clamped to it along
+ *     x with a weight P at its tip, gravity on: after the start's
+ *     transient has died away (the damping 2 ω₁), at the clamp the bending
+ *     stress (σ_top − σ_bot)/2 = (P L + ρ A g L²/2) R / I (the lumped
+ *     weights have the distributed weight's moment there) and on the axis
+ *     at an element's middle σ = ρ a (L − s) (the mass beyond it pulled
+ *     along), written here from beam theory;
+ *   - `mpirun -np 1|2|3 --oversubscribe railsym run … --mpi`, with a
+ *     thermal model beside it, gives the in-process results bit for bit;
+ *   - a misspelt output, point or missing clamp is refused with file:line
+ *     and the fix, before any result file.
+ */
+#define _GNU_SOURCE
+
+#include <check.h>
+#include <math.h>
+
+#include "rs_test.h"
+#include "test_sweep_util.h"
+
+static const char *kVdl =
+    "# a cart pulled along -x, sprung vertically; a link clamped to it carries a tip load\n"
+    "param m = 50, F = 200, k = 49050, c = 300, P = 100, g = 9.81\n"
+    "coord x, z\n"
+    "point G = O + [x, 0, z] in ground\n"
+    "body cart mass m cg G inertia diag(1, 1, 1) in ground\n"
+    "gravity [0, 0, -g] in ground\n"
+    "force pull on cart at G = [-F, 0, 0] in ground\n"
+    "force lift on cart at G = [0, 0, -k*z - c*z_d] in ground\n"
+    "output cart_v = vel(G) in ground          # m/s\n"
+    "output cart_omega = omega(cart) in ground # rad/s\n"
+    "output cart_g = [0, 0, -g] in ground      # m/s^2\n"
+    "output tip = [0, 0, -P] in ground         # N\n"
+    "output p_d = c*z_d^2                      # W\n";
+
+static const char *kBase = "duration 0.2\nstep 1e-3\noutput 0.01\nmethod rk4\n";
+
+#define LINK "stress link body cart from 0 0 0 to 0.5 0 0 section circle 0.02 elements 10 fix 0 load tip at 0.5 "
+#define POINTS "point top at 0 fibre 0 0.02 point bot at 0 fibre 0 -0.02 point mid at 0.275"
+
+static char g_dir[512], g_model[600];
+
+static int run(const char *const *argv, const char *log) { return sweep_run((char **)argv, log); }
+
+static void setup_model(void)
+{
+    sweep_scratch(g_dir, sizeof g_dir, "stress");
+    char vdl[700];
+    snprintf(vdl, sizeof vdl, "%s/cart.vdl", g_dir);
+    snprintf(g_model, sizeof g_model, "%s/cart", g_dir);
+    sweep_write(vdl, kVdl);
+    const char *argv[] = {sweep_railsym_bin(), "compile", vdl, "-o", g_model, NULL};
+    ck_assert_int_eq(run(argv, NULL), 0);
+}
+
+/* Writes scenario NAME (kBase + extra) and runs it to OUT; 0 when ok. */
+static int run_scn(const char *name, const char *extra, const char *out, const char *log)
+{
+    char scn[700], text[2048];
+    snprintf(scn, sizeof scn, "%s/%s.scn", g_dir, name);
+    snprintf(text, sizeof text, "%s%s\n", kBase, extra);
+    sweep_write(scn, text);
+    const char *argv[] = {sweep_railsym_bin(), "run", g_model, "-s", scn, "-o", out, "-q", NULL};
+    return run(argv, log);
+}
+
+START_TEST(one_way_changes_nothing)
+{
+    setup_model();
+    char a[700], b[700];
+    snprintf(a, sizeof a, "%s/plain.csv", g_dir);
+    snprintf(b, sizeof b, "%s/stress.csv", g_dir);
+    ck_assert_int_eq(run_scn("plain", "columns x z x_dot z_dot", a, NULL), 0);
+    ck_assert_int_eq(run_scn("stress", LINK POINTS "\ncolumns x z x_dot z_dot", b, NULL), 0);
+    ck_assert_msg(sweep_same_file(a, b), "%s and %s differ", a, b);
+    /* and the stress columns were there to be had */
+    ck_assert_int_eq(run_scn("stress", LINK POINTS "\ncolumns x z link.sigma_top", b, NULL), 0);
+    char *text = sweep_slurp(b, NULL);
+    ck_assert_msg(strncmp(text, "time,x,z,link.sigma_top\n", 24) == 0, "%s", text);
+    free(text);
+    sweep_rm_rf(g_dir);
+}
+END_TEST
+
+START_TEST(cart_link_against_beam_theory)
+{
+    setup_model();
+    char out[700], units[700];
+    snprintf(out, sizeof out, "%s/cart.csv", g_dir);
+    snprintf(units, sizeof units, "%s/cart.units.csv", g_dir);
+    /* z at its equilibrium −m g / k: the cart only accelerates along x */
+    ck_assert_int_eq(run_scn("cart", "initial z = -0.01\n" LINK POINTS
+                                     "\ncolumns x link.sigma_top link.sigma_bot link.sigma_mid",
+                             out, NULL),
+                     0);
+    FILE *f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[1024];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "time,x,link.sigma_top,link.sigma_bot,link.sigma_mid\n");
+    double t, x, top = NAN, bot = NAN, mid = NAN;
+    int rows = 0;
+    while (fscanf(f, "%lf,%lf,%lf,%lf,%lf\n", &t, &x, &top, &bot, &mid) == 5)
+        if (rows++ == 0)
+            ck_assert(top == 0 && bot == 0 && mid == 0);   /* it starts unstressed */
+    fclose(f);
+    ck_assert_int_eq(rows, 21);
+    const double pi = 3.14159265358979323846, rho = 7850, R = 0.02, L = 0.5, A = pi * R * R;
+    const double I = pi * R * R * R * R / 4, a = 200.0 / 50, P = 100, g = 9.81;
+    const double bend = (P * L + rho * A * g * L * L / 2) * R / I, axial = rho * a * (L - 0.275);
+    printf("cart link: bending %.9g Pa (beam theory %.9g), axial %.9g Pa (%.9g)\n", (top - bot) / 2, bend, mid,
+           axial);
+    ck_assert_msg(fabs((top - bot) / 2 / bend - 1) < 1e-6, "bending %g vs %g", (top - bot) / 2, bend);
+    ck_assert_msg(fabs(mid / axial - 1) < 1e-6, "axial %g vs %g", mid, axial);
+    char *text = sweep_slurp(units, NULL);
+    ck_assert_msg(strstr(text, "\ns,,Pa,Pa,Pa\n") || strstr(text, "\ns,m,Pa,Pa,Pa\n"), "%s", text);
+    free(text);
+    sweep_rm_rf(g_dir);
+}
+END_TEST
+
+START_TEST(refusals)
+{
+    setup_model();
+    static const struct {
+        const char *extra, *msg;
+    } bad[] = {
+        {"stress link body car from 0 0 0 to 0.5 0 0 section circle 0.02 fix 0",
+         "bad.scn:5: stress link: unknown output 'car_v.x' for the frame's velocity (did you mean 'cart_v.x'?)"},
+        {LINK "point top at 0\ncolumns link.sigma_tpo",
+         "bad.scn:6: unknown column 'link.sigma_tpo': the columns of stress link are link.sigma_POINT, its points "
+         "top (line 5)"},
+        {"stress link body cart from 0 0 0 to 0.5 0 0 section circle 0.02",
+         "bad.scn:5: stress: the component needs a clamped node to hold it in the body's frame: add 'fix S'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char out[700], log[700];
+        snprintf(out, sizeof out, "%s/bad.csv", g_dir);
+        snprintf(log, sizeof log, "%s/bad.log", g_dir);
+        ck_assert_int_ne(run_scn("bad", bad[i].extra, out, log), 0);
+        char *text = sweep_slurp(log, NULL);
+        ck_assert_msg(strstr(text, bad[i].msg), "%s\n  expected: %s", text, bad[i].msg);
+        free(text);
+        ck_assert_int_ne(access(out, F_OK), 0);   /* no results file */
+    }
+    sweep_rm_rf(g_dir);
+}
+END_TEST
+
+static int have_mpirun(void)
+{
+    const char *argv[] = {"mpirun", "--version", NULL};
+    return run(argv, NULL) == 0;
+}
+
+START_TEST(mpi_ranks_identical)
+{
+    if (!have_mpirun()) {
+        fprintf(stderr, "test_stress_run: mpirun not found (Debian: openmpi-bin): the MPI check is skipped\n");
+        return;
+    }
+    setup_model();
+    char scn[700], ref[700];
+    snprintf(scn, sizeof scn, "%s/both.scn", g_dir);
+    snprintf(ref, sizeof ref, "%s/ref.csv", g_dir);
+    /* z oscillates (no 'initial'), and a damper's thermal grid runs beside it */
+    ck_assert_int_eq(run_scn("both", LINK POINTS "\nthermal c power p_d beta 0.01 grid 6 6 6 length 0.05 radius 0.01 bore 0.006"
+                                     "\ncolumns x z link.sigma_top link.sigma_bot link.sigma_mid c",
+                             ref, NULL),
+                     0);
+    for (int np = 1; np <= 3; np++) {
+        char out[700], log[700], nps[8];
+        snprintf(out, sizeof out, "%s/mpi%d.csv", g_dir, np);
+        snprintf(log, sizeof log, "%s/mpi%d.log", g_dir, np);
+        snprintf(nps, sizeof nps, "%d", np);
+        const char *argv[] = {"mpirun", "-np", nps, "--oversubscribe", sweep_railsym_bin(), "run", g_model, "-s",
+                              scn, "-o", out, "--mpi", NULL};
+        char *saved = NULL;
+        if (sweep_sanitized()) {   /* as test_sweep_mpi: no leak check of Open MPI's plugins */
+            const char *a = getenv("ASAN_OPTIONS");
+            saved = a ? strdup(a) : NULL;
+            setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
+        }
+        const int st = run(argv, log);
+        if (sweep_sanitized()) {
+            if (saved)
+                setenv("ASAN_OPTIONS", saved, 1);
+            else
+                unsetenv("ASAN_OPTIONS");
+            free(saved);
+        }
+        char *text = sweep_slurp(log, NULL);
+        ck_assert_msg(st == 0, "mpirun -np %d exited %d:\n%s", np, st, text ? text : "");
+        ck_assert_msg(strstr(text, "stress link: 11 nodes"), "%s", text);
+        free(text);
+        ck_assert_msg(sweep_same_file(ref, out), "%d ranks: %s differs from %s", np, out, ref);
+    }
+    sweep_rm_rf(g_dir);
+}
+END_TEST
+
+int main(void)
+{
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    Suite *s = suite_create("stress_run");
+    TCase *tc = tcase_create("stress");
+    tcase_set_timeout(tc, 180);
+    tcase_add_test(tc, one_way_changes_nothing);
+    tcase_add_test(tc, cart_link_against_beam_theory);
+    tcase_add_test(tc, refusals);
+    tcase_add_test(tc, mpi_ranks_identical);
+    suite_add_tcase(s, tc);
+    return rs_test_run(s);
+}
