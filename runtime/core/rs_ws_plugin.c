@@ -62,7 +62,16 @@ int rs_ws_plugin_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, ch
         state += g->n_state;
     }
     ws->n_plug_live = m->n_plugin;
-    return RS_OK;
+    return rs_ws_plugin_jac_setup(ws, a, err, errlen);
+}
+
+int rs_ws_plugin_state_count(const rs_ws *ws)
+{
+    const rs_model *m = ws->model_given;
+    int n = 0;
+    for (int i = 0; i < m->n_plugin; i++)
+        n += m->plugins[i].n_state;
+    return n;
 }
 
 void rs_ws_plugin_release(rs_ws *ws, const rs_allocator *a)
@@ -71,6 +80,7 @@ void rs_ws_plugin_release(rs_ws *ws, const rs_allocator *a)
         if (ws->plug_api[i]->release)
             ws->plug_api[i]->release(ws->plug_ctx[i]);
     ws->n_plug_live = 0;
+    rs_ws_plugin_jac_release(ws, a);
     rs_free(a, ws->plug_ctx);
     rs_free(a, ws->plug_state);
     rs_free(a, ws->plug_y);
@@ -103,6 +113,7 @@ int rs_ws_plugin_eval(rs_ws *ws)
     if (st)
         return st;
     const double *state = ws->plug_state;
+    ws->plug_jac_now = 0;
     for (int i = 0; i < m->n_plugin; i++) {
         const rs_model_plugin *g = &m->plugins[i];
         rs_plugin_in in;
@@ -126,6 +137,11 @@ int rs_ws_plugin_eval(rs_ws *ws)
         u[g->u_slot[2]] = out.dfdv;
         u[g->u_slot[3]] = in.x;
         u[g->u_slot[4]] = in.v;
+        if (ws->plug_d) {
+            ws->plug_d[2 * i] = out.dfdx;
+            ws->plug_d[2 * i + 1] = out.dfdv;
+        }
+        ws->plug_jac_now |= out.has_jac != 0;
         state += g->n_state;
     }
     return RS_OK;
