@@ -137,6 +137,11 @@ int rs_ws_plugin_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, ch
 void rs_ws_plugin_release(rs_ws *ws, const rs_allocator *a);
 /* At the bound state: calls each plugin, writes its input slots. */
 int rs_ws_plugin_eval(rs_ws *ws);
+/* At the bound state, for the linearizations (equilibrium, linear
+ * analysis): rs_ws_plugin_eval, then for each plugin that gives no
+ * Jacobian its ∂f/∂x and ∂f/∂v by central differences of its force into
+ * its slots, so RS_FN_DELTA_JAC holds every plugin's stiffness and damping. */
+int rs_ws_plugin_linearize(rs_ws *ws);
 /* After an accepted step to t1: each plugin's `advance`. */
 int rs_ws_plugin_advance(rs_ws *ws, double t1, double dt);
 /* The plugins' total number of states (plug_state's length). */
