@@ -21,7 +21,10 @@
  *     again, the second run repeats the first bit for bit, in rs_ws and
  *     through railsym.h; and it would not without the plugin's state (the
  *     state changes between the save and the end);
- *   - the C API opens a plugin model: its run equals the built-in spring's.
+ *   - the C API opens a plugin model (and its run is the PI's closed form);
+ *   - export-fmu carries the plugin's library in resources/plugins/: with
+ *     the original library deleted, the FMU still runs and equals `railsym
+ *     run` of the same scenario (1e-12 relative, every column).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -32,6 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmi_compare.h"
+#include "fmi_import.h"
 #include "railsym.h"
 #include "rs_equilibrium.h"
 #include "rs_linear.h"
@@ -382,6 +387,39 @@ START_TEST(api_opens_plugin_model)
 }
 END_TEST
 
+START_TEST(fmu_carries_plugin)
+{
+    fmi_sanitize_fmus();
+    compile_variants();
+    char scn[256], csv[256], fmu[256], dir[256], lib[256];
+    snprintf(scn, sizeof scn, "%s/fmu.scn", tmp);
+    snprintf(csv, sizeof csv, "%s/fmu_run.csv", tmp);
+    snprintf(fmu, sizeof fmu, "%s/chain.fmu", tmp);
+    snprintf(dir, sizeof dir, "%s/plugin_fd", tmp);
+    write_file(scn, "duration 1\nstep 1e-3\noutput 0.01\n");
+    ck_assert_int_eq(fmi_railsym_run(dir, scn, csv), 0);
+    char *argv[] = {(char *)fmi_railsym(), "export-fmu", dir, "--scenario", scn, "-o", fmu, NULL};
+    ck_assert_int_eq(fmi_run_argv(argv), 0);
+    snprintf(lib, sizeof lib, "%s/libsd.so", tmp);
+    ck_assert_int_eq(unlink(lib), 0); /* the FMU must use its own copy */
+    fmi_csv ref;
+    char err[1024];
+    ck_assert_msg(fmi_csv_read(csv, &ref, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(ref.nrow, 101);
+    fmi_fmu f;
+    ck_assert_msg(fmi_open(fmu, &f, err, sizeof err) == 0, "%s", err);
+    fmi2Component c = fmi_start(&f, "a", 0, NULL, NULL);
+    ck_assert_msg(c != NULL, "%s", f.last_log);
+    double worst;
+    ck_assert_msg(fmi_compare_rows(&f, c, &ref, 0, ref.nrow - 1, 1e-12, &worst, err, sizeof err) == 0, "%s", err);
+    fprintf(stderr, "test_plugin_uses: FMU with a plugin vs railsym run: worst relative difference %.3g\n", worst);
+    f.terminate(c);
+    f.free_instance(c);
+    fmi_close(&f);
+    free(ref.v);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("plugin_uses");
@@ -392,6 +430,7 @@ int main(void)
     tcase_add_test(tc, cli_linear_runs_plugin_model);
     tcase_add_test(tc, saved_state_holds_plugin_state);
     tcase_add_test(tc, api_opens_plugin_model);
+    tcase_add_test(tc, fmu_carries_plugin);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
