@@ -7,8 +7,14 @@
  * (tests/support/plugins/spring_damper_plugin.c), released at x = 1.3 with
  * L0 = 1.  Checked:
  *   - second formulation: the plugin's trajectory equals the built-in
- *     spring's within 1e-10 relative (IMEX Euler and RK4, 2 s), and both
- *     follow the analytic damped oscillation within the step's error;
+ *     spring's within 1e-10 relative (IMEX Euler and RK4, 2 s; with the
+ *     Jacobian IMEX treats the plugin implicitly, the spring explicitly:
+ *     apart by O(Δt) then), and both follow the analytic damped
+ *     oscillation within the step's error;
+ *   - the implicit treatment (docs/plugins.md): each IMEX step equals the
+ *     linearly implicit update written out by hand; a stiff plugin spring
+ *     blows up without its Jacobian and settles with it; with it the
+ *     trajectory converges at first order to the built-in spring's;
  *   - with the plugin's Jacobian given, the model's force Jacobians
  *     (RS_FN_DELTA_JAC, which the implicit steps use) equal the built-in
  *     spring's at several states (1e-12), and without it the plugin adds
