@@ -8,7 +8,8 @@
 // common/, the scenario reader and the adapter runtime/app/rs_fmi2.c, all
 // copied into sources/ so the FMU rebuilds elsewhere), and resources/ (the
 // scenario, the model's default.scn, the contact table's profile and track
-// files).  The runtime sources are taken from the tree beside abi/.
+// files, the plugins' libraries as resources/plugins/NAME.so).  The runtime
+// sources are taken from the tree beside abi/.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +34,7 @@ extern "C" {
 #include "rs_fmi2.h"
 #include "rs_fmi2_vars.h"
 #include "rs_load.h"
+#include "rs_plugin_load.h"
 #include "rs_scenario.h"
 }
 
@@ -51,6 +54,8 @@ const char *const kAppFiles[] = {"rs_scenario.c",  "rs_scenario.h",      "rs_sce
                                  "rs_equilibrium.c", "rs_equilibrium.h"};
 // the scenario's `equilibrium` (rs_equilibrium) solves with rs_krylov's dense LU
 const char *const kTrainFiles[] = {"rs_krylov.c", "rs_krylov.h", "rs_barrier.c", "rs_barrier.h"};
+// the adapter opens the plugins' libraries from resources/ (dlopen)
+const char *const kLoadFiles[] = {"rs_plugin_load.c", "rs_plugin_load.h"};
 
 std::string read_text(const fs::path &p)
 {
@@ -226,10 +231,11 @@ int cmd_export_fmu(int argc, char **argv) {
     if (!h) throw cli::UserError("cannot load model folder '" + dir + "': " + msg);
     struct LoadGuard { rs_loaded **h; ~LoadGuard() { rs_unload(h); } } load_guard{&h};
     const rs_model *m = rs_loaded_model(h);
-    if (m->n_plugin > 0)   // docs/plugins.md
-        throw cli::UserError("model '" + std::string(m->name) + "' has plugin force '" + m->plugins[0].name +
-                             "' (library '" + m->plugins[0].library +
-                             "'): an FMU cannot carry user plugins yet; export a model without 'plugin'");
+    // the plugins' libraries: loaded now (the start values need a workspace)
+    // and copied into the FMU from the file the loader found (docs/plugins.md)
+    rs_plugin_set *plugins = nullptr;
+    if (rs_plugin_set_open(m, &plugins, err, sizeof err)) throw cli::UserError(err);
+    struct PluginGuard { rs_plugin_set **p; ~PluginGuard() { rs_plugin_set_close(p); } } plugin_guard{&plugins};
     rs_binding *b = nullptr;
     if (rs_scenario_bind(&scn, m, &b, err, sizeof err)) throw cli::UserError(err);
     struct BindGuard { rs_binding **b; ~BindGuard() { rs_binding_free(b); } } bind_guard{&b};
@@ -246,6 +252,7 @@ int cmd_export_fmu(int argc, char **argv) {
                       : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
                                                            : rs_contact_for_model(m);
     }
+    opt.plugins = rs_plugin_set_tables(plugins);
     rs_ws *ws = nullptr;
     if (rs_ws_create(m, &opt, &ws, msg, sizeof msg))
         throw cli::UserError("model '" + std::string(m->name) + "': " + msg);
@@ -268,6 +275,7 @@ int cmd_export_fmu(int argc, char **argv) {
         }
     for (const char *f : kAppFiles) copy_into(root / "runtime/app" / f, src / f);
     for (const char *f : kTrainFiles) copy_into(root / "runtime/train" / f, src / f);
+    for (const char *f : kLoadFiles) copy_into(root / "runtime/load" / f, src / f);
     copy_into(model_c, src / model_c.filename());
     copy_into(model_d, src / model_d.filename());
     if (fs::exists(fs::path(dir) / (id + ".h"), ec)) copy_into(fs::path(dir) / (id + ".h"), src / (id + ".h"));
@@ -312,6 +320,14 @@ int cmd_export_fmu(int argc, char **argv) {
             else copy_into(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
         }
 
+    for (int i = 0; i < m->n_plugin; i++) {
+        Dl_info info;   // the file the table lives in: the library as loaded
+        if (!dladdr(static_cast<const void *>(rs_plugin_set_tables(plugins)[i]), &info) || !info.dli_fname)
+            throw cli::UserError("plugin '" + std::string(m->plugins[i].name) + "': cannot find the file of its "
+                                 "library '" + m->plugins[i].library + "' to copy into the FMU");
+        copy_into(info.dli_fname, res / RS_FMI2_PLUGIN_DIR / (std::string(m->plugins[i].name) + ".so"));
+    }
+
     // the guid: the model's content and the scenario's
     const std::string both = def_text + "\n--\n" + scn_text;
     const std::string h1 = hex64(m->content_hash), h2 = hex64(rs_fnv1a64(both.data(), both.size()));
@@ -326,7 +342,7 @@ int cmd_export_fmu(int argc, char **argv) {
     write_text(src / "BUILD.txt",
                "Built by railsym export-fmu with:\n"
                "  cc -std=c11 -O2 -fPIC -shared -fvisibility=hidden -Wl,--no-undefined -I sources \\\n"
-               "     -o binaries/linux64/" + id + ".so sources/*.c -lklu -lm -lpthread\n"
+               "     -o binaries/linux64/" + id + ".so sources/*.c -lklu -lm -lpthread -ldl\n"
                "Needs SuiteSparse KLU (Debian: libsuitesparse-dev).\n");
 
     FmuExperiment ex;
@@ -349,7 +365,7 @@ int cmd_export_fmu(int argc, char **argv) {
         if (e.path().extension() == ".c") cfiles.push_back("sources/" + e.path().filename().string());
     std::sort(cfiles.begin(), cfiles.end());
     cmd.insert(cmd.end(), cfiles.begin(), cfiles.end());
-    cmd.insert(cmd.end(), {"-lklu", "-lm", "-lpthread"});
+    cmd.insert(cmd.end(), {"-lklu", "-lm", "-lpthread", "-ldl"});
     const std::string log = (top / "cc.log").string();   // outside what is zipped
     if (run_in(top.string(), cmd, log) != 0) {
         std::string text;

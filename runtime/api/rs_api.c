@@ -31,6 +31,7 @@
 #include "rs_error.h"
 #include "rs_fmi2_vars.h"
 #include "rs_load.h"
+#include "rs_plugin_load.h"
 #include "rs_results.h"
 #include "rs_scenario.h"
 #include "rs_track_rel.h"
@@ -53,6 +54,7 @@ struct railsym {
     const rs_model *m;
     rs_binding *b;
     rs_ws *ws;
+    rs_plugin_set *plugins;  /* the model's plugin libraries (docs/plugins.md) */
     rs_input_fn scn_input;   /* the scenario's input tables (or NULL) */
     void *scn_ctx;
     double *u_val;           /* n_u: values set through railsym_set */
@@ -202,10 +204,9 @@ static int setup(railsym *s, const char *dir, const railsym_options *o, char *er
         opt.contact_event = api_event;
         opt.contact_event_ctx = s;
     }
-    if (m->n_plugin > 0) /* docs/plugins.md: a plugin library is railsym run's alone for now */
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "model '%s' has plugin force '%s' (library '%s'): the C API does not run user plugins; "
-                       "use 'railsym run', docs/plugins.md", m->name, m->plugins[0].name, m->plugins[0].library);
+    if ((st = rs_plugin_set_open(m, &s->plugins, err, errlen))) /* user plugin forces, as railsym run */
+        return st;
+    opt.plugins = rs_plugin_set_tables(s->plugins);
     if ((st = rs_ws_create(m, &opt, &s->ws, msg, sizeof msg)))
         return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
     if ((st = rs_binding_apply(s->b, s->ws, msg, sizeof msg)))
@@ -268,6 +269,7 @@ void railsym_close(railsym *sim)
         return;
     rs_track_rel_free(&sim->tr);
     rs_ws_free(&sim->ws);
+    rs_plugin_set_close(&sim->plugins); /* after the workspace: its release hooks are in them */
     rs_binding_free(&sim->b);
     rs_unload(&sim->h);   /* after every workspace of its model */
     if (sim->default_cols) {

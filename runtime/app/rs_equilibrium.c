@@ -147,6 +147,9 @@ static int eval_state(eq *e)
         return st;
     }
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
+    /* the plugins at this q, with their Jacobians for assemble's K (docs/plugins.md) */
+    if (m->n_plugin > 0 && (st = rs_ws_plugin_linearize(ws)))
+        return st;
     if ((st = relax_z(e)) || (st = rs_ws_call(ws, ws->ct ? RS_FN_DELTA_NK : RS_FN_DELTA, e->delta, NULL)))
         return st;
     if (e->elastic) {
@@ -630,10 +633,6 @@ int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_repor
     if (!ws || ws->magic != RS_WS_MAGIC)
         return rs_fail(err, errlen, RS_E_ARG, "equilibrium: no workspace");
     const rs_model *m = ws->model;
-    if (m->n_plugin > 0) /* its Newton moves q without calling the plugins (docs/plugins.md) */
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED, "equilibrium: model '%s' has plugin force '%s': the "
-                       "equilibrium solve does not support user plugins yet; start from the description's state",
-                       m->name, m->plugins[0].name);
     if (!m->fn[RS_FN_DELTA_JAC].fn)
         return rs_fail(err, errlen, RS_E_MODEL,
                        "equilibrium: model '%s' has no force Jacobians (delta_jac), which the equilibrium "

@@ -25,6 +25,7 @@
 #include "rs_error.h"
 #include "rs_fmi2.h"
 #include "rs_fmi2_vars.h"
+#include "rs_plugin_load.h"
 #include "rs_scenario.h"
 #include "rs_ws_state.h"
 
@@ -44,6 +45,7 @@ typedef struct fmu {
     const rs_model *m;
     rs_binding *b;
     rs_ws *ws;
+    rs_plugin_set *plugins;   /* from resources/plugins/ (docs/plugins.md) */
     rs_input_fn scn_input;   /* the scenario's input tables (or NULL) */
     void *scn_ctx;
     double *u_val;           /* n_u: values set through fmi2SetReal */
@@ -156,6 +158,7 @@ static void fmu_free(fmu *f)
     if (!f)
         return;
     rs_ws_free(&f->ws);
+    rs_plugin_set_close(&f->plugins); /* after the workspace: its release hooks are in them */
     rs_binding_free(&f->b);
     free(f->u_val);
     free(f->u_set);
@@ -204,6 +207,12 @@ static int fmu_setup(fmu *f, char *err, size_t errlen)
                            "model '%s': its contacts mix 'mode elastic' and 'mode constraint'", m->name);
         opt.contact_event = fmu_event;
         opt.contact_event_ctx = f;
+    }
+    if (m->n_plugin > 0) { /* the copies export-fmu put in resources/ */
+        snprintf(path, sizeof path, "%s/%s", f->res, RS_FMI2_PLUGIN_DIR);
+        if ((st = rs_plugin_set_open_dir(m, path, &f->plugins, err, errlen)))
+            return st;
+        opt.plugins = rs_plugin_set_tables(f->plugins);
     }
     f->dt = opt.dt;
     if ((st = rs_ws_create(m, &opt, &f->ws, msg, sizeof msg)))
@@ -343,6 +352,7 @@ FMI2_EXPORT fmi2Status fmi2Reset(fmi2Component c)
     if (!f)
         return fmi2Error;
     rs_ws_free(&f->ws);
+    rs_plugin_set_close(&f->plugins); /* after the workspace: its release hooks are in them */
     rs_binding_free(&f->b);
     free(f->u_val);
     free(f->u_set);

@@ -20,6 +20,7 @@ const char *rs_fmi2_guid(void);
 #define RS_FMI2_SCENARIO "scenario.scn"   /* the scenario of the export      */
 #define RS_FMI2_CONTACT_DIR "contact"     /* profiles and tracks, by the
                                              contact table's relative names */
+#define RS_FMI2_PLUGIN_DIR "plugins"      /* the plugins' libraries, NAME.so */
 #define RS_FMI2_FILES_DIR "files"         /* the scenario's track and profile
                                              files: files/KEYWORD/NAME      */
 

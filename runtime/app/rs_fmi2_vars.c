@@ -23,6 +23,10 @@ int rs_fmi2_user_input(const rs_model *m, int u)
                 if (c->spline[sp].u_slot[j] == u)
                     return 0;
     }
+    for (int i = 0; i < m->n_plugin; i++) /* a plugin's slots: the runtime writes them (docs/plugins.md) */
+        for (int k = 0; k < 5; k++)
+            if (m->plugins[i].u_slot[k] == u)
+                return 0;
     return 1;
 }
 

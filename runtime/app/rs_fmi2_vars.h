@@ -23,7 +23,7 @@ typedef struct rs_fmi2_var {
     rs_var var;      /* the quantity (rs_ws_value, rs_model_find's names) */
 } rs_fmi2_var;
 
-/* 1 when input slot u is the user's (not filled by a contact). */
+/* 1 when input slot u is the user's (not filled by a contact or a plugin). */
 int rs_fmi2_user_input(const rs_model *m, int u);
 
 /* How many variables the FMU of m has. */

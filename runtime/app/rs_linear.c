@@ -67,7 +67,9 @@ int rs_linear_resolve(lin *L)
     if (L->nc > 0 && (st = ws->cops->solve_s(ws, ws->t)))
         return st;
     rs_ws_bind(ws, ws->t, ws->q, ws->qd);
-    return RS_OK;
+    /* user plugins: called at this state, with their Jacobians (given, or
+     * central differences of the force) for delta_jac (docs/plugins.md) */
+    return L->m->n_plugin > 0 ? rs_ws_plugin_linearize(ws) : RS_OK;
 }
 
 int rs_linear_phiq_t_lambda(lin *L, const double *lam, double *g)
@@ -182,9 +184,6 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
 {
     const rs_model *m = rs_ws_model(ws);
     memset(sys, 0, sizeof *sys);
-    if (m->n_plugin > 0) /* the plugins' slots hold their last call, not this state (docs/plugins.md) */
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED, "model '%s' has plugin force '%s': the linear analysis "
-                       "does not support user plugins yet", m->name, m->plugins[0].name);
     if (!m->fn[RS_FN_DELTA_JAC].fn)
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no force Jacobians (delta_jac), which the linear analysis needs: "

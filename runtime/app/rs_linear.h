@@ -142,6 +142,7 @@ typedef struct rs_linear_opened {
     struct rs_binding *b;
     char cdir[4096];
     const char *contact_dir;  /* cdir, or NULL                                */
+    struct rs_plugin_set *plugins; /* the model's plugin libraries (docs/plugins.md) */
 } rs_linear_opened;
 
 int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 #include "rs_error.h"
 #include "rs_linear.h"
 #include "rs_linear_lapack.h"
+#include "rs_plugin_load.h"
 #include "rs_scenario.h"
 #include "rs_speed.h"
 
@@ -268,6 +269,7 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
         opt.contact = rs_wheel_rail_contact();
         opt.contact_tol = 1e-13;
     }
+    opt.plugins = rs_plugin_set_tables(o->plugins);
     rs_ws *ws = NULL;
     char msg[1024];
     *out = NULL;
@@ -307,6 +309,7 @@ static int one_speed(const rs_linear_opened *o, double V, rs_linear_modes *out, 
 void rs_linear_close(rs_linear_opened *o)
 {
     rs_binding_free(&o->b);
+    rs_plugin_set_close(&o->plugins);
     rs_unload(&o->h);
     memset(o, 0, sizeof *o);
 }
@@ -337,6 +340,8 @@ int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, si
         st = rs_scenario_bind(&s, m, &o->b, err, errlen);
     rs_scenario_free(&s);
     o->contact_dir = rs_driver_contact_dir(c->model_dir, o->cdir, sizeof o->cdir) ? o->cdir : NULL;
+    if (!st)
+        st = rs_plugin_set_open(m, &o->plugins, err, errlen);
     if (st)
         rs_linear_close(o);
     return st;

@@ -281,8 +281,11 @@ static int system_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, c
                         size_t errlen)
 {
     char kerr[600] = "";
-    int st = rs_klu_system_build(&ws->sys, ws->model, ws->ct ? ws->cops->ck_pattern(ws->ct) : NULL,
-                                 a, kerr, sizeof kerr);
+    /* the extra pattern: the contact's C^K_qq, or the plugins' K and C
+     * (rs_ws_plugin_jac.c; never both) */
+    int st = rs_klu_system_build(&ws->sys, ws->model,
+                                 ws->ct ? ws->cops->ck_pattern(ws->ct) : rs_ws_plugin_jac_pattern(ws), a, kerr,
+                                 sizeof kerr);
     if (st)
         return rs_fail(err, errlen, st, "%s", kerr);
     if (ws->ct)

@@ -106,6 +106,16 @@ struct rs_ws {
     double *plug_state;            /* their states, one after the other     */
     double *plug_y;                /* RS_FN_OUTPUTS at the last evaluation  */
     int n_plug_live;               /* plugins whose init succeeded          */
+    /* their implicit treatment in the IMEX step (rs_ws_plugin_jac.c) */
+    int plug_implicit;             /* set up: the step may use it           */
+    int plug_jac_now;              /* a plugin gave its Jacobian at the last
+                                      evaluation                            */
+    double *plug_d;                /* 2 per plugin: its dfdx, dfdv then     */
+    rs_pattern plug_pat;           /* K_pattern ∪ C_pattern (owned arrays) */
+    int *plug_mapK, *plug_mapC;    /* K, C value k -> index in plug_pat     */
+    int plug_nk, plug_nc;          /* nnz of K_pattern, C_pattern           */
+    double *plug_jv;               /* K_p, C_p, the two without the plugins,
+                                      and plug_pat's values                 */
 };
 
 /* Records an error "step N, t = T s: <message>" and returns status. */
@@ -129,8 +139,25 @@ int rs_ws_plugin_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, ch
 void rs_ws_plugin_release(rs_ws *ws, const rs_allocator *a);
 /* At the bound state: calls each plugin, writes its input slots. */
 int rs_ws_plugin_eval(rs_ws *ws);
+/* At the bound state, for the linearizations (equilibrium, linear
+ * analysis): rs_ws_plugin_eval, then for each plugin that gives no
+ * Jacobian its ∂f/∂x and ∂f/∂v by central differences of its force into
+ * its slots, so RS_FN_DELTA_JAC holds every plugin's stiffness and damping. */
+int rs_ws_plugin_linearize(rs_ws *ws);
 /* After an accepted step to t1: each plugin's `advance`. */
 int rs_ws_plugin_advance(rs_ws *ws, double t1, double dt);
+/* The plugins' total number of states (plug_state's length). */
+int rs_ws_plugin_state_count(const rs_ws *ws);
+/* Implicit plugin forces in the IMEX step (rs_ws_plugin_jac.c): set-up
+ * (from rs_ws_plugin_setup), the extra pattern of the step matrix (NULL:
+ * none), Δt C_p + Δt²/2 K_p into the filled step matrix and Δt C_p q̇ −
+ * Δt²/2 K_p q̇ into its right-hand side; both no-ops unless a plugin gave
+ * its Jacobian at the last evaluation. */
+int rs_ws_plugin_jac_setup(rs_ws *ws, const rs_allocator *a, char *err, size_t errlen);
+void rs_ws_plugin_jac_release(rs_ws *ws, const rs_allocator *a);
+const rs_pattern *rs_ws_plugin_jac_pattern(const rs_ws *ws);
+int rs_ws_plugin_jac_add(rs_ws *ws, double h);
+void rs_ws_plugin_jac_rhs(const rs_ws *ws, double h, double *rhs);
 
 /* Calls model function `id` with out[0] = out0 (and out[1] = out1);
  * a non-zero return becomes RS_E_MODELFN with a message. */

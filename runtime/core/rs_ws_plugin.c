@@ -62,7 +62,16 @@ int rs_ws_plugin_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, ch
         state += g->n_state;
     }
     ws->n_plug_live = m->n_plugin;
-    return RS_OK;
+    return rs_ws_plugin_jac_setup(ws, a, err, errlen);
+}
+
+int rs_ws_plugin_state_count(const rs_ws *ws)
+{
+    const rs_model *m = ws->model_given;
+    int n = 0;
+    for (int i = 0; i < m->n_plugin; i++)
+        n += m->plugins[i].n_state;
+    return n;
 }
 
 void rs_ws_plugin_release(rs_ws *ws, const rs_allocator *a)
@@ -71,6 +80,7 @@ void rs_ws_plugin_release(rs_ws *ws, const rs_allocator *a)
         if (ws->plug_api[i]->release)
             ws->plug_api[i]->release(ws->plug_ctx[i]);
     ws->n_plug_live = 0;
+    rs_ws_plugin_jac_release(ws, a);
     rs_free(a, ws->plug_ctx);
     rs_free(a, ws->plug_state);
     rs_free(a, ws->plug_y);
@@ -103,6 +113,7 @@ int rs_ws_plugin_eval(rs_ws *ws)
     if (st)
         return st;
     const double *state = ws->plug_state;
+    ws->plug_jac_now = 0;
     for (int i = 0; i < m->n_plugin; i++) {
         const rs_model_plugin *g = &m->plugins[i];
         rs_plugin_in in;
@@ -126,6 +137,66 @@ int rs_ws_plugin_eval(rs_ws *ws)
         u[g->u_slot[2]] = out.dfdv;
         u[g->u_slot[3]] = in.x;
         u[g->u_slot[4]] = in.v;
+        if (ws->plug_d) {
+            ws->plug_d[2 * i] = out.dfdx;
+            ws->plug_d[2 * i + 1] = out.dfdv;
+        }
+        ws->plug_jac_now |= out.has_jac != 0;
+        state += g->n_state;
+    }
+    return RS_OK;
+}
+
+/* One call of plugin i at (x, v) with its states, checked as in
+ * rs_ws_plugin_eval. */
+static int call_at(rs_ws *ws, int i, const double *state, double x, double v, rs_plugin_out *out)
+{
+    const rs_model_plugin *g = &ws->model_given->plugins[i];
+    rs_plugin_in in;
+    plugin_in(ws, i, state, &in);
+    in.x = x;
+    in.v = v;
+    memset(out, 0, sizeof *out);
+    const int ps = ws->plug_api[i]->eval(ws->plug_ctx[i], &in, out);
+    if (ps)
+        return rs_ws_fail(ws, RS_E_MODELFN, "plugin '%s' (library '%s') failed with status %d at t = %.9g s",
+                          g->name, g->library, ps, in.t);
+    if (!isfinite(out->f))
+        return rs_ws_fail(ws, RS_E_NONFINITE,
+                          "plugin '%s' (library '%s') returned a non-finite force at t = %.9g s (x = %g, v = %g)",
+                          g->name, g->library, in.t, x, v);
+    return RS_OK;
+}
+
+int rs_ws_plugin_linearize(rs_ws *ws)
+{
+    const rs_model *m = ws->model_given;
+    int st = rs_ws_plugin_eval(ws);
+    if (st || m->n_plugin <= 0)
+        return st;
+    const double *state = ws->plug_state;
+    for (int i = 0; i < m->n_plugin; i++) {
+        const rs_model_plugin *g = &m->plugins[i];
+        const double x = ws->plug_y[g->out_x], v = ws->plug_y[g->out_v];
+        rs_plugin_out o0, op, om;
+        if ((st = call_at(ws, i, state, x, v, &o0)))
+            return st;
+        if (!o0.has_jac) {
+            /* central differences with steps of 1e-5 of the values (at
+             * least 1e-5 m, 1e-5 m/s): near eps^(1/3), where the O(h²)
+             * error of a smooth law meets rounding's eps |f| / h */
+            const double hx = 1e-5 * fmax(1.0, fabs(x)), hv = 1e-5 * fmax(1.0, fabs(v));
+            if ((st = call_at(ws, i, state, x + hx, v, &op)) || (st = call_at(ws, i, state, x - hx, v, &om)))
+                return st;
+            ws->u[g->u_slot[1]] = (op.f - om.f) / (2 * hx);
+            if ((st = call_at(ws, i, state, x, v + hv, &op)) || (st = call_at(ws, i, state, x, v - hv, &om)))
+                return st;
+            ws->u[g->u_slot[2]] = (op.f - om.f) / (2 * hv);
+            if (ws->plug_d) {
+                ws->plug_d[2 * i] = ws->u[g->u_slot[1]];
+                ws->plug_d[2 * i + 1] = ws->u[g->u_slot[2]];
+            }
+        }
         state += g->n_state;
     }
     return RS_OK;

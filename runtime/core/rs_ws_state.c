@@ -4,7 +4,9 @@
  * A copy is a header (the scalars of the workspace) followed by the block of
  * doubles rs_ws_create allocated: every array of the workspace lives there,
  * so one memcpy carries them all, including any array added later.  A
- * contact model's plug-in state follows (rs_contact_ops state_*).
+ * contact model's plug-in state follows (rs_contact_ops state_*), then the
+ * user plugins' states (docs/plugins.md; their private contexts are theirs:
+ * what must survive a restore belongs in `state`).
  */
 #include <string.h>
 
@@ -18,6 +20,7 @@ typedef struct state_head {
     unsigned long long model_hash; /* the same model, also in another process */
     size_t n_block;
     size_t n_contact;              /* bytes of the contact plug-in's part */
+    size_t n_plugin_state;         /* doubles of the user plugins' states */
     double t, t_base, dt, t_in;
     long n_since_base;
     double energy[2];
@@ -37,11 +40,17 @@ static size_t contact_len(const rs_ws *ws)
     return ws->ct ? ws->cops->state_size(ws->ct) : 0;
 }
 
+/* Doubles of the user plugins' states (0 without plugins). */
+static size_t plugin_len(const rs_ws *ws)
+{
+    return ws->n_plug_live > 0 ? (size_t)rs_ws_plugin_state_count(ws) : 0;
+}
+
 size_t rs_ws_state_size(const rs_ws *ws)
 {
     if (!usable(ws))
         return 0;
-    return sizeof(state_head) + rs_ws_block_len(ws) * sizeof(double) + contact_len(ws);
+    return sizeof(state_head) + (rs_ws_block_len(ws) + plugin_len(ws)) * sizeof(double) + contact_len(ws);
 }
 
 int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
@@ -50,8 +59,8 @@ int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
         return RS_E_ARG;
     if (!usable(ws))
         return RS_E_UNSUPPORTED;
-    const size_t n = rs_ws_block_len(ws), nc = contact_len(ws);
-    if (len < sizeof(state_head) + n * sizeof(double) + nc)
+    const size_t n = rs_ws_block_len(ws), nc = contact_len(ws), np = plugin_len(ws);
+    if (len < sizeof(state_head) + (n + np) * sizeof(double) + nc)
         return RS_E_ARG;
     state_head h;
     memset(&h, 0, sizeof h);
@@ -59,6 +68,7 @@ int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
     h.model_hash = ws->model_given->content_hash;
     h.n_block = n;
     h.n_contact = nc;
+    h.n_plugin_state = np;
     h.t = ws->t;
     h.t_base = ws->t_base;
     h.dt = ws->dt;
@@ -75,6 +85,8 @@ int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
     memcpy((char *)buf + sizeof h, ws->block, n * sizeof(double));
     if (nc)
         ws->cops->state_save(ws->ct, (char *)buf + sizeof h + n * sizeof(double));
+    if (np)
+        memcpy((char *)buf + sizeof h + n * sizeof(double) + nc, ws->plug_state, np * sizeof(double));
     return RS_OK;
 }
 
@@ -86,13 +98,15 @@ int rs_ws_state_restore(rs_ws *ws, const void *buf, size_t len)
         return RS_E_UNSUPPORTED;
     state_head h;
     memcpy(&h, buf, sizeof h);
-    const size_t n = rs_ws_block_len(ws), nc = contact_len(ws);
+    const size_t n = rs_ws_block_len(ws), nc = contact_len(ws), np = plugin_len(ws);
     if (h.magic != STATE_MAGIC || h.model_hash != ws->model_given->content_hash || h.n_block != n ||
-        h.n_contact != nc || len < sizeof h + n * sizeof(double) + nc)
+        h.n_contact != nc || h.n_plugin_state != np || len < sizeof h + (n + np) * sizeof(double) + nc)
         return RS_E_ARG;
     memcpy(ws->block, (const char *)buf + sizeof h, n * sizeof(double));
     if (nc)
         ws->cops->state_restore(ws->ct, (const char *)buf + sizeof h + n * sizeof(double));
+    if (np)
+        memcpy(ws->plug_state, (const char *)buf + sizeof h + n * sizeof(double) + nc, np * sizeof(double));
     ws->t = h.t;
     ws->t_base = h.t_base;
     ws->dt = h.dt;

@@ -14,7 +14,9 @@
  * For a model with wheel-rail contacts the copy also holds the plug-in's
  * state (rs_contact_ops state_*: spline and patch hints, the last contact
  * forces, events); a plug-in without those entries is refused
- * (RS_E_UNSUPPORTED, size 0).
+ * (RS_E_UNSUPPORTED, size 0).  With user plugins (docs/plugins.md) it
+ * holds their states (rs_plugin_in.state); a plugin's own context (what its
+ * init allocated) is not copied.
  *
  * No allocation: the caller gives the buffer (rs_ws_state_size bytes).
  */

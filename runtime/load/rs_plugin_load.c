@@ -7,6 +7,7 @@
 #include "rs_plugin_load.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "rs_error.h"
@@ -37,7 +38,8 @@ const rs_plugin_api *const *rs_plugin_set_tables(const rs_plugin_set *s)
     return s ? (const rs_plugin_api *const *)s->tables : NULL;
 }
 
-int rs_plugin_set_open(const rs_model *m, rs_plugin_set **out, char *err, size_t errlen)
+/* dir NULL: each library where the description says; else dir/NAME.so. */
+static int open_set(const rs_model *m, const char *dir, rs_plugin_set **out, char *err, size_t errlen)
 {
     if (!out || !m)
         return rs_fail(err, errlen, RS_E_ARG, "rs_plugin_set_open: model or out is NULL");
@@ -53,9 +55,18 @@ int rs_plugin_set_open(const rs_model *m, rs_plugin_set **out, char *err, size_t
     s->n = m->n_plugin;
     for (int i = 0; i < m->n_plugin; i++) {
         const rs_model_plugin *g = &m->plugins[i];
-        if (!(s->handles[i] = dlopen(g->library, RTLD_NOW | RTLD_LOCAL))) {
+        char path[4200];
+        if (dir && snprintf(path, sizeof path, "%s/%s.so", dir, g->name) >= (int)sizeof path) {
+            rs_plugin_set_close(&s);
+            return rs_fail(err, errlen, RS_E_ARG, "plugin '%s': the folder '%s' is too long a path", g->name, dir);
+        }
+        if (!(s->handles[i] = dlopen(dir ? path : g->library, RTLD_NOW | RTLD_LOCAL))) {
             const char *why = dlerror();
             rs_plugin_set_close(&s);
+            if (dir)
+                return rs_fail(err, errlen, RS_E_LOAD,
+                               "plugin '%s': cannot load its library '%s' (the copy of '%s'): %s", g->name, path,
+                               g->library, why ? why : "unknown error");
             return rs_fail(err, errlen, RS_E_LOAD,
                            "plugin '%s': cannot load its library '%s': %s (build it, or correct the 'library' "
                            "of the description: a path, or a bare name the dynamic loader finds)",
@@ -90,4 +101,16 @@ int rs_plugin_set_open(const rs_model *m, rs_plugin_set **out, char *err, size_t
     }
     *out = s;
     return RS_OK;
+}
+
+int rs_plugin_set_open(const rs_model *m, rs_plugin_set **out, char *err, size_t errlen)
+{
+    return open_set(m, NULL, out, err, errlen);
+}
+
+int rs_plugin_set_open_dir(const rs_model *m, const char *dir, rs_plugin_set **out, char *err, size_t errlen)
+{
+    if (!dir)
+        return rs_fail(err, errlen, RS_E_ARG, "rs_plugin_set_open_dir: no folder");
+    return open_set(m, dir, out, err, errlen);
 }

@@ -5,8 +5,10 @@
  * The malloc family is interposed (tests/support/alloc_hook.c, linked into
  * this program): every allocation of the process passes through it.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +106,61 @@ START_TEST(test_no_alloc_contact_bogie)
     ck_assert(rs_ws_stats(ws)->phase_s[RS_PHASE_KALKER] > 0);
     rs_ws_free(&ws);
     rs_unload(&h);
+}
+END_TEST
+
+/* A plugin spring-damper with its Jacobian, treated implicitly by the IMEX
+ * step (two force-Jacobian evaluations and the extra matrix values per
+ * step: runtime/core/rs_ws_plugin_jac.c): still no allocation.  The model
+ * is compiled here; its table is this file's (no library is loaded). */
+static int sd_eval(void *ctx, const rs_plugin_in *in, rs_plugin_out *out)
+{
+    (void)ctx;
+    out->f = 800 * (in->x - 1) + 4 * in->v;
+    out->dfdx = 800;
+    out->dfdv = 4;
+    out->has_jac = 1;
+    return RS_PLUGIN_OK;
+}
+
+START_TEST(test_no_alloc_plugin_implicit)
+{
+    char dir[64] = "/tmp/rs_alloc_plugin_XXXXXX", cmd[512], err[2000];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && printf 'coord x = 1.3\npoint A = O + [0, 0, 0] in ground\npoint P = O + [x, 0, 0] in "
+             "ground\nbody b mass 2 cg P inertia diag(1, 1, 1) in ground frame ground\nplugin s library "
+             "\"/nonexistent/libsd.so\" between A and P of b\n' > m.vdl",
+             dir);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *bin = getenv("RAILSYM_BIN");
+    snprintf(cmd, sizeof cmd, "'%s' compile '%s/m.vdl' -o '%s/m' >/dev/null", bin && *bin ? bin : "./build/railsym",
+             dir, dir);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    snprintf(cmd, sizeof cmd, "%s/m", dir);
+    rs_loaded *h = rs_load(cmd, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    static const rs_plugin_api api = {RS_PLUGIN_ABI_VERSION, 0, sd_eval, 0, 0};
+    const rs_plugin_api *tables[1] = {&api};
+    rs_options o;
+    rs_options_default(&o);
+    o.plugins = tables;
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    rs_ws_q(ws)[0] = 1.3;
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
+    int st = RS_OK;
+    for (int i = 0; i < 1000 && st == RS_OK; i++)
+        st = rs_step(ws);
+    alloc_hook_counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    ck_assert_msg(alloc_hook_calls == 0, "plugin: %ld allocator calls in 1000 implicit steps", alloc_hook_calls);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -292,6 +349,7 @@ int main(void)
     tcase_add_test(tc, test_no_alloc_cartpend_rk4);
     tcase_add_test(tc, test_no_alloc_contact_bogie);
     tcase_add_test(tc, test_no_alloc_contact_search);
+    tcase_add_test(tc, test_no_alloc_plugin_implicit);
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
     tcase_add_test(tc, test_injected_allocator_is_used);
     tcase_add_test(tc, test_allocator_need_not_zero);
