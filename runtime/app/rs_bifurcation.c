@@ -18,6 +18,7 @@
 #include "rs_elastic.h"
 #include "rs_equilibrium.h"
 #include "rs_error.h"
+#include "rs_plugin_load.h"
 #include "rs_scenario.h"
 #include "rs_speed.h"
 #include "rs_status.h"
@@ -55,6 +56,7 @@ typedef struct bf {
     const rs_bifurcation_config *c;
     const rs_model *m;
     rs_binding *b;
+    rs_plugin_set *plugins;  /* the model's user plugins (docs/plugins.md), or NULL */
     int lat, fwd[MAX_FWD], n_fwd;
     double duration;
     char contact_dir[4096];
@@ -114,6 +116,7 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     if (x->c->method >= 0)
         opt.method = (rs_method)x->c->method;
     opt.dt = dt;
+    opt.plugins = rs_plugin_set_tables(x->plugins);
     const int mode = rs_binding_contact_mode(x->b);
     opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
                   : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
@@ -490,6 +493,8 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
         goto done;
     if (!rs_driver_contact_dir(c->model_dir, x.contact_dir, sizeof x.contact_dir))
         x.contact_dir[0] = '\0';
+    if ((st = rs_plugin_set_open(x.m, &x.plugins, err, errlen)))
+        goto done;
     x.lat = -1;
     for (int i = 0; i < x.m->n_q && x.lat < 0; i++) {
         const char *q = x.m->q_names[i];
@@ -649,6 +654,7 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
     }
 done:
     rs_binding_free(&x.b);
+    rs_plugin_set_close(&x.plugins); /* every workspace is freed by now */
     rs_scenario_free(&s);
     rs_unload(&h);
     return st;

@@ -24,7 +24,12 @@
  *   - the C API opens a plugin model (and its run is the PI's closed form);
  *   - export-fmu carries the plugin's library in resources/plugins/: with
  *     the original library deleted, the FMU still runs and equals `railsym
- *     run` of the same scenario (1e-12 relative, every column).
+ *     run` of the same scenario (1e-12 relative, every column);
+ *   - the bifurcation runs (`critical-speed --bifurcation`) load the plugins:
+ *     a cart rolling along x on a lateral plugin spring-damper (k = 1000
+ *     N/m, c = 20 N s/m, m = 10 kg) decays at every speed at the rate
+ *     c/(2m) = 1 1/s and the damped frequency √(k/m − (c/2m)²)/2π of the
+ *     hand calculation.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -38,6 +43,7 @@
 #include "fmi_compare.h"
 #include "fmi_import.h"
 #include "railsym.h"
+#include "rs_bifurcation.h"
 #include "rs_equilibrium.h"
 #include "rs_linear.h"
 #include "rs_load.h"
@@ -424,6 +430,48 @@ START_TEST(fmu_carries_plugin)
 }
 END_TEST
 
+START_TEST(bifurcation_runs_plugin_model)
+{
+    char line[512], dir[256], scn[256], out[256], err[1024];
+    snprintf(line, sizeof line,
+             "coord x\ncoord y\npoint A = O + [x, -1, 0] in ground\npoint P = O + [x, y, 0] in ground\n"
+             "body car mass 10 cg P inertia diag(1, 1, 1) in ground frame ground\n"
+             "plugin s library \"%s/libsd.so\" between A and P of car params [1000, 20, 1, 1, 0]\n",
+             tmp);
+    compile_text("cart", line);
+    snprintf(dir, sizeof dir, "%s/cart", tmp);
+    snprintf(scn, sizeof scn, "%s/cart.scn", tmp);
+    snprintf(out, sizeof out, "%s/cart_bif", tmp);
+    write_file(scn, "duration 4\nstep 1e-3\n");
+    rs_bifurcation_config c;
+    rs_bifurcation_config_default(&c);
+    c.model_dir = dir;
+    c.loader = RS_LOAD_TCC;
+    c.scenario = scn;
+    c.out_dir = out;
+    c.v_lo = 5;
+    c.v_hi = 10;
+    c.n_speeds = 2;
+    c.ramp = 0;
+    c.two_steps = 0;
+    c.quiet = 1;
+    rs_bifurcation_result r = {0};
+    const int st = rs_bifurcation_run(&c, &r, err, sizeof err);
+    ck_assert_msg(st == RS_OK, "%s", err);
+    ck_assert_int_ge(r.n, 2);
+    const double rate = 20.0 / (2 * 10.0), f = sqrt(1000.0 / 10.0 - rate * rate) / (2 * acos(-1.0));
+    for (int i = 0; i < r.n; i++) {
+        const rs_bifurcation_point *p = &r.pts[i];
+        ck_assert_msg(!p->failed, "run %d failed: %s", i, p->message);
+        ck_assert_msg(p->lc.cls == RS_LC_DECAYING, "run %d at %g m/s: %s", i, p->v, rs_lc_name(p->lc.cls));
+        ck_assert_msg(fabs(-p->lc.rate / rate - 1) < 0.05, "rate %g against -%g", p->lc.rate, rate);
+        ck_assert_msg(fabs(p->lc.freq / f - 1) < 0.02, "frequency %g Hz against %g", p->lc.freq, f);
+    }
+    ck_assert(!r.crossing);
+    rs_bifurcation_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("plugin_uses");
@@ -435,6 +483,7 @@ int main(void)
     tcase_add_test(tc, saved_state_holds_plugin_state);
     tcase_add_test(tc, api_opens_plugin_model);
     tcase_add_test(tc, fmu_carries_plugin);
+    tcase_add_test(tc, bifurcation_runs_plugin_model);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
