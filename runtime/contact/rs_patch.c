@@ -725,8 +725,13 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
     seg_table(ws, b->wx0, b->wx1, b->wseg);
     seg_table(rsp, b->rx0, b->rx1, b->rseg);
     b->wzmax = -INFINITY;
-    for (int j = 0; j < RS_PATCH_BLOCKS; j++)
+    b->r1min = INFINITY;
+    b->r1max = -INFINITY;
+    for (int j = 0; j < RS_PATCH_BLOCKS; j++) {
         b->wzmax = dmax(b->wzmax, b->whi[j]);
+        b->r1min = dmin(b->r1min, b->r1lo[j]);
+        b->r1max = dmax(b->r1max, b->r1hi[j]);
+    }
     /* rmx[L − 1][j]: the maximum of rhi over the 2^L blocks from j */
     for (int L = 1; L <= RS_PATCH_LEVELS; L++) {
         const double *lo = L == 1 ? b->rhi : b->rmx[L - 2];
@@ -871,45 +876,48 @@ static iv blocks_range(const double *lo, const double *hi, int j0, int j1)
  *   G_uθ = ρ' s sin θ − z_r'' b ρ q' − z_r' ρ' q',
  * q = d_y cos θ + f_y sin θ, q' = −d_y sin θ + f_y cos θ, each evaluated in
  * interval arithmetic over the ranges of ρ, ρ', ρ'' (the wheel blocks of
- * [u0, u1]) and of z_r', z_r'' over the rail points reachable.  Those are
- * found by a fixed point: the rail point y = c_y + u a_y + ρ q lies in a
- * window; over it z_r' bounds tan θ* = z_r' f_y / (s + z_r' d_y) (monotone
- * in z_r'), hence q, hence a narrower window (two rounds, from |q| <=
- * |d_y| + |f_y|).  A window leaving the rail table, s + z_r' d_y near 0 or
+ * [u0, u1]) and of z_r', z_r'' over the rail points reachable.  Those lie
+ * in a window y = c_y + u a_y + ρ q: tan θ* = z_r' f_y / (s + z_r' d_y) is
+ * monotone in z_r', so the rail's slopes over its whole table bound θ*,
+ * hence q and the window (without yaw q = d_y exactly); the rail blocks
+ * over the window then bound z_r' and z_r'', and z_r' there narrows θ*'s
+ * range again.  A window leaving the rail table, s + z_r' d_y near 0 or
  * G_θθ not proven positive: 0 (not proven). */
+static inline void angle_range(double z1lo, double z1hi, double s, double dy, double fy, iv *cs,
+                               iv *sn)
+{
+    const iv T = iv_make(z1lo * fy / (s + z1lo * dy), z1hi * fy / (s + z1hi * dy));
+    const iv T2 = iv_sq(T);
+    *cs = iv_make(1.0 / sqrt(1.0 + T2.hi), 1.0 / sqrt(1.0 + T2.lo));
+    *sn = iv_make(T.lo / sqrt(1.0 + T.lo * T.lo), T.hi / sqrt(1.0 + T.hi * T.hi));
+}
+
 static int convex_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
 {
+    const double s = p->s, dy = p->d[1], fy = p->f[1];
+    /* s + z_r' d_y stays above 0.1 s over the whole rail (eval_full's
+     * clamp never acts, and the angle's map is monotone) */
+    if (!(s + dmin(b->r1min * dy, b->r1max * dy) > 0.1 * s))
+        return 0;
     const int j0 = blk(u0, b->wx0, b->wk), j1 = blk(u1, b->wx0, b->wk);
     const iv zw = blocks_range(b->wlo, b->whi, j0, j1);
     const iv rho = {p->r0 + zw.lo, p->r0 + zw.hi};
-    const iv rho1 = blocks_range(b->w1lo, b->w1hi, j0, j1);
-    const iv rho2 = blocks_range(b->w2lo, b->w2hi, j0, j1);
     if (!(rho.lo > 0.0))
         return 0;
-    const double s = p->s, dy = p->d[1], fy = p->f[1];
+    const iv rho1 = blocks_range(b->w1lo, b->w1hi, j0, j1);
+    const iv rho2 = blocks_range(b->w2lo, b->w2hi, j0, j1);
     const iv y = {p->c[1] + u0 * p->a[1], p->c[1] + u1 * p->a[1]};   /* a_y > 0 */
-    const double qa = fabs(dy) + fabs(fy);
-    iv q = {-qa, qa}, cs = {0.0, 1.0}, sn = {-1.0, 1.0}, zr1 = {0, 0}, zr2 = {0, 0};
-    for (int it = 0; it < 2; it++) {
-        const iv win = iv_add(y, iv_mul(rho, q));
-        if (!(win.lo >= b->rx0 && win.hi <= b->rx1))
-            return 0;
-        const int k0 = blk(win.lo, b->rx0, b->rk), k1 = blk(win.hi, b->rx0, b->rk);
-        zr1 = blocks_range(b->r1lo, b->r1hi, k0, k1);
-        zr2 = blocks_range(b->r2lo, b->r2hi, k0, k1);
-        const double bl = s + dmin(zr1.lo * dy, zr1.hi * dy);
-        if (!(bl > 0.1 * s))
-            return 0;
-        const iv T = iv_make(zr1.lo * fy / (s + zr1.lo * dy), zr1.hi * fy / (s + zr1.hi * dy));
-        const iv T2 = iv_sq(T);
-        cs = iv_make(1.0 / sqrt(1.0 + T2.hi), 1.0 / sqrt(1.0 + T2.lo));
-        sn = iv_make(T.lo / sqrt(1.0 + T.lo * T.lo), T.hi / sqrt(1.0 + T.hi * T.hi));
-        const iv qn = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
-        q.lo = dmax(q.lo, qn.lo);
-        q.hi = dmin(q.hi, qn.hi);
-        if (!(q.lo <= q.hi))
-            return 0;                   /* rounding: give up */
-    }
+    iv cs, sn;
+    angle_range(b->r1min, b->r1max, s, dy, fy, &cs, &sn);
+    iv q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
+    const iv win = iv_add(y, iv_mul(rho, q));
+    if (!(win.lo >= b->rx0 && win.hi <= b->rx1))
+        return 0;
+    const int k0 = blk(win.lo, b->rx0, b->rk), k1 = blk(win.hi, b->rx0, b->rk);
+    const iv zr1 = blocks_range(b->r1lo, b->r1hi, k0, k1);
+    const iv zr2 = blocks_range(b->r2lo, b->r2hi, k0, k1);
+    angle_range(zr1.lo, zr1.hi, s, dy, fy, &cs, &sn);
+    q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
     const iv qp = iv_add(iv_scale(-dy, sn), iv_scale(fy, cs));
     const iv rq = iv_mul(rho, q), rqp = iv_mul(rho, qp);
     const iv gtt = iv_add(iv_add(iv_scale(s, iv_mul(rho, cs)), iv_scale(-1.0, iv_mul(zr2, iv_sq(rqp)))),

@@ -113,6 +113,7 @@ typedef struct rs_patch_bounds {
     double w2lo[RS_PATCH_BLOCKS], w2hi[RS_PATCH_BLOCKS];
     double r1lo[RS_PATCH_BLOCKS], r1hi[RS_PATCH_BLOCKS];
     double r2lo[RS_PATCH_BLOCKS], r2hi[RS_PATCH_BLOCKS];
+    double r1min, r1max;     /* the rail's z_r' over its whole table         */
     int wseg[RS_PATCH_SEGS], rseg[RS_PATCH_SEGS];   /* the spline segment at
                                 the start of each of RS_PATCH_SEGS equal
                                 parts of the table (a look-up's start)       */

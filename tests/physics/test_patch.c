@@ -857,11 +857,15 @@ typedef struct cvx_stats {
 
 /* One pose with and without the convexity proof, patch ends sought and
  * not: the same status and patches; the ends within twice the refinement
- * tolerance (they are refined from other brackets), the deepest points
- * within ten times (Newton on g' locates a conformal minimum, g'' ≈ 0.1 /m,
- * only to about that: its depth agrees to 1e-13 m), the rest to rounding (the slices' own Newton stops at 1e-12 m); with
- * ends = 0 still brackets of the ends (a patch may end on a table's end),
- * within one coarse interval. */
+ * tolerance (they are refined from other brackets); the depth within
+ * 1e-10 m (each slice's angle is solved from the neighbour's by a bounded
+ * Newton, to about 1e-11 m in the gap on a flange yawed by 50 mrad); the
+ * deepest point within 1 µm (Newton on g' stops at
+ * tol = 1e-8 m, but on a conformal minimum, g'' ≈ 0.1 /m, g' is known only
+ * to the slices' own convergence, so either search locates it to about
+ * √(2 · 1e-12 / g'') there: the depth is what is defined); the rest to
+ * rounding; with ends = 0 still brackets of the ends (a patch may end on a
+ * table's end), within one coarse interval. */
 static void compare_convex(const rs_profile *w, const rs_profile *r, const double c[3], const double a[3],
                            cvx_stats *st, const char *what, int k)
 {
@@ -897,11 +901,13 @@ static void compare_convex(const rs_profile *w, const rs_profile *r, const doubl
         st->dpen = fmax(st->dpen, dpen);
         st->dends = fmax(st->dends, dends);
         st->patches++;
-        ck_assert_msg(du_w <= 1e-7 && dends <= 2e-8 && dpen <= 2e-12 + 1e-9 * y->pen,
+        ck_assert_msg(du_w <= 1e-6 && dends <= 2e-8 && dpen <= 1e-10,
                       "%s pose %d patch %d: u_w %.12g (reference %.12g), pen %.12g (%.12g), ends [%.12g, %.12g] "
                       "([%.12g, %.12g])",
                       what, k, j, x->u_w, y->u_w, x->pen, y->pen, x->u_lo, x->u_hi, y->u_lo, y->u_hi);
-        ck_assert(fabs(x->alpha - y->alpha) < 1e-6 && fabs(x->u_r - y->u_r) < 1e-7);
+        ck_assert_msg(fabs(x->alpha - y->alpha) < 1e-6 && fabs(x->u_r - y->u_r) < 1e-6,
+                      "%s pose %d patch %d: alpha %.12g (%.12g), u_r %.12g (%.12g), u_w %.12g (%.12g)", what, k,
+                      j, x->alpha, y->alpha, x->u_r, y->u_r, x->u_w, y->u_w);
         /* ends off: the rest bit for bit, and the nodes next to the patch */
         rs_patch z = on0[j];
         z.u_lo = x->u_lo;
