@@ -23,6 +23,11 @@
  * (clear_interval; per block of each table the wheel's extreme radii and the
  * rail's highest point, in the caller's hint) proves positive is skipped
  * whole: its nodes are not evaluated and nothing is sought across it.
+ * A COARSE interval near the rail over which the bound tables prove
+ * g'' > 0 (convex_interval, interval arithmetic on g'' = G_uu − G_uθ²/G_θθ)
+ * gets no nodes between its ends either: g has one minimum there at most
+ * (bracketed by the ends' g') and one root on each side of it, which is
+ * all the nodes between would show (opts.convex; 0: every node).
  * Candidates: the local minima of g, bracketed by a sign change of g'
  * (− to +) between two nodes, or by the critical points of the cubic
  * through two nodes' g and g' (a maximum and a minimum in one interval),
@@ -36,9 +41,10 @@
  * parallel surfaces differs from it by O(pen²/R)).
  *
  * Cost: at most GRID_MAX + 1 nodes and GRID_MAX / COARSE + 1 interval
- * bounds, CAND_MAX candidates, each evaluation at most Y_ITER rail
+ * bounds and convexity proofs (each over at most RS_PATCH_BLOCKS blocks
+ * of each table), CAND_MAX candidates, each evaluation at most Y_ITER rail
  * look-ups; refinement loops bounded by REFINE_ITER, ROOT_ITER, EDGE_ITER.
- * Everything lives on the stack (about 55 KB with the bound tables of a
+ * Everything lives on the stack (about 63 KB with the bound tables of a
  * call without a hint).
  */
 #include "rs_patch.h"
@@ -111,6 +117,8 @@ typedef struct slice {
     unsigned char cl, cr;   /* grid nodes: the stretch to the left / right up
                                to the neighbouring node is proven out of
                                contact (skipped); in valid's padding */
+    unsigned char cx;       /* grid nodes: g is proven convex up to the right
+                               neighbour (convex_interval; no nodes between) */
 } slice;
 
 void rs_patch_defaults(rs_patch_opts *o)
@@ -121,6 +129,7 @@ void rs_patch_defaults(rs_patch_opts *o)
     o->r0 = 0.0;
     o->tol = 1e-8;
     o->ends = 1;
+    o->convex = 1;
 }
 
 /* The segment of a profile's spline holding u: the last knot at or below
@@ -359,7 +368,7 @@ static void eval_slice(pose *p, double u, double T0, slice *o)
     o->g1 = f.g1;
     o->g2 = f.g2;
     o->valid = f.valid;
-    o->cl = o->cr = 0;
+    o->cl = o->cr = o->cx = 0;
 }
 
 /* The edge of the valid slices between u_in (valid) and u_out (not): where
@@ -566,7 +575,7 @@ static void grid_node(pose *p, int k, int K, double du, double T0, slice *o)
     o->g2 = f.g2;
     o->py = f.py;
     o->valid = f.valid;
-    o->cl = o->cr = 0;
+    o->cl = o->cr = o->cx = 0;
 }
 
 /* ------------------------------------------------------- bound tables */
@@ -605,6 +614,32 @@ static void seg_range(const rs_spline *sp, int i, double *lo, double *hi)
     const double pad = 1e-13 + 1e-12 * (fabs(c[3]) + fabs(c[2] * h) + fabs(c[1] * h * h) + fabs(c[0] * h * h * h));
     *lo = l - pad;
     *hi = g + pad;
+}
+
+/* Ranges of segment i's first and second derivatives over the segment
+ * (f' a quadratic: its ends and its vertex inside; f'' linear: its ends),
+ * widened by a rounding allowance. */
+static void seg_drange(const rs_spline *sp, int i, double r1[2], double r2[2])
+{
+    const double *c = sp->coef + 4 * i;
+    const double h = sp->x[i + 1] - sp->x[i];
+    const double a = c[2], e = (3.0 * c[0] * h + 2.0 * c[1]) * h + c[2];
+    double l = dmin(a, e), g = dmax(a, e);
+    if (c[0] != 0.0) {
+        const double t = -c[1] / (3.0 * c[0]);
+        if (t > 0.0 && t < h) {
+            const double v = (3.0 * c[0] * t + 2.0 * c[1]) * t + c[2];
+            l = dmin(l, v);
+            g = dmax(g, v);
+        }
+    }
+    const double p1 = 1e-15 + 1e-12 * (fabs(c[2]) + fabs(2.0 * c[1] * h) + fabs(3.0 * c[0] * h * h));
+    r1[0] = l - p1;
+    r1[1] = g + p1;
+    const double s0 = 2.0 * c[1], s1 = 6.0 * c[0] * h + 2.0 * c[1];
+    const double p2 = 1e-12 + 1e-12 * (fabs(s0) + fabs(6.0 * c[0] * h));
+    r2[0] = dmin(s0, s1) - p2;
+    r2[1] = dmax(s0, s1) + p2;
 }
 
 static int blk(double x, double x0, double k)
@@ -657,28 +692,46 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
         b->wlo[j] = INFINITY;
         b->whi[j] = -INFINITY;
         b->rhi[j] = -INFINITY;
+        b->w1lo[j] = b->w2lo[j] = b->r1lo[j] = b->r2lo[j] = INFINITY;
+        b->w1hi[j] = b->w2hi[j] = b->r1hi[j] = b->r2hi[j] = -INFINITY;
     }
     for (int i = 0; i + 1 < ws->n; i++) {
-        double lo, hi;
+        double lo, hi, d1[2], d2[2];
         seg_range(ws, i, &lo, &hi);
+        seg_drange(ws, i, d1, d2);
         const int j1 = blk(ws->x[i + 1], b->wx0, b->wk);
         for (int j = blk(ws->x[i], b->wx0, b->wk); j <= j1; j++) {
             b->wlo[j] = dmin(b->wlo[j], lo);
             b->whi[j] = dmax(b->whi[j], hi);
+            b->w1lo[j] = dmin(b->w1lo[j], d1[0]);
+            b->w1hi[j] = dmax(b->w1hi[j], d1[1]);
+            b->w2lo[j] = dmin(b->w2lo[j], d2[0]);
+            b->w2hi[j] = dmax(b->w2hi[j], d2[1]);
         }
     }
     for (int i = 0; i + 1 < rsp->n; i++) {
-        double lo, hi;
+        double lo, hi, d1[2], d2[2];
         seg_range(rsp, i, &lo, &hi);
+        seg_drange(rsp, i, d1, d2);
         const int j1 = blk(rsp->x[i + 1], b->rx0, b->rk);
-        for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++)
+        for (int j = blk(rsp->x[i], b->rx0, b->rk); j <= j1; j++) {
             b->rhi[j] = dmax(b->rhi[j], hi);
+            b->r1lo[j] = dmin(b->r1lo[j], d1[0]);
+            b->r1hi[j] = dmax(b->r1hi[j], d1[1]);
+            b->r2lo[j] = dmin(b->r2lo[j], d2[0]);
+            b->r2hi[j] = dmax(b->r2hi[j], d2[1]);
+        }
     }
     seg_table(ws, b->wx0, b->wx1, b->wseg);
     seg_table(rsp, b->rx0, b->rx1, b->rseg);
     b->wzmax = -INFINITY;
-    for (int j = 0; j < RS_PATCH_BLOCKS; j++)
+    b->r1min = INFINITY;
+    b->r1max = -INFINITY;
+    for (int j = 0; j < RS_PATCH_BLOCKS; j++) {
         b->wzmax = dmax(b->wzmax, b->whi[j]);
+        b->r1min = dmin(b->r1min, b->r1lo[j]);
+        b->r1max = dmax(b->r1max, b->r1hi[j]);
+    }
     /* rmx[L − 1][j]: the maximum of rhi over the 2^L blocks from j */
     for (int L = 1; L <= RS_PATCH_LEVELS; L++) {
         const double *lo = L == 1 ? b->rhi : b->rmx[L - 2];
@@ -765,6 +818,121 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     return hz - rmax * s - rail_max(b, ya, yb) > CLEAR_EPS;
 }
 
+/* Closed intervals of reals, for the convexity proof (lower and upper
+ * end; the bounds' own rounding allowances cover the arithmetic's). */
+typedef struct iv {
+    double lo, hi;
+} iv;
+
+static inline iv iv_make(double a, double b)
+{
+    iv r = {dmin(a, b), dmax(a, b)};
+    return r;
+}
+
+static inline iv iv_add(iv a, iv b)
+{
+    iv r = {a.lo + b.lo, a.hi + b.hi};
+    return r;
+}
+
+static inline iv iv_mul(iv a, iv b)
+{
+    const double p0 = a.lo * b.lo, p1 = a.lo * b.hi, p2 = a.hi * b.lo, p3 = a.hi * b.hi;
+    iv r = {dmin(dmin(p0, p1), dmin(p2, p3)), dmax(dmax(p0, p1), dmax(p2, p3))};
+    return r;
+}
+
+static inline iv iv_scale(double k, iv a)
+{
+    return iv_make(k * a.lo, k * a.hi);
+}
+
+static inline iv iv_sq(iv a)
+{
+    const double l = a.lo * a.lo, h = a.hi * a.hi;
+    iv r = {a.lo <= 0.0 && a.hi >= 0.0 ? 0.0 : dmin(l, h), dmax(l, h)};
+    return r;
+}
+
+/* The union of per-block ranges lo[j], hi[j] over blocks j0..j1. */
+static iv blocks_range(const double *lo, const double *hi, int j0, int j1)
+{
+    iv r = {INFINITY, -INFINITY};
+    for (int j = j0; j <= j1; j++) {
+        r.lo = dmin(r.lo, lo[j]);
+        r.hi = dmax(r.hi, hi[j]);
+    }
+    return r;
+}
+
+/* 1 when g'' > 0 at every slice u in [u0, u1] (a rigorous bound from the
+ * pair's bound tables): then g has one local minimum there at most, where
+ * g' changes sign, and g < 0 at both ends means g < 0 throughout.  At a
+ * slice, with θ* its lowest angle (eval_full),
+ *   g'' = G_uu − G_uθ² / G_θθ,
+ *   G_θθ = ρ s cos θ − z_r'' (ρ q')² + z_r' ρ q,
+ *   G_uu = −ρ'' s cos θ − z_r'' b² − z_r' ρ'' q,   b = a_y + ρ' q,
+ *   G_uθ = ρ' s sin θ − z_r'' b ρ q' − z_r' ρ' q',
+ * q = d_y cos θ + f_y sin θ, q' = −d_y sin θ + f_y cos θ, each evaluated in
+ * interval arithmetic over the ranges of ρ, ρ', ρ'' (the wheel blocks of
+ * [u0, u1]) and of z_r', z_r'' over the rail points reachable.  Those lie
+ * in a window y = c_y + u a_y + ρ q: tan θ* = z_r' f_y / (s + z_r' d_y) is
+ * monotone in z_r', so the rail's slopes over its whole table bound θ*,
+ * hence q and the window (without yaw q = d_y exactly); the rail blocks
+ * over the window then bound z_r' and z_r'', and z_r' there narrows θ*'s
+ * range again.  A window leaving the rail table, s + z_r' d_y near 0 or
+ * G_θθ not proven positive: 0 (not proven). */
+static inline void angle_range(double z1lo, double z1hi, double s, double dy, double fy, iv *cs,
+                               iv *sn)
+{
+    const iv T = iv_make(z1lo * fy / (s + z1lo * dy), z1hi * fy / (s + z1hi * dy));
+    const iv T2 = iv_sq(T);
+    *cs = iv_make(1.0 / sqrt(1.0 + T2.hi), 1.0 / sqrt(1.0 + T2.lo));
+    *sn = iv_make(T.lo / sqrt(1.0 + T.lo * T.lo), T.hi / sqrt(1.0 + T.hi * T.hi));
+}
+
+static int convex_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
+{
+    const double s = p->s, dy = p->d[1], fy = p->f[1];
+    /* s + z_r' d_y stays above 0.1 s over the whole rail (eval_full's
+     * clamp never acts, and the angle's map is monotone) */
+    if (!(s + dmin(b->r1min * dy, b->r1max * dy) > 0.1 * s))
+        return 0;
+    const int j0 = blk(u0, b->wx0, b->wk), j1 = blk(u1, b->wx0, b->wk);
+    const iv zw = blocks_range(b->wlo, b->whi, j0, j1);
+    const iv rho = {p->r0 + zw.lo, p->r0 + zw.hi};
+    if (!(rho.lo > 0.0))
+        return 0;
+    const iv rho1 = blocks_range(b->w1lo, b->w1hi, j0, j1);
+    const iv rho2 = blocks_range(b->w2lo, b->w2hi, j0, j1);
+    const iv y = {p->c[1] + u0 * p->a[1], p->c[1] + u1 * p->a[1]};   /* a_y > 0 */
+    iv cs, sn;
+    angle_range(b->r1min, b->r1max, s, dy, fy, &cs, &sn);
+    iv q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
+    const iv win = iv_add(y, iv_mul(rho, q));
+    if (!(win.lo >= b->rx0 && win.hi <= b->rx1))
+        return 0;
+    const int k0 = blk(win.lo, b->rx0, b->rk), k1 = blk(win.hi, b->rx0, b->rk);
+    const iv zr1 = blocks_range(b->r1lo, b->r1hi, k0, k1);
+    const iv zr2 = blocks_range(b->r2lo, b->r2hi, k0, k1);
+    angle_range(zr1.lo, zr1.hi, s, dy, fy, &cs, &sn);
+    q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
+    const iv qp = iv_add(iv_scale(-dy, sn), iv_scale(fy, cs));
+    const iv rq = iv_mul(rho, q), rqp = iv_mul(rho, qp);
+    const iv gtt = iv_add(iv_add(iv_scale(s, iv_mul(rho, cs)), iv_scale(-1.0, iv_mul(zr2, iv_sq(rqp)))),
+                          iv_mul(zr1, rq));
+    if (!(gtt.lo > 0.0))
+        return 0;
+    const iv bv = iv_add((iv){p->a[1], p->a[1]}, iv_mul(rho1, q));
+    const iv guu = iv_add(iv_add(iv_scale(-s, iv_mul(rho2, cs)), iv_scale(-1.0, iv_mul(zr2, iv_sq(bv)))),
+                          iv_scale(-1.0, iv_mul(zr1, iv_mul(rho2, q))));
+    const iv gut = iv_add(iv_add(iv_scale(s, iv_mul(rho1, sn)), iv_scale(-1.0, iv_mul(zr2, iv_mul(bv, rqp)))),
+                          iv_scale(-1.0, iv_mul(zr1, iv_mul(rho1, qp))));
+    const double g2lo = guu.lo - iv_sq(gut).hi / gtt.lo;
+    return g2lo > 1e-9 * (1.0 + fabs(guu.lo) + fabs(guu.hi));
+}
+
 /* ------------------------------------------------------------ the search */
 
 /* A patch as the grouping finds it: its deepest candidate and its ends. */
@@ -780,6 +948,8 @@ typedef struct search {
     const rs_patch_bounds *bnd;      /* the pair's bound tables              */
     double du, tol;                  /* grid spacing, refinement tolerance   */
     int ends;                        /* rs_patch_opts.ends                   */
+    int convex;                      /* rs_patch_opts.convex                 */
+    int evals;                       /* grid nodes evaluated (a statistic)   */
     int K, k0, k1;                   /* grid nodes 0..K; the overlap k0..k1  */
     int nn, nc, np;                  /* nodes, candidates, patches           */
     slice nodes[GRID_MAX + 1];
@@ -864,11 +1034,12 @@ static void pose_tables(pose *p, const rs_patch_bounds *b)
 }
 
 /* The spline hints back to the caller's hint (on every return past setup). */
-static void save_hint(rs_patch_hint *hint, const pose *p)
+static void save_hint(rs_patch_hint *hint, const pose *p, int evals)
 {
     if (hint) {
         hint->wheel = p->sw.i;
         hint->rail = p->sr.i;
+        hint->nodes = evals;
     }
 }
 
@@ -946,6 +1117,7 @@ static void search_nodes(search *s)
         }
         if (!(nn > 0 && last_k == ka)) {
             grid_node(p, ka, K, du, nn > 0 ? nodes[nn - 1].T : 0.0, &nodes[nn]);
+            s->evals++;
             nodes[nn].cl = (unsigned char)pend;
             nn++;
         }
@@ -967,12 +1139,24 @@ static void search_nodes(search *s)
             } else
                 near = 0;
         }
+        /* near the rail over a stretch proven convex: no nodes between.
+         * They could only show what A and B show: the one minimum there at
+         * most is bracketed by A and B's g', a patch inside the stretch
+         * ends at its roots (one on each side of that minimum), and with
+         * both ends negative every node between would be negative. */
+        if (near && kb - ka > 1 && s->convex && A.valid && B.valid
+            && convex_interval(p, s->bnd, ua, ub)) {
+            nodes[nn - 1].cx = 1;
+            near = 0;
+        }
         if (near)
             for (int k = ka + 1; k < kb; k++) {
                 grid_node(p, k, K, du, nodes[nn - 1].T, &nodes[nn]);
                 nn++;
+                s->evals++;
             }
         nodes[nn++] = B;
+        s->evals++;
         last_k = ka = kb;
     }
     s->nn = nn;
@@ -999,6 +1183,8 @@ static void interior_candidate(search *s, int i)
         const double lb = dmax(s0->g + s0->g1 * h, s1->g - s1->g1 * h) - 0.5 * M * h * h;
         if (lb <= 0.0 || s0->g < 0.0 || s1->g < 0.0)
             add_refined(s, s0, s1, i);
+    } else if (s0->cx) {
+        return;              /* convex, g' of one sign: no minimum inside */
     } else if (dmin(s0->g, s1->g) - 0.5 * M * h * h <= 0.0) {
         slice b[2];
         if (dip_bracket(&s->p, s0, s1, b))
@@ -1257,15 +1443,17 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     pose_init(&s.p, w, r, c, a, o->r0, hint);
     s.tol = o->tol;
     s.ends = o->ends;
+    s.convex = o->convex;
+    s.evals = 0;
     s.bnd = bounds_get(hint, &own, w, r);
     pose_tables(&s.p, s.bnd);
     if (!grid_init(&s, o->du)) {
-        save_hint(hint, &s.p);
+        save_hint(hint, &s.p, s.evals);
         return RS_OK;             /* the wheel is nowhere above the rail */
     }
     search_nodes(&s);
     if (s.nn == 0) {
-        save_hint(hint, &s.p);
+        save_hint(hint, &s.p, s.evals);
         return RS_OK;             /* nowhere near the rail */
     }
     find_candidates(&s);
@@ -1273,7 +1461,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     const int ret = keep_deepest(&s, max);
     write_patches(&s, out);
     *n = s.np;
-    save_hint(hint, &s.p);
+    save_hint(hint, &s.p, s.evals);
     return ret;
 }
 

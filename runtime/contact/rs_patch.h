@@ -75,6 +75,13 @@ typedef struct rs_patch_opts {
                           root searches per patch for a caller that does not
                           read them (the elastic contact); nothing else of
                           a patch changes                                   */
+    int convex;        /* 1 (default): inside a patch, a coarse interval of
+                          the grid over which the bound tables prove the
+                          gap convex (g'' > 0: one minimum at most, found
+                          from the interval's ends) gets no grid nodes
+                          filled in; the refined points may then move
+                          within tol.  0: every node (the reference the
+                          tests compare with)                              */
 } rs_patch_opts;
 
 void rs_patch_defaults(rs_patch_opts *o);
@@ -100,6 +107,13 @@ typedef struct rs_patch_bounds {
     double wlo[RS_PATCH_BLOCKS], whi[RS_PATCH_BLOCKS], rhi[RS_PATCH_BLOCKS];
     double rmx[RS_PATCH_LEVELS][RS_PATCH_BLOCKS];   /* maxima of rhi over
                                 2^(L+1) blocks from each block (level L)     */
+    /* per block, the ranges of the first and second derivatives (wheel
+     * z_w', z_w''; rail z_r', z_r''): the convexity proof (opts.convex)  */
+    double w1lo[RS_PATCH_BLOCKS], w1hi[RS_PATCH_BLOCKS];
+    double w2lo[RS_PATCH_BLOCKS], w2hi[RS_PATCH_BLOCKS];
+    double r1lo[RS_PATCH_BLOCKS], r1hi[RS_PATCH_BLOCKS];
+    double r2lo[RS_PATCH_BLOCKS], r2hi[RS_PATCH_BLOCKS];
+    double r1min, r1max;     /* the rail's z_r' over its whole table         */
     int wseg[RS_PATCH_SEGS], rseg[RS_PATCH_SEGS];   /* the spline segment at
                                 the start of each of RS_PATCH_SEGS equal
                                 parts of the table (a look-up's start)       */
@@ -107,9 +121,11 @@ typedef struct rs_patch_bounds {
 
 /* Spline hints and bound tables of one wheel-rail pair, carried from call
  * to call (zero it before the first call, and again when a profile is
- * freed and replaced).  About 14 KB. */
+ * freed and replaced).  About 22 KB. */
 typedef struct rs_patch_hint {
     int wheel, rail;
+    int nodes;               /* out: grid nodes the last call evaluated (a
+                                statistic for tests and benches)             */
     rs_patch_bounds b;
 } rs_patch_hint;
 

@@ -22,7 +22,10 @@
  * M + delta_nk + wheel.  The descriptor check (rs_model_validate) refuses a
  * step_elastic of other lengths, or one without RS_FN_WHEEL.  The contact's
  * step-matrix term, which sums the wheels of one wheelset through one J,
- * equals the wheel-by-wheel sum (test_feve3000_step_matrix).
+ * equals the wheel-by-wheel sum (test_feve3000_step_matrix), and each
+ * wheel's velocity Jacobian C6 gives back its wrench W: with Kalker's linear
+ * law the forces are linear in the wheel's velocity at a fixed pose, so
+ * W + C6 v6 is the Hertz forces alone (wrench_check).
  */
 #include <check.h>
 #include <math.h>
@@ -284,6 +287,60 @@ static void step_matrix_check(rs_ws *ws, const rs_model *m)
     free(R);
 }
 
+/* The wrench and its velocity Jacobian against each other: with Kalker's
+ * linear law (the demo's; its saturation factor is held in C6 as in W) the
+ * patch forces are linear in the wheel's velocity screw v6 = J q̇ at a
+ * fixed pose (V_eff held), so W = Σ_patches c_H p^{3/2} g_n − C6 v6 exactly,
+ * g_n = [n; r × n]: the normal damping and every creep term of C6 give back
+ * W's own.  Within 1e-9 of |W|'s largest entry (a transposed creep matrix,
+ * its spin coupling's sign flipped, misses by far more). */
+static void wrench_check(rs_ws *ws, const rs_model *m)
+{
+    const int nq = m->n_q;
+    double *q = malloc((size_t)nq * sizeof(double)), *qd = malloc((size_t)nq * sizeof(double));
+    ck_assert(q && qd);
+    memcpy(q, rs_ws_q(ws), (size_t)nq * sizeof(double));
+    memcpy(qd, rs_ws_qd(ws), (size_t)nq * sizeof(double));
+    ck_assert_int_eq(rs_elastic_eval(ws, rs_ws_time(ws), q, qd), RS_OK);
+    double worst = 0, big = 0;
+    int creeping = 0;
+    for (int i = 0; i < m->n_contact; i++) {
+        rs_elastic_wheel_state w;
+        rs_elastic_wheel_get(ws, i, &w);
+        double v6[6] = {0}, R[6];
+        for (int l = 0; l < w.m; l++)
+            for (int k = 0; k < 6; k++)
+                v6[k] += w.J[6 * l + k] * qd[w.cols[l]];
+        for (int r = 0; r < 6; r++) {
+            R[r] = w.W[r];
+            for (int k = 0; k < 6; k++)
+                R[r] += w.C6[6 * r + k] * v6[k];
+        }
+        for (int j = 0; j < rs_elastic_patches(ws, i); j++) {
+            const rs_elastic_patch *pp = rs_elastic_patch_get(ws, i, j);
+            if (!(pp->N > 0))
+                continue;
+            creeping += pp->f[0] != 0 || pp->f[1] != 0;
+            const double Ne = pp->c_hertz * pp->g.pen * sqrt(pp->g.pen);
+            const double *n = pp->n, *r = pp->r;
+            const double gn[6] = {n[0], n[1], n[2], r[1] * n[2] - r[2] * n[1], r[2] * n[0] - r[0] * n[2],
+                                  r[0] * n[1] - r[1] * n[0]};
+            for (int k = 0; k < 6; k++)
+                R[k] -= Ne * gn[k];
+        }
+        for (int k = 0; k < 6; k++) {
+            worst = fmax(worst, fabs(R[k]));
+            big = fmax(big, fabs(w.W[k]));
+        }
+    }
+    printf("feve3000 elastic wrench: max |W + C6 v6 - sum c_H p^1.5 g_n| %.3g of %.3g (%d patches creeping)\n",
+           worst, big, creeping);
+    ck_assert(creeping > 0 && big > 0);
+    ck_assert_msg(worst <= 1e-9 * big, "W + C6 v6 off the Hertz forces by %g (largest %g)", worst, big);
+    free(q);
+    free(qd);
+}
+
 START_TEST(test_feve3000_step_matrix)
 {
     RS_REQUIRE_MODEL("feve3000");
@@ -303,8 +360,10 @@ START_TEST(test_feve3000_step_matrix)
     rs_ws *ws = make(&su, m, RS_FAST_ALL, &b);
     for (int n = 0; n < 400; n++) {
         ck_assert_msg(rs_step(ws) == RS_OK, "step %d: %s", n, rs_ws_error(ws));
-        if (n == 49 || n == 399)
+        if (n == 49 || n == 399) {
             step_matrix_check(ws, m);
+            wrench_check(ws, m);
+        }
     }
     rs_ws_free(&ws);
     rs_binding_free(&b);
