@@ -132,6 +132,7 @@ int cmd_linear(int argc, char **argv) {
         {"frf", 0, "", "frequency responses from track inputs to accelerations (needs --speed V)"},
         {"frf-range", 0, "FLO:FHI:N", "with --frf: N frequencies from FLO to FHI Hz, logarithmic (default 0.5:30:200)"},
         {"frf-out", 0, "NAME", "with --frf: a coordinate, or P for every P.* coordinate (repeat; default: all)"},
+        {"frf-point", 0, "BODY[:x,y,z]", "with --frf: a point's acceleration, ground x,y,z (repeat; docs/linear.md)"},
         {"no-plot", 0, "", "no picture"},
         {"quiet", 'q', "", "no progress lines on stderr"},
     };
@@ -169,8 +170,8 @@ int cmd_linear(int argc, char **argv) {
     const std::string include = abi_dir();
     cfg.include_dir = include.c_str();
     const std::string out = args.value("out", "results/" + model + "-linear");
-    if (!args.has("frf") && (args.has("frf-range") || args.has("frf-out")))
-        throw cli::UsageError("--frf-range and --frf-out go with --frf (frequency responses), e.g. "
+    if (!args.has("frf") && (args.has("frf-range") || args.has("frf-out") || args.has("frf-point")))
+        throw cli::UsageError("--frf-range, --frf-out and --frf-point go with --frf (frequency responses), e.g. "
                               "--speed 30 --frf --frf-out y");
     if (args.has("frf")) {
         if (cfg.n_speeds != 1)

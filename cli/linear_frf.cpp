@@ -53,7 +53,14 @@ struct Frf {
     ~Frf() { rs_linear_frf_free(&r); }
 };
 
-std::string column(const char *q, int input) { return std::string(q) + "/" + rs_frf_input_name(input); }
+std::string column(const std::string &q, int input) { return q + "/" + rs_frf_input_name(input); }
+
+// One response row of the table: a coordinate or a point's ground component.
+struct Series {
+    std::string name, unit;
+    const double *re, *im;  // the result's arrays
+    int index, stride;      // H at [(k stride + index) n_in + j]
+};
 
 // The unit of an acceleration per metre of input on coordinate q.
 std::string unit(const rs_model *m, int q) {
@@ -83,6 +90,13 @@ int linear_frf(const cli::Args &args, const rs_linear_config &cfg, const std::st
         fc.outputs = cnames.data();
         fc.n_outputs = static_cast<int>(cnames.size());
     }
+    const std::vector<std::string> points = args.values("frf-point");
+    std::vector<const char *> pnames;
+    for (const std::string &s : points) pnames.push_back(s.c_str());
+    if (!pnames.empty()) {
+        fc.points = pnames.data();
+        fc.n_points = static_cast<int>(pnames.size());
+    }
     Frf res;
     char err[4096];
     if (rs_linear_frf_run(&fc, &res.r, err, sizeof err) != RS_OK) throw cli::UserError(err);
@@ -99,24 +113,33 @@ int linear_frf(const cli::Args &args, const rs_linear_config &cfg, const std::st
     char upath[4096];
     rs_results_units_path(csv.c_str(), upath, sizeof upath);
     std::ofstream f(csv), fu(upath);
-    std::string head = "f_Hz", units = "Hz";
+    std::vector<Series> ser;
     for (int o2 = 0; o2 < r.n_out; o2++)
+        ser.push_back({m->q_names[r.out_q[o2]], unit(m, r.out_q[o2]), r.re, r.im, o2, r.n_out});
+    for (int p = 0; p < r.n_pt; p++)
+        for (int c = 0; c < 3; c++)
+            ser.push_back({std::string(r.pt_label[p]) + "." + "xyz"[c], "(m/s^2)/m", r.row_re, r.row_im, 3 * p + c,
+                           r.n_row});
+    const int ns = static_cast<int>(ser.size());
+    std::string head = "f_Hz", units = "Hz";
+    for (const Series &se : ser)
         for (int j = 0; j < r.n_in; j++) {
-            const std::string c = column(m->q_names[r.out_q[o2]], r.in[j]);
+            const std::string c = column(se.name, r.in[j]);
             head += "," + c + ":abs," + c + ":phase";
-            units += "," + unit(m, r.out_q[o2]) + ",deg";
+            units += "," + se.unit + ",deg";
         }
     f << head << "\n";
     fu << head << "\n" << units << "\n";
     char num[64];
-    std::vector<double> peak(static_cast<size_t>(r.n_out * r.n_in), 0.0), fpeak(peak.size(), 0.0);
+    std::vector<double> peak(static_cast<size_t>(ns * r.n_in), 0.0), fpeak(peak.size(), 0.0);
     for (int k = 0; k < r.n_f; k++) {
         std::snprintf(num, sizeof num, "%.10g", r.f[k]);
         f << num;
-        for (int o2 = 0; o2 < r.n_out; o2++)
+        for (int o2 = 0; o2 < ns; o2++)
             for (int j = 0; j < r.n_in; j++) {
-                const size_t e = (static_cast<size_t>(k) * r.n_out + o2) * r.n_in + j;
-                const double a = std::hypot(r.re[e], r.im[e]), ph = std::atan2(r.im[e], r.re[e]) * 180 / kPi;
+                const Series &se = ser[static_cast<size_t>(o2)];
+                const size_t e = (static_cast<size_t>(k) * se.stride + se.index) * r.n_in + j;
+                const double a = std::hypot(se.re[e], se.im[e]), ph = std::atan2(se.im[e], se.re[e]) * 180 / kPi;
                 std::snprintf(num, sizeof num, ",%.10g,%.6f", a, ph);
                 f << num;
                 const size_t p = static_cast<size_t>(o2) * r.n_in + j;
@@ -137,11 +160,12 @@ int linear_frf(const cli::Args &args, const rs_linear_config &cfg, const std::st
     std::printf("contacts at s =");
     for (int i = 0; i < r.nc; i++) std::printf(" %.4g", r.s_contact[i]);
     std::printf(" m (the input's phase is the leading contact's, s = %.4g m)\n", r.s_lead);
-    for (int o2 = 0; o2 < r.n_out; o2++)
+    for (int o2 = 0; o2 < ns; o2++)
         for (int j = 0; j < r.n_in; j++) {
             const size_t p = static_cast<size_t>(o2) * r.n_in + j;
-            std::printf("  %-28s peak |H| %.5g %s at %.4g Hz\n", column(m->q_names[r.out_q[o2]], r.in[j]).c_str(),
-                        peak[p], unit(m, r.out_q[o2]).c_str(), fpeak[p]);
+            const Series &se = ser[static_cast<size_t>(o2)];
+            std::printf("  %-28s peak |H| %.5g %s at %.4g Hz\n", column(se.name, r.in[j]).c_str(), peak[p],
+                        se.unit.c_str(), fpeak[p]);
         }
     std::printf("responses: %s\n", csv.c_str());
     if (!args.has("no-plot") && r.n_f >= 2) {
@@ -155,13 +179,14 @@ int linear_frf(const cli::Args &args, const rs_linear_config &cfg, const std::st
             // a response below 1e-9 of its output's largest is rounding (an
             // input the symmetry decouples): in the table, not in the picture
             bool first = true;
-            for (int o2 = 0; o2 < r.n_out; o2++)
+            for (int o2 = 0; o2 < ns; o2++)
                 for (int j = 0; j < r.n_in; j++) {
+                    const Series &se = ser[static_cast<size_t>(o2)];
                     double big = 0;
                     for (int j2 = 0; j2 < r.n_in; j2++) big = std::fmax(big, peak[static_cast<size_t>(o2) * r.n_in + j2]);
                     if (!(peak[static_cast<size_t>(o2) * r.n_in + j] > 1e-9 * big)) continue;
                     const int col = 2 + 2 * (o2 * r.n_in + j);
-                    const std::string name = column(m->q_names[r.out_q[o2]], r.in[j]) + " [" + unit(m, r.out_q[o2]) + "]";
+                    const std::string name = column(se.name, r.in[j]) + " [" + se.unit + "]";
                     plot_abs << (first ? "" : ", ") << gq(csv) << " using 1:" << col << " skip 1 with lines lw 1.5 title " << gq(name);
                     plot_ph << (first ? "" : ", ") << gq(csv) << " using 1:" << col + 1 << " skip 1 with lines lw 1.5 title " << gq(name);
                     first = false;

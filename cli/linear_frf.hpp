@@ -15,7 +15,7 @@ extern "C" {
 namespace railsym {
 
 // Runs the responses for cfg (the model, scenario and speed already set)
-// with the --frf-range and --frf-out of args; writes into out; returns the
+// with the --frf-range, --frf-out and --frf-point of args; writes into out; returns the
 // exit status.
 int linear_frf(const cli::Args &args, const rs_linear_config &cfg, const std::string &out);
 

@@ -270,6 +270,8 @@ const Command kCommands[] = {
      "                        DIR/frf.csv (f_Hz, |H| and phase per output and input)\n"
      "      --frf-range FLO:FHI:N  N frequencies in Hz, logarithmic (default 0.5:30:200)\n"
      "      --frf-out NAME    a coordinate, or P for every P.* one (repeat; default all)\n"
+     "      --frf-point BODY[:x,y,z]  a wheel body's point, or NAME a vector output: its\n"
+     "                        ground x,y,z acceleration (repeat; docs/linear.md)\n"
      "      --no-plot         do not draw linear.png (frf.png)\n"
      "  -q, --quiet           no progress lines on stderr\n"
      "  -h, --help            show this help\n"},

@@ -14,6 +14,7 @@
 #include "rs_linear_frf.h"
 #include "rs_linear_impl.h"
 #include "rs_linear_lapack.h"
+#include "rs_linear_point.h"
 #include "rs_track.h"
 
 #define PI 3.14159265358979323846
@@ -39,6 +40,9 @@ void rs_linear_frf_free(rs_linear_frf *r)
     free(r->out_q);
     free(r->re);
     free(r->im);
+    free(r->row_re);
+    free(r->row_im);
+    free(r->pt_label);
     free(r->s_contact);
     memset(r, 0, sizeof *r);
 }
@@ -293,6 +297,12 @@ static int responds(int t, const inputs *in, int n, int nphi)
 int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *out_q, int n_out, rs_linear_frf *r,
                      char *err, size_t errlen)
 {
+    return rs_linear_frf_at_rows(ws, V, f, n_f, out_q, n_out, NULL, 0, r, err, errlen);
+}
+
+int rs_linear_frf_at_rows(rs_ws *ws, double V, const double *f, int n_f, const int *out_q, int n_out,
+                          const double *rows, int n_row, rs_linear_frf *r, char *err, size_t errlen)
+{
     const rs_model *m = rs_ws_model(ws);
     memset(r, 0, sizeof *r);
     snprintf(r->model, sizeof r->model, "%s", m->name);
@@ -302,7 +312,7 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
     if (!(V > 0) || !isfinite(V))
         return rs_fail(err, errlen, RS_E_ARG, "frequency responses need a running speed V > 0 (got %g m/s): the "
                        "track input reaches each wheel at f = V/wavelength", V);
-    if (n_f < 1 || n_out < 1)
+    if (n_f < 1 || n_out < 0 || n_row < 0 || n_out + n_row < 1 || (n_row > 0 && !rows))
         return rs_fail(err, errlen, RS_E_ARG, "frequency responses: no frequency or no output");
     for (int k = 0; k < n_f; k++)
         if (!(f[k] > 0) || !isfinite(f[k]))
@@ -341,17 +351,22 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
     double *ZvP = ZqP + (size_t)nz * ma;
     double *NES = NULL; /* rr × ma: Nᵀ E S Φ_α (rs_linear_load.c), or none */
     r->f = malloc((size_t)n_f * sizeof *r->f);
-    r->out_q = malloc((size_t)n_out * sizeof *r->out_q);
+    r->out_q = malloc(((size_t)n_out + 1) * sizeof *r->out_q);
     r->re = calloc((size_t)n_f * n_out * ni + 1, sizeof *r->re);
     r->im = calloc((size_t)n_f * n_out * ni + 1, sizeof *r->im);
     r->s_contact = malloc(((size_t)nc + 1) * sizeof *r->s_contact);
-    if (!P || !Mr || !Cr || !Kr || !tmp || !MP || !CP || !KP || !NF || !A || !X || !al || !ipiv || !zb || !r->f ||
+    r->row_re = calloc((size_t)n_f * n_row * ni + 1, sizeof *r->row_re);
+    r->row_im = calloc((size_t)n_f * n_row * ni + 1, sizeof *r->row_im);
+    double complex *dqa = malloc(((size_t)n + 1) * sizeof *dqa);
+    if (!r->row_re || !r->row_im || !dqa ||
+        !P || !Mr || !Cr || !Kr || !tmp || !MP || !CP || !KP || !NF || !A || !X || !al || !ipiv || !zb || !r->f ||
         !r->out_q || !r->re || !r->im || !r->s_contact) {
         st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
     }
     r->n_f = n_f;
     r->n_out = n_out;
+    r->n_row = n_row;
     memcpy(r->f, f, (size_t)n_f * sizeof *f);
     memcpy(r->out_q, out_q, (size_t)n_out * sizeof *out_q);
     memcpy(r->s_contact, in.s_c, (size_t)nc * sizeof *in.s_c);
@@ -443,18 +458,32 @@ int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *o
                          "(LAPACK zgesv info %d): an undamped mode at exactly this frequency?", m->name, f[k], info);
             goto done;
         }
-        for (int o = 0; o < n_out; o++) {
-            const int q = out_q[o];
-            for (int j = 0; j < ni; j++) {
+        for (int j = 0; j < ni; j++) {
+            /* Δq = N x + P α, every coordinate */
+            for (int q = 0; q < n; q++) {
                 double complex dq = 0;
                 for (int c = 0; c < rr; c++)
                     dq += sys.N[(size_t)c * n + q] * X[(size_t)j * rr + c];
                 for (int c = 0; c < ma; c++)
                     dq += P[(size_t)c * n + q] * al[(size_t)j * ma + c];
-                const double complex acc = -w2 * dq;
+                dqa[q] = dq;
+            }
+            for (int o = 0; o < n_out; o++) {
+                const double complex acc = -w2 * dqa[out_q[o]];
                 const size_t e = ((size_t)k * n_out + o) * ni + j;
                 r->re[e] = creal(acc);
                 r->im[e] = cimag(acc);
+            }
+            /* rows · Δq̈: a point's J Δq̈ (rs_linear_point.h says why the
+             * convective term's variation is absent) */
+            for (int o = 0; o < n_row; o++) {
+                double complex acc = 0;
+                for (int q = 0; q < n; q++)
+                    acc += rows[(size_t)o * n + q] * dqa[q];
+                acc *= -w2;
+                const size_t e = ((size_t)k * n_row + o) * ni + j;
+                r->row_re[e] = creal(acc);
+                r->row_im[e] = cimag(acc);
             }
         }
     }
@@ -475,6 +504,7 @@ done:
     free(ipiv);
     free(zb);
     free(NES);
+    free(dqa);
     inputs_free(&in);
     rs_linear_system_free(&sys);
     if (st)
@@ -545,27 +575,49 @@ int rs_linear_frf_run(const rs_linear_frf_config *c, rs_linear_frf *r, char *err
     }
     double *f = malloc((size_t)c->n_f * sizeof *f);
     int *idx = malloc(((size_t)m->n_q + 1) * sizeof *idx);
+    const int npt = c->points ? c->n_points : 0;
+    rs_linear_point *pt = calloc((size_t)npt + 1, sizeof *pt);
+    double *rows = calloc(3 * (size_t)npt * m->n_q + 1, sizeof *rows);
     rs_ws *ws = NULL;
-    if (!f || !idx) {
+    if (!f || !idx || !pt || !rows) {
         st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         goto done;
     }
     for (int k = 0; k < c->n_f; k++)
         f[k] = c->n_f == 1 ? c->f_lo : c->f_lo * pow(c->f_hi / c->f_lo, (double)k / (c->n_f - 1));
-    const int n_out = select_outputs(m, c->outputs, c->n_outputs, idx, err, errlen);
+    const int n_out = npt > 0 && !c->outputs ? 0 : select_outputs(m, c->outputs, c->n_outputs, idx, err, errlen);
     if (n_out < 0) {
         st = n_out;
         goto done;
     }
+    for (int k = 0; k < npt; k++)
+        if ((st = rs_linear_point_parse(m, c->points[k], &pt[k], err, errlen)))
+            goto done;
     if ((st = rs_linear_ws_at(&o, c->lin.v_lo, &ws, err, errlen)))
         goto done;
+    /* the points' Jacobians at the steady state the responses linearize */
+    for (int k = 0; k < npt; k++)
+        if ((st = rs_linear_point_jacobian(ws, &pt[k], rows + 3 * (size_t)k * m->n_q, err, errlen)))
+            goto done;
     char msg[1024];
-    if ((st = rs_linear_frf_at(ws, c->lin.v_lo, f, c->n_f, idx, n_out, r, msg, sizeof msg)))
+    if ((st = rs_linear_frf_at_rows(ws, c->lin.v_lo, f, c->n_f, idx, n_out, rows, 3 * npt, r, msg, sizeof msg))) {
         rs_fail(err, errlen, st, "%s", msg);
+        goto done;
+    }
+    if (npt > 0 && !(r->pt_label = calloc((size_t)npt, sizeof *r->pt_label))) {
+        rs_linear_frf_free(r);
+        st = rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+        goto done;
+    }
+    r->n_pt = npt;
+    for (int k = 0; k < npt; k++)
+        memcpy(r->pt_label[k], pt[k].label, sizeof pt[k].label);
 done:
     rs_ws_free(&ws);
     free(f);
     free(idx);
+    free(pt);
+    free(rows);
     rs_linear_close(&o);
     return st;
 }

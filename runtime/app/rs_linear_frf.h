@@ -29,7 +29,9 @@
  *   (−ω² Mr + iω Cr + Kr) x = Nᵀ [F_α − (−ω² M + iω C + K) P] α(ω)
  *
  * (LAPACK zgesv) and the response is H(ω) = −ω² (N x + P α) per metre of a:
- * m/s² per m on a translation, rad/s² per m on a rotation.
+ * m/s² per m on a translation, rad/s² per m on a rotation.  A material
+ * point's is J H with J its velocity Jacobian (rs_linear_point.h: why no
+ * convective term varies), any other linear combination of q̈ likewise.
  *
  * Assumed: the linear analysis's (constraint contact, linear Kalker with the
  * creep blocks of the steady state), small amplitudes, constant speed, a
@@ -56,6 +58,12 @@ typedef struct rs_linear_frf {
     double *re, *im;          /* H at [(k n_out + o) n_in + j]: the
                                  acceleration of out_q[o] per m of input in[j]
                                  at f[k]                                       */
+    int n_row;                /* linear combinations of the accelerations
+                                 (points: 3 rows each, rs_linear_point.h)      */
+    double *row_re, *row_im;  /* H at [(k n_row + o) n_in + j]: rows[o] · Δq̈   */
+    int n_pt;                 /* points (rs_linear_frf_run): rows 3p..3p+2 are
+                                 point p's ground x, y, z                      */
+    char (*pt_label)[128];    /* n_pt: the points as given (',' as ';')       */
     int nc;                   /* contacts                                      */
     double *s_contact;        /* nc: their track abscissae s_i at q0 [m]       */
     double s_lead;            /* the largest: the input's phase reference      */
@@ -69,6 +77,11 @@ void rs_linear_frf_free(rs_linear_frf *r);
  * coordinates out_q.  A model without wheel-rail contacts is refused. */
 int rs_linear_frf_at(rs_ws *ws, double V, const double *f, int n_f, const int *out_q, int n_out, rs_linear_frf *r,
                      char *err, size_t errlen);
+/* The same, and n_row responses rows[o] · Δq̈ (rows: n_row × n_q,
+ * row-major; a point's velocity Jacobian, say): r->row_re, r->row_im;
+ * n_out may be 0 when n_row > 0. */
+int rs_linear_frf_at_rows(rs_ws *ws, double V, const double *f, int n_f, const int *out_q, int n_out,
+                          const double *rows, int n_row, rs_linear_frf *r, char *err, size_t errlen);
 
 typedef struct rs_linear_frf_config {
     rs_linear_config lin;     /* model, scenario, --set; the speed is v_lo
@@ -76,8 +89,13 @@ typedef struct rs_linear_frf_config {
     double f_lo, f_hi;        /* Hz, 0 < f_lo <= f_hi                           */
     int n_f;                  /* frequencies, logarithmically spaced (>= 1)    */
     const char *const *outputs; /* coordinate names, or a prefix P naming every
-                                   "P.…" coordinate; NULL: every coordinate  */
+                                   "P.…" coordinate; NULL: every coordinate
+                                   (none when points are given)              */
     int n_outputs;
+    const char *const *points;  /* material points, rs_linear_point_parse's
+                                   BODY[:x,y,z] or NAME; their accelerations'
+                                   ground components                         */
+    int n_points;
 } rs_linear_frf_config;
 
 /* Loads, binds, applies the speed, selects the outputs and computes. */
