@@ -89,8 +89,14 @@ int rs_linear_point_parse(const rs_model *m, const char *spec, rs_linear_point *
         p->src = RS_LPOINT_WHEEL;
         return RS_OK;
     }
-    /* the names it could have meant: vector outputs and wheel bodies */
-    const char **cand = calloc((size_t)m->n_out + (size_t)m->n_contact + 1, sizeof *cand);
+    for (int b = 0; b < m->n_body && m->fn[RS_FN_BODY_POSE].fn; b++)
+        if (strlen(m->body_names[b]) == len && strncmp(m->body_names[b], spec, len) == 0) {
+            p->src = RS_LPOINT_BODY;
+            p->body = b;
+            return RS_OK;
+        }
+    /* the names it could have meant: vector outputs and bodies */
+    const char **cand = calloc((size_t)m->n_out + (size_t)m->n_contact + (size_t)m->n_body + 1, sizeof *cand);
     char *bases = calloc((size_t)m->n_out + 1, 128);
     int nc = 0;
     for (int k = 0; cand && bases && k < m->n_out; k++) {
@@ -103,14 +109,18 @@ int rs_linear_point_parse(const rs_model *m, const char *spec, rs_linear_point *
     }
     for (int i = 0; cand && i < m->n_contact; i++)
         cand[nc++] = m->contacts[i].wheel_body;
+    for (int b = 0; cand && b < m->n_body; b++)
+        cand[nc++] = m->body_names[b];
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), spec);
     const char *near = cand ? rs_closest_name(name, cand, nc) : NULL;
     const int st = rs_fail(err, errlen, RS_E_ARG, "--frf-point '%s': model '%s' has neither a vector output "
-                           "'%s' (%s.x, %s.y, %s.z) nor a wheel body '%s'%s%s%s; for a point on another body "
-                           "declare it in the .vdl, `output NAME = pos(O, P)`, compile, and give --frf-point "
-                           "NAME", spec, m->name, name, name, name, name, name, near ? " (did you mean '" : "",
-                           near ? near : "", near ? "'?)" : "");
+                           "'%s' (%s.x, %s.y, %s.z) nor a body '%s'%s%s%s; give a body (BODY, its centre of mass, "
+                           "or BODY:x,y,z in its axes) or a point declared in the .vdl, `output NAME = pos(O, "
+                           "P)`%s", spec, m->name, name, name, name, name, name, near ? " (did you mean '" : "",
+                           near ? near : "", near ? "'?)" : "",
+                           m->fn[RS_FN_BODY_POSE].fn ? "" : " (this model has no body pose function: compile it "
+                           "again with this railsym for BODY points)");
     free(cand);
     free(bases);
     return st;
@@ -127,6 +137,19 @@ int rs_linear_point_pose(rs_ws *ws, const rs_linear_point *p, double r[3], char 
         for (int c = 0; c < 3 && !st; c++)
             r[c] = o[p->out[c]];
         free(o);
+        return st ? rs_fail(err, errlen, st, "--frf-point '%s': %s", p->label, rs_ws_error(ws)) : RS_OK;
+    }
+    if (p->src == RS_LPOINT_BODY) { /* per body the centre of mass (3) and R_ground_body row-major (9) */
+        double *pose = malloc((12 * (size_t)m->n_body + 1) * sizeof *pose);
+        if (!pose)
+            return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+        const int st = rs_ws_body_pose(ws, pose);
+        if (!st) {
+            const double *c = pose + 12 * p->body, *R = c + 3;
+            for (int k = 0; k < 3; k++)
+                r[k] = c[k] + R[3 * k] * p->off[0] + R[3 * k + 1] * p->off[1] + R[3 * k + 2] * p->off[2];
+        }
+        free(pose);
         return st ? rs_fail(err, errlen, st, "--frf-point '%s': %s", p->label, rs_ws_error(ws)) : RS_OK;
     }
     /* RS_LPOINT_WHEEL: per contact the wheel centre (3) and R_ground_nsw

@@ -21,11 +21,10 @@
  *   - a wheel body (the body named by contacts' `wheel`): its reference
  *     point is the middle of its wheel centres, its base the non-spinning
  *     base, both from RS_FN_WHEEL's pose; BODY:x,y,z is the point at
- *     offset (x, y, z) in that base (an axle box, say).
- * Another source is one more case of rs_linear_point_pose (a generated
- * body pose, position and rotation of every body, would make BODY:x,y,z
- * work for any body: one lookup of the body's name in the descriptor and
- * one call in the pose switch; J and the checks stay as they are).
+ *     offset (x, y, z) in that base (an axle box, say);
+ *   - any other body of the model (rs_model.body_names, RS_FN_BODY_POSE):
+ *     its centre of mass, and BODY:x,y,z the point at offset (x, y, z) in
+ *     the body's own axes (a seat or a bogie-frame corner).
  * The Jacobian is by central differences of the pose (step RS_LINEAR_FD_H).
  */
 #ifndef RS_LINEAR_POINT_H
@@ -35,7 +34,7 @@
 
 #include "rs_ws.h"
 
-enum { RS_LPOINT_OUTPUT, RS_LPOINT_WHEEL };
+enum { RS_LPOINT_OUTPUT, RS_LPOINT_WHEEL, RS_LPOINT_BODY };
 
 #define RS_LPOINT_MAXCT 8   /* contacts of one wheel body */
 
@@ -45,10 +44,12 @@ typedef struct rs_linear_point {
     int out[3];            /* RS_LPOINT_OUTPUT: output indices of NAME.x/y/z */
     int n_ct;              /* RS_LPOINT_WHEEL: the body's contacts          */
     int ct[RS_LPOINT_MAXCT];
+    int body;              /* RS_LPOINT_BODY: index in rs_model.body_names  */
     double off[3];         /* offset in the body's base [m]                 */
 } rs_linear_point;
 
-/* "NAME" (a vector output), "BODY" or "BODY:x,y,z" (a wheel body) into p;
+/* "NAME" (a vector output), "BODY" or "BODY:x,y,z" (a wheel body, else
+ * any body) into p;
  * RS_OK or RS_E_ARG with a message naming the fix. */
 int rs_linear_point_parse(const rs_model *m, const char *spec, rs_linear_point *p, char *err, size_t errlen);
 

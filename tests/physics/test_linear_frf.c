@@ -374,6 +374,21 @@ START_TEST(front_and_rear_points)
         ck_assert_msg(cabs(got_f - got_r) > 0.05 * cabs(got_f), "%g Hz: front and rear alike", r.f[k]);
     }
     rs_linear_frf_free(&r);
+    /* the same points as offsets on the body (RS_FN_BODY_POSE: the car's
+     * centre of mass and axes) instead of declared outputs: a second
+     * formulation of the position, the same responses */
+    const char *bpts[] = {"car:2.2,0,0", "car:-2.2,0,0", "front", "rear"};
+    ck_assert_msg(frf_pts(model, "initial x_dot = 25\ninitial spin1_dot = 55.5555555555556\n"
+                          "initial spin2_dot = 55.5555555555556\n", V, fr, NF, outs, 2, bpts, 4, &r) == 0, "%s", err);
+    for (int k = 0; k < NF; k++)
+        for (int side = 0; side < 2; side++)
+            for (int c = 0; c < 3; c++) {
+                const double complex b = Hp(&r, k, side, c, RS_FRF_VERTICAL), o = Hp(&r, k, side + 2, c, RS_FRF_VERTICAL);
+                ck_assert_msg(cabs(b - o) <= 1e-9 * cabs(Hp(&r, k, side + 2, 2, RS_FRF_VERTICAL)),
+                              "%g Hz, %s, component %d: body point %g%+gi, output %g%+gi", r.f[k], bpts[side], c,
+                              creal(b), cimag(b), creal(o), cimag(o));
+            }
+    rs_linear_frf_free(&r);
     /* a point on the spinning wheel has a convective acceleration the
      * linearization does not carry: refused */
     const char *rim[] = {"rim"};
