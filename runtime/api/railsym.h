@@ -58,7 +58,7 @@ extern "C" {
 #define RAILSYM_E_ARG (-1)          /* a bad argument: NULL, a short buffer, a state of another
                                        model, a quantity that cannot be set, a non-finite value */
 #define RAILSYM_E_NOMEM (-2)        /* out of memory                                   */
-#define RAILSYM_E_UNSUPPORTED (-4)  /* not possible for this model (e.g. saving a contact model's state) */
+#define RAILSYM_E_UNSUPPORTED (-4)  /* not possible for this model (e.g. a function it was compiled without) */
 #define RAILSYM_E_NOTFOUND (-11)    /* an unknown name (the message suggests the closest) */
 #define RAILSYM_E_LOAD (-12)        /* the model folder could not be loaded              */
 
@@ -168,8 +168,9 @@ int railsym_advance(railsym *sim, double t_end);
 
 /* ---------------------------------------------------------------- state */
 
-/* Bytes a saved state of sim takes; 0 when the model's state cannot be
- * saved (models with wheel-rail contacts, for now). */
+/* Bytes a saved state of sim takes (wheel-rail contact and plugin states
+ * included); 0 when the model's state cannot be saved (a contact
+ * implementation without a state copy). */
 size_t railsym_state_size(const railsym *sim);
 
 /* Saves everything the simulation continues from (state, parameters,

@@ -544,7 +544,8 @@ int railsym_state_save(railsym *sim, void *buf, size_t len)
     const size_t need = railsym_state_size(sim);
     if (!need)
         return rs_fail(sim->err, sizeof sim->err, RS_E_UNSUPPORTED,
-                       "model '%s' has wheel-rail contacts, whose state cannot be saved yet", sim->m->name);
+                       "model '%s': its contact implementation has no state copy, so its state cannot be saved",
+                       sim->m->name);
     if (!buf || len < need)
         return rs_fail(sim->err, sizeof sim->err, RS_E_ARG,
                        "railsym_state_save: a buffer of %zu bytes for a state of %zu (railsym_state_size)", len, need);

@@ -9,6 +9,8 @@
  *   - unknown names, results that cannot be set, bad indices, non-finite
  *     values, a missing folder and a scenario's unknown name give errors
  *     that name the culprit (and the closest name);
+ *   - a state saved and restored, for a contact model too (wheelset_cone,
+ *     constraint and elastic contact: the run to 0.4 s repeats bit for bit);
  *   - a state saved at t = 1 s and restored, in the same instance and in a
  *     second one, continues bit for bit as the original run did; a buffer
  *     that is not such a state is refused;
@@ -246,6 +248,38 @@ START_TEST(save_restore_bit_for_bit)
 }
 END_TEST
 
+/* A model with wheel-rail contacts (generated/wheelset_cone, 2 mm aside,
+ * rolling at 10 m/s), constraint and elastic contact: a state saved at
+ * 0.2 s and restored repeats the run to 0.4 s bit for bit, the contact's
+ * own state (contact points, patch hints) included. */
+START_TEST(save_restore_contact_model)
+{
+    static const char *const modes[2] = {"contact constraint\n", "contact elastic\n"};
+    for (int k = 0; k < 2; k++) {
+        char set[256];
+        snprintf(set, sizeof set, "%sspeed 10\ninitial y = 0.002\n", modes[k]);
+        railsym *s = open_model("generated/wheelset_cone", NULL, set);
+        ck_assert_msg(railsym_advance(s, 0.2) == RAILSYM_OK, "%s", railsym_error(s));
+        const size_t n = railsym_state_size(s);
+        ck_assert_msg(n > 0, "%s: no state size", modes[k]);
+        void *buf = malloc(n);
+        ck_assert_ptr_nonnull(buf);
+        ck_assert_msg(railsym_state_save(s, buf, n) == RAILSYM_OK, "%s", railsym_error(s));
+        ck_assert_msg(railsym_advance(s, 0.4) == RAILSYM_OK, "%s", railsym_error(s));
+        const double y1 = get(s, "y"), yaw1 = get(s, "yaw_dot");
+        ck_assert_msg(fabs(y1 - 0.002) > 1e-6, "%s: y did not move (%g)", modes[k], y1);
+        ck_assert_int_eq(railsym_state_restore(s, buf, n), RAILSYM_OK);
+        ck_assert_msg(railsym_advance(s, 0.4) == RAILSYM_OK, "%s", railsym_error(s));
+        const double y2 = get(s, "y"), yaw2 = get(s, "yaw_dot");
+        ck_assert_msg(memcmp(&y1, &y2, sizeof y1) == 0 && memcmp(&yaw1, &yaw2, sizeof yaw1) == 0,
+                      "%s: continued y %.17g yaw_dot %.17g, after restore %.17g %.17g", modes[k], y1, yaw1, y2,
+                      yaw2);
+        free(buf);
+        railsym_close(s);
+    }
+}
+END_TEST
+
 /* One pendulum run for the threads: opened, its length set, run to 3 s. */
 typedef struct job {
     double l;
@@ -300,6 +334,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, by_name_and_by_index);
     tcase_add_test(tc, clear_errors);
     tcase_add_test(tc, save_restore_bit_for_bit);
+    tcase_add_test(tc, save_restore_contact_model);
     tcase_add_test(tc, two_threads);
     suite_add_tcase(s, tc);
     return s;
