@@ -1482,7 +1482,9 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
         if (!s->file[k])
             continue;
-        if (m->n_contact == 0) {
+        /* a model without contacts takes a track all the same: the one its
+         * bodies' track-relative results are measured on (rs_track_rel.h) */
+        if (m->n_contact == 0 && k != RS_SCENARIO_FILE_TRACK) {
             st = rs_fail_at(err, errlen, RS_E_ARG, s->file_at[k].file, s->file_at[k].line,
                             "'%s' replaces the wheel-rail contacts' files, but model '%s' has no contacts: "
                             "remove the line", kFileStatements[k], m->name);

@@ -357,7 +357,8 @@ static void read_first_row(const char *path)
 }
 
 /* Through a scenario and the driver: a model without contacts has the
- * columns (on the straight track), and a misspelt one is named. */
+ * columns (on the straight track, or on a scenario's `track`), and a
+ * misspelt one is named. */
 START_TEST(columns_of_a_model_without_contacts)
 {
     char sp[600], out[600], model[600];
@@ -380,6 +381,34 @@ START_TEST(columns_of_a_model_without_contacts)
     ck_assert_msg(fabs(col("car.roll_track")) < 1e-15, "%.17g", col("car.roll_track"));
     ck_assert_msg(fabs(col("arm.pitch_track") - 0.2) < 1e-15, "%.17g", col("arm.pitch_track"));
     ck_assert_msg(fabs(col("arm.z_track") - (h1 - b_ - c_ * cos(0.2))) < 1e-15, "%.17g", col("arm.z_track"));
+
+    /* a scenario's track line gives such a model its track (the canted
+     * curve): the level car at y = 0.02 reads the circle's values */
+    char text[1200];
+    snprintf(text, sizeof text,
+             "duration 0.002\nstep 1e-3\noutput 0.001\ntrack \"%s/arc.trk\"\ninitial y = 0.02\n"
+             "initial th = 0.2\ncolumns car.y_track car.z_track car.roll_track arm.roll_track\n", dir);
+    write_file("two.scn", text);
+    ck_assert_msg(rs_driver_run(&c, NULL, err, sizeof err) == RS_OK, "%s", err);
+    read_first_row(out);
+    {
+        const double q[7] = {0, 0.02, 0, 0, 0, 0, 0.2};
+        double C1[3], R1[3][3], C2[3], R2[3][3], e1[3], e2[3], want[RS_TREL_COUNT], want2[RS_TREL_COUNT];
+        compose(q, C1, R1, C2, R2);
+        column(R1, 0, e1);
+        column(R1, 1, e2);
+        on_circle(C1, e1, e2, want);
+        column(R2, 0, e1);
+        column(R2, 1, e2);
+        on_circle(C2, e1, e2, want2);
+        ck_assert_msg(fabs(col("car.y_track") - want[RS_TREL_Y]) < 1e-6, "%.9f vs %.9f", col("car.y_track"),
+                      want[RS_TREL_Y]);
+        ck_assert_msg(fabs(col("car.z_track") - want[RS_TREL_Z]) < 1e-6, "%.9f", col("car.z_track"));
+        ck_assert_msg(fabs(col("car.roll_track") - want[RS_TREL_ROLL]) < 1e-6, "%.9f", col("car.roll_track"));
+        ck_assert_msg(fabs(col("arm.roll_track") - want2[RS_TREL_ROLL]) < 1e-6, "%.9f", col("arm.roll_track"));
+        /* the cant shows: level in the ground, rolled against the track */
+        ck_assert(fabs(want[RS_TREL_ROLL] + asin(CANT_H / CANT_BASE)) < 1e-12);
+    }
 
     write_file("two.scn", "duration 0.002\ncolumns arm.pitch_trak\n");
     ck_assert_int_ne(rs_driver_run(&c, NULL, err, sizeof err), RS_OK);

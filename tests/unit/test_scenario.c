@@ -223,7 +223,7 @@ static const struct {
      "simulated; shorten 'step' or lengthen 'duration'"},
     {"step 1e-6\nduration 1e9\n", "t.scn:1: 1e+09 s in steps of 1e-06 s is 1e+15 steps, more than any run can "
      "take; lengthen 'step' or shorten 'duration'"},
-    {"\ntrack \"vehicles/tracks/straight.trk\"\n", "t.scn:2: 'track' replaces the wheel-rail contacts' "
+    {"\nwheel_profile \"vehicles/profiles/arc_r300.prf\"\n", "t.scn:2: 'wheel_profile' replaces the wheel-rail contacts' "
      "files, but model 'rt_pendulum' has no contacts: remove the line"},
 };
 
@@ -442,7 +442,7 @@ START_TEST(test_overlay)
     ck_assert_str_eq(base.file[RS_SCENARIO_FILE_RAIL], "vehicles/profiles/arc_r300.prf");
     ck_assert_ptr_null(base.file[RS_SCENARIO_FILE_WHEEL]);
     ck_assert_int_eq(base.file_at[RS_SCENARIO_FILE_RAIL].line, 6);
-    free(base.file[RS_SCENARIO_FILE_TRACK]); /* the pendulum has no contacts: bind would refuse */
+    free(base.file[RS_SCENARIO_FILE_TRACK]); /* a file the test does not need */
     base.file[RS_SCENARIO_FILE_TRACK] = NULL;
     free(base.file[RS_SCENARIO_FILE_RAIL]);
     base.file[RS_SCENARIO_FILE_RAIL] = NULL;
