@@ -26,8 +26,8 @@
  *    coefficient |FX|/(mu FN) against FASTSIM's.  FASTSIM is an
  *    approximation of the exact theory; its error on this very case is
  *    shown by the same source: CONTACT's FASTSIM (series 3) lies below the
- *    exact curve by up to 0.038 mu FN (at CKSI = 2e-3: 0.8433 against
- *    0.8816, -4.3 %).  railsym's FASTSIM with the same parabolic bound is
+ *    exact curve by up to 0.039 mu FN (at CKSI = 2.4e-3: 0.9075 against
+ *    0.9467; relatively by up to 4.3 %, at 2e-3: 0.8433 against 0.8816).  railsym's FASTSIM with the same parabolic bound is
  *    checked within 0.055 mu FN (measured 0.048), with the Hertzian bound
  *    (the default) and Polach's method within 0.07 mu FN (measured 0.062,
  *    0.061); at full sliding (CKSI >= 4.4e-3, exact 0.9994-0.9996) the
