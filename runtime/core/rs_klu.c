@@ -171,15 +171,21 @@ done:
     return st;
 }
 
-int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *extra,
-                  const rs_allocator *a, char *err, size_t errlen)
+int rs_klu_system_build(rs_klu_system *S, const rs_model *m,
+                        const rs_pattern *const extra[RS_KLU_EXTRA_PARTS],
+                        const rs_allocator *a, char *err, size_t errlen)
 {
     memset(S, 0, sizeof *S);
     const int nq = m->n_q, nphi = m->n_phi, n = nq + nphi;
     const rs_pattern *PM = &m->M_pattern, *PG = &m->phi_q_pattern;
+    const rs_pattern *X[RS_KLU_EXTRA_PARTS];
     const int nnzM = PM->colptr[nq];
     const int nnzG = nphi > 0 ? PG->colptr[nq] : 0;
-    const int nnzX = extra ? extra->colptr[nq] : 0;
+    for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
+        X[c] = extra ? extra[c] : NULL;
+        S->off_X[c + 1] = S->off_X[c] + (X[c] ? X[c]->colptr[nq] : 0);
+    }
+    const int nnzX = S->off_X[RS_KLU_EXTRA_PARTS]; /* the parts' entries, overlaps counted */
     const int cap = nnzM + nq + nnzX + 2 * nnzG;
 
     S->n = n;
@@ -187,7 +193,6 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
     S->n_phi = nphi;
     S->nnz_M = nnzM;
     S->nnz_G = nnzG;
-    S->nnz_X = nnzX;
     S->Ap = rs_alloc(a, (size_t)n + 1, sizeof(int));
     S->Ai = rs_alloc(a, (size_t)cap, sizeof(int));
     S->Ax = rs_alloc(a, (size_t)cap, sizeof(double));
@@ -210,19 +215,26 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
     }
 
     /* Columns of the A block: the sorted union of M's rows, the diagonal
-     * and the extra pattern's rows (all increasing: a three-way merge),
-     * then φ_q's rows shifted by n_q (all >= n_q). */
+     * and the extra parts' rows (all increasing: a merge, each position
+     * recorded in the map of every part that has it), then φ_q's rows
+     * shifted by n_q (all >= n_q). */
     int p = 0;
     for (int j = 0; j < nq; j++) {
         S->Ap[j] = p;
         int k = PM->colptr[j], kend = PM->colptr[j + 1], diag_done = 0;
-        int x = extra ? extra->colptr[j] : 0, xend = extra ? extra->colptr[j + 1] : 0;
-        while (k < kend || x < xend || !diag_done) {
+        int x[RS_KLU_EXTRA_PARTS], xend[RS_KLU_EXTRA_PARTS], more = 0;
+        for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
+            x[c] = X[c] ? X[c]->colptr[j] : 0;
+            xend[c] = X[c] ? X[c]->colptr[j + 1] : 0;
+            more |= x[c] < xend[c];
+        }
+        while (k < kend || more || !diag_done) {
             int r = diag_done ? nq : j;
             if (k < kend && PM->rowind[k] < r)
                 r = PM->rowind[k];
-            if (x < xend && extra->rowind[x] < r)
-                r = extra->rowind[x];
+            for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++)
+                if (x[c] < xend[c] && X[c]->rowind[x[c]] < r)
+                    r = X[c]->rowind[x[c]];
             if (r == j && !diag_done) {
                 S->map_diag[j] = p;
                 diag_done = 1;
@@ -231,8 +243,12 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
                 S->map_M[k++] = p;
             else
                 S->zero_pos[S->n_zero++] = p; /* no M entry: rs_klu_system_fill zeroes it */
-            if (x < xend && extra->rowind[x] == r)
-                S->map_X[x++] = p;
+            more = 0;
+            for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
+                if (x[c] < xend[c] && X[c]->rowind[x[c]] == r)
+                    S->map_X[S->off_X[c] + x[c]++] = p;
+                more |= x[c] < xend[c];
+            }
             S->Ai[p++] = r;
         }
         if (nphi > 0)
@@ -535,10 +551,16 @@ void rs_klu_system_fill(rs_klu_system *S, const double *Mv, const double *Gv, do
     }
 }
 
-void rs_klu_system_add_extra(rs_klu_system *S, const double *Xv, double scale)
+void rs_klu_system_add_extra(rs_klu_system *S, int part, const double *Xv, double scale)
 {
-    for (int k = 0; k < S->nnz_X; k++)
-        S->Ax[S->map_X[k]] += scale * Xv[k];
+    const int *map = S->map_X + S->off_X[part], n = S->off_X[part + 1] - S->off_X[part];
+    for (int k = 0; k < n; k++)
+        S->Ax[map[k]] += scale * Xv[k];
+}
+
+const int *rs_klu_system_extra_map(const rs_klu_system *S, int part)
+{
+    return S->map_X + S->off_X[part];
 }
 
 /* isfinite and >= threshold; a NaN rcond counts as singular. */

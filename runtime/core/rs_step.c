@@ -389,7 +389,8 @@ static int step_imex(rs_ws *ws, double t1)
     rs_klu_system_fill(&ws->sys, ws->Mv, ws->Gv, h);
     if (ct)
         ws->cops->add_ck(ws, h);
-    else if ((st = rs_ws_plugin_jac_add(ws, h))) /* plugins with their Jacobian: implicit */
+    /* plugins with their Jacobian: implicit, beside the contact's terms */
+    if (ws->plug_implicit && (st = rs_ws_plugin_jac_add(ws, h)))
         return st;
     if ((st = factor(ws, &ws->fac_dyn, "IMEX system")))
         return st;

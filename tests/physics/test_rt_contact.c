@@ -434,12 +434,13 @@ START_TEST(test_kmat_extra)
     m.M_pattern = (rs_pattern){4, 4, Mp, Mi};
     m.phi_q_pattern = (rs_pattern){0, 4, Mp, NULL};
     rs_pattern X = {4, 4, Xp, Xi};
+    const rs_pattern *extra[RS_KLU_EXTRA_PARTS] = {[RS_KLU_EXTRA_CONTACT] = &X};
     rs_klu_system K;
     char err[200];
-    ck_assert_int_eq(rs_klu_system_build(&K, &m, &X, &ALLOC, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_klu_system_build(&K, &m, extra, &ALLOC, err, sizeof err), RS_OK);
     rs_klu_system_fill(&K, Mv, NULL, 1.0);
     const double h = 0.1;
-    rs_klu_system_add_extra(&K, Xv, h);
+    rs_klu_system_add_extra(&K, RS_KLU_EXTRA_CONTACT, Xv, h);
     rs_klu_factors F = {0};
     rs_stats st;
     memset(&st, 0, sizeof st);
