@@ -181,11 +181,12 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m,
     const rs_pattern *X[RS_KLU_EXTRA_PARTS];
     const int nnzM = PM->colptr[nq];
     const int nnzG = nphi > 0 ? PG->colptr[nq] : 0;
+    int nnzX = 0; /* the parts' entries, overlaps counted */
     for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
         X[c] = extra ? extra[c] : NULL;
-        S->off_X[c + 1] = S->off_X[c] + (X[c] ? X[c]->colptr[nq] : 0);
+        S->nnz_X[c] = X[c] ? X[c]->colptr[nq] : 0;
+        nnzX += S->nnz_X[c];
     }
-    const int nnzX = S->off_X[RS_KLU_EXTRA_PARTS]; /* the parts' entries, overlaps counted */
     const int cap = nnzM + nq + nnzX + 2 * nnzG;
 
     S->n = n;
@@ -213,6 +214,9 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m,
         rs_klu_system_free(S, a);
         return rs_fail(err, errlen, RS_E_NOMEM, "out of memory assembling the system pattern");
     }
+    int *part_map[RS_KLU_EXTRA_PARTS];
+    for (int c = 0, at = 0; c < RS_KLU_EXTRA_PARTS; at += S->nnz_X[c++])
+        S->map_part[c] = part_map[c] = S->map_X + at;
 
     /* Columns of the A block: the sorted union of M's rows, the diagonal
      * and the extra parts' rows (all increasing: a merge, each position
@@ -246,7 +250,7 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m,
             more = 0;
             for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
                 if (x[c] < xend[c] && X[c]->rowind[x[c]] == r)
-                    S->map_X[S->off_X[c] + x[c]++] = p;
+                    part_map[c][x[c]++] = p;
                 more |= x[c] < xend[c];
             }
             S->Ai[p++] = r;
@@ -551,16 +555,9 @@ void rs_klu_system_fill(rs_klu_system *S, const double *Mv, const double *Gv, do
     }
 }
 
-void rs_klu_system_add_extra(rs_klu_system *S, int part, const double *Xv, double scale)
-{
-    const int *map = S->map_X + S->off_X[part], n = S->off_X[part + 1] - S->off_X[part];
-    for (int k = 0; k < n; k++)
-        S->Ax[map[k]] += scale * Xv[k];
-}
-
 const int *rs_klu_system_extra_map(const rs_klu_system *S, int part)
 {
-    return S->map_X + S->off_X[part];
+    return S->map_part[part];
 }
 
 /* isfinite and >= threshold; a NaN rcond counts as singular. */

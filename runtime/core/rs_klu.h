@@ -47,10 +47,11 @@ typedef struct rs_klu_system {
     int *map_diag;         /* A(j,j)         -> position in Ax, n_q        */
     int *map_G;            /* φ_q value k    -> position of (n_q+i, j)     */
     int *map_GT;           /* φ_q value k    -> position of (j, n_q+i)     */
-    int *map_X;            /* extra part c's value k -> position in Ax:
-                              map_X[off_X[c] + k] (rs_klu_system_build)   */
-    int off_X[RS_KLU_EXTRA_PARTS + 1]; /* part c's entries in map_X:
-                              off_X[c] .. off_X[c+1]                      */
+    int *map_X;            /* the extra parts' maps, one after the other
+                              (one allocation)                            */
+    const int *map_part[RS_KLU_EXTRA_PARTS]; /* part c's value k -> position
+                              in Ax: map_part[c][k] (rs_klu_system_build)  */
+    int nnz_X[RS_KLU_EXTRA_PARTS]; /* part c's entries (0: no such part)  */
     int nnz_M, nnz_G;
     klu_common common;
     klu_symbolic *sym;
@@ -126,11 +127,19 @@ int rs_klu_system_choose(rs_klu_system *S, const double *Ax_dyn, const double *A
 void rs_klu_system_fill(rs_klu_system *S, const double *Mv, const double *Gv, double gt_scale);
 
 /* Adds scale·Xv (values in the order of build's extra[part]) to the A
- * block after rs_klu_system_fill.  No-op for a part built without one. */
-void rs_klu_system_add_extra(rs_klu_system *S, int part, const double *Xv, double scale);
+ * block after rs_klu_system_fill.  No-op for a part built without one.
+ * Inline: each caller names its part, a constant, so the step pays for the
+ * parts no more than for one pattern (callgrind, docs/performance.md). */
+static inline void rs_klu_system_add_extra(rs_klu_system *S, int part, const double *Xv, double scale)
+{
+    const int *map = S->map_part[part];
+    double *Ax = S->Ax;
+    for (int k = 0, n = S->nnz_X[part]; k < n; k++)
+        Ax[map[k]] += scale * Xv[k];
+}
 
-/* Part `part`'s map: its value k -> position in S->Ax (NULL-free; length
- * off_X[part+1] − off_X[part]). */
+/* Part `part`'s map: its value k -> position in S->Ax (nnz_X[part]
+ * entries). */
 const int *rs_klu_system_extra_map(const rs_klu_system *S, int part);
 
 /* Refactors F with S's current values (klu_factor the first time, again when
