@@ -275,8 +275,8 @@ static int contact_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, 
 }
 
 /* the linear system: A's pattern (with contact, A = M + Δt C^K_qq: C^K's
- * pattern joins M's; so do implicit plugins' K_p and C_p), KLU's analysis with the ordering asked for, and what
- * rs_ws_klu_info reports of it. */
+ * pattern joins M's; so do implicit plugins' K_p and C_p), KLU's analysis
+ * with the ordering asked for, and what rs_ws_klu_info reports of it. */
 static int system_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, char *err,
                         size_t errlen)
 {
