@@ -48,7 +48,8 @@ void rs_ck_plan_values(rs_ck_plan *P, const double *Dv, const double *Nv, const 
                        double *CKv);
 
 /* Sets tgt_k from map (C^K's value k -> its position in the system
- * matrix's values: rs_klu_system's map_X).  No allocation. */
+ * matrix's values: rs_klu_system_extra_map's RS_KLU_EXTRA_CONTACT part).
+ * No allocation. */
 void rs_ck_plan_bind(rs_ck_plan *P, const int *map);
 
 /* Adds scale·C^K to the system matrix's values Ax (tgt_k's positions) the

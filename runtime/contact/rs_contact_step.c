@@ -314,13 +314,13 @@ void rs_contact_add_ck(rs_ws *ws, double scale)
         if (ws->opt.contact_creep) /* frictionless: C^K_qq = 0 */
             rs_ck_plan_add(&c->ckp, c->Dv, c->Nv, c->Cb, scale, ws->sys.Ax);
     } else {
-        rs_klu_system_add_extra(&ws->sys, c->CKv, scale);
+        rs_klu_system_add_extra(&ws->sys, RS_KLU_EXTRA_CONTACT, c->CKv, scale);
     }
 }
 
 void rs_contact_bind_k(rs_ws *ws)
 {
-    rs_ck_plan_bind(&ws->ct->ckp, ws->sys.map_X);
+    rs_ck_plan_bind(&ws->ct->ckp, rs_klu_system_extra_map(&ws->sys, RS_KLU_EXTRA_CONTACT));
 }
 
 double rs_contact_track_force(const rs_ws *ws, int i, int k)

@@ -746,7 +746,7 @@ static void elastic_add_k(struct rs_ws *ws, double h)
 {
     elastic_ws *c = E(ws->ct);
     elastic_assemble(c, h, ws->opt.contact_theta);
-    rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
+    rs_klu_system_add_extra(&ws->sys, RS_KLU_EXTRA_CONTACT, c->X, 1.0);
 }
 
 /* 0 + J_lᵀ f over the halves of J_l that hold non-zeros, the dense sum's
@@ -788,7 +788,14 @@ static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
 }
 
 static const rs_pattern *elastic_pattern(const rs_contact_ws *c) { return &CE(c)->x; }
-static void elastic_bind(struct rs_ws *ws) { (void)ws; }
+/* At set-up, after the step matrix is built.  A model with plugins may
+ * have them implicit, which evaluates RS_FN_DELTA_JAC each step: its creep
+ * terms (× 0 here) need finite contact geometry in the spline slots. */
+static void elastic_bind(struct rs_ws *ws)
+{
+    if (ws->model->n_plugin > 0)
+        rs_elastic_fill_splines(ws);
+}
 static void elastic_fill(rs_contact_ws *c, int i, const double *s, double *u)
 {
     (void)c, (void)i, (void)s, (void)u;

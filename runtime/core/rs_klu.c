@@ -171,15 +171,22 @@ done:
     return st;
 }
 
-int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *extra,
-                  const rs_allocator *a, char *err, size_t errlen)
+int rs_klu_system_build(rs_klu_system *S, const rs_model *m,
+                        const rs_pattern *const extra[RS_KLU_EXTRA_PARTS],
+                        const rs_allocator *a, char *err, size_t errlen)
 {
     memset(S, 0, sizeof *S);
     const int nq = m->n_q, nphi = m->n_phi, n = nq + nphi;
     const rs_pattern *PM = &m->M_pattern, *PG = &m->phi_q_pattern;
+    const rs_pattern *X[RS_KLU_EXTRA_PARTS];
     const int nnzM = PM->colptr[nq];
     const int nnzG = nphi > 0 ? PG->colptr[nq] : 0;
-    const int nnzX = extra ? extra->colptr[nq] : 0;
+    int nnzX = 0; /* the parts' entries, overlaps counted */
+    for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
+        X[c] = extra ? extra[c] : NULL;
+        S->nnz_X[c] = X[c] ? X[c]->colptr[nq] : 0;
+        nnzX += S->nnz_X[c];
+    }
     const int cap = nnzM + nq + nnzX + 2 * nnzG;
 
     S->n = n;
@@ -187,7 +194,6 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
     S->n_phi = nphi;
     S->nnz_M = nnzM;
     S->nnz_G = nnzG;
-    S->nnz_X = nnzX;
     S->Ap = rs_alloc(a, (size_t)n + 1, sizeof(int));
     S->Ai = rs_alloc(a, (size_t)cap, sizeof(int));
     S->Ax = rs_alloc(a, (size_t)cap, sizeof(double));
@@ -208,21 +214,31 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
         rs_klu_system_free(S, a);
         return rs_fail(err, errlen, RS_E_NOMEM, "out of memory assembling the system pattern");
     }
+    int *part_map[RS_KLU_EXTRA_PARTS];
+    for (int c = 0, at = 0; c < RS_KLU_EXTRA_PARTS; at += S->nnz_X[c++])
+        S->map_part[c] = part_map[c] = S->map_X + at;
 
     /* Columns of the A block: the sorted union of M's rows, the diagonal
-     * and the extra pattern's rows (all increasing: a three-way merge),
-     * then φ_q's rows shifted by n_q (all >= n_q). */
+     * and the extra parts' rows (all increasing: a merge, each position
+     * recorded in the map of every part that has it), then φ_q's rows
+     * shifted by n_q (all >= n_q). */
     int p = 0;
     for (int j = 0; j < nq; j++) {
         S->Ap[j] = p;
         int k = PM->colptr[j], kend = PM->colptr[j + 1], diag_done = 0;
-        int x = extra ? extra->colptr[j] : 0, xend = extra ? extra->colptr[j + 1] : 0;
-        while (k < kend || x < xend || !diag_done) {
+        int x[RS_KLU_EXTRA_PARTS], xend[RS_KLU_EXTRA_PARTS], more = 0;
+        for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
+            x[c] = X[c] ? X[c]->colptr[j] : 0;
+            xend[c] = X[c] ? X[c]->colptr[j + 1] : 0;
+            more |= x[c] < xend[c];
+        }
+        while (k < kend || more || !diag_done) {
             int r = diag_done ? nq : j;
             if (k < kend && PM->rowind[k] < r)
                 r = PM->rowind[k];
-            if (x < xend && extra->rowind[x] < r)
-                r = extra->rowind[x];
+            for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++)
+                if (x[c] < xend[c] && X[c]->rowind[x[c]] < r)
+                    r = X[c]->rowind[x[c]];
             if (r == j && !diag_done) {
                 S->map_diag[j] = p;
                 diag_done = 1;
@@ -231,8 +247,12 @@ int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *e
                 S->map_M[k++] = p;
             else
                 S->zero_pos[S->n_zero++] = p; /* no M entry: rs_klu_system_fill zeroes it */
-            if (x < xend && extra->rowind[x] == r)
-                S->map_X[x++] = p;
+            more = 0;
+            for (int c = 0; c < RS_KLU_EXTRA_PARTS; c++) {
+                if (x[c] < xend[c] && X[c]->rowind[x[c]] == r)
+                    part_map[c][x[c]++] = p;
+                more |= x[c] < xend[c];
+            }
             S->Ai[p++] = r;
         }
         if (nphi > 0)
@@ -535,10 +555,9 @@ void rs_klu_system_fill(rs_klu_system *S, const double *Mv, const double *Gv, do
     }
 }
 
-void rs_klu_system_add_extra(rs_klu_system *S, const double *Xv, double scale)
+const int *rs_klu_system_extra_map(const rs_klu_system *S, int part)
 {
-    for (int k = 0; k < S->nnz_X; k++)
-        S->Ax[S->map_X[k]] += scale * Xv[k];
+    return S->map_part[part];
 }
 
 /* isfinite and >= threshold; a NaN rcond counts as singular. */

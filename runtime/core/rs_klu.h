@@ -25,6 +25,20 @@
 #include "rs_options.h"
 #include "rs_stats.h"
 
+/* The contributors of extra terms to the A block (rs_klu_system_build's
+ * `extra`): each brings its own n_q × n_q pattern, the block's pattern is
+ * their union with M's and the diagonal, and each adds its values through
+ * its own map (rs_klu_system_add_extra), so one does not need to know the
+ * others.  The contact (its C^K_qq, or the elastic contact's terms) comes
+ * first: a model without plugins builds the same matrix as with the
+ * contact alone. */
+enum {
+    RS_KLU_EXTRA_CONTACT = 0,  /* rs_contact_ops.ck_pattern                */
+    RS_KLU_EXTRA_PLUGIN_K,     /* the plugins' stiffness: the model's K_pattern */
+    RS_KLU_EXTRA_PLUGIN_C,     /* their damping: C_pattern                  */
+    RS_KLU_EXTRA_PARTS
+};
+
 typedef struct rs_klu_system {
     int n, n_q, n_phi, nnz;
     int *Ap, *Ai;          /* CSC pattern of S, n+1 and nnz entries        */
@@ -33,8 +47,12 @@ typedef struct rs_klu_system {
     int *map_diag;         /* A(j,j)         -> position in Ax, n_q        */
     int *map_G;            /* φ_q value k    -> position of (n_q+i, j)     */
     int *map_GT;           /* φ_q value k    -> position of (j, n_q+i)     */
-    int *map_X;            /* extra A-block value k (contact C^K_qq) -> Ax */
-    int nnz_M, nnz_G, nnz_X;
+    int *map_X;            /* the extra parts' maps, one after the other
+                              (one allocation)                            */
+    const int *map_part[RS_KLU_EXTRA_PARTS]; /* part c's value k -> position
+                              in Ax: map_part[c][k] (rs_klu_system_build)  */
+    int nnz_X[RS_KLU_EXTRA_PARTS]; /* part c's entries (0: no such part)  */
+    int nnz_M, nnz_G;
     klu_common common;
     klu_symbolic *sym;
     int ordering, btf;     /* of sym: RS_KLU_AMD/COLAMD/NATURAL/AMD_SCHUR/TREE,
@@ -66,13 +84,16 @@ typedef struct rs_klu_factors {
     int fx_holds;          /* the current factors are fx's (solves use it) */
 } rs_klu_factors;
 
-/* Builds the pattern of S for `m` and analyzes it.  `extra` (NULL: none) is
- * an n_q × n_q CSC pattern merged into the A block besides M and its
- * diagonal: the wheel-rail creep matrix C^K_qq of A = M + Δt C^K_qq
- * (rs_contact.h), so the pattern stays fixed for the whole run.  Returns
- * RS_OK, RS_E_NOMEM or RS_E_SOLVER (message in err). */
-int rs_klu_system_build(rs_klu_system *S, const rs_model *m, const rs_pattern *extra,
-                  const rs_allocator *a, char *err, size_t errlen);
+/* Builds the pattern of S for `m` and analyzes it.  `extra` (NULL: none;
+ * else RS_KLU_EXTRA_PARTS patterns, each NULL or n_q × n_q CSC with
+ * increasing rows) are the extra terms' patterns merged into the A block
+ * besides M and its diagonal — the wheel-rail creep matrix C^K_qq of A =
+ * M + Δt C^K_qq (rs_contact.h), the plugins' K_p and C_p — so the pattern
+ * stays fixed for the whole run.  Returns RS_OK, RS_E_NOMEM or RS_E_SOLVER
+ * (message in err). */
+int rs_klu_system_build(rs_klu_system *S, const rs_model *m,
+                        const rs_pattern *const extra[RS_KLU_EXTRA_PARTS],
+                        const rs_allocator *a, char *err, size_t errlen);
 void rs_klu_system_free(rs_klu_system *S, const rs_allocator *a);
 
 /* Analyzes S's pattern again with another ordering (RS_KLU_AMD, _COLAMD,
@@ -105,9 +126,21 @@ int rs_klu_system_choose(rs_klu_system *S, const double *Ax_dyn, const double *A
  * φ_q = Gv, upper-right gt_scale·φ_qᵀ. */
 void rs_klu_system_fill(rs_klu_system *S, const double *Mv, const double *Gv, double gt_scale);
 
-/* Adds scale·Xv (values in the order of build's `extra` pattern) to the A
- * block after rs_klu_system_fill.  No-op without an extra pattern. */
-void rs_klu_system_add_extra(rs_klu_system *S, const double *Xv, double scale);
+/* Adds scale·Xv (values in the order of build's extra[part]) to the A
+ * block after rs_klu_system_fill.  No-op for a part built without one.
+ * Inline: each caller names its part, a constant, so the step pays for the
+ * parts no more than for one pattern (callgrind, docs/performance.md). */
+static inline void rs_klu_system_add_extra(rs_klu_system *S, int part, const double *Xv, double scale)
+{
+    const int *map = S->map_part[part];
+    double *Ax = S->Ax;
+    for (int k = 0, n = S->nnz_X[part]; k < n; k++)
+        Ax[map[k]] += scale * Xv[k];
+}
+
+/* Part `part`'s map: its value k -> position in S->Ax (nnz_X[part]
+ * entries). */
+const int *rs_klu_system_extra_map(const rs_klu_system *S, int part);
 
 /* Refactors F with S's current values (klu_factor the first time, again when
  * refactorization fails, rcond drops below rcond_drop × its value at the

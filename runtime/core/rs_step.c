@@ -389,13 +389,16 @@ static int step_imex(rs_ws *ws, double t1)
     rs_klu_system_fill(&ws->sys, ws->Mv, ws->Gv, h);
     if (ct)
         ws->cops->add_ck(ws, h);
-    else if ((st = rs_ws_plugin_jac_add(ws, h))) /* plugins with their Jacobian: implicit */
+    /* plugins with their Jacobian: implicit, beside the contact's terms
+     * (tested here, not inside: a model without plugins pays one test) */
+    if (ws->plug_implicit && (st = rs_ws_plugin_jac_add(ws, h)))
         return st;
     if ((st = factor(ws, &ws->fac_dyn, "IMEX system")))
         return st;
     for (int j = 0; j < nq; j++)
         ws->rhs[j] = h * ws->delta[j];
-    rs_ws_plugin_jac_rhs(ws, h, ws->rhs);
+    if (ws->plug_implicit)
+        rs_ws_plugin_jac_rhs(ws, h, ws->rhs);
     if (ct) /* − Δt D (Cb ν_t): creep of the prescribed motion, explicit */
         ws->cops->add_explicit_creep(ws, h, ws->rhs);
     for (int i = 0; i < nphi; i++)

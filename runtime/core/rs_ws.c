@@ -275,17 +275,23 @@ static int contact_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, 
 }
 
 /* the linear system: A's pattern (with contact, A = M + Δt C^K_qq: C^K's
- * pattern joins M's), KLU's analysis with the ordering asked for, and what
- * rs_ws_klu_info reports of it. */
+ * pattern joins M's; so do implicit plugins' K_p and C_p), KLU's analysis
+ * with the ordering asked for, and what rs_ws_klu_info reports of it. */
 static int system_setup(rs_ws *ws, const rs_options *o, const rs_allocator *a, char *err,
                         size_t errlen)
 {
     char kerr[600] = "";
-    /* the extra pattern: the contact's C^K_qq, or the plugins' K and C
-     * (rs_ws_plugin_jac.c; never both) */
-    int st = rs_klu_system_build(&ws->sys, ws->model,
-                                 ws->ct ? ws->cops->ck_pattern(ws->ct) : rs_ws_plugin_jac_pattern(ws), a, kerr,
-                                 sizeof kerr);
+    /* the extra terms of A: the contact's C^K_qq (or the elastic contact's
+     * terms) and the implicit plugins' K_p and C_p (rs_ws_plugin_jac.c),
+     * each with its own pattern and map into the union */
+    const rs_pattern *extra[RS_KLU_EXTRA_PARTS] = {NULL};
+    if (ws->ct)
+        extra[RS_KLU_EXTRA_CONTACT] = ws->cops->ck_pattern(ws->ct);
+    if (ws->plug_implicit) {
+        extra[RS_KLU_EXTRA_PLUGIN_K] = &ws->model->K_pattern;
+        extra[RS_KLU_EXTRA_PLUGIN_C] = &ws->model->C_pattern;
+    }
+    int st = rs_klu_system_build(&ws->sys, ws->model, extra, a, kerr, sizeof kerr);
     if (st)
         return rs_fail(err, errlen, st, "%s", kerr);
     if (ws->ct)

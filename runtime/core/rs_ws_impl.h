@@ -111,11 +111,9 @@ struct rs_ws {
     int plug_jac_now;              /* a plugin gave its Jacobian at the last
                                       evaluation                            */
     double *plug_d;                /* 2 per plugin: its dfdx, dfdv then     */
-    rs_pattern plug_pat;           /* K_pattern ∪ C_pattern (owned arrays) */
-    int *plug_mapK, *plug_mapC;    /* K, C value k -> index in plug_pat     */
     int plug_nk, plug_nc;          /* nnz of K_pattern, C_pattern           */
-    double *plug_jv;               /* K_p, C_p, the two without the plugins,
-                                      and plug_pat's values                 */
+    double *plug_jv;               /* K_p, C_p, then the two without the
+                                      plugins                               */
 };
 
 /* Records an error "step N, t = T s: <message>" and returns status. */
@@ -149,13 +147,13 @@ int rs_ws_plugin_advance(rs_ws *ws, double t1, double dt);
 /* The plugins' total number of states (plug_state's length). */
 int rs_ws_plugin_state_count(const rs_ws *ws);
 /* Implicit plugin forces in the IMEX step (rs_ws_plugin_jac.c): set-up
- * (from rs_ws_plugin_setup), the extra pattern of the step matrix (NULL:
- * none), Δt C_p + Δt²/2 K_p into the filled step matrix and Δt C_p q̇ −
- * Δt²/2 K_p q̇ into its right-hand side; both no-ops unless a plugin gave
- * its Jacobian at the last evaluation. */
+ * (from rs_ws_plugin_setup; sets plug_implicit, and then the step
+ * matrix's extra parts RS_KLU_EXTRA_PLUGIN_K and _C are the model's
+ * K_pattern and C_pattern), Δt C_p + Δt²/2 K_p into the filled step matrix
+ * and Δt C_p q̇ − Δt²/2 K_p q̇ into its right-hand side; both no-ops unless
+ * a plugin gave its Jacobian at the last evaluation. */
 int rs_ws_plugin_jac_setup(rs_ws *ws, const rs_allocator *a, char *err, size_t errlen);
 void rs_ws_plugin_jac_release(rs_ws *ws, const rs_allocator *a);
-const rs_pattern *rs_ws_plugin_jac_pattern(const rs_ws *ws);
 int rs_ws_plugin_jac_add(rs_ws *ws, double h);
 void rs_ws_plugin_jac_rhs(const rs_ws *ws, double h, double *rhs);
 

@@ -18,85 +18,39 @@
  * (the elastic contact's form with θ = 1, docs/runtime.md), so a plugin
  * spring at q(t+Δt) acts as a backward-Euler one: stable for any Δt.
  *
- * The union of K's and C's patterns joins the step matrix's pattern at
- * set-up (rs_klu_system_build's `extra`), so the step only scatters values.
- * Used for IMEX Euler on models without wheel-rail contacts (whose matrix
- * already carries the contact's extra pattern) that have RS_FN_DELTA_JAC;
- * otherwise the plugins stay explicit.  No allocation after set-up.
+ * K's and C's patterns join the step matrix's pattern at set-up as two
+ * extra parts beside the contact's (rs_klu_system_build's `extra`: the
+ * union of all, each part with its own map into it), so the step only
+ * scatters values, after the contact's.  Used for IMEX Euler on any model
+ * with RS_FN_DELTA_JAC, with wheel-rail contacts (constraint or elastic)
+ * or without; otherwise the plugins stay explicit.  No allocation after
+ * set-up.
  */
-#include <string.h>
-
 #include "rs_error.h"
 #include "rs_ws_impl.h"
-
-/* Allocates the union pattern of K_pattern and C_pattern with the maps of
- * both into it and the value arrays (out of memory: RS_E_NOMEM). */
-static int build_union(rs_ws *ws, const rs_allocator *a)
-{
-    const rs_model *m = ws->model;
-    const rs_pattern *K = &m->K_pattern, *C = &m->C_pattern;
-    const int nq = m->n_q, nk = K->colptr[nq], nc = C->colptr[nq];
-    int *colptr = rs_alloc(a, (size_t)nq + 1, sizeof(int));
-    int *rowind = rs_alloc(a, (size_t)(nk + nc) + 1, sizeof(int));
-    ws->plug_mapK = rs_alloc(a, (size_t)nk + 1, sizeof(int));
-    ws->plug_mapC = rs_alloc(a, (size_t)nc + 1, sizeof(int));
-    ws->plug_jv = rs_alloc(a, 2 * (size_t)(nk + nc) + (size_t)(nk + nc) + 1, sizeof(double));
-    ws->plug_d = rs_alloc(a, 2 * (size_t)m->n_plugin, sizeof(double));
-    ws->plug_pat.colptr = colptr;
-    ws->plug_pat.rowind = rowind;
-    if (!colptr || !rowind || !ws->plug_mapK || !ws->plug_mapC || !ws->plug_jv || !ws->plug_d)
-        return RS_E_NOMEM;
-    int p = 0;
-    for (int j = 0; j < nq; j++) { /* both columns' rows increase: a merge */
-        colptr[j] = p;
-        int x = K->colptr[j], y = C->colptr[j];
-        const int xe = K->colptr[j + 1], ye = C->colptr[j + 1];
-        while (x < xe || y < ye) {
-            const int rk = x < xe ? K->rowind[x] : nq, rc = y < ye ? C->rowind[y] : nq;
-            const int r = rk < rc ? rk : rc;
-            if (rk == r)
-                ws->plug_mapK[x++] = p;
-            if (rc == r)
-                ws->plug_mapC[y++] = p;
-            rowind[p++] = r;
-        }
-    }
-    colptr[nq] = p;
-    ws->plug_pat.nrow = ws->plug_pat.ncol = nq;
-    ws->plug_nk = nk;
-    ws->plug_nc = nc;
-    return RS_OK;
-}
 
 int rs_ws_plugin_jac_setup(rs_ws *ws, const rs_allocator *a, char *err, size_t errlen)
 {
     const rs_model *m = ws->model;
-    if (m->n_plugin <= 0 || ws->ct || ws->opt.method != RS_IMEX_EULER || !m->fn[RS_FN_DELTA_JAC].fn)
+    if (m->n_plugin <= 0 || ws->opt.method != RS_IMEX_EULER || !m->fn[RS_FN_DELTA_JAC].fn)
         return RS_OK; /* explicit plugins (docs/plugins.md says when) */
-    if (build_union(ws, a))
+    const int nk = m->K_pattern.colptr[m->n_q], nc = m->C_pattern.colptr[m->n_q];
+    ws->plug_jv = rs_alloc(a, 2 * (size_t)(nk + nc) + 1, sizeof(double));
+    ws->plug_d = rs_alloc(a, 2 * (size_t)m->n_plugin, sizeof(double));
+    if (!ws->plug_jv || !ws->plug_d)
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory for the plugins' Jacobians");
+    ws->plug_nk = nk;
+    ws->plug_nc = nc;
     ws->plug_implicit = 1;
     return RS_OK;
 }
 
 void rs_ws_plugin_jac_release(rs_ws *ws, const rs_allocator *a)
 {
-    rs_free(a, (void *)ws->plug_pat.colptr);
-    rs_free(a, (void *)ws->plug_pat.rowind);
-    rs_free(a, ws->plug_mapK);
-    rs_free(a, ws->plug_mapC);
     rs_free(a, ws->plug_jv);
     rs_free(a, ws->plug_d);
-    ws->plug_d = NULL;
-    memset(&ws->plug_pat, 0, sizeof ws->plug_pat);
-    ws->plug_mapK = ws->plug_mapC = NULL;
-    ws->plug_jv = NULL;
+    ws->plug_d = ws->plug_jv = NULL;
     ws->plug_implicit = 0;
-}
-
-const rs_pattern *rs_ws_plugin_jac_pattern(const rs_ws *ws)
-{
-    return ws->plug_implicit ? &ws->plug_pat : NULL;
 }
 
 /* K_p, C_p at the bound state into plug_jv[0..nk), [nk..nk+nc): the force
@@ -137,15 +91,9 @@ int rs_ws_plugin_jac_add(rs_ws *ws, double h)
     int st = plugin_part(ws);
     if (st)
         return st;
-    const int nk = ws->plug_nk, nc = ws->plug_nc, nx = ws->plug_pat.colptr[ws->model->n_q];
-    const double *Kv = ws->plug_jv, *Cv = Kv + nk;
-    double *X = ws->plug_jv + 2 * (nk + nc);
-    memset(X, 0, (size_t)nx * sizeof(double));
-    for (int k = 0; k < nc; k++)
-        X[ws->plug_mapC[k]] += h * Cv[k];
-    for (int k = 0; k < nk; k++)
-        X[ws->plug_mapK[k]] += 0.5 * h * h * Kv[k];
-    rs_klu_system_add_extra(&ws->sys, X, 1.0);
+    const double *Kv = ws->plug_jv, *Cv = Kv + ws->plug_nk;
+    rs_klu_system_add_extra(&ws->sys, RS_KLU_EXTRA_PLUGIN_C, Cv, h);
+    rs_klu_system_add_extra(&ws->sys, RS_KLU_EXTRA_PLUGIN_K, Kv, 0.5 * h * h);
     return RS_OK;
 }
 

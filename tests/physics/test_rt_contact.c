@@ -434,12 +434,13 @@ START_TEST(test_kmat_extra)
     m.M_pattern = (rs_pattern){4, 4, Mp, Mi};
     m.phi_q_pattern = (rs_pattern){0, 4, Mp, NULL};
     rs_pattern X = {4, 4, Xp, Xi};
+    const rs_pattern *extra[RS_KLU_EXTRA_PARTS] = {[RS_KLU_EXTRA_CONTACT] = &X};
     rs_klu_system K;
     char err[200];
-    ck_assert_int_eq(rs_klu_system_build(&K, &m, &X, &ALLOC, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_klu_system_build(&K, &m, extra, &ALLOC, err, sizeof err), RS_OK);
     rs_klu_system_fill(&K, Mv, NULL, 1.0);
     const double h = 0.1;
-    rs_klu_system_add_extra(&K, Xv, h);
+    rs_klu_system_add_extra(&K, RS_KLU_EXTRA_CONTACT, Xv, h);
     rs_klu_factors F = {0};
     rs_stats st;
     memset(&st, 0, sizeof st);
@@ -461,6 +462,74 @@ START_TEST(test_kmat_extra)
     ck_assert_int_eq(K.nnz, 4 + 5); /* 4 diagonal + 5 off-diagonal positions */
     rs_klu_factors_free(&K, &F);
     rs_klu_system_free(&K, &ALLOC);
+}
+END_TEST
+
+/* Three extra parts at once (the contact's, a plugin stiffness and
+ * damping), their patterns overlapping each other, M's and the diagonal,
+ * with a constraint row: the A block's pattern is their union (counted by
+ * hand), and after adding each part through its own map, every value of
+ * the system equals M + h²/2 K + h C + h X summed by hand (dense), the
+ * φ_q rows and columns untouched. */
+START_TEST(test_kmat_union_of_parts)
+{
+    static const int Mp[] = {0, 2, 4, 5, 6}, Mi[] = {0, 1, 0, 1, 2, 3}; /* a 2×2 block, then diagonal */
+    static const int Xp[] = {0, 2, 3, 5, 6}, Xi[] = {1, 3, 0, 2, 3, 0};
+    static const int Kp[] = {0, 1, 3, 4, 6}, Ki[] = {3, 1, 3, 2, 0, 1};   /* (3,0) shared with X */
+    static const int Cp[] = {0, 0, 2, 3, 4}, Ci[] = {1, 3, 2, 1};          /* (1,3) new, (3,1) with K */
+    static const int Gp[] = {0, 1, 1, 2, 2}, Gi[] = {0, 0};                /* φ row 0 on q0, q2 */
+    const double Mv[] = {2, 0.5, 0.5, 3, 4, 5}, Xv[] = {0.5, -0.25, 0.75, 1.5, 0.125, -0.5};
+    const double Kv[] = {40, 30, -10, 20, 7, -3}, Cv[] = {6, -2, 1.5, 0.25}, Gv[] = {1, -1};
+    rs_model m;
+    memset(&m, 0, sizeof m);
+    m.n_q = 4;
+    m.n_phi = 1;
+    m.M_pattern = (rs_pattern){4, 4, Mp, Mi};
+    m.phi_q_pattern = (rs_pattern){1, 4, Gp, Gi};
+    rs_pattern X = {4, 4, Xp, Xi}, KP = {4, 4, Kp, Ki}, CP = {4, 4, Cp, Ci};
+    const rs_pattern *extra[RS_KLU_EXTRA_PARTS] = {&X, &KP, &CP};
+    rs_klu_system S;
+    char err[200];
+    ck_assert_int_eq(rs_klu_system_build(&S, &m, extra, &ALLOC, err, sizeof err), RS_OK);
+    const double h = 0.1;
+    rs_klu_system_fill(&S, Mv, Gv, h);
+    rs_klu_system_add_extra(&S, RS_KLU_EXTRA_CONTACT, Xv, h);
+    rs_klu_system_add_extra(&S, RS_KLU_EXTRA_PLUGIN_K, Kv, 0.5 * h * h);
+    rs_klu_system_add_extra(&S, RS_KLU_EXTRA_PLUGIN_C, Cv, h);
+    double A[5][5] = {{0}};
+    int in[5][5] = {{0}};
+    for (int j = 0; j < 4; j++) {
+        in[j][j] = 1;
+        for (int k = Mp[j]; k < Mp[j + 1]; k++)
+            A[Mi[k]][j] += Mv[k], in[Mi[k]][j] = 1;
+        for (int k = Xp[j]; k < Xp[j + 1]; k++)
+            A[Xi[k]][j] += h * Xv[k], in[Xi[k]][j] = 1;
+        for (int k = Kp[j]; k < Kp[j + 1]; k++)
+            A[Ki[k]][j] += 0.5 * h * h * Kv[k], in[Ki[k]][j] = 1;
+        for (int k = Cp[j]; k < Cp[j + 1]; k++)
+            A[Ci[k]][j] += h * Cv[k], in[Ci[k]][j] = 1;
+        for (int k = Gp[j]; k < Gp[j + 1]; k++) {
+            A[4][j] = Gv[k], in[4][j] = 1;
+            A[j][4] = h * Gv[k], in[j][4] = 1;
+        }
+    }
+    int count = 0;
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++)
+            count += in[i][j];
+    ck_assert_int_eq(S.nnz, count);
+    /* by hand: columns 0..3 of A hold rows {0,1,3}, {0,1,3}, {2,3}, {0,1,3},
+     * φ_q adds (4,0), (4,2) and column 4's rows 0, 2 */
+    ck_assert_int_eq(count, 3 + 3 + 2 + 3 + 4);
+    double B[5][5] = {{0}};
+    for (int j = 0; j < 5; j++)
+        for (int p = S.Ap[j]; p < S.Ap[j + 1]; p++)
+            B[S.Ai[p]][j] = S.Ax[p];
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++)
+            ck_assert_msg(fabs(B[i][j] - A[i][j]) <= 1e-15 * (1 + fabs(A[i][j])), "(%d,%d): %.17g, by hand %.17g",
+                          i, j, B[i][j], A[i][j]);
+    rs_klu_system_free(&S, &ALLOC);
 }
 END_TEST
 
@@ -1155,6 +1224,7 @@ int main(void)
     tcase_add_test(tc, test_solve4);
     tcase_add_test(tc, test_ck_dense);
     tcase_add_test(tc, test_kmat_extra);
+    tcase_add_test(tc, test_kmat_union_of_parts);
     tcase_add_test(tc, test_creep_block_kalker);
     tcase_add_test(tc, test_toy_rolling);
     tcase_add_test(tc, test_toy_static_and_liftoff);

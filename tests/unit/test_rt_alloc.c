@@ -16,6 +16,7 @@
 
 #include "alloc_hook.h"
 #include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_load.h"
 #include "rt_fixtures.h"
 #include "rs_test.h"
@@ -157,6 +158,67 @@ START_TEST(test_no_alloc_plugin_implicit)
     alloc_hook_counting = 0;
     ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
     ck_assert_msg(alloc_hook_calls == 0, "plugin: %ld allocator calls in 1000 implicit steps", alloc_hook_calls);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* The same on a model with wheel-rail contacts: the conical wheelset of
+ * vehicles/examples (included) with a lateral plugin spring-damper from a
+ * point 10 m to its right (f = 1e6 (x − 10) + 1e3 v, its Jacobian given),
+ * so the step adds the contact's terms and the plugin's to the union
+ * pattern (rs_klu_system_build): no allocation, in constraint (_i = 0) and
+ * elastic (_i = 1) mode. */
+static int lateral_eval(void *ctx, const rs_plugin_in *in, rs_plugin_out *out)
+{
+    (void)ctx;
+    out->f = 1e6 * (in->x - 10) + 1e3 * in->v;
+    out->dfdx = 1e6;
+    out->dfdv = 1e3;
+    out->has_jac = 1;
+    return RS_PLUGIN_OK;
+}
+
+START_TEST(test_no_alloc_plugin_implicit_contact)
+{
+    char dir[64] = "/tmp/rs_alloc_plugin_ct_XXXXXX", cwd[256], cmd[1024], err[2000];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(cmd, sizeof cmd,
+             "printf 'include \"%s/vehicles/examples/wheelset_cone.vdl\"\npoint A = O + [x, -10, r0] in "
+             "ground\nplugin s library \"/nonexistent/libsd.so\" between A and O_ws of wheelset\n' > '%s/m.vdl'",
+             cwd, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *bin = getenv("RAILSYM_BIN");
+    snprintf(cmd, sizeof cmd, "'%s' compile '%s/m.vdl' -o '%s/m' >/dev/null", bin && *bin ? bin : "./build/railsym",
+             dir, dir);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    snprintf(cmd, sizeof cmd, "%s/m", dir);
+    rs_loaded *h = rs_load(cmd, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    static const rs_plugin_api api = {RS_PLUGIN_ABI_VERSION, 0, lateral_eval, 0, 0};
+    const rs_plugin_api *tables[1] = {&api};
+    rs_options o;
+    rs_options_default(&o);
+    o.plugins = tables;
+    o.contact = _i ? rs_elastic_contact() : rs_wheel_rail_contact();
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", 20.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", 20.0 / 0.45), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.002), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
+    int st = RS_OK;
+    for (int i = 0; i < 1000 && st == RS_OK; i++)
+        st = rs_step(ws);
+    alloc_hook_counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    ck_assert_msg(alloc_hook_calls == 0, "plugin on contacts (%s): %ld allocator calls in 1000 implicit steps",
+                  _i ? "elastic" : "constraint", alloc_hook_calls);
     rs_ws_free(&ws);
     rs_unload(&h);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -350,6 +412,7 @@ int main(void)
     tcase_add_test(tc, test_no_alloc_contact_bogie);
     tcase_add_test(tc, test_no_alloc_contact_search);
     tcase_add_test(tc, test_no_alloc_plugin_implicit);
+    tcase_add_loop_test(tc, test_no_alloc_plugin_implicit_contact, 0, 2);
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
     tcase_add_test(tc, test_injected_allocator_is_used);
     tcase_add_test(tc, test_allocator_need_not_zero);
