@@ -51,7 +51,8 @@ const char *const kFolders[] = {"abi", "runtime/core", "runtime/contact", "commo
 const char *const kAppFiles[] = {"rs_scenario.c",  "rs_scenario.h",      "rs_scenario_load.c", "rs_speed.c",
                                  "rs_speed.h",     "rs_track_rel.c",     "rs_track_rel.h",     "rs_fmi2.c",
                                  "rs_fmi2.h",      "rs_fmi2_api.h",      "rs_fmi2_vars.c",     "rs_fmi2_vars.h",
-                                 "rs_equilibrium.c", "rs_equilibrium.h"};
+                                 "rs_equilibrium.c", "rs_equilibrium.h",
+                                 "rs_instance.c",  "rs_instance.h"};
 // the scenario's `equilibrium` (rs_equilibrium) solves with rs_krylov's dense LU
 const char *const kTrainFiles[] = {"rs_krylov.c", "rs_krylov.h", "rs_barrier.c", "rs_barrier.h"};
 // the adapter opens the plugins' libraries from resources/ (dlopen)

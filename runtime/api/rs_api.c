@@ -2,9 +2,10 @@
  * rs_api.c — the embedding API of railsym.h over the runtime: a loaded
  * model folder, its bound scenario and one workspace per instance.
  *
- * The opening repeats rs_driver_simulate's sequence (scenario, binding,
- * options, contact implementation, workspace, apply, equilibrium) and the
- * run starts (rs_ws_init) at the first step or read, where `railsym run`
+ * The opening follows rs_driver_simulate's sequence (scenario, binding,
+ * options, contact implementation, workspace, apply, equilibrium; the part
+ * after the binding is rs_instance.h's, shared with the FMU) and the run
+ * starts (rs_ws_init) at the first step or read, where `railsym run`
  * writes its first row, so the same steps give the same numbers.
  *
  * An index (railsym_find) is the quantity's rs_var packed as
@@ -24,18 +25,14 @@
 #include "railsym.h"
 #include "rs_api_paths.h"
 #include "rs_closest.h"
-#include "rs_contact.h"
 #include "rs_driver.h"
-#include "rs_elastic.h"
-#include "rs_equilibrium.h"
 #include "rs_error.h"
 #include "rs_fmi2_vars.h"
+#include "rs_instance.h"
 #include "rs_load.h"
-#include "rs_plugin_load.h"
 #include "rs_results.h"
 #include "rs_scenario.h"
 #include "rs_track_rel.h"
-#include "rs_ws_state.h"
 
 /* The public codes are the runtime's. */
 _Static_assert(RAILSYM_OK == RS_OK && RAILSYM_E_ARG == RS_E_ARG && RAILSYM_E_NOMEM == RS_E_NOMEM &&
@@ -52,14 +49,8 @@ struct railsym {
     unsigned magic;
     rs_loaded *h;
     const rs_model *m;
-    rs_binding *b;
-    rs_ws *ws;
-    rs_plugin_set *plugins;  /* the model's plugin libraries (docs/plugins.md) */
-    rs_input_fn scn_input;   /* the scenario's input tables (or NULL) */
-    void *scn_ctx;
-    double *u_val;           /* n_u: values set through railsym_set */
-    unsigned char *u_set;    /* n_u: 1 where such a value was set   */
-    double *out;             /* n_out: user outputs at the current state */
+    rs_instance in;          /* binding, workspace, plugins, inputs set through railsym_set (u_val, u_set),
+                                user outputs at the current state (out) */
     rs_track_rel *tr;        /* opened at the first track-relative read */
     int started;             /* rs_ws_init done                     */
     int have_out, have_energy, have_power, have_trel;   /* evaluated at this state */
@@ -103,18 +94,6 @@ const char *railsym_model_name(const railsym *sim) { return usable(sim) ? sim->m
 /* Evaluated quantities are of one state: a step, a set or a restore
  * forgets them. */
 static void state_changed(railsym *s) { s->have_out = s->have_energy = s->have_power = s->have_trel = 0; }
-
-/* The input callback: the scenario's tables, then the values set through
- * railsym_set on top. */
-static int api_input(void *ctx, double t, double *u, int n_u)
-{
-    railsym *s = ctx;
-    const int st = s->scn_input ? s->scn_input(s->scn_ctx, t, u, n_u) : 0;
-    for (int i = 0; i < n_u; i++)
-        if (s->u_set[i])
-            u[i] = s->u_val[i];
-    return st;
-}
 
 /* A derailment stops the step unless the scenario says `derailment
  * continue` (as `railsym run`); the event is kept for the message. */
@@ -168,63 +147,27 @@ static int setup(railsym *s, const char *dir, const railsym_options *o, char *er
         return rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", dir, msg);
     }
     const rs_model *m = s->m = rs_loaded_model(s->h);
-    st = rs_scenario_bind(&scn, m, &s->b, err, errlen);
+    rs_binding *b = NULL;
+    st = rs_scenario_bind(&scn, m, &b, err, errlen);
     rs_scenario_free(&scn);
     if (st)
         return st;
 
-    rs_options opt;
-    rs_options_default(&opt);
-    rs_binding_options(s->b, &opt);
-    s->scn_input = opt.input;
-    s->scn_ctx = opt.input_ctx;
-    if (!(s->u_val = calloc((size_t)m->n_u + 1, sizeof *s->u_val)) || !(s->u_set = calloc((size_t)m->n_u + 1, 1)) ||
-        !(s->out = calloc((size_t)m->n_out + 1, sizeof *s->out)))
-        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
-    int user_inputs = 0;
-    for (int u = 0; u < m->n_u; u++)
-        user_inputs += rs_fmi2_user_input(m, u);
-    if (user_inputs) {   /* else the scenario's callback as it is, as `railsym run` */
-        opt.input = api_input;
-        opt.input_ctx = s;
-    }
-    if (m->n_contact) {
-        if (!opt.contact_dir && rs_driver_contact_dir(dir, s->contact_dir, sizeof s->contact_dir))
-            opt.contact_dir = s->contact_dir;
-        const int mode = rs_binding_contact_mode(s->b);
-        opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
-                      : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
-                                                           : rs_contact_for_model(m);
-        if (!opt.contact)
-            return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                           "model '%s': its contacts mix 'mode elastic' and 'mode constraint'; choose one in the "
-                           "scenario ('contact elastic' or 'contact constraint')",
-                           m->name);
-        s->derail_go_on = rs_binding_derail_continue(s->b);
-        opt.contact_event = api_event;
-        opt.contact_event_ctx = s;
-    }
-    if ((st = rs_plugin_set_open(m, &s->plugins, err, errlen))) /* user plugin forces, as railsym run */
+    s->derail_go_on = rs_binding_derail_continue(b);
+    rs_instance_config c = {NULL, NULL, NULL, api_event, s};
+    if (m->n_contact && rs_driver_contact_dir(dir, s->contact_dir, sizeof s->contact_dir))
+        c.default_contact_dir = s->contact_dir;
+    if ((st = rs_instance_create(&s->in, m, b, &c, err, errlen)))
         return st;
-    opt.plugins = rs_plugin_set_tables(s->plugins);
-    if ((st = rs_ws_create(m, &opt, &s->ws, msg, sizeof msg)))
+    if ((st = rs_instance_equilibrium(&s->in, msg, sizeof msg)))
         return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
-    if ((st = rs_binding_apply(s->b, s->ws, msg, sizeof msg)))
-        return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
-    const int *eq_idx;
-    int n_eq;
-    if (rs_binding_equilibrium(s->b, &eq_idx, &n_eq)) {
-        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL};
-        if ((st = rs_equilibrium(s->ws, &eo, NULL, msg, sizeof msg)))
-            return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
-    }
-    s->cols = rs_binding_columns(s->b, &s->ncol);
+    s->cols = rs_binding_columns(s->in.b, &s->ncol);
     if (!s->cols) {
         if (!(s->default_cols = rs_results_default_columns(m, &s->ncol)))
             return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         s->cols = (const char *const *)s->default_cols;
     }
-    s->t_end = rs_ws_time(s->ws) + rs_binding_duration(s->b);
+    s->t_end = rs_ws_time(s->in.ws) + rs_binding_duration(s->in.b);
     return RS_OK;
 }
 
@@ -268,18 +211,13 @@ void railsym_close(railsym *sim)
     if (!usable(sim))
         return;
     rs_track_rel_free(&sim->tr);
-    rs_ws_free(&sim->ws);
-    rs_plugin_set_close(&sim->plugins); /* after the workspace: its release hooks are in them */
-    rs_binding_free(&sim->b);
+    rs_instance_free(&sim->in);
     rs_unload(&sim->h);   /* after every workspace of its model */
     if (sim->default_cols) {
         for (int i = 0; i < sim->ncol; i++)
             free(sim->default_cols[i]);
         free(sim->default_cols);
     }
-    free(sim->u_val);
-    free(sim->u_set);
-    free(sim->out);
     sim->magic = 0;
     free(sim);
 }
@@ -369,9 +307,9 @@ static int start(railsym *s)
 {
     if (s->started)
         return RS_OK;
-    const int st = rs_ws_init(s->ws);
+    const int st = rs_ws_init(s->in.ws);
     if (st)
-        return rs_fail(s->err, sizeof s->err, st, "model '%s': initial state: %s", s->m->name, rs_ws_error(s->ws));
+        return rs_fail(s->err, sizeof s->err, st, "model '%s': initial state: %s", s->m->name, rs_ws_error(s->in.ws));
     s->started = 1;
     state_changed(s);
     return RS_OK;
@@ -407,9 +345,9 @@ int railsym_set_index(railsym *sim, int index, double value)
                        var_name(m, v), v.kind == RS_VAR_QD ? "_dot" : "", value);
     switch (v.kind) {
     case RS_VAR_P:
-        if ((st = rs_ws_set_param_index(sim->ws, v.index, value)))
+        if ((st = rs_ws_set_param_index(sim->in.ws, v.index, value)))
             return rs_fail(sim->err, sizeof sim->err, st, "parameter '%s' = %g refused: %s", m->p_names[v.index],
-                           value, rs_ws_error(sim->ws));
+                           value, rs_ws_error(sim->in.ws));
         break;
     case RS_VAR_U:
         if (!rs_fmi2_user_input(m, v.index))
@@ -417,12 +355,12 @@ int railsym_set_index(railsym *sim, int index, double value)
                            "input '%s' is filled by a wheel-rail contact (a spline coefficient or a creep force) "
                            "and cannot be set",
                            m->u_names[v.index]);
-        sim->u_val[v.index] = value;
-        sim->u_set[v.index] = 1;
-        rs_ws_u(sim->ws)[v.index] = value;   /* seen before the next step too */
+        sim->in.u_val[v.index] = value;
+        sim->in.u_set[v.index] = 1;
+        rs_ws_u(sim->in.ws)[v.index] = value;   /* seen before the next step too */
         break;
-    case RS_VAR_Q: rs_ws_q(sim->ws)[v.index] = value; break;
-    default: rs_ws_qd(sim->ws)[v.index] = value; break;
+    case RS_VAR_Q: rs_ws_q(sim->in.ws)[v.index] = value; break;
+    default: rs_ws_qd(sim->in.ws)[v.index] = value; break;
     }
     state_changed(sim);
     return RS_OK;
@@ -447,8 +385,8 @@ int railsym_get_index(railsym *sim, int index, double *value)
     if (st)
         return st;
     if (v.kind == RS_VAR_OUTPUT && !sim->have_out) {
-        if ((st = rs_ws_outputs(sim->ws, sim->out)))
-            return rs_fail(sim->err, sizeof sim->err, st, "outputs: %s", rs_ws_error(sim->ws));
+        if ((st = rs_ws_outputs(sim->in.ws, sim->in.out)))
+            return rs_fail(sim->err, sizeof sim->err, st, "outputs: %s", rs_ws_error(sim->in.ws));
         sim->have_out = 1;
     }
     if (v.kind == RS_VAR_ENERGY) {
@@ -457,25 +395,25 @@ int railsym_get_index(railsym *sim, int index, double *value)
             return rs_fail(sim->err, sizeof sim->err, RS_E_UNSUPPORTED, "model '%s' has no %s function", sim->m->name,
                            power ? "power" : "energy");
         if (!(power ? sim->have_power : sim->have_energy)) {
-            if ((st = power ? rs_ws_power(sim->ws, NULL) : rs_ws_energy(sim->ws, NULL, NULL)))
+            if ((st = power ? rs_ws_power(sim->in.ws, NULL) : rs_ws_energy(sim->in.ws, NULL, NULL)))
                 return rs_fail(sim->err, sizeof sim->err, st, "%s: %s", power ? "power" : "energy",
-                               rs_ws_error(sim->ws));
+                               rs_ws_error(sim->in.ws));
             *(power ? &sim->have_power : &sim->have_energy) = 1;
         }
     }
     if ((int)v.kind == KIND_TREL) {
         char msg[1024];
-        if (!sim->tr && (st = rs_track_rel_open(sim->ws, &sim->tr, msg, sizeof msg)))
+        if (!sim->tr && (st = rs_track_rel_open(sim->in.ws, &sim->tr, msg, sizeof msg)))
             return rs_fail(sim->err, sizeof sim->err, st, "%s", msg);
         if (!sim->have_trel) {
-            if ((st = rs_track_rel_update(sim->tr, sim->ws)))
-                return rs_fail(sim->err, sizeof sim->err, st, "track-relative quantities: %s", rs_ws_error(sim->ws));
+            if ((st = rs_track_rel_update(sim->tr, sim->in.ws)))
+                return rs_fail(sim->err, sizeof sim->err, st, "track-relative quantities: %s", rs_ws_error(sim->in.ws));
             sim->have_trel = 1;
         }
         *value = rs_track_rel_value(sim->tr, v.index / RS_TREL_COUNT, v.index % RS_TREL_COUNT);
         return RS_OK;
     }
-    *value = rs_ws_value(sim->ws, v, sim->out);
+    *value = rs_ws_value(sim->in.ws, v, sim->in.out);
     return RS_OK;
 }
 
@@ -487,9 +425,9 @@ int railsym_get(railsym *sim, const char *name, double *value)
 
 /* ---------------------------------------------------------------- time */
 
-double railsym_time(const railsym *sim) { return usable(sim) ? rs_ws_time(sim->ws) : NAN; }
-double railsym_step_size(const railsym *sim) { return usable(sim) ? rs_binding_step(sim->b) : NAN; }
-double railsym_output_interval(const railsym *sim) { return usable(sim) ? rs_binding_output(sim->b) : NAN; }
+double railsym_time(const railsym *sim) { return usable(sim) ? rs_ws_time(sim->in.ws) : NAN; }
+double railsym_step_size(const railsym *sim) { return usable(sim) ? rs_binding_step(sim->in.b) : NAN; }
+double railsym_output_interval(const railsym *sim) { return usable(sim) ? rs_binding_output(sim->in.b) : NAN; }
 double railsym_end_time(const railsym *sim) { return usable(sim) ? sim->t_end : NAN; }
 
 int railsym_step(railsym *sim)
@@ -500,10 +438,10 @@ int railsym_step(railsym *sim)
     if (st)
         return st;
     sim->event[0] = '\0';
-    st = rs_step(sim->ws);
+    st = rs_step(sim->in.ws);
     state_changed(sim);
     if (st < 0)
-        return rs_fail(sim->err, sizeof sim->err, st, "model '%s': %s%s%s", sim->m->name, rs_ws_error(sim->ws),
+        return rs_fail(sim->err, sizeof sim->err, st, "model '%s': %s%s%s", sim->m->name, rs_ws_error(sim->in.ws),
                        sim->event[0] ? "; " : "", sim->event);
     return st;
 }
@@ -512,7 +450,7 @@ int railsym_advance(railsym *sim, double t_end)
 {
     if (!usable(sim))
         return RS_E_ARG;
-    const double t = rs_ws_time(sim->ws), dt = rs_binding_step(sim->b);
+    const double t = rs_ws_time(sim->in.ws), dt = rs_binding_step(sim->in.b);
     if (!isfinite(t_end) || t_end < t - 0.5 * dt)
         return rs_fail(sim->err, sizeof sim->err, RS_E_ARG,
                        "railsym_advance: t_end = %.17g s is not a finite time after the current %.17g s", t_end, t);
@@ -527,14 +465,12 @@ int railsym_advance(railsym *sim, double t_end)
 
 /* ---------------------------------------------------------------- state */
 
-static size_t inputs_len(const railsym *s) { return (size_t)s->m->n_u * (sizeof(double) + 1); }
-
 size_t railsym_state_size(const railsym *sim)
 {
     if (!usable(sim))
         return 0;
-    const size_t n = rs_ws_state_size(sim->ws);
-    return n ? sizeof(saved_head) + inputs_len(sim) + n : 0;
+    const size_t n = rs_instance_state_size(&sim->in);
+    return n ? sizeof(saved_head) + n : 0;
 }
 
 int railsym_state_save(railsym *sim, void *buf, size_t len)
@@ -550,14 +486,8 @@ int railsym_state_save(railsym *sim, void *buf, size_t len)
         return rs_fail(sim->err, sizeof sim->err, RS_E_ARG,
                        "railsym_state_save: a buffer of %zu bytes for a state of %zu (railsym_state_size)", len, need);
     const saved_head head = {STATE_MAGIC, sim->started, (size_t)sim->m->n_u};
-    const size_t nu = (size_t)sim->m->n_u;
-    char *p = buf;
-    memcpy(p, &head, sizeof head);
-    p += sizeof head;
-    memcpy(p, sim->u_val, nu * sizeof(double));
-    memcpy(p + nu * sizeof(double), sim->u_set, nu);
-    p += inputs_len(sim);
-    const int st = rs_ws_state_save(sim->ws, p, len - (size_t)(p - (char *)buf));
+    memcpy(buf, &head, sizeof head);
+    const int st = rs_instance_state_save(&sim->in, (char *)buf + sizeof head, len - sizeof head);
     return st ? rs_fail(sim->err, sizeof sim->err, st, "railsym_state_save: %s", rs_status_str(st)) : RS_OK;
 }
 
@@ -566,18 +496,14 @@ int railsym_state_restore(railsym *sim, const void *buf, size_t len)
     if (!usable(sim))
         return RS_E_ARG;
     saved_head head;
-    const size_t nu = (size_t)sim->m->n_u, skip = sizeof head + inputs_len(sim);
     if (buf && len >= sizeof head)
         memcpy(&head, buf, sizeof head);
-    if (!buf || len < skip || head.magic != STATE_MAGIC || head.n_u != nu ||
-        rs_ws_state_restore(sim->ws, (const char *)buf + skip, len - skip))
+    if (!buf || len < sizeof head || head.magic != STATE_MAGIC || head.n_u != (size_t)sim->m->n_u ||
+        rs_instance_state_restore(&sim->in, (const char *)buf + sizeof head, len - sizeof head))
         return rs_fail(sim->err, sizeof sim->err, RS_E_ARG,
                        "railsym_state_restore: these %zu bytes are not a saved state of model '%s' (save it with "
                        "railsym_state_save from an instance of the same model folder and scenario)",
                        len, sim->m->name);
-    const char *p = (const char *)buf + sizeof head;
-    memcpy(sim->u_val, p, nu * sizeof(double));
-    memcpy(sim->u_set, p + nu * sizeof(double), nu);
     sim->started = head.started;
     state_changed(sim);
     return RS_OK;

@@ -19,15 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rs_contact.h"
-#include "rs_elastic.h"
-#include "rs_equilibrium.h"
 #include "rs_error.h"
 #include "rs_fmi2.h"
 #include "rs_fmi2_vars.h"
-#include "rs_plugin_load.h"
+#include "rs_instance.h"
 #include "rs_scenario.h"
-#include "rs_ws_state.h"
 
 #if defined(__GNUC__)
 #define FMI2_EXPORT __attribute__((visibility("default")))
@@ -43,16 +39,9 @@ typedef struct fmu {
     int logging;
     int phase;
     const rs_model *m;
-    rs_binding *b;
-    rs_ws *ws;
-    rs_plugin_set *plugins;   /* from resources/plugins/ (docs/plugins.md) */
-    rs_input_fn scn_input;   /* the scenario's input tables (or NULL) */
-    void *scn_ctx;
-    double *u_val;           /* n_u: values set through fmi2SetReal */
-    unsigned char *u_set;    /* n_u: 1 where such a value was set   */
-    double *out;             /* n_out: user outputs at the current state */
-    double dt;
-    char res[4096], contact[4200];
+    rs_instance in;          /* binding, workspace, plugins from resources/plugins/, inputs set through
+                                fmi2SetReal (u_val, u_set) */
+    char res[4096], contact[4200], plugin_dir[4200];
 } fmu;
 
 /* One saved state: the instance's own part, then the workspace's copy.
@@ -128,25 +117,13 @@ static int uri_path(const char *uri, char *out, size_t len)
     return k > 0;
 }
 
-/* The input callback: the scenario's tables, then the values set through
- * fmi2SetReal on top. */
-static int fmu_input(void *ctx, double t, double *u, int n_u)
-{
-    fmu *f = ctx;
-    int st = f->scn_input ? f->scn_input(f->scn_ctx, t, u, n_u) : 0;
-    for (int i = 0; i < n_u; i++)
-        if (f->u_set[i])
-            u[i] = f->u_val[i];
-    return st;
-}
-
 /* A flange climb or a derailment (the elastic contact): logged (logInfo, or
  * logError when it stops); a derailment ends the step with fmi2Error unless
  * the scenario says 'derailment continue', as in `railsym run`. */
 static int fmu_event(void *ctx, const rs_contact_event *e)
 {
     const fmu *f = ctx;
-    const int derail = e->kind == RS_EVENT_DERAILMENT, stop = derail && !rs_binding_derail_continue(f->b);
+    const int derail = e->kind == RS_EVENT_DERAILMENT, stop = derail && !rs_binding_derail_continue(f->in.b);
     logf_(f, stop ? fmi2Error : fmi2OK, "t = %.4f s: contact '%s': %s: Y/Q %.3f (Nadal's limit %.3f)%s", e->t,
           f->m->contacts[e->contact].name, derail ? "derailment" : "flange climbing", e->Y_Q, e->limit,
           stop ? " (stopping: the scenario's 'derailment continue' goes on)" : "");
@@ -157,69 +134,31 @@ static void fmu_free(fmu *f)
 {
     if (!f)
         return;
-    rs_ws_free(&f->ws);
-    rs_plugin_set_close(&f->plugins); /* after the workspace: its release hooks are in them */
-    rs_binding_free(&f->b);
-    free(f->u_val);
-    free(f->u_set);
-    free(f->out);
+    rs_instance_free(&f->in);
     mem_free(f, f);
 }
 
-/* Reads the scenario, binds it and creates the workspace with it applied. */
+/* Reads the scenario, binds it and creates the workspace with it applied:
+ * the contact files and the plugins' libraries are the copies export-fmu
+ * put in resources/. */
 static int fmu_setup(fmu *f, char *err, size_t errlen)
 {
     const rs_model *m = f->m;
-    char path[4300], msg[1024];
+    char path[4300];
     rs_scenario scn;
     rs_scenario_init(&scn);
     snprintf(path, sizeof path, "%s/%s", f->res, RS_FMI2_SCENARIO);
+    rs_binding *b = NULL;
     int st = rs_scenario_load(f->res, 1, path, NULL, &scn, err, errlen);
     if (!st)
-        st = rs_scenario_bind(&scn, m, &f->b, err, errlen);
+        st = rs_scenario_bind(&scn, m, &b, err, errlen);
     rs_scenario_free(&scn);
     if (st)
         return st;
-    rs_options opt;
-    rs_options_default(&opt);
-    rs_binding_options(f->b, &opt);
-    f->scn_input = opt.input;
-    f->scn_ctx = opt.input_ctx;
-    if (!(f->u_val = calloc((size_t)m->n_u + 1, sizeof *f->u_val)) ||
-        !(f->u_set = calloc((size_t)m->n_u + 1, 1)) || !(f->out = calloc((size_t)m->n_out + 1, sizeof *f->out)))
-        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
-    int user_inputs = 0;
-    for (int u = 0; u < m->n_u; u++)
-        user_inputs += rs_fmi2_user_input(m, u);
-    if (user_inputs) {   /* else the scenario's callback as it is, as `railsym run` */
-        opt.input = fmu_input;
-        opt.input_ctx = f;
-    }
-    if (m->n_contact) {
-        snprintf(f->contact, sizeof f->contact, "%s/%s", f->res, RS_FMI2_CONTACT_DIR);
-        opt.contact_dir = f->contact;
-        const int mode = rs_binding_contact_mode(f->b);
-        opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
-                      : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
-                                                           : rs_contact_for_model(m);
-        if (!opt.contact)
-            return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                           "model '%s': its contacts mix 'mode elastic' and 'mode constraint'", m->name);
-        opt.contact_event = fmu_event;
-        opt.contact_event_ctx = f;
-    }
-    if (m->n_plugin > 0) { /* the copies export-fmu put in resources/ */
-        snprintf(path, sizeof path, "%s/%s", f->res, RS_FMI2_PLUGIN_DIR);
-        if ((st = rs_plugin_set_open_dir(m, path, &f->plugins, err, errlen)))
-            return st;
-        opt.plugins = rs_plugin_set_tables(f->plugins);
-    }
-    f->dt = opt.dt;
-    if ((st = rs_ws_create(m, &opt, &f->ws, msg, sizeof msg)))
-        return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
-    if ((st = rs_binding_apply(f->b, f->ws, msg, sizeof msg)))
-        return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
-    return RS_OK;
+    snprintf(f->contact, sizeof f->contact, "%s/%s", f->res, RS_FMI2_CONTACT_DIR);
+    snprintf(f->plugin_dir, sizeof f->plugin_dir, "%s/%s", f->res, RS_FMI2_PLUGIN_DIR);
+    const rs_instance_config c = {f->contact, NULL, f->plugin_dir, fmu_event, f};
+    return rs_instance_create(&f->in, m, b, &c, err, errlen);
 }
 
 /* ---------------------------------------------------------------- life cycle */
@@ -277,7 +216,7 @@ FMI2_EXPORT fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuT
         fmu_free(f);
         return NULL;
     }
-    logf_(f, fmi2OK, "model '%s', internal step %g s, resources '%s'", f->m->name, f->dt, f->res);
+    logf_(f, fmi2OK, "model '%s', internal step %g s, resources '%s'", f->m->name, f->in.dt, f->res);
     return f;
 }
 
@@ -293,7 +232,7 @@ FMI2_EXPORT fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean toleranc
     fmu *f = c;
     if (!f || f->phase != PHASE_INSTANTIATED)
         return fmi2Error;
-    if (rs_ws_set_time(f->ws, startTime)) {
+    if (rs_ws_set_time(f->in.ws, startTime)) {
         logf_(f, fmi2Error, "cannot start at t = %g s", startTime);
         return fmi2Error;
     }
@@ -314,22 +253,17 @@ FMI2_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
     fmu *f = c;
     if (!f || f->phase != PHASE_INIT)
         return fmi2Error;
-    const int *eq_idx;
-    int n_eq;
-    if (rs_binding_equilibrium(f->b, &eq_idx, &n_eq)) {
-        /* the scenario's static equilibrium, as `railsym run` solves it
-         * before its first step: here after the importer's parameters and
-         * inputs, so they act on it */
-        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL};
-        char msg[1200];
-        if (rs_equilibrium(f->ws, &eo, NULL, msg, sizeof msg)) {
-            logf_(f, fmi2Error, "equilibrium: %s", msg);
-            f->phase = PHASE_ERROR;
-            return fmi2Error;
-        }
+    /* the scenario's static equilibrium, as `railsym run` solves it before
+     * its first step: here after the importer's parameters and inputs, so
+     * they act on it */
+    char msg[1200];
+    if (rs_instance_equilibrium(&f->in, msg, sizeof msg)) {
+        logf_(f, fmi2Error, "equilibrium: %s", msg);
+        f->phase = PHASE_ERROR;
+        return fmi2Error;
     }
-    if (rs_ws_init(f->ws)) {
-        logf_(f, fmi2Error, "initial state: %s", rs_ws_error(f->ws));
+    if (rs_ws_init(f->in.ws)) {
+        logf_(f, fmi2Error, "initial state: %s", rs_ws_error(f->in.ws));
         f->phase = PHASE_ERROR;
         return fmi2Error;
     }
@@ -351,14 +285,7 @@ FMI2_EXPORT fmi2Status fmi2Reset(fmi2Component c)
     fmu *f = c;
     if (!f)
         return fmi2Error;
-    rs_ws_free(&f->ws);
-    rs_plugin_set_close(&f->plugins); /* after the workspace: its release hooks are in them */
-    rs_binding_free(&f->b);
-    free(f->u_val);
-    free(f->u_set);
-    free(f->out);
-    f->u_val = f->out = NULL;
-    f->u_set = NULL;
+    rs_instance_free(&f->in);
     char err[2048];
     if (fmu_setup(f, err, sizeof err)) {
         logf_(f, fmi2Error, "%s", err);
@@ -374,7 +301,7 @@ FMI2_EXPORT fmi2Status fmi2Reset(fmi2Component c)
 FMI2_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[])
 {
     fmu *f = c;
-    if (!f || !f->ws || (nvr && (!vr || !value)))
+    if (!f || !f->in.ws || (nvr && (!vr || !value)))
         return fmi2Error;
     int outputs_done = f->m->n_out == 0;
     for (size_t i = 0; i < nvr; i++) {
@@ -384,13 +311,13 @@ FMI2_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[
             return fmi2Error;
         }
         if (v.var.kind == RS_VAR_OUTPUT && !outputs_done) {
-            if (rs_ws_outputs(f->ws, f->out)) {
-                logf_(f, fmi2Error, "outputs: %s", rs_ws_error(f->ws));
+            if (rs_ws_outputs(f->in.ws, f->in.out)) {
+                logf_(f, fmi2Error, "outputs: %s", rs_ws_error(f->in.ws));
                 return fmi2Error;
             }
             outputs_done = 1;
         }
-        value[i] = rs_ws_value(f->ws, v.var, f->out);
+        value[i] = rs_ws_value(f->in.ws, v.var, f->in.out);
     }
     return fmi2OK;
 }
@@ -399,7 +326,7 @@ FMI2_EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[
                                    const fmi2Real value[])
 {
     fmu *f = c;
-    if (!f || !f->ws || (nvr && (!vr || !value)) || f->phase == PHASE_ERROR)
+    if (!f || !f->in.ws || (nvr && (!vr || !value)) || f->phase == PHASE_ERROR)
         return fmi2Error;
     char name[256];
     for (size_t i = 0; i < nvr; i++) {
@@ -410,14 +337,14 @@ FMI2_EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[
         }
         rs_fmi2_var_name(f->m, &v, name, sizeof name);
         if (v.causality == RS_FMI2_PARAMETER) {
-            if (rs_ws_set_param_index(f->ws, v.var.index, value[i])) {
+            if (rs_ws_set_param_index(f->in.ws, v.var.index, value[i])) {
                 logf_(f, fmi2Error, "fmi2SetReal: parameter '%s' = %g refused", name, value[i]);
                 return fmi2Error;
             }
         } else if (v.causality == RS_FMI2_INPUT) {
-            f->u_val[v.var.index] = value[i];
-            f->u_set[v.var.index] = 1;
-            rs_ws_set_u(f->ws, name, value[i]);
+            f->in.u_val[v.var.index] = value[i];
+            f->in.u_set[v.var.index] = 1;
+            rs_ws_set_u(f->in.ws, name, value[i]);
         } else {
             logf_(f, fmi2Error, "fmi2SetReal: '%s' (valueReference %u) is an output: only parameters and inputs "
                   "can be set", name, vr[i]);
@@ -480,16 +407,14 @@ FMI2_EXPORT fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference v
 FMI2_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
 {
     fmu *f = c;
-    if (!f || !state || !f->ws)
+    if (!f || !state || !f->in.ws)
         return fmi2Error;
-    const size_t n = rs_ws_state_size(f->ws);
-    if (!n) {
+    const size_t len = rs_instance_state_size(&f->in);
+    if (!len) {
         logf_(f, fmi2Error, "fmi2GetFMUstate: the state of model '%s' cannot be copied (its contact plug-in has "
               "no state copy)", f->m->name);
         return fmi2Error;
     }
-    const size_t nu = (size_t)f->m->n_u;
-    const size_t len = nu * (sizeof(double) + 1) + n;
     saved *s = *state;
     if (s && s->len != len) {
         mem_free(f, s);
@@ -503,10 +428,7 @@ FMI2_EXPORT fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *state)
     s->phase = f->phase;
     memset(s->guid, 0, sizeof s->guid);
     snprintf(s->guid, sizeof s->guid, "%s", rs_fmi2_guid());
-    char *p = (char *)(s + 1);
-    memcpy(p, f->u_val, nu * sizeof(double));
-    memcpy(p + nu * sizeof(double), f->u_set, nu);
-    rs_ws_state_save(f->ws, p + nu * (sizeof(double) + 1), n);
+    rs_instance_state_save(&f->in, s + 1, len);
     *state = s;
     return fmi2OK;
 }
@@ -515,22 +437,17 @@ FMI2_EXPORT fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate state)
 {
     fmu *f = c;
     const saved *s = state;
-    if (!f || !s || !f->ws)
+    if (!f || !s || !f->in.ws)
         return fmi2Error;
-    const size_t nu = (size_t)f->m->n_u;
-    const char *p = (const char *)(s + 1);
     if (strncmp(s->guid, rs_fmi2_guid(), sizeof s->guid) != 0) {
         logf_(f, fmi2Error, "fmi2SetFMUstate: the state is one of FMU '%.63s', not of this one ('%s')", s->guid,
               rs_fmi2_guid());
         return fmi2Error;
     }
-    if (s->len < nu * (sizeof(double) + 1) ||
-        rs_ws_state_restore(f->ws, p + nu * (sizeof(double) + 1), s->len - nu * (sizeof(double) + 1))) {
+    if (rs_instance_state_restore(&f->in, s + 1, s->len)) {
         logf_(f, fmi2Error, "fmi2SetFMUstate: the state is not one of this model's");
         return fmi2Error;
     }
-    memcpy(f->u_val, p, nu * sizeof(double));
-    memcpy(f->u_set, p + nu * sizeof(double), nu);
     f->phase = s->phase;
     return fmi2OK;
 }
@@ -627,25 +544,25 @@ FMI2_EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunication
               f->phase == PHASE_TERMINATED ? " (the instance was terminated)" : "");
         return fmi2Error;
     }
-    const double t = rs_ws_time(f->ws), h = communicationStepSize, tol = 1e-9 * (1.0 + fabs(t));
+    const double t = rs_ws_time(f->in.ws), h = communicationStepSize, tol = 1e-9 * (1.0 + fabs(t));
     if (fabs(currentCommunicationPoint - t) > tol) {
         logf_(f, fmi2Error, "fmi2DoStep: the communication point %.17g s is not the FMU's time %.17g s",
               currentCommunicationPoint, t);
         return fmi2Error;
     }
-    const double ratio = h / f->dt;
+    const double ratio = h / f->in.dt;
     const long n = lround(ratio);
     if (!(h > 0) || n < 1 || fabs(ratio - (double)n) > 1e-9 * ratio) {
         logf_(f, fmi2Error,
               "fmi2DoStep: the communication step %.17g s is not a whole number of internal steps of %.17g s "
               "(the scenario's 'step'): use a multiple of it",
-              h, f->dt);
+              h, f->in.dt);
         return fmi2Error;
     }
     for (long i = 0; i < n; i++) {
-        const int st = rs_step(f->ws);
+        const int st = rs_step(f->in.ws);
         if (st < 0) {
-            logf_(f, fmi2Error, "fmi2DoStep: %s", rs_ws_error(f->ws));
+            logf_(f, fmi2Error, "fmi2DoStep: %s", rs_ws_error(f->in.ws));
             return fmi2Error;
         }
     }
@@ -670,9 +587,9 @@ FMI2_EXPORT fmi2Status fmi2GetStatus(fmi2Component c, const fmi2StatusKind s, fm
 FMI2_EXPORT fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKind s, fmi2Real *value)
 {
     fmu *f = c;
-    if (!f || !value || s != fmi2LastSuccessfulTime || !f->ws)
+    if (!f || !value || s != fmi2LastSuccessfulTime || !f->in.ws)
         return fmi2Discard;
-    *value = rs_ws_time(f->ws);
+    *value = rs_ws_time(f->in.ws);
     return fmi2OK;
 }
 

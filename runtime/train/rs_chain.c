@@ -13,6 +13,7 @@
 #include "rs_band.h"
 #include "rs_error.h"
 #include "rs_status.h"
+#include "rs_team.h"
 
 void rs_chain_config_default(rs_chain_config *cfg)
 {
@@ -183,23 +184,18 @@ int rs_chain_create(rs_chain **out, const rs_chain_config *cfg, char *err, size_
     c->muE = rs_alloc(NULL, nc, sizeof(double));
     c->muP = rs_alloc(NULL, nc, sizeof(double));
     c->slot = rs_alloc(NULL, 4 * (size_t)c->T, sizeof(double));
-    c->start = rs_alloc(NULL, (size_t)c->T + 1, sizeof(int));
     int st = RS_OK;
     if (!c->s || !c->p || !c->ss || !c->ps || !c->ks || !c->kp || !c->A || !c->b || !c->mu[0] || !c->mu[1] ||
-        !c->L || !c->scratch || !c->muE || !c->muP || !c->slot || !c->start)
+        !c->L || !c->scratch || !c->muE || !c->muP || !c->slot)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_chain_create: out of memory for %d bodies", c->n);
-    if (st == RS_OK && rs_barrier_create(&c->bar, c->T, RS_CHAIN_SPIN) != RS_OK)
-        st = rs_fail(err, errlen, RS_E_NOMEM, "rs_chain_create: out of memory for the barrier");
+    /* Contiguous ranges of bodies (and so of constraints): thread t
+     * exchanges only the boundary bodies and multipliers with t ± 1. */
     if (st == RS_OK)
-        st = rs_pool_create(&c->pool, c->T, c->T, err, errlen);
+        st = rs_team_create(c->n, c->T, RS_CHAIN_SPIN, &c->start, &c->bar, &c->pool, "rs_chain_create", err, errlen);
     if (st != RS_OK) {
         rs_chain_free(&c);
         return st;
     }
-    /* Contiguous ranges of bodies (and so of constraints): thread t
-     * exchanges only the boundary bodies and multipliers with t ± 1. */
-    for (int t = 0; t <= c->T; t++)
-        c->start[t] = (int)((long)c->n * t / c->T);
     double *zero = rs_alloc(NULL, (size_t)c->n, sizeof(double));
     if (!zero) {
         rs_chain_free(&c);
@@ -216,13 +212,11 @@ void rs_chain_free(rs_chain **cp)
     rs_chain *c = *cp;
     if (!c)
         return;
-    rs_pool_free(&c->pool);
-    rs_barrier_free(&c->bar);
+    rs_team_free(&c->start, &c->bar, &c->pool);
     double *arrays[] = {c->s, c->p, c->ss, c->ps, c->ks, c->kp, c->A, c->b, c->mu[0], c->mu[1], c->L, c->scratch,
                         c->muE, c->muP, c->slot};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);
-    rs_free(NULL, c->start);
     rs_free(NULL, c);
     *cp = NULL;
 }

@@ -11,6 +11,7 @@
 #include "rs_alloc.h"
 #include "rs_error.h"
 #include "rs_status.h"
+#include "rs_team.h"
 
 static const double two_pi = 6.283185307179586;
 
@@ -187,22 +188,17 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
     h->sc = rs_alloc(NULL, 2 * (n3 / 3 + 2 * T), sizeof(double));
     h->w = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
     h->wd = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
-    h->start = rs_alloc(NULL, T + 1, sizeof(int));
     h->bad = rs_alloc(NULL, T, sizeof(int));
     int st = RS_OK;
-    if (!ok || !h->kq || !h->kv || !h->Fb || !h->sc || !h->w || !h->wd || !h->start || !h->bad)
+    if (!ok || !h->kq || !h->kv || !h->Fb || !h->sc || !h->w || !h->wd || !h->bad)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_hmm_create: out of memory for %d bodies", h->n);
-    if (st == RS_OK && rs_barrier_create(&h->bar, h->T, RS_HMM_SPIN) != RS_OK)
-        st = rs_fail(err, errlen, RS_E_NOMEM, "rs_hmm_create: out of memory for the barrier");
+    /* Contiguous ranges: thread t exchanges only boundary bodies with t ± 1. */
     if (st == RS_OK)
-        st = rs_pool_create(&h->pool, h->T, h->T, err, errlen);
+        st = rs_team_create(h->n, h->T, RS_HMM_SPIN, &h->start, &h->bar, &h->pool, "rs_hmm_create", err, errlen);
     if (st != RS_OK) {
         rs_hmm_free(&h);
         return st;
     }
-    /* Contiguous ranges: thread t exchanges only boundary bodies with t ± 1. */
-    for (int t = 0; t <= h->T; t++)
-        h->start[t] = (int)((long)h->n * t / h->T);
     /* Kernel weights on the grid τ_j = j δ, j = 0..m, normalized to sum 1. */
     double sum = 0.0;
     for (int j = 0; j <= h->m; j++) {
@@ -244,14 +240,12 @@ void rs_hmm_free(rs_hmm **hp)
     rs_hmm *h = *hp;
     if (!h)
         return;
-    rs_pool_free(&h->pool);
-    rs_barrier_free(&h->bar);
+    rs_team_free(&h->start, &h->bar, &h->pool);
     double *arrays[] = {h->q,    h->v,    h->sq[0], h->sq[1], h->sv[0], h->sv[1], h->qacc,  h->vacc,
                         h->aacc, h->F,    h->Facc,  h->Fbar,  h->Fprev, h->Fslope, h->kq,   h->kv, h->aprev, h->Fdacc, h->adacc, h->wd, h->sc,
                         h->Fb,   h->w};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);
-    rs_free(NULL, h->start);
     rs_free(NULL, h->bad);
     rs_free(NULL, h);
     *hp = NULL;

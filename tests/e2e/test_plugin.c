@@ -29,7 +29,7 @@
  *     the hydraulic damper's forces follow its law on both branches, the
  *     traction controller accelerates at f_max / m, then holds v_ref.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, mkdtemp (rs_test_files.h) */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,37 +40,17 @@
 #include "rs_load.h"
 #include "rs_plugin_load.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 #include "rs_ws.h"
 
 static const double MASS = 2.0, K = 800.0, C = 4.0, L0 = 1.0, X0 = 1.3;
 
 static char tmp[64];
 
-static const char *bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
-
-static const char *cc(void)
-{
-    const char *c = getenv("CC");
-    return c && *c ? c : "cc";
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 /* The block with ELEMENT (a `spring` or a `plugin` line) between A and P. */
 static void compile_model(const char *name, const char *element)
 {
-    char vdl[256], text[2048], cmd[1024];
-    snprintf(vdl, sizeof vdl, "%s/%s.vdl", tmp, name);
+    char text[2048];
     snprintf(text, sizeof text,
              "param m = %.17g\n"
              "coord x = %.17g\n"
@@ -79,35 +59,19 @@ static void compile_model(const char *name, const char *element)
              "body  block  mass m  cg P  inertia diag(1, 1, 1) in ground  frame ground\n"
              "%s\n",
              MASS, X0, element);
-    write_file(vdl, text);
-    snprintf(cmd, sizeof cmd, "'%s' compile '%s' -o '%s/%s' >'%s/%s.log' 2>&1", bin(), vdl, tmp, name, tmp, name);
-    ck_assert_msg(system(cmd) == 0, "%s failed (see %s/%s.log)", cmd, tmp, name);
+    rs_test_compile(tmp, name, text);
 }
 
 /* Builds SRC into tmp/LIB with extra compiler flags. */
-static void build_lib(const char *src, const char *lib, const char *flags)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi %s -o '%s/%s' '%s' -lm",
-             cc(), flags, tmp, lib, src);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-}
+static void build_lib(const char *src, const char *lib, const char *flags) { rs_test_plugin_lib(tmp, lib, src, flags); }
 
 static void setup(void)
 {
-    strcpy(tmp, "/tmp/rs_plugin_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmp));
+    rs_test_mkdtemp(tmp, sizeof tmp, "/tmp/rs_plugin_XXXXXX");
     build_lib("tests/support/plugins/spring_damper_plugin.c", "libsd.so", "");
 }
 
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "test_plugin: could not remove %s\n", tmp);
-}
+static void teardown(void) { rs_test_rmtree(tmp); }
 
 typedef struct {
     rs_loaded *h;
@@ -257,7 +221,7 @@ END_TEST
  * one-coordinate update with mass 2m written out by hand (as above). */
 START_TEST(implicit_with_constraint)
 {
-    char text[1024], vdl[256], cmd[1024];
+    char text[1024];
     snprintf(text, sizeof text,
              "coord x = 1.3\n"
              "coord y = 1.3\n"
@@ -268,10 +232,7 @@ START_TEST(implicit_with_constraint)
              "plugin s library \"%s/libsd.so\" between A and P of block params [2e7, 40, 1, 1, 0] "
              "along [1, 0, 0] in ground\n",
              MASS, tmp);
-    snprintf(vdl, sizeof vdl, "%s/line.vdl", tmp);
-    write_file(vdl, text);
-    snprintf(cmd, sizeof cmd, "'%s' compile '%s' -o '%s/line' >'%s/line.log' 2>&1", bin(), vdl, tmp, tmp);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    rs_test_compile(tmp, "line", text);
     const double h = 1e-3, k = 2e7, c = 40, me = 2 * MASS;
     run r;
     open_run(&r, "line", RS_IMEX_EULER, h);
@@ -390,18 +351,15 @@ END_TEST
 /* Runs `railsym run` on tmp/NAME with a 1 s scenario; its stderr in *log. */
 static int cli_run(const char *name, char *log, size_t len)
 {
-    char scn[256], cmd[1024], logf[256];
-    snprintf(scn, sizeof scn, "%s/%s.scn", tmp, name);
-    write_file(scn, "duration 1\nstep 1e-3\noutput 0.01\n");
+    char scn[256], logf[256];
+    snprintf(scn, sizeof scn, "%s.scn", name);
+    rs_test_write(tmp, scn, "duration 1\nstep 1e-3\noutput 0.01\n");
     snprintf(logf, sizeof logf, "%s/%s.run.log", tmp, name);
-    snprintf(cmd, sizeof cmd, "'%s' run '%s/%s' --scenario '%s' --out '%s/%s.csv' >'%s' 2>&1", bin(), tmp, name,
-             scn, tmp, name, logf);
-    const int rc = system(cmd);
-    FILE *f = fopen(logf, "r");
-    ck_assert_ptr_nonnull(f);
-    const size_t n = fread(log, 1, len - 1, f);
-    log[n] = '\0';
-    fclose(f);
+    const int rc = rs_test_sh("'%s' run '%s/%s' --scenario '%s/%s' --out '%s/%s.csv' >'%s' 2>&1", rs_test_bin(), tmp,
+                              name, tmp, scn, tmp, name, logf);
+    char *text = rs_test_read(logf);
+    snprintf(log, len, "%s", text);
+    free(text);
     return rc;
 }
 

@@ -31,7 +31,7 @@
  *     c/(2m) = 1 1/s and the damped frequency √(k/m − (c/2m)²)/2π of the
  *     hand calculation.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, mkdtemp (rs_test_files.h) */
 #include <check.h>
 #include <complex.h>
 #include <math.h>
@@ -49,6 +49,7 @@
 #include "rs_load.h"
 #include "rs_plugin_load.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 #include "rs_ws.h"
 #include "rs_ws_state.h"
 
@@ -56,34 +57,7 @@ static const double M1 = 2.0, M2 = 3.0, K1 = 1000.0, C1 = 5.0, K2 = 800.0, C2 = 
 
 static char tmp[64];
 
-static const char *bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
-
-static const char *cc(void)
-{
-    const char *c = getenv("CC");
-    return c && *c ? c : "cc";
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
-static void compile_text(const char *name, const char *text)
-{
-    char vdl[256], cmd[1024];
-    snprintf(vdl, sizeof vdl, "%s/%s.vdl", tmp, name);
-    write_file(vdl, text);
-    snprintf(cmd, sizeof cmd, "'%s' compile '%s' -o '%s/%s' >'%s/%s.log' 2>&1", bin(), vdl, tmp, name, tmp, name);
-    ck_assert_msg(system(cmd) == 0, "%s failed (see %s/%s.log)", cmd, tmp, name);
-}
+static void compile_text(const char *name, const char *text) { rs_test_compile(tmp, name, text); }
 
 /* The chain with S2 (a `spring` or `plugin` line named s2 between P1 of b1
  * and P2 of b2), released with both springs at their free length 1. */
@@ -123,16 +97,11 @@ static void compile_traction(void);
  * (libsd.so twice: the FMU test deletes its own copy) and the models. */
 static void setup(void)
 {
-    strcpy(tmp, "/tmp/rs_plugin_uses_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmp));
-    char cmd[1024], line[512];
-    snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi -o '%s/libsd.so' "
-             "tests/support/plugins/spring_damper_plugin.c -lm && cp '%s/libsd.so' '%s/libsd_fmu.so' && "
-             "%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi -o '%s/libtraction.so' "
-             "docs/plugins/traction_controller.c -lm",
-             cc(), tmp, tmp, tmp, cc(), tmp);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    rs_test_mkdtemp(tmp, sizeof tmp, "/tmp/rs_plugin_uses_XXXXXX");
+    char line[512];
+    rs_test_plugin_lib(tmp, "libsd.so", "tests/support/plugins/spring_damper_plugin.c", "");
+    rs_test_plugin_lib(tmp, "libsd_fmu.so", "tests/support/plugins/spring_damper_plugin.c", "");
+    rs_test_plugin_lib(tmp, "libtraction.so", "docs/plugins/traction_controller.c", "");
     compile_variants();
     compile_traction();
     snprintf(line, sizeof line,
@@ -140,13 +109,7 @@ static void setup(void)
     compile_chain("plugin_fmu", line);
 }
 
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (system(cmd) != 0)
-        fprintf(stderr, "test_plugin_uses: could not remove %s\n", tmp);
-}
+static void teardown(void) { rs_test_rmtree(tmp); }
 
 typedef struct {
     rs_loaded *h;
@@ -262,16 +225,13 @@ END_TEST
  * folder cut out, into buf. */
 static void cli_linear(const char *name, char *buf, size_t len)
 {
-    char cmd[1024], out[256];
+    char out[256];
     snprintf(out, sizeof out, "%s/%s.linear.txt", tmp, name);
-    snprintf(cmd, sizeof cmd, "'%s' linear '%s/%s' --out '%s/%s-linear' --no-plot >'%s' 2>&1", bin(), tmp, name,
-             tmp, name, out);
-    const int rc = system(cmd);
-    FILE *f = fopen(out, "r");
-    ck_assert_ptr_nonnull(f);
-    const size_t n = fread(buf, 1, len - 1, f);
-    buf[n] = '\0';
-    fclose(f);
+    const int rc = rs_test_sh("'%s' linear '%s/%s' --out '%s/%s-linear' --no-plot >'%s' 2>&1", rs_test_bin(), tmp,
+                              name, tmp, name, out);
+    char *text = rs_test_read(out);
+    snprintf(buf, len, "%s", text);
+    free(text);
     ck_assert_msg(rc == 0, "railsym linear %s failed: %s", name, buf);
 }
 
@@ -359,7 +319,7 @@ START_TEST(api_opens_plugin_model)
     char dir[256], err[2000], scn[256];
     snprintf(dir, sizeof dir, "%s/traction", tmp);
     snprintf(scn, sizeof scn, "%s/t.scn", tmp);
-    write_file(scn, "duration 1\nstep 1e-3\n");
+    rs_test_write(tmp, "t.scn", "duration 1\nstep 1e-3\n");
     railsym_options o;
     railsym_options_init(&o);
     o.scenario = scn;
@@ -406,7 +366,7 @@ START_TEST(fmu_carries_plugin)
     snprintf(csv, sizeof csv, "%s/fmu_run.csv", tmp);
     snprintf(fmu, sizeof fmu, "%s/chain.fmu", tmp);
     snprintf(dir, sizeof dir, "%s/plugin_fmu", tmp);
-    write_file(scn, "duration 1\nstep 1e-3\noutput 0.01\n");
+    rs_test_write(tmp, "fmu.scn", "duration 1\nstep 1e-3\noutput 0.01\n");
     ck_assert_int_eq(fmi_railsym_run(dir, scn, csv), 0);
     char *argv[] = {(char *)fmi_railsym(), "export-fmu", dir, "--scenario", scn, "-o", fmu, NULL};
     ck_assert_int_eq(fmi_run_argv(argv), 0);
@@ -442,7 +402,7 @@ START_TEST(bifurcation_runs_plugin_model)
     snprintf(dir, sizeof dir, "%s/cart", tmp);
     snprintf(scn, sizeof scn, "%s/cart.scn", tmp);
     snprintf(out, sizeof out, "%s/cart_bif", tmp);
-    write_file(scn, "duration 4\nstep 1e-3\n");
+    rs_test_write(tmp, "cart.scn", "duration 4\nstep 1e-3\n");
     rs_bifurcation_config c;
     rs_bifurcation_config_default(&c);
     c.model_dir = dir;

@@ -27,6 +27,7 @@
 
 #include "rs_temp.h"
 #include "rs_test.h"
+#include "rs_test_mpi.h"
 #include "test_sweep_util.h"
 
 static void sleep_s(double s)
@@ -349,8 +350,7 @@ START_TEST(mpi_sweep_sigint)
     char dir[700];
     snprintf(dir, sizeof dir, "%s/sweep", out);
     setenv("TMPDIR", tmp, 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    rs_test_mpi_allow_root();
     if (sweep_sanitized())
         setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
     char *argv[] = {"mpirun", "-np", "3", "--oversubscribe", (char *)sweep_railsym_bin(), "sweep",

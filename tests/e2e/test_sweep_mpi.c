@@ -24,6 +24,7 @@
 
 #include "test_sweep_util.h"
 #include "rs_test.h"
+#include "rs_test_mpi.h"
 
 #define MODEL "generated/pendulum"
 
@@ -33,39 +34,19 @@ static const char *kBase =
 /* Runs `railsym sweep ARGS... -o out [--mpi under mpirun -np 3]`. */
 static int sweep(int mpi, const char *out, const char *log, const char *const *args)
 {
-    char *argv[64];
+    const char *argv[64];
     int n = 0;
-    if (mpi) {
-        argv[n++] = "mpirun";
-        argv[n++] = "-np";
-        argv[n++] = "3";
-        argv[n++] = "--oversubscribe";
-    }
-    argv[n++] = (char *)sweep_railsym_bin();
+    argv[n++] = sweep_railsym_bin();
     argv[n++] = "sweep";
     argv[n++] = MODEL;
     for (const char *const *a = args; *a; a++)
-        argv[n++] = (char *)*a;
+        argv[n++] = *a;
     argv[n++] = "-o";
-    argv[n++] = (char *)out;
+    argv[n++] = out;
     if (mpi)
         argv[n++] = "--mpi";
     argv[n] = NULL;
-    char *saved = NULL;
-    if (mpi && sweep_sanitized()) {
-        const char *a = getenv("ASAN_OPTIONS");
-        saved = a ? strdup(a) : NULL;
-        setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
-    }
-    const int st = sweep_run(argv, log);
-    if (mpi && sweep_sanitized()) {
-        if (saved)
-            setenv("ASAN_OPTIONS", saved, 1);
-        else
-            unsetenv("ASAN_OPTIONS");
-        free(saved);
-    }
-    return st;
+    return mpi ? rs_test_mpi_run(3, argv, log) : sweep_run((char **)argv, log);
 }
 
 static int same_in(const char *a, const char *b, const char *name)
@@ -159,8 +140,7 @@ END_TEST
 
 int main(void)
 {
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    rs_test_mpi_allow_root();
     Suite *s = suite_create("sweep_mpi");
     TCase *tc = tcase_create("mpi");
     tcase_set_timeout(tc, 120);

@@ -52,30 +52,12 @@
 static char dir[] = "/tmp/rs_train_feat_XXXXXX";
 static char err[4000];
 
-static void setup(void)
-{
-    strcpy(dir, "/tmp/rs_train_feat_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void setup(void) { rs_test_mkdtemp(dir, sizeof dir, "/tmp/rs_train_feat_XXXXXX"); }
 
-static void teardown(void)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
+static void teardown(void) { rs_test_rmtree(dir); }
 
 /* Writes NAME.vdl and compiles it into dir/NAME. */
-static void compile(const char *name, const char *vdl)
-{
-    char file[300];
-    snprintf(file, sizeof file, "%s.vdl", name);
-    rs_test_write(dir, file, vdl);
-    ck_assert_msg(rs_test_sh("%s compile %s/%s.vdl -o %s/%s > %s/%s.log 2>&1", rs_test_bin(), dir, name, dir, name, dir,
-                             name) == 0,
-                  "compiling %s/%s.vdl failed (%s/%s.log)", dir, name, dir, name);
-}
+static void compile(const char *name, const char *vdl) { rs_test_compile(dir, name, vdl); }
 
 /* The train of spec text TEXT (written to dir/NAME.train, extra lines
  * EXTRA), created and started. */
@@ -426,12 +408,7 @@ static rs_train *block_train(const char *model, rs_train_spec **S)
 /* dir/libsd.so: test_plugin's spring-damper plugin. */
 static void build_plugin(void)
 {
-    char cmd[1000];
-    snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi -o '%s/libsd.so' "
-             "tests/support/plugins/spring_damper_plugin.c -lm",
-             getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    rs_test_plugin_lib(dir, "libsd.so", "tests/support/plugins/spring_damper_plugin.c", "");
 }
 
 START_TEST(plugins)
@@ -505,12 +482,8 @@ END_TEST
  * alone would lag by R / kp = 9.8 mm/s). */
 START_TEST(plugin_states)
 {
-    char cmd[1000], line[700];
-    snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi -o '%s/libtraction.so' "
-             "docs/plugins/traction_controller.c -lm",
-             getenv("CC") && *getenv("CC") ? getenv("CC") : "cc", dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    char line[700];
+    rs_test_plugin_lib(dir, "libtraction.so", "docs/plugins/traction_controller.c", "");
     snprintf(line, sizeof line,
              "plugin traction library \"%s/libtraction.so\" between A and P of block "
              "params [5, 100, 200, 4] states 1 along [1, 0, 0] in ground",

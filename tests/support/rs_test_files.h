@@ -2,7 +2,9 @@
  * rs_test_files.h — what the end-to-end tests do with files and commands,
  * once: the railsym program under test (absolute, so commands may run in
  * any folder), shell commands with printf formatting, writing and reading
- * whole files.  Failures abort the running check with the path.
+ * whole files, a scratch folder, compiling a .vdl text into a model folder,
+ * building a plugin library.  Failures abort the running check with the
+ * path.
  */
 #ifndef RS_TEST_FILES_H
 #define RS_TEST_FILES_H
@@ -16,7 +18,8 @@
 #include <sys/wait.h>
 
 /* The railsym program under test (RAILSYM_BIN, else ./build/railsym), as an
- * absolute path. */
+ * absolute path.  (realpath and mkdtemp: the includer defines _XOPEN_SOURCE
+ * 700 or _DEFAULT_SOURCE before its first header.) */
 static inline const char *rs_test_bin(void)
 {
     static char abs[PATH_MAX];
@@ -83,6 +86,61 @@ static inline char *rs_test_read(const char *path)
     char *text = rs_test_slurp(path);
     ck_assert_msg(text != NULL, "cannot read %s", path);
     return text;
+}
+
+/* The C compiler the tests build libraries with (CC, else cc). */
+static inline const char *rs_test_cc(void)
+{
+    const char *c = getenv("CC");
+    return c && *c ? c : "cc";
+}
+
+/* A fresh scratch folder made from TEMPLATE ("/tmp/NAME_XXXXXX") into DIR
+ * (LEN bytes). */
+static inline void rs_test_mkdtemp(char *dir, size_t len, const char *templ)
+{
+    const int n = snprintf(dir, len, "%s", templ);
+    ck_assert_msg(n >= 0 && (size_t)n < len, "folder name too long: %s", templ);
+    ck_assert_msg(mkdtemp(dir) != NULL, "cannot make a folder from %s", templ);
+}
+
+/* Removes the folder DIR and all in it; a folder left behind in /tmp is said
+ * on stderr, not a failed check (teardowns run outside the checks). */
+static inline void rs_test_rmtree(const char *dir)
+{
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* Writes TEXT to DIR/NAME.vdl and compiles it with the program under test
+ * into the model folder DIR/NAME; the compiler's output goes to DIR/NAME.log,
+ * shown when it fails. */
+static inline void rs_test_compile(const char *dir, const char *name, const char *text)
+{
+    char file[256];
+    const int n = snprintf(file, sizeof file, "%s.vdl", name);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof file, "model name too long: %s", name);
+    rs_test_write(dir, file, text);
+    if (rs_test_sh("'%s' compile '%s/%s.vdl' -o '%s/%s' >'%s/%s.log' 2>&1", rs_test_bin(), dir, name, dir, name, dir,
+                   name) != 0) {
+        char log[PATH_MAX];
+        snprintf(log, sizeof log, "%s/%s.log", dir, name);
+        char *text_log = rs_test_slurp(log);
+        ck_abort_msg("compiling %s/%s.vdl failed (%s): %.3000s", dir, name, log, text_log ? text_log : "no log");
+    }
+}
+
+/* Builds the plugin source SRC (a path from the repository root) into the
+ * library DIR/LIB the way docs/plugins.md says (C99, warnings as errors,
+ * shared, position-independent), with the extra compiler flags FLAGS ("" for
+ * none). */
+static inline void rs_test_plugin_lib(const char *dir, const char *lib, const char *src, const char *flags)
+{
+    ck_assert_msg(rs_test_sh("%s -std=c99 -Wall -Wextra -Werror -shared -fPIC -O2 -I abi %s -o '%s/%s' '%s' -lm",
+                             rs_test_cc(), flags, dir, lib, src) == 0,
+                  "building the plugin %s into %s/%s failed", src, dir, lib);
 }
 
 #endif /* RS_TEST_FILES_H */
