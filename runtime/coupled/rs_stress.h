@@ -40,6 +40,7 @@
 
 #define RS_STRESS_NAME 64
 #define RS_STRESS_MAX 16        /* fixes, loads and points, each */
+#define RS_STRESS_MODELS 8      /* `stress` statements (components) in one run */
 
 enum { RS_STRESS_CIRCLE = 0, RS_STRESS_RECT = 1 };
 
