@@ -8,6 +8,7 @@
 #include "rs_closest.h"
 #include "rs_error.h"
 #include "rs_status.h"
+#include "rs_stress_reaction.h"
 #include "rs_stress_run.h"
 
 /* One component: its statement, its beam and where its inputs are. */
@@ -15,7 +16,8 @@ typedef struct component {
     rs_stress_spec spec;
     rs_stress_couple *couple;
     int i_v, i_w, i_g;                   /* index of OUT.x of each (-1: no gravity) */
-    int i_load[RS_STRESS_MAX];
+    int i_load[RS_STRESS_MAX];           /* an output load's OUT.x (-1: a reaction) */
+    rs_stress_reaction react[RS_STRESS_MAX];
     double loads[3 * RS_STRESS_MAX];
     int col0;                            /* its first column among all */
 } component;
@@ -24,6 +26,7 @@ struct rs_stress_run {
     int n;
     component comp[RS_STRESS_MODELS];
     double *outputs;                     /* n_out, for rs_ws_outputs (once per step for all) */
+    double *pose;                        /* 12 n_body, when a load is a reaction (NULL: none) */
     char names[RS_STRESS_MODELS * RS_STRESS_MAX][2 * RS_STRESS_NAME + 8];
     const char *name_ptr[RS_STRESS_MODELS * RS_STRESS_MAX], *unit_ptr[RS_STRESS_MODELS * RS_STRESS_MAX];
     double sigma[RS_STRESS_MODELS * RS_STRESS_MAX];   /* every component's points, in column order */
@@ -60,8 +63,9 @@ static int find_vector(const rs_model *m, const char *out, const rs_stress_spec 
 }
 
 /* Binds one statement's outputs (the messages name its file:line). */
-static int bind(component *c, const rs_model *m, char *err, size_t errlen)
+static int bind(component *c, rs_ws *ws, char *err, size_t errlen)
 {
+    const rs_model *m = rs_ws_model(ws);
     const rs_stress_spec *spec = &c->spec;
     c->i_g = -1;
     char hint[3][300];
@@ -79,11 +83,18 @@ static int bind(component *c, const rs_model *m, char *err, size_t errlen)
         (spec->gravity[0] &&
          (c->i_g = find_vector(m, spec->gravity, spec, "gravity", hint[2], err, errlen)) < 0))
         return RS_E_NOTFOUND;
-    for (int k = 0; k < spec->n_load; k++)
-        if ((c->i_load[k] = find_vector(m, spec->load[k].output, spec, "a load",
-                                        "add a vector output of the force on the component (N, in the body's base)",
-                                        err, errlen)) < 0)
+    for (int k = 0; k < spec->n_load; k++) {
+        int st;
+        c->i_load[k] = -1;
+        if (spec->load[k].reaction) {
+            if ((st = rs_stress_reaction_bind(ws, spec, k, &c->react[k], err, errlen)))
+                return st;
+        } else if ((c->i_load[k] = find_vector(m, spec->load[k].output, spec, "a load",
+                                               "add a vector output of the force on the component (N, in the "
+                                               "body's base)",
+                                               err, errlen)) < 0)
             return RS_E_NOTFOUND;
+    }
     return RS_OK;
 }
 
@@ -104,7 +115,10 @@ int rs_stress_run_create(const rs_stress_spec *spec, int n, rs_ws *ws, const rs_
         component *c = &r->comp[i];
         c->spec = spec[i];
         c->col0 = nc;
-        st = bind(c, m, err, errlen);
+        st = bind(c, ws, err, errlen);
+        for (int k = 0; !st && !r->pose && k < spec[i].n_load; k++)
+            if (spec[i].load[k].reaction && !(r->pose = calloc(12 * (size_t)m->n_body, sizeof *r->pose)))
+                st = rs_fail(err, errlen, RS_E_NOMEM, "stress: out of memory");
         for (int p = 0; p < spec[i].n_point; p++, nc++) {
             snprintf(r->names[nc], sizeof r->names[nc], "%s.sigma_%s", spec[i].name, spec[i].point[p].name);
             r->name_ptr[nc] = r->names[nc];
@@ -133,10 +147,16 @@ int rs_stress_run_step(rs_stress_run *r, rs_ws *ws, double dt, char *err, size_t
     int st;
     if ((st = rs_ws_outputs(ws, r->outputs)))
         return rs_fail(err, errlen, st, "stress %s: the outputs: %s", r->comp[0].spec.name, rs_ws_error(ws));
+    if (r->pose && (st = rs_ws_body_pose(ws, r->pose)))
+        return rs_fail(err, errlen, st, "stress %s: the body poses: %s", r->comp[0].spec.name, rs_ws_error(ws));
+    const double *lambda = rs_ws_lambda(ws);
     for (int i = 0; i < r->n; i++) {
         component *c = &r->comp[i];
         for (int k = 0; k < c->spec.n_load; k++)
-            memcpy(c->loads + 3 * k, r->outputs + c->i_load[k], 3 * sizeof(double));
+            if (c->i_load[k] >= 0)
+                memcpy(c->loads + 3 * k, r->outputs + c->i_load[k], 3 * sizeof(double));
+            else
+                rs_stress_reaction_force(&c->react[k], lambda, r->pose, c->loads + 3 * k);
         if ((st = rs_stress_couple_step(c->couple, r->outputs + c->i_v, r->outputs + c->i_w,
                                         c->i_g >= 0 ? r->outputs + c->i_g : NULL, c->loads, dt, err, errlen)))
             return st;
@@ -159,6 +179,13 @@ void rs_stress_run_summary(const rs_stress_run *r, int i, char *buf, size_t len)
     for (int p = 0; p < c->spec.n_point && k < len; p++)
         k += (size_t)snprintf(buf + k, len - k, "%s sigma_%s %.6g Pa", p ? "," : ";", c->spec.point[p].name,
                               sigma[p]);
+    for (int l = 0; l < c->spec.n_load && k < len; l++) {   /* where each reaction was found to act */
+        const rs_stress_reaction *x = &c->react[l];
+        if (c->spec.load[l].reaction)
+            k += (size_t)snprintf(buf + k, len - k, "; reaction %s from %s: %slambda at [%.6g, %.6g, %.6g] m from "
+                                  "%s's centre of mass", c->spec.load[l].output, x->other, x->sign < 0 ? "-" : "+",
+                                  x->at[0], x->at[1], x->at[2], c->spec.body);
+    }
 }
 
 void rs_stress_run_free(rs_stress_run **r)
@@ -168,6 +195,7 @@ void rs_stress_run_free(rs_stress_run **r)
     for (int i = (*r)->n - 1; i >= 0; i--)   /* the last started first */
         rs_stress_couple_free(&(*r)->comp[i].couple);
     free((*r)->outputs);
+    free((*r)->pose);
     free(*r);
     *r = NULL;
 }

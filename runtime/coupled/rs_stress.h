@@ -44,11 +44,14 @@
 
 enum { RS_STRESS_CIRCLE = 0, RS_STRESS_RECT = 1 };
 
-/* A force on the link: a vector output OUTPUT (OUTPUT.x, .y, .z: N, in
- * the body's base) acting at the axis node at s (m from `from`). */
+/* A force on the link acting at the axis node at s (m from `from`): a
+ * vector output OUTPUT (OUTPUT.x, .y, .z: N, in the body's base), or
+ * (reaction) the force the closing constraint OUTPUT exerts on the body,
+ * from its multipliers (rs_stress_reaction.h in runtime/app). */
 typedef struct rs_stress_load {
     char output[RS_STRESS_NAME];
     double s;
+    int reaction;
 } rs_stress_load;
 
 /* A stress point: the fibre (y, z) of the section at s. */

@@ -4,7 +4,7 @@
  *   stress NAME body B from X Y Z to X Y Z section circle R|rect W H
  *          [elements N] [young E] [poisson NU] [density RHO] [damping MU]
  *          [velocity OUT] [omega OUT] [gravity OUT|none]
- *          fix S ... [load OUT at S ...] [point NAME at S [fibre Y Z] ...]
+ *          fix S ... [load OUT|reaction CONSTRAINT at S ...] [point NAME at S [fibre Y Z] ...]
  *
  * The output names are bound to the model later (rs_stress_run.h); here
  * only the words and numbers are checked.
@@ -173,8 +173,14 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
             i += 2;
             break;
         case K_LOAD: case K_POINT: {
-            const char *form = k == K_LOAD ? "an output and a position: 'load OUT at S'"
+            const char *form = k == K_LOAD ? "an output and a position: 'load OUT at S' or 'load reaction "
+                                             "CONSTRAINT at S'"
                                            : "a name and a position: 'point NAME at S [fibre Y Z]'";
+            /* `load reaction NAME at S`: a constraint's force (an output
+             * named reaction stays usable: 'load reaction at S') */
+            const int reaction = k == K_LOAD && i + 2 < n && strcmp(tok[i + 1], "reaction") == 0 &&
+                                 strcmp(tok[i + 2], "at") != 0;
+            i += reaction;
             if ((st = need(i, 3, n, s, key, form, err, errlen)))
                 break;
             if (strcmp(tok[i + 2], "at") != 0) {
@@ -190,7 +196,8 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
                 }
                 rs_stress_load *L = &s->load[s->n_load++];
                 L->s = x[0];
-                st = copy_name(L->output, tok[i + 1], s, "output", err, errlen);
+                L->reaction = reaction;
+                st = copy_name(L->output, tok[i + 1], s, reaction ? "constraint" : "output", err, errlen);
                 i += 4;
                 break;
             }
