@@ -253,7 +253,11 @@ int rs_stress_reaction_bind(rs_ws *ws, const rs_stress_spec *spec, int k, rs_str
     if (!st) {
         const int s = hit[0] ? 0 : 1;
         r->sign = s ? 1.0 : -1.0;   /* σ = +1: B holds P, bears −λ */
-        memcpy(r->at, at[s], sizeof r->at);
+        /* the ridge leaves its trace, ~1e-10 of the lengths, where the
+         * samples see a direction weakly: below the fit's own precision, 0 */
+        const double big = 1 + fmax(fabs(at[s][0]), fmax(fabs(at[s][1]), fabs(at[s][2])));
+        for (int c = 0; c < 3; c++)
+            r->at[c] = fabs(at[s][c]) < 1e-8 * big ? 0 : at[s][c];
         memcpy(r->other, other[s], sizeof r->other);   /* both 64, NUL-terminated */
     }
     probe_free(&p);

@@ -33,6 +33,8 @@
 #include <check.h>
 #include <math.h>
 
+#include "rs_status.h"
+#include "rs_stress.h"
 #include "rs_test.h"
 #include "test_sweep_util.h"
 
@@ -299,6 +301,30 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* The statement's forms: `load reaction NAME at S`; an output that is
+ * itself named reaction stays an output; a reaction without a name. */
+START_TEST(statement_forms)
+{
+    const char *tok[] = {"stress", "c", "body", "link2", "from", "0", "0", "0", "to", "1", "0", "0", "section",
+                         "circle", "0.01", "elements", "4", "fix", "0", "load", "reaction", "hold", "at", "1",
+                         "load", "reaction", "at", "0.5", "load", "F", "at", "0.25"};
+    const int n = (int)(sizeof tok / sizeof tok[0]);
+    rs_stress_spec s;
+    char err[512];
+    ck_assert_int_eq(rs_stress_spec_parse(tok, n, "c.scn", 2, &s, err, sizeof err), RS_OK);
+    ck_assert_int_eq(s.n_load, 3);
+    ck_assert(s.load[0].reaction && strcmp(s.load[0].output, "hold") == 0 && s.load[0].s == 1);
+    ck_assert(!s.load[1].reaction && strcmp(s.load[1].output, "reaction") == 0 && s.load[1].s == 0.5);
+    ck_assert(!s.load[2].reaction && strcmp(s.load[2].output, "F") == 0);
+    const char *bad[] = {"stress", "c", "body", "link2", "from", "0", "0", "0", "to", "1", "0", "0", "section",
+                         "circle", "0.01", "fix", "0", "load", "reaction", "hold", "1"};
+    ck_assert_int_ne(rs_stress_spec_parse(bad, 21, "c.scn", 2, &s, err, sizeof err), RS_OK);
+    ck_assert_msg(strstr(err, "c.scn:2: stress: 'load' needs an output and a position: 'load OUT at S' or 'load "
+                              "reaction CONSTRAINT at S'"),
+                  "%s", err);
+}
+END_TEST
+
 int main(void)
 {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
@@ -306,6 +332,7 @@ int main(void)
     Suite *s = suite_create("stress_reaction");
     TCase *tc = tcase_create("stress_reaction");
     tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, statement_forms);
     tcase_add_test(tc, statics_by_hand);
     tcase_add_test(tc, second_formulations);
     tcase_add_test(tc, mpi_three_ranks);
