@@ -128,7 +128,8 @@ int rs_stress_run_create(const rs_stress_spec *spec, int n, rs_ws *ws, const rs_
     /* every statement is bound before any beam starts: a misnamed output
      * in the second leaves no worker busy with the first */
     for (int i = 0; !st && i < n; i++)
-        st = rs_stress_couple_create(&r->comp[i].spec, tr, &r->comp[i].couple, err, errlen);
+        st = rs_stress_couple_create(&r->comp[i].spec, r->comp[i].spec.n_member ? NULL : tr, &r->comp[i].couple,
+                                     err, errlen);   /* a frame runs here, also under --mpi (rs_stress_frame.h) */
     r->n = n;   /* the free below skips the ones never started (NULL) */
     if (!st) {
         r->cols = (rs_results_extra){nc, r->name_ptr, r->unit_ptr, r->sigma};

@@ -9,15 +9,19 @@
 #include "rs_error.h"
 #include "rs_status.h"
 #include "rs_stress_couple.h"
+#include "rs_stress_frame.h"
 
 typedef struct local_beam {
     rs_stress_slab *slab;
+    rs_stress_frame *frame;   /* a frame instead (spec's members) */
 } local_beam;
 
 static int local_start(void *ctx, const rs_stress_spec *s, int *slot, char *err, size_t errlen)
 {
     local_beam *lb = ctx;   /* one per couple: the slot is always 0 */
     *slot = 0;
+    if (s->n_member > 0)
+        return rs_stress_frame_create(s, &lb->frame, err, errlen);
     rs_stress_beam b;
     int st = rs_stress_beam_make(s, &b, err, errlen);
     return st ? st : rs_stress_slab_create(s, 0, b.n_nodes, &lb->slab, err, errlen);
@@ -27,6 +31,14 @@ static int local_advance(void *ctx, int slot, const double *in, double dt, doubl
 {
     (void)slot;
     local_beam *lb = ctx;
+    if (lb->frame) {
+        const long n = rs_stress_substeps(rs_stress_frame_summary(lb->frame), dt);
+        rs_stress_frame_load(lb->frame, in);
+        for (long i = 0; i < n; i++)
+            rs_stress_frame_substep(lb->frame, dt / (double)n);
+        rs_stress_frame_point_values(lb->frame, sigma);
+        return RS_OK;
+    }
     const long n = rs_stress_substeps(rs_stress_slab_beam(lb->slab), dt);
     rs_stress_slab_load(lb->slab, in);
     for (long i = 0; i < n; i++)
@@ -40,6 +52,7 @@ static void local_stop(void *ctx, int slot)
     (void)slot;
     local_beam *lb = ctx;
     rs_stress_slab_free(&lb->slab);
+    rs_stress_frame_free(&lb->frame);
 }
 
 struct rs_stress_couple {
@@ -64,7 +77,11 @@ int rs_stress_couple_create(const rs_stress_spec *s, const rs_stress_transport *
     c->spec = *s;
     c->slot = -1;   /* until the transport gives one */
     c->tr = tr ? *tr : (rs_stress_transport){local_start, local_advance, local_stop, &c->local};
-    int st = rs_stress_beam_make(s, &c->beam, err, errlen);
+    int st = s->n_member > 0 ? rs_stress_frame_beam(s, &c->beam, err, errlen)
+                             : rs_stress_beam_make(s, &c->beam, err, errlen);
+    if (!st && s->n_member > 0 && tr)
+        st = rs_fail_at(err, errlen, RS_E_UNSUPPORTED, s->file, s->line,
+                        "stress %s: a frame runs in one process (no transport)", s->name);
     if (!st && (!(c->in = rs_alloc(NULL, (size_t)c->beam.n_in, sizeof(double))) ||
                 !(c->sigma = rs_alloc(NULL, (size_t)s->n_point + 1, sizeof(double)))))
         st = rs_fail(err, errlen, RS_E_NOMEM, "stress: out of memory");

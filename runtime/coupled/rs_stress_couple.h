@@ -43,7 +43,8 @@ typedef struct rs_stress_transport {
 
 typedef struct rs_stress_couple rs_stress_couple;
 
-/* tr NULL: in-process. */
+/* tr NULL: in-process (a frame, s->n_member > 0, only so:
+ * rs_stress_frame.h). */
 int rs_stress_couple_create(const rs_stress_spec *s, const rs_stress_transport *tr, rs_stress_couple **out,
                             char *err, size_t errlen);
 void rs_stress_couple_free(rs_stress_couple **c);
