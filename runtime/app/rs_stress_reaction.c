@@ -211,6 +211,11 @@ int rs_stress_reaction_bind(rs_ws *ws, const rs_stress_spec *spec, int k, rs_str
                           spec->name, spec->body, sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "",
                           m->fn[RS_FN_BODY_POSE].fn ? "" : "; the model has no body poses: compile it again");
     }
+    if (!m->fn[RS_FN_PHI].fn || !m->fn[RS_FN_BODY_POSE].fn)   /* a hand-made descriptor without them */
+        return rs_fail_at(err, errlen, RS_E_MODEL, spec->file, spec->line,
+                          "stress %s: model '%s' has no constraint or body pose functions for a reaction load: "
+                          "compile it again with this railsym",
+                          spec->name, m->name);
     probe p;
     memset(&p, 0, sizeof p);
     int st = probe_run(&p, ws, spec, err, errlen);
