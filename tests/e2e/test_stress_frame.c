@@ -17,7 +17,8 @@
  *     with a central load: σ_top = +P L R/(8 I) at the ends, −P L R/(8 I) at
  *     the middle (1e-6); the cross beams' stress is 0 (1e-9 of it);
  *   - a second formulation: the cart example's straight link written as a
- *     frame of two collinear members gives the chain's stresses (1e-9);
+ *     frame of two collinear members gives the chain's stresses (1e-9), and
+ *     so does a swinging arm (a rotating, accelerating frame);
  *   - `mpirun -np 2` runs a frame on rank 0: the in-process file;
  *   - refusals with file:line and the fix: a member's end between another
  *     member's nodes, a member joined to nothing, a position without its
@@ -215,6 +216,60 @@ START_TEST(collinear_members_are_the_chain)
 }
 END_TEST
 
+/* A swinging arm (its frame rotates and accelerates: ω, α and the
+ * centrifugal terms, the rotary inertia) as a chain and as a frame of two
+ * collinear members, the same damping: the same stresses. */
+START_TEST(swinging_arm_frame_is_the_chain)
+{
+    sweep_scratch(g_dir, sizeof g_dir, "stress_frame");
+    char vdl[700], model[700];
+    snprintf(vdl, sizeof vdl, "%s/pend.vdl", g_dir);
+    snprintf(model, sizeof model, "%s/pend", g_dir);
+    sweep_write(vdl, "param m = 5, L = 1, g = 9.81\n"
+                     "coord th = 0.8\n"
+                     "base B = rotate(ground, y, th)\n"
+                     "point G = O + [L/2, 0, 0] in B\n"
+                     "body arm mass m cg G inertia diag(0.01, m*L^2/12, m*L^2/12) in B\n"
+                     "gravity [0, 0, -g] in ground\n"
+                     "output arm_v = vel(O) in B\n"
+                     "output arm_omega = omega(arm) in B\n"
+                     "output arm_g = [0, 0, -g] in ground in B\n");
+    const char *cargv[] = {sweep_railsym_bin(), "compile", vdl, "-o", model, NULL};
+    ck_assert_int_eq(run(cargv, NULL), 0);
+    static const char *const stmt[2] = {
+        "stress s body arm from 0 0 0 to 1 0 0 section circle 0.02 damping 364 elements 10 fix 0 point top at 0 "
+        "fibre 0 0.02 point side at 0.3 fibre 0.02 0 point ax at 0.45",
+        "stress s body arm section circle 0.02 damping 364 member p from 0 0 0 to 0.4 0 0 elements 4 member q from "
+        "0.4 0 0 to 1 0 0 elements 6 fix p:0 point top at p:0 fibre 0 0.02 point side at p:0.3 fibre 0.02 0 point "
+        "ax at q:0.05"};
+    double x[2][4];
+    for (int k = 0; k < 2; k++) {
+        char scn[700], out[700], text[2048];
+        snprintf(scn, sizeof scn, "%s/arm%d.scn", g_dir, k);
+        snprintf(out, sizeof out, "%s/arm%d.csv", g_dir, k);
+        snprintf(text, sizeof text,
+                 "duration 0.3\nstep 1e-3\noutput 0.05\nmethod rk4\n%s\ncolumns th s.sigma_top s.sigma_side "
+                 "s.sigma_ax\n",
+                 stmt[k]);
+        sweep_write(scn, text);
+        const char *argv[] = {sweep_railsym_bin(), "run", model, "-s", scn, "-o", out, "-q", NULL};
+        ck_assert_int_eq(run(argv, NULL), 0);
+        char name[16];
+        snprintf(name, sizeof name, "arm%d", k);
+        last_row(name, x[k], 4);
+    }
+    ck_assert_msg(x[0][0] > 1.2, "the arm did not swing: th %g", x[0][0]);
+    double worst = 0;
+    for (int i = 1; i < 4; i++) {
+        ck_assert_msg(x[0][i] != 0 && fabs(x[1][i] / x[0][i] - 1) < 1e-9, "point %d: frame %.12g, chain %.12g", i,
+                      x[1][i], x[0][i]);
+        worst = fmax(worst, fabs(x[1][i] / x[0][i] - 1));
+    }
+    printf("swinging arm: frame = chain within %.2g\n", worst);
+    sweep_rm_rf(g_dir);
+}
+END_TEST
+
 START_TEST(refusals)
 {
     setup_model();
@@ -259,6 +314,7 @@ int main(void)
     tcase_add_test(tc, l_frame_statics);
     tcase_add_test(tc, h_frame_symmetric);
     tcase_add_test(tc, collinear_members_are_the_chain);
+    tcase_add_test(tc, swinging_arm_frame_is_the_chain);
     tcase_add_test(tc, refusals);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
