@@ -678,8 +678,6 @@ static int parse_columns(parser *ps, const line_tokens *lt, int line)
     return RS_OK;
 }
 
-/* equilibrium [COORD...]: solve for the static equilibrium before the run
- * (of the coordinates named; none: the default ones). */
 /* `stress NAME ...`: one more component; a name used twice is refused. */
 static int parse_stress(parser *ps, const line_tokens *lt, int line)
 {
@@ -700,6 +698,8 @@ static int parse_stress(parser *ps, const line_tokens *lt, int line)
     return RS_OK;
 }
 
+/* equilibrium [COORD...]: solve for the static equilibrium before the run
+ * (of the coordinates named; none: the default ones). */
 static int parse_equilibrium(parser *ps, const line_tokens *lt, int line)
 {
     rs_scenario *s = ps->s;
