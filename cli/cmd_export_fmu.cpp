@@ -203,7 +203,7 @@ int cmd_export_fmu(int argc, char **argv) {
                              ": 'thermal' is not supported by export-fmu: export without it and couple the "
                              "thermal model in the importing tool");
     if (scn.stress)   // likewise: the FMU has no stress columns
-        throw cli::UserError(std::string(scn.stress_spec.file) + ":" + std::to_string(scn.stress_spec.line) +
+        throw cli::UserError(std::string(scn.stress_spec[0].file) + ":" + std::to_string(scn.stress_spec[0].line) +
                              ": 'stress' is not supported by export-fmu: export without it and compute the "
                              "component's stresses in the importing tool");
     std::string scn_text;

@@ -126,16 +126,30 @@ static void thermal_root_stop(void *vctx)
 
 /* ------------------------------------------------------------ stress, rank 0 */
 
-typedef struct stress_root {
-    int size, running, n_in, n_point;
+/* One component (a `stress` statement) as rank 0 sees it. */
+typedef struct stress_root_beam {
+    int running, n_in, n_point;
     int owner[RS_STRESS_MAX];   /* the rank holding each point's element */
     double *recv;               /* size × n_point                        */
+} stress_root_beam;
+
+typedef struct stress_root {
+    int size;
+    stress_root_beam beam[RS_STRESS_MODELS];   /* by slot */
 } stress_root;
 
-static int stress_root_start(void *vctx, const rs_stress_spec *s, char *err, size_t errlen)
+static int stress_root_start(void *vctx, const rs_stress_spec *s, int *slot, char *err, size_t errlen)
 {
     stress_root *r = vctx;
     const int W = r->size - 1;
+    *slot = -1;
+    int k = 0;
+    while (k < RS_STRESS_MODELS && (r->beam[k].running || r->beam[k].recv))
+        k++;
+    if (k == RS_STRESS_MODELS)
+        return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
+                          "stress %s: more than %d components in one run", s->name, RS_STRESS_MODELS);
+    stress_root_beam *rb = &r->beam[k];
     rs_stress_beam b;
     int st = rs_stress_beam_make(s, &b, err, errlen);
     if (st)
@@ -144,47 +158,50 @@ static int stress_root_start(void *vctx, const rs_stress_spec *s, char *err, siz
         return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
                           "stress %s: %d nodes cannot be split over %d ranks: use 'elements N' with N >= %d or "
                           "fewer ranks", s->name, b.n_nodes, W, W - 1);
-    r->n_in = b.n_in;
-    r->n_point = s->n_point;
-    if (!(r->recv = calloc((size_t)r->size * (size_t)(s->n_point + 1), sizeof *r->recv)))
+    rb->n_in = b.n_in;
+    rb->n_point = s->n_point;
+    if (!(rb->recv = calloc((size_t)r->size * (size_t)(s->n_point + 1), sizeof *rb->recv)))
         return rs_fail(err, errlen, RS_E_NOMEM, "stress: out of memory");
+    *slot = k;
     for (int p = 0; p < s->n_point; p++) {
         const int e = rs_stress_point_element(&b, s->point[p].s);
         int w = 0;
         while (w + 1 < W && part_lo(b.n_nodes, w + 1, W) <= e)
             w++;
-        r->owner[p] = w + 1;
+        rb->owner[p] = w + 1;
     }
-    send_command(OP_STRESS_START, 0, 0);
+    send_command(OP_STRESS_START, k, 0);
     rs_stress_spec spec = *s;
     MPI_Bcast(&spec, (int)sizeof spec, MPI_BYTE, 0, MPI_COMM_WORLD);
     const int bad = root_gather_go(r->size);
-    r->running = bad == RS_OK;
+    rb->running = bad == RS_OK;
     if (bad)
         return rs_fail(err, errlen, bad, "stress %s: a rank could not set up its nodes of the beam (%s)", s->name,
                        rs_status_name(bad));
     return RS_OK;
 }
 
-static int stress_root_advance(void *vctx, const double *in, double dt, double *sigma)
+static int stress_root_advance(void *vctx, int slot, const double *in, double dt, double *sigma)
 {
-    stress_root *r = vctx;
-    send_command(OP_STRESS_STEP, dt, 0);
-    MPI_Bcast((double *)in, r->n_in, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    MPI_Gather(MPI_IN_PLACE, r->n_point, MPI_DOUBLE, r->recv, r->n_point, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    for (int p = 0; p < r->n_point; p++)
-        sigma[p] = r->recv[(size_t)r->owner[p] * r->n_point + p];
+    stress_root_beam *rb = &((stress_root *)vctx)->beam[slot];
+    send_command(OP_STRESS_STEP, dt, slot);
+    MPI_Bcast((double *)in, rb->n_in, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(MPI_IN_PLACE, rb->n_point, MPI_DOUBLE, rb->recv, rb->n_point, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (int p = 0; p < rb->n_point; p++)
+        sigma[p] = rb->recv[(size_t)rb->owner[p] * rb->n_point + p];
     return RS_OK;
 }
 
-static void stress_root_stop(void *vctx)
+static void stress_root_stop(void *vctx, int slot)
 {
-    stress_root *r = vctx;
-    if (r->running)
-        send_command(OP_STRESS_STOP, 0, 0);
-    r->running = 0;
-    free(r->recv);
-    r->recv = NULL;
+    if (slot < 0 || slot >= RS_STRESS_MODELS)
+        return;   /* the start failed before it had one */
+    stress_root_beam *rb = &((stress_root *)vctx)->beam[slot];
+    if (rb->running)
+        send_command(OP_STRESS_STOP, slot, 0);
+    rb->running = 0;
+    free(rb->recv);
+    rb->recv = NULL;
 }
 
 /* ------------------------------------------------------------ workers */
@@ -193,9 +210,11 @@ typedef struct worker_state {
     int rank, size, below, above;
     rs_thermal_slab *th;
     double *th_buf;            /* 2 nk: plane sums, losses */
-    rs_stress_slab *sr;
-    double *sr_in, *sr_sigma;  /* n_in, n_point            */
-    int sr_np;                 /* n_point                  */
+    struct {                   /* the components, by slot  */
+        rs_stress_slab *slab;
+        double *in, *sigma;    /* n_in, n_point            */
+        int np;                /* n_point                  */
+    } sr[RS_STRESS_MODELS];
 } worker_state;
 
 static void thermal_free(worker_state *ws)
@@ -205,13 +224,16 @@ static void thermal_free(worker_state *ws)
     ws->th_buf = NULL;
 }
 
-static void stress_free(worker_state *ws)
+static void stress_free(worker_state *ws, int slot)
 {
-    rs_stress_slab_free(&ws->sr);
-    free(ws->sr_in);
-    free(ws->sr_sigma);
-    ws->sr_in = ws->sr_sigma = NULL;
+    rs_stress_slab_free(&ws->sr[slot].slab);
+    free(ws->sr[slot].in);
+    free(ws->sr[slot].sigma);
+    ws->sr[slot].in = ws->sr[slot].sigma = NULL;
 }
+
+/* A command's slot: rank 0 sends only the ones it gave out (-1: a bug). */
+static int stress_slot(double x) { return x >= 0 && x < RS_STRESS_MODELS ? (int)x : -1; }
 
 static int thermal_start(worker_state *ws, char *err, size_t errlen)
 {
@@ -249,30 +271,29 @@ static void thermal_step(worker_state *ws, double P, double dt)
     MPI_Gatherv(buf, 2 * nk, MPI_DOUBLE, NULL, NULL, NULL, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
-static int stress_start(worker_state *ws, char *err, size_t errlen)
+static int stress_start(worker_state *ws, int k, char *err, size_t errlen)
 {
     rs_stress_spec s;
     MPI_Bcast(&s, (int)sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD);
-    stress_free(ws);
+    stress_free(ws, k);
     rs_stress_beam b;
     int32_t st = rs_stress_beam_make(&s, &b, err, errlen);
     const int W = ws->size - 1, w = ws->rank - 1;
     if (!st)
-        st = rs_stress_slab_create(&s, part_lo(b.n_nodes, w, W), part_lo(b.n_nodes, w + 1, W), &ws->sr, err,
-                                   errlen);
-    if (!st && (!(ws->sr_in = calloc((size_t)b.n_in, sizeof *ws->sr_in)) ||
-                !(ws->sr_sigma = calloc((size_t)s.n_point + 1, sizeof *ws->sr_sigma))))
+        st = rs_stress_slab_create(&s, part_lo(b.n_nodes, w, W), part_lo(b.n_nodes, w + 1, W), &ws->sr[k].slab,
+                                   err, errlen);
+    if (!st && (!(ws->sr[k].in = calloc((size_t)b.n_in, sizeof *ws->sr[k].in)) ||
+                !(ws->sr[k].sigma = calloc((size_t)s.n_point + 1, sizeof *ws->sr[k].sigma))))
         st = rs_fail(err, errlen, RS_E_NOMEM, "stress rank %d: out of memory", ws->rank);
-    ws->sr_np = s.n_point;
+    ws->sr[k].np = s.n_point;
     if (!worker_gather_go(st))
-        stress_free(ws);
+        stress_free(ws, k);
     return st;
 }
 
 /* The halo nodes: my first node down, my last node up. */
-static void stress_halo(worker_state *ws)
+static void stress_halo(worker_state *ws, rs_stress_slab *sl)
 {
-    rs_stress_slab *sl = ws->sr;
     const int i0 = rs_stress_slab_i0(sl), i1 = rs_stress_slab_i1(sl);
     MPI_Sendrecv(rs_stress_slab_node(sl, i0), 6, MPI_DOUBLE, ws->below, 3, rs_stress_slab_node(sl, i1), 6,
                  MPI_DOUBLE, ws->above, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -280,20 +301,20 @@ static void stress_halo(worker_state *ws)
                  MPI_DOUBLE, ws->below, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
-static void stress_step(worker_state *ws, double dt)
+static void stress_step(worker_state *ws, int k, double dt)
 {
-    rs_stress_slab *sl = ws->sr;
+    rs_stress_slab *sl = ws->sr[k].slab;
     const rs_stress_beam *b = rs_stress_slab_beam(sl);
-    MPI_Bcast(ws->sr_in, b->n_in, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    rs_stress_slab_load(sl, ws->sr_in);
+    MPI_Bcast(ws->sr[k].in, b->n_in, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    rs_stress_slab_load(sl, ws->sr[k].in);
     const long n = rs_stress_substeps(b, dt);
     for (long i = 0; i < n; i++) {
-        stress_halo(ws);
+        stress_halo(ws, sl);
         rs_stress_substep(sl, dt / (double)n);
     }
-    stress_halo(ws);   /* the points' elements read the node above as it is now */
-    rs_stress_point_values(sl, ws->sr_sigma);   /* the others stay 0 */
-    MPI_Gather(ws->sr_sigma, ws->sr_np, MPI_DOUBLE, NULL, ws->sr_np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    stress_halo(ws, sl);   /* the points' elements read the node above as it is now */
+    rs_stress_point_values(sl, ws->sr[k].sigma);   /* the others stay 0 */
+    MPI_Gather(ws->sr[k].sigma, ws->sr[k].np, MPI_DOUBLE, NULL, ws->sr[k].np, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
 /* A worker: commands until the quit.  Returns the first failure. */
@@ -316,16 +337,29 @@ static int worker(int rank, int size, char *err, size_t errlen)
         case OP_THERMAL_START: st = thermal_start(&ws, err, errlen); break;
         case OP_THERMAL_STEP: thermal_step(&ws, c.x[0], c.x[1]); break;
         case OP_THERMAL_STOP: thermal_free(&ws); break;
-        case OP_STRESS_START: st = stress_start(&ws, err, errlen); break;
-        case OP_STRESS_STEP: stress_step(&ws, c.x[0]); break;
-        case OP_STRESS_STOP: stress_free(&ws); break;
+        case OP_STRESS_START:
+        case OP_STRESS_STEP:
+        case OP_STRESS_STOP: {
+            const int k = stress_slot(c.op == OP_STRESS_STEP ? c.x[1] : c.x[0]);
+            if (k < 0)
+                st = rs_fail(err, errlen, RS_E_INTERNAL, "rank %d: stress slot %g out of range", rank,
+                             c.op == OP_STRESS_STEP ? c.x[1] : c.x[0]);
+            else if (c.op == OP_STRESS_START)
+                st = stress_start(&ws, k, err, errlen);
+            else if (c.op == OP_STRESS_STEP)
+                stress_step(&ws, k, c.x[0]);
+            else
+                stress_free(&ws, k);
+            break;
+        }
         default: st = rs_fail(err, errlen, RS_E_INTERNAL, "rank %d: unknown command %d", rank, (int)c.op); break;
         }
         if (st && first == RS_OK)
             first = st;
     }
     thermal_free(&ws);
-    stress_free(&ws);
+    for (int k = 0; k < RS_STRESS_MODELS; k++)
+        stress_free(&ws, k);
     return first;
 }
 

@@ -2,7 +2,7 @@
  * rs_coupled_mpi.h — `railsym run … --mpi` (issue 25, seed 004's loop):
  * rank 0 runs the vehicle (rs_driver_run); the scenario's auxiliary models
  * run on ranks 1 … N−1, each split over all of them: the thermal grid
- * along z into slabs of planes, the stress model's beam into ranges of
+ * along z into slabs of planes, each stress component's beam into ranges of
  * nodes, each exchanging one halo plane or node with each neighbour per
  * sub-step.  Per vehicle step rank 0 broadcasts what the model needs (the
  * power; the frame's motion and the loads), the ranks advance in
@@ -18,12 +18,13 @@
  *   thermal step    x = {P, dt}; halo Sendrecv between neighbouring
  *                   workers; Gatherv to 0: each worker's plane sums then
  *                   its plane losses
- *   stress start    as thermal start, with the rs_stress_spec
- *   stress step     x = {dt}; Bcast the input vector (n_in doubles); halo
+ *   stress start    x = {slot}; as thermal start, with the rs_stress_spec
+ *                   (a run's components, each its slot 0 … RS_STRESS_MODELS−1)
+ *   stress step     x = {dt, slot}; Bcast the input vector (n_in doubles); halo
  *                   Sendrecv of 6 doubles per sub-step and once after the
  *                   last; Gather to 0: n_point stresses per worker (0 for
  *                   the points it does not hold)
- *   thermal stop, stress stop   the workers free that model
+ *   thermal stop, stress stop (x = {slot})   the workers free that model
  *   quit            the workers return (after the run, always)
  */
 #ifndef RS_COUPLED_MPI_H

@@ -184,7 +184,7 @@ typedef struct run_ctx {
     double dt;
     int coupled_failed;
     char coupled_err[512];
-    rs_stress_run *stress;     /* the scenario's `stress` model, NULL: none */
+    rs_stress_run *stress;     /* the scenario's `stress` models, NULL: none */
 } run_ctx;
 
 static int on_step(rs_ws *ws, void *vctx)
@@ -419,7 +419,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     if (scn->thermal &&
         (st = rs_thermal_run_create(&scn->thermal_spec, ws, c->thermal_transport, &thermal, err, errlen)))
         goto done;
-    if (scn->stress && (st = rs_stress_run_create(&scn->stress_spec, ws, c->stress_transport, &stress, err, errlen)))
+    if (scn->stress &&
+        (st = rs_stress_run_create(scn->stress_spec, scn->stress, ws, c->stress_transport, &stress, err, errlen)))
         goto done;
     int ncol;
     const char *const *cols = rs_binding_columns(b, &ncol);
@@ -502,8 +503,8 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         if (c->progress != 0)
             rs_log_text(&c->log, RS_LOG_LINE, msg);
     }
-    if (x.stress) {
-        rs_stress_run_summary(x.stress, msg, sizeof msg);
+    for (int i = 0; x.stress && i < rs_stress_run_count(x.stress); i++) {
+        rs_stress_run_summary(x.stress, i, msg, sizeof msg);
         if (c->progress != 0)
             rs_log_text(&c->log, RS_LOG_LINE, msg);
     }

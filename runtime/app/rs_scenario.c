@@ -678,6 +678,26 @@ static int parse_columns(parser *ps, const line_tokens *lt, int line)
     return RS_OK;
 }
 
+/* `stress NAME ...`: one more component; a name used twice is refused. */
+static int parse_stress(parser *ps, const line_tokens *lt, int line)
+{
+    rs_scenario *s = ps->s;
+    rs_stress_spec sp;
+    int st = rs_stress_spec_parse(lt->tok, lt->n, ps->file, line, &sp, ps->err, ps->errlen);
+    if (st)
+        return st;
+    for (int i = 0; i < s->stress; i++)
+        if (strcmp(s->stress_spec[i].name, sp.name) == 0)
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "stress: a second component named '%s' (line %d has one): give each its own name, "
+                              "its columns are '%s.sigma_POINT'", sp.name, s->stress_spec[i].line, sp.name);
+    if (s->stress == RS_STRESS_MODELS)
+        return rs_fail_at(ps->err, ps->errlen, RS_E_UNSUPPORTED, ps->file, line,
+                          "stress %s: more than %d components in one run", sp.name, RS_STRESS_MODELS);
+    s->stress_spec[s->stress++] = sp;
+    return RS_OK;
+}
+
 /* equilibrium [COORD...]: solve for the static equilibrium before the run
  * (of the coordinates named; none: the default ones). */
 static int parse_equilibrium(parser *ps, const line_tokens *lt, int line)
@@ -870,14 +890,8 @@ static int parse_text(parser *ps, char *text)
             st = rs_thermal_spec_parse(lt.tok, lt.n, ps->file, line, &s->thermal_spec, ps->err, ps->errlen);
             s->thermal = st == RS_OK;
         }
-        else if (strcmp(kw, "stress") == 0 && s->stress)
-            return rs_fail_at(ps->err, ps->errlen, RS_E_UNSUPPORTED, ps->file, line,
-                              "a second 'stress' statement (line %d has one): one component's stress model per "
-                              "run for now (docs/coupled.md)", s->stress_spec.line);
-        else if (strcmp(kw, "stress") == 0) {
-            st = rs_stress_spec_parse(lt.tok, lt.n, ps->file, line, &s->stress_spec, ps->err, ps->errlen);
-            s->stress = st == RS_OK;
-        }
+        else if (strcmp(kw, "stress") == 0)
+            st = parse_stress(ps, &lt, line);
         else if (rs_scenario_file_kind(kw) >= 0)
             st = parse_file_statement(ps, rs_scenario_file_kind(kw), &lt, line);
         else if (strcmp(kw, "end") == 0) {
@@ -1002,9 +1016,14 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
         b->thermal = 1;
         b->thermal_spec = top->thermal_spec;
     }
-    if (top->stress) {   /* likewise */
-        b->stress = 1;
-        b->stress_spec = top->stress_spec;
+    for (int i = 0; i < top->stress; i++) {   /* by name: the top's replaces the base's, others are added */
+        int j = 0;
+        while (j < b->stress && strcmp(b->stress_spec[j].name, top->stress_spec[i].name) != 0)
+            j++;
+        if (j == RS_STRESS_MODELS)
+            return RS_E_UNSUPPORTED;   /* more components than a run holds (rs_scenario.h) */
+        b->stress_spec[j] = top->stress_spec[i];
+        b->stress += j == b->stress;
     }
     if (top->equilibrium) { /* the top's line replaces the base's */
         for (int i = 0; i < b->n_equil_coords; i++) {
@@ -1582,11 +1601,15 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
             goto fail;
         }
         int tb, tk;
+        int sc = 0;
+        while (sc < s->stress && rs_stress_spec_column(&s->stress_spec[sc], c->name) < 0)
+            sc++;
         if (rs_model_find(m, c->name, &v) != RS_OK && rs_track_rel_find(m, c->name, &tb, &tk) != RS_OK &&
-            !(s->stress && rs_stress_spec_column(&s->stress_spec, c->name) >= 0)) {
-            if (s->stress &&
-                (st = rs_stress_spec_unknown_column(&s->stress_spec, c->name, c->at.file, c->at.line, err, errlen)))
-                goto fail;
+            sc == s->stress) {
+            for (sc = 0; sc < s->stress; sc++)
+                if ((st = rs_stress_spec_unknown_column(&s->stress_spec[sc], c->name, c->at.file, c->at.line, err,
+                                                        errlen)))
+                    goto fail;
             st = unknown(m, &c->at, "column", CAND_COLUMNS, c->name, err, errlen);
             goto fail;
         }

@@ -157,10 +157,12 @@ typedef struct rs_scenario {
      * the run; a later layer's statement replaces an earlier one's */
     int thermal;
     rs_thermal_spec thermal_spec;
-    /* `stress ...` (docs/coupled.md): a component's stress model beside the
-     * run, its columns "<name>.sigma_<point>"; likewise replaced */
+    /* `stress ...` (docs/coupled.md): components' stress models beside the
+     * run, each its columns "<name>.sigma_<point>"; stress is how many
+     * (names unique; a later layer's statement replaces an earlier one's of
+     * the same name, the others are added) */
     int stress;
-    rs_stress_spec stress_spec;
+    rs_stress_spec stress_spec[RS_STRESS_MODELS];
 } rs_scenario;
 
 /* An empty scenario (every setting at its built-in value, nothing assigned). */
@@ -181,8 +183,12 @@ int rs_scenario_parse(const char *text, size_t len, const char *file, rs_scenari
 int rs_scenario_read(const char *path, rs_scenario *s, char *err, size_t errlen);
 
 /* Puts `top` over `base` (both parsed): base receives deep copies.  Returns
- * RS_OK or RS_E_NOMEM. */
+ * RS_OK, RS_E_NOMEM, or RS_E_UNSUPPORTED when the layers together hold
+ * more than RS_STRESS_MODELS `stress` components (RS_SCENARIO_OVERLAY_MSG). */
 int rs_scenario_overlay(rs_scenario *base, const rs_scenario *top);
+#define RS_SCENARIO_OVERLAY_MSG(st) \
+    ((st) == RS_E_UNSUPPORTED ? "more 'stress' components over the scenario layers than one run holds (docs/coupled.md)" \
+                              : "out of memory")
 
 /* Effective settings: the scenario's or the built-in ones. */
 /* The scenario of a run, into *s (initialized by the caller): MODEL_DIR's

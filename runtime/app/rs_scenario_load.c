@@ -19,7 +19,7 @@ static int overlay_layer(rs_scenario *s, const char *path, const char *text, con
     int st = path ? rs_scenario_read(path, &top, err, errlen)
                   : rs_scenario_parse(text, strlen(text), label, &top, err, errlen);
     if (!st && (st = rs_scenario_overlay(s, &top)))
-        rs_fail(err, errlen, st, "out of memory");
+        rs_fail(err, errlen, st, "%s", RS_SCENARIO_OVERLAY_MSG(st));
     rs_scenario_free(&top);
     return st;
 }

@@ -641,8 +641,9 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         snprintf(label, sizeof label, "variant %d", i + 1);
         if (!r->message[0])
             st = rs_scenario_parse(text, strlen(text), label, &top, r->message, sizeof r->message);
-        if (!st && (rs_scenario_overlay(&scn, &sw->base) || rs_scenario_overlay(&scn, &top)))
-            st = rs_fail(r->message, sizeof r->message, RS_E_NOMEM, "out of memory");
+        int ost;
+        if (!st && ((ost = rs_scenario_overlay(&scn, &sw->base)) || (ost = rs_scenario_overlay(&scn, &top))))
+            st = rs_fail(r->message, sizeof r->message, ost, "%s", RS_SCENARIO_OVERLAY_MSG(ost));
     }
     if (!st) {
         rs_run_config rc;

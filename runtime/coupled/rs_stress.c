@@ -54,7 +54,7 @@ static void to_local(const rs_stress_beam *b, const double *x, double *loc)
 }
 
 /* One element's internal end forces −K_e (ui, uj): into fi, fj (6 each). */
-static void element_forces(const rs_stress_beam *b, const double *ui, const double *uj, double *fi, double *fj)
+void rs_stress_element_forces(const rs_stress_beam *b, const double *ui, const double *uj, double *fi, double *fj)
 {
     const double h = b->h, E = b->young;
     const double N = E * b->area / h * (uj[0] - ui[0]);
@@ -105,7 +105,7 @@ static double omega_max2_bound(const rs_stress_beam *b)
     for (int c = 0; c < 12; c++) {
         double ue[12] = {0}, fe[12];
         ue[c] = 1;
-        element_forces(b, ue, ue + 6, fe, fe + 6);
+        rs_stress_element_forces(b, ue, ue + 6, fe, fe + 6);
         for (int r = 0; r < 12; r++)
             ke[r][c] = fe[r];
     }
@@ -324,12 +324,12 @@ static void node_force(const rs_stress_slab *sl, int i, double *g)
     for (int d = 0; d < 6; d++)
         g[d] = 0;
     if (i > 0) {
-        element_forces(b, u - 6, u, fi, fj);
+        rs_stress_element_forces(b, u - 6, u, fi, fj);
         for (int d = 0; d < 6; d++)
             g[d] += fj[d];
     }
     if (i < b->n_nodes - 1) {
-        element_forces(b, u, u + 6, fi, fj);
+        rs_stress_element_forces(b, u, u + 6, fi, fj);
         for (int d = 0; d < 6; d++)
             g[d] += fi[d];
     }
@@ -369,14 +369,20 @@ void rs_stress_point_values(const rs_stress_slab *sl, double *sigma)
             continue;
         const rs_stress_point *pt = &sl->spec.point[p];
         const double *ui = sl->u + 6 * (size_t)(e - sl->i0 + 1), *uj = ui + 6;
-        const double xi = pt->s / h - e;
-        /* Hermite second derivatives at ξ: w'' = (N1'' w_i + N2'' θ_i + N3'' w_j + N4'' θ_j) / h² */
-        const double n1 = -6 + 12 * xi, n2 = h * (-4 + 6 * xi), n3 = 6 - 12 * xi, n4 = h * (-2 + 6 * xi);
-        const double kv = (n1 * ui[1] + n2 * ui[5] + n3 * uj[1] + n4 * uj[5]) / (h * h);
-        const double kw = (n1 * ui[2] - n2 * ui[4] + n3 * uj[2] - n4 * uj[4]) / (h * h);
-        const double eps = (uj[0] - ui[0]) / h;
-        sigma[p] = b->young * (eps - pt->y * kv - pt->z * kw);
+        sigma[p] = rs_stress_fibre_sigma(b, ui, uj, pt->s / h - e, pt->y, pt->z);
     }
+}
+
+double rs_stress_fibre_sigma(const rs_stress_beam *b, const double *ui, const double *uj, double xi, double y,
+                             double z)
+{
+    const double h = b->h;
+    /* Hermite second derivatives at ξ: w'' = (N1'' w_i + N2'' θ_i + N3'' w_j + N4'' θ_j) / h² */
+    const double n1 = -6 + 12 * xi, n2 = h * (-4 + 6 * xi), n3 = 6 - 12 * xi, n4 = h * (-2 + 6 * xi);
+    const double kv = (n1 * ui[1] + n2 * ui[5] + n3 * uj[1] + n4 * uj[5]) / (h * h);
+    const double kw = (n1 * ui[2] - n2 * ui[4] + n3 * uj[2] - n4 * uj[4]) / (h * h);
+    const double eps = (uj[0] - ui[0]) / h;
+    return b->young * (eps - y * kv - z * kw);
 }
 
 double rs_stress_displacement(const rs_stress_slab *sl, int i, int dof)

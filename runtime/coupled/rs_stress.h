@@ -40,21 +40,36 @@
 
 #define RS_STRESS_NAME 64
 #define RS_STRESS_MAX 16        /* fixes, loads and points, each */
+#define RS_STRESS_MODELS 8      /* `stress` statements (components) in one run */
 
 enum { RS_STRESS_CIRCLE = 0, RS_STRESS_RECT = 1 };
 
-/* A force on the link: a vector output OUTPUT (OUTPUT.x, .y, .z: N, in
- * the body's base) acting at the axis node at s (m from `from`). */
+/* A force on the link acting at the axis node at s (m from `from`): a
+ * vector output OUTPUT (OUTPUT.x, .y, .z: N, in the body's base), or
+ * (reaction) the force the closing constraint OUTPUT exerts on the body,
+ * from its multipliers (rs_stress_reaction.h in runtime/app). */
 typedef struct rs_stress_load {
     char output[RS_STRESS_NAME];
     double s;
+    int reaction;
+    int member;                       /* a frame's member the node is on (MEMBER:S) */
 } rs_stress_load;
 
 /* A stress point: the fibre (y, z) of the section at s. */
 typedef struct rs_stress_point {
     char name[RS_STRESS_NAME];
     double s, y, z;
+    int member;                       /* a frame's member (MEMBER:S); -1 on a chain's axis */
 } rs_stress_point;
+
+/* A frame's member (`member NAME from X Y Z to X Y Z [elements N]`): a
+ * straight chain of elements; members join where their nodes coincide
+ * (rs_stress_frame.h). */
+typedef struct rs_stress_member {
+    char name[RS_STRESS_NAME];
+    double from[3], to[3];
+    int elements;
+} rs_stress_member;
 
 /* A `stress` statement (docs/coupled.md); plain data, copied by value. */
 typedef struct rs_stress_spec {
@@ -75,6 +90,11 @@ typedef struct rs_stress_spec {
     rs_stress_load load[RS_STRESS_MAX];
     int n_point;
     rs_stress_point point[RS_STRESS_MAX];
+    /* a frame (n_member > 0; then no from/to): fixes, loads and points
+     * name a member each (fix_member, load.member, point.member) */
+    int n_member;
+    rs_stress_member member[RS_STRESS_MAX];
+    int fix_member[RS_STRESS_MAX];
     char file[256];                   /* where the statement is               */
     int line;
 } rs_stress_spec;
@@ -89,6 +109,10 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
 /* Checks a spec's numbers and that every fix, load and point lies on the
  * axis (loads and fixes at a node).  Errors name the statement's file:line. */
 int rs_stress_spec_check(const rs_stress_spec *s, char *err, size_t errlen);
+
+/* The elements of a frame's member m (its own 'elements', else the
+ * statement's). */
+int rs_stress_member_elements(const rs_stress_spec *s, int m);
 
 /* The point whose result column is `column` ("<name>.sigma_<point>"), else -1. */
 int rs_stress_spec_column(const rs_stress_spec *s, const char *column);
@@ -117,6 +141,15 @@ typedef struct rs_stress_beam {
 } rs_stress_beam;
 
 int rs_stress_beam_make(const rs_stress_spec *s, rs_stress_beam *b, char *err, size_t errlen);
+
+/* One element's internal end forces −K_e (ui, uj) (6 each, local axes of
+ * b: u1 u2 u3 r1 r2 r3) into fi, fj; what a frame's members share. */
+void rs_stress_element_forces(const rs_stress_beam *b, const double *ui, const double *uj, double *fi, double *fj);
+
+/* σ (Pa) at ξ ∈ [0, 1] along an element of b with end displacements ui,
+ * uj (local axes), at the fibre (y, z). */
+double rs_stress_fibre_sigma(const rs_stress_beam *b, const double *ui, const double *uj, double xi, double y,
+                             double z);
 
 /* Sub-steps for a step dt: the fewest of size ≤ 0.9 h_stable. */
 long rs_stress_substeps(const rs_stress_beam *b, double dt);

@@ -9,22 +9,36 @@
 #include "rs_error.h"
 #include "rs_status.h"
 #include "rs_stress_couple.h"
+#include "rs_stress_frame.h"
 
 typedef struct local_beam {
     rs_stress_slab *slab;
+    rs_stress_frame *frame;   /* a frame instead (spec's members) */
 } local_beam;
 
-static int local_start(void *ctx, const rs_stress_spec *s, char *err, size_t errlen)
+static int local_start(void *ctx, const rs_stress_spec *s, int *slot, char *err, size_t errlen)
 {
-    local_beam *lb = ctx;
+    local_beam *lb = ctx;   /* one per couple: the slot is always 0 */
+    *slot = 0;
+    if (s->n_member > 0)
+        return rs_stress_frame_create(s, &lb->frame, err, errlen);
     rs_stress_beam b;
     int st = rs_stress_beam_make(s, &b, err, errlen);
     return st ? st : rs_stress_slab_create(s, 0, b.n_nodes, &lb->slab, err, errlen);
 }
 
-static int local_advance(void *ctx, const double *in, double dt, double *sigma)
+static int local_advance(void *ctx, int slot, const double *in, double dt, double *sigma)
 {
+    (void)slot;
     local_beam *lb = ctx;
+    if (lb->frame) {
+        const long n = rs_stress_substeps(rs_stress_frame_summary(lb->frame), dt);
+        rs_stress_frame_load(lb->frame, in);
+        for (long i = 0; i < n; i++)
+            rs_stress_frame_substep(lb->frame, dt / (double)n);
+        rs_stress_frame_point_values(lb->frame, sigma);
+        return RS_OK;
+    }
     const long n = rs_stress_substeps(rs_stress_slab_beam(lb->slab), dt);
     rs_stress_slab_load(lb->slab, in);
     for (long i = 0; i < n; i++)
@@ -33,10 +47,12 @@ static int local_advance(void *ctx, const double *in, double dt, double *sigma)
     return RS_OK;
 }
 
-static void local_stop(void *ctx)
+static void local_stop(void *ctx, int slot)
 {
+    (void)slot;
     local_beam *lb = ctx;
     rs_stress_slab_free(&lb->slab);
+    rs_stress_frame_free(&lb->frame);
 }
 
 struct rs_stress_couple {
@@ -44,7 +60,7 @@ struct rs_stress_couple {
     rs_stress_beam beam;
     rs_stress_transport tr;
     local_beam local;
-    int started;
+    int started, slot;
     long steps;                 /* vehicle steps seen after the start          */
     double hist[3][6];          /* v, ω at the last three times (0 the newest) */
     double *in, *sigma;
@@ -59,14 +75,19 @@ int rs_stress_couple_create(const rs_stress_spec *s, const rs_stress_transport *
     if (!c)
         return rs_fail(err, errlen, RS_E_NOMEM, "stress: out of memory");
     c->spec = *s;
+    c->slot = -1;   /* until the transport gives one */
     c->tr = tr ? *tr : (rs_stress_transport){local_start, local_advance, local_stop, &c->local};
-    int st = rs_stress_beam_make(s, &c->beam, err, errlen);
+    int st = s->n_member > 0 ? rs_stress_frame_beam(s, &c->beam, err, errlen)
+                             : rs_stress_beam_make(s, &c->beam, err, errlen);
+    if (!st && s->n_member > 0 && tr)
+        st = rs_fail_at(err, errlen, RS_E_UNSUPPORTED, s->file, s->line,
+                        "stress %s: a frame runs in one process (no transport)", s->name);
     if (!st && (!(c->in = rs_alloc(NULL, (size_t)c->beam.n_in, sizeof(double))) ||
                 !(c->sigma = rs_alloc(NULL, (size_t)s->n_point + 1, sizeof(double)))))
         st = rs_fail(err, errlen, RS_E_NOMEM, "stress: out of memory");
     if (!st) {
         c->started = 1;   /* stop() ends the workers even after a failed start */
-        st = c->tr.start(c->tr.ctx, s, err, errlen);
+        st = c->tr.start(c->tr.ctx, s, &c->slot, err, errlen);
     }
     if (st) {
         rs_stress_couple_free(&c);
@@ -81,7 +102,7 @@ void rs_stress_couple_free(rs_stress_couple **c)
     if (!c || !*c)
         return;
     if ((*c)->started)
-        (*c)->tr.stop((*c)->tr.ctx);
+        (*c)->tr.stop((*c)->tr.ctx, (*c)->slot);
     rs_free(NULL, (*c)->in);
     rs_free(NULL, (*c)->sigma);
     rs_free(NULL, *c);
@@ -127,7 +148,7 @@ int rs_stress_couple_step(rs_stress_couple *c, const double *v, const double *om
     }
     if (nl)
         memcpy(in + RS_STRESS_IN_LOADS, loads, 3 * (size_t)nl * sizeof *loads);
-    int st = c->tr.advance(c->tr.ctx, in, dt, c->sigma);
+    int st = c->tr.advance(c->tr.ctx, c->slot, in, dt, c->sigma);
     if (st)
         return rs_fail(err, errlen, st, "stress %s: the beam's step failed (%s)", c->spec.name, rs_status_name(st));
     c->substeps = rs_stress_substeps(&c->beam, dt);

@@ -28,20 +28,23 @@
 #include "rs_stress.h"
 
 typedef struct rs_stress_transport {
-    /* Sets up the beam of spec s (all nodes); RS_OK or an error. */
-    int (*start)(void *ctx, const rs_stress_spec *s, char *err, size_t errlen);
-    /* One vehicle step of dt with the input vector in (n_in, rs_stress.h):
-     * rs_stress_substeps sub-steps, then sigma[p] of every point.  No
-     * allocation. */
-    int (*advance)(void *ctx, const double *in, double dt, double *sigma);
-    /* Ends the workers (also after a failed start). */
-    void (*stop)(void *ctx);
+    /* Sets up the beam of spec s (all nodes) and gives it a slot (0, 1, …:
+     * a run may hold several components, RS_STRESS_MODELS at most, each
+     * stepped in turn); RS_OK or an error. */
+    int (*start)(void *ctx, const rs_stress_spec *s, int *slot, char *err, size_t errlen);
+    /* One vehicle step of dt of the beam in slot with the input vector in
+     * (n_in, rs_stress.h): rs_stress_substeps sub-steps, then sigma[p] of
+     * every point.  No allocation. */
+    int (*advance)(void *ctx, int slot, const double *in, double dt, double *sigma);
+    /* Ends the beam in slot on the workers (also after a failed start). */
+    void (*stop)(void *ctx, int slot);
     void *ctx;
 } rs_stress_transport;
 
 typedef struct rs_stress_couple rs_stress_couple;
 
-/* tr NULL: in-process. */
+/* tr NULL: in-process (a frame, s->n_member > 0, only so:
+ * rs_stress_frame.h). */
 int rs_stress_couple_create(const rs_stress_spec *s, const rs_stress_transport *tr, rs_stress_couple **out,
                             char *err, size_t errlen);
 void rs_stress_couple_free(rs_stress_couple **c);

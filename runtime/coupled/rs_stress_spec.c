@@ -4,7 +4,7 @@
  *   stress NAME body B from X Y Z to X Y Z section circle R|rect W H
  *          [elements N] [young E] [poisson NU] [density RHO] [damping MU]
  *          [velocity OUT] [omega OUT] [gravity OUT|none]
- *          fix S ... [load OUT at S ...] [point NAME at S [fibre Y Z] ...]
+ *          fix S ... [load OUT|reaction CONSTRAINT at S ...] [point NAME at S [fibre Y Z] ...]
  *
  * The output names are bound to the model later (rs_stress_run.h); here
  * only the words and numbers are checked.
@@ -59,9 +59,9 @@ static int copy_name(char *dst, const char *src, const rs_stress_spec *s, const 
 
 static const char *const kKeys[] = {"body",    "from",    "to",     "section",  "elements", "young",  "poisson",
                                     "density", "damping", "velocity", "omega",  "gravity",  "fix",    "load",
-                                    "point"};
+                                    "point",   "member"};
 enum { K_BODY, K_FROM, K_TO, K_SECTION, K_ELEMENTS, K_YOUNG, K_POISSON, K_DENSITY, K_DAMPING, K_VELOCITY,
-       K_OMEGA, K_GRAVITY, K_FIX, K_LOAD, K_POINT, N_KEYS };
+       K_OMEGA, K_GRAVITY, K_FIX, K_LOAD, K_POINT, K_MEMBER, N_KEYS };
 
 static int need(int i, int nv, int n, const rs_stress_spec *s, const char *key, const char *what, char *err,
                 size_t errlen)
@@ -79,6 +79,28 @@ static int numbers(const char *const *tok, int k, double *x, const rs_stress_spe
             return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line, "stress: %s '%s' is not a number", key,
                               tok[c]);
     return RS_OK;
+}
+
+/* A position: S along the axis (member -1), or MEMBER:S along a frame's
+ * member declared before it. */
+static int position(const char *tok, const rs_stress_spec *s, const char *key, int *member, double *x, char *err,
+                    size_t errlen)
+{
+    const char *colon = strchr(tok, ':');
+    *member = -1;
+    if (!colon)
+        return numbers(&tok, 1, x, s, key, err, errlen);
+    const size_t n = (size_t)(colon - tok);
+    for (int m = 0; m < s->n_member; m++)
+        if (strlen(s->member[m].name) == n && strncmp(s->member[m].name, tok, n) == 0)
+            *member = m;
+    if (*member < 0)
+        return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
+                          "stress: %s at '%s': no member '%.*s' declared before it; write 'member %.*s from X Y Z "
+                          "to X Y Z' earlier in the statement",
+                          key, tok, (int)n, tok, (int)n, tok);
+    const char *num = colon + 1;
+    return numbers(&num, 1, x, s, key, err, errlen);
 }
 
 static int too_many(const rs_stress_spec *s, const char *what, char *err, size_t errlen)
@@ -104,7 +126,7 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
         if (k == N_KEYS)
             return rs_fail_at(err, errlen, RS_E_ARG, s->file, line,
                               "stress: unknown word '%s'; the words are body, from, to, section, elements, young, "
-                              "poisson, density, damping, velocity, omega, gravity, fix, load, point",
+                              "poisson, density, damping, velocity, omega, gravity, fix, load, point, member",
                               key);
         double x[3];
         switch (k) {
@@ -148,8 +170,57 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
             i += rect ? 4 : 3;
             break;
         }
-        case K_ELEMENTS: case K_YOUNG: case K_POISSON: case K_DENSITY: case K_DAMPING:
+        case K_MEMBER: {
+            /* member NAME from X Y Z to X Y Z [elements N] */
+            const char *form = "a name and its ends: 'member NAME from X Y Z to X Y Z [elements N]'";
+            if ((st = need(i, 9, n, s, key, form, err, errlen)))
+                break;
+            if (strcmp(tok[i + 2], "from") != 0 || strcmp(tok[i + 6], "to") != 0) {
+                st = rs_fail_at(err, errlen, RS_E_ARG, s->file, line, "stress: 'member' needs %s", form);
+                break;
+            }
+            if (s->n_member == RS_STRESS_MAX) {
+                st = too_many(s, "members", err, errlen);
+                break;
+            }
+            rs_stress_member *M = &s->member[s->n_member++];
+            M->elements = 0;   /* the statement's 'elements' */
+            if ((st = copy_name(M->name, tok[i + 1], s, "member", err, errlen)) ||
+                (st = numbers(tok + i + 3, 3, M->from, s, "member", err, errlen)) ||
+                (st = numbers(tok + i + 7, 3, M->to, s, "member", err, errlen)))
+                break;
+            for (int m = 0; m + 1 < s->n_member; m++)
+                if (strcmp(s->member[m].name, M->name) == 0) {
+                    st = rs_fail_at(err, errlen, RS_E_ARG, s->file, line, "stress: member '%s' is declared twice",
+                                    M->name);
+                    break;
+                }
+            i += 10;
+            if (!st && i + 1 < n && strcmp(tok[i], "elements") == 0) {
+                if (!number(tok[i + 1], &x[0]) || x[0] != floor(x[0]) || x[0] < 1 || x[0] > 100000) {
+                    st = rs_fail_at(err, errlen, RS_E_ARG, s->file, line,
+                                    "stress: member %s: elements needs a whole count from 1 to 100000, not '%s'",
+                                    M->name, tok[i + 1]);
+                    break;
+                }
+                M->elements = (int)x[0];
+                i += 2;
+            }
+            break;
+        }
         case K_FIX:
+            if ((st = need(i, 1, n, s, key, "a position", err, errlen)))
+                break;
+            if (s->n_fix == RS_STRESS_MAX) {
+                st = too_many(s, "fixes", err, errlen);
+                break;
+            }
+            if ((st = position(tok[i + 1], s, key, &s->fix_member[s->n_fix], &s->fix[s->n_fix], err, errlen)))
+                break;
+            s->n_fix++;
+            i += 2;
+            break;
+        case K_ELEMENTS: case K_YOUNG: case K_POISSON: case K_DENSITY: case K_DAMPING:
             if ((st = need(i, 1, n, s, key, "a number", err, errlen)) ||
                 (st = numbers(tok + i + 1, 1, x, s, key, err, errlen)))
                 break;
@@ -160,12 +231,6 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
                     break;
                 }
                 s->elements = (int)x[0];
-            } else if (k == K_FIX) {
-                if (s->n_fix == RS_STRESS_MAX) {
-                    st = too_many(s, "fixes", err, errlen);
-                    break;
-                }
-                s->fix[s->n_fix++] = x[0];
             } else {
                 *(k == K_YOUNG ? &s->young : k == K_POISSON ? &s->poisson : k == K_DENSITY ? &s->density
                                                                                            : &s->damping) = x[0];
@@ -173,15 +238,22 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
             i += 2;
             break;
         case K_LOAD: case K_POINT: {
-            const char *form = k == K_LOAD ? "an output and a position: 'load OUT at S'"
+            const char *form = k == K_LOAD ? "an output and a position: 'load OUT at S' or 'load reaction "
+                                             "CONSTRAINT at S'"
                                            : "a name and a position: 'point NAME at S [fibre Y Z]'";
+            /* `load reaction NAME at S`: a constraint's force (an output
+             * named reaction stays usable: 'load reaction at S') */
+            const int reaction = k == K_LOAD && i + 2 < n && strcmp(tok[i + 1], "reaction") == 0 &&
+                                 strcmp(tok[i + 2], "at") != 0;
+            i += reaction;
             if ((st = need(i, 3, n, s, key, form, err, errlen)))
                 break;
             if (strcmp(tok[i + 2], "at") != 0) {
                 st = rs_fail_at(err, errlen, RS_E_ARG, s->file, line, "stress: '%s' needs %s", key, form);
                 break;
             }
-            if ((st = numbers(tok + i + 3, 1, x, s, key, err, errlen)))
+            int member;
+            if ((st = position(tok[i + 3], s, key, &member, x, err, errlen)))
                 break;
             if (k == K_LOAD) {
                 if (s->n_load == RS_STRESS_MAX) {
@@ -190,7 +262,9 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
                 }
                 rs_stress_load *L = &s->load[s->n_load++];
                 L->s = x[0];
-                st = copy_name(L->output, tok[i + 1], s, "output", err, errlen);
+                L->reaction = reaction;
+                L->member = member;
+                st = copy_name(L->output, tok[i + 1], s, reaction ? "constraint" : "output", err, errlen);
                 i += 4;
                 break;
             }
@@ -200,6 +274,7 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
             }
             rs_stress_point *P = &s->point[s->n_point++];
             P->s = x[0];
+            P->member = member;
             if ((st = copy_name(P->name, tok[i + 1], s, "point", err, errlen)))
                 break;
             i += 4;
@@ -230,13 +305,61 @@ int rs_stress_spec_parse(const char *const *tok, int n, const char *file, int li
     return rs_stress_spec_check(s, err, errlen);
 }
 
+static double distance(const double *a, const double *b)
+{
+    const double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+int rs_stress_member_elements(const rs_stress_spec *s, int m)
+{
+    return s->member[m].elements > 0 ? s->member[m].elements : s->elements;
+}
+
+/* A frame's members and the positions on them. */
+static int check_frame(const rs_stress_spec *s, char *err, size_t errlen)
+{
+    if (isfinite(s->from[0]) || isfinite(s->to[0]))
+        return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
+                          "stress: a frame is given by its members: leave out 'from' and 'to', or the 'member's");
+    for (int m = 0; m < s->n_member; m++)
+        if (!(distance(s->member[m].from, s->member[m].to) > 0))
+            return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
+                              "stress: member %s: 'from' and 'to' are the same point", s->member[m].name);
+    for (int k = 0; k < s->n_fix + s->n_load + s->n_point; k++) {
+        const int kind = k < s->n_fix ? 0 : k < s->n_fix + s->n_load ? 1 : 2;
+        const int m = kind == 0 ? s->fix_member[k] : kind == 1 ? s->load[k - s->n_fix].member
+                                                             : s->point[k - s->n_fix - s->n_load].member;
+        const double x = kind == 0 ? s->fix[k] : kind == 1 ? s->load[k - s->n_fix].s
+                                                         : s->point[k - s->n_fix - s->n_load].s;
+        const char *what = kind == 0 ? "fix" : kind == 1 ? "load" : "point";
+        if (m < 0 || m >= s->n_member)
+            return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
+                              "stress: %s at %g: in a frame, say on which member: '%s MEMBER:S'", what, x,
+                              kind == 2 ? "point NAME at" : kind == 1 ? "load OUT at" : "fix");
+        const double L = distance(s->member[m].from, s->member[m].to), h = L / rs_stress_member_elements(s, m);
+        const double q = x / h, r = nearbyint(q);
+        if (kind < 2 && !(fabs(q - r) <= 1e-9 * (1 + fabs(q)) && r >= 0 && r <= rs_stress_member_elements(s, m)))
+            return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
+                              "stress: %s at %s:%g m is not a node: nodes are %g m apart from 0 to %g m; choose "
+                              "the member's 'elements' so that one lies there",
+                              what, s->member[m].name, x, h, L);
+        if (kind == 2 && !(x >= 0 && x <= L * (1 + 1e-12)))
+            return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
+                              "stress: point '%s' at %s:%g m is off the member (0 to %g m)",
+                              s->point[k - s->n_fix - s->n_load].name, s->member[m].name, x, L);
+    }
+    return RS_OK;
+}
+
 int rs_stress_spec_check(const rs_stress_spec *s, char *err, size_t errlen)
 {
-    if (!isfinite(s->from[0]) || !isfinite(s->to[0]))
+    const int frame = s->n_member > 0;
+    if (!frame && (!isfinite(s->from[0]) || !isfinite(s->to[0])))
         return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
-                          "stress: give the axis's ends 'from X Y Z to X Y Z' (m, in the body's frame)");
-    const double d[3] = {s->to[0] - s->from[0], s->to[1] - s->from[1], s->to[2] - s->from[2]};
-    const double L = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                          "stress: give the axis's ends 'from X Y Z to X Y Z' (m, in the body's frame), or a "
+                          "frame's members 'member NAME from X Y Z to X Y Z'");
+    const double L = frame ? 1 : distance(s->from, s->to);
     if (!(L > 0))
         return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line, "stress: 'from' and 'to' are the same point");
     if (s->section < 0)
@@ -260,6 +383,14 @@ int rs_stress_spec_check(const rs_stress_spec *s, char *err, size_t errlen)
         return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line,
                           "stress: the component needs a clamped node to hold it in the body's frame: add "
                           "'fix S' (S the distance along the axis from 'from', m)");
+    if (frame)
+        for (int p = 0; p < s->n_point; p++)
+            for (int q = 0; q < p; q++)
+                if (strcmp(s->point[p].name, s->point[q].name) == 0)
+                    return rs_fail_at(err, errlen, RS_E_ARG, s->file, s->line, "stress: point '%s' is named twice",
+                                      s->point[p].name);
+    if (frame)
+        return check_frame(s, err, errlen);
     const double h = L / s->elements;
     /* fixes and loads at nodes, points on the axis */
     for (int k = 0; k < s->n_fix + s->n_load; k++) {

@@ -72,7 +72,7 @@ START_TEST(cantilever_end_load_beam_theory)
         s.n_load = 1;
         s.load[0].s = L;
         s.n_point = 1;
-        s.point[0] = (rs_stress_point){"root", 0, R, 0};   /* the +e2 fibre at the clamp */
+        s.point[0] = (rs_stress_point){"root", 0, R, 0, -1};   /* the +e2 fibre at the clamp */
         rs_stress_slab *sl;
         char err[256];
         ck_assert_int_eq(rs_stress_slab_create(&s, 0, n_el + 1, &sl, err, sizeof err), RS_OK);
@@ -106,7 +106,7 @@ START_TEST(cantilever_own_weight_converges)
     for (int n_el = 4; n_el <= 32; n_el *= 2) {
         rs_stress_spec s = bar(n_el, L, R);
         s.n_point = 1;
-        s.point[0] = (rs_stress_point){"root", 0, 0, R};   /* the +e3 fibre */
+        s.point[0] = (rs_stress_point){"root", 0, 0, R, -1};   /* the +e3 fibre */
         rs_stress_slab *sl;
         char err[256];
         ck_assert_int_eq(rs_stress_slab_create(&s, 0, n_el + 1, &sl, err, sizeof err), RS_OK);
@@ -161,9 +161,9 @@ START_TEST(bar_accelerated_along_its_axis)
         rs_stress_spec s = bar(n_el, L, R);
         const double h = L / n_el;
         s.n_point = 3;
-        s.point[0] = (rs_stress_point){"mid0", h / 2, 0, 0};
-        s.point[1] = (rs_stress_point){"mid7", 7.5 * h, 0, 0};
-        s.point[2] = (rs_stress_point){"clamp", 0, 0, R};   /* a fibre off the axis: no bending here */
+        s.point[0] = (rs_stress_point){"mid0", h / 2, 0, 0, -1};
+        s.point[1] = (rs_stress_point){"mid7", 7.5 * h, 0, 0, -1};
+        s.point[2] = (rs_stress_point){"clamp", 0, 0, R, -1};   /* a fibre off the axis: no bending here */
         double sigma[3];
         run_couple(&s, a, w, 0.1, sigma);
         const double rho = s.density, A_ = -a;
@@ -188,7 +188,7 @@ START_TEST(bar_spinning_about_its_clamp)
     s.n_point = 3;
     const double h = L / n_el;
     for (int p = 0; p < 3; p++)
-        s.point[p] = (rs_stress_point){"", (10 * p + 0.5) * h, 0, 0};
+        s.point[p] = (rs_stress_point){"", (10 * p + 0.5) * h, 0, 0, -1};
     snprintf(s.point[0].name, RS_STRESS_NAME, "a");
     snprintf(s.point[1].name, RS_STRESS_NAME, "b");
     snprintf(s.point[2].name, RS_STRESS_NAME, "c");
@@ -210,8 +210,8 @@ START_TEST(slabs_bit_identical)
     s.n_load = 1;
     s.load[0].s = 0.55;
     s.n_point = 2;
-    s.point[0] = (rs_stress_point){"root", 0, 0.015, 0};
-    s.point[1] = (rs_stress_point){"mid", 0.3, 0, 0.015};
+    s.point[0] = (rs_stress_point){"root", 0, 0.015, 0, -1};
+    s.point[1] = (rs_stress_point){"mid", 0.3, 0, 0.015, -1};
     rs_stress_slab *one, *part[3];
     char err[256];
     ck_assert_int_eq(rs_stress_slab_create(&s, 0, nn, &one, err, sizeof err), RS_OK);

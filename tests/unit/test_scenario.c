@@ -113,8 +113,8 @@ static const struct {
      "(docs/coupled.md)"},
     {"stress l body b from 0 0 0 to 1 0 0 section circle 0.1 fix 0\nstress l body b from 0 0 0 to 1 0 0 section "
      "circle 0.1 fix 0\n",
-     "t.scn:2: a second 'stress' statement (line 1 has one): one component's stress model per run for now "
-     "(docs/coupled.md)"},
+     "t.scn:2: stress: a second component named 'l' (line 1 has one): give each its own name, its columns are "
+     "'l.sigma_POINT'"},
     {"friction -0.1\n", "t.scn:1: friction must be a coefficient from 0 to 10 (got -0.1; 0: linear "
                         "creep without saturation)"},
     {"friction 0.3\nfriction 0.2\n", "t.scn:2: 'friction' is given twice (first at line 1): keep one"},
