@@ -214,7 +214,7 @@ static int setup(railsym *s, const char *dir, const railsym_options *o, char *er
     const int *eq_idx;
     int n_eq;
     if (rs_binding_equilibrium(s->b, &eq_idx, &n_eq)) {
-        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL};
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL, rs_binding_has_speed(s->b)};
         if ((st = rs_equilibrium(s->ws, &eo, NULL, msg, sizeof msg)))
             return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
     }

@@ -404,7 +404,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     if (rs_binding_equilibrium(b, &eq_idx, &n_eq)) {
         /* the static equilibrium, before the first step (docs/scenario.md) */
         /* its iteration lines are progress: none when the run is quiet */
-        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, c->progress == 0 ? NULL : &c->log};
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, c->progress == 0 ? NULL : &c->log, rs_binding_has_speed(b)};
         char emsg[1200];
         if ((st = rs_equilibrium(ws, &eo, NULL, emsg, sizeof emsg))) {
             rs_fail(err, errlen, st, "model '%s': %s", m->name, emsg);

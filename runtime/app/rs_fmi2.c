@@ -320,7 +320,7 @@ FMI2_EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c)
         /* the scenario's static equilibrium, as `railsym run` solves it
          * before its first step: here after the importer's parameters and
          * inputs, so they act on it */
-        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL};
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL, rs_binding_has_speed(f->b)};
         char msg[1200];
         if (rs_equilibrium(f->ws, &eo, NULL, msg, sizeof msg)) {
             logf_(f, fmi2Error, "equilibrium: %s", msg);

@@ -1718,4 +1718,5 @@ int rs_binding_equilibrium(const rs_binding *b, const int **idx, int *n)
     *n = b->n_eq;
     return b->equilibrium;
 }
+int rs_binding_has_speed(const rs_binding *b) { return (b->set & RS_SCENARIO_SPEED) != 0; }
 double rs_binding_output(const rs_binding *b) { return b->output; }
