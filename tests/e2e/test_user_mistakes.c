@@ -7,6 +7,9 @@
  *     scenario's `rail_profile` / `wheel_profile` line: refused naming the
  *     file, its kind and the kind wanted (it used to reach the contact-point
  *     Newton, which failed "after 210 iterations" suggesting the gauge);
+ *   - a misspelt contact column (`ws1.left.QQ`) is answered with the
+ *     contact's own column (it suggested 'ws1.left.fx', an input, since the
+ *     contact quantities were not among the candidates);
  *   - `export-fmu` of a folder compiled from outside the project (its
  *     contact files named with `..`): the message says how to compile it so
  *     that the FMU can carry them.
@@ -72,6 +75,23 @@ START_TEST(profile_kinds_swapped)
 }
 END_TEST
 
+START_TEST(contact_column_suggested)
+{
+    rs_test_write(dir, "col.scn", "duration 0.01\ncolumns left.QQ\n");
+    ck_assert_int_eq(rs_test_sh("%s run generated/wheelset --scenario %s/col.scn --out %s/c.csv --quiet 2> %s/c.err",
+                                rs_test_bin(), dir, dir, dir),
+                     1);
+    const char *e = slurp("c.err");
+    ck_assert_msg(strstr(e, "col.scn:2: unknown column 'left.QQ' (did you mean 'left.Q'?)"), "%s", e);
+    rs_test_write(dir, "col2.scn", "duration 0.01\ncolumns right.Y_q\n");
+    ck_assert_int_eq(rs_test_sh("%s run generated/wheelset --scenario %s/col2.scn --out %s/c.csv --quiet 2> %s/c.err",
+                                rs_test_bin(), dir, dir, dir),
+                     1);
+    e = slurp("c.err");
+    ck_assert_msg(strstr(e, "(did you mean 'right.Y_Q'?)"), "%s", e);
+}
+END_TEST
+
 START_TEST(fmu_of_a_folder_compiled_outside)
 {
     /* compiled in the temporary folder: the profiles lie outside it */
@@ -92,6 +112,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, profile_kinds_swapped);
+    tcase_add_test(tc, contact_column_suggested);
     tcase_add_test(tc, fmu_of_a_folder_compiled_outside);
     suite_add_tcase(s, tc);
     return s;
