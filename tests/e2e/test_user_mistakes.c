@@ -10,6 +10,10 @@
  *   - a misspelt contact column (`ws1.left.QQ`) is answered with the
  *     contact's own column (it suggested 'ws1.left.fx', an input, since the
  *     contact quantities were not among the candidates);
+ *   - `critical-speed` (bisection) over a scenario whose `equilibrium`
+ *     solves for the disturbed coordinate: refused before any run (the
+ *     solve put the 2 mm disturbance back to 4e-14 m and the runs
+ *     classified the growth of rounding noise as "unstable");
  *   - `export-fmu` of a folder compiled from outside the project (its
  *     contact files named with `..`): the message says how to compile it so
  *     that the FMU can carry them.
@@ -92,6 +96,27 @@ START_TEST(contact_column_suggested)
 }
 END_TEST
 
+START_TEST(critical_speed_disturbance_not_solved_away)
+{
+    rs_test_write(dir, "eq.scn", "duration 1\nstep 1e-3\nequilibrium\n");
+    ck_assert_int_eq(rs_test_sh("%s critical-speed generated/wheelset_cone --scenario %s/eq.scn --range 10:20 "
+                                "--out %s/crit --quiet 2> %s/e.err",
+                                rs_test_bin(), dir, dir, dir),
+                     1);
+    const char *e = slurp("e.err");
+    ck_assert_msg(strstr(e, "eq.scn:3: 'equilibrium' solves for 'y', which every run sets to the disturbance"), "%s",
+                  e);
+    /* named coordinates without it: accepted (the check passes; the search
+     * itself is tested in test_sweep) */
+    rs_test_write(dir, "eq2.scn", "duration 1\nstep 1e-3\nequilibrium z roll yaw\n");
+    rs_test_sh("%s critical-speed generated/wheelset_cone --scenario %s/eq2.scn --range 10:20 --rounds 1 "
+               "--out %s/crit2 --quiet 2> %s/e2.err",
+               rs_test_bin(), dir, dir, dir);
+    e = slurp("e2.err");
+    ck_assert_msg(!strstr(e, "which every run sets to the disturbance"), "%s", e);
+}
+END_TEST
+
 START_TEST(fmu_of_a_folder_compiled_outside)
 {
     /* compiled in the temporary folder: the profiles lie outside it */
@@ -113,6 +138,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, profile_kinds_swapped);
     tcase_add_test(tc, contact_column_suggested);
+    tcase_add_test(tc, critical_speed_disturbance_not_solved_away);
     tcase_add_test(tc, fmu_of_a_folder_compiled_outside);
     suite_add_tcase(s, tc);
     return s;
