@@ -316,7 +316,9 @@ int cmd_export_fmu(int argc, char **argv) {
             if (f[0] == '/' || std::string(f).find("..") != std::string::npos)
                 throw cli::UserError("contact '" + std::string(m->contacts[i].name) + "' names the file '" + f +
                                      "', which is not below the model's contact root: export-fmu copies the "
-                                     "files by their relative names");
+                                     "files by their relative names; compile the model from a folder that holds "
+                                     "the .vdl and its profiles and track (e.g. the project's root: 'railsym "
+                                     "compile vehicles/examples/MODEL.vdl -o DIR'), then export again");
             if (k >= RS_SPLINE_TRACK_X) copy_track(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
             else copy_into(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
         }

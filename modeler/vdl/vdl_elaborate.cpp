@@ -1174,11 +1174,15 @@ private:
         declare(dc, dc.name);
         const Expr &me = *need(s, "mass")[0];
         Ex mass = scalar(me);
-        // Literal values are checked now; parameters when they are bound (the
-        // runtime refuses a negative mass-matrix diagonal at initialization).
-        if (mass.is_number())
+        // Literal values are checked now, parameters at their defaults (as the
+        // inertia below); the runtime checks every parameter set it is given.
+        if (mass.is_number()) {
             if (std::string why = mass_problem(mass.store()->number_value(mass.id())); !why.empty())
                 throw ElabError{me.loc, "body '" + dc.name + "': " + why};
+        } else if (!(mass.kinds() & ~(kind_bit(SymKind::Param) | kind_bit(SymKind::Const)))) {
+            if (std::string why = mass_problem(st_.eval(mass, sys_.defaults())); !why.empty())
+                throw ElabError{me.loc, "body '" + dc.name + "': with the parameters' default values, " + why};
+        }
         std::string cg = point_name(*need(s, "cg")[0], dc.name + "/cg");
         const Expr &ie = *need(s, "inertia")[0];
         Val iv = eval(ie);

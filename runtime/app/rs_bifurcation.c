@@ -97,7 +97,7 @@ static int settle(bf *x, rs_ws *ws, int elastic, char *msg, size_t msglen)
     }
     int st = RS_OK;
     if (n > 0) {
-        rs_equilibrium_opts eo = {idx, n, 0, 0, NULL};
+        rs_equilibrium_opts eo = {idx, n, 0, 0, NULL, 0};
         st = rs_equilibrium(ws, &eo, NULL, msg, msglen);
     }
     free(idx);

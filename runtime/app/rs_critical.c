@@ -137,6 +137,29 @@ static int resolve_names(const rs_critical_config *c, const rs_model *m, crit_na
     return RS_OK;
 }
 
+/* A scenario `equilibrium` that solves for the lateral coordinate would
+ * solve every run's disturbance away (the runs would then measure the
+ * growth of rounding noise): refused, saying what to write. */
+static int check_equilibrium(const rs_critical_config *c, const char *lateral, char *err, size_t errlen)
+{
+    rs_scenario s;
+    rs_scenario_init(&s);
+    int st = rs_scenario_load(c->run.model_dir, c->run.use_default_scenario, c->run.scenario, c->run.set_text, &s,
+                              err, errlen);
+    int solved = !st && s.equilibrium && s.n_equil_coords == 0;   /* the default: all but x and spin */
+    for (int i = 0; !st && s.equilibrium && i < s.n_equil_coords; i++)
+        solved |= strcmp(s.equil_coords[i].name, lateral) == 0;
+    if (solved)
+        st = rs_fail_at(err, errlen, RS_E_VALUE, s.equil_at.file ? s.equil_at.file : "scenario", s.equil_at.line,
+                        "'equilibrium' solves for '%s', which every run sets to the disturbance (--offset): the "
+                        "solve would put it back to rest and the runs would measure noise; list the coordinates "
+                        "to solve without it ('equilibrium COORD ...', docs/scenario.md), or use --bifurcation, "
+                        "which holds it",
+                        lateral);
+    rs_scenario_free(&s);
+    return st;
+}
+
 /* The wheel radius: c->radius, else the parameter r0 (the scenarios' last
  * value, else the model's default). */
 static int find_radius(const rs_critical_config *c, const rs_model *m, double *r, char *err, size_t errlen)
@@ -393,7 +416,7 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
             return rs_fail(err, errlen, RS_E_LOAD, "cannot load model folder '%s': %s", c->run.model_dir, msg);
         s.m = rs_loaded_model(h);
     }
-    if ((st = resolve_names(c, s.m, &s.nm, err, errlen)))
+    if ((st = resolve_names(c, s.m, &s.nm, err, errlen)) || (st = check_equilibrium(c, s.nm.lateral, err, errlen)))
         goto done;
     if (s.nm.n_spin && (st = find_radius(c, s.m, &s.radius, err, errlen)))
         goto done;

@@ -43,49 +43,15 @@ void rs_run_config_default(rs_run_config *c)
     c->rt_cpu_time = 1;
 }
 
-/* The string value of KEY in the first lines of DIR/model.json (what
- * `railsym compile` wrote), into buf; 0 when the file or the key is missing,
- * the value holds a character `ok` refuses, or it does not fit. */
+/* KEY's string value in DIR/model.json (rs_load_json_string). */
 static int string_from_json(const char *dir, const char *key, int (*ok)(char), char *buf, size_t len)
 {
-    char path[4096], text[1024], pat[64];
-    snprintf(path, sizeof path, "%s/model.json", dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    const size_t n = fread(text, 1, sizeof text - 1, f);   /* the keys are in the first lines */
-    fclose(f);
-    text[n] = '\0';
-    snprintf(pat, sizeof pat, "\"%s\": \"", key);
-    const char *v = strstr(text, pat);
-    if (!v)
-        return 0;
-    v += strlen(pat);
-    size_t k = 0;
-    for (; v[k] && v[k] != '"'; k++) {
-        if (!ok(v[k]) || k + 1 >= len)
-            return 0;
-        buf[k] = v[k];
-    }
-    if (v[k] != '"' || k == 0)
-        return 0;
-    buf[k] = '\0';
-    return 1;
-}
-
-static int identifier_char(char ch)
-{
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+    return rs_load_json_string(dir, key, ok, buf, len);
 }
 
 /* A path character the compiler writes unescaped (no quote, backslash or
  * control character). */
 static int path_char(char ch) { return ch != '\\' && (unsigned char)ch >= 0x20; }
-
-static int prefix_from_json(const char *dir, char *buf, size_t len)
-{
-    return string_from_json(dir, "c_prefix", identifier_char, buf, len);
-}
 
 int rs_driver_contact_dir(const char *dir, char *buf, size_t len)
 {
@@ -95,32 +61,7 @@ int rs_driver_contact_dir(const char *dir, char *buf, size_t len)
     return (size_t)snprintf(buf, len, "%s/%s", dir, root) < len;
 }
 
-char *rs_driver_model_name(const char *dir, char *buf, size_t len)
-{
-    if (!len)
-        return buf;
-    if (prefix_from_json(dir, buf, len))
-        return buf;
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    size_t start = n;
-    while (start > 0 && dir[start - 1] != '/')
-        start--;
-    size_t k = 0;
-    if (start == n || (dir[start] >= '0' && dir[start] <= '9')) {
-        const char *pre = "rs_";
-        while (*pre && k + 1 < len)
-            buf[k++] = *pre++;
-    }
-    for (size_t i = start; i < n && k + 1 < len; i++) {
-        char ch = dir[i];
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-        buf[k++] = ok ? ch : '_';
-    }
-    buf[k] = '\0';
-    return buf;
-}
+char *rs_driver_model_name(const char *dir, char *buf, size_t len) { return rs_load_model_name(dir, buf, len); }
 
 /* The first contact file the model's table names that a scenario does not
  * replace ("" when none). */
@@ -404,7 +345,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     if (rs_binding_equilibrium(b, &eq_idx, &n_eq)) {
         /* the static equilibrium, before the first step (docs/scenario.md) */
         /* its iteration lines are progress: none when the run is quiet */
-        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, c->progress == 0 ? NULL : &c->log};
+        rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, c->progress == 0 ? NULL : &c->log, rs_binding_has_speed(b)};
         char emsg[1200];
         if ((st = rs_equilibrium(ws, &eo, NULL, emsg, sizeof emsg))) {
             rs_fail(err, errlen, st, "model '%s': %s", m->name, emsg);

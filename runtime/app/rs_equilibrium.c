@@ -677,7 +677,7 @@ int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_repor
                 e.nF, rep->iterations, rep->residual, rep->residual / rep->scale, rep->phi);
     }
     memcpy(ws->qd, e.qd_save, nq * sizeof(double));
-    if (!st)
+    if (!st && !(o && o->keep_velocities))
         for (int i = 0; i < e.nF; i++)
             ws->qd[e.F[i]] = 0.0;
     if (ws->ct)

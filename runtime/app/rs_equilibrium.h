@@ -56,6 +56,10 @@ typedef struct rs_equilibrium_opts {
     double tol;          /* 0: RS_EQUILIBRIUM_TOL                          */
     int max_iter;        /* 0: RS_EQUILIBRIUM_MAXITER                      */
     const rs_log *log;   /* a line per iteration and one at the end (NULL: none) */
+    int keep_velocities; /* 1: every velocity stays as given (a rolling vehicle:
+                            `speed` set the steady-curving ẏ, yaw and roll
+                            rates of the solved coordinates); 0: those of the
+                            solved coordinates end 0 (at rest)              */
 } rs_equilibrium_opts;
 
 typedef struct rs_equilibrium_report {
@@ -73,7 +77,8 @@ int rs_equilibrium_default_coords(const rs_model *m, int *idx);
 /* Moves the coordinates chosen to the static equilibrium.  ws: a workspace
  * with its parameters, state and inputs set (rs_binding_apply), before
  * rs_ws_init (it leaves the workspace to be initialized again).  Velocities
- * of the solved coordinates end 0, the others' as they were.  On success
+ * of the solved coordinates end 0 (unless opts->keep_velocities), the
+ * others' as they were.  On success
  * λ (rs_ws_lambda) holds the equilibrium multipliers.  On failure the state
  * is left as it was and err says why: no convergence (the largest residual
  * entries by coordinate name), a singular matrix (the coordinate without

@@ -99,7 +99,7 @@ int rs_instance_equilibrium(rs_instance *in, char *err, size_t errlen)
     int n_eq;
     if (!rs_binding_equilibrium(in->b, &eq_idx, &n_eq))
         return RS_OK;
-    rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL};
+    rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, NULL, rs_binding_has_speed(in->b)};
     return rs_equilibrium(in->ws, &eo, NULL, err, errlen);
 }
 

@@ -1272,6 +1272,12 @@ static int candidates(const rs_model *m, int which, names *ns)
         for (int k = 0; k < RS_ENERGY_VAR_COUNT; k++)
             if (*rs_energy_var_name(m, k))
                 bad |= names_add(ns, rs_energy_var_name(m, k), "");
+        for (int c = 0; c < m->n_contact; c++)   /* "<contact>.Q" ... (not the patches') */
+            for (int k = 0; k < RS_CONTACT_VAR_COUNT; k++) {
+                char col[256];
+                snprintf(col, sizeof col, "%s.%s", m->contacts[c].name, rs_contact_var_suffix(k));
+                bad |= names_add(ns, col, "");
+            }
         for (int wb = 0; wb < rs_track_rel_n_bodies(m); wb++)
             for (int k = 0; k < RS_TREL_COUNT; k++) {
                 char col[256];
@@ -1741,4 +1747,5 @@ int rs_binding_equilibrium(const rs_binding *b, const int **idx, int *n)
     *n = b->n_eq;
     return b->equilibrium;
 }
+int rs_binding_has_speed(const rs_binding *b) { return (b->set & RS_SCENARIO_SPEED) != 0; }
 double rs_binding_output(const rs_binding *b) { return b->output; }

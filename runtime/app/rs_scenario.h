@@ -247,6 +247,9 @@ int rs_binding_contact_mode(const rs_binding *b);
 /* 1 when the scenario says `equilibrium`: then *idx, *n are the
  * coordinates it names (n 0: the default ones, rs_equilibrium.h). */
 int rs_binding_equilibrium(const rs_binding *b, const int **idx, int *n);
+/* 1 when the scenario gives `speed`: its equilibrium keeps the velocities
+ * (rs_equilibrium_opts.keep_velocities), the rolling state on a curve. */
+int rs_binding_has_speed(const rs_binding *b);
 /* 1 when the scenario says `derailment continue`. */
 int rs_binding_derail_continue(const rs_binding *b);
 double rs_binding_output(const rs_binding *b);

@@ -84,11 +84,11 @@ int rs_speed_sets(const rs_model *m, int i)
 /* One body `speed` moves: its coordinates (-1: none), its wheel body, its
  * place on the track and its offsets from it. */
 typedef struct body {
-    int x, y, z, roll, yaw, wb;
+    int x, y, z, roll, pitch, yaw, wb;
     const char *name;          /* its forward coordinate's name */
     rs_track_point tp;
     double psi;                /* heading at tp */
-    double y0, yaw0, roll0, yd0, h;
+    double y0, yaw0, roll0, pitch0, yd0, h;
 } body;
 
 static double dist_to(double a, double b) { return fabs(a - b); }
@@ -171,11 +171,23 @@ static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *e
         b->y0 = q[b->y];
         b->yaw0 = q[b->yaw];
         b->roll0 = b->roll >= 0 ? q[b->roll] : 0;
+        b->pitch0 = b->pitch >= 0 ? q[b->pitch] : 0;
         b->yd0 = qd[b->y];
         b->h = b->wb >= 0 ? rs_track_rel_centre(tr, b->wb)[2] : 0;
-        q[b->yaw] = b->psi + b->yaw0;
+        /* The angles that turn the body's base onto the track frame (t, ĉ,
+         * n̂).  With a pitch coordinate, Rz(yaw) Ry(pitch) Rx(roll) = [t ĉ n̂]
+         * exactly.  Without one (a wheelset: its spin takes the pitch), yaw
+         * and roll turn its y axis onto ĉ: on a gradient γ the track frame
+         * pitches, and the heading ψ and cant θ alone would leave the body
+         * yawed by about γ θ from the track.  Level track: ψ, 0 and θ. */
+        const double *tan_ = b->tp.tangent, *up = b->tp.up;
+        if (b->pitch >= 0) {
+            q[b->yaw] = atan2(tan_[1], tan_[0]) + b->yaw0;
+            q[b->pitch] = -asin(fmax(-1.0, fmin(1.0, tan_[2]))) + b->pitch0;
+        } else
+            q[b->yaw] = atan2(-lat[0], lat[1]) + b->yaw0;
         if (b->roll >= 0) {
-            q[b->roll] = b->tp.cant + b->roll0;
+            q[b->roll] = (b->pitch >= 0 ? atan2(lat[2], up[2]) : asin(fmax(-1.0, fmin(1.0, lat[2])))) + b->roll0;
             qd[b->roll] += V * b->tp.cant_d1;
         }
         qd[b->x] = V * cos(b->psi) + b->yd0 * lat[0];
@@ -369,6 +381,7 @@ int rs_speed_apply(rs_ws *ws, double V, char *err, size_t errlen)
         b->z = find_q(m, n, plen, "z");
         b->roll = find_q(m, n, plen, "roll");
         b->yaw = find_q(m, n, plen, "yaw");
+        b->pitch = find_q(m, n, plen, "pitch");
         b->wb = tr ? wheel_body(m, n, plen) : -1;
         qd[b->x] = V;
         if (!tr)
@@ -378,7 +391,8 @@ int rs_speed_apply(rs_ws *ws, double V, char *err, size_t errlen)
         b->psi = atan2(b->tp.tangent[1], b->tp.tangent[0]);
         straight = straight && fabs(b->tp.pos[1]) < STRAIGHT_TOL && fabs(b->psi) < STRAIGHT_TOL &&
                    fabs(b->tp.cant) < STRAIGHT_TOL && fabs(b->tp.curvature) < STRAIGHT_TOL &&
-                   fabs(b->tp.cant_d1) < STRAIGHT_TOL;
+                   fabs(b->tp.cant_d1) < STRAIGHT_TOL && fabs(b->tp.pos[2]) < STRAIGHT_TOL &&
+                   fabs(b->tp.tangent[2]) < STRAIGHT_TOL;
     }
     if (tr && !straight && (st = place(ws, tr, g, n_fwd, V, err, errlen)))
         goto done;

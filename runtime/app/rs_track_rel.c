@@ -293,6 +293,31 @@ static void wheel_body_pose(rs_track_rel *t, int b, double C[3], double e1[3], d
     t->radius[b] = t->out[3][2 * first];
 }
 
+/* From the point nearest to C in plan to the cross-section through C,
+ * (C − c(s))·t(s) = 0: they differ where the track climbs (a wheelset's
+ * centre, h above the rails along the tilted n̂, lies h sin γ behind its
+ * plan-nearest point on a grade γ), and the cross-section is where the
+ * body's wheels touch the rails and where `speed` puts it.  A few Newton
+ * steps from the plan answer, on d/ds[(C − c)·t] = −|c'| + d·t'. */
+static void cross_section(rs_track_rel *t, int b, const double C[3], double *s, rs_track_point *tp)
+{
+    for (int it = 0; it < 8; it++) {
+        double d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = C[k] - tp->pos[k];
+        const double f = dot3(d, tp->tangent), n1 = sqrt(dot3(tp->d1, tp->d1));
+        const double dt = (dot3(d, tp->d2) - f * dot3(tp->tangent, tp->d2)) / n1;   /* d·t' */
+        const double df = -n1 + dt;
+        if (!(fabs(f) > 1e-13) || !(df < 0))
+            return;
+        const double sn = *s - f / df;
+        if (!(sn >= t->track->s_begin && sn <= t->track->s_end))
+            return;   /* off the track's ends: the plan answer stays */
+        *s = sn;
+        rs_track_eval(t->track, sn, &t->hint[b], tp);
+    }
+}
+
 /* Body b's quantities from its centre C and axes e1 (forward), e2 (left):
  * the track point nearest to C in plan, and C, e1, e2 in its frame. */
 static void relate(rs_track_rel *t, int b, const double C[3], const double e1[3], const double e2[3])
@@ -302,9 +327,12 @@ static void relate(rs_track_rel *t, int b, const double C[3], const double e1[3]
     if (t->track) {
         /* outside the track s is clamped and the end cubic extrapolated:
          * the values stay defined, the run is not the place to stop */
-        if (rs_track_project(t->track, C, s, &t->hint[b], &s) < 0)
+        const int pr = rs_track_project(t->track, C, s, &t->hint[b], &s);
+        if (pr < 0)
             s = rs_track_rel_arc(t, C[0]);
         rs_track_eval(t->track, s, &t->hint[b], &tp);
+        if (pr == RS_OK)
+            cross_section(t, b, C, &s, &tp);
     } else {
         s = C[0];
         rs_track_rel_point(t, s, &tp);

@@ -16,8 +16,9 @@
  * Either way the model's coordinates may be anything (absolute, relative to
  * a bogie, ...).
  *
- * The track frame at the body: s is the arc length of the centre line point
- * nearest to the centre in plan (rs_track_project), c(s) that point, and
+ * The track frame at the body: s is the arc length of the cross-section
+ * through the centre, (centre − c(s))·t = 0 (from the point nearest in plan,
+ * rs_track_project, which it is on level track), c(s) that point, and
  * t, ĉ, n̂ the tangent, the canted lateral axis (to the left rail) and the
  * canted up axis of rs_track.h.  With d = centre − c(s) and the body's
  * forward axis e1 and lateral axis e2 (its base's x and y):

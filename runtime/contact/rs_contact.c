@@ -196,6 +196,16 @@ static const rs_spline *loaded_before(const rs_contact_ws *c, const rs_model *m,
     return NULL;
 }
 
+/* The profile file whose spline s is (NULL: a track's, or one the caller
+ * has in memory). */
+static const rs_profile *profile_of(const rs_contact_ws *c, const rs_spline *s)
+{
+    for (int j = 0; j < c->n_prof; j++)
+        if (&c->prof[j].spline == s)
+            return &c->prof[j];
+    return NULL;
+}
+
 /* The profile and track files: each distinct name loaded once. */
 static int load_files(rs_contact_ws *c, const rs_model *m, const rs_options *opt, char *err, size_t errlen)
 {
@@ -247,6 +257,19 @@ static int load_files(rs_contact_ws *c, const rs_model *m, const rs_options *opt
                                    ct->name, path, msg);
                 }
             }
+            /* a wheel file as the rail (or the reverse) would give a
+             * contact-point search that fails far from the cause */
+            const rs_profile *pf = is_track ? NULL : profile_of(c, found);
+            const int want = k == RS_SPLINE_WHEEL ? RS_PROFILE_WHEEL : RS_PROFILE_RAIL;
+            if (pf && pf->kind != want)
+                return rs_fail(err, errlen, RS_E_VALUE,
+                               "contact '%s': '%s' is a %s profile ('kind %s' in the file) but is given as its "
+                               "%s profile%s: name a 'kind %s' file there",
+                               ct->name, file, want == RS_PROFILE_WHEEL ? "rail" : "wheel",
+                               want == RS_PROFILE_WHEEL ? "rail" : "wheel",
+                               want == RS_PROFILE_WHEEL ? "wheel" : "rail",
+                               replaced ? " (the scenario's replacement file)" : "",
+                               want == RS_PROFILE_WHEEL ? "wheel" : "rail");
             c->sp[6 * i + k] = found;
         }
     }

@@ -78,7 +78,7 @@ int rs_inertia_problem(double mass, const double c[6], char *why, size_t n)
                  "its inertia tensor breaks the triangle inequality (principal moments %g, %g, %g kg m^2; "
                  "%g > %g + %g): no body has it, since each principal moment is at most the sum of the other two",
                  ev[0], ev[1], ev[2], ev[2], ev[0], ev[1]);
-        return 1;
+        return 2;
     }
     return 0;
 }
@@ -99,13 +99,15 @@ static int inertia_verdict(const rs_model *m, const double *buf, char *err, size
     const int nb = rs_model_inertia_count(m);
     for (int b = 0; b < nb; b++) {
         char why[256];
-        if (rs_inertia_problem(buf[b], buf + nb + 6 * b, why, sizeof why))
+        const int r = rs_inertia_problem(buf[b], buf + nb + 6 * b, why, sizeof why);
+        if (r) /* inertia_unchecked excuses the triangle inequality only */
             return rs_fail(err, errlen, RS_E_VALUE,
                            "body '%s': %s; check the parameters that make it (a scenario's 'param' lines, a "
-                           "sweep's values, a train file's, the description's defaults), or, to keep published "
-                           "values that break it, add inertia_unchecked \"REASON\" to the body in the "
-                           "description",
-                           m->inertia_bodies[b], why);
+                           "sweep's values, a train file's, the description's defaults)%s",
+                           m->inertia_bodies[b], why,
+                           r == 2 ? ", or, to keep published values that break it, add inertia_unchecked "
+                                    "\"REASON\" to the body in the description"
+                                  : "");
     }
     return RS_OK;
 }

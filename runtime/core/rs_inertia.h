@@ -22,7 +22,9 @@
 void rs_principal_moments(const double c[6], double ev[3]);
 
 /* 0 when a body of this mass [kg] and inertia c [kg m², about its centre of
- * mass] can exist; else 1 with the reason written to why (n bytes). */
+ * mass] can exist; else the reason written to why (n bytes) and 2 when only
+ * the triangle inequality fails (what `inertia_unchecked` may keep), 1 for
+ * anything no data can excuse (a mass, a negative or non-finite moment). */
 int rs_inertia_problem(double mass, const double c[6], char *why, size_t n);
 
 /* Every body of m whose mass or inertia is made of parameters

@@ -306,6 +306,11 @@ const char *rs_energy_var_name(const rs_model *m, int k)
     return m->fn[k < RS_ENERGY_VAR_POWER ? RS_FN_ENERGY : RS_FN_POWER].fn ? name[k] : "";
 }
 
+static const char *const kContactSuffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y", "spin", "N",
+                                                                 "Y",    "Q",    "Y_Q",  "patches"};
+
+const char *rs_contact_var_suffix(int k) { return k >= 0 && k < RS_CONTACT_VAR_COUNT ? kContactSuffix[k] : ""; }
+
 int rs_model_find(const rs_model *m, const char *name, rs_var *var)
 {
     if (!m || !name || !var)
@@ -351,8 +356,6 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
         return RS_OK;
     }
     for (int c = 0; c < m->n_contact; c++) {   /* "<contact>.<suffix>" */
-        static const char *const suffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y", "spin", "N", "Y",
-                                                                 "Q",    "Y_Q",  "patches"};
         static const char *const patch_q[RS_PATCH_VAR_COUNT] = {
             "u_w", "u_r", "alpha", "pen", "N", "xi_x", "xi_y", "spin", "fx", "fy", "mz", "a", "b"};
         const size_t cl = strlen(m->contacts[c].name);
@@ -361,7 +364,7 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
         const char *rest = name + cl + 1;
         var->kind = RS_VAR_CONTACT;
         for (int k = 0; k < RS_CONTACT_VAR_COUNT; k++)
-            if (strcmp(rest, suffix[k]) == 0) {
+            if (strcmp(rest, kContactSuffix[k]) == 0) {
                 var->index = RS_CONTACT_VAR_STRIDE * c + k;
                 return RS_OK;
             }

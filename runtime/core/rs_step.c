@@ -623,9 +623,12 @@ int rs_ws_init(rs_ws *ws)
     if ((st = factor(ws, &ws->fac_dyn, "initial system")) ||
         (st = fixed_lu(ws, &ws->fac_dyn)))
         goto done;
-    if (ws->ct) {
-        /* Hertz needs the previous step's normal forces: take λ of one
-         * creep-free IMEX solve at the initial state. */
+    {
+        /* One creep-free IMEX solve at the initial state: the accelerations
+         * q̈ that outputs written with acc(), alpha() or q_dd read at t0,
+         * and for contacts the normal forces Hertz needs from the
+         * "previous step".  (The solution's q part is q̇ + Δt q̈ whether
+         * the matrix holds φ_qᵀ scaled for IMEX or for RK4.) */
         for (int j = 0; j < m->n_q; j++)
             ws->rhs[j] = ws->dt * ws->delta[j];
         for (int i = 0; i < m->n_phi; i++)
@@ -635,7 +638,9 @@ int rs_ws_init(rs_ws *ws)
             csc_gaxpy(&m->phi_q_pattern, ws->Gv, ws->qd, ws->rhs + m->n_q);
         if ((st = solve(ws, &ws->fac_dyn, "initial system")))
             goto done;
-        for (int i = 0; i < m->n_phi; i++)
+        for (int j = 0; j < m->n_q; j++)
+            ws->qdd[j] = (ws->rhs[j] - ws->qd[j]) / ws->dt;
+        for (int i = 0; ws->ct && i < m->n_phi; i++)
             ws->lambda[i] = ws->rhs[m->n_q + i];
     }
     if (m->n_phi > 0) {
@@ -676,6 +681,9 @@ int rs_step(rs_ws *ws)
     if ((st = rs_ws_update_constants(ws)) || (st = state_finite(ws, "state:")))
         goto fail;
     st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
+    if (!st && ws->opt.method != RS_RK4) /* the step's acceleration, for outputs of q̈ */
+        for (int j = 0; j < nq; j++)
+            ws->qdd[j] = (ws->qd[j] - ws->qd0[j]) / ws->dt;
     if (!st && ws->opt.method != RS_RK4 && ws->model->n_z > 0)
         st = z_finish(ws, t1);
     if (!st && ws->n_plug_live > 0)

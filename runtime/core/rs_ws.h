@@ -146,6 +146,9 @@ typedef enum rs_var_kind {
 enum { RS_CONTACT_VAR_XI_X = 0, RS_CONTACT_VAR_XI_Y, RS_CONTACT_VAR_SPIN, RS_CONTACT_VAR_N,
        RS_CONTACT_VAR_Y, RS_CONTACT_VAR_Q, RS_CONTACT_VAR_Y_Q, RS_CONTACT_VAR_PATCHES,
        RS_CONTACT_VAR_COUNT };
+/* The suffix of contact quantity k (RS_CONTACT_VAR_*: "xi_x" ... "patches"),
+ * "" outside. */
+const char *rs_contact_var_suffix(int k);
 /* Elastic contact (rs_elastic.h): "<contact>.patches", the number of active
  * patches of the wheel, and per patch j = 1..RS_CONTACT_PATCH_MAX (in the
  * order of the wheel profile coordinate, flange side first)

@@ -72,17 +72,60 @@ static int scan(const char *dir, char **files, int *n, char *err, size_t errlen)
 }
 
 /* Base name of a folder path, trailing slashes ignored, into out. */
-static void base_name(const char *dir, char *out, size_t outlen)
+int rs_load_json_string(const char *dir, const char *key, int (*ok)(char), char *buf, size_t len)
 {
-    size_t end = strlen(dir);
-    while (end > 1 && dir[end - 1] == '/')
-        end--;
-    size_t start = end;
+    char path[4096], text[1024], pat[64];
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    const size_t n = fread(text, 1, sizeof text - 1, f);   /* the keys are in the first lines */
+    fclose(f);
+    text[n] = '\0';
+    snprintf(pat, sizeof pat, "\"%s\": \"", key);
+    const char *v = strstr(text, pat);
+    if (!v)
+        return 0;
+    v += strlen(pat);
+    size_t k = 0;
+    for (; v[k] && v[k] != '"'; k++) {
+        if (!ok(v[k]) || k + 1 >= len)
+            return 0;
+        buf[k] = v[k];
+    }
+    if (v[k] != '"' || k == 0)
+        return 0;
+    buf[k] = '\0';
+    return 1;
+}
+
+static int identifier_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+char *rs_load_model_name(const char *dir, char *buf, size_t len)
+{
+    if (!len)
+        return buf;
+    if (rs_load_json_string(dir, "c_prefix", identifier_char, buf, len))
+        return buf;
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t start = n;
     while (start > 0 && dir[start - 1] != '/')
         start--;
-    size_t len = end - start < outlen - 1 ? end - start : outlen - 1;
-    memcpy(out, dir + start, len);
-    out[len] = '\0';
+    size_t k = 0;
+    if (start == n || (dir[start] >= '0' && dir[start] <= '9')) {
+        const char *pre = "rs_";
+        while (*pre && k + 1 < len)
+            buf[k++] = *pre++;
+    }
+    for (size_t i = start; i < n && k + 1 < len; i++)
+        buf[k++] = identifier_char(dir[i]) ? dir[i] : '_';
+    buf[k] = '\0';
+    return buf;
 }
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -181,8 +224,8 @@ rs_loaded *rs_load_ex(const char *dir, rs_loader kind, const rs_load_options *op
     char name[128], symbol[160];
     if (o.model_name)
         snprintf(name, sizeof name, "%s", o.model_name);
-    else
-        base_name(dir, name, sizeof name);
+    else   /* model.json's name: a train's or any caller's folder may be renamed */
+        rs_load_model_name(dir, name, sizeof name);
     snprintf(symbol, sizeof symbol, "%s_model", name);
 
     char *files[RS_LOAD_MAX_FILES];

@@ -53,7 +53,7 @@ typedef struct rs_load_options {
                                  ~15 % faster than RS_CFLAGS_O2); the
                                  loader adds -shared -I<include_dir> -o OUT ... -lm */
     const char *include_dir;  /* default RS_ABI_INCLUDE_DIR                      */
-    const char *model_name;   /* default: base name of the folder                   */
+    const char *model_name;   /* default: rs_load_model_name(dir)                    */
     const char *keep_dir;     /* RS_LOAD_DLOPEN: write the .so and the compiler log
                                  there and keep them (default: the cache below)      */
     const char *cache_dir;    /* RS_LOAD_DLOPEN: NULL (default): the built object is
@@ -69,6 +69,17 @@ typedef struct rs_load_options {
 typedef struct rs_loaded rs_loaded;
 
 void rs_load_options_default(rs_load_options *opt);
+
+/* KEY's string value in the first lines of DIR/model.json (what `railsym
+ * compile` wrote), into buf: 1, or 0 when the file or the key is missing,
+ * the value holds a character `ok` refuses, or it does not fit. */
+int rs_load_json_string(const char *dir, const char *key, int (*ok)(char), char *buf, size_t len);
+
+/* The descriptor symbol's model name for a folder: the "c_prefix" its
+ * model.json names (so a compiled folder may be renamed or copied), else
+ * its base name made a C identifier (as the code generator names
+ * "<model>_model").  Writes into buf; returns buf. */
+char *rs_load_model_name(const char *dir, char *buf, size_t len);
 
 /* Loads the model in folder `dir` with default options.  Returns NULL on
  * failure with a message in err (the compiler's messages included). */

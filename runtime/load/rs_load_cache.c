@@ -84,7 +84,7 @@ const rs_model *rs_load_cache_get(rs_load_cache *c, const char *dir, char *err, 
         c->e = e;
         c->cap = cap;
     }
-    /* NULL fields: rs_load_ex's defaults; model_name: the folder's name */
+    /* NULL fields: rs_load_ex's defaults; model_name: model.json's (rs_load_model_name) */
     const rs_load_options o = {.cc = c->cc, .cflags = c->cflags, .include_dir = c->include_dir};
     char *path = strdup(key);
     rs_loaded *h = path ? rs_load_ex(dir, c->kind, &o, err, errlen) : NULL;

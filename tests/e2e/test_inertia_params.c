@@ -102,6 +102,8 @@ START_TEST(scenario_values_are_checked)
     ck_assert_int_ne(sh("%s run m --scenario neg.scn --out neg.csv --quiet 2> neg.err", bin), 0);
     e = slurp("neg.err");
     ck_assert_msg(strstr(e, "body 'bob': its mass is -2 kg: a body's mass must be positive"), "%s", e);
+    /* inertia_unchecked keeps a tensor, never a mass: not offered as the fix */
+    ck_assert_msg(!strstr(e, "inertia_unchecked"), "a mass is not excused by inertia_unchecked: %s", e);
 
     ck_assert_int_eq(sh("%s run m --scenario c07.scn --out c07.csv --quiet 2> c07.err", bin), 0);
     ck_assert_int_eq(sh("%s run u --scenario c09.scn --out u.csv --quiet 2> u.err", bin), 0);

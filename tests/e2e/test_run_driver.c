@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rs_driver.h"
+#include "rs_load_cache.h"
 #include "rt_fixtures.h"
 #include "rs_test.h"
 
@@ -316,6 +317,17 @@ START_TEST(test_model_name)
     c.scenario = scn_path;
     ck_assert_msg(rs_driver_run(&c, &rep, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_int_eq(rep.steps, 10);
+    /* the loaders themselves, and the cache trains and sweeps load through
+     * (a train's `vehicle w model ./wagon` of a folder compiled from
+     * two_axle_wagon.vdl used to look for 'wagon_model') */
+    rs_loaded *h = rs_load(copy, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    ck_assert_int_eq(rs_loaded_model(h)->n_q, 1);
+    rs_unload(&h);
+    rs_load_cache *lc = rs_load_cache_create(RS_LOAD_TCC, NULL);
+    ck_assert_ptr_nonnull(lc);
+    ck_assert_msg(rs_load_cache_get(lc, copy, err, sizeof err) != NULL, "%s", err);
+    rs_load_cache_free(&lc);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", copy);
     ck_assert_int_eq(system(cmd), 0);
 }

@@ -255,7 +255,7 @@ START_TEST(bump_stop_engaged)
     ck_assert_int_eq(rs_ws_create(rs_loaded_model(h), NULL, &ws, err, sizeof err), RS_OK);
     rs_log lg = {collect, NULL};
     logbuf[0] = '\0';
-    rs_equilibrium_opts o = {NULL, 0, 0, 0, &lg};
+    rs_equilibrium_opts o = {NULL, 0, 0, 0, &lg, 0};
     rs_equilibrium_report rep;
     ck_assert_msg(rs_equilibrium(ws, &o, &rep, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_msg(fabs(rs_ws_q(ws)[0] + c) < 1e-10, "z = %.12g", rs_ws_q(ws)[0]);
