@@ -32,6 +32,8 @@ typedef struct elastic_wheel {
                                       non-zeros in rows 0-2 (v), bit 1 in
                                       rows 3-5 (ω); the other half is zero   */
     int *pos;                      /* m × m positions in the extra values    */
+    int *pos_k;                    /* the same in the system matrix's values
+                                      (elastic_bind; elastic_add_k)          */
     int lead;                      /* -1, or an earlier wheel of the same
                                       body with the same columns: the step
                                       matrix's term of this wheel goes
@@ -61,13 +63,13 @@ typedef struct elastic_ws {
     double *pose, *vel, *jv, *geom;/* RS_FN_WHEEL's outputs                  */
     int *jmap;                     /* jac value k -> index into its wheel's J */
     int *jwheel;                   /* jac value k -> its wheel               */
-    int *ints;                     /* cols and pos of every wheel            */
+    int *ints;                     /* cols, pos, pos_k, half of every wheel   */
     double *dbl;                   /* J of every wheel                       */
     double *T;                     /* 6 × (max m + 1) scratch                */
     double *A;                     /* 36 per wheel: elastic_add_k's A       */
     rs_pattern x;                  /* extra pattern (n_q × n_q)              */
     int *x_colptr, *x_rowind;
-    double *X;
+    double *X;                     /* rs_elastic_step_matrix's scratch      */
     rs_patch_opts popt;
     int gauge_checked;             /* rs_contact_check_gauge ran            */
 } elastic_ws;
@@ -102,7 +104,7 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
                 if (touch[(size_t)i * (size_t)nq + (size_t)j])
                     touch[(size_t)i * (size_t)nq + (size_t)j] = ++mi;
             c->w[i].m = mi;
-            n_int += 2 * (size_t)mi + (size_t)mi * (size_t)mi;
+            n_int += 2 * (size_t)mi + 2 * (size_t)mi * (size_t)mi;
             n_dbl += 6 * (size_t)mi;
             if (mi > max_m)
                 max_m = mi;
@@ -121,6 +123,8 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
             w->cols = ip;
             ip += w->m;
             w->pos = ip;
+            ip += (size_t)w->m * (size_t)w->m;
+            w->pos_k = ip;
             ip += (size_t)w->m * (size_t)w->m;
             w->half = ip;
             ip += w->m;
@@ -583,8 +587,9 @@ static rs_v2 ld2(const double *p)
 
 #endif
 
-/* X (the extra values) += Jᵀ A J for wheel w (A row-major; T a scratch of
- * 6 × (m + 1)): T = A J (row-major, its rows padded to an even length mp
+/* X += Jᵀ A J for wheel w, entry (l1, l2) at X[pos[l2 m + l1]] (pos: w->pos
+ * into the extra values, or w->pos_k into the system matrix's; A
+ * row-major; T a scratch of 6 × (m + 1)): T = A J (row-major, its rows padded to an even length mp
  * with zeros), then Jᵀ T, the entries (l1, l2) and (l1, l2 + 1) in one
  * pass (for odd m the last pass reads the padding and writes one entry).  Each sum runs over the halves of
  * a column of J that hold non-zeros (w->half): the terms left out are
@@ -592,11 +597,11 @@ static rs_v2 ld2(const double *p)
  * by term and in its order (less its first 0 +, which can only turn a −0
  * into +0: the same once added to X, which starts at +0). */
 static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *restrict T,
-                     double *restrict X)
+                     const int *restrict pos, double *restrict X)
 {
     const int m = w->m, mp = m + (m & 1);
     const double *restrict J = w->J;
-    const int *restrict half = w->half, *restrict pos = w->pos;
+    const int *restrict half = w->half;
     for (int l = 0; l < m; l++) { /* T = A J */
         const double *j = J + 6 * l;
         switch (half[l]) {
@@ -713,15 +718,15 @@ static void shift_add(double *restrict Al, const double *restrict A, const doubl
         }
 }
 
-/* The extra values X = Σ_wheels Jᵀ (h C6 + θ h²/2 K6) J.  The wheels of one
- * wheelset share their coordinates: the later ones' A are moved to the
- * lead wheel's centre (shift_add) and the sum goes through the lead's J
- * once, which halves the dominant m² work; the same matrix to rounding
- * (test_elastic_step compares it with the wheel-by-wheel sum). */
-static void elastic_assemble(elastic_ws *c, double h, double th)
+/* Each wheel's A = h C6 + θ h²/2 K6, for Σ_wheels Jᵀ A J.  The wheels of
+ * one wheelset share their coordinates: the later ones' A are moved to the
+ * lead wheel's centre (shift_add) and added to the lead's, so the sum goes
+ * through the lead's J once, which halves the dominant m² work; the same
+ * matrix to rounding (test_elastic_step compares it with the wheel-by-wheel
+ * sum). */
+static void elastic_combine(elastic_ws *c, double h, double th)
 {
     const double hk = 0.5 * th * h * h;
-    memset(c->X, 0, (size_t)c->x_colptr[c->nq] * sizeof(double));
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
         double *A = c->A + 36 * i;
@@ -736,17 +741,19 @@ static void elastic_assemble(elastic_ws *c, double h, double th)
             shift_add(c->A + 36 * l, c->A + 36 * i, d);
         }
     }
-    for (int i = 0; i < c->nc; i++)
-        if (c->w[i].lead < 0)
-            add_jtaj(&c->w[i], c->A + 36 * i, c->T, c->X);
 }
 
-/* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J over the wheels. */
+/* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J over the wheels, straight
+ * into its values at the positions elastic_bind found (as the constraint
+ * contact's C^K_qq, rs_ck_plan_add): no pass through the extra values and
+ * rs_klu_system_add_extra's indexed copy. */
 static void elastic_add_k(struct rs_ws *ws, double h)
 {
     elastic_ws *c = E(ws->ct);
-    elastic_assemble(c, h, ws->opt.contact_theta);
-    rs_klu_system_add_extra(&ws->sys, c->X, 1.0);
+    elastic_combine(c, h, ws->opt.contact_theta);
+    for (int i = 0; i < c->nc; i++)
+        if (c->w[i].lead < 0)
+            add_jtaj(&c->w[i], c->A + 36 * i, c->T, c->w[i].pos_k, ws->sys.Ax);
 }
 
 /* 0 + J_lᵀ f over the halves of J_l that hold non-zeros, the dense sum's
@@ -788,7 +795,17 @@ static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
 }
 
 static const rs_pattern *elastic_pattern(const rs_contact_ws *c) { return &CE(c)->x; }
-static void elastic_bind(struct rs_ws *ws) { (void)ws; }
+/* Each wheel's J^T A J positions in the system matrix's values (the
+ * extra pattern's value p sits at ws->sys.map_X[p]). */
+static void elastic_bind(struct rs_ws *ws)
+{
+    elastic_ws *c = E(ws->ct);
+    for (int i = 0; i < c->nc; i++) {
+        elastic_wheel *w = &c->w[i];
+        for (int k = 0; k < w->m * w->m; k++)
+            w->pos_k[k] = ws->sys.map_X[w->pos[k]];
+    }
+}
 static void elastic_fill(rs_contact_ws *c, int i, const double *s, double *u)
 {
     (void)c, (void)i, (void)s, (void)u;
@@ -988,7 +1005,7 @@ typedef struct el_span {
     size_t bytes;
 } el_span;
 
-enum { EL_SPANS = 6 };
+enum { EL_SPANS = 5 }; /* not X: a scratch of rs_elastic_step_matrix */
 
 static void el_spans(const elastic_ws *c, el_span *s)
 {
@@ -1002,7 +1019,6 @@ static void el_spans(const elastic_ws *c, el_span *s)
     s[2] = (el_span){c->vel, 6 * nc * d};
     s[3] = (el_span){c->jv, (size_t)m->wheel_jac_pattern.colptr[m->n_q] * d};
     s[4] = (el_span){c->geom, 2 * nc * d};
-    s[5] = (el_span){c->X, (size_t)c->x_colptr[c->nq] * d};
 }
 
 static size_t elastic_state_size(const rs_contact_ws *cw)
@@ -1041,7 +1057,7 @@ static void elastic_state_restore(rs_contact_ws *cw, const void *buf)
         elastic_wheel *w = &c->w[i];
         const rs_profile *wheel = w->wheel, *rail = w->rail;
         const rs_track *track = w->track;
-        int *cols = w->cols, *half = w->half, *pos = w->pos;
+        int *cols = w->cols, *half = w->half, *pos = w->pos, *pos_k = w->pos_k;
         double *J = w->J;
         const rs_patch_bounds *b = &w->hint.b;
         /* all but the bound tables (the hint's splines first, then the rest) */
@@ -1049,7 +1065,7 @@ static void elastic_state_restore(rs_contact_ws *cw, const void *buf)
         memcpy(w, p, b0);
         memcpy((char *)w + b1, p + b1, sizeof *w - b1);
         w->wheel = wheel, w->rail = rail, w->track = track;
-        w->cols = cols, w->half = half, w->pos = pos, w->J = J;
+        w->cols = cols, w->half = half, w->pos = pos, w->pos_k = pos_k, w->J = J;
     }
     el_span s[EL_SPANS];
     el_spans(c, s);
@@ -1133,7 +1149,11 @@ void rs_elastic_step_matrix(struct rs_ws *ws, double h, double *K)
 {
     elastic_ws *c = E(ws->ct);
     const int nq = c->nq;
-    elastic_assemble(c, h, ws->opt.contact_theta);
+    elastic_combine(c, h, ws->opt.contact_theta);
+    memset(c->X, 0, (size_t)c->x_colptr[nq] * sizeof(double));
+    for (int i = 0; i < c->nc; i++)
+        if (c->w[i].lead < 0)
+            add_jtaj(&c->w[i], c->A + 36 * i, c->T, c->w[i].pos, c->X);
     memset(K, 0, (size_t)nq * (size_t)nq * sizeof(double));
     for (int j = 0; j < nq; j++)
         for (int p = c->x_colptr[j]; p < c->x_colptr[j + 1]; p++)
