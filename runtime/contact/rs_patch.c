@@ -60,6 +60,7 @@
 #define Y_ITER 8             /* Newton steps per slice at most              */
 #define Y_TOL 1e-12          /* m: last Newton step of a slice, not taken   */
 #define COARSE 4             /* grid nodes per coarse node                  */
+_Static_assert(RS_PATCH_COARSE_MAX == GRID_MAX / COARSE + 1, "rs_patch_bounds holds every coarse interval");
 #define FAR_GAP 1e-3         /* m: grid nodes this far above the rail: one
                                 Newton step (their values only steer the
                                 search; everything reported is exact)       */
@@ -722,6 +723,7 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
             b->r2hi[j] = dmax(b->r2hi[j], d2[1]);
         }
     }
+    b->cdu = 0.0; /* no per-interval ranges yet (search_nodes) */
     seg_table(ws, b->wx0, b->wx1, b->wseg);
     seg_table(rsp, b->rx0, b->rx1, b->rseg);
     b->wzmax = -INFINITY;
@@ -778,14 +780,41 @@ static double rail_max(const rs_patch_bounds *b, double ya, double yb)
  * CLEAR_EPS; for |θ| <= Θ, |q − d_y| <= |d_y|(1 − cos Θ) + |f_y| sin Θ
  * narrows the window, G >= c_z + min(u a_z) − ρ+ s − Z_Θ.  Without yaw and
  * roll q = 0: the window is the slices' own y range. */
-static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
+static void wheel_range(const rs_patch_bounds *b, double u0, double u1, double *zl, double *zh)
 {
     const int j1 = blk(u1, b->wx0, b->wk);
-    double zl = INFINITY, zh = -INFINITY;
+    double l = INFINITY, h = -INFINITY;
     for (int j = blk(u0, b->wx0, b->wk); j <= j1; j++) {
-        zl = dmin(zl, b->wlo[j]);
-        zh = dmax(zh, b->whi[j]);
+        l = dmin(l, b->wlo[j]);
+        h = dmax(h, b->whi[j]);
     }
+    *zl = l;
+    *zh = h;
+}
+
+/* wheel_range of the search's interval from grid node ka to kb: kept in
+ * the bound tables for whole coarse intervals (the same numbers: a pure
+ * function of the wheel table, the grid and ka) */
+static void interval_range(rs_patch_bounds *b, int ka, int kb, double ua, double ub, double *zl,
+                           double *zh)
+{
+    if (ka % COARSE != 0 || kb != ka + COARSE) {
+        wheel_range(b, ua, ub, zl, zh);
+        return;
+    }
+    const int c = ka / COARSE;
+    if (!b->cset[c]) {
+        wheel_range(b, ua, ub, &b->czlo[c], &b->czhi[c]);
+        b->cset[c] = 1;
+    }
+    *zl = b->czlo[c];
+    *zh = b->czhi[c];
+}
+
+/* (zl, zh: wheel_range over [u0, u1]) */
+static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1, double zl,
+                          double zh)
+{
     const double rmin = p->r0 + zl, rmax = p->r0 + zh;
     if (!(rmin > 0.0))
         return 0;
@@ -876,7 +905,8 @@ static iv blocks_range(const double *lo, const double *hi, int j0, int j1)
  *   G_uθ = ρ' s sin θ − z_r'' b ρ q' − z_r' ρ' q',
  * q = d_y cos θ + f_y sin θ, q' = −d_y sin θ + f_y cos θ, each evaluated in
  * interval arithmetic over the ranges of ρ, ρ', ρ'' (the wheel blocks of
- * [u0, u1]) and of z_r', z_r'' over the rail points reachable.  Those lie
+ * [u0, u1]; zl, zh: wheel_range's) and of z_r', z_r'' over the rail
+ * points reachable.  Those lie
  * in a window y = c_y + u a_y + ρ q: tan θ* = z_r' f_y / (s + z_r' d_y) is
  * monotone in z_r', so the rail's slopes over its whole table bound θ*,
  * hence q and the window (without yaw q = d_y exactly); the rail blocks
@@ -892,7 +922,8 @@ static inline void angle_range(double z1lo, double z1hi, double s, double dy, do
     *sn = iv_make(T.lo / sqrt(1.0 + T.lo * T.lo), T.hi / sqrt(1.0 + T.hi * T.hi));
 }
 
-static int convex_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
+static int convex_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1, double zl,
+                           double zh)
 {
     const double s = p->s, dy = p->d[1], fy = p->f[1];
     /* s + z_r' d_y stays above 0.1 s over the whole rail (eval_full's
@@ -900,8 +931,7 @@ static int convex_interval(const pose *p, const rs_patch_bounds *b, double u0, d
     if (!(s + dmin(b->r1min * dy, b->r1max * dy) > 0.1 * s))
         return 0;
     const int j0 = blk(u0, b->wx0, b->wk), j1 = blk(u1, b->wx0, b->wk);
-    const iv zw = blocks_range(b->wlo, b->whi, j0, j1);
-    const iv rho = {p->r0 + zw.lo, p->r0 + zw.hi};
+    const iv rho = {p->r0 + zl, p->r0 + zh};
     if (!(rho.lo > 0.0))
         return 0;
     const iv rho1 = blocks_range(b->w1lo, b->w1hi, j0, j1);
@@ -945,7 +975,8 @@ typedef struct found_patch {
  * nothing allocated (see the cost note at the top of this file). */
 typedef struct search {
     pose p;
-    const rs_patch_bounds *bnd;      /* the pair's bound tables              */
+    rs_patch_bounds *bnd;            /* the pair's bound tables (and their
+                                        per-interval wheel ranges)          */
     double du, tol;                  /* grid spacing, refinement tolerance   */
     int ends;                        /* rs_patch_opts.ends                   */
     int convex;                      /* rs_patch_opts.convex                 */
@@ -1045,8 +1076,8 @@ static void save_hint(rs_patch_hint *hint, const pose *p, int evals)
 
 /* bounds and grid: the bound tables, the hint's when they describe these
  * profiles, else made now (into the hint, or into *own without one). */
-static const rs_patch_bounds *bounds_get(rs_patch_hint *hint, rs_patch_bounds *own,
-                                         const rs_profile *w, const rs_profile *r)
+static rs_patch_bounds *bounds_get(rs_patch_hint *hint, rs_patch_bounds *own,
+                                   const rs_profile *w, const rs_profile *r)
 {
     if (hint) {
         if (!bounds_match(&hint->b, w, r))
@@ -1101,6 +1132,13 @@ static void search_nodes(search *s)
     const double du = s->du;
     const int K = s->K, k1 = s->k1;
     const double H = COARSE * du;
+    rs_patch_bounds *b = s->bnd;
+    if (b->cdu != du || b->cwlo != p->wlo || b->cwhi != p->whi) {
+        memset(b->cset, 0, sizeof b->cset);
+        b->cdu = du;
+        b->cwlo = p->wlo;
+        b->cwhi = p->whi;
+    }
     int nn = 0, ka = s->k0, last_k = -1, pend = 0;
     while (ka < k1) {
         int kb = (ka / COARSE + 1) * COARSE;
@@ -1108,7 +1146,9 @@ static void search_nodes(search *s)
             kb = k1;
         const double ua = ka == K ? p->whi : p->wlo + ka * du;
         const double ub = kb == K ? p->whi : p->wlo + kb * du;
-        if (clear_interval(p, s->bnd, ua, ub)) {
+        double zl, zh;
+        interval_range(b, ka, kb, ua, ub, &zl, &zh);
+        if (clear_interval(p, b, ua, ub, zl, zh)) {
             if (nn > 0 && last_k == ka)
                 nodes[nn - 1].cr = 1;
             pend = 1;
@@ -1145,7 +1185,7 @@ static void search_nodes(search *s)
          * ends at its roots (one on each side of that minimum), and with
          * both ends negative every node between would be negative. */
         if (near && kb - ka > 1 && s->convex && A.valid && B.valid
-            && convex_interval(p, s->bnd, ua, ub)) {
+            && convex_interval(p, b, ua, ub, zl, zh)) {
             nodes[nn - 1].cx = 1;
             near = 0;
         }

@@ -97,6 +97,7 @@ void rs_patch_defaults(rs_patch_opts *o);
 #define RS_PATCH_BLOCKS 128
 #define RS_PATCH_LEVELS 7         /* runs of 2, 4, ... 128 rail blocks */
 #define RS_PATCH_SEGS 512         /* segment table entries per profile */
+#define RS_PATCH_COARSE_MAX 129   /* coarse grid intervals at most        */
 typedef struct rs_patch_bounds {
     const double *wc, *rc;   /* the splines' coefficients they describe
                                 (NULL: none yet)                             */
@@ -117,11 +118,18 @@ typedef struct rs_patch_bounds {
     int wseg[RS_PATCH_SEGS], rseg[RS_PATCH_SEGS];   /* the spline segment at
                                 the start of each of RS_PATCH_SEGS equal
                                 parts of the table (a look-up's start)       */
+    /* the wheel's lowest and highest z_w over each whole coarse interval
+     * of the search's grid (4 nodes), kept as the search first needs them
+     * (cset) for the grid of spacing cdu over [cwlo, cwhi] (cdu = 0: none
+     * yet): the interval bound's block scan, once per pair and interval */
+    double cdu, cwlo, cwhi;
+    double czlo[RS_PATCH_COARSE_MAX], czhi[RS_PATCH_COARSE_MAX];
+    unsigned char cset[RS_PATCH_COARSE_MAX];
 } rs_patch_bounds;
 
 /* Spline hints and bound tables of one wheel-rail pair, carried from call
  * to call (zero it before the first call, and again when a profile is
- * freed and replaced).  About 22 KB. */
+ * freed and replaced).  About 25 KB. */
 typedef struct rs_patch_hint {
     int wheel, rail;
     int nodes;               /* out: grid nodes the last call evaluated (a

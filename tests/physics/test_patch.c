@@ -696,8 +696,10 @@ END_TEST
 
 /* The bound tables that let the search skip stretches of the wheel table
  * live in the caller's hint: whatever the hint holds (zeroed, carried over
- * from other poses, spline indices out of range, tables of another pair),
- * and without one, every result is bit-identical; over random poses of the
+ * from other poses, spline indices out of range, tables of another pair,
+ * the wheel's ranges per coarse interval kept for another grid spacing: du
+ * alternates between 1 and 0.7 mm from pose to pose), and without one,
+ * every result is bit-identical; over random poses of the
  * shipped pairs (shift, yaw, roll, height, lift-off included) the deepest
  * patch agrees with the brute force. */
 START_TEST(test_hint_independent)
@@ -729,6 +731,7 @@ START_TEST(test_hint_independent)
         const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
         const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
         const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 5e-5 - 3e-4 * rnd[3]};
+        o.du = k % 3 == 0 ? 0.7e-3 : 1e-3;
         /* the stale hint: tables of another pair, indices out of range */
         memset(&stale, 0, sizeof stale);
         {
