@@ -54,6 +54,7 @@
 
 #include "rs_error.h"
 #include "rs_hertz.h"
+#include "rs_interval.h"
 
 #define GRID_MAX 512         /* grid nodes at most (du grows beyond)        */
 #define CAND_MAX 64          /* local minima refined per call at most       */
@@ -847,52 +848,20 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     return hz - rmax * s - rail_max(b, ya, yb) > CLEAR_EPS;
 }
 
-/* Closed intervals of reals, for the convexity proof (lower and upper
- * end; the bounds' own rounding allowances cover the arithmetic's). */
-typedef struct iv {
-    double lo, hi;
-} iv;
-
-static inline iv iv_make(double a, double b)
+/* The unions of per-block ranges (lo1[j], hi1[j]) and (lo2[j], hi2[j])
+ * over blocks j0..j1, in one pass. */
+static void blocks_range2(const double *lo1, const double *hi1, const double *lo2, const double *hi2,
+                          int j0, int j1, iv *r1, iv *r2)
 {
-    iv r = {dmin(a, b), dmax(a, b)};
-    return r;
-}
-
-static inline iv iv_add(iv a, iv b)
-{
-    iv r = {a.lo + b.lo, a.hi + b.hi};
-    return r;
-}
-
-static inline iv iv_mul(iv a, iv b)
-{
-    const double p0 = a.lo * b.lo, p1 = a.lo * b.hi, p2 = a.hi * b.lo, p3 = a.hi * b.hi;
-    iv r = {dmin(dmin(p0, p1), dmin(p2, p3)), dmax(dmax(p0, p1), dmax(p2, p3))};
-    return r;
-}
-
-static inline iv iv_scale(double k, iv a)
-{
-    return iv_make(k * a.lo, k * a.hi);
-}
-
-static inline iv iv_sq(iv a)
-{
-    const double l = a.lo * a.lo, h = a.hi * a.hi;
-    iv r = {a.lo <= 0.0 && a.hi >= 0.0 ? 0.0 : dmin(l, h), dmax(l, h)};
-    return r;
-}
-
-/* The union of per-block ranges lo[j], hi[j] over blocks j0..j1. */
-static iv blocks_range(const double *lo, const double *hi, int j0, int j1)
-{
-    iv r = {INFINITY, -INFINITY};
+    iv a = {INFINITY, -INFINITY}, c = a;
     for (int j = j0; j <= j1; j++) {
-        r.lo = dmin(r.lo, lo[j]);
-        r.hi = dmax(r.hi, hi[j]);
+        a.lo = dmin(a.lo, lo1[j]);
+        a.hi = dmax(a.hi, hi1[j]);
+        c.lo = dmin(c.lo, lo2[j]);
+        c.hi = dmax(c.hi, hi2[j]);
     }
-    return r;
+    *r1 = a;
+    *r2 = c;
 }
 
 /* 1 when g'' > 0 at every slice u in [u0, u1] (a rigorous bound from the
@@ -922,43 +891,63 @@ static inline void angle_range(double z1lo, double z1hi, double s, double dy, do
     *sn = iv_make(T.lo / sqrt(1.0 + T.lo * T.lo), T.hi / sqrt(1.0 + T.hi * T.hi));
 }
 
-static int convex_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1, double zl,
-                           double zh)
+/* What convex_interval needs of the pose alone, made once per search (at
+ * its first proof): whether s + z_r' d_y stays above 0.1 s over the whole
+ * rail (eval_full's clamp never acts, and the angle's map is monotone),
+ * and q's range over the angles the rail's slopes allow. */
+typedef struct convex_pre {
+    int done, ok;
+    iv q;
+} convex_pre;
+
+static void convex_prepare(const pose *p, const rs_patch_bounds *b, convex_pre *c)
 {
     const double s = p->s, dy = p->d[1], fy = p->f[1];
-    /* s + z_r' d_y stays above 0.1 s over the whole rail (eval_full's
-     * clamp never acts, and the angle's map is monotone) */
-    if (!(s + dmin(b->r1min * dy, b->r1max * dy) > 0.1 * s))
+    c->done = 1;
+    c->ok = s + dmin(b->r1min * dy, b->r1max * dy) > 0.1 * s;
+    if (!c->ok)
+        return;
+    iv cs, sn;
+    angle_range(b->r1min, b->r1max, s, dy, fy, &cs, &sn);
+    c->q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
+}
+
+/* Products with a factor of known sign take iv_mul_pos: ρ > 0 (checked),
+ * cos θ > 0, squares >= 0, s > 0 (|a_z| < 1). */
+static int convex_interval(const pose *p, const rs_patch_bounds *b, convex_pre *pre, double u0, double u1,
+                           double zl, double zh)
+{
+    const double s = p->s, dy = p->d[1], fy = p->f[1];
+    if (!pre->done)
+        convex_prepare(p, b, pre);
+    if (!pre->ok)
         return 0;
     const int j0 = blk(u0, b->wx0, b->wk), j1 = blk(u1, b->wx0, b->wk);
     const iv rho = {p->r0 + zl, p->r0 + zh};
     if (!(rho.lo > 0.0))
         return 0;
-    const iv rho1 = blocks_range(b->w1lo, b->w1hi, j0, j1);
-    const iv rho2 = blocks_range(b->w2lo, b->w2hi, j0, j1);
+    iv rho1, rho2;
+    blocks_range2(b->w1lo, b->w1hi, b->w2lo, b->w2hi, j0, j1, &rho1, &rho2);
     const iv y = {p->c[1] + u0 * p->a[1], p->c[1] + u1 * p->a[1]};   /* a_y > 0 */
-    iv cs, sn;
-    angle_range(b->r1min, b->r1max, s, dy, fy, &cs, &sn);
-    iv q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
-    const iv win = iv_add(y, iv_mul(rho, q));
+    const iv win = iv_add(y, iv_mul_pos(rho, pre->q));
     if (!(win.lo >= b->rx0 && win.hi <= b->rx1))
         return 0;
     const int k0 = blk(win.lo, b->rx0, b->rk), k1 = blk(win.hi, b->rx0, b->rk);
-    const iv zr1 = blocks_range(b->r1lo, b->r1hi, k0, k1);
-    const iv zr2 = blocks_range(b->r2lo, b->r2hi, k0, k1);
+    iv zr1, zr2, cs, sn;
+    blocks_range2(b->r1lo, b->r1hi, b->r2lo, b->r2hi, k0, k1, &zr1, &zr2);
     angle_range(zr1.lo, zr1.hi, s, dy, fy, &cs, &sn);
-    q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
+    const iv q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
     const iv qp = iv_add(iv_scale(-dy, sn), iv_scale(fy, cs));
-    const iv rq = iv_mul(rho, q), rqp = iv_mul(rho, qp);
-    const iv gtt = iv_add(iv_add(iv_scale(s, iv_mul(rho, cs)), iv_scale(-1.0, iv_mul(zr2, iv_sq(rqp)))),
+    const iv rq = iv_mul_pos(rho, q), rqp = iv_mul_pos(rho, qp);
+    const iv gtt = iv_add(iv_add(iv_scale_pos(s, iv_mul_pos(rho, cs)), iv_neg(iv_mul_pos(iv_sq(rqp), zr2))),
                           iv_mul(zr1, rq));
     if (!(gtt.lo > 0.0))
         return 0;
     const iv bv = iv_add((iv){p->a[1], p->a[1]}, iv_mul(rho1, q));
-    const iv guu = iv_add(iv_add(iv_scale(-s, iv_mul(rho2, cs)), iv_scale(-1.0, iv_mul(zr2, iv_sq(bv)))),
-                          iv_scale(-1.0, iv_mul(zr1, iv_mul(rho2, q))));
-    const iv gut = iv_add(iv_add(iv_scale(s, iv_mul(rho1, sn)), iv_scale(-1.0, iv_mul(zr2, iv_mul(bv, rqp)))),
-                          iv_scale(-1.0, iv_mul(zr1, iv_mul(rho1, qp))));
+    const iv guu = iv_add(iv_add(iv_neg(iv_scale_pos(s, iv_mul_pos(cs, rho2))), iv_neg(iv_mul_pos(iv_sq(bv), zr2))),
+                          iv_neg(iv_mul(zr1, iv_mul(rho2, q))));
+    const iv gut = iv_add(iv_add(iv_scale_pos(s, iv_mul(rho1, sn)), iv_neg(iv_mul(zr2, iv_mul(bv, rqp)))),
+                          iv_neg(iv_mul(zr1, iv_mul(rho1, qp))));
     const double g2lo = guu.lo - iv_sq(gut).hi / gtt.lo;
     return g2lo > 1e-9 * (1.0 + fabs(guu.lo) + fabs(guu.hi));
 }
@@ -980,6 +969,7 @@ typedef struct search {
     double du, tol;                  /* grid spacing, refinement tolerance   */
     int ends;                        /* rs_patch_opts.ends                   */
     int convex;                      /* rs_patch_opts.convex                 */
+    convex_pre cpre;                 /* the proofs' pose-only part           */
     int evals;                       /* grid nodes evaluated (a statistic)   */
     int K, k0, k1;                   /* grid nodes 0..K; the overlap k0..k1  */
     int nn, nc, np;                  /* nodes, candidates, patches           */
@@ -1185,7 +1175,7 @@ static void search_nodes(search *s)
          * ends at its roots (one on each side of that minimum), and with
          * both ends negative every node between would be negative. */
         if (near && kb - ka > 1 && s->convex && A.valid && B.valid
-            && convex_interval(p, b, ua, ub, zl, zh)) {
+            && convex_interval(p, b, &s->cpre, ua, ub, zl, zh)) {
             nodes[nn - 1].cx = 1;
             near = 0;
         }
@@ -1484,6 +1474,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     s.tol = o->tol;
     s.ends = o->ends;
     s.convex = o->convex;
+    s.cpre.done = 0;
     s.evals = 0;
     s.bnd = bounds_get(hint, &own, w, r);
     pose_tables(&s.p, s.bnd);

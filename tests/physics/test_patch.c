@@ -24,6 +24,7 @@
 
 #include "alloc_hook.h"
 #include "rs_hertz.h"
+#include "rs_interval.h"
 #include "rs_patch.h"
 #include "rs_test.h"
 
@@ -1238,6 +1239,67 @@ START_TEST(test_hertz_approach)
 }
 END_TEST
 
+/* The convexity proof's products with a factor of known sign
+ * (rs_interval.h): iv_mul_pos(a, b) for a >= 0 takes two of the four
+ * products by b's signs; it must give iv_mul's ends (== : a zero's sign
+ * aside) and contain every product x y of points of a and b (checked at the
+ * ends and random points, in long double); iv_scale_pos and iv_neg against
+ * iv_scale.  Intervals from ends drawn among ±0, tiny, subnormal, huge and
+ * random values of every sign (a lower end >= 0 for the first factor).  A
+ * shortcut that took the wrong product (a.lo for a.hi when b.lo < 0, or
+ * the rule without the sign test) misses at once. */
+START_TEST(test_interval_products)
+{
+    static const double special[] = {0.0, -0.0, 1e-300, 4.9e-324, 1e300, 1.0, 0.5, 3.0, 1e-9, 2.5e7};
+    const int ns = (int)(sizeof special / sizeof special[0]);
+    unsigned seed = 4242u;
+    int checked = 0, mixed = 0;
+    for (int k = 0; k < 200000; k++) {
+        double e[4];
+        for (int j = 0; j < 4; j++) {
+            seed = seed * 1103515245u + 12345u;
+            const unsigned r = seed >> 8;
+            double v = (r & 7) < 3 ? special[(r >> 3) % (unsigned)ns]
+                                   : ldexp(((r >> 3) & 0xffff) / 65536.0, (int)((r >> 19) % 40) - 20);
+            e[j] = (r & 0x400000u) ? -v : v;
+        }
+        const iv a = {fmin(fabs(e[0]), fabs(e[1])), fmax(fabs(e[0]), fabs(e[1]))};
+        const iv b = {fmin(e[2], e[3]), fmax(e[2], e[3])};
+        const iv g = iv_mul(a, b), f = iv_mul_pos(a, b);
+        ck_assert_msg(f.lo == g.lo && f.hi == g.hi, "iv_mul_pos [%g, %g] x [%g, %g]: [%g, %g], iv_mul [%g, %g]",
+                      a.lo, a.hi, b.lo, b.hi, f.lo, f.hi, g.lo, g.hi);
+        const iv gb = iv_mul(b, a);
+        ck_assert(gb.lo == g.lo && gb.hi == g.hi);
+        for (int t = 0; t < 5; t++) { /* points of a and b: ends and inside */
+            seed = seed * 1103515245u + 12345u;
+            const double ta = t < 2 ? t : ((seed >> 8) & 0xffff) / 65535.0;
+            const double tb = t < 2 ? 1 - t : ((seed >> 12) & 0xffff) / 65535.0;
+            long double x = a.lo + ta * ((long double)a.hi - a.lo), y = b.lo + tb * ((long double)b.hi - b.lo);
+            x = fminl(fmaxl(x, a.lo), a.hi); /* inside, whatever the sum's rounding */
+            y = fminl(fmaxl(y, b.lo), b.hi);
+            if (!isfinite((double)x) || !isfinite((double)y))
+                continue;
+            const long double xy = x * y;
+            /* the ends are the products rounded to nearest: within half
+             * an ulp of the exact extremes */
+            ck_assert(xy >= (long double)f.lo - fabsl((long double)f.lo) * 1.2e-16L - 1e-320L);
+            ck_assert(xy <= (long double)f.hi + fabsl((long double)f.hi) * 1.2e-16L + 1e-320L);
+        }
+        mixed += b.lo < 0 && b.hi > 0;
+        const double kpos = fabs(e[2]) > 0 ? fabs(e[2]) : 1.0;
+        const iv s1 = iv_scale(kpos, b), s2 = iv_scale_pos(kpos, b);
+        ck_assert(s1.lo == s2.lo && s1.hi == s2.hi);
+        const iv n1 = iv_scale(-1.0, b), n2 = iv_neg(b);
+        ck_assert(n1.lo == n2.lo && n1.hi == n2.hi);
+        checked++;
+    }
+    printf("interval products: %d pairs (a >= 0; %d with b across 0): iv_mul_pos, iv_scale_pos, iv_neg give "
+           "iv_mul's and iv_scale's ends and contain every product sampled\n",
+           checked, mixed);
+    ck_assert(mixed > 1000);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("patch");
@@ -1254,6 +1316,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_deterministic_no_alloc);
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
+    tcase_add_test(t, test_interval_products);
     suite_add_tcase(s, t);
     return s;
 }
