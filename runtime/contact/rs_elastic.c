@@ -61,8 +61,8 @@ typedef struct elastic_ws {
                                       (or points to) the profiles and tracks */
     elastic_wheel *w;
     double *pose, *vel, *jv, *geom;/* RS_FN_WHEEL's outputs                  */
-    int *jmap;                     /* jac value k -> index into its wheel's J */
-    int *jwheel;                   /* jac value k -> its wheel               */
+    int *jmap;                     /* jac value k -> its entry in dbl (its
+                                      wheel's J, at 6 × local column + row) */
     int *ints;                     /* cols, pos, pos_k, half of every wheel   */
     double *dbl;                   /* J of every wheel                       */
     double *T;                     /* 6 × (max m + 1) scratch                */
@@ -89,9 +89,8 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
     int *touch = rs_alloc(a, (size_t)nc * (size_t)nq, sizeof(int)); /* local index + 1 */
     int *mark = rs_alloc(a, (size_t)nq, sizeof(int));
     c->jmap = rs_alloc(a, (size_t)nnz + 1, sizeof(int));
-    c->jwheel = rs_alloc(a, (size_t)nnz + 1, sizeof(int));
     c->x_colptr = rs_alloc(a, (size_t)nq + 1, sizeof(int));
-    int st = touch && mark && c->jmap && c->jwheel && c->x_colptr ? RS_OK : RS_E_NOMEM;
+    int st = touch && mark && c->jmap && c->x_colptr ? RS_OK : RS_E_NOMEM;
     size_t n_int = 0, n_dbl = 0;
     int max_m = 1;
     if (st == RS_OK) {
@@ -138,8 +137,7 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
             for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++) {
                 const int i = P->rowind[k] / 6, r = P->rowind[k] % 6;
                 const int l = touch[(size_t)i * (size_t)nq + (size_t)j] - 1;
-                c->jwheel[k] = i;
-                c->jmap[k] = 6 * l + r;
+                c->jmap[k] = (int)(c->w[i].J - c->dbl) + 6 * l + r;
                 c->w[i].half[l] |= r < 3 ? 1 : 2;
             }
         /* the extra pattern: count, then fill (rows increasing) */
@@ -197,7 +195,7 @@ static void elastic_free(rs_contact_ws **cp, const rs_allocator *a)
         return;
     elastic_ws *c = E(*cp);
     rs_wheel_rail_contact()->release(&c->files, a);
-    void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap, c->jwheel,
+    void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap,
                       c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X, c->A};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(a, arrays[k]);
@@ -566,7 +564,7 @@ static int elastic_forces(struct rs_ws *ws)
         return st;
     const int nnz = ws->model->wheel_jac_pattern.colptr[c->nq];
     for (int k = 0; k < nnz; k++)
-        c->w[c->jwheel[k]].J[c->jmap[k]] = c->jv[k];
+        c->dbl[c->jmap[k]] = c->jv[k];
     for (int i = 0; i < c->nc; i++)
         if ((st = wheel_forces(ws, i)))
             return st;
