@@ -843,6 +843,8 @@ static int elastic_check(struct rs_ws *ws, double t)
         char msg[700];
         if ((st = rs_patch_check_pair(c->w[i].wheel, c->w[i].rail, c->geom[2 * i], msg, sizeof msg)))
             return rs_ws_fail(ws, st, "contact '%s': %s", ws->model->contacts[i].name, msg);
+        /* the search's bound tables now, not in the first step */
+        rs_patch_hint_prepare(&c->w[i].hint, c->w[i].wheel, c->w[i].rail);
     }
     c->gauge_checked = 1;
     return RS_OK;
@@ -1141,6 +1143,7 @@ void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state 
     out->K6 = w->K6;
     out->C6 = w->C6;
     out->up = w->up;
+    out->hint = &w->hint;
 }
 
 void rs_elastic_step_matrix(struct rs_ws *ws, double h, double *K)

@@ -1066,12 +1066,19 @@ static void save_hint(rs_patch_hint *hint, const pose *p, int evals)
 
 /* bounds and grid: the bound tables, the hint's when they describe these
  * profiles, else made now (into the hint, or into *own without one). */
+void rs_patch_hint_prepare(rs_patch_hint *hint, const rs_profile *w, const rs_profile *r)
+{
+    if (hint && w && r && !bounds_match(&hint->b, w, r)) {
+        bounds_fit(&hint->b, w, r);
+        hint->b.fits++;
+    }
+}
+
 static rs_patch_bounds *bounds_get(rs_patch_hint *hint, rs_patch_bounds *own,
                                    const rs_profile *w, const rs_profile *r)
 {
     if (hint) {
-        if (!bounds_match(&hint->b, w, r))
-            bounds_fit(&hint->b, w, r);
+        rs_patch_hint_prepare(hint, w, r);
         return &hint->b;
     }
     bounds_fit(own, w, r);

@@ -125,6 +125,8 @@ typedef struct rs_patch_bounds {
     double cdu, cwlo, cwhi;
     double czlo[RS_PATCH_COARSE_MAX], czhi[RS_PATCH_COARSE_MAX];
     unsigned char cset[RS_PATCH_COARSE_MAX];
+    int fits;                /* tables made into this hint so far (a
+                                statistic for tests: rs_patch_hint_prepare) */
 } rs_patch_bounds;
 
 /* Spline hints and bound tables of one wheel-rail pair, carried from call
@@ -148,6 +150,14 @@ typedef struct rs_patch_hint {
 int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
                   const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
                   rs_patch *out, int max, int *n);
+
+/* Makes the hint's bound tables for the pair (w, r) now unless they
+ * describe it already: what rs_patch_find would do at its first call with
+ * the hint, moved to set-up, so that the first search of a simulation
+ * costs what the others do (O(knots) of both profiles, about 30 times one
+ * search).  Results never depend on it (the tables are a function of the
+ * splines).  A NULL argument: nothing. */
+void rs_patch_hint_prepare(rs_patch_hint *hint, const rs_profile *w, const rs_profile *r);
 
 /* Input checks of a wheel-rail pair for rs_patch_find, at set-up: kinds
  * (wheel, rail), r0 > 0, the wheel's radius r0 + z_w above r0/2 everywhere

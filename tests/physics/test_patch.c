@@ -1239,6 +1239,56 @@ START_TEST(test_hertz_approach)
 }
 END_TEST
 
+/* rs_patch_hint_prepare makes the hint's bound tables once (fits 1 through
+ * any number of searches and prepares of the same pair; a hint of another
+ * pair is made again), and searches with a prepared hint give the results
+ * of searches without one, bit for bit. */
+START_TEST(test_hint_prepare)
+{
+    rs_profile w, r, ow, orl;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, "vehicles/profiles/feve_wheel.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, "vehicles/profiles/feve_rail.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&ow, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&orl, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK, "%s", err);
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    o.r0 = R0;
+    static rs_patch_hint h;
+    memset(&h, 0, sizeof h);
+    rs_patch_hint_prepare(&h, &w, &r);
+    ck_assert_int_eq(h.b.fits, 1);
+    rs_patch_hint_prepare(&h, &w, &r);
+    rs_patch_hint_prepare(NULL, &w, &r);
+    ck_assert_int_eq(h.b.fits, 1);
+    int contact = 0;
+    for (int k = 0; k < 40; k++) {
+        const double cy = -0.012 + 0.0006 * k, psi = 0.004 * sin(k), phi = 0.002 * cos(3 * k);
+        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) - 1e-4};
+        rs_patch p1[RS_PATCH_MAX], p2[RS_PATCH_MAX];
+        memset(p1, 0, sizeof p1);
+        memset(p2, 0, sizeof p2);
+        int n1, n2;
+        ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o, &h, p1, RS_PATCH_MAX, &n1), RS_OK);
+        ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o, NULL, p2, RS_PATCH_MAX, &n2), RS_OK);
+        ck_assert_int_eq(n1, n2);
+        ck_assert(memcmp(p1, p2, sizeof p1) == 0);
+        contact += n1 > 0;
+    }
+    ck_assert_int_eq(h.b.fits, 1);
+    ck_assert(contact > 20);
+    rs_patch_hint_prepare(&h, &ow, &orl); /* another pair: made again */
+    ck_assert_int_eq(h.b.fits, 2);
+    printf("hint prepare: bound tables made once for %d searches (%d in contact), results as without a hint\n", 40,
+           contact);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+    rs_profile_free(&ow);
+    rs_profile_free(&orl);
+}
+END_TEST
+
 /* The convexity proof's products with a factor of known sign
  * (rs_interval.h): iv_mul_pos(a, b) for a >= 0 takes two of the four
  * products by b's signs; it must give iv_mul's ends (== : a zero's sign
@@ -1317,6 +1367,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
     tcase_add_test(t, test_interval_products);
+    tcase_add_test(t, test_hint_prepare);
     suite_add_tcase(s, t);
     return s;
 }
