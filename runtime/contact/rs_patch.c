@@ -822,12 +822,9 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     const double s = p->s, dy = p->d[1], fy = p->f[1];
     const double hz = p->c[2] + dmin(u0 * p->a[2], u1 * p->a[2]);
     const double y0 = p->c[1] + u0 * p->a[1], y1 = p->c[1] + u1 * p->a[1];   /* a_y > 0 */
-    /* the narrowest window (θ = 0, q = d_y) first: the bound below can only
-     * be lower, so near the contact one small query decides */
-    if (hz - rmax * s
-            - rail_max(b, y0 + dmin(rmin * dy, rmax * dy), y1 + dmax(rmin * dy, rmax * dy))
-        <= CLEAR_EPS)
-        return 0;
+    /* every angle's window first: most intervals of a search are far from
+     * the contact, and this one query clears them (the narrowest window's
+     * bound below lies inside it, so it would pass too) */
     const double qa = fabs(dy) + fabs(fy);
     const double zall = rail_max(b, y0 - rmax * qa, y1 + rmax * qa);
     if (zall == -INFINITY)
@@ -835,6 +832,11 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     const double A = hz - zall;
     if (A - rmax * s > CLEAR_EPS)
         return 1;                       /* above the rail at every angle */
+    /* the narrowest window (θ = 0, q = d_y): near the contact it decides */
+    if (hz - rmax * s
+            - rail_max(b, y0 + dmin(rmin * dy, rmax * dy), y1 + dmax(rmin * dy, rmax * dy))
+        <= CLEAR_EPS)
+        return 0;
     if (qa == 0.0)
         return 0;                       /* the window is already the slices' */
     const double Ae = A - CLEAR_EPS;
@@ -1501,6 +1503,18 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     *n = s.np;
     save_hint(hint, &s.p, s.evals);
     return ret;
+}
+
+int rs_patch_interval_clear(const rs_profile *w, const rs_profile *r, const double c[3],
+                            const double a[3], double r0, rs_patch_hint *hint, double u0, double u1)
+{
+    pose p;
+    rs_patch_bounds own;
+    pose_init(&p, w, r, c, a, r0, hint);
+    const rs_patch_bounds *b = bounds_get(hint, &own, w, r);
+    double zl, zh;
+    wheel_range(b, u0, u1, &zl, &zh);
+    return clear_interval(&p, b, u0, u1, zl, zh);
 }
 
 int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, char *err,

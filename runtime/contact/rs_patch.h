@@ -159,6 +159,14 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
  * splines).  A NULL argument: nothing. */
 void rs_patch_hint_prepare(rs_patch_hint *hint, const rs_profile *w, const rs_profile *r);
 
+/* For tests: 1 when the search's interval bound (the bound tables, the
+ * hint's, made as rs_patch_find makes them) proves that no slice u in
+ * [u0, u1] of the wheel at pose (c, a), radius r0 + z_w, comes within 1e-9 m
+ * of the rail at any angle; 0 when it does not prove it.  NULL hint: the
+ * tables on the stack. */
+int rs_patch_interval_clear(const rs_profile *w, const rs_profile *r, const double c[3],
+                            const double a[3], double r0, rs_patch_hint *hint, double u0, double u1);
+
 /* Input checks of a wheel-rail pair for rs_patch_find, at set-up: kinds
  * (wheel, rail), r0 > 0, the wheel's radius r0 + z_w above r0/2 everywhere
  * on its table, the rail table reaching on its gauge side a slope at least
