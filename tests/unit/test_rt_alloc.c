@@ -16,6 +16,7 @@
 
 #include "alloc_hook.h"
 #include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_load.h"
 #include "rt_fixtures.h"
 #include "rs_test.h"
@@ -104,6 +105,44 @@ START_TEST(test_no_alloc_contact_bogie)
     ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
     ck_assert_msg(alloc_hook_calls == 0, "bogie: %ld allocator calls in 1000 contact steps", alloc_hook_calls);
     ck_assert(rs_ws_stats(ws)->phase_s[RS_PHASE_KALKER] > 0);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
+/* ... nor does the elastic contact's step (the same bogie: every patch,
+ * Hertz and Kalker per patch, the contact term straight into the system
+ * matrix, the patch search's bound tables made at initialization and its
+ * per-interval ranges kept in the hint as the searches need them). */
+START_TEST(test_no_alloc_contact_elastic)
+{
+    RS_REQUIRE_MODEL("bogie");
+    char err[2000];
+    rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    static const char *const vel[] = {"x_dot", "front.x_dot", "rear.x_dot"};
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(rs_ws_set_qd(ws, vel[k], 20.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "front.spin_dot", 20.0 / 0.46), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "rear.spin_dot", 20.0 / 0.46), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "front.y", 2e-4), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
+    int st = RS_OK, patches = 0;
+    for (int i = 0; i < 300 && st == RS_OK; i++)
+        st = rs_step(ws);
+    alloc_hook_counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    for (int i = 0; i < rs_loaded_model(h)->n_contact; i++)
+        patches += rs_elastic_patches(ws, i);
+    ck_assert_msg(alloc_hook_calls == 0, "bogie, elastic: %ld allocator calls in 300 steps", alloc_hook_calls);
+    ck_assert_int_ge(patches, rs_loaded_model(h)->n_contact); /* every wheel in contact */
     rs_ws_free(&ws);
     rs_unload(&h);
 }
@@ -348,6 +387,7 @@ int main(void)
     tcase_add_test(tc, test_no_alloc_fourbar_rk4);
     tcase_add_test(tc, test_no_alloc_cartpend_rk4);
     tcase_add_test(tc, test_no_alloc_contact_bogie);
+    tcase_add_test(tc, test_no_alloc_contact_elastic);
     tcase_add_test(tc, test_no_alloc_contact_search);
     tcase_add_test(tc, test_no_alloc_plugin_implicit);
     tcase_add_test(tc, test_create_survives_each_failed_allocation);
