@@ -32,6 +32,8 @@ typedef struct elastic_wheel {
                                       non-zeros in rows 0-2 (v), bit 1 in
                                       rows 3-5 (ω); the other half is zero   */
     int *pos;                      /* m × m positions in the extra values    */
+    int *pos_k;                    /* the same in the system matrix's values
+                                      (elastic_bind; elastic_add_k)          */
     int lead;                      /* -1, or an earlier wheel of the same
                                       body with the same columns: the step
                                       matrix's term of this wheel goes
@@ -59,15 +61,15 @@ typedef struct elastic_ws {
                                       (or points to) the profiles and tracks */
     elastic_wheel *w;
     double *pose, *vel, *jv, *geom;/* RS_FN_WHEEL's outputs                  */
-    int *jmap;                     /* jac value k -> index into its wheel's J */
-    int *jwheel;                   /* jac value k -> its wheel               */
-    int *ints;                     /* cols and pos of every wheel            */
+    int *jmap;                     /* jac value k -> its entry in dbl (its
+                                      wheel's J, at 6 × local column + row) */
+    int *ints;                     /* cols, pos, pos_k, half of every wheel   */
     double *dbl;                   /* J of every wheel                       */
     double *T;                     /* 6 × (max m + 1) scratch                */
     double *A;                     /* 36 per wheel: elastic_add_k's A       */
     rs_pattern x;                  /* extra pattern (n_q × n_q)              */
     int *x_colptr, *x_rowind;
-    double *X;
+    double *X;                     /* rs_elastic_step_matrix's scratch      */
     rs_patch_opts popt;
     int gauge_checked;             /* rs_contact_check_gauge ran            */
 } elastic_ws;
@@ -87,9 +89,8 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
     int *touch = rs_alloc(a, (size_t)nc * (size_t)nq, sizeof(int)); /* local index + 1 */
     int *mark = rs_alloc(a, (size_t)nq, sizeof(int));
     c->jmap = rs_alloc(a, (size_t)nnz + 1, sizeof(int));
-    c->jwheel = rs_alloc(a, (size_t)nnz + 1, sizeof(int));
     c->x_colptr = rs_alloc(a, (size_t)nq + 1, sizeof(int));
-    int st = touch && mark && c->jmap && c->jwheel && c->x_colptr ? RS_OK : RS_E_NOMEM;
+    int st = touch && mark && c->jmap && c->x_colptr ? RS_OK : RS_E_NOMEM;
     size_t n_int = 0, n_dbl = 0;
     int max_m = 1;
     if (st == RS_OK) {
@@ -102,7 +103,7 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
                 if (touch[(size_t)i * (size_t)nq + (size_t)j])
                     touch[(size_t)i * (size_t)nq + (size_t)j] = ++mi;
             c->w[i].m = mi;
-            n_int += 2 * (size_t)mi + (size_t)mi * (size_t)mi;
+            n_int += 2 * (size_t)mi + 2 * (size_t)mi * (size_t)mi;
             n_dbl += 6 * (size_t)mi;
             if (mi > max_m)
                 max_m = mi;
@@ -122,6 +123,8 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
             ip += w->m;
             w->pos = ip;
             ip += (size_t)w->m * (size_t)w->m;
+            w->pos_k = ip;
+            ip += (size_t)w->m * (size_t)w->m;
             w->half = ip;
             ip += w->m;
             w->J = dp;
@@ -134,8 +137,7 @@ static int build_pattern(elastic_ws *c, const rs_model *m, const rs_allocator *a
             for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++) {
                 const int i = P->rowind[k] / 6, r = P->rowind[k] % 6;
                 const int l = touch[(size_t)i * (size_t)nq + (size_t)j] - 1;
-                c->jwheel[k] = i;
-                c->jmap[k] = 6 * l + r;
+                c->jmap[k] = (int)(c->w[i].J - c->dbl) + 6 * l + r;
                 c->w[i].half[l] |= r < 3 ? 1 : 2;
             }
         /* the extra pattern: count, then fill (rows increasing) */
@@ -193,7 +195,7 @@ static void elastic_free(rs_contact_ws **cp, const rs_allocator *a)
         return;
     elastic_ws *c = E(*cp);
     rs_wheel_rail_contact()->release(&c->files, a);
-    void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap, c->jwheel,
+    void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap,
                       c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X, c->A};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(a, arrays[k]);
@@ -562,7 +564,7 @@ static int elastic_forces(struct rs_ws *ws)
         return st;
     const int nnz = ws->model->wheel_jac_pattern.colptr[c->nq];
     for (int k = 0; k < nnz; k++)
-        c->w[c->jwheel[k]].J[c->jmap[k]] = c->jv[k];
+        c->dbl[c->jmap[k]] = c->jv[k];
     for (int i = 0; i < c->nc; i++)
         if ((st = wheel_forces(ws, i)))
             return st;
@@ -583,8 +585,9 @@ static rs_v2 ld2(const double *p)
 
 #endif
 
-/* X (the extra values) += Jᵀ A J for wheel w (A row-major; T a scratch of
- * 6 × (m + 1)): T = A J (row-major, its rows padded to an even length mp
+/* X += Jᵀ A J for wheel w, entry (l1, l2) at X[pos[l2 m + l1]] (pos: w->pos
+ * into the extra values, or w->pos_k into the system matrix's; A
+ * row-major; T a scratch of 6 × (m + 1)): T = A J (row-major, its rows padded to an even length mp
  * with zeros), then Jᵀ T, the entries (l1, l2) and (l1, l2 + 1) in one
  * pass (for odd m the last pass reads the padding and writes one entry).  Each sum runs over the halves of
  * a column of J that hold non-zeros (w->half): the terms left out are
@@ -592,11 +595,11 @@ static rs_v2 ld2(const double *p)
  * by term and in its order (less its first 0 +, which can only turn a −0
  * into +0: the same once added to X, which starts at +0). */
 static void add_jtaj(const elastic_wheel *w, const double *restrict A, double *restrict T,
-                     double *restrict X)
+                     const int *restrict pos, double *restrict X)
 {
     const int m = w->m, mp = m + (m & 1);
     const double *restrict J = w->J;
-    const int *restrict half = w->half, *restrict pos = w->pos;
+    const int *restrict half = w->half;
     for (int l = 0; l < m; l++) { /* T = A J */
         const double *j = J + 6 * l;
         switch (half[l]) {
@@ -713,15 +716,15 @@ static void shift_add(double *restrict Al, const double *restrict A, const doubl
         }
 }
 
-/* The extra values X = Σ_wheels Jᵀ (h C6 + θ h²/2 K6) J.  The wheels of one
- * wheelset share their coordinates: the later ones' A are moved to the
- * lead wheel's centre (shift_add) and the sum goes through the lead's J
- * once, which halves the dominant m² work; the same matrix to rounding
- * (test_elastic_step compares it with the wheel-by-wheel sum). */
-static void elastic_assemble(elastic_ws *c, double h, double th)
+/* Each wheel's A = h C6 + θ h²/2 K6, for Σ_wheels Jᵀ A J.  The wheels of
+ * one wheelset share their coordinates: the later ones' A are moved to the
+ * lead wheel's centre (shift_add) and added to the lead's, so the sum goes
+ * through the lead's J once, which halves the dominant m² work; the same
+ * matrix to rounding (test_elastic_step compares it with the wheel-by-wheel
+ * sum). */
+static void elastic_combine(elastic_ws *c, double h, double th)
 {
     const double hk = 0.5 * th * h * h;
-    memset(c->X, 0, (size_t)c->x_colptr[c->nq] * sizeof(double));
     for (int i = 0; i < c->nc; i++) {
         const elastic_wheel *w = &c->w[i];
         double *A = c->A + 36 * i;
@@ -736,17 +739,19 @@ static void elastic_assemble(elastic_ws *c, double h, double th)
             shift_add(c->A + 36 * l, c->A + 36 * i, d);
         }
     }
-    for (int i = 0; i < c->nc; i++)
-        if (c->w[i].lead < 0)
-            add_jtaj(&c->w[i], c->A + 36 * i, c->T, c->X);
 }
 
-/* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J over the wheels. */
+/* The system matrix += Jᵀ (h C6 + θ h²/2 K6) J over the wheels, straight
+ * into its values at the positions elastic_bind found (as the constraint
+ * contact's C^K_qq, rs_ck_plan_add): no pass through the extra values and
+ * rs_klu_system_add_extra's indexed copy. */
 static void elastic_add_k(struct rs_ws *ws, double h)
 {
     elastic_ws *c = E(ws->ct);
-    elastic_assemble(c, h, ws->opt.contact_theta);
-    rs_klu_system_add_extra(&ws->sys, RS_KLU_EXTRA_CONTACT, c->X, 1.0);
+    elastic_combine(c, h, ws->opt.contact_theta);
+    for (int i = 0; i < c->nc; i++)
+        if (c->w[i].lead < 0)
+            add_jtaj(&c->w[i], c->A + 36 * i, c->T, c->w[i].pos_k, ws->sys.Ax);
 }
 
 /* 0 + J_lᵀ f over the halves of J_l that hold non-zeros, the dense sum's
@@ -788,11 +793,20 @@ static void elastic_add_forces(const struct rs_ws *ws, double h, double *rhs)
 }
 
 static const rs_pattern *elastic_pattern(const rs_contact_ws *c) { return &CE(c)->x; }
-/* At set-up, after the step matrix is built.  A model with plugins may
- * have them implicit, which evaluates RS_FN_DELTA_JAC each step: its creep
- * terms (× 0 here) need finite contact geometry in the spline slots. */
+/* At set-up, after the step matrix is built: each wheel's J^T A J
+ * positions in the system matrix's values (the contact part's value p sits
+ * at map[p]).  A model with plugins may have them implicit, which
+ * evaluates RS_FN_DELTA_JAC each step: its creep terms (× 0 here) need
+ * finite contact geometry in the spline slots. */
 static void elastic_bind(struct rs_ws *ws)
 {
+    elastic_ws *c = E(ws->ct);
+    const int *map = rs_klu_system_extra_map(&ws->sys, RS_KLU_EXTRA_CONTACT);
+    for (int i = 0; i < c->nc; i++) {
+        elastic_wheel *w = &c->w[i];
+        for (int k = 0; k < w->m * w->m; k++)
+            w->pos_k[k] = map[w->pos[k]];
+    }
     if (ws->model->n_plugin > 0)
         rs_elastic_fill_splines(ws);
 }
@@ -835,6 +849,8 @@ static int elastic_check(struct rs_ws *ws, double t)
         char msg[700];
         if ((st = rs_patch_check_pair(c->w[i].wheel, c->w[i].rail, c->geom[2 * i], msg, sizeof msg)))
             return rs_ws_fail(ws, st, "contact '%s': %s", ws->model->contacts[i].name, msg);
+        /* the search's bound tables now, not in the first step */
+        rs_patch_hint_prepare(&c->w[i].hint, c->w[i].wheel, c->w[i].rail);
     }
     c->gauge_checked = 1;
     return RS_OK;
@@ -995,7 +1011,7 @@ typedef struct el_span {
     size_t bytes;
 } el_span;
 
-enum { EL_SPANS = 6 };
+enum { EL_SPANS = 5 }; /* not X: a scratch of rs_elastic_step_matrix */
 
 static void el_spans(const elastic_ws *c, el_span *s)
 {
@@ -1009,7 +1025,6 @@ static void el_spans(const elastic_ws *c, el_span *s)
     s[2] = (el_span){c->vel, 6 * nc * d};
     s[3] = (el_span){c->jv, (size_t)m->wheel_jac_pattern.colptr[m->n_q] * d};
     s[4] = (el_span){c->geom, 2 * nc * d};
-    s[5] = (el_span){c->X, (size_t)c->x_colptr[c->nq] * d};
 }
 
 static size_t elastic_state_size(const rs_contact_ws *cw)
@@ -1048,7 +1063,7 @@ static void elastic_state_restore(rs_contact_ws *cw, const void *buf)
         elastic_wheel *w = &c->w[i];
         const rs_profile *wheel = w->wheel, *rail = w->rail;
         const rs_track *track = w->track;
-        int *cols = w->cols, *half = w->half, *pos = w->pos;
+        int *cols = w->cols, *half = w->half, *pos = w->pos, *pos_k = w->pos_k;
         double *J = w->J;
         const rs_patch_bounds *b = &w->hint.b;
         /* all but the bound tables (the hint's splines first, then the rest) */
@@ -1056,7 +1071,7 @@ static void elastic_state_restore(rs_contact_ws *cw, const void *buf)
         memcpy(w, p, b0);
         memcpy((char *)w + b1, p + b1, sizeof *w - b1);
         w->wheel = wheel, w->rail = rail, w->track = track;
-        w->cols = cols, w->half = half, w->pos = pos, w->J = J;
+        w->cols = cols, w->half = half, w->pos = pos, w->pos_k = pos_k, w->J = J;
     }
     el_span s[EL_SPANS];
     el_spans(c, s);
@@ -1134,13 +1149,18 @@ void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state 
     out->K6 = w->K6;
     out->C6 = w->C6;
     out->up = w->up;
+    out->hint = &w->hint;
 }
 
 void rs_elastic_step_matrix(struct rs_ws *ws, double h, double *K)
 {
     elastic_ws *c = E(ws->ct);
     const int nq = c->nq;
-    elastic_assemble(c, h, ws->opt.contact_theta);
+    elastic_combine(c, h, ws->opt.contact_theta);
+    memset(c->X, 0, (size_t)c->x_colptr[nq] * sizeof(double));
+    for (int i = 0; i < c->nc; i++)
+        if (c->w[i].lead < 0)
+            add_jtaj(&c->w[i], c->A + 36 * i, c->T, c->w[i].pos, c->X);
     memset(K, 0, (size_t)nq * (size_t)nq * sizeof(double));
     for (int j = 0; j < nq; j++)
         for (int p = c->x_colptr[j]; p < c->x_colptr[j + 1]; p++)

@@ -108,6 +108,8 @@ typedef struct rs_elastic_wheel_state {
     const double *K6;   /* 6 × 6 row-major: −∂W/∂(pose), normal stiffness     */
     const double *C6;   /* 6 × 6 row-major: −∂W/∂(v, ω), damping and creep    */
     const double *up;   /* 3: the track's up direction at the wheel           */
+    const rs_patch_hint *hint; /* its patch search's hint (bound tables made
+                           at initialization: rs_patch_hint_prepare)          */
 } rs_elastic_wheel_state;
 
 /* Wheel i (< the model's n_contact) after the last evaluation (pointers

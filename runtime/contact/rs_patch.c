@@ -54,12 +54,14 @@
 
 #include "rs_error.h"
 #include "rs_hertz.h"
+#include "rs_interval.h"
 
 #define GRID_MAX 512         /* grid nodes at most (du grows beyond)        */
 #define CAND_MAX 64          /* local minima refined per call at most       */
 #define Y_ITER 8             /* Newton steps per slice at most              */
 #define Y_TOL 1e-12          /* m: last Newton step of a slice, not taken   */
 #define COARSE 4             /* grid nodes per coarse node                  */
+_Static_assert(RS_PATCH_COARSE_MAX == GRID_MAX / COARSE + 1, "rs_patch_bounds holds every coarse interval");
 #define FAR_GAP 1e-3         /* m: grid nodes this far above the rail: one
                                 Newton step (their values only steer the
                                 search; everything reported is exact)       */
@@ -722,6 +724,7 @@ static void bounds_fit(rs_patch_bounds *b, const rs_profile *w, const rs_profile
             b->r2hi[j] = dmax(b->r2hi[j], d2[1]);
         }
     }
+    b->cdu = 0.0; /* no per-interval ranges yet (search_nodes) */
     seg_table(ws, b->wx0, b->wx1, b->wseg);
     seg_table(rsp, b->rx0, b->rx1, b->rseg);
     b->wzmax = -INFINITY;
@@ -778,26 +781,50 @@ static double rail_max(const rs_patch_bounds *b, double ya, double yb)
  * CLEAR_EPS; for |θ| <= Θ, |q − d_y| <= |d_y|(1 − cos Θ) + |f_y| sin Θ
  * narrows the window, G >= c_z + min(u a_z) − ρ+ s − Z_Θ.  Without yaw and
  * roll q = 0: the window is the slices' own y range. */
-static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
+static void wheel_range(const rs_patch_bounds *b, double u0, double u1, double *zl, double *zh)
 {
     const int j1 = blk(u1, b->wx0, b->wk);
-    double zl = INFINITY, zh = -INFINITY;
+    double l = INFINITY, h = -INFINITY;
     for (int j = blk(u0, b->wx0, b->wk); j <= j1; j++) {
-        zl = dmin(zl, b->wlo[j]);
-        zh = dmax(zh, b->whi[j]);
+        l = dmin(l, b->wlo[j]);
+        h = dmax(h, b->whi[j]);
     }
+    *zl = l;
+    *zh = h;
+}
+
+/* wheel_range of the search's interval from grid node ka to kb: kept in
+ * the bound tables for whole coarse intervals (the same numbers: a pure
+ * function of the wheel table, the grid and ka) */
+static void interval_range(rs_patch_bounds *b, int ka, int kb, double ua, double ub, double *zl,
+                           double *zh)
+{
+    if (ka % COARSE != 0 || kb != ka + COARSE) {
+        wheel_range(b, ua, ub, zl, zh);
+        return;
+    }
+    const int c = ka / COARSE;
+    if (!b->cset[c]) {
+        wheel_range(b, ua, ub, &b->czlo[c], &b->czhi[c]);
+        b->cset[c] = 1;
+    }
+    *zl = b->czlo[c];
+    *zh = b->czhi[c];
+}
+
+/* (zl, zh: wheel_range over [u0, u1]) */
+static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1, double zl,
+                          double zh)
+{
     const double rmin = p->r0 + zl, rmax = p->r0 + zh;
     if (!(rmin > 0.0))
         return 0;
     const double s = p->s, dy = p->d[1], fy = p->f[1];
     const double hz = p->c[2] + dmin(u0 * p->a[2], u1 * p->a[2]);
     const double y0 = p->c[1] + u0 * p->a[1], y1 = p->c[1] + u1 * p->a[1];   /* a_y > 0 */
-    /* the narrowest window (θ = 0, q = d_y) first: the bound below can only
-     * be lower, so near the contact one small query decides */
-    if (hz - rmax * s
-            - rail_max(b, y0 + dmin(rmin * dy, rmax * dy), y1 + dmax(rmin * dy, rmax * dy))
-        <= CLEAR_EPS)
-        return 0;
+    /* every angle's window first: most intervals of a search are far from
+     * the contact, and this one query clears them (the narrowest window's
+     * bound below lies inside it, so it would pass too) */
     const double qa = fabs(dy) + fabs(fy);
     const double zall = rail_max(b, y0 - rmax * qa, y1 + rmax * qa);
     if (zall == -INFINITY)
@@ -805,6 +832,11 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     const double A = hz - zall;
     if (A - rmax * s > CLEAR_EPS)
         return 1;                       /* above the rail at every angle */
+    /* the narrowest window (θ = 0, q = d_y): near the contact it decides */
+    if (hz - rmax * s
+            - rail_max(b, y0 + dmin(rmin * dy, rmax * dy), y1 + dmax(rmin * dy, rmax * dy))
+        <= CLEAR_EPS)
+        return 0;
     if (qa == 0.0)
         return 0;                       /* the window is already the slices' */
     const double Ae = A - CLEAR_EPS;
@@ -818,52 +850,20 @@ static int clear_interval(const pose *p, const rs_patch_bounds *b, double u0, do
     return hz - rmax * s - rail_max(b, ya, yb) > CLEAR_EPS;
 }
 
-/* Closed intervals of reals, for the convexity proof (lower and upper
- * end; the bounds' own rounding allowances cover the arithmetic's). */
-typedef struct iv {
-    double lo, hi;
-} iv;
-
-static inline iv iv_make(double a, double b)
+/* The unions of per-block ranges (lo1[j], hi1[j]) and (lo2[j], hi2[j])
+ * over blocks j0..j1, in one pass. */
+static void blocks_range2(const double *lo1, const double *hi1, const double *lo2, const double *hi2,
+                          int j0, int j1, iv *r1, iv *r2)
 {
-    iv r = {dmin(a, b), dmax(a, b)};
-    return r;
-}
-
-static inline iv iv_add(iv a, iv b)
-{
-    iv r = {a.lo + b.lo, a.hi + b.hi};
-    return r;
-}
-
-static inline iv iv_mul(iv a, iv b)
-{
-    const double p0 = a.lo * b.lo, p1 = a.lo * b.hi, p2 = a.hi * b.lo, p3 = a.hi * b.hi;
-    iv r = {dmin(dmin(p0, p1), dmin(p2, p3)), dmax(dmax(p0, p1), dmax(p2, p3))};
-    return r;
-}
-
-static inline iv iv_scale(double k, iv a)
-{
-    return iv_make(k * a.lo, k * a.hi);
-}
-
-static inline iv iv_sq(iv a)
-{
-    const double l = a.lo * a.lo, h = a.hi * a.hi;
-    iv r = {a.lo <= 0.0 && a.hi >= 0.0 ? 0.0 : dmin(l, h), dmax(l, h)};
-    return r;
-}
-
-/* The union of per-block ranges lo[j], hi[j] over blocks j0..j1. */
-static iv blocks_range(const double *lo, const double *hi, int j0, int j1)
-{
-    iv r = {INFINITY, -INFINITY};
+    iv a = {INFINITY, -INFINITY}, c = a;
     for (int j = j0; j <= j1; j++) {
-        r.lo = dmin(r.lo, lo[j]);
-        r.hi = dmax(r.hi, hi[j]);
+        a.lo = dmin(a.lo, lo1[j]);
+        a.hi = dmax(a.hi, hi1[j]);
+        c.lo = dmin(c.lo, lo2[j]);
+        c.hi = dmax(c.hi, hi2[j]);
     }
-    return r;
+    *r1 = a;
+    *r2 = c;
 }
 
 /* 1 when g'' > 0 at every slice u in [u0, u1] (a rigorous bound from the
@@ -876,7 +876,8 @@ static iv blocks_range(const double *lo, const double *hi, int j0, int j1)
  *   G_uθ = ρ' s sin θ − z_r'' b ρ q' − z_r' ρ' q',
  * q = d_y cos θ + f_y sin θ, q' = −d_y sin θ + f_y cos θ, each evaluated in
  * interval arithmetic over the ranges of ρ, ρ', ρ'' (the wheel blocks of
- * [u0, u1]) and of z_r', z_r'' over the rail points reachable.  Those lie
+ * [u0, u1]; zl, zh: wheel_range's) and of z_r', z_r'' over the rail
+ * points reachable.  Those lie
  * in a window y = c_y + u a_y + ρ q: tan θ* = z_r' f_y / (s + z_r' d_y) is
  * monotone in z_r', so the rail's slopes over its whole table bound θ*,
  * hence q and the window (without yaw q = d_y exactly); the rail blocks
@@ -892,43 +893,63 @@ static inline void angle_range(double z1lo, double z1hi, double s, double dy, do
     *sn = iv_make(T.lo / sqrt(1.0 + T.lo * T.lo), T.hi / sqrt(1.0 + T.hi * T.hi));
 }
 
-static int convex_interval(const pose *p, const rs_patch_bounds *b, double u0, double u1)
+/* What convex_interval needs of the pose alone, made once per search (at
+ * its first proof): whether s + z_r' d_y stays above 0.1 s over the whole
+ * rail (eval_full's clamp never acts, and the angle's map is monotone),
+ * and q's range over the angles the rail's slopes allow. */
+typedef struct convex_pre {
+    int done, ok;
+    iv q;
+} convex_pre;
+
+static void convex_prepare(const pose *p, const rs_patch_bounds *b, convex_pre *c)
 {
     const double s = p->s, dy = p->d[1], fy = p->f[1];
-    /* s + z_r' d_y stays above 0.1 s over the whole rail (eval_full's
-     * clamp never acts, and the angle's map is monotone) */
-    if (!(s + dmin(b->r1min * dy, b->r1max * dy) > 0.1 * s))
-        return 0;
-    const int j0 = blk(u0, b->wx0, b->wk), j1 = blk(u1, b->wx0, b->wk);
-    const iv zw = blocks_range(b->wlo, b->whi, j0, j1);
-    const iv rho = {p->r0 + zw.lo, p->r0 + zw.hi};
-    if (!(rho.lo > 0.0))
-        return 0;
-    const iv rho1 = blocks_range(b->w1lo, b->w1hi, j0, j1);
-    const iv rho2 = blocks_range(b->w2lo, b->w2hi, j0, j1);
-    const iv y = {p->c[1] + u0 * p->a[1], p->c[1] + u1 * p->a[1]};   /* a_y > 0 */
+    c->done = 1;
+    c->ok = s + dmin(b->r1min * dy, b->r1max * dy) > 0.1 * s;
+    if (!c->ok)
+        return;
     iv cs, sn;
     angle_range(b->r1min, b->r1max, s, dy, fy, &cs, &sn);
-    iv q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
-    const iv win = iv_add(y, iv_mul(rho, q));
+    c->q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
+}
+
+/* Products with a factor of known sign take iv_mul_pos: ρ > 0 (checked),
+ * cos θ > 0, squares >= 0, s > 0 (|a_z| < 1). */
+static int convex_interval(const pose *p, const rs_patch_bounds *b, convex_pre *pre, double u0, double u1,
+                           double zl, double zh)
+{
+    const double s = p->s, dy = p->d[1], fy = p->f[1];
+    if (!pre->done)
+        convex_prepare(p, b, pre);
+    if (!pre->ok)
+        return 0;
+    const int j0 = blk(u0, b->wx0, b->wk), j1 = blk(u1, b->wx0, b->wk);
+    const iv rho = {p->r0 + zl, p->r0 + zh};
+    if (!(rho.lo > 0.0))
+        return 0;
+    iv rho1, rho2;
+    blocks_range2(b->w1lo, b->w1hi, b->w2lo, b->w2hi, j0, j1, &rho1, &rho2);
+    const iv y = {p->c[1] + u0 * p->a[1], p->c[1] + u1 * p->a[1]};   /* a_y > 0 */
+    const iv win = iv_add(y, iv_mul_pos(rho, pre->q));
     if (!(win.lo >= b->rx0 && win.hi <= b->rx1))
         return 0;
     const int k0 = blk(win.lo, b->rx0, b->rk), k1 = blk(win.hi, b->rx0, b->rk);
-    const iv zr1 = blocks_range(b->r1lo, b->r1hi, k0, k1);
-    const iv zr2 = blocks_range(b->r2lo, b->r2hi, k0, k1);
+    iv zr1, zr2, cs, sn;
+    blocks_range2(b->r1lo, b->r1hi, b->r2lo, b->r2hi, k0, k1, &zr1, &zr2);
     angle_range(zr1.lo, zr1.hi, s, dy, fy, &cs, &sn);
-    q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
+    const iv q = iv_add(iv_scale(dy, cs), iv_scale(fy, sn));
     const iv qp = iv_add(iv_scale(-dy, sn), iv_scale(fy, cs));
-    const iv rq = iv_mul(rho, q), rqp = iv_mul(rho, qp);
-    const iv gtt = iv_add(iv_add(iv_scale(s, iv_mul(rho, cs)), iv_scale(-1.0, iv_mul(zr2, iv_sq(rqp)))),
+    const iv rq = iv_mul_pos(rho, q), rqp = iv_mul_pos(rho, qp);
+    const iv gtt = iv_add(iv_add(iv_scale_pos(s, iv_mul_pos(rho, cs)), iv_neg(iv_mul_pos(iv_sq(rqp), zr2))),
                           iv_mul(zr1, rq));
     if (!(gtt.lo > 0.0))
         return 0;
     const iv bv = iv_add((iv){p->a[1], p->a[1]}, iv_mul(rho1, q));
-    const iv guu = iv_add(iv_add(iv_scale(-s, iv_mul(rho2, cs)), iv_scale(-1.0, iv_mul(zr2, iv_sq(bv)))),
-                          iv_scale(-1.0, iv_mul(zr1, iv_mul(rho2, q))));
-    const iv gut = iv_add(iv_add(iv_scale(s, iv_mul(rho1, sn)), iv_scale(-1.0, iv_mul(zr2, iv_mul(bv, rqp)))),
-                          iv_scale(-1.0, iv_mul(zr1, iv_mul(rho1, qp))));
+    const iv guu = iv_add(iv_add(iv_neg(iv_scale_pos(s, iv_mul_pos(cs, rho2))), iv_neg(iv_mul_pos(iv_sq(bv), zr2))),
+                          iv_neg(iv_mul(zr1, iv_mul(rho2, q))));
+    const iv gut = iv_add(iv_add(iv_scale_pos(s, iv_mul(rho1, sn)), iv_neg(iv_mul(zr2, iv_mul(bv, rqp)))),
+                          iv_neg(iv_mul(zr1, iv_mul(rho1, qp))));
     const double g2lo = guu.lo - iv_sq(gut).hi / gtt.lo;
     return g2lo > 1e-9 * (1.0 + fabs(guu.lo) + fabs(guu.hi));
 }
@@ -945,10 +966,12 @@ typedef struct found_patch {
  * nothing allocated (see the cost note at the top of this file). */
 typedef struct search {
     pose p;
-    const rs_patch_bounds *bnd;      /* the pair's bound tables              */
+    rs_patch_bounds *bnd;            /* the pair's bound tables (and their
+                                        per-interval wheel ranges)          */
     double du, tol;                  /* grid spacing, refinement tolerance   */
     int ends;                        /* rs_patch_opts.ends                   */
     int convex;                      /* rs_patch_opts.convex                 */
+    convex_pre cpre;                 /* the proofs' pose-only part           */
     int evals;                       /* grid nodes evaluated (a statistic)   */
     int K, k0, k1;                   /* grid nodes 0..K; the overlap k0..k1  */
     int nn, nc, np;                  /* nodes, candidates, patches           */
@@ -1045,12 +1068,19 @@ static void save_hint(rs_patch_hint *hint, const pose *p, int evals)
 
 /* bounds and grid: the bound tables, the hint's when they describe these
  * profiles, else made now (into the hint, or into *own without one). */
-static const rs_patch_bounds *bounds_get(rs_patch_hint *hint, rs_patch_bounds *own,
-                                         const rs_profile *w, const rs_profile *r)
+void rs_patch_hint_prepare(rs_patch_hint *hint, const rs_profile *w, const rs_profile *r)
+{
+    if (hint && w && r && !bounds_match(&hint->b, w, r)) {
+        bounds_fit(&hint->b, w, r);
+        hint->b.fits++;
+    }
+}
+
+static rs_patch_bounds *bounds_get(rs_patch_hint *hint, rs_patch_bounds *own,
+                                   const rs_profile *w, const rs_profile *r)
 {
     if (hint) {
-        if (!bounds_match(&hint->b, w, r))
-            bounds_fit(&hint->b, w, r);
+        rs_patch_hint_prepare(hint, w, r);
         return &hint->b;
     }
     bounds_fit(own, w, r);
@@ -1101,6 +1131,13 @@ static void search_nodes(search *s)
     const double du = s->du;
     const int K = s->K, k1 = s->k1;
     const double H = COARSE * du;
+    rs_patch_bounds *b = s->bnd;
+    if (b->cdu != du || b->cwlo != p->wlo || b->cwhi != p->whi) {
+        memset(b->cset, 0, sizeof b->cset);
+        b->cdu = du;
+        b->cwlo = p->wlo;
+        b->cwhi = p->whi;
+    }
     int nn = 0, ka = s->k0, last_k = -1, pend = 0;
     while (ka < k1) {
         int kb = (ka / COARSE + 1) * COARSE;
@@ -1108,7 +1145,9 @@ static void search_nodes(search *s)
             kb = k1;
         const double ua = ka == K ? p->whi : p->wlo + ka * du;
         const double ub = kb == K ? p->whi : p->wlo + kb * du;
-        if (clear_interval(p, s->bnd, ua, ub)) {
+        double zl, zh;
+        interval_range(b, ka, kb, ua, ub, &zl, &zh);
+        if (clear_interval(p, b, ua, ub, zl, zh)) {
             if (nn > 0 && last_k == ka)
                 nodes[nn - 1].cr = 1;
             pend = 1;
@@ -1145,7 +1184,7 @@ static void search_nodes(search *s)
          * ends at its roots (one on each side of that minimum), and with
          * both ends negative every node between would be negative. */
         if (near && kb - ka > 1 && s->convex && A.valid && B.valid
-            && convex_interval(p, s->bnd, ua, ub)) {
+            && convex_interval(p, b, &s->cpre, ua, ub, zl, zh)) {
             nodes[nn - 1].cx = 1;
             near = 0;
         }
@@ -1444,6 +1483,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     s.tol = o->tol;
     s.ends = o->ends;
     s.convex = o->convex;
+    s.cpre.done = 0;
     s.evals = 0;
     s.bnd = bounds_get(hint, &own, w, r);
     pose_tables(&s.p, s.bnd);
@@ -1463,6 +1503,18 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     *n = s.np;
     save_hint(hint, &s.p, s.evals);
     return ret;
+}
+
+int rs_patch_interval_clear(const rs_profile *w, const rs_profile *r, const double c[3],
+                            const double a[3], double r0, rs_patch_hint *hint, double u0, double u1)
+{
+    pose p;
+    rs_patch_bounds own;
+    pose_init(&p, w, r, c, a, r0, hint);
+    const rs_patch_bounds *b = bounds_get(hint, &own, w, r);
+    double zl, zh;
+    wheel_range(b, u0, u1, &zl, &zh);
+    return clear_interval(&p, b, u0, u1, zl, zh);
 }
 
 int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, char *err,

@@ -97,6 +97,7 @@ void rs_patch_defaults(rs_patch_opts *o);
 #define RS_PATCH_BLOCKS 128
 #define RS_PATCH_LEVELS 7         /* runs of 2, 4, ... 128 rail blocks */
 #define RS_PATCH_SEGS 512         /* segment table entries per profile */
+#define RS_PATCH_COARSE_MAX 129   /* coarse grid intervals at most        */
 typedef struct rs_patch_bounds {
     const double *wc, *rc;   /* the splines' coefficients they describe
                                 (NULL: none yet)                             */
@@ -117,11 +118,20 @@ typedef struct rs_patch_bounds {
     int wseg[RS_PATCH_SEGS], rseg[RS_PATCH_SEGS];   /* the spline segment at
                                 the start of each of RS_PATCH_SEGS equal
                                 parts of the table (a look-up's start)       */
+    /* the wheel's lowest and highest z_w over each whole coarse interval
+     * of the search's grid (4 nodes), kept as the search first needs them
+     * (cset) for the grid of spacing cdu over [cwlo, cwhi] (cdu = 0: none
+     * yet): the interval bound's block scan, once per pair and interval */
+    double cdu, cwlo, cwhi;
+    double czlo[RS_PATCH_COARSE_MAX], czhi[RS_PATCH_COARSE_MAX];
+    unsigned char cset[RS_PATCH_COARSE_MAX];
+    int fits;                /* tables made into this hint so far (a
+                                statistic for tests: rs_patch_hint_prepare) */
 } rs_patch_bounds;
 
 /* Spline hints and bound tables of one wheel-rail pair, carried from call
  * to call (zero it before the first call, and again when a profile is
- * freed and replaced).  About 22 KB. */
+ * freed and replaced).  About 25 KB. */
 typedef struct rs_patch_hint {
     int wheel, rail;
     int nodes;               /* out: grid nodes the last call evaluated (a
@@ -140,6 +150,22 @@ typedef struct rs_patch_hint {
 int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
                   const double a[3], const rs_patch_opts *o, rs_patch_hint *hint,
                   rs_patch *out, int max, int *n);
+
+/* Makes the hint's bound tables for the pair (w, r) now unless they
+ * describe it already: what rs_patch_find would do at its first call with
+ * the hint, moved to set-up, so that the first search of a simulation
+ * costs what the others do (O(knots) of both profiles, about 30 times one
+ * search).  Results never depend on it (the tables are a function of the
+ * splines).  A NULL argument: nothing. */
+void rs_patch_hint_prepare(rs_patch_hint *hint, const rs_profile *w, const rs_profile *r);
+
+/* For tests: 1 when the search's interval bound (the bound tables, the
+ * hint's, made as rs_patch_find makes them) proves that no slice u in
+ * [u0, u1] of the wheel at pose (c, a), radius r0 + z_w, comes within 1e-9 m
+ * of the rail at any angle; 0 when it does not prove it.  NULL hint: the
+ * tables on the stack. */
+int rs_patch_interval_clear(const rs_profile *w, const rs_profile *r, const double c[3],
+                            const double a[3], double r0, rs_patch_hint *hint, double u0, double u1);
 
 /* Input checks of a wheel-rail pair for rs_patch_find, at set-up: kinds
  * (wheel, rail), r0 > 0, the wheel's radius r0 + z_w above r0/2 everywhere

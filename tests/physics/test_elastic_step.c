@@ -25,7 +25,11 @@
  * equals the wheel-by-wheel sum (test_feve3000_step_matrix), and each
  * wheel's velocity Jacobian C6 gives back its wrench W: with Kalker's linear
  * law the forces are linear in the wheel's velocity at a fixed pose, so
- * W + C6 v6 is the Hertz forces alone (wrench_check).
+ * W + C6 v6 is the Hertz forces alone (wrench_check).  The step adds that
+ * term straight into the system matrix's values (elastic_add_k, at
+ * positions bound at set-up): M plus the term, entry by entry
+ * (system_matrix_check).  Each wheel's patch search has its bound tables
+ * from the workspace's initialization, made once.
  */
 #include <check.h>
 #include <math.h>
@@ -41,6 +45,7 @@
 #include "fn_counter.h"
 #include "rs_test.h"
 #include "rs_ws.h"
+#include "rs_ws_impl.h" /* the system matrix the step factors */
 
 #define NSTEPS 200
 #define NWRAP RS_FN_COUNTER_MAX
@@ -287,6 +292,53 @@ static void step_matrix_check(rs_ws *ws, const rs_model *m)
     free(R);
 }
 
+/* The system matrix as the step assembles it, A = M + Σ Jᵀ (h C6 + θ h²/2
+ * K6) J, the contact term added straight into A's values at positions
+ * bound at set-up (elastic_add_k): refilled from M and the term added the
+ * step's way, every entry of A against M's value plus the dense term of
+ * rs_elastic_step_matrix at its (row, column), within 1e-12 of the term's
+ * largest entry (plus M's rounding), and every non-zero of the term on one
+ * of A's positions.  A position bound wrong (the extra pattern's index
+ * taken for A's, a transposed pair) misses by a whole entry. */
+static void system_matrix_check(rs_ws *ws, const rs_model *m)
+{
+    const int nq = m->n_q;
+    const double h = rs_ws_options(ws)->dt;
+    rs_klu_system *S = &ws->sys;
+    double *K = calloc((size_t)nq * (size_t)nq, sizeof(double));
+    double *want = calloc((size_t)S->nnz, sizeof(double));
+    char *seen = calloc((size_t)nq * (size_t)nq, 1);
+    ck_assert(K && want && seen);
+    rs_elastic_step_matrix(ws, h, K);
+    rs_klu_system_fill(S, ws->Mv, ws->Gv, h);
+    for (int k = 0; k < S->nnz_M; k++)
+        want[S->map_M[k]] = ws->Mv[k];
+    ws->cops->add_ck(ws, h);
+    double big = 0, diff = 0;
+    int n_term = 0;
+    for (int j = 0; j < nq; j++)
+        for (int p = S->Ap[j]; p < S->Ap[j + 1]; p++) {
+            const int r = S->Ai[p];
+            ck_assert_int_lt(r, nq); /* no constraints in the elastic view */
+            const size_t k = (size_t)j * (size_t)nq + (size_t)r;
+            const double t = K[k], wv = want[p] + t;
+            seen[k] = 1;
+            n_term += t != 0;
+            big = fmax(big, fabs(t));
+            diff = fmax(diff, fabs(S->Ax[p] - wv) - 4e-16 * fabs(wv));
+        }
+    for (size_t k = 0; k < (size_t)nq * (size_t)nq; k++)
+        ck_assert_msg(K[k] == 0 || seen[k], "the contact term's entry (%d, %d) = %g has no position in A",
+                      (int)(k % (size_t)nq), (int)(k / (size_t)nq), K[k]);
+    printf("feve3000 elastic system matrix: max |A - (M + term)| %.3g of %.3g (%d term entries)\n", diff,
+           big, n_term);
+    ck_assert(big > 0 && n_term > 0);
+    ck_assert_msg(diff <= 1e-12 * big, "system matrix %g off M + the contact term (largest %g)", diff, big);
+    free(K);
+    free(want);
+    free(seen);
+}
+
 /* The wrench and its velocity Jacobian against each other: with Kalker's
  * linear law (the demo's; its saturation factor is held in C6 as in W) the
  * patch forces are linear in the wheel's velocity screw v6 = J q̇ at a
@@ -358,10 +410,23 @@ START_TEST(test_feve3000_step_matrix)
     const rs_model *m = rs_loaded_model(su.h);
     rs_binding *b;
     rs_ws *ws = make(&su, m, RS_FAST_ALL, &b);
+    /* the patch search's bound tables are made at initialization
+     * (rs_patch_hint_prepare), once, not in the first step */
+    for (int i = 0; i < m->n_contact; i++) {
+        rs_elastic_wheel_state w;
+        rs_elastic_wheel_get(ws, i, &w);
+        ck_assert_int_eq(w.hint->b.fits, 1);
+    }
     for (int n = 0; n < 400; n++) {
         ck_assert_msg(rs_step(ws) == RS_OK, "step %d: %s", n, rs_ws_error(ws));
         if (n == 49 || n == 399) {
+            for (int i = 0; i < m->n_contact; i++) {
+                rs_elastic_wheel_state w;
+                rs_elastic_wheel_get(ws, i, &w);
+                ck_assert_int_eq(w.hint->b.fits, 1);
+            }
             step_matrix_check(ws, m);
+            system_matrix_check(ws, m);
             wrench_check(ws, m);
         }
     }

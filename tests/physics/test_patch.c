@@ -24,6 +24,7 @@
 
 #include "alloc_hook.h"
 #include "rs_hertz.h"
+#include "rs_interval.h"
 #include "rs_patch.h"
 #include "rs_test.h"
 
@@ -696,8 +697,10 @@ END_TEST
 
 /* The bound tables that let the search skip stretches of the wheel table
  * live in the caller's hint: whatever the hint holds (zeroed, carried over
- * from other poses, spline indices out of range, tables of another pair),
- * and without one, every result is bit-identical; over random poses of the
+ * from other poses, spline indices out of range, tables of another pair,
+ * the wheel's ranges per coarse interval kept for another grid spacing: du
+ * alternates between 1 and 0.7 mm from pose to pose), and without one,
+ * every result is bit-identical; over random poses of the
  * shipped pairs (shift, yaw, roll, height, lift-off included) the deepest
  * patch agrees with the brute force. */
 START_TEST(test_hint_independent)
@@ -729,6 +732,7 @@ START_TEST(test_hint_independent)
         const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
         const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
         const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 5e-5 - 3e-4 * rnd[3]};
+        o.du = k % 3 == 0 ? 0.7e-3 : 1e-3;
         /* the stale hint: tables of another pair, indices out of range */
         memset(&stale, 0, sizeof stale);
         {
@@ -1235,6 +1239,206 @@ START_TEST(test_hertz_approach)
 }
 END_TEST
 
+/* The lowest vertical gap G(u, θ) = P_z − z_r(P_y) of wheel slice u over
+ * the angles θ in [−0.3, 0.3] whose rail point lies on the rail table (a
+ * scan every 1 mrad, then golden sections around the lowest sample; +inf
+ * when no point lies on it), from the circle's parametrization alone. */
+static double slice_min_gap(const rs_profile *w, const rs_profile *r, const double c[3], const double a[3],
+                            double u)
+{
+    const double s = sqrt(1 - a[2] * a[2]);
+    const double d[3] = {a[2] * a[0] / s, a[2] * a[1] / s, -s};
+    const double f[3] = {a[1] * d[2] - a[2] * d[1], a[2] * d[0] - a[0] * d[2], a[0] * d[1] - a[1] * d[0]};
+    const double rho = R0 + rs_profile_eval(w, u, NULL, NULL, NULL);
+    double best = INFINITY, tb = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const double lo = pass ? tb - 1e-3 : -0.3, step = pass ? 1e-5 : 1e-3;
+        for (int k = 0; k <= (pass ? 200 : 600); k++) {
+            const double t = lo + k * step;
+            const double y = c[1] + u * a[1] + rho * (cos(t) * d[1] + sin(t) * f[1]);
+            const double z = c[2] + u * a[2] + rho * (cos(t) * d[2] + sin(t) * f[2]);
+            if (y < r->y[0] || y > r->y[r->n - 1])
+                continue;
+            const double g = z - rs_profile_eval(r, y, NULL, NULL, NULL);
+            if (g < best) {
+                best = g;
+                tb = t;
+            }
+        }
+    }
+    return best;
+}
+
+/* The interval bound that lets the search skip a stretch of the wheel
+ * (rs_patch_interval_clear: every angle's window first, then the narrowest,
+ * then the window of the angles not yet excluded) against sampled gaps: over
+ * random poses of the shipped pairs near contact (shift, yaw ±20 mrad, roll
+ * ±5 mrad) and 4 mm intervals across the wheel table, every interval it
+ * proves clear has every sampled slice's lowest gap above 0 over every
+ * angle whose rail point is on the table, and it proves most of the
+ * intervals away from the contact (a bound that proves nothing would pass
+ * the first check). */
+START_TEST(test_interval_bound)
+{
+    static const char *pairs[3][2] = {{"vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf"},
+                                      {"vehicles/profiles/feve_wheel.prf", "vehicles/profiles/feve_rail.prf"},
+                                      {"vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf"}};
+    const int pi = _i;
+    rs_profile w, r;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, pairs[pi][0], err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, pairs[pi][1], err, sizeof err) == RS_OK, "%s", err);
+    static rs_patch_hint h;
+    memset(&h, 0, sizeof h);
+    unsigned seed = 99u + (unsigned)pi;
+    int tried = 0, cleared = 0, closest_n = 0;
+    double closest = INFINITY;
+    for (int k = 0; k < 40; k++) {
+        double rnd[4];
+        for (int j = 0; j < 4; j++) {
+            seed = seed * 1103515245u + 12345u;
+            rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
+        }
+        const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
+        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 2e-3 - 2.2e-3 * rnd[3]};
+        for (double u0 = w.y[0]; u0 + 4e-3 <= w.y[w.n - 1]; u0 += 4e-3) {
+            const double u1 = u0 + 4e-3;
+            tried++;
+            if (!rs_patch_interval_clear(&w, &r, c, a, R0, &h, u0, u1))
+                continue;
+            cleared++;
+            for (int j = 0; j <= 8; j++) {
+                const double g = slice_min_gap(&w, &r, c, a, u0 + j * (u1 - u0) / 8);
+                ck_assert_msg(g > 0, "pose %d (y %g, yaw %g, roll %g): [%g, %g] proven clear, but the slice at %g "
+                              "reaches %g m below the rail", k, cy, psi, phi, u0, u1, u0 + j * (u1 - u0) / 8, -g);
+                if (g < 1e-3) {
+                    closest_n++;
+                    closest = fmin(closest, g);
+                }
+            }
+        }
+    }
+    printf("interval bound: %s on %s, %d intervals of 4 mm, %d proven clear, all their sampled gaps positive "
+           "(%d slices within 1 mm of the rail, the closest %.3g m)\n",
+           w.name, r.name, tried, cleared, closest_n, closest);
+    ck_assert(cleared > tried / 2 && closest_n > 0);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
+/* rs_patch_hint_prepare makes the hint's bound tables once (fits 1 through
+ * any number of searches and prepares of the same pair; a hint of another
+ * pair is made again), and searches with a prepared hint give the results
+ * of searches without one, bit for bit. */
+START_TEST(test_hint_prepare)
+{
+    rs_profile w, r, ow, orl;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, "vehicles/profiles/feve_wheel.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, "vehicles/profiles/feve_rail.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&ow, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&orl, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK, "%s", err);
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    o.r0 = R0;
+    static rs_patch_hint h;
+    memset(&h, 0, sizeof h);
+    rs_patch_hint_prepare(&h, &w, &r);
+    ck_assert_int_eq(h.b.fits, 1);
+    rs_patch_hint_prepare(&h, &w, &r);
+    rs_patch_hint_prepare(NULL, &w, &r);
+    ck_assert_int_eq(h.b.fits, 1);
+    int contact = 0;
+    for (int k = 0; k < 40; k++) {
+        const double cy = -0.012 + 0.0006 * k, psi = 0.004 * sin(k), phi = 0.002 * cos(3 * k);
+        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) - 1e-4};
+        rs_patch p1[RS_PATCH_MAX], p2[RS_PATCH_MAX];
+        memset(p1, 0, sizeof p1);
+        memset(p2, 0, sizeof p2);
+        int n1, n2;
+        ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o, &h, p1, RS_PATCH_MAX, &n1), RS_OK);
+        ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &o, NULL, p2, RS_PATCH_MAX, &n2), RS_OK);
+        ck_assert_int_eq(n1, n2);
+        ck_assert(memcmp(p1, p2, sizeof p1) == 0);
+        contact += n1 > 0;
+    }
+    ck_assert_int_eq(h.b.fits, 1);
+    ck_assert(contact > 20);
+    rs_patch_hint_prepare(&h, &ow, &orl); /* another pair: made again */
+    ck_assert_int_eq(h.b.fits, 2);
+    printf("hint prepare: bound tables made once for %d searches (%d in contact), results as without a hint\n", 40,
+           contact);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+    rs_profile_free(&ow);
+    rs_profile_free(&orl);
+}
+END_TEST
+
+/* The convexity proof's products with a factor of known sign
+ * (rs_interval.h): iv_mul_pos(a, b) for a >= 0 takes two of the four
+ * products by b's signs; it must give iv_mul's ends (== : a zero's sign
+ * aside) and contain every product x y of points of a and b (checked at the
+ * ends and random points, in long double); iv_scale_pos and iv_neg against
+ * iv_scale.  Intervals from ends drawn among ±0, tiny, subnormal, huge and
+ * random values of every sign (a lower end >= 0 for the first factor).  A
+ * shortcut that took the wrong product (a.lo for a.hi when b.lo < 0, or
+ * the rule without the sign test) misses at once. */
+START_TEST(test_interval_products)
+{
+    static const double special[] = {0.0, -0.0, 1e-300, 4.9e-324, 1e300, 1.0, 0.5, 3.0, 1e-9, 2.5e7};
+    const int ns = (int)(sizeof special / sizeof special[0]);
+    unsigned seed = 4242u;
+    int checked = 0, mixed = 0;
+    for (int k = 0; k < 200000; k++) {
+        double e[4];
+        for (int j = 0; j < 4; j++) {
+            seed = seed * 1103515245u + 12345u;
+            const unsigned r = seed >> 8;
+            double v = (r & 7) < 3 ? special[(r >> 3) % (unsigned)ns]
+                                   : ldexp(((r >> 3) & 0xffff) / 65536.0, (int)((r >> 19) % 40) - 20);
+            e[j] = (r & 0x400000u) ? -v : v;
+        }
+        const iv a = {fmin(fabs(e[0]), fabs(e[1])), fmax(fabs(e[0]), fabs(e[1]))};
+        const iv b = {fmin(e[2], e[3]), fmax(e[2], e[3])};
+        const iv g = iv_mul(a, b), f = iv_mul_pos(a, b);
+        ck_assert_msg(f.lo == g.lo && f.hi == g.hi, "iv_mul_pos [%g, %g] x [%g, %g]: [%g, %g], iv_mul [%g, %g]",
+                      a.lo, a.hi, b.lo, b.hi, f.lo, f.hi, g.lo, g.hi);
+        const iv gb = iv_mul(b, a);
+        ck_assert(gb.lo == g.lo && gb.hi == g.hi);
+        for (int t = 0; t < 5; t++) { /* points of a and b: ends and inside */
+            seed = seed * 1103515245u + 12345u;
+            const double ta = t < 2 ? t : ((seed >> 8) & 0xffff) / 65535.0;
+            const double tb = t < 2 ? 1 - t : ((seed >> 12) & 0xffff) / 65535.0;
+            long double x = a.lo + ta * ((long double)a.hi - a.lo), y = b.lo + tb * ((long double)b.hi - b.lo);
+            x = fminl(fmaxl(x, a.lo), a.hi); /* inside, whatever the sum's rounding */
+            y = fminl(fmaxl(y, b.lo), b.hi);
+            if (!isfinite((double)x) || !isfinite((double)y))
+                continue;
+            const long double xy = x * y;
+            /* the ends are the products rounded to nearest: within half
+             * an ulp of the exact extremes */
+            ck_assert(xy >= (long double)f.lo - fabsl((long double)f.lo) * 1.2e-16L - 1e-320L);
+            ck_assert(xy <= (long double)f.hi + fabsl((long double)f.hi) * 1.2e-16L + 1e-320L);
+        }
+        mixed += b.lo < 0 && b.hi > 0;
+        const double kpos = fabs(e[2]) > 0 ? fabs(e[2]) : 1.0;
+        const iv s1 = iv_scale(kpos, b), s2 = iv_scale_pos(kpos, b);
+        ck_assert(s1.lo == s2.lo && s1.hi == s2.hi);
+        const iv n1 = iv_scale(-1.0, b), n2 = iv_neg(b);
+        ck_assert(n1.lo == n2.lo && n1.hi == n2.hi);
+        checked++;
+    }
+    printf("interval products: %d pairs (a >= 0; %d with b across 0): iv_mul_pos, iv_scale_pos, iv_neg give "
+           "iv_mul's and iv_scale's ends and contain every product sampled\n",
+           checked, mixed);
+    ck_assert(mixed > 1000);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("patch");
@@ -1251,6 +1455,9 @@ static Suite *suite(void)
     tcase_add_test(t, test_deterministic_no_alloc);
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
+    tcase_add_test(t, test_interval_products);
+    tcase_add_test(t, test_hint_prepare);
+    tcase_add_loop_test(t, test_interval_bound, 0, 3);
     suite_add_tcase(s, t);
     return s;
 }

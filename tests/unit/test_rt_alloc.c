@@ -110,6 +110,44 @@ START_TEST(test_no_alloc_contact_bogie)
 }
 END_TEST
 
+/* ... nor does the elastic contact's step (the same bogie: every patch,
+ * Hertz and Kalker per patch, the contact term straight into the system
+ * matrix, the patch search's bound tables made at initialization and its
+ * per-interval ranges kept in the hint as the searches need them). */
+START_TEST(test_no_alloc_contact_elastic)
+{
+    RS_REQUIRE_MODEL("bogie");
+    char err[2000];
+    rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    static const char *const vel[] = {"x_dot", "front.x_dot", "rear.x_dot"};
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(rs_ws_set_qd(ws, vel[k], 20.0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "front.spin_dot", 20.0 / 0.46), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "rear.spin_dot", 20.0 / 0.46), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "front.y", 2e-4), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
+    int st = RS_OK, patches = 0;
+    for (int i = 0; i < 300 && st == RS_OK; i++)
+        st = rs_step(ws);
+    alloc_hook_counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    for (int i = 0; i < rs_loaded_model(h)->n_contact; i++)
+        patches += rs_elastic_patches(ws, i);
+    ck_assert_msg(alloc_hook_calls == 0, "bogie, elastic: %ld allocator calls in 300 steps", alloc_hook_calls);
+    ck_assert_int_ge(patches, rs_loaded_model(h)->n_contact); /* every wheel in contact */
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
 /* A plugin spring-damper with its Jacobian, treated implicitly by the IMEX
  * step (two force-Jacobian evaluations and the extra matrix values per
  * step: runtime/core/rs_ws_plugin_jac.c): still no allocation.  The model
@@ -410,6 +448,7 @@ int main(void)
     tcase_add_test(tc, test_no_alloc_fourbar_rk4);
     tcase_add_test(tc, test_no_alloc_cartpend_rk4);
     tcase_add_test(tc, test_no_alloc_contact_bogie);
+    tcase_add_test(tc, test_no_alloc_contact_elastic);
     tcase_add_test(tc, test_no_alloc_contact_search);
     tcase_add_test(tc, test_no_alloc_plugin_implicit);
     tcase_add_loop_test(tc, test_no_alloc_plugin_implicit_contact, 0, 2);
