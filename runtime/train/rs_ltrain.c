@@ -319,6 +319,27 @@ void rs_ltrain_start(rs_ltrain *lt, double t0, double x_front, double v0)
     rs_ltrain_set_state(lt, t0, lt->s, lt->v);
 }
 
+int rs_ltrain_copy_state(rs_ltrain *dst, const rs_ltrain *src, char *err, size_t errlen)
+{
+    if (dst->n != src->n || dst->rigid != src->rigid)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_ltrain_copy_state: %d vehicles with %s couplers into %d with %s couplers; copy between "
+                       "trains of the same length and kind",
+                       src->n, src->rigid ? "rigid" : "stiff", dst->n, dst->rigid ? "rigid" : "stiff");
+    const size_t n = (size_t)src->n * sizeof(double), nc = (size_t)src->nc * sizeof(double);
+    memcpy(dst->s, src->s, n);
+    memcpy(dst->p, src->p, n);
+    memcpy(dst->v, src->v, n);
+    memcpy(dst->mu[0], src->mu[src->cur], nc);
+    memcpy(dst->muE, src->muE, nc);
+    memcpy(dst->muP, src->muP, nc);
+    dst->cur = 0;
+    dst->have_prev = src->have_prev;
+    dst->hist = 0;   /* the HMM's averages are its own: it starts afresh */
+    dst->t = src->t;
+    return RS_OK;
+}
+
 int rs_ltrain_step(rs_ltrain *lt, double h, char *err, size_t errlen)
 {
     if (!(h > 0.0) || !isfinite(h))

@@ -108,6 +108,12 @@ void rs_ltrain_start(rs_ltrain *lt, double t0, double x_front, double v0);
 /* Positions and velocities as given (n each): p* = M v, μ = 0. */
 void rs_ltrain_set_state(rs_ltrain *lt, double t, const double *s, const double *v);
 
+/* The state of src (positions, momenta or velocities, μ and its warm-start
+ * history, time) into dst: the same vehicles and the same kind of
+ * couplers (RS_E_ARG otherwise), e.g. a direct train's state to start an
+ * artificial one warm.  An HMM starts its averages afresh. */
+int rs_ltrain_copy_state(rs_ltrain *dst, const rs_ltrain *src, char *err, size_t errlen);
+
 /* Rigid: one RK4 step of h (four solves).  HMM: one macro step of h
  * (h >= η).  Resolved: ceil(h/δ) RK4 steps of at most δ.  RS_OK, RS_E_ARG,
  * RS_E_NOCONV (max_iter), RS_E_SINGULAR (direct), RS_E_NONFINITE; the

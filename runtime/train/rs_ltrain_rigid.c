@@ -74,12 +74,13 @@ static void section(void *ctx, int task, int t)
     } else {
         static const double a[4] = {0.0, 0.5, 0.5, 1.0};
         const double h = lt->h;
+        /* the history is kept for both solvers (a state copied from a
+         * direct train warm-starts an artificial one), used by one */
         const int extra = lt->cfg.method == RS_LTRAIN_ARTIFICIAL && lt->cfg.extrapolate;
-        if (extra)
-            for (int i = r0; i < r1; i++) {
-                lt->muP[i] = lt->have_prev ? lt->muE[i] : lt->mu[cur][i];
-                lt->muE[i] = lt->mu[cur][i];
-            }
+        for (int i = r0; i < r1; i++) {
+            lt->muP[i] = lt->have_prev ? lt->muE[i] : lt->mu[cur][i];
+            lt->muE[i] = lt->mu[cur][i];
+        }
         for (int k = 0; k < 4 && st == RS_OK; k++) {
             if (extra && k > 0) {
                 /* μ (the integral of the tensions) is smooth in time: start
