@@ -28,6 +28,7 @@ void rs_ltrain_config_default(rs_ltrain_config *cfg)
     cfg->max_iter = 100000;
     cfg->omega = 1.8;
     cfg->extrapolate = 1;
+    cfg->direct_first = 1;
     cfg->kernel = RS_HMM_KERNEL_SIN4;
     cfg->macro_step = 0.01;
 }
@@ -98,11 +99,13 @@ static int check(const rs_ltrain_config *cfg, char *err, size_t errlen)
                        "rs_ltrain_create: need threads in 1..4096 (%d) and a grade in (-pi/2, pi/2) rad (%g)",
                        cfg->threads, cfg->grade);
     if (rigid && (!(cfg->alpha >= 0.0) || !isfinite(cfg->alpha) || !(cfg->tol > 0.0) || cfg->max_iter < 1 ||
-                  !(cfg->omega > 0.0 && cfg->omega < 2.0) || (cfg->extrapolate != 0 && cfg->extrapolate != 1)))
+                  !(cfg->omega > 0.0 && cfg->omega < 2.0) || (cfg->extrapolate != 0 && cfg->extrapolate != 1) ||
+                  (cfg->direct_first != 0 && cfg->direct_first != 1)))
         return rs_fail(err, errlen, RS_E_ARG,
                        "rs_ltrain_create: need alpha >= 0 (%g), tol > 0 (%g), max_iter >= 1 (%d), omega in (0, 2) "
-                       "(%g: the explicit pseudo-time step is unstable at 2), extrapolate 0 or 1 (%d)",
-                       cfg->alpha, cfg->tol, cfg->max_iter, cfg->omega, cfg->extrapolate);
+                       "(%g: the explicit pseudo-time step is unstable at 2), extrapolate and direct_first 0 or 1 "
+                       "(%d, %d)",
+                       cfg->alpha, cfg->tol, cfg->max_iter, cfg->omega, cfg->extrapolate, cfg->direct_first);
     if (!rigid && (!isfinite(cfg->micro_step) || !isfinite(cfg->micro_interval) || !isfinite(cfg->macro_step) ||
                    (cfg->kernel != RS_HMM_KERNEL_SIN4 && cfg->kernel != RS_HMM_KERNEL_COS &&
                     cfg->kernel != RS_HMM_KERNEL_BOX) ||

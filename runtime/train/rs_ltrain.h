@@ -81,6 +81,9 @@ typedef struct rs_ltrain_config {
     int max_iter;          /* iterations per solve, at most */
     double omega;          /* pseudo-step factor, in (0, 2) */
     int extrapolate;       /* warm start: 0 the last μ, 1 extrapolated linearly */
+    int direct_first;      /* artificial: 1 solves the first step after a start
+                              or set_state directly (from μ = 0 the tension must
+                              cross the train: about N² iterations), 0 does not */
     /* stiff */
     rs_hmm_kernel kernel;
     double micro_step;     /* δ [s]; <= 0: automatic */
@@ -89,7 +92,8 @@ typedef struct rs_ltrain_config {
 } rs_ltrain_config;
 
 /* Defaults: no vehicles (set n, veh, cpl), grade 0, artificial, 1 thread,
- * α 10, tol 1e-10, max_iter 100000, ω 1.8, extrapolate 1; sin⁴ kernel, δ
+ * α 10, tol 1e-10, max_iter 100000, ω 1.8, extrapolate 1, direct_first 1;
+ * sin⁴ kernel, δ
  * and η automatic, macro step 10 ms. */
 void rs_ltrain_config_default(rs_ltrain_config *cfg);
 

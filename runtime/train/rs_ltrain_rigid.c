@@ -39,8 +39,10 @@ static int stage_solve(rs_ltrain *lt, int t, int r0, int r1, int max_iter, int *
         if (t == 0)
             lt->iters = 0;
     } else {
-        st = lt->cfg.method == RS_LTRAIN_DIRECT ? rs_artdyn_direct(&s, t, *cur)
-                                                 : rs_artdyn_solve(&s, t, r0, r1, max_iter, cur);
+        /* the first step after a start has no μ history to warm-start from */
+        const int direct = lt->cfg.method == RS_LTRAIN_DIRECT ||
+                           (lt->job == RS_LTRAIN_JOB_STEP && !lt->have_prev && lt->cfg.direct_first);
+        st = direct ? rs_artdyn_direct(&s, t, *cur) : rs_artdyn_solve(&s, t, r0, r1, max_iter, cur);
     }
     if (t == 0) {
         lt->stats.solves++;
