@@ -114,9 +114,11 @@ static int check(const rs_ltrain_config *cfg, char *err, size_t errlen)
                        "rs_ltrain_create: need finite micro_step, micro_interval (<= 0: automatic, from a "
                        "macro_step > 0: %g) and a kernel sin4, cos or box",
                        cfg->macro_step);
-    char name[32];
+    char name[64];
     for (int i = 0; i < cfg->n; i++) {
         snprintf(name, sizeof name, "v%d", i + 1);
+        if (cfg->names && cfg->names[i])
+            snprintf(name, sizeof name, "%s", cfg->names[i]);
         if (cfg->veh[i].model)
             return rs_fail(err, errlen, RS_E_ARG,
                            "vehicle '%s': a compiled model in a natural-coordinate train; only the built-in wagon "
@@ -256,6 +258,7 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
     }
     lt->cfg.veh = lt->veh;
     lt->cfg.cpl = lt->cpl;
+    lt->cfg.names = NULL;   /* borrowed only for create's messages */
     if (!rigid) {
         lt->cfg.micro_step = delta;
         lt->cfg.micro_interval = cfg->method == RS_LTRAIN_HMM ? m * delta : 0.0;

@@ -72,6 +72,7 @@ typedef struct rs_ltrain_config {
     int n;                 /* vehicles, >= 1 (>= 2 for the stiff methods) */
     const rs_wagon *veh;   /* n built-in vehicles (no compiled model); copied */
     const rs_coupler *cpl; /* n − 1: length always; k, c for stiff (slack 0, k_buffer 0); copied */
+    const char *const *names;   /* n vehicle names for messages (NULL: v1, v2, ...); couplers are c1, c2, ... */
     double grade;          /* γ [rad], uphill positive */
     rs_ltrain_method method;
     int threads;           /* >= 1 */

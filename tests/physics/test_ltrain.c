@@ -30,16 +30,24 @@
  *     and to a quarter at half the η;
  *   - too short a micro-interval, a coupler with slack: refused;
  * Both: 1, 2 and 4 threads give bit-identical states.
+ * Train files ('formulation natural'): artificial and direct runs agree,
+ * their tensions are the hand ones, the HMM's within its macro error, and
+ * the wrong combinations are refused with the line and the fix.
  */
+#define _DEFAULT_SOURCE /* mkdtemp, realpath */
+
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rs_ltrain.h"
 #include "rs_status.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
+#include "rs_train_file.h"
 
 /* LAPACK: eigenvalues of a symmetric tridiagonal matrix (Fortran interface). */
 void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, const int *ldz, double *work, int *info,
@@ -635,6 +643,111 @@ START_TEST(test_threads_bit_identical)
 }
 END_TEST
 
+/* ------------------------------------------------------------ train files */
+
+static const char *nat_train = "# a locomotive and 8 wagons in natural coordinates\n"
+                               "formulation natural\n"
+                               "duration 3\n"
+                               "step 0.005\n"
+                               "output 0.5\n"
+                               "vehicle loco\n"
+                               "  traction 300e3\n"
+                               "end\n"
+                               "coupler stiff\n"
+                               "  k = 1e12\n"
+                               "  c = 8e7\n"
+                               "end\n"
+                               "couplers stiff\n"
+                               "order\n"
+                               "  loco\n"
+                               "  wagon 8\n"
+                               "end\n";
+
+/* Runs DIR/nat.train with `extra`; the CSV's last row into last (ncol
+ * values, time first).  The status; err holds the message. */
+static int run_file(const char *dir, const char *extra, double *last, int ncol, char *err, size_t errlen)
+{
+    char train[300], out[300];
+    snprintf(train, sizeof train, "%s/nat.train", dir);
+    snprintf(out, sizeof out, "%s/nat.csv", dir);
+    rs_train_run_cfg cfg = {0};
+    cfg.train_file = train;
+    cfg.out = out;
+    cfg.threads = 2;
+    cfg.extra = extra;
+    rs_train_run_report rep;
+    const int st = rs_train_run(&cfg, &rep, err, errlen);
+    if (st != RS_OK)
+        return st;
+    char *text = rs_test_slurp(out);
+    ck_assert_ptr_nonnull(text);
+    char *line = text + strlen(text) - 1;
+    while (line > text && line[-1] != '\n')
+        line--;
+    char *p = line;
+    for (int j = 0; j < ncol; j++) {
+        last[j] = strtod(p, &p);
+        ck_assert_msg(j == ncol - 1 || *p == ',', "column %d of the last row: '%.40s'", j, p);
+        p++;
+    }
+    free(text);
+    unlink(out);
+    return RS_OK;
+}
+
+START_TEST(test_train_file)
+{
+    char dir[] = "/tmp/rs_ltrain_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    rs_test_write(dir, "nat.train", nat_train);
+    /* columns: time, x and v of 9 vehicles, force and elongation of 8 couplers */
+    enum { NV = 9, NCOL = 1 + 4 * NV - 2 };
+    double row[3][NCOL];
+    char err[1024];
+    const char *extra[3] = {"set solver = artificial\n", "set solver = direct\n",
+                            "set solver = hmm\nset step = 0.1\nset output = 1\nset speed = 5\n"};
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(run_file(dir, extra[k], row[k], NCOL, err, sizeof err) == RS_OK, "%s: %s", extra[k], err);
+    rs_wagon loco, wagon;
+    rs_loco_default(&loco);
+    rs_wagon_default(&wagon);
+    const double ml = mass_of(&loco), mw = mass_of(&wagon), M = ml + 8 * mw;
+    double ex = 0.0, eF = 0.0, eH = 0.0;
+    for (int j = 1; j < 1 + 2 * NV; j++)
+        ex = fmax(ex, fabs(row[0][j] - row[1][j]) / fmax(fabs(row[1][j]), 1.0));
+    for (int c = 0; c < NV - 1; c++) {   /* T_c = F (mass behind) / M, the rigid train's by hand */
+        const double T = 3e5 * (NV - 1 - c) * mw / M;
+        eF = fmax(eF, fmax(fabs(row[0][1 + 2 * NV + 2 * c] - T), fabs(row[1][1 + 2 * NV + 2 * c] - T)) / 3e5);
+        eH = fmax(eH, fabs(row[2][1 + 2 * NV + 2 * c] - T) / 3e5);
+    }
+    fprintf(stderr, "train file: artificial vs direct %.2g (relative, x and v); tensions against F (mass behind)/M: "
+            "%.2g (rigid), %.2g (hmm, k 1e12: the macro step's position error times k)\n", ex, eF, eH);
+    ck_assert_msg(ex <= 1e-8 && eF <= 1e-8 && eH <= 1e-3, "%g %g %g", ex, eF, eH);
+    /* refusals, each naming the line and the fix */
+    static const struct {
+        const char *extra, *want;
+    } bad[] = {
+        {"set formulation = park\nset solver = hmm\n", "is a method of the natural formulation"},
+        {"set solver = cg\n", "has no Krylov solver"},
+        {"restart 4\n", "is a setting of the Park step"},
+        {"set formulation = nat\n", "write 'formulation park'"},
+        {"set solver = hmm\nset step = 0.01\n", "'step' is the macro step"},
+        {"set solver = hmm\nset step = 0.1\nset stiff.slack = 0.01\n", "without free play"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        double dummy[NCOL];
+        err[0] = '\0';
+        ck_assert_msg(run_file(dir, bad[k].extra, dummy, NCOL, err, sizeof err) == RS_E_ARG, "%s: %s", bad[k].extra,
+                      err);
+        ck_assert_msg(strstr(err, bad[k].want) && strstr(err, "nat.train"), "%s: %s", bad[k].extra, err);
+    }
+    char path[300];
+    snprintf(path, sizeof path, "%s/nat.train", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ltrain");
@@ -651,6 +764,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_hmm_convergence);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_threads_bit_identical);
+    tcase_add_test(tc, test_train_file);
     suite_add_tcase(s, tc);
     return s;
 }
