@@ -605,6 +605,25 @@ START_TEST(test_refusals)
     cfg.method = RS_LTRAIN_ARTIFICIAL;
     ck_assert_int_eq(rs_ltrain_create(&lt, &cfg, err, sizeof err), RS_E_ARG);
     ck_assert_msg(strstr(err, "omega"), "%s", err);
+    /* one vehicle: no coupler; stiff refused, rigid runs alone */
+    cfg.omega = 1.8;
+    cfg.n = 1;
+    cfg.method = RS_LTRAIN_HMM;
+    ck_assert_int_eq(rs_ltrain_create(&lt, &cfg, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "at least 2 vehicles"), "%s", err);
+    cfg.method = RS_LTRAIN_ARTIFICIAL;
+    cfg.threads = 2;
+    cfg.grade = grade;
+    ck_assert_msg(rs_ltrain_create(&lt, &cfg, err, sizeof err) == RS_OK, "%s", err);
+    for (int k = 0; k < 100; k++)
+        ck_assert_msg(rs_ltrain_step(lt, 0.01, err, sizeof err) == RS_OK, "%s", err);
+    double v, x;
+    rigid_speed(&veh[0], mass_of(&veh[0]), 1.0, 0.0, &v, &x);
+    double vl;
+    rs_ltrain_eval(lt, &vl, NULL, NULL);
+    fprintf(stderr, "one vehicle: %.9g m/s after 1 s, by hand %.9g\n", vl, v);
+    ck_assert_msg(fabs(vl - v) <= 1e-7 * v, "one vehicle: %g, expected %g", vl, v);
+    rs_ltrain_free(&lt);
 }
 END_TEST
 
