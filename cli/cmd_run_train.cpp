@@ -69,12 +69,16 @@ int cmd_run_train(const std::string &train, const cli::Args &args) {
         if (rep.threads > 1 && rep.steps > 0 && rep.serial_steps * 2 > rep.steps)
             std::snprintf(alone, sizeof alone, " (%.0f%% of the steps on one: faster on this busy machine)",
                           100.0 * static_cast<double>(rep.serial_steps) / static_cast<double>(rep.steps));
+        char iters[96] = "";   // what iterated: the Park step's Krylov solver, or a natural train's own
+        if (!rep.iterations_of || *rep.iterations_of)
+            std::snprintf(iters, sizeof iters, ", %.2f %s iterations/step", rep.krylov_per_step,
+                          rep.iterations_of ? rep.iterations_of : "Krylov");
         std::fprintf(stderr,
                      "railsym run: %s: %d vehicles (%d coordinates), %ld steps, t = %g to %g s, %.1f us/step on %d "
-                     "thread(s)%s, %.2f Krylov iterations/step, %ld rows -> %s\n",
+                     "thread(s)%s%s, %ld rows -> %s\n",
                      train.c_str(), rep.nv, rep.n, rep.steps, rep.t_start, rep.t_end,
                      rep.steps ? 1e6 * rep.wall_s / static_cast<double>(rep.steps) : 0.0, rep.threads, alone,
-                     rep.krylov_per_step, rep.rows, out.c_str());
+                     iters, rep.rows, out.c_str());
     }
     return cli::kExitOk;
 }

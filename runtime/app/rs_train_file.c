@@ -28,6 +28,7 @@
 #include "rs_closest.h"
 #include "rs_scenario.h"
 #include "rs_train_file.h"
+#include "rs_train_natural.h"
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
 
@@ -90,7 +91,8 @@ typedef struct parser {
     int noe, capoe;
     int default_coupler;   /* index into ct */
     int have_order, order_line;
-    int seen[16];          /* line of each top-level setting, 0: not given */
+    int seen[32];          /* line of each top-level setting, 0: not given */
+    int given[32];         /* the same, 'set SETTING = V' lines included */
     rs_train_spec *spec;
     rs_load_cache *cache;  /* the caller's, or NULL: the spec's own, made
                               at the first compiled vehicle type */
@@ -129,9 +131,9 @@ static const pdesc coupler_params[] = {
 
 static const char *const settings[] = {"duration",  "step",       "output",      "speed",     "solver",
                                        "tolerance", "iterations", "corrections", "rebalance", "restart",
-                                       "vehicle",   "coupler",    "couplers",    "order",     "set"};
+                                       "formulation", "vehicle",  "coupler",     "couplers",  "order", "set"};
 enum { S_DURATION, S_STEP, S_OUTPUT, S_SPEED, S_SOLVER, S_TOLERANCE, S_ITERATIONS, S_CORRECTIONS, S_REBALANCE,
-       S_RESTART, S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_SET, S_COUNT };
+       S_RESTART, S_FORMULATION, S_VEHICLE, S_COUPLER, S_COUPLERS, S_ORDER, S_SET, S_COUNT };
 
 /* ------------------------------------------------------------ helpers */
 
@@ -725,6 +727,8 @@ static void spec_defaults(rs_train_spec *S)
     S->restart = 30;
     S->corrections = 1;
     S->rebalance = 200;
+    S->natural = 0;
+    S->natural_method = -2;   /* no solver given */
 }
 
 /* The types every file may use without defining them: wagon, loco (vehicle
@@ -859,7 +863,7 @@ static int set_line(parser *P, int L, char **tok, int *n, int *setting)
         return PERR(P, L, RS_E_ARG,
                     "write 'set TYPE.PARAM = VALUE' (a vehicle or coupler type's parameter) or 'set "
                     "SETTING = VALUE' (duration, step, output, speed, solver, tolerance, iterations, corrections, "
-                    "rebalance, restart)");
+                    "rebalance, restart, formulation)");
     if (dot) {
         char tname[NAME_MAX_LEN];
         const size_t tl = (size_t)(dot - tok[1]);
@@ -871,13 +875,13 @@ static int set_line(parser *P, int L, char **tok, int *n, int *setting)
         char *ptok[2] = {(char *)dot + 1, tok[2]};
         return set_param(P, L, ptok, 2, vi >= 0, vi >= 0 ? vi : ci) ? RS_E_ARG : RS_OK;
     }
-    for (int i = 0; i <= S_RESTART; i++)
+    for (int i = 0; i <= S_FORMULATION; i++)
         if (strcmp(tok[1], settings[i]) == 0)
             *setting = i;
     if (*setting < 0)
         return PERR(P, L, RS_E_ARG,
                     "set: '%s' is not a setting (duration, step, output, speed, solver, tolerance, "
-                    "iterations, corrections, rebalance, restart) nor TYPE.PARAM", tok[1]);
+                    "iterations, corrections, rebalance, restart, formulation) nor TYPE.PARAM", tok[1]);
     tok[0] = tok[1];
     tok[1] = tok[2];
     *n = 2;
@@ -924,25 +928,40 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
         return RS_OK;
     }
     if (s == S_SOLVER) {
-        static const char *const solvers[] = {"auto", "cg", "bicgstab", "gmres", "artificial"};
-        int known = 0;
-        for (int i = 0; n == 2 && i < 5; i++)
-            known |= strcmp(tok[1], solvers[i]) == 0;
-        if (!known) {
+        /* the last three are methods of 'formulation natural' only (checked
+         * at the end: the formulation may come later) */
+        static const char *const solvers[] = {"auto",       "cg",     "bicgstab", "gmres",
+                                              "artificial", "direct", "hmm",      "resolved"};
+        int known = -1;
+        for (int i = 0; n == 2 && i < 8; i++)
+            known = strcmp(tok[1], solvers[i]) == 0 ? i : known;
+        if (known < 0) {
             char what[160] = "", hint[96] = "";
             if (n == 2) {   /* a word, but not a solver's name */
-                suggest(hint, sizeof hint, tok[1], solvers, 5);
+                suggest(hint, sizeof hint, tok[1], solvers, 8);
                 snprintf(what, sizeof what, "unknown solver '%.40s'%s: ", tok[1], hint);
             }
             return PERR(P, L, RS_E_ARG,
-                        "%swrite 'solver auto', 'solver cg', 'solver bicgstab', 'solver gmres' or 'solver artificial'",
+                        "%swrite 'solver auto', 'solver cg', 'solver bicgstab', 'solver gmres' or 'solver artificial' "
+                        "(with 'formulation natural': 'solver artificial', 'direct', 'hmm' or 'resolved')",
                         what);
         }
+        static const int natural[] = {-1, -1, -1, -1, RS_LTRAIN_ARTIFICIAL,   /* -1: a Krylov solver */ RS_LTRAIN_DIRECT, RS_LTRAIN_HMM,
+                                      RS_LTRAIN_RESOLVED};
+        S->natural_method = natural[known];
         S->solver = strcmp(tok[1], "cg") == 0           ? RS_KRYLOV_CG
                     : strcmp(tok[1], "bicgstab") == 0   ? RS_KRYLOV_BICGSTAB
                     : strcmp(tok[1], "gmres") == 0      ? RS_KRYLOV_GMRES
                     : strcmp(tok[1], "artificial") == 0 ? RS_KRYLOV_ARTIFICIAL
                                                         : RS_KRYLOV_AUTO;
+        return RS_OK;
+    }
+    if (s == S_FORMULATION) {
+        if (n != 2 || (strcmp(tok[1], "park") != 0 && strcmp(tok[1], "natural") != 0))
+            return PERR(P, L, RS_E_ARG,
+                        "write 'formulation park' (the vehicles' own coordinates, the Park step: the default) or "
+                        "'formulation natural' (one coordinate per vehicle, seed 002's methods: docs/massive.md)");
+        S->natural = strcmp(tok[1], "natural") == 0;
         return RS_OK;
     }
     if (s == S_COUPLERS) {
@@ -1148,6 +1167,7 @@ static int top_line(parser *P, int L, char **tok, int n, int is_end)
     }
     if (s == S_VEHICLE || s == S_COUPLER)
         return type_header(P, L, tok, n, s == S_VEHICLE);
+    P->given[s] = L;
     return setting_line(P, L, tok, n, s);
 }
 
@@ -1218,6 +1238,41 @@ static int check_times(parser *P)
     return RS_OK;
 }
 
+/* The formulation against the solver and the settings only one of them
+ * reads; the natural formulation's defaults where the file leaves them. */
+static int check_formulation(parser *P)
+{
+    rs_train_spec *S = P->spec;
+    const int m = S->natural_method;
+    if (!S->natural) {
+        if (m == RS_LTRAIN_DIRECT || m == RS_LTRAIN_HMM || m == RS_LTRAIN_RESOLVED)
+            return PERR(P, P->given[S_SOLVER], RS_E_ARG,
+                        "'solver %s' is a method of the natural formulation (one coordinate per vehicle): add "
+                        "'formulation natural', or write solver auto, cg, bicgstab, gmres or artificial",
+                        m == RS_LTRAIN_DIRECT ? "direct" : m == RS_LTRAIN_HMM ? "hmm" : "resolved");
+        return RS_OK;
+    }
+    if (m == -1)   /* a Krylov solver named */
+        return PERR(P, P->given[S_SOLVER], RS_E_ARG,
+                    "'formulation natural' (line %d) has no Krylov solver: write 'solver artificial' or 'solver "
+                    "direct' (rigid couplers), 'solver hmm' or 'solver resolved' (stiff couplers)",
+                    P->given[S_FORMULATION]);
+    static const int park_only[] = {S_CORRECTIONS, S_REBALANCE, S_RESTART};
+    for (int i = 0; i < 3; i++)
+        if (P->given[park_only[i]])
+            return PERR(P, P->given[park_only[i]], RS_E_ARG,
+                        "'%s' is a setting of the Park step, which 'formulation natural' (line %d) does not use: "
+                        "remove it",
+                        settings[park_only[i]], P->given[S_FORMULATION]);
+    if (m < 0)   /* none given */
+        S->natural_method = RS_LTRAIN_ARTIFICIAL;
+    if (!P->given[S_TOLERANCE])
+        S->tolerance = 1e-10;
+    if (!P->given[S_ITERATIONS])
+        S->iterations = 1000000;
+    return RS_OK;
+}
+
 /* The spec owns the compiled types' parameters from here. */
 static int take_model_params(parser *P)
 {
@@ -1268,6 +1323,8 @@ int rs_train_spec_parse_cached(const char *text, const char *file, rs_load_cache
         st = parse_lines(&P, buf);
     if (st == RS_OK)
         st = check_times(&P);
+    if (st == RS_OK)
+        st = check_formulation(&P);
     if (st == RS_OK)
         st = expand(&P, S);
     if (st == RS_OK)
@@ -1433,6 +1490,25 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     int st = rs_train_spec_read_extra(cfg->train_file, cfg->extra, cfg->models, &S, err, errlen);
     if (st != RS_OK)
         return st;
+    if (S->natural) {   /* seed 002's methods: rs_train_natural.c */
+        const rs_train_natural_job job = {
+            .file = S->file, .nv = S->nv, .veh = S->veh, .vname = (const char(*)[64])S->vname, .cpl = S->cpl,
+            .cname = (const char(*)[64])S->cname, .method = (rs_ltrain_method)S->natural_method,
+            .duration = S->duration, .step = S->step, .output = S->output, .speed = S->speed,
+            .tolerance = S->tolerance, .iterations = S->iterations, .out = cfg->out,
+            .out_in_place = cfg->out_in_place, .threads = cfg->threads, .progress = cfg->progress, .log = cfg->log};
+        rs_train_natural_report nr;
+        st = rs_train_natural_run(&job, &nr, err, errlen);
+        r = (rs_train_run_report){.nv = S->nv, .n = S->nv, .steps = nr.steps, .rows = nr.rows,
+                                  .t_start = nr.t_start, .t_end = nr.t_end, .wall_s = nr.wall_s,
+                                  .krylov_per_step = nr.iters_per_step, .threads = nr.threads,
+                                  .iterations_of = S->natural_method == RS_LTRAIN_ARTIFICIAL ? "artificial-dynamics"
+                                                                                              : ""};
+        if (rep)
+            *rep = r;
+        rs_train_spec_free(&S);
+        return st;
+    }
     rs_park_opts o;
     rs_train_spec_opts(S, &o);
     /* Workers beyond the usable cores only wait for each other's time

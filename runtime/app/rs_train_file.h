@@ -16,6 +16,7 @@
 
 #include "rs_load_cache.h"
 #include "rs_log.h"
+#include "rs_ltrain.h"
 #include "rs_train.h"
 
 typedef struct rs_train_spec {
@@ -26,6 +27,9 @@ typedef struct rs_train_spec {
     int iterations;              /* Krylov iteration limit                  */
     int restart;                 /* GMRES restart length                    */
     int corrections, rebalance;
+    int natural;                 /* 'formulation natural': rs_train_natural.h */
+    int natural_method;          /* its rs_ltrain_method ('solver'; -1: a Krylov
+                                    solver, -2: none given) */
     int nv;                      /* vehicles, front first                   */
     rs_wagon *veh;               /* nv; traction tables point into `tables` */
     char (*vname)[64];           /* nv                                      */
@@ -89,6 +93,9 @@ typedef struct rs_train_run_report {
     double krylov_per_step;      /* mean Krylov iterations per step         */
     int threads;                 /* threads the run used: cfg->threads
                                     capped at rs_cores_usable()             */
+    const char *iterations_of;   /* what krylov_per_step counts: NULL for the
+                                    Park step's Krylov solver, else its name
+                                    ("artificial-dynamics"; "": nothing iterates) */
     long serial_steps;           /* steps run on one thread because that was
                                     faster (rs_park_opts.probe); all of them
                                     with one thread                         */

@@ -1,7 +1,8 @@
 /*
  * rs_chain_solve.c — the parallel section of the chain: RK4 stages, each
  * assembling its rows of A μ = b and solving it by artificial dynamics
- * (seed 002, eq. 19-20) or by band Cholesky (the reference).
+ * (seed 002, eq. 19-20) or by band Cholesky (the reference), both shared
+ * with the longitudinal train (rs_artdyn.c).
  *
  * Every thread runs the whole section on its own range of bodies and
  * constraints and takes the same decisions from the same shared maxima, so
@@ -10,125 +11,21 @@
 #include <math.h>
 #include <string.h>
 
-#include "rs_band.h"
+#include "rs_artdyn.h"
 #include "rs_chain_impl.h"
 #include "rs_error.h"
 #include "rs_status.h"
 
 enum { ROW = 2 * RS_CHAIN_KD + 1 };
 
-/* Max of one value per thread: exact whatever the order. */
-static double max_slots(const double *v, int T)
+/* The shared iteration's view of this chain (rs_artdyn.h). */
+static rs_artdyn view(rs_chain *c)
 {
-    double m = 0.0;
-    for (int t = 0; t < T; t++)
-        m = v[t] > m || v[t] != v[t] ? v[t] : m;   /* a NaN wins, so it is seen */
-    return m;
-}
-
-/* D μ̇ + A μ = b by explicit Euler in pseudo-time, from μ = mu[*cur].
- * Rows r0..r1−1 are this thread's; one barrier per iteration.  Returns
- * the status every thread agrees on; *cur follows the buffers. */
-static int solve_artificial(rs_chain *c, int t, int r0, int r1, int max_iter, int *cur)
-{
-    const int T = c->T;
-    double *g_slot = c->slot, *b_slot = c->slot + T, *r_slot = c->slot + 2 * T;   /* r: 2 parities */
-    double g = 0.0, bmax = 0.0;
-    for (int row = r0; row < r1; row++) {
-        const double *a = c->A + (size_t)row * ROW;
-        double sum = 0.0;
-        for (int d = 0; d < ROW; d++)
-            sum += fabs(a[d]);
-        const double gr = sum / a[RS_CHAIN_KD];
-        g = gr > g || gr != gr ? gr : g;
-        bmax = fabs(c->b[row]) > bmax ? fabs(c->b[row]) : bmax;
-    }
-    g_slot[t] = g;
-    b_slot[t] = bmax;
-    rs_barrier_wait(c->bar);
-    g = max_slots(g_slot, T);
-    bmax = max_slots(b_slot, T);
-    if (!isfinite(g) || !isfinite(bmax) || !(g > 0.0)) {
-        if (t == 0)
-            rs_fail(c->msg, sizeof c->msg, RS_E_NONFINITE,
-                    "artificial dynamics: A or b is not finite (Gershgorin bound %g, max|b| %g)", g, bmax);
-        return RS_E_NONFINITE;
-    }
-    const double tau = c->cfg.omega / g;
-    if (t == 0)
-        c->last_tau = tau;
-    if (bmax == 0.0) {   /* A is SPD: μ = 0 exactly, no iteration */
-        memset(c->mu[*cur] + r0, 0, (size_t)(r1 - r0) * sizeof(double));
-        if (t == 0)
-            c->iters = 0;
-        rs_barrier_wait(c->bar);   /* before neighbours read these rows */
-        return RS_OK;
-    }
-    const double thresh = c->cfg.tol * bmax;
-    double R = 0.0;
-    for (int k = 0; k < max_iter; k++) {
-        const double *mo = c->mu[*cur];
-        double *mn = c->mu[1 - *cur];
-        double rmax = 0.0;
-        for (int row = r0; row < r1; row++) {
-            const double *a = c->A + (size_t)row * ROW;
-            const int d0 = row - RS_CHAIN_KD < 0 ? RS_CHAIN_KD - row : 0;
-            const int d1 = row + RS_CHAIN_KD >= c->nc ? RS_CHAIN_KD + c->nc - 1 - row : 2 * RS_CHAIN_KD;
-            double r = c->b[row];
-            for (int d = d0; d <= d1; d++)
-                r -= a[d] * mo[row - RS_CHAIN_KD + d];
-            mn[row] = mo[row] + tau * r / a[RS_CHAIN_KD];
-            rmax = fabs(r) > rmax || r != r ? fabs(r) : rmax;
-        }
-        r_slot[(k & 1) * T + t] = rmax;
-        rs_barrier_wait(c->bar);
-        *cur = 1 - *cur;
-        R = max_slots(r_slot + (k & 1) * T, T);
-        if (R <= thresh) {
-            if (t == 0)
-                c->iters = k + 1;
-            return RS_OK;
-        }
-        if (!isfinite(R)) {
-            if (t == 0)
-                rs_fail(c->msg, sizeof c->msg, RS_E_NONFINITE,
-                        "artificial dynamics: the residual became %g after %d iterations", R, k + 1);
-            return RS_E_NONFINITE;
-        }
-    }
-    if (t == 0)
-        c->iters = max_iter;
-    if (t == 0)
-        rs_fail(c->msg, sizeof c->msg, RS_E_NOCONV,
-                "artificial dynamics: max|b - A mu| = %.3g > tol %.3g x max|b| %.3g after %d iterations; raise "
-                "max_iter, loosen tol, or use the direct solver",
-                R, c->cfg.tol, bmax, max_iter);
-    return RS_E_NOCONV;
-}
-
-/* Band Cholesky of the whole A by thread 0, between two barriers. */
-static int solve_direct(rs_chain *c, int t, int cur)
-{
-    rs_barrier_wait(c->bar);   /* every row assembled */
-    if (t == 0) {
-        const int nc = c->nc;
-        double *mu = c->mu[cur];
-        for (int row = 0; row < nc; row++) {
-            for (int j = 0; j <= RS_CHAIN_KD; j++)
-                c->L[(size_t)row * (RS_CHAIN_KD + 1) + (size_t)j] = c->A[(size_t)row * ROW + RS_CHAIN_KD - j];
-            mu[row] = c->b[row];
-        }
-        int bad = -1;
-        c->direct_status = rs_band_chol(c->L, nc, RS_CHAIN_KD, &bad);
-        if (c->direct_status == RS_OK)
-            rs_band_chol_solve(c->L, nc, RS_CHAIN_KD, mu);
-        else
-            rs_fail(c->msg, sizeof c->msg, c->direct_status, "direct solve: A is not positive definite at row %d",
-                    bad);
-        c->iters = 0;
-    }
-    rs_barrier_wait(c->bar);   /* μ and the status visible to all */
-    return c->direct_status;   /* rewritten only after the next solve's first barrier */
+    rs_artdyn s = {.nc = c->nc, .kd = RS_CHAIN_KD, .T = c->T, .A = c->A, .b = c->b, .mu = {c->mu[0], c->mu[1]},
+                   .slot = c->slot, .L = c->L, .bar = c->bar, .tol = c->cfg.tol, .omega = c->cfg.omega,
+                   .iters = &c->iters, .tau = &c->last_tau, .direct_status = &c->direct_status,
+                   .msg = c->msg, .msglen = sizeof c->msg};
+    return s;
 }
 
 /* Assembles this thread's rows at the stage state and solves. */
@@ -137,8 +34,9 @@ static int stage_solve(rs_chain *c, int t, int max_iter, int *cur)
     const int r0 = 3 * c->start[t], r1 = 3 * c->start[t + 1];
     for (int row = r0; row < r1; row++)
         rs_chain_assemble_row(c, c->ss, c->ps, row, c->A + (size_t)row * ROW, &c->b[row]);
-    int st = c->cfg.solver == RS_CHAIN_DIRECT ? solve_direct(c, t, *cur)
-                                              : solve_artificial(c, t, r0, r1, max_iter, cur);
+    const rs_artdyn s = view(c);
+    int st = c->cfg.solver == RS_CHAIN_DIRECT ? rs_artdyn_direct(&s, t, *cur)
+                                              : rs_artdyn_solve(&s, t, r0, r1, max_iter, cur);
     if (t == 0) {
         c->stats.solves++;
         c->stats.iters += c->iters;

@@ -57,11 +57,52 @@ double rs_hmm_lowest_frequency(const rs_hmm_config *cfg)
     return 2.0 * sqrt(cfg->stiffness / cfg->mass) * sin(0.25 * two_pi / (2.0 * cfg->n + 1.0));
 }
 
-double rs_hmm_auto_interval(const rs_hmm_config *cfg)
+double rs_hmm_interval_rule(double w1, double H)
 {
-    const double w1 = rs_hmm_lowest_frequency(cfg), wh = w1 * cfg->macro_step;
+    const double wh = w1 * H;
     const double P = 4.0 * pow(RS_HMM_LEAK * wh * wh / RS_HMM_GAIN, 0.2);
     return (P > RS_HMM_MIN_PERIODS ? P : RS_HMM_MIN_PERIODS) * two_pi / w1;
+}
+
+double rs_hmm_auto_interval(const rs_hmm_config *cfg)
+{
+    return rs_hmm_interval_rule(rs_hmm_lowest_frequency(cfg), cfg->macro_step);
+}
+
+/* Kernel weights on the grid τ_j = j δ, j = 0..m, normalized to sum 1. */
+void rs_hmm_kernel_weights(rs_hmm_kernel kernel, int m, double delta, double *w, double *wd, double *tbar,
+                           double *var)
+{
+    double sum = 0.0;
+    for (int j = 0; j <= m; j++) {
+        const double s = (double)j / m;
+        const double sn = sin(0.5 * two_pi * s);
+        w[j] = kernel == RS_HMM_KERNEL_SIN4  ? sn * sn * sn * sn
+               : kernel == RS_HMM_KERNEL_COS ? 1.0 - cos(two_pi * s)
+                                             : (j == 0 || j == m ? 0.5 : 1.0);
+        sum += w[j];
+    }
+    *tbar = 0.0;
+    for (int j = 0; j <= m; j++) {
+        w[j] /= sum;
+        *tbar += w[j] * j * delta;
+    }
+    *var = 0.0;
+    for (int j = 0; j <= m; j++)
+        *var += w[j] * (j * delta - *tbar) * (j * delta - *tbar);
+    /* Derivative weights: ∫ K f' = −∫ K' f (K vanishes at the ends; the
+     * box's K' is the two end values), scaled so that a line's slope comes
+     * out exactly: Σ wd_j τ_j = 1. */
+    double dsum = 0.0;
+    for (int j = 0; j <= m; j++) {
+        const double s = (double)j / m, sn = sin(0.5 * two_pi * s), cs = cos(0.5 * two_pi * s);
+        wd[j] = kernel == RS_HMM_KERNEL_SIN4  ? -sn * sn * sn * cs
+                : kernel == RS_HMM_KERNEL_COS ? -sin(two_pi * s)
+                                              : (j == 0 ? -1.0 : j == m ? 1.0 : 0.0);
+        dsum += wd[j] * j * delta;
+    }
+    for (int j = 0; j <= m; j++)
+        wd[j] /= dsum;
 }
 
 /* ------------------------------------------------------------- the model */
@@ -199,37 +240,7 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
         rs_hmm_free(&h);
         return st;
     }
-    /* Kernel weights on the grid τ_j = j δ, j = 0..m, normalized to sum 1. */
-    double sum = 0.0;
-    for (int j = 0; j <= h->m; j++) {
-        const double s = (double)j / h->m;
-        const double sn = sin(0.5 * two_pi * s);
-        h->w[j] = cfg->kernel == RS_HMM_KERNEL_SIN4  ? sn * sn * sn * sn
-                  : cfg->kernel == RS_HMM_KERNEL_COS ? 1.0 - cos(two_pi * s)
-                                                     : (j == 0 || j == h->m ? 0.5 : 1.0);
-        sum += h->w[j];
-    }
-    h->tbar = 0.0;
-    for (int j = 0; j <= h->m; j++) {
-        h->w[j] /= sum;
-        h->tbar += h->w[j] * j * h->delta;
-    }
-    h->var = 0.0;
-    for (int j = 0; j <= h->m; j++)
-        h->var += h->w[j] * (j * h->delta - h->tbar) * (j * h->delta - h->tbar);
-    /* Derivative weights: ∫ K f' = −∫ K' f (K vanishes at the ends; the
-     * box's K' is the two end values), scaled so that a line's slope comes
-     * out exactly: Σ wd_j τ_j = 1. */
-    double dsum = 0.0;
-    for (int j = 0; j <= h->m; j++) {
-        const double s = (double)j / h->m, sn = sin(0.5 * two_pi * s), cs = cos(0.5 * two_pi * s);
-        h->wd[j] = cfg->kernel == RS_HMM_KERNEL_SIN4  ? -sn * sn * sn * cs
-                   : cfg->kernel == RS_HMM_KERNEL_COS ? -sin(two_pi * s)
-                                                      : (j == 0 ? -1.0 : j == h->m ? 1.0 : 0.0);
-        dsum += h->wd[j] * j * h->delta;
-    }
-    for (int j = 0; j <= h->m; j++)
-        h->wd[j] /= dsum;
+    rs_hmm_kernel_weights(cfg->kernel, h->m, h->delta, h->w, h->wd, &h->tbar, &h->var);
     rs_hmm_set_angles(h, h->sq[0], NULL);   /* zeros: hanging at rest */
     *out = h;
     return RS_OK;

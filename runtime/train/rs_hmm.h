@@ -112,6 +112,14 @@ double rs_hmm_lowest_frequency(const rs_hmm_config *cfg);
 #define RS_HMM_GAIN 0.1
 #define RS_HMM_MIN_PERIODS 4.0
 double rs_hmm_auto_interval(const rs_hmm_config *cfg);
+/* The same rule for any lowest frequency w1 [rad/s] and macro step H [s]
+ * (the longitudinal train's, rs_ltrain.h). */
+double rs_hmm_interval_rule(double w1, double H);
+/* The kernel's weights w on the grid τ_j = j δ, j = 0..m (m + 1 values, sum
+ * 1), the derivative weights wd (−K'/η scaled so that a line's slope comes
+ * out exactly), the kernel's centre *tbar = Σ w_j τ_j and variance *var. */
+void rs_hmm_kernel_weights(rs_hmm_kernel kernel, int m, double delta, double *w, double *wd, double *tbar,
+                           double *var);
 
 /* RS_OK, RS_E_ARG (a bad field, named in err; averaged: also a
  * micro-interval longer than a given macro_step) or RS_E_NOMEM. */
