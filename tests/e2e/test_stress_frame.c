@@ -30,6 +30,7 @@
 #include <math.h>
 
 #include "rs_test.h"
+#include "rs_test_mpi.h"
 #include "test_sweep_util.h"
 
 static const char *kVdl =
@@ -181,9 +182,7 @@ START_TEST(collinear_members_are_the_chain)
     }
     printf("collinear members: %.10g %.10g %.10g Pa, the chain's within %.2g\n", b[0], b[1], b[2], worst);
     /* and over mpirun -np 2 (the frame on rank 0) the same file */
-    const char *v[] = {"mpirun", "--version", NULL};
-    if (run(v, NULL) != 0) {
-        fprintf(stderr, "test_stress_frame: mpirun not found (Debian: openmpi-bin): the MPI check is skipped\n");
+    if (!rs_test_mpi_available("test_stress_frame")) {
         sweep_rm_rf(g_dir);
         return;
     }
@@ -192,22 +191,8 @@ START_TEST(collinear_members_are_the_chain)
     path(ref, sizeof ref, "frame", "csv");
     path(out, sizeof out, "mpi2", "csv");
     path(log, sizeof log, "mpi2", "log");
-    const char *argv[] = {"mpirun", "-np", "2", "--oversubscribe", sweep_railsym_bin(), "run", g_model, "-s", scn,
-                          "-o", out, "--mpi", NULL};
-    char *saved = NULL;
-    if (sweep_sanitized()) {   /* as test_sweep_mpi: no leak check of Open MPI's plugins */
-        const char *e = getenv("ASAN_OPTIONS");
-        saved = e ? strdup(e) : NULL;
-        setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
-    }
-    const int st = run(argv, log);
-    if (sweep_sanitized()) {
-        if (saved)
-            setenv("ASAN_OPTIONS", saved, 1);
-        else
-            unsetenv("ASAN_OPTIONS");
-        free(saved);
-    }
+    const char *argv[] = {sweep_railsym_bin(), "run", g_model, "-s", scn, "-o", out, "--mpi", NULL};
+    const int st = rs_test_mpi_run(2, argv, log);
     char *text = sweep_slurp(log, NULL);
     ck_assert_msg(st == 0, "mpirun -np 2 exited %d:\n%s", st, text ? text : "");
     free(text);
@@ -306,8 +291,7 @@ END_TEST
 
 int main(void)
 {
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    rs_test_mpi_allow_root();
     Suite *s = suite_create("stress_frame");
     TCase *tc = tcase_create("stress_frame");
     tcase_set_timeout(tc, 240);

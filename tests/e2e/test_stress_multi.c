@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "rs_test.h"
+#include "rs_test_mpi.h"
 #include "test_sweep_util.h"
 
 static const char *kVdl =
@@ -190,58 +191,28 @@ START_TEST(names_and_layers)
 }
 END_TEST
 
-static int have_mpirun(void)
-{
-    const char *argv[] = {"mpirun", "--version", NULL};
-    return run(argv, NULL) == 0;
-}
-
 START_TEST(mpi_ranks_identical)
 {
-    if (!have_mpirun()) {
-        fprintf(stderr, "test_stress_multi: mpirun not found (Debian: openmpi-bin): the MPI check is skipped\n");
+    if (!rs_test_mpi_available("test_stress_multi"))
         return;
-    }
     setup_model();
     char scn[700], ref[700];
     scn_path(scn, sizeof scn, "both");
     snprintf(ref, sizeof ref, "%s/ref.csv", g_dir);
     ck_assert_int_eq(run_scn("both", LINK "\n" ARM "\ncolumns x z " LINK_COLS " " ARM_COLS, ref, NULL, NULL), 0);
-    for (int np = 1; np <= 3; np++) {
-        char out[700], log[700], nps[8];
-        snprintf(out, sizeof out, "%s/mpi%d.csv", g_dir, np);
-        snprintf(log, sizeof log, "%s/mpi%d.log", g_dir, np);
-        snprintf(nps, sizeof nps, "%d", np);
-        const char *argv[] = {"mpirun", "-np", nps, "--oversubscribe", sweep_railsym_bin(), "run", g_model, "-s",
-                              scn, "-o", out, "--mpi", NULL};
-        char *saved = NULL;
-        if (sweep_sanitized()) {   /* as test_sweep_mpi: no leak check of Open MPI's plugins */
-            const char *a = getenv("ASAN_OPTIONS");
-            saved = a ? strdup(a) : NULL;
-            setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
-        }
-        const int st = run(argv, log);
-        if (sweep_sanitized()) {
-            if (saved)
-                setenv("ASAN_OPTIONS", saved, 1);
-            else
-                unsetenv("ASAN_OPTIONS");
-            free(saved);
-        }
-        char *text = sweep_slurp(log, NULL);
-        ck_assert_msg(st == 0, "mpirun -np %d exited %d:\n%s", np, st, text ? text : "");
-        ck_assert_msg(strstr(text, "stress link: 11 nodes") && strstr(text, "stress arm: 7 nodes"), "%s", text);
-        free(text);
-        ck_assert_msg(sweep_same_file(ref, out), "%d ranks: %s differs from %s", np, out, ref);
-    }
+    rs_test_mpi_run_equals(g_dir, g_model, scn, ref, 3, "stress link: 11 nodes");
+    char log[700];
+    snprintf(log, sizeof log, "%s/mpi3.log", g_dir);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_msg(text && strstr(text, "stress arm: 7 nodes"), "%s", text ? text : "");
+    free(text);
     sweep_rm_rf(g_dir);
 }
 END_TEST
 
 int main(void)
 {
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    rs_test_mpi_allow_root();
     Suite *s = suite_create("stress_multi");
     TCase *tc = tcase_create("stress_multi");
     tcase_set_timeout(tc, 240);

@@ -36,6 +36,7 @@
 #include "rs_status.h"
 #include "rs_stress.h"
 #include "rs_test.h"
+#include "rs_test_mpi.h"
 #include "test_sweep_util.h"
 
 #define TH1 0.3
@@ -221,9 +222,7 @@ END_TEST
 
 START_TEST(mpi_three_ranks)
 {
-    const char *v[] = {"mpirun", "--version", NULL};
-    if (run(v, NULL) != 0) {
-        fprintf(stderr, "test_stress_reaction: mpirun not found (Debian: openmpi-bin): the MPI check is skipped\n");
+    if (!rs_test_mpi_available("test_stress_reaction")) {
         return;
     }
     sweep_scratch(g_dir, sizeof g_dir, "stress_reaction");
@@ -235,22 +234,8 @@ START_TEST(mpi_three_ranks)
     snprintf(out, sizeof out, "%s/mpi3.csv", g_dir);
     snprintf(ref, sizeof ref, "%s/two.csv", g_dir);
     snprintf(log, sizeof log, "%s/mpi3.log", g_dir);
-    const char *argv[] = {"mpirun", "-np", "3", "--oversubscribe", sweep_railsym_bin(), "run", dir, "-s", scn, "-o",
-                          out, "--mpi", NULL};
-    char *saved = NULL;
-    if (sweep_sanitized()) {   /* as test_sweep_mpi: no leak check of Open MPI's plugins */
-        const char *a = getenv("ASAN_OPTIONS");
-        saved = a ? strdup(a) : NULL;
-        setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
-    }
-    const int st = run(argv, log);
-    if (sweep_sanitized()) {
-        if (saved)
-            setenv("ASAN_OPTIONS", saved, 1);
-        else
-            unsetenv("ASAN_OPTIONS");
-        free(saved);
-    }
+    const char *argv[] = {sweep_railsym_bin(), "run", dir, "-s", scn, "-o", out, "--mpi", NULL};
+    const int st = rs_test_mpi_run(3, argv, log);
     char *text = sweep_slurp(log, NULL);
     ck_assert_msg(st == 0, "mpirun -np 3 exited %d:\n%s", st, text ? text : "");
     free(text);
@@ -327,8 +312,7 @@ END_TEST
 
 int main(void)
 {
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    rs_test_mpi_allow_root();
     Suite *s = suite_create("stress_reaction");
     TCase *tc = tcase_create("stress_reaction");
     tcase_set_timeout(tc, 240);
