@@ -147,7 +147,7 @@ int cmd_assess(int argc, char **argv) {
         {"bogie-mass", 'm', "T", "bogie mass m+, t (with --frame)"},
         {"f0", 0, "HZ", "instability frequency (default: each signal's spectral peak, 0.2 .. 20 Hz)"},
         {"wheel", 'w', "CONTACT", "a wheel's contact for Y/Q (repeatable; default every CONTACT.Y, CONTACT.Q)"},
-        {"sum-y", 0, "COL", "sum of guiding forces of a wheelset, N (repeatable)"},
+        {"sum-y", 0, "COL", "sum of guiding forces of a wheelset, N: a column or COL1-COL2 (repeatable)"},
         {"wheel-load", 'q', "Q0", "static wheel force, kN (with --sum-y)"},
         {"freight", 0, "", "alpha = 0.85 in the sum Y limit (default 1)"},
         {"out", 'o', "PREFIX", "output prefix (default: RESULT without .csv)"},
@@ -195,8 +195,13 @@ int cmd_assess(int argc, char **argv) {
     auto add = [&](const std::string &c) {
         if (std::find(names.begin(), names.end(), c) == names.end()) names.push_back(c);
     };
-    for (const auto *list : {&acc, &vel, &sumy})
+    for (const auto *list : {&acc, &vel})
         for (const std::string &c : *list) add(c);
+    std::vector<std::vector<ColumnTerm>> sumy_terms;
+    for (const std::string &e : sumy) {
+        sumy_terms.push_back(column_sum_terms(e, header, "--sum-y"));
+        for (const ColumnTerm &t : sumy_terms.back()) add(t.column);
+    }
     for (const std::string &w : wheels) {
         add(w + ".Y");
         add(w + ".Q");
@@ -285,8 +290,13 @@ int cmd_assess(int argc, char **argv) {
         const double lim_rms = rs_track_shift_limit(q0, alpha) / 2;
         Table t{prefix + "_assess_sum_y.csv", prefix + "_assess_sum_y.png",
                 "sum Y: rms over 100 m windows, f0 +- 2 Hz", "rms [kN]", "[0:*]", {}, {}, {}};
-        for (const std::string &c : sumy) {
-            const auto &y = rc.values[col(c)];
+        for (size_t e = 0; e < sumy.size(); e++) {
+            const std::string &c = sumy[e];
+            std::vector<double> y(n, 0.0);
+            for (const ColumnTerm &term : sumy_terms[e]) {
+                const auto &v = rc.values[col(term.column)];
+                for (size_t i = 0; i < n; i++) y[i] += term.sign * v[i];
+            }
             std::vector<double> rms = stability_rms(csv, "sum Y '" + c + "'", y, s, rc.fs, f0, t.start);
             for (double &r : rms) r /= 1e3;
             const size_t k = argmax(rms);

@@ -1,4 +1,5 @@
 // cmd_track_shift.cpp — `railsym track-shift RESULT.csv COLUMN --wheel-load Q0
+// (COLUMN: a column or a signed sum of columns, R.Y-L.Y)
 // [--position COL] [--freight] [--out PREFIX] [--no-plot]`: the rms of the
 // sum of guiding forces ΣY (COLUMN, N) over sliding 100 m windows every 10 m
 // of track after a 20 Hz low pass, against the limit half of
@@ -38,14 +39,20 @@ int cmd_track_shift(int argc, char **argv) {
     if (!(q0 > 0)) throw cli::UsageError("--wheel-load must be positive (kN)");
     const double alpha = args.has("freight") ? 0.85 : 1.0;
     const std::string csv = args.positional[0], col = args.positional[1], pos = args.value("position", "x");
-    const ResultColumns rc = read_result_columns(csv, {col, pos});
+    // COLUMN may be a signed sum of columns (a wheelset's R.Y-L.Y)
+    const std::vector<ColumnTerm> terms = column_sum_terms(col, read_result_header(csv), "COLUMN");
+    std::vector<std::string> names = {pos};
+    for (const ColumnTerm &t : terms) names.push_back(t.column);
+    const ResultColumns rc = read_result_columns(csv, names);
     const size_t n = rc.values[0].size();
-    std::vector<double> f(n), start(n), rms(n);
+    std::vector<double> y(n, 0.0), f(n), start(n), rms(n);
+    for (size_t k = 0; k < terms.size(); k++)
+        for (size_t i = 0; i < n; i++) y[i] += terms[k].sign * rc.values[k + 1][i];
     char err[512];
-    if (rs_track_shift_lowpass(rc.values[0].data(), n, rc.fs, 20, f.data(), err, sizeof err) != RS_OK)
+    if (rs_track_shift_lowpass(y.data(), n, rc.fs, 20, f.data(), err, sizeof err) != RS_OK)
         throw cli::UserError(csv + ": column '" + col + "': " + err);
     size_t nw = 0;
-    if (rs_track_shift_rms(f.data(), rc.values[1].data(), n, 100, 10, start.data(), rms.data(), n, &nw, err,
+    if (rs_track_shift_rms(f.data(), rc.values[0].data(), n, 100, 10, start.data(), rms.data(), n, &nw, err,
                            sizeof err) != RS_OK)
         throw cli::UserError(csv + ": column '" + pos + "': " + err);
     const double lim = rs_track_shift_limit(q0, alpha), lim_rms = lim / 2;

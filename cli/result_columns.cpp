@@ -115,4 +115,28 @@ ResultColumns read_result_columns(const std::string &csv, const std::vector<std:
     return r;
 }
 
+std::vector<ColumnTerm> column_sum_terms(const std::string &expr, const std::vector<std::string> &header,
+                                         const std::string &option) {
+    for (const std::string &h : header)
+        if (h == expr) return {{1.0, expr}};
+    std::vector<ColumnTerm> terms;
+    size_t i = 0;
+    double sign = 1.0;
+    if (!expr.empty() && (expr[0] == '+' || expr[0] == '-')) {
+        sign = expr[0] == '-' ? -1.0 : 1.0;
+        i = 1;
+    }
+    for (;;) {
+        const size_t j = expr.find_first_of("+-", i);
+        const std::string c = expr.substr(i, j == std::string::npos ? std::string::npos : j - i);
+        if (c.empty())
+            throw cli::UsageError(option + " '" + expr + "': an empty term; write a column, or columns joined by + " +
+                                  "and - (a wheelset: ws1_right.Y-ws1_left.Y)");
+        terms.push_back({sign, c});
+        if (j == std::string::npos) return terms;
+        sign = expr[j] == '-' ? -1.0 : 1.0;
+        i = j + 1;
+    }
+}
+
 }  // namespace railsym

@@ -30,6 +30,21 @@ ResultColumns read_result_columns(const std::string &csv, const std::vector<std:
 // a file that cannot be read or is empty.
 std::vector<std::string> read_result_header(const std::string &csv);
 
+// One term of a signed sum of columns.
+struct ColumnTerm {
+    double sign;          // +1 or -1
+    std::string column;
+};
+
+// EXPR as a signed sum of columns: EXPR itself when the header has it (a
+// name holding '+' or '-' still works), else its terms split at '+' and '-'
+// (`ws1_right.Y-ws1_left.Y`: a wheelset's guiding-force sum from its
+// wheels' Y, each pointing to the track centre).  An empty term throws
+// cli::UsageError naming OPTION; unknown columns are left for
+// read_result_columns to refuse.
+std::vector<ColumnTerm> column_sum_terms(const std::string &expr, const std::vector<std::string> &header,
+                                         const std::string &option);
+
 }  // namespace railsym
 
 #endif

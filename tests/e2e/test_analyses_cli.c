@@ -11,7 +11,8 @@
  *    and plot;
  *  - `railsym comfort` on a CSV of sinusoids writes the 12 blocks of 60 s
  *    and prints N_MV; unknown columns are named with the closest one;
- *  - `railsym track-shift` on a CSV of ΣY = 5 kN + 12 kN sin(2π 2 t) prints
+ *  - `railsym track-shift` on a CSV of ΣY = 5 kN + 12 kN sin(2π 2 t) (also
+ *    given as R.Y - L.Y, two wheels' columns) prints
  *    the hand rms 9.849 kN and the limits 83.33 kN (70.83 kN freight).
  */
 #define _GNU_SOURCE
@@ -182,9 +183,11 @@ START_TEST(track_shift_command)
     snprintf(path, sizeof path, "%s/f.csv", dir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
-    fprintf(f, "time,x,sumY\n");
-    for (int i = 0; i < 6000; i++)
-        fprintf(f, "%.17g,%.17g,%.17g\n", i / 200.0, 0.125 * i, 5e3 + 12e3 * sin(2 * M_PI * 2 * (i / 200.0)));
+    fprintf(f, "time,x,sumY,R.Y,L.Y\n");
+    for (int i = 0; i < 6000; i++) {
+        const double sn = sin(2 * M_PI * 2 * (i / 200.0));   /* R.Y - L.Y = sumY */
+        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g\n", i / 200.0, 0.125 * i, 5e3 + 12e3 * sn, 5e3 + 7e3 * sn, -5e3 * sn);
+    }
     fclose(f);
     ck_assert_int_eq(sh("%s track-shift %s sumY --wheel-load 110 > %s/out.txt", bin, path, dir), 0);
     ck_assert_int_eq(sh("grep -q '65 windows of 100 m every 10 m, largest rms 9.849 kN' %s/out.txt", dir), 0);
@@ -193,6 +196,13 @@ START_TEST(track_shift_command)
     ck_assert_int_eq(sh("grep -q 'sum Y 70.83 kN' %s/out.txt", dir), 0);
     snprintf(path, sizeof path, "%s/f_sumY_track_shift.csv", dir);
     ck_assert_int_eq(lines(path), 1 + 65);
+    /* a wheelset's sum from its wheels' Y columns: R.Y - L.Y is the same signal */
+    snprintf(path, sizeof path, "%s/f.csv", dir);
+    ck_assert_int_eq(sh("%s track-shift %s R.Y-L.Y --wheel-load 110 --no-plot > %s/out.txt", bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q \"sum Y 'R.Y-L.Y': 65 windows of 100 m every 10 m, largest rms 9.849 kN\" %s/out.txt", dir),
+                     0);
+    ck_assert_int_eq(sh("%s track-shift %s R.Y-L.YY --wheel-load 110 --no-plot > %s/out.txt 2>&1", bin, path, dir), 1);
+    ck_assert_int_eq(sh("grep -q \"no column 'L.YY'\" %s/out.txt", dir), 0);
 }
 END_TEST
 

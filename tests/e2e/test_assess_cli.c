@@ -14,6 +14,7 @@
  *    pass, limit (10 + 2·110/3)/2 = 41.67 kN;
  *  - 90 windows of 100 m and 1996 of 2 m in the CSVs;
  *  - a wheel's Y given as --sum-y too leaves its Y/Q as it was;
+ *  - --sum-y of a signed sum of columns: sumY+sumY twice the rms, w.Y-w.Y nothing;
  *  - a missing column, positions that do not increase and --frame without
  *    --bogie-mass are refused with messages that say what to do.
  */
@@ -109,6 +110,18 @@ START_TEST(figures_and_verdicts)
     /* a wheel's Y also given as a sum Y: each column is read once and Y/Q stays Y over Q */
     ck_assert_int_eq(sh("%s assess %s --sum-y w.Y --wheel-load 110 --no-plot > %s/out.txt", bin, csv, dir), 0);
     HAS("Y/Q w: largest 2 m mean 0.4995");
+    /* a signed sum of columns (a wheelset's R.Y-L.Y): sumY + sumY has twice the rms, 2 × 8.485 = 16.97 kN;
+     * sumY + w.Y - w.Y is sumY's (the w terms cancel) */
+    ck_assert_int_eq(sh("%s assess %s --sum-y sumY+sumY --sum-y sumY+w.Y-w.Y --wheel-load 110 --no-plot > %s/out.txt",
+                        bin, csv, dir),
+                     0);
+    HAS("sum Y 'sumY+sumY': largest rms 16.97 kN");
+    HAS("sum Y 'sumY+w.Y-w.Y': largest rms 8.485 kN");
+    ck_assert_int_eq(sh("%s assess %s --sum-y sumY+ --wheel-load 110 --no-plot > %s/out.txt 2>&1", bin, csv, dir), 2);
+    HAS("--sum-y 'sumY+': an empty term");
+    ck_assert_int_eq(sh("%s assess %s --sum-y sumY-w.YY --wheel-load 110 --no-plot > %s/out.txt 2>&1", bin, csv, dir),
+                     1);
+    HAS("has no column 'w.YY' (did you mean 'w.Y'?)");
 }
 END_TEST
 
