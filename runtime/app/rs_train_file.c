@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "rs_clock.h"
@@ -990,6 +991,20 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
  * the train file) through the parser's cache and makes *base a vehicle of
  * it, with its parameters, initial values and contact options in one
  * allocation (*mp, owned by the caller until the type takes it). */
+/* 1 when FOLDER (as the train file would resolve it) is a compiled model
+ * folder: 'model wagon' beside a folder 'wagon' is ambiguous. */
+static int is_model_folder(const parser *P, const char *folder)
+{
+    char path[1100];
+    const char *slash = strrchr(P->file, '/');
+    if (slash)
+        snprintf(path, sizeof path, "%.*s/%s/model.json", (int)(slash - P->file), P->file, folder);
+    else
+        snprintf(path, sizeof path, "%s/model.json", folder);
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
 static int load_model_type(parser *P, int L, const char *name, const char *folder, rs_wagon *base,
                            const rs_model **mo, double **mp)
 {
@@ -1111,6 +1126,11 @@ static int type_header(parser *P, int L, char **tok, int n, int veh)
         if (st != RS_OK)
             return st;
     } else if (n == 4) {
+        if (is_model_folder(P, tok[3]))
+            return PERR(P, L, RS_E_ARG,
+                        "'model %s' names the built-in %s, but '%s' beside the train file is a compiled model folder: "
+                        "write 'model ./%s' for the folder (or rename the folder)",
+                        tok[3], tok[3], tok[3], tok[3]);
         base = strcmp(tok[3], "loco") == 0 ? P->vt[1].w : P->vt[0].w;
     } else if (prev >= 0) {
         base = P->vt[prev].w;   /* 'vehicle loco' changes the built-in loco */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -441,6 +442,28 @@ START_TEST(test_compiled_vehicles)
               "'x_coord NAME'");
     parse_err("vehicle fw model generated/four_bar\nend\n", "model 'four_bar' has constraints");
     parse_err("vehicle wagon model generated/freight_wagon\nend\n", "'wagon' is a built-in type");
+    /* 'model wagon' beside a compiled folder named wagon: ambiguous, refused; './wagon' is the folder */
+    char dir[] = "/tmp/rs_train_shadowXXXXXX", path[256];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/wagon", dir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/wagon/model.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/t.train", dir);
+    rs_train_spec *sh = (rs_train_spec *)1;
+    char msg[512] = "";
+    ck_assert_int_eq(rs_train_spec_parse("vehicle w model wagon\nend\n", path, &sh, msg, sizeof msg), RS_E_ARG);
+    ck_assert_ptr_null(sh);
+    ck_assert_msg(strstr(msg, "t.train:1: 'model wagon' names the built-in wagon, but 'wagon' beside the train file is "
+                              "a compiled model folder: write 'model ./wagon' for the folder") != NULL,
+                  "%s", msg);
+    /* without the folder, the built-in as before */
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    ck_assert_int_eq(system(path), 0);
+    sh = parse_ok("vehicle w model wagon\nend\norder\nw\nend\n");
+    rs_train_spec_free(&sh);
 }
 END_TEST
 
