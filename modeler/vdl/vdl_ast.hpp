@@ -110,6 +110,8 @@ struct Stmt {
     std::vector<StmtP> body;      // Template: statements
     Loc end_loc;                  // Template: the `end`
     InstanceP trace;              // set by template expansion (null: top level)
+    bool broken = false;          // a line that did not parse: decls are the names it
+                                  // seemed to declare, failed silently (no cascade)
 
     // The clause's expressions, or null when absent.
     const std::vector<ExprP> *clause(const std::string &kw) const {

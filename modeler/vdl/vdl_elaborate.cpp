@@ -599,6 +599,10 @@ private:
     }
 
     void statement(const Stmt &s) {
+        if (s.broken) {   // its line's syntax error is reported: its names only fail quietly
+            fail_stmt(s);
+            return;
+        }
         switch (s.kind) {
         case Stmt::Param:
         case Stmt::Coord:

@@ -430,11 +430,49 @@ private:
 
     // ---- statements ----
     void statement(std::vector<StmtP> &out, bool in_template) {
+        const size_t start = pos_;
         try {
             statement_inner(out, in_template);
         } catch (const ParseError &) {
+            if (!in_template) broken_names(start, out);
             skip_line();
         }
+    }
+
+    // A declaration line that did not parse still names what it declares:
+    // a statement marked broken carries those names, so that their uses
+    // later fail quietly instead of as "unknown name" (the line's own error
+    // is the one to fix).  The names: the one after the keyword, and for the
+    // list keywords (param, coord, aux, input) each one after a comma outside
+    // brackets.  Only the top level: a template's names are its instances'.
+    void broken_names(size_t start, std::vector<StmtP> &out) {
+        static const std::set<std::string> lists = {"param", "coord", "aux", "input"};
+        static const std::set<std::string> single = {"point", "base", "frame", "body", "output", "constraint"};
+        if (start >= toks_.size() || toks_[start].kind != Tok::Name) return;
+        const std::string &kw = toks_[start].text;
+        const bool list = lists.count(kw) > 0;
+        if (!list && !single.count(kw)) return;
+        auto st = std::make_shared<Stmt>();
+        st->kind = Stmt::Param;   // not elaborated: broken
+        st->loc = toks_[start].loc;
+        st->broken = true;
+        int depth = 0;
+        bool item_start = true;
+        for (size_t i = start + 1; i < toks_.size(); ++i) {
+            const Token &t = toks_[i];
+            if (t.kind == Tok::Newline || t.kind == Tok::End) break;
+            if (t.kind == Tok::Punct && (t.text == "(" || t.text == "[")) ++depth;
+            if (t.kind == Tok::Punct && (t.text == ")" || t.text == "]")) --depth;
+            if (item_start && t.kind == Tok::Name) {
+                Decl d;
+                d.name = t.text;
+                d.loc = t.loc;
+                st->decls.push_back(d);
+            }
+            item_start = list && depth == 0 && t.kind == Tok::Punct && t.text == ",";
+            if (!list && !st->decls.empty()) break;
+        }
+        if (!st->decls.empty()) out.push_back(st);
     }
 
     void statement_inner(std::vector<StmtP> &out, bool in_template) {
