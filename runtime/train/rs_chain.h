@@ -45,7 +45,9 @@ typedef struct rs_chain rs_chain;
 
 typedef enum rs_chain_solver {
     RS_CHAIN_ARTIFICIAL = 0,   /* seed 002 (a): D μ̇ + A μ = b to steady state */
-    RS_CHAIN_DIRECT = 1        /* band Cholesky of A (the reference) */
+    RS_CHAIN_DIRECT = 1,       /* band Cholesky of A (the reference) */
+    RS_CHAIN_CG = 2            /* Jacobi-preconditioned conjugate gradients
+                                  (rs_artdyn_cg; the last bits depend on T) */
 } rs_chain_solver;
 
 typedef struct rs_chain_config {
@@ -110,7 +112,7 @@ double rs_chain_last_tau(const rs_chain *c);
 
 typedef struct rs_chain_stats {
     long solves;        /* solves of A μ = b */
-    long iters;         /* artificial iterations, all solves */
+    long iters;         /* artificial or CG iterations, all solves */
     int max_iters;      /* the most in one solve */
 } rs_chain_stats;
 rs_chain_stats rs_chain_get_stats(const rs_chain *c);

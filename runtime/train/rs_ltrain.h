@@ -65,7 +65,9 @@ typedef enum rs_ltrain_method {
     RS_LTRAIN_ARTIFICIAL = 0,   /* rigid couplers: seed 002 (a), artificial dynamics */
     RS_LTRAIN_DIRECT = 1,       /* rigid couplers: tridiagonal Cholesky (the reference) */
     RS_LTRAIN_HMM = 2,          /* stiff couplers: seed 002 (b), the HMM */
-    RS_LTRAIN_RESOLVED = 3      /* stiff couplers: RK4 at the micro step (the reference) */
+    RS_LTRAIN_RESOLVED = 3,     /* stiff couplers: RK4 at the micro step (the reference) */
+    RS_LTRAIN_CG = 4            /* rigid couplers: Jacobi-preconditioned conjugate
+                                   gradients (rs_artdyn_cg; the last bits depend on T) */
 } rs_ltrain_method;
 
 typedef struct rs_ltrain_config {
@@ -152,7 +154,7 @@ double rs_ltrain_micro_step(const rs_ltrain *lt);      /* δ in use [s] */
 double rs_ltrain_micro_interval(const rs_ltrain *lt);  /* η in use [s] */
 
 typedef struct rs_ltrain_stats {
-    long solves, iters;    /* rigid: solves of A μ = b, artificial iterations */
+    long solves, iters;    /* rigid: solves of A μ = b, artificial or CG iterations */
     int max_iters;         /* the most in one solve */
     long macro_steps, micro_steps;   /* stiff */
 } rs_ltrain_stats;
