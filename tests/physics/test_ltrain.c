@@ -53,7 +53,7 @@
 void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, const int *ldz, double *work, int *info,
             size_t ljobz);
 
-enum { NMAX = 64 };
+enum { NMAX = 128 };   /* the 100-vehicle CG check */
 
 static const double traction = 3e5, grade = 0.004;
 
@@ -194,6 +194,73 @@ START_TEST(test_converges_to_direct)
         ck_assert_msg(e <= 1e-10, "n %d: relative error %g", n, e);
         rs_ltrain_free(&a);
     }
+}
+END_TEST
+
+/* CG (RS_LTRAIN_CG) from μ = 0 at pair()'s disturbed state: the direct μ*
+ * to 1e-10 relative within nc + 5 iterations (CG's exact-arithmetic bound
+ * nc, + 5 for rounding), far fewer than the artificial iteration's; trains
+ * of 10 and 100 vehicles, 1 and 3 threads. */
+START_TEST(test_cg_against_direct)
+{
+    const int ns[] = {10, 100};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        const int n = ns[k], nc = n - 1;
+        rs_ltrain *a;
+        double mu_star[NMAX], mu[NMAX] = {0};
+        pair(n, &a, mu_star);
+        char err[512] = "";
+        int it_art = 0;
+        ck_assert_msg(rs_ltrain_solve(a, mu, 2000000, &it_art, err, sizeof err) == RS_OK, "%s", err);
+        rs_ltrain_free(&a);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            rs_wagon veh[NMAX];
+            rs_coupler cpl[NMAX];
+            tol_of_make = 1e-13;
+            rs_ltrain *g = make(n, RS_LTRAIN_CG, threads, 1e8, 0.01, veh, cpl);
+            tol_of_make = 1e-10;
+            disturb(g, n);
+            memset(mu, 0, sizeof mu);
+            int it = 0;
+            ck_assert_msg(rs_ltrain_solve(g, mu, nc + 5, &it, err, sizeof err) == RS_OK, "%s", err);
+            const double e = rel_err(mu, mu_star, nc);
+            fprintf(stderr, "cg: %d vehicles, %d threads: %d iterations from mu = 0 (artificial: %d), relative error %.3g\n",
+                    n, threads, it, it_art, e);
+            ck_assert_msg(e <= 1e-10, "n %d: relative error %g", n, e);
+            ck_assert_msg(it <= nc + 5 && it < it_art / 10, "n %d: %d CG iterations, %d artificial", n, it, it_art);
+            rs_ltrain_free(&g);
+        }
+    }
+}
+END_TEST
+
+/* 3 s of a 40-vehicle train pulled from rest (a disturbed start, so the
+ * couplers work) by CG and directly: positions within 1e-9 relative. */
+START_TEST(test_cg_trajectories)
+{
+    const int n = 40;
+    rs_wagon veh[NMAX];
+    rs_coupler cpl[NMAX];
+    rs_ltrain *g = make(n, RS_LTRAIN_CG, 2, 1e8, 0.01, veh, cpl), *d = make(n, RS_LTRAIN_DIRECT, 1, 1e8, 0.01, veh, cpl);
+    disturb(g, n);
+    disturb(d, n);
+    char err[512] = "";
+    double ds = 0.0, smax = 0.0;
+    for (int j = 0; j < 600; j++) {
+        ck_assert_msg(rs_ltrain_step(g, 0.005, err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_msg(rs_ltrain_step(d, 0.005, err, sizeof err) == RS_OK, "%s", err);
+        for (int i = 0; i < n; i++) {
+            ds = fmax(ds, fabs(rs_ltrain_coords(g)[i] - rs_ltrain_coords(d)[i]));
+            smax = fmax(smax, fabs(rs_ltrain_coords(d)[i]));
+        }
+    }
+    const rs_ltrain_stats st = rs_ltrain_get_stats(g);
+    fprintf(stderr, "cg trajectories: %d vehicles, 3 s at h 5 ms: max |s| difference %.3g relative; %.2f CG "
+            "iterations per solve, at most %d\n", n, ds / smax, (double)st.iters / (double)st.solves, st.max_iters);
+    ck_assert_msg(ds <= 1e-9 * smax, "cg vs direct %g relative", ds / smax);
+    ck_assert_msg(st.max_iters <= n - 1 + 5, "%d iterations", st.max_iters);
+    rs_ltrain_free(&g);
+    rs_ltrain_free(&d);
 }
 END_TEST
 
@@ -774,6 +841,8 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_system);
     tcase_add_test(tc, test_converges_to_direct);
+    tcase_add_test(tc, test_cg_against_direct);
+    tcase_add_test(tc, test_cg_trajectories);
     tcase_add_test(tc, test_rate_matches_eigenvalues);
     tcase_add_test(tc, test_pull_from_rest);
     tcase_add_test(tc, test_baumgarte_decay);
