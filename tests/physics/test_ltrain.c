@@ -788,24 +788,28 @@ START_TEST(test_train_file)
     rs_test_write(dir, "nat.train", nat_train);
     /* columns: time, x and v of 9 vehicles, force and elongation of 8 couplers */
     enum { NV = 9, NCOL = 1 + 4 * NV - 2 };
-    double row[3][NCOL];
+    double row[4][NCOL];
     char err[1024];
-    const char *extra[3] = {"set solver = artificial\n", "set solver = direct\n",
-                            "set solver = hmm\nset step = 0.1\nset output = 1\nset speed = 5\n"};
-    for (int k = 0; k < 3; k++)
+    const char *extra[4] = {"set solver = artificial\n", "set solver = direct\n",
+                            "set solver = hmm\nset step = 0.1\nset output = 1\nset speed = 5\n", "set solver = cg\n"};
+    for (int k = 0; k < 4; k++)
         ck_assert_msg(run_file(dir, extra[k], row[k], NCOL, err, sizeof err) == RS_OK, "%s: %s", extra[k], err);
     rs_wagon loco, wagon;
     rs_loco_default(&loco);
     rs_wagon_default(&wagon);
     const double ml = mass_of(&loco), mw = mass_of(&wagon), M = ml + 8 * mw;
-    double ex = 0.0, eF = 0.0, eH = 0.0;
-    for (int j = 1; j < 1 + 2 * NV; j++)
+    double ex = 0.0, eF = 0.0, eH = 0.0, eg = 0.0;
+    for (int j = 1; j < 1 + 2 * NV; j++) {
         ex = fmax(ex, fabs(row[0][j] - row[1][j]) / fmax(fabs(row[1][j]), 1.0));
+        eg = fmax(eg, fabs(row[3][j] - row[1][j]) / fmax(fabs(row[1][j]), 1.0));
+    }
     for (int c = 0; c < NV - 1; c++) {   /* T_c = F (mass behind) / M, the rigid train's by hand */
         const double T = 3e5 * (NV - 1 - c) * mw / M;
         eF = fmax(eF, fmax(fabs(row[0][1 + 2 * NV + 2 * c] - T), fabs(row[1][1 + 2 * NV + 2 * c] - T)) / 3e5);
         eH = fmax(eH, fabs(row[2][1 + 2 * NV + 2 * c] - T) / 3e5);
     }
+    fprintf(stderr, "train file: cg vs direct %.2g (relative, x and v)\n", eg);
+    ck_assert_msg(eg <= 1e-8, "cg vs direct %g", eg);
     fprintf(stderr, "train file: artificial vs direct %.2g (relative, x and v); tensions against F (mass behind)/M: "
             "%.2g (rigid), %.2g (hmm, k 1e12: the macro step's position error times k)\n", ex, eF, eH);
     ck_assert_msg(ex <= 1e-8 && eF <= 1e-8 && eH <= 1e-3, "%g %g %g", ex, eF, eH);
@@ -814,7 +818,7 @@ START_TEST(test_train_file)
         const char *extra, *want;
     } bad[] = {
         {"set formulation = park\nset solver = hmm\n", "is a method of the natural formulation"},
-        {"set solver = cg\n", "has no Krylov solver"},
+        {"set solver = gmres\n", "has no Krylov solver"},
         {"restart 4\n", "is a setting of the Park step"},
         {"set formulation = nat\n", "write 'formulation park'"},
         {"set solver = hmm\nset step = 0.01\n", "'step' is the macro step"},
