@@ -526,6 +526,35 @@ START_TEST(test_cg_trajectories)
 }
 END_TEST
 
+/* CG's sums are added in thread order: two runs on 3 threads give the
+ * same bits; max_iter too small gives RS_E_NOCONV with its message. */
+START_TEST(test_cg_deterministic_and_noconv)
+{
+    const int n = 10;
+    double ref[40];
+    for (int r = 0; r < 2; r++) {
+        rs_chain *g = make(n, RS_CHAIN_CG, 3, 10.0);
+        start(g);
+        steps(g, 20, 2e-3);
+        if (r == 0)
+            memcpy(ref, rs_chain_coords(g), 4 * (size_t)n * sizeof ref[0]);
+        else
+            ck_assert_msg(memcmp(ref, rs_chain_coords(g), 4 * (size_t)n * sizeof ref[0]) == 0,
+                          "two runs on 3 threads differ");
+        rs_chain_free(&g);
+    }
+    rs_chain *g = make(n, RS_CHAIN_CG, 2, 10.0);
+    start(g);
+    double mu[30] = {0};
+    char err[512] = "";
+    int it = 0;
+    ck_assert_int_eq(rs_chain_solve(g, mu, 3, &it, err, sizeof err), RS_E_NOCONV);
+    ck_assert_msg(strstr(err, "conjugate gradients") && strstr(err, "raise max_iter"), "%s", err);
+    ck_assert_int_eq(it, 3);
+    rs_chain_free(&g);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     rs_chain_config cfg;
@@ -566,6 +595,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_threads_bit_identical);
     tcase_add_test(tc, test_cg_against_direct);
     tcase_add_test(tc, test_cg_trajectories);
+    tcase_add_test(tc, test_cg_deterministic_and_noconv);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
     return s;
