@@ -930,7 +930,8 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
     }
     if (s == S_SOLVER) {
         /* the last three are methods of 'formulation natural' only (checked
-         * at the end: the formulation may come later) */
+         * at the end: the formulation may come later); 'cg' is Park's
+         * Krylov solver or, in the natural formulation, RS_LTRAIN_CG */
         static const char *const solvers[] = {"auto",       "cg",     "bicgstab", "gmres",
                                               "artificial", "direct", "hmm",      "resolved"};
         int known = -1;
@@ -944,10 +945,10 @@ static int setting_line(parser *P, int L, char **tok, int n, int s)
             }
             return PERR(P, L, RS_E_ARG,
                         "%swrite 'solver auto', 'solver cg', 'solver bicgstab', 'solver gmres' or 'solver artificial' "
-                        "(with 'formulation natural': 'solver artificial', 'direct', 'hmm' or 'resolved')",
+                        "(with 'formulation natural': 'solver artificial', 'direct', 'cg', 'hmm' or 'resolved')",
                         what);
         }
-        static const int natural[] = {-1, -1, -1, -1, RS_LTRAIN_ARTIFICIAL,   /* -1: a Krylov solver */ RS_LTRAIN_DIRECT, RS_LTRAIN_HMM,
+        static const int natural[] = {-1, RS_LTRAIN_CG, -1, -1, RS_LTRAIN_ARTIFICIAL,   /* -1: a Krylov solver */ RS_LTRAIN_DIRECT, RS_LTRAIN_HMM,
                                       RS_LTRAIN_RESOLVED};
         S->natural_method = natural[known];
         S->solver = strcmp(tok[1], "cg") == 0           ? RS_KRYLOV_CG
@@ -1274,8 +1275,8 @@ static int check_formulation(parser *P)
     }
     if (m == -1)   /* a Krylov solver named */
         return PERR(P, P->given[S_SOLVER], RS_E_ARG,
-                    "'formulation natural' (line %d) has no Krylov solver: write 'solver artificial' or 'solver "
-                    "direct' (rigid couplers), 'solver hmm' or 'solver resolved' (stiff couplers)",
+                    "'formulation natural' (line %d) has no Krylov solver: write 'solver artificial', 'solver "
+                    "direct' or 'solver cg' (rigid couplers), 'solver hmm' or 'solver resolved' (stiff couplers)",
                     P->given[S_FORMULATION]);
     static const int park_only[] = {S_CORRECTIONS, S_REBALANCE, S_RESTART};
     for (int i = 0; i < 3; i++)
@@ -1523,6 +1524,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
                                   .t_start = nr.t_start, .t_end = nr.t_end, .wall_s = nr.wall_s,
                                   .krylov_per_step = nr.iters_per_step, .threads = nr.threads,
                                   .iterations_of = S->natural_method == RS_LTRAIN_ARTIFICIAL ? "artificial-dynamics"
+                                                  : S->natural_method == RS_LTRAIN_CG       ? "conjugate-gradient"
                                                                                               : ""};
         if (rep)
             *rep = r;

@@ -29,7 +29,7 @@ typedef struct rs_train_spec {
     int corrections, rebalance;
     int natural;                 /* 'formulation natural': rs_train_natural.h */
     int natural_method;          /* its rs_ltrain_method ('solver'; -1: a Krylov
-                                    solver, -2: none given) */
+                                    solver but cg, -2: none given) */
     int nv;                      /* vehicles, front first                   */
     rs_wagon *veh;               /* nv; traction tables point into `tables` */
     char (*vname)[64];           /* nv                                      */

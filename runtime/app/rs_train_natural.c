@@ -19,7 +19,7 @@
 #include "rs_progress.h"
 #include "rs_results.h"
 
-static const char *const method_name[] = {"artificial", "direct", "hmm", "resolved"};
+static const char *const method_name[] = {"artificial", "direct", "hmm", "resolved", "cg"};
 
 /* One row: x, v per vehicle, then tension and elongation per coupler
  * (4n − 2 values); values has 2n more for the speeds and tensions. */

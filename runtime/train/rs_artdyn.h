@@ -31,6 +31,7 @@ typedef struct rs_artdyn {
     double *mu[2];        /* μ, double-buffered: an iteration reads one, writes the other */
     double *slot;         /* 4T doubles of scratch for the maxima */
     double *L;            /* direct only: nc (kd+1) for the factor */
+    double *cg;           /* CG only: r, z, p, Ap (nc each), then 2T doubles of scratch */
     rs_barrier *bar;
     double tol, omega;
     /* written by thread 0 only */
@@ -51,5 +52,20 @@ int rs_artdyn_solve(const rs_artdyn *s, int t, int r0, int r1, int max_iter, int
 /* The direct reference: thread 0 factors the whole A (band Cholesky) and
  * solves into mu[cur] between two barriers.  RS_OK or RS_E_SINGULAR. */
 int rs_artdyn_direct(const rs_artdyn *s, int t, int cur);
+
+/* Thread t's part of one solve by conjugate gradients preconditioned by
+ * diag(A) (Jacobi), rows r0..r1−1, the same contract as rs_artdyn_solve:
+ * warm start from mu[*cur] (updated in place; *cur is left as it is), the
+ * same stopping test max_c |b − A μ|_c <= tol · max_c |b_c|, checked on the
+ * true residual b − A μ (the recurrence's residual only proposes the stop;
+ * when the true one disagrees, CG restarts from it), at most max_iter
+ * iterations, three barriers each.  In exact arithmetic it stops within nc
+ * iterations.  Dot products: each thread sums its rows into a slot, then
+ * every thread adds the T slots in the order 0..T−1, so a given T always
+ * gives the same bits but, unlike the artificial iteration, different
+ * thread counts differ in the last bits.  RS_OK, RS_E_NOCONV (the last
+ * iterate kept), RS_E_NONFINITE, or RS_E_SINGULAR (a direction of
+ * non-positive curvature: A is not SPD), the message in msg. */
+int rs_artdyn_cg(const rs_artdyn *s, int t, int r0, int r1, int max_iter, int *cur);
 
 #endif /* RS_ARTDYN_H */

@@ -149,12 +149,12 @@ int rs_chain_create(rs_chain **out, const rs_chain_config *cfg, char *err, size_
     if (cfg->n < 1 || !(cfg->mass > 0.0) || !(cfg->length > 0.0) || !(cfg->gravity >= 0.0) ||
         !(cfg->alpha >= 0.0) || cfg->threads < 1 || cfg->threads > 4096 || !(cfg->tol > 0.0) ||
         cfg->max_iter < 1 || !(cfg->omega > 0.0 && cfg->omega < 2.0) ||
-        (cfg->solver != RS_CHAIN_ARTIFICIAL && cfg->solver != RS_CHAIN_DIRECT) || !isfinite(cfg->inertia) ||
+        (cfg->solver != RS_CHAIN_ARTIFICIAL && cfg->solver != RS_CHAIN_DIRECT && cfg->solver != RS_CHAIN_CG) || !isfinite(cfg->inertia) ||
         (cfg->extrapolate != 0 && cfg->extrapolate != 1))
         return rs_fail(err, errlen, RS_E_ARG,
                        "rs_chain_create: need n >= 1 (%d), mass, length > 0 (%g, %g), gravity, alpha >= 0 "
                        "(%g, %g), threads in 1..4096 (%d), tol > 0 (%g), max_iter >= 1 (%d), omega in (0, 2) "
-                       "(%g: the explicit pseudo-time step is unstable at 2), solver artificial or direct, extrapolate 0 or 1",
+                       "(%g: the explicit pseudo-time step is unstable at 2), solver artificial, direct or cg, extrapolate 0 or 1",
                        cfg->n, cfg->mass, cfg->length, cfg->gravity, cfg->alpha, cfg->threads, cfg->tol,
                        cfg->max_iter, cfg->omega);
     rs_chain *c = rs_alloc(NULL, 1, sizeof *c);
@@ -184,9 +184,10 @@ int rs_chain_create(rs_chain **out, const rs_chain_config *cfg, char *err, size_
     c->muE = rs_alloc(NULL, nc, sizeof(double));
     c->muP = rs_alloc(NULL, nc, sizeof(double));
     c->slot = rs_alloc(NULL, 4 * (size_t)c->T, sizeof(double));
+    c->cg = rs_alloc(NULL, 4 * nc + 2 * (size_t)c->T, sizeof(double));   /* every solver: the step never allocates */
     int st = RS_OK;
     if (!c->s || !c->p || !c->ss || !c->ps || !c->ks || !c->kp || !c->A || !c->b || !c->mu[0] || !c->mu[1] ||
-        !c->L || !c->scratch || !c->muE || !c->muP || !c->slot)
+        !c->L || !c->scratch || !c->muE || !c->muP || !c->slot || !c->cg)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_chain_create: out of memory for %d bodies", c->n);
     /* Contiguous ranges of bodies (and so of constraints): thread t
      * exchanges only the boundary bodies and multipliers with t ± 1. */
@@ -214,7 +215,7 @@ void rs_chain_free(rs_chain **cp)
         return;
     rs_team_free(&c->start, &c->bar, &c->pool);
     double *arrays[] = {c->s, c->p, c->ss, c->ps, c->ks, c->kp, c->A, c->b, c->mu[0], c->mu[1], c->L, c->scratch,
-                        c->muE, c->muP, c->slot};
+                        c->muE, c->muP, c->slot, c->cg};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);
     rs_free(NULL, c);

@@ -1,7 +1,8 @@
 /*
  * rs_chain.h — a planar chain of N pendulums in natural coordinates, by the
  * modified state-space method of seed 002 (eq. 9-20), whose linear system
- * is solved either by artificial dynamics (the seed's method (a)) or
+ * is solved by artificial dynamics (the seed's method (a)), by
+ * Jacobi-preconditioned conjugate gradients (the Krylov comparison), or
  * directly (band Cholesky, the reference).  docs/massive.md has the
  * equations, the choices and the measurements.
  *
@@ -33,7 +34,8 @@
  * multipliers, and the threads meet at one barrier per iteration.  Every
  * value is computed by the same expression whatever the thread count, and
  * the only reductions are maxima, so 1, 2 or T threads give bit-identical
- * results.  Nothing allocates after rs_chain_create; every iteration loop
+ * results (not with RS_CHAIN_CG, whose dot products are sums: the same
+ * bits for a given T only).  Nothing allocates after rs_chain_create; every iteration loop
  * is bounded by max_iter.
  */
 #ifndef RS_CHAIN_H
@@ -45,7 +47,9 @@ typedef struct rs_chain rs_chain;
 
 typedef enum rs_chain_solver {
     RS_CHAIN_ARTIFICIAL = 0,   /* seed 002 (a): D μ̇ + A μ = b to steady state */
-    RS_CHAIN_DIRECT = 1        /* band Cholesky of A (the reference) */
+    RS_CHAIN_DIRECT = 1,       /* band Cholesky of A (the reference) */
+    RS_CHAIN_CG = 2            /* Jacobi-preconditioned conjugate gradients
+                                  (rs_artdyn_cg; the last bits depend on T) */
 } rs_chain_solver;
 
 typedef struct rs_chain_config {
@@ -110,7 +114,7 @@ double rs_chain_last_tau(const rs_chain *c);
 
 typedef struct rs_chain_stats {
     long solves;        /* solves of A μ = b */
-    long iters;         /* artificial iterations, all solves */
+    long iters;         /* artificial or CG iterations, all solves */
     int max_iters;      /* the most in one solve */
 } rs_chain_stats;
 rs_chain_stats rs_chain_get_stats(const rs_chain *c);

@@ -30,6 +30,7 @@ struct rs_chain {
     int cur;               /* mu[cur] holds μ between sections */
     double *L;             /* band Cholesky factor (direct), nc × 5 */
     double *scratch;       /* nc */
+    double *cg;            /* CG: 4 nc + 2T (rs_artdyn.h) */
     double *muE, *muP;     /* μ at the start of this step and of the last
                               (the extrapolated warm start; own rows only) */
     int have_prev;         /* muP holds a step's μ */

@@ -22,7 +22,7 @@ enum { ROW = 2 * RS_CHAIN_KD + 1 };
 static rs_artdyn view(rs_chain *c)
 {
     rs_artdyn s = {.nc = c->nc, .kd = RS_CHAIN_KD, .T = c->T, .A = c->A, .b = c->b, .mu = {c->mu[0], c->mu[1]},
-                   .slot = c->slot, .L = c->L, .bar = c->bar, .tol = c->cfg.tol, .omega = c->cfg.omega,
+                   .slot = c->slot, .L = c->L, .cg = c->cg, .bar = c->bar, .tol = c->cfg.tol, .omega = c->cfg.omega,
                    .iters = &c->iters, .tau = &c->last_tau, .direct_status = &c->direct_status,
                    .msg = c->msg, .msglen = sizeof c->msg};
     return s;
@@ -36,6 +36,7 @@ static int stage_solve(rs_chain *c, int t, int max_iter, int *cur)
         rs_chain_assemble_row(c, c->ss, c->ps, row, c->A + (size_t)row * ROW, &c->b[row]);
     const rs_artdyn s = view(c);
     int st = c->cfg.solver == RS_CHAIN_DIRECT ? rs_artdyn_direct(&s, t, *cur)
+             : c->cfg.solver == RS_CHAIN_CG   ? rs_artdyn_cg(&s, t, r0, r1, max_iter, cur)
                                               : rs_artdyn_solve(&s, t, r0, r1, max_iter, cur);
     if (t == 0) {
         c->stats.solves++;
@@ -61,7 +62,8 @@ static void section(void *ctx, int task, int t)
         static const double a[4] = {0.0, 0.5, 0.5, 1.0};
         const double h = c->h;
         const int r0 = 3 * c->start[t], r1 = 3 * c->start[t + 1];
-        const int extra = c->cfg.solver == RS_CHAIN_ARTIFICIAL && c->cfg.extrapolate;
+        /* both iterations gain from a close warm start */
+        const int extra = c->cfg.solver != RS_CHAIN_DIRECT && c->cfg.extrapolate;
         if (extra)
             for (int row = r0; row < r1; row++) {
                 c->muP[row] = c->have_prev ? c->muE[row] : c->mu[cur][row];

@@ -83,12 +83,14 @@ double rs_ltrain_force(const rs_ltrain *lt, int i, double t, double v)
 static int check(const rs_ltrain_config *cfg, char *err, size_t errlen)
 {
     const rs_ltrain_method me = cfg->method;
-    const int rigid = me == RS_LTRAIN_ARTIFICIAL || me == RS_LTRAIN_DIRECT;
+    const int rigid = me == RS_LTRAIN_ARTIFICIAL || me == RS_LTRAIN_DIRECT || me == RS_LTRAIN_CG;
     if (cfg->n < 1 || cfg->n > 10000000 || !cfg->veh || (cfg->n > 1 && !cfg->cpl))
         return rs_fail(err, errlen, RS_E_ARG, "rs_ltrain_create: need n >= 1 vehicles (%d), veh and, for n > 1, cpl",
                        cfg->n);
-    if (me != RS_LTRAIN_ARTIFICIAL && me != RS_LTRAIN_DIRECT && me != RS_LTRAIN_HMM && me != RS_LTRAIN_RESOLVED)
-        return rs_fail(err, errlen, RS_E_ARG, "rs_ltrain_create: method %d is none of artificial, direct, hmm, resolved",
+    if (me != RS_LTRAIN_ARTIFICIAL && me != RS_LTRAIN_DIRECT && me != RS_LTRAIN_HMM && me != RS_LTRAIN_RESOLVED &&
+        me != RS_LTRAIN_CG)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "rs_ltrain_create: method %d is none of artificial, direct, hmm, resolved, cg",
                        (int)me);
     if (!rigid && cfg->n < 2)
         return rs_fail(err, errlen, RS_E_ARG,
@@ -190,7 +192,8 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
     int st = check(cfg, err, errlen);
     if (st != RS_OK)
         return st;
-    const int rigid = cfg->method == RS_LTRAIN_ARTIFICIAL || cfg->method == RS_LTRAIN_DIRECT;
+    const int rigid =
+        cfg->method == RS_LTRAIN_ARTIFICIAL || cfg->method == RS_LTRAIN_DIRECT || cfg->method == RS_LTRAIN_CG;
     double delta = 0.0;
     int m = 0;
     if (!rigid && (st = stiff_grid(cfg, &delta, &m, err, errlen)) != RS_OK)
@@ -216,11 +219,11 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
      * (m, 1/m, s, d) + the method's own. */
     double **arr[] = {&lt->m,     &lt->minv,  &lt->s,     &lt->d,     &lt->p,     &lt->v,      &lt->ss,   &lt->ps,
                       &lt->sq[0], &lt->sq[1], &lt->sv[0], &lt->sv[1], &lt->ks,    &lt->kp,     &lt->A,    &lt->b,
-                      &lt->mu[0], &lt->mu[1], &lt->L,     &lt->muE,   &lt->muP,   &lt->slot,   &lt->scratch,
+                      &lt->mu[0], &lt->mu[1], &lt->L,     &lt->muE,   &lt->muP,   &lt->slot,   &lt->scratch, &lt->cg,
                       &lt->w,     &lt->wd,    &lt->F,     &lt->Fb,    &lt->Facc,  &lt->Fdacc,  &lt->Fbar, &lt->Fprev,
                       &lt->Fslope, &lt->qacc, &lt->vacc,  &lt->aacc,  &lt->adacc, &lt->aprev};
     const size_t len[] = {n,  n,  n,  nc, n,  n,  n,  n,  n,  n,  n,  n,  4 * n, 4 * n, 3 * nc, nc, nc, nc, 2 * nc,
-                          nc, nc, 4 * T, nc + n, mm, mm, nc, T,  nc, nc, nc, nc, nc, n,  n,  n,  n,  n};
+                          nc, nc, 4 * T, nc + n, 4 * nc + 2 * T, mm, mm, nc, T,  nc, nc, nc, nc, nc, n,  n,  n,  n,  n};
     int nomem = !lt->veh || !lt->cpl || !lt->tab;
     for (size_t k = 0; k < sizeof arr / sizeof arr[0]; k++) {
         *arr[k] = rs_alloc(NULL, len[k] + 1, sizeof(double));   /* + 1: never a zero-size request */
@@ -285,7 +288,7 @@ void rs_ltrain_free(rs_ltrain **ltp)
     rs_team_free(&lt->start, &lt->bar, &lt->pool);
     double *arrays[] = {lt->m,     lt->minv,  lt->s,     lt->d,     lt->p,     lt->v,      lt->ss,   lt->ps,
                         lt->sq[0], lt->sq[1], lt->sv[0], lt->sv[1], lt->ks,    lt->kp,     lt->A,    lt->b,
-                        lt->mu[0], lt->mu[1], lt->L,     lt->muE,   lt->muP,   lt->slot,   lt->scratch,
+                        lt->mu[0], lt->mu[1], lt->L,     lt->muE,   lt->muP,   lt->slot,   lt->scratch, lt->cg,
                         lt->w,     lt->wd,    lt->F,     lt->Fb,    lt->Facc,  lt->Fdacc,  lt->Fbar, lt->Fprev,
                         lt->Fslope, lt->qacc, lt->vacc,  lt->aacc,  lt->adacc, lt->aprev,  lt->tab};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)

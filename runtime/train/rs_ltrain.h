@@ -14,7 +14,7 @@
  * e = 0, as rs_coupler_force with pitch 0); its elongation is
  * e_i = s_i − s_{i+1} − d_i, its tension T_i.
  *
- * Rigid couplers (RS_LTRAIN_ARTIFICIAL, RS_LTRAIN_DIRECT): the constraints
+ * Rigid couplers (RS_LTRAIN_ARTIFICIAL, RS_LTRAIN_DIRECT, RS_LTRAIN_CG): the constraints
  * f_i = e_i = 0, J = ∂f/∂s (+1 at i, −1 at i + 1, constant), the modified
  * state-space method of seed 002 (eq. 9-20) with modified momenta
  * p* = M ṡ + Jᵀ μ: each evaluation solves
@@ -22,7 +22,8 @@
  * then ṡ = M⁻¹ (p* − Jᵀ μ), ṗ* = F(t, ṡ) (J̇ = 0); RK4 in time.  A μ = b
  * by the artificial dynamics of rs_artdyn.h (D from A's diagonal, warm
  * start extrapolated from the last two steps as rs_chain does, the
- * convergence test on the max-norm residual) or directly (tridiagonal
+ * convergence test on the max-norm residual), by conjugate gradients
+ * (rs_artdyn_cg, the same warm start and test) or directly (tridiagonal
  * Cholesky, the reference).  Velocity-level Baumgarte: J ṡ = −α f, so a
  * violation decays as e^{−α t}.  The tension is the Lagrange multiplier
  * λ = μ̇, which the queries get from A λ = J M⁻¹ F + α J ṡ.
@@ -47,7 +48,8 @@
  * multiplier or averaged tension, and the threads meet at barriers.  Every
  * value is computed by the same expression whatever the thread count and
  * the only reductions are maxima, so 1, 2 or T threads give bit-identical
- * results.  Nothing allocates after rs_ltrain_create; every loop is
+ * results (not with RS_LTRAIN_CG, whose dot products are sums: the same
+ * bits for a given T only).  Nothing allocates after rs_ltrain_create; every loop is
  * bounded (max_iter; the micro steps fixed at create; a resolved step of
  * at most 1e9 micro steps).
  */
@@ -65,7 +67,9 @@ typedef enum rs_ltrain_method {
     RS_LTRAIN_ARTIFICIAL = 0,   /* rigid couplers: seed 002 (a), artificial dynamics */
     RS_LTRAIN_DIRECT = 1,       /* rigid couplers: tridiagonal Cholesky (the reference) */
     RS_LTRAIN_HMM = 2,          /* stiff couplers: seed 002 (b), the HMM */
-    RS_LTRAIN_RESOLVED = 3      /* stiff couplers: RK4 at the micro step (the reference) */
+    RS_LTRAIN_RESOLVED = 3,     /* stiff couplers: RK4 at the micro step (the reference) */
+    RS_LTRAIN_CG = 4            /* rigid couplers: Jacobi-preconditioned conjugate
+                                   gradients (rs_artdyn_cg; the last bits depend on T) */
 } rs_ltrain_method;
 
 typedef struct rs_ltrain_config {
@@ -82,7 +86,7 @@ typedef struct rs_ltrain_config {
     int max_iter;          /* iterations per solve, at most */
     double omega;          /* pseudo-step factor, in (0, 2) */
     int extrapolate;       /* warm start: 0 the last μ, 1 extrapolated linearly */
-    int direct_first;      /* artificial: 1 solves the first step after a start
+    int direct_first;      /* artificial only (not CG): 1 solves the first step after a start
                               or set_state directly (from μ = 0 the tension must
                               cross the train: about N² iterations), 0 does not */
     /* stiff */
@@ -152,7 +156,7 @@ double rs_ltrain_micro_step(const rs_ltrain *lt);      /* δ in use [s] */
 double rs_ltrain_micro_interval(const rs_ltrain *lt);  /* η in use [s] */
 
 typedef struct rs_ltrain_stats {
-    long solves, iters;    /* rigid: solves of A μ = b, artificial iterations */
+    long solves, iters;    /* rigid: solves of A μ = b, artificial or CG iterations */
     int max_iters;         /* the most in one solve */
     long macro_steps, micro_steps;   /* stiff */
 } rs_ltrain_stats;

@@ -38,6 +38,7 @@ struct rs_ltrain {
     double *L, *muE, *muP; /* direct factor (2 nc); warm-start history (nc each) */
     int have_prev;
     double *slot;          /* 4T */
+    double *cg;            /* CG: 4 nc + 2T (rs_artdyn.h) */
     double *scratch;       /* nc + n: the queries' direct solves */
     int direct_status, iters, status;
     double last_tau;

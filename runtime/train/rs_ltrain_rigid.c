@@ -19,7 +19,7 @@
 static rs_artdyn view(rs_ltrain *lt)
 {
     rs_artdyn s = {.nc = lt->nc, .kd = RS_LTRAIN_KD, .T = lt->T, .A = lt->A, .b = lt->b,
-                   .mu = {lt->mu[0], lt->mu[1]}, .slot = lt->slot, .L = lt->L, .bar = lt->bar,
+                   .mu = {lt->mu[0], lt->mu[1]}, .slot = lt->slot, .L = lt->L, .cg = lt->cg, .bar = lt->bar,
                    .tol = lt->cfg.tol, .omega = lt->cfg.omega, .iters = &lt->iters, .tau = &lt->last_tau,
                    .direct_status = &lt->direct_status, .msg = lt->msg, .msglen = sizeof lt->msg};
     return s;
@@ -39,10 +39,15 @@ static int stage_solve(rs_ltrain *lt, int t, int r0, int r1, int max_iter, int *
         if (t == 0)
             lt->iters = 0;
     } else {
-        /* the first step after a start has no μ history to warm-start from */
+        /* the first step after a start has no μ history to warm-start
+         * from; CG needs at most about nc iterations from anywhere, so
+         * only the artificial iteration takes the direct first step */
         const int direct = lt->cfg.method == RS_LTRAIN_DIRECT ||
-                           (lt->job == RS_LTRAIN_JOB_STEP && !lt->have_prev && lt->cfg.direct_first);
-        st = direct ? rs_artdyn_direct(&s, t, *cur) : rs_artdyn_solve(&s, t, r0, r1, max_iter, cur);
+                           (lt->job == RS_LTRAIN_JOB_STEP && !lt->have_prev && lt->cfg.direct_first &&
+                            lt->cfg.method == RS_LTRAIN_ARTIFICIAL);
+        st = direct                              ? rs_artdyn_direct(&s, t, *cur)
+             : lt->cfg.method == RS_LTRAIN_CG ? rs_artdyn_cg(&s, t, r0, r1, max_iter, cur)
+                                                 : rs_artdyn_solve(&s, t, r0, r1, max_iter, cur);
     }
     if (t == 0) {
         lt->stats.solves++;
@@ -78,7 +83,7 @@ static void section(void *ctx, int task, int t)
         const double h = lt->h;
         /* the history is kept for both solvers (a state copied from a
          * direct train warm-starts an artificial one), used by one */
-        const int extra = lt->cfg.method == RS_LTRAIN_ARTIFICIAL && lt->cfg.extrapolate;
+        const int extra = lt->cfg.method != RS_LTRAIN_DIRECT && lt->cfg.extrapolate;
         for (int i = r0; i < r1; i++) {
             lt->muP[i] = lt->have_prev ? lt->muE[i] : lt->mu[cur][i];
             lt->muE[i] = lt->mu[cur][i];

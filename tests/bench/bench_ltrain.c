@@ -6,7 +6,12 @@
  * (a) rigid couplers, RK4 steps of h = 10 ms, tolerance 1e-10:
  *   BENCH ltrain<N>.step_us_per_vehicle_<S>_t<T> <v> us
  *       median µs per step and vehicle, S = artificial (the artificial
- *       dynamics, warm-started) or direct (tridiagonal Cholesky), T threads
+ *       dynamics, warm-started), direct (tridiagonal Cholesky) or cg
+ *       (Jacobi-preconditioned conjugate gradients, warm-started), T threads
+ *   BENCH ltrain<N>.iters_per_solve_cg <v> iterations
+ *       mean CG iterations per solve over the timed steps (no direct first step)
+ *   BENCH ltrain<N>.cg_rel_err_vs_direct <v>
+ *       max|μ − μ_direct| / max|μ_direct| of one warm CG solve at the state reached
  *   BENCH ltrain<N>.iters_per_solve_artificial <v> iterations
  *       mean artificial iterations per solve over the timed steps (the
  *       first step solved directly: direct_first)
@@ -26,8 +31,8 @@
  *
  * N = 10, 100, 500, 2000; T from RAILSYM_BENCH_THREAD_LIST ("1,2" unless
  * set).  Medians over up to 15 steps after 3 warm-up steps, bounded by
- * about 2 s per figure.  A benchmark prints figures; it never fails on
- * time.
+ * about 2 s per figure.  RAILSYM_BENCH_LTRAIN_RIGID_ONLY=1 leaves (b) out.
+ * A benchmark prints figures; it never fails on time.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -44,6 +49,7 @@ enum { NMAX = 2000, STEPS = 15, WARM = 3 };
 static const double BUDGET_S = 2.0;
 
 static rs_wagon veh[NMAX];
+static double mu_g[NMAX], mu_d[NMAX];
 static rs_coupler cpl[NMAX];
 
 static void build(int n, double k)
@@ -139,8 +145,9 @@ int main(void)
         const int n = ns[j];
         /* (a) rigid */
         build(n, 1e12);
-        static const rs_ltrain_method rigid[] = {RS_LTRAIN_ARTIFICIAL, RS_LTRAIN_DIRECT};
-        for (int r = 0; r < 2; r++)
+        static const rs_ltrain_method rigid[] = {RS_LTRAIN_ARTIFICIAL, RS_LTRAIN_DIRECT, RS_LTRAIN_CG};
+        static const char *const rigid_name[] = {"artificial", "direct", "cg"};
+        for (int r = 0; r < 3; r++)
             for (int k = 0; k < nt; k++) {
                 rs_ltrain *lt = make(n, rigid[r], threads[k], 0.01);
                 if (!lt)
@@ -152,8 +159,7 @@ int main(void)
                  * is what the first 2 steps cost without it, N <= 100. */
                 char err[512];
                 const double us = time_steps(lt, n, 0.01);
-                printf("BENCH ltrain%d.step_us_per_vehicle_%s_t%d %.4g us\n", n, r ? "direct" : "artificial",
-                       threads[k], us);
+                printf("BENCH ltrain%d.step_us_per_vehicle_%s_t%d %.4g us\n", n, rigid_name[r], threads[k], us);
                 if (r == 0 && k == 0 && n <= 100) {
                     cold_start = 1;
                     rs_ltrain *cold = make(n, RS_LTRAIN_ARTIFICIAL, 1, 0.01);
@@ -170,9 +176,33 @@ int main(void)
                     printf("BENCH ltrain%d.iters_per_solve_artificial %.4g iterations\n", n,
                            st.solves ? (double)st.iters / st.solves : 0.0);
                 }
+                if (r == 2 && k == 0 && us > 0.0) {
+                    const rs_ltrain_stats st = rs_ltrain_get_stats(lt);
+                    printf("BENCH ltrain%d.iters_per_solve_cg %.4g iterations\n", n,
+                           st.solves ? (double)st.iters / st.solves : 0.0);
+                    /* one warm CG solve at the state reached against a direct one there */
+                    rs_ltrain *d = make(n, RS_LTRAIN_DIRECT, 1, 0.01);
+                    memcpy(mu_g, rs_ltrain_mu(lt), (size_t)(n - 1) * sizeof mu_g[0]);
+                    memcpy(mu_d, mu_g, (size_t)(n - 1) * sizeof mu_d[0]);
+                    if (d && rs_ltrain_copy_state(d, lt, err, sizeof err) == RS_OK &&
+                        rs_ltrain_solve(d, mu_d, 1, NULL, err, sizeof err) == RS_OK &&
+                        rs_ltrain_solve(lt, mu_g, 10000000, NULL, err, sizeof err) == RS_OK) {
+                        double e = 0.0, m = 0.0;
+                        for (int c = 0; c < n - 1; c++) {
+                            e = fmax(e, fabs(mu_g[c] - mu_d[c]));
+                            m = fmax(m, fabs(mu_d[c]));
+                        }
+                        printf("BENCH ltrain%d.cg_rel_err_vs_direct %.3g\n", n, e / m);
+                    } else if (d)
+                        printf("# ltrain%d cg against direct: %s\n", n, err);
+                    rs_ltrain_free(&d);
+                }
                 rs_ltrain_free(&lt);
                 fflush(stdout);
             }
+        const char *ro = getenv("RAILSYM_BENCH_LTRAIN_RIGID_ONLY");
+        if (ro && atoi(ro) == 1)
+            continue;
         /* (b) stiff: the least macro step the automatic rule allows */
         static const double Hs[] = {0.1, 0.25, 0.5, 1.0};
         double H = 0.0, eta = 0.0, delta = 0.0;

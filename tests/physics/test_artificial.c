@@ -453,6 +453,108 @@ START_TEST(test_threads_bit_identical)
 }
 END_TEST
 
+/* Conjugate gradients (rs_artdyn_cg) from the cold start of cold_pair's
+ * state: the direct solution to 1e-10 relative within nc iterations (CG's
+ * bound in exact arithmetic, + 5 for rounding), on 1 and 3 threads, and
+ * far fewer iterations than the artificial iteration. */
+START_TEST(test_cg_against_direct)
+{
+    const int ns[] = {5, 10, 40};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        const int n = ns[k], nc = 3 * n;
+        rs_chain *a;
+        double *mu_star = calloc((size_t)nc, sizeof *mu_star), *mu = calloc((size_t)nc, sizeof *mu);
+        cold_pair(n, &a, mu_star);
+        char err[512] = "";
+        int it_art = 0;
+        ck_assert_msg(rs_chain_solve(a, mu, 2000000, &it_art, err, sizeof err) == RS_OK, "%s", err);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            rs_chain *g = make_tol(n, RS_CHAIN_CG, threads, 10.0, 1e-13);
+            rs_chain_set_state(g, rs_chain_coords(a), rs_chain_momenta(a), NULL);
+            memset(mu, 0, (size_t)nc * sizeof *mu);
+            int it = 0;
+            /* nc + 5 holds for the seed's chains; at n = 40 (cond(A) about
+             * 1e3) rounding delays CG's finite termination (138 iterations
+             * for nc 120 measured), so the bound asserted there is 2 nc */
+            const int bound = n <= 10 ? nc + 5 : 2 * nc;
+            ck_assert_msg(rs_chain_solve(g, mu, 100 * nc, &it, err, sizeof err) == RS_OK, "%s", err);
+            const double e = rel_err(mu, mu_star, nc);
+            fprintf(stderr,
+                    "cg: n %d (nc %d), %d threads: %d iterations from mu = 0 (artificial: %d), relative error %.3g\n",
+                    n, nc, threads, it, it_art, e);
+            ck_assert_msg(e <= 1e-10, "n %d: relative error %g", n, e);
+            ck_assert_msg(it <= bound && it < it_art / 10, "n %d: %d CG iterations (bound %d), %d artificial", n, it,
+                          bound, it_art);
+            rs_chain_free(&g);
+        }
+        free(mu_star);
+        free(mu);
+        rs_chain_free(&a);
+    }
+}
+END_TEST
+
+/* 1 s of the swinging chains of 5 and 10 bars by CG and by the direct
+ * solver: the coordinates agree to 1e-9 relative. */
+START_TEST(test_cg_trajectories)
+{
+    const int ns[] = {5, 10};
+    for (size_t r = 0; r < 2; r++) {
+        const int n = ns[r];
+        rs_chain *g = make(n, RS_CHAIN_CG, 2, 10.0), *d = make(n, RS_CHAIN_DIRECT, 1, 10.0);
+        start(g);
+        start(d);
+        double ds = 0.0, smax = 0.0;
+        for (int j = 0; j < 500; j++) {
+            steps(g, 1, 2e-3);
+            steps(d, 1, 2e-3);
+            for (int q = 0; q < 4 * n; q++) {
+                ds = fmax(ds, fabs(rs_chain_coords(g)[q] - rs_chain_coords(d)[q]));
+                smax = fmax(smax, fabs(rs_chain_coords(d)[q]));
+            }
+        }
+        const rs_chain_stats st = rs_chain_get_stats(g);
+        fprintf(stderr,
+                "cg trajectories: n %d, 1 s at h 2 ms: max |s| difference cg-direct %.3g relative; %.2f CG "
+                "iterations per solve, at most %d\n",
+                n, ds / smax, (double)st.iters / (double)st.solves, st.max_iters);
+        ck_assert_msg(ds <= 1e-9 * smax, "n %d: cg vs direct %g relative", n, ds / smax);
+        ck_assert_msg(st.max_iters <= 3 * n + 5, "n %d: %d iterations", n, st.max_iters);
+        rs_chain_free(&g);
+        rs_chain_free(&d);
+    }
+}
+END_TEST
+
+/* CG's sums are added in thread order: two runs on 3 threads give the
+ * same bits; max_iter too small gives RS_E_NOCONV with its message. */
+START_TEST(test_cg_deterministic_and_noconv)
+{
+    const int n = 10;
+    double ref[40];
+    for (int r = 0; r < 2; r++) {
+        rs_chain *g = make(n, RS_CHAIN_CG, 3, 10.0);
+        start(g);
+        steps(g, 20, 2e-3);
+        if (r == 0)
+            memcpy(ref, rs_chain_coords(g), 4 * (size_t)n * sizeof ref[0]);
+        else
+            ck_assert_msg(memcmp(ref, rs_chain_coords(g), 4 * (size_t)n * sizeof ref[0]) == 0,
+                          "two runs on 3 threads differ");
+        rs_chain_free(&g);
+    }
+    rs_chain *g = make(n, RS_CHAIN_CG, 2, 10.0);
+    start(g);
+    double mu[30] = {0};
+    char err[512] = "";
+    int it = 0;
+    ck_assert_int_eq(rs_chain_solve(g, mu, 3, &it, err, sizeof err), RS_E_NOCONV);
+    ck_assert_msg(strstr(err, "conjugate gradients") && strstr(err, "raise max_iter"), "%s", err);
+    ck_assert_int_eq(it, 3);
+    rs_chain_free(&g);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     rs_chain_config cfg;
@@ -491,6 +593,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_drift_bounded);
     tcase_add_test(tc, test_energy);
     tcase_add_test(tc, test_threads_bit_identical);
+    tcase_add_test(tc, test_cg_against_direct);
+    tcase_add_test(tc, test_cg_trajectories);
+    tcase_add_test(tc, test_cg_deterministic_and_noconv);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
     return s;

@@ -53,7 +53,7 @@
 void dstev_(const char *jobz, const int *n, double *d, double *e, double *z, const int *ldz, double *work, int *info,
             size_t ljobz);
 
-enum { NMAX = 64 };
+enum { NMAX = 128 };   /* the 100-vehicle CG check */
 
 static const double traction = 3e5, grade = 0.004;
 
@@ -194,6 +194,73 @@ START_TEST(test_converges_to_direct)
         ck_assert_msg(e <= 1e-10, "n %d: relative error %g", n, e);
         rs_ltrain_free(&a);
     }
+}
+END_TEST
+
+/* CG (RS_LTRAIN_CG) from μ = 0 at pair()'s disturbed state: the direct μ*
+ * to 1e-10 relative within nc + 5 iterations (CG's exact-arithmetic bound
+ * nc, + 5 for rounding), far fewer than the artificial iteration's; trains
+ * of 10 and 100 vehicles, 1 and 3 threads. */
+START_TEST(test_cg_against_direct)
+{
+    const int ns[] = {10, 100};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        const int n = ns[k], nc = n - 1;
+        rs_ltrain *a;
+        double mu_star[NMAX], mu[NMAX] = {0};
+        pair(n, &a, mu_star);
+        char err[512] = "";
+        int it_art = 0;
+        ck_assert_msg(rs_ltrain_solve(a, mu, 2000000, &it_art, err, sizeof err) == RS_OK, "%s", err);
+        rs_ltrain_free(&a);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            rs_wagon veh[NMAX];
+            rs_coupler cpl[NMAX];
+            tol_of_make = 1e-13;
+            rs_ltrain *g = make(n, RS_LTRAIN_CG, threads, 1e8, 0.01, veh, cpl);
+            tol_of_make = 1e-10;
+            disturb(g, n);
+            memset(mu, 0, sizeof mu);
+            int it = 0;
+            ck_assert_msg(rs_ltrain_solve(g, mu, nc + 5, &it, err, sizeof err) == RS_OK, "%s", err);
+            const double e = rel_err(mu, mu_star, nc);
+            fprintf(stderr, "cg: %d vehicles, %d threads: %d iterations from mu = 0 (artificial: %d), relative error %.3g\n",
+                    n, threads, it, it_art, e);
+            ck_assert_msg(e <= 1e-10, "n %d: relative error %g", n, e);
+            ck_assert_msg(it <= nc + 5 && it < it_art / 10, "n %d: %d CG iterations, %d artificial", n, it, it_art);
+            rs_ltrain_free(&g);
+        }
+    }
+}
+END_TEST
+
+/* 3 s of a 40-vehicle train pulled from rest (a disturbed start, so the
+ * couplers work) by CG and directly: positions within 1e-9 relative. */
+START_TEST(test_cg_trajectories)
+{
+    const int n = 40;
+    rs_wagon veh[NMAX];
+    rs_coupler cpl[NMAX];
+    rs_ltrain *g = make(n, RS_LTRAIN_CG, 2, 1e8, 0.01, veh, cpl), *d = make(n, RS_LTRAIN_DIRECT, 1, 1e8, 0.01, veh, cpl);
+    disturb(g, n);
+    disturb(d, n);
+    char err[512] = "";
+    double ds = 0.0, smax = 0.0;
+    for (int j = 0; j < 600; j++) {
+        ck_assert_msg(rs_ltrain_step(g, 0.005, err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_msg(rs_ltrain_step(d, 0.005, err, sizeof err) == RS_OK, "%s", err);
+        for (int i = 0; i < n; i++) {
+            ds = fmax(ds, fabs(rs_ltrain_coords(g)[i] - rs_ltrain_coords(d)[i]));
+            smax = fmax(smax, fabs(rs_ltrain_coords(d)[i]));
+        }
+    }
+    const rs_ltrain_stats st = rs_ltrain_get_stats(g);
+    fprintf(stderr, "cg trajectories: %d vehicles, 3 s at h 5 ms: max |s| difference %.3g relative; %.2f CG "
+            "iterations per solve, at most %d\n", n, ds / smax, (double)st.iters / (double)st.solves, st.max_iters);
+    ck_assert_msg(ds <= 1e-9 * smax, "cg vs direct %g relative", ds / smax);
+    ck_assert_msg(st.max_iters <= n - 1 + 5, "%d iterations", st.max_iters);
+    rs_ltrain_free(&g);
+    rs_ltrain_free(&d);
 }
 END_TEST
 
@@ -721,24 +788,28 @@ START_TEST(test_train_file)
     rs_test_write(dir, "nat.train", nat_train);
     /* columns: time, x and v of 9 vehicles, force and elongation of 8 couplers */
     enum { NV = 9, NCOL = 1 + 4 * NV - 2 };
-    double row[3][NCOL];
+    double row[4][NCOL];
     char err[1024];
-    const char *extra[3] = {"set solver = artificial\n", "set solver = direct\n",
-                            "set solver = hmm\nset step = 0.1\nset output = 1\nset speed = 5\n"};
-    for (int k = 0; k < 3; k++)
+    const char *extra[4] = {"set solver = artificial\n", "set solver = direct\n",
+                            "set solver = hmm\nset step = 0.1\nset output = 1\nset speed = 5\n", "set solver = cg\n"};
+    for (int k = 0; k < 4; k++)
         ck_assert_msg(run_file(dir, extra[k], row[k], NCOL, err, sizeof err) == RS_OK, "%s: %s", extra[k], err);
     rs_wagon loco, wagon;
     rs_loco_default(&loco);
     rs_wagon_default(&wagon);
     const double ml = mass_of(&loco), mw = mass_of(&wagon), M = ml + 8 * mw;
-    double ex = 0.0, eF = 0.0, eH = 0.0;
-    for (int j = 1; j < 1 + 2 * NV; j++)
+    double ex = 0.0, eF = 0.0, eH = 0.0, eg = 0.0;
+    for (int j = 1; j < 1 + 2 * NV; j++) {
         ex = fmax(ex, fabs(row[0][j] - row[1][j]) / fmax(fabs(row[1][j]), 1.0));
+        eg = fmax(eg, fabs(row[3][j] - row[1][j]) / fmax(fabs(row[1][j]), 1.0));
+    }
     for (int c = 0; c < NV - 1; c++) {   /* T_c = F (mass behind) / M, the rigid train's by hand */
         const double T = 3e5 * (NV - 1 - c) * mw / M;
         eF = fmax(eF, fmax(fabs(row[0][1 + 2 * NV + 2 * c] - T), fabs(row[1][1 + 2 * NV + 2 * c] - T)) / 3e5);
         eH = fmax(eH, fabs(row[2][1 + 2 * NV + 2 * c] - T) / 3e5);
     }
+    fprintf(stderr, "train file: cg vs direct %.2g (relative, x and v)\n", eg);
+    ck_assert_msg(eg <= 1e-8, "cg vs direct %g", eg);
     fprintf(stderr, "train file: artificial vs direct %.2g (relative, x and v); tensions against F (mass behind)/M: "
             "%.2g (rigid), %.2g (hmm, k 1e12: the macro step's position error times k)\n", ex, eF, eH);
     ck_assert_msg(ex <= 1e-8 && eF <= 1e-8 && eH <= 1e-3, "%g %g %g", ex, eF, eH);
@@ -747,7 +818,7 @@ START_TEST(test_train_file)
         const char *extra, *want;
     } bad[] = {
         {"set formulation = park\nset solver = hmm\n", "is a method of the natural formulation"},
-        {"set solver = cg\n", "has no Krylov solver"},
+        {"set solver = gmres\n", "has no Krylov solver"},
         {"restart 4\n", "is a setting of the Park step"},
         {"set formulation = nat\n", "write 'formulation park'"},
         {"set solver = hmm\nset step = 0.01\n", "'step' is the macro step"},
@@ -774,6 +845,8 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_system);
     tcase_add_test(tc, test_converges_to_direct);
+    tcase_add_test(tc, test_cg_against_direct);
+    tcase_add_test(tc, test_cg_trajectories);
     tcase_add_test(tc, test_rate_matches_eigenvalues);
     tcase_add_test(tc, test_pull_from_rest);
     tcase_add_test(tc, test_baumgarte_decay);
