@@ -41,8 +41,19 @@ int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1)
     return rs_ws_call_n(ws, id, out);
 }
 
+void rs_ws_qdd_settle(rs_ws *ws)
+{
+    if (!ws->qdd_pending)
+        return;
+    ws->qdd_pending = 0;
+    for (int j = 0; j < ws->model->n_q; j++)
+        ws->qdd[j] = rs_ws_qdd_pending_value(ws, j);
+}
+
 int rs_ws_call_n(rs_ws *ws, int id, double *const *out)
 {
+    if (ws->qdd_pending && rs_fn_reads_qdd(id))
+        rs_ws_qdd_settle(ws);
     const rs_func *f = &ws->model->fn[id];
     if (!f->fn)
         return rs_ws_fail(ws, RS_E_MODEL, "model '%s' has no function %s", ws->model->name,

@@ -640,6 +640,7 @@ int rs_ws_init(rs_ws *ws)
             goto done;
         for (int j = 0; j < m->n_q; j++)
             ws->qdd[j] = (ws->rhs[j] - ws->qd[j]) / ws->dt;
+        ws->qdd_pending = 0;
         for (int i = 0; ws->ct && i < m->n_phi; i++)
             ws->lambda[i] = ws->rhs[m->n_q + i];
     }
@@ -672,6 +673,11 @@ int rs_step(rs_ws *ws)
         ws->prof_t0 = rs_now_s();
     }
     memcpy(ws->q0, ws->q, (size_t)nq * sizeof(double));
+    if (ws->qdd_pending && ws->qdd_from == ws->qd0) { /* keep the last step's q̇ₙ for its q̈ */
+        double *const b = ws->qd0;
+        ws->qd0 = ws->qd0_alt;
+        ws->qd0_alt = b;
+    }
     memcpy(ws->qd0, ws->qd, (size_t)nq * sizeof(double));
     rs_ws_get_z(ws, ws->z0); /* internal states too */
     if (ws->ct) { /* contact coordinates are state too */
@@ -681,9 +687,12 @@ int rs_step(rs_ws *ws)
     if ((st = rs_ws_update_constants(ws)) || (st = state_finite(ws, "state:")))
         goto fail;
     st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
-    if (!st && ws->opt.method != RS_RK4) /* the step's acceleration, for outputs of q̈ */
-        for (int j = 0; j < nq; j++)
-            ws->qdd[j] = (ws->qd[j] - ws->qd0[j]) / ws->dt;
+    if (!st && ws->opt.method != RS_RK4) { /* the step's acceleration, for outputs of q̈: */
+        memcpy(ws->qd_end, ws->qd, (size_t)nq * sizeof(double)); /* its ends, divided when read */
+        ws->qdd_from = ws->qd0;
+        ws->qdd_dt = ws->dt;
+        ws->qdd_pending = 1;
+    }
     if (!st && ws->opt.method != RS_RK4 && ws->model->n_z > 0)
         st = z_finish(ws, t1);
     if (!st && ws->n_plug_live > 0)

@@ -158,7 +158,7 @@ static ws_sizes block_sizes(const rs_model *m)
                          ncache + (ncache ? nq + ns : 0) +
                          2 * (size_t)m->n_p + 14 * (size_t)rs_model_inertia_count(m) +
                          nphi + nnzM + nq + 3 * nphi + nnzG + (nq + nphi) + 2 * nq + 2 * ns + 8 * nq +
-                         2 * nq + nproj * nproj + nproj + 8 * (size_t)m->n_z;
+                         2 * nq + nproj * nproj + nproj + 8 * (size_t)m->n_z + 2 * nq;
     return (ws_sizes){nq, ns, nphi, nnzM, nnzG, nproj, ncache, total};
 }
 
@@ -200,6 +200,7 @@ static void carve_block(rs_ws *ws, const ws_sizes *z)
     CARVE(zd, (size_t)m->n_z);
     for (int i = 0; i < 4; i++)
         CARVE(kz[i], (size_t)m->n_z);
+    CARVE(qd_end, nq); CARVE(qd0_alt, nq);
 #undef CARVE
 }
 

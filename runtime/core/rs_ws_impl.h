@@ -51,6 +51,17 @@ struct rs_ws {
     /* scratch */
     double *rhs;                   /* n_q + n_phi                          */
     double *q0, *qd0;              /* state at step start (restored on failure) */
+    /* q̈ of an IMEX step, (q̇ₙ₊₁ − q̇ₙ)/Δt, is read only by outputs that
+     * ask for accelerations: the step keeps its two ends and the division
+     * waits for the first call of a function that may read RS_IN_QDD
+     * (rs_ws_qdd_settle).  qdd_pending: qdd is out of date, its value is
+     * (qd_end − qdd_from)/qdd_dt.  qdd_from points at qd0 or qd0_alt: a
+     * step that starts with q̈ pending swaps the two and copies its own q̇ₙ
+     * into the other, so that if it fails the pending q̈ is still whole. */
+    double *qd_end, *qd0_alt;      /* n_q each                             */
+    const double *qdd_from;
+    double qdd_dt;
+    int qdd_pending;
     double *kq[4], *kv[4];         /* RK4 stage velocities / accelerations */
     double *qs, *qds;              /* RK4 stage state                      */
     /* internal states z (n_z each; their values live in u[z_slot[i]]) */
@@ -157,8 +168,26 @@ void rs_ws_plugin_jac_release(rs_ws *ws, const rs_allocator *a);
 int rs_ws_plugin_jac_add(rs_ws *ws, double h);
 void rs_ws_plugin_jac_rhs(const rs_ws *ws, double h, double *rhs);
 
+/* The pending q̈ of coordinate j (qdd_pending set). */
+static inline double rs_ws_qdd_pending_value(const rs_ws *ws, int j)
+{
+    return (ws->qd_end[j] - ws->qdd_from[j]) / ws->qdd_dt;
+}
+/* Writes q̈ of the last IMEX step into qdd if it is pending (the step
+ * leaves it so); rs_ws_call_n calls it before every function that may read
+ * RS_IN_QDD (rs_fn_reads_qdd). */
+void rs_ws_qdd_settle(rs_ws *ws);
+/* 1 for the functions that may read accelerations: the user outputs
+ * (acc(), alpha(), q_dd) and the power terms (a force written with q_dd).
+ * M and δ do not: δ is the dynamics at q̈ = 0, M its q̈ coefficients. */
+static inline int rs_fn_reads_qdd(int id)
+{
+    return id == RS_FN_OUTPUTS || id == RS_FN_POWER;
+}
+
 /* Calls model function `id` with out[0] = out0 (and out[1] = out1);
- * a non-zero return becomes RS_E_MODELFN with a message. */
+ * a non-zero return becomes RS_E_MODELFN with a message.  A pending q̈ is
+ * settled first when `id` may read it. */
 int rs_ws_call(rs_ws *ws, int id, double *out0, double *out1);
 /* The same with every out[] pointer given (RS_FN_MAX_OUT of them). */
 int rs_ws_call_n(rs_ws *ws, int id, double *const *out);

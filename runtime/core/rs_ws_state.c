@@ -83,6 +83,13 @@ int rs_ws_state_save(const rs_ws *ws, void *buf, size_t len)
     h.stats = ws->stats;
     memcpy(buf, &h, sizeof h);
     memcpy((char *)buf + sizeof h, ws->block, n * sizeof(double));
+    if (ws->qdd_pending) { /* the copy holds the step's q̈ itself (rs_ws_qdd_settle's) */
+        char *at = (char *)buf + sizeof h + (size_t)(ws->qdd - ws->block) * sizeof(double);
+        for (int j = 0; j < ws->model->n_q; j++) {
+            const double a = rs_ws_qdd_pending_value(ws, j);
+            memcpy(at + (size_t)j * sizeof a, &a, sizeof a);
+        }
+    }
     if (nc)
         ws->cops->state_save(ws->ct, (char *)buf + sizeof h + n * sizeof(double));
     if (np)
@@ -119,5 +126,6 @@ int rs_ws_state_restore(rs_ws *ws, const void *buf, size_t len)
     ws->constants_dirty = h.constants_dirty;
     ws->ready = h.ready;
     ws->stats = h.stats;
+    ws->qdd_pending = 0; /* the copy's qdd is its q̈ */
     return RS_OK;
 }
