@@ -228,11 +228,7 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
         return st;
     }
     rs_hmm_drv *d = &h->drv;
-    d->q = h->q;
-    d->v = h->v;
-    d->start = h->start;
-    d->bar = h->bar;
-    d->pool = h->pool;
+    rs_hmm_drv_lend(d, h->q, h->v, h->start, h->bar, h->pool);
     rs_hmm_kernel_weights(cfg->kernel, m, dm, d->w, d->wd, &d->tbar, &d->var);
     rs_hmm_set_angles(h, d->sq[0], NULL);   /* zeros: hanging at rest */
     *out = h;

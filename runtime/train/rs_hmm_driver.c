@@ -52,6 +52,15 @@ void rs_hmm_drv_free(rs_hmm_drv *d)
     memset(d, 0, sizeof *d);
 }
 
+void rs_hmm_drv_lend(rs_hmm_drv *d, double *q, double *v, const int *start, rs_barrier *bar, rs_pool *pool)
+{
+    d->q = q;
+    d->v = v;
+    d->start = start;
+    d->bar = bar;
+    d->pool = pool;
+}
+
 void rs_hmm_drv_restart(rs_hmm_drv *d) { d->hist = 0; }
 
 /* ------------------------------------------------------------- the section */
@@ -62,15 +71,17 @@ void rs_hmm_drv_restart(rs_hmm_drv *d) { d->hist = 0; }
 static void stage(rs_hmm_drv *d, int t, int b0, int b1, int k, double t0, double dt, long *stage_no)
 {
     const int par = (int)(*stage_no & 1), dq = d->b.dq;
-    const size_t nq = (size_t)dq * (size_t)d->b.nb;
+    const size_t nq = (size_t)dq * (size_t)d->b.nb, q0 = (size_t)dq * (size_t)b0, q1 = (size_t)dq * (size_t)b1;
     double *sq = d->sq[par], *sv = d->sv[par];
-    for (size_t q = (size_t)dq * (size_t)b0; q < (size_t)dq * (size_t)b1; q++) {
-        if (k == 0) {
-            sq[q] = d->q[q];
-            sv[q] = d->v[q];
-        } else {
-            sq[q] = d->q[q] + rk_a[k] * dt * d->kq[(size_t)(k - 1) * nq + q];
-            sv[q] = d->v[q] + rk_a[k] * dt * d->kv[(size_t)(k - 1) * nq + q];
+    const double *q = d->q, *v = d->v;
+    if (k == 0) {
+        memcpy(sq + q0, q + q0, (q1 - q0) * sizeof *sq);
+        memcpy(sv + q0, v + q0, (q1 - q0) * sizeof *sv);
+    } else {
+        const double c = rk_a[k] * dt, *kq = d->kq + (size_t)(k - 1) * nq, *kv = d->kv + (size_t)(k - 1) * nq;
+        for (size_t i = q0; i < q1; i++) {
+            sq[i] = q[i] + c * kq[i];
+            sv[i] = v[i] + c * kv[i];
         }
     }
     rs_barrier_wait(d->bar);
@@ -85,9 +96,11 @@ static void rk4_update(rs_hmm_drv *d, int b0, int b1, double dt)
     const size_t nq = (size_t)d->b.dq * (size_t)d->b.nb;
     const double *k1 = d->kq, *k2 = k1 + nq, *k3 = k2 + nq, *k4 = k3 + nq;
     const double *l1 = d->kv, *l2 = l1 + nq, *l3 = l2 + nq, *l4 = l3 + nq;
-    for (size_t q = (size_t)d->b.dq * (size_t)b0; q < (size_t)d->b.dq * (size_t)b1; q++) {
-        d->q[q] += dt / 6.0 * (k1[q] + 2.0 * k2[q] + 2.0 * k3[q] + k4[q]);
-        d->v[q] += dt / 6.0 * (l1[q] + 2.0 * l2[q] + 2.0 * l3[q] + l4[q]);
+    double *q = d->q, *v = d->v;
+    const double h6 = dt / 6.0;
+    for (size_t i = (size_t)d->b.dq * (size_t)b0; i < (size_t)d->b.dq * (size_t)b1; i++) {
+        q[i] += h6 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        v[i] += h6 * (l1[i] + 2.0 * l2[i] + 2.0 * l3[i] + l4[i]);
     }
 }
 

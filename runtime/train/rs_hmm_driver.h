@@ -67,7 +67,7 @@ typedef struct rs_hmm_drv {
     double eta;            /* the micro-interval the messages name, and the least macro step [s] */
     double *w, *wd;        /* kernel and derivative weights, m + 1 each (rs_hmm_kernel_weights) */
     double tbar, var;      /* the kernel's centre and variance [s, s²] */
-    /* borrowed from the chain */
+    /* lent by the chain (rs_hmm_drv_lend) */
     double *q, *v;         /* the state, dq nb each */
     const int *start;      /* the threads' ranges, T + 1 */
     rs_barrier *bar;
@@ -93,11 +93,15 @@ typedef struct rs_hmm_drv {
 /* Zeroes d, copies the chain's interface and makes the arrays for T
  * threads, m micro steps per micro-interval and the micro step delta;
  * eta as above.  The weights w, wd, tbar and var are the caller's to fill,
- * and the borrowed fields (q, v, start, bar, pool) the caller's to set
- * before the first step.  RS_OK or RS_E_NOMEM (no message: the chain says
- * what it was making); on failure rs_hmm_drv_free frees what was made. */
+ * and the state and team the caller's to lend (rs_hmm_drv_lend) before
+ * the first step.  RS_OK or RS_E_NOMEM (no message: the chain says what it
+ * was making); on failure rs_hmm_drv_free frees what was made. */
 int rs_hmm_drv_alloc(rs_hmm_drv *d, const rs_hmm_body_model *b, int T, int averaged, int m, double delta, double eta);
 void rs_hmm_drv_free(rs_hmm_drv *d);
+
+/* Lends the chain's state q, v and its team (rs_team.h); they stay the
+ * chain's, to free. */
+void rs_hmm_drv_lend(rs_hmm_drv *d, double *q, double *v, const int *start, rs_barrier *bar, rs_pool *pool);
 
 /* Forgets the averages' history: the next macro step starts afresh. */
 void rs_hmm_drv_restart(rs_hmm_drv *d);

@@ -241,11 +241,7 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
         rs_ltrain_free(&lt);
         return st;
     }
-    lt->drv.q = lt->s;
-    lt->drv.v = lt->v;
-    lt->drv.start = lt->start;
-    lt->drv.bar = lt->bar;
-    lt->drv.pool = lt->pool;
+    rs_hmm_drv_lend(&lt->drv, lt->s, lt->v, lt->start, lt->bar, lt->pool);
     double *tab = lt->tab;
     for (int i = 0; i < lt->n; i++) {
         lt->veh[i] = cfg->veh[i];
