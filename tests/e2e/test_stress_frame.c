@@ -144,17 +144,10 @@ START_TEST(collinear_members_are_the_chain)
         sweep_rm_rf(g_scn.dir);
         return;
     }
-    char scn[700], out[700], ref[700], log[700];
+    char scn[700], ref[700];
     rs_test_scn_path(&g_scn, scn, sizeof scn, "frame", "scn");
     rs_test_scn_path(&g_scn, ref, sizeof ref, "frame", "csv");
-    rs_test_scn_path(&g_scn, out, sizeof out, "mpi2", "csv");
-    rs_test_scn_path(&g_scn, log, sizeof log, "mpi2", "log");
-    const char *argv[] = {sweep_railsym_bin(), "run", g_scn.model, "-s", scn, "-o", out, "--mpi", NULL};
-    const int st = rs_test_mpi_run(2, argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_msg(st == 0, "mpirun -np 2 exited %d:\n%s", st, text ? text : "");
-    free(text);
-    ck_assert_msg(sweep_same_file(ref, out), "%s differs from %s", out, ref);
+    rs_test_mpi_run_equal(g_scn.dir, g_scn.model, scn, ref, 2, "stress link: 11 nodes");   /* 7 + 5, one shared */
     sweep_rm_rf(g_scn.dir);
 }
 END_TEST
@@ -221,15 +214,8 @@ START_TEST(refusals)
          "bad.scn:7: stress: fix at 'a:0': no member 'a' declared before it; write 'member a from X Y Z to X Y Z' "
          "earlier in the statement"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char out[700];
-        rs_test_scn_path(&g_scn, out, sizeof out, "bad", "csv");
-        ck_assert_int_ne(run_scn("bad", bad[i].extra), 0);
-        char *text = rs_test_scn_read(&g_scn, "bad", "log");
-        ck_assert_msg(strstr(text, bad[i].msg), "%s\n  expected: %s", text, bad[i].msg);
-        free(text);
-        ck_assert_int_ne(access(out, F_OK), 0);   /* no results file */
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        rs_test_scn_refused(&g_scn, "bad", bad[i].extra, (rs_test_scn_opts){0}, bad[i].msg);
     sweep_rm_rf(g_scn.dir);
 }
 END_TEST

@@ -193,18 +193,11 @@ START_TEST(mpi_three_ranks)
     setup();
     compile("two", "constraint hold = pos(D, P2)", "");
     ck_assert_int_eq(run_scn("two", "two", COUPLER("coupler", "reaction hold") "columns coupler.sigma_top"), 0);
-    char scn[700], dir[700], out[700], ref[700], log[700];
+    char scn[700], model[700], ref[700];
     rs_test_scn_path(&g_scn, scn, sizeof scn, "two", "scn");
-    snprintf(dir, sizeof dir, "%s/two", g_scn.dir);
-    rs_test_scn_path(&g_scn, out, sizeof out, "mpi3", "csv");
+    snprintf(model, sizeof model, "%s/two", g_scn.dir);
     rs_test_scn_path(&g_scn, ref, sizeof ref, "two", "csv");
-    rs_test_scn_path(&g_scn, log, sizeof log, "mpi3", "log");
-    const char *argv[] = {sweep_railsym_bin(), "run", dir, "-s", scn, "-o", out, "--mpi", NULL};
-    const int st = rs_test_mpi_run(3, argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_msg(st == 0, "mpirun -np 3 exited %d:\n%s", st, text ? text : "");
-    free(text);
-    ck_assert_msg(sweep_same_file(ref, out), "%s differs from %s", out, ref);
+    rs_test_mpi_run_equal(g_scn.dir, model, scn, ref, 3, "stress coupler: 9 nodes");
     sweep_rm_rf(g_scn.dir);
 }
 END_TEST
@@ -238,15 +231,8 @@ START_TEST(refusals)
          "'load reaction' takes one written 'constraint lock = pos(A, P)' in the .vdl; give another force as a "
          "vector output with 'load OUTPUT at S'"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char out[700];
-        rs_test_scn_path(&g_scn, out, sizeof out, "bad", "csv");
-        ck_assert_int_ne(run_scn(bad[i].model, "bad", bad[i].extra), 0);
-        char *text = rs_test_scn_read(&g_scn, "bad", "log");
-        ck_assert_msg(strstr(text, bad[i].msg), "%s\n  expected: %s", text, bad[i].msg);
-        free(text);
-        ck_assert_int_ne(access(out, F_OK), 0);   /* no results file */
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        rs_test_scn_refused(&g_scn, "bad", bad[i].extra, (rs_test_scn_opts){.model = bad[i].model}, bad[i].msg);
     sweep_rm_rf(g_scn.dir);
 }
 END_TEST

@@ -2,8 +2,9 @@
  * rs_test_scn.h — what the end-to-end tests that run scenarios of their
  * own through `railsym run` do, once: a scratch folder with a model
  * compiled into it, a scenario (the test's first lines and the case's)
- * written there and run, a file of the folder by name, the numbers of a
- * result's last row.  Failures abort the running check with the path.
+ * written there and run (or refused), a file of the folder by name, the
+ * numbers of a result's last row.  Failures abort the running check with
+ * the path.
  *
  * Every file of a case NAME lies in the folder: NAME.scn, and unless the
  * call names others, NAME.csv and NAME.log.
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rs_test_files.h"
 #include "test_sweep_util.h"
@@ -115,6 +117,28 @@ static inline void rs_test_scn_last_row(const rs_test_scn *s, const char *name, 
         x[i] = strtod(c + 1, &c);
     }
     free(text);
+}
+
+/* Runs case NAME as rs_test_scn_run does, expecting a refusal: a non-zero
+ * exit status, WANT in its log, and no result file. */
+static inline void rs_test_scn_refused(const rs_test_scn *s, const char *name, const char *extra, rs_test_scn_opts o,
+                                       const char *want)
+{
+    char out[700], log[700];
+    if (o.out)
+        snprintf(out, sizeof out, "%s", o.out);
+    else
+        rs_test_scn_path(s, out, sizeof out, name, "csv");
+    if (o.log)
+        snprintf(log, sizeof log, "%s", o.log);
+    else
+        rs_test_scn_path(s, log, sizeof log, name, "log");
+    const int st = rs_test_scn_run(s, name, extra, o);
+    char *text = rs_test_read(log);
+    ck_assert_msg(st != 0, "%s.scn ran (exit status 0); expected the refusal: %s\n%s", name, want, text);
+    ck_assert_msg(strstr(text, want), "%s\n  expected: %s", text, want);
+    free(text);
+    ck_assert_msg(access(out, F_OK) != 0, "%s.scn was refused, yet it left the result file %s", name, out);
 }
 
 #endif /* RS_TEST_SCN_H */
