@@ -58,26 +58,37 @@ static inline void rs_test_scn_setup(rs_test_scn *s, const char *tag, const char
     rs_test_compile(s->dir, model, vdl);
 }
 
+/* The size of the paths these helpers make. */
+enum { RS_TEST_SCN_PATH = 700 };
+
+/* The result and log files of case NAME under O (RS_TEST_SCN_PATH bytes
+ * each). */
+static inline void rs_test_scn_outputs(const rs_test_scn *s, const char *name, rs_test_scn_opts o, char *out,
+                                       char *log)
+{
+    if (o.out)
+        snprintf(out, RS_TEST_SCN_PATH, "%s", o.out);
+    else
+        rs_test_scn_path(s, out, RS_TEST_SCN_PATH, name, "csv");
+    if (o.log)
+        snprintf(log, RS_TEST_SCN_PATH, "%s", o.log);
+    else
+        rs_test_scn_path(s, log, RS_TEST_SCN_PATH, name, "log");
+}
+
 /* Writes DIR/NAME.scn (the base lines, then EXTRA and a newline, so that
  * EXTRA's first line is the base's line count + 1) and runs
  * `railsym run MODEL -s SCN -o OUT ARGS…` with its output into the log;
  * the exit status (sweep_run: 99 on a sanitizer report). */
 static inline int rs_test_scn_run(const rs_test_scn *s, const char *name, const char *extra, rs_test_scn_opts o)
 {
-    char scn[700], model[700], out[700], log[700], text[8192];
+    char scn[RS_TEST_SCN_PATH], model[RS_TEST_SCN_PATH], out[RS_TEST_SCN_PATH], log[RS_TEST_SCN_PATH], text[8192];
     rs_test_scn_path(s, scn, sizeof scn, name, "scn");
     if (o.model)
         snprintf(model, sizeof model, "%s/%s", s->dir, o.model);
     else
         snprintf(model, sizeof model, "%s", s->model);
-    if (o.out)
-        snprintf(out, sizeof out, "%s", o.out);
-    else
-        rs_test_scn_path(s, out, sizeof out, name, "csv");
-    if (o.log)
-        snprintf(log, sizeof log, "%s", o.log);
-    else
-        rs_test_scn_path(s, log, sizeof log, name, "log");
+    rs_test_scn_outputs(s, name, o, out, log);
     const int n = snprintf(text, sizeof text, "%s%s\n", o.base ? o.base : s->base, extra);
     ck_assert_msg(n >= 0 && (size_t)n < sizeof text, "scenario %s too long", scn);
     sweep_write(scn, text);
@@ -96,7 +107,7 @@ static inline int rs_test_scn_run(const rs_test_scn *s, const char *name, const 
  * check when it cannot be read. */
 static inline char *rs_test_scn_read(const rs_test_scn *s, const char *name, const char *ext)
 {
-    char path[700];
+    char path[RS_TEST_SCN_PATH];
     rs_test_scn_path(s, path, sizeof path, name, ext);
     return rs_test_read(path);
 }
@@ -124,15 +135,8 @@ static inline void rs_test_scn_last_row(const rs_test_scn *s, const char *name, 
 static inline void rs_test_scn_refused(const rs_test_scn *s, const char *name, const char *extra, rs_test_scn_opts o,
                                        const char *want)
 {
-    char out[700], log[700];
-    if (o.out)
-        snprintf(out, sizeof out, "%s", o.out);
-    else
-        rs_test_scn_path(s, out, sizeof out, name, "csv");
-    if (o.log)
-        snprintf(log, sizeof log, "%s", o.log);
-    else
-        rs_test_scn_path(s, log, sizeof log, name, "log");
+    char out[RS_TEST_SCN_PATH], log[RS_TEST_SCN_PATH];
+    rs_test_scn_outputs(s, name, o, out, log);
     const int st = rs_test_scn_run(s, name, extra, o);
     char *text = rs_test_read(log);
     ck_assert_msg(st != 0, "%s.scn ran (exit status 0); expected the refusal: %s\n%s", name, want, text);
