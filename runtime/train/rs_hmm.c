@@ -1,7 +1,8 @@
 /*
  * rs_hmm.c — the compliant pendulum chain of seed 002's method (b): its
  * joint forces, the bodies' decoupled equations, lifetime and queries
- * (see rs_hmm.h).  The integration is in rs_hmm_step.c.
+ * (see rs_hmm.h).  The integration is rs_hmm_driver.c's, over the chain
+ * as rs_hmm_step.c presents it.
  */
 #include "rs_hmm_impl.h"
 
@@ -206,32 +207,18 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
     h->cfg.inertia = inertia_of(cfg);
     h->minv[0] = h->minv[1] = 1.0 / cfg->mass;
     h->minv[2] = 1.0 / h->cfg.inertia;
-    if (cfg->mode == RS_HMM_AVERAGED) {
-        h->m = (int)mr;
-        h->delta = eta / h->m;   /* the grid fills η exactly */
-    } else {
-        h->m = 1;
-        h->delta = delta;
-    }
-    h->cfg.micro_step = h->delta;
-    h->cfg.micro_interval = h->m * h->delta;
-    const size_t n3 = 3 * (size_t)h->n, n2 = 2 * (size_t)h->n, T = (size_t)h->T;
-    double **arrays[] = {&h->q,    &h->v,    &h->sq[0], &h->sq[1], &h->sv[0],  &h->sv[1],
-                         &h->qacc, &h->vacc, &h->aacc,  &h->F,     &h->Facc,   &h->Fbar,
-                         &h->Fprev, &h->Fslope, &h->aprev, &h->Fdacc, &h->adacc};
-    const size_t sizes[] = {n3, n3, n3, n3, n3, n3, n3, n3, n3, n2, n2, n2, n2, n2, n3, n2, n3};
-    int ok = 1;
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        ok &= (*arrays[k] = rs_alloc(NULL, sizes[k], sizeof(double))) != NULL;
-    h->kq = rs_alloc(NULL, 4 * n3, sizeof(double));
-    h->kv = rs_alloc(NULL, 4 * n3, sizeof(double));
+    const int m = cfg->mode == RS_HMM_AVERAGED ? (int)mr : 1;
+    const double dm = cfg->mode == RS_HMM_AVERAGED ? eta / m : delta;   /* the grid fills η exactly */
+    h->cfg.micro_step = dm;
+    h->cfg.micro_interval = m * dm;
+    const size_t n3 = 3 * (size_t)h->n, T = (size_t)h->T;
+    h->q = rs_alloc(NULL, n3, sizeof(double));
+    h->v = rs_alloc(NULL, n3, sizeof(double));
     h->Fb = rs_alloc(NULL, 2 * T, sizeof(double));
     h->sc = rs_alloc(NULL, 2 * (n3 / 3 + 2 * T), sizeof(double));
-    h->w = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
-    h->wd = rs_alloc(NULL, (size_t)h->m + 1, sizeof(double));
-    h->bad = rs_alloc(NULL, T, sizeof(int));
-    int st = RS_OK;
-    if (!ok || !h->kq || !h->kv || !h->Fb || !h->sc || !h->w || !h->wd || !h->bad)
+    const rs_hmm_body_model bodies = rs_hmm_body_model_of(h);
+    int st = rs_hmm_drv_alloc(&h->drv, &bodies, h->T, cfg->mode == RS_HMM_AVERAGED, m, dm, h->cfg.micro_interval);
+    if (st != RS_OK || !h->q || !h->v || !h->Fb || !h->sc)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_hmm_create: out of memory for %d bodies", h->n);
     /* Contiguous ranges: thread t exchanges only boundary bodies with t ± 1. */
     if (st == RS_OK)
@@ -240,8 +227,10 @@ int rs_hmm_create(rs_hmm **out, const rs_hmm_config *cfg, char *err, size_t errl
         rs_hmm_free(&h);
         return st;
     }
-    rs_hmm_kernel_weights(cfg->kernel, h->m, h->delta, h->w, h->wd, &h->tbar, &h->var);
-    rs_hmm_set_angles(h, h->sq[0], NULL);   /* zeros: hanging at rest */
+    rs_hmm_drv *d = &h->drv;
+    rs_hmm_drv_lend(d, h->q, h->v, h->start, h->bar, h->pool);
+    rs_hmm_kernel_weights(cfg->kernel, m, dm, d->w, d->wd, &d->tbar, &d->var);
+    rs_hmm_set_angles(h, d->sq[0], NULL);   /* zeros: hanging at rest */
     *out = h;
     return RS_OK;
 }
@@ -252,12 +241,10 @@ void rs_hmm_free(rs_hmm **hp)
     if (!h)
         return;
     rs_team_free(&h->start, &h->bar, &h->pool);
-    double *arrays[] = {h->q,    h->v,    h->sq[0], h->sq[1], h->sv[0], h->sv[1], h->qacc,  h->vacc,
-                        h->aacc, h->F,    h->Facc,  h->Fbar,  h->Fprev, h->Fslope, h->kq,   h->kv, h->aprev, h->Fdacc, h->adacc, h->wd, h->sc,
-                        h->Fb,   h->w};
+    rs_hmm_drv_free(&h->drv);
+    double *arrays[] = {h->q, h->v, h->Fb, h->sc};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);
-    rs_free(NULL, h->bad);
     rs_free(NULL, h);
     *hp = NULL;
 }
@@ -281,24 +268,27 @@ void rs_hmm_set_angles(rs_hmm *h, const double *theta, const double *omega)
         bvy += 2.0 * a * om * s;
     }
     h->t = 0.0;
-    h->have_prev = 0;
+    rs_hmm_drv_restart(&h->drv);
 }
 
 /* ------------------------------------------------------------- queries */
 
 int rs_hmm_bodies(const rs_hmm *h) { return h->n; }
 double rs_hmm_time(const rs_hmm *h) { return h->t; }
-double rs_hmm_micro_step(const rs_hmm *h) { return h->delta; }
+double rs_hmm_micro_step(const rs_hmm *h) { return h->drv.delta; }
 double rs_hmm_micro_interval(const rs_hmm *h) { return h->cfg.micro_interval; }
 const double *rs_hmm_coords(const rs_hmm *h) { return h->q; }
 const double *rs_hmm_rates(const rs_hmm *h) { return h->v; }
 double rs_hmm_angle(const rs_hmm *h, int i) { return h->q[3 * i + 2]; }
-rs_hmm_stats rs_hmm_get_stats(const rs_hmm *h) { return h->stats; }
+rs_hmm_stats rs_hmm_get_stats(const rs_hmm *h)
+{
+    return (rs_hmm_stats){.macro_steps = h->drv.macro_steps, .micro_steps = h->drv.micro_steps};
+}
 
 void rs_hmm_avg_force(const rs_hmm *h, int j, double F[2])
 {
-    F[0] = h->Fbar[2 * j];
-    F[1] = h->Fbar[2 * j + 1];
+    F[0] = h->drv.Fbar[2 * j];
+    F[1] = h->drv.Fbar[2 * j + 1];
 }
 
 /* The opening g_j at the current state. */

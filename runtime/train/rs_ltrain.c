@@ -2,7 +2,8 @@
  * rs_ltrain.c — the longitudinal train in natural coordinates (see
  * rs_ltrain.h): its forces, lifetime, start and queries.  The parallel
  * sections are rs_ltrain_rigid.c (artificial dynamics or direct) and
- * rs_ltrain_hmm.c (HMM or resolved).
+ * rs_hmm_driver.c over the train as rs_ltrain_hmm.c presents it (HMM or
+ * resolved).
  */
 #include "rs_ltrain_impl.h"
 
@@ -206,9 +207,7 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
     lt->nc = cfg->n - 1;
     lt->T = cfg->threads;
     lt->rigid = rigid;
-    lt->nmicro = m;
-    lt->delta = delta;
-    const size_t n = (size_t)lt->n, nc = (size_t)lt->nc, T = (size_t)lt->T, mm = (size_t)m + 1;
+    const size_t n = (size_t)lt->n, nc = (size_t)lt->nc, T = (size_t)lt->T;
     size_t ntab = 0;
     for (int i = 0; i < lt->n; i++)
         ntab += 2 * (size_t)cfg->veh[i].traction_n;
@@ -217,20 +216,21 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
     lt->tab = rs_alloc(NULL, ntab + 1, sizeof(double));
     /* One block for every per-vehicle and per-coupler array: 3n + nc
      * (m, 1/m, s, d) + the method's own. */
-    double **arr[] = {&lt->m,     &lt->minv,  &lt->s,     &lt->d,     &lt->p,     &lt->v,      &lt->ss,   &lt->ps,
-                      &lt->sq[0], &lt->sq[1], &lt->sv[0], &lt->sv[1], &lt->ks,    &lt->kp,     &lt->A,    &lt->b,
-                      &lt->mu[0], &lt->mu[1], &lt->L,     &lt->muE,   &lt->muP,   &lt->slot,   &lt->scratch, &lt->cg,
-                      &lt->w,     &lt->wd,    &lt->F,     &lt->Fb,    &lt->Facc,  &lt->Fdacc,  &lt->Fbar, &lt->Fprev,
-                      &lt->Fslope, &lt->qacc, &lt->vacc,  &lt->aacc,  &lt->adacc, &lt->aprev};
-    const size_t len[] = {n,  n,  n,  nc, n,  n,  n,  n,  n,  n,  n,  n,  4 * n, 4 * n, 3 * nc, nc, nc, nc, 2 * nc,
-                          nc, nc, 4 * T, nc + n, 4 * nc + 2 * T, mm, mm, nc, T,  nc, nc, nc, nc, nc, n,  n,  n,  n,  n};
+    double **arr[] = {&lt->m,  &lt->minv, &lt->s,     &lt->d,     &lt->p,   &lt->v,   &lt->ss,   &lt->ps,
+                      &lt->ks, &lt->kp,   &lt->A,     &lt->b,     &lt->mu[0], &lt->mu[1], &lt->L, &lt->muE,
+                      &lt->muP, &lt->slot, &lt->scratch, &lt->cg, &lt->Fb};
+    const size_t len[] = {n,  n,      n,  nc, n,  n,  n,  n, 4 * n, 4 * n, 3 * nc, nc, nc, nc, 2 * nc, nc,
+                          nc, 4 * T, nc + n, 4 * nc + 2 * T, T};
     int nomem = !lt->veh || !lt->cpl || !lt->tab;
     for (size_t k = 0; k < sizeof arr / sizeof arr[0]; k++) {
         *arr[k] = rs_alloc(NULL, len[k] + 1, sizeof(double));   /* + 1: never a zero-size request */
         nomem |= !*arr[k];
     }
-    lt->bad = rs_alloc(NULL, T, sizeof(int));
-    nomem |= !lt->bad;
+    /* The stiff couplers' integration; made for the rigid ones too, so that
+     * the queries find its (zero) averages. */
+    const rs_hmm_body_model bodies = rs_ltrain_body_model_of(lt);
+    nomem |= rs_hmm_drv_alloc(&lt->drv, &bodies, lt->T, cfg->method == RS_LTRAIN_HMM, m, delta,
+                              cfg->method == RS_LTRAIN_HMM ? m * delta : 0.0) != RS_OK;
     if (nomem)
         st = rs_fail(err, errlen, RS_E_NOMEM, "rs_ltrain_create: out of memory for %d vehicles", lt->n);
     /* Contiguous ranges: thread t exchanges only boundary vehicles with t ± 1. */
@@ -241,6 +241,7 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
         rs_ltrain_free(&lt);
         return st;
     }
+    rs_hmm_drv_lend(&lt->drv, lt->s, lt->v, lt->start, lt->bar, lt->pool);
     double *tab = lt->tab;
     for (int i = 0; i < lt->n; i++) {
         lt->veh[i] = cfg->veh[i];
@@ -264,9 +265,9 @@ int rs_ltrain_create(rs_ltrain **out, const rs_ltrain_config *cfg, char *err, si
     lt->cfg.names = NULL;   /* borrowed only for create's messages */
     if (!rigid) {
         lt->cfg.micro_step = delta;
-        lt->cfg.micro_interval = cfg->method == RS_LTRAIN_HMM ? m * delta : 0.0;
+        lt->cfg.micro_interval = lt->drv.eta;
         if (cfg->method == RS_LTRAIN_HMM)
-            rs_hmm_kernel_weights(cfg->kernel, m, delta, lt->w, lt->wd, &lt->tbar, &lt->var);
+            rs_hmm_kernel_weights(cfg->kernel, m, delta, lt->drv.w, lt->drv.wd, &lt->drv.tbar, &lt->drv.var);
     }
     /* A = J M⁻¹ Jᵀ, constant: row i couples i − 1, i, i + 1. */
     for (int i = 0; i < lt->nc; i++) {
@@ -286,16 +287,14 @@ void rs_ltrain_free(rs_ltrain **ltp)
     if (!lt)
         return;
     rs_team_free(&lt->start, &lt->bar, &lt->pool);
-    double *arrays[] = {lt->m,     lt->minv,  lt->s,     lt->d,     lt->p,     lt->v,      lt->ss,   lt->ps,
-                        lt->sq[0], lt->sq[1], lt->sv[0], lt->sv[1], lt->ks,    lt->kp,     lt->A,    lt->b,
-                        lt->mu[0], lt->mu[1], lt->L,     lt->muE,   lt->muP,   lt->slot,   lt->scratch, lt->cg,
-                        lt->w,     lt->wd,    lt->F,     lt->Fb,    lt->Facc,  lt->Fdacc,  lt->Fbar, lt->Fprev,
-                        lt->Fslope, lt->qacc, lt->vacc,  lt->aacc,  lt->adacc, lt->aprev,  lt->tab};
+    rs_hmm_drv_free(&lt->drv);
+    double *arrays[] = {lt->m,   lt->minv, lt->s,    lt->d,     lt->p,     lt->v,     lt->ss, lt->ps,
+                        lt->ks,  lt->kp,   lt->A,    lt->b,     lt->mu[0], lt->mu[1], lt->L,  lt->muE,
+                        lt->muP, lt->slot, lt->scratch, lt->cg, lt->Fb,    lt->tab};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(NULL, arrays[k]);
     rs_free(NULL, lt->veh);
     rs_free(NULL, lt->cpl);
-    rs_free(NULL, lt->bad);
     rs_free(NULL, lt);
     *ltp = NULL;
 }
@@ -311,7 +310,7 @@ void rs_ltrain_set_state(rs_ltrain *lt, double t, const double *s, const double 
     memset(lt->mu[1], 0, (size_t)lt->nc * sizeof(double));
     lt->cur = 0;
     lt->have_prev = 0;
-    lt->hist = 0;
+    rs_hmm_drv_restart(&lt->drv);
     lt->t = t;
 }
 
@@ -340,7 +339,7 @@ int rs_ltrain_copy_state(rs_ltrain *dst, const rs_ltrain *src, char *err, size_t
     memcpy(dst->muP, src->muP, nc);
     dst->cur = 0;
     dst->have_prev = src->have_prev;
-    dst->hist = 0;   /* the HMM's averages are its own: it starts afresh */
+    rs_hmm_drv_restart(&dst->drv);   /* the HMM's averages are its own: it starts afresh */
     dst->t = src->t;
     return RS_OK;
 }
@@ -403,10 +402,16 @@ double rs_ltrain_distance(const rs_ltrain *lt, int c) { return lt->d[c]; }
 const double *rs_ltrain_coords(const rs_ltrain *lt) { return lt->s; }
 const double *rs_ltrain_mu(const rs_ltrain *lt) { return lt->mu[lt->cur]; }
 double rs_ltrain_last_tau(const rs_ltrain *lt) { return lt->last_tau; }
-const double *rs_ltrain_avg_tension(const rs_ltrain *lt) { return lt->Fbar; }
+const double *rs_ltrain_avg_tension(const rs_ltrain *lt) { return lt->drv.Fbar; }
 double rs_ltrain_micro_step(const rs_ltrain *lt) { return lt->cfg.micro_step; }
 double rs_ltrain_micro_interval(const rs_ltrain *lt) { return lt->cfg.micro_interval; }
-rs_ltrain_stats rs_ltrain_get_stats(const rs_ltrain *lt) { return lt->stats; }
+rs_ltrain_stats rs_ltrain_get_stats(const rs_ltrain *lt)
+{
+    rs_ltrain_stats s = lt->stats;
+    s.macro_steps = lt->drv.macro_steps;
+    s.micro_steps = lt->drv.micro_steps;
+    return s;
+}
 
 double rs_ltrain_max_elongation(const rs_ltrain *lt)
 {

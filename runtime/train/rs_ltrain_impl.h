@@ -1,12 +1,14 @@
 /*
  * rs_ltrain_impl.h — the inside of rs_ltrain, shared by rs_ltrain.c (the
  * model, lifetime, queries), rs_ltrain_rigid.c (the parallel section of the
- * rigid couplers) and rs_ltrain_hmm.c (that of the stiff ones).
+ * rigid couplers) and rs_ltrain_hmm.c (the stiff ones as the HMM driver's
+ * bodies).
  */
 #ifndef RS_LTRAIN_IMPL_H
 #define RS_LTRAIN_IMPL_H
 
 #include "rs_barrier.h"
+#include "rs_hmm_driver.h"
 #include "rs_ltrain.h"
 #include "rs_pool.h"
 
@@ -29,8 +31,7 @@ struct rs_ltrain {
     double *p;             /* rigid: modified momenta p*, n */
     double *v;             /* stiff: velocities, n */
     double *ss, *ps;       /* rigid: the RK4 stage's state, n */
-    double *sq[2], *sv[2]; /* stiff: stage states by stage parity, n each */
-    double *ks, *kp;       /* the four stages' rates, 4n each (both kinds) */
+    double *ks, *kp;       /* rigid: the four stages' rates, 4n each */
     /* rigid */
     double *A, *b;         /* band rows of A (3 nc, constant), b (nc) */
     double *mu[2];         /* μ, double-buffered */
@@ -44,16 +45,9 @@ struct rs_ltrain {
     double last_tau;
     char msg[256];
     /* stiff */
-    int nmicro;            /* micro steps per micro-interval */
-    double delta, tbar, var, tc_prev;
-    double *w, *wd;        /* kernel weights, m + 1 each */
-    double *F;             /* tensions of the current stage, nc */
     double *Fb;            /* per thread: the tension of the coupler ahead of its range, T */
-    double *Facc, *Fdacc, *Fbar, *Fprev, *Fslope;   /* nc each */
-    double *qacc, *vacc, *aacc, *adacc, *aprev;      /* n each */
-    int hist;              /* macro steps of history, up to 2 (rs_hmm's have_prev) */
-    long stage;            /* stages run, for the parity of sq/sv */
-    int *bad;              /* per thread: a non-finite value seen */
+    rs_hmm_drv drv;        /* the integration (rs_hmm_driver.h): δ, the kernel, the
+                              stages and averages; s, v, start, bar, pool lent */
     /* both */
     int *start;            /* thread t owns vehicles start[t] .. start[t+1]−1 */
     rs_barrier *bar;
@@ -67,8 +61,11 @@ struct rs_ltrain {
 /* The force on vehicle i at time t and speed v [N]. */
 double rs_ltrain_force(const rs_ltrain *lt, int i, double t, double v);
 
-/* The parallel sections: rigid (rs_ltrain_rigid.c) and stiff
- * (rs_ltrain_hmm.c); both report their failure in lt->msg. */
+/* The stiff train as the HMM driver's bodies (rs_ltrain_hmm.c). */
+rs_hmm_body_model rs_ltrain_body_model_of(rs_ltrain *lt);
+
+/* The steps: rigid (rs_ltrain_rigid.c, its failure in lt->msg) and stiff
+ * (rs_ltrain_hmm.c, the driver's). */
 int rs_ltrain_rigid_run(rs_ltrain *lt, char *err, size_t errlen);
 int rs_ltrain_stiff_run(rs_ltrain *lt, double H, char *err, size_t errlen);
 

@@ -31,6 +31,7 @@
 
 #include "rs_test.h"
 #include "rs_test_mpi.h"
+#include "rs_test_scn.h"
 #include "test_sweep_util.h"
 
 static const char *kVdl =
@@ -49,55 +50,14 @@ static const char *kVdl =
 /* at rest: no pull, z at its equilibrium −m g / k */
 static const char *kBase = "duration 0.3\nstep 1e-3\noutput 0.05\nmethod rk4\nparam F = 0\ninitial z = -0.01\n";
 
-static char g_dir[512], g_model[600];
+static rs_test_scn g_scn;   /* the scratch folder, the cart compiled there */
 
-static int run(const char *const *argv, const char *log) { return sweep_run((char **)argv, log); }
-
-static void setup_model(void)
-{
-    sweep_scratch(g_dir, sizeof g_dir, "stress_frame");
-    char vdl[700];
-    snprintf(vdl, sizeof vdl, "%s/cart.vdl", g_dir);
-    snprintf(g_model, sizeof g_model, "%s/cart", g_dir);
-    sweep_write(vdl, kVdl);
-    const char *argv[] = {sweep_railsym_bin(), "compile", vdl, "-o", g_model, NULL};
-    ck_assert_int_eq(run(argv, NULL), 0);
-}
-
-static void path(char *buf, size_t len, const char *name, const char *ext)
-{
-    snprintf(buf, len, "%s/%s.%s", g_dir, name, ext);
-}
+static void setup_model(void) { rs_test_scn_setup(&g_scn, "stress_frame", kBase, "cart", kVdl); }
 
 /* Scenario NAME = kBase + extra, run into NAME.csv, log NAME.log. */
 static int run_scn(const char *name, const char *extra)
 {
-    char scn[700], out[700], log[700], text[4096];
-    path(scn, sizeof scn, name, "scn");
-    path(out, sizeof out, name, "csv");
-    path(log, sizeof log, name, "log");
-    snprintf(text, sizeof text, "%s%s\n", kBase, extra);
-    sweep_write(scn, text);
-    const char *argv[] = {sweep_railsym_bin(), "run", g_model, "-s", scn, "-o", out, NULL};
-    return run(argv, log);
-}
-
-/* The last row of NAME.csv: n numbers after the time. */
-static void last_row(const char *name, double *x, int n)
-{
-    char p[700];
-    path(p, sizeof p, name, "csv");
-    char *text = sweep_slurp(p, NULL);
-    ck_assert_ptr_nonnull(text);
-    char *end = text + strlen(text) - 1;
-    while (end > text && end[-1] != '\n')
-        end--;
-    char *c = strchr(end, ',');
-    for (int i = 0; i < n; i++) {
-        ck_assert_ptr_nonnull(c);
-        x[i] = strtod(c + 1, &c);
-    }
-    free(text);
+    return rs_test_scn_run(&g_scn, name, extra, (rs_test_scn_opts){0});
 }
 
 static const double kPi = 3.14159265358979323846, kR = 0.02, kP = 100;
@@ -112,19 +72,17 @@ START_TEST(l_frame_statics)
                                     "columns ell.sigma_top ell.sigma_bot ell.sigma_corner"),
                      0);
     double x[3];
-    last_row("ell", x, 3);
+    rs_test_scn_last_row(&g_scn, "ell", x, 3);
     const double I = kPi * kR * kR * kR * kR / 4, w = 7850 * kPi * kR * kR * 9.81, La = 1, Lb = 0.6;
     const double top = (kP * La + w * La * La / 2 + w * Lb * La) * kR / I, corner = (kP * Lb + w * Lb * Lb / 2) * kR / I;
     printf("L frame: clamp %.10g Pa (hand %.10g), corner %.10g Pa (hand %.10g)\n", x[0], top, x[2], corner);
     ck_assert_msg(fabs(x[0] / top - 1) < 1e-6, "clamp top %.10g vs %.10g", x[0], top);
     ck_assert_msg(fabs(x[1] / -top - 1) < 1e-6, "clamp bottom %.10g vs %.10g", x[1], -top);
     ck_assert_msg(fabs(x[2] / corner - 1) < 1e-6, "corner %.10g vs %.10g", x[2], corner);
-    char log[700];
-    path(log, sizeof log, "ell", "log");
-    char *text = sweep_slurp(log, NULL);
+    char *text = rs_test_scn_read(&g_scn, "ell", "log");
     ck_assert_msg(strstr(text, "stress ell: 17 nodes"), "%s", text);   /* 11 + 7, one shared */
     free(text);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -142,7 +100,7 @@ START_TEST(h_frame_symmetric)
                      "columns bogie.sigma_lend bogie.sigma_lmid bogie.sigma_rend bogie.sigma_cross"),
         0);
     double x[4];
-    last_row("h", x, 4);
+    rs_test_scn_last_row(&g_scn, "h", x, 4);
     const double I2 = 0.04 * 0.03 * 0.03 * 0.03 / 12, L = 2.4, edge = kP * L / 8 * 0.015 / I2;
     printf("H frame: end %.10g, middle %.10g, other end %.10g Pa (hand +-%.10g); cross beam %.3g Pa\n", x[0], x[1],
            x[2], edge, x[3]);
@@ -150,7 +108,7 @@ START_TEST(h_frame_symmetric)
     ck_assert_msg(fabs(x[1] / -edge - 1) < 1e-6, "middle %.10g vs %.10g", x[1], -edge);
     ck_assert_msg(fabs(x[2] / edge - 1) < 1e-6, "other end %.10g vs %.10g", x[2], edge);
     ck_assert_msg(fabs(x[3]) < 1e-9 * edge, "the cross beam carries %g Pa", x[3]);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -173,8 +131,8 @@ START_TEST(collinear_members_are_the_chain)
     ck_assert_int_eq(run_scn("chain", chain), 0);
     ck_assert_int_eq(run_scn("frame", frame), 0);
     double a[3], b[3];
-    last_row("chain", a, 3);
-    last_row("frame", b, 3);
+    rs_test_scn_last_row(&g_scn, "chain", a, 3);
+    rs_test_scn_last_row(&g_scn, "frame", b, 3);
     double worst = 0;
     for (int i = 0; i < 3; i++) {
         ck_assert_msg(fabs(b[i] / a[i] - 1) < 1e-9, "point %d: frame %.12g, chain %.12g", i, b[i], a[i]);
@@ -183,21 +141,14 @@ START_TEST(collinear_members_are_the_chain)
     printf("collinear members: %.10g %.10g %.10g Pa, the chain's within %.2g\n", b[0], b[1], b[2], worst);
     /* and over mpirun -np 2 (the frame on rank 0) the same file */
     if (!rs_test_mpi_available("test_stress_frame")) {
-        sweep_rm_rf(g_dir);
+        sweep_rm_rf(g_scn.dir);
         return;
     }
-    char scn[700], out[700], ref[700], log[700];
-    path(scn, sizeof scn, "frame", "scn");
-    path(ref, sizeof ref, "frame", "csv");
-    path(out, sizeof out, "mpi2", "csv");
-    path(log, sizeof log, "mpi2", "log");
-    const char *argv[] = {sweep_railsym_bin(), "run", g_model, "-s", scn, "-o", out, "--mpi", NULL};
-    const int st = rs_test_mpi_run(2, argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_msg(st == 0, "mpirun -np 2 exited %d:\n%s", st, text ? text : "");
-    free(text);
-    ck_assert_msg(sweep_same_file(ref, out), "%s differs from %s", out, ref);
-    sweep_rm_rf(g_dir);
+    char scn[700], ref[700];
+    rs_test_scn_path(&g_scn, scn, sizeof scn, "frame", "scn");
+    rs_test_scn_path(&g_scn, ref, sizeof ref, "frame", "csv");
+    rs_test_mpi_run_equal(g_scn.dir, g_scn.model, scn, ref, 2, "stress link: 11 nodes");   /* 7 + 5, one shared */
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -206,21 +157,17 @@ END_TEST
  * collinear members, the same damping: the same stresses. */
 START_TEST(swinging_arm_frame_is_the_chain)
 {
-    sweep_scratch(g_dir, sizeof g_dir, "stress_frame");
-    char vdl[700], model[700];
-    snprintf(vdl, sizeof vdl, "%s/pend.vdl", g_dir);
-    snprintf(model, sizeof model, "%s/pend", g_dir);
-    sweep_write(vdl, "param m = 5, L = 1, g = 9.81\n"
-                     "coord th = 0.8\n"
-                     "base B = rotate(ground, y, th)\n"
-                     "point G = O + [L/2, 0, 0] in B\n"
-                     "body arm mass m cg G inertia diag(0.01, m*L^2/12, m*L^2/12) in B\n"
-                     "gravity [0, 0, -g] in ground\n"
-                     "output arm_v = vel(O) in B\n"
-                     "output arm_omega = omega(arm) in B\n"
-                     "output arm_g = [0, 0, -g] in ground in B\n");
-    const char *cargv[] = {sweep_railsym_bin(), "compile", vdl, "-o", model, NULL};
-    ck_assert_int_eq(run(cargv, NULL), 0);
+    rs_test_scn_setup(&g_scn, "stress_frame", "duration 0.3\nstep 1e-3\noutput 0.05\nmethod rk4\n", "pend",
+                      "param m = 5, L = 1, g = 9.81\n"
+                      "coord th = 0.8\n"
+                      "base B = rotate(ground, y, th)\n"
+                      "point G = O + [L/2, 0, 0] in B\n"
+                      "body arm mass m cg G inertia diag(0.01, m*L^2/12, m*L^2/12) in B\n"
+                      "gravity [0, 0, -g] in ground\n"
+                      "output arm_v = vel(O) in B\n"
+                      "output arm_omega = omega(arm) in B\n"
+                      "output arm_g = [0, 0, -g] in ground in B\n");
+    static const char *const quiet[] = {"-q", NULL};
     static const char *const stmt[2] = {
         "stress s body arm from 0 0 0 to 1 0 0 section circle 0.02 damping 364 elements 10 fix 0 point top at 0 "
         "fibre 0 0.02 point side at 0.3 fibre 0.02 0 point ax at 0.45",
@@ -229,19 +176,11 @@ START_TEST(swinging_arm_frame_is_the_chain)
         "ax at q:0.05"};
     double x[2][4];
     for (int k = 0; k < 2; k++) {
-        char scn[700], out[700], text[2048];
-        snprintf(scn, sizeof scn, "%s/arm%d.scn", g_dir, k);
-        snprintf(out, sizeof out, "%s/arm%d.csv", g_dir, k);
-        snprintf(text, sizeof text,
-                 "duration 0.3\nstep 1e-3\noutput 0.05\nmethod rk4\n%s\ncolumns th s.sigma_top s.sigma_side "
-                 "s.sigma_ax\n",
-                 stmt[k]);
-        sweep_write(scn, text);
-        const char *argv[] = {sweep_railsym_bin(), "run", model, "-s", scn, "-o", out, "-q", NULL};
-        ck_assert_int_eq(run(argv, NULL), 0);
-        char name[16];
+        char name[16], extra[1024];
         snprintf(name, sizeof name, "arm%d", k);
-        last_row(name, x[k], 4);
+        snprintf(extra, sizeof extra, "%s\ncolumns th s.sigma_top s.sigma_side s.sigma_ax", stmt[k]);
+        ck_assert_int_eq(rs_test_scn_run(&g_scn, name, extra, (rs_test_scn_opts){.args = quiet}), 0);
+        rs_test_scn_last_row(&g_scn, name, x[k], 4);
     }
     ck_assert_msg(x[0][0] > 1.2, "the arm did not swing: th %g", x[0][0]);
     double worst = 0;
@@ -251,7 +190,7 @@ START_TEST(swinging_arm_frame_is_the_chain)
         worst = fmax(worst, fabs(x[1][i] / x[0][i] - 1));
     }
     printf("swinging arm: frame = chain within %.2g\n", worst);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -275,17 +214,9 @@ START_TEST(refusals)
          "bad.scn:7: stress: fix at 'a:0': no member 'a' declared before it; write 'member a from X Y Z to X Y Z' "
          "earlier in the statement"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char out[700], log[700];
-        path(out, sizeof out, "bad", "csv");
-        path(log, sizeof log, "bad", "log");
-        ck_assert_int_ne(run_scn("bad", bad[i].extra), 0);
-        char *text = sweep_slurp(log, NULL);
-        ck_assert_msg(strstr(text, bad[i].msg), "%s\n  expected: %s", text, bad[i].msg);
-        free(text);
-        ck_assert_int_ne(access(out, F_OK), 0);   /* no results file */
-    }
-    sweep_rm_rf(g_dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        rs_test_scn_refused(&g_scn, "bad", bad[i].extra, (rs_test_scn_opts){0}, bad[i].msg);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 

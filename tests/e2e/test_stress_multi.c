@@ -21,6 +21,7 @@
 
 #include "rs_test.h"
 #include "rs_test_mpi.h"
+#include "rs_test_scn.h"
 #include "test_sweep_util.h"
 
 static const char *kVdl =
@@ -50,34 +51,20 @@ static const char *kBase = "duration 0.1\nstep 1e-3\noutput 0.01\nmethod rk4\n";
 #define LINK_COLS "link.sigma_top link.sigma_bot link.sigma_mid"
 #define ARM_COLS "arm.sigma_root arm.sigma_half"
 
-static char g_dir[512], g_model[600];
+static rs_test_scn g_scn;   /* the scratch folder, the cart compiled there */
 
-static int run(const char *const *argv, const char *log) { return sweep_run((char **)argv, log); }
+static void setup_model(void) { rs_test_scn_setup(&g_scn, "stress_multi", kBase, "cart", kVdl); }
 
-static void setup_model(void)
+static const char *const kQ[] = {"-q", NULL};
+static const rs_test_scn_opts kQuiet = {.args = kQ};
+
+/* Writes scenario NAME (kBase + extra); runs it quietly to OUT with
+ * set[0], set[1] as --set statements (set NULL: none), its log NAME.log;
+ * 0 when ok. */
+static int run_scn(const char *name, const char *extra, const char *out, const char *const *set)
 {
-    sweep_scratch(g_dir, sizeof g_dir, "stress_multi");
-    char vdl[700];
-    snprintf(vdl, sizeof vdl, "%s/cart.vdl", g_dir);
-    snprintf(g_model, sizeof g_model, "%s/cart", g_dir);
-    sweep_write(vdl, kVdl);
-    const char *argv[] = {sweep_railsym_bin(), "compile", vdl, "-o", g_model, NULL};
-    ck_assert_int_eq(run(argv, NULL), 0);
-}
-
-static void scn_path(char *buf, size_t len, const char *name) { snprintf(buf, len, "%s/%s.scn", g_dir, name); }
-
-/* Writes scenario NAME (kBase + extra); runs it to OUT with set[0], set[1]
- * as --set statements (set NULL: none); 0 when ok. */
-static int run_scn(const char *name, const char *extra, const char *out, const char *const *set, const char *log)
-{
-    char scn[700], text[4096];
-    scn_path(scn, sizeof scn, name);
-    snprintf(text, sizeof text, "%s%s\n", kBase, extra);
-    sweep_write(scn, text);
-    const char *argv[] = {sweep_railsym_bin(), "run", g_model, "-s", scn, "-o", out, "-q",
-                          set ? "--set" : NULL, set ? set[0] : NULL, "--set", set ? set[1] : NULL, NULL};
-    return run(argv, log);
+    const char *args[] = {"-q", set ? "--set" : NULL, set ? set[0] : NULL, "--set", set ? set[1] : NULL, NULL};
+    return rs_test_scn_run(&g_scn, name, extra, (rs_test_scn_opts){.out = out, .args = args});
 }
 
 /* The text of column `col` of CSV `path`, every row joined by '\n'. */
@@ -125,14 +112,14 @@ START_TEST(each_as_alone)
 {
     setup_model();
     char both[700], link[700], arm[700], plain[700], vehicle[700];
-    snprintf(both, sizeof both, "%s/both.csv", g_dir);
-    snprintf(link, sizeof link, "%s/link.csv", g_dir);
-    snprintf(arm, sizeof arm, "%s/arm.csv", g_dir);
-    snprintf(plain, sizeof plain, "%s/plain.csv", g_dir);
-    snprintf(vehicle, sizeof vehicle, "%s/vehicle.csv", g_dir);
-    ck_assert_int_eq(run_scn("both", LINK "\n" ARM "\ncolumns x z " LINK_COLS " " ARM_COLS, both, NULL, NULL), 0);
-    ck_assert_int_eq(run_scn("link", LINK "\ncolumns x " LINK_COLS, link, NULL, NULL), 0);
-    ck_assert_int_eq(run_scn("arm", ARM "\ncolumns z " ARM_COLS, arm, NULL, NULL), 0);
+    rs_test_scn_path(&g_scn, both, sizeof both, "both", "csv");
+    rs_test_scn_path(&g_scn, link, sizeof link, "link", "csv");
+    rs_test_scn_path(&g_scn, arm, sizeof arm, "arm", "csv");
+    rs_test_scn_path(&g_scn, plain, sizeof plain, "plain", "csv");
+    rs_test_scn_path(&g_scn, vehicle, sizeof vehicle, "vehicle", "csv");
+    ck_assert_int_eq(run_scn("both", LINK "\n" ARM "\ncolumns x z " LINK_COLS " " ARM_COLS, both, NULL), 0);
+    ck_assert_int_eq(run_scn("link", LINK "\ncolumns x " LINK_COLS, link, NULL), 0);
+    ck_assert_int_eq(run_scn("arm", ARM "\ncolumns z " ARM_COLS, arm, NULL), 0);
     static const char *const lc[] = {"link.sigma_top", "link.sigma_bot", "link.sigma_mid"};
     static const char *const ac[] = {"arm.sigma_root", "arm.sigma_half"};
     for (int i = 0; i < 3; i++)
@@ -140,54 +127,44 @@ START_TEST(each_as_alone)
     for (int i = 0; i < 2; i++)
         same_column(both, arm, ac[i]);
     /* the header names both, statement by statement, without columns too */
-    ck_assert_int_eq(run_scn("all", LINK "\n" ARM, both, NULL, NULL), 0);
+    ck_assert_int_eq(run_scn("all", LINK "\n" ARM, both, NULL), 0);
     char *text = sweep_slurp(both, NULL);
     ck_assert_msg(strstr(text, ",link.sigma_top,link.sigma_bot,link.sigma_mid,arm.sigma_root,arm.sigma_half\n"),
                   "%.300s", text);
     free(text);
     /* one way, with two: the vehicle's columns unchanged */
-    ck_assert_int_eq(run_scn("plain", "columns x z x_dot z_dot", plain, NULL, NULL), 0);
-    ck_assert_int_eq(run_scn("vehicle", LINK "\n" ARM "\ncolumns x z x_dot z_dot", vehicle, NULL, NULL), 0);
+    ck_assert_int_eq(run_scn("plain", "columns x z x_dot z_dot", plain, NULL), 0);
+    ck_assert_int_eq(run_scn("vehicle", LINK "\n" ARM "\ncolumns x z x_dot z_dot", vehicle, NULL), 0);
     ck_assert_msg(sweep_same_file(plain, vehicle), "%s and %s differ", plain, vehicle);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
 START_TEST(names_and_layers)
 {
     setup_model();
-    char out[700], log[700];
-    snprintf(out, sizeof out, "%s/bad.csv", g_dir);
-    snprintf(log, sizeof log, "%s/bad.log", g_dir);
     /* the same name twice: both lines named, no results file */
-    ck_assert_int_ne(run_scn("bad", LINK "\n" LINK, out, NULL, log), 0);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(text, "bad.scn:6: stress: a second component named 'link' (line 5 has one): give each its "
-                               "own name, its columns are 'link.sigma_POINT'"),
-                  "%s", text);
-    free(text);
-    ck_assert_int_ne(access(out, F_OK), 0);
+    rs_test_scn_refused(&g_scn, "bad", LINK "\n" LINK, kQuiet,
+                        "bad.scn:6: stress: a second component named 'link' (line 5 has one): give each its own name, "
+                        "its columns are 'link.sigma_POINT'");
     /* a column of neither component names the one it starts with */
-    ck_assert_int_ne(run_scn("bad", LINK "\n" ARM "\ncolumns arm.sigma_tip", out, NULL, log), 0);
-    text = sweep_slurp(log, NULL);
-    ck_assert_msg(strstr(text, "bad.scn:7: unknown column 'arm.sigma_tip': the columns of stress arm are "
-                               "arm.sigma_POINT, its points root, half (line 6)"),
-                  "%s", text);
-    free(text);
+    rs_test_scn_refused(&g_scn, "bad", LINK "\n" ARM "\ncolumns arm.sigma_tip", kQuiet,
+                        "bad.scn:7: unknown column 'arm.sigma_tip': the columns of stress arm are arm.sigma_POINT, its "
+                        "points root, half (line 6)");
     /* --set over the scenario: 'link' replaced (its point 'mid' moved to
      * 0.025), 'arm' added; equal to the scenario that says so */
     char layered[700], direct[700];
-    snprintf(layered, sizeof layered, "%s/layered.csv", g_dir);
-    snprintf(direct, sizeof direct, "%s/direct.csv", g_dir);
+    rs_test_scn_path(&g_scn, layered, sizeof layered, "layered", "csv");
+    rs_test_scn_path(&g_scn, direct, sizeof direct, "direct", "csv");
     const char *link2 = "stress link body cart from 0 0 0 to 0.5 0 0 section circle 0.02 elements 10 fix 0 load tip "
                         "at 0.5 point top at 0 fibre 0 0.02 point bot at 0 fibre 0 -0.02 point mid at 0.025";
     const char *const set[] = {link2, ARM};
-    ck_assert_int_eq(run_scn("layered", LINK "\ncolumns x " LINK_COLS " " ARM_COLS, layered, set, NULL), 0);
+    ck_assert_int_eq(run_scn("layered", LINK "\ncolumns x " LINK_COLS " " ARM_COLS, layered, set), 0);
     char scn2[2048];
     snprintf(scn2, sizeof scn2, "%s\n%s\ncolumns x " LINK_COLS " " ARM_COLS, link2, ARM);
-    ck_assert_int_eq(run_scn("direct", scn2, direct, NULL, NULL), 0);
+    ck_assert_int_eq(run_scn("direct", scn2, direct, NULL), 0);
     ck_assert_msg(sweep_same_file(layered, direct), "%s and %s differ", layered, direct);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -197,16 +174,14 @@ START_TEST(mpi_ranks_identical)
         return;
     setup_model();
     char scn[700], ref[700];
-    scn_path(scn, sizeof scn, "both");
-    snprintf(ref, sizeof ref, "%s/ref.csv", g_dir);
-    ck_assert_int_eq(run_scn("both", LINK "\n" ARM "\ncolumns x z " LINK_COLS " " ARM_COLS, ref, NULL, NULL), 0);
-    rs_test_mpi_run_equals(g_dir, g_model, scn, ref, 3, "stress link: 11 nodes");
-    char log[700];
-    snprintf(log, sizeof log, "%s/mpi3.log", g_dir);
-    char *text = sweep_slurp(log, NULL);
+    rs_test_scn_path(&g_scn, scn, sizeof scn, "both", "scn");
+    rs_test_scn_path(&g_scn, ref, sizeof ref, "ref", "csv");
+    ck_assert_int_eq(run_scn("both", LINK "\n" ARM "\ncolumns x z " LINK_COLS " " ARM_COLS, ref, NULL), 0);
+    rs_test_mpi_run_equals(g_scn.dir, g_scn.model, scn, ref, 3, "stress link: 11 nodes");
+    char *text = rs_test_scn_read(&g_scn, "mpi3", "log");
     ck_assert_msg(text && strstr(text, "stress arm: 7 nodes"), "%s", text ? text : "");
     free(text);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 

@@ -37,6 +37,7 @@
 #include "rs_stress.h"
 #include "rs_test.h"
 #include "rs_test_mpi.h"
+#include "rs_test_scn.h"
 #include "test_sweep_util.h"
 
 #define TH1 0.3
@@ -82,60 +83,24 @@ static const char *kBase = "duration 0.25\nstep 1e-3\noutput 0.05\nmethod imex\n
     " at 0.8 point top at 0 fibre 0 0.01 point bot at 0 fibre 0 -0.01 point side at 0.4 fibre 0.01 0 velocity " \
     "link2_v omega link2_w gravity none\n"
 
-static char g_dir[512];
+static rs_test_scn g_scn;   /* the scratch folder; its models are compiled by each test */
 
-static int run(const char *const *argv, const char *log) { return sweep_run((char **)argv, log); }
+/* A fresh scratch folder for a test's models and runs. */
+static void setup(void) { rs_test_scn_setup(&g_scn, "stress_reaction", kBase, NULL, NULL); }
 
 /* Compiles the model NAME with the closure and extra lines. */
 static void compile(const char *name, const char *closure, const char *extra)
 {
-    char vdl[700], dir[700], text[4096];
-    snprintf(vdl, sizeof vdl, "%s/%s.vdl", g_dir, name);
-    snprintf(dir, sizeof dir, "%s/%s", g_dir, name);
+    char text[4096];
     snprintf(text, sizeof text, kVdl, closure, extra);
-    sweep_write(vdl, text);
-    const char *argv[] = {sweep_railsym_bin(), "compile", vdl, "-o", dir, NULL};
-    ck_assert_int_eq(run(argv, NULL), 0);
+    rs_test_compile(g_scn.dir, name, text);
 }
 
-/* Runs model NAME with scenario kBase + extra (written to NAME.scn) into
+/* Runs model MODEL with scenario kBase + extra (written to NAME.scn) into
  * NAME.csv; its log into NAME.log.  Returns the exit status. */
 static int run_scn(const char *model, const char *name, const char *extra)
 {
-    char scn[700], dir[700], out[700], log[700], text[4096];
-    snprintf(scn, sizeof scn, "%s/%s.scn", g_dir, name);
-    snprintf(dir, sizeof dir, "%s/%s", g_dir, model);
-    snprintf(out, sizeof out, "%s/%s.csv", g_dir, name);
-    snprintf(log, sizeof log, "%s/%s.log", g_dir, name);
-    snprintf(text, sizeof text, "%s%s\n", kBase, extra);
-    sweep_write(scn, text);
-    const char *argv[] = {sweep_railsym_bin(), "run", dir, "-s", scn, "-o", out, NULL};
-    return run(argv, log);
-}
-
-/* The last row of NAME.csv: n numbers after the time. */
-static void last_row(const char *name, double *x, int n)
-{
-    char path[700];
-    snprintf(path, sizeof path, "%s/%s.csv", g_dir, name);
-    char *text = sweep_slurp(path, NULL);
-    ck_assert_ptr_nonnull(text);
-    char *end = text + strlen(text) - 1;
-    while (end > text && end[-1] != '\n')
-        end--;
-    char *p = strchr(end, ',');
-    for (int i = 0; i < n; i++) {
-        ck_assert_ptr_nonnull(p);
-        x[i] = strtod(p + 1, &p);
-    }
-    free(text);
-}
-
-static char *log_of(const char *name)
-{
-    char path[700];
-    snprintf(path, sizeof path, "%s/%s.log", g_dir, name);
-    return sweep_slurp(path, NULL);
+    return rs_test_scn_run(&g_scn, name, extra, (rs_test_scn_opts){.model = model});
 }
 
 /* The hand calculation: the force (Fx, Fz), ground, of the constraint on
@@ -162,13 +127,13 @@ static void statics(double *Fx, double *Fz)
 
 START_TEST(statics_by_hand)
 {
-    sweep_scratch(g_dir, sizeof g_dir, "stress_reaction");
+    setup();
     compile("two", "constraint hold = pos(D, P2)", "");
     ck_assert_int_eq(run_scn("two", "two", COUPLER("coupler", "reaction hold")
                                            "columns th1 th2 coupler.sigma_top coupler.sigma_bot coupler.sigma_side"),
                      0);
     double x[5];
-    last_row("two", x, 5);
+    rs_test_scn_last_row(&g_scn, "two", x, 5);
     ck_assert_msg(x[0] == TH1 && x[1] == TH2, "the mechanism moved: %.17g %.17g", x[0], x[1]);
     double Fx, Fz;
     statics(&Fx, &Fz);
@@ -183,16 +148,16 @@ START_TEST(statics_by_hand)
     ck_assert_msg(fabs(x[3] / bot - 1) < 1e-6, "bot %.9g vs %.9g", x[3], bot);
     ck_assert_msg(fabs(x[4] / side - 1) < 1e-6, "side %.9g vs %.9g", x[4], side);
     /* the summary says where the fit found the force to act: P2, b/2 ahead of link2's centre of mass */
-    char *text = log_of("two");
+    char *text = rs_test_scn_read(&g_scn, "two", "log");
     ck_assert_msg(strstr(text, "reaction hold from ground: -lambda at [0.4, 0, "), "%s", text);
     free(text);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
 START_TEST(second_formulations)
 {
-    sweep_scratch(g_dir, sizeof g_dir, "stress_reaction");
+    setup();
     compile("two", "constraint hold = pos(D, P2)", kStaticsOutput);
     compile("rev", "constraint hold = pos(P2, D)", "");
     const char *cols = "columns lambda_hold.x lambda_hold.z c1.sigma_top c1.sigma_bot c1.sigma_side";
@@ -203,8 +168,8 @@ START_TEST(second_formulations)
     snprintf(scn, sizeof scn, "%s%s", COUPLER("c1", "reaction hold"), cols);
     ck_assert_int_eq(run_scn("rev", "rev", scn), 0);
     double x[8], y[5];
-    last_row("two", x, 8);
-    last_row("rev", y, 5);
+    rs_test_scn_last_row(&g_scn, "two", x, 8);
+    rs_test_scn_last_row(&g_scn, "rev", y, 5);
     ck_assert_msg(x[0] != 0 && fabs(y[0] / x[0] + 1) < 1e-9 && fabs(y[1] / x[1] + 1) < 1e-9,
                   "the reversed closure's multipliers: %g %g vs %g %g", y[0], y[1], x[0], x[1]);
     for (int i = 0; i < 3; i++) {
@@ -213,10 +178,10 @@ START_TEST(second_formulations)
         ck_assert_msg(fabs(x[5 + i] / x[2 + i] - 1) < 1e-9, "the output formulation, point %d: %.12g vs %.12g", i,
                       x[5 + i], x[2 + i]);
     }
-    char *text = log_of("rev");
+    char *text = rs_test_scn_read(&g_scn, "rev", "log");
     ck_assert_msg(strstr(text, "reaction hold from ground: +lambda at [0.4, 0, "), "%s", text);
     free(text);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -225,28 +190,21 @@ START_TEST(mpi_three_ranks)
     if (!rs_test_mpi_available("test_stress_reaction")) {
         return;
     }
-    sweep_scratch(g_dir, sizeof g_dir, "stress_reaction");
+    setup();
     compile("two", "constraint hold = pos(D, P2)", "");
     ck_assert_int_eq(run_scn("two", "two", COUPLER("coupler", "reaction hold") "columns coupler.sigma_top"), 0);
-    char scn[700], dir[700], out[700], ref[700], log[700];
-    snprintf(scn, sizeof scn, "%s/two.scn", g_dir);
-    snprintf(dir, sizeof dir, "%s/two", g_dir);
-    snprintf(out, sizeof out, "%s/mpi3.csv", g_dir);
-    snprintf(ref, sizeof ref, "%s/two.csv", g_dir);
-    snprintf(log, sizeof log, "%s/mpi3.log", g_dir);
-    const char *argv[] = {sweep_railsym_bin(), "run", dir, "-s", scn, "-o", out, "--mpi", NULL};
-    const int st = rs_test_mpi_run(3, argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_msg(st == 0, "mpirun -np 3 exited %d:\n%s", st, text ? text : "");
-    free(text);
-    ck_assert_msg(sweep_same_file(ref, out), "%s differs from %s", out, ref);
-    sweep_rm_rf(g_dir);
+    char scn[700], model[700], ref[700];
+    rs_test_scn_path(&g_scn, scn, sizeof scn, "two", "scn");
+    snprintf(model, sizeof model, "%s/two", g_scn.dir);
+    rs_test_scn_path(&g_scn, ref, sizeof ref, "two", "csv");
+    rs_test_mpi_run_equal(g_scn.dir, model, scn, ref, 3, "stress coupler: 9 nodes");
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
 START_TEST(refusals)
 {
-    sweep_scratch(g_dir, sizeof g_dir, "stress_reaction");
+    setup();
     compile("two", "constraint hold = pos(D, P2)", "");
     /* a vector closure that is not a difference of body-fixed points: the
      * same configuration, a ground point that moves with th1 */
@@ -273,16 +231,9 @@ START_TEST(refusals)
          "'load reaction' takes one written 'constraint lock = pos(A, P)' in the .vdl; give another force as a "
          "vector output with 'load OUTPUT at S'"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char out[700];
-        snprintf(out, sizeof out, "%s/bad.csv", g_dir);
-        ck_assert_int_ne(run_scn(bad[i].model, "bad", bad[i].extra), 0);
-        char *text = log_of("bad");
-        ck_assert_msg(strstr(text, bad[i].msg), "%s\n  expected: %s", text, bad[i].msg);
-        free(text);
-        ck_assert_int_ne(access(out, F_OK), 0);   /* no results file */
-    }
-    sweep_rm_rf(g_dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        rs_test_scn_refused(&g_scn, "bad", bad[i].extra, (rs_test_scn_opts){.model = bad[i].model}, bad[i].msg);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 

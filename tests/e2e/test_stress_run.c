@@ -23,6 +23,7 @@
 
 #include "rs_test.h"
 #include "rs_test_mpi.h"
+#include "rs_test_scn.h"
 #include "test_sweep_util.h"
 
 static const char *kVdl =
@@ -45,47 +46,28 @@ static const char *kBase = "duration 0.2\nstep 1e-3\noutput 0.01\nmethod rk4\n";
 #define LINK "stress link body cart from 0 0 0 to 0.5 0 0 section circle 0.02 elements 10 fix 0 load tip at 0.5 "
 #define POINTS "point top at 0 fibre 0 0.02 point bot at 0 fibre 0 -0.02 point mid at 0.275"
 
-static char g_dir[512], g_model[600];
+static rs_test_scn g_scn;   /* the scratch folder, the cart compiled there */
 
-static int run(const char *const *argv, const char *log) { return sweep_run((char **)argv, log); }
+static void setup_model(void) { rs_test_scn_setup(&g_scn, "stress", kBase, "cart", kVdl); }
 
-static void setup_model(void)
-{
-    sweep_scratch(g_dir, sizeof g_dir, "stress");
-    char vdl[700];
-    snprintf(vdl, sizeof vdl, "%s/cart.vdl", g_dir);
-    snprintf(g_model, sizeof g_model, "%s/cart", g_dir);
-    sweep_write(vdl, kVdl);
-    const char *argv[] = {sweep_railsym_bin(), "compile", vdl, "-o", g_model, NULL};
-    ck_assert_int_eq(run(argv, NULL), 0);
-}
-
-/* Writes scenario NAME (kBase + extra) and runs it to OUT; 0 when ok. */
-static int run_scn(const char *name, const char *extra, const char *out, const char *log)
-{
-    char scn[700], text[2048];
-    snprintf(scn, sizeof scn, "%s/%s.scn", g_dir, name);
-    snprintf(text, sizeof text, "%s%s\n", kBase, extra);
-    sweep_write(scn, text);
-    const char *argv[] = {sweep_railsym_bin(), "run", g_model, "-s", scn, "-o", out, "-q", NULL};
-    return run(argv, log);
-}
+static const char *const kQ[] = {"-q", NULL};
+static const rs_test_scn_opts kQuiet = {.args = kQ};
 
 START_TEST(one_way_changes_nothing)
 {
     setup_model();
     char a[700], b[700];
-    snprintf(a, sizeof a, "%s/plain.csv", g_dir);
-    snprintf(b, sizeof b, "%s/stress.csv", g_dir);
-    ck_assert_int_eq(run_scn("plain", "columns x z x_dot z_dot", a, NULL), 0);
-    ck_assert_int_eq(run_scn("stress", LINK POINTS "\ncolumns x z x_dot z_dot", b, NULL), 0);
+    rs_test_scn_path(&g_scn, a, sizeof a, "plain", "csv");
+    rs_test_scn_path(&g_scn, b, sizeof b, "stress", "csv");
+    ck_assert_int_eq(rs_test_scn_run(&g_scn, "plain", "columns x z x_dot z_dot", kQuiet), 0);
+    ck_assert_int_eq(rs_test_scn_run(&g_scn, "stress", LINK POINTS "\ncolumns x z x_dot z_dot", kQuiet), 0);
     ck_assert_msg(sweep_same_file(a, b), "%s and %s differ", a, b);
     /* and the stress columns were there to be had */
-    ck_assert_int_eq(run_scn("stress", LINK POINTS "\ncolumns x z link.sigma_top", b, NULL), 0);
+    ck_assert_int_eq(rs_test_scn_run(&g_scn, "stress", LINK POINTS "\ncolumns x z link.sigma_top", kQuiet), 0);
     char *text = sweep_slurp(b, NULL);
     ck_assert_msg(strncmp(text, "time,x,z,link.sigma_top\n", 24) == 0, "%s", text);
     free(text);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -93,12 +75,13 @@ START_TEST(cart_link_against_beam_theory)
 {
     setup_model();
     char out[700], units[700];
-    snprintf(out, sizeof out, "%s/cart.csv", g_dir);
-    snprintf(units, sizeof units, "%s/cart.units.csv", g_dir);
+    rs_test_scn_path(&g_scn, out, sizeof out, "cart", "csv");
+    rs_test_scn_path(&g_scn, units, sizeof units, "cart.units", "csv");
     /* z at its equilibrium −m g / k: the cart only accelerates along x */
-    ck_assert_int_eq(run_scn("cart", "initial z = -0.01\n" LINK POINTS
+    ck_assert_int_eq(rs_test_scn_run(&g_scn, "cart",
+                                     "initial z = -0.01\n" LINK POINTS
                                      "\ncolumns x link.sigma_top link.sigma_bot link.sigma_mid",
-                             out, NULL),
+                                     kQuiet),
                      0);
     FILE *f = fopen(out, "r");
     ck_assert_ptr_nonnull(f);
@@ -122,7 +105,7 @@ START_TEST(cart_link_against_beam_theory)
     char *text = sweep_slurp(units, NULL);
     ck_assert_msg(strstr(text, "\ns,,Pa,Pa,Pa\n") || strstr(text, "\ns,m,Pa,Pa,Pa\n"), "%s", text);
     free(text);
-    sweep_rm_rf(g_dir);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -140,17 +123,9 @@ START_TEST(refusals)
         {"stress link body cart from 0 0 0 to 0.5 0 0 section circle 0.02",
          "bad.scn:5: stress: the component needs a clamped node to hold it in the body's frame: add 'fix S'"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char out[700], log[700];
-        snprintf(out, sizeof out, "%s/bad.csv", g_dir);
-        snprintf(log, sizeof log, "%s/bad.log", g_dir);
-        ck_assert_int_ne(run_scn("bad", bad[i].extra, out, log), 0);
-        char *text = sweep_slurp(log, NULL);
-        ck_assert_msg(strstr(text, bad[i].msg), "%s\n  expected: %s", text, bad[i].msg);
-        free(text);
-        ck_assert_int_ne(access(out, F_OK), 0);   /* no results file */
-    }
-    sweep_rm_rf(g_dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        rs_test_scn_refused(&g_scn, "bad", bad[i].extra, kQuiet, bad[i].msg);
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 
@@ -160,15 +135,17 @@ START_TEST(mpi_ranks_identical)
         return;
     setup_model();
     char scn[700], ref[700];
-    snprintf(scn, sizeof scn, "%s/both.scn", g_dir);
-    snprintf(ref, sizeof ref, "%s/ref.csv", g_dir);
+    rs_test_scn_path(&g_scn, scn, sizeof scn, "both", "scn");
+    rs_test_scn_path(&g_scn, ref, sizeof ref, "ref", "csv");
     /* z oscillates (no 'initial'), and a damper's thermal grid runs beside it */
-    ck_assert_int_eq(run_scn("both", LINK POINTS "\nthermal c power p_d beta 0.01 grid 6 6 6 length 0.05 radius 0.01 bore 0.006"
-                                     "\ncolumns x z link.sigma_top link.sigma_bot link.sigma_mid c",
-                             ref, NULL),
+    ck_assert_int_eq(rs_test_scn_run(&g_scn, "both",
+                                     LINK POINTS "\nthermal c power p_d beta 0.01 grid 6 6 6 length 0.05 radius 0.01 "
+                                                 "bore 0.006\ncolumns x z link.sigma_top link.sigma_bot "
+                                                 "link.sigma_mid c",
+                                     (rs_test_scn_opts){.out = ref, .args = kQ}),
                      0);
-    rs_test_mpi_run_equals(g_dir, g_model, scn, ref, 3, "stress link: 11 nodes");
-    sweep_rm_rf(g_dir);
+    rs_test_mpi_run_equals(g_scn.dir, g_scn.model, scn, ref, 3, "stress link: 11 nodes");
+    sweep_rm_rf(g_scn.dir);
 }
 END_TEST
 

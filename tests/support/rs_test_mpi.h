@@ -73,26 +73,31 @@ static inline int rs_test_mpi_run(int np, const char *const *argv, const char *l
     return st;
 }
 
-/* `mpirun -np N --oversubscribe railsym run MODEL -s SCN -o DIR/mpiN.csv
- * --mpi` for N = 1 … NMAX (its log in DIR/mpiN.log): each exits 0, its log
- * holds WANT, and its result file is byte for byte REF, the in-process
- * run's. */
+/* `mpirun -np NP --oversubscribe railsym run MODEL -s SCN -o DIR/mpiNP.csv
+ * --mpi` (its log in DIR/mpiNP.log): it exits 0, its log holds WANT, and
+ * its result file is byte for byte REF, the in-process run's. */
+static inline void rs_test_mpi_run_equal(const char *dir, const char *model, const char *scn, const char *ref, int np,
+                                         const char *want)
+{
+    char out[700], log[700];
+    snprintf(out, sizeof out, "%s/mpi%d.csv", dir, np);
+    snprintf(log, sizeof log, "%s/mpi%d.log", dir, np);
+    const char *argv[] = {sweep_railsym_bin(), "run", model, "-s", scn, "-o", out, "--mpi", NULL};
+    const int st = rs_test_mpi_run(np, argv, log);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_msg(st == 0, "mpirun -np %d exited %d:\n%s", np, st, text ? text : "");
+    ck_assert_msg(text && strstr(text, want), "mpirun -np %d: no '%s' in its output:\n%s", np, want,
+                  text ? text : "");
+    free(text);
+    ck_assert_msg(sweep_same_file(ref, out), "%d ranks: %s differs from %s", np, out, ref);
+}
+
+/* The same for NP = 1 … NMAX. */
 static inline void rs_test_mpi_run_equals(const char *dir, const char *model, const char *scn, const char *ref,
                                           int nmax, const char *want)
 {
-    for (int np = 1; np <= nmax; np++) {
-        char out[700], log[700];
-        snprintf(out, sizeof out, "%s/mpi%d.csv", dir, np);
-        snprintf(log, sizeof log, "%s/mpi%d.log", dir, np);
-        const char *argv[] = {sweep_railsym_bin(), "run", model, "-s", scn, "-o", out, "--mpi", NULL};
-        const int st = rs_test_mpi_run(np, argv, log);
-        char *text = sweep_slurp(log, NULL);
-        ck_assert_msg(st == 0, "mpirun -np %d exited %d:\n%s", np, st, text ? text : "");
-        ck_assert_msg(text && strstr(text, want), "mpirun -np %d: no '%s' in its output:\n%s", np, want,
-                      text ? text : "");
-        free(text);
-        ck_assert_msg(sweep_same_file(ref, out), "%d ranks: %s differs from %s", np, out, ref);
-    }
+    for (int np = 1; np <= nmax; np++)
+        rs_test_mpi_run_equal(dir, model, scn, ref, np, want);
 }
 
 #endif /* RS_TEST_MPI_H */
