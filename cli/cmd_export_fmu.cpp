@@ -7,14 +7,15 @@
 // system cc from sources/ (the model's C, runtime/core, runtime/contact,
 // common/, the scenario reader and the adapter runtime/app/rs_fmi2.c, all
 // copied into sources/ so the FMU rebuilds elsewhere), and resources/ (the
-// scenario, the model's default.scn, the contact table's profile and track
-// files, the plugins' libraries as resources/plugins/NAME.so).  The runtime
-// sources are taken from the tree beside abi/.
+// scenario, the model's default.scn, the profile and track files the run
+// reads, the plugins' libraries as resources/plugins/NAME.so).  The start
+// values are those of the instance the FMU sets up from these resources
+// (rs_instance_create_fmu).  The runtime sources are taken from the tree
+// beside abi/.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,14 +26,14 @@
 
 #include "cli.hpp"
 #include "fmu_description.hpp"
+#include "fmu_files.hpp"
 #include "model_dir.hpp"
 
 extern "C" {
-#include "rs_contact.h"
 #include "rs_driver.h"
-#include "rs_elastic.h"
 #include "rs_fmi2.h"
 #include "rs_fmi2_vars.h"
+#include "rs_instance.h"
 #include "rs_load.h"
 #include "rs_plugin_load.h"
 #include "rs_scenario.h"
@@ -48,39 +49,15 @@ namespace {
 // folders, and the scenario reader and the adapter from runtime/app.
 // runtime/coupled: the scenario reader parses `thermal` (rs_thermal_spec.c).
 const char *const kFolders[] = {"abi", "runtime/core", "runtime/contact", "common", "runtime/coupled"};
-const char *const kAppFiles[] = {"rs_scenario.c",  "rs_scenario.h",      "rs_scenario_load.c", "rs_speed.c",
-                                 "rs_speed.h",     "rs_track_rel.c",     "rs_track_rel.h",     "rs_fmi2.c",
-                                 "rs_fmi2.h",      "rs_fmi2_api.h",      "rs_fmi2_vars.c",     "rs_fmi2_vars.h",
-                                 "rs_equilibrium.c", "rs_equilibrium.h",
-                                 "rs_instance.c",  "rs_instance.h"};
+const char *const kAppFiles[] = {"rs_scenario.c",    "rs_scenario.h",    "rs_scenario_load.c", "rs_speed.c",
+                                 "rs_speed.h",       "rs_track_rel.c",   "rs_track_rel.h",     "rs_fmi2.c",
+                                 "rs_fmi2.h",        "rs_fmi2_api.h",    "rs_fmi2_layout.h",   "rs_fmi2_vars.c",
+                                 "rs_fmi2_vars.h",   "rs_equilibrium.c", "rs_equilibrium.h",   "rs_instance.c",
+                                 "rs_instance.h"};
 // the scenario's `equilibrium` (rs_equilibrium) solves with rs_krylov's dense LU
 const char *const kTrainFiles[] = {"rs_krylov.c", "rs_krylov.h", "rs_barrier.c", "rs_barrier.h"};
 // the adapter opens the plugins' libraries from resources/ (dlopen)
 const char *const kLoadFiles[] = {"rs_plugin_load.c", "rs_plugin_load.h"};
-
-std::string read_text(const fs::path &p)
-{
-    std::ifstream f(p, std::ios::binary);
-    if (!f) throw cli::UserError("cannot read '" + p.string() + "'");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-void write_text(const fs::path &p, const std::string &text)
-{
-    std::ofstream f(p, std::ios::binary);
-    f << text;
-    if (!f.flush()) throw cli::UserError("cannot write '" + p.string() + "'");
-}
-
-void copy_into(const fs::path &from, const fs::path &to)
-{
-    std::error_code ec;
-    fs::create_directories(to.parent_path(), ec);
-    fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-    if (ec) throw cli::UserError("cannot copy '" + from.string() + "' to '" + to.string() + "': " + ec.message());
-}
 
 // The full path of `prog` on PATH, or "".
 std::string which(const std::string &prog)
@@ -113,29 +90,6 @@ int run_in(const std::string &cwd, const std::vector<std::string> &argv, const s
     int status = 0;
     if (waitpid(pid, &status, 0) < 0) return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// Copies track file `trk` to `to` with the irregularity tables it names
-// (`irregularity ... table NAME`, looked for next to the .trk file).
-void copy_track(const fs::path &trk, const fs::path &to)
-{
-    copy_into(trk, to);
-    std::istringstream lines(read_text(trk));
-    std::string line;
-    for (int no = 1; std::getline(lines, line); no++) {
-        std::istringstream words(line);
-        std::string w, prev;
-        words >> w;
-        if (w != "irregularity") continue;
-        for (prev = w; words >> w; prev = w) {
-            if (prev != "table") continue;
-            if (w[0] == '/' || w.find("..") != std::string::npos)
-                throw cli::UserError(trk.string() + ":" + std::to_string(no) + ": the table '" + w +
-                                     "' is not beside the track file: export-fmu copies a track's tables by "
-                                     "their names; move it next to the .trk file");
-            copy_into(trk.parent_path() / w, to.parent_path() / w);
-        }
-    }
 }
 
 std::string hex64(unsigned long long v)
@@ -208,7 +162,7 @@ int cmd_export_fmu(int argc, char **argv) {
                              "component's stresses in the importing tool");
     std::string scn_text;
     if (!scenario.empty()) {
-        scn_text = read_text(scenario);
+        scn_text = fmu_read_text(scenario);
         std::istringstream lines(scn_text);
         std::string line;
         for (int no = 1; std::getline(lines, line); no++) {
@@ -221,7 +175,8 @@ int cmd_export_fmu(int argc, char **argv) {
         }
     }
 
-    // the model, and a workspace with the scenario applied: the start values
+    // the model, the scenario bound to it (its options: which contact files
+    // the run uses) and the plugins' libraries (their files)
     rs_load_options lo;
     rs_load_options_default(&lo);
     const std::string include = abi_dir();
@@ -232,34 +187,18 @@ int cmd_export_fmu(int argc, char **argv) {
     if (!h) throw cli::UserError("cannot load model folder '" + dir + "': " + msg);
     struct LoadGuard { rs_loaded **h; ~LoadGuard() { rs_unload(h); } } load_guard{&h};
     const rs_model *m = rs_loaded_model(h);
-    // the plugins' libraries: loaded now (the start values need a workspace)
-    // and copied into the FMU from the file the loader found (docs/plugins.md)
-    rs_plugin_set *plugins = nullptr;
-    if (rs_plugin_set_open(m, &plugins, err, sizeof err)) throw cli::UserError(err);
-    struct PluginGuard { rs_plugin_set **p; ~PluginGuard() { rs_plugin_set_close(p); } } plugin_guard{&plugins};
     rs_binding *b = nullptr;
     if (rs_scenario_bind(&scn, m, &b, err, sizeof err)) throw cli::UserError(err);
     struct BindGuard { rs_binding **b; ~BindGuard() { rs_binding_free(b); } } bind_guard{&b};
     rs_options opt;
     rs_options_default(&opt);
     rs_binding_options(b, &opt);
-    char contact_dir[4096] = "";
-    if (m->n_contact) {
-        if (!rs_driver_contact_dir(dir.c_str(), contact_dir, sizeof contact_dir))
-            std::snprintf(contact_dir, sizeof contact_dir, ".");
-        opt.contact_dir = contact_dir;
-        const int mode = rs_binding_contact_mode(b);
-        opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
-                      : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
-                                                           : rs_contact_for_model(m);
-    }
-    opt.plugins = rs_plugin_set_tables(plugins);
-    rs_ws *ws = nullptr;
-    if (rs_ws_create(m, &opt, &ws, msg, sizeof msg))
-        throw cli::UserError("model '" + std::string(m->name) + "': " + msg);
-    struct WsGuard { rs_ws **w; ~WsGuard() { rs_ws_free(w); } } ws_guard{&ws};
-    if (rs_binding_apply(b, ws, msg, sizeof msg))
-        throw cli::UserError("model '" + std::string(m->name) + "': " + msg);
+    rs_plugin_set *plugins = nullptr;
+    if (rs_plugin_set_open(m, &plugins, err, sizeof err)) throw cli::UserError(err);
+    struct PluginGuard { rs_plugin_set **p; ~PluginGuard() { rs_plugin_set_close(p); } } plugin_guard{&plugins};
+    char contact_dir[4096] = ".";
+    if (m->n_contact && !rs_driver_contact_dir(dir.c_str(), contact_dir, sizeof contact_dir))
+        std::snprintf(contact_dir, sizeof contact_dir, ".");
 
     // the folder to zip
     TempDir stage;
@@ -272,77 +211,54 @@ int cmd_export_fmu(int argc, char **argv) {
     for (const char *folder : kFolders)
         for (const auto &e : fs::directory_iterator(root / folder)) {
             const std::string ext = e.path().extension().string();
-            if (ext == ".c" || ext == ".h") copy_into(e.path(), src / e.path().filename());
+            if (ext == ".c" || ext == ".h") fmu_copy_into(e.path(), src / e.path().filename());
         }
-    for (const char *f : kAppFiles) copy_into(root / "runtime/app" / f, src / f);
-    for (const char *f : kTrainFiles) copy_into(root / "runtime/train" / f, src / f);
-    for (const char *f : kLoadFiles) copy_into(root / "runtime/load" / f, src / f);
-    copy_into(model_c, src / model_c.filename());
-    copy_into(model_d, src / model_d.filename());
-    if (fs::exists(fs::path(dir) / (id + ".h"), ec)) copy_into(fs::path(dir) / (id + ".h"), src / (id + ".h"));
+    for (const char *f : kAppFiles) fmu_copy_into(root / "runtime/app" / f, src / f);
+    for (const char *f : kTrainFiles) fmu_copy_into(root / "runtime/train" / f, src / f);
+    for (const char *f : kLoadFiles) fmu_copy_into(root / "runtime/load" / f, src / f);
+    fmu_copy_into(model_c, src / model_c.filename());
+    fmu_copy_into(model_d, src / model_d.filename());
+    if (fs::exists(fs::path(dir) / (id + ".h"), ec)) fmu_copy_into(fs::path(dir) / (id + ".h"), src / (id + ".h"));
 
-    // resources: the scenario layers and the contact files
+    // resources: the contact files the run uses (fmu_files.cpp) and the
+    // scenario layers, their file statements naming the copies
     const fs::path def = fs::path(dir) / "default.scn";
     std::string def_text;
-    if (fs::exists(def, ec)) def_text = read_text(def);
-    // a scenario's file statements: the file goes to resources/files/KEYWORD/
-    // and the statement, in whichever layer gave it, names it there (relative
-    // to the layer's folder, resources/)
-    static const char *const file_kw[] = {"track", "wheel_profile", "rail_profile", "rail_profile_left",
-                                          "rail_profile_right"};
-    for (int k = 0; k < RS_SCENARIO_FILE_COUNT; k++) {
-        if (!scn.file[k]) continue;
-        const fs::path from = scn.file[k];
-        const std::string rel = std::string(RS_FMI2_FILES_DIR) + "/" + file_kw[k] + "/" + from.filename().string();
-        if (k == RS_SCENARIO_FILE_TRACK) copy_track(from, res / rel);
-        else copy_into(from, res / rel);
-        const bool in_scn = !scenario.empty() && fs::equivalent(scn.file_at[k].file, scenario, ec);
-        std::string &text = in_scn ? scn_text : def_text;
-        std::istringstream lines(text);
-        std::string line, out_text;
-        for (int no = 1; std::getline(lines, line); no++)
-            out_text += no == scn.file_at[k].line ? std::string(file_kw[k]) + " \"" + rel +
-                                                        "\"   # export-fmu: the FMU's copy of " +
-                                                        from.filename().string() + "\n"
-                                                  : line + "\n";
-        text = out_text;
-    }
-    if (!def_text.empty()) write_text(res / "default.scn", def_text);
-    write_text(res / RS_FMI2_SCENARIO, scn_text.empty() ? "# no scenario: the model's default.scn\n" : scn_text);
-    for (int i = 0; i < m->n_contact; i++)
-        for (int k = 0; k < RS_SPLINE_COUNT; k++) {
-            const char *f = m->contacts[i].spline[k].file;
-            if (!f || !f[0]) continue;
-            if (f[0] == '/' || std::string(f).find("..") != std::string::npos)
-                throw cli::UserError("contact '" + std::string(m->contacts[i].name) + "' names the file '" + f +
-                                     "', which is not below the model's contact root: export-fmu copies the "
-                                     "files by their relative names; compile the model from a folder that holds "
-                                     "the .vdl and its profiles and track (e.g. the project's root: 'railsym "
-                                     "compile vehicles/examples/MODEL.vdl -o DIR'), then export again");
-            if (k >= RS_SPLINE_TRACK_X) copy_track(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
-            else copy_into(fs::path(contact_dir) / f, res / RS_FMI2_CONTACT_DIR / f);
-        }
+    if (fs::exists(def, ec)) def_text = fmu_read_text(def);
+    FmuLayer layers[2] = {{def.string(), &def_text}, {scenario, &scn_text}};
+    const FmuContactSource where = {contact_dir, dir, ends_with(target, ".vdl") ? target : ""};
+    fmu_copy_contact_files(m, &opt, scn, where, res, layers, scenario.empty() ? 1 : 2);
+    if (!def_text.empty()) fmu_write_text(res / "default.scn", def_text);
+    fmu_write_text(res / RS_FMI2_SCENARIO, scn_text.empty() ? "# no scenario: the model's default.scn\n" : scn_text);
 
     for (int i = 0; i < m->n_plugin; i++) {
         Dl_info info;   // the file the table lives in: the library as loaded
         if (!dladdr(static_cast<const void *>(rs_plugin_set_tables(plugins)[i]), &info) || !info.dli_fname)
             throw cli::UserError("plugin '" + std::string(m->plugins[i].name) + "': cannot find the file of its "
                                  "library '" + m->plugins[i].library + "' to copy into the FMU");
-        copy_into(info.dli_fname, res / RS_FMI2_PLUGIN_DIR / (std::string(m->plugins[i].name) + ".so"));
+        fmu_copy_into(info.dli_fname, res / RS_FMI2_PLUGIN_DIR / (std::string(m->plugins[i].name) + ".so"));
     }
+
+    // the start values: the instance the FMU sets up at fmi2Instantiate, set
+    // up here from the resources just written (rs_instance_create_fmu)
+    rs_instance inst{};
+    struct InstGuard { rs_instance *in; ~InstGuard() { rs_instance_free(in); } } inst_guard{&inst};
+    if (rs_instance_create_fmu(&inst, m, res.c_str(), nullptr, nullptr, msg, sizeof msg))
+        throw cli::UserError(std::string("the FMU's instance, set up from its resources: ") + msg);
+    rs_ws *ws = inst.ws;
 
     // the guid: the model's content and the scenario's
     const std::string both = def_text + "\n--\n" + scn_text;
     const std::string h1 = hex64(m->content_hash), h2 = hex64(rs_fnv1a64(both.data(), both.size()));
     const std::string guid = "{" + h1.substr(0, 8) + "-" + h1.substr(8, 4) + "-" + h1.substr(12, 4) + "-" +
                              h2.substr(0, 4) + "-" + h2.substr(4, 12) + "}";
-    write_text(src / "rs_fmi2_entry.c",
+    fmu_write_text(src / "rs_fmi2_entry.c",
                "/* rs_fmi2_entry.c — written by railsym export-fmu: the model and guid of this FMU. */\n"
                "#include \"rs_fmi2.h\"\n\n"
                "const rs_model *" + id + "_model(void);\n\n"
                "const rs_model *rs_fmi2_model(void) { return " + id + "_model(); }\n"
                "const char *rs_fmi2_guid(void) { return \"" + guid + "\"; }\n");
-    write_text(src / "BUILD.txt",
+    fmu_write_text(src / "BUILD.txt",
                "Built by railsym export-fmu with:\n"
                "  cc -std=c11 -O2 -fPIC -shared -fvisibility=hidden -Wl,--no-undefined -I sources \\\n"
                "     -o binaries/linux64/" + id + ".so sources/*.c -lklu -lm -lpthread -ldl\n"
@@ -352,7 +268,7 @@ int cmd_export_fmu(int argc, char **argv) {
     ex.start = 0;
     ex.stop = rs_binding_duration(b);
     ex.step = rs_binding_output(b) > rs_binding_step(b) ? rs_binding_output(b) : rs_binding_step(b);
-    write_text(top / "modelDescription.xml", fmu_description(m, ws, id, guid, ex, true));
+    fmu_write_text(top / "modelDescription.xml", fmu_description(m, ws, id, guid, ex, true));
 
     // the binary
     std::vector<std::string> cmd = {cc, "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
@@ -372,7 +288,7 @@ int cmd_export_fmu(int argc, char **argv) {
     const std::string log = (top / "cc.log").string();   // outside what is zipped
     if (run_in(top.string(), cmd, log) != 0) {
         std::string text;
-        try { text = read_text(log); } catch (...) {}
+        try { text = fmu_read_text(log); } catch (...) {}
         std::fputs(text.c_str(), stderr);
         throw cli::UserError("compiling the FMU's binary with '" + cc + "' failed (messages above)");
     }
@@ -384,7 +300,7 @@ int cmd_export_fmu(int argc, char **argv) {
     if (run_in(top.string(), {zip, "-q", "-r", "-X", out, "modelDescription.xml", "binaries", "sources", "resources"},
                zlog) != 0) {
         std::string text;
-        try { text = read_text(zlog); } catch (...) {}
+        try { text = fmu_read_text(zlog); } catch (...) {}
         std::fputs(text.c_str(), stderr);
         throw cli::UserError("zip could not write '" + out + "'");
     }

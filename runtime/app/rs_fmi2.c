@@ -23,7 +23,6 @@
 #include "rs_fmi2.h"
 #include "rs_fmi2_vars.h"
 #include "rs_instance.h"
-#include "rs_scenario.h"
 
 #if defined(__GNUC__)
 #define FMI2_EXPORT __attribute__((visibility("default")))
@@ -41,7 +40,7 @@ typedef struct fmu {
     const rs_model *m;
     rs_instance in;          /* binding, workspace, plugins from resources/plugins/, inputs set through
                                 fmi2SetReal (u_val, u_set) */
-    char res[4096], contact[4200], plugin_dir[4200];
+    char res[4096];
 } fmu;
 
 /* One saved state: the instance's own part, then the workspace's copy.
@@ -140,25 +139,11 @@ static void fmu_free(fmu *f)
 
 /* Reads the scenario, binds it and creates the workspace with it applied:
  * the contact files and the plugins' libraries are the copies export-fmu
- * put in resources/. */
+ * put in resources/ (rs_instance_create_fmu, which export-fmu's start
+ * values come from too). */
 static int fmu_setup(fmu *f, char *err, size_t errlen)
 {
-    const rs_model *m = f->m;
-    char path[4300];
-    rs_scenario scn;
-    rs_scenario_init(&scn);
-    snprintf(path, sizeof path, "%s/%s", f->res, RS_FMI2_SCENARIO);
-    rs_binding *b = NULL;
-    int st = rs_scenario_load(f->res, 1, path, NULL, &scn, err, errlen);
-    if (!st)
-        st = rs_scenario_bind(&scn, m, &b, err, errlen);
-    rs_scenario_free(&scn);
-    if (st)
-        return st;
-    snprintf(f->contact, sizeof f->contact, "%s/%s", f->res, RS_FMI2_CONTACT_DIR);
-    snprintf(f->plugin_dir, sizeof f->plugin_dir, "%s/%s", f->res, RS_FMI2_PLUGIN_DIR);
-    const rs_instance_config c = {f->contact, NULL, f->plugin_dir, fmu_event, f};
-    return rs_instance_create(&f->in, m, b, &c, err, errlen);
+    return rs_instance_create_fmu(&f->in, f->m, f->res, fmu_event, f, err, errlen);
 }
 
 /* ---------------------------------------------------------------- life cycle */

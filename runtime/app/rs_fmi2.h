@@ -10,18 +10,13 @@
 #define RS_FMI2_H
 
 #include "rs_fmi2_api.h"
+#include "rs_fmi2_layout.h"
 #include "rs_model.h"
 
 /* Defined by the exporter's rs_fmi2_entry.c. */
 const rs_model *rs_fmi2_model(void);
 const char *rs_fmi2_guid(void);
 
-/* The file names inside the FMU's resources/ folder. */
-#define RS_FMI2_SCENARIO "scenario.scn"   /* the scenario of the export      */
-#define RS_FMI2_CONTACT_DIR "contact"     /* profiles and tracks, by the
-                                             contact table's relative names */
-#define RS_FMI2_PLUGIN_DIR "plugins"      /* the plugins' libraries, NAME.so */
-#define RS_FMI2_FILES_DIR "files"         /* the scenario's track and profile
-                                             files: files/KEYWORD/NAME      */
+/* The file names inside the FMU's resources/ folder: rs_fmi2_layout.h. */
 
 #endif /* RS_FMI2_H */

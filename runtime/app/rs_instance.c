@@ -4,6 +4,7 @@
  */
 #include "rs_instance.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "rs_elastic.h"
 #include "rs_equilibrium.h"
 #include "rs_error.h"
+#include "rs_fmi2_layout.h"
 #include "rs_fmi2_vars.h"
 #include "rs_ws_state.h"
 
@@ -80,6 +82,43 @@ int rs_instance_create(rs_instance *in, const rs_model *m, rs_binding *b, const 
     return RS_OK;
 }
 
+int rs_instance_create_fmu(rs_instance *in, const rs_model *m, const char *res,
+                           int (*event)(void *ctx, const struct rs_contact_event *e), void *ctx, char *err,
+                           size_t errlen)
+{
+    memset(in, 0, sizeof *in);
+    /* the scenario, the contact folder and the plugin folder, one string
+     * each in one block: the workspace may read the contact folder after
+     * its creation (track-relative results), so the instance keeps it */
+    const size_t n = strlen(res) + 1,   /* "RES/", then a name and its NUL */
+        len = 3 * n + sizeof RS_FMI2_SCENARIO + sizeof RS_FMI2_CONTACT_DIR + sizeof RS_FMI2_PLUGIN_DIR;
+    char *dirs = malloc(len);
+    if (!dirs)
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+    char *scn_path = dirs;
+    const size_t a = (size_t)snprintf(scn_path, len, "%s/%s", res, RS_FMI2_SCENARIO) + 1;
+    char *contact = dirs + a;
+    const size_t c = (size_t)snprintf(contact, len - a, "%s/%s", res, RS_FMI2_CONTACT_DIR) + 1;
+    char *plugin_dir = contact + c;
+    snprintf(plugin_dir, len - a - c, "%s/%s", res, RS_FMI2_PLUGIN_DIR);
+
+    rs_scenario scn;
+    rs_scenario_init(&scn);
+    rs_binding *b = NULL;
+    int st = rs_scenario_load(res, 1, scn_path, NULL, &scn, err, errlen);
+    if (!st)
+        st = rs_scenario_bind(&scn, m, &b, err, errlen);
+    rs_scenario_free(&scn);
+    if (st) {
+        free(dirs);
+        return st;
+    }
+    const rs_instance_config cfg = {contact, NULL, plugin_dir, event, ctx};
+    st = rs_instance_create(in, m, b, &cfg, err, errlen);
+    in->dirs = dirs;   /* after: rs_instance_create zeroes *in first */
+    return st;
+}
+
 void rs_instance_free(rs_instance *in)
 {
     if (!in)
@@ -90,6 +129,7 @@ void rs_instance_free(rs_instance *in)
     free(in->u_val);
     free(in->u_set);
     free(in->out);
+    free(in->dirs);
     memset(in, 0, sizeof *in);
 }
 

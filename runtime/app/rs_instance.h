@@ -49,6 +49,7 @@ typedef struct rs_instance {
     unsigned char *u_set;    /* n_u: 1 where such a value was set */
     double *out;             /* n_out: room for the user outputs at a state */
     double dt;               /* the step the scenario gives */
+    char *dirs;              /* rs_instance_create_fmu's folders (owned) */
 } rs_instance;
 
 /* Sets up *in (zeroed or freed before) for model m and the scenario bound
@@ -57,6 +58,17 @@ typedef struct rs_instance {
  * context.  Messages name the model; on failure the caller frees *in. */
 int rs_instance_create(rs_instance *in, const rs_model *m, rs_binding *b, const rs_instance_config *c, char *err,
                        size_t errlen);
+
+/* The set-up of an FMU's instance (rs_fmi2.c) from the FMU's resources
+ * folder res: its scenario RS_FMI2_SCENARIO over its default.scn, bound to
+ * m; the contact files under res/RS_FMI2_CONTACT_DIR, the plugins' copies
+ * res/RS_FMI2_PLUGIN_DIR/NAME.so; wheel-rail events to event(ctx) (NULL:
+ * none).  export-fmu sets one up from the folder it is about to zip, so the
+ * start values it writes are this set-up's.  On failure the caller frees
+ * *in. */
+int rs_instance_create_fmu(rs_instance *in, const rs_model *m, const char *res,
+                           int (*event)(void *ctx, const struct rs_contact_event *e), void *ctx, char *err,
+                           size_t errlen);
 
 /* Frees what *in holds (the workspace before the plugin libraries: its
  * release hooks are in them) and zeroes it. */

@@ -9,7 +9,10 @@
  * change the run (so the FMU read them); fmi2GetFMUstate / SetFMUstate and
  * the serialized state repeat a continued run bit for bit in both contact
  * modes; the suspension's FMU solves the scenario's equilibrium at
- * fmi2ExitInitializationMode as `railsym run` does before its first step.
+ * fmi2ExitInitializationMode as `railsym run` does before its first step;
+ * a model whose own files lie outside its contact root exports when the
+ * scenario replaces them (the FMU equals the run) and is refused, naming
+ * the .vdl line and the fix, when one of them is still read.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -22,6 +25,7 @@
 #include "fmi_check.h"
 #include "fmi_compare.h"
 #include "fmi_import.h"
+#include "fmi_xml.h"
 #include "rs_test.h"
 
 static char tmp[256];
@@ -134,6 +138,41 @@ static int column(const fmi_csv *c, const char *name)
     return -1;
 }
 
+/* Every start value of FMU `name`'s modelDescription.xml is, bit for
+ * bit, what fmi2GetReal reads from a freshly instantiated instance: the
+ * description's values come from the set-up the FMU itself does (export-fmu
+ * sets up rs_instance_create_fmu from the resources it zips).  The number
+ * of start values compared. */
+static int starts_are_instance(const char *name)
+{
+    char p[400], err[1024], md[700];
+    path_in(p, sizeof p, name);
+    fmi_fmu f;
+    ck_assert_msg(fmi_open(p, &f, err, sizeof err) == 0, "%s", err);
+    snprintf(md, sizeof md, "%s/modelDescription.xml", f.dir);
+    fmi_xml x;
+    ck_assert_msg(fmi_xml_read(md, &x, err, sizeof err) == 0, "%s", err);
+    fmi2Component c = fmi_instantiate(&f, "starts");
+    ck_assert_msg(c != NULL, "%s", f.last_log);
+    int n = 0;
+    for (int i = 0; i < x.n; i++) {
+        const char *start = fmi_xml_attr(&x, i, "start");
+        if (strcmp(x.e[i].name, "Real") != 0 || !start)
+            continue;
+        const int sv = x.e[i].parent;
+        const fmi2ValueReference vr = (fmi2ValueReference)strtoul(fmi_xml_attr(&x, sv, "valueReference"), NULL, 10);
+        double v = NAN;
+        ck_assert_int_eq(f.get_real(c, &vr, 1, &v), fmi2OK);
+        ck_assert_msg(v == strtod(start, NULL), "%s: %s starts at %s in the description, %.17g in the instance", name,
+                      fmi_xml_attr(&x, sv, "name"), start, v);
+        n++;
+    }
+    fmi_xml_free(&x);
+    f.free_instance(c);
+    fmi_close(&f);
+    return n;
+}
+
 START_TEST(test_constraint_files_equal_run)
 {
     fmi_csv ref, plain;
@@ -146,6 +185,7 @@ START_TEST(test_constraint_files_equal_run)
     const double dy = fabs(ref.v[row * ref.ncol + y] - plain.v[row * plain.ncol + y]);
     ck_assert_msg(dy > 1e-3, "the rail profile and track lines changed y(0.3 s) by %g m only", dy);
     const double worst = fmu_vs_run("files.fmu", &ref);
+    ck_assert_int_ge(starts_are_instance("files.fmu"), 15);   /* the 15 parameters */
     printf("FMU vs railsym run, wheelset (constraint contact, scenario's rail and track) 0.3 s, %d columns: "
            "worst relative difference %.3g\n", ref.ncol, worst);
     free(ref.v);
@@ -161,6 +201,7 @@ START_TEST(test_elastic_equals_run)
     const int q = column(&ref, "left.Q");
     ck_assert_double_gt(ref.v[(ref.nrow - 1) * ref.ncol + q], 1000.0);   /* the wheel is loaded */
     const double worst = fmu_vs_run("elastic.fmu", &ref);
+    ck_assert_int_ge(starts_are_instance("elastic.fmu"), 15);
     printf("FMU vs railsym run, wheelset (elastic contact, r300 clothoid) 0.3 s, %d columns: worst relative difference %.3g\n",
            ref.ncol, worst);
     free(ref.v);
@@ -296,7 +337,97 @@ START_TEST(test_equilibrium)
     const int y = column(&ref, "y_c");
     ck_assert_double_lt(fabs(ref.v[y]), 1e-3);
     const double worst = fmu_vs_run("equilibrium.fmu", &ref);
+    ck_assert_int_gt(starts_are_instance("equilibrium.fmu"), 0);
     printf("FMU vs railsym run, suspension with 'equilibrium' 0.5 s: worst relative difference %.3g\n", worst);
+    free(ref.v);
+}
+END_TEST
+
+/* The wheelset compiled in its own folder, vehicles/examples: its table
+ * names "../profiles/..." and "../tracks/...", outside its contact root,
+ * which an FMU cannot carry by those names.  A scenario that replaces all
+ * three files exports (the FMU carries the replacements, none of the
+ * model's files) and the FMU equals `railsym run` of that scenario; one
+ * that leaves the wheel profile in use is refused, naming the .vdl line,
+ * the file, and the scenario line that would replace it. */
+START_TEST(test_outside_root_replaced)
+{
+    char cwd[300], cmd[4096], model[400], out[400], keep[400], text[16384] = "";
+    ck_assert(getcwd(cwd, sizeof cwd) != NULL);
+    const char *bin = fmi_railsym();
+    char railsym[700];
+    snprintf(railsym, sizeof railsym, "%s%s%s", bin[0] == '/' ? "" : cwd, bin[0] == '/' ? "" : "/", bin);
+    path_in(model, sizeof model, "ws_examples");
+    snprintf(cmd, sizeof cmd, "cd vehicles/examples && %s compile wheelset.vdl -o %s > /dev/null", railsym, model);
+    ck_assert_int_eq(system(cmd), 0);
+    char files[1200];
+    snprintf(files, sizeof files,
+             "param b_r = 0.752512\n"
+             "rail_profile \"%s/vehicles/profiles/60e1_1in20.prf\"\n"
+             "track \"%s/vehicles/tracks/curve.trk\"\n",
+             cwd, cwd);
+    write_file("partial.scn", kWheelset, files);
+    char all[1600];
+    snprintf(all, sizeof all, "%swheel_profile \"%s/vehicles/profiles/s1002.prf\"\n", files, cwd);
+    write_file("replaced.scn", kWheelset, all);
+
+    /* the wheel profile is still the model's "../profiles/s1002.prf" */
+    char scn[400];
+    path_in(scn, sizeof scn, "partial.scn");
+    path_in(out, sizeof out, "partial.txt");
+    snprintf(cmd, sizeof cmd, "%s export-fmu %s --scenario %s -o %s/partial.fmu 2> %s", railsym, model, scn, tmp, out);
+    ck_assert_int_ne(system(cmd), 0);
+    FILE *f = fopen(out, "r");
+    ck_assert(f != NULL);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, "vehicles/examples/wheelset.vdl:34: contact 'left' reads '../profiles/s1002.prf', "
+                               "which is not below the model's contact root") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "replace it in the scenario ('wheel_profile \"PATH\"'") != NULL, "%s", text);
+
+    /* every file replaced: exported, and none of the model's files carried;
+     * a wheel profile the model's default.scn names, which the scenario
+     * replaces, stays out too (a comment in the FMU's default.scn) */
+    char def[500];
+    snprintf(def, sizeof def, "%s/default.scn", model);
+    f = fopen(def, "a");
+    ck_assert(f != NULL);
+    fprintf(f, "wheel_profile \"%s/vehicles/profiles/cone_1in40.prf\"\n", cwd);
+    fclose(f);
+    path_in(scn, sizeof scn, "replaced.scn");
+    path_in(out, sizeof out, "replaced.fmu");
+    path_in(keep, sizeof keep, "replaced_kept");
+    char *argv[] = {(char *)bin, "export-fmu", model, "--scenario", scn, "-o", out, "--keep", keep, NULL};
+    ck_assert_int_eq(fmi_run_argv(argv), 0);
+    char p[600];
+    snprintf(p, sizeof p, "%s/resources/contact", keep);
+    ck_assert_msg(access(p, F_OK) != 0, "%s exists: the FMU carries a file the run does not read", p);
+    snprintf(p, sizeof p, "%s/resources/files/wheel_profile/s1002.prf", keep);
+    ck_assert_msg(access(p, R_OK) == 0, "%s is missing", p);
+    snprintf(p, sizeof p, "%s/resources/files/wheel_profile/cone_1in40.prf", keep);
+    ck_assert_msg(access(p, F_OK) != 0, "%s: the FMU carries the replaced wheel profile", p);
+    snprintf(p, sizeof p, "%s/resources/default.scn", keep);
+    f = fopen(p, "r");
+    ck_assert(f != NULL);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, "# export-fmu: replaced at ") && strstr(text, "replaced.scn:") &&
+                      strstr(text, ": wheel_profile \"") && strstr(text, "cone_1in40.prf\""),
+                  "%s", text);
+
+    fmi_csv ref;
+    run_csv(model, "replaced.scn", "replaced.csv", &ref);
+    ck_assert_int_eq(ref.nrow, 301);
+    const double worst = fmu_vs_run("replaced.fmu", &ref);
+    ck_assert_int_ge(starts_are_instance("replaced.fmu"), 15);
+    fmi_fmu fm;
+    char err[1024], md[700];
+    ck_assert_msg(fmi_open(out, &fm, err, sizeof err) == 0, "%s", err);
+    snprintf(md, sizeof md, "%s/modelDescription.xml", fm.dir);
+    ck_assert_msg(fmi_check_description(md, fm.dir, err, sizeof err) == 0, "replaced.fmu: description refused: %s", err);
+    fmi_close(&fm);
+    printf("FMU vs railsym run, wheelset compiled in vehicles/examples (its '..' files all replaced by the "
+           "scenario) 0.3 s, %d columns: worst relative difference %.3g\n", ref.ncol, worst);
     free(ref.v);
 }
 END_TEST
@@ -313,6 +444,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_state_elastic);
     tcase_add_test(tc, test_state_other_fmu);
     tcase_add_test(tc, test_equilibrium);
+    tcase_add_test(tc, test_outside_root_replaced);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -125,8 +125,14 @@ START_TEST(fmu_of_a_folder_compiled_outside)
                      0);
     ck_assert_int_eq(rs_test_sh("cd %s && %s export-fmu cone -o cone.fmu > f.log 2>&1", dir, rs_test_bin()), 1);
     const char *e = slurp("f.log");
+    /* the .vdl is not beside the contact root (the temporary folder): the
+     * message names the model folder in place of the description's line */
+    ck_assert_msg(strstr(e, "model 'cone': contact 'left' reads '"), "%s", e);
     ck_assert_msg(strstr(e, "which is not below the model's contact root"), "%s", e);
-    ck_assert_msg(strstr(e, "compile the model from a folder that holds the .vdl and its profiles and track"), "%s", e);
+    ck_assert_msg(strstr(e, "replace it in the scenario ('wheel_profile \"PATH\"'"), "%s", e);
+    ck_assert_msg(strstr(e, "run 'railsym compile' (or export-fmu of the .vdl) from a folder that holds the .vdl and "
+                            "its profiles and track"),
+                  "%s", e);
 }
 END_TEST
 
