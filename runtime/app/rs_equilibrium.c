@@ -589,13 +589,13 @@ static void step_limits(eq *e)
 }
 
 /* The largest fraction (≤ 1) of the step dq that keeps every coordinate
- * within its step limit. */
-static double limited_fraction(const eq *e)
+ * within `times` its step limit. */
+static double limited_fraction(const eq *e, double times)
 {
     double a = 1.0;
     for (int i = 0; i < e->nF; i++)
-        if (fabs(e->dq[i]) * a > e->lim[i])
-            a = e->lim[i] / fabs(e->dq[i]);
+        if (fabs(e->dq[i]) * a > times * e->lim[i])
+            a = times * e->lim[i] / fabs(e->dq[i]);
     return a;
 }
 
@@ -702,13 +702,13 @@ static int stalled(eq *e, int it, double tol, char *err, size_t errlen)
  * mode held only by a small geometric stiffness — no longer gives a step of
  * metres), μ raised tenfold until a limited step lowers the merit and
  * lowered tenfold after each success, back to plain Newton. */
-static int newton(eq *e, const rs_equilibrium_opts *o, rs_equilibrium_report *rep, char *err,
+static int newton(eq *e, const rs_equilibrium_opts *o, int plain, rs_equilibrium_report *rep, char *err,
                   size_t errlen)
 {
     rs_ws *ws = e->ws;
     const rs_model *m = e->m;
     const double tol = o && o->tol > 0 ? o->tol : RS_EQUILIBRIUM_TOL;
-    const int maxit = o && o->max_iter > 0 ? o->max_iter : RS_EQUILIBRIUM_MAXITER;
+    const int maxit = o && o->max_iter > 0 ? o->max_iter : plain ? RS_EQUILIBRIUM_PLAIN_MAXITER : RS_EQUILIBRIUM_MAXITER;
     const rs_log *log = o ? o->log : NULL;
     const size_t nn = (size_t)e->n * (size_t)e->n;
     int st, worst;
@@ -774,9 +774,15 @@ static int newton(eq *e, const rs_equilibrium_opts *o, rs_equilibrium_report *re
                 e->dq[i] = e->b[i];
             for (int i = 0; i < e->nphi; i++)
                 e->dlam[i] = e->kappa * e->b[e->nF + i] - e->lam[i];
-            double a = 1.0;
-            for (int h = 0; h < 2 + RS_EQUILIBRIUM_HALVINGS && !accepted; h++) {
-                if (h == 1 && e->nphi == 0)
+            /* a Newton step beyond RS_EQUILIBRIUM_NEWTON_LIMIT times the step
+             * limits is cut (a wheel pushed through its rail finds no contact
+             * there, and the residual of a wheel in the air is smaller than
+             * that of one pressed in: the merit alone would accept it) */
+            const double a_lim = plain ? 1.0 : limited_fraction(e, RS_EQUILIBRIUM_NEWTON_LIMIT);
+            const int ntry = 2 + (plain ? RS_EQUILIBRIUM_PLAIN_HALVINGS : RS_EQUILIBRIUM_HALVINGS);
+            double a = a_lim;
+            for (int h = 0; h < ntry && !accepted; h++) {
+                if (h == 1 && (e->nphi == 0 || a_lim < 1.0))
                     continue;
                 if (h >= 2)
                     a *= 0.5;
@@ -796,8 +802,10 @@ static int newton(eq *e, const rs_equilibrium_opts *o, rs_equilibrium_report *re
                     corr = e->gtl0;
                 }
                 st = trial(e, a, corr, &r1, &ph1, &worst);
-                accepted = st == RS_OK && fmax(r1, e->kappa * ph1) < merit0;
+                accepted = st == RS_OK && (fmax(r1, e->kappa * ph1) < merit0 || (plain && h == ntry - 1));
             }
+            if (!accepted && plain)
+                return ws_fail_to(ws, st, err, errlen, "during the Newton iteration");
             if (!accepted) /* the damped steps from here, the first moving at most the step limits */
                 mu = first_damping(e, mu_unit);
         }
@@ -809,7 +817,7 @@ static int newton(eq *e, const rs_equilibrium_opts *o, rs_equilibrium_report *re
                 e->dq[i] = e->b[i];
             for (int i = 0; i < e->nphi; i++)
                 e->dlam[i] = e->kappa * e->b[e->nF + i] - e->lam[i];
-            const double a = limited_fraction(e);
+            const double a = limited_fraction(e, 1.0);
             for (int i = 0; i < e->nphi; i++)
                 e->lam_new[i] = e->lam[i] + a * e->dlam[i];
             st = trial(e, a, NULL, &r1, &ph1, &worst);
@@ -873,7 +881,28 @@ int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_repor
     if (!st && e.elastic)
         rs_elastic_fill_splines(ws); /* finite geometry for delta_jac's creep terms (× 0) */
     if (!st)
-        st = newton(&e, o, rep, err, errlen);
+        st = newton(&e, o, 0, rep, err, errlen);
+    if (st == RS_E_NOCONV) {
+        /* the plain Newton of earlier versions (halvings, the last one taken
+         * whatever it gives) from the state as given: it still settles some
+         * starts the globalised steps miss (a wheelset pressed into its
+         * flange, tests/physics/test_flange_limit_cycle.c); its failure
+         * reports the globalised solve's */
+        char err2[8];
+        rs_equilibrium_report rep2;
+        memcpy(ws->q, e.q_save, nq * sizeof(double));
+        memcpy(ws->s, e.s_save, ns * sizeof(double));
+        for (int i = 0; i < e.nz; i++)
+            ws->u[m->z_slot[i]] = e.z_save[i];
+        memset(&rep2, 0, sizeof rep2);
+        rs_logf(o ? o->log : NULL, RS_LOG_LINE, "equilibrium: the plain Newton from the initial state");
+        if (newton(&e, o, 1, &rep2, err2, sizeof err2) == RS_OK) {
+            st = RS_OK;
+            *rep = rep2;
+            if (err && errlen)
+                err[0] = '\0';
+        }
+    }
     if (st) { /* the state as it was */
         memcpy(ws->q, e.q_save, nq * sizeof(double));
         memcpy(ws->s, e.s_save, ns * sizeof(double));

@@ -25,7 +25,7 @@
  * where it lowers the merit max(|r_F|, κ|φ|); else, with constraints, the
  * step with a second-order correction (back onto φ = 0 with the same
  * factorization: a contact constraint curved within the step); else the
- * step halved (RS_EQUILIBRIUM_HALVINGS times); else the solve goes on with
+ * step (cut to RS_EQUILIBRIUM_NEWTON_LIMIT times the step limits) halved (RS_EQUILIBRIUM_HALVINGS times); else the solve goes on with
  * damped steps, K + μ diag(M) (pseudo-transient continuation: each step a
  * short implicit step of the bodies from rest under the residual forces, so
  * that a near-singular stiffness — wheels not yet loaded — gives no step of
@@ -63,6 +63,9 @@
 #define RS_EQUILIBRIUM_HALVINGS 3     /* halvings of the Newton step, then the damped steps        */
 #define RS_EQUILIBRIUM_STEP_M 2e-3    /* a limited step moves a coordinate in m at most this [m] */
 #define RS_EQUILIBRIUM_STEP_RAD 2e-3  /* ... one in rad [rad]                                    */
+#define RS_EQUILIBRIUM_NEWTON_LIMIT 10 /* a Newton step is cut to this × the step limits (20 mm, 20 mrad) */
+#define RS_EQUILIBRIUM_PLAIN_MAXITER 50   /* the plain Newton, tried when the globalised one fails */
+#define RS_EQUILIBRIUM_PLAIN_HALVINGS 12
 #define RS_EQUILIBRIUM_DAMP0 1e-3     /* the first damping μ, × max K_ii / max M_ii               */
 #define RS_EQUILIBRIUM_DAMPMAX 1e8    /* beyond it, × the same: the forces jump (stalled)           */
 
