@@ -19,8 +19,20 @@
  * gravitational stiffness on its profiles), by forward differences of φ_q
  * (the contact points re-solved at each perturbed q); κ scales the
  * multipliers to K's size so that the matrix is well balanced.  The first λ
- * is the least-squares fit of δ_F by φ_q,Fᵀλ.  A step that does not lower
- * the residual is halved (at most RS_EQUILIBRIUM_HALVINGS times).  A
+ * is the least-squares fit of δ_F by φ_q,Fᵀλ.
+ *
+ * Globalised (rs_equilibrium.c, newton()): the full Newton step is taken
+ * where it lowers the merit max(|r_F|, κ|φ|); else, with constraints, the
+ * step with a second-order correction (back onto φ = 0 with the same
+ * factorization: a contact constraint curved within the step); else the
+ * step (cut to RS_EQUILIBRIUM_NEWTON_LIMIT times the step limits) halved (RS_EQUILIBRIUM_HALVINGS times); else the solve goes on with
+ * damped steps, K + μ diag(M) (pseudo-transient continuation: each step a
+ * short implicit step of the bodies from rest under the residual forces, so
+ * that a near-singular stiffness — wheels not yet loaded — gives no step of
+ * metres), each cut to the step limits RS_EQUILIBRIUM_STEP_M / _RAD per
+ * coordinate (m, rad: no jump across a flangeway) and taken; μ follows the
+ * residual (down to plain Newton as it falls, up where it grows).  A μ past
+ * RS_EQUILIBRIUM_DAMPMAX is a stall: the forces jump at that state.  A
  * coordinate whose column breaks the factorization at an iterate (no
  * stiffness yet: unloaded elastic wheels hold nothing laterally) is held
  * for that step; at the solution the matrix is factored once more without
@@ -47,8 +59,15 @@
 #include "rs_ws.h"
 
 #define RS_EQUILIBRIUM_TOL 1e-10      /* |r_F| ≤ tol · the largest |δ_F| (at least 1 N) */
-#define RS_EQUILIBRIUM_MAXITER 50
-#define RS_EQUILIBRIUM_HALVINGS 12
+#define RS_EQUILIBRIUM_MAXITER 200    /* damped steps may take ~100 (a vehicle settling on unloaded wheels) */
+#define RS_EQUILIBRIUM_HALVINGS 3     /* halvings of the Newton step, then the damped steps        */
+#define RS_EQUILIBRIUM_STEP_M 2e-3    /* a limited step moves a coordinate in m at most this [m] */
+#define RS_EQUILIBRIUM_STEP_RAD 2e-3  /* ... one in rad [rad]                                    */
+#define RS_EQUILIBRIUM_NEWTON_LIMIT 10 /* a Newton step is cut to this × the step limits (20 mm, 20 mrad) */
+#define RS_EQUILIBRIUM_PLAIN_MAXITER 50   /* the plain Newton, tried when the globalised one fails */
+#define RS_EQUILIBRIUM_PLAIN_HALVINGS 12
+#define RS_EQUILIBRIUM_DAMP0 1e-3     /* the first damping μ, × max K_ii / max M_ii               */
+#define RS_EQUILIBRIUM_DAMPMAX 1e8    /* beyond it, × the same: the forces jump (stalled)           */
 
 typedef struct rs_equilibrium_opts {
     const int *coords;   /* the coordinates solved for (indices into q); */

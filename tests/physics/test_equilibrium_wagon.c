@@ -1,0 +1,253 @@
+/*
+ * test_equilibrium_wagon.c — the globalised Newton of `equilibrium`
+ * (runtime/app/rs_equilibrium.c; docs/scenario.md, "Static equilibrium")
+ * on the cases an outside engineer found stalling with the plain Newton,
+ * on generated/two_axle_wagon (S1002 wheels on 60E1 1:40 rails):
+ *
+ *   - the constraint contact with ws1.y held 3 mm off-centre (stalled at
+ *     ~100 N after 50 iterations, 170 s): converges in a few iterations, and
+ *     agrees with the elastic contact's equilibrium extrapolated to a rigid
+ *     contact.  Hertz's penetration goes as E^(-2/3), so from the elastic
+ *     solutions at E and 10 E, q(∞) = (10^(2/3) q(10E) − q(E)) / (10^(2/3) − 1);
+ *     every coordinate must agree within 1e-7 (m, rad), where the elastic
+ *     solution at 10 E alone is still ~2e-5 m away (the test can fail);
+ *   - the elastic contact from ws1.y = 3 mm solving every coordinate (the
+ *     full step threw the wheels off the rails: no convergence): converges,
+ *     and a run of 1000 steps from there stays put, every velocity below
+ *     1e-6 (measured ~6e-9), i.e. the full equations of motion hold there
+ *     (q̈ = 0, through the integrator, independent of the solve);
+ *   - the elastic contact at rest in the canted 600 m curve of
+ *     vehicles/tracks/curve.trk (no convergence, residual ~1e5 N): converges;
+ *     a run of 1000 steps keeps both wheelsets where the solve put them
+ *     across the track (track-relative y within 5 µm, yaw within 5e-6 rad)
+ *     while the vehicle, whose forward coordinates are held, rolls down the
+ *     curve's 4 ‰ gradient (forward speed after 1 s between 0.6 and 1 times
+ *     g · 0.004 · 1 s: the wheels' spin inertia takes part of it).
+ */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "rs_driver.h"
+#include "rs_test.h"
+
+static char err[4000];
+static char dir[] = "/tmp/rs_eqwag_XXXXXX";
+
+static void write_file(const char *name, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void setup(void)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static char logbuf[65536];
+static void collect(void *ctx, rs_log_kind kind, const char *text)
+{
+    (void)ctx;
+    (void)kind;
+    const size_t n = strlen(logbuf);
+    snprintf(logbuf + n, sizeof logbuf - n, "%s\n", text);
+}
+
+/* Runs generated/two_axle_wagon with scenario text SCN (DIR/NAME) into
+ * DIR/NAME.csv; the log into logbuf. */
+static int run(const char *name, const char *scn)
+{
+    char sp[600], out[600];
+    write_file(name, scn);
+    snprintf(sp, sizeof sp, "%s/%s", dir, name);
+    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = "generated/two_axle_wagon";
+    c.scenario = sp;
+    c.out = out;
+    c.progress = -1;
+    c.log.fn = collect;
+    logbuf[0] = '\0';
+    return rs_driver_run(&c, NULL, err, sizeof err);
+}
+
+/* The iterations of the log's "solved for in N iteration(s)" line. */
+static int iterations(void)
+{
+    const char *p = strstr(logbuf, "solved for in ");
+    ck_assert_msg(p != NULL, "%s", logbuf);
+    return atoi(p + strlen("solved for in "));
+}
+
+#define MAXROW 16
+typedef struct table {
+    int ncol, nrow;
+    char names[40][40];
+    double v[MAXROW][40];
+} table;
+
+static void read_csv(const char *name, table *t)
+{
+    char path[600], line[8192];
+    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    t->ncol = 0;
+    for (char *tok = strtok(line, ",\n"); tok && t->ncol < 40; tok = strtok(NULL, ",\n"))
+        snprintf(t->names[t->ncol++], sizeof t->names[0], "%s", tok);
+    t->nrow = 0;
+    while (t->nrow < MAXROW && fgets(line, sizeof line, f)) {
+        char *p = line;
+        for (int k = 0; k < t->ncol; k++) {
+            t->v[t->nrow][k] = strtod(p, &p);
+            if (*p == ',')
+                p++;
+        }
+        t->nrow++;
+    }
+    fclose(f);
+}
+
+static double col(const table *t, int row, const char *name)
+{
+    ck_assert_int_lt(row, t->nrow);
+    for (int k = 0; k < t->ncol; k++)
+        if (strcmp(t->names[k], name) == 0)
+            return t->v[row][k];
+    ck_abort_msg("no column '%s'", name);
+    return NAN;
+}
+
+/* the coordinates solved for with ws1.y held */
+static const char *const kHeld[] = {"ws1.z", "ws1.roll", "ws1.yaw", "ws2.y", "ws2.z", "ws2.roll", "ws2.yaw",
+                                    "y", "z", "roll", "pitch", "yaw", "load.y", "load.z", "load.roll",
+                                    "load.pitch", "load.yaw"};
+
+START_TEST(constraint_offcentre_agrees_with_rigid_elastic)
+{
+    RS_REQUIRE_MODEL("two_axle_wagon");
+    char scn[2000], cols[800] = "columns";
+    for (size_t k = 0; k < sizeof kHeld / sizeof kHeld[0]; k++)
+        snprintf(cols + strlen(cols), sizeof cols - strlen(cols), " %s", kHeld[k]);
+    const char *const contact[] = {"contact constraint", "contact elastic\nmodulus 2.1e11",
+                                   "contact elastic\nmodulus 2.1e12"};
+    const char *const names[] = {"c.scn", "e1.scn", "e10.scn"};
+    table t[3];
+    for (int i = 0; i < 3; i++) {
+        snprintf(scn, sizeof scn,
+                 "duration 0.001\nstep 1e-3\noutput 1e-3\n%s\ninitial ws1.y = 0.003\nequilibrium", contact[i]);
+        for (size_t k = 0; k < sizeof kHeld / sizeof kHeld[0]; k++)
+            snprintf(scn + strlen(scn), sizeof scn - strlen(scn), " %s", kHeld[k]);
+        snprintf(scn + strlen(scn), sizeof scn - strlen(scn), "\n%s\n", cols);
+        ck_assert_msg(run(names[i], scn) == RS_OK, "%s: %s", contact[i], err);
+        if (i == 0) /* the plain Newton stalled at ~100 N: a second-order correction per step */
+            ck_assert_msg(iterations() <= 6, "%d iterations:\n%s", iterations(), logbuf);
+        read_csv(names[i], &t[i]);
+    }
+    const double f = pow(10.0, 2.0 / 3.0);
+    double apart = 0;
+    for (size_t k = 0; k < sizeof kHeld / sizeof kHeld[0]; k++) {
+        const double qc = col(&t[0], 0, kHeld[k]), q1 = col(&t[1], 0, kHeld[k]), q10 = col(&t[2], 0, kHeld[k]);
+        const double rigid = (f * q10 - q1) / (f - 1);
+        ck_assert_msg(fabs(rigid - qc) < 1e-7, "%s: constraint %.10g, elastic E %.10g, 10 E %.10g -> rigid %.10g",
+                      kHeld[k], qc, q1, q10, rigid);
+        apart = fmax(apart, fabs(q10 - qc));
+    }
+    ck_assert_msg(apart > 1e-6, "the elastic solution alone is already %g from the constraint one", apart);
+}
+END_TEST
+
+static const char kVel[] = "ws1.y_dot ws1.z_dot ws1.roll_dot ws1.yaw_dot ws2.y_dot ws2.z_dot ws2.roll_dot "
+                           "ws2.yaw_dot y_dot z_dot roll_dot pitch_dot yaw_dot load.y_dot load.z_dot "
+                           "load.roll_dot load.pitch_dot load.yaw_dot";
+
+START_TEST(elastic_offcentre_all_coordinates_stays_put)
+{
+    RS_REQUIRE_MODEL("two_axle_wagon");
+    char scn[2000];
+    snprintf(scn, sizeof scn,
+             "duration 1\nstep 1e-3\noutput 0.1\ncontact elastic\ninitial ws1.y = 0.003\nequilibrium\n"
+             "columns ws1.y %s\n", kVel);
+    ck_assert_msg(run("d.scn", scn) == RS_OK, "%s\n%s", err, logbuf);
+    ck_assert_msg(iterations() <= 50, "%d iterations", iterations()); /* measured 26 */
+    table t;
+    read_csv("d.scn", &t);
+    ck_assert_int_eq(t.nrow, 11);
+    /* the symmetric wagon solved in every coordinate: ws1 back on the centre line */
+    ck_assert_msg(fabs(col(&t, 0, "ws1.y")) < 1e-6, "ws1.y = %g", col(&t, 0, "ws1.y"));
+    double vmax = 0;
+    for (int row = 0; row < t.nrow; row++)
+        for (int k = 0; k < t.ncol; k++)
+            if (strstr(t.names[k], "_dot"))
+                vmax = fmax(vmax, fabs(t.v[row][k]));
+    ck_assert_msg(vmax < 1e-6, "a velocity reaches %g in 1000 steps from the equilibrium", vmax);
+}
+END_TEST
+
+START_TEST(elastic_at_rest_in_canted_curve)
+{
+    RS_REQUIRE_MODEL("two_axle_wagon");
+    /* s = 500 m: in the 600 m curve (cant 120 mm), on the 4 ‰ gradient; the
+     * track by its absolute path (a relative one is the scenario folder's) */
+    char path[4096], scn[5000];
+    ck_assert_ptr_nonnull(realpath("vehicles/tracks/curve.trk", path));
+    snprintf(scn, sizeof scn,
+             "duration 1\nstep 1e-3\noutput 0.1\ncontact elastic\ntrack \"%s\"\nspeed 0\n"
+             "initial ws1.x = 504.5\ninitial ws2.x = 495.5\ninitial x = 500\ninitial load.x = 500\n"
+             "equilibrium\n"
+             "columns ws1.ws.y_track ws1.ws.yaw_track ws2.ws.y_track ws2.ws.yaw_track ws1.x_dot\n",
+             path);
+    ck_assert_msg(run("curve.scn", scn) == RS_OK, "%s\n%s", err, logbuf);
+    /* measured 36: damped steps while the wheels take the load, then Newton */
+    ck_assert_msg(iterations() <= 60, "%d iterations", iterations());
+    table t;
+    read_csv("curve.scn", &t);
+    ck_assert_int_eq(t.nrow, 11);
+    static const char *const across[] = {"ws1.ws.y_track", "ws2.ws.y_track"};
+    static const char *const yaw[] = {"ws1.ws.yaw_track", "ws2.ws.yaw_track"};
+    for (int row = 1; row < t.nrow; row++)
+        for (int w = 0; w < 2; w++) {
+            ck_assert_msg(fabs(col(&t, row, across[w]) - col(&t, 0, across[w])) < 5e-6, "%s moves %g m by row %d",
+                          across[w], col(&t, row, across[w]) - col(&t, 0, across[w]), row);
+            ck_assert_msg(fabs(col(&t, row, yaw[w]) - col(&t, 0, yaw[w])) < 5e-6, "%s moves %g rad by row %d",
+                          yaw[w], col(&t, row, yaw[w]) - col(&t, 0, yaw[w]), row);
+        }
+    const double v = fabs(col(&t, t.nrow - 1, "ws1.x_dot")), free_roll = 9.81 * 0.004 * 1.0;
+    ck_assert_msg(v > 0.6 * free_roll && v < free_roll, "forward speed after 1 s %g m/s (g sin γ t = %g)", v,
+                  free_roll);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("equilibrium_wagon");
+    TCase *tc = tcase_create("equilibrium_wagon");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, constraint_offcentre_agrees_with_rigid_elastic);
+    tcase_add_test(tc, elastic_offcentre_all_coordinates_stays_put);
+    tcase_add_test(tc, elastic_at_rest_in_canted_curve);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
