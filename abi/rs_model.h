@@ -28,7 +28,7 @@
 
 /* "RSM1": bump RS_MODEL_VERSION whenever the layout of rs_model changes. */
 #define RS_MODEL_MAGIC   0x52534d31u
-#define RS_MODEL_VERSION 13
+#define RS_MODEL_VERSION 14
 
 /* Sparse pattern, compressed columns, KLU's integer type (int).  Sparse
  * function outputs are the structurally non-zero values in this order. */
@@ -308,11 +308,10 @@ typedef struct rs_model {
     const char *const *z_names;
     const char *const *z_units;
     const double *z0;
-    /* The bodies whose mass or inertia are made of parameters (and whose
-     * description does not say `inertia_unchecked`), in the order of
-     * RS_FN_INERTIA's out[0] (mass) and out[1] (xx, yy, zz, xy, xz, yz per
-     * body): the runtime checks each parameter set (rs_inertia.h).  NULL
-     * when the model has none. */
+    /* The bodies whose mass or inertia are made of parameters, in the order
+     * of RS_FN_INERTIA's out[0] (mass) and out[1] (xx, yy, zz, xy, xz, yz
+     * per body): the runtime checks each parameter set (rs_inertia.h).  NULL
+     * when the model has none.  inertia_unchecked is at the end (version 14). */
     const char *const *inertia_bodies;
     /* User plugin forces (version 12): n_plugin = 0 and NULL in a model
      * without; the runtime needs rs_options.plugins for the others. */
@@ -323,6 +322,12 @@ typedef struct rs_model {
      * bodies (or a hand-written descriptor without the function). */
     int n_body;
     const char *const *body_names;
+    /* Per entry of inertia_bodies (version 14): 1 where the description says
+     * `inertia_unchecked "WHY"` (published data that break the triangle
+     * inequality), so the runtime skips that inequality for the body but
+     * still refuses a mass that is not positive or a negative principal
+     * moment; 0 elsewhere.  NULL: every entry 0. */
+    const int *inertia_unchecked;
 } rs_model;
 
 /* The state index of input slot u (0..n_z-1), or -1 when u is no state. */

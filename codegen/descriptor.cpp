@@ -124,6 +124,7 @@ public:
         write_states();
         write_plugins();
         write_bodies();
+        write_inertia_unchecked();
         write_patterns();
         write_contacts();
         write_function_table();
@@ -460,6 +461,21 @@ private:
         last_fields_.push_back({"body_names", names_or_null("rsd_body_names", sym_.bodies)});
     }
 
+    // Which of inertia_bodies say `inertia_unchecked` (version 14): only in
+    // models that have one (the others' descriptor stays as it was).
+    void write_inertia_unchecked() {
+        if (sym_.inertia_unchecked.size() != sym_.inertia_bodies.size())
+            bad("one inertia_unchecked flag per body of inertia_bodies expected");
+        bool any = false;
+        for (int u : sym_.inertia_unchecked) any = any || u != 0;
+        if (!any) return;
+        os_ << "\n/* Per entry of inertia_bodies: 1 where the description says inertia_unchecked\n"
+               " * (the runtime skips the triangle inequality for it, nothing else). */\n"
+            << "static const int rsd_inertia_unchecked[" << sym_.inertia_unchecked.size() << "] = {"
+            << int_array(sym_.inertia_unchecked).substr(4) << "};\n";
+        last_fields_.push_back({"inertia_unchecked", "rsd_inertia_unchecked"});
+    }
+
     std::string pattern(const char *tag, const Output &o) {
         os_ << "\n/* Pattern of " << tag << " (" << o.rows << " x " << o.cols << ", " << o.nnz()
             << " non-zeros), compressed columns. */\n";
@@ -587,7 +603,10 @@ ModelSymbols model_symbols(const System &sys) {
     for (const NamedEx &c : sys.constraints()) m.phi.push_back(c.name);
     for (const NamedEx &o : sys.outputs()) m.outputs.push_back(o.name);
     m.contacts = sys.contact_table();
-    for (int b : sys.parameter_inertia_bodies()) m.inertia_bodies.push_back(sys.bodies()[(size_t)b].name);
+    for (int b : sys.parameter_inertia_bodies()) {
+        m.inertia_bodies.push_back(sys.bodies()[(size_t)b].name);
+        m.inertia_unchecked.push_back(sys.bodies()[(size_t)b].check_triangle ? 0 : 1);
+    }
     for (const Body &b : sys.bodies()) m.bodies.push_back(b.name);
     const SymValues d = sys.defaults();
     for (size_t i = 0; i < m.p.size(); ++i) m.p_default.push_back(d.get(SymKind::Param, (int)i));

@@ -51,6 +51,7 @@ struct ModelSymbols {
     std::vector<int> z_slot;
     std::vector<double> z0;
     std::vector<std::string> inertia_bodies;   // System::parameter_inertia_bodies(), by name
+    std::vector<int> inertia_unchecked;        // per inertia_bodies entry: 1 for `inertia_unchecked`
     std::vector<std::string> bodies;           // every body, System::bodies()' order (RS_FN_BODY_POSE)
     // User plugin forces (System::plugins(), abi/rs_model.h rs_model_plugin).
     struct Plugin {

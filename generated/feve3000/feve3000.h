@@ -66,7 +66,7 @@ int feve3000_constants(const double *const *in, double *const *out);
 /* feve3000_params: out[0] p (vector 68x1) */
 int feve3000_params(const double *const *in, double *const *out);
 
-/* feve3000_inertia: out[0] mass (vector 18x1), out[1] inertia (vector 108x1) */
+/* feve3000_inertia: out[0] mass (vector 21x1), out[1] inertia (vector 126x1) */
 int feve3000_inertia(const double *const *in, double *const *out);
 
 /* feve3000_body_pose: out[0] pose (vector 252x1) */

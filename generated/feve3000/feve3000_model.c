@@ -659,7 +659,8 @@ static const char *const rsd_u_units[270] = {
 static const char *const rsd_output_units[2] = {
     "m", "m"
 };
-static const char *const rsd_inertia_bodies[18] = {
+static const char *const rsd_inertia_bodies[21] = {
+    "carbody",
     "front.slider",
     "front.frame_b",
     "front.wf.ws",
@@ -676,7 +677,9 @@ static const char *const rsd_inertia_bodies[18] = {
     "rear.wr.ws",
     "rear.wr.abl.box",
     "rear.wr.abr.box",
+    "motor_f.housing",
     "motor_f.rotor_body",
+    "motor_r.housing",
     "motor_r.rotor_body"
 };
 static const char *const rsd_body_names[21] = {
@@ -702,6 +705,11 @@ static const char *const rsd_body_names[21] = {
     "motor_r.housing",
     "motor_r.rotor_body"
 };
+
+/* Per entry of inertia_bodies: 1 where the description says inertia_unchecked
+ * (the runtime skips the triangle inequality for it, nothing else). */
+static const int rsd_inertia_unchecked[21] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 1, 0};
 
 /* Pattern of M (30 x 30, 418 non-zeros), compressed columns. */
 static const int rsd_M_colptr[31] = {
@@ -1059,7 +1067,7 @@ static const int rsd_step_elastic_len[6] = {418, 30, 96, 48, 480, 16};
 static const char *const rsd_step_elastic_outs[6] = {"M.M", "delta_nk.delta_nk", "wheel.wheel_pose", "wheel.wheel_vel", "wheel.wheel_jac", "wheel.wheel_geom"};
 static const int rsd_params_len[1] = {68};
 static const char *const rsd_params_outs[1] = {"p"};
-static const int rsd_inertia_len[2] = {18, 108};
+static const int rsd_inertia_len[2] = {21, 126};
 static const char *const rsd_inertia_outs[2] = {"mass", "inertia"};
 static const int rsd_body_pose_len[1] = {252};
 static const char *const rsd_body_pose_outs[1] = {"pose"};
@@ -1131,6 +1139,7 @@ static const rs_model rsd_model = {
     .inertia_bodies = rsd_inertia_bodies,
     .n_body = 21,
     .body_names = rsd_body_names,
+    .inertia_unchecked = rsd_inertia_unchecked,
 };
 
 const rs_model *feve3000_model(void)

@@ -124,7 +124,6 @@ std::vector<int> System::parameter_inertia_bodies() const
     std::vector<int> out;
     for (size_t i = 0; i < bodies_.size(); ++i) {
         const Body &b = bodies_[i];
-        if (!b.check_inertia) continue;
         bool numbers = b.mass.is_number(), params_only = (b.mass.kinds() & ~kind_bit(SymKind::Param)) == 0;
         for (const auto &row : b.inertia.m)
             for (const Ex &x : row) {

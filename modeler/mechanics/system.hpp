@@ -72,8 +72,9 @@ struct Body {
     int frame;       // the attached frame (index into frames), -1 when given as a base
     // false: the description keeps an inertia that breaks the triangle
     // inequality on purpose (published data, `inertia_unchecked "WHY"`);
-    // neither the compiler nor the runtime checks it then.
-    bool check_inertia = true;
+    // neither the compiler nor the runtime checks that inequality then (a
+    // mass that is not positive or a negative moment is refused all the same).
+    bool check_triangle = true;
 };
 
 struct NamedEx {
@@ -154,10 +155,11 @@ public:
     int add_body(const std::string &name, Ex mass, const std::string &cg, const M3 &inertia,
                  const std::string &inertia_base, const std::string &frame);
     int body(const std::string &name, const std::string &context = "lookup") const;
-    void set_inertia_unchecked(int body) { bodies_.at((size_t)body).check_inertia = false; }
-    // The bodies whose mass or inertia depend on parameters and are checked
-    // (check_inertia): the runtime checks them for each parameter set
-    // (RS_FN_INERTIA); literal values are checked when compiled.
+    void set_inertia_unchecked(int body) { bodies_.at((size_t)body).check_triangle = false; }
+    // The bodies whose mass or inertia depend on parameters: the runtime
+    // checks them for each parameter set (RS_FN_INERTIA; the triangle
+    // inequality only where check_triangle); literal values are checked when
+    // compiled.
     std::vector<int> parameter_inertia_bodies() const;
     const std::vector<Body> &bodies() const { return bodies_; }
     void add_gravity(const Vector &g, const std::string &name = "gravity");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rs_contact.h"
+#include "rs_hertz_why.h"
 #include "rs_kalker.h"
 #include "rs_spline.h"
 #include "rs_ws_impl.h"
@@ -368,13 +369,18 @@ int rs_contact_creep(rs_ws *ws)
         int r = rs_contact_creep_block(N, c->radii + 3 * i, c->V[i], rs_options_E(&ws->opt, i),
                                        rs_options_nu(&ws->opt, i), ws->opt.contact_vmin, c->Cb + 9 * i,
                                        &c->a[i], &c->b[i]);
-        if (r)
+        if (r) { /* the message is built here only, after the failure */
+            char num[256];
+            rs_hertz_why_numbers(r, c->radii + 3 * i, num, sizeof num);
             return rs_ws_fail(ws, RS_E_NONFINITE,
-                              "contact '%s': Hertz/Kalker failed (code %d) for N = %.6g N, "
-                              "radii %.6g, %.6g, %.6g m at s_r = %.9g m (conformal or saddle "
-                              "contact?)",
-                              ct->name, r, N, c->radii[3 * i], c->radii[3 * i + 1],
-                              c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
+                              "contact '%s' (wheel of body '%s') at u_w = %.6g m on the wheel profile, u_r = "
+                              "%.6g m on the rail profile, s_r = %.9g m: %s, and the constraint contact has "
+                              "one point per wheel by design; use the elastic multi-patch contact: 'contact "
+                              "elastic' in the scenario (no recompilation) or 'mode elastic' on the "
+                              "description's contact lines [%s; N = %.6g N]",
+                              ct->name, ct->wheel_body, ws->s[ct->s_slot[1]], ws->s[ct->s_slot[3]],
+                              ws->s[ct->s_slot[2]], rs_hertz_why(r, c->radii + 3 * i), num, N);
+        }
         const double mu = rs_options_mu(&ws->opt, i);
         if (mu > 0) { /* friction limit: scale the block */
             double *Cb = c->Cb + 9 * i;

@@ -100,7 +100,10 @@ static int inertia_verdict(const rs_model *m, const double *buf, char *err, size
     for (int b = 0; b < nb; b++) {
         char why[256];
         const int r = rs_inertia_problem(buf[b], buf + nb + 6 * b, why, sizeof why);
-        if (r) /* inertia_unchecked excuses the triangle inequality only */
+        /* inertia_unchecked excuses the triangle inequality only (r == 2) */
+        if (r == 2 && m->inertia_unchecked && m->inertia_unchecked[b])
+            continue;
+        if (r)
             return rs_fail(err, errlen, RS_E_VALUE,
                            "body '%s': %s; check the parameters that make it (a scenario's 'param' lines, a "
                            "sweep's values, a train file's, the description's defaults)%s",

@@ -30,7 +30,8 @@ int rs_inertia_problem(double mass, const double c[6], char *why, size_t n);
 /* Every body of m whose mass or inertia is made of parameters
  * (m->inertia_bodies), for the parameters in in[RS_IN_P] (RS_FN_INERTIA
  * reads p alone): RS_OK, or RS_E_VALUE with "body 'NAME': why; the fix" in
- * err (RS_E_MODELFN when the function fails).  buf: 7 ·
+ * err (RS_E_MODELFN when the function fails).  A body marked in
+ * m->inertia_unchecked skips the triangle inequality alone.  buf: 7 ·
  * rs_model_inertia_count(m) doubles. */
 int rs_inertia_check_model(const rs_model *m, const double *const in[], double *buf, char *err, size_t errlen);
 

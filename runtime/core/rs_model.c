@@ -264,6 +264,9 @@ int rs_model_validate(const rs_model *m, char *err, size_t errlen)
         for (int i = 0; i < need[RS_FN_INERTIA]; i++)
             if (!m->inertia_bodies[i])
                 return fail(err, errlen, m->name, "inertia_bodies[%d] is NULL", i);
+            else if (m->inertia_unchecked && m->inertia_unchecked[i] != 0 && m->inertia_unchecked[i] != 1)
+                return fail(err, errlen, m->name, "inertia_unchecked[%d] is %d; expected 0 or 1", i,
+                            m->inertia_unchecked[i]);
     }
     return check_combined(m, nnzM, nnzG, err, errlen);
 }

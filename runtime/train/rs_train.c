@@ -35,7 +35,7 @@ struct rs_train {
     double **init;          /* nv: compiled vehicles' q0, q̇0 (2 n), NULL: none */
     unsigned char **iset;   /* nv: their set flags (2 n), then 2 n scratch flags */
     int has_states;         /* a compiled vehicle has internal states or plugins */
-    char err[512];
+    char err[1024];
 };
 
 enum { NAME_LEN = 64 };

@@ -11,6 +11,7 @@
 #include "rs_elastic.h"
 #include "rs_error.h"
 #include "rs_hertz.h"
+#include "rs_hertz_why.h"
 #include "rs_kalker.h"
 #include "rs_train_contact.h"
 #include "rs_ws_impl.h"
@@ -268,11 +269,18 @@ static int contact_law(rs_train_wheel_contact *tc, int i, const double *qd)
         return RS_OK;   /* lift-off: no force, no stiffness */
     double a1, b1;
     const double cH = rs_train_wheel_contact_hertz_stiffness(c->radii + 3 * i, E_i, nu_i, &a1, &b1);
-    if (!(cH > 0.0) || !isfinite(cH))
+    if (!(cH > 0.0) || !isfinite(cH)) { /* the message is built here only, after the failure */
+        const int code = cH < 0.0 ? (int)cH : RS_E_NONFINITE;
+        char num[256];
+        rs_hertz_why_numbers(code, c->radii + 3 * i, num, sizeof num);
         return rs_fail(tc->err, sizeof tc->err, RS_E_NONFINITE,
-                       "contact '%s': no Hertz ellipse (code %g) for radii %.6g, %.6g, %.6g m at s_r = %.9g m "
-                       "(conformal or saddle contact?)",
-                       ct->name, cH, c->radii[3 * i], c->radii[3 * i + 1], c->radii[3 * i + 2], ws->s[ct->s_slot[2]]);
+                       "contact '%s' (wheel of body '%s') at u_w = %.6g m on the wheel profile, u_r = %.6g m on "
+                       "the rail profile, s_r = %.9g m: %s, and the compliant contact has one point per wheel; "
+                       "write 'contact elastic' in the vehicle's block of the train file (the elastic multi-patch "
+                       "contact) [%s]",
+                       ct->name, ct->wheel_body, ws->s[ct->s_slot[1]], ws->s[ct->s_slot[3]], ws->s[ct->s_slot[2]],
+                       rs_hertz_why(code, c->radii + 3 * i), num);
+    }
     const double sp = sqrt(pt->pen);
     pt->c_hertz = cH;
     double N = cH * pt->pen * sp + tc->o.c_damp * pt->pen_dot;

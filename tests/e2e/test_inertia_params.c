@@ -10,7 +10,11 @@
  *     plate) runs;
  *   - a sweep over C = 0.5, 0.9: the first variant runs, the second fails
  *     with the same reason;
- *   - the same body written with `inertia_unchecked "..."` runs with C = 0.9;
+ *   - the same body written with `inertia_unchecked "..."` runs with C = 0.9
+ *     (the triangle inequality is not enforced for it) but is refused, before
+ *     any result file is written, with `param m = -2` (naming the body, the
+ *     -2 kg and the parameters to check) and with `param A = -0.1` (a
+ *     negative principal moment): the flag excuses the inequality alone;
  *   - a train file giving the shipped freight wagon m_c = -70000 is refused
  *     naming the car body.
  */
@@ -73,6 +77,7 @@ static void setup(void)
     write_file("c09.scn", "duration 0.01\nstep 1e-3\nparam C = 0.9\n");
     write_file("c07.scn", "duration 0.01\nstep 1e-3\nparam C = 0.7\n");
     write_file("neg.scn", "duration 0.01\nstep 1e-3\nparam m = -2\n");
+    write_file("nega.scn", "duration 0.01\nstep 1e-3\nparam A = -0.1\n");
     write_file("base.scn", "duration 0.01\nstep 1e-3\n");
 }
 
@@ -107,6 +112,32 @@ START_TEST(scenario_values_are_checked)
 
     ck_assert_int_eq(sh("%s run m --scenario c07.scn --out c07.csv --quiet 2> c07.err", bin), 0);
     ck_assert_int_eq(sh("%s run u --scenario c09.scn --out u.csv --quiet 2> u.err", bin), 0);
+}
+END_TEST
+
+START_TEST(unchecked_bodies_are_checked_but_the_triangle)
+{
+    const char *bin = rs_test_bin();
+    /* 0.9 > 0.3 + 0.4 is kept: the run finishes and writes its rows */
+    ck_assert_int_eq(sh("%s run u --scenario c09.scn --out u.csv --quiet 2> u.err", bin), 0);
+    ck_assert_msg(strchr(slurp("u.csv"), '\n'), "no result rows: %s", slurp("u.err"));
+
+    /* a negative mass from the scenario is refused all the same */
+    ck_assert_int_ne(sh("%s run u --scenario neg.scn --out uneg.csv --quiet 2> uneg.err", bin), 0);
+    const char *e = slurp("uneg.err");
+    ck_assert_msg(strstr(e, "body 'bob': its mass is -2 kg: a body's mass must be positive"), "%s", e);
+    ck_assert_msg(strstr(e, "check the parameters that make it (a scenario's 'param' lines"), "the fix: %s", e);
+    ck_assert_msg(!strstr(e, "inertia_unchecked"), "a mass is not excused by inertia_unchecked: %s", e);
+    char path[700];
+    snprintf(path, sizeof path, "%s/uneg.csv", dir);
+    ck_assert_msg(access(path, F_OK) != 0, "a refused run left %s", path);
+
+    /* and a negative principal moment: diag(-0.1, 0.4, 0.5) */
+    ck_assert_int_ne(sh("%s run u --scenario nega.scn --out unega.csv --quiet 2> unega.err", bin), 0);
+    e = slurp("unega.err");
+    ck_assert_msg(strstr(e, "body 'bob': its inertia tensor has a negative principal moment (principal moments "
+                            "-0.1, 0.4, 0.5 kg m^2)"),
+                  "%s", e);
 }
 END_TEST
 
@@ -151,6 +182,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, scenario_values_are_checked);
+    tcase_add_test(tc, unchecked_bodies_are_checked_but_the_triangle);
     tcase_add_test(tc, sweep_values_are_checked);
     tcase_add_test(tc, train_values_are_checked);
     suite_add_tcase(s, tc);

@@ -13,7 +13,10 @@
  *     tensor breaks the triangle, accepted when it does not, and a "passed"
  *     record equal to the current outputs skips the verdict (shown by
  *     planting a bad tensor as passed: accepted without a look, refused as
- *     soon as the record is not valid or differs).
+ *     soon as the record is not valid or differs);
+ *   - a body flagged in inertia_unchecked (version 14) keeps 1, 1, 3 while
+ *     the unflagged one is refused for it; its mass -3 kg and a moment
+ *     -0.5 are refused all the same, and without the flags it is refused.
  */
 #include <check.h>
 #include <math.h>
@@ -140,6 +143,59 @@ START_TEST(judged_only_when_changed)
 }
 END_TEST
 
+/* Two bodies from p: mass p0 with diag(p1, p2, p3), mass p4 with
+ * diag(p5, p6, p7); the second marked inertia_unchecked. */
+static int two_inertia(const double *const *in, double *const *out)
+{
+    const double *p = in[RS_IN_P];
+    out[0][0] = p[0];
+    out[0][1] = p[4];
+    const double c[12] = {p[1], p[2], p[3], 0, 0, 0, p[5], p[6], p[7], 0, 0, 0};
+    memcpy(out[1], c, sizeof c);
+    return RS_ABI_OK;
+}
+
+START_TEST(unchecked_skips_only_the_triangle)
+{
+    static const int len[2] = {2, 12};
+    static const char *const bodies[] = {"checked", "published"};
+    static const int unchecked[] = {0, 1};
+    rs_model m;
+    memset(&m, 0, sizeof m);
+    m.name = "two";
+    m.fn[RS_FN_INERTIA] = (rs_func){two_inertia, 2, len, NULL};
+    m.inertia_bodies = bodies;
+    m.inertia_unchecked = unchecked;
+    double p[8] = {2, 1, 1, 1, 3, 1, 1, 3}, buf[14];
+    const double *in[RS_IN_COUNT] = {0};
+    in[RS_IN_P] = p;
+    char err[512] = "";
+    /* 1, 1, 3 breaks the triangle (3 > 1 + 1): kept for the marked body */
+    ck_assert_msg(rs_inertia_check_model(&m, in, buf, err, sizeof err) == RS_OK, "%s", err);
+    /* ... and refused for the other one, naming it */
+    p[3] = 3;
+    ck_assert_int_eq(rs_inertia_check_model(&m, in, buf, err, sizeof err), RS_E_VALUE);
+    ck_assert_msg(strstr(err, "body 'checked'") && strstr(err, "triangle"), "%s", err);
+    p[3] = 1;
+    /* the marked body's mass is still checked: -3 kg refused, naming it,
+     * and inertia_unchecked is not offered as the fix */
+    p[4] = -3;
+    ck_assert_int_eq(rs_inertia_check_model(&m, in, buf, err, sizeof err), RS_E_VALUE);
+    ck_assert_msg(strstr(err, "body 'published': its mass is -3 kg"), "%s", err);
+    ck_assert_msg(!strstr(err, "inertia_unchecked"), "%s", err);
+    p[4] = 3;
+    /* ... and its principal moments: diag(-0.5, 1, 3) refused */
+    p[5] = -0.5;
+    ck_assert_int_eq(rs_inertia_check_model(&m, in, buf, err, sizeof err), RS_E_VALUE);
+    ck_assert_msg(strstr(err, "body 'published'") && strstr(err, "negative principal moment"), "%s", err);
+    /* without the flags the same triangle-breaking body is refused */
+    p[5] = 1;
+    m.inertia_unchecked = NULL;
+    ck_assert_int_eq(rs_inertia_check_model(&m, in, buf, err, sizeof err), RS_E_VALUE);
+    ck_assert_msg(strstr(err, "body 'published'") && strstr(err, "triangle"), "%s", err);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("inertia");
@@ -147,6 +203,7 @@ static Suite *suite(void)
     tcase_add_test(tc, principal_moments_of_a_rotated_tensor);
     tcase_add_test(tc, verdicts);
     tcase_add_test(tc, judged_only_when_changed);
+    tcase_add_test(tc, unchecked_skips_only_the_triangle);
     suite_add_tcase(s, tc);
     return s;
 }

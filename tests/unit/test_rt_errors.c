@@ -228,6 +228,16 @@ START_TEST(test_csv_valid_after_failure)
 }
 END_TEST
 
+/* An inertia function of one body (mass 1, unit sphere) for the descriptor checks. */
+static int one_inertia(const double *const *in, double *const *out)
+{
+    (void)in;
+    out[0][0] = 1;
+    for (int k = 0; k < 6; k++)
+        out[1][k] = k < 3;
+    return RS_ABI_OK;
+}
+
 START_TEST(test_bad_descriptors)
 {
     char err[256];
@@ -260,6 +270,20 @@ START_TEST(test_bad_descriptors)
     m.q_units = bad_units;
     ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
     assert_has(err, "q_units[1]");
+
+    /* inertia_unchecked (version 14) holds 0 or 1 per inertia body */
+    static const int in_len[2] = {1, 6};
+    static const char *const in_outs[2] = {"mass", "inertia"};
+    static const char *const in_bodies[1] = {"crank"};
+    static const int flag_ok[1] = {1}, flag_bad[1] = {2};
+    m = *rt_fourbar_model();
+    m.fn[RS_FN_INERTIA] = (rs_func){one_inertia, 2, in_len, in_outs};
+    m.inertia_bodies = in_bodies;
+    m.inertia_unchecked = flag_ok;
+    ck_assert_msg(rs_model_validate(&m, err, sizeof err) == RS_OK, "%s", err);
+    m.inertia_unchecked = flag_bad;
+    ck_assert_int_eq(rs_model_validate(&m, err, sizeof err), RS_E_MODEL);
+    assert_has(err, "inertia_unchecked[0] is 2");
 
     m = *rt_fourbar_model();
     m.fn[RS_FN_GAMMA].fn = NULL;
