@@ -30,7 +30,7 @@ int coach_gamma(const double *const *in, double *const *out);
 /* coach_energy: out[0] kinetic (scalar), out[1] potential (scalar) */
 int coach_energy(const double *const *in, double *const *out);
 
-/* coach_outputs: out[0] outputs (vector 9x1) */
+/* coach_outputs: out[0] outputs (vector 13x1) */
 int coach_outputs(const double *const *in, double *const *out);
 
 /* coach_delta_nk: out[0] delta_nk (vector 42x1) */

@@ -422,9 +422,13 @@ static const char *const rsd_phi_names[8] = {
     "rear.ws2.left.phi_n",
     "rear.ws2.right.phi_n"
 };
-static const char *const rsd_output_names[9] = {
+static const char *const rsd_output_names[13] = {
     "front.ay",
+    "front.sec_dy",
+    "front.sec_dz",
     "rear.ay",
+    "rear.sec_dy",
+    "rear.sec_dz",
     "floor0_ax",
     "floor0_ay",
     "floor0_az",
@@ -621,9 +625,9 @@ static const char *const rsd_u_units[264] = {
     "1", "m", "m", "m^-2", "m^-1", "1", "m", "m",
     "rad/m^3", "rad/m^2", "rad/m", "rad", "m", "N", "N", "N m"
 };
-static const char *const rsd_output_units[9] = {
-    "m/s^2", "m/s^2", "m/s^2", "m/s^2", "m/s^2", "m/s^2", "m/s^2", "m/s^2",
-    "m/s^2"
+static const char *const rsd_output_units[13] = {
+    "m/s^2", "m", "m", "m/s^2", "m", "m", "m/s^2", "m/s^2",
+    "m/s^2", "m/s^2", "m/s^2", "m/s^2", "m/s^2"
 };
 static const char *const rsd_inertia_bodies[7] = {
     "carbody",
@@ -910,7 +914,7 @@ static const int rsd_gamma_len[1] = {8};
 static const char *const rsd_gamma_outs[1] = {"gamma"};
 static const int rsd_energy_len[2] = {1, 1};
 static const char *const rsd_energy_outs[2] = {"kinetic", "potential"};
-static const int rsd_outputs_len[1] = {9};
+static const int rsd_outputs_len[1] = {13};
 static const char *const rsd_outputs_outs[1] = {"outputs"};
 static const int rsd_constants_len[1] = {32};
 static const char *const rsd_constants_outs[1] = {"k"};
@@ -957,7 +961,7 @@ static const rs_model rsd_model = {
     .n_u = 264,
     .n_const = 32,
     .n_phi = 8,
-    .n_out = 9,
+    .n_out = 13,
     .q_names = rsd_q_names,
     .s_names = rsd_s_names,
     .p_names = rsd_p_names,
@@ -1009,7 +1013,7 @@ static const rs_model rsd_model = {
     .p_units = rsd_p_units,
     .u_units = rsd_u_units,
     .output_units = rsd_output_units,
-    .content_hash = 0x5735ceaa53c17073ull,
+    .content_hash = 0x17f2d658d129ba5aull,
     .inertia_bodies = rsd_inertia_bodies,
     .n_body = 7,
     .body_names = rsd_body_names,
