@@ -153,8 +153,10 @@ void rs_linear_close(rs_linear_opened *o);
 int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **ws, char *err, size_t errlen);
 
 /* The linear critical speed of r: the first speed where the least-damped
- * mode's damping ratio goes from > 0 to <= 0, interpolated linearly
- * between the two speeds; sets r->v_crit, r->f_crit (NaN when none). */
+ * mode's damping ratio becomes <= 0 (all > 0 at the speed before); that
+ * mode's damping ratio is interpolated linearly against the mode nearest
+ * to its eigenvalue at the speed before (the same mode, not that speed's
+ * least-damped one); sets r->v_crit, r->f_crit (NaN when none). */
 void rs_linear_critical(rs_linear_result *r);
 
 /* "y 1, yaw 0.43" into buf: a mode's dominant coordinates. */

@@ -237,6 +237,30 @@ void rs_linear_result_free(rs_linear_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The non-rigid mode of a nearest to the eigenvalue of mb: the same mode one
+ * speed lower.  The least-damped mode of a can be another one (a nearly
+ * undamped car-body mode that never goes unstable while a hunting mode
+ * does): interpolating between two different modes gives a wrong speed and
+ * frequency (the Manchester coach: 90.3 m/s and 1.17 Hz, a car body's
+ * longitudinal mode at 90 m/s against hunting at 100, for hunting's own
+ * 93.4 m/s and 4.9 Hz). */
+static const rs_linear_mode *same_mode(const rs_linear_modes *a, const rs_linear_mode *mb)
+{
+    const rs_linear_mode *best = NULL;
+    double dbest = INFINITY;
+    for (int k = 0; k < a->n; k++) {
+        const rs_linear_mode *m = &a->mode[k];
+        if (m->rigid)
+            continue;
+        const double d = hypot(m->re - mb->re, m->im - mb->im);
+        if (d < dbest) {
+            dbest = d;
+            best = m;
+        }
+    }
+    return best;
+}
+
 void rs_linear_critical(rs_linear_result *r)
 {
     r->v_crit = r->f_crit = NAN;
@@ -244,13 +268,16 @@ void rs_linear_critical(rs_linear_result *r)
         const rs_linear_modes *a = &r->at[i - 1], *b = &r->at[i];
         if (a->least < 0 || b->least < 0)
             continue;
-        const rs_linear_mode *ma = &a->mode[a->least], *mb = &b->mode[b->least];
-        if (ma->zeta > 0 && mb->zeta <= 0) {
-            const double w = ma->zeta / (ma->zeta - mb->zeta);
-            r->v_crit = a->speed + w * (b->speed - a->speed);
-            r->f_crit = ma->freq + w * (mb->freq - ma->freq);
-            return;
-        }
+        if (a->mode[a->least].zeta <= 0 || b->mode[b->least].zeta > 0)
+            continue;
+        /* b's least-damped mode went unstable; follow it back to a */
+        const rs_linear_mode *mb = &b->mode[b->least], *ma = same_mode(a, mb);
+        if (!ma || ma->zeta <= 0)
+            ma = &a->mode[a->least];
+        const double w = ma->zeta / (ma->zeta - mb->zeta);
+        r->v_crit = a->speed + w * (b->speed - a->speed);
+        r->f_crit = ma->freq + w * (mb->freq - ma->freq);
+        return;
     }
 }
 

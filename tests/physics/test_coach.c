@@ -1,0 +1,192 @@
+/*
+ * test_coach.c — the Manchester Benchmark coach (vehicles/examples/coach.vdl,
+ * generated/coach; docs/vdl.md "A passenger coach") through `railsym run`'s
+ * driver with its own scenarios, against hand calculations from the
+ * model's numbers (written here, not read from the model):
+ *
+ *   - static_loads (coach.scn, first row, after the equilibrium): every
+ *     wheel's Q = (m_c + 2 m_f + 4 m_ws) g / 8 = 44482 · 9.81 / 8 =
+ *     54546.05 N (1e-6 relative) and, at rest, Y = Q tan γ0 with γ0 =
+ *     1.396° the centred contact angle `railsym contact-geometry
+ *     s1002.prf 60e1_1in40.prf` prints (the rigid contact geometry, not the
+ *     elastic patches; 0.5 %: the elastic patch lies 0.1 mm beside the
+ *     rigid point, and γ0 is printed to 1e-3°); the secondary deflection
+ *     (m_c/2) g / (2 k_sz) = 16000 · 9.81 / 860e3 = 0.182512 m (1e-6
+ *     relative: the bushing's z in the car body's base, which stays level);
+ *   - curving (coach_curve.scn: curve.trk's R 600 m right curve with
+ *     120 mm cant at 30 m/s): the rails' lateral force towards the curve's
+ *     centre Σ σ Y (σ = +1 left, −1 right) averaged while the car body
+ *     runs from s = 200 to 340 m (all 8 wheels in the circular part)
+ *     against m (V²/R cos φ − g sin φ), sin φ = 0.12 / 1.5 (31.60 kN): the
+ *     quasi-static balance (docs/contact.md "Curving with cant
+ *     deficiency"), within 3 % (measured 2.3 % below: the track's lateral,
+ *     cross-level and vertical irregularities and the 4 per mille gradient
+ *     are in the run); the outer wheels carry more than the inner ones
+ *     (mean Q outer − inner > 0).
+ */
+#define _DEFAULT_SOURCE /* mkdtemp, realpath */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <check.h>
+#include "rs_driver.h"
+#include "rs_error.h"
+#include "rs_test.h"
+#include "rs_test_files.h"
+
+#define NCOL 64
+#define NROW 2000
+
+static char err[4000];
+static char dir[] = "/tmp/rs_coach_XXXXXX";
+
+static int ncol, nrow;
+static char names[NCOL][80];
+static double (*rows)[NCOL];
+
+static void setup(void)
+{
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    rows = calloc(NROW, sizeof *rows);
+    ck_assert_ptr_nonnull(rows);
+}
+
+static void teardown(void)
+{
+    free(rows);
+    rs_test_rmtree(dir);
+    strcpy(dir, "/tmp/rs_coach_XXXXXX");
+}
+
+static int col(const char *name)
+{
+    for (int k = 0; k < ncol; k++)
+        if (strcmp(names[k], name) == 0)
+            return k;
+    ck_abort_msg("no column '%s'", name);
+    return -1;
+}
+
+static void read_csv(const char *path)
+{
+    static char line[16384];
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ncol = 0;
+    for (char *tok = strtok(line, ",\n"); tok && ncol < NCOL; tok = strtok(NULL, ",\n"))
+        snprintf(names[ncol++], sizeof names[0], "%s", tok);
+    nrow = 0;
+    while (nrow < NROW && fgets(line, sizeof line, f)) {
+        char *p = line;
+        for (int k = 0; k < ncol; k++) {
+            rows[nrow][k] = strtod(p, &p);
+            if (*p == ',')
+                p++;
+        }
+        nrow++;
+    }
+    fclose(f);
+}
+
+static void run(const char *scenario, const char *set_text, const char *csv)
+{
+    char out[600];
+    snprintf(out, sizeof out, "%s/%s", dir, csv);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = "generated/coach";
+    c.scenario = scenario;
+    c.set_text = set_text;
+    c.out = out;
+    c.progress = 0;
+    ck_assert_msg(rs_driver_run(&c, NULL, err, sizeof err) == RS_OK, "%s", err);
+    read_csv(out);
+}
+
+static const double g = 9.81, m_c = 32000, m_f = 2615, m_ws = 1813, k_sz = 430e3;
+
+START_TEST(static_loads)
+{
+    run("vehicles/examples/coach.scn",
+        "duration 0.002\noutput 0.001\ncolumns front.sec_dz front.ws1.left.Q front.ws1.right.Q front.ws2.left.Q "
+        "front.ws2.right.Q rear.ws1.left.Q rear.ws1.right.Q rear.ws2.left.Q rear.ws2.right.Q front.ws1.left.Y "
+        "front.ws1.right.Y front.ws2.left.Y front.ws2.right.Y rear.ws1.left.Y rear.ws1.right.Y rear.ws2.left.Y "
+        "rear.ws2.right.Y\n",
+        "static.csv");
+    const double Q = (m_c + 2 * m_f + 4 * m_ws) * g / 8;
+    ck_assert_double_eq_tol(Q, 54546.05, 0.01);
+    const char *wheels[] = {"front.ws1", "front.ws2", "rear.ws1", "rear.ws2"};
+    char name[80];
+    for (int w = 0; w < 4; w++)
+        for (int s = 0; s < 2; s++) {
+            snprintf(name, sizeof name, "%s.%s.Q", wheels[w], s ? "right" : "left");
+            const double q = rows[0][col(name)];
+            ck_assert_msg(fabs(q / Q - 1) < 1e-6, "%s = %.10g N, hand %.10g N", name, q, Q);
+            snprintf(name, sizeof name, "%s.%s.Y", wheels[w], s ? "right" : "left");
+            const double y = rows[0][col(name)];
+            const double yq = Q * tan(1.396 * M_PI / 180);
+            ck_assert_msg(fabs(y / yq - 1) < 0.005, "%s = %.10g N, Q tan 1.396 deg = %.10g N", name, y, yq);
+        }
+    const double dz = (m_c / 2) * g / (2 * k_sz);
+    ck_assert_double_eq_tol(dz, 0.182512, 1e-6);
+    ck_assert_msg(fabs(rows[0][col("front.sec_dz")] / dz - 1) < 1e-6, "front.sec_dz %.10g m, hand %.10g m",
+                  rows[0][col("front.sec_dz")], dz);
+}
+END_TEST
+
+START_TEST(curving)
+{
+    run("vehicles/examples/coach_curve.scn", NULL, "curve.csv");
+    const double V = 30, R = 600, phi = asin(0.12 / 1.5);
+    const double m = m_c + 2 * m_f + 4 * m_ws;
+    const double F = m * (V * V / R * cos(phi) - g * sin(phi));
+    const char *wheels[] = {"front.ws1", "front.ws2", "rear.ws1", "rear.ws2"};
+    int yl[4], yr[4], ql[4], qr[4];
+    char name[80];
+    for (int w = 0; w < 4; w++) {
+        snprintf(name, sizeof name, "%s.left.Y", wheels[w]);
+        yl[w] = col(name);
+        snprintf(name, sizeof name, "%s.right.Y", wheels[w]);
+        yr[w] = col(name);
+        snprintf(name, sizeof name, "%s.left.Q", wheels[w]);
+        ql[w] = col(name);
+        snprintf(name, sizeof name, "%s.right.Q", wheels[w]);
+        qr[w] = col(name);
+    }
+    const int cs = col("carbody.s_track");
+    double sum = 0, dq = 0;
+    int n = 0;
+    for (int i = 0; i < nrow; i++) {
+        if (rows[i][cs] < 200 || rows[i][cs] > 340)
+            continue;
+        for (int w = 0; w < 4; w++) {
+            sum += rows[i][yl[w]] - rows[i][yr[w]];
+            dq += rows[i][ql[w]] - rows[i][qr[w]];
+        }
+        n++;
+    }
+    ck_assert_int_gt(n, 400);
+    const double mean = sum / n;
+    printf("coach at 30 m/s in R 600 m, 120 mm cant: mean sum sigma Y %.1f N over %d rows, "
+           "m (V^2/R cos phi - g sin phi) %.1f N, ratio %.4f\n",
+           mean, n, F, mean / F);
+    ck_assert_msg(fabs(mean / F - 1) < 0.03, "sum sigma Y %.1f N against %.1f N", mean, F);
+    ck_assert_msg(dq / n > 0, "outer wheels carry less than inner ones: %g N", dq / n);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("coach");
+    TCase *tc = tcase_create("coach");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, static_loads);
+    tcase_add_test(tc, curving);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return rs_test_run(suite()); }
