@@ -132,6 +132,7 @@ void rs_patch_defaults(rs_patch_opts *o)
     o->tol = 1e-8;
     o->ends = 1;
     o->convex = 1;
+    o->minima = 0;
 }
 
 /* The segment of a profile's spline holding u: the last knot at or below
@@ -964,6 +965,8 @@ static int convex_interval(const pose *p, const rs_patch_bounds *b, convex_pre *
 typedef struct found_patch {
     slice best;
     double lo, hi;
+    double share;     /* the share of the depth pen keeps (minima = 1)  */
+    double key;       /* smaller is deeper: g, or −share·(−g) (minima)  */
 } found_patch;
 
 /* What the search's phases share: one object on rs_patch_find's stack,
@@ -975,6 +978,7 @@ typedef struct search {
     double du, tol;                  /* grid spacing, refinement tolerance   */
     int ends;                        /* rs_patch_opts.ends                   */
     int convex;                      /* rs_patch_opts.convex                 */
+    int minima;                      /* rs_patch_opts.minima                 */
     convex_pre cpre;                 /* the proofs' pose-only part           */
     int evals;                       /* grid nodes evaluated (a statistic)   */
     int K, k0, k1;                   /* grid nodes 0..K; the overlap k0..k1  */
@@ -1396,6 +1400,130 @@ static double patch_hi(search *s, const slice *last)
     return patch_end(s, &nodes[q], q > 0 && nodes[q - 1].u > ur ? &nodes[q - 1] : last);
 }
 
+/* minima: the highest gap between the minima *A and *B (u_A < u_B) of one
+ * overlap, capped at 0 (at or above it the two are separate): the highest
+ * node between them, then the local maximum next to it by Newton on g'
+ * kept inside its bracket (bisection when a step leaves it); the highest
+ * gap seen, so never below a node.  An invalid slice between: 0.  *um
+ * receives where it lies. */
+static double barrier(search *s, const slice *A, const slice *B, double *um)
+{
+    const slice *nodes = s->nodes;
+    const int nn = s->nn;
+    int top = -1;
+    for (int q = 0; q < nn; q++)
+        if (nodes[q].u > A->u && nodes[q].u < B->u && (top < 0 || nodes[q].g > nodes[top].g))
+            top = q;
+    slice lo = *A, hi = *B;
+    double gmax = dmax(A->g, B->g);
+    *um = A->g >= B->g ? A->u : B->u;
+    if (top >= 0) {
+        const slice *t = &nodes[top];
+        if (!t->valid)
+            return 0.0;
+        if (t->g > gmax)
+            gmax = t->g, *um = t->u;
+        if (t->g1 >= 0.0)
+            lo = *t, hi = top + 1 < nn && nodes[top + 1].u < B->u ? nodes[top + 1] : *B;
+        else
+            hi = *t, lo = top > 0 && nodes[top - 1].u > A->u ? nodes[top - 1] : *A;
+    }
+    double a = lo.u, b = hi.u;
+    slice cur = lo.g >= hi.g ? lo : hi;
+    for (int it = 0; it < REFINE_ITER && gmax < 0.0; it++) {
+        double un = 0.5 * (a + b);
+        if (cur.g2 < 0.0) {
+            const double nw = cur.u - cur.g1 / cur.g2;
+            if (nw > a && nw < b)
+                un = nw;
+        }
+        const double step = fabs(un - cur.u);
+        slice t;
+        eval_slice(&s->p, un, cur.T, &t);
+        if (!t.valid)
+            return 0.0;
+        if (t.g > gmax)
+            gmax = t.g, *um = t.u;
+        if (t.g1 > 0.0)
+            a = un;
+        else
+            b = un;
+        cur = t;
+        if (step <= s->tol || b - a <= s->tol)
+            break;
+    }
+    return dmin(gmax, 0.0);
+}
+
+/* minima: the overlap of candidates i..j (every node between negative),
+ * each negative minimum a patch of its own from s->found[np] on, with its
+ * share of the depth (rs_patch_opts.minima): d = −g for the deepest; a
+ * range of minima split at its highest barrier b gives the deepest minimum
+ * m' of the side without the range's deepest m the depth
+ * d(m) (b − g(m')) / (b − g(m)), and so on down each side (the merge tree
+ * of the basins, by an explicit stack).  Equal depths give equal shares, a
+ * minimum born at its barrier gets 0, and a barrier rising to 0 leaves
+ * each side its own −g: continuous.  Returns the new patch count. */
+static int group_minima(search *s, int i, int j, int np)
+{
+    int idx[CAND_MAX], m = 0;
+    double bar[CAND_MAX], bu[CAND_MAX], d[CAND_MAX];
+    const cand *cands = s->cands;
+    for (int k = i; k <= j; k++) {
+        if (!(cands[k].s.g < 0.0))
+            continue;
+        if (m > 0 && cands[k].s.u - cands[idx[m - 1]].s.u <= 2.0 * s->tol) {
+            if (cands[k].s.g < cands[idx[m - 1]].s.g)
+                idx[m - 1] = k;       /* one minimum found twice */
+            continue;
+        }
+        idx[m++] = k;
+    }
+    for (int k = 0; k + 1 < m; k++)
+        bar[k] = barrier(s, &cands[idx[k]].s, &cands[idx[k + 1]].s, &bu[k]);
+    int deep = 0;
+    for (int k = 1; k < m; k++)
+        if (cands[idx[k]].s.g < cands[idx[deep]].s.g)
+            deep = k;
+    d[deep] = -cands[idx[deep]].s.g;
+    int st[2 * CAND_MAX][3], ns = 0;
+    st[ns][0] = 0, st[ns][1] = m - 1, st[ns][2] = deep, ns++;
+    while (ns > 0) {
+        ns--;
+        const int l = st[ns][0], r = st[ns][1], top = st[ns][2];
+        if (l >= r)
+            continue;
+        int k = l;
+        for (int q = l + 1; q < r; q++)
+            if (bar[q] > bar[k])
+                k = q;
+        /* the side without top: its deepest gets its share */
+        const int ol = top <= k ? k + 1 : l, orr = top <= k ? r : k;
+        int od = ol;
+        for (int q = ol + 1; q <= orr; q++)
+            if (cands[idx[q]].s.g < cands[idx[od]].s.g)
+                od = q;
+        const double gt = cands[idx[top]].s.g, go = cands[idx[od]].s.g;
+        const double den = bar[k] - gt;
+        d[od] = den > 0.0 ? d[top] * dmax(bar[k] - go, 0.0) / den : d[top];
+        st[ns][0] = l, st[ns][1] = k, st[ns][2] = top <= k ? top : od, ns++;
+        st[ns][0] = k + 1, st[ns][1] = r, st[ns][2] = top <= k ? od : top, ns++;
+    }
+    for (int k = 0; k < m; k++) {
+        found_patch *f = &s->found[np++];
+        f->best = cands[idx[k]].s;
+        f->share = d[k] / -f->best.g;
+        f->key = -d[k];
+        f->lo = k > 0 ? bu[k - 1] : patch_lo(s, &cands[idx[0]].s);
+        f->hi = k + 1 < m ? bu[k] : patch_hi(s, &cands[idx[m - 1]].s);
+        if (f->lo > f->best.u)
+            f->lo = f->best.u;
+        if (f->hi < f->best.u)
+            f->hi = f->best.u;
+    }
+    return np;
+}
+
 /* grouping: the negative candidates into patches, two in one patch when
  * every node between them is valid and negative; each patch at its
  * deepest candidate, with its ends.  Sets s->np. */
@@ -1428,7 +1556,14 @@ static void group_patches(search *s)
             if (cands[j].s.g < cands[deep].s.g)
                 deep = j;
         }
+        if (s->minima) {
+            np = group_minima(s, i, j, np);
+            i = j + 1;
+            continue;
+        }
         found_patch *f = &s->found[np++];
+        f->share = 1.0;
+        f->key = cands[deep].s.g;
         f->best = cands[deep].s;
         f->lo = patch_lo(s, &cands[i].s);
         f->hi = patch_hi(s, &cands[j].s);
@@ -1452,7 +1587,7 @@ static int keep_deepest(search *s, int max)
     while (np > max) {
         int lo = 0;
         for (int q = 1; q < np; q++)
-            if (found[q].best.g > found[lo].best.g)
+            if (found[q].key > found[lo].key)
                 lo = q;
         for (int q = lo; q + 1 < np; q++)
             found[q] = found[q + 1];
@@ -1470,6 +1605,7 @@ static void write_patches(search *s, rs_patch *out)
         full sl;
         eval_full(&s->p, f->best.u, f->best.T, 0.0, &sl);
         fill_patch(&s->p, &sl, &out[q]);
+        out[q].pen *= f->share;
         out[q].u_lo = f->lo;
         out[q].u_hi = f->hi;
     }
@@ -1490,6 +1626,7 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     s.tol = o->tol;
     s.ends = o->ends;
     s.convex = o->convex;
+    s.minima = o->minima;
     s.cpre.done = 0;
     s.evals = 0;
     s.bnd = bounds_get(hint, &own, w, r);

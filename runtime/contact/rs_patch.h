@@ -82,6 +82,21 @@ typedef struct rs_patch_opts {
                           filled in; the refined points may then move
                           within tol.  0: every node (the reference the
                           tests compare with)                              */
+    int minima;        /* 0 (default): a patch is a connected overlap,
+                          reported at its deepest local minimum.  1: every
+                          local minimum of the gap below zero is a patch of
+                          its own (the elastic contact's normal law needs
+                          one point per minimum, docs/contact.md "Minima
+                          and their share of the depth"), and pen is its
+                          share of the approach: the full −g cos α for the
+                          deepest minimum of an overlap; for another, the
+                          depth of the minimum it merges with scaled by
+                          (s − g)/(s − g_deeper), s the gap's maximum
+                          between them (0 where they are separate).  So
+                          pen is continuous in the pose where minima are
+                          born (share 0), merge, split or swap (equal
+                          depths give equal shares); u_lo, u_hi are then
+                          the maxima between (or the overlap's ends)       */
 } rs_patch_opts;
 
 void rs_patch_defaults(rs_patch_opts *o);

@@ -1,0 +1,168 @@
+/*
+ * test_patch_continuity.c — is the elastic wheel force continuous in the
+ * pose?  (issue 20: "no jumps made by the search itself"; docs/contact.md
+ * "Open: force jumps of the patch search in the conformal flange root").
+ *
+ * S1002 on 60E1 1:40, the wheel held at a fixed height (50 µm below its
+ * rigid contact at 6.45 mm lateral shift from the centred wheel) and moved
+ * laterally through the flange root, 6.45 … 6.65 mm, in 10 nm steps, with
+ * and without yaw.  Per patch N = c_H pen^{3/2} (rs_hertz_patch_law, steel),
+ * the wheel's N (vertical) and Y (lateral) the sums.  Independent bound:
+ * a Hertz force N = c_H δ^{3/2} with c_H held changes by dN = 3/2 N/δ dδ,
+ * and the approach changes by at most tan α_max ≈ 2.75 (70°) times the
+ * shift: L = Σ 3/2 N_j/δ_j · 3 Δy per step.  A step whose |ΔN| or |ΔY|
+ * exceeds 10 L is a jump.
+ *
+ * STATUS (2026-11-27, session 35 helper A): the search's single-point Hertz
+ * patches DO jump here.  The tests below document it (they assert that the
+ * jumps exist and how large they are, so that they fail — and must be
+ * turned round — once the cause is fixed):
+ *  - default search: forces jump by up to 70 kN within 10 nm (1300–1500 L) —
+ *    a patch with several minima of the gap reported at its deepest (the
+ *    minima swap; α, curvature and so c_H and the normal with them), and
+ *    a minimum sliding ~90 µm per µm of shift along the conformal flange
+ *    root (R_w 13.0–13.5 mm against the rail's 13 mm corner: B ≈ 0.03–1
+ *    /m, c_H changes 40 % with a 0.3 % curvature wiggle of the spline);
+ *  - rs_patch_opts.minima = 1 (every minimum its own patch with a share of
+ *    the depth, continuous at merges, splits, swaps and births): the yawed
+ *    sweep's worst step falls from 1510 L to 36 L (continuous, still
+ *    steep); the unyawed one keeps 830 L: a minimum the grid misses (the
+ *    flange's, 0.1 µm deep between two nodes) and the point curvature.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+
+#include "rs_hertz.h"
+#include "rs_patch.h"
+#include "rs_test.h"
+
+#define R0 0.46
+#define CY_C (-0.003)   /* the centred wheel (test_patch.c) */
+
+static rs_profile W, R;
+
+static void load(void)
+{
+    char err[512];
+    ck_assert_msg(rs_profile_load(&W, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&R, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK, "%s", err);
+}
+
+static void unload(void)
+{
+    rs_profile_free(&W);
+    rs_profile_free(&R);
+}
+
+/* the rigid contact height, no yaw: brute force every 10 µm of u */
+static double rigid_cz(double cy)
+{
+    double gmin = INFINITY;
+    int hw = 0, hr = 0;
+    for (double u = W.y[0]; u <= W.y[W.n - 1]; u += 1e-5) {
+        const double y = cy + u;
+        if (y < R.y[0] || y > R.y[R.n - 1])
+            continue;
+        const double gap = -(R0 + rs_profile_eval(&W, u, &hw, NULL, NULL)) - rs_profile_eval(&R, y, &hr, NULL, NULL);
+        if (gap < gmin)
+            gmin = gap;
+    }
+    return -gmin;
+}
+
+typedef struct wf {
+    int n;
+    double N, Y, L;   /* vertical and lateral sums, the step's Hertz rate */
+} wf;
+
+static void wheel_force(double cy, double cz, double psi, int minima, rs_patch_hint *h, wf *o)
+{
+    rs_patch_opts op;
+    rs_patch_defaults(&op);
+    op.r0 = R0;
+    op.ends = 0;          /* as the elastic contact calls it */
+    op.minima = minima;
+    rs_patch p[RS_PATCH_MAX];
+    const double c[3] = {0, cy, cz}, a[3] = {-sin(psi), cos(psi), 0};
+    const int rc = rs_patch_find(&W, &R, c, a, &op, h, p, RS_PATCH_MAX, &o->n);
+    ck_assert_msg(rc == RS_OK || rc == RS_CLAMPED, "shift %g: rc %d", cy - CY_C, rc);
+    ck_assert_msg(o->n >= 1, "shift %g: no patch (search failure)", cy - CY_C);
+    o->N = o->Y = o->L = 0;
+    for (int j = 0; j < o->n; j++) {
+        double cH, a1, b1;
+        ck_assert(rs_hertz_patch_law(p[j].R_wx, p[j].R_wy, p[j].R_ry, 2.1e11, 0.28, &cH, &a1, &b1) >= 0);
+        const double N = cH * pow(p[j].pen, 1.5);
+        o->N += N * p[j].n[2];
+        o->Y += N * p[j].n[1];
+        o->L += 1.5 * N / fmax(p[j].pen, 1e-7) * 3.0;
+    }
+}
+
+/* the sweep: the worst step's jump over its Hertz bound, and the number of
+ * steps above 10 × the bound */
+static double sweep(double psi, int minima, int *njump)
+{
+    const double y0 = 0.00645, y1 = 0.00665, h = 1e-8;
+    const double cz = rigid_cz(CY_C + y0) - 5e-5;
+    rs_patch_hint hint = {0};
+    wf a, b;
+    wheel_force(CY_C + y0, cz, psi, minima, &hint, &a);
+    double worst = 0;
+    *njump = 0;
+    const int steps = (int)lround((y1 - y0) / h);
+    for (int i = 1; i <= steps; i++) {
+        wheel_force(CY_C + y0 + i * h, cz, psi, minima, &hint, &b);
+        const double L = fmax(a.L, b.L) * h + 1.0;   /* + 1 N: rounding */
+        const double r = fmax(fabs(b.N - a.N), fabs(b.Y - a.Y)) / L;
+        worst = fmax(worst, r);
+        *njump += r > 10.0;
+        a = b;
+    }
+    return worst;
+}
+
+/* KNOWN DEFECT (issue 20), documented: the default search's forces jump
+ * in the flange root, with and without yaw.  When this fails, the jumps
+ * are gone: assert njump == 0 instead and update docs/contact.md. */
+START_TEST(test_jumps_documented)
+{
+    load();
+    int nj0, nj5;
+    const double w0 = sweep(0.0, 0, &nj0), w5 = sweep(0.005, 0, &nj5);
+    printf("default search: worst step %.0f x the Hertz bound (%d jumps) without yaw, %.0f x (%d) at 5 mrad\n",
+           w0, nj0, w5, nj5);
+    ck_assert_msg(w0 > 1000 && w5 > 1000, "the documented jumps are gone: turn this test round");
+    unload();
+}
+END_TEST
+
+/* rs_patch_opts.minima: continuous at the swaps of the yawed sweep (its
+ * worst step 36 L against 1510 L), not yet without yaw (830 L; see the
+ * top). */
+START_TEST(test_minima_shares)
+{
+    load();
+    int nj0, nj5;
+    const double w0 = sweep(0.0, 1, &nj0), w5 = sweep(0.005, 1, &nj5);
+    printf("minima shares: worst step %.0f x the Hertz bound (%d jumps) without yaw, %.0f x (%d) at 5 mrad\n",
+           w0, nj0, w5, nj5);
+    ck_assert_msg(w5 < 100, "yawed sweep: %.0f x the bound", w5);
+    ck_assert_msg(w0 > 300, "the unyawed jump is gone: turn this test round");
+    unload();
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("patch_continuity");
+    TCase *tc = tcase_create("sweep");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_jumps_documented);
+    tcase_add_test(tc, test_minima_shares);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+RS_TEST_MAIN(suite)
