@@ -290,6 +290,7 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     }
     rs_patch_defaults(&c->popt);
     c->popt.ends = 0; /* the forces use the deepest point only */
+    c->popt.minima = 1; /* one point per minimum, continuous shares (issue 20) */
     return RS_OK;
 }
 
@@ -406,10 +407,13 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     cross3(om, r, wr);
     for (int k = 0; k < 3; k++)
         vP[k] = vO[k] + wr[k];
+    /* a minimum sharing an overlap with a deeper one (g->share < 1): its
+     * approach moves share times as fast as its own point (the share held),
+     * and its damping is scaled alike, so that it starts from nothing */
     const double pdot = -dot3(vP, n);
     const double sp = sqrt(g->pen);
-    double N = cH * g->pen * sp + o->contact_damp * pdot;
-    double kn = 1.5 * cH * sp, cn = o->contact_damp;
+    double N = cH * g->pen * sp + g->share * o->contact_damp * pdot;
+    double kn = 1.5 * cH * sp * g->share, cn = g->share * o->contact_damp;
     if (!(N > 0))
         N = kn = cn = 0;
     pp->N = N;

@@ -1305,9 +1305,13 @@ static void run_candidates(search *s)
                 deep = j;
         }
         int have = 0;
+        /* minima (each candidate a patch): a candidate anywhere between the
+         * run's outer neighbours counts, as the nodes may lie a coarse
+         * interval apart (a node that is no minimum would be a patch) */
+        const double ulo = s->minima && i > 0 ? nodes[i - 1].u : nodes[i].u - 0.5 * du;
+        const double uhi = s->minima && j + 1 < nn ? nodes[j + 1].u : nodes[j].u + 0.5 * du;
         for (int q = 0; q < nc; q++)
-            if (cands[q].s.u >= nodes[i].u - 0.5 * du && cands[q].s.u <= nodes[j].u + 0.5 * du
-                && cands[q].s.g < 0.0)
+            if (cands[q].s.u >= ulo && cands[q].s.u <= uhi && cands[q].s.g < 0.0)
                 have = 1;
         if (!have) {
             cands[nc].s = nodes[deep];
@@ -1510,6 +1514,8 @@ static int group_minima(search *s, int i, int j, int np)
         st[ns][0] = k + 1, st[ns][1] = r, st[ns][2] = top <= k ? od : top, ns++;
     }
     for (int k = 0; k < m; k++) {
+        if (!(d[k] > 0.0))
+            continue;                 /* no share: carries nothing */
         found_patch *f = &s->found[np++];
         f->best = cands[idx[k]].s;
         f->share = d[k] / -f->best.g;
@@ -1606,6 +1612,7 @@ static void write_patches(search *s, rs_patch *out)
         eval_full(&s->p, f->best.u, f->best.T, 0.0, &sl);
         fill_patch(&s->p, &sl, &out[q]);
         out[q].pen *= f->share;
+        out[q].share = f->share;
         out[q].u_lo = f->lo;
         out[q].u_hi = f->hi;
     }

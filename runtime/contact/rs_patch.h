@@ -62,6 +62,9 @@ typedef struct rs_patch {
     double R_wx;       /* wheel's rolling radius in the contact plane (m)   */
     double R_wy, R_ry; /* signed lateral radii of wheel and rail (m),
                           rs_hertz_profile_radius's sign convention          */
+    double share;      /* the share of its own approach −g cos α that pen
+                          is, in (0, 1]: 1 but for the shallower minima of
+                          one overlap with rs_patch_opts.minima = 1         */
 } rs_patch;
 
 /* Search settings; rs_patch_defaults fills them. */

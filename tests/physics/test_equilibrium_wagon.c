@@ -148,8 +148,16 @@ START_TEST(constraint_offcentre_agrees_with_rigid_elastic)
     char scn[2000], cols[800] = "columns";
     for (size_t k = 0; k < sizeof kHeld / sizeof kHeld[0]; k++)
         snprintf(cols + strlen(cols), sizeof cols - strlen(cols), " %s", kHeld[k]);
-    const char *const contact[] = {"contact constraint", "contact elastic\nmodulus 2.1e11",
-                                   "contact elastic\nmodulus 2.1e12"};
+    /* the elastic pair at 100 E and 1000 E: at E and 10 E the centred
+     * wheelset's S1002 tread overlap holds a second minimum of the gap (u_w
+     * −7.4 mm beside +3.2 mm), which carries its share of the load
+     * (rs_patch_opts.minima: pen 9.6 µm against 68 µm at E) and which the
+     * one-point constraint contact has not; by 100 E the two have
+     * separated and it is gone, so that from there the elastic solutions
+     * approach the constraint one as δ ∝ E^(−2/3) (from E and 10 E the
+     * extrapolation missed by 2.8e-7 rad in ws1.yaw, 6.8e-7 m in ws2.y) */
+    const char *const contact[] = {"contact constraint", "contact elastic\nmodulus 2.1e13",
+                                   "contact elastic\nmodulus 2.1e14"};
     const char *const names[] = {"c.scn", "e1.scn", "e10.scn"};
     table t[3];
     for (int i = 0; i < 3; i++) {
@@ -170,7 +178,7 @@ START_TEST(constraint_offcentre_agrees_with_rigid_elastic)
         const double rigid = (f * q10 - q1) / (f - 1);
         ck_assert_msg(fabs(rigid - qc) < 1e-7, "%s: constraint %.10g, elastic E %.10g, 10 E %.10g -> rigid %.10g",
                       kHeld[k], qc, q1, q10, rigid);
-        apart = fmax(apart, fabs(q10 - qc));
+        apart = fmax(apart, fabs(q1 - qc));
     }
     ck_assert_msg(apart > 1e-6, "the elastic solution alone is already %g from the constraint one", apart);
 }
@@ -188,7 +196,11 @@ START_TEST(elastic_offcentre_all_coordinates_stays_put)
              "duration 1\nstep 1e-3\noutput 0.1\ncontact elastic\ninitial ws1.y = 0.003\nequilibrium\n"
              "columns ws1.y %s\n", kVel);
     ck_assert_msg(run("d.scn", scn) == RS_OK, "%s\n%s", err, logbuf);
-    ck_assert_msg(iterations() <= 50, "%d iterations", iterations()); /* measured 26 */
+    /* measured 26 with one point per overlap, 74 with the minima's shares:
+     * near the solution the residual sits at 0.02–0.03 N (3e-7 of the
+     * weight) for some 40 damped iterations (the share of the tread's second
+     * minimum changes steeply with the pose) before it reaches 5e-4 N */
+    ck_assert_msg(iterations() <= 80, "%d iterations", iterations());
     table t;
     read_csv("d.scn", &t);
     ck_assert_int_eq(t.nrow, 11);
@@ -237,6 +249,32 @@ START_TEST(elastic_at_rest_in_canted_curve)
 }
 END_TEST
 
+/* Issue 20: at s = 254 m and 450 m of curve.trk the elastic wheel force
+ * jumped by 3–5e4 N between two evaluations at nearly the same q (a patch
+ * with two minima reported at the deeper one only; a split or a swap of
+ * the two moved the whole force) and the equilibrium stalled (200
+ * iterations, residual 1–3e4 N).  With every minimum a point of its own
+ * and a continuous share of the depth it converges (28 and 31 iterations
+ * measured). */
+START_TEST(elastic_at_rest_in_curve_positions)
+{
+    RS_REQUIRE_MODEL("two_axle_wagon");
+    static const double at[2] = {254, 450};
+    char path[4096], scn[5000];
+    ck_assert_ptr_nonnull(realpath("vehicles/tracks/curve.trk", path));
+    for (int i = 0; i < 2; i++) {
+        const double s = at[i];
+        snprintf(scn, sizeof scn,
+                 "duration 0.01\nstep 1e-3\noutput 0.01\ncontact elastic\ntrack \"%s\"\nspeed 0\n"
+                 "initial ws1.x = %g\ninitial ws2.x = %g\ninitial x = %g\ninitial load.x = %g\n"
+                 "equilibrium\ncolumns ws1.ws.y_track\n",
+                 path, s + 4.5, s - 4.5, s, s);
+        ck_assert_msg(run("pos.scn", scn) == RS_OK, "s = %g m: %s", s, err);
+        ck_assert_msg(iterations() <= 60, "s = %g m: %d iterations", s, iterations());
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("equilibrium_wagon");
@@ -246,6 +284,7 @@ static Suite *suite(void)
     tcase_add_test(tc, constraint_offcentre_agrees_with_rigid_elastic);
     tcase_add_test(tc, elastic_offcentre_all_coordinates_stays_put);
     tcase_add_test(tc, elastic_at_rest_in_canted_curve);
+    tcase_add_test(tc, elastic_at_rest_in_curve_positions);
     suite_add_tcase(s, tc);
     return s;
 }
