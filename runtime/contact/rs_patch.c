@@ -36,7 +36,9 @@
  * table) where g falls towards them.  A patch is a maximal run of slices
  * with g < 0 (candidates joined when every node between them is negative),
  * reported at its deepest candidate; its ends u_lo, u_hi are roots of g by
- * regula falsi.  The approach along the rail normal is −g cos α (the two
+ * regula falsi.  With opts.minima every negative minimum is a patch with a
+ * share of the depth instead (group_minima: the merge tree of the basins,
+ * continuous where minima merge, split, swap or are born; issue 20).  The approach along the rail normal is −g cos α (the two
  * points are vertically aligned; the normal distance between the locally
  * parallel surfaces differs from it by O(pen²/R)).
  *
