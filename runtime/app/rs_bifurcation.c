@@ -63,6 +63,8 @@ typedef struct bf {
     char contact_dir[4096];
     rs_bifurcation_result *r;
     int cap;
+    int constraint;          /* the runs use the constraint contact          */
+    int n_lost;              /* runs of it stopped where a wheel lost its point */
 } bf;
 
 /* Puts the vehicle on its rails at the disturbance: the static equilibrium
@@ -122,6 +124,7 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
                   : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
                                                        : rs_contact_for_model(x->m);
+    x->constraint = x->m->n_contact > 0 && opt.contact && opt.contact != rs_elastic_contact();
     if (!opt.contact)
         return rs_fail(err, errlen, RS_E_UNSUPPORTED,
                        "model '%s': its contacts mix modes: choose one in the scenario ('contact elastic' or "
@@ -217,6 +220,8 @@ void rs_bifurcation_describe(const rs_bifurcation_point *p, double change_tol, c
                      100 * c->change, c->freq);
     else if (c->cls == RS_LC_DECAYING)
         n = snprintf(buf, len, "decays to nothing");
+    else if (!isfinite(c->rate))
+        n = snprintf(buf, len, "has no verdict (too few peaks to fit)");
     else
         n = snprintf(buf, len, "is unclear (peaks scattered more than they trend: rate %+.4g ± %.2g 1/s, "
                      "amplitude %.4g mm, %.4g Hz)", c->rate, c->rate_se, 1e3 * c->amp, c->freq);
@@ -244,7 +249,13 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
     double t_end = x->duration;
     if (st && st != RS_E_NOMEM) {
         pt->failed = 1;
+        pt->status = st;
         pt->t_fail = t_end = rs_ws_time(ws);
+        /* the single-point contact's limit, not the vehicle's: a wheel on
+         * tread and flange at once lifts one point off (RS_E_LIFTOFF) or
+         * runs its point off the profile tables */
+        if (x->constraint && (st == RS_E_LIFTOFF || strstr(pt->message, "no contact point on the")))
+            x->n_lost++;
         st = RS_OK;
     }
     if (!st)
@@ -646,6 +657,12 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
         } else {
             no_crossing(&x, r, sm, n);
         }
+        if (x.n_lost)
+            say(r, "%d run(s) stopped where a wheel lifted off or its contact point left the profile tables: the "
+                "constraint contact (one point per wheel) cannot carry a wheel on its tread and its flange at once, "
+                "where a hunting wheelset goes at large amplitude; a limit of that contact, not of the vehicle: run "
+                "the diagram with elastic contact ('contact elastic' in the scenario or --set 'contact elastic', "
+                "docs/contact.md)\n", x.n_lost);
         if (c->ramp) {
             if (r->ramped) {
                 say(r, "ramp-down (from the %.3g mm limit cycle at %g m/s, %g m/s per s): the oscillation dies out "

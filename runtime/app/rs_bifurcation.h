@@ -96,7 +96,8 @@ typedef struct rs_bifurcation_point {
     rs_lc lc;
     int failed;                 /* the run stopped with an error at t_fail        */
     double t_fail;
-    char message[256];
+    int status;                 /* the failed run's RS_E_* (0: none)              */
+    char message[512];
 } rs_bifurcation_point;
 
 typedef struct rs_bifurcation_result {

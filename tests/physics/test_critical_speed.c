@@ -785,6 +785,41 @@ START_TEST(default_lateral_is_the_first_wheelset)
 }
 END_TEST
 
+/* The constraint contact's runs that stop where a wheel lifts off (here at
+ * once: generated/wheelset with gravity reversed, g = −9.81) are its
+ * single-point limit, not the vehicle's: each run's line says the run
+ * failed and has no verdict, the lift-off message and the summary say to
+ * use elastic contact. */
+START_TEST(constraint_liftoff_says_use_elastic)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    char dir[512], scn[600], out[600], log[700];
+    sweep_scratch(dir, sizeof dir, "lift");
+    snprintf(scn, sizeof scn, "%s/lift.scn", dir);
+    snprintf(out, sizeof out, "%s/bif", dir);
+    snprintf(log, sizeof log, "%s/bif.log", dir);
+    sweep_write(scn, "duration 0.01\nstep 1e-4\ncontact constraint\nparam g = -9.81\n");
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/wheelset", "--scenario", scn,
+                    "--bifurcation", "--range", "20:30", "--speeds", "2", "--ramp-rate", "0", "--one-step",
+                    "--no-plot", "--out", out, NULL};
+    sweep_run(argv, log);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("%s", text);
+    ck_assert_msg(strstr(text, "20 m/s, y = 0.5 mm: unclear: has no verdict (too few peaks to fit); the run failed "
+                               "at t = 0 s: ") &&
+                      strstr(text, "lifts off: normal force N = ") &&
+                      strstr(text, "cannot represent it (a wheel on tread and flange at once") &&
+                      strstr(text, "use elastic contact"), "%s", text);
+    ck_assert_msg(strstr(text, "4 run(s) stopped where a wheel lifted off or its contact point left the profile "
+                               "tables: the constraint contact (one point per wheel)") &&
+                      strstr(text, "run the diagram with elastic contact ('contact elastic' in the scenario"),
+                  "%s", text);
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 /* Runs `railsym critical-speed --bifurcation` on the sprung cone wheelset;
  * the exit status, the output in *text (free it). */
 static int run_bifurcation(const char *dir, const char *tag, const char *range, const char *speeds, char **text)
@@ -895,6 +930,7 @@ int main(void)
     tcase_add_test(cmd, command_errors);
     tcase_add_test(cmd, bifurcation_matches_eigenvalues);
     tcase_add_test(cmd, coach_limit_cycle_verdict);
+    tcase_add_test(cmd, constraint_liftoff_says_use_elastic);
     suite_add_tcase(s, cmd);
     return rs_test_run(s);
 }

@@ -284,16 +284,19 @@ START_TEST(coach_offcentre_stops_at_the_force_noise)
                  "initial front.ws1.z = -0.0001\ninitial front.ws2.z = -0.0001\ninitial rear.ws1.z = -0.0001\n"
                  "initial rear.ws2.z = -0.0001\ninitial front.ws1.y = 0.0005\nequilibrium %s\ncolumns %s\n",
                  start[i], kCoachCols, kCoachCols);
-        ck_assert_msg(run_coach(names[i], scn) == RS_OK, "%s\n%s", err, logbuf);
+        const int st = run_coach(names[i], scn);
+        const size_t ll = strlen(logbuf);
+        const char *tail = logbuf + (ll > 1500 ? ll - 1500 : 0); /* Check's messages are short */
+        ck_assert_msg(st == RS_OK, "%s\n...%s", err, tail);
         ck_assert_msg(strstr(logbuf, "converged to what the forces resolve") &&
                           strstr(logbuf, "of the largest force: the force evaluation's noise)"),
-                      "%s", logbuf);
-        ck_assert_msg(iterations() <= 20, "%d iterations\n%s", iterations(), logbuf); /* measured 6 and 5 */
+                      "...%s", tail);
+        ck_assert_msg(iterations() <= 20, "%d iterations", iterations()); /* measured 6 and 5 */
         /* the residual relative to the scale, from the final log line */
         const char *p = strstr(logbuf, "solved for in ");
         ck_assert_ptr_nonnull(p);
         p = strstr(p, "(");
-        ck_assert_msg(p && atof(p + 1) <= 1e-6, "%s", logbuf);
+        ck_assert_msg(p && atof(p + 1) <= 1e-6, "...%s", tail);
         read_csv(names[i], &t[i]);
     }
     double apart = 0;
