@@ -129,7 +129,7 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
         return rs_fail(err, errlen, RS_E_UNSUPPORTED,
                        "model '%s': its contacts mix modes: choose one in the scenario ('contact elastic' or "
                        "'contact constraint')", x->m->name);
-    char msg[512];
+    char msg[2048];
     int st = rs_ws_create(x->m, &opt, ws, msg, sizeof msg);
     if (st)
         return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
@@ -140,8 +140,10 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     rs_ws_q(*ws)[x->lat] = offset;
     if ((st = settle(x, *ws, opt.contact == rs_elastic_contact(), msg, sizeof msg))) {
         rs_ws_free(ws);
-        return rs_fail(err, errlen, st, "model '%s', %s = %g m: %s", x->m->name, x->m->q_names[x->lat], offset,
-                       msg);
+        return rs_fail(err, errlen, st, "model '%s', %s = %g m: %s%s", x->m->name, x->m->q_names[x->lat], offset,
+                       msg, offset == x->c->large ? " (the large disturbance, --large: one beyond the flangeway "
+                       "clearance holds the wheel pressed into its flange, where no equilibrium may exist; try a "
+                       "smaller one, e.g. 6 mm for S1002 wheels on 60E1 rails)" : "");
     }
     if ((st = rs_speed_apply(*ws, V, msg, sizeof msg))) {
         rs_ws_free(ws);

@@ -32,7 +32,11 @@
  * metres), each cut to the step limits RS_EQUILIBRIUM_STEP_M / _RAD per
  * coordinate (m, rad: no jump across a flangeway) and taken; μ follows the
  * residual (down to plain Newton as it falls, up where it grows).  A μ past
- * RS_EQUILIBRIUM_DAMPMAX is a stall: the forces jump at that state.  A
+ * RS_EQUILIBRIUM_DAMPMAX is a stall: the forces jump at that state.
+ * Converged: |r_F| ≤ tol · scale and |φ| ≤ the projection tolerance, or
+ * |r_F| ≤ NOISE_CEIL · scale with the residual within NOISE_FACTOR of its
+ * measured noise and a Newton step below NOISE_DQ (the elastic patch forces
+ * are resolved only to ~1e-7 of a wheel load; below).  A
  * coordinate whose column breaks the factorization at an iterate (no
  * stiffness yet: unloaded elastic wheels hold nothing laterally) is held
  * for that step; at the solution the matrix is factored once more without

@@ -715,9 +715,10 @@ END_TEST
  * onto a limit cycle of amplitude A mm, F Hz" — not a rate of ~1e-5 ± 1e-4
  * 1/s read off the cycle (the old wording).  Before the equilibrium's noise
  * test the runs did not start (the solve with front.ws1.y held stalled at
- * ~1e-2 N).  The amplitude lies between the 0.5 mm start and the
- * flangeway clearance of S1002 on 60E1 1:40 (~7 mm here), the frequency
- * near the kinematic V/(2π) √(λ/(r0 b0)) ≈ 5.5 Hz for λ ≈ 0.12.  No
+ * ~1e-2 N).  Loose bounds, for a verdict that is about the wording: the
+ * amplitude above twice the 0.5 mm start (it grew) and below 7 mm (the
+ * diagram's cycles flatten at 6.5 mm, on the flange, from 85 m/s), the
+ * frequency 4–7 Hz (the linear hunting mode: 4.91 Hz at 93.3 m/s).  No
  * --lateral: the first wheelset's y is measured (it was the car body's y,
  * the first coordinate named y), and the log says so. */
 START_TEST(coach_limit_cycle_verdict)
@@ -747,7 +748,7 @@ START_TEST(coach_limit_cycle_verdict)
     const double amp = strtod(p + strlen(key), &e);
     ck_assert(strncmp(e, " mm, ", 5) == 0);
     const double f = strtod(e + 5, NULL);
-    ck_assert_msg(amp > 1.0 && amp < 7.0 && f > 4.0 && f < 7.0, "amplitude %g mm, %g Hz", amp, f);
+    ck_assert_msg(amp > 1.0 && amp < 7.0 && f > 4.0 && f < 7.0, "amplitude %g mm, %g Hz", amp, f); /* 1.7, 5.81 */
     const char *eol = strchr(p, '\n');
     ck_assert_msg(!memmem(p, eol ? (size_t)(eol - p) : strlen(p), "rate", 4), "%s", p);
     free(text);
