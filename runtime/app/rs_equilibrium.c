@@ -727,7 +727,8 @@ static int measure_noise(eq *e, char *err, size_t errlen)
     return RS_OK;
 }
 
-/* ", the residual's noise N, Newton step S" where measured, else "". */
+/* "; the force evaluation resolves the residual to N ..." where the noise
+ * was measured (the last measure_noise), else "": for the errors. */
 static void noise_words(const eq *e, char *buf, size_t len)
 {
     if (e->noise >= 0)
