@@ -113,7 +113,7 @@ int cmd_critical(int argc, char **argv) {
         {"out", 'o', "DIR", "output folder (default: results/<model>-critical)"},
         {"tol", 0, "REL", "stop when the bracket is narrower than REL x speed (default 0.005)"},
         {"rounds", 0, "N", "at most N rounds of runs (default 10)"},
-        {"lateral", 0, "NAME", "coordinate disturbed and measured (default: y or *.y)"},
+        {"lateral", 0, "NAME", "coordinate disturbed and measured (default: the first wheelset's y)"},
         {"offset", 0, "M", "its initial value, m (default 0.002)"},
         {"forward", 0, "NAME", "coordinate whose velocity is the speed (repeat; default: x and *.x)"},
         {"spin", 0, "NAME", "coordinate whose velocity is speed / radius (repeat; default: spin and *.spin)"},

@@ -13,6 +13,7 @@
 
 #include "rs_bifurcation.h"
 #include "rs_contact.h"
+#include "rs_critical.h"
 #include "rs_dirs.h"
 #include "rs_driver.h"
 #include "rs_elastic.h"
@@ -62,6 +63,8 @@ typedef struct bf {
     char contact_dir[4096];
     rs_bifurcation_result *r;
     int cap;
+    int constraint;          /* the runs use the constraint contact          */
+    int n_lost;              /* runs of it stopped where a wheel lost its point */
 } bf;
 
 /* Puts the vehicle on its rails at the disturbance: the static equilibrium
@@ -121,11 +124,12 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
                   : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
                                                        : rs_contact_for_model(x->m);
+    x->constraint = x->m->n_contact > 0 && opt.contact && opt.contact != rs_elastic_contact();
     if (!opt.contact)
         return rs_fail(err, errlen, RS_E_UNSUPPORTED,
                        "model '%s': its contacts mix modes: choose one in the scenario ('contact elastic' or "
                        "'contact constraint')", x->m->name);
-    char msg[512];
+    char msg[2048];
     int st = rs_ws_create(x->m, &opt, ws, msg, sizeof msg);
     if (st)
         return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
@@ -136,8 +140,10 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     rs_ws_q(*ws)[x->lat] = offset;
     if ((st = settle(x, *ws, opt.contact == rs_elastic_contact(), msg, sizeof msg))) {
         rs_ws_free(ws);
-        return rs_fail(err, errlen, st, "model '%s', %s = %g m: %s", x->m->name, x->m->q_names[x->lat], offset,
-                       msg);
+        return rs_fail(err, errlen, st, "model '%s', %s = %g m: %s%s", x->m->name, x->m->q_names[x->lat], offset,
+                       msg, offset == x->c->large ? " (the large disturbance, --large: one beyond the flangeway "
+                       "clearance holds the wheel pressed into its flange, where no equilibrium may exist; try a "
+                       "smaller one, e.g. 6 mm for S1002 wheels on 60E1 rails)" : "");
     }
     if ((st = rs_speed_apply(*ws, V, msg, sizeof msg))) {
         rs_ws_free(ws);
@@ -185,6 +191,46 @@ static int advance(bf *x, rs_ws *ws, long steps, double V0, double rate, rs_peak
     return RS_OK;
 }
 
+/* A run that grew from its disturbance onto a limit cycle: its end state
+ * keeps its peaks (a flange-bounded hunting motion), at an amplitude at
+ * least RS_BIF_GREW times the disturbance.  Its end state's rate (≈ 0)
+ * says nothing about the growth before; it has lost stability as surely as
+ * a run still growing.  (Noise-level limit cycles stay near the
+ * disturbance: 0.48..0.51 mm from 0.5 mm on the 1:40 cone.) */
+#define RS_BIF_GREW 2.0
+static int grew_to_cycle(const rs_bifurcation_point *p)
+{
+    return p->lc.cls == RS_LC_LIMIT_CYCLE && p->lc.amp > RS_BIF_GREW * p->offset;
+}
+
+void rs_bifurcation_describe(const rs_bifurcation_point *p, double change_tol, char *buf, size_t len)
+{
+    const rs_lc *c = &p->lc;
+    int n = 0;
+    if (c->cls == RS_LC_LIMIT_CYCLE && (grew_to_cycle(p) || c->amp * RS_BIF_GREW < p->offset))
+        n = snprintf(buf, len, "%s from %.3g mm onto a limit cycle of amplitude %.4g mm, %.4g Hz (its peaks steady "
+                     "within %.3g %% per period)", grew_to_cycle(p) ? "grew" : "shrank", 1e3 * p->offset,
+                     1e3 * c->amp, c->freq, 100 * change_tol);
+    else if (c->cls == RS_LC_LIMIT_CYCLE)
+        n = snprintf(buf, len, "stayed on a limit cycle of amplitude %.4g mm, %.4g Hz, from %.3g mm (its peaks "
+                     "steady within %.3g %% per period)", 1e3 * c->amp, c->freq, 1e3 * p->offset, 100 * change_tol);
+    else if (c->cls == RS_LC_GROWING)
+        n = snprintf(buf, len, "grows (rate %+.4g ± %.2g 1/s, %+.2f %% per period, %.4g Hz, amplitude %.4g mm at "
+                     "the end)", c->rate, c->rate_se, 100 * c->change, c->freq, 1e3 * c->amp);
+    else if (c->cls == RS_LC_DECAYING && isfinite(c->rate))
+        n = snprintf(buf, len, "decays (rate %+.4g ± %.2g 1/s, %+.2f %% per period, %.4g Hz)", c->rate, c->rate_se,
+                     100 * c->change, c->freq);
+    else if (c->cls == RS_LC_DECAYING)
+        n = snprintf(buf, len, "decays to nothing");
+    else if (!isfinite(c->rate))
+        n = snprintf(buf, len, "has no verdict (too few peaks to fit)");
+    else
+        n = snprintf(buf, len, "is unclear (peaks scattered more than they trend: rate %+.4g ± %.2g 1/s, "
+                     "amplitude %.4g mm, %.4g Hz)", c->rate, c->rate_se, 1e3 * c->amp, c->freq);
+    if (p->failed && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "; the run failed at t = %.4g s: %s", p->t_fail, p->message);
+}
+
 /* One constant-speed run at step dt: its point (kept in r->pts when keep). */
 static int const_run(bf *x, double dt, double V, double offset, int branch, int keep, rs_bifurcation_point *pt,
                      char *err, size_t errlen)
@@ -205,7 +251,13 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
     double t_end = x->duration;
     if (st && st != RS_E_NOMEM) {
         pt->failed = 1;
+        pt->status = st;
         pt->t_fail = t_end = rs_ws_time(ws);
+        /* the single-point contact's limit, not the vehicle's: a wheel on
+         * tread and flange at once lifts one point off (RS_E_LIFTOFF) or
+         * runs its point off the profile tables */
+        if (x->constraint && (st == RS_E_LIFTOFF || strstr(pt->message, "no contact point on the")))
+            x->n_lost++;
         st = RS_OK;
     }
     if (!st)
@@ -218,11 +270,12 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
      * verdict: never "decaying" */
     if (pt->failed && pt->lc.cls != RS_LC_GROWING)
         pt->lc.cls = RS_LC_UNCLEAR;
-    if (!x->c->quiet)
-        rs_logf(&x->c->log, RS_LOG_LINE, "dt %g s, %8.4g m/s, %s = %g mm: %s, amplitude %.4g mm, rate %+.4g "
-                "± %.2g 1/s, %.4g Hz, %+.2f %% per period%s%s", dt, V, x->m->q_names[x->lat], 1e3 * offset,
-                rs_lc_name(pt->lc.cls), 1e3 * pt->lc.amp, pt->lc.rate, pt->lc.rate_se, pt->lc.freq,
-                100 * pt->lc.change, pt->failed ? "; the run failed: " : "", pt->failed ? pt->message : "");
+    if (!x->c->quiet) {
+        char words[600];
+        rs_bifurcation_describe(pt, x->c->lc.change_tol, words, sizeof words);
+        rs_logf(&x->c->log, RS_LOG_LINE, "dt %g s, %8.4g m/s, %s = %g mm: %s: %s", dt, V, x->m->q_names[x->lat],
+                1e3 * offset, rs_lc_name(pt->lc.cls), words);
+    }
     if (keep) {
         rs_bifurcation_result *r = x->r;
         if (r->n == x->cap) {
@@ -236,18 +289,6 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
         r->pts[r->n++] = *pt;
     }
     return RS_OK;
-}
-
-/* A run that grew from its disturbance onto a limit cycle: its end state
- * keeps its peaks (a flange-bounded hunting motion), at an amplitude at
- * least RS_BIF_GREW times the disturbance.  Its end state's rate (≈ 0)
- * says nothing about the growth before; it has lost stability as surely as
- * a run still growing.  (Noise-level limit cycles stay near the
- * disturbance: 0.48..0.51 mm from 0.5 mm on the 1:40 cone.) */
-#define RS_BIF_GREW 2.0
-static int grew_to_cycle(const rs_bifurcation_point *p)
-{
-    return p->lc.cls == RS_LC_LIMIT_CYCLE && p->lc.amp > RS_BIF_GREW * p->offset;
 }
 
 /* σ for the bracket search: the fitted rate; a run that decayed to nothing
@@ -417,8 +458,10 @@ static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcat
 {
     const rs_bifurcation_config *c = x->c;
     if (!surely_decays(&sm[0]) && surely_grows(&sm[0])) {
-        say(r, "already unstable at the lowest speed %g m/s (the small disturbance grows, rate %+.4g ± %.2g 1/s): "
-            "lower the range's start\n", c->v_lo, sm[0].lc.rate, sm[0].lc.rate_se);
+        char words[600];
+        rs_bifurcation_describe(&sm[0], c->lc.change_tol, words, sizeof words);
+        say(r, "already unstable at the lowest speed %g m/s: the small disturbance (%s = %g mm) %s; lower the "
+            "range's start\n", c->v_lo, r->lateral, 1e3 * c->small, words);
         return;
     }
     say(r, "no loss of stability found in %g..%g m/s", c->v_lo, c->v_hi);
@@ -496,12 +539,16 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
     if ((st = rs_plugin_set_open(x.m, &x.plugins, err, errlen)))
         goto done;
     x.lat = -1;
-    for (int i = 0; i < x.m->n_q && x.lat < 0; i++) {
-        const char *q = x.m->q_names[i];
-        const size_t n = strlen(q);
-        if (c->lateral ? strcmp(q, c->lateral) == 0
-                       : strcmp(q, "y") == 0 || (n > 2 && strcmp(q + n - 2, ".y") == 0))
-            x.lat = i;
+    if (c->lateral) {
+        for (int i = 0; i < x.m->n_q && x.lat < 0; i++)
+            if (strcmp(x.m->q_names[i], c->lateral) == 0)
+                x.lat = i;
+    } else {
+        char why[300];
+        x.lat = rs_critical_default_lateral(x.m, why, sizeof why);
+        if (x.lat >= 0 && !c->quiet)
+            rs_logf(&c->log, RS_LOG_LINE, "model '%s': the hunting motion is measured on '%s', %s; --lateral names "
+                    "another", x.m->name, x.m->q_names[x.lat], why);
     }
     if (x.lat < 0) {
         st = rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no coordinate '%s' to disturb and measure%s",
@@ -612,6 +659,12 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
         } else {
             no_crossing(&x, r, sm, n);
         }
+        if (x.n_lost)
+            say(r, "%d run(s) stopped where a wheel lifted off or its contact point left the profile tables: the "
+                "constraint contact (one point per wheel) cannot carry a wheel on its tread and its flange at once, "
+                "where a hunting wheelset goes at large amplitude; a limit of that contact, not of the vehicle: run "
+                "the diagram with elastic contact ('contact elastic' in the scenario or --set 'contact elastic', "
+                "docs/contact.md)\n", x.n_lost);
         if (c->ramp) {
             if (r->ramped) {
                 say(r, "ramp-down (from the %.3g mm limit cycle at %g m/s, %g m/s per s): the oscillation dies out "

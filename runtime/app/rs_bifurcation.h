@@ -96,7 +96,8 @@ typedef struct rs_bifurcation_point {
     rs_lc lc;
     int failed;                 /* the run stopped with an error at t_fail        */
     double t_fail;
-    char message[256];
+    int status;                 /* the failed run's RS_E_* (0: none)              */
+    char message[512];
 } rs_bifurcation_point;
 
 typedef struct rs_bifurcation_result {
@@ -113,6 +114,14 @@ typedef struct rs_bifurcation_result {
 } rs_bifurcation_result;
 
 void rs_bifurcation_config_default(rs_bifurcation_config *c);
+
+/* What a run did, in words, by its class (never a noise-level rate for a
+ * limit cycle): "decays (rate σ ± se 1/s)", "grows (rate σ ± se 1/s,
+ * +c % per period)", "grew from D mm onto a limit cycle of amplitude A mm,
+ * F Hz (...)" (or "shrank from ...", or "stayed on a limit cycle of
+ * amplitude A mm, F Hz, from D mm"), "is unclear (...)", then "; the run failed at
+ * t = T s: MSG" for a failed run.  change_tol: rs_lc_options.change_tol. */
+void rs_bifurcation_describe(const rs_bifurcation_point *p, double change_tol, char *buf, size_t len);
 
 /* Runs 1–4.  RS_OK whenever the runs could be made (the verdict, crossing
  * or none, is in r); an error for bad names, model, scenario, folder.

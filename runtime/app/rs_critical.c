@@ -41,6 +41,48 @@ void rs_critical_result_free(rs_critical_result *r)
 
 /* ---------------------------------------------------------------- names */
 
+/* The index of `prefix` + ".y" ("y" for an empty prefix of n chars), or -1. */
+static int find_y(const rs_model *m, const char *prefix, size_t n)
+{
+    char want[256];
+    if (n + 3 > sizeof want)
+        return -1;
+    snprintf(want, sizeof want, "%.*s%sy", (int)n, prefix, n ? "." : "");
+    for (int i = 0; i < m->n_q; i++)
+        if (strcmp(m->q_names[i], want) == 0)
+            return i;
+    return -1;
+}
+
+int rs_critical_default_lateral(const rs_model *m, char *why, size_t len)
+{
+    for (int c = 0; c < m->n_contact; c++) {
+        const char *nm[2] = {m->contacts[c].name, m->contacts[c].wheel_body};
+        for (int k = 0; k < 2; k++) {
+            if (!nm[k])
+                continue;
+            const char *dot = strrchr(nm[k], '.');
+            const int i = find_y(m, nm[k], dot ? (size_t)(dot - nm[k]) : 0);
+            if (i >= 0) {
+                if (why)
+                    snprintf(why, len, "the first wheelset's lateral coordinate (contact '%s')", m->contacts[c].name);
+                return i;
+            }
+        }
+    }
+    for (int i = 0; i < m->n_q; i++) {
+        const char *q = m->q_names[i];
+        const size_t n = strlen(q);
+        if (strcmp(q, "y") == 0 || (n > 2 && strcmp(q + n - 2, ".y") == 0)) {
+            if (why)
+                snprintf(why, len, "the first coordinate named y or <body>.y (%s)",
+                         m->n_contact ? "no contact's wheelset has one" : "the model has no wheel-rail contact");
+            return i;
+        }
+    }
+    return -1;
+}
+
 #define MAX_SET 64
 
 typedef struct crit_names {
@@ -49,15 +91,6 @@ typedef struct crit_names {
     const char *spin[MAX_SET];
     const char *lateral;
 } crit_names;
-
-/* 1 when `name` is `last` or ends in ".last". */
-static int last_is(const char *name, const char *last)
-{
-    const size_t n = strlen(name), l = strlen(last);
-    if (n == l)
-        return strcmp(name, last) == 0;
-    return n > l && name[n - l - 1] == '.' && strcmp(name + n - l, last) == 0;
-}
 
 /* A coordinate of the model by name, with a suggestion when unknown. */
 static int find_coord(const rs_model *m, const char *name, const char *what, const char **out, char *err,
@@ -115,9 +148,14 @@ static int resolve_names(const rs_critical_config *c, const rs_model *m, crit_na
         if ((st = find_coord(m, c->lateral, "lateral coordinate", &nm->lateral, err, errlen)))
             return st;
     } else {
-        for (int i = 0; i < m->n_q && !nm->lateral; i++)
-            if (last_is(m->q_names[i], "y"))
-                nm->lateral = m->q_names[i];
+        char why[300];
+        const int i = rs_critical_default_lateral(m, why, sizeof why);
+        if (i >= 0) {
+            nm->lateral = m->q_names[i];
+            if (!c->run.quiet)
+                rs_logf(&c->run.log, RS_LOG_LINE, "model '%s': the hunting motion is measured on '%s', %s; "
+                        "--lateral names another", m->name, nm->lateral, why);
+        }
         if (!nm->lateral)
             return rs_fail(err, errlen, RS_E_NOTFOUND,
                            "model '%s' has no coordinate named 'y' or '<body>.y' to disturb and measure: "

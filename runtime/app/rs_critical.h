@@ -16,8 +16,9 @@
  *   initial S_dot = V / r    for every spin coordinate S (default: named spin
  *                            or ending in .spin), r = radius (default: the
  *                            parameter r0, the scenario's value if it sets it),
- *   initial L = offset       for the lateral coordinate L (default: y, or the
- *                            first coordinate ending in .y), offset 2 mm;
+ *   initial L = offset       for the lateral coordinate L (default: the first
+ *                            wheelset's, rs_critical_default_lateral), offset
+ *                            2 mm;
  * the growth rate σ (1/s) and frequency of L's oscillation are fitted to its
  * extrema (rs_envelope.h): σ < 0 stable, σ >= 0 unstable.
  *
@@ -98,5 +99,14 @@ void rs_critical_config_default(rs_critical_config *c);
 int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *err, size_t errlen);
 
 void rs_critical_result_free(rs_critical_result *r);
+
+/* The lateral coordinate a hunting search disturbs and measures by default:
+ * the first wheelset's — the coordinate `P.y` of the first wheel-rail
+ * contact `P.W` (contact "front.ws1.left": "front.ws1.y"; "left": "y"), or
+ * of its wheel body's prefix — since the wheelsets hunt and a car body on
+ * its soft secondary suspension barely shows it; without contacts (or such
+ * a coordinate), the first coordinate named y or ending in .y.  Its index
+ * (-1: none), and in `why` (may be NULL) the reason, for the log. */
+int rs_critical_default_lateral(const rs_model *m, char *why, size_t len);
 
 #endif /* RS_CRITICAL_H */

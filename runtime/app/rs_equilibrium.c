@@ -56,6 +56,8 @@ typedef struct eq {
     double *lim;                 /* nF: the step limit of each coordinate  */
     double *dlam;                /* nphi: the multipliers' Newton change   */
     double *r0;                  /* nF: the residual at the current iterate */
+    double *bsave;               /* n: assemble's right-hand side, kept     */
+    double noise, step;          /* the last measure_noise: noise, Newton step (-1: none) */
 } eq;
 
 static int ws_fail_to(rs_ws *ws, int st, char *err, size_t errlen, const char *what)
@@ -488,6 +490,7 @@ static void eq_free(eq *e)
     free(e->lim);
     free(e->dlam);
     free(e->r0);
+    free(e->bsave);
     free((void *)e->F);
 }
 
@@ -567,10 +570,12 @@ static int eq_init(eq *e, rs_ws *ws, const rs_equilibrium_opts *o, char *err, si
     e->lim = zalloc((size_t)e->nF);
     e->dlam = zalloc((size_t)e->nphi);
     e->r0 = zalloc((size_t)e->nF);
+    e->bsave = zalloc(n);
+    e->noise = e->step = -1;
     if (!e->delta || !e->kv || !e->cv || !e->G0 || !e->lam || !e->lam_new || !e->gtl0 || !e->gtl1 ||
         !e->A || !e->LU || !e->b || !e->piv || !e->q_cur || !e->dq || !e->s_cur || !e->q_save || !e->qd_save ||
         !e->s_save || !e->sd_save || !e->zd || !e->zb || !e->zp || !e->zm || !e->Dz || !e->z_save ||
-        !e->A0 || !e->mv || !e->md || !e->lim || !e->dlam || !e->r0)
+        !e->A0 || !e->mv || !e->md || !e->lim || !e->dlam || !e->r0 || !e->bsave)
         return rs_fail(err, errlen, RS_E_NOMEM, "equilibrium: out of memory (%d unknowns)", e->n);
     return RS_OK;
 }
@@ -666,23 +671,95 @@ static int trial(eq *e, double a, const double *corr, double *r1, double *ph1, i
     return RS_OK;
 }
 
+/* The residual's noise at the iterate q_cur (residual e->r0, matrix e->A0
+ * assembled there, its right-hand side in e->b): the forces of the elastic
+ * wheels come from a contact patch searched and integrated to a tolerance,
+ * so r_F is smooth only down to some level (the coach: ~1e-2 N on 50 kN
+ * wheel loads), below which no Newton step can take it.  That level is
+ * measured as the largest difference between r_F at q moved by a tiny p
+ * (RS_EQUILIBRIUM_NOISE_STEP, several sign patterns) and the change the
+ * stiffness predicts, r0 − A0 p: a smooth force gives ~0 (p is 1e-12 m),
+ * a noisy one its noise.  Then the Newton step from q_cur (its size into
+ * e->step).  The noise into e->noise; ws is left evaluated at q_cur, e->b
+ * as it was. */
+static int measure_noise(eq *e, char *err, size_t errlen)
+{
+    rs_ws *ws = e->ws;
+    const int nF = e->nF, n = e->n;
+    int st, worst;
+    memcpy(e->bsave, e->b, (size_t)n * sizeof(double));
+    double noise = 0;
+    for (int k = 0; k < RS_EQUILIBRIUM_NOISE_SAMPLES; k++) {
+        for (int i = 0; i < nF; i++) { /* all +, alternating, all − */
+            const int j = e->F[i];
+            const double sg = k == 0 ? 1.0 : k == 1 ? (i % 2 ? -1.0 : 1.0) : -1.0;
+            e->dq[i] = sg * RS_EQUILIBRIUM_NOISE_STEP * fmax(1.0, fabs(e->q_cur[j]));
+            ws->q[j] = e->q_cur[j] + e->dq[i];
+        }
+        memcpy(ws->s, e->s_cur, (size_t)e->m->n_s * sizeof(double));
+        if ((st = eval_state(e)))
+            break;
+        residual(e, e->lam, &worst);
+        for (int r = 0; r < nF; r++) {
+            double pred = e->r0[r];
+            for (int c = 0; c < nF; c++)
+                pred -= e->A0[r + (size_t)c * n] * e->dq[c];
+            noise = fmax(noise, fabs(e->b[r] - pred));
+        }
+    }
+    for (int i = 0; i < nF; i++)
+        ws->q[e->F[i]] = e->q_cur[e->F[i]];
+    memcpy(ws->s, e->s_cur, (size_t)e->m->n_s * sizeof(double));
+    if (st || (st = eval_state(e)))
+        return ws_fail_to(ws, st, err, errlen, "measuring the residual's noise");
+    residual(e, e->lam, &worst);
+    e->noise = noise;
+    /* the Newton step from q_cur */
+    memcpy(e->b, e->bsave, (size_t)n * sizeof(double));
+    memcpy(e->A, e->A0, (size_t)n * (size_t)n * sizeof(double));
+    if ((st = solve(e, 1, err, errlen)))
+        return st;
+    e->step = 0;
+    for (int i = 0; i < nF; i++)
+        if (isfinite(e->lim[i]))
+            e->step = fmax(e->step, fabs(e->b[i]));
+    memcpy(e->b, e->bsave, (size_t)n * sizeof(double));
+    return RS_OK;
+}
+
+/* "; the force evaluation resolves the residual to N ..." where the noise
+ * was measured (the last measure_noise), else "": for the errors. */
+static void noise_words(const eq *e, char *buf, size_t len)
+{
+    if (e->noise >= 0)
+        snprintf(buf, len,
+                 "; the force evaluation resolves the residual to %.3g (its noise, measured) and the Newton "
+                 "step there is %.3g (m, rad): converged means below %g x that noise and %g (m, rad), and "
+                 "below %g of the largest force",
+                 e->noise, e->step, RS_EQUILIBRIUM_NOISE_FACTOR, RS_EQUILIBRIUM_NOISE_DQ,
+                 RS_EQUILIBRIUM_NOISE_CEIL);
+    else
+        buf[0] = '\0';
+}
+
 /* The damping grew past RS_EQUILIBRIUM_DAMPMAX: the steps are too short to
  * move anything and the residual still does not settle, so the forces jump
  * at this state.  The error names the largest residual forces there. */
 static int stalled(eq *e, int it, double tol, char *err, size_t errlen)
 {
-    char w[400];
+    char w[400], nw[400];
     int worst;
     residual(e, e->lam_new, &worst);
     worst_entries(e, w, sizeof w);
+    noise_words(e, nw, sizeof nw);
     return rs_fail(err, errlen, RS_E_NOCONV,
                    "equilibrium: stalled at iteration %d: the residual forces jump there however short the "
-                   "step (largest %s, tolerance %.3g; max |phi| %.3g, tolerance %.3g): a wheel's contact "
+                   "step (largest %s, tolerance %.3g; max |phi| %.3g, tolerance %.3g%s): a wheel's contact "
                    "force or point changes abruptly at '%s' (two contact regions of the profiles, a bump "
                    "stop or friction at its switch, a track irregularity); start nearer to the equilibrium "
                    "('initial' lines), hold '%s' (leave it off the 'equilibrium' line), or try the other "
                    "contact mode ('contact elastic' / 'contact constraint')",
-                   it, w, tol, max_phi(e), e->ws->opt.proj_tol, e->m->q_names[worst], e->m->q_names[worst]);
+                   it, w, tol, max_phi(e), e->ws->opt.proj_tol, nw, e->m->q_names[worst], e->m->q_names[worst]);
 }
 
 /* The Newton iteration; ws's state is the solution when it returns RS_OK.
@@ -740,14 +817,15 @@ static int newton(eq *e, const rs_equilibrium_opts *o, int plain, rs_equilibrium
             return solve(e, 0, err, errlen);
         }
         if (it >= maxit) {
-            char w[400];
+            char w[400], nw[400];
             worst_entries(e, w, sizeof w);
+            noise_words(e, nw, sizeof nw);
             return rs_fail(err, errlen, RS_E_NOCONV,
                            "equilibrium: no convergence after %d iterations: the largest residual forces "
-                           "are %s (tolerance %.3g), max |phi| %.3g (tolerance %.3g); a coordinate may "
+                           "are %s (tolerance %.3g), max |phi| %.3g (tolerance %.3g%s); a coordinate may "
                            "have (almost) no stiffness or the equilibrium may be far from the initial "
                            "state: start nearer to it ('initial' lines) or solve for fewer coordinates",
-                           it, w, tol * scale, ph, ws->opt.proj_tol);
+                           it, w, tol * scale, ph, ws->opt.proj_tol, nw);
         }
         memcpy(e->r0, e->b, (size_t)e->nF * sizeof(double));
         if ((st = assemble(e)))
@@ -755,6 +833,24 @@ static int newton(eq *e, const rs_equilibrium_opts *o, int plain, rs_equilibrium
         memcpy(e->A0, e->A, nn * sizeof(double));
         memcpy(e->q_cur, ws->q, (size_t)e->nq * sizeof(double));
         memcpy(e->s_cur, ws->s, (size_t)m->n_s * sizeof(double));
+        if (r <= RS_EQUILIBRIUM_NOISE_CEIL * scale && ph <= ws->opt.proj_tol) {
+            /* near the solution: is the rest the forces' noise? */
+            if ((st = measure_noise(e, err, errlen)))
+                return st;
+            rep->noise = e->noise;
+            rep->step = e->step;
+            if (r <= RS_EQUILIBRIUM_NOISE_FACTOR * e->noise && e->step <= RS_EQUILIBRIUM_NOISE_DQ) {
+                rs_logf(log, RS_LOG_LINE,
+                        "equilibrium: the residual %.3g is the force evaluation's noise (%.3g measured at q "
+                        "moved by %g, less the stiffness' prediction) and the Newton step %.3g (m, rad): "
+                        "converged to what the forces resolve", r, e->noise, RS_EQUILIBRIUM_NOISE_STEP, e->step);
+                rep->noise_limited = 1;
+                memcpy(e->A, e->A0, nn * sizeof(double));
+                if ((st = solve(e, 0, err, errlen))) /* A0 at the solution: a stiffness for every coordinate */
+                    return st;
+                return RS_OK;
+            }
+        }
         if ((st = mass_diagonal(e)))
             return ws_fail_to(ws, st, err, errlen, "evaluating the mass matrix");
         double kmax = 0, mmax = 0;
@@ -913,8 +1009,9 @@ int rs_equilibrium(rs_ws *ws, const rs_equilibrium_opts *o, rs_equilibrium_repor
         memcpy(ws->lambda, e.lam, (size_t)e.nphi * sizeof(double));
         rs_logf(o ? o->log : NULL, RS_LOG_LINE,
                 "equilibrium: %d coordinate(s) solved for in %d iteration(s): max |residual force| %.3g "
-                "(%.3g of the largest force), max |phi| %.3g",
-                e.nF, rep->iterations, rep->residual, rep->residual / rep->scale, rep->phi);
+                "(%.3g of the largest force%s), max |phi| %.3g",
+                e.nF, rep->iterations, rep->residual, rep->residual / rep->scale,
+                rep->noise_limited ? ": the force evaluation's noise" : "", rep->phi);
     }
     memcpy(ws->qd, e.qd_save, nq * sizeof(double));
     if (!st && !(o && o->keep_velocities))

@@ -32,7 +32,11 @@
  * metres), each cut to the step limits RS_EQUILIBRIUM_STEP_M / _RAD per
  * coordinate (m, rad: no jump across a flangeway) and taken; μ follows the
  * residual (down to plain Newton as it falls, up where it grows).  A μ past
- * RS_EQUILIBRIUM_DAMPMAX is a stall: the forces jump at that state.  A
+ * RS_EQUILIBRIUM_DAMPMAX is a stall: the forces jump at that state.
+ * Converged: |r_F| ≤ tol · scale and |φ| ≤ the projection tolerance, or
+ * |r_F| ≤ NOISE_CEIL · scale with the residual within NOISE_FACTOR of its
+ * measured noise and a Newton step below NOISE_DQ (the elastic patch forces
+ * are resolved only to ~1e-7 of a wheel load; below).  A
  * coordinate whose column breaks the factorization at an iterate (no
  * stiffness yet: unloaded elastic wheels hold nothing laterally) is held
  * for that step; at the solution the matrix is factored once more without
@@ -68,6 +72,17 @@
 #define RS_EQUILIBRIUM_PLAIN_HALVINGS 12
 #define RS_EQUILIBRIUM_DAMP0 1e-3     /* the first damping μ, × max K_ii / max M_ii               */
 #define RS_EQUILIBRIUM_DAMPMAX 1e8    /* beyond it, × the same: the forces jump (stalled)           */
+/* Converged to the forces' resolution (docs/scenario.md, "Static
+ * equilibrium"): where |r_F| ≤ NOISE_CEIL · the largest |δ_F| but above
+ * tol, the residual's noise is measured by NOISE_SAMPLES evaluations at q
+ * moved by NOISE_STEP (× max(1, |q|), signs alternating) less the change
+ * the stiffness predicts; |r_F| ≤ NOISE_FACTOR × that noise, with a Newton
+ * step below NOISE_DQ (m, rad), is the solution. */
+#define RS_EQUILIBRIUM_NOISE_CEIL 1e-6
+#define RS_EQUILIBRIUM_NOISE_SAMPLES 3
+#define RS_EQUILIBRIUM_NOISE_STEP 1e-12
+#define RS_EQUILIBRIUM_NOISE_FACTOR 4.0
+#define RS_EQUILIBRIUM_NOISE_DQ 1e-8
 
 typedef struct rs_equilibrium_opts {
     const int *coords;   /* the coordinates solved for (indices into q); */
@@ -86,6 +101,9 @@ typedef struct rs_equilibrium_report {
     double residual;     /* final max |r_F| [N, N m]                       */
     double scale;        /* the force scale the tolerance is relative to   */
     double phi;          /* final max |φ|                                  */
+    double noise;        /* the residual's measured noise (0: not measured) */
+    double step;         /* the last Newton step's max |Δq_F| [m, rad] where measured */
+    int noise_limited;   /* 1: converged to the noise (above tol · scale)  */
 } rs_equilibrium_report;
 
 /* Every coordinate except the forward ones (`x`, `*.x`) and the spins

@@ -422,7 +422,10 @@ int rs_contact_after_solve(rs_ws *ws, const double *qd_new)
                               "contact '%s' (wheel of body '%s') lifts off: normal force "
                               "N = %.6g N < 0 at s_r = %.9g m along the track (u_w = %.6g m, "
                               "u_r = %.6g m); the single-point bilateral contact cannot "
-                              "represent it",
+                              "represent it (a wheel on tread and flange at once, as a hunting "
+                              "or curving wheelset on its flange): use elastic contact, whose "
+                              "wheels carry several patches ('contact elastic' in the scenario, "
+                              "docs/contact.md)",
                               ct->name, ct->wheel_body, N, ws->s[ct->s_slot[2]],
                               ws->s[ct->s_slot[1]], ws->s[ct->s_slot[3]]);
     }

@@ -61,6 +61,9 @@
 #include <dirent.h>
 #include <math.h>
 
+#include "rs_bifurcation.h"
+#include "rs_critical.h"
+#include "rs_load.h"
 #include "rs_envelope.h"
 #include "rs_limit_cycle.h"
 #include "rs_status.h"
@@ -650,6 +653,174 @@ START_TEST(limit_cycle_classes)
 }
 END_TEST
 
+/* A run's words (rs_bifurcation_describe) follow its class, never a
+ * noise-level rate for a limit cycle (issue 22): synthetic peaks of known
+ * envelope — a logistic growth from the 0.5 mm disturbance onto 3 mm
+ * (settled by mid-run: a limit cycle that grew), the same cycle started
+ * at 3 mm (stayed) and at 10 mm (shrank), a growing and a decaying sine —
+ * classified by rs_limit_cycle.h, then worded. */
+START_TEST(limit_cycle_run_words)
+{
+    struct {
+        int kind;   /* 0 logistic 0.5 -> 3 mm, 1 constant 3 mm, 2 logistic 10 -> 3 mm, 3 e^{+0.5t}, 4 e^{-0.5t} */
+        double offset;
+        const char *want;
+    } cases[] = {
+        {0, 0.0005, "grew from 0.5 mm onto a limit cycle of amplitude 3 mm, 2 Hz (its peaks steady"},
+        {1, 0.003, "stayed on a limit cycle of amplitude 3 mm, 2 Hz, from 3 mm"},
+        {2, 0.01, "shrank from 10 mm onto a limit cycle of amplitude 3 mm, 2 Hz"},
+        {3, 0.003, "grows (rate +0.5 "},
+        {4, 0.003, "decays (rate -0.5 "},
+    };
+    rs_lc_options o;
+    rs_lc_options_default(&o);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rs_peaks p;
+        rs_peaks_init(&p);
+        const double T = 6, dt = 1e-3, A = 0.003;
+        for (int k = 0; k <= (int)(T / dt); k++) {
+            const double t = k * dt;
+            const double a0 = cases[i].kind == 2 ? 0.01 : 0.0005;
+            const double env = cases[i].kind == 1   ? A
+                               : cases[i].kind == 3 ? A * exp(0.5 * t)
+                               : cases[i].kind == 4 ? A * exp(-0.5 * t)
+                                                    : A / (1 + (A / a0 - 1) * exp(-4 * t));
+            rs_peaks_add(&p, t, env * sin(2 * PI * 2 * t + 0.3));
+        }
+        rs_bifurcation_point pt;
+        memset(&pt, 0, sizeof pt);
+        pt.v = 50;
+        pt.offset = cases[i].offset;
+        ck_assert_int_eq(rs_lc_classify(&p, 0, T, &o, &pt.lc), RS_OK);
+        rs_peaks_free(&p);
+        char words[600];
+        rs_bifurcation_describe(&pt, o.change_tol, words, sizeof words);
+        printf("%s: %s\n", rs_lc_name(pt.lc.cls), words);
+        ck_assert_msg(strstr(words, cases[i].want), "case %zu: \"%s\", want \"%s\"", i, words, cases[i].want);
+        if (cases[i].kind <= 2)   /* a limit cycle: no rate in its words */
+            ck_assert_msg(!strstr(words, "rate"), "%s", words);
+        pt.failed = 1;
+        pt.t_fail = 2.5;
+        snprintf(pt.message, sizeof pt.message, "contact lifted off");
+        rs_bifurcation_describe(&pt, o.change_tol, words, sizeof words);
+        ck_assert_msg(strstr(words, "; the run failed at t = 2.5 s: contact lifted off"), "%s", words);
+    }
+}
+END_TEST
+
+/* The coach (generated/coach, elastic contact, coach_hunt.scn for 3 s),
+ * disturbed and measured on its first wheelset: at 60 m/s the 0.5 mm
+ * disturbance grows onto a hunting limit cycle (~1.7 mm, ~5.8 Hz); the
+ * verdict must say so — "already unstable at 60 m/s: ... grew from 0.5 mm
+ * onto a limit cycle of amplitude A mm, F Hz" — not a rate of ~1e-5 ± 1e-4
+ * 1/s read off the cycle (the old wording).  Before the equilibrium's noise
+ * test the runs did not start (the solve with front.ws1.y held stalled at
+ * ~1e-2 N).  Loose bounds, for a verdict that is about the wording: the
+ * amplitude above twice the 0.5 mm start (it grew) and below 7 mm (the
+ * diagram's cycles flatten at 6.5 mm, on the flange, from 85 m/s), the
+ * frequency 4–7 Hz (the linear hunting mode: 4.91 Hz at 93.3 m/s).  No
+ * --lateral: the first wheelset's y is measured (it was the car body's y,
+ * the first coordinate named y), and the log says so. */
+START_TEST(coach_limit_cycle_verdict)
+{
+    RS_REQUIRE_MODEL("coach");
+    char dir[512], out[600], log[700];
+    sweep_scratch(dir, sizeof dir, "coachbif");
+    snprintf(out, sizeof out, "%s/bif", dir);
+    snprintf(log, sizeof log, "%s/bif.log", dir);
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/coach", "--scenario",
+                    "vehicles/examples/coach_hunt.scn", "--bifurcation", "--range", "60:70", "--speeds", "2",
+                    "--large", "0.006", "--ramp-rate", "0", "--one-step", "--set",
+                    "duration 3", "--no-plot", "--out", out, NULL};
+    const int st = sweep_run(argv, log);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("%s", text);
+    ck_assert_int_eq(st, 1);
+    /* no --lateral: the first wheelset's, said in the log */
+    ck_assert_msg(strstr(text, "model 'coach': the hunting motion is measured on 'front.ws1.y', the first "
+                               "wheelset's lateral coordinate (contact 'front.ws1.left')"), "%s", text);
+    const char *key = "already unstable at the lowest speed 60 m/s: the small disturbance (front.ws1.y = 0.5 mm) "
+                      "grew from 0.5 mm onto a limit cycle of amplitude ";
+    const char *p = strstr(text, key);
+    ck_assert_msg(p != NULL, "%s", text);
+    char *e;
+    const double amp = strtod(p + strlen(key), &e);
+    ck_assert(strncmp(e, " mm, ", 5) == 0);
+    const double f = strtod(e + 5, NULL);
+    ck_assert_msg(amp > 1.0 && amp < 7.0 && f > 4.0 && f < 7.0, "amplitude %g mm, %g Hz", amp, f); /* 1.7, 5.81 */
+    const char *eol = strchr(p, '\n');
+    ck_assert_msg(!memmem(p, eol ? (size_t)(eol - p) : strlen(p), "rate", 4), "%s", p);
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+/* The default hunting coordinate (rs_critical_default_lateral): the first
+ * wheelset's y, by the first contact's name, on models whose first
+ * coordinate named y is not a wheelset's (the coach: the car body's y;
+ * the bogie: the frame's); "y" on a lone wheelset; the first y-named
+ * coordinate, with the reason, on a model without contacts. */
+START_TEST(default_lateral_is_the_first_wheelset)
+{
+    static const struct {
+        const char *model, *want, *why;
+    } cases[] = {
+        {"coach", "front.ws1.y", "the first wheelset's lateral coordinate (contact 'front.ws1.left')"},
+        {"bogie", "front.y", "the first wheelset's lateral coordinate (contact 'front.left')"},
+        {"two_axle_wagon", "ws1.y", "(contact 'ws1.left')"},
+        {"wheelset_cone", "y", "(contact 'left')"},
+        {"free_body", "y", "the model has no wheel-rail contact"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char dir[300], err[1024], why[300];
+        snprintf(dir, sizeof dir, "generated/%s", cases[k].model);
+        rs_loaded *h = rs_load(dir, RS_LOAD_TCC, err, sizeof err);
+        ck_assert_msg(h != NULL, "%s: %s", dir, err);
+        const rs_model *m = rs_loaded_model(h);
+        const int i = rs_critical_default_lateral(m, why, sizeof why);
+        ck_assert_msg(i >= 0 && strcmp(m->q_names[i], cases[k].want) == 0 && strstr(why, cases[k].why),
+                      "%s: %s (%s), want %s", cases[k].model, i >= 0 ? m->q_names[i] : "none", why, cases[k].want);
+        rs_unload(&h);
+    }
+}
+END_TEST
+
+/* The constraint contact's runs that stop where a wheel lifts off (here at
+ * once: generated/wheelset with gravity reversed, g = −9.81) are its
+ * single-point limit, not the vehicle's: each run's line says the run
+ * failed and has no verdict, the lift-off message and the summary say to
+ * use elastic contact. */
+START_TEST(constraint_liftoff_says_use_elastic)
+{
+    RS_REQUIRE_MODEL("wheelset");
+    char dir[512], scn[600], out[600], log[700];
+    sweep_scratch(dir, sizeof dir, "lift");
+    snprintf(scn, sizeof scn, "%s/lift.scn", dir);
+    snprintf(out, sizeof out, "%s/bif", dir);
+    snprintf(log, sizeof log, "%s/bif.log", dir);
+    sweep_write(scn, "duration 0.01\nstep 1e-4\ncontact constraint\nparam g = -9.81\n");
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/wheelset", "--scenario", scn,
+                    "--bifurcation", "--range", "20:30", "--speeds", "2", "--ramp-rate", "0", "--one-step",
+                    "--no-plot", "--out", out, NULL};
+    sweep_run(argv, log);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("%s", text);
+    ck_assert_msg(strstr(text, "20 m/s, y = 0.5 mm: unclear: has no verdict (too few peaks to fit); the run failed "
+                               "at t = 0 s: ") &&
+                      strstr(text, "lifts off: normal force N = ") &&
+                      strstr(text, "cannot represent it (a wheel on tread and flange at once") &&
+                      strstr(text, "use elastic contact"), "%s", text);
+    ck_assert_msg(strstr(text, "4 run(s) stopped where a wheel lifted off or its contact point left the profile "
+                               "tables: the constraint contact (one point per wheel)") &&
+                      strstr(text, "run the diagram with elastic contact ('contact elastic' in the scenario"),
+                  "%s", text);
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 /* Runs `railsym critical-speed --bifurcation` on the sprung cone wheelset;
  * the exit status, the output in *text (free it). */
 static int run_bifurcation(const char *dir, const char *tag, const char *range, const char *speeds, char **text)
@@ -748,15 +919,19 @@ int main(void)
     tcase_add_test(env, envelope_transient_noise_and_too_few);
     tcase_add_test(env, rate_and_freq_figures_of_a_csv);
     tcase_add_test(env, limit_cycle_classes);
+    tcase_add_test(env, limit_cycle_run_words);
     suite_add_tcase(s, env);
     TCase *lm = tcase_create("linear");
     tcase_add_test(lm, linear_model_sanity);
+    tcase_add_test(lm, default_lateral_is_the_first_wheelset);
     suite_add_tcase(s, lm);
     TCase *cmd = tcase_create("command");
     tcase_set_timeout(cmd, 240);
     tcase_add_test(cmd, critical_speed_matches_eigenvalues);
     tcase_add_test(cmd, command_errors);
     tcase_add_test(cmd, bifurcation_matches_eigenvalues);
+    tcase_add_test(cmd, coach_limit_cycle_verdict);
+    tcase_add_test(cmd, constraint_liftoff_says_use_elastic);
     suite_add_tcase(s, cmd);
     return rs_test_run(s);
 }
