@@ -182,7 +182,8 @@ void rs_linear_energy_shares(int n, int r, const double *M, const double *N, con
  * dominant coordinates and, when m->share is known, the shares summed per
  * body: the coordinates' names up to their last '.' ("front.ws1.y" is
  * front.ws1's; a name without a dot is the model's top level, "(top)"),
- * the RS_LINEAR_DOM largest.  q_names has n_q entries. */
+ * the RS_LINEAR_DOM largest (none when every coordinate is one body's).
+ * q_names has n_q entries. */
 void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names, int n_q, char *buf, size_t len);
 
 #endif /* RS_LINEAR_H */

@@ -250,12 +250,14 @@ void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names
     double sum[RS_LINEAR_DOM];
     for (int d = 0; d < RS_LINEAR_DOM; d++)
         first[d] = -1, sum[d] = 0;
+    int groups = 0;
     for (int i = 0; i < n_q; i++) {
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
             seen = same_body(q_names[i], q_names[j]);
         if (seen)
             continue;
+        groups++;
         double e = 0;
         for (int j = i; j < n_q; j++)
             if (same_body(q_names[i], q_names[j]))
@@ -271,7 +273,7 @@ void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names
                 break;
             }
     }
-    for (int d = 0; d < RS_LINEAR_DOM && first[d] >= 0 && k < len; d++) {
+    for (int d = 0; groups > 1 && d < RS_LINEAR_DOM && first[d] >= 0 && k < len; d++) {   /* one body: said */
         const char *name = q_names[first[d]];
         const int bl = (int)body_len(name);
         k += (size_t)snprintf(buf + k, len - k, "%s%.*s %.3g%%", d ? " " : "; bodies ", bl ? bl : 5,

@@ -80,6 +80,10 @@ START_TEST(through_null_space_and_bodies)
     md.share = NULL;
     rs_linear_dominant_text(&md, names, 3, buf, sizeof buf);
     ck_assert_str_eq(buf, "front.ws1.y 57.1% y 28.6% front.ws1.spin 14.3%");
+    /* one body (every name at the top level): no per-body part */
+    const char *const flat[3] = {"y", "spin", "z"};
+    rs_linear_dominant_text(&md, flat, 3, buf, sizeof buf);
+    ck_assert_str_eq(buf, "y 57.1% z 28.6% spin 14.3%");
     /* a buffer too short is cut, never overrun */
     md.share = share;
     char small[20];
