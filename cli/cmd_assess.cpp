@@ -13,6 +13,7 @@
 // per criterion.  Exit status: 0 (also when a limit is exceeded: the
 // verdicts say so), 1 user error, 2 bad usage.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -91,6 +92,24 @@ std::string fmt(const char *f, double v) {
     char b[64];
     std::snprintf(b, sizeof b, f, v);
     return b;
+}
+
+// A position along the track at the record's resolution: rounded to the
+// decimal place just finer than the spacing ds of its samples, trailing
+// zeros dropped.  The windows start at s[0] + k step, and a vehicle that
+// starts 0.1 mm behind the origin printed "window at 19.9999 m" for 20 m.
+std::string fmt_position(double v, double ds) {
+    int d = ds > 0 && std::isfinite(ds) ? static_cast<int>(std::ceil(-std::log10(ds) - 1e-9)) : 6;
+    d = std::clamp(d, 0, 6);
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", d, v);
+    std::string t = b;
+    if (t.find('.') != std::string::npos) {
+        while (t.back() == '0') t.pop_back();
+        if (t.back() == '.') t.pop_back();
+    }
+    if (t == "-0") t = "0";
+    return t;
 }
 
 // "within, margin M UNIT (P %)" or "EXCEEDED by M UNIT (P %)"
@@ -212,6 +231,7 @@ int cmd_assess(int argc, char **argv) {
     };
     const std::vector<double> &s = rc.values[0];
     const size_t n = s.size();
+    const double ds = n > 1 ? (s[n - 1] - s[0]) / static_cast<double>(n - 1) : 0;   // mean sample spacing, m
     auto unit_of = [&](const std::string &name) { return rc.units[col(name)]; };
     for (const std::string &c : acc)
         if (unit_of(c) == "m/s")
@@ -246,7 +266,7 @@ int cmd_assess(int argc, char **argv) {
             std::vector<double> rms = stability_rms(csv, "frame '" + label + "'", y, s, rc.fs, f0, t.start);
             const size_t k = argmax(rms);
             verdicts.push_back("frame '" + label + "': largest rms " + fmt("%.4g", rms[k]) + " m/s^2 (window at " +
-                               fmt("%.6g", t.start[k]) + " m); limit (12 - m+/5)/2 = " + fmt("%.4g", lim) +
+                               fmt_position(t.start[k], ds) + " m); limit (12 - m+/5)/2 = " + fmt("%.4g", lim) +
                                " m/s^2 (m+ " + fmt("%.4g", mass) + " t): " + verdict(rms[k], lim, "m/s^2"));
             t.names.push_back(label + " rms m/s^2");
             t.columns.push_back(rms);
@@ -275,7 +295,7 @@ int cmd_assess(int argc, char **argv) {
             mean.resize(nw);
             const size_t k = argmax(mean);
             verdicts.push_back("Y/Q " + w + ": largest 2 m mean " + fmt("%.4g", mean[k]) + " (window at " +
-                               fmt("%.6g", t.start[k]) + " m); limit 0.8: " + verdict(mean[k], lim, ""));
+                               fmt_position(t.start[k], ds) + " m); limit 0.8: " + verdict(mean[k], lim, ""));
             t.names.push_back(w + ".Y_Q");
             t.columns.push_back(mean);
         }
@@ -301,7 +321,7 @@ int cmd_assess(int argc, char **argv) {
             for (double &r : rms) r /= 1e3;
             const size_t k = argmax(rms);
             verdicts.push_back("sum Y '" + c + "': largest rms " + fmt("%.4g", rms[k]) + " kN (window at " +
-                               fmt("%.6g", t.start[k]) + " m); limit alpha (10 + 2 Q0/3)/2 = " +
+                               fmt_position(t.start[k], ds) + " m); limit alpha (10 + 2 Q0/3)/2 = " +
                                fmt("%.4g", lim_rms) + " kN (alpha " + fmt("%.2f", alpha) + ", Q0 " + fmt("%.4g", q0) +
                                " kN): " + verdict(rms[k], lim_rms, "kN"));
             t.names.push_back(c + " rms kN");

@@ -69,12 +69,12 @@ void write_csv(const std::string &path, const rs_linear_result &r) {
     std::ofstream f(path);
     if (!f) throw cli::UserError("cannot write '" + path + "'");
     f << "speed,mode,f,zeta,re,im,rigid,dominant\n";
-    char line[512], dom[256];
+    char line[1024], dom[512];
     for (int i = 0; i < r.n; i++) {
         const rs_linear_modes &a = r.at[i];
         for (int k = 0; k < a.n; k++) {
             const rs_linear_mode &m = a.mode[k];
-            rs_linear_dominant_text(&m, r.q_names, dom, sizeof dom);
+            rs_linear_dominant_text(&m, r.q_names, r.n_q, dom, sizeof dom);
             std::snprintf(line, sizeof line, "%.10g,%d,%.10g,%.10g,%.10g,%.10g,%d,%s\n", a.speed, k + 1, m.freq,
                           m.zeta, m.re, m.im, m.rigid, dom);
             f << line;
@@ -185,11 +185,11 @@ int cmd_linear(int argc, char **argv) {
     const rs_linear_result &r = res.r;
     if (rs_make_dirs(out.c_str()) != 0) throw cli::UserError("cannot create the output folder '" + out + "'");
     write_csv(out + "/linear.csv", r);
-    char dom[256];
+    char dom[512];
     for (int i = 0; i < r.n; i++) {
         const rs_linear_modes &a = r.at[i];
         if (a.least < 0) continue;
-        rs_linear_dominant_text(&a.mode[a.least], r.q_names, dom, sizeof dom);
+        rs_linear_dominant_text(&a.mode[a.least], r.q_names, r.n_q, dom, sizeof dom);
         if (std::isnan(a.speed))
             std::printf("least damped: %.5g Hz, zeta %.5g (%s)\n", a.mode[a.least].freq, a.mode[a.least].zeta, dom);
         else

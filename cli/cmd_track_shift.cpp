@@ -4,7 +4,9 @@
 // sum of guiding forces ΣY (COLUMN, N) over sliding 100 m windows every 10 m
 // of track after a 20 Hz low pass, against the limit half of
 // α (10 + 2 Q0/3) kN (runtime/app/rs_track_shift.h; docs/analyses.md).
-// Writes PREFIX_track_shift.csv and .png.  Exit status: 0 (also when the
+// Writes PREFIX_track_shift.csv and .png (PREFIX by default RESULT without
+// .csv, '_' and column_file_name(COLUMN): `run_front.ws1` for
+// front.ws1.right.Y-front.ws1.left.Y).  Exit status: 0 (also when the
 // limit is exceeded: the figures say so), 1 user error, 2 bad usage.
 #include <algorithm>
 #include <cstdio>
@@ -29,7 +31,7 @@ int cmd_track_shift(int argc, char **argv) {
         {"wheel-load", 'q', "Q0", "static wheel force, kN"},
         {"position", 'p', "COL", "the column of the position along the track, m (default x)"},
         {"freight", 0, "", "alpha = 0.85 (freight wagons; default 1: locomotives, passenger)"},
-        {"out", 'o', "PREFIX", "output prefix (default: RESULT without .csv, then _COLUMN)"},
+        {"out", 'o', "PREFIX", "output prefix (default: RESULT without .csv, _, COLUMN's short name: docs/analyses.md)"},
         {"no-plot", 0, "", "no picture"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
@@ -62,7 +64,9 @@ int cmd_track_shift(int argc, char **argv) {
                 worst <= lim_rms ? "within" : "EXCEEDED");
     std::string stem = csv;
     if (ends_with(stem, ".csv")) stem.resize(stem.size() - 4);
-    const std::string prefix = args.value("out", stem + "_" + col);
+    // the column's short, safe name (result_columns.hpp), not the expression
+    // itself: `R.Y-L.Y` or a name with a '/' made odd or impossible paths
+    const std::string prefix = args.value("out", stem + "_" + column_file_name(terms));
     const std::string out_csv = prefix + "_track_shift.csv", png = prefix + "_track_shift.png";
     {
         std::FILE *fp = std::fopen((out_csv + ".tmp").c_str(), "w");

@@ -2,8 +2,10 @@
 // (result_columns.hpp).
 #include "result_columns.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -137,6 +139,40 @@ std::vector<ColumnTerm> column_sum_terms(const std::string &expr, const std::vec
         sign = expr[j] == '-' ? -1.0 : 1.0;
         i = j + 1;
     }
+}
+
+std::string column_file_name(const std::vector<ColumnTerm> &terms) {
+    std::string name;
+    if (terms.size() == 1) {
+        name = terms[0].column;
+    } else if (!terms.empty()) {
+        size_t n = terms[0].column.size();
+        for (const ColumnTerm &t : terms) {
+            size_t k = 0;
+            while (k < n && k < t.column.size() && t.column[k] == terms[0].column[k]) k++;
+            n = k;
+        }
+        // back to a separator that ends a part of the names ("front.ws1." of
+        // "front.ws1.right.Y" and "front.ws1.rear.Y", not "front.ws1.r")
+        while (n > 0 && terms[0].column[n - 1] != '.' && terms[0].column[n - 1] != '_') n--;
+        while (n > 0 && (terms[0].column[n - 1] == '.' || terms[0].column[n - 1] == '_')) n--;
+        name = terms[0].column.substr(0, n);
+        if (name.empty())
+            for (size_t i = 0; i < terms.size(); i++)
+                name += (terms[i].sign < 0 ? (i ? "_minus_" : "minus_") : (i ? "_plus_" : "")) + terms[i].column;
+    }
+    if (name.empty()) name = "column";
+    for (char &c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) c = '_';
+    if (name[0] == '.' || name[0] == '-') name[0] = '_';
+    if (name.size() > 64) {
+        unsigned long long h = 14695981039346656037ull;   // FNV-1a 64: other long names stay apart
+        for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", h);
+        name = name.substr(0, 47) + "_" + hex;
+    }
+    return name;
 }
 
 }  // namespace railsym

@@ -45,6 +45,17 @@ struct ColumnTerm {
 std::vector<ColumnTerm> column_sum_terms(const std::string &expr, const std::vector<std::string> &header,
                                          const std::string &option);
 
+// A short, file-system-safe name for a column or a signed sum of columns,
+// for output files (`railsym track-shift`'s default prefix): one column, its
+// name; a sum, the longest common start of its columns' names cut back to
+// the last '.' or '_' before the names part (`front.ws1.right.Y-front.ws1.
+// left.Y`: front.ws1; `ws1_right.Y-ws1_left.Y`: ws1), or, when they share
+// none, the columns joined by _plus_ and _minus_ (`R.Y-L.Y`: R.Y_minus_L.Y).
+// Then every character but letters, digits, '.', '_' and '-' becomes '_', a
+// leading '.' or '-' too (never a hidden file or an option), and a name
+// over 64 characters keeps its first 47 and a 16-digit hash of the whole.
+std::string column_file_name(const std::vector<ColumnTerm> &terms);
+
 }  // namespace railsym
 
 #endif

@@ -138,6 +138,7 @@ private:
     std::map<std::string, Ex> scalars_;          // outputs and constraints by name
     std::map<std::string, std::shared_ptr<const Table>> tables_;   // `table` statements by name
     int gravity_count_ = 0;
+    Loc accelerometer_at_;                       // the first accelerometer() (line 0: none yet)
 
     void report(const Stmt &s, Loc at, const std::string &msg) {
         d_.error(at, msg);
@@ -538,6 +539,19 @@ private:
             std::string fr = e.args.size() > 1 ? frame_name(*e.args[1], fresh("frame")) : "ground";
             return vecv(f == "vel" ? sys_.velocity(p, fr) : sys_.acceleration(p, fr));
         }
+        if (f == "accelerometer") {
+            // What an accelerometer at P reads: the specific force a − g,
+            // the point's acceleration relative to ground less the
+            // gravitational field (every `gravity` statement's vector):
+            // +g upwards at rest.  Resolved like acc() with `in B`.
+            argc(1, 1);
+            std::string p = point_name(*e.args[0], fresh("point"));
+            Vector a = sys_.acceleration(p, "ground");
+            for (const ForceElement &g : sys_.forces())
+                if (g.kind == ForceKind::Gravity) a = a - g.vec;
+            if (accelerometer_at_.line == 0) accelerometer_at_ = e.loc;
+            return vecv(a);
+        }
         if (f == "omega" || f == "alpha") {
             argc(1, 2);
             std::string b = base_or_body_base(*e.args[0]);
@@ -555,7 +569,8 @@ private:
             throw ElabError{e.loc, f + "() defines a base; use it as 'base NAME = " + f + "(...)'"};
         static const std::vector<std::string> fns = {"sin", "cos", "tan", "sqrt", "exp", "log", "abs", "atan2",
                                                      "dt", "dot", "cross", "norm", "x", "y", "z", "ex", "ey", "ez",
-                                                     "pos", "vel", "acc", "omega", "alpha", "diag", "rotate",
+                                                     "pos", "vel", "acc", "accelerometer", "omega", "alpha",
+                                                     "diag", "rotate",
                                                      "euler", "matrix"};
         throw ElabError{e.loc, "unknown function '" + f + "'" + suggestion(f, fns)};
     }
@@ -634,6 +649,10 @@ private:
         case Stmt::Body: body(s); return;
         case Stmt::Gravity: {
             Vector g = vector(*s.decls[0].value);
+            if (accelerometer_at_.line > 0)   // it has read the gravity declared so far
+                throw ElabError{s.decls[0].loc,
+                                "gravity after accelerometer() (line " + std::to_string(accelerometer_at_.line) +
+                                    "), which reads only the gravity declared above it: move this statement up"};
             ++gravity_count_;
             sys_.add_gravity(g, gravity_count_ == 1 ? "gravity" : "gravity" + std::to_string(gravity_count_));
             return;

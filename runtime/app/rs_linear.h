@@ -36,7 +36,9 @@
  *
  * Each mode: eigenvalue s = re ± i im, frequency f = im / 2π [Hz], damping
  * ratio ζ = −re / |s| (1 for a decaying real mode, −1 a diverging one),
- * its dominant coordinates (largest |N v| entries).  A mode with
+ * its dominant coordinates: the largest shares of the mode's kinetic
+ * energy (rs_linear_energy_shares; not the raw entries of N v, where a
+ * radian of wheel spin would outweigh a metre of the car body).  A mode with
  * |s| < 1e-7 max|s| is rigid (free translation or spin): kept, flagged,
  * and never the least damped.
  */
@@ -57,7 +59,9 @@ typedef struct rs_linear_mode {
     double zeta;          /* −re / |s|                                      */
     int rigid;            /* |s| below the rigid-mode threshold             */
     int dom[RS_LINEAR_DOM];      /* coordinate indices (-1: none)           */
-    double dom_amp[RS_LINEAR_DOM]; /* |entry| / largest |entry|             */
+    double dom_share[RS_LINEAR_DOM]; /* their shares of the kinetic energy  */
+    const double *share;  /* n_q shares of the kinetic energy (sum 1), in
+                             rs_linear_modes.share; NULL: not known         */
 } rs_linear_mode;
 
 /* The modes at one state, least damped first (rigid modes last). */
@@ -67,6 +71,8 @@ typedef struct rs_linear_modes {
     rs_linear_mode *mode; /* n, owned                                        */
     int n_red;            /* reduced degrees of freedom (n_q − rank φ_q)     */
     int least;            /* index of the least-damped non-rigid mode, -1    */
+    int n_q;              /* entries of each mode's share                    */
+    double *share;        /* n × n_q, owned: the modes' share arrays         */
 } rs_linear_modes;
 
 void rs_linear_modes_free(rs_linear_modes *m);
@@ -159,7 +165,25 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **ws, char *err, 
  * least-damped one); sets r->v_crit, r->f_crit (NaN when none). */
 void rs_linear_critical(rs_linear_result *r);
 
-/* "y 1, yaw 0.43" into buf: a mode's dominant coordinates. */
-void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names, char *buf, size_t len);
+/* The share of each coordinate in the kinetic energy of the mode whose
+ * displacement is q = N (vr + i vi) (vi NULL: a real mode), M the n × n mass
+ * matrix (column-major), N n × r: with u = N v,
+ *     share_i = Re(conj(u_i) (M u)_i) / (u^H M u),
+ * energies in one unit whatever the coordinates' units (kg m² against
+ * kg·m²/rad²...), summing to 1; M's coupling terms are split evenly between
+ * their two coordinates, so a share can be slightly negative where an
+ * inertial coupling opposes the motion.  All zero when u^H M u is not
+ * positive.  Then m->dom, m->dom_share: the RS_LINEAR_DOM largest shares
+ * (above 1e-3; -1 and 0 for the rest); share n entries, work 4 n. */
+void rs_linear_energy_shares(int n, int r, const double *M, const double *N, const double *vr, const double *vi,
+                             double *share, double *work, rs_linear_mode *m);
+
+/* "y 62% yaw 31% spin 4%; bodies ws 97% frame 3%" into buf: a mode's
+ * dominant coordinates and, when m->share is known, the shares summed per
+ * body: the coordinates' names up to their last '.' ("front.ws1.y" is
+ * front.ws1's; a name without a dot is the model's top level, "(top)"),
+ * the RS_LINEAR_DOM largest (none when every coordinate is one body's).
+ * q_names has n_q entries. */
+void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names, int n_q, char *buf, size_t len);
 
 #endif /* RS_LINEAR_H */

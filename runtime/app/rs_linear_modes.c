@@ -23,6 +23,7 @@ void rs_linear_modes_free(rs_linear_modes *m)
     if (!m)
         return;
     free(m->mode);
+    free(m->share);
     memset(m, 0, sizeof *m);
 }
 
@@ -53,35 +54,47 @@ static int cmp_mode(const void *a, const void *b)
     return (x->zeta > y->zeta) - (x->zeta < y->zeta);
 }
 
-/* The dominant coordinates of mode vector (vr + i vi) in q = N v. */
-static void dominant(int n, int r, const double *N, const double *vr, const double *vi, rs_linear_mode *md)
+void rs_linear_energy_shares(int n, int r, const double *M, const double *N, const double *vr, const double *vi,
+                             double *share, double *work, rs_linear_mode *md)
 {
-    double big[RS_LINEAR_DOM] = {0}, amax = 0;
-    for (int k = 0; k < RS_LINEAR_DOM; k++)
-        md->dom[k] = -1, md->dom_amp[k] = 0;
-    for (int i = 0; i < n; i++) {
+    double *ur = work, *ui = work + n, *Mur = work + 2 * n, *Mui = work + 3 * n;
+    for (int i = 0; i < n; i++) {       /* u = N v */
         double re = 0, im = 0;
         for (int c = 0; c < r; c++) {
             re += N[(size_t)c * n + i] * vr[c];
             im += vi ? N[(size_t)c * n + i] * vi[c] : 0;
         }
-        const double a = hypot(re, im);
-        amax = fmax(amax, a);
+        ur[i] = re;
+        ui[i] = im;
+    }
+    for (int i = 0; i < n; i++)
+        Mur[i] = Mui[i] = 0;
+    for (int k = 0; k < n; k++)         /* M u, column by column */
+        for (int i = 0; i < n; i++) {
+            Mur[i] += M[(size_t)k * n + i] * ur[k];
+            Mui[i] += M[(size_t)k * n + i] * ui[k];
+        }
+    /* Re(conj(u_i) (M u)_i): the kinetic energy at velocity s u is |s|²/2
+     * times their sum, so |s| and the eigenvector's scale drop out */
+    double E = 0;
+    for (int i = 0; i < n; i++)
+        E += share[i] = ur[i] * Mur[i] + ui[i] * Mui[i];
+    for (int i = 0; i < n; i++)
+        share[i] = E > 0 ? share[i] / E : 0;
+    for (int k = 0; k < RS_LINEAR_DOM; k++)
+        md->dom[k] = -1, md->dom_share[k] = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(share[i] >= 1e-3))        /* below 0.1 %: not "dominant" */
+            continue;
         for (int k = 0; k < RS_LINEAR_DOM; k++)
-            if (a > big[k]) {
+            if (share[i] > md->dom_share[k]) {
                 for (int l = RS_LINEAR_DOM - 1; l > k; l--)
-                    big[l] = big[l - 1], md->dom[l] = md->dom[l - 1];
-                big[k] = a;
+                    md->dom_share[l] = md->dom_share[l - 1], md->dom[l] = md->dom[l - 1];
+                md->dom_share[k] = share[i];
                 md->dom[k] = i;
                 break;
             }
     }
-    for (int k = 0; k < RS_LINEAR_DOM; k++)
-        md->dom_amp[k] = amax > 0 && md->dom[k] >= 0 ? big[k] / amax : 0;
-    /* entries below 1e-3 of the largest are not "dominant" */
-    for (int k = 0; k < RS_LINEAR_DOM; k++)
-        if (md->dom_amp[k] < 1e-3)
-            md->dom[k] = -1, md->dom_amp[k] = 0;
 }
 
 int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen)
@@ -104,10 +117,12 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
     double *Mr = malloc((size_t)r * r * sizeof *Mr), *KC = malloc((size_t)r * (2 * r + nz) * sizeof *KC);
     double *tmp = malloc((size_t)n * r * sizeof *tmp), *A = calloc((size_t)n2 * n2, sizeof *A);
     double *wr = malloc((size_t)n2 * sizeof *wr), *wi = malloc((size_t)n2 * sizeof *wi);
-    double *vr = malloc((size_t)n2 * n2 * sizeof *vr), *work = NULL;
+    double *vr = malloc((size_t)n2 * n2 * sizeof *vr), *work = NULL, *ework = malloc((size_t)4 * n * sizeof *ework);
     out->mode = calloc((size_t)n2, sizeof *out->mode);
+    out->share = malloc((size_t)n2 * n * sizeof *out->share);
+    out->n_q = n;
     st = RS_E_NOMEM;
-    if (!Mr || !KC || !tmp || !A || !wr || !wi || !vr || !out->mode) {
+    if (!Mr || !KC || !tmp || !A || !wr || !wi || !vr || !out->mode || !out->share || !ework) {
         rs_fail(err, errlen, st, "out of memory");
         goto done;
     }
@@ -184,7 +199,9 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
         md->rigid = !(mag > RIGID_REL * smax);
         md->zeta = md->rigid ? 0 : -wr[k] / mag + 0.0;   /* + 0.0: no "-0" */
         /* the displacement half of the state vector */
-        dominant(n, r, sys.N, vr + (size_t)k * n2, wi[k] > 0 ? vr + (size_t)(k + 1) * n2 : NULL, md);
+        md->share = out->share + (size_t)(out->n - 1) * n;
+        rs_linear_energy_shares(n, r, sys.M, sys.N, vr + (size_t)k * n2, wi[k] > 0 ? vr + (size_t)(k + 1) * n2 : NULL,
+                                out->share + (size_t)(out->n - 1) * n, ework, md);
     }
     qsort(out->mode, (size_t)out->n, sizeof *out->mode, cmp_mode);
     out->least = out->n > 0 && !out->mode[0].rigid ? 0 : -1;
@@ -198,19 +215,70 @@ done:
     free(wi);
     free(vr);
     free(work);
+    free(ework);
     rs_linear_system_free(&sys);
     if (st)
         rs_linear_modes_free(out);
     return st;
 }
 
-void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names, char *buf, size_t len)
+/* The length of name's body part: up to its last '.' (0: the top level). */
+static size_t body_len(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot ? (size_t)(dot - name) : 0;
+}
+
+static int same_body(const char *a, const char *b)
+{
+    const size_t la = body_len(a);
+    return la == body_len(b) && strncmp(a, b, la) == 0;
+}
+
+void rs_linear_dominant_text(const rs_linear_mode *m, const char *const *q_names, int n_q, char *buf, size_t len)
 {
     size_t k = 0;
     buf[0] = '\0';
     for (int d = 0; d < RS_LINEAR_DOM && k < len; d++)
         if (m->dom[d] >= 0)
-            k += (size_t)snprintf(buf + k, len - k, "%s%s %.2g", k ? " " : "", q_names[m->dom[d]], m->dom_amp[d]);
+            k += (size_t)snprintf(buf + k, len - k, "%s%s %.3g%%", k ? " " : "", q_names[m->dom[d]],
+                                  100 * m->dom_share[d]);
+    if (!m->share)
+        return;
+    /* the largest sums per body: first[] the first coordinate of each */
+    int first[RS_LINEAR_DOM];
+    double sum[RS_LINEAR_DOM];
+    for (int d = 0; d < RS_LINEAR_DOM; d++)
+        first[d] = -1, sum[d] = 0;
+    int groups = 0;
+    for (int i = 0; i < n_q; i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = same_body(q_names[i], q_names[j]);
+        if (seen)
+            continue;
+        groups++;
+        double e = 0;
+        for (int j = i; j < n_q; j++)
+            if (same_body(q_names[i], q_names[j]))
+                e += m->share[j];
+        if (!(e >= 1e-3))
+            continue;
+        for (int d = 0; d < RS_LINEAR_DOM; d++)
+            if (e > sum[d]) {
+                for (int l = RS_LINEAR_DOM - 1; l > d; l--)
+                    sum[l] = sum[l - 1], first[l] = first[l - 1];
+                sum[d] = e;
+                first[d] = i;
+                break;
+            }
+    }
+    for (int d = 0; groups > 1 && d < RS_LINEAR_DOM && first[d] >= 0 && k < len; d++) {   /* one body: said */
+        const char *name = q_names[first[d]];
+        const int bl = (int)body_len(name);
+        k += (size_t)snprintf(buf + k, len - k, "%s%.*s %.3g%%", d ? " " : "; bodies ", bl ? bl : 5,
+                              bl ? name : "(top)", 100 * sum[d]);
+    }
 }
 
 /* ---------------------------------------------------------------- sweep */

@@ -13,7 +13,10 @@
  *    and prints N_MV; unknown columns are named with the closest one;
  *  - `railsym track-shift` on a CSV of ΣY = 5 kN + 12 kN sin(2π 2 t) (also
  *    given as R.Y - L.Y, two wheels' columns) prints
- *    the hand rms 9.849 kN and the limits 83.33 kN (70.83 kN freight).
+ *    the hand rms 9.849 kN and the limits 83.33 kN (70.83 kN freight);
+ *    its output files are named by the column's short, safe name
+ *    (f_R.Y_minus_L.Y, f_front.ws1 for a wheelset's two wheels, f_a_b_y
+ *    for the column "a/b y").
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -183,10 +186,11 @@ START_TEST(track_shift_command)
     snprintf(path, sizeof path, "%s/f.csv", dir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
-    fprintf(f, "time,x,sumY,R.Y,L.Y\n");
+    fprintf(f, "time,x,sumY,R.Y,L.Y,front.ws1.right.Y,front.ws1.left.Y,a/b y\n");
     for (int i = 0; i < 6000; i++) {
         const double sn = sin(2 * M_PI * 2 * (i / 200.0));   /* R.Y - L.Y = sumY */
-        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g\n", i / 200.0, 0.125 * i, 5e3 + 12e3 * sn, 5e3 + 7e3 * sn, -5e3 * sn);
+        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i / 200.0, 0.125 * i, 5e3 + 12e3 * sn,
+                5e3 + 7e3 * sn, -5e3 * sn, 5e3 + 7e3 * sn, -5e3 * sn, 5e3 + 12e3 * sn);
     }
     fclose(f);
     ck_assert_int_eq(sh("%s track-shift %s sumY --wheel-load 110 > %s/out.txt", bin, path, dir), 0);
@@ -201,6 +205,18 @@ START_TEST(track_shift_command)
     ck_assert_int_eq(sh("%s track-shift %s R.Y-L.Y --wheel-load 110 --no-plot > %s/out.txt", bin, path, dir), 0);
     ck_assert_int_eq(sh("grep -q \"sum Y 'R.Y-L.Y': 65 windows of 100 m every 10 m, largest rms 9.849 kN\" %s/out.txt", dir),
                      0);
+    /* the output files' default names (docs/analyses.md): the columns joined by _minus_ when their names share
+     * no start, the shared start (the wheelset) when they do, a '/' or a space made '_' */
+    ck_assert_int_eq(sh("grep -q '^windows: %s/f_R.Y_minus_L.Y_track_shift.csv$' %s/out.txt", dir, dir), 0);
+    ck_assert_int_eq(sh("%s track-shift %s front.ws1.right.Y-front.ws1.left.Y --wheel-load 110 --no-plot > %s/out.txt",
+                        bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q '^windows: %s/f_front.ws1_track_shift.csv$' %s/out.txt", dir, dir), 0);
+    ck_assert_int_eq(sh("grep -q 'largest rms 9.849 kN' %s/out.txt", dir), 0);
+    ck_assert_int_eq(sh("%s track-shift %s 'a/b y' --wheel-load 110 --no-plot > %s/out.txt", bin, path, dir), 0);
+    ck_assert_int_eq(sh("grep -q '^windows: %s/f_a_b_y_track_shift.csv$' %s/out.txt", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/f_a_b_y_track_shift.csv", dir);
+    ck_assert_int_eq(lines(path), 1 + 65);
+    snprintf(path, sizeof path, "%s/f.csv", dir);
     ck_assert_int_eq(sh("%s track-shift %s R.Y-L.YY --wheel-load 110 --no-plot > %s/out.txt 2>&1", bin, path, dir), 1);
     ck_assert_int_eq(sh("grep -q \"no column 'L.YY'\" %s/out.txt", dir), 0);
 }

@@ -16,7 +16,9 @@
  *  - a wheel's Y given as --sum-y too leaves its Y/Q as it was;
  *  - --sum-y of a signed sum of columns: sumY+sumY twice the rms, w.Y-w.Y nothing;
  *  - a missing column, positions that do not increase and --frame without
- *    --bogie-mass are refused with messages that say what to do.
+ *    --bogie-mass are refused with messages that say what to do;
+ *  - a window's position is printed at the record's resolution ("20 m",
+ *    not "19.9999 m" for positions that start 0.1 mm behind the origin).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -137,6 +139,28 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* Positions 0.1 mm behind the track's origin (x = 0.125 i − 1e-4 m), Y/Q
+ * 0.3 but 0.5 on the 16 samples i = 160..175: the one 2 m window holding
+ * all of them starts at s[0] + 40·0.5 = 19.9999 m (its mean 0.4894: the
+ * 20 Hz low pass spreads the step), printed "20 m" at the
+ * record's resolution (0.125 m per sample: one decimal, trailing zeros
+ * dropped), not "19.9999 m". */
+START_TEST(positions_at_the_record_resolution)
+{
+    FILE *f = fopen(csv, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "time,x,w.Y,w.Q\n");
+    for (int i = 0; i < 2000; i++)
+        fprintf(f, "%.17g,%.17g,%.17g,%.17g\n", i / 200.0, 0.125 * i - 1e-4, 40e3 * (i >= 160 && i < 176 ? 0.5 : 0.3),
+                40e3);
+    fclose(f);
+    ck_assert_int_eq(sh("%s assess %s --no-plot > %s/out.txt", bin, csv, dir), 0);
+    HAS("Y/Q w: largest 2 m mean 0.4894 (window at 20 m); limit 0.8");
+    /* the table keeps the exact starts */
+    ck_assert_int_eq(sh("grep -q '^19.9999,0.489' %s/run_assess_yq.csv", dir), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("assess_cli");
@@ -145,6 +169,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, figures_and_verdicts);
     tcase_add_test(tc, refusals);
+    tcase_add_test(tc, positions_at_the_record_resolution);
     suite_add_tcase(s, tc);
     return s;
 }

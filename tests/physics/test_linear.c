@@ -38,7 +38,15 @@
  *     crossings of y, the damping ratio from the logarithmic decrement of
  *     its peaks: the frequency within 1 %, the damping ratio within 0.6 %
  *     (measured 0.34 %, IMEX's own O(ω dt) about 0.2 %; 0.83 % before the
- *     creep forces' variation with the normal loads was linearized).
+ *     creep forces' variation with the normal loads was linearized);
+ *   - coach_dominant_by_energy: generated/coach settled on its springs
+ *     (the lines of vehicles/examples/coach_hunt.scn) at 80 and 100 m/s.
+ *     At 80 m/s the least-damped mode is the car body's longitudinal one on
+ *     the undamped secondary x springs: ranked by raw amplitude its leading
+ *     coordinates were the wheel spins (radians, r0 = 0.46 m: a rolling
+ *     wheelset turns 2.2 rad per metre it moves), by kinetic energy they
+ *     are x coordinates; at 100 m/s hunting: lateral coordinates, no spin
+ *     among the dominant ones.  Every mode's shares sum to 1.
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -273,6 +281,56 @@ START_TEST(eigen_vs_simulation)
 }
 END_TEST
 
+/* the name ends in ".SUFFIX" or is SUFFIX */
+static int coord_is(const char *name, const char *suffix)
+{
+    const size_t n = strlen(name), k = strlen(suffix);
+    return n >= k && strcmp(name + n - k, suffix) == 0 && (n == k || name[n - k - 1] == '.');
+}
+
+START_TEST(coach_dominant_by_energy)
+{
+    rs_linear_result r;
+    sweep("generated/coach",
+          "initial z = -0.22\ninitial front.z = -0.0374\ninitial rear.z = -0.0374\n"
+          "initial front.ws1.z = -0.0001\ninitial front.ws2.z = -0.0001\n"
+          "initial rear.ws1.z = -0.0001\ninitial rear.ws2.z = -0.0001\nequilibrium",
+          80, 100, 2, &r);
+    ck_assert_int_eq(r.n, 2);
+    for (int i = 0; i < r.n; i++)
+        for (int k = 0; k < r.at[i].n; k++) {
+            const rs_linear_mode *md = &r.at[i].mode[k];
+            double sum = 0;
+            ck_assert_ptr_nonnull(md->share);
+            for (int j = 0; j < r.n_q; j++)
+                sum += md->share[j];
+            ck_assert_msg(fabs(sum - 1) < 1e-9, "mode %d at %g m/s: shares sum to %.12g", k + 1, r.at[i].speed, sum);
+        }
+    char text[512];
+    const rs_linear_modes *a = &r.at[0];
+    const rs_linear_mode *lon = &a->mode[a->least];
+    rs_linear_dominant_text(lon, (const char *const *)r.q_names, r.n_q, text, sizeof text);
+    printf("coach at 80 m/s: least damped %.4g Hz (%s)\n", lon->freq, text);
+    ck_assert_msg(lon->freq > 0.9 && lon->freq < 1.2, "the longitudinal mode near 1.05 Hz: %g Hz", lon->freq);
+    for (int d = 0; d < RS_LINEAR_DOM; d++) {
+        ck_assert_int_ge(lon->dom[d], 0);
+        ck_assert_msg(coord_is(r.q_names[lon->dom[d]], "x"), "80 m/s: %s", text);
+    }
+    a = &r.at[1];
+    const rs_linear_mode *hunt = &a->mode[a->least];
+    rs_linear_dominant_text(hunt, (const char *const *)r.q_names, r.n_q, text, sizeof text);
+    printf("coach at 100 m/s: least damped %.4g Hz, zeta %.4g (%s)\n", hunt->freq, hunt->zeta, text);
+    ck_assert_msg(hunt->zeta < 0 && hunt->freq > 4 && hunt->freq < 6, "hunting near 5 Hz, unstable: %g Hz, zeta %g",
+                  hunt->freq, hunt->zeta);
+    for (int d = 0; d < RS_LINEAR_DOM; d++) {
+        ck_assert_int_ge(hunt->dom[d], 0);
+        const char *q = r.q_names[hunt->dom[d]];
+        ck_assert_msg(coord_is(q, "y") || coord_is(q, "yaw"), "100 m/s: %s", text);
+    }
+    rs_linear_result_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("linear");
@@ -281,6 +339,7 @@ static Suite *suite(void)
     tcase_add_test(tc, pendulum_frequency);
     tcase_add_test(tc, critical_speed_routh_hurwitz);
     tcase_add_test(tc, eigen_vs_simulation);
+    tcase_add_test(tc, coach_dominant_by_energy);
     suite_add_tcase(s, tc);
     return s;
 }
