@@ -18,6 +18,7 @@
 #include "rt_fixtures.h"
 #include "rs_contact.h"
 #include "rs_driver.h"
+#include "rs_scenario.h"
 #include "rs_test.h"
 #include "rs_test_files.h"
 
@@ -119,6 +120,41 @@ START_TEST(test_param_lines_named_at_init)
     snprintf(want, sizeof want, "%s:4 'param m = -1'", scn);
     assert_has(e, want);
     assert_has(e, "--set:1 'param l = 0.5'");
+    rs_test_rmtree(dir);
+}
+END_TEST
+
+/* More `stress` components over the scenario's layers than a run holds
+ * (8 in the file, a 9th by --set): the message names the line that did
+ * not fit (before: "more 'stress' components over the scenario layers
+ * than one run holds", no file, no line, no limit). */
+START_TEST(test_stress_overflow_names_line)
+{
+    char dir[] = "/tmp/rs_rterr_XXXXXX", scn[64], e[2000], want[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(scn, sizeof scn, "%s/st8.scn", dir);
+    FILE *f = fopen(scn, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 1; i <= RS_STRESS_MODELS; i++)
+        fprintf(f, "stress s%d body cart from 0 0 0 to 0.5 0 0 section circle 0.02 elements 10 fix 0\n", i);
+    fclose(f);
+    rs_scenario s;
+    rs_scenario_init(&s);
+    ck_assert_int_eq(rs_scenario_load(NULL, 0, scn, NULL, &s, e, sizeof e), RS_OK);   /* 8 fit */
+    rs_scenario_free(&s);
+    rs_scenario_init(&s);
+    const char *more = "duration 1\nstress s9 body cart from 0 0 0 to 0.5 0 0 section circle 0.02 elements 10 fix 0\n";
+    ck_assert_int_eq(rs_scenario_load(NULL, 0, scn, more, &s, e, sizeof e), RS_E_UNSUPPORTED);
+    snprintf(want, sizeof want, "--set:2: stress s9: more than %d 'stress' components", RS_STRESS_MODELS);
+    assert_has(e, want);
+    assert_has(e, "remove a 'stress' line");
+    rs_scenario_free(&s);
+    /* the same name replaces its component: no error */
+    rs_scenario_init(&s);
+    const char *same = "stress s3 body cart from 0 0 0 to 0.4 0 0 section circle 0.02 elements 10 fix 0\n";
+    ck_assert_int_eq(rs_scenario_load(NULL, 0, scn, same, &s, e, sizeof e), RS_OK);
+    ck_assert_int_eq(s.stress, RS_STRESS_MODELS);
+    rs_scenario_free(&s);
     rs_test_rmtree(dir);
 }
 END_TEST
@@ -478,6 +514,7 @@ int main(void)
     tcase_add_test(tc, test_nan_parameter);
     tcase_add_test(tc, test_negative_mass_parameter);
     tcase_add_test(tc, test_param_lines_named_at_init);
+    tcase_add_test(tc, test_stress_overflow_names_line);
     tcase_add_test(tc, test_singular_initial);
     tcase_add_test(tc, test_singular_during_run);
     tcase_add_test(tc, test_projection_maxiter0);
