@@ -353,7 +353,14 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         }
     }
     if ((st = rs_ws_init(ws))) {
-        rs_fail(err, errlen, st, "model '%s': initial state: %s", m->name, rs_ws_error(ws));
+        /* a value the model cannot start from comes from its parameters
+         * more often than not: name the scenario lines that set them */
+        char plines[600];
+        if (rs_binding_param_lines(b, plines, sizeof plines) > 0)
+            rs_fail(err, errlen, st, "model '%s': initial state: %s; this run's 'param' lines: %s", m->name,
+                    rs_ws_error(ws), plines);
+        else
+            rs_fail(err, errlen, st, "model '%s': initial state: %s", m->name, rs_ws_error(ws));
         goto done;
     }
     /* before the results open: a misnamed parameter leaves no file */

@@ -1142,6 +1142,7 @@ struct rs_binding {
     int n_p;
     int *p_idx;
     double *p_val;
+    rs_scenario_where *p_at;       /* each 'param' line (file owned)      */
     int n_init;
     rs_var *init_var;
     double *init_val;
@@ -1175,8 +1176,11 @@ void rs_binding_free(rs_binding **bp)
     free(b->mu_each);
     free(b->E_each);
     free(b->nu_each);
+    for (int i = 0; b->p_at && i < b->n_p; i++)
+        free(b->p_at[i].file);
     free(b->p_idx);
     free(b->p_val);
+    free(b->p_at);
     free(b->init_var);
     free(b->init_val);
     free(b->in_slot);
@@ -1491,6 +1495,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
     b->p_val = calloc(np, sizeof *b->p_val);
+    b->p_at = calloc(np, sizeof *b->p_at);
     b->init_var = calloc(ni, sizeof *b->init_var);
     b->init_val = calloc(ni, sizeof *b->init_val);
     b->in_slot = calloc(nu, sizeof *b->in_slot);
@@ -1499,7 +1504,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->in_v = calloc(nu, sizeof *b->in_v);
     b->in_var = calloc(nu, sizeof *b->in_var);
     b->cols = calloc((size_t)s->n_columns + 1, sizeof *b->cols);
-    if (!b->p_idx || !b->p_val || !b->init_var || !b->init_val || !b->in_slot || !b->in_n || !b->in_t ||
+    if (!b->p_idx || !b->p_val || !b->p_at || !b->init_var || !b->init_val || !b->in_slot || !b->in_n || !b->in_t ||
         !b->in_v || !b->in_var || !b->cols) {
         st = rs_fail_at(err, errlen, RS_E_NOMEM, "scenario", 0, "out of memory");
         goto fail;
@@ -1527,7 +1532,13 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
                                 errlen)))
             goto fail;
         b->p_idx[b->n_p] = v.index;
-        b->p_val[b->n_p++] = a->value;
+        b->p_val[b->n_p] = a->value;
+        b->p_at[b->n_p].line = a->at.line;
+        if (a->at.file && !(b->p_at[b->n_p].file = dup_str(a->at.file))) {
+            st = rs_fail_at(err, errlen, RS_E_NOMEM, "scenario", 0, "out of memory");
+            goto fail;
+        }
+        b->n_p++;
     }
     for (int i = 0; i < s->n_initial; i++) {
         const rs_scenario_assign *a = &s->initial[i];
@@ -1712,8 +1723,8 @@ int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen)
     int st;
     for (int i = 0; i < b->n_p; i++)
         if ((st = rs_ws_set_param_index(ws, b->p_idx[i], b->p_val[i])))
-            return rs_fail(err, errlen, st, "parameter '%s' = %g: %s", b->m->p_names[b->p_idx[i]], b->p_val[i],
-                           rs_ws_error(ws));
+            return rs_fail_at(err, errlen, st, b->p_at[i].file ? b->p_at[i].file : "scenario", b->p_at[i].line,
+                              "'param %s = %g': %s", b->m->p_names[b->p_idx[i]], b->p_val[i], rs_ws_error(ws));
     for (int i = 0; i < b->n_init; i++) {
         const rs_var v = b->init_var[i];
         double *x = v.kind == RS_VAR_Q ? rs_ws_q(ws) : v.kind == RS_VAR_QD ? rs_ws_qd(ws)
@@ -1729,6 +1740,28 @@ int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen)
                               "'speed %g': %s", b->speed, msg);
     }
     return RS_OK;
+}
+
+int rs_binding_param_lines(const rs_binding *b, char *out, size_t len)
+{
+    if (out && len)
+        out[0] = '\0';
+    if (!b || !out || !len)
+        return b ? b->n_p : 0;
+    size_t k = 0;
+    for (int i = 0; i < b->n_p && k < len; i++) {
+        int w;
+        if (i == 4) {
+            w = snprintf(out + k, len - k, "; and %d more", b->n_p - 4);
+            k += w > 0 ? (size_t)w : 0;
+            break;
+        }
+        w = snprintf(out + k, len - k, "%s%s:%d 'param %s = %g'", i ? "; " : "",
+                     b->p_at[i].file ? b->p_at[i].file : "scenario", b->p_at[i].line, b->m->p_names[b->p_idx[i]],
+                     b->p_val[i]);
+        k += w > 0 ? (size_t)w : 0;
+    }
+    return b->n_p;
 }
 
 const char *const *rs_binding_columns(const rs_binding *b, int *n)

@@ -228,6 +228,12 @@ void rs_binding_options(const rs_binding *b, rs_options *opt);
  * workspace of the bound model, before rs_ws_init). */
 int rs_binding_apply(const rs_binding *b, rs_ws *ws, char *err, size_t errlen);
 
+/* The scenario's 'param' lines as "FILE:LINE 'param NAME = VALUE'", "; "
+ * between them (the first four, then how many more), into OUT (truncated
+ * to LEN); returns how many there are.  For messages about a model's
+ * values (a mass or inertia that is not positive): what to change. */
+int rs_binding_param_lines(const rs_binding *b, char *out, size_t len);
+
 /* Fills every input the scenario gives at time t (inputs it does not give
  * are left as they are). */
 int rs_binding_input(void *ctx, double t, double *u, int n_u);

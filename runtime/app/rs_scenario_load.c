@@ -10,7 +10,23 @@
 #include "rs_error.h"
 #include "rs_scenario.h"
 
-/* Parses one layer (a file, or text named `label`) and lays it over *s. */
+/* The first of top's `stress` components that *s (overlaid as far as it
+ * went) does not hold: the one that did not fit; NULL when none. */
+static const rs_stress_spec *stress_left_out(const rs_scenario *s, const rs_scenario *top)
+{
+    for (int i = 0; i < top->stress; i++) {
+        int held = 0;
+        for (int j = 0; j < s->stress && !held; j++)
+            held = strcmp(s->stress_spec[j].name, top->stress_spec[i].name) == 0;
+        if (!held)
+            return &top->stress_spec[i];
+    }
+    return NULL;
+}
+
+/* Parses one layer (a file, or text named `label`) and lays it over *s.
+ * Too many `stress` components over the layers: the line of this layer
+ * that did not fit, the limit and what to change. */
 static int overlay_layer(rs_scenario *s, const char *path, const char *text, const char *label, char *err,
                          size_t errlen)
 {
@@ -18,8 +34,17 @@ static int overlay_layer(rs_scenario *s, const char *path, const char *text, con
     rs_scenario_init(&top);
     int st = path ? rs_scenario_read(path, &top, err, errlen)
                   : rs_scenario_parse(text, strlen(text), label, &top, err, errlen);
-    if (!st && (st = rs_scenario_overlay(s, &top)))
-        rs_fail(err, errlen, st, "%s", RS_SCENARIO_OVERLAY_MSG(st));
+    if (!st && (st = rs_scenario_overlay(s, &top))) {
+        const rs_stress_spec *sp = st == RS_E_UNSUPPORTED ? stress_left_out(s, &top) : NULL;
+        if (sp)
+            rs_fail_at(err, errlen, st, path ? path : label, sp->line,
+                       "stress %s: more than %d 'stress' components in one run, counting those of the layers "
+                       "under this one (the model folder's default.scn, the scenario file): remove a 'stress' "
+                       "line, or name it as the component it should replace (docs/coupled.md)",
+                       sp->name, RS_STRESS_MODELS);
+        else
+            rs_fail(err, errlen, st, "%s", RS_SCENARIO_OVERLAY_MSG(st));
+    }
     rs_scenario_free(&top);
     return st;
 }

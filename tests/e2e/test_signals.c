@@ -333,7 +333,50 @@ END_TEST
 
 /* mpirun -np 3 railsym sweep ... --mpi, SIGINT to mpirun while the workers
  * run (each has its railsym-sweep-HOST-PID-* folder); a planted folder of a
- * dead worker of this host is removed by the workers' start. */
+ * dead worker of this host is removed by the workers' start.
+ *
+ * mpirun gets TMPDIR absolute (rs_test_mpi_spawn: a relative one breaks its
+ * session folder), and its log must hold no report of Open MPI's own; when
+ * mpirun ends before the workers started, with such a report, it is started
+ * once more.
+ *
+ * On SIGINT mpirun sends its ranks SIGCONT, one second later SIGTERM, and
+ * one more later SIGKILL (Open MPI 4.1, odls_base_sigkill_timeout = 1; it
+ * waits the whole time even when the ranks are gone).  On a loaded machine
+ * a worker had often not run its handler within that second (7 runs of 15
+ * failed, its folder left: killed, it cannot clean up; the next start
+ * removes it, as the planted folder shows).  The test gives the ranks 5 s
+ * (each second costs the test two): what it checks is what a worker does
+ * with the SIGTERM, not how soon it is scheduled. */
+static pid_t start_mpi_sweep(const char *tmp, const char *scn, const char *dir, const char *log)
+{
+    setenv("OMPI_MCA_odls_base_sigkill_timeout", "5", 1);
+    const char *argv[] = {sweep_railsym_bin(), "sweep", "generated/pendulum", "-s", scn, "--vary", "th_dot=0:1:6",
+                          "-f", "final:th", "-o", dir, "--mpi", NULL};
+    const pid_t pid = rs_test_mpi_spawn(3, argv, log, tmp);
+    unsetenv("OMPI_MCA_odls_base_sigkill_timeout");
+    return pid;
+}
+
+/* Waits up to 60 s for both workers' folders (and not the planted one):
+ * 1 when they are there; 0 when not, -1 when mpirun ended first (its
+ * status in *st). */
+static int wait_workers(pid_t pid, const char *tmp, char *list, size_t len, int *st)
+{
+    for (int i = 0; i < 6000; i++) {
+        if (count_entries(tmp, "railsym-sweep-", NULL, 0) == 2 &&
+            count_entries(tmp, "railsym-sweep-", list, len) >= 0 && !strstr(list, "-Zz9Zz9"))
+            return 1;
+        int ws;
+        if (waitpid(pid, &ws, WNOHANG) == pid) {
+            *st = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+            return -1;
+        }
+        sleep_s(0.01);
+    }
+    return 0;
+}
+
 START_TEST(mpi_sweep_sigint)
 {
     char base[600], tmp[600], out[600], list[2000], p[1200], host[256], scn[700], log[700];
@@ -349,29 +392,30 @@ START_TEST(mpi_sweep_sigint)
     snprintf(log, sizeof log, "%s/mpi.log", base);
     char dir[700];
     snprintf(dir, sizeof dir, "%s/sweep", out);
-    setenv("TMPDIR", tmp, 1);
     rs_test_mpi_allow_root();
-    if (sweep_sanitized())
-        setenv("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1:abort_on_error=0", 1);
-    char *argv[] = {"mpirun", "-np", "3", "--oversubscribe", (char *)sweep_railsym_bin(), "sweep",
-                    "generated/pendulum", "-s", scn, "--vary", "th_dot=0:1:6", "-f", "final:th", "-o", dir,
-                    "--mpi", NULL};
-    const pid_t pid = sweep_spawn(argv, log);
-    unsetenv("TMPDIR");
-    int two = 0;
-    for (int i = 0; i < 6000 && !two; i++) {
-        two = count_entries(tmp, "railsym-sweep-", NULL, 0) == 2 &&
-              count_entries(tmp, "railsym-sweep-", list, sizeof list) >= 0 && !strstr(list, "-Zz9Zz9");
-        sleep_s(0.01);
-    }
+    pid_t pid = start_mpi_sweep(tmp, scn, dir, log);
+    int st = 0, two = wait_workers(pid, tmp, list, sizeof list, &st);
     char *text = sweep_slurp(log, NULL);
+    if (two < 0 && rs_test_mpi_startup_error(text)) {
+        fprintf(stderr, "mpi_sweep_sigint: mpirun's own start failed (status %d), started once more:\n%s\n", st,
+                text);
+        free(text);
+        pid = start_mpi_sweep(tmp, scn, dir, log);
+        two = wait_workers(pid, tmp, list, sizeof list, &st);
+        text = sweep_slurp(log, NULL);
+    }
+    ck_assert_msg(two != -1, "mpirun ended (status %d) before both workers started:\n%s\nlog:\n%s", st, list,
+                  text ? text : "");
     ck_assert_msg(two, "the two workers' folders never appeared (planted one removed?):\n%s\nlog:\n%s", list,
                   text ? text : "");
     free(text);
     sleep_s(0.5);
     kill(pid, SIGINT);
-    const int st = sweep_wait(pid);
+    st = sweep_wait(pid);
     ck_assert_msg(st != 0, "mpirun ended with status 0 after SIGINT");
+    text = sweep_slurp(log, NULL);
+    ck_assert_msg(!rs_test_mpi_startup_error(text), "Open MPI reported an error of its own:\n%s", text);
+    free(text);
     /* the workers may outlive mpirun by a moment (seen: over 5 s on a
      * loaded machine, an emptied folder not yet removed) */
     for (int i = 0; i < 3000 && count_entries(tmp, "railsym-", NULL, 0) > 0; i++)
@@ -410,9 +454,14 @@ static Suite *suite(void)
     tcase_add_test(tc, run_removes_stale_temp);
     tcase_add_test(tc, compile_removes_stale_tmp);
     tcase_add_test(tc, local_sweep_sigint);
-    tcase_add_test(tc, mpi_sweep_sigint);
     tcase_add_test(tc, compile_sigint_in_write_phase);
     suite_add_tcase(s, tc);
+    /* a case of its own: CK_RUN_CASE=mpi runs it alone (to repeat it on a
+     * loaded machine, where mpirun's start used to fail) */
+    TCase *mpi = tcase_create("mpi");
+    tcase_set_timeout(mpi, 900);
+    tcase_add_test(mpi, mpi_sweep_sigint);
+    suite_add_tcase(s, mpi);
     return s;
 }
 

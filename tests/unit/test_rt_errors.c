@@ -3,6 +3,7 @@
  * codes with a message naming the step, the time and the quantity; the
  * state stays at the last good step; results written so far stay valid.
  */
+#define _DEFAULT_SOURCE /* mkdtemp, realpath (rs_test_files.h) */
 #include <check.h>
 #include <float.h>
 #include <math.h>
@@ -16,7 +17,10 @@
 #include "rs_ws_impl.h" /* rs_ws_check_finite */
 #include "rt_fixtures.h"
 #include "rs_contact.h"
+#include "rs_driver.h"
+#include "rs_scenario.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 
 static void assert_has(const char *msg, const char *part)
 {
@@ -88,6 +92,72 @@ static int nan_input(void *ctx, double t, double *u, int n)
     u[0] = t > 0.0105 ? NAN : 0.0;
     return 0;
 }
+
+/* A run whose model cannot start (the pendulum's bob given a negative mass
+ * by a scenario's 'param' line, another set by --set): the message names
+ * each 'param' line by file:line with what it sets, so the user knows what
+ * to change (before: only "check the parameters that make it"). */
+START_TEST(test_param_lines_named_at_init)
+{
+    RS_REQUIRE_MODEL("pendulum");
+    char dir[] = "/tmp/rs_rterr_XXXXXX", scn[64], out[64], e[2000], want[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(scn, sizeof scn, "%s/neg.scn", dir);
+    snprintf(out, sizeof out, "%s/neg.csv", dir);
+    FILE *f = fopen(scn, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("duration 0.01\nstep 1e-3\n# the bob\nparam m = -1\n", f);
+    fclose(f);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = "generated/pendulum";
+    c.scenario = scn;
+    c.set_text = "param l = 0.5";
+    c.out = out;
+    c.progress = 0;
+    ck_assert_int_ne(rs_driver_run(&c, NULL, e, sizeof e), RS_OK);
+    assert_has(e, "its mass is -1 kg");
+    snprintf(want, sizeof want, "%s:4 'param m = -1'", scn);
+    assert_has(e, want);
+    assert_has(e, "--set:1 'param l = 0.5'");
+    rs_test_rmtree(dir);
+}
+END_TEST
+
+/* More `stress` components over the scenario's layers than a run holds
+ * (8 in the file, a 9th by --set): the message names the line that did
+ * not fit (before: "more 'stress' components over the scenario layers
+ * than one run holds", no file, no line, no limit). */
+START_TEST(test_stress_overflow_names_line)
+{
+    char dir[] = "/tmp/rs_rterr_XXXXXX", scn[64], e[2000], want[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(scn, sizeof scn, "%s/st8.scn", dir);
+    FILE *f = fopen(scn, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 1; i <= RS_STRESS_MODELS; i++)
+        fprintf(f, "stress s%d body cart from 0 0 0 to 0.5 0 0 section circle 0.02 elements 10 fix 0\n", i);
+    fclose(f);
+    rs_scenario s;
+    rs_scenario_init(&s);
+    ck_assert_int_eq(rs_scenario_load(NULL, 0, scn, NULL, &s, e, sizeof e), RS_OK);   /* 8 fit */
+    rs_scenario_free(&s);
+    rs_scenario_init(&s);
+    const char *more = "duration 1\nstress s9 body cart from 0 0 0 to 0.5 0 0 section circle 0.02 elements 10 fix 0\n";
+    ck_assert_int_eq(rs_scenario_load(NULL, 0, scn, more, &s, e, sizeof e), RS_E_UNSUPPORTED);
+    snprintf(want, sizeof want, "--set:2: stress s9: more than %d 'stress' components", RS_STRESS_MODELS);
+    assert_has(e, want);
+    assert_has(e, "remove a 'stress' line");
+    rs_scenario_free(&s);
+    /* the same name replaces its component: no error */
+    rs_scenario_init(&s);
+    const char *same = "stress s3 body cart from 0 0 0 to 0.4 0 0 section circle 0.02 elements 10 fix 0\n";
+    ck_assert_int_eq(rs_scenario_load(NULL, 0, scn, same, &s, e, sizeof e), RS_OK);
+    ck_assert_int_eq(s.stress, RS_STRESS_MODELS);
+    rs_scenario_free(&s);
+    rs_test_rmtree(dir);
+}
+END_TEST
 
 START_TEST(test_singular_initial)
 {
@@ -443,6 +513,8 @@ int main(void)
     tcase_add_test(tc, test_inf_in_velocity);
     tcase_add_test(tc, test_nan_parameter);
     tcase_add_test(tc, test_negative_mass_parameter);
+    tcase_add_test(tc, test_param_lines_named_at_init);
+    tcase_add_test(tc, test_stress_overflow_names_line);
     tcase_add_test(tc, test_singular_initial);
     tcase_add_test(tc, test_singular_during_run);
     tcase_add_test(tc, test_projection_maxiter0);
