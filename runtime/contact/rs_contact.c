@@ -476,10 +476,14 @@ int rs_contact_check_gauge(struct rs_ws *ws, const rs_contact_ws *c, const doubl
             return rs_ws_fail(ws, RS_E_VALUE,
                               "contact '%s': the model places the rail's gauge point (profile '%s', "
                               "y = %.4f m) %.4f m from the centre line (rail offset %.6f m), a gauge "
-                              "of %.4f m, but track '%s' says gauge %.4f m: set the rail offset to "
-                              "%.6f m, or change the track's gauge line",
+                              "of %.4f m (gauge point %s), but track '%s' says gauge %.4f m (%s:%d): "
+                              "set the rail offset to %.6f m, or change the track's gauge line to "
+                              "'gauge %.5f'",
                               m->contacts[i].name, rail->name, gy, half, h_r, 2 * half,
-                              trk->name, trk->gauge, 0.5 * trk->gauge - gy);
+                              rail->has_gauge ? "from the profile's gauge_point"
+                                              : "14 mm below the top, EN 13848-1",
+                              trk->name, trk->gauge, trk->file[0] ? trk->file : "<track>",
+                              trk->gauge_line, 0.5 * trk->gauge - gy, 2 * half);
     }
     return RS_OK;
 }
