@@ -13,6 +13,7 @@
 #include "rs_error.h"
 #include "rs_hertz.h"
 #include "rs_kalker.h"
+#include "rs_wr_geometry.h"
 #include "rs_ws_impl.h"
 
 int rs_contact_ck_pattern(const rs_pattern *D, const rs_pattern *N, int *colptr, int *rowind,
@@ -462,17 +463,27 @@ int rs_contact_check_gauge(struct rs_ws *ws, const rs_contact_ws *c, const doubl
     for (int i = 0; i < c->nc; i++) {
         const rs_profile *rail = rs_contact_profile(c, i, RS_SPLINE_RAIL);
         const rs_track *trk = rs_contact_track(c, i);
-        if (!rail || !trk || !rail->has_gauge || !(trk->gauge > 0))
+        if (!rail || !trk || !(trk->gauge > 0))
             continue;
-        const double h_r = geom[2 * i + 1], half = h_r + rail->gauge_y;
+        /* No gauge_point in the file: the gauge point by the 14-mm rule on
+         * the profile itself (as contact-geometry measures it), so a track's
+         * gauge line is never ignored where the rail can say where it is. */
+        double gy = rail->gauge_y;
+        if (!rail->has_gauge && rs_wrgeom_gauge_point(rail, 0.014, &gy) != 0)
+            continue;
+        const double h_r = geom[2 * i + 1], half = h_r + gy;
         if (fabs(half - 0.5 * trk->gauge) > 1e-4)
             return rs_ws_fail(ws, RS_E_VALUE,
                               "contact '%s': the model places the rail's gauge point (profile '%s', "
                               "y = %.4f m) %.4f m from the centre line (rail offset %.6f m), a gauge "
-                              "of %.4f m, but track '%s' says gauge %.4f m: set the rail offset to "
-                              "%.6f m, or change the track's gauge line",
-                              m->contacts[i].name, rail->name, rail->gauge_y, half, h_r, 2 * half,
-                              trk->name, trk->gauge, 0.5 * trk->gauge - rail->gauge_y);
+                              "of %.4f m (gauge point %s), but track '%s' says gauge %.4f m (%s:%d): "
+                              "set the rail offset to %.6f m, or change the track's gauge line to "
+                              "'gauge %.5f'",
+                              m->contacts[i].name, rail->name, gy, half, h_r, 2 * half,
+                              rail->has_gauge ? "from the profile's gauge_point"
+                                              : "14 mm below the top, EN 13848-1",
+                              trk->name, trk->gauge, trk->file[0] ? trk->file : "<track>",
+                              trk->gauge_line, 0.5 * trk->gauge - gy, 2 * half);
     }
     return RS_OK;
 }

@@ -53,6 +53,9 @@ struct rs_track_design;   /* the exact alignment (rs_track_impl.h) */
 typedef struct rs_track {
     char   name[RS_TRACK_NAME_MAX];
     double gauge;          /* nominal gauge (m): 1.435, 1.000, ...            */
+    /* where the gauge line is (messages: the contact's gauge check names it) */
+    char   file[256];
+    int    gauge_line;
     double cant_base;      /* m: cant height h ↔ angle θ by sin θ = h / base  */
     double inclination;    /* k of a 1:k rail inclination; 0 = not given      */
     double s_begin, s_end; /* arc-length range of the track (m)               */

@@ -536,7 +536,11 @@ static int st_header(parser *ps, int k, char tok[][TOK_MAX], int nt)
     case H_GAUGE:
         rc = need_num(ps, tok, nt, 1, "gauge", "gauge METRES  (1.435 standard, 1.000 metre "
                       "gauge)", 0.3, 3.0, &v);
-        if (!rc) t->gauge = v;
+        if (!rc) {
+            t->gauge = v;
+            t->gauge_line = ps->line;
+            snprintf(t->file, sizeof t->file, "%s", ps->fname);
+        }
         break;
     case H_BASE:
         rc = need_num(ps, tok, nt, 1, "cant base", "cant_base METRES  (distance of the rail "

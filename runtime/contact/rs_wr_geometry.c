@@ -32,7 +32,7 @@ void rs_wrgeom_defaults(rs_wrgeom_opts *o)
 /* The gauge-side point of the rail `drop` below its top: the top is
  * top_point if given, else the table's highest point; searched from the top
  * towards the gauge side (smaller y).  Returns 0 and sets *gy, or -1. */
-static int gauge_point_below_top(const rs_profile *r, double drop, double *gy)
+int rs_wrgeom_gauge_point(const rs_profile *r, double drop, double *gy)
 {
     int it = 0, hint = 0;
     double yt = r->y[0], zt = r->z[0];
@@ -90,7 +90,7 @@ int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail
     if (!isfinite(gy)) {
         if (rail->has_gauge) {
             gy = rail->gauge_y;
-        } else if (gauge_point_below_top(rail, g->o.gauge_drop, &gy) != 0) {
+        } else if (rs_wrgeom_gauge_point(rail, g->o.gauge_drop, &gy) != 0) {
             return rs_fail(err, errlen, RS_E_VALUE,
                            "rail %s has no gauge_point and its table does not reach %g mm below the top on the "
                            "gauge side: add a 'gauge_point Y Z' line to the file, or give the gauge point's y "

@@ -99,4 +99,10 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
 int rs_wrgeom_incline_rail(const rs_profile *in, double n, rs_profile *out,
                            char *err, size_t errlen);
 
+/* The rail's gauge-side point `drop` (0.014: EN 13848-1) below its top
+ * (top_point, else the table's highest point), found on the profile itself;
+ * used where a rail file has no gauge_point.  0 and *gy, or -1 where the
+ * table's gauge side does not reach that depth. */
+int rs_wrgeom_gauge_point(const rs_profile *r, double drop, double *gy);
+
 #endif /* RS_WR_GEOMETRY_H */

@@ -19,11 +19,14 @@
  *  - lift-off is a state: a wheelset dropped from above the rails runs
  *    without error, with no patch until it lands.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rs_contact.h"
 #include "rs_elastic.h"
@@ -350,7 +353,10 @@ END_TEST
 
 /* rail_profile_right replaces the right rails only.  The cone wheelset
  * (1:40 cone on 300 mm arc heads) with a 160 mm arc head on the right (the
- * FEVE rail: no gauge point, so no gauge check) touches each head where the
+ * FEVE rail: no gauge_point; by the 14-mm rule its gauge point is 26.3 mm
+ * in from the crown, so at the model's 0.75 m offset the gauge is 1.44746 m
+ * and the test's track says so; the 300 mm table does not reach 14 mm down,
+ * so the left is not checked) touches each head where the
  * arc's slope equals the cone's, u_r = −R tan γ (γ = atan 1/40 corrected by
  * the wheelset's small roll): −7.50 mm on the left, −4.00 mm on the right. */
 START_TEST(test_rail_profile_per_side)
@@ -362,6 +368,17 @@ START_TEST(test_rail_profile_per_side)
     o.contact = rs_elastic_contact();
     o.dt = 1e-4;
     o.rail_profile_right = "vehicles/profiles/arc_r160_corner.prf";
+    /* straight.trk with the gauge this rail makes (straight, no cant: the
+     * gauge line changes nothing else) */
+    char trk[] = "/tmp/rs_per_side_XXXXXX";
+    const int fd = mkstemp(trk);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("railsym-track 1\nname straight_wide\ngauge 1.44746\ninclination 1:40\n"
+          "origin x -10 y 0 z 0 heading 0 s -10\nstraight 2010\n", f);
+    fclose(f);
+    o.track_file = trk;
     rs_ws *ws;
     char err[600];
     ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
@@ -379,6 +396,7 @@ START_TEST(test_rail_profile_per_side)
     ck_assert_msg(fabs(r->g.u_r + 0.160 * tan(atan(1.0 / 40) + roll)) < 0.3e-3, "right u_r %g", r->g.u_r);
     rs_ws_free(&ws);
     rs_unload(&h);
+    unlink(trk);
 }
 END_TEST
 
@@ -409,6 +427,43 @@ START_TEST(test_rail_too_narrow_for_the_flange)
 }
 END_TEST
 
+
+/* A rail without gauge_point (the FEVE's arc_r160_corner): its gauge point
+ * by the 14-mm rule is 26.27 mm in from the crown (contact-geometry's
+ * measure), so the model's 0.535 m rail offsets make a gauge of
+ * 2 (0.535 - 0.02627) = 1.0175 m.  A metre-gauge track is refused, naming
+ * the file's line and both gauges; the FEVE's own track (1.01746) passes. */
+START_TEST(test_gauge_derived_14mm)
+{
+    RS_REQUIRE_MODEL("feve3000");
+    rs_loaded *h = rt_load("generated/feve3000");
+    const char *trk[2] = {"vehicles/tracks/straight_metre.trk", "vehicles/tracks/feve3000_straight.trk"};
+    for (int k = 0; k < 2; k++) {
+        rs_options o;
+        rs_options_default(&o);
+        o.contact = rs_elastic_contact();
+        o.track_file = trk[k];
+        rs_ws *ws;
+        char err[600];
+        ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+        const int st = rs_ws_init(ws);
+        printf("derived gauge check (%s): %s\n", trk[k], st ? rs_ws_error(ws) : "ok");
+        if (k == 0) {
+            ck_assert_int_ne(st, RS_OK);
+            ck_assert_msg(strstr(rs_ws_error(ws), "gauge of 1.0175 m (gauge point 14 mm below the top") &&
+                              strstr(rs_ws_error(ws), "says gauge 1.0000 m (vehicles/tracks/straight_metre.trk:") &&
+                              strstr(rs_ws_error(ws), "set the rail offset to 0.5262") &&
+                              strstr(rs_ws_error(ws), "'gauge 1.0174"),
+                          "%s", rs_ws_error(ws));
+        } else {
+            ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+        }
+        rs_ws_free(&ws);
+    }
+    rs_unload(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("elastic");
@@ -420,6 +475,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_liftoff_is_a_state);
     tcase_add_test(tc, test_material_per_contact);
     tcase_add_test(tc, test_gauge_mismatch);
+    tcase_add_test(tc, test_gauge_derived_14mm);
     tcase_add_test(tc, test_rail_profile_per_side);
     tcase_add_test(tc, test_rail_too_narrow_for_the_flange);
     suite_add_tcase(s, tc);

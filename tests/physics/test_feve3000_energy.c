@@ -1,7 +1,7 @@
 /*
  * test_feve3000_energy.c — issue 8's energy balance of the FEVE 3000
  * locomotive on a straight track without irregularities
- * (vehicles/feve3000/energy.scn: straight_metre.trk, motors at 200 N m,
+ * (vehicles/feve3000/energy.scn: straight_feve.trk, motors at 200 N m,
  * 23.7 m/s, μ = 0.3, Δt = 1 ms, 3 s): the change of kinetic plus potential
  * energy equals the motor work minus the creep and damper dissipation, plus
  * the work of the gear meshes' elastic forces (written as force expressions,

@@ -17,6 +17,7 @@
 
 #include "rs_hertz.h"
 #include "rs_profile.h"
+#include "rs_wr_geometry.h"
 #include "rs_test.h"
 
 #define PROFILE_DIR "vehicles/profiles"
@@ -460,6 +461,37 @@ START_TEST(fuzz_never_crashes)
 }
 END_TEST
 
+
+/* The 14-mm rule on the profile itself (used where a rail has no
+ * gauge_point).  Against the analytic answer: on a circular head of radius
+ * R with its top at y = 0 the point 14 mm below the top is at
+ * y = -sqrt(R^2 - (R - 0.014)^2) (-90.58 mm for R = 0.3 m), within 0.1 mm.
+ * The shipped 60E1 tables end 1 mm above their drawn gauge_point (its
+ * 14 mm is off the table), so they answer -1: the case the runtime skips. */
+START_TEST(gauge_point_by_14mm_rule)
+{
+    static char text[40000];
+    const double R = 0.3;
+    size_t n = (size_t)snprintf(text, sizeof text, "railsym-profile 1\nname circle\nkind rail\nunits m\n");
+    for (int k = -200; k <= 200; k++) {
+        const double y = 0.0005 * k;
+        n += (size_t)snprintf(text + n, sizeof text - n, "%.9f %.12f\n", y, sqrt(R * R - y * y) - R);
+    }
+    rs_profile p;
+    char err[512];
+    ck_assert_msg(rs_profile_parse(&p, text, n, "circle", err, sizeof err) == RS_OK, "%s", err);
+    double gy = 0;
+    ck_assert_int_eq(rs_wrgeom_gauge_point(&p, 0.014, &gy), 0);
+    const double want = -sqrt(R * R - (R - 0.014) * (R - 0.014));
+    printf("circle R 0.3 m: 14-mm gauge point %.6f m, analytic %.6f m\n", gy, want);
+    ck_assert_msg(fabs(gy - want) < 1e-4, "%g vs %g", gy, want);
+    rs_profile_free(&p);
+    load(&p, "60e1_1in40.prf");
+    ck_assert_int_eq(rs_wrgeom_gauge_point(&p, 0.014, &gy), -1);
+    rs_profile_free(&p);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
     Suite *s = suite_create("contact_profiles");
@@ -471,6 +503,7 @@ static Suite *profile_suite(void)
     tcase_add_test(tc, arc_r300_radius);
     tcase_add_test(tc, rail_60e1);
     tcase_add_test(tc, flanged_pair_has_one_contact_point);
+    tcase_add_test(tc, gauge_point_by_14mm_rule);
     suite_add_tcase(s, tc);
     tc = tcase_create("reader");
     tcase_set_timeout(tc, 60);
