@@ -352,6 +352,13 @@ static int assemble(eq *e)
     memcpy(e->G0, ws->Gv, (size_t)e->nnz_G * sizeof(double));
     memcpy(e->s_cur, ws->s, (size_t)m->n_s * sizeof(double));
     gt_lambda(e, e->G0, e->lam, e->gtl0);
+    /* A perturbation moves each contact point by about GEOM_STEP: Newton
+     * from the converged points, without the initialization's global search
+     * (100s of φ_d evaluations per contact per column: 1.3 million on the
+     * coach's S1002 wheels, 12 s of its 2-iteration solve; and a search
+     * could only pick another root, making the difference meaningless). */
+    const int init = ws->in_init;
+    ws->in_init = 0;
     for (int c = 0; c < nF; c++) {
         const int j = e->F[c];
         const double q0 = ws->q[j];
@@ -361,11 +368,15 @@ static int assemble(eq *e)
         ws->q[j] = q0;
         memcpy(ws->s, e->s_cur, (size_t)m->n_s * sizeof(double));
         if (st)
-            return st;
+            break;
         gt_lambda(e, ws->Gv, e->lam, e->gtl1);
         for (int r = 0; r < nF; r++)
             e->A[r + (size_t)c * n] += (e->gtl1[e->F[r]] - e->gtl0[e->F[r]]) / h;
     }
+    ws->in_init = init;
+    ws->proj_ready = ws->cache_valid = 0;
+    if (st)
+        return st;
     memcpy(ws->Gv, e->G0, (size_t)e->nnz_G * sizeof(double));
     if (e->contact)
         ws->cops->fill(ws->ct, -1, ws->s, ws->u);

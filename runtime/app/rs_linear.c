@@ -285,6 +285,15 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
             goto out;
         }
         memcpy(sys->lambda0, rhs + n, (size_t)nphi * sizeof(double));
+        if (pass == 0) {
+            sys->rest_acc = 0;
+            sys->rest_at = -1;
+            for (int j = 0; j < n; j++)
+                if (fabs(rhs[j]) > sys->rest_acc) {
+                    sys->rest_acc = fabs(rhs[j]);
+                    sys->rest_at = j;
+                }
+        }
         for (int i = 0; i < nc && pass == 0; i++) {
             const double N0 = -sys->lambda0[m->contacts[i].phi_row];
             if (!(N0 > 0)) {

@@ -73,6 +73,8 @@ typedef struct rs_linear_modes {
     int least;            /* index of the least-damped non-rigid mode, -1    */
     int n_q;              /* entries of each mode's share                    */
     double *share;        /* n × n_q, owned: the modes' share arrays         */
+    double rest_acc;      /* rs_linear_system's: how far the state is from rest */
+    int rest_at;          /* its coordinate (-1: none)                       */
 } rs_linear_modes;
 
 void rs_linear_modes_free(rs_linear_modes *m);
@@ -98,7 +100,16 @@ typedef struct rs_linear_system {
      * K, C, Kz above are already T K, T C, T Kz; NULL when it is nil */
     double *T;            /* n × n: I − E S φ_q M⁻¹                          */
     double *ES;           /* n × n_phi: E S                                  */
+    /* how far q0 is from rest: the largest |q̈_j| of the steady-state solve
+     * (creep forces aside), in the coordinate's units per s²; rest_at its j
+     * (-1: no coordinate).  A state the forces accelerate is no state to
+     * linearize about: the scenario wants `equilibrium`. */
+    double rest_acc;
+    int rest_at;
 } rs_linear_system;
+
+/* Above it (m/s², rad/s²) the sweep warns that its state is not at rest. */
+#define RS_LINEAR_REST_ACC 1e-3
 
 int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
 void rs_linear_system_free(rs_linear_system *sys);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rs_driver.h"
+#include "rs_equilibrium.h"
 #include "rs_contact.h"
 #include "rs_error.h"
 #include "rs_linear.h"
@@ -102,6 +103,7 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
     memset(out, 0, sizeof *out);
     out->speed = NAN;
     out->least = -1;
+    out->rest_at = -1;
     rs_linear_system sys;
     int st = rs_linear_system_at(ws, &sys, err, errlen);
     if (st)
@@ -110,6 +112,8 @@ int rs_linear_modes_at(rs_ws *ws, rs_linear_modes *out, char *err, size_t errlen
     const int n = sys.n, r = sys.r, nz = sys.nz, n2 = 2 * r + nz;
     const char *name = rs_ws_model(ws)->name;
     out->n_red = r;
+    out->rest_acc = sys.rest_acc;
+    out->rest_at = sys.rest_at;
     if (r == 0) {
         rs_linear_system_free(&sys);
         return RS_OK;
@@ -349,6 +353,26 @@ void rs_linear_critical(rs_linear_result *r)
     }
 }
 
+/* The scenario's `equilibrium`, solved with the contact the analysis
+ * linearizes (the constraint contact): the state the modes are about is
+ * the one the vehicle rests or runs in, not the scenario's starting guess
+ * (a coach from z = 0 hangs on unloaded springs, its wheels carry only
+ * their own weight).  Velocities stay as the speed set them. */
+static int settle(const rs_linear_opened *o, rs_ws *ws, double V, char *err, size_t errlen)
+{
+    const int *idx;
+    int n;
+    if (!rs_binding_equilibrium(o->b, &idx, &n))
+        return RS_OK;
+    rs_equilibrium_opts eo = {idx, n, 0, 0, NULL, !isnan(V) || rs_binding_has_speed(o->b)};
+    char msg[1200];
+    const int st = rs_equilibrium(ws, &eo, NULL, msg, sizeof msg);
+    if (st)
+        return rs_fail(err, errlen, st, "model '%s'%s: the scenario's equilibrium (solved with the constraint "
+                       "contact the linear analysis uses): %s", o->m->name, isnan(V) ? "" : " at this speed", msg);
+    return RS_OK;
+}
+
 int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err, size_t errlen)
 {
     const rs_model *m = o->m;
@@ -375,6 +399,8 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
         rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
     else if (!isnan(V) && (st = rs_speed_apply(ws, V, msg, sizeof msg)))
         rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", m->name, V, msg);
+    else if ((st = settle(o, ws, V, err, errlen)))
+        ;
     else if ((st = rs_ws_init(ws)))
         rs_fail(err, errlen, st, "model '%s'%s: initial state: %s", m->name, isnan(V) ? "" : " at this speed",
                 rs_ws_error(ws));
@@ -477,6 +503,14 @@ int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, s
         if ((st = one_speed(&o, V, &r->at[i], err, errlen)))
             break;
         r->n = i + 1;
+        const rs_linear_modes *at = &r->at[i];
+        if (at->rest_at >= 0 && at->rest_acc > RS_LINEAR_REST_ACC && (i == 0 || r->at[i - 1].rest_acc <= RS_LINEAR_REST_ACC))
+            /* a warning, quiet or not: the modes are about a state that moves */
+            rs_logf(&c->log, RS_LOG_LINE,
+                    "warning: the state linearized about is not at rest: '%s' accelerates at %.3g (its unit "
+                    "per s²) from it; add 'equilibrium' to the scenario (docs/scenario.md \"Static "
+                    "equilibrium\") so that the modes are about the state the vehicle rests in",
+                    m->q_names[at->rest_at], at->rest_acc);
         if (!c->quiet) {
             const rs_linear_modes *a = &r->at[i];
             if (a->least >= 0 && isnan(V))

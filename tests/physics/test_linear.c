@@ -39,8 +39,11 @@
  *     its peaks: the frequency within 1 %, the damping ratio within 0.6 %
  *     (measured 0.34 %, IMEX's own O(ω dt) about 0.2 %; 0.83 % before the
  *     creep forces' variation with the normal loads was linearized);
- *   - coach_dominant_by_energy: generated/coach settled on its springs
- *     (the lines of vehicles/examples/coach_hunt.scn) at 80 and 100 m/s.
+ *   - pendulum_settles_before_linearizing: `equilibrium` moves the state to
+ *     rest first (the bottom's frequency from th = 0.3); without it the
+ *     distance from rest is the analytic angular acceleration;
+ *   - coach_dominant_by_energy: generated/coach settled on its springs by
+ *     the scenario's `equilibrium` from z = 0, at 80 and 100 m/s.
  *     At 80 m/s the least-damped mode is the car body's longitudinal one on
  *     the undamped secondary x springs: ranked by raw amplitude its leading
  *     coordinates were the wheel spins (radians, r0 = 0.46 m: a rolling
@@ -107,6 +110,31 @@ START_TEST(pendulum_frequency)
     const double f8 = sqrt(8 * g * l / (J + 8 * l * l)) / (2 * PI);
     ck_assert_msg(fabs(r.at[0].mode[0].freq - f8) < 1e-9 * f8, "m = 8: f %.12g Hz, analytic %.12g Hz",
                   r.at[0].mode[0].freq, f8);
+    rs_linear_result_free(&r);
+}
+END_TEST
+
+/* `equilibrium` in the scenario: the modes are about the state the model
+ * rests in.  The pendulum started at th = 0.3 rad settles at the bottom and
+ * gives the bottom's frequency; without the line it is linearized where it
+ * stands, and the sweep reports how far that is from rest: the bob's
+ * angular acceleration m g l sin 0.3 / (J + m l²). */
+START_TEST(pendulum_settles_before_linearizing)
+{
+    const double m = 2.0, l = 0.8, J = 0.1, g = 9.81;
+    const double f = sqrt(m * g * l / (J + m * l * l)) / (2 * PI);
+    rs_linear_result r;
+    sweep("generated/pendulum", "initial th = 0.3\nequilibrium", 0, 0, 0, &r);
+    ck_assert_int_eq(r.n, 1);
+    ck_assert_msg(fabs(r.at[0].mode[0].freq - f) < 1e-9 * f, "f %.12g Hz, at the bottom %.12g Hz", r.at[0].mode[0].freq,
+                  f);
+    ck_assert_msg(r.at[0].rest_acc < 1e-9, "at rest: %g", r.at[0].rest_acc);
+    rs_linear_result_free(&r);
+    sweep("generated/pendulum", "initial th = 0.3", 0, 0, 0, &r);
+    const double acc = m * g * l * sin(0.3) / (J + m * l * l);
+    ck_assert_int_eq(r.at[0].rest_at, 0);
+    ck_assert_msg(fabs(r.at[0].rest_acc - acc) < 1e-9 * acc, "rest_acc %.12g, analytic %.12g", r.at[0].rest_acc, acc);
+    ck_assert_msg(fabs(r.at[0].mode[0].freq - f) > 1e-3 * f, "about th = 0.3 the frequency differs: %g", r.at[0].mode[0].freq);
     rs_linear_result_free(&r);
 }
 END_TEST
@@ -291,12 +319,13 @@ static int coord_is(const char *name, const char *suffix)
 START_TEST(coach_dominant_by_energy)
 {
     rs_linear_result r;
-    sweep("generated/coach",
-          "initial z = -0.22\ninitial front.z = -0.0374\ninitial rear.z = -0.0374\n"
-          "initial front.ws1.z = -0.0001\ninitial front.ws2.z = -0.0001\n"
-          "initial rear.ws1.z = -0.0001\ninitial rear.ws2.z = -0.0001\nequilibrium",
-          80, 100, 2, &r);
+    /* from z = 0 (the springs unloaded, the wheels carrying their own
+     * weight only): the sweep settles the coach on its springs first */
+    sweep("generated/coach", "equilibrium", 80, 100, 2, &r);
     ck_assert_int_eq(r.n, 2);
+    for (int i = 0; i < r.n; i++)
+        ck_assert_msg(r.at[i].rest_acc < 1e-6, "%g m/s: not at rest (%g at %d)", r.at[i].speed, r.at[i].rest_acc,
+                      r.at[i].rest_at);
     for (int i = 0; i < r.n; i++)
         for (int k = 0; k < r.at[i].n; k++) {
             const rs_linear_mode *md = &r.at[i].mode[k];
@@ -337,6 +366,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("linear");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, pendulum_frequency);
+    tcase_add_test(tc, pendulum_settles_before_linearizing);
     tcase_add_test(tc, critical_speed_routh_hurwitz);
     tcase_add_test(tc, eigen_vs_simulation);
     tcase_add_test(tc, coach_dominant_by_energy);
