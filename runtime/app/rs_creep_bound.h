@@ -5,7 +5,7 @@
  * (rs_options_mu = 0) gives creep forces proportional to the creepage,
  * without the friction limit μN.  On a tread that is a fair
  * approximation; in flange contact the creepages are large and the forces
- * are not: on coach_curve.scn a patch's lateral creep force reached 8 times
+ * are not: on coach_curve.scn a patch's lateral creep force reached 4 times
  * its normal force and the leading outer wheel jumped between tread and
  * flange every 10 ms (Q 16 to 179 kN; docs/vdl.md "A passenger coach").
  * The run goes on (it is what the scenario asked for); the driver logs
