@@ -23,6 +23,7 @@
 #include "rs_file.h"
 #include "rs_progress.h"
 #include "rs_contact.h"
+#include "rs_creep_bound.h"
 #include "rs_results.h"
 #include "rs_driver.h"
 #include "rs_elastic.h"
@@ -329,6 +330,11 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     if ((st = rs_plugin_set_open(m, &plugins, err, errlen)))   /* user plugin forces: docs/plugins.md */
         goto done;
     opt.plugins = rs_plugin_set_tables(plugins);
+    /* Kalker's linear law without friction: said once, before the run
+     * (rs_creep_bound.h); a quiet run says it too, as it is about the
+     * results, not the progress */
+    if (rs_creep_unbounded(m, &opt, msg, sizeof msg))
+        rs_log_text(&c->log, RS_LOG_LINE, msg);
     event_ctx ev = {&c->log, m, rs_binding_derail_continue(b)};
     opt.contact_event = report_event;
     opt.contact_event_ctx = &ev;

@@ -384,6 +384,57 @@ START_TEST(test_profiles_that_do_not_touch)
 }
 END_TEST
 
+/* Elastic contact with Kalker's linear law and no friction (rs_creep_bound.h):
+ * the log gets one warning line before the run, naming the model, the
+ * contacts and the fix; with `friction 0.3` none; with one contact's friction
+ * put back to 0 the warning names that contact; FASTSIM with friction and
+ * the constraint contact (the seed's single-point law) none.  The run goes
+ * on in every case. */
+static int warnings(const char *scenario_text, char *first, size_t len)
+{
+    FILE *f = fopen(scn_path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(scenario_text, f);
+    fclose(f);
+    FILE *log = tmpfile();
+    ck_assert_ptr_nonnull(log);
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = "generated/wheelset";
+    c.scenario = scn_path;
+    c.out = csv;
+    c.progress = 0;   /* quiet: the warning is about the results, it still comes */
+    c.log = rt_log_to(log);
+    ck_assert_msg(rs_driver_run(&c, NULL, err, sizeof err) == RS_OK, "%s", err);
+    rewind(log);
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, log))
+        if (strstr(line, "creep forces are unbounded") && n++ == 0)
+            snprintf(first, len, "%s", line);
+    fclose(log);
+    return n;
+}
+
+START_TEST(test_unbounded_creep_warning)
+{
+    char w[1024] = "";
+    ck_assert_int_eq(warnings("duration 0.003\nstep 1e-3\ncontact elastic\n", w, sizeof w), 1);
+    ck_assert_msg(strstr(w, "warning: model 'wheelset': elastic contact with Kalker's linear creep law and no "
+                            "friction on 2 of 2 contacts (first 'left')") &&
+                      strstr(w, "'friction MU'") && strstr(w, "'creep fastsim'"),
+                  "%s", w);
+    w[0] = '\0';
+    ck_assert_int_eq(warnings("duration 0.003\nstep 1e-3\ncontact elastic\nfriction 0.3\n", w, sizeof w), 0);
+    ck_assert_int_eq(
+        warnings("duration 0.003\nstep 1e-3\ncontact elastic\nfriction 0.3\nfriction right = 0\n", w, sizeof w), 1);
+    ck_assert_msg(strstr(w, "no friction on 1 of 2 contacts (first 'right')"), "%s", w);
+    ck_assert_int_eq(
+        warnings("duration 0.003\nstep 1e-3\ncontact elastic\ncreep fastsim\nfriction 0.3\n", w, sizeof w), 0);
+    ck_assert_int_eq(warnings("duration 0.003\nstep 1e-3\ncontact constraint\n", w, sizeof w), 0);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("run_driver");
@@ -401,6 +452,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, test_model_name);
     tcase_add_test(t, test_contact_files_from_elsewhere);
     tcase_add_test(t, test_profiles_that_do_not_touch);
+    tcase_add_test(t, test_unbounded_creep_warning);
     suite_add_tcase(s, t);
     return s;
 }
