@@ -1,8 +1,10 @@
 // cmd_contact_geometry.cpp — `railsym contact-geometry WHEEL.prf RAIL.prf
-// [--gauge G] [--flange-back B] [--radius r0] [--inclination 1:N]
-// [--gauge-point Y] [--shift LO:HI:N] [--amplitudes LO:HI:N] [--out PREFIX]
-// [--plot]`: the rigid contact geometry of a wheelset on straight track
-// across the flangeway, and its equivalent conicity (docs/contact_geometry.md).
+// | --model DIR [--gauge G] [--flange-back B] [--radius r0] [--inclination
+// 1:N] [--gauge-point Y] [--shift LO:HI:N] [--amplitudes LO:HI:N] [--out
+// PREFIX] [--plot]`: the rigid contact geometry of a wheelset on straight
+// track across the flangeway, and its equivalent conicity
+// (docs/contact_geometry.md).  --model takes the pair and its placement
+// from a compiled model's first wheelset (rs_wrgeom_model.h).
 //
 // The geometry is the C runtime's (runtime/contact/rs_wr_geometry.h, one
 // rs_patch_find per wheel), the conicity too (rs_conicity.h); this command
@@ -22,12 +24,14 @@
 
 #include "cli.hpp"
 #include "gnuplot.hpp"
+#include "model_dir.hpp"
 
 extern "C" {
 #include "rs_conicity.h"
 #include "rs_profile.h"
 #include "rs_status.h"
 #include "rs_wr_geometry.h"
+#include "rs_wrgeom_model.h"
 }
 
 namespace fs = std::filesystem;
@@ -35,6 +39,20 @@ namespace fs = std::filesystem;
 namespace railsym {
 
 namespace {
+
+struct Model {
+    rs_wrgeom_model g{};
+    Model() = default;
+    Model(const Model &) = delete;
+    Model &operator=(const Model &) = delete;
+    ~Model() { rs_wrgeom_model_close(&g); }
+};
+
+// 1 when rs_wrgeom_solve's message is about a contact at the flange-side end
+// of the wheel table: a flange that reaches less far than the default shift
+// range (where the default range stops).  A rail table too narrow for the
+// flange, or the field-side ends, stay errors: the tables need extending.
+bool at_flange_end(const std::string &m) { return m.find("flange-side end of the wheel table") != std::string::npos; }
 
 struct Profile {
     rs_profile p{};
@@ -168,6 +186,7 @@ void plots(const std::string &prefix, const std::string &pair) {
 
 int cmd_contact_geometry(int argc, char **argv) {
     const std::vector<cli::Option> options = {
+        {"model", 'm', "DIR", "a compiled model: its first wheelset's profiles, gauge, flange back, radius"},
         {"gauge", 'g', "G", "track gauge between the gauge points, m (default 1.435)"},
         {"flange-back", 'b', "B", "flange-back spacing, m (default 1.360)"},
         {"radius", 'r', "R0", "nominal rolling radius, m (default 0.46)"},
@@ -179,17 +198,44 @@ int cmd_contact_geometry(int argc, char **argv) {
         {"plot", 'p', "", "draw the PNG plots with gnuplot"},
     };
     cli::Args args = cli::parse_options(argc, argv, options);
-    cli::expect_positional(args, 2, 2, "WHEEL.prf RAIL.prf");
-    const std::string wpath = args.positional[0], rpath = args.positional[1];
-
+    const bool from_model = args.has("model");
+    if (from_model)
+        cli::expect_positional(args, 0, 0, "no profiles with --model (the model's are used)");
+    else
+        cli::expect_positional(args, 2, 2, "WHEEL.prf RAIL.prf");
+    Model model;
+    std::string wpath, rpath;
     rs_wrgeom_opts o;
     rs_wrgeom_defaults(&o);
+    if (from_model) {
+        // the model's values, each replaced by an explicit option below
+        const std::string dir = args.value("model");
+        char merr[4096];
+        const std::string inc = abi_dir();
+        if (rs_wrgeom_model_open(dir.c_str(), inc.c_str(), &model.g, merr, sizeof merr) != RS_OK)
+            throw cli::UserError(merr);
+        wpath = model.g.wheel->name;
+        rpath = model.g.rail->name;
+        o.gauge = model.g.gauge;
+        o.flange_back = model.g.flange_back;
+        o.r0 = model.g.r0;
+        o.gauge_y = model.g.gauge_y;
+        if (args.has("gauge-point") && !args.has("gauge"))   // the rails stay where the model puts them
+            o.gauge = 2 * (model.g.rail_offset + args.number("gauge-point", 0));
+        if (!model.g.gauge_found && !args.has("gauge-point"))
+            throw cli::UserError(dir + ": rail " + rpath + " has no gauge_point and its table does not reach 14 mm "
+                                 "below the top on the gauge side: give the gauge point's y (--gauge-point Y, m)");
+    } else {
+        wpath = args.positional[0];
+        rpath = args.positional[1];
+    }
     o.gauge = args.number("gauge", o.gauge);
     o.flange_back = args.number("flange-back", o.flange_back);
     o.r0 = args.number("radius", o.r0);
     if (args.has("gauge-point")) o.gauge_y = args.number("gauge-point", 0);
     double ylo, yhi, alo, ahi;
     int ny, na;
+    const bool shift_given = args.has("shift"), amp_given = args.has("amplitudes");
     parse_grid("shift", args.value("shift", "-0.010:0.010:201"), ylo, yhi, ny, "-0.010:0.010:201");
     parse_grid("amplitudes", args.value("amplitudes", "0.001:0.008:8"), alo, ahi, na, "0.001:0.008:8");
     if (!(alo > 0)) throw cli::UsageError("--amplitudes must be positive (metres)");
@@ -201,19 +247,23 @@ int cmd_contact_geometry(int argc, char **argv) {
         throw cli::UsageError("--flange-back " + num(o.flange_back) + ": give metres, e.g. 1.360");
     if (!(o.r0 > 0.05 && o.r0 < 5)) throw cli::UsageError("--radius " + num(o.r0) + ": give metres, e.g. 0.46");
 
-    Profile wheel, rail0, rail_inc;
-    load(wheel, wpath, RS_PROFILE_WHEEL, "give the wheel profile first, then the rail");
-    load(rail0, rpath, RS_PROFILE_RAIL, "give the wheel profile first, then the rail");
-    const rs_profile *rail = &rail0.p;
+    Profile wheel0, rail0, rail_inc;
+    const rs_profile *wheel = model.g.wheel, *rail = model.g.rail;
+    if (!from_model) {
+        load(wheel0, wpath, RS_PROFILE_WHEEL, "give the wheel profile first, then the rail");
+        load(rail0, rpath, RS_PROFILE_RAIL, "give the wheel profile first, then the rail");
+        wheel = &wheel0.p;
+        rail = &rail0.p;
+    }
     char err[1024];
     if (args.has("inclination")) {
         const double n = parse_inclination(args.value("inclination"));
-        if (rs_wrgeom_incline_rail(&rail0.p, n, &rail_inc.p, err, sizeof err) != RS_OK)
+        if (rs_wrgeom_incline_rail(rail, n, &rail_inc.p, err, sizeof err) != RS_OK)
             throw cli::UserError(rpath + ": " + err);
         rail = &rail_inc.p;
     }
     rs_wrgeom g;
-    if (rs_wrgeom_init(&g, &wheel.p, rail, &o, err, sizeof err) != RS_OK) throw cli::UserError(rpath + ": " + err);
+    if (rs_wrgeom_init(&g, wheel, rail, &o, err, sizeof err) != RS_OK) throw cli::UserError(rpath + ": " + err);
 
     // Which file a geometry message is about.
     auto who = [&](const std::string &m) {
@@ -227,6 +277,53 @@ int cmd_contact_geometry(int argc, char **argv) {
     rs_wrgeom_state st0;
     if (rs_wrgeom_solve(&g, 0.0, &st0, err, sizeof err) != RS_OK) throw cli::UserError(who(err) + ": " + err);
     const double e0 = g.yr0 + st0.side[0].p[0].u_r;
+
+    // The default range stops at the last shift on each side before a
+    // contact reaches the flange-side end of the wheel table (a flange that
+    // reaches less far than 10 mm); an explicit --shift beyond it stays an
+    // error.
+    std::string stopped;
+    if (!shift_given) {
+        const double step = (yhi - ylo) / (ny - 1);
+        const int i0 = static_cast<int>(std::lround(-ylo / step));
+        int lo_i = 0, hi_i = ny - 1;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            g.h_guess = NAN;
+            g.roll_guess = 0;
+            for (int i = i0; i >= 0 && i < ny; i += dir) {
+                rs_wrgeom_state st;
+                if (rs_wrgeom_solve(&g, ylo + (yhi - ylo) * i / (ny - 1), &st, err, sizeof err) == RS_OK) continue;
+                if (!at_flange_end(err) || i == i0) throw cli::UserError(who(err) + ": " + err);
+                (dir < 0 ? lo_i : hi_i) = i - dir;
+                std::string why = err;   // without its advice (", extend ... or narrow --shift")
+                const size_t cut = why.find("): ");
+                if (cut != std::string::npos) why.resize(cut + 1);
+                stopped += (stopped.empty() ? "" : "; ") + why;
+                break;
+            }
+        }
+        if (lo_i > 0 || hi_i < ny - 1) {
+            const double lo = ylo + (yhi - ylo) * lo_i / (ny - 1), hi = ylo + (yhi - ylo) * hi_i / (ny - 1);
+            ylo = lo;
+            yhi = hi;
+            ny = hi_i - lo_i + 1;
+            const double reach = std::fmin(-ylo, yhi);
+            if (ahi > reach + 1e-12) {
+                if (amp_given)
+                    throw cli::UsageError("--amplitudes up to " + num(ahi) + " m need shifts to +-" + num(ahi) +
+                                          " m, but the shift range stops at " + num(ylo) + " to " + num(yhi) +
+                                          " m (" + stopped + "): lower --amplitudes");
+                // the default amplitudes within the range, same spacing
+                const double da = (ahi - alo) / (na - 1);
+                na = static_cast<int>(std::floor((reach - alo) / da + 1e-9)) + 1;
+                if (na < 2) throw cli::UserError(who(stopped) + ": the shift range stops at " + num(ylo) + " to " +
+                                                 num(yhi) + " m (" + stopped + "): too narrow for a conicity");
+                ahi = alo + da * (na - 1);
+            }
+        }
+        g.h_guess = NAN;
+        g.roll_guess = 0;
+    }
 
     std::vector<double> ys(ny), drs(ny);
     std::ostringstream csv;
@@ -272,7 +369,7 @@ int cmd_contact_geometry(int argc, char **argv) {
         con << num(A) << ',' << num(te) << ',' << num(th) << ',' << num(2 * std::sqrt(e0 * o.r0) * j) << '\n';
     }
 
-    const std::string wname = wheel.p.name, rname = rail->name;
+    const std::string wname = wheel->name, rname = rail->name;
     const std::string prefix = args.value("out", "results/" + wname + "_" + rname);
     const fs::path parent = fs::path(prefix).parent_path();
     std::error_code ec;
@@ -280,6 +377,10 @@ int cmd_contact_geometry(int argc, char **argv) {
     write_atomic(prefix + "_geometry.csv", csv.str());
     write_atomic(prefix + "_conicity.csv", con.str());
 
+    if (from_model)
+        std::printf("model %s, wheelset '%s' (contacts %s, %s): wheel centres %.9g m apart, rail offset %.9g m\n",
+                    args.value("model").c_str(), model.g.wheel_body, model.g.left, model.g.right, 2 * model.g.d,
+                    model.g.rail_offset);
     std::printf("%s on %s: gauge %.4g m, flange back %.4g m, r0 %.4g m, gauge point at rail y %.4g mm\n",
                 wname.c_str(), rname.c_str(), o.gauge, o.flange_back, o.r0, g.gauge_y * 1e3);
     std::printf("centred: contact at wheel y %.3f mm, rail y %.3f mm, contact angle %.3f deg%s\n",
@@ -287,6 +388,9 @@ int cmd_contact_geometry(int argc, char **argv) {
                 st0.side[0].n > 1 ? " (two-point contact)" : "");
     std::printf("%d shifts from %.4g to %.4g m (%d wheel positions with two-point contact)\n", ny, ylo, yhi,
                 two_point);
+    if (!stopped.empty())
+        std::printf("the default range (+-10 mm) stops at the last shift before a contact reaches the flange-side "
+                    "end of the wheel table: beyond it, %s\n", stopped.c_str());
     for (int i = 0; i < na; i++) {
         const double A = alo + (ahi - alo) * i / (na - 1);
         std::printf("  amplitude %5.2f mm: tan ge = %.4f (EN 15302)\n", A * 1e3, tg[i]);

@@ -153,11 +153,18 @@ static int make_temp(const char *path, char **out, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ units */
 
-const char *rs_results_unit(const rs_model *m, rs_var v, char *buf, size_t len)
+const char *rs_results_contact_unit(int k)
 {
     static const char *const contact_u[RS_CONTACT_VAR_COUNT] = {"1", "1", "1/m", "N", "N", "N", "1", "1"};
     static const char *const patch_u[RS_PATCH_VAR_COUNT] = {"m", "m", "rad", "m", "N", "1", "1",
                                                             "1/m", "N", "N", "N m", "m", "m"};
+    if (k < 0 || k >= RS_CONTACT_VAR_STRIDE)
+        return "";
+    return k < RS_CONTACT_VAR_COUNT ? contact_u[k] : patch_u[(k - RS_CONTACT_VAR_COUNT) % RS_PATCH_VAR_COUNT];
+}
+
+const char *rs_results_unit(const rs_model *m, rs_var v, char *buf, size_t len)
+{
     const char *u = "";
     int per_second = 0;
     switch (v.kind) {
@@ -171,8 +178,7 @@ const char *rs_results_unit(const rs_model *m, rs_var v, char *buf, size_t len)
     case RS_VAR_OUTPUT: u = m->output_units ? m->output_units[v.index] : ""; break;
     case RS_VAR_LAMBDA: u = ""; break;   /* a constraint's force or moment: not known */
     case RS_VAR_CONTACT: {
-        const int k = v.index % RS_CONTACT_VAR_STRIDE;
-        u = k < RS_CONTACT_VAR_COUNT ? contact_u[k] : patch_u[(k - RS_CONTACT_VAR_COUNT) % RS_PATCH_VAR_COUNT];
+        u = rs_results_contact_unit(v.index % RS_CONTACT_VAR_STRIDE);
         break;
     }
     case RS_VAR_STAT: u = "1"; break;

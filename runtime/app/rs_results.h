@@ -80,6 +80,9 @@ char **rs_results_default_columns(const rs_model *m, int *n);
 
 /* The unit of quantity v of model m ("" when unknown), written into buf. */
 const char *rs_results_unit(const rs_model *m, rs_var v, char *buf, size_t len);
+/* The unit of contact quantity k (index % RS_CONTACT_VAR_STRIDE of an
+ * RS_VAR_CONTACT), a static string; "" outside. */
+const char *rs_results_contact_unit(int k);
 
 /* Writes one row: t, then the ncol values.  RS_OK, else the write's
  * status (kept: rs_results_status). */

@@ -67,16 +67,18 @@ static int has_column(const rs_train_spec *S, const char *want)
             if (strcmp(col, want) == 0)
                 return 1;
         }
-        /* contact outputs: <vehicle>.<contact>.N|fx|fy */
+        /* contact outputs: <vehicle>.<contact>.<quantity> */
         const rs_model *m = S->veh[v].model;
-        for (int i = 0; S->contact_out[v] && m && i < m->n_contact; i++) {
-            static const char *const ccols[] = {"N", "fx", "fy"};
-            for (int k = 0; k < 3; k++) {
-                snprintf(col, sizeof col, "%s.%s.%s", S->vname[v], m->contacts[i].name, ccols[k]);
+        for (int i = 0; S->contact_out[v] && m && i < m->n_contact; i++)
+            for (int k = 0; k < RS_TRAIN_CONTACT_QCOUNT; k++) {
+                char qn[32];
+                if (!S->contact_q[(size_t)v * RS_TRAIN_CONTACT_QCOUNT + k])
+                    continue;
+                snprintf(col, sizeof col, "%s.%s.%s", S->vname[v], m->contacts[i].name,
+                         rs_train_contact_quantity_name(k, qn, sizeof qn));
                 if (strcmp(col, want) == 0)
                     return 1;
             }
-        }
         /* internal states (state_outputs): <vehicle>.<state> */
         for (int i = 0; S->state_out[v] && m && i < m->n_z; i++) {
             snprintf(col, sizeof col, "%s.%s", S->vname[v], m->z_names[i]);
@@ -141,7 +143,7 @@ int rs_sweep_train_check(const char *file, rs_load_cache *cache, const rs_sweep_
                 st = rs_fail(err, errlen, RS_E_NOTFOUND,
                              "figure '%s': the train's results have no column '%s' (columns: time, "
                              "<vehicle>.x, <vehicle>.v, <coupler>.force, <coupler>.elongation, and with "
-                             "contact_outputs <vehicle>.<contact>.N, .fx, .fy; vehicles %s%s, couplers c1 ...)",
+                             "contact_outputs <vehicle>.<contact>.N, .fx, .fy or the quantities it names; vehicles %s%s, couplers c1 ...)",
                              name, col, S->vname[0], S->nv > 1 ? " ..." : "");
             }
         }

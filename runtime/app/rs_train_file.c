@@ -44,7 +44,8 @@ enum { NAME_MAX_LEN = 48, MAX_TOK = 16, MAX_VEHICLES = 100000 };
 typedef struct mext {
     rs_train_wheel_contact_opts co;
     char dir[1024], track[1024];
-    int outputs;           /* contact_outputs: N, fx, fy per contact in the CSV */
+    int outputs;           /* contact_outputs: some contact quantity in the CSV */
+    unsigned char outq[RS_TRAIN_CONTACT_QCOUNT]; /* which (rs_train_contact_quantity) */
     int states;            /* state_outputs: the internal states in the CSV */
     unsigned char set[];   /* q set (n_q), q̇ set (n_q), then parameter set (n_p) */
 } mext;
@@ -355,6 +356,50 @@ static int choice_line(parser *P, int line, char **tok, int n, vtype *t, const c
     return PERR(P, line, -1, "vehicle '%s': '%s' is not a %s%s: write %s", t->name, tok[1], what, sug, all);
 }
 
+/* contact_outputs [QUANTITY...]: alone N, fx, fy; else the quantities named
+ * (a single run's contact suffixes, "p*.Q" for every patch, "all"), added
+ * to those of earlier lines.  0, or -1 (message written). */
+static int outputs_line(parser *P, int line, char **tok, int n, vtype *t)
+{
+    if (t->w.model->n_contact == 0)
+        return PERR(P, line, -1, "vehicle '%s': its model has no wheel-rail contact: no contact outputs", t->name);
+    unsigned char *q = t->x->outq;
+    t->x->outputs = 1;
+    if (n == 1) {
+        q[RS_CONTACT_VAR_N] = q[RS_TRAIN_CONTACT_FX] = q[RS_TRAIN_CONTACT_FY] = 1;
+        return 0;
+    }
+    for (int a = 1; a < n; a++) {
+        const char *w = tok[a];
+        if (strcmp(w, "all") == 0) {
+            memset(q, 1, RS_TRAIN_CONTACT_QCOUNT);
+            continue;
+        }
+        int found = 0;
+        if (strncmp(w, "p*.", 3) == 0) {   /* the quantity of every patch */
+            char one[64];
+            for (int j = 1; j <= RS_CONTACT_PATCH_MAX; j++) {
+                snprintf(one, sizeof one, "p%d.%s", j, w + 3);
+                const int k = rs_train_contact_quantity(one);
+                if (k >= 0)
+                    q[k] = 1, found = 1;
+            }
+        } else {
+            const int k = rs_train_contact_quantity(w);
+            if (k >= 0)
+                q[k] = 1, found = 1;
+        }
+        if (!found)
+            return PERR(P, line, -1,
+                        "vehicle '%s': '%s' is not a contact quantity: write 'contact_outputs' alone (N, fx, fy), "
+                        "or names of N, Q, Y, Y_Q, xi_x, xi_y, spin, patches, fx, fy, p<j>.<quantity> (j = 1 to %d; "
+                        "quantities u_w, u_r, alpha, pen, N, xi_x, xi_y, spin, fx, fy, mz, a, b), p*.<quantity> "
+                        "(every patch) or all",
+                        t->name, w, RS_CONTACT_PATCH_MAX);
+    }
+    return 0;
+}
+
 /* contact_files FOLDER, track FILE, contact_outputs, contact_damping =
  * VALUE, contact_mu = VALUE, contact MODE, creep LAW: the contact options.
  * c: the keyword's index in contact_keys.  0, or -1 (message written). */
@@ -392,14 +437,8 @@ static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
             t->x->co.dir = t->x->dir;
         return 0;
     }
-    if (c == 2) {
-        if (m->n_contact == 0 || n != 1)
-            return PERR(P, line, -1, "vehicle '%s': %s", t->name,
-                        m->n_contact == 0 ? "its model has no wheel-rail contact: no contact outputs"
-                                          : "write 'contact_outputs' alone (no value)");
-        t->x->outputs = 1;
-        return 0;
-    }
+    if (c == 2)
+        return outputs_line(P, line, tok, n, t);
     double v;
     if (m->n_contact == 0)
         return PERR(P, line, -1,
@@ -643,6 +682,7 @@ void rs_train_spec_free(rs_train_spec **ps)
     free(s->cname);
     free(s->tables);
     free(s->contact_out);
+    free(s->contact_q);
     free(s->state_out);
     free(s);
     *ps = NULL;
@@ -674,9 +714,11 @@ static int expand(parser *P, rs_train_spec *S)
     S->cname = calloc((size_t)nv, sizeof *S->cname);
     S->tables = calloc(ntab + 1, sizeof(double));
     S->contact_out = calloc((size_t)nv, 1);
+    S->contact_q = calloc((size_t)nv * RS_TRAIN_CONTACT_QCOUNT, 1);
     S->state_out = calloc((size_t)nv, 1);
     int *used = calloc((size_t)P->nvt + 1, sizeof(int));
-    if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !S->contact_out || !S->state_out || !used) {
+    if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !S->contact_out || !S->contact_q || !S->state_out ||
+        !used) {
         free(used);
         return RS_E_NOMEM;
     }
@@ -701,6 +743,8 @@ static int expand(parser *P, rs_train_spec *S)
             S->veh[v].traction_t = tt;
             S->veh[v].traction_f = tf;
             S->contact_out[v] = t->x && t->x->outputs;
+            if (S->contact_out[v])
+                memcpy(S->contact_q + (size_t)v * RS_TRAIN_CONTACT_QCOUNT, t->x->outq, RS_TRAIN_CONTACT_QCOUNT);
             S->state_out[v] = t->x && t->x->states;
             snprintf(S->vname[v], sizeof S->vname[v], "%s%s%d", t->name, digit_end ? "_" : "", ++used[o->type]);
             if (v + 1 < nv) {
@@ -1428,12 +1472,11 @@ static int row_values(rs_train *tr, const rs_train_spec *S, double *v)
     }
     for (int i = 0; i < nv; i++) {
         const rs_train_wheel_contact *tc = S->contact_out[i] ? rs_train_contact(tr, i) : NULL;
-        for (int j = 0; tc && j < rs_train_wheel_contact_count(tc); j++) {
-            const rs_train_wheel_contact_point *p = rs_train_wheel_contact_point_get(tc, j);
-            v[k++] = p->N;
-            v[k++] = p->f[0];
-            v[k++] = p->f[1];
-        }
+        const unsigned char *q = S->contact_q + (size_t)i * RS_TRAIN_CONTACT_QCOUNT;
+        for (int j = 0; tc && j < rs_train_wheel_contact_count(tc); j++)
+            for (int l = 0; l < RS_TRAIN_CONTACT_QCOUNT; l++)
+                if (q[l])
+                    v[k++] = rs_train_wheel_contact_value(tc, j, l);
     }
     for (int i = 0; i < nv; i++) {
         const double *z = S->state_out[i] ? rs_compiled_vehicle_z(rs_train_compiled(tr, i)) : NULL;
@@ -1441,6 +1484,14 @@ static int row_values(rs_train *tr, const rs_train_spec *S, double *v)
             v[k++] = z[j];
     }
     return k;
+}
+
+int rs_train_spec_contact_nq(const rs_train_spec *S, int v)
+{
+    int n = 0;
+    for (int l = 0; S->contact_out[v] && l < RS_TRAIN_CONTACT_QCOUNT; l++)
+        n += S->contact_q[(size_t)v * RS_TRAIN_CONTACT_QCOUNT + l] != 0;
+    return n;
 }
 
 /* The columns of a train's results (time excluded): names (malloc'd, the
@@ -1451,7 +1502,9 @@ static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out
     const int nv = rs_train_nvehicles(tr);
     int n = 4 * nv;
     for (int v = 0; v < nv; v++)
-        n += (S->contact_out[v] && rs_train_contact(tr, v) ? 3 * rs_train_wheel_contact_count(rs_train_contact(tr, v)) : 0) +
+        n += (S->contact_out[v] && rs_train_contact(tr, v)
+                  ? rs_train_spec_contact_nq(S, v) * rs_train_wheel_contact_count(rs_train_contact(tr, v))
+                  : 0) +
              (S->state_out[v] ? S->veh[v].model->n_z : 0);
     char **names = calloc((size_t)n + 1, sizeof *names);
     const char **units = calloc((size_t)n + 1, sizeof *units);
@@ -1475,11 +1528,15 @@ static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out
     }
     for (int v = 0; v < nv; v++) {
         const rs_train_wheel_contact *tc = S->contact_out[v] ? rs_train_contact(tr, v) : NULL;
+        const unsigned char *q = S->contact_q + (size_t)v * RS_TRAIN_CONTACT_QCOUNT;
         for (int i = 0; tc && i < rs_train_wheel_contact_count(tc); i++) {
             const char *cn = rs_train_wheel_contact_name(tc, i);
-            COLUMN("N", "%s.%s.N", S->vname[v], cn);
-            COLUMN("N", "%s.%s.fx", S->vname[v], cn);
-            COLUMN("N", "%s.%s.fy", S->vname[v], cn);
+            for (int l = 0; l < RS_TRAIN_CONTACT_QCOUNT; l++) {
+                char qn[32];
+                if (q[l])
+                    COLUMN(l >= RS_TRAIN_CONTACT_FX ? "N" : rs_results_contact_unit(l), "%s.%s.%s", S->vname[v], cn,
+                           rs_train_contact_quantity_name(l, qn, sizeof qn));
+            }
         }
     }
     for (int v = 0; v < nv; v++)   /* internal states: deflections of series springs [m] */

@@ -36,7 +36,10 @@ typedef struct rs_train_spec {
     rs_coupler *cpl;             /* nv - 1                                  */
     char (*cname)[64];           /* nv - 1: c1, c2, ...                     */
     double *tables;
-    unsigned char *contact_out;  /* nv: 1 where the CSV gets the contact forces */
+    unsigned char *contact_out;  /* nv: 1 where the CSV gets contact quantities */
+    unsigned char *contact_q;    /* nv × RS_TRAIN_CONTACT_QCOUNT: 1 for each
+                                    quantity k (rs_train_contact.h) in the CSV,
+                                    per contact "<vehicle>.<contact>.<name>" */
     unsigned char *state_out;    /* nv: 1 where the CSV gets the internal states */
     int nmodels;                 /* compiled vehicle types:                 */
     double **model_params;       /* nmodels parameter arrays (veh[].model_p) */
@@ -46,6 +49,9 @@ typedef struct rs_train_spec {
     rs_load_cache *own_cache;    /* the compiled models when the reader was
                                     given no cache (libtcc), else NULL      */
 } rs_train_spec;
+
+/* How many contact quantities vehicle v puts in the CSV per contact. */
+int rs_train_spec_contact_nq(const rs_train_spec *S, int v);
 
 /* Reads / parses a train file.  RS_OK, RS_E_IO (cannot read), RS_E_ARG
  * (message "file:line: ..."), RS_E_NOMEM.  Compiled vehicle types are

@@ -314,6 +314,11 @@ static const char *const kContactSuffix[RS_CONTACT_VAR_COUNT] = {"xi_x", "xi_y",
 
 const char *rs_contact_var_suffix(int k) { return k >= 0 && k < RS_CONTACT_VAR_COUNT ? kContactSuffix[k] : ""; }
 
+static const char *const kPatchSuffix[RS_PATCH_VAR_COUNT] = {"u_w",  "u_r",  "alpha", "pen", "N", "xi_x", "xi_y",
+                                                             "spin", "fx",   "fy",    "mz",  "a", "b"};
+
+const char *rs_contact_patch_var_suffix(int q) { return q >= 0 && q < RS_PATCH_VAR_COUNT ? kPatchSuffix[q] : ""; }
+
 int rs_model_find(const rs_model *m, const char *name, rs_var *var)
 {
     if (!m || !name || !var)
@@ -359,8 +364,6 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
         return RS_OK;
     }
     for (int c = 0; c < m->n_contact; c++) {   /* "<contact>.<suffix>" */
-        static const char *const patch_q[RS_PATCH_VAR_COUNT] = {
-            "u_w", "u_r", "alpha", "pen", "N", "xi_x", "xi_y", "spin", "fx", "fy", "mz", "a", "b"};
         const size_t cl = strlen(m->contacts[c].name);
         if (len <= cl + 1 || strncmp(name, m->contacts[c].name, cl) != 0 || name[cl] != '.')
             continue;
@@ -374,7 +377,7 @@ int rs_model_find(const rs_model *m, const char *name, rs_var *var)
         /* "p<j>.<quantity>" */
         if (rest[0] == 'p' && rest[1] >= '1' && rest[1] < '1' + RS_CONTACT_PATCH_MAX && rest[2] == '.')
             for (int q = 0; q < RS_PATCH_VAR_COUNT; q++)
-                if (strcmp(rest + 3, patch_q[q]) == 0) {
+                if (strcmp(rest + 3, kPatchSuffix[q]) == 0) {
                     var->index = RS_CONTACT_VAR_STRIDE * c + RS_CONTACT_VAR_COUNT +
                                  RS_PATCH_VAR_COUNT * (rest[1] - '1') + q;
                     return RS_OK;

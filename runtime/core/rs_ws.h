@@ -164,6 +164,8 @@ enum { RS_PATCH_VAR_U_W = 0, RS_PATCH_VAR_U_R, RS_PATCH_VAR_ALPHA, RS_PATCH_VAR_
        RS_PATCH_VAR_XI_X, RS_PATCH_VAR_XI_Y, RS_PATCH_VAR_SPIN, RS_PATCH_VAR_FX, RS_PATCH_VAR_FY,
        RS_PATCH_VAR_MZ, RS_PATCH_VAR_A, RS_PATCH_VAR_B, RS_PATCH_VAR_COUNT };
 #define RS_CONTACT_VAR_STRIDE (RS_CONTACT_VAR_COUNT + RS_CONTACT_PATCH_MAX * RS_PATCH_VAR_COUNT)
+/* The name of patch quantity q (RS_PATCH_VAR_*: "u_w" ... "b"), "" outside. */
+const char *rs_contact_patch_var_suffix(int q);
 /* Step statistics: "newton_contact" (contact-point Newton iterations on φ^d
  * in the last step), "newton_position" (position-projection Newton
  * iterations in the last step). */

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,6 +215,40 @@ void rs_train_wheel_contact_creep_gen(const rs_train_wheel_contact *tc, int i, d
     for (int k = 0; k < 3; k++)
         for (int d = D->colptr[3 * i + k]; d < D->colptr[3 * i + k + 1]; d++)
             g[D->rowind[d]] += c->Dv[d] * tc->pt[i].f[k];
+}
+
+const char *rs_train_contact_quantity_name(int k, char *buf, size_t n)
+{
+    if (n == 0)
+        return buf;
+    buf[0] = '\0';
+    if (k == RS_TRAIN_CONTACT_FX || k == RS_TRAIN_CONTACT_FY)
+        snprintf(buf, n, "%s", k == RS_TRAIN_CONTACT_FX ? "fx" : "fy");
+    else if (k >= 0 && k < RS_CONTACT_VAR_COUNT)
+        snprintf(buf, n, "%s", rs_contact_var_suffix(k));
+    else if (k >= RS_CONTACT_VAR_COUNT && k < RS_CONTACT_VAR_STRIDE)
+        snprintf(buf, n, "p%d.%s", 1 + (k - RS_CONTACT_VAR_COUNT) / RS_PATCH_VAR_COUNT,
+                 rs_contact_patch_var_suffix((k - RS_CONTACT_VAR_COUNT) % RS_PATCH_VAR_COUNT));
+    return buf;
+}
+
+int rs_train_contact_quantity(const char *name)
+{
+    char buf[32];
+    for (int k = 0; k < RS_TRAIN_CONTACT_QCOUNT; k++)
+        if (strcmp(name, rs_train_contact_quantity_name(k, buf, sizeof buf)) == 0)
+            return k;
+    return -1;
+}
+
+double rs_train_wheel_contact_value(const rs_train_wheel_contact *tc, int i, int k)
+{
+    if (k == RS_TRAIN_CONTACT_FX || k == RS_TRAIN_CONTACT_FY)
+        return tc->pt[i].f[k - RS_TRAIN_CONTACT_FX];
+    if (i < 0 || i >= tc->nc || k < 0 || k >= RS_CONTACT_VAR_STRIDE)
+        return NAN;
+    const rs_var v = {RS_VAR_CONTACT, RS_CONTACT_VAR_STRIDE * i + k};
+    return rs_ws_value(tc->ws, v, NULL);
 }
 
 const double *rs_train_wheel_contact_gap_q(const rs_train_wheel_contact *tc, int i) { return tc->G + (size_t)i * (size_t)tc->n; }
@@ -516,8 +551,15 @@ int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const doub
     for (int i = 0; i < nc; i++) {
         if ((st = contact_law(tc, i, qd)) != RS_OK)
             return st;
-        for (int k = 0; k < 3; k++)
+        /* where the single run's results read them (rs_contact_track_force,
+         * the creepages): N as −λ, f, ν / V_eff */
+        const double V = c->V[i], Veff = sqrt(V * V + tc->o.vmin * tc->o.vmin);
+        ws->lambda[m->contacts[i].phi_row] = -tc->pt[i].N;
+        for (int k = 0; k < 3; k++) {
             ws->u[m->contacts[i].force_slot[k]] = tc->pt[i].f[k];
+            c->f[3 * i + k] = tc->pt[i].f[k];
+            c->xi[3 * i + k] = c->nu[3 * i + k] / Veff;
+        }
     }
     if (M) {
         if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)))

@@ -112,6 +112,21 @@ struct rs_ws *rs_train_wheel_contact_ws(rs_train_wheel_contact *tc);
 int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
                      double *C);
 
+/* Contact quantities for results (docs/trains.md "contact_outputs"): k in
+ * [0, RS_CONTACT_VAR_STRIDE) is a single run's "<contact>.<suffix>"
+ * (RS_CONTACT_VAR_* and the patch quantities, rs_ws.h), read from the
+ * instance's workspace by rs_ws_value, the single run's own code;
+ * RS_TRAIN_CONTACT_FX, _FY: the creep forces of the point values below. */
+enum { RS_TRAIN_CONTACT_FX = RS_CONTACT_VAR_STRIDE, RS_TRAIN_CONTACT_FY, RS_TRAIN_CONTACT_QCOUNT };
+/* Quantity k's name ("Y_Q", "p2.u_w", "fx") into buf; "" outside. */
+const char *rs_train_contact_quantity_name(int k, char *buf, size_t n);
+/* The quantity a name means, or -1. */
+int rs_train_contact_quantity(const char *name);
+/* Quantity k of contact i at the last evaluation.  Compliant contacts:
+ * patches 1, the patch quantities NaN, N, Y, Q, Y_Q and the creepages of
+ * its one point (as a single run's constraint contact). */
+double rs_train_wheel_contact_value(const rs_train_wheel_contact *tc, int i, int k);
+
 int rs_train_wheel_contact_count(const rs_train_wheel_contact *tc);
 const rs_train_wheel_contact_point *rs_train_wheel_contact_point_get(const rs_train_wheel_contact *tc, int i);
 const char *rs_train_wheel_contact_name(const rs_train_wheel_contact *tc, int i);

@@ -198,6 +198,96 @@ START_TEST(bad_input_messages)
 }
 END_TEST
 
+/* --model generated/feve3000 against the same pair with options derived by
+ * hand from the description (vehicles/feve3000/feve3000.vdl: wheel centres
+ * h_wheel = 0.535 m from the wheelset centre, rails h_rail = 0.535 m from the
+ * track's, r0 = 0.5 m; cone_1in13_flange.prf's first row y = -0.048958953076
+ * m, so B = 2 (0.535 - 0.048958953076); the rails placed by --gauge 1.07
+ * with the gauge point at the rail's origin): the same CSV files, byte for
+ * byte.  The model's own gauge line: 2 (0.535 + y_gauge) with the 14-mm
+ * point 26.27 mm in from the crown (docs/contact_geometry.md), 1.017 m. */
+START_TEST(model_as_hand_options)
+{
+    char pm[128], ph[128], path[192], bflange[64];
+    snprintf(pm, sizeof pm, "%s/model", dir);
+    snprintf(ph, sizeof ph, "%s/hand", dir);
+    int st = run(ARGS("contact-geometry", "--model", "generated/feve3000", "--out", pm));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "model generated/feve3000, wheelset 'front.wf.ws' (contacts front.wf.left, "
+                              "front.wf.right): wheel centres 1.07 m apart, rail offset 0.535 m") &&
+                  strstr(out, "cone_1in13_flange on arc_r160_corner: gauge 1.017 m, flange back 0.9721 m, r0 0.5 m, "
+                              "gauge point at rail y -26.27 mm") &&
+                  strstr(out, "201 shifts from -0.01 to 0.01 m") && !strstr(out, "stops"),
+                  "stdout: %s", out);
+    snprintf(bflange, sizeof bflange, "%.17g", 2 * (0.535 - 0.048958953076));
+    st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf",
+                  "--flange-back", bflange, "--gauge", "1.07", "--gauge-point", "0", "--radius", "0.5", "--out", ph));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    static char a[OUT_MAX], b[OUT_MAX];
+    const char *kind[2] = {"geometry", "conicity"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s_%s.csv", pm, kind[k]);
+        slurp(path, a);
+        snprintf(path, sizeof path, "%s_%s.csv", ph, kind[k]);
+        slurp(path, b);
+        ck_assert_msg(strlen(a) > 100 && strcmp(a, b) == 0, "%s differs:\n%.400s\n---\n%.400s", kind[k], a, b);
+    }
+    /* explicit options win over the model's */
+    st = run(ARGS("contact-geometry", "--model", "generated/feve3000", "--radius", "0.45", "--gauge", "1.02",
+                  "--out", pm));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "gauge 1.02 m, flange back 0.9721 m, r0 0.45 m"), "stdout: %s", out);
+    /* profiles and --model together */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in13_flange.prf", "--model", "generated/feve3000"));
+    ck_assert_int_eq(st, 2);
+    st = run(ARGS("contact-geometry", "--model", "vehicles/profiles", "--out", pm));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "vehicles/profiles"), "%s", err);
+}
+END_TEST
+
+/* The FEVE pair on the nominal metre gauge (--gauge 1.000: rails 8.7 mm
+ * further in than the model's): the flange reaches the end of its table at
+ * 8.3 mm, so the default +-10 mm range stops at +-8.2 mm and says so (the
+ * default amplitudes up to 8 mm still fit); an explicit --shift to 10 mm
+ * is the error it was. */
+START_TEST(default_range_stops)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s/stop", dir);
+    int st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf",
+                      "--flange-back", "0.97208", "--gauge", "1.000", "--radius", "0.5", "--out", prefix));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "165 shifts from -0.0082 to 0.0082 m") &&
+                  strstr(out, "the default range (+-10 mm) stops at the last shift before a contact reaches the "
+                              "flange-side end of the wheel table: beyond it, the right contact at shift -8.300 mm "
+                              "lies at the flange-side end of the wheel table (y = -48.959 mm); the left contact at "
+                              "shift 8.300 mm") &&
+                  strstr(out, "amplitude  8.00 mm"),
+                  "stdout: %s", out);
+    static char csv[OUT_MAX];
+    char path[160];
+    snprintf(path, sizeof path, "%s_geometry.csv", prefix);
+    slurp(path, csv);
+    int rows = 0;
+    for (const char *p = csv; *p; p++) rows += *p == '\n';
+    ck_assert_int_eq(rows, 166);
+    ck_assert_msg(strncmp(strchr(csv, '\n') + 1, "-0.0082,", 8) == 0, "%.200s", csv);
+    st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf",
+                  "--flange-back", "0.97208", "--gauge", "1.000", "--radius", "0.5", "--shift", "-0.010:0.010:201",
+                  "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "flange-side end of the wheel table") && strstr(err, "narrow --shift"), "%s", err);
+    /* explicit amplitudes beyond the range that stopped */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf",
+                  "--flange-back", "0.97208", "--gauge", "1.000", "--radius", "0.5", "--amplitudes", "0.001:0.009:9",
+                  "--out", prefix));
+    ck_assert_int_eq(st, 2);
+    ck_assert_msg(strstr(err, "the shift range stops at -0.0082 to 0.0082 m") && strstr(err, "lower --amplitudes"),
+                  "%s", err);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("contact_geometry_cli");
@@ -207,6 +297,8 @@ static Suite *suite(void)
     tcase_add_test(tc, s1002_on_60e1_writes_csv);
     tcase_add_test(tc, cone_conicity_and_plots);
     tcase_add_test(tc, bad_input_messages);
+    tcase_add_test(tc, model_as_hand_options);
+    tcase_add_test(tc, default_range_stops);
     suite_add_tcase(s, tc);
     return s;
 }
