@@ -1223,12 +1223,10 @@ static void add_refined(search *s, const slice *lo, const slice *hi, int i)
     s->nc++;
 }
 
-/* candidates: between nodes i and i+1 (both valid), g' from − to +, or a
- * dip between them that the cubic through the ends' g and g' predicts (a
- * maximum and a minimum in one interval: flat conformal stretches). */
 /* minima: grid interval [s0, s1] inside an overlap and not proven convex,
  * scanned at SUB_N sub-nodes: a flat, conformal gap (S1002's flange root
- * on 60E1's gauge corner, flat to 0.1–1 µm over 3 mm) can hold two
+ * on 60E1's gauge corner, flat to 0.2 µm over 3.6 mm, minima 0.1 mm
+ * apart) can hold two
  * minima and a maximum within one grid step, and refining one sign change
  * of g' over the whole step closes on either (the shallower one at times:
  * the reported depth then jumps by micrometres).  Each sub-interval is
@@ -1258,6 +1256,10 @@ static void sub_candidates(search *s, const slice *s0, const slice *s1, int i)
     }
 }
 
+/* candidates: between nodes i and i+1 (both valid), g' from − to +, or a
+ * dip between them that the cubic through the ends' g and g' predicts (a
+ * maximum and a minimum in one interval: flat conformal stretches); with
+ * minima, inside an overlap, the sub-interval scan above. */
 static void interior_candidate(search *s, int i)
 {
     const slice *s0 = &s->nodes[i], *s1 = &s->nodes[i + 1];
