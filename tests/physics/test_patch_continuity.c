@@ -28,6 +28,11 @@
  *    sweep's worst step falls from 1510 L to 36 L (continuous, still
  *    steep); the unyawed one keeps 830 L: a minimum the grid misses (the
  *    flange's, 0.1 µm deep between two nodes) and the point curvature.
+ * Session 36: the gap there is flat to 0.2 µm over 3.6 mm with minima
+ * about 0.1 mm apart (the spline's ripple); the sub-interval scan finds
+ * the deepest (test_deepest_found) and the sweeps read 600 L and 25 L.
+ * What remains are the ripple minima themselves, each a point force
+ * (docs/contact.md "The conformal flange root").
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -156,7 +161,7 @@ START_TEST(test_jumps_documented)
 END_TEST
 
 /* rs_patch_opts.minima: continuous at the swaps of the yawed sweep (its
- * worst step 36 L against 1510 L), not yet without yaw (830 L; see the
+ * worst step 25 L against 1510 L), not yet without yaw (600 L; see the
  * top). */
 START_TEST(test_minima_shares)
 {
