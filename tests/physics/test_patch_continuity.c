@@ -1,7 +1,7 @@
 /*
  * test_patch_continuity.c — is the elastic wheel force continuous in the
  * pose?  (issue 20: "no jumps made by the search itself"; docs/contact.md
- * "Open: force jumps of the patch search in the conformal flange root").
+ * "Minima and their share of the depth", "The conformal flange root").
  *
  * S1002 on 60E1 1:40, the wheel held at a fixed height (50 µm below its
  * rigid contact at 6.45 mm lateral shift from the centred wheel) and moved
