@@ -14,8 +14,10 @@
  * step that ends above the limit counts its whole Δt; one that ends below
  * starts the count again.  t_min ≤ Δt: every exceedance is a climb (the
  * literal criterion).  A derailment (the contact past the flange's
- * steepest point) during an exceedance starts the climb at once: the wheel
- * did climb.  A climb ends when Y/Q falls 10 % below the limit (hysteresis).
+ * steepest point) is a climb at once if none is under way, whatever Y/Q:
+ * the wheel did climb (the climb is reported first).  A climb ends when
+ * Y/Q falls 10 % below the limit and the wheel is not derailed
+ * (hysteresis).
  *
  * State: two numbers per wheel, no allocation, O(1) per step.
  */
