@@ -69,10 +69,15 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
      * (i = 0 at the leading edge); bound factor s_i = √(1 − t²) (Hertz) or
      * 1 − t² (parabolic); T = Σ s_i. */
     double s[RS_FASTSIM_MAX_N], tm[RS_FASTSIM_MAX_N];
+    /* and for the closed-form adhesion zone (below): u_i = 1 − t_i,
+     * e_i = (1 − t_i²)/2 */
+    double um[RS_FASTSIM_MAX_N], em[RS_FASTSIM_MAX_N];
     double T = 0;
     for (int i = 0; i < mx; i++) {
         double t = tm[i] = 1.0 - (2.0 * i + 1) / mx;
         double q = 1 - t * t;
+        um[i] = 1 - t;
+        em[i] = 0.5 * q;
         s[i] = hertz ? sqrt(q) : q;
         T += s[i];
     }
@@ -122,17 +127,17 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
         double su = 0, se = 0, stu = 0, ste = 0;
         int i = 0;
         for (; i < mx; i++) {
-            const double t = tm[i], u = 1 - t, e = 0.5 * (1 - t * t);
+            const double u = um[i], e = em[i];
             const double hx = cx * u, hy = cy0 * u + cy1 * e, g = rj * s[i];
             if (hx * hx + hy * hy > g * g)
                 break;
             su += u;
             se += e;
-            stu += t * u;
-            ste += t * e;
+            stu += tm[i] * u;
+            ste += tm[i] * e;
         }
         if (i > 0) { /* the march's state at the adhesion zone's end */
-            const double t = tm[i - 1], u = 1 - t, e = 0.5 * (1 - t * t);
+            const double u = um[i - 1], e = em[i - 1];
             px = cx * u;
             py = cy0 * u + cy1 * e;
             dpx[0] = iL1 * aj * u;

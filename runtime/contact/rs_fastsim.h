@@ -41,7 +41,7 @@
  * derivatives sums of constants there) is summed in closed form; only the
  * elements from the first slip on are marched (docs/creep.md, "Cost").
  *
- * No allocation (two stack arrays of RS_FASTSIM_MAX_N doubles),
+ * No allocation (four stack arrays of RS_FASTSIM_MAX_N doubles),
  * no state, loops bounded by mx and my: thread-safe and deterministic.
  */
 #ifndef RS_FASTSIM_H
