@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "rs_climb.h"
 #include "rs_contact.h"
 #include "rs_creep.h"
 #include "rs_elastic.h"
@@ -48,9 +49,11 @@ typedef struct elastic_wheel {
     double mu;                     /* its friction (rs_options_mu)          */
     double E, nu;                  /* its material (rs_options_E, _nu)      */
     double flange_angle;           /* its angle atan(−z_w') (rad): Nadal's  */
-    int climbing, derailed;        /* events under way (reported once)      */
+    rs_climb_state climb;          /* flange climbing (rs_climb.h)          */
+    int derailed;                  /* a derailment under way (reported once) */
     double F_next[3];              /* the step's F, committed when it passes */
-    int climbing_next, derailed_next;
+    rs_climb_state climb_next;
+    int derailed_next;
 } elastic_wheel;
 
 /* The plug-in's state behind rs_contact_ws (that name is the constraint
@@ -213,6 +216,11 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
                        "model '%s' has no wheel function (RS_FN_WHEEL) for the elastic contact: "
                        "compile it again with this railsym",
                        m->name);
+    if (!(opt->contact_climb_time >= 0) || !isfinite(opt->contact_climb_time))
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "elastic contact: contact_climb_time (%g) must be a time >= 0 (s): how long Y/Q must "
+                       "stay at Nadal's limit to count as flange climbing (rs_climb.h; default 0.05)",
+                       opt->contact_climb_time);
     if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
         !(opt->contact_mu >= 0) || !(opt->contact_theta >= 0.5 && opt->contact_theta <= 1) ||
         opt->contact_law < RS_CREEP_KALKER || opt->contact_law > RS_CREEP_POLACH ||
@@ -887,7 +895,7 @@ static int report_event(struct rs_ws *ws, const rs_contact_event *e)
 static int wheel_events(struct rs_ws *ws, int i)
 {
     elastic_wheel *w = &E(ws->ct)->w[i];
-    w->climbing_next = w->climbing;
+    w->climb_next = w->climb;
     w->derailed_next = w->derailed;
     const double sg = ws->model->contacts[i].side;
     const double Q = dot3(w->F_next, w->up), Y = -sg * dot3(w->F_next, w->lat);
@@ -895,8 +903,10 @@ static int wheel_events(struct rs_ws *ws, int i)
     for (int j = 0; j < w->np; j++)
         if (w->p[j].N > 0 && (!steep || w->p[j].g.alpha > steep->g.alpha))
             steep = &w->p[j];
-    if (!steep || !(Q > 0))
+    if (!steep || !(Q > 0)) { /* no contact: no exceedance (the count restarts) */
+        w->climb_next.above = 0;
         return RS_OK;
+    }
     /* Nadal's limit at the flange angle (the steepest the flange offers: a
      * contact lower on the flange root climbs to it before the wheel can
      * climb the flange) */
@@ -904,17 +914,21 @@ static int wheel_events(struct rs_ws *ws, int i)
     const double limit = mu > 0 ? (ta - mu) / (1 + mu * ta) : 0;
     /* flange contact only: Nadal's limit means nothing on the tread */
     const int flange = steep->g.alpha > 0.7853981633974483;
-    const int climb = flange && mu > 0 && Y / Q >= limit, derail = flange && steep->g.u_w < w->u_steep;
-    /* hysteresis: a climb ends 10 % below the limit; a derailment ends only
-     * when the contact is back inside the flank (riding the flange's rounded
-     * top, below 45°, is still derailed) */
-    w->climbing_next = climb || (w->climbing && Y / Q >= 0.9 * limit);
+    const int exceed = flange && mu > 0 && Y / Q >= limit, derail = flange && steep->g.u_w < w->u_steep;
+    /* a climb: Y/Q at the limit held for contact_climb_time (rs_climb.h);
+     * a derailment ends only when the contact is back inside the flank
+     * (riding the flange's rounded top, below 45°, is still derailed) */
+    const int climb = rs_climb_update(&w->climb, Y / Q, limit, exceed, derail, ws->dt, ws->opt.contact_climb_time,
+                                      &w->climb_next);
     w->derailed_next = derail || (w->derailed && steep->g.u_w < w->u_steep);
-    rs_contact_event e = {RS_EVENT_FLANGE_CLIMB, i, ws->t + ws->dt, Y / Q, limit, w->flange_angle, steep->g.u_w};
+    const double t_end = ws->t + ws->dt;
+    rs_contact_event e = {RS_EVENT_FLANGE_CLIMB, i, t_end, Y / Q, limit, w->flange_angle, steep->g.u_w,
+                          t_end - w->climb_next.above};
     int st = RS_OK;
-    if (climb && !w->climbing)
+    if (climb)
         st = report_event(ws, &e);
     e.kind = RS_EVENT_DERAILMENT;
+    e.t_start = t_end;
     if (!st && derail && !w->derailed)
         st = report_event(ws, &e);
     return st;
@@ -951,7 +965,7 @@ static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];
         memcpy(w->F, w->F_next, sizeof w->F);
-        w->climbing = w->climbing_next;
+        w->climb = w->climb_next;
         w->derailed = w->derailed_next;
     }
     return RS_OK;

@@ -69,10 +69,15 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
      * (i = 0 at the leading edge); bound factor s_i = √(1 − t²) (Hertz) or
      * 1 − t² (parabolic); T = Σ s_i. */
     double s[RS_FASTSIM_MAX_N], tm[RS_FASTSIM_MAX_N];
+    /* and for the closed-form adhesion zone (below): u_i = 1 − t_i,
+     * e_i = (1 − t_i²)/2 */
+    double um[RS_FASTSIM_MAX_N], em[RS_FASTSIM_MAX_N];
     double T = 0;
     for (int i = 0; i < mx; i++) {
         double t = tm[i] = 1.0 - (2.0 * i + 1) / mx;
         double q = 1 - t * t;
+        um[i] = 1 - t;
+        em[i] = 0.5 * q;
         s[i] = hertz ? sqrt(q) : q;
         T += s[i];
     }
@@ -89,61 +94,120 @@ int rs_fastsim_forces(double a, double b, double G, const double c[4],
     /* normalise: Σ g dx dy = μ N exactly */
     const double gs = mu * N / ((2 * a / mx) * dy * T * Y);
 
+    /* Per strip the sums are taken without the weights that are constant
+     * along it (dx dy, and a_j in x = a_j t): they multiply once at its
+     * end.  The march's cost is its instruction count (it is not latency-
+     * bound: interleaving strips bought nothing), so the adhesion zone
+     * behind the leading edge, where traction and derivatives are sums of
+     * constants, is summed in closed form; only the elements from the
+     * first slip on are marched. */
     double F0 = 0, F1 = 0, M = 0;
     double JF[9] = {0};
-
     for (int j = 0; j < my; j++) {
         const double eta = -1 + (2.0 * j + 1) / my;
         const double e2 = 1 - eta * eta;
         const double y = b * eta;
         const double aj = a * sqrt(e2);
-        const double dx = 2 * aj / mx;
         const double rj = gs * (hertz ? sqrt(e2) : e2);
+        const double dx = 2 * aj / mx, w = dx * dy;
         const double wx = xi[0] * iL1 - xi[2] * y * iLxs;
-        const double w = dx * dy;
-        const double wy0 = xi[1] * iL2, wy1 = xi[2] * iL3;
+        const double wy0 = xi[1] * iL2, wy1 = xi[2] * iL3, yl = y * iLxs;
         double px = 0, py = 0;
         double dpx[3] = {0, 0, 0}, dpy[3] = {0, 0, 0};
-        for (int i = 0; i < mx; i++) {
-            const double x = aj * tm[i];   /* midpoint */
+        /* Σ p, Σ t p_y, and the same of the derivatives */
+        double sx = 0, sy = 0, sty = 0;
+        double sdx[3] = {0, 0, 0}, sdy[3] = {0, 0, 0}, stdy[3] = {0, 0, 0};
+        /* Adhesion from the leading edge (p = p_H) in closed form: the
+         * rigid slip summed exactly from the leading edge to midpoint x_i =
+         * a_j t_i gives p_x = wx a_j u_i, p_y = wy0 a_j u_i + wy1 a_j² e_i
+         * with u_i = 1 − t_i, e_i = (1 − t_i²)/2, and the derivatives are
+         * the same sums of constants (dp_x/dξy = dp_y/dξx = 0).  So only the
+         * first slip is searched for, summing u, e, t u, t e. */
+        const double cx = wx * aj, cy0 = wy0 * aj, cy1 = wy1 * aj * aj;
+        double su = 0, se = 0, stu = 0, ste = 0;
+        int i = 0;
+        for (; i < mx; i++) {
+            const double u = um[i], e = em[i];
+            const double hx = cx * u, hy = cy0 * u + cy1 * e, g = rj * s[i];
+            if (hx * hx + hy * hy > g * g)
+                break;
+            su += u;
+            se += e;
+            stu += tm[i] * u;
+            ste += tm[i] * e;
+        }
+        if (i > 0) { /* the march's state at the adhesion zone's end */
+            const double u = um[i - 1], e = em[i - 1];
+            px = cx * u;
+            py = cy0 * u + cy1 * e;
+            dpx[0] = iL1 * aj * u;
+            dpx[2] = -yl * aj * u;
+            dpy[1] = iL2 * aj * u;
+            dpy[2] = iL3 * aj * aj * e;
+            sx = cx * su;
+            sy = cy0 * su + cy1 * se;
+            sty = cy0 * stu + cy1 * ste;
+            sdx[0] = iL1 * aj * su;
+            sdx[2] = -yl * aj * su;
+            sdy[1] = iL2 * aj * su;
+            sdy[2] = iL3 * aj * aj * se;
+            stdy[1] = iL2 * aj * stu;
+            stdy[2] = iL3 * aj * aj * ste;
+        }
+        /* from the first slip on: either, element by element */
+        for (; i < mx; i++) {
             /* from the previous midpoint (or the leading edge) to this one:
              * length h, the linear rigid slip integrated exactly (its value
              * at the middle of the step) */
-            const double h = i == 0 ? 0.5 * dx : dx;
-            const double xs = x + 0.5 * h;
-            const double wy = wy0 + wy1 * xs;
-            const double hx = px + h * wx, hy = py + h * wy;
-            const double dhx[3] = {dpx[0] + h * iL1, dpx[1], dpx[2] - h * y * iLxs};
-            const double dhy[3] = {dpy[0], dpy[1] + h * iL2, dpy[2] + h * xs * iL3};
+            const double h = i == 0 ? 0.5 * dx : dx, xs = aj * tm[i] + 0.5 * h;
+            const double hx = px + h * wx, hy = py + h * (wy0 + wy1 * xs);
+            dpx[0] += h * iL1;
+            dpx[2] -= h * yl;
+            dpy[1] += h * iL2;
+            dpy[2] += h * xs * iL3;
             const double g = rj * s[i];
             const double h2 = hx * hx + hy * hy;
-            if (h2 > g * g) {            /* slip: onto the bound, along p_H */
+            if (h2 > g * g) { /* slip: onto the bound, along n = p_H/|p_H| */
                 /* hypot where h2 overflows (absurd creepage): no NaN */
                 const double ihn = 1 / (h2 <= DBL_MAX ? sqrt(h2) : hypot(hx, hy));
                 const double nx = hx * ihn, ny = hy * ihn, k = g * ihn;
                 px = g * nx;
                 py = g * ny;
-                for (int m = 0; m < 3; m++) {
-                    const double nd = nx * dhx[m] + ny * dhy[m];
-                    dpx[m] = k * (dhx[m] - nx * nd);
-                    dpy[m] = k * (dhy[m] - ny * nd);
-                }
+                /* dp = k (I − n nᵀ) dp_H, per ξ component (written out) */
+                const double n0 = nx * dpx[0] + ny * dpy[0], n1 = nx * dpx[1] + ny * dpy[1],
+                             n2 = nx * dpx[2] + ny * dpy[2];
+                dpx[0] = k * (dpx[0] - nx * n0);
+                dpx[1] = k * (dpx[1] - nx * n1);
+                dpx[2] = k * (dpx[2] - nx * n2);
+                dpy[0] = k * (dpy[0] - ny * n0);
+                dpy[1] = k * (dpy[1] - ny * n1);
+                dpy[2] = k * (dpy[2] - ny * n2);
             } else {
                 px = hx;
                 py = hy;
-                for (int m = 0; m < 3; m++) {
-                    dpx[m] = dhx[m];
-                    dpy[m] = dhy[m];
-                }
             }
-            F0 += w * px;
-            F1 += w * py;
-            M += w * (x * py - y * px);
-            for (int m = 0; m < 3; m++) {
-                JF[m] += w * dpx[m];
-                JF[3 + m] += w * dpy[m];
-                JF[6 + m] += w * (x * dpy[m] - y * dpx[m]);
-            }
+            const double t = tm[i];
+            sx += px;
+            sy += py;
+            sty += t * py;
+            sdx[0] += dpx[0];
+            sdx[1] += dpx[1];
+            sdx[2] += dpx[2];
+            sdy[0] += dpy[0];
+            sdy[1] += dpy[1];
+            sdy[2] += dpy[2];
+            stdy[0] += t * dpy[0];
+            stdy[1] += t * dpy[1];
+            stdy[2] += t * dpy[2];
+        }
+        /* F += w Σ p; M += w Σ (x p_y − y p_x), x = a_j t */
+        F0 += w * sx;
+        F1 += w * sy;
+        M += w * (aj * sty - y * sx);
+        for (int m = 0; m < 3; m++) {
+            JF[m] += w * sdx[m];
+            JF[3 + m] += w * sdy[m];
+            JF[6 + m] += w * (aj * stdy[m] - y * sdx[m]);
         }
     }
     /* the traction of the simplified theory acts on the rail; the wheel

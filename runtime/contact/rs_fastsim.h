@@ -37,7 +37,11 @@
  * dp = (g/|p_H|)(I − n nᵀ) dp_H).  Piecewise smooth: it jumps where an
  * element changes between adhesion and slip.
  *
- * No allocation (one stack array of RS_FASTSIM_MAX_N doubles),
+ * Cost: the adhesion zone behind each strip's leading edge (traction and
+ * derivatives sums of constants there) is summed in closed form; only the
+ * elements from the first slip on are marched (docs/creep.md, "Cost").
+ *
+ * No allocation (four stack arrays of RS_FASTSIM_MAX_N doubles),
  * no state, loops bounded by mx and my: thread-safe and deterministic.
  */
 #ifndef RS_FASTSIM_H

@@ -55,6 +55,10 @@ typedef struct rs_contact_event {
     double limit;        /* Nadal's limit at alpha (0 when μ = 0)             */
     double alpha;        /* the wheel's flange angle (rad)                    */
     double u_w;          /* wheel profile coordinate of the steepest patch (m) */
+    double t_start;      /* flange climbing: the start of the exceedance
+                            that became the climb (t − t_start ≥
+                            contact_climb_time, rs_climb.h); = t for a
+                            derailment event                              */
 } rs_contact_event;
 
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
@@ -146,6 +150,9 @@ typedef struct rs_options {
      * still counted in rs_stats.contact_events). */
     int (*contact_event)(void *ctx, const struct rs_contact_event *e);
     void *contact_event_ctx;
+    double contact_climb_time; /* flange climbing is Y/Q at Nadal's limit
+                             held this long [s] (rs_climb.h: JNR's 0.05 s,
+                             the default); <= dt: any step above it       */
     int contact_law;      /* creep law (rs_creep.h's rs_creep_law): 0
                              (default) Kalker's linear law (saturated at
                              μ N when contact_mu > 0), 1 FASTSIM, 2 Polach

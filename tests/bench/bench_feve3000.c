@@ -36,6 +36,9 @@
  *                                     step_instructions_elastic: every
  *                                     speed-up, the elastic contact
  *   BENCH feve3000.step_us_median_elastic  the same run with the elastic contact
+ *   BENCH feve3000.step_us_median_elastic_fastsim  ... and FASTSIM's creep
+ *                                     forces (rs_fastsim.h) instead of the
+ *                                     scenario's saturated linear law
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
  *                                     refactorization + solve by KLU and by
@@ -54,6 +57,7 @@
 
 #include "bench_phases.h"
 #include "rs_contact.h"
+#include "rs_creep.h"
 #include "rs_elastic.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
@@ -126,6 +130,8 @@ static rs_binding *demo_binding;
 /* The contact the demo runs with: the constraint contact, or the elastic
  * one for BENCH feve3000.step_us_median_elastic. */
 static const rs_contact_ops *demo_contact;
+/* The elastic contact's creep law (rs_creep_law), or -1: the scenario's. */
+static int demo_law = -1;
 
 static void demo_free(rs_ws **ws)
 {
@@ -153,6 +159,8 @@ static rs_ws *demo_ws(const rs_model *m, unsigned fast, int ordering, int profil
     o.contact = demo_contact ? demo_contact : rs_wheel_rail_contact();
     if (!st) {
         rs_binding_options(b, &o);
+        if (demo_law >= 0)
+            o.contact_law = demo_law;
         o.fast = fast;
         o.klu_ordering = ordering;
         o.profile = profile;
@@ -601,6 +609,14 @@ int main(int argc, char **argv)
     bad |= us_el < 0;
     printf("    %-62s %7.2f us\n", "elastic contact (same run, same build)", us_el);
     printf("BENCH feve3000.step_us_median_elastic %.2f us\n", us_el);
+    demo_contact = rs_elastic_contact();
+    demo_law = RS_CREEP_FASTSIM;
+    const double us_fs = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, NULL);
+    demo_contact = NULL;
+    demo_law = -1;
+    bad |= us_fs < 0;
+    printf("    %-62s %7.2f us\n", "elastic contact, FASTSIM (same run, same build)", us_fs);
+    printf("BENCH feve3000.step_us_median_elastic_fastsim %.2f us\n", us_fs);
     printf("BENCH feve3000.contact_newton_per_step %.3f iterations\n", info.contact_newton);
     printf("BENCH feve3000.proj_newton_per_step %.3f iterations\n", info.proj_newton);
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);

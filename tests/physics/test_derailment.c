@@ -361,8 +361,9 @@ START_TEST(test_friction_per_contact)
      * limit there (1.69) without reaching the one at the profile's 70°
      * (1.84): no event.  Before, the merge dropped the root's 16 kN within
      * one step and the event came in that step (t 0.7011 s, Y/Q 1.8468):
-     * made by the search.  At μ 0.2 the climb comes at 1.207 s, Y/Q at the
-     * limit. */
+     * made by the search.  At μ 0.2 Y/Q first reaches the limit at 1.207
+     * s but does not hold it for contact_climb_time (0.05 s, rs_climb.h):
+     * the climb is reported with the derailment at 1.257 s, first. */
     const long n = lround(2.0 / DT);
     for (long k = 0; k < n && log.n_climb == 0; k++) {
         const double t = rs_ws_time(ws), F = t < T_RAMP ? 0 : RATE * (t - T_RAMP);
