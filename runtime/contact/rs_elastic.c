@@ -511,7 +511,6 @@ static int wheel_forces(struct rs_ws *ws, int i)
         return rs_ws_fail(ws, st, "contact '%s': the wheel centre (%.6g, %.6g, %.6g) m does not "
                                   "project onto the track",
                           ws->model->contacts[i].name, pose[0], pose[1], pose[2]);
-
     memcpy(w->up, up, sizeof up);
     memcpy(w->lat, lat, sizeof lat);
     /* rail frame: origin at h_r on the wheel's side, y to the field side */
