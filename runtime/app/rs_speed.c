@@ -142,9 +142,11 @@ static int relax(rs_ws *ws, const body *g, int ng, double *shift)
 }
 
 /* Every body's arc length inside the track's range: beyond it the track
- * is its end cubic extrapolated, where a body cannot be put on it (the
- * landing check would then fail for a reason it cannot name).  RS_OK, or
- * RS_E_VALUE naming the body, its s, the end it is beyond and the fix. */
+ * is its end cubic extrapolated, where a body cannot be put on it; asked
+ * when a wheel body did not land, so that the message names that cause
+ * (a body just beyond a straight end lands, and runs as before).  RS_OK,
+ * or RS_E_VALUE naming the body furthest off, its s, the end it is beyond
+ * and the fix. */
 static int on_track(const rs_model *m, rs_track_rel *tr, const body *g, int ng, char *err, size_t errlen)
 {
     const rs_track *t = rs_track_rel_track(tr);
@@ -201,8 +203,6 @@ static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *e
     }
     if (st)
         return rs_fail(err, errlen, st, "the potential energy: %s", rs_ws_error(ws));
-    if ((st = on_track(m, tr, g, ng, err, errlen)))
-        return st;
     for (int k = 0; k < ng; k++) {
         body *b = &g[k];
         if (b->y < 0 || b->yaw < 0)
@@ -289,6 +289,8 @@ static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *e
         const double ey = dist_to(rs_track_rel_value(tr, wb, RS_TREL_Y), y);
         const double eyaw = dist_to(rs_track_rel_value(tr, wb, RS_TREL_YAW), yaw);
         const double eroll = has_roll ? dist_to(rs_track_rel_value(tr, wb, RS_TREL_ROLL), roll) : 0;
+        if (!(ey < PLACE_TOL && eyaw < PLACE_TOL && eroll < PLACE_TOL) && (st = on_track(m, tr, g, ng, err, errlen)))
+            return st;
         if (!(ey < PLACE_TOL && eyaw < PLACE_TOL && eroll < PLACE_TOL))
             return rs_fail(err, errlen, RS_E_VALUE,
                            "the track is not straight and level (a curve, cant, gradient or irregularity), and "
