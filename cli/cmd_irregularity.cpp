@@ -84,13 +84,19 @@ int cmd_irregularity(int argc, char **argv) {
     std::vector<double> z(cfg.n);
     if (rs_irreg_synthesize(&cfg, z.data(), err, sizeof err) != RS_OK) throw cli::UserError(err);
     const std::string out = args.value("out");
+    // The usage line works as written: the profile does not end at 0, so the
+    // track reader needs a taper at the window's ends (docs/analyses.md, "The
+    // file"): the longest wavelength kept, at most a tenth of the profile.
+    const double taper = std::fmin(cfg.lambda_max, 0.1 * cfg.step * static_cast<double>(cfg.n));
+    const size_t slash = out.find_last_of('/');
+    const std::string base = slash == std::string::npos ? out : out.substr(slash + 1);
     std::ostringstream comment;
     comment << "railsym irregularity: " << args.value("spectrum") << " " << rs_irreg_kind_name(cfg.kind)
             << ", wavelengths " << cfg.lambda_min << " .. " << cfg.lambda_max << " m, step " << cfg.step
             << " m, seed " << seed << "\nvalues in metres; use: irregularity "
             << (cfg.kind == RS_IRREG_VERTICAL ? "vertical" : cfg.kind == RS_IRREG_LATERAL ? "lateral"
-                : cfg.kind == RS_IRREG_CROSS_LEVEL ? "cant" : "(no gauge kind in track files)")
-            << " table FILE linear (docs/contact.md)";
+                : cfg.kind == RS_IRREG_CROSS_LEVEL ? "cant" : "gauge")
+            << " table " << base << " linear taper " << taper << " (docs/contact.md)";
     if (rs_irreg_write_table(out.c_str(), comment.str().c_str(), s0, cfg.step, z.data(), cfg.n, err, sizeof err) !=
         RS_OK)
         throw cli::UserError(err);
@@ -98,8 +104,6 @@ int cmd_irregularity(int argc, char **argv) {
     for (double v : z) var += v * v;
     std::printf("irregularity: %s: %zu samples over %.6g m, rms %.4g mm\n", out.c_str(), cfg.n,
                 cfg.step * static_cast<double>(cfg.n), 1e3 * std::sqrt(var / static_cast<double>(cfg.n)));
-    if (cfg.kind == RS_IRREG_GAUGE)
-        std::printf("note: track files have no gauge irregularity; this table is for other tools\n");
 
     // The profile's Welch PSD beside the target, in m²/(1/m) against 1/m.
     std::string stem = out;

@@ -141,6 +141,50 @@ static int relax(rs_ws *ws, const body *g, int ng, double *shift)
     return RS_OK;
 }
 
+/* Every body's arc length inside the track's range: beyond it the track
+ * is its end cubic extrapolated, where a body cannot be put on it; asked
+ * when a wheel body did not land, so that the message names that cause
+ * (a body just beyond a straight end lands, and runs as before).  RS_OK,
+ * or RS_E_VALUE naming the body furthest off, its s, the end it is beyond
+ * and the fix. */
+static int on_track(const rs_model *m, rs_track_rel *tr, const body *g, int ng, char *err, size_t errlen)
+{
+    const rs_track *t = rs_track_rel_track(tr);
+    if (!t)
+        return RS_OK;
+    const double tol = 1e-9;   /* m: rounding of s = s_begin + x − x(s_begin) */
+    int worst = -1;            /* the body furthest off: the fix must move that far */
+    double off = tol;
+    for (int k = 0; k < ng; k++) {
+        const double d = fmax(t->s_begin - g[k].tp.s, g[k].tp.s - t->s_end);
+        if (d > off) {
+            off = d;
+            worst = k;
+        }
+    }
+    if (worst >= 0) {
+        const body *b = &g[worst];
+        const double s = b->tp.s;
+        const int before = s < t->s_begin;
+        char who[200];
+        if (b->wb >= 0)
+            snprintf(who, sizeof who, "wheel body '%s' (coordinate '%s')", rs_track_rel_body(m, b->wb), b->name);
+        else
+            snprintf(who, sizeof who, "the body of coordinate '%s'", b->name);
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "'speed' would put %s at s = %.6g m, %.6g m %s of track '%s' (s = %.6g .. %.6g m, %s): "
+                       "the track does not reach that body.  %s",
+                       who, s, before ? t->s_begin - s : s - t->s_end, before ? "before the start" : "past the end",
+                       t->name, t->s_begin, t->s_end, t->file[0] ? t->file : "<track>",
+                       before ? "Start the track earlier (a longer first element and `origin ... s S` with a "
+                                "smaller S), or move every body of the vehicle forward with 'initial <body>.x' "
+                                "lines"
+                              : "Lengthen the track, or move every body of the vehicle back with 'initial "
+                                "<body>.x' lines");
+    }
+    return RS_OK;
+}
+
 /* On a curve: puts every body on the track (rs_speed.h) and checks the
  * wheel bodies landed there. */
 static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *err, size_t errlen)
@@ -245,9 +289,12 @@ static int place(rs_ws *ws, rs_track_rel *tr, body *g, int ng, double V, char *e
         const double ey = dist_to(rs_track_rel_value(tr, wb, RS_TREL_Y), y);
         const double eyaw = dist_to(rs_track_rel_value(tr, wb, RS_TREL_YAW), yaw);
         const double eroll = has_roll ? dist_to(rs_track_rel_value(tr, wb, RS_TREL_ROLL), roll) : 0;
+        if (!(ey < PLACE_TOL && eyaw < PLACE_TOL && eroll < PLACE_TOL) && (st = on_track(m, tr, g, ng, err, errlen)))
+            return st;
         if (!(ey < PLACE_TOL && eyaw < PLACE_TOL && eroll < PLACE_TOL))
             return rs_fail(err, errlen, RS_E_VALUE,
-                           "the track curves, and wheel body '%s' did not land on it: %.3g m, %.3g rad yaw and "
+                           "the track is not straight and level (a curve, cant, gradient or irregularity), and "
+                           "wheel body '%s' did not land on it: %.3g m, %.3g rad yaw and "
                            "%.3g rad roll from where 'speed' put it (s = %.6g m).  'speed' places a body whose "
                            "coordinates '<body>.x', '.y', '.yaw', '.roll' are ground coordinates; this model's "
                            "are not (a bogie relative to its car body?): give the initial state by hand with "

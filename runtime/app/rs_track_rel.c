@@ -240,6 +240,8 @@ int rs_track_rel_open(rs_ws *ws, rs_track_rel **out, char *err, size_t errlen)
 
 int rs_track_rel_has_track(const rs_track_rel *t) { return t->track != NULL; }
 
+const rs_track *rs_track_rel_track(const rs_track_rel *t) { return t->track; }
+
 void rs_track_rel_point(rs_track_rel *t, double s, rs_track_point *tp)
 {
     if (t->track) {

@@ -74,6 +74,8 @@ void rs_track_rel_free(rs_track_rel **tr);
 
 /* 1 when a track file is loaded, 0 on the default straight level track. */
 int rs_track_rel_has_track(const rs_track_rel *tr);
+/* The loaded track (its range and file for messages), or NULL. */
+const rs_track *rs_track_rel_track(const rs_track_rel *tr);
 
 /* The track at arc length s (the default track: the ground x axis). */
 void rs_track_rel_point(rs_track_rel *tr, double s, rs_track_point *tp);

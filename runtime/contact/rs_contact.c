@@ -302,6 +302,16 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     if ((st = build_ck(c, m, a, err, errlen)) || (st = load_files(c, m, opt, err, errlen)))
         return st;
+    /* A track with a gauge irregularity gives each rail its own reference
+     * line (rs_track.h): the contact's x, y, z track splines become its
+     * rail's, on the same knots; θ stays the track's f_θ (rs_contact_track
+     * finds the track from it). */
+    for (int i = 0; i < c->nc; i++) {
+        const rs_track *t = rs_contact_track(c, i);
+        if (t && t->has_gauge)
+            for (int k = 0; k < 3; k++)
+                c->sp[6 * i + RS_SPLINE_TRACK_X + k] = &t->rail[m->contacts[i].side > 0 ? 0 : 1][k];
+    }
     /* the fill's cache: no segment yet; a spline without a file has one
      * constant segment (the straight level track has f_x = s) */
     for (int j = 0; j < 6 * c->nc; j++) {
@@ -489,8 +499,8 @@ int rs_contact_check_gauge(struct rs_ws *ws, const rs_contact_ws *c, const doubl
 }
 
 /* Every profile spline is the `spline` member of an rs_profile and every
- * track spline one of the four `f` of an rs_track (load_files takes them
- * from nowhere else), so the structure is found from the member. */
+ * track θ spline the `f[RS_TRACK_THETA]` of an rs_track (load_files takes
+ * them from nowhere else), so the structure is found from the member. */
 const rs_profile *rs_contact_profile(const rs_contact_ws *c, int i, int k)
 {
     const rs_spline *sp = c->sp[6 * i + k];
@@ -499,8 +509,10 @@ const rs_profile *rs_contact_profile(const rs_contact_ws *c, int i, int k)
 
 const rs_track *rs_contact_track(const rs_contact_ws *c, int i)
 {
-    const rs_spline *sp = c->sp[6 * i + RS_SPLINE_TRACK_X];
-    return sp ? (const rs_track *)(const void *)((const char *)sp - offsetof(rs_track, f)) : NULL;
+    /* from f_θ, which stays the track's own where x, y, z are a rail's */
+    const rs_spline *sp = c->sp[6 * i + RS_SPLINE_CANT];
+    return sp ? (const rs_track *)(const void *)((const char *)sp - offsetof(rs_track, f[RS_TRACK_THETA]))
+              : NULL;
 }
 
 static const rs_pattern *ck_pattern(const rs_contact_ws *c)

@@ -370,9 +370,10 @@ static void screw(const double r[3], const double d[3], double g[6])
 
 /* ---- one wheel --------------------------------------------------------- */
 
-/* The track's cross-section at O_w: centre point, tangent, lateral ĉ (left)
- * and up n̂. */
-static int track_frame(elastic_wheel *w, const double O[3], double C[3], double t[3], double lat[3],
+/* The track's cross-section at O_w for the rail on side sg (+1 left): the
+ * rail's reference point (the centre line's, moved by a gauge irregularity:
+ * rs_track_rail_eval), tangent, lateral ĉ (left) and up n̂. */
+static int track_frame(elastic_wheel *w, double sg, const double O[3], double C[3], double t[3], double lat[3],
                        double up[3])
 {
     if (!w->track) {
@@ -389,7 +390,7 @@ static int track_frame(elastic_wheel *w, const double O[3], double C[3], double 
     w->s_track = s;
     w->have_s = 1;
     rs_track_point tp;
-    rs_track_eval(w->track, s, &w->track_hint, &tp);
+    rs_track_rail_eval(w->track, sg > 0 ? 1 : -1, s, &w->track_hint, &tp);
     for (int k = 0; k < 3; k++) {
         C[k] = tp.pos[k];
         t[k] = tp.tangent[k];
@@ -513,7 +514,7 @@ static int wheel_forces(struct rs_ws *ws, int i)
     w->np = 0;
     w->energy = 0;
     double C[3], t[3], lat[3], up[3];
-    int st = track_frame(w, pose, C, t, lat, up);
+    int st = track_frame(w, sg, pose, C, t, lat, up);
     if (st < 0)
         return rs_ws_fail(ws, st, "contact '%s': the wheel centre (%.6g, %.6g, %.6g) m does not "
                                   "project onto the track",

@@ -48,6 +48,8 @@ void rs_track_free(rs_track *t)
 {
     if (!t) return;
     for (int k = 0; k < 4; k++) rs_spline_free(&t->f[k]);
+    for (int r = 0; r < 2; r++)
+        for (int k = 0; k < 3; k++) rs_spline_free(&t->rail[r][k]);
     rs_track_design_free(t->design);
     memset(t, 0, sizeof *t);
 }
@@ -127,6 +129,38 @@ static int initial_knots(const rs_track_design *d, double h, dvec *k)
 
 /* ------------------------------------------------------------ fit */
 
+static void cross3(const double a[3], const double b[3], double o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The cross-section axes of a line with derivative d1 and cant θ
+ * (rs_track.h): tangent t, lateral ĉ = cos θ h + sin θ (t × h), up t × ĉ. */
+static void frame(const double d1[3], double cant, double tg[3], double lat[3], double up[3])
+{
+    double nrm = sqrt(d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2]);
+    for (int k = 0; k < 3; k++) tg[k] = nrm > 0.0 ? d1[k] / nrm : 0.0;
+    double hn = sqrt(tg[0] * tg[0] + tg[1] * tg[1]);
+    double h[3] = { hn > 0.0 ? -tg[1] / hn : 0.0, hn > 0.0 ? tg[0] / hn : 1.0, 0.0 };
+    double u0[3];
+    cross3(tg, h, u0);
+    double c = cos(cant), sn = sin(cant);
+    for (int k = 0; k < 3; k++) lat[k] = c * h[k] + sn * u0[k];
+    cross3(tg, lat, up);
+}
+
+/* The exact reference line of rail r (0 left, 1 right) at o: the centre
+ * moved by ±g/2 along the exact ĉ. */
+static void exact_rail(const rs_track_exact *o, int r, double p[3])
+{
+    double tg[3], lat[3], up[3];
+    frame(o->d1, o->cant, tg, lat, up);
+    const double half = (r == 0 ? 0.5 : -0.5) * o->gauge;
+    for (int k = 0; k < 3; k++) p[k] = o->pos[k] + half * lat[k];
+}
+
 static double seg_eval(const rs_spline *sp, int seg, double s, double *d1, double *d2)
 {
     const double *c = &sp->coef[4 * seg];
@@ -141,6 +175,7 @@ static int fit_all(rs_track *t, const char *fname, const double *knots, int n, d
 {
     const rs_track_design *d = t->design;
     double *X = buf, *Y = buf + n, *Z = buf + 2 * n, *TH = buf + 3 * n;
+    const int nf = t->has_gauge ? 10 : 4;   /* f, then rail[0], rail[1] */
     int hint = 0;
     for (int i = 0; i < n; i++) {
         rs_track_exact o;
@@ -149,11 +184,17 @@ static int fit_all(rs_track *t, const char *fname, const double *knots, int n, d
         Y[i] = o.pos[1];
         Z[i] = o.pos[2];
         TH[i] = o.cant;
+        for (int r = 0; r < 2 && t->has_gauge; r++) {
+            double p[3];
+            exact_rail(&o, r, p);
+            for (int k = 0; k < 3; k++) buf[(size_t)(4 + 3 * r + k) * (size_t)n + (size_t)i] = p[k];
+        }
     }
-    for (int k = 0; k < 4; k++) {
-        rs_spline_free(&t->f[k]);
+    for (int k = 0; k < nf; k++) {
+        rs_spline *sp = k < 4 ? &t->f[k] : &t->rail[(k - 4) / 3][(k - 4) % 3];
+        rs_spline_free(sp);
         char e2[160];
-        int rc = rs_spline_fit(&t->f[k], knots, buf + (size_t)k * (size_t)n, n, e2, sizeof e2);
+        int rc = rs_spline_fit(sp, knots, buf + (size_t)k * (size_t)n, n, e2, sizeof e2);
         if (rc != RS_OK)
             return rs_fail_at(err, errlen, rc == RS_E_NOMEM ? RS_E_NOMEM : RS_E_FIT, fname, 0,
                               "spline fit failed: %s", e2);
@@ -183,6 +224,8 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
     t->cant_base = d->cant_base;
     t->n_elements = d->ne;
     t->n_irregularities = d->ni;
+    for (int i = 0; i < d->ni; i++)
+        if (d->irr[i].kind == RS_TRACK_IRREG_GAUGE) t->has_gauge = 1;
     double L = d->s_end - d->s_begin;
     double h = t->spacing;
     if (L / h < 3.0) h = L / 3.0;
@@ -220,12 +263,12 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
         int n = k.n;
         free(buf);
         free(flag);
-        buf = malloc((size_t)4 * (size_t)n * sizeof *buf);
+        buf = malloc((size_t)(t->has_gauge ? 10 : 4) * (size_t)n * sizeof *buf);
         flag = calloc((size_t)n, 1);
         if (!buf || !flag) { rc = RS_E_NOMEM; break; }
         rc = fit_all(t, fname, k.v, n, buf, err, errlen);
         if (rc) break;
-        double ep = 0.0, ec = 0.0, e2 = 0.0, worst = 0.0;
+        double ep = 0.0, ec = 0.0, e2 = 0.0, er = 0.0, worst = 0.0;
         int nflag = 0, hint = 0;
         for (int i = 0; i + 1 < n; i++) {
             double len = k.v[i + 1] - k.v[i];
@@ -238,6 +281,15 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
                     p = seg_eval(&t->f[c], i, s, &a1, &a2);
                     ep_i = fmax(ep_i, fabs(p - o.pos[c]));
                     if (c < 2) e2_i = fmax(e2_i, fabs(a2 - o.d2[c]));
+                }
+                for (int r = 0; r < 2 && t->has_gauge; r++) {   /* the rails' lines */
+                    double pr[3];
+                    exact_rail(&o, r, pr);
+                    for (int c = 0; c < 3; c++) {
+                        double e = fabs(seg_eval(&t->rail[r][c], i, s, &a1, &a2) - pr[c]);
+                        er = fmax(er, e);
+                        ep_i = fmax(ep_i, e);
+                    }
                 }
                 p = seg_eval(&t->f[3], i, s, &a1, &a2);
                 double ec_i = fabs(p - o.cant);
@@ -255,6 +307,7 @@ static int build(rs_track *t, const char *fname, char *err, size_t errlen)
         }
         t->fit_err_pos = ep;
         t->fit_err_cant = ec;
+        t->fit_err_rail = er;
         t->fit_err_d2 = e2;
         t->refine_passes = pass;
         if (nflag == 0 || pass == MAX_PASSES) break;
@@ -368,36 +421,32 @@ void rs_track_segment(const rs_track *t, int seg, double c[4][5])
     for (int k = 0; k < 4; k++) rs_spline_segment(&t->f[k], seg, c[k]);
 }
 
-static void cross3(const double a[3], const double b[3], double o[3])
+/* The point of the line xyz[0..2] (f or a rail's) at s, with f's cant. */
+static int line_eval(const rs_track *t, const rs_spline *xyz, double s, int *hint, rs_track_point *o)
 {
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
+    int outside = 0;
+    int seg = rs_spline_find(&t->f[0], s, hint, &outside);
+    o->s = s;
+    o->segment = seg;
+    for (int k = 0; k < 3; k++) o->pos[k] = seg_eval(&xyz[k], seg, s, &o->d1[k], &o->d2[k]);
+    double th2;
+    o->cant = seg_eval(&t->f[3], seg, s, &o->cant_d1, &th2);
+    frame(o->d1, o->cant, o->tangent, o->lateral, o->up);
+    double xp = o->d1[0], yp = o->d1[1], q = xp * xp + yp * yp;
+    o->curvature = q > 0.0 ? (xp * o->d2[1] - yp * o->d2[0]) / (q * sqrt(q)) : 0.0;
+    return outside ? 1 : 0;
 }
 
 int rs_track_eval(const rs_track *t, double s, int *hint, rs_track_point *o)
 {
     if (!t || !o || t->f[0].n < 2) return RS_E_ARG;
-    int outside = 0;
-    int seg = rs_spline_find(&t->f[0], s, hint, &outside);
-    o->s = s;
-    o->segment = seg;
-    for (int k = 0; k < 3; k++) o->pos[k] = seg_eval(&t->f[k], seg, s, &o->d1[k], &o->d2[k]);
-    double th2;
-    o->cant = seg_eval(&t->f[3], seg, s, &o->cant_d1, &th2);
-    double nrm = sqrt(o->d1[0] * o->d1[0] + o->d1[1] * o->d1[1] + o->d1[2] * o->d1[2]);
-    for (int k = 0; k < 3; k++) o->tangent[k] = nrm > 0.0 ? o->d1[k] / nrm : 0.0;
-    const double *tg = o->tangent;
-    double hn = sqrt(tg[0] * tg[0] + tg[1] * tg[1]);
-    double h[3] = { hn > 0.0 ? -tg[1] / hn : 0.0, hn > 0.0 ? tg[0] / hn : 1.0, 0.0 };
-    double u0[3];
-    cross3(tg, h, u0);
-    double c = cos(o->cant), sn = sin(o->cant);
-    for (int k = 0; k < 3; k++) o->lateral[k] = c * h[k] + sn * u0[k];
-    cross3(tg, o->lateral, o->up);
-    double xp = o->d1[0], yp = o->d1[1], q = xp * xp + yp * yp;
-    o->curvature = q > 0.0 ? (xp * o->d2[1] - yp * o->d2[0]) / (q * sqrt(q)) : 0.0;
-    return outside ? 1 : 0;
+    return line_eval(t, t->f, s, hint, o);
+}
+
+int rs_track_rail_eval(const rs_track *t, int side, double s, int *hint, rs_track_point *o)
+{
+    if (!t || !o || t->f[0].n < 2) return RS_E_ARG;
+    return line_eval(t, t->has_gauge ? t->rail[side > 0 ? 0 : 1] : t->f, s, hint, o);
 }
 
 int rs_track_exact_eval(const rs_track *t, double s, int *hint, rs_track_exact *out)

@@ -69,6 +69,14 @@ typedef struct rs_track {
     double fit_err_pos, fit_err_cant, fit_err_d2;
     int    refine_passes;  /* refinement passes the fit needed                */
     rs_spline f[4];        /* f_x, f_y, f_z, f_θ over s; identical knots      */
+    /* With a gauge irregularity g(s) (m, + = wider): the rails' reference
+     * lines c(s) ± g(s)/2 ĉ(s), left (+, rail[0]) and right (−, rail[1]),
+     * x, y, z on f's knots and within its tolerance; the contact places each
+     * rail on its own line (rs_track_rail_eval).  has_gauge = 0: none, the
+     * rails sit on the centre line f. */
+    int    has_gauge;
+    rs_spline rail[2][3];
+    double fit_err_rail;   /* largest |spline − exact| of the rail lines (m)  */
     struct rs_track_design *design;
 } rs_track;
 
@@ -95,6 +103,8 @@ typedef struct rs_track_exact {
     double design_cant;           /* design θ (rad), without irregularities   */
     double lateral, vertical, cross_level; /* irregularity sums (m): along h,
                                    on z of the centre, left minus right rail */
+    double gauge;                 /* gauge irregularity sum (m, + = wider):
+                                   each rail moves g/2 outwards along ĉ      */
 } rs_track_exact;
 
 /* Read, check and build a track file.  Tables named in it are read relative
@@ -115,6 +125,15 @@ int rs_track_find(const rs_track *t, double s, int *hint, int *outside);
 /* Spline track at s.  Returns 0 inside [s_begin, s_end], +1 when the end
  * cubics are extrapolated, RS_E_ARG on NULL arguments. */
 int rs_track_eval(const rs_track *t, double s, int *hint, rs_track_point *out);
+
+/* The reference line of one rail at s: side +1 the left rail, −1 the right
+ * one.  Without a gauge irregularity the centre line (rs_track_eval);
+ * with one, pos, d1, d2 are the rail line's (c ± g/2 ĉ) and tangent,
+ * lateral, up its frame (so a gauge that varies along s turns the rail's
+ * tangent by about g'/2), cant and curvature as rs_track_eval gives them
+ * for that line.  The rail profile sits at h_r + u_r along `lateral` from
+ * pos, exactly as on the centre line.  Returns as rs_track_eval. */
+int rs_track_rail_eval(const rs_track *t, int side, double s, int *hint, rs_track_point *out);
 
 /* Number of segments (knots − 1) and the coefficients of segment seg
  * (clamped) for the generated code: c[k] = (a, b, c, d, s_bp) of spline k in

@@ -355,7 +355,7 @@ static int st_gradient(parser *ps, char tok[][TOK_MAX], int nt)
 }
 
 static const char *const IRR_KINDS[] = { "lateral", "vertical", "cant", "vertical_left",
-                                         "vertical_right", NULL };
+                                         "vertical_right", "gauge", NULL };
 
 static int st_irregularity(parser *ps, char tok[][TOK_MAX], int nt)
 {
@@ -365,7 +365,7 @@ static int st_irregularity(parser *ps, char tok[][TOK_MAX], int nt)
                           "[to S1] [taper T]";
     if (nt < 2)
         return FAIL(ps, RS_E_SYNTAX, "missing the kind: write `%s` (KIND: lateral, "
-                    "vertical, cant, vertical_left, vertical_right)", usage_s);
+                    "vertical, cant, vertical_left, vertical_right, gauge)", usage_s);
     int kind = -1;
     for (int k = 0; IRR_KINDS[k]; k++)
         if (!strcmp(tok[1], IRR_KINDS[k])) kind = k;

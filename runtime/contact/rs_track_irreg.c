@@ -215,7 +215,7 @@ void rs_track_irreg_eval(const rs_track_irreg *ir, double s, double v[3])
 static const char *kind_name(int k)
 {
     static const char *names[RS_TRACK_IRREG_NKINDS] = { "lateral", "vertical", "cant",
-                                                 "vertical_left", "vertical_right" };
+                                                 "vertical_left", "vertical_right", "gauge" };
     return (k >= 0 && k < RS_TRACK_IRREG_NKINDS) ? names[k] : "?";
 }
 
@@ -316,4 +316,7 @@ void rs_track_exact_geometry(const rs_track_design *d, double s, int *hint, rs_t
     o->lateral = lat[0];
     o->vertical = zc[0];
     o->cross_level = cl[0];
+    /* the gauge moves the rails, not the centre line: rs_track.c fits the
+     * two rails' reference lines from it */
+    o->gauge = sum[RS_TRACK_IRREG_GAUGE][0];
 }

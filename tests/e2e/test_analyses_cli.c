@@ -9,8 +9,15 @@
  *    straight);
  *  - `railsym psd` on that run's results writes its CSV (one row per bin)
  *    and plot;
+ *  - the `use:` line a generated table's header gives (vertical, and gauge
+ *    from an FRA spectrum) works as written: a track file made of it runs
+ *    generated/wheelset_cone for 1 s;
  *  - `railsym comfort` on a CSV of sinusoids writes the 12 blocks of 60 s
- *    and prints N_MV; unknown columns are named with the closest one;
+ *    and prints N_MV; unknown columns are named with the closest one; with
+ *    --y and --z alone (no N_MV) it writes Sperling's Wz per 5 s block and
+ *    its plot: every block of these whole-period sinusoids has the record's
+ *    Wz, the hand values 0.896 (20³ · 0.8 · 2² / 2)^0.1 = 2.307 (lateral,
+ *    0.2 m/s² at 2 Hz) and 0.896 (40³ · 0.325 · 5² / 5)^0.1 = 2.845;
  *  - `railsym track-shift` on a CSV of ΣY = 5 kN + 12 kN sin(2π 2 t) (also
  *    given as R.Y - L.Y, two wheels' columns) prints
  *    the hand rms 9.849 kN and the limits 83.33 kN (70.83 kN freight);
@@ -84,15 +91,16 @@ static double max_abs(const char *path, int k)
 
 START_TEST(irregularity_reproducible)
 {
-    const char *gen = "%s irregularity --spectrum fra5 --kind lateral --length 300 --seed %d -o %s/%s --no-plot "
-                      ">/dev/null";
-    ck_assert_int_eq(sh(gen, bin, 11, dir, "a.csv"), 0);
-    ck_assert_int_eq(sh(gen, bin, 11, dir, "b.csv"), 0);
-    ck_assert_int_eq(sh(gen, bin, 12, dir, "c.csv"), 0);
-    ck_assert_int_eq(sh("cmp -s %s/a.csv %s/b.csv", dir, dir), 0);
-    ck_assert_int_ne(sh("cmp -s %s/a.csv %s/c.csv", dir, dir), 0);
+    /* one file name in three folders: the header's use line names the file */
+    const char *gen = "mkdir -p %s/%s && %s irregularity --spectrum fra5 --kind lateral --length 300 --seed %d "
+                      "-o %s/%s/a.csv --no-plot >/dev/null";
+    ck_assert_int_eq(sh(gen, dir, "1", bin, 11, dir, "1"), 0);
+    ck_assert_int_eq(sh(gen, dir, "2", bin, 11, dir, "2"), 0);
+    ck_assert_int_eq(sh(gen, dir, "3", bin, 12, dir, "3"), 0);
+    ck_assert_int_eq(sh("cmp -s %s/1/a.csv %s/2/a.csv", dir, dir), 0);
+    ck_assert_int_ne(sh("cmp -s %s/1/a.csv %s/3/a.csv", dir, dir), 0);
     char path[128];
-    snprintf(path, sizeof path, "%s/a.csv", dir);
+    snprintf(path, sizeof path, "%s/1/a.csv", dir);
     ck_assert_int_eq(lines(path), 2 + 1 + 1200);   /* two comments, the header, 300 m / 0.25 m */
     ck_assert_int_eq(sh("%s irregularity --spectrum erri-low --kind gauge --length 300 -o %s/g.csv 2>%s/err.txt",
                         bin, dir, dir), 1);
@@ -156,6 +164,56 @@ START_TEST(track_reads_tables)
 }
 END_TEST
 
+/* The `use:` line of a generated table's header, its " (docs/contact.md)" cut. */
+static void use_line(const char *csv, char *out, size_t n)
+{
+    char path[128], line[512];
+    snprintf(path, sizeof path, "%s/%s", dir, csv);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    out[0] = '\0';
+    while (fgets(line, sizeof line, f) && line[0] == '#') {
+        char *u = strstr(line, "use: ");
+        char *e = u ? strstr(u, " (docs/contact.md)") : NULL;
+        if (u && e) {
+            *e = '\0';
+            snprintf(out, n, "%s\n", u + 5);
+        }
+    }
+    fclose(f);
+    ck_assert_msg(out[0], "%s has no 'use:' line", csv);
+}
+
+START_TEST(usage_line_works_as_written)
+{
+    RS_REQUIRE_MODEL("wheelset_cone");
+    ck_assert_int_eq(sh("cd %s && %s irregularity --spectrum erri-low --kind vertical --length 200 -w 10:70 -o v.csv "
+                        "--no-plot >/dev/null", dir, bin), 0);
+    ck_assert_int_eq(sh("cd %s && %s irregularity --spectrum fra4 --kind gauge --length 200 -w 10:70 --seed 3 -o g.csv "
+                        "--no-plot >/dev/null", dir, bin), 0);
+    char v[256], g[256], both[600];
+    use_line("v.csv", v, sizeof v);
+    use_line("g.csv", g, sizeof g);
+    /* the taper: the longest wavelength (70 m), at most a tenth of 200 m */
+    ck_assert_str_eq(v, "irregularity vertical table v.csv linear taper 20\n");
+    ck_assert_str_eq(g, "irregularity gauge table g.csv linear taper 20\n");
+    /* as the old header wrote it (no taper), the reader refuses the table */
+    write_file("bare.trk", TRACK, "irregularity vertical table v.csv linear\n", "");
+    write_file("bare.scn", SCENARIO, dir, "bare.trk");
+    ck_assert_int_eq(sh("%s run generated/wheelset_cone --scenario %s/bare.scn --out %s/bare.csv -q 2>%s/err.txt",
+                        bin, dir, dir, dir), 1);
+    ck_assert_int_eq(sh("grep -q 'add `taper LENGTH`' %s/err.txt", dir), 0);
+    snprintf(both, sizeof both, "%s%s", v, g);
+    write_file("use.trk", TRACK, both, "");
+    write_file("use.scn", SCENARIO, dir, "use.trk");
+    ck_assert_int_eq(sh("%s run generated/wheelset_cone --scenario %s/use.scn --set 'duration 1' --out %s/use.csv -q",
+                        bin, dir, dir), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/use.csv", dir);
+    ck_assert_int_eq(lines(path), 1 + 501);
+}
+END_TEST
+
 START_TEST(comfort_command)
 {
     char path[128];
@@ -175,6 +233,33 @@ START_TEST(comfort_command)
     snprintf(path, sizeof path, "%s/acc_comfort.csv", dir);
     ck_assert_int_eq(lines(path), 1 + 12);
     ck_assert_int_eq(sh("test -s %s/acc_comfort.png", dir), 0);
+    ck_assert_int_eq(sh("test -s %s/acc_sperling.csv", dir), 0);
+
+    /* Wz alone: its own CSV and plot, no N_MV file */
+    snprintf(path, sizeof path, "%s/acc.csv", dir);
+    ck_assert_int_eq(sh("%s comfort %s --y ay --z az --out %s/wz > %s/out2.txt", bin, path, dir, dir), 0);
+    ck_assert_int_eq(sh("grep -q '^sperling: .*wz_sperling.csv (12 blocks of 5 s)' %s/out2.txt", dir), 0);
+    ck_assert_int_ne(sh("test -e %s/wz_comfort.csv", dir), 0);
+    ck_assert_int_eq(sh("test -s %s/wz_sperling.png", dir), 0);
+    snprintf(path, sizeof path, "%s/wz_sperling.csv", dir);
+    ck_assert_int_eq(lines(path), 1 + 12);
+    FILE *w = fopen(path, "r");
+    ck_assert_ptr_nonnull(w);
+    char line[512];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, w));
+    ck_assert_str_eq(line, "t_start_s,wz_y_block,wz_y_record,wz_z_block,wz_z_record\n");
+    const double hand_y = 0.896 * pow(8000 * 0.8 * 4 / 2, 0.1), hand_z = 0.896 * pow(64000 * 0.325 * 25 / 5, 0.1);
+    for (int b = 0; b < 12; b++) {
+        double t, y, yr, z, zr;
+        ck_assert_ptr_nonnull(fgets(line, sizeof line, w));
+        ck_assert_int_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf", &t, &y, &yr, &z, &zr), 5);
+        ck_assert_double_eq_tol(t, 5.0 * b, 1e-9);
+        ck_assert_double_eq_tol(y, yr, 1e-6 * yr);
+        ck_assert_double_eq_tol(z, zr, 1e-6 * zr);
+        ck_assert_double_eq_tol(yr, hand_y, 1e-3);
+        ck_assert_double_eq_tol(zr, hand_z, 1e-3);
+    }
+    fclose(w);
 }
 END_TEST
 
@@ -230,6 +315,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, irregularity_reproducible);
     tcase_add_test(tc, track_reads_tables);
+    tcase_add_test(tc, usage_line_works_as_written);
     tcase_add_test(tc, comfort_command);
     tcase_add_test(tc, track_shift_command);
     suite_add_tcase(s, tc);

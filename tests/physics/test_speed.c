@@ -20,7 +20,12 @@
  *   - the transform alone: a wheelset put by hand at a known offset and
  *     rotation from the canted track frame (built here from R and θ) reads
  *     back that offset and rotation;
- *   - errors: file:line and the fix.
+ *   - errors: file:line and the fix; a vehicle whose bodies the track does not
+ *     reach: on a straight with a lateral irregularity from s = 0 (not
+ *     straight, so `speed` places the bodies) the bogie at x = 0 has its
+ *     rear wheelset at s = −1.28 m: refused naming that wheel body, its s,
+ *     the track's start and the fix (the landing check's message blamed the
+ *     model's coordinates before); past the end the same.
  */
 #define _DEFAULT_SOURCE   /* mkdtemp */
 #include <math.h>
@@ -466,8 +471,33 @@ START_TEST(relative_coordinates_refused_on_curve)
 {
     ck_assert_int_ne(run("generated/feve3000", "feve.scn", "duration 0.01\ntrack \"arc.trk\"\nspeed 10\n"
                                                          "initial x = 100\n"), RS_OK);
-    ck_assert_msg(strstr(err, "feve.scn:3: 'speed 10': the track curves, and wheel body 'front.wf.ws' did not land"),
+    ck_assert_msg(strstr(err, "feve.scn:3: 'speed 10': the track is not straight and level (a curve, cant, gradient or "
+                              "irregularity), and wheel body 'front.wf.ws' did not land"),
                   "%s", err);
+}
+END_TEST
+
+START_TEST(bodies_off_the_track_named)
+{
+    write_file("irr.trk", "railsym-track 1\nname irr\ngauge 1.435\ninclination 1:40\nstraight 60\n"
+                          "irregularity lateral sine amplitude 0.002 wavelength 20 taper 2\n");
+    const char *scn = "duration 0.01\nstep 1e-3\ntrack \"irr.trk\"\nspeed 20\n"
+                      "initial x = %g\ninitial front.x = %g\ninitial rear.x = %g\n";
+    char text[400];
+    snprintf(text, sizeof text, scn, 0.0, 0.0, 0.0);
+    ck_assert_int_eq(run("generated/bogie", "start.scn", text), RS_E_VALUE);
+    ck_assert_msg(strstr(err, "'speed' would put wheel body 'rear.ws' (coordinate 'rear.x') at s = -1.28 m, 1.28 m "
+                              "before the start of track 'irr' (s = 0 .. 60 m,") &&
+                      strstr(err, "Start the track earlier"),
+                  "%s", err);
+    snprintf(text, sizeof text, scn, 59.0, 59.0, 59.0);
+    ck_assert_int_eq(run("generated/bogie", "end.scn", text), RS_E_VALUE);
+    ck_assert_msg(strstr(err, "wheel body 'front.ws' (coordinate 'front.x') at s = 60.28 m, 0.28 m past the end of "
+                              "track 'irr'") && strstr(err, "Lengthen the track"),
+                  "%s", err);
+    /* inside: it runs */
+    snprintf(text, sizeof text, scn, 20.0, 20.0, 20.0);
+    ck_assert_msg(run("generated/bogie", "in.scn", text) == RS_OK, "%s", err);
 }
 END_TEST
 
@@ -487,6 +517,7 @@ int main(void)
     tcase_add_test(tc, equilibrium_keeps_rolling_state_on_curve);
     tcase_add_test(tc, transform_reads_back_offsets);
     tcase_add_test(tc, relative_coordinates_refused_on_curve);
+    tcase_add_test(tc, bodies_off_the_track_named);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }

@@ -455,6 +455,73 @@ START_TEST(irregularities_amplitude_and_wavelength)
 }
 END_TEST
 
+/* Gauge irregularity g(s) (+ = wider): the left rail's line is c + g/2 ĉ,
+ * the right one's c − g/2 ĉ; the centre line does not move.  Hand values:
+ * a 4 mm sine of 20 m on a straight; a constant +5 mm table on a canted
+ * curve (ĉ's z = h / base there). */
+START_TEST(gauge_irregularity_moves_each_rail)
+{
+    rs_track t;
+    load_text(&t, "railsym-track 1\ngauge 1.435\nstraight 200\n"
+                  "irregularity gauge sine amplitude 0.004 wavelength 20\n");
+    ck_assert_int_eq(t.has_gauge, 1);
+    int hint = 0;
+    rs_track_point c, l, r;
+    /* s = 5: g = 4 mm, rails at y = ±2 mm; s = 12.5: g = 4 sin(225°) = −2.828 mm */
+    const double probe[][2] = { { 5, 0.002 }, { 12.5, -0.0014142135623731 }, { 0, 0 }, { 110, 0 } };
+    for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
+        const double s = probe[i][0];
+        rs_track_eval(&t, s, &hint, &c);
+        rs_track_rail_eval(&t, +1, s, &hint, &l);
+        rs_track_rail_eval(&t, -1, s, &hint, &r);
+        ck_assert_double_eq_tol(c.pos[1], 0, 1e-9);
+        ck_assert_double_eq_tol(l.pos[0], s, 1e-9);
+        ck_assert_double_eq_tol(l.pos[1], probe[i][1], 1e-8);
+        ck_assert_double_eq_tol(r.pos[1], -probe[i][1], 1e-8);
+        ck_assert_double_eq_tol(l.pos[2], 0, 1e-9);
+    }
+    /* at s = 10 the left rail turns by g'/2 = 2 mm · 2π/20 m · cos π = −6.2832e-4 rad */
+    rs_track_rail_eval(&t, +1, 10, &hint, &l);
+    ck_assert_double_eq_tol(atan2(l.tangent[1], l.tangent[0]), -6.283185307e-4, 1e-7);
+    ck_assert_double_eq_tol(l.lateral[0], 6.283185307e-4, 1e-7);
+    rs_track_exact e;
+    rs_track_exact_eval(&t, 5, &hint, &e);
+    ck_assert_double_eq_tol(e.gauge, 0.004, 1e-12);
+    ck_assert(t.fit_err_rail <= t.tolerance);
+    rs_track_free(&t);
+
+    /* constant +5 mm on a left curve, R 1000 m, cant 0.15 m on base 1.5 m */
+    char dir[] = "/tmp/rs_track_XXXXXX", path[600], text[1024], err[512];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/g.csv", dir);
+    write_file(path, "s,value\n-1,0.005\n301,0.005\n");
+    snprintf(text, sizeof text, "railsym-track 1\ngauge 1.435\ncant_base 1.5\n"
+             "curve 300 radius 1000 left cant 0.15\nirregularity gauge table g.csv linear\n");
+    ck_assert_msg(rs_track_parse(&t, text, strlen(text), "t.trk", dir, err, sizeof err) == 0, "%s", err);
+    const double sz = -0.15 / 1.5, cz = sqrt(1 - sz * sz);   /* left curve: θ < 0, the left rail low */
+    for (double s = 3; s < 300; s += 37.1) {
+        rs_track_eval(&t, s, &hint, &c);
+        rs_track_rail_eval(&t, +1, s, &hint, &l);
+        rs_track_rail_eval(&t, -1, s, &hint, &r);
+        /* plan: the centre's normal (−sin ψ, cos ψ), ψ = s/R; height ± 2.5 mm sin θ */
+        const double psi = s / 1000, d = 0.0025 * cz;
+        ck_assert_double_eq_tol(l.pos[0] - c.pos[0], -d * sin(psi), 1e-8);
+        ck_assert_double_eq_tol(l.pos[1] - c.pos[1], d * cos(psi), 1e-8);
+        ck_assert_double_eq_tol(l.pos[2] - c.pos[2], 0.0025 * sz, 1e-8);
+        ck_assert_double_eq_tol(r.pos[1] - c.pos[1], -d * cos(psi), 1e-8);
+        ck_assert_double_eq_tol(r.pos[2] - c.pos[2], -0.0025 * sz, 1e-8);
+        /* a constant gauge keeps the rails parallel to the centre line */
+        for (int k = 0; k < 3; k++) {
+            ck_assert_double_eq_tol(l.tangent[k], c.tangent[k], 1e-8);
+            ck_assert_double_eq_tol(r.lateral[k], c.lateral[k], 1e-8);
+        }
+    }
+    rs_track_free(&t);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(shipped_curve_fits_within_tolerance)
 {
     rs_track t;
@@ -828,6 +895,7 @@ static Suite *track_suite(void)
     tcase_add_test(g, cant_ramps_over_transitions);
     tcase_add_test(g, gradient_and_vertical_curve);
     tcase_add_test(g, irregularities_amplitude_and_wavelength);
+    tcase_add_test(g, gauge_irregularity_moves_each_rail);
     tcase_add_test(g, shipped_curve_fits_within_tolerance);
     tcase_add_test(g, segment_coefficients_and_hint);
     tcase_add_test(g, project_points_onto_the_track);
