@@ -25,7 +25,7 @@
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "creep", "derailment", "speed", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
+    "creep", "derailment", "speed", "climb_time", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
     "rail_profile_left", "rail_profile_right", "equilibrium", "thermal", "stress", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
@@ -254,7 +254,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
     static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
                                           "method rk4", "tolerance 1e-6", "iterations 10",
                                           "friction 0.3", "contact elastic", "creep fastsim",
-                                          "derailment continue", "speed 30"};
+                                          "derailment continue", "speed 30", "climb_time 0.05"};
     if (k >= lt->n)
         return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                           "'%s' needs a value, e.g. '%s'", kw, example[idx]);
@@ -337,6 +337,14 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                 return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                                   "iterations must be a whole number from 0 to 1000 (got %s)", val);
             s->iterations = (int)x;
+            break;
+        case RS_SCENARIO_CLIMB_TIME:
+            if (!(x >= 0) || !isfinite(x))
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "climb_time must be a time >= 0 s (got %s): how long Y/Q must stay at Nadal's "
+                                  "limit before a flange climb is reported; write e.g. 'climb_time 0.05' (0: "
+                                  "every step above the limit is a climb)", val);
+            s->climb_time = x;
             break;
         case RS_SCENARIO_FRICTION:
             if (!(x >= 0 && x <= 10))
@@ -871,6 +879,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "contact") == 0) st = parse_setting(ps, RS_SCENARIO_CONTACT, &lt, line);
         else if (strcmp(kw, "creep") == 0) st = parse_setting(ps, RS_SCENARIO_CREEP, &lt, line);
         else if (strcmp(kw, "derailment") == 0) st = parse_setting(ps, RS_SCENARIO_DERAILMENT, &lt, line);
+        else if (strcmp(kw, "climb_time") == 0) st = parse_setting(ps, RS_SCENARIO_CLIMB_TIME, &lt, line);
         else if (strcmp(kw, "speed") == 0) st = parse_setting(ps, RS_SCENARIO_SPEED, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
@@ -905,7 +914,7 @@ static int parse_text(parser *ps, char *text)
             return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
-                              "derailment, speed, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
+                              "derailment, speed, climb_time, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
                               "rail_profile_left, rail_profile_right, equilibrium, thermal, stress", kw);
         }
         if (st)
@@ -1000,6 +1009,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_CONTACT) b->contact_mode = top->contact_mode;
     if (top->set & RS_SCENARIO_CREEP) b->creep_law = top->creep_law;
     if (top->set & RS_SCENARIO_DERAILMENT) b->derail_continue = top->derail_continue;
+    if (top->set & RS_SCENARIO_CLIMB_TIME) b->climb_time = top->climb_time;
     if (top->set & RS_SCENARIO_SPEED) {
         b->speed = top->speed;
         b->speed_first = b->n_initial + top->speed_first;   /* before top's lines are appended */
@@ -1133,7 +1143,7 @@ double rs_scenario_interp(const double *t, const double *v, int n, double x)
 struct rs_binding {
     const rs_model *m;
     unsigned set;
-    double duration, step, output, tolerance, friction;
+    double duration, step, output, tolerance, friction, climb_time;
     double *mu_each;               /* per contact (NaN: the common friction), or NULL */
     double *E_each, *nu_each;      /* per contact (NaN: rs_options' value), or NULL  */
     rs_method method;
@@ -1492,6 +1502,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->contact_mode = s->contact_mode;
     b->creep_law = s->creep_law;
     b->derail_continue = s->derail_continue;
+    b->climb_time = s->climb_time;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
     b->p_val = calloc(np, sizeof *b->p_val);
@@ -1669,6 +1680,8 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->contact_nu_each = b->nu_each;
     if (b->set & RS_SCENARIO_CREEP)
         opt->contact_law = b->creep_law;
+    if (b->set & RS_SCENARIO_CLIMB_TIME)
+        opt->contact_climb_time = b->climb_time;
     if (b->file[RS_SCENARIO_FILE_TRACK])
         opt->track_file = b->file[RS_SCENARIO_FILE_TRACK];
     if (b->file[RS_SCENARIO_FILE_WHEEL])

@@ -43,9 +43,10 @@ enum {
     RS_SCENARIO_CONTACT = 1 << 7,
     RS_SCENARIO_CREEP = 1 << 8,
     RS_SCENARIO_DERAILMENT = 1 << 9,
-    RS_SCENARIO_SPEED = 1 << 10
+    RS_SCENARIO_SPEED = 1 << 10,
+    RS_SCENARIO_CLIMB_TIME = 1 << 11
 };
-#define RS_SCENARIO_N_SETTINGS 11
+#define RS_SCENARIO_N_SETTINGS 12
 
 /* The contact mode a scenario asks for (`contact constraint|elastic`). */
 enum { RS_CONTACT_MODE_MODEL = 0, RS_CONTACT_MODE_CONSTRAINT, RS_CONTACT_MODE_ELASTIC };
@@ -118,6 +119,9 @@ typedef struct rs_scenario {
     int derail_continue;          /* `derailment continue` (1): a derailment
                                      is reported and the run goes on;
                                      `derailment stop` (0, default) ends it  */
+    double climb_time;            /* `climb_time T`: how long Y/Q must stay at
+                                     Nadal's limit on the flange before a climb
+                                     is reported [s] (rs_options.contact_climb_time) */
     double speed;                 /* `speed V`: the running speed [m/s]
                                      (rs_speed.h), applied after every
                                      `initial` line of every layer          */

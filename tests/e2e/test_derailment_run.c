@@ -13,6 +13,9 @@
  *  - `derailment continue`: exit status 0, the same two event lines (the
  *    derailment once, without the stop), and the CSV reaches the end.
  *
+ * `climb_time T` moves the climb's report to T after Y/Q first reached
+ * the limit (test_climb_time_setting).
+ *
  * A stopped run leaves its rows as stop.partial.csv and no stop.csv; the
  * message names that file and the time of its last row.
  *
@@ -41,19 +44,20 @@ static char dir[64];
 /* Writes the scenario (its derailment word), runs `railsym run
  * generated/climb` on it; returns the exit status, standard output and
  * error together in out, and the time of the CSV's last row in *t_last. */
-static int run_climb(const char *derailment, char *out, size_t len, double *t_last, int *rows)
+static int run_climb_as(const char *name, const char *derailment, const char *extra, char *out, size_t len,
+                       double *t_last, int *rows)
 {
     char scn[128], csv[128], cmd[512];
-    snprintf(scn, sizeof scn, "%s/%s.scn", dir, derailment);
-    snprintf(csv, sizeof csv, "%s/%s.csv", dir, derailment);
+    snprintf(scn, sizeof scn, "%s/%s.scn", dir, name);
+    snprintf(csv, sizeof csv, "%s/%s.csv", dir, name);
     FILE *f = fopen(scn, "w");
     ck_assert_ptr_nonnull(f);
     fprintf(f,
-            "duration 0.95\nstep 1e-4\noutput 0.01\nfriction 0.3\ncreep fastsim\nderailment %s\n"
+            "duration 0.95\nstep 1e-4\noutput 0.01\nfriction 0.3\ncreep fastsim\nderailment %s\n%s"
             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\n"
             "initial x_dot = 1\ninitial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\n"
             "input F_y table\n0 0\n0.25 0\n1.25 100000\nend\ncolumns y z left.Y_Q\n",
-            derailment, 1 / 0.46, 1 / 0.46);
+            derailment, extra, 1 / 0.46, 1 / 0.46);
     fclose(f);
     snprintf(cmd, sizeof cmd, "%s run generated/climb --scenario %s --out %s 2>&1", railsym_bin(), scn, csv);
     FILE *p = popen(cmd, "r");
@@ -66,7 +70,7 @@ static int run_climb(const char *derailment, char *out, size_t len, double *t_la
      * partial name, and none under the name asked for */
     const int ok = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
     char partial[160];
-    snprintf(partial, sizeof partial, "%s/%s.partial.csv", dir, derailment);
+    snprintf(partial, sizeof partial, "%s/%s.partial.csv", dir, name);
     ck_assert_msg(access(ok ? partial : csv, F_OK) != 0, "%s is left", ok ? partial : csv);
     f = fopen(ok ? csv : partial, "r");
     ck_assert_ptr_nonnull(f);
@@ -84,6 +88,11 @@ static int run_climb(const char *derailment, char *out, size_t len, double *t_la
     unlink(scn);
     unlink(ok ? csv : partial);
     return WEXITSTATUS(ws);
+}
+
+static int run_climb(const char *derailment, char *out, size_t len, double *t_last, int *rows)
+{
+    return run_climb_as(derailment, derailment, "", out, len, t_last, rows);
 }
 
 /* The time in the event line "t = T s: contact 'left': WHAT", or -1. */
@@ -158,6 +167,36 @@ START_TEST(test_run_continues_after_derailment)
 }
 END_TEST
 
+/* `climb_time T` (docs/runtime.md "Events"): the climb is reported T after
+ * Y/Q first reached Nadal's limit ("held since"), the same start for both;
+ * within a step (1e-4 s) of it. */
+START_TEST(test_climb_time_setting)
+{
+    RS_REQUIRE_MODEL("climb");
+    RS_REQUIRE_PROGRAM(railsym_bin(), "build it: make");
+    static char out[65536];
+    static const double T[2] = {0.02, 0.1};
+    double since[2];
+    for (int k = 0; k < 2; k++) {
+        char name[32], extra[64];
+        double t_last;
+        int rows;
+        snprintf(name, sizeof name, "ct%d", k);
+        snprintf(extra, sizeof extra, "climb_time %g\n", T[k]);
+        const int st = run_climb_as(name, "continue", extra, out, sizeof out, &t_last, &rows);
+        ck_assert_msg(st == 0, "exit status %d:\n%s", st, out);
+        const double t_climb = event_time(out, "flange climbing: ");
+        const char *p = strstr(out, "held since t = ");
+        ck_assert_msg(t_climb > 0 && p, "no climb:\n%s", out);
+        since[k] = atof(p + strlen("held since t = "));
+        printf("climb_time %g: climb reported at %.4f s, held since %.4f s\n", T[k], t_climb, since[k]);
+        ck_assert_msg(fabs(t_climb - since[k] - T[k]) <= 1.01e-4, "reported %g s after the start, climb_time %g s",
+                      t_climb - since[k], T[k]);
+    }
+    ck_assert_msg(fabs(since[0] - since[1]) < 1e-9, "the exceedance starts at %g and %g s", since[0], since[1]);
+}
+END_TEST
+
 static void setup(void)
 {
     strcpy(dir, "/tmp/rs_derail_XXXXXX");
@@ -174,6 +213,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_run_stops_at_derailment);
     tcase_add_test(tc, test_run_continues_after_derailment);
+    tcase_add_test(tc, test_climb_time_setting);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -104,7 +104,7 @@ static const struct {
 } bad[] = {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
-                           "method, tolerance, iterations, friction, contact, creep, derailment, speed, modulus, poisson, param, initial, input, columns, track, "
+                           "method, tolerance, iterations, friction, contact, creep, derailment, speed, climb_time, modulus, poisson, param, initial, input, columns, track, "
                            "wheel_profile, rail_profile, rail_profile_left, rail_profile_right, equilibrium, thermal, stress"},
     {"thermal c power p\n", "t.scn:1: thermal: give the coefficient's temperature sensitivity 'beta B' (1/K; "
                             "c = c_ref exp(-B (T - t_ref)); 0: no feedback)"},
@@ -117,6 +117,10 @@ static const struct {
      "'l.sigma_POINT'"},
     {"friction -0.1\n", "t.scn:1: friction must be a coefficient from 0 to 10 (got -0.1; 0: linear "
                         "creep without saturation)"},
+    {"climb_time -0.01\n", "t.scn:1: climb_time must be a time >= 0 s (got -0.01): how long Y/Q must stay at "
+                          "Nadal's limit before a flange climb is reported; write e.g. 'climb_time 0.05' (0: every "
+                          "step above the limit is a climb)"},
+    {"climb_time\n", "t.scn:1: 'climb_time' needs a value, e.g. 'climb_time 0.05'"},
     {"friction 0.3\nfriction 0.2\n", "t.scn:2: 'friction' is given twice (first at line 1): keep one"},
     {"contact soft\n", "t.scn:1: unknown contact mode 'soft': write 'contact elastic' (every patch, "
                         "Hertzian normal force) or 'contact constraint' (one point per wheel held by a "
