@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rs_bifurcation.h"
+#include "rs_closest.h"
 #include "rs_contact.h"
 #include "rs_critical.h"
 #include "rs_dirs.h"
@@ -665,9 +666,13 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
                     "another", x.m->name, x.m->q_names[x.lat], why);
     }
     if (x.lat < 0) {
-        st = rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no coordinate '%s' to disturb and measure%s",
+        const char *best = c->lateral ? rs_closest_name(c->lateral, x.m->q_names, x.m->n_q) : NULL;
+        st = rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no coordinate '%s' to disturb and measure%s%s%s",
                      x.m->name, c->lateral ? c->lateral : "y",
-                     c->lateral ? "" : " (nor one ending in '.y'): name it with --lateral COORDINATE");
+                     c->lateral ? "" : " (nor one ending in '.y'): name it with --lateral COORDINATE",
+                     best ? " (did you mean '" : "", best ? best : "");
+        if (best && err && strlen(err) + 1 < errlen)
+            snprintf(err + strlen(err), errlen - strlen(err), "'?)");
         goto done;
     }
     snprintf(r->lateral, sizeof r->lateral, "%s", x.m->q_names[x.lat]);

@@ -471,7 +471,15 @@ START_TEST(critical_speed_matches_eigenvalues)
     ck_assert_msg(fabs(f2 - fc) <= 0.03 * fc, "frequency %.4f Hz, eigenvalue %.4f Hz", f2, fc);
     /* `railsym linear` (rs_linear: the generated M, delta_jac and the
      * contact linearized by the runtime, no simulation) against the same
-     * Routh–Hurwitz root of the Wickens model written here: 2 % */
+     * Routh–Hurwitz root of the Wickens model written here.  Measured:
+     * −0.06 % in speed and in frequency.  What the model here neglects
+     * (head comment: the gravitational yaw moment, 0.2 % of k_ψ, and the
+     * gyroscopic load transfer's lateral force, < 0.1 %) is worth less than
+     * 0.3 % of either; 0.3 % is also five times what is measured, and well
+     * below what the model's main terms move the speed by (the printed
+     * levels: contact geometry −1.6 %, roll coupling +1.0 %, gyroscopic
+     * moment +3.6 %; the spin creep only −0.05 %), so losing one of those
+     * from the linearization fails the test. */
     rs_linear_config lc;
     rs_linear_config_default(&lc);
     lc.model_dir = "generated/wheelset_cone";
@@ -484,8 +492,8 @@ START_TEST(critical_speed_matches_eigenvalues)
     ck_assert_msg(rs_linear_sweep(&lc, &lr, lerr, sizeof lerr) == RS_OK, "rs_linear_sweep: %s", lerr);
     printf("critical speed, railsym linear: %.4f m/s at %.4f Hz; Routh-Hurwitz %.4f m/s at %.4f Hz: %+.2f %%, %+.2f %%\n",
            lr.v_crit, lr.f_crit, vc, fc, 100 * (lr.v_crit - vc) / vc, 100 * (lr.f_crit - fc) / fc);
-    ck_assert_msg(fabs(lr.v_crit - vc) <= 0.02 * vc, "railsym linear %.4f m/s, Routh-Hurwitz %.4f m/s", lr.v_crit, vc);
-    ck_assert_msg(fabs(lr.f_crit - fc) <= 0.02 * fc, "railsym linear %.4f Hz, eigenvalue %.4f Hz", lr.f_crit, fc);
+    ck_assert_msg(fabs(lr.v_crit - vc) <= 0.003 * vc, "railsym linear %.4f m/s, Routh-Hurwitz %.4f m/s", lr.v_crit, vc);
+    ck_assert_msg(fabs(lr.f_crit - fc) <= 0.003 * fc, "railsym linear %.4f Hz, eigenvalue %.4f Hz", lr.f_crit, fc);
     rs_linear_result_free(&lr);
     /* first order in the step: the finer step is closer, by about half */
     ck_assert_msg(fabs(v2 - vc) < fabs(v1 - vc) && fabs(v2 - vc) > 0.3 * fabs(v1 - vc),
