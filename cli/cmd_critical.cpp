@@ -114,9 +114,9 @@ int cmd_critical(int argc, char **argv) {
         {"out", 'o', "DIR", "output folder (default: results/<model>-critical)"},
         {"tol", 0, "REL", "stop when the bracket is narrower than REL x speed (default 0.005)"},
         {"lateral", 0, "NAME", "coordinate disturbed and measured (default: the first wheelset's y)"},
-        {"forward", 0, "NAME", "coordinate whose velocity is the speed (repeat; default: x and *.x)"},
-        {"spin", 0, "NAME", "coordinate whose velocity is speed / radius (repeat; default: spin and *.spin)"},
-        {"radius", 0, "R", "rolling radius for the spin, m (default: the parameter r0)"},
+        {"forward", 0, "NAME", "--bisection: coordinate whose velocity is the speed (repeat; default: x and *.x)"},
+        {"spin", 0, "NAME", "--bisection: coordinate whose velocity is speed / radius (repeat; default: spin and *.spin)"},
+        {"radius", 0, "R", "--bisection: rolling radius for the spin, m (default: the parameter r0)"},
         {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
         {"method", 0, "imex|rk4", "integrator (default: the scenario's, else imex)"},
         {"bifurcation", 0, "", "the default: bifurcation diagram, loss of stability and ramp-down, every run "
@@ -149,10 +149,13 @@ int cmd_critical(int argc, char **argv) {
     const bool bisection = args.has("bisection");
     if (bisection && args.has("bifurcation"))
         throw cli::UsageError("--bisection and --bifurcation are two methods: give one (the default: --bifurcation)");
-    for (const char *o : {"jobs", "rounds", "offset"})
+    // The diagram sets the speed as the scenario line `speed V` does
+    // (rs_speed.h), so --forward, --spin and --radius are the bisection's.
+    for (const char *o : {"jobs", "rounds", "offset", "forward", "spin", "radius"})
         if (!bisection && args.has(o))
             throw cli::UsageError(std::string("--") + o + " is an option of --bisection; the default method, the "
-                                  "bifurcation diagram, runs in this process (its disturbances: --small, --large)");
+                                  "bifurcation diagram, runs in this process, sets the speed as the scenario line "
+                                  "'speed V' does, and disturbs by --small and --large");
     for (const char *o : {"speeds", "small", "large", "ramp-rate", "one-step"})
         if (bisection && args.has(o))
             throw cli::UsageError(std::string("--") + o + " is an option of the bifurcation diagram (the default), "

@@ -510,8 +510,10 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
         if (!bracket(&s, &ilo, &ihi, &ifail)) {
             if (s.pts[0].status == RS_CRITICAL_FAILED) {
                 const rs_critical_point *p = &s.pts[0];
-                st = rs_fail(err, errlen, RS_E_ARG, "the run at the lowest speed %g m/s failed: %s", p->v,
-                             p->message);
+                st = rs_fail(err, errlen, RS_E_ARG, "the run at the lowest speed %g m/s failed (%s; a failed run "
+                             "is no evidence either way, whatever its rate before, here %+.4g 1/s): lower the "
+                             "range's start (--range LO:HI), or use the default method (without --bisection)",
+                             p->v, p->message, p->rate);
             } else if (ihi == 0) {
                 const rs_critical_point *p = &s.pts[0];
                 st = rs_fail(err, errlen, RS_E_ARG,

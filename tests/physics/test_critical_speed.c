@@ -591,8 +591,12 @@ START_TEST(command_errors)
         {{"critical-speed", MODEL, "-s", bad, "-o", out, NULL}, 1, "bad.scn:2: unknown statement 'stepp'"},
         {{"critical-speed", MODEL, "-s", scn, "--lateral", "yy", "-o", out, NULL}, 1, "did you mean 'y'?"},
         {{"critical-speed", "tests/no-such-model", "-s", scn, NULL}, 1, "no such file"},
+        {{"critical-speed", MODEL, "-s", scn, "--bisection", "--range", "45:50", "-o", out, "-q", NULL}, 1,
+         "already unstable at the lowest speed 45 m/s"},
+        /* the 60 m/s run grows off the profile tables at t = 1.64 s: failed,
+         * which is no verdict (it used to count as "already unstable") */
         {{"critical-speed", MODEL, "-s", scn, "--bisection", "--range", "60:80", "-o", out, "-q", NULL}, 1,
-         "already unstable at the lowest speed 60 m/s"},
+         "the run at the lowest speed 60 m/s failed (model 'wheelset_cone': simulation failed"},
         {{"critical-speed", MODEL, "-s", scn, "--bisection", "--range", "25:30", "-o", out, "-q", NULL}, 1,
          "still stable at the highest speed 30 m/s"},
         {{"critical-speed", "--help", NULL}, 0, "usage: railsym critical-speed MODEL.vdl|DIR --scenario FILE"},
