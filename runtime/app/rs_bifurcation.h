@@ -30,7 +30,11 @@
  * 2. Loss of stability of the small branch: the lowest grid speed whose
  *    small disturbance grows (significantly: rs_limit_cycle.h), above a
  *    grid speed where it decays (a small disturbance that grew onto a
- *    limit cycle of more than twice its size counts as growing).  Then regula falsi (Illinois) on the rate
+ *    limit cycle of more than twice its size counts as growing; a failed
+ *    run never counts either way: failed grid runs between the two are
+ *    skipped, a failed refinement run stops the refinement, a failed run at
+ *    Δt/2 leaves the step's error unknown, each said in the summary).
+ *    Then regula falsi (Illinois) on the rate
  *    σ(V) of small-disturbance runs inside that bracket, until it is
  *    narrower than tol · V or after max_refine runs; v_lin is where the
  *    line through the bracket's (V, σ) crosses zero.  Without such a pair
