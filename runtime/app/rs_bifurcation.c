@@ -314,6 +314,9 @@ void rs_bifurcation_describe(const rs_bifurcation_point *p, double change_tol, c
                      100 * c->change, c->freq);
     else if (c->cls == RS_LC_DECAYING)
         n = snprintf(buf, len, "decays to nothing");
+    else if (!isfinite(c->rate) && p->stuck)
+        n = snprintf(buf, len, "has no verdict (no oscillation to fit, yet it ends at %.4g mm from the centre, "
+                     "started at %.3g mm: held off-centre, not decayed)", 1e3 * p->l_end, 1e3 * p->offset);
     else if (!isfinite(c->rate))
         n = snprintf(buf, len, "has no verdict (too few peaks to fit)");
     else
@@ -354,10 +357,20 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
     }
     if (!st)
         st = rs_lc_classify(&p, 0, t_end, &x->c->lc, &pt->lc);
+    pt->l_end = rs_ws_q(ws)[x->lat];
     rs_peaks_free(&p);
     rs_ws_free(&ws);
     if (st)
         return rs_fail(err, errlen, st, "out of memory");
+    /* "decays to nothing" needs the nothing: too few extrema to fit while L
+     * still sits at half the disturbance or more is a motion that never
+     * oscillated back (the elastic bogie's 5 mm start at 80 m/s ended at
+     * one side), not a decay */
+    if (!pt->failed && pt->lc.cls == RS_LC_DECAYING && !isfinite(pt->lc.rate) &&
+        fabs(pt->l_end) >= 0.5 * fabs(offset)) {
+        pt->stuck = 1;
+        pt->lc.cls = RS_LC_UNCLEAR;
+    }
     /* a failed run grew until the contact gave up, or stopped before any
      * verdict: never "decaying" */
     if (pt->failed && pt->lc.cls != RS_LC_GROWING)
@@ -506,9 +519,15 @@ static int ramp_down(bf *x, double dt, double *v, double *a0, FILE *f, char *err
     if ((st = rs_lc_classify(&p, 0, x->duration, &c->lc, &lc)))
         goto done;
     if (lc.cls != RS_LC_LIMIT_CYCLE && lc.cls != RS_LC_GROWING) {
+        const double l_end = rs_ws_q(ws)[x->lat];
+        const int stuck = lc.cls == RS_LC_DECAYING && !isfinite(lc.rate) && fabs(l_end) >= 0.5 * x->large;
+        if (stuck && !x->ramp_fail[0])   /* as const_run: no decay without the nothing */
+            snprintf(x->ramp_fail, sizeof x->ramp_fail, "to no oscillation, ending at %.4g mm from the centre",
+                     1e3 * l_end);
         if (!c->quiet)
-            rs_logf(&c->log, RS_LOG_LINE, "ramp-down: the large disturbance at %g m/s is %s: no limit cycle to "
-                    "ramp down from", c->v_hi, rs_lc_name(lc.cls));
+            rs_logf(&c->log, RS_LOG_LINE, "ramp-down: the large disturbance at %g m/s is %s%s: no limit cycle to "
+                    "ramp down from", c->v_hi, stuck ? "unclear" : rs_lc_name(lc.cls),
+                    stuck ? " (no oscillation, held off-centre)" : "");
         goto done;
     }
     *a0 = lc.amp;
@@ -574,7 +593,7 @@ static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcat
     }
     say(r, "no loss of stability found in %g..%g m/s", c->v_lo, c->v_hi);
     double amin = INFINITY, amax = 0, vmin = 0, vmax = 0;
-    int nlc = 0, nun = 0, nde = 0, nfail = 0, ifail = -1;
+    int nlc = 0, nun = 0, nde = 0, nfail = 0, ifail = -1, nstuck = 0;
     for (int i = 0; i < n; i++) {
         if (sm[i].failed) {
             if (!nfail++)
@@ -587,6 +606,8 @@ static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcat
                 amin = sm[i].lc.amp;
             if (sm[i].lc.amp > amax)
                 amax = sm[i].lc.amp;
+        } else if (sm[i].stuck) {
+            nstuck++;
         } else if (sm[i].lc.cls == RS_LC_UNCLEAR) {
             nun++;
         } else if (sm[i].lc.cls == RS_LC_DECAYING) {
@@ -599,6 +620,9 @@ static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcat
             100 * c->lc.change_tol);
     if (nun)
         say(r, "; %d run(s) unclear (peaks scattered more than they trend)", nun);
+    if (nstuck)
+        say(r, "; %d run(s) without an oscillation to fit, still at half their disturbance or more at the end (no "
+            "verdict: lengthen the duration)", nstuck);
     if (nfail)
         say(r, "; %d small-disturbance run(s) failed, left out (a failed run is no evidence of growth and ends no "
             "bracket): the first at %g m/s, at t = %.4g s: %.300s", nfail, sm[ifail].v, sm[ifail].t_fail,
@@ -822,8 +846,8 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
             } else if (r->amp_ramp > 0) {
                 say(r, "ramp-down: the oscillation did not die out down to %g m/s\n", c->v_lo);
             } else if (x.ramp_fail[0]) {
-                say(r, "ramp-down: the large disturbance at %g m/s failed %s: no limit cycle to ramp down from\n",
-                    c->v_hi, x.ramp_fail);
+                say(r, "ramp-down: the large disturbance at %g m/s %s %s: no limit cycle to ramp down from\n",
+                    c->v_hi, strncmp(x.ramp_fail, "to ", 3) == 0 ? "went" : "failed", x.ramp_fail);
             } else {
                 say(r, "ramp-down: the large disturbance at %g m/s does not keep a limit cycle: no ramp-down\n",
                     c->v_hi);

@@ -105,6 +105,10 @@ typedef struct rs_bifurcation_point {
     double t_fail;
     int status;                 /* the failed run's RS_E_* (0: none)              */
     char message[512];
+    double l_end;               /* L at the run's end (m)                         */
+    int stuck;                  /* no oscillation to fit, yet |l_end| at least half
+                                   the disturbance: class unclear, not decaying
+                                   (e.g. a wheelset held on one flange)           */
 } rs_bifurcation_point;
 
 typedef struct rs_bifurcation_result {
