@@ -1,11 +1,13 @@
 // cmd_critical.cpp — `railsym critical-speed MODEL.vdl|DIR --scenario S
 // [--range LO:HI] [--jobs J] [--out DIR] ...`: the hunting critical speed.
 //
-// The search itself is the C runtime's (runtime/app/rs_critical.h: parallel
-// bisection, each round a sweep on the thread pool); this command resolves
-// paths and options, prints the answer and draws the rate and frequency
-// against speed with gnuplot.  Exit status: 0 with a critical speed, 1 a
-// user error (including a range that does not bracket one), 2 bad usage.
+// The search itself is the C runtime's: by default the bifurcation diagram
+// (runtime/app/rs_bifurcation.h: every run classified, two steps, the
+// ramp-down), with --bisection the parallel bisection on growth rates
+// (runtime/app/rs_critical.h, each round a sweep on the thread pool).  This
+// command resolves paths and options, prints the answer and draws it with
+// gnuplot.  Exit status: 0 with a critical speed, 1 a user error (including
+// a range that does not bracket one), 2 bad usage.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -109,23 +111,26 @@ int cmd_critical(int argc, char **argv) {
         {"scenario", 's', "FILE", "the scenario of every run (duration, step, parameters)"},
         cli::set_option(),
         {"range", 'r', "LO:HI", "speeds to search, m/s (default 20:100)"},
-        {"jobs", 'j', "J", "runs in parallel per bisection round (default 1)"},
         {"out", 'o', "DIR", "output folder (default: results/<model>-critical)"},
         {"tol", 0, "REL", "stop when the bracket is narrower than REL x speed (default 0.005)"},
-        {"rounds", 0, "N", "at most N rounds of runs (default 10)"},
         {"lateral", 0, "NAME", "coordinate disturbed and measured (default: the first wheelset's y)"},
-        {"offset", 0, "M", "its initial value, m (default 0.002)"},
-        {"forward", 0, "NAME", "coordinate whose velocity is the speed (repeat; default: x and *.x)"},
-        {"spin", 0, "NAME", "coordinate whose velocity is speed / radius (repeat; default: spin and *.spin)"},
-        {"radius", 0, "R", "rolling radius for the spin, m (default: the parameter r0)"},
+        {"forward", 0, "NAME", "--bisection: coordinate whose velocity is the speed (repeat; default: x and *.x)"},
+        {"spin", 0, "NAME", "--bisection: coordinate whose velocity is speed / radius (repeat; default: spin and *.spin)"},
+        {"radius", 0, "R", "--bisection: rolling radius for the spin, m (default: the parameter r0)"},
         {"loader", 0, "tcc|dlopen", "how the generated code is loaded (default: tcc)"},
         {"method", 0, "imex|rk4", "integrator (default: the scenario's, else imex)"},
-        {"bifurcation", 0, "", "bifurcation diagram, loss of stability and ramp-down (docs/critical_speed.md)"},
+        {"bifurcation", 0, "", "the default: bifurcation diagram, loss of stability and ramp-down, every run "
+                               "classified, at two steps (docs/critical_speed.md)"},
         {"speeds", 0, "N", "--bifurcation: speeds of the diagram (default 5)"},
         {"small", 0, "M", "--bifurcation: small disturbance, m (default 0.0005)"},
-        {"large", 0, "M", "--bifurcation: large disturbance, m (default 0.01)"},
+        {"large", 0, "M", "--bifurcation: large disturbance, m (default 80 % of the flangeway clearance)"},
         {"ramp-rate", 0, "A", "--bifurcation: ramp-down rate, m/s per s (default 0.5); 0: no ramp-down"},
         {"one-step", 0, "", "--bifurcation: the scenario's step only (no run at half the step)"},
+        {"bisection", 0, "", "instead: bisection on growth rates, parallel sweeps, one step, no step error "
+                             "(docs/sweeps.md)"},
+        {"jobs", 'j', "J", "--bisection: runs in parallel per round (default 1)"},
+        {"rounds", 0, "N", "--bisection: at most N rounds of runs (default 10)"},
+        {"offset", 0, "M", "--bisection: the disturbance, m (default 0.002)"},
         {"no-plot", 0, "", "no picture"},
         {"quiet", 'q', "", "no progress lines on stderr"},
     };
@@ -135,6 +140,26 @@ int cmd_critical(int argc, char **argv) {
     if (!args.has("scenario"))
         throw cli::UsageError("missing --scenario FILE: the duration, step and parameters of every run");
 
+    // The default is the bifurcation diagram: it classifies every run
+    // (decaying, growing, limit cycle of amplitude A, unclear, failed),
+    // reports a loss of stability only between a run that surely decays and
+    // one that surely grows, and runs at two steps to state the step's error.
+    // The bisection reads a crossing into rates at one step; it stays, behind
+    // --bisection, for its parallel rounds (docs/critical_speed.md).
+    const bool bisection = args.has("bisection");
+    if (bisection && args.has("bifurcation"))
+        throw cli::UsageError("--bisection and --bifurcation are two methods: give one (the default: --bifurcation)");
+    // The diagram sets the speed as the scenario line `speed V` does
+    // (rs_speed.h), so --forward, --spin and --radius are the bisection's.
+    for (const char *o : {"jobs", "rounds", "offset", "forward", "spin", "radius"})
+        if (!bisection && args.has(o))
+            throw cli::UsageError(std::string("--") + o + " is an option of --bisection; the default method, the "
+                                  "bifurcation diagram, runs in this process, sets the speed as the scenario line "
+                                  "'speed V' does, and disturbs by --small and --large");
+    for (const char *o : {"speeds", "small", "large", "ramp-rate", "one-step"})
+        if (bisection && args.has(o))
+            throw cli::UsageError(std::string("--") + o + " is an option of the bifurcation diagram (the default), "
+                                  "not of --bisection");
     rs_critical_config cfg;
     rs_critical_config_default(&cfg);
     parse_range(args.value("range", "20:100"), cfg.v_lo, cfg.v_hi);
@@ -190,7 +215,7 @@ int cmd_critical(int argc, char **argv) {
     const std::string out = args.value("out", "results/" + model + "-critical");
     cfg.out_dir = out.c_str();
 
-    if (args.has("bifurcation")) {
+    if (!bisection) {
         rs_bifurcation_config bc;
         rs_bifurcation_config_default(&bc);
         bc.model_dir = cfg.run.model_dir;
@@ -206,8 +231,8 @@ int cmd_critical(int argc, char **argv) {
         bc.tol = cfg.tol;
         bc.n_speeds = static_cast<int>(args.integer("speeds", 5, 2, 1000));
         bc.small = args.number("small", bc.small);
-        bc.large = args.number("large", bc.large);
-        if (!(bc.small > 0 && bc.large > bc.small))
+        bc.large = args.number("large", bc.large);   // 0: from the flangeway clearance
+        if (!(bc.small > 0) || (args.has("large") && !(bc.large > bc.small)))
             throw cli::UsageError("--small and --large must satisfy 0 < small < large (m)");
         bc.ramp_rate = args.number("ramp-rate", bc.ramp_rate);
         if (bc.ramp_rate < 0) throw cli::UsageError("--ramp-rate must be >= 0 (0: no ramp-down)");

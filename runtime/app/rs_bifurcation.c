@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rs_bifurcation.h"
+#include "rs_closest.h"
 #include "rs_contact.h"
 #include "rs_critical.h"
 #include "rs_dirs.h"
@@ -19,6 +20,7 @@
 #include "rs_elastic.h"
 #include "rs_equilibrium.h"
 #include "rs_error.h"
+#include "rs_flangeway.h"
 #include "rs_plugin_load.h"
 #include "rs_scenario.h"
 #include "rs_speed.h"
@@ -34,7 +36,7 @@ void rs_bifurcation_config_default(rs_bifurcation_config *c)
     c->method = -1;
     c->n_speeds = 5;
     c->small = 0.0005;
-    c->large = 0.01;
+    c->large = 0;   /* from the flangeway clearance: choose_large */
     c->tol = 0.002;
     c->max_refine = 10;
     c->ramp_rate = 0.5;
@@ -64,7 +66,10 @@ typedef struct bf {
     rs_bifurcation_result *r;
     int cap;
     int constraint;          /* the runs use the constraint contact          */
+    double large;            /* the large disturbance (m): choose_large      */
     int n_lost;              /* runs of it stopped where a wheel lost its point */
+    char refine_fail[700];   /* why a refinement or the half step stopped     */
+    char ramp_fail[400];     /* why the ramp-down's start failed             */
 } bf;
 
 /* Puts the vehicle on its rails at the disturbance: the static equilibrium
@@ -107,30 +112,117 @@ static int settle(bf *x, rs_ws *ws, int elastic, char *msg, size_t msglen)
     return st;
 }
 
+/* The run options at step dt: the scenario's, its contact mode. */
+static int run_options(bf *x, double dt, rs_options *opt, char *err, size_t errlen)
+{
+    rs_options_default(opt);
+    rs_binding_options(x->b, opt);
+    if (!opt->contact_dir && x->contact_dir[0])
+        opt->contact_dir = x->contact_dir;
+    if (x->c->method >= 0)
+        opt->method = (rs_method)x->c->method;
+    opt->dt = dt;
+    opt->plugins = rs_plugin_set_tables(x->plugins);
+    const int mode = rs_binding_contact_mode(x->b);
+    opt->contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
+                   : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
+                                                        : rs_contact_for_model(x->m);
+    x->constraint = x->m->n_contact > 0 && opt->contact && opt->contact != rs_elastic_contact();
+    if (!opt->contact)
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "model '%s': its contacts mix modes: choose one in the scenario ('contact elastic' or "
+                       "'contact constraint')", x->m->name);
+    return RS_OK;
+}
+
+/* The contact of the wheelset whose lateral coordinate L is (its name's
+ * or wheel body's prefix + ".y"), else the first contact; -1 without. */
+static int lateral_contact(const bf *x)
+{
+    const rs_model *m = x->m;
+    const char *q = m->q_names[x->lat];
+    for (int c = 0; c < m->n_contact; c++) {
+        const char *nm[2] = {m->contacts[c].name, m->contacts[c].wheel_body};
+        for (int k = 0; k < 2; k++) {
+            if (!nm[k])
+                continue;
+            const char *dot = strrchr(nm[k], '.');
+            const size_t n = dot ? (size_t)(dot - nm[k]) : 0;
+            if ((n == 0 && strcmp(q, "y") == 0) || (n > 0 && strncmp(q, nm[k], n) == 0 && strcmp(q + n, ".y") == 0))
+                return c;
+        }
+    }
+    return m->n_contact > 0 ? 0 : -1;
+}
+
+/* The large disturbance: c->large, else RS_BIF_LARGE_SHARE of the flangeway
+ * clearance of L's wheelset (rs_flangeway.h), else 10 mm; said in the log.
+ * Beyond the clearance the wheel is held pressed into its flange, where no
+ * equilibrium may exist: every large run failed with the old fixed 10 mm
+ * on S1002/60E1 (6.3 mm). */
+#define RS_BIF_LARGE_SHARE 0.8
+static int choose_large(bf *x, char *err, size_t errlen)
+{
+    const rs_bifurcation_config *c = x->c;
+    x->r->flangeway = NAN;
+    if (c->large > 0) {
+        x->large = c->large;
+        return RS_OK;
+    }
+    x->large = 0.01;
+    const int ci = lateral_contact(x);
+    char why[1200] = "";
+    if (ci < 0) {
+        snprintf(why, sizeof why, "the model has no wheel-rail contact to measure a flangeway on");
+    } else {
+        rs_options opt;
+        rs_ws *ws = NULL;
+        char msg[1024];
+        int st = run_options(x, x->r->dt, &opt, err, errlen);
+        if (st)
+            return st;
+        if ((st = rs_ws_create(x->m, &opt, &ws, msg, sizeof msg)) ||
+            (st = rs_binding_apply(x->b, ws, msg, sizeof msg))) {
+            rs_ws_free(&ws);
+            return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
+        }
+        rs_flangeway f;
+        if (rs_flangeway_clearance(ws, &opt, ci, &f, msg, sizeof msg) == RS_OK && f.flange) {
+            x->large = RS_BIF_LARGE_SHARE * f.y;
+            x->r->flangeway = f.y;
+            x->r->flange = 1;
+            snprintf(why, sizeof why, "%.0f %% of the flangeway clearance of contact '%s', %.3g mm (the rigid "
+                     "wheelset's shift at which its contact angle reaches 45 deg, on the flange; wheel taping lines "
+                     "at +-%.6g m, rails at +-%.6g m, r0 %.4g m: rs_wr_geometry, as railsym contact-geometry)",
+                     100 * RS_BIF_LARGE_SHARE, x->m->contacts[ci].name, 1e3 * f.y, f.b0, f.h_r, f.r0);
+        } else if (f.y > 0) {
+            /* no flange (a plain cone): nothing bounds the motion but the
+             * tables, far out (51 mm on the 1:40 cone); 10 mm, inside them */
+            if (RS_BIF_LARGE_SHARE * f.y < x->large)
+                x->large = RS_BIF_LARGE_SHARE * f.y;
+            snprintf(why, sizeof why, "the wheel of contact '%s' has no flange (its rigid contact leaves the profile "
+                     "tables at a shift of %.3g mm before reaching 45 deg): 10 mm, at most %.0f %% of that",
+                     x->m->contacts[ci].name, 1e3 * f.y, 100 * RS_BIF_LARGE_SHARE);
+        } else {
+            snprintf(why, sizeof why, "no flangeway clearance: %s", msg);
+        }
+        rs_ws_free(&ws);
+    }
+    if (!c->quiet)
+        rs_logf(&c->log, RS_LOG_LINE, "large disturbance: %.4g mm, %s; --large overrides", 1e3 * x->large, why);
+    return RS_OK;
+}
+
 /* A workspace at time 0: the scenario, L = offset (the vehicle settled on
  * its rails there), running speed V. */
 static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *err, size_t errlen)
 {
     rs_options opt;
-    rs_options_default(&opt);
-    rs_binding_options(x->b, &opt);
-    if (!opt.contact_dir && x->contact_dir[0])
-        opt.contact_dir = x->contact_dir;
-    if (x->c->method >= 0)
-        opt.method = (rs_method)x->c->method;
-    opt.dt = dt;
-    opt.plugins = rs_plugin_set_tables(x->plugins);
-    const int mode = rs_binding_contact_mode(x->b);
-    opt.contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
-                  : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
-                                                       : rs_contact_for_model(x->m);
-    x->constraint = x->m->n_contact > 0 && opt.contact && opt.contact != rs_elastic_contact();
-    if (!opt.contact)
-        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "model '%s': its contacts mix modes: choose one in the scenario ('contact elastic' or "
-                       "'contact constraint')", x->m->name);
+    int st = run_options(x, dt, &opt, err, errlen);
+    if (st)
+        return st;
     char msg[2048];
-    int st = rs_ws_create(x->m, &opt, ws, msg, sizeof msg);
+    st = rs_ws_create(x->m, &opt, ws, msg, sizeof msg);
     if (st)
         return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
     if ((st = rs_binding_apply(x->b, *ws, msg, sizeof msg)) || (st = rs_ws_set_dt(*ws, dt))) {
@@ -141,9 +233,9 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     if ((st = settle(x, *ws, opt.contact == rs_elastic_contact(), msg, sizeof msg))) {
         rs_ws_free(ws);
         return rs_fail(err, errlen, st, "model '%s', %s = %g m: %s%s", x->m->name, x->m->q_names[x->lat], offset,
-                       msg, offset == x->c->large ? " (the large disturbance, --large: one beyond the flangeway "
+                       msg, offset == x->large ? " (the large disturbance, --large: one beyond the flangeway "
                        "clearance holds the wheel pressed into its flange, where no equilibrium may exist; try a "
-                       "smaller one, e.g. 6 mm for S1002 wheels on 60E1 rails)" : "");
+                       "smaller one, or leave --large out: 80 % of the clearance)" : "");
     }
     if ((st = rs_speed_apply(*ws, V, msg, sizeof msg))) {
         rs_ws_free(ws);
@@ -222,6 +314,9 @@ void rs_bifurcation_describe(const rs_bifurcation_point *p, double change_tol, c
                      100 * c->change, c->freq);
     else if (c->cls == RS_LC_DECAYING)
         n = snprintf(buf, len, "decays to nothing");
+    else if (!isfinite(c->rate) && p->stuck)
+        n = snprintf(buf, len, "has no verdict (no oscillation to fit, yet it ends at %.4g mm from the centre, "
+                     "started at %.3g mm: held off-centre, not decayed)", 1e3 * p->l_end, 1e3 * p->offset);
     else if (!isfinite(c->rate))
         n = snprintf(buf, len, "has no verdict (too few peaks to fit)");
     else
@@ -262,10 +357,20 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
     }
     if (!st)
         st = rs_lc_classify(&p, 0, t_end, &x->c->lc, &pt->lc);
+    pt->l_end = rs_ws_q(ws)[x->lat];
     rs_peaks_free(&p);
     rs_ws_free(&ws);
     if (st)
         return rs_fail(err, errlen, st, "out of memory");
+    /* "decays to nothing" needs the nothing: too few extrema to fit while L
+     * still sits at half the disturbance or more is a motion that never
+     * oscillated back (the elastic bogie's 5 mm start at 80 m/s ended at
+     * one side), not a decay */
+    if (!pt->failed && pt->lc.cls == RS_LC_DECAYING && !isfinite(pt->lc.rate) &&
+        fabs(pt->l_end) >= 0.5 * fabs(offset)) {
+        pt->stuck = 1;
+        pt->lc.cls = RS_LC_UNCLEAR;
+    }
     /* a failed run grew until the contact gave up, or stopped before any
      * verdict: never "decaying" */
     if (pt->failed && pt->lc.cls != RS_LC_GROWING)
@@ -292,10 +397,16 @@ static int const_run(bf *x, double dt, double V, double offset, int branch, int 
 }
 
 /* σ for the bracket search: the fitted rate; a run that decayed to nothing
- * (no rate) counts as −∞, one that failed growing or grew onto a limit
- * cycle as +∞ (the bracket is then halved). */
+ * (no rate) counts as −∞, one that grew onto a limit cycle as +∞ (the
+ * bracket is then halved).  A failed run has none (NaN): whatever it did
+ * before failing, a run stopped by a lift-off, a lost contact point or a
+ * solver is no evidence of the vehicle's stability, and never a bracket's
+ * end (issue 22: a bisection once reported a speed whose "unstable" end
+ * was a run that failed at t = 0.024 s). */
 static double sigma_of(const rs_bifurcation_point *p)
 {
+    if (p->failed)
+        return NAN;
     if (grew_to_cycle(p))
         return INFINITY;
     if (isfinite(p->lc.rate))
@@ -327,6 +438,14 @@ static int refine(bf *x, double dt, rs_bifurcation_point lo, rs_bifurcation_poin
         if (st)
             return st;
         const double sm = sigma_of(&pm);
+        if (pm.failed) {
+            /* stop here: the bracket so far stands, and the summary says why */
+            if (!x->refine_fail[0])
+                snprintf(x->refine_fail, sizeof x->refine_fail, "the refinement stopped at %.6g m/s (dt %g s), whose "
+                         "run failed at t = %.4g s (%.300s): the answer is the bracket's so far, %.6g..%.6g m/s", vm,
+                         dt, pm.t_fail, pm.message, lo.v, hi.v);
+            break;
+        }
         if (sm < 0) {
             lo = pm;
             slo = sm;
@@ -364,7 +483,7 @@ static int surely_decays(const rs_bifurcation_point *p)
 
 static int surely_grows(const rs_bifurcation_point *p)
 {
-    return p->lc.cls == RS_LC_GROWING || grew_to_cycle(p);
+    return !p->failed && (p->lc.cls == RS_LC_GROWING || grew_to_cycle(p));
 }
 
 /* The ramp-down at step dt: *v the speed where it died out (NaN: did not
@@ -376,7 +495,7 @@ static int ramp_down(bf *x, double dt, double *v, double *a0, FILE *f, char *err
     *v = NAN;
     *a0 = 0;
     rs_ws *ws = NULL;
-    int st = make_ws(x, dt, c->large, c->v_hi, &ws, err, errlen);
+    int st = make_ws(x, dt, x->large, c->v_hi, &ws, err, errlen);
     if (st)
         return st;
     rs_peaks p;
@@ -391,6 +510,8 @@ static int ramp_down(bf *x, double dt, double *v, double *a0, FILE *f, char *err
         if (!c->quiet)
             rs_logf(&c->log, RS_LOG_LINE, "ramp-down: the large disturbance at %g m/s failed (%s): no limit cycle "
                     "to ramp down from", c->v_hi, msg);
+        if (!x->ramp_fail[0])
+            snprintf(x->ramp_fail, sizeof x->ramp_fail, "at t = %.4g s (%.300s)", rs_ws_time(ws), msg);
         st = st == RS_E_NOMEM ? rs_fail(err, errlen, st, "out of memory") : RS_OK;
         goto done;
     }
@@ -398,9 +519,15 @@ static int ramp_down(bf *x, double dt, double *v, double *a0, FILE *f, char *err
     if ((st = rs_lc_classify(&p, 0, x->duration, &c->lc, &lc)))
         goto done;
     if (lc.cls != RS_LC_LIMIT_CYCLE && lc.cls != RS_LC_GROWING) {
+        const double l_end = rs_ws_q(ws)[x->lat];
+        const int stuck = lc.cls == RS_LC_DECAYING && !isfinite(lc.rate) && fabs(l_end) >= 0.5 * x->large;
+        if (stuck && !x->ramp_fail[0])   /* as const_run: no decay without the nothing */
+            snprintf(x->ramp_fail, sizeof x->ramp_fail, "to no oscillation, ending at %.4g mm from the centre",
+                     1e3 * l_end);
         if (!c->quiet)
-            rs_logf(&c->log, RS_LOG_LINE, "ramp-down: the large disturbance at %g m/s is %s: no limit cycle to "
-                    "ramp down from", c->v_hi, rs_lc_name(lc.cls));
+            rs_logf(&c->log, RS_LOG_LINE, "ramp-down: the large disturbance at %g m/s is %s%s: no limit cycle to "
+                    "ramp down from", c->v_hi, stuck ? "unclear" : rs_lc_name(lc.cls),
+                    stuck ? " (no oscillation, held off-centre)" : "");
         goto done;
     }
     *a0 = lc.amp;
@@ -466,9 +593,12 @@ static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcat
     }
     say(r, "no loss of stability found in %g..%g m/s", c->v_lo, c->v_hi);
     double amin = INFINITY, amax = 0, vmin = 0, vmax = 0;
-    int nlc = 0, nun = 0, nde = 0;
+    int nlc = 0, nun = 0, nde = 0, nfail = 0, ifail = -1, nstuck = 0;
     for (int i = 0; i < n; i++) {
-        if (sm[i].lc.cls == RS_LC_LIMIT_CYCLE) {
+        if (sm[i].failed) {
+            if (!nfail++)
+                ifail = i;
+        } else if (sm[i].lc.cls == RS_LC_LIMIT_CYCLE) {
             if (!nlc++)
                 vmin = sm[i].v;
             vmax = sm[i].v;
@@ -476,6 +606,8 @@ static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcat
                 amin = sm[i].lc.amp;
             if (sm[i].lc.amp > amax)
                 amax = sm[i].lc.amp;
+        } else if (sm[i].stuck) {
+            nstuck++;
         } else if (sm[i].lc.cls == RS_LC_UNCLEAR) {
             nun++;
         } else if (sm[i].lc.cls == RS_LC_DECAYING) {
@@ -488,6 +620,13 @@ static void no_crossing(const bf *x, rs_bifurcation_result *r, const rs_bifurcat
             100 * c->lc.change_tol);
     if (nun)
         say(r, "; %d run(s) unclear (peaks scattered more than they trend)", nun);
+    if (nstuck)
+        say(r, "; %d run(s) without an oscillation to fit, still at half their disturbance or more at the end (no "
+            "verdict: lengthen the duration)", nstuck);
+    if (nfail)
+        say(r, "; %d small-disturbance run(s) failed, left out (a failed run is no evidence of growth and ends no "
+            "bracket): the first at %g m/s, at t = %.4g s: %.300s", nfail, sm[ifail].v, sm[ifail].t_fail,
+            sm[ifail].message);
     if (nde == n)
         say(r, ": every small disturbance decays (raise the range's end)");
     say(r, "\n");
@@ -506,7 +645,7 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
         return rs_fail(err, errlen, RS_E_ARG,
                        "the speed range %g:%g is not a range of positive speeds LO < HI, or fewer than 2 speeds",
                        c->v_lo, c->v_hi);
-    if (!(c->small > 0) || !(c->large > c->small) || !(c->tol > 0) || !(c->ramp_rate > 0) ||
+    if (!(c->small > 0) || !(c->large == 0 || c->large > c->small) || !(c->tol > 0) || !(c->ramp_rate > 0) ||
         !(c->die_fraction > 0 && c->die_fraction < 1))
         return rs_fail(err, errlen, RS_E_ARG,
                        "need 0 < small < large disturbance, tolerance > 0, ramp rate > 0, die fraction in (0, 1)");
@@ -551,9 +690,13 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
                     "another", x.m->name, x.m->q_names[x.lat], why);
     }
     if (x.lat < 0) {
-        st = rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no coordinate '%s' to disturb and measure%s",
+        const char *best = c->lateral ? rs_closest_name(c->lateral, x.m->q_names, x.m->n_q) : NULL;
+        st = rs_fail(err, errlen, RS_E_NOTFOUND, "model '%s' has no coordinate '%s' to disturb and measure%s%s%s",
                      x.m->name, c->lateral ? c->lateral : "y",
-                     c->lateral ? "" : " (nor one ending in '.y'): name it with --lateral COORDINATE");
+                     c->lateral ? "" : " (nor one ending in '.y'): name it with --lateral COORDINATE",
+                     best ? " (did you mean '" : "", best ? best : "");
+        if (best && err && strlen(err) + 1 < errlen)
+            snprintf(err + strlen(err), errlen - strlen(err), "'?)");
         goto done;
     }
     snprintf(r->lateral, sizeof r->lateral, "%s", x.m->q_names[x.lat]);
@@ -568,6 +711,15 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
     }
     r->dt = rs_binding_step(x.b);
     x.duration = rs_binding_duration(x.b);
+    if ((st = choose_large(&x, err, errlen)))
+        goto done;
+    r->large = x.large;
+    if (!(x.large > c->small)) {
+        st = rs_fail(err, errlen, RS_E_ARG, "the large disturbance %.4g mm (%s) is not above the small one, %.4g mm: "
+                     "give --large and --small", 1e3 * x.large, c->large > 0 ? "--large" : "from the flangeway",
+                     1e3 * c->small);
+        goto done;
+    }
     if (rs_make_dirs(c->out_dir) != 0) {
         st = rs_fail(err, errlen, RS_E_IO, "cannot create the output folder '%s': %s", c->out_dir, strerror(errno));
         goto done;
@@ -584,28 +736,33 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
         const double v = i == n - 1 ? c->v_hi : c->v_lo + (c->v_hi - c->v_lo) * i / (n - 1);
         rs_bifurcation_point big;
         if (!(st = const_run(&x, r->dt, v, c->small, 0, 1, &sm[i], err, errlen)))
-            st = const_run(&x, r->dt, v, c->large, 1, 1, &big, err, errlen);
+            st = const_run(&x, r->dt, v, x.large, 1, 1, &big, err, errlen);
     }
     /* 2. loss of stability of the small branch, at Δt and Δt/2 */
-    int ihi = -1;
+    /* the lowest grid speed whose small disturbance surely grows, and the
+     * nearest speed below it that did not fail: it must surely decay (failed
+     * runs between them are left out: no evidence either way) */
+    int ihi = -1, ilo = -1;
     for (int i = 1; i < n && !st && ihi < 0; i++)
         if (surely_grows(&sm[i])) {
             int j = i - 1;
-            while (j >= 0 && !surely_decays(&sm[j]))
+            while (j >= 0 && sm[j].failed)
                 j--;
-            if (j >= 0 && surely_decays(&sm[i - 1]))
+            if (j >= 0 && surely_decays(&sm[j])) {
                 ihi = i;
-            else
+                ilo = j;
+            } else {
                 break;   /* growth above something that does not surely decay */
+            }
         }
-    if (!st && ihi > 0) {
+    if (!st && ihi > 0 && ilo >= 0) {
         r->crossing = 1;
         double f;
-        st = refine(&x, r->dt, sm[ihi - 1], sm[ihi], 1, &r->v_lin[0], &r->freq_lin, err, errlen);
+        st = refine(&x, r->dt, sm[ilo], sm[ihi], 1, &r->v_lin[0], &r->freq_lin, err, errlen);
         if (!st && c->two_steps) {
             rs_bifurcation_point a, b;
             const double h2 = 0.5 * r->dt;
-            int ia = ihi - 1, ib = ihi;
+            int ia = ilo, ib = ihi;
             /* the half step moves the crossing a little: widen by grid steps until it brackets */
             for (int tries = 0; !st && tries < n; tries++) {
                 if ((st = const_run(&x, h2, sm[ia].v, c->small, 0, 0, &a, err, errlen)) ||
@@ -613,6 +770,12 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
                     break;
                 if (sigma_of(&a) < 0 && sigma_of(&b) >= 0)
                     break;
+                if (a.failed || b.failed) {
+                    const rs_bifurcation_point *p = a.failed ? &a : &b;
+                    snprintf(x.refine_fail, sizeof x.refine_fail, "at dt %g s the run at %.6g m/s failed at t = "
+                             "%.4g s (%.300s)", h2, p->v, p->t_fail, p->message);
+                    break;
+                }
                 if (sigma_of(&a) >= 0 && ia > 0)
                     ia--;
                 else if (sigma_of(&b) < 0 && ib < n - 1)
@@ -655,7 +818,14 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
             if (isfinite(r->v_lin_x))
                 say(r, ", %.6g m/s at dt %g s; extrapolated to dt -> 0: %.6g m/s +- %.3g m/s (%.2g %%, the step's "
                     "error)", r->v_lin[1], 0.5 * r->dt, r->v_lin_x, r->v_lin_err, 100 * r->v_lin_err / r->v_lin_x);
+            else if (c->two_steps)
+                say(r, "; no answer at dt %g s (%s): the step's error is unknown", 0.5 * r->dt,
+                    x.refine_fail[0] ? x.refine_fail : "its runs at the bracket's speeds did not bracket a crossing");
+            else
+                say(r, " (--one-step: the step's error is not measured)");
             say(r, "; hunting %.4g Hz\n", r->freq_lin);
+            if (x.refine_fail[0] && isfinite(r->v_lin_x))
+                say(r, "%s\n", x.refine_fail);
         } else {
             no_crossing(&x, r, sm, n);
         }
@@ -675,6 +845,9 @@ int rs_bifurcation_run(const rs_bifurcation_config *c, rs_bifurcation_result *r,
                 say(r, "\n");
             } else if (r->amp_ramp > 0) {
                 say(r, "ramp-down: the oscillation did not die out down to %g m/s\n", c->v_lo);
+            } else if (x.ramp_fail[0]) {
+                say(r, "ramp-down: the large disturbance at %g m/s %s %s: no limit cycle to ramp down from\n",
+                    c->v_hi, strncmp(x.ramp_fail, "to ", 3) == 0 ? "went" : "failed", x.ramp_fail);
             } else {
                 say(r, "ramp-down: the large disturbance at %g m/s does not keep a limit cycle: no ramp-down\n",
                     c->v_hi);

@@ -22,15 +22,19 @@
  * down).  Each run lasts the scenario's duration with its step.
  *
  * 1. Diagram: n_speeds speeds evenly over [v_lo, v_hi], each run from a
- *    small (`small`, default 0.5 mm) and a large (`large`, default 10 mm)
- *    disturbance: two branches.  Each run is classified (rs_limit_cycle.h:
+ *    small (`small`, default 0.5 mm) and a large (`large`, default 80 % of
+ *    the flangeway clearance: rs_flangeway.h) disturbance: two branches.  Each run is classified (rs_limit_cycle.h:
  *    decaying, growing, limit cycle of amplitude A, unclear); a run that
  *    fails (the contact lifts off or leaves its tables as the motion grows)
  *    is kept, rated on what it computed, and marked failed.
  * 2. Loss of stability of the small branch: the lowest grid speed whose
  *    small disturbance grows (significantly: rs_limit_cycle.h), above a
  *    grid speed where it decays (a small disturbance that grew onto a
- *    limit cycle of more than twice its size counts as growing).  Then regula falsi (Illinois) on the rate
+ *    limit cycle of more than twice its size counts as growing; a failed
+ *    run never counts either way: failed grid runs between the two are
+ *    skipped, a failed refinement run stops the refinement, a failed run at
+ *    Δt/2 leaves the step's error unknown, each said in the summary).
+ *    Then regula falsi (Illinois) on the rate
  *    σ(V) of small-disturbance runs inside that bracket, until it is
  *    narrower than tol · V or after max_refine runs; v_lin is where the
  *    line through the bracket's (V, σ) crosses zero.  Without such a pair
@@ -78,7 +82,10 @@ typedef struct rs_bifurcation_config {
     const char *out_dir;
     double v_lo, v_hi;          /* m/s                                            */
     int n_speeds;               /* grid, default 5                                */
-    double small, large;        /* disturbances, m, default 0.0005 and 0.01       */
+    double small;               /* small disturbance, m, default 0.0005           */
+    double large;               /* large disturbance, m; 0 (default): 80 % of the
+                                   flangeway clearance of L's wheelset
+                                   (rs_flangeway.h), 10 mm without contacts      */
     double tol;                 /* relative bracket width, default 0.002          */
     int max_refine;             /* refinement runs per step size, default 10      */
     double ramp_rate;           /* m/s per s, default 0.5                         */
@@ -98,6 +105,10 @@ typedef struct rs_bifurcation_point {
     double t_fail;
     int status;                 /* the failed run's RS_E_* (0: none)              */
     char message[512];
+    double l_end;               /* L at the run's end (m)                         */
+    int stuck;                  /* no oscillation to fit, yet |l_end| at least half
+                                   the disturbance: class unclear, not decaying
+                                   (e.g. a wheelset held on one flange)           */
 } rs_bifurcation_point;
 
 typedef struct rs_bifurcation_result {
@@ -109,6 +120,11 @@ typedef struct rs_bifurcation_result {
     double v_lin_x, v_lin_err;  /* extrapolated, and its error estimate          */
     int ramped;                 /* 1: the ramp-down found where it dies out       */
     double v_ramp[2], v_ramp_x, v_ramp_err, amp_ramp;   /* amp_ramp: m, at its start */
+    double large;               /* the large disturbance used (m)                 */
+    double flangeway;           /* the clearance it came from (m; NaN: --large,
+                                   or none found)                                 */
+    int flange;                 /* 1: that clearance is the flange's; 0: the
+                                   profile tables' end (no flange)               */
     char lateral[128];
     char summary[2048];         /* the verdict, several lines                     */
 } rs_bifurcation_result;

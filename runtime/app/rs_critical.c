@@ -361,12 +361,14 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
         } else {
             p.status = p.rate < 0 ? RS_CRITICAL_STABLE : RS_CRITICAL_UNSTABLE;
         }
+        if (p.run_failed)
+            p.status = RS_CRITICAL_FAILED;   /* rated, but never a bracket's end: bracket() */
         if (!c->run.quiet) {
             rs_logf(&c->run.log, RS_LOG_LINE, "round %d: %10.6g m/s: rate %+.4g 1/s, %.4g Hz: %s%s%s%s", round,
                     p.v, p.rate, p.freq,
                     p.status == RS_CRITICAL_STABLE ? "stable" : p.status == RS_CRITICAL_UNSTABLE ? "unstable" : "failed",
-                    p.run_failed ? " (the run failed, rated on what it computed: " : "",
-                    p.run_failed ? p.message : "", p.run_failed ? ")" : "");
+                    p.run_failed ? " (left out of the bracket: " : "", p.run_failed ? p.message : "",
+                    p.run_failed ? ")" : "");
         }
         if ((st = add_point(s, &p)))
             goto done;
@@ -385,16 +387,25 @@ done:
     return st;
 }
 
-/* The bracket: the lowest unstable (or failed) speed and the highest stable
- * speed below it.  Returns 1 when both exist. */
-static int bracket(const crit_state *s, int *ilo, int *ihi)
+/* The bracket: the lowest unstable speed and the highest stable speed
+ * below it.  Returns 1 when both exist.  A failed run is neither: whatever
+ * its partial results showed, a run stopped by a lift-off, a lost contact
+ * point or a solver is no evidence of the vehicle's stability (issue 22:
+ * the bisection once answered "20.459 m/s" with its upper end a run that
+ * failed at t = 0.024 s).  *ifail: the lowest failed run above *ilo that
+ * lies below *ihi (or anywhere above, without one), -1 none. */
+static int bracket(const crit_state *s, int *ilo, int *ihi, int *ifail)
 {
-    *ilo = *ihi = -1;
+    *ilo = *ihi = *ifail = -1;
     for (int k = 0; k < s->n && *ihi < 0; k++) {
-        if (s->pts[k].status == RS_CRITICAL_STABLE)
+        if (s->pts[k].status == RS_CRITICAL_STABLE) {
             *ilo = k;
-        else
+            *ifail = -1;
+        } else if (s->pts[k].status == RS_CRITICAL_UNSTABLE) {
             *ihi = k;
+        } else if (*ifail < 0) {
+            *ifail = k;
+        }
     }
     return *ilo >= 0 && *ihi >= 0;
 }
@@ -491,21 +502,31 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
     for (int i = 0; i < k; i++)
         v[i] = i == k - 1 ? c->v_hi : c->v_lo + (c->v_hi - c->v_lo) * i / (k - 1);
     int round = 1;
-    int ilo = -1, ihi = -1;
+    int ilo = -1, ihi = -1, ifail = -1;
     for (;; round++) {
         if ((st = run_round(&s, round, v, k, err, errlen)))
             break;
         r->rounds = round;
-        if (!bracket(&s, &ilo, &ihi)) {
-            if (ihi == 0) {
+        if (!bracket(&s, &ilo, &ihi, &ifail)) {
+            if (s.pts[0].status == RS_CRITICAL_FAILED) {
                 const rs_critical_point *p = &s.pts[0];
-                if (p->status == RS_CRITICAL_FAILED)
-                    st = rs_fail(err, errlen, RS_E_ARG, "the run at the lowest speed %g m/s failed: %s", p->v,
-                                 p->message);
-                else
-                    st = rs_fail(err, errlen, RS_E_ARG,
-                                 "already unstable at the lowest speed %g m/s (rate %+.4g "
-                                 "1/s): lower the range's start (--range LO:HI)", p->v, p->rate);
+                st = rs_fail(err, errlen, RS_E_ARG, "the run at the lowest speed %g m/s failed (%s; a failed run "
+                             "is no evidence either way, whatever its rate before, here %+.4g 1/s): lower the "
+                             "range's start (--range LO:HI), or use the default method (without --bisection)",
+                             p->v, p->message, p->rate);
+            } else if (ihi == 0) {
+                const rs_critical_point *p = &s.pts[0];
+                st = rs_fail(err, errlen, RS_E_ARG,
+                             "already unstable at the lowest speed %g m/s (rate %+.4g "
+                             "1/s): lower the range's start (--range LO:HI)", p->v, p->rate);
+            } else if (ifail >= 0) {
+                /* stable below, nothing but failed runs above: no bracket */
+                const rs_critical_point *p = &s.pts[ifail];
+                st = rs_fail(err, errlen, RS_E_ARG,
+                             "no bracket: stable up to %g m/s, and the run at %g m/s failed (%s); a failed run is "
+                             "no evidence of instability and never ends a bracket: lower the range's end below "
+                             "%g m/s, or use the default method (without --bisection), which classifies every run",
+                             s.pts[ilo].v, p->v, p->message, p->v);
             } else {
                 const rs_critical_point *p = &s.pts[s.n - 1];
                 st = rs_fail(err, errlen, RS_E_ARG,
@@ -541,9 +562,9 @@ int rs_critical_speed(const rs_critical_config *c, rs_critical_result *r, char *
             const double c = isfinite(p->rate) && p->freq > 0 ? expm1(p->rate / p->freq) : NAN;
             if (isfinite(p->rate) && fabs(p->rate) > rmax)
                 rmax = fabs(p->rate);
-            if (k <= ilo && c < -0.01)
+            if (k <= ilo && p->status != RS_CRITICAL_FAILED && c < -0.01)
                 dec = 1;
-            if (k >= ihi && (c > 0.01 || p->status == RS_CRITICAL_FAILED))
+            if (k >= ihi && p->status != RS_CRITICAL_FAILED && c > 0.01)
                 gro = 1;
         }
         if (!dec || !gro)

@@ -34,9 +34,17 @@
  * (hi, σ_hi) crosses zero.
  *
  * A run that fails (e.g. the contact leaves the profile tables as the
- * oscillation grows) is rated from the results it wrote before failing; if
- * those have too few extrema it counts as unstable ("failed").  A finished
- * run with too few extrema is an error (lengthen the duration).
+ * oscillation grows) is rated from the results it wrote before failing (in
+ * the CSV and the log) but has status failed and never ends a bracket: a
+ * run stopped by a lift-off, a lost contact point or a solver is no
+ * evidence of the vehicle's stability.  Stable runs below and only failed
+ * ones above stop the search (RS_E_ARG, naming the failed run and why).
+ * A finished run with too few extrema is an error (lengthen the duration).
+ *
+ * This is the `--bisection` of `railsym critical-speed`: one step, no step
+ * error, runs judged by the sign of their rate (with the 1 %-per-period
+ * floor below).  The command's default is rs_bifurcation.h, which
+ * classifies every run and states the step's error.
  *
  * out_dir/critical_speed.csv: speed,rate,freq,status,round — every run,
  * sorted by speed (status stable, unstable or failed).
@@ -73,7 +81,7 @@ typedef struct rs_critical_point {
     int round;                 /* 1-based                                      */
     int run_failed;            /* the run stopped with an error (rated on its
                                   partial results)                            */
-    char message[512];         /* that error (the start of vNNNN.failed)       */
+    char message[1024];        /* that error (the start of vNNNN.failed)       */
 } rs_critical_point;
 
 typedef struct rs_critical_result {

@@ -102,7 +102,7 @@ int main(void)
     snprintf(out, sizeof out, "%s/crit", dir);
     snprintf(log, sizeof log, "%s/crit.log", dir);
     char *crit[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/wheelset_cone", "-s", scn, "--range",
-                    "30:50", "-j", "2", "--tol", "0.003", "-o", out, "-q", "--no-plot", NULL};
+                    "30:50", "--bisection", "-j", "2", "--tol", "0.003", "-o", out, "-q", "--no-plot", NULL};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     const int cst = sweep_run(crit, log);

@@ -252,7 +252,7 @@ START_TEST(critical_speed_help_lists_bifurcation_options) {
     run(&res, ARGS("critical-speed", "--help"));
     ck_assert_int_eq(res.status, 0);
     const char *opts[] = {"--bifurcation", "--speeds N", "--small M", "--large M", "--ramp-rate A", "--one-step",
-                          "--set 'LINE'"};
+                          "--set 'LINE'", "--bisection", "--jobs J"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         ck_assert_msg(strstr(res.out, opts[i]), "'%s' missing from critical-speed --help:\n%s", opts[i], res.out);
 }

@@ -99,7 +99,7 @@ END_TEST
 START_TEST(critical_speed_disturbance_not_solved_away)
 {
     rs_test_write(dir, "eq.scn", "duration 1\nstep 1e-3\nequilibrium\n");
-    ck_assert_int_eq(rs_test_sh("%s critical-speed generated/wheelset_cone --scenario %s/eq.scn --range 10:20 "
+    ck_assert_int_eq(rs_test_sh("%s critical-speed generated/wheelset_cone --scenario %s/eq.scn --bisection --range 10:20 "
                                 "--out %s/crit --quiet 2> %s/e.err",
                                 rs_test_bin(), dir, dir, dir),
                      1);
@@ -109,7 +109,7 @@ START_TEST(critical_speed_disturbance_not_solved_away)
     /* named coordinates without it: accepted (the check passes; the search
      * itself is tested in test_sweep) */
     rs_test_write(dir, "eq2.scn", "duration 1\nstep 1e-3\nequilibrium z roll yaw\n");
-    rs_test_sh("%s critical-speed generated/wheelset_cone --scenario %s/eq2.scn --range 10:20 --rounds 1 "
+    rs_test_sh("%s critical-speed generated/wheelset_cone --scenario %s/eq2.scn --bisection --range 10:20 --rounds 1 "
                "--out %s/crit2 --quiet 2> %s/e2.err",
                rs_test_bin(), dir, dir, dir);
     e = slurp("e2.err");

@@ -415,7 +415,7 @@ static int run_critical_with(const char *dir, const char *tag, double dt, const 
              dt, m_ws, Ix, Iy, r0, b0, b_r, grav, ky, kyaw, lines);
     sweep_write(scn, text);
     char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", scn, "--range", "30:50",
-                    "--jobs", "2", "--tol", "0.003", "--out", out, (char *)extra, NULL};
+                    "--bisection", "--jobs", "2", "--tol", "0.003", "--out", out, (char *)extra, NULL};
     const int st = sweep_run(argv, log);
     char *s = sweep_slurp(log, NULL);
     const char *p = s ? strstr(s, "critical speed: ") : NULL;
@@ -471,7 +471,15 @@ START_TEST(critical_speed_matches_eigenvalues)
     ck_assert_msg(fabs(f2 - fc) <= 0.03 * fc, "frequency %.4f Hz, eigenvalue %.4f Hz", f2, fc);
     /* `railsym linear` (rs_linear: the generated M, delta_jac and the
      * contact linearized by the runtime, no simulation) against the same
-     * Routh–Hurwitz root of the Wickens model written here: 2 % */
+     * Routh–Hurwitz root of the Wickens model written here.  Measured:
+     * −0.06 % in speed and in frequency.  What the model here neglects
+     * (head comment: the gravitational yaw moment, 0.2 % of k_ψ, and the
+     * gyroscopic load transfer's lateral force, < 0.1 %) is worth less than
+     * 0.3 % of either; 0.3 % is also five times what is measured, and well
+     * below what the model's main terms move the speed by (the printed
+     * levels: contact geometry −1.6 %, roll coupling +1.0 %, gyroscopic
+     * moment +3.6 %; the spin creep only −0.05 %), so losing one of those
+     * from the linearization fails the test. */
     rs_linear_config lc;
     rs_linear_config_default(&lc);
     lc.model_dir = "generated/wheelset_cone";
@@ -484,8 +492,8 @@ START_TEST(critical_speed_matches_eigenvalues)
     ck_assert_msg(rs_linear_sweep(&lc, &lr, lerr, sizeof lerr) == RS_OK, "rs_linear_sweep: %s", lerr);
     printf("critical speed, railsym linear: %.4f m/s at %.4f Hz; Routh-Hurwitz %.4f m/s at %.4f Hz: %+.2f %%, %+.2f %%\n",
            lr.v_crit, lr.f_crit, vc, fc, 100 * (lr.v_crit - vc) / vc, 100 * (lr.f_crit - fc) / fc);
-    ck_assert_msg(fabs(lr.v_crit - vc) <= 0.02 * vc, "railsym linear %.4f m/s, Routh-Hurwitz %.4f m/s", lr.v_crit, vc);
-    ck_assert_msg(fabs(lr.f_crit - fc) <= 0.02 * fc, "railsym linear %.4f Hz, eigenvalue %.4f Hz", lr.f_crit, fc);
+    ck_assert_msg(fabs(lr.v_crit - vc) <= 0.003 * vc, "railsym linear %.4f m/s, Routh-Hurwitz %.4f m/s", lr.v_crit, vc);
+    ck_assert_msg(fabs(lr.f_crit - fc) <= 0.003 * fc, "railsym linear %.4f Hz, eigenvalue %.4f Hz", lr.f_crit, fc);
     rs_linear_result_free(&lr);
     /* first order in the step: the finer step is closer, by about half */
     ck_assert_msg(fabs(v2 - vc) < fabs(v1 - vc) && fabs(v2 - vc) > 0.3 * fabs(v1 - vc),
@@ -576,13 +584,20 @@ START_TEST(command_errors)
         {{"critical-speed", MODEL, NULL}, 2, "missing --scenario"},
         {{"critical-speed", MODEL, "-s", scn, "--range", "40", NULL}, 2, "write LO:HI"},
         {{"critical-speed", MODEL, "-s", scn, "--range", "50:40", NULL}, 2, "0 < LO < HI"},
-        {{"critical-speed", MODEL, "-s", scn, "--jobs", "0", NULL}, 2, "--jobs"},
+        {{"critical-speed", MODEL, "-s", scn, "--bisection", "--jobs", "0", NULL}, 2, "--jobs"},
+        {{"critical-speed", MODEL, "-s", scn, "--jobs", "2", NULL}, 2, "--jobs is an option of --bisection"},
+        {{"critical-speed", MODEL, "-s", scn, "--bisection", "--large", "0.005", NULL}, 2,
+         "--large is an option of the bifurcation diagram"},
         {{"critical-speed", MODEL, "-s", bad, "-o", out, NULL}, 1, "bad.scn:2: unknown statement 'stepp'"},
         {{"critical-speed", MODEL, "-s", scn, "--lateral", "yy", "-o", out, NULL}, 1, "did you mean 'y'?"},
         {{"critical-speed", "tests/no-such-model", "-s", scn, NULL}, 1, "no such file"},
-        {{"critical-speed", MODEL, "-s", scn, "--range", "60:80", "-o", out, "-q", NULL}, 1,
-         "already unstable at the lowest speed 60 m/s"},
-        {{"critical-speed", MODEL, "-s", scn, "--range", "25:30", "-o", out, "-q", NULL}, 1,
+        {{"critical-speed", MODEL, "-s", scn, "--bisection", "--range", "45:50", "-o", out, "-q", NULL}, 1,
+         "already unstable at the lowest speed 45 m/s"},
+        /* the 60 m/s run grows off the profile tables at t = 1.64 s: failed,
+         * which is no verdict (it used to count as "already unstable") */
+        {{"critical-speed", MODEL, "-s", scn, "--bisection", "--range", "60:80", "-o", out, "-q", NULL}, 1,
+         "the run at the lowest speed 60 m/s failed (model 'wheelset_cone': simulation failed"},
+        {{"critical-speed", MODEL, "-s", scn, "--bisection", "--range", "25:30", "-o", out, "-q", NULL}, 1,
          "still stable at the highest speed 30 m/s"},
         {{"critical-speed", "--help", NULL}, 0, "usage: railsym critical-speed MODEL.vdl|DIR --scenario FILE"},
     };
@@ -705,6 +720,20 @@ START_TEST(limit_cycle_run_words)
         rs_bifurcation_describe(&pt, o.change_tol, words, sizeof words);
         ck_assert_msg(strstr(words, "; the run failed at t = 2.5 s: contact lifted off"), "%s", words);
     }
+    /* no oscillation to fit, yet L ends at 1 m (the elastic bogie's 5 mm
+     * start at 80 m/s, wheelset gone sideways without a failure): said so,
+     * never "decays to nothing" (rs_bifurcation.c marks it stuck, unclear) */
+    rs_bifurcation_point pt;
+    memset(&pt, 0, sizeof pt);
+    pt.offset = 0.005;
+    pt.l_end = 1.057;
+    pt.stuck = 1;
+    pt.lc.cls = RS_LC_UNCLEAR;
+    pt.lc.rate = pt.lc.rate_se = pt.lc.freq = NAN;
+    char words[600];
+    rs_bifurcation_describe(&pt, 0.01, words, sizeof words);
+    ck_assert_msg(strstr(words, "has no verdict (no oscillation to fit, yet it ends at 1057 mm from the centre, "
+                                "started at 5 mm: held off-centre, not decayed)"), "%s", words);
 }
 END_TEST
 
@@ -821,6 +850,150 @@ START_TEST(constraint_liftoff_says_use_elastic)
 }
 END_TEST
 
+/* Issue 22: a failed run is never a bracket's end.  generated/bogie with
+ * its constraint contact over 10..80 m/s: the run at 80 m/s stops at
+ * t = 0.27 s where a wheel lifts off (the single-point contact's limit).
+ * The bisection used to take it as the unstable end and answer a speed
+ * (25.3 m/s here; "20.459 m/s" in the audit, whose upper end failed at
+ * t = 0.024 s); now it stops, naming the failed run and why, and the CSV
+ * keeps it as failed.  The bifurcation diagram (the default) says each
+ * failed run failed, leaves it out and reports no loss of stability. */
+START_TEST(failed_run_ends_no_bracket)
+{
+    RS_REQUIRE_MODEL("bogie");
+    char dir[512], out[600], log[700], path[700];
+    sweep_scratch(dir, sizeof dir, "critfail");
+    snprintf(out, sizeof out, "%s/bis", dir);
+    snprintf(log, sizeof log, "%s/bis.log", dir);
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
+                    "vehicles/examples/bogie.scn", "--range", "10:80", "--bisection", "--no-plot", "--out", out, NULL};
+    const int st = sweep_run(argv, log);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("bisection (exit %d):\n%s", st, text);
+    ck_assert_msg(st == 1 && !strstr(text, "critical speed: ") &&
+                      strstr(text, "no bracket: stable up to 10 m/s, and the run at 80 m/s failed (") &&
+                      strstr(text, "lifts off") &&
+                      strstr(text, "a failed run is no evidence of instability and never ends a bracket"),
+                  "exit %d:\n%s", st, text);
+    free(text);
+    snprintf(path, sizeof path, "%s/critical_speed.csv", out);
+    text = sweep_slurp(path, NULL);
+    ck_assert_msg(text && strstr(text, "\n80,") && strstr(strstr(text, "\n80,"), ",failed,"), "%s", text ? text : "");
+    free(text);
+
+    snprintf(out, sizeof out, "%s/bif", dir);
+    snprintf(log, sizeof log, "%s/bif.log", dir);
+    char *argv2[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
+                     "vehicles/examples/bogie.scn", "--range", "10:80", "--speeds", "2", "--one-step", "--ramp-rate",
+                     "0", "--no-plot", "--out", out, NULL};
+    const int st2 = sweep_run(argv2, log);
+    text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("bifurcation (exit %d):\n%s", st2, text);
+    ck_assert_msg(st2 == 1 && !strstr(text, "loss of stability (") &&
+                      strstr(text, "80 m/s, front.y = 0.5 mm: unclear: has no verdict (too few peaks to fit); the run "
+                                   "failed at t = ") &&
+                      strstr(text, "no loss of stability found in 10..80 m/s; ") &&
+                      strstr(text, "; 1 small-disturbance run(s) failed, left out (a failed run is no evidence of "
+                                   "growth and ends no bracket): the first at 80 m/s, at t = "),
+                  "exit %d:\n%s", st2, text);
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+/* Issue 22: the bifurcation's default large disturbance lies inside the
+ * flangeway.  The old fixed 10 mm exceeded S1002/60E1's clearance: every
+ * large run started pressed into the flange and failed.  Now: 80 % of the
+ * clearance, computed from the model's profiles and wheel positions and
+ * said in the log.  Checked against `railsym contact-geometry` on the two
+ * profile files with the standard track (gauge 1435 mm at the 60E1 1:40
+ * file's gauge point, flange back 1360 mm, r0 0.46 m: what bogie.vdl's
+ * b0 = 0.75, b_r = 0.753035, r0 = 0.46 encode): the first shift, on a
+ * 0.01 mm grid, whose left contact angle reaches 45 deg (the contact jumps
+ * from the flange root, 35 deg, to the flank, 70 deg, there).  A flangeless
+ * cone (generated/wheelset_cone) keeps 10 mm and says why. */
+START_TEST(default_large_within_flangeway)
+{
+    RS_REQUIRE_MODEL("bogie");
+    char dir[512], out[600], log[700], path[700], prefix[600];
+    sweep_scratch(dir, sizeof dir, "flangeway");
+    snprintf(prefix, sizeof prefix, "%s/cg", dir);
+    snprintf(log, sizeof log, "%s/cg.log", dir);
+    char *cg[] = {(char *)sweep_railsym_bin(), "contact-geometry", "vehicles/profiles/s1002.prf",
+                  "vehicles/profiles/60e1_1in40.prf", "--shift", "-0.008:0.008:1601", "--out", prefix, NULL};
+    ck_assert_int_eq(sweep_run(cg, log), 0);
+    snprintf(path, sizeof path, "%s_geometry.csv", prefix);
+    char *csv = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(csv);
+    double y45 = NAN, y_prev = NAN;
+    for (char *line = strchr(csv, '\n') + 1; line && *line && isnan(y45);
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        double f[8];   /* y_m,dr_m,roll_rad,z_m,left_wheel_y_m,left_rail_y_m,left_radius_m,left_angle_rad */
+        char *p = line;
+        for (int k = 0; k < 8; k++) {
+            f[k] = strtod(p, &p);
+            p++;
+        }
+        if (f[0] >= 0 && f[7] >= PI / 4)
+            y45 = f[0];
+        y_prev = f[0];
+    }
+    (void)y_prev;
+    free(csv);
+    ck_assert(isfinite(y45));
+
+    snprintf(out, sizeof out, "%s/bif", dir);
+    snprintf(log, sizeof log, "%s/bif.log", dir);
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
+                    "vehicles/examples/bogie.scn", "--range", "10:11", "--speeds", "2", "--one-step", "--ramp-rate",
+                    "0", "--no-plot", "--out", out, NULL};
+    sweep_run(argv, log);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("%s", text);
+    const char *key = "large disturbance: ";
+    const char *p = strstr(text, key);
+    ck_assert_msg(p, "%s", text);
+    char *e;
+    const double large_mm = strtod(p + strlen(key), &e);
+    const char *key2 = " mm, 80 % of the flangeway clearance of contact 'front.left', ";
+    ck_assert_msg(strncmp(e, key2, strlen(key2)) == 0, "%s", p);
+    const double y_mm = strtod(e + strlen(key2), NULL);
+    printf("flangeway: %.4f mm (contact-geometry: 45 deg between %.2f and %.2f mm); large disturbance %.4f mm\n",
+           y_mm, 1e3 * y45 - 0.01, 1e3 * y45, large_mm);
+    /* the clearance lies in the contact-geometry grid cell where 45 deg is
+     * crossed (printed to 3 digits: 0.005 mm) */
+    ck_assert_msg(y_mm > 1e3 * y45 - 0.01 - 0.005 && y_mm <= 1e3 * y45 + 0.005, "%.4f mm, grid %.2f mm", y_mm,
+                  1e3 * y45);
+    ck_assert_msg(fabs(large_mm - 0.8 * 1e3 * y45) < 0.02 && large_mm < 1e3 * y45, "large %.4f mm", large_mm);
+    free(text);
+    /* the diagram's large branch starts there, and runs */
+    snprintf(path, sizeof path, "%s/bifurcation.csv", out);
+    csv = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(csv);
+    const char *row = strstr(csv, "\n10,1,");
+    ck_assert_msg(row, "%s", csv);
+    const double off = strtod(row + strlen("\n10,1,"), &e);
+    ck_assert_msg(fabs(1e3 * off - large_mm) < 1e-3 && strncmp(e, ",decaying,", 10) == 0, "%s", row);
+    free(csv);
+
+    /* a cone without a flange: 10 mm, and why */
+    snprintf(path, sizeof path, "%s/cone.scn", dir);
+    sweep_write(path, "duration 0.2\nstep 1e-3\n");
+    snprintf(out, sizeof out, "%s/cone", dir);
+    char *argv3[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", path, "--range", "10:11",
+                     "--speeds", "2", "--one-step", "--ramp-rate", "0", "--no-plot", "--out", out, NULL};
+    sweep_run(argv3, log);
+    text = sweep_slurp(log, NULL);
+    ck_assert_msg(text && strstr(text, "large disturbance: 10 mm, the wheel of contact 'left' has no flange (its rigid "
+                                       "contact leaves the profile tables at a shift of "), "%s", text ? text : "");
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 /* Runs `railsym critical-speed --bifurcation` on the sprung cone wheelset;
  * the exit status, the output in *text (free it). */
 static int run_bifurcation(const char *dir, const char *tag, const char *range, const char *speeds, char **text)
@@ -897,7 +1070,7 @@ START_TEST(bifurcation_matches_eigenvalues)
         snprintf(out, sizeof out, "%s/bisect", dir);
         snprintf(log, sizeof log, "%s/bisect.log", dir);
         char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", scn, "--range", "39.1:39.5",
-                        "--jobs", "2", "--no-plot", "-q", "--out", out, NULL};
+                        "--bisection", "--jobs", "2", "--no-plot", "-q", "--out", out, NULL};
         ck_assert_int_eq(sweep_run(argv, log), 1);
         text = sweep_slurp(log, NULL);
         ck_assert_msg(text && strstr(text, "no loss of stability found in 39.1..39.5 m/s: the rates") &&
@@ -933,5 +1106,10 @@ int main(void)
     tcase_add_test(cmd, coach_limit_cycle_verdict);
     tcase_add_test(cmd, constraint_liftoff_says_use_elastic);
     suite_add_tcase(s, cmd);
+    TCase *fail = tcase_create("failed_and_flangeway");
+    tcase_set_timeout(fail, 60);
+    tcase_add_test(fail, failed_run_ends_no_bracket);
+    tcase_add_test(fail, default_large_within_flangeway);
+    suite_add_tcase(s, fail);
     return rs_test_run(s);
 }
