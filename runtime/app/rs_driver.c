@@ -204,16 +204,24 @@ static int report_event(void *ctx, const rs_contact_event *e)
 {
     const event_ctx *x = ctx;
     const int derail = e->kind == RS_EVENT_DERAILMENT;
+    const char *stop = derail && !x->go_on ? " (stopping: write 'derailment continue' to go on)" : "";
+    if (derail && e->off > 0) {
+        rs_logf(x->log, RS_LOG_LINE, "t = %.4f s: contact '%s': derailment, the wheel left its rail: no contact, "
+                "%.1f mm beyond the rail's crown%s", e->t, x->m->contacts[e->contact].name, e->off * 1e3, stop);
+        return !x->go_on;
+    }
+    char limit[64] = "no Nadal's limit: friction 0"; /* μ = 0: the limit needs friction (rs_options.h) */
+    if (e->limit > 0)
+        snprintf(limit, sizeof limit, "Nadal's limit %.3f", e->limit);
     char since[64] = ""; /* a climb is the limit held a while (rs_climb.h): since when */
     if (!derail)
         snprintf(since, sizeof since, ", held since t = %.4f s", e->t_start);
     rs_logf(x->log, RS_LOG_LINE,
-            "t = %.4f s: contact '%s': %s: Y/Q %.3f (Nadal's limit %.3f at the flange angle %.1f deg%s), "
+            "t = %.4f s: contact '%s': %s: Y/Q %.3f (%s at the flange angle %.1f deg%s), "
             "contact at u_w = %.2f mm%s",
             e->t, x->m->contacts[e->contact].name,
             derail ? "derailment, the contact passed the flange's steepest point" : "flange climbing",
-            e->Y_Q, e->limit, e->alpha * 57.29577951308232, since, e->u_w * 1e3,
-            derail && !x->go_on ? " (stopping: write 'derailment continue' to go on)" : "");
+            e->Y_Q, limit, e->alpha * 57.29577951308232, since, e->u_w * 1e3, stop);
     return derail && !x->go_on;
 }
 

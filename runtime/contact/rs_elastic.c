@@ -46,6 +46,10 @@ typedef struct elastic_wheel {
     rs_elastic_patch p[RS_PATCH_MAX];
     double energy;
     double u_steep;                /* the flange's steepest point (wheel u) */
+    double y_crown;                /* the rail's crown (rail y, field side +) */
+    double y_flange, y_field;      /* in the rail's y at the last evaluation:
+                                      the flange's steepest point and the
+                                      wheel table's field-side end          */
     double mu;                     /* its friction (rs_options_mu)          */
     double E, nu;                  /* its material (rs_options_E, _nu)      */
     double flange_angle;           /* its angle atan(−z_w') (rad): Nadal's  */
@@ -288,6 +292,15 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
             }
         }
         w->flange_angle = atan(best);
+        /* the rail's crown: its top_point, else its highest knot */
+        w->y_crown = w->rail->y[0];
+        for (int k = 1, top = 0; k < w->rail->n; k++)
+            if (w->rail->z[k] > w->rail->z[top])
+                w->y_crown = w->rail->y[top = k];
+        if (w->rail->has_top)
+            w->y_crown = w->rail->top_y;
+        w->y_flange = -INFINITY;
+        w->y_field = INFINITY;
         w->mu = rs_options_mu(opt, i);
         if (!(w->mu >= 0) || (opt->contact_law != RS_CREEP_KALKER && !(w->mu > 0)))
             return rs_fail(err, errlen, RS_E_ARG,
@@ -537,6 +550,9 @@ static int wheel_forces(struct rs_ws *ws, int i)
     rot_t(ex, ey, ez, d, cw);
     rot_t(ex, ey, ez, axle, aw);
     unit3(aw);
+    /* where the wheel stands across its rail (events: a wheel off its rail) */
+    w->y_flange = cw[1] + aw[1] * (isfinite(w->u_steep) ? w->u_steep : w->wheel->y[0]);
+    w->y_field = cw[1] + aw[1] * w->wheel->y[w->wheel->n - 1];
     rs_patch_opts po = c->popt;
     po.r0 = c->geom[2 * i];
     rs_patch found[RS_PATCH_MAX];
@@ -877,6 +893,11 @@ static int report_event(struct rs_ws *ws, const rs_contact_event *e)
     ws->stats.contact_events++;
     if (!ws->opt.contact_event || !ws->opt.contact_event(ws->opt.contact_event_ctx, e))
         return RS_OK;
+    if (e->off > 0)
+        return rs_ws_fail(ws, RS_E_DERAILED,
+                          "contact '%s': derailment at t = %.6g s: the wheel left its rail (no contact, %.1f mm "
+                          "beyond the rail's crown)",
+                          ws->model->contacts[e->contact].name, e->t, e->off * 1e3);
     return rs_ws_fail(ws, RS_E_DERAILED,
                       "contact '%s': %s at t = %.6g s, Y/Q = %.3f (Nadal's limit %.3f at "
                       "alpha = %.1f deg, mu = %g), contact at u_w = %.2f mm",
@@ -906,7 +927,22 @@ static int wheel_events(struct rs_ws *ws, int i)
             steep = &w->p[j];
     if (!steep || !(Q > 0)) { /* no contact: no exceedance (the count restarts) */
         w->climb_next.above = 0;
-        return RS_OK;
+        /* no contact, and no longer above its rail: the flange's steepest
+         * point past the rail's crown (fallen off to the field side: a
+         * climb the flange criterion below missed within one step, or any
+         * friction, 0 included) or the whole tread inside it (fallen
+         * between the rails) is a derailment whatever led to it */
+        const double off = w->y_flange > w->y_crown ? w->y_flange - w->y_crown
+                           : w->y_field < w->y_crown ? w->y_crown - w->y_field
+                                                     : 0;
+        if (!(off > 0))
+            return RS_OK;
+        w->derailed_next = 1;
+        if (w->derailed)
+            return RS_OK;
+        const double t_end = ws->t + ws->dt;
+        const rs_contact_event e = {RS_EVENT_DERAILMENT, i, t_end, 0, 0, w->flange_angle, NAN, t_end, off};
+        return report_event(ws, &e);
     }
     /* Nadal's limit at the flange angle (the steepest the flange offers: a
      * contact lower on the flange root climbs to it before the wheel can
@@ -924,7 +960,7 @@ static int wheel_events(struct rs_ws *ws, int i)
     w->derailed_next = derail || (w->derailed && steep->g.u_w < w->u_steep);
     const double t_end = ws->t + ws->dt;
     rs_contact_event e = {RS_EVENT_FLANGE_CLIMB, i, t_end, Y / Q, limit, w->flange_angle, steep->g.u_w,
-                          t_end - w->climb_next.above};
+                          t_end - w->climb_next.above, 0};
     int st = RS_OK;
     if (climb)
         st = report_event(ws, &e);

@@ -45,7 +45,8 @@ typedef enum rs_klu_ordering {
  * 45°) has Y/Q at Nadal's limit (tan α − μ)/(1 + μ tan α) at its flange
  * angle α (the steepest slope of the wheel profile; needs contact_mu > 0);
  * DERAILMENT: that flange contact moved past the flange's steepest point
- * towards the flange tip (the wheel rides up onto the rail head). */
+ * towards the flange tip (the wheel rides up onto the rail head), or a
+ * wheel with no contact is no longer above its rail (off > 0). */
 enum { RS_EVENT_FLANGE_CLIMB = 1, RS_EVENT_DERAILMENT = 2 };
 typedef struct rs_contact_event {
     int kind;            /* RS_EVENT_*                                        */
@@ -59,6 +60,10 @@ typedef struct rs_contact_event {
                             that became the climb (t − t_start ≥
                             contact_climb_time, rs_climb.h); = t for a
                             derailment event                              */
+    double off;          /* DERAILMENT of a wheel with no contact left: how far
+                            it is off its rail (its flange's steepest point
+                            past the rail's crown, or its tread's field end
+                            inside it) [m]; 0 for a flange derailment      */
 } rs_contact_event;
 
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);

@@ -162,6 +162,7 @@ START_TEST(test_run_continues_after_derailment)
     ck_assert_msg(st == 0, "exit status %d:\n%s", st, out);
     ck_assert_msg(t_climb > 0.25 && t_derail > t_climb && t_derail < 0.95, "events:\n%s", out);
     ck_assert_int_eq(count(out, "derailment, the contact passed"), 1);
+    ck_assert_int_eq(count(out, "left its rail"), 0);
     ck_assert_msg(!strstr(out, "stopping") && !strstr(out, "failed"), "%s", out);
     ck_assert_msg(t_last > 0.95 - 1e-9 && rows == 96, "CSV to %g s, %d rows", t_last, rows);
 }
@@ -197,6 +198,47 @@ START_TEST(test_climb_time_setting)
 }
 END_TEST
 
+/* A wheel with no contact and no longer above its rail is derailed,
+ * whatever friction or step led there (docs/runtime.md "Events"): the rig
+ * started 100 mm to the left.  The right wheel hangs inside its rail: the
+ * field end of its table (S1002: u = 60 mm) at (b0 + 60 mm) cos ψ − b_r − y
+ * (b0 = 0.75 m the wheel's taping line, b_r = 0.753035 m the rail's origin,
+ * vehicles/examples/climb.vdl) against the crown's 7.4977 mm (60E1 1:40's
+ * top_point): 50.69 mm inside at the start (the first step moves it by µm).  The normal climb never says it
+ * (test_run_continues_after_derailment). */
+START_TEST(test_wheel_off_its_rail)
+{
+    RS_REQUIRE_MODEL("climb");
+    RS_REQUIRE_PROGRAM(railsym_bin(), "build it: make");
+    char scn[128], csv[128], cmd[512];
+    snprintf(scn, sizeof scn, "%s/off.scn", dir);
+    snprintf(csv, sizeof csv, "%s/off.csv", dir);
+    FILE *f = fopen(scn, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "duration 0.01\nstep 1e-4\noutput 0.01\nfriction 0.3\ncreep fastsim\nderailment continue\n"
+               "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.1\ninitial z = 7e-5\ninitial x_dot = 1\n"
+               "columns y z\n");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s run generated/climb --scenario %s --out %s 2>&1", railsym_bin(), scn, csv);
+    static char out[65536];
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    const size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    const int ws = pclose(p);
+    ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "%s", out);
+    const char *key = "contact 'right': derailment, the wheel left its rail: no contact, ";
+    const char *r = strstr(out, key);
+    ck_assert_msg(r != NULL, "%s", out);
+    const double off = atof(r + strlen(key)), hand = (7.4977e-3 - ((0.75 + 0.06) * cos(0.02) - 0.753035 - 0.1)) * 1e3;
+    printf("right wheel off its rail by %.2f mm (hand %.2f mm)\n", off, hand);
+    ck_assert_msg(fabs(off - hand) < 0.05, "off %g mm, hand %g mm", off, hand);
+    ck_assert_int_eq(count(out, "contact 'right': derailment"), 1);
+    unlink(scn);
+    unlink(csv);
+}
+END_TEST
+
 static void setup(void)
 {
     strcpy(dir, "/tmp/rs_derail_XXXXXX");
@@ -214,6 +256,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_run_stops_at_derailment);
     tcase_add_test(tc, test_run_continues_after_derailment);
     tcase_add_test(tc, test_climb_time_setting);
+    tcase_add_test(tc, test_wheel_off_its_rail);
     suite_add_tcase(s, tc);
     return s;
 }
