@@ -385,7 +385,9 @@ static void screw(const double r[3], const double d[3], double g[6])
 
 /* The track's cross-section at O_w for the rail on side sg (+1 left): the
  * rail's reference point (the centre line's, moved by a gauge irregularity:
- * rs_track_rail_eval), tangent, lateral ĉ (left) and up n̂. */
+ * rs_track_rail_eval), tangent, lateral ĉ (left) and up n̂.  Returns 0, or
+ * +1 when O_w projects beyond an end of the track (the end's cross-section
+ * is given), or a negative status. */
 static int track_frame(elastic_wheel *w, double sg, const double O[3], double C[3], double t[3], double lat[3],
                        double up[3])
 {
@@ -403,6 +405,7 @@ static int track_frame(elastic_wheel *w, double sg, const double O[3], double C[
     w->s_track = s;
     w->have_s = 1;
     rs_track_point tp;
+    const int outside = r > 0;
     rs_track_rail_eval(w->track, sg > 0 ? 1 : -1, s, &w->track_hint, &tp);
     for (int k = 0; k < 3; k++) {
         C[k] = tp.pos[k];
@@ -410,7 +413,7 @@ static int track_frame(elastic_wheel *w, double sg, const double O[3], double C[
         lat[k] = tp.lateral[k];
         up[k] = tp.up[k];
     }
-    return RS_OK;
+    return outside;
 }
 
 /* Forces of patch p (geometry g in ground: point P, normal n; lever r from
@@ -532,6 +535,16 @@ static int wheel_forces(struct rs_ws *ws, int i)
         return rs_ws_fail(ws, st, "contact '%s': the wheel centre (%.6g, %.6g, %.6g) m does not "
                                   "project onto the track",
                           ws->model->contacts[i].name, pose[0], pose[1], pose[2]);
+    if (st > 0) { /* beyond an end: tolerated for 1 m, as the constraint contact does */
+        const double along = (pose[0] - C[0]) * t[0] + (pose[1] - C[1]) * t[1] + (pose[2] - C[2]) * t[2];
+        if (fabs(along) > 1.0)
+            return rs_ws_fail(ws, RS_E_OFFTRACK,
+                              "contact '%s' ran off the end of its track: at t = %.6g s its wheel centre is "
+                              "%.6g m %s track '%s' (s = %.6g .. %.6g m), more than 1 m (shorten the run's "
+                              "duration or lengthen the track; at t = 0, start the vehicle on the track)",
+                              ws->model->contacts[i].name, ws->t, fabs(along), along < 0 ? "before the start of"
+                              : "past the end of", w->track->name, w->track->s_begin, w->track->s_end);
+    }
     memcpy(w->up, up, sizeof up);
     memcpy(w->lat, lat, sizeof lat);
     /* rail frame: origin at h_r on the wheel's side, y to the field side */

@@ -25,7 +25,10 @@
  *     straight, so `speed` places the bodies) the bogie at x = 0 has its
  *     rear wheelset at s = −1.28 m: refused naming that wheel body, its s,
  *     the track's start and the fix (the landing check's message blamed the
- *     model's coordinates before); past the end the same.
+ *     model's coordinates before); past the end the same; and the elastic
+ *     contact stops a wheel that runs more than 1 m past the track's end
+ *     (RS_E_OFFTRACK naming contact, distance and fix; it ran on the end's
+ *     cross-section silently before).
  */
 #define _DEFAULT_SOURCE   /* mkdtemp */
 #include <math.h>
@@ -498,6 +501,17 @@ START_TEST(bodies_off_the_track_named)
     /* inside: it runs */
     snprintf(text, sizeof text, scn, 20.0, 20.0, 20.0);
     ck_assert_msg(run("generated/bogie", "in.scn", text) == RS_OK, "%s", err);
+    /* the elastic contact past the end: 10 m/s from x = 55 m, the front
+     * wheels at 56.28 m reach 61 m after 0.47 s */
+    write_file("end.trk", "railsym-track 1\nname short\ngauge 1.435\ninclination 1:40\nstraight 60\n");
+    ck_assert_int_eq(run("generated/bogie", "el.scn",
+                         "duration 1\nstep 1e-3\ncontact elastic\ntrack \"end.trk\"\nspeed 10\n"
+                         "initial x = 55\ninitial front.x = 55\ninitial rear.x = 55\n"),
+                     RS_E_OFFTRACK);
+    ck_assert_msg(strstr(err, "ran off the end of its track: at t = 0.47") &&
+                      strstr(err, "past the end of track 'short' (s = 0 .. 60 m), more than 1 m (shorten the run's "
+                                  "duration or lengthen the track"),
+                  "%s", err);
 }
 END_TEST
 
