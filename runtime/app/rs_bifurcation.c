@@ -113,6 +113,16 @@ static int settle(bf *x, rs_ws *ws, int elastic, char *msg, size_t msglen)
 }
 
 /* The run options at step dt: the scenario's, its contact mode. */
+/* A derailment ends a run whatever the scenario's `derailment` says: a
+ * wheel off its rail is no limit cycle (the run is "failed" and says why;
+ * without this the elastic contact's event was only counted and a bogie
+ * ran on metres beside the track). */
+static int stop_at_derailment(void *ctx, const rs_contact_event *e)
+{
+    (void)ctx;
+    return e->kind == RS_EVENT_DERAILMENT;
+}
+
 static int run_options(bf *x, double dt, rs_options *opt, char *err, size_t errlen)
 {
     rs_options_default(opt);
@@ -123,6 +133,8 @@ static int run_options(bf *x, double dt, rs_options *opt, char *err, size_t errl
         opt->method = (rs_method)x->c->method;
     opt->dt = dt;
     opt->plugins = rs_plugin_set_tables(x->plugins);
+    opt->contact_event = stop_at_derailment;
+    opt->contact_event_ctx = NULL;
     const int mode = rs_binding_contact_mode(x->b);
     opt->contact = mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
                    : mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()

@@ -911,6 +911,14 @@ static int report_event(struct rs_ws *ws, const rs_contact_event *e)
                           "contact '%s': derailment at t = %.6g s: the wheel left its rail (no contact, %.1f mm "
                           "beyond the rail's crown)",
                           ws->model->contacts[e->contact].name, e->t, e->off * 1e3);
+    if (!(e->limit > 0)) /* μ = 0: no limit to quote (rs_options.h) */
+        return rs_ws_fail(ws, RS_E_DERAILED,
+                          "contact '%s': %s at t = %.6g s, Y/Q = %.3f (no Nadal's limit: friction 0; flange angle "
+                          "%.1f deg), contact at u_w = %.2f mm",
+                          ws->model->contacts[e->contact].name,
+                          e->kind == RS_EVENT_DERAILMENT ? "derailment (the contact passed the flange's steepest point)"
+                                                         : "flange climbing",
+                          e->t, e->Y_Q, e->alpha * 57.29577951308232, e->u_w * 1e3);
     return rs_ws_fail(ws, RS_E_DERAILED,
                       "contact '%s': %s at t = %.6g s, Y/Q = %.3f (Nadal's limit %.3f at "
                       "alpha = %.1f deg, mu = %g), contact at u_w = %.2f mm",

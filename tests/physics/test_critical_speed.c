@@ -903,6 +903,35 @@ START_TEST(failed_run_ends_no_bracket)
 }
 END_TEST
 
+/* A derailment ends a diagram's run, whatever the scenario says: the
+ * elastic bogie (bogie.scn has no friction) at 75 and 80 m/s hunts into its
+ * flanges and a wheel passes the flange's steepest point.  Before, the
+ * elastic contact's event was only counted: the runs read "grows" or
+ * "unclear ... held off-centre" with the bogie metres beside the track. */
+START_TEST(derailed_run_fails)
+{
+    RS_REQUIRE_MODEL("bogie");
+    char dir[512], out[600], log[700];
+    sweep_scratch(dir, sizeof dir, "critderail");
+    snprintf(out, sizeof out, "%s/bif", dir);
+    snprintf(log, sizeof log, "%s/bif.log", dir);
+    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
+                    "vehicles/examples/bogie.scn", "--set", "contact elastic", "--range", "75:80", "--speeds", "2",
+                    "--no-plot", "--out", out, NULL};
+    const int st = sweep_run(argv, log);
+    char *text = sweep_slurp(log, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("elastic bogie 75..80 m/s (exit %d):\n%s", st, text);
+    ck_assert_msg(strstr(text, "the run failed at t = ") &&
+                      strstr(text, "derailment (the contact passed the flange's steepest point)") &&
+                      strstr(text, "no Nadal's limit: friction 0") && !strstr(text, "held off-centre") &&
+                      strstr(text, "ramp-down: the large disturbance at 80 m/s failed"),
+                  "exit %d:\n%s", st, text);
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 /* Issue 22: the bifurcation's default large disturbance lies inside the
  * flangeway.  The old fixed 10 mm exceeded S1002/60E1's clearance: every
  * large run started pressed into the flange and failed.  Now: 80 % of the
@@ -1110,6 +1139,7 @@ int main(void)
     tcase_set_timeout(fail, 60);
     tcase_add_test(fail, failed_run_ends_no_bracket);
     tcase_add_test(fail, default_large_within_flangeway);
+    tcase_add_test(fail, derailed_run_fails);
     suite_add_tcase(s, fail);
     return rs_test_run(s);
 }
