@@ -45,6 +45,94 @@ static void append_log(const char *log, char *err, size_t errlen)
     fclose(f);
 }
 
+/* The environment with TMPDIR=scratch in place of the program's own (envp has
+ * room for every entry of environ plus two; tmpdir holds "TMPDIR=..."). */
+static void environ_with_tmpdir(char **envp, char *tmpdir, size_t len, const char *scratch)
+{
+    snprintf(tmpdir, len, "TMPDIR=%s", scratch);
+    size_t k = 0;
+    for (char **e = environ; *e; e++)
+        if (strncmp(*e, "TMPDIR=", 7) != 0)
+            envp[k++] = *e;
+    envp[k++] = tmpdir;
+    envp[k] = NULL;
+}
+
+/* Runs the compiler command argv (its output to log) with TMPDIR in a
+ * scratch folder of ours, removed afterwards with whatever it holds: a signal
+ * can stop the compiler between the moment its driver cleans up and the
+ * moment cc1 or as creates a file (their cc*.s, cc*.o), which nothing would
+ * then remove. */
+static int spawn_compiler(char **argv, const char *const *files, int n, const rs_load_options *o,
+                          const char *log, char *err, size_t errlen)
+{
+    char scratch[RS_TEMP_PATH_MAX], tmpdir[RS_TEMP_PATH_MAX + 8];
+    int st = rs_temp_scratch_dir("railsym-cc", scratch, sizeof scratch, err, errlen);
+    if (st != RS_OK)
+        return st;
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **envp = calloc(nenv + 2, sizeof *envp);
+    if (!envp) {
+        rs_temp_scratch_remove(scratch);
+        return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
+    }
+    environ_with_tmpdir(envp, tmpdir, sizeof tmpdir, scratch);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    /* Its own process group, so that the command's signal handler can stop
+     * the compiler with the programs it runs (cc1, as) and wait for them all
+     * before it empties the scratch folder (rs_temp_add_child). */
+    /* The signals that stop the command are held back from the spawn until
+     * the child is registered, so none finds it unregistered; the child
+     * starts with the mask the program had. */
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stop, &old);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setsigmask(&at, &old);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, o->cc, &fa, &at, argv, envp);
+    posix_spawnattr_destroy(&at);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc == 0)
+        rs_temp_add_child((long)pid);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    free(envp);
+    if (rc != 0) {
+        rs_temp_scratch_remove(scratch);
+        return rs_fail(err, errlen, RS_E_LOAD, "cannot run the C compiler '%s': %s", o->cc, strerror(rc));
+    }
+    /* on a signal meanwhile, the command's handler stops it (rs_temp.h) */
+    /* forgotten before it is reaped, so its PID is never reused meanwhile */
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    rs_temp_forget_child((long)pid);
+    int wst = 0;
+    while (waitpid(pid, &wst, 0) < 0)
+        ;
+    rs_temp_scratch_remove(scratch);
+    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+        rs_fail(err, errlen, RS_E_LOAD, "C compiler '%s' failed (exit %d) on %s%s:", o->cc,
+                WIFEXITED(wst) ? WEXITSTATUS(wst) : -1, files[0], n > 1 ? " ..." : "");
+        append_log(log, err, errlen);
+        return RS_E_LOAD;
+    }
+    return RS_OK;
+}
+
+/* Compiles files into the shared object so (spawn_compiler). */
 static int run_compiler(const char *const *files, int n, const rs_load_options *o,
                         const char *so, const char *log, char *err, size_t errlen)
 {
@@ -73,54 +161,9 @@ static int run_compiler(const char *const *files, int n, const rs_load_options *
         argv[a++] = (char *)files[i];
     argv[a++] = "-lm";
     argv[a] = NULL;
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    /* Its own process group, so that the command's signal handler can stop
-     * the compiler with the programs it runs (cc1, as), which then remove
-     * their temporary files themselves (rs_temp_add_child). */
-    /* The signals that stop the command are held back from the spawn until
-     * the child is registered, so none finds it unregistered; the child
-     * starts with the mask the program had. */
-    sigset_t stop, old;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    sigaddset(&stop, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &stop, &old);
-    posix_spawnattr_t at;
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-    posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setsigmask(&at, &old);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, o->cc, &fa, &at, argv, environ);
-    posix_spawnattr_destroy(&at);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc == 0)
-        rs_temp_add_child((long)pid);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    const int st = spawn_compiler(argv, files, n, o, log, err, errlen);
     free(argv);
-    if (rc != 0)
-        return rs_fail(err, errlen, RS_E_LOAD, "cannot run the C compiler '%s': %s", o->cc, strerror(rc));
-    /* on a signal meanwhile, the command's handler stops it (rs_temp.h) */
-    /* forgotten before it is reaped, so its PID is never reused meanwhile */
-    siginfo_t info;
-    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-        ;
-    rs_temp_forget_child((long)pid);
-    int wst = 0;
-    while (waitpid(pid, &wst, 0) < 0)
-        ;
-    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
-        rs_fail(err, errlen, RS_E_LOAD, "C compiler '%s' failed (exit %d) on %s%s:", o->cc,
-                WIFEXITED(wst) ? WEXITSTATUS(wst) : -1, files[0], n > 1 ? " ..." : "");
-        append_log(log, err, errlen);
-        return RS_E_LOAD;
-    }
-    return RS_OK;
+    return st;
 }
 
 /* Opens the object and reads the model from its symbol. */

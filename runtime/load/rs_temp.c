@@ -7,12 +7,13 @@
  * the handler reads only published slots and calls only unlink and rmdir,
  * which POSIX lists as async-signal-safe.
  */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* getdents64: a folder's entries without malloc (opendir allocates) */
 #include "rs_temp.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
@@ -29,7 +30,8 @@
 #include "rs_status.h"
 
 static struct {
-    atomic_int used; /* 1: path holds a registered path */
+    atomic_int used;    /* 1: path holds a registered path */
+    atomic_int scratch; /* 1: a folder whose unregistered entries are removed too (rs_temp_scratch_dir) */
     char path[RS_TEMP_PATH_MAX];
 } slots[RS_TEMP_SLOTS];
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,6 +48,7 @@ int rs_temp_add(const char *path, char *err, size_t errlen)
         if (atomic_load(&slots[i].used))
             continue;
         memcpy(slots[i].path, path, n + 1);
+        atomic_store(&slots[i].scratch, 0);
         atomic_store(&slots[i].used, 1);
         pthread_mutex_unlock(&slots_lock);
         return RS_OK;
@@ -88,22 +91,56 @@ void rs_temp_forget_child(long pid)
     }
 }
 
-/* The child (and its process group) gets sig and up to 2 s to end (then SIGKILL); waitpid reaps it
- * unless the program's own waitpid did first (ECHILD: it is gone anyway). */
+/* The child and its process group get sig and up to 2 s to end (then SIGKILL).
+ * waitpid reaps the child unless the program's own waitpid did first (ECHILD:
+ * it is gone anyway).  The group is waited for too: gcc's driver removes its
+ * temporary files and dies at once, while cc1 or as, in the same group, may
+ * still be creating theirs (a file made after the driver's clean-up outlives
+ * both); kill(-pid, 0) fails with ESRCH once no member is left. */
 static void stop_child(pid_t pid, int sig)
 {
     kill(-pid, sig); /* its process group (rs_load_dlopen.c makes one), */
     kill(pid, sig);  /* or itself when it has none */
     const struct timespec tick = {0, 10 * 1000 * 1000};
+    int reaped = 0;
     for (int i = 0; i < 200; i++) {
-        const pid_t r = waitpid(pid, NULL, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR))
+        if (!reaped) {
+            const pid_t r = waitpid(pid, NULL, WNOHANG);
+            reaped = r == pid || (r < 0 && errno != EINTR);
+        }
+        if (reaped && kill(-pid, 0) < 0 && errno == ESRCH)
             return;
         nanosleep(&tick, NULL);
     }
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
+    if (!reaped)
+        waitpid(pid, NULL, 0);
+    for (int i = 0; i < 50 && !(kill(-pid, 0) < 0 && errno == ESRCH); i++)
+        nanosleep(&tick, NULL); /* members killed: only their reaping by init is left */
+}
+
+/* Removes the plain entries of folder `path` (one level), with system calls
+ * only (open, getdents64, unlinkat, close): async-signal-safe, no malloc.
+ * Bounded: at most 64 reads of the folder. */
+static void empty_folder(const char *path)
+{
+    const int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[4096] __attribute__((aligned(8)));
+    for (int reads = 0; reads < 64; reads++) {
+        const ssize_t n = getdents64(fd, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        for (ssize_t off = 0; off < n;) {
+            const struct dirent64 *e = (const struct dirent64 *)(buf + off);
+            off += e->d_reclen;
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                unlinkat(fd, e->d_name, 0);
+        }
+    }
+    close(fd);
 }
 
 void rs_temp_cleanup_now(int sig)
@@ -116,8 +153,11 @@ void rs_temp_cleanup_now(int sig)
                 stop_child((pid_t)pid, sig);
         }
     for (int i = 0; i < RS_TEMP_SLOTS; i++)
-        if (atomic_load(&slots[i].used))
+        if (atomic_load(&slots[i].used)) {
+            if (atomic_load(&slots[i].scratch))
+                empty_folder(slots[i].path);
             unlink(slots[i].path); /* a folder fails here (EISDIR/EPERM) and goes below */
+        }
     /* Folders in folders: each pass removes the innermost empty ones; at
      * most one pass per slot, so the loop is bounded. */
     for (int pass = 0; pass < RS_TEMP_SLOTS; pass++) {
@@ -236,4 +276,26 @@ int rs_temp_dir(const char *parent, const char *prefix, int with_host, char *out
     if (st != RS_OK)
         rmdir(out);
     return st;
+}
+
+int rs_temp_scratch_dir(const char *prefix, char *out, size_t outlen, char *err, size_t errlen)
+{
+    const int st = rs_temp_dir(NULL, prefix, 0, out, outlen, err, errlen);
+    if (st != RS_OK)
+        return st;
+    pthread_mutex_lock(&slots_lock);
+    for (int i = RS_TEMP_SLOTS - 1; i >= 0; i--)
+        if (atomic_load(&slots[i].used) && strcmp(slots[i].path, out) == 0) {
+            atomic_store(&slots[i].scratch, 1);
+            break;
+        }
+    pthread_mutex_unlock(&slots_lock);
+    return RS_OK;
+}
+
+void rs_temp_scratch_remove(const char *path)
+{
+    empty_folder(path);
+    rmdir(path);
+    rs_temp_forget(path);
 }

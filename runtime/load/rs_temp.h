@@ -45,10 +45,11 @@ void rs_temp_forget(const char *path);
 int rs_temp_add_child(long pid);
 void rs_temp_forget_child(long pid);
 
-/* Sends `sig` (when > 0) to the registered children and waits for each up to
- * 2 s (then SIGKILL); then removes every registered path: files first, then
+/* Sends `sig` (when > 0) to the registered children and waits for each, and
+ * the members of its process group, up to 2 s (then SIGKILL); then removes
+ * every registered path: files and scratch folders' entries first, then
  * folders from the deepest.  Async-signal-safe (kill, waitpid, nanosleep,
- * unlink, rmdir); the registry keeps the paths (the process is about to
+ * open, getdents64, unlinkat, unlink, rmdir); the registry keeps the paths (the process is about to
  * end).  For signal handlers and for tests. */
 void rs_temp_cleanup_now(int sig);
 
@@ -59,6 +60,16 @@ void rs_temp_cleanup_now(int sig);
  * /tmp.  RS_OK, or RS_E_IO with the reason in err. */
 int rs_temp_dir(const char *parent, const char *prefix, int with_host, char *out, size_t outlen, char *err,
                 size_t errlen);
+
+/* A scratch folder: rs_temp_dir(NULL, prefix, 0, ...) whose entries are
+ * removed with it by rs_temp_cleanup_now even though nobody registered them
+ * (one level: plain files).  For a child program's own temporary files whose
+ * names the program cannot know (the C compiler's cc*.s and cc*.o: its TMPDIR
+ * is pointed here).  RS_OK, or RS_E_IO / RS_E_NOMEM with the reason in err. */
+int rs_temp_scratch_dir(const char *prefix, char *out, size_t outlen, char *err, size_t errlen);
+
+/* Removes a scratch folder's entries and the folder, and forgets it. */
+void rs_temp_scratch_remove(const char *path);
 
 /* Removes, with their content, the entries of `parent` named exactly
  * PREFIX-[HOST-]PID-XXXXXX (6 letters or digits; HOST this machine's name)

@@ -9,7 +9,8 @@
  *   - `run` of a long simulation, stopped by SIGINT, SIGTERM and SIGHUP once
  *     its compiled model is in TMPDIR: killed by that signal (status 128+N)
  *     and TMPDIR empty; the same with --loader dlopen stopped at several
- *     moments of its compiler's run (railsym-load-*);
+ *     moments of its compiler's run (railsym-load-*), and with a stand-in
+ *     compiler whose helper creates a temporary file after its driver died;
  *   - `compile` of the FEVE 3000 model stopped by SIGINT as soon as its
  *     hidden .feve3000.tmp-PID folder appears (the write phase): no hidden
  *     folder left;
@@ -189,6 +190,82 @@ START_TEST(run_dlopen_sigint_during_load)
         sweep_rm_rf(base);
     }
     ck_assert_msg(seen_load, "the dlopen loader's folder was never seen: the test stopped nothing during a load");
+}
+END_TEST
+
+/* The race behind gcc's leftovers, made certain: a stand-in `cc` (first on
+ * PATH) whose driver dies at SIGINT at once while a helper in its process
+ * group ignores SIGINT and creates $TMPDIR/ccLATE.s 0.3 s later — as cc1
+ * can create its .s after gcc's driver removed its temporary files.  The
+ * compiler's TMPDIR is a scratch folder that railsym empties only once the
+ * whole group is gone (rs_temp_scratch_dir, stop_child): nothing is left in
+ * the run's TMPDIR, and the late file was really made (in the scratch
+ * folder) — the helper also leaves a mark beside the test's folders. */
+START_TEST(run_dlopen_compiler_group_late_file)
+{
+    char base[600], tmp[600], out[600], cache[700], list[2000], bin[700], cc[800], path[4200], mark[700];
+    scratch(base, sizeof base, "sig-late", tmp, out);
+    snprintf(cache, sizeof cache, "%s/cache", base);
+    snprintf(bin, sizeof bin, "%s/bin", base);
+    snprintf(cc, sizeof cc, "%s/cc", bin);
+    snprintf(mark, sizeof mark, "%s/late-made", base);
+    mkdir(bin, 0755);
+    char script[2000];
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n"
+             "( trap '' INT; touch '%s/started'; sleep 0.3; touch \"$TMPDIR/ccLATE.s\" && touch '%s' ) &\n"
+             "trap 'exit 130' INT\n"
+             "sleep 30 & wait\n",
+             base, mark);
+    sweep_write(cc, script);
+    chmod(cc, 0755);
+    const char *old_path = getenv("PATH");
+    snprintf(path, sizeof path, "%s:%s", bin, old_path ? old_path : "/usr/bin:/bin");
+    char *saved = strdup(old_path ? old_path : "/usr/bin:/bin");
+    setenv("PATH", path, 1);
+    setenv("RAILSYM_CACHE_DIR", cache, 1);
+    const pid_t pid = start_run(base, tmp, out, "dlopen");
+    setenv("PATH", saved, 1);
+    free(saved);
+    ck_assert_msg(wait_for(base, "started", 60.0), "the stand-in compiler never started");
+    kill(pid, SIGINT);
+    ck_assert_int_eq(sweep_wait(pid), 128 + SIGINT);
+    /* railsym waited for the helper; without that wait it is still asleep */
+    ck_assert_msg(wait_for(base, "late-made", 10.0), "the late file was never made: the test stopped nothing late");
+    ck_assert_msg(count_entries(tmp, "", list, sizeof list) == 0, "left in TMPDIR:\n%s", list);
+    sweep_rm_rf(base);
+}
+END_TEST
+
+/* A scratch folder's entries, unknown to the registry, go with it: by the
+ * handler's clean-up (rs_temp_cleanup_now) and by rs_temp_scratch_remove;
+ * a plain registered folder with an unregistered file stays (rmdir only). */
+START_TEST(scratch_folder_emptied)
+{
+    char base[600], tmp[600], out[600], dir[1024], plain[1024], f[1300], err[256];
+    scratch(base, sizeof base, "sig-scratch", tmp, out);
+    setenv("TMPDIR", tmp, 1);
+    for (int way = 0; way < 2; way++) {
+        ck_assert_int_eq(rs_temp_scratch_dir("railsym-cc", dir, sizeof dir, err, sizeof err), 0);
+        for (int k = 0; k < 300; k++) { /* more entries than one getdents64 read holds */
+            snprintf(f, sizeof f, "%s/cc%04dxyz-long-enough-name.s", dir, k);
+            sweep_write(f, "x");
+        }
+        if (way == 0)
+            rs_temp_cleanup_now(0);
+        else
+            rs_temp_scratch_remove(dir);
+        ck_assert_msg(count_entries(tmp, "", NULL, 0) == 0, "way %d: the scratch folder stayed", way);
+        rs_temp_forget(dir);
+    }
+    ck_assert_int_eq(rs_temp_dir(NULL, "railsym-plain", 0, plain, sizeof plain, err, sizeof err), 0);
+    snprintf(f, sizeof f, "%s/unregistered", plain);
+    sweep_write(f, "x");
+    rs_temp_cleanup_now(0);
+    ck_assert_int_eq(count_entries(tmp, "railsym-plain-", NULL, 0), 1);
+    rs_temp_forget(plain);
+    unsetenv("TMPDIR");
+    sweep_rm_rf(base);
 }
 END_TEST
 
@@ -451,6 +528,8 @@ static Suite *suite(void)
     tcase_add_test(tc, run_sigterm);
     tcase_add_test(tc, run_sighup);
     tcase_add_test(tc, run_dlopen_sigint_during_load);
+    tcase_add_test(tc, run_dlopen_compiler_group_late_file);
+    tcase_add_test(tc, scratch_folder_emptied);
     tcase_add_test(tc, run_removes_stale_temp);
     tcase_add_test(tc, compile_removes_stale_tmp);
     tcase_add_test(tc, local_sweep_sigint);
