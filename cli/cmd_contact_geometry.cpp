@@ -366,7 +366,9 @@ int cmd_contact_geometry(int argc, char **argv) {
         }
         if (r2 != RS_OK) th = NAN;
         tg[i] = te;
-        con << num(A) << ',' << num(te) << ',' << num(th) << ',' << num(2 * std::sqrt(e0 * o.r0) * j) << '\n';
+        // a flat stretch of dr = 0 as wide as the oscillation: tan_ge 0, wavelength infinite
+        const std::string wl = std::isinf(j) ? std::string("inf") : num(2 * std::sqrt(e0 * o.r0) * j);
+        con << num(A) << ',' << num(te) << ',' << num(th) << ',' << wl << '\n';
     }
 
     const std::string wname = wheel->name, rname = rail->name;

@@ -1,6 +1,8 @@
 /*
  * rs_en14363.c — band pass, instability frequency, limits, Y/Q and the
  * differentiated velocity of the EN 14363 assessment (rs_en14363.h).
+ * Sources: EN 14363:2016 clause 7; the sub-clauses were not found (the
+ * header's "Sources" and docs/analyses.md say what is and is not confirmed).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -76,6 +78,7 @@ int rs_en14363_find_f0(const double *y, size_t n, double fs, double f_lo, double
     return RS_OK;
 }
 
+/* not confirmed against the standard's text (rs_en14363.h, "Sources") */
 double rs_en14363_frame_limit(double bogie_mass_t)
 {
     return (12 - bogie_mass_t / 5) / 2;

@@ -24,6 +24,16 @@
  *  - a lateral velocity differentiated into an acceleration, for runs that
  *    write velocities (central differences).
  *
+ * Sources (docs/analyses.md, "What the sources confirm"): these criteria
+ * belong to clause 7 of EN 14363:2016 ("running safety, track loading and
+ * ride characteristics", its scope as the DIN catalogue lists it); the
+ * sub-clause, table and formula numbers of EN 14363:2016 and of UIC 518
+ * (4th ed., 2009) were not in any text reached.  The Y/Q 2 m sliding mean
+ * every 0.5 m after a low pass of at least 20 Hz, and ΣY's sliding rms after
+ * the f0 ± 2 Hz band pass, are as the table of assessment quantities at
+ * gensys.se/course/UIC518_tests.html lists them; the limits above, the
+ * 100 m / 10 m windows and the filters' type and order are not confirmed.
+ *
  * Analysis of results, not part of a simulation step: it allocates.
  * One thread at a time: FFTW's planner (fftw_plan_*) is not thread-safe.
  */

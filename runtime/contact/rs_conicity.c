@@ -54,12 +54,41 @@ static int check(const double *y, const double *dr, int n, double A)
     return RS_OK;
 }
 
+/* A run of table points where dr is exactly 0, at least 2A wide: across it
+ * the wheelset is in neutral equilibrium (no restoring term), so an
+ * oscillation of amplitude A that fits in it has an infinite wavelength and
+ * tan ge = 0.  EN 15302's reference results say so (Annex E, case E4: dr = 0
+ * for |y| <= 1.7 mm, tan ge = 0.000 up to A = 1.7 mm); without this rule the
+ * bisection below picks an arbitrary centre inside the run and the answer
+ * depends on rounding.  1 and the run's centre when there is one. */
+static int zero_run(const double *y, const double *dr, int n, double A, double *mid)
+{
+    for (int i = 0; i < n; i++) {
+        if (dr[i] != 0) continue;
+        int k = i;
+        while (k + 1 < n && dr[k + 1] == 0) k++;
+        if (y[k] - y[i] >= 2 * A * (1 - 1e-12)) {
+            *mid = 0.5 * (y[i] + y[k]);
+            return 1;
+        }
+        i = k;
+    }
+    return 0;
+}
+
 int rs_conicity_en15302(const double *y, const double *dr, int n, double A,
                         double *tan_ge, double *y_mid, double *j)
 {
     int rc = check(y, dr, n, A);
     if (rc != RS_OK) return rc;
     if (!tan_ge) return RS_E_ARG;
+    double flat_mid;
+    if (zero_run(y, dr, n, A, &flat_mid)) {
+        *tan_ge = 0;
+        if (y_mid) *y_mid = flat_mid;
+        if (j) *j = INFINITY;
+        return RS_OK;
+    }
     /* turning points: G(y1) = S(y1 + 2A) - S(y1) = 0, increasing in y1 when
      * dr grows; bisection over the table */
     double a = y[0], b = y[n - 1] - 2 * A;

@@ -30,7 +30,10 @@
  * oscillation; *j (may be NULL) the integral J (m^0.5), so the wavelength is
  * 2 sqrt(e0 r0) J.  RS_OK; RS_E_ARG; RS_E_VALUE when [y1, y2] does not fit in
  * the table or no oscillation of that amplitude exists (dr does not grow
- * through zero: S_t - S <= 0 inside). */
+ * through zero: S_t - S <= 0 inside).  Where dr is exactly 0 at table points
+ * spanning at least 2A (a neutral, flat stretch), the wavelength is infinite:
+ * *tan_ge = 0, *j = INFINITY, *y_mid the stretch's centre (EN 15302 Annex E,
+ * case E4, gives 0 there). */
 int rs_conicity_en15302(const double *y, const double *dr, int n, double A,
                         double *tan_ge, double *y_mid, double *j);
 

@@ -98,6 +98,9 @@ START_TEST(figures_and_verdicts)
     HAS("limit 0.8: within, margin 0.3005");
     HAS("sum Y 'sumY': largest rms 8.485 kN");
     HAS("= 41.67 kN (alpha 1.00, Q0 110 kN): within");
+    /* the verdicts' source line: the clause, no sub-clause (docs/analyses.md) */
+    HAS("EN 14363:2016, clause 7 (its sub-clauses and these limits not confirmed against its text: "
+        "docs/analyses.md):\nframe 'ay': largest rms");
     char path[160];
     snprintf(path, sizeof path, "%s/run_assess_frame.csv", dir);
     ck_assert_int_eq(lines(path), 1 + 90);

@@ -288,6 +288,43 @@ START_TEST(default_range_stops)
 }
 END_TEST
 
+/* A cylindrical wheel (the cone file with z = 0) on R300 heads: dr is 0 at
+ * every shift, nothing steers the wheelset back, so every amplitude's
+ * wavelength is infinite and tan ge 0 (EN 15302 Annex E, case E4, gives 0
+ * on such a flat stretch; tests/physics/test_conicity_en15302.c); the
+ * conicity file says 0 and inf, with no warning. */
+START_TEST(cylinder_flat_stretch)
+{
+    char prof[128], prefix[128], path[160], line[256];
+    snprintf(prof, sizeof prof, "%s/cyl.prf", dir);
+    FILE *in = fopen("vehicles/profiles/cone_1in40.prf", "r"), *o = fopen(prof, "w");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_ptr_nonnull(o);
+    while (fgets(line, sizeof line, in)) {
+        double y;
+        if (sscanf(line, "%lf", &y) == 1)
+            fprintf(o, "%.12f 0\n", y);
+        else if (strncmp(line, "name ", 5) == 0)
+            fputs("name cyl\n", o);
+        else
+            fputs(line, o);
+    }
+    fclose(in);
+    fclose(o);
+    snprintf(prefix, sizeof prefix, "%s/cyl", dir);
+    const int st = run(ARGS("contact-geometry", prof, "vehicles/profiles/arc_r300.prf", "--gauge-point", "0",
+                            "--amplitudes", "0.001:0.005:5", "--out", prefix));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(err, "warning") == NULL, "stderr: %s", err);
+    static char csv[OUT_MAX];
+    snprintf(path, sizeof path, "%s_conicity.csv", prefix);
+    slurp(path, csv);
+    ck_assert_msg(strstr(csv, "\n0.001,0,0,inf\n") && strstr(csv, "\n0.003,0,0,inf\n") &&
+                      strstr(csv, "\n0.005,0,0,inf\n"),
+                  "%s", csv);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("contact_geometry_cli");
@@ -299,6 +336,7 @@ static Suite *suite(void)
     tcase_add_test(tc, bad_input_messages);
     tcase_add_test(tc, model_as_hand_options);
     tcase_add_test(tc, default_range_stops);
+    tcase_add_test(tc, cylinder_flat_stretch);
     suite_add_tcase(s, tc);
     return s;
 }
