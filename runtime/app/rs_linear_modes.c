@@ -388,9 +388,9 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
         opt.contact = rs_wheel_rail_contact();
         opt.contact_tol = 1e-13;
         /* and Kalker's linear law, whatever the scenario's `creep`: it is
-         * what the analysis linearizes, FASTSIM's and Polach's slope at
-         * zero creepage (docs/creep.md), so one scenario serves both the
-         * non-linear runs (coach_hunt.scn: FASTSIM) and this analysis */
+         * what the analysis linearizes, FASTSIM's slope at zero creepage
+         * (Polach's with kA = kS = 1; docs/creep.md), so one scenario
+         * serves the non-linear runs (coach_hunt.scn: FASTSIM) and this */
         opt.contact_law = 0;
     }
     opt.plugins = rs_plugin_set_tables(o->plugins);

@@ -760,8 +760,9 @@ END_TEST
  * (measured 6.745–6.766 mm: the Hertzian approach and the roll under the
  * flange force, which the rigid clearance leaves out; 1 mm is twice that).
  * With Kalker's linear law unbounded (coach_hunt.scn before session 37)
- * all four runs derailed within 0.5 s: the flange creep forces unbounded
- * pushed the wheels over their flanges at 8 mm and more. */
+ * all four runs derailed within 0.5 s (the 0.5 mm ones after growing to
+ * 8 mm): the unbounded flange creep forces push the wheels over their
+ * flanges. */
 START_TEST(coach_limit_cycle_verdict)
 {
     RS_REQUIRE_MODEL("coach");
