@@ -387,6 +387,11 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
          * contact-point Newton converged far below the differences' step */
         opt.contact = rs_wheel_rail_contact();
         opt.contact_tol = 1e-13;
+        /* and Kalker's linear law, whatever the scenario's `creep`: it is
+         * what the analysis linearizes, FASTSIM's slope at zero creepage
+         * (Polach's with kA = kS = 1; docs/creep.md), so one scenario
+         * serves the non-linear runs (coach_hunt.scn: FASTSIM) and this */
+        opt.contact_law = 0;
     }
     opt.plugins = rs_plugin_set_tables(o->plugins);
     rs_ws *ws = NULL;
