@@ -3,8 +3,8 @@
  * once: the railsym program under test (absolute, so commands may run in
  * any folder), shell commands with printf formatting, writing and reading
  * whole files, a run's CSV result as a table, a scratch folder, compiling a
- * .vdl text into a model folder, building a plugin library.  Failures abort the running check with the
- * path.
+ * .vdl text into a model folder, building a plugin library.  Failures abort
+ * the running check with the path.
  */
 #ifndef RS_TEST_FILES_H
 #define RS_TEST_FILES_H
