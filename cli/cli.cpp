@@ -214,6 +214,25 @@ void LogSink::line(void *ctx, rs_log_kind kind, const char *text) {
     std::fflush(s->f_);
 }
 
+OutFile::OutFile(std::string path) : path_(std::move(path)) {
+    f_ = std::fopen((path_ + ".tmp").c_str(), "w");
+    if (!f_) throw UserError("cannot write '" + path_ + "': check that its folder exists");
+}
+
+OutFile::~OutFile() {
+    if (!f_) return;
+    std::fclose(f_);
+    std::remove((path_ + ".tmp").c_str());
+}
+
+void OutFile::close() {
+    const bool bad = std::ferror(f_) != 0;
+    const bool closed = std::fclose(f_) == 0;
+    f_ = nullptr;
+    if (!closed || bad || std::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
+        throw UserError("cannot write '" + path_ + "' (disk full?)");
+}
+
 int print_error(std::string_view prog, int status, std::string_view message) {
     std::fprintf(stderr, "%.*s: %.*s\n", static_cast<int>(prog.size()), prog.data(),
                  static_cast<int>(message.size()), message.data());

@@ -123,6 +123,25 @@ private:
     bool open_ = false;   // a progress line waits for its newline
 };
 
+// A result file written whole or not at all: the text goes to PATH.tmp,
+// which close() renames to PATH, so that a failed write never leaves a
+// cut-off PATH for a later step to read.  UserError naming PATH when it
+// cannot be opened (its folder missing) or written (disk full?).  Destroyed
+// unclosed (an exception on the way), it removes PATH.tmp.
+class OutFile {
+public:
+    explicit OutFile(std::string path);
+    ~OutFile();
+    OutFile(const OutFile &) = delete;
+    OutFile &operator=(const OutFile &) = delete;
+    std::FILE *get() const { return f_; }
+    void close();
+
+private:
+    std::string path_;
+    std::FILE *f_ = nullptr;
+};
+
 // Prints "PROG: MESSAGE" to stderr and returns `status`, for example
 // (not named `fail`: Check's check.h defines a macro of that name)
 //   return cli::print_error("railsym ops", cli::kExitUser, "cannot read " + path);

@@ -60,8 +60,8 @@ void sperling(const std::string &csv, const ResultColumns &rc, const std::vector
     }
     const std::string out_csv = prefix + "_sperling.csv", png = prefix + "_sperling.png";
     {
-        std::FILE *f = std::fopen((out_csv + ".tmp").c_str(), "w");
-        if (!f) throw cli::UserError("cannot write '" + out_csv + "': check that its folder exists");
+        cli::OutFile file(out_csv);
+        std::FILE *f = file.get();
         std::fprintf(f, "t_start_s");
         for (int d : used) std::fprintf(f, ",wz_%s_block,wz_%s_record", axis[d], axis[d]);
         std::fprintf(f, "\n");
@@ -70,33 +70,24 @@ void sperling(const std::string &csv, const ResultColumns &rc, const std::vector
             for (size_t k = 0; k < used.size(); ++k) std::fprintf(f, ",%.10g,%.10g", blocks[k * nb + b], whole[k]);
             std::fprintf(f, "\n");
         }
-        const bool bad = std::ferror(f) != 0;
-        if (std::fclose(f) != 0 || bad || std::rename((out_csv + ".tmp").c_str(), out_csv.c_str()) != 0)
-            throw cli::UserError("cannot write '" + out_csv + "' (disk full?)");
+        file.close();
     }
     std::printf("sperling: %s (%zu block%s of %.6g s)\n", out_csv.c_str(), nb, nb == 1 ? "" : "s",
                 static_cast<double>(bl) / rc.fs);
     if (!plot) return;
-    try {
-        const auto gq = gnuplot::quote;
-        std::ostringstream gp;
-        gp << "set terminal pngcairo size 1000,600 noenhanced font 'sans,10'\n"
-           << "set output " << gq(png) << "\n"
-           << "set datafile separator ','\n"
-           << "set title " << gq(csv + ": Sperling Wz, 5 s blocks and the whole record") << "\nset grid\nset key top left\n"
-           << "set xlabel 'block start [s]'\nset ylabel 'Wz'\nplot ";
-        for (size_t k = 0; k < used.size(); ++k) {
-            const std::string nm = names[col_of[used[k]]];
-            gp << (k ? ", \\\n     " : "") << gq(out_csv) << " using 1:" << 2 + 2 * k << " skip 1 with steps lw 1.5 title "
-               << gq(nm + " (5 s)") << ", " << gq(out_csv) << " using 1:" << 3 + 2 * k
-               << " skip 1 with lines dt 2 lw 1.5 title " << gq(nm + " (record)");
-        }
-        gp << "\nset output\n";
-        gnuplot::draw(gnuplot::find(), gp.str(), png);
-        std::printf("plot: %s\n", png.c_str());
-    } catch (const cli::UserError &e) {
-        std::fprintf(stderr, "railsym comfort: warning: no plot: %s\n", e.what());
+    const auto gq = gnuplot::quote;
+    std::ostringstream gp;
+    gp << gnuplot::csv_png_header(png)
+       << "set title " << gq(csv + ": Sperling Wz, 5 s blocks and the whole record") << "\nset grid\nset key top left\n"
+       << "set xlabel 'block start [s]'\nset ylabel 'Wz'\nplot ";
+    for (size_t k = 0; k < used.size(); ++k) {
+        const std::string nm = names[col_of[used[k]]];
+        gp << (k ? ", \\\n     " : "") << gq(out_csv) << " using 1:" << 2 + 2 * k << " skip 1 with steps lw 1.5 title "
+           << gq(nm + " (5 s)") << ", " << gq(out_csv) << " using 1:" << 3 + 2 * k
+           << " skip 1 with lines dt 2 lw 1.5 title " << gq(nm + " (record)");
     }
+    gp << "\nset output\n";
+    gnuplot::draw_or_warn(gp.str(), png, "railsym comfort");
 }
 
 }  // namespace
@@ -148,38 +139,29 @@ int cmd_comfort(int argc, char **argv) {
         std::printf("note: EN 12299 evaluates 5 minutes (60 blocks); this record has %zu\n", res.nblocks);
     const std::string out_csv = prefix + "_comfort.csv", png = prefix + "_comfort.png";
     {
-        std::FILE *f = std::fopen((out_csv + ".tmp").c_str(), "w");
-        if (!f) throw cli::UserError("cannot write '" + out_csv + "': check that its folder exists");
+        cli::OutFile file(out_csv);
+        std::FILE *f = file.get();
         std::fprintf(f, "t_start_s,ax_wd_rms,ay_wd_rms,az_wb_rms,n_mv\n");
         const size_t nb = res.nblocks;
         for (size_t b = 0; b < nb; ++b)
             std::fprintf(f, "%.6g,%.10g,%.10g,%.10g,%.10g\n", 5.0 * static_cast<double>(b), rms[b], rms[nb + b],
                          rms[2 * nb + b], res.nmv);
-        const bool bad = std::ferror(f) != 0;
-        if (std::fclose(f) != 0 || bad || std::rename((out_csv + ".tmp").c_str(), out_csv.c_str()) != 0)
-            throw cli::UserError("cannot write '" + out_csv + "' (disk full?)");
+        file.close();
     }
     std::printf("blocks: %s\n", out_csv.c_str());
     if (plot) {
-        try {
-            const auto gq = gnuplot::quote;
-            char title[256];
-            std::snprintf(title, sizeof title, "%s: N_MV = %.2f (EN 12299), 5 s weighted rms", csv.c_str(), res.nmv);
-            std::ostringstream gp;
-            gp << "set terminal pngcairo size 1000,600 noenhanced font 'sans,10'\n"
-               << "set output " << gq(png) << "\n"
-               << "set datafile separator ','\n"
-               << "set title " << gq(title) << "\nset grid\nset key top left\n"
-               << "set xlabel 'block start [s]'\nset ylabel 'weighted rms acceleration [m/s^2]'\n"
-               << "plot " << gq(out_csv) << " using 1:2 skip 1 with steps lw 1.5 title 'x (Wd)', \\\n"
-               << "     " << gq(out_csv) << " using 1:3 skip 1 with steps lw 1.5 title 'y (Wd)', \\\n"
-               << "     " << gq(out_csv) << " using 1:4 skip 1 with steps lw 1.5 title 'z (Wb)'\n"
-               << "set output\n";
-            gnuplot::draw(gnuplot::find(), gp.str(), png);
-            std::printf("plot: %s\n", png.c_str());
-        } catch (const cli::UserError &e) {
-            std::fprintf(stderr, "railsym comfort: warning: no plot: %s\n", e.what());
-        }
+        const auto gq = gnuplot::quote;
+        char title[256];
+        std::snprintf(title, sizeof title, "%s: N_MV = %.2f (EN 12299), 5 s weighted rms", csv.c_str(), res.nmv);
+        std::ostringstream gp;
+        gp << gnuplot::csv_png_header(png)
+           << "set title " << gq(title) << "\nset grid\nset key top left\n"
+           << "set xlabel 'block start [s]'\nset ylabel 'weighted rms acceleration [m/s^2]'\n"
+           << "plot " << gq(out_csv) << " using 1:2 skip 1 with steps lw 1.5 title 'x (Wd)', \\\n"
+           << "     " << gq(out_csv) << " using 1:3 skip 1 with steps lw 1.5 title 'y (Wd)', \\\n"
+           << "     " << gq(out_csv) << " using 1:4 skip 1 with steps lw 1.5 title 'z (Wb)'\n"
+           << "set output\n";
+        gnuplot::draw_or_warn(gp.str(), png, "railsym comfort");
     }
     return cli::kExitOk;
 }

@@ -114,8 +114,8 @@ int cmd_irregularity(int argc, char **argv) {
     if (rs_psd_welch(z.data(), cfg.n, 1 / cfg.step, nseg, P.data(), nullptr, err, sizeof err) != RS_OK)
         throw cli::UserError(err);
     {
-        std::FILE *f = std::fopen((pcsv + ".tmp").c_str(), "w");
-        if (!f) throw cli::UserError("cannot write '" + pcsv + "'");
+        cli::OutFile file(pcsv);
+        std::FILE *f = file.get();
         std::fprintf(f, "f_per_m,psd_m2_m,target_m2_m\n");
         const double df = 1 / (cfg.step * static_cast<double>(nseg));
         for (size_t k = 1; k < P.size(); ++k) {
@@ -126,29 +126,20 @@ int cmd_irregularity(int argc, char **argv) {
             // S(Ω) dΩ = G(f) df with Ω = 2πf: G = 2π S
             std::fprintf(f, "%.10g,%.10g,%.10g\n", fk, P[k], 2 * M_PI * S);
         }
-        const bool bad = std::ferror(f) != 0;
-        if (std::fclose(f) != 0 || bad || std::rename((pcsv + ".tmp").c_str(), pcsv.c_str()) != 0)
-            throw cli::UserError("cannot write '" + pcsv + "' (disk full?)");
+        file.close();
     }
     std::printf("psd: %s\n", pcsv.c_str());
     if (!args.has("no-plot")) {
-        try {
-            const auto gq = gnuplot::quote;
-            std::ostringstream gp;
-            gp << "set terminal pngcairo size 1000,600 noenhanced font 'sans,10'\n"
-               << "set output " << gq(png) << "\n"
-               << "set datafile separator ','\n"
-               << "set title " << gq(out + ": Welch PSD and target spectrum") << "\n"
-               << "set logscale xy\nset grid xtics ytics mxtics mytics\nset format y '%.0e'\n"
-               << "set xlabel 'spatial frequency [1/m]'\nset ylabel 'PSD [m^2/(1/m)]'\n"
-               << "plot " << gq(pcsv) << " using 1:($2 > 0 ? $2 : 1/0) skip 1 with lines lw 1 title 'generated (Welch)', \\\n"
-               << "     " << gq(pcsv) << " using 1:($3 > 0 ? $3 : 1/0) skip 1 with lines lw 2 title 'target'\n"
-               << "set output\n";
-            gnuplot::draw(gnuplot::find(), gp.str(), png);
-            std::printf("plot: %s\n", png.c_str());
-        } catch (const cli::UserError &e) {
-            std::fprintf(stderr, "railsym irregularity: warning: no plot: %s\n", e.what());
-        }
+        const auto gq = gnuplot::quote;
+        std::ostringstream gp;
+        gp << gnuplot::csv_png_header(png)
+           << "set title " << gq(out + ": Welch PSD and target spectrum") << "\n"
+           << "set logscale xy\nset grid xtics ytics mxtics mytics\nset format y '%.0e'\n"
+           << "set xlabel 'spatial frequency [1/m]'\nset ylabel 'PSD [m^2/(1/m)]'\n"
+           << "plot " << gq(pcsv) << " using 1:($2 > 0 ? $2 : 1/0) skip 1 with lines lw 1 title 'generated (Welch)', \\\n"
+           << "     " << gq(pcsv) << " using 1:($3 > 0 ? $3 : 1/0) skip 1 with lines lw 2 title 'target'\n"
+           << "set output\n";
+        gnuplot::draw_or_warn(gp.str(), png, "railsym irregularity");
     }
     return cli::kExitOk;
 }

@@ -45,14 +45,12 @@ int cmd_psd(int argc, char **argv) {
     const std::string prefix = args.value("out", stem + "_" + col);
     const std::string out_csv = prefix + "_psd.csv", png = prefix + "_psd.png";
     {
-        std::FILE *f = std::fopen((out_csv + ".tmp").c_str(), "w");
-        if (!f) throw cli::UserError("cannot write '" + out_csv + "': check that its folder exists");
+        cli::OutFile file(out_csv);
+        std::FILE *f = file.get();
         std::fprintf(f, "f_Hz,psd\n");
         const double df = rc.fs / static_cast<double>(nseg);
         for (size_t k = 0; k < P.size(); ++k) std::fprintf(f, "%.10g,%.10g\n", df * static_cast<double>(k), P[k]);
-        const bool bad = std::ferror(f) != 0;
-        if (std::fclose(f) != 0 || bad || std::rename((out_csv + ".tmp").c_str(), out_csv.c_str()) != 0)
-            throw cli::UserError("cannot write '" + out_csv + "' (disk full?)");
+        file.close();
     }
     double var = 0;
     for (size_t k = 0; k < P.size(); ++k) var += P[k] * rc.fs / static_cast<double>(nseg);
@@ -62,23 +60,16 @@ int cmd_psd(int argc, char **argv) {
     const std::string psd_unit = "(" + unit + ")^2/Hz";
     std::printf("psd: %s (f_Hz, psd in %s)\n", out_csv.c_str(), psd_unit.c_str());
     if (!args.has("no-plot")) {
-        try {
-            const auto gq = gnuplot::quote;
-            std::ostringstream gp;
-            gp << "set terminal pngcairo size 1000,600 noenhanced font 'sans,10'\n"
-               << "set output " << gq(png) << "\n"
-               << "set datafile separator ','\n"
-               << "set title " << gq("Welch PSD of " + col + " (" + csv + ")") << "\n"
-               << "set logscale xy\nset grid xtics ytics mxtics mytics\nset format y '%.0e'\n"
-               << "set xlabel 'frequency [Hz]'\n"
-               << "set ylabel " << gq("PSD of " + col + " [" + psd_unit + "]") << "\n"
-               << "plot " << gq(out_csv) << " using 1:($1 > 0 && $2 > 0 ? $2 : 1/0) skip 1 with lines lw 1.5 notitle\n"
-               << "set output\n";
-            gnuplot::draw(gnuplot::find(), gp.str(), png);
-            std::printf("plot: %s\n", png.c_str());
-        } catch (const cli::UserError &e) {
-            std::fprintf(stderr, "railsym psd: warning: no plot: %s\n", e.what());
-        }
+        const auto gq = gnuplot::quote;
+        std::ostringstream gp;
+        gp << gnuplot::csv_png_header(png)
+           << "set title " << gq("Welch PSD of " + col + " (" + csv + ")") << "\n"
+           << "set logscale xy\nset grid xtics ytics mxtics mytics\nset format y '%.0e'\n"
+           << "set xlabel 'frequency [Hz]'\n"
+           << "set ylabel " << gq("PSD of " + col + " [" + psd_unit + "]") << "\n"
+           << "plot " << gq(out_csv) << " using 1:($1 > 0 && $2 > 0 ? $2 : 1/0) skip 1 with lines lw 1.5 notitle\n"
+           << "set output\n";
+        gnuplot::draw_or_warn(gp.str(), png, "railsym psd");
     }
     return cli::kExitOk;
 }

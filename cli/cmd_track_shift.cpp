@@ -69,33 +69,24 @@ int cmd_track_shift(int argc, char **argv) {
     const std::string prefix = args.value("out", stem + "_" + column_file_name(terms));
     const std::string out_csv = prefix + "_track_shift.csv", png = prefix + "_track_shift.png";
     {
-        std::FILE *fp = std::fopen((out_csv + ".tmp").c_str(), "w");
-        if (!fp) throw cli::UserError("cannot write '" + out_csv + "': check that its folder exists");
+        cli::OutFile file(out_csv);
+        std::FILE *fp = file.get();
         std::fprintf(fp, "s_start_m,sum_y_rms_kN,limit_rms_kN\n");
         for (size_t k = 0; k < nw; ++k) std::fprintf(fp, "%.6g,%.10g,%.10g\n", start[k], rms[k] / 1e3, lim_rms);
-        const bool bad = std::ferror(fp) != 0;
-        if (std::fclose(fp) != 0 || bad || std::rename((out_csv + ".tmp").c_str(), out_csv.c_str()) != 0)
-            throw cli::UserError("cannot write '" + out_csv + "' (disk full?)");
+        file.close();
     }
     std::printf("windows: %s\n", out_csv.c_str());
     if (!args.has("no-plot")) {
-        try {
-            const auto gq = gnuplot::quote;
-            std::ostringstream gp;
-            gp << "set terminal pngcairo size 1000,600 noenhanced font 'sans,10'\n"
-               << "set output " << gq(png) << "\n"
-               << "set datafile separator ','\n"
-               << "set title " << gq("rms of " + col + " over 100 m windows (20 Hz low pass)") << "\n"
-               << "set grid\nset key top left\nset yrange [0:*]\n"
-               << "set xlabel 'window start [m]'\nset ylabel 'sum Y rms [kN]'\n"
-               << "plot " << gq(out_csv) << " using 1:2 skip 1 with linespoints lw 1.5 pt 7 title 'rms', \\\n"
-               << "     " << gq(out_csv) << " using 1:3 skip 1 with lines lw 2 dt 2 title 'limit'\n"
-               << "set output\n";
-            gnuplot::draw(gnuplot::find(), gp.str(), png);
-            std::printf("plot: %s\n", png.c_str());
-        } catch (const cli::UserError &e) {
-            std::fprintf(stderr, "railsym track-shift: warning: no plot: %s\n", e.what());
-        }
+        const auto gq = gnuplot::quote;
+        std::ostringstream gp;
+        gp << gnuplot::csv_png_header(png)
+           << "set title " << gq("rms of " + col + " over 100 m windows (20 Hz low pass)") << "\n"
+           << "set grid\nset key top left\nset yrange [0:*]\n"
+           << "set xlabel 'window start [m]'\nset ylabel 'sum Y rms [kN]'\n"
+           << "plot " << gq(out_csv) << " using 1:2 skip 1 with linespoints lw 1.5 pt 7 title 'rms', \\\n"
+           << "     " << gq(out_csv) << " using 1:3 skip 1 with lines lw 2 dt 2 title 'limit'\n"
+           << "set output\n";
+        gnuplot::draw_or_warn(gp.str(), png, "railsym track-shift");
     }
     return cli::kExitOk;
 }

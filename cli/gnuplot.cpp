@@ -4,6 +4,7 @@
 #include "gnuplot.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -100,6 +101,21 @@ void draw(const std::string &prog, const std::string &script_text, const std::st
         throw cli::UserError("gnuplot could not draw '" + png + "'" +
                              (rc < 0 ? std::string(" (could not run ") + prog + ")" : "") +
                              (msg.empty() ? "" : ":\n" + msg));
+    }
+}
+
+std::string csv_png_header(const std::string &png) {
+    return "set terminal pngcairo size 1000,600 noenhanced font 'sans,10'\n"
+           "set output " + quote(png) + "\n"
+           "set datafile separator ','\n";
+}
+
+void draw_or_warn(const std::string &script, const std::string &png, const char *prog) {
+    try {
+        draw(find(), script, png);
+        std::printf("plot: %s\n", png.c_str());
+    } catch (const cli::UserError &e) {
+        std::fprintf(stderr, "%s: warning: no plot: %s\n", prog, e.what());
     }
 }
 

@@ -148,22 +148,15 @@ static int run_options(bf *x, double dt, rs_options *opt, char *err, size_t errl
 }
 
 /* The contact of the wheelset whose lateral coordinate L is (its name's
- * or wheel body's prefix + ".y"), else the first contact; -1 without. */
+ * or wheel body's prefix + ".y", rs_critical_contact_lateral), else the
+ * first contact; -1 without. */
 static int lateral_contact(const bf *x)
 {
     const rs_model *m = x->m;
-    const char *q = m->q_names[x->lat];
-    for (int c = 0; c < m->n_contact; c++) {
-        const char *nm[2] = {m->contacts[c].name, m->contacts[c].wheel_body};
-        for (int k = 0; k < 2; k++) {
-            if (!nm[k])
-                continue;
-            const char *dot = strrchr(nm[k], '.');
-            const size_t n = dot ? (size_t)(dot - nm[k]) : 0;
-            if ((n == 0 && strcmp(q, "y") == 0) || (n > 0 && strncmp(q, nm[k], n) == 0 && strcmp(q + n, ".y") == 0))
+    for (int c = 0; c < m->n_contact; c++)
+        for (int k = 0; k < 2; k++)
+            if (rs_critical_contact_lateral(m, c, k) == x->lat)
                 return c;
-        }
-    }
     return m->n_contact > 0 ? 0 : -1;
 }
 

@@ -41,13 +41,17 @@ void rs_critical_result_free(rs_critical_result *r)
 
 /* ---------------------------------------------------------------- names */
 
-/* The index of `prefix` + ".y" ("y" for an empty prefix of n chars), or -1. */
-static int find_y(const rs_model *m, const char *prefix, size_t n)
+int rs_critical_contact_lateral(const rs_model *m, int c, int k)
 {
+    const char *nm = k == 0 ? m->contacts[c].name : m->contacts[c].wheel_body;
+    if (!nm)
+        return -1;
+    const char *dot = strrchr(nm, '.');
+    const size_t n = dot ? (size_t)(dot - nm) : 0;
     char want[256];
     if (n + 3 > sizeof want)
         return -1;
-    snprintf(want, sizeof want, "%.*s%sy", (int)n, prefix, n ? "." : "");
+    snprintf(want, sizeof want, "%.*s%sy", (int)n, nm, n ? "." : "");
     for (int i = 0; i < m->n_q; i++)
         if (strcmp(m->q_names[i], want) == 0)
             return i;
@@ -57,12 +61,8 @@ static int find_y(const rs_model *m, const char *prefix, size_t n)
 int rs_critical_default_lateral(const rs_model *m, char *why, size_t len)
 {
     for (int c = 0; c < m->n_contact; c++) {
-        const char *nm[2] = {m->contacts[c].name, m->contacts[c].wheel_body};
         for (int k = 0; k < 2; k++) {
-            if (!nm[k])
-                continue;
-            const char *dot = strrchr(nm[k], '.');
-            const int i = find_y(m, nm[k], dot ? (size_t)(dot - nm[k]) : 0);
+            const int i = rs_critical_contact_lateral(m, c, k);
             if (i >= 0) {
                 if (why)
                     snprintf(why, len, "the first wheelset's lateral coordinate (contact '%s')", m->contacts[c].name);

@@ -117,4 +117,11 @@ void rs_critical_result_free(rs_critical_result *r);
  * (-1: none), and in `why` (may be NULL) the reason, for the log. */
 int rs_critical_default_lateral(const rs_model *m, char *why, size_t len);
 
+/* The lateral coordinate of contact c's wheelset as the default above reads
+ * it: `P.y` for the prefix P of the contact's name (k = 0) or of its wheel
+ * body's (k = 1), "y" where that name has no prefix.  Its index, or -1 (no
+ * such name or coordinate).  The bifurcation diagram finds the contact of a
+ * lateral coordinate with it, so that the two agree. */
+int rs_critical_contact_lateral(const rs_model *m, int c, int k);
+
 #endif /* RS_CRITICAL_H */

@@ -39,7 +39,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rs_elastic.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_test.h"
@@ -559,23 +558,8 @@ static double wheelset_vs_single(double h, double T, double *amp)
     rs_train_spec *S = NULL;
     rs_train *tr = wheelset_train("wsb", h, &S);
     const rs_model *m = S->veh[0].model;
-    const rs_train_wheel_contact_opts *co = S->veh[0].model_contact;
-    rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.dt = h;
-    o.contact_E = co->E;
-    o.contact_nu = co->nu;
-    o.contact_vmin = co->vmin;
-    o.contact_damp = co->c_damp;
-    o.contact_creep = co->creep;
-    o.contact_mu = co->mu;
-    rs_ws *ws;
-    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
-    const int n = m->n_q, iy = rt_coord_index(m, "y");
-    memcpy(rs_ws_q(ws), rs_train_q(tr, 0), (size_t)n * sizeof(double));
-    memcpy(rs_ws_qd(ws), rs_train_qd(tr, 0), (size_t)n * sizeof(double));
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    rs_ws *ws = rt_single_run_ws(m, S->veh[0].model_contact, h, rs_train_q(tr, 0), rs_train_qd(tr, 0));
+    const int iy = rt_coord_index(m, "y");
     double d = 0;
     *amp = 0;
     const double y0 = rs_ws_q(ws)[iy];

@@ -40,75 +40,34 @@
 #include "rs_error.h"
 #include "rs_test.h"
 #include "rs_test_files.h"
-
-#define NCOL 64
-#define NROW 2000
+#include "rs_test_scn.h"
 
 static char err[4000];
 static char dir[] = "/tmp/rs_coach_XXXXXX";
+static rs_test_csv tab;   /* the result of the last run */
 
-static int ncol, nrow;
-static char names[NCOL][80];
-static double (*rows)[NCOL];
-
-static void setup(void)
-{
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    rows = calloc(NROW, sizeof *rows);
-    ck_assert_ptr_nonnull(rows);
-}
+static void setup(void) { ck_assert_ptr_nonnull(mkdtemp(dir)); }
 
 static void teardown(void)
 {
-    free(rows);
+    rs_test_csv_free(&tab);
     rs_test_rmtree(dir);
     strcpy(dir, "/tmp/rs_coach_XXXXXX");
 }
 
-static int col(const char *name)
-{
-    for (int k = 0; k < ncol; k++)
-        if (strcmp(names[k], name) == 0)
-            return k;
-    ck_abort_msg("no column '%s'", name);
-    return -1;
-}
+static int col(const char *name) { return rs_test_csv_col(&tab, name); }
 
-static void read_csv(const char *path)
-{
-    static char line[16384];
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    ncol = 0;
-    for (char *tok = strtok(line, ",\n"); tok && ncol < NCOL; tok = strtok(NULL, ",\n"))
-        snprintf(names[ncol++], sizeof names[0], "%s", tok);
-    nrow = 0;
-    while (nrow < NROW && fgets(line, sizeof line, f)) {
-        char *p = line;
-        for (int k = 0; k < ncol; k++) {
-            rows[nrow][k] = strtod(p, &p);
-            if (*p == ',')
-                p++;
-        }
-        nrow++;
-    }
-    fclose(f);
-}
+static double cell(int row, int k) { return rs_test_csv_cell(&tab, row, k); }
 
+/* Runs generated/coach with the scenario file SCENARIO and --set lines
+ * SET_TEXT into DIR/CSV, and reads it into tab. */
 static void run(const char *scenario, const char *set_text, const char *csv)
 {
     char out[600];
     snprintf(out, sizeof out, "%s/%s", dir, csv);
-    rs_run_config c;
-    rs_run_config_default(&c);
-    c.model_dir = "generated/coach";
-    c.scenario = scenario;
-    c.set_text = set_text;
-    c.out = out;
-    c.progress = 0;
-    ck_assert_msg(rs_driver_run(&c, NULL, err, sizeof err) == RS_OK, "%s", err);
-    read_csv(out);
+    ck_assert_msg(rs_test_drive("generated/coach", scenario, set_text, out, NULL, 0, err, sizeof err) == RS_OK, "%s",
+                  err);
+    rs_test_csv_read(&tab, "%s", out);
 }
 
 static const double g = 9.81, m_c = 32000, m_f = 2615, m_ws = 1813, k_sz = 430e3;
@@ -131,7 +90,7 @@ START_TEST(static_loads)
     for (int w = 0; w < 4; w++)
         for (int s = 0; s < 2; s++) {
             snprintf(name, sizeof name, "%s.%s.Q", wheels[w], s ? "right" : "left");
-            const double q = rows[0][col(name)];
+            const double q = cell(0, col(name));
             ck_assert_msg(fabs(q / Q - 1) < 1e-6, "%s = %.10g N, hand %.10g N", name, q, Q);
             /* the centred S1002 tread on 60E1 1:40 holds two minima of the
              * gap in one overlap (u_w +3.2 mm at 1.396 deg, the main one, and
@@ -141,9 +100,9 @@ START_TEST(static_loads)
             double yq = 0, amain = 0, nmain = 0;
             for (int j = 1; j <= 2; j++) {
                 snprintf(name, sizeof name, "%s.%s.p%d.N", wheels[w], s ? "right" : "left", j);
-                const double N = rows[0][col(name)];
+                const double N = cell(0, col(name));
                 snprintf(name, sizeof name, "%s.%s.p%d.alpha", wheels[w], s ? "right" : "left", j);
-                const double a = rows[0][col(name)];
+                const double a = cell(0, col(name));
                 yq += N * sin(a);
                 if (N > nmain)
                     nmain = N, amain = a;
@@ -151,14 +110,14 @@ START_TEST(static_loads)
             ck_assert_msg(fabs(amain * 180 / M_PI - 1.396) < 0.005, "%s.%s: main patch at %.4f deg", wheels[w],
                           s ? "right" : "left", amain * 180 / M_PI);
             snprintf(name, sizeof name, "%s.%s.Y", wheels[w], s ? "right" : "left");
-            const double y = rows[0][col(name)];
+            const double y = cell(0, col(name));
             ck_assert_msg(fabs(y / yq - 1) < 0.005 && yq > Q * tan(1.396 * M_PI / 180),
                           "%s = %.10g N, sum N sin alpha = %.10g N", name, y, yq);
         }
     const double dz = (m_c / 2) * g / (2 * k_sz);
     ck_assert_double_eq_tol(dz, 0.182512, 1e-6);
-    ck_assert_msg(fabs(rows[0][col("front.sec_dz")] / dz - 1) < 1e-6, "front.sec_dz %.10g m, hand %.10g m",
-                  rows[0][col("front.sec_dz")], dz);
+    ck_assert_msg(fabs(cell(0, col("front.sec_dz")) / dz - 1) < 1e-6, "front.sec_dz %.10g m, hand %.10g m",
+                  cell(0, col("front.sec_dz")), dz);
 }
 END_TEST
 
@@ -194,18 +153,18 @@ static int lead_outer_wheel_bad_rows(double s0, double s1, char *where, size_t l
     int bad = 0, prev = -1;
     double a_prev = 0;
     snprintf(where, len, "none");
-    for (int i = 0; i < nrow; i++) {
-        if (s0 >= 0 && (rows[i][cs] < s0 || rows[i][cs] > s1))
+    for (int i = 0; i < tab.nrow; i++) {
+        if (s0 >= 0 && (cell(i, cs) < s0 || cell(i, cs) > s1))
             continue;
         int main = 0;
         for (int j = 1; j < 4; j++)
-            if (rows[i][cn[j]] > rows[i][cn[main]])
+            if (cell(i, cn[j]) > cell(i, cn[main]))
                 main = j;
-        const double a = rows[i][ca[main]] * 180 / M_PI, Q = rows[i][cq];
+        const double a = cell(i, ca[main]) * 180 / M_PI, Q = cell(i, cq);
         const int q_out = !(Q > 0.3 * Q0 && Q < 2 * Q0), jump = s0 >= 0 && prev >= 0 && fabs(a - a_prev) >= 10;
         if ((q_out || jump) && bad++ == 0)
             snprintf(where, len, "at s = %.2f m: Q %.1f kN (band %.1f to %.1f), main patch at %.1f deg (%.1f deg "
-                     "the row before)", rows[i][cs], Q / 1e3, 0.3 * Q0 / 1e3, 2 * Q0 / 1e3, a, a_prev);
+                     "the row before)", cell(i, cs), Q / 1e3, 0.3 * Q0 / 1e3, 2 * Q0 / 1e3, a, a_prev);
         prev = i;
         a_prev = a;
     }
@@ -234,12 +193,12 @@ START_TEST(curving)
     const int cs = col("carbody.s_track");
     double sum = 0, dq = 0;
     int n = 0;
-    for (int i = 0; i < nrow; i++) {
-        if (rows[i][cs] < 200 || rows[i][cs] > 340)
+    for (int i = 0; i < tab.nrow; i++) {
+        if (cell(i, cs) < 200 || cell(i, cs) > 340)
             continue;
         for (int w = 0; w < 4; w++) {
-            sum += rows[i][yl[w]] - rows[i][yr[w]];
-            dq += rows[i][ql[w]] - rows[i][qr[w]];
+            sum += cell(i, yl[w]) - cell(i, yr[w]);
+            dq += cell(i, ql[w]) - cell(i, qr[w]);
         }
         n++;
     }

@@ -858,6 +858,32 @@ START_TEST(default_lateral_is_the_first_wheelset)
 }
 END_TEST
 
+/* Runs `railsym critical-speed ARGS... --out DIR/TAG` (args NULL-ended),
+ * its output into DIR/TAG.log; the exit status, the output in *text (the
+ * test fails if there is none; free it), echoed for the test's log. */
+static int run_cli(const char *dir, const char *tag, const char *const args[], char **text)
+{
+    char out[600], log[700];
+    snprintf(out, sizeof out, "%s/%s", dir, tag);
+    snprintf(log, sizeof log, "%s/%s.log", dir, tag);
+    const char *argv[40];
+    size_t n = 0;
+    argv[n++] = sweep_railsym_bin();
+    argv[n++] = "critical-speed";
+    for (size_t k = 0; args[k]; k++) {
+        ck_assert(n + 3 < sizeof argv / sizeof argv[0]);
+        argv[n++] = args[k];
+    }
+    argv[n++] = "--out";
+    argv[n++] = out;
+    argv[n] = NULL;
+    const int st = sweep_run((char *const *)argv, log);
+    *text = sweep_slurp(log, NULL);
+    ck_assert_msg(*text != NULL, "no output in %s", log);
+    printf("%s (exit %d):\n%s", tag, st, *text);
+    return st;
+}
+
 /* The constraint contact's runs that stop where a wheel lifts off (here at
  * once: generated/wheelset with gravity reversed, g = −9.81) are its
  * single-point limit, not the vehicle's: each run's line says the run
@@ -866,19 +892,14 @@ END_TEST
 START_TEST(constraint_liftoff_says_use_elastic)
 {
     RS_REQUIRE_MODEL("wheelset");
-    char dir[512], scn[600], out[600], log[700];
+    char dir[512], scn[600];
     sweep_scratch(dir, sizeof dir, "lift");
     snprintf(scn, sizeof scn, "%s/lift.scn", dir);
-    snprintf(out, sizeof out, "%s/bif", dir);
-    snprintf(log, sizeof log, "%s/bif.log", dir);
     sweep_write(scn, "duration 0.01\nstep 1e-4\ncontact constraint\nparam g = -9.81\n");
-    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/wheelset", "--scenario", scn,
-                    "--bifurcation", "--range", "20:30", "--speeds", "2", "--ramp-rate", "0", "--one-step",
-                    "--no-plot", "--out", out, NULL};
-    sweep_run(argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_ptr_nonnull(text);
-    printf("%s", text);
+    const char *args[] = {"generated/wheelset", "--scenario", scn, "--bifurcation", "--range", "20:30", "--speeds",
+                          "2", "--ramp-rate", "0", "--one-step", "--no-plot", NULL};
+    char *text;
+    run_cli(dir, "bif", args, &text);
     ck_assert_msg(strstr(text, "20 m/s, y = 0.5 mm: unclear: has no verdict (too few peaks to fit); the run failed "
                                "at t = 0 s: ") &&
                       strstr(text, "lifts off: normal force N = ") &&
@@ -904,36 +925,26 @@ END_TEST
 START_TEST(failed_run_ends_no_bracket)
 {
     RS_REQUIRE_MODEL("bogie");
-    char dir[512], out[600], log[700], path[700];
+    char dir[512], path[700];
     sweep_scratch(dir, sizeof dir, "critfail");
-    snprintf(out, sizeof out, "%s/bis", dir);
-    snprintf(log, sizeof log, "%s/bis.log", dir);
-    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
-                    "vehicles/examples/bogie.scn", "--range", "10:80", "--bisection", "--no-plot", "--out", out, NULL};
-    const int st = sweep_run(argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_ptr_nonnull(text);
-    printf("bisection (exit %d):\n%s", st, text);
+    const char *bis[] = {"generated/bogie", "--scenario", "vehicles/examples/bogie.scn", "--range", "10:80",
+                         "--bisection", "--no-plot", NULL};
+    char *text;
+    const int st = run_cli(dir, "bis", bis, &text);
     ck_assert_msg(st == 1 && !strstr(text, "critical speed: ") &&
                       strstr(text, "no bracket: stable up to 10 m/s, and the run at 80 m/s failed (") &&
                       strstr(text, "lifts off") &&
                       strstr(text, "a failed run is no evidence of instability and never ends a bracket"),
                   "exit %d:\n%s", st, text);
     free(text);
-    snprintf(path, sizeof path, "%s/critical_speed.csv", out);
+    snprintf(path, sizeof path, "%s/bis/critical_speed.csv", dir);
     text = sweep_slurp(path, NULL);
     ck_assert_msg(text && strstr(text, "\n80,") && strstr(strstr(text, "\n80,"), ",failed,"), "%s", text ? text : "");
     free(text);
 
-    snprintf(out, sizeof out, "%s/bif", dir);
-    snprintf(log, sizeof log, "%s/bif.log", dir);
-    char *argv2[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
-                     "vehicles/examples/bogie.scn", "--range", "10:80", "--speeds", "2", "--one-step", "--ramp-rate",
-                     "0", "--no-plot", "--out", out, NULL};
-    const int st2 = sweep_run(argv2, log);
-    text = sweep_slurp(log, NULL);
-    ck_assert_ptr_nonnull(text);
-    printf("bifurcation (exit %d):\n%s", st2, text);
+    const char *bif[] = {"generated/bogie", "--scenario", "vehicles/examples/bogie.scn", "--range", "10:80",
+                         "--speeds", "2", "--one-step", "--ramp-rate", "0", "--no-plot", NULL};
+    const int st2 = run_cli(dir, "bif", bif, &text);
     ck_assert_msg(st2 == 1 && !strstr(text, "loss of stability (") &&
                       strstr(text, "80 m/s, front.y = 0.5 mm: unclear: has no verdict (too few peaks to fit); the run "
                                    "failed at t = ") &&
@@ -954,17 +965,12 @@ END_TEST
 START_TEST(derailed_run_fails)
 {
     RS_REQUIRE_MODEL("bogie");
-    char dir[512], out[600], log[700];
+    char dir[512];
     sweep_scratch(dir, sizeof dir, "critderail");
-    snprintf(out, sizeof out, "%s/bif", dir);
-    snprintf(log, sizeof log, "%s/bif.log", dir);
-    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
-                    "vehicles/examples/bogie.scn", "--set", "contact elastic", "--range", "75:80", "--speeds", "2",
-                    "--no-plot", "--out", out, NULL};
-    const int st = sweep_run(argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_ptr_nonnull(text);
-    printf("elastic bogie 75..80 m/s (exit %d):\n%s", st, text);
+    const char *args[] = {"generated/bogie", "--scenario", "vehicles/examples/bogie.scn", "--set", "contact elastic",
+                          "--range", "75:80", "--speeds", "2", "--no-plot", NULL};
+    char *text;
+    const int st = run_cli(dir, "bif", args, &text);
     ck_assert_msg(strstr(text, "the run failed at t = ") &&
                       strstr(text, "derailment (the contact passed the flange's steepest point)") &&
                       strstr(text, "no Nadal's limit: friction 0") && !strstr(text, "held off-centre") &&
@@ -989,7 +995,7 @@ END_TEST
 START_TEST(default_large_within_flangeway)
 {
     RS_REQUIRE_MODEL("bogie");
-    char dir[512], out[600], log[700], path[700], prefix[600];
+    char dir[512], log[700], path[700], prefix[600];
     sweep_scratch(dir, sizeof dir, "flangeway");
     snprintf(prefix, sizeof prefix, "%s/cg", dir);
     snprintf(log, sizeof log, "%s/cg.log", dir);
@@ -1016,15 +1022,10 @@ START_TEST(default_large_within_flangeway)
     free(csv);
     ck_assert(isfinite(y45));
 
-    snprintf(out, sizeof out, "%s/bif", dir);
-    snprintf(log, sizeof log, "%s/bif.log", dir);
-    char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", "generated/bogie", "--scenario",
-                    "vehicles/examples/bogie.scn", "--range", "10:11", "--speeds", "2", "--one-step", "--ramp-rate",
-                    "0", "--no-plot", "--out", out, NULL};
-    sweep_run(argv, log);
-    char *text = sweep_slurp(log, NULL);
-    ck_assert_ptr_nonnull(text);
-    printf("%s", text);
+    const char *bif[] = {"generated/bogie", "--scenario", "vehicles/examples/bogie.scn", "--range", "10:11",
+                         "--speeds", "2", "--one-step", "--ramp-rate", "0", "--no-plot", NULL};
+    char *text;
+    run_cli(dir, "bif", bif, &text);
     const char *key = "large disturbance: ";
     const char *p = strstr(text, key);
     ck_assert_msg(p, "%s", text);
@@ -1042,7 +1043,7 @@ START_TEST(default_large_within_flangeway)
     ck_assert_msg(fabs(large_mm - 0.8 * 1e3 * y45) < 0.02 && large_mm < 1e3 * y45, "large %.4f mm", large_mm);
     free(text);
     /* the diagram's large branch starts there, and runs */
-    snprintf(path, sizeof path, "%s/bifurcation.csv", out);
+    snprintf(path, sizeof path, "%s/bif/bifurcation.csv", dir);
     csv = sweep_slurp(path, NULL);
     ck_assert_ptr_nonnull(csv);
     const char *row = strstr(csv, "\n10,1,");
@@ -1054,13 +1055,11 @@ START_TEST(default_large_within_flangeway)
     /* a cone without a flange: 10 mm, and why */
     snprintf(path, sizeof path, "%s/cone.scn", dir);
     sweep_write(path, "duration 0.2\nstep 1e-3\n");
-    snprintf(out, sizeof out, "%s/cone", dir);
-    char *argv3[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", path, "--range", "10:11",
-                     "--speeds", "2", "--one-step", "--ramp-rate", "0", "--no-plot", "--out", out, NULL};
-    sweep_run(argv3, log);
-    text = sweep_slurp(log, NULL);
-    ck_assert_msg(text && strstr(text, "large disturbance: 10 mm, the wheel of contact 'left' has no flange (its rigid "
-                                       "contact leaves the profile tables at a shift of "), "%s", text ? text : "");
+    const char *cone[] = {MODEL, "--scenario", path, "--range", "10:11", "--speeds", "2", "--one-step", "--ramp-rate",
+                          "0", "--no-plot", NULL};
+    run_cli(dir, "cone", cone, &text);
+    ck_assert_msg(strstr(text, "large disturbance: 10 mm, the wheel of contact 'left' has no flange (its rigid "
+                               "contact leaves the profile tables at a shift of "), "%s", text);
     free(text);
     sweep_rm_rf(dir);
 }

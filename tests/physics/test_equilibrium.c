@@ -47,25 +47,11 @@
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_test.h"
+#include "rs_test_scn.h"
 
 static char err[4000];
 static char dir[] = "/tmp/rs_equil_XXXXXX";
-
-static const char *railsym_bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
-
-static void write_file(const char *name, const char *text)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
+static rs_test_csv tab;   /* the result read last */
 
 static void setup(void)
 {
@@ -74,91 +60,22 @@ static void setup(void)
 
 static void teardown(void)
 {
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    rs_test_csv_free(&tab);
+    rs_test_rmtree(dir);
 }
 
-/* Compiles DIR/NAME.vdl into DIR/NAME. */
-static void compile(const char *name, const char *vdl)
-{
-    char file[80], cmd[1400];
-    snprintf(file, sizeof file, "%s.vdl", name);
-    write_file(file, vdl);
-    snprintf(cmd, sizeof cmd, "%s compile %s/%s.vdl -o %s/%s > %s/%s.log 2>&1", railsym_bin(), dir, name, dir,
-             name, dir, name);
-    ck_assert_msg(system(cmd) == 0, "%s failed (see %s/%s.log)", cmd, dir, name);
-}
-
-/* Runs MODEL with scenario text SCN (written as DIR/NAME.scn) into DIR/NAME.csv;
- * log lines into `logbuf`. */
 static char logbuf[20000];
-static void collect(void *ctx, rs_log_kind kind, const char *text)
-{
-    (void)ctx;
-    (void)kind;
-    const size_t n = strlen(logbuf);
-    snprintf(logbuf + n, sizeof logbuf - n, "%s\n", text);
-}
 
+/* Runs MODEL with scenario text SCN (written as DIR/NAME) into DIR/NAME.csv;
+ * log lines into `logbuf`. */
 static int run(const char *model, const char *name, const char *scn)
 {
-    char sp[600], out[600];
-    write_file(name, scn);
-    snprintf(sp, sizeof sp, "%s/%s", dir, name);
-    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
-    rs_run_config c;
-    rs_run_config_default(&c);
-    c.model_dir = model;
-    c.scenario = sp;
-    c.out = out;
-    c.progress = -1;   /* the equilibrium reports through the log unless quiet (progress 0); a run this short shows no progress line */
-    c.log.fn = collect;
-    logbuf[0] = '\0';
-    return rs_driver_run(&c, NULL, err, sizeof err);
+    return rs_test_drive_in(dir, name, scn, model, logbuf, sizeof logbuf, err, sizeof err);
 }
 
-typedef struct table {
-    int ncol, nrow;
-    char names[64][64];
-    double v[8][64];
-} table;
+static void read_csv(const char *name) { rs_test_csv_read(&tab, "%s/%s.csv", dir, name); }
 
-static table tab;
-
-static void read_csv(const char *name)
-{
-    char path[600], line[8192];
-    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    tab.ncol = 0;
-    for (char *tok = strtok(line, ",\n"); tok && tab.ncol < 64; tok = strtok(NULL, ",\n"))
-        snprintf(tab.names[tab.ncol++], sizeof tab.names[0], "%s", tok);
-    tab.nrow = 0;
-    while (tab.nrow < 8 && fgets(line, sizeof line, f)) {
-        char *p = line;
-        for (int k = 0; k < tab.ncol; k++) {
-            tab.v[tab.nrow][k] = strtod(p, &p);
-            if (*p == ',')
-                p++;
-        }
-        tab.nrow++;
-    }
-    fclose(f);
-}
-
-static double col(int row, const char *name)
-{
-    ck_assert_int_lt(row, tab.nrow);
-    for (int k = 0; k < tab.ncol; k++)
-        if (strcmp(tab.names[k], name) == 0)
-            return tab.v[row][k];
-    ck_abort_msg("no column '%s'", name);
-    return NAN;
-}
+static double col(int row, const char *name) { return rs_test_csv_at(&tab, row, name); }
 
 /* generated/bogie's parameters (vehicles/examples/bogie.vdl) */
 #define M_WS 1813.0
@@ -233,7 +150,7 @@ static const char kBumpVdl[] =
 
 START_TEST(bump_stop_engaged)
 {
-    compile("bump", kBumpVdl);
+    rs_test_compile(dir, "bump", kBumpVdl);
     char model[600];
     snprintf(model, sizeof model, "%s/bump", dir);
     ck_assert_msg(run(model, "b.scn", "duration 0.001\nstep 1e-3\nequilibrium\ncolumns z z_dot\n") == RS_OK, "%s",
@@ -259,7 +176,8 @@ START_TEST(bump_stop_engaged)
     ck_assert_msg(h, "%s", err);
     rs_ws *ws = NULL;
     ck_assert_int_eq(rs_ws_create(rs_loaded_model(h), NULL, &ws, err, sizeof err), RS_OK);
-    rs_log lg = {collect, NULL};
+    rs_test_drive_log sink = {logbuf, sizeof logbuf};
+    rs_log lg = {rs_test_drive_collect, &sink};
     logbuf[0] = '\0';
     rs_equilibrium_opts o = {NULL, 0, 0, 0, &lg, 0};
     rs_equilibrium_report rep;
@@ -285,7 +203,7 @@ static const char kFreeVdl[] =
 
 START_TEST(free_mode_refused)
 {
-    compile("free", kFreeVdl);
+    rs_test_compile(dir, "free", kFreeVdl);
     char model[600];
     snprintf(model, sizeof model, "%s/free", dir);
     ck_assert_int_eq(run(model, "f.scn", "duration 0.001\nequilibrium\n"), RS_E_SINGULAR);
@@ -322,7 +240,7 @@ static const char kJumpVdl[] =
 
 START_TEST(force_jump_still_fails)
 {
-    compile("jump", kJumpVdl);
+    rs_test_compile(dir, "jump", kJumpVdl);
     char model[600];
     snprintf(model, sizeof model, "%s/jump", dir);
     ck_assert_int_eq(run(model, "j.scn", "duration 0.001\nequilibrium\n"), RS_E_NOCONV);

@@ -44,19 +44,10 @@
 
 #include "rs_driver.h"
 #include "rs_test.h"
+#include "rs_test_scn.h"
 
 static char err[4000];
 static char dir[] = "/tmp/rs_eqwag_XXXXXX";
-
-static void write_file(const char *name, const char *text)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 static void setup(void)
 {
@@ -72,32 +63,16 @@ static void teardown(void)
 }
 
 static char logbuf[65536];
-static void collect(void *ctx, rs_log_kind kind, const char *text)
+
+/* Runs the model folder MODEL with scenario text SCN (DIR/NAME) into
+ * DIR/NAME.csv; the log into logbuf. */
+static int run_model(const char *model, const char *name, const char *scn)
 {
-    (void)ctx;
-    (void)kind;
-    const size_t n = strlen(logbuf);
-    snprintf(logbuf + n, sizeof logbuf - n, "%s\n", text);
+    return rs_test_drive_in(dir, name, scn, model, logbuf, sizeof logbuf, err, sizeof err);
 }
 
-/* Runs generated/two_axle_wagon with scenario text SCN (DIR/NAME) into
- * DIR/NAME.csv; the log into logbuf. */
-static int run(const char *name, const char *scn)
-{
-    char sp[600], out[600];
-    write_file(name, scn);
-    snprintf(sp, sizeof sp, "%s/%s", dir, name);
-    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
-    rs_run_config c;
-    rs_run_config_default(&c);
-    c.model_dir = "generated/two_axle_wagon";
-    c.scenario = sp;
-    c.out = out;
-    c.progress = -1;
-    c.log.fn = collect;
-    logbuf[0] = '\0';
-    return rs_driver_run(&c, NULL, err, sizeof err);
-}
+/* generated/two_axle_wagon */
+static int run(const char *name, const char *scn) { return run_model("generated/two_axle_wagon", name, scn); }
 
 /* The iterations of the log's "solved for in N iteration(s)" line. */
 static int iterations(void)
@@ -107,45 +82,10 @@ static int iterations(void)
     return atoi(p + strlen("solved for in "));
 }
 
-#define MAXROW 16
-typedef struct table {
-    int ncol, nrow;
-    char names[40][40];
-    double v[MAXROW][40];
-} table;
+/* DIR/NAME.csv into t */
+static void read_csv(const char *name, rs_test_csv *t) { rs_test_csv_read(t, "%s/%s.csv", dir, name); }
 
-static void read_csv(const char *name, table *t)
-{
-    char path[600], line[8192];
-    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    t->ncol = 0;
-    for (char *tok = strtok(line, ",\n"); tok && t->ncol < 40; tok = strtok(NULL, ",\n"))
-        snprintf(t->names[t->ncol++], sizeof t->names[0], "%s", tok);
-    t->nrow = 0;
-    while (t->nrow < MAXROW && fgets(line, sizeof line, f)) {
-        char *p = line;
-        for (int k = 0; k < t->ncol; k++) {
-            t->v[t->nrow][k] = strtod(p, &p);
-            if (*p == ',')
-                p++;
-        }
-        t->nrow++;
-    }
-    fclose(f);
-}
-
-static double col(const table *t, int row, const char *name)
-{
-    ck_assert_int_lt(row, t->nrow);
-    for (int k = 0; k < t->ncol; k++)
-        if (strcmp(t->names[k], name) == 0)
-            return t->v[row][k];
-    ck_abort_msg("no column '%s'", name);
-    return NAN;
-}
+static double col(const rs_test_csv *t, int row, const char *name) { return rs_test_csv_at(t, row, name); }
 
 /* the coordinates solved for with ws1.y held */
 static const char *const kHeld[] = {"ws1.z", "ws1.roll", "ws1.yaw", "ws2.y", "ws2.z", "ws2.roll", "ws2.yaw",
@@ -169,7 +109,7 @@ START_TEST(constraint_offcentre_agrees_with_rigid_elastic)
     const char *const contact[] = {"contact constraint", "contact elastic\nmodulus 2.1e13",
                                    "contact elastic\nmodulus 2.1e14"};
     const char *const names[] = {"c.scn", "e1.scn", "e10.scn"};
-    table t[3];
+    rs_test_csv t[3] = {{0}};
     for (int i = 0; i < 3; i++) {
         snprintf(scn, sizeof scn,
                  "duration 0.001\nstep 1e-3\noutput 1e-3\n%s\ninitial ws1.y = 0.003\nequilibrium", contact[i]);
@@ -191,6 +131,8 @@ START_TEST(constraint_offcentre_agrees_with_rigid_elastic)
         apart = fmax(apart, fabs(q1 - qc));
     }
     ck_assert_msg(apart > 1e-6, "the elastic solution alone is already %g from the constraint one", apart);
+    for (int i = 0; i < 3; i++)
+        rs_test_csv_free(&t[i]);
 }
 END_TEST
 
@@ -211,7 +153,7 @@ START_TEST(elastic_offcentre_all_coordinates_stays_put)
      * weight) for some 40 damped iterations (the share of the tread's second
      * minimum changes steeply with the pose) before it reaches 5e-4 N */
     ck_assert_msg(iterations() <= 80, "%d iterations", iterations());
-    table t;
+    rs_test_csv t = {0};
     read_csv("d.scn", &t);
     ck_assert_int_eq(t.nrow, 11);
     /* the symmetric wagon solved in every coordinate: ws1 back on the centre line */
@@ -220,8 +162,9 @@ START_TEST(elastic_offcentre_all_coordinates_stays_put)
     for (int row = 0; row < t.nrow; row++)
         for (int k = 0; k < t.ncol; k++)
             if (strstr(t.names[k], "_dot"))
-                vmax = fmax(vmax, fabs(t.v[row][k]));
+                vmax = fmax(vmax, fabs(rs_test_csv_cell(&t, row, k)));
     ck_assert_msg(vmax < 1e-6, "a velocity reaches %g in 1000 steps from the equilibrium", vmax);
+    rs_test_csv_free(&t);
 }
 END_TEST
 
@@ -241,7 +184,7 @@ START_TEST(elastic_at_rest_in_canted_curve)
     ck_assert_msg(run("curve.scn", scn) == RS_OK, "%s\n%s", err, logbuf);
     /* measured 36: damped steps while the wheels take the load, then Newton */
     ck_assert_msg(iterations() <= 60, "%d iterations", iterations());
-    table t;
+    rs_test_csv t = {0};
     read_csv("curve.scn", &t);
     ck_assert_int_eq(t.nrow, 11);
     static const char *const across[] = {"ws1.ws.y_track", "ws2.ws.y_track"};
@@ -256,6 +199,7 @@ START_TEST(elastic_at_rest_in_canted_curve)
     const double v = fabs(col(&t, t.nrow - 1, "ws1.x_dot")), free_roll = 9.81 * 0.004 * 1.0;
     ck_assert_msg(v > 0.6 * free_roll && v < free_roll, "forward speed after 1 s %g m/s (g sin γ t = %g)", v,
                   free_roll);
+    rs_test_csv_free(&t);
 }
 END_TEST
 
@@ -290,31 +234,13 @@ static const char kCoachCols[] =
     "front.ws1.yaw front.ws2.y front.ws2.z front.ws2.roll front.ws2.yaw rear.y rear.z rear.roll rear.pitch "
     "rear.yaw rear.ws1.y rear.ws1.z rear.ws1.roll rear.ws1.yaw rear.ws2.y rear.ws2.z rear.ws2.roll rear.ws2.yaw";
 
-/* generated/coach through rs_driver_run, its scenario text SCN */
-static int run_coach(const char *name, const char *scn)
-{
-    char sp[600], out[600];
-    write_file(name, scn);
-    snprintf(sp, sizeof sp, "%s/%s", dir, name);
-    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
-    rs_run_config c;
-    rs_run_config_default(&c);
-    c.model_dir = "generated/coach";
-    c.scenario = sp;
-    c.out = out;
-    c.progress = -1;
-    c.log.fn = collect;
-    logbuf[0] = '\0';
-    return rs_driver_run(&c, NULL, err, sizeof err);
-}
-
 START_TEST(coach_offcentre_stops_at_the_force_noise)
 {
     RS_REQUIRE_MODEL("coach");
     static const char *const start[] = {"initial z = -0.22\ninitial rear.z = -0.0374\n",
                                         "initial z = -0.2\ninitial rear.z = -0.03\n"};
     static const char *const names[] = {"coach1.scn", "coach2.scn"};
-    table t[2];
+    rs_test_csv t[2] = {{0}};
     for (int i = 0; i < 2; i++) {
         char scn[3000];
         snprintf(scn, sizeof scn,
@@ -322,7 +248,7 @@ START_TEST(coach_offcentre_stops_at_the_force_noise)
                  "initial front.ws1.z = -0.0001\ninitial front.ws2.z = -0.0001\ninitial rear.ws1.z = -0.0001\n"
                  "initial rear.ws2.z = -0.0001\ninitial front.ws1.y = 0.0005\nequilibrium %s\ncolumns %s\n",
                  start[i], kCoachCols, kCoachCols);
-        const int st = run_coach(names[i], scn);
+        const int st = run_model("generated/coach", names[i], scn);
         const size_t ll = strlen(logbuf);
         const char *tail = logbuf + (ll > 1500 ? ll - 1500 : 0); /* Check's messages are short */
         ck_assert_msg(st == RS_OK, "%s\n...%s", err, tail);
@@ -340,8 +266,10 @@ START_TEST(coach_offcentre_stops_at_the_force_noise)
     double apart = 0;
     for (int k = 0; k < t[0].ncol; k++)
         if (strcmp(t[0].names[k], "time") != 0)
-            apart = fmax(apart, fabs(t[0].v[0][k] - t[1].v[0][k]));
+            apart = fmax(apart, fabs(rs_test_csv_cell(&t[0], 0, k) - rs_test_csv_cell(&t[1], 0, k)));
     ck_assert_msg(apart < 1e-8, "the two solves differ by %g", apart);
+    for (int i = 0; i < 2; i++)
+        rs_test_csv_free(&t[i]);
 }
 END_TEST
 

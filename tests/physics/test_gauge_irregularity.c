@@ -29,6 +29,7 @@
 
 #include "rs_driver.h"
 #include "rs_test.h"
+#include "rs_test_scn.h"
 
 #define MODEL "generated/wheelset_cone"
 
@@ -47,69 +48,27 @@ static void write_file(const char *name, const char *fmt, const char *arg)
 
 static void setup(void) { ck_assert_ptr_nonnull(mkdtemp(dir)); }
 
+static rs_test_csv A, B, N;   /* the results read */
+
 static void teardown(void)
 {
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    rs_test_csv_free(&A);
+    rs_test_csv_free(&B);
+    rs_test_csv_free(&N);
+    rs_test_rmtree(dir);
 }
 
-/* Runs MODEL with scenario NAME.scn into NAME.csv. */
+/* Runs MODEL with scenario NAME.scn (written already) into NAME.scn.csv. */
 static void run(const char *name)
 {
-    char sp[600], out[600];
-    snprintf(sp, sizeof sp, "%s/%s.scn", dir, name);
-    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
-    rs_run_config c;
-    rs_run_config_default(&c);
-    c.model_dir = MODEL;
-    c.scenario = sp;
-    c.out = out;
-    c.progress = 0;
-    ck_assert_msg(rs_driver_run(&c, NULL, err, sizeof err) == 0, "%s: %s", name, err);
+    char scn[80];
+    snprintf(scn, sizeof scn, "%s.scn", name);
+    ck_assert_msg(rs_test_drive_in(dir, scn, NULL, MODEL, NULL, 0, err, sizeof err) == 0, "%s: %s", name, err);
 }
 
-#define MAXROW 2100
-#define MAXCOL 12
-typedef struct table {
-    int ncol, nrow;
-    char names[MAXCOL][48];
-    double v[MAXROW][MAXCOL];
-} table;
+static void read_csv(const char *name, rs_test_csv *t) { rs_test_csv_read(t, "%s/%s.scn.csv", dir, name); }
 
-static void read_csv(const char *name, table *t)
-{
-    char path[600], line[4096];
-    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    t->ncol = 0;
-    for (char *tok = strtok(line, ",\n"); tok && t->ncol < MAXCOL; tok = strtok(NULL, ",\n"))
-        snprintf(t->names[t->ncol++], sizeof t->names[0], "%s", tok);
-    t->nrow = 0;
-    while (t->nrow < MAXROW && fgets(line, sizeof line, f)) {
-        char *p = line;
-        for (int k = 0; k < t->ncol; k++) {
-            t->v[t->nrow][k] = strtod(p, &p);
-            if (*p == ',')
-                p++;
-        }
-        t->nrow++;
-    }
-    fclose(f);
-}
-
-static double col(const table *t, int row, const char *name)
-{
-    ck_assert_int_lt(row, t->nrow);
-    for (int k = 0; k < t->ncol; k++)
-        if (strcmp(t->names[k], name) == 0)
-            return t->v[row][k];
-    ck_abort_msg("no column '%s'", name);
-    return NAN;
-}
+static double col(const rs_test_csv *t, int row, const char *name) { return rs_test_csv_at(t, row, name); }
 
 /* s = x on all three tracks (origin at x = s = -10 m) */
 static const char *TRACK = "railsym-track 1\ngauge %s\ninclination 1:40\n"
@@ -132,7 +91,6 @@ static void static_case(const char *name, const char *trk, int elastic, int wide
     run(name);
 }
 
-static table A, B, N;
 
 static void check_static(int elastic)
 {
@@ -151,7 +109,7 @@ static void check_static(int elastic)
     const char *uw[2] = {elastic ? "left.p1.u_w" : "left.u_w", elastic ? "right.p1.u_w" : "right.u_w"};
     const char *ur[2] = {elastic ? "left.p1.u_r" : "left.u_r", elastic ? "right.p1.u_r" : "right.u_r"};
     for (int k = 1; k < A.ncol; k++) {   /* the irregularity = the wider rail offset */
-        const double a = A.v[0][k], b = B.v[0][k];
+        const double a = rs_test_csv_cell(&A, 0, k), b = rs_test_csv_cell(&B, 0, k);
         ck_assert_msg(fabs(a - b) <= 1e-12 * fmax(1, fabs(b)), "%s: %s %.17g with +5 mm gauge, %.17g with b_r + 2.5 mm",
                       elastic ? "elastic" : "constraint", A.names[k], a, b);
     }

@@ -145,17 +145,26 @@ static double sweep(double psi, int minima, int *njump)
     return sweep_range(0.00645, 0.00665, 1e-8, psi, minima, njump, &maxn);
 }
 
+/* The worst steps of the sweep without yaw (w[0]) and at 5 mrad (w[1]),
+ * with or without the minima's shares, printed after `what`. */
+static void sweep_both(int minima, const char *what, double w[2])
+{
+    int nj0, nj5;
+    w[0] = sweep(0.0, minima, &nj0);
+    w[1] = sweep(0.005, minima, &nj5);
+    printf("%s: worst step %.0f x the Hertz bound (%d jumps) without yaw, %.0f x (%d) at 5 mrad\n", what, w[0], nj0,
+           w[1], nj5);
+}
+
 /* KNOWN DEFECT (issue 20), documented: the default search's forces jump
  * in the flange root, with and without yaw.  When this fails, the jumps
  * are gone: assert njump == 0 instead and update docs/contact.md. */
 START_TEST(test_jumps_documented)
 {
     load();
-    int nj0, nj5;
-    const double w0 = sweep(0.0, 0, &nj0), w5 = sweep(0.005, 0, &nj5);
-    printf("default search: worst step %.0f x the Hertz bound (%d jumps) without yaw, %.0f x (%d) at 5 mrad\n",
-           w0, nj0, w5, nj5);
-    ck_assert_msg(w0 > 1000 && w5 > 1000, "the documented jumps are gone: turn this test round");
+    double w[2];
+    sweep_both(0, "default search", w);
+    ck_assert_msg(w[0] > 1000 && w[1] > 1000, "the documented jumps are gone: turn this test round");
     unload();
 }
 END_TEST
@@ -166,12 +175,10 @@ END_TEST
 START_TEST(test_minima_shares)
 {
     load();
-    int nj0, nj5;
-    const double w0 = sweep(0.0, 1, &nj0), w5 = sweep(0.005, 1, &nj5);
-    printf("minima shares: worst step %.0f x the Hertz bound (%d jumps) without yaw, %.0f x (%d) at 5 mrad\n",
-           w0, nj0, w5, nj5);
-    ck_assert_msg(w5 < 100, "yawed sweep: %.0f x the bound", w5);
-    ck_assert_msg(w0 > 300, "the unyawed jump is gone: turn this test round");
+    double w[2];
+    sweep_both(1, "minima shares", w);
+    ck_assert_msg(w[1] < 100, "yawed sweep: %.0f x the bound", w[1]);
+    ck_assert_msg(w[0] > 300, "the unyawed jump is gone: turn this test round");
     unload();
 }
 END_TEST

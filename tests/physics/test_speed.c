@@ -46,6 +46,7 @@
 #include "rs_track_rel.h"
 #include "rs_test.h"
 #include "rs_test_files.h"
+#include "rs_test_scn.h"
 
 #define R_CURVE 300.0
 #define CANT_H 0.100      /* m, on cant_base 1.5 m */
@@ -63,89 +64,36 @@ static void setup(void)
                           "curve 800 radius 300 right cant 100 mm\n");
 }
 
+static rs_test_csv tab_a, tab_b;
+
 static void teardown(void)
 {
+    rs_test_csv_free(&tab_a);
+    rs_test_csv_free(&tab_b);
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
     strcpy(dir, "/tmp/rs_speed_XXXXXX");
 }
 
-/* A CSV of `railsym run`: the header's names and the rows. */
-typedef struct table {
-    int ncol, nrow;
-    char names[64][80];
-    double v[2000][64];
-} table;
-
-static table tab_a, tab_b;
-
-/* Runs model folder `model` with scenario text `scn` (written as NAME.scn)
+/* Runs model folder `model` with scenario text `scn` (written as NAME)
  * into NAME.csv; returns the status (the message in err). */
 static int run(const char *model, const char *name, const char *scn)
 {
-    char sp[600], out[600];
-    write_file(name, scn);
-    snprintf(sp, sizeof sp, "%s/%s", dir, name);
-    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
-    rs_run_config c;
-    rs_run_config_default(&c);
-    c.model_dir = model;
-    c.scenario = sp;
-    c.out = out;
-    c.progress = 0;
-    return rs_driver_run(&c, NULL, err, sizeof err);
+    return rs_test_drive_in(dir, name, scn, model, NULL, 0, err, sizeof err);
 }
 
-static void read_csv(const char *name, table *t)
-{
-    char path[600], line[8192];
-    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-    t->ncol = 0;
-    for (char *tok = strtok(line, ",\n"); tok && t->ncol < 64; tok = strtok(NULL, ",\n"))
-        snprintf(t->names[t->ncol++], sizeof t->names[0], "%s", tok);
-    t->nrow = 0;
-    while (t->nrow < 2000 && fgets(line, sizeof line, f)) {
-        char *p = line;
-        for (int k = 0; k < t->ncol; k++) {
-            t->v[t->nrow][k] = strtod(p, &p);
-            if (*p == ',')
-                p++;
-        }
-        t->nrow++;
-    }
-    fclose(f);
-}
+static void read_csv(const char *name, rs_test_csv *t) { rs_test_csv_read(t, "%s/%s.csv", dir, name); }
 
-static double col(const table *t, int row, const char *name)
-{
-    for (int k = 0; k < t->ncol; k++)
-        if (strcmp(t->names[k], name) == 0)
-            return t->v[row][k];
-    ck_abort_msg("no column '%s'", name);
-    return NAN;
-}
+static double col(const rs_test_csv *t, int row, const char *name) { return rs_test_csv_at(t, row, name); }
 
-/* 1 when the two files have the same bytes. */
+/* 1 when the two results have the same bytes. */
 static int same_file(const char *a, const char *b)
 {
     char pa[600], pb[600];
     snprintf(pa, sizeof pa, "%s/%s.csv", dir, a);
     snprintf(pb, sizeof pb, "%s/%s.csv", dir, b);
-    FILE *fa = fopen(pa, "rb"), *fb = fopen(pb, "rb");
-    ck_assert(fa && fb);
-    int ca, cb, same = 1;
-    do {
-        ca = fgetc(fa);
-        cb = fgetc(fb);
-        same = ca == cb;
-    } while (same && ca != EOF);
-    fclose(fa);
-    fclose(fb);
-    return same;
+    return sweep_same_file(pa, pb);
 }
 
 #define COLS "columns x x_dot spin_dot y yaw left.xi_x right.xi_x\n"

@@ -49,26 +49,6 @@ static const rs_model *feve(void)
     return rs_loaded_model(g_feve);
 }
 
-/* The FEVE's wheelsets rolling at v and its rotors geared to them (as
- * tests/physics/test_train_elastic.c starts it). */
-static void feve_rotors(const rs_model *m, double v, double *qd, unsigned char *set)
-{
-    memset(qd, 0, (size_t)m->n_q * sizeof(double));
-    memset(set, 0, (size_t)m->n_q);
-    const char *rot[2] = {"motor_f.rotor", "motor_r.rotor"};
-    for (int k = 0; k < 2; k++) {
-        const int i = rt_coord_index(m, rot[k]);
-        qd[i] = -4.25 * v / 0.5;
-        set[i] = 1;
-    }
-    const char *spin[4] = {"front.wf.spin", "front.wr.spin", "rear.wf.spin", "rear.wr.spin"};
-    for (int k = 0; k < 4; k++) {
-        const int i = rt_coord_index(m, spin[k]);
-        qd[i] = v / 0.5;
-        set[i] = 1;
-    }
-}
-
 static void feve_opts(rs_train_wheel_contact_opts *co)
 {
     rs_train_wheel_contact_opts_default(co);
@@ -85,7 +65,7 @@ static rs_train *feve_train(const rs_train_wheel_contact_opts *co, double h, dou
     static double qd0[128], q0[128];
     static unsigned char qds[128], qs[128];
     ck_assert(m->n_q <= 128);
-    feve_rotors(m, v0, qd0, qds);
+    rt_feve_rotors(m, v0, qd0, qds);
     memset(q0, 0, sizeof q0);
     memset(qs, 0, sizeof qs);
     q0[rt_coord_index(m, "y")] = y0;
@@ -123,26 +103,6 @@ static void train_step(rs_train *tr)
     ck_assert_msg(st == RS_OK, "step: %s: %s", rs_status_name(st), rs_park_error(rs_train_park(tr)));
 }
 
-/* A single run's workspace of m with the train contact's options. */
-static rs_ws *single_ws(const rs_model *m, const rs_train_wheel_contact_opts *co, double dt)
-{
-    rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.dt = dt;
-    o.contact_E = co->E;
-    o.contact_nu = co->nu;
-    o.contact_vmin = co->vmin;
-    o.contact_damp = co->c_damp;
-    o.contact_creep = co->creep;
-    o.contact_mu = co->mu;
-    o.contact_law = co->law;
-    rs_ws *ws;
-    char err[600];
-    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
-    return ws;
-}
-
 /* Quantity k of contact i from the single run's results, by its name. */
 static double single_value(const rs_ws *ws, const rs_model *m, int i, int k)
 {
@@ -162,16 +122,13 @@ START_TEST(test_same_state)
     for (int s = 0; s < 20; s++)
         train_step(tr);
     rs_park *pk = rs_train_park(tr);
-    const int n = m->n_q;
     const double t = rs_park_t(pk);
     /* the train's contacts evaluated at its state */
     rs_train_wheel_contact *tc = rs_train_contact(tr, 0);
     ck_assert(tc && rs_train_wheel_contact_elastic(tc));
     ck_assert(rs_train_wheel_contact_eval(tc, t, rs_park_q(pk), rs_park_qd(pk), NULL, NULL, NULL, NULL) == RS_OK);
-    rs_ws *ws = single_ws(m, &co, 1e-3);
-    memcpy(rs_ws_q(ws), rs_park_q(pk), (size_t)n * sizeof(double));
-    memcpy(rs_ws_qd(ws), rs_park_qd(pk), (size_t)n * sizeof(double));
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws)); /* parameters, hoisted constants */
+    /* initialized: parameters, hoisted constants */
+    rs_ws *ws = rt_single_run_ws(m, &co, 1e-3, rs_park_q(pk), rs_park_qd(pk));
     ck_assert_msg(rs_elastic_eval(ws, t, rs_park_q(pk), rs_park_qd(pk)) == RS_OK, "%s", rs_ws_error(ws));
     double worst = 0;
     int worst_i = 0, worst_k = 0, npatch = 0, flange = 0;
@@ -214,11 +171,7 @@ static void compare_run(double h, double T, double d[4], double *yq)
     feve_opts(&co);
     rs_train *tr = feve_train(&co, h, 23.7, 3e-3);
     rs_park *pk = rs_train_park(tr);
-    const int n = m->n_q;
-    rs_ws *ws = single_ws(m, &co, h);
-    memcpy(rs_ws_q(ws), rs_park_q(pk), (size_t)n * sizeof(double));
-    memcpy(rs_ws_qd(ws), rs_park_qd(pk), (size_t)n * sizeof(double));
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    rs_ws *ws = rt_single_run_ws(m, &co, h, rs_park_q(pk), rs_park_qd(pk));
     for (int k = 0; k < (int)lround(T / h); k++) {
         train_step(tr);
         ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));

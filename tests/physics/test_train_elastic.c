@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rs_elastic.h"
 #include "rs_park.h"
 #include "rs_runtime.h"
 #include "rs_train.h"
@@ -135,22 +134,7 @@ static void compare_cone(double h, double T, double *diff, double *amp)
     start(tr, 10.0);
     rs_park *pk = rs_train_park(tr);
     ck_assert_int_eq(rs_park_n(pk), n);
-    rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.dt = h;
-    o.contact_E = co.E;
-    o.contact_nu = co.nu;
-    o.contact_vmin = co.vmin;
-    o.contact_damp = co.c_damp;
-    o.contact_creep = co.creep;
-    o.contact_mu = co.mu;
-    rs_ws *ws;
-    char err[600];
-    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
-    memcpy(rs_ws_q(ws), rs_park_q(pk), (size_t)n * sizeof(double));
-    memcpy(rs_ws_qd(ws), rs_park_qd(pk), (size_t)n * sizeof(double));
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    rs_ws *ws = rt_single_run_ws(m, &co, h, rs_park_q(pk), rs_park_qd(pk));
     *diff = *amp = 0;
     const double ystart = rs_ws_q(ws)[iy];
     const int ns = (int)lround(T / h);
@@ -209,24 +193,8 @@ static void compare_curve(double h, double T, double *diff, double *y_end, doubl
     const int st = rs_train_start(tr, 0.0, x0, V);
     ck_assert_msg(st == RS_OK, "start: %s: %s", rs_status_name(st), rs_train_error(tr));
     rs_park *pk = rs_train_park(tr);
-    const int n = m->n_q, iy = rt_coord_index(m, "y"), ix = rt_coord_index(m, "x");
-    rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.track_file = co.track;
-    o.dt = h;
-    o.contact_E = co.E;
-    o.contact_nu = co.nu;
-    o.contact_vmin = co.vmin;
-    o.contact_damp = co.c_damp;
-    o.contact_creep = co.creep;
-    o.contact_mu = co.mu;
-    rs_ws *ws;
-    char err[600];
-    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
-    memcpy(rs_ws_q(ws), rs_park_q(pk), (size_t)n * sizeof(double));
-    memcpy(rs_ws_qd(ws), rs_park_qd(pk), (size_t)n * sizeof(double));
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    const int iy = rt_coord_index(m, "y"), ix = rt_coord_index(m, "x");
+    rs_ws *ws = rt_single_run_ws(m, &co, h, rs_park_q(pk), rs_park_qd(pk));   /* on co's track */
     *diff = 0;
     const int ns = (int)lround(T / h);
     for (int k = 0; k < ns; k++) {
@@ -240,6 +208,7 @@ static void compare_curve(double h, double T, double *diff, double *y_end, doubl
     /* the wheelsets relative to the (canted) track frame at their place
      * (rs_track_rel, tested on its own in test_speed) */
     rs_track_rel *trel;
+    char err[600];
     ck_assert_msg(rs_track_rel_open(ws, &trel, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_int_eq(rs_track_rel_update(trel, ws), RS_OK);
     ck_assert_int_eq(rs_track_rel_n_wheel_bodies(m), 2);
@@ -275,29 +244,6 @@ START_TEST(test_curve_in_a_train)
 END_TEST
 
 /* ---- the FEVE 3000 ----------------------------------------------------- */
-
-/* The wheelsets rolling at v (spin_dot = v/r0) and the motors' rotors
- * turning with them (meshing: rotor_dot = −(z_WHS/z_ROT) spin_dot,
- * 201.45 = 4.25 × 47.4 in demo.scn), as the reference run starts. */
-static void feve_rotors(const rs_model *m, double v, double *qd, unsigned char *set)
-{
-    memset(qd, 0, (size_t)m->n_q * sizeof(double));
-    memset(set, 0, (size_t)m->n_q);
-    const char *rot[2] = {"motor_f.rotor", "motor_r.rotor"};
-    for (int k = 0; k < 2; k++) {
-        const int i = rt_coord_index(m, rot[k]);
-        qd[i] = -4.25 * v / 0.5;
-        set[i] = 1;
-    }
-    /* and the wheelsets, geared to them (not cyclic: steady rolling
-     * leaves them too) */
-    const char *spin[4] = {"front.wf.spin", "front.wr.spin", "rear.wf.spin", "rear.wr.spin"};
-    for (int k = 0; k < 4; k++) {
-        const int i = rt_coord_index(m, spin[k]);
-        qd[i] = v / 0.5;
-        set[i] = 1;
-    }
-}
 
 static void feve_opts(rs_train_wheel_contact_opts *co)
 {
@@ -358,7 +304,7 @@ START_TEST(test_feve_train_run)
     const double v0 = 23.7, T = 0.5;
     double qd0[64];
     unsigned char qds[64];
-    feve_rotors(m, v0, qd0, qds);
+    rt_feve_rotors(m, v0, qd0, qds);
     rs_train *tr = make_train(m, 1, &co, 1e-3, 1, NULL, NULL, 1, qd0, qds);
     start(tr, v0);
     const double x0 = rs_train_x(tr, 0);
@@ -386,7 +332,7 @@ START_TEST(test_feve_threads_identical)
     for (int th = 1; th <= 2; th++) {
         double qd0[64];
         unsigned char qds[64];
-        feve_rotors(m, 10.0, qd0, qds);
+        rt_feve_rotors(m, 10.0, qd0, qds);
         g_traction = 2e4;
         rs_train *tr = make_train(m, 2, &co, 1e-3, th, NULL, NULL, 1, qd0, qds);
         g_traction = 0;

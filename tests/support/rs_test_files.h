@@ -2,9 +2,9 @@
  * rs_test_files.h — what the end-to-end tests do with files and commands,
  * once: the railsym program under test (absolute, so commands may run in
  * any folder), shell commands with printf formatting, writing and reading
- * whole files, a scratch folder, compiling a .vdl text into a model folder,
- * building a plugin library.  Failures abort the running check with the
- * path.
+ * whole files, a run's CSV result as a table, a scratch folder, compiling a
+ * .vdl text into a model folder, building a plugin library.  Failures abort
+ * the running check with the path.
  */
 #ifndef RS_TEST_FILES_H
 #define RS_TEST_FILES_H
@@ -86,6 +86,88 @@ static inline char *rs_test_read(const char *path)
     char *text = rs_test_slurp(path);
     ck_assert_msg(text != NULL, "cannot read %s", path);
     return text;
+}
+
+/* A run's CSV result as a table: the header's column names and every row's
+ * numbers.  {0} before the first read; read again, it is read afresh. */
+typedef struct rs_test_csv {
+    int ncol, nrow;
+    char **names;   /* ncol names, pointing into text */
+    double *v;      /* row r, column k at v[r * ncol + k] */
+    char *text;     /* the file */
+} rs_test_csv;
+
+static inline void rs_test_csv_free(rs_test_csv *t)
+{
+    free(t->names);
+    free(t->v);
+    free(t->text);
+    memset(t, 0, sizeof *t);
+}
+
+/* Reads the CSV file whose path is made like printf into t; aborts the
+ * check when it cannot be read or has no header.  A row's missing numbers
+ * read 0 (as strtod of nothing). */
+static inline void rs_test_csv_read(rs_test_csv *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void rs_test_csv_read(rs_test_csv *t, const char *fmt, ...)
+{
+    char path[PATH_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof path, "path too long: %.200s...", path);
+    rs_test_csv_free(t);
+    t->text = rs_test_read(path);
+    size_t lines = 1;
+    for (const char *c = t->text; *c; c++)
+        lines += *c == '\n';
+    char *line = t->text, *next = strchr(line, '\n');
+    ck_assert_msg(*line != '\0', "%s is empty: no header", path);
+    if (next)
+        *next++ = '\0';
+    t->names = calloc(strlen(line) / 2 + 1, sizeof *t->names);   /* at most one name per 2 characters */
+    ck_assert_ptr_nonnull(t->names);
+    for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","))
+        t->names[t->ncol++] = tok;
+    t->v = calloc(lines * (size_t)(t->ncol > 0 ? t->ncol : 1), sizeof *t->v);
+    ck_assert_ptr_nonnull(t->v);
+    for (line = next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *p = line;
+        for (int k = 0; k < t->ncol; k++) {
+            t->v[(size_t)t->nrow * (size_t)t->ncol + (size_t)k] = strtod(p, &p);
+            if (*p == ',')
+                p++;
+        }
+        t->nrow++;
+    }
+}
+
+/* The index of the column NAME; aborts the check when there is none. */
+static inline int rs_test_csv_col(const rs_test_csv *t, const char *name)
+{
+    for (int k = 0; k < t->ncol; k++)
+        if (strcmp(t->names[k], name) == 0)
+            return k;
+    ck_abort_msg("no column '%s'", name);
+    return -1;
+}
+
+/* The number in ROW of the column with index K. */
+static inline double rs_test_csv_cell(const rs_test_csv *t, int row, int k)
+{
+    if (row < 0 || row >= t->nrow || k < 0 || k >= t->ncol)   /* not ck_assert: it logs each pass, and rows are many */
+        ck_abort_msg("row %d of %d, column %d of %d", row, t->nrow, k, t->ncol);
+    return t->v[(size_t)row * (size_t)t->ncol + (size_t)k];
+}
+
+/* The number in ROW (0: the first after the header) of the column NAME. */
+static inline double rs_test_csv_at(const rs_test_csv *t, int row, const char *name)
+{
+    return rs_test_csv_cell(t, row, rs_test_csv_col(t, name));
 }
 
 /* The C compiler the tests build libraries with (CC, else cc). */

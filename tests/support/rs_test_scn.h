@@ -8,6 +8,10 @@
  *
  * Every file of a case NAME lies in the folder: NAME.scn, and unless the
  * call names others, NAME.csv and NAME.log.
+ *
+ * The physics tests run theirs in-process instead (rs_test_drive:
+ * rs_driver_run, what `railsym run` calls), the status and the log's
+ * lines at hand.
  */
 #ifndef RS_TEST_SCN_H
 #define RS_TEST_SCN_H
@@ -18,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rs_driver.h"
 #include "rs_test_files.h"
 #include "test_sweep_util.h"
 
@@ -143,6 +148,63 @@ static inline void rs_test_scn_refused(const rs_test_scn *s, const char *name, c
     ck_assert_msg(strstr(text, want), "%s\n  expected: %s", text, want);
     free(text);
     ck_assert_msg(access(out, F_OK) != 0, "%s.scn was refused, yet it left the result file %s", name, out);
+}
+
+/* ---- in-process runs ---- */
+
+/* rs_driver_run's log sink: each line appended to a buffer, "LINE\n". */
+typedef struct rs_test_drive_log {
+    char *text;
+    size_t len;
+} rs_test_drive_log;
+
+static inline void rs_test_drive_collect(void *ctx, rs_log_kind kind, const char *text)
+{
+    (void)kind;
+    rs_test_drive_log *l = ctx;
+    const size_t n = strlen(l->text);
+    snprintf(l->text + n, l->len - n, "%s\n", text);
+}
+
+/* Runs the model folder MODEL in-process (rs_driver_run, what `railsym
+ * run` calls) with the scenario file SCN and the --set lines SET (NULL:
+ * none) into OUT.  LOG (LOGLEN bytes) receives the log's lines, the
+ * equilibrium's report among them; LOG NULL: quiet.  The status; its
+ * message in err. */
+static inline int rs_test_drive(const char *model, const char *scn, const char *set, const char *out, char *log,
+                                size_t loglen, char *err, size_t errlen)
+{
+    rs_run_config c;
+    rs_run_config_default(&c);
+    c.model_dir = model;
+    c.scenario = scn;
+    c.set_text = set;
+    c.out = out;
+    rs_test_drive_log sink = {log, loglen};
+    if (log) {
+        log[0] = '\0';
+        c.progress = -1;   /* the equilibrium reports through the log unless quiet (progress 0); a run this short
+                              shows no progress line */
+        c.log.fn = rs_test_drive_collect;
+        c.log.ctx = &sink;
+    } else {
+        c.progress = 0;
+    }
+    return rs_driver_run(&c, NULL, err, errlen);
+}
+
+/* The same with the scenario DIR/NAME, written from TEXT first (NULL: it is
+ * there), into DIR/NAME.csv. */
+static inline int rs_test_drive_in(const char *dir, const char *name, const char *text, const char *model, char *log,
+                                   size_t loglen, char *err, size_t errlen)
+{
+    char scn[RS_TEST_SCN_PATH], out[RS_TEST_SCN_PATH + 8];
+    const int n = snprintf(scn, sizeof scn, "%s/%s", dir, name);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof scn, "path too long: %s/%s", dir, name);
+    snprintf(out, sizeof out, "%s.csv", scn);
+    if (text)
+        rs_test_write(dir, name, text);
+    return rs_test_drive(model, scn, NULL, out, log, loglen, err, errlen);
 }
 
 #endif /* RS_TEST_SCN_H */

@@ -15,7 +15,9 @@
 #include "rt_models/rt_cartpend/rt_cartpend.c"
 #include "rt_models/rt_fourbar/rt_fourbar.c"
 #include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_load.h"
+#include "rs_train_contact.h"
 
 double rt_ellip_k(double k)
 {
@@ -155,4 +157,55 @@ int rt_coord_index(const rs_model *m, const char *name)
             return i;
     fprintf(stderr, "model '%s' has no coordinate '%s'\n", m->name, name);
     abort();
+}
+
+rs_ws *rt_single_run_ws(const rs_model *m, const rs_train_wheel_contact_opts *co, double dt, const double *q,
+                        const double *qd)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = dt;
+    o.track_file = co->track;
+    o.contact_E = co->E;
+    o.contact_nu = co->nu;
+    o.contact_vmin = co->vmin;
+    o.contact_damp = co->c_damp;
+    o.contact_creep = co->creep;
+    o.contact_mu = co->mu;
+    o.contact_law = co->law;
+    rs_ws *ws = NULL;
+    char err[600];
+    int st = rs_ws_create(m, &o, &ws, err, sizeof err);
+    if (st == RS_OK) {
+        memcpy(rs_ws_q(ws), q, (size_t)m->n_q * sizeof(double));
+        memcpy(rs_ws_qd(ws), qd, (size_t)m->n_q * sizeof(double));
+        if ((st = rs_ws_init(ws)) != RS_OK)
+            snprintf(err, sizeof err, "%s", rs_ws_error(ws));
+    }
+    if (st != RS_OK) {
+        fprintf(stderr, "rt_single_run_ws: %s (%s)\n", err, rs_status_str(st));
+        abort();
+    }
+    return ws;
+}
+
+void rt_feve_rotors(const rs_model *m, double v, double *qd, unsigned char *set)
+{
+    memset(qd, 0, (size_t)m->n_q * sizeof(double));
+    memset(set, 0, (size_t)m->n_q);
+    const char *rot[2] = {"motor_f.rotor", "motor_r.rotor"};
+    for (int k = 0; k < 2; k++) {
+        const int i = rt_coord_index(m, rot[k]);
+        qd[i] = -4.25 * v / 0.5;
+        set[i] = 1;
+    }
+    /* and the wheelsets, geared to them (not cyclic: steady rolling
+     * leaves them too) */
+    const char *spin[4] = {"front.wf.spin", "front.wr.spin", "rear.wf.spin", "rear.wr.spin"};
+    for (int k = 0; k < 4; k++) {
+        const int i = rt_coord_index(m, spin[k]);
+        qd[i] = v / 0.5;
+        set[i] = 1;
+    }
 }

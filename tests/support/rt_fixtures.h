@@ -61,4 +61,22 @@ double rt_value(rs_ws *ws, const char *name);
 double rt_param_default(const rs_model *m, const char *name);
 int rt_coord_index(const rs_model *m, const char *name);
 
+/* ---- trains against single runs ---- */
+
+struct rs_train_wheel_contact_opts;
+
+/* A single run's workspace of m whose elastic contact is a train's
+ * (rs_train_wheel_contact_opts co: its E, nu, vmin, damping, creep, mu, creep
+ * law and track), step dt, started from the state q, qd (n_q each: the
+ * train's) and initialized: the second formulation the train tests compare
+ * a train's run with.  A failure aborts the test with the message. */
+rs_ws *rt_single_run_ws(const rs_model *m, const struct rs_train_wheel_contact_opts *co, double dt,
+                        const double *q, const double *qd);
+
+/* The FEVE 3000 (generated/feve3000) rolling at v: its wheelsets' spin
+ * rates v / r0 and the motors' rotors geared to them (rotor_dot =
+ * -(z_WHS/z_ROT) spin_dot, 201.45 = 4.25 x 47.4 in demo.scn), as the
+ * reference run starts; qd and set (n_q each) zero elsewhere. */
+void rt_feve_rotors(const rs_model *m, double v, double *qd, unsigned char *set);
+
 #endif /* RT_FIXTURES_H */

@@ -17,10 +17,10 @@
 #include "rs_ws_impl.h" /* rs_ws_check_finite */
 #include "rt_fixtures.h"
 #include "rs_contact.h"
-#include "rs_driver.h"
 #include "rs_scenario.h"
 #include "rs_test.h"
 #include "rs_test_files.h"
+#include "rs_test_scn.h"
 
 static void assert_has(const char *msg, const char *part)
 {
@@ -104,18 +104,8 @@ START_TEST(test_param_lines_named_at_init)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(scn, sizeof scn, "%s/neg.scn", dir);
     snprintf(out, sizeof out, "%s/neg.csv", dir);
-    FILE *f = fopen(scn, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs("duration 0.01\nstep 1e-3\n# the bob\nparam m = -1\n", f);
-    fclose(f);
-    rs_run_config c;
-    rs_run_config_default(&c);
-    c.model_dir = "generated/pendulum";
-    c.scenario = scn;
-    c.set_text = "param l = 0.5";
-    c.out = out;
-    c.progress = 0;
-    ck_assert_int_ne(rs_driver_run(&c, NULL, e, sizeof e), RS_OK);
+    rs_test_write(dir, "neg.scn", "duration 0.01\nstep 1e-3\n# the bob\nparam m = -1\n");
+    ck_assert_int_ne(rs_test_drive("generated/pendulum", scn, "param l = 0.5", out, NULL, 0, e, sizeof e), RS_OK);
     assert_has(e, "its mass is -1 kg");
     snprintf(want, sizeof want, "%s:4 'param m = -1'", scn);
     assert_has(e, want);
