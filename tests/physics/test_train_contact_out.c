@@ -13,10 +13,12 @@
  *     (measured: bit for bit);
  *   - the same run: that train, its body 3 mm to the left, against the
  *     single IMEX run of the FEVE from the train's start state, after 0.05
- *     s at h = 2e-4 and 1e-4 s: per-wheel Q, Y and each patch's N, u_w
- *     agree to the tolerances in the test (the two integrators differ:
- *     Park's method against the IMEX step), Y's and u_w's differences
- *     shrinking with the step;
+ *     s at h = 2e-4 ... 1.25e-5 s: per-wheel Q, Y and each patch's N, u_w
+ *     agree to the tolerances in the test at 1e-4 s (the two integrators
+ *     differ: Park's method against the IMEX step), Y's and u_w's
+ *     differences shrinking with the step from 2e-4 s, Q's and N's from
+ *     5e-5 s (first order: the IMEX step's error), and the single run's
+ *     Richardson limit of Q equal to the train's to 5e-6 of Q;
  *   - the compliant contact (generated/wheelset_cone), centred at rest:
  *     Y/Q = 1/40 of its cones, Q = N cos(atan 1/40), sum Q = m g; one
  *     point per wheel (patches 1, the patch quantities NaN);
@@ -163,8 +165,9 @@ END_TEST
 
 /* Park train against the IMEX single run from the train's start (body 3 mm
  * to the left), T s at step h: max over the wheels of |ΔQ|/Q, |ΔY|/Q, per
- * patch |ΔN|/Q and |Δu_w| [m] into d[4]; *yq the largest |Y/Q|. */
-static void compare_run(double h, double T, double d[4], double *yq)
+ * patch |ΔN|/Q and |Δu_w| [m] into d[4]; *yq the largest |Y/Q|; each
+ * wheel's Q of the train and of the single run into Qt, Qs (n_contact). */
+static void compare_run(double h, double T, double d[4], double *yq, double *Qt, double *Qs)
 {
     const rs_model *m = feve();
     rs_train_wheel_contact_opts co;
@@ -179,12 +182,12 @@ static void compare_run(double h, double T, double d[4], double *yq)
     rs_train_wheel_contact *tc = rs_train_contact(tr, 0);
     d[0] = d[1] = d[2] = d[3] = *yq = 0;
     for (int i = 0; i < m->n_contact; i++) {
-        const double Qt = rs_train_wheel_contact_value(tc, i, RS_CONTACT_VAR_Q);
-        const double Qs = single_value(ws, m, i, RS_CONTACT_VAR_Q);
-        ck_assert(Qs > 1e4);
-        d[0] = fmax(d[0], fabs(Qt - Qs) / Qs);
+        Qt[i] = rs_train_wheel_contact_value(tc, i, RS_CONTACT_VAR_Q);
+        Qs[i] = single_value(ws, m, i, RS_CONTACT_VAR_Q);
+        ck_assert(Qs[i] > 1e4);
+        d[0] = fmax(d[0], fabs(Qt[i] - Qs[i]) / Qs[i]);
         d[1] = fmax(d[1], fabs(rs_train_wheel_contact_value(tc, i, RS_CONTACT_VAR_Y) -
-                               single_value(ws, m, i, RS_CONTACT_VAR_Y)) / Qs);
+                               single_value(ws, m, i, RS_CONTACT_VAR_Y)) / Qs[i]);
         *yq = fmax(*yq, fabs(single_value(ws, m, i, RS_CONTACT_VAR_Y_Q)));
         ck_assert_int_eq((int)rs_train_wheel_contact_value(tc, i, RS_CONTACT_VAR_PATCHES),
                          (int)single_value(ws, m, i, RS_CONTACT_VAR_PATCHES));
@@ -192,7 +195,7 @@ static void compare_run(double h, double T, double d[4], double *yq)
         for (int j = 0; j < np; j++) {
             const int kN = RS_CONTACT_VAR_COUNT + RS_PATCH_VAR_COUNT * j + RS_PATCH_VAR_N;
             const int ku = RS_CONTACT_VAR_COUNT + RS_PATCH_VAR_COUNT * j + RS_PATCH_VAR_U_W;
-            d[2] = fmax(d[2], fabs(rs_train_wheel_contact_value(tc, i, kN) - single_value(ws, m, i, kN)) / Qs);
+            d[2] = fmax(d[2], fabs(rs_train_wheel_contact_value(tc, i, kN) - single_value(ws, m, i, kN)) / Qs[i]);
             d[3] = fmax(d[3], fabs(rs_train_wheel_contact_value(tc, i, ku) - single_value(ws, m, i, ku)));
         }
     }
@@ -200,23 +203,55 @@ static void compare_run(double h, double T, double d[4], double *yq)
     rs_train_free(&tr);
 }
 
+/* Both runs integrate the same equations: every difference is integration
+ * error and vanishes with the step (issue 20: the Q difference of 6.4e-5
+ * of Q at h = 2e-4 and 1e-4 s once read as a modelling difference).
+ * Measured by splitting each integrator's error against its own run at
+ * h = 6.25e-6 s, Q at 0.05 s: Park's method is second order (the train's
+ * error 5.5e-5, 1.5e-5, 3.7e-6, 8.8e-7 of Q at h = 2e-4 ... 2.5e-5 s), the
+ * IMEX step first order but not yet in its asymptotic range at 2e-4 and
+ * 1e-4 s (8.2e-5, 6.7e-5, then 4.8e-5, 2.9e-5, 1.6e-5 of Q), so at those
+ * two steps the difference of the two errors stays at 6.4e-5.  From
+ * h = 5e-5 s it halves with h: |ΔQ|/Q / h = 0.95, 1.16, 1.30 1/s at 5e-5,
+ * 2.5e-5, 1.25e-5 s (1.37 at 6.25e-6 s).  In time, ΔQ is a decaying
+ * oscillation of the start's transient (1.2e-3 of Q at 5 ms, h = 1e-4 s).
+ * Nothing is left in the limit: the single run's Richardson value
+ * 2 Q(h) − Q(2h) at h = 1.25e-5 s against the train's Q there, 3.2e-6 of
+ * Q (0.13 N; with g 2e-5 off in the train, or its rolling resistance
+ * r0 = 1e-4, 34 N on x, it is 7.6e-6, 6.8e-6: the check fails). */
 START_TEST(test_same_run)
 {
-    const double T = 0.05, hs[2] = {2e-4, 1e-4};
-    double d[2][4], yq = 0;
-    for (int r = 0; r < 2; r++) {
-        compare_run(hs[r], T, d[r], &yq);
-        printf("same run: FEVE 3000 from 3 mm left, %.2f s at 23.7 m/s, h = %.0e s, Park train vs IMEX single "
-               "run: max |dQ|/Q %.2e, |dY|/Q %.2e, patch |dN|/Q %.2e, |du_w| %.2e m (largest |Y/Q| %.4f)\n",
-               T, hs[r], d[r][0], d[r][1], d[r][2], d[r][3], yq);
+    enum { NH = 5, NC = 16 };
+    const double T = 0.05, hs[NH] = {2e-4, 1e-4, 5e-5, 2.5e-5, 1.25e-5};
+    double d[NH][4], yq = 0, Qt[NH][NC], Qs[NH][NC];
+    const int nc = feve()->n_contact;
+    ck_assert(nc <= NC);
+    for (int r = 0; r < NH; r++) {
+        compare_run(hs[r], T, d[r], &yq, Qt[r], Qs[r]);
+        printf("same run: FEVE 3000 from 3 mm left, %.2f s at 23.7 m/s, h = %.3g s, Park train vs IMEX single "
+               "run: max |dQ|/Q %.2e (/h %.2f 1/s), |dY|/Q %.2e, patch |dN|/Q %.2e, |du_w| %.2e m (largest |Y/Q| "
+               "%.4f)\n",
+               T, hs[r], d[r][0], d[r][0] / hs[r], d[r][1], d[r][2], d[r][3], yq);
     }
-    /* the integrators differ (Park's method, the first-order IMEX step):
-     * small differences; Y's and u_w's shrink with the step (Q's stays at
-     * 6.4e-5 of Q, 2.5 N, at both steps: not understood) */
     ck_assert_msg(d[1][0] < 1e-4 && d[1][1] < 2e-5 && d[1][2] < 1e-4 && d[1][3] < 3e-6, "dQ %g dY %g dN %g du_w %g",
                   d[1][0], d[1][1], d[1][2], d[1][3]);
     ck_assert_msg(d[1][1] < 0.7 * d[0][1] && d[1][3] < 0.7 * d[0][3], "no convergence: dY %g -> %g, du_w %g -> %g",
                   d[0][1], d[1][1], d[0][3], d[1][3]);
+    /* Q and the patches' N: first order from h = 5e-5 s (measured ratios
+     * 0.61, 0.56 for both; 0.5 in the limit) */
+    for (int r = 2; r + 1 < NH; r++)
+        ck_assert_msg(d[r + 1][0] < 0.7 * d[r][0] && d[r + 1][2] < 0.7 * d[r][2],
+                      "no convergence from h = %g to %g s: dQ %g -> %g, dN %g -> %g", hs[r], hs[r + 1], d[r][0],
+                      d[r + 1][0], d[r][2], d[r + 1][2]);
+    double lim = 0;
+    for (int i = 0; i < nc; i++) {
+        const double R = 2 * Qs[NH - 1][i] - Qs[NH - 2][i];
+        lim = fmax(lim, fabs(Qt[NH - 1][i] - R) / R);
+    }
+    printf("same run: the single run's Richardson limit of Q (h = %.3g, %.3g s) against the train's Q at h = %.3g "
+           "s: max |dQ|/Q %.2e\n",
+           hs[NH - 2], hs[NH - 1], hs[NH - 1], lim);
+    ck_assert_msg(lim < 5e-6, "Richardson limit %g", lim);
 }
 END_TEST
 
