@@ -59,14 +59,21 @@ int rs_temp_add(const char *path, char *err, size_t errlen)
                    RS_TEMP_SLOTS);
 }
 
+/* The slot registered last for path, or -1; the caller holds slots_lock. */
+static int slot_of(const char *path)
+{
+    for (int i = RS_TEMP_SLOTS - 1; i >= 0; i--)
+        if (atomic_load(&slots[i].used) && strcmp(slots[i].path, path) == 0)
+            return i;
+    return -1;
+}
+
 void rs_temp_forget(const char *path)
 {
     pthread_mutex_lock(&slots_lock);
-    for (int i = RS_TEMP_SLOTS - 1; i >= 0; i--)
-        if (atomic_load(&slots[i].used) && strcmp(slots[i].path, path) == 0) {
-            atomic_store(&slots[i].used, 0);
-            break;
-        }
+    const int i = slot_of(path);
+    if (i >= 0)
+        atomic_store(&slots[i].used, 0);
     pthread_mutex_unlock(&slots_lock);
 }
 
@@ -284,11 +291,9 @@ int rs_temp_scratch_dir(const char *prefix, char *out, size_t outlen, char *err,
     if (st != RS_OK)
         return st;
     pthread_mutex_lock(&slots_lock);
-    for (int i = RS_TEMP_SLOTS - 1; i >= 0; i--)
-        if (atomic_load(&slots[i].used) && strcmp(slots[i].path, out) == 0) {
-            atomic_store(&slots[i].scratch, 1);
-            break;
-        }
+    const int i = slot_of(out);
+    if (i >= 0)
+        atomic_store(&slots[i].scratch, 1);
     pthread_mutex_unlock(&slots_lock);
     return RS_OK;
 }
