@@ -41,7 +41,7 @@ typedef struct elastic_wheel {
                                       through that wheel's J (elastic_add_k) */
     double W[6], C6[36], K6[36];   /* wrench about O_w, −∂W/∂v6, −∂W/∂x6    */
     double F[3];                   /* total force on the wheel (ground)      */
-    double up[3], lat[3], tg[3];   /* the track's n̂, ĉ and tangent there    */
+    double up[3], lat[3];          /* the track's n̂ and ĉ at the wheel       */
     int np;
     rs_elastic_patch p[RS_PATCH_MAX];
     double energy;
@@ -564,7 +564,6 @@ static int wheel_forces(struct rs_ws *ws, int i)
     }
     memcpy(w->up, up, sizeof up);
     memcpy(w->lat, lat, sizeof lat);
-    memcpy(w->tg, t, sizeof w->tg);
     /* rail frame: origin at h_r on the wheel's side, y to the field side */
     double org[3], ex[3], ey[3], ez[3];
     for (int k = 0; k < 3; k++) {
@@ -609,7 +608,6 @@ static int wheel_forces(struct rs_ws *ws, int i)
             PC[k] = P[k] + org[k] - C[k];
         cross3(t, PC, tPC);
         const double ra = cant_d1 * dot3(tPC, n_g);
-        pp->ra = ra;
         if ((st = patch_forces(o, w, pp, r, n_g, t, ra, vO, om)) < 0)
             return rs_ws_fail(ws, st,
                               "contact '%s': patch %d at u_w = %.4g m, u_r = %.4g m: the Hertz "
@@ -1018,36 +1016,6 @@ static int wheel_events(struct rs_ws *ws, int i)
     return st;
 }
 
-/* Whether wheel w's step is taken again as sub-steps (rs_step.c
- * split_step; dx: the wheel's pose change over the step, J Δt (q̇ + q̇⁺)/2):
- *   - a patch on its flange carries load (contact angle above 45°, the
- *     events' flange): the contact point slides fast over the flange's
- *     small radius, the normal turns, and the stiffness the step holds
- *     (K6 leaves both out) is far from the law's.  On the FEVE's reference
- *     run at 1 ms (1.3 % of its steps) the largest Y on a flange fell from
- *     81.4 to 70.8 kN (0.1 ms: 63.3 kN; tests/physics/test_elastic_dt.c);
- *   - the approach the linearization predicts at the end, p − ge·dx, below
- *     1/4 of the start's (a patch opening: the law's force falls to 1/8,
- *     the tangent's towards a pull) or above 5/2 of it (closing fast: the
- *     law's grows 4-fold, the tangent's 2.5-fold). */
-static int split_needed(const elastic_wheel *w, const double dx[6])
-{
-    for (int j = 0; j < w->np; j++) {
-        const rs_elastic_patch *p = &w->p[j];
-        const double pen = p->g.pen;
-        if (!(p->N > 0) || !(pen > 0))
-            continue;
-        if (p->g.alpha > 0.7853981633974483)
-            return 1;
-        double rn[3];
-        cross3(p->r, p->n, rn);
-        const double p1 = pen - (dot3(p->n, dx) + dot3(rn, dx + 3)) + p->ra * dot3(w->tg, dx);
-        if (p1 < 0.25 * pen || p1 > 2.5 * pen)
-            return 1;
-    }
-    return 0;
-}
-
 /* The wrench the step applied: W linearized to the step's end,
  * W − C6 J (q̇⁺ − q̇) − θ K6 J Δt (q̇ + q̇⁺)/2, into F (the results); then
  * the wheels' events.  Nothing is committed before every wheel's events
@@ -1071,10 +1039,6 @@ static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
             for (int k = 0; k < 6; k++)
                 f -= w->C6[6 * r + k] * dv[k] + th * w->K6[6 * r + k] * dx[k];
             w->F_next[r] = f;
-        }
-        if (!ws->in_split && split_needed(w, dx)) {
-            ws->split_request = 1; /* nothing committed: the step is taken again */
-            return RS_OK;
         }
         int st = wheel_events(ws, i);
         if (st)

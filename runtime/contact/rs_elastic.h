@@ -68,9 +68,6 @@ typedef struct rs_elastic_patch {
     double c_hertz;    /* N = c_H p^{3/2} (N/m^1.5), scale included         */
     double r[3], n[3]; /* lever from O_w to the contact point and the normal
                           (into the wheel), ground frame                      */
-    double ra;         /* the approach the rail gives per metre O_w travels
-                          along the track (its cross-section turning with the
-                          cant: dp = −n·dP_w + ra t·dO_w)                    */
 } rs_elastic_patch;
 
 struct rs_ws;

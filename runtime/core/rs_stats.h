@@ -68,8 +68,6 @@ typedef struct rs_stats {
                               (RS_FAST_LU_FIXED; included in refactors)    */
     long step_cache_hits;  /* step starts that evaluated RS_FN_STEP_CACHED
                               from the cache (RS_FAST_STEP_CACHE)           */
-    long contact_splits;   /* elastic contact: steps taken again as
-                              sub-steps (docs/runtime.md "Elastic contact") */
 } rs_stats;
 
 /* The sparse LU's ordering, how it was chosen, and what each candidate

@@ -415,8 +415,6 @@ static int step_imex(rs_ws *ws, double t1)
         ws->lambda[i] = ws->rhs[nq + i];
     if (ct && (st = ws->cops->after_solve(ws, ws->rhs)))
         return st;
-    if (ws->split_request) /* taken again as sub-steps (split_step) */
-        return RS_OK;
     rs_prof_enter(ws, RS_PHASE_INTEGRATION);
     for (int j = 0; j < nq; j++) {
         ws->q[j] += 0.5 * h * (ws->qd[j] + ws->rhs[j]);
@@ -444,48 +442,6 @@ static int step_imex(rs_ws *ws, double t1)
     if (ws->stats.contact_iters_last > ws->stats.contact_iters_max)
         ws->stats.contact_iters_max = ws->stats.contact_iters_last;
     return ws->cops->solve_sd(ws, t1);
-}
-
-/* Sub-steps of a step the elastic contact rejected (its after_solve set
- * split_request: the approach the step's linearization predicts at its end
- * is far from the start's — a patch opening, or closing fast on a flange —
- * where the Hertz law N ∝ p^{3/2} is far from its tangent).  Back to the
- * step's start, then RS_CONTACT_SPLIT whole IMEX steps of Δt/RS_CONTACT_SPLIT,
- * each with the internal states and plugins advanced, none of them asking
- * again: at most RS_CONTACT_SPLIT + 1 solves, nothing allocated.  4: the
- * FEVE 3000's elastic run at 0.25 ms agrees with its run at 0.1 ms
- * (docs/runtime.md "Elastic contact", tests/physics/test_elastic_dt.c). */
-#define RS_CONTACT_SPLIT 4
-
-static int split_step(rs_ws *ws, double t1)
-{
-    const rs_model *m = ws->model;
-    const int nq = m->n_q;
-    const double h = ws->dt, t0 = ws->t;
-    memcpy(ws->q, ws->q0, (size_t)nq * sizeof(double));
-    memcpy(ws->qd, ws->qd0, (size_t)nq * sizeof(double));
-    rs_ws_put_z(ws, ws->z0);
-    memcpy(ws->s, ws->s0, (size_t)m->n_s * sizeof(double));
-    memcpy(ws->sd, ws->sd0, (size_t)m->n_s * sizeof(double));
-    ws->cache_valid = 0;
-    ws->stats.contact_splits++;
-    ws->split_request = 0;
-    ws->in_split = 1;
-    ws->dt = h / RS_CONTACT_SPLIT;
-    int st = RS_OK;
-    for (int j = 1; j <= RS_CONTACT_SPLIT && !st; j++) {
-        const double tj = j == RS_CONTACT_SPLIT ? t1 : t0 + j * ws->dt;
-        st = step_imex(ws, tj);
-        if (!st && m->n_z > 0)
-            st = z_finish(ws, tj);
-        if (!st && ws->n_plug_live > 0)
-            st = rs_ws_plugin_advance(ws, tj, ws->dt);
-        ws->t = tj; /* the next sub-step's start */
-    }
-    ws->t = t0; /* rs_step sets t1, or keeps t0 on failure */
-    ws->dt = h;
-    ws->in_split = 0;
-    return st;
 }
 
 /* ---- RK4 on the index-1 form ------------------------------------------- */
@@ -730,20 +686,16 @@ int rs_step(rs_ws *ws)
     }
     if ((st = rs_ws_update_constants(ws)) || (st = state_finite(ws, "state:")))
         goto fail;
-    ws->split_request = 0;
     st = ws->opt.method == RS_RK4 ? step_rk4(ws, t1) : step_imex(ws, t1);
-    const int split = !st && ws->split_request; /* the elastic contact's sub-steps */
-    if (split)
-        st = split_step(ws, t1);
     if (!st && ws->opt.method != RS_RK4) { /* the step's acceleration, for outputs of q̈: */
         memcpy(ws->qd_end, ws->qd, (size_t)nq * sizeof(double)); /* its ends, divided when read */
         ws->qdd_from = ws->qd0;
         ws->qdd_dt = ws->dt;
         ws->qdd_pending = 1;
     }
-    if (!st && ws->opt.method != RS_RK4 && ws->model->n_z > 0 && !split)
+    if (!st && ws->opt.method != RS_RK4 && ws->model->n_z > 0)
         st = z_finish(ws, t1);
-    if (!st && ws->n_plug_live > 0 && !split)
+    if (!st && ws->n_plug_live > 0)
         st = rs_ws_plugin_advance(ws, t1, ws->dt);
     rs_prof_enter(ws, RS_PHASE_OTHER);
     if (st || (st = state_finite(ws, "new state:")))

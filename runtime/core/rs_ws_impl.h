@@ -88,12 +88,6 @@ struct rs_ws {
     int creep_ready;               /* RS_FN_STEP wrote the creep outputs,
                                       or RS_FN_STEP_ELASTIC the wheel ones
                                       (the plug-in's step_outputs arrays) */
-    /* the elastic contact's sub-steps (rs_step: split_step) */
-    int split_request;             /* after_solve found the step's contact
-                                      linearization too far from the force
-                                      law: the step is taken again as
-                                      RS_CONTACT_SPLIT sub-steps           */
-    int in_split;                  /* inside those sub-steps: no request   */
     int s_predicted;               /* s was just predicted: the contact
                                       Newton's first pass will iterate, so
                                       it evaluates RS_FN_NEWTON            */
