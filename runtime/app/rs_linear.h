@@ -119,13 +119,6 @@ int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errl
  * C = −∂δ^NK/∂q̇ + Σ Jᵀ C6 J.  The linearization of the runs' own contact
  * (docs/linear.md "Elastic contact"). */
 int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
-
-/* Steady rolling on elastic wheels: each spin velocity (`spin`, `P.spin`)
- * moved until its generalized force vanishes (an elastic wheel rolls on the
- * radius where its patches sit, not the nominal one `speed` used).  Called
- * before the scenario's equilibrium and again by rs_linear_system_elastic.
- * RS_OK or the evaluation's status (rs_ws_error says why). */
-int rs_linear_elastic_spins(rs_ws *ws);
 void rs_linear_system_free(rs_linear_system *sys);
 
 /* The modes of ws at its current state (after rs_ws_init).  RS_OK, or an

@@ -103,7 +103,8 @@ static int is_spin(const rs_model *m, int j)
  * so the spins are accelerated by the longitudinal creep that mismatch
  * makes (the coach: 16.7 rad/s², a run's first milliseconds).  Newton on
  * the spin velocities until their generalized forces vanish, with the
- * contact's −∂F/∂q̇ (Σ Jᵀ C6 J) over them.  F: n scratch. */
+ * contact's −∂F/∂q̇ (Σ Jᵀ C6 J, near enough for Newton) over them.
+ * F: n scratch. */
 static int settle_spins(rs_ws *ws, int fn_delta, double *F, double *C, int *idx, double *Cs, int *ipiv)
 {
     const rs_model *m = rs_ws_model(ws);
@@ -137,25 +138,6 @@ static int settle_spins(rs_ws *ws, int fn_delta, double *F, double *C, int *idx,
     return RS_OK;
 }
 
-int rs_linear_elastic_spins(rs_ws *ws)
-{
-    const rs_model *m = rs_ws_model(ws);
-    const int n = m->n_q;
-    const int fn_delta = m->fn[RS_FN_DELTA_NK].fn ? RS_FN_DELTA_NK : RS_FN_DELTA;
-    double *F = malloc(((size_t)n + 1) * sizeof *F), *C = malloc(((size_t)n * n + 1) * sizeof *C);
-    double *Cs = malloc(((size_t)n * n + 1) * sizeof *Cs);
-    int *idx = malloc(((size_t)n + 1) * sizeof *idx), *ipiv = malloc(((size_t)n + 1) * sizeof *ipiv);
-    int st = RS_E_NOMEM;
-    if (F && C && Cs && idx && ipiv && !(st = rs_ws_update_constants(ws)))
-        st = settle_spins(ws, fn_delta, F, C, idx, Cs, ipiv);
-    free(F);
-    free(C);
-    free(Cs);
-    free(idx);
-    free(ipiv);
-    return st;
-}
-
 int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen)
 {
     const rs_model *m = rs_ws_model(ws);
@@ -176,6 +158,7 @@ int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t
     const int fn_delta = m->fn[RS_FN_DELTA_NK].fn ? RS_FN_DELTA_NK : RS_FN_DELTA;
     double *q0 = malloc((n + 1) * sizeof *q0), *qd0 = malloc((n + 1) * sizeof *qd0);
     double *Fp = malloc((n + 1) * sizeof *Fp), *Fm = malloc((n + 1) * sizeof *Fm);
+    double *qd1 = malloc((n + 1) * sizeof *qd1);
     double *Mv = malloc((m->M_pattern.colptr ? (size_t)m->M_pattern.colptr[n] : 0) * sizeof *Mv + 8);
     double *A = NULL, *Cs = NULL;
     int *ipiv = NULL, *idx = NULL;
@@ -186,7 +169,7 @@ int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t
     sys->K = calloc(nn, sizeof(double));
     sys->C = calloc(nn, sizeof(double));
     sys->N = calloc(nn, sizeof(double));
-    if (!q0 || !qd0 || !Fp || !Fm || !Mv || !sys->M || !sys->K || !sys->C || !sys->N)
+    if (!q0 || !qd0 || !qd1 || !Fp || !Fm || !Mv || !sys->M || !sys->K || !sys->C || !sys->N)
         goto fail;
     memcpy(q0, ws->q, (size_t)n * sizeof *q0);
     memcpy(qd0, ws->qd, (size_t)n * sizeof *qd0);
@@ -202,7 +185,15 @@ int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t
         goto fail;
     if ((st = rs_ws_update_constants(ws)) || (st = settle_spins(ws, fn_delta, Fp, A, idx, Cs, ipiv)))
         goto fail_ws;
-    if ((st = force_at(ws, fn_delta, Fp)) ||
+    memcpy(qd1, ws->qd, (size_t)n * sizeof *qd1);
+    /* how far from rest, as the scenario's equilibrium solves it: at
+     * q̇ = 0 (the rolling's creep forces aside, as the constraint
+     * linearization's check leaves them out; on the coach they are 374 N
+     * along a wheelset's x, 58 N vertical) */
+    memset(ws->qd, 0, (size_t)n * sizeof *ws->qd);
+    st = force_at(ws, fn_delta, Fm);
+    memcpy(ws->qd, qd1, (size_t)n * sizeof *qd1);
+    if (st || (st = force_at(ws, fn_delta, Fp)) ||
         (st = rs_ws_call(ws, RS_FN_M, Mv, NULL)))
         goto fail_ws;
     {
@@ -211,18 +202,18 @@ int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t
             for (int k = P->colptr[j]; k < P->colptr[j + 1]; k++)
                 sys->M[(size_t)j * n + P->rowind[k]] += Mv[k];
     }
-    /* how far from rest: q̈ = M⁻¹ F at q0 */
+    /* q̈ = M⁻¹ F(q0, 0) */
     memcpy(A, sys->M, nn * sizeof *A);
     {
         int info = 0, one = 1, nl = n;
-        dgesv_(&nl, &one, A, &nl, ipiv, Fp, &nl, &info);
+        dgesv_(&nl, &one, A, &nl, ipiv, Fm, &nl, &info);
         if (info != 0) {
             st = rs_fail(err, errlen, RS_E_SINGULAR, "model '%s': the mass matrix is singular", m->name);
             goto out;
         }
         for (int j = 0; j < n; j++)
-            if (fabs(Fp[j]) > sys->rest_acc) {
-                sys->rest_acc = fabs(Fp[j]);
+            if (fabs(Fm[j]) > sys->rest_acc) {
+                sys->rest_acc = fabs(Fm[j]);
                 sys->rest_at = j;
             }
     }
@@ -263,6 +254,7 @@ out:
     free(qd0);
     free(Fp);
     free(Fm);
+    free(qd1);
     free(Mv);
     free(A);
     free(Cs);

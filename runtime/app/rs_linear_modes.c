@@ -410,11 +410,9 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
         rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
     else if (!isnan(V) && (st = rs_speed_apply(ws, V, msg, sizeof msg)))
         rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", m->name, V, msg);
-    else if (o->elastic && m->n_contact > 0 && (st = rs_linear_elastic_spins(ws)))
-        rs_fail(err, errlen, st, "model '%s': rolling the elastic wheels: %s", m->name, rs_ws_error(ws));
-    else if ((st = settle(o, ws, V, err, errlen)))
-        ;
-    else if ((st = rs_ws_init(ws)))
+    else
+        st = settle(o, ws, V, err, errlen);
+    if (!st && (st = rs_ws_init(ws)))
         rs_fail(err, errlen, st, "model '%s'%s: initial state: %s", m->name, isnan(V) ? "" : " at this speed",
                 rs_ws_error(ws));
     if (st)
