@@ -114,10 +114,11 @@ typedef struct rs_linear_system {
 int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
 
 /* The same of a workspace that runs the elastic contact (rs_linear_elastic.c;
- * rs_linear_system_at calls it for one): no constraints (N = I, nphi 0),
- * K = −∂F/∂q by central differences of F = δ^NK + Σ Jᵀ W (rs_elastic_eval),
- * C = −∂δ^NK/∂q̇ + Σ Jᵀ C6 J.  The linearization of the runs' own contact
- * (docs/linear.md "Elastic contact"). */
+ * rs_linear_system_at calls it for one): the spins first set rolling (their
+ * generalized forces 0), then, with no constraints (N = I, nphi 0),
+ * K = −∂F/∂q and C = −∂F/∂q̇ by central differences of F = δ^NK + Σ Jᵀ W
+ * (rs_elastic_eval, the scenario's creep law).  The linearization of the
+ * runs' own contact (docs/linear.md "Elastic contact"). */
 int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
 void rs_linear_system_free(rs_linear_system *sys);
 
