@@ -133,6 +133,7 @@ int cmd_linear(int argc, char **argv) {
         {"frf-range", 0, "FLO:FHI:N", "with --frf: N frequencies from FLO to FHI Hz, logarithmic (default 0.5:30:200)"},
         {"frf-out", 0, "NAME", "with --frf: a coordinate, or P for every P.* coordinate (repeat; default: all)"},
         {"frf-point", 0, "BODY[:x,y,z]", "with --frf: a point's acceleration, ground x,y,z (repeat; docs/linear.md)"},
+        {"elastic", 0, "", "linearize the elastic contact with the scenario's creep law (the runs' contact; docs/linear.md)"},
         {"no-plot", 0, "", "no picture"},
         {"quiet", 'q', "", "no progress lines on stderr"},
     };
@@ -146,6 +147,7 @@ int cmd_linear(int argc, char **argv) {
     if (args.has("speed")) parse_speeds(args.value("speed"), cfg.v_lo, cfg.v_hi, cfg.n_speeds);
     cfg.loader = static_cast<rs_loader>(loader_option(args));
     cfg.quiet = args.has("quiet");
+    cfg.elastic = args.has("elastic");
     cli::LogSink log("railsym linear: ");
     cfg.log = log.log();
 
@@ -173,6 +175,8 @@ int cmd_linear(int argc, char **argv) {
     if (!args.has("frf") && (args.has("frf-range") || args.has("frf-out") || args.has("frf-point")))
         throw cli::UsageError("--frf-range, --frf-out and --frf-point go with --frf (frequency responses), e.g. "
                               "--speed 30 --frf --frf-out y");
+    if (args.has("frf") && cfg.elastic)
+        throw cli::UsageError("--frf linearizes the constraint contact: leave out --elastic");
     if (args.has("frf")) {
         if (cfg.n_speeds != 1)
             throw cli::UsageError("--frf needs one running speed: write --speed V (m/s), e.g. --speed 30");

@@ -294,6 +294,10 @@ const Command kCommands[] = {
      "      --frf-out NAME    a coordinate, or P for every P.* one (repeat; default all)\n"
      "      --frf-point BODY[:x,y,z]  a wheel body's point, or NAME a vector output: its\n"
      "                        ground x,y,z acceleration (repeat; docs/linear.md)\n"
+     "      --elastic         linearize the elastic contact with the scenario's creep\n"
+     "                        law and friction (the runs' contact; central differences\n"
+     "                        of its forces) instead of the constraint contact; use it\n"
+     "                        for models the runs simulate with 'contact elastic'\n"
      "      --no-plot         do not draw linear.png (frf.png)\n"
      "  -q, --quiet           no progress lines on stderr\n"
      "  -h, --help            show this help\n"},

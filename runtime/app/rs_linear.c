@@ -188,6 +188,8 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
         return rs_fail(err, errlen, RS_E_MODEL,
                        "model '%s' has no force Jacobians (delta_jac), which the linear analysis needs: "
                        "recompile it with this railsym (`railsym compile MODEL.vdl -o DIR`)", m->name);
+    if (m->n_contact > 0 && ws->cops && ws->cops->elastic && !fn)
+        return rs_linear_system_elastic(ws, sys, err, errlen);
     if (m->n_contact > 0 && (!ws->cops || ws->cops->elastic || !m->fn[RS_FN_CREEP].fn))
         return rs_fail(err, errlen, RS_E_UNSUPPORTED,
                        "model '%s': the linear analysis linearizes the constraint contact (normal constraints, "

@@ -112,6 +112,14 @@ typedef struct rs_linear_system {
 #define RS_LINEAR_REST_ACC 1e-3
 
 int rs_linear_system_at(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
+
+/* The same of a workspace that runs the elastic contact (rs_linear_elastic.c;
+ * rs_linear_system_at calls it for one): the spins first set rolling (their
+ * generalized forces 0), then, with no constraints (N = I, nphi 0),
+ * K = −∂F/∂q and C = −∂F/∂q̇ by central differences of F = δ^NK + Σ Jᵀ W
+ * (rs_elastic_eval, the scenario's creep law).  The linearization of the
+ * runs' own contact (docs/linear.md "Elastic contact"). */
+int rs_linear_system_elastic(rs_ws *ws, rs_linear_system *sys, char *err, size_t errlen);
 void rs_linear_system_free(rs_linear_system *sys);
 
 /* The modes of ws at its current state (after rs_ws_init).  RS_OK, or an
@@ -132,6 +140,9 @@ typedef struct rs_linear_config {
     double v_lo, v_hi;        /* speeds [m/s]                                 */
     int n_speeds;             /* >= 1; 0: no speed (the scenario's state)    */
     int quiet;                /* no progress lines                            */
+    int elastic;              /* 1: linearize the elastic contact, with the
+                                 scenario's creep law and friction (the runs'
+                                 contact); 0: the constraint contact, Kalker */
     rs_log log;               /* progress lines                               */
 } rs_linear_config;
 
@@ -160,6 +171,7 @@ typedef struct rs_linear_opened {
     char cdir[4096];
     const char *contact_dir;  /* cdir, or NULL                                */
     struct rs_plugin_set *plugins; /* the model's plugin libraries (docs/plugins.md) */
+    int elastic;              /* rs_linear_config.elastic                     */
 } rs_linear_opened;
 
 int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, size_t errlen);

@@ -8,6 +8,7 @@
 #include "rs_driver.h"
 #include "rs_equilibrium.h"
 #include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_error.h"
 #include "rs_linear.h"
 #include "rs_linear_lapack.h"
@@ -368,8 +369,9 @@ static int settle(const rs_linear_opened *o, rs_ws *ws, double V, char *err, siz
     char msg[1200];
     const int st = rs_equilibrium(ws, &eo, NULL, msg, sizeof msg);
     if (st)
-        return rs_fail(err, errlen, st, "model '%s'%s: the scenario's equilibrium (solved with the constraint "
-                       "contact the linear analysis uses): %s", o->m->name, isnan(V) ? "" : " at this speed", msg);
+        return rs_fail(err, errlen, st, "model '%s'%s: the scenario's equilibrium (solved with the %s "
+                       "contact the linear analysis uses): %s", o->m->name, isnan(V) ? "" : " at this speed",
+                       o->elastic ? "elastic" : "constraint", msg);
     return RS_OK;
 }
 
@@ -381,7 +383,11 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
     rs_binding_options(o->b, &opt);
     if (o->contact_dir)
         opt.contact_dir = o->contact_dir;
-    if (m->n_contact > 0) {
+    if (m->n_contact > 0 && o->elastic) {
+        /* the runs' contact as the scenario sets it (law, friction): the
+         * elastic one (rs_linear_elastic.c) */
+        opt.contact = rs_elastic_contact();
+    } else if (m->n_contact > 0) {
         /* the constraint contact, whatever the description's mode (the
          * elastic contact has no normal constraints to linearize), and a
          * contact-point Newton converged far below the differences' step */
@@ -404,9 +410,9 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
         rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
     else if (!isnan(V) && (st = rs_speed_apply(ws, V, msg, sizeof msg)))
         rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", m->name, V, msg);
-    else if ((st = settle(o, ws, V, err, errlen)))
-        ;
-    else if ((st = rs_ws_init(ws)))
+    else
+        st = settle(o, ws, V, err, errlen);
+    if (!st && (st = rs_ws_init(ws)))
         rs_fail(err, errlen, st, "model '%s'%s: initial state: %s", m->name, isnan(V) ? "" : " at this speed",
                 rs_ws_error(ws));
     if (st)
@@ -459,6 +465,7 @@ int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, si
         m = rs_loaded_model(o->h);
     }
     o->m = m;
+    o->elastic = c->elastic;
     rs_scenario s;
     rs_scenario_init(&s);
     int st = rs_scenario_load(c->model_dir, 1, c->scenario, c->set_text, &s, err, errlen);

@@ -1,0 +1,164 @@
+/*
+ * test_linear_elastic.c — `railsym linear --elastic` (rs_linear_elastic.c,
+ * issue 22): the linearization of the elastic contact against runs of the
+ * same contact.
+ *
+ * Why it exists: on S1002/60E1 1:40 the constraint contact's linearization
+ * (Δr' = 0.22 at the centre, conicity 0.11) and the elastic runs disagree —
+ * the coach's linear critical speed 93.47 m/s at 4.92 Hz against the runs'
+ * Hopf point 66.9 ± 2.1 m/s at 6.5 Hz; the wheelset (vehicles/examples/
+ * wheelset.vdl) at 15 m/s: constraint eigenvalue 1.355 Hz, elastic run
+ * 2.25 Hz.  Δr(y) of the pair jumps by 0.45 mm at |y| = 0.25 mm (the
+ * contact moves between two tread points; `railsym contact-geometry`); the
+ * elastic contact's patches, a few mm wide, average over it.
+ *
+ *   - s1002_wheelset_eigen_vs_run: generated/wheelset, elastic contact,
+ *     Kalker, at 6 m/s: the least-damped eigenvalue of the elastic
+ *     linearization against a run of the same workspace released 2 µm off
+ *     centre (IMEX, Δt 2e-5 s: its numerical damping O(ω Δt)): frequency
+ *     from the zero crossings, damping ratio from the logarithmic
+ *     decrement, each within 1 % (the issue's demand).  Measured: linear
+ *     0.89791 Hz, ζ 0.023465; run 0.89775 Hz (−0.02 %), ζ 0.023362
+ *     (−0.44 %); the run's ζ at Δt 4e-5 / 2e-5 / 1e-5 s: 0.023250 /
+ *     0.023362 / 0.023419 (→ 0.02348, the step's first-order error), the
+ *     same at 0.5, 2 and 10 µm (linear).  With the step's creep Jacobian
+ *     Σ Jᵀ C6 J for C instead of differences, ζ 0.022197 (−5 %): fails;
+ *   - s1002_wheelset_fastsim: the same with FASTSIM at μ 0.3, the coach's
+ *     law: linear 0.74733 Hz, ζ 0.050326; run 0.74687 Hz (−0.06 %), ζ
+ *     0.050231 (−0.19 %);
+ *   - coach_against_runs: the coach with coach_hunt.scn (FASTSIM μ 0.3):
+ *     the elastic linear critical speed inside the runs' extrapolated Hopf
+ *     point 66.9 ± 2.1 m/s (docs/critical_speed.md, `--small 0.00002`,
+ *     Δt 1 and 0.5 ms), where the constraint linearization gives 93.47.
+ */
+#define _DEFAULT_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "rs_linear.h"
+#include "rs_load.h"
+#include "rs_test.h"
+#include "rt_fixtures.h"
+
+#define PI 3.14159265358979323846
+
+static char err[4000];
+
+/* The least-damped mode of the opened model at V, and the workspace. */
+static rs_ws *linear_at(rs_linear_opened *o, double V, double *f, double *zeta)
+{
+    rs_ws *ws = NULL;
+    ck_assert_msg(rs_linear_ws_at(o, V, &ws, err, sizeof err) == 0, "%s", err);
+    rs_linear_modes md;
+    ck_assert_msg(rs_linear_modes_at(ws, &md, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_ge(md.least, 0);
+    *f = md.mode[md.least].freq;
+    *zeta = md.mode[md.least].zeta;
+    rs_linear_modes_free(&md);
+    return ws;
+}
+
+/* generated/wheelset with the elastic contact and the creep law of law
+ * ("creep kalker\nfriction 0", ...) at 6 m/s: the least-damped eigenvalue
+ * against a run released 2 µm off centre, each within 1 %. */
+static void eigen_vs_run(const char *law, const char *label)
+{
+    const double V = 6, dt = 2e-5, T = 8, amp = 2e-6;
+    char set[512];
+    snprintf(set, sizeof set, "contact elastic\n%s\nstep 2e-5\nmethod imex\ninitial z = -0.0001\nequilibrium", law);
+    rs_linear_config c;
+    rs_linear_config_default(&c);
+    c.model_dir = "generated/wheelset";
+    c.set_text = set;
+    c.elastic = 1;
+    c.quiet = 1;
+    rs_linear_opened o;
+    ck_assert_msg(rs_linear_open(&c, &o, err, sizeof err) == 0, "%s", err);
+    double f_lin, z_lin;
+    rs_ws *ws = linear_at(&o, V, &f_lin, &z_lin);
+    /* the run from the linearized state (spins rolling, settled) */
+    const rs_model *m = o.m;
+    const int iy = rt_coord_index(m, "y");
+    const double y0 = rs_ws_q(ws)[iy];
+    rs_ws_q(ws)[iy] += amp;
+    const int nsteps = (int)lround(T / dt);
+    double *y = malloc((size_t)(nsteps + 1) * sizeof *y);
+    ck_assert_ptr_nonnull(y);
+    y[0] = rs_ws_q(ws)[iy] - y0;
+    for (int k = 1; k <= nsteps; k++) {
+        ck_assert_msg(rs_step(ws) == 0, "step %d: %s", k, rs_ws_error(ws));
+        y[k] = rs_ws_q(ws)[iy] - y0;
+    }
+    /* zero crossings and peaks after the fast modes died out (t > 1 s) */
+    double cross[64], peak[64];
+    int nc = 0, np = 0;
+    for (int k = (int)(1.0 / dt); k < nsteps; k++) {
+        if (y[k] == 0 || (y[k] > 0) != (y[k + 1] > 0))
+            if (nc < 64)
+                cross[nc++] = (k + y[k] / (y[k] - y[k + 1])) * dt;
+        if (fabs(y[k]) >= fabs(y[k - 1]) && fabs(y[k]) > fabs(y[k + 1]) && np < 64) {
+            const double a = fabs(y[k - 1]), bb = fabs(y[k]), cc = fabs(y[k + 1]);
+            const double den = a - 2 * bb + cc;
+            peak[np++] = den != 0 ? bb - 0.125 * (a - cc) * (a - cc) / den : bb;
+        }
+    }
+    ck_assert_int_ge(nc, 6);
+    ck_assert_int_ge(np, 6);
+    const double f_sim = (nc - 1) / (2 * (cross[nc - 1] - cross[0]));
+    const int last = np - 1 - ((np - 1) % 2);
+    const double delta = log(peak[0] / peak[last]) / (last / 2);
+    const double z_sim = delta / sqrt(4 * PI * PI + delta * delta);
+    printf("S1002 wheelset, elastic, %s, %g m/s: linear %.6g Hz, zeta %.6g; run %.6g Hz, zeta %.6g (peak %.3g um)\n",
+           label, V, f_lin, z_lin, f_sim, z_sim, 1e6 * peak[0]);
+    ck_assert_msg(fabs(f_sim - f_lin) < 0.01 * f_lin, "frequency: linear %.6g Hz, run %.6g Hz", f_lin, f_sim);
+    ck_assert_msg(fabs(z_sim - z_lin) < 0.01 * fabs(z_lin), "damping ratio: linear %.6g, run %.6g", z_lin, z_sim);
+    free(y);
+    rs_ws_free(&ws);
+    rs_linear_close(&o);
+}
+
+START_TEST(s1002_wheelset_eigen_vs_run) { eigen_vs_run("creep kalker\nfriction 0", "Kalker"); }
+END_TEST
+
+/* the coach's law (coach_hunt.scn): the differences linearize FASTSIM
+ * about the steady creepages (spin, the rolling's longitudinal) */
+START_TEST(s1002_wheelset_fastsim) { eigen_vs_run("creep fastsim\nfriction 0.3", "FASTSIM mu 0.3"); }
+END_TEST
+
+START_TEST(coach_against_runs)
+{
+    rs_linear_config c;
+    rs_linear_config_default(&c);
+    c.model_dir = "generated/coach";
+    c.scenario = "vehicles/examples/coach_hunt.scn";
+    c.elastic = 1;
+    c.quiet = 1;
+    c.v_lo = 60;
+    c.v_hi = 75;
+    c.n_speeds = 4;
+    rs_linear_result r;
+    ck_assert_msg(rs_linear_sweep(&c, &r, err, sizeof err) == 0, "%s", err);
+    printf("coach, elastic contact: linear critical speed %.5g m/s, %.4g Hz (runs: 66.9 +- 2.1 m/s, 6.5 Hz)\n",
+           r.v_crit, r.f_crit);
+    ck_assert_msg(fabs(r.v_crit - 66.9) < 2.1, "linear critical speed %.6g m/s, runs 66.9 +- 2.1", r.v_crit);
+    rs_linear_result_free(&r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("linear_elastic");
+    TCase *tc = tcase_create("linear_elastic");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, s1002_wheelset_eigen_vs_run);
+    tcase_add_test(tc, s1002_wheelset_fastsim);
+    tcase_add_test(tc, coach_against_runs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return rs_test_run(suite()); }
