@@ -68,6 +68,11 @@ typedef struct rs_elastic_patch {
     double c_hertz;    /* N = c_H p^{3/2} (N/m^1.5), scale included         */
     double r[3], n[3]; /* lever from O_w to the contact point and the normal
                           (into the wheel), ground frame                      */
+    double ra;         /* the rail's approach per metre along the track      */
+    double kn, cn;     /* the normal force's stiffness and damping (step)    */
+    double ge[6];      /* dp = −ge·dx6 (the approach's Jacobian)             */
+    int open;          /* 1: the step's solve made it pull; taken out of the
+                          step (N, f, ξ reported 0: lift-off)                */
 } rs_elastic_patch;
 
 struct rs_ws;
