@@ -1040,9 +1040,10 @@ static void wheel_motion(const elastic_wheel *w, const double *qd, const double 
     }
 }
 
-/* The step solves again at most this often (each solve opens a patch or
- * more): the FEVE's 19.5 s at 1 ms needs one more solve in 0.2 % of its
- * steps and never a third. */
+/* The step solves at most this often (each solve again opens a patch or
+ * more): the FEVE's demo with `contact elastic` (19.5 s at 1 ms) solves 9
+ * of its 19 500 steps twice (the start's drop, the flange bounces at 8.2
+ * and 8.9 s) and none three times. */
 enum { EL_SOLVES_MAX = 4 };
 
 /* Wheel i's W, C6, K6 again from its patches as they are, the open ones
