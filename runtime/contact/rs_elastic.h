@@ -86,7 +86,9 @@ const rs_elastic_patch *rs_elastic_patch_get(const struct rs_ws *ws, int i, int 
 double rs_elastic_energy(struct rs_ws *ws);
 
 /* The results above (Q, Y, patches, creepages) describe the state at the
- * start of the last step: the forces that step applied. */
+ * start of the last step; Q and Y are the forces that step applied (each
+ * patch's linearized to the step's end), and a patch that the step's solve
+ * made pull is open: taken out of the step, N, f, ξ 0 (docs/runtime.md). */
 
 /* ---- the wheels for another integrator (train mode, rs_train_contact.h) --
  *
