@@ -1102,31 +1102,34 @@ static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
 {
     elastic_ws *c = E(ws->ct);
     const double h = ws->dt, th = ws->opt.contact_theta;
+    /* one pass over the wheels: each wheel's motion once */
+    const int may_open = ++c->solves < EL_SOLVES_MAX;
     int again = 0;
-    if (++c->solves < EL_SOLVES_MAX)
-        for (int i = 0; i < c->nc; i++) {
-            elastic_wheel *w = &c->w[i];
-            double dv[6], dx[6];
-            wheel_motion(w, ws->qd, qd_new, h, dv, dx);
-            if (wheel_opens(w, dv, dx, th)) {
-                int st = wheel_resum(ws, i);
-                if (st)
-                    return st;
-                again = 1;
-            }
-        }
-    if (again)
-        return RS_CONTACT_AGAIN;
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];
+        if (w->np == 0) { /* in the air: W, C6, K6 are 0 */
+            memset(w->F_next, 0, sizeof w->F_next);
+            continue;
+        }
         double dv[6], dx[6];
         wheel_motion(w, ws->qd, qd_new, h, dv, dx);
+        if (may_open && wheel_opens(w, dv, dx, th)) {
+            int st = wheel_resum(ws, i);
+            if (st)
+                return st;
+            again = 1;
+            continue;
+        }
         for (int r = 0; r < 3; r++) {
             double f = w->W[r];
             for (int k = 0; k < 6; k++)
                 f -= w->C6[6 * r + k] * dv[k] + th * w->K6[6 * r + k] * dx[k];
             w->F_next[r] = f;
         }
+    }
+    if (again)
+        return RS_CONTACT_AGAIN;
+    for (int i = 0; i < c->nc; i++) {
         int st = wheel_events(ws, i);
         if (st)
             return st;
