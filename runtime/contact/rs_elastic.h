@@ -68,6 +68,11 @@ typedef struct rs_elastic_patch {
     double c_hertz;    /* N = c_H p^{3/2} (N/m^1.5), scale included         */
     double r[3], n[3]; /* lever from O_w to the contact point and the normal
                           (into the wheel), ground frame                      */
+    double ra;         /* the rail's approach per metre along the track      */
+    double kn, cn;     /* the normal force's stiffness and damping (step)    */
+    double ge[6];      /* dp = −ge·dx6 (the approach's Jacobian)             */
+    int open;          /* 1: the step's solve made it pull; taken out of the
+                          step (N, f, ξ reported 0: lift-off)                */
 } rs_elastic_patch;
 
 struct rs_ws;
@@ -81,7 +86,9 @@ const rs_elastic_patch *rs_elastic_patch_get(const struct rs_ws *ws, int i, int 
 double rs_elastic_energy(struct rs_ws *ws);
 
 /* The results above (Q, Y, patches, creepages) describe the state at the
- * start of the last step: the forces that step applied. */
+ * start of the last step; Q and Y are the forces that step applied (each
+ * patch's linearized to the step's end), and a patch that the step's solve
+ * made pull is open: taken out of the step, N, f, ξ 0 (docs/runtime.md). */
 
 /* ---- the wheels for another integrator (train mode, rs_train_contact.h) --
  *

@@ -25,6 +25,8 @@ struct rs_options;
 struct rs_allocator;
 typedef struct rs_contact_ws rs_contact_ws;
 
+enum { RS_CONTACT_AGAIN = 1 }; /* after_solve: solve the step again */
+
 typedef struct rs_contact_ops {
     /* Loads the profiles and tracks and sizes everything for model m
      * (n_contact > 0); RS_OK, or an error with a message in err. */
@@ -58,7 +60,11 @@ typedef struct rs_contact_ops {
      * rhs[0..n_q) −= scale · D (Cb ν_t) (creep of prescribed motion). */
     void (*add_ck)(struct rs_ws *ws, double scale);
     void (*add_explicit_creep)(const struct rs_ws *ws, double scale, double *rhs);
-    /* After the solve: lift-off check, creep forces into their inputs. */
+    /* After the solve: lift-off check, creep forces into their inputs.
+     * RS_CONTACT_AGAIN (elastic): the solve made a patch pull; the contact
+     * took it out of the step (add_ck and add_explicit_creep changed), the
+     * step builds and solves its system again.  The contact returns it a
+     * bounded number of times per step. */
     int (*after_solve)(struct rs_ws *ws, const double *qd_new);
     /* Contact i's result quantity k (RS_CONTACT_VAR_*, rs_ws.h; N too when
      * elastic). */

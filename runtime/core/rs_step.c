@@ -385,6 +385,9 @@ static int step_imex(rs_ws *ws, double t1)
         if ((st = ws->cops->creep(ws)))
             return st;
     }
+    /* again: the elastic contact took a patch the solve made pull out of
+     * the step (RS_CONTACT_AGAIN; it bounds how often) */
+again:
     rs_prof_enter(ws, RS_PHASE_SOLVE);
     rs_klu_system_fill(&ws->sys, ws->Mv, ws->Gv, h);
     if (ct)
@@ -413,7 +416,9 @@ static int step_imex(rs_ws *ws, double t1)
         return st;
     for (int i = 0; i < nphi; i++)
         ws->lambda[i] = ws->rhs[nq + i];
-    if (ct && (st = ws->cops->after_solve(ws, ws->rhs)))
+    if (ct && (st = ws->cops->after_solve(ws, ws->rhs)) == RS_CONTACT_AGAIN)
+        goto again;
+    if (st)
         return st;
     rs_prof_enter(ws, RS_PHASE_INTEGRATION);
     for (int j = 0; j < nq; j++) {

@@ -208,6 +208,8 @@ END_TEST
 typedef struct figures {
     double Qmax[NW], Ymax[NW], YQ2m[NW]; /* largest Q, |Y|, |2 m mean of Y/Q| */
     long flange_steps[NW];               /* steps with a patch above 45° */
+    double Qmin, Nmin;                   /* smallest Q, patch N, any wheel, any step */
+    long opened;                         /* patch-steps taken out of the step (open) */
     events ev;
     double us;                           /* CPU per step (information) */
 } figures;
@@ -254,6 +256,14 @@ static void run(const rs_model *m, const rs_scenario *s, double dt, figures *f)
             }
             if (k >= win && (double)(k - win) * dt >= T_SETTLE)
                 f->YQ2m[i] = fmax(f->YQ2m[i], fabs(sum[i] / win));
+            /* every row: no wheel pulls on its rail (issue 20: the step's
+             * linearization made a patch that opened within it pull) */
+            f->Qmin = fmin(f->Qmin, Q);
+            for (int j = 0; j < rs_elastic_patches(ws, i); j++) {
+                const rs_elastic_patch *p = rs_elastic_patch_get(ws, i, j);
+                f->Nmin = fmin(f->Nmin, p->N);
+                f->opened += p->open;
+            }
             for (int j = 0; j < rs_elastic_patches(ws, i); j++) {
                 const rs_elastic_patch *p = rs_elastic_patch_get(ws, i, j);
                 if (p && p->N > 0 && p->g.alpha > 0.7853981633974483) {
@@ -296,6 +306,15 @@ START_TEST(test_feve_1ms_vs_01ms)
         flange01 += f01.flange_steps[i];
     }
     printf("events: %d at 1 ms, %d at 0.1 ms\n", f1.ev.n, f01.ev.n);
+    printf("smallest Q %.1f N, patch N %.1f N at 1 ms (%ld patch-steps opened); %.1f N, %.1f N at 0.1 ms (%ld)\n",
+           f1.Qmin, f1.Nmin, f1.opened, f01.Qmin, f01.Nmin, f01.opened);
+    ck_assert_msg(f1.Qmin >= 0 && f01.Qmin >= 0, "a wheel pulls on its rail: Q %g N at 1 ms, %g N at 0.1 ms",
+                  f1.Qmin, f01.Qmin);
+    ck_assert_msg(f1.Nmin >= 0 && f01.Nmin >= 0, "a patch pulls: N %g N at 1 ms, %g N at 0.1 ms", f1.Nmin,
+                  f01.Nmin);
+    /* not vacuous: at 1 ms patches open within a step (the start's drop,
+     * the flange bounce at 8.2 s) */
+    ck_assert_msg(f1.opened > 0, "no patch opened within a step at 1 ms");
     /* not vacuous: the stretch has flange contact at both steps */
     ck_assert_msg(flange1 >= 10 && flange01 >= 100, "flange contact in %ld and %ld steps", flange1, flange01);
     ck_assert_msg(f01.ev.n == 0, "the 0.1 ms run reports %d events (first at %.4f s)", f01.ev.n, f01.ev.t_first);
