@@ -100,6 +100,14 @@ int rs_linear_creep_force(lin *L, double *F, double *fout)
     const rs_pattern *D = &L->m->ddelta_df_pattern;
     for (int i = 0; i < L->nc; i++) {
         const double *nu = L->creep[0] + 3 * i, *Cb = L->Cb + 9 * i;
+        double Cr[9], sa, sb;
+        if (L->N0) { /* re-formed at this state's radii and V, as the step does (N held) */
+            const rs_ws *ws = L->ws;
+            if (rs_contact_creep_block(L->N0[i], L->creep[2] + 3 * i, L->creep[1][i], rs_options_E(&ws->opt, i),
+                                       rs_options_nu(&ws->opt, i), ws->opt.contact_vmin, Cr, &sa, &sb))
+                return RS_E_NONHERTZ;
+            Cb = Cr;
+        }
         for (int a = 0; a < 3; a++) {
             const double f = -(Cb[3 * a] * nu[0] + Cb[3 * a + 1] * nu[1] + Cb[3 * a + 2] * nu[2]);
             if (fout)
@@ -199,9 +207,9 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
         return rs_fail(err, errlen, RS_E_VALUE, "initial state: %s", rs_ws_error(ws));
     const int n = m->n_q, nphi = m->n_phi, nc = m->n_contact;
     const size_t nn = (size_t)n * n;
-    lin L = {ws, m, n, nphi, nc, NULL, {0}, NULL, NULL};
+    lin L = {ws, m, n, nphi, nc, NULL, {0}, NULL, NULL, NULL};
     double *q_save = NULL, *s_save = NULL, *Kv = NULL, *Cv = NULL, *Mv = NULL, *A = NULL, *rhs = NULL;
-    double *gp = NULL, *gm = NULL, *G = NULL;
+    double *gp = NULL, *gm = NULL, *G = NULL, *N0v = NULL;
     int st = RS_E_NOMEM;
     sys->n = n;
     sys->nphi = nphi;
@@ -325,25 +333,40 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
         }
     }
 
-    /* C_f = D Cb ∂ν/∂q̇ (RS_FN_CREEP at q0) */
+    /* C_f = −∂(D f)/∂q̇ by central differences, Cb re-formed at each
+     * velocity: D Cb ∂ν/∂q̇ (the step's C^K_qq) plus the steady creep
+     * force's change with the reference speed V (Cb ∝ 1/V; a yaw rate moves
+     * the wheels' V by ±ψ̇ b).  That second part is small (S1002 wheelset at
+     * 15 m/s: ζ +5e-6), kept so that C and K linearize the same force.  The
+     * creep forces are linear in q̇ but for V: h = 1e-6 m/s of V ≈ 10 m/s. */
     if (nc > 0) {
-        memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
-        if ((st = rs_linear_resolve(&L)) || (st = rs_ws_creep_eval(ws, L.creep)))
-            goto fail_ws;
-        const rs_pattern *D = &m->ddelta_df_pattern, *Np = &m->dnu_dqd_pattern;
-        for (int j = 0; j < n; j++)                       /* column j of ∂ν/∂q̇ */
-            for (int k = Np->colptr[j]; k < Np->colptr[j + 1]; k++) {
-                const int row = Np->rowind[k], i = row / 3, b = row % 3;
-                for (int a = 0; a < 3; a++) {             /* Cb[a][b] ∂ν_b/∂q̇_j */
-                    const double w = L.Cb[9 * i + 3 * a + b] * L.creep[4][k];
-                    const int col = 3 * i + a;
-                    for (int l = D->colptr[col]; l < D->colptr[col + 1]; l++)
-                        sys->C[(size_t)j * n + D->rowind[l]] += L.creep[3][l] * w;
-                }
+        if (!(N0v = malloc((size_t)nc * sizeof *N0v)))
+            goto fail;
+        for (int i = 0; i < nc; i++)
+            N0v[i] = -sys->lambda0[m->contacts[i].phi_row];
+        L.N0 = N0v;
+        for (int j = 0; j < n; j++) {
+            double *col = sys->C + (size_t)j * n;
+            const double qd0 = ws->qd[j];
+            for (int side = 0; side < 2; side++) {
+                memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
+                memcpy(ws->s, s_save, (size_t)m->n_s * sizeof *s_save);
+                ws->qd[j] = qd0 + (side ? -FD_H : FD_H);
+                st = rs_linear_creep_force(&L, side ? gm : gp, NULL);
+                ws->qd[j] = qd0;
+                if (st)
+                    goto fail_ws;
             }
+            for (int i = 0; i < n; i++)
+                col[i] -= (gp[i] - gm[i]) / (2 * FD_H);
+        }
     }
 
-    /* K_λ = ∂(φ_qᵀ λ0)/∂q and K_f = −∂(D f)/∂q, central differences */
+    /* K_λ = ∂(φ_qᵀ λ0)/∂q and K_f = −∂(D f)/∂q, central differences; Cb
+     * re-formed at each displaced contact's radii and V (N held at N0): with
+     * the steady spin creepage of a 1:40 contact angle its change is first
+     * order (issue 22: the S1002 wheelset's ζ 0.019688 → 0.017267, runs
+     * 0.018186; a cone's constant radii leave it nil) */
     for (int j = 0; j < n && (nphi > 0 || nc > 0); j++) {
         double *col = sys->K + (size_t)j * n;
         for (int side = 0; side < 2; side++) {
@@ -368,6 +391,8 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
         for (int i = 0; i < n; i++)
             col[i] += (gp[i] - gm[i]) / (2 * FD_H);
     }
+
+    L.N0 = NULL; /* the track inputs (rs_linear_frf.c) and the loads' terms: Cb held */
 
     /* the internal states' rows at q0 (their forces and rates) */
     memcpy(ws->q, q_save, (size_t)n * sizeof *q_save);
@@ -421,6 +446,7 @@ out:
     free(gp);
     free(gm);
     free(G);
+    free(N0v);
     free(A);
     free(rhs);
     lin_free(&L);

@@ -25,6 +25,13 @@ typedef struct rs_linear_ctx {
     double *creep[RS_FN_MAX_OUT]; /* RS_FN_CREEP outputs                   */
     double *Cb;          /* 9 nc: creep blocks held at the steady state     */
     double *fsave;       /* 3 nc: the creep force inputs as they were       */
+    /* nc: the steady state's normal loads.  Where set, rs_linear_creep_force
+     * re-forms each creep block at the displaced state's curvature radii and
+     * reference speed V (the load held at N0: its variation is
+     * rs_linear_load.c's), as the run's step does: with the steady spin
+     * creepage of a 1:40 contact angle, Cb ∝ 1/V and Cb(radii) change f to
+     * first order (issue 22); NULL: Cb held. */
+    const double *N0;
 } rs_linear_ctx;
 
 /* Re-solves the contact points at ws->q (no-op without contacts) and binds
@@ -33,7 +40,8 @@ int rs_linear_resolve(rs_linear_ctx *L);
 /* g = φ_q(q)ᵀ λ at ws->q (contact points re-solved). */
 int rs_linear_phiq_t_lambda(rs_linear_ctx *L, const double *lam, double *g);
 /* The creep forces' generalized force F = D f, f = −Cb ν, at ws->q, q̇
- * (contact points re-solved, Cb held); also f into fout (3 nc) if given. */
+ * (contact points re-solved, Cb held, or re-formed where L->N0 is set); also
+ * f into fout (3 nc) if given. */
 int rs_linear_creep_force(rs_linear_ctx *L, double *F, double *fout);
 
 /* The internal states' terms of sys (nz, Kz, Zq, Zv, Zb; rs_linear_z.c) at
