@@ -5,7 +5,8 @@
  *
  * Why it exists: on S1002/60E1 1:40 the constraint contact's linearization
  * (Δr' = 0.22 at the centre, conicity 0.11) and the elastic runs disagree —
- * the coach's linear critical speed 92.37 m/s at 4.82 Hz (93.47 before the creep matrices were rebuilt at the displaced state) against the runs'
+ * the coach's linear critical speed 92.37 m/s at 4.82 Hz (93.47 before the
+ * creep matrices were rebuilt at the displaced state) against the runs'
  * Hopf point 66.9 ± 2.1 m/s at 6.5 Hz; the wheelset (vehicles/examples/
  * wheelset.vdl) at 15 m/s: constraint eigenvalue 1.355 Hz, elastic run
  * 2.25 Hz.  Δr(y) of the pair jumps by 0.45 mm at |y| = 0.25 mm (the
