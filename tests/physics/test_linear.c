@@ -73,6 +73,7 @@
 #include "rs_scenario.h"
 #include "rs_speed.h"
 #include "rs_test.h"
+#include "rs_test_decay.h"
 #include "rt_fixtures.h"
 
 #define PI 3.14159265358979323846
@@ -296,27 +297,9 @@ START_TEST(eigen_vs_simulation)
         ck_assert_msg(rs_step(ws) == 0, "step %d: %s", k, rs_ws_error(ws));
         y[k] = rs_ws_q(ws)[iy];
     }
-    /* zero crossings (linear interpolation) and peaks (parabola through
-     * three samples) after the fast modes died out (t > 0.5 s) */
-    double cross[64], peak[64];
-    int nc = 0, np = 0;
-    for (int k = (int)(0.5 / dt); k < nsteps; k++) {
-        if (y[k] == 0 || (y[k] > 0) != (y[k + 1] > 0))
-            if (nc < 64)
-                cross[nc++] = (k + y[k] / (y[k] - y[k + 1])) * dt;
-        if (k > 0 && fabs(y[k]) >= fabs(y[k - 1]) && fabs(y[k]) > fabs(y[k + 1]) && np < 64) {
-            const double a = fabs(y[k - 1]), bb = fabs(y[k]), c = fabs(y[k + 1]);
-            const double den = a - 2 * bb + c;
-            peak[np++] = den != 0 ? bb - 0.125 * (a - c) * (a - c) / den : bb;
-        }
-    }
-    ck_assert_int_ge(nc, 6);
-    ck_assert_int_ge(np, 6);
-    /* damped frequency: half periods between the first and last crossing */
-    const double f_sim = (nc - 1) / (2 * (cross[nc - 1] - cross[0]));
-    /* logarithmic decrement over a whole period (peaks of the same sign) */
-    const double delta = log(peak[0] / peak[np - 1 - ((np - 1) % 2)]) / ((np - 1 - ((np - 1) % 2)) / 2);
-    const double z_sim = delta / sqrt(4 * PI * PI + delta * delta);
+    /* measured after the fast modes died out (t > 0.5 s) */
+    const rs_test_decay d = rs_test_decay_measure(y, nsteps, dt, 0.5);
+    const double f_sim = d.freq, z_sim = d.zeta;
     printf("wheelset_cone at %g m/s: linear %.5g Hz, zeta %.5g; simulation %.5g Hz, zeta %.5g\n", V, f_lin, z_lin,
            f_sim, z_sim);
     ck_assert_msg(fabs(f_sim - f_lin) < 0.01 * f_lin, "frequency: linear %.6g Hz, simulated %.6g Hz", f_lin,

@@ -44,9 +44,9 @@
 #include "rs_linear.h"
 #include "rs_load.h"
 #include "rs_test.h"
+#include "rs_test_decay.h"
 #include "rt_fixtures.h"
 
-#define PI 3.14159265358979323846
 #define ZETA_TOL 0.06
 
 static char err[4000];
@@ -85,27 +85,11 @@ static void run_at(double V, const char *dt_text, double *f_lin, double *z_lin, 
         ck_assert_msg(rs_step(ws) == 0, "step %d: %s", k, rs_ws_error(ws));
         y[k] = rs_ws_q(ws)[iy] - y0;
     }
-    /* zero crossings and peaks (parabola through three samples) after the
-     * fast modes died out (t > 1 s) */
-    double cross[64], peak[64];
-    int nc = 0, np = 0;
-    for (int k = (int)(1.0 / dt); k < nsteps; k++) {
-        if (y[k] == 0 || (y[k] > 0) != (y[k + 1] > 0))
-            if (nc < 64)
-                cross[nc++] = (k + y[k] / (y[k] - y[k + 1])) * dt;
-        if (fabs(y[k]) >= fabs(y[k - 1]) && fabs(y[k]) > fabs(y[k + 1]) && np < 64) {
-            const double a = fabs(y[k - 1]), bb = fabs(y[k]), cc = fabs(y[k + 1]);
-            const double den = a - 2 * bb + cc;
-            peak[np++] = den != 0 ? bb - 0.125 * (a - cc) * (a - cc) / den : bb;
-        }
-    }
-    ck_assert_int_ge(nc, 6);
-    ck_assert_int_ge(np, 6);
-    *f_sim = (nc - 1) / (2 * (cross[nc - 1] - cross[0]));
-    const int last = np - 1 - ((np - 1) % 2);
-    const double delta = log(peak[0] / peak[last]) / (last / 2);
-    *z_sim = delta / sqrt(4 * PI * PI + delta * delta);
-    printf("  dt %s s: run %.6g Hz, zeta %.6g (peak %.3g um)\n", dt_text, *f_sim, *z_sim, 1e6 * peak[0]);
+    /* measured after the fast modes died out (t > 1 s) */
+    const rs_test_decay d = rs_test_decay_measure(y, nsteps, dt, 1.0);
+    *f_sim = d.freq;
+    *z_sim = d.zeta;
+    printf("  dt %s s: run %.6g Hz, zeta %.6g (peak %.3g um)\n", dt_text, *f_sim, *z_sim, 1e6 * d.peak0);
     free(y);
     rs_ws_free(&ws);
     rs_linear_close(&o);

@@ -43,9 +43,9 @@
 #include "rs_linear.h"
 #include "rs_load.h"
 #include "rs_test.h"
+#include "rs_test_decay.h"
 #include "rt_fixtures.h"
 
-#define PI 3.14159265358979323846
 
 static char err[4000];
 
@@ -94,27 +94,11 @@ static void eigen_vs_run(const char *law, const char *label)
         ck_assert_msg(rs_step(ws) == 0, "step %d: %s", k, rs_ws_error(ws));
         y[k] = rs_ws_q(ws)[iy] - y0;
     }
-    /* zero crossings and peaks after the fast modes died out (t > 1 s) */
-    double cross[64], peak[64];
-    int nc = 0, np = 0;
-    for (int k = (int)(1.0 / dt); k < nsteps; k++) {
-        if (y[k] == 0 || (y[k] > 0) != (y[k + 1] > 0))
-            if (nc < 64)
-                cross[nc++] = (k + y[k] / (y[k] - y[k + 1])) * dt;
-        if (fabs(y[k]) >= fabs(y[k - 1]) && fabs(y[k]) > fabs(y[k + 1]) && np < 64) {
-            const double a = fabs(y[k - 1]), bb = fabs(y[k]), cc = fabs(y[k + 1]);
-            const double den = a - 2 * bb + cc;
-            peak[np++] = den != 0 ? bb - 0.125 * (a - cc) * (a - cc) / den : bb;
-        }
-    }
-    ck_assert_int_ge(nc, 6);
-    ck_assert_int_ge(np, 6);
-    const double f_sim = (nc - 1) / (2 * (cross[nc - 1] - cross[0]));
-    const int last = np - 1 - ((np - 1) % 2);
-    const double delta = log(peak[0] / peak[last]) / (last / 2);
-    const double z_sim = delta / sqrt(4 * PI * PI + delta * delta);
+    /* measured after the fast modes died out (t > 1 s) */
+    const rs_test_decay d = rs_test_decay_measure(y, nsteps, dt, 1.0);
+    const double f_sim = d.freq, z_sim = d.zeta;
     printf("S1002 wheelset, elastic, %s, %g m/s: linear %.6g Hz, zeta %.6g; run %.6g Hz, zeta %.6g (peak %.3g um)\n",
-           label, V, f_lin, z_lin, f_sim, z_sim, 1e6 * peak[0]);
+           label, V, f_lin, z_lin, f_sim, z_sim, 1e6 * d.peak0);
     ck_assert_msg(fabs(f_sim - f_lin) < 0.01 * f_lin, "frequency: linear %.6g Hz, run %.6g Hz", f_lin, f_sim);
     ck_assert_msg(fabs(z_sim - z_lin) < 0.01 * fabs(z_lin), "damping ratio: linear %.6g, run %.6g", z_lin, z_sim);
     free(y);
