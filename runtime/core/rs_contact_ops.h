@@ -25,7 +25,9 @@ struct rs_options;
 struct rs_allocator;
 typedef struct rs_contact_ws rs_contact_ws;
 
-enum { RS_CONTACT_AGAIN = 1 }; /* after_solve: solve the step again */
+/* after_solve: solve the step again; no rs_status (rs_status.h) has this
+ * value, so an error or RS_STOPPED is never taken for it */
+enum { RS_CONTACT_AGAIN = 1000 };
 
 typedef struct rs_contact_ops {
     /* Loads the profiles and tracks and sizes everything for model m
