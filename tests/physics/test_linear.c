@@ -289,16 +289,8 @@ START_TEST(eigen_vs_simulation)
     const int iy = rt_coord_index(m, "y");
     rs_ws_q(ws)[iy] = 5e-4;
     ck_assert_msg(rs_ws_init(ws) == 0, "%s", rs_ws_error(ws));
-    const int nsteps = (int)lround(6.0 / dt);
-    double *y = malloc((size_t)(nsteps + 1) * sizeof *y);
-    ck_assert_ptr_nonnull(y);
-    y[0] = rs_ws_q(ws)[iy];
-    for (int k = 1; k <= nsteps; k++) {
-        ck_assert_msg(rs_step(ws) == 0, "step %d: %s", k, rs_ws_error(ws));
-        y[k] = rs_ws_q(ws)[iy];
-    }
     /* measured after the fast modes died out (t > 0.5 s) */
-    const rs_test_decay d = rs_test_decay_measure(y, nsteps, dt, 0.5);
+    const rs_test_decay d = rs_test_decay_run(ws, iy, 0.0, 6.0, dt, 0.5);
     const double f_sim = d.freq, z_sim = d.zeta;
     printf("wheelset_cone at %g m/s: linear %.5g Hz, zeta %.5g; simulation %.5g Hz, zeta %.5g\n", V, f_lin, z_lin,
            f_sim, z_sim);
@@ -307,7 +299,6 @@ START_TEST(eigen_vs_simulation)
     /* 0.6 %: measured 0.34 %; without the creep forces' variation with the
      * normal loads (rs_linear_load.c) 0.83 % */
     ck_assert_msg(fabs(z_sim - z_lin) < 0.006 * z_lin, "damping ratio: linear %.6g, simulated %.6g", z_lin, z_sim);
-    free(y);
     rs_ws_free(&ws);
     rs_binding_free(&b);
     rs_unload(&h);

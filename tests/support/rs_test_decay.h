@@ -4,13 +4,17 @@
  * (linear interpolation) for the frequency, the logarithmic decrement over
  * whole periods (peaks of one sign, each the vertex of the parabola through
  * three samples) for the damping.  For the checks of eigenvalues against
- * runs (test_linear, test_linear_constraint, test_linear_elastic).
+ * runs (test_linear, test_linear_constraint, test_linear_elastic), and the
+ * run that records it.
  */
 #ifndef RS_TEST_DECAY_H
 #define RS_TEST_DECAY_H
 
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
+
+#include "rs_runtime.h"
 
 typedef struct {
     double freq;  /* damped frequency [Hz] */
@@ -43,6 +47,23 @@ static inline rs_test_decay rs_test_decay_measure(const double *y, int n, double
     const double pi = 3.14159265358979323846;
     d.zeta = delta / sqrt(4 * pi * pi + delta * delta);
     d.peak0 = peak[0];
+    return d;
+}
+
+/* Steps ws for T s (its step dt), recording coordinate iq less q_ref, and
+ * measures the decay from t_skip on; each step must succeed. */
+static inline rs_test_decay rs_test_decay_run(rs_ws *ws, int iq, double q_ref, double T, double dt, double t_skip)
+{
+    const int n = (int)lround(T / dt);
+    double *y = malloc((size_t)(n + 1) * sizeof *y);
+    ck_assert_ptr_nonnull(y);
+    y[0] = rs_ws_q(ws)[iq] - q_ref;
+    for (int k = 1; k <= n; k++) {
+        ck_assert_msg(rs_step(ws) == 0, "step %d: %s", k, rs_ws_error(ws));
+        y[k] = rs_ws_q(ws)[iq] - q_ref;
+    }
+    const rs_test_decay d = rs_test_decay_measure(y, n, dt, t_skip);
+    free(y);
     return d;
 }
 
