@@ -127,14 +127,21 @@ static void wheel_Q(rs_ws *ws, int nc, double *Q, double (*v6)[6], const double 
     }
 }
 
-START_TEST(test_rail_rate_jacobian)
+/* The FEVE 3000 (tcc), its NW contacts checked. */
+static rs_loaded *feve_load(void)
 {
-    RS_REQUIRE_MODEL("feve3000");
     char err[2000];
     rs_loaded *h = rs_load("generated/feve3000", RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
+    ck_assert_int_eq(rs_loaded_model(h)->n_contact, NW);
+    return h;
+}
+
+START_TEST(test_rail_rate_jacobian)
+{
+    RS_REQUIRE_MODEL("feve3000");
+    rs_loaded *h = feve_load();
     const rs_model *m = rs_loaded_model(h);
-    ck_assert_int_eq(m->n_contact, NW);
     rs_scenario s;
     feve_scenario(&s);
     /* the state: the run at 1 ms to 1.5 s (every wheel past s = 30 m, where
@@ -282,11 +289,8 @@ static void run(const rs_model *m, const rs_scenario *s, double dt, figures *f)
 START_TEST(test_feve_1ms_vs_01ms)
 {
     RS_REQUIRE_MODEL("feve3000");
-    char err[2000];
-    rs_loaded *h = rs_load("generated/feve3000", RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(h != NULL, "%s", err);
+    rs_loaded *h = feve_load();
     const rs_model *m = rs_loaded_model(h);
-    ck_assert_int_eq(m->n_contact, NW);
     rs_scenario s;
     feve_scenario(&s);
     static figures f1, f01;
