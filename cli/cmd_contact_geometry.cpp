@@ -1,10 +1,12 @@
 // cmd_contact_geometry.cpp — `railsym contact-geometry WHEEL.prf RAIL.prf
-// | --model DIR [--gauge G] [--flange-back B] [--radius r0] [--inclination
-// 1:N] [--gauge-point Y] [--shift LO:HI:N] [--amplitudes LO:HI:N] [--out
-// PREFIX] [--plot]`: the rigid contact geometry of a wheelset on straight
-// track across the flangeway, and its equivalent conicity
-// (docs/contact_geometry.md).  --model takes the pair and its placement
-// from a compiled model's first wheelset (rs_wrgeom_model.h).
+// | --model DIR [--wheelset NAME] [--wheel-right W] [--rail-right R] [--gauge
+// G] [--flange-back B] [--radius r0] [--radius-right r] [--inclination 1:N]
+// [--gauge-point Y] [--gauge-point-right Y] [--shift LO:HI:N] [--amplitudes
+// LO:HI:N] [--out PREFIX] [--plot]`: the rigid contact geometry of a wheelset
+// on straight track across the flangeway, and its equivalent conicity
+// (docs/contact_geometry.md).  The right side may have its own wheel and
+// rail (a worn rail on one side, unlike wheels).  --model takes the pairs and
+// their placement from a compiled model's wheelset (rs_wrgeom_model.h).
 //
 // The geometry is the C runtime's (runtime/contact/rs_wr_geometry.h, one
 // rs_patch_find per wheel), the conicity too (rs_conicity.h); this command
@@ -187,11 +189,16 @@ void plots(const std::string &prefix, const std::string &pair) {
 int cmd_contact_geometry(int argc, char **argv) {
     const std::vector<cli::Option> options = {
         {"model", 'm', "DIR", "a compiled model: its first wheelset's profiles, gauge, flange back, radius"},
+        {"wheelset", 0, "NAME", "with --model: this wheel body's pair instead of the first"},
+        {"wheel-right", 0, "FILE", "the right wheel's profile, where it differs from the left"},
+        {"rail-right", 0, "FILE", "the right rail's profile, where it differs from the left"},
         {"gauge", 'g', "G", "track gauge between the gauge points, m (default 1.435)"},
         {"flange-back", 'b', "B", "flange-back spacing, m (default 1.360)"},
         {"radius", 'r', "R0", "nominal rolling radius, m (default 0.46)"},
+        {"radius-right", 0, "R0", "the right wheel's nominal rolling radius, m (default: --radius)"},
         {"inclination", 'i', "1:N", "turn an uninclined rail profile by 1:N"},
-        {"gauge-point", 0, "Y", "the rail profile's y of the gauge point, m"},
+        {"gauge-point", 0, "Y", "the rail profile's y of the gauge point, m (both rails)"},
+        {"gauge-point-right", 0, "Y", "the right rail profile's y of the gauge point, m"},
         {"shift", 's', "LO:HI:N", "lateral shifts, m (default -0.010:0.010:201)"},
         {"amplitudes", 'a', "LO:HI:N", "conicity amplitudes, m (default 0.001:0.008:8)"},
         {"out", 'o', "PREFIX", "output prefix (default results/<wheel>_<rail>)"},
@@ -203,8 +210,11 @@ int cmd_contact_geometry(int argc, char **argv) {
         cli::expect_positional(args, 0, 0, "no profiles with --model (the model's are used)");
     else
         cli::expect_positional(args, 2, 2, "WHEEL.prf RAIL.prf");
+    if (args.has("wheelset") && !from_model) throw cli::UsageError("--wheelset goes with --model DIR");
+    if (from_model && (args.has("wheel-right") || args.has("rail-right")))
+        throw cli::UsageError("no profiles with --model (the model's are used; --wheelset NAME picks the pair)");
     Model model;
-    std::string wpath, rpath;
+    std::string wpath[2], rpath[2];   // [0] left, [1] right
     rs_wrgeom_opts o;
     rs_wrgeom_defaults(&o);
     if (from_model) {
@@ -212,27 +222,42 @@ int cmd_contact_geometry(int argc, char **argv) {
         const std::string dir = args.value("model");
         char merr[4096];
         const std::string inc = abi_dir();
-        if (rs_wrgeom_model_open(dir.c_str(), inc.c_str(), &model.g, merr, sizeof merr) != RS_OK)
+        const std::string ws = args.value("wheelset", "");
+        if (rs_wrgeom_model_open(dir.c_str(), inc.c_str(), ws.empty() ? nullptr : ws.c_str(), &model.g, merr,
+                                 sizeof merr) != RS_OK)
             throw cli::UserError(merr);
-        wpath = model.g.wheel->name;
-        rpath = model.g.rail->name;
+        for (int s = 0; s < 2; s++) {
+            wpath[s] = model.g.wheel[s]->name;
+            rpath[s] = model.g.rail[s]->name;
+        }
         o.gauge = model.g.gauge;
         o.flange_back = model.g.flange_back;
-        o.r0 = model.g.r0;
-        o.gauge_y = model.g.gauge_y;
-        if (args.has("gauge-point") && !args.has("gauge"))   // the rails stay where the model puts them
-            o.gauge = 2 * (model.g.rail_offset + args.number("gauge-point", 0));
+        o.r0 = model.g.r0[0];
+        if (model.g.r0[1] != model.g.r0[0]) o.r0_right = model.g.r0[1];
+        o.gauge_y = model.g.gauge_y[0];
+        if (model.g.gauge_y[1] != model.g.gauge_y[0]) o.gauge_y_right = model.g.gauge_y[1];
+        if ((args.has("gauge-point") || args.has("gauge-point-right")) && !args.has("gauge")) {
+            // the rails stay where the model puts them
+            const double gl = args.number("gauge-point", model.g.gauge_y[0]);
+            const double gr = args.number("gauge-point-right", args.has("gauge-point") ? gl : model.g.gauge_y[1]);
+            o.gauge = model.g.rail_offset[0] + gl + model.g.rail_offset[1] + gr;
+        }
         if (!model.g.gauge_found && !args.has("gauge-point"))
-            throw cli::UserError(dir + ": rail " + rpath + " has no gauge_point and its table does not reach 14 mm "
-                                 "below the top on the gauge side: give the gauge point's y (--gauge-point Y, m)");
+            throw cli::UserError(dir + ": rail " + rpath[0] + (rpath[1] != rpath[0] ? " or " + rpath[1] : "") +
+                                 " has no gauge_point and its table does not reach 14 mm below the top on the gauge "
+                                 "side: give the gauge point's y (--gauge-point Y, m)");
     } else {
-        wpath = args.positional[0];
-        rpath = args.positional[1];
+        wpath[0] = args.positional[0];
+        rpath[0] = args.positional[1];
+        wpath[1] = args.value("wheel-right", wpath[0]);
+        rpath[1] = args.value("rail-right", rpath[0]);
     }
     o.gauge = args.number("gauge", o.gauge);
     o.flange_back = args.number("flange-back", o.flange_back);
     o.r0 = args.number("radius", o.r0);
-    if (args.has("gauge-point")) o.gauge_y = args.number("gauge-point", 0);
+    if (args.has("radius-right")) o.r0_right = args.number("radius-right", 0);
+    if (args.has("gauge-point")) o.gauge_y = args.number("gauge-point", 0), o.gauge_y_right = NAN;
+    if (args.has("gauge-point-right")) o.gauge_y_right = args.number("gauge-point-right", 0);
     double ylo, yhi, alo, ahi;
     int ny, na;
     const bool shift_given = args.has("shift"), amp_given = args.has("amplitudes");
@@ -246,37 +271,62 @@ int cmd_contact_geometry(int argc, char **argv) {
     if (!(o.flange_back > 0.2 && o.flange_back < 3))
         throw cli::UsageError("--flange-back " + num(o.flange_back) + ": give metres, e.g. 1.360");
     if (!(o.r0 > 0.05 && o.r0 < 5)) throw cli::UsageError("--radius " + num(o.r0) + ": give metres, e.g. 0.46");
+    if (args.has("radius-right") && !(o.r0_right > 0.05 && o.r0_right < 5))
+        throw cli::UsageError("--radius-right " + num(o.r0_right) + ": give metres, e.g. 0.46");
 
-    Profile wheel0, rail0, rail_inc;
-    const rs_profile *wheel = model.g.wheel, *rail = model.g.rail;
+    // the profiles: a side whose file is the left's shares its table
+    Profile wheel0[2], rail0[2], rail_inc[2];
+    const rs_profile *wheel[2] = {model.g.wheel[0], model.g.wheel[1]}, *rail[2] = {model.g.rail[0], model.g.rail[1]};
     if (!from_model) {
-        load(wheel0, wpath, RS_PROFILE_WHEEL, "give the wheel profile first, then the rail");
-        load(rail0, rpath, RS_PROFILE_RAIL, "give the wheel profile first, then the rail");
-        wheel = &wheel0.p;
-        rail = &rail0.p;
+        for (int s = 0; s < 2; s++) {
+            if (s == 1 && wpath[1] == wpath[0]) {
+                wheel[1] = wheel[0];
+            } else {
+                load(wheel0[s], wpath[s], RS_PROFILE_WHEEL, s ? "--wheel-right takes a wheel profile"
+                                                              : "give the wheel profile first, then the rail");
+                wheel[s] = &wheel0[s].p;
+            }
+            if (s == 1 && rpath[1] == rpath[0]) {
+                rail[1] = rail[0];
+            } else {
+                load(rail0[s], rpath[s], RS_PROFILE_RAIL, s ? "--rail-right takes a rail profile"
+                                                            : "give the wheel profile first, then the rail");
+                rail[s] = &rail0[s].p;
+            }
+        }
     }
+    const bool same = wheel[0] == wheel[1] && rail[0] == rail[1];
     char err[1024];
     if (args.has("inclination")) {
         const double n = parse_inclination(args.value("inclination"));
-        if (rs_wrgeom_incline_rail(rail, n, &rail_inc.p, err, sizeof err) != RS_OK)
-            throw cli::UserError(rpath + ": " + err);
-        rail = &rail_inc.p;
+        for (int s = 0; s < (rail[1] == rail[0] ? 1 : 2); s++) {
+            if (rs_wrgeom_incline_rail(rail[s], n, &rail_inc[s].p, err, sizeof err) != RS_OK)
+                throw cli::UserError(rpath[s] + ": " + err);
+        }
+        const bool one = rail[1] == rail[0];
+        rail[0] = &rail_inc[0].p;
+        rail[1] = one ? rail[0] : &rail_inc[1].p;
     }
     rs_wrgeom g;
-    if (rs_wrgeom_init(&g, wheel, rail, &o, err, sizeof err) != RS_OK) throw cli::UserError(rpath + ": " + err);
+    if (rs_wrgeom_init_sides(&g, wheel, rail, &o, err, sizeof err) != RS_OK) {
+        const std::string m = err;
+        throw cli::UserError((m.rfind("right side", 0) == 0 ? rpath[1] : rpath[0]) + ": " + m);
+    }
 
     // Which file a geometry message is about.
     auto who = [&](const std::string &m) {
-        if (m.find("never touches") != std::string::npos) return wpath + " on " + rpath;
-        if (m.find("rail table") != std::string::npos) return rpath;
-        if (m.find("wheel table") != std::string::npos) return wpath;
-        return wpath + " on " + rpath;
+        const int s = m.find("the right") != std::string::npos ? 1 : 0;
+        if (m.find("never touches") != std::string::npos) return wpath[s] + " on " + rpath[s];
+        if (m.find("rail table") != std::string::npos) return rpath[s];
+        if (m.find("wheel table") != std::string::npos) return wpath[s];
+        return wpath[s] + " on " + rpath[s];
     };
 
     // the centred state: e0 for the wavelength
     rs_wrgeom_state st0;
     if (rs_wrgeom_solve(&g, 0.0, &st0, err, sizeof err) != RS_OK) throw cli::UserError(who(err) + ": " + err);
-    const double e0 = g.yr0 + st0.side[0].p[0].u_r;
+    // (the mean of the two sides' contact |Y|)
+    const double e0 = 0.5 * (g.s[0].yr0 + st0.side[0].p[0].u_r + g.s[1].yr0 + st0.side[1].p[0].u_r);
 
     // The default range stops at the last shift on each side before a
     // contact reaches the flange-side end of the wheel table (a flange that
@@ -367,27 +417,51 @@ int cmd_contact_geometry(int argc, char **argv) {
         if (r2 != RS_OK) th = NAN;
         tg[i] = te;
         // a flat stretch of dr = 0 as wide as the oscillation: tan_ge 0, wavelength infinite
-        const std::string wl = std::isinf(j) ? std::string("inf") : num(2 * std::sqrt(e0 * o.r0) * j);
+        const double r0 = 0.5 * (g.s[0].r0 + g.s[1].r0);
+        const std::string wl = std::isinf(j) ? std::string("inf") : num(2 * std::sqrt(e0 * r0) * j);
         con << num(A) << ',' << num(te) << ',' << num(th) << ',' << wl << '\n';
     }
 
-    const std::string wname = wheel->name, rname = rail->name;
-    const std::string prefix = args.value("out", "results/" + wname + "_" + rname);
+    const std::string wname = wheel[0]->name, rname = rail[0]->name;
+    const std::string pair = same ? wname + " on " + rname
+                                  : "left " + wname + " on " + rname + ", right " + std::string(wheel[1]->name) +
+                                        " on " + rail[1]->name;
+    const std::string prefix = args.value("out", "results/" + wname + "_" + rname +
+                                                     (same ? "" : "_right_" + std::string(wheel[1]->name) + "_" +
+                                                                      rail[1]->name));
     const fs::path parent = fs::path(prefix).parent_path();
     std::error_code ec;
     if (!parent.empty()) fs::create_directories(parent, ec);
     write_atomic(prefix + "_geometry.csv", csv.str());
     write_atomic(prefix + "_conicity.csv", con.str());
 
-    if (from_model)
-        std::printf("model %s, wheelset '%s' (contacts %s, %s): wheel centres %.9g m apart, rail offset %.9g m\n",
-                    args.value("model").c_str(), model.g.wheel_body, model.g.left, model.g.right, 2 * model.g.d,
-                    model.g.rail_offset);
-    std::printf("%s on %s: gauge %.4g m, flange back %.4g m, r0 %.4g m, gauge point at rail y %.4g mm\n",
-                wname.c_str(), rname.c_str(), o.gauge, o.flange_back, o.r0, g.gauge_y * 1e3);
-    std::printf("centred: contact at wheel y %.3f mm, rail y %.3f mm, contact angle %.3f deg%s\n",
-                st0.side[0].p[0].u_w * 1e3, st0.side[0].p[0].u_r * 1e3, st0.side[0].p[0].alpha * 180 / M_PI,
-                st0.side[0].n > 1 ? " (two-point contact)" : "");
+    if (from_model) {
+        if (model.g.rail_offset[0] == model.g.rail_offset[1])
+            std::printf("model %s, wheelset '%s' (contacts %s, %s): wheel centres %.9g m apart, rail offset %.9g m\n",
+                        args.value("model").c_str(), model.g.wheel_body, model.g.left, model.g.right, 2 * model.g.d,
+                        model.g.rail_offset[0]);
+        else
+            std::printf("model %s, wheelset '%s' (contacts %s, %s): wheel centres %.9g m apart, rail offsets "
+                        "%.9g m (left), %.9g m (right)\n", args.value("model").c_str(), model.g.wheel_body,
+                        model.g.left, model.g.right, 2 * model.g.d, model.g.rail_offset[0], model.g.rail_offset[1]);
+        const double off = rs_wrgeom_model_y_offset(&model.g, &g);
+        if (std::fabs(off) > 1e-9 && !args.has("gauge") && !args.has("flange-back"))
+            std::printf("the model's lateral shift = y %+.4f mm (here y = 0 is midway between the flange backs on "
+                        "the track midway between the gauge points)\n", off * 1e3);
+    }
+    if (same)
+        std::printf("%s: gauge %.4g m, flange back %.4g m, r0 %.4g m, gauge point at rail y %.4g mm\n", pair.c_str(),
+                    o.gauge, o.flange_back, g.s[0].r0, g.s[0].gauge_y * 1e3);
+    else
+        std::printf("%s: gauge %.4g m, flange back %.4g m, r0 %.4g / %.4g m, gauge points at rail y %.4g / %.4g mm\n",
+                    pair.c_str(), o.gauge, o.flange_back, g.s[0].r0, g.s[1].r0, g.s[0].gauge_y * 1e3,
+                    g.s[1].gauge_y * 1e3);
+    for (int s = 0; s < (same ? 1 : 2); s++)
+        std::printf("centred%s: contact at wheel y %.3f mm, rail y %.3f mm, contact angle %.3f deg%s\n",
+                    same ? "" : s ? ", right" : ", left", st0.side[s].p[0].u_w * 1e3, st0.side[s].p[0].u_r * 1e3,
+                    st0.side[s].p[0].alpha * 180 / M_PI, st0.side[s].n > 1 ? " (two-point contact)" : "");
+    if (!same)
+        std::printf("centred: dr = %.4f mm, roll %.4g mrad\n", st0.dr * 1e3, st0.roll * 1e3);
     std::printf("%d shifts from %.4g to %.4g m (%d wheel positions with two-point contact)\n", ny, ylo, yhi,
                 two_point);
     if (!stopped.empty())
@@ -399,7 +473,7 @@ int cmd_contact_geometry(int argc, char **argv) {
     }
     std::printf("geometry: %s_geometry.csv\nconicity: %s_conicity.csv\n", prefix.c_str(), prefix.c_str());
     if (args.has("plot")) {
-        plots(prefix, wname + " on " + rname);
+        plots(prefix, pair);
         std::printf("plots: %s_dr.png %s_angles.png %s_jump.png %s_conicity.png\n", prefix.c_str(), prefix.c_str(),
                     prefix.c_str(), prefix.c_str());
     }

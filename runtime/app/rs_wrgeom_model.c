@@ -55,11 +55,6 @@ static int pair_geometry(rs_wrgeom_model *g, const char *dir, int il, int ir, ch
             return rs_fail(err, errlen, RS_E_MODEL, "%s: contact '%s' has no wheel or rail profile", dir,
                            m->contacts[s ? ir : il].name);
     }
-    if (strcmp(w[0]->name, w[1]->name) != 0 || strcmp(r[0]->name, r[1]->name) != 0)
-        return rs_fail(err, errlen, RS_E_VALUE,
-                       "%s: wheelset '%s' has different profiles left (%s on %s) and right (%s on %s); "
-                       "contact-geometry puts one pair on both sides: give the profiles instead of --model",
-                       dir, m->contacts[il].wheel_body, w[0]->name, r[0]->name, w[1]->name, r[1]->name);
     double *pose = calloc(12 * (size_t)nc, sizeof(double)), *geom = calloc(2 * (size_t)nc, sizeof(double));
     int st = pose && geom ? wheels(ws, pose, geom) : RS_E_NOMEM;
     if (st == RS_E_MODEL)
@@ -74,32 +69,57 @@ static int pair_geometry(rs_wrgeom_model *g, const char *dir, int il, int ir, ch
             dd += e * e;
         }
         g->d = 0.5 * sqrt(dd);
-        g->r0 = geom[2 * il];
-        g->rail_offset = geom[2 * il + 1];
-        if (fabs(geom[2 * ir] - g->r0) > 1e-9 || fabs(geom[2 * ir + 1] - g->rail_offset) > 1e-9)
-            st = rs_fail(err, errlen, RS_E_VALUE,
-                         "%s: wheelset '%s': radius %.9g m and rail offset %.9g m on the left, %.9g m and %.9g m on "
-                         "the right; contact-geometry needs a symmetric pair",
-                         dir, m->contacts[il].wheel_body, g->r0, g->rail_offset, geom[2 * ir], geom[2 * ir + 1]);
+        for (int s = 0; s < 2; s++) {
+            g->r0[s] = geom[2 * (s ? ir : il)];
+            g->rail_offset[s] = geom[2 * (s ? ir : il) + 1];
+        }
     }
     free(pose);
     free(geom);
     if (st != RS_OK)
         return st;
-    g->wheel = w[0];
-    g->rail = r[0];
     g->left = m->contacts[il].name;
     g->right = m->contacts[ir].name;
     g->wheel_body = m->contacts[il].wheel_body;
-    g->flange_back = 2 * (g->d + g->wheel->y[0]);
-    double gy = g->rail->gauge_y;
-    g->gauge_found = g->rail->has_gauge || rs_wrgeom_gauge_point(g->rail, 0.014, &gy) == 0;
-    g->gauge_y = g->gauge_found ? gy : NAN;
-    g->gauge = g->gauge_found ? 2 * (g->rail_offset + gy) : NAN;
+    g->gauge_found = 1;
+    for (int s = 0; s < 2; s++) {
+        g->wheel[s] = w[s];
+        g->rail[s] = r[s];
+        double gy = r[s]->gauge_y;
+        const int found = r[s]->has_gauge || rs_wrgeom_gauge_point(r[s], 0.014, &gy) == 0;
+        g->gauge_y[s] = found ? gy : NAN;
+        g->gauge_found &= found;
+    }
+    g->flange_back = 2 * g->d + w[0]->y[0] + w[1]->y[0];
+    g->gauge = g->rail_offset[0] + g->gauge_y[0] + g->rail_offset[1] + g->gauge_y[1];
     return RS_OK;
 }
 
-int rs_wrgeom_model_open(const char *dir, const char *include_dir, rs_wrgeom_model *g, char *err, size_t errlen)
+double rs_wrgeom_model_y_offset(const rs_wrgeom_model *m, const rs_wrgeom *g)
+{
+    return (g->s[0].d - m->d) - (g->s[0].yr0 - m->rail_offset[0]);
+}
+
+/* The wheel bodies with a left and a right contact, for a message:
+ * "'a', 'b'" (the first few). */
+static void list_wheelsets(const rs_model *m, char *out, size_t len)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (int i = 0; i < m->n_contact; i++) {
+        if (!(m->contacts[i].side > 0))
+            continue;
+        const int n = snprintf(out + k, len - k, "%s'%s'", k ? ", " : "", m->contacts[i].wheel_body);
+        if (n < 0 || (size_t)n >= len - k) {
+            snprintf(out + k, len - k, ", ...");
+            return;
+        }
+        k += (size_t)n;
+    }
+}
+
+int rs_wrgeom_model_open(const char *dir, const char *include_dir, const char *wheelset, rs_wrgeom_model *g,
+                         char *err, size_t errlen)
 {
     memset(g, 0, sizeof *g);
     char msg[4096];
@@ -110,19 +130,47 @@ int rs_wrgeom_model_open(const char *dir, const char *include_dir, rs_wrgeom_mod
     if (!(g->loaded = rs_load_ex(dir, RS_LOAD_TCC, &lo, msg, sizeof msg)))
         return rs_fail(err, errlen, RS_E_MODEL, "%s: %s", dir, msg);
     const rs_model *m = rs_loaded_model(g->loaded);
-    /* the first wheel body with a left and a right wheel */
-    int il = -1, ir = -1;
-    for (int i = 0; i < m->n_contact && ir < 0; i++)
-        for (int j = 0; j < m->n_contact; j++)
-            if (m->contacts[i].side > 0 && m->contacts[j].side < 0 &&
-                strcmp(m->contacts[i].wheel_body, m->contacts[j].wheel_body) == 0) {
-                il = i, ir = j;
+    /* the wheel body named (else the first) with a left and a right wheel;
+     * a name that matches no body exactly may name the one body inside a
+     * part ("rear.ws2" for the body "rear.ws2.ws") */
+    int il = -1, ir = -1, any = 0, st, partial = 0;
+    for (int pass = 0; pass < 2 && ir < 0; pass++)
+        for (int i = 0; i < m->n_contact; i++)
+            for (int j = 0; j < m->n_contact; j++) {
+                if (!(m->contacts[i].side > 0 && m->contacts[j].side < 0 &&
+                      strcmp(m->contacts[i].wheel_body, m->contacts[j].wheel_body) == 0))
+                    continue;
+                any = 1;
+                const char *b = m->contacts[i].wheel_body;
+                const size_t n = wheelset ? strlen(wheelset) : 0;
+                if (wheelset && (pass == 0 ? strcmp(wheelset, b) != 0 : strncmp(wheelset, b, n) != 0 || b[n] != '.'))
+                    break;
+                if (pass == 1 && partial++) { /* two bodies inside that part: ambiguous */
+                    il = ir = -1;
+                    i = m->n_contact;
+                    break;
+                }
+                if (ir < 0 || pass == 1)
+                    il = i, ir = j;
+                if (pass == 0)
+                    i = m->n_contact;
                 break;
             }
-    if (ir < 0) {
+    if (ir < 0) {   /* the message before the model goes */
+        char names[1024];
+        list_wheelsets(m, names, sizeof names);
+        if (partial > 1)
+            st = rs_fail(err, errlen, RS_E_NOTFOUND, "%s: '%s' names more than one wheelset; its wheelsets: %s "
+                                                     "(--wheelset NAME)", dir, wheelset, names);
+        else if (any)
+            st = rs_fail(err, errlen, RS_E_NOTFOUND, "%s: model has no wheelset '%s' (a wheel body with a left and "
+                                                     "a right wheel-rail contact); its wheelsets: %s (--wheelset NAME)",
+                         dir, wheelset, names);
+        else
+            st = rs_fail(err, errlen, RS_E_MODEL, "%s: model '%s' has no wheelset (a wheel body with a left and a "
+                                                  "right wheel-rail contact)", dir, m->name);
         rs_wrgeom_model_close(g);
-        return rs_fail(err, errlen, RS_E_MODEL, "%s: model '%s' has no wheelset (a wheel body with a left and a right "
-                                                "wheel-rail contact)", dir, m->name);
+        return st;
     }
     char root[4096];
     rs_options o;
@@ -130,7 +178,7 @@ int rs_wrgeom_model_open(const char *dir, const char *include_dir, rs_wrgeom_mod
     o.contact = rs_wheel_rail_contact();
     if (rs_driver_contact_dir(dir, root, sizeof root))
         o.contact_dir = root;
-    int st = rs_ws_create(m, &o, &g->ws, msg, sizeof msg);
+    st = rs_ws_create(m, &o, &g->ws, msg, sizeof msg);
     if (st != RS_OK) {
         rs_wrgeom_model_close(g);
         return rs_fail(err, errlen, st, "%s: %s", dir, msg);

@@ -21,9 +21,11 @@
 void rs_wrgeom_defaults(rs_wrgeom_opts *o)
 {
     o->r0 = 0.46;
+    o->r0_right = NAN;
     o->gauge = 1.435;
     o->flange_back = 1.360;
     o->gauge_y = NAN;
+    o->gauge_y_right = NAN;
     o->gauge_drop = 0.014;
     o->two_point_tol = 1e-5;
     o->du = 0.25e-3;
@@ -60,25 +62,54 @@ int rs_wrgeom_gauge_point(const rs_profile *r, double drop, double *gy)
     return 0;
 }
 
-int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail,
-                   const rs_wrgeom_opts *o, char *err, size_t errlen)
+static const char *side_name(int s) { return s == 0 ? "left" : "right"; }
+
+/* Side s's pair and placement; `which` names the side in messages where the
+ * sides differ ("" where one pair is on both). */
+static int init_pair(rs_wrgeom *g, int s, const rs_profile *wheel, const rs_profile *rail, const char *which,
+                     char *err, size_t errlen)
 {
-    if (!g || !wheel || !rail) return rs_fail(err, errlen, RS_E_ARG, "NULL argument");
+    rs_wrgeom_pair *p = &g->s[s];
+    p->wheel = wheel;
+    p->rail = rail;
+    if (wheel->kind != RS_PROFILE_WHEEL)
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%s%s is not a wheel profile (kind rail): give the wheel first, then the rail", which,
+                       wheel->name);
+    if (rail->kind != RS_PROFILE_RAIL)
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%s%s is not a rail profile (kind wheel): give the wheel first, then the rail", which,
+                       rail->name);
+    p->r0 = s == 1 && isfinite(g->o.r0_right) ? g->o.r0_right : g->o.r0;
+    if (!(p->r0 > 0.05 && p->r0 < 5))
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%snominal rolling radius %g m: give it in metres (e.g. 0.46)", which, p->r0);
+    double gy = s == 1 && isfinite(g->o.gauge_y_right) ? g->o.gauge_y_right : g->o.gauge_y;
+    if (!isfinite(gy)) {
+        if (rail->has_gauge) {
+            gy = rail->gauge_y;
+        } else if (rs_wrgeom_gauge_point(rail, g->o.gauge_drop, &gy) != 0) {
+            return rs_fail(err, errlen, RS_E_VALUE,
+                           "%srail %s has no gauge_point and its table does not reach %g mm below the top on the "
+                           "gauge side: add a 'gauge_point Y Z' line to the file, or give the gauge point's y "
+                           "(--gauge-point Y, m)", which, rail->name, g->o.gauge_drop * 1e3);
+        }
+    }
+    p->gauge_y = gy;
+    p->d = 0.5 * g->o.flange_back - wheel->y[0];
+    p->yr0 = 0.5 * g->o.gauge - gy;
+    return RS_OK;
+}
+
+int rs_wrgeom_init_sides(rs_wrgeom *g, const rs_profile *const wheel[2], const rs_profile *const rail[2],
+                         const rs_wrgeom_opts *o, char *err, size_t errlen)
+{
+    if (!g || !wheel || !rail || !wheel[0] || !wheel[1] || !rail[0] || !rail[1])
+        return rs_fail(err, errlen, RS_E_ARG, "NULL argument");
     memset(g, 0, sizeof *g);
     rs_wrgeom_opts d;
     rs_wrgeom_defaults(&d);
     g->o = o ? *o : d;
-    g->wheel = wheel;
-    g->rail = rail;
-    if (wheel->kind != RS_PROFILE_WHEEL)
-        return rs_fail(err, errlen, RS_E_VALUE,
-                       "%s is not a wheel profile (kind rail): give the wheel first, then the rail", wheel->name);
-    if (rail->kind != RS_PROFILE_RAIL)
-        return rs_fail(err, errlen, RS_E_VALUE,
-                       "%s is not a rail profile (kind wheel): give the wheel first, then the rail", rail->name);
-    if (!(g->o.r0 > 0.05 && g->o.r0 < 5))
-        return rs_fail(err, errlen, RS_E_VALUE,
-                       "nominal rolling radius %g m: give it in metres (e.g. 0.46)", g->o.r0);
     if (!(g->o.gauge > 0.3 && g->o.gauge < 3))
         return rs_fail(err, errlen, RS_E_VALUE, "track gauge %g m: give it in metres (e.g. 1.435)", g->o.gauge);
     if (!(g->o.flange_back > 0.2 && g->o.flange_back < g->o.gauge + 0.5))
@@ -86,23 +117,24 @@ int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail
                        "flange-back spacing %g m: give it in metres (e.g. 1.360)", g->o.flange_back);
     if (!(g->o.two_point_tol > 0) || !(g->o.du > 0))
         return rs_fail(err, errlen, RS_E_VALUE, "two-point tolerance and grid spacing must be > 0");
-    double gy = g->o.gauge_y;
-    if (!isfinite(gy)) {
-        if (rail->has_gauge) {
-            gy = rail->gauge_y;
-        } else if (rs_wrgeom_gauge_point(rail, g->o.gauge_drop, &gy) != 0) {
-            return rs_fail(err, errlen, RS_E_VALUE,
-                           "rail %s has no gauge_point and its table does not reach %g mm below the top on the "
-                           "gauge side: add a 'gauge_point Y Z' line to the file, or give the gauge point's y "
-                           "(--gauge-point Y, m)", rail->name, g->o.gauge_drop * 1e3);
-        }
+    const int same = wheel[0] == wheel[1] && rail[0] == rail[1] && !isfinite(g->o.r0_right) &&
+                     !isfinite(g->o.gauge_y_right);
+    for (int s = 0; s < 2; s++) {
+        const int rc = init_pair(g, s, wheel[s], rail[s], same ? "" : s == 0 ? "left side: " : "right side: ",
+                                 err, errlen);
+        if (rc != RS_OK)
+            return rc;
     }
-    g->gauge_y = gy;
-    g->d = 0.5 * g->o.flange_back - wheel->y[0];
-    g->yr0 = 0.5 * g->o.gauge - gy;
     g->h_guess = NAN;
     g->roll_guess = 0;
     return RS_OK;
+}
+
+int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail,
+                   const rs_wrgeom_opts *o, char *err, size_t errlen)
+{
+    const rs_profile *const w[2] = {wheel, wheel}, *const r[2] = {rail, rail};
+    return rs_wrgeom_init_sides(g, w, r, o, err, errlen);
 }
 
 /* ---- one side --------------------------------------------------------- */
@@ -110,10 +142,10 @@ int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail
 /* The pose of side s (0 left, 1 right) in its rail frame. */
 static void side_pose(const rs_wrgeom *g, int s, double y, double phi, double h, double c[3], double a[3])
 {
-    const double sg = s == 0 ? 1.0 : -1.0;
+    const double sg = s == 0 ? 1.0 : -1.0, d = g->s[s].d;
     c[0] = 0;
-    c[1] = sg * y + g->d * cos(phi) - g->yr0;
-    c[2] = h + sg * g->d * sin(phi);
+    c[1] = sg * y + d * cos(phi) - g->s[s].yr0;
+    c[2] = h + sg * d * sin(phi);
     a[0] = 0;
     a[1] = cos(phi);
     a[2] = sg * sin(phi);
@@ -125,10 +157,10 @@ static int side_patches(rs_wrgeom *g, int s, double y, double phi, double h, rs_
     double c[3], a[3];
     rs_patch_opts po;
     rs_patch_defaults(&po);
-    po.r0 = g->o.r0;
+    po.r0 = g->s[s].r0;
     po.du = g->o.du;
     side_pose(g, s, y, phi, h, c, a);
-    const int rc = rs_patch_find(g->wheel, g->rail, c, a, &po, &g->hint[s], p, RS_PATCH_MAX, n);
+    const int rc = rs_patch_find(g->s[s].wheel, g->s[s].rail, c, a, &po, &g->hint[s], p, RS_PATCH_MAX, n);
     if (rc < 0) return rc;
     *deep = -1;
     for (int i = 0; i < *n; i++)
@@ -158,7 +190,7 @@ static int side_touch(rs_wrgeom *g, int s, double y, double phi, double *h_io, r
                                    "the %s wheel never touches its rail at shift %.3f mm (lowered %.0f mm): the "
                                    "wheel table and the rail table under it do not overlap; check --gauge, "
                                    "--flange-back and that both files have y positive to the field side",
-                                   s == 0 ? "left" : "right", y * 1e3, DROP_MAX * 1e3);
+                                   side_name(s), y * 1e3, DROP_MAX * 1e3);
                 h -= step;
                 step *= 4;
             }
@@ -182,24 +214,24 @@ static int side_touch(rs_wrgeom *g, int s, double y, double phi, double *h_io, r
         h = hn;
     }
     return rs_fail(err, errlen, RS_E_NOCONV, "the %s wheel's touching height did not converge at shift %.3f mm",
-                   s == 0 ? "left" : "right", y * 1e3);
+                   side_name(s), y * 1e3);
 }
 
-static void fill_point(const rs_wrgeom *g, const rs_patch *p, rs_wrgeom_point *q)
+static void fill_point(const rs_wrgeom_pair *g, const rs_patch *p, rs_wrgeom_point *q)
 {
     int hw = 0, hr = 0;
     q->u_w = p->u_w;
     q->u_r = p->u_r;
     q->z_r = rs_profile_eval(g->rail, p->u_r, &hr, NULL, NULL);
-    q->r = g->o.r0 + rs_profile_eval(g->wheel, p->u_w, &hw, NULL, NULL);
+    q->r = g->r0 + rs_profile_eval(g->wheel, p->u_w, &hw, NULL, NULL);
     q->alpha = p->alpha;
 }
 
 /* A contact at the end of a table: message naming the table and the fix. */
 static int check_edges(const rs_wrgeom *g, int s, double y, const rs_patch *p, char *err, size_t errlen)
 {
-    const rs_profile *w = g->wheel, *r = g->rail;
-    const char *side = s == 0 ? "left" : "right";
+    const rs_profile *w = g->s[s].wheel, *r = g->s[s].rail;
+    const char *side = side_name(s);
     if (p->u_r <= r->y[0] + EDGE_TOL)
         return rs_fail(err, errlen, RS_E_VALUE,
                        "the %s contact at shift %.3f mm lies at the gauge-side end of the rail table (y = %.3f mm): "
@@ -226,11 +258,12 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
 {
     if (!g || !st || !isfinite(y)) return rs_fail(err, errlen, RS_E_ARG, "NULL argument or non-finite shift");
     memset(st, 0, sizeof *st);
-    double hg = isfinite(g->h_guess) ? g->h_guess : g->o.r0;
+    double hg = isfinite(g->h_guess) ? g->h_guess : 0.5 * (g->s[0].r0 + g->s[1].r0);
     rs_patch pl, pr;
     double phi = g->roll_guess, hl = hg, hr = hg;
     double lo = -INFINITY, hi = INFINITY;      /* F(lo) > 0 > F(hi) */
     double phi_prev = NAN, f_prev = NAN;
+    const double dd = g->s[0].d + g->s[1].d;
     int rc;
     for (int it = 0;; it++) {
         if (it == 200) return rs_fail(err, errlen, RS_E_NOCONV,
@@ -240,7 +273,7 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
         if ((rc = side_touch(g, 0, y, phi, &hl, &pl, err, errlen)) != RS_OK) return rc;
         if ((rc = side_touch(g, 1, y, phi, &hr, &pr, err, errlen)) != RS_OK) return rc;
         hg = 0.5 * (hl + hr);
-        const double f = hl - hr;           /* decreasing in phi, slope ~ -2d */
+        const double f = hl - hr;           /* decreasing in phi, slope ~ -(d_l + d_r) */
         if (fabs(f) < 1e-13) break;
         if (f > 0) lo = phi; else hi = phi;
         if (isfinite(lo) && isfinite(hi) && hi - lo < 1e-15) break;   /* a kink of F at a jump */
@@ -248,10 +281,10 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
         if (isfinite(phi_prev) && f != f_prev)
             pn = phi - f * (phi - phi_prev) / (f - f_prev);
         else
-            pn = phi + f / (2 * g->d);
+            pn = phi + f / dd;
         if (!(pn > lo && pn < hi)) {
             if (isfinite(lo) && isfinite(hi)) pn = 0.5 * (lo + hi);
-            else pn = phi + f / (2 * g->d);
+            else pn = phi + f / dd;
         }
         phi_prev = phi;
         f_prev = f;
@@ -269,7 +302,7 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
     for (int s = 0; s < 2; s++) {
         rs_wrgeom_side *sd = &st->side[s];
         sd->n = 1;
-        fill_point(g, pt[s], &sd->p[0]);
+        fill_point(&g->s[s], pt[s], &sd->p[0]);
         /* two-point contact: lowered by the tolerance, does a second patch appear? */
         rs_patch p[RS_PATCH_MAX];
         int n = 0, k = -1;
@@ -283,7 +316,7 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
                 if (dist > far) { far = dist; other = i; }
             }
             sd->n = 2;
-            fill_point(g, &p[other], &sd->p[1]);
+            fill_point(&g->s[s], &p[other], &sd->p[1]);
         }
     }
     st->dr = st->side[0].p[0].r - st->side[1].p[0].r;

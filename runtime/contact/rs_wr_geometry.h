@@ -6,13 +6,16 @@
  * point(s) on wheel and rail, rolling radius and contact angle; the rolling
  * radius difference dr = r_left - r_right.
  *
- * TRACK FRAME: Y lateral, positive to the LEFT; Z up; X = Y x Z forward.  Both
- * rails carry the same profile (the right one mirrored), their origins at
- * Z = 0 and Y = +-(G/2 - gauge_y): G the gauge measured between the rails'
- * gauge points, gauge_y the gauge point's y in the rail profile (< 0, on the
- * gauge side).  The wheelset's centre is at (y, z); roll > 0 raises the left
- * wheel (a right-handed rotation about X); the taping lines sit at
- * +-(B/2 - y_min) along the axle, B the flange-back spacing and y_min the
+ * TRACK FRAME: Y lateral, positive to the LEFT; Z up; X = Y x Z forward.
+ * Each side has its own wheel and rail profile (rs_wrgeom_init_sides: a worn
+ * rail on one side, unlike wheels as EN 15302's case E9; rs_wrgeom_init puts
+ * one pair on both), the right one mirrored.  The rail origins lie at Z = 0
+ * and Y = +(G/2 - gauge_y_left), -(G/2 - gauge_y_right): G the gauge measured
+ * between the rails' gauge points, gauge_y a gauge point's y in its rail
+ * profile (< 0, on the gauge side), so Y = 0 is midway between the gauge
+ * points.  The wheelset's centre is at (y, z); roll > 0 raises the left wheel
+ * (a right-handed rotation about X); each taping line sits at B/2 - y_min
+ * from the centre along the axle, B the flange-back spacing and y_min its
  * wheel table's smallest y (its flange back).
  *
  * Each side's contact is found through rs_patch_find (rs_patch.h): the
@@ -34,11 +37,13 @@
 
 typedef struct rs_wrgeom_opts {
     double r0;            /* nominal rolling radius at the taping line (m), 0.46 */
+    double r0_right;      /* the right wheel's (m); NAN (default): r0 */
     double gauge;         /* track gauge between the gauge points (m), 1.435 */
     double flange_back;   /* flange-back spacing B (m), 1.360 */
-    double gauge_y;       /* rail y of the gauge point (m); NAN (default): the
-                             file's gauge_point, else the gauge-side point
-                             gauge_drop below the top */
+    double gauge_y;       /* rail y of the gauge point (m), both rails; NAN
+                             (default): each file's gauge_point, else its
+                             gauge-side point gauge_drop below the top */
+    double gauge_y_right; /* the right rail's, when finite (m); NAN (default) */
     double gauge_drop;    /* (m), 0.014 (EN 13848-1: 14 mm below the top) */
     double two_point_tol; /* gap under which a second point counts (m), 1e-5 */
     double du;            /* rs_patch grid spacing (m), 0.25e-3 */
@@ -46,12 +51,18 @@ typedef struct rs_wrgeom_opts {
 
 void rs_wrgeom_defaults(rs_wrgeom_opts *o);
 
-typedef struct rs_wrgeom {
+/* One side: its wheel on its rail, placed. */
+typedef struct rs_wrgeom_pair {
     const rs_profile *wheel, *rail;
-    rs_wrgeom_opts o;
+    double r0;         /* nominal rolling radius (m)                        */
     double d;          /* centre to taping line along the axle (m)          */
-    double yr0;        /* |Y| of the rail origins (m)                       */
+    double yr0;        /* |Y| of the rail origin (m)                        */
     double gauge_y;    /* the gauge point's rail y used (m)                 */
+} rs_wrgeom_pair;
+
+typedef struct rs_wrgeom {
+    rs_wrgeom_pair s[2];   /* [0] left, [1] right                        */
+    rs_wrgeom_opts o;
     double h_guess;    /* last solution's height (a start value)           */
     double roll_guess;
     rs_patch_hint hint[2];
@@ -82,8 +93,14 @@ typedef struct rs_wrgeom_state {
     rs_wrgeom_side side[2];   /* [0] left, [1] right                        */
 } rs_wrgeom_state;
 
-/* Checks the pair and fills g (it keeps the profile pointers).  Errors
- * (RS_E_ARG, RS_E_VALUE) with a message saying what to change. */
+/* Checks the pairs and fills g (it keeps the profile pointers): wheel[0] on
+ * rail[0] is the left side, wheel[1] on rail[1] the right.  Errors (RS_E_ARG,
+ * RS_E_VALUE) with a message saying what to change (and which side, where
+ * the sides differ). */
+int rs_wrgeom_init_sides(rs_wrgeom *g, const rs_profile *const wheel[2], const rs_profile *const rail[2],
+                         const rs_wrgeom_opts *o, char *err, size_t errlen);
+
+/* The same pair on both sides. */
 int rs_wrgeom_init(rs_wrgeom *g, const rs_profile *wheel, const rs_profile *rail,
                    const rs_wrgeom_opts *o, char *err, size_t errlen);
 

@@ -246,6 +246,110 @@ START_TEST(model_as_hand_options)
 }
 END_TEST
 
+/* Unlike sides: --wheel-right / --rail-right naming the left's very files
+ * by another path (so they are loaded and placed as a second pair) give the
+ * symmetric run's CSV files byte for byte; a 1:20 rail on the right is
+ * reported as such, with dr(0) != 0 (the library's closed-form and mirror
+ * checks are in test_contact_geometry).  --wheelset picks a model's pair
+ * (the full body name or the part's), an unknown or ambiguous one lists the
+ * model's wheelsets, and goes only with --model. */
+START_TEST(unlike_sides_and_wheelset)
+{
+    char ps[128], pu[128], path[192];
+    snprintf(ps, sizeof ps, "%s/sym", dir);
+    snprintf(pu, sizeof pu, "%s/two", dir);
+    int st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--out", ps));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--wheel-right",
+                  "./vehicles/profiles/s1002.prf", "--rail-right", "./vehicles/profiles/60e1_1in40.prf", "--out", pu));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "left S1002 on 60E1_1in40, right S1002 on 60E1_1in40"), "stdout: %s", out);
+    static char a[OUT_MAX], b[OUT_MAX];
+    const char *kind[2] = {"geometry", "conicity"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s_%s.csv", ps, kind[k]);
+        slurp(path, a);
+        snprintf(path, sizeof path, "%s_%s.csv", pu, kind[k]);
+        slurp(path, b);
+        ck_assert_msg(strlen(a) > 100 && strcmp(a, b) == 0, "%s differs:\n%.400s\n---\n%.400s", kind[k], a, b);
+    }
+    st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--rail-right",
+                  "vehicles/profiles/60e1_1in20.prf", "--out", pu));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "left S1002 on 60E1_1in40, right S1002 on 60E1_1in20") &&
+                      strstr(out, "centred, right: contact at wheel y") && strstr(out, "centred: dr = "),
+                  "stdout: %s", out);
+    snprintf(path, sizeof path, "%s_geometry.csv", pu);
+    slurp(path, a);
+    const char *mid = strstr(a, "\n0,");
+    double dr = 0;
+    ck_assert_msg(mid && sscanf(mid + 1, "0,%lf", &dr) == 1 && fabs(dr) > 1e-5, "centred dr %g", dr);
+    /* --wheelset */
+    st = run(ARGS("contact-geometry", "--model", "generated/coach", "--wheelset", "rear.ws2", "--out", pu));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "wheelset 'rear.ws2.ws' (contacts rear.ws2.left, rear.ws2.right)"), "stdout: %s", out);
+    st = run(ARGS("contact-geometry", "--model", "generated/coach", "--wheelset", "rear", "--out", pu));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "'rear' names more than one wheelset") && strstr(err, "'front.ws1.ws', 'front.ws2.ws'"),
+                  "%s", err);
+    st = run(ARGS("contact-geometry", "--model", "generated/coach", "--wheelset", "nope", "--out", pu));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "no wheelset 'nope'") && strstr(err, "'rear.ws2.ws'"), "%s", err);
+    st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--wheelset",
+                  "ws"));
+    ck_assert_int_eq(st, 2);
+    st = run(ARGS("contact-geometry", "--model", "generated/coach", "--rail-right", "vehicles/profiles/60e1_1in20.prf"));
+    ck_assert_int_eq(st, 2);
+}
+END_TEST
+
+/* A model whose right rail is 60E1 1:20 (wheelset.vdl with that rail on its
+ * right contact, compiled here): --model takes each side's pair; both rails
+ * 0.753035 m out, so the tool's track centre (midway between the gauge
+ * points) lies (y_g,r - y_g,l)/2 right of the model's centre line and the
+ * model's lateral shift is the tool's y - (y_g,r - y_g,l)/2 with y_g each
+ * rail's gauge point (as printed; the printed offset to their rounding). */
+START_TEST(model_with_unlike_rails)
+{
+    char cwd[4096], vdl[160], gen[160], pm[160], line[8192];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(vdl, sizeof vdl, "%s/w2.vdl", dir);
+    snprintf(gen, sizeof gen, "%s/gen", dir);
+    snprintf(pm, sizeof pm, "%s/m", dir);
+    FILE *in = fopen("vehicles/examples/wheelset.vdl", "r"), *o = fopen(vdl, "w");
+    ck_assert_msg(in && o, "cannot copy wheelset.vdl");
+    while (fgets(line, sizeof line, in)) {
+        char buf[16384];
+        size_t k = 0;
+        for (const char *p = line; *p && k + 4200 < sizeof buf;) {   /* paths made absolute */
+            if (strncmp(p, "\"../", 4) == 0) {
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "\"%s/vehicles/", cwd);
+                p += 4;
+            } else {
+                buf[k++] = *p++;
+            }
+        }
+        buf[k] = 0;
+        char *r = strncmp(buf, "contact right", 13) == 0 ? strstr(buf, "60e1_1in40") : NULL;
+        if (r) memcpy(r, "60e1_1in20", 10);
+        fputs(buf, o);
+    }
+    fclose(in);
+    fclose(o);
+    int st = run(ARGS("compile", vdl, "-o", gen));
+    ck_assert_msg(st == 0, "compile: exit %d: %s", st, err);
+    st = run(ARGS("contact-geometry", "--model", gen, "--out", pm));
+    ck_assert_msg(st == 0, "exit %d: %s", st, err);
+    ck_assert_msg(strstr(out, "left S1002 on 60E1_1in40, right S1002 on 60E1_1in20"), "stdout: %s", out);
+    const char *gp = strstr(out, "gauge points at rail y "), *off = strstr(out, "the model's lateral shift = y ");
+    double gl = 0, gr = 0, sh = 0;
+    ck_assert_msg(gp && sscanf(gp, "gauge points at rail y %lf / %lf mm", &gl, &gr) == 2, "stdout: %s", out);
+    ck_assert_msg(off && sscanf(off, "the model's lateral shift = y %lf mm", &sh) == 1, "stdout: %s", out);
+    ck_assert_msg(gl < -30 && gr < -30 && fabs(gr - gl) > 0.1, "gauge points %g %g mm", gl, gr);
+    ck_assert_msg(fabs(sh + 0.5 * (gr - gl)) < 0.011, "offset %g mm, gauge points %g %g mm", sh, gl, gr);
+}
+END_TEST
+
 /* The FEVE pair on the nominal metre gauge (--gauge 1.000: rails 8.7 mm
  * further in than the model's): the flange reaches the end of its table at
  * 8.3 mm, so the default +-10 mm range stops at +-8.2 mm and says so (the
@@ -335,6 +439,8 @@ static Suite *suite(void)
     tcase_add_test(tc, cone_conicity_and_plots);
     tcase_add_test(tc, bad_input_messages);
     tcase_add_test(tc, model_as_hand_options);
+    tcase_add_test(tc, unlike_sides_and_wheelset);
+    tcase_add_test(tc, model_with_unlike_rails);
     tcase_add_test(tc, default_range_stops);
     tcase_add_test(tc, cylinder_flat_stretch);
     suite_add_tcase(s, tc);

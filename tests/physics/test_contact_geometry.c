@@ -69,12 +69,13 @@ static double ca_side(const cone_arc *k, int s, double y, double phi, double *ur
     return cz - sg * k->d * sin(phi);
 }
 
-static double ca_roll(const cone_arc *k, double y)
+/* the roll with both sides touching; k[0] the left side, k[1] the right */
+static double ca_roll(const cone_arc k[2], double y)
 {
     double a = -0.05, b = 0.05;   /* F(a) > 0 > F(b) */
     for (int i = 0; i < 200; i++) {
         const double m = 0.5 * (a + b);
-        const double f = ca_side(k, 0, y, m, NULL, NULL) - ca_side(k, 1, y, m, NULL, NULL);
+        const double f = ca_side(&k[0], 0, y, m, NULL, NULL) - ca_side(&k[1], 1, y, m, NULL, NULL);
         if (f > 0) a = m; else b = m;
     }
     return 0.5 * (a + b);
@@ -91,13 +92,13 @@ static void check_cone_on_arc(const char *rail_file, double Cy, double Cz, doubl
     rs_wrgeom g;
     char err[512];
     ck_assert_msg(rs_wrgeom_init(&g, &w, &r, &o, err, sizeof err) == RS_OK, "%s", err);
-    const cone_arc k = {1.0 / 40, o.r0, g.d, g.yr0, 0.3, Cy, Cz};
+    const cone_arc k = {1.0 / 40, o.r0, g.s[0].d, g.s[0].yr0, 0.3, Cy, Cz}, k2[2] = {k, k};
     double maxdev = 0;
     for (int i = -8; i <= 8; i++) {
         const double y = i * 0.5e-3;
         rs_wrgeom_state st;
         ck_assert_msg(rs_wrgeom_solve(&g, y, &st, err, sizeof err) == RS_OK, "%s", err);
-        const double phi = ca_roll(&k, y);
+        const double phi = ca_roll(k2, y);
         double urL, uwL, urR, uwR;
         const double h = ca_side(&k, 0, y, phi, &urL, &uwL);
         (void)ca_side(&k, 1, y, phi, &urR, &uwR);
@@ -148,6 +149,114 @@ START_TEST(cone_on_60e1_1in40)
     /* the R300 crown turned by atan(1/40) about the crown point */
     const double th = atan(1.0 / 40);
     check_cone_on_arc("60e1_1in40.prf", 0.3 * sin(th), -0.3 * cos(th), NAN);
+}
+END_TEST
+
+/* Unlike sides (a worn rail on one side, unlike wheels: EN 15302's case E9):
+ * left a 1:40 cone of radius 0.46 m on the inclined 60E1's R300 crown, right
+ * a 1:20 cone of radius 0.455 m on a level R300 arc whose gauge point is put
+ * under its taping line.  Each side's closed form is the same as above with
+ * its own taper, radius, placement and arc; the roll makes the heights
+ * equal.  The placements are derived here from the options (d = B/2 -
+ * y_min, |Y| of a rail origin = G/2 - gauge_y); dr = (r0_l - g_l uw_l) -
+ * (r0_r - g_r uw_r).  The wheelset rolls and dr is not 0 when centred. */
+START_TEST(unlike_sides_closed_form)
+{
+    rs_profile wl, wr, rl, rr;
+    load(&wl, "cone_1in40.prf");
+    load(&wr, "cone_1in20.prf");
+    load(&rl, "60e1_1in40.prf");
+    load(&rr, "arc_r300.prf");
+    rs_wrgeom_opts o;
+    rs_wrgeom_defaults(&o);
+    o.r0_right = 0.455;
+    const double d_r = 0.5 * o.flange_back - wr.y[0];
+    o.gauge_y_right = 0.5 * o.gauge - d_r;      /* the arc's crown under the taping line */
+    const rs_profile *const w[2] = {&wl, &wr}, *const r[2] = {&rl, &rr};
+    rs_wrgeom g;
+    char err[512];
+    ck_assert_msg(rs_wrgeom_init_sides(&g, w, r, &o, err, sizeof err) == RS_OK, "%s", err);
+    double gy_l;   /* the left rail's own gauge point (the file's rule) */
+    if (rl.has_gauge)
+        gy_l = rl.gauge_y;
+    else
+        ck_assert_int_eq(rs_wrgeom_gauge_point(&rl, 0.014, &gy_l), 0);
+    const double d_l = 0.5 * o.flange_back - wl.y[0];
+    ck_assert_msg(fabs(g.s[0].d - d_l) < 1e-15 && fabs(g.s[1].d - d_r) < 1e-15, "taping lines %g %g", g.s[0].d, g.s[1].d);
+    ck_assert_msg(fabs(g.s[0].yr0 - (0.5 * o.gauge - gy_l)) < 1e-15 && fabs(g.s[1].yr0 - d_r) < 1e-15,
+                  "rail origins %g %g", g.s[0].yr0, g.s[1].yr0);
+    const double th = atan(1.0 / 40);
+    const cone_arc k[2] = {{1.0 / 40, 0.46, d_l, 0.5 * o.gauge - gy_l, 0.3, 0.3 * sin(th), -0.3 * cos(th)},
+                           {1.0 / 20, 0.455, d_r, d_r, 0.3, 0, -0.3}};
+    for (int i = -8; i <= 8; i++) {
+        const double y = i * 0.5e-3;
+        rs_wrgeom_state st;
+        ck_assert_msg(rs_wrgeom_solve(&g, y, &st, err, sizeof err) == RS_OK, "y %g: %s", y, err);
+        const double phi = ca_roll(k, y);
+        double urL, uwL, urR, uwR;
+        const double h = ca_side(&k[0], 0, y, phi, &urL, &uwL);
+        (void)ca_side(&k[1], 1, y, phi, &urR, &uwR);
+        const double dr = (0.46 - uwL / 40) - (0.455 - uwR / 20);
+        ck_assert_msg(fabs(st.roll - phi) < 1e-12, "y %g: roll %.12g, closed form %.12g", y, st.roll, phi);
+        ck_assert_msg(fabs(st.z - h) < 1e-12, "y %g: z %.12g, closed form %.12g", y, st.z, h);
+        ck_assert_msg(fabs(st.side[0].p[0].u_r - urL) < 2e-8 && fabs(st.side[1].p[0].u_r - urR) < 2e-8,
+                      "y %g: rail points %.9g %.9g, closed form %.9g %.9g", y, st.side[0].p[0].u_r,
+                      st.side[1].p[0].u_r, urL, urR);
+        ck_assert_msg(fabs(st.side[0].p[0].u_w - uwL) < 2e-8 && fabs(st.side[1].p[0].u_w - uwR) < 2e-8,
+                      "y %g: wheel points %.9g %.9g, closed form %.9g %.9g", y, st.side[0].p[0].u_w,
+                      st.side[1].p[0].u_w, uwL, uwR);
+        ck_assert_msg(fabs(st.dr - dr) < 1e-9, "y %g: dr %.12g, closed form %.12g", y, st.dr, dr);
+        if (i == 0) {   /* 5 mm smaller on the right: the axle's right end lower, roll ~ 5 mm / 1.5 m > 0
+                         * (raising the left), dr ~ +5 mm less what the tapers give back */
+            ck_assert_msg(st.roll > 1e-3 && fabs(st.dr - 5e-3) < 1e-3, "centred: roll %g dr %g", st.roll, st.dr);
+            printf("unlike sides, centred: roll %.4f mrad, dr %.4f mm (closed form %.4f)\n", st.roll * 1e3,
+                   st.dr * 1e3, dr * 1e3);
+        }
+    }
+    rs_profile_free(&wl);
+    rs_profile_free(&wr);
+    rs_profile_free(&rl);
+    rs_profile_free(&rr);
+}
+END_TEST
+
+/* Mirror: the right pair on the left and the left pair on the right is the
+ * same wheelset seen from behind: dr(y) = -dr'(-y), roll(y) = -roll'(-y), each
+ * side's contact = the other's (S1002 on 60E1 1:40 left, S1002 on 60E1 1:20
+ * right: a worn-in rail of another inclination, the contact jumps included). */
+START_TEST(unlike_sides_mirror)
+{
+    rs_profile w, r40, r20;
+    load(&w, "s1002.prf");
+    load(&r40, "60e1_1in40.prf");
+    load(&r20, "60e1_1in20.prf");
+    const rs_profile *const wa[2] = {&w, &w}, *const ra[2] = {&r40, &r20}, *const rb[2] = {&r20, &r40};
+    rs_wrgeom ga, gb;
+    char err[512];
+    ck_assert_msg(rs_wrgeom_init_sides(&ga, wa, ra, NULL, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_wrgeom_init_sides(&gb, wa, rb, NULL, err, sizeof err) == RS_OK, "%s", err);
+    double worst = 0;
+    for (int i = -60; i <= 60; i++) {
+        const double y = i * 0.1e-3;
+        rs_wrgeom_state a, b;
+        ck_assert_msg(rs_wrgeom_solve(&ga, y, &a, err, sizeof err) == RS_OK, "y %g: %s", y, err);
+        ck_assert_msg(rs_wrgeom_solve(&gb, -y, &b, err, sizeof err) == RS_OK, "y %g: %s", -y, err);
+        const double e = fmax(fabs(a.dr + b.dr), fabs(a.side[0].p[0].u_w - b.side[1].p[0].u_w));
+        ck_assert_msg(fabs(a.dr + b.dr) < 2e-8 && fabs(a.roll + b.roll) < 1e-10 &&
+                          fabs(a.side[0].p[0].u_w - b.side[1].p[0].u_w) < 2e-8 &&
+                          fabs(a.side[1].p[0].u_r - b.side[0].p[0].u_r) < 2e-8,
+                      "y %g: dr %.9g / %.9g, roll %.9g / %.9g, left u_w %.9g / right %.9g", y, a.dr, b.dr, a.roll,
+                      b.roll, a.side[0].p[0].u_w, b.side[1].p[0].u_w);
+        if (e > worst) worst = e;
+    }
+    /* and it differs from either symmetric pair: dr(0) != 0 */
+    rs_wrgeom_state c;
+    ck_assert_int_eq(rs_wrgeom_solve(&ga, 0, &c, err, sizeof err), RS_OK);
+    ck_assert_msg(fabs(c.dr) > 1e-5, "centred dr %g: the sides' rails differ, so should the radii", c.dr);
+    printf("S1002 on 60E1 1:40 left / 1:20 right: centred dr %.4f mm; mirror agrees to %.2g m\n", c.dr * 1e3, worst);
+    rs_profile_free(&w);
+    rs_profile_free(&r40);
+    rs_profile_free(&r20);
 }
 END_TEST
 
@@ -213,16 +322,16 @@ START_TEST(cone_conicity)
     static rs_wrgeom_state st[181];
     const int n = dr_table(&g, 9e-3, 0.1e-3, y, dr, st);
     const double th0 = atan(1.0 / 40), gam = 1.0 / 40;
-    const cone_arc k = {gam, g.o.r0, g.d, g.yr0, 0.3, 0.3 * sin(th0), -0.3 * cos(th0)};
+    const cone_arc k = {gam, g.o.r0, g.s[0].d, g.s[0].yr0, 0.3, 0.3 * sin(th0), -0.3 * cos(th0)}, k2[2] = {k, k};
     for (int i = 0; i < n; i++) {   /* the closed form's dr at the same shifts */
-        const double phi = ca_roll(&k, y[i]);
+        const double phi = ca_roll(k2, y[i]);
         double uwL, uwR;
         (void)ca_side(&k, 0, y[i], phi, NULL, &uwL);
         (void)ca_side(&k, 1, y[i], phi, NULL, &uwR);
         drc[i] = -gam * (uwL - uwR);
     }
     /* with the roll term (l = yr0, the crown contact) */
-    const double lam = gam * (1 + gam * (0.3 + g.o.r0) / g.yr0);
+    const double lam = gam * (1 + gam * (0.3 + g.o.r0) / g.s[0].yr0);
     for (int a = 1; a <= 8; a++) {
         double te, th, tc;
         ck_assert_int_eq(rs_conicity_en15302(y, dr, n, a * 1e-3, &te, NULL, NULL), RS_OK);
@@ -451,6 +560,8 @@ static Suite *suite(void)
     tcase_add_test(tc, conicity_linear_and_cubic);
     tcase_add_test(tc, cone_on_arc_r300);
     tcase_add_test(tc, cone_on_60e1_1in40);
+    tcase_add_test(tc, unlike_sides_closed_form);
+    tcase_add_test(tc, unlike_sides_mirror);
     tcase_add_test(tc, cone_conicity);
     tcase_add_test(tc, cone_flange_jump);
     tcase_add_test(tc, s1002_60e1);
