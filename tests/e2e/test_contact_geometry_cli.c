@@ -76,6 +76,22 @@ static void teardown(void)
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/* The two runs' geometry and conicity CSV files (prefixes pa, pb) are the
+ * same, byte for byte. */
+static void same_csv_files(const char *pa, const char *pb)
+{
+    static char a[OUT_MAX], b[OUT_MAX];
+    char path[192];
+    const char *kind[2] = {"geometry", "conicity"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s_%s.csv", pa, kind[k]);
+        slurp(path, a);
+        snprintf(path, sizeof path, "%s_%s.csv", pb, kind[k]);
+        slurp(path, b);
+        ck_assert_msg(strlen(a) > 100 && strcmp(a, b) == 0, "%s differs:\n%.400s\n---\n%.400s", kind[k], a, b);
+    }
+}
+
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 START_TEST(s1002_on_60e1_writes_csv)
@@ -208,7 +224,7 @@ END_TEST
  * point 26.27 mm in from the crown (docs/contact_geometry.md), 1.017 m. */
 START_TEST(model_as_hand_options)
 {
-    char pm[128], ph[128], path[192], bflange[64];
+    char pm[128], ph[128], bflange[64];
     snprintf(pm, sizeof pm, "%s/model", dir);
     snprintf(ph, sizeof ph, "%s/hand", dir);
     int st = run(ARGS("contact-geometry", "--model", "generated/feve3000", "--out", pm));
@@ -223,15 +239,7 @@ START_TEST(model_as_hand_options)
     st = run(ARGS("contact-geometry", "vehicles/profiles/cone_1in13_flange.prf", "vehicles/profiles/arc_r160_corner.prf",
                   "--flange-back", bflange, "--gauge", "1.07", "--gauge-point", "0", "--radius", "0.5", "--out", ph));
     ck_assert_msg(st == 0, "exit %d: %s", st, err);
-    static char a[OUT_MAX], b[OUT_MAX];
-    const char *kind[2] = {"geometry", "conicity"};
-    for (int k = 0; k < 2; k++) {
-        snprintf(path, sizeof path, "%s_%s.csv", pm, kind[k]);
-        slurp(path, a);
-        snprintf(path, sizeof path, "%s_%s.csv", ph, kind[k]);
-        slurp(path, b);
-        ck_assert_msg(strlen(a) > 100 && strcmp(a, b) == 0, "%s differs:\n%.400s\n---\n%.400s", kind[k], a, b);
-    }
+    same_csv_files(pm, ph);
     /* explicit options win over the model's */
     st = run(ARGS("contact-geometry", "--model", "generated/feve3000", "--radius", "0.45", "--gauge", "1.02",
                   "--out", pm));
@@ -264,21 +272,14 @@ START_TEST(unlike_sides_and_wheelset)
                   "./vehicles/profiles/s1002.prf", "--rail-right", "./vehicles/profiles/60e1_1in40.prf", "--out", pu));
     ck_assert_msg(st == 0, "exit %d: %s", st, err);
     ck_assert_msg(strstr(out, "left S1002 on 60E1_1in40, right S1002 on 60E1_1in40"), "stdout: %s", out);
-    static char a[OUT_MAX], b[OUT_MAX];
-    const char *kind[2] = {"geometry", "conicity"};
-    for (int k = 0; k < 2; k++) {
-        snprintf(path, sizeof path, "%s_%s.csv", ps, kind[k]);
-        slurp(path, a);
-        snprintf(path, sizeof path, "%s_%s.csv", pu, kind[k]);
-        slurp(path, b);
-        ck_assert_msg(strlen(a) > 100 && strcmp(a, b) == 0, "%s differs:\n%.400s\n---\n%.400s", kind[k], a, b);
-    }
+    same_csv_files(ps, pu);
     st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--rail-right",
                   "vehicles/profiles/60e1_1in20.prf", "--out", pu));
     ck_assert_msg(st == 0, "exit %d: %s", st, err);
     ck_assert_msg(strstr(out, "left S1002 on 60E1_1in40, right S1002 on 60E1_1in20") &&
                       strstr(out, "centred, right: contact at wheel y") && strstr(out, "centred: dr = "),
                   "stdout: %s", out);
+    static char a[OUT_MAX];
     snprintf(path, sizeof path, "%s_geometry.csv", pu);
     slurp(path, a);
     const char *mid = strstr(a, "\n0,");
