@@ -1363,3 +1363,36 @@ void rs_elastic_fill_splines(struct rs_ws *ws)
 {
     rs_wheel_rail_contact()->fill(E(ws->ct)->files, -1, ws->s, ws->u);
 }
+
+int rs_elastic_applied(struct rs_ws *ws, const double *dq, double ib, int may_open, int *opened)
+{
+    elastic_ws *c = E(ws->ct);
+    *opened = 0;
+    for (int i = 0; i < c->nc; i++) {
+        elastic_wheel *w = &c->w[i];
+        if (w->np == 0) { /* in the air: W, C6, K6 are 0 */
+            memset(w->F, 0, sizeof w->F);
+            continue;
+        }
+        /* the wheel's motion from the evaluation: Δx6 = J δq, Δv6 = J δq/β */
+        double dx[6] = {0, 0, 0, 0, 0, 0}, dv[6];
+        for (int l = 0; l < w->m; l++)
+            for (int k = 0; k < 6; k++)
+                dx[k] += w->J[6 * l + k] * dq[w->cols[l]];
+        for (int k = 0; k < 6; k++)
+            dv[k] = ib * dx[k];
+        if (may_open && wheel_opens(w, dv, dx, 1.0)) {
+            int st = wheel_resum(ws, i);
+            if (st)
+                return st;
+            *opened = 1;
+        }
+        for (int r = 0; r < 3; r++) {
+            double f = w->W[r];
+            for (int k = 0; k < 6; k++)
+                f -= w->C6[6 * r + k] * dv[k] + w->K6[6 * r + k] * dx[k];
+            w->F[r] = f;
+        }
+    }
+    return RS_OK;
+}

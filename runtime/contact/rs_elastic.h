@@ -123,6 +123,19 @@ typedef struct rs_elastic_wheel_state {
  * into the workspace, valid until it is freed). */
 void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state *out);
 
+/* Another integrator's solve (train mode: Park's corrector, rs_park.h) moved
+ * the state from the last evaluation by δq (dq: n_q values) in q and δq/β in
+ * q̇ (ib = 1/β), and applies each patch's force linearized to that end,
+ * W − K6 J δq − C6 J δq/β.  With may_open, a patch whose normal force
+ * linearized so would pull opens (N, f, ξ 0, as in the single step:
+ * rs_elastic_patch.open) and its wheel's W, K6, C6 are summed again
+ * without it (rs_elastic_wheel_get then gives them); *opened says whether
+ * any did: the caller then solves again with them.  Each wheel's force is
+ * then the one applied (the results' Q and Y).  No events (flange climb,
+ * derailment) are reported.  RS_OK or a status (rs_ws_error says why);
+ * allocation-free. */
+int rs_elastic_applied(struct rs_ws *ws, const double *dq, double ib, int may_open, int *opened);
+
 /* The contact's term of the step matrix as a step assembles it after the
  * last evaluation, Σ_wheels Jᵀ (h C6 + θ h²/2 K6) J (θ = contact_theta),
  * into K: dense n_q × n_q, column-major (a check for tests: the wheels of

@@ -53,6 +53,7 @@ struct rs_park {
     int nb, nl, n, symmetric;
     rs_park_block_fn bfn;
     rs_park_link_fn lfn;
+    rs_park_after_fn afn;
     void *ctx;
     const char **bname, **lname;
 
@@ -78,6 +79,8 @@ struct rs_park {
     int *lstart, *llist, *lthread;   /* plan of links                       */
     int *ident;                      /* max(nb, nl): 0, 1, ... the serial
                                         plan's lists (all on thread 0)     */
+    int *again;                      /* nb: the block changed its forces
+                                        after the solve (rs_park_after_fn) */
     int s_bstart[2], s_lstart[2];    /* the serial plan's offsets           */
     int serial;                      /* this section runs on the caller
                                         alone (same bits: rs_park.h)       */
@@ -200,7 +203,7 @@ void rs_park_free(rs_park **ppk)
     void *arrays[] = {pk->bname, pk->lname, pk->off, pk->moff, pk->la, pk->lb, pk->lna, pk->lnb, pk->lpoff,
                       pk->lports, pk->lmoff, pk->bl_start, pk->bl_link, pk->bl_side, pk->M, pk->lq, pk->q,
                       pk->bstart, pk->blist, pk->bthread, pk->lstart, pk->llist, pk->lthread, pk->bcost,
-                      pk->lcost, pk->ccost, pk->terr, pk->ident};
+                      pk->lcost, pk->ccost, pk->terr, pk->ident, pk->again};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         rs_free(&a, arrays[i]);
     rs_free(&a, pk);
@@ -292,10 +295,11 @@ static int alloc_tables(rs_park *pk)
     pk->ccost = rs_alloc(a, (size_t)(nb > nl ? nb : nl), sizeof(double));
     pk->terr = rs_alloc(a, (size_t)T, sizeof(terr));
     pk->ident = rs_alloc(a, (size_t)(nb > nl ? nb : nl), sizeof(int));
+    pk->again = rs_alloc(a, (size_t)nb, sizeof(int));
     return pk->bname && pk->lname && pk->off && pk->moff && pk->la && pk->lb && pk->lna && pk->lnb && pk->lpoff &&
                    pk->lmoff && pk->bl_start && pk->bl_link && pk->bl_side && pk->bstart && pk->blist &&
                    pk->bthread && pk->lstart && pk->llist && pk->lthread && pk->bcost && pk->lcost && pk->ccost &&
-                   pk->terr && pk->ident
+                   pk->terr && pk->ident && pk->again
                ? 0
                : -1;
 }
@@ -634,6 +638,41 @@ static void sync(rs_park *pk)
         rs_barrier_wait(pk->bar);
 }
 
+/* After a step's solve: each block's after-function (rs_park_after_fn);
+ * the blocks that changed their forces are evaluated at the same state
+ * and assembled again (assemble_block adds their links to the new F
+ * again; the others' M'_i, right-hand side and factors stand).  1: solve
+ * again; 0: not, or an error (any_error).  Every thread decides from the
+ * same flags, read after the barrier. */
+static int after_solve(rs_park *pk, int thread, const int *bstart, const int *blist, double t1, terr *E, int may)
+{
+    const double ib = 1.0 / pk->beta;
+    OWN_BLOCKS(b) {
+        const int r = pk->afn(pk->ctx, b, pk->x + pk->off[b], ib, may);
+        if (r < 0)
+            set_err(pk, E, E_BLOCKFN, b, -1, r);
+        pk->again[b] = r > 0;
+    }
+    sync(pk);
+    if (any_error(pk))
+        return 0;
+    int any = 0;
+    for (int b = 0; b < pk->nb; b++)
+        any |= pk->again[b];
+    if (!any)
+        return 0;
+    if (thread == 0)
+        pk->st.again++;
+    OWN_BLOCKS(b) {
+        if (pk->again[b]) {
+            eval_block(pk, b, t1, E);
+            assemble_block(pk, b, E);
+        }
+    }
+    sync(pk);
+    return !any_error(pk);
+}
+
 static void section(void *ctx, int thread, int unused)
 {
     (void)unused;
@@ -700,22 +739,30 @@ static void section(void *ctx, int thread, int unused)
         sync(pk);
         if (any_error(pk))
             return;
-        /* PS4-PS7: Krylov */
-        rs_krylov_result res;
-        const int st = pk->ar ? rs_artificial_solve(pk->ar, pk->kr, pk->A, pk->rhs, pk->x, pk->opt.krylov.tol,
-                                                    pk->opt.krylov.maxiter, &team, thread, &res)
-                              : rs_krylov_solve(pk->kr, pk->A, pk->rhs, pk->x, pk->symmetric, &team, thread, &res);
-        if (thread == 0) {
-            pk->kres = res;
-            pk->kfail = st;
-            pk->iters_this_step += res.iterations;
-            pk->st.solves++;
-            pk->st.krylov_iters += res.iterations;
-            if (res.iterations > pk->st.krylov_max)
-                pk->st.krylov_max = res.iterations;
-            pk->st.relres_last = res.relres;
+        /* PS4-PS7: Krylov; again while a block changes its forces after
+         * the solve (rs_park_after_fn), at most RS_PARK_SOLVES_MAX times */
+        for (int solve = 1;; solve++) {
+            rs_krylov_result res;
+            const int st = pk->ar ? rs_artificial_solve(pk->ar, pk->kr, pk->A, pk->rhs, pk->x, pk->opt.krylov.tol,
+                                                        pk->opt.krylov.maxiter, &team, thread, &res)
+                                  : rs_krylov_solve(pk->kr, pk->A, pk->rhs, pk->x, pk->symmetric, &team, thread, &res);
+            if (thread == 0) {
+                pk->kres = res;
+                pk->kfail = st;
+                pk->iters_this_step += res.iterations;
+                pk->st.solves++;
+                pk->st.krylov_iters += res.iterations;
+                if (res.iterations > pk->st.krylov_max)
+                    pk->st.krylov_max = res.iterations;
+                pk->st.relres_last = res.relres;
+            }
+            if (st != RS_OK)
+                return;
+            if (pk->mode != MODE_STEP || !pk->afn ||
+                !after_solve(pk, thread, bstart, blist, t1, E, solve < RS_PARK_SOLVES_MAX))
+                break;
         }
-        if (st != RS_OK)
+        if (any_error(pk))
             return;
         /* PS8: the corrector into the predicted state */
         if (pk->mode == MODE_STEP) {
@@ -846,6 +893,8 @@ static int run_section(rs_park *pk)
         return report(pk, "initialization");
     return RS_OK;
 }
+
+void rs_park_set_after_fn(rs_park *pk, rs_park_after_fn fn) { pk->afn = fn; }
 
 int rs_park_init(rs_park *pk)
 {

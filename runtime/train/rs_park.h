@@ -103,6 +103,19 @@ typedef int (*rs_park_block_fn)(void *ctx, int block, double t, const double *q,
 typedef int (*rs_park_link_fn)(void *ctx, int link, double t, const double *q, const double *qd, double *F,
                                double *K, double *C);
 
+/* After-solve function (optional): after each corrector solve of a step,
+ * block b's δq (dq, its n values; q̇ moves by δq/β, ib = 1/β).  A block
+ * whose forces are not what the linearization assumed (an elastic wheel's
+ * patch whose normal force, linearized to the step's end, would pull:
+ * rs_train_wheel_contact_after_solve) returns 1: its block function is then
+ * called again at the same state (t, q^p, q̇^p), writes the forces as they
+ * now are, and the step solves again.  0: as it is; < 0: fail the step.
+ * At most RS_PARK_SOLVES_MAX solves per corrector: the last call has
+ * may_change 0 (the block takes the solve as it is).  Called from any pool
+ * thread, concurrently for different blocks. */
+typedef int (*rs_park_after_fn)(void *ctx, int block, const double *dq, double ib, int may_change);
+enum { RS_PARK_SOLVES_MAX = 4 };
+
 typedef struct rs_park_sys {
     int nb, nl;
     const rs_park_block *blocks;   /* nb */
@@ -148,6 +161,8 @@ typedef struct rs_park_stats {
     long serial_steps;       /* steps run on the caller alone (all of them
                                 with one thread; the probe's and those
                                 it found faster that way with more)           */
+    long again;              /* solves repeated because a block changed its
+                                forces after a solve (rs_park_after_fn)       */
 } rs_park_stats;
 
 /* Copies sys's arrays it needs (names are borrowed: they must outlive the
@@ -155,6 +170,8 @@ typedef struct rs_park_stats {
  * RS_E_ARG (message says which block, link or option), RS_E_NOMEM. */
 int rs_park_create(rs_park **pk, const rs_park_sys *sys, const rs_park_opts *opts, char *err, size_t errlen);
 void rs_park_free(rs_park **pk);
+/* The blocks' after-solve function (NULL: none, the default), with sys's ctx. */
+void rs_park_set_after_fn(rs_park *pk, rs_park_after_fn fn);
 
 int rs_park_n(const rs_park *pk);                 /* total coordinates     */
 int rs_park_offset(const rs_park *pk, int block); /* first coordinate of a block */

@@ -187,6 +187,16 @@ static int wagon_fn(void *ctx, int b, double t, const double *q, const double *q
     return 0;
 }
 
+/* After Park's solve (rs_park_after_fn): a compiled vehicle's elastic
+ * wheels apply their forces linearized to the step's end; a patch that
+ * would pull opens and the step solves again (rs_train_contact.h). */
+static int wagon_after(void *ctx, int b, const double *dq, double ib, int may_change)
+{
+    rs_train *tr = ctx;
+    rs_train_wheel_contact *tc = tr->mv[b] ? rs_compiled_vehicle_contact(tr->mv[b]) : NULL;
+    return tc ? rs_train_wheel_contact_after_solve(tc, dq, ib, may_change) : 0;
+}
+
 double rs_coupler_force(const rs_coupler *c, const rs_wagon *ahead, const rs_wagon *behind, const double *q,
                         const double *qd, double *e_out, double *dfde, double *dfdv)
 {
@@ -576,6 +586,12 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     if (st != RS_OK) {
         rs_train_free(&tr);
         return st;
+    }
+    /* elastic wheels only: the hook costs a barrier per solve */
+    for (int v = 0; v < nv; v++) {
+        rs_train_wheel_contact *tc = tr->mv[v] ? rs_compiled_vehicle_contact(tr->mv[v]) : NULL;
+        if (tc && rs_train_wheel_contact_elastic(tc))
+            rs_park_set_after_fn(tr->pk, wagon_after);
     }
     *out = tr;
     return RS_OK;

@@ -33,6 +33,9 @@ struct rs_train_wheel_contact {
     int elastic;               /* the contacts are rs_elastic's            */
     double *T;                 /* elastic: 6 n scratch (K6 J, C6 J)        */
     double *each;              /* 3 nc: E, nu, mu of each contact          */
+    int held;                  /* elastic: a patch opened after the solve;
+                                  the next evaluation (the same state) takes
+                                  the wheels as they are                    */
     char err[1024];
 };
 
@@ -467,9 +470,16 @@ static int eval_elastic(rs_train_wheel_contact *tc, double t, const double *q, c
     const rs_model *m = tc->m;
     const int n = tc->n, nc = tc->nc;
     tc->err[0] = 0;
-    int st = rs_elastic_eval(ws, t, q, qd);
-    if (st != RS_OK)
+    int st = RS_OK;
+    /* held: the wheels with their opened patches, if this is still the
+     * state they were evaluated at (a failed step may leave held set) */
+    const size_t qb = (size_t)n * sizeof(double);
+    const int same = tc->held && t == ws->t && memcmp(q, ws->q, qb) == 0 && memcmp(qd, ws->qd, qb) == 0;
+    tc->held = 0;
+    if (!same && (st = rs_elastic_eval(ws, t, q, qd)) != RS_OK)
         return fail(tc, st);
+    if (same)
+        rs_ws_bind(ws, t, ws->q, ws->qd);
     if (M) {
         if ((st = rs_ws_call(ws, RS_FN_M, ws->Mv, NULL)))
             return fail(tc, st);
@@ -504,6 +514,18 @@ static int eval_elastic(rs_train_wheel_contact *tc, double t, const double *q, c
     if (C)
         scatter(&m->C_pattern, tc->cval, n, C);
     return RS_OK;
+}
+
+int rs_train_wheel_contact_after_solve(rs_train_wheel_contact *tc, const double *dq, double ib, int may_open)
+{
+    if (!tc->elastic)
+        return 0;
+    int opened = 0;
+    const int st = rs_elastic_applied(tc->ws, dq, ib, may_open, &opened);
+    if (st != RS_OK)
+        return fail(tc, st);
+    tc->held = opened;
+    return opened;
 }
 
 int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,

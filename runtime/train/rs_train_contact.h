@@ -112,6 +112,17 @@ struct rs_ws *rs_train_wheel_contact_ws(rs_train_wheel_contact *tc);
 int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,
                      double *C);
 
+/* After the integrator's solve (rs_park.h after_fn) moved the last
+ * evaluation's state by δq (dq, n values) and q̇ by δq/β (ib = 1/β): the
+ * elastic contact applies each patch's force linearized to that end
+ * (rs_elastic_applied; the results' Q, Y then say what the step applied).
+ * With may_open, a patch that would pull opens: returns 1, and the next
+ * rs_train_wheel_contact_eval (the same state, for the solve again) uses
+ * the wheels as they are then, without it.  0: nothing changed (and always
+ * for the compliant contact); < 0: a status, rs_train_wheel_contact_error
+ * says why.  Allocation-free. */
+int rs_train_wheel_contact_after_solve(rs_train_wheel_contact *tc, const double *dq, double ib, int may_open);
+
 /* Contact quantities for results (docs/trains.md "contact_outputs"): k in
  * [0, RS_CONTACT_VAR_STRIDE) is a single run's "<contact>.<suffix>"
  * (RS_CONTACT_VAR_* and the patch quantities, rs_ws.h), read from the

@@ -11,7 +11,10 @@
  * ∂f/∂N c_n ∂ṗ/∂v: the creep forces follow N, which the damping makes
  * depend on the velocity (Fx per ẏ 2.04e4 against 4.20e4 N s/m); the
  * columns along the rolling (x, yaw, spin) do not change ṗ and match.
- * The test asserts what holds and prints the missing term.
+ * The test asserts what holds, that the term is missing (y: 0.22 of the
+ * column's largest entry) and that it is small where it acts: Δt of it
+ * against the contact's term of the IMEX step's matrix at Δt = 1 ms,
+ * 3.2e-2 (bound 0.1; with c_n 5e5 it is 0.105 and the check fails).
  */
 #include <check.h>
 #include <math.h>
@@ -43,8 +46,13 @@ static rs_ws *make(const rs_model *m, const rs_contact_ops *ops, int law)
 }
 
 /* The worst |C6 J − FD| over the columns in mask (bit l: local column l)
- * relative to the largest FD entry of that column. */
-static double check(int law, double psi, double vy, unsigned mask)
+ * relative to the largest FD entry of that column; into *step (not NULL),
+ * the worst over those columns of the missing part's share of the IMEX
+ * step's matrix at Δt = 1 ms: |Δt Jᵀ (FD − C6 J)| against the contact's
+ * own term of that column, Jᵀ (Δt C6 + θ Δt²/2 K6) J (the wheelset's mass,
+ * 1250 kg and more on the diagonal, not counted: the share is an upper
+ * bound). */
+static double check(int law, double psi, double vy, unsigned mask, double *step)
 {
     double worst = 0;
     rs_loaded *h = rt_load("generated/wheelset");
@@ -63,6 +71,10 @@ static double check(int law, double psi, double vy, unsigned mask)
     const double r0 = rt_param(ws, "r0");
     qd[0] = 5, qd[5] = 5 / r0, qd[1] = vy;
     ck_assert_int_eq(rs_elastic_eval(ws, 0, q, qd), RS_OK);
+    const double dt = 1e-3;
+    double *S = calloc((size_t)nq * (size_t)nq, sizeof(double));
+    ck_assert(S);
+    rs_elastic_step_matrix(ws, dt, S);
     rs_elastic_wheel_state st;
     double C6[36], W0[6], J[6 * 8];
     int i = 0; /* left: the flange */
@@ -93,7 +105,7 @@ static double check(int law, double psi, double vy, unsigned mask)
         memcpy(Wm, st.W, sizeof Wm);
         qd[j] += e;
         printf("  d/d%-10s", m->q_names[j]);
-        double big = 0, err = 0;
+        double big = 0, err = 0, miss[6];
         for (int r = 0; r < 6; r++) {
             double an = 0;
             for (int k = 0; k < 6; k++)
@@ -102,11 +114,25 @@ static double check(int law, double psi, double vy, unsigned mask)
             printf(" [%10.4g fd %10.4g]", an, fd);
             big = fmax(big, fabs(fd));
             err = fmax(err, fabs(an - fd));
+            miss[r] = fd - an;
         }
-        printf("  rel %.2e\n", err / big);
-        if (mask >> l & 1)
+        /* the missing part in the step's matrix: −Δt Jᵀ miss (C = −∂F/∂q̇) */
+        double sm = 0, ss = 0;
+        for (int l2 = 0; l2 < mcol; l2++) {
+            double g = 0;
+            for (int k = 0; k < 6; k++)
+                g += J[6 * l2 + k] * miss[k];
+            sm = fmax(sm, dt * fabs(g));
+            ss = fmax(ss, fabs(S[(size_t)j * (size_t)nq + (size_t)cols[l2]]));
+        }
+        printf("  rel %.2e; step 1 ms: missing %.3g of %.3g\n", err / big, sm, ss);
+        if (mask >> l & 1) {
             worst = fmax(worst, err / big);
+            if (step)
+                *step = fmax(*step, sm / ss);
+        }
     }
+    free(S);
     (void)W0;
     free(q), free(qd);
     rs_ws_free(&ws);
@@ -119,17 +145,30 @@ START_TEST(test_creep_jacobian_flange)
     RS_REQUIRE_MODEL("wheelset");
     /* local columns: x, y, z, roll, yaw, spin (the wheel's J touches all) */
     const unsigned all = 0x3f, rolling = 1u | 1u << 4 | 1u << 5;
+    const unsigned across = 1u << 1 | 1u << 2 | 1u << 3;
     g_damp = 0;
-    const double e0 = check(1, 0.005, 0, all);
+    const double e0 = check(1, 0.005, 0, all, NULL);
     g_damp = 1e5;
-    const double e1 = check(1, 0.005, 0, rolling), e1y = check(1, 0.005, 0, 1u << 1);
+    double share = 0;
+    const double e1 = check(1, 0.005, 0, rolling, NULL), e1y = check(1, 0.005, 0, across, &share);
     /* Kalker's law saturated: the saturation factor is held in C6 (printed) */
-    check(0, 0.005, 0, 0);
+    check(0, 0.005, 0, 0, NULL);
     printf("C6 vs finite difference at the flange patch: %.2e without normal damping (all columns), "
-           "%.2e with it along the rolling (x, yaw, spin); %.2e in y: the missing dF/dN c_n dp'/dv\n",
-           e0, e1, e1y);
+           "%.2e with it along the rolling (x, yaw, spin); %.2e across (y, z, roll): the missing dF/dN c_n dp'/dv, "
+           "%.2e of the contact's term of the step's matrix at 1 ms\n",
+           e0, e1, e1y, share);
     ck_assert_msg(e0 < 0.01, "without damping C6 misses %.2e", e0);
     ck_assert_msg(e1 < 0.01, "along the rolling C6 misses %.2e", e1);
+    /* The missing term is large in C6 (a fifth to all of a column's
+     * largest entry across the rolling) but small where it acts: in the
+     * step's matrix at 1 ms, Δt of it against the contact's own term
+     * (Δt²/2 k_n ~ 700 kg, the wheelset's mass beside it).  Added alone
+     * (the experiment: ∂f/∂N from the laws' scaling, FD agreement 1e-9),
+     * the step's creep forces followed the damping's part of N's change
+     * and not the stiffness's: test_elastic_dt's 0.1 ms FEVE run then had
+     * a wheel pull (Q −204 N at 10.9 ms, rear.wr.right); docs/contact.md */
+    ck_assert_msg(e1y > 0.1, "the term is not missing any more (%.2e): turn this into an FD agreement", e1y);
+    ck_assert_msg(share < 0.1, "the missing term is %.2e of the step's contact term at 1 ms", share);
 }
 END_TEST
 
