@@ -37,7 +37,7 @@
  * at most 0.15 of the bound.  The least-damped eigenvalues of the two
  * matrices agree to 6 digits (15 m/s: 1.35376 Hz, ζ 0.0172672 against
  * 0.0172671; 8 and 25 m/s likewise), and the runs of test_linear_constraint
- * reach the same ζ (0.0172685 at Δt → 0) once released on the constraint
+ * reach the same ζ (0.0172682 at Δt → 0) once released on the constraint
  * manifold.
  *
  * So the linearization is the runtime's dynamics linearized, term by term:
