@@ -366,7 +366,8 @@ int rs_linear_system_at_ex(rs_ws *ws, rs_linear_system *sys, rs_linear_at_fn fn,
      * re-formed at each displaced contact's radii and V (N held at N0): with
      * the steady spin creepage of a 1:40 contact angle its change is first
      * order (issue 22: the S1002 wheelset's ζ 0.019688 → 0.017267, runs
-     * 0.018186; a cone's constant radii leave it nil) */
+     * released on the constraint manifold 0.017269; a cone's constant
+     * radii leave it nil) */
     for (int j = 0; j < n && (nphi > 0 || nc > 0); j++) {
         double *col = sys->K + (size_t)j * n;
         for (int side = 0; side < 2; side++) {

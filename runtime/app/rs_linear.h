@@ -14,12 +14,13 @@
  *                            stiffness; λ0 from [M φ_qᵀ; φ_q 0][q̈; λ] =
  *                            [δ + D f0; γ]; central differences of φ_q(q)
  *                            with the contact points re-solved at each q
- *   f  = −Cb ν               linear Kalker at the steady state: Cb the
- *                            runtime's creep block (rs_contact_creep_block)
- *                            at N0 = −λ0; its variation with N is first
- *                            order (the steady spin creepage ν0 ≠ 0): K, C
- *                            are multiplied by T (rs_linear_load.c), that
- *                            with the radii second order about ν ≈ 0
+ *   f  = −Cb ν               linear Kalker: Cb the runtime's creep block
+ *                            (rs_contact_creep_block) at N0 = −λ0,
+ *                            re-formed at each displaced state's radii and
+ *                            V as the step does; its variation with N is
+ *                            first order too (the steady spin creepage
+ *                            ν0 ≠ 0): K, C are multiplied by T
+ *                            (rs_linear_load.c)
  *   C_f = D Cb ∂ν/∂q̇         the implicit creep Jacobian C^K_qq (RS_FN_CREEP)
  *   K_f = −∂(D f)/∂q         central differences, contact points re-solved
  *
@@ -31,8 +32,9 @@
  * Kz = −∂δ/∂z, Zq = ∂ż/∂q, Zv = ∂ż/∂q̇ by central differences (the forces
  * are linear in z, ż linear in q̇: the differences are exact but for
  * rounding), b exact; the eigenproblem of [x; ẋ; z] has size 2 r + n_z.
- * Left out: ∂M/∂q q̈0 (q̈0 = 0 in steady running), the creep block's
- * dependence on the curvature radii.
+ * Left out: ∂M/∂q q̈0 (q̈0 = 0 in steady running).  Checked against the
+ * runtime's own dynamics by finite differences, entry by entry
+ * (tests/physics/test_linear_fd.c, the S1002 wheelset).
  *
  * Each mode: eigenvalue s = re ± i im, frequency f = im / 2π [Hz], damping
  * ratio ζ = −re / |s| (1 for a decaying real mode, −1 a diverging one),

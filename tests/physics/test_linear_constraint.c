@@ -7,31 +7,37 @@
  * S1002 the 1:40 contact angle's steady spin creepage makes the creep
  * block's change with the displaced contact's curvature radii and reference
  * speed V first order (Cb ∝ (ab)^k / V), which the linearization held
- * fixed: ζ 0.019688 against the runs' 0.018186 (+8.3 %).  It now re-forms
- * the block at each displaced state (rs_linear.c): ζ 0.017267 (−5.05 %).
+ * fixed: ζ 0.019688 at 15 m/s (+14 % against these runs).  It now re-forms
+ * the block at each displaced state (rs_linear.c): ζ 0.017267.
  *
  *   - s1002_constraint_eigen_vs_run: generated/wheelset, constraint
- *     contact, Kalker, at 15 m/s: the least-damped eigenvalue against runs
- *     of the same workspace released 0.5 µm off centre (IMEX) at Δt 4e-5
- *     and 2e-5 s: ζ 0.0178147 and 0.0180003, and at 1e-5 / 5e-6 s 0.0180932
- *     / 0.0181397: first order in Δt, so ζ(Δt → 0) = 2 ζ(2e-5) − ζ(4e-5) =
- *     0.018186 (0.0181862 from the two finer runs); the same to 6 digits at
- *     0.1 and 4 µm (linear).  Frequency within 1 % (measured −0.09 %).
+ *     contact, Kalker, at 8, 15 and 25 m/s: the least-damped eigenvalue
+ *     against runs of the same workspace released 0.5 µm off centre (IMEX;
+ *     8, 5.5, 4 s, measured after the first) at Δt 4e-5 and 2e-5 s,
+ *     extrapolated to Δt → 0 as 2 ζ(2e-5) − ζ(4e-5) (first order: at 15 m/s
+ *     over 8 s ζ 0.0169287, 0.0170986, 0.0171836, 0.0172260 at Δt 4e-5,
+ *     2e-5, 1e-5, 5e-6 s).  Measured (linear against runs): 8 m/s 0.721775 /
+ *     0.721751 Hz, ζ 0.0383717 / 0.0383725; 15 m/s 1.35376 / 1.35374 Hz,
+ *     ζ 0.0172672 / 0.0172682; 25 m/s 2.24104 / 2.24102 Hz, ζ −0.0341632 /
+ *     −0.0341619: frequencies within 0.003 %, damping ratios within
+ *     0.006 %.  The extrapolation's own error: from Δt 1e-5 and 5e-6 s
+ *     instead (8 s runs), ζ 0.03837246, 0.01726849, −0.03416315, within
+ *     2e-4 % of the coarser pairs'.  Held to 0.05 % (frequency) and 0.1 %
+ *     (damping ratio); the held creep block (ζ 0.019688, +14 %) fails it,
+ *     as does a release off the manifold (below: at 8 m/s already the
+ *     frequency, +0.22 %).
  *
- * The damping ratio is held to ZETA_TOL = 6 %, not the issue's 1–2 %: the
- * remaining −5 % is NOT in the creep block.  With the block frozen in the
- * run (a diagnostic hook in rs_contact_creep, not kept) and held in the
- * linearization, with no load term: run 0.021184, linear 0.019997
- * (−5.6 %); with the spin coefficients zeroed in both: run 0.049970,
- * linear 0.041750 (−16 %, frequency −0.7 %).  The block's variation
- * itself agrees: the run's ζ falls by 14.1 % when it is re-formed, the
- * linear ζ by 13.7 %; the loads' term by 1.7 % / 1.8 %.  The held block
- * (+8.3 %) fails this test; a 2 % bound is the target once the remaining
- * term is found (docs/linear.md, "Open").  The gap changes with the speed
- * (same runs and fit): 8 m/s linear 0.721775 Hz, ζ 0.0383717, runs 0.723373
- * Hz, ζ 0.0364192 (+5.4 %); 25 m/s 2.24104 Hz, ζ −0.0341632, runs 2.24143
- * Hz, ζ −0.0343152 (−0.4 %); the runs' forward speed falls by 0.4 mm/s
- * in 8 s (not the cause).
+ * The runs project to `tolerance 1e-12`.  With the default 1e-6 m the
+ * release (y moved, z and roll not) leaves the constraints violated by
+ * about 5e-8 m, below the tolerance, so never projected: the run then moves
+ * with that violation held constant (φ_q q̇ = β keeps it), which adds a
+ * constant yaw acceleration (1.9e-5 rad/s² at 0.5 µm, in proportion to the
+ * amplitude) and shifts the equilibrium the decay is measured about: ζ
+ * 0.018186 at Δt → 0, +5.3 %, whatever the amplitude (0.1 to 4 µm) — the
+ * gap issue 22 was about.  The same release with z and roll moved with it
+ * (on the manifold) gives 0.0170986 at 2e-5 s under either tolerance.
+ * tests/physics/test_linear_fd.c checks the linear model itself against
+ * the runtime's dynamics, entry by entry.
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -47,17 +53,20 @@
 #include "rs_test_decay.h"
 #include "rt_fixtures.h"
 
-#define ZETA_TOL 0.06
+#define ZETA_TOL 0.001 /* relative; the frequency 0.0005 */
 
 static char err[4000];
 
 /* Frequency and damping ratio of a run at step dt from the linearized
  * state of generated/wheelset at V; the linear answer into f_lin, z_lin. */
-static void run_at(double V, const char *dt_text, double *f_lin, double *z_lin, double *f_sim, double *z_sim)
+static void run_at(double V, double T, const char *dt_text, double *f_lin, double *z_lin, double *f_sim,
+                   double *z_sim)
 {
-    const double T = 8, amp = 0.5e-6, dt = atof(dt_text);
+    const double amp = 0.5e-6, dt = atof(dt_text);
     char set[512];
-    snprintf(set, sizeof set, "contact constraint\ncreep kalker\nfriction 0\nstep %s\nmethod imex", dt_text);
+    /* tolerance: the release projected (the header) */
+    snprintf(set, sizeof set, "contact constraint\ncreep kalker\nfriction 0\nstep %s\nmethod imex\ntolerance 1e-12",
+             dt_text);
     rs_linear_config c;
     rs_linear_config_default(&c);
     c.model_dir = "generated/wheelset";
@@ -88,15 +97,21 @@ static void run_at(double V, const char *dt_text, double *f_lin, double *z_lin, 
 
 START_TEST(s1002_constraint_eigen_vs_run)
 {
-    const double V = 15;
-    double f_lin, z_lin, f1, z1, f2, z2;
-    run_at(V, "4e-5", &f_lin, &z_lin, &f1, &z1);
-    run_at(V, "2e-5", &f_lin, &z_lin, &f2, &z2);
-    const double z0 = 2 * z2 - z1, f0 = 2 * f2 - f1;
-    printf("S1002 wheelset, constraint, %g m/s: linear %.6g Hz, zeta %.6g; runs at dt -> 0 %.6g Hz, zeta %.6g "
-           "(%+.2f %%)\n", V, f_lin, z_lin, f0, z0, 100 * (z_lin - z0) / z0);
-    ck_assert_msg(fabs(f0 - f_lin) < 0.01 * f_lin, "frequency: linear %.6g Hz, runs %.6g Hz", f_lin, f0);
-    ck_assert_msg(fabs(z0 - z_lin) < ZETA_TOL * fabs(z0), "damping ratio: linear %.6g, runs %.6g", z_lin, z0);
+    /* run lengths: six periods or more after the first second */
+    const double speeds[] = {8, 15, 25}, T[] = {8, 5.5, 4};
+    for (int k = 0; k < 3; k++) {
+        const double V = speeds[k];
+        double f_lin, z_lin, f1, z1, f2, z2;
+        run_at(V, T[k], "4e-5", &f_lin, &z_lin, &f1, &z1);
+        run_at(V, T[k], "2e-5", &f_lin, &z_lin, &f2, &z2);
+        const double z0 = 2 * z2 - z1, f0 = 2 * f2 - f1;
+        printf("S1002 wheelset, constraint, %g m/s: linear %.6g Hz, zeta %.6g; runs at dt -> 0 %.6g Hz, zeta %.6g "
+               "(%+.3f %%, %+.3f %%)\n", V, f_lin, z_lin, f0, z0, 100 * (f_lin - f0) / f0, 100 * (z_lin - z0) / z0);
+        ck_assert_msg(fabs(f0 - f_lin) < 0.0005 * f_lin, "%g m/s: frequency: linear %.6g Hz, runs %.6g Hz", V, f_lin,
+                      f0);
+        ck_assert_msg(fabs(z0 - z_lin) < ZETA_TOL * fabs(z0), "%g m/s: damping ratio: linear %.6g, runs %.6g", V,
+                      z_lin, z0);
+    }
 }
 END_TEST
 
