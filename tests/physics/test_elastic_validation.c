@@ -13,6 +13,11 @@
  *    then (and when its tread patch unloads, the flange carrying alone) is
  *    Nadal's (tan β − μ)/(1 + μ tan β) within 10 %, β the flange patch's
  *    contact angle (the largest p<j>.alpha, 70.1° for S1002 on 60E1 1:40);
+ *  - the same rig's bounce at ψ = 5 mrad (issue 20): its creepages against
+ *    the wheel's motion computed here from climb.vdl's kinematics, and,
+ *    frictionless under a constant push, its energy, which may only fall:
+ *    it does at ψ = 20 mrad, and jumps up at ψ = 0 on the conformal flange
+ *    root (a known defect of the normal law, asserted so that a fix shows);
  *  - curving with cant deficiency: the two-axle bogie (generated/bogie: a
  *    free frame on two wheelsets; nothing but the rails carries a lateral
  *    force) runs vehicles/tracks/r300.trk (40 m straight, 60 m clothoid with
@@ -39,6 +44,7 @@
 #include "rs_creep.h"
 #include "rs_elastic.h"
 #include "rs_load.h"
+#include "rs_profile.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
 #include "rs_ws.h"
@@ -91,6 +97,38 @@ static int record_event(void *ctx, const rs_contact_event *e)
     return 0;
 }
 
+/* The climb rig (generated/climb) with options o, its yaw held at psi, the
+ * wheels tied by the torsion bushing k_axle, c_axle (0: independent),
+ * rolling at V; at = {y, z, rail offset b_r} where it starts, or NULL: the
+ * S1002 rig's, next to the left flange (y 6 mm: 0.2 mm from it), 0.1 mm
+ * above the rails, climb.vdl's b_r; initialized. */
+static rs_ws *climb_rig_at(const rs_model *m, const rs_options *o, double psi, double k_axle, double c_axle,
+                           double V, const double *at)
+{
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    rt_set_param(ws, "psi", psi);
+    rt_set_param(ws, "k_axle", k_axle);
+    rt_set_param(ws, "c_axle", c_axle);
+    if (at)
+        rt_set_param(ws, "b_r", at[2]);
+    const double r0 = rt_param(ws, "r0");
+    ck_assert_int_eq(rs_ws_set_q(ws, "yaw", psi), RS_OK);
+    ck_assert_int_eq(rs_ws_set_q(ws, "y", at ? at[0] : 0.006), RS_OK); /* S1002: 6.2 mm from its flange */
+    ck_assert_int_eq(rs_ws_set_q(ws, "z", at ? at[1] : 1e-4), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", V), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_l_dot", V / r0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_r_dot", V / r0), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    return ws;
+}
+
+static rs_ws *climb_rig(const rs_model *m, const rs_options *o, double psi, double k_axle, double c_axle, double V)
+{
+    return climb_rig_at(m, o, psi, k_axle, c_axle, V, NULL);
+}
+
 static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_out, double *yq_flange_out,
                   double *nadal_out)
 {
@@ -110,20 +148,8 @@ static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_ou
     event_log ev = {0};
     o.contact_event = record_event;
     o.contact_event_ctx = &ev;
-    rs_ws *ws;
-    char err[600];
-    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
-    rt_set_param(ws, "psi", psi);
-    rt_set_param(ws, "k_axle", k_axle);
-    rt_set_param(ws, "c_axle", c_axle);
-    const double V = knob("CLIMB_V", 5), r0 = rt_param(ws, "r0"), b0 = rt_param(ws, "b0");
-    ck_assert_int_eq(rs_ws_set_q(ws, "yaw", psi), RS_OK);
-    ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.006), RS_OK); /* near the flange: 6.2 mm */
-    ck_assert_int_eq(rs_ws_set_q(ws, "z", 1e-4), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", V), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_l_dot", V / r0), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_r_dot", V / r0), RS_OK);
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    rs_ws *ws = climb_rig(m, &o, psi, k_axle, c_axle, knob("CLIMB_V", 5));
+    const double b0 = rt_param(ws, "b0");
     const int iz = q_index(ws, "z"), iroll = q_index(ws, "roll"), iy = q_index(ws, "y");
     const rs_var vY = var(ws, "left.Y"), vQ = var(ws, "left.Q");
     double *q = rs_ws_q(ws);
@@ -215,6 +241,275 @@ START_TEST(test_flange_climb_nadal)
      * patch, whose longitudinal creepage stays small: Nadal again */
     climb(rs_loaded_model(h), 1e7, 1e4, &yq, &yq_flange, &nadal);
     ck_assert_msg(fabs(yq / nadal - 1) < 0.10, "solid axle: Y/Q %g at the climb vs Nadal %g", yq, nadal);
+    rs_unload(&h);
+}
+END_TEST
+
+/* ---- the bounce at a small angle of attack (issue 20) ------------------------ */
+
+/* At ψ = 5 mrad the rig, F_y = 0, does not sit on its flange: the left wheel
+ * hops (lift-off in 38 % of the steps over 1..2 s, Q up to 144 kN against
+ * 24 kN), landing on the flange root (25–43°) and the flange (70°) in turn.
+ * Two questions decide whether that is physics (docs/contact.md "Elastic
+ * contact: validation", "The bounce at ψ = 5 mrad"): are the creepages
+ * those of the wheel's motion, and where does the energy come from. */
+
+/* The rig's kinematics written out from climb.vdl: B_yaw = rot(z, yaw),
+ * B_nsw = rot(B_yaw's x, roll), wheel = rot(B_nsw's y, spin); the wheel
+ * centre W = (x, y, r0 + z) + sg b0 e_y(B_nsw).  Gives W's velocity, the
+ * wheel's angular velocity and the axle to the wheel's field side. */
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void cross3(const double a[3], const double b[3], double r[3])
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+typedef struct rig_idx {
+    int x, y, z, roll, yaw, spin[2];
+} rig_idx;
+
+static void rig_wheel(const rig_idx *k, const double *q, const double *qd, int i, double b0, double vW[3],
+                      double om[3], double a[3])
+{
+    const double sg = i == 0 ? 1 : -1, cy = cos(q[k->yaw]), sy = sin(q[k->yaw]);
+    const double cr = cos(q[k->roll]), sr = sin(q[k->roll]);
+    const double ex[3] = {cy, sy, 0}, ey[3] = {-sy * cr, cy * cr, sr};
+    /* B_nsw turns at yaw' about z and roll' about B_yaw's x */
+    double omn[3], lever[3];
+    for (int c = 0; c < 3; c++) {
+        omn[c] = qd[k->roll] * ex[c] + (c == 2 ? qd[k->yaw] : 0);
+        om[c] = omn[c] + qd[k->spin[i]] * ey[c];
+        lever[c] = sg * b0 * ey[c];
+        a[c] = sg * ey[c];
+    }
+    double wl[3];
+    cross3(omn, lever, wl);
+    vW[0] = qd[k->x] + wl[0], vW[1] = qd[k->y] + wl[1], vW[2] = qd[k->z] + wl[2];
+}
+
+START_TEST(test_climb_creepages_by_hand)
+{
+    RS_REQUIRE_MODEL("climb");
+    rs_loaded *h = rt_load("generated/climb");
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = 1e-4;
+    o.contact_mu = MU;
+    o.contact_law = RS_CREEP_FASTSIM;
+    rs_ws *ws = climb_rig(rs_loaded_model(h), &o, 0.005, 0, 0, 5);
+    const rig_idx k = {q_index(ws, "x"), q_index(ws, "y"), q_index(ws, "z"), q_index(ws, "roll"),
+                       q_index(ws, "yaw"), {q_index(ws, "spin_l"), q_index(ws, "spin_r")}};
+    const double b0 = rt_param(ws, "b0"), r0 = rt_param(ws, "r0");
+    rs_profile s1002;
+    char err[300];
+    ck_assert_msg(rs_profile_load(&s1002, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
+    const int nq = rs_ws_model(ws)->n_q;
+    ck_assert_int_le(nq, 16);
+    double q0[16], qd0[16], err_xi = 0, err_sp = 0, err_r = 0;
+    int checked = 0, flange = 0, hint = 0;
+    /* 1 s to reach the flange, then 0.2 s of the bounce (three of its 63 ms
+     * patterns), every step: the results describe the step's start */
+    for (long n = 0; n < 12000; n++) {
+        memcpy(q0, rs_ws_q(ws), (size_t)nq * sizeof(double));
+        memcpy(qd0, rs_ws_qd(ws), (size_t)nq * sizeof(double));
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        if (n < 10000)
+            continue;
+        for (int i = 0; i < 2; i++) {
+            double vW[3], om[3], a[3];
+            rig_wheel(&k, q0, qd0, i, b0, vW, om, a);
+            for (int j = 0; j < rs_elastic_patches(ws, i); j++) {
+                const rs_elastic_patch *p = rs_elastic_patch_get(ws, i, j);
+                if (!(p->N > 0))
+                    continue;
+                /* the contact point on the wheel's surface: u_w along the
+                 * axle, r0 + z_w(u_w) from it */
+                const double ua = dot3(p->r, a);
+                double radial[3];
+                for (int c = 0; c < 3; c++)
+                    radial[c] = p->r[c] - ua * a[c];
+                err_r = fmax(err_r, fabs(ua - p->g.u_w));
+                err_r = fmax(err_r, fabs(sqrt(dot3(radial, radial)) - r0 -
+                                         rs_profile_eval(&s1002, p->g.u_w, &hint, NULL, NULL)));
+                /* the material velocity there (the rail is still), in the
+                 * contact base: t_x the track's tangent (x) in the contact
+                 * plane, t_y = n × t_x; reference speed as rs_elastic.c */
+                double wr[3], vP[3], tx[3] = {1, 0, 0}, ty[3];
+                cross3(om, p->r, wr);
+                for (int c = 0; c < 3; c++) {
+                    vP[c] = vW[c] + wr[c];
+                    tx[c] -= p->n[0] * p->n[c];
+                }
+                const double ntx = sqrt(dot3(tx, tx));
+                for (int c = 0; c < 3; c++)
+                    tx[c] /= ntx;
+                cross3(p->n, tx, ty);
+                const double V = 0.5 * (sqrt(dot3(vW, vW)) + sqrt(dot3(wr, wr)));
+                const double Veff = sqrt(V * V + o.contact_vmin * o.contact_vmin);
+                const double xi[3] = {dot3(vP, tx) / Veff, dot3(vP, ty) / Veff, dot3(om, p->n) / Veff};
+                err_xi = fmax(err_xi, fmax(fabs(xi[0] - p->xi[0]), fabs(xi[1] - p->xi[1])));
+                err_sp = fmax(err_sp, fabs(xi[2] - p->xi[2]));
+                checked++;
+                if (i == 0 && p->g.alpha > 60 * M_PI / 180) {
+                    /* the flange leads (ψ > 0): there the wheel's surface
+                     * moves down, the wheel slides down the flange (ξ_y < 0,
+                     * t_y up the flange) and friction pushes it up (f_y > 0):
+                     * Nadal's mechanism */
+                    ck_assert_msg(p->r[0] > 0 && vP[2] < 0 && xi[1] < 0 && p->f[1] > 0,
+                                  "flange patch: lead %g m, v_z %g m/s, xi_y %g, f_y %g N", p->r[0], vP[2],
+                                  xi[1], p->f[1]);
+                    flange++;
+                }
+            }
+        }
+    }
+    printf("climb rig at psi 5 mrad, 1.0..1.2 s: %d loaded patches (%d on the left flange); creepages against the "
+           "wheel's motion by hand: largest difference %.3g (x, y), %.3g 1/m (spin); contact point off the wheel's "
+           "surface by %.3g m\n", checked, flange, err_xi, err_sp, err_r);
+    ck_assert_msg(err_xi < 1e-9 && err_sp < 1e-7, "creepages: %g, spin %g 1/m", err_xi, err_sp);
+    ck_assert_msg(err_r < 1e-9, "contact point %g m off the wheel", err_r);
+    ck_assert_int_gt(checked, 500);
+    ck_assert_int_gt(flange, 10);
+    rs_profile_free(&s1002);
+    rs_ws_free(&ws);
+    rs_unload(&h);
+}
+END_TEST
+
+/* Frictionless (contact_creep 0), pushed left by a constant F_y = 30 kN
+ * from t = 0, 1 s at Δt = 0.1 ms: nothing but the contact's normal forces,
+ * gravity and the push act, so E = T + V + the patches' elastic energy
+ * − F_y y may only fall (the normal damping and the step's θ = 1 take
+ * energy out).  Returns the largest gain of E in one step; *fall: E at the
+ * start less E at the end. */
+static double frictionless_gain(const rs_model *m, double psi, double *fall)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = 1e-4;
+    o.contact_creep = 0;
+    rs_ws *ws = climb_rig(m, &o, psi, 0, 0, 5);
+    const double F = 30e3, *q = rs_ws_q(ws);
+    const int iy = q_index(ws, "y");
+    ck_assert_int_eq(rs_ws_set_u(ws, "F_y", F), RS_OK);
+    double T, V, gain = 0;
+    ck_assert_int_eq(rs_ws_energy(ws, &T, &V), RS_OK);
+    const double E0 = T + V + rs_elastic_energy(ws) - F * q[iy];
+    double E = E0;
+    for (long n = 0; n < 10000; n++) {
+        ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
+        ck_assert_int_eq(rs_ws_energy(ws, &T, &V), RS_OK);
+        const double En = T + V + rs_elastic_energy(ws) - F * q[iy];
+        ck_assert(isfinite(En));
+        gain = fmax(gain, En - E);
+        E = En;
+    }
+    *fall = E0 - E;
+    rs_ws_free(&ws);
+    return gain;
+}
+
+START_TEST(test_climb_frictionless_energy)
+{
+    RS_REQUIRE_MODEL("climb");
+    rs_loaded *h = rt_load("generated/climb");
+    double fall20, fall0;
+    /* ψ = 20 mrad: the wheel settles on its flange (70°) alone */
+    const double gain20 = frictionless_gain(rs_loaded_model(h), 0.02, &fall20);
+    /* ψ = 0: it comes to the conformal flange root, where the gap is flat
+     * to a micrometre from 38° to 70° (docs/contact.md) */
+    const double gain0 = frictionless_gain(rs_loaded_model(h), 0, &fall0);
+    printf("climb rig frictionless, F_y 30 kN, 1 s: largest energy gain in one step %.3g J at psi 20 mrad "
+           "(E fell by %.1f J), %.3g J at psi 0 (E fell by %.1f J)\n", gain20, fall20, gain0, fall0);
+    ck_assert_msg(gain20 < 1.0 && fall20 > 50, "psi 20 mrad: one step gained %g J, E fell by %g J", gain20,
+                  fall20);
+    /* KNOWN DEFECT (issue 20, open): at the conformal flange root the
+     * normal forces are no gradient of an energy (a point per minimum of the
+     * vertical gap, each pressed by its normal depth −g cos α: where the
+     * deepest minimum moves from 70° to 38° within a step its N jumps 3.5×).
+     * Steps gain up to 236 J (the hops of the ψ = 5 mrad rig come from
+     * there).  When the normal law becomes conservative this check fails:
+     * then hold ψ = 0 to the ψ = 20 mrad bound above. */
+    ck_assert_msg(gain0 > 10.0, "psi 0: the largest one-step energy gain is %g J (the known defect is gone? "
+                  "then check it as at psi 20 mrad)", gain0);
+    rs_unload(&h);
+}
+END_TEST
+
+/* ---- the angle of attack's effect, on a pair without a conformal root ------- */
+
+/* The climb rig with the conical wheel cone_1in13_flange (1:13 tread, R 16 mm
+ * root to 68°, a 71.6° flank) on arc_r160_corner: the wheel less curved
+ * than the rail at every contact angle, no flat stretch of the gap in the
+ * root (tests/tools/gen_profiles_flange.c; the flank against the gauge face
+ * is one, docs/contact.md); rail offset 0.743771 m for the straight
+ * track's gauge.  Starts on the root (y 10.6 mm, 1.25 mm up,
+ * just above its rest), F_y = 0 for 1 s, then 20 kN + 20 kN/s.  The climb:
+ * the left wheel 1 mm above where it was when its contact first reached
+ * the flank (α > 71°).  Returns Y/Q then and Nadal's limit at the patch's
+ * angle. */
+static double climb_on_cone(const rs_model *m, double psi, double *nadal)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = 1e-4;
+    o.contact_mu = MU;
+    o.contact_law = RS_CREEP_FASTSIM;
+    o.wheel_profile = "vehicles/profiles/cone_1in13_flange.prf";
+    o.rail_profile = "vehicles/profiles/arc_r160_corner.prf";
+    const double at[3] = {0.0106, 1.25e-3, 0.743771};
+    rs_ws *ws = climb_rig_at(m, &o, psi, 0, 0, 5, at);
+    const int iz = q_index(ws, "z"), iroll = q_index(ws, "roll");
+    const double b0 = rt_param(ws, "b0"), *q = rs_ws_q(ws);
+    double lift_flank = NAN, yq = NAN;
+    for (long n = 0; n < 50000 && isnan(yq); n++) {
+        const double t = rs_ws_time(ws);
+        ck_assert_int_eq(rs_ws_set_u(ws, "F_y", t < 1 ? 0 : 20e3 + 20e3 * (t - 1)), RS_OK);
+        ck_assert_msg(rs_step(ws) == RS_OK, "psi %g, t %g: %s", psi, t, rs_ws_error(ws));
+        double al = 0;
+        for (int j = 0; j < rs_elastic_patches(ws, 0); j++)
+            al = fmax(al, rs_elastic_patch_get(ws, 0, j)->g.alpha);
+        const double lift = q[iz] + b0 * sin(q[iroll]);
+        if (t >= 1 && isnan(lift_flank) && al > 71 * M_PI / 180)
+            lift_flank = lift;
+        if (!isnan(lift_flank) && lift - lift_flank > 1e-3 && al > 0) {
+            yq = rt_value(ws, "left.Y") / rt_value(ws, "left.Q");
+            const double tb = tan(al);
+            *nadal = (tb - MU) / (1 + MU * tb);
+            printf("cone_1in13_flange on arc_r160_corner, psi %g mrad: climb at t %.4f s (F_y %.0f N), Y/Q %.4f at "
+                   "%.2f deg, Nadal %.4f (ratio %.4f)\n", 1e3 * psi, t, 20e3 + 20e3 * (t - 1), yq,
+                   al * 180 / M_PI, *nadal, yq / *nadal);
+        }
+    }
+    ck_assert_msg(!isnan(yq), "psi %g: no climb by F_y 100 kN", psi);
+    rs_ws_free(&ws);
+    return yq;
+}
+
+/* Nadal's limit is the large angle of attack's: there the flange's
+ * friction is saturated, μ N all lateral, up the flange.  At a smaller
+ * angle the flange contact's lateral creepage (≈ ψ tan β) no longer
+ * saturates it and the wheel needs more Y/Q to climb (Wu & Wilson, ch. 8 of
+ * Iwnicki's Handbook of Railway Vehicle Dynamics, 2006; TCRP Report 71
+ * vol. 5, 2005; B. Marquis, JRC2011-56064).  On this pair: 1.0310 × Nadal
+ * at 5 mrad, 1.0005 at 10 mrad (7.5 mrad: 1.0006).  Larger angles are not
+ * taken: there the rig oscillates on its root after running into the
+ * flange (docs/contact.md), and the climb comes within it. */
+START_TEST(test_climb_angle_of_attack)
+{
+    RS_REQUIRE_MODEL("climb");
+    rs_loaded *h = rt_load("generated/climb");
+    double n5, n10;
+    const double r5 = climb_on_cone(rs_loaded_model(h), 0.005, &n5) / n5;
+    const double r10 = climb_on_cone(rs_loaded_model(h), 0.010, &n10) / n10;
+    ck_assert_msg(fabs(r10 - 1) < 0.02, "psi 10 mrad: Y/Q %g x Nadal", r10);
+    ck_assert_msg(r5 > r10 + 0.015 && r5 < 1.10, "psi 5 mrad: Y/Q %g x Nadal (10 mrad: %g)", r5, r10);
     rs_unload(&h);
 }
 END_TEST
@@ -343,6 +638,9 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_flange_climb_nadal);
+    tcase_add_test(tc, test_climb_creepages_by_hand);
+    tcase_add_test(tc, test_climb_frictionless_energy);
+    tcase_add_test(tc, test_climb_angle_of_attack);
     tcase_add_test(tc, test_curve_cant_deficiency);
     suite_add_tcase(s, tc);
     return s;
