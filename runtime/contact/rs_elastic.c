@@ -1193,17 +1193,23 @@ static void wheel_copy(elastic_wheel *to, const elastic_wheel *from)
     memcpy((char *)to + b1, (const char *)from + b1, sizeof *to - b1);
 }
 
-/* The wheel's pose (O_w, R row-major, RS_FN_WHEEL's) moved by the screw dx:
- * O_w + dx(0:3), R turned by the rotation vector dx(3:6) (Rodrigues). */
+/* The wheel's pose (O_w, R row-major, RS_FN_WHEEL's; its column 1 the
+ * axle) moved by the screw dx: O_w + dx(0:3), R turned by the rotation
+ * vector dx(3:6) less its part about the axle (Rodrigues).  The wheel is a
+ * body of revolution, so its spin moves nothing the patches see; left in,
+ * the spin's 53 mrad a step (FEVE, 23.7 m/s) and a yaw of φ_y would tilt the
+ * axle by a spurious φ_s φ_y / 2 (8e-6 rad, 3 um at the contact). */
 static void pose_moved(const double *pose, const double dx[6], double *out)
 {
     memcpy(out, pose, 12 * sizeof *out);
     for (int k = 0; k < 3; k++)
         out[k] += dx[k];
-    const double ph = sqrt(dot3(dx + 3, dx + 3));
+    const double ax[3] = {pose[4], pose[7], pose[10]}, sa = dot3(dx + 3, ax);
+    const double phi[3] = {dx[3] - sa * ax[0], dx[4] - sa * ax[1], dx[5] - sa * ax[2]};
+    const double ph = sqrt(dot3(phi, phi));
     if (!(ph > 0))
         return;
-    const double e[3] = {dx[3] / ph, dx[4] / ph, dx[5] / ph}, co = cos(ph), si = sin(ph);
+    const double e[3] = {phi[0] / ph, phi[1] / ph, phi[2] / ph}, co = cos(ph), si = sin(ph);
     for (int col = 0; col < 3; col++) {
         const double v[3] = {pose[3 + col], pose[6 + col], pose[9 + col]};
         double exv[3];
