@@ -59,6 +59,13 @@ typedef struct elastic_wheel {
     double F_next[3];              /* the step's F, committed when it passes */
     rs_climb_state climb_next;
     int derailed_next;
+    /* the step's Newton correction (wheel_closes): W, C6, K6 and the
+     * patches linearized at the pose x_n + dx_lin (dx_lin 0: the step's
+     * start), W_n the start's wrench (θ < 1 keeps its share) */
+    double dx_lin[6], W_n[6];
+    int relin;                     /* 1: linearized at x_n + dx_lin         */
+    double y_touch;                /* y_flange at the first flank contact
+                                      (wheel_closes' filter)                */
 } elastic_wheel;
 
 /* The plug-in's state behind rs_contact_ws (that name is the constraint
@@ -81,6 +88,7 @@ typedef struct elastic_ws {
     rs_patch_opts popt;
     int gauge_checked;             /* rs_contact_check_gauge ran            */
     int solves;                    /* the step's solves since elastic_forces */
+    elastic_wheel *keep;           /* wheel_closes' copy of a wheel it probes */
 } elastic_ws;
 
 static elastic_ws *E(rs_contact_ws *c) { return (elastic_ws *)(void *)c; }
@@ -205,11 +213,59 @@ static void elastic_free(rs_contact_ws **cp, const rs_allocator *a)
     elastic_ws *c = E(*cp);
     rs_wheel_rail_contact()->release(&c->files, a);
     void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap,
-                      c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X, c->A};
+                      c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X, c->A, c->keep};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(a, arrays[k]);
     rs_free(a, c);
     *cp = NULL;
+}
+
+/* A patch on the flange's flank (its contact angle above this): where
+ * wheel_closes' filter watches for a patch closing within a step. */
+#define EL_FLANK 0.5235987755982988 /* 30° */
+
+/* max over the wheel slices u (0.25 mm apart) of z_w(u) + z_r(y + u), the
+ * wheel's lowest points (axle level, no yaw) against the rail with the
+ * taping line at rail y: over the flank (−z_w' > tan EL_FLANK) into *flank,
+ * over every slice above the rail's table returned. */
+static double rest_height(const elastic_wheel *w, double y, double *flank)
+{
+    const double tf = tan(EL_FLANK);
+    double all = -INFINITY;
+    *flank = -INFINITY;
+    int hw = 0, hr = 0;
+    for (double u = w->wheel->y[0]; u <= w->wheel->y[w->wheel->n - 1]; u += 2.5e-4) {
+        if (y + u < w->rail->y[0] || y + u > w->rail->y[w->rail->n - 1])
+            continue;
+        double d1;
+        const double h = rs_profile_eval(w->wheel, u, &hw, &d1, NULL) + rs_profile_eval(w->rail, y + u, &hr, NULL, NULL);
+        all = fmax(all, h);
+        if (-d1 > tf)
+            *flank = fmax(*flank, h);
+    }
+    return all;
+}
+
+/* The flange's y_flange (wheel_forces) at which its flank first touches
+ * the rail, the wheel upright and resting on its rail (axle level, no
+ * yaw): the taping line's rail y where the flank's highest point of
+ * z_w + z_r reaches the tread's (to 1 um), by bisection over the crown
+ * ± 40 mm; −∞ when that range does not bracket it (wheel_closes then
+ * probes every step not in flank contact). */
+static double flank_touch(const elastic_wheel *w)
+{
+    double lo = w->y_crown - 0.04, hi = w->y_crown + 0.04, f;
+    const double u_ref = isfinite(w->u_steep) ? w->u_steep : w->wheel->y[0];
+    if (!(rest_height(w, lo, &f) - f > 1e-6) || !(rest_height(w, hi, &f) - f <= 1e-6))
+        return -INFINITY;
+    for (int it = 0; it < 30; it++) {
+        const double mid = 0.5 * (lo + hi);
+        if (rest_height(w, mid, &f) - f > 1e-6)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo + u_ref;
 }
 
 static int elastic_create(const rs_model *m, const rs_options *opt, const rs_allocator *a,
@@ -254,7 +310,8 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     c->jv = rs_alloc(a, (size_t)m->wheel_jac_pattern.colptr[m->n_q] + 1, sizeof(double));
     c->geom = rs_alloc(a, 2 * nc, sizeof(double));
     c->A = rs_alloc(a, 36 * nc, sizeof(double));
-    if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || !c->A || build_pattern(c, m, a))
+    c->keep = rs_alloc(a, 1, sizeof *c->keep);
+    if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || !c->A || !c->keep || build_pattern(c, m, a))
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];
@@ -303,6 +360,12 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
             w->y_crown = w->rail->top_y;
         w->y_flange = -INFINITY;
         w->y_field = INFINITY;
+        w->y_touch = -INFINITY;
+        for (int l = 0; l < i && w->y_touch == -INFINITY; l++) /* the same pair: its value */
+            if (c->w[l].wheel == w->wheel && c->w[l].rail == w->rail)
+                w->y_touch = c->w[l].y_touch;
+        if (w->y_touch == -INFINITY)
+            w->y_touch = flank_touch(w);
         w->mu = rs_options_mu(opt, i);
         if (!(w->mu >= 0) || (opt->contact_law != RS_CREEP_KALKER && !(w->mu > 0)))
             return rs_fail(err, errlen, RS_E_ARG,
@@ -624,6 +687,9 @@ static int wheel_forces(struct rs_ws *ws, int i)
     }
     for (int k = 0; k < 3; k++)
         w->F[k] = w->W[k]; /* until a step applies it (elastic_after_solve) */
+    for (int j = 0; j < w->np; j++) /* the flank in contact: where it touches (wheel_near) */
+        if (w->p[j].g.alpha > EL_FLANK && w->p[j].N > 0)
+            w->y_touch = fmin(w->y_touch, w->y_flange);
     return RS_OK;
 }
 
@@ -642,9 +708,12 @@ static int elastic_forces(struct rs_ws *ws)
     for (int k = 0; k < nnz; k++)
         c->dbl[c->jmap[k]] = c->jv[k];
     c->solves = 0;
-    for (int i = 0; i < c->nc; i++)
+    for (int i = 0; i < c->nc; i++) {
+        c->w[i].relin = 0; /* linearized at the step's start */
+        memset(c->w[i].dx_lin, 0, sizeof c->w[i].dx_lin);
         if ((st = wheel_forces(ws, i)))
             return st;
+    }
     return RS_OK;
 }
 
@@ -1041,10 +1110,18 @@ static void wheel_motion(const elastic_wheel *w, const double *qd, const double 
 }
 
 /* The step solves at most this often (each solve again opens a patch or
- * more): the FEVE's demo with `contact elastic` (19.5 s at 1 ms) solves 9
- * of its 19 500 steps twice (the start's drop, the flange bounces at 8.2
- * and 8.9 s) and none three times. */
+ * more, or re-linearizes a wheel's wrench: wheel_closes): the FEVE's demo
+ * with `contact elastic` solves 8 of its first 8 400 steps at 1 ms twice
+ * without the Newton correction, and with it 472 twice, 5 three times and
+ * 2 four times (test_elastic_dt). */
 enum { EL_SOLVES_MAX = 4 };
+
+/* wheel_closes re-linearizes a wheel where the force the step applied and
+ * the force the wrench linearized at the step's end would apply differ by
+ * more than this share of the larger (or of EL_NEWTON_FLOOR, whichever is
+ * more: a grazing wheel's few newtons do not cost a solve). */
+#define EL_NEWTON_FRAC 0.03
+#define EL_NEWTON_FLOOR 1e3 /* N: 2.5 % of the FEVE's static wheel load */
 
 /* Wheel i's W, C6, K6 again from its patches as they are, the open ones
  * carrying nothing (lift-off). */
@@ -1092,40 +1169,237 @@ static int wheel_opens(elastic_wheel *w, const double dv[6], const double dx[6],
     return opened;
 }
 
+/* W of a wheel linearized at x_n + dx_lin, as the step's matrix and
+ * right-hand side take it: they apply W − C6 J Δq̇ − θ K6 J Δx with Δx from
+ * the step's start, so W holds (1 − θ) W_n + θ (W(x_n + dx_lin) + K6 dx_lin),
+ * and the force at the step's end is θ W(x⁺) linearized about
+ * x_n + dx_lin plus (1 − θ) of the start's. */
+static void wheel_shift(elastic_wheel *w, double th)
+{
+    for (int r = 0; r < 6; r++) {
+        double s = w->W[r];
+        for (int k = 0; k < 6; k++)
+            s += w->K6[6 * r + k] * w->dx_lin[k];
+        w->W[r] = (1 - th) * w->W_n[r] + th * s;
+    }
+}
+
+/* All of a wheel but its patch search's bound tables (a cache of the
+ * profile pair alone: elastic_state_restore's split). */
+static void wheel_copy(elastic_wheel *to, const elastic_wheel *from)
+{
+    const size_t b0 = offsetof(elastic_wheel, hint) + offsetof(rs_patch_hint, b), b1 = b0 + sizeof from->hint.b;
+    memcpy(to, from, b0);
+    memcpy((char *)to + b1, (const char *)from + b1, sizeof *to - b1);
+}
+
+/* The wheel's pose (O_w, R row-major, RS_FN_WHEEL's; its column 1 the
+ * axle) moved by the screw dx: O_w + dx(0:3), R turned by the rotation
+ * vector dx(3:6) less its part about the axle (Rodrigues).  The wheel is a
+ * body of revolution, so its spin moves nothing the patches see; left in,
+ * the spin's 53 mrad a step (FEVE, 23.7 m/s) and a yaw of φ_y would tilt the
+ * axle by a spurious φ_s φ_y / 2 (8e-6 rad, 3 um at the contact). */
+static void pose_moved(const double *pose, const double dx[6], double *out)
+{
+    memcpy(out, pose, 12 * sizeof *out);
+    for (int k = 0; k < 3; k++)
+        out[k] += dx[k];
+    const double ax[3] = {pose[4], pose[7], pose[10]}, sa = dot3(dx + 3, ax);
+    const double phi[3] = {dx[3] - sa * ax[0], dx[4] - sa * ax[1], dx[5] - sa * ax[2]};
+    const double ph = sqrt(dot3(phi, phi));
+    if (!(ph > 0))
+        return;
+    const double e[3] = {phi[0] / ph, phi[1] / ph, phi[2] / ph}, co = cos(ph), si = sin(ph);
+    for (int col = 0; col < 3; col++) {
+        const double v[3] = {pose[3 + col], pose[6 + col], pose[9 + col]};
+        double exv[3];
+        cross3(e, v, exv);
+        const double ev = dot3(e, v);
+        for (int k = 0; k < 3; k++)
+            out[3 + 3 * k + col] = v[k] * co + exv[k] * si + e[k] * ev * (1 - co);
+    }
+}
+
+/* Whether wheel i may have a patch at the step's end that its
+ * linearization does not describe (wheel_closes' probe is worth its
+ * patch search). */
+static int wheel_near(const elastic_wheel *w, const double *pose, double sg, const double dx[6], double th)
+{
+    if (w->np == 0) /* in the air: it may land */
+        return 1;
+    /* the patches it carries: the Hertz law's curvature over the step,
+     * |c_H p⁺^{3/2} − (c_H p^{3/2} + k_n Δp)| with Δp = −g_e·Δx from where
+     * the wrench is linearized, summed (the geometry's own change, the
+     * contact point moving along the profiles, is left to the margin: half
+     * of EL_NEWTON_FRAC) */
+    const double F2 = dot3(w->F_next, w->F_next);
+    const double lim = 0.5 * EL_NEWTON_FRAC * fmax(EL_NEWTON_FLOOR, sqrt(F2));
+    double off = 0;
+    int flank = 0;
+    for (int j = 0; j < w->np; j++) {
+        const rs_elastic_patch *pp = &w->p[j];
+        if (pp->open || !(pp->N > 0))
+            continue;
+        flank |= pp->g.alpha > EL_FLANK;
+        double gx = 0;
+        for (int k = 0; k < 6; k++)
+            gx += pp->ge[k] * (dx[k] - w->dx_lin[k]);
+        const double p = pp->g.pen, p1 = p - gx;
+        const double hz = p1 > 0 ? pp->c_hertz * p1 * sqrt(p1) : 0;
+        off += th * fabs(hz - pp->c_hertz * p * sqrt(p) + pp->kn * gx);
+    }
+    if (off > lim)
+        return 1;
+    if (flank)
+        return 0;
+    /* a flank that may close: the flange's y (wheel_forces' y_flange)
+     * moved with the wheel, against where the flank touched (flank_touch,
+     * or the least y_flange it was seen in contact at) less 0.3 mm: the
+     * wheel's roll, yaw and height move that point by 30 um on the FEVE,
+     * the rail under a rolling wheel by up to 0.1 mm a step */
+    const double u_ref = isfinite(w->u_steep) ? w->u_steep : w->wheel->y[0];
+    double ey[3], ax[3], rx[3];
+    for (int k = 0; k < 3; k++) {
+        ey[k] = sg * w->lat[k];
+        ax[k] = sg * pose[3 + 3 * k + 1];
+    }
+    cross3(dx + 3, ax, rx);
+    const double y1 = w->y_flange + dot3(ey, dx) + u_ref * dot3(ey, rx);
+    return y1 > w->y_touch - 3e-4;
+}
+
+/* The normal forces of wheel w's patches as the step applies them, Σ
+ * (N − c_n g_e·Δv − θ k_n g_e·(Δx − dx_lin)) n over its closed patches
+ * (dx NULL: Σ (N − c_n g_e·Δv) n, the patches' own pose). */
+static void normal_force(const elastic_wheel *w, const double dv[6], const double *dx, double th, double f[3])
+{
+    f[0] = f[1] = f[2] = 0;
+    for (int j = 0; j < w->np; j++) {
+        const rs_elastic_patch *pp = &w->p[j];
+        if (pp->open || !(pp->N > 0))
+            continue;
+        double gv = 0, gx = 0;
+        for (int k = 0; k < 6; k++) {
+            gv += pp->ge[k] * dv[k];
+            gx += dx ? pp->ge[k] * (dx[k] - w->dx_lin[k]) : 0;
+        }
+        const double N = pp->N - pp->cn * gv - th * pp->kn * gx;
+        for (int k = 0; k < 3; k++)
+            f[k] += N * pp->n[k];
+    }
+}
+
+/* Component r of Σ N n over wheel w's closed patches (the start's share
+ * of the θ-step's force). */
+static double normal_part(const elastic_wheel *w, int r)
+{
+    double s = 0;
+    for (int j = 0; j < w->np; j++)
+        if (!w->p[j].open && w->p[j].N > 0)
+            s += w->p[j].N * w->p[j].n[r];
+    return s;
+}
+
+/* The closing side of the step (issue 20): a Newton iteration of the
+ * implicit step on the contact wrench.  The solve predicts the wheel's pose
+ * at the step's end, x⁺ = x_n + dx (wheel_motion); the wheel's patches are
+ * found there, and where the force the step applied (F_next, the wrench
+ * linearized at x_n) and the force the wrench linearized at x⁺ gives at the
+ * same q̇⁺ differ by more than EL_NEWTON_FRAC (a flange that closes within
+ * the step: the linearization at x_n does not see its stiffness, and the
+ * wheel runs into it), the wheel's W, C6, K6 become those at x⁺ (W shifted,
+ * wheel_shift) and the step is solved again.  Only the contact wrench is
+ * re-linearized: the bodies' mass, forces and the other terms stay at x_n,
+ * as in every step, so the step's order stays one; converged, the solve
+ * applies θ F(x⁺) + (1 − θ) F(x_n), the contact force's implicit Euler
+ * (θ = 1) on the steps that need it.  The wheel's kinematics are the
+ * start's (J, its velocity): x⁺ is the start's pose moved by J's screw, whose
+ * error is O(Δt²) against the Hertz approach's O(Δt) change (the FEVE at
+ * 1 ms: against RS_FN_WHEEL at q⁺, the centre within 0.04 um, the axle
+ * within 3e-8 rad; approaches 16-110 um).  A wheel that
+ * does not re-linearize is left as it was (wheel_copy).  Sets *again when
+ * it re-linearized. */
+static int wheel_closes(struct rs_ws *ws, int i, const double dv[6], const double dx[6], double th, int *again)
+{
+    elastic_ws *c = E(ws->ct);
+    elastic_wheel *w = &c->w[i];
+    double *pose = c->pose + 12 * i, p0[12];
+    if (!wheel_near(w, pose, ws->model->contacts[i].side, dx, th))
+        return RS_OK;
+    memcpy(p0, pose, sizeof p0);
+    wheel_copy(c->keep, w);
+    pose_moved(p0, dx, pose);
+    int st = wheel_forces(ws, i);
+    memcpy(pose, p0, sizeof p0);
+    if (st)
+        return st;
+    const double *Wn = c->keep->relin ? c->keep->W_n : c->keep->W;
+    double fl[3], fn[3], d2 = 0, a2, b2;
+    normal_force(c->keep, dv, dx, th, fl);
+    normal_force(w, dv, NULL, th, fn);
+    for (int r = 0; r < 3; r++) {
+        const double f = (1 - th) * normal_part(c->keep, r) + th * fn[r];
+        d2 += (f - fl[r]) * (f - fl[r]);
+        fn[r] = f;
+    }
+    a2 = dot3(fn, fn);
+    b2 = dot3(fl, fl);
+    const double scale = fmax(EL_NEWTON_FLOOR, sqrt(fmax(a2, b2)));
+    if (!(sqrt(d2) > EL_NEWTON_FRAC * scale)) {
+        wheel_copy(w, c->keep);
+        return RS_OK;
+    }
+    memcpy(w->W_n, Wn, sizeof w->W_n);
+    memcpy(w->dx_lin, dx, sizeof w->dx_lin);
+    w->relin = 1;
+    wheel_shift(w, th);
+    *again = 1;
+    return RS_OK;
+}
+
 /* The wrench the step applied: W linearized to the step's end,
  * W − C6 J (q̇⁺ − q̇) − θ K6 J Δt (q̇ + q̇⁺)/2, into F (the results); then
  * the wheels' events.  A patch that the solve made pull opens and the step
- * is solved again (wheel_opens; RS_CONTACT_AGAIN).  Nothing is committed
- * before every wheel's events have passed: a step the caller stops leaves
- * the contacts as they were. */
+ * is solved again (wheel_opens; RS_CONTACT_AGAIN), and so is a wheel whose
+ * wrench at the step's end differs from its linearization (wheel_closes).
+ * Nothing is committed before every wheel's events have passed: a step the
+ * caller stops leaves the contacts as they were. */
 static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
 {
     elastic_ws *c = E(ws->ct);
     const double h = ws->dt, th = ws->opt.contact_theta;
     /* one pass over the wheels: each wheel's motion once */
-    const int may_open = ++c->solves < EL_SOLVES_MAX;
+    const int may_again = ++c->solves < EL_SOLVES_MAX;
     int again = 0;
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];
-        if (w->np == 0) { /* in the air: W, C6, K6 are 0 */
-            memset(w->F_next, 0, sizeof w->F_next);
-            continue;
-        }
         double dv[6], dx[6];
         wheel_motion(w, ws->qd, qd_new, h, dv, dx);
-        if (may_open && wheel_opens(w, dv, dx, th)) {
-            int st = wheel_resum(ws, i);
-            if (st)
-                return st;
-            again = 1;
-            continue;
-        }
-        for (int r = 0; r < 3; r++) {
-            double f = w->W[r];
+        if (w->np == 0) { /* in the air: W, C6, K6 are 0 */
+            memset(w->F_next, 0, sizeof w->F_next);
+        } else {
+            double dxr[6]; /* from where the wrench is linearized */
             for (int k = 0; k < 6; k++)
-                f -= w->C6[6 * r + k] * dv[k] + th * w->K6[6 * r + k] * dx[k];
-            w->F_next[r] = f;
+                dxr[k] = dx[k] - w->dx_lin[k];
+            if (may_again && wheel_opens(w, dv, dxr, th)) {
+                int st = wheel_resum(ws, i);
+                if (st)
+                    return st;
+                if (w->relin)
+                    wheel_shift(w, th);
+                again = 1;
+                continue;
+            }
+            for (int r = 0; r < 3; r++) {
+                double f = w->W[r];
+                for (int k = 0; k < 6; k++)
+                    f -= w->C6[6 * r + k] * dv[k] + th * w->K6[6 * r + k] * dx[k];
+                w->F_next[r] = f;
+            }
         }
+        int st;
+        if (may_again && (st = wheel_closes(ws, i, dv, dx, th, &again)))
+            return st;
     }
     if (again)
         return RS_CONTACT_AGAIN;
@@ -1296,6 +1570,8 @@ const rs_contact_ops *rs_contact_for_model(const rs_model *m)
 }
 
 int rs_elastic_patches(const struct rs_ws *ws, int i) { return CE(ws->ct)->w[i].np; }
+
+int rs_elastic_step_solves(const struct rs_ws *ws) { return CE(ws->ct)->solves; }
 
 const rs_elastic_patch *rs_elastic_patch_get(const struct rs_ws *ws, int i, int j)
 {

@@ -77,6 +77,10 @@ typedef struct rs_elastic_patch {
 
 struct rs_ws;
 int rs_elastic_patches(const struct rs_ws *ws, int i);
+/* How often the last step solved its system (1; more where a patch opened
+ * or a wheel's wrench was linearized again at the step's end:
+ * docs/runtime.md "What a step does"). */
+int rs_elastic_step_solves(const struct rs_ws *ws);
 const rs_elastic_patch *rs_elastic_patch_get(const struct rs_ws *ws, int i, int j);
 
 /* Elastic potential energy stored in every patch of every contact (J):
