@@ -317,7 +317,10 @@ START_TEST(test_climb_creepages_by_hand)
         memcpy(q0, rs_ws_q(ws), (size_t)nq * sizeof(double));
         memcpy(qd0, rs_ws_qd(ws), (size_t)nq * sizeof(double));
         ck_assert_msg(rs_step(ws) == RS_OK, "%s", rs_ws_error(ws));
-        if (n < 10000)
+        /* a step solved more than once may have taken a wheel's patches
+         * again at its predicted end pose (the Newton correction,
+         * docs/contact.md "Step size"): those describe that pose */
+        if (n < 10000 || rs_elastic_step_solves(ws) > 1)
             continue;
         for (int i = 0; i < 2; i++) {
             double vW[3], om[3], a[3];
