@@ -200,15 +200,13 @@ typedef struct event_ctx {
     int go_on;
 } event_ctx;
 
-static int report_event(void *ctx, const rs_contact_event *e)
+void rs_contact_event_line(const rs_contact_event *e, const char *who, const char *stop, char *buf, size_t n)
 {
-    const event_ctx *x = ctx;
     const int derail = e->kind == RS_EVENT_DERAILMENT;
-    const char *stop = derail && !x->go_on ? " (stopping: write 'derailment continue' to go on)" : "";
     if (derail && e->off > 0) {
-        rs_logf(x->log, RS_LOG_LINE, "t = %.4f s: contact '%s': derailment, the wheel left its rail: no contact, "
-                "%.1f mm beyond the rail's crown%s", e->t, x->m->contacts[e->contact].name, e->off * 1e3, stop);
-        return !x->go_on;
+        snprintf(buf, n, "t = %.4f s: %s: derailment, the wheel left its rail: no contact, %.1f mm beyond the "
+                 "rail's crown%s", e->t, who, e->off * 1e3, stop);
+        return;
     }
     char limit[64] = "no Nadal's limit: friction 0"; /* μ = 0: the limit needs friction (rs_options.h) */
     if (e->limit > 0)
@@ -216,12 +214,21 @@ static int report_event(void *ctx, const rs_contact_event *e)
     char since[64] = ""; /* a climb is the limit held a while (rs_climb.h): since when */
     if (!derail)
         snprintf(since, sizeof since, ", held since t = %.4f s", e->t_start);
-    rs_logf(x->log, RS_LOG_LINE,
-            "t = %.4f s: contact '%s': %s: Y/Q %.3f (%s at the flange angle %.1f deg%s), "
-            "contact at u_w = %.2f mm%s",
-            e->t, x->m->contacts[e->contact].name,
-            derail ? "derailment, the contact passed the flange's steepest point" : "flange climbing",
-            e->Y_Q, limit, e->alpha * 57.29577951308232, since, e->u_w * 1e3, stop);
+    snprintf(buf, n,
+             "t = %.4f s: %s: %s: Y/Q %.3f (%s at the flange angle %.1f deg%s), contact at u_w = %.2f mm%s", e->t,
+             who, derail ? "derailment, the contact passed the flange's steepest point" : "flange climbing", e->Y_Q,
+             limit, e->alpha * 57.29577951308232, since, e->u_w * 1e3, stop);
+}
+
+static int report_event(void *ctx, const rs_contact_event *e)
+{
+    const event_ctx *x = ctx;
+    const int derail = e->kind == RS_EVENT_DERAILMENT;
+    const char *stop = derail && !x->go_on ? " (stopping: write 'derailment continue' to go on)" : "";
+    char who[300], line[RS_LOG_LINE_MAX];
+    snprintf(who, sizeof who, "contact '%s'", x->m->contacts[e->contact].name);
+    rs_contact_event_line(e, who, stop, line, sizeof line);
+    rs_log_text(x->log, RS_LOG_LINE, line);
     return derail && !x->go_on;
 }
 

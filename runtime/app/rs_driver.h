@@ -119,4 +119,10 @@ char *rs_driver_model_name(const char *dir, char *buf, size_t len);
  * 0 (no contacts, or a folder of an older compiler). */
 int rs_driver_contact_dir(const char *dir, char *buf, size_t len);
 
+/* One line for an elastic contact's event (rs_contact_event) as `railsym
+ * run` logs it: "t = T s: WHO: flange climbing: Y/Q ...STOP".  who names the
+ * wheel ("contact 'left'"; a train's "vehicle 'w': contact 'left'"), stop
+ * is appended ("": nothing). */
+void rs_contact_event_line(const rs_contact_event *e, const char *who, const char *stop, char *buf, size_t n);
+
 #endif /* RS_DRIVER_H */

@@ -400,14 +400,48 @@ static int outputs_line(parser *P, int line, char **tok, int n, vtype *t)
     return 0;
 }
 
+/* climb_time T: how long Y/Q must stay at Nadal's limit to be flange
+ * climbing (the elastic contact's events; a scenario's `climb_time`).  0, or
+ * -1 (message written). */
+static int climb_time_line(parser *P, int line, char **tok, int n, vtype *t)
+{
+    double v;
+    if (n != 2)
+        return PERR(P, line, -1, "vehicle '%s': write 'climb_time T' (one time in s, e.g. 'climb_time 0.05')",
+                    t->name);
+    if (number(P, line, tok[1], tok[0], &v))
+        return -1;
+    if (!(v >= 0))
+        return PERR(P, line, -1,
+                    "vehicle '%s': climb_time must be a time >= 0 s (got %s): how long Y/Q must stay at Nadal's "
+                    "limit before a flange climb is reported; write e.g. 'climb_time 0.05' (0: every step above "
+                    "the limit is a climb)", t->name, tok[1]);
+    t->x->co.climb_time = v;
+    return 0;
+}
+
 /* contact_files FOLDER, track FILE, contact_outputs, contact_damping =
- * VALUE, contact_mu = VALUE, contact MODE, creep LAW: the contact options.
- * c: the keyword's index in contact_keys.  0, or -1 (message written). */
+ * VALUE, contact_mu = VALUE, contact MODE, creep LAW, derailment
+ * stop|continue, climb_time T: the contact options.  c: the keyword's
+ * index in contact_keys.  0, or -1 (message written). */
 static const char *const contact_keys[] = {"contact_files", "track", "contact_outputs", "contact_damping",
-                                           "contact_mu", "contact", "creep", "contact_E", "contact_nu"};
+                                           "contact_mu", "contact", "creep", "contact_E", "contact_nu",
+                                           "derailment", "climb_time"};
 static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
 {
     const rs_model *m = t->w.model;
+    if (c == 9) {
+        static const char *const ends[] = {"stop", "continue"};
+        return choice_line(P, line, tok, n, t, ends, 2, "derailment setting (stop: a derailment ends the run, "
+                           "the default; continue: it is reported and the run goes on)", 0,
+                           &t->x->co.derail_continue);
+    }
+    if (c == 10) {
+        if (m->n_contact == 0)
+            return PERR(P, line, -1, "vehicle '%s': its model has no wheel-rail contact: '%s' does not apply",
+                        t->name, tok[0]);
+        return climb_time_line(P, line, tok, n, t);
+    }
     if (c == 5) {
         static const char *const modes[] = {"compliant", "elastic"};
         return choice_line(P, line, tok, n, t, modes, 2, "contact mode (the compliant single-point contact or the "
@@ -577,7 +611,7 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int scope
                     "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s%s; train-side: %s, x_coord, "
                     "pitch_coord%s%s", t->name, tok[0], m->name, sug, all, qs, zs, ms,
                     m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_E, contact_nu, contact_outputs, "
-                                   "contact, creep" : "", m->n_z ? ", state_outputs" : "");
+                                   "contact, creep, derailment, climb_time" : "", m->n_z ? ", state_outputs" : "");
     }
     double v;
     if (n != 2)
@@ -1555,6 +1589,25 @@ static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out
     return k;
 }
 
+/* The elastic contact's events of a train run: one line each, as a single
+ * run's (rs_contact_event_line), naming the vehicle. */
+typedef struct train_events {
+    const rs_log *log;
+    rs_train *tr;
+} train_events;
+
+static void log_event(void *ctx, int v, const rs_contact_event *e, int stops)
+{
+    const train_events *x = ctx;
+    char who[300], line[RS_LOG_LINE_MAX];
+    snprintf(who, sizeof who, "vehicle '%s': contact '%s'", rs_train_vehicle_name(x->tr, v),
+             rs_train_wheel_contact_name(rs_train_contact(x->tr, v), e->contact));
+    rs_contact_event_line(e, who,
+                          stops ? " (stopping: write 'derailment continue' in the vehicle's block to go on)" : "",
+                          line, sizeof line);
+    rs_log_text(x->log, RS_LOG_LINE, line);
+}
+
 int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen)
 {
     rs_train_run_report r;
@@ -1613,6 +1666,8 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         rs_fail_at(err, errlen, st, S->file, 0, "%s", msg);
         goto done;
     }
+    train_events events = {&cfg->log, tr};
+    rs_train_set_event_fn(tr, log_event, &events);
     st = rs_train_start(tr, 0.0, 0.0, S->speed);
     if (st != RS_OK) {
         rs_fail_at(err, errlen, st, S->file, 0, "initialization failed: %s", rs_train_error(tr));

@@ -1033,11 +1033,11 @@ static int report_event(struct rs_ws *ws, const rs_contact_event *e)
 }
 
 /* Flange climbing and derailment of wheel i (rs_contact_event), from the
- * wrench the step applies (F_next): the wheel's next flags into
- * climbing_next, derailed_next, and the events that start, climbing first
- * (both may start in one step).  RS_E_DERAILED when the caller's callback
- * asks to stop. */
-static int wheel_events(struct rs_ws *ws, int i)
+ * wrench the step applies (F_next), the step dt long and ending at t_end:
+ * the wheel's next flags into climbing_next, derailed_next, and the events
+ * that start, climbing first (both may start in one step).  RS_E_DERAILED
+ * when the caller's callback asks to stop. */
+static int wheel_events(struct rs_ws *ws, int i, double t_end, double dt)
 {
     elastic_wheel *w = &E(ws->ct)->w[i];
     w->climb_next = w->climb;
@@ -1063,7 +1063,6 @@ static int wheel_events(struct rs_ws *ws, int i)
         w->derailed_next = 1;
         if (w->derailed)
             return RS_OK;
-        const double t_end = ws->t + ws->dt;
         const rs_contact_event e = {RS_EVENT_DERAILMENT, i, t_end, 0, 0, w->flange_angle, NAN, t_end, off};
         return report_event(ws, &e);
     }
@@ -1078,10 +1077,9 @@ static int wheel_events(struct rs_ws *ws, int i)
     /* a climb: Y/Q at the limit held for contact_climb_time (rs_climb.h);
      * a derailment ends only when the contact is back inside the flank
      * (riding the flange's rounded top, below 45°, is still derailed) */
-    const int climb = rs_climb_update(&w->climb, Y / Q, limit, exceed, derail, ws->dt, ws->opt.contact_climb_time,
+    const int climb = rs_climb_update(&w->climb, Y / Q, limit, exceed, derail, dt, ws->opt.contact_climb_time,
                                       &w->climb_next);
     w->derailed_next = derail || (w->derailed && steep->g.u_w < w->u_steep);
-    const double t_end = ws->t + ws->dt;
     rs_contact_event e = {RS_EVENT_FLANGE_CLIMB, i, t_end, Y / Q, limit, w->flange_angle, steep->g.u_w,
                           t_end - w->climb_next.above, 0};
     int st = RS_OK;
@@ -1404,7 +1402,7 @@ static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
     if (again)
         return RS_CONTACT_AGAIN;
     for (int i = 0; i < c->nc; i++) {
-        int st = wheel_events(ws, i);
+        int st = wheel_events(ws, i, ws->t + ws->dt, ws->dt);
         if (st)
             return st;
     }
@@ -1669,6 +1667,25 @@ int rs_elastic_applied(struct rs_ws *ws, const double *dq, double ib, int may_op
                 f -= w->C6[6 * r + k] * dv[k] + w->K6[6 * r + k] * dx[k];
             w->F[r] = f;
         }
+    }
+    return RS_OK;
+}
+
+int rs_elastic_events(struct rs_ws *ws, double t_end, double dt)
+{
+    elastic_ws *c = E(ws->ct);
+    /* the wrench the step applied (rs_elastic_applied left it in F) is
+     * what wheel_events judges, as F_next after a single run's solve */
+    for (int i = 0; i < c->nc; i++)
+        memcpy(c->w[i].F_next, c->w[i].F, sizeof c->w[i].F_next);
+    for (int i = 0; i < c->nc; i++) {
+        const int st = wheel_events(ws, i, t_end, dt);
+        if (st)
+            return st;
+    }
+    for (int i = 0; i < c->nc; i++) {
+        c->w[i].climb = c->w[i].climb_next;
+        c->w[i].derailed = c->w[i].derailed_next;
     }
     return RS_OK;
 }

@@ -135,10 +135,22 @@ void rs_elastic_wheel_get(const struct rs_ws *ws, int i, rs_elastic_wheel_state 
  * rs_elastic_patch.open) and its wheel's W, K6, C6 are summed again
  * without it (rs_elastic_wheel_get then gives them); *opened says whether
  * any did: the caller then solves again with them.  Each wheel's force is
- * then the one applied (the results' Q and Y).  No events (flange climb,
- * derailment) are reported.  RS_OK or a status (rs_ws_error says why);
- * allocation-free. */
+ * then the one applied (the results' Q and Y).  No events here: the
+ * caller reports them once its step is final (rs_elastic_events).  RS_OK
+ * or a status (rs_ws_error says why); allocation-free. */
 int rs_elastic_applied(struct rs_ws *ws, const double *dq, double ib, int may_open, int *opened);
+
+/* After another integrator's step is final (train mode: once rs_park_step
+ * has returned; its last rs_elastic_applied gave each wheel's applied
+ * wrench): each wheel's flange climbing and derailment, judged as a single
+ * run's step judges them (docs/runtime.md "Events": Nadal's limit at the
+ * steepest loaded patch held for rs_options.contact_climb_time, the contact
+ * past the flank, a wheel off its rail) for the step dt long ending at
+ * t_end, each event that starts passed to rs_options.contact_event, then
+ * the wheels' climb and derailment flags committed.  RS_E_DERAILED (the
+ * message in rs_ws_error) when the callback asks to stop: then nothing is
+ * committed.  Allocation-free, O(n_contact). */
+int rs_elastic_events(struct rs_ws *ws, double t_end, double dt);
 
 /* The contact's term of the step matrix as a step assembles it after the
  * last evaluation, Σ_wheels Jᵀ (h C6 + θ h²/2 K6) J (θ = contact_theta),

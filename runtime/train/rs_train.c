@@ -35,6 +35,9 @@ struct rs_train {
     double **init;          /* nv: compiled vehicles' q0, q̇0 (2 n), NULL: none */
     unsigned char **iset;   /* nv: their set flags (2 n), then 2 n scratch flags */
     int has_states;         /* a compiled vehicle has internal states or plugins */
+    int has_events;         /* a compiled vehicle has the elastic contact */
+    rs_train_event_cb ev_fn;/* rs_train_set_event_fn                      */
+    void *ev_ctx;
     char err[1024];
 };
 
@@ -590,8 +593,10 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
     /* elastic wheels only: the hook costs a barrier per solve */
     for (int v = 0; v < nv; v++) {
         rs_train_wheel_contact *tc = tr->mv[v] ? rs_compiled_vehicle_contact(tr->mv[v]) : NULL;
-        if (tc && rs_train_wheel_contact_elastic(tc))
+        if (tc && rs_train_wheel_contact_elastic(tc)) {
             rs_park_set_after_fn(tr->pk, wagon_after);
+            tr->has_events = 1;
+        }
     }
     *out = tr;
     return RS_OK;
@@ -689,13 +694,50 @@ static int step_failed(rs_train *tr, int st)
     return st;
 }
 
+void rs_train_set_event_fn(rs_train *tr, rs_train_event_cb fn, void *ctx)
+{
+    tr->ev_fn = fn;
+    tr->ev_ctx = ctx;
+}
+
+/* One vehicle's events to the train's sink (rs_train_event_cb). */
+typedef struct vehicle_events {
+    const rs_train *tr;
+    int v;
+} vehicle_events;
+
+static void vehicle_event(void *ctx, const rs_contact_event *e, int stops)
+{
+    const vehicle_events *x = ctx;
+    if (x->tr->ev_fn)
+        x->tr->ev_fn(x->tr->ev_ctx, x->v, e, stops);
+}
+
+/* The step's flange climbing and derailment, vehicle by vehicle (the
+ * step is final: no after-solve left to change a wheel's wrench). */
+static int step_events(rs_train *tr)
+{
+    const double t = rs_park_t(tr->pk), h = rs_park_h(tr->pk);
+    for (int v = 0; v < tr->nv; v++) {
+        rs_train_wheel_contact *tc = tr->mv[v] ? rs_compiled_vehicle_contact(tr->mv[v]) : NULL;
+        if (!tc)
+            continue;
+        vehicle_events x = {tr, v};
+        const int st = rs_train_wheel_contact_events(tc, t, h, vehicle_event, &x);
+        if (st != RS_OK)
+            return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': %s", rs_train_vehicle_name(tr, v),
+                           rs_train_wheel_contact_error(tc));
+    }
+    return RS_OK;
+}
+
 int rs_train_step(rs_train *tr)
 {
     int st = rs_park_step(tr->pk);
     if (st != RS_OK)
         return step_failed(tr, st);
     if (!tr->has_states)
-        return RS_OK;
+        return tr->has_events ? step_events(tr) : RS_OK;
     /* the accepted state: internal states and plugins' discrete states
      * follow it (their forces in the step saw z advanced to the state
      * evaluated, rs_train_model.h) */
@@ -710,7 +752,7 @@ int rs_train_step(rs_train *tr)
             return rs_fail(tr->err, sizeof tr->err, st, "t = %.10g s: vehicle '%s': %s", t,
                            rs_train_vehicle_name(tr, v), rs_compiled_vehicle_error(mv));
     }
-    return RS_OK;
+    return tr->has_events ? step_events(tr) : RS_OK;
 }
 rs_compiled_vehicle *rs_train_compiled(rs_train *tr, int v) { return tr->mv[v]; }
 rs_park *rs_train_park(rs_train *tr) { return tr->pk; }

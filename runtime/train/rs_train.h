@@ -176,6 +176,19 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0);
  * the new time: the run stops there. */
 int rs_train_step(rs_train *tr);
 const char *rs_train_error(const rs_train *tr);
+/* Flange climbing and derailment (the elastic contact; docs/trains.md
+ * "Events"): after each step rs_train_step judges every elastic vehicle's
+ * wheels on the wrench the step applied (rs_train_wheel_contact_events),
+ * vehicles in order on the calling thread, after the states' update.
+ * Each event that starts goes to fn (NULL: none) with ctx, the vehicle's
+ * index and `stops`; a derailment of a vehicle whose contact options do
+ * not say derail_continue stops the run: rs_train_step returns
+ * RS_E_DERAILED, rs_train_error names the vehicle, the contact, the event,
+ * its time and Y/Q, and the train stands at the step's end (the event's
+ * time; unlike a single run, whose stopped step commits nothing). */
+struct rs_contact_event; /* rs_options.h */
+typedef void (*rs_train_event_cb)(void *ctx, int vehicle, const struct rs_contact_event *e, int stops);
+void rs_train_set_event_fn(rs_train *tr, rs_train_event_cb fn, void *ctx);
 /* A compiled vehicle's instance (NULL: built-in). */
 struct rs_compiled_vehicle *rs_train_compiled(rs_train *tr, int v);
 /* The contacts of vehicle v (NULL: none or built-in). */

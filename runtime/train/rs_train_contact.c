@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_climb.h"
 #include "rs_contact.h"
 #include "rs_elastic.h"
 #include "rs_error.h"
@@ -33,11 +34,25 @@ struct rs_train_wheel_contact {
     int elastic;               /* the contacts are rs_elastic's            */
     double *T;                 /* elastic: 6 n scratch (K6 J, C6 J)        */
     double *each;              /* 3 nc: E, nu, mu of each contact          */
+    rs_train_event_fn ev_fn;   /* rs_train_wheel_contact_events' sink and */
+    void *ev_ctx;              /* its context, for the call only           */
     int held;                  /* elastic: a patch opened after the solve;
                                   the next evaluation (the same state) takes
                                   the wheels as they are                    */
     char err[1024];
 };
+
+/* The workspace's contact_event (rs_elastic's report_event): the caller's
+ * sink sees the event; a derailment stops the run unless the vehicle says
+ * derail_continue (the train file's `derailment continue`). */
+static int on_event(void *ctx, const rs_contact_event *e)
+{
+    const rs_train_wheel_contact *tc = ctx;
+    const int stops = e->kind == RS_EVENT_DERAILMENT && !tc->o.derail_continue;
+    if (tc->ev_fn)
+        tc->ev_fn(tc->ev_ctx, e, stops);
+    return stops;
+}
 
 void rs_train_wheel_contact_opts_default(rs_train_wheel_contact_opts *o)
 {
@@ -53,6 +68,7 @@ void rs_train_wheel_contact_opts_default(rs_train_wheel_contact_opts *o)
      * central differences (the tests) and the Newton stays quadratic */
     o->tol = 1e-12;
     o->creep = 1;
+    o->climb_time = RS_CLIMB_TIME_DEFAULT;
 }
 
 void rs_train_wheel_contact_free(rs_train_wheel_contact **ptc)
@@ -94,9 +110,10 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     else
         rs_train_wheel_contact_opts_default(&oo);
     if (!(oo.c_damp >= 0) || !(oo.vmin > 0) || !(oo.tol > 0) || oo.mode < RS_TRAIN_CONTACT_MODEL ||
-        oo.mode > RS_TRAIN_CONTACT_ELASTIC)
+        oo.mode > RS_TRAIN_CONTACT_ELASTIC || !(oo.climb_time >= 0) || !isfinite(oo.climb_time))
         return rs_fail(err, errlen, RS_E_ARG,
-                       "model '%s': contact options need c_damp >= 0, vmin > 0, tol > 0 and a known mode", m->name);
+                       "model '%s': contact options need c_damp >= 0, vmin > 0, tol > 0, climb_time >= 0 s and a "
+                       "known mode", m->name);
     for (int i = 0; i < m->n_contact; i++) {
         const double E = rs_options_each(oo.E_each, i, oo.E), nu = rs_options_each(oo.nu_each, i, oo.nu),
                      mu = rs_options_each(oo.mu_each, i, oo.mu);
@@ -165,6 +182,9 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
         wo.contact = rs_elastic_contact();
         wo.contact_damp = oo.c_damp; /* per patch */
         wo.contact_law = oo.law;
+        wo.contact_climb_time = oo.climb_time;
+        wo.contact_event = on_event;
+        wo.contact_event_ctx = tc;
     }
     int st = rs_ws_create(m, &wo, &tc->ws, err, errlen);
     if (st != RS_OK) {
@@ -526,6 +546,24 @@ int rs_train_wheel_contact_after_solve(rs_train_wheel_contact *tc, const double 
         return fail(tc, st);
     tc->held = opened;
     return opened;
+}
+
+int rs_train_wheel_contact_events(rs_train_wheel_contact *tc, double t_end, double h, rs_train_event_fn fn,
+                                  void *ctx)
+{
+    if (!tc->elastic)
+        return RS_OK;
+    tc->ev_fn = fn;
+    tc->ev_ctx = ctx;
+    const int st = rs_elastic_events(tc->ws, t_end, h);
+    tc->ev_fn = NULL;
+    tc->ev_ctx = NULL;
+    if (st == RS_OK)
+        return RS_OK;
+    /* the message names its time; the workspace's "step k, t = ...: "
+     * prefix counts no train step (rs_ws_fail) */
+    const char *why = strstr(tc->ws->err, "s: ");
+    return rs_fail(tc->err, sizeof tc->err, st, "%s", why ? why + 3 : tc->ws->err);
 }
 
 int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const double *q, const double *qd, double *M, double *F, double *K,

@@ -76,6 +76,11 @@ typedef struct rs_train_wheel_contact_opts {
     const double *E_each, *nu_each, *mu_each; /* per contact (n_contact values,
                              the model's contact order; NaN entries or NULL:
                              E, nu, mu above); copied at create               */
+    double climb_time;    /* elastic: how long Y/Q must stay at Nadal's limit
+                             to be flange climbing (s, >= 0; rs_climb.h), 0.05 */
+    int derail_continue;  /* elastic: 1: a derailment is reported and the run
+                             goes on; 0 (default): it stops the run
+                             (rs_train_wheel_contact_events)                   */
     const rs_plugin_api *const *plugins; /* the model's user plugins' tables
                              (rs_options.plugins; NULL: none), borrowed for the
                              instance's life                                   */
@@ -122,6 +127,19 @@ int rs_train_wheel_contact_eval(rs_train_wheel_contact *tc, double t, const doub
  * for the compliant contact); < 0: a status, rs_train_wheel_contact_error
  * says why.  Allocation-free. */
 int rs_train_wheel_contact_after_solve(rs_train_wheel_contact *tc, const double *dq, double ib, int may_open);
+
+/* Once the integrator's step is final (rs_train_step, after rs_park_step;
+ * the last after-solve gave each wheel the wrench it applied): the elastic
+ * contact's flange climbing and derailment for the step h long ending at
+ * t_end, as a single run judges them (rs_elastic_events; docs/runtime.md
+ * "Events").  Each event that starts goes to fn (NULL: none) with ctx and
+ * `stops`: 1 for a derailment unless opts.derail_continue.  RS_OK (also
+ * for the compliant contact, which has no events), or RS_E_DERAILED when
+ * an event stops the run: rs_train_wheel_contact_error then names the
+ * contact, the event, its time and Y/Q.  Allocation-free. */
+typedef void (*rs_train_event_fn)(void *ctx, const struct rs_contact_event *e, int stops);
+int rs_train_wheel_contact_events(rs_train_wheel_contact *tc, double t_end, double h, rs_train_event_fn fn,
+                                  void *ctx);
 
 /* Contact quantities for results (docs/trains.md "contact_outputs"): k in
  * [0, RS_CONTACT_VAR_STRIDE) is a single run's "<contact>.<suffix>"

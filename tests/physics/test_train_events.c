@@ -1,0 +1,341 @@
+/*
+ * test_train_events.c — flange climbing and derailment in a train with the
+ * elastic contact (issue 20; docs/trains.md "Events"): the events a single
+ * run reports (rs_options.contact_event, docs/runtime.md "Events"), from
+ * the wrench the train's step applied (rs_elastic_events after rs_park_step).
+ *
+ * Second formulation: the flange-climb rig generated/climb
+ * (vehicles/examples/climb.vdl: S1002 wheels on 60E1 1:40, yaw held at
+ * ψ = 20 mrad, μ = 0.3, FASTSIM) rolling at 1 m/s from the same state, its
+ * lateral force F_y ramped at 100 kN/s from 0.25 s (tests/physics/
+ * test_derailment.c's case), run by the single run's IMEX step and as a
+ * one-vehicle train (Park's step) at Δt = 0.1 ms.  Both must report the
+ * left wheel's flange climb, then its derailment, nothing on the right
+ * wheel; the train's times within two steps of the single run's and its
+ * Y/Q within a few per cent (different integrators: the bounds below carry
+ * the measured figures).  Before the train reported events there were none.
+ *
+ * Stop and continue: two trains in lockstep, one whose vehicle says
+ * derail_continue (the train file's `derailment continue`): it goes on past
+ * the derailment, reported once; the other stops in that step with
+ * RS_E_DERAILED and a message naming the vehicle, the contact, the
+ * derailment and its time.  The train file's `derailment` and `climb_time`
+ * lines and their messages; `railsym run`'s event line through the log.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rs_creep.h"
+#include "rs_elastic.h"
+#include "rs_park.h"
+#include "rs_runtime.h"
+#include "rs_train.h"
+#include "rs_train_contact.h"
+#include "rs_train_file.h"
+#include "rs_train_model.h"
+#include "rs_test.h"
+#include "rt_fixtures.h"
+
+#define MU 0.3
+#define PSI 0.02
+#define V0 1.0      /* m/s */
+#define T_RAMP 0.25 /* s: F_y = 0 until then, */
+#define RATE 100e3  /* N/s: then grows at this rate */
+#define T_END 0.95  /* s: past the derailment (0.919 s in the single run) */
+#define EV_MAX 16
+
+typedef struct event_log {
+    rs_contact_event e[EV_MAX];
+    int n, stops;
+} event_log;
+
+static void keep(event_log *l, const rs_contact_event *e)
+{
+    if (l->n < EV_MAX)
+        l->e[l->n] = *e;
+    l->n++;
+}
+
+/* a single run's callback: record, never stop */
+static int on_single(void *ctx, const rs_contact_event *e)
+{
+    keep(ctx, e);
+    return 0;
+}
+
+/* a train's: record (vehicle 0 only here) */
+static void on_train(void *ctx, int v, const rs_contact_event *e, int stops)
+{
+    ck_assert_int_eq(v, 0);
+    event_log *l = ctx;
+    keep(l, e);
+    l->stops += stops;
+}
+
+static double F_y(double t) { return t < T_RAMP ? 0 : RATE * (t - T_RAMP); }
+
+/* The start both formulations share: on the treads 3 mm left of centre,
+ * near the static deflection, rolling at V0 (test_derailment.c). */
+static const char *const start_names[] = {"yaw", "y", "z"};
+static const double start_q[] = {PSI, 0.003, 7e-5};
+
+static rs_ws *single_run(const rs_model *m, double dt, event_log *log)
+{
+    rs_options o;
+    rs_options_default(&o);
+    o.contact = rs_elastic_contact();
+    o.dt = dt;
+    o.contact_mu = MU;
+    o.contact_law = RS_CREEP_FASTSIM;
+    o.contact_event = on_single;
+    o.contact_event_ctx = log;
+    rs_ws *ws;
+    char err[600];
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    rt_set_param(ws, "psi", PSI);
+    const double r0 = rt_param(ws, "r0");
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(rs_ws_set_q(ws, start_names[k], start_q[k]), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "x_dot", V0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_l_dot", V0 / r0), RS_OK);
+    ck_assert_int_eq(rs_ws_set_qd(ws, "spin_r_dot", V0 / r0), RS_OK);
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    return ws;
+}
+
+/* What a train vehicle borrows until rs_train_create has copied it. */
+typedef struct rig {
+    double p[64], q[64], qd[64];
+    unsigned char qs[64], qds[64], ps[64];
+} rig;
+
+/* The rig as a one-vehicle train: every coordinate and velocity set to the
+ * single run's start (the static equilibrium holds them all), ψ set. */
+static rs_train *climb_train(const rs_model *m, double h, int go_on, event_log *log)
+{
+    ck_assert(m->n_q <= 64 && m->n_p <= 64);
+    static rig r;
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < m->n_p; i++)
+        r.p[i] = rt_param_default(m, m->p_names[i]);
+    int ipsi = -1;
+    for (int i = 0; i < m->n_p; i++)
+        if (strcmp(m->p_names[i], "psi") == 0)
+            ipsi = i;
+    ck_assert_int_ge(ipsi, 0);
+    r.p[ipsi] = PSI;
+    r.ps[ipsi] = 1;
+    for (int k = 0; k < 3; k++)
+        r.q[rt_coord_index(m, start_names[k])] = start_q[k];
+    const double r0 = rt_param_default(m, "r0");
+    r.qd[rt_coord_index(m, "x")] = V0;
+    r.qd[rt_coord_index(m, "spin_l")] = r.qd[rt_coord_index(m, "spin_r")] = V0 / r0;
+    memset(r.qs, 1, (size_t)m->n_q);
+    memset(r.qds, 1, (size_t)m->n_q);
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
+    co.mode = RS_TRAIN_CONTACT_ELASTIC;
+    co.mu = MU;
+    co.law = RS_CREEP_FASTSIM;
+    co.derail_continue = go_on;
+    rs_wagon w;
+    rs_wagon_default(&w);
+    w.model = m;
+    w.model_p = r.p;
+    w.model_p_set = r.ps;
+    w.port_x = rt_coord_index(m, "x");
+    w.port_pitch = -1;
+    w.l_front = w.l_rear = 0.0;
+    w.r0 = 0.0;
+    w.model_contact = &co;
+    w.init_q = r.q;
+    w.init_q_set = r.qs;
+    w.init_qd = r.qd;
+    w.init_qd_set = r.qds;
+    rs_park_opts o;
+    rs_park_opts_default(&o);
+    o.h = h;
+    o.krylov.method = RS_KRYLOV_GMRES;
+    o.krylov.tol = 1e-13;
+    o.krylov.maxiter = 400;
+    rs_train *tr;
+    char err[1024];
+    const char *name = "rig";
+    ck_assert_msg(rs_train_create(&tr, 1, &w, &name, NULL, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    rs_train_set_event_fn(tr, on_train, log);
+    ck_assert_msg(rs_train_start(tr, 0.0, 0.0, V0) == RS_OK, "%s", rs_train_error(tr));
+    return tr;
+}
+
+static rs_ws *train_ws(rs_train *tr) { return rs_train_wheel_contact_ws(rs_train_contact(tr, 0)); }
+
+static const rs_contact_event *find(const event_log *l, int kind)
+{
+    for (int k = 0; k < l->n && k < EV_MAX; k++)
+        if (l->e[k].kind == kind)
+            return &l->e[k];
+    return NULL;
+}
+
+static void print_log(const char *what, double h, const event_log *l)
+{
+    for (int k = 0; k < l->n && k < EV_MAX; k++)
+        printf("%s, h %g ms: %s of contact %d at t %.5f s (Y/Q at the limit since %.5f s), Y/Q %.5f, limit %.4f, "
+               "u_w %.4f mm\n", what, h * 1e3, l->e[k].kind == RS_EVENT_DERAILMENT ? "derailment" : "flange climb",
+               l->e[k].contact, l->e[k].t, l->e[k].t_start, l->e[k].Y_Q, l->e[k].limit, l->e[k].u_w * 1e3);
+}
+
+/* The single run's and the train's events at step h: the same, in the
+ * same order, on the same wheel (the left one, contact 0); the largest
+ * time difference (s) into *dt_max. */
+static void same_events(const event_log *sl, const event_log *tl, double h, double *dt_max)
+{
+    ck_assert_msg(sl->n == 2 && tl->n == 2, "h %g: %d events in the single run, %d in the train (2 each: the left "
+                  "wheel's climb, then its derailment)", h, sl->n, tl->n);
+    *dt_max = 0;
+    for (int k = 0; k < 2; k++) {
+        const rs_contact_event *a = &sl->e[k], *b = &tl->e[k];
+        ck_assert_msg(a->kind == (k == 0 ? RS_EVENT_FLANGE_CLIMB : RS_EVENT_DERAILMENT) && a->kind == b->kind &&
+                          a->contact == 0 && b->contact == 0,
+                      "h %g, event %d: single kind %d contact %d, train kind %d contact %d", h, k, a->kind,
+                      a->contact, b->kind, b->contact);
+        *dt_max = fmax(*dt_max, fabs(a->t - b->t));
+        /* Y/Q within 1 % (measured 0.007 % and 0.1 % at 0.1 ms), the same
+         * limit (the profile's flange angle, μ), the contact on the flange
+         * within 0.02 mm (measured 4.6 and 0.6 µm) */
+        ck_assert_msg(fabs(b->Y_Q / a->Y_Q - 1) < 0.01, "h %g, event %d: Y/Q %.5f in the train, %.5f single", h, k,
+                      b->Y_Q, a->Y_Q);
+        ck_assert_msg(b->limit == a->limit && b->alpha == a->alpha, "h %g: limit %.17g / %.17g", h, b->limit,
+                      a->limit);
+        ck_assert_msg(fabs(b->u_w - a->u_w) < 2e-5, "h %g, event %d: u_w %.5f mm in the train, %.5f single", h, k,
+                      b->u_w * 1e3, a->u_w * 1e3);
+    }
+}
+
+/* The rig's run to T_END at step h: a single run and a one-vehicle train
+ * that goes on after a derailment, into sl, tl; with stop (h only), a
+ * second train, stopping at a derailment, in lockstep with the first. */
+static void run_pair(const rs_model *m, double h, int stop, event_log *sl, event_log *tl)
+{
+    event_log xl = {0};
+    rs_ws *ws = single_run(m, h, sl);
+    rs_train *tr = climb_train(m, h, 1, tl), *ts = stop ? climb_train(m, h, 0, &xl) : NULL;
+    const int nq = m->n_q;
+    long after = 0;
+    const long n = lround(T_END / h);
+    for (long k = 0; k < n; k++) {
+        const double t = rs_ws_time(ws);
+        ck_assert_int_eq(rs_ws_set_u(ws, "F_y", F_y(t)), RS_OK);
+        ck_assert_msg(rs_step(ws) == RS_OK, "t %g s: %s", t, rs_ws_error(ws));
+        /* the train's input over its step: the force at the step's start,
+         * as the single run's */
+        const int before = tl->n;
+        ck_assert_int_eq(rs_ws_set_u(train_ws(tr), "F_y", F_y(rs_park_t(rs_train_park(tr)))), RS_OK);
+        ck_assert_msg(rs_train_step(tr) == RS_OK, "t %g s: %s", t, rs_train_error(tr));
+        if (tl->n > before) {
+            /* the event is the step's applied wrench: the train's own Y_Q
+             * result after that step, the step's end time */
+            const rs_contact_event *e = &tl->e[tl->n - 1];
+            const double yq = rs_train_wheel_contact_value(rs_train_contact(tr, 0), 0, RS_CONTACT_VAR_Y_Q);
+            ck_assert_msg(fabs(e->Y_Q - yq) <= 1e-12 * fabs(yq), "event Y/Q %.17g, the train's left.Y_Q %.17g",
+                          e->Y_Q, yq);
+            ck_assert_msg(fabs(e->t - rs_park_t(rs_train_park(tr))) < 1e-9 * h, "event at t %.17g, step's end %.17g",
+                          e->t, rs_park_t(rs_train_park(tr)));
+        }
+        if (find(tl, RS_EVENT_DERAILMENT) && tl->n == before)
+            after++;
+        if (!ts)
+            continue;
+        ck_assert_int_eq(rs_ws_set_u(train_ws(ts), "F_y", F_y(rs_park_t(rs_train_park(ts)))), RS_OK);
+        const int st = rs_train_step(ts);
+        if (!find(tl, RS_EVENT_DERAILMENT)) {
+            ck_assert_msg(st == RS_OK, "t %g s: %s", t, rs_train_error(ts));
+            ck_assert_msg(memcmp(rs_train_q(ts, 0), rs_train_q(tr, 0), (size_t)nq * sizeof(double)) == 0,
+                          "t %g s: the two trains differ before the derailment", t);
+            continue;
+        }
+        /* the derailment's step: the stopping train stops, with the event's
+         * message; it stands at the step's end (the event's time) */
+        const rs_contact_event *e = find(tl, RS_EVENT_DERAILMENT);
+        const char *msg = rs_train_error(ts);
+        printf("stopped: %s: %s\n", rs_status_name(st), msg);
+        ck_assert_msg(st == RS_E_DERAILED, "status %d (%s)", st, msg);
+        char want_t[64], want_yq[64];
+        snprintf(want_t, sizeof want_t, "t = %.6g s", e->t);
+        snprintf(want_yq, sizeof want_yq, "Y/Q = %.3f", e->Y_Q);
+        ck_assert_msg(strstr(msg, "vehicle 'rig': contact 'left': derailment") && strstr(msg, want_t) &&
+                          strstr(msg, want_yq),
+                      "message '%s' lacks the vehicle, the contact, the derailment, '%s' or '%s'", msg, want_t,
+                      want_yq);
+        ck_assert_msg(rs_park_t(rs_train_park(ts)) == e->t, "stopped at t %.17g, event at %.17g",
+                      rs_park_t(rs_train_park(ts)), e->t);
+        /* the same events as the train that goes on, the stop asked once */
+        ck_assert_int_eq(xl.n, tl->n);
+        ck_assert(memcmp(xl.e, tl->e, (size_t)xl.n * sizeof xl.e[0]) == 0);
+        ck_assert(xl.stops == 1 && tl->stops == 0);
+        rs_train_free(&ts);
+    }
+    if (stop) {
+        ck_assert_msg(ts == NULL, "the stopping train never stopped");
+        /* the one that goes on: hundreds of steps past the derailment, the
+         * derailment reported once (its flag holds it) */
+        ck_assert_msg(after > 200, "%ld steps after the derailment", after);
+    }
+    ck_assert_int_eq((int)rs_ws_stats(train_ws(tr))->contact_events, tl->n);
+    rs_train_free(&tr);
+    rs_ws_free(&ws);
+}
+
+/* Second formulation: the single run's events and the train's.  The
+ * train's times are within 0.05 ms of themselves at h and h/2 (Park's
+ * step, second order); the single run's IMEX step is first order, and
+ * the gap is its error: climb / derailment 0.8 / 0.6, 0.5 / 0.3, 0.35 /
+ * 0.15, 0.2 / 0.05 ms at h = 0.2, 0.1, 0.05, 0.025 ms (measured).
+ * Bounds: 0.6 ms at 0.1 ms, and smaller at 0.05 ms. */
+START_TEST(test_climb_and_derailment_as_single_run)
+{
+    RS_REQUIRE_MODEL("climb");
+    rs_loaded *h = rt_load("generated/climb");
+    const rs_model *m = rs_loaded_model(h);
+    double gap[2];
+    const rs_contact_event *climb[2];
+    event_log sl[2], tl[2];
+    memset(sl, 0, sizeof sl);
+    memset(tl, 0, sizeof tl);
+    for (int r = 0; r < 2; r++) {
+        const double step = r == 0 ? 1e-4 : 5e-5;
+        run_pair(m, step, r == 0, &sl[r], &tl[r]);
+        print_log("single run", step, &sl[r]);
+        print_log("train     ", step, &tl[r]);
+        same_events(&sl[r], &tl[r], step, &gap[r]);
+        climb[r] = find(&tl[r], RS_EVENT_FLANGE_CLIMB);
+    }
+    printf("train against single run: events up to %.3f ms apart at h 0.1 ms, %.3f ms at 0.05 ms\n", gap[0] * 1e3,
+           gap[1] * 1e3);
+    ck_assert_msg(gap[0] <= 6e-4 && gap[1] < gap[0], "events %g ms apart at h 0.1 ms, %g ms at 0.05 ms",
+                  gap[0] * 1e3, gap[1] * 1e3);
+    ck_assert_msg(fabs(climb[0]->t - climb[1]->t) <= 5.1e-5, "the train's climb at %.5f s (h 0.1 ms), %.5f s "
+                  "(h 0.05 ms)", climb[0]->t, climb[1]->t);
+    /* the climb is Y/Q held at the limit for climb_time (0.05 s) */
+    for (int r = 0; r < 2; r++)
+        ck_assert_msg(fabs(climb[r]->t - climb[r]->t_start - 0.05) < 1e-9, "climb at %.6f s, at the limit since "
+                      "%.6f s", climb[r]->t, climb[r]->t_start);
+    rs_unload(&h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("train_events");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_climb_and_derailment_as_single_run);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return rs_test_run(suite()); }
