@@ -22,7 +22,7 @@
  * derailment and its time.  The train file's `derailment` and `climb_time`
  * lines and their messages; `railsym run`'s event line through the log.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +39,7 @@
 #include "rs_train_model.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
+#include "test_sweep_util.h"
 
 #define MU 0.3
 #define PSI 0.02
@@ -328,12 +329,151 @@ START_TEST(test_climb_and_derailment_as_single_run)
 }
 END_TEST
 
+/* ---- train files ------------------------------------------------------- */
+
+static void parse_bad(const char *text, const char *expect)
+{
+    rs_train_spec *s = NULL;
+    char err[2048];
+    ck_assert_int_eq(rs_train_spec_parse(text, "t.train", &s, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, expect) != NULL, "message '%s' lacks '%s'", err, expect);
+    printf("train file: %s\n", err);
+}
+
+START_TEST(test_train_file_lines)
+{
+    RS_REQUIRE_MODEL("wheelset_cone");
+    const char *ok = "vehicle w model generated/wheelset_cone\n"
+                     "  contact elastic\n"
+                     "  derailment continue\n"
+                     "  climb_time 0.02\n"
+                     "end\n"
+                     "vehicle d model generated/wheelset_cone\n"
+                     "  contact elastic\n"
+                     "end\n"
+                     "vehicle s model generated/wheelset_cone\n"
+                     "  derailment stop\n"
+                     "  climb_time = 0\n"
+                     "end\n"
+                     "order\n  w\n  d\n  s\nend\n";
+    rs_train_spec *s;
+    char err[2048];
+    ck_assert_msg(rs_train_spec_parse(ok, "t.train", &s, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(s->nv, 3);
+    ck_assert(s->veh[0].model_contact->derail_continue == 1 && s->veh[0].model_contact->climb_time == 0.02);
+    /* the defaults: a single run's scenario's (stop; 0.05 s, rs_climb.h) */
+    ck_assert(s->veh[1].model_contact->derail_continue == 0 && s->veh[1].model_contact->climb_time == 0.05);
+    ck_assert(s->veh[2].model_contact->derail_continue == 0 && s->veh[2].model_contact->climb_time == 0);
+    rs_train_spec_free(&s);
+    parse_bad("vehicle w model generated/wheelset_cone\n  contact elastic\n  derailment maybe\nend\norder\n  w\nend\n",
+              "t.train:3: vehicle 'w': 'maybe' is not a derailment setting (stop: a derailment ends the run, the "
+              "default; continue: it is reported and the run goes on): write 'derailment stop' or 'derailment "
+              "continue'");
+    parse_bad("vehicle w model generated/wheelset_cone\n  derailment\nend\norder\n  w\nend\n",
+              "t.train:2: vehicle 'w': write 'derailment stop' or 'derailment continue' (one word)");
+    parse_bad("vehicle w model generated/wheelset_cone\n  climb_time -0.01\nend\norder\n  w\nend\n",
+              "t.train:2: vehicle 'w': climb_time must be a time >= 0 s (got -0.01): how long Y/Q must stay at "
+              "Nadal's limit before a flange climb is reported; write e.g. 'climb_time 0.05'");
+    parse_bad("vehicle w model generated/wheelset_cone\n  climb_time 1 s\nend\norder\n  w\nend\n",
+              "t.train:2: vehicle 'w': write 'climb_time T' (one time in s, e.g. 'climb_time 0.05')");
+    parse_bad("vehicle w model generated/wheelset_cone\n  climb_time soon\nend\norder\n  w\nend\n",
+              "t.train:2: 'soon' is not a number: write e.g. 'climb_time 1e-3'");
+}
+END_TEST
+
+/* Log lines of a train run (rs_log.h), one after another. */
+typedef struct lines {
+    char text[8192];
+    int n;
+} lines;
+
+static void collect(void *ctx, rs_log_kind kind, const char *text)
+{
+    lines *l = ctx;
+    if (kind != RS_LOG_LINE)
+        return;
+    const size_t u = strlen(l->text);
+    snprintf(l->text + u, sizeof l->text - u, "%s\n", text);
+    l->n++;
+}
+
+/* `railsym run` of a train file (rs_train_run): the rig thrown sideways
+ * (every coordinate set, the single run's start) at y_dot, the vehicle
+ * block's `extra` lines; the log's lines into *l.  Returns the status. */
+static int run_file(const char *dir, double y_dot, double duration, const char *extra, lines *l, char *err,
+                    size_t errlen)
+{
+    char cwd[1024], path[700], out[700];
+    static char text[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(text, sizeof text,
+             "duration %g\nstep 1e-4\nspeed 1\nsolver gmres\n"
+             "vehicle rig model %s/generated/climb\n"
+             "  x_coord x\n  pitch_coord none\n  l_front = 0\n  l_rear = 0\n"
+             "  contact elastic\n  creep fastsim\n  contact_mu = 0.3\n  psi = 0.02\n"
+             "  yaw = 0.02\n  y = 0.003\n  z = 7e-5\n  roll = 0\n  spin_l = 0\n  spin_r = 0\n"
+             "  x_dot = 1\n  y_dot = %g\n  z_dot = 0\n  roll_dot = 0\n  yaw_dot = 0\n"
+             "  spin_l_dot = %.17g\n  spin_r_dot = %.17g\n%s"
+             "end\norder\n  rig\nend\n",
+             duration, cwd, y_dot, 1 / 0.46, 1 / 0.46, extra);
+    snprintf(path, sizeof path, "%s/throw.train", dir);
+    snprintf(out, sizeof out, "%s/throw.csv", dir);
+    sweep_write(path, text);
+    memset(l, 0, sizeof *l);
+    rs_train_run_cfg cfg = {path, out, 1, NULL, NULL, 0, {collect, l}, 0};
+    rs_train_run_report rep;
+    const int st = rs_train_run(&cfg, &rep, err, errlen);
+    printf("train file, y_dot %g m/s, %s  -> %s, %ld steps\n%s", y_dot, extra[0] ? extra + 2 : "defaults\n",
+           rs_status_name(st), rep.steps, l->text);
+    return st;
+}
+
+/* The rig thrown at 2 m/s into its left flange climbs it within 2.4 ms
+ * (Y/Q 15); a derailment stops the run unless the vehicle's block says
+ * `derailment continue`; each event is one log line as a single run's.
+ * Thrown at 0.2 m/s, Y/Q exceeds Nadal's limit for a step at the flange's
+ * impact (22 ms): a climb with `climb_time 0` (every step above the limit),
+ * none with the default 0.05 s. */
+START_TEST(test_train_file_events)
+{
+    RS_REQUIRE_MODEL("climb");
+    char dir[512], err[2048];
+    sweep_scratch(dir, sizeof dir, "train_events");
+    lines l;
+    /* the default: the derailment stops the run, with its message */
+    ck_assert_int_eq(run_file(dir, 2.0, 0.01, "", &l, err, sizeof err), RS_E_DERAILED);
+    printf("stopped: %s\n", err);
+    ck_assert_msg(strstr(err, "vehicle 'rig1': contact 'left': derailment (the contact passed the flange's steepest "
+                              "point) at t = 0.0024 s"),
+                  "%s", err);
+    ck_assert_msg(strstr(l.text, "t = 0.0024 s: vehicle 'rig1': contact 'left': flange climbing: Y/Q ") &&
+                      strstr(l.text, "t = 0.0024 s: vehicle 'rig1': contact 'left': derailment, the contact passed "
+                                     "the flange's steepest point: Y/Q ") &&
+                      strstr(l.text, "(stopping: write 'derailment continue' in the vehicle's block to go on)"),
+                  "%s", l.text);
+    ck_assert_int_eq(l.n, 2);
+    /* continue: the same lines, no stop, the run to its end */
+    ck_assert_msg(run_file(dir, 2.0, 0.01, "  derailment continue\n", &l, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(strstr(l.text, "t = 0.0024 s: vehicle 'rig1': contact 'left': derailment, the contact passed") &&
+                      !strstr(l.text, "stopping"),
+                  "%s", l.text);
+    /* climb_time */
+    ck_assert_msg(run_file(dir, 0.2, 0.03, "  climb_time 0\n", &l, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(l.n == 1 && strstr(l.text, "vehicle 'rig1': contact 'left': flange climbing: Y/Q "), "%s", l.text);
+    ck_assert_msg(run_file(dir, 0.2, 0.03, "", &l, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(l.n == 0, "%s", l.text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("train_events");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_climb_and_derailment_as_single_run);
+    tcase_add_test(tc, test_train_file_lines);
+    tcase_add_test(tc, test_train_file_events);
     suite_add_tcase(s, tc);
     return s;
 }
