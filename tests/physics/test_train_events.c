@@ -400,8 +400,8 @@ static void collect(void *ctx, rs_log_kind kind, const char *text)
 /* `railsym run` of a train file (rs_train_run): the rig thrown sideways
  * (every coordinate set, the single run's start) at y_dot, the vehicle
  * block's `extra` lines; the log's lines into *l.  Returns the status. */
-static int run_file(const char *dir, double y_dot, double duration, const char *extra, lines *l, char *err,
-                    size_t errlen)
+static int run_file(const char *dir, double y_dot, double duration, const char *extra, int count, int threads,
+                    lines *l, char *err, size_t errlen)
 {
     char cwd[1024], path[700], out[700];
     static char text[4096];
@@ -414,13 +414,13 @@ static int run_file(const char *dir, double y_dot, double duration, const char *
              "  yaw = 0.02\n  y = 0.003\n  z = 7e-5\n  roll = 0\n  spin_l = 0\n  spin_r = 0\n"
              "  x_dot = 1\n  y_dot = %g\n  z_dot = 0\n  roll_dot = 0\n  yaw_dot = 0\n"
              "  spin_l_dot = %.17g\n  spin_r_dot = %.17g\n%s"
-             "end\norder\n  rig\nend\n",
-             duration, cwd, y_dot, 1 / 0.46, 1 / 0.46, extra);
+             "end\norder\n  rig %d\nend\n",
+             duration, cwd, y_dot, 1 / 0.46, 1 / 0.46, extra, count);
     snprintf(path, sizeof path, "%s/throw.train", dir);
     snprintf(out, sizeof out, "%s/throw.csv", dir);
     sweep_write(path, text);
     memset(l, 0, sizeof *l);
-    rs_train_run_cfg cfg = {path, out, 1, NULL, NULL, 0, {collect, l}, 0};
+    rs_train_run_cfg cfg = {path, out, threads, NULL, NULL, 0, {collect, l}, 0};
     rs_train_run_report rep;
     const int st = rs_train_run(&cfg, &rep, err, errlen);
     printf("train file, y_dot %g m/s, %s  -> %s, %ld steps\n%s", y_dot, extra[0] ? extra + 2 : "defaults\n",
@@ -433,7 +433,8 @@ static int run_file(const char *dir, double y_dot, double duration, const char *
  * `derailment continue`; each event is one log line as a single run's.
  * Thrown at 0.2 m/s, Y/Q exceeds Nadal's limit for a step at the flange's
  * impact (22 ms): a climb with `climb_time 0` (every step above the limit),
- * none with the default 0.05 s. */
+ * none with the default 0.05 s.  Two coupled rigs on 1 and 2 threads: the
+ * same lines. */
 START_TEST(test_train_file_events)
 {
     RS_REQUIRE_MODEL("climb");
@@ -441,7 +442,7 @@ START_TEST(test_train_file_events)
     sweep_scratch(dir, sizeof dir, "train_events");
     lines l;
     /* the default: the derailment stops the run, with its message */
-    ck_assert_int_eq(run_file(dir, 2.0, 0.01, "", &l, err, sizeof err), RS_E_DERAILED);
+    ck_assert_int_eq(run_file(dir, 2.0, 0.01, "", 1, 1, &l, err, sizeof err), RS_E_DERAILED);
     printf("stopped: %s\n", err);
     ck_assert_msg(strstr(err, "vehicle 'rig1': contact 'left': derailment (the contact passed the flange's steepest "
                               "point) at t = 0.0024 s"),
@@ -453,15 +454,27 @@ START_TEST(test_train_file_events)
                   "%s", l.text);
     ck_assert_int_eq(l.n, 2);
     /* continue: the same lines, no stop, the run to its end */
-    ck_assert_msg(run_file(dir, 2.0, 0.01, "  derailment continue\n", &l, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(run_file(dir, 2.0, 0.01, "  derailment continue\n", 1, 1, &l, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_msg(strstr(l.text, "t = 0.0024 s: vehicle 'rig1': contact 'left': derailment, the contact passed") &&
                       !strstr(l.text, "stopping"),
                   "%s", l.text);
     /* climb_time */
-    ck_assert_msg(run_file(dir, 0.2, 0.03, "  climb_time 0\n", &l, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(run_file(dir, 0.2, 0.03, "  climb_time 0\n", 1, 1, &l, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_msg(l.n == 1 && strstr(l.text, "vehicle 'rig1': contact 'left': flange climbing: Y/Q "), "%s", l.text);
-    ck_assert_msg(run_file(dir, 0.2, 0.03, "", &l, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(run_file(dir, 0.2, 0.03, "", 1, 1, &l, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_msg(l.n == 0, "%s", l.text);
+    /* two coupled rigs, thrown alike: each reports its own events, vehicles
+     * in order, the same lines on 1 and 2 threads */
+    static lines one;
+    ck_assert_msg(run_file(dir, 2.0, 0.01, "  derailment continue\n", 2, 1, &one, err, sizeof err) == RS_OK, "%s",
+                  err);
+    ck_assert_msg(one.n == 4 && strstr(one.text, "vehicle 'rig1': contact 'left': derailment") &&
+                      strstr(one.text, "vehicle 'rig2': contact 'left': derailment") &&
+                      strstr(one.text, "vehicle 'rig1'") < strstr(one.text, "vehicle 'rig2'"),
+                  "%s", one.text);
+    ck_assert_msg(run_file(dir, 2.0, 0.01, "  derailment continue\n", 2, 2, &l, err, sizeof err) == RS_OK, "%s",
+                  err);
+    ck_assert_msg(strcmp(one.text, l.text) == 0, "1 thread:\n%s2 threads:\n%s", one.text, l.text);
     sweep_rm_rf(dir);
 }
 END_TEST
