@@ -417,6 +417,7 @@ static int climb_time_line(parser *P, int line, char **tok, int n, vtype *t)
                     "limit before a flange climb is reported; write e.g. 'climb_time 0.05' (0: every step above "
                     "the limit is a climb)", t->name, tok[1]);
     t->x->co.climb_time = v;
+    t->x->co.events_given = 1;
     return 0;
 }
 
@@ -432,6 +433,7 @@ static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
     const rs_model *m = t->w.model;
     if (c == 9) {
         static const char *const ends[] = {"stop", "continue"};
+        t->x->co.events_given = 1;
         return choice_line(P, line, tok, n, t, ends, 2, "derailment setting (stop: a derailment ends the run, "
                            "the default; continue: it is reported and the run goes on)", 0,
                            &t->x->co.derail_continue);

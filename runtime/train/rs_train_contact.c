@@ -138,6 +138,12 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
                        "model '%s': the compliant contact has Kalker's creep law only: choose the elastic contact "
                        "('contact elastic') for FASTSIM or Polach",
                        m->name);
+    if (!elastic && oo.events_given)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "model '%s': 'derailment' and 'climb_time' set how the elastic contact's flange-climb and "
+                       "derailment events act; the compliant contact reports none: remove the lines or choose the "
+                       "elastic contact ('contact elastic')",
+                       m->name);
     rs_allocator a = {0};
     if (alloc && alloc->alloc && alloc->release)
         a = *alloc;

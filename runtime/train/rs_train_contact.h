@@ -81,6 +81,9 @@ typedef struct rs_train_wheel_contact_opts {
     int derail_continue;  /* elastic: 1: a derailment is reported and the run
                              goes on; 0 (default): it stops the run
                              (rs_train_wheel_contact_events)                   */
+    int events_given;     /* 1: the caller set climb_time or derail_continue
+                             (the train file's lines): refused for the
+                             compliant contact, which reports no events       */
     const rs_plugin_api *const *plugins; /* the model's user plugins' tables
                              (rs_options.plugins; NULL: none), borrowed for the
                              instance's life                                   */

@@ -364,7 +364,26 @@ START_TEST(test_train_file_lines)
     /* the defaults: a single run's scenario's (stop; 0.05 s, rs_climb.h) */
     ck_assert(s->veh[1].model_contact->derail_continue == 0 && s->veh[1].model_contact->climb_time == 0.05);
     ck_assert(s->veh[2].model_contact->derail_continue == 0 && s->veh[2].model_contact->climb_time == 0);
+    ck_assert(s->veh[0].model_contact->events_given && !s->veh[1].model_contact->events_given &&
+              s->veh[2].model_contact->events_given);
     rs_train_spec_free(&s);
+    /* the lines on a vehicle whose contact reports no events (compliant)
+     * are refused when its contact is made, not ignored */
+    rs_loaded *h = rt_load("generated/wheelset_cone");
+    const rs_model *m = rs_loaded_model(h);
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
+    co.mode = RS_TRAIN_CONTACT_COMPLIANT;
+    co.events_given = 1;
+    rs_train_wheel_contact *tc = NULL;
+    ck_assert_int_eq(rs_train_wheel_contact_create(&tc, m, m->p_default, &co, NULL, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "the compliant contact reports none: remove the lines or choose the elastic contact"),
+                  "%s", err);
+    co.mode = RS_TRAIN_CONTACT_ELASTIC;
+    ck_assert_msg(rs_train_wheel_contact_create(&tc, m, m->p_default, &co, NULL, err, sizeof err) == RS_OK, "%s",
+                  err);
+    rs_train_wheel_contact_free(&tc);
+    rs_unload(&h);
     parse_bad("vehicle w model generated/wheelset_cone\n  contact elastic\n  derailment maybe\nend\norder\n  w\nend\n",
               "t.train:3: vehicle 'w': 'maybe' is not a derailment setting (stop: a derailment ends the run, the "
               "default; continue: it is reported and the run goes on): write 'derailment stop' or 'derailment "
