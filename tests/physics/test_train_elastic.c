@@ -40,6 +40,7 @@
 #include "rs_train_model.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
+#include "rs_test_train.h"
 #include "test_sweep_util.h"
 
 static rs_loaded *g_cone, *g_feve;
@@ -360,15 +361,6 @@ END_TEST
 
 /* ---- train files ------------------------------------------------------- */
 
-static void parse_bad(const char *text, const char *expect)
-{
-    rs_train_spec *s = NULL;
-    char err[2048];
-    ck_assert_int_eq(rs_train_spec_parse(text, "t.train", &s, err, sizeof err), RS_E_ARG);
-    ck_assert_msg(strstr(err, expect) != NULL, "message '%s' lacks '%s'", err, expect);
-    printf("train file: %s\n", err);
-}
-
 START_TEST(test_train_file_lines)
 {
     const char *ok = "duration 0.01\n"
@@ -390,13 +382,13 @@ START_TEST(test_train_file_lines)
     ck_assert_int_eq(s->veh[1].model_contact->mode, RS_TRAIN_CONTACT_COMPLIANT);
     ck_assert_int_eq(s->veh[1].model_contact->law, 0);
     rs_train_spec_free(&s);
-    parse_bad("vehicle w model generated/wheelset_cone\n  contact elastc\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  contact elastc\nend\norder\n  w\nend\n",
               "t.train:2: vehicle 'w': 'elastc' is not a contact mode (the compliant single-point contact or the "
               "elastic multi-patch one) (did you mean 'elastic'?): write 'contact compliant' or 'contact elastic'");
-    parse_bad("vehicle w model generated/wheelset_cone\n  creep kalkr\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  creep kalkr\nend\norder\n  w\nend\n",
               "t.train:2: vehicle 'w': 'kalkr' is not a creep law (did you mean 'kalker'?): write 'creep kalker', "
               "'creep fastsim' or 'creep polach'");
-    parse_bad("vehicle w model generated/wheelset_cone\n  contact\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  contact\nend\norder\n  w\nend\n",
               "t.train:2: vehicle 'w': write 'contact compliant' or 'contact elastic' (one word)");
     /* FASTSIM with the compliant contact: refused when the vehicle is made */
     rs_train_wheel_contact_opts co;

@@ -39,6 +39,7 @@
 #include "rs_train_model.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
+#include "rs_test_train.h"
 #include "test_sweep_util.h"
 
 #define MU 0.3
@@ -331,15 +332,6 @@ END_TEST
 
 /* ---- train files ------------------------------------------------------- */
 
-static void parse_bad(const char *text, const char *expect)
-{
-    rs_train_spec *s = NULL;
-    char err[2048];
-    ck_assert_int_eq(rs_train_spec_parse(text, "t.train", &s, err, sizeof err), RS_E_ARG);
-    ck_assert_msg(strstr(err, expect) != NULL, "message '%s' lacks '%s'", err, expect);
-    printf("train file: %s\n", err);
-}
-
 START_TEST(test_train_file_lines)
 {
     RS_REQUIRE_MODEL("wheelset_cone");
@@ -384,18 +376,18 @@ START_TEST(test_train_file_lines)
                   err);
     rs_train_wheel_contact_free(&tc);
     rs_unload(&h);
-    parse_bad("vehicle w model generated/wheelset_cone\n  contact elastic\n  derailment maybe\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  contact elastic\n  derailment maybe\nend\norder\n  w\nend\n",
               "t.train:3: vehicle 'w': 'maybe' is not a derailment setting (stop: a derailment ends the run, the "
               "default; continue: it is reported and the run goes on): write 'derailment stop' or 'derailment "
               "continue'");
-    parse_bad("vehicle w model generated/wheelset_cone\n  derailment\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  derailment\nend\norder\n  w\nend\n",
               "t.train:2: vehicle 'w': write 'derailment stop' or 'derailment continue' (one word)");
-    parse_bad("vehicle w model generated/wheelset_cone\n  climb_time -0.01\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  climb_time -0.01\nend\norder\n  w\nend\n",
               "t.train:2: vehicle 'w': climb_time must be a time >= 0 s (got -0.01): how long Y/Q must stay at "
               "Nadal's limit before a flange climb is reported; write e.g. 'climb_time 0.05'");
-    parse_bad("vehicle w model generated/wheelset_cone\n  climb_time 1 s\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  climb_time 1 s\nend\norder\n  w\nend\n",
               "t.train:2: vehicle 'w': write 'climb_time T' (one time in s, e.g. 'climb_time 0.05')");
-    parse_bad("vehicle w model generated/wheelset_cone\n  climb_time soon\nend\norder\n  w\nend\n",
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  climb_time soon\nend\norder\n  w\nend\n",
               "t.train:2: 'soon' is not a number: write e.g. 'climb_time 1e-3'");
 }
 END_TEST
