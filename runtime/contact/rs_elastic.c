@@ -14,6 +14,7 @@
 #include "rs_error.h"
 #include "rs_hertz.h"
 #include "rs_kalker.h"
+#include "rs_strip_table.h"
 #include "rs_ws_impl.h"
 
 _Static_assert(RS_PATCH_MAX == RS_CONTACT_PATCH_MAX, "rs_ws.h's patch variables cover every patch");
@@ -26,6 +27,7 @@ typedef struct elastic_wheel {
     double s_track;                /* last projection of O_w on the track    */
     int have_s;
     rs_patch_hint hint;
+    rs_strip_table *kt;            /* the strip law's stiffness per slice    */
     int m;                         /* columns of J with a non-zero           */
     int *cols;                     /* m coordinates                          */
     double *J;                     /* 6 × m, column-major                    */
@@ -89,6 +91,7 @@ typedef struct elastic_ws {
     int gauge_checked;             /* rs_contact_check_gauge ran            */
     int solves;                    /* the step's solves since elastic_forces */
     elastic_wheel *keep;           /* wheel_closes' copy of a wheel it probes */
+    rs_strip_table *kt;            /* nc: each wheel's (rs_strip_table.h)    */
 } elastic_ws;
 
 static elastic_ws *E(rs_contact_ws *c) { return (elastic_ws *)(void *)c; }
@@ -213,7 +216,8 @@ static void elastic_free(rs_contact_ws **cp, const rs_allocator *a)
     elastic_ws *c = E(*cp);
     rs_wheel_rail_contact()->release(&c->files, a);
     void *arrays[] = {c->w,     c->pose,     c->vel, c->jv, c->geom, c->jmap,
-                      c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X, c->A, c->keep};
+                      c->ints,  c->dbl,      c->T,   c->x_colptr, c->x_rowind, c->X, c->A, c->keep,
+                      c->kt};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         rs_free(a, arrays[k]);
     rs_free(a, c);
@@ -286,10 +290,11 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
         !(opt->contact_mu >= 0) || !(opt->contact_theta >= 0.5 && opt->contact_theta <= 1) ||
         opt->contact_law < RS_CREEP_KALKER || opt->contact_law > RS_CREEP_POLACH ||
+        opt->contact_normal < RS_NORMAL_POINT || opt->contact_normal > RS_NORMAL_STRIPS ||
         (opt->contact_law != RS_CREEP_KALKER && !opt->contact_mu_each && !(opt->contact_mu > 0)))
         return rs_fail(err, errlen, RS_E_ARG,
                        "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
-                       ">= 0, contact_theta in [0.5, 1] and contact_law a known law (FASTSIM and Polach need a friction "
+                       ">= 0, contact_theta in [0.5, 1], contact_normal 0 or 1 and contact_law a known law (FASTSIM and Polach need a friction "
                        "coefficient contact_mu > 0)");
     elastic_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
@@ -311,7 +316,9 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     c->geom = rs_alloc(a, 2 * nc, sizeof(double));
     c->A = rs_alloc(a, 36 * nc, sizeof(double));
     c->keep = rs_alloc(a, 1, sizeof *c->keep);
-    if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || !c->A || !c->keep || build_pattern(c, m, a))
+    c->kt = rs_alloc(a, nc, sizeof *c->kt);
+    if (!c->w || !c->pose || !c->vel || !c->jv || !c->geom || !c->A || !c->keep || !c->kt ||
+        build_pattern(c, m, a))
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];
@@ -373,10 +380,12 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
                            m->contacts[i].name, w->mu);
         w->E = rs_options_E(opt, i);
         w->nu = rs_options_nu(opt, i);
+        w->kt = &c->kt[i];
     }
     rs_patch_defaults(&c->popt);
-    c->popt.ends = 0; /* the forces use the deepest point only */
+    c->popt.ends = 0; /* the point law uses the deepest point only */
     c->popt.minima = 1; /* one point per minimum, continuous shares (issue 20) */
+    c->popt.strips = opt->contact_normal == RS_NORMAL_STRIPS; /* its ends exact */
     return RS_OK;
 }
 
@@ -485,19 +494,31 @@ static int track_frame(elastic_wheel *w, double sg, const double O[3], double C[
     return outside;
 }
 
-/* Forces of patch p (geometry g in ground: point P, normal n; lever r from
- * O_w) into the wheel's W, C6, K6.  ra: the approach the rail's cross-section
- * gives per metre that O_w travels along t (its turning with the cant,
- * rail_rate): the approach's rate and its Jacobian take it. */
-static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double r[3],
-                        const double n[3], const double t[3], double ra, const double vO[3], const double om[3])
+/* The contact base of a patch with normal n at lever r: t_x along the
+ * track in the contact plane, t_y = n × t_x, and the screws of a force
+ * along each (gx, gy), along n (gn) and of a moment about n (gs). */
+static void contact_base(const double r[3], const double n[3], const double t[3], double tx[3], double ty[3],
+                         double gx[6], double gy[6], double gn[6], double gs[6])
+{
+    const double tn = dot3(t, n);
+    for (int k = 0; k < 3; k++)
+        tx[k] = t[k] - tn * n[k];
+    unit3(tx);
+    cross3(n, tx, ty);
+    screw(r, tx, gx);
+    screw(r, ty, gy);
+    screw(r, n, gn);
+    gs[0] = gs[1] = gs[2] = 0;
+    gs[3] = n[0], gs[4] = n[1], gs[5] = n[2];
+}
+
+/* The point law (RS_NORMAL_POINT): the patch's Hertz force
+ * N = c_H p^{3/2} + share c_n ṗ at its deepest point, along n. */
+static void point_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double r[3],
+                         const double n[3], const double t[3], double ra, const double vO[3], const double om[3],
+                         double cH)
 {
     const rs_patch *g = &pp->g;
-    double cH, a1, b1;
-    int st = rs_hertz_patch_law(g->R_wx, g->R_wy, g->R_ry, w->E, w->nu, &cH, &a1, &b1);
-    if (st < 0)
-        return st;
-    cH *= o->contact_k_scale;
     /* material velocity of the wheel at the contact point; the rail is fixed */
     double vP[3], wr[3];
     cross3(om, r, wr);
@@ -521,16 +542,7 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     pp->N = N;
     pp->c_hertz = cH;
     w->energy += 0.4 * cH * g->pen * g->pen * sp;
-    /* contact base: t_x along the track in the contact plane, t_y = n × t_x */
-    double tx[3], ty[3];
-    const double tn = dot3(t, n);
-    for (int k = 0; k < 3; k++)
-        tx[k] = t[k] - tn * n[k];
-    unit3(tx);
-    cross3(n, tx, ty);
-    double gx[6], gy[6], gn[6], gs[6] = {0, 0, 0, n[0], n[1], n[2]};
-    screw(r, tx, gx);
-    screw(r, ty, gy);
+    double gn[6];
     screw(r, n, gn);
     for (int k = 0; k < 6; k++)
         w->W[k] += N * gn[k];
@@ -546,15 +558,91 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     memcpy(pp->ge, ge, sizeof ge);
     pp->kn = kn;
     pp->cn = cn;
+}
+
+/* The strip law (RS_NORMAL_STRIPS; docs/contact.md "Normal law:
+ * strips"): node i of the patch carries kw_i dn_i along its own normal n_i
+ * at its own point — the gradient of the elastic energy Σ kw_i dn_i² / 2 —
+ * plus its share kw_i / Kw of the wheel's normal damping c_n (Kw: the
+ * stiffness of the wheel's closed patches), c_n kw_i / Kw ṗ_i.  The patch
+ * carries nothing when the sum along its normal n (the direction of its
+ * elastic force) is not positive, or when the step opened it.  K6 and C6
+ * take each node's screw: Σ kw_i g_i g_e,iᵀ and Σ c_n kw_i / Kw g_i g_e,iᵀ.
+ * The patch's kn, cn, ge (the opening and closing tests' linear model of
+ * its N) are their sums along n; its c_hertz and g.pen the equivalent Hertz
+ * law N_el = c p^{3/2} with the same stiffness 3/2 c p^{1/2} = Σ kw_i. */
+static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double t[3],
+                         const double vO[3], const double om[3], double Kw)
+{
+    const double *n = pp->n;
+    const double cs = Kw > 0 ? o->contact_damp / Kw : 0;
+    double g[RS_PATCH_NODES][6], ge[RS_PATCH_NODES][6], Wp[6] = {0}, gsum[6] = {0};
+    double N = 0, Nel = 0, K = 0;
+    for (int i = 0; i < pp->nn; i++) {
+        const rs_elastic_strip *sn = &pp->s[i];
+        screw(sn->r, sn->n, g[i]);
+        for (int k = 0; k < 6; k++)
+            ge[i][k] = g[i][k] - (k < 3 ? sn->ra * t[k] : 0);
+        double vP[3], wr[3];
+        cross3(om, sn->r, wr);
+        for (int k = 0; k < 3; k++)
+            vP[k] = vO[k] + wr[k];
+        const double pdot = -dot3(vP, sn->n) + sn->ra * dot3(t, vO);
+        const double fel = sn->kw * sn->dn, f = fel + cs * sn->kw * pdot, nn = dot3(sn->n, n);
+        for (int k = 0; k < 6; k++) {
+            Wp[k] += f * g[i][k];
+            gsum[k] += sn->kw * nn * ge[i][k];
+        }
+        N += f * nn;
+        Nel += fel * nn;
+        K += sn->kw;
+        w->energy += 0.5 * fel * sn->dn;
+    }
+    pp->c_hertz = 0;
+    pp->g.pen = K > 0 ? 1.5 * Nel / K : 0; /* the equivalent Hertz approach */
+    if (pp->g.pen > 0)
+        pp->c_hertz = Nel / (pp->g.pen * sqrt(pp->g.pen));
+    if (!(N > 0) || pp->open) { /* open: the step's solve made it pull */
+        pp->N = pp->kn = pp->cn = 0;
+        memset(pp->ge, 0, sizeof pp->ge);
+        return;
+    }
+    pp->N = N;
+    pp->kn = K;
+    pp->cn = cs * K;
+    for (int k = 0; k < 6; k++) {
+        w->W[k] += Wp[k];
+        pp->ge[k] = K > 0 ? gsum[k] / K : 0;
+    }
+    for (int i = 0; i < pp->nn; i++) {
+        outer6(w->K6, pp->s[i].kw, g[i], ge[i]);
+        if (cs > 0)
+            outer6(w->C6, cs * pp->s[i].kw, g[i], ge[i]);
+    }
+}
+
+/* The creep forces of patch pp (normal force pp->N, point at lever r,
+ * normal n) on the Hertz ellipse of its curvatures (semi-axes a1, b1 at
+ * 1 N), into the wheel's W and C6. */
+static int creep_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double r[3],
+                        const double n[3], const double t[3], const double vO[3], const double om[3], double a1,
+                        double b1)
+{
+    const double N = pp->N;
     pp->f[0] = pp->f[1] = pp->f[2] = 0;
     pp->xi[0] = pp->xi[1] = pp->xi[2] = 0;
     pp->a = pp->b = 0;
     if (N == 0)
         return RS_OK;
+    double tx[3], ty[3], gx[6], gy[6], gn[6], gs[6];
+    contact_base(r, n, t, tx, ty, gx, gy, gn, gs);
+    /* material velocity of the wheel at the contact point; the rail is fixed */
+    double vP[3], wr[3];
+    cross3(om, r, wr);
+    for (int k = 0; k < 3; k++)
+        vP[k] = vO[k] + wr[k];
     /* creepages: ν over the regularized reference speed */
-    double wxr[3];
-    cross3(om, r, wxr);
-    const double V = 0.5 * (sqrt(dot3(vO, vO)) + sqrt(dot3(wxr, wxr)));
+    const double V = 0.5 * (sqrt(dot3(vO, vO)) + sqrt(dot3(wr, wr)));
     const double Veff = sqrt(V * V + o->contact_vmin * o->contact_vmin);
     pp->xi[0] = dot3(vP, tx) / Veff;
     pp->xi[1] = dot3(vP, ty) / Veff;
@@ -562,6 +650,7 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     if (!o->contact_creep)
         return RS_OK;
     /* the Hertz ellipse at N: the normal law's, scaled (semi-axes ∝ N^{1/3}) */
+    int st;
     double coef[4], Cm[9];
     const rs_hertz_ellipse el = {.a = a1 * cbrt(N), .b = b1 * cbrt(N)};
     if ((st = rs_kalker_coeffs(el.a / el.b, w->nu, coef)) < 0)
@@ -599,6 +688,61 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
             if (dF[3 * a + b] != 0)
                 outer6(w->C6, -dF[3 * a + b] / Veff, gk[a], gk[b]);
     return RS_OK;
+}
+
+/* The strip law's nodes of patch pp (rs_patch's, in pp->g.node, rail
+ * frame: the rotation ex, ey, ez and origin org; O_w at pose): per node the
+ * stiffness along its normal kw = w k(u) (1 + z_r'²) and the overlap along
+ * it dn = dv / √(1 + z_r'²), k the wheel slice's strip stiffness
+ * (rs_strip_table.h: a property of the slice, so that the forces kw dn
+ * along the normals are the gradient of the energy Σ w k dv² / 2 =
+ * Σ kw dn² / 2); its lever, normal and the rail's approach per metre (as
+ * wheel_forces' for a point).  The patch's point and geometry are
+ * rs_patch's: the slice at the nodes' overlap-weighted mean. */
+static void strip_patch(const elastic_wheel *w, const rs_options *o, rs_elastic_patch *pp, const double ex[3],
+                        const double ey[3], const double ez[3], const double org[3], const double *pose,
+                        const double C[3], const double t[3], double cant_d1)
+{
+    const rs_patch *g = &pp->g;
+    for (int i = 0; i < g->nn; i++) {
+        const rs_patch_node *nd = &g->node[i];
+        rs_elastic_strip *sn = &pp->s[i];
+        const double kz = sqrt(1.0 + nd->zr1 * nd->zr1);
+        sn->kw = nd->w * rs_strip_stiffness(w->kt, nd->u) * o->contact_k_scale * kz * kz;
+        sn->dn = nd->dv / kz;
+        const double nr[3] = {0, -nd->zr1 / kz, 1 / kz};
+        double P[3], PC[3], tPC[3];
+        rot(ex, ey, ez, nd->pw, P);
+        rot(ex, ey, ez, nr, sn->n);
+        for (int k = 0; k < 3; k++) {
+            sn->r[k] = P[k] + org[k] - pose[k];
+            PC[k] = P[k] + org[k] - C[k];
+        }
+        cross3(t, PC, tPC);
+        sn->ra = cant_d1 * dot3(tPC, sn->n);
+    }
+    pp->nn = g->nn;
+}
+
+/* Forces of patch p (geometry g in ground: point P, normal n; lever r from
+ * O_w) into the wheel's W, C6, K6.  ra: the approach the rail's cross-section
+ * gives per metre that O_w travels along t (its turning with the cant,
+ * rail_rate): the approach's rate and its Jacobian take it. */
+static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double r[3],
+                        const double n[3], const double t[3], double ra, const double vO[3], const double om[3],
+                        double Kw)
+{
+    const rs_patch *g = &pp->g;
+    double cH, a1, b1;
+    int st = rs_hertz_patch_law(g->R_wx, g->R_wy, g->R_ry, w->E, w->nu, &cH, &a1, &b1);
+    if (st < 0)
+        return st;
+    cH *= o->contact_k_scale;
+    if (pp->nn > 0)
+        strip_forces(o, w, pp, t, vO, om, Kw);
+    else
+        point_forces(o, w, pp, r, n, t, ra, vO, om, cH);
+    return creep_forces(o, w, pp, r, n, t, vO, om, a1, b1);
 }
 
 /* Every patch of wheel i and their forces at the current wheel pose. */
@@ -660,12 +804,19 @@ static int wheel_forces(struct rs_ws *ws, int i)
     if (st < 0)
         return rs_ws_fail(ws, st, "contact '%s': the patch search failed (status %d)",
                           ws->model->contacts[i].name, st);
+    double Kw = 0; /* the strip law: the wheel's stiffness (damping shares) */
     for (int j = 0; j < n; j++) {
         rs_elastic_patch *pp = &w->p[w->np++];
         pp->g = found[j];
+        pp->nn = 0;
+        pp->open = 0;
+        if (found[j].nn > 0)
+            strip_patch(w, o, pp, ex, ey, ez, org, pose, C, t, cant_d1);
+        for (int q = 0; q < pp->nn; q++)
+            Kw += pp->s[q].kw;
         double P[3], n_g[3], r[3];
-        rot(ex, ey, ez, found[j].pw, P);
-        rot(ex, ey, ez, found[j].n, n_g);
+        rot(ex, ey, ez, pp->g.pw, P);
+        rot(ex, ey, ez, pp->g.n, n_g);
         for (int k = 0; k < 3; k++)
             r[k] = P[k] + org[k] - pose[k];
         memcpy(pp->r, r, sizeof r);
@@ -676,14 +827,15 @@ static int wheel_forces(struct rs_ws *ws, int i)
         for (int k = 0; k < 3; k++)
             PC[k] = P[k] + org[k] - C[k];
         cross3(t, PC, tPC);
-        const double ra = cant_d1 * dot3(tPC, n_g);
-        pp->ra = ra;
-        pp->open = 0;
-        if ((st = patch_forces(o, w, pp, r, n_g, t, ra, vO, om)) < 0)
+        pp->ra = cant_d1 * dot3(tPC, n_g);
+    }
+    for (int j = 0; j < w->np; j++) {
+        rs_elastic_patch *pp = &w->p[j];
+        if ((st = patch_forces(o, w, pp, pp->r, pp->n, t, pp->ra, vO, om, Kw)) < 0)
             return rs_ws_fail(ws, st,
                               "contact '%s': patch %d at u_w = %.4g m, u_r = %.4g m: the Hertz "
                               "contact of its curvatures failed (status %d)",
-                              ws->model->contacts[i].name, j + 1, found[j].u_w, found[j].u_r, st);
+                              ws->model->contacts[i].name, j + 1, pp->g.u_w, pp->g.u_r, st);
     }
     for (int k = 0; k < 3; k++)
         w->F[k] = w->W[k]; /* until a step applies it (elastic_after_solve) */
@@ -997,6 +1149,12 @@ static int elastic_check(struct rs_ws *ws, double t)
             return rs_ws_fail(ws, st, "contact '%s': %s", ws->model->contacts[i].name, msg);
         /* the search's bound tables now, not in the first step */
         rs_patch_hint_prepare(&c->w[i].hint, c->w[i].wheel, c->w[i].rail);
+        /* the strip law's stiffness, at the wheel's radius */
+        if (c->popt.strips &&
+            (st = rs_strip_table_make(c->w[i].kt, c->w[i].wheel, c->w[i].rail, c->geom[2 * i], c->w[i].E,
+                                      c->w[i].nu)))
+            return rs_ws_fail(ws, st, "contact '%s': the strip law's Hertz constants failed (status %d)",
+                              ws->model->contacts[i].name, st);
     }
     c->gauge_checked = 1;
     return RS_OK;
@@ -1132,9 +1290,13 @@ static int wheel_resum(struct rs_ws *ws, int i)
     memset(w->C6, 0, sizeof w->C6);
     memset(w->K6, 0, sizeof w->K6);
     w->energy = 0;
+    double Kw = 0;
+    for (int j = 0; j < w->np; j++)
+        for (int q = 0; q < w->p[j].nn; q++)
+            Kw += w->p[j].open ? 0 : w->p[j].s[q].kw;
     for (int j = 0; j < w->np; j++) {
         rs_elastic_patch *pp = &w->p[j];
-        int st = patch_forces(&ws->opt, w, pp, pp->r, pp->n, w->t, pp->ra, vO, om);
+        int st = patch_forces(&ws->opt, w, pp, pp->r, pp->n, w->t, pp->ra, vO, om, Kw);
         if (st < 0)
             return rs_ws_fail(ws, st, "contact '%s': patch %d: the Hertz contact of its curvatures failed "
                                       "(status %d)", ws->model->contacts[i].name, j + 1, st);

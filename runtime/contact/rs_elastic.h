@@ -57,6 +57,16 @@ const rs_contact_ops *rs_contact_for_model(const rs_model *m);
 
 /* Patch j (< RS_PATCH_MAX) of contact i after the last step's start:
  * geometry (rs_patch), forces and creepages.  NULL if j is not active. */
+/* One quadrature node of a patch under the strip law (rs_options
+ * .contact_normal 0): its force kw dn (+ its share of the damping) along n
+ * at lever r; its elastic energy kw dn² / 2. */
+typedef struct rs_elastic_strip {
+    double r[3], n[3]; /* lever from O_w and the rail normal, ground frame   */
+    double ra;         /* the rail's approach per metre along the track      */
+    double kw;         /* stiffness along n (N/m): weight × strip stiffness  */
+    double dn;         /* the slice's overlap along n (m), >= 0              */
+} rs_elastic_strip;
+
 typedef struct rs_elastic_patch {
     rs_patch g;        /* geometry in the rail frame (rs_patch.h); its
                           u_lo, u_hi only bracket the patch within the
@@ -73,6 +83,9 @@ typedef struct rs_elastic_patch {
     double ge[6];      /* dp = −ge·dx6 (the approach's Jacobian)             */
     int open;          /* 1: the step's solve made it pull; taken out of the
                           step (N, f, ξ reported 0: lift-off)                */
+    int nn;            /* strip law: the quadrature nodes (RS_PATCH_NODES);
+                          0: the point law (c_hertz, g.pen at one point)    */
+    rs_elastic_strip s[RS_PATCH_NODES];
 } rs_elastic_patch;
 
 struct rs_ws;

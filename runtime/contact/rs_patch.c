@@ -135,6 +135,7 @@ void rs_patch_defaults(rs_patch_opts *o)
     o->ends = 1;
     o->convex = 1;
     o->minima = 0;
+    o->strips = 0;
 }
 
 /* The segment of a profile's spline holding u: the last knot at or below
@@ -969,6 +970,9 @@ typedef struct found_patch {
     double lo, hi;
     double share;     /* the share of the depth pen keeps (minima = 1)  */
     double key;       /* smaller is deeper: g, or −share·(−g) (minima)  */
+    double prom_hi;   /* strips: the barrier at hi, its rise above the
+                         shallower minimum over that minimum's depth
+                         (INFINITY: hi is the overlap's end)            */
 } found_patch;
 
 /* What the search's phases share: one object on rs_patch_find's stack,
@@ -981,6 +985,7 @@ typedef struct search {
     int ends;                        /* rs_patch_opts.ends                   */
     int convex;                      /* rs_patch_opts.convex                 */
     int minima;                      /* rs_patch_opts.minima                 */
+    int strips;                      /* rs_patch_opts.strips                 */
     convex_pre cpre;                 /* the proofs' pose-only part           */
     int evals;                       /* grid nodes evaluated (a statistic)   */
     int K, k0, k1;                   /* grid nodes 0..K; the overlap k0..k1  */
@@ -1499,6 +1504,44 @@ static double barrier(search *s, const slice *A, const slice *B, double *um)
     return dmin(gmax, 0.0);
 }
 
+/* strips: the minima idx[0..m) of one overlap (candidates, by u) and the
+ * barriers between them into patches: a patch ends at a barrier that rises
+ * above the shallower of its two minima by RS_PATCH_PROMINENCE of that
+ * minimum's depth or more (a barrier at 0: two overlaps just merged, each
+ * keeps its range), else the two minima's ranges are one patch.  Each
+ * patch at its deepest minimum, share 1.  Returns the new patch count. */
+static int group_strips(search *s, const int *idx, int m, const double *bar, const double *bu, int np)
+{
+    const cand *cands = s->cands;
+    int first = 0;
+    for (int k = 0; k < m; k++) {
+        double ratio = INFINITY;
+        if (k + 1 < m) {
+            const double gs = dmax(cands[idx[k]].s.g, cands[idx[k + 1]].s.g);
+            ratio = gs < 0.0 ? (bar[k] - gs) / -gs : 0.0;
+            if (!(ratio >= RS_PATCH_PROMINENCE))
+                continue;             /* one patch across this barrier */
+        }
+        found_patch *f = &s->found[np++];
+        int deep = first;
+        for (int q = first + 1; q <= k; q++)
+            if (cands[idx[q]].s.g < cands[idx[deep]].s.g)
+                deep = q;
+        f->best = cands[idx[deep]].s;
+        f->share = 1.0;
+        f->key = f->best.g;
+        f->prom_hi = ratio;
+        f->lo = first > 0 ? bu[first - 1] : patch_lo(s, &cands[idx[0]].s);
+        f->hi = k + 1 < m ? bu[k] : patch_hi(s, &cands[idx[m - 1]].s);
+        if (f->lo > f->best.u)
+            f->lo = f->best.u;
+        if (f->hi < f->best.u)
+            f->hi = f->best.u;
+        first = k + 1;
+    }
+    return np;
+}
+
 /* minima: the overlap of candidates i..j (every node between negative),
  * each negative minimum a patch of its own from s->found[np] on, with its
  * share of the depth (rs_patch_opts.minima): d = −g for the deepest; a
@@ -1523,8 +1566,12 @@ static int group_minima(search *s, int i, int j, int np)
         }
         idx[m++] = k;
     }
+    if (m == 0)
+        return np;                    /* (the caller starts at a negative one) */
     for (int k = 0; k + 1 < m; k++)
         bar[k] = barrier(s, &cands[idx[k]].s, &cands[idx[k + 1]].s, &bu[k]);
+    if (s->strips)
+        return group_strips(s, idx, m, bar, bu, np);
     int deep = 0;
     for (int k = 1; k < m; k++)
         if (cands[idx[k]].s.g < cands[idx[deep]].s.g)
@@ -1609,6 +1656,7 @@ static void group_patches(search *s)
         }
         found_patch *f = &s->found[np++];
         f->share = 1.0;
+        f->prom_hi = INFINITY;
         f->key = cands[deep].s.g;
         f->best = cands[deep].s;
         f->lo = patch_lo(s, &cands[i].s);
@@ -1620,6 +1668,96 @@ static void group_patches(search *s)
         i = j + 1;
     }
     s->np = np;
+}
+
+/* strips: more than max patches: the two neighbours of one overlap split
+ * at the least prominent barrier become one, until max remain or every
+ * patch is an overlap of its own (then keep_deepest). */
+static void merge_strips(search *s, int max)
+{
+    found_patch *found = s->found;
+    while (s->np > max) {
+        int q = -1;
+        for (int k = 0; k + 1 < s->np; k++)
+            if (isfinite(found[k].prom_hi) && (q < 0 || found[k].prom_hi < found[q].prom_hi))
+                q = k;
+        if (q < 0)
+            return;
+        if (found[q + 1].best.g < found[q].best.g)
+            found[q].best = found[q + 1].best;
+        found[q].key = dmin(found[q].key, found[q + 1].key);
+        found[q].hi = found[q + 1].hi;
+        found[q].prom_hi = found[q + 1].prom_hi;
+        for (int k = q + 1; k + 1 < s->np; k++)
+            found[k] = found[k + 1];
+        s->np--;
+    }
+}
+
+/* strips: Gauss-Legendre's nodes and weights on [−1, 1] (the positive
+ * half; RS_PATCH_NODES = 2 GL_H nodes integrate polynomials up to degree
+ * 2 RS_PATCH_NODES − 1 exactly) */
+#define GL_H (RS_PATCH_NODES / 2)
+#if RS_PATCH_NODES == 16
+static const double GL_X[GL_H] = {0.0950125098376374, 0.2816035507792589, 0.4580167776572274, 0.6178762444026438,
+                                  0.7554044083550030, 0.8656312023878318, 0.9445750230732326, 0.9894009349916499};
+static const double GL_W[GL_H] = {0.1894506104550685, 0.1826034150449236, 0.1691565193950025, 0.1495959888165767,
+                                  0.1246289712555339, 0.0951585116824928, 0.0622535239386479, 0.0271524594117541};
+#else
+_Static_assert(RS_PATCH_NODES == 8, "the strips' rule has 8 or 16 nodes");
+static const double GL_X[GL_H] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
+                                  0.9602898564975363};
+static const double GL_W[GL_H] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
+                                  0.1012285362903763};
+#endif
+
+/* strips: the quadrature nodes of a patch over [u_lo, u_hi] (its slices
+ * from the deepest one's T on). */
+static void strip_nodes(pose *p, const found_patch *f, rs_patch *o)
+{
+    const double mid = 0.5 * (f->lo + f->hi), half = 0.5 * (f->hi - f->lo);
+    double T = f->best.T;
+    for (int k = 0; k < RS_PATCH_NODES; k++) {
+        const int h = k < GL_H ? GL_H - 1 - k : k - GL_H; /* nodes by increasing u */
+        const double x = k < GL_H ? -GL_X[h] : GL_X[h];
+        full sl;
+        eval_full(p, mid + half * x, T, 0.0, &sl);
+        T = sl.T;
+        rs_patch_node *nd = &o->node[k];
+        const double cs = 1.0 / sqrt(1.0 + sl.T * sl.T), sn = sl.T * cs;
+        const double kz = sqrt(1.0 + sl.zr1 * sl.zr1);
+        nd->u = sl.u;
+        nd->w = half * GL_W[h];
+        nd->dv = sl.valid && sl.g < 0.0 ? -sl.g : 0.0;
+        nd->pw[0] = p->c[0] + sl.u * p->a[0] + sl.rho * (p->d[0] * cs + p->f[0] * sn);
+        nd->pw[1] = sl.pwy;
+        nd->pw[2] = sl.pz;
+        nd->py = sl.py;
+        nd->zr = sl.zr;
+        nd->zr1 = sl.zr1;
+        const double na = (-sl.zr1 * p->a[1] + p->a[2]) / kz;
+        const double sn2 = 1.0 - na * na;
+        nd->R_wx = sn2 > 0.0 ? sl.rho / sqrt(sn2) : INFINITY;
+        nd->R_wy = rs_hertz_profile_radius(sl.rho1, sl.rho2);
+        nd->R_ry = rs_hertz_profile_radius(sl.zr1, sl.zr2);
+    }
+    o->nn = RS_PATCH_NODES;
+    /* the patch's point: the slice at the nodes' mean u weighted by their
+     * overlap (continuous in the pose, on both surfaces) */
+    double sw = 0, su = 0;
+    for (int k = 0; k < RS_PATCH_NODES; k++)
+        sw += o->node[k].w * o->node[k].dv, su += o->node[k].w * o->node[k].dv * o->node[k].u;
+    if (sw > 0.0) {
+        full sl;
+        eval_full(p, su / sw, f->best.T, 0.0, &sl);
+        rs_patch_node keep[RS_PATCH_NODES];
+        memcpy(keep, o->node, sizeof keep);
+        fill_patch(p, &sl, o);
+        memcpy(o->node, keep, sizeof keep);
+        o->nn = RS_PATCH_NODES;
+        o->u_lo = f->lo;
+        o->u_hi = f->hi;
+    }
 }
 
 /* output: more than max patches: the deepest max (in vertical gap), in
@@ -1655,6 +1793,8 @@ static void write_patches(search *s, rs_patch *out)
         out[q].share = f->share;
         out[q].u_lo = f->lo;
         out[q].u_hi = f->hi;
+        if (s->strips)
+            strip_nodes(&s->p, f, &out[q]);
     }
 }
 
@@ -1671,9 +1811,10 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     rs_patch_bounds own;   /* the bound tables of a call without a hint */
     pose_init(&s.p, w, r, c, a, o->r0, hint);
     s.tol = o->tol;
-    s.ends = o->ends;
+    s.strips = o->strips != 0;
+    s.ends = o->ends || s.strips;
     s.convex = o->convex;
-    s.minima = o->minima;
+    s.minima = o->minima || s.strips;
     s.cpre.done = 0;
     s.evals = 0;
     s.bnd = bounds_get(hint, &own, w, r);
@@ -1689,6 +1830,8 @@ int rs_patch_find(const rs_profile *w, const rs_profile *r, const double c[3],
     }
     find_candidates(&s);
     group_patches(&s);
+    if (s.strips)
+        merge_strips(&s, max);
     const int ret = keep_deepest(&s, max);
     write_patches(&s, out);
     *n = s.np;

@@ -40,6 +40,22 @@
 #include "rs_status.h"
 
 #define RS_PATCH_MAX 4   /* patches reported per wheel (more: RS_CLAMPED) */
+#define RS_PATCH_NODES 16 /* quadrature nodes per patch (rs_patch_opts.strips) */
+
+/* One wheel slice of a patch's quadrature (rs_patch_opts.strips): the
+ * patch's normal force is an integral over its slices (docs/contact.md
+ * "Normal law: strips"), evaluated at Gauss-Legendre nodes. */
+typedef struct rs_patch_node {
+    double u;          /* the wheel slice (profile coordinate, m)           */
+    double w;          /* its quadrature weight (m of wheel slices)          */
+    double dv;         /* the slice's vertical overlap −g >= 0 (m): the
+                          wheel's lowest point over the rail at that slice  */
+    double pw[3];      /* the slice's wheel point, rail frame (m)           */
+    double py, zr;     /* the rail point under it (rail y, height; m)       */
+    double zr1;        /* the rail's slope there: normal (0, −zr1, 1)/√(1 +
+                          zr1²), contact angle atan(zr1)                    */
+    double R_wx, R_wy, R_ry; /* radii there, as rs_patch's                  */
+} rs_patch_node;
 
 typedef struct rs_patch {
     double pen;        /* approach along the rail normal at the deepest point,
@@ -65,6 +81,9 @@ typedef struct rs_patch {
     double share;      /* the share of its own approach −g cos α that pen
                           is, in (0, 1]: 1 but for the shallower minima of
                           one overlap with rs_patch_opts.minima = 1         */
+    int nn;            /* quadrature nodes in node[] (rs_patch_opts.strips;
+                          else 0)                                          */
+    rs_patch_node node[RS_PATCH_NODES];
 } rs_patch;
 
 /* Search settings; rs_patch_defaults fills them. */
@@ -100,7 +119,28 @@ typedef struct rs_patch_opts {
                           born (share 0), merge, split or swap (equal
                           depths give equal shares); u_lo, u_hi are then
                           the maxima between (or the overlap's ends)       */
+    int strips;        /* 0 (default).  1: the elastic contact's normal law
+                          by strips (docs/contact.md "Normal law: strips"):
+                          a patch is a range of wheel slices over which the
+                          normal force is integrated — an overlap, or one
+                          side of a barrier in it (the gap's local maximum
+                          between two minima) that rises above the
+                          shallower minimum by at least RS_PATCH_PROMINENCE
+                          of its depth; more than max such ranges: the
+                          least prominent barriers are merged first.  Each
+                          patch gets RS_PATCH_NODES Gauss-Legendre nodes
+                          over [u_lo, u_hi] (node[]); u_lo, u_hi are exact
+                          (ends as with ends = 1), pen etc. describe the
+                          deepest slice, share is 1.  Implies minima's
+                          search for every minimum.                        */
 } rs_patch_opts;
+
+/* A barrier splits an overlap into two patches (rs_patch_opts.strips) when
+ * it rises above the shallower of its two minima by this share of that
+ * minimum's depth: the ripple minima of a conformal stretch (0.1 µm in
+ * 130 µm) stay one patch, a flange root and flange pressed together stay
+ * two until they are nearly one basin. */
+#define RS_PATCH_PROMINENCE 0.25
 
 void rs_patch_defaults(rs_patch_opts *o);
 

@@ -68,6 +68,9 @@ typedef struct rs_contact_event {
 
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
 
+/* The elastic contact's normal laws (rs_options.contact_normal). */
+typedef enum rs_normal_law { RS_NORMAL_POINT = 0, RS_NORMAL_STRIPS = 1 } rs_normal_law;
+
 typedef struct rs_options {
     rs_method method;     /* default RS_IMEX_EULER                          */
     double dt;            /* step [s], default 1e-3                         */
@@ -143,6 +146,14 @@ typedef struct rs_options {
     double contact_k_scale; /* multiplies every patch's Hertz constant c_H
                              (1 default; larger: stiffer, towards the
                              constraint contact)                            */
+    int contact_normal;   /* the elastic contact's normal law (rs_normal_law):
+                             RS_NORMAL_POINT (0, default) one Hertz force
+                             per minimum of the gap at its share of the
+                             depth; RS_NORMAL_STRIPS (1) a force integrated
+                             over each patch's wheel slices, the gradient
+                             of one elastic energy — conservative where
+                             the gap is flat, where the point law is not
+                             (docs/contact.md "Normal law: strips")      */
     double contact_theta; /* where the normal stiffness is linearized along
                              the step's position change: 1 (default) at its
                              end, which damps contact vibrations the step
