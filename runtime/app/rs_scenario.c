@@ -25,7 +25,7 @@
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "creep", "derailment", "speed", "climb_time", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
+    "creep", "derailment", "speed", "climb_time", "normal", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
     "rail_profile_left", "rail_profile_right", "equilibrium", "thermal", "stress", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
@@ -254,7 +254,8 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
     static const char *const example[] = {"duration 10", "step 1e-3", "output 0.01",
                                           "method rk4", "tolerance 1e-6", "iterations 10",
                                           "friction 0.3", "contact elastic", "creep fastsim",
-                                          "derailment continue", "speed 30", "climb_time 0.05"};
+                                          "derailment continue", "speed 30", "climb_time 0.05",
+                                          "normal strips"};
     if (k >= lt->n)
         return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                           "'%s' needs a value, e.g. '%s'", kw, example[idx]);
@@ -299,6 +300,16 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                               "unknown creep law '%s': write 'creep kalker' (linear), 'creep fastsim' or "
                               "'creep polach' (the last two need 'friction MU' and the elastic contact)", val);
         s->creep_law = law;
+    } else if (bit == RS_SCENARIO_NORMAL) {
+        if (strcmp(val, "point") == 0)
+            s->normal_law = RS_NORMAL_POINT;
+        else if (strcmp(val, "strips") == 0)
+            s->normal_law = RS_NORMAL_STRIPS;
+        else
+            return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                              "unknown normal law '%s': write 'normal strips' (each patch's force integrated "
+                              "over its wheel slices, conservative) or 'normal point' (one Hertz force per "
+                              "minimum of the gap, the default)", val);
     } else {
         double x;
         if (parse_num(val, &x))
@@ -880,6 +891,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "creep") == 0) st = parse_setting(ps, RS_SCENARIO_CREEP, &lt, line);
         else if (strcmp(kw, "derailment") == 0) st = parse_setting(ps, RS_SCENARIO_DERAILMENT, &lt, line);
         else if (strcmp(kw, "climb_time") == 0) st = parse_setting(ps, RS_SCENARIO_CLIMB_TIME, &lt, line);
+        else if (strcmp(kw, "normal") == 0) st = parse_setting(ps, RS_SCENARIO_NORMAL, &lt, line);
         else if (strcmp(kw, "speed") == 0) st = parse_setting(ps, RS_SCENARIO_SPEED, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
@@ -914,7 +926,7 @@ static int parse_text(parser *ps, char *text)
             return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
-                              "derailment, speed, climb_time, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
+                              "derailment, speed, climb_time, normal, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
                               "rail_profile_left, rail_profile_right, equilibrium, thermal, stress", kw);
         }
         if (st)
@@ -1010,6 +1022,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_CREEP) b->creep_law = top->creep_law;
     if (top->set & RS_SCENARIO_DERAILMENT) b->derail_continue = top->derail_continue;
     if (top->set & RS_SCENARIO_CLIMB_TIME) b->climb_time = top->climb_time;
+    if (top->set & RS_SCENARIO_NORMAL) b->normal_law = top->normal_law;
     if (top->set & RS_SCENARIO_SPEED) {
         b->speed = top->speed;
         b->speed_first = b->n_initial + top->speed_first;   /* before top's lines are appended */
@@ -1147,7 +1160,7 @@ struct rs_binding {
     double *mu_each;               /* per contact (NaN: the common friction), or NULL */
     double *E_each, *nu_each;      /* per contact (NaN: rs_options' value), or NULL  */
     rs_method method;
-    int contact_mode, creep_law, derail_continue;
+    int contact_mode, creep_law, normal_law, derail_continue;
     int iterations;
     int n_p;
     int *p_idx;
@@ -1501,6 +1514,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->friction = s->friction;
     b->contact_mode = s->contact_mode;
     b->creep_law = s->creep_law;
+    b->normal_law = s->normal_law;
     b->derail_continue = s->derail_continue;
     b->climb_time = s->climb_time;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
@@ -1682,6 +1696,8 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->contact_law = b->creep_law;
     if (b->set & RS_SCENARIO_CLIMB_TIME)
         opt->contact_climb_time = b->climb_time;
+    if (b->set & RS_SCENARIO_NORMAL)
+        opt->contact_normal = b->normal_law;
     if (b->file[RS_SCENARIO_FILE_TRACK])
         opt->track_file = b->file[RS_SCENARIO_FILE_TRACK];
     if (b->file[RS_SCENARIO_FILE_WHEEL])

@@ -44,9 +44,10 @@ enum {
     RS_SCENARIO_CREEP = 1 << 8,
     RS_SCENARIO_DERAILMENT = 1 << 9,
     RS_SCENARIO_SPEED = 1 << 10,
-    RS_SCENARIO_CLIMB_TIME = 1 << 11
+    RS_SCENARIO_CLIMB_TIME = 1 << 11,
+    RS_SCENARIO_NORMAL = 1 << 12
 };
-#define RS_SCENARIO_N_SETTINGS 12
+#define RS_SCENARIO_N_SETTINGS 13
 
 /* The contact mode a scenario asks for (`contact constraint|elastic`). */
 enum { RS_CONTACT_MODE_MODEL = 0, RS_CONTACT_MODE_CONSTRAINT, RS_CONTACT_MODE_ELASTIC };
@@ -116,6 +117,8 @@ typedef struct rs_scenario {
                                      overrides the description's mode        */
     int creep_law;                /* `creep kalker|fastsim|polach`: the
                                      elastic contact's law (rs_creep_law)    */
+    int normal_law;               /* `normal point|strips`: the elastic
+                                     contact's normal law (rs_normal_law)    */
     int derail_continue;          /* `derailment continue` (1): a derailment
                                      is reported and the run goes on;
                                      `derailment stop` (0, default) ends it  */

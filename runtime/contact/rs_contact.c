@@ -290,6 +290,12 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                        "with a friction coefficient); FASTSIM and Polach need the elastic contact "
                        "(scenario 'contact elastic', rs_elastic_contact())",
                        m->name);
+    if (opt->contact_normal != RS_NORMAL_POINT)
+        return rs_fail(err, errlen, RS_E_UNSUPPORTED,
+                       "model '%s': the constraint contact holds one point per wheel on its rail; the strip "
+                       "normal law (scenario 'normal strips', rs_options.contact_normal) needs the elastic "
+                       "contact (scenario 'contact elastic', rs_elastic_contact())",
+                       m->name);
     rs_contact_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");

@@ -304,7 +304,8 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     c->nq = m->n_q;
     /* the constraint contact loads the files (and takes in-memory ones) */
     rs_options files_opt = *opt;
-    files_opt.contact_law = 0; /* the law is ours */
+    files_opt.contact_law = 0; /* the laws are ours */
+    files_opt.contact_normal = RS_NORMAL_POINT;
     int st = rs_wheel_rail_contact()->create(m, &files_opt, a, &c->files, err, errlen);
     if (st)
         return st;

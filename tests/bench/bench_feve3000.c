@@ -39,6 +39,9 @@
  *   BENCH feve3000.step_us_median_elastic_fastsim  ... and FASTSIM's creep
  *                                     forces (rs_fastsim.h) instead of the
  *                                     scenario's saturated linear law
+ *   BENCH feve3000.step_us_median_elastic_strips  ... the elastic contact
+ *                                     with the strip normal law (the
+ *                                     scenario's creep law)
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
  *                                     refactorization + solve by KLU and by
@@ -132,6 +135,8 @@ static rs_binding *demo_binding;
 static const rs_contact_ops *demo_contact;
 /* The elastic contact's creep law (rs_creep_law), or -1: the scenario's. */
 static int demo_law = -1;
+/* The elastic contact's normal law (rs_normal_law), or -1: the scenario's. */
+static int demo_normal = -1;
 
 static void demo_free(rs_ws **ws)
 {
@@ -161,6 +166,8 @@ static rs_ws *demo_ws(const rs_model *m, unsigned fast, int ordering, int profil
         rs_binding_options(b, &o);
         if (demo_law >= 0)
             o.contact_law = demo_law;
+        if (demo_normal >= 0)
+            o.contact_normal = demo_normal;
         o.fast = fast;
         o.klu_ordering = ordering;
         o.profile = profile;
@@ -617,6 +624,14 @@ int main(int argc, char **argv)
     bad |= us_fs < 0;
     printf("    %-62s %7.2f us\n", "elastic contact, FASTSIM (same run, same build)", us_fs);
     printf("BENCH feve3000.step_us_median_elastic_fastsim %.2f us\n", us_fs);
+    demo_contact = rs_elastic_contact();
+    demo_normal = RS_NORMAL_STRIPS;
+    const double us_st = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, NULL);
+    demo_contact = NULL;
+    demo_normal = -1;
+    bad |= us_st < 0;
+    printf("    %-62s %7.2f us\n", "elastic contact, strip normal law (same run, same build)", us_st);
+    printf("BENCH feve3000.step_us_median_elastic_strips %.2f us\n", us_st);
     printf("BENCH feve3000.contact_newton_per_step %.3f iterations\n", info.contact_newton);
     printf("BENCH feve3000.proj_newton_per_step %.3f iterations\n", info.proj_newton);
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);

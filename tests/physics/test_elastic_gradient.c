@@ -21,7 +21,9 @@
 #include <string.h>
 
 #include "rs_elastic.h"
+#include "rs_contact.h"
 #include "rs_load.h"
+#include "rs_scenario.h"
 #include "rs_test.h"
 #include "rs_ws.h"
 #include "rt_fixtures.h"
@@ -161,6 +163,48 @@ START_TEST(test_point_law_is_not)
 }
 END_TEST
 
+/* `normal strips` in a scenario chooses the law; the constraint contact
+ * refuses it (one point per wheel, no slices to integrate over). */
+START_TEST(test_scenario_chooses_the_law)
+{
+    RS_REQUIRE_MODEL("climb");
+    rs_loaded *h = rt_load("generated/climb");
+    const rs_model *m = rs_loaded_model(h);
+    char err[600];
+    rs_scenario s;
+    rs_scenario_init(&s);
+    const char *text = "normal strips\n";
+    ck_assert_msg(rs_scenario_parse(text, strlen(text), "t.scn", &s, err, sizeof err) == RS_OK, "%s", err);
+    rs_binding *b;
+    ck_assert_msg(rs_scenario_bind(&s, m, &b, err, sizeof err) == RS_OK, "%s", err);
+    rs_options o;
+    rs_options_default(&o);
+    ck_assert_int_eq(o.contact_normal, RS_NORMAL_POINT);
+    rs_binding_options(b, &o);
+    ck_assert_int_eq(o.contact_normal, RS_NORMAL_STRIPS);
+    o.contact = rs_wheel_rail_contact();
+    rs_ws *ws = NULL;
+    ck_assert_int_eq(rs_ws_create(m, &o, &ws, err, sizeof err), RS_E_UNSUPPORTED);
+    ck_assert_str_eq(err, "model 'climb': the constraint contact holds one point per wheel on its rail; the strip "
+                          "normal law (scenario 'normal strips', rs_options.contact_normal) needs the elastic "
+                          "contact (scenario 'contact elastic', rs_elastic_contact())");
+    o.contact = rs_elastic_contact();
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_ws_set_q(ws, "z", -1e-4), RS_OK); /* pressed into both rails */
+    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
+    ck_assert_int_eq(rs_elastic_eval(ws, 0, rs_ws_q(ws), rs_ws_qd(ws)), RS_OK);
+    for (int i = 0; i < m->n_contact; i++) {
+        ck_assert_int_ge(rs_elastic_patches(ws, i), 1);
+        for (int j = 0; j < rs_elastic_patches(ws, i); j++)
+            ck_assert_int_eq(rs_elastic_patch_get(ws, i, j)->nn, RS_PATCH_NODES);
+    }
+    rs_ws_free(&ws);
+    rs_binding_free(&b);
+    rs_scenario_free(&s);
+    rs_unload(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("elastic_gradient");
@@ -168,6 +212,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_strips_are_a_gradient);
     tcase_add_test(tc, test_point_law_is_not);
+    tcase_add_test(tc, test_scenario_chooses_the_law);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -26,6 +26,7 @@
 #include "rs_hertz.h"
 #include "rs_interval.h"
 #include "rs_patch.h"
+#include "rs_strip_table.h"
 #include "rs_test.h"
 
 #define PI 3.14159265358979323846
@@ -1188,6 +1189,51 @@ static double johnson_ch(double A, double B, double E, double nu)
     return N / pow(d, 1.5);
 }
 
+/* The strip law (rs_patch_opts.strips, rs_strip_table.h): a cone of taper
+ * 1:20 on an arc head of R 300 mm (the gap parabolic over the slices, the
+ * curvatures constant) pressed by dv vertically: N = Σ w k(u) √(1 + z_r'²)
+ * dv over the patch's nodes equals Johnson's c_H(A, B) δ^{3/2} with the
+ * normal approach δ = dv cos α, A = cos α / (2 ρ) (Meusnier: the cone's
+ * circle seen along the normal), B = 1/(2R) (johnson_ch above, the book's
+ * relations solved in this file). */
+START_TEST(test_strips_hertz_approach)
+{
+    const double E = 2.1e11, nu = 0.28, R = 0.3, gam = 0.05;
+    rs_profile w, r;
+    cone(&w, gam);
+    arc_rail(&r, R);
+    rs_strip_table kt;
+    ck_assert_int_eq(rs_strip_table_make(&kt, &w, &r, R0, E, nu), RS_OK);
+    const double cys[2] = {0, 0.004}, dvs[3] = {10e-6, 50e-6, 150e-6};
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 3; b++) {
+            rs_patch_opts o;
+            rs_patch_defaults(&o);
+            o.r0 = R0;
+            o.strips = 1;
+            rs_patch_hint h = {.wheel = 0, .rail = 0};
+            const double c[3] = {0, cys[a], rigid_cz(&w, &r, cys[a]) - dvs[b]}, ax[3] = {0, 1, 0};
+            rs_patch p[RS_PATCH_MAX];
+            int n = 0;
+            ck_assert_int_eq(rs_patch_find(&w, &r, c, ax, &o, &h, p, RS_PATCH_MAX, &n), RS_OK);
+            ck_assert_int_eq(n, 1);
+            ck_assert_int_eq(p[0].nn, RS_PATCH_NODES);
+            double N = 0;
+            for (int k = 0; k < p[0].nn; k++) {
+                const rs_patch_node *nd = &p[0].node[k];
+                N += nd->w * rs_strip_stiffness(&kt, nd->u) * sqrt(1 + nd->zr1 * nd->zr1) * nd->dv;
+            }
+            const double ca = cos(p[0].alpha), rho = R0 - gam * p[0].u_w;
+            const double ref = johnson_ch(ca / (2 * rho), 1 / (2 * R), E, nu) * pow(dvs[b] * ca, 1.5);
+            printf("strips, cone 1:20 on R 300 mm, y %.0f mm, dv %.0f um: N %.2f N, Johnson %.2f N (%.2e)\n",
+                   1e3 * cys[a], 1e6 * dvs[b], N, ref, N / ref - 1);
+            ck_assert_msg(fabs(N / ref - 1) < 1e-4, "y %g, dv %g: N %g, Johnson %g", cys[a], dvs[b], N, ref);
+        }
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
 START_TEST(test_hertz_approach)
 {
     const double E = 2.1e11, nu = 0.28, Es = E / (2 * (1 - nu * nu));
@@ -1455,6 +1501,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_deterministic_no_alloc);
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
+    tcase_add_test(t, test_strips_hertz_approach);
     tcase_add_test(t, test_interval_products);
     tcase_add_test(t, test_hint_prepare);
     tcase_add_loop_test(t, test_interval_bound, 0, 3);

@@ -104,7 +104,7 @@ static const struct {
 } bad[] = {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
-                           "method, tolerance, iterations, friction, contact, creep, derailment, speed, climb_time, modulus, poisson, param, initial, input, columns, track, "
+                           "method, tolerance, iterations, friction, contact, creep, derailment, speed, climb_time, normal, modulus, poisson, param, initial, input, columns, track, "
                            "wheel_profile, rail_profile, rail_profile_left, rail_profile_right, equilibrium, thermal, stress"},
     {"thermal c power p\n", "t.scn:1: thermal: give the coefficient's temperature sensitivity 'beta B' (1/K; "
                             "c = c_ref exp(-B (T - t_ref)); 0: no feedback)"},
@@ -129,6 +129,10 @@ static const struct {
     {"creep linear\n", "t.scn:1: unknown creep law 'linear': write 'creep kalker' (linear), 'creep "
                         "fastsim' or 'creep polach' (the last two need 'friction MU' and the elastic "
                         "contact)"},
+    {"normal hertz\n", "t.scn:1: unknown normal law 'hertz': write 'normal strips' (each patch's force "
+                        "integrated over its wheel slices, conservative) or 'normal point' (one Hertz force per "
+                        "minimum of the gap, the default)"},
+    {"normal strips\nnormal point\n", "t.scn:2: 'normal' is given twice (first at line 1): keep one"},
     {"track vehicles/tracks/straight.trk\n", "t.scn:1: 'track' takes one quoted path, e.g. 'track "
                                              "\"../tracks/straight.trk\"'"},
     {"rail_profile\n", "t.scn:1: 'rail_profile' takes one quoted path, e.g. 'rail_profile "
