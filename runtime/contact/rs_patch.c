@@ -52,6 +52,7 @@
 #include "rs_patch.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "rs_error.h"
@@ -541,7 +542,7 @@ static void fill_patch(const pose *p, const full *sl, rs_patch *o)
 {
     const double cs = 1.0 / sqrt(1.0 + sl->T * sl->T), sn = sl->T * cs;
     const double k = sqrt(1.0 + sl->zr1 * sl->zr1);
-    memset(o, 0, sizeof *o);
+    memset(o, 0, offsetof(rs_patch, node)); /* the nodes: only where o->nn says */
     o->u_w = sl->u;
     o->u_r = sl->py;
     o->theta = atan(sl->T);
@@ -1750,10 +1751,7 @@ static void strip_nodes(pose *p, const found_patch *f, rs_patch *o)
     if (sw > 0.0) {
         full sl;
         eval_full(p, su / sw, f->best.T, 0.0, &sl);
-        rs_patch_node keep[RS_PATCH_NODES];
-        memcpy(keep, o->node, sizeof keep);
-        fill_patch(p, &sl, o);
-        memcpy(o->node, keep, sizeof keep);
+        fill_patch(p, &sl, o);                /* (it leaves the nodes) */
         o->nn = RS_PATCH_NODES;
         o->u_lo = f->lo;
         o->u_hi = f->hi;

@@ -17,8 +17,9 @@
  * (rs_hertz_approach_constant).  Where the curvatures change along the
  * profile (a rail's arcs meet, a flange root) k changes by up to ten times
  * within a millimetre; a patch integrates over millimetres, so the table is
- * smoothed by a triangle of half-width RS_STRIP_SMOOTH: its Gauss-Legendre
- * quadrature then stays within 1e-4 of the energy's gradient.
+ * smoothed by a triangle of half-width RS_STRIP_SMOOTH along the profile's
+ * arc length (not u: on a 70° flank a millimetre of u is three of arc),
+ * which its Gauss-Legendre quadrature can follow.
  *
  * Plain C, no allocation (the caller's table), thread-safe.
  */
@@ -28,7 +29,7 @@
 #include "rs_profile.h"
 
 #define RS_STRIP_N 512          /* table points over the wheel's profile     */
-#define RS_STRIP_SMOOTH 3e-3    /* m: the smoothing triangle's half-width    */
+#define RS_STRIP_SMOOTH 4e-3    /* m of arc: the smoothing triangle's half-width */
 
 typedef struct rs_strip_table {
     double u0, du;              /* first point, spacing (m)                  */

@@ -148,7 +148,7 @@ START_TEST(test_strips_are_a_gradient)
     RS_REQUIRE_MODEL("climb");
     rs_loaded *h = rt_load("generated/climb");
     const double e = worst(rs_loaded_model(h), RS_NORMAL_STRIPS, getenv("RS_VERBOSE") != NULL);
-    ck_assert_msg(e < 5e-3, "the strip law's force differs from the energy's gradient by %g of it", e);
+    ck_assert_msg(e < 6e-3, "the strip law's force differs from the energy's gradient by %g of it", e);
     rs_unload(&h);
 }
 END_TEST
@@ -158,7 +158,7 @@ START_TEST(test_point_law_is_not)
     RS_REQUIRE_MODEL("climb");
     rs_loaded *h = rt_load("generated/climb");
     const double e = worst(rs_loaded_model(h), RS_NORMAL_POINT, getenv("RS_VERBOSE") != NULL);
-    ck_assert_msg(e > 1e-2, "the point law's force is the energy's gradient to %g: the flat-gap defect gone?", e);
+    ck_assert_msg(e > 1.5e-2, "the point law's force is the energy's gradient to %g: the flat-gap defect gone?", e);
     rs_unload(&h);
 }
 END_TEST
