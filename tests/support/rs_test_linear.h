@@ -2,9 +2,9 @@
  * rs_test_linear.h — the linear model of a compiled vehicle at speed V as
  * the tests of `railsym linear` open it (rs_linear_open, rs_linear_ws_at),
  * and the least-damped mode of a workspace's linearization.  For the
- * checks of eigenvalues against runs from the linearized state
- * (test_linear_constraint, test_linear_elastic), of the linear critical
- * speed (test_linear_z) and of the linear system itself (test_linear_fd).
+ * checks of eigenvalues against runs (test_linear, test_linear_constraint,
+ * test_linear_elastic), of the linear critical speed (test_linear_z) and of
+ * the linear system itself (test_linear_fd).
  * A header like rs_test_decay.h: a .c in tests/support is linked into
  * every C test program, and would pull the linear analysis into each.
  */
