@@ -129,6 +129,21 @@ static rs_ws *climb_rig(const rs_model *m, const rs_options *o, double psi, doub
     return climb_rig_at(m, o, psi, k_axle, c_axle, V, NULL);
 }
 
+/* The climb rig's options: the elastic contact at step dt, its creep
+ * forces FASTSIM saturating at MU, or (creep 0) none, the law and μ left
+ * at their defaults. */
+static void climb_options(rs_options *o, double dt, int creep)
+{
+    rs_options_default(o);
+    o->contact = rs_elastic_contact();
+    o->dt = dt;
+    if (creep) {
+        o->contact_mu = MU;
+        o->contact_law = RS_CREEP_FASTSIM;
+    } else
+        o->contact_creep = 0;
+}
+
 static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_out, double *yq_flange_out,
                   double *nadal_out)
 {
@@ -136,11 +151,8 @@ static void climb(const rs_model *m, double k_axle, double c_axle, double *yq_ou
     const double psi = knob("CLIMB_PSI", 0.02);
     const double rate = knob("CLIMB_RATE", 20e3);
     rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.dt = dt;
-    o.contact_mu = MU;
-    o.contact_law = (int)knob("CLIMB_LAW", RS_CREEP_FASTSIM);
+    climb_options(&o, dt, 1);
+    o.contact_law = (int)knob("CLIMB_LAW", o.contact_law);
     o.contact_creep = (int)knob("CLIMB_CREEP", o.contact_creep);
     o.contact_theta = knob("CLIMB_THETA", o.contact_theta);
     o.contact_k_scale = knob("CLIMB_KSCALE", o.contact_k_scale);
@@ -295,11 +307,7 @@ START_TEST(test_climb_creepages_by_hand)
     RS_REQUIRE_MODEL("climb");
     rs_loaded *h = rt_load("generated/climb");
     rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.dt = 1e-4;
-    o.contact_mu = MU;
-    o.contact_law = RS_CREEP_FASTSIM;
+    climb_options(&o, 1e-4, 1);
     rs_ws *ws = climb_rig(rs_loaded_model(h), &o, 0.005, 0, 0, 5);
     const rig_idx k = {q_index(ws, "x"), q_index(ws, "y"), q_index(ws, "z"), q_index(ws, "roll"),
                        q_index(ws, "yaw"), {q_index(ws, "spin_l"), q_index(ws, "spin_r")}};
@@ -392,10 +400,7 @@ END_TEST
 static double frictionless_gain(const rs_model *m, double psi, int normal, double *fall)
 {
     rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.dt = 1e-4;
-    o.contact_creep = 0;
+    climb_options(&o, 1e-4, 0);
     o.contact_normal = normal;
     rs_ws *ws = climb_rig(m, &o, psi, 0, 0, 5);
     const double F = 30e3, *q = rs_ws_q(ws);
@@ -470,11 +475,7 @@ END_TEST
 static double climb_on_cone(const rs_model *m, double psi, double *nadal)
 {
     rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    o.dt = 1e-4;
-    o.contact_mu = MU;
-    o.contact_law = RS_CREEP_FASTSIM;
+    climb_options(&o, 1e-4, 1);
     o.wheel_profile = "vehicles/profiles/cone_1in13_flange.prf";
     o.rail_profile = "vehicles/profiles/arc_r160_corner.prf";
     const double at[3] = {0.0106, 1.25e-3, 0.743771};

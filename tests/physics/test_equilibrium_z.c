@@ -29,29 +29,15 @@
 #include "rs_equilibrium.h"
 #include "rs_load.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 #include "rs_ws.h"
 
 static char err[4000];
-static char dir[] = "/tmp/rs_eqz_XXXXXX";
+static char dir[64];
 
-static const char *railsym_bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
+static void setup(void) { rs_test_mkdtemp(dir, sizeof dir, "/tmp/rs_eqz_XXXXXX"); }
 
-static void setup(void)
-{
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
+static void teardown(void) { rs_test_rmtree(dir); }
 
 /* How far a run strays from the state it starts in. */
 typedef struct stray {
@@ -132,15 +118,9 @@ static const char kHungVdl[] =
 
 START_TEST(hung_masses)
 {
-    char path[700], cmd[2000], model[700];
-    snprintf(path, sizeof path, "%s/hung.vdl", dir);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(kHungVdl, f);
-    fclose(f);
+    char model[700];
+    rs_test_compile(dir, "hung", kHungVdl);
     snprintf(model, sizeof model, "%s/hung", dir);
-    snprintf(cmd, sizeof cmd, "%s compile %s -o %s > %s/hung.log 2>&1", railsym_bin(), path, model, dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
     rs_loaded *h = rs_load(model, RS_LOAD_TCC, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
     rs_ws *ws = NULL;

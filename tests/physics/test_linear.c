@@ -74,6 +74,7 @@
 #include "rs_speed.h"
 #include "rs_test.h"
 #include "rs_test_decay.h"
+#include "rs_test_linear.h"
 #include "rt_fixtures.h"
 
 #define PI 3.14159265358979323846
@@ -273,11 +274,8 @@ START_TEST(eigen_vs_simulation)
     rs_binding *b = NULL;
     rs_ws *ws = cone_ws(m, V, &b, 1e-4);
     ck_assert_int_eq(rs_ws_init(ws), 0);
-    rs_linear_modes md;
-    ck_assert_msg(rs_linear_modes_at(ws, &md, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_ge(md.least, 0);
-    const double f_lin = md.mode[md.least].freq, z_lin = md.mode[md.least].zeta;
-    rs_linear_modes_free(&md);
+    double f_lin, z_lin;
+    rs_test_least_mode(ws, &f_lin, &z_lin);
     rs_ws_free(&ws);
     rs_binding_free(&b);
 

@@ -51,11 +51,10 @@
 #include "rs_load.h"
 #include "rs_test.h"
 #include "rs_test_decay.h"
+#include "rs_test_linear.h"
 #include "rt_fixtures.h"
 
 #define ZETA_TOL 0.001 /* relative; the frequency 0.0005 */
-
-static char err[4000];
 
 /* Frequency and damping ratio of a run at step dt from the linearized
  * state of generated/wheelset at V; the linear answer into f_lin, z_lin. */
@@ -68,21 +67,8 @@ static void run_at(double V, double T, const char *dt_text, int reinit, double *
      * tolerance, the release projected by rs_ws_init, as a run's start */
     snprintf(set, sizeof set, "contact constraint\ncreep kalker\nfriction 0\nstep %s\nmethod imex%s", dt_text,
              reinit ? "" : "\ntolerance 1e-12");
-    rs_linear_config c;
-    rs_linear_config_default(&c);
-    c.model_dir = "generated/wheelset";
-    c.set_text = set;
-    c.quiet = 1;
     rs_linear_opened o;
-    ck_assert_msg(rs_linear_open(&c, &o, err, sizeof err) == 0, "%s", err);
-    rs_ws *ws = NULL;
-    ck_assert_msg(rs_linear_ws_at(&o, V, &ws, err, sizeof err) == 0, "%s", err);
-    rs_linear_modes md;
-    ck_assert_msg(rs_linear_modes_at(ws, &md, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_ge(md.least, 0);
-    *f_lin = md.mode[md.least].freq;
-    *z_lin = md.mode[md.least].zeta;
-    rs_linear_modes_free(&md);
+    rs_ws *ws = rs_test_linear_least(&o, "generated/wheelset", set, 0, V, f_lin, z_lin);
     const rs_model *m = o.m;
     const int iy = rt_coord_index(m, "y");
     const double y0 = rs_ws_q(ws)[iy];

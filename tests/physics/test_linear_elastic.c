@@ -44,24 +44,11 @@
 #include "rs_load.h"
 #include "rs_test.h"
 #include "rs_test_decay.h"
+#include "rs_test_linear.h"
 #include "rt_fixtures.h"
 
 
 static char err[4000];
-
-/* The least-damped mode of the opened model at V, and the workspace. */
-static rs_ws *linear_at(rs_linear_opened *o, double V, double *f, double *zeta)
-{
-    rs_ws *ws = NULL;
-    ck_assert_msg(rs_linear_ws_at(o, V, &ws, err, sizeof err) == 0, "%s", err);
-    rs_linear_modes md;
-    ck_assert_msg(rs_linear_modes_at(ws, &md, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_ge(md.least, 0);
-    *f = md.mode[md.least].freq;
-    *zeta = md.mode[md.least].zeta;
-    rs_linear_modes_free(&md);
-    return ws;
-}
 
 /* generated/wheelset with the elastic contact and the creep law of law
  * ("creep kalker\nfriction 0", ...) at 6 m/s: the least-damped eigenvalue
@@ -71,16 +58,9 @@ static void eigen_vs_run(const char *law, const char *label)
     const double V = 6, dt = 2e-5, T = 8, amp = 2e-6;
     char set[512];
     snprintf(set, sizeof set, "contact elastic\n%s\nstep 2e-5\nmethod imex\ninitial z = -0.0001\nequilibrium", law);
-    rs_linear_config c;
-    rs_linear_config_default(&c);
-    c.model_dir = "generated/wheelset";
-    c.set_text = set;
-    c.elastic = 1;
-    c.quiet = 1;
     rs_linear_opened o;
-    ck_assert_msg(rs_linear_open(&c, &o, err, sizeof err) == 0, "%s", err);
     double f_lin, z_lin;
-    rs_ws *ws = linear_at(&o, V, &f_lin, &z_lin);
+    rs_ws *ws = rs_test_linear_least(&o, "generated/wheelset", set, 1, V, &f_lin, &z_lin);
     /* the run from the linearized state (spins rolling, settled) */
     const rs_model *m = o.m;
     const int iy = rt_coord_index(m, "y");

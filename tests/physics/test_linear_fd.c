@@ -69,6 +69,7 @@
 #include "rs_linear_lapack.h"
 #include "rs_load.h"
 #include "rs_test.h"
+#include "rs_test_linear.h"
 #include "rs_ws_impl.h"
 #include "rt_fixtures.h"
 
@@ -186,15 +187,9 @@ static double row_max(const double *acc, int a)
 
 static void check_at(double V, int print)
 {
-    rs_linear_config c;
-    rs_linear_config_default(&c);
-    c.model_dir = "generated/wheelset";
-    c.set_text = "contact constraint\ncreep kalker\nfriction 0\nmethod imex\ntolerance 1e-12";
-    c.quiet = 1;
     rs_linear_opened o;
-    ck_assert_msg(rs_linear_open(&c, &o, err, sizeof err) == 0, "%s", err);
-    rs_ws *ws = NULL;
-    ck_assert_msg(rs_linear_ws_at(&o, V, &ws, err, sizeof err) == 0, "%s", err);
+    rs_ws *ws = rs_test_linear_ws(&o, "generated/wheelset",
+                                  "contact constraint\ncreep kalker\nfriction 0\nmethod imex\ntolerance 1e-12", 0, V);
     rs_linear_system sys;
     ck_assert_msg(rs_linear_system_at(ws, &sys, err, sizeof err) == 0, "%s", err);
     const int n = sys.n, ns = o.m->n_s;

@@ -54,6 +54,7 @@
 #include "rs_scenario.h"
 #include "rs_speed.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 #include "rt_fixtures.h"
 
 #define PI 3.14159265358979323846
@@ -61,36 +62,11 @@
 #define BOGIE "generated/bogie"
 
 static char err[4000];
-static char dir[] = "/tmp/rs_frf_XXXXXX";
+static char dir[64];
 
-static const char *railsym_bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
+static void setup(void) { rs_test_mkdtemp(dir, sizeof dir, "/tmp/rs_frf_XXXXXX"); }
 
-static void write_file(const char *name, const char *text)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void setup(void)
-{
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
+static void teardown(void) { rs_test_rmtree(dir); }
 
 /* The responses of model folder `model` at V for the named outputs and
  * points (rs_linear_point.h; NULL, 0: none). */
@@ -160,14 +136,11 @@ static const char quarter_vdl[] =
 
 START_TEST(quarter_car_transmissibility)
 {
-    char cwd[1024], vdl[8192], cmd[2000], model[700];
+    char cwd[1024], vdl[8192], model[700];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     snprintf(vdl, sizeof vdl, quarter_vdl, cwd, cwd, cwd, cwd, cwd, cwd);
-    write_file("quarter.vdl", vdl);
+    rs_test_compile(dir, "quarter", vdl);
     snprintf(model, sizeof model, "%s/quarter", dir);
-    snprintf(cmd, sizeof cmd, "%s compile %s/quarter.vdl -o %s > %s/compile.log 2>&1", railsym_bin(), dir, model,
-             dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed (see %s/compile.log)", cmd, dir);
     const double mc = 4000, kc = 3e5, cc = 1.2e4, V = 25;
     enum { NF = 6 };
     const double fr[NF] = {0.3, 0.8, 1.37, 2.5, 6, 15};
@@ -315,7 +288,7 @@ static const char car_contacts[] =
 /* Compiles the car into dir/car; its folder into model. */
 static void compile_car(char *model, size_t len)
 {
-    char cwd[1024], vdl[16384], cmd[2000];
+    char cwd[1024], vdl[16384];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     size_t n = (size_t)snprintf(vdl, sizeof vdl, "%s", car_vdl);
     const char *name[4] = {"l1", "r1", "l2", "r2"}, *body[2] = {"ws1", "ws2"}, *base[2] = {"B_nsw1", "B_nsw2"};
@@ -326,10 +299,8 @@ static void compile_car(char *model, size_t len)
                               i % 2 ? "right" : "left", cwd, cwd, cwd);
     }
     ck_assert_uint_lt(n, sizeof vdl);
-    write_file("car.vdl", vdl);
+    rs_test_compile(dir, "car", vdl);
     snprintf(model, len, "%s/car", dir);
-    snprintf(cmd, sizeof cmd, "%s compile %s/car.vdl -o %s > %s/compile.log 2>&1", railsym_bin(), dir, model, dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed (see %s/compile.log)", cmd, dir);
 }
 
 /* The car on a vertical level input: each wheelset follows its rail, the
@@ -406,7 +377,7 @@ static double complex simulate(const rs_model *m, double V, double A, double lam
     snprintf(trk, sizeof trk, "railsym-track 1\nname sine\ngauge 1.435\ninclination 1:40\n"
              "origin x -10 y 0 z 0 heading 0 s -10\nstraight 1010\n"
              "irregularity lateral sine amplitude %.17g wavelength %.17g from 0 taper %.17g\n", A, lam, lam);
-    write_file("sine.trk", trk);
+    rs_test_write(dir, "sine.trk", trk);
     snprintf(path, sizeof path, "%s/sine.trk", dir);
     snprintf(set, sizeof set, "track \"%s\"\n%s", path, extra);
     rs_scenario s;
@@ -533,8 +504,8 @@ END_TEST
 /* The command's messages: `railsym linear ... 2>&1` into out. */
 static int cli(const char *args, char *out, size_t len)
 {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "%s linear %s --out %s/o 2>&1", railsym_bin(), args, dir);
+    char cmd[PATH_MAX + 1200];
+    snprintf(cmd, sizeof cmd, "%s linear %s --out %s/o 2>&1", rs_test_bin(), args, dir);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
     const size_t n = fread(out, 1, len - 1, p);

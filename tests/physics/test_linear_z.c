@@ -39,44 +39,18 @@
 #include "rs_linear_frf.h"
 #include "rs_load.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
+#include "rs_test_linear.h"
 #include "rs_ws.h"
 
 #define PI 3.14159265358979323846
 
 static char err[4000];
-static char dir[] = "/tmp/rs_linz_XXXXXX";
+static char dir[64];
 
-static const char *railsym_bin(void)
-{
-    const char *b = getenv("RAILSYM_BIN");
-    return b && *b ? b : "./build/railsym";
-}
+static void setup(void) { rs_test_mkdtemp(dir, sizeof dir, "/tmp/rs_linz_XXXXXX"); }
 
-static void setup(void)
-{
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
-
-/* Writes text as NAME.vdl in dir and compiles it into dir/NAME. */
-static void compile(const char *name, const char *text)
-{
-    char path[700], cmd[2400];
-    snprintf(path, sizeof path, "%s/%s.vdl", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "%s compile %s -o %s/%s > %s/%s.log 2>&1", railsym_bin(), path, dir, name, dir, name);
-    ck_assert_msg(system(cmd) == 0, "%s failed (see %s/%s.log)", cmd, dir, name);
-}
+static void teardown(void) { rs_test_rmtree(dir); }
 
 /* The roots of the cubic a3 s³ + a2 s² + a1 s + a0 (Durand–Kerner). */
 static void cubic_roots(double a3, double a2, double a1, double a0, double complex r[3])
@@ -156,7 +130,7 @@ static void wheelset_model(const char *name, const char *coords, const char *ext
     int k = snprintf(vdl, sizeof vdl, "%s\n", coords);
     k += snprintf(vdl + k, sizeof vdl - k, WHEELSET_VDL, cwd, cwd, cwd, cwd, cwd, cwd);
     snprintf(vdl + k, sizeof vdl - k, "%s", extra);
-    compile(name, vdl);
+    rs_test_compile(dir, name, vdl);
 }
 
 START_TEST(airspring_quarter_car)
@@ -212,21 +186,9 @@ END_TEST
  * the scenario line `set`, and its frequency into *f. */
 static double zeta_at(const char *model, const char *set, double V, double *f)
 {
-    rs_linear_config c;
-    rs_linear_config_default(&c);
-    c.model_dir = model;
-    c.set_text = set;
-    c.quiet = 1;
     rs_linear_opened o;
-    ck_assert_msg(rs_linear_open(&c, &o, err, sizeof err) == 0, "%s", err);
-    rs_ws *ws = NULL;
-    ck_assert_msg(rs_linear_ws_at(&o, V, &ws, err, sizeof err) == 0, "%s", err);
-    rs_linear_modes md;
-    ck_assert_msg(rs_linear_modes_at(ws, &md, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_ge(md.least, 0);
-    const double z = md.mode[md.least].zeta;
-    *f = md.mode[md.least].freq;
-    rs_linear_modes_free(&md);
+    double z;
+    rs_ws *ws = rs_test_linear_least(&o, model, set, 0, V, f, &z);
     rs_ws_free(&ws);
     rs_linear_close(&o);
     return z;

@@ -28,6 +28,7 @@
 #include "rs_ws.h"
 #include "rs_ws_impl.h" /* φ^d evaluated at the workspace state */
 #include "rs_test.h"
+#include "rs_test_contact.h"
 
 #define DIR_BOGIE "generated/bogie"
 
@@ -42,20 +43,6 @@ static double param(rs_ws *ws, const char *name)
     rs_var v;
     ck_assert_msg(rs_model_find(rs_ws_model(ws), name, &v) == RS_OK, "%s", name);
     return rs_ws_p(ws)[v.index];
-}
-
-static double phi_d_max(rs_ws *ws)
-{
-    const rs_model *m = rs_ws_model(ws);
-    double out[64];
-    double *o[RS_FN_MAX_OUT] = {out};
-    ck_assert_int_le(4 * m->n_contact, 64);
-    rs_ws_bind(ws, rs_ws_time(ws), ws->q, ws->qd);
-    ck_assert_int_eq(m->fn[RS_FN_PHI_D].fn(ws->in, o), 0);
-    double r = 0;
-    for (int k = 0; k < 4 * m->n_contact; k++)
-        r = fmax(r, fabs(out[k]));
-    return r;
 }
 
 START_TEST(test_bogie_reproducible)
@@ -154,7 +141,7 @@ START_TEST(test_bogie_run_constraints)
         double pos, vel;
         ck_assert_int_eq(rs_ws_residuals(ws, &pos, &vel), RS_OK);
         worst = fmax(worst, pos);
-        worst_d = fmax(worst_d, phi_d_max(ws));
+        worst_d = fmax(worst_d, rs_test_phi_d_max(ws));
         ymax = fmax(ymax, fabs(rs_ws_q(ws)[6 + 1]));
     }
     const rs_stats *st = rs_ws_stats(ws);

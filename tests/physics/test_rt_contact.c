@@ -36,6 +36,7 @@
 #include "rs_ws.h"
 #include "rs_ws_impl.h" /* the e2e test evaluates phi_d at the workspace state */
 #include "rs_test.h"
+#include "rs_test_contact.h"
 #include <unistd.h>
 
 #define PRF_WHEEL "vehicles/profiles/s1002.prf"
@@ -915,22 +916,6 @@ END_TEST
  * running wheelsets (S1002/60E1 and cone/arc) released 3 mm off centre keep
  * |φ| < 1e-6 and |φ^d| < 1e-6 (evaluated here from the generated function)
  * every step. */
-static double phi_d_max(rs_ws *ws)
-{
-    const rs_model *m = rs_ws_model(ws);
-    double out[64];
-    double *o[RS_FN_MAX_OUT] = {out};
-    ck_assert_int_le(4 * m->n_contact, 64);
-    double t = rs_ws_time(ws);
-    const double *in[RS_IN_COUNT] = {&t, ws->q, ws->qd, ws->qdd, ws->s, ws->sd, ws->sdd,
-                                     ws->p, ws->u, ws->k};
-    ck_assert_int_eq(m->fn[RS_FN_PHI_D].fn(in, o), 0);
-    double r = 0;
-    for (int k = 0; k < 4 * m->n_contact; k++)
-        r = fmax(r, fabs(out[k]));
-    return r;
-}
-
 /* The whole of a text file, malloc'd (NUL-terminated), *len its size. */
 static char *slurp(const char *path, size_t *len)
 {
@@ -1112,7 +1097,7 @@ START_TEST(test_wheelset_e2e)
             double pos, vel;
             rs_ws_residuals(ws, &pos, &vel);
             worst = fmax(worst, pos);
-            worst_d = fmax(worst_d, phi_d_max(ws));
+            worst_d = fmax(worst_d, rs_test_phi_d_max(ws));
         }
         const rs_stats *st = rs_ws_stats(ws);
         printf("%s run: 300 steps, max |phi_n| %.3g, max |phi_d| %.3g, contact Newton "

@@ -46,6 +46,7 @@
 #include "rs_ws.h"
 #include "rs_ws_impl.h" /* the C^K check evaluates functions at the workspace state */
 #include "rs_test.h"
+#include "rs_test_contact.h"
 
 #define DIR_CONE "generated/wheelset_cone"
 #define DIR_S1002 "generated/wheelset"
@@ -357,20 +358,6 @@ END_TEST
  * where a root of φ^d disappears (docs/runtime.md "Contact jumps"); the
  * search over u_w keeps the run going with |φ^n| and |φ^d| < 1e-6 every step
  * (φ^d from the generated function, evaluated here). */
-static double phi_d_max(rs_ws *ws)
-{
-    const rs_model *m = rs_ws_model(ws);
-    double out[64];
-    double *o[RS_FN_MAX_OUT] = {out};
-    ck_assert_int_le(4 * m->n_contact, 64);
-    rs_ws_bind(ws, rs_ws_time(ws), ws->q, ws->qd);
-    ck_assert_int_eq(m->fn[RS_FN_PHI_D].fn(ws->in, o), 0);
-    double r = 0;
-    for (int k = 0; k < 4 * m->n_contact; k++)
-        r = fmax(r, fabs(out[k]));
-    return r;
-}
-
 START_TEST(test_s1002_off_centre)
 {
     RS_REQUIRE_MODEL("wheelset");
@@ -400,7 +387,7 @@ START_TEST(test_s1002_off_centre)
         double pos, vel;
         ck_assert_int_eq(rs_ws_residuals(ws, &pos, &vel), RS_OK);
         worst = fmax(worst, pos);
-        worst_d = fmax(worst_d, phi_d_max(ws));
+        worst_d = fmax(worst_d, rs_test_phi_d_max(ws));
         ymin = fmin(ymin, rs_ws_q(ws)[1]);
         ymax = fmax(ymax, rs_ws_q(ws)[1]);
         const double uw = rs_ws_s(ws)[m->contacts[0].s_slot[1]];

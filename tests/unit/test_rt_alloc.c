@@ -5,7 +5,7 @@
  * The malloc family is interposed (tests/support/alloc_hook.c, linked into
  * this program): every allocation of the process passes through it.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath (rs_test_files.h) */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@
 #include "rs_load.h"
 #include "rt_fixtures.h"
 #include "rs_test.h"
+#include "rs_test_files.h"
 
 /* ---- tests ------------------------------------------------------------- */
 
@@ -72,21 +73,36 @@ END_TEST
 START_TEST(test_no_alloc_cartpend_rk4) { count_steps(rt_cartpend_model(), RS_RK4, 0); }
 END_TEST
 
-/* The contact step (generated/bogie: 4 contacts, creep, Hertz, Kalker,
- * contact-point Newton) with the phase timers on allocates nothing either;
- * the model is loaded (libtcc) before counting starts. */
-START_TEST(test_no_alloc_contact_bogie)
+/* Steps ws n times counting the allocator's calls (alloc_hook_calls),
+ * each step with the energies and powers if energy; every step must
+ * succeed. */
+static void count_step_allocs(rs_ws *ws, int n, int energy)
 {
-    RS_REQUIRE_MODEL("bogie");
+    double T, V, P[RS_POWER_COUNT];
+    alloc_hook_calls = 0;
+    alloc_hook_counting = 1;
+    int st = RS_OK;
+    for (int i = 0; i < n && st == RS_OK; i++)
+        if ((st = rs_step(ws)) == RS_OK && energy && (st = rs_ws_energy(ws, &T, &V)) == RS_OK)
+            st = rs_ws_power(ws, P);
+    alloc_hook_counting = 0;
+    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+}
+
+/* generated/bogie loaded into *h with the contact ops (and the phase
+ * timers if profile), rolling at 20 m/s, the front wheelset 0.2 mm off
+ * centre; initialized. */
+static rs_ws *rolling_bogie(rs_loaded **h, const rs_contact_ops *contact, int profile)
+{
     char err[2000];
-    rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(h != NULL, "%s", err);
+    *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(*h != NULL, "%s", err);
     rs_options o;
     rs_options_default(&o);
-    o.contact = rs_wheel_rail_contact();
-    o.profile = 1;
+    o.contact = contact;
+    o.profile = profile;
     rs_ws *ws;
-    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_ws_create(rs_loaded_model(*h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
     static const char *const vel[] = {"x_dot", "front.x_dot", "rear.x_dot"};
     for (int k = 0; k < 3; k++)
         ck_assert_int_eq(rs_ws_set_qd(ws, vel[k], 20.0), RS_OK);
@@ -94,15 +110,31 @@ START_TEST(test_no_alloc_contact_bogie)
     ck_assert_int_eq(rs_ws_set_qd(ws, "rear.spin_dot", 20.0 / 0.46), RS_OK);
     ck_assert_int_eq(rs_ws_set_q(ws, "front.y", 2e-4), RS_OK);
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
-    double T, V, P[RS_POWER_COUNT];
-    alloc_hook_calls = 0;
-    alloc_hook_counting = 1;
-    int st = RS_OK;
-    for (int i = 0; i < 1000 && st == RS_OK; i++)
-        if ((st = rs_step(ws)) == RS_OK && (st = rs_ws_energy(ws, &T, &V)) == RS_OK)
-            st = rs_ws_power(ws, P);
-    alloc_hook_counting = 0;
-    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    return ws;
+}
+
+/* The model of the VDL text compiled into a fresh folder made from templ
+ * (into dir, len bytes), loaded. */
+static rs_loaded *compile_and_load(char *dir, size_t len, const char *templ, const char *vdl)
+{
+    char path[PATH_MAX], err[2000];
+    rs_test_mkdtemp(dir, len, templ);
+    rs_test_compile(dir, "m", vdl);
+    snprintf(path, sizeof path, "%s/m", dir);
+    rs_loaded *h = rs_load(path, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    return h;
+}
+
+/* The contact step (generated/bogie: 4 contacts, creep, Hertz, Kalker,
+ * contact-point Newton) with the phase timers on allocates nothing either;
+ * the model is loaded (libtcc) before counting starts. */
+START_TEST(test_no_alloc_contact_bogie)
+{
+    RS_REQUIRE_MODEL("bogie");
+    rs_loaded *h;
+    rs_ws *ws = rolling_bogie(&h, rs_wheel_rail_contact(), 1);
+    count_step_allocs(ws, 1000, 1);
     ck_assert_msg(alloc_hook_calls == 0, "bogie: %ld allocator calls in 1000 contact steps", alloc_hook_calls);
     ck_assert(rs_ws_stats(ws)->phase_s[RS_PHASE_KALKER] > 0);
     rs_ws_free(&ws);
@@ -117,28 +149,10 @@ END_TEST
 START_TEST(test_no_alloc_contact_elastic)
 {
     RS_REQUIRE_MODEL("bogie");
-    char err[2000];
-    rs_loaded *h = rs_load("generated/bogie", RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(h != NULL, "%s", err);
-    rs_options o;
-    rs_options_default(&o);
-    o.contact = rs_elastic_contact();
-    rs_ws *ws;
-    ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
-    static const char *const vel[] = {"x_dot", "front.x_dot", "rear.x_dot"};
-    for (int k = 0; k < 3; k++)
-        ck_assert_int_eq(rs_ws_set_qd(ws, vel[k], 20.0), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "front.spin_dot", 20.0 / 0.46), RS_OK);
-    ck_assert_int_eq(rs_ws_set_qd(ws, "rear.spin_dot", 20.0 / 0.46), RS_OK);
-    ck_assert_int_eq(rs_ws_set_q(ws, "front.y", 2e-4), RS_OK);
-    ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
-    alloc_hook_calls = 0;
-    alloc_hook_counting = 1;
-    int st = RS_OK, patches = 0;
-    for (int i = 0; i < 300 && st == RS_OK; i++)
-        st = rs_step(ws);
-    alloc_hook_counting = 0;
-    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    rs_loaded *h;
+    rs_ws *ws = rolling_bogie(&h, rs_elastic_contact(), 0);
+    count_step_allocs(ws, 300, 0);
+    int patches = 0;
     for (int i = 0; i < rs_loaded_model(h)->n_contact; i++)
         patches += rs_elastic_patches(ws, i);
     ck_assert_msg(alloc_hook_calls == 0, "bogie, elastic: %ld allocator calls in 300 steps", alloc_hook_calls);
@@ -164,21 +178,11 @@ static int sd_eval(void *ctx, const rs_plugin_in *in, rs_plugin_out *out)
 
 START_TEST(test_no_alloc_plugin_implicit)
 {
-    char dir[64] = "/tmp/rs_alloc_plugin_XXXXXX", cmd[512], err[2000];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd,
-             "cd '%s' && printf 'coord x = 1.3\npoint A = O + [0, 0, 0] in ground\npoint P = O + [x, 0, 0] in "
-             "ground\nbody b mass 2 cg P inertia diag(1, 1, 1) in ground frame ground\nplugin s library "
-             "\"/nonexistent/libsd.so\" between A and P of b\n' > m.vdl",
-             dir);
-    ck_assert_int_eq(system(cmd), 0);
-    const char *bin = getenv("RAILSYM_BIN");
-    snprintf(cmd, sizeof cmd, "'%s' compile '%s/m.vdl' -o '%s/m' >/dev/null", bin && *bin ? bin : "./build/railsym",
-             dir, dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-    snprintf(cmd, sizeof cmd, "%s/m", dir);
-    rs_loaded *h = rs_load(cmd, RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(h != NULL, "%s", err);
+    char dir[64], err[2000];
+    rs_loaded *h = compile_and_load(dir, sizeof dir, "/tmp/rs_alloc_plugin_XXXXXX",
+                                    "coord x = 1.3\npoint A = O + [0, 0, 0] in ground\npoint P = O + [x, 0, 0] in "
+                                    "ground\nbody b mass 2 cg P inertia diag(1, 1, 1) in ground frame ground\nplugin s "
+                                    "library \"/nonexistent/libsd.so\" between A and P of b\n");
     static const rs_plugin_api api = {RS_PLUGIN_ABI_VERSION, 0, sd_eval, 0, 0};
     const rs_plugin_api *tables[1] = {&api};
     rs_options o;
@@ -188,18 +192,11 @@ START_TEST(test_no_alloc_plugin_implicit)
     ck_assert_msg(rs_ws_create(rs_loaded_model(h), &o, &ws, err, sizeof err) == RS_OK, "%s", err);
     rs_ws_q(ws)[0] = 1.3;
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
-    alloc_hook_calls = 0;
-    alloc_hook_counting = 1;
-    int st = RS_OK;
-    for (int i = 0; i < 1000 && st == RS_OK; i++)
-        st = rs_step(ws);
-    alloc_hook_counting = 0;
-    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    count_step_allocs(ws, 1000, 0);
     ck_assert_msg(alloc_hook_calls == 0, "plugin: %ld allocator calls in 1000 implicit steps", alloc_hook_calls);
     rs_ws_free(&ws);
     rs_unload(&h);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(rs_test_sh("rm -rf '%s'", dir), 0);
 }
 END_TEST
 
@@ -221,21 +218,13 @@ static int lateral_eval(void *ctx, const rs_plugin_in *in, rs_plugin_out *out)
 
 START_TEST(test_no_alloc_plugin_implicit_contact)
 {
-    char dir[64] = "/tmp/rs_alloc_plugin_ct_XXXXXX", cwd[256], cmd[1024], err[2000];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char dir[64], cwd[256], vdl[1024], err[2000];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-    snprintf(cmd, sizeof cmd,
-             "printf 'include \"%s/vehicles/examples/wheelset_cone.vdl\"\npoint A = O + [x, -10, r0] in "
-             "ground\nplugin s library \"/nonexistent/libsd.so\" between A and O_ws of wheelset\n' > '%s/m.vdl'",
-             cwd, dir);
-    ck_assert_int_eq(system(cmd), 0);
-    const char *bin = getenv("RAILSYM_BIN");
-    snprintf(cmd, sizeof cmd, "'%s' compile '%s/m.vdl' -o '%s/m' >/dev/null", bin && *bin ? bin : "./build/railsym",
-             dir, dir);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-    snprintf(cmd, sizeof cmd, "%s/m", dir);
-    rs_loaded *h = rs_load(cmd, RS_LOAD_TCC, err, sizeof err);
-    ck_assert_msg(h != NULL, "%s", err);
+    snprintf(vdl, sizeof vdl,
+             "include \"%s/vehicles/examples/wheelset_cone.vdl\"\npoint A = O + [x, -10, r0] in ground\nplugin s "
+             "library \"/nonexistent/libsd.so\" between A and O_ws of wheelset\n",
+             cwd);
+    rs_loaded *h = compile_and_load(dir, sizeof dir, "/tmp/rs_alloc_plugin_ct_XXXXXX", vdl);
     static const rs_plugin_api api = {RS_PLUGIN_ABI_VERSION, 0, lateral_eval, 0, 0};
     const rs_plugin_api *tables[1] = {&api};
     rs_options o;
@@ -248,19 +237,12 @@ START_TEST(test_no_alloc_plugin_implicit_contact)
     ck_assert_int_eq(rs_ws_set_qd(ws, "spin_dot", 20.0 / 0.45), RS_OK);
     ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.002), RS_OK);
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
-    alloc_hook_calls = 0;
-    alloc_hook_counting = 1;
-    int st = RS_OK;
-    for (int i = 0; i < 1000 && st == RS_OK; i++)
-        st = rs_step(ws);
-    alloc_hook_counting = 0;
-    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    count_step_allocs(ws, 1000, 0);
     ck_assert_msg(alloc_hook_calls == 0, "plugin on contacts (%s): %ld allocator calls in 1000 implicit steps",
                   _i ? "elastic" : "constraint", alloc_hook_calls);
     rs_ws_free(&ws);
     rs_unload(&h);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(rs_test_sh("rm -rf '%s'", dir), 0);
 }
 END_TEST
 
@@ -282,13 +264,7 @@ START_TEST(test_no_alloc_contact_search)
     ck_assert_int_eq(rs_ws_set_q(ws, "y", 0.003), RS_OK);
     ck_assert_msg(rs_ws_init(ws) == RS_OK, "%s", rs_ws_error(ws));
     const long scans = rs_ws_stats(ws)->contact_searches;
-    alloc_hook_calls = 0;
-    alloc_hook_counting = 1;
-    int st = RS_OK;
-    for (int i = 0; i < 1000 && st == RS_OK; i++)
-        st = rs_step(ws);
-    alloc_hook_counting = 0;
-    ck_assert_msg(st == RS_OK, "%s", rs_ws_error(ws));
+    count_step_allocs(ws, 1000, 0);
     ck_assert_msg(alloc_hook_calls == 0, "wheelset: %ld allocator calls in 1000 contact steps", alloc_hook_calls);
     ck_assert_msg(rs_ws_stats(ws)->contact_searches > scans, "no contact-point search happened");
     rs_ws_free(&ws);
