@@ -18,7 +18,11 @@
  *     flange at once);
  *   - per patch a Hertzian normal force N = k c_H p^{3/2} + c_n ṗ (clamped at
  *     >= 0; c_H from the patch's curvatures, rs_hertz_approach_law; k =
- *     rs_options.contact_k_scale, c_n = contact_damp) along the rail normal,
+ *     rs_options.contact_k_scale, c_n = contact_damp) along the rail normal
+ *     (the point law, RS_NORMAL_POINT, the default); or, with
+ *     RS_NORMAL_STRIPS, the patch's force integrated over its wheel slices,
+ *     each pressing along its own normal, the gradient of one elastic
+ *     energy (rs_strip_table.h; docs/contact.md "Normal law: strips");
  *     and creep forces (Kalker's linear law on the patch's Hertz ellipse,
  *     saturated at μ N when contact_mu > 0) in the patch's contact base;
  *   - the wrench W (force and moment about O_w) of all patches of a wheel
@@ -75,7 +79,9 @@ typedef struct rs_elastic_patch {
     double xi[3];      /* creepages ξ_x, ξ_y (1), spin φ (1/m)              */
     double f[3];       /* creep forces f_x, f_y (N), spin moment m_z (N m)  */
     double a, b;       /* Hertz semi-axes (m), 0 when N = 0                  */
-    double c_hertz;    /* N = c_H p^{3/2} (N/m^1.5), scale included         */
+    double c_hertz;    /* N = c_H p^{3/2} (N/m^1.5), scale included; the
+                          strip law: the equivalent Hertz law's (the same
+                          elastic force and stiffness), g.pen its approach  */
     double r[3], n[3]; /* lever from O_w to the contact point and the normal
                           (into the wheel), ground frame                      */
     double ra;         /* the rail's approach per metre along the track      */

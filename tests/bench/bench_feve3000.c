@@ -368,6 +368,24 @@ static long bench_step_ops(void)
     return ops;
 }
 
+/* The median µs per step of the demo run with the elastic contact, creep
+ * law `law` and normal law `normal` (-1: the scenario's), printed as
+ * BENCH feve3000.step_us_median_elastic<suffix>; < 0 on failure. */
+static double elastic_median(const rs_model *m, int law, int normal, const char *label, const char *suffix)
+{
+    demo_contact = rs_elastic_contact();
+    demo_law = law;
+    demo_normal = normal;
+    const double us = median_step_us(m, RS_FAST_ALL, RS_KLU_AUTO, NULL);
+    demo_contact = NULL;
+    demo_law = demo_normal = -1;
+    char what[96];
+    snprintf(what, sizeof what, "elastic contact%s (same run, same build)", label);
+    printf("    %-62s %7.2f us\n", what, us);
+    printf("BENCH feve3000.step_us_median_elastic%s %.2f us\n", suffix, us);
+    return us;
+}
+
 /* Instructions per step under callgrind: this program runs itself as
  * `--callgrind-child SO N FAST [elastic]` under valgrind (counting inside
  * rs_step only), on the shared object the dlopen loader built (kept in a
@@ -609,29 +627,11 @@ int main(int argc, char **argv)
     }
     printf("BENCH feve3000.step_us_median_best_of_3 %.2f us\n", best);
     /* the elastic contact (every patch, Hertz; rs_elastic.h) on the same
-     * reference run, Δt 1 ms, the same gcc-built model */
-    demo_contact = rs_elastic_contact();
-    const double us_el = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, NULL);
-    demo_contact = NULL;
-    bad |= us_el < 0;
-    printf("    %-62s %7.2f us\n", "elastic contact (same run, same build)", us_el);
-    printf("BENCH feve3000.step_us_median_elastic %.2f us\n", us_el);
-    demo_contact = rs_elastic_contact();
-    demo_law = RS_CREEP_FASTSIM;
-    const double us_fs = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, NULL);
-    demo_contact = NULL;
-    demo_law = -1;
-    bad |= us_fs < 0;
-    printf("    %-62s %7.2f us\n", "elastic contact, FASTSIM (same run, same build)", us_fs);
-    printf("BENCH feve3000.step_us_median_elastic_fastsim %.2f us\n", us_fs);
-    demo_contact = rs_elastic_contact();
-    demo_normal = RS_NORMAL_STRIPS;
-    const double us_st = median_step_us(rs_loaded_model(h), RS_FAST_ALL, RS_KLU_AUTO, NULL);
-    demo_contact = NULL;
-    demo_normal = -1;
-    bad |= us_st < 0;
-    printf("    %-62s %7.2f us\n", "elastic contact, strip normal law (same run, same build)", us_st);
-    printf("BENCH feve3000.step_us_median_elastic_strips %.2f us\n", us_st);
+     * reference run, Δt 1 ms, the same gcc-built model: the scenario's creep
+     * law, FASTSIM, the strip normal law */
+    bad |= elastic_median(rs_loaded_model(h), -1, -1, "", "") < 0;
+    bad |= elastic_median(rs_loaded_model(h), RS_CREEP_FASTSIM, -1, ", FASTSIM", "_fastsim") < 0;
+    bad |= elastic_median(rs_loaded_model(h), -1, RS_NORMAL_STRIPS, ", strip normal law", "_strips") < 0;
     printf("BENCH feve3000.contact_newton_per_step %.3f iterations\n", info.contact_newton);
     printf("BENCH feve3000.proj_newton_per_step %.3f iterations\n", info.proj_newton);
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);
