@@ -1592,15 +1592,18 @@ static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out
 }
 
 /* The elastic contact's events of a train run: one line each, as a single
- * run's (rs_contact_event_line), naming the vehicle. */
+ * run's (rs_contact_event_line), naming the vehicle; the derailment that
+ * stops the run kept for its message. */
 typedef struct train_events {
     const rs_log *log;
     rs_train *tr;
+    int stopped;               /* 1: `stop` holds the stopping derailment */
+    char stop[RS_LOG_LINE_MAX];
 } train_events;
 
 static void log_event(void *ctx, int v, const rs_contact_event *e, int stops)
 {
-    const train_events *x = ctx;
+    train_events *x = ctx;
     char who[300], line[RS_LOG_LINE_MAX];
     snprintf(who, sizeof who, "vehicle '%s': contact '%s'", rs_train_vehicle_name(x->tr, v),
              rs_train_wheel_contact_name(rs_train_contact(x->tr, v), e->contact));
@@ -1608,6 +1611,10 @@ static void log_event(void *ctx, int v, const rs_contact_event *e, int stops)
                           stops ? " (stopping: write 'derailment continue' in the vehicle's block to go on)" : "",
                           line, sizeof line);
     rs_log_text(x->log, RS_LOG_LINE, line);
+    if (stops && !x->stopped) {
+        x->stopped = 1;
+        rs_contact_event_line(e, who, "", x->stop, sizeof x->stop);
+    }
 }
 
 int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen)
@@ -1668,7 +1675,7 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         rs_fail_at(err, errlen, st, S->file, 0, "%s", msg);
         goto done;
     }
-    train_events events = {&cfg->log, tr};
+    train_events events = {&cfg->log, tr, 0, ""};
     rs_train_set_event_fn(tr, log_event, &events);
     st = rs_train_start(tr, 0.0, 0.0, S->speed);
     if (st != RS_OK) {
@@ -1714,9 +1721,17 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         wall += rs_now_s() - w0;
         if (st != RS_OK) {
             rs_progress_end(&pr, r.steps, rs_park_t(pk));
-            rs_fail_at(err, errlen, st, S->file, 0,
-                       "simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
-                       rs_status_name(st), rs_train_error(tr), partial, r.t_end);
+            /* a derailment the file asked to stop at is no failure of the
+             * method: say so first (sweeps read the words, rs_sweep.c) */
+            if (st == RS_E_DERAILED && events.stopped)
+                rs_fail_at(err, errlen, st, S->file, 0,
+                           RS_TRAIN_DERAILED_MSG "%s; write 'derailment continue' in the vehicle's block to go on; "
+                           "'%s' holds the results up to t = %.10g s",
+                           events.stop, partial, r.t_end);
+            else
+                rs_fail_at(err, errlen, st, S->file, 0,
+                           "simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
+                           rs_status_name(st), rs_train_error(tr), partial, r.t_end);
             goto done;
         }
         r.steps++;
