@@ -720,6 +720,7 @@ void rs_train_spec_free(rs_train_spec **ps)
     free(s->contact_out);
     free(s->contact_q);
     free(s->state_out);
+    free(s->vline);
     free(s);
     *ps = NULL;
 }
@@ -752,9 +753,10 @@ static int expand(parser *P, rs_train_spec *S)
     S->contact_out = calloc((size_t)nv, 1);
     S->contact_q = calloc((size_t)nv * RS_TRAIN_CONTACT_QCOUNT, 1);
     S->state_out = calloc((size_t)nv, 1);
+    S->vline = calloc((size_t)nv, sizeof *S->vline);
     int *used = calloc((size_t)P->nvt + 1, sizeof(int));
     if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !S->contact_out || !S->contact_q || !S->state_out ||
-        !used) {
+        !S->vline || !used) {
         free(used);
         return RS_E_NOMEM;
     }
@@ -782,6 +784,7 @@ static int expand(parser *P, rs_train_spec *S)
             if (S->contact_out[v])
                 memcpy(S->contact_q + (size_t)v * RS_TRAIN_CONTACT_QCOUNT, t->x->outq, RS_TRAIN_CONTACT_QCOUNT);
             S->state_out[v] = t->x && t->x->states;
+            S->vline[v] = t->line;
             snprintf(S->vname[v], sizeof S->vname[v], "%s%s%d", t->name, digit_end ? "_" : "", ++used[o->type]);
             if (v + 1 < nv) {
                 /* the coupler behind this vehicle */
@@ -1679,7 +1682,10 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
     rs_train_set_event_fn(tr, log_event, &events);
     st = rs_train_start(tr, 0.0, 0.0, S->speed);
     if (st != RS_OK) {
-        rs_fail_at(err, errlen, st, S->file, 0, "initialization failed: %s", rs_train_error(tr));
+        /* at the failing vehicle's block: where to give what it lacks */
+        const int fv = rs_train_error_vehicle(tr);
+        rs_fail_at(err, errlen, st, S->file, fv >= 0 ? S->vline[fv] : 0, "initialization failed: %s",
+                   rs_train_error(tr));
         goto done;
     }
     char **names = NULL;

@@ -41,6 +41,8 @@ typedef struct rs_train_spec {
                                     quantity k (rs_train_contact.h) in the CSV,
                                     per contact "<vehicle>.<contact>.<name>" */
     unsigned char *state_out;    /* nv: 1 where the CSV gets the internal states */
+    int *vline;                  /* nv: the line of each vehicle's type block
+                                    (0: a built-in type), for messages     */
     int nmodels;                 /* compiled vehicle types:                 */
     double **model_params;       /* nmodels parameter arrays (veh[].model_p) */
     struct rs_plugin_set **plugin_sets;   /* compiled types' user plugins'

@@ -16,7 +16,8 @@
  * weight (m_ax + 2 m_w) g; each spin rolls the wheel at V (ω r0 / V = 1
  * within the rolling radius's change at the contact, 0.3 %); over 50 ms the
  * wheelset stays on its rails (every step both wheels loaded, z within
- * 20 µm of the start, the forward speed within 0.5 % of V).
+ * 20 µm of the start, the forward speed within 0.5 % of V).  A wheel whose
+ * spin steady rolling cannot find (held by a spring) is refused.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -33,6 +34,7 @@
 #include "rs_train_file.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
+#include "test_sweep_util.h"
 
 #define V0 1.0 /* m/s */
 
@@ -110,6 +112,48 @@ END_TEST
 START_TEST(test_bare_climb_rig_kalker) { RS_REQUIRE_MODEL("climb"); check_start("kalker"); }
 END_TEST
 
+/* The rig on a solid axle (k_axle = 1e7 N m/rad between its wheels): its
+ * spins have stiffness, so steady rolling leaves them where they are, and
+ * the wheels would start sliding at V (creepage 200 %): refused at the
+ * vehicle's block, saying what to give; given (V/r0), it starts.  Before,
+ * the rig started sliding. */
+START_TEST(test_held_spins_refused)
+{
+    RS_REQUIRE_MODEL("climb");
+    char cwd[1024], dir[512], path[700], out[700], text[2048], err[2048];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    sweep_scratch(dir, sizeof dir, "train_start");
+    snprintf(path, sizeof path, "%s/axle.train", dir);
+    snprintf(out, sizeof out, "%s/axle.csv", dir);
+    for (int given = 0; given < 2; given++) {
+        snprintf(text, sizeof text,
+                 "duration 0.01\nstep 1e-4\nspeed %g\nsolver gmres\n"
+                 "vehicle rig model %s/generated/climb\n"
+                 "  x_coord x\n  pitch_coord none\n  l_front = 0\n  l_rear = 0\n"
+                 "  contact elastic\n  creep fastsim\n  contact_mu = 0.3\n  k_axle = 1e7\n  c_axle = 1e4\n%s"
+                 "end\norder\n  rig 1\nend\n",
+                 V0, cwd, given ? "  spin_l_dot = 2.1739\n  spin_r_dot = 2.1739\n" : "");
+        sweep_write(path, text);
+        rs_train_run_cfg cfg = {path, out, 1, NULL, NULL, 0, {0}, 0};
+        rs_train_run_report rep;
+        const int st = rs_train_run(&cfg, &rep, err, sizeof err);
+        printf("solid axle, spins %s: %s %s\n", given ? "given" : "not given", rs_status_name(st), st ? err : "");
+        if (given) {
+            ck_assert_msg(st == RS_OK, "%s", err);
+            continue;
+        }
+        char want[800];
+        snprintf(want, sizeof want, "%s:5: initialization failed: vehicle 'rig1': its wheel at contact '", path);
+        ck_assert_msg(st == RS_E_ARG && strstr(err, want) &&
+                          strstr(err, "would start sliding (longitudinal creepage 200 % at 1 m/s)") &&
+                          strstr(err, "give the velocities of its spinning coordinates in the vehicle's block, "
+                                      "NAME_dot = VALUE"),
+                      "%s", err);
+    }
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("train_start");
@@ -117,6 +161,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_bare_climb_rig_fastsim);
     tcase_add_test(tc, test_bare_climb_rig_kalker);
+    tcase_add_test(tc, test_held_spins_refused);
     suite_add_tcase(s, tc);
     return s;
 }
