@@ -206,7 +206,8 @@ int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_swee
     /* a derailment's message starts with what it is: the file is the
      * sweep's own (rs_sweep.c tells a derailed variant by those words) */
     const size_t fl = strlen(file);
-    if (st == RS_E_DERAILED && strncmp(msg, file, fl) == 0 && strncmp(msg + fl, ": " RS_TRAIN_DERAILED_MSG, 2 + strlen(RS_TRAIN_DERAILED_MSG)) == 0)
+    static const char what[] = ": " RS_TRAIN_DERAILED_MSG;
+    if (st == RS_E_DERAILED && strncmp(msg, file, fl) == 0 && strncmp(msg + fl, what, sizeof what - 1) == 0)
         memmove(msg, msg + fl + 2, strlen(msg + fl + 2) + 1);
     return st;
 }

@@ -37,8 +37,8 @@ struct rs_train {
     int has_states;         /* a compiled vehicle has internal states or plugins */
     int has_events;         /* a compiled vehicle has the elastic contact */
     rs_train_event_cb ev_fn;/* rs_train_set_event_fn                      */
-    int err_vehicle;        /* the vehicle rs_train_start failed on, or -1 */
     void *ev_ctx;
+    int err_vehicle;        /* the vehicle rs_train_start failed on, or -1 */
     char err[1024];
 };
 
@@ -617,7 +617,8 @@ static int moves_with(const char *c, const char *x)
  * spin steady rolling could not find — one held by a gear or a spring, so
  * not cyclic (the FEVE 3000's, geared to its motors) — and the vehicle
  * would start with its wheels sliding at full friction: refused, saying
- * what to give. */
+ * what to give.  A vehicle given any velocity but its forward ones starts
+ * as given (a wheel may be meant to slide: a locked wheelset). */
 static int check_rolling(rs_train *tr, int v, double t0, const double *qv, const double *vv, double v0)
 {
     rs_compiled_vehicle *mv = tr->mv[v];
@@ -648,8 +649,10 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
     const unsigned char *qs = tr->iset[v], *qds = qs + n;
     unsigned char *fix = tr->iset[v] + 2 * n, *vfix = fix + n;
     const char *vn = rs_train_vehicle_name(tr, v);
+    int spins_given = 0;   /* a velocity given other than a forward one */
     for (int i = 0; i < n; i++) {
         const int along = moves_with(m->q_names[i], m->q_names[ix]);
+        spins_given |= qds[i] && !along;
         /* a value given, else the description's (`coord NAME = VALUE`) */
         qv[i] = (along ? x : 0.0) + (qs[i] ? q0[i] : m->q0 ? m->q0[i] : 0.0);
         vv[i] = qds[i] ? qd0[i] : along ? (qds[ix] ? qd0[ix] : v0) : 0.0;
@@ -673,7 +676,7 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
                        rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "",
                        rs_train_wheel_contact_error(tc));
-    if (tc && (st = check_rolling(tr, v, t0, qv, vv, v0)) != RS_OK)
+    if (tc && !spins_given && (st = check_rolling(tr, v, t0, qv, vv, v0)) != RS_OK)
         return st;
     /* internal states: their rates at the start (b < 0 checked) */
     if ((st = rs_compiled_vehicle_z_start(mv, t0, qv, vv)) != RS_OK)

@@ -115,8 +115,9 @@ END_TEST
 /* The rig on a solid axle (k_axle = 1e7 N m/rad between its wheels): its
  * spins have stiffness, so steady rolling leaves them where they are, and
  * the wheels would start sliding at V (creepage 200 %): refused at the
- * vehicle's block, saying what to give; given (V/r0), it starts.  Before,
- * the rig started sliding. */
+ * vehicle's block, saying what to give; given (V/r0), it starts; given 0
+ * (locked: sliding meant), it starts too.  Before, the rig started sliding
+ * unasked. */
 START_TEST(test_held_spins_refused)
 {
     RS_REQUIRE_MODEL("climb");
@@ -125,19 +126,22 @@ START_TEST(test_held_spins_refused)
     sweep_scratch(dir, sizeof dir, "train_start");
     snprintf(path, sizeof path, "%s/axle.train", dir);
     snprintf(out, sizeof out, "%s/axle.csv", dir);
-    for (int given = 0; given < 2; given++) {
+    static const char *const spins[] = {"", "  spin_l_dot = 2.1739\n  spin_r_dot = 2.1739\n",
+                                        "  spin_l_dot = 0\n  spin_r_dot = 0\n"};
+    for (int given = 0; given < 3; given++) {
         snprintf(text, sizeof text,
                  "duration 0.01\nstep 1e-4\nspeed %g\nsolver gmres\n"
                  "vehicle rig model %s/generated/climb\n"
                  "  x_coord x\n  pitch_coord none\n  l_front = 0\n  l_rear = 0\n"
                  "  contact elastic\n  creep fastsim\n  contact_mu = 0.3\n  k_axle = 1e7\n  c_axle = 1e4\n%s"
                  "end\norder\n  rig 1\nend\n",
-                 V0, cwd, given ? "  spin_l_dot = 2.1739\n  spin_r_dot = 2.1739\n" : "");
+                 V0, cwd, spins[given]);
         sweep_write(path, text);
         rs_train_run_cfg cfg = {path, out, 1, NULL, NULL, 0, {0}, 0};
         rs_train_run_report rep;
         const int st = rs_train_run(&cfg, &rep, err, sizeof err);
-        printf("solid axle, spins %s: %s %s\n", given ? "given" : "not given", rs_status_name(st), st ? err : "");
+        printf("solid axle, spins %s: %s %s\n", given == 0 ? "not given" : given == 1 ? "rolling" : "locked",
+               rs_status_name(st), st ? err : "");
         if (given) {
             ck_assert_msg(st == RS_OK, "%s", err);
             continue;
