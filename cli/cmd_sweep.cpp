@@ -170,10 +170,13 @@ int cmd_sweep(int argc, char **argv) {
         throw cli::UserError(err);
     }
     if (rank == 0 && !cfg.quiet) {
-        std::fprintf(stderr, "railsym sweep: %s: %d variants: %d ok, %d failed, %d pending (%d run now, %d done before) "
-                     "in %.3g s -> %s/summary.csv\n",
-                     model.c_str(), rep.variants, rep.ok, rep.failed, rep.pending, rep.ran, rep.skipped, rep.wall_s,
-                     out.c_str());
+        // a train's derailments are failures it was told to stop at: said apart
+        const std::string derailed =
+            rep.derailed ? " (" + std::to_string(rep.derailed) + " stopped by a derailment)" : "";
+        std::fprintf(stderr, "railsym sweep: %s: %d variants: %d ok, %d failed%s, %d pending (%d run now, %d done "
+                     "before) in %.3g s -> %s/summary.csv\n",
+                     model.c_str(), rep.variants, rep.ok, rep.failed, derailed.c_str(), rep.pending, rep.ran,
+                     rep.skipped, rep.wall_s, out.c_str());
         if (mpi && rep.ran > 0)
             std::fprintf(stderr, "railsym sweep: MPI overhead %.3f ms per variant (round trip minus run time)\n",
                          1e3 * rep.mpi_overhead_s);

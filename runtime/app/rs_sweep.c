@@ -36,6 +36,7 @@
 #include "rs_temp.h"
 #include "rs_sweep_spec_impl.h"
 #include "rs_sweep_train.h"
+#include "rs_train_file.h"   /* RS_TRAIN_DERAILED_MSG */
 
 
 /* How a varied name reaches a variant's run. */
@@ -601,7 +602,7 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
     if (sw->c->train_file) {
         const double t0 = rs_now_s();
         int st = rs_sweep_train_variant(sw->c->train_file, sw->trains, sw->s, values, path, sw->threads, &r->steps,
-                                        r->message, sizeof r->message);
+                                        r->message, sizeof r->message, r->events, sizeof r->events);
         r->wall_s = rs_now_s() - t0;
         char final[64];
         snprintf(final, sizeof final, "v%0*d.partial.csv", sw->width, i + 1);
@@ -732,8 +733,27 @@ static void refine(rs_sweep *sw, int d, double cost)
     }
 }
 
+/* 1 when variant i failed by a derailment it was to stop at (its message,
+ * from vNNNN.failed, says so first: rs_train_run). */
+static int derailed(const rs_sweep *sw, int i)
+{
+    return sw->state[i] == RS_VAR_FAILED && sw->msg[i] &&
+           strncmp(sw->msg[i], RS_TRAIN_DERAILED_MSG, strlen(RS_TRAIN_DERAILED_MSG)) == 0;
+}
+
+/* The variant's log: its run's lines (a train's flange climbs and
+ * derailments), each prefixed "vNNNN: " and printed even when quiet, as a
+ * quiet `railsym run` prints them (they are results), all at once under the
+ * lock, so each variant's lines stay together and are the same on any
+ * number of threads; then its outcome. */
 static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
 {
+    for (const char *p = r->events; *p;) {
+        const char *end = strchr(p, '\n');
+        const int len = end ? (int)(end - p) : (int)strlen(p);
+        rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d: %.*s", sw->width, i + 1, len, p);
+        p += len + (end != NULL);
+    }
     if (sw->c->quiet)
         return;
     int done = 0;
@@ -743,8 +763,8 @@ static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
         rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d ok in %.3g s (%d of %d done)", sw->width, i + 1, r->wall_s, done,
                 sw->n);
     else
-        rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d FAILED in %.3g s (%d of %d done): %s", sw->width, i + 1,
-                r->wall_s, done, sw->n, sw->msg[i] ? sw->msg[i] : "");
+        rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d %s in %.3g s (%d of %d done): %s", sw->width, i + 1,
+                derailed(sw, i) ? "DERAILED" : "FAILED", r->wall_s, done, sw->n, sw->msg[i] ? sw->msg[i] : "");
 }
 
 int rs_sweep_commit(rs_sweep *sw, int i, const char *tmp, const rs_variant_result *r, char *err, size_t errlen)
@@ -829,7 +849,8 @@ int rs_sweep_write_summary(rs_sweep *sw, char *err, size_t errlen)
     fputs(",message\n", f);
     for (int i = 0; i < sw->n; i++) {
         const int state = sw->state[i];
-        fprintf(f, "%d,%s", i + 1, state == RS_VAR_OK ? "ok" : state == RS_VAR_FAILED ? "failed" : "pending");
+        fprintf(f, "%d,%s", i + 1,
+                state == RS_VAR_OK ? "ok" : derailed(sw, i) ? "derailed" : state == RS_VAR_FAILED ? "failed" : "pending");
         rs_sweep_spec_values(sw->s, i, v);
         for (int j = 0; j < sw->nv; j++) {
             char field[4200];
@@ -865,10 +886,11 @@ void rs_sweep_counts(rs_sweep *sw, rs_sweep_report *r)
     r->variants = sw->n;
     r->skipped = sw->skipped;
     r->threads = sw->threads;
-    r->ok = r->failed = r->pending = 0;
+    r->ok = r->failed = r->derailed = r->pending = 0;
     for (int i = 0; i < sw->n; i++) {
         r->ok += sw->state[i] == RS_VAR_OK;
         r->failed += sw->state[i] == RS_VAR_FAILED;
+        r->derailed += derailed(sw, i);
         r->pending += sw->state[i] == RS_VAR_PENDING || sw->state[i] == RS_VAR_RUNNING;
     }
     pthread_mutex_unlock(&sw->mu);

@@ -25,10 +25,13 @@
  *   vNNNN.csv          results of a finished variant (temporary name, then
  *                      rename: a file under this name is always complete)
  *   vNNNN.failed       the message of a failed variant (NaN, divergence,
- *                      singular matrix, non-converging projection), and
+ *                      singular matrix, non-converging projection; a train
+ *                      stopped by a derailment: "stopped by a derailment:
+ *                      t = T s: vehicle 'V': contact 'C': ..."), and
  *   vNNNN.partial.csv  what it computed before failing
  *   summary.csv        variant,status,<values>,<figures>,message — one row per
- *                      variant in number order, derived from the files above
+ *                      variant in number order (status ok, failed, derailed:
+ *                      failed by a derailment, or pending), derived from the files above
  *                      only, so it is the same however the sweep was run
  *                      (threads, MPI, interrupted and resumed)
  *   sweep.lock         held (flock) while a sweep runs in the folder
@@ -88,6 +91,8 @@ typedef struct rs_sweep_report {
     int skipped;               /* already finished by an earlier run              */
     int ran;                   /* run now                                         */
     int ok, failed;            /* over all variants, after this run               */
+    int derailed;              /* of the failed: stopped by a derailment (a train
+                                  vehicle's `derailment stop`)                   */
     int pending;               /* not finished (max_variants, or interrupted)     */
     double wall_s;             /* wall time of this run                            */
     double mpi_overhead_s;     /* MPI: mean coordinator round trip per variant
@@ -136,6 +141,10 @@ typedef struct rs_variant_result {
     long steps;
     double wall_s;             /* wall time of the run                            */
     char message[1024];        /* the driver's message when status != RS_OK       */
+    char events[8192];         /* a train's log lines (its elastic contacts' flange
+                                  climbs and derailments, rs_contact_event_line),
+                                  each ending in '\n', in the order the run gave
+                                  them; "" none                                  */
 } rs_variant_result;
 
 /* Runs variant i (0-based) with the given values (NULL: the spec's) and

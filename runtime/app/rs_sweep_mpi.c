@@ -6,9 +6,10 @@
  * byte order and double format, as every rank runs the same binary):
  *   TAG_TASK    0 -> w   int32 variant, then nvars doubles (its values)
  *   TAG_STOP    0 -> w   empty: no more work
- *   TAG_RESULT  w -> 0   result_head, then the message bytes, then the CSV
- *                        bytes (what the worker's run wrote; for a failed
- *                        variant the partial results, possibly none)
+ *   TAG_RESULT  w -> 0   result_head, then the message bytes, then the
+ *                        run's log lines (rs_variant_result.events), then
+ *                        the CSV bytes (what the worker's run wrote; for a
+ *                        failed variant the partial results, possibly none)
  * The coordinator measures each variant's round trip (task sent to result
  * received) minus the worker's run time: the MPI overhead per variant.
  */
@@ -37,6 +38,7 @@ typedef struct result_head {
     int64_t steps;
     double wall_s;
     uint64_t msg_len;
+    uint64_t ev_len;
     uint64_t csv_len;
 } result_head;
 
@@ -107,11 +109,14 @@ static int coordinator(rs_sweep *sw, int size, rs_sweep_report *rep, char *err, 
         const size_t ml = h.msg_len < sizeof r->message ? (size_t)h.msg_len : sizeof r->message - 1;
         memcpy(r->message, buf + sizeof h, ml);
         r->message[ml] = '\0';
+        const size_t el = h.ev_len < sizeof r->events ? (size_t)h.ev_len : sizeof r->events - 1;
+        memcpy(r->events, buf + sizeof h + h.msg_len, el);
+        r->events[el] = '\0';
         overhead += rtt - h.wall_s;
         n_over++;
         /* the worker's CSV bytes into the folder, then the common commit */
         rs_sweep_temp_path(sw, h.variant, w, tmp, sizeof tmp);
-        const char *csv = buf + sizeof h + h.msg_len;
+        const char *csv = buf + sizeof h + h.msg_len + h.ev_len;
         int wrote = 1;
         if (h.csv_len > 0 || h.status == RS_OK) {
             FILE *f = fopen(tmp, "wb");
@@ -184,7 +189,7 @@ static int worker(rs_sweep *sw, int rank, char *err, size_t errlen)
             if (ms.MPI_TAG == TAG_STOP)
                 break;
             /* out of memory: report the variant failed, keep serving */
-            const result_head h = {0, RS_E_NOMEM, 0, 0.0, 0, 0};
+            const result_head h = {0, RS_E_NOMEM, 0, 0.0, 0, 0, 0};
             MPI_Send(&h, (int)sizeof h, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
             continue;
         }
@@ -198,19 +203,20 @@ static int worker(rs_sweep *sw, int rank, char *err, size_t errlen)
         char *csv;
         rs_read_file(path, 0, 0, &csv, &csv_len);
         unlink(path);
-        const size_t ml = strlen(r->message);
-        result_head h = {i, r->status, r->steps, r->wall_s, ml, csv_len};
-        const size_t total = sizeof h + ml + csv_len;
+        const size_t ml = strlen(r->message), el = strlen(r->events);
+        result_head h = {i, r->status, r->steps, r->wall_s, ml, el, csv_len};
+        const size_t total = sizeof h + ml + el + csv_len;
         char *msg = total < (size_t)1 << 31 ? malloc(total) : NULL;
         if (!msg) {
             h.status = RS_E_NOMEM;
-            h.msg_len = h.csv_len = 0;
+            h.msg_len = h.ev_len = h.csv_len = 0;
             MPI_Send(&h, (int)sizeof h, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
         } else {
             memcpy(msg, &h, sizeof h);
             memcpy(msg + sizeof h, r->message, ml);
+            memcpy(msg + sizeof h + ml, r->events, el);
             if (csv_len)
-                memcpy(msg + sizeof h + ml, csv, csv_len);
+                memcpy(msg + sizeof h + ml + el, csv, csv_len);
             MPI_Send(msg, (int)total, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
         }
         free(msg);

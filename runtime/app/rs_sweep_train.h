@@ -21,8 +21,12 @@ int rs_sweep_train_check(const char *file, rs_load_cache *cache, const rs_sweep_
 /* Runs one variant on `threads` threads into the CSV `path` (rs_train_run):
  * the same bytes as `railsym run FILE --threads T` with the set lines
  * appended to the file.  Its steps into *steps, a failure's message into
- * msg. */
+ * msg (a derailment's: RS_TRAIN_DERAILED_MSG first, without the file's
+ * name), the lines `railsym run` would log (its elastic contacts' events)
+ * into events, each ending in '\n' (those that do not fit: one line saying
+ * how many more). */
 int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_sweep_spec *s, const double *values,
-                           const char *path, int threads, long *steps, char *msg, size_t msglen);
+                           const char *path, int threads, long *steps, char *msg, size_t msglen, char *events,
+                           size_t evlen);
 
 #endif /* RS_SWEEP_TRAIN_H */

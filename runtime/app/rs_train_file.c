@@ -720,6 +720,7 @@ void rs_train_spec_free(rs_train_spec **ps)
     free(s->contact_out);
     free(s->contact_q);
     free(s->state_out);
+    free(s->vline);
     free(s);
     *ps = NULL;
 }
@@ -752,9 +753,10 @@ static int expand(parser *P, rs_train_spec *S)
     S->contact_out = calloc((size_t)nv, 1);
     S->contact_q = calloc((size_t)nv * RS_TRAIN_CONTACT_QCOUNT, 1);
     S->state_out = calloc((size_t)nv, 1);
+    S->vline = calloc((size_t)nv, sizeof *S->vline);
     int *used = calloc((size_t)P->nvt + 1, sizeof(int));
     if (!S->veh || !S->vname || !S->cpl || !S->cname || !S->tables || !S->contact_out || !S->contact_q || !S->state_out ||
-        !used) {
+        !S->vline || !used) {
         free(used);
         return RS_E_NOMEM;
     }
@@ -782,6 +784,7 @@ static int expand(parser *P, rs_train_spec *S)
             if (S->contact_out[v])
                 memcpy(S->contact_q + (size_t)v * RS_TRAIN_CONTACT_QCOUNT, t->x->outq, RS_TRAIN_CONTACT_QCOUNT);
             S->state_out[v] = t->x && t->x->states;
+            S->vline[v] = t->line;
             snprintf(S->vname[v], sizeof S->vname[v], "%s%s%d", t->name, digit_end ? "_" : "", ++used[o->type]);
             if (v + 1 < nv) {
                 /* the coupler behind this vehicle */
@@ -1592,15 +1595,18 @@ static int train_columns(rs_train *tr, const rs_train_spec *S, char ***names_out
 }
 
 /* The elastic contact's events of a train run: one line each, as a single
- * run's (rs_contact_event_line), naming the vehicle. */
+ * run's (rs_contact_event_line), naming the vehicle; the derailment that
+ * stops the run kept for its message. */
 typedef struct train_events {
     const rs_log *log;
     rs_train *tr;
+    int stopped;               /* 1: `stop` holds the stopping derailment */
+    char stop[RS_LOG_LINE_MAX];
 } train_events;
 
 static void log_event(void *ctx, int v, const rs_contact_event *e, int stops)
 {
-    const train_events *x = ctx;
+    train_events *x = ctx;
     char who[300], line[RS_LOG_LINE_MAX];
     snprintf(who, sizeof who, "vehicle '%s': contact '%s'", rs_train_vehicle_name(x->tr, v),
              rs_train_wheel_contact_name(rs_train_contact(x->tr, v), e->contact));
@@ -1608,6 +1614,10 @@ static void log_event(void *ctx, int v, const rs_contact_event *e, int stops)
                           stops ? " (stopping: write 'derailment continue' in the vehicle's block to go on)" : "",
                           line, sizeof line);
     rs_log_text(x->log, RS_LOG_LINE, line);
+    if (stops && !x->stopped) {
+        x->stopped = 1;
+        rs_contact_event_line(e, who, "", x->stop, sizeof x->stop);
+    }
 }
 
 int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen)
@@ -1668,11 +1678,14 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         rs_fail_at(err, errlen, st, S->file, 0, "%s", msg);
         goto done;
     }
-    train_events events = {&cfg->log, tr};
+    train_events events = {&cfg->log, tr, 0, ""};
     rs_train_set_event_fn(tr, log_event, &events);
     st = rs_train_start(tr, 0.0, 0.0, S->speed);
     if (st != RS_OK) {
-        rs_fail_at(err, errlen, st, S->file, 0, "initialization failed: %s", rs_train_error(tr));
+        /* at the failing vehicle's block: where to give what it lacks */
+        const int fv = rs_train_error_vehicle(tr);
+        rs_fail_at(err, errlen, st, S->file, fv >= 0 ? S->vline[fv] : 0, "initialization failed: %s",
+                   rs_train_error(tr));
         goto done;
     }
     char **names = NULL;
@@ -1714,9 +1727,17 @@ int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *er
         wall += rs_now_s() - w0;
         if (st != RS_OK) {
             rs_progress_end(&pr, r.steps, rs_park_t(pk));
-            rs_fail_at(err, errlen, st, S->file, 0,
-                       "simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
-                       rs_status_name(st), rs_train_error(tr), partial, r.t_end);
+            /* a derailment the file asked to stop at is no failure of the
+             * method: say so first (sweeps read the words, rs_sweep.c) */
+            if (st == RS_E_DERAILED && events.stopped)
+                rs_fail_at(err, errlen, st, S->file, 0,
+                           RS_TRAIN_DERAILED_MSG "%s; write 'derailment continue' in the vehicle's block to go on; "
+                           "'%s' holds the results up to t = %.10g s",
+                           events.stop, partial, r.t_end);
+            else
+                rs_fail_at(err, errlen, st, S->file, 0,
+                           "simulation failed (%s): %s; '%s' holds the results up to t = %.10g s",
+                           rs_status_name(st), rs_train_error(tr), partial, r.t_end);
             goto done;
         }
         r.steps++;

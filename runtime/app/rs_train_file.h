@@ -41,6 +41,8 @@ typedef struct rs_train_spec {
                                     quantity k (rs_train_contact.h) in the CSV,
                                     per contact "<vehicle>.<contact>.<name>" */
     unsigned char *state_out;    /* nv: 1 where the CSV gets the internal states */
+    int *vline;                  /* nv: the line of each vehicle's type block
+                                    (0: a built-in type), for messages     */
     int nmodels;                 /* compiled vehicle types:                 */
     double **model_params;       /* nmodels parameter arrays (veh[].model_p) */
     struct rs_plugin_set **plugin_sets;   /* compiled types' user plugins'
@@ -112,7 +114,12 @@ typedef struct rs_train_run_report {
  * `<coupler>.force`, `<coupler>.elongation` per coupler, then the contact
  * forces and the internal states `<vehicle>.<state>` of the types that ask
  * for them; SI; one row per output interval, flushed).  A failure midway says up to when the CSV
- * holds results.  RS_OK or the failing status, with the message in err. */
+ * holds results.  RS_OK or the failing status, with the message in err.
+ * A derailment that stops the run (the vehicle's `derailment stop`, the
+ * default) returns RS_E_DERAILED with err "FILE: " RS_TRAIN_DERAILED_MSG
+ * and the derailment's event line (rs_contact_event_line: its time,
+ * vehicle, contact, Y/Q), what to write to go on and where the rows are. */
+#define RS_TRAIN_DERAILED_MSG "stopped by a derailment: "
 int rs_train_run(const rs_train_run_cfg *cfg, rs_train_run_report *rep, char *err, size_t errlen);
 
 #endif /* RS_TRAIN_FILE_H */

@@ -38,6 +38,7 @@ struct rs_train {
     int has_events;         /* a compiled vehicle has the elastic contact */
     rs_train_event_cb ev_fn;/* rs_train_set_event_fn                      */
     void *ev_ctx;
+    int err_vehicle;        /* the vehicle rs_train_start failed on, or -1 */
     char err[1024];
 };
 
@@ -554,6 +555,7 @@ int rs_train_create(rs_train **out, int nv, const rs_wagon *veh, const char *con
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_train_create: out of memory");
     tr->alloc = a;
     tr->nv = nv;
+    tr->err_vehicle = -1;
     size_t ntab = 0;
     for (int v = 0; v < nv; v++)
         ntab += 2 * (size_t)veh[v].traction_n;
@@ -610,6 +612,34 @@ static int moves_with(const char *c, const char *x)
     return strcmp(c, x) == 0 || (lc > lx + 1 && c[lc - lx - 1] == '.' && strcmp(c + lc - lx, x) == 0);
 }
 
+/* After steady rolling, every wheel of vehicle v rolls: a longitudinal
+ * creepage above 10 % (sliding; rolling creeps by a few per mille) means a
+ * spin steady rolling could not find — one held by a gear or a spring, so
+ * not cyclic (the FEVE 3000's, geared to its motors) — and the vehicle
+ * would start with its wheels sliding at full friction: refused, saying
+ * what to give.  A vehicle given any velocity but its forward ones starts
+ * as given (a wheel may be meant to slide: a locked wheelset). */
+static int check_rolling(rs_train *tr, int v, double t0, const double *qv, const double *vv, double v0)
+{
+    rs_compiled_vehicle *mv = tr->mv[v];
+    rs_train_wheel_contact *tc = rs_compiled_vehicle_contact(mv);
+    const int st = rs_compiled_vehicle_eval(mv, t0, qv, vv, NULL, NULL, NULL, NULL);
+    if (st != RS_OK)
+        return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': %s", rs_train_vehicle_name(tr, v),
+                       rs_train_wheel_contact_error(tc));
+    for (int i = 0; i < rs_train_wheel_contact_count(tc); i++) {
+        const double xi = rs_train_wheel_contact_value(tc, i, RS_CONTACT_VAR_XI_X);
+        if (fabs(xi) > 0.1)   /* NaN (no creepage: no contact) passes */
+            return rs_fail(tr->err, sizeof tr->err, RS_E_ARG,
+                           "vehicle '%s': its wheel at contact '%s' would start sliding (longitudinal creepage "
+                           "%.0f %% at %g m/s): steady rolling finds the spins of free wheels only, and this "
+                           "one's is held (geared or sprung): give the velocities of its spinning coordinates in "
+                           "the vehicle's block, NAME_dot = VALUE (the speed over the rolling radius, in rad/s)",
+                           rs_train_vehicle_name(tr, v), rs_train_wheel_contact_name(tc, i), 100 * fabs(xi), v0);
+    }
+    return RS_OK;
+}
+
 /* Places compiled vehicle v at x moving at v0 (rs_train_start's rules). */
 static int start_model(rs_train *tr, int v, double t0, double x, double v0, double *qv, double *vv)
 {
@@ -619,8 +649,10 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
     const unsigned char *qs = tr->iset[v], *qds = qs + n;
     unsigned char *fix = tr->iset[v] + 2 * n, *vfix = fix + n;
     const char *vn = rs_train_vehicle_name(tr, v);
+    int spins_given = 0;   /* a velocity given other than a forward one */
     for (int i = 0; i < n; i++) {
         const int along = moves_with(m->q_names[i], m->q_names[ix]);
+        spins_given |= qds[i] && !along;
         /* a value given, else the description's (`coord NAME = VALUE`) */
         qv[i] = (along ? x : 0.0) + (qs[i] ? q0[i] : m->q0 ? m->q0[i] : 0.0);
         vv[i] = qds[i] ? qd0[i] : along ? (qds[ix] ? qd0[ix] : v0) : 0.0;
@@ -644,6 +676,8 @@ static int start_model(rs_train *tr, int v, double t0, double x, double v0, doub
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': no steady motion at %g m/s (%s)%s%s", vn, v0,
                        rs_status_name(st), rs_train_wheel_contact_error(tc)[0] ? ": " : "",
                        rs_train_wheel_contact_error(tc));
+    if (tc && !spins_given && (st = check_rolling(tr, v, t0, qv, vv, v0)) != RS_OK)
+        return st;
     /* internal states: their rates at the start (b < 0 checked) */
     if ((st = rs_compiled_vehicle_z_start(mv, t0, qv, vv)) != RS_OK)
         return rs_fail(tr->err, sizeof tr->err, st, "vehicle '%s': %s", vn, rs_compiled_vehicle_error(mv));
@@ -655,6 +689,7 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
     double *q = rs_park_q(tr->pk), *qd = rs_park_qd(tr->pk);
     double x = x_front;
     tr->err[0] = 0;
+    tr->err_vehicle = -1;
     for (int v = 0; v < tr->nv; v++) {
         const int o = rs_park_offset(tr->pk, v), n = tr->blocks[v].n, ix = tr->ports[2 * v];
         double *qv = q + o, *vv = qd + o;
@@ -664,8 +699,10 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
             vv[i] = 0.0;
         if (tr->mv[v]) {
             const int st = start_model(tr, v, t0, x, v0, qv, vv);
-            if (st != RS_OK)
+            if (st != RS_OK) {
+                tr->err_vehicle = v;
                 return st;
+            }
         } else {
             qv[RS_WAGON_X] = x;
             rs_wagon_static(&tr->veh[v], qv);
@@ -680,6 +717,7 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0)
 }
 
 const char *rs_train_error(const rs_train *tr) { return tr->err; }
+int rs_train_error_vehicle(const rs_train *tr) { return tr->err_vehicle; }
 rs_train_wheel_contact *rs_train_contact(rs_train *tr, int v) { return tr->mv[v] ? rs_compiled_vehicle_contact(tr->mv[v]) : NULL; }
 
 /* The step's failure in tr->err: the integrator's message, and the

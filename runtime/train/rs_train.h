@@ -176,6 +176,9 @@ int rs_train_start(rs_train *tr, double t0, double x_front, double v0);
  * the new time: the run stops there. */
 int rs_train_step(rs_train *tr);
 const char *rs_train_error(const rs_train *tr);
+/* The vehicle whose start-up failed in the last rs_train_start (its
+ * message in rs_train_error), or -1. */
+int rs_train_error_vehicle(const rs_train *tr);
 /* Flange climbing and derailment (the elastic contact; docs/trains.md
  * "Events"): after each step rs_train_step judges every elastic vehicle's
  * wheels on the wrench the step applied (rs_train_wheel_contact_events),

@@ -27,6 +27,7 @@ struct rs_compiled_vehicle {
     double *kd, *rhs;           /* static equilibrium: n × n, n */
     int *piv, *map;             /* n, n */
     double *f2, *qs;            /* n, n: static equilibrium of a contact vehicle */
+    double *mk;                 /* n × n: steady rolling's M */
     unsigned char *fix;         /* n: coordinates held by rs_compiled_vehicle_static_mask */
     rs_train_wheel_contact *tc;            /* wheel-rail contacts (NULL: none)          */
     const double *in[RS_IN_COUNT];
@@ -134,6 +135,7 @@ void rs_compiled_vehicle_free(rs_compiled_vehicle **pv)
     rs_free(&a, v->map);
     rs_free(&a, v->f2);
     rs_free(&a, v->qs);
+    rs_free(&a, v->mk);
     rs_free(&a, v->fix);
     rs_free(&a, v->z);
     rs_ws_free(&v->pws);
@@ -276,9 +278,10 @@ int rs_compiled_vehicle_create_opts(rs_compiled_vehicle **out, const rs_model *m
     v->map = rs_alloc(&a, (size_t)n, sizeof(int));
     v->f2 = rs_alloc(&a, (size_t)n, sizeof(double));
     v->qs = rs_alloc(&a, (size_t)n, sizeof(double));
+    v->mk = rs_alloc(&a, (size_t)n * (size_t)n, sizeof(double));
     v->fix = rs_alloc(&a, (size_t)n, 1);
     if (!v->p || !v->u || !v->k || !v->zero || !v->mval || !v->dval || !v->kval || !v->cval || !v->kd || !v->rhs ||
-        !v->piv || !v->map || !v->f2 || !v->qs || !v->fix)
+        !v->piv || !v->map || !v->f2 || !v->qs || !v->mk || !v->fix)
         goto nomem;
     for (int i = 0; i < m->n_u; i++)
         v->u[i] = u ? u[i] : 0.0;
@@ -804,8 +807,22 @@ int rs_compiled_vehicle_steady(rs_compiled_vehicle *v, double t, const double *q
     r = r2;
     if (r == 0)
         return RS_OK;
-    double f0 = -1.0;
-    for (int it = 0; it < 50; it++) {
+    /* Newton on F(q̇) = 0, kept only where a step lowers max |F|; where one
+     * does not, a pseudo-transient continuation (Kelley and Keyes 1998):
+     * (C_rr + M_rr/τ) Δq̇ = F_r, the spin-up of the wheels under their creep
+     * torques over a pseudo-time τ (linearly implicit Euler), τ shrunk by 4
+     * at a step refused and doubled at one kept.  Plain Newton fails on a
+     * saturated creep law (FASTSIM, Kalker's law with μ): from a wheel at
+     * rest the creepage is 100 %, the torque μ N r is flat in the spin and C
+     * tiny, so the step F/C jumps thousands of rad/s, and on to 1e21 rad/s
+     * where the contact's forces vanish in rounding (the climb rig from a
+     * train file without its spins: the wheelset then fell through its
+     * rails).  A Newton that converges keeps every step: the same bits. */
+    memset(v->mk, 0, (size_t)n * (size_t)n * sizeof(double));
+    if ((st = rs_compiled_vehicle_eval(v, t, q, qd, v->mk, NULL, NULL, NULL)) != RS_OK)
+        return st;
+    double f0 = -1.0, tau = INFINITY;
+    for (int it = 0; it < 200; it++) {
         memset(v->kd, 0, (size_t)n * (size_t)n * sizeof(double));
         memset(v->rhs, 0, (size_t)n * sizeof(double));
         st = rs_compiled_vehicle_eval(v, t, q, qd, NULL, v->rhs, NULL, v->kd);
@@ -816,24 +833,40 @@ int rs_compiled_vehicle_steady(rs_compiled_vehicle *v, double t, const double *q
             f0 = fmax(fm, 1e-300);
         if (fm <= 1e-12 * f0 || fm < 1e-300)
             return RS_OK;
-        /* C_rr dq̇_r = F_r; compacted in place as in rs_compiled_vehicle_static */
+        /* C_rr (+ M_rr/τ) dq̇_r = F_r; compacted in place as in rs_compiled_vehicle_static */
         double dmax = 0.0;
         for (int b = 0; b < r; b++)
             for (int a = 0; a < r; a++) {
-                v->kd[a + (size_t)b * (size_t)r] = v->kd[v->map[a] + (size_t)v->map[b] * (size_t)n];
+                const size_t full = v->map[a] + (size_t)v->map[b] * (size_t)n;
+                v->kd[a + (size_t)b * (size_t)r] = v->kd[full] + (isinf(tau) ? 0.0 : v->mk[full] / tau);
                 if (a == b)
                     dmax = fmax(dmax, fabs(v->kd[a + (size_t)b * (size_t)r]));
             }
         /* an undamped velocity stays put */
         if ((st = reduced_solve(v, r, 1e-10 * dmax + 1e-300, bad)) != RS_OK)
             return st;
+        memcpy(v->qs, qd, (size_t)n * sizeof(double));
         double worst = 0.0;
         for (int a = 0; a < r; a++) {
-            qd[v->map[a]] += v->rhs[a];
-            worst = fmax(worst, fabs(v->rhs[a]) / (1.0 + fabs(qd[v->map[a]])));
+            v->qs[v->map[a]] += v->rhs[a];
+            worst = fmax(worst, fabs(v->rhs[a]) / (1.0 + fabs(v->qs[v->map[a]])));
         }
+        memset(v->f2, 0, (size_t)n * sizeof(double));
+        if ((st = rs_compiled_vehicle_eval(v, t, q, v->qs, NULL, v->f2, NULL, NULL)) != RS_OK)
+            return st;
+        const double ft = free_max(v, v->f2, r);
+        if (!(ft < fm) && worst >= 1e-13 && ft > 1e-12 * f0) {
+            /* refused: a shorter pseudo-time (1 ms first: a wheel's spin-up
+             * takes tens of them); the state stays */
+            tau = isinf(tau) ? 1e-3 : tau / 4.0;
+            if (tau < 1e-12)
+                return RS_E_NOCONV;
+            continue;
+        }
+        memcpy(qd, v->qs, (size_t)n * sizeof(double));
         if (worst < 1e-13)
             return RS_OK;
+        tau *= 2.0;
     }
     return RS_E_NOCONV;
 }

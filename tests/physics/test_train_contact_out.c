@@ -40,6 +40,7 @@
 #include "rs_train_file.h"
 #include "rs_train_model.h"
 #include "rs_test.h"
+#include "rs_test_train.h"
 #include "rt_fixtures.h"
 
 static rs_loaded *g_feve;
@@ -72,27 +73,9 @@ static rs_train *feve_train(const rs_train_wheel_contact_opts *co, double h, dou
     memset(qs, 0, sizeof qs);
     q0[rt_coord_index(m, "y")] = y0;
     qs[rt_coord_index(m, "y")] = 1;
-    rs_wagon w;
-    rs_wagon_default(&w);
-    w.model = m;
-    w.port_x = rt_coord_index(m, "x");
-    w.port_pitch = rt_coord_index(m, "pitch");
-    w.r0 = 0.0;
-    w.model_contact = co;
-    w.init_qd = qd0;
-    w.init_q = q0;
-    w.init_q_set = qs;
-    w.init_qd_set = qds;
-    rs_park_opts o;
-    rs_park_opts_default(&o);
-    o.h = h;
-    o.threads = 1;
-    o.krylov.method = RS_KRYLOV_GMRES;
-    o.krylov.tol = 1e-10;
-    o.krylov.maxiter = 400;
-    rs_train *tr;
-    char err[1024];
-    ck_assert_msg(rs_train_create(&tr, 1, &w, NULL, NULL, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    const rs_test_vehicle v = {.pitch = 1, .contact = co, .q0 = q0, .q_set = qs, .qd0 = qd0, .qd_set = qds, .h = h,
+                               .tol = 1e-10};
+    rs_train *tr = rs_test_one_vehicle(m, &v);
     const int st = rs_train_start(tr, 0.0, 0.0, v0);
     ck_assert_msg(st == RS_OK, "start: %s: %s", rs_status_name(st), rs_train_error(tr));
     ck_assert_int_eq(rs_park_n(rs_train_park(tr)), m->n_q);
@@ -270,20 +253,8 @@ START_TEST(test_compliant)
     rs_train_wheel_contact_opts co;
     rs_train_wheel_contact_opts_default(&co);
     co.mode = RS_TRAIN_CONTACT_COMPLIANT;
-    rs_wagon w;
-    rs_wagon_default(&w);
-    w.model = m;
-    w.port_x = rt_coord_index(m, "x");
-    w.port_pitch = -1;
-    w.l_front = w.l_rear = 0.0;
-    w.r0 = 0.0;
-    w.model_contact = &co;
-    rs_park_opts o;
-    rs_park_opts_default(&o);
-    o.krylov.method = RS_KRYLOV_GMRES;
-    rs_train *tr;
-    char err[1024];
-    ck_assert_msg(rs_train_create(&tr, 1, &w, NULL, NULL, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    const rs_test_vehicle v = {.contact = &co};
+    rs_train *tr = rs_test_one_vehicle(m, &v);
     ck_assert_msg(rs_train_start(tr, 0.0, 0.0, 0.0) == RS_OK, "%s", rs_train_error(tr));
     rs_park *pk = rs_train_park(tr);
     rs_train_wheel_contact *tc = rs_train_contact(tr, 0);

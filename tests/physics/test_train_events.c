@@ -37,6 +37,7 @@
 #include "rs_train_contact.h"
 #include "rs_train_file.h"
 #include "rs_train_model.h"
+#include "rs_sweep.h"
 #include "rs_test.h"
 #include "rt_fixtures.h"
 #include "rs_test_train.h"
@@ -144,30 +145,9 @@ static rs_train *climb_train(const rs_model *m, double h, int go_on, event_log *
     co.mu = MU;
     co.law = RS_CREEP_FASTSIM;
     co.derail_continue = go_on;
-    rs_wagon w;
-    rs_wagon_default(&w);
-    w.model = m;
-    w.model_p = r.p;
-    w.model_p_set = r.ps;
-    w.port_x = rt_coord_index(m, "x");
-    w.port_pitch = -1;
-    w.l_front = w.l_rear = 0.0;
-    w.r0 = 0.0;
-    w.model_contact = &co;
-    w.init_q = r.q;
-    w.init_q_set = r.qs;
-    w.init_qd = r.qd;
-    w.init_qd_set = r.qds;
-    rs_park_opts o;
-    rs_park_opts_default(&o);
-    o.h = h;
-    o.krylov.method = RS_KRYLOV_GMRES;
-    o.krylov.tol = 1e-13;
-    o.krylov.maxiter = 400;
-    rs_train *tr;
-    char err[1024];
-    const char *name = "rig";
-    ck_assert_msg(rs_train_create(&tr, 1, &w, &name, NULL, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
+    const rs_test_vehicle v = {.name = "rig", .contact = &co, .p = r.p, .p_set = r.ps, .q0 = r.q, .q_set = r.qs,
+                               .qd0 = r.qd, .qd_set = r.qds, .h = h, .tol = 1e-13};
+    rs_train *tr = rs_test_one_vehicle(m, &v);
     rs_train_set_event_fn(tr, on_train, log);
     ck_assert_msg(rs_train_start(tr, 0.0, 0.0, V0) == RS_OK, "%s", rs_train_error(tr));
     return tr;
@@ -455,8 +435,9 @@ START_TEST(test_train_file_events)
     /* the default: the derailment stops the run, with its message */
     ck_assert_int_eq(run_file(dir, 2.0, 0.01, "", 1, 1, &l, err, sizeof err), RS_E_DERAILED);
     printf("stopped: %s\n", err);
-    ck_assert_msg(strstr(err, "vehicle 'rig1': contact 'left': derailment (the contact passed the flange's steepest "
-                              "point) at t = 0.0024 s"),
+    ck_assert_msg(strstr(err, "throw.train: stopped by a derailment: t = 0.0024 s: vehicle 'rig1': contact 'left': "
+                              "derailment, the contact passed the flange's steepest point: Y/Q ") &&
+                      strstr(err, "; write 'derailment continue' in the vehicle's block to go on; '"),
                   "%s", err);
     ck_assert_msg(strstr(l.text, "t = 0.0024 s: vehicle 'rig1': contact 'left': flange climbing: Y/Q ") &&
                       strstr(l.text, "t = 0.0024 s: vehicle 'rig1': contact 'left': derailment, the contact passed "
@@ -490,6 +471,125 @@ START_TEST(test_train_file_events)
 }
 END_TEST
 
+/* A sweep's log lines (rs_log.h), with the variants' wall times cut
+ * ("... in 0.004 s (" kept as "... in (") so runs compare. */
+static void collect_sweep(void *ctx, rs_log_kind kind, const char *text)
+{
+    char line[2048];
+    snprintf(line, sizeof line, "%s", text);
+    char *in = strstr(line, " in "), *open = in ? strstr(in, " s (") : NULL;
+    if (in && open)
+        memmove(in + 4, open + 3, strlen(open + 3) + 1);
+    collect(ctx, kind, line);
+}
+
+/* `railsym sweep` of the rig's train file over its thrown speed y_dot (0.2:
+ * no event; 2 m/s: a climb and a derailment at 2.4 ms) on `threads` threads
+ * per variant into dir/sweep, quiet or not; its log into *l, its report into
+ * *rep. */
+static void sweep_file(const char *dir, const char *path, int threads, int quiet, lines *l, rs_sweep_report *rep)
+{
+    char out[700], err[2048];
+    snprintf(out, sizeof out, "%s/sweep", dir);
+    sweep_rm_rf(out);
+    rs_sweep_spec *spec = NULL;
+    ck_assert_int_eq(rs_sweep_spec_create(&spec), RS_OK);
+    ck_assert_msg(rs_sweep_spec_vary(spec, "rig.y_dot=0.2,2", err, sizeof err) == RS_OK, "%s", err);
+    rs_sweep_config c;
+    rs_sweep_config_default(&c);
+    c.train_file = path;
+    c.out_dir = out;
+    c.threads = threads;
+    c.quiet = quiet;   /* the events are printed all the same, as a quiet run's */
+    memset(l, 0, sizeof *l);
+    c.log = (rs_log){collect_sweep, l};
+    ck_assert_msg(rs_sweep_run(&c, spec, rep, err, sizeof err) == RS_OK, "%s", err);
+    printf("sweep on %d thread(s) per variant (%d used): %d ok, %d failed, %d derailed\n%s", threads, rep->threads,
+           rep->ok, rep->failed, rep->derailed, l->text);
+    rs_sweep_spec_free(&spec);
+}
+
+/* Each line of `single` (a `railsym run`'s log) is a line of the sweep's
+ * log `sw` with "PREFIX: " before it, and the sweep has no other line
+ * with that prefix. */
+static void lines_as_run(const lines *single, const lines *sw, const char *prefix)
+{
+    char want[sizeof single->text + 256];
+    size_t k = 0;
+    for (const char *p = single->text; *p;) {
+        const char *end = strchr(p, '\n');
+        k += (size_t)snprintf(want + k, sizeof want - k, "%s: %.*s\n", prefix, (int)(end - p), p);
+        p = end + 1;
+    }
+    char got[sizeof sw->text];
+    size_t g = 0;
+    char pre[64];
+    snprintf(pre, sizeof pre, "%s: ", prefix);
+    for (const char *p = sw->text; *p;) {
+        const char *end = strchr(p, '\n');
+        if (strncmp(p, pre, strlen(pre)) == 0)
+            g += (size_t)snprintf(got + g, sizeof got - g, "%.*s\n", (int)(end - p), p);
+        p = end + 1;
+    }
+    got[g] = '\0';
+    ck_assert_msg(strcmp(want, got) == 0, "the run's lines:\n%sthe sweep's:\n%s", want, got);
+}
+
+/* A sweep over a train file (docs/trains.md "Events in sweeps"): each
+ * variant's events are the lines its `railsym run` prints, prefixed with
+ * the variant; a variant stopped by a derailment is `derailed` in
+ * summary.csv with the event's time, vehicle and wheel; the same lines on
+ * 1 and 2 threads per variant.  Before, a sweep printed no event and the
+ * derailed variant was "failed ... simulation failed (RS_E_DERAILED)". */
+START_TEST(test_sweep_events)
+{
+    RS_REQUIRE_MODEL("climb");
+    char dir[512], err[2048], path[700], summary[800];
+    sweep_scratch(dir, sizeof dir, "train_events_sweep");
+    snprintf(path, sizeof path, "%s/throw.train", dir);
+    snprintf(summary, sizeof summary, "%s/sweep/summary.csv", dir);
+    static lines run2, one, two;
+    lines l;
+    /* the variants as runs of their own: 0.2 m/s quiet, 2 m/s derails */
+    ck_assert_int_eq(run_file(dir, 0.2, 0.01, "", 1, 1, &l, err, sizeof err), RS_OK);
+    ck_assert_int_eq(l.n, 0);
+    ck_assert_int_eq(run_file(dir, 2.0, 0.01, "", 1, 1, &run2, err, sizeof err), RS_E_DERAILED);
+    ck_assert_int_eq(run2.n, 2);
+    rs_sweep_report rep;
+    sweep_file(dir, path, 1, 0, &one, &rep);
+    ck_assert(rep.ok == 1 && rep.failed == 1 && rep.derailed == 1);
+    lines_as_run(&run2, &one, "v0002");
+    ck_assert_msg(!strstr(one.text, "v0001: "), "%s", one.text);
+    ck_assert_msg(strstr(one.text, "v0002 DERAILED in (2 of 2 done): stopped by a derailment: t = 0.0024 s: vehicle "
+                                   "'rig1': contact 'left': derailment, the contact passed the flange's steepest "
+                                   "point: Y/Q "),
+                  "%s", one.text);
+    char *text = sweep_slurp(summary, NULL);
+    ck_assert_ptr_nonnull(text);
+    printf("%s", text);
+    ck_assert_msg(strstr(text, "\n1,ok,0.20000000000000001,\n") &&
+                      strstr(text, "\n2,derailed,2,\"stopped by a derailment: t = 0.0024 s: vehicle 'rig1': contact "
+                                   "'left': derailment, the contact passed the flange's steepest point: Y/Q ") &&
+                      strstr(text, "write 'derailment continue' in the vehicle's block to go on; 'v0002.partial.csv' "
+                                   "holds the results up to t = "),
+                  "%s", text);
+    free(text);
+    sweep_file(dir, path, 2, 0, &two, &rep);
+    ck_assert_msg(strcmp(one.text, two.text) == 0, "1 thread:\n%s2 threads:\n%s", one.text, two.text);
+    /* `derailment continue`: the same events, the variant ok; a quiet
+     * sweep prints them and nothing else */
+    ck_assert_int_eq(run_file(dir, 2.0, 0.01, "  derailment continue\n", 1, 1, &run2, err, sizeof err), RS_OK);
+    sweep_file(dir, path, 1, 1, &one, &rep);
+    ck_assert(rep.ok == 2 && rep.failed == 0 && rep.derailed == 0);
+    lines_as_run(&run2, &one, "v0002");
+    ck_assert_msg(one.n == 2 && !strstr(one.text, "stopping"), "%s", one.text);
+    text = sweep_slurp(summary, NULL);
+    ck_assert_msg(text && strstr(text, "\n2,ok,2,\n"), "%s", text ? text : "");
+    free(text);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("train_events");
@@ -498,6 +598,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_climb_and_derailment_as_single_run);
     tcase_add_test(tc, test_train_file_lines);
     tcase_add_test(tc, test_train_file_events);
+    tcase_add_test(tc, test_sweep_events);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -35,6 +35,7 @@
 #include "rs_train_contact.h"
 #include "rs_train_model.h"
 #include "rs_test.h"
+#include "rs_test_train.h"
 #include "rt_fixtures.h"
 
 /* What the steps of a run showed (step_checked). */
@@ -55,27 +56,8 @@ static void stats_init(drop_stats *s)
 static rs_train *one_vehicle_train(const rs_model *m, const rs_train_wheel_contact_opts *co, double h, int pitch,
                                    const double *qd0, const unsigned char *qds)
 {
-    rs_wagon w;
-    rs_wagon_default(&w);
-    w.model = m;
-    w.port_x = rt_coord_index(m, "x");
-    w.port_pitch = pitch ? rt_coord_index(m, "pitch") : -1;
-    if (!pitch)
-        w.l_front = w.l_rear = 0.0;
-    w.r0 = 0.0;
-    w.model_contact = co;
-    w.init_qd = qd0;
-    w.init_qd_set = qds;
-    rs_park_opts o;
-    rs_park_opts_default(&o);
-    o.h = h;
-    o.krylov.method = RS_KRYLOV_GMRES;
-    o.krylov.tol = 1e-13;
-    o.krylov.maxiter = 400;
-    rs_train *tr;
-    char err[1024];
-    ck_assert_msg(rs_train_create(&tr, 1, &w, NULL, NULL, NULL, &o, err, sizeof err) == RS_OK, "%s", err);
-    return tr;
+    const rs_test_vehicle v = {.pitch = pitch, .contact = co, .qd0 = qd0, .qd_set = qds, .h = h, .tol = 1e-13};
+    return rs_test_one_vehicle(m, &v);
 }
 
 /* Step k (counted from rs_park_init) of tr's vehicle 0, h its step, qp and
@@ -146,6 +128,43 @@ static void check_no_pull(const char *what, const drop_stats *s, const rs_park *
                   s->landed);
 }
 
+/* The drop: every z coordinate of tr's vehicle (model m) — "z" and each
+ * "<body>.z" — lifted 5 mm from where rs_train_start put it, the
+ * integrator started again, `steps` checked steps (step_checked), the
+ * checks of check_no_pull under `what`.  Returns the largest |m z̈ + m g −
+ * Σ Q| of coordinate iz (mass m_z; −1: none), the vertical force the step
+ * applied against the wheels' loads; *lifted counts the coordinates. */
+static double drop(rs_train *tr, const rs_model *m, const char *what, int steps, double h, int iz, double mass,
+                   double g, int *lifted)
+{
+    rs_park *pk = rs_train_park(tr);
+    const int n = rs_park_n(pk);
+    *lifted = 0;
+    for (int j = 0; j < n; j++) {
+        const char *c = m->q_names[j];
+        const size_t l = strlen(c);
+        if (strcmp(c, "z") == 0 || (l > 2 && strcmp(c + l - 2, ".z") == 0)) {
+            rs_park_q(pk)[j] += 0.005;
+            ++*lifted;
+        }
+    }
+    ck_assert_msg(rs_park_init(pk) == RS_OK, "%s", rs_park_error(pk));
+    double *qp = calloc((size_t)n, sizeof(double)), *dq = calloc((size_t)n, sizeof(double));
+    ck_assert(qp && dq);
+    drop_stats s;
+    stats_init(&s);
+    double worst = 0;
+    for (int k = 0; k < steps; k++) {
+        const double Qs = step_checked(tr, k, h, qp, dq, &s);
+        if (iz >= 0)
+            worst = fmax(worst, fabs(mass * rs_park_qdd(pk)[iz] + mass * g - Qs));
+    }
+    check_no_pull(what, &s, pk);
+    free(qp);
+    free(dq);
+    return worst;
+}
+
 START_TEST(test_drop_no_pull_and_balance)
 {
     RS_REQUIRE_MODEL("wheelset");
@@ -158,30 +177,17 @@ START_TEST(test_drop_no_pull_and_balance)
     const double h = 1e-3;
     rs_train *tr = one_vehicle_train(m, &co, h, 0, NULL, NULL);
     ck_assert_msg(rs_train_start(tr, 0.0, 0.0, 10.0) == RS_OK, "%s", rs_train_error(tr));
-    rs_park *pk = rs_train_park(tr);
     ck_assert(rs_train_wheel_contact_elastic(rs_train_contact(tr, 0)));
-    const int iz = rt_coord_index(m, "z"), n = rs_park_n(pk);
-    ck_assert_int_eq(n, m->n_q);
+    const int iz = rt_coord_index(m, "z");
+    ck_assert_int_eq(rs_park_n(rs_train_park(tr)), m->n_q);
     ck_assert(rt_param_default(m, "kz") == 0 && rt_param_default(m, "cz") == 0);
     const double mass = rt_param_default(m, "m_ws"), g = rt_param_default(m, "g");
-    /* 5 mm up from the static equilibrium, then the integrator's start again */
-    rs_park_q(pk)[iz] += 0.005;
-    ck_assert_msg(rs_park_init(pk) == RS_OK, "%s", rs_park_error(pk));
-    double *qp = calloc((size_t)n, sizeof(double)), *dq = calloc((size_t)n, sizeof(double));
-    ck_assert(qp && dq);
-    drop_stats s;
-    stats_init(&s);
-    double worst = 0;
-    for (int k = 0; k < 400; k++) {
-        const double Qs = step_checked(tr, k, h, qp, dq, &s);
-        /* m z̈ + m g: the vertical force the step applied */
-        worst = fmax(worst, fabs(mass * rs_park_qdd(pk)[iz] + mass * g - Qs));
-    }
+    /* 5 mm up from the static equilibrium */
+    int lifted;
+    const double worst = drop(tr, m, "train: wheelset dropped 5 mm, h 1 ms", 400, h, iz, mass, g, &lifted);
+    ck_assert_int_eq(lifted, 1);
     printf("train: wheelset dropped 5 mm, h 1 ms: |m z'' + m g - sum Q| <= %.3g N\n", worst);
-    check_no_pull("train: wheelset dropped 5 mm, h 1 ms", &s, pk);
     ck_assert_msg(worst <= 1e-8 * mass * g, "the results are not what the step applied: %g N off", worst);
-    free(qp);
-    free(dq);
     rs_train_free(&tr);
     rs_unload(&hm);
 }
@@ -211,28 +217,9 @@ START_TEST(test_feve_drop_no_pull)
     rs_train *tr = one_vehicle_train(m, &co, h, 1, qd0, qds);
     const int st = rs_train_start(tr, 0.0, 0.0, 23.7);
     ck_assert_msg(st == RS_OK, "%s: %s", rs_status_name(st), rs_train_error(tr));
-    rs_park *pk = rs_train_park(tr);
-    const int n = rs_park_n(pk);
-    int nz = 0;
-    for (int j = 0; j < n; j++) {
-        const char *c = m->q_names[j];
-        const size_t l = strlen(c);
-        if (strcmp(c, "z") == 0 || (l > 2 && strcmp(c + l - 2, ".z") == 0)) {
-            rs_park_q(pk)[j] += 0.005;
-            nz++;
-        }
-    }
-    ck_assert_int_eq(nz, 7);
-    ck_assert_msg(rs_park_init(pk) == RS_OK, "%s", rs_park_error(pk));
-    double *qp = calloc((size_t)n, sizeof(double)), *dq = calloc((size_t)n, sizeof(double));
-    ck_assert(qp && dq);
-    drop_stats s;
-    stats_init(&s);
-    for (int k = 0; k < 300; k++)
-        step_checked(tr, k, h, qp, dq, &s);
-    check_no_pull("train: FEVE 3000, every z 5 mm up, h 1 ms", &s, pk);
-    free(qp);
-    free(dq);
+    int lifted;
+    drop(tr, m, "train: FEVE 3000, every z 5 mm up, h 1 ms", 300, h, -1, 0, 0, &lifted);
+    ck_assert_int_eq(lifted, 7);
     free(qd0);
     free(qds);
     rs_train_free(&tr);
