@@ -615,10 +615,13 @@ static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
         w->W[k] += Wp[k];
         pp->ge[k] = K > 0 ? gsum[k] / K : 0;
     }
-    for (int i = 0; i < pp->nn; i++) {
-        outer6(w->K6, pp->s[i].kw, g[i], ge[i]);
-        if (cs > 0)
-            outer6(w->C6, cs * pp->s[i].kw, g[i], ge[i]);
+    /* the damping's Jacobian is cs times the stiffness's: one sum */
+    double Kp[36] = {0};
+    for (int i = 0; i < pp->nn; i++)
+        outer6(Kp, pp->s[i].kw, g[i], ge[i]);
+    for (int k = 0; k < 36; k++) {
+        w->K6[k] += Kp[k];
+        w->C6[k] += cs * Kp[k];
     }
 }
 
