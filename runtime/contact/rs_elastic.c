@@ -1155,12 +1155,21 @@ static int elastic_check(struct rs_ws *ws, double t)
             return rs_ws_fail(ws, st, "contact '%s': %s", ws->model->contacts[i].name, msg);
         /* the search's bound tables now, not in the first step */
         rs_patch_hint_prepare(&c->w[i].hint, c->w[i].wheel, c->w[i].rail);
-        /* the strip law's stiffness, at the wheel's radius */
-        if (c->popt.strips &&
-            (st = rs_strip_table_make(c->w[i].kt, c->w[i].wheel, c->w[i].rail, c->geom[2 * i], c->w[i].E,
-                                      c->w[i].nu)))
-            return rs_ws_fail(ws, st, "contact '%s': the strip law's Hertz constants failed (status %d)",
-                              ws->model->contacts[i].name, st);
+        /* the strip law's stiffness, at the wheel's radius (once per pair,
+         * radius and material: 0.7 M instructions a table) */
+        if (c->popt.strips) {
+            const elastic_wheel *w = &c->w[i];
+            int same = -1;
+            for (int l = 0; l < i && same < 0; l++)
+                if (c->w[l].wheel == w->wheel && c->w[l].rail == w->rail && c->w[l].E == w->E &&
+                    c->w[l].nu == w->nu && c->geom[2 * l] == c->geom[2 * i])
+                    same = l;
+            if (same >= 0)
+                *w->kt = *c->w[same].kt;
+            else if ((st = rs_strip_table_make(w->kt, w->wheel, w->rail, c->geom[2 * i], w->E, w->nu)))
+                return rs_ws_fail(ws, st, "contact '%s': the strip law's Hertz constants failed (status %d)",
+                                  ws->model->contacts[i].name, st);
+        }
     }
     c->gauge_checked = 1;
     return RS_OK;
