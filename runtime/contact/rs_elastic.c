@@ -579,7 +579,7 @@ static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
     const double cs = Kw > 0 ? o->contact_damp / Kw : 0;
     double g[RS_PATCH_NODES][6], ge[RS_PATCH_NODES][6], Wp[6] = {0}, gsum[6] = {0};
     double N = 0, Nel = 0, K = 0;
-    for (int i = 0; i < pp->nn; i++) {
+    for (int i = 0; i < pp->g.nn; i++) {
         const rs_elastic_strip *sn = &pp->s[i];
         screw(sn->r, sn->n, g[i]);
         for (int k = 0; k < 6; k++)
@@ -617,7 +617,7 @@ static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
     }
     /* the damping's Jacobian is cs times the stiffness's: one sum */
     double Kp[36] = {0};
-    for (int i = 0; i < pp->nn; i++)
+    for (int i = 0; i < pp->g.nn; i++)
         outer6(Kp, pp->s[i].kw, g[i], ge[i]);
     for (int k = 0; k < 36; k++) {
         w->K6[k] += Kp[k];
@@ -725,7 +725,6 @@ static void strip_patch(const elastic_wheel *w, const rs_options *o, rs_elastic_
         cross3(t, PC, tPC);
         sn->ra = cant_d1 * dot3(tPC, sn->n);
     }
-    pp->nn = g->nn;
 }
 
 /* Forces of patch p (geometry g in ground: point P, normal n; lever r from
@@ -742,7 +741,7 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
     if (st < 0)
         return st;
     cH *= o->contact_k_scale;
-    if (pp->nn > 0)
+    if (pp->g.nn > 0)
         strip_forces(o, w, pp, t, vO, om, Kw);
     else
         point_forces(o, w, pp, r, n, t, ra, vO, om, cH);
@@ -814,11 +813,10 @@ static int wheel_forces(struct rs_ws *ws, int i)
         /* the patch and the nodes it has (not the whole array) */
         memcpy(&pp->g, &found[j], offsetof(rs_patch, node));
         memcpy(pp->g.node, found[j].node, (size_t)found[j].nn * sizeof found[j].node[0]);
-        pp->nn = 0;
         pp->open = 0;
         if (found[j].nn > 0)
             strip_patch(w, o, pp, ex, ey, ez, org, pose, C, t, cant_d1);
-        for (int q = 0; q < pp->nn; q++)
+        for (int q = 0; q < pp->g.nn; q++)
             Kw += pp->s[q].kw;
         double P[3], n_g[3], r[3];
         rot(ex, ey, ez, pp->g.pw, P);
@@ -1307,7 +1305,7 @@ static int wheel_resum(struct rs_ws *ws, int i)
     w->energy = 0;
     double Kw = 0;
     for (int j = 0; j < w->np; j++)
-        for (int q = 0; q < w->p[j].nn; q++)
+        for (int q = 0; q < w->p[j].g.nn; q++)
             Kw += w->p[j].open ? 0 : w->p[j].s[q].kw;
     for (int j = 0; j < w->np; j++) {
         rs_elastic_patch *pp = &w->p[j];
@@ -1368,7 +1366,7 @@ static void patch_copy(rs_elastic_patch *to, const rs_elastic_patch *from)
     memcpy(&to->g, &from->g, gh);
     memcpy(to->g.node, from->g.node, (size_t)from->g.nn * sizeof from->g.node[0]);
     memcpy((char *)to + f0, (const char *)from + f0, f1 - f0);
-    memcpy(to->s, from->s, (size_t)from->nn * sizeof from->s[0]);
+    memcpy(to->s, from->s, (size_t)from->g.nn * sizeof from->s[0]);
 }
 
 /* All of a wheel but its patch search's bound tables (a cache of the

@@ -89,9 +89,8 @@ typedef struct rs_elastic_patch {
     double ge[6];      /* dp = −ge·dx6 (the approach's Jacobian)             */
     int open;          /* 1: the step's solve made it pull; taken out of the
                           step (N, f, ξ reported 0: lift-off)                */
-    int nn;            /* strip law: the quadrature nodes (RS_PATCH_NODES);
-                          0: the point law (c_hertz, g.pen at one point)    */
-    rs_elastic_strip s[RS_PATCH_NODES];
+    rs_elastic_strip s[RS_PATCH_NODES]; /* the strip law's nodes (g.nn of
+                          them; none under the point law)                    */
 } rs_elastic_patch;
 
 struct rs_ws;

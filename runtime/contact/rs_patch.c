@@ -1696,25 +1696,21 @@ static void merge_strips(search *s, int max)
 }
 
 /* strips: Gauss-Legendre's nodes and weights on [−1, 1] (the positive
- * half; RS_PATCH_NODES = 2 GL_H nodes integrate polynomials up to degree
- * 2 RS_PATCH_NODES − 1 exactly) */
+ * half; the 16 nodes integrate polynomials up to degree 31 exactly; 8 and
+ * 12 were tried: docs/contact.md "Normal law: strips") */
 #define GL_H (RS_PATCH_NODES / 2)
-#if RS_PATCH_NODES == 16
+_Static_assert(RS_PATCH_NODES == 16, "the strips' rule has 16 nodes");
 static const double GL_X[GL_H] = {0.0950125098376374, 0.2816035507792589, 0.4580167776572274, 0.6178762444026438,
                                   0.7554044083550030, 0.8656312023878318, 0.9445750230732326, 0.9894009349916499};
 static const double GL_W[GL_H] = {0.1894506104550685, 0.1826034150449236, 0.1691565193950025, 0.1495959888165767,
                                   0.1246289712555339, 0.0951585116824928, 0.0622535239386479, 0.0271524594117541};
-#else
-_Static_assert(RS_PATCH_NODES == 8, "the strips' rule has 8 or 16 nodes");
-static const double GL_X[GL_H] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
-                                  0.9602898564975363};
-static const double GL_W[GL_H] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
-                                  0.1012285362903763};
-#endif
 
 /* strips: the quadrature nodes of a patch over [u_lo, u_hi] (its slices
- * from the deepest one's T on). */
-static void strip_nodes(pose *p, const found_patch *f, rs_patch *o)
+ * from the deepest one's T on) into node[]; returns where the patch's
+ * point is: the slice at the nodes' mean u weighted by their overlap
+ * (continuous in the pose, on both surfaces), or the deepest slice when
+ * nothing overlaps. */
+static double strip_nodes(pose *p, const found_patch *f, rs_patch_node *node)
 {
     const double mid = 0.5 * (f->lo + f->hi), half = 0.5 * (f->hi - f->lo);
     double T = f->best.T;
@@ -1724,38 +1720,20 @@ static void strip_nodes(pose *p, const found_patch *f, rs_patch *o)
         full sl;
         eval_full(p, mid + half * x, T, 0.0, &sl);
         T = sl.T;
-        rs_patch_node *nd = &o->node[k];
+        rs_patch_node *nd = &node[k];
         const double cs = 1.0 / sqrt(1.0 + sl.T * sl.T), sn = sl.T * cs;
-        const double kz = sqrt(1.0 + sl.zr1 * sl.zr1);
         nd->u = sl.u;
         nd->w = half * GL_W[h];
         nd->dv = sl.valid && sl.g < 0.0 ? -sl.g : 0.0;
         nd->pw[0] = p->c[0] + sl.u * p->a[0] + sl.rho * (p->d[0] * cs + p->f[0] * sn);
         nd->pw[1] = sl.pwy;
         nd->pw[2] = sl.pz;
-        nd->py = sl.py;
-        nd->zr = sl.zr;
         nd->zr1 = sl.zr1;
-        const double na = (-sl.zr1 * p->a[1] + p->a[2]) / kz;
-        const double sn2 = 1.0 - na * na;
-        nd->R_wx = sn2 > 0.0 ? sl.rho / sqrt(sn2) : INFINITY;
-        nd->R_wy = rs_hertz_profile_radius(sl.rho1, sl.rho2);
-        nd->R_ry = rs_hertz_profile_radius(sl.zr1, sl.zr2);
     }
-    o->nn = RS_PATCH_NODES;
-    /* the patch's point: the slice at the nodes' mean u weighted by their
-     * overlap (continuous in the pose, on both surfaces) */
     double sw = 0, su = 0;
     for (int k = 0; k < RS_PATCH_NODES; k++)
-        sw += o->node[k].w * o->node[k].dv, su += o->node[k].w * o->node[k].dv * o->node[k].u;
-    if (sw > 0.0) {
-        full sl;
-        eval_full(p, su / sw, f->best.T, 0.0, &sl);
-        fill_patch(p, &sl, o);                /* (it leaves the nodes) */
-        o->nn = RS_PATCH_NODES;
-        o->u_lo = f->lo;
-        o->u_hi = f->hi;
-    }
+        sw += node[k].w * node[k].dv, su += node[k].w * node[k].dv * node[k].u;
+    return sw > 0.0 ? su / sw : f->best.u;
 }
 
 /* output: more than max patches: the deepest max (in vertical gap), in
@@ -1784,15 +1762,16 @@ static void write_patches(search *s, rs_patch *out)
 {
     for (int q = 0; q < s->np; q++) {
         const found_patch *f = &s->found[q];
+        /* strips: the nodes first, then the patch's point where they say */
+        const double u = s->strips ? strip_nodes(&s->p, f, out[q].node) : f->best.u;
         full sl;
-        eval_full(&s->p, f->best.u, f->best.T, 0.0, &sl);
-        fill_patch(&s->p, &sl, &out[q]);
+        eval_full(&s->p, u, f->best.T, 0.0, &sl);
+        fill_patch(&s->p, &sl, &out[q]);      /* (it leaves the nodes) */
+        out[q].nn = s->strips ? RS_PATCH_NODES : 0;
         out[q].pen *= f->share;
         out[q].share = f->share;
         out[q].u_lo = f->lo;
         out[q].u_hi = f->hi;
-        if (s->strips)
-            strip_nodes(&s->p, f, &out[q]);
     }
 }
 

@@ -51,10 +51,8 @@ typedef struct rs_patch_node {
     double dv;         /* the slice's vertical overlap −g >= 0 (m): the
                           wheel's lowest point over the rail at that slice  */
     double pw[3];      /* the slice's wheel point, rail frame (m)           */
-    double py, zr;     /* the rail point under it (rail y, height; m)       */
-    double zr1;        /* the rail's slope there: normal (0, −zr1, 1)/√(1 +
-                          zr1²), contact angle atan(zr1)                    */
-    double R_wx, R_wy, R_ry; /* radii there, as rs_patch's                  */
+    double zr1;        /* the rail's slope under it: normal (0, −zr1, 1)/
+                          √(1 + zr1²), contact angle atan(zr1)              */
 } rs_patch_node;
 
 typedef struct rs_patch {
@@ -130,9 +128,11 @@ typedef struct rs_patch_opts {
                           least prominent barriers are merged first.  Each
                           patch gets RS_PATCH_NODES Gauss-Legendre nodes
                           over [u_lo, u_hi] (node[]); u_lo, u_hi are exact
-                          (ends as with ends = 1), pen etc. describe the
-                          deepest slice, share is 1.  Implies minima's
-                          search for every minimum.                        */
+                          (ends as with ends = 1); the other fields
+                          describe the slice at the nodes' mean u
+                          weighted by their overlap (the patch's point,
+                          continuous in the pose), share is 1.  Implies
+                          minima's search for every minimum.              */
 } rs_patch_opts;
 
 /* A barrier splits an overlap into two patches (rs_patch_opts.strips) when

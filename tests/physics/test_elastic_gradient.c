@@ -196,7 +196,7 @@ START_TEST(test_scenario_chooses_the_law)
     for (int i = 0; i < m->n_contact; i++) {
         ck_assert_int_ge(rs_elastic_patches(ws, i), 1);
         for (int j = 0; j < rs_elastic_patches(ws, i); j++)
-            ck_assert_int_eq(rs_elastic_patch_get(ws, i, j)->nn, RS_PATCH_NODES);
+            ck_assert_int_eq(rs_elastic_patch_get(ws, i, j)->g.nn, RS_PATCH_NODES);
     }
     rs_ws_free(&ws);
     rs_binding_free(&b);
