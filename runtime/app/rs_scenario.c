@@ -308,8 +308,8 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
         else
             return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                               "unknown normal law '%s': write 'normal strips' (each patch's force integrated "
-                              "over its wheel slices, conservative) or 'normal point' (one Hertz force per "
-                              "minimum of the gap, the default)", val);
+                              "over its wheel slices, conservative: the default) or 'normal point' (one Hertz "
+                              "force per minimum of the gap)", val);
     } else {
         double x;
         if (parse_num(val, &x))

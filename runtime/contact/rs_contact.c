@@ -290,12 +290,13 @@ int rs_contact_create(const rs_model *m, const rs_options *opt, const rs_allocat
                        "with a friction coefficient); FASTSIM and Polach need the elastic contact "
                        "(scenario 'contact elastic', rs_elastic_contact())",
                        m->name);
-    if (opt->contact_normal != RS_NORMAL_POINT)
+    if (opt->contact_normal != RS_NORMAL_DEFAULT)
         return rs_fail(err, errlen, RS_E_UNSUPPORTED,
-                       "model '%s': the constraint contact holds one point per wheel on its rail; the strip "
-                       "normal law (scenario 'normal strips', rs_options.contact_normal) needs the elastic "
+                       "model '%s': the constraint contact holds one point per wheel on its rail; the %s "
+                       "normal law (scenario 'normal %s', rs_options.contact_normal) belongs to the elastic "
                        "contact (scenario 'contact elastic', rs_elastic_contact())",
-                       m->name);
+                       m->name, opt->contact_normal == RS_NORMAL_POINT ? "point" : "strip",
+                       opt->contact_normal == RS_NORMAL_POINT ? "point" : "strips");
     rs_contact_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");

@@ -290,11 +290,11 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
         !(opt->contact_mu >= 0) || !(opt->contact_theta >= 0.5 && opt->contact_theta <= 1) ||
         opt->contact_law < RS_CREEP_KALKER || opt->contact_law > RS_CREEP_POLACH ||
-        opt->contact_normal < RS_NORMAL_POINT || opt->contact_normal > RS_NORMAL_STRIPS ||
+        opt->contact_normal < RS_NORMAL_DEFAULT || opt->contact_normal > RS_NORMAL_STRIPS ||
         (opt->contact_law != RS_CREEP_KALKER && !opt->contact_mu_each && !(opt->contact_mu > 0)))
         return rs_fail(err, errlen, RS_E_ARG,
                        "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
-                       ">= 0, contact_theta in [0.5, 1], contact_normal 0 or 1 and contact_law a known law (FASTSIM and Polach need a friction "
+                       ">= 0, contact_theta in [0.5, 1], contact_normal a known law (rs_normal_law) and contact_law a known law (FASTSIM and Polach need a friction "
                        "coefficient contact_mu > 0)");
     elastic_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
@@ -305,7 +305,7 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     /* the constraint contact loads the files (and takes in-memory ones) */
     rs_options files_opt = *opt;
     files_opt.contact_law = 0; /* the laws are ours */
-    files_opt.contact_normal = RS_NORMAL_POINT;
+    files_opt.contact_normal = RS_NORMAL_DEFAULT;
     int st = rs_wheel_rail_contact()->create(m, &files_opt, a, &c->files, err, errlen);
     if (st)
         return st;
@@ -386,7 +386,7 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     rs_patch_defaults(&c->popt);
     c->popt.ends = 0; /* the point law uses the deepest point only */
     c->popt.minima = 1; /* one point per minimum, continuous shares (issue 20) */
-    c->popt.strips = opt->contact_normal == RS_NORMAL_STRIPS; /* its ends exact */
+    c->popt.strips = opt->contact_normal != RS_NORMAL_POINT; /* the default; its ends exact */
     return RS_OK;
 }
 

@@ -68,8 +68,10 @@ typedef struct rs_contact_event {
 
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);
 
-/* The elastic contact's normal laws (rs_options.contact_normal). */
-typedef enum rs_normal_law { RS_NORMAL_POINT = 0, RS_NORMAL_STRIPS = 1 } rs_normal_law;
+/* The elastic contact's normal laws (rs_options.contact_normal).  0 (the
+ * options' default) leaves the choice to the contact: the strip law for the
+ * elastic contact; the constraint contact has none (it holds one point). */
+typedef enum rs_normal_law { RS_NORMAL_DEFAULT = 0, RS_NORMAL_POINT = 1, RS_NORMAL_STRIPS = 2 } rs_normal_law;
 
 typedef struct rs_options {
     rs_method method;     /* default RS_IMEX_EULER                          */
@@ -147,13 +149,13 @@ typedef struct rs_options {
                              (1 default; larger: stiffer, towards the
                              constraint contact)                            */
     int contact_normal;   /* the elastic contact's normal law (rs_normal_law):
-                             RS_NORMAL_POINT (0, default) one Hertz force
-                             per minimum of the gap at its share of the
-                             depth; RS_NORMAL_STRIPS (1) a force integrated
-                             over each patch's wheel slices, the gradient
-                             of one elastic energy — conservative where
-                             the gap is flat, where the point law is not
-                             (docs/contact.md "Normal law: strips")      */
+                             RS_NORMAL_STRIPS (what RS_NORMAL_DEFAULT, 0,
+                             gives) a force integrated over each patch's
+                             wheel slices, the gradient of one elastic
+                             energy (docs/contact.md "Normal law: strips");
+                             RS_NORMAL_POINT one Hertz force per minimum of
+                             the gap at its share of the depth — not
+                             conservative where the gap is flat          */
     double contact_theta; /* where the normal stiffness is linearized along
                              the step's position change: 1 (default) at its
                              end, which damps contact vibrations the step

@@ -36,11 +36,12 @@
  *                                     step_instructions_elastic: every
  *                                     speed-up, the elastic contact
  *   BENCH feve3000.step_us_median_elastic  the same run with the elastic contact
+ *                                     (its default normal law, the strips)
  *   BENCH feve3000.step_us_median_elastic_fastsim  ... and FASTSIM's creep
  *                                     forces (rs_fastsim.h) instead of the
  *                                     scenario's saturated linear law
- *   BENCH feve3000.step_us_median_elastic_strips  ... the elastic contact
- *                                     with the strip normal law (the
+ *   BENCH feve3000.step_us_median_elastic_point  ... the elastic contact
+ *                                     with the point normal law (the
  *                                     scenario's creep law)
  *   BENCH feve3000.step_us_median_tcc<_before>  libtcc-compiled model
  *   BENCH feve3000.lu_us_klu, lu_us_fixed  the dynamics matrix of step 20:
@@ -631,7 +632,7 @@ int main(int argc, char **argv)
      * law, FASTSIM, the strip normal law */
     bad |= elastic_median(rs_loaded_model(h), -1, -1, "", "") < 0;
     bad |= elastic_median(rs_loaded_model(h), RS_CREEP_FASTSIM, -1, ", FASTSIM", "_fastsim") < 0;
-    bad |= elastic_median(rs_loaded_model(h), -1, RS_NORMAL_STRIPS, ", strip normal law", "_strips") < 0;
+    bad |= elastic_median(rs_loaded_model(h), -1, RS_NORMAL_POINT, ", point normal law", "_point") < 0;
     printf("BENCH feve3000.contact_newton_per_step %.3f iterations\n", info.contact_newton);
     printf("BENCH feve3000.proj_newton_per_step %.3f iterations\n", info.proj_newton);
     printf("BENCH feve3000.contact_searches %ld searches\n", info.searches);

@@ -179,14 +179,14 @@ START_TEST(test_scenario_chooses_the_law)
     ck_assert_msg(rs_scenario_bind(&s, m, &b, err, sizeof err) == RS_OK, "%s", err);
     rs_options o;
     rs_options_default(&o);
-    ck_assert_int_eq(o.contact_normal, RS_NORMAL_POINT);
+    ck_assert_int_eq(o.contact_normal, RS_NORMAL_DEFAULT);
     rs_binding_options(b, &o);
     ck_assert_int_eq(o.contact_normal, RS_NORMAL_STRIPS);
     o.contact = rs_wheel_rail_contact();
     rs_ws *ws = NULL;
     ck_assert_int_eq(rs_ws_create(m, &o, &ws, err, sizeof err), RS_E_UNSUPPORTED);
     ck_assert_str_eq(err, "model 'climb': the constraint contact holds one point per wheel on its rail; the strip "
-                          "normal law (scenario 'normal strips', rs_options.contact_normal) needs the elastic "
+                          "normal law (scenario 'normal strips', rs_options.contact_normal) belongs to the elastic "
                           "contact (scenario 'contact elastic', rs_elastic_contact())");
     o.contact = rs_elastic_contact();
     ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);

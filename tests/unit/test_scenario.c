@@ -130,8 +130,8 @@ static const struct {
                         "fastsim' or 'creep polach' (the last two need 'friction MU' and the elastic "
                         "contact)"},
     {"normal hertz\n", "t.scn:1: unknown normal law 'hertz': write 'normal strips' (each patch's force "
-                        "integrated over its wheel slices, conservative) or 'normal point' (one Hertz force per "
-                        "minimum of the gap, the default)"},
+                        "integrated over its wheel slices, conservative: the default) or 'normal point' (one "
+                        "Hertz force per minimum of the gap)"},
     {"normal strips\nnormal point\n", "t.scn:2: 'normal' is given twice (first at line 1): keep one"},
     {"track vehicles/tracks/straight.trk\n", "t.scn:1: 'track' takes one quoted path, e.g. 'track "
                                              "\"../tracks/straight.trk\"'"},
