@@ -75,49 +75,69 @@ static const double g = 9.81, m_c = 32000, m_f = 2615, m_ws = 1813, k_sz = 430e3
 START_TEST(static_loads)
 {
     const char *wheels[] = {"front.ws1", "front.ws2", "rear.ws1", "rear.ws2"};
-    char name[80], text[4000] = "duration 0.002\noutput 0.001\ncolumns front.sec_dz";
-    for (int w = 0; w < 4; w++)
-        for (int s = 0; s < 2; s++) {
-            const char *sd = s ? "right" : "left";
-            snprintf(text + strlen(text), sizeof text - strlen(text),
-                     " %s.%s.Q %s.%s.Y %s.%s.p1.N %s.%s.p1.alpha %s.%s.p2.N %s.%s.p2.alpha", wheels[w], sd,
-                     wheels[w], sd, wheels[w], sd, wheels[w], sd, wheels[w], sd, wheels[w], sd);
-        }
-    strcat(text, "\n");
-    run("vehicles/examples/coach.scn", text, "static.csv");
-    const double Q = (m_c + 2 * m_f + 4 * m_ws) * g / 8;
-    ck_assert_double_eq_tol(Q, 54546.05, 0.01);
-    for (int w = 0; w < 4; w++)
-        for (int s = 0; s < 2; s++) {
-            snprintf(name, sizeof name, "%s.%s.Q", wheels[w], s ? "right" : "left");
-            const double q = cell(0, col(name));
-            ck_assert_msg(fabs(q / Q - 1) < 1e-6, "%s = %.10g N, hand %.10g N", name, q, Q);
-            /* the centred S1002 tread on 60E1 1:40 holds two minima of the
-             * gap in one overlap (u_w +3.2 mm at 1.396 deg, the main one, and
-             * −7.4 mm at 3.5 deg with its share of the depth, 1.5 kN:
-             * docs/contact.md "Minima and their share of the depth"): Y is
-             * their normal forces' lateral parts, Σ N_j sin α_j */
-            double yq = 0, amain = 0, nmain = 0;
-            for (int j = 1; j <= 2; j++) {
-                snprintf(name, sizeof name, "%s.%s.p%d.N", wheels[w], s ? "right" : "left", j);
-                const double N = cell(0, col(name));
-                snprintf(name, sizeof name, "%s.%s.p%d.alpha", wheels[w], s ? "right" : "left", j);
-                const double a = cell(0, col(name));
-                yq += N * sin(a);
-                if (N > nmain)
-                    nmain = N, amain = a;
+    /* the default normal law (strips), then the point law */
+    for (int point = 0; point < 2; point++) {
+        char name[80], text[4000] = "duration 0.002\noutput 0.001\ncolumns front.sec_dz";
+        for (int w = 0; w < 4; w++)
+            for (int s = 0; s < 2; s++) {
+                const char *sd = s ? "right" : "left";
+                snprintf(text + strlen(text), sizeof text - strlen(text),
+                         " %s.%s.Q %s.%s.Y %s.%s.p1.N %s.%s.p1.alpha %s.%s.p2.N %s.%s.p2.alpha", wheels[w], sd,
+                         wheels[w], sd, wheels[w], sd, wheels[w], sd, wheels[w], sd, wheels[w], sd);
             }
-            ck_assert_msg(fabs(amain * 180 / M_PI - 1.396) < 0.005, "%s.%s: main patch at %.4f deg", wheels[w],
-                          s ? "right" : "left", amain * 180 / M_PI);
-            snprintf(name, sizeof name, "%s.%s.Y", wheels[w], s ? "right" : "left");
-            const double y = cell(0, col(name));
-            ck_assert_msg(fabs(y / yq - 1) < 0.005 && yq > Q * tan(1.396 * M_PI / 180),
-                          "%s = %.10g N, sum N sin alpha = %.10g N", name, y, yq);
-        }
-    const double dz = (m_c / 2) * g / (2 * k_sz);
-    ck_assert_double_eq_tol(dz, 0.182512, 1e-6);
-    ck_assert_msg(fabs(cell(0, col("front.sec_dz")) / dz - 1) < 1e-6, "front.sec_dz %.10g m, hand %.10g m",
-                  cell(0, col("front.sec_dz")), dz);
+        strcat(text, point ? "\nnormal point\n" : "\n");
+        run("vehicles/examples/coach.scn", text, "static.csv");
+        const double Q = (m_c + 2 * m_f + 4 * m_ws) * g / 8;
+        ck_assert_double_eq_tol(Q, 54546.05, 0.01);
+        /* the centred S1002 tread on 60E1 1:40 holds two minima of the
+         * gap in one overlap (u_w +3.2 mm at 1.396 deg, the main one, and
+         * −7.4 mm at 3.5 deg: docs/contact.md "Minima and their share of
+         * the depth") */
+        const double a_lo = 1.396, a_hi = 3.5;
+        for (int w = 0; w < 4; w++)
+            for (int s = 0; s < 2; s++) {
+                snprintf(name, sizeof name, "%s.%s.Q", wheels[w], s ? "right" : "left");
+                const double q = cell(0, col(name));
+                ck_assert_msg(fabs(q / Q - 1) < 1e-6, "%s = %.10g N, hand %.10g N", name, q, Q);
+                double yq = 0, amain = 0, nmain = 0;
+                int loaded = 0;
+                for (int j = 1; j <= 2; j++) {
+                    snprintf(name, sizeof name, "%s.%s.p%d.N", wheels[w], s ? "right" : "left", j);
+                    const double N = cell(0, col(name));
+                    snprintf(name, sizeof name, "%s.%s.p%d.alpha", wheels[w], s ? "right" : "left", j);
+                    const double a = cell(0, col(name));
+                    yq += N * sin(a);
+                    loaded += N > 0;
+                    if (N > nmain)
+                        nmain = N, amain = a;
+                }
+                snprintf(name, sizeof name, "%s.%s.Y", wheels[w], s ? "right" : "left");
+                const double y = cell(0, col(name)), deg = 180 / M_PI;
+                if (point) {
+                    /* one point per minimum, the second with its share of
+                     * the depth (1.5 kN): Y is their normal forces' lateral
+                     * parts, Σ N_j sin α_j */
+                    ck_assert_msg(fabs(amain * deg - a_lo) < 0.005, "%s.%s: main patch at %.4f deg", wheels[w],
+                                  s ? "right" : "left", amain * deg);
+                    ck_assert_msg(fabs(y / yq - 1) < 0.005 && yq > Q * tan(a_lo / deg),
+                                  "%s = %.10g N, sum N sin alpha = %.10g N", name, y, yq);
+                } else {
+                    /* the strips: one patch over the whole overlap, its
+                     * point at the overlap's centroid and its force spread
+                     * over both minima: the patch's angle and the resultant's
+                     * (atan Y/Q, 2.05 deg) lie between the minima's */
+                    const double ar = atan(y / q) * deg;
+                    ck_assert_msg(loaded == 1 && amain * deg > a_lo && amain * deg < a_hi && ar > a_lo && ar < a_hi,
+                                  "%s.%s: %d patches, main at %.4f deg, the resultant at %.4f deg", wheels[w],
+                                  s ? "right" : "left", loaded, amain * deg, ar);
+                }
+            }
+        const double dz = (m_c / 2) * g / (2 * k_sz);
+        ck_assert_double_eq_tol(dz, 0.182512, 1e-6);
+        ck_assert_msg(fabs(cell(0, col("front.sec_dz")) / dz - 1) < 1e-6, "front.sec_dz %.10g m, hand %.10g m",
+                      cell(0, col("front.sec_dz")), dz);
+        rs_test_csv_free(&tab);
+    }
 }
 END_TEST
 
