@@ -309,6 +309,7 @@ START_TEST(test_climb_creepages_by_hand)
     rs_options o;
     climb_options(&o, 1e-4, 1);
     rs_ws *ws = climb_rig(rs_loaded_model(h), &o, 0.005, 0, 0, 5);
+    ck_assert_int_eq(rs_ws_set_u(ws, "F_y", 40e3), RS_OK);
     const rig_idx k = {q_index(ws, "x"), q_index(ws, "y"), q_index(ws, "z"), q_index(ws, "roll"),
                        q_index(ws, "yaw"), {q_index(ws, "spin_l"), q_index(ws, "spin_r")}};
     const double b0 = rt_param(ws, "b0"), r0 = rt_param(ws, "r0");
@@ -319,8 +320,11 @@ START_TEST(test_climb_creepages_by_hand)
     ck_assert_int_le(nq, 16);
     double q0[16], qd0[16], err_xi = 0, err_sp = 0, err_r = 0;
     int checked = 0, flange = 0, hint = 0;
-    /* 1 s to reach the flange, then 0.2 s of the bounce (three of its 63 ms
-     * patterns), every step: the results describe the step's start */
+    /* pushed onto its left flange by F_y 40 kN: 1 s to settle (one patch
+     * over the flange root and flank, u_w −38.9..−30.8 mm, its point at
+     * 47.7°; without the push the rig rests on the root at 34°), then
+     * 0.2 s, every step: the results describe the step's start.  (The point
+     * law bounced here, its flat-gap defect: docs/contact.md.) */
     for (long n = 0; n < 12000; n++) {
         memcpy(q0, rs_ws_q(ws), (size_t)nq * sizeof(double));
         memcpy(qd0, rs_ws_qd(ws), (size_t)nq * sizeof(double));
@@ -365,7 +369,7 @@ START_TEST(test_climb_creepages_by_hand)
                 err_xi = fmax(err_xi, fmax(fabs(xi[0] - p->xi[0]), fabs(xi[1] - p->xi[1])));
                 err_sp = fmax(err_sp, fabs(xi[2] - p->xi[2]));
                 checked++;
-                if (i == 0 && p->g.alpha > 60 * M_PI / 180) {
+                if (i == 0 && p->g.alpha > 45 * M_PI / 180) {
                     /* the flange leads (ψ > 0): there the wheel's surface
                      * moves down, the wheel slides down the flange (ξ_y < 0,
                      * t_y up the flange) and friction pushes it up (f_y > 0):
@@ -470,8 +474,26 @@ END_TEST
  * track's gauge.  Starts on the root (y 10.6 mm, 1.25 mm up,
  * just above its rest), F_y = 0 for 1 s, then 20 kN + 20 kN/s.  The climb:
  * the left wheel 1 mm above where it was when its contact first reached
- * the flank (α > 71°).  Returns Y/Q then and Nadal's limit at the patch's
- * angle. */
+ * the flank (α > 71°).  Returns Y/Q then and Nadal's limit at the flank's
+ * angle, the profile's steepest (the strip law's patch point, the overlap's
+ * centroid, lies a little below it on the flank: 71.2°). */
+/* The steepest angle of the wheel profile at PATH (its flank): Nadal's
+ * flange angle, read off the profile's spline on a 10 µm grid. */
+static double flank_angle(const char *path)
+{
+    rs_profile w;
+    char err[300];
+    ck_assert_msg(rs_profile_load(&w, path, err, sizeof err) == RS_OK, "%s", err);
+    double al = 0, dz;
+    int hint = 0;
+    for (double y = w.y[0]; y <= w.y[w.n - 1]; y += 1e-5) {
+        rs_profile_eval(&w, y, &hint, &dz, NULL);
+        al = fmax(al, atan(fabs(dz)));
+    }
+    rs_profile_free(&w);
+    return al;
+}
+
 static double climb_on_cone(const rs_model *m, double psi, double *nadal)
 {
     rs_options o;
@@ -480,6 +502,7 @@ static double climb_on_cone(const rs_model *m, double psi, double *nadal)
     o.rail_profile = "vehicles/profiles/arc_r160_corner.prf";
     const double at[3] = {0.0106, 1.25e-3, 0.743771};
     rs_ws *ws = climb_rig_at(m, &o, psi, 0, 0, 5, at);
+    const double flank = flank_angle(o.wheel_profile);
     const int iz = q_index(ws, "z"), iroll = q_index(ws, "roll");
     const double b0 = rt_param(ws, "b0"), *q = rs_ws_q(ws);
     double lift_flank = NAN, yq = NAN;
@@ -495,11 +518,11 @@ static double climb_on_cone(const rs_model *m, double psi, double *nadal)
             lift_flank = lift;
         if (!isnan(lift_flank) && lift - lift_flank > 1e-3 && al > 0) {
             yq = rt_value(ws, "left.Y") / rt_value(ws, "left.Q");
-            const double tb = tan(al);
+            const double tb = tan(flank);
             *nadal = (tb - MU) / (1 + MU * tb);
-            printf("cone_1in13_flange on arc_r160_corner, psi %g mrad: climb at t %.4f s (F_y %.0f N), Y/Q %.4f at "
-                   "%.2f deg, Nadal %.4f (ratio %.4f)\n", 1e3 * psi, t, 20e3 + 20e3 * (t - 1), yq,
-                   al * 180 / M_PI, *nadal, yq / *nadal);
+            printf("cone_1in13_flange on arc_r160_corner, psi %g mrad: climb at t %.4f s (F_y %.0f N), Y/Q %.4f, "
+                   "the patch at %.2f deg, Nadal %.4f at the flank's %.2f deg (ratio %.4f)\n", 1e3 * psi, t,
+                   20e3 + 20e3 * (t - 1), yq, al * 180 / M_PI, *nadal, flank * 180 / M_PI, yq / *nadal);
         }
     }
     ck_assert_msg(!isnan(yq), "psi %g: no climb by F_y 100 kN", psi);
