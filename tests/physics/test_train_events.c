@@ -381,6 +381,12 @@ START_TEST(test_train_file_lines)
     ck_assert_int_eq(rs_train_wheel_contact_create(&tc, m, m->p_default, &co, NULL, err, sizeof err), RS_E_ARG);
     ck_assert_msg(strstr(err, "the compliant contact reports none: remove the lines or choose the elastic contact"),
                   "%s", err);
+    /* so is a normal law (the train file's `normal`) */
+    co.events_given = 0;
+    co.normal = RS_NORMAL_POINT;
+    ck_assert_int_eq(rs_train_wheel_contact_create(&tc, m, m->p_default, &co, NULL, err, sizeof err), RS_E_ARG);
+    ck_assert_msg(strstr(err, "the normal law ('normal point' or 'normal strips') belongs to the elastic contact"),
+                  "%s", err);
     co.mode = RS_TRAIN_CONTACT_ELASTIC;
     ck_assert_msg(rs_train_wheel_contact_create(&tc, m, m->p_default, &co, NULL, err, sizeof err) == RS_OK, "%s",
                   err);
