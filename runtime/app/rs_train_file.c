@@ -423,11 +423,11 @@ static int climb_time_line(parser *P, int line, char **tok, int n, vtype *t)
 
 /* contact_files FOLDER, track FILE, contact_outputs, contact_damping =
  * VALUE, contact_mu = VALUE, contact MODE, creep LAW, derailment
- * stop|continue, climb_time T: the contact options.  c: the keyword's
+ * stop|continue, climb_time T, normal point|strips: the contact options.  c: the keyword's
  * index in contact_keys.  0, or -1 (message written). */
 static const char *const contact_keys[] = {"contact_files", "track", "contact_outputs", "contact_damping",
                                            "contact_mu", "contact", "creep", "contact_E", "contact_nu",
-                                           "derailment", "climb_time"};
+                                           "derailment", "climb_time", "normal"};
 static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
 {
     const rs_model *m = t->w.model;
@@ -448,6 +448,12 @@ static int contact_line(parser *P, int line, char **tok, int n, vtype *t, int c)
         static const char *const modes[] = {"compliant", "elastic"};
         return choice_line(P, line, tok, n, t, modes, 2, "contact mode (the compliant single-point contact or the "
                            "elastic multi-patch one)", RS_TRAIN_CONTACT_COMPLIANT, &t->x->co.mode);
+    }
+    if (c == 11) { /* the elastic contact's normal law (a scenario's `normal`) */
+        static const char *const laws[] = {"point", "strips"};
+        return choice_line(P, line, tok, n, t, laws, 2, "normal law (point: one Hertz force per minimum of the "
+                           "gap; strips: the patch's force over its wheel slices, the default)", RS_NORMAL_POINT,
+                           &t->x->co.normal);
     }
     if (c == 6) {
         static const char *const laws[] = {"kalker", "fastsim", "polach"};

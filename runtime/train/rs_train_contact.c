@@ -138,6 +138,15 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
                        "model '%s': the compliant contact has Kalker's creep law only: choose the elastic contact "
                        "('contact elastic') for FASTSIM or Polach",
                        m->name);
+    if (!elastic && oo.normal != RS_NORMAL_DEFAULT)
+        return rs_fail(err, errlen, RS_E_ARG,
+                       "model '%s': the normal law ('normal point' or 'normal strips') belongs to the elastic "
+                       "contact; the compliant contact has one Hertz point per wheel: remove the line or choose the "
+                       "elastic contact ('contact elastic')",
+                       m->name);
+    if (oo.normal < RS_NORMAL_DEFAULT || oo.normal > RS_NORMAL_STRIPS)
+        return rs_fail(err, errlen, RS_E_ARG, "model '%s': unknown normal law %d (rs_normal_law)", m->name,
+                       oo.normal);
     if (!elastic && oo.events_given)
         return rs_fail(err, errlen, RS_E_ARG,
                        "model '%s': 'derailment' and 'climb_time' set how the elastic contact's flange-climb and "
@@ -188,6 +197,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
         wo.contact = rs_elastic_contact();
         wo.contact_damp = oo.c_damp; /* per patch */
         wo.contact_law = oo.law;
+        wo.contact_normal = oo.normal;
         wo.contact_climb_time = oo.climb_time;
         wo.contact_event = on_event;
         wo.contact_event_ctx = tc;

@@ -73,6 +73,9 @@ typedef struct rs_train_wheel_contact_opts {
                              on none: compliant); _COMPLIANT, _ELASTIC         */
     int law;              /* elastic only: creep law, rs_creep_law (0 Kalker,
                              1 FASTSIM, 2 Polach; the last two need mu > 0)    */
+    int normal;           /* elastic only: normal law, rs_normal_law (0: the
+                             contact's own, strips; RS_NORMAL_POINT the point
+                             law; the train file's `normal point|strips`)     */
     const double *E_each, *nu_each, *mu_each; /* per contact (n_contact values,
                              the model's contact order; NaN entries or NULL:
                              E, nu, mu above); copied at create               */

@@ -20,6 +20,11 @@
  *    end (M q̈ = F^p − K δq − C δq/β exactly, up to the Krylov tolerance;
  *    nothing else acts vertically: kz = cz = 0, its z the ground's,
  *    decoupled from the rotations), to 1e-8 of m g.
+ * Each drop under the strip law (the default), the strip law with c_n
+ * 2e4 N s/m and the point law (law_cases below: with the strip law's
+ * default damping no patch would pull here; the other two open patches,
+ * and without the opening the strip law's wheel pulls 99 N on the
+ * wheelset, 5.5 kN on the FEVE).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -114,8 +119,9 @@ static double step_checked(rs_train *tr, int k, double h, double *qp, double *dq
 }
 
 /* No wheel and no patch pulls (δq from q⁺ − q^p: rounding of a few 1e-20
- * m against k_n ~ 1e9 N/m); the case is the one meant. */
-static void check_no_pull(const char *what, const drop_stats *s, const rs_park *pk)
+ * m against k_n ~ 1e9 N/m); with need_case, the case is the one meant
+ * (patches opened within their step). */
+static void check_no_pull(const char *what, const drop_stats *s, const rs_park *pk, int need_case)
 {
     const rs_park_stats *ps = rs_park_get_stats(pk);
     printf("%s: Q from %.1f to %.0f N; %ld patch-steps opened within their step, %ld loaded; the smallest normal "
@@ -124,8 +130,8 @@ static void check_no_pull(const char *what, const drop_stats *s, const rs_park *
     fflush(stdout);
     ck_assert_msg(s->Qmin >= 0, "a wheel pulls on its rail: Q = %g N", s->Qmin);
     ck_assert_msg(s->Nlin_min >= -1e-6, "a patch pulls on its rail: N = %g N as applied", s->Nlin_min);
-    ck_assert_msg(s->opened > 0 && s->landed > 50, "not the case: %ld patches opened, %ld loaded", s->opened,
-                  s->landed);
+    ck_assert_msg((s->opened > 0 || !need_case) && s->landed > 50, "%s: not the case: %ld patches opened, %ld loaded",
+                  what, s->opened, s->landed);
 }
 
 /* The drop: every z coordinate of tr's vehicle (model m) — "z" and each
@@ -135,7 +141,7 @@ static void check_no_pull(const char *what, const drop_stats *s, const rs_park *
  * Σ Q| of coordinate iz (mass m_z; −1: none), the vertical force the step
  * applied against the wheels' loads; *lifted counts the coordinates. */
 static double drop(rs_train *tr, const rs_model *m, const char *what, int steps, double h, int iz, double mass,
-                   double g, int *lifted)
+                   double g, int *lifted, int need_case)
 {
     rs_park *pk = rs_train_park(tr);
     const int n = rs_park_n(pk);
@@ -159,36 +165,69 @@ static double drop(rs_train *tr, const rs_model *m, const char *what, int steps,
         if (iz >= 0)
             worst = fmax(worst, fabs(mass * rs_park_qdd(pk)[iz] + mass * g - Qs));
     }
-    check_no_pull(what, &s, pk);
+    check_no_pull(what, &s, pk, need_case);
     free(qp);
     free(dq);
     return worst;
 }
+
+/* The normal laws, the damping: where a patch that would pull opens.
+ * With the strip law (the default) and the default damping c_n = 1e5 N s/m
+ * no patch pulls in these drops, so the opening is never needed (the
+ * smallest normal force a closed patch applied: 13 N on the wheelset,
+ * 653 N on the FEVE): the hook is not blind to strips — with c_n = 2e4
+ * N s/m 2 patch-steps open on each model, with c_n = 0 4 on the
+ * wheelset — the strip law's patches just pull less often.  Its patch's
+ * force is a smooth integral over its slices, its whole wheel's damping
+ * on one patch (share 1); the point law's force is one minimum's
+ * (S1002's tread ripple: share 0.17 of c_n on the wheelset, its depth
+ * jumping between minima) and opens 28 patch-steps on the wheelset, 2 on
+ * the FEVE (50 and 52 at c_n = 0 and 2e4).  Measured, session 40. */
+typedef struct law_case {
+    const char *what;
+    int normal;      /* rs_normal_law                               */
+    double c_damp;   /* N s/m; 0: the default (1e5)                */
+    int need_case;   /* 1: some patch opened within its step       */
+} law_case;
+
+static const law_case law_cases[] = {
+    {"strips", RS_NORMAL_DEFAULT, 0, 0},
+    {"strips, c_n 2e4", RS_NORMAL_DEFAULT, 2e4, 1},
+    {"point law", RS_NORMAL_POINT, 0, 1},
+};
 
 START_TEST(test_drop_no_pull_and_balance)
 {
     RS_REQUIRE_MODEL("wheelset");
     rs_loaded *hm = rt_load("generated/wheelset");
     const rs_model *m = rs_loaded_model(hm);
-    rs_train_wheel_contact_opts co;
-    rs_train_wheel_contact_opts_default(&co);
-    co.mode = RS_TRAIN_CONTACT_ELASTIC;
-    co.mu = 0.3;
-    const double h = 1e-3;
-    rs_train *tr = one_vehicle_train(m, &co, h, 0, NULL, NULL);
-    ck_assert_msg(rs_train_start(tr, 0.0, 0.0, 10.0) == RS_OK, "%s", rs_train_error(tr));
-    ck_assert(rs_train_wheel_contact_elastic(rs_train_contact(tr, 0)));
-    const int iz = rt_coord_index(m, "z");
-    ck_assert_int_eq(rs_park_n(rs_train_park(tr)), m->n_q);
-    ck_assert(rt_param_default(m, "kz") == 0 && rt_param_default(m, "cz") == 0);
-    const double mass = rt_param_default(m, "m_ws"), g = rt_param_default(m, "g");
-    /* 5 mm up from the static equilibrium */
-    int lifted;
-    const double worst = drop(tr, m, "train: wheelset dropped 5 mm, h 1 ms", 400, h, iz, mass, g, &lifted);
-    ck_assert_int_eq(lifted, 1);
-    printf("train: wheelset dropped 5 mm, h 1 ms: |m z'' + m g - sum Q| <= %.3g N\n", worst);
-    ck_assert_msg(worst <= 1e-8 * mass * g, "the results are not what the step applied: %g N off", worst);
-    rs_train_free(&tr);
+    for (int c = 0; c < 3; c++) {
+        rs_train_wheel_contact_opts co;
+        rs_train_wheel_contact_opts_default(&co);
+        co.mode = RS_TRAIN_CONTACT_ELASTIC;
+        co.mu = 0.3;
+        co.normal = law_cases[c].normal;
+        if (law_cases[c].c_damp > 0)
+            co.c_damp = law_cases[c].c_damp;
+        const double h = 1e-3;
+        rs_train *tr = one_vehicle_train(m, &co, h, 0, NULL, NULL);
+        ck_assert_msg(rs_train_start(tr, 0.0, 0.0, 10.0) == RS_OK, "%s", rs_train_error(tr));
+        ck_assert(rs_train_wheel_contact_elastic(rs_train_contact(tr, 0)));
+        const int iz = rt_coord_index(m, "z");
+        ck_assert_int_eq(rs_park_n(rs_train_park(tr)), m->n_q);
+        ck_assert(rt_param_default(m, "kz") == 0 && rt_param_default(m, "cz") == 0);
+        const double mass = rt_param_default(m, "m_ws"), g = rt_param_default(m, "g");
+        /* 5 mm up from the static equilibrium */
+        int lifted;
+        char what[128];
+        snprintf(what, sizeof what, "train: wheelset dropped 5 mm, h 1 ms, %s", law_cases[c].what);
+        const double worst = drop(tr, m, what, 400, h, iz, mass, g, &lifted, law_cases[c].need_case);
+        ck_assert_int_eq(lifted, 1);
+        printf("%s: |m z'' + m g - sum Q| <= %.3g N\n", what, worst);
+        ck_assert_msg(worst <= 1e-8 * mass * g, "%s: the results are not what the step applied: %g N off", what,
+                      worst);
+        rs_train_free(&tr);
+    }
     rs_unload(&hm);
 }
 END_TEST
@@ -204,25 +243,32 @@ START_TEST(test_feve_drop_no_pull)
     RS_REQUIRE_MODEL("feve3000");
     rs_loaded *hm = rt_load("generated/feve3000");
     const rs_model *m = rs_loaded_model(hm);
-    rs_train_wheel_contact_opts co;
-    rs_train_wheel_contact_opts_default(&co);
-    co.mode = RS_TRAIN_CONTACT_ELASTIC;
-    co.law = 1; /* FASTSIM */
-    co.mu = 0.3;
-    const double h = 1e-3;
     double *qd0 = calloc((size_t)m->n_q, sizeof(double));
     unsigned char *qds = calloc((size_t)m->n_q, 1);
     ck_assert(qd0 && qds);
     rt_feve_rotors(m, 23.7, qd0, qds);
-    rs_train *tr = one_vehicle_train(m, &co, h, 1, qd0, qds);
-    const int st = rs_train_start(tr, 0.0, 0.0, 23.7);
-    ck_assert_msg(st == RS_OK, "%s: %s", rs_status_name(st), rs_train_error(tr));
-    int lifted;
-    drop(tr, m, "train: FEVE 3000, every z 5 mm up, h 1 ms", 300, h, -1, 0, 0, &lifted);
-    ck_assert_int_eq(lifted, 7);
+    for (int c = 0; c < 3; c++) {
+        rs_train_wheel_contact_opts co;
+        rs_train_wheel_contact_opts_default(&co);
+        co.mode = RS_TRAIN_CONTACT_ELASTIC;
+        co.law = 1; /* FASTSIM */
+        co.mu = 0.3;
+        co.normal = law_cases[c].normal;
+        if (law_cases[c].c_damp > 0)
+            co.c_damp = law_cases[c].c_damp;
+        const double h = 1e-3;
+        rs_train *tr = one_vehicle_train(m, &co, h, 1, qd0, qds);
+        const int st = rs_train_start(tr, 0.0, 0.0, 23.7);
+        ck_assert_msg(st == RS_OK, "%s: %s", rs_status_name(st), rs_train_error(tr));
+        int lifted;
+        char what[128];
+        snprintf(what, sizeof what, "train: FEVE 3000, every z 5 mm up, h 1 ms, %s", law_cases[c].what);
+        drop(tr, m, what, 300, h, -1, 0, 0, &lifted, law_cases[c].need_case);
+        ck_assert_int_eq(lifted, 7);
+        rs_train_free(&tr);
+    }
     free(qd0);
     free(qds);
-    rs_train_free(&tr);
     rs_unload(&hm);
 }
 END_TEST

@@ -174,6 +174,7 @@ rs_ws *rt_single_run_ws(const rs_model *m, const rs_train_wheel_contact_opts *co
     o.contact_creep = co->creep;
     o.contact_mu = co->mu;
     o.contact_law = co->law;
+    o.contact_normal = co->normal;
     rs_ws *ws = NULL;
     char err[600];
     int st = rs_ws_create(m, &o, &ws, err, sizeof err);
