@@ -357,11 +357,11 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     opt.contact_event = report_event;
     opt.contact_event_ctx = &ev;
     if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
-        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+        rs_fail_model(err, errlen, st, m->name, NULL, msg);
         goto done;
     }
     if ((st = rs_binding_apply(b, ws, msg, sizeof msg))) {
-        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+        rs_fail_model(err, errlen, st, m->name, NULL, msg);
         goto done;
     }
     const int *eq_idx;
@@ -372,7 +372,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, c->progress == 0 ? NULL : &c->log, rs_binding_has_speed(b)};
         char emsg[1200];
         if ((st = rs_equilibrium(ws, &eo, NULL, emsg, sizeof emsg))) {
-            rs_fail(err, errlen, st, "model '%s': %s", m->name, emsg);
+            rs_fail_model(err, errlen, st, m->name, NULL, emsg);
             goto done;
         }
     }
