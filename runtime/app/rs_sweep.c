@@ -35,6 +35,7 @@
 #include "rs_sweep.h"
 #include "rs_temp.h"
 #include "rs_sweep_spec_impl.h"
+#include "rs_sweep_lines.h"
 #include "rs_sweep_train.h"
 #include "rs_train_file.h"   /* RS_TRAIN_DERAILED_MSG */
 
@@ -589,6 +590,24 @@ static void replace_all(char *s, size_t cap, const char *from, const char *to)
     }
 }
 
+/* A run that stopped at a derailment, as its scenario asked (`derailment
+ * stop`, the default), failed no method: its message says so first, in a
+ * train variant's words (RS_TRAIN_DERAILED_MSG), so that the summary marks
+ * it `derailed` from vNNNN.failed alone (derailed() below), in place of
+ * the driver's "model 'M': simulation failed (RS_E_DERAILED): ". */
+static void derailed_message(const rs_model *m, char *msg, size_t cap)
+{
+    char was[400];
+    snprintf(was, sizeof was, "model '%s': simulation failed (%s): ", m->name, rs_status_name(RS_E_DERAILED));
+    const size_t wl = strlen(was), pl = strlen(RS_TRAIN_DERAILED_MSG);
+    const char *rest = strncmp(msg, was, wl) == 0 ? msg + wl : msg;
+    const size_t rl = strlen(rest);
+    if (pl + rl + 1 > cap)
+        return;
+    memmove(msg + pl, rest, rl + 1);
+    memcpy(msg, RS_TRAIN_DERAILED_MSG, pl);
+}
+
 int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *path, rs_variant_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -654,11 +673,18 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         rc.out_in_place = 1;   /* rs_sweep_commit renames */
         rc.method = sw->c->method;
         rc.progress = 0;
+        /* the lines a quiet `railsym run` prints (its elastic contacts'
+         * events), printed with the variant's number when it is recorded */
+        rs_sweep_lines lines;
+        rc.log = rs_sweep_lines_start(&lines, r->events, sizeof r->events);
         rs_run_report rep;
         const double t0 = rs_now_s();
         st = rs_driver_simulate(sw->m, &scn, &rc, &rep, r->message, sizeof r->message);
         r->wall_s = rs_now_s() - t0;
         r->steps = rep.steps;
+        rs_sweep_lines_end(&lines);
+        if (st == RS_E_DERAILED)
+            derailed_message(sw->m, r->message, sizeof r->message);
         /* The message names where the partial results will be, not the
          * temporary file, so it is the same wherever the variant ran. */
         char final[64];
@@ -734,15 +760,15 @@ static void refine(rs_sweep *sw, int d, double cost)
 }
 
 /* 1 when variant i failed by a derailment it was to stop at (its message,
- * from vNNNN.failed, says so first: rs_train_run). */
+ * from vNNNN.failed, says so first: rs_train_run, derailed_message). */
 static int derailed(const rs_sweep *sw, int i)
 {
     return sw->state[i] == RS_VAR_FAILED && sw->msg[i] &&
            strncmp(sw->msg[i], RS_TRAIN_DERAILED_MSG, strlen(RS_TRAIN_DERAILED_MSG)) == 0;
 }
 
-/* The variant's log: its run's lines (a train's flange climbs and
- * derailments), each prefixed "vNNNN: " and printed even when quiet, as a
+/* The variant's log: its run's lines (the flange climbs and derailments
+ * of its elastic contacts, a train's or a single model's), each prefixed "vNNNN: " and printed even when quiet, as a
  * quiet `railsym run` prints them (they are results), all at once under the
  * lock, so each variant's lines stay together and are the same on any
  * number of threads; then its outcome. */
