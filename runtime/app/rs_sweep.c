@@ -480,6 +480,8 @@ static char *variants_text(const rs_sweep *sw, size_t *len)
     return t;
 }
 
+static void log_events(const rs_sweep *sw, int i, const char *events);
+
 /* Loads variant i's result from the folder (caller holds the lock or is
  * alone): vNNNN.csv -> ok with its figures (or failed if they cannot be
  * computed); vNNNN.failed -> failed with its message; else pending. */
@@ -565,8 +567,16 @@ int rs_sweep_attach(rs_sweep *sw, char *err, size_t errlen)
         load_variant(sw, i);
         if (sw->state[i] == RS_VAR_FAILED && sw->c->retry_failed)
             sw->state[i] = RS_VAR_PENDING;
-        if (sw->state[i] != RS_VAR_PENDING)
+        if (sw->state[i] != RS_VAR_PENDING) {
             sw->skipped++;
+            /* a finished variant's lines (its events), as when it ran:
+             * they are results, and a resumed sweep's log has them all */
+            var_path(sw, i, ".events", path, sizeof path);
+            if (rs_read_file(path, 0, 0, &text, &len) == 0) {
+                log_events(sw, i, text);
+                free(text);
+            }
+        }
     }
     return RS_OK;
 }
@@ -772,14 +782,21 @@ static int derailed(const rs_sweep *sw, int i)
  * quiet `railsym run` prints them (they are results), all at once under the
  * lock, so each variant's lines stay together and are the same on any
  * number of threads; then its outcome. */
-static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
+/* A variant's lines (rs_variant_result.events, or vNNNN.events of one
+ * found finished), each prefixed "vNNNN: ". */
+static void log_events(const rs_sweep *sw, int i, const char *events)
 {
-    for (const char *p = r->events; *p;) {
+    for (const char *p = events; *p;) {
         const char *end = strchr(p, '\n');
         const int len = end ? (int)(end - p) : (int)strlen(p);
         rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d: %.*s", sw->width, i + 1, len, p);
         p += len + (end != NULL);
     }
+}
+
+static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
+{
+    log_events(sw, i, r->events);
     if (sw->c->quiet)
         return;
     int done = 0;
@@ -795,12 +812,19 @@ static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
 
 int rs_sweep_commit(rs_sweep *sw, int i, const char *tmp, const rs_variant_result *r, char *err, size_t errlen)
 {
-    char csv[4096], failed[4096], partial[4096];
+    char csv[4096], failed[4096], partial[4096], events[4096];
     var_path(sw, i, ".csv", csv, sizeof csv);
     var_path(sw, i, ".failed", failed, sizeof failed);
     var_path(sw, i, ".partial.csv", partial, sizeof partial);
+    var_path(sw, i, ".events", events, sizeof events);
     int st = RS_OK;
-    if (r->status == RS_OK) {
+    /* the run's lines before its result: a variant found finished has
+     * them, so a resumed sweep prints them again (rs_sweep_attach) */
+    if (r->events[0] ? write_atomic(events, r->events, strlen(r->events)) != 0
+                     : unlink(events) != 0 && errno != ENOENT) {
+        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", events, strerror(errno));
+        unlink(tmp);   /* recorded as not run, below */
+    } else if (r->status == RS_OK) {
         if (rename(tmp, csv) != 0) {
             st = rs_fail(err, errlen, RS_E_IO, "cannot rename '%s' to '%s': %s", tmp, csv, strerror(errno));
         } else {

@@ -741,6 +741,88 @@ START_TEST(single_model_sweep_prints_events)
 }
 END_TEST
 
+/* A resumed sweep prints its finished variants' lines again, from the
+ * vNNNN.events they left (docs/sweeps.md "Events"): the climb rig thrown
+ * at 0.2 and 2 m/s, as a single model and as a train file, swept quiet,
+ * then the same command again (every variant done before): the same
+ * "vNNNN: " lines.  With --retry-failed the derailed variant runs again
+ * and its lines come once, from the run.  A variant that prints nothing
+ * leaves no file.  Before, the second sweep printed nothing. */
+START_TEST(resumed_sweep_reprints_events)
+{
+    RS_REQUIRE_MODEL("climb");
+    char dir[512], base[600], train[600], out[600], log[600], path[700], cwd[1024], text[2048];
+    sweep_scratch(dir, sizeof dir, "sweepresume_events");
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(train, sizeof train, "%s/throw.train", dir);
+    snprintf(text, sizeof text,
+             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
+             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
+             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
+             1 / 0.46, 1 / 0.46);
+    sweep_write(base, text);
+    /* the same rig as test_train_events's train file */
+    snprintf(text, sizeof text,
+             "duration 0.004\nstep 1e-4\nspeed 1\nsolver gmres\n"
+             "vehicle rig model %s/generated/climb\n"
+             "  x_coord x\n  pitch_coord none\n  l_front = 0\n  l_rear = 0\n"
+             "  contact elastic\n  creep fastsim\n  contact_mu = 0.3\n  psi = 0.02\n"
+             "  yaw = 0.02\n  y = 0.003\n  z = 7e-5\n  roll = 0\n  spin_l = 0\n  spin_r = 0\n"
+             "  x_dot = 1\n  y_dot = 0\n  z_dot = 0\n  roll_dot = 0\n  yaw_dot = 0\n"
+             "  spin_l_dot = %.17g\n  spin_r_dot = %.17g\nend\norder\n  rig\nend\n",
+             cwd, 1 / 0.46, 1 / 0.46);
+    sweep_write(train, text);
+    for (int t = 0; t < 2; t++) {
+        snprintf(out, sizeof out, "%s/out%d", dir, t);
+        char *first = NULL;
+        for (int k = 0; k < 3; k++) {
+            snprintf(log, sizeof log, "%s/sweep%d%d.log", dir, t, k);
+            char *sw[16];
+            int n = 0;
+            sw[n++] = (char *)sweep_railsym_bin();
+            sw[n++] = "sweep";
+            if (t == 0) {
+                sw[n++] = "generated/climb";
+                sw[n++] = "--scenario";
+                sw[n++] = base;
+                sw[n++] = "--vary";
+                sw[n++] = "y_dot=0.2,2";
+            } else {
+                sw[n++] = train;
+                sw[n++] = "--vary";
+                sw[n++] = "rig.y_dot=0.2,2";
+            }
+            sw[n++] = "--out";
+            sw[n++] = out;
+            sw[n++] = "--quiet";
+            if (k == 2)
+                sw[n++] = "--retry-failed";
+            sw[n] = NULL;
+            ck_assert_int_eq(sweep_run(sw, log), 0);
+            char *got = sweep_slurp(log, NULL);
+            ck_assert_ptr_nonnull(got);
+            printf("%s sweep, %s:\n%s", t ? "train" : "model", k == 0 ? "first" : k == 1 ? "resumed" : "retry", got);
+            if (k == 0) {
+                ck_assert_msg(strstr(got, "railsym sweep: v0002: t = 0.002") && !strstr(got, "v0001: "), "%s", got);
+                first = got;
+                continue;
+            }
+            ck_assert_msg(strcmp(got, first) == 0, "first:\n%sthen:\n%s", first, got);
+            free(got);
+        }
+        free(first);
+        snprintf(path, sizeof path, "%s/v0001.events", out);
+        ck_assert_int_ne(access(path, F_OK), 0);
+        snprintf(path, sizeof path, "%s/summary.csv", out);
+        char *sum = sweep_slurp(path, NULL);
+        ck_assert_msg(sum && strstr(sum, "\n2,derailed,"), "%s", sum ? sum : "");
+        free(sum);
+    }
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 static int count_results(const char *out)
 {
     DIR *d = opendir(out);
@@ -911,6 +993,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(run, train_sweep_equals_separate_runs);
     tcase_add_test(run, failed_variant_is_recorded_and_others_complete);
     tcase_add_test(run, single_model_sweep_prints_events);
+    tcase_add_test(run, resumed_sweep_reprints_events);
     tcase_add_test(run, interrupted_sweep_resumes);
     tcase_add_test(run, batches_resume_to_the_same_summary);
     tcase_add_test(run, command_errors);
