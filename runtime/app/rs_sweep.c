@@ -611,10 +611,13 @@ static void derailed_message(const rs_model *m, char *msg, size_t cap)
     snprintf(was, sizeof was, "model '%s': simulation failed (%s): ", m->name, rs_status_name(RS_E_DERAILED));
     const size_t wl = strlen(was), pl = strlen(RS_TRAIN_DERAILED_MSG);
     const char *rest = strncmp(msg, was, wl) == 0 ? msg + wl : msg;
-    const size_t rl = strlen(rest);
-    if (pl + rl + 1 > cap)
+    size_t rl = strlen(rest);
+    if (cap <= pl)
         return;
-    memmove(msg + pl, rest, rl + 1);
+    if (pl + rl + 1 > cap)   /* the words first, whatever the end loses */
+        rl = cap - pl - 1;
+    memmove(msg + pl, rest, rl);
+    msg[pl + rl] = '\0';
     memcpy(msg, RS_TRAIN_DERAILED_MSG, pl);
 }
 
