@@ -160,7 +160,7 @@ static int setup(railsym *s, const char *dir, const railsym_options *o, char *er
     if ((st = rs_instance_create(&s->in, m, b, &c, err, errlen)))
         return st;
     if ((st = rs_instance_equilibrium(&s->in, msg, sizeof msg)))
-        return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+        return rs_fail_model(err, errlen, st, m->name, NULL, msg);
     s->cols = rs_binding_columns(s->in.b, &s->ncol);
     if (!s->cols) {
         if (!(s->default_cols = rs_results_default_columns(m, &s->ncol)))

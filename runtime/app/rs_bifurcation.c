@@ -189,7 +189,7 @@ static int choose_large(bf *x, char *err, size_t errlen)
         if ((st = rs_ws_create(x->m, &opt, &ws, msg, sizeof msg)) ||
             (st = rs_binding_apply(x->b, ws, msg, sizeof msg))) {
             rs_ws_free(&ws);
-            return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
+            return rs_fail_model(err, errlen, st, x->m->name, NULL, msg);
         }
         rs_flangeway f;
         if (rs_flangeway_clearance(ws, &opt, ci, &f, msg, sizeof msg) == RS_OK && f.flange) {
@@ -229,10 +229,10 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     char msg[2048];
     st = rs_ws_create(x->m, &opt, ws, msg, sizeof msg);
     if (st)
-        return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
+        return rs_fail_model(err, errlen, st, x->m->name, NULL, msg);
     if ((st = rs_binding_apply(x->b, *ws, msg, sizeof msg)) || (st = rs_ws_set_dt(*ws, dt))) {
         rs_ws_free(ws);
-        return rs_fail(err, errlen, st, "model '%s': %s", x->m->name, msg);
+        return rs_fail_model(err, errlen, st, x->m->name, NULL, msg);
     }
     rs_ws_q(*ws)[x->lat] = offset;
     if ((st = settle(x, *ws, opt.contact == rs_elastic_contact(), msg, sizeof msg))) {
@@ -244,7 +244,9 @@ static int make_ws(bf *x, double dt, double offset, double V, rs_ws **ws, char *
     }
     if ((st = rs_speed_apply(*ws, V, msg, sizeof msg))) {
         rs_ws_free(ws);
-        return rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", x->m->name, V, msg);
+        char at[64];
+        snprintf(at, sizeof at, " at %g m/s", V);
+        return rs_fail_model(err, errlen, st, x->m->name, at, msg);
     }
     if ((st = rs_ws_init(*ws))) {
         rs_fail(err, errlen, st, "model '%s' at %g m/s, %s = %g m: initial state: %s", x->m->name, V,

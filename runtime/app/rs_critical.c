@@ -308,6 +308,9 @@ static int run_round(crit_state *s, int round, const double *v, int k, char *err
     sc.out_dir = dir;
     sc.model = s->m;
     sc.quiet = 1;
+    /* nor the runs' own lines (a derailment's events): the round's line
+     * says each run's outcome, a failed one with its message */
+    sc.log = (rs_log){0};
     sc.max_variants = 0;
     sc.retry_failed = 0;
     if ((st = rs_sweep_open(&sw, &sc, spec, err, errlen)) || (st = rs_sweep_attach(sw, err, errlen)))

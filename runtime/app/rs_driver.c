@@ -211,9 +211,17 @@ void rs_contact_event_line(const rs_contact_event *e, const char *who, const cha
     char limit[64] = "no Nadal's limit: friction 0"; /* μ = 0: the limit needs friction (rs_options.h) */
     if (e->limit > 0)
         snprintf(limit, sizeof limit, "Nadal's limit %.3f", e->limit);
-    char since[64] = ""; /* a climb is the limit held a while (rs_climb.h): since when */
-    if (!derail)
+    /* a climb is the limit held a while (rs_climb.h): since when; or one
+     * that a derailment shows before (then the limit held less than
+     * climb_time, or not at all: no "held since", which would say it had) */
+    char since[128] = "";
+    if (!derail && !e->by_derailment)
         snprintf(since, sizeof since, ", held since t = %.4f s", e->t_start);
+    else if (!derail && e->limit > 0 && e->t_start < e->t)
+        snprintf(since, sizeof since, ", at or above it since t = %.4f s, less than climb_time: reported with "
+                 "the derailment", e->t_start);
+    else if (!derail)
+        snprintf(since, sizeof since, "%s: reported with the derailment", e->limit > 0 ? ", not reached" : "");
     snprintf(buf, n,
              "t = %.4f s: %s: %s: Y/Q %.3f (%s at the flange angle %.1f deg%s), contact at u_w = %.2f mm%s", e->t,
              who, derail ? "derailment, the contact passed the flange's steepest point" : "flange climbing", e->Y_Q,
@@ -357,11 +365,11 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     opt.contact_event = report_event;
     opt.contact_event_ctx = &ev;
     if ((st = rs_ws_create(m, &opt, &ws, msg, sizeof msg))) {
-        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+        rs_fail_model(err, errlen, st, m->name, NULL, msg);
         goto done;
     }
     if ((st = rs_binding_apply(b, ws, msg, sizeof msg))) {
-        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+        rs_fail_model(err, errlen, st, m->name, NULL, msg);
         goto done;
     }
     const int *eq_idx;
@@ -372,7 +380,7 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
         rs_equilibrium_opts eo = {eq_idx, n_eq, 0, 0, c->progress == 0 ? NULL : &c->log, rs_binding_has_speed(b)};
         char emsg[1200];
         if ((st = rs_equilibrium(ws, &eo, NULL, emsg, sizeof emsg))) {
-            rs_fail(err, errlen, st, "model '%s': %s", m->name, emsg);
+            rs_fail_model(err, errlen, st, m->name, NULL, emsg);
             goto done;
         }
     }

@@ -76,9 +76,9 @@ int rs_instance_create(rs_instance *in, const rs_model *m, rs_binding *b, const 
     in->dt = opt.dt;
     int ws_st;
     if ((ws_st = rs_ws_create(m, &opt, &in->ws, msg, sizeof msg)))
-        return rs_fail(err, errlen, ws_st, "model '%s': %s", m->name, msg);
+        return rs_fail_model(err, errlen, ws_st, m->name, NULL, msg);
     if ((ws_st = rs_binding_apply(b, in->ws, msg, sizeof msg)))
-        return rs_fail(err, errlen, ws_st, "model '%s': %s", m->name, msg);
+        return rs_fail_model(err, errlen, ws_st, m->name, NULL, msg);
     return RS_OK;
 }
 

@@ -405,11 +405,14 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
     *out = NULL;
     int st = rs_ws_create(m, &opt, &ws, msg, sizeof msg);
     if (st)
-        return rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
+        return rs_fail_model(err, errlen, st, m->name, NULL, msg);
     if ((st = rs_binding_apply(o->b, ws, msg, sizeof msg)))
-        rs_fail(err, errlen, st, "model '%s': %s", m->name, msg);
-    else if (!isnan(V) && (st = rs_speed_apply(ws, V, msg, sizeof msg)))
-        rs_fail(err, errlen, st, "model '%s' at %g m/s: %s", m->name, V, msg);
+        rs_fail_model(err, errlen, st, m->name, NULL, msg);
+    else if (!isnan(V) && (st = rs_speed_apply(ws, V, msg, sizeof msg))) {
+        char at[64];
+        snprintf(at, sizeof at, " at %g m/s", V);
+        rs_fail_model(err, errlen, st, m->name, at, msg);
+    }
     else
         st = settle(o, ws, V, err, errlen);
     if (!st && (st = rs_ws_init(ws)))

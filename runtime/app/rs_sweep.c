@@ -35,6 +35,7 @@
 #include "rs_sweep.h"
 #include "rs_temp.h"
 #include "rs_sweep_spec_impl.h"
+#include "rs_sweep_lines.h"
 #include "rs_sweep_train.h"
 #include "rs_train_file.h"   /* RS_TRAIN_DERAILED_MSG */
 
@@ -479,6 +480,8 @@ static char *variants_text(const rs_sweep *sw, size_t *len)
     return t;
 }
 
+static void log_events(const rs_sweep *sw, int i, const char *events);
+
 /* Loads variant i's result from the folder (caller holds the lock or is
  * alone): vNNNN.csv -> ok with its figures (or failed if they cannot be
  * computed); vNNNN.failed -> failed with its message; else pending. */
@@ -564,8 +567,16 @@ int rs_sweep_attach(rs_sweep *sw, char *err, size_t errlen)
         load_variant(sw, i);
         if (sw->state[i] == RS_VAR_FAILED && sw->c->retry_failed)
             sw->state[i] = RS_VAR_PENDING;
-        if (sw->state[i] != RS_VAR_PENDING)
+        if (sw->state[i] != RS_VAR_PENDING) {
             sw->skipped++;
+            /* a finished variant's lines (its events), as when it ran:
+             * they are results, and a resumed sweep's log has them all */
+            var_path(sw, i, ".events", path, sizeof path);
+            if (rs_read_file(path, 0, 0, &text, &len) == 0) {
+                log_events(sw, i, text);
+                free(text);
+            }
+        }
     }
     return RS_OK;
 }
@@ -587,6 +598,27 @@ static void replace_all(char *s, size_t cap, const char *from, const char *to)
         memcpy(p, to, tl);
         p += tl;
     }
+}
+
+/* A run that stopped at a derailment, as its scenario asked (`derailment
+ * stop`, the default), failed no method: its message says so first, in a
+ * train variant's words (RS_TRAIN_DERAILED_MSG), so that the summary marks
+ * it `derailed` from vNNNN.failed alone (derailed() below), in place of
+ * the driver's "model 'M': simulation failed (RS_E_DERAILED): ". */
+static void derailed_message(const rs_model *m, char *msg, size_t cap)
+{
+    char was[400];
+    snprintf(was, sizeof was, "model '%s': simulation failed (%s): ", m->name, rs_status_name(RS_E_DERAILED));
+    const size_t wl = strlen(was), pl = strlen(RS_TRAIN_DERAILED_MSG);
+    const char *rest = strncmp(msg, was, wl) == 0 ? msg + wl : msg;
+    size_t rl = strlen(rest);
+    if (cap <= pl)
+        return;
+    if (pl + rl + 1 > cap)   /* the words first, whatever the end loses */
+        rl = cap - pl - 1;
+    memmove(msg + pl, rest, rl);
+    msg[pl + rl] = '\0';
+    memcpy(msg, RS_TRAIN_DERAILED_MSG, pl);
 }
 
 int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *path, rs_variant_result *r)
@@ -654,11 +686,18 @@ int rs_sweep_run_variant(rs_sweep *sw, int i, const double *values, const char *
         rc.out_in_place = 1;   /* rs_sweep_commit renames */
         rc.method = sw->c->method;
         rc.progress = 0;
+        /* the lines a quiet `railsym run` prints (its elastic contacts'
+         * events), printed with the variant's number when it is recorded */
+        rs_sweep_lines lines;
+        rc.log = rs_sweep_lines_start(&lines, r->events, sizeof r->events);
         rs_run_report rep;
         const double t0 = rs_now_s();
         st = rs_driver_simulate(sw->m, &scn, &rc, &rep, r->message, sizeof r->message);
         r->wall_s = rs_now_s() - t0;
         r->steps = rep.steps;
+        rs_sweep_lines_end(&lines);
+        if (st == RS_E_DERAILED)
+            derailed_message(sw->m, r->message, sizeof r->message);
         /* The message names where the partial results will be, not the
          * temporary file, so it is the same wherever the variant ran. */
         char final[64];
@@ -734,26 +773,33 @@ static void refine(rs_sweep *sw, int d, double cost)
 }
 
 /* 1 when variant i failed by a derailment it was to stop at (its message,
- * from vNNNN.failed, says so first: rs_train_run). */
+ * from vNNNN.failed, says so first: rs_train_run, derailed_message). */
 static int derailed(const rs_sweep *sw, int i)
 {
     return sw->state[i] == RS_VAR_FAILED && sw->msg[i] &&
            strncmp(sw->msg[i], RS_TRAIN_DERAILED_MSG, strlen(RS_TRAIN_DERAILED_MSG)) == 0;
 }
 
-/* The variant's log: its run's lines (a train's flange climbs and
- * derailments), each prefixed "vNNNN: " and printed even when quiet, as a
+/* The variant's log: its run's lines (the flange climbs and derailments
+ * of its elastic contacts, a train's or a single model's), each prefixed "vNNNN: " and printed even when quiet, as a
  * quiet `railsym run` prints them (they are results), all at once under the
  * lock, so each variant's lines stay together and are the same on any
  * number of threads; then its outcome. */
-static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
+/* A variant's lines (rs_variant_result.events, or vNNNN.events of one
+ * found finished), each prefixed "vNNNN: ". */
+static void log_events(const rs_sweep *sw, int i, const char *events)
 {
-    for (const char *p = r->events; *p;) {
+    for (const char *p = events; *p;) {
         const char *end = strchr(p, '\n');
         const int len = end ? (int)(end - p) : (int)strlen(p);
         rs_logf(&sw->c->log, RS_LOG_LINE, "v%0*d: %.*s", sw->width, i + 1, len, p);
         p += len + (end != NULL);
     }
+}
+
+static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
+{
+    log_events(sw, i, r->events);
     if (sw->c->quiet)
         return;
     int done = 0;
@@ -769,12 +815,19 @@ static void log_variant(rs_sweep *sw, int i, const rs_variant_result *r)
 
 int rs_sweep_commit(rs_sweep *sw, int i, const char *tmp, const rs_variant_result *r, char *err, size_t errlen)
 {
-    char csv[4096], failed[4096], partial[4096];
+    char csv[4096], failed[4096], partial[4096], events[4096];
     var_path(sw, i, ".csv", csv, sizeof csv);
     var_path(sw, i, ".failed", failed, sizeof failed);
     var_path(sw, i, ".partial.csv", partial, sizeof partial);
+    var_path(sw, i, ".events", events, sizeof events);
     int st = RS_OK;
-    if (r->status == RS_OK) {
+    /* the run's lines before its result: a variant found finished has
+     * them, so a resumed sweep prints them again (rs_sweep_attach) */
+    if (r->events[0] ? write_atomic(events, r->events, strlen(r->events)) != 0
+                     : unlink(events) != 0 && errno != ENOENT) {
+        st = rs_fail(err, errlen, RS_E_IO, "cannot write '%s': %s", events, strerror(errno));
+        unlink(tmp);   /* recorded as not run, below */
+    } else if (r->status == RS_OK) {
         if (rename(tmp, csv) != 0) {
             st = rs_fail(err, errlen, RS_E_IO, "cannot rename '%s' to '%s': %s", tmp, csv, strerror(errno));
         } else {

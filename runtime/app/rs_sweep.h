@@ -29,6 +29,8 @@
  *                      stopped by a derailment: "stopped by a derailment:
  *                      t = T s: vehicle 'V': contact 'C': ..."), and
  *   vNNNN.partial.csv  what it computed before failing
+ *   vNNNN.events       the lines its run printed (rs_variant_result.events),
+ *                      if any: a resumed sweep prints them again
  *   summary.csv        variant,status,<values>,<figures>,message — one row per
  *                      variant in number order (status ok, failed, derailed:
  *                      failed by a derailment, or pending), derived from the files above

@@ -13,6 +13,7 @@
 
 #include "rs_error.h"
 #include "rs_status.h"
+#include "rs_sweep_lines.h"
 #include "rs_sweep_train.h"
 #include "rs_train_contact.h"
 #include "rs_train_file.h"
@@ -160,49 +161,22 @@ int rs_sweep_train_check(const char *file, rs_load_cache *cache, const rs_sweep_
     return st;
 }
 
-/* A variant's log lines, one after another (rs_sweep_train_variant). */
-typedef struct event_lines {
-    char *buf;
-    size_t cap, used;
-    int left_out;              /* lines that did not fit */
-} event_lines;
-
-static void keep_line(void *ctx, rs_log_kind kind, const char *text)
-{
-    event_lines *x = ctx;
-    if (kind != RS_LOG_LINE)
-        return;
-    /* room for this line and for the count of those left out */
-    const size_t len = strlen(text);
-    if (x->left_out || x->used + len + 1 + 64 >= x->cap) {
-        x->left_out++;
-        return;
-    }
-    memcpy(x->buf + x->used, text, len);
-    x->used += len;
-    x->buf[x->used++] = '\n';
-    x->buf[x->used] = '\0';
-}
-
 int rs_sweep_train_variant(const char *file, rs_load_cache *cache, const rs_sweep_spec *s, const double *values,
                            const char *path, int threads, long *steps, char *msg, size_t msglen, char *events,
                            size_t evlen)
 {
-    if (events && evlen)
-        events[0] = '\0';
+    rs_sweep_lines lines;
+    const rs_log log = rs_sweep_lines_start(&lines, events, evlen);
     char *extra = set_lines(s, values);
     if (!extra)
         return rs_fail(msg, msglen, RS_E_NOMEM, "out of memory");
     /* no progress; the sweep renames the file itself (rs_sweep_commit) */
-    event_lines lines = {events, events ? evlen : 0, 0, 0};
-    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, {keep_line, &lines}, 1};
+    rs_train_run_cfg cfg = {file, path, threads > 0 ? threads : 1, extra, cache, 0, log, 1};
     rs_train_run_report rep;
     const int st = rs_train_run(&cfg, &rep, msg, msglen);
     *steps = rep.steps;
     free(extra);
-    if (lines.left_out && lines.cap)
-        snprintf(events + lines.used, lines.cap - lines.used, "... and %d more line%s\n", lines.left_out,
-                 lines.left_out == 1 ? "" : "s");
+    rs_sweep_lines_end(&lines);
     /* a derailment's message starts with what it is: the file is the
      * sweep's own (rs_sweep.c tells a derailed variant by those words) */
     const size_t fl = strlen(file);

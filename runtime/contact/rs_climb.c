@@ -12,8 +12,8 @@ int rs_climb_update(const rs_climb_state *s, double yq, double limit, int exceed
      * t_min / Δt steps reach t_min despite rounding */
     /* a derailment is a climb completed: reported (first) at the latest
      * with it, whatever Y/Q then */
-    const int climb = (exceed && above >= t_min * (1 - 1e-9)) || derail;
+    const int held = exceed && above >= t_min * (1 - 1e-9), climb = held || derail;
     next->above = above;
     next->climbing = climb || (was && yq >= 0.9 * limit);
-    return climb && !was;
+    return !climb || was ? RS_CLIMB_NONE : held ? RS_CLIMB_HELD : RS_CLIMB_BY_DERAILMENT;
 }

@@ -31,12 +31,18 @@ typedef struct rs_climb_state {
     int climbing;  /* a climb under way (reported once)                      */
 } rs_climb_state;
 
+/* What rs_climb_update says of a step: no climb starts, or one starts
+ * because Y/Q held the limit for t_min, or because the wheel derailed
+ * before it had (the derailment shows the climb; Y/Q was at the limit for
+ * less than t_min, or not at all: an event's t − t_start < t_min then). */
+enum { RS_CLIMB_NONE = 0, RS_CLIMB_HELD = 1, RS_CLIMB_BY_DERAILMENT = 2 };
+
 /* From s (the state after the previous step) to *next after a step of dt
  * ending with Y/Q = yq (NaN-free), Nadal's limit `limit`, `exceed` (1 when
  * the criterion applies: flange contact, μ > 0, Q > 0, and yq ≥ limit) and
- * `derail` (the derailment criterion holds).  Returns 1 when a climb starts
- * at this step's end (the event to report), else 0.  s and next may be the
- * same. */
+ * `derail` (the derailment criterion holds).  Returns RS_CLIMB_HELD or
+ * RS_CLIMB_BY_DERAILMENT when a climb starts at this step's end (the event
+ * to report), else RS_CLIMB_NONE.  s and next may be the same. */
 int rs_climb_update(const rs_climb_state *s, double yq, double limit, int exceed, int derail, double dt,
                     double t_min, rs_climb_state *next);
 

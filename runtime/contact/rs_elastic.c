@@ -1234,7 +1234,7 @@ static int wheel_events(struct rs_ws *ws, int i, double t_end, double dt)
         w->derailed_next = 1;
         if (w->derailed)
             return RS_OK;
-        const rs_contact_event e = {RS_EVENT_DERAILMENT, i, t_end, 0, 0, w->flange_angle, NAN, t_end, off};
+        const rs_contact_event e = {RS_EVENT_DERAILMENT, i, t_end, 0, 0, w->flange_angle, NAN, t_end, off, 0};
         return report_event(ws, &e);
     }
     /* Nadal's limit at the flange angle (the steepest the flange offers: a
@@ -1252,12 +1252,13 @@ static int wheel_events(struct rs_ws *ws, int i, double t_end, double dt)
                                       &w->climb_next);
     w->derailed_next = derail || (w->derailed && steep->g.u_w < w->u_steep);
     rs_contact_event e = {RS_EVENT_FLANGE_CLIMB, i, t_end, Y / Q, limit, w->flange_angle, steep->g.u_w,
-                          t_end - w->climb_next.above, 0};
+                          t_end - w->climb_next.above, 0, climb == RS_CLIMB_BY_DERAILMENT};
     int st = RS_OK;
     if (climb)
         st = report_event(ws, &e);
     e.kind = RS_EVENT_DERAILMENT;
     e.t_start = t_end;
+    e.by_derailment = 0;
     if (!st && derail && !w->derailed)
         st = report_event(ws, &e);
     return st;

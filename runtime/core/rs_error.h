@@ -42,4 +42,15 @@ int rs_fail_at(char *err, size_t errlen, int status, const char *file, int line,
 int rs_fail_atv(char *err, size_t errlen, int status, const char *file, int line, const char *fmt,
                 va_list ap);
 
+/* A call's message with the model it ran on: "model 'NAME'CTX: MSG" (ctx
+ * NULL or "" for none, else e.g. " at 20 m/s"), the model named once.  The
+ * message of a call on the model (rs_ws_create, a contact's create, a
+ * binding) often names it already; wrapping it again gave "model 'X':
+ * model 'X': ...".  So: MSG that starts "model 'NAME': " loses that
+ * prefix; MSG that starts "model 'NAME' " (a sentence about it: "... has
+ * no wheel function") is kept whole, or with CTX said first ("model
+ * 'NAME'CTX: the model has no ..."); MSG naming the model further in is
+ * kept whole when there is no CTX. */
+int rs_fail_model(char *err, size_t errlen, int status, const char *name, const char *ctx, const char *msg);
+
 #endif /* RS_ERROR_H */

@@ -58,12 +58,17 @@ typedef struct rs_contact_event {
     double u_w;          /* wheel profile coordinate of the steepest patch (m) */
     double t_start;      /* flange climbing: the start of the exceedance
                             that became the climb (t − t_start ≥
-                            contact_climb_time, rs_climb.h); = t for a
-                            derailment event                              */
+                            contact_climb_time, rs_climb.h, unless
+                            by_derailment); = t for a derailment event    */
     double off;          /* DERAILMENT of a wheel with no contact left: how far
                             it is off its rail (its flange's steepest point
                             past the rail's crown, or its tread's field end
                             inside it) [m]; 0 for a flange derailment      */
+    int by_derailment;   /* FLANGE_CLIMB: 1 when reported with a derailment
+                            before Y/Q had held the limit for
+                            contact_climb_time (t − t_start is less, 0 when
+                            Y/Q was below the limit): the derailment shows
+                            the climb (rs_climb.h); else 0                */
 } rs_contact_event;
 
 typedef int (*rs_input_fn)(void *ctx, double t, double *u, int n_u);

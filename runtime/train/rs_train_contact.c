@@ -230,7 +230,7 @@ int rs_train_wheel_contact_create(rs_train_wheel_contact **out, const rs_model *
     if (elastic)
         rs_elastic_fill_splines(ws); /* finite geometry for delta_jac's creep terms (× 0) */
     if ((st = rs_ws_update_constants(ws)) != RS_OK) {
-        rs_fail(err, errlen, st, "model '%s': %s", m->name, ws->err);
+        rs_fail_model(err, errlen, st, m->name, NULL, ws->err);
         rs_train_wheel_contact_free(&tc);
         return st;
     }

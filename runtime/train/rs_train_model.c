@@ -227,7 +227,7 @@ static int open_plugins(rs_compiled_vehicle *v, const rs_plugin_api *const *plug
     memcpy(ws->u, v->u, (size_t)m->n_u * sizeof(double));
     ws->constants_dirty = 1;
     if ((st = rs_ws_update_constants(ws)) != RS_OK)
-        return rs_fail(err, errlen, st, "model '%s': %s", m->name, ws->err);
+        return rs_fail_model(err, errlen, st, m->name, NULL, ws->err);
     v->ul = ws->u;
     v->fws = ws;
     return RS_OK;
@@ -356,7 +356,7 @@ int rs_compiled_vehicle_create_opts(rs_compiled_vehicle **out, const rs_model *m
         st = rs_inertia_check_model(m, v->in, buf, why, sizeof why);
         rs_free(&a, buf);
         if (st != RS_OK) {
-            rs_fail(err, errlen, st, "model '%s': %s", m->name, why);
+            rs_fail_model(err, errlen, st, m->name, NULL, why);
             rs_compiled_vehicle_free(&v);
             return st;
         }

@@ -198,6 +198,110 @@ START_TEST(test_climb_time_setting)
 }
 END_TEST
 
+/* The rig thrown at 2 m/s into its left flange (y_dot = 2, no force):
+ * Y/Q first ends a step above Nadal's limit at 1.8 ms and the contact
+ * passes the flange's steepest point at 2.5 ms, 0.8 ms later, far short of
+ * climb_time's 0.05 s.  The climb is reported there all the same, with the
+ * derailment and first: a derailment is a climb completed (rs_climb.h), by
+ * design.  Its line used to say "held since t = 0.0017 s", as if Y/Q had
+ * held the limit for climb_time; it says now that it had not.  Checked
+ * against the run's own left.Y_Q column (each 0.1 ms row): the exceedance
+ * starts one step before the first row at or above the limit the line
+ * names (each step ending above counts its whole Δt); and every "held
+ * since S" line at t has t − S ≥ climb_time (0.05 s, 0.5 ms, 0). */
+static int run_thrown(const char *name, const char *extra, char *out, size_t len)
+{
+    char scn[128], cmd[512];
+    snprintf(scn, sizeof scn, "%s/%s.scn", dir, name);
+    FILE *f = fopen(scn, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "duration 0.004\nstep 1e-4\noutput 1e-4\nfriction 0.3\ncreep fastsim\nderailment continue\n%s"
+               "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
+               "initial y_dot = 2\ninitial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns left.Y_Q\n",
+            extra, 1 / 0.46, 1 / 0.46);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s run generated/climb --scenario %s --out %s/%s.csv 2>&1", railsym_bin(), scn, dir,
+             name);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    const size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    const int ws = pclose(p);
+    unlink(scn);
+    ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "%s", out);
+    return 0;
+}
+
+/* The time of the first row of NAME.csv (time,left.Y_Q) with Y/Q ≥ limit. */
+static double first_above(const char *name, double limit)
+{
+    char csv[160], line[256];
+    snprintf(csv, sizeof csv, "%s/%s.csv", dir, name);
+    FILE *f = fopen(csv, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "time,left.Y_Q\n");
+    double t = -1, yq;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%lf,%lf", &t, &yq) == 2 && yq >= limit)
+            break;
+        else
+            t = -1;
+    fclose(f);
+    unlink(csv);
+    return t;
+}
+
+START_TEST(test_thrown_climb_times)
+{
+    RS_REQUIRE_MODEL("climb");
+    RS_REQUIRE_PROGRAM(railsym_bin(), "build it: make");
+    static char out[65536];
+    static const struct {
+        const char *extra;
+        double T;
+    } runs[] = {{"", 0.05}, {"climb_time 0.0005\n", 5e-4}, {"climb_time 0\n", 0}};
+    const double dt = 1e-4;
+    double t_derail = -1;
+    for (int k = 0; k < 3; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "thrown%d", k);
+        run_thrown(name, runs[k].extra, out, sizeof out);
+        printf("thrown at 2 m/s, climb_time %g s:\n%s", runs[k].T, out);
+        const double t_climb = event_time(out, "flange climbing: "), t_der = event_time(out, "derailment, ");
+        const char *lim = strstr(out, "flange climbing: Y/Q ");
+        ck_assert_msg(t_climb > 0 && t_der > 0 && lim && (lim = strstr(lim, "(Nadal's limit ")), "%s", out);
+        const double limit = atof(lim + strlen("(Nadal's limit "));
+        const double t_first = first_above(name, limit);
+        ck_assert_msg(t_first > 0, "Y/Q never at the limit %g", limit);
+        /* the same derailment whatever climb_time: 0.8 ms after the limit */
+        if (k == 0)
+            t_derail = t_der;
+        ck_assert_msg(fabs(t_der - t_derail) < 1e-9 && t_der - t_first < 0.01, "derailment at %g s, %g s; Y/Q at "
+                      "the limit from %g s", t_der, t_derail, t_first);
+        ck_assert_int_eq(count(out, "flange climbing: "), 1);
+        const char *held = strstr(out, "held since t = "), *short_ = strstr(out, "at or above it since t = ");
+        if (t_der - (t_first - dt) < runs[k].T) {
+            /* derailed before climb_time: the climb comes with the
+             * derailment and says the limit was not held that long */
+            ck_assert_msg(!held && short_ && strstr(out, "less than climb_time: reported with the derailment") &&
+                              fabs(t_climb - t_der) < 1e-9,
+                          "%s", out);
+            const double since = atof(short_ + strlen("at or above it since t = "));
+            ck_assert_msg(fabs(since - (t_first - dt)) < 1e-9 && t_climb - since < runs[k].T, "since %g s, first "
+                          "row above %g s", since, t_first);
+        } else {
+            /* held climb_time: reported at the step that completes it */
+            ck_assert_msg(held && !short_ && !strstr(out, "reported with the derailment"), "%s", out);
+            const double since = atof(held + strlen("held since t = "));
+            ck_assert_msg(fabs(since - (t_first - dt)) < 1e-9, "since %g s, first row above %g s", since, t_first);
+            ck_assert_msg(t_climb - since >= runs[k].T - 1e-9 && t_climb - since < fmax(runs[k].T, dt) + 1e-9,
+                          "climb at %g s, held since %g s, climb_time %g s", t_climb, since, runs[k].T);
+        }
+    }
+}
+END_TEST
+
 /* A wheel with no contact and no longer above its rail is derailed,
  * whatever friction or step led there (docs/runtime.md "Events"): the rig
  * started 100 mm to the left.  The right wheel hangs inside its rail: the
@@ -256,6 +360,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_run_stops_at_derailment);
     tcase_add_test(tc, test_run_continues_after_derailment);
     tcase_add_test(tc, test_climb_time_setting);
+    tcase_add_test(tc, test_thrown_climb_times);
     tcase_add_test(tc, test_wheel_off_its_rail);
     suite_add_tcase(s, tc);
     return s;

@@ -630,6 +630,200 @@ START_TEST(failed_variant_is_recorded_and_others_complete)
 }
 END_TEST
 
+/* The lines of log file `path` that start with `prefix`, without it, each
+ * with its '\n' (malloc); the last one left out when drop_last. */
+static char *lines_after(const char *path, const char *prefix, int drop_last)
+{
+    char *text = sweep_slurp(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    char *out = calloc(strlen(text) + 1, 1), *last = NULL;
+    ck_assert_ptr_nonnull(out);
+    size_t k = 0;
+    const size_t pl = strlen(prefix);
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len >= pl && strncmp(p, prefix, pl) == 0) {
+            last = out + k;
+            memcpy(out + k, p + pl, len - pl);
+            k += len - pl;
+            out[k++] = '\n';
+        }
+        p += len + (end != NULL);
+    }
+    if (drop_last && last)
+        k = (size_t)(last - out);
+    out[k] = '\0';
+    free(text);
+    return out;
+}
+
+/* A single model's sweep prints its variants' events as a train sweep
+ * does (docs/sweeps.md "Events"): the climb rig (generated/climb, elastic
+ * contact, FASTSIM μ 0.3) thrown sideways at y_dot 0.2 m/s (no event in
+ * 4 ms) and 2 m/s (a flange climb and a derailment at 2.5 ms, which stops
+ * the run).  Each variant's lines are, word for word, those its own quiet
+ * `railsym run` prints (less the run's final error), after "vNNNN: ", on 2
+ * jobs, quiet or not; the derailed variant is `derailed` in summary.csv
+ * with "stopped by a derailment: " and the driver's words.  Before, the
+ * sweep printed no event and said "failed ... simulation failed
+ * (RS_E_DERAILED)". */
+START_TEST(single_model_sweep_prints_events)
+{
+    RS_REQUIRE_MODEL("climb");
+    char dir[512], base[600], scn[600], out[600], log[600], path[700];
+    sweep_scratch(dir, sizeof dir, "sweepevents");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(log, sizeof log, "%s/run.log", dir);
+    char text[1200];
+    snprintf(text, sizeof text,
+             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
+             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
+             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
+             1 / 0.46, 1 / 0.46);
+    sweep_write(base, text);
+    static const char *const ydot[2] = {"0.2", "2"};
+    char *want[2];
+    for (int i = 0; i < 2; i++) {
+        char more[1400];
+        snprintf(scn, sizeof scn, "%s/v%d.scn", dir, i + 1);
+        snprintf(out, sizeof out, "%s/v%d.csv", dir, i + 1);
+        snprintf(more, sizeof more, "%sinitial y_dot = %s\n", text, ydot[i]);
+        sweep_write(scn, more);
+        char *run[] = {(char *)sweep_railsym_bin(), "run", "generated/climb", "--scenario", scn, "--out", out,
+                       "--quiet", NULL};
+        ck_assert_int_eq(sweep_run(run, log), i == 0 ? 0 : 1);
+        want[i] = lines_after(log, "railsym run: ", i == 1);
+        printf("railsym run, y_dot %s:\n%s", ydot[i], want[i]);
+    }
+    char *err = lines_after(log, "railsym run: model 'climb': simulation failed (RS_E_DERAILED): ", 0);
+    ck_assert_msg(!want[0][0] && strstr(want[1], "t = 0.0025 s: contact 'left': flange climbing: ") &&
+                      strstr(want[1], "t = 0.0025 s: contact 'left': derailment, the contact passed") && err[0],
+                  "%s%s", want[0], want[1]);
+    for (int quiet = 0; quiet < 2; quiet++) {
+        snprintf(out, sizeof out, "%s/sweep%d", dir, quiet);
+        snprintf(log, sizeof log, "%s/sweep%d.log", dir, quiet);
+        char *sw[] = {(char *)sweep_railsym_bin(), "sweep", "generated/climb", "--scenario", base, "--vary",
+                      "y_dot=0.2,2", "--jobs", "2", "--out", out, quiet ? "--quiet" : NULL, NULL};
+        ck_assert_int_eq(sweep_run(sw, log), 0);
+        char *all = sweep_slurp(log, NULL);
+        printf("railsym sweep%s:\n%s", quiet ? " --quiet" : "", all);
+        for (int i = 0; i < 2; i++) {
+            char prefix[64];
+            snprintf(prefix, sizeof prefix, "railsym sweep: v%04d: ", i + 1);
+            char *got = lines_after(log, prefix, 0);
+            ck_assert_msg(strcmp(got, want[i]) == 0, "v%04d: the run's lines:\n%sthe sweep's:\n%s", i + 1, want[i],
+                          got);
+            free(got);
+        }
+        /* quiet: those lines and nothing else (of the command's) */
+        char *ours = lines_after(log, "railsym sweep: ", 0), *ev = lines_after(log, "railsym sweep: v0002: ", 0);
+        ck_assert_msg(!quiet || strlen(ours) == strlen(ev) + 2 * strlen("v0002: "), "%s", all);
+        free(ours);
+        free(ev);
+        ck_assert_msg(quiet || strstr(all, "v0002 DERAILED in "), "%s", all);
+        free(all);
+        snprintf(path, sizeof path, "%s/summary.csv", out);
+        char *sum = sweep_slurp(path, NULL);
+        ck_assert_ptr_nonnull(sum);
+        char row[1200];
+        /* the run's message up to its partial file's name (the run's own) */
+        ck_assert_ptr_nonnull(strstr(err, "; '"));
+        snprintf(row, sizeof row, "\n2,derailed,2,\"stopped by a derailment: %.*s; 'v0002.partial.csv' holds the "
+                 "results up to t = 0.002 s\"\n", (int)(strstr(err, "; '") - err), err);
+        ck_assert_msg(strstr(sum, "\n1,ok,0.20000000000000001,\n") && strstr(sum, row),
+                      "%s", sum);
+        free(sum);
+    }
+    free(err);
+    free(want[0]);
+    free(want[1]);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
+/* A resumed sweep prints its finished variants' lines again, from the
+ * vNNNN.events they left (docs/sweeps.md "Events"): the climb rig thrown
+ * at 0.2 and 2 m/s, as a single model and as a train file, swept quiet,
+ * then the same command again (every variant done before): the same
+ * "vNNNN: " lines.  With --retry-failed the derailed variant runs again
+ * and its lines come once, from the run.  A variant that prints nothing
+ * leaves no file.  Before, the second sweep printed nothing. */
+START_TEST(resumed_sweep_reprints_events)
+{
+    RS_REQUIRE_MODEL("climb");
+    char dir[512], base[600], train[600], out[600], log[600], path[700], cwd[1024], text[2048];
+    sweep_scratch(dir, sizeof dir, "sweepresume_events");
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(train, sizeof train, "%s/throw.train", dir);
+    snprintf(text, sizeof text,
+             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
+             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
+             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
+             1 / 0.46, 1 / 0.46);
+    sweep_write(base, text);
+    /* the same rig as test_train_events's train file */
+    snprintf(text, sizeof text,
+             "duration 0.004\nstep 1e-4\nspeed 1\nsolver gmres\n"
+             "vehicle rig model %s/generated/climb\n"
+             "  x_coord x\n  pitch_coord none\n  l_front = 0\n  l_rear = 0\n"
+             "  contact elastic\n  creep fastsim\n  contact_mu = 0.3\n  psi = 0.02\n"
+             "  yaw = 0.02\n  y = 0.003\n  z = 7e-5\n  roll = 0\n  spin_l = 0\n  spin_r = 0\n"
+             "  x_dot = 1\n  y_dot = 0\n  z_dot = 0\n  roll_dot = 0\n  yaw_dot = 0\n"
+             "  spin_l_dot = %.17g\n  spin_r_dot = %.17g\nend\norder\n  rig\nend\n",
+             cwd, 1 / 0.46, 1 / 0.46);
+    sweep_write(train, text);
+    for (int t = 0; t < 2; t++) {
+        snprintf(out, sizeof out, "%s/out%d", dir, t);
+        char *first = NULL;
+        for (int k = 0; k < 3; k++) {
+            snprintf(log, sizeof log, "%s/sweep%d%d.log", dir, t, k);
+            char *sw[16];
+            int n = 0;
+            sw[n++] = (char *)sweep_railsym_bin();
+            sw[n++] = "sweep";
+            if (t == 0) {
+                sw[n++] = "generated/climb";
+                sw[n++] = "--scenario";
+                sw[n++] = base;
+                sw[n++] = "--vary";
+                sw[n++] = "y_dot=0.2,2";
+            } else {
+                sw[n++] = train;
+                sw[n++] = "--vary";
+                sw[n++] = "rig.y_dot=0.2,2";
+            }
+            sw[n++] = "--out";
+            sw[n++] = out;
+            sw[n++] = "--quiet";
+            if (k == 2)
+                sw[n++] = "--retry-failed";
+            sw[n] = NULL;
+            ck_assert_int_eq(sweep_run(sw, log), 0);
+            char *got = sweep_slurp(log, NULL);
+            ck_assert_ptr_nonnull(got);
+            printf("%s sweep, %s:\n%s", t ? "train" : "model", k == 0 ? "first" : k == 1 ? "resumed" : "retry", got);
+            if (k == 0) {
+                ck_assert_msg(strstr(got, "railsym sweep: v0002: t = 0.002") && !strstr(got, "v0001: "), "%s", got);
+                first = got;
+                continue;
+            }
+            ck_assert_msg(strcmp(got, first) == 0, "first:\n%sthen:\n%s", first, got);
+            free(got);
+        }
+        free(first);
+        snprintf(path, sizeof path, "%s/v0001.events", out);
+        ck_assert_int_ne(access(path, F_OK), 0);
+        snprintf(path, sizeof path, "%s/summary.csv", out);
+        char *sum = sweep_slurp(path, NULL);
+        ck_assert_msg(sum && strstr(sum, "\n2,derailed,"), "%s", sum ? sum : "");
+        free(sum);
+    }
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 static int count_results(const char *out)
 {
     DIR *d = opendir(out);
@@ -799,6 +993,8 @@ static Suite *sweep_suite(void)
     tcase_add_test(run, sweep_elastic_contact);
     tcase_add_test(run, train_sweep_equals_separate_runs);
     tcase_add_test(run, failed_variant_is_recorded_and_others_complete);
+    tcase_add_test(run, single_model_sweep_prints_events);
+    tcase_add_test(run, resumed_sweep_reprints_events);
     tcase_add_test(run, interrupted_sweep_resumes);
     tcase_add_test(run, batches_resume_to_the_same_summary);
     tcase_add_test(run, command_errors);

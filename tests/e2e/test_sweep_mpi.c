@@ -31,14 +31,14 @@
 static const char *kBase =
     "duration 2\nstep 1e-3\noutput 0.01\nmethod rk4\ninitial th = 2.5\ncolumns th th_dot height\n";
 
-/* Runs `railsym sweep ARGS... -o out [--mpi under mpirun -np 3]`. */
-static int sweep(int mpi, const char *out, const char *log, const char *const *args)
+/* Runs `railsym sweep MODEL ARGS... -o out [--mpi under mpirun -np 3]`. */
+static int sweep_of(const char *model, int mpi, const char *out, const char *log, const char *const *args)
 {
     const char *argv[64];
     int n = 0;
     argv[n++] = sweep_railsym_bin();
     argv[n++] = "sweep";
-    argv[n++] = MODEL;
+    argv[n++] = model;
     for (const char *const *a = args; *a; a++)
         argv[n++] = *a;
     argv[n++] = "-o";
@@ -47,6 +47,34 @@ static int sweep(int mpi, const char *out, const char *log, const char *const *a
         argv[n++] = "--mpi";
     argv[n] = NULL;
     return mpi ? rs_test_mpi_run(3, argv, log) : sweep_run((char **)argv, log);
+}
+
+static int sweep(int mpi, const char *out, const char *log, const char *const *args)
+{
+    return sweep_of(MODEL, mpi, out, log, args);
+}
+
+/* The lines of `text` that start with `prefix`, each with its '\n'
+ * (malloc), and their count into *n. */
+static char *lines_with(const char *text, const char *prefix, int *n)
+{
+    char *out = calloc(strlen(text) + 1, 1);
+    ck_assert_ptr_nonnull(out);
+    size_t k = 0;
+    *n = 0;
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (strncmp(p, prefix, strlen(prefix)) == 0) {
+            memcpy(out + k, p, len);
+            k += len;
+            out[k++] = '\n';
+            ++*n;
+        }
+        p += len + (end != NULL);
+    }
+    out[k] = '\0';
+    return out;
 }
 
 static int same_in(const char *a, const char *b, const char *name)
@@ -138,6 +166,58 @@ START_TEST(mpi_resumes)
 }
 END_TEST
 
+/* A single model's variants' events (docs/sweeps.md "Events") under MPI:
+ * the climb rig thrown at 0.2, 2 and 2 m/s (the last two climb and derail
+ * at 2.5 ms), quiet: every variant's "vNNNN: " lines once each, the same
+ * as on local threads (rank 0 prints what the worker collected), and the
+ * same summary (v0002, v0003 `derailed`). */
+START_TEST(mpi_prints_events)
+{
+    RS_REQUIRE_MODEL("climb");
+    char dir[512], base[600], loc[600], mpi[600], llog[600], mlog[600], text[1200];
+    sweep_scratch(dir, sizeof dir, "mpievents");
+    snprintf(base, sizeof base, "%s/base.scn", dir);
+    snprintf(loc, sizeof loc, "%s/local", dir);
+    snprintf(mpi, sizeof mpi, "%s/mpi", dir);
+    snprintf(llog, sizeof llog, "%s/local.log", dir);
+    snprintf(mlog, sizeof mlog, "%s/mpi.log", dir);
+    snprintf(text, sizeof text,
+             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
+             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
+             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
+             1 / 0.46, 1 / 0.46);
+    sweep_write(base, text);
+    const char *args[] = {"-s", base, "--vary", "y_dot=0.2,2,2", "--quiet", NULL};
+    ck_assert_int_eq(sweep_of("generated/climb", 0, loc, llog, args), 0);
+    ck_assert_int_eq(sweep_of("generated/climb", 1, mpi, mlog, args), 0);
+    char *lt = sweep_slurp(llog, NULL), *mt = sweep_slurp(mlog, NULL);
+    ck_assert(lt && mt);
+    printf("local:\n%sMPI:\n%s", lt, mt);
+    for (int i = 1; i <= 3; i++) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "railsym sweep: v%04d: ", i);
+        int nl, nm;
+        char *a = lines_with(lt, prefix, &nl), *b = lines_with(mt, prefix, &nm);
+        ck_assert_msg(strcmp(a, b) == 0 && nl == (i == 1 ? 0 : 2), "v%04d: local (%d lines):\n%sMPI (%d):\n%s", i,
+                      nl, a, nm, b);
+        ck_assert_msg(i == 1 || strstr(a, ": t = 0.0025 s: contact 'left': derailment, the contact passed"), "%s", a);
+        free(a);
+        free(b);
+    }
+    free(lt);
+    free(mt);
+    ck_assert(same_in(loc, mpi, "summary.csv"));
+    char path[700];
+    snprintf(path, sizeof path, "%s/summary.csv", mpi);
+    char *sum = sweep_slurp(path, NULL);
+    ck_assert_msg(sum && strstr(sum, "\n2,derailed,2,\"stopped by a derailment: ") &&
+                      strstr(sum, "\n3,derailed,2,\"stopped by a derailment: "),
+                  "%s", sum ? sum : "");
+    free(sum);
+    sweep_rm_rf(dir);
+}
+END_TEST
+
 int main(void)
 {
     rs_test_mpi_allow_root();
@@ -147,6 +227,7 @@ int main(void)
     tcase_add_test(tc, mpi_equals_local);
     tcase_add_test(tc, mpi_failed_variant_leaves_the_others);
     tcase_add_test(tc, mpi_resumes);
+    tcase_add_test(tc, mpi_prints_events);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }

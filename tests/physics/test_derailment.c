@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rs_climb.h" /* RS_CLIMB_TIME_DEFAULT */
 #include "rs_creep.h"
 #include "rs_elastic.h"
 #include "rs_load.h"
@@ -113,6 +114,15 @@ static int on_event(void *ctx, const rs_contact_event *e)
     l->n++;
     l->n_derail += e->kind == RS_EVENT_DERAILMENT;
     l->n_climb += e->kind == RS_EVENT_FLANGE_CLIMB;
+    /* a climb held the limit for climb_time (the default here), or came
+     * with a derailment before it had, and says so (by_derailment: the
+     * event line then claims no "held since") */
+    if (e->kind == RS_EVENT_FLANGE_CLIMB)
+        ck_assert_msg(e->by_derailment ? e->t - e->t_start < RS_CLIMB_TIME_DEFAULT - 1e-9
+                                       : e->t - e->t_start >= RS_CLIMB_TIME_DEFAULT - 1e-9,
+                      "climb at %g s, limit since %g s, by_derailment %d", e->t, e->t_start, e->by_derailment);
+    else
+        ck_assert_int_eq(e->by_derailment, 0);
     if (verbose)
         printf("event: kind %d, contact %d, t %.4f s, Y/Q %.4f, limit %.4f, alpha %.3f deg, u_w %.6f m\n", e->kind,
                e->contact, e->t, e->Y_Q, e->limit, e->alpha * 180 / M_PI, e->u_w);
@@ -401,6 +411,11 @@ START_TEST(test_friction_per_contact)
     printf("friction per contact: climb at t %.4f s, Y/Q %.4f, limit %.4f (Nadal at mu %g: %.4f); max |f|/N "
            "%.4f left, %.4f right\n", e->t, e->Y_Q, e->limit, mu_left, nadal, worst[0], worst[1]);
     ck_assert(e->kind == RS_EVENT_FLANGE_CLIMB && e->contact == 0);
+    /* not held: Y/Q below the limit at the derailment, reported with it */
+    ck_assert_msg(e->by_derailment && e->Y_Q < e->limit && log.n >= 2 && log.e[1].kind == RS_EVENT_DERAILMENT &&
+                      log.e[1].t == e->t && e->t_start == e->t,
+                  "climb at %g s (since %g s, by_derailment %d), %d events", e->t, e->t_start, e->by_derailment,
+                  log.n);
     /* the limit is Nadal's at this wheel's μ (at the common 0.3 it would be
      * 1.34), at the flange angle the profile gives (within 0.1°) */
     const double ta = tan(e->alpha);

@@ -8,7 +8,8 @@
  *   - Δt = 0.1 ms: the same 0.05 s takes 500 steps (the count is in time,
  *     not in steps, despite the rounding of 500 sums of 1e-4);
  *   - a derailment is a climb at once, during an exceedance or not (the
- *     wheel did climb);
+ *     wheel did climb), said apart from a climb held t_min
+ *     (RS_CLIMB_BY_DERAILMENT: the event line must not claim it held);
  *   - t_min = 0 (or ≤ Δt): every exceedance is a climb (the literal
  *     criterion of before);
  *   - hysteresis: a climb under way ends only 10 % below the limit, and
@@ -65,10 +66,20 @@ START_TEST(derailment_and_literal)
     rs_climb_state d = {0, 0};
     ck_assert_int_eq(run(&d, 5, 1.0, 1, dt, 0.05), 1);
     ck_assert(d.climbing);
+    /* what made each climb: the derailment before t_min (10 or 0 steps
+     * above), the time held (the derailment at the 50th step too: held) */
+    rs_climb_state a = {0, 0}, b = {0, 0}, c = {0, 0};
+    ck_assert_int_eq(run(&a, 10, 1.5, 0, dt, 0.05), 0);
+    ck_assert_int_eq(rs_climb_update(&a, 1.5, LIMIT, 1, 1, dt, 0.05, &a), RS_CLIMB_BY_DERAILMENT);
+    ck_assert_int_eq(rs_climb_update(&b, 1.0, LIMIT, 0, 1, dt, 0.05, &b), RS_CLIMB_BY_DERAILMENT);
+    ck_assert_int_eq(run(&c, 49, 1.5, 0, dt, 0.05), 0);
+    ck_assert_int_eq(rs_climb_update(&c, 1.5, LIMIT, 1, 1, dt, 0.05, &c), RS_CLIMB_HELD);
+    ck_assert_int_eq(rs_climb_update(&c, 1.5, LIMIT, 1, 1, dt, 0.05, &c), RS_CLIMB_NONE); /* under way */
     /* t_min 0, or below Δt: the first step above */
     rs_climb_state l = {0, 0};
     ck_assert_int_eq(run(&l, 3, 1.0, 0, dt, 0), 0);
     ck_assert_int_eq(run(&l, 3, 1.43, 0, dt, 0), 1);
+    ck_assert_int_eq(rs_climb_update(&(rs_climb_state){0, 0}, 1.43, LIMIT, 1, 0, dt, 0, &l), RS_CLIMB_HELD);
     rs_climb_state m = {0, 0};
     ck_assert_int_eq(run(&m, 3, 1.43, 0, dt, 0.5 * dt), 1);
 }
