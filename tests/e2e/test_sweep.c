@@ -661,8 +661,8 @@ static char *lines_after(const char *path, const char *prefix, int drop_last)
 /* A single model's sweep prints its variants' events as a train sweep
  * does (docs/sweeps.md "Events"): the climb rig (generated/climb, elastic
  * contact, FASTSIM μ 0.3) thrown sideways at y_dot 0.2 m/s (no event in
- * 4 ms) and 2 m/s (a flange climb and a derailment at 2.5 ms, which stops
- * the run).  Each variant's lines are, word for word, those its own quiet
+ * 4 ms) and 6 m/s (a flange climb and a derailment at 2.7 ms, which stops
+ * the run; at 2 m/s the strip law's rig bounces back off its flange).  Each variant's lines are, word for word, those its own quiet
  * `railsym run` prints (less the run's final error), after "vNNNN: ", on 2
  * jobs, quiet or not; the derailed variant is `derailed` in summary.csv
  * with "stopped by a derailment: " and the driver's words.  Before, the
@@ -682,7 +682,7 @@ START_TEST(single_model_sweep_prints_events)
              "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
              1 / 0.46, 1 / 0.46);
     sweep_write(base, text);
-    static const char *const ydot[2] = {"0.2", "2"};
+    static const char *const ydot[2] = {"0.2", "6"};
     char *want[2];
     for (int i = 0; i < 2; i++) {
         char more[1400];
@@ -697,14 +697,14 @@ START_TEST(single_model_sweep_prints_events)
         printf("railsym run, y_dot %s:\n%s", ydot[i], want[i]);
     }
     char *err = lines_after(log, "railsym run: model 'climb': simulation failed (RS_E_DERAILED): ", 0);
-    ck_assert_msg(!want[0][0] && strstr(want[1], "t = 0.0025 s: contact 'left': flange climbing: ") &&
-                      strstr(want[1], "t = 0.0025 s: contact 'left': derailment, the contact passed") && err[0],
+    ck_assert_msg(!want[0][0] && strstr(want[1], "t = 0.0027 s: contact 'left': flange climbing: ") &&
+                      strstr(want[1], "t = 0.0027 s: contact 'left': derailment, the contact passed") && err[0],
                   "%s%s", want[0], want[1]);
     for (int quiet = 0; quiet < 2; quiet++) {
         snprintf(out, sizeof out, "%s/sweep%d", dir, quiet);
         snprintf(log, sizeof log, "%s/sweep%d.log", dir, quiet);
         char *sw[] = {(char *)sweep_railsym_bin(), "sweep", "generated/climb", "--scenario", base, "--vary",
-                      "y_dot=0.2,2", "--jobs", "2", "--out", out, quiet ? "--quiet" : NULL, NULL};
+                      "y_dot=0.2,6", "--jobs", "2", "--out", out, quiet ? "--quiet" : NULL, NULL};
         ck_assert_int_eq(sweep_run(sw, log), 0);
         char *all = sweep_slurp(log, NULL);
         printf("railsym sweep%s:\n%s", quiet ? " --quiet" : "", all);
@@ -729,7 +729,7 @@ START_TEST(single_model_sweep_prints_events)
         char row[1200];
         /* the run's message up to its partial file's name (the run's own) */
         ck_assert_ptr_nonnull(strstr(err, "; '"));
-        snprintf(row, sizeof row, "\n2,derailed,2,\"stopped by a derailment: %.*s; 'v0002.partial.csv' holds the "
+        snprintf(row, sizeof row, "\n2,derailed,6,\"stopped by a derailment: %.*s; 'v0002.partial.csv' holds the "
                  "results up to t = 0.002 s\"\n", (int)(strstr(err, "; '") - err), err);
         ck_assert_msg(strstr(sum, "\n1,ok,0.20000000000000001,\n") && strstr(sum, row),
                       "%s", sum);
@@ -744,7 +744,7 @@ END_TEST
 
 /* A resumed sweep prints its finished variants' lines again, from the
  * vNNNN.events they left (docs/sweeps.md "Events"): the climb rig thrown
- * at 0.2 and 2 m/s, as a single model and as a train file, swept quiet,
+ * at 0.2 and 6 m/s, as a single model and as a train file, swept quiet,
  * then the same command again (every variant done before): the same
  * "vNNNN: " lines.  With --retry-failed the derailed variant runs again
  * and its lines come once, from the run.  A variant that prints nothing
@@ -788,11 +788,11 @@ START_TEST(resumed_sweep_reprints_events)
                 sw[n++] = "--scenario";
                 sw[n++] = base;
                 sw[n++] = "--vary";
-                sw[n++] = "y_dot=0.2,2";
+                sw[n++] = "y_dot=0.2,6";
             } else {
                 sw[n++] = train;
                 sw[n++] = "--vary";
-                sw[n++] = "rig.y_dot=0.2,2";
+                sw[n++] = "rig.y_dot=0.2,6";
             }
             sw[n++] = "--out";
             sw[n++] = out;

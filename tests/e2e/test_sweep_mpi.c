@@ -167,8 +167,8 @@ START_TEST(mpi_resumes)
 END_TEST
 
 /* A single model's variants' events (docs/sweeps.md "Events") under MPI:
- * the climb rig thrown at 0.2, 2 and 2 m/s (the last two climb and derail
- * at 2.5 ms), quiet: every variant's "vNNNN: " lines once each, the same
+ * the climb rig thrown at 0.2, 6 and 6 m/s (the last two climb and derail
+ * at 2.7 ms), quiet: every variant's "vNNNN: " lines once each, the same
  * as on local threads (rank 0 prints what the worker collected), and the
  * same summary (v0002, v0003 `derailed`). */
 START_TEST(mpi_prints_events)
@@ -187,7 +187,7 @@ START_TEST(mpi_prints_events)
              "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
              1 / 0.46, 1 / 0.46);
     sweep_write(base, text);
-    const char *args[] = {"-s", base, "--vary", "y_dot=0.2,2,2", "--quiet", NULL};
+    const char *args[] = {"-s", base, "--vary", "y_dot=0.2,6,6", "--quiet", NULL};
     ck_assert_int_eq(sweep_of("generated/climb", 0, loc, llog, args), 0);
     ck_assert_int_eq(sweep_of("generated/climb", 1, mpi, mlog, args), 0);
     char *lt = sweep_slurp(llog, NULL), *mt = sweep_slurp(mlog, NULL);
@@ -200,7 +200,7 @@ START_TEST(mpi_prints_events)
         char *a = lines_with(lt, prefix, &nl), *b = lines_with(mt, prefix, &nm);
         ck_assert_msg(strcmp(a, b) == 0 && nl == (i == 1 ? 0 : 2), "v%04d: local (%d lines):\n%sMPI (%d):\n%s", i,
                       nl, a, nm, b);
-        ck_assert_msg(i == 1 || strstr(a, ": t = 0.0025 s: contact 'left': derailment, the contact passed"), "%s", a);
+        ck_assert_msg(i == 1 || strstr(a, ": t = 0.0027 s: contact 'left': derailment, the contact passed"), "%s", a);
         free(a);
         free(b);
     }
@@ -210,8 +210,8 @@ START_TEST(mpi_prints_events)
     char path[700];
     snprintf(path, sizeof path, "%s/summary.csv", mpi);
     char *sum = sweep_slurp(path, NULL);
-    ck_assert_msg(sum && strstr(sum, "\n2,derailed,2,\"stopped by a derailment: ") &&
-                      strstr(sum, "\n3,derailed,2,\"stopped by a derailment: "),
+    ck_assert_msg(sum && strstr(sum, "\n2,derailed,6,\"stopped by a derailment: ") &&
+                      strstr(sum, "\n3,derailed,6,\"stopped by a derailment: "),
                   "%s", sum ? sum : "");
     free(sum);
     sweep_rm_rf(dir);
