@@ -676,11 +676,7 @@ START_TEST(single_model_sweep_prints_events)
     snprintf(base, sizeof base, "%s/base.scn", dir);
     snprintf(log, sizeof log, "%s/run.log", dir);
     char text[1200];
-    snprintf(text, sizeof text,
-             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
-             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
-             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
-             1 / 0.46, 1 / 0.46);
+    sweep_throw_scenario(text, sizeof text);
     sweep_write(base, text);
     static const char *const ydot[2] = {"0.2", "6"};
     char *want[2];
@@ -757,11 +753,7 @@ START_TEST(resumed_sweep_reprints_events)
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     snprintf(base, sizeof base, "%s/base.scn", dir);
     snprintf(train, sizeof train, "%s/throw.train", dir);
-    snprintf(text, sizeof text,
-             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
-             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
-             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
-             1 / 0.46, 1 / 0.46);
+    sweep_throw_scenario(text, sizeof text);
     sweep_write(base, text);
     /* the same rig as test_train_events's train file */
     snprintf(text, sizeof text,

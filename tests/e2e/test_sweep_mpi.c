@@ -181,11 +181,7 @@ START_TEST(mpi_prints_events)
     snprintf(mpi, sizeof mpi, "%s/mpi", dir);
     snprintf(llog, sizeof llog, "%s/local.log", dir);
     snprintf(mlog, sizeof mlog, "%s/mpi.log", dir);
-    snprintf(text, sizeof text,
-             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
-             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
-             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
-             1 / 0.46, 1 / 0.46);
+    sweep_throw_scenario(text, sizeof text);
     sweep_write(base, text);
     const char *args[] = {"-s", base, "--vary", "y_dot=0.2,6,6", "--quiet", NULL};
     ck_assert_int_eq(sweep_of("generated/climb", 0, loc, llog, args), 0);

@@ -39,6 +39,7 @@
 #include "rs_train_model.h"
 #include "rs_sweep.h"
 #include "rs_test.h"
+#include "rs_test_flank.h"
 #include "rt_fixtures.h"
 #include "rs_test_train.h"
 #include "test_sweep_util.h"
@@ -518,26 +519,8 @@ END_TEST
 
 /* The outer end of S1002's straight 70° flank (the profile file's points,
  * the first segment from the tip within 0.1 % of the steepest slope;
- * test_derailment.c reads it the same way): past it is a derailment. */
-static double flank_end(void)
-{
-    FILE *f = fopen("vehicles/profiles/s1002.prf", "r");
-    ck_assert_ptr_nonnull(f);
-    static double y[4096], z[4096];
-    int n = 0;
-    char line[256];
-    while (fgets(line, sizeof line, f) && n < 4096)
-        if (line[0] != '#' && sscanf(line, "%lf %lf", &y[n], &z[n]) == 2)
-            n++;
-    fclose(f);
-    double slope = 0;
-    for (int i = 0; i + 1 < n && y[i + 1] <= 0; i++)
-        slope = fmax(slope, -(z[i + 1] - z[i]) / (y[i + 1] - y[i]));
-    for (int i = 0; i + 1 < n && y[i + 1] <= 0; i++)
-        if (-(z[i + 1] - z[i]) / (y[i + 1] - y[i]) >= 0.999 * slope)
-            return y[i];
-    return NAN;
-}
+ * rs_test_flank.h, as test_derailment.c): past it is a derailment. */
+static double flank_end(void) { return rs_test_read_flank("vehicles/profiles/s1002.prf").y_flank; }
 
 /* The rig thrown as run_file throws it (y_dot, no F_y), a single run for
  * T s at 0.1 ms under law `normal`: its events into *l; the most negative

@@ -129,6 +129,18 @@ static inline void sweep_write(const char *path, const char *text)
     }
 }
 
+/* The events tests' scenario (test_sweep, test_sweep_mpi): the climb rig
+ * (generated/climb) at ψ 20 mrad rolling at 1 m/s, elastic contact,
+ * FASTSIM μ 0.3, 4 ms; each variant gives its y_dot (the throw). */
+static inline void sweep_throw_scenario(char *text, size_t len)
+{
+    snprintf(text, len,
+             "duration 0.004\nstep 1e-4\noutput 1e-3\ncontact elastic\nfriction 0.3\ncreep fastsim\n"
+             "param psi = 0.02\ninitial yaw = 0.02\ninitial y = 0.003\ninitial z = 7e-5\ninitial x_dot = 1\n"
+             "initial spin_l_dot = %.17g\ninitial spin_r_dot = %.17g\ncolumns y z left.Y_Q\n",
+             1 / 0.46, 1 / 0.46);
+}
+
 /* A fresh scratch folder under the build's tmp/ (or /tmp). */
 static inline void sweep_scratch(char *buf, size_t len, const char *tag)
 {
