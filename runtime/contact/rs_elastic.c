@@ -576,29 +576,35 @@ static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
                          const double vO[3], const double om[3], double Kw)
 {
     const double *n = pp->n;
-    const double cs = Kw > 0 ? o->contact_damp / Kw : 0;
-    double g[RS_PATCH_NODES][6], ge[RS_PATCH_NODES][6], Wp[6] = {0}, gsum[6] = {0};
-    double N = 0, Nel = 0, K = 0;
+    const double cs = Kw > 0 ? o->contact_damp / Kw : 0, tv = dot3(t, vO);
+    /* the nodes' screws g_i = [n_i; r_i × n_i] by component (zero past
+     * g.nn) and kw_i g_i: the stiffness's sums below run over them */
+    double g[6][RS_PATCH_NODES] = {{0}}, kg[6][RS_PATCH_NODES] = {{0}};
+    double Wp[6] = {0}, gn[6] = {0}, gr[6] = {0};
+    double N = 0, Nel = 0, K = 0, Kn = 0, Kr = 0, E2 = 0;
     for (int i = 0; i < pp->g.nn; i++) {
         const rs_elastic_strip *sn = &pp->s[i];
-        screw(sn->r, sn->n, g[i]);
-        for (int k = 0; k < 6; k++)
-            ge[i][k] = g[i][k] - (k < 3 ? sn->ra * t[k] : 0);
-        double vP[3], wr[3];
-        cross3(om, sn->r, wr);
-        for (int k = 0; k < 3; k++)
-            vP[k] = vO[k] + wr[k];
-        const double pdot = -dot3(vP, sn->n) + sn->ra * dot3(t, vO);
-        const double fel = sn->kw * sn->dn, f = fel + cs * sn->kw * pdot, nn = dot3(sn->n, n);
+        double m[3];
+        cross3(sn->r, sn->n, m);
+        const double gi[6] = {sn->n[0], sn->n[1], sn->n[2], m[0], m[1], m[2]};
+        /* ṗ_i = −v_P·n_i + ra_i t·v_O, v_P·n_i = v_O·n_i + ω·(r_i × n_i) */
+        const double pdot = -(dot3(vO, sn->n) + dot3(om, m)) + sn->ra * tv;
+        const double kw = sn->kw, fel = kw * sn->dn, f = fel + cs * kw * pdot, kn = kw * dot3(sn->n, n);
         for (int k = 0; k < 6; k++) {
-            Wp[k] += f * g[i][k];
-            gsum[k] += sn->kw * nn * ge[i][k];
+            g[k][i] = gi[k];
+            kg[k][i] = kw * gi[k];
+            Wp[k] += f * gi[k];
+            gn[k] += kn * gi[k];
+            gr[k] += kw * sn->ra * gi[k];
         }
-        N += f * nn;
-        Nel += fel * nn;
-        K += sn->kw;
-        w->energy += 0.5 * fel * sn->dn;
+        N += f * dot3(sn->n, n);
+        Nel += fel * dot3(sn->n, n);
+        K += kw;
+        Kn += kn;
+        Kr += kn * sn->ra;
+        E2 += fel * sn->dn;
     }
+    w->energy += 0.5 * E2;
     pp->c_hertz = 0;
     pp->g.pen = K > 0 ? 1.5 * Nel / K : 0; /* the equivalent Hertz approach */
     if (pp->g.pen > 0)
@@ -611,18 +617,30 @@ static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
     pp->N = N;
     pp->kn = K;
     pp->cn = cs * K;
+    /* ge = Σ kw_i (n_i·n) g_e,i / K, g_e,i = g_i − ra_i [t; 0] */
     for (int k = 0; k < 6; k++) {
         w->W[k] += Wp[k];
-        pp->ge[k] = K > 0 ? gsum[k] / K : 0;
+        pp->ge[k] = K > 0 ? (gn[k] - (k < 3 ? Kr * t[k] : 0)) / K : 0;
     }
-    /* the damping's Jacobian is cs times the stiffness's: one sum */
-    double Kp[36] = {0};
-    for (int i = 0; i < pp->g.nn; i++)
-        outer6(Kp, pp->s[i].kw, g[i], ge[i]);
-    for (int k = 0; k < 36; k++) {
-        w->K6[k] += Kp[k];
-        w->C6[k] += cs * Kp[k];
-    }
+    /* K6 = Σ kw_i g_i g_e,iᵀ = S − (Σ kw_i ra_i g_i) [t; 0]ᵀ, S = Σ kw_i g_i g_iᵀ
+     * symmetric (its 21 entries, two sums each over the nodes); the
+     * damping's Jacobian is cs times it */
+    for (int a = 0; a < 6; a++)
+        for (int b = a; b < 6; b++) {
+            double s0 = 0, s1 = 0;
+            for (int i = 0; i < RS_PATCH_NODES; i += 2) {
+                s0 += kg[a][i] * g[b][i];
+                s1 += kg[a][i + 1] * g[b][i + 1];
+            }
+            const double sab = s0 + s1;
+            const double kab = sab - (b < 3 ? gr[a] * t[b] : 0), kba = sab - (a < 3 ? gr[b] * t[a] : 0);
+            w->K6[6 * a + b] += kab;
+            w->C6[6 * a + b] += cs * kab;
+            if (b != a) {
+                w->K6[6 * b + a] += kba;
+                w->C6[6 * b + a] += cs * kba;
+            }
+        }
 }
 
 /* The creep forces of patch pp (normal force pp->N, point at lever r,
@@ -708,22 +726,29 @@ static void strip_patch(const elastic_wheel *w, const rs_options *o, rs_elastic_
                         const double C[3], const double t[3], double cant_d1)
 {
     const rs_patch *g = &pp->g;
+    const double ks = o->contact_k_scale;
+    double dC[3]; /* O_w − C: the lever from C is r + dC */
+    for (int k = 0; k < 3; k++)
+        dC[k] = pose[k] - C[k];
     for (int i = 0; i < g->nn; i++) {
         const rs_patch_node *nd = &g->node[i];
         rs_elastic_strip *sn = &pp->s[i];
-        const double kz = sqrt(1.0 + nd->zr1 * nd->zr1);
-        sn->kw = nd->w * rs_strip_stiffness(w->kt, nd->u) * o->contact_k_scale * kz * kz;
-        sn->dn = nd->dv / kz;
-        const double nr[3] = {0, -nd->zr1 / kz, 1 / kz};
-        double P[3], PC[3], tPC[3];
+        const double kk = 1.0 + nd->zr1 * nd->zr1, ikz = 1.0 / sqrt(kk);
+        sn->kw = nd->w * rs_strip_stiffness(w->kt, nd->u) * ks * kk;
+        sn->dn = nd->dv * ikz;
+        double P[3];
         rot(ex, ey, ez, nd->pw, P);
-        rot(ex, ey, ez, nr, sn->n);
         for (int k = 0; k < 3; k++) {
+            sn->n[k] = (ez[k] - nd->zr1 * ey[k]) * ikz; /* the rail normal (0, −z_r', 1)/√(1 + z_r'²) */
             sn->r[k] = P[k] + org[k] - pose[k];
-            PC[k] = P[k] + org[k] - C[k];
         }
-        cross3(t, PC, tPC);
-        sn->ra = cant_d1 * dot3(tPC, sn->n);
+        sn->ra = 0;
+        if (cant_d1 != 0) {
+            const double PC[3] = {sn->r[0] + dC[0], sn->r[1] + dC[1], sn->r[2] + dC[2]};
+            double tPC[3];
+            cross3(t, PC, tPC);
+            sn->ra = cant_d1 * dot3(tPC, sn->n);
+        }
     }
 }
 

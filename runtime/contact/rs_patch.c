@@ -71,7 +71,7 @@ _Static_assert(RS_PATCH_COARSE_MAX == GRID_MAX / COARSE + 1, "rs_patch_bounds ho
 #define REFINE_ITER 60       /* safeguarded Newton steps on g' at most      */
 #define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
 #define EDGE_ITER 60         /* regula falsi steps for a table edge at most */
-#define NODE_TAKE 1e-6       /* m: a strip node's slice ends its Newton at a
+#define NODE_TAKE 1e-7       /* m: a strip node's slice ends its Newton at a
                                 residual below this (eval_full's take)    */
 #define STRIP_END_TOL 1e-5   /* m: the last Newton step of a strip patch's
                                 end, not taken: the end to about 1e-7 m
@@ -285,7 +285,7 @@ static ALWAYS_INLINE double rail_eval(pose *p, double y, double *d1, double *d2)
  * from py (the cubic's third-order term, F³/6 of its third derivative,
  * left out): a step's rail evaluation saved.  That angle is off the
  * slice's lowest point by about z_r'' f_y F / s, so the gap is off by about
- * ρ s (z_r'' f_y F / s)² / 2, below 1e-10 m with take = 1e-6 even on a
+ * ρ s (z_r'' f_y F / s)² / 2, below 1e-11 m with take = 1e-7 even on a
  * flank (z_r'' 2000 /m, f_y 0.02). */
 static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, double take, full *o)
 {
