@@ -579,7 +579,10 @@ static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
     const double cs = Kw > 0 ? o->contact_damp / Kw : 0, tv = dot3(t, vO);
     /* the nodes' screws g_i = [n_i; r_i × n_i] by component (zero past
      * g.nn) and kw_i g_i: the stiffness's sums below run over them */
-    double g[6][RS_PATCH_NODES] = {{0}}, kg[6][RS_PATCH_NODES] = {{0}};
+    double g[6][RS_PATCH_NODES], kg[6][RS_PATCH_NODES];
+    for (int i = pp->g.nn; i < RS_PATCH_NODES; i++)
+        for (int k = 0; k < 6; k++)
+            g[k][i] = kg[k][i] = 0;
     double Wp[6] = {0}, gn[6] = {0}, gr[6] = {0};
     double N = 0, Nel = 0, K = 0, Kn = 0, Kr = 0, E2 = 0;
     for (int i = 0; i < pp->g.nn; i++) {
@@ -727,28 +730,35 @@ static void strip_patch(const elastic_wheel *w, const rs_options *o, rs_elastic_
 {
     const rs_patch *g = &pp->g;
     const double ks = o->contact_k_scale;
-    double dC[3]; /* O_w − C: the lever from C is r + dC */
-    for (int k = 0; k < 3; k++)
+    /* the frame in locals (the stores into pp->s cannot alias them) */
+    const double X[3] = {ex[0], ex[1], ex[2]}, Y[3] = {ey[0], ey[1], ey[2]}, Z[3] = {ez[0], ez[1], ez[2]};
+    double oO[3], dC[3]; /* org − O_w: a point's lever from its rail-frame image; O_w − C */
+    for (int k = 0; k < 3; k++) {
+        oO[k] = org[k] - pose[k];
         dC[k] = pose[k] - C[k];
+    }
     for (int i = 0; i < g->nn; i++) {
         const rs_patch_node *nd = &g->node[i];
         rs_elastic_strip *sn = &pp->s[i];
-        const double kk = 1.0 + nd->zr1 * nd->zr1, ikz = 1.0 / sqrt(kk);
+        const double z1 = nd->zr1, kk = 1.0 + z1 * z1, ikz = 1.0 / sqrt(kk);
+        const double x = nd->pw[0], y = nd->pw[1], z = nd->pw[2];
+        double n[3], r[3];
+        for (int k = 0; k < 3; k++) {
+            n[k] = (Z[k] - z1 * Y[k]) * ikz; /* the rail normal (0, −z_r', 1)/√(1 + z_r'²) */
+            r[k] = X[k] * x + Y[k] * y + Z[k] * z + oO[k];
+        }
         sn->kw = nd->w * rs_strip_stiffness(w->kt, nd->u) * ks * kk;
         sn->dn = nd->dv * ikz;
-        double P[3];
-        rot(ex, ey, ez, nd->pw, P);
-        for (int k = 0; k < 3; k++) {
-            sn->n[k] = (ez[k] - nd->zr1 * ey[k]) * ikz; /* the rail normal (0, −z_r', 1)/√(1 + z_r'²) */
-            sn->r[k] = P[k] + org[k] - pose[k];
-        }
-        sn->ra = 0;
+        double ra = 0;
         if (cant_d1 != 0) {
-            const double PC[3] = {sn->r[0] + dC[0], sn->r[1] + dC[1], sn->r[2] + dC[2]};
+            const double PC[3] = {r[0] + dC[0], r[1] + dC[1], r[2] + dC[2]};
             double tPC[3];
             cross3(t, PC, tPC);
-            sn->ra = cant_d1 * dot3(tPC, sn->n);
+            ra = cant_d1 * dot3(tPC, n);
         }
+        memcpy(sn->n, n, sizeof n);
+        memcpy(sn->r, r, sizeof r);
+        sn->ra = ra;
     }
 }
 
