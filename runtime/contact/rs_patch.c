@@ -71,8 +71,9 @@ _Static_assert(RS_PATCH_COARSE_MAX == GRID_MAX / COARSE + 1, "rs_patch_bounds ho
 #define REFINE_ITER 60       /* safeguarded Newton steps on g' at most      */
 #define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
 #define EDGE_ITER 60         /* regula falsi steps for a table edge at most */
-#define NODE_TAKE 1e-7       /* m: a strip node's slice ends its Newton at a
-                                residual below this (eval_full's take)    */
+#define NODE_TAKE 1e-7       /* m: a strip node's slice (and a strip patch
+                                end's) ends its Newton at a residual below
+                                this (eval_full's take)                   */
 #define STRIP_END_TOL 1e-5   /* m: the last Newton step of a strip patch's
                                 end, not taken: the end to about 1e-7 m
                                 (g''/g' tol²), which moves the patch's
@@ -476,17 +477,18 @@ static void refine_min(pose *p, const slice *slo, const slice *shi, double tol, 
  * um (the secant point where um is NAN), kept inside the bracket (regula
  * falsi when a step leaves it), until a step is below tol; the last step
  * is taken without evaluating its slice (its error is of order
- * g''/g' tol², far below tol). */
+ * g''/g' tol², far below tol).  take: eval_full's (0: every slice to
+ * Y_TOL). */
 static double find_root(pose *p, double ua, double ga, double ub, double gb, double tol,
-                        double T0, double um)
+                        double T0, double um, double take)
 {
     if (isnan(um))
         um = (ua * gb - ub * ga) / (gb - ga);
     for (int it = 0; it < ROOT_ITER && fabs(ub - ua) > tol; it++) {
         if (!(um > dmin(ua, ub) && um < dmax(ua, ub)))
             um = 0.5 * (ua + ub);
-        slice t;
-        eval_slice(p, um, T0, &t);
+        full t;
+        eval_full(p, um, T0, 0.0, take, &t);
         const double gm = t.valid ? t.g : 1.0;
         if (gm >= 0.0) {
             ua = um;
@@ -1483,8 +1485,8 @@ static double patch_end(search *s, const slice *o, const slice *in)
         return e.u;
     }
     if (s->strips)
-        return find_root(&s->p, o->u, o->g, in->u, in->g, STRIP_END_TOL, in->T, hermite_root(o, in));
-    return find_root(&s->p, o->u, o->g, in->u, in->g, s->tol, in->T, NAN);
+        return find_root(&s->p, o->u, o->g, in->u, in->g, STRIP_END_TOL, in->T, hermite_root(o, in), NODE_TAKE);
+    return find_root(&s->p, o->u, o->g, in->u, in->g, s->tol, in->T, NAN, 0.0);
 }
 
 /* grouping: the lower end of the patch whose first candidate is *first:
