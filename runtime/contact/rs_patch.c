@@ -287,7 +287,10 @@ static ALWAYS_INLINE double rail_eval(pose *p, double y, double *d1, double *d2)
  * left out): a step's rail evaluation saved.  That angle is off the
  * slice's lowest point by about z_r'' f_y F / s, so the gap is off by about
  * ρ s (z_r'' f_y F / s)² / 2, below 1e-11 m with take = 1e-7 even on a
- * flank (z_r'' 2000 /m, f_y 0.02). */
+ * flank (z_r'' 2000 /m, f_y 0.02).  z_r' is taken at Newton's next rail
+ * point, py + step (off the lowest point's by O(F²)): at y = py − F it was
+ * off by z_r'' (py − F − y*) ≈ z_r'' e F, 1.6e-4 on S1002's 77° flank
+ * (test_patch test_strips_ends_nodes). */
 static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, double take, full *o)
 {
     double rho1, rho2;
@@ -323,13 +326,6 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, do
         cs = bb * r;
         sn = aa * r;
         F = py - cy - rho * (dy * cs + fy * sn);
-        if (take > 0.0 && fabs(F) < take) {
-            zr -= F * (zr1 - 0.5 * zr2 * F);
-            zr1 -= zr2 * F;
-            py -= F;
-            F = 0.0;
-            break;
-        }
         const double e = rho * zr2 * fy * s * (fy * bb - dy * aa) * (r * r * r);
         double step;
         if (fabs(e) < 1e-2)
@@ -340,6 +336,13 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, do
             step = 0.005;
         else if (step < -0.005)
             step = -0.005;
+        if (take > 0.0 && fabs(F) < take) {
+            zr -= F * (zr1 - 0.5 * zr2 * F); /* under the wheel point at θ, y = py − F */
+            zr1 += zr2 * step;               /* at Newton's rail point */
+            py -= F;
+            F = 0.0;
+            break;
+        }
         if (!(fabs(step) > Y_TOL) || it == Y_ITER - 1)
             break;
         /* far outside the rail table, and staying there: out of contact */
