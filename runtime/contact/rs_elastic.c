@@ -572,33 +572,69 @@ static void point_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
  * The patch's kn, cn, ge (the opening and closing tests' linear model of
  * its N) are their sums along n; its c_hertz and g.pen the equivalent Hertz
  * law N_el = c p^{3/2} with the same stiffness 3/2 c p^{1/2} = Σ kw_i. */
+/* Σ a_i b_i over the RS_PATCH_NODES nodes as two sums, over the even and
+ * the odd i, added at the end: with GCC's and Clang's vector extension in
+ * one instruction a pair where the target has it (the same IEEE operations
+ * as the plain loop's). */
+_Static_assert(RS_PATCH_NODES % 2 == 0, "dot_nodes sums the nodes in pairs");
+static double dot_nodes(const double *a, const double *b)
+{
+#if defined(__GNUC__)
+    typedef double v2 __attribute__((vector_size(16)));
+    v2 sum = {0, 0};
+    for (int i = 0; i < RS_PATCH_NODES; i += 2) {
+        v2 x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        sum += x * y;
+    }
+    return sum[0] + sum[1];
+#else
+    double s0 = 0, s1 = 0;
+    for (int i = 0; i < RS_PATCH_NODES; i += 2) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+    }
+    return s0 + s1;
+#endif
+}
+
 static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double t[3],
                          const double vO[3], const double om[3], double Kw)
 {
     const double *n = pp->n;
-    const double cs = Kw > 0 ? o->contact_damp / Kw : 0;
-    double g[RS_PATCH_NODES][6], ge[RS_PATCH_NODES][6], Wp[6] = {0}, gsum[6] = {0};
-    double N = 0, Nel = 0, K = 0;
+    const double cs = Kw > 0 ? o->contact_damp / Kw : 0, tv = dot3(t, vO);
+    /* the nodes' screws g_i = [n_i; r_i × n_i] by component (zero past
+     * g.nn) and kw_i g_i: the stiffness's sums below run over them */
+    double g[6][RS_PATCH_NODES], kg[6][RS_PATCH_NODES];
+    for (int i = pp->g.nn; i < RS_PATCH_NODES; i++)
+        for (int k = 0; k < 6; k++)
+            g[k][i] = kg[k][i] = 0;
+    double Wp[6] = {0}, gn[6] = {0}, gr[6] = {0};
+    double N = 0, Nel = 0, K = 0, Kn = 0, Kr = 0, E2 = 0;
     for (int i = 0; i < pp->g.nn; i++) {
         const rs_elastic_strip *sn = &pp->s[i];
-        screw(sn->r, sn->n, g[i]);
-        for (int k = 0; k < 6; k++)
-            ge[i][k] = g[i][k] - (k < 3 ? sn->ra * t[k] : 0);
-        double vP[3], wr[3];
-        cross3(om, sn->r, wr);
-        for (int k = 0; k < 3; k++)
-            vP[k] = vO[k] + wr[k];
-        const double pdot = -dot3(vP, sn->n) + sn->ra * dot3(t, vO);
-        const double fel = sn->kw * sn->dn, f = fel + cs * sn->kw * pdot, nn = dot3(sn->n, n);
+        double m[3];
+        cross3(sn->r, sn->n, m);
+        const double gi[6] = {sn->n[0], sn->n[1], sn->n[2], m[0], m[1], m[2]};
+        /* ṗ_i = −v_P·n_i + ra_i t·v_O, v_P·n_i = v_O·n_i + ω·(r_i × n_i) */
+        const double pdot = -(dot3(vO, sn->n) + dot3(om, m)) + sn->ra * tv;
+        const double kw = sn->kw, fel = kw * sn->dn, f = fel + cs * kw * pdot, kn = kw * dot3(sn->n, n);
         for (int k = 0; k < 6; k++) {
-            Wp[k] += f * g[i][k];
-            gsum[k] += sn->kw * nn * ge[i][k];
+            g[k][i] = gi[k];
+            kg[k][i] = kw * gi[k];
+            Wp[k] += f * gi[k];
+            gn[k] += kn * gi[k];
+            gr[k] += kw * sn->ra * gi[k];
         }
-        N += f * nn;
-        Nel += fel * nn;
-        K += sn->kw;
-        w->energy += 0.5 * fel * sn->dn;
+        N += f * dot3(sn->n, n);
+        Nel += fel * dot3(sn->n, n);
+        K += kw;
+        Kn += kn;
+        Kr += kn * sn->ra;
+        E2 += fel * sn->dn;
     }
+    w->energy += 0.5 * E2;
     pp->c_hertz = 0;
     pp->g.pen = K > 0 ? 1.5 * Nel / K : 0; /* the equivalent Hertz approach */
     if (pp->g.pen > 0)
@@ -611,18 +647,25 @@ static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
     pp->N = N;
     pp->kn = K;
     pp->cn = cs * K;
+    /* ge = Σ kw_i (n_i·n) g_e,i / K, g_e,i = g_i − ra_i [t; 0] */
     for (int k = 0; k < 6; k++) {
         w->W[k] += Wp[k];
-        pp->ge[k] = K > 0 ? gsum[k] / K : 0;
+        pp->ge[k] = K > 0 ? (gn[k] - (k < 3 ? Kr * t[k] : 0)) / K : 0;
     }
-    /* the damping's Jacobian is cs times the stiffness's: one sum */
-    double Kp[36] = {0};
-    for (int i = 0; i < pp->g.nn; i++)
-        outer6(Kp, pp->s[i].kw, g[i], ge[i]);
-    for (int k = 0; k < 36; k++) {
-        w->K6[k] += Kp[k];
-        w->C6[k] += cs * Kp[k];
-    }
+    /* K6 = Σ kw_i g_i g_e,iᵀ = S − (Σ kw_i ra_i g_i) [t; 0]ᵀ, S = Σ kw_i g_i g_iᵀ
+     * symmetric (its 21 entries, dot_nodes); the
+     * damping's Jacobian is cs times it */
+    for (int a = 0; a < 6; a++)
+        for (int b = a; b < 6; b++) {
+            const double sab = dot_nodes(kg[a], g[b]);
+            const double kab = sab - (b < 3 ? gr[a] * t[b] : 0), kba = sab - (a < 3 ? gr[b] * t[a] : 0);
+            w->K6[6 * a + b] += kab;
+            w->C6[6 * a + b] += cs * kab;
+            if (b != a) {
+                w->K6[6 * b + a] += kba;
+                w->C6[6 * b + a] += cs * kba;
+            }
+        }
 }
 
 /* The creep forces of patch pp (normal force pp->N, point at lever r,
@@ -708,22 +751,36 @@ static void strip_patch(const elastic_wheel *w, const rs_options *o, rs_elastic_
                         const double C[3], const double t[3], double cant_d1)
 {
     const rs_patch *g = &pp->g;
+    const double ks = o->contact_k_scale;
+    /* the frame in locals (the stores into pp->s cannot alias them) */
+    const double X[3] = {ex[0], ex[1], ex[2]}, Y[3] = {ey[0], ey[1], ey[2]}, Z[3] = {ez[0], ez[1], ez[2]};
+    double oO[3], dC[3]; /* org − O_w: a point's lever from its rail-frame image; O_w − C */
+    for (int k = 0; k < 3; k++) {
+        oO[k] = org[k] - pose[k];
+        dC[k] = pose[k] - C[k];
+    }
     for (int i = 0; i < g->nn; i++) {
         const rs_patch_node *nd = &g->node[i];
         rs_elastic_strip *sn = &pp->s[i];
-        const double kz = sqrt(1.0 + nd->zr1 * nd->zr1);
-        sn->kw = nd->w * rs_strip_stiffness(w->kt, nd->u) * o->contact_k_scale * kz * kz;
-        sn->dn = nd->dv / kz;
-        const double nr[3] = {0, -nd->zr1 / kz, 1 / kz};
-        double P[3], PC[3], tPC[3];
-        rot(ex, ey, ez, nd->pw, P);
-        rot(ex, ey, ez, nr, sn->n);
+        const double z1 = nd->zr1, kk = 1.0 + z1 * z1, ikz = 1.0 / sqrt(kk);
+        const double x = nd->pw[0], y = nd->pw[1], z = nd->pw[2];
+        double n[3], r[3];
         for (int k = 0; k < 3; k++) {
-            sn->r[k] = P[k] + org[k] - pose[k];
-            PC[k] = P[k] + org[k] - C[k];
+            n[k] = (Z[k] - z1 * Y[k]) * ikz; /* the rail normal (0, −z_r', 1)/√(1 + z_r'²) */
+            r[k] = X[k] * x + Y[k] * y + Z[k] * z + oO[k];
         }
-        cross3(t, PC, tPC);
-        sn->ra = cant_d1 * dot3(tPC, sn->n);
+        sn->kw = nd->w * rs_strip_stiffness(w->kt, nd->u) * ks * kk;
+        sn->dn = nd->dv * ikz;
+        double ra = 0;
+        if (cant_d1 != 0) {
+            const double PC[3] = {r[0] + dC[0], r[1] + dC[1], r[2] + dC[2]};
+            double tPC[3];
+            cross3(t, PC, tPC);
+            ra = cant_d1 * dot3(tPC, n);
+        }
+        memcpy(sn->n, n, sizeof n);
+        memcpy(sn->r, r, sizeof r);
+        sn->ra = ra;
     }
 }
 

@@ -71,6 +71,14 @@ _Static_assert(RS_PATCH_COARSE_MAX == GRID_MAX / COARSE + 1, "rs_patch_bounds ho
 #define REFINE_ITER 60       /* safeguarded Newton steps on g' at most      */
 #define ROOT_ITER 30         /* Illinois steps per patch bound at most      */
 #define EDGE_ITER 60         /* regula falsi steps for a table edge at most */
+#define NODE_TAKE 1e-7       /* m: a strip node's slice (and a strip patch
+                                end's) ends its Newton at a residual below
+                                this (eval_full's take)                   */
+#define STRIP_END_TOL 1e-5   /* m: the last Newton step of a strip patch's
+                                end, not taken: the end to about 1e-7 m
+                                (g''/g' tol²), which moves the patch's
+                                force by (1e-7/width)² — its integrand
+                                k dv vanishes at the end */
 
 /* eval_full is inlined into its callers, which use a few of its fields */
 #if defined(__GNUC__)
@@ -108,6 +116,7 @@ static inline double dmin(double x, double y)
 /* One slice, everything the patch fields need. */
 typedef struct full {
     double u, T;                    /* T = tan θ                             */
+    double cs, sn;                  /* cos θ, sin θ                          */
     double pwy;                     /* the wheel point's y (= py to 1e-12)  */
     double g, g1, g2;               /* vertical gap and its u-derivatives   */
     double py, pz, zr, zr1, zr2;    /* rail point and its profile slope     */
@@ -270,8 +279,19 @@ static ALWAYS_INLINE double rail_eval(pose *p, double y, double *d1, double *d2)
  * solved by Newton from the neighbour's T0 (warm start; T = 0 is the
  * circle's lowest point): no trigonometry, one spline evaluation a step,
  * F' = 1 without yaw (the first step is exact then).  F' >= 1 on a convex
- * rail; it is kept >= 0.1 elsewhere. */
-static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, full *o)
+ * rail; it is kept >= 0.1 elsewhere.
+ *   take > 0 (the strips' nodes): once the residual |F| is below take, the
+ * slice is the wheel point at the angle θ just found (from the rail's
+ * slope at py) against the rail under it, z_r there by its Taylor series
+ * from py (the cubic's third-order term, F³/6 of its third derivative,
+ * left out): a step's rail evaluation saved.  That angle is off the
+ * slice's lowest point by about z_r'' f_y F / s, so the gap is off by about
+ * ρ s (z_r'' f_y F / s)² / 2, below 1e-11 m with take = 1e-7 even on a
+ * flank (z_r'' 2000 /m, f_y 0.02).  z_r' is taken at Newton's next rail
+ * point, py + step (off the lowest point's by O(F²)): at y = py − F it was
+ * off by z_r'' (py − F − y*) ≈ z_r'' e F, 1.6e-4 on S1002's 77° flank
+ * (test_patch test_strips_ends_nodes). */
+static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, double take, full *o)
 {
     double rho1, rho2;
     const double rho = p->r0 + sp_eval(&p->sw, u, &rho1, &rho2);
@@ -316,6 +336,13 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
             step = 0.005;
         else if (step < -0.005)
             step = -0.005;
+        if (take > 0.0 && fabs(F) < take) {
+            zr -= F * (zr1 - 0.5 * zr2 * F); /* under the wheel point at θ, y = py − F */
+            zr1 += zr2 * step;               /* at Newton's rail point */
+            py -= F;
+            F = 0.0;
+            break;
+        }
         if (!(fabs(step) > Y_TOL) || it == Y_ITER - 1)
             break;
         /* far outside the rail table, and staying there: out of contact */
@@ -349,6 +376,8 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
     const double gut = rho1 * s * sn - zr2 * b * (rho * qp) - zr1 * rho1 * qp;
     o->u = u;
     o->T = T;
+    o->cs = cs;
+    o->sn = sn;
     o->g = pz - zr;
     o->g1 = gu;
     o->g2 = guu - gut * gut / gtt;
@@ -367,7 +396,7 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, fu
 static void eval_slice(pose *p, double u, double T0, slice *o)
 {
     full f;
-    eval_full(p, u, T0, 0.0, &f);
+    eval_full(p, u, T0, 0.0, 0.0, &f);
     o->u = f.u;
     o->T = f.T;
     o->py = f.py;
@@ -448,17 +477,21 @@ static void refine_min(pose *p, const slice *slo, const slice *shi, double tol, 
 }
 
 /* A root of g in [ua, ub] where g(ua) >= 0 > g(ub): Newton with g' from
- * the secant point, kept inside the bracket (regula falsi when a step
- * leaves it), until a step is below tol. */
+ * um (the secant point where um is NAN), kept inside the bracket (regula
+ * falsi when a step leaves it), until a step is below tol; the last step
+ * is taken without evaluating its slice (its error is of order
+ * g''/g' tol², far below tol).  take: eval_full's (0: every slice to
+ * Y_TOL). */
 static double find_root(pose *p, double ua, double ga, double ub, double gb, double tol,
-                        double T0)
+                        double T0, double um, double take)
 {
-    double um = (ua * gb - ub * ga) / (gb - ga);
+    if (isnan(um))
+        um = (ua * gb - ub * ga) / (gb - ga);
     for (int it = 0; it < ROOT_ITER && fabs(ub - ua) > tol; it++) {
         if (!(um > dmin(ua, ub) && um < dmax(ua, ub)))
             um = 0.5 * (ua + ub);
-        slice t;
-        eval_slice(p, um, T0, &t);
+        full t;
+        eval_full(p, um, T0, 0.0, take, &t);
         const double gm = t.valid ? t.g : 1.0;
         if (gm >= 0.0) {
             ua = um;
@@ -574,7 +607,7 @@ static void grid_node(pose *p, int k, int K, double du, double T0, slice *o)
 {
     const double u = k == K ? p->whi : p->wlo + k * du;
     full f;
-    eval_full(p, u, T0, FAR_GAP, &f);
+    eval_full(p, u, T0, FAR_GAP, 0.0, &f);
     o->u = f.u;
     o->T = f.T;
     o->g = f.g;
@@ -1402,6 +1435,46 @@ static void find_candidates(search *s)
     }
 }
 
+/* strips: where a patch ends, to start find_root from: the root of the
+ * cubic through g and g' of the slices *o (g >= 0) and *in (g < 0), by
+ * Newton kept inside the bracket (Illinois' regula falsi when a step
+ * leaves it), to 1e-9 of the bracket, at most 40 steps of arithmetic.  Within 1e-4 m of the slices' root on the
+ * FEVE 3000's 4 mm brackets (the profiles are not cubics): a start, not
+ * the end itself; from it Newton needs about two slices to STRIP_END_TOL
+ * where it needed 4.5 from the secant point to tol. */
+static double hermite_root(const slice *o, const slice *in)
+{
+    const double h = in->u - o->u, g0 = o->g, m0 = h * o->g1, m1 = h * in->g1;
+    const double d = in->g - g0;
+    const double c2 = 3.0 * d - 2.0 * m0 - m1, c3 = m0 + m1 - 2.0 * d; /* p(t) = g0 + m0 t + c2 t² + c3 t³ */
+    double a = 0.0, b = 1.0, pa = g0, pb = in->g, t = -g0 / d;
+    int side = 0;
+    for (int it = 0; it < 40; it++) {
+        const double pt = g0 + t * (m0 + t * (c2 + t * c3)), dp = m0 + t * (2.0 * c2 + 3.0 * c3 * t);
+        if (pt >= 0.0) {
+            a = t, pa = pt;
+            if (side == 1)
+                pb *= 0.5;
+            side = 1;
+        } else {
+            b = t, pb = pt;
+            if (side == -1)
+                pa *= 0.5;
+            side = -1;
+        }
+        double tn = dp != 0.0 ? t - pt / dp : NAN;
+        if (!(tn > a && tn < b))
+            tn = (a * pb - b * pa) / (pb - pa); /* Illinois */
+        if (!(tn > a && tn < b))
+            tn = 0.5 * (a + b);
+        const double step = fabs(tn - t);
+        t = tn;
+        if (step < 1e-9 || b - a < 1e-9)
+            break;
+    }
+    return o->u + t * h;
+}
+
 /* grouping: where a patch ends between the first node outside it, *o, and
  * the slice *in inside it: the valid edge when *o is invalid, else the
  * root of g; without ends (rs_patch_opts.ends = 0), *o itself. */
@@ -1414,7 +1487,9 @@ static double patch_end(search *s, const slice *o, const slice *in)
         find_edge(&s->p, in->u, o->u, s->tol, in->T, &e);
         return e.u;
     }
-    return find_root(&s->p, o->u, o->g, in->u, in->g, s->tol, in->T);
+    if (s->strips)
+        return find_root(&s->p, o->u, o->g, in->u, in->g, STRIP_END_TOL, in->T, hermite_root(o, in), NODE_TAKE);
+    return find_root(&s->p, o->u, o->g, in->u, in->g, s->tol, in->T, NAN, 0.0);
 }
 
 /* grouping: the lower end of the patch whose first candidate is *first:
@@ -1710,7 +1785,7 @@ static const double GL_W[GL_H] = {0.1894506104550685, 0.1826034150449236, 0.1691
  * point is: the slice at the nodes' mean u weighted by their overlap
  * (continuous in the pose, on both surfaces), or the deepest slice when
  * nothing overlaps. */
-static double strip_nodes(pose *p, const found_patch *f, rs_patch_node *node)
+__attribute__((noinline)) static double strip_nodes(pose *p, const found_patch *f, rs_patch_node *node)
 {
     const double mid = 0.5 * (f->lo + f->hi), half = 0.5 * (f->hi - f->lo);
     double T = f->best.T;
@@ -1718,10 +1793,10 @@ static double strip_nodes(pose *p, const found_patch *f, rs_patch_node *node)
         const int h = k < GL_H ? GL_H - 1 - k : k - GL_H; /* nodes by increasing u */
         const double x = k < GL_H ? -GL_X[h] : GL_X[h];
         full sl;
-        eval_full(p, mid + half * x, T, 0.0, &sl);
+        eval_full(p, mid + half * x, T, 0.0, NODE_TAKE, &sl);
         T = sl.T;
         rs_patch_node *nd = &node[k];
-        const double cs = 1.0 / sqrt(1.0 + sl.T * sl.T), sn = sl.T * cs;
+        const double cs = sl.cs, sn = sl.sn;
         nd->u = sl.u;
         nd->w = half * GL_W[h];
         nd->dv = sl.valid && sl.g < 0.0 ? -sl.g : 0.0;
@@ -1765,7 +1840,7 @@ static void write_patches(search *s, rs_patch *out)
         /* strips: the nodes first, then the patch's point where they say */
         const double u = s->strips ? strip_nodes(&s->p, f, out[q].node) : f->best.u;
         full sl;
-        eval_full(&s->p, u, f->best.T, 0.0, &sl);
+        eval_full(&s->p, u, f->best.T, 0.0, 0.0, &sl);
         fill_patch(&s->p, &sl, &out[q]);      /* (it leaves the nodes) */
         out[q].nn = s->strips ? RS_PATCH_NODES : 0;
         out[q].pen *= f->share;

@@ -127,8 +127,11 @@ typedef struct rs_patch_opts {
                           of its depth; more than max such ranges: the
                           least prominent barriers are merged first.  Each
                           patch gets RS_PATCH_NODES Gauss-Legendre nodes
-                          over [u_lo, u_hi] (node[]); u_lo, u_hi are exact
-                          (ends as with ends = 1); the other fields
+                          over [u_lo, u_hi] (node[]); u_lo, u_hi are the
+                          ends of ends = 1 to about 1e-7 m (not tol: the
+                          force's integrand vanishes at an end, so an end
+                          off by d moves it by about (d/width)²), the
+                          nodes' gaps to 1e-11 m; the other fields
                           describe the slice at the nodes' mean u
                           weighted by their overlap (the patch's point,
                           continuous in the pose), share is 1.  Implies

@@ -633,38 +633,46 @@ END_TEST
  * there), only rail points inside the rail table; the wheel point is
  * c + u a + ρ (cos θ d + sin θ a × d), d the unit vector of the slice's
  * plane pointing down. */
-static double brute_depth(const rs_profile *w, const rs_profile *r, const double c[3], const double a[3])
+/* The vertical overlap of slice u (the rail's height over the wheel's
+ * lowest point of the slice, over θ by golden section; -1 when that point
+ * is off the rail table); *zr1 (may be NULL) the rail's slope under it. */
+static double brute_slice(const rs_profile *w, const rs_profile *r, const double c[3], const double a[3], double u,
+                          double *zr1)
 {
     const double s = sqrt(1 - a[2] * a[2]);
     const double d[3] = {a[2] * a[0] / s, a[2] * a[1] / s, -s};
     const double f[3] = {a[1] * d[2] - a[2] * d[1], a[2] * d[0] - a[0] * d[2], a[0] * d[1] - a[1] * d[0]};
-    double best = 0;
-    for (double u = w->y[0]; u <= w->y[w->n - 1]; u += 2.5e-5) {
-        const double rho = R0 + rs_profile_eval(w, u, NULL, NULL, NULL);
-        double lo = -0.3, hi = 0.3;
-        const double gr = 0.5 * (sqrt(5.0) - 1);
-        double gap_at[2], th[2];
-        for (int it = 0; it < 60; it++) {
-            th[0] = hi - gr * (hi - lo);
-            th[1] = lo + gr * (hi - lo);
-            for (int k = 0; k < 2; k++) {
-                const double y = c[1] + u * a[1] + rho * (cos(th[k]) * d[1] + sin(th[k]) * f[1]);
-                const double z = c[2] + u * a[2] + rho * (cos(th[k]) * d[2] + sin(th[k]) * f[2]);
-                const double yc = fmin(fmax(y, r->y[0]), r->y[r->n - 1]);
-                gap_at[k] = z - rs_profile_eval(r, yc, NULL, NULL, NULL) + 1e3 * fabs(y - yc);
-            }
-            if (gap_at[0] < gap_at[1])
-                hi = th[1];
-            else
-                lo = th[0];
+    const double rho = R0 + rs_profile_eval(w, u, NULL, NULL, NULL);
+    double lo = -0.3, hi = 0.3;
+    const double gr = 0.5 * (sqrt(5.0) - 1);
+    double gap_at[2], th[2];
+    for (int it = 0; it < 60; it++) {
+        th[0] = hi - gr * (hi - lo);
+        th[1] = lo + gr * (hi - lo);
+        for (int k = 0; k < 2; k++) {
+            const double y = c[1] + u * a[1] + rho * (cos(th[k]) * d[1] + sin(th[k]) * f[1]);
+            const double z = c[2] + u * a[2] + rho * (cos(th[k]) * d[2] + sin(th[k]) * f[2]);
+            const double yc = fmin(fmax(y, r->y[0]), r->y[r->n - 1]);
+            gap_at[k] = z - rs_profile_eval(r, yc, NULL, NULL, NULL) + 1e3 * fabs(y - yc);
         }
-        const double t = 0.5 * (lo + hi);
-        const double y = c[1] + u * a[1] + rho * (cos(t) * d[1] + sin(t) * f[1]);
-        const double z = c[2] + u * a[2] + rho * (cos(t) * d[2] + sin(t) * f[2]);
-        if (y < r->y[0] || y > r->y[r->n - 1])
-            continue;
-        best = fmax(best, rs_profile_eval(r, y, NULL, NULL, NULL) - z);
+        if (gap_at[0] < gap_at[1])
+            hi = th[1];
+        else
+            lo = th[0];
     }
+    const double t = 0.5 * (lo + hi);
+    const double y = c[1] + u * a[1] + rho * (cos(t) * d[1] + sin(t) * f[1]);
+    const double z = c[2] + u * a[2] + rho * (cos(t) * d[2] + sin(t) * f[2]);
+    if (y < r->y[0] || y > r->y[r->n - 1])
+        return -1;
+    return rs_profile_eval(r, y, NULL, zr1, NULL) - z;
+}
+
+static double brute_depth(const rs_profile *w, const rs_profile *r, const double c[3], const double a[3])
+{
+    double best = 0;
+    for (double u = w->y[0]; u <= w->y[w->n - 1]; u += 2.5e-5)
+        best = fmax(best, brute_slice(w, r, c, a, u, NULL));
     return best;
 }
 
@@ -1251,6 +1259,77 @@ START_TEST(test_strips_hertz_approach)
 }
 END_TEST
 
+/* The strip law's cheap parts (rs_patch.c: a patch's ends to about
+ * 1e-7 m from a cubic start, the nodes' last Newton step by the rail's
+ * Taylor series): on random poses of the FEVE and S1002 pairs (shift,
+ * yaw, roll, depth as test_hint_independent's), a single patch's ends
+ * against the same overlap's ends found to tol (rs_patch_opts.minima,
+ * ends = 1), and every node's overlap and rail slope against
+ * brute_slice's golden section over θ. */
+START_TEST(test_strips_ends_nodes)
+{
+    static const char *pairs[2][2] = {{"vehicles/profiles/feve_wheel.prf", "vehicles/profiles/feve_rail.prf"},
+                                      {"vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf"}};
+    double dend = 0, ddv = 0, dz1 = 0;
+    int ends = 0, nodes = 0;
+    for (int pi = 0; pi < 2; pi++) {
+        rs_profile w, r;
+        char err[512];
+        ck_assert_msg(rs_profile_load(&w, pairs[pi][0], err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_msg(rs_profile_load(&r, pairs[pi][1], err, sizeof err) == RS_OK, "%s", err);
+        rs_patch_opts os, om;
+        rs_patch_defaults(&os);
+        os.r0 = R0;
+        om = os;
+        os.strips = 1;
+        om.minima = 1;
+        unsigned seed = 4242u + (unsigned)pi;
+        for (int k = 0; k < 300; k++) {
+            double rnd[4];
+            for (int j = 0; j < 4; j++) {
+                seed = seed * 1103515245u + 12345u;
+                rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
+            }
+            const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
+            const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+            const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 5e-5 - 3e-4 * rnd[3]};
+            rs_patch ps[RS_PATCH_MAX], pm[RS_PATCH_MAX];
+            int ns = 0, nm = 0;
+            ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &os, NULL, ps, RS_PATCH_MAX, &ns), RS_OK);
+            ck_assert_int_eq(rs_patch_find(&w, &r, c, a, &om, NULL, pm, RS_PATCH_MAX, &nm), RS_OK);
+            if (ns == 1 && nm == 1) {
+                const double e = fmax(fabs(ps[0].u_lo - pm[0].u_lo), fabs(ps[0].u_hi - pm[0].u_hi));
+                ck_assert_msg(e < 1e-6, "%s pose %d (y %g, yaw %g, roll %g): ends [%.9g, %.9g], to tol [%.9g, %.9g]",
+                              w.name, k, cy, psi, phi, ps[0].u_lo, ps[0].u_hi, pm[0].u_lo, pm[0].u_hi);
+                dend = fmax(dend, e);
+                ends += 2;
+            }
+            for (int q = 0; q < ns; q++)
+                for (int i = 0; i < ps[q].nn; i++) {
+                    const rs_patch_node *nd = &ps[q].node[i];
+                    double z1 = 0;
+                    const double dv = brute_slice(&w, &r, c, a, nd->u, &z1);
+                    if (!(dv > 0))
+                        continue;
+                    ck_assert_msg(fabs(nd->dv - dv) < 1e-10, "%s pose %d node %d: dv %.12g, brute force %.12g",
+                                  w.name, k, i, nd->dv, dv);
+                    ck_assert_msg(fabs(nd->zr1 - z1) < 2e-6, "%s pose %d node %d: z_r' %.9g, brute force %.9g",
+                                  w.name, k, i, nd->zr1, z1);
+                    ddv = fmax(ddv, fabs(nd->dv - dv));
+                    dz1 = fmax(dz1, fabs(nd->zr1 - z1));
+                    nodes++;
+                }
+        }
+        rs_profile_free(&w);
+        rs_profile_free(&r);
+    }
+    printf("strips: %d patch ends within %.2g m of the ends to tol; %d nodes' overlap within %.2g m, rail slope "
+           "within %.2g of the brute force\n",
+           ends, dend, nodes, ddv, dz1);
+    ck_assert(ends > 200 && nodes > 2000);
+}
+END_TEST
+
 START_TEST(test_hertz_approach)
 {
     const double E = 2.1e11, nu = 0.28, Es = E / (2 * (1 - nu * nu));
@@ -1519,6 +1598,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
     tcase_add_test(t, test_strips_hertz_approach);
+    tcase_add_test(t, test_strips_ends_nodes);
     tcase_add_test(t, test_interval_products);
     tcase_add_test(t, test_hint_prepare);
     tcase_add_loop_test(t, test_interval_bound, 0, 3);
