@@ -294,8 +294,8 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
         (opt->contact_law != RS_CREEP_KALKER && !opt->contact_mu_each && !(opt->contact_mu > 0)))
         return rs_fail(err, errlen, RS_E_ARG,
                        "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
-                       ">= 0, contact_theta in [0.5, 1], contact_normal a known law (rs_normal_law) and contact_law a known law (FASTSIM and Polach need a friction "
-                       "coefficient contact_mu > 0)");
+                       ">= 0, contact_theta in [0.5, 1], contact_normal a known law (rs_normal_law) and "
+                       "contact_law a known law (FASTSIM and Polach need a friction coefficient contact_mu > 0)");
     elastic_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
@@ -386,7 +386,7 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     rs_patch_defaults(&c->popt);
     c->popt.ends = 0; /* the point law uses the deepest point only */
     c->popt.minima = 1; /* one point per minimum, continuous shares (issue 20) */
-    c->popt.strips = opt->contact_normal != RS_NORMAL_POINT; /* the default; its ends exact */
+    c->popt.strips = opt->contact_normal != RS_NORMAL_POINT; /* the default; its ends sought */
     return RS_OK;
 }
 
@@ -561,17 +561,6 @@ static void point_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch
     pp->cn = cn;
 }
 
-/* The strip law (RS_NORMAL_STRIPS; docs/contact.md "Normal law:
- * strips"): node i of the patch carries kw_i dn_i along its own normal n_i
- * at its own point — the gradient of the elastic energy Σ kw_i dn_i² / 2 —
- * plus its share kw_i / Kw of the wheel's normal damping c_n (Kw: the
- * stiffness of the wheel's closed patches), c_n kw_i / Kw ṗ_i.  The patch
- * carries nothing when the sum along its normal n (the direction of its
- * elastic force) is not positive, or when the step opened it.  K6 and C6
- * take each node's screw: Σ kw_i g_i g_e,iᵀ and Σ c_n kw_i / Kw g_i g_e,iᵀ.
- * The patch's kn, cn, ge (the opening and closing tests' linear model of
- * its N) are their sums along n; its c_hertz and g.pen the equivalent Hertz
- * law N_el = c p^{3/2} with the same stiffness 3/2 c p^{1/2} = Σ kw_i. */
 /* Σ a_i b_i over the RS_PATCH_NODES nodes as two sums, over the even and
  * the odd i, added at the end: with GCC's and Clang's vector extension in
  * one instruction a pair where the target has it (the same IEEE operations
@@ -599,6 +588,17 @@ static double dot_nodes(const double *a, const double *b)
 #endif
 }
 
+/* The strip law (the default; docs/contact.md "Normal law:
+ * strips"): node i of the patch carries kw_i dn_i along its own normal n_i
+ * at its own point — the gradient of the elastic energy Σ kw_i dn_i² / 2 —
+ * plus its share kw_i / Kw of the wheel's normal damping c_n (Kw: the
+ * stiffness of the wheel's closed patches), c_n kw_i / Kw ṗ_i.  The patch
+ * carries nothing when the sum along its normal n (the direction of its
+ * elastic force) is not positive, or when the step opened it.  K6 and C6
+ * take each node's screw: Σ kw_i g_i g_e,iᵀ and Σ c_n kw_i / Kw g_i g_e,iᵀ.
+ * The patch's kn, cn, ge (the opening and closing tests' linear model of
+ * its N) are their sums along n; its c_hertz and g.pen the equivalent Hertz
+ * law N_el = c p^{3/2} with the same stiffness 3/2 c p^{1/2} = Σ kw_i. */
 static void strip_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch *pp, const double t[3],
                          const double vO[3], const double om[3], double Kw)
 {

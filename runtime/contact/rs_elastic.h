@@ -16,13 +16,15 @@
  *     profile's origin sits at h_r from the centre line on the wheel's side;
  *   - rs_patch_find gives every patch where wheel and rail overlap (tread and
  *     flange at once);
- *   - per patch a Hertzian normal force N = k c_H p^{3/2} + c_n ṗ (clamped at
- *     >= 0; c_H from the patch's curvatures, rs_hertz_approach_law; k =
- *     rs_options.contact_k_scale, c_n = contact_damp) along the rail normal
- *     (the point law, RS_NORMAL_POINT, the default); or, with
- *     RS_NORMAL_STRIPS, the patch's force integrated over its wheel slices,
- *     each pressing along its own normal, the gradient of one elastic
- *     energy (rs_strip_table.h; docs/contact.md "Normal law: strips");
+ *   - per patch its elastic force integrated over its wheel slices, each
+ *     pressing along its own normal, the gradient of one elastic energy
+ *     (the strip law, the default; rs_strip_table.h; docs/contact.md
+ *     "Normal law: strips"), with the wheel's normal damping c_n =
+ *     contact_damp shared by stiffness; or, with RS_NORMAL_POINT, a
+ *     Hertzian normal force N = k c_H p^{3/2} + c_n ṗ per minimum of the gap
+ *     (clamped at >= 0; c_H from the patch's curvatures,
+ *     rs_hertz_approach_law; k = rs_options.contact_k_scale) along the rail
+ *     normal;
  *     and creep forces (Kalker's linear law on the patch's Hertz ellipse,
  *     saturated at μ N when contact_mu > 0) in the patch's contact base;
  *   - the wrench W (force and moment about O_w) of all patches of a wheel
@@ -61,9 +63,9 @@ const rs_contact_ops *rs_contact_for_model(const rs_model *m);
 
 /* Patch j (< RS_PATCH_MAX) of contact i after the last step's start:
  * geometry (rs_patch), forces and creepages.  NULL if j is not active. */
-/* One quadrature node of a patch under the strip law (rs_options
- * .contact_normal 0): its force kw dn (+ its share of the damping) along n
- * at lever r; its elastic energy kw dn² / 2. */
+/* One quadrature node of a patch under the strip law (the default:
+ * rs_options.contact_normal 0 or RS_NORMAL_STRIPS): its force kw dn (+ its
+ * share of the damping) along n at lever r; its elastic energy kw dn² / 2. */
 typedef struct rs_elastic_strip {
     double r[3], n[3]; /* lever from O_w and the rail normal, ground frame   */
     double ra;         /* the rail's approach per metre along the track      */

@@ -148,8 +148,10 @@ typedef struct rs_options {
                              model's contact order): μ of that contact; a
                              NaN entry, or NULL for all, takes contact_mu  */
     /* Elastic contact only (rs_elastic_contact(), rs_elastic.h). */
-    double contact_damp;  /* normal damping c_n per patch [N s/m]: N = c_H p^{3/2}
-                             + c_n ṗ, clamped at >= 0; default 1e5          */
+    double contact_damp;  /* normal damping c_n [N s/m], default 1e5: the
+                             strip law shares it over a wheel's patch nodes
+                             by stiffness; the point law gives each patch
+                             N = c_H p^{3/2} + c_n ṗ, clamped at >= 0       */
     double contact_k_scale; /* multiplies every patch's Hertz constant c_H
                              (1 default; larger: stiffer, towards the
                              constraint contact)                            */
