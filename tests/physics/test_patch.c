@@ -487,6 +487,36 @@ static double max_depth(const res *a)
     return d;
 }
 
+/* The random poses of the search tests: four uniforms in [0, 1] from a
+ * linear congruential generator (the same sequence for a seed on every
+ * machine) into rnd; from the first three, the wheel centre's lateral cy in
+ * [−13, 7] mm, the axle yawed ±20 mrad and rolled ±5 mrad (axis a); the
+ * fourth is left to the caller for the height. */
+typedef struct random_pose {
+    double rnd[4], cy, psi, phi, a[3];
+} random_pose;
+
+static void uniforms(unsigned *seed, double rnd[4])
+{
+    for (int j = 0; j < 4; j++) {
+        *seed = *seed * 1103515245u + 12345u;
+        rnd[j] = ((*seed >> 8) & 0xffff) / 65535.0;
+    }
+}
+
+static random_pose draw_pose(unsigned *seed)
+{
+    random_pose d;
+    uniforms(seed, d.rnd);
+    d.cy = -0.013 + 0.020 * d.rnd[0];
+    d.psi = -0.02 + 0.04 * d.rnd[1];
+    d.phi = -0.005 + 0.01 * d.rnd[2];
+    d.a[0] = -sin(d.psi) * cos(d.phi);
+    d.a[1] = cos(d.psi) * cos(d.phi);
+    d.a[2] = sin(d.phi);
+    return d;
+}
+
 /* the rigid contact height of S1002 on 60E1 (no yaw) by brute force */
 static double rigid_cz(const rs_profile *w, const rs_profile *r, double cy)
 {
@@ -692,13 +722,8 @@ START_TEST(test_brute_force)
     unsigned seed = 12345;
     double worst = 0;
     for (int k = 0; k < 24; k++) {
-        double rnd[4];
-        for (int j = 0; j < 4; j++) {
-            seed = seed * 1103515245u + 12345u;
-            rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
-        }
-        const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
-        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const random_pose d = draw_pose(&seed);
+        const double *rnd = d.rnd, cy = d.cy, psi = d.psi, phi = d.phi, *a = d.a;
         const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) - 2e-4 * rnd[3] + 5e-5};
         rs_patch_opts o;
         rs_patch_defaults(&o);
@@ -750,13 +775,8 @@ START_TEST(test_hint_independent)
     int contact = 0, two = 0, brute = 0;
     double worst = 0;
     for (int k = 0; k < 1500; k++) {
-        double rnd[4];
-        for (int j = 0; j < 4; j++) {
-            seed = seed * 1103515245u + 12345u;
-            rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
-        }
-        const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
-        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const random_pose d = draw_pose(&seed);
+        const double *rnd = d.rnd, cy = d.cy, psi = d.psi, phi = d.phi, *a = d.a;
         const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 5e-5 - 3e-4 * rnd[3]};
         o.du = k % 3 == 0 ? 0.7e-3 : 1e-3;
         /* the stale hint: tables of another pair, indices out of range */
@@ -997,10 +1017,7 @@ START_TEST(test_convex_skip)
     double worst_closed = 0;
     for (int k = 0; k < 300; k++) {
         double rnd[4];
-        for (int j = 0; j < 4; j++) {
-            seed = seed * 1103515245u + 12345u;
-            rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
-        }
+        uniforms(&seed, rnd);
         const int flat = closed && k % 2 == 0;
         double cy = -0.013 + 0.020 * rnd[0];
         if (pi == 4 || pi == 5)   /* conformal: u_w moves 31 times as far as c_y */
@@ -1285,13 +1302,8 @@ START_TEST(test_strips_ends_nodes)
         om.minima = 1;
         unsigned seed = 4242u + (unsigned)pi;
         for (int k = 0; k < 300; k++) {
-            double rnd[4];
-            for (int j = 0; j < 4; j++) {
-                seed = seed * 1103515245u + 12345u;
-                rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
-            }
-            const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
-            const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+            const random_pose d = draw_pose(&seed);
+            const double *rnd = d.rnd, cy = d.cy, psi = d.psi, phi = d.phi, *a = d.a;
             const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 5e-5 - 3e-4 * rnd[3]};
             rs_patch ps[RS_PATCH_MAX], pm[RS_PATCH_MAX];
             int ns = 0, nm = 0;
@@ -1436,13 +1448,8 @@ START_TEST(test_interval_bound)
     int tried = 0, cleared = 0, closest_n = 0;
     double closest = INFINITY;
     for (int k = 0; k < 40; k++) {
-        double rnd[4];
-        for (int j = 0; j < 4; j++) {
-            seed = seed * 1103515245u + 12345u;
-            rnd[j] = ((seed >> 8) & 0xffff) / 65535.0;
-        }
-        const double cy = -0.013 + 0.020 * rnd[0], psi = -0.02 + 0.04 * rnd[1], phi = -0.005 + 0.01 * rnd[2];
-        const double a[3] = {-sin(psi) * cos(phi), cos(psi) * cos(phi), sin(phi)};
+        const random_pose d = draw_pose(&seed);
+        const double *rnd = d.rnd, cy = d.cy, psi = d.psi, phi = d.phi, *a = d.a;
         const double c[3] = {0.0, cy, rigid_cz(&w, &r, cy) + 2e-3 - 2.2e-3 * rnd[3]};
         for (double u0 = w.y[0]; u0 + 4e-3 <= w.y[w.n - 1]; u0 += 4e-3) {
             const double u1 = u0 + 4e-3;
