@@ -196,19 +196,27 @@ static const law_case law_cases[] = {
     {"point law", RS_NORMAL_POINT, 0, 1},
 };
 
+/* The elastic contact's options of law case c, creep law `law`, μ 0.3. */
+static rs_train_wheel_contact_opts case_opts(int c, int law)
+{
+    rs_train_wheel_contact_opts co;
+    rs_train_wheel_contact_opts_default(&co);
+    co.mode = RS_TRAIN_CONTACT_ELASTIC;
+    co.law = law;
+    co.mu = 0.3;
+    co.normal = law_cases[c].normal;
+    if (law_cases[c].c_damp > 0)
+        co.c_damp = law_cases[c].c_damp;
+    return co;
+}
+
 START_TEST(test_drop_no_pull_and_balance)
 {
     RS_REQUIRE_MODEL("wheelset");
     rs_loaded *hm = rt_load("generated/wheelset");
     const rs_model *m = rs_loaded_model(hm);
     for (int c = 0; c < 3; c++) {
-        rs_train_wheel_contact_opts co;
-        rs_train_wheel_contact_opts_default(&co);
-        co.mode = RS_TRAIN_CONTACT_ELASTIC;
-        co.mu = 0.3;
-        co.normal = law_cases[c].normal;
-        if (law_cases[c].c_damp > 0)
-            co.c_damp = law_cases[c].c_damp;
+        rs_train_wheel_contact_opts co = case_opts(c, 0); /* Kalker */
         const double h = 1e-3;
         rs_train *tr = one_vehicle_train(m, &co, h, 0, NULL, NULL);
         ck_assert_msg(rs_train_start(tr, 0.0, 0.0, 10.0) == RS_OK, "%s", rs_train_error(tr));
@@ -248,14 +256,7 @@ START_TEST(test_feve_drop_no_pull)
     ck_assert(qd0 && qds);
     rt_feve_rotors(m, 23.7, qd0, qds);
     for (int c = 0; c < 3; c++) {
-        rs_train_wheel_contact_opts co;
-        rs_train_wheel_contact_opts_default(&co);
-        co.mode = RS_TRAIN_CONTACT_ELASTIC;
-        co.law = 1; /* FASTSIM */
-        co.mu = 0.3;
-        co.normal = law_cases[c].normal;
-        if (law_cases[c].c_damp > 0)
-            co.c_damp = law_cases[c].c_damp;
+        rs_train_wheel_contact_opts co = case_opts(c, 1); /* FASTSIM */
         const double h = 1e-3;
         rs_train *tr = one_vehicle_train(m, &co, h, 1, qd0, qds);
         const int st = rs_train_start(tr, 0.0, 0.0, 23.7);
