@@ -177,6 +177,11 @@ typedef struct rs_linear_opened {
 } rs_linear_opened;
 
 int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, size_t errlen);
+
+/* 1 when o's runs would use the elastic contact: the scenario says
+ * `contact elastic`, or it says nothing and the model's contacts say
+ * `mode elastic` (rs_contact_for_model). */
+int rs_linear_runs_elastic(const rs_linear_opened *o);
 void rs_linear_close(rs_linear_opened *o);
 
 /* A workspace of o's scenario at speed V (NaN: as the scenario says) with

@@ -573,6 +573,11 @@ int rs_linear_frf_run(const rs_linear_frf_config *c, rs_linear_frf *r, char *err
         rs_linear_close(&o);
         return st;
     }
+    if (rs_linear_runs_elastic(&o))
+        rs_logf(&c->lin.log, RS_LOG_LINE,
+                "note: the runs of this scenario use the elastic contact; frequency responses linearize the "
+                "constraint contact (one point per wheel, Kalker's linear law: the track inputs enter through "
+                "its contact splines; docs/linear.md)");
     double *f = malloc((size_t)c->n_f * sizeof *f);
     int *idx = malloc(((size_t)m->n_q + 1) * sizeof *idx);
     const int npt = c->points ? c->n_points : 0;

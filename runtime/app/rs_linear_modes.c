@@ -483,6 +483,31 @@ int rs_linear_open(const rs_linear_config *c, rs_linear_opened *o, char *err, si
     return st;
 }
 
+int rs_linear_runs_elastic(const rs_linear_opened *o)
+{
+    if (o->m->n_contact == 0)
+        return 0;
+    const int mode = rs_binding_contact_mode(o->b);
+    const rs_contact_ops *described = rs_contact_for_model(o->m);
+    return mode == RS_CONTACT_MODE_ELASTIC ||
+           (mode == RS_CONTACT_MODE_MODEL && described && described->elastic);
+}
+
+/* The runs of this scenario use the elastic contact but the analysis was
+ * asked for the constraint one: say so (quiet or not), so that nobody takes
+ * the textbook model's modes for those of the model the runs integrate. */
+static void note_constraint_for_elastic(const rs_linear_config *c, const rs_linear_opened *o)
+{
+    if (c->elastic || !rs_linear_runs_elastic(o))
+        return;
+    rs_logf(&c->log, RS_LOG_LINE,
+            "note: %s, but this analysis linearizes the constraint contact (one point per wheel, Kalker's "
+            "linear law: the textbook model); --elastic linearizes the elastic contact the runs use "
+            "(docs/linear.md \"Elastic contact\")",
+            rs_binding_contact_mode(o->b) == RS_CONTACT_MODE_ELASTIC ? "the scenario says 'contact elastic'"
+                                                                      : "the model's contacts say 'mode elastic'");
+}
+
 int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -497,6 +522,7 @@ int rs_linear_sweep(const rs_linear_config *c, rs_linear_result *r, char *err, s
     int st = rs_linear_open(c, &o, err, errlen);
     if (st)
         return st;
+    note_constraint_for_elastic(c, &o);
     const rs_model *m = o.m;
     snprintf(r->model, sizeof r->model, "%s", m->name);
     const int ns = c->n_speeds > 0 ? c->n_speeds : 1;

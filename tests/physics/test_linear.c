@@ -54,7 +54,14 @@
  *     are x coordinates; at 100 m/s hunting: lateral coordinates, no spin
  *     among the dominant ones.  Every mode's shares sum to 1;
  *   - creep_law_is_kalker: a scenario's `creep fastsim` gives the modes of
- *     `creep kalker` bit for bit (the analysis linearizes Kalker's law).
+ *     `creep kalker` bit for bit (the analysis linearizes Kalker's law);
+ *   - constraint_for_elastic_says_so: a scenario's `contact elastic` (or a
+ *     description's `mode elastic`) without rs_linear_config.elastic is
+ *     linearized with the constraint contact — the modes equal those of
+ *     `contact constraint` bit for bit, and differ from the elastic ones —
+ *     and the log says so once, naming where the elastic contact came from
+ *     and the option that linearizes it; no note when the analysis already
+ *     linearizes the runs' contact.
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -69,6 +76,7 @@
 #include "rs_hertz.h"
 #include "rs_kalker.h"
 #include "rs_linear.h"
+#include "rs_linear_frf.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
 #include "rs_speed.h"
@@ -379,6 +387,96 @@ START_TEST(coach_dominant_by_energy)
 }
 END_TEST
 
+/* The log lines of a sweep, joined by newlines, and the notes among them. */
+static char logged[8192];
+static void keep_line(void *ctx, rs_log_kind kind, const char *text)
+{
+    (void)ctx;
+    (void)kind;
+    const size_t n = strlen(logged);
+    snprintf(logged + n, sizeof logged - n, "%s\n", text);
+}
+
+static int notes_logged(void)
+{
+    int n = 0;
+    for (const char *p = logged; (p = strstr(p, "note: ")); p++)
+        n++;
+    return n;
+}
+
+/* The 6 m/s modes of dir with set (elastic: rs_linear_config.elastic) and
+ * the number of notes its log holds. */
+static int notes_of(const char *dir, const char *set, int elastic, rs_linear_result *r)
+{
+    rs_linear_config c;
+    rs_linear_config_default(&c);
+    c.model_dir = dir;
+    c.set_text = set;
+    c.v_lo = c.v_hi = 6;
+    c.n_speeds = 1;
+    c.quiet = 1;
+    c.elastic = elastic;
+    c.log.fn = keep_line;
+    logged[0] = '\0';
+    ck_assert_msg(rs_linear_sweep(&c, r, err, sizeof err) == RS_OK, "%s: %s", dir, err);
+    return notes_logged();
+}
+
+static int same_modes(const rs_linear_result *a, const rs_linear_result *b)
+{
+    const rs_linear_modes *x = &a->at[0], *y = &b->at[0];
+    if (x->n != y->n)
+        return 0;
+    for (int k = 0; k < x->n; k++)
+        if (x->mode[k].freq != y->mode[k].freq || x->mode[k].zeta != y->mode[k].zeta)
+            return 0;
+    return 1;
+}
+
+START_TEST(constraint_for_elastic_says_so)
+{
+    rs_linear_result plain, said, elastic;
+    ck_assert_int_eq(notes_of("generated/wheelset", "contact constraint", 0, &plain), 0);
+    ck_assert_int_eq(notes_of("generated/wheelset", "contact elastic", 0, &said), 1);
+    printf("%s", logged);
+    ck_assert_msg(strstr(logged, "the scenario says 'contact elastic'") && strstr(logged, "--elastic"), "%s", logged);
+    ck_assert_msg(same_modes(&plain, &said), "the note's analysis is the constraint contact's");
+    ck_assert_int_eq(notes_of("generated/wheelset", "contact elastic", 1, &elastic), 0);
+    ck_assert_msg(!same_modes(&plain, &elastic), "--elastic linearizes another contact");
+    rs_linear_result_free(&plain);
+    rs_linear_result_free(&said);
+    rs_linear_result_free(&elastic);
+    /* frequency responses: always the constraint contact, noted */
+    for (int k = 0; k < 2; k++) {
+        rs_linear_frf_config fc;
+        memset(&fc, 0, sizeof fc);
+        rs_linear_config_default(&fc.lin);
+        fc.lin.model_dir = "generated/wheelset";
+        fc.lin.set_text = k ? "contact elastic" : "contact constraint";
+        fc.lin.v_lo = fc.lin.v_hi = 6;
+        fc.lin.n_speeds = 1;
+        fc.lin.quiet = 1;
+        fc.lin.log.fn = keep_line;
+        fc.f_lo = fc.f_hi = 1;
+        fc.n_f = 1;
+        rs_linear_frf fr;
+        logged[0] = '\0';
+        ck_assert_msg(rs_linear_frf_run(&fc, &fr, err, sizeof err) == RS_OK, "frf: %s", err);
+        rs_linear_frf_free(&fr);
+        ck_assert_int_eq(notes_logged(), k);
+    }
+    ck_assert_msg(strstr(logged, "frequency responses linearize the constraint contact"), "%s", logged);
+    /* the description's mode, the scenario silent */
+    ck_assert_int_eq(notes_of("generated/wheelset_flange", NULL, 0, &said), 1);
+    ck_assert_msg(strstr(logged, "the model's contacts say 'mode elastic'"), "%s", logged);
+    ck_assert_int_eq(notes_of("generated/wheelset_flange", "contact constraint", 0, &plain), 0);
+    ck_assert_msg(same_modes(&plain, &said), "wheelset_flange: the constraint contact either way");
+    rs_linear_result_free(&plain);
+    rs_linear_result_free(&said);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("linear");
@@ -390,6 +488,7 @@ static Suite *suite(void)
     tcase_add_test(tc, eigen_vs_simulation);
     tcase_add_test(tc, coach_dominant_by_energy);
     tcase_add_test(tc, creep_law_is_kalker);
+    tcase_add_test(tc, constraint_for_elastic_says_so);
     suite_add_tcase(s, tc);
     return s;
 }
