@@ -193,6 +193,14 @@ static int table_line(const parser *ps, rs_profile *p, seen *sn, char tok[MAX_TO
                         "replace it with a measured value or delete the line",
                         k == 0 ? "y" : "z", tok[k]);
     }
+    /* A table written from the field side to the flange (a measuring
+     * device's own order) fails on its second point: say how to turn it. */
+    if (p->n == 1 && v[0] < p->y[0])
+        return fail(ps, RS_E_TABLE,
+                    "y = %.17g is less than y = %.17g on the previous point: the table runs with decreasing y; "
+                    "list the points in increasing y (reverse their order), and if y is positive towards the "
+                    "track centre also mirror it (y -> -y): y must grow towards the field side",
+                    v[0], p->y[0]);
     if (p->n > 0 && !(v[0] > p->y[p->n - 1]))
         return fail(ps, RS_E_TABLE,
                     "y = %.17g is not greater than y = %.17g on the previous point; "

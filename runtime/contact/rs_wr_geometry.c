@@ -64,6 +64,29 @@ int rs_wrgeom_gauge_point(const rs_profile *r, double drop, double *gy)
 
 static const char *side_name(int s) { return s == 0 ? "left" : "right"; }
 
+/* A wheel table given the other way round (y positive towards the track
+ * centre) has its flange at its large-y end.  The flange, the wheel's
+ * highest part, is 25-30 mm above the tread; a worn tread's false flange
+ * stays within ~3 mm of it and a tread's taper over a table gives a few mm,
+ * so a highest point in the field-side half that stands MIRROR_RISE above
+ * everything in the flange-side half is a flange on the wrong side.  Returns
+ * 1 with that point (y, z) and the rise. */
+#define MIRROR_RISE 0.005
+static int wheel_mirrored(const rs_profile *w, double *ym, double *zm, double *rise)
+{
+    const double mid = 0.5 * (w->y[0] + w->y[w->n - 1]);
+    double zf = -INFINITY;   /* highest in the flange-side half */
+    int im = 0;
+    for (int i = 0; i < w->n; i++) {
+        if (w->y[i] <= mid && w->z[i] > zf) zf = w->z[i];
+        if (w->z[i] > w->z[im]) im = i;
+    }
+    *ym = w->y[im];
+    *zm = w->z[im];
+    *rise = w->z[im] - zf;
+    return w->y[im] > mid && *rise > MIRROR_RISE;
+}
+
 /* Side s's pair and placement; `which` names the side in messages where the
  * sides differ ("" where one pair is on both). */
 static int init_pair(rs_wrgeom *g, int s, const rs_profile *wheel, const rs_profile *rail, const char *which,
@@ -80,6 +103,14 @@ static int init_pair(rs_wrgeom *g, int s, const rs_profile *wheel, const rs_prof
         return rs_fail(err, errlen, RS_E_VALUE,
                        "%s%s is not a rail profile (kind wheel): give the wheel first, then the rail", which,
                        rail->name);
+    double ym, zm, rise;
+    if (wheel_mirrored(wheel, &ym, &zm, &rise))
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%swheel %s has its flange at the field-side end: its highest point (z = %.1f mm at y = "
+                       "%.1f mm) is in the large-y half of the table, %.1f mm above anything in the other half; "
+                       "the file's y runs towards the track centre: mirror the table (y -> -y, then sort by "
+                       "increasing y) so that y is positive towards the field side", which, wheel->name, zm * 1e3,
+                       ym * 1e3, rise * 1e3);
     p->r0 = s == 1 && isfinite(g->o.r0_right) ? g->o.r0_right : g->o.r0;
     if (!(p->r0 > 0.05 && p->r0 < 5))
         return rs_fail(err, errlen, RS_E_VALUE,
@@ -115,6 +146,17 @@ int rs_wrgeom_init_sides(rs_wrgeom *g, const rs_profile *const wheel[2], const r
     if (!(g->o.flange_back > 0.2 && g->o.flange_back < g->o.gauge + 0.5))
         return rs_fail(err, errlen, RS_E_VALUE,
                        "flange-back spacing %g m: give it in metres (e.g. 1.360)", g->o.flange_back);
+    /* The flange backs stand inside the rails' gauge points on any track
+     * (B + two flange thicknesses < G); B >= G puts the wheels on their
+     * flanges outside the rails, and the solve would report that as a
+     * contact (a swapped --gauge / --flange-back, or metre gauge with the
+     * standard-gauge flange back). */
+    if (!(g->o.flange_back < g->o.gauge))
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "flange-back spacing %g m is not less than the gauge %g m: the flange backs would stand "
+                       "outside the rails' gauge points; check --gauge and --flange-back (standard gauge: 1.435 "
+                       "and 1.360; the flange back plus both flange thicknesses must be less than the gauge)",
+                       g->o.flange_back, g->o.gauge);
     if (!(g->o.two_point_tol > 0) || !(g->o.du > 0))
         return rs_fail(err, errlen, RS_E_VALUE, "two-point tolerance and grid spacing must be > 0");
     const int same = wheel[0] == wheel[1] && rail[0] == rail[1] && !isfinite(g->o.r0_right) &&
@@ -267,7 +309,9 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
     int rc;
     for (int it = 0;; it++) {
         if (it == 200) return rs_fail(err, errlen, RS_E_NOCONV,
-                                      "the roll angle did not converge at shift %.3f mm", y * 1e3);
+                                      "the roll angle did not converge at shift %.3f mm (where the wheelset is "
+                                      "wedged between the rails, on both flanges, no roll satisfies both: check "
+                                      "--gauge and --flange-back, or narrow --shift)", y * 1e3);
         hl = hg;
         hr = hg;
         if ((rc = side_touch(g, 0, y, phi, &hl, &pl, err, errlen)) != RS_OK) return rc;
