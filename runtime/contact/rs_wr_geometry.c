@@ -126,6 +126,22 @@ static int init_pair(rs_wrgeom *g, int s, const rs_profile *wheel, const rs_prof
                            "(--gauge-point Y, m)", which, rail->name, g->o.gauge_drop * 1e3);
         }
     }
+    /* The gauge point is on the gauge face, some 30 mm to the gauge side of
+     * the top; one 5 mm or more on its field side is a rail file whose y
+     * runs towards the track centre (its wheel would stand on the field
+     * side of the head, and the run would go on without saying so). */
+    double yt = rail->top_y;
+    if (!rail->has_top) {
+        double zt = -INFINITY;
+        for (int i = 0; i < rail->n; i++)
+            if (rail->z[i] > zt) zt = rail->z[i], yt = rail->y[i];
+    }
+    if (gy > yt + 0.005)
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%srail %s: its gauge point (y = %.1f mm) lies on the field side of its top (y = %.1f mm): "
+                       "the file's y runs towards the track centre; mirror the table and its points (y -> -y, then "
+                       "sort by increasing y) so that y is positive towards the field side, or correct the gauge "
+                       "point", which, rail->name, gy * 1e3, yt * 1e3);
     p->gauge_y = gy;
     p->d = 0.5 * g->o.flange_back - wheel->y[0];
     p->yr0 = 0.5 * g->o.gauge - gy;

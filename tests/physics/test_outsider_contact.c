@@ -10,6 +10,8 @@
  *    (S1002 mirrored) is refused, naming its highest point, which is the
  *    S1002's flange crest read from s1002.prf, mirrored; one written in
  *    decreasing y is refused on its second point with the way to turn it;
+ *    a rail written towards the track centre (60E1 1:40 mirrored, its
+ *    gauge and top points with it) is refused, naming both points;
  *  - a translation: the same S1002 and 60E1 1:40 with their origins moved
  *    (wheel y + 20 mm, z + 5 mm with r0 5 mm less; rail y + 10 mm, z + 172
  *    mm, its gauge and top points moved alike) are the same bodies (the
@@ -104,6 +106,37 @@ START_TEST(mirrored_and_reversed_wheel)
     ck_assert_int_eq(rs_wrgeom_init(&g, &c, &r, NULL, err, sizeof err), RS_OK);
     ck_assert_int_eq(rs_wrgeom_init(&g, &w, &r, NULL, err, sizeof err), RS_OK);
     rs_profile_free(&c);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
+START_TEST(mirrored_rail)
+{
+    rs_profile w, r, m;
+    char err[512];
+    load(&w, "s1002.prf");
+    load(&r, "60e1_1in40.prf");
+    /* y towards the track centre, gauge and top points mirrored with it:
+     * the gauge point (y -35.53 mm in the file) at +35.53 mm, the top
+     * (+7.50 mm) at -7.50 mm */
+    ck_assert_int_eq(build(&m, &r, "R60m", -1, 0, 0, 1, err, sizeof err), RS_OK);
+    rs_wrgeom g;
+    ck_assert_int_eq(rs_wrgeom_init(&g, &w, &m, NULL, err, sizeof err), RS_E_VALUE);
+    char want[128];
+    snprintf(want, sizeof want, "gauge point (y = %.1f mm) lies on the field side of its top (y = %.1f mm)",
+             -r.gauge_y * 1e3, -r.top_y * 1e3);
+    ck_assert_msg(strstr(err, "rail R60m") && strstr(err, want) && strstr(err, "mirror"), "%s (want '%s')", err,
+                  want);
+    /* an explicit gauge point on the field side is refused the same way;
+     * one at the crown (the FEVE pair's --gauge-point 0) is not */
+    rs_wrgeom_opts o;
+    rs_wrgeom_defaults(&o);
+    o.gauge_y = 0.020;
+    ck_assert_int_eq(rs_wrgeom_init(&g, &w, &r, &o, err, sizeof err), RS_E_VALUE);
+    o.gauge_y = 0;
+    ck_assert_int_eq(rs_wrgeom_init(&g, &w, &r, &o, err, sizeof err), RS_OK);
+    rs_profile_free(&m);
     rs_profile_free(&w);
     rs_profile_free(&r);
 }
@@ -219,6 +252,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("outsider_contact");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, mirrored_and_reversed_wheel);
+    tcase_add_test(tc, mirrored_rail);
     tcase_add_test(tc, origins_moved);
     tcase_add_test(tc, hollow_wheel_odd_dr);
     tcase_add_test(tc, flange_back_outside_gauge);
