@@ -312,8 +312,7 @@ int cmd_contact_geometry(int argc, char **argv) {
         const std::string m = err;
         const int s = m.rfind("right side", 0) == 0 ? 1 : 0;
         // a message about the wheel file names it; one about the options, both files
-        const std::string file = m.find("has its flange") != std::string::npos ? wpath[s]
-                                 : m.find("its gauge point") != std::string::npos ? rpath[s]
+        const std::string file = m.find("its gauge point") != std::string::npos ? rpath[s]
                                  : m.find("flange-back spacing") != std::string::npos ? wpath[0] + " on " + rpath[0]
                                                                                       : rpath[s];
         throw cli::UserError(file + ": " + m);

@@ -64,29 +64,6 @@ int rs_wrgeom_gauge_point(const rs_profile *r, double drop, double *gy)
 
 static const char *side_name(int s) { return s == 0 ? "left" : "right"; }
 
-/* A wheel table given the other way round (y positive towards the track
- * centre) has its flange at its large-y end.  The flange, the wheel's
- * highest part, is 25-30 mm above the tread; a worn tread's false flange
- * stays within ~3 mm of it and a tread's taper over a table gives a few mm,
- * so a highest point in the field-side half that stands MIRROR_RISE above
- * everything in the flange-side half is a flange on the wrong side.  Returns
- * 1 with that point (y, z) and the rise. */
-#define MIRROR_RISE 0.005
-static int wheel_mirrored(const rs_profile *w, double *ym, double *zm, double *rise)
-{
-    const double mid = 0.5 * (w->y[0] + w->y[w->n - 1]);
-    double zf = -INFINITY;   /* highest in the flange-side half */
-    int im = 0;
-    for (int i = 0; i < w->n; i++) {
-        if (w->y[i] <= mid && w->z[i] > zf) zf = w->z[i];
-        if (w->z[i] > w->z[im]) im = i;
-    }
-    *ym = w->y[im];
-    *zm = w->z[im];
-    *rise = w->z[im] - zf;
-    return w->y[im] > mid && *rise > MIRROR_RISE;
-}
-
 /* Side s's pair and placement; `which` names the side in messages where the
  * sides differ ("" where one pair is on both). */
 static int init_pair(rs_wrgeom *g, int s, const rs_profile *wheel, const rs_profile *rail, const char *which,
@@ -103,14 +80,6 @@ static int init_pair(rs_wrgeom *g, int s, const rs_profile *wheel, const rs_prof
         return rs_fail(err, errlen, RS_E_VALUE,
                        "%s%s is not a rail profile (kind wheel): give the wheel first, then the rail", which,
                        rail->name);
-    double ym, zm, rise;
-    if (wheel_mirrored(wheel, &ym, &zm, &rise))
-        return rs_fail(err, errlen, RS_E_VALUE,
-                       "%swheel %s has its flange at the field-side end: its highest point (z = %.1f mm at y = "
-                       "%.1f mm) is in the large-y half of the table, %.1f mm above anything in the other half; "
-                       "the file's y runs towards the track centre: mirror the table (y -> -y, then sort by "
-                       "increasing y) so that y is positive towards the field side", which, wheel->name, zm * 1e3,
-                       ym * 1e3, rise * 1e3);
     p->r0 = s == 1 && isfinite(g->o.r0_right) ? g->o.r0_right : g->o.r0;
     if (!(p->r0 > 0.05 && p->r0 < 5))
         return rs_fail(err, errlen, RS_E_VALUE,

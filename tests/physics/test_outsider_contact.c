@@ -7,8 +7,8 @@
  *
  * Checked against:
  *  - the profile data: a wheel table written towards the track centre
- *    (S1002 mirrored) is refused, naming its highest point, which is the
- *    S1002's flange crest read from s1002.prf, mirrored; one written in
+ *    (S1002 mirrored) is refused by the reader, naming its highest point,
+ *    which is the S1002's flange crest read from s1002.prf, mirrored; one written in
  *    decreasing y is refused on its second point with the way to turn it;
  *    a rail written towards the track centre (60E1 1:40 mirrored, its
  *    gauge and top points with it) is refused, naming both points;
@@ -80,19 +80,15 @@ START_TEST(mirrored_and_reversed_wheel)
         if (w.z[i] > w.z[top]) top = i;
     ck_assert_msg(w.y[top] < -0.05 && w.z[top] > 0.027, "S1002 crest at y %g z %g", w.y[top], w.z[top]);
 
-    /* y towards the track centre: mirrored and re-sorted, so it parses */
-    ck_assert_int_eq(build(&m, &w, "S1002m", -1, 0, 0, 1, err, sizeof err), RS_OK);
-    rs_wrgeom g;
-    ck_assert_int_eq(rs_wrgeom_init(&g, &m, &r, NULL, err, sizeof err), RS_E_VALUE);
+    /* y towards the track centre: mirrored and re-sorted, so the table is
+     * in order, but its flange stands at the field-side end: the reader
+     * refuses it (the runtime's contacts and contact-geometry alike) */
+    ck_assert_int_eq(build(&m, &w, "S1002m", -1, 0, 0, 1, err, sizeof err), RS_E_TABLE);
     char want[128];
     snprintf(want, sizeof want, "z = %.1f mm at y = %.1f mm", w.z[top] * 1e3, -w.y[top] * 1e3);
-    ck_assert_msg(strstr(err, "S1002m has its flange at the field-side end") && strstr(err, want) &&
-                  strstr(err, "mirror the table"), "%s (want '%s')", err, want);
-    /* on one side only: the message says which */
-    const rs_profile *const wl[2] = {&w, &m}, *const rl[2] = {&r, &r};
-    ck_assert_int_eq(rs_wrgeom_init_sides(&g, wl, rl, NULL, err, sizeof err), RS_E_VALUE);
-    ck_assert_msg(strncmp(err, "right side: wheel S1002m", 24) == 0, "%s", err);
-    rs_profile_free(&m);
+    ck_assert_msg(strstr(err, "S1002m:") && strstr(err, "wheel S1002m has its flange at the field-side end") &&
+                  strstr(err, want) && strstr(err, "mirror it"), "%s (want '%s')", err, want);
+    rs_wrgeom g;
 
     /* the right way round but listed from the field side: refused on the
      * second point (line 6 of the text build writes) */
