@@ -18,6 +18,8 @@
  *    wheel is placed by its flange back, its radius is r0 + z), so every
  *    shift gives the same dr, roll and radii, contact points moved by the
  *    offsets and the wheelset height by 172 mm;
+ *  - a rotation: 60E1 1:40 turned back level and inclined 1:40 again by
+ *    rs_wrgeom_incline_rail gives the shipped table's dr;
  *  - symmetry: a hollow-worn S1002 (1.5 mm deep) on 60E1 1:40 on both sides
  *    gives an odd dr(y);
  *  - geometry: a flange-back spacing not less than the gauge puts the
@@ -184,6 +186,51 @@ START_TEST(origins_moved)
 }
 END_TEST
 
+/* ---- inclination 0 and back ------------------------------------------------ */
+
+/* 60E1 1:40 turned back by atan(1/40) about its origin (a level 60E1, as an
+ * engineer with a level drawing has it), then --inclination 1:40's turn
+ * (rs_wrgeom_incline_rail): the shipped 1:40 table again, so the same dr at
+ * every shift (measured 5.6e-10 m through the CLI). */
+START_TEST(level_rail_inclined_again)
+{
+    rs_profile w, r, lv, inc;
+    char err[512];
+    load(&w, "s1002.prf");
+    load(&r, "60e1_1in40.prf");
+    const double th = -atan(1.0 / 40), c = cos(th), sn = sin(th);
+    const size_t cap = (size_t)r.n * 64 + 512;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    size_t len = (size_t)snprintf(buf, cap, "railsym-profile 1\nname R60lv\nkind rail\nunits m\n"
+                                  "gauge_point %.17g %.17g\ntop_point %.17g %.17g\n",
+                                  c * r.gauge_y - sn * r.gauge_z, sn * r.gauge_y + c * r.gauge_z,
+                                  c * r.top_y - sn * r.top_z, sn * r.top_y + c * r.top_z);
+    for (int i = 0; i < r.n; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%.17g %.17g\n", c * r.y[i] - sn * r.z[i],
+                                sn * r.y[i] + c * r.z[i]);
+    ck_assert_int_eq(rs_profile_parse(&lv, buf, len, "R60lv", err, sizeof err), RS_OK);
+    free(buf);
+    ck_assert_msg(rs_wrgeom_incline_rail(&lv, 40, &inc, err, sizeof err) == RS_OK, "%s", err);
+    rs_wrgeom a, b;
+    ck_assert_int_eq(rs_wrgeom_init(&a, &w, &r, NULL, err, sizeof err), RS_OK);
+    ck_assert_int_eq(rs_wrgeom_init(&b, &w, &inc, NULL, err, sizeof err), RS_OK);
+    double worst = 0;
+    for (int i = -80; i <= 80; i++) {
+        rs_wrgeom_state sa, sb;
+        ck_assert_msg(rs_wrgeom_solve(&a, i * 1e-4, &sa, err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_msg(rs_wrgeom_solve(&b, i * 1e-4, &sb, err, sizeof err) == RS_OK, "%s", err);
+        worst = fmax(worst, fabs(sa.dr - sb.dr));
+    }
+    printf("60E1 1:40 levelled and inclined again: |d dr| <= %.2e m\n", worst);
+    ck_assert_msg(worst < 1e-8, "dr differs by %g m", worst);
+    rs_profile_free(&inc);
+    rs_profile_free(&lv);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
 /* ---- a worn wheel ------------------------------------------------------------ */
 
 START_TEST(hollow_wheel_odd_dr)
@@ -250,6 +297,7 @@ static Suite *suite(void)
     tcase_add_test(tc, mirrored_and_reversed_wheel);
     tcase_add_test(tc, mirrored_rail);
     tcase_add_test(tc, origins_moved);
+    tcase_add_test(tc, level_rail_inclined_again);
     tcase_add_test(tc, hollow_wheel_odd_dr);
     tcase_add_test(tc, flange_back_outside_gauge);
     suite_add_tcase(s, tc);
