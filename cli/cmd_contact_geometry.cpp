@@ -310,7 +310,12 @@ int cmd_contact_geometry(int argc, char **argv) {
     rs_wrgeom g;
     if (rs_wrgeom_init_sides(&g, wheel, rail, &o, err, sizeof err) != RS_OK) {
         const std::string m = err;
-        throw cli::UserError((m.rfind("right side", 0) == 0 ? rpath[1] : rpath[0]) + ": " + m);
+        const int s = m.rfind("right side", 0) == 0 ? 1 : 0;
+        // a message about the wheel file names it; one about the options, both files
+        const std::string file = m.find("its gauge point") != std::string::npos ? rpath[s]
+                                 : m.find("flange-back spacing") != std::string::npos ? wpath[0] + " on " + rpath[0]
+                                                                                      : rpath[s];
+        throw cli::UserError(file + ": " + m);
     }
 
     // Which file a geometry message is about.
@@ -327,6 +332,22 @@ int cmd_contact_geometry(int argc, char **argv) {
     if (rs_wrgeom_solve(&g, 0.0, &st0, err, sizeof err) != RS_OK) throw cli::UserError(who(err) + ": " + err);
     // (the mean of the two sides' contact |Y|)
     const double e0 = 0.5 * (g.s[0].yr0 + st0.side[0].p[0].u_r + g.s[1].yr0 + st0.side[1].p[0].u_r);
+    // Centred, a wheel that touches steeper than 45 degrees is on its flange:
+    // the wheelset is wedged between the rails (gauge too narrow for the
+    // flange back and flanges), every row is flange contact and the conicity
+    // is meaningless (tan ge 12 at G 1.42 m for S1002 / 60E1); say so once,
+    // before the amplitudes' warnings.
+    for (int s = 0; s < 2; s++) {
+        const double a = st0.side[s].p[0].alpha;
+        if (std::fabs(a) > M_PI / 4)
+            std::fprintf(stderr,
+                         "railsym contact-geometry: warning: centred, the %s wheel touches its rail at a contact "
+                         "angle of %.1f deg, on its flange: the wheelset is wedged between the rails (no flangeway "
+                         "clearance) and the conicity means nothing; check --gauge (between the rails' gauge points) "
+                         "and --flange-back: the flange back plus both flange thicknesses must be less than the "
+                         "gauge\n",
+                         s ? "right" : "left", a * 180 / M_PI);
+    }
 
     // The default range stops at the last shift on each side before a
     // contact reaches the flange-side end of the wheel table (a flange that

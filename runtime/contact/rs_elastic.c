@@ -1301,7 +1301,13 @@ static int wheel_events(struct rs_ws *ws, int i, double t_end, double dt)
     const double limit = mu > 0 ? (ta - mu) / (1 + mu * ta) : 0;
     /* flange contact only: Nadal's limit means nothing on the tread */
     const int flange = steep->g.alpha > 0.7853981633974483;
-    const int exceed = flange && mu > 0 && Y / Q >= limit, derail = flange && steep->g.u_w < w->u_steep;
+    /* derailed: past the flank's outer end, where the angle falls below the
+     * flank's.  A yawed wheel's flange contact leads the axle, towards the
+     * tip in u_w and steeper than the flank (a 9 m wagon in R 150 m: 31
+     * mrad, u_w 0.2 mm past the end at 76 deg, Y/Q 0.57, not rising):
+     * the flank still bears there (test_outsider_curving) */
+    const int exceed = flange && mu > 0 && Y / Q >= limit,
+              derail = flange && steep->g.u_w < w->u_steep && steep->g.alpha < w->flange_angle;
     /* a climb: Y/Q at the limit held for contact_climb_time (rs_climb.h);
      * a derailment ends only when the contact is back inside the flank
      * (riding the flange's rounded top, below 45°, is still derailed) */

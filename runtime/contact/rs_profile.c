@@ -193,6 +193,14 @@ static int table_line(const parser *ps, rs_profile *p, seen *sn, char tok[MAX_TO
                         "replace it with a measured value or delete the line",
                         k == 0 ? "y" : "z", tok[k]);
     }
+    /* A table written from the field side to the flange (a measuring
+     * device's own order) fails on its second point: say how to turn it. */
+    if (p->n == 1 && v[0] < p->y[0])
+        return fail(ps, RS_E_TABLE,
+                    "y = %.17g is less than y = %.17g on the previous point: the table runs with decreasing y; "
+                    "list the points in increasing y (reverse their order), and if y is positive towards the "
+                    "track centre also mirror it (y -> -y): y must grow towards the field side",
+                    v[0], p->y[0]);
     if (p->n > 0 && !(v[0] > p->y[p->n - 1]))
         return fail(ps, RS_E_TABLE,
                     "y = %.17g is not greater than y = %.17g on the previous point; "
@@ -283,6 +291,30 @@ static int keyword_line(const parser *ps, rs_profile *p, seen *sn, char tok[MAX_
                 "units, gauge_point, top_point or a table line 'y z'", kw);
 }
 
+/* A wheel table given the other way round (y positive towards the track
+ * centre) has its flange at its large-y end.  The flange, the wheel's
+ * highest part, is 25-30 mm above the tread; a worn tread's false flange
+ * stays within ~3 mm of it and a tread's taper over a table gives a few mm,
+ * so a highest point in the field-side half that stands MIRROR_RISE above
+ * everything in the flange-side half is a flange on the wrong side (the
+ * runtime would otherwise put it against the rail's field side and report
+ * a lift-off or a flange of 89 degrees).  Returns 1 with that point's index
+ * and its rise. */
+#define MIRROR_RISE 0.005
+static int wheel_mirrored(const rs_profile *w, int *top, double *rise)
+{
+    const double mid = 0.5 * (w->y[0] + w->y[w->n - 1]);
+    double zf = -INFINITY;   /* highest in the flange-side half */
+    int im = 0;
+    for (int i = 0; i < w->n; i++) {
+        if (w->y[i] <= mid && w->z[i] > zf) zf = w->z[i];
+        if (w->z[i] > w->z[im]) im = i;
+    }
+    *top = im;
+    *rise = w->z[im] - zf;
+    return w->y[im] > mid && *rise > MIRROR_RISE;
+}
+
 /* The checks on the whole file, then the spline through the points.
  * last_line: the last non-comment line (0: none), where whole-file errors
  * point. */
@@ -303,6 +335,15 @@ static int finish(parser *ps, rs_profile *p, const seen *sn, int last_line)
         return fail(ps, RS_E_TABLE, "only %d point%s; a profile needs at least %d "
                     "(the not-a-knot spline): add points", p->n, p->n == 1 ? "" : "s",
                     RS_SPLINE_MIN_POINTS);
+    int top;
+    double rise;
+    if (p->kind == RS_PROFILE_WHEEL && wheel_mirrored(p, &top, &rise))
+        return fail(ps, RS_E_TABLE,
+                    "wheel %s has its flange at the field-side end: its highest point (z = %.1f mm at y = %.1f "
+                    "mm) is in the large-y half of the table, %.1f mm above anything in the other half; the "
+                    "table's y runs towards the track centre: mirror it (y -> -y, then sort by increasing y) so "
+                    "that y is positive towards the field side", p->name, p->z[top] * 1e3, p->y[top] * 1e3,
+                    rise * 1e3);
     char serr[160];
     int src = rs_spline_fit(&p->spline, p->y, p->z, p->n, serr, sizeof serr);
     if (src != RS_OK)

@@ -95,6 +95,22 @@ static int init_pair(rs_wrgeom *g, int s, const rs_profile *wheel, const rs_prof
                            "(--gauge-point Y, m)", which, rail->name, g->o.gauge_drop * 1e3);
         }
     }
+    /* The gauge point is on the gauge face, some 30 mm to the gauge side of
+     * the top; one 5 mm or more on its field side is a rail file whose y
+     * runs towards the track centre (its wheel would stand on the field
+     * side of the head, and the run would go on without saying so). */
+    double yt = rail->top_y;
+    if (!rail->has_top) {
+        double zt = -INFINITY;
+        for (int i = 0; i < rail->n; i++)
+            if (rail->z[i] > zt) zt = rail->z[i], yt = rail->y[i];
+    }
+    if (gy > yt + 0.005)
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "%srail %s: its gauge point (y = %.1f mm) lies on the field side of its top (y = %.1f mm): "
+                       "the file's y runs towards the track centre; mirror the table and its points (y -> -y, then "
+                       "sort by increasing y) so that y is positive towards the field side, or correct the gauge "
+                       "point", which, rail->name, gy * 1e3, yt * 1e3);
     p->gauge_y = gy;
     p->d = 0.5 * g->o.flange_back - wheel->y[0];
     p->yr0 = 0.5 * g->o.gauge - gy;
@@ -115,6 +131,17 @@ int rs_wrgeom_init_sides(rs_wrgeom *g, const rs_profile *const wheel[2], const r
     if (!(g->o.flange_back > 0.2 && g->o.flange_back < g->o.gauge + 0.5))
         return rs_fail(err, errlen, RS_E_VALUE,
                        "flange-back spacing %g m: give it in metres (e.g. 1.360)", g->o.flange_back);
+    /* The flange backs stand inside the rails' gauge points on any track
+     * (B + two flange thicknesses < G); B >= G puts the wheels on their
+     * flanges outside the rails, and the solve would report that as a
+     * contact (a swapped --gauge / --flange-back, or metre gauge with the
+     * standard-gauge flange back). */
+    if (!(g->o.flange_back < g->o.gauge))
+        return rs_fail(err, errlen, RS_E_VALUE,
+                       "flange-back spacing %g m is not less than the gauge %g m: the flange backs would stand "
+                       "outside the rails' gauge points; check --gauge and --flange-back (standard gauge: 1.435 "
+                       "and 1.360; the flange back plus both flange thicknesses must be less than the gauge)",
+                       g->o.flange_back, g->o.gauge);
     if (!(g->o.two_point_tol > 0) || !(g->o.du > 0))
         return rs_fail(err, errlen, RS_E_VALUE, "two-point tolerance and grid spacing must be > 0");
     const int same = wheel[0] == wheel[1] && rail[0] == rail[1] && !isfinite(g->o.r0_right) &&
@@ -267,7 +294,9 @@ int rs_wrgeom_solve(rs_wrgeom *g, double y, rs_wrgeom_state *st, char *err, size
     int rc;
     for (int it = 0;; it++) {
         if (it == 200) return rs_fail(err, errlen, RS_E_NOCONV,
-                                      "the roll angle did not converge at shift %.3f mm", y * 1e3);
+                                      "the roll angle did not converge at shift %.3f mm (where the wheelset is "
+                                      "wedged between the rails, on both flanges, no roll satisfies both: check "
+                                      "--gauge and --flange-back, or narrow --shift)", y * 1e3);
         hl = hg;
         hr = hg;
         if ((rc = side_touch(g, 0, y, phi, &hl, &pl, err, errlen)) != RS_OK) return rc;

@@ -430,6 +430,70 @@ START_TEST(cylinder_flat_stretch)
 }
 END_TEST
 
+/* An outside engineer's mistakes (session 41; docs/contact.md "Cases tried
+ * from outside"): a gauge narrower than the wheelset's flanges (G 1.42 m
+ * against S1002's SR = 1.360 + 2 x 0.0325 = 1.425 m) is computed but warned
+ * about once, centred on the flange at 70 deg; the flange back not less than
+ * the gauge (metre gauge with the default B), a wheel table written towards
+ * the track centre (mirrored), and one in decreasing y are refused, each
+ * naming its file and the fix. */
+START_TEST(outsider_mistakes)
+{
+    char prefix[128], path[160];
+    snprintf(prefix, sizeof prefix, "%s/o", dir);
+    int st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--gauge",
+                      "1.42", "--out", prefix));
+    ck_assert_int_eq(st, 0);
+    ck_assert_msg(strstr(err, "warning: centred, the left wheel touches its rail at a contact angle of 70.0 deg") &&
+                  strstr(err, "wedged") && strstr(err, "--flange-back"), "%s", err);
+    /* the default gauge: no such warning */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/s1002.prf", "vehicles/profiles/60e1_1in40.prf", "--out",
+                  prefix));
+    ck_assert_int_eq(st, 0);
+    ck_assert_msg(!strstr(err, "wedged"), "%s", err);
+    /* metre gauge, the flange back left at its standard-gauge default */
+    st = run(ARGS("contact-geometry", "vehicles/profiles/feve_wheel.prf", "vehicles/profiles/feve_rail.prf",
+                  "--gauge", "1.0", "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "feve_wheel.prf on vehicles/profiles/feve_rail.prf: flange-back spacing 1.36 m is not "
+                              "less than the gauge 1 m") && strstr(err, "--flange-back"), "%s", err);
+    /* S1002 with y towards the track centre: its flange crest (z 28 mm at
+     * y -55 mm in s1002.prf) at y +55 mm */
+    static char text[OUT_MAX];
+    slurp("vehicles/profiles/s1002.prf", text);
+    double yv[1024], zv[1024];
+    int n = 0;
+    for (char *l = strtok(text, "\n"); l && n < 1024; l = strtok(NULL, "\n"))
+        if (sscanf(l, "%lf %lf", &yv[n], &zv[n]) == 2) n++;
+    ck_assert_int_gt(n, 100);
+    char mir[128], rev[128];
+    snprintf(mir, sizeof mir, "%s/mirrored.prf", dir);
+    snprintf(rev, sizeof rev, "%s/reversed.prf", dir);
+    FILE *fm = fopen(mir, "w"), *fr = fopen(rev, "w");
+    ck_assert_ptr_nonnull(fm);
+    ck_assert_ptr_nonnull(fr);
+    fputs("railsym-profile 1\nname S1002m\nkind wheel\nunits m\n", fm);
+    fputs("railsym-profile 1\nname S1002r\nkind wheel\nunits m\n", fr);
+    for (int i = n - 1; i >= 0; i--) {
+        fprintf(fm, "%.12f %.12f\n", -yv[i], zv[i]);
+        fprintf(fr, "%.12f %.12f\n", yv[i], zv[i]);
+    }
+    fclose(fm);
+    fclose(fr);
+    st = run(ARGS("contact-geometry", mir, "vehicles/profiles/60e1_1in40.prf", "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "mirrored.prf:") && strstr(err, ": wheel S1002m has its flange at the field-side end") &&
+                  strstr(err, "z = 28.0 mm at y = 55.0 mm") && strstr(err, "mirror it"), "%s", err);
+    st = run(ARGS("contact-geometry", rev, "vehicles/profiles/60e1_1in40.prf", "--out", prefix));
+    ck_assert_int_eq(st, 1);
+    ck_assert_msg(strstr(err, "reversed.prf:6: ") && strstr(err, "decreasing y") && strstr(err, "reverse their order"),
+                  "%s", err);
+    /* the refusals wrote nothing: the files are the default gauge's run's */
+    snprintf(path, sizeof path, "%s_geometry.csv", prefix);
+    ck_assert_int_eq(access(path, F_OK), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("contact_geometry_cli");
@@ -444,6 +508,7 @@ static Suite *suite(void)
     tcase_add_test(tc, model_with_unlike_rails);
     tcase_add_test(tc, default_range_stops);
     tcase_add_test(tc, cylinder_flat_stretch);
+    tcase_add_test(tc, outsider_mistakes);
     suite_add_tcase(s, tc);
     return s;
 }
