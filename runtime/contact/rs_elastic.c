@@ -295,8 +295,9 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
         (opt->contact_law != RS_CREEP_KALKER && !opt->contact_mu_each && !(opt->contact_mu > 0)))
         return rs_fail(err, errlen, RS_E_ARG,
                        "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
-                       ">= 0, contact_theta in [0.5, 1] (or 0: the normal law's own), contact_normal a known law (rs_normal_law) and "
-                       "contact_law a known law (FASTSIM and Polach need a friction coefficient contact_mu > 0)");
+                       ">= 0, contact_theta in [0.5, 1] (or 0: the normal law's own), contact_normal a "
+                       "known law (rs_normal_law) and contact_law a known law (FASTSIM and Polach need a "
+                       "friction coefficient contact_mu > 0)");
     elastic_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
