@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "rs_closest.h"
+#include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_error.h"
 #include "rs_file.h"
 #include "rs_scenario.h"
@@ -25,7 +27,7 @@
 
 static const char *const kStatements[] = {
     "duration", "step", "output", "method", "tolerance", "iterations", "friction", "contact",
-    "creep", "derailment", "speed", "climb_time", "normal", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
+    "creep", "derailment", "speed", "climb_time", "normal", "theta", "modulus", "poisson", "param", "initial", "input", "columns", "track", "wheel_profile", "rail_profile",
     "rail_profile_left", "rail_profile_right", "equilibrium", "thermal", "stress", "end"};
 
 /* The contact file statements, in RS_SCENARIO_FILE_* order. */
@@ -255,7 +257,7 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                                           "method rk4", "tolerance 1e-6", "iterations 10",
                                           "friction 0.3", "contact elastic", "creep fastsim",
                                           "derailment continue", "speed 30", "climb_time 0.05",
-                                          "normal strips"};
+                                          "normal strips", "theta 0.65"};
     if (k >= lt->n)
         return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                           "'%s' needs a value, e.g. '%s'", kw, example[idx]);
@@ -356,6 +358,15 @@ static int parse_setting(parser *ps, int bit, const line_tokens *lt, int line)
                                   "limit before a flange climb is reported; write e.g. 'climb_time 0.05' (0: "
                                   "every step above the limit is a climb)", val);
             s->climb_time = x;
+            break;
+        case RS_SCENARIO_THETA:
+            if (!(x >= 0.5 && x <= 1))
+                return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
+                                  "theta must be from 0.5 to 1 (got %s): where the elastic contact's step "
+                                  "linearizes the normal stiffness, 1 implicit Euler (damps what the step cannot "
+                                  "resolve), 0.5 the trapezoidal rule; leave it out for the normal law's own "
+                                  "(docs/scenario.md)", val);
+            s->theta = x;
             break;
         case RS_SCENARIO_FRICTION:
             if (!(x >= 0 && x <= 10))
@@ -892,6 +903,7 @@ static int parse_text(parser *ps, char *text)
         else if (strcmp(kw, "derailment") == 0) st = parse_setting(ps, RS_SCENARIO_DERAILMENT, &lt, line);
         else if (strcmp(kw, "climb_time") == 0) st = parse_setting(ps, RS_SCENARIO_CLIMB_TIME, &lt, line);
         else if (strcmp(kw, "normal") == 0) st = parse_setting(ps, RS_SCENARIO_NORMAL, &lt, line);
+        else if (strcmp(kw, "theta") == 0) st = parse_setting(ps, RS_SCENARIO_THETA, &lt, line);
         else if (strcmp(kw, "speed") == 0) st = parse_setting(ps, RS_SCENARIO_SPEED, &lt, line);
         else if (strcmp(kw, "param") == 0)
             st = parse_assign(ps, &lt, line, &s->params, &s->n_params, "parameter", "param m = 1.5");
@@ -926,7 +938,7 @@ static int parse_text(parser *ps, char *text)
             return rs_fail_at(ps->err, ps->errlen, RS_E_ARG, ps->file, line,
                               "unknown statement '%s'; statements are "
                               "duration, step, output, method, tolerance, iterations, friction, contact, creep, "
-                              "derailment, speed, climb_time, normal, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
+                              "derailment, speed, climb_time, normal, theta, modulus, poisson, param, initial, input, columns, track, wheel_profile, rail_profile, "
                               "rail_profile_left, rail_profile_right, equilibrium, thermal, stress", kw);
         }
         if (st)
@@ -1023,6 +1035,7 @@ int rs_scenario_overlay(rs_scenario *b, const rs_scenario *top)
     if (top->set & RS_SCENARIO_DERAILMENT) b->derail_continue = top->derail_continue;
     if (top->set & RS_SCENARIO_CLIMB_TIME) b->climb_time = top->climb_time;
     if (top->set & RS_SCENARIO_NORMAL) b->normal_law = top->normal_law;
+    if (top->set & RS_SCENARIO_THETA) b->theta = top->theta;
     if (top->set & RS_SCENARIO_SPEED) {
         b->speed = top->speed;
         b->speed_first = b->n_initial + top->speed_first;   /* before top's lines are appended */
@@ -1156,7 +1169,7 @@ double rs_scenario_interp(const double *t, const double *v, int n, double x)
 struct rs_binding {
     const rs_model *m;
     unsigned set;
-    double duration, step, output, tolerance, friction, climb_time;
+    double duration, step, output, tolerance, friction, climb_time, theta;
     double *mu_each;               /* per contact (NaN: the common friction), or NULL */
     double *E_each, *nu_each;      /* per contact (NaN: rs_options' value), or NULL  */
     rs_method method;
@@ -1478,6 +1491,29 @@ static int bind_speed(const rs_scenario *s, const rs_model *m, rs_binding *b, ch
     return RS_OK;
 }
 
+/* `theta T` places the elastic contact's stiffness within the step: a
+ * model whose contacts run the constraint contact (the scenario's
+ * `contact constraint`, or else its description's mode) has none. */
+static int bind_theta(const rs_scenario *s, const rs_model *m, char *err, size_t errlen)
+{
+    if (!(s->set & RS_SCENARIO_THETA) || m->n_contact == 0)
+        return RS_OK;
+    const rs_contact_ops *ops = s->contact_mode == RS_CONTACT_MODE_ELASTIC      ? rs_elastic_contact()
+                                : s->contact_mode == RS_CONTACT_MODE_CONSTRAINT ? rs_wheel_rail_contact()
+                                                                                : rs_contact_for_model(m);
+    if (!ops || ops->elastic)
+        return RS_OK; /* mixed modes: the run refuses them itself */
+    int idx = 0; /* set_at is in bit order */
+    while ((1 << idx) != RS_SCENARIO_THETA)
+        idx++;
+    const rs_scenario_where *at = &s->set_at[idx];
+    return rs_fail_at(err, errlen, RS_E_VALUE, at->file ? at->file : "scenario", at->line,
+                      "'theta %g' belongs to the elastic contact (where its step linearizes the normal "
+                      "stiffness); model '%s' runs the constraint contact, which holds one point per wheel "
+                      "on its rail: remove the line, or add 'contact elastic'",
+                      s->theta, m->name);
+}
+
 int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -1517,6 +1553,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     b->normal_law = s->normal_law;
     b->derail_continue = s->derail_continue;
     b->climb_time = s->climb_time;
+    b->theta = s->theta;
     const size_t np = (size_t)s->n_params + 1, ni = (size_t)s->n_initial + 1, nu = (size_t)s->n_inputs + 1;
     b->p_idx = calloc(np, sizeof *b->p_idx);
     b->p_val = calloc(np, sizeof *b->p_val);
@@ -1581,6 +1618,8 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
         b->init_val[b->n_init++] = a->value;
     }
     if ((st = bind_speed(s, m, b, err, errlen)))
+        goto fail;
+    if ((st = bind_theta(s, m, err, errlen)))
         goto fail;
     b->equilibrium = s->equilibrium;
     if (!(b->eq_idx = calloc((size_t)s->n_equil_coords + 1, sizeof *b->eq_idx))) {
@@ -1698,6 +1737,8 @@ void rs_binding_options(const rs_binding *b, rs_options *opt)
         opt->contact_climb_time = b->climb_time;
     if (b->set & RS_SCENARIO_NORMAL)
         opt->contact_normal = b->normal_law;
+    if (b->set & RS_SCENARIO_THETA)
+        opt->contact_theta = b->theta;
     if (b->file[RS_SCENARIO_FILE_TRACK])
         opt->track_file = b->file[RS_SCENARIO_FILE_TRACK];
     if (b->file[RS_SCENARIO_FILE_WHEEL])

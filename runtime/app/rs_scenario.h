@@ -45,9 +45,10 @@ enum {
     RS_SCENARIO_DERAILMENT = 1 << 9,
     RS_SCENARIO_SPEED = 1 << 10,
     RS_SCENARIO_CLIMB_TIME = 1 << 11,
-    RS_SCENARIO_NORMAL = 1 << 12
+    RS_SCENARIO_NORMAL = 1 << 12,
+    RS_SCENARIO_THETA = 1 << 13
 };
-#define RS_SCENARIO_N_SETTINGS 13
+#define RS_SCENARIO_N_SETTINGS 14
 
 /* The contact mode a scenario asks for (`contact constraint|elastic`). */
 enum { RS_CONTACT_MODE_MODEL = 0, RS_CONTACT_MODE_CONSTRAINT, RS_CONTACT_MODE_ELASTIC };
@@ -119,6 +120,10 @@ typedef struct rs_scenario {
                                      elastic contact's law (rs_creep_law)    */
     int normal_law;               /* `normal point|strips`: the elastic
                                      contact's normal law (rs_normal_law)    */
+    double theta;                 /* `theta T`: where the elastic contact's
+                                     step linearizes the normal stiffness,
+                                     T in [0.5, 1] (rs_options.contact_theta;
+                                     unset: the normal law's own)           */
     int derail_continue;          /* `derailment continue` (1): a derailment
                                      is reported and the run goes on;
                                      `derailment stop` (0, default) ends it  */

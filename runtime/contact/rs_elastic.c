@@ -288,14 +288,16 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
                        "stay at Nadal's limit to count as flange climbing (rs_climb.h; default 0.05)",
                        opt->contact_climb_time);
     if (!(opt->contact_damp >= 0) || !(opt->contact_k_scale > 0) || !isfinite(opt->contact_k_scale) ||
-        !(opt->contact_mu >= 0) || !(opt->contact_theta >= 0.5 && opt->contact_theta <= 1) ||
+        !(opt->contact_mu >= 0) ||
+        !(opt->contact_theta == 0 || (opt->contact_theta >= 0.5 && opt->contact_theta <= 1)) ||
         opt->contact_law < RS_CREEP_KALKER || opt->contact_law > RS_CREEP_POLACH ||
         opt->contact_normal < RS_NORMAL_DEFAULT || opt->contact_normal > RS_NORMAL_STRIPS ||
         (opt->contact_law != RS_CREEP_KALKER && !opt->contact_mu_each && !(opt->contact_mu > 0)))
         return rs_fail(err, errlen, RS_E_ARG,
                        "elastic contact: contact_damp must be >= 0, contact_k_scale > 0, contact_mu "
-                       ">= 0, contact_theta in [0.5, 1], contact_normal a known law (rs_normal_law) and "
-                       "contact_law a known law (FASTSIM and Polach need a friction coefficient contact_mu > 0)");
+                       ">= 0, contact_theta in [0.5, 1] (or 0: the normal law's own), contact_normal a "
+                       "known law (rs_normal_law) and contact_law a known law (FASTSIM and Polach need a "
+                       "friction coefficient contact_mu > 0)");
     elastic_ws *c = rs_alloc(a, 1, sizeof *c);
     if (!c)
         return rs_fail(err, errlen, RS_E_NOMEM, "rs_ws_create: out of memory");
@@ -388,6 +390,13 @@ static int elastic_create(const rs_model *m, const rs_options *opt, const rs_all
     c->popt.minima = 1; /* one point per minimum, continuous shares (issue 20) */
     c->popt.strips = opt->contact_normal != RS_NORMAL_POINT; /* the default; its ends sought */
     return RS_OK;
+}
+
+double rs_elastic_theta(const rs_options *o)
+{
+    if (o->contact_theta != 0)
+        return o->contact_theta;
+    return o->contact_normal == RS_NORMAL_POINT ? RS_THETA_POINT : RS_THETA_STRIPS;
 }
 
 /* ---- small vector helpers ---------------------------------------------- */
@@ -1160,6 +1169,9 @@ static const rs_pattern *elastic_pattern(const rs_contact_ws *c) { return &CE(c)
 static void elastic_bind(struct rs_ws *ws)
 {
     elastic_ws *c = E(ws->ct);
+    /* θ resolved once (0: the law's own), where the step and
+     * rs_ws_options read it */
+    ws->opt.contact_theta = rs_elastic_theta(&ws->opt);
     const int *map = rs_klu_system_extra_map(&ws->sys, RS_KLU_EXTRA_CONTACT);
     for (int i = 0; i < c->nc; i++) {
         elastic_wheel *w = &c->w[i];

@@ -35,9 +35,10 @@
  *                                   + Δt Jᵀ (W + C6 J q̇ − θ Δt/2 K6 J q̇)
  *     (the step's q⁺ = q + Δt (q̇ + q̇⁺)/2 makes the position change
  *     Δt (q̇ + q̇⁺)/2; the stiffness is linearized at θ of it:
- *     rs_options.contact_theta, 1 by default — dissipative for the contact
- *     vibrations a 1 ms step cannot resolve — or 0.5, the trapezoidal rule,
- *     which conserves a linear contact's energy).  Left out of K6: the change of the contact point, the
+ *     rs_options.contact_theta — 1 dissipative for the contact vibrations
+ *     a 1 ms step cannot resolve, 0.5 the trapezoidal rule, which conserves
+ *     a linear contact's energy; by default the normal law's own,
+ *     rs_elastic_theta below).  Left out of K6: the change of the contact point, the
  *     normal's turning and the creep forces' dependence on the pose
  *     (geometric stiffness), documented and measured by the tests.
  *
@@ -60,6 +61,20 @@ const rs_contact_ops *rs_elastic_contact(void);
  * (rs_wheel_rail_contact()) when none does; NULL when they are mixed (not
  * supported: one mode per run). */
 const rs_contact_ops *rs_contact_for_model(const rs_model *m);
+
+/* θ of the step's stiffness term (above) for options o: contact_theta when
+ * set (in [0.5, 1]), else (0, the default) the normal law's own —
+ * RS_THETA_POINT for the point law, RS_THETA_STRIPS for the strip law
+ * (docs/contact.md "θ for the strip law (session 41)").  The workspace
+ * resolves it once, at creation: rs_ws_options then shows the value used. */
+#define RS_THETA_POINT 1.0  /* its FEVE flange bounce at 1 ms within 2 % at θ 1 */
+#define RS_THETA_STRIPS 1.0 /* θ 1 damps the FEVE's flange bounce (about 10 ms
+                               a bounce) to peaks 18-22 % low at 1 ms; 0.65
+                               brings them within 2 %, but at 1 ms lets a
+                               two-axle wagon in R 150 m (test_outsider_
+                               curving) derail falsely for any θ <= 0.8: the
+                               scenario's `theta` chooses (session 41) */
+double rs_elastic_theta(const struct rs_options *o);
 
 /* Patch j (< RS_PATCH_MAX) of contact i after the last step's start:
  * geometry (rs_patch), forces and creepages.  NULL if j is not active. */

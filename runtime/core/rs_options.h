@@ -164,11 +164,14 @@ typedef struct rs_options {
                              the gap at its share of the depth — not
                              conservative where the gap is flat          */
     double contact_theta; /* where the normal stiffness is linearized along
-                             the step's position change: 1 (default) at its
-                             end, which damps contact vibrations the step
-                             cannot resolve (robust at Δt = 1 ms); 0.5 the
-                             trapezoidal rule, energy-conserving for the
-                             contact (checks, small steps); in [0.5, 1]    */
+                             the step's position change, in [0.5, 1]: 1 at
+                             its end, which damps contact vibrations the
+                             step cannot resolve; 0.5 the trapezoidal rule,
+                             energy-conserving for a linear contact.  0
+                             (default): the normal law's own
+                             (rs_elastic_theta: 1 for both laws; docs/
+                             contact.md "θ for the strip law"), resolved
+                             at rs_ws_create                             */
     /* Events of the elastic contact (flange climbing, derailment): called
      * once per event as it starts; a non-zero return stops the run (the
      * step returns RS_E_DERAILED).  NULL: events stop nothing (they are

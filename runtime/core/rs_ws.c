@@ -38,7 +38,7 @@ void rs_options_default(rs_options *o)
     o->contact_creep = 1;
     o->contact_damp = 1e5;
     o->contact_k_scale = 1.0;
-    o->contact_theta = 1.0;
+    o->contact_theta = 0.0; /* the normal law's own (rs_elastic_theta) */
     o->contact_climb_time = 0.05; /* RS_CLIMB_TIME_DEFAULT (rs_climb.h) */
     o->fast = RS_FAST_ALL;
 }

@@ -152,8 +152,9 @@ typedef struct {
 } run;
 
 /* A run of tmp/NAME at Δt with the constraint (elastic 0) or the elastic
- * contact, rolling at 20 m/s, released y0 off the track centre. */
-static void open_run(run *r, const char *name, int elastic, double dt, double y0)
+ * contact (its θ: rs_options.contact_theta, 0 the law's own), rolling at
+ * 20 m/s, released y0 off the track centre. */
+static void open_run(run *r, const char *name, int elastic, double theta, double dt, double y0)
 {
     char dir[256], err[2000];
     snprintf(dir, sizeof dir, "%s/%s", tmp, name);
@@ -168,6 +169,7 @@ static void open_run(run *r, const char *name, int elastic, double dt, double y0
     rs_options_default(&o);
     o.dt = dt;
     o.contact = elastic ? rs_elastic_contact() : rs_wheel_rail_contact();
+    o.contact_theta = theta;
     o.plugins = r->ps ? rs_plugin_set_tables(r->ps) : NULL;
     ck_assert_msg(rs_ws_create(m, &o, &r->ws, err, sizeof err) == RS_OK, "%s", err);
     ck_assert_int_eq(rs_ws_set_qd(r->ws, "x_dot", 20.0), RS_OK);
@@ -202,7 +204,7 @@ START_TEST(union_matrix_is_the_sum)
     const double k = 3e6, c = 2e4, h = 1e-3;
     compile_pair(k, c, 1);
     run r;
-    open_run(&r, "plugin", elastic, h, 2e-3);
+    open_run(&r, "plugin", elastic, 0, h, 2e-3);
     for (int i = 0; i < 20; i++)
         ck_assert_msg(rs_step(r.ws) == RS_OK, "%s", rs_ws_error(r.ws));
     rs_ws *ws = r.ws;
@@ -289,12 +291,16 @@ static int settle_then_release(run *r, int elastic, double dt, double y0)
     return st;
 }
 
-/* y of the two runs over T at Δt: the largest gap relative to y0. */
+/* y of the two runs over T at Δt: the largest gap relative to y0.  The
+ * elastic contact at θ = 1, stated: the comparison counts on its damping of
+ * the settling (above); θ 0.65 (the scenario's `theta`) leaves more of it at
+ * 0.1 s, differently at each Δt (the gap's order from 0.5 to 0.25 ms 1.34
+ * instead of 1). */
 static double gap(int elastic, double dt, double T, double y0)
 {
     run a, b;
-    open_run(&a, "builtin", elastic, dt, y0);
-    open_run(&b, "plugin", elastic, dt, y0);
+    open_run(&a, "builtin", elastic, 1, dt, y0);
+    open_run(&b, "plugin", elastic, 1, dt, y0);
     ck_assert_msg(settle_then_release(&a, elastic, dt, y0) == RS_OK, "%s", rs_ws_error(a.ws));
     ck_assert_msg(settle_then_release(&b, elastic, dt, y0) == RS_OK, "%s", rs_ws_error(b.ws));
     double worst = 0;
@@ -353,7 +359,7 @@ START_TEST(stiff_plugin_stable_with_jacobian)
     double ref[NT + 1];
     compile_pair(k, c, 0);
     run a;
-    open_run(&a, "builtin", elastic, 1e-5, y0);
+    open_run(&a, "builtin", elastic, 0, 1e-5, y0);
     ck_assert_msg(settle_then_release(&a, elastic, 1e-5, y0) == RS_OK, "%s", rs_ws_error(a.ws));
     for (int i = 1; i <= NT; i++) {
         for (int s = 0; s < 100; s++)
@@ -364,7 +370,7 @@ START_TEST(stiff_plugin_stable_with_jacobian)
     for (int jac = 0; jac < 2; jac++) {
         compile_pair(k, c, jac);
         run b;
-        open_run(&b, "plugin", elastic, 1e-3, y0);
+        open_run(&b, "plugin", elastic, 0, 1e-3, y0);
         double amp = 0, worst = 0;
         int failed = settle_then_release(&b, elastic, 1e-3, y0) != RS_OK;
         for (int i = 1; i <= NT && !failed; i++) {

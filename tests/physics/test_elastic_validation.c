@@ -399,13 +399,16 @@ END_TEST
  * from t = 0, 1 s at Δt = 0.1 ms: nothing but the contact's normal forces,
  * gravity and the push act, so E = T + V + the patches' elastic energy
  * − F_y y may only fall (the normal damping and the step's θ = 1 take
- * energy out).  Returns the largest gain of E in one step; *fall: E at the
- * start less E at the end. */
-static double frictionless_gain(const rs_model *m, double psi, int normal, double *fall)
+ * energy out: θ 1 is stated, a check of implicit Euler's dissipation, not
+ * of the law's default θ).  Returns the largest gain of E in one step;
+ * *fall: E at the start less E at the end.  theta: rs_options.contact_theta
+ * (0: the law's own). */
+static double frictionless_gain(const rs_model *m, double psi, int normal, double theta, double *fall)
 {
     rs_options o;
     climb_options(&o, 1e-4, 0);
     o.contact_normal = normal;
+    o.contact_theta = theta;
     rs_ws *ws = climb_rig(m, &o, psi, 0, 0, 5);
     const double F = 30e3, *q = rs_ws_q(ws);
     const int iy = q_index(ws, "y");
@@ -433,19 +436,35 @@ START_TEST(test_climb_frictionless_energy)
     rs_loaded *h = rt_load("generated/climb");
     double fall20, fall0, sfall20, sfall0;
     /* ψ = 20 mrad: the wheel settles on its flange (70°) alone */
-    const double gain20 = frictionless_gain(rs_loaded_model(h), 0.02, RS_NORMAL_POINT, &fall20);
+    const double gain20 = frictionless_gain(rs_loaded_model(h), 0.02, RS_NORMAL_POINT, 1, &fall20);
     /* ψ = 0: it comes to the conformal flange root, where the gap is flat
      * to a micrometre from 38° to 70° (docs/contact.md) */
-    const double gain0 = frictionless_gain(rs_loaded_model(h), 0, RS_NORMAL_POINT, &fall0);
+    const double gain0 = frictionless_gain(rs_loaded_model(h), 0, RS_NORMAL_POINT, 1, &fall0);
     /* the strip law: one energy, its gradient the force (docs/contact.md
      * "Normal law: strips"), at both angles */
-    const double sgain20 = frictionless_gain(rs_loaded_model(h), 0.02, RS_NORMAL_STRIPS, &sfall20);
-    const double sgain0 = frictionless_gain(rs_loaded_model(h), 0, RS_NORMAL_STRIPS, &sfall0);
+    const double sgain20 = frictionless_gain(rs_loaded_model(h), 0.02, RS_NORMAL_STRIPS, 1, &sfall20);
+    const double sgain0 = frictionless_gain(rs_loaded_model(h), 0, RS_NORMAL_STRIPS, 1, &sfall0);
     printf("the same with the strip law: %.3g J at psi 20 mrad (E fell by %.1f J), %.3g J at psi 0 (E fell by %.1f J)\n",
            sgain20, sfall20, sgain0, sfall0);
     ck_assert_msg(sgain20 < 1.0 && sfall20 > 50 && sgain0 < 1.0 && sfall0 > 50,
                   "strip law: one step gained %g J at psi 20 mrad, %g J at psi 0 (E fell by %g, %g J)", sgain20,
                   sgain0, sfall20, sfall0);
+    /* The scenario's `theta 0.65` (docs/contact.md "θ for the strip law
+     * (session 41)": the FEVE's flange-bounce peaks at 1 ms) does not damp
+     * every step: at
+     * ψ 20 mrad one step gains 1.46 J, where the flange and tread patches
+     * merge under 600 kN (1.62 J at Δt 0.05 ms, 1.65 J at 0.025 ms: an
+     * event, not the step's smooth error; θ 1 shows +0.03 to +0.06 J at
+     * its merges, the only steps it gains).  Held: the run still loses
+     * what θ 1 loses (the normal damping's work) and no step gains more
+     * than 3 J, 2 % of that. */
+    double dfall20;
+    const double dgain20 = frictionless_gain(rs_loaded_model(h), 0.02, RS_NORMAL_STRIPS, 0.65, &dfall20);
+    printf("strip law at theta 0.65: largest gain in one step %.3g J at psi 20 mrad (E fell by %.1f J)\n", dgain20,
+           dfall20);
+    ck_assert_msg(dgain20 < 3.0 && fabs(dfall20 - sfall20) < 0.05 * sfall20,
+                  "strip law at theta 0.65: one step gained %g J, E fell by %g J (theta 1: %g J)", dgain20, dfall20,
+                  sfall20);
     printf("climb rig frictionless, F_y 30 kN, 1 s: largest energy gain in one step %.3g J at psi 20 mrad "
            "(E fell by %.1f J), %.3g J at psi 0 (E fell by %.1f J)\n", gain20, fall20, gain0, fall0);
     ck_assert_msg(gain20 < 1.0 && fall20 > 50, "psi 20 mrad: one step gained %g J, E fell by %g J", gain20,

@@ -5,7 +5,8 @@
  * `friction MU` saturates the creep forces at μ N (Shen-Hedrick-Elkins,
  * checked against the formula written here); the contact quantities
  * `<contact>.xi_x/.xi_y/.spin/.N` and `newton_contact` as results (the spin
- * creepage of a rolling cone is sin(δ)/r, δ the contact angle).
+ * creepage of a rolling cone is sin(δ)/r, δ the contact angle); `theta T`
+ * and the θ a workspace resolves without it (the normal law's own).
  */
 #define _DEFAULT_SOURCE   /* mkdtemp */
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <check.h>
 
 #include "rs_contact.h"
+#include "rs_elastic.h"
 #include "rs_kalker.h"
 #include "rs_load.h"
 #include "rs_scenario.h"
@@ -338,6 +340,79 @@ START_TEST(material_per_contact)
 }
 END_TEST
 
+/* The step's θ as a workspace of the cone wheelset resolves it (the
+ * scenario `text` over default.scn; 0: the binding is refused, *msg then
+ * holds the message). */
+static double theta_of(rs_loaded *h, const char *text, char *msg, size_t msglen)
+{
+    const rs_model *m = rs_loaded_model(h);
+    rs_scenario base, top;
+    ck_assert_msg(rs_scenario_read(DIR "/default.scn", &base, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_scenario_parse(text, strlen(text), "run.scn", &top, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_int_eq(rs_scenario_overlay(&base, &top), RS_OK);
+    rs_binding *b = NULL;
+    const int st = rs_scenario_bind(&base, m, &b, msg, msglen);
+    rs_scenario_free(&top);
+    rs_scenario_free(&base);
+    if (st != RS_OK) {
+        ck_assert_ptr_null(b);
+        return 0;
+    }
+    rs_options o;
+    rs_options_default(&o);
+    rs_binding_options(b, &o);
+    o.contact = rs_binding_contact_mode(b) == RS_CONTACT_MODE_ELASTIC ? rs_elastic_contact() : rs_wheel_rail_contact();
+    rs_ws *ws;
+    ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_binding_apply(b, ws, err, sizeof err) == RS_OK, "%s", err);
+    const double th = rs_ws_options(ws)->contact_theta;
+    rs_ws_free(&ws);
+    rs_binding_free(&b);
+    return th;
+}
+
+/* `theta T`: the elastic contact's θ (rs_options.contact_theta); left out,
+ * the normal law's own (rs_elastic_theta: RS_THETA_STRIPS for the strip
+ * law, the default, RS_THETA_POINT for the point law), resolved when the
+ * workspace is created; the constraint contact refuses the statement. */
+START_TEST(theta_statement)
+{
+    rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    char msg[1000] = "";
+    ck_assert_double_eq(theta_of(h, "contact elastic\ntheta 0.8\n", msg, sizeof msg), 0.8);
+    ck_assert_double_eq(theta_of(h, "contact elastic\nnormal point\ntheta 0.5\n", msg, sizeof msg), 0.5);
+    ck_assert_double_eq(theta_of(h, "contact elastic\n", msg, sizeof msg), RS_THETA_STRIPS);
+    ck_assert_double_eq(theta_of(h, "contact elastic\nnormal strips\n", msg, sizeof msg), RS_THETA_STRIPS);
+    ck_assert_double_eq(theta_of(h, "contact elastic\nnormal point\n", msg, sizeof msg), RS_THETA_POINT);
+    ck_assert_double_eq(RS_THETA_POINT, 1.0); /* the point law's results as before session 41 */
+    ck_assert(RS_THETA_STRIPS >= 0.5 && RS_THETA_STRIPS <= 1);
+    /* the cone wheelset's description asks for the constraint contact */
+    ck_assert_double_eq(theta_of(h, "step 1e-3\n", msg, sizeof msg), 0); /* unused there: left at 0 */
+    ck_assert_msg(msg[0] == '\0', "%s", msg);
+    const char *want = "'theta 0.7' belongs to the elastic contact (where its step linearizes the normal "
+                       "stiffness); model 'wheelset_cone' runs the constraint contact, which holds one point per "
+                       "wheel on its rail: remove the line, or add 'contact elastic'";
+    char full[1200];
+    ck_assert_double_eq(theta_of(h, "\ntheta 0.7\n", msg, sizeof msg), 0);
+    snprintf(full, sizeof full, "run.scn:2: %s", want);
+    ck_assert_str_eq(msg, full);
+    ck_assert_double_eq(theta_of(h, "theta 0.7\ncontact constraint\n", msg, sizeof msg), 0);
+    snprintf(full, sizeof full, "run.scn:1: %s", want);
+    ck_assert_str_eq(msg, full);
+    /* the options' own check: 0 (the law's own) or [0.5, 1] */
+    rs_options o;
+    rs_options_default(&o);
+    ck_assert_double_eq(o.contact_theta, 0);
+    o.contact = rs_elastic_contact();
+    o.contact_theta = 0.45;
+    rs_ws *ws = NULL;
+    ck_assert_int_eq(rs_ws_create(rs_loaded_model(h), &o, &ws, msg, sizeof msg), RS_E_ARG);
+    ck_assert_msg(strstr(msg, "contact_theta in [0.5, 1] (or 0: the normal law's own)"), "%s", msg);
+    rs_unload(&h);
+}
+END_TEST
+
 int main(void)
 {
     if (!rs_test_need_model("test_scenario_contact", "wheelset_cone"))
@@ -350,6 +425,7 @@ int main(void)
     tcase_add_test(tc, friction_limits_creep_forces);
     tcase_add_test(tc, contact_quantities);
     tcase_add_test(tc, material_per_contact);
+    tcase_add_test(tc, theta_statement);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }

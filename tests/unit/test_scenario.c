@@ -104,7 +104,7 @@ static const struct {
 } bad[] = {
     {"duraton 1\n", "t.scn:1: unknown statement 'duraton' (did you mean 'duration'?)"},
     {"\n\nfrobnicate 1\n", "t.scn:3: unknown statement 'frobnicate'; statements are duration, step, output, "
-                           "method, tolerance, iterations, friction, contact, creep, derailment, speed, climb_time, normal, modulus, poisson, param, initial, input, columns, track, "
+                           "method, tolerance, iterations, friction, contact, creep, derailment, speed, climb_time, normal, theta, modulus, poisson, param, initial, input, columns, track, "
                            "wheel_profile, rail_profile, rail_profile_left, rail_profile_right, equilibrium, thermal, stress"},
     {"thermal c power p\n", "t.scn:1: thermal: give the coefficient's temperature sensitivity 'beta B' (1/K; "
                             "c = c_ref exp(-B (T - t_ref)); 0: no feedback)"},
@@ -133,6 +133,15 @@ static const struct {
                         "integrated over its wheel slices, conservative: the default) or 'normal point' (one "
                         "Hertz force per minimum of the gap)"},
     {"normal strips\nnormal point\n", "t.scn:2: 'normal' is given twice (first at line 1): keep one"},
+    {"theta 0.4\n", "t.scn:1: theta must be from 0.5 to 1 (got 0.4): where the elastic contact's step "
+                     "linearizes the normal stiffness, 1 implicit Euler (damps what the step cannot resolve), "
+                     "0.5 the trapezoidal rule; leave it out for the normal law's own (docs/scenario.md)"},
+    {"theta 1.01\n", "t.scn:1: theta must be from 0.5 to 1 (got 1.01): where the elastic contact's step "
+                      "linearizes the normal stiffness, 1 implicit Euler (damps what the step cannot resolve), "
+                      "0.5 the trapezoidal rule; leave it out for the normal law's own (docs/scenario.md)"},
+    {"theta\n", "t.scn:1: 'theta' needs a value, e.g. 'theta 0.65'"},
+    {"theta half\n", "t.scn:1: 'half' is not a number: write e.g. 'theta 0.65'"},
+    {"theta 0.7\ntheta 1\n", "t.scn:2: 'theta' is given twice (first at line 1): keep one"},
     {"track vehicles/tracks/straight.trk\n", "t.scn:1: 'track' takes one quoted path, e.g. 'track "
                                              "\"../tracks/straight.trk\"'"},
     {"rail_profile\n", "t.scn:1: 'rail_profile' takes one quoted path, e.g. 'rail_profile "
