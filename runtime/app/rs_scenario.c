@@ -1514,6 +1514,26 @@ static int bind_theta(const rs_scenario *s, const rs_model *m, char *err, size_t
                       s->theta, m->name);
 }
 
+/* A model without wheel-rail contacts gives the contact's settings nothing
+ * to act on: a line that sets one is refused, as the per-contact
+ * statements are (bind_each), not silently ignored. */
+static int bind_contactless(const rs_scenario *s, const rs_model *m, char *err, size_t errlen)
+{
+    const unsigned contact_bits = RS_SCENARIO_FRICTION | RS_SCENARIO_CONTACT | RS_SCENARIO_CREEP |
+                                  RS_SCENARIO_DERAILMENT | RS_SCENARIO_CLIMB_TIME | RS_SCENARIO_NORMAL |
+                                  RS_SCENARIO_THETA;
+    if (m->n_contact > 0)
+        return RS_OK;
+    for (int idx = 0; idx < RS_SCENARIO_N_SETTINGS; idx++) /* set_at and kStatements in bit order */
+        if (contact_bits & s->set & (1u << idx)) {
+            const rs_scenario_where *at = &s->set_at[idx];
+            return rs_fail_at(err, errlen, RS_E_VALUE, at->file ? at->file : "scenario", at->line,
+                              "model '%s' has no wheel-rail contacts: '%s' has nothing to act on; remove the line",
+                              m->name, kStatements[idx]);
+        }
+    return RS_OK;
+}
+
 int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -1619,7 +1639,7 @@ int rs_scenario_bind(const rs_scenario *s, const rs_model *m, rs_binding **bp, c
     }
     if ((st = bind_speed(s, m, b, err, errlen)))
         goto fail;
-    if ((st = bind_theta(s, m, err, errlen)))
+    if ((st = bind_theta(s, m, err, errlen)) || (st = bind_contactless(s, m, err, errlen)))
         goto fail;
     b->equilibrium = s->equilibrium;
     if (!(b->eq_idx = calloc((size_t)s->n_equil_coords + 1, sizeof *b->eq_idx))) {

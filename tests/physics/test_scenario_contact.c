@@ -6,7 +6,8 @@
  * checked against the formula written here); the contact quantities
  * `<contact>.xi_x/.xi_y/.spin/.N` and `newton_contact` as results (the spin
  * creepage of a rolling cone is sin(δ)/r, δ the contact angle); `theta T`
- * and the θ a workspace resolves without it (the normal law's own).
+ * and the θ a workspace resolves without it (the normal law's own); a
+ * model without contacts refuses every contact setting, naming its line.
  */
 #define _DEFAULT_SOURCE   /* mkdtemp */
 #include <math.h>
@@ -413,6 +414,41 @@ START_TEST(theta_statement)
 }
 END_TEST
 
+/* The pendulum has no wheel-rail contacts: each contact setting is refused
+ * at its line (not ignored), the others bind. */
+START_TEST(contactless_refuses_contact_settings)
+{
+    RS_REQUIRE_MODEL("pendulum");
+    rs_loaded *h = rs_load("generated/pendulum", RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(h);
+    ck_assert_int_eq(m->n_contact, 0);
+    static const char *const line[] = {"friction 0.3", "contact elastic", "contact constraint", "creep fastsim",
+                                       "derailment continue", "climb_time 0.1", "normal point", "theta 0.7"};
+    for (int k = 0; k < (int)(sizeof line / sizeof line[0]) + 1; k++) {
+        char text[128], want[256];
+        const int control = k == (int)(sizeof line / sizeof line[0]);
+        snprintf(text, sizeof text, "duration 0.5\n%s\n", control ? "step 1e-3" : line[k]);
+        rs_scenario sc;
+        ck_assert_msg(rs_scenario_parse(text, strlen(text), "p.scn", &sc, err, sizeof err) == RS_OK, "%s", err);
+        rs_binding *b = NULL;
+        const int st = rs_scenario_bind(&sc, m, &b, err, sizeof err);
+        rs_scenario_free(&sc);
+        if (control) {
+            ck_assert_msg(st == RS_OK, "%s", err);
+            rs_binding_free(&b);
+            continue;
+        }
+        char kw[32];
+        sscanf(line[k], "%31s", kw);
+        snprintf(want, sizeof want, "p.scn:2: model 'pendulum' has no wheel-rail contacts: '%s' has nothing to act "
+                 "on; remove the line", kw);
+        ck_assert_msg(st != RS_OK && b == NULL && strstr(err, want), "'%s': %s", line[k], err);
+    }
+    rs_unload(&h);
+}
+END_TEST
+
 int main(void)
 {
     if (!rs_test_need_model("test_scenario_contact", "wheelset_cone"))
@@ -426,6 +462,7 @@ int main(void)
     tcase_add_test(tc, contact_quantities);
     tcase_add_test(tc, material_per_contact);
     tcase_add_test(tc, theta_statement);
+    tcase_add_test(tc, contactless_refuses_contact_settings);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }

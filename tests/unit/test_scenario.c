@@ -465,6 +465,9 @@ START_TEST(test_overlay)
     base.file[RS_SCENARIO_FILE_RAIL] = NULL;
     ck_assert_double_eq(rs_scenario_step(&base), 2e-3);
     ck_assert_int_eq(base.n_columns, 1); /* the top gave none: kept */
+    /* settings the pendulum has no contacts for (bound, they would be
+     * refused: test_scenario_contact contactless_refuses_contact_settings) */
+    base.set &= ~(unsigned)(RS_SCENARIO_FRICTION | RS_SCENARIO_CONTACT);
     rs_binding *b;
     ck_assert_int_eq(rs_scenario_bind(&base, rt_pendulum_model(), &b, err, sizeof err), RS_OK);
     rs_ws *ws = rt_ws_new(rt_pendulum_model(), RS_RK4, 1e-3, 1e-6);
