@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rs_contact_ops.h"
 #include "rs_csv.h"
 #include "rs_error.h"
 #include "rs_file.h"
@@ -303,11 +304,54 @@ char **rs_results_default_columns(const rs_model *m, int *n)
     return names;
 }
 
+/* A contact's normal multiplier under the elastic contact, which holds no
+ * normal constraint (its column would be NaN from start to end): refused,
+ * naming the contact's force. */
+static int elastic_has_no_multiplier(rs_ws *ws, int row, const char *name, int col, char *err, size_t errlen)
+{
+    const rs_model *m = rs_ws_model(ws);
+    const rs_options *o = rs_ws_options(ws);
+    if (!o->contact || !o->contact->elastic)
+        return RS_OK;
+    for (int k = 0; k < m->n_contact; k++)
+        if (m->contacts[k].phi_row == row)
+            return rs_fail(err, errlen, RS_E_ARG,
+                           "column %d '%s' is the constraint contact's normal multiplier; the elastic contact "
+                           "holds no normal constraint: its normal force is '%s.N' (per patch '%s.p1.N', ...) "
+                           "and its wheel load '%s.Q'", col + 1, name, m->contacts[k].name, m->contacts[k].name,
+                           m->contacts[k].name);
+    return RS_OK;
+}
+
 static void free_names(char **names, int n)
 {
     for (int i = 0; names && i < n; i++)
         free(names[i]);
     free(names);
+}
+
+/* The default columns under the elastic contact: without the contacts'
+ * multipliers (no normal constraint holds them; '<contact>.N' has the
+ * force). */
+static void drop_elastic_multipliers(rs_ws *ws, char **names, int *n)
+{
+    const rs_model *m = rs_ws_model(ws);
+    const rs_options *o = rs_ws_options(ws);
+    if (!o->contact || !o->contact->elastic)
+        return;
+    int kept = 0;
+    for (int i = 0; i < *n; i++) {
+        rs_var v;
+        int contact_row = 0;
+        if (rs_model_find(m, names[i], &v) == RS_OK && v.kind == RS_VAR_LAMBDA)
+            for (int k = 0; k < m->n_contact; k++)
+                contact_row |= m->contacts[k].phi_row == v.index;
+        if (contact_row)
+            free(names[i]);
+        else
+            names[kept++] = names[i];
+    }
+    *n = kept;
 }
 
 int rs_results_open_ws(rs_results **out, const char *path, rs_ws *ws, int ncol, const char *const *names,
@@ -334,6 +378,7 @@ int rs_results_open_ws_extra(rs_results **out, const char *path, rs_ws *ws, int 
             return rs_fail(err, errlen, RS_E_NOMEM, "out of memory");
         }
         defaults = more;
+        drop_elastic_multipliers(ws, defaults, &ncol);
         for (int j = 0; extra && j < extra->n; j++)
             if (!(defaults[ncol++] = strdup(extra->names[j]))) {
                 free_names(defaults, ncol - 1);
@@ -378,6 +423,9 @@ int rs_results_open_ws_extra(rs_results **out, const char *path, rs_ws *ws, int 
                          names[i], i + 1);
             goto done;
         }
+        if (vars[i].kind == RS_VAR_LAMBDA && (st = elastic_has_no_multiplier(ws, vars[i].index, names[i], i, err,
+                                                                             errlen)) != RS_OK)
+            goto done;
         units[i] = rs_results_unit(m, vars[i], unit_text + 64 * (size_t)i, 64);
         need_outputs |= vars[i].kind == RS_VAR_OUTPUT;
         need_energy |= vars[i].kind == RS_VAR_ENERGY && vars[i].index < RS_ENERGY_VAR_POWER;

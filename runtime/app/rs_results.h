@@ -53,7 +53,9 @@ int rs_results_open(rs_results **r, const char *path, int ncol, const char *cons
  * parameters, inputs, contact quantities ...), with their units from the
  * model (rs_results_unit).  names == NULL chooses every coordinate,
  * velocity, multiplier and output.  An unknown name fails with
- * RS_E_NOTFOUND and a message that names it. */
+ * RS_E_NOTFOUND and a message that names it; a contact's normal multiplier
+ * under the elastic contact (which holds no normal constraint) with
+ * RS_E_ARG, naming its force '<contact>.N'. */
 int rs_results_open_ws(rs_results **r, const char *path, rs_ws *ws, int ncol, const char *const *names,
                        unsigned flags, char *err, size_t errlen);
 

@@ -7,7 +7,11 @@
  * `<contact>.xi_x/.xi_y/.spin/.N` and `newton_contact` as results (the spin
  * creepage of a rolling cone is sin(δ)/r, δ the contact angle); `theta T`
  * and the θ a workspace resolves without it (the normal law's own); a
- * model without contacts refuses every contact setting, naming its line.
+ * model without contacts refuses every contact setting, naming its line;
+ * a contact's multiplier column `lambda_<contact>.phi_n` is −N with the
+ * constraint contact and refused with the elastic one (it holds no normal
+ * constraint: the column was NaN throughout), naming `<contact>.N`, and
+ * left out of the default columns.
  */
 #define _DEFAULT_SOURCE   /* mkdtemp */
 #include <math.h>
@@ -22,6 +26,7 @@
 #include "rs_elastic.h"
 #include "rs_kalker.h"
 #include "rs_load.h"
+#include "rs_results.h"
 #include "rs_scenario.h"
 #include "rs_ws_impl.h"
 #include "rs_test.h"
@@ -449,6 +454,63 @@ START_TEST(contactless_refuses_contact_settings)
 }
 END_TEST
 
+START_TEST(multiplier_column_per_contact)
+{
+    rs_loaded *h = rs_load(DIR, RS_LOAD_TCC, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    const rs_model *m = rs_loaded_model(h);
+    char dir[] = "/tmp/rs_lambda_col_XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    const char *const names[] = {"left.N", "lambda_left.phi_n"};
+    for (int elastic = 0; elastic < 2; elastic++) {
+        rs_options o;
+        rs_options_default(&o);
+        o.contact = elastic ? rs_elastic_contact() : rs_wheel_rail_contact();
+        rs_ws *ws;
+        ck_assert_msg(rs_ws_create(m, &o, &ws, err, sizeof err) == RS_OK, "%s", err);
+        ck_assert_int_eq(rs_ws_init(ws), RS_OK);
+        rs_results *r = NULL;
+        const int st = rs_results_open_ws(&r, path, ws, 2, names, 0, err, sizeof err);
+        if (!elastic) { /* the multiplier is −N: the row written holds both */
+            ck_assert_msg(st == RS_OK, "%s", err);
+            ck_assert_int_eq(rs_results_write_ws(r, ws), RS_OK);
+            ck_assert_int_eq(rs_results_close(&r, 1, NULL, 0, err, sizeof err), RS_OK);
+            FILE *f = fopen(path, "r");
+            char line[256];
+            double N = 0, lam = 0;
+            ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* header */
+            ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+            fclose(f);
+            ck_assert_int_eq(sscanf(line, "%*[^,],%lf,%lf", &N, &lam), 2);
+            ck_assert_msg(N > 0 && lam == -N, "left.N %g, lambda %g", N, lam);
+        } else {
+            ck_assert_msg(st == RS_E_ARG && r == NULL && strstr(err, "column 2 'lambda_left.phi_n'") &&
+                          strstr(err, "its normal force is 'left.N'"), "%d: %s", st, err);
+            ck_assert_int_ne(access(path, F_OK), 0); /* a refused table leaves no file */
+            char partial[96];
+            rs_results_partial_path(path, partial, sizeof partial);
+            ck_assert_int_ne(access(partial, F_OK), 0);
+            /* the default columns leave them out (they held NaN) */
+            ck_assert_msg(rs_results_open_ws(&r, path, ws, 0, NULL, 0, err, sizeof err) == RS_OK, "%s", err);
+            ck_assert_int_eq(rs_results_close(&r, 1, NULL, 0, err, sizeof err), RS_OK);
+            FILE *f = fopen(path, "r");
+            char head[4096];
+            ck_assert_ptr_nonnull(fgets(head, sizeof head, f));
+            fclose(f);
+            ck_assert_msg(strstr(head, "yaw_dot") && !strstr(head, "lambda_"), "%s", head);
+        }
+        rs_ws_free(&ws);
+        char units[96];
+        rs_results_units_path(path, units, sizeof units);
+        remove(path);
+        remove(units);
+    }
+    ck_assert_int_eq(rmdir(dir), 0);
+    rs_unload(&h);
+}
+END_TEST
+
 int main(void)
 {
     if (!rs_test_need_model("test_scenario_contact", "wheelset_cone"))
@@ -463,6 +525,7 @@ int main(void)
     tcase_add_test(tc, material_per_contact);
     tcase_add_test(tc, theta_statement);
     tcase_add_test(tc, contactless_refuses_contact_settings);
+    tcase_add_test(tc, multiplier_column_per_contact);
     suite_add_tcase(s, tc);
     return rs_test_run(s);
 }
