@@ -452,6 +452,12 @@ int rs_driver_simulate(const rs_model *m, const rs_scenario *scn_in, const rs_ru
     rep->wall_s = wall;
     rep->proj_iters_max = stats->proj_iters_max;
     rs_progress_end(&x.pr, rep->steps, rep->t_end);
+    if (stats->contact_unchecked > 0) /* a warning, quiet or not: about the results */
+        rs_logf(x.log, RS_LOG_LINE,
+                "warning: model '%s': %ld of %ld steps of the elastic contact used all its solves (a wheel meeting "
+                "or leaving a patch within the step) and took the last without its check; a smaller 'step' "
+                "resolves them (docs/runtime.md \"Elastic contact\")", m->name, stats->contact_unchecked,
+                stats->steps);
     /* A run that did not end well leaves its rows under the partial name
      * (rs_results.h); the message says where and up to which time. */
     char where[4200], upto[128];

@@ -1682,6 +1682,8 @@ static int elastic_after_solve(struct rs_ws *ws, const double *qd_new)
         w->climb = w->climb_next;
         w->derailed = w->derailed_next;
     }
+    if (!may_again) /* said at the run's end (rs_driver.c): not silently */
+        ws->stats.contact_unchecked++;
     return RS_OK;
 }
 

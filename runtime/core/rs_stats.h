@@ -68,6 +68,10 @@ typedef struct rs_stats {
                               (RS_FAST_LU_FIXED; included in refactors)    */
     long step_cache_hits;  /* step starts that evaluated RS_FN_STEP_CACHED
                               from the cache (RS_FAST_STEP_CACHE)           */
+    long contact_unchecked; /* elastic contact: steps that used all its
+                              solves (a wheel meeting or leaving a patch
+                              within the step), the last taken without its
+                              check (rs_elastic.c elastic_after_solve)      */
 } rs_stats;
 
 /* The sparse LU's ordering, how it was chosen, and what each candidate
