@@ -304,23 +304,32 @@ char **rs_results_default_columns(const rs_model *m, int *n)
     return names;
 }
 
-/* A contact's normal multiplier under the elastic contact, which holds no
- * normal constraint (its column would be NaN from start to end): refused,
- * naming the contact's force. */
-static int elastic_has_no_multiplier(rs_ws *ws, int row, const char *name, int col, char *err, size_t errlen)
+/* The contact whose normal multiplier is row `row` of φ when ws runs the
+ * elastic contact, which holds no normal constraint (such a column would be
+ * NaN from start to end); -1 otherwise. */
+static int elastic_multiplier_contact(rs_ws *ws, int row)
 {
     const rs_model *m = rs_ws_model(ws);
     const rs_options *o = rs_ws_options(ws);
     if (!o->contact || !o->contact->elastic)
-        return RS_OK;
+        return -1;
     for (int k = 0; k < m->n_contact; k++)
         if (m->contacts[k].phi_row == row)
-            return rs_fail(err, errlen, RS_E_ARG,
-                           "column %d '%s' is the constraint contact's normal multiplier; the elastic contact "
-                           "holds no normal constraint: its normal force is '%s.N' (per patch '%s.p1.N', ...) "
-                           "and its wheel load '%s.Q'", col + 1, name, m->contacts[k].name, m->contacts[k].name,
-                           m->contacts[k].name);
-    return RS_OK;
+            return k;
+    return -1;
+}
+
+/* Such a column asked for: refused, naming the contact's force. */
+static int elastic_has_no_multiplier(rs_ws *ws, int row, const char *name, int col, char *err, size_t errlen)
+{
+    const int k = elastic_multiplier_contact(ws, row);
+    if (k < 0)
+        return RS_OK;
+    const char *c = rs_ws_model(ws)->contacts[k].name;
+    return rs_fail(err, errlen, RS_E_ARG,
+                   "column %d '%s' is the constraint contact's normal multiplier; the elastic contact holds no "
+                   "normal constraint: its normal force is '%s.N' (per patch '%s.p1.N', ...) and its wheel load "
+                   "'%s.Q'", col + 1, name, c, c, c);
 }
 
 static void free_names(char **names, int n)
@@ -331,22 +340,14 @@ static void free_names(char **names, int n)
 }
 
 /* The default columns under the elastic contact: without the contacts'
- * multipliers (no normal constraint holds them; '<contact>.N' has the
- * force). */
+ * multipliers ('<contact>.N' has the force). */
 static void drop_elastic_multipliers(rs_ws *ws, char **names, int *n)
 {
-    const rs_model *m = rs_ws_model(ws);
-    const rs_options *o = rs_ws_options(ws);
-    if (!o->contact || !o->contact->elastic)
-        return;
     int kept = 0;
     for (int i = 0; i < *n; i++) {
         rs_var v;
-        int contact_row = 0;
-        if (rs_model_find(m, names[i], &v) == RS_OK && v.kind == RS_VAR_LAMBDA)
-            for (int k = 0; k < m->n_contact; k++)
-                contact_row |= m->contacts[k].phi_row == v.index;
-        if (contact_row)
+        if (rs_model_find(rs_ws_model(ws), names[i], &v) == RS_OK && v.kind == RS_VAR_LAMBDA &&
+            elastic_multiplier_contact(ws, v.index) >= 0)
             free(names[i]);
         else
             names[kept++] = names[i];
