@@ -63,6 +63,8 @@
 #define CAND_MAX 64          /* local minima refined per call at most       */
 #define Y_ITER 8             /* Newton steps per slice at most              */
 #define Y_TOL 1e-12          /* m: last Newton step of a slice, not taken   */
+#define Y_UNCONVERGED 1e-9  /* m: a slice's residual F beyond this at
+                                Newton's end: its gap at the wheel point    */
 #define COARSE 4             /* grid nodes per coarse node                  */
 _Static_assert(RS_PATCH_COARSE_MAX == GRID_MAX / COARSE + 1, "rs_patch_bounds holds every coarse interval");
 #define FAR_GAP 1e-3         /* m: grid nodes this far above the rail: one
@@ -304,6 +306,7 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, do
      * b = s + z_r' d_y (T = a/b): one square root and two divisions a step */
     double cs = 1.0 / sqrt(1.0 + T0 * T0), sn = T0 * cs;
     double py = cy + rho * (dy * cs + fy * sn), zr = 0, zr1 = 0, zr2 = 0, F = 0, T = T0;
+    double ylo = -INFINITY, yhi = INFINITY, flo = 0.0, fhi = 0.0; /* F's sign change */
     int out = 0;
     for (int it = 0;; it++) {
         zr = rail_eval(p, py, &zr1, &zr2);
@@ -363,7 +366,27 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, do
                 break;
             }
         }
+        /* F rises with y, but its slope jumps where the rail table ends
+         * (F' from 1 − e to 1: the tangent has no curvature), and Newton
+         * can cycle across that end (the yawed S1002 flange at the 60E1
+         * table's gauge end: 0.4 mm either side, never converging).  So the
+         * root stays bracketed once F has taken both signs, and a step
+         * that leaves the bracket is replaced by the secant of its ends. */
+        if (F < 0.0)
+            ylo = py, flo = F;
+        else
+            yhi = py, fhi = F;
+        if (ylo < yhi && !(py + step > ylo && py + step < yhi))
+            step = ylo - flo * (yhi - ylo) / (fhi - flo) - py;
         py += step;
+    }
+    /* Newton stopped at its limit short of the root: the gap is taken where
+     * the wheel point at θ stands, an upper bound of the slice's lowest
+     * (the rail at py, F away, could show an overlap that is not there) */
+    if (!out && fabs(F) > Y_UNCONVERGED) {
+        py -= F;
+        zr = rail_eval(p, py, &zr1, &zr2);
+        F = 0.0;
     }
     const double q = dy * cs + fy * sn, qp = -dy * sn + fy * cs;
     double gtt = rs * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
