@@ -312,7 +312,7 @@ int cmd_export_fmu(int argc, char **argv) {
         if (ec) throw cli::UserError("cannot copy the FMU's folder to '" + keep + "': " + ec.message());
     }
     std::fprintf(stderr, "railsym export-fmu: %s: %d variables, internal step %g s -> %s\n", id.c_str(),
-                 rs_fmi2_var_count(m), rs_binding_step(b), out.c_str());
+                 rs_fmi2_var_count(m, rs_fmi2_elastic(ws)), rs_binding_step(b), out.c_str());
     return cli::kExitOk;
 }
 

@@ -69,13 +69,14 @@ const char *causality(int c)
 std::string fmu_description(const rs_model *m, rs_ws *ws, const std::string &id, const std::string &guid,
                             const FmuExperiment &ex, bool can_save_state)
 {
-    const int n = rs_fmi2_var_count(m);
+    const int elastic = rs_fmi2_elastic(ws);
+    const int n = rs_fmi2_var_count(m, elastic);
     std::vector<std::string> names(n), units(n);
     std::vector<rs_fmi2_var> vars(n);
     std::set<std::string> unit_set;
     char buf[512];
     for (int i = 0; i < n; i++) {
-        rs_fmi2_var_at(m, i, &vars[i]);
+        rs_fmi2_var_at(m, elastic, i, &vars[i]);
         rs_fmi2_var_name(m, &vars[i], buf, sizeof buf);
         names[i] = buf;
         const char *u = rs_results_unit(m, vars[i].var, buf, sizeof buf);

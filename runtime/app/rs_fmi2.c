@@ -291,7 +291,7 @@ FMI2_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[
     int outputs_done = f->m->n_out == 0;
     for (size_t i = 0; i < nvr; i++) {
         rs_fmi2_var v;
-        if (rs_fmi2_var_at(f->m, (int)vr[i], &v)) {
+        if (rs_fmi2_var_at(f->m, rs_fmi2_elastic(f->in.ws), (int)vr[i], &v)) {
             logf_(f, fmi2Error, "fmi2GetReal: no variable has valueReference %u", vr[i]);
             return fmi2Error;
         }
@@ -316,7 +316,7 @@ FMI2_EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[
     char name[256];
     for (size_t i = 0; i < nvr; i++) {
         rs_fmi2_var v;
-        if (rs_fmi2_var_at(f->m, (int)vr[i], &v)) {
+        if (rs_fmi2_var_at(f->m, rs_fmi2_elastic(f->in.ws), (int)vr[i], &v)) {
             logf_(f, fmi2Error, "fmi2SetReal: no variable has valueReference %u", vr[i]);
             return fmi2Error;
         }

@@ -38,14 +38,36 @@ static int n_user_inputs(const rs_model *m)
     return n;
 }
 
-int rs_fmi2_var_count(const rs_model *m)
+int rs_fmi2_elastic(const rs_ws *ws)
 {
-    return 1 + m->n_p + n_user_inputs(m) + 2 * m->n_q + m->n_phi + m->n_out + N_CONTACT_K * m->n_contact;
+    const rs_options *o = ws ? rs_ws_options(ws) : NULL;
+    return o && o->contact && o->contact->elastic;
 }
 
-int rs_fmi2_var_at(const rs_model *m, int vr, rs_fmi2_var *v)
+/* 1 when multiplier row is a variable: not a contact's normal constraint
+ * under the elastic contact */
+static int lambda_kept(const rs_model *m, int elastic, int row)
 {
-    if (vr < 0 || vr >= rs_fmi2_var_count(m))
+    return !elastic || rs_model_contact_of_row(m, row) < 0;
+}
+
+static int n_lambdas(const rs_model *m, int elastic)
+{
+    int n = 0;
+    for (int r = 0; r < m->n_phi; r++)
+        n += lambda_kept(m, elastic, r);
+    return n;
+}
+
+int rs_fmi2_var_count(const rs_model *m, int elastic)
+{
+    return 1 + m->n_p + n_user_inputs(m) + 2 * m->n_q + n_lambdas(m, elastic) + m->n_out +
+           N_CONTACT_K * m->n_contact;
+}
+
+int rs_fmi2_var_at(const rs_model *m, int elastic, int vr, rs_fmi2_var *v)
+{
+    if (vr < 0 || vr >= rs_fmi2_var_count(m, elastic))
         return RS_E_ARG;
     int k = vr;
     if (k == 0) {
@@ -70,10 +92,18 @@ int rs_fmi2_var_at(const rs_model *m, int vr, rs_fmi2_var *v)
     const struct {
         rs_var_kind kind;
         int n;
-    } out[] = {{RS_VAR_Q, m->n_q}, {RS_VAR_QD, m->n_q}, {RS_VAR_LAMBDA, m->n_phi}, {RS_VAR_OUTPUT, m->n_out}};
+    } out[] = {{RS_VAR_Q, m->n_q}, {RS_VAR_QD, m->n_q}, {RS_VAR_LAMBDA, n_lambdas(m, elastic)},
+               {RS_VAR_OUTPUT, m->n_out}};
     for (int g = 0; g < 4; g++) {
         if (k < out[g].n) {
-            *v = (rs_fmi2_var){RS_FMI2_OUTPUT, {out[g].kind, k}};
+            int i = k;
+            if (out[g].kind == RS_VAR_LAMBDA)   /* the k-th multiplier kept */
+                for (int r = 0; r < m->n_phi; r++)
+                    if (lambda_kept(m, elastic, r) && k-- == 0) {
+                        i = r;
+                        break;
+                    }
+            *v = (rs_fmi2_var){RS_FMI2_OUTPUT, {out[g].kind, i}};
             return RS_OK;
         }
         k -= out[g].n;

@@ -396,8 +396,11 @@ int rs_linear_ws_at(const rs_linear_opened *o, double V, rs_ws **out, char *err,
         /* and Kalker's linear law, whatever the scenario's `creep`: it is
          * what the analysis linearizes, FASTSIM's slope at zero creepage
          * (Polach's with kA = kS = 1; docs/creep.md), so one scenario
-         * serves the non-linear runs (coach_hunt.scn: FASTSIM) and this */
+         * serves the non-linear runs (coach_hunt.scn: FASTSIM) and this;
+         * nor the elastic contact's normal law (a scenario for elastic runs
+         * with `normal point` serves the constraint analysis too) */
         opt.contact_law = 0;
+        opt.contact_normal = RS_NORMAL_DEFAULT;
     }
     opt.plugins = rs_plugin_set_tables(o->plugins);
     rs_ws *ws = NULL;

@@ -313,10 +313,7 @@ static int elastic_multiplier_contact(rs_ws *ws, int row)
     const rs_options *o = rs_ws_options(ws);
     if (!o->contact || !o->contact->elastic)
         return -1;
-    for (int k = 0; k < m->n_contact; k++)
-        if (m->contacts[k].phi_row == row)
-            return k;
-    return -1;
+    return rs_model_contact_of_row(m, row);
 }
 
 /* Such a column asked for: refused, naming the contact's force. */

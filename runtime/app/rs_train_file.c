@@ -601,6 +601,11 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int scope
     if (k < 0) {
         if (scope == SCOPE_ANY && is_model_side(tok[0]))
             return 0;   /* a train-side parameter: set_param's */
+        if (m->n_contact && strcmp(tok[0], "theta") == 0)
+            return PERR(P, line, 1,
+                        "vehicle '%s': 'theta' sets where a single run's step linearizes the elastic contact "
+                        "(a scenario's 'theta'); a train's step (Park's) takes the contact's stiffness and "
+                        "damping at the step's end, as theta 1 does: remove the line", t->name);
         char sug[96], all[512], ms[200];
         suggest(sug, sizeof sug, tok[0], m->p_names, m->n_p);
         if (!sug[0])   /* a misspelt coordinate */
@@ -619,7 +624,7 @@ static int model_line(parser *P, int line, char **tok, int n, int idx, int scope
                     "coordinates (initial values NAME = VALUE, NAME_dot = VALUE): %s%s; train-side: %s, x_coord, "
                     "pitch_coord%s%s", t->name, tok[0], m->name, sug, all, qs, zs, ms,
                     m->n_contact ? ", contact_files, track, contact_damping, contact_mu, contact_E, contact_nu, contact_outputs, "
-                                   "contact, creep, derailment, climb_time" : "", m->n_z ? ", state_outputs" : "");
+                                   "contact, creep, normal, derailment, climb_time" : "", m->n_z ? ", state_outputs" : "");
     }
     double v;
     if (n != 2)

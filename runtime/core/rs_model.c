@@ -319,6 +319,14 @@ static const char *const kPatchSuffix[RS_PATCH_VAR_COUNT] = {"u_w",  "u_r",  "al
 
 const char *rs_contact_patch_var_suffix(int q) { return q >= 0 && q < RS_PATCH_VAR_COUNT ? kPatchSuffix[q] : ""; }
 
+int rs_model_contact_of_row(const rs_model *m, int row)
+{
+    for (int k = 0; m && k < m->n_contact; k++)
+        if (m->contacts[k].phi_row == row)
+            return k;
+    return -1;
+}
+
 int rs_model_find(const rs_model *m, const char *name, rs_var *var)
 {
     if (!m || !name || !var)

@@ -197,6 +197,11 @@ typedef struct rs_var {
  * "energy.potential", "power.<term>".  Returns RS_OK or RS_E_NOTFOUND. */
 int rs_model_find(const rs_model *model, const char *name, rs_var *var);
 
+/* The contact whose normal constraint is row `row` of φ (its multiplier is
+ * −N under the constraint contact; the elastic contact holds no such
+ * constraint), or −1. */
+int rs_model_contact_of_row(const rs_model *model, int row);
+
 /* The coordinates a forward speed V sets by convention (critical-speed
  * search, the sweep variable `speed`): forward coordinates, named `x` or
  * ending in `.x` (their velocity is V), and spin coordinates, named `spin`

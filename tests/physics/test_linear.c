@@ -61,7 +61,8 @@
  *     `contact constraint` bit for bit, and differ from the elastic ones —
  *     and the log says so once, naming where the elastic contact came from
  *     and the option that linearizes it; no note when the analysis already
- *     linearizes the runs' contact.
+ *     linearizes the runs' contact.  The runs' `normal` and `theta` lines
+ *     (the elastic contact's) leave that analysis as it is.
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
@@ -442,6 +443,11 @@ START_TEST(constraint_for_elastic_says_so)
     printf("%s", logged);
     ck_assert_msg(strstr(logged, "the scenario says 'contact elastic'") && strstr(logged, "--elastic"), "%s", logged);
     ck_assert_msg(same_modes(&plain, &said), "the note's analysis is the constraint contact's");
+    /* the elastic runs' own settings (normal law, θ) do not stop it: the
+     * constraint contact refused `normal point` (session 42) */
+    rs_linear_result_free(&said);
+    ck_assert_int_eq(notes_of("generated/wheelset", "contact elastic\nnormal point\ntheta 0.8", 0, &said), 1);
+    ck_assert_msg(same_modes(&plain, &said), "with 'normal point' and 'theta 0.8': not the constraint contact's");
     ck_assert_int_eq(notes_of("generated/wheelset", "contact elastic", 1, &elastic), 0);
     ck_assert_msg(!same_modes(&plain, &elastic), "--elastic linearizes another contact");
     rs_linear_result_free(&plain);

@@ -393,6 +393,12 @@ START_TEST(test_train_file_lines)
                   err);
     rs_train_wheel_contact_free(&tc);
     rs_unload(&h);
+    /* θ is the single run's: the train's Park step says where it takes the
+     * contact's stiffness, so the line is refused with why */
+    rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  contact elastic\n  theta 0.7\nend\norder\n  w\nend\n",
+              "t.train:3: vehicle 'w': 'theta' sets where a single run's step linearizes the elastic contact (a "
+              "scenario's 'theta'); a train's step (Park's) takes the contact's stiffness and damping at the "
+              "step's end, as theta 1 does: remove the line");
     rs_test_train_parse_bad("vehicle w model generated/wheelset_cone\n  contact elastic\n  derailment maybe\nend\norder\n  w\nend\n",
               "t.train:3: vehicle 'w': 'maybe' is not a derailment setting (stop: a derailment ends the run, the "
               "default; continue: it is reported and the run goes on): write 'derailment stop' or 'derailment "
