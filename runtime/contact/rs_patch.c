@@ -64,8 +64,6 @@
 #define Y_ITER 12            /* Newton steps per slice at most (the bracketed
                                 ones converge within 10 on the shipped pairs) */
 #define Y_TOL 1e-12          /* m: last Newton step of a slice, not taken   */
-#define Y_UNCONVERGED 1e-9  /* m: a slice's residual F beyond this at
-                                Newton's end: its gap at the wheel point    */
 #define COARSE 4             /* grid nodes per coarse node                  */
 _Static_assert(RS_PATCH_COARSE_MAX == GRID_MAX / COARSE + 1, "rs_patch_bounds holds every coarse interval");
 #define FAR_GAP 1e-3         /* m: grid nodes this far above the rail: one
@@ -347,8 +345,17 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, do
             F = 0.0;
             break;
         }
-        if (!(fabs(step) > Y_TOL) || it == Y_ITER - 1)
+        if (!(fabs(step) > Y_TOL))
             break;
+        if (it == Y_ITER - 1) {
+            /* stopped short of the root: the gap where the wheel point at
+             * θ stands, an upper bound of the slice's lowest (the rail at
+             * py, F away, could show an overlap that is not there) */
+            py -= F;
+            zr = rail_eval(p, py, &zr1, &zr2);
+            F = 0.0;
+            break;
+        }
         /* far outside the rail table, and staying there: out of contact */
         const double m = 2.0 * fabs(step) + 1e-4;
         if (py < p->rlo - m || py > p->rhi + m) {
@@ -372,22 +379,18 @@ static ALWAYS_INLINE void eval_full(pose *p, double u, double T0, double far, do
          * can cycle across that end (the yawed S1002 flange at the 60E1
          * table's gauge end: 0.4 mm either side, never converging).  So the
          * root stays bracketed once F has taken both signs, and a step
-         * that leaves the bracket is replaced by the secant of its ends. */
-        if (F < 0.0)
-            ylo = py, flo = F;
-        else
-            yhi = py, fhi = F;
-        if (ylo < yhi && !(py + step > ylo && py + step < yhi))
-            step = ylo - flo * (yhi - ylo) / (fhi - flo) - py;
+         * that leaves the bracket is replaced by the secant of its ends —
+         * from the second step on: most slices, warm-started, end at their
+         * second, and a cycle is caught a step later. */
+        if (it > 0) {
+            if (F < 0.0)
+                ylo = py, flo = F;
+            else
+                yhi = py, fhi = F;
+            if (ylo < yhi && !(py + step > ylo && py + step < yhi))
+                step = ylo - flo * (yhi - ylo) / (fhi - flo) - py;
+        }
         py += step;
-    }
-    /* Newton stopped at its limit short of the root: the gap is taken where
-     * the wheel point at θ stands, an upper bound of the slice's lowest
-     * (the rail at py, F away, could show an overlap that is not there) */
-    if (!out && fabs(F) > Y_UNCONVERGED) {
-        py -= F;
-        zr = rail_eval(p, py, &zr1, &zr2);
-        F = 0.0;
     }
     const double q = dy * cs + fy * sn, qp = -dy * sn + fy * cs;
     double gtt = rs * cs - zr2 * (rho * qp) * (rho * qp) + zr1 * rho * q;
