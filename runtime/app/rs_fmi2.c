@@ -289,9 +289,10 @@ FMI2_EXPORT fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[
     if (!f || !f->in.ws || (nvr && (!vr || !value)))
         return fmi2Error;
     int outputs_done = f->m->n_out == 0;
+    const int elastic = rs_fmi2_elastic(f->in.ws);
     for (size_t i = 0; i < nvr; i++) {
         rs_fmi2_var v;
-        if (rs_fmi2_var_at(f->m, rs_fmi2_elastic(f->in.ws), (int)vr[i], &v)) {
+        if (rs_fmi2_var_at(f->m, elastic, (int)vr[i], &v)) {
             logf_(f, fmi2Error, "fmi2GetReal: no variable has valueReference %u", vr[i]);
             return fmi2Error;
         }
@@ -314,9 +315,10 @@ FMI2_EXPORT fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[
     if (!f || !f->in.ws || (nvr && (!vr || !value)) || f->phase == PHASE_ERROR)
         return fmi2Error;
     char name[256];
+    const int elastic = rs_fmi2_elastic(f->in.ws);
     for (size_t i = 0; i < nvr; i++) {
         rs_fmi2_var v;
-        if (rs_fmi2_var_at(f->m, rs_fmi2_elastic(f->in.ws), (int)vr[i], &v)) {
+        if (rs_fmi2_var_at(f->m, elastic, (int)vr[i], &v)) {
             logf_(f, fmi2Error, "fmi2SetReal: no variable has valueReference %u", vr[i]);
             return fmi2Error;
         }
