@@ -14,20 +14,31 @@
  * are free coordinates), so N = I and
  *
  *   F(q, q̇) = δ^NK(q, q̇) + Σ_wheels Jᵀ W     (rs_elastic_eval)
- *   K = −∂F/∂q    central differences of F, h = RS_LINEAR_FD_H: the patches
+ *   K = −∂F/∂q    central differences of F, h = FD_H (below): the patches
  *                 re-found, the normals turning, the creepages of the
  *                 displaced pose (geometric and creep stiffness)
  *   C = −∂F/∂q̇    central differences too.  Not the step's Σ Jᵀ C6 J: that
  *                 Jacobian (which only has to keep the step stable) gave
  *                 the S1002 wheelset at 6 m/s a damping ratio of 0.022197
  *                 against 0.023465 from the differences and 0.02348 from
- *                 runs extrapolated to Δt → 0 (test_linear_elastic.c)
+ *                 runs extrapolated to Δt → 0 (when it was written, with
+ *                 the creep ellipse of the patch's point)
  *
- * The patch forces are resolved to ~1e-2 N (rs_equilibrium.c measures it),
- * which over 2h = 2e-6 m is 5e3 N/m: 1e-5 of a wheel's lateral creep
- * stiffness.  Cost: 4 n_q + 1 contact evaluations per speed (the coach:
- * 169, about 0.3 s), against the constraint linearization's 2 n_q
- * contact-point solves.
+ * The step h in q is 1e-7 m (rad), not the model's RS_LINEAR_FD_H (1e-6):
+ * a patch only a few µm deep is no linear spring over a micrometre.  The
+ * S1002 wheelset at its equilibrium carries a second, shallow tread patch
+ * per wheel that opens when z rises by 3 µm, and ∂F_y/∂z changed by 4 %
+ * between h = 1e-7 and 1e-6 (by 30 % at 3e-6); the hunting mode at 6 m/s
+ * with Kalker's law came out 1.1268 Hz at 1e-6, 1.1379 Hz at 3e-7 and
+ * 1.1382 Hz at 1e-7, against 1.1383 Hz from runs released 2 µm and 20 µm
+ * off centre (test_linear_elastic.c; ζ 0.019335 against 0.019314).  A
+ * single evaluation's rounding is far below the equilibrium's ~1e-2 N
+ * resolution (rs_equilibrium.c measures that for a Newton iterate): ∂F_y/∂y
+ * agreed to 5e-5 between h = 1e-7 and 1e-6.
+ *
+ * Cost: 4 n_q + 1 contact evaluations per speed (the coach: 169, about
+ * 0.3 s), against the constraint linearization's 2 n_q contact-point
+ * solves.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +50,7 @@
 #include "rs_linear_lapack.h"
 #include "rs_speed.h"
 
-#define FD_H RS_LINEAR_FD_H
+#define FD_H 1e-7
 /* The velocity step [m/s, rad/s]: the patch forces' noise of ~1e-2 N over
  * 2e-4 m/s is 50 N s/m, 1e-4 of a wheel's creep damping at 6 m/s (it falls
  * as 1/V); the creep forces are linear in the velocities at small

@@ -802,8 +802,16 @@ static int patch_forces(const rs_options *o, elastic_wheel *w, rs_elastic_patch 
                         double Kw)
 {
     const rs_patch *g = &pp->g;
-    double cH, a1, b1;
-    int st = rs_hertz_patch_law(g->R_wx, g->R_wy, g->R_ry, w->E, w->nu, &cH, &a1, &b1);
+    double cH, a1, b1, A, B;
+    rs_hertz_curvature_sums(g->R_wx, g->R_wy, INFINITY, g->R_ry, &A, &B);
+    /* a strip patch's creep ellipse from its overlap's lateral curvature,
+     * not the point's: in a conformal flange root or on S1002's tread near
+     * the centre the point's jumps as the point moves (docs/contact.md
+     * "The strip patch's creep ellipse") */
+    const double Bs = g->nn > 0 ? rs_patch_overlap_curvature(g) : NAN;
+    if (!isnan(Bs))
+        B = Bs;
+    int st = rs_hertz_patch_law_sums(A, B, w->E, w->nu, &cH, &a1, &b1);
     if (st < 0)
         return st;
     cH *= o->contact_k_scale;

@@ -241,7 +241,15 @@ int rs_hertz_patch_law(double R_wx, double R_wy, double R_ry, double E, double n
         return RS_E_ARG;
     double A, B;
     rs_hertz_curvature_sums(R_wx, R_wy, INFINITY, R_ry, &A, &B);
-    if (!(A > 0.0) || !isfinite(A) || isnan(B))
+    return rs_hertz_patch_law_sums(A, B, E, nu, c_hertz, a1, b1);
+}
+
+int rs_hertz_patch_law_sums(double A, double B, double E, double nu, double *c_hertz, double *a1,
+                            double *b1)
+{
+    if (!c_hertz || isnan(A) || isnan(B))
+        return RS_E_ARG;
+    if (!(A > 0.0) || !isfinite(A))
         return RS_E_NONHERTZ;
     int rc = RS_OK;
     const double Bmin = A / RS_HERTZ_CONFORMAL_RATIO;

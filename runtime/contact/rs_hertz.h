@@ -109,4 +109,11 @@ int rs_hertz_approach_law(double R_wx, double R_wy, double R_ry, double E, doubl
 int rs_hertz_patch_law(double R_wx, double R_wy, double R_ry, double E, double nu, double *c_hertz,
                        double *a1, double *b1);
 
+/* The same from the curvature half sums A (along x, > 0) and B (along y,
+ * any sign: the conformal rule holds it at A / RS_HERTZ_CONFORMAL_RATIO),
+ * for a caller that has B from elsewhere (the strip patch's overlap,
+ * rs_patch_overlap_curvature). */
+int rs_hertz_patch_law_sums(double A, double B, double E, double nu, double *c_hertz, double *a1,
+                            double *b1);
+
 #endif /* RS_HERTZ_H */

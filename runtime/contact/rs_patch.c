@@ -1998,3 +1998,24 @@ int rs_patch_check_pair(const rs_profile *w, const rs_profile *r, double r0, cha
                        w->name, r->name, w->y[w->n - 1], r->y[r->n - 1], r->y[r->n - 1]);
     return RS_OK;
 }
+
+double rs_patch_overlap_curvature(const rs_patch *p)
+{
+    double m0 = 0, m1 = 0, m2 = 0;
+    for (int i = 0; i < p->nn; i++) {
+        const double f = p->node[i].w * p->node[i].dv;
+        m0 += f;
+        m1 += f * p->node[i].u;
+    }
+    if (!(m0 > 0))
+        return NAN;
+    const double u0 = m1 / m0;
+    for (int i = 0; i < p->nn; i++) {
+        const double du = p->node[i].u - u0;
+        m2 += p->node[i].w * p->node[i].dv * du * du;
+    }
+    if (!(m2 > 0))
+        return NAN;
+    const double w2 = 5.0 * m2 / m0, depth = 0.75 * m0 / sqrt(w2), c = cos(p->alpha);
+    return depth / w2 * c * c * c;
+}

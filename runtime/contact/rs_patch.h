@@ -228,6 +228,21 @@ void rs_patch_hint_prepare(rs_patch_hint *hint, const rs_profile *w, const rs_pr
 int rs_patch_interval_clear(const rs_profile *w, const rs_profile *r, const double c[3],
                             const double a[3], double r0, rs_patch_hint *hint, double u0, double u1);
 
+/* The lateral curvature half sum B (1/m) of a strip patch's overlap
+ * (rs_patch_opts.strips; docs/contact.md "The strip patch's creep
+ * ellipse"): the parabola dv(u) = D (1 − (u − u0)²/w²) with the same
+ * zeroth, first and second moments over the nodes as the slices' overlap
+ * (w² = 5 M2/M0, D = 3 M0/(4 w)), its curvature D/w² taken along the
+ * contact plane (× cos³ α: the overlap along the normal, the width along
+ * the surface).  Where the profiles' curvatures are constant across the
+ * patch (a Hertzian overlap, parabolic) it is their half sum
+ * ½ (1/R_wy + 1/R_ry) (the quadrature is exact for it); where they change
+ * across it (a conformal flange root, S1002's tread where its curvature
+ * changes sign) it is the curvature of the overlap the patch has, which is
+ * continuous in the pose while the point's curvatures jump.  NAN for a
+ * patch without nodes or without overlap. */
+double rs_patch_overlap_curvature(const rs_patch *p);
+
 /* Input checks of a wheel-rail pair for rs_patch_find, at set-up: kinds
  * (wheel, rail), r0 > 0, the wheel's radius r0 + z_w above r0/2 everywhere
  * on its table, the rail table reaching on its gauge side a slope at least

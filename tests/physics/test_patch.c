@@ -1276,6 +1276,122 @@ START_TEST(test_strips_hertz_approach)
 }
 END_TEST
 
+/* The strip patch's creep ellipse (rs_patch_overlap_curvature).
+ * Hertzian overlaps (constant curvatures across the patch): its B equals
+ * the profiles' half sum, here the rail arc's 1/(2R) under a cone (no
+ * lateral curvature): a 1:20 cone on R 300 mm and a 1:2 cone on R 50 mm,
+ * where the contact sits at 26.6° and the overlap's cos³ α matters.
+ * S1002 on 60E1 1:40 across the tread (shift −4 … +3 mm, 30 µm below first
+ * touch, where S1002's tread curvature changes sign): the Hertz ellipse of
+ * the overlap's B at the strips' own N lies inside the overlap (a contact
+ * region never leaves the interpenetration region: the half-space's
+ * displacements are compressive, Johnson §4.1), and B moves smoothly from
+ * one 0.05 mm step of shift to the next; the point's curvatures do
+ * neither there (printed; the test asserts that they break both, so that
+ * the case keeps its teeth). */
+static void overlap_ellipse(const rs_patch *p, const rs_strip_table *kt, double E, double nu, int local,
+                            double *B, double *b, double *half)
+{
+    double A, Bl, cH, a1, b1, N = 0;
+    rs_hertz_curvature_sums(p->R_wx, p->R_wy, INFINITY, p->R_ry, &A, &Bl);
+    *B = local ? Bl : rs_patch_overlap_curvature(p);
+    ck_assert(rs_hertz_patch_law_sums(A, *B, E, nu, &cH, &a1, &b1) >= 0);
+    for (int k = 0; k < p->nn; k++) {
+        const rs_patch_node *nd = &p->node[k];
+        N += nd->w * rs_strip_stiffness(kt, nd->u) * sqrt(1 + nd->zr1 * nd->zr1) * nd->dv;
+    }
+    *b = b1 * cbrt(N);
+    *half = 0.5 * (p->u_hi - p->u_lo) / cos(p->alpha);
+}
+
+static int strip_patches(const rs_profile *w, const rs_profile *r, double cy, double cz, rs_patch *p)
+{
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    o.r0 = R0;
+    o.strips = 1;
+    rs_patch_hint h = {.wheel = 0, .rail = 0};
+    const double c[3] = {0, cy, cz}, ax[3] = {0, 1, 0};
+    int n = 0;
+    ck_assert_int_eq(rs_patch_find(w, r, c, ax, &o, &h, p, RS_PATCH_MAX, &n), RS_OK);
+    return n;
+}
+
+START_TEST(test_strips_overlap_curvature)
+{
+    const double E = 2.1e11, nu = 0.28;
+    const double Rs[2] = {0.3, 0.05}, gams[2] = {0.05, 0.5};
+    for (int c = 0; c < 2; c++) {
+        rs_profile w, r;
+        cone(&w, gams[c]);
+        arc_rail(&r, Rs[c]);
+        const double dvs[3] = {10e-6, 50e-6, 150e-6};
+        for (int b = 0; b < 3; b++) {
+            rs_patch p[RS_PATCH_MAX];
+            ck_assert_int_eq(strip_patches(&w, &r, 0.001, rigid_cz(&w, &r, 0.001) - dvs[b], p), 1);
+            /* the arc is a parabola to (y/R)²: its overlap, of half width h
+             * along the surface, departs from one by (h/R)²/4 at its ends */
+            const double B = rs_patch_overlap_curvature(&p[0]), ref = 1 / (2 * Rs[c]);
+            const double h = 0.5 * (p[0].u_hi - p[0].u_lo) / cos(p[0].alpha), tol = 1e-6 + 0.5 * (h / Rs[c]) * (h / Rs[c]);
+            printf("overlap curvature, cone %.2f on R %.0f mm (%.1f deg), dv %.0f um: B %.6f 1/m, 1/(2R) %.6f "
+                   "(%.1e, bound %.1e)\n",
+                   gams[c], 1e3 * Rs[c], p[0].alpha * 180 / PI, 1e6 * dvs[b], B, ref, B / ref - 1, tol);
+            ck_assert_msg(fabs(B / ref - 1) < tol, "cone %g dv %g: B %g, 1/(2R) %g", gams[c], dvs[b], B, ref);
+        }
+        rs_profile_free(&w);
+        rs_profile_free(&r);
+    }
+    ck_assert(isnan(rs_patch_overlap_curvature(&(rs_patch){.nn = 0})));
+
+    rs_profile w, r;
+    char err[512];
+    ck_assert_msg(rs_profile_load(&w, "vehicles/profiles/s1002.prf", err, sizeof err) == RS_OK, "%s", err);
+    ck_assert_msg(rs_profile_load(&r, "vehicles/profiles/60e1_1in40.prf", err, sizeof err) == RS_OK, "%s", err);
+    rs_strip_table kt;
+    ck_assert_int_eq(rs_strip_table_make(&kt, &w, &r, R0, E, nu), RS_OK);
+    const double cy_c = -0.003; /* the centred wheel (test_continuity_s1002) */
+    enum { M = 280 }; /* shifts every 0.025 mm */
+    double worst_out[2] = {0, 0}, Bs[2][M + 1];
+    for (int i = 0; i <= M; i++) {
+        const double sh = -0.004 + 2.5e-5 * i, cy = cy_c + sh;
+        rs_patch p[RS_PATCH_MAX];
+        const int n = strip_patches(&w, &r, cy, rigid_cz(&w, &r, cy) - 30e-6, p);
+        ck_assert_int_ge(n, 1);
+        int d = 0; /* the patch with the most overlap */
+        for (int j = 1; j < n; j++)
+            if (p[j].pen > p[d].pen)
+                d = j;
+        for (int local = 0; local < 2; local++) {
+            double B, b, half;
+            overlap_ellipse(&p[d], &kt, E, nu, local, &B, &b, &half);
+            Bs[local][i] = fmax(B, 0.5 / p[d].R_wx / RS_HERTZ_CONFORMAL_RATIO); /* the B Hertz gets */
+            worst_out[local] = fmax(worst_out[local], b / half);
+            if (i % 40 == 0)
+                printf("S1002/60E1 shift %+.2f mm, %s: B %8.3f 1/m, b %6.2f mm, overlap half width %6.2f mm\n",
+                       1e3 * sh, local ? "point's curvatures" : "overlap          ", B, 1e3 * b, 1e3 * half);
+        }
+    }
+    /* continuity: the largest step of log B over 0.05 mm and over 0.025 mm;
+     * a continuous B halves it with the step (Lipschitz), a jump keeps it */
+    double jump[2][2] = {{0, 0}, {0, 0}};
+    for (int local = 0; local < 2; local++)
+        for (int i = 1; i <= M; i++) {
+            jump[local][1] = fmax(jump[local][1], fabs(log(Bs[local][i] / Bs[local][i - 1])));
+            if (i % 2 == 0)
+                jump[local][0] = fmax(jump[local][0], fabs(log(Bs[local][i] / Bs[local][i - 2])));
+        }
+    printf("S1002/60E1 tread: b / half width at most %.3f (overlap), %.3f (point); B's largest step per 0.05 / "
+           "0.025 mm: %.1f / %.1f %% (overlap), %.0f / %.0f %% (point)\n",
+           worst_out[0], worst_out[1], 100 * expm1(jump[0][0]), 100 * expm1(jump[0][1]), 100 * expm1(jump[1][0]),
+           100 * expm1(jump[1][1]));
+    ck_assert_msg(worst_out[0] <= 1, "the overlap's ellipse leaves the overlap: b / half width %g", worst_out[0]);
+    ck_assert_msg(jump[0][0] > 1.6 * jump[0][1], "the overlap's B jumps: %g, %g", jump[0][0], jump[0][1]);
+    ck_assert(worst_out[1] > 1 && jump[1][0] < 1.6 * jump[1][1]);
+    rs_profile_free(&w);
+    rs_profile_free(&r);
+}
+END_TEST
+
 /* The strip law's cheap parts (rs_patch.c: a patch's ends to about
  * 1e-7 m from a cubic start, the nodes' last Newton step by the rail's
  * Taylor series): on random poses of the FEVE and S1002 pairs (shift,
@@ -1692,6 +1808,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_check_pair);
     tcase_add_test(t, test_hertz_approach);
     tcase_add_test(t, test_strips_hertz_approach);
+    tcase_add_test(t, test_strips_overlap_curvature);
     tcase_add_test(t, test_strips_ends_nodes);
     tcase_add_loop_test(t, test_strips_yawed_flange, 0, 3);
     tcase_add_test(t, test_interval_products);
