@@ -765,9 +765,9 @@ END_TEST
  * flanges.
  *
  * These figures are the point normal law's, which the runs state
- * (`normal point`): its linear critical speed is 66.99 m/s.  The strip law
- * (the default) sees a larger conicity at the centre and its coach is
- * stable far higher (linear 98.6 m/s; test_linear_elastic's
+ * (`normal point`): its linear critical speed is 67.06 m/s.  The strip law
+ * (the default) hunts faster at the centre and its coach is stable far
+ * higher (linear 95.44 m/s; test_linear_elastic's
  * coach_strips_against_runs): at 60 and 70 m/s every disturbance decays
  * (coach_strips_decays_below). */
 START_TEST(coach_limit_cycle_verdict)
@@ -836,9 +836,14 @@ START_TEST(coach_limit_cycle_verdict)
 END_TEST
 
 /* The strip law's counterpart: the same runs at 60 and 70 m/s, far below
- * its linear critical speed (98.6 m/s, test_linear_elastic), decay from
- * both disturbances (measured: the 6 mm one at 70 m/s at -3.35 1/s,
- * 3.84 Hz), and no loss of stability is reported. */
+ * its linear critical speed (95.44 m/s, test_linear_elastic), decay from
+ * both disturbances, and no loss of stability is reported.  Measured
+ * (session 43): at 60 m/s both decay to nothing — the 6 mm one to 2.7 µm by
+ * mid-run, which the classifier read as "unclear" (rate −1.1 ± 1.2 1/s over
+ * the settled state's own residual) until a run's noise floor became a
+ * thousandth of its disturbance (rs_bifurcation.c RS_BIF_DIED); at 70 m/s
+ * the 0.5 mm one at −3.90 1/s, 4.87 Hz, the 6 mm one at −4.26 1/s,
+ * 4.91 Hz. */
 START_TEST(coach_strips_decays_below)
 {
     RS_REQUIRE_MODEL("coach");

@@ -363,9 +363,10 @@ START_TEST(test_friction_per_contact)
      * made by the search.  At μ 0.2 Y/Q first reaches the limit at 1.207
      * s but does not hold it for contact_climb_time (0.05 s, rs_climb.h):
      * the climb is reported with the derailment at 1.257 s, first (the
-     * point law; the strip law, the default, derails at 1.3409 s, 1.3133
+     * point law; the strip law, the default, derails at 1.2827 s: 1.3133
      * before session 42's mend of the search's phantom overlap at the
-     * rail table's gauge end: test_patch test_strips_yawed_flange). */
+     * rail table's gauge end (test_patch test_strips_yawed_flange), 1.3409
+     * before session 43's creep ellipse from the patch's overlap). */
     const long n = lround(2.0 / DT);
     for (long k = 0; k < n && log.n_climb == 0; k++) {
         const double t = rs_ws_time(ws), F = t < T_RAMP ? 0 : RATE * (t - T_RAMP);
@@ -385,7 +386,7 @@ START_TEST(test_friction_per_contact)
     ck_assert(e->kind == RS_EVENT_FLANGE_CLIMB && e->contact == 0);
     /* not held for climb_time: reported with the derailment (the strip
      * law, the default: Y/Q at the limit one step before the contact passes
-     * the flange's steepest point at 1.3409 s; the point law's stayed below
+     * the flange's steepest point at 1.2827 s; the point law's stayed below
      * it, t_start = t) */
     ck_assert_msg(e->by_derailment && log.n >= 2 && log.e[1].kind == RS_EVENT_DERAILMENT && log.e[1].t == e->t &&
                       e->t - e->t_start < RS_CLIMB_TIME_DEFAULT,

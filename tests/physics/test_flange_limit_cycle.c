@@ -135,7 +135,9 @@ START_TEST(flange_bounded_limit_cycle)
      * law and at 6 s is still "growing" (17.348 mm, the large one's cycle
      * 17.351 mm: peaks not yet steady within 1 % per period); at 9 s it is
      * on that cycle (17.35 mm, 5.64 Hz), as the point law's was at 6 s
-     * (17.40 mm). */
+     * (17.40 mm).  Session 43 (the strip patch's creep ellipse from its
+     * overlap): at 9 s 17.373 / 17.377 mm, critical speed 44.1855 m/s
+     * (44.1375), ramp-down 37.88 m/s (37.72). */
     char *argv[] = {(char *)sweep_railsym_bin(), "critical-speed", MODEL, "--scenario", SCN, "--range", "35:55",
                     "--speeds", "3", "--bifurcation", "--ramp-rate", "0.5", "--one-step", "--tol", "0.01",
                     "--set", "duration 9", "--no-plot", "-q", "--out", out, NULL};

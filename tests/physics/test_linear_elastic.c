@@ -20,49 +20,54 @@
  *     workspace released 2 µm off centre (IMEX): frequency from the zero
  *     crossings, damping ratio from the logarithmic decrement, each within
  *     1 % (the issue's demand).  The run's ζ has the step's first-order
- *     error O(ω Δt), ~1e-4 at Δt 2e-5 s: 1 % of the point law's ζ 0.023,
- *     but 5 % of the strip law's |ζ| 0.004; so the run's ζ is Richardson's
- *     2 ζ(Δt) − ζ(2 Δt) from Δt 2e-5 and 4e-5 s.  Measured (strips):
- *     linear 1.40980 Hz, ζ −0.0039309; runs 1.41189 Hz, ζ −0.0043124 /
- *     −0.0041351 / −0.0040465 at Δt 4e-5 / 2e-5 / 1e-5 s (differences
- *     1.77e-4, 0.89e-4: first order), extrapolated −0.0039578 (+0.7 %).
- *     The point law (`normal point`): linear 0.89791 Hz, ζ 0.023465; run
- *     0.89775 Hz, ζ 0.023362 at 2e-5 s (→ 0.02348).  With the step's creep
- *     Jacobian Σ Jᵀ C6 J for C instead of differences, ζ −5 %: fails;
+ *     error O(ω Δt), ~1.4e-4 at Δt 2e-5 s: 0.7 % of the strip law's ζ
+ *     0.019; so the run's ζ is Richardson's 2 ζ(Δt) − ζ(2 Δt) from Δt 2e-5
+ *     and 4e-5 s.  Measured (strips, session 43: the strip patch's creep
+ *     ellipse from its overlap, the linearization's step 1e-7): linear
+ *     1.13820 Hz, ζ 0.019335; runs 1.13830 Hz, ζ 0.019028 / 0.019171 at
+ *     Δt 4e-5 / 2e-5 s, extrapolated 0.019314 (+0.1 %); released 20 µm off
+ *     centre the same (1.13857 Hz, 0.019299).  With the linearization's
+ *     step 1e-6 it gave 1.12679 Hz, ζ 0.020782 (−1.0 %, −7 %: fails): the
+ *     wheel's second tread patch, 3 µm deep, opens within a few steps of z
+ *     (rs_linear_elastic.c).  (Before session 43, with the ellipse of the
+ *     patch's point: 1.40980 Hz, ζ −0.0039309.)  The point law (`normal
+ *     point`): linear 0.89728 Hz, ζ 0.023484; run 0.89775 Hz, ζ 0.023362
+ *     at 2e-5 s (→ 0.02348).  With the step's creep Jacobian Σ Jᵀ C6 J for
+ *     C instead of differences, ζ −5 %: fails;
  *   - s1002_wheelset_fastsim: the same with FASTSIM at μ 0.3, the coach's
- *     law.  Strips: linear 0.87749 Hz, ζ 0.066015; run 0.88392 Hz
- *     (+0.73 %), ζ 0.066039 / 0.066150 at 4e-5 / 2e-5 s, extrapolated
- *     0.066261 (+0.37 %).  Here the least-damped mode of all
- *     is the wheelset's vertical bounce on the contact, 196.02 Hz, ζ 0.06504
- *     (stiffness-proportional damping: ζ grows with the frequency), just
- *     below hunting's 0.0660: the band picks hunting.  Point law: 0.74733
- *     Hz, ζ 0.050326 against 0.74687 Hz, ζ 0.050231;
- *   - s1002_wheelset_contact_mode: that bounce mode (Kalker, 6 m/s; 196.06
- *     Hz, ζ 0.065283) against a run released 1 µm higher, less a run not
- *     released (the settled state drifts by ~5e-9 m in 50 ms, 1 % of the
- *     motion): at Δt 2e-5 s the step damps it (ζ 0.0713), so Δt 4e-6 and
- *     2e-6 s and Richardson's extrapolation, each within 1 %.  Measured:
- *     runs 196.10 Hz, ζ 0.066429 / 0.065819 at 4e-6 / 2e-6 s, extrapolated
- *     0.065208 (−0.1 %).  It checks the strip law's
+ *     law.  Strips: linear 1.08919 Hz, ζ 0.041981; runs 1.09029 Hz
+ *     (+0.10 %), ζ 0.041759 / 0.041896 at 4e-5 / 2e-5 s, extrapolated
+ *     0.042033 (+0.12 %).  The wheelset's vertical bounce on the contact,
+ *     196.09 Hz, ζ 0.0651, lies outside the band, which picks hunting.
+ *     Point law: 0.74651 Hz, ζ 0.050379 against 0.74687 Hz, ζ 0.050231;
+ *   - s1002_wheelset_contact_mode: that bounce mode (Kalker, 6 m/s;
+ *     196.085 Hz, ζ 0.065114) against a run released 1 µm higher, less a
+ *     run not released (the settled state drifts by ~5e-9 m in 50 ms, 1 %
+ *     of the motion): at Δt 2e-5 s the step damps it (ζ 0.0713), so Δt
+ *     4e-6 and 2e-6 s and Richardson's extrapolation, each within 1 %.
+ *     Measured: runs 196.048 / 196.072 Hz, ζ 0.066276 / 0.065665 at 4e-6 /
+ *     2e-6 s, extrapolated 0.065055 (−0.09 %).  It checks the strip law's
  *     damping (the wheel's c_n spread over the strips by their stiffness)
  *     as the linearization sees it against the step's own;
  *   - coach_against_runs: the coach with coach_hunt.scn (FASTSIM μ 0.3)
- *     and `normal point`: the elastic linear critical speed inside that
- *     law's runs' extrapolated Hopf point 66.9 ± 2.1 m/s
+ *     and `normal point`: the elastic linear critical speed (67.06 m/s)
+ *     inside that law's runs' extrapolated Hopf point 66.9 ± 2.1 m/s
  *     (docs/critical_speed.md, `--small 0.00002`, Δt 1 and 0.5 ms), where
  *     the constraint linearization gives 92.37;
  *   - coach_strips_against_runs: the same with the strip law: linear
- *     critical speed 98.61 m/s, 5.88 Hz (the strips see a larger conicity
- *     near the centre: the wheelset's kinematic frequency at 6 m/s is
- *     1.41 Hz against the point law's 0.90).  Against runs of the coach
- *     released 20 µm off centre on front.ws1.y (3 s, less a run not
- *     released), at 94 and 102 m/s: ζ from the runs at Δt 1 and 0.5 ms,
- *     extrapolated (first order), and the Hopf point where it crosses zero,
- *     interpolated, within 2 % of the linearization's, interpolated the
- *     same way.  Measured: linear ζ 0.020934 / −0.01605 (5.76 / 5.98 Hz),
- *     runs 0.007094, 0.014264 → 0.02143 / −0.02462, −0.01905 → −0.01348;
- *     Hopf linear 98.53 m/s, runs 98.91 m/s (+0.4 %).  The 1 ms runs alone
- *     give 95.7 m/s (−2.9 %: fails), the step's error.
+ *     critical speed 95.44 m/s, 5.93 Hz (`railsym linear --elastic
+ *     --speed 90:105:4`; the strips hunt faster near the centre: the
+ *     wheelset at 6 m/s at 1.14 Hz against the point law's 0.90).  Against
+ *     runs of the coach released 20 µm off centre on front.ws1.y (3 s, less
+ *     a run not released), at 94 and 102 m/s: ζ from the runs at Δt 1 and
+ *     0.5 ms, extrapolated (first order), and the Hopf point where it
+ *     crosses zero, interpolated, within 2 % of the linearization's,
+ *     interpolated the same way.  Measured: linear ζ 0.0066728 / −0.02873
+ *     (5.89 / 6.10 Hz), runs −0.0078094, −0.00034524 → 0.0071189 /
+ *     −0.043978, −0.035725 → −0.027472; Hopf linear 95.51 m/s, runs
+ *     95.65 m/s (+0.15 %).  The 1 ms runs alone are unstable at 94 m/s
+ *     already (their own loss of stability: 91.76 m/s), the step's error.
+ *     (Before session 43: 98.53 and 98.91 m/s.)
  */
 #define _DEFAULT_SOURCE
 #include <math.h>
