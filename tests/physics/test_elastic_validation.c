@@ -51,8 +51,9 @@
 
 /* Exploration knobs (environment; the checks hold for the defaults only):
  * CLIMB_DT, CLIMB_PSI, CLIMB_RATE, CLIMB_V, CLIMB_LAW, CLIMB_CREEP,
- * CLIMB_THETA, CLIMB_KSCALE, CLIMB_TIME; CURVE_DT, CURVE_V, CURVE_LAW, CURVE_MU,
- * CURVE_CREEP, CURVE_KSCALE, CURVE_DAMP, CURVE_CPY, CURVE_CPZ;
+ * CLIMB_THETA, CLIMB_KSCALE, CLIMB_TIME, CLIMB_Y0 (the Nadal runs' start);
+ * CURVE_DT, CURVE_V, CURVE_LAW, CURVE_MU, CURVE_CREEP, CURVE_KSCALE,
+ * CURVE_DAMP, CURVE_CPY, CURVE_CPZ;
  * RS_VERBOSE=1 (or 2) prints the runs. */
 static double knob(const char *name, double def)
 {
