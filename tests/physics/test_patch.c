@@ -1231,6 +1231,32 @@ static double johnson_ch(double A, double B, double E, double nu)
     return N / pow(d, 1.5);
 }
 
+/* The strip law's patches of the unyawed wheel at (cy, cz) (rs_patch_opts.strips). */
+static int strip_patches(const rs_profile *w, const rs_profile *r, double cy, double cz, rs_patch *p)
+{
+    rs_patch_opts o;
+    rs_patch_defaults(&o);
+    o.r0 = R0;
+    o.strips = 1;
+    rs_patch_hint h = {.wheel = 0, .rail = 0};
+    const double c[3] = {0, cy, cz}, ax[3] = {0, 1, 0};
+    int n = 0;
+    ck_assert_int_eq(rs_patch_find(w, r, c, ax, &o, &h, p, RS_PATCH_MAX, &n), RS_OK);
+    return n;
+}
+
+/* The strip law's normal force of patch p, Σ w k(u) √(1 + z_r'²) dv over
+ * its nodes (rs_strip_table.h). */
+static double strip_force(const rs_patch *p, const rs_strip_table *kt)
+{
+    double N = 0;
+    for (int k = 0; k < p->nn; k++) {
+        const rs_patch_node *nd = &p->node[k];
+        N += nd->w * rs_strip_stiffness(kt, nd->u) * sqrt(1 + nd->zr1 * nd->zr1) * nd->dv;
+    }
+    return N;
+}
+
 /* The strip law (rs_patch_opts.strips, rs_strip_table.h): a cone of taper
  * 1:20 on an arc head of R 300 mm (the gap parabolic over the slices, the
  * curvatures constant) pressed by dv vertically: N = Σ w k(u) √(1 + z_r'²)
@@ -1249,22 +1275,10 @@ START_TEST(test_strips_hertz_approach)
     const double cys[2] = {0, 0.004}, dvs[3] = {10e-6, 50e-6, 150e-6};
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 3; b++) {
-            rs_patch_opts o;
-            rs_patch_defaults(&o);
-            o.r0 = R0;
-            o.strips = 1;
-            rs_patch_hint h = {.wheel = 0, .rail = 0};
-            const double c[3] = {0, cys[a], rigid_cz(&w, &r, cys[a]) - dvs[b]}, ax[3] = {0, 1, 0};
             rs_patch p[RS_PATCH_MAX];
-            int n = 0;
-            ck_assert_int_eq(rs_patch_find(&w, &r, c, ax, &o, &h, p, RS_PATCH_MAX, &n), RS_OK);
-            ck_assert_int_eq(n, 1);
+            ck_assert_int_eq(strip_patches(&w, &r, cys[a], rigid_cz(&w, &r, cys[a]) - dvs[b], p), 1);
             ck_assert_int_eq(p[0].nn, RS_PATCH_NODES);
-            double N = 0;
-            for (int k = 0; k < p[0].nn; k++) {
-                const rs_patch_node *nd = &p[0].node[k];
-                N += nd->w * rs_strip_stiffness(&kt, nd->u) * sqrt(1 + nd->zr1 * nd->zr1) * nd->dv;
-            }
+            const double N = strip_force(&p[0], &kt);
             const double ca = cos(p[0].alpha), rho = R0 - gam * p[0].u_w;
             const double ref = johnson_ch(ca / (2 * rho), 1 / (2 * R), E, nu) * pow(dvs[b] * ca, 1.5);
             printf("strips, cone 1:20 on R 300 mm, y %.0f mm, dv %.0f um: N %.2f N, Johnson %.2f N (%.2e)\n",
@@ -1292,29 +1306,12 @@ END_TEST
 static void overlap_ellipse(const rs_patch *p, const rs_strip_table *kt, double E, double nu, int local,
                             double *B, double *b, double *half)
 {
-    double A, Bl, cH, a1, b1, N = 0;
+    double A, Bl, cH, a1, b1;
     rs_hertz_curvature_sums(p->R_wx, p->R_wy, INFINITY, p->R_ry, &A, &Bl);
     *B = local ? Bl : rs_patch_overlap_curvature(p);
     ck_assert(rs_hertz_patch_law_sums(A, *B, E, nu, &cH, &a1, &b1) >= 0);
-    for (int k = 0; k < p->nn; k++) {
-        const rs_patch_node *nd = &p->node[k];
-        N += nd->w * rs_strip_stiffness(kt, nd->u) * sqrt(1 + nd->zr1 * nd->zr1) * nd->dv;
-    }
-    *b = b1 * cbrt(N);
+    *b = b1 * cbrt(strip_force(p, kt));
     *half = 0.5 * (p->u_hi - p->u_lo) / cos(p->alpha);
-}
-
-static int strip_patches(const rs_profile *w, const rs_profile *r, double cy, double cz, rs_patch *p)
-{
-    rs_patch_opts o;
-    rs_patch_defaults(&o);
-    o.r0 = R0;
-    o.strips = 1;
-    rs_patch_hint h = {.wheel = 0, .rail = 0};
-    const double c[3] = {0, cy, cz}, ax[3] = {0, 1, 0};
-    int n = 0;
-    ck_assert_int_eq(rs_patch_find(w, r, c, ax, &o, &h, p, RS_PATCH_MAX, &n), RS_OK);
-    return n;
 }
 
 START_TEST(test_strips_overlap_curvature)
